@@ -1,0 +1,1 @@
+"""Arbiter: the running program (config, bot, scheduler, services, clients, CLI)."""

@@ -1,0 +1,47 @@
+"""The `arbiter` command line: one entry point whose subcommands live in sibling modules.
+
+Every module in this package that defines `register(subparsers)` adds its subcommands, so a
+feature adds a command by adding a module, without editing a central list. A subcommand sets
+`handler=` (a callable taking the parsed namespace and returning an exit code) with
+`set_defaults`; it signals a user error by raising `CliError`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from bot.cli.errors import CliError
+
+__all__ = ["CliError", "build_parser", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the `arbiter` parser with every subcommand found in this package."""
+    parser = argparse.ArgumentParser(
+        prog="arbiter",
+        description="Arbiter: run chess club leagues and tours by their written regulations.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        register = getattr(module, "register", None)
+        if callable(register):
+            register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one `arbiter` subcommand and return its exit code (2 for usage and input errors)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except CliError as error:
+        print(f"arbiter {args.command}: {error.message}", file=sys.stderr)
+        return error.code
+    except KeyboardInterrupt:
+        return 130

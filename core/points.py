@@ -1,0 +1,65 @@
+"""Exact scores: points are `Fraction`s that are multiples of ½, never binary floats (CORE-5).
+
+Parsing accepts ints, exact floats, decimal strings and "a/b" strings; JSON output turns a
+Fraction back into an int when whole, else into the float it equals exactly (halves and
+quarters are exact in binary).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from typing import Annotated
+
+from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
+
+HALF = Fraction(1, 2)
+ZERO = Fraction(0)
+ONE = Fraction(1)
+
+
+def to_fraction(value: object) -> Fraction:
+    """Convert a number or numeric string to an exact Fraction, rejecting bools and NaN."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, bool):
+        raise ValueError("a boolean is not a score")
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError("a score must be a finite number")
+        return Fraction(value)
+    if isinstance(value, Decimal):
+        return Fraction(value)
+    if isinstance(value, str):
+        try:
+            return Fraction(value.strip())
+        except (ValueError, ZeroDivisionError) as error:
+            raise ValueError(f"{value!r} is not a number") from error
+    raise ValueError(f"{value!r} is not a number")
+
+
+def half_points(value: object) -> Fraction:
+    """Parse a score that must be a multiple of ½ (CORE-5); raise ValueError otherwise."""
+    points = to_fraction(value)
+    if (points * 2).denominator != 1:
+        raise ValueError(f"{float(points)} is not a multiple of ½")
+    return points
+
+
+def json_number(value: Fraction | int) -> int | float:
+    """Render an exact score as a JSON number: an int when whole, else its exact float."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return int(value)
+    return float(value)
+
+
+HalfPoints = Annotated[
+    Fraction,
+    BeforeValidator(half_points),
+    PlainSerializer(json_number, return_type=float, when_used="json"),
+    WithJsonSchema({"type": "number", "multipleOf": 0.5}),
+]
+"""A pydantic field type for a score that is a multiple of ½, serialised as a JSON number."""

@@ -1,0 +1,1 @@
+"""Arbiter storage: SQLite schema, migrations and repositories over core types."""
