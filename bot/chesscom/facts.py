@@ -1,0 +1,254 @@
+"""Season facts from chess.com payloads: a team match as a season-file `Match`, plus what the
+regulations need from it (CL-14 boards, CL-15 challenge, CL-5/CL-6 eligibility, CL-19 closures).
+
+Pure functions: the caller fetches (see `bot.chesscom.reader`) and supplies what chess.com
+cannot know — the season match id, division, round and which club is home (`Placement`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from fractions import Fraction
+
+from bot.chesscom.models import (
+    ClubProfile,
+    MatchPlayer,
+    MatchTeam,
+    TeamMatch,
+    game_points,
+    is_fair_play_status,
+    username_key,
+)
+from core.season import Board, Challenge, ClubAtStart, Match
+
+UNASSIGNED_DIVISION = "(unassigned)"
+UNKNOWN_CLUB = "(unknown)"
+
+
+class FactsError(ValueError):
+    """The payload cannot be read as the season match the caller described."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a chess.com match sits in the season, which chess.com cannot tell.
+
+    `clubs` maps a chess.com club url-id to its season club name (unmapped clubs keep their
+    chess.com name). `home` / `away` are season club names; when `home` is None, chess.com's
+    team1 is home. `id` defaults to the chess.com match id.
+    """
+
+    id: str | None = None
+    division: str = UNASSIGNED_DIVISION
+    round: int = 1
+    home: str | None = None
+    away: str | None = None
+    clubs: Mapping[str, str] = field(default_factory=dict)
+
+    def club_name(self, team: MatchTeam) -> str:
+        """The season name of a chess.com team (via `clubs`, else its chess.com name)."""
+        by_id = {key.casefold(): name for key, name in self.clubs.items()}
+        url_id = (team.url_id or "").casefold()
+        return by_id.get(url_id) or team.name or team.url_id or UNKNOWN_CLUB
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFacts:
+    """What one chess.com team match tells the season: the `Match` (None while its start time
+    is unknown), each club's players, closed accounts (CL-19) and fair-play cases."""
+
+    status: str
+    match: Match | None
+    players: dict[str, tuple[str, ...]]
+    closed_accounts: tuple[str, ...]
+    fair_play: tuple[str, ...]
+    fair_play_removals: dict[str, tuple[str, ...]]
+    running_boards: tuple[int, ...]
+
+    @property
+    def challenge_issued(self) -> bool:
+        """CL-15: the match exists on chess.com, so its challenge was issued."""
+        return self.match is not None and self.match.challenge is not None
+
+
+def board_points(player: MatchPlayer) -> tuple[Fraction, int]:
+    """CL-14: a player's points on their board and how many of its games have ended."""
+    codes = [code for code in (player.played_as_white, player.played_as_black) if code]
+    return sum((game_points(code) for code in codes), Fraction(0)), len(codes)
+
+
+def match_boards(
+    home: MatchTeam, away: MatchTeam, games_per_board: int = 2
+) -> tuple[list[Board], list[int]]:
+    """CL-14: the finished boards (home and away points from both games) and the numbers of
+    boards with a game still running (left out). Boards are paired by board number."""
+    home_by_board = {p.board_number: p for p in home.players if p.board_number is not None}
+    away_by_board = {p.board_number: p for p in away.players if p.board_number is not None}
+    boards: list[Board] = []
+    running: list[int] = []
+    for number in sorted(home_by_board.keys() | away_by_board.keys()):
+        home_player = home_by_board.get(number)
+        away_player = away_by_board.get(number)
+        if home_player is None or away_player is None:
+            running.append(number)
+            continue
+        home_points, home_ended = board_points(home_player)
+        away_points, away_ended = board_points(away_player)
+        if home_ended < games_per_board or away_ended < games_per_board:
+            running.append(number)
+            continue
+        boards.append(
+            Board(
+                home_player=home_player.username,
+                away_player=away_player.username,
+                home_points=home_points,
+                away_points=away_points,
+            )
+        )
+    return boards, running
+
+
+def challenge_seen(
+    payload: TeamMatch, challenger: str, observed_at: datetime, known: Challenge | None = None
+) -> Challenge:
+    """CL-15: the challenge as this sighting proves it, merged with an earlier sighting.
+
+    The API gives no issue or acceptance times, so the instants are upper bounds: the
+    observation time, capped at the start for a started match (it was accepted before it
+    began). Acceptance is proved by a started match, or in registration by the opponent club
+    having players signed up. `known` (an earlier sighting) keeps its earlier instants.
+    """
+    bound = observed_at
+    if payload.started and payload.start_time is not None:
+        bound = min(observed_at, payload.start_time)
+    opponent = payload.team2
+    accepted = payload.started or (opponent is not None and bool(opponent.players))
+    sighting = Challenge(issued_by=challenger, issued=bound, accepted=bound if accepted else None)
+    if known is None:
+        return sighting
+    accepted_at = [t for t in (known.accepted, sighting.accepted) if t is not None]
+    return Challenge(
+        issued_by=known.issued_by,
+        issued=min(known.issued, sighting.issued),
+        accepted=min(accepted_at) if accepted_at else None,
+    )
+
+
+def match_facts(
+    payload: TeamMatch,
+    placement: Placement,
+    *,
+    observed_at: datetime,
+    games_per_board: int = 2,
+    known_challenge: Challenge | None = None,
+    at_start: Mapping[str, ClubAtStart] | None = None,
+) -> MatchFacts:
+    """CL-14, CL-15, CL-19: read a team match (any status) as season facts.
+
+    Registration: the challenge was issued by team1 (the club that created it) and the clubs
+    are known; no boards. Started: the boards whose games have all ended, each club's
+    players, the number of players fielded (`at_start[club].players`), closed accounts and
+    fair-play cases. `at_start` adds members / average rating (CL-5, CL-6) per season club.
+    """
+    team1 = payload.team1
+    if team1 is None:
+        raise FactsError(f"chess.com match {payload.match_id} lists no team")
+    team2 = payload.team2
+    name1 = placement.club_name(team1)
+    name2 = placement.club_name(team2) if team2 is not None else placement.away or UNKNOWN_CLUB
+    listed = {username_key(name1): team1}
+    if team2 is not None:
+        listed[username_key(name2)] = team2
+
+    home_name, away_name = name1, name2
+    if placement.home is not None:
+        home_name = placement.home
+        if placement.away is not None:
+            away_name = placement.away
+        elif username_key(name1) != username_key(home_name):
+            away_name = name1
+    expected = {username_key(home_name), username_key(away_name)}
+    if len(expected) < 2 or not listed.keys() <= expected:
+        raise FactsError(
+            f"chess.com match {payload.match_id} is {name1} vs {name2}, "
+            f"not {home_name} vs {away_name}"
+        )
+    home_team = listed.get(username_key(home_name))
+    away_team = listed.get(username_key(away_name))
+
+    players: dict[str, tuple[str, ...]] = {}
+    removals: dict[str, tuple[str, ...]] = {}
+    for name, team in ((home_name, home_team), (away_name, away_team)):
+        if team is not None:
+            players[name] = tuple(p.username for p in team.players)
+            removals[name] = tuple(team.fair_play_removals)
+    teams = [team for team in (home_team, away_team) if team is not None]
+    everyone = [p for team in teams for p in team.players]
+
+    boards: list[Board] = []
+    running: list[int] = []
+    if payload.started and home_team is not None and away_team is not None:
+        boards, running = match_boards(home_team, away_team, games_per_board)
+
+    facts_at_start = dict(at_start or {})
+    if payload.started:
+        for name in players:
+            known = facts_at_start.get(name, ClubAtStart())
+            facts_at_start[name] = known.model_copy(update={"players": len(players[name])})
+
+    match = None
+    start = payload.start_time
+    if start is not None:
+        challenger = home_name if team1 is home_team else away_name
+        match = Match(
+            id=placement.id or payload.match_id or "",
+            division=placement.division,
+            round=placement.round,
+            home=home_name,
+            away=away_name,
+            start=start,
+            finished=payload.end_time if payload.status == "finished" else None,
+            challenge=challenge_seen(payload, challenger, observed_at, known_challenge),
+            at_start=facts_at_start,
+            boards=boards,
+        )
+    return MatchFacts(
+        status=payload.status,
+        match=match,
+        players=players,
+        closed_accounts=_unique(p.username for p in everyone if p.is_closed),
+        fair_play=_unique(
+            [p.username for p in everyone if is_fair_play_status(p.status)]
+            + [name for team in teams for name in team.fair_play_removals]
+        ),
+        fair_play_removals=removals,
+        running_boards=tuple(running),
+    )
+
+
+def _unique(names: Iterable[str]) -> tuple[str, ...]:
+    """Usernames once each (case-insensitively), sorted."""
+    by_key: dict[str, str] = {}
+    for name in names:
+        by_key.setdefault(username_key(name), name)
+    return tuple(sorted(by_key.values(), key=username_key))
+
+
+def average_rating(ratings: Iterable[int | None]) -> Fraction | None:
+    """CL-6: the exact mean of the known ratings (members without one are left out)."""
+    known = [rating for rating in ratings if rating is not None]
+    return Fraction(sum(known), len(known)) if known else None
+
+
+def club_at_start(
+    profile: ClubProfile, member_ratings: Iterable[int | None] | None = None
+) -> ClubAtStart:
+    """CL-5, CL-6: a club's member count and average daily rating, from its profile's
+    `average_daily_rating`, or computed from its members' ratings when they are given."""
+    average: float | None = profile.average_daily_rating
+    if member_ratings is not None:
+        mean = average_rating(member_ratings)
+        average = float(mean) if mean is not None else None
+    return ClubAtStart(members=profile.members_count, avg_rating=average)

@@ -1,0 +1,245 @@
+"""`arbiter chesscom …`: show what the bot reads from chess.com (a match, a club, a player).
+
+The base URL comes from `--base-url`, else `ARBITER_CHESSCOM_URL`, else chess.com; the
+User-Agent contact from `--contact`, else `ARBITER_CHESSCOM_CONTACT`. Network failures and
+unknown ids print one line on stderr and exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.chesscom.client import (
+    DEFAULT_BASE_URL,
+    ChessComClient,
+    ChessComError,
+    ChessComNotFound,
+    ClientSettings,
+)
+from bot.chesscom.facts import FactsError, MatchFacts, Placement
+from bot.chesscom.reader import RatingSource, read_club_at_start, read_match
+from bot.cli.errors import CliError
+from core.points import json_number
+
+URL_ENV = "ARBITER_CHESSCOM_URL"
+CONTACT_ENV = "ARBITER_CHESSCOM_CONTACT"
+NOT_FOUND_EXIT = 1
+NETWORK_EXIT = 1
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add `chesscom match|club|player` to the `arbiter` command line."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--base-url", help=f"API base URL (default: ${URL_ENV} or chess.com)")
+    common.add_argument("--contact", help=f"contact for the User-Agent (default: ${CONTACT_ENV})")
+    common.add_argument("--timeout", type=float, default=20.0, help="seconds per request")
+    common.add_argument("--retries", type=int, default=3, help="retries on 429 / 5xx / network")
+    common.add_argument("--json", action="store_true", help="print JSON")
+
+    parser = subparsers.add_parser(
+        "chesscom",
+        help="show what the bot reads from chess.com",
+        description="Read a team match, a club or a player from the chess.com API.",
+    )
+    commands = parser.add_subparsers(dest="chesscom_command", metavar="WHAT", required=True)
+
+    match = commands.add_parser(
+        "match", parents=[common], help="a team match as a season-file match"
+    )
+    match.add_argument("id", help="chess.com team match id")
+    match.add_argument("--live", action="store_true", help="a live (not daily) team match")
+    match.set_defaults(handler=_handler(_show_match))
+
+    club = commands.add_parser(
+        "club", parents=[common], help="a club's member count, average rating, admins"
+    )
+    club.add_argument("url_id", help="the club's url-id, e.g. team-romania")
+    club.add_argument(
+        "--from-members",
+        action="store_true",
+        help="compute the average daily rating from every member (one request each)",
+    )
+    club.set_defaults(handler=_handler(_show_club))
+
+    player = commands.add_parser(
+        "player", parents=[common], help="a player's status and daily timeout percentage"
+    )
+    player.add_argument("name", help="chess.com username")
+    player.set_defaults(handler=_handler(_show_player))
+
+
+Show = Callable[[ChessComClient, argparse.Namespace], Awaitable[str]]
+
+
+def _handler(show: Show) -> Callable[[argparse.Namespace], int]:
+    """Wrap an async command: build the client, run it, turn failures into `CliError`s."""
+
+    def handle(args: argparse.Namespace) -> int:
+        settings = cli_settings(args, os.environ)
+        try:
+            text = asyncio.run(_run(show, settings, args))
+        except ChessComNotFound as error:
+            raise CliError(f"not found: {error.message} ({error.url})", NOT_FOUND_EXIT) from error
+        except ChessComError as error:
+            raise CliError(f"chess.com: {error.message} ({error.url})", NETWORK_EXIT) from error
+        except FactsError as error:
+            raise CliError(str(error), 1) from error
+        except ValueError as error:
+            raise CliError(str(error), 2) from error
+        print(text)
+        return 0
+
+    return handle
+
+
+async def _run(show: Show, settings: ClientSettings, args: argparse.Namespace) -> str:
+    async with ChessComClient(settings) as client:
+        return await show(client, args)
+
+
+def cli_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> ClientSettings:
+    """Client settings from the options, falling back on the environment."""
+    contact = (args.contact or environ.get(CONTACT_ENV, "")).strip()
+    if not contact:
+        raise CliError(
+            f"no contact for the User-Agent: set {CONTACT_ENV} or pass --contact "
+            "(chess.com refuses requests without one)"
+        )
+    if args.timeout <= 0:
+        raise CliError("--timeout must be positive")
+    if args.retries < 0:
+        raise CliError("--retries must not be negative")
+    return ClientSettings(
+        contact=contact,
+        base_url=args.base_url or environ.get(URL_ENV) or DEFAULT_BASE_URL,
+        timeout_seconds=args.timeout,
+        max_retries=args.retries,
+    )
+
+
+async def _show_match(client: ChessComClient, args: argparse.Namespace) -> str:
+    observed = datetime.now(UTC)
+    facts = await read_match(client, args.id, Placement(), observed_at=observed, live=args.live)
+    if args.json:
+        return json.dumps(match_json(facts), indent=2)
+    return match_text(facts, args.id)
+
+
+def match_json(facts: MatchFacts) -> dict[str, Any]:
+    """The facts as JSON: `match` is a season-file match; the rest uses season-file names."""
+    return {
+        "status": facts.status,
+        "match": facts.match.model_dump(mode="json") if facts.match else None,
+        "players": {club: list(names) for club, names in facts.players.items()},
+        "closed_accounts": list(facts.closed_accounts),
+        "fair_play": list(facts.fair_play),
+        "fair_play_removals": {c: list(n) for c, n in facts.fair_play_removals.items()},
+        "running_boards": list(facts.running_boards),
+    }
+
+
+def match_text(facts: MatchFacts, match_id: str) -> str:
+    """The facts as a few readable lines."""
+    match = facts.match
+    lines = [f"chess.com match {match_id}: {facts.status}"]
+    if match is None:
+        lines.append("no start time yet")
+    else:
+        lines.append(f"{match.home} (home) vs {match.away} (away)")
+        lines.append(f"start {_instant(match.start)}")
+        if match.finished:
+            lines.append(f"finished {_instant(match.finished)}")
+        if match.challenge:
+            accepted = (
+                f"accepted by {_instant(match.challenge.accepted)}"
+                if match.challenge.accepted
+                else "not known to be accepted"
+            )
+            lines.append(
+                f"challenge issued by {match.challenge.issued_by} "
+                f"by {_instant(match.challenge.issued)}, {accepted}"
+            )
+        home = sum(board.home_points for board in match.boards)
+        away = sum(board.away_points for board in match.boards)
+        lines.append(
+            f"{len(match.boards)} finished boards, {len(facts.running_boards)} running: "
+            f"{match.home} {json_number(home)} - {json_number(away)} {match.away}"
+        )
+        for number, board in enumerate(match.boards, 1):
+            lines.append(
+                f"  {number:>3}. {board.home_player} {json_number(board.home_points)}"
+                f" - {json_number(board.away_points)} {board.away_player}"
+            )
+    for club, names in facts.players.items():
+        lines.append(f"{club}: {len(names)} players")
+    lines.append(f"closed accounts (CL-19): {_names(facts.closed_accounts)}")
+    lines.append(f"fair play: {_names(facts.fair_play)}")
+    return "\n".join(lines)
+
+
+async def _show_club(client: ChessComClient, args: argparse.Namespace) -> str:
+    source = RatingSource.MEMBERS if args.from_members else RatingSource.PROFILE
+    profile, facts = await read_club_at_start(client, args.url_id, source)
+    average = None if facts.avg_rating is None else round(facts.avg_rating, 2)
+    if args.json:
+        return json.dumps(
+            {
+                "club": profile.url_id or args.url_id,
+                "name": profile.name,
+                "members": facts.members,
+                "avg_rating": average,
+                "rating_source": source.value,
+                "admins": profile.admins,
+            },
+            indent=2,
+        )
+    return "\n".join(
+        [
+            f"{profile.name} ({profile.url_id or args.url_id})",
+            f"members: {_unknown(facts.members)}",
+            f"average daily rating: {_unknown(average)} (from the {source.value})",
+            f"admins: {_names(profile.admins)}",
+        ]
+    )
+
+
+async def _show_player(client: ChessComClient, args: argparse.Namespace) -> str:
+    profile = await client.player(args.name)
+    stats = await client.player_stats(args.name)
+    timeout = stats.daily_timeout_percent
+    name = profile.username or args.name
+    if args.json:
+        return json.dumps(
+            {
+                "player": name,
+                "status": profile.status,
+                "closed": profile.is_closed,
+                "daily_timeout_percent": timeout,
+            },
+            indent=2,
+        )
+    closed = " (closed account, CL-19)" if profile.is_closed else ""
+    daily = "no daily games" if timeout is None else f"{timeout:g} %"
+    return f"{name}: {_unknown(profile.status)}{closed}\ndaily timeout: {daily}"
+
+
+def _instant(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _names(names: tuple[str, ...] | list[str]) -> str:
+    return f"{len(names)}: {', '.join(names)}" if names else "none"
+
+
+def _unknown(value: object) -> str:
+    if value is None:
+        return "unknown"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
