@@ -65,6 +65,8 @@ class MatchFacts:
     closed_accounts: tuple[str, ...]
     fair_play: tuple[str, ...]
     fair_play_removals: dict[str, tuple[str, ...]]
+    board_numbers: tuple[int, ...]
+    """chess.com's board number of each of `match.boards`, in the same order."""
     running_boards: tuple[int, ...]
 
     @property
@@ -81,12 +83,12 @@ def board_points(player: MatchPlayer) -> tuple[Fraction, int]:
 
 def match_boards(
     home: MatchTeam, away: MatchTeam, games_per_board: int = 2
-) -> tuple[list[Board], list[int]]:
-    """CL-14: the finished boards (home and away points from both games) and the numbers of
-    boards with a game still running (left out). Boards are paired by board number."""
+) -> tuple[dict[int, Board], list[int]]:
+    """CL-14: the finished boards by board number (home and away points from all their
+    games) and the numbers of boards with a game still running (left out)."""
     home_by_board = {p.board_number: p for p in home.players if p.board_number is not None}
     away_by_board = {p.board_number: p for p in away.players if p.board_number is not None}
-    boards: list[Board] = []
+    boards: dict[int, Board] = {}
     running: list[int] = []
     for number in sorted(home_by_board.keys() | away_by_board.keys()):
         home_player = home_by_board.get(number)
@@ -99,13 +101,11 @@ def match_boards(
         if home_ended < games_per_board or away_ended < games_per_board:
             running.append(number)
             continue
-        boards.append(
-            Board(
-                home_player=home_player.username,
-                away_player=away_player.username,
-                home_points=home_points,
-                away_points=away_points,
-            )
+        boards[number] = Board(
+            home_player=home_player.username,
+            away_player=away_player.username,
+            home_points=home_points,
+            away_points=away_points,
         )
     return boards, running
 
@@ -187,7 +187,7 @@ def match_facts(
     teams = [team for team in (home_team, away_team) if team is not None]
     everyone = [p for team in teams for p in team.players]
 
-    boards: list[Board] = []
+    boards: dict[int, Board] = {}
     running: list[int] = []
     if payload.started and home_team is not None and away_team is not None:
         boards, running = match_boards(home_team, away_team, games_per_board)
@@ -212,7 +212,7 @@ def match_facts(
             finished=payload.end_time if payload.status == "finished" else None,
             challenge=challenge_seen(payload, challenger, observed_at, known_challenge),
             at_start=facts_at_start,
-            boards=boards,
+            boards=list(boards.values()),
         )
     return MatchFacts(
         status=payload.status,
@@ -224,6 +224,7 @@ def match_facts(
             + [name for team in teams for name in team.fair_play_removals]
         ),
         fair_play_removals=removals,
+        board_numbers=tuple(boards),
         running_boards=tuple(running),
     )
 

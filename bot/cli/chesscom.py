@@ -140,6 +140,7 @@ def match_json(facts: MatchFacts) -> dict[str, Any]:
         "closed_accounts": list(facts.closed_accounts),
         "fair_play": list(facts.fair_play),
         "fair_play_removals": {c: list(n) for c, n in facts.fair_play_removals.items()},
+        "board_numbers": list(facts.board_numbers),
         "running_boards": list(facts.running_boards),
     }
 
@@ -157,13 +158,13 @@ def match_text(facts: MatchFacts, match_id: str) -> str:
             lines.append(f"finished {_instant(match.finished)}")
         if match.challenge:
             accepted = (
-                f"accepted by {_instant(match.challenge.accepted)}"
+                f"accepted no later than {_instant(match.challenge.accepted)}"
                 if match.challenge.accepted
                 else "not known to be accepted"
             )
             lines.append(
                 f"challenge issued by {match.challenge.issued_by} "
-                f"by {_instant(match.challenge.issued)}, {accepted}"
+                f"no later than {_instant(match.challenge.issued)}, {accepted}"
             )
         home = sum(board.home_points for board in match.boards)
         away = sum(board.away_points for board in match.boards)
@@ -171,7 +172,7 @@ def match_text(facts: MatchFacts, match_id: str) -> str:
             f"{len(match.boards)} finished boards, {len(facts.running_boards)} running: "
             f"{match.home} {json_number(home)} - {json_number(away)} {match.away}"
         )
-        for number, board in enumerate(match.boards, 1):
+        for number, board in zip(facts.board_numbers, match.boards, strict=True):
             lines.append(
                 f"  {number:>3}. {board.home_player} {json_number(board.home_points)}"
                 f" - {json_number(board.away_points)} {board.away_player}"

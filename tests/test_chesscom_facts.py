@@ -1,0 +1,266 @@
+"""chess.com payloads read as season facts: models, result codes and the match mapping."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.chesscom.facts import (
+    FactsError,
+    Placement,
+    average_rating,
+    club_at_start,
+    match_facts,
+)
+from bot.chesscom.models import (
+    ClubMembers,
+    ClubProfile,
+    PlayerProfile,
+    PlayerStats,
+    TeamMatch,
+    game_points,
+    is_closed_status,
+    username_key,
+)
+from core.season import Challenge, ClubAtStart, Match
+
+OBSERVED = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def payload(fixtures_dir: Path, name: str) -> dict[str, Any]:
+    return json.loads((fixtures_dir / "chesscom" / name).read_text())
+
+
+def team_match(fixtures_dir: Path, name: str) -> TeamMatch:
+    return TeamMatch.model_validate(payload(fixtures_dir, name))
+
+
+DAILY = "team_match_daily_finished_12803.json"
+LIVE = "team_match_live_finished_5833.json"
+RUNNING = "team_match_daily_in_progress_SYNTHETIC.json"
+REGISTRATION = "team_match_daily_registration_873060_EXCERPT.json"
+
+
+@pytest.mark.parametrize(
+    ("code", "points"),
+    [
+        ("win", Fraction(1)),
+        ("agreed", Fraction(1, 2)),
+        ("repetition", Fraction(1, 2)),
+        ("stalemate", Fraction(1, 2)),
+        ("insufficient", Fraction(1, 2)),
+        ("50move", Fraction(1, 2)),
+        ("timevsinsufficient", Fraction(1, 2)),
+        ("checkmated", Fraction(0)),
+        ("timeout", Fraction(0)),
+        ("resigned", Fraction(0)),
+        ("abandoned", Fraction(0)),
+        ("lose", Fraction(0)),
+        ("kingofthehill", Fraction(0)),
+    ],
+)
+def test_cl_14_game_result_codes_score_exactly(code: str, points: Fraction) -> None:
+    assert game_points(code) == points
+    assert isinstance(game_points(code), Fraction)
+
+
+def test_cl_19_any_closed_prefix_is_a_closed_account() -> None:
+    for status in ("closed", "closed:fair_play_violations", "closed:abuse", "Closed"):
+        assert is_closed_status(status)
+    for status in ("basic", "premium", "staff", "", None):
+        assert not is_closed_status(status)
+    assert PlayerProfile(username="x", status="closed:abuse").is_closed
+    assert not PlayerProfile(username="x", status="closed:abuse").is_fair_play_closed
+
+
+def test_usernames_compare_case_insensitively() -> None:
+    assert username_key("Kllr") == username_key("kllr")
+    members = ClubMembers.model_validate(
+        {"weekly": [{"username": "Alice"}], "all_time": [{"username": "alice"}, {"username": "b"}]}
+    )
+    assert [member.username for member in members.all] == ["Alice", "b"]
+
+
+def test_models_tolerate_missing_keys(fixtures_dir: Path) -> None:
+    empty = TeamMatch.model_validate({})
+    assert empty.team1 is None and empty.settings.time_control is None
+    registration = team_match(fixtures_dir, REGISTRATION)
+    player = registration.team1.players[0]
+    assert (player.rating, player.timeout_percent, player.board_number) == (1330, 0, None)
+    assert registration.team2 is None
+    assert registration.settings.max_rating == 1500 and registration.settings.min_rating is None
+    live = team_match(fixtures_dir, LIVE)
+    assert live.is_live and live.settings.time_control == 300 and live.settings.time_increment == 2
+    daily = team_match(fixtures_dir, DAILY)
+    assert not daily.is_live and daily.settings.time_control == "1/259200"
+    running = team_match(fixtures_dir, RUNNING)
+    bob = running.team1.players[1]
+    assert bob.played_as_white is None and bob.played_as_black is None and bob.board_number == 2
+
+
+def test_cl_21_daily_timeout_percent_absent_without_daily_games(fixtures_dir: Path) -> None:
+    erik = PlayerStats.model_validate(payload(fixtures_dir, "player_stats_erik.json"))
+    assert erik.daily_timeout_percent == 0
+    assert erik.daily_rating == 1403
+    never = PlayerStats.model_validate({"chess_blitz": {"last": {"rating": 1500}}})
+    assert never.daily_timeout_percent is None and never.daily_rating is None
+
+
+def test_cl_14_finished_daily_match_boards_sum_to_published_scores(fixtures_dir: Path) -> None:
+    source = team_match(fixtures_dir, DAILY)
+    facts = match_facts(source, Placement(), observed_at=OBSERVED)
+    match = facts.match
+    assert match is not None
+    assert (match.home, match.away) == ("Team Romania", "Team USA - Southwest")
+    assert len(match.boards) == 54 and facts.running_boards == ()
+    assert (
+        sum(board.home_points for board in match.boards) == source.team1.score == Fraction(123, 2)
+    )
+    assert sum(board.away_points for board in match.boards) == source.team2.score == Fraction(93, 2)
+    assert all(board.home_points + board.away_points == 2 for board in match.boards)
+    assert match.finished == datetime(2010, 1, 10, 7, 38, 24, tzinfo=UTC)
+    assert match.at_start["Team Romania"].players == 54
+    # Board 1 of the recorded board payload: sorinel 1 - 1 Kllr.
+    assert facts.board_numbers == tuple(range(1, 55))
+    first = match.boards[0]
+    assert first.home_player == "sorinel"
+    assert username_key(first.away_player) == "kllr"
+    assert (first.home_points, first.away_points) == (1, 1)
+
+
+def test_cl_19_closed_and_fair_play_closed_players_reported(fixtures_dir: Path) -> None:
+    facts = match_facts(team_match(fixtures_dir, DAILY), Placement(), observed_at=OBSERVED)
+    assert len(facts.closed_accounts) == 9 + 9 + 10 + 3
+    assert {"arpadkoblos", "sorinel", "desperadoes", "doclove"} <= set(facts.closed_accounts)
+    assert "aayeah-bwoy" not in facts.closed_accounts
+    assert facts.fair_play == (
+        "desperadoes",
+        "gimp_em",
+        "ionutzjo",
+        "nicu_57",
+        "plongs-inactive",
+        "randy09",
+        "sah1234567",
+        "silechitila",
+        "sorinel",
+        "theonechampion",
+        "trephine",
+        "virgil_bv",
+    )
+    assert set(facts.fair_play) <= set(facts.closed_accounts)
+    assert facts.fair_play_removals == {"Team Romania": (), "Team USA - Southwest": ()}
+    assert len(facts.players["Team Romania"]) == 54
+
+
+def test_cl_14_live_match_maps_too(fixtures_dir: Path) -> None:
+    facts = match_facts(team_match(fixtures_dir, LIVE), Placement(), observed_at=OBSERVED)
+    match = facts.match
+    assert match is not None and match.id == "5833"
+    assert len(match.boards) == 6
+    assert sum(board.home_points for board in match.boards) == 7
+    assert sum(board.away_points for board in match.boards) == 5
+    assert facts.closed_accounts == ("checkmatemark04", "edr0nt", "justoneuser")
+    assert match.finished is not None
+
+
+def test_cl_14_running_games_are_left_out(fixtures_dir: Path) -> None:
+    facts = match_facts(team_match(fixtures_dir, RUNNING), Placement(), observed_at=OBSERVED)
+    match = facts.match
+    assert match is not None and facts.status == "in_progress"
+    assert match.finished is None
+    assert [(b.home_player, b.away_player) for b in match.boards] == [("alice", "dave")]
+    assert (match.boards[0].home_points, match.boards[0].away_points) == (Fraction(3, 2), 0.5)
+    assert facts.board_numbers == (1,) and facts.running_boards == (2, 3)
+    assert facts.closed_accounts == ("carol",)
+    assert facts.fair_play == ("carol",)
+    assert facts.fair_play_removals["Club A"] == ("carol",)
+
+
+def test_cl_15_registration_tells_the_challenge_was_issued(fixtures_dir: Path) -> None:
+    facts = match_facts(team_match(fixtures_dir, REGISTRATION), Placement(), observed_at=OBSERVED)
+    match = facts.match
+    assert facts.status == "registration" and facts.challenge_issued
+    assert match is not None and match.boards == []
+    assert match.home == "Big Game Hunters"
+    assert match.challenge == Challenge(issued_by="Big Game Hunters", issued=OBSERVED)
+    assert match.challenge.accepted is None
+    assert match.start == datetime(2018, 3, 1, 17, 0, tzinfo=UTC)
+    assert facts.players == {"Big Game Hunters": ("billforchess", "bsankar", "bufab")}
+    assert match.at_start == {}
+
+
+def test_cl_15_opponent_players_signed_up_prove_acceptance(fixtures_dir: Path) -> None:
+    data = payload(fixtures_dir, REGISTRATION)
+    data["teams"]["team2"] = {
+        "@id": "https://api.chess.com/pub/club/team-spain",
+        "name": "Team Spain",
+        "players": [{"username": "pepe", "rating": 1400, "status": "basic"}],
+    }
+    facts = match_facts(TeamMatch.model_validate(data), Placement(), observed_at=OBSERVED)
+    assert facts.match is not None and facts.match.challenge is not None
+    assert facts.match.away == "Team Spain"
+    assert facts.match.challenge.accepted == OBSERVED
+
+
+def test_cl_15_challenge_instants_are_upper_bounds_kept_from_earliest_sighting(
+    fixtures_dir: Path,
+) -> None:
+    source = team_match(fixtures_dir, DAILY)
+    facts = match_facts(source, Placement(), observed_at=OBSERVED)
+    challenge = facts.match.challenge
+    assert challenge.issued == challenge.accepted == source.start_time  # started: capped
+    earlier = Challenge(
+        issued_by="Team Romania", issued=source.start_time - timedelta(days=9), accepted=None
+    )
+    merged = match_facts(
+        source, Placement(), observed_at=OBSERVED, known_challenge=earlier
+    ).match.challenge
+    assert merged.issued == source.start_time - timedelta(days=9)
+    assert merged.accepted == source.start_time
+
+
+def test_placement_maps_clubs_and_home(fixtures_dir: Path) -> None:
+    placement = Placement(
+        id="P-5-3",
+        division="Premier Division",
+        round=5,
+        home="USA Southwest Fans",
+        away="Romania Fans",
+        clubs={"Team-Romania": "Romania Fans", "team-usa-southwest": "USA Southwest Fans"},
+    )
+    at_start = {"Romania Fans": ClubAtStart(members=312, avg_rating=1544)}
+    facts = match_facts(
+        team_match(fixtures_dir, DAILY), placement, observed_at=OBSERVED, at_start=at_start
+    )
+    match = facts.match
+    assert (match.id, match.division, match.round) == ("P-5-3", "Premier Division", 5)
+    assert (match.home, match.away) == ("USA Southwest Fans", "Romania Fans")
+    assert sum(board.home_points for board in match.boards) == Fraction(93, 2)
+    assert match.challenge.issued_by == "Romania Fans"  # team1 created the challenge
+    assert match.at_start["Romania Fans"] == ClubAtStart(members=312, avg_rating=1544, players=54)
+    assert match.at_start["USA Southwest Fans"] == ClubAtStart(players=54)
+    # The mapped match is a valid season-file match, through JSON and back.
+    assert Match.model_validate(json.loads(match.model_dump_json())) == match
+
+
+def test_placement_naming_other_clubs_is_refused(fixtures_dir: Path) -> None:
+    placement = Placement(home="Arsenal Fans", away="Chelsea Fans")
+    with pytest.raises(FactsError, match="Team Romania vs Team USA - Southwest"):
+        match_facts(team_match(fixtures_dir, DAILY), placement, observed_at=OBSERVED)
+
+
+def test_cl_5_cl_6_club_at_start_from_profile_or_members(fixtures_dir: Path) -> None:
+    profile = ClubProfile.model_validate(
+        payload(fixtures_dir, "club_profile_chess-com-developer-community.json")
+    )
+    assert club_at_start(profile) == ClubAtStart(members=14905, avg_rating=928)
+    computed = club_at_start(profile, [1000, 1501, None, 1200])
+    assert computed == ClubAtStart(members=14905, avg_rating=float(Fraction(3701, 3)))
+    assert average_rating([1000, 1501, None]) == Fraction(2501, 2)
+    assert average_rating([None]) is None
+    assert club_at_start(profile, []).avg_rating is None
