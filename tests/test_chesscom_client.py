@@ -11,6 +11,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 from chesscom_fake import FakeChessCom, running_fake
+from pydantic import BaseModel, ConfigDict
 
 from bot.chesscom.client import (
     VERSION,
@@ -202,6 +203,23 @@ async def test_a_shared_session_is_left_open(fake: FakeChessCom) -> None:
         async with ChessComClient(settings, session=session) as client:
             await client.player("erik")
         assert not session.closed
+
+
+async def test_any_settings_object_with_the_four_fields_plugs_in(fake: FakeChessCom) -> None:
+    class ChessComSection(BaseModel):  # the shape of config.toml's [chesscom] section
+        model_config = ConfigDict(frozen=True)
+        base_url: str
+        contact: str
+        timeout_seconds: int
+        max_retries: int
+
+    section = ChessComSection(
+        base_url=fake.base_url + "/", contact="hq@example.org", timeout_seconds=5, max_retries=0
+    )
+    async with ChessComClient(section) as client:
+        assert (await client.player("erik")).username == "erik"
+    assert fake.requests[0].path == "player/erik"
+    assert fake.requests[0].user_agent == f"Arbiter/{VERSION} (hq@example.org)"
 
 
 def test_a_contact_is_required() -> None:

@@ -13,6 +13,7 @@ from datetime import datetime
 from fractions import Fraction
 
 from bot.chesscom.models import (
+    FINISHED,
     ClubProfile,
     MatchPlayer,
     MatchTeam,
@@ -200,16 +201,19 @@ def match_facts(
 
     match = None
     start = payload.start_time
+    match_id = placement.id or payload.match_id
+    if match_id is None:
+        raise FactsError("the chess.com match has no id: give the season match id")
     if start is not None:
         challenger = home_name if team1 is home_team else away_name
         match = Match(
-            id=placement.id or payload.match_id or "",
+            id=match_id,
             division=placement.division,
             round=placement.round,
             home=home_name,
             away=away_name,
             start=start,
-            finished=payload.end_time if payload.status == "finished" else None,
+            finished=payload.end_time if payload.status == FINISHED else None,
             challenge=challenge_seen(payload, challenger, observed_at, known_challenge),
             at_start=facts_at_start,
             boards=list(boards.values()),
