@@ -23,10 +23,12 @@ from bot.chesscom.models import (
     PlayerProfile,
     PlayerStats,
     TeamMatch,
+    game_outcome,
     game_points,
     is_closed_status,
     username_key,
 )
+from core.results import Outcome
 from core.season import Challenge, ClubAtStart, Match
 
 OBSERVED = datetime(2026, 1, 1, tzinfo=UTC)
@@ -67,6 +69,8 @@ REGISTRATION = "team_match_daily_registration_873060_EXCERPT.json"
 def test_cl_14_game_result_codes_score_exactly(code: str, points: Fraction) -> None:
     assert game_points(code) == points
     assert isinstance(game_points(code), Fraction)
+    expected = {Fraction(1): Outcome.WIN, Fraction(1, 2): Outcome.DRAW, Fraction(0): Outcome.LOSS}
+    assert game_outcome(code.upper()) is expected[points]
 
 
 def test_cl_19_any_closed_prefix_is_a_closed_account() -> None:

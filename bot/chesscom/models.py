@@ -12,7 +12,8 @@ from fractions import Fraction
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.points import HALF, ONE, ZERO, HalfPoints
+from core.points import HalfPoints
+from core.results import STANDARD, Outcome
 
 REGISTRATION = "registration"
 IN_PROGRESS = "in_progress"
@@ -35,14 +36,21 @@ def username_key(name: str) -> str:
     return name.casefold()
 
 
-def game_points(code: str) -> Fraction:
-    """Points a player scored in one game from its result code: win 1, the draws ½, else 0."""
+def game_outcome(code: str) -> Outcome:
+    """CORE-2: what a chess.com result code means for the player it is reported for:
+    `win` a win; `agreed`, `repetition`, `stalemate`, `insufficient`, `50move`,
+    `timevsinsufficient` a draw; every other code (`timeout`, `resigned`, …) a loss."""
     code = code.strip().lower()
     if code == WIN_CODE:
-        return ONE
+        return Outcome.WIN
     if code in DRAW_CODES:
-        return HALF
-    return ZERO
+        return Outcome.DRAW
+    return Outcome.LOSS
+
+
+def game_points(code: str) -> Fraction:
+    """Points a player scored in one game from its result code: win 1, the draws ½, else 0."""
+    return STANDARD.points(game_outcome(code))
 
 
 def is_closed_status(status: str | None) -> bool:
