@@ -7,7 +7,7 @@ and tied players are listed in the order of the `players` sequence (their start 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -96,19 +96,15 @@ def rank_groups(
     shown: dict[Hashable, Fraction] = {}
     groups: list[Group] = [list(players)] if players else []
     for criterion in criteria:
-        split: Callable[[Group], list[Group]]
-        if criterion is Criterion.DE:
-
-            def split(g: Group) -> list[Group]:
-                return _split_by_de(g, values.encounters, reading, shown)
-
-        else:
-            value = by_value[criterion]
-
-            def split(g: Group, value: Mapping[Hashable, object] = value) -> list[Group]:
-                return _split(g, value)
-
-        groups = [part for g in groups for part in (split(g) if len(g) > 1 else [g])]
+        refined: list[Group] = []
+        for group in groups:
+            if len(group) == 1:
+                refined.append(group)
+            elif criterion is Criterion.DE:
+                refined.extend(_split_by_de(group, values.encounters, reading, shown))
+            else:
+                refined.extend(_split(group, by_value[criterion]))
+        groups = refined
     return groups, shown
 
 
