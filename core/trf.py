@@ -279,9 +279,16 @@ def round_robin_trf(
 
 
 def _points_text(points: Fraction) -> str:
+    """Points as the 4-column TRF field: `3.5`, `10.0`; halves only."""
     if (points * 2).denominator != 1:
         raise ValueError(f"TRF points must be halves, not {points}")
-    return f"{int(points)}.{5 if points.denominator == 2 else 0}"
+    sign = "-" if points < 0 else ""
+    text = (
+        f"{sign}{abs(points.numerator) // points.denominator}.{5 if points.denominator == 2 else 0}"
+    )
+    if len(text) > 4:
+        raise ValueError(f"{text} does not fit the 4-column TRF points field")
+    return text
 
 
 def dump_trf(

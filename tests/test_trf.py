@@ -125,3 +125,16 @@ def test_core_2_trf_rejects_junk_lines_and_files_without_players() -> None:
         parse_trf("012 x\n?? nothing\n")
     with pytest.raises(TrfError, match="no player records"):
         parse_trf("012 Empty\n")
+
+
+def test_core_2_trf_points_field_takes_halves_that_fit() -> None:
+    tournament = round_robin_trf(["A", "B"], [Game(1, 2, Result.DRAW, 1)], rounds=1)
+    text = dump_trf(tournament, {1: F(-1, 2), 2: F(99, 2)}, {1: 2, 2: 1})
+    assert [line[80:84] for line in text.splitlines() if line.startswith("001")] == [
+        "-0.5",
+        "49.5",
+    ]
+    with pytest.raises(ValueError, match="halves"):
+        dump_trf(tournament, {1: F(1, 3), 2: F(0)})
+    with pytest.raises(ValueError, match="does not fit"):
+        dump_trf(tournament, {1: F(100), 2: F(0)})
