@@ -2,11 +2,21 @@
 
 For n players the table of N = n rounded up to even is used; with odd n, whoever meets
 pairing number N has no game that round (a bye). Board 1 is always the game of number N.
+Double round robins and the drawing of lots for pairing numbers (CCT-8a) live here too.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 24
+"""CORE-1: the sizes the bot pairs (FIDE publishes 3/4 … 15/16; the rule extends to 24)."""
+
+_Entrant = TypeVar("_Entrant", bound=Hashable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,3 +80,53 @@ def berger_table(players: int) -> BergerTable:
             byes.append(None)
         rounds.append(boards)
     return BergerTable(players=players, rounds=tuple(rounds), byes=tuple(byes))
+
+
+def _reversed(boards: tuple[Pairing, ...]) -> tuple[Pairing, ...]:
+    return tuple(Pairing(p.black, p.white) for p in boards)
+
+
+def double_berger_table(players: int, *, swap_last_two: bool = True) -> BergerTable:
+    """CORE-1: a double round robin: the first cycle, then the same rounds colours reversed.
+
+    With `swap_last_two` (the default, as FIDE C.05 Annex 1 recommends) the last two rounds
+    of the first cycle are played in swapped order, and the second cycle repeats the first
+    as played; this avoids three games in a row with the same colour across the cycles.
+    """
+    single = berger_table(players)
+    order = list(range(len(single.rounds)))
+    if swap_last_two and len(order) >= 2:
+        order[-2], order[-1] = order[-1], order[-2]
+    first = [single.rounds[i] for i in order]
+    byes = [single.byes[i] for i in order]
+    return BergerTable(
+        players=players,
+        rounds=tuple(first + [_reversed(boards) for boards in first]),
+        byes=tuple(byes + byes),
+    )
+
+
+def pairing_table(players: int, *, double: bool = False, swap_last_two: bool = True) -> BergerTable:
+    """CORE-1: the single or double Berger table for 3..24 players (the sizes the bot runs)."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(
+            f"a round robin here has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
+        )
+    if double:
+        return double_berger_table(players, swap_last_two=swap_last_two)
+    return berger_table(players)
+
+
+def draw_lots(entrants: Sequence[_Entrant], seed: int | str) -> tuple[_Entrant, ...]:
+    """CCT-8a: pairing numbers by lot: the entrants in pairing-number order (index 0 is no. 1).
+
+    The draw is a pure function of the entrants' listed order and the recorded `seed`
+    (`random.Random(seed)`), so the same seed replays the same draw and it can be audited.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise ValueError(f"a draw seed is an integer or a string, not {seed!r}")
+    if len(set(entrants)) != len(entrants):
+        raise ValueError("every entrant must appear once in a drawing of lots")
+    drawn = list(entrants)
+    random.Random(seed).shuffle(drawn)
+    return tuple(drawn)

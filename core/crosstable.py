@@ -1,5 +1,6 @@
 """Encounters between competitors and the tie-break primitives both individual and team
-standings share: Sonneborn-Berger and direct encounter (CORE-3, CORE-4, CL-17).
+standings share: Sonneborn-Berger (and its cut), Koya and direct encounter (CORE-3, CORE-4,
+CL-17).
 
 A competitor is any hashable id (a pairing number, a club name). An `Encounter` is one
 game (individual) or one match (team) with the points each side scored in it; callers
@@ -43,6 +44,37 @@ def sonneborn_berger(
         sb[e.first] = sb.get(e.first, Fraction(0)) + final[e.second] * e.first_points
         sb[e.second] = sb.get(e.second, Fraction(0)) + final[e.first] * e.second_points
     return sb
+
+
+def sonneborn_berger_cut(
+    encounters: Iterable[Encounter], final: Mapping[Hashable, Fraction], cut: int = 1
+) -> dict[Hashable, Fraction]:
+    """CORE-3 SB-C1 (FIDE C.07 art. 14.1): SB without each competitor's `cut` least
+    significant games: lowest opponent's final score first, then lowest contribution."""
+    if cut < 0:
+        raise ValueError(f"cannot cut {cut} values")
+    parts: dict[Hashable, list[tuple[Fraction, Fraction]]] = {c: [] for c in final}
+    for e in encounters:
+        parts.setdefault(e.first, []).append((final[e.second], final[e.second] * e.first_points))
+        parts.setdefault(e.second, []).append((final[e.first], final[e.first] * e.second_points))
+    return {
+        c: sum((part for _, part in sorted(values)[cut:]), Fraction(0))
+        for c, values in parts.items()
+    }
+
+
+def koya(
+    encounters: Iterable[Encounter], final: Mapping[Hashable, Fraction], threshold: Fraction
+) -> dict[Hashable, Fraction]:
+    """CORE-3 KS (Koya): points scored against competitors whose final score is at least
+    `threshold` (50 % of the maximum possible score in FIDE C.07)."""
+    ks: dict[Hashable, Fraction] = {c: Fraction(0) for c in final}
+    for e in encounters:
+        if final[e.second] >= threshold:
+            ks[e.first] = ks.get(e.first, Fraction(0)) + e.first_points
+        if final[e.first] >= threshold:
+            ks[e.second] = ks.get(e.second, Fraction(0)) + e.second_points
+    return ks
 
 
 def direct_encounter(

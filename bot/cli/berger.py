@@ -1,0 +1,63 @@
+"""`arbiter berger N [--double] [--json]`: print the FIDE Berger pairing table (CORE-1)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from core.berger import MAX_PLAYERS, MIN_PLAYERS, BergerTable, pairing_table
+
+from .errors import CliError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the `berger` subcommand."""
+    parser = subparsers.add_parser(
+        "berger",
+        help="print the Berger round-robin pairing table",
+        description=(
+            f"Print the FIDE Berger table for {MIN_PLAYERS}-{MAX_PLAYERS} players "
+            "(pairing numbers, White first; with an odd count one player per round has no game)."
+        ),
+    )
+    parser.add_argument("players", type=int, metavar="N", help="number of players")
+    parser.add_argument(
+        "--double", action="store_true", help="double round robin (second cycle colours reversed)"
+    )
+    parser.add_argument(
+        "--no-swap",
+        dest="swap",
+        action="store_false",
+        help="with --double, keep the first cycle's last two rounds in table order "
+        "(by default they are swapped, as FIDE recommends)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.set_defaults(handler=run)
+
+
+def table_json(table: BergerTable) -> dict:
+    """The table as `{"rounds": [[[white, black], ...], ...], "byes": [n or null, ...]}`."""
+    return {
+        "rounds": [[[p.white, p.black] for p in boards] for boards in table.rounds],
+        "byes": list(table.byes),
+    }
+
+
+def table_text(table: BergerTable) -> str:
+    """The table as one line per round: `Rd 1: 1-6, 2-5, 3-4` plus the player without a game."""
+    width = len(str(len(table.rounds)))
+    lines = []
+    for number, (boards, bye) in enumerate(zip(table.rounds, table.byes, strict=True), start=1):
+        games = ", ".join(f"{p.white}-{p.black}" for p in boards)
+        lines.append(f"Rd {number:>{width}}: {games}" + (f"  (no game: {bye})" if bye else ""))
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the table asked for; an unsupported player count is a usage error (exit 2)."""
+    try:
+        table = pairing_table(args.players, double=args.double, swap_last_two=args.swap)
+    except ValueError as error:
+        raise CliError(str(error)) from error
+    print(json.dumps(table_json(table)) if args.json else table_text(table))
+    return 0

@@ -1,0 +1,146 @@
+"""`arbiter standings FILE.trf`: the standings of a round robin from any program's TRF-16
+export, ranked by points and the CCT-8b tie-breaks (CORE-3); the file's own ranks are
+ignored."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from fractions import Fraction
+from pathlib import Path
+
+from core.points import json_number, to_fraction
+from core.results import Scoring
+from core.standings import Standing, standings
+from core.tiebreaks import CCT_8B, DeReading
+from core.trf import TrfError, TrfTournament, games_and_byes, parse_trf
+
+from .errors import CliError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the `standings` subcommand."""
+    parser = subparsers.add_parser(
+        "standings",
+        help="rank a round robin from a TRF-16 file",
+        description="Rank the players of a TRF-16 round robin by points, then direct "
+        "encounter, wins, Sonneborn-Berger and Koya (CCT-8b). Ranks and points in the file "
+        "are ignored and computed again.",
+    )
+    parser.add_argument("file", type=Path, metavar="FILE.trf", help="a FIDE TRF-16 file")
+    parser.add_argument(
+        "--tiebreaks",
+        choices=[reading.value for reading in DeReading],
+        default=DeReading.CCT.value,
+        help="direct-encounter reading: cct = once over the points group (default), "
+        "fide2024 = re-applied to every sub-group still tied",
+    )
+    parser.add_argument(
+        "--points",
+        default="1,1/2,0",
+        metavar="W,D,L",
+        help="points for a win, a draw and a loss (default 1,0.5,0; e.g. 3,1,0)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.set_defaults(handler=run)
+
+
+def parse_scoring(text: str) -> Scoring:
+    """Read `W,D,L` (e.g. `3,1,0` or `1,0.5,0`); raise CliError for anything else."""
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != 3:
+        raise CliError(f"--points needs three numbers W,D,L, not {text!r}")
+    try:
+        win, draw, loss = (to_fraction(part) for part in parts)
+    except ValueError as error:
+        raise CliError(f"--points: {error}") from error
+    if not win >= draw >= loss or win == loss:
+        raise CliError(f"--points must have win >= draw >= loss and win > loss, not {text!r}")
+    return Scoring(win, draw, loss)
+
+
+def read_tournament(path: Path) -> TrfTournament:
+    """Read and parse a TRF file; unreadable or malformed input is a CliError (exit 2)."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise CliError(f"cannot read {path}: {error.strerror or error}") from error
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    try:
+        return parse_trf(text)
+    except TrfError as error:
+        raise CliError(f"{path}: {error}") from error
+
+
+def _number(value: Fraction | int | None) -> int | float | None:
+    return None if value is None else json_number(value)
+
+
+def standings_json(rows: tuple[Standing, ...], names: dict[int, str]) -> dict:
+    """The JSON document: rows in rank order, tied players sharing a rank, JSON numbers."""
+    return {
+        "standings": [
+            {
+                "rank": row.rank,
+                "start_no": row.player,
+                "name": names[row.player],  # type: ignore[index]
+                "points": json_number(row.points),
+                "tiebreaks": {
+                    "DE": _number(row.de),
+                    "WIN": row.wins,
+                    "SB": json_number(row.sb),
+                    "KS": json_number(row.ks),
+                },
+            }
+            for row in rows
+        ]
+    }
+
+
+def _decimal(value: Fraction | None) -> str:
+    """An exact score as text: `6.5`, `32.25`, or `a/b` when no finite decimal exists."""
+    if value is None:
+        return "-"
+    for places in range(0, 7):
+        scaled = value * 10**places
+        if scaled.denominator == 1:
+            whole = f"{abs(scaled.numerator):0{places + 1}d}"
+            sign = "-" if value < 0 else ""
+            return sign + (f"{whole[:-places]}.{whole[-places:]}" if places else whole)
+    return f"{value.numerator}/{value.denominator}"
+
+
+def standings_text(rows: tuple[Standing, ...], names: dict[int, str], title: str) -> str:
+    """A readable table; a shared rank is marked `=`."""
+    width = max([len("Name"), *(len(n) for n in names.values())])
+    header = f"{'Rank':>4}  {'No':>3}  {'Name':<{width}}  {'Pts':>5}  {'DE':>5}  "
+    header += f"{'WIN':>3}  {'SB':>7}  {'KS':>5}"
+    lines = [title, header] if title else [header]
+    for row in rows:
+        rank = f"{row.rank}{'=' if row.tied else ''}"
+        lines.append(
+            f"{rank:>4}  {row.player:>3}  {names[row.player]:<{width}}  "  # type: ignore[index]
+            f"{_decimal(row.points):>5}  {_decimal(row.de):>5}  {row.wins:>3}  "
+            f"{_decimal(row.sb):>7}  {_decimal(row.ks):>5}"
+        )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the standings of the TRF file (JSON with --json)."""
+    scoring = parse_scoring(args.points)
+    tournament = read_tournament(args.file)
+    games, byes = games_and_byes(tournament)
+    names = {p.start_no: p.name for p in tournament.players}
+    reading = DeReading(args.tiebreaks)
+    rows = standings(list(names), games, byes, scoring=scoring, reading=reading)
+    if args.json:
+        print(json.dumps(standings_json(rows, names)))
+    else:
+        order = ", ".join(f"DE ({reading.value})" if c == "DE" else c for c in CCT_8B)
+        title = f"{tournament.name}\n" if tournament.name else ""
+        print(standings_text(rows, names, f"{title}Order: {order}"))
+    return 0

@@ -1,0 +1,145 @@
+"""Individual standings: players ordered by points and an ordered tie-break list (CORE-3,
+CCT-8b), with shared ranks when a tie remains (1, 2, 2, 4).
+
+The order of the input games never matters (CORE-5): every value is a sum over the games
+and tied players are listed in the order of the `players` sequence (their start numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from core.crosstable import Encounter, direct_encounter
+from core.results import STANDARD, Scoring
+from core.tiebreaks import (
+    CCT_8B,
+    Bye,
+    Criterion,
+    DeReading,
+    Game,
+    PlayerValues,
+    player_values,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """CORE-3: one row of the standings. `de` is None where direct encounter was not applied
+    (no tie, or not every tied pair has met); `tied` marks a shared rank."""
+
+    rank: int
+    player: Hashable
+    points: Fraction
+    de: Fraction | None
+    wins: int
+    sb: Fraction
+    sb_c1: Fraction
+    ks: Fraction
+    tied: bool
+
+
+Group = list[Hashable]
+
+
+def _split(group: Group, value: Mapping[Hashable, object]) -> list[Group]:
+    """Split a tied group by a value, best (highest) first, keeping the input order inside."""
+    levels = sorted({value[p] for p in group}, reverse=True)  # type: ignore[type-var]
+    return [[p for p in group if value[p] == level] for level in levels]
+
+
+def _split_by_de(
+    group: Group,
+    encounters: Sequence[Encounter],
+    reading: DeReading,
+    shown: dict[Hashable, Fraction],
+) -> list[Group]:
+    """CORE-3 DE on one tied group; with `fide2024` re-applied to each smaller tied part.
+
+    `shown` keeps each player's DE score from the first (widest) group it was computed in."""
+    scores = direct_encounter(group, encounters)
+    if scores is None:
+        return [group]
+    for player, score in scores.items():
+        shown.setdefault(player, score)
+    parts = _split(group, scores)
+    if reading is DeReading.CCT:
+        return parts
+    result: list[Group] = []
+    for part in parts:
+        if 1 < len(part) < len(group):
+            result.extend(_split_by_de(part, encounters, reading, shown))
+        else:
+            result.append(part)
+    return result
+
+
+def rank_groups(
+    players: Sequence[Hashable],
+    values: PlayerValues,
+    criteria: Sequence[Criterion] = CCT_8B,
+    reading: DeReading = DeReading.CCT,
+) -> tuple[list[Group], dict[Hashable, Fraction]]:
+    """CORE-3 / CCT-8b: the players in groups of equal rank, best first, and the DE shown."""
+    if not criteria or criteria[0] is not Criterion.PTS:
+        raise ValueError("a standings order starts with PTS")
+    if len(set(criteria)) != len(criteria):
+        raise ValueError("a criterion appears twice in the tie-break list")
+    by_value: dict[Criterion, Mapping[Hashable, object]] = {
+        Criterion.PTS: values.points,
+        Criterion.WIN: values.wins,
+        Criterion.SB: values.sb,
+        Criterion.SB_C1: values.sb_c1,
+        Criterion.KS: values.ks,
+    }
+    shown: dict[Hashable, Fraction] = {}
+    groups: list[Group] = [list(players)] if players else []
+    for criterion in criteria:
+        refined: list[Group] = []
+        for group in groups:
+            if len(group) == 1:
+                refined.append(group)
+            elif criterion is Criterion.DE:
+                refined.extend(_split_by_de(group, values.encounters, reading, shown))
+            else:
+                refined.extend(_split(group, by_value[criterion]))
+        groups = refined
+    return groups, shown
+
+
+def standings(
+    players: Sequence[Hashable],
+    games: Iterable[Game],
+    byes: Iterable[Bye] = (),
+    *,
+    scoring: Scoring = STANDARD,
+    criteria: Sequence[Criterion] = CCT_8B,
+    reading: DeReading = DeReading.CCT,
+    max_score: Fraction | None = None,
+) -> tuple[Standing, ...]:
+    """CORE-3 / CCT-8b: the standings in rank order; players still tied share a rank.
+
+    `players` lists every player once, in start-number order (the order tied players are
+    shown in); `criteria` starts with PTS (default CCT-8b: PTS, DE, WIN, SB, KS)."""
+    values = player_values(players, games, byes, scoring=scoring, max_score=max_score)
+    groups, shown = rank_groups(players, values, criteria, reading)
+    rows: list[Standing] = []
+    position = 1
+    for group in groups:
+        for player in group:
+            rows.append(
+                Standing(
+                    rank=position,
+                    player=player,
+                    points=values.points[player],
+                    de=shown.get(player),
+                    wins=values.wins[player],
+                    sb=values.sb[player],
+                    sb_c1=values.sb_c1[player],
+                    ks=values.ks[player],
+                    tied=len(group) > 1,
+                )
+            )
+        position += len(group)
+    return tuple(rows)

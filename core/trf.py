@@ -1,0 +1,311 @@
+"""FIDE Tournament Report File (TRF-16) for round robins: parse and write (CORE-2, CCT-8a).
+
+Player records (`001`) are fixed columns: start number 5-8, name 15-47, rating 49-52,
+federation 54-56, FIDE id 58-68, birth date 70-79, points 81-84, rank 86-89, then per round
+ten columns from 92: opponent (4), colour (`w`/`b`/`-`), result. The points and rank of an
+input file are the other program's: they are never read, always computed. Every parse error
+names the line and the problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from core.results import Outcome, Result
+from core.tiebreaks import Bye, Game
+
+ROUNDS_COLUMN = 91
+"""0-based column where round 1 starts (TRF-16 column 92); each round takes 10 columns."""
+
+_PLAYED = {"1": Outcome.WIN, "=": Outcome.DRAW, "0": Outcome.LOSS}
+_UNRATED = {"W": "1", "D": "=", "L": "0"}
+_BYES = {"H": Outcome.DRAW, "F": Outcome.WIN, "U": Outcome.WIN, "+": Outcome.WIN}
+_NO_POINTS = {"Z", "-", " "}
+_OPPOSITE = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "-+"}
+
+
+class TrfError(ValueError):
+    """A malformed TRF: `line` (1-based, 0 when not tied to one line) and the problem."""
+
+    def __init__(self, line: int, problem: str) -> None:
+        super().__init__(f"line {line}: {problem}" if line else problem)
+        self.line = line
+        self.problem = problem
+
+
+@dataclass(frozen=True, slots=True)
+class TrfRound:
+    """One round of a player record: opponent start number (None: no opponent), colour
+    (`w`, `b` or None) and the result code (`1 = 0 + - W D L H F U Z`, or blank)."""
+
+    opponent: int | None
+    colour: str | None
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class TrfPlayer:
+    """A `001` record (without the points and rank it may carry) and its line number."""
+
+    start_no: int
+    name: str
+    rounds: tuple[TrfRound, ...]
+    sex: str = ""
+    title: str = ""
+    rating: int | None = None
+    federation: str = ""
+    fide_id: str = ""
+    birth_date: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TrfTournament:
+    """A parsed TRF: its non-player records in file order, and its players by start number."""
+
+    records: tuple[tuple[str, str], ...]
+    players: tuple[TrfPlayer, ...]
+
+    @property
+    def name(self) -> str:
+        """The tournament name (record 012), or an empty string."""
+        return next((value for code, value in self.records if code == "012"), "")
+
+
+def _field(line: str, start: int, end: int) -> str:
+    return line[start:end].strip()
+
+
+def _parse_round(line: str, line_no: int, index: int) -> TrfRound:
+    start = ROUNDS_COLUMN + 10 * index
+    chunk = line[start : start + 10].ljust(8)
+    where = f"round {index + 1} (column {start + 1})"
+    if chunk[4] != " " or chunk[6] != " ":
+        raise TrfError(line_no, f"{where}: expected 'NNNN c r', found {chunk[:8]!r}")
+    opponent_text, colour, code = chunk[:4].strip(), chunk[5], chunk[7]
+    if opponent_text and not opponent_text.isdigit():
+        raise TrfError(line_no, f"{where}: opponent {opponent_text!r} is not a start number")
+    opponent = int(opponent_text) if opponent_text else 0
+    if colour not in "wb- ":
+        raise TrfError(line_no, f"{where}: colour {colour!r} is not w, b or -")
+    if opponent:
+        if colour not in "wb":
+            raise TrfError(line_no, f"{where}: a game against {opponent} needs colour w or b")
+        if code not in "1=0+-WDL ":
+            raise TrfError(line_no, f"{where}: result {code!r} is not 1, =, 0, +, -, W, D or L")
+        return TrfRound(opponent, colour, code)
+    if code not in "HFUZ+- ":
+        raise TrfError(line_no, f"{where}: result {code!r} is not a bye code (H F U Z + -)")
+    return TrfRound(None, None, code)
+
+
+def _parse_player(line: str, line_no: int) -> TrfPlayer:
+    start_text = _field(line, 4, 8)
+    if not start_text.isdigit() or int(start_text) == 0:
+        raise TrfError(line_no, f"start number {start_text!r} (columns 5-8) is not a number")
+    name = _field(line, 14, 47)
+    if not name:
+        raise TrfError(line_no, "the player has no name (columns 15-47)")
+    rating_text = _field(line, 48, 52)
+    if rating_text and not rating_text.isdigit():
+        raise TrfError(line_no, f"rating {rating_text!r} (columns 49-52) is not a number")
+    body = line.rstrip()
+    count = max(0, (len(body) - ROUNDS_COLUMN + 9) // 10)
+    return TrfPlayer(
+        start_no=int(start_text),
+        name=name,
+        rounds=tuple(_parse_round(body, line_no, i) for i in range(count)),
+        sex=_field(line, 9, 10),
+        title=_field(line, 10, 13),
+        rating=int(rating_text) if rating_text else None,
+        federation=_field(line, 53, 56),
+        fide_id=_field(line, 57, 68),
+        birth_date=_field(line, 69, 79),
+        line=line_no,
+    )
+
+
+def parse_trf(text: str) -> TrfTournament:
+    """Read a TRF-16 text; raise `TrfError` naming the line of the first problem found.
+
+    Besides the columns, it checks that start numbers are unique, that every opponent
+    exists, and that both records of a game agree on round, colours and result."""
+    records: list[tuple[str, str]] = []
+    players: list[TrfPlayer] = []
+    for line_no, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        line = raw.rstrip("\r")
+        if not line.strip():
+            continue
+        code = line[:3]
+        if code == "001":
+            players.append(_parse_player(line, line_no))
+        elif len(code) == 3 and code.isalnum():
+            records.append((code, line[4:].strip()))
+        else:
+            raise TrfError(line_no, f"{code.strip()!r} is not a TRF record code")
+    if not players:
+        raise TrfError(0, "the file has no player records (001)")
+    tournament = TrfTournament(tuple(records), tuple(sorted(players, key=lambda p: p.start_no)))
+    _check_pairings(tournament)
+    return tournament
+
+
+def _check_pairings(tournament: TrfTournament) -> None:
+    by_no: dict[int, TrfPlayer] = {}
+    for player in tournament.players:
+        if player.start_no in by_no:
+            first = by_no[player.start_no].line
+            raise TrfError(player.line, f"start number {player.start_no} is also on line {first}")
+        by_no[player.start_no] = player
+    for player in tournament.players:
+        for index, rnd in enumerate(player.rounds):
+            if rnd.opponent is None:
+                continue
+            where = f"round {index + 1}"
+            other = by_no.get(rnd.opponent)
+            if other is None:
+                raise TrfError(player.line, f"{where}: opponent {rnd.opponent} has no 001 record")
+            if other is player:
+                raise TrfError(player.line, f"{where}: {player.name} is paired with themselves")
+            back = other.rounds[index] if index < len(other.rounds) else None
+            if back is None or back.opponent != player.start_no:
+                raise TrfError(
+                    player.line,
+                    f"{where}: {player.name} ({player.start_no}) meets {other.name} "
+                    f"({other.start_no}), whose record on line {other.line} does not name "
+                    f"{player.start_no} in that round",
+                )
+            if back.colour == rnd.colour:
+                raise TrfError(
+                    player.line,
+                    f"{where}: both {player.start_no} and {other.start_no} have {rnd.colour}",
+                )
+            mine, theirs = _plain(rnd.code), _plain(back.code)
+            if (mine == " ") != (theirs == " ") or (mine != " " and theirs not in _OPPOSITE[mine]):
+                raise TrfError(
+                    player.line,
+                    f"{where}: result {rnd.code!r} of {player.start_no} does not match "
+                    f"{back.code!r} of {other.start_no} on line {other.line}",
+                )
+
+
+def _plain(code: str) -> str:
+    return _UNRATED.get(code, code)
+
+
+def _result(white_code: str, black_code: str) -> Result:
+    white_code, black_code = _plain(white_code), _plain(black_code)
+    if white_code == "-" and black_code == "-":
+        return Result.DOUBLE_FORFEIT
+    if white_code == "+":
+        return Result.WHITE_FORFEIT_WIN
+    if white_code == "-":
+        return Result.BLACK_FORFEIT_WIN
+    return {"1": Result.WHITE_WIN, "=": Result.DRAW, "0": Result.BLACK_WIN}[white_code]
+
+
+def games_and_byes(tournament: TrfTournament) -> tuple[tuple[Game, ...], tuple[Bye, ...]]:
+    """CORE-2: the games (by start number, with rounds) and scored byes of a parsed TRF.
+
+    Unplayed pairings (blank result) and zero-point byes (`Z`, `-`, blank) give nothing."""
+    games: list[Game] = []
+    byes: list[Bye] = []
+    by_no = {p.start_no: p for p in tournament.players}
+    for player in tournament.players:
+        for index, rnd in enumerate(player.rounds):
+            if rnd.opponent is None:
+                outcome = _BYES.get(rnd.code)
+                if outcome is not None:
+                    byes.append(Bye(player.start_no, outcome, index + 1))
+            elif rnd.colour == "w" and rnd.code != " ":
+                black_code = by_no[rnd.opponent].rounds[index].code
+                games.append(
+                    Game(player.start_no, rnd.opponent, _result(rnd.code, black_code), index + 1)
+                )
+    return tuple(games), tuple(byes)
+
+
+_CODES: dict[Result, tuple[str, str]] = {
+    Result.WHITE_WIN: ("1", "0"),
+    Result.DRAW: ("=", "="),
+    Result.BLACK_WIN: ("0", "1"),
+    Result.WHITE_FORFEIT_WIN: ("+", "-"),
+    Result.BLACK_FORFEIT_WIN: ("-", "+"),
+    Result.DOUBLE_FORFEIT: ("-", "-"),
+}
+_BYE_CODES = {Outcome.WIN: "F", Outcome.DRAW: "H", Outcome.LOSS: "Z"}
+
+
+def round_robin_trf(
+    names: Sequence[str],
+    games: Iterable[Game],
+    byes: Iterable[Bye] = (),
+    *,
+    rounds: int,
+    name: str = "",
+) -> TrfTournament:
+    """Build a TRF tournament from games between start numbers 1..len(names), round by round.
+
+    A round where a player has neither a game nor a bye is written as `0000 - Z` (the
+    Berger table's phantom opponent: no game, no points)."""
+    slots: dict[int, dict[int, TrfRound]] = {no: {} for no in range(1, len(names) + 1)}
+    for g in games:
+        if g.round is None or not 1 <= g.round <= rounds:
+            raise ValueError(f"game {g.white}-{g.black} has no round in 1..{rounds}")
+        white_code, black_code = _CODES[g.result]
+        for who, opponent, colour, code in (
+            (g.white, g.black, "w", white_code),
+            (g.black, g.white, "b", black_code),
+        ):
+            if who not in slots or g.round in slots[who]:
+                raise ValueError(f"player {who} cannot play in round {g.round} here")
+            slots[who][g.round] = TrfRound(opponent, colour, code)  # type: ignore[arg-type]
+    for b in byes:
+        if b.round is None or b.round in slots[b.player]:  # type: ignore[index]
+            raise ValueError(f"bye of {b.player} needs a free round")
+        slots[b.player][b.round] = TrfRound(None, None, _BYE_CODES[b.outcome])  # type: ignore[index]
+    players = tuple(
+        TrfPlayer(
+            start_no=no,
+            name=names[no - 1],
+            rounds=tuple(slots[no].get(r, TrfRound(None, None, "Z")) for r in range(1, rounds + 1)),
+        )
+        for no in slots
+    )
+    records = (("012", name), ("062", str(len(names))), ("XXR", str(rounds)))
+    return TrfTournament(records if name else records[1:], players)
+
+
+def _points_text(points: Fraction) -> str:
+    """Points as the 4-column TRF field: `3.5`, `10.0`; halves only."""
+    if (points * 2).denominator != 1:
+        raise ValueError(f"TRF points must be halves, not {points}")
+    sign = "-" if points < 0 else ""
+    text = (
+        f"{sign}{abs(points.numerator) // points.denominator}.{5 if points.denominator == 2 else 0}"
+    )
+    if len(text) > 4:
+        raise ValueError(f"{text} does not fit the 4-column TRF points field")
+    return text
+
+
+def dump_trf(
+    tournament: TrfTournament,
+    points: Mapping[int, Fraction] | None = None,
+    ranks: Mapping[int, int] | None = None,
+) -> str:
+    """Write a TRF-16 text; points and ranks (by start number) are the computed ones."""
+    lines = [f"{code} {value}".rstrip() for code, value in tournament.records]
+    for p in tournament.players:
+        score = _points_text(points[p.start_no]) if points is not None else ""
+        rank = str(ranks[p.start_no]) if ranks is not None else ""
+        head = (
+            f"001 {p.start_no:>4} {p.sex:1.1}{p.title:>3.3} {p.name:<33.33} "
+            f"{p.rating or '':>4} {p.federation:>3.3} {p.fide_id:>11.11} {p.birth_date:>10.10} "
+            f"{score:>4} {rank:>4}  "
+        )
+        cells = [f"{rnd.opponent or 0:>4} {rnd.colour or '-'} {rnd.code}" for rnd in p.rounds]
+        lines.append((head + "  ".join(cells)).rstrip())
+    return "\n".join(lines) + "\n"

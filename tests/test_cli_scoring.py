@@ -1,0 +1,136 @@
+"""The `arbiter berger` (CORE-1) and `arbiter standings` (CORE-3, CCT-8b) commands, run
+through `bot.cli.main` as a tournament director would."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from core.berger import berger_table
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_core_1_cli_berger_json_is_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "berger", "7", "--json")
+    assert code == 0
+    document = json.loads(out)
+    table = berger_table(7)
+    assert document["rounds"] == [[[p.white, p.black] for p in r] for r in table.rounds]
+    assert document["byes"] == list(table.byes) and len(document["byes"]) == 7
+
+
+def test_core_1_cli_berger_double_has_both_cycles(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "berger", "4", "--double", "--json")
+    rounds = json.loads(out)["rounds"]
+    assert code == 0 and len(rounds) == 6
+    assert rounds[1] == [[p.white, p.black] for p in berger_table(4).rounds[2]]
+    assert rounds[3] == [[b, w] for w, b in rounds[0]]
+    _, plain, _ = _run(capsys, "berger", "4", "--double", "--no-swap", "--json")
+    assert json.loads(plain)["rounds"][1] == [[p.white, p.black] for p in berger_table(4).rounds[1]]
+
+
+def test_core_1_cli_berger_text_and_bad_count(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "berger", "3")
+    assert code == 0
+    assert out.splitlines()[0] == "Rd 1: 2-3  (no game: 1)"
+    code, out, err = _run(capsys, "berger", "25")
+    assert code == 2 and out == ""
+    assert "3 to 24 players, not 25" in err
+
+
+def test_cct_8b_cli_standings_json_reproduces_airthings(
+    capsys: pytest.CaptureFixture[str], fixtures_dir: Path
+) -> None:
+    folder = fixtures_dir / "tiebreaks"
+    expected = json.loads((folder / "airthings_masters_2020_prelim.expected.json").read_text())
+    code, out, _ = _run(
+        capsys, "standings", str(folder / "airthings_masters_2020_prelim.trf"), "--json"
+    )
+    assert code == 0
+    rows = json.loads(out)["standings"]
+    assert [row["name"] for row in rows] == expected["official_order"]
+    carlsen = rows[0]
+    assert carlsen == {
+        "rank": 1,
+        "start_no": 4,
+        "name": "Carlsen",
+        "points": 6.5,
+        "tiebreaks": {"DE": 1.5, "WIN": 2, "SB": 35.5, "KS": 3},
+    }
+    assert rows[5]["tiebreaks"]["DE"] is None  # Aronian: alone on 5½
+    for row in rows:
+        published = expected["values_by_start_number"][str(row["start_no"])]
+        assert (row["tiebreaks"]["WIN"], row["tiebreaks"]["SB"]) == (
+            published["WIN"],
+            published["SB"],
+        )
+
+
+def test_cct_8b_cli_standings_ties_share_a_rank_and_table_marks_them(
+    capsys: pytest.CaptureFixture[str], fixtures_dir: Path
+) -> None:
+    path = str(fixtures_dir / "tiebreaks" / "fide_held_round_robin.trf")
+    code, out, _ = _run(capsys, "standings", path, "--json", "--tiebreaks", "fide2024")
+    assert code == 0
+    rows = json.loads(out)["standings"]
+    assert [(r["rank"], r["start_no"]) for r in rows] == [
+        (1, 1),
+        (2, 2),
+        (2, 3),
+        (4, 6),
+        (5, 5),
+        (6, 4),
+    ]
+    code, out, _ = _run(capsys, "standings", path)
+    lines = out.splitlines()
+    assert lines[0] == "FIDE C.07 2023 Tie-Break Exercises"
+    assert lines[1] == "Order: PTS, DE (cct), WIN, SB, KS"
+    assert lines[4].split() == ["2=", "2", "Bruno", "3.5", "0.5", "3", "6.25", "0.5"]
+
+
+def test_core_2_cli_standings_with_3_1_0_scoring(
+    capsys: pytest.CaptureFixture[str], fixtures_dir: Path
+) -> None:
+    path = str(fixtures_dir / "tiebreaks" / "fide_held_round_robin.trf")
+    code, out, _ = _run(capsys, "standings", path, "--points", "3,1,0", "--json")
+    rows = {r["start_no"]: r for r in json.loads(out)["standings"]}
+    assert code == 0
+    assert (rows[1]["points"], rows[6]["points"], rows[6]["tiebreaks"]["SB"]) == (10, 4, 16)
+
+
+@pytest.mark.parametrize(
+    ("points", "problem"),
+    [("3,1", "three numbers"), ("3,x,0", "'x' is not a number"), ("0,1,3", "win >= draw")],
+)
+def test_core_2_cli_standings_rejects_bad_points(
+    capsys: pytest.CaptureFixture[str], fixtures_dir: Path, points: str, problem: str
+) -> None:
+    path = str(fixtures_dir / "tiebreaks" / "fide_held_round_robin.trf")
+    code, out, err = _run(capsys, "standings", path, "--points", points)
+    assert code == 2 and out == "" and problem in err
+
+
+def test_core_2_cli_standings_malformed_trf_names_line_and_problem(
+    capsys: pytest.CaptureFixture[str], fixtures_dir: Path, tmp_path: Path
+) -> None:
+    text = (fixtures_dir / "tiebreaks" / "fide_held_round_robin.trf").read_text()
+    lines = text.splitlines()
+    lines[6] = lines[6][:98] + "?" + lines[6][99:]  # Charline's round 1 result
+    broken = tmp_path / "broken.trf"
+    broken.write_text("\n".join(lines) + "\n")
+    code, out, err = _run(capsys, "standings", str(broken))
+    assert code == 2 and out == ""
+    assert err.strip() == (
+        f"arbiter standings: {broken}: line 7: round 1 (column 92): "
+        "result '?' is not 1, =, 0, +, -, W, D or L"
+    )
+    code, _, err = _run(capsys, "standings", str(tmp_path / "missing.trf"))
+    assert code == 2 and "cannot read" in err
