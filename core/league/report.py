@@ -26,6 +26,12 @@ from core.points import json_number
 from core.season import Season
 
 
+def rule_order(rule: str) -> tuple[str, int, str]:
+    """Sort key putting rule IDs in their natural order (CL-5 before CL-20)."""
+    prefix, _, number = rule.partition("-")
+    return prefix, int(number) if number.isdigit() else 10**6, rule
+
+
 def end_of_day(day: dt.date) -> dt.datetime:
     """CL-1: `--as-of DATE` means what was known at the end of that day (UTC)."""
     return dt.datetime.combine(day, dt.time.max, tzinfo=dt.UTC)
@@ -95,7 +101,11 @@ def league_report(
         as_of=as_of,
         divisions=tables,
         results=tuple(results),
-        forfeits=tuple(sorted(judgement.breaches, key=lambda b: (b.effective, b.match, b.club))),
+        forfeits=tuple(
+            sorted(
+                judgement.breaches, key=lambda b: (b.effective, b.match, b.club, rule_order(b.rule))
+            )
+        ),
         disqualified=tuple(sorted(judgement.disqualified.values(), key=lambda q: q.club)),
         multi_team_players=tuple(multi),
         adjusted_players=adjusted_players,
