@@ -138,3 +138,28 @@ def test_cl_8_a_withdrawal_spares_a_relegation_then_promotes_one_more() -> None:
     # Three places freed in P: nobody goes down, and H comes up as well.
     assert dict(three_gone.divisions)["P"] == ("F", "G", "D", "E", "H")
     assert ("D", "P", "One") not in _moves(three_gone)
+
+
+def test_cl_16_champion_only_once_every_match_is_decided() -> None:
+    done = league_report(load_season(_round_robin({"AB": 2, "CD": 0, "AC": 2})))
+    assert done.complete and done.champion == "A"
+    data = _round_robin({"AB": 2, "CD": 0})
+    data["matches"].append(match("AC", "A", "C", round=3, finished=False))
+    pending = league_report(load_season(data))
+    assert not pending.complete and pending.champion is None
+
+
+def test_cl_9_11_minimum_players_is_per_division() -> None:
+    at_start = {"A": {"players": 11}, "B": {"players": 15}}
+    at_start_one = {"C": {"players": 11}, "D": {"players": 10}}
+    data = season(
+        [
+            match("1", "A", "B", at_start=at_start),
+            match("2", "C", "D", at_start=at_start_one, division="One"),
+        ],
+        divisions={"P": ["A", "B"], "One": ["C", "D"]},
+    )
+    data["divisions"][0]["min_players"] = 15
+    data["divisions"][1]["min_players"] = 11
+    report = league_report(load_season(data))
+    assert [(b.club, b.rule) for b in report.forfeits] == [("A", "CL-20"), ("D", "CL-20")]

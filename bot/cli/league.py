@@ -75,6 +75,8 @@ def render_table(report: LeagueReport) -> str:
                 for i, (cell, w) in enumerate(zip(row, widths, strict=True))
             ]
             lines.append("  ".join(cells).rstrip())
+    if report.champion:
+        lines += ["", f"Every match decided. Champion (CL-16): {report.champion}"]
     if report.forfeits:
         lines += ["", "Forfeits:"]
         lines += [f"  {b.match}: {b.club} ({b.rule})" for b in report.forfeits]

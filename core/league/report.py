@@ -49,6 +49,17 @@ class LeagueReport:
     disqualified: tuple[Disqualification, ...]
     multi_team_players: tuple[MultiTeamPlayer, ...]
     adjusted_players: tuple[tuple[str, str], ...]
+    complete: bool
+
+    @property
+    def champion(self) -> str | None:
+        """CL-16: the Premier (first) division's winner, once every match is decided (CL-1)
+        and if no tie shares first place; else None."""
+        if not self.complete or not self.divisions:
+            return None
+        table = self.divisions[0][1]
+        top = [s for s in table if s.rank == 1]
+        return top[0].club if len(top) == 1 else None
 
     def standings(self, division: str) -> tuple[Standing, ...]:
         """The table of one division by name."""
@@ -89,6 +100,8 @@ def league_report(
         results.append(result)
         by_division[match.division].append(result)
     out = set(judgement.disqualified)
+    decided = {r.match for r in results}
+    complete = all(m.id in decided or {m.home, m.away} & out for m in matches)
     tables = tuple(
         (d.name, tuple(division_standings(d.clubs, by_division[d.name], out)))
         for d in season.divisions
@@ -109,6 +122,7 @@ def league_report(
         disqualified=tuple(sorted(judgement.disqualified.values(), key=lambda q: q.club)),
         multi_team_players=tuple(multi),
         adjusted_players=adjusted_players,
+        complete=complete,
     )
 
 

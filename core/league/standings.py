@@ -7,11 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from core.crosstable import Encounter, direct_encounter, sonneborn_berger
-
-ZERO = Fraction(0)
-HALF = Fraction(1, 2)
-ONE = Fraction(1)
+from core.crosstable import Encounter, direct_encounter, sonneborn_berger, totals
+from core.points import HALF, ONE, ZERO
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,12 +104,14 @@ def division_standings(
         ):
             line = stats[club]
             line[0] += 1
-            line[1 if mine > theirs else 2 if mine == theirs and mine else 3] += 1
+            if mine > theirs:
+                line[1] += 1
+            elif mine == theirs and mine:
+                line[2] += 1
+            else:  # a loss, or a double forfeit (0:0)
+                line[3] += 1
             line[4] += half
-    points: dict[str, Fraction] = {c: ZERO for c in active}
-    for e in encounters:
-        points[e.first] += e.first_points
-        points[e.second] += e.second_points
+    points = totals(encounters, active)
     sb = sonneborn_berger(encounters, points)
     table: list[Standing] = []
     for group in _ordered_groups(active, points, sb):
