@@ -7,9 +7,13 @@ duplicate ids) live in `Season`'s validators so every door (CLI, import, bot) ap
 
 from __future__ import annotations
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+import datetime as dt
+from collections.abc import Iterable
+from typing import Any
 
-from core.points import HalfPoints
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from core.points import HalfPoints, json_number
 
 
 class _Fact(BaseModel):
@@ -26,6 +30,10 @@ class Rules(_Fact):
     max_members: int = Field(400, ge=1, description="CL-5")
     max_avg_rating: float = Field(1700, gt=0, description="CL-6")
     forfeits_to_disqualify: int = Field(3, ge=1, description="CL-DQ, each counter separately")
+    promotion_places: int = Field(3, ge=0, description="CL-8: clubs up / down per boundary")
+    divisions_cutoff: dt.date | None = Field(
+        None, description="CL-1: the date whose standings decide next season's divisions"
+    )
 
 
 class Division(_Fact):
@@ -103,3 +111,141 @@ class Season(_Fact):
     closed_accounts: list[str] = Field(default_factory=list)
     director_forfeits: list[DirectorForfeit] = Field(default_factory=list)
     director_disqualifications: list[DirectorDisqualification] = Field(default_factory=list)
+    withdrawn: list[str] = Field(
+        default_factory=list, description="CL-8: clubs not continuing next season"
+    )
+
+    @model_validator(mode="after")
+    def _cross_references(self) -> Season:
+        problems = list(season_problems(self))
+        if problems:
+            raise SeasonProblems(problems)
+        return self
+
+    def club_division(self) -> dict[str, str]:
+        """Each club's division name (clubs are unique across divisions once validated)."""
+        return {club: d.name for d in self.divisions for club in d.clubs}
+
+
+class SeasonProblems(ValueError):
+    """Cross-reference problems of a season file, each a (path, problem) pair."""
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        super().__init__("\n".join(f"{path}: {problem}" for path, problem in problems))
+        self.problems = problems
+
+
+class SeasonFileError(ValueError):
+    """A season file that cannot be used: every problem with the path where it lies."""
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        super().__init__("\n".join(f"{path or '(file)'}: {problem}" for path, problem in problems))
+        self.problems = problems
+
+
+def _path(loc: Iterable[Any]) -> str:
+    """Render a pydantic location as `matches[3].boards[7].home_points`."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def load_season(data: str | bytes | dict[str, Any]) -> Season:
+    """Parse and validate a season file (JSON text or decoded JSON); raise SeasonFileError
+    naming the path and the problem of every error found."""
+    try:
+        if isinstance(data, dict):
+            return Season.model_validate(data)
+        return Season.model_validate_json(data)
+    except ValidationError as error:
+        problems: list[tuple[str, str]] = []
+        for item in error.errors(include_url=False):
+            cause = (item.get("ctx") or {}).get("error")
+            if isinstance(cause, SeasonProblems):
+                problems.extend(cause.problems)
+                continue
+            message = item["msg"].removeprefix("Value error, ")
+            problems.append((_path(item["loc"]), message))
+        raise SeasonFileError(problems) from None
+
+
+def dump_season(season: Season) -> dict[str, Any]:
+    """The season as JSON-ready data that `load_season` reads back to an equal season."""
+    return season.model_dump(mode="json", exclude_unset=True)
+
+
+def _fmt(points: Any) -> str:
+    return str(json_number(points))
+
+
+def season_problems(season: Season) -> Iterable[tuple[str, str]]:
+    """Cross-reference checks of a season file (season-file.md): unique clubs, divisions and
+    match ids, clubs known and in the match's division, boards adding up to games_per_board."""
+    club_division: dict[str, str] = {}
+    division_names: set[str] = set()
+    for d_index, division in enumerate(season.divisions):
+        if division.name in division_names:
+            yield f"divisions[{d_index}].name", f"division {division.name!r} is listed twice"
+        division_names.add(division.name)
+        for c_index, club in enumerate(division.clubs):
+            if club in club_division:
+                yield (
+                    f"divisions[{d_index}].clubs[{c_index}]",
+                    f"club {club!r} is already in {club_division[club]!r}"
+                    " (a club plays in one division)",
+                )
+            else:
+                club_division[club] = division.name
+    games = season.rules.games_per_board
+    match_clubs: dict[str, tuple[str, str]] = {}
+    for m_index, match in enumerate(season.matches):
+        where = f"matches[{m_index}]"
+        if match.id in match_clubs:
+            yield f"{where}.id", f"duplicate match id {match.id!r}"
+        match_clubs.setdefault(match.id, (match.home, match.away))
+        if match.division not in division_names:
+            yield f"{where}.division", f"unknown division {match.division!r}"
+        for side in ("home", "away"):
+            club = getattr(match, side)
+            if club not in club_division:
+                yield f"{where}.{side}", f"unknown club {club!r}"
+            elif match.division in division_names and club_division[club] != match.division:
+                yield (
+                    f"{where}.{side}",
+                    f"club {club!r} is in {club_division[club]!r}, not {match.division!r}"
+                    " (a match is between clubs of one division)",
+                )
+        if match.home == match.away:
+            yield f"{where}.away", f"club {match.home!r} cannot play itself"
+        sides = (match.home, match.away)
+        if match.challenge is not None and match.challenge.issued_by not in sides:
+            yield (
+                f"{where}.challenge.issued_by",
+                f"{match.challenge.issued_by!r} is not a club of this match",
+            )
+        for club in match.at_start:
+            if club not in sides:
+                yield f"{where}.at_start.{club}", f"{club!r} is not a club of this match"
+        for b_index, board in enumerate(match.boards):
+            total = board.home_points + board.away_points
+            if board.home_points < 0 or board.away_points < 0:
+                yield f"{where}.boards[{b_index}]", "points cannot be negative"
+            elif total != games:
+                yield (
+                    f"{where}.boards[{b_index}].home_points",
+                    f"home {_fmt(board.home_points)} + away {_fmt(board.away_points)}"
+                    f" = {_fmt(total)}, not games_per_board {games}",
+                )
+    for f_index, forfeit in enumerate(season.director_forfeits):
+        where = f"director_forfeits[{f_index}]"
+        if forfeit.match not in match_clubs:
+            yield f"{where}.match", f"unknown match {forfeit.match!r}"
+        elif forfeit.club not in match_clubs[forfeit.match]:
+            yield f"{where}.club", f"{forfeit.club!r} does not play match {forfeit.match!r}"
+    for q_index, decision in enumerate(season.director_disqualifications):
+        if decision.club not in club_division:
+            yield f"director_disqualifications[{q_index}].club", f"unknown club {decision.club!r}"
+    for w_index, club in enumerate(season.withdrawn):
+        if club not in club_division:
+            yield f"withdrawn[{w_index}]", f"unknown club {club!r}"

@@ -1,0 +1,24 @@
+"""Reading a season file for a CLI command: every failure becomes a CliError (exit 2)
+naming the file and the path of each problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.cli.errors import CliError
+from core.season import Season, SeasonFileError, load_season
+
+
+def read_season(path: str) -> Season:
+    """Load and validate the season file at `path`, or raise CliError with every problem."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise CliError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{path} is not UTF-8 text") from None
+    try:
+        return load_season(text)
+    except SeasonFileError as error:
+        lines = "\n".join(f"  {where or '(file)'}: {problem}" for where, problem in error.problems)
+        raise CliError(f"{path} is not a valid season file:\n{lines}") from None

@@ -1,0 +1,15 @@
+"""The CL team league (CL-1..CL-23): season facts in; forfeits, adjustments,
+disqualifications, standings and the promotion proposal out."""
+
+from core.league.promotion import Move, Proposal, promotion_proposal
+from core.league.report import LeagueReport, end_of_day, league_report, report_json
+
+__all__ = [
+    "LeagueReport",
+    "Move",
+    "Proposal",
+    "end_of_day",
+    "league_report",
+    "promotion_proposal",
+    "report_json",
+]

@@ -1,0 +1,76 @@
+"""A validated season compiled once into plain tuples and integer half-points.
+
+The standings pass reads these instead of the pydantic models, so its per-board work is a
+few tuple reads and integer additions (the hot path of large seasons).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from core.season import Match, Season
+
+Board = tuple[str, str, int]
+"""A board as (home player key, away player key, home half-points)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFacts:
+    """One match's facts: usernames lower-cased (compared case-insensitively), points in halves."""
+
+    index: int
+    id: str
+    division: str
+    home: str
+    away: str
+    start: dt.datetime
+    finished: dt.datetime | None
+    deadline: dt.datetime
+    boards: tuple[Board, ...]
+    home_half: int
+    total_half: int
+    players: frozenset[str]
+    source: Match
+
+
+def challenge_deadline(match: Match, hours: int) -> dt.datetime:
+    """CL-15: the instant by which the challenge must be issued and accepted."""
+    return match.start - dt.timedelta(hours=hours)
+
+
+def compile_matches(season: Season) -> tuple[MatchFacts, ...]:
+    """Every match as `MatchFacts`, in chronological order (start, then id): the order in
+    which facts are judged, so the result does not depend on the file's order."""
+    per_board = 2 * season.rules.games_per_board
+    hours = season.rules.challenge_deadline_hours
+    ordered = sorted(season.matches, key=lambda m: (m.start, m.id))
+    compiled = []
+    for index, match in enumerate(ordered):
+        boards = tuple(
+            (
+                b.home_player.lower(),
+                b.away_player.lower(),
+                b.home_points.numerator * 2 // b.home_points.denominator,
+            )
+            for b in match.boards
+        )
+        players = frozenset([b[0] for b in boards] + [b[1] for b in boards])
+        compiled.append(
+            MatchFacts(
+                index=index,
+                id=match.id,
+                division=match.division,
+                home=match.home,
+                away=match.away,
+                start=match.start,
+                finished=match.finished,
+                deadline=challenge_deadline(match, hours),
+                boards=boards,
+                home_half=sum(b[2] for b in boards),
+                total_half=per_board * len(boards),
+                players=players,
+                source=match,
+            )
+        )
+    return tuple(compiled)

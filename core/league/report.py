@@ -1,0 +1,170 @@
+"""The whole league computed from a season's facts (CL-1, CL-14..21, CL-DQ, CL-17):
+forfeits, disqualifications, adjustments and every division's standings, as at a cut-off."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from core.league.adjustments import (
+    MultiTeamPlayer,
+    adjusted_home_half,
+    finished_by,
+    multi_team_players,
+)
+from core.league.facts import compile_matches
+from core.league.forfeits import Breach, Disqualification, judge
+from core.league.standings import (
+    MatchResult,
+    Standing,
+    board_result,
+    division_standings,
+    forfeit_result,
+)
+from core.points import json_number
+from core.season import Season
+
+
+def rule_order(rule: str) -> tuple[str, int, str]:
+    """Sort key putting rule IDs in their natural order (CL-5 before CL-20)."""
+    prefix, _, number = rule.partition("-")
+    return prefix, int(number) if number.isdigit() else 10**6, rule
+
+
+def end_of_day(day: dt.date) -> dt.datetime:
+    """CL-1: `--as-of DATE` means what was known at the end of that day (UTC)."""
+    return dt.datetime.combine(day, dt.time.max, tzinfo=dt.UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueReport:
+    """Everything derived from a season as at `as_of` (None: every fact in the file)."""
+
+    season: str
+    as_of: dt.date | None
+    divisions: tuple[tuple[str, tuple[Standing, ...]], ...]
+    results: tuple[MatchResult, ...]
+    forfeits: tuple[Breach, ...]
+    disqualified: tuple[Disqualification, ...]
+    multi_team_players: tuple[MultiTeamPlayer, ...]
+    adjusted_players: tuple[tuple[str, str], ...]
+    complete: bool
+
+    @property
+    def champion(self) -> str | None:
+        """CL-16: the Premier (first) division's winner, once every match is decided (CL-1)
+        and if no tie shares first place; else None."""
+        if not self.complete or not self.divisions:
+            return None
+        table = self.divisions[0][1]
+        top = [s for s in table if s.rank == 1]
+        return top[0].club if len(top) == 1 else None
+
+    def standings(self, division: str) -> tuple[Standing, ...]:
+        """The table of one division by name."""
+        return dict(self.divisions)[division]
+
+
+def league_report(
+    season: Season, as_of: dt.date | None = None, now: dt.datetime | None = None
+) -> LeagueReport:
+    """Compute the league from facts alone (CORE-5: the order of the file does not matter).
+
+    Facts and deadlines count up to the end of `as_of` (UTC) when given, else up to `now`
+    when given, else all of them (a deadline in the file is then taken as passed).
+    """
+    cutoff = end_of_day(as_of) if as_of is not None else now
+    games = season.rules.games_per_board
+    matches = compile_matches(season)
+    judgement = judge(season, matches, cutoff)
+    finished = finished_by(matches, cutoff)
+    multi = multi_team_players(finished)
+    closed = sorted({name.lower() for name in season.closed_accounts})
+    adjusted = frozenset(closed) | {p.player for p in multi}
+    forfeiting = judgement.forfeiting()
+    finished_ids = {m.id for m in finished}
+    by_division: dict[str, list[MatchResult]] = {d.name: [] for d in season.divisions}
+    results: list[MatchResult] = []
+    for match in matches:
+        losers = forfeiting.get(match.id)
+        if losers:
+            result = forfeit_result(match.id, match.home, match.away, losers)
+        elif match.id in finished_ids:
+            home_half = adjusted_home_half(match, adjusted, games)
+            result = board_result(
+                match.id, match.home, match.away, home_half, match.total_half - home_half
+            )
+        else:
+            continue
+        results.append(result)
+        by_division[match.division].append(result)
+    out = set(judgement.disqualified)
+    decided = {r.match for r in results}
+    complete = all(m.id in decided or {m.home, m.away} & out for m in matches)
+    tables = tuple(
+        (d.name, tuple(division_standings(d.clubs, by_division[d.name], out)))
+        for d in season.divisions
+    )
+    adjusted_players = tuple(
+        sorted([(p.player, "CL-18") for p in multi] + [(p, "CL-19") for p in closed])
+    )
+    return LeagueReport(
+        season=season.name,
+        as_of=as_of,
+        divisions=tables,
+        results=tuple(results),
+        forfeits=tuple(
+            sorted(
+                judgement.breaches, key=lambda b: (b.effective, b.match, b.club, rule_order(b.rule))
+            )
+        ),
+        disqualified=tuple(sorted(judgement.disqualified.values(), key=lambda q: q.club)),
+        multi_team_players=tuple(multi),
+        adjusted_players=adjusted_players,
+        complete=complete,
+    )
+
+
+def _number(value: Any) -> Any:
+    return None if value is None else json_number(value)
+
+
+def report_json(report: LeagueReport) -> dict[str, Any]:
+    """The report as the JSON of season-file.md's output section."""
+    return {
+        "season": report.season,
+        "as_of": report.as_of.isoformat() if report.as_of else None,
+        "divisions": [
+            {
+                "name": name,
+                "standings": [
+                    {
+                        "rank": s.rank,
+                        "club": s.club,
+                        "played": s.played,
+                        "won": s.won,
+                        "drawn": s.drawn,
+                        "lost": s.lost,
+                        "match_points": json_number(s.match_points),
+                        "game_points": json_number(s.game_points),
+                        "sb": json_number(s.sb),
+                        "de": _number(s.de),
+                        "tied": s.tied,
+                        "disqualified": s.disqualified,
+                    }
+                    for s in table
+                ],
+            }
+            for name, table in report.divisions
+        ],
+        "forfeits": [{"match": b.match, "club": b.club, "rule": b.rule} for b in report.forfeits],
+        "disqualified": [{"club": q.club, "rule": q.rule} for q in report.disqualified],
+        "multi_team_players": [
+            {"player": p.player, "home_club": p.home_club, "other_matches": p.other_matches}
+            for p in report.multi_team_players
+        ],
+        "adjusted_players": [
+            {"player": player, "rule": rule} for player, rule in report.adjusted_players
+        ],
+    }

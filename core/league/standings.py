@@ -1,0 +1,152 @@
+"""Division standings (CL-14, CL-17): match points, W/D/L, game points, then Sonneborn-Berger
+and direct encounter from `core.crosstable`, remaining ties sharing the rank."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from core.crosstable import Encounter, direct_encounter, sonneborn_berger, totals
+from core.points import HALF, ONE, ZERO
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """A decided match as it counts (CL-14): match points, game points (in halves; forfeits
+    score no game points), and whether it was a forfeit."""
+
+    match: str
+    home: str
+    away: str
+    home_points: Fraction
+    away_points: Fraction
+    home_half: int
+    away_half: int
+    forfeit: bool
+
+
+def board_result(match: str, home: str, away: str, home_half: int, away_half: int) -> MatchResult:
+    """CL-14: more game points wins the match (1 point), a draw gives ½ each."""
+    if home_half > away_half:
+        points = (ONE, ZERO)
+    elif home_half < away_half:
+        points = (ZERO, ONE)
+    else:
+        points = (HALF, HALF)
+    return MatchResult(match, home, away, *points, home_half, away_half, False)
+
+
+def forfeit_result(match: str, home: str, away: str, losers: Iterable[str]) -> MatchResult:
+    """CL-5/6/15/20/21: a club that forfeits scores 0 and its opponent 1; both → both 0."""
+    lost = set(losers)
+    return MatchResult(
+        match,
+        home,
+        away,
+        ZERO if home in lost else ONE,
+        ZERO if away in lost else ONE,
+        0,
+        0,
+        True,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One club's line in a division table (season-file.md output)."""
+
+    rank: int | None
+    club: str
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    match_points: Fraction
+    game_points: Fraction
+    sb: Fraction
+    de: Fraction | None
+    tied: bool
+    disqualified: bool
+
+
+def _ordered_groups(
+    clubs: Sequence[str], points: dict[str, Fraction], sb: dict[str, Fraction]
+) -> list[list[str]]:
+    """Clubs grouped by equal (match points, SB), best group first."""
+    ordered = sorted(clubs, key=lambda c: (-points[c], -sb[c], c))
+    groups: list[list[str]] = []
+    for club in ordered:
+        if groups and (points[groups[-1][0]], sb[groups[-1][0]]) == (points[club], sb[club]):
+            groups[-1].append(club)
+        else:
+            groups.append([club])
+    return groups
+
+
+def division_standings(
+    clubs: Sequence[str], results: Sequence[MatchResult], disqualified: Iterable[str] = ()
+) -> list[Standing]:
+    """CL-17: rank a division by match points, then SB, then direct encounter (once, among
+    the clubs still tied, only when they all met); remaining ties share the rank (1, 2, 2, 4)
+    and are listed in name order. Disqualified clubs (CL-DQ) follow unranked, and no match of
+    theirs counts for anyone; `results` are the division's decided matches."""
+    out_clubs = set(disqualified)
+    active = [c for c in clubs if c not in out_clubs]
+    counted = [r for r in results if r.home not in out_clubs and r.away not in out_clubs]
+    stats = {c: [0, 0, 0, 0, 0] for c in active}  # played, won, drawn, lost, game halves
+    encounters = []
+    for r in counted:
+        encounters.append(Encounter(r.home, r.away, r.home_points, r.away_points))
+        for club, mine, theirs, half in (
+            (r.home, r.home_points, r.away_points, r.home_half),
+            (r.away, r.away_points, r.home_points, r.away_half),
+        ):
+            line = stats[club]
+            line[0] += 1
+            if mine > theirs:
+                line[1] += 1
+            elif mine == theirs and mine:
+                line[2] += 1
+            else:  # a loss, or a double forfeit (0:0)
+                line[3] += 1
+            line[4] += half
+    points = totals(encounters, active)
+    sb = sonneborn_berger(encounters, points)
+    table: list[Standing] = []
+    for group in _ordered_groups(active, points, sb):
+        de_scores = direct_encounter(group, encounters) if len(group) > 1 else None
+        separated = de_scores is not None and len(set(de_scores.values())) > 1
+        if separated:
+            assert de_scores is not None
+            subgroups: list[list[str]] = []
+            for club in sorted(group, key=lambda c: (-de_scores[c], c)):
+                if subgroups and de_scores[subgroups[-1][0]] == de_scores[club]:
+                    subgroups[-1].append(club)
+                else:
+                    subgroups.append([club])
+        else:
+            subgroups = [sorted(group)]
+        for sub in subgroups:
+            rank = len(table) + 1
+            for club in sub:
+                played, won, drawn, lost, half = stats[club]
+                table.append(
+                    Standing(
+                        rank=rank,
+                        club=club,
+                        played=played,
+                        won=won,
+                        drawn=drawn,
+                        lost=lost,
+                        match_points=points[club],
+                        game_points=Fraction(half, 2),
+                        sb=sb[club],
+                        de=de_scores[club] if separated and de_scores else None,
+                        tied=len(sub) > 1,
+                        disqualified=False,
+                    )
+                )
+    for club in sorted(out_clubs & set(clubs)):
+        table.append(Standing(None, club, 0, 0, 0, 0, ZERO, ZERO, ZERO, None, False, True))
+    return table

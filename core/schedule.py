@@ -1,0 +1,96 @@
+"""A CL season's round-robin schedule (CL-12, CL-13, CL-22): pairings from the Berger tables
+(CORE-1), home/away from the Berger colours, start at a local time on each calendar date."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from core.berger import berger_table
+from core.season import Match
+
+START_TIME = dt.time(11, 0)
+"""CL-22: matches start at 11:00 … (config)."""
+START_ZONE = "America/Los_Angeles"
+"""CL-22: … Pacific time (config)."""
+
+
+def start_instant(day: dt.date, at: dt.time = START_TIME, zone: str = START_ZONE) -> dt.datetime:
+    """CL-13/22: the UTC instant of `at` in `zone` on `day` (the zone's own DST applies, so
+    in weeks when US and EU daylight saving differ 11:00 Pacific is 19:00 CET, not 20:00)."""
+    local = dt.datetime.combine(day, at, tzinfo=ZoneInfo(zone))
+    return local.astimezone(dt.UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Fixture:
+    """One scheduled match: its id, round, clubs (home = Berger White) and UTC start."""
+
+    id: str
+    division: str
+    round: int
+    home: str
+    away: str
+    start: dt.datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DivisionSchedule:
+    """CL-12: a division's single round robin, its fixtures and the club idle each round."""
+
+    division: str
+    fixtures: tuple[Fixture, ...]
+    idle: tuple[str | None, ...]
+
+
+def division_schedule(
+    division: str,
+    clubs: Sequence[str],
+    calendar: Sequence[dt.date],
+    *,
+    id_prefix: str | None = None,
+    at: dt.time = START_TIME,
+    zone: str = START_ZONE,
+) -> DivisionSchedule:
+    """CL-12: pair `clubs` (in pairing-number order) by the Berger table; round r is played
+    on `calendar[r-1]`; with an odd number of clubs one club is idle each round. Match ids
+    are `{prefix}-{round}-{board}` (prefix: the division's initials)."""
+    if len(set(clubs)) != len(clubs):
+        raise ValueError(f"division {division!r} lists a club twice")
+    table = berger_table(len(clubs))
+    if len(calendar) < len(table.rounds):
+        raise ValueError(
+            f"division {division!r} needs {len(table.rounds)} round dates,"
+            f" the calendar has {len(calendar)}"
+        )
+    prefix = id_prefix or "".join(word[0] for word in division.split()).upper()
+    fixtures = []
+    for number, (boards, day) in enumerate(zip(table.rounds, calendar, strict=False), start=1):
+        start = start_instant(day, at, zone)
+        for board, pairing in enumerate(boards, start=1):
+            fixtures.append(
+                Fixture(
+                    id=f"{prefix}-{number}-{board}",
+                    division=division,
+                    round=number,
+                    home=clubs[pairing.white - 1],
+                    away=clubs[pairing.black - 1],
+                    start=start,
+                )
+            )
+    idle = tuple(None if bye is None else clubs[bye - 1] for bye in table.byes)
+    return DivisionSchedule(division, tuple(fixtures), idle)
+
+
+def fixture_match(fixture: Fixture) -> Match:
+    """A scheduled fixture as a season-file match (no facts yet: no challenge, no boards)."""
+    return Match(
+        id=fixture.id,
+        division=fixture.division,
+        round=fixture.round,
+        home=fixture.home,
+        away=fixture.away,
+        start=fixture.start,
+    )

@@ -1,0 +1,85 @@
+"""Directors' discretion (CL-23): the state of a motion as a pure function of the directors,
+their votes at a moment, and the motion's deadline."""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+MINIMUM_VOTERS = 3
+"""CL-23: a decision needs at least three directors voting."""
+VOTE_HOURS = 72
+"""CL-23: a motion's deadline after it opens (config)."""
+
+
+class MotionState(enum.Enum):
+    """CL-23: where a motion stands."""
+
+    OPEN = "open"
+    PASSED = "passed"
+    REJECTED = "rejected"
+    NO_DECISION = "no decision"
+
+
+@dataclass(frozen=True, slots=True)
+class MotionStatus:
+    """A motion at a moment: its state, what it would decide if closed now, whether it can
+    be closed before its deadline, and the tally."""
+
+    state: MotionState
+    outcome: MotionState
+    can_close_early: bool
+    yes: int
+    no: int
+    not_voted: int
+
+
+def can_open(directors: Collection[str]) -> bool:
+    """CL-23: with fewer than three directors no discretion can be exercised."""
+    return len(set(directors)) >= MINIMUM_VOTERS
+
+
+def motion_deadline(opened: dt.datetime, hours: int = VOTE_HOURS) -> dt.datetime:
+    """CL-23: the instant a motion opened at `opened` closes at the latest."""
+    return opened + dt.timedelta(hours=hours)
+
+
+def _outcome(yes: int, no: int) -> MotionState:
+    if yes + no < MINIMUM_VOTERS or (yes and no):
+        return MotionState.NO_DECISION
+    return MotionState.PASSED if yes else MotionState.REJECTED
+
+
+def motion_status(
+    directors: Collection[str],
+    votes: Mapping[str, bool],
+    at: dt.datetime,
+    deadline: dt.datetime,
+) -> MotionStatus:
+    """CL-23: passed when ≥ 3 voted and all yes; rejected when ≥ 3 voted and all no; else
+    no decision. The motion closes at its deadline or once every director voted; a split
+    motion (its outcome can only be no decision) can close early. `votes` maps a director
+    to yes (True) / no (False); abstaining means not voting.
+    """
+    members = set(directors)
+    if not can_open(members):
+        raise ValueError(
+            f"a motion needs at least {MINIMUM_VOTERS} directors, there are {len(members)}"
+        )
+    strangers = sorted(set(votes) - members)
+    if strangers:
+        raise ValueError(f"not directors: {', '.join(strangers)}")
+    yes = sum(1 for v in votes.values() if v)
+    no = len(votes) - yes
+    outcome = _outcome(yes, no)
+    closed = at >= deadline or len(votes) == len(members)
+    return MotionStatus(
+        state=outcome if closed else MotionState.OPEN,
+        outcome=outcome,
+        can_close_early=not closed and bool(yes and no),
+        yes=yes,
+        no=no,
+        not_voted=len(members) - len(votes),
+    )

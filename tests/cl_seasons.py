@@ -1,0 +1,77 @@
+"""Small hand-made CL season files for the league tests (dicts, as read from JSON)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+ROUND_ONE = dt.datetime(2017, 10, 1, 18, 0, tzinfo=dt.UTC)
+
+
+def iso(instant: dt.datetime) -> str:
+    """ISO 8601 in UTC with a Z, as season files write instants."""
+    return instant.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
+
+
+def match(
+    id: str,
+    home: str,
+    away: str,
+    boards: list[tuple[str, str, float]] | None = None,
+    *,
+    round: int = 1,
+    division: str = "P",
+    start: dt.datetime | None = None,
+    finished: bool = True,
+    challenge: str | None = "accepted",
+    at_start: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """A match; `boards` as (home player, away player, home points) with 2 games a board.
+
+    Without boards it gets one board per default pairing (h1-a1 … h3-a3) won by home 2:0.
+    `challenge`: "accepted" (on time), "issued" (never accepted), None (never issued).
+    """
+    start = start or ROUND_ONE + dt.timedelta(weeks=round - 1)
+    if boards is None:
+        boards = [(f"{home}{i}", f"{away}{i}", 1) for i in range(1, 4)]
+    data: dict[str, Any] = {
+        "id": id,
+        "division": division,
+        "round": round,
+        "home": home,
+        "away": away,
+        "start": iso(start),
+        "boards": [
+            {"home_player": h, "away_player": a, "home_points": p, "away_points": 2 - p}
+            for h, a, p in boards
+        ],
+    }
+    if finished:
+        data["finished"] = iso(start + dt.timedelta(days=20))
+    if challenge is not None:
+        issued = start - dt.timedelta(days=10)
+        data["challenge"] = {"issued_by": home, "issued": iso(issued)}
+        if challenge == "accepted":
+            data["challenge"]["accepted"] = iso(issued + dt.timedelta(hours=1))
+    if at_start is not None:
+        data["at_start"] = at_start
+    return data
+
+
+def season(
+    matches: list[dict[str, Any]],
+    divisions: dict[str, list[str]] | None = None,
+    min_players: int = 1,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A season file with one division P of clubs A-D unless `divisions` says otherwise."""
+    divisions = divisions or {"P": ["A", "B", "C", "D"]}
+    return {
+        "name": "Test season",
+        "divisions": [
+            {"name": name, "min_players": min_players, "clubs": clubs}
+            for name, clubs in divisions.items()
+        ],
+        "matches": matches,
+        **extra,
+    }

@@ -1,0 +1,93 @@
+"""Season-file validation (paths and problems), round trip and the published JSON Schema."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction as F
+
+import pytest
+from cl_seasons import match, season
+
+from bot.cli import main
+from core.season import Season, SeasonFileError, dump_season, load_season
+
+
+def _problems(data: dict) -> list[tuple[str, str]]:
+    with pytest.raises(SeasonFileError) as caught:
+        load_season(data)
+    return caught.value.problems
+
+
+def test_board_points_must_add_up_to_games_per_board() -> None:
+    data = season([match("1", "A", "B"), match("2", "C", "D")])
+    data["matches"][1]["boards"][2]["away_points"] = 0.5
+    [(path, problem)] = _problems(data)
+    assert path == "matches[1].boards[2].home_points"
+    assert "not games_per_board 2" in problem
+
+
+def test_points_must_be_multiples_of_a_half() -> None:
+    data = season([match("1", "A", "B")])
+    data["matches"][0]["boards"][1]["home_points"] = 1.25
+    [(path, problem)] = _problems(data)
+    assert path == "matches[0].boards[1].home_points"
+    assert "multiple of ½" in problem
+
+
+def test_match_between_divisions_unknown_club_and_duplicate_id() -> None:
+    data = season(
+        [match("1", "A", "C"), match("1", "A", "Z")],
+        divisions={"P": ["A", "B"], "One": ["C", "D"]},
+    )
+    problems = dict(_problems(data))
+    assert "clubs of one division" in problems["matches[0].away"]
+    assert "is in 'One', not 'P'" in problems["matches[0].away"]
+    assert problems["matches[1].id"] == "duplicate match id '1'"
+    assert problems["matches[1].away"] == "unknown club 'Z'"
+
+
+def test_club_in_two_divisions() -> None:
+    data = season([], divisions={"P": ["A", "B"], "One": ["C", "A"]})
+    [(path, problem)] = _problems(data)
+    assert path == "divisions[1].clubs[1]"
+    assert "already in 'P'" in problem
+
+
+def test_director_decisions_must_name_known_matches_and_clubs() -> None:
+    data = season(
+        [match("1", "A", "B")],
+        director_forfeits=[{"match": "1", "club": "C"}, {"match": "9", "club": "A"}],
+        director_disqualifications=[{"club": "Q"}],
+    )
+    problems = dict(_problems(data))
+    assert "does not play match '1'" in problems["director_forfeits[0].club"]
+    assert problems["director_forfeits[1].match"] == "unknown match '9'"
+    assert problems["director_disqualifications[0].club"] == "unknown club 'Q'"
+
+
+def test_import_export_round_trip_keeps_everything() -> None:
+    data = season(
+        [match("1", "A", "B", [("x", "y", 1.5)], at_start={"A": {"members": 12}})],
+        closed_accounts=["Carol"],
+        rules={"games_per_board": 2, "custom": "kept"},
+        director_forfeits=[{"match": "1", "club": "A", "decided": "2017-12-01T00:00:00+02:00"}],
+        extra_field={"anything": [1, 2]},
+    )
+    first = load_season(data)
+    exported = dump_season(first)
+    again = load_season(json.dumps(exported))
+    assert again == first
+    assert dump_season(again) == exported
+    assert exported["extra_field"] == {"anything": [1, 2]}
+    assert exported["rules"]["custom"] == "kept"
+    assert first.matches[0].boards[0].home_points == F(3, 2)
+    assert exported["matches"][0]["boards"][0]["away_points"] == 0.5
+    assert exported["director_forfeits"][0]["decided"] == "2017-12-01T00:00:00+02:00"
+
+
+def test_schema_command_prints_the_season_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "season"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema == Season.model_json_schema()
+    assert set(schema["required"]) == {"name", "divisions"}
+    assert schema["$defs"]["Board"]["properties"]["home_points"]["multipleOf"] == 0.5
