@@ -12,7 +12,7 @@ import enum
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 
-from core.tour import EVENT_SIZES, EventType, TourError, TourRank, tie_at_cut
+from core.tour import EVENT_SIZES, EventType, TourError, TourEvent, TourRank, tie_at_cut
 
 Player = Hashable
 TOP_OF_STANDINGS = 8
@@ -105,14 +105,36 @@ class _Builder:
                 f"{len(qualified)} players qualify by right for a {event_type.value} event of "
                 f"{size}"
             )
+        # A tie matters only if it still splits the final list (later walks may take all).
+        inside = set(self.reasons)
+        playoffs = tuple(
+            dict.fromkeys(g for g in self.playoffs if inside & set(g) and set(g) - inside)
+        )
         return QualificationList(
             event_type=event_type,
             size=size,
             qualified=qualified,
             places_left=size - len(qualified),
             organiser_places=ORGANISER_PLACES[event_type],
-            playoffs_required=tuple(self.playoffs),
+            playoffs_required=playoffs,
         )
+
+
+def regular_winners_since_last_major(events: Sequence[TourEvent]) -> list[tuple[str, Player]]:
+    """CCT-3: (event, winner) of the Regular events played after the last Major, in order."""
+    last_major = max((i for i, e in enumerate(events) if e.type is EventType.MAJOR), default=-1)
+    return [
+        (e.name, e.winner)
+        for e in events[last_major + 1 :]
+        if e.type is EventType.REGULAR and e.winner is not None
+    ]
+
+
+def major_winners(events: Sequence[TourEvent]) -> list[tuple[str, Player]]:
+    """CCT-3: (event, winner) of every Major, in order."""
+    return [
+        (e.name, e.winner) for e in events if e.type is EventType.MAJOR and e.winner is not None
+    ]
 
 
 def _rank_text(entry: TourRank) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction as F
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from core.finals import (
     FinalsError,
@@ -129,3 +131,31 @@ def test_cct_8f_standings_add_bonus_and_flag_a_tie_for_first() -> None:
 def test_cct_8f_match_points_need_a_decided_match() -> None:
     with pytest.raises(FinalsError, match="decided"):
         match_points(play_match("A", "Z", [D]))
+
+
+@given(st.dictionaries(st.text(min_size=1, max_size=3), st.integers(0, 400), min_size=1))
+def test_cct_8f_bonus_is_half_per_full_ten_and_never_decreases(points: dict[str, int]) -> None:
+    bonus = bonus_points(points)
+    lowest = min(points.values())
+    for player, pts in points.items():
+        assert bonus[player] * 2 == (pts - lowest) // 10
+        assert bonus[player].denominator in (1, 2)
+    ordered = sorted(points, key=points.__getitem__)
+    assert [bonus[p] for p in ordered] == sorted(bonus.values())
+
+
+@given(st.lists(st.sampled_from([W, D, B]), min_size=7, max_size=7))
+def test_cct_8f_every_decided_match_hands_out_three_points(stream: list[Result]) -> None:
+    games: list[PlayedGame] = []
+    for result in stream:
+        status = finals_match_status("A", "Z", games, "Z", "A")
+        if status.decided:
+            break
+        assert status.next_game is not None
+        games.append(status.next_game.played(result))
+    status = finals_match_status("A", "Z", games, "Z", "A")
+    assert status.decided
+    points = match_points(status)
+    assert sum(points.values()) == 3
+    assert sorted(points.values()) in ([0, 3], [1, 2])
+    assert (sorted(points.values()) == [0, 3]) == (status.decided_by is Phase.RAPID)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from core.knockout import KoStage
 from core.qualification import (
     Reason,
+    major_winners,
     qualify_for_event,
     qualify_for_finals,
+    regular_winners_since_last_major,
 )
 from core.tour import (
     DEFAULT_POINTS_TABLES,
@@ -30,9 +34,11 @@ QF, SF, RU, WIN = KoStage.QUARTER_FINAL, KoStage.SEMI_FINAL, KoStage.RUNNER_UP, 
 
 
 def event(
-    name: str, order: list[str], stages: dict[str, KoStage], kind: EventType = EventType.REGULAR
+    name: str, order: list[str], podium: tuple[str, ...] = (), kind: EventType = EventType.REGULAR
 ) -> TourEvent:
-    """An event whose preliminary order is `order`; the top 8 get `stages` (default QF)."""
+    """An event whose preliminary order is `order`; `podium` lists the winner, runner-up and
+    semi-final losers; the rest of the top 8 lost in the quarter-finals."""
+    stages = dict(zip(podium, (WIN, RU, SF, SF), strict=False))
     finishes = tuple(
         EventFinish(p, i + 1, stages.get(p, QF if i < 8 else KoStage.NONE))
         for i, p in enumerate(order)
@@ -65,8 +71,8 @@ def test_cct_6_major_default_doubles_regular_and_is_flagged_as_assumption() -> N
 
 
 def test_cct_6_points_and_appearances_add_up_over_events() -> None:
-    one = event("Regular 1", PLAYERS, {"p1": WIN, "p2": RU, "p3": SF, "p4": SF})
-    two = event("Major 1", PLAYERS[:12], {"p2": WIN, "p1": RU, "p5": SF, "p6": SF}, EventType.MAJOR)
+    one = event("Regular 1", PLAYERS, ("p1", "p2", "p3", "p4"))
+    two = event("Major 1", PLAYERS[:12], ("p2", "p1", "p5", "p6"), EventType.MAJOR)
     records = tour_records([one, two])
     assert records["p1"] == TourRecord("p1", 50 + 20 + 40, 1, 2, 2, 2, 2)
     assert records["p2"] == TourRecord("p2", 28 + 16 + 80, 1, 2, 2, 2, 2)
@@ -82,7 +88,7 @@ def test_cct_6_event_without_points_table_is_rejected() -> None:
 
 def test_cct_6_event_with_impossible_stages_is_rejected() -> None:
     with pytest.raises(TourError, match="cannot reach the knock-out"):
-        event("Bad", PLAYERS, {"p9": WIN})
+        event("Bad", PLAYERS, ("p9",))
 
 
 def _ranked(*records: TourRecord) -> list[str]:
@@ -129,7 +135,7 @@ def test_cct_6_remaining_tie_shares_the_rank() -> None:
 
 
 def test_cct_6_ranking_from_events() -> None:
-    one = event("Regular 1", PLAYERS, {"p1": WIN, "p2": RU, "p3": SF, "p4": SF})
+    one = event("Regular 1", PLAYERS, ("p1", "p2", "p3", "p4"))
     ranking = tour_ranking([one])
     assert [r.player for r in ranking[:4]] == ["p1", "p2", "p3", "p4"]
     # Places 9-16 score 0 and tie on every criterion.
@@ -234,3 +240,54 @@ def test_cct_3_finals_at_most_three_major_winners() -> None:
 def test_cct_3_regular_events_take_no_winners() -> None:
     with pytest.raises(TourError, match="Regular events have no places"):
         qualify_for_event(EventType.REGULAR, standings(DESCENDING), [("R1", "p1")])
+
+
+def test_cct_3_winners_are_read_from_the_events() -> None:
+    r1 = event("Regular 1", PLAYERS, ("p1", "p2", "p3", "p4"))
+    m1 = event("Major 1", PLAYERS[:12], ("p3", "p4", "p1", "p2"), EventType.MAJOR)
+    r2 = event("Regular 2", PLAYERS, ("p5", "p6", "p7", "p8"))
+    r3 = event("Regular 3", PLAYERS, ("p7", "p8", "p1", "p2"))
+    events = [r1, m1, r2, r3]
+    assert regular_winners_since_last_major(events) == [("Regular 2", "p5"), ("Regular 3", "p7")]
+    assert major_winners(events) == [("Major 1", "p3")]
+    assert regular_winners_since_last_major([r1]) == [("Regular 1", "p1")]
+
+
+@given(
+    st.lists(st.integers(min_value=0, max_value=6), min_size=12, max_size=20),
+    st.sets(st.integers(min_value=1, max_value=20), max_size=6),
+    st.sets(st.integers(min_value=1, max_value=20), max_size=6),
+)
+def test_cct_3_qualification_lists_are_consistent(
+    points: list[int], declined_ids: set[int], ambassador_ids: set[int]
+) -> None:
+    """Coarse points make ties likely: nobody twice, no decliner, never over the size, and
+    places left + qualified = size."""
+    ranking = standings([10 * p for p in points])
+    declined = {f"p{i}" for i in declined_ids}
+    ambassadors = {f"p{i}" for i in ambassador_ids}
+    winners = [("Major 1", "p1"), ("Major 2", "p2")]
+    for result in (
+        qualify_for_event(EventType.REGULAR, ranking, declined=declined),
+        qualify_for_event(EventType.MAJOR, ranking, winners, declined=declined),
+        qualify_for_finals(ranking, winners, ambassadors, declined=declined),
+    ):
+        players = [q.player for q in result.qualified]
+        assert len(players) == len(set(players))
+        assert not declined & set(players)
+        assert len(players) + result.places_left == result.size
+        for group in result.playoffs_required:
+            assert len({ranking[[r.player for r in ranking].index(p)].rank for p in group}) == 1
+            assert set(group) & set(players) and set(group) - set(players)
+
+
+@given(st.permutations(range(4)))
+def test_cct_6_ranking_does_not_depend_on_event_order(order: list[int]) -> None:
+    events = [
+        event("R1", PLAYERS, ("p1", "p2", "p3", "p4")),
+        event("R2", PLAYERS[::-1], ("p16", "p15", "p14", "p13")),
+        event("M1", PLAYERS[:12], ("p3", "p1", "p2", "p4"), EventType.MAJOR),
+        event("R3", PLAYERS[4:] + PLAYERS[:4], ("p5", "p9", "p6", "p7")),
+    ]
+    shuffled = [events[i] for i in order]
+    assert tour_ranking(shuffled) == tour_ranking(events)
