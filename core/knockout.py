@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import chess
 
-from core.results import Outcome, Result
+from core.results import STANDARD, Result
 from core.timecontrols import DEFAULT_TIME_CONTROLS, Phase, TimeControl, TimeControls
 
 Player = Hashable
@@ -116,12 +116,12 @@ class ContestStatus:
     colour choice still to make, or the winner (and by which phase it was decided)."""
 
     matches: tuple[MatchScore, ...]
-    playoff: tuple[Fraction, Fraction] | None
-    next_game: GameSlot | None
-    choice_required: ColourChoice | None
-    winner: Player | None
-    loser: Player | None
-    decided_by: Phase | None
+    playoff: tuple[Fraction, Fraction] | None = None
+    next_game: GameSlot | None = None
+    choice_required: ColourChoice | None = None
+    winner: Player | None = None
+    loser: Player | None = None
+    decided_by: Phase | None = None
 
     @property
     def decided(self) -> bool:
@@ -154,8 +154,7 @@ def _points(result: Result, first_is_white: bool) -> tuple[Fraction, Fraction]:
             "a double forfeit has no winner, so a knock-out game cannot end that way; "
             "record the arbiter's decision instead (CCT-9)"
         )
-    value = {Outcome.WIN: Fraction(1), Outcome.DRAW: Fraction(1, 2), Outcome.LOSS: Fraction(0)}
-    first = value[result.outcome(white=first_is_white)]
+    first = STANDARD.points(result.outcome(white=first_is_white))
     return first, 1 - first
 
 
@@ -263,96 +262,71 @@ def contest_status(
     `IllegalSequence` for a game out of order, with the wrong colours, or after the decision.
     """
     first, second = plan.first, plan.second
+    matches: list[MatchScore] = []
+    record = _Games(games, matches)
 
     def slot(phase: Phase, match_no: int | None, game_no: int, first_white: bool) -> GameSlot:
         white, black = (first, second) if first_white else (second, first)
         return GameSlot(phase, match_no, game_no, white, black, controls.for_phase(phase))
 
-    def status(**fields: object) -> ContestStatus:
-        base: dict[str, object] = {
-            "matches": tuple(matches),
-            "playoff": None,
-            "next_game": None,
-            "choice_required": None,
-            "winner": None,
-            "loser": None,
-            "decided_by": None,
-        }
-        base.update(fields)
-        return ContestStatus(**base)  # type: ignore[arg-type]
+    def decided(
+        first_wins: bool, phase: Phase, playoff: tuple[Fraction, Fraction] | None = None
+    ) -> ContestStatus:
+        winner, loser = (first, second) if first_wins else (second, first)
+        record.finish(winner)
+        return ContestStatus(tuple(matches), playoff, winner=winner, loser=loser, decided_by=phase)
 
-    matches: list[MatchScore] = []
-    record = _Games(games, matches)
     for match_no in range(1, plan.rapid_matches + 1):
         opening_white = (plan.first_colour_game_1 == chess.WHITE) == (match_no % 2 == 1)
-        score = [Fraction(0), Fraction(0)]
+        score = (Fraction(0), Fraction(0))
         played = 0
-        while match_outcome(score[0], score[1], played) is MatchOutcome.IN_PROGRESS:
+        while match_outcome(*score, played) is MatchOutcome.IN_PROGRESS:
             first_white = opening_white == (played % 2 == 0)
             next_slot = slot(Phase.RAPID, match_no, played + 1, first_white)
             game = record.take(next_slot)
             if game is None:
-                matches.append(
-                    MatchScore(match_no, score[0], score[1], played, MatchOutcome.IN_PROGRESS)
-                )
-                return status(next_game=next_slot)
+                matches.append(MatchScore(match_no, *score, played, MatchOutcome.IN_PROGRESS))
+                return ContestStatus(tuple(matches), next_game=next_slot)
             got = _points(game.result, first_white)
-            score = [score[0] + got[0], score[1] + got[1]]
+            score = (score[0] + got[0], score[1] + got[1])
             played += 1
-        outcome = match_outcome(score[0], score[1], played)
-        matches.append(MatchScore(match_no, score[0], score[1], played, outcome))
+        matches.append(MatchScore(match_no, *score, played, match_outcome(*score, played)))
 
-    won = {m.outcome for m in matches}
     # CCT-8d: won both, or won one and drew the other (one match: won it) → winner.
-    if MatchOutcome.FIRST_WON in won and MatchOutcome.SECOND_WON not in won:
-        record.finish(first)
-        return status(winner=first, loser=second, decided_by=Phase.RAPID)
-    if MatchOutcome.SECOND_WON in won and MatchOutcome.FIRST_WON not in won:
-        record.finish(second)
-        return status(winner=second, loser=first, decided_by=Phase.RAPID)
+    won = {m.outcome for m in matches}
+    if (MatchOutcome.FIRST_WON in won) != (MatchOutcome.SECOND_WON in won):
+        return decided(MatchOutcome.FIRST_WON in won, Phase.RAPID)
 
     # CCT-8d play-off: match scores do not carry over.
+    blitz = (Fraction(0), Fraction(0))
     if plan.first_colour_blitz_1 is None:
         record.refuse_without_choice(ColourChoice.BLITZ_1, first)
-        return status(playoff=(Fraction(0), Fraction(0)), choice_required=ColourChoice.BLITZ_1)
-    blitz = [Fraction(0), Fraction(0)]
+        return ContestStatus(tuple(matches), blitz, choice_required=ColourChoice.BLITZ_1)
     for game_no in range(1, BLITZ_GAMES + 1):
         first_white = (plan.first_colour_blitz_1 == chess.WHITE) == (game_no % 2 == 1)
         next_slot = slot(Phase.BLITZ, None, game_no, first_white)
         game = record.take(next_slot)
         if game is None:
-            return status(playoff=(blitz[0], blitz[1]), next_game=next_slot)
+            return ContestStatus(tuple(matches), blitz, next_game=next_slot)
         got = _points(game.result, first_white)
-        blitz = [blitz[0] + got[0], blitz[1] + got[1]]
+        blitz = (blitz[0] + got[0], blitz[1] + got[1])
     if blitz[0] != blitz[1]:
-        winner, loser = (first, second) if blitz[0] > blitz[1] else (second, first)
-        record.finish(winner)
-        return status(
-            playoff=(blitz[0], blitz[1]), winner=winner, loser=loser, decided_by=Phase.BLITZ
-        )
+        return decided(blitz[0] > blitz[1], Phase.BLITZ, blitz)
 
     if plan.first_colour_armageddon is None:
         record.refuse_without_choice(ColourChoice.ARMAGEDDON, first)
-        return status(playoff=(blitz[0], blitz[1]), choice_required=ColourChoice.ARMAGEDDON)
+        return ContestStatus(tuple(matches), blitz, choice_required=ColourChoice.ARMAGEDDON)
     first_white = plan.first_colour_armageddon == chess.WHITE
     next_slot = slot(Phase.ARMAGEDDON, None, 1, first_white)
     game = record.take(next_slot)
     if game is None:
-        return status(playoff=(blitz[0], blitz[1]), next_game=next_slot)
-    outcome = game.result.outcome(white=True)
-    if outcome is Outcome.DRAW and controls.armageddon.draw_goes_to_black:
-        white_wins = False  # CCT-7: a drawn Armageddon goes to Black.
-    elif outcome is Outcome.DRAW:
+        return ContestStatus(tuple(matches), blitz, next_game=next_slot)
+    got = _points(game.result, first_white)
+    if got[0] != got[1]:
+        return decided(got[0] > got[1], Phase.ARMAGEDDON, blitz)
+    if not controls.armageddon.draw_goes_to_black:
         raise IllegalSequence("this Armageddon time control gives a draw to no one")
-    else:
-        _points(game.result, True)  # refuses a double forfeit
-        white_wins = outcome is Outcome.WIN
-    winner = game.white if white_wins else game.black
-    loser = game.black if white_wins else game.white
-    record.finish(winner)
-    return status(
-        playoff=(blitz[0], blitz[1]), winner=winner, loser=loser, decided_by=Phase.ARMAGEDDON
-    )
+    return decided(not first_white, Phase.ARMAGEDDON, blitz)  # CCT-7: a draw goes to Black.
 
 
 @dataclass(frozen=True, slots=True)
