@@ -83,6 +83,7 @@ class _Builder:
         self.playoffs: list[tuple[Player, ...]] = []
 
     def add(self, player: Player, reason: Reason, detail: str) -> None:
+        """Qualify `player` for `reason` (a second reason is added to the first)."""
         self.reasons.setdefault(player, []).append(Qualifier(reason, detail))
 
     def walk(
@@ -97,6 +98,7 @@ class _Builder:
         return taken
 
     def result(self, event_type: EventType, size: int) -> QualificationList:
+        """The finished list; refuses more players by right than the event has places."""
         qualified = tuple(
             Qualified(p, tuple(reasons), self.rank.get(p)) for p, reasons in self.reasons.items()
         )
