@@ -1,0 +1,67 @@
+"""Fair-play appeal deadline (CCT-11): 23:59 in the configured zone on the session's day.
+
+Instants are timezone-aware datetimes passed in by the caller (never read from a clock
+here). *Interpretation:* "not later than 23:59" includes the whole minute 23:59, so an
+appeal is in time when lodged before midnight local time; the local day is that of the
+playing session in the configured zone (default Europe/Paris, CET/CEST).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+DEFAULT_APPEAL_ZONE = "Europe/Paris"
+"""CCT-11 (config): the zone whose 23:59 is the deadline."""
+
+DEADLINE_TIME = time(23, 59)
+"""CCT-11: appeals by 23:59 on the day of the playing session."""
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as error:
+        raise ValueError(f"unknown time zone {name!r}") from error
+
+
+def _aware(instant: datetime, what: str) -> datetime:
+    if instant.tzinfo is None or instant.utcoffset() is None:
+        raise ValueError(f"{what} must be a timezone-aware datetime")
+    return instant
+
+
+def session_day(session_start: datetime, zone: str = DEFAULT_APPEAL_ZONE) -> date:
+    """CCT-11: the calendar day of a playing session in the appeal zone."""
+    return _aware(session_start, "the session start").astimezone(_zone(zone)).date()
+
+
+def appeal_deadline(day: date, zone: str = DEFAULT_APPEAL_ZONE) -> datetime:
+    """CCT-11: 23:59 local time on `day` in `zone`, as an aware datetime."""
+    return datetime.combine(day, DEADLINE_TIME, tzinfo=_zone(zone))
+
+
+@dataclass(frozen=True, slots=True)
+class AppealDecision:
+    """CCT-11: whether an appeal is accepted, when it was lodged, and the deadline."""
+
+    accepted: bool
+    lodged_at: datetime
+    deadline: datetime
+    reason: str
+
+
+def decide_appeal(
+    lodged_at: datetime, day: date, zone: str = DEFAULT_APPEAL_ZONE
+) -> AppealDecision:
+    """CCT-11: accept an appeal lodged before the end of 23:59 local on the session day,
+    refuse a later one."""
+    deadline = appeal_deadline(day, zone)
+    lodged = _aware(lodged_at, "the time the appeal was lodged")
+    accepted = lodged < deadline + timedelta(minutes=1)
+    local = lodged.astimezone(deadline.tzinfo)
+    when = f"lodged {local:%Y-%m-%d %H:%M:%S %Z}"
+    cutoff = f"deadline {deadline:%Y-%m-%d %H:%M %Z}"
+    reason = f"{when}, in time ({cutoff})" if accepted else f"{when}, too late ({cutoff}, CCT-11)"
+    return AppealDecision(accepted, lodged, deadline, reason)

@@ -1,0 +1,99 @@
+"""Flagging draws agreed before move 40 in a PGN game (CCT-7).
+
+No draw offers or agreements are allowed before both sides have completed move 40, except
+as the Laws of Chess allow. How a drawn game is judged, from python-chess's reading of the
+PGN: (1) a game not drawn, or drawn with both sides past move 40, is fine; (2) a final
+position that is stalemate, dead for lack of material, a threefold repetition or a 50-move
+position is a lawful draw; (3) a `Termination` header saying the game ended on time, with
+the side that flagged facing a side that cannot mate, is a lawful draw (timeout vs
+insufficient material). Anything else is flagged as a presumed early draw by agreement —
+a header that claims repetition or stalemate but the moves do not show it is flagged too:
+the moves are the evidence, the header is only a label.
+"""
+
+from __future__ import annotations
+
+import enum
+import io
+from dataclasses import dataclass
+
+import chess
+import chess.pgn
+
+MOVE_LIMIT = 40
+"""CCT-7: no draw by agreement before both sides have completed move 40."""
+
+
+class PgnError(ValueError):
+    """A PGN text that cannot be read as one game."""
+
+
+class DrawKind(enum.Enum):
+    """CCT-7: how a game ended, for the early-draw check."""
+
+    NOT_A_DRAW = "not a draw"
+    AFTER_MOVE_LIMIT = "drawn after both sides completed move 40"
+    STALEMATE = "stalemate"
+    INSUFFICIENT_MATERIAL = "insufficient material"
+    THREEFOLD_REPETITION = "threefold repetition"
+    FIFTY_MOVES = "50-move rule"
+    TIMEOUT_VS_INSUFFICIENT_MATERIAL = "flag fell against insufficient mating material"
+    AGREED_EARLY = "draw by agreement before move 40"
+
+
+@dataclass(frozen=True, slots=True)
+class EarlyDrawCheck:
+    """CCT-7: whether the game is flagged, how it was judged, and the moves both completed."""
+
+    flagged: bool
+    kind: DrawKind
+    moves_completed: int
+    termination: str | None
+
+
+def read_pgn(text: str) -> chess.pgn.Game:
+    """Read exactly the first game of a PGN text; a text without moves or with illegal ones
+    is refused with the reader's message."""
+    game = chess.pgn.read_game(io.StringIO(text))
+    if game is None:
+        raise PgnError("the PGN text holds no game")
+    if game.errors:
+        raise PgnError(f"the PGN game cannot be read: {game.errors[0]}")
+    return game
+
+
+def _time_forfeit(termination: str | None) -> bool:
+    """True when the Termination header says the game ended on time ("Time forfeit",
+    chess.com's "Game drawn by timeout vs insufficient material")."""
+    return "time" in (termination or "").lower()
+
+
+def check_early_draw(game: chess.pgn.Game | str) -> EarlyDrawCheck:
+    """CCT-7: flag a draw before both sides completed move 40 that the Laws of Chess do not
+    explain (see the module docstring for how the evidence is weighed)."""
+    if isinstance(game, str):
+        game = read_pgn(game)
+    termination = game.headers.get("Termination")
+    board = game.end().board()
+    completed = board.fullmove_number - 1  # both sides completed this many moves
+
+    def verdict(kind: DrawKind) -> EarlyDrawCheck:
+        return EarlyDrawCheck(kind is DrawKind.AGREED_EARLY, kind, completed, termination)
+
+    if game.headers.get("Result") != "1/2-1/2":
+        return verdict(DrawKind.NOT_A_DRAW)
+    if completed >= MOVE_LIMIT:
+        return verdict(DrawKind.AFTER_MOVE_LIMIT)
+    if board.is_stalemate():
+        return verdict(DrawKind.STALEMATE)
+    if board.is_insufficient_material():
+        return verdict(DrawKind.INSUFFICIENT_MATERIAL)
+    if board.is_repetition(3):
+        return verdict(DrawKind.THREEFOLD_REPETITION)
+    if board.is_fifty_moves():
+        return verdict(DrawKind.FIFTY_MOVES)
+    if _time_forfeit(termination) and (
+        board.has_insufficient_material(chess.WHITE) or board.has_insufficient_material(chess.BLACK)
+    ):
+        return verdict(DrawKind.TIMEOUT_VS_INSUFFICIENT_MATERIAL)
+    return verdict(DrawKind.AGREED_EARLY)

@@ -1,0 +1,173 @@
+"""The tour Finals (CCT-8f): a round robin of matches scored 3/0 (rapid) or 2/1 (tie-break),
+plus bonus points from tour points.
+
+Each round's match is a one-match contest of `core.knockout` (4 rapid games won at 2½,
+then 2 blitz and an Armageddon at 2-2), so match and play-off rules live in one place.
+*Interpretation:* the regulation gives no Finals colours; the Berger-table White has White
+in rapid game 1 (then alternating), and the play-off colours are inputs set by the organiser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import chess
+
+from core.berger import berger_table
+from core.knockout import ContestPlan, ContestStatus, PlayedGame, contest_status
+from core.timecontrols import DEFAULT_TIME_CONTROLS, Phase, TimeControls
+from core.tour import EVENT_SIZES, EventType
+
+Player = Hashable
+BONUS_STEP = 10
+"""CCT-8f: ½ bonus point for each full 10 tour points above the lowest finalist."""
+BONUS_PER_STEP = Fraction(1, 2)
+
+
+class FinalsError(ValueError):
+    """Finals data the regulation does not allow."""
+
+
+@dataclass(frozen=True, slots=True)
+class FinalsScoring:
+    """CCT-8f (config): match points for a rapid win/loss and a tie-break win/loss."""
+
+    rapid_win: int = 3
+    rapid_loss: int = 0
+    tiebreak_win: int = 2
+    tiebreak_loss: int = 1
+
+
+DEFAULT_FINALS_SCORING = FinalsScoring()
+"""CCT-8f: rapid win 3 / loss 0; tie-break win 2 / loss 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class FinalsPairing:
+    """One Finals match of a round: the Berger-table White and Black player."""
+
+    round_no: int
+    white: Player
+    black: Player
+
+
+def finals_rounds(players: Sequence[Player]) -> tuple[tuple[FinalsPairing, ...], ...]:
+    """CCT-8f: the 9 rounds of the 10-player Finals by the Berger table (CORE-1);
+    `players[0]` holds pairing number 1."""
+    size = EVENT_SIZES[EventType.FINALS]
+    if len(players) != size or len(set(players)) != size:
+        raise FinalsError(f"the Finals need {size} different players, got {len(players)}")
+    table = berger_table(size)
+    return tuple(
+        tuple(FinalsPairing(r + 1, players[p.white - 1], players[p.black - 1]) for p in boards)
+        for r, boards in enumerate(table.rounds)
+    )
+
+
+def finals_match_plan(
+    white: Player,
+    black: Player,
+    blitz_1_white: Player | None = None,
+    armageddon_white: Player | None = None,
+) -> ContestPlan:
+    """CCT-8f: one Finals match as a one-match contest; play-off colours as chosen (None = not
+    yet known, the status then asks for the choice)."""
+    for chosen in (blitz_1_white, armageddon_white):
+        if chosen is not None and chosen not in (white, black):
+            raise FinalsError(f"{chosen!r} does not play in {white!r} v {black!r}")
+
+    def colour(chosen: Player | None) -> chess.Color | None:
+        return None if chosen is None else chosen == white
+
+    return ContestPlan(
+        first=white,
+        second=black,
+        rapid_matches=1,
+        first_colour_game_1=chess.WHITE,
+        first_colour_blitz_1=colour(blitz_1_white),
+        first_colour_armageddon=colour(armageddon_white),
+    )
+
+
+def finals_match_status(
+    white: Player,
+    black: Player,
+    games: Sequence[PlayedGame],
+    blitz_1_white: Player | None = None,
+    armageddon_white: Player | None = None,
+    controls: TimeControls = DEFAULT_TIME_CONTROLS,
+) -> ContestStatus:
+    """CCT-8f: the next game of a Finals match, or its winner (see `core.knockout`)."""
+    plan = finals_match_plan(white, black, blitz_1_white, armageddon_white)
+    return contest_status(plan, games, controls)
+
+
+def match_points(
+    status: ContestStatus, scoring: FinalsScoring = DEFAULT_FINALS_SCORING
+) -> dict[Player, int]:
+    """CCT-8f: match points of a decided Finals match — 3/0 won in the rapid games, 2/1 won
+    in the tie-break."""
+    if status.winner is None or status.loser is None:
+        raise FinalsError("match points exist only for a decided match")
+    if status.decided_by is Phase.RAPID:
+        return {status.winner: scoring.rapid_win, status.loser: scoring.rapid_loss}
+    return {status.winner: scoring.tiebreak_win, status.loser: scoring.tiebreak_loss}
+
+
+def bonus_points(tour_points: Mapping[Player, int]) -> dict[Player, Fraction]:
+    """CCT-8f: the finalist with the fewest tour points starts on 0; every other gets ½ per
+    full 10 tour points above that player (12 or 19 more both give ½, 20 gives 1)."""
+    if not tour_points:
+        raise FinalsError("no finalists")
+    lowest = min(tour_points.values())
+    return {
+        player: BONUS_PER_STEP * ((points - lowest) // BONUS_STEP)
+        for player, points in tour_points.items()
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class FinalsRow:
+    """CCT-8f: one finalist's bonus, match points and total, with the shared rank."""
+
+    rank: int
+    player: Player
+    bonus: Fraction
+    match_points: int
+    total: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class FinalsStandings:
+    """CCT-8f: the Finals table; `tied_for_first` names the players sharing first place, which
+    the organiser decides as announced (the bot only flags it)."""
+
+    rows: tuple[FinalsRow, ...]
+    tied_for_first: tuple[Player, ...]
+
+
+def finals_standings(
+    bonus: Mapping[Player, Fraction],
+    matches: Iterable[ContestStatus],
+    scoring: FinalsScoring = DEFAULT_FINALS_SCORING,
+) -> FinalsStandings:
+    """CCT-8f: standings = bonus + match points of the decided matches (undecided ones count
+    nothing yet); equal totals share the rank; a tie for first is flagged."""
+    earned: dict[Player, int] = dict.fromkeys(bonus, 0)
+    for status in matches:
+        if not status.decided:
+            continue
+        for player, points in match_points(status, scoring).items():
+            if player not in earned:
+                raise FinalsError(f"{player!r} is not a finalist")
+            earned[player] += points
+    totals = {p: bonus[p] + earned[p] for p in bonus}
+    order = sorted(bonus, key=lambda p: (-totals[p], str(p)))
+    values = [totals[p] for p in order]
+    rows = tuple(
+        FinalsRow(values.index(totals[p]) + 1, p, bonus[p], earned[p], totals[p]) for p in order
+    )
+    first = tuple(r.player for r in rows if r.rank == 1)
+    return FinalsStandings(rows, first if len(first) > 1 else ())

@@ -1,0 +1,206 @@
+"""Who is qualified for the next tour event, and why (CCT-3).
+
+Regular: the top 8 of the tour standings. Major: Regular winners since the previous Major
+plus the top 8. Finals: Major winners (at most 3) then the standings up to 8, then the 2
+best-ranked Ambassadors not already in. A player who declines is replaced by the next in
+the standings (an Ambassador by the next Ambassador). Places left go to the organiser.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Collection, Hashable, Sequence
+from dataclasses import dataclass
+
+from core.tour import EVENT_SIZES, EventType, TourError, TourEvent, TourRank, tie_at_cut
+
+Player = Hashable
+TOP_OF_STANDINGS = 8
+"""CCT-3: the top 8 of the tour standings qualify for the next event."""
+FINALS_MERIT_PLACES = 8
+"""CCT-3: Finals places for Major winners and then the tour standings."""
+MAX_MAJOR_WINNERS = 3
+"""CCT-3: at most 3 Finals places go to Major winners."""
+FINALS_AMBASSADOR_PLACES = 2
+"""CCT-3: the last Finals places go to the best-ranked Ambassadors not already qualified."""
+
+ORGANISER_PLACES: dict[EventType, str] = {
+    EventType.REGULAR: "wildcards (priority to Tour Ambassadors), invitations and popular votes",
+    EventType.MAJOR: "wildcards",
+    EventType.FINALS: "none (the regulation assigns every Finals place)",
+}
+"""CCT-3: how the organiser fills the places left."""
+
+
+class Reason(enum.Enum):
+    """CCT-3: why a player is qualified."""
+
+    REGULAR_WINNER = "won a Regular event since the previous Major"
+    MAJOR_WINNER = "won a Major"
+    TOUR_STANDINGS = "tour standings"
+    REPLACEMENT = "next in the tour standings, replacing a player who declined"
+    AMBASSADOR = "best-ranked Tour Ambassador not otherwise qualified"
+
+
+@dataclass(frozen=True, slots=True)
+class Qualifier:
+    """CCT-3: one qualification reason with its detail (event won, tour rank)."""
+
+    reason: Reason
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Qualified:
+    """CCT-3: a qualified player with every reason that qualifies them."""
+
+    player: Player
+    reasons: tuple[Qualifier, ...]
+    tour_rank: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class QualificationList:
+    """CCT-3: the qualified players in order, places left for the organiser, and groups
+    whose remaining tie decides a place ("play-off required (organiser may forgo)")."""
+
+    event_type: EventType
+    size: int
+    qualified: tuple[Qualified, ...]
+    places_left: int
+    organiser_places: str
+    playoffs_required: tuple[tuple[Player, ...], ...]
+
+
+class _Builder:
+    """Collects qualified players in order, merging reasons for a player qualified twice."""
+
+    def __init__(self, ranking: Sequence[TourRank], declined: Collection[Player]) -> None:
+        self.ranking = ranking
+        self.rank = {r.player: r.rank for r in ranking}
+        self.declined = set(declined)
+        self.reasons: dict[Player, list[Qualifier]] = {}
+        self.playoffs: list[tuple[Player, ...]] = []
+
+    def add(self, player: Player, reason: Reason, detail: str) -> None:
+        """Qualify `player` for `reason` (a second reason is added to the first)."""
+        self.reasons.setdefault(player, []).append(Qualifier(reason, detail))
+
+    def walk(
+        self, count: int, pool: Sequence[TourRank], skip: Collection[Player]
+    ) -> list[TourRank]:
+        """Take the first `count` of `pool` not in `skip` (nor declined); flag a tie at the cut."""
+        eligible = [r for r in pool if r.player not in skip and r.player not in self.declined]
+        taken = eligible[:count]
+        group = tie_at_cut(eligible, len(taken)) if count > 0 else ()
+        if group:
+            self.playoffs.append(group)
+        return taken
+
+    def result(self, event_type: EventType, size: int) -> QualificationList:
+        """The finished list; refuses more players by right than the event has places."""
+        qualified = tuple(
+            Qualified(p, tuple(reasons), self.rank.get(p)) for p, reasons in self.reasons.items()
+        )
+        if len(qualified) > size:
+            raise TourError(
+                f"{len(qualified)} players qualify by right for a {event_type.value} event of "
+                f"{size}"
+            )
+        # A tie matters only if it still splits the final list (later walks may take all).
+        inside = set(self.reasons)
+        playoffs = tuple(
+            dict.fromkeys(g for g in self.playoffs if inside & set(g) and set(g) - inside)
+        )
+        return QualificationList(
+            event_type=event_type,
+            size=size,
+            qualified=qualified,
+            places_left=size - len(qualified),
+            organiser_places=ORGANISER_PLACES[event_type],
+            playoffs_required=playoffs,
+        )
+
+
+def regular_winners_since_last_major(events: Sequence[TourEvent]) -> list[tuple[str, Player]]:
+    """CCT-3: (event, winner) of the Regular events played after the last Major, in order."""
+    last_major = max((i for i, e in enumerate(events) if e.type is EventType.MAJOR), default=-1)
+    return [
+        (e.name, e.winner)
+        for e in events[last_major + 1 :]
+        if e.type is EventType.REGULAR and e.winner is not None
+    ]
+
+
+def major_winners(events: Sequence[TourEvent]) -> list[tuple[str, Player]]:
+    """CCT-3: (event, winner) of every Major, in order."""
+    return [
+        (e.name, e.winner) for e in events if e.type is EventType.MAJOR and e.winner is not None
+    ]
+
+
+def _rank_text(entry: TourRank) -> str:
+    return f"tour rank {entry.rank}" + (" (shared)" if entry.tied else "")
+
+
+def qualify_for_event(
+    event_type: EventType,
+    ranking: Sequence[TourRank],
+    winners: Sequence[tuple[str, Player]] = (),
+    declined: Collection[Player] = (),
+    size: int | None = None,
+) -> QualificationList:
+    """CCT-3: who is qualified for the next Regular or Major event.
+
+    `winners` are (event name, winner) of the Regular events since the previous Major (used
+    for a Major only). The top 8 are taken by position in the ranking (overlap with winners
+    allowed); a decliner's place goes to the next in the standings.
+    """
+    if event_type is EventType.FINALS:
+        raise TourError("use qualify_for_finals for the Finals (CCT-3)")
+    if event_type is EventType.REGULAR and winners:
+        raise TourError("Regular events have no places for event winners (CCT-3)")
+    size = EVENT_SIZES[event_type] if size is None else size
+    build = _Builder(ranking, declined)
+    declined_winners = 0
+    for event, winner in winners:
+        if winner in build.declined:
+            declined_winners += 1
+        else:
+            build.add(winner, Reason.REGULAR_WINNER, f"won {event}")
+    for entry in build.walk(TOP_OF_STANDINGS, ranking, skip=()):
+        position = ranking.index(entry) + 1
+        reason = Reason.TOUR_STANDINGS if position <= TOP_OF_STANDINGS else Reason.REPLACEMENT
+        build.add(entry.player, reason, _rank_text(entry))
+    for entry in build.walk(declined_winners, ranking, skip=build.reasons.keys()):
+        build.add(entry.player, Reason.REPLACEMENT, _rank_text(entry))
+    return build.result(event_type, size)
+
+
+def qualify_for_finals(
+    ranking: Sequence[TourRank],
+    major_winners: Sequence[tuple[str, Player]],
+    ambassadors: Collection[Player],
+    declined: Collection[Player] = (),
+    size: int | None = None,
+) -> QualificationList:
+    """CCT-3: the Finals — Major winners (at most 3), then the tour standings up to 8 places,
+    then the 2 best-ranked Ambassadors not already qualified (a declining Ambassador is
+    replaced by the next Ambassador)."""
+    size = EVENT_SIZES[EventType.FINALS] if size is None else size
+    if len(major_winners) > MAX_MAJOR_WINNERS:
+        raise TourError(
+            f"at most {MAX_MAJOR_WINNERS} Major winners qualify for the Finals, "
+            f"not {len(major_winners)}"
+        )
+    build = _Builder(ranking, declined)
+    for event, winner in major_winners:
+        if winner not in build.declined:
+            build.add(winner, Reason.MAJOR_WINNER, f"won {event}")
+    needed = FINALS_MERIT_PLACES - len(build.reasons)
+    for entry in build.walk(needed, ranking, skip=build.reasons.keys()):
+        build.add(entry.player, Reason.TOUR_STANDINGS, _rank_text(entry))
+    pool = [r for r in ranking if r.player in set(ambassadors)]
+    for entry in build.walk(FINALS_AMBASSADOR_PLACES, pool, skip=build.reasons.keys()):
+        build.add(entry.player, Reason.AMBASSADOR, _rank_text(entry))
+    return build.result(EventType.FINALS, size)

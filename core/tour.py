@@ -1,0 +1,239 @@
+"""The tour: event types and sizes (CCT-2), tour points and the tour ranking (CCT-6).
+
+Points tables are data frozen into each event (CCT-16). The Major default has no verified
+source: it doubles the Regular table and says so in its `assumed` flag and label.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from core.knockout import KoStage
+
+Player = Hashable
+
+
+class EventType(enum.Enum):
+    """CCT-2: the three kinds of tour event."""
+
+    REGULAR = "regular"
+    MAJOR = "major"
+    FINALS = "finals"
+
+
+EVENT_SIZES: Mapping[EventType, int] = {
+    EventType.REGULAR: 16,
+    EventType.MAJOR: 12,
+    EventType.FINALS: 10,
+}
+"""CCT-2 (config): players per event type."""
+
+KNOCKOUT_PLACES = 8
+"""CCT-8c: preliminary places 1-8 go on to the knock-out."""
+
+KO_SLOTS: Mapping[KoStage, int] = {
+    KoStage.QUARTER_FINAL: 4,
+    KoStage.SEMI_FINAL: 2,
+    KoStage.RUNNER_UP: 1,
+    KoStage.WINNER: 1,
+}
+"""CCT-8c: how many players finish at each knock-out stage."""
+
+
+class TourError(ValueError):
+    """Tour data the regulation does not allow (bad table, inconsistent event)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PointsTable:
+    """CCT-6 (config): tour points by preliminary place (index 0 = 1st) and knock-out stage.
+
+    `assumed` marks a table without a verified source; `label` says where it comes from.
+    """
+
+    label: str
+    preliminary: tuple[int, ...]
+    knockout: Mapping[KoStage, int]
+    assumed: bool = False
+
+    def __post_init__(self) -> None:
+        if any(p < 0 for p in self.preliminary) or any(p < 0 for p in self.knockout.values()):
+            raise TourError(f"{self.label}: tour points cannot be negative")
+
+    def points(self, place: int, stage: KoStage) -> int:
+        """CCT-6: points for a preliminary place plus the knock-out stage reached."""
+        prelim = self.preliminary[place - 1] if 1 <= place <= len(self.preliminary) else 0
+        return prelim + self.knockout.get(stage, 0)
+
+    def scaled(self, factor: int, label: str, assumed: bool) -> PointsTable:
+        """This table with every entry multiplied by `factor`, under a new label."""
+        return PointsTable(
+            label=label,
+            preliminary=tuple(p * factor for p in self.preliminary),
+            knockout={stage: p * factor for stage, p in self.knockout.items()},
+            assumed=assumed,
+        )
+
+
+REGULAR_POINTS = PointsTable(
+    label="CCT-6 default Regular table",
+    preliminary=(10, 8, 6, 5, 4, 3, 2, 1),
+    knockout={
+        KoStage.QUARTER_FINAL: 0,
+        KoStage.SEMI_FINAL: 10,
+        KoStage.RUNNER_UP: 20,
+        KoStage.WINNER: 40,
+    },
+)
+"""CCT-6: the default Regular table."""
+
+MAJOR_POINTS = REGULAR_POINTS.scaled(
+    2,
+    label="ASSUMPTION: Major table = Regular table doubled (no verified figures, CCT-6)",
+    assumed=True,
+)
+"""CCT-6: the default Major table — an assumption, flagged as such."""
+
+DEFAULT_POINTS_TABLES: Mapping[EventType, PointsTable] = {
+    EventType.REGULAR: REGULAR_POINTS,
+    EventType.MAJOR: MAJOR_POINTS,
+}
+"""CCT-6: default tables per event type (the Finals award the tour title, not tour points)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EventFinish:
+    """One player's finish in an event: preliminary place and knock-out stage reached."""
+
+    player: Player
+    place: int
+    stage: KoStage = KoStage.NONE
+
+
+@dataclass(frozen=True, slots=True)
+class TourEvent:
+    """CCT-2: a finished Regular or Major event with every participant's finish."""
+
+    name: str
+    type: EventType
+    finishes: tuple[EventFinish, ...]
+
+    def __post_init__(self) -> None:
+        players = [f.player for f in self.finishes]
+        if len(set(players)) != len(players):
+            raise TourError(f"{self.name}: a player is listed twice")
+        places = sorted(f.place for f in self.finishes)
+        if places != list(range(1, len(places) + 1)):
+            raise TourError(f"{self.name}: preliminary places must be 1..{len(places)} once each")
+        for finish in self.finishes:
+            if finish.stage is not KoStage.NONE and finish.place > KNOCKOUT_PLACES:
+                raise TourError(
+                    f"{self.name}: {finish.player!r} placed {finish.place} cannot reach the "
+                    "knock-out (places 1-8, CCT-8c)"
+                )
+        for stage, slots in KO_SLOTS.items():
+            count = sum(1 for f in self.finishes if f.stage is stage)
+            if count > slots:
+                raise TourError(f"{self.name}: {count} players at stage {stage.value!r}")
+
+    @property
+    def winner(self) -> Player | None:
+        """The event winner (knock-out winner), if known."""
+        return next((f.player for f in self.finishes if f.stage is KoStage.WINNER), None)
+
+
+@dataclass(frozen=True, slots=True)
+class TourRecord:
+    """CCT-6: a player's tour points and the five tie criteria."""
+
+    player: Player
+    points: int = 0
+    wins: int = 0
+    events: int = 0
+    finals: int = 0
+    semi_finals: int = 0
+    quarter_finals: int = 0
+
+    def sort_key(self) -> tuple[int, ...]:
+        """CCT-6: points, wins (more), events (fewer), final/SF/QF appearances (more)."""
+        return (
+            -self.points,
+            -self.wins,
+            self.events,
+            -self.finals,
+            -self.semi_finals,
+            -self.quarter_finals,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TourRank:
+    """CCT-6: one line of the tour ranking; `tied` when the rank is shared after all criteria."""
+
+    rank: int
+    player: Player
+    record: TourRecord
+    tied: bool = False
+
+
+_FINAL = {KoStage.RUNNER_UP, KoStage.WINNER}
+_SEMI = _FINAL | {KoStage.SEMI_FINAL}
+_QUARTER = _SEMI | {KoStage.QUARTER_FINAL}
+
+
+def tour_records(
+    events: Iterable[TourEvent],
+    tables: Mapping[EventType, PointsTable] = DEFAULT_POINTS_TABLES,
+) -> dict[Player, TourRecord]:
+    """CCT-6: tour points and tie criteria per player over `events`.
+
+    An appearance counts every knock-out round played: a finalist also appeared in a
+    semi-final and a quarter-final.
+    """
+    records: dict[Player, TourRecord] = {}
+    for event in events:
+        table = tables.get(event.type)
+        if table is None:
+            raise TourError(f"{event.name}: no tour points table for {event.type.value} events")
+        for f in event.finishes:
+            r = records.get(f.player, TourRecord(f.player))
+            records[f.player] = TourRecord(
+                player=f.player,
+                points=r.points + table.points(f.place, f.stage),
+                wins=r.wins + (f.stage is KoStage.WINNER),
+                events=r.events + 1,
+                finals=r.finals + (f.stage in _FINAL),
+                semi_finals=r.semi_finals + (f.stage in _SEMI),
+                quarter_finals=r.quarter_finals + (f.stage in _QUARTER),
+            )
+    return records
+
+
+def tour_ranking(
+    events: Iterable[TourEvent],
+    tables: Mapping[EventType, PointsTable] = DEFAULT_POINTS_TABLES,
+) -> tuple[TourRank, ...]:
+    """CCT-6: the tour ranking over `events` (see `rank_records`)."""
+    return rank_records(tour_records(events, tables).values())
+
+
+def rank_records(records: Iterable[TourRecord]) -> tuple[TourRank, ...]:
+    """CCT-6: order by points and the five tie criteria; players equal on all of them share
+    the rank (1, 2, 2, 4), listed by their id for a stable display."""
+    ordered = sorted(records, key=lambda r: (r.sort_key(), str(r.player)))
+    keys = [r.sort_key() for r in ordered]
+    return tuple(
+        TourRank(keys.index(key) + 1, record.player, record, keys.count(key) > 1)
+        for record, key in zip(ordered, keys, strict=True)
+    )
+
+
+def tie_at_cut(ranking: Sequence[TourRank], taken: int) -> tuple[Player, ...]:
+    """CCT-6: the players sharing the rank that the cut after `taken` places splits (some in,
+    some out) — a "play-off required (organiser may forgo)" group; empty when the cut is clean."""
+    if not 0 < taken < len(ranking) or ranking[taken - 1].rank != ranking[taken].rank:
+        return ()
+    rank = ranking[taken].rank
+    return tuple(r.player for r in ranking if r.rank == rank)
