@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -39,9 +40,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.handler(args) or 0)
+        code = int(args.handler(args) or 0)
+        sys.stdout.flush()  # surface a closed pipe here, not at interpreter exit
+        return code
     except CliError as error:
         print(f"arbiter {args.command}: {error.message}", file=sys.stderr)
         return error.code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`arbiter league … | head`): stop quietly, as Unix tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
