@@ -171,8 +171,14 @@ def load_season(data: str | bytes | dict[str, Any]) -> Season:
 
 
 def dump_season(season: Season) -> dict[str, Any]:
-    """The season as JSON-ready data that `load_season` reads back to an equal season."""
-    return season.model_dump(mode="json", exclude_unset=True)
+    """The season as JSON-ready data that `load_season` reads back to an equal season.
+
+    CCT-16: the `rules` are always written in full, defaults included, so an exported season
+    keeps the settings it was created with even if a later version changes the defaults.
+    """
+    data = season.model_dump(mode="json", exclude_unset=True)
+    data.pop("rules", None)
+    return {"name": data.pop("name"), "rules": season.rules.model_dump(mode="json"), **data}
 
 
 def _fmt(points: Any) -> str:
