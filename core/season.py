@@ -238,6 +238,9 @@ def season_problems(season: Season) -> Iterable[tuple[str, str]]:
             # In integer half-points (a HalfPoints Fraction's denominator is 1 or 2): exact,
             # and far cheaper than Fraction arithmetic over 100,000 boards.
             home, away = board.home_points, board.away_points
+            if home.denominator > 2 or away.denominator > 2:  # only a model built unvalidated
+                yield f"{where}.boards[{b_index}]", "points must be multiples of ½"
+                continue
             home_half = home.numerator * 2 // home.denominator
             away_half = away.numerator * 2 // away.denominator
             if home_half < 0 or away_half < 0:

@@ -109,3 +109,27 @@ def test_core_5_season_board_checks_hold_for_every_value() -> None:
             load_season(data)
         [(where, problem)] = caught.value.problems
         assert where == path and message in problem
+
+
+def test_core_5_season_check_refuses_an_unvalidated_board_that_is_not_in_halves() -> None:
+    quarter = Board.model_construct(
+        home_player="x", away_player="y", home_points=Fraction(1, 4), away_points=Fraction(7, 4)
+    )
+    data = {
+        "name": "S",
+        "divisions": [{"name": "P", "min_players": 1, "clubs": ["A", "B"]}],
+        "matches": [
+            {
+                "id": "1",
+                "division": "P",
+                "round": 1,
+                "home": "A",
+                "away": "B",
+                "start": "2017-10-01T18:00:00Z",
+                "boards": [quarter],
+            }
+        ],
+    }
+    with pytest.raises(ValueError) as caught:
+        load_season(data)
+    assert caught.value.problems == [("matches[0].boards[0]", "points must be multiples of ½")]
