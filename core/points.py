@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Annotated
 
-from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
+from pydantic import PlainSerializer, PlainValidator, WithJsonSchema
 
 HALF = Fraction(1, 2)
 ZERO = Fraction(0)
@@ -40,10 +40,20 @@ def to_fraction(value: object) -> Fraction:
     raise ValueError(f"{value!r} is not a number")
 
 
+_COMMON_HALVES: dict[int | float, Fraction] = {n / 2: Fraction(n, 2) for n in range(-8, 401)}
+"""The halves from -4 to 200, shared (Fractions are immutable): a season file's points are
+almost all among them, so parsing one is a dict look-up (the 190,000-game benchmark)."""
+
+
 def half_points(value: object) -> Fraction:
     """Parse a score that must be a multiple of ½ (CORE-5); raise ValueError otherwise."""
+    kind = type(value)
+    if kind is float or kind is int:  # not bool (True == 1 would hit the table)
+        common = _COMMON_HALVES.get(value)  # type: ignore[call-overload]
+        if common is not None:
+            return common
     points = to_fraction(value)
-    if (points * 2).denominator != 1:
+    if points.denominator > 2:  # a Fraction is in lowest terms: halves have 1 or 2
         raise ValueError(f"{float(points)} is not a multiple of ½")
     return points
 
@@ -58,8 +68,9 @@ def json_number(value: Fraction | int) -> int | float:
 
 HalfPoints = Annotated[
     Fraction,
-    BeforeValidator(half_points),
+    PlainValidator(half_points),
     PlainSerializer(json_number, return_type=float, when_used="json"),
     WithJsonSchema({"type": "number", "multipleOf": 0.5}),
 ]
-"""A pydantic field type for a score that is a multiple of ½, serialised as a JSON number."""
+"""A pydantic field type for a score that is a multiple of ½, serialised as a JSON number.
+`half_points` alone validates it (one Python call a value, no second Fraction check)."""

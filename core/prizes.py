@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 
 from core.knockout import KoStage
 from core.tour import KO_SLOTS, EventFinish, EventType
@@ -46,6 +47,9 @@ class PrizeTable:
     knockout: Mapping[KoStage, int]
 
     def __post_init__(self) -> None:
+        # CCT-16: frozen as created (and as validated); the mappings passed in are copied.
+        object.__setattr__(self, "places", MappingProxyType(dict(self.places)))
+        object.__setattr__(self, "knockout", MappingProxyType(dict(self.knockout)))
         amounts = [*self.places.values(), *self.knockout.values()]
         if any(a < 0 for a in amounts):
             raise PrizeError(f"{self.label}: a prize cannot be negative")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from core.knockout import KoStage
 
@@ -59,6 +60,9 @@ class PointsTable:
     assumed: bool = False
 
     def __post_init__(self) -> None:
+        # CCT-16: the table is frozen as created; changing the mapping passed in changes nothing.
+        object.__setattr__(self, "preliminary", tuple(self.preliminary))
+        object.__setattr__(self, "knockout", MappingProxyType(dict(self.knockout)))
         if any(p < 0 for p in self.preliminary) or any(p < 0 for p in self.knockout.values()):
             raise TourError(f"{self.label}: tour points cannot be negative")
 
@@ -114,11 +118,14 @@ class EventFinish:
 
 @dataclass(frozen=True, slots=True)
 class TourEvent:
-    """CCT-2: a finished Regular or Major event with every participant's finish."""
+    """CCT-2: a finished Regular or Major event with every participant's finish, and the
+    tour points table frozen into it at creation (CCT-16; None: the table passed for its type
+    when points are computed — see `with_points_table`)."""
 
     name: str
     type: EventType
     finishes: tuple[EventFinish, ...]
+    points_table: PointsTable | None = None
 
     def __post_init__(self) -> None:
         players = [f.player for f in self.finishes]
@@ -137,6 +144,18 @@ class TourEvent:
             count = sum(1 for f in self.finishes if f.stage is stage)
             if count > slots:
                 raise TourError(f"{self.name}: {count} players at stage {stage.value!r}")
+
+    def with_points_table(
+        self, tables: Mapping[EventType, PointsTable] = DEFAULT_POINTS_TABLES
+    ) -> TourEvent:
+        """CCT-16: this event with its type's table in `tables` frozen into it (an event that
+        already stores one keeps it: rules change only prospectively)."""
+        if self.points_table is not None:
+            return self
+        table = tables.get(self.type)
+        if table is None:
+            raise TourError(f"{self.name}: no tour points table for {self.type.value} events")
+        return TourEvent(self.name, self.type, self.finishes, table)
 
     @property
     def winner(self) -> Player | None:
@@ -189,12 +208,13 @@ def tour_records(
 ) -> dict[Player, TourRecord]:
     """CCT-6: tour points and tie criteria per player over `events`.
 
+    An event scores with the table frozen into it (CCT-16), else with `tables[event.type]`.
     An appearance counts every knock-out round played: a finalist also appeared in a
     semi-final and a quarter-final.
     """
     records: dict[Player, TourRecord] = {}
     for event in events:
-        table = tables.get(event.type)
+        table = event.points_table or tables.get(event.type)
         if table is None:
             raise TourError(f"{event.name}: no tour points table for {event.type.value} events")
         for f in event.finishes:

@@ -28,8 +28,9 @@ from bot.chesscom.models import (
     is_closed_status,
     username_key,
 )
+from core.league import league_report
 from core.results import Outcome
-from core.season import Challenge, ClubAtStart, Match
+from core.season import Challenge, ClubAtStart, Match, Season
 
 OBSERVED = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -268,3 +269,88 @@ def test_cl_5_cl_6_club_at_start_from_profile_or_members(fixtures_dir: Path) -> 
     assert average_rating([1000, 1501, None]) == Fraction(2501, 2)
     assert average_rating([None]) is None
     assert club_at_start(profile, []).avg_rating is None
+
+
+def _carol_removed(fixtures_dir: Path, frank: dict[str, str]) -> dict[str, Any]:
+    """The synthetic running match after chess.com removed carol (fair play) from Club A:
+    she is no longer among its players, only in `fair_play_removals`; frank (board 3 of
+    Club B) has the result codes `frank`."""
+    data = payload(fixtures_dir, RUNNING)
+    team1, team2 = data["teams"]["team1"], data["teams"]["team2"]
+    team1["players"] = [p for p in team1["players"] if p["username"] != "carol"]
+    assert team1["fair_play_removals"] == ["carol"]
+    for player in team2["players"]:
+        if player["username"] == "frank":
+            player.pop("played_as_black", None)
+            player.update(frank)
+    return data
+
+
+def test_cl_19_board_of_a_fair_play_removal_is_read_from_the_games_that_ended(
+    fixtures_dir: Path,
+) -> None:
+    data = _carol_removed(fixtures_dir, {"played_as_white": "resigned", "played_as_black": "win"})
+    facts = match_facts(TeamMatch.model_validate(data), Placement(), observed_at=OBSERVED)
+    assert facts.board_numbers == (1, 3) and facts.running_boards == (2,)
+    assert facts.unpaired_boards == {}
+    board = facts.match.boards[1]
+    assert (board.home_player, board.away_player) == ("carol", "frank")
+    assert (board.home_points, board.away_points) == (1, 1)  # as played: frank 1 of 2
+    assert "carol" in facts.closed_accounts and facts.fair_play == ("carol",)
+
+
+def test_cl_19_removed_players_board_is_adjusted_by_the_league(fixtures_dir: Path) -> None:
+    data = _carol_removed(fixtures_dir, {"played_as_white": "resigned", "played_as_black": "win"})
+    data["status"] = "finished"
+    data["end_time"] = 1738368000
+    data["teams"]["team1"]["players"][1].update(played_as_white="win", played_as_black="win")
+    data["teams"]["team2"]["players"][1].update(
+        played_as_white="resigned", played_as_black="resigned"
+    )
+    start = datetime.fromtimestamp(data["start_time"], UTC)
+    on_time = Challenge(
+        issued_by="Club A", issued=start - timedelta(days=9), accepted=start - timedelta(days=8)
+    )
+    facts = match_facts(
+        TeamMatch.model_validate(data),
+        Placement(division="P"),
+        observed_at=OBSERVED,
+        known_challenge=on_time,
+    )
+    assert facts.board_numbers == (1, 2, 3) and facts.match.boards[2].home_player == "carol"
+    season = Season(
+        name="S",
+        divisions=[{"name": "P", "min_players": 1, "clubs": ["Club A", "Club B"]}],
+        matches=[facts.match],
+        closed_accounts=list(facts.closed_accounts),
+    )
+    [result] = league_report(season).results
+    # Boards: alice 1½-½ dave, bob 2-0 erin, carol (removed, closed) 1-1 frank → 0-2.
+    assert (result.home_half, result.away_half) == (7, 5)
+
+
+@pytest.mark.parametrize(
+    ("frank", "removals", "reason"),
+    [
+        ({"played_as_white": "win"}, ["carol"], "carol was removed for fair play and frank's"),
+        (
+            {"played_as_white": "win", "played_as_black": "win"},
+            ["carol", "zed"],
+            "2 fair-play removal(s) of Club A (carol, zed) for 1 board(s)",
+        ),
+        (
+            {"played_as_white": "win", "played_as_black": "win"},
+            [],
+            "no Club A player on board 3 and no fair-play removal to explain it",
+        ),
+    ],
+)
+def test_cl_14_board_missing_a_player_is_left_out_with_a_reason_not_as_running(
+    fixtures_dir: Path, frank: dict[str, str], removals: list[str], reason: str
+) -> None:
+    data = _carol_removed(fixtures_dir, frank)
+    data["teams"]["team1"]["fair_play_removals"] = removals
+    facts = match_facts(TeamMatch.model_validate(data), Placement(), observed_at=OBSERVED)
+    assert facts.board_numbers == (1,) and facts.running_boards == (2,)
+    assert list(facts.unpaired_boards) == [3]
+    assert reason in facts.unpaired_boards[3]

@@ -58,7 +58,8 @@ class Placement:
 @dataclass(frozen=True, slots=True)
 class MatchFacts:
     """What one chess.com team match tells the season: the `Match` (None while its start time
-    is unknown), each club's players, closed accounts (CL-19) and fair-play cases."""
+    is unknown), each club's players, closed accounts (CL-19: closed statuses and fair-play
+    removals) and fair-play cases."""
 
     status: str
     match: Match | None
@@ -69,6 +70,10 @@ class MatchFacts:
     board_numbers: tuple[int, ...]
     """chess.com's board number of each of `match.boards`, in the same order."""
     running_boards: tuple[int, ...]
+    """Boards with a game still running (both players listed)."""
+    unpaired_boards: dict[int, str] = field(default_factory=dict)
+    """Boards left out because one side's player is missing and cannot be read: board →
+    reason (see `match_boards`)."""
 
     @property
     def challenge_issued(self) -> bool:
@@ -82,33 +87,99 @@ def board_points(player: MatchPlayer) -> tuple[Fraction, int]:
     return sum((game_points(code) for code in codes), Fraction(0)), len(codes)
 
 
+@dataclass(frozen=True, slots=True)
+class BoardsRead:
+    """The boards of a started match: finished ones by board number, the numbers of boards
+    with a game still running, and boards missing a player with the reason (board → why)."""
+
+    boards: dict[int, Board]
+    running: list[int]
+    unpaired: dict[int, str]
+
+
+def _removed_player(
+    team: MatchTeam, club: str, missing: list[int], number: int
+) -> tuple[str | None, str]:
+    """CL-19: who was on board `number` of `team` when chess.com no longer lists them: its
+    only fair-play removal not listed among its players, when it has exactly one board
+    without a player; else None and why it cannot be told."""
+    listed = {username_key(p.username) for p in team.players}
+    removed = [n for n in team.fair_play_removals if username_key(n) not in listed]
+    if not removed:
+        return None, f"no {club} player on board {number} and no fair-play removal to explain it"
+    if len(removed) != 1 or len(missing) != 1:
+        return None, (
+            f"no {club} player on board {number}: {len(removed)} fair-play removal(s) of {club}"
+            f" ({', '.join(removed)}) for {len(missing)} board(s) without a player,"
+            " so who played it cannot be told (see the board's games)"
+        )
+    return removed[0], ""
+
+
 def match_boards(
-    home: MatchTeam, away: MatchTeam, games_per_board: int = 2
-) -> tuple[dict[int, Board], list[int]]:
+    home: MatchTeam,
+    away: MatchTeam,
+    games_per_board: int = 2,
+    names: tuple[str, str] = ("home", "away"),
+) -> BoardsRead:
     """CL-14: the finished boards by board number (home and away points from all their
-    games) and the numbers of boards with a game still running (left out)."""
-    home_by_board = {p.board_number: p for p in home.players if p.board_number is not None}
-    away_by_board = {p.board_number: p for p in away.players if p.board_number is not None}
-    boards: dict[int, Board] = {}
-    running: list[int] = []
-    for number in sorted(home_by_board.keys() | away_by_board.keys()):
-        home_player = home_by_board.get(number)
-        away_player = away_by_board.get(number)
+    games), the numbers of boards with a game still running (left out), and the boards with
+    one side's player missing.
+
+    chess.com drops a player removed for fair play from the match's players and lists them in
+    `fair_play_removals`. Such a board is read from the remaining player's games once they
+    have all ended (the removed player scored the rest of the board's points), naming the
+    removed player when the club has exactly one such removal and one such board; the league
+    then adjusts it as a closed account's board (CL-19, CL-ADJ). Otherwise it is left out,
+    in `unpaired`, with the reason — never as running.
+    """
+    by_board = [
+        {p.board_number: p for p in team.players if p.board_number is not None}
+        for team in (home, away)
+    ]
+    numbers = sorted(by_board[0].keys() | by_board[1].keys())
+    missing = [[n for n in numbers if n not in side] for side in by_board]
+    read = BoardsRead({}, [], {})
+    for number in numbers:
+        home_player = by_board[0].get(number)
+        away_player = by_board[1].get(number)
+        present = home_player or away_player
+        assert present is not None
+        points, ended = board_points(present)
         if home_player is None or away_player is None:
-            running.append(number)
+            side = 0 if home_player is None else 1
+            removed, why = _removed_player((home, away)[side], names[side], missing[side], number)
+            if removed is None:
+                read.unpaired[number] = why
+            elif ended < games_per_board:
+                read.unpaired[number] = (
+                    f"no {names[side]} player on board {number}: {removed} was removed for fair"
+                    f" play and {present.username}'s games have not all ended"
+                )
+            else:
+                rest = games_per_board - points
+                home_name, away_name = (
+                    (removed, present.username) if side == 0 else (present.username, removed)
+                )
+                read.boards[number] = Board(
+                    home_player=home_name,
+                    away_player=away_name,
+                    home_points=rest if side == 0 else points,
+                    away_points=points if side == 0 else rest,
+                )
             continue
-        home_points, home_ended = board_points(home_player)
+        home_points, home_ended = points, ended
         away_points, away_ended = board_points(away_player)
         if home_ended < games_per_board or away_ended < games_per_board:
-            running.append(number)
+            read.running.append(number)
             continue
-        boards[number] = Board(
+        read.boards[number] = Board(
             home_player=home_player.username,
             away_player=away_player.username,
             home_points=home_points,
             away_points=away_points,
         )
-    return boards, running
+    return read
 
 
 def challenge_seen(
@@ -188,10 +259,10 @@ def match_facts(
     teams = [team for team in (home_team, away_team) if team is not None]
     everyone = [p for team in teams for p in team.players]
 
-    boards: dict[int, Board] = {}
-    running: list[int] = []
+    read = BoardsRead({}, [], {})
     if payload.started and home_team is not None and away_team is not None:
-        boards, running = match_boards(home_team, away_team, games_per_board)
+        read = match_boards(home_team, away_team, games_per_board, (home_name, away_name))
+    boards = read.boards
 
     facts_at_start = dict(at_start or {})
     if payload.started:
@@ -222,14 +293,18 @@ def match_facts(
         status=payload.status,
         match=match,
         players=players,
-        closed_accounts=_unique(p.username for p in everyone if p.is_closed),
+        closed_accounts=_unique(
+            [p.username for p in everyone if p.is_closed]
+            + [name for team in teams for name in team.fair_play_removals]
+        ),
         fair_play=_unique(
             [p.username for p in everyone if is_fair_play_status(p.status)]
             + [name for team in teams for name in team.fair_play_removals]
         ),
         fair_play_removals=removals,
         board_numbers=tuple(boards),
-        running_boards=tuple(running),
+        running_boards=tuple(read.running),
+        unpaired_boards=dict(read.unpaired),
     )
 
 

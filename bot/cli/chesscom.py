@@ -142,6 +142,7 @@ def match_json(facts: MatchFacts) -> dict[str, Any]:
         "fair_play_removals": {c: list(n) for c, n in facts.fair_play_removals.items()},
         "board_numbers": list(facts.board_numbers),
         "running_boards": list(facts.running_boards),
+        "unpaired_boards": {str(n): why for n, why in facts.unpaired_boards.items()},
     }
 
 
@@ -177,6 +178,8 @@ def match_text(facts: MatchFacts, match_id: str) -> str:
                 f"  {number:>3}. {board.home_player} {json_number(board.home_points)}"
                 f" - {json_number(board.away_points)} {board.away_player}"
             )
+        for number, why in facts.unpaired_boards.items():
+            lines.append(f"  {number:>3}. left out: {why}")
     for club, names in facts.players.items():
         lines.append(f"{club}: {len(names)} players")
     lines.append(f"closed accounts (CL-19): {_names(facts.closed_accounts)}")

@@ -33,7 +33,8 @@ def promotion_proposal(
     withdrawn: Iterable[str] = (),
 ) -> Proposal:
     """CL-8: the top `places` of each lower division go up, the bottom `places` of each
-    higher division go down; every division keeps its size.
+    higher division go down; every division keeps its size. `tables` are in the season's
+    division order, best first (CL-7: names and order are configuration).
 
     Interpretation: clubs are laid on one ladder (each division in standings order, with the
     top `places` of the division below placed above the bottom `places` of the one above)

@@ -53,8 +53,8 @@ class LeagueReport:
 
     @property
     def champion(self) -> str | None:
-        """CL-16: the Premier (first) division's winner, once every match is decided (CL-1)
-        and if no tie shares first place; else None."""
+        """CL-16: the winner of the first division listed (CL-7: the top one, whatever its
+        name), once every match is decided (CL-1) and if no tie shares first place."""
         if not self.complete or not self.divisions:
             return None
         table = self.divisions[0][1]
