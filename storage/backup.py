@@ -1,0 +1,40 @@
+"""Online backup of the database with SQLite's backup API: consistent while the bot writes."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+
+class BackupError(Exception):
+    """A backup that cannot be made; nothing was written."""
+
+
+def backup_database(source: Path, target: Path) -> int:
+    """Copy `source` to the new file `target` in one consistent snapshot; returns its pages.
+
+    The copy is one backup step over a read transaction, so concurrent writers (WAL mode)
+    are not blocked and the copy is the database as of one commit.
+    """
+    if not source.is_file():
+        raise BackupError(f"no database at {source}")
+    if target.exists():
+        raise BackupError(f"{target} already exists; choose a new file")
+    if not target.parent.is_dir():
+        raise BackupError(f"folder {target.parent} does not exist")
+    partial = target.with_name(target.name + ".partial")
+    src = sqlite3.connect(f"file:{source}?mode=rw", uri=True)
+    try:
+        dst = sqlite3.connect(partial)
+        try:
+            src.backup(dst, pages=-1)
+            pages = int(dst.execute("PRAGMA page_count").fetchone()[0])
+        finally:
+            dst.close()
+    except sqlite3.Error as error:
+        partial.unlink(missing_ok=True)
+        raise BackupError(f"backup of {source} failed: {error}") from None
+    finally:
+        src.close()
+    partial.rename(target)
+    return pages
