@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -10,11 +11,19 @@ class BackupError(Exception):
     """A backup that cannot be made; nothing was written."""
 
 
-def backup_database(source: Path, target: Path) -> int:
-    """Copy `source` to the new file `target` in one consistent snapshot; returns its pages.
+def backup_database(
+    source: Path,
+    target: Path,
+    *,
+    pages: int = -1,
+    progress: Callable[[int, int, int], object] | None = None,
+) -> int:
+    """Copy `source` to the new file `target` as one consistent snapshot; returns its pages.
 
-    The copy is one backup step over a read transaction, so concurrent writers (WAL mode)
-    are not blocked and the copy is the database as of one commit.
+    By default the copy is one backup step inside a read transaction: writers (WAL mode) are
+    not blocked and the copy is the database as of one commit. With `pages` > 0 it is copied
+    in steps; SQLite restarts the copy whenever another connection writes, so it stays
+    consistent. `progress(status, remaining, total)` is called after each step.
     """
     if not source.is_file():
         raise BackupError(f"no database at {source}")
@@ -27,7 +36,7 @@ def backup_database(source: Path, target: Path) -> int:
     try:
         dst = sqlite3.connect(partial)
         try:
-            src.backup(dst, pages=-1)
+            src.backup(dst, pages=pages, progress=progress)
             pages = int(dst.execute("PRAGMA page_count").fetchone()[0])
         finally:
             dst.close()

@@ -116,29 +116,27 @@ async def test_club_admin_add_twice_changes_nothing(database: Database) -> None:
 
 
 async def test_backup_while_writing_is_consistent(database: Database, tmp_path: Path) -> None:
+    """Writes commit through the bot's connection between backup steps; the copy stays whole."""
     store = GuildStore(database, 1)
+    for user_id in range(1, 200):
+        await store.club_admins.add(1, f"club-{user_id}", user_id)
+    loop = asyncio.get_running_loop()
+    during = []
+
+    def write_between_steps(status: int, remaining: int, total: int) -> None:
+        if len(during) < 5 and remaining > 0:
+            user_id = 1000 + len(during)
+            asyncio.run_coroutine_threadsafe(
+                store.club_admins.add(1, "late-club", user_id), loop
+            ).result()
+            during.append(user_id)
+
     target = tmp_path / "backup.db"
-    stop = asyncio.Event()
-    written = 0
+    await asyncio.to_thread(
+        backup_database, database.path, target, pages=1, progress=write_between_steps
+    )
 
-    async def writer() -> None:
-        nonlocal written
-        while not stop.is_set():
-            await store.club_admins.add(1, "club", written + 1)
-            written += 1
-            await asyncio.sleep(0)
-
-    task = asyncio.create_task(writer())
-    while written < 20:
-        await asyncio.sleep(0)
-    before = written
-    pages = await asyncio.to_thread(backup_database, database.path, target)
-    after = written
-    stop.set()
-    await task
-
-    assert pages > 0
-    assert after > before, "writes did not go on during the backup"
+    assert len(during) == 5, "no write happened while the backup was running"
     with sqlite3.connect(target) as copy:
         assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         admins = copy.execute("SELECT count(*) FROM club_admins").fetchone()[0]
@@ -146,8 +144,18 @@ async def test_backup_while_writing_is_consistent(database: Database, tmp_path: 
             "SELECT count(*) FROM audit WHERE action = 'club_admin.add'"
         ).fetchone()[0]
         version = copy.execute("PRAGMA user_version").fetchone()[0]
-    assert admins == audited >= before
+    assert admins == audited == 199 + 5
     assert version == await database.schema_version()
+
+
+async def test_one_step_backup_is_a_consistent_snapshot(database: Database, tmp_path: Path) -> None:
+    store = GuildStore(database, 1)
+    await store.settings.update(1, hq_role_id=5)
+    pages = await asyncio.to_thread(backup_database, database.path, tmp_path / "copy.db")
+    assert pages > 0
+    copy = await Database.open(tmp_path / "copy.db")
+    assert (await GuildStore(copy, 1).settings.get()).hq_role_id == 5
+    await copy.close()
 
 
 def test_backup_refuses_existing_target_and_missing_source(tmp_path: Path) -> None:
