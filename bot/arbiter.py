@@ -88,7 +88,7 @@ class ArbiterBot(commands.AutoShardedBot):
     async def close(self) -> None:
         """Stop the scheduler, disconnect, and close the database."""
         if self.scheduler is not None:
-            self.scheduler.shutdown()
+            await self.scheduler.shutdown()
         await super().close()
         if self._database is not None:
             await self._database.close()

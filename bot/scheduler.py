@@ -8,6 +8,7 @@ runs exactly once even if it is scheduled twice or the bot restarts while it is 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -66,16 +67,19 @@ class Scheduler:
         self.database = database
         self.registry = registry
         self.aps = scheduler or new_scheduler()
+        self._in_flight: set[asyncio.Task[object]] = set()
 
     def start(self) -> None:
         """Start APScheduler; call inside the running event loop (e.g. in `setup_hook`)."""
         if not self.aps.running:
             self.aps.start()
 
-    def shutdown(self) -> None:
-        """Stop APScheduler without waiting for running jobs (their rows stay truthful)."""
+    async def shutdown(self) -> None:
+        """Stop firing new jobs, then let the runs in flight finish and record their end."""
         if self.aps.running:
             self.aps.shutdown(wait=False)
+        if self._in_flight:
+            await asyncio.gather(*self._in_flight, return_exceptions=True)
 
     async def rebuild(self) -> list[Job]:
         """Schedule every pending job of the database; returns them. Overdue ones run at once."""
@@ -102,13 +106,20 @@ class Scheduler:
 
     def _add(self, job: Job) -> None:
         self.aps.add_job(
-            self.run,
+            self._fire,
             "date",
             run_date=max(job.due_at, self.database.clock()),
             args=[job],
             id=job_id(job.id),
             replace_existing=True,
         )
+
+    async def _fire(self, job: Job) -> None:
+        # APScheduler cancels its own job tasks on shutdown; run in a task it does not own,
+        # so `shutdown()` can let a started job finish and record its end.
+        task = asyncio.create_task(self.run(job), name=f"arbiter {job_id(job.id)}")
+        self._in_flight.add(task)
+        task.add_done_callback(self._in_flight.discard)
 
     async def run(self, job: Job) -> bool:
         """Claim and run one job; False if it was not pending or its kind is unknown."""
