@@ -32,7 +32,9 @@ def cog_names(package: str = COGS_PACKAGE) -> list[str]:
 class ArbiterBot(commands.AutoShardedBot):
     """Arbiter: opens storage, loads every cog and starts the durable scheduler on setup."""
 
-    def __init__(self, config: Config, *, database: Database | None = None) -> None:
+    def __init__(
+        self, config: Config, *, database: Database | None = None, run_jobs: bool = True
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -43,6 +45,7 @@ class ArbiterBot(commands.AutoShardedBot):
         self.config = config
         self.jobs = JobRegistry()
         self._database = database
+        self.run_jobs = run_jobs
         self.scheduler: Scheduler | None = None
 
     @property
@@ -81,6 +84,8 @@ class ArbiterBot(commands.AutoShardedBot):
         await self.open_database()
         loaded = await self.load_cogs()
         log.info("loaded cogs: %s", ", ".join(loaded))
+        if not self.run_jobs:
+            return
         self.scheduler = Scheduler(self.database, self.jobs)
         self.scheduler.start()
         await self.scheduler.rebuild()
@@ -92,3 +97,10 @@ class ArbiterBot(commands.AutoShardedBot):
         await super().close()
         if self._database is not None:
             await self._database.close()
+
+
+async def offline_bot(config: Config) -> ArbiterBot:
+    """A bot on an in-memory database that runs no jobs: its setup hook (or `login()`) loads
+    the command tree without touching the real database (sync, schema checks, reference)."""
+    database = await Database.open(":memory:")
+    return ArbiterBot(config, database=database, run_jobs=False)

@@ -2,6 +2,7 @@
 
 Each is a decorator (`@is_director()`) usable on any app command. A refusal raises
 `RoleRequired` naming what is needed; the error handler shows it and nothing is changed.
+Each predicate carries a `requirement` text, which the command reference prints.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def _role_check(role: GuildRole) -> Callable[[T], T]:
     async def predicate(interaction: discord.Interaction) -> bool:
         return await has_role(interaction, role)
 
-    predicate.__qualname__ = f"requires_{role.setting}"
+    predicate.requirement = f"{role.label} role"  # type: ignore[attr-defined]
     return app_commands.check(predicate)
 
 
@@ -98,6 +99,7 @@ def is_club_admin(option: str = "club") -> Callable[[T], T]:
         club = getattr(interaction.namespace, option, None)
         return await administers_club(interaction, None if club is None else str(club))
 
+    predicate.requirement = f"admin of the club in `{option}`"  # type: ignore[attr-defined]
     return app_commands.check(predicate)
 
 
