@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 
+import aiohttp
 import discord
 
 from bot.arbiter import ArbiterBot
@@ -36,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
         asyncio.run(_serve(ArbiterBot(config), token))
     except discord.LoginFailure:
         raise CliError("Discord refused the token: check DISCORD_TOKEN", 2) from None
+    except (aiohttp.ClientError, OSError) as error:
+        raise CliError(f"cannot reach Discord: {error}", 1) from None
     except discord.PrivilegedIntentsRequired as error:
         raise CliError(f"Discord refused a privileged intent: {error}", 1) from None
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+import aiohttp
 import discord
 
 from bot.arbiter import offline_bot
@@ -53,6 +54,8 @@ def sync(args: argparse.Namespace) -> int:
         names = asyncio.run(sync_commands(config, token, guild_id))
     except discord.LoginFailure:
         raise CliError("Discord refused the token: check DISCORD_TOKEN", 2) from None
+    except (aiohttp.ClientError, OSError) as error:
+        raise CliError(f"cannot reach Discord: {error}", 1) from None
     except discord.HTTPException as error:
         raise CliError(f"Discord refused the commands: {error}", 1) from None
     where = f"guild {guild_id}" if guild_id else "all guilds (global; may take up to an hour)"
