@@ -63,6 +63,7 @@ class Database:
     def __init__(self, connection: aiosqlite.Connection, path: Path, clock: Clock) -> None:
         self._connection = connection
         self._lock = asyncio.Lock()
+        self._owner: asyncio.Task[object] | None = None
         self.path = path
         self.clock = clock
 
@@ -82,7 +83,7 @@ class Database:
 
     async def migrate(self) -> list[int]:
         """Apply pending migrations, each in its own transaction; returns the versions applied."""
-        async with self._lock:
+        async with self._exclusive():
             return await apply_migrations(self._connection)
 
     async def schema_version(self) -> int:
@@ -96,10 +97,25 @@ class Database:
         """Close the connection (idempotent)."""
         await self._connection.close()
 
+    def _held_by_this_task(self) -> bool:
+        return self._owner is not None and self._owner is asyncio.current_task()
+
+    @asynccontextmanager
+    async def _exclusive(self) -> AsyncIterator[None]:
+        async with self._lock:
+            self._owner = asyncio.current_task()
+            try:
+                yield
+            finally:
+                self._owner = None
+
     @asynccontextmanager
     async def read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The connection for reads, exclusive for the duration of the block."""
-        async with self._lock:
+        """The connection for reads, exclusive for the block (inside `change()`: its own)."""
+        if self._held_by_this_task():
+            yield self._connection
+            return
+        async with self._exclusive():
             yield self._connection
 
     @asynccontextmanager
@@ -114,9 +130,13 @@ class Database:
     ) -> AsyncIterator[Transaction]:
         """One write transaction plus its audit row; rolled back whole if the block raises.
 
-        The block may add to `transaction.details` before the audit row is written.
+        The block may add to `transaction.details` before the audit row is written. Reads in
+        the block see the transaction; a nested `change()` is refused (one service call, one
+        transaction).
         """
-        async with self._lock:
+        if self._held_by_this_task():
+            raise RuntimeError("change() inside change(): do all of it in one transaction")
+        async with self._exclusive():
             connection = self._connection
             transaction = Transaction(connection, dict(details or {}))
             await connection.execute("BEGIN IMMEDIATE")

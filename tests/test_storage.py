@@ -168,3 +168,18 @@ def test_backup_refuses_existing_target_and_missing_source(tmp_path: Path) -> No
         backup_database(tmp_path / "source.db", existing)
     assert existing.read_bytes() == b"keep me"
     assert not (tmp_path / "new.db").exists()
+
+
+async def test_reads_inside_a_change_see_it_and_nested_changes_are_refused(
+    database: Database,
+) -> None:
+    store = GuildStore(database, 3)
+    async with database.change(guild_id=3, actor_id=1, action="t", subject="s") as transaction:
+        await transaction.execute(
+            "INSERT INTO guild_settings (guild_id, hq_role_id, updated_at) VALUES (3, 9, 'x')"
+        )
+        assert (await store.settings.get()).hq_role_id == 9
+        with pytest.raises(RuntimeError, match="one transaction"):
+            await store.settings.update(1, hq_role_id=10)
+    assert (await store.settings.get()).hq_role_id == 9
+    assert [entry.action for entry in await store.audit.recent()] == ["t"]
