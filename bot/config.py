@@ -153,10 +153,9 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
             raise ConfigError(f"{path}: cannot read: {error}") from None
     if env.get(TOKEN_ENV):
         data["token"] = env[TOKEN_ENV]
-    if env.get(CHESSCOM_URL_ENV):
-        chesscom = data.get("chesscom")
-        data["chesscom"] = {**(chesscom if isinstance(chesscom, dict) else {})}
-        data["chesscom"]["base_url"] = env[CHESSCOM_URL_ENV]  # type: ignore[index]
+    chesscom = data.setdefault("chesscom", {})
+    if env.get(CHESSCOM_URL_ENV) and isinstance(chesscom, dict):
+        chesscom["base_url"] = env[CHESSCOM_URL_ENV]
     try:
         config = Config.model_validate(data)
     except ValidationError as error:

@@ -34,6 +34,14 @@ DIRECTOR = GuildRole("director", "director_role_id", "director_role")
 ARBITER = GuildRole("arbiter", "arbiter_role_id", "arbiter_role")
 
 
+_PERMISSION_NAMES = {"manage_guild": "Manage Server", "view_channel": "View Channels"}
+
+
+def permission_name(flag: str) -> str:
+    """The name Discord's client shows for a permission flag (`manage_guild` → Manage Server)."""
+    return _PERMISSION_NAMES.get(flag, flag.replace("_", " ").title())
+
+
 def guild_store(interaction: discord.Interaction) -> GuildStore:
     """The repositories of the interaction's guild; refuses outside a server."""
     if interaction.guild_id is None:

@@ -85,7 +85,7 @@ class Scheduler:
         """Schedule every pending job of the database; returns them. Overdue ones run at once."""
         jobs = await pending_jobs(self.database)
         for job in jobs:
-            self._add(job)
+            self.add(job)
         log.info("scheduler rebuilt %d pending job(s) from the database", len(jobs))
         return jobs
 
@@ -101,10 +101,11 @@ class Scheduler:
         if self.registry.handler(kind) is None:
             raise ValueError(f"no handler registered for job kind {kind!r}")
         job = await GuildStore(self.database, guild_id).jobs.create(actor_id, kind, due_at, payload)
-        self._add(job)
+        self.add(job)
         return job
 
-    def _add(self, job: Job) -> None:
+    def add(self, job: Job) -> None:
+        """Schedule a stored pending job (e.g. one a service inserted with `insert_job`)."""
         self.aps.add_job(
             self._fire,
             "date",

@@ -13,14 +13,9 @@ import discord
 from discord import app_commands
 
 from bot.errors import RoleRequired, UserError
+from bot.permissions import permission_name
 
 log = logging.getLogger(__name__)
-
-_PERMISSION_NAMES = {"manage_guild": "Manage Server"}
-
-
-def _permission_name(name: str) -> str:
-    return _PERMISSION_NAMES.get(name, name.replace("_", " ").title())
 
 
 def new_error_id() -> str:
@@ -36,10 +31,10 @@ def describe_error(error: app_commands.AppCommandError) -> tuple[str, bool]:
     if isinstance(cause, UserError | RoleRequired):
         return cause.message, False
     if isinstance(cause, app_commands.MissingPermissions):
-        needed = ", ".join(_permission_name(p) for p in cause.missing_permissions)
+        needed = ", ".join(permission_name(p) for p in cause.missing_permissions)
         return f"You need the **{needed}** permission to use this command.", False
     if isinstance(cause, app_commands.BotMissingPermissions):
-        needed = ", ".join(_permission_name(p) for p in cause.missing_permissions)
+        needed = ", ".join(permission_name(p) for p in cause.missing_permissions)
         return f"I need the **{needed}** permission here to do that.", False
     if isinstance(cause, app_commands.NoPrivateMessage):
         return "This command only works in a server.", False

@@ -33,7 +33,7 @@ class ClubAdminRepository:
             cursor = await transaction.execute(
                 "INSERT OR IGNORE INTO club_admins (guild_id, club, user_id, added_at)"
                 " VALUES (?, ?, ?, ?)",
-                (self.guild_id, club, user_id, to_text(self._database.clock())),
+                (self.guild_id, club, user_id, to_text(transaction.now)),
             )
             if cursor.rowcount == 0:
                 transaction.abandon()

@@ -42,9 +42,11 @@ def from_text(text: str) -> datetime:
 
 @dataclass
 class Transaction:
-    """An open write transaction: its connection and the audit details it will record."""
+    """An open write transaction: its connection, its instant (from the database clock, also
+    the audit row's `at`) and the audit details it will record."""
 
     connection: aiosqlite.Connection
+    now: datetime
     details: dict[str, Any]
     unchanged: bool = False
 
@@ -138,7 +140,7 @@ class Database:
             raise RuntimeError("change() inside change(): do all of it in one transaction")
         async with self._exclusive():
             connection = self._connection
-            transaction = Transaction(connection, dict(details or {}))
+            transaction = Transaction(connection, self.clock(), dict(details or {}))
             await connection.execute("BEGIN IMMEDIATE")
             try:
                 yield transaction
@@ -154,7 +156,7 @@ class Database:
                         action,
                         subject,
                         json.dumps(transaction.details, sort_keys=True, default=str),
-                        to_text(self.clock()),
+                        to_text(transaction.now),
                     ),
                 )
             except BaseException:

@@ -66,7 +66,7 @@ class GuildSettingsRepository:
                 (
                     self.guild_id,
                     *(getattr(updated, key) for key in SETTING_KEYS),
-                    to_text(self._database.clock()),
+                    to_text(transaction.now),
                 ),
             )
         return updated

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from storage.database import Database, from_text, to_text
+from storage.database import Database, Transaction, from_text, to_text
 
 
 @dataclass(frozen=True)
@@ -57,29 +57,13 @@ class JobRepository:
         payload: dict[str, Any] | None = None,
     ) -> Job:
         """A new pending job of `kind` due at `due_at` (aware), audited as `job.create`."""
-        payload = dict(payload or {})
         async with self._database.change(
             guild_id=self.guild_id,
             actor_id=actor_id,
             action="job.create",
             subject=f"job:{kind}",
-            details={"due_at": to_text(due_at), "payload": payload},
         ) as transaction:
-            cursor = await transaction.execute(
-                "INSERT INTO scheduled_jobs (guild_id, kind, due_at, payload, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (
-                    self.guild_id,
-                    kind,
-                    to_text(due_at),
-                    json.dumps(payload, sort_keys=True),
-                    to_text(self._database.clock()),
-                ),
-            )
-            job_id = cursor.lastrowid
-            assert job_id is not None
-            transaction.details["job_id"] = job_id
-        return Job(job_id, self.guild_id, kind, from_text(to_text(due_at)), payload, "pending")
+            return await insert_job(transaction, self.guild_id, kind, due_at, payload)
 
     async def cancel(self, actor_id: int | None, job_id: int) -> bool:
         """Cancel a pending job of this guild; False if it was not pending (nothing changes)."""
@@ -92,7 +76,7 @@ class JobRepository:
             cursor = await transaction.execute(
                 "UPDATE scheduled_jobs SET status = 'cancelled', finished_at = ?"
                 " WHERE id = ? AND guild_id = ? AND status = 'pending'",
-                (to_text(self._database.clock()), job_id, self.guild_id),
+                (to_text(transaction.now), job_id, self.guild_id),
             )
             if cursor.rowcount == 0:
                 transaction.abandon()
@@ -107,6 +91,35 @@ class JobRepository:
             )
             row = await cursor.fetchone()
         return None if row is None else _job(row)
+
+
+async def insert_job(
+    transaction: Transaction,
+    guild_id: int,
+    kind: str,
+    due_at: datetime,
+    payload: dict[str, Any] | None = None,
+) -> Job:
+    """Insert a pending job inside an open `Database.change()` (a service that schedules as
+    part of a larger change); hand the result to `Scheduler.add` once the change commits."""
+    payload = dict(payload or {})
+    cursor = await transaction.execute(
+        "INSERT INTO scheduled_jobs (guild_id, kind, due_at, payload, created_at)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (
+            guild_id,
+            kind,
+            to_text(due_at),
+            json.dumps(payload, sort_keys=True),
+            to_text(transaction.now),
+        ),
+    )
+    job_id = cursor.lastrowid
+    assert job_id is not None
+    transaction.details.setdefault("jobs", []).append(
+        {"id": job_id, "kind": kind, "due_at": to_text(due_at), "payload": payload}
+    )
+    return Job(job_id, guild_id, kind, from_text(to_text(due_at)), payload, "pending")
 
 
 async def pending_jobs(database: Database) -> list[Job]:
@@ -146,5 +159,5 @@ async def finish_job(database: Database, job: Job, error: str | None = None) -> 
         await transaction.execute(
             "UPDATE scheduled_jobs SET status = ?, error = ?, finished_at = ?"
             " WHERE id = ? AND guild_id = ? AND status = 'running'",
-            (status, error, to_text(database.clock()), job.id, job.guild_id),
+            (status, error, to_text(transaction.now), job.id, job.guild_id),
         )

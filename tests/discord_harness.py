@@ -69,7 +69,9 @@ class Reply:
     @property
     def data(self) -> dict[str, Any]:
         """The message data: `data` of a response, the body of a follow-up or edit."""
-        return self.payload.get("data") or {} if self.kind == "response" else self.payload
+        if self.kind == "response":
+            return self.payload.get("data") or {}
+        return self.payload
 
     @property
     def content(self) -> str | None:

@@ -13,7 +13,7 @@ from bot.config import Config
 from bot.scheduler import JobRegistry, Scheduler, job_id
 from storage.database import Database
 from storage.guild import GuildStore
-from storage.jobs import Job, pending_jobs
+from storage.jobs import Job, insert_job, pending_jobs
 
 GUILD = 42
 
@@ -161,3 +161,27 @@ async def test_bot_setup_hook_rebuilds_and_runs_overdue_jobs(config: Config) -> 
     reopened = await Database.open(config.database.path)
     assert await _status(reopened, job) == "done"
     await reopened.close()
+
+
+async def test_a_job_inserted_in_a_larger_change_rolls_back_with_it(database: Database) -> None:
+    due = datetime.now(UTC) + timedelta(days=1)
+    with pytest.raises(RuntimeError):
+        async with database.change(
+            guild_id=GUILD, actor_id=1, action="match.create", subject="match:1"
+        ) as transaction:
+            await insert_job(transaction, GUILD, "deadline", due, {"match": 1})
+            raise RuntimeError("the rest of the change failed")
+    assert await pending_jobs(database) == []
+
+    async with database.change(
+        guild_id=GUILD, actor_id=1, action="match.create", subject="match:1"
+    ) as transaction:
+        job = await insert_job(transaction, GUILD, "deadline", due, {"match": 1})
+    registry = JobRegistry()
+    registry.register("deadline", Recorder())
+    scheduler = Scheduler(database, registry)
+    scheduler.add(job)
+    assert scheduler.aps.get_job(job_id(job.id)) is not None
+    assert await pending_jobs(database) == [job]
+    [entry] = await GuildStore(database, GUILD).audit.recent()
+    assert entry.details["jobs"][0]["id"] == job.id
