@@ -135,6 +135,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
         super().__init__()
         self.harness = harness
         self.replies: list[Reply] = []
+        self.original_id: int | None = None
 
     @staticmethod
     def _body(payload: dict[str, Any] | None, multipart: list[dict[str, Any]] | None) -> dict:
@@ -149,7 +150,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
         self, interaction_id: int, token: str, *, session: Any, params: Any, **_: Any
     ) -> dict[str, Any]:
         payload = self._body(params.payload, params.multipart)
-        message_id = snowflake()
+        message_id = self.original_id = snowflake()
         self.replies.append(Reply("response", payload, message_id))
         return {
             "interaction": {
@@ -162,33 +163,27 @@ class RecordingAdapter(AsyncWebhookAdapter):
             }
         }
 
-    async def execute_webhook(
+    def _message(
         self,
-        webhook_id: int,
-        token: str,
-        *,
-        payload: dict[str, Any] | None = None,
-        multipart: list[dict[str, Any]] | None = None,
-        **_: Any,
+        kind: str,
+        payload: dict[str, Any] | None,
+        multipart: list[dict[str, Any]] | None,
+        message_id: int | None,
     ) -> dict[str, Any]:
         body = self._body(payload, multipart)
-        message_id = snowflake()
-        self.replies.append(Reply("followup", body, message_id))
+        message_id = message_id or snowflake()
+        self.replies.append(Reply(kind, body, message_id))
         return self.harness.message_payload(message_id, body)
 
-    async def edit_original_interaction_response(
-        self,
-        application_id: int,
-        token: str,
-        *,
-        payload: dict[str, Any] | None = None,
-        multipart: list[dict[str, Any]] | None = None,
-        **_: Any,
+    async def execute_webhook(
+        self, webhook_id: int, token: str, *, payload=None, multipart=None, **_: Any
     ) -> dict[str, Any]:
-        body = self._body(payload, multipart)
-        message_id = snowflake()
-        self.replies.append(Reply("edit_original", body, message_id))
-        return self.harness.message_payload(message_id, body)
+        return self._message("followup", payload, multipart, None)
+
+    async def edit_original_interaction_response(
+        self, application_id: int, token: str, *, payload=None, multipart=None, **_: Any
+    ) -> dict[str, Any]:
+        return self._message("edit_original", payload, multipart, self.original_id)
 
     async def edit_webhook_message(
         self,
@@ -196,13 +191,11 @@ class RecordingAdapter(AsyncWebhookAdapter):
         token: str,
         message_id: int,
         *,
-        payload: dict[str, Any] | None = None,
-        multipart: list[dict[str, Any]] | None = None,
+        payload=None,
+        multipart=None,
         **_: Any,
     ) -> dict[str, Any]:
-        body = self._body(payload, multipart)
-        self.replies.append(Reply("edit_message", body, message_id))
-        return self.harness.message_payload(message_id, body)
+        return self._message("edit_message", payload, multipart, message_id)
 
     async def delete_webhook_message(
         self, webhook_id: int, token: str, message_id: int, **_: Any
@@ -212,7 +205,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
     async def delete_original_interaction_response(
         self, application_id: int, token: str, **_: Any
     ) -> None:
-        self.replies.append(Reply("delete", {}, None))
+        self.replies.append(Reply("delete", {}, self.original_id))
 
 
 def _role_payload(role_id: int, name: str, position: int, permissions: int = 0) -> dict:

@@ -35,6 +35,11 @@ class Probe(commands.Cog):
         await interaction.response.defer(ephemeral=True)
         raise KeyError("deliberate")
 
+    @probe.command(name="slow", description="Defer, then edit the original response.")
+    async def slow(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.edit_original_response(content="done", embed=discord.Embed(title="T"))
+
     @probe.command(name="refuse", description="Raise a user error.")
     async def refuse(self, interaction: discord.Interaction) -> None:
         raise UserError("That club is not registered.")
@@ -111,6 +116,13 @@ async def test_error_after_defer_is_a_followup(harness: DiscordHarness, probe: P
     assert defer.type == 5 and defer.ephemeral
     assert followup.kind == "followup" and followup.ephemeral
     assert "error id" in followup.content
+
+
+async def test_deferred_reply_is_edited_in_place(harness: DiscordHarness, probe: Probe) -> None:
+    defer, edit = (await harness.command("probe slow", user=harness.member())).replies
+    assert defer.type == 5 and not defer.ephemeral
+    assert edit.kind == "edit_original" and edit.message_id == defer.message_id
+    assert edit.content == "done" and edit.embeds[0]["title"] == "T"
 
 
 async def test_user_error_is_shown_without_an_id(harness: DiscordHarness, probe: Probe) -> None:
