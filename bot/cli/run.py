@@ -13,8 +13,6 @@ from bot.arbiter import ArbiterBot
 from bot.cli.config_option import add_config_option, config_from_args, require_token
 from bot.cli.errors import CliError
 
-log = logging.getLogger(__name__)
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `run`."""
