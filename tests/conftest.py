@@ -1,10 +1,16 @@
-"""Shared test fixtures: where the project's shared fixtures live."""
+"""Shared test fixtures: the shared fixtures folder, a migrated database, the Discord harness."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+
+from bot.arbiter import ArbiterBot
+from bot.config import Config, DatabaseConfig
+from storage.database import Database
+from tests.discord_harness import DiscordHarness
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 FIXTURES = SHARED / "fixtures"
@@ -15,3 +21,33 @@ def fixtures_dir() -> Path:
     """The read-only `../shared/fixtures` folder (regulation fixtures, chess.com payloads)."""
     assert FIXTURES.is_dir(), f"shared fixtures not found at {FIXTURES}"
     return FIXTURES
+
+
+@pytest.fixture
+async def database(tmp_path: Path) -> AsyncIterator[Database]:
+    """A migrated Arbiter database in a real SQLite file under `tmp_path`."""
+    database = await Database.open(tmp_path / "arbiter.db")
+    await database.migrate()
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Config:
+    """Default configuration with the database in `tmp_path` and no token."""
+    return Config(database=DatabaseConfig(path=tmp_path / "bot.db"))
+
+
+@pytest.fixture
+async def bot(config: Config) -> AsyncIterator[ArbiterBot]:
+    """An Arbiter bot after its real `setup_hook` (storage, every cog, scheduler), offline."""
+    bot = ArbiterBot(config)
+    async with bot:
+        await bot.setup_hook()
+        yield bot
+
+
+@pytest.fixture
+def harness(bot: ArbiterBot) -> DiscordHarness:
+    """The Discord harness on `bot`: `await harness.command("setup show", user=...)`."""
+    return DiscordHarness(bot)

@@ -1,0 +1,106 @@
+"""The Arbiter bot: a sharded discord.py bot that owns the database and the scheduler."""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import pkgutil
+
+import discord
+from discord.ext import commands
+
+from bot.config import Config
+from bot.scheduler import JobRegistry, Scheduler
+from bot.tree import ArbiterTree
+from storage.database import Database
+from storage.guild import GuildStore
+
+log = logging.getLogger(__name__)
+
+COGS_PACKAGE = "cogs"
+
+
+def cog_names(package: str = COGS_PACKAGE) -> list[str]:
+    """Every module of the cogs package, by name (found without importing `cogs` here)."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or spec.submodule_search_locations is None:
+        raise RuntimeError(f"cogs package {package!r} not found")
+    modules = pkgutil.iter_modules(spec.submodule_search_locations)
+    return sorted(f"{package}.{m.name}" for m in modules if not m.name.startswith("_"))
+
+
+class ArbiterBot(commands.AutoShardedBot):
+    """Arbiter: opens storage, loads every cog and starts the durable scheduler on setup."""
+
+    def __init__(
+        self, config: Config, *, database: Database | None = None, run_jobs: bool = True
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            tree_cls=ArbiterTree,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.config = config
+        self.jobs = JobRegistry()
+        self._database = database
+        self.run_jobs = run_jobs
+        self.scheduler: Scheduler | None = None
+
+    @property
+    def database(self) -> Database:
+        """The open database (available from `setup_hook` on)."""
+        if self._database is None:
+            raise RuntimeError("the database is not open yet (setup_hook has not run)")
+        return self._database
+
+    def guild_store(self, guild_id: int) -> GuildStore:
+        """The repositories of one guild."""
+        return GuildStore(self.database, guild_id)
+
+    async def open_database(self) -> Database:
+        """Open and migrate the configured database (once)."""
+        if self._database is None:
+            settings = self.config.database
+            self._database = await Database.open(
+                settings.path, busy_timeout_ms=settings.busy_timeout_ms
+            )
+        applied = await self._database.migrate()
+        if applied:
+            log.info("database %s migrated to version %d", self._database.path, applied[-1])
+        return self._database
+
+    async def load_cogs(self) -> list[str]:
+        """Load every cog module of `cogs/` as an extension; returns their names."""
+        names = cog_names()
+        for name in names:
+            if name not in self.extensions:
+                await self.load_extension(name)
+        return names
+
+    async def setup_hook(self) -> None:
+        """Open storage, load the cogs, then start the scheduler and rebuild its jobs."""
+        await self.open_database()
+        loaded = await self.load_cogs()
+        log.info("loaded cogs: %s", ", ".join(loaded))
+        if not self.run_jobs:
+            return
+        self.scheduler = Scheduler(self.database, self.jobs)
+        self.scheduler.start()
+        await self.scheduler.rebuild()
+
+    async def close(self) -> None:
+        """Stop the scheduler, disconnect, and close the database."""
+        if self.scheduler is not None:
+            await self.scheduler.shutdown()
+        await super().close()
+        if self._database is not None:
+            await self._database.close()
+
+
+async def offline_bot(config: Config) -> ArbiterBot:
+    """A bot on an in-memory database that runs no jobs: its setup hook (or `login()`) loads
+    the command tree without touching the real database (sync, schema checks, reference)."""
+    database = await Database.open(":memory:")
+    return ArbiterBot(config, database=database, run_jobs=False)

@@ -1,0 +1,49 @@
+"""`arbiter commands`: print the slash-command reference, or refresh the README's copy."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+from bot.arbiter import offline_bot
+from bot.cli.config_option import add_config_option, config_from_args
+from bot.cli.errors import CliError
+from bot.command_reference import render, replace_section
+from bot.config import Config
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add `commands`."""
+    parser = subparsers.add_parser("commands", help="print the slash-command reference (Markdown)")
+    parser.add_argument(
+        "--readme",
+        type=Path,
+        metavar="PATH",
+        help="rewrite the reference section of this README instead of printing",
+    )
+    add_config_option(parser)
+    parser.set_defaults(handler=run)
+
+
+async def reference(config: Config) -> str:
+    """The Markdown reference of every command of every cog, built offline."""
+    bot = await offline_bot(config)
+    async with bot:
+        await bot.setup_hook()
+        return render(bot.tree)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the reference or write it into the README."""
+    text = asyncio.run(reference(config_from_args(args)))
+    if args.readme is None:
+        print(text, end="")
+        return 0
+    try:
+        readme = args.readme.read_text(encoding="utf-8")
+        args.readme.write_text(replace_section(readme, text), encoding="utf-8")
+    except (OSError, ValueError) as error:
+        raise CliError(f"{args.readme}: {error}", 2) from None
+    print(f"updated the command reference in {args.readme}")
+    return 0

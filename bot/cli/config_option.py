@@ -1,0 +1,39 @@
+"""The `--config PATH` option every `arbiter` subcommand shares, and loading it for the CLI."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from bot.cli.errors import CliError
+from bot.config import DEFAULT_PATH, Config, ConfigError, load_config
+
+
+def add_config_option(parser: argparse.ArgumentParser) -> None:
+    """Add `--config PATH` (default ./config.toml; a missing file means the defaults)."""
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=DEFAULT_PATH,
+        metavar="PATH",
+        help="configuration file (default: ./config.toml; missing means defaults)",
+    )
+
+
+def config_from_args(args: argparse.Namespace) -> Config:
+    """The validated configuration, or a `CliError` (exit 2) naming the bad key."""
+    try:
+        return load_config(args.config)
+    except ConfigError as error:
+        raise CliError(str(error), 2) from None
+
+
+def require_token(config: Config) -> str:
+    """The bot token, or a `CliError` (exit 2) saying how to set `DISCORD_TOKEN`."""
+    if not config.token:
+        raise CliError(
+            "no Discord bot token: set the DISCORD_TOKEN environment variable "
+            "(export DISCORD_TOKEN=...) or `token` in the configuration file",
+            2,
+        )
+    return config.token

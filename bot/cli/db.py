@@ -1,0 +1,62 @@
+"""`arbiter db migrate` and `arbiter db backup PATH`: maintain the SQLite database."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+from bot.cli.config_option import add_config_option, config_from_args
+from bot.cli.errors import CliError
+from storage.backup import BackupError, backup_database
+from storage.database import Database
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add `db` with its `migrate` and `backup` subcommands."""
+    parser = subparsers.add_parser("db", help="database maintenance (migrate, backup)")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    migrate = actions.add_parser("migrate", help="apply pending schema migrations")
+    add_config_option(migrate)
+    migrate.set_defaults(handler=run_migrate)
+    backup = actions.add_parser(
+        "backup", help="copy the database to a new file (safe while the bot runs)"
+    )
+    backup.add_argument("path", type=Path, metavar="PATH", help="the new backup file")
+    add_config_option(backup)
+    backup.set_defaults(handler=run_backup)
+
+
+async def _migrate(path: Path, busy_timeout_ms: int) -> tuple[list[int], int]:
+    database = await Database.open(path, busy_timeout_ms=busy_timeout_ms)
+    try:
+        applied = await database.migrate()
+        return applied, await database.schema_version()
+    finally:
+        await database.close()
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    """Migrate the configured database and say what changed."""
+    config = config_from_args(args)
+    path = config.database.path
+    try:
+        applied, version = asyncio.run(_migrate(path, config.database.busy_timeout_ms))
+    except (OSError, RuntimeError) as error:
+        raise CliError(f"cannot migrate {path}: {error}", 1) from None
+    if applied:
+        print(f"{path}: migrated to schema version {version} (applied {applied})")
+    else:
+        print(f"{path}: already at schema version {version}; nothing to do")
+    return 0
+
+
+def run_backup(args: argparse.Namespace) -> int:
+    """Back up the configured database to PATH."""
+    config = config_from_args(args)
+    try:
+        pages = backup_database(config.database.path, args.path)
+    except BackupError as error:
+        raise CliError(str(error), 2) from None
+    print(f"backed up {config.database.path} to {args.path} ({pages} pages)")
+    return 0

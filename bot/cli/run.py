@@ -1,0 +1,42 @@
+"""`arbiter run`: start the bot (storage, cogs, scheduler, then connect to Discord)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+
+import aiohttp
+import discord
+
+from bot.arbiter import ArbiterBot
+from bot.cli.config_option import add_config_option, config_from_args, require_token
+from bot.cli.errors import CliError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add `run`."""
+    parser = subparsers.add_parser("run", help="start the bot (needs DISCORD_TOKEN)")
+    add_config_option(parser)
+    parser.set_defaults(handler=run)
+
+
+async def _serve(bot: ArbiterBot, token: str) -> None:
+    async with bot:
+        await bot.start(token)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the bot until interrupted."""
+    config = config_from_args(args)
+    token = require_token(config)
+    discord.utils.setup_logging(level=logging.getLevelName(config.log_level), root=True)
+    try:
+        asyncio.run(_serve(ArbiterBot(config), token))
+    except discord.LoginFailure:
+        raise CliError("Discord refused the token: check DISCORD_TOKEN", 2) from None
+    except (aiohttp.ClientError, OSError) as error:
+        raise CliError(f"cannot reach Discord: {error}", 1) from None
+    except discord.PrivilegedIntentsRequired as error:
+        raise CliError(f"Discord refused a privileged intent: {error}", 1) from None
+    return 0

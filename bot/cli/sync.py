@@ -1,0 +1,63 @@
+"""`arbiter sync [--guild ID]`: publish the slash commands to Discord (never done on start)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+import aiohttp
+import discord
+
+from bot.arbiter import offline_bot
+from bot.cli.config_option import add_config_option, config_from_args, require_token
+from bot.cli.errors import CliError
+from bot.config import Config
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add `sync`."""
+    parser = subparsers.add_parser(
+        "sync",
+        help="publish the slash commands to Discord",
+        description="Publish the slash commands globally (may take up to an hour to show) "
+        "or to one guild (instant; default: sync_guild from the configuration).",
+    )
+    parser.add_argument("--guild", type=int, metavar="ID", help="sync to this guild only")
+    parser.add_argument(
+        "--global",
+        dest="everywhere",
+        action="store_true",
+        help="sync globally even if sync_guild is configured",
+    )
+    add_config_option(parser)
+    parser.set_defaults(handler=sync)
+
+
+async def sync_commands(config: Config, token: str, guild_id: int | None) -> list[str]:
+    """Log in over HTTP only, load the command tree and sync it; returns the names synced."""
+    bot = await offline_bot(config)
+    async with bot:
+        await bot.login(token)
+        guild = discord.Object(id=guild_id) if guild_id else None
+        if guild is not None:
+            bot.tree.copy_global_to(guild=guild)
+        synced = await bot.tree.sync(guild=guild)
+    return sorted(command.name for command in synced)
+
+
+def sync(args: argparse.Namespace) -> int:
+    """Sync and report what was published where."""
+    config = config_from_args(args)
+    token = require_token(config)
+    guild_id = None if args.everywhere else (args.guild or config.sync_guild)
+    try:
+        names = asyncio.run(sync_commands(config, token, guild_id))
+    except discord.LoginFailure:
+        raise CliError("Discord refused the token: check DISCORD_TOKEN", 2) from None
+    except (aiohttp.ClientError, OSError) as error:
+        raise CliError(f"cannot reach Discord: {error}", 1) from None
+    except discord.HTTPException as error:
+        raise CliError(f"Discord refused the commands: {error}", 1) from None
+    where = f"guild {guild_id}" if guild_id else "all guilds (global; may take up to an hour)"
+    print(f"synced {len(names)} command(s) to {where}: {', '.join(names)}")
+    return 0

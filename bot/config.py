@@ -1,0 +1,169 @@
+"""Arbiter's configuration: `config.toml` validated into immutable pydantic models.
+
+A missing file means every default; a bad file raises `ConfigError` with one line naming the
+key and the problem, so the CLI can print it and exit 2 without a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from core.season import Rules
+
+DEFAULT_PATH = Path("config.toml")
+TOKEN_ENV = "DISCORD_TOKEN"
+CHESSCOM_URL_ENV = "ARBITER_CHESSCOM_URL"
+
+HHMM = r"^([01]\d|2[0-3]):[0-5]\d$"
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class ConfigError(Exception):
+    """A configuration file that cannot be used; `str()` is the one-line explanation."""
+
+
+class _Section(BaseModel):
+    """Base of config sections: immutable, and an unknown key is an error (catches typos)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class DatabaseConfig(_Section):
+    """Where the SQLite database lives and how long a writer waits for a lock."""
+
+    path: Path = Field(Path("data/arbiter.db"), description="SQLite file; its folder is created")
+    busy_timeout_ms: int = Field(5000, ge=0, description="wait this long for a locked database")
+
+
+class TimeZones(_Section):
+    """The zones in which the regulations state their times (stored instants are UTC)."""
+
+    league_start: str = Field("America/Los_Angeles", description="CL-13/CL-22 start time zone")
+    appeals: str = Field("Europe/Paris", description="CCT-11 appeal deadline zone")
+
+    @field_validator("league_start", "appeals")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown time zone {value!r} (use an IANA name)") from None
+        return value
+
+
+class ClDefaults(Rules):
+    """CL defaults frozen into each new season (CCT-16); season-file `Rules` plus CL timing."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    start_time: str = Field("11:00", pattern=HHMM, description="CL-13")
+    divisions: list[str] = Field(
+        default_factory=lambda: ["Premier Division", "Division One", "Division Two"],
+        min_length=1,
+        description="CL-7, in order",
+    )
+    min_players: list[int] = Field(
+        default_factory=lambda: [15, 11, 5], description="CL-9..11, one per division"
+    )
+    clubs_per_division: int = Field(13, ge=2, description="CL-12")
+    promoted: int = Field(3, ge=0, description="CL-8")
+    relegated: int = Field(3, ge=0, description="CL-8")
+    min_club_admins: int = Field(2, ge=1, description="CL-2..4")
+    timeout_ratio_limit_percent: float = Field(25, ge=0, le=100, description="CL-21")
+    vote_deadline_hours: int = Field(72, ge=1, description="CL-23")
+    vote_quorum: int = Field(3, ge=1, description="CL-23")
+
+
+class CctDefaults(_Section):
+    """CCT defaults frozen into each new event (CCT-16)."""
+
+    regular_players: int = Field(16, ge=2, description="CCT-2")
+    major_players: int = Field(12, ge=2, description="CCT-2")
+    finals_players: int = Field(10, ge=2, description="CCT-2")
+    qualifying_top: int = Field(8, ge=0, description="CCT-3")
+    appeal_deadline: str = Field("23:59", pattern=HHMM, description="CCT-11")
+    reconnect_seconds: int = Field(30, ge=0, description="CCT-10")
+
+
+class RuleDefaults(_Section):
+    """Rule settings new seasons and events start from (RULES.md values)."""
+
+    cl: ClDefaults = Field(default_factory=ClDefaults)
+    cct: CctDefaults = Field(default_factory=CctDefaults)
+
+
+class ChessComConfig(_Section):
+    """How to reach chess.com's Published-Data API (read by `bot` clients)."""
+
+    base_url: str = Field("https://api.chess.com/pub", pattern=r"^https?://")
+    contact: str = Field("", description="operator contact, sent in the User-Agent")
+    timeout_seconds: float = Field(10.0, gt=0)
+    max_retries: int = Field(3, ge=0)
+
+
+class Config(_Section):
+    """The whole configuration of one Arbiter instance."""
+
+    token: str | None = Field(None, description=f"bot token; {TOKEN_ENV} overrides it")
+    log_level: LogLevel = "INFO"
+    sync_guild: int | None = Field(None, gt=0, description="default guild for `arbiter sync`")
+    database: DatabaseConfig = Field(default_factory=DatabaseConfig)
+    timezones: TimeZones = Field(default_factory=TimeZones)
+    rules: RuleDefaults = Field(default_factory=RuleDefaults)
+    chesscom: ChessComConfig = Field(default_factory=ChessComConfig)
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+
+def _describe(error: ValidationError) -> str:
+    """One line for the first problem pydantic found: `key.path: message`."""
+    first = error.errors()[0]
+    key = ".".join(str(part) for part in first["loc"]) or "(top level)"
+    message = first["msg"]
+    if first["type"] == "extra_forbidden":
+        message = "unknown key"
+    elif message.startswith("Value error, "):
+        message = message.removeprefix("Value error, ")
+    return f"{key}: {message}"
+
+
+def load_config(path: Path | None = None, environ: dict[str, str] | None = None) -> Config:
+    """Read `path` (default `./config.toml`; missing means defaults) and apply the environment.
+
+    `DISCORD_TOKEN` replaces `token`; `ARBITER_CHESSCOM_URL` replaces `chesscom.base_url`.
+    """
+    env = os.environ if environ is None else environ
+    path = DEFAULT_PATH if path is None else path
+    data: dict[str, object] = {}
+    if path.exists():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(f"{path}: not valid TOML: {error}") from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise ConfigError(f"{path}: cannot read: {error}") from None
+    if env.get(TOKEN_ENV):
+        data["token"] = env[TOKEN_ENV]
+    chesscom = data.setdefault("chesscom", {})
+    if env.get(CHESSCOM_URL_ENV) and isinstance(chesscom, dict):
+        chesscom["base_url"] = env[CHESSCOM_URL_ENV]
+    try:
+        config = Config.model_validate(data)
+    except ValidationError as error:
+        raise ConfigError(f"{path}: {_describe(error)}") from None
+    cl = config.rules.cl
+    if len(cl.min_players) != len(cl.divisions):
+        raise ConfigError(
+            f"{path}: rules.cl.min_players: needs one value per division "
+            f"({len(cl.divisions)}), got {len(cl.min_players)}"
+        )
+    return config

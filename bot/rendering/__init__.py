@@ -1,0 +1,1 @@
+"""How Arbiter shows things on Discord: embeds and text built from services' results."""

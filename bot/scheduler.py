@@ -1,0 +1,146 @@
+"""Durable scheduling: APScheduler runs jobs in memory, the database says which jobs exist.
+
+Features plug a job kind into `JobRegistry` (kind → async handler). At start-up `rebuild()`
+schedules every pending job from the database (job id `job-<row id>`); one already overdue
+runs at once. A firing first claims its row (`UPDATE … WHERE status = 'pending'`), so a job
+runs exactly once even if it is scheduled twice or the bot restarts while it is due.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from storage.database import Database
+from storage.guild import GuildStore
+from storage.jobs import Job, claim_job, finish_job, pending_jobs
+
+log = logging.getLogger(__name__)
+
+JobHandler = Callable[[Job], Awaitable[None]]
+
+
+class JobRegistry:
+    """The job kinds the bot knows how to run."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, JobHandler] = {}
+
+    def register(self, kind: str, handler: JobHandler) -> None:
+        """Run `handler(job)` for jobs of `kind`; a kind has one handler."""
+        if kind in self._handlers and self._handlers[kind] is not handler:
+            raise ValueError(f"job kind {kind!r} already has a handler")
+        self._handlers[kind] = handler
+
+    def handler(self, kind: str) -> JobHandler | None:
+        """The handler of `kind`, if registered."""
+        return self._handlers.get(kind)
+
+    def kinds(self) -> list[str]:
+        """Every registered kind, sorted."""
+        return sorted(self._handlers)
+
+
+def new_scheduler() -> AsyncIOScheduler:
+    """An APScheduler that never drops a late job (its default grace is 1 s) and works in UTC."""
+    return AsyncIOScheduler(
+        timezone=ZoneInfo("UTC"),
+        job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
+    )
+
+
+class Scheduler:
+    """Schedules database jobs in APScheduler and runs each exactly once."""
+
+    def __init__(
+        self,
+        database: Database,
+        registry: JobRegistry,
+        scheduler: AsyncIOScheduler | None = None,
+    ) -> None:
+        self.database = database
+        self.registry = registry
+        self.aps = scheduler or new_scheduler()
+        self._in_flight: set[asyncio.Task[object]] = set()
+
+    def start(self) -> None:
+        """Start APScheduler; call inside the running event loop (e.g. in `setup_hook`)."""
+        if not self.aps.running:
+            self.aps.start()
+
+    async def shutdown(self) -> None:
+        """Stop firing new jobs, then let the runs in flight finish and record their end."""
+        if self.aps.running:
+            self.aps.shutdown(wait=False)
+        if self._in_flight:
+            await asyncio.gather(*self._in_flight, return_exceptions=True)
+
+    async def rebuild(self) -> list[Job]:
+        """Schedule every pending job of the database; returns them. Overdue ones run at once."""
+        jobs = await pending_jobs(self.database)
+        for job in jobs:
+            self.add(job)
+        log.info("scheduler rebuilt %d pending job(s) from the database", len(jobs))
+        return jobs
+
+    async def schedule(
+        self,
+        guild_id: int,
+        actor_id: int | None,
+        kind: str,
+        due_at: datetime,
+        payload: dict[str, Any] | None = None,
+    ) -> Job:
+        """Store a new pending job (audited) and schedule it."""
+        if self.registry.handler(kind) is None:
+            raise ValueError(f"no handler registered for job kind {kind!r}")
+        job = await GuildStore(self.database, guild_id).jobs.create(actor_id, kind, due_at, payload)
+        self.add(job)
+        return job
+
+    def add(self, job: Job) -> None:
+        """Schedule a stored pending job (e.g. one a service inserted with `insert_job`)."""
+        self.aps.add_job(
+            self._fire,
+            "date",
+            run_date=max(job.due_at, self.database.clock()),
+            args=[job],
+            id=job_id(job.id),
+            replace_existing=True,
+        )
+
+    async def _fire(self, job: Job) -> None:
+        # APScheduler cancels its own job tasks on shutdown; run in a task it does not own,
+        # so `shutdown()` can let a started job finish and record its end.
+        task = asyncio.create_task(self.run(job), name=f"arbiter {job_id(job.id)}")
+        self._in_flight.add(task)
+        task.add_done_callback(self._in_flight.discard)
+
+    async def run(self, job: Job) -> bool:
+        """Claim and run one job; False if it was not pending or its kind is unknown."""
+        handler = self.registry.handler(job.kind)
+        if handler is None:
+            log.warning("job %d of unknown kind %r left pending", job.id, job.kind)
+            return False
+        if not await claim_job(self.database, job):
+            log.info("job %d already claimed or cancelled; not run again", job.id)
+            return False
+        try:
+            await handler(job)
+        except Exception as error:
+            log.exception("job %d (%s) failed", job.id, job.kind)
+            await finish_job(self.database, job, error=f"{type(error).__name__}: {error}")
+        else:
+            await finish_job(self.database, job)
+        return True
+
+
+def job_id(row_id: int) -> str:
+    """The APScheduler job id of database job `row_id`."""
+    return f"job-{row_id}"

@@ -1,0 +1,86 @@
+"""Arbiter's command tree: one error handler for every app command.
+
+Users get a short ephemeral message; anything unexpected also gets an error id, and the log
+gets the traceback under that id, so a report can be matched to its cause.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+import discord
+from discord import app_commands
+
+from bot.errors import RoleRequired, UserError
+from bot.permissions import permission_name
+
+log = logging.getLogger(__name__)
+
+
+def new_error_id() -> str:
+    """A short random id users can quote and operators can grep the log for."""
+    return secrets.token_hex(4)
+
+
+def describe_error(error: app_commands.AppCommandError) -> tuple[str, bool]:
+    """The message for the user and whether the error was unexpected (needs an id)."""
+    cause: BaseException = error
+    if isinstance(error, app_commands.CommandInvokeError):
+        cause = error.original
+    if isinstance(cause, UserError | RoleRequired):
+        return cause.message, False
+    if isinstance(cause, app_commands.MissingPermissions):
+        needed = ", ".join(permission_name(p) for p in cause.missing_permissions)
+        return f"You need the **{needed}** permission to use this command.", False
+    if isinstance(cause, app_commands.BotMissingPermissions):
+        needed = ", ".join(permission_name(p) for p in cause.missing_permissions)
+        return f"I need the **{needed}** permission here to do that.", False
+    if isinstance(cause, app_commands.NoPrivateMessage):
+        return "This command only works in a server.", False
+    if isinstance(cause, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {cause.retry_after:.0f} s.", False
+    if isinstance(cause, app_commands.TransformerError):
+        return f"`{cause.value}` is not a valid {cause.type.name.replace('_', ' ')}.", False
+    if isinstance(cause, app_commands.CheckFailure):
+        return "You are not allowed to use this command here.", False
+    return "", True
+
+
+class ArbiterTree(app_commands.CommandTree):
+    """The command tree with Arbiter's error handler."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Reply with a short ephemeral message; log unexpected errors with an id."""
+        message, unexpected = describe_error(error)
+        command = interaction.command.qualified_name if interaction.command else "?"
+        if unexpected:
+            error_id = new_error_id()
+            cause = getattr(error, "original", error)
+            log.error(
+                "error %s in /%s (guild %s, user %s)",
+                error_id,
+                command,
+                interaction.guild_id,
+                interaction.user.id if interaction.user else None,
+                exc_info=(type(cause), cause, cause.__traceback__),
+            )
+            message = (
+                f"Something went wrong on my side (error id `{error_id}`). "
+                "Please tell the league HQ this id."
+            )
+        else:
+            log.info("refused /%s for user %s: %s", command, interaction.user.id, message)
+        if interaction.type is discord.InteractionType.autocomplete:
+            if not interaction.response.is_done():
+                await interaction.response.autocomplete([])
+            return
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(message, ephemeral=True)
+            else:
+                await interaction.response.send_message(message, ephemeral=True)
+        except discord.HTTPException:
+            log.exception("could not deliver the error message for /%s", command)

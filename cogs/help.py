@@ -1,0 +1,33 @@
+"""`/help`: the commands the caller may use here, with what each does."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.arbiter import ArbiterBot
+from bot.permissions import can_use
+from bot.rendering.help import help_embed
+
+
+class Help(commands.Cog):
+    """The command list, filtered by what the caller may use."""
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description="List the Arbiter commands you can use here.")
+    async def help(self, interaction: discord.Interaction) -> None:
+        """Reply (privately) with the commands the caller passes the checks of."""
+        usable = [
+            command
+            for command in self.bot.tree.walk_commands()
+            if isinstance(command, app_commands.Command) and await can_use(interaction, command)
+        ]
+        await interaction.response.send_message(embed=help_embed(usable), ephemeral=True)
+
+
+async def setup(bot: ArbiterBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Help(bot))

@@ -1,0 +1,73 @@
+"""`/setup`: show and set a server's league HQ, director and arbiter roles and its
+announcements channel (needs Manage Server)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.arbiter import ArbiterBot
+from bot.permissions import guild_store
+from bot.rendering.guild_settings import settings_embed
+from bot.services.guild_setup import GuildSetup
+
+manage_server = app_commands.checks.has_permissions(manage_guild=True)
+
+
+class Setup(commands.Cog):
+    """Server set-up for Arbiter."""
+
+    group = app_commands.Group(
+        name="setup",
+        description="Show or change Arbiter's roles and channel on this server.",
+        default_permissions=discord.Permissions(manage_guild=True),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+        self.service = GuildSetup(bot.database)
+
+    @group.command(name="show", description="Show the roles and channel Arbiter uses here.")
+    @manage_server
+    async def show(self, interaction: discord.Interaction) -> None:
+        """Reply with the current settings."""
+        settings = await self.service.show(guild_store(interaction).guild_id)
+        await interaction.response.send_message(embed=settings_embed(settings), ephemeral=True)
+
+    @group.command(name="set", description="Set Arbiter's roles or announcements channel.")
+    @app_commands.describe(
+        hq_role="Role of the league HQ (approves clubs, runs seasons).",
+        director_role="Role of the directors (vote on discretionary decisions).",
+        arbiter_role="Role of the arbiters (record incidents and results).",
+        announcements="Channel where Arbiter posts results and decisions.",
+    )
+    @manage_server
+    async def set_(
+        self,
+        interaction: discord.Interaction,
+        hq_role: discord.Role | None = None,
+        director_role: discord.Role | None = None,
+        arbiter_role: discord.Role | None = None,
+        announcements: discord.TextChannel | None = None,
+    ) -> None:
+        """Store the given settings (others unchanged) and reply with the result."""
+        options = {
+            "hq_role_id": hq_role,
+            "director_role_id": director_role,
+            "arbiter_role_id": arbiter_role,
+            "announcements_channel_id": announcements,
+        }
+        changes = {key: value.id for key, value in options.items() if value is not None}
+        settings = await self.service.configure(
+            guild_store(interaction).guild_id, interaction.user.id, changes
+        )
+        await interaction.response.send_message(
+            embed=settings_embed(settings, title="Arbiter set-up saved"), ephemeral=True
+        )
+
+
+async def setup(bot: ArbiterBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Setup(bot))

@@ -1,0 +1,70 @@
+"""Versioned schema migrations: `storage/migrations/NNNN_name.sql`, tracked in `user_version`.
+
+Migration N runs only when the database's `PRAGMA user_version` is below N, in one
+transaction that also sets `user_version = N`, so a failed migration leaves nothing behind
+and running the migrations twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiosqlite
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One numbered SQL script."""
+
+    version: int
+    path: Path
+
+    @property
+    def sql(self) -> str:
+        """The script's text."""
+        return self.path.read_text(encoding="utf-8")
+
+
+def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+    """Every migration in `directory`, by version; versions must be 1, 2, 3 … without gaps."""
+    migrations = []
+    for path in sorted(directory.glob("*.sql")):
+        match = _NAME.match(path.name)
+        if match is None:
+            raise ValueError(f"migration file name {path.name!r} is not NNNN_name.sql")
+        migrations.append(Migration(int(match.group(1)), path))
+    expected = list(range(1, len(migrations) + 1))
+    if [m.version for m in migrations] != expected:
+        raise ValueError(f"migrations in {directory} must be numbered 1..n without gaps")
+    return migrations
+
+
+async def apply_migrations(
+    connection: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR
+) -> list[int]:
+    """Apply the migrations newer than `user_version`; return the versions applied."""
+    cursor = await connection.execute("PRAGMA user_version")
+    row = await cursor.fetchone()
+    current = int(row[0]) if row else 0
+    migrations = discover(directory)
+    if current > len(migrations):
+        raise RuntimeError(
+            f"database schema version {current} is newer than this program ({len(migrations)})"
+        )
+    applied = []
+    for migration in migrations[current:]:
+        script = f"BEGIN IMMEDIATE;\n{migration.sql}\nPRAGMA user_version = {migration.version};\n"
+        try:
+            await connection.executescript(script)
+        except BaseException:
+            if connection.in_transaction:
+                await connection.execute("ROLLBACK")
+            raise
+        await connection.execute("COMMIT")
+        applied.append(migration.version)
+    return applied

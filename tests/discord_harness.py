@@ -1,0 +1,526 @@
+"""Drive Arbiter the way Discord does, offline: real interactions in, captured replies out.
+
+A test builds a real `discord.Interaction` from a raw interaction payload, runs it through the
+real `bot.tree` (checks, transformers, autocomplete and the error handler all run), and reads
+what the bot sent at the HTTP boundary: discord.py sends interaction replies through the
+webhook adapter in the context variable `discord.webhook.async_.async_context`, which the
+harness replaces with a recorder. No network, no gateway.
+
+Usage (the `harness` fixture in `tests/conftest.py` gives a ready harness on a fresh bot
+whose database is a real SQLite file in `tmp_path`):
+
+    async def test_show(harness):
+        admin = harness.member(permissions=harness.MANAGE_SERVER)
+        reply = await harness.command("setup show", user=admin)
+        assert reply.ephemeral and reply.embeds[0]["title"] == "Arbiter set-up"
+
+    reply = await harness.command("setup set", user=admin, hq_role=harness.role("HQ"))
+    choices = await harness.autocomplete("standings", user=admin, focused="division", division="Pr")
+    reply = await harness.click("vote:yes", message_id=reply.message_id, user=admin)
+
+Options are given by parameter name; their Discord types are read from the command itself,
+so roles, channels and members are sent as ids with the `resolved` data Discord would add.
+The helpers touch discord.py internals (`tree._call`, `_connection`, `_add_guild_from_data`,
+the webhook adapter); they live here only, so a discord.py upgrade breaks one place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+EPHEMERAL = 64
+APPLICATION_ID = 900_000_000_000_000_001
+BOT_USER_ID = 900_000_000_000_000_002
+DEFAULT_GUILD_ID = 800_000_000_000_000_001
+OTHER_GUILD_ID = 800_000_000_000_000_002
+TIMESTAMP = "2026-01-01T00:00:00+00:00"
+
+_snowflakes = itertools.count(700_000_000_000_000_001)
+
+
+def snowflake() -> int:
+    """A fresh unique Discord id."""
+    return next(_snowflakes)
+
+
+@dataclass
+class Reply:
+    """One thing the bot sent back: an interaction response, a follow-up or an edit."""
+
+    kind: str  # "response", "followup", "edit_original", "edit_message", "delete"
+    payload: dict[str, Any]
+    message_id: int | None = None
+
+    @property
+    def type(self) -> int | None:
+        """The interaction response type (4 message, 5 defer, 7 update, 8 autocomplete, 9 modal)."""
+        return self.payload.get("type") if self.kind == "response" else None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The message data: `data` of a response, the body of a follow-up or edit."""
+        if self.kind == "response":
+            return self.payload.get("data") or {}
+        return self.payload
+
+    @property
+    def content(self) -> str | None:
+        """The message text."""
+        return self.data.get("content")
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        """The embeds, as Discord receives them."""
+        return self.data.get("embeds") or []
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        """The component rows, as Discord receives them."""
+        return self.data.get("components") or []
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether only the caller sees it (flag 64)."""
+        return bool((self.data.get("flags") or 0) & EPHEMERAL)
+
+    @property
+    def choices(self) -> list[dict[str, Any]]:
+        """Autocomplete choices (response type 8)."""
+        return self.data.get("choices") or []
+
+    def text(self) -> str:
+        """Content plus every embed's title, description and fields, for `in` assertions."""
+        parts = [self.content or ""]
+        for embed in self.embeds:
+            parts += [embed.get("title", ""), embed.get("description", "")]
+            for item in embed.get("fields", []):
+                parts += [item["name"], item["value"]]
+            parts.append((embed.get("footer") or {}).get("text", ""))
+        return "\n".join(p for p in parts if p)
+
+
+@dataclass
+class Outcome:
+    """Everything the bot sent for one interaction, in order."""
+
+    replies: list[Reply] = field(default_factory=list)
+
+    @property
+    def reply(self) -> Reply:
+        """The first reply (usually the only one); fails if the bot sent nothing."""
+        assert self.replies, "the bot sent no reply"
+        return self.replies[0]
+
+    def __getattr__(self, name: str) -> Any:
+        # Convenience: `outcome.content` means `outcome.reply.content`.
+        if name.startswith("_") or name == "replies":
+            raise AttributeError(name)
+        return getattr(self.reply, name)
+
+
+class RecordingAdapter(AsyncWebhookAdapter):
+    """A webhook adapter that records every reply instead of calling Discord."""
+
+    def __init__(self, harness: DiscordHarness) -> None:
+        super().__init__()
+        self.harness = harness
+        self.replies: list[Reply] = []
+        self.original_id: int | None = None
+
+    @staticmethod
+    def _body(payload: dict[str, Any] | None, multipart: list[dict[str, Any]] | None) -> dict:
+        if payload is not None:
+            return payload
+        for part in multipart or []:
+            if part.get("name") == "payload_json":
+                return json.loads(part["value"])
+        return {}
+
+    async def create_interaction_response(
+        self, interaction_id: int, token: str, *, session: Any, params: Any, **_: Any
+    ) -> dict[str, Any]:
+        payload = self._body(params.payload, params.multipart)
+        message_id = self.original_id = snowflake()
+        self.replies.append(Reply("response", payload, message_id))
+        return {
+            "interaction": {
+                "id": str(interaction_id),
+                "type": 2,
+                "response_message_id": str(message_id),
+                "response_message_ephemeral": bool(
+                    ((payload.get("data") or {}).get("flags") or 0) & EPHEMERAL
+                ),
+            }
+        }
+
+    def _message(
+        self,
+        kind: str,
+        payload: dict[str, Any] | None,
+        multipart: list[dict[str, Any]] | None,
+        message_id: int | None,
+    ) -> dict[str, Any]:
+        body = self._body(payload, multipart)
+        message_id = message_id or snowflake()
+        self.replies.append(Reply(kind, body, message_id))
+        return self.harness.message_payload(message_id, body)
+
+    async def execute_webhook(
+        self, webhook_id: int, token: str, *, payload=None, multipart=None, **_: Any
+    ) -> dict[str, Any]:
+        return self._message("followup", payload, multipart, None)
+
+    async def edit_original_interaction_response(
+        self, application_id: int, token: str, *, payload=None, multipart=None, **_: Any
+    ) -> dict[str, Any]:
+        return self._message("edit_original", payload, multipart, self.original_id)
+
+    async def edit_webhook_message(
+        self,
+        webhook_id: int,
+        token: str,
+        message_id: int,
+        *,
+        payload=None,
+        multipart=None,
+        **_: Any,
+    ) -> dict[str, Any]:
+        return self._message("edit_message", payload, multipart, message_id)
+
+    async def delete_webhook_message(
+        self, webhook_id: int, token: str, message_id: int, **_: Any
+    ) -> None:
+        self.replies.append(Reply("delete", {}, message_id))
+
+    async def delete_original_interaction_response(
+        self, application_id: int, token: str, **_: Any
+    ) -> None:
+        self.replies.append(Reply("delete", {}, self.original_id))
+
+
+def _role_payload(role_id: int, name: str, position: int, permissions: int = 0) -> dict:
+    return {
+        "id": str(role_id),
+        "name": name,
+        "color": 0,
+        "hoist": False,
+        "position": position,
+        "permissions": str(permissions),
+        "managed": False,
+        "mentionable": True,
+        "flags": 0,
+    }
+
+
+def _user_payload(user_id: int, name: str, *, bot: bool = False) -> dict:
+    return {
+        "id": str(user_id),
+        "username": name,
+        "global_name": name,
+        "discriminator": "0",
+        "avatar": None,
+        "bot": bot,
+    }
+
+
+@dataclass
+class Member:
+    """A guild member as the harness sends it: id, name, role ids and permissions."""
+
+    id: int
+    name: str
+    guild_id: int
+    role_ids: tuple[int, ...] = ()
+    permissions: discord.Permissions = field(default_factory=discord.Permissions.none)
+
+    def payload(self) -> dict[str, Any]:
+        """The `member` object of an interaction payload."""
+        return {
+            "user": _user_payload(self.id, self.name),
+            "roles": [str(r) for r in self.role_ids],
+            "permissions": str(self.permissions.value),
+            "joined_at": TIMESTAMP,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "nick": None,
+        }
+
+
+class DiscordHarness:
+    """A bot's command tree driven by raw interaction payloads, its replies recorded."""
+
+    MANAGE_SERVER = discord.Permissions(manage_guild=True)
+
+    def __init__(self, bot: discord.Client) -> None:
+        self.bot = bot
+        self.tree: app_commands.CommandTree = bot.tree  # type: ignore[attr-defined]
+        state = bot._connection
+        state.application_id = APPLICATION_ID
+        state.user = discord.ClientUser(
+            state=state, data=_user_payload(BOT_USER_ID, "Arbiter", bot=True)
+        )
+        self.roles: dict[int, dict[str, int]] = {}
+        self.channels: dict[int, dict[str, int]] = {}
+        self.add_guild(DEFAULT_GUILD_ID, roles=("HQ", "Director", "Arbiter"))
+        self.add_guild(OTHER_GUILD_ID, roles=("HQ", "Director", "Arbiter"))
+
+    # -- the world -----------------------------------------------------------------------
+
+    def add_guild(
+        self,
+        guild_id: int,
+        *,
+        roles: tuple[str, ...] = (),
+        channels: tuple[str, ...] = ("general", "announcements"),
+    ) -> discord.Guild:
+        """Put a guild with named roles and text channels into the bot's cache."""
+        self.roles[guild_id] = {"@everyone": guild_id} | {name: snowflake() for name in roles}
+        self.channels[guild_id] = {name: snowflake() for name in channels}
+        data = {
+            "id": str(guild_id),
+            "name": f"Guild {guild_id}",
+            "owner_id": str(BOT_USER_ID),
+            "roles": [
+                _role_payload(role_id, name, position)
+                for position, (name, role_id) in enumerate(self.roles[guild_id].items())
+            ],
+            "channels": [
+                {
+                    "id": str(channel_id),
+                    "type": 0,
+                    "name": name,
+                    "position": position,
+                    "permission_overwrites": [],
+                    "guild_id": str(guild_id),
+                }
+                for position, (name, channel_id) in enumerate(self.channels[guild_id].items())
+            ],
+            "members": [],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "member_count": 2,
+            "unavailable": False,
+        }
+        return self.bot._connection._add_guild_from_data(data)
+
+    def role(self, name: str, guild_id: int = DEFAULT_GUILD_ID) -> int:
+        """The id of the role `name` in `guild_id`."""
+        return self.roles[guild_id][name]
+
+    def channel(self, name: str, guild_id: int = DEFAULT_GUILD_ID) -> int:
+        """The id of the text channel `name` in `guild_id`."""
+        return self.channels[guild_id][name]
+
+    def member(
+        self,
+        *roles: str,
+        permissions: discord.Permissions | None = None,
+        guild_id: int = DEFAULT_GUILD_ID,
+        user_id: int | None = None,
+        name: str = "member",
+    ) -> Member:
+        """A member of `guild_id` holding the named roles and `permissions` (none by default)."""
+        return Member(
+            id=user_id or snowflake(),
+            name=name,
+            guild_id=guild_id,
+            role_ids=tuple(self.role(r, guild_id) for r in roles),
+            permissions=permissions or discord.Permissions.none(),
+        )
+
+    def message_payload(self, message_id: int, body: dict[str, Any]) -> dict[str, Any]:
+        """A message the bot sent, as Discord returns it."""
+        return {
+            "id": str(message_id),
+            "channel_id": str(self.channel("general")),
+            "author": _user_payload(BOT_USER_ID, "Arbiter", bot=True),
+            "content": body.get("content") or "",
+            "timestamp": TIMESTAMP,
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": body.get("embeds") or [],
+            "components": body.get("components") or [],
+            "pinned": False,
+            "type": 0,
+            "flags": body.get("flags") or 0,
+        }
+
+    # -- building payloads -----------------------------------------------------------------
+
+    def _find(self, path: str) -> tuple[list[str], app_commands.Command]:
+        names = path.split()
+        node: Any = self.tree.get_command(names[0])
+        for name in names[1:]:
+            node = node.get_command(name) if isinstance(node, app_commands.Group) else None
+        if not isinstance(node, app_commands.Command):
+            raise LookupError(f"no slash command /{path}")
+        return names, node
+
+    def _options(
+        self, command: app_commands.Command, user: Member, values: dict[str, Any], focused: str
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        params = {p.name: p for p in command.parameters}
+        options: list[dict[str, Any]] = []
+        resolved: dict[str, dict[str, Any]] = {}
+        kind = discord.AppCommandOptionType
+        for name, value in values.items():
+            if name not in params:
+                raise LookupError(f"/{command.qualified_name} has no option {name!r}")
+            param = params[name]
+            option: dict[str, Any] = {"name": param.display_name, "type": param.type.value}
+            if param.type is kind.role:
+                role_id = int(value)
+                guild = self.bot.get_guild(user.guild_id)
+                role = guild.get_role(role_id) if guild else None
+                name_ = role.name if role else "role"
+                resolved.setdefault("roles", {})[str(role_id)] = _role_payload(role_id, name_, 1)
+                option["value"] = str(role_id)
+            elif param.type is kind.channel:
+                channel_id = int(value)
+                resolved.setdefault("channels", {})[str(channel_id)] = {
+                    "id": str(channel_id),
+                    "type": 0,
+                    "name": "channel",
+                    "permissions": str(discord.Permissions.all().value),
+                    "guild_id": str(user.guild_id),
+                }
+                option["value"] = str(channel_id)
+            elif param.type in (kind.user, kind.mentionable):
+                other = value if isinstance(value, Member) else None
+                other_id = other.id if other else int(value)
+                resolved.setdefault("users", {})[str(other_id)] = _user_payload(
+                    other_id, other.name if other else "user"
+                )
+                if other is not None:
+                    member = other.payload()
+                    member.pop("user")
+                    resolved.setdefault("members", {})[str(other_id)] = member
+                option["value"] = str(other_id)
+            elif param.type is kind.integer:
+                option["value"] = int(value)
+            elif param.type is kind.number:
+                option["value"] = float(value)
+            elif param.type is kind.boolean:
+                option["value"] = bool(value)
+            else:
+                option["value"] = str(value)
+            if name == focused:
+                option["focused"] = True
+            options.append(option)
+        return options, resolved
+
+    def interaction_payload(
+        self,
+        kind: int,
+        data: dict[str, Any],
+        user: Member,
+        *,
+        message: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """A raw INTERACTION_CREATE payload of type `kind` by `user` in its guild."""
+        channel_id = self.channel("general", user.guild_id)
+        payload = {
+            "id": str(snowflake()),
+            "application_id": str(APPLICATION_ID),
+            "type": kind,
+            "token": "interaction-token",
+            "version": 1,
+            "guild_id": str(user.guild_id),
+            "channel_id": str(channel_id),
+            "channel": {"id": str(channel_id), "type": 0, "guild_id": str(user.guild_id)},
+            "member": user.payload(),
+            "data": data,
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "app_permissions": str(discord.Permissions.all().value),
+            "attachment_size_limit": 8 * 1024 * 1024,
+        }
+        if message is not None:
+            payload["message"] = message
+        return payload
+
+    def command_payload(
+        self, path: str, user: Member, options: dict[str, Any], *, kind: int = 2, focused: str = ""
+    ) -> dict[str, Any]:
+        """The payload of `/path` (subcommands separated by spaces) with `options`."""
+        names, command = self._find(path)
+        leaf, resolved = self._options(command, user, options, focused)
+        for depth in range(len(names) - 1, 0, -1):
+            is_group = depth < len(names) - 1
+            leaf = [{"name": names[depth], "type": 2 if is_group else 1, "options": leaf}]
+        data: dict[str, Any] = {"id": str(snowflake()), "name": names[0], "type": 1}
+        data["options"] = leaf
+        if resolved:
+            data["resolved"] = resolved
+        return self.interaction_payload(kind, data, user)
+
+    # -- running ---------------------------------------------------------------------------
+
+    @contextmanager
+    def _recording(self) -> Iterator[Outcome]:
+        outcome = Outcome()
+        adapter = RecordingAdapter(self)
+        token = async_context.set(adapter)
+        try:
+            yield outcome
+        finally:
+            async_context.reset(token)
+            outcome.replies.extend(adapter.replies)
+
+    async def run(self, payload: dict[str, Any]) -> Outcome:
+        """Run one raw command or autocomplete payload through the real `tree._call`."""
+        with self._recording() as outcome:
+            interaction = discord.Interaction(data=payload, state=self.bot._connection)
+            await self.tree._call(interaction)
+        return outcome
+
+    async def command(self, path: str, *, user: Member, **options: Any) -> Outcome:
+        """Invoke `/path` as `user` with `options`; returns what the bot sent."""
+        return await self.run(self.command_payload(path, user, options))
+
+    async def autocomplete(
+        self, path: str, *, user: Member, focused: str, **options: Any
+    ) -> list[dict[str, Any]]:
+        """The choices the bot offers while `user` types option `focused` of `/path`."""
+        options.setdefault(focused, "")
+        outcome = await self.run(self.command_payload(path, user, options, kind=4, focused=focused))
+        assert outcome.reply.type == 8, f"expected autocomplete choices, got {outcome.replies}"
+        return outcome.reply.choices
+
+    async def click(
+        self,
+        custom_id: str,
+        *,
+        user: Member,
+        message_id: int,
+        component_type: int = 2,
+        values: list[str] | None = None,
+    ) -> Outcome:
+        """Click a component (button 2, select 3…) on the bot's message `message_id`."""
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if values is not None:
+            data["values"] = values
+        message = self.message_payload(message_id, {})
+        payload = self.interaction_payload(3, data, user, message=message)
+        with self._recording() as outcome:
+            before = asyncio.all_tasks()
+            self.bot._connection.parse_interaction_create(payload)
+            started = asyncio.all_tasks() - before - {asyncio.current_task()}
+            await asyncio.gather(*started)
+        return outcome

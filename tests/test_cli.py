@@ -1,0 +1,127 @@
+"""The `arbiter` command line: help, run without a token, bad config, db migrate and backup,
+sync (Discord calls replaced), and the command reference."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.arbiter import ArbiterBot
+from bot.cli import main
+from bot.tree import ArbiterTree
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def arbiter(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    """Run `python -m bot ARGS` (what the `arbiter` script runs) in `cwd`."""
+    environ = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    environ["PYTHONPATH"] = str(ROOT)
+    environ.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_help_lists_run_sync_db(tmp_path: Path) -> None:
+    result = arbiter("--help", cwd=tmp_path)
+    assert result.returncode == 0
+    for name in ("run", "sync", "db", "commands"):
+        assert f"\n    {name} " in result.stdout
+
+
+def test_run_without_token_exits_2_naming_discord_token(tmp_path: Path) -> None:
+    result = arbiter("run", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "data").exists(), "nothing is created before the token check"
+
+
+def test_bad_config_is_one_line_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text("[chesscom]\ntimeout_seconds = 0\n")
+    result = arbiter("run", cwd=tmp_path, env={"DISCORD_TOKEN": "x"})
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert "chesscom.timeout_seconds" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_db_migrate_then_backup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "config.toml"
+    db = tmp_path / "store" / "arbiter.db"
+    config.write_text(f'[database]\npath = "{db}"\n')
+    assert main(["db", "migrate", "--config", str(config)]) == 0
+    assert "migrated to schema version 1" in capsys.readouterr().out
+    assert main(["db", "migrate", "--config", str(config)]) == 0
+    assert "nothing to do" in capsys.readouterr().out
+
+    copy = tmp_path / "copy.db"
+    assert main(["db", "backup", str(copy), "--config", str(config)]) == 0
+    with sqlite3.connect(copy) as connection:
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+    assert main(["db", "backup", str(copy), "--config", str(config)]) == 2
+    assert "already exists" in capsys.readouterr().err
+
+
+def test_sync_sends_the_tree_to_the_chosen_guild(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls: list[object] = []
+
+    async def login(self: ArbiterBot, token: str) -> None:
+        calls.append(("login", token))
+        await self.setup_hook()
+
+    async def sync(self: ArbiterTree, *, guild: object = None) -> list:
+        calls.append(("sync", getattr(guild, "id", None)))
+        return self.get_commands(guild=guild)
+
+    monkeypatch.setattr(ArbiterBot, "login", login)
+    monkeypatch.setattr(ArbiterTree, "sync", sync)
+    monkeypatch.setenv("DISCORD_TOKEN", "secret")
+    monkeypatch.chdir(tmp_path)
+
+    assert main(["sync", "--guild", "1234"]) == 0
+    assert calls == [("login", "secret"), ("sync", 1234)]
+    out = capsys.readouterr().out
+    assert "to guild 1234" in out and "help" in out and "setup" in out
+    assert not (tmp_path / "data").exists(), "sync must not touch the real database"
+
+    calls.clear()
+    assert main(["sync"]) == 0
+    assert calls == [("login", "secret"), ("sync", None)]
+
+
+def test_readme_command_reference_is_current(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.command_reference import section
+
+    assert main(["commands"]) == 0
+    generated = capsys.readouterr().out
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert section(readme) == generated, "run: arbiter commands --readme README.md"
+
+
+def test_commands_readme_rewrites_only_the_section(tmp_path: Path) -> None:
+    from bot.command_reference import END, START
+
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# Title\n\n{START}\nold\n{END}\n\nTail\n")
+    assert main(["commands", "--readme", str(readme)]) == 0
+    text = readme.read_text()
+    assert text.startswith("# Title\n\n") and text.endswith(f"{END}\n\nTail\n")
+    assert "/setup show" in text and "old" not in text

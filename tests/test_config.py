@@ -1,0 +1,67 @@
+"""Configuration: defaults, environment overrides, and one clear line for a bad file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import Config, ConfigError, load_config
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "config.example.toml"
+
+
+def test_missing_file_gives_defaults(tmp_path: Path) -> None:
+    config = load_config(tmp_path / "none.toml", environ={})
+    assert config == Config()
+    assert config.database.path == Path("data/arbiter.db")
+    assert config.timezones.league_start == "America/Los_Angeles"
+    assert config.timezones.appeals == "Europe/Paris"
+    assert config.chesscom.base_url == "https://api.chess.com/pub"
+    assert config.rules.cl.max_members == 400
+    assert config.rules.cl.challenge_deadline_hours == 120
+    assert config.rules.cl.min_players == [15, 11, 5]
+    assert config.rules.cct.regular_players == 16
+    assert config.token is None
+
+
+def test_example_file_is_valid_and_matches_defaults(tmp_path: Path) -> None:
+    config = load_config(EXAMPLE, environ={})
+    assert config.rules == Config().rules
+    assert config.chesscom.contact
+
+
+def test_environment_overrides_token_and_chesscom_url(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('token = "from-file"\n[chesscom]\ncontact = "me@example.org"\n')
+    config = load_config(
+        path,
+        environ={"DISCORD_TOKEN": "from-env", "ARBITER_CHESSCOM_URL": "http://127.0.0.1:9/pub"},
+    )
+    assert config.token == "from-env"
+    assert config.chesscom.base_url == "http://127.0.0.1:9/pub"
+    assert config.chesscom.contact == "me@example.org"
+    assert load_config(path, environ={}).token == "from-file"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[chesscom]\ntimeout_seconds = -1\n", "chesscom.timeout_seconds: Input should be greater"),
+        ("[database]\npth = 'x'\n", "database.pth: unknown key"),
+        ("log_level = 'LOUD'\n", "log_level: Input should be"),
+        ("[timezones]\nappeals = 'Mars/Olympus'\n", "timezones.appeals: unknown time zone"),
+        ("[rules.cl]\nmax_members = 'many'\n", "rules.cl.max_members: Input should be a valid"),
+        ("[rules.cl]\nmin_players = [1]\n", "rules.cl.min_players: needs one value per division"),
+        ("token = \n", "not valid TOML"),
+    ],
+)
+def test_bad_config_names_the_key_and_problem(tmp_path: Path, text: str, expected: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        load_config(path, environ={})
+    message = str(caught.value)
+    assert message.startswith(f"{path}: ")
+    assert expected in message
+    assert "\n" not in message

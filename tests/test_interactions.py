@@ -1,0 +1,193 @@
+"""The error handler, permission checks, autocomplete and component clicks, driven through
+the real command tree by the harness (with a test-only cog added to the bot)."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from bot.arbiter import ArbiterBot
+from bot.errors import UserError
+from bot.permissions import is_arbiter, is_club_admin, is_director, is_hq
+from storage.guild import GuildStore
+from tests.discord_harness import DiscordHarness
+
+
+class Probe(commands.Cog):
+    """Commands that exercise the foundation; they record what ran."""
+
+    def __init__(self) -> None:
+        self.ran: list[str] = []
+
+    probe = app_commands.Group(name="probe", description="Test commands.")
+
+    @probe.command(name="boom", description="Raise an unexpected error.")
+    async def boom(self, interaction: discord.Interaction) -> None:
+        raise ZeroDivisionError("deliberate")
+
+    @probe.command(name="late-boom", description="Defer, then raise.")
+    async def late_boom(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True)
+        raise KeyError("deliberate")
+
+    @probe.command(name="slow", description="Defer, then edit the original response.")
+    async def slow(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.edit_original_response(content="done", embed=discord.Embed(title="T"))
+
+    @probe.command(name="refuse", description="Raise a user error.")
+    async def refuse(self, interaction: discord.Interaction) -> None:
+        raise UserError("That club is not registered.")
+
+    @probe.command(name="hq", description="HQ only.")
+    @is_hq()
+    async def hq(self, interaction: discord.Interaction) -> None:
+        self.ran.append("hq")
+        await interaction.response.send_message("hq ok")
+
+    @probe.command(name="director", description="Directors only.")
+    @is_director()
+    async def director(self, interaction: discord.Interaction) -> None:
+        self.ran.append("director")
+        await interaction.response.send_message("director ok")
+
+    @probe.command(name="arbiter", description="Arbiters only.")
+    @is_arbiter()
+    async def arbiter(self, interaction: discord.Interaction) -> None:
+        self.ran.append("arbiter")
+        await interaction.response.send_message("arbiter ok")
+
+    @probe.command(name="club", description="Club admins only.")
+    @app_commands.describe(club="The club.", count="A number.")
+    @is_club_admin()
+    async def club(self, interaction: discord.Interaction, club: str, count: int = 1) -> None:
+        self.ran.append(f"club {club} {count}")
+        await interaction.response.send_message(f"club {club} x{count}")
+
+    @club.autocomplete("club")
+    async def club_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        names = ["arsenal-fans", "barca-fans", "bayern-fans"]
+        return [app_commands.Choice(name=n, value=n) for n in names if n.startswith(current)]
+
+    @probe.command(name="vote", description="Post a button.")
+    async def vote(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        button = discord.ui.Button(label="Yes", custom_id="probe:yes")
+
+        async def clicked(click: discord.Interaction) -> None:
+            self.ran.append(f"clicked by {click.user.id}")
+            await click.response.edit_message(content="Voted yes", view=None)
+
+        button.callback = clicked
+        view.add_item(button)
+        await interaction.response.send_message("Vote?", view=view)
+
+
+@pytest.fixture
+async def probe(bot: ArbiterBot) -> Probe:
+    cog = Probe()
+    await bot.add_cog(cog)
+    return cog
+
+
+async def test_unexpected_exception_gives_ephemeral_error_with_id(
+    harness: DiscordHarness, probe: Probe, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.ERROR, logger="bot.tree"):
+        reply = await harness.command("probe boom", user=harness.member())
+    assert reply.type == 4 and reply.ephemeral
+    match = re.search(r"error id `([0-9a-f]{8})`", reply.content)
+    assert match, reply.content
+    assert "deliberate" not in reply.content
+    [record] = [r for r in caplog.records if match.group(1) in r.getMessage()]
+    assert record.exc_info[0] is ZeroDivisionError
+
+
+async def test_error_after_defer_is_a_followup(harness: DiscordHarness, probe: Probe) -> None:
+    outcome = await harness.command("probe late-boom", user=harness.member())
+    defer, followup = outcome.replies
+    assert defer.type == 5 and defer.ephemeral
+    assert followup.kind == "followup" and followup.ephemeral
+    assert "error id" in followup.content
+
+
+async def test_deferred_reply_is_edited_in_place(harness: DiscordHarness, probe: Probe) -> None:
+    defer, edit = (await harness.command("probe slow", user=harness.member())).replies
+    assert defer.type == 5 and not defer.ephemeral
+    assert edit.kind == "edit_original" and edit.message_id == defer.message_id
+    assert edit.content == "done" and edit.embeds[0]["title"] == "T"
+
+
+async def test_user_error_is_shown_without_an_id(harness: DiscordHarness, probe: Probe) -> None:
+    reply = await harness.command("probe refuse", user=harness.member())
+    assert reply.ephemeral and reply.content == "That club is not registered."
+
+
+@pytest.mark.parametrize(
+    ("command", "role", "label"),
+    [
+        ("hq", "HQ", "league HQ"),
+        ("director", "Director", "director"),
+        ("arbiter", "Arbiter", "arbiter"),
+    ],
+)
+async def test_role_checks_refuse_and_name_the_role(
+    harness: DiscordHarness, bot: ArbiterBot, probe: Probe, command: str, role: str, label: str
+) -> None:
+    member = harness.member(role)
+    unset = await harness.command(f"probe {command}", user=member)
+    assert (
+        unset.ephemeral and f"**{label}** role" in unset.content and "/setup set" in unset.content
+    )
+
+    setting = {"HQ": "hq_role_id", "Director": "director_role_id", "Arbiter": "arbiter_role_id"}
+    await GuildStore(bot.database, member.guild_id).settings.update(
+        1, **{setting[role]: harness.role(role)}
+    )
+    refused = await harness.command(f"probe {command}", user=harness.member())
+    assert refused.ephemeral
+    assert refused.content == f"This command needs the **{label}** role (<@&{harness.role(role)}>)."
+    assert probe.ran == []
+
+    allowed = await harness.command(f"probe {command}", user=member)
+    assert allowed.content == f"{command} ok" and not allowed.ephemeral
+    assert probe.ran == [command]
+
+
+async def test_club_admin_check_uses_the_club_option(
+    harness: DiscordHarness, bot: ArbiterBot, probe: Probe
+) -> None:
+    member = harness.member()
+    await GuildStore(bot.database, member.guild_id).club_admins.add(1, "arsenal-fans", member.id)
+    refused = await harness.command("probe club", user=member, club="barca-fans")
+    assert refused.ephemeral and "admin of the club **barca-fans**" in refused.content
+    allowed = await harness.command("probe club", user=member, club="Arsenal-Fans", count=3)
+    assert allowed.content == "club Arsenal-Fans x3"
+    assert probe.ran == ["club Arsenal-Fans 3"]
+
+
+async def test_autocomplete_returns_choices(harness: DiscordHarness, probe: Probe) -> None:
+    choices = await harness.autocomplete(
+        "probe club", user=harness.member(), focused="club", club="ba"
+    )
+    assert [c["value"] for c in choices] == ["barca-fans", "bayern-fans"]
+    assert probe.ran == []
+
+
+async def test_component_click_runs_the_view_callback(
+    harness: DiscordHarness, probe: Probe
+) -> None:
+    posted = await harness.command("probe vote", user=harness.member())
+    [row] = posted.components
+    assert row["components"][0]["custom_id"] == "probe:yes"
+    voter = harness.member()
+    clicked = await harness.click("probe:yes", user=voter, message_id=posted.message_id)
+    assert clicked.type == 7 and clicked.content == "Voted yes"
+    assert probe.ran == [f"clicked by {voter.id}"]

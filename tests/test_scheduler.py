@@ -1,0 +1,187 @@
+"""Durable jobs: rebuilt from the database on restart, overdue ones run exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.arbiter import ArbiterBot
+from bot.config import Config
+from bot.scheduler import JobRegistry, Scheduler, job_id
+from storage.database import Database
+from storage.guild import GuildStore
+from storage.jobs import Job, insert_job, pending_jobs
+
+GUILD = 42
+
+
+class Recorder:
+    """A job handler that records each run and signals it."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.runs: list[int] = []
+        self.fail = fail
+        self.ran = asyncio.Event()
+
+    async def __call__(self, job: Job) -> None:
+        self.runs.append(job.id)
+        self.ran.set()
+        if self.fail:
+            raise RuntimeError("handler broke")
+
+
+async def _status(database: Database, job: Job) -> str:
+    stored = await GuildStore(database, job.guild_id).jobs.get(job.id)
+    assert stored is not None
+    return stored.status
+
+
+async def test_restart_rebuilds_a_pending_job_from_the_database(tmp_path: Path) -> None:
+    path = tmp_path / "arbiter.db"
+    due = datetime.now(UTC).replace(microsecond=0) + timedelta(hours=1)
+
+    first_db = await Database.open(path)
+    await first_db.migrate()
+    registry = JobRegistry()
+    registry.register("reminder", Recorder())
+    first = Scheduler(first_db, registry)
+    first.start()
+    job = await first.schedule(GUILD, 7, "reminder", due, {"match": "m1"})
+    assert first.aps.get_job(job_id(job.id)) is not None
+    await first.shutdown()
+    await first_db.close()
+
+    second_db = await Database.open(path)
+    recorder = Recorder()
+    registry = JobRegistry()
+    registry.register("reminder", recorder)
+    second = Scheduler(second_db, registry)
+    second.start()
+    try:
+        assert await second.rebuild() == [job]
+        rebuilt = second.aps.get_job(job_id(job.id))
+        assert rebuilt is not None
+        assert rebuilt.next_run_time == due
+        assert rebuilt.args[0].payload == {"match": "m1"}
+        assert recorder.runs == []
+    finally:
+        await second.shutdown()
+        await second_db.close()
+
+
+async def test_overdue_job_runs_exactly_once_after_restart(database: Database) -> None:
+    overdue = datetime.now(UTC) - timedelta(hours=3)
+    job = await GuildStore(database, GUILD).jobs.create(None, "deadline", overdue)
+
+    recorder = Recorder()
+    registry = JobRegistry()
+    registry.register("deadline", recorder)
+    scheduler = Scheduler(database, registry)
+    twin = Scheduler(database, registry)  # a second firing of the same row
+    scheduler.start()
+    twin.start()
+    try:
+        await scheduler.rebuild()
+        await twin.rebuild()
+        await asyncio.wait_for(recorder.ran.wait(), timeout=5)
+        assert not await scheduler.run(job)
+        assert not await twin.run(job)
+    finally:
+        await scheduler.shutdown()
+        await twin.shutdown()
+    assert recorder.runs == [job.id]
+    assert await _status(database, job) == "done"
+    assert await pending_jobs(database) == []
+    assert await Scheduler(database, registry).rebuild() == []
+    actions = [e.action for e in await GuildStore(database, GUILD).audit.recent()]
+    assert actions == ["job.create", "job.run", "job.done"]
+
+
+async def test_failing_job_is_marked_failed_and_not_retried(database: Database) -> None:
+    job = await GuildStore(database, GUILD).jobs.create(None, "fragile", datetime.now(UTC))
+    registry = JobRegistry()
+    recorder = Recorder(fail=True)
+    registry.register("fragile", recorder)
+    scheduler = Scheduler(database, registry)
+    assert await scheduler.run(job)
+    assert await _status(database, job) == "failed"
+    assert not await scheduler.run(job)
+    assert recorder.runs == [job.id]
+
+
+async def test_unknown_kind_stays_pending(database: Database) -> None:
+    job = await GuildStore(database, GUILD).jobs.create(None, "later-feature", datetime.now(UTC))
+    scheduler = Scheduler(database, JobRegistry())
+    assert not await scheduler.run(job)
+    assert await _status(database, job) == "pending"
+    with pytest.raises(ValueError, match="no handler"):
+        await scheduler.schedule(GUILD, None, "later-feature", datetime.now(UTC))
+
+
+async def test_cancelled_job_does_not_run(database: Database) -> None:
+    store = GuildStore(database, GUILD)
+    job = await store.jobs.create(None, "reminder", datetime.now(UTC))
+    assert await store.jobs.cancel(5, job.id)
+    recorder = Recorder()
+    registry = JobRegistry()
+    registry.register("reminder", recorder)
+    assert not await Scheduler(database, registry).run(job)
+    assert recorder.runs == []
+
+
+def test_registry_refuses_a_second_handler_for_a_kind() -> None:
+    registry = JobRegistry()
+    registry.register("a", Recorder())
+    with pytest.raises(ValueError, match="already has a handler"):
+        registry.register("a", Recorder())
+
+
+async def test_bot_setup_hook_rebuilds_and_runs_overdue_jobs(config: Config) -> None:
+    database = await Database.open(config.database.path)
+    await database.migrate()
+    job = await GuildStore(database, GUILD).jobs.create(
+        None, "deadline", datetime.now(UTC) - timedelta(minutes=5)
+    )
+    await database.close()
+
+    bot = ArbiterBot(config)
+    recorder = Recorder()
+    bot.jobs.register("deadline", recorder)
+    async with bot:
+        await bot.setup_hook()
+        assert bot.scheduler is not None
+        aps = bot.scheduler.aps
+        assert aps.running and str(aps.timezone) == "UTC"
+        assert {"cogs.setup", "cogs.help"} <= set(bot.extensions)
+        await asyncio.wait_for(recorder.ran.wait(), timeout=5)
+    assert recorder.runs == [job.id]
+    reopened = await Database.open(config.database.path)
+    assert await _status(reopened, job) == "done"
+    await reopened.close()
+
+
+async def test_a_job_inserted_in_a_larger_change_rolls_back_with_it(database: Database) -> None:
+    due = datetime.now(UTC) + timedelta(days=1)
+    with pytest.raises(RuntimeError):
+        async with database.change(
+            guild_id=GUILD, actor_id=1, action="match.create", subject="match:1"
+        ) as transaction:
+            await insert_job(transaction, GUILD, "deadline", due, {"match": 1})
+            raise RuntimeError("the rest of the change failed")
+    assert await pending_jobs(database) == []
+
+    async with database.change(
+        guild_id=GUILD, actor_id=1, action="match.create", subject="match:1"
+    ) as transaction:
+        job = await insert_job(transaction, GUILD, "deadline", due, {"match": 1})
+    registry = JobRegistry()
+    registry.register("deadline", Recorder())
+    scheduler = Scheduler(database, registry)
+    scheduler.add(job)
+    assert scheduler.aps.get_job(job_id(job.id)) is not None
+    assert await pending_jobs(database) == [job]
+    [entry] = await GuildStore(database, GUILD).audit.recent()
+    assert entry.details["jobs"][0]["id"] == job.id

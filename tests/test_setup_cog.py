@@ -1,0 +1,100 @@
+"""`/setup` and `/help` through the real command tree, and guild isolation end to end."""
+
+from __future__ import annotations
+
+from bot.arbiter import ArbiterBot
+from storage.guild import GuildStore
+from tests.discord_harness import OTHER_GUILD_ID, DiscordHarness
+
+
+async def test_setup_without_manage_server_is_refused_and_changes_nothing(
+    harness: DiscordHarness, bot: ArbiterBot
+) -> None:
+    member = harness.member("HQ")
+    reply = await harness.command("setup set", user=member, hq_role=harness.role("HQ"))
+    assert reply.type == 4
+    assert reply.ephemeral
+    assert "Manage Server" in reply.content
+    store = GuildStore(bot.database, member.guild_id)
+    assert (await store.settings.get()).hq_role_id is None
+    assert await store.audit.recent() == []
+
+    shown = await harness.command("setup show", user=member)
+    assert shown.ephemeral and "Manage Server" in shown.content
+
+
+async def test_setup_set_stores_roles_and_show_reports_them(
+    harness: DiscordHarness, bot: ArbiterBot
+) -> None:
+    admin = harness.member(permissions=harness.MANAGE_SERVER)
+    reply = await harness.command(
+        "setup set",
+        user=admin,
+        hq_role=harness.role("HQ"),
+        director_role=harness.role("Director"),
+        arbiter_role=harness.role("Arbiter"),
+        announcements=harness.channel("announcements"),
+    )
+    assert reply.ephemeral and reply.embeds[0]["title"] == "Arbiter set-up saved"
+
+    settings = await GuildStore(bot.database, admin.guild_id).settings.get()
+    assert settings.hq_role_id == harness.role("HQ")
+    assert settings.director_role_id == harness.role("Director")
+    assert settings.arbiter_role_id == harness.role("Arbiter")
+    assert settings.announcements_channel_id == harness.channel("announcements")
+
+    shown = await harness.command("setup show", user=admin)
+    assert shown.ephemeral
+    fields = {field["name"]: field["value"] for field in shown.embeds[0]["fields"]}
+    assert fields == {
+        "League HQ role": f"<@&{harness.role('HQ')}>",
+        "Director role": f"<@&{harness.role('Director')}>",
+        "Arbiter role": f"<@&{harness.role('Arbiter')}>",
+        "Announcements channel": f"<#{harness.channel('announcements')}>",
+    }
+    [entry] = await GuildStore(bot.database, admin.guild_id).audit.recent()
+    assert (entry.actor_id, entry.action) == (admin.id, "setup.set")
+
+
+async def test_setup_set_changes_only_the_options_given(harness: DiscordHarness) -> None:
+    admin = harness.member(permissions=harness.MANAGE_SERVER)
+    await harness.command("setup set", user=admin, hq_role=harness.role("HQ"))
+    await harness.command("setup set", user=admin, arbiter_role=harness.role("Arbiter"))
+    fields = {
+        f["name"]: f["value"]
+        for f in (await harness.command("setup show", user=admin)).embeds[0]["fields"]
+    }
+    assert fields["League HQ role"] == f"<@&{harness.role('HQ')}>"
+    assert fields["Arbiter role"] == f"<@&{harness.role('Arbiter')}>"
+    assert fields["Director role"] == "not set"
+
+
+async def test_setup_set_with_no_option_says_what_to_give(
+    harness: DiscordHarness, bot: ArbiterBot
+) -> None:
+    admin = harness.member(permissions=harness.MANAGE_SERVER)
+    reply = await harness.command("setup set", user=admin)
+    assert reply.ephemeral and "Nothing to change" in reply.content
+    assert "error id" not in reply.content
+    assert await GuildStore(bot.database, admin.guild_id).audit.recent() == []
+
+
+async def test_one_guilds_setup_is_invisible_to_another(harness: DiscordHarness) -> None:
+    admin = harness.member(permissions=harness.MANAGE_SERVER)
+    await harness.command("setup set", user=admin, hq_role=harness.role("HQ"))
+    other_admin = harness.member(permissions=harness.MANAGE_SERVER, guild_id=OTHER_GUILD_ID)
+    shown = await harness.command("setup show", user=other_admin)
+    values = [field["value"] for field in shown.embeds[0]["fields"]]
+    assert values == ["not set"] * 4
+
+
+async def test_help_lists_only_the_commands_the_caller_may_use(harness: DiscordHarness) -> None:
+    member = harness.member()
+    text = (await harness.command("help", user=member)).reply.text()
+    assert "/help" in text
+    assert "/setup" not in text
+
+    admin = harness.member(permissions=harness.MANAGE_SERVER)
+    reply = await harness.command("help", user=admin)
+    assert reply.ephemeral
+    assert "/setup show" in reply.text() and "/setup set" in reply.text()

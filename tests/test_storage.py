@@ -1,0 +1,185 @@
+"""Storage: migrations, audit in the same transaction, guild isolation, online backup."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from storage.backup import BackupError, backup_database
+from storage.database import Database
+from storage.guild import GuildStore
+from storage.migrations import discover
+
+
+def _schema(path: Path) -> list[tuple[str, str]]:
+    with sqlite3.connect(path) as connection:
+        return connection.execute(
+            "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name"
+        ).fetchall()
+
+
+async def test_open_creates_folder_and_sets_pragmas(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "nested" / "arbiter.db"
+    database = await Database.open(path, busy_timeout_ms=1234)
+    try:
+        async with database.read() as connection:
+            pragmas = {}
+            for name in ("journal_mode", "foreign_keys", "busy_timeout"):
+                cursor = await connection.execute(f"PRAGMA {name}")
+                pragmas[name] = (await cursor.fetchone())[0]
+        assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 1234}
+        assert path.is_file()
+    finally:
+        await database.close()
+
+
+async def test_migrations_are_idempotent(tmp_path: Path) -> None:
+    path = tmp_path / "arbiter.db"
+    database = await Database.open(path)
+    latest = len(discover())
+    assert await database.migrate() == list(range(1, latest + 1))
+    schema = _schema(path)
+    assert await database.migrate() == []
+    await database.close()
+    database = await Database.open(path)
+    assert await database.migrate() == []
+    assert await database.schema_version() == latest
+    await database.close()
+    assert _schema(path) == schema
+    assert {name for name, _ in schema} >= {"audit", "guild_settings", "club_admins"}
+
+
+async def test_failed_migration_leaves_nothing_behind(tmp_path: Path) -> None:
+    from storage.migrations import apply_migrations
+
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    (folder / "0001_good.sql").write_text("CREATE TABLE a (x INTEGER);")
+    (folder / "0002_bad.sql").write_text("CREATE TABLE b (x INTEGER);\nNOT SQL AT ALL;")
+    database = await Database.open(tmp_path / "arbiter.db")
+    async with database.read() as connection:
+        with pytest.raises(sqlite3.OperationalError):
+            await apply_migrations(connection, folder)
+    assert await database.schema_version() == 1
+    names = [name for name, _ in _schema(tmp_path / "arbiter.db")]
+    assert names == ["a"]
+    await database.close()
+
+
+async def test_change_and_audit_share_one_transaction(database: Database) -> None:
+    store = GuildStore(database, 1)
+    with pytest.raises(RuntimeError):
+        async with database.change(
+            guild_id=1, actor_id=7, action="test.fail", subject="guild_settings"
+        ) as transaction:
+            await transaction.execute(
+                "INSERT INTO guild_settings (guild_id, hq_role_id, updated_at) VALUES (1, 5, 'x')"
+            )
+            raise RuntimeError("boom")
+    assert (await store.settings.get()).hq_role_id is None
+    assert await store.audit.recent() == []
+
+    await store.settings.update(7, hq_role_id=11)
+    [entry] = await store.audit.recent()
+    assert (entry.actor_id, entry.action, entry.subject) == (7, "setup.set", "guild_settings")
+    assert entry.details == {"before": {"hq_role_id": None}, "after": {"hq_role_id": 11}}
+
+
+async def test_one_guilds_data_is_invisible_to_another(database: Database) -> None:
+    first, second = GuildStore(database, 100), GuildStore(database, 200)
+    await first.settings.update(1, hq_role_id=10, announcements_channel_id=20)
+    assert await first.club_admins.add(1, "Real-Madrid-Fans", 555)
+    job = await first.jobs.create(1, "reminder", database.clock())
+
+    assert (await second.settings.get()).hq_role_id is None
+    assert not await second.club_admins.is_admin("real-madrid-fans", 555)
+    assert await second.club_admins.clubs_of(555) == []
+    assert await second.jobs.get(job.id) is None
+    assert not await second.jobs.cancel(2, job.id)
+    assert not await second.club_admins.remove(2, "real-madrid-fans", 555)
+    assert await second.audit.recent() == []
+
+    assert await first.club_admins.is_admin("real-madrid-fans", 555)
+    assert (await first.jobs.get(job.id)).status == "pending"
+    assert len(await first.audit.recent()) == 3
+
+
+async def test_club_admin_add_twice_changes_nothing(database: Database) -> None:
+    store = GuildStore(database, 1)
+    assert await store.club_admins.add(1, "club-a", 9)
+    assert not await store.club_admins.add(1, "club-a", 9)
+    assert await store.club_admins.admins_of("club-a") == [9]
+    assert [entry.action for entry in await store.audit.recent()] == ["club_admin.add"]
+
+
+async def test_backup_while_writing_is_consistent(database: Database, tmp_path: Path) -> None:
+    """Writes commit through the bot's connection between backup steps; the copy stays whole."""
+    store = GuildStore(database, 1)
+    for user_id in range(1, 200):
+        await store.club_admins.add(1, f"club-{user_id}", user_id)
+    loop = asyncio.get_running_loop()
+    during = []
+
+    def write_between_steps(status: int, remaining: int, total: int) -> None:
+        if len(during) < 5 and remaining > 0:
+            user_id = 1000 + len(during)
+            asyncio.run_coroutine_threadsafe(
+                store.club_admins.add(1, "late-club", user_id), loop
+            ).result()
+            during.append(user_id)
+
+    target = tmp_path / "backup.db"
+    await asyncio.to_thread(
+        backup_database, database.path, target, pages=1, progress=write_between_steps
+    )
+
+    assert len(during) == 5, "no write happened while the backup was running"
+    with sqlite3.connect(target) as copy:
+        assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        admins = copy.execute("SELECT count(*) FROM club_admins").fetchone()[0]
+        audited = copy.execute(
+            "SELECT count(*) FROM audit WHERE action = 'club_admin.add'"
+        ).fetchone()[0]
+        version = copy.execute("PRAGMA user_version").fetchone()[0]
+    assert admins == audited == 199 + 5
+    assert version == await database.schema_version()
+
+
+async def test_one_step_backup_is_a_consistent_snapshot(database: Database, tmp_path: Path) -> None:
+    store = GuildStore(database, 1)
+    await store.settings.update(1, hq_role_id=5)
+    pages = await asyncio.to_thread(backup_database, database.path, tmp_path / "copy.db")
+    assert pages > 0
+    copy = await Database.open(tmp_path / "copy.db")
+    assert (await GuildStore(copy, 1).settings.get()).hq_role_id == 5
+    await copy.close()
+
+
+def test_backup_refuses_existing_target_and_missing_source(tmp_path: Path) -> None:
+    existing = tmp_path / "exists.db"
+    existing.write_bytes(b"keep me")
+    with pytest.raises(BackupError, match="no database"):
+        backup_database(tmp_path / "missing.db", tmp_path / "new.db")
+    sqlite3.connect(tmp_path / "source.db").close()
+    with pytest.raises(BackupError, match="already exists"):
+        backup_database(tmp_path / "source.db", existing)
+    assert existing.read_bytes() == b"keep me"
+    assert not (tmp_path / "new.db").exists()
+
+
+async def test_reads_inside_a_change_see_it_and_nested_changes_are_refused(
+    database: Database,
+) -> None:
+    store = GuildStore(database, 3)
+    async with database.change(guild_id=3, actor_id=1, action="t", subject="s") as transaction:
+        await transaction.execute(
+            "INSERT INTO guild_settings (guild_id, hq_role_id, updated_at) VALUES (3, 9, 'x')"
+        )
+        assert (await store.settings.get()).hq_role_id == 9
+        with pytest.raises(RuntimeError, match="one transaction"):
+            await store.settings.update(1, hq_role_id=10)
+    assert (await store.settings.get()).hq_role_id == 9
+    assert [entry.action for entry in await store.audit.recent()] == ["t"]
