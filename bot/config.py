@@ -19,6 +19,7 @@ from core.season import Rules
 DEFAULT_PATH = Path("config.toml")
 TOKEN_ENV = "DISCORD_TOKEN"
 CHESSCOM_URL_ENV = "ARBITER_CHESSCOM_URL"
+CHESSCOM_CONTACT_ENV = "ARBITER_CHESSCOM_CONTACT"
 
 HHMM = r"^([01]\d|2[0-3]):[0-5]\d$"
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -139,7 +140,8 @@ def _describe(error: ValidationError) -> str:
 def load_config(path: Path | None = None, environ: dict[str, str] | None = None) -> Config:
     """Read `path` (default `./config.toml`; missing means defaults) and apply the environment.
 
-    `DISCORD_TOKEN` replaces `token`; `ARBITER_CHESSCOM_URL` replaces `chesscom.base_url`.
+    `DISCORD_TOKEN` replaces `token`; `ARBITER_CHESSCOM_URL` replaces `chesscom.base_url`;
+    `ARBITER_CHESSCOM_CONTACT` replaces `chesscom.contact`.
     """
     env = os.environ if environ is None else environ
     path = DEFAULT_PATH if path is None else path
@@ -154,8 +156,10 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
     if env.get(TOKEN_ENV):
         data["token"] = env[TOKEN_ENV]
     chesscom = data.setdefault("chesscom", {})
-    if env.get(CHESSCOM_URL_ENV) and isinstance(chesscom, dict):
-        chesscom["base_url"] = env[CHESSCOM_URL_ENV]
+    if isinstance(chesscom, dict):
+        for variable, key in ((CHESSCOM_URL_ENV, "base_url"), (CHESSCOM_CONTACT_ENV, "contact")):
+            if env.get(variable):
+                chesscom[key] = env[variable]
     try:
         config = Config.model_validate(data)
     except ValidationError as error:

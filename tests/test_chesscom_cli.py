@@ -177,3 +177,29 @@ def test_non_numeric_match_id_is_a_usage_error(
     assert main(["chesscom", "match", "abc"]) == 2
     assert "digits only" in capsys.readouterr().err
     assert fake.requests == []
+
+
+def test_config_file_chesscom_section_sets_url_and_contact(
+    fake: FakeChessCom,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.delenv("ARBITER_CHESSCOM_URL")
+    monkeypatch.delenv("ARBITER_CHESSCOM_CONTACT")
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[chesscom]\nbase_url = "{fake.base_url}"\ncontact = "ops@example.net"\nmax_retries = 0\n'
+    )
+    assert main(["chesscom", "player", "erik", "--config", str(config)]) == 0
+    assert "erik: staff" in capsys.readouterr().out
+    assert {r.user_agent for r in fake.requests} == {f"Arbiter/{VERSION} (ops@example.net)"}
+
+
+def test_bad_chesscom_config_names_the_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[chesscom]\ntimeout_seconds = -1\n")
+    assert main(["chesscom", "player", "erik", "--config", str(config)]) == 2
+    assert "chesscom.timeout_seconds" in capsys.readouterr().err

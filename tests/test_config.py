@@ -42,6 +42,8 @@ def test_environment_overrides_token_and_chesscom_url(tmp_path: Path) -> None:
     assert config.chesscom.base_url == "http://127.0.0.1:9/pub"
     assert config.chesscom.contact == "me@example.org"
     assert load_config(path, environ={}).token == "from-file"
+    contact = load_config(path, environ={"ARBITER_CHESSCOM_CONTACT": "ops@example.net"})
+    assert contact.chesscom.contact == "ops@example.net"
 
 
 @pytest.mark.parametrize(

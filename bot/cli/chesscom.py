@@ -1,8 +1,9 @@
 """`arbiter chesscom …`: show what the bot reads from chess.com (a match, a club, a player).
 
-The base URL comes from `--base-url`, else `ARBITER_CHESSCOM_URL`, else chess.com; the
-User-Agent contact from `--contact`, else `ARBITER_CHESSCOM_CONTACT`. Network failures and
-unknown ids print one line on stderr and exit 1.
+Settings come from the `[chesscom]` section of the configuration (`--config`, where the
+environment variables `ARBITER_CHESSCOM_URL` and `ARBITER_CHESSCOM_CONTACT` override the
+file); `--base-url`, `--contact`, `--timeout` and `--retries` override both for one call.
+Network failures and unknown ids print one line on stderr and exit 1.
 """
 
 from __future__ import annotations
@@ -10,13 +11,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
 from bot.chesscom.client import (
-    DEFAULT_BASE_URL,
     ChessComClient,
     ChessComError,
     ChessComNotFound,
@@ -24,11 +23,11 @@ from bot.chesscom.client import (
 )
 from bot.chesscom.facts import FactsError, MatchFacts, Placement
 from bot.chesscom.reader import RatingSource, read_club_at_start, read_match
+from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
+from bot.config import CHESSCOM_CONTACT_ENV, ChessComConfig
 from core.points import json_number
 
-URL_ENV = "ARBITER_CHESSCOM_URL"
-CONTACT_ENV = "ARBITER_CHESSCOM_CONTACT"
 NOT_FOUND_EXIT = 1
 NETWORK_EXIT = 1
 
@@ -36,10 +35,15 @@ NETWORK_EXIT = 1
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `chesscom match|club|player` to the `arbiter` command line."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--base-url", help=f"API base URL (default: ${URL_ENV} or chess.com)")
-    common.add_argument("--contact", help=f"contact for the User-Agent (default: ${CONTACT_ENV})")
-    common.add_argument("--timeout", type=float, default=20.0, help="seconds per request")
-    common.add_argument("--retries", type=int, default=3, help="retries on 429 / 5xx / network")
+    add_config_option(common)
+    common.add_argument("--base-url", help="API base URL (default: chesscom.base_url)")
+    common.add_argument("--contact", help="contact for the User-Agent (default: chesscom.contact)")
+    common.add_argument(
+        "--timeout", type=float, help="seconds per request (default: chesscom.timeout_seconds)"
+    )
+    common.add_argument(
+        "--retries", type=int, help="retries on 429 / 5xx / network (default: chesscom.max_retries)"
+    )
     common.add_argument("--json", action="store_true", help="print JSON")
 
     parser = subparsers.add_parser(
@@ -81,7 +85,7 @@ def _handler(show: Show) -> Callable[[argparse.Namespace], int]:
     """Wrap an async command: build the client, run it, turn failures into `CliError`s."""
 
     def handle(args: argparse.Namespace) -> int:
-        settings = cli_settings(args, os.environ)
+        settings = cli_settings(args, config_from_args(args).chesscom)
         try:
             text = asyncio.run(_run(show, settings, args))
         except ChessComNotFound as error:
@@ -103,23 +107,25 @@ async def _run(show: Show, settings: ClientSettings, args: argparse.Namespace) -
         return await show(client, args)
 
 
-def cli_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> ClientSettings:
-    """Client settings from the options, falling back on the environment."""
-    contact = (args.contact or environ.get(CONTACT_ENV, "")).strip()
+def cli_settings(args: argparse.Namespace, configured: ChessComConfig) -> ClientSettings:
+    """Client settings: the options where given, else the configuration's `[chesscom]`."""
+    contact = (args.contact or configured.contact).strip()
     if not contact:
         raise CliError(
-            f"no contact for the User-Agent: set {CONTACT_ENV} or pass --contact "
-            "(chess.com refuses requests without one)"
+            "no contact for the User-Agent: set chesscom.contact in the configuration, "
+            f"{CHESSCOM_CONTACT_ENV}, or pass --contact (chess.com refuses requests without one)"
         )
-    if args.timeout <= 0:
+    timeout = configured.timeout_seconds if args.timeout is None else args.timeout
+    retries = configured.max_retries if args.retries is None else args.retries
+    if timeout <= 0:
         raise CliError("--timeout must be positive")
-    if args.retries < 0:
+    if retries < 0:
         raise CliError("--retries must not be negative")
     return ClientSettings(
         contact=contact,
-        base_url=args.base_url or environ.get(URL_ENV) or DEFAULT_BASE_URL,
-        timeout_seconds=args.timeout,
-        max_retries=args.retries,
+        base_url=args.base_url or configured.base_url,
+        timeout_seconds=timeout,
+        max_retries=retries,
     )
 
 
