@@ -88,7 +88,7 @@ class ArbiterBot(commands.AutoShardedBot):
             return
         self.scheduler = Scheduler(self.database, self.jobs)
         self.scheduler.start()
-        await self.scheduler.rebuild()
+        await self.scheduler.recover()
 
     async def close(self) -> None:
         """Stop the scheduler, disconnect, and close the database."""

@@ -3,7 +3,9 @@
 Features plug a job kind into `JobRegistry` (kind → async handler). At start-up `rebuild()`
 schedules every pending job from the database (job id `job-<row id>`); one already overdue
 runs at once. A firing first claims its row (`UPDATE … WHERE status = 'pending'`), so a job
-runs exactly once even if it is scheduled twice or the bot restarts while it is due.
+runs exactly once even if it is scheduled twice or the bot restarts while it is due. A run
+that a crash interrupted (its row still `running` at the next start) is released and runs
+again, so handlers must be idempotent (guard their own state changes the same way).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from storage.database import Database
 from storage.guild import GuildStore
-from storage.jobs import Job, claim_job, finish_job, pending_jobs
+from storage.jobs import Job, claim_job, finish_job, pending_jobs, release_interrupted_jobs
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +35,8 @@ class JobRegistry:
         self._handlers: dict[str, JobHandler] = {}
 
     def register(self, kind: str, handler: JobHandler) -> None:
-        """Run `handler(job)` for jobs of `kind`; a kind has one handler."""
+        """Run `handler(job)` for jobs of `kind`; a kind has one handler. The handler must be
+        idempotent: a run interrupted by a crash is run again at the next start."""
         if kind in self._handlers and self._handlers[kind] is not handler:
             raise ValueError(f"job kind {kind!r} already has a handler")
         self._handlers[kind] = handler
@@ -88,6 +91,13 @@ class Scheduler:
             self.add(job)
         log.info("scheduler rebuilt %d pending job(s) from the database", len(jobs))
         return jobs
+
+    async def recover(self) -> list[Job]:
+        """At process start-up: release the runs a crash interrupted, then `rebuild()`."""
+        released = await release_interrupted_jobs(self.database)
+        if released:
+            log.warning("released %d job(s) interrupted by a crash: %s", len(released), released)
+        return await self.rebuild()
 
     async def schedule(
         self,

@@ -131,6 +131,34 @@ async def pending_jobs(database: Database) -> list[Job]:
         return [_job(row) for row in await cursor.fetchall()]
 
 
+async def release_interrupted_jobs(database: Database) -> list[int]:
+    """Put back to pending every job left `running` by a process that died mid-run (audited).
+
+    Call at start-up only, before `pending_jobs`: one bot process owns a database, so a
+    running row at start-up can only be a run a crash interrupted. Its handler runs again,
+    which is why job handlers must be idempotent."""
+    async with database.read() as connection:
+        cursor = await connection.execute(
+            "SELECT id, guild_id FROM scheduled_jobs WHERE status = 'running' ORDER BY id"
+        )
+        rows = [(row["id"], row["guild_id"]) for row in await cursor.fetchall()]
+    released: list[int] = []
+    for job_id, guild_id in rows:
+        async with database.change(
+            guild_id=guild_id, actor_id=None, action="job.release", subject=f"job:{job_id}"
+        ) as transaction:
+            cursor = await transaction.execute(
+                "UPDATE scheduled_jobs SET status = 'pending'"
+                " WHERE id = ? AND guild_id = ? AND status = 'running'",
+                (job_id, guild_id),
+            )
+            if cursor.rowcount == 0:
+                transaction.abandon()
+        if not transaction.unchanged:
+            released.append(job_id)
+    return released
+
+
 async def claim_job(database: Database, job: Job) -> bool:
     """Mark a pending job running; False if another firing (or a cancel) got there first."""
     async with database.change(

@@ -13,7 +13,7 @@ from bot.config import Config
 from bot.scheduler import JobRegistry, Scheduler, job_id
 from storage.database import Database
 from storage.guild import GuildStore
-from storage.jobs import Job, insert_job, pending_jobs
+from storage.jobs import Job, claim_job, insert_job, pending_jobs
 
 GUILD = 42
 
@@ -185,3 +185,32 @@ async def test_a_job_inserted_in_a_larger_change_rolls_back_with_it(database: Da
     assert await pending_jobs(database) == [job]
     [entry] = await GuildStore(database, GUILD).audit.recent()
     assert entry.details["jobs"][0]["id"] == job.id
+
+
+async def test_run_interrupted_by_a_crash_runs_again_at_the_next_start(tmp_path: Path) -> None:
+    path = tmp_path / "arbiter.db"
+    crashed_db = await Database.open(path)
+    await crashed_db.migrate()
+    job = await GuildStore(crashed_db, GUILD).jobs.create(None, "deadline", datetime.now(UTC))
+    # The first process claimed the job, then died before recording its end.
+    assert await claim_job(crashed_db, job)
+    await crashed_db.close()
+
+    database = await Database.open(path)
+    recorder = Recorder()
+    registry = JobRegistry()
+    registry.register("deadline", recorder)
+    assert await Scheduler(database, registry).rebuild() == []  # a plain rebuild leaves it
+    scheduler = Scheduler(database, registry)
+    scheduler.start()
+    try:
+        recovered = await scheduler.recover()
+        assert [j.id for j in recovered] == [job.id]
+        await asyncio.wait_for(recorder.ran.wait(), timeout=5)
+    finally:
+        await scheduler.shutdown()
+    assert recorder.runs == [job.id]
+    assert await _status(database, job) == "done"
+    actions = [e.action for e in await GuildStore(database, GUILD).audit.recent()]
+    assert actions == ["job.create", "job.run", "job.release", "job.run", "job.done"]
+    await database.close()
