@@ -6,12 +6,11 @@ import argparse
 import asyncio
 import logging
 
-import aiohttp
 import discord
 
 from bot.arbiter import ArbiterBot
 from bot.cli.config_option import add_config_option, config_from_args, require_token
-from bot.cli.errors import CliError
+from bot.cli.discord_errors import reported_discord_failures
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,12 +30,6 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     token = require_token(config)
     discord.utils.setup_logging(level=logging.getLevelName(config.log_level), root=True)
-    try:
+    with reported_discord_failures():
         asyncio.run(_serve(ArbiterBot(config), token))
-    except discord.LoginFailure:
-        raise CliError("Discord refused the token: check DISCORD_TOKEN", 2) from None
-    except (aiohttp.ClientError, OSError) as error:
-        raise CliError(f"cannot reach Discord: {error}", 1) from None
-    except discord.PrivilegedIntentsRequired as error:
-        raise CliError(f"Discord refused a privileged intent: {error}", 1) from None
     return 0

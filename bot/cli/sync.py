@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-import aiohttp
 import discord
 
 from bot.arbiter import offline_bot
 from bot.cli.config_option import add_config_option, config_from_args, require_token
-from bot.cli.errors import CliError
+from bot.cli.discord_errors import reported_discord_failures
 from bot.config import Config
 
 
@@ -50,14 +49,8 @@ def sync(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     token = require_token(config)
     guild_id = None if args.everywhere else (args.guild or config.sync_guild)
-    try:
+    with reported_discord_failures():
         names = asyncio.run(sync_commands(config, token, guild_id))
-    except discord.LoginFailure:
-        raise CliError("Discord refused the token: check DISCORD_TOKEN", 2) from None
-    except (aiohttp.ClientError, OSError) as error:
-        raise CliError(f"cannot reach Discord: {error}", 1) from None
-    except discord.HTTPException as error:
-        raise CliError(f"Discord refused the commands: {error}", 1) from None
     where = f"guild {guild_id}" if guild_id else "all guilds (global; may take up to an hour)"
     print(f"synced {len(names)} command(s) to {where}: {', '.join(names)}")
     return 0

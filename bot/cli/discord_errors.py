@@ -1,0 +1,27 @@
+"""How the CLI reports failures talking to Discord: one clear line and an exit code."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import aiohttp
+import discord
+
+from bot.cli.errors import CliError
+
+
+@contextmanager
+def reported_discord_failures() -> Iterator[None]:
+    """Turn a refused token (exit 2), an unreachable Discord or a refused request (exit 1)
+    into a `CliError`, for every subcommand that logs in."""
+    try:
+        yield
+    except discord.LoginFailure:
+        raise CliError("Discord refused the token: check DISCORD_TOKEN", 2) from None
+    except discord.PrivilegedIntentsRequired as error:
+        raise CliError(f"Discord refused a privileged intent: {error}", 1) from None
+    except discord.HTTPException as error:
+        raise CliError(f"Discord refused the request: {error}", 1) from None
+    except (aiohttp.ClientError, OSError) as error:
+        raise CliError(f"cannot reach Discord: {error}", 1) from None
