@@ -205,6 +205,12 @@ def season_problems(season: Season) -> Iterable[tuple[str, str]]:
                 club_division[club] = division.name
     games = season.rules.games_per_board
     full = 2 * games
+    try:
+        # CL-15: every match's deadline is start - this; both must be representable.
+        notice: dt.timedelta | None = dt.timedelta(hours=season.rules.challenge_deadline_hours)
+    except OverflowError:
+        notice = None
+        yield "rules.challenge_deadline_hours", "too large to compute a challenge deadline"
     match_clubs: dict[str, tuple[str, str]] = {}
     for m_index, match in enumerate(season.matches):
         where = f"matches[{m_index}]"
@@ -225,6 +231,14 @@ def season_problems(season: Season) -> Iterable[tuple[str, str]]:
                 )
         if match.home == match.away:
             yield f"{where}.away", f"club {match.home!r} cannot play itself"
+        if notice is not None:
+            try:
+                match.start - notice
+            except OverflowError:
+                yield (
+                    f"{where}.start",
+                    "too early: its challenge deadline (CL-15) falls before year 1",
+                )
         sides = (match.home, match.away)
         if match.challenge is not None and match.challenge.issued_by not in sides:
             yield (

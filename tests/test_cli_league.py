@@ -127,3 +127,12 @@ def test_league_unreadable_or_not_json_exits_2(
     assert "not a valid season file" in capsys.readouterr().err
     assert main(["league", _write(tmp_path, SEASON), "--promotion", "--withdraw", "Q"]) == 2
     assert "unknown club 'Q'" in capsys.readouterr().err
+
+
+def test_league_deadline_overflow_exits_2_with_the_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(json.dumps(SEASON))
+    data["rules"] = {"challenge_deadline_hours": 10**12}
+    assert main(["league", _write(tmp_path, data)]) == 2
+    assert "rules.challenge_deadline_hours" in capsys.readouterr().err

@@ -91,3 +91,18 @@ def test_schema_command_prints_the_season_schema(capsys: pytest.CaptureFixture[s
     assert schema == Season.model_json_schema()
     assert set(schema["required"]) == {"name", "divisions"}
     assert schema["$defs"]["Board"]["properties"]["home_points"]["multipleOf"] == 0.5
+
+
+def test_cl_15_deadline_out_of_calendar_range_is_a_problem_not_a_crash() -> None:
+    # A start so early, or a deadline so long, that "start - challenge_deadline_hours" is
+    # not a date: a validation problem with its path, never an OverflowError.
+    early = season([match("1", "A", "B")])
+    early["matches"][0]["start"] = "0001-01-01T00:00:00Z"
+    early["matches"][0].pop("finished")
+    early["matches"][0].pop("challenge")
+    [(path, problem)] = _problems(early)
+    assert path == "matches[0].start"
+    assert "challenge deadline" in problem
+    long = season([match("1", "A", "B")], rules={"challenge_deadline_hours": 10**12})
+    [(path, problem)] = _problems(long)
+    assert path == "rules.challenge_deadline_hours"
