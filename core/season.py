@@ -245,6 +245,16 @@ def season_problems(season: Season) -> Iterable[tuple[str, str]]:
                 f"{where}.challenge.issued_by",
                 f"{match.challenge.issued_by!r} is not a club of this match",
             )
+        accepted = match.challenge.accepted if match.challenge is not None else None
+        if (
+            accepted is not None
+            and match.challenge is not None
+            and accepted < match.challenge.issued
+        ):
+            yield (
+                f"{where}.challenge.accepted",
+                "accepted before it was issued (CL-15 cannot judge it)",
+            )
         for club in match.at_start:
             if club not in sides:
                 yield f"{where}.at_start.{club}", f"{club!r} is not a club of this match"

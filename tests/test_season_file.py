@@ -106,3 +106,11 @@ def test_cl_15_deadline_out_of_calendar_range_is_a_problem_not_a_crash() -> None
     long = season([match("1", "A", "B")], rules={"challenge_deadline_hours": 10**12})
     [(path, problem)] = _problems(long)
     assert path == "rules.challenge_deadline_hours"
+
+
+def test_cl_15_challenge_accepted_before_it_was_issued_is_refused() -> None:
+    data = season([match("1", "A", "B")])
+    data["matches"][0]["challenge"]["accepted"] = "2017-09-01T00:00:00Z"  # issued 09-21
+    [(path, problem)] = _problems(data)
+    assert path == "matches[0].challenge.accepted"
+    assert "before it was issued" in problem
