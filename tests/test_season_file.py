@@ -114,3 +114,20 @@ def test_cl_15_challenge_accepted_before_it_was_issued_is_refused() -> None:
     [(path, problem)] = _problems(data)
     assert path == "matches[0].challenge.accepted"
     assert "before it was issued" in problem
+
+
+def test_booleans_are_not_numbers_in_any_numeric_field() -> None:
+    # pydantic alone reads `true` as 1: `min_players: true` would silently mean 1 player.
+    data = season([match("1", "A", "B", at_start={"A": {"players": True, "avg_rating": False}})])
+    data["divisions"][0]["min_players"] = True
+    data["rules"] = {"games_per_board": True}
+    data["matches"][0]["round"] = False
+    problems = dict(_problems(data))
+    assert set(problems) == {
+        "rules.games_per_board",
+        "divisions[0].min_players",
+        "matches[0].round",
+        "matches[0].at_start.A.players",
+        "matches[0].at_start.A.avg_rating",
+    }
+    assert all("a boolean is not a number" in problem for problem in problems.values())
