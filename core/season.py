@@ -9,11 +9,32 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
 
 from core.points import HalfPoints, json_number
+
+
+def _not_a_boolean(value: Any) -> Any:
+    """Refuse `true`/`false` where a number is due (pydantic would read them as 1 and 0)."""
+    if isinstance(value, bool):
+        raise ValueError("a boolean is not a number")
+    return value
+
+
+Count = Annotated[int, BeforeValidator(_not_a_boolean)]
+"""An integer field of the season file (a count, hours, a round): booleans refused."""
+Number = Annotated[float, BeforeValidator(_not_a_boolean)]
+"""A real-valued field of the season file (a rating): booleans refused."""
 
 
 class _Fact(BaseModel):
@@ -25,12 +46,12 @@ class _Fact(BaseModel):
 class Rules(_Fact):
     """Per-season rule settings frozen at creation (CCT-16 applies to CL seasons too)."""
 
-    games_per_board: int = Field(2, ge=1, description="CL-14: games per board")
-    challenge_deadline_hours: int = Field(120, ge=0, description="CL-15")
-    max_members: int = Field(400, ge=1, description="CL-5")
-    max_avg_rating: float = Field(1700, gt=0, description="CL-6")
-    forfeits_to_disqualify: int = Field(3, ge=1, description="CL-DQ, each counter separately")
-    promotion_places: int = Field(3, ge=0, description="CL-8: clubs up / down per boundary")
+    games_per_board: Count = Field(2, ge=1, description="CL-14: games per board")
+    challenge_deadline_hours: Count = Field(120, ge=0, description="CL-15")
+    max_members: Count = Field(400, ge=1, description="CL-5")
+    max_avg_rating: Number = Field(1700, gt=0, description="CL-6")
+    forfeits_to_disqualify: Count = Field(3, ge=1, description="CL-DQ, each counter separately")
+    promotion_places: Count = Field(3, ge=0, description="CL-8: clubs up / down per boundary")
     divisions_cutoff: dt.date | None = Field(
         None, description="CL-1: the date whose standings decide next season's divisions"
     )
@@ -40,7 +61,7 @@ class Division(_Fact):
     """A division (CL-7) with its clubs and its minimum number of players (CL-9..11)."""
 
     name: str = Field(min_length=1)
-    min_players: int = Field(ge=1)
+    min_players: Count = Field(ge=1)
     clubs: list[str]
 
 
@@ -55,9 +76,10 @@ class Challenge(_Fact):
 class ClubAtStart(_Fact):
     """A club's facts at match start (CL-5, CL-6, CL-20); any may be unknown."""
 
-    members: int | None = Field(None, ge=0)
-    avg_rating: float | None = Field(None, ge=0)
-    players: int | None = Field(None, ge=0)
+    # The bound comes before the boolean check so the JSON Schema shows it as `minimum`.
+    members: Annotated[int, Field(ge=0), BeforeValidator(_not_a_boolean)] | None = None
+    avg_rating: Annotated[float, Field(ge=0), BeforeValidator(_not_a_boolean)] | None = None
+    players: Annotated[int, Field(ge=0), BeforeValidator(_not_a_boolean)] | None = None
 
 
 class Board(_Fact):
@@ -74,7 +96,7 @@ class Match(_Fact):
 
     id: str = Field(min_length=1)
     division: str
-    round: int = Field(ge=1)
+    round: Count = Field(ge=1)
     home: str
     away: str
     start: AwareDatetime
@@ -205,6 +227,12 @@ def season_problems(season: Season) -> Iterable[tuple[str, str]]:
                 club_division[club] = division.name
     games = season.rules.games_per_board
     full = 2 * games
+    try:
+        # CL-15: every match's deadline is start - this; both must be representable.
+        notice: dt.timedelta | None = dt.timedelta(hours=season.rules.challenge_deadline_hours)
+    except OverflowError:
+        notice = None
+        yield "rules.challenge_deadline_hours", "too large to compute a challenge deadline"
     match_clubs: dict[str, tuple[str, str]] = {}
     for m_index, match in enumerate(season.matches):
         where = f"matches[{m_index}]"
@@ -225,11 +253,29 @@ def season_problems(season: Season) -> Iterable[tuple[str, str]]:
                 )
         if match.home == match.away:
             yield f"{where}.away", f"club {match.home!r} cannot play itself"
+        if notice is not None:
+            try:
+                match.start - notice
+            except OverflowError:
+                yield (
+                    f"{where}.start",
+                    "too early: its challenge deadline (CL-15) falls before year 1",
+                )
         sides = (match.home, match.away)
         if match.challenge is not None and match.challenge.issued_by not in sides:
             yield (
                 f"{where}.challenge.issued_by",
                 f"{match.challenge.issued_by!r} is not a club of this match",
+            )
+        accepted = match.challenge.accepted if match.challenge is not None else None
+        if (
+            accepted is not None
+            and match.challenge is not None
+            and accepted < match.challenge.issued
+        ):
+            yield (
+                f"{where}.challenge.accepted",
+                "accepted before it was issued (CL-15 cannot judge it)",
             )
         for club in match.at_start:
             if club not in sides:

@@ -266,3 +266,15 @@ async def test_cl_6_average_rating_computed_from_members(fake: FakeChessCom) -> 
     assert facts.avg_rating == float(Fraction(1000 + 1501 + 1200, 3))
     assert len(fake.seen("club/chess-com-developer-community/members")) == 1
     assert len([r for r in fake.requests if r.path.endswith("/stats")]) == 15
+
+
+async def test_429_with_an_infinite_retry_after_falls_back_on_the_back_off(
+    fake: FakeChessCom,
+) -> None:
+    # `float("inf")` parses, and asyncio.sleep(inf) would never return: the CLI would hang.
+    fake.fail("player/erik", 429, headers={"Retry-After": "inf"})
+    sleeps = Sleeps()
+    async with client_for(fake, sleeps) as client:
+        profile = await client.player("erik")
+    assert profile.status == "staff"
+    assert sleeps.delays == [1.0]

@@ -354,3 +354,40 @@ def test_cl_14_board_missing_a_player_is_left_out_with_a_reason_not_as_running(
     assert facts.board_numbers == (1,) and facts.running_boards == (2,)
     assert list(facts.unpaired_boards) == [3]
     assert reason in facts.unpaired_boards[3]
+
+
+def test_cl_20_player_removed_for_fair_play_still_counts_as_fielded(fixtures_dir: Path) -> None:
+    # Club A fielded 3 players (the fixture's boards 1-3); chess.com later removed carol for
+    # fair play and dropped her from the players. A board is only made for two players, so
+    # Club A still fielded 3 at the start: no CL-20 forfeit in a division whose minimum is 3
+    # (her board is adjusted by CL-19 instead).
+    data = _carol_removed(fixtures_dir, {"played_as_white": "resigned", "played_as_black": "win"})
+    data["status"] = "finished"
+    data["end_time"] = 1738368000
+    data["teams"]["team1"]["players"][1].update(played_as_white="win", played_as_black="win")
+    data["teams"]["team2"]["players"][1].update(
+        played_as_white="resigned", played_as_black="resigned"
+    )
+    start = datetime.fromtimestamp(data["start_time"], UTC)
+    on_time = Challenge(
+        issued_by="Club A", issued=start - timedelta(days=9), accepted=start - timedelta(days=8)
+    )
+    facts = match_facts(
+        TeamMatch.model_validate(data),
+        Placement(division="P"),
+        observed_at=OBSERVED,
+        known_challenge=on_time,
+    )
+    assert facts.players["Club A"] == ("alice", "bob")
+    assert facts.match.at_start["Club A"].players == 3
+    assert facts.match.at_start["Club B"].players == 3
+    season = Season(
+        name="S",
+        divisions=[{"name": "P", "min_players": 3, "clubs": ["Club A", "Club B"]}],
+        matches=[facts.match],
+        closed_accounts=list(facts.closed_accounts),
+    )
+    report = league_report(season, now=OBSERVED)
+    assert report.forfeits == ()
+    [result] = report.results
+    assert (result.home_half, result.away_half, result.forfeit) == (7, 5, False)

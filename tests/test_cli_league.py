@@ -127,3 +127,23 @@ def test_league_unreadable_or_not_json_exits_2(
     assert "not a valid season file" in capsys.readouterr().err
     assert main(["league", _write(tmp_path, SEASON), "--promotion", "--withdraw", "Q"]) == 2
     assert "unknown club 'Q'" in capsys.readouterr().err
+
+
+def test_league_deadline_overflow_exits_2_with_the_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(json.dumps(SEASON))
+    data["rules"] = {"challenge_deadline_hours": 10**12}
+    assert main(["league", _write(tmp_path, data)]) == 2
+    assert "rules.challenge_deadline_hours" in capsys.readouterr().err
+
+
+def test_league_reads_a_file_saved_with_a_utf8_byte_order_mark(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Editors on Windows save UTF-8 with a BOM; it is not part of the JSON text (RFC 8259
+    # lets a parser ignore it), so the file reads as without one.
+    path = tmp_path / "bom.json"
+    path.write_text(json.dumps(SEASON), encoding="utf-8-sig")
+    assert main(["league", str(path), "--json", "--as-of", "2017-12-31"]) == 0
+    assert json.loads(capsys.readouterr().out)["season"] == "Test season"

@@ -94,3 +94,20 @@ def test_cl_18_appearances_count_matches_not_boards_and_only_finished_ones() -> 
         ]
     )
     assert _report(data).multi_team_players == ()
+
+
+def test_cl_18_home_club_tie_on_first_match_start_goes_to_club_name_not_match_id() -> None:
+    # Fay plays twice for Alpha and twice for Zeta; both first matches start at the same
+    # instant (round 1 of two divisions), so the tie goes to the club name: Alpha, even
+    # though Zeta's first match has the smaller match id.
+    data = season(
+        [
+            match("a1", "Zeta", "Eta", [("fay", "e1", 2)], round=1, division="Two"),
+            match("z1", "Alpha", "Beta", [("fay", "b1", 2)], round=1, division="One"),
+            match("a2", "Eta", "Zeta", [("e1", "fay", 0)], round=2, division="Two"),
+            match("z2", "Beta", "Alpha", [("b1", "FAY", 0)], round=2, division="One"),
+        ],
+        divisions={"One": ["Alpha", "Beta"], "Two": ["Zeta", "Eta"]},
+    )
+    [fay] = _report(data).multi_team_players
+    assert (fay.player, fay.home_club, fay.other_matches) == ("fay", "Alpha", 2)

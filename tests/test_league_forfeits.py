@@ -170,3 +170,25 @@ def test_cl_dq_director_disqualification() -> None:
     assert _line(report, "B").played == 0
     before = _report(data, as_of=dt.date(2017, 11, 30))
     assert before.disqualified == () and _line(before, "B").match_points == F(1, 2)
+
+
+def test_cl_15_either_club_may_issue_and_at_the_deadline_instant_is_on_time() -> None:
+    # Away club B issues the challenge; home club A must accept. Start 2017-10-01T18:00Z,
+    # so the deadline is 2017-09-26T18:00Z ("no later than": that instant is on time).
+    data = season([match("1", "A", "B", [("a", "b", 0)])])
+    at_deadline = "2017-09-26T20:00:00+02:00"  # the deadline instant, written in CEST
+    data["matches"][0]["challenge"] = {
+        "issued_by": "B",
+        "issued": at_deadline,
+        "accepted": at_deadline,
+    }
+    assert _forfeits(_report(data)) == []
+    data["matches"][0]["challenge"]["accepted"] = "2017-09-26T18:00:01Z"
+    assert _forfeits(_report(data)) == [("1", "A", "CL-15")]  # A had to accept
+    data["matches"][0]["challenge"]["accepted"] = None
+    assert _forfeits(_report(data)) == [("1", "A", "CL-15")]
+    data["matches"][0]["challenge"]["issued"] = "2017-09-26T18:00:01Z"
+    assert _forfeits(_report(data)) == [("1", "A", "CL-15"), ("1", "B", "CL-15")]
+    # As at the day before the deadline nothing is forfeited yet; on its day it is.
+    assert _forfeits(_report(data, as_of=dt.date(2017, 9, 25))) == []
+    assert len(_forfeits(_report(data, as_of=dt.date(2017, 9, 26)))) == 2

@@ -141,7 +141,9 @@ def test_cl_8_a_withdrawal_spares_a_relegation_then_promotes_one_more() -> None:
 
 
 def test_cl_16_champion_only_once_every_match_is_decided() -> None:
-    done = league_report(load_season(_round_robin({"AB": 2, "CD": 0, "AC": 2})))
+    done = league_report(
+        load_season(_round_robin({"AB": 2, "CD": 0, "AC": 2, "AD": 2, "BC": 1, "BD": 1}))
+    )
     assert done.complete and done.champion == "A"
     data = _round_robin({"AB": 2, "CD": 0})
     data["matches"].append(match("AC", "A", "C", round=3, finished=False))
@@ -163,3 +165,19 @@ def test_cl_9_11_minimum_players_is_per_division() -> None:
     data["divisions"][1]["min_players"] = 11
     report = league_report(load_season(data))
     assert [(b.club, b.rule) for b in report.forfeits] == [("A", "CL-20"), ("D", "CL-20")]
+
+
+def test_cl_16_no_champion_while_a_round_robin_pairing_has_no_match_yet() -> None:
+    # CL-12: a division is a single round robin, so with A-D six matches decide the season.
+    # Three decided matches in the file are not the end of the season (CL-1).
+    partial = league_report(load_season(_round_robin({"AB": 2, "CD": 0, "AC": 2})))
+    assert not partial.complete and partial.champion is None
+
+
+def test_cl_16_pairings_of_a_disqualified_club_are_not_awaited() -> None:
+    # D is disqualified by the directors: its matches are void, and the season is complete
+    # once A, B and C have met each other.
+    data = _round_robin({"AB": 2, "AC": 2, "BC": 1, "AD": 0})
+    data["director_disqualifications"] = [{"club": "D", "rule": "CL-23"}]
+    report = league_report(load_season(data))
+    assert report.complete and report.champion == "A"

@@ -91,3 +91,43 @@ def test_schema_command_prints_the_season_schema(capsys: pytest.CaptureFixture[s
     assert schema == Season.model_json_schema()
     assert set(schema["required"]) == {"name", "divisions"}
     assert schema["$defs"]["Board"]["properties"]["home_points"]["multipleOf"] == 0.5
+
+
+def test_cl_15_deadline_out_of_calendar_range_is_a_problem_not_a_crash() -> None:
+    # A start so early, or a deadline so long, that "start - challenge_deadline_hours" is
+    # not a date: a validation problem with its path, never an OverflowError.
+    early = season([match("1", "A", "B")])
+    early["matches"][0]["start"] = "0001-01-01T00:00:00Z"
+    early["matches"][0].pop("finished")
+    early["matches"][0].pop("challenge")
+    [(path, problem)] = _problems(early)
+    assert path == "matches[0].start"
+    assert "challenge deadline" in problem
+    long = season([match("1", "A", "B")], rules={"challenge_deadline_hours": 10**12})
+    [(path, problem)] = _problems(long)
+    assert path == "rules.challenge_deadline_hours"
+
+
+def test_cl_15_challenge_accepted_before_it_was_issued_is_refused() -> None:
+    data = season([match("1", "A", "B")])
+    data["matches"][0]["challenge"]["accepted"] = "2017-09-01T00:00:00Z"  # issued 09-21
+    [(path, problem)] = _problems(data)
+    assert path == "matches[0].challenge.accepted"
+    assert "before it was issued" in problem
+
+
+def test_booleans_are_not_numbers_in_any_numeric_field() -> None:
+    # pydantic alone reads `true` as 1: `min_players: true` would silently mean 1 player.
+    data = season([match("1", "A", "B", at_start={"A": {"players": True, "avg_rating": False}})])
+    data["divisions"][0]["min_players"] = True
+    data["rules"] = {"games_per_board": True}
+    data["matches"][0]["round"] = False
+    problems = dict(_problems(data))
+    assert set(problems) == {
+        "rules.games_per_board",
+        "divisions[0].min_players",
+        "matches[0].round",
+        "matches[0].at_start.A.players",
+        "matches[0].at_start.A.avg_rating",
+    }
+    assert all("a boolean is not a number" in problem for problem in problems.values())

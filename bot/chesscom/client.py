@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import metadata
@@ -284,14 +285,15 @@ def _match_path(match_id: int | str, live: bool) -> str:
 
 
 def _retry_after(value: str | None, default: float) -> float:
-    """The delay a `Retry-After` header asks for (seconds form), else the back-off default."""
+    """The delay a `Retry-After` header asks for (seconds form), else the back-off default
+    (also for a value that is not a finite number of seconds: `inf` would never return)."""
     if value is None:
         return default
     try:
         seconds = float(value.strip())
     except ValueError:
         return default
-    return seconds if seconds >= 0 else default
+    return seconds if math.isfinite(seconds) and seconds >= 0 else default
 
 
 async def _error_message(response: aiohttp.ClientResponse, fallback: str) -> str:

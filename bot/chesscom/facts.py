@@ -221,8 +221,9 @@ def match_facts(
 
     Registration: the challenge was issued by team1 (the club that created it) and the clubs
     are known; no boards. Started: the boards whose games have all ended, each club's
-    players, the number of players fielded (`at_start[club].players`), closed accounts and
-    fair-play cases. `at_start` adds members / average rating (CL-5, CL-6) per season club.
+    players, the number of players fielded (`at_start[club].players`: its listed players
+    plus its boards whose player chess.com no longer lists), closed accounts and fair-play
+    cases. `at_start` adds members / average rating (CL-5, CL-6) per season club.
     """
     team1 = payload.team1
     if team1 is None:
@@ -266,9 +267,18 @@ def match_facts(
 
     facts_at_start = dict(at_start or {})
     if payload.started:
+        # CL-20: a board is only made for two players, so a board where chess.com no longer
+        # lists this club's player (a fair-play removal after the start) was fielded too.
+        seats = {
+            name: {p.board_number for p in team.players if p.board_number is not None}
+            for name, team in ((home_name, home_team), (away_name, away_team))
+            if team is not None
+        }
+        every_board = set().union(*seats.values())
         for name in players:
+            fielded = len(players[name]) + len(every_board - seats[name])
             known = facts_at_start.get(name, ClubAtStart())
-            facts_at_start[name] = known.model_copy(update={"players": len(players[name])})
+            facts_at_start[name] = known.model_copy(update={"players": fielded})
 
     match = None
     start = payload.start_time

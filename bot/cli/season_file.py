@@ -12,7 +12,7 @@ from core.season import Season, SeasonFileError, load_season
 def read_season(path: str) -> Season:
     """Load and validate the season file at `path`, or raise CliError with every problem."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # a BOM is not JSON
     except OSError as error:
         raise CliError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:

@@ -33,20 +33,22 @@ def multi_team_players(finished: Sequence[MatchFacts]) -> list[MultiTeamPlayer]:
     """CL-18: each player's home club is the club they played most matches for (ties: the
     earliest first match, then club name); one match elsewhere is tolerated, two or more
     make a multi-team player. `finished` must be in chronological order (as compiled)."""
-    # player -> club -> [matches, first match index, last match index counted]
-    seen: dict[str, dict[str, list[int]]] = {}
+    # player -> club -> [matches, first match start, last match index counted]. The tie is
+    # on the first match's start instant: two first matches starting at the same instant
+    # are equally early, so the club name decides (not the match id).
+    seen: dict[str, dict[str, list]] = {}
     for match in finished:
-        index = match.index
+        index, start = match.index, match.start
         home, away = match.home, match.away
         for home_player, away_player, _ in match.boards:
             for player, club in ((home_player, home), (away_player, away)):
                 clubs = seen.get(player)
                 if clubs is None:
-                    seen[player] = {club: [1, index, index]}
+                    seen[player] = {club: [1, start, index]}
                     continue
                 record = clubs.get(club)
                 if record is None:
-                    clubs[club] = [1, index, index]
+                    clubs[club] = [1, start, index]
                 elif record[2] != index:
                     record[0] += 1
                     record[2] = index

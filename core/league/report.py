@@ -4,7 +4,9 @@ forfeits, disqualifications, adjustments and every division's standings, as at a
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 from core.league.adjustments import (
@@ -13,7 +15,7 @@ from core.league.adjustments import (
     finished_by,
     multi_team_players,
 )
-from core.league.facts import compile_matches
+from core.league.facts import MatchFacts, compile_matches
 from core.league.forfeits import Breach, Disqualification, judge
 from core.league.standings import (
     MatchResult,
@@ -66,6 +68,26 @@ class LeagueReport:
         return dict(self.divisions)[division]
 
 
+def season_complete(
+    season: Season, matches: Sequence[MatchFacts], decided: set[str], out: set[str]
+) -> bool:
+    """CL-1, CL-12, CL-16: every match is decided — each match in the file, and a decided
+    match for every pair of clubs of each division (a single round robin), pairs with a
+    disqualified club excepted (their matches are void)."""
+    met: set[frozenset[str]] = set()
+    for match in matches:
+        if {match.home, match.away} & out:
+            continue
+        if match.id not in decided:
+            return False
+        met.add(frozenset((match.home, match.away)))
+    return all(
+        frozenset(pair) in met
+        for division in season.divisions
+        for pair in combinations([c for c in division.clubs if c not in out], 2)
+    )
+
+
 def league_report(
     season: Season, as_of: dt.date | None = None, now: dt.datetime | None = None
 ) -> LeagueReport:
@@ -100,8 +122,7 @@ def league_report(
         results.append(result)
         by_division[match.division].append(result)
     out = set(judgement.disqualified)
-    decided = {r.match for r in results}
-    complete = all(m.id in decided or {m.home, m.away} & out for m in matches)
+    complete = season_complete(season, matches, {r.match for r in results}, out)
     tables = tuple(
         (d.name, tuple(division_standings(d.clubs, by_division[d.name], out)))
         for d in season.divisions
