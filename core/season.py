@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AwareDatetime,
@@ -57,12 +57,23 @@ class Rules(_Fact):
     )
 
 
+ClubName = Annotated[str, Field(min_length=1)]
+"""A club's name in the season file (unique within the file; never empty)."""
+
+ForfeitRule = Literal["CL-5", "CL-6", "CL-15", "CL-20", "CL-21", "CL-23"]
+"""CL-21, CL-23: the rules a director forfeit may be given under (it feeds that rule's
+CL-DQ counter when the rule has one)."""
+
+DisqualificationRule = Literal["CL-15", "CL-18", "CL-20", "CL-21", "CL-23", "CL-DQ"]
+"""CL-DQ, CL-18, CL-23: the rules a director disqualification may be given under."""
+
+
 class Division(_Fact):
     """A division (CL-7) with its clubs and its minimum number of players (CL-9..11)."""
 
     name: str = Field(min_length=1)
     min_players: Count = Field(ge=1)
-    clubs: list[str]
+    clubs: list[ClubName]
 
 
 class Challenge(_Fact):
@@ -111,7 +122,7 @@ class DirectorForfeit(_Fact):
 
     match: str
     club: str
-    rule: str = "CL-21"
+    rule: ForfeitRule = "CL-21"
     decided: AwareDatetime | None = None
 
 
@@ -119,7 +130,7 @@ class DirectorDisqualification(_Fact):
     """A disqualification decided by the directors (CL-18, CL-23)."""
 
     club: str
-    rule: str = "CL-23"
+    rule: DisqualificationRule = "CL-23"
     decided: AwareDatetime | None = None
 
 
@@ -253,6 +264,8 @@ def season_problems(season: Season) -> Iterable[tuple[str, str]]:
                 )
         if match.home == match.away:
             yield f"{where}.away", f"club {match.home!r} cannot play itself"
+        if match.finished is not None and match.finished < match.start:
+            yield f"{where}.finished", "finished before its start"
         if notice is not None:
             try:
                 match.start - notice

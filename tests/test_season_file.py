@@ -131,3 +131,36 @@ def test_booleans_are_not_numbers_in_any_numeric_field() -> None:
         "matches[0].at_start.A.avg_rating",
     }
     assert all("a boolean is not a number" in problem for problem in problems.values())
+
+
+def test_cl_14_match_finished_before_its_start_is_refused() -> None:
+    data = season([match("1", "A", "B")])
+    data["matches"][0]["finished"] = "2017-09-01T00:00:00Z"
+    [(path, problem)] = _problems(data)
+    assert (path, problem) == ("matches[0].finished", "finished before its start")
+
+
+def test_cl_2_4_empty_club_name_is_refused() -> None:
+    data = season([], divisions={"P": ["A", ""]})
+    [(path, problem)] = _problems(data)
+    assert path == "divisions[0].clubs[1]"
+    assert "at least 1 character" in problem
+
+
+def test_cl_dq_director_decisions_must_name_a_rule_that_can_ground_them() -> None:
+    data = season(
+        [match("1", "A", "B")],
+        director_forfeits=[{"match": "1", "club": "A", "rule": "CL-99"}],
+        director_disqualifications=[{"club": "B", "rule": "because"}],
+    )
+    problems = dict(_problems(data))
+    assert "'CL-21'" in problems["director_forfeits[0].rule"]
+    assert "'CL-23'" in problems["director_disqualifications[0].rule"]
+    accepted = season(
+        [match("1", "A", "B")],
+        director_forfeits=[{"match": "1", "club": "A", "rule": "CL-15"}],
+        director_disqualifications=[{"club": "B", "rule": "CL-18"}],
+    )
+    loaded = load_season(accepted)
+    assert loaded.director_forfeits[0].rule == "CL-15"
+    assert loaded.director_disqualifications[0].rule == "CL-18"
