@@ -162,17 +162,18 @@ def qualify_for_event(
         raise TourError("Regular events have no places for event winners (CCT-3)")
     size = EVENT_SIZES[event_type] if size is None else size
     build = _Builder(ranking, declined)
-    declined_winners = 0
+    # Each player qualified by right who declines frees exactly one place (however many
+    # rights they held), so the list keeps as many players as if no one had declined.
+    by_right = {w for _, w in winners} | {r.player for r in ranking[:TOP_OF_STANDINGS]}
     for event, winner in winners:
-        if winner in build.declined:
-            declined_winners += 1
-        else:
+        if winner not in build.declined:
             build.add(winner, Reason.REGULAR_WINNER, f"won {event}")
     for entry in build.walk(TOP_OF_STANDINGS, ranking, skip=()):
         position = ranking.index(entry) + 1
         reason = Reason.TOUR_STANDINGS if position <= TOP_OF_STANDINGS else Reason.REPLACEMENT
         build.add(entry.player, reason, _rank_text(entry))
-    for entry in build.walk(declined_winners, ranking, skip=build.reasons.keys()):
+    missing = max(0, len(by_right) - len(build.reasons))
+    for entry in build.walk(missing, ranking, skip=build.reasons.keys()):
         build.add(entry.player, Reason.REPLACEMENT, _rank_text(entry))
     return build.result(event_type, size)
 

@@ -193,6 +193,32 @@ def test_cct_3_declining_winner_is_replaced_from_the_standings() -> None:
     assert result.places_left == 12 - 9
 
 
+def test_cct_3_declining_winner_inside_the_top_8_is_replaced_once() -> None:
+    """CCT-3: p2 holds one place (as winner and as top 8); declining frees one place, so
+    one player comes in, not two."""
+    winners = [("Regular 1", "p2")]
+    result = qualify_for_event(EventType.MAJOR, standings(DESCENDING), winners, declined={"p2"})
+    assert [q.player for q in result.qualified] == ["p1", *(f"p{i}" for i in range(3, 10))]
+    assert result.places_left == 12 - 8
+
+
+def test_cct_3_declining_top_8_player_with_a_winner_just_below_is_replaced() -> None:
+    """p9 won a Regular: qualified as winner, and also next in line for p2's place — so the
+    place p2 frees goes to p10."""
+    winners = [("Regular 1", "p9")]
+    result = qualify_for_event(EventType.MAJOR, standings(DESCENDING), winners, declined={"p2"})
+    players = {q.player for q in result.qualified}
+    assert players == {"p1", *(f"p{i}" for i in range(3, 11))}
+    assert result.places_left == 12 - 9
+
+
+def test_cct_3_declining_double_winner_is_replaced_once() -> None:
+    winners = [("Regular 1", "p11"), ("Regular 2", "p11")]
+    result = qualify_for_event(EventType.MAJOR, standings(DESCENDING), winners, declined={"p11"})
+    assert [q.player for q in result.qualified] == [f"p{i}" for i in range(1, 10)]
+    assert result.places_left == 12 - 9
+
+
 def test_cct_3_tie_across_the_cut_requires_a_playoff() -> None:
     points = [100, 90, 80, 70, 60, 50, 40, 30, 30, 10]
     result = qualify_for_event(EventType.REGULAR, standings(points))
