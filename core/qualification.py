@@ -91,7 +91,8 @@ class _Builder:
     def walk(
         self, count: int, pool: Sequence[TourRank], skip: Collection[Player]
     ) -> list[TourRank]:
-        """Take the first `count` of `pool` not in `skip` (nor declined); flag a tie at the cut."""
+        """Take the first `count` of `pool` not in `skip` (nor declined); a tie at the cut is
+        kept as a candidate play-off (see `result`)."""
         eligible = [r for r in pool if r.player not in skip and r.player not in self.declined]
         taken = eligible[:count]
         group = tie_at_cut(eligible, len(taken)) if count > 0 else ()
