@@ -91,8 +91,9 @@ def double_berger_table(players: int, *, swap_last_two: bool = True) -> BergerTa
 
     With `swap_last_two` (the default, as FIDE C.05 Annex 1 recommends) the last two rounds
     of the first cycle only are played in swapped order; the second cycle keeps the table
-    order. That is what avoids three games in a row with one colour for every size (repeating
-    the swap in the second cycle gives no. 4 of 4 players White in rounds 3, 4 and 5).
+    order, as FIDE's reference pairing program (gacrux, Berger with two meetings) plays it.
+    That is what avoids three games in a row with one colour for every size (repeating the
+    swap in the second cycle gives no. 4 of 4 players White in rounds 3, 4 and 5).
     """
     single = berger_table(players)
     order = list(range(len(single.rounds)))
