@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from gacrux import berger
 from gacrux.tiebreak import tiebreak
 from gacrux.trf2json import trf2json
 from hypothesis import given, settings
 from round_robins import WITH_FORFEITS, RoundRobin, round_robins
 
+from core.berger import berger_table
 from core.standings import standings
 from core.tiebreaks import Criterion, DeReading, player_values
 from core.trf import dump_trf, round_robin_trf
@@ -71,3 +73,17 @@ def test_core_3_fide2024_de_order_equals_fide_reference_program(event: RoundRobi
     for a in event.players:
         for b in event.players:
             assert (ours[a] < ours[b]) == (key[a] < key[b]), (a, b, ours, key)
+
+
+def test_core_1_berger_tables_3_to_24_equal_fide_reference_program() -> None:
+    """CORE-1: beyond the published 3/4 … 15/16, every table the bot pairs (up to 24) equals
+    gacrux's Berger table, board order and colours included (the phantom's game left out)."""
+    for players in range(3, 25):
+        theirs = berger.bergertables(players)["pairing"]
+        for number, boards in enumerate(berger_table(players).rounds, start=1):
+            expected = [
+                (pair["white"], pair["black"])
+                for _, pair in sorted(theirs[number].items())
+                if max(pair["white"], pair["black"]) <= players
+            ]
+            assert [(p.white, p.black) for p in boards] == expected, (players, number)
