@@ -32,9 +32,23 @@ def _aware(instant: datetime, what: str) -> datetime:
     return instant
 
 
-def session_day(session_start: datetime, zone: str = DEFAULT_APPEAL_ZONE) -> date:
-    """CCT-11: the calendar day of a playing session in the appeal zone."""
-    return _aware(session_start, "the session start").astimezone(_zone(zone)).date()
+def session_day(
+    session_start: datetime,
+    zone: str = DEFAULT_APPEAL_ZONE,
+    *,
+    session_end: datetime | None = None,
+) -> date:
+    """CCT-11: the calendar day of a playing session in the appeal zone.
+
+    *Interpretation:* a session that runs past midnight takes place on both days; its day is
+    the last one (pass `session_end`), else the deadline would fall before its last games."""
+    start = _aware(session_start, "the session start")
+    if session_end is None:
+        return start.astimezone(_zone(zone)).date()
+    end = _aware(session_end, "the session end")
+    if end < start:
+        raise ValueError("the session ends before it starts")
+    return end.astimezone(_zone(zone)).date()
 
 
 def appeal_deadline(day: date, zone: str = DEFAULT_APPEAL_ZONE) -> datetime:

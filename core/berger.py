@@ -87,11 +87,13 @@ def _reversed(boards: tuple[Pairing, ...]) -> tuple[Pairing, ...]:
 
 
 def double_berger_table(players: int, *, swap_last_two: bool = True) -> BergerTable:
-    """CORE-1: a double round robin: the first cycle, then the same rounds colours reversed.
+    """CORE-1: a double round robin: the first cycle, then the table again colours reversed.
 
     With `swap_last_two` (the default, as FIDE C.05 Annex 1 recommends) the last two rounds
-    of the first cycle are played in swapped order, and the second cycle repeats the first
-    as played; this avoids three games in a row with the same colour across the cycles.
+    of the first cycle only are played in swapped order; the second cycle keeps the table
+    order, as FIDE's reference pairing program (gacrux, Berger with two meetings) plays it.
+    That is what avoids three games in a row with one colour for every size (repeating the
+    swap in the second cycle gives no. 4 of 4 players White in rounds 3, 4 and 5).
     """
     single = berger_table(players)
     order = list(range(len(single.rounds)))
@@ -101,8 +103,8 @@ def double_berger_table(players: int, *, swap_last_two: bool = True) -> BergerTa
     byes = [single.byes[i] for i in order]
     return BergerTable(
         players=players,
-        rounds=tuple(first + [_reversed(boards) for boards in first]),
-        byes=tuple(byes + byes),
+        rounds=tuple(first + [_reversed(boards) for boards in single.rounds]),
+        byes=tuple(byes + list(single.byes)),
     )
 
 

@@ -16,7 +16,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from core.knockout import KoStage
-from core.tour import KO_SLOTS, EventFinish, EventType
+from core.tour import KNOCKOUT_PLACES, KO_SLOTS, EventFinish, EventType
 
 Player = Hashable
 
@@ -55,6 +55,12 @@ class PrizeTable:
             raise PrizeError(f"{self.label}: a prize cannot be negative")
         if KoStage.NONE in self.knockout:
             raise PrizeError(f"{self.label}: players out after the preliminaries are paid by place")
+        paid_by_stage = [p for p in sorted(self.places) if p <= KNOCKOUT_PLACES]
+        if self.knockout and paid_by_stage:
+            raise PrizeError(
+                f"{self.label}: place {paid_by_stage[0]} goes on to the knock-out and is paid by "
+                "stage, so a prize for that place would never be paid"
+            )
         if self.total != self.fund:
             raise PrizeError(
                 f"{self.label}: the table sums to ${self.total:,}, not the fund ${self.fund:,}"

@@ -9,7 +9,9 @@ the standings (an Ambassador by the next Ambassador). Places left go to the orga
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection, Hashable, Sequence
+import itertools
+import math
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 
 from core.tour import EVENT_SIZES, EventType, TourError, TourEvent, TourRank, tie_at_cut
@@ -89,7 +91,8 @@ class _Builder:
     def walk(
         self, count: int, pool: Sequence[TourRank], skip: Collection[Player]
     ) -> list[TourRank]:
-        """Take the first `count` of `pool` not in `skip` (nor declined); flag a tie at the cut."""
+        """Take the first `count` of `pool` not in `skip` (nor declined); a tie at the cut is
+        kept as a candidate play-off (see `result`)."""
         eligible = [r for r in pool if r.player not in skip and r.player not in self.declined]
         taken = eligible[:count]
         group = tie_at_cut(eligible, len(taken)) if count > 0 else ()
@@ -97,8 +100,16 @@ class _Builder:
             self.playoffs.append(group)
         return taken
 
-    def result(self, event_type: EventType, size: int) -> QualificationList:
-        """The finished list; refuses more players by right than the event has places."""
+    def result(
+        self,
+        event_type: EventType,
+        size: int,
+        rebuild: Callable[[Sequence[TourRank]], Collection[Player]],
+    ) -> QualificationList:
+        """The finished list; refuses more players by right than the event has places.
+
+        `rebuild` lists who qualifies from a reordered ranking: a tie found at a cut is
+        flagged only if ordering its players differently changes who qualifies (CCT-6)."""
         qualified = tuple(
             Qualified(p, tuple(reasons), self.rank.get(p)) for p, reasons in self.reasons.items()
         )
@@ -107,10 +118,11 @@ class _Builder:
                 f"{len(qualified)} players qualify by right for a {event_type.value} event of "
                 f"{size}"
             )
-        # A tie matters only if it still splits the final list (later walks may take all).
         inside = set(self.reasons)
         playoffs = tuple(
-            dict.fromkeys(g for g in self.playoffs if inside & set(g) and set(g) - inside)
+            group
+            for group in dict.fromkeys(self.playoffs)
+            if _decides(group, self.ranking, lambda order: set(rebuild(order)) != inside)
         )
         return QualificationList(
             event_type=event_type,
@@ -120,6 +132,44 @@ class _Builder:
             organiser_places=ORGANISER_PLACES[event_type],
             playoffs_required=playoffs,
         )
+
+
+def _decliners_last(
+    ranking: Sequence[TourRank], declined: Collection[Player], winners: Collection[Player] = ()
+) -> list[TourRank]:
+    """The ranking with decliners listed after the players tied with them, declining event
+    winners last of all: how a tie happens to be listed must not decide whether a decliner
+    held a standings place (and so is replaced). *Interpretation:* a decliner tied across
+    the top-8 cut held no standings place; a declining winner there held an extra place."""
+    out, won = set(declined), set(winners)
+    return sorted(ranking, key=lambda r: (r.rank, r.player in out, r.player in out & won))
+
+
+MAX_ORDERS_TRIED = 5040
+"""CCT-6: a tied group of up to 7 players is tried in every order; a larger one at a cut
+is flagged without trying (it is then all but certain to decide a place)."""
+
+
+def _decides(
+    group: Sequence[Player],
+    ranking: Sequence[TourRank],
+    changes: Callable[[Sequence[TourRank]], bool],
+) -> bool:
+    """CCT-6: whether some other resolution of the tie among `group` (their entries permuted
+    in their own slots of the ranking) `changes` who qualifies; True for a group too large
+    to try every order."""
+    members = set(group)
+    slots = [i for i, r in enumerate(ranking) if r.player in members]
+    entries = [ranking[i] for i in slots]
+    if math.factorial(len(entries)) > MAX_ORDERS_TRIED:
+        return True
+    for order in itertools.permutations(entries):
+        moved = list(ranking)
+        for index, entry in zip(slots, order, strict=True):
+            moved[index] = entry
+        if changes(moved):
+            return True
+    return False
 
 
 def regular_winners_since_last_major(events: Sequence[TourEvent]) -> list[tuple[str, Player]]:
@@ -161,20 +211,39 @@ def qualify_for_event(
     if event_type is EventType.REGULAR and winners:
         raise TourError("Regular events have no places for event winners (CCT-3)")
     size = EVENT_SIZES[event_type] if size is None else size
-    build = _Builder(ranking, declined)
-    declined_winners = 0
+
+    def rebuild(order: Sequence[TourRank]) -> Collection[Player]:
+        return _event_builder(order, winners, declined).reasons.keys()
+
+    return _event_builder(ranking, winners, declined).result(event_type, size, rebuild)
+
+
+def _event_builder(
+    ranking: Sequence[TourRank],
+    winners: Sequence[tuple[str, Player]],
+    declined: Collection[Player],
+) -> _Builder:
+    """CCT-3: Regular winners since the last Major, then the top 8 (see `qualify_for_event`)."""
+    build = _Builder(_decliners_last(ranking, declined, [w for _, w in winners]), declined)
+    ranking = build.ranking
+    # Each player qualified by right who declines frees exactly one place (however many
+    # rights they held), so the list keeps as many players as if no one had declined.
+    by_right = {w for _, w in winners} | {r.player for r in ranking[:TOP_OF_STANDINGS]}
+    # A tie across that top-8 cut decides how many places decliners free: a candidate too.
+    nominal = [p for p in tie_at_cut(ranking, TOP_OF_STANDINGS) if p not in build.declined]
+    if len(nominal) > 1:
+        build.playoffs.append(tuple(nominal))
     for event, winner in winners:
-        if winner in build.declined:
-            declined_winners += 1
-        else:
+        if winner not in build.declined:
             build.add(winner, Reason.REGULAR_WINNER, f"won {event}")
     for entry in build.walk(TOP_OF_STANDINGS, ranking, skip=()):
         position = ranking.index(entry) + 1
         reason = Reason.TOUR_STANDINGS if position <= TOP_OF_STANDINGS else Reason.REPLACEMENT
         build.add(entry.player, reason, _rank_text(entry))
-    for entry in build.walk(declined_winners, ranking, skip=build.reasons.keys()):
+    missing = max(0, len(by_right) - len(build.reasons))
+    for entry in build.walk(missing, ranking, skip=build.reasons.keys()):
         build.add(entry.player, Reason.REPLACEMENT, _rank_text(entry))
-    return build.result(event_type, size)
+    return build
 
 
 def qualify_for_finals(
@@ -193,7 +262,23 @@ def qualify_for_finals(
             f"at most {MAX_MAJOR_WINNERS} Major winners qualify for the Finals, "
             f"not {len(major_winners)}"
         )
-    build = _Builder(ranking, declined)
+
+    def rebuild(order: Sequence[TourRank]) -> Collection[Player]:
+        return _finals_builder(order, major_winners, ambassadors, declined).reasons.keys()
+
+    build = _finals_builder(ranking, major_winners, ambassadors, declined)
+    return build.result(EventType.FINALS, size, rebuild)
+
+
+def _finals_builder(
+    ranking: Sequence[TourRank],
+    major_winners: Sequence[tuple[str, Player]],
+    ambassadors: Collection[Player],
+    declined: Collection[Player],
+) -> _Builder:
+    """CCT-3: Major winners, standings up to 8, then Ambassadors (see `qualify_for_finals`)."""
+    build = _Builder(_decliners_last(ranking, declined), declined)
+    ranking = build.ranking
     for event, winner in major_winners:
         if winner not in build.declined:
             build.add(winner, Reason.MAJOR_WINNER, f"won {event}")
@@ -203,4 +288,4 @@ def qualify_for_finals(
     pool = [r for r in ranking if r.player in set(ambassadors)]
     for entry in build.walk(FINALS_AMBASSADOR_PLACES, pool, skip=build.reasons.keys()):
         build.add(entry.player, Reason.AMBASSADOR, _rank_text(entry))
-    return build.result(EventType.FINALS, size)
+    return build

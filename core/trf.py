@@ -141,7 +141,7 @@ def parse_trf(text: str) -> TrfTournament:
         code = line[:3]
         if code == "001":
             players.append(_parse_player(line, line_no))
-        elif len(code) == 3 and code.isalnum():
+        elif len(code) == 3 and code.isascii() and code.isalnum():
             records.append((code, line[4:].strip()))
         else:
             raise TrfError(line_no, f"{code.strip()!r} is not a TRF record code")

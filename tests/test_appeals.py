@@ -63,3 +63,15 @@ def test_cct_11_naive_instants_and_unknown_zones_are_refused() -> None:
         decide_appeal(datetime(2021, 7, 7, 12, 0), date(2021, 7, 7))
     with pytest.raises(ValueError, match="unknown time zone"):
         appeal_deadline(date(2021, 7, 7), zone="Mars/Olympus")
+
+
+def test_cct_11_session_ending_after_midnight_has_the_deadline_of_its_last_day() -> None:
+    """CCT-11: a session from 23:00 to 01:00 Paris takes place on both days; taking its
+    first day would put the deadline before its last games end, so the last day counts."""
+    start, end = utc(2021, 2, 7, 22, 0), utc(2021, 2, 8, 0, 0)  # 23:00 → 01:00 Paris
+    assert session_day(start) == date(2021, 2, 7)
+    day = session_day(start, session_end=end)
+    assert day == date(2021, 2, 8)
+    assert decide_appeal(end + timedelta(minutes=30), day).accepted
+    with pytest.raises(ValueError, match="ends before it starts"):
+        session_day(end, session_end=start)

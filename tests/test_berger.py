@@ -81,12 +81,15 @@ def _colour_runs(table_rounds, player: int) -> int:
 
 def test_core_1_double_round_robin_repeats_first_cycle_with_colours_reversed() -> None:
     for players in range(3, 25):
-        table = double_berger_table(players)
-        half = len(table.rounds) // 2
-        assert len(table.rounds) == 2 * len(berger_table(players).rounds)
-        for first, second in zip(table.rounds[:half], table.rounds[half:], strict=True):
-            assert [(p.black, p.white) for p in first] == [(p.white, p.black) for p in second]
-        assert table.byes[:half] == table.byes[half:]
+        single = berger_table(players)
+        for swap in (True, False):
+            table = double_berger_table(players, swap_last_two=swap)
+            half = len(table.rounds) // 2
+            assert len(table.rounds) == 2 * len(single.rounds)
+            # The second cycle is the table in its own order, colours reversed.
+            for first, second in zip(single.rounds, table.rounds[half:], strict=True):
+                assert [(p.black, p.white) for p in first] == [(p.white, p.black) for p in second]
+            assert table.byes[half:] == single.byes
         games = [(p.white, p.black) for boards in table.rounds for p in boards]
         assert len(games) == len(set(games)) == players * (players - 1)
 
@@ -101,6 +104,16 @@ def test_core_1_double_round_robin_swaps_last_two_rounds_of_first_cycle_by_defau
     # The swap is what FIDE recommends it for: no three same colours in a row.
     assert max(_colour_runs(swapped, p) for p in range(1, 9)) == 2
     assert max(_colour_runs(plain, p) for p in range(1, 9)) == 3
+
+
+def test_core_1_double_round_robin_never_gives_three_same_colours_in_a_row() -> None:
+    """CORE-1: FIDE swaps the first cycle's last two rounds so that no one has one colour
+    three times running; the second cycle keeps the table order (the swap is not repeated),
+    else with 4 players no. 4 has White in rounds 3, 4 and 5."""
+    for players in range(3, 25):
+        rounds = double_berger_table(players).rounds
+        assert max(_colour_runs(rounds, p) for p in range(1, players + 1)) == 2, players
+    assert [(p.white, p.black) for p in double_berger_table(4).rounds[4]] == [(3, 4), (2, 1)]
 
 
 def test_core_1_pairing_table_accepts_3_to_24_players_only() -> None:

@@ -108,7 +108,14 @@ def test_core_2_cli_standings_with_3_1_0_scoring(
 
 @pytest.mark.parametrize(
     ("points", "problem"),
-    [("3,1", "three numbers"), ("3,x,0", "'x' is not a number"), ("0,1,3", "win >= draw")],
+    [
+        ("3,1", "three numbers"),
+        ("3,x,0", "'x' is not a number"),
+        ("0,1,3", "win >= draw"),
+        # CORE-5: points are halves, so every printed value is exact.
+        ("1,1/3,0", "not a multiple of ½"),
+        ("1,0.25,0", "not a multiple of ½"),
+    ],
 )
 def test_core_2_cli_standings_rejects_bad_points(
     capsys: pytest.CaptureFixture[str], fixtures_dir: Path, points: str, problem: str

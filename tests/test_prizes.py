@@ -60,6 +60,23 @@ def test_cct_5_table_not_summing_to_the_fund_is_rejected() -> None:
         )
 
 
+def test_cct_5_table_paying_a_knockout_place_by_place_is_rejected() -> None:
+    """CCT-5: places 1-8 are paid by knock-out stage, so a place-5 amount next to stage
+    amounts would count towards the fund but never be paid: the table is refused."""
+    with pytest.raises(PrizeError, match="place 5"):
+        PrizeTable(
+            "bad",
+            100_000,
+            {**dict.fromkeys(range(9, 17), 2_500), 5: 5_000},
+            {
+                KoStage.QUARTER_FINAL: 5_000,
+                KoStage.SEMI_FINAL: 7_500,
+                KoStage.RUNNER_UP: 10_000,
+                KoStage.WINNER: 30_000,
+            },
+        )
+
+
 def test_cct_5_finals_table_by_place() -> None:
     places = {1: 100_000, 2: 60_000, 3: 40_000, **dict.fromkeys(range(4, 11), 100_000 // 7)}
     with pytest.raises(PrizeError, match="not the fund"):

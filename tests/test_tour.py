@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -193,11 +195,63 @@ def test_cct_3_declining_winner_is_replaced_from_the_standings() -> None:
     assert result.places_left == 12 - 9
 
 
+def test_cct_3_declining_winner_inside_the_top_8_is_replaced_once() -> None:
+    """CCT-3: p2 holds one place (as winner and as top 8); declining frees one place, so
+    one player comes in, not two."""
+    winners = [("Regular 1", "p2")]
+    result = qualify_for_event(EventType.MAJOR, standings(DESCENDING), winners, declined={"p2"})
+    assert [q.player for q in result.qualified] == ["p1", *(f"p{i}" for i in range(3, 10))]
+    assert result.places_left == 12 - 8
+
+
+def test_cct_3_declining_top_8_player_with_a_winner_just_below_is_replaced() -> None:
+    """p9 won a Regular: qualified as winner, and also next in line for p2's place — so the
+    place p2 frees goes to p10."""
+    winners = [("Regular 1", "p9")]
+    result = qualify_for_event(EventType.MAJOR, standings(DESCENDING), winners, declined={"p2"})
+    players = {q.player for q in result.qualified}
+    assert players == {"p1", *(f"p{i}" for i in range(3, 11))}
+    assert result.places_left == 12 - 9
+
+
+def test_cct_3_declining_double_winner_is_replaced_once() -> None:
+    winners = [("Regular 1", "p11"), ("Regular 2", "p11")]
+    result = qualify_for_event(EventType.MAJOR, standings(DESCENDING), winners, declined={"p11"})
+    assert [q.player for q in result.qualified] == [f"p{i}" for i in range(1, 10)]
+    assert result.places_left == 12 - 9
+
+
 def test_cct_3_tie_across_the_cut_requires_a_playoff() -> None:
     points = [100, 90, 80, 70, 60, 50, 40, 30, 30, 10]
     result = qualify_for_event(EventType.REGULAR, standings(points))
     assert result.playoffs_required == (("p8", "p9"),)
     assert len(result.qualified) == 8
+
+
+def test_cct_6_tie_at_the_cut_with_a_winner_still_requires_a_playoff() -> None:
+    """CCT-6: p8 and p9 share 8th place and p9 won a Regular. Both are in as listed, but if
+    p9 were ranked ahead, p9 would take the standings place and p8 would be out: the tie
+    affects qualification, so it is flagged."""
+    points = [100, 90, 80, 70, 60, 50, 40, 30, 30, 10]
+    result = qualify_for_event(EventType.MAJOR, standings(points), [("Regular 1", "p9")])
+    assert {q.player for q in result.qualified} == {f"p{i}" for i in range(1, 10)}
+    assert result.playoffs_required == (("p8", "p9"),)
+
+
+def test_cct_6_tie_filled_by_a_replacement_either_way_needs_no_playoff() -> None:
+    """p8 and p9 share 8th place and p3 declined: both are in whatever their order."""
+    points = [100, 90, 80, 70, 60, 50, 40, 30, 30, 10]
+    result = qualify_for_event(EventType.REGULAR, standings(points), declined={"p3"})
+    assert {"p8", "p9"} <= {q.player for q in result.qualified}
+    assert result.playoffs_required == ()
+
+
+def test_cct_6_tie_among_finals_merit_places_ignores_an_already_qualified_winner() -> None:
+    """p7, p8, p9 share 7th place; p7 won a Major (in either way), so only p8 and p9 play
+    off for the last standings place."""
+    points = [100, 90, 80, 70, 60, 50, 30, 30, 30, 10, 5]
+    result = qualify_for_finals(standings(points), [("Major 1", "p7")], ambassadors=())
+    assert result.playoffs_required == (("p8", "p9"),)
 
 
 def test_cct_3_finals_major_winners_then_standings_then_ambassadors() -> None:
@@ -278,7 +332,7 @@ def test_cct_3_qualification_lists_are_consistent(
         assert len(players) + result.places_left == result.size
         for group in result.playoffs_required:
             assert len({ranking[[r.player for r in ranking].index(p)].rank for p in group}) == 1
-            assert set(group) & set(players) and set(group) - set(players)
+            assert len(group) > 1 and not declined & set(group)
 
 
 @given(st.permutations(range(4)))
@@ -291,3 +345,40 @@ def test_cct_6_ranking_does_not_depend_on_event_order(order: list[int]) -> None:
     ]
     shuffled = [events[i] for i in order]
     assert tour_ranking(shuffled) == tour_ranking(events)
+
+
+@given(
+    st.lists(st.integers(min_value=0, max_value=8), min_size=10, max_size=14),
+    st.sets(st.integers(min_value=1, max_value=14), max_size=3),
+    st.sets(st.integers(min_value=1, max_value=14), max_size=4),
+)
+def test_cct_6_playoff_flagged_exactly_when_the_tie_order_changes_who_qualifies(
+    points: list[int], declined_ids: set[int], ambassador_ids: set[int]
+) -> None:
+    """CCT-6: brute force over every order of each tied group (up to 5 players): a group
+    whose order changes the qualified players shares a flagged play-off group, and every
+    flagged group has an order that changes them."""
+    ranking = standings([10 * p for p in points])
+    declined = {f"p{i}" for i in declined_ids}
+    ambassadors = {f"p{i}" for i in ambassador_ids}
+    winners = [("Regular 1", "p3"), ("Regular 2", "p9")]
+    builds = (
+        lambda order: qualify_for_event(EventType.MAJOR, order, winners, declined=declined),
+        lambda order: qualify_for_finals(order, winners[:1], ambassadors, declined=declined),
+    )
+    for build in builds:
+        result = build(ranking)
+        base = {q.player for q in result.qualified}
+        for rank in {r.rank for r in ranking}:
+            slots = [i for i, r in enumerate(ranking) if r.rank == rank]
+            if not 1 < len(slots) <= 5:
+                continue
+            changes = False
+            for perm in itertools.permutations([ranking[i] for i in slots]):
+                order = list(ranking)
+                for i, entry in zip(slots, perm, strict=True):
+                    order[i] = entry
+                changes = changes or {q.player for q in build(order).qualified} != base
+            group = {ranking[i].player for i in slots}
+            flagged = any(set(g) & group for g in result.playoffs_required)
+            assert changes == flagged, (rank, group, result.playoffs_required)

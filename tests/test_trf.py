@@ -125,6 +125,9 @@ def test_core_2_trf_rejects_junk_lines_and_files_without_players() -> None:
         parse_trf("012 x\n?? nothing\n")
     with pytest.raises(TrfError, match="no player records"):
         parse_trf("012 Empty\n")
+    # A UTF-16 file read as Latin-1 starts 'ÿþ0': letters, but not a record code.
+    with pytest.raises(TrfError, match=r"line 1: 'ÿþ0' is not a TRF record code"):
+        parse_trf("ÿþ0\x001\x002\x00\n")
 
 
 def test_core_2_trf_points_field_takes_halves_that_fit() -> None:

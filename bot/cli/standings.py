@@ -9,7 +9,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-from core.points import json_number, to_fraction
+from core.points import half_points, json_number
 from core.results import Scoring
 from core.standings import Standing, standings
 from core.tiebreaks import CCT_8B, DeReading
@@ -46,14 +46,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def parse_scoring(text: str) -> Scoring:
-    """Read `W,D,L` (e.g. `3,1,0` or `1,0.5,0`); raise CliError for anything else."""
+    """Read `W,D,L` (e.g. `3,1,0` or `1,0.5,0`), each a multiple of ½ (CORE-5: exact
+    scores); raise CliError for anything else."""
     parts = [part.strip() for part in text.split(",")]
     if len(parts) != 3:
         raise CliError(f"--points needs three numbers W,D,L, not {text!r}")
     try:
-        win, draw, loss = (to_fraction(part) for part in parts)
+        win, draw, loss = (half_points(part) for part in parts)
     except ValueError as error:
-        raise CliError(f"--points: {error}") from error
+        raise CliError(f"--points {text!r}: {error}") from error
     if not win >= draw >= loss or win == loss:
         raise CliError(f"--points must have win >= draw >= loss and win > loss, not {text!r}")
     return Scoring(win, draw, loss)
