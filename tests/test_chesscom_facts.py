@@ -12,6 +12,7 @@ import pytest
 
 from bot.chesscom.facts import (
     FactsError,
+    MatchFacts,
     Placement,
     average_rating,
     club_at_start,
@@ -299,7 +300,9 @@ def test_cl_19_board_of_a_fair_play_removal_is_read_from_the_games_that_ended(
     assert "carol" in facts.closed_accounts and facts.fair_play == ("carol",)
 
 
-def test_cl_19_removed_players_board_is_adjusted_by_the_league(fixtures_dir: Path) -> None:
+def _finished_with_carol_removed(fixtures_dir: Path) -> MatchFacts:
+    """The synthetic match finished, challenged on time, with Club A's carol (board 3)
+    removed for fair play after her games ended 1-1 against frank."""
     data = _carol_removed(fixtures_dir, {"played_as_white": "resigned", "played_as_black": "win"})
     data["status"] = "finished"
     data["end_time"] = 1738368000
@@ -311,12 +314,16 @@ def test_cl_19_removed_players_board_is_adjusted_by_the_league(fixtures_dir: Pat
     on_time = Challenge(
         issued_by="Club A", issued=start - timedelta(days=9), accepted=start - timedelta(days=8)
     )
-    facts = match_facts(
+    return match_facts(
         TeamMatch.model_validate(data),
         Placement(division="P"),
         observed_at=OBSERVED,
         known_challenge=on_time,
     )
+
+
+def test_cl_19_removed_players_board_is_adjusted_by_the_league(fixtures_dir: Path) -> None:
+    facts = _finished_with_carol_removed(fixtures_dir)
     assert facts.board_numbers == (1, 2, 3) and facts.match.boards[2].home_player == "carol"
     season = Season(
         name="S",
@@ -361,23 +368,7 @@ def test_cl_20_player_removed_for_fair_play_still_counts_as_fielded(fixtures_dir
     # fair play and dropped her from the players. A board is only made for two players, so
     # Club A still fielded 3 at the start: no CL-20 forfeit in a division whose minimum is 3
     # (her board is adjusted by CL-19 instead).
-    data = _carol_removed(fixtures_dir, {"played_as_white": "resigned", "played_as_black": "win"})
-    data["status"] = "finished"
-    data["end_time"] = 1738368000
-    data["teams"]["team1"]["players"][1].update(played_as_white="win", played_as_black="win")
-    data["teams"]["team2"]["players"][1].update(
-        played_as_white="resigned", played_as_black="resigned"
-    )
-    start = datetime.fromtimestamp(data["start_time"], UTC)
-    on_time = Challenge(
-        issued_by="Club A", issued=start - timedelta(days=9), accepted=start - timedelta(days=8)
-    )
-    facts = match_facts(
-        TeamMatch.model_validate(data),
-        Placement(division="P"),
-        observed_at=OBSERVED,
-        known_challenge=on_time,
-    )
+    facts = _finished_with_carol_removed(fixtures_dir)
     assert facts.players["Club A"] == ("alice", "bob")
     assert facts.match.at_start["Club A"].players == 3
     assert facts.match.at_start["Club B"].players == 3

@@ -8,6 +8,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from cl_seasons import match, season
 from pydantic import ValidationError
 
 from core.points import half_points
@@ -73,21 +74,7 @@ def test_core_5_json_door_parses_the_same() -> None:
 
 
 def test_core_5_season_board_checks_hold_for_every_value() -> None:
-    base = {
-        "name": "S",
-        "divisions": [{"name": "P", "min_players": 1, "clubs": ["A", "B"]}],
-        "matches": [
-            {
-                "id": "1",
-                "division": "P",
-                "round": 1,
-                "home": "A",
-                "away": "B",
-                "start": "2017-10-01T18:00:00Z",
-                "boards": [],
-            }
-        ],
-    }
+    base = season([match("1", "A", "B", [])])
     cases = [
         ((2.5, -0.5), "matches[0].boards[0]", "points cannot be negative"),
         ((1.5, 1), "matches[0].boards[0].home_points", "home 1.5 + away 1 = 2.5"),
@@ -115,21 +102,8 @@ def test_core_5_season_check_refuses_an_unvalidated_board_that_is_not_in_halves(
     quarter = Board.model_construct(
         home_player="x", away_player="y", home_points=Fraction(1, 4), away_points=Fraction(7, 4)
     )
-    data = {
-        "name": "S",
-        "divisions": [{"name": "P", "min_players": 1, "clubs": ["A", "B"]}],
-        "matches": [
-            {
-                "id": "1",
-                "division": "P",
-                "round": 1,
-                "home": "A",
-                "away": "B",
-                "start": "2017-10-01T18:00:00Z",
-                "boards": [quarter],
-            }
-        ],
-    }
+    data = season([match("1", "A", "B", [])])
+    data["matches"][0]["boards"] = [quarter]
     with pytest.raises(ValueError) as caught:
         load_season(data)
     assert caught.value.problems == [("matches[0].boards[0]", "points must be multiples of ½")]
