@@ -11,6 +11,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from core.berger import draw_lots
 from core.crosstable import Encounter, direct_encounter
 from core.results import STANDARD, Scoring
 from core.tiebreaks import (
@@ -27,7 +28,8 @@ from core.tiebreaks import (
 @dataclass(frozen=True, slots=True)
 class Standing:
     """CORE-3: one row of the standings. `de` is None where direct encounter was not applied
-    (no tie, or not every tied pair has met); `tied` marks a shared rank."""
+    (no tie, or not every tied pair has met); `tied` marks a shared rank; `by_lot` marks a
+    rank that a drawing of lots decided after every criterion left the tie."""
 
     rank: int
     player: Hashable
@@ -38,6 +40,7 @@ class Standing:
     sb_c1: Fraction
     ks: Fraction
     tied: bool
+    by_lot: bool = False
 
 
 Group = list[Hashable]
@@ -117,29 +120,38 @@ def standings(
     criteria: Sequence[Criterion] = CCT_8B,
     reading: DeReading = DeReading.CCT,
     max_score: Fraction | None = None,
+    lots_seed: int | str | None = None,
 ) -> tuple[Standing, ...]:
-    """CORE-3 / CCT-8b: the standings in rank order; players still tied share a rank.
+    """CORE-3 / CCT-8b: the standings in rank order; players still tied share a rank, unless
+    the event orders a drawing of lots (`lots_seed`), which then orders each remaining tie.
 
     `players` lists every player once, in start-number order (the order tied players are
-    shown in); `criteria` starts with PTS (default CCT-8b: PTS, DE, WIN, SB, KS)."""
+    shown in); `criteria` starts with PTS (default CCT-8b: PTS, DE, WIN, SB, KS). The draw
+    is `core.berger.draw_lots` over a tied group in that order, so a recorded seed replays it.
+    """
     values = player_values(players, games, byes, scoring=scoring, max_score=max_score)
     groups, shown = rank_groups(players, values, criteria, reading)
     rows: list[Standing] = []
     position = 1
-    for group in groups:
-        for player in group:
-            rows.append(
-                Standing(
-                    rank=position,
-                    player=player,
-                    points=values.points[player],
-                    de=shown.get(player),
-                    wins=values.wins[player],
-                    sb=values.sb[player],
-                    sb_c1=values.sb_c1[player],
-                    ks=values.ks[player],
-                    tied=len(group) > 1,
+    for tie in groups:
+        ordered, by_lot = [tie], False
+        if lots_seed is not None and len(tie) > 1:
+            ordered, by_lot = [[player] for player in draw_lots(tie, lots_seed)], True
+        for group in ordered:
+            for player in group:
+                rows.append(
+                    Standing(
+                        rank=position,
+                        player=player,
+                        points=values.points[player],
+                        de=shown.get(player),
+                        wins=values.wins[player],
+                        sb=values.sb[player],
+                        sb_c1=values.sb_c1[player],
+                        ks=values.ks[player],
+                        tied=len(group) > 1,
+                        by_lot=by_lot,
+                    )
                 )
-            )
-        position += len(group)
+            position += len(group)
     return tuple(rows)

@@ -101,6 +101,12 @@ def _parse_round(line: str, line_no: int, index: int) -> TrfRound:
     return TrfRound(None, None, code)
 
 
+def _is_number(text: str) -> bool:
+    """True for a plain decimal number such as `12`, `5.0` or `3.5`."""
+    whole, _, fraction = text.partition(".")
+    return whole.isdigit() and (fraction == "" or fraction.isdigit())
+
+
 def _parse_player(line: str, line_no: int) -> TrfPlayer:
     start_text = _field(line, 4, 8)
     if not start_text.isdigit() or int(start_text) == 0:
@@ -111,6 +117,15 @@ def _parse_player(line: str, line_no: int) -> TrfPlayer:
     rating_text = _field(line, 48, 52)
     if rating_text and not rating_text.isdigit():
         raise TrfError(line_no, f"rating {rating_text!r} (columns 49-52) is not a number")
+    for start, end, what in ((57, 68, "FIDE id"), (80, 84, "points"), (85, 89, "rank")):
+        # Never trusted, but checked: text here means the columns are misaligned.
+        text = _field(line, start, end)
+        if text and not _is_number(text):
+            raise TrfError(
+                line_no,
+                f"{what} {text!r} (columns {start + 1}-{end}) is not a number: "
+                "are the columns aligned? rounds start at column 92",
+            )
     body = line.rstrip()
     count = max(0, (len(body) - ROUNDS_COLUMN + 9) // 10)
     return TrfPlayer(

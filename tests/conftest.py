@@ -6,11 +6,17 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from bot.arbiter import ArbiterBot
 from bot.config import Config, DatabaseConfig
 from storage.database import Database
 from tests.discord_harness import DiscordHarness
+
+# Property tests judge results, never speed: no per-example deadline, so a loaded CI machine
+# cannot fail a correct example for being slow (benchmarks/ measures speed instead).
+settings.register_profile("arbiter", deadline=None)
+settings.load_profile("arbiter")
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 FIXTURES = SHARED / "fixtures"

@@ -10,6 +10,9 @@ import pytest
 
 from bot.cli import main
 from core.berger import berger_table
+from core.results import Result
+from core.tiebreaks import Game
+from core.trf import dump_trf, round_robin_trf
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -141,3 +144,22 @@ def test_core_2_cli_standings_malformed_trf_names_line_and_problem(
     )
     code, _, err = _run(capsys, "standings", str(tmp_path / "missing.trf"))
     assert code == 2 and "cannot read" in err
+
+
+def test_core_3_cli_lots_option_orders_remaining_ties_by_the_seed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    draws = [Game(1, 2, Result.DRAW, 1), Game(3, 1, Result.DRAW, 2), Game(2, 3, Result.DRAW, 3)]
+    tournament = round_robin_trf(["Alpha", "Beta", "Gamma"], draws, rounds=3, name="All draws")
+    trf = tmp_path / "all_draws.trf"
+    trf.write_text(dump_trf(tournament))
+    code, out, err = _run(capsys, "standings", str(trf), "--json")
+    assert code == 0, err
+    shared = json.loads(out)["standings"]
+    assert {row["rank"] for row in shared} == {1} and "by_lot" not in shared[0]
+    code, out, _ = _run(capsys, "standings", str(trf), "--json", "--lots", "seed-1")
+    drawn = json.loads(out)["standings"]
+    assert [row["rank"] for row in drawn] == [1, 2, 3]
+    assert all(row["by_lot"] for row in drawn)
+    _, again, _ = _run(capsys, "standings", str(trf), "--json", "--lots", "seed-1")
+    assert json.loads(again) == json.loads(out)

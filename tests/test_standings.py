@@ -167,3 +167,22 @@ def test_core_3_bad_criteria_and_unknown_players_are_rejected() -> None:
         standings("ab", [Game("a", "z", W)])
     with pytest.raises(ValueError, match="themselves"):
         standings("ab", [Game("a", "a", W)])
+
+
+def test_core_3_event_ordered_drawing_of_lots_breaks_remaining_ties_reproducibly() -> None:
+    games = [Game("a", "b", D), Game("b", "c", D), Game("c", "a", D), Game("d", "a", B)]
+    games += [Game("d", "b", B), Game("c", "d", W)]
+    rows = standings("abcd", games, lots_seed="event-2026")
+    drawn = [r.player for r in rows[:3]]
+    assert sorted(drawn) == ["a", "b", "c"]
+    assert [(r.rank, r.tied, r.by_lot) for r in rows] == [
+        (1, False, True),
+        (2, False, True),
+        (3, False, True),
+        (4, False, False),
+    ]
+    assert [r.player for r in standings("abcd", list(reversed(games)), lots_seed="event-2026")][
+        :3
+    ] == drawn
+    orders = {tuple(r.player for r in standings("abcd", games, lots_seed=s)[:3]) for s in range(40)}
+    assert len(orders) > 1  # the seed, not the input order, decides

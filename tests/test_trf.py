@@ -107,6 +107,9 @@ def _broken(fixtures_dir: Path, start_no: int, column: int, new: str) -> tuple[s
         (4, 4, "   5", "start number 5 is also on line 8", 5),
         (5, 91, "   3", "round 1: Alyx .1. meets Franck .5., whose record on line 9", 1),
         (5, 48, "2x00", "rating '2x00' .columns 49-52. is not a number", 5),
+        (5, 80, " 3,5", "points '3,5' .columns 81-84. is not a number: are the columns", 5),
+        (5, 85, "   x", "rank 'x' .columns 86-89. is not a number", 5),
+        (5, 57, "   1 w =", "FIDE id '1 w =.*' .columns 58-68. is not a number", 5),
     ],
 )
 def test_core_2_trf_errors_name_the_line_and_the_problem(

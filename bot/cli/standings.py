@@ -41,6 +41,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="W,D,L",
         help="points for a win, a draw and a loss (default 1,0.5,0; e.g. 3,1,0)",
     )
+    parser.add_argument(
+        "--lots",
+        metavar="SEED",
+        help="break ties left after every criterion by a drawing of lots with this recorded "
+        "seed (CORE-3; default: tied players share the rank)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(handler=run)
 
@@ -80,9 +86,10 @@ def _number(value: Fraction | int | None) -> int | float | None:
     return None if value is None else json_number(value)
 
 
-def standings_json(rows: tuple[Standing, ...], names: dict[int, str]) -> dict:
-    """The JSON document: rows in rank order, tied players sharing a rank, JSON numbers."""
-    return {
+def standings_json(rows: tuple[Standing, ...], names: dict[int, str], lots: bool = False) -> dict:
+    """The JSON document: rows in rank order, tied players sharing a rank, JSON numbers;
+    with a drawing of lots (`lots`), each row also tells whether the draw decided its rank."""
+    document = {
         "standings": [
             {
                 "rank": row.rank,
@@ -99,6 +106,10 @@ def standings_json(rows: tuple[Standing, ...], names: dict[int, str]) -> dict:
             for row in rows
         ]
     }
+    if lots:
+        for entry, row in zip(document["standings"], rows, strict=True):
+            entry["by_lot"] = row.by_lot
+    return document
 
 
 def _decimal(value: Fraction | None) -> str:
@@ -115,13 +126,13 @@ def _decimal(value: Fraction | None) -> str:
 
 
 def standings_text(rows: tuple[Standing, ...], names: dict[int, str], title: str) -> str:
-    """A readable table; a shared rank is marked `=`."""
+    """A readable table; a shared rank is marked `=`, a rank decided by lot `*`."""
     width = max([len("Name"), *(len(n) for n in names.values())])
     header = f"{'Rank':>4}  {'No':>3}  {'Name':<{width}}  {'Pts':>5}  {'DE':>5}  "
     header += f"{'WIN':>3}  {'SB':>7}  {'KS':>5}"
     lines = [title, header] if title else [header]
     for row in rows:
-        rank = f"{row.rank}{'=' if row.tied else ''}"
+        rank = f"{row.rank}{'=' if row.tied else '*' if row.by_lot else ''}"
         lines.append(
             f"{rank:>4}  {row.player:>3}  {names[row.player]:<{width}}  "  # type: ignore[index]
             f"{_decimal(row.points):>5}  {_decimal(row.de):>5}  {row.wins:>3}  "
@@ -137,9 +148,11 @@ def run(args: argparse.Namespace) -> int:
     games, byes = games_and_byes(tournament)
     names = {p.start_no: p.name for p in tournament.players}
     reading = DeReading(args.tiebreaks)
-    rows = standings(list(names), games, byes, scoring=scoring, reading=reading)
+    rows = standings(
+        list(names), games, byes, scoring=scoring, reading=reading, lots_seed=args.lots
+    )
     if args.json:
-        print(json.dumps(standings_json(rows, names)))
+        print(json.dumps(standings_json(rows, names, lots=args.lots is not None)))
     else:
         order = ", ".join(f"DE ({reading.value})" if c == "DE" else c for c in CCT_8B)
         title = f"{tournament.name}\n" if tournament.name else ""
