@@ -32,18 +32,22 @@ def backup_database(
     if not target.parent.is_dir():
         raise BackupError(f"folder {target.parent} does not exist")
     partial = target.with_name(target.name + ".partial")
-    src = sqlite3.connect(f"file:{source}?mode=rw", uri=True)
+    # A percent-encoded URI: '#', '?' or '%' in the path must not cut it short (that opened
+    # or created another, empty, database and "backed up" that).
+    uri = source.resolve().as_uri() + "?mode=rw"
     try:
-        dst = sqlite3.connect(partial)
+        src = sqlite3.connect(uri, uri=True)
         try:
-            src.backup(dst, pages=pages, progress=progress)
-            pages = int(dst.execute("PRAGMA page_count").fetchone()[0])
+            dst = sqlite3.connect(partial)
+            try:
+                src.backup(dst, pages=pages, progress=progress)
+                pages = int(dst.execute("PRAGMA page_count").fetchone()[0])
+            finally:
+                dst.close()
         finally:
-            dst.close()
+            src.close()
     except sqlite3.Error as error:
         partial.unlink(missing_ok=True)
         raise BackupError(f"backup of {source} failed: {error}") from None
-    finally:
-        src.close()
     partial.rename(target)
     return pages

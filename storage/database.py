@@ -18,7 +18,7 @@ from typing import Any
 
 import aiosqlite
 
-from storage.migrations import apply_migrations
+from storage.migrations import apply_migrations, rollback_if_open
 
 Clock = Callable[[], datetime]
 
@@ -141,8 +141,10 @@ class Database:
         async with self._exclusive():
             connection = self._connection
             transaction = Transaction(connection, self.clock(), dict(details or {}))
-            await connection.execute("BEGIN IMMEDIATE")
             try:
+                # Inside the try: a cancellation while BEGIN waits for the write lock must
+                # still roll back the transaction BEGIN opens once it gets the lock.
+                await connection.execute("BEGIN IMMEDIATE")
                 yield transaction
                 if transaction.unchanged:
                     await connection.execute("ROLLBACK")
@@ -159,7 +161,7 @@ class Database:
                         to_text(transaction.now),
                     ),
                 )
+                await connection.execute("COMMIT")
             except BaseException:
-                await connection.execute("ROLLBACK")
+                await rollback_if_open(connection)
                 raise
-            await connection.execute("COMMIT")

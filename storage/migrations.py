@@ -7,7 +7,9 @@ and running the migrations twice changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import re
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,10 +63,20 @@ async def apply_migrations(
         script = f"BEGIN IMMEDIATE;\n{migration.sql}\nPRAGMA user_version = {migration.version};\n"
         try:
             await connection.executescript(script)
+            await connection.execute("COMMIT")
         except BaseException:
-            if connection.in_transaction:
-                await connection.execute("ROLLBACK")
+            await rollback_if_open(connection)
             raise
-        await connection.execute("COMMIT")
         applied.append(migration.version)
     return applied
+
+
+async def rollback_if_open(connection: aiosqlite.Connection) -> None:
+    """Roll back the connection's transaction, if one is (or is about to be) open.
+
+    aiosqlite runs statements in order on its own thread, and a cancelled await does not
+    stop a queued statement: a BEGIN or script whose await was cancelled may still open a
+    transaction. A ROLLBACK queued behind it closes that one; with none open it is a no-op.
+    """
+    with contextlib.suppress(sqlite3.OperationalError):  # "no transaction is active"
+        await connection.execute("ROLLBACK")

@@ -183,3 +183,53 @@ async def test_reads_inside_a_change_see_it_and_nested_changes_are_refused(
             await store.settings.update(1, hq_role_id=10)
     assert (await store.settings.get()).hq_role_id == 9
     assert [entry.action for entry in await store.audit.recent()] == ["t"]
+
+
+async def test_change_cancelled_while_waiting_for_the_write_lock_leaves_no_open_transaction(
+    tmp_path: Path,
+) -> None:
+    # Another process holds the write lock, so BEGIN IMMEDIATE waits (busy timeout) in
+    # aiosqlite's thread; a cancellation then must not leave the shared connection inside
+    # the transaction that BEGIN opens once the lock is free.
+    database = await Database.open(tmp_path / "arbiter.db", busy_timeout_ms=30_000)
+    await database.migrate()
+    blocker = sqlite3.connect(tmp_path / "arbiter.db", isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    store = GuildStore(database, 1)
+    try:
+        task = asyncio.create_task(store.settings.update(1, hq_role_id=5))
+        while not database._lock.locked():
+            await asyncio.sleep(0)
+        await asyncio.sleep(0)  # BEGIN is queued as soon as the lock is taken
+        task.cancel()
+        blocker.execute("COMMIT")
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert (await store.settings.get()).hq_role_id is None
+        async with database.read() as connection:
+            assert not connection.in_transaction
+        await store.settings.update(1, director_role_id=7)
+        assert (await store.settings.get()).director_role_id == 7
+    finally:
+        blocker.close()
+        await database.close()
+    with sqlite3.connect(tmp_path / "arbiter.db") as connection:
+        assert connection.execute("SELECT director_role_id FROM guild_settings").fetchall() == [
+            (7,)
+        ]
+
+
+@pytest.mark.parametrize("name", ["league#1.db", "what?.db", "rate%41.db"])
+def test_backup_copies_a_database_whose_path_has_uri_characters(tmp_path: Path, name: str) -> None:
+    # The source is opened by URI; '#', '?' and '%' must not truncate or garble its path.
+    source = tmp_path / name
+    with sqlite3.connect(source) as connection:
+        connection.execute("CREATE TABLE t (x)")
+        connection.execute("INSERT INTO t VALUES (42)")
+    connection.close()
+    target = tmp_path / "copy.db"
+    backup_database(source, target)
+    with sqlite3.connect(target) as connection:
+        assert connection.execute("SELECT x FROM t").fetchall() == [(42,)]
+    connection.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, "copy.db"])
