@@ -23,6 +23,11 @@ def new_error_id() -> str:
     return secrets.token_hex(4)
 
 
+def _role(role: str | int) -> str:
+    """A role named by discord.py's role checks: a mention for an id, else its name."""
+    return f"<@&{role}>" if isinstance(role, int) else f"**{role}**"
+
+
 def describe_error(error: app_commands.AppCommandError) -> tuple[str, bool]:
     """The message for the user and whether the error was unexpected (needs an id)."""
     cause: BaseException = error
@@ -36,6 +41,11 @@ def describe_error(error: app_commands.AppCommandError) -> tuple[str, bool]:
     if isinstance(cause, app_commands.BotMissingPermissions):
         needed = ", ".join(permission_name(p) for p in cause.missing_permissions)
         return f"I need the **{needed}** permission here to do that.", False
+    if isinstance(cause, app_commands.MissingRole):
+        return f"This command needs the {_role(cause.missing_role)} role.", False
+    if isinstance(cause, app_commands.MissingAnyRole):
+        roles = ", ".join(_role(role) for role in cause.missing_roles)
+        return f"This command needs one of these roles: {roles}.", False
     if isinstance(cause, app_commands.NoPrivateMessage):
         return "This command only works in a server.", False
     if isinstance(cause, app_commands.CommandOnCooldown):

@@ -62,6 +62,18 @@ class Probe(commands.Cog):
         self.ran.append("arbiter")
         await interaction.response.send_message("arbiter ok")
 
+    @probe.command(name="named-role", description="discord.py's own role check, by name.")
+    @app_commands.checks.has_role("Treasurer")
+    async def named_role(self, interaction: discord.Interaction) -> None:
+        self.ran.append("named-role")
+        await interaction.response.send_message("named-role ok")
+
+    @probe.command(name="any-role", description="discord.py's own any-role check.")
+    @app_commands.checks.has_any_role("Treasurer", 123456789012345678)
+    async def any_role(self, interaction: discord.Interaction) -> None:
+        self.ran.append("any-role")
+        await interaction.response.send_message("any-role ok")
+
     @probe.command(name="club", description="Club admins only.")
     @app_commands.describe(club="The club.", count="A number.")
     @is_club_admin()
@@ -191,3 +203,20 @@ async def test_component_click_runs_the_view_callback(
     clicked = await harness.click("probe:yes", user=voter, message_id=posted.message_id)
     assert clicked.type == 7 and clicked.content == "Voted yes"
     assert probe.ran == [f"clicked by {voter.id}"]
+
+
+async def test_discord_py_role_checks_are_refused_naming_the_role(
+    harness: DiscordHarness, probe: Probe
+) -> None:
+    # A command guarded by discord.py's own has_role / has_any_role must say which role it
+    # needs, like Arbiter's own checks, not a bare "not allowed".
+    member = harness.member("HQ")
+    named = await harness.command("probe named-role", user=member)
+    assert named.ephemeral
+    assert named.content == "This command needs the **Treasurer** role."
+    any_role = await harness.command("probe any-role", user=member)
+    assert any_role.ephemeral
+    assert any_role.content == (
+        "This command needs one of these roles: **Treasurer**, <@&123456789012345678>."
+    )
+    assert probe.ran == []
