@@ -64,6 +64,9 @@ class ArbiterTree(app_commands.CommandTree):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         """Reply with a short ephemeral message; log unexpected errors with an id."""
+        if interaction.guild_id is None and isinstance(error, app_commands.CheckFailure):
+            # No role or server permission can be held in a direct message: say what helps.
+            error = app_commands.NoPrivateMessage()
         message, unexpected = describe_error(error)
         command = interaction.command.qualified_name if interaction.command else "?"
         if unexpected:

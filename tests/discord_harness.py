@@ -15,6 +15,7 @@ whose database is a real SQLite file in `tmp_path`):
         assert reply.ephemeral and reply.embeds[0]["title"] == "Arbiter set-up"
 
     reply = await harness.command("setup set", user=admin, hq_role=harness.role("HQ"))
+    reply = await harness.command("help", user=admin, dm=True)  # in a direct message
     choices = await harness.autocomplete("standings", user=admin, focused="division", division="Pr")
     reply = await harness.click("vote:yes", message_id=reply.message_id, user=admin)
 
@@ -432,8 +433,27 @@ class DiscordHarness:
         user: Member,
         *,
         message: dict[str, Any] | None = None,
+        dm: bool = False,
     ) -> dict[str, Any]:
-        """A raw INTERACTION_CREATE payload of type `kind` by `user` in its guild."""
+        """A raw INTERACTION_CREATE payload of type `kind` by `user` in its guild (with `dm`:
+        in a direct message with the bot, as Discord sends it: `user`, no guild, no member)."""
+        if dm:
+            channel_id = snowflake()
+            return {
+                "id": str(snowflake()),
+                "application_id": str(APPLICATION_ID),
+                "type": kind,
+                "token": "interaction-token",
+                "version": 1,
+                "channel_id": str(channel_id),
+                "channel": {"id": str(channel_id), "type": 1},
+                "user": _user_payload(user.id, user.name),
+                "data": data,
+                "locale": "en-US",
+                "context": 1,
+                "app_permissions": str(discord.Permissions.all().value),
+                "attachment_size_limit": 8 * 1024 * 1024,
+            }
         channel_id = self.channel("general", user.guild_id)
         payload = {
             "id": str(snowflake()),
@@ -456,7 +476,14 @@ class DiscordHarness:
         return payload
 
     def command_payload(
-        self, path: str, user: Member, options: dict[str, Any], *, kind: int = 2, focused: str = ""
+        self,
+        path: str,
+        user: Member,
+        options: dict[str, Any],
+        *,
+        kind: int = 2,
+        focused: str = "",
+        dm: bool = False,
     ) -> dict[str, Any]:
         """The payload of `/path` (subcommands separated by spaces) with `options`."""
         names, command = self._find(path)
@@ -468,7 +495,7 @@ class DiscordHarness:
         data["options"] = leaf
         if resolved:
             data["resolved"] = resolved
-        return self.interaction_payload(kind, data, user)
+        return self.interaction_payload(kind, data, user, dm=dm)
 
     # -- running ---------------------------------------------------------------------------
 
@@ -490,9 +517,12 @@ class DiscordHarness:
             await self.tree._call(interaction)
         return outcome
 
-    async def command(self, path: str, *, user: Member, **options: Any) -> Outcome:
-        """Invoke `/path` as `user` with `options`; returns what the bot sent."""
-        return await self.run(self.command_payload(path, user, options))
+    async def command(
+        self, path: str, *, user: Member, dm: bool = False, **options: Any
+    ) -> Outcome:
+        """Invoke `/path` as `user` with `options` (in a DM with `dm=True`); returns what the
+        bot sent."""
+        return await self.run(self.command_payload(path, user, options, dm=dm))
 
     async def autocomplete(
         self, path: str, *, user: Member, focused: str, **options: Any

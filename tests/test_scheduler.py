@@ -65,6 +65,9 @@ async def test_restart_rebuilds_a_pending_job_from_the_database(tmp_path: Path) 
         rebuilt = second.aps.get_job(job_id(job.id))
         assert rebuilt is not None
         assert rebuilt.next_run_time == due
+        # APScheduler's defaults (grace 1 s) would drop a job that falls due while busy.
+        assert rebuilt.misfire_grace_time is None
+        assert str(second.aps.timezone) == "UTC"
         assert rebuilt.args[0].payload == {"match": "m1"}
         assert recorder.runs == []
     finally:

@@ -98,3 +98,21 @@ async def test_help_lists_only_the_commands_the_caller_may_use(harness: DiscordH
     reply = await harness.command("help", user=admin)
     assert reply.ephemeral
     assert "/setup show" in reply.text() and "/setup set" in reply.text()
+
+
+async def test_setup_in_a_direct_message_is_refused_as_server_only_and_writes_nothing(
+    harness: DiscordHarness, bot: ArbiterBot
+) -> None:
+    # No one holds Manage Server in a DM: the refusal must say the command needs a server.
+    admin = harness.member(permissions=harness.MANAGE_SERVER)
+    for path, options in (("setup show", {}), ("setup set", {"hq_role": harness.role("HQ")})):
+        refused = await harness.command(path, user=admin, dm=True, **options)
+        assert refused.ephemeral
+        assert refused.content == "This command only works in a server.", path
+    async with bot.database.read() as connection:
+        for table in ("guild_settings", "audit"):
+            cursor = await connection.execute(f"SELECT COUNT(*) FROM {table}")
+            assert (await cursor.fetchone())[0] == 0, table
+
+    listed = (await harness.command("help", user=admin, dm=True)).reply.text()
+    assert "/help" in listed and "/setup" not in listed
