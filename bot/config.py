@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from core.season import Rules
+from core.season import Count, Number, Rules
 
 DEFAULT_PATH = Path("config.toml")
 TOKEN_ENV = "DISCORD_TOKEN"
@@ -39,7 +39,7 @@ class DatabaseConfig(_Section):
     """Where the SQLite database lives and how long a writer waits for a lock."""
 
     path: Path = Field(Path("data/arbiter.db"), description="SQLite file; its folder is created")
-    busy_timeout_ms: int = Field(5000, ge=0, description="wait this long for a locked database")
+    busy_timeout_ms: Count = Field(5000, ge=0, description="wait this long for a locked database")
 
 
 class TimeZones(_Section):
@@ -69,27 +69,27 @@ class ClDefaults(Rules):
         min_length=1,
         description="CL-7, in order",
     )
-    min_players: list[int] = Field(
+    min_players: list[Count] = Field(
         default_factory=lambda: [15, 11, 5], description="CL-9..11, one per division"
     )
-    clubs_per_division: int = Field(13, ge=2, description="CL-12")
-    promoted: int = Field(3, ge=0, description="CL-8")
-    relegated: int = Field(3, ge=0, description="CL-8")
-    min_club_admins: int = Field(2, ge=1, description="CL-2..4")
-    timeout_ratio_limit_percent: float = Field(25, ge=0, le=100, description="CL-21")
-    vote_deadline_hours: int = Field(72, ge=1, description="CL-23")
-    vote_quorum: int = Field(3, ge=1, description="CL-23")
+    clubs_per_division: Count = Field(13, ge=2, description="CL-12")
+    promoted: Count = Field(3, ge=0, description="CL-8")
+    relegated: Count = Field(3, ge=0, description="CL-8")
+    min_club_admins: Count = Field(2, ge=1, description="CL-2..4")
+    timeout_ratio_limit_percent: Number = Field(25, ge=0, le=100, description="CL-21")
+    vote_deadline_hours: Count = Field(72, ge=1, description="CL-23")
+    vote_quorum: Count = Field(3, ge=1, description="CL-23")
 
 
 class CctDefaults(_Section):
     """CCT defaults frozen into each new event (CCT-16)."""
 
-    regular_players: int = Field(16, ge=2, description="CCT-2")
-    major_players: int = Field(12, ge=2, description="CCT-2")
-    finals_players: int = Field(10, ge=2, description="CCT-2")
-    qualifying_top: int = Field(8, ge=0, description="CCT-3")
+    regular_players: Count = Field(16, ge=2, description="CCT-2")
+    major_players: Count = Field(12, ge=2, description="CCT-2")
+    finals_players: Count = Field(10, ge=2, description="CCT-2")
+    qualifying_top: Count = Field(8, ge=0, description="CCT-3")
     appeal_deadline: str = Field("23:59", pattern=HHMM, description="CCT-11")
-    reconnect_seconds: int = Field(30, ge=0, description="CCT-10")
+    reconnect_seconds: Count = Field(30, ge=0, description="CCT-10")
 
 
 class RuleDefaults(_Section):
@@ -104,8 +104,8 @@ class ChessComConfig(_Section):
 
     base_url: str = Field("https://api.chess.com/pub", pattern=r"^https?://")
     contact: str = Field("", description="operator contact, sent in the User-Agent")
-    timeout_seconds: float = Field(10.0, gt=0)
-    max_retries: int = Field(3, ge=0)
+    timeout_seconds: Number = Field(10.0, gt=0)
+    max_retries: Count = Field(3, ge=0)
 
 
 class Config(_Section):
@@ -113,7 +113,7 @@ class Config(_Section):
 
     token: str | None = Field(None, description=f"bot token; {TOKEN_ENV} overrides it")
     log_level: LogLevel = "INFO"
-    sync_guild: int | None = Field(None, gt=0, description="default guild for `arbiter sync`")
+    sync_guild: Count | None = Field(None, gt=0, description="default guild for `arbiter sync`")
     database: DatabaseConfig = Field(default_factory=DatabaseConfig)
     timezones: TimeZones = Field(default_factory=TimeZones)
     rules: RuleDefaults = Field(default_factory=RuleDefaults)

@@ -56,6 +56,14 @@ def test_environment_overrides_token_and_chesscom_url(tmp_path: Path) -> None:
         ("[rules.cl]\nmax_members = 'many'\n", "rules.cl.max_members: Input should be a valid"),
         ("[rules.cl]\nmin_players = [1]\n", "rules.cl.min_players: needs one value per division"),
         ("token = \n", "not valid TOML"),
+        # TOML booleans are not numbers (pydantic would read true as 1: a 1 ms busy timeout).
+        ("[database]\nbusy_timeout_ms = true\n", "database.busy_timeout_ms: a boolean is not"),
+        ("sync_guild = true\n", "sync_guild: a boolean is not a number"),
+        ("[chesscom]\nmax_retries = false\n", "chesscom.max_retries: a boolean is not"),
+        ("[chesscom]\ntimeout_seconds = true\n", "chesscom.timeout_seconds: a boolean is not"),
+        ("[rules.cl]\nvote_quorum = true\n", "rules.cl.vote_quorum: a boolean is not"),
+        ("[rules.cl]\nmin_players = [15, true, 5]\n", "rules.cl.min_players.1: a boolean"),
+        ("[rules.cct]\nregular_players = true\n", "rules.cct.regular_players: a boolean"),
     ],
 )
 def test_bad_config_names_the_key_and_problem(tmp_path: Path, text: str, expected: str) -> None:
