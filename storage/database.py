@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -38,6 +39,10 @@ def to_text(instant: datetime) -> str:
 def from_text(text: str) -> datetime:
     """The aware UTC instant stored by `to_text`."""
     return datetime.fromisoformat(text).astimezone(UTC)
+
+
+class DatabaseUnavailable(Exception):
+    """The database file cannot be opened as SQLite (a folder, not a database, no access)."""
 
 
 @dataclass
@@ -75,12 +80,19 @@ class Database:
     ) -> Database:
         """Open (creating the file and its folder) and configure the database; no migration."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(path, isolation_level=None)
-        connection.row_factory = aiosqlite.Row
-        await connection.execute("PRAGMA journal_mode=WAL")
-        await connection.execute("PRAGMA foreign_keys=ON")
-        await connection.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            connection = await aiosqlite.connect(path, isolation_level=None)
+        except (OSError, sqlite3.Error) as error:
+            raise DatabaseUnavailable(f"cannot open {path}: {error}") from None
+        try:
+            connection.row_factory = aiosqlite.Row
+            await connection.execute("PRAGMA journal_mode=WAL")
+            await connection.execute("PRAGMA foreign_keys=ON")
+            await connection.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        except sqlite3.Error as error:  # e.g. "file is not a database"
+            await connection.close()
+            raise DatabaseUnavailable(f"cannot open {path}: {error}") from None
         return cls(connection, path, clock)
 
     async def migrate(self) -> list[int]:

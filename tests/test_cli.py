@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.arbiter import ArbiterBot
@@ -125,3 +126,36 @@ def test_commands_readme_rewrites_only_the_section(tmp_path: Path) -> None:
     text = readme.read_text()
     assert text.startswith("# Title\n\n") and text.endswith(f"{END}\n\nTail\n")
     assert "/setup show" in text and "old" not in text
+
+
+@pytest.mark.parametrize("command", [["db", "migrate"], ["run"]])
+@pytest.mark.parametrize("kind", ["a folder", "not a database"])
+def test_unusable_database_path_is_one_line_naming_the_key(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+    kind: str,
+) -> None:
+    # database.path naming a folder, or a file that is not SQLite: exit 2, one line naming
+    # the key, no traceback; `run` says so before it contacts Discord.
+    target = tmp_path / "somewhere"
+    if kind == "a folder":
+        target.mkdir()
+    else:
+        target.write_text("token = 'not a database at all'\n" * 100)
+    before = None if target.is_dir() else target.read_bytes()
+    config = tmp_path / "config.toml"
+    config.write_text(f'[database]\npath = "{target}"\n')
+
+    async def login(self: ArbiterBot, token: str) -> None:
+        raise AssertionError("contacted Discord before opening the database")
+
+    monkeypatch.setattr(ArbiterBot, "login", login)
+    monkeypatch.setattr(discord.utils, "setup_logging", lambda **_: None)  # keep root logging
+    monkeypatch.setenv("DISCORD_TOKEN", "secret")
+    assert main([*command, "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "database.path" in err and str(target) in err, err
+    if before is not None:
+        assert target.read_bytes() == before

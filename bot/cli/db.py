@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
 from storage.backup import BackupError, backup_database
-from storage.database import Database
+from storage.database import Database, DatabaseUnavailable
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -42,6 +42,8 @@ def run_migrate(args: argparse.Namespace) -> int:
     path = config.database.path
     try:
         applied, version = asyncio.run(_migrate(path, config.database.busy_timeout_ms))
+    except DatabaseUnavailable as error:
+        raise CliError(f"database.path: {error}", 2) from None
     except (OSError, RuntimeError) as error:
         raise CliError(f"cannot migrate {path}: {error}", 1) from None
     if applied:

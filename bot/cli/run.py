@@ -11,6 +11,8 @@ import discord
 from bot.arbiter import ArbiterBot
 from bot.cli.config_option import add_config_option, config_from_args, require_token
 from bot.cli.discord_errors import reported_discord_failures
+from bot.cli.errors import CliError
+from storage.database import DatabaseUnavailable
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,6 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 async def _serve(bot: ArbiterBot, token: str) -> None:
     async with bot:
+        await bot.open_database()  # a bad database.path fails here, before contacting Discord
         await bot.start(token)
 
 
@@ -30,6 +33,9 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     token = require_token(config)
     discord.utils.setup_logging(level=logging.getLevelName(config.log_level), root=True)
-    with reported_discord_failures():
-        asyncio.run(_serve(ArbiterBot(config), token))
+    try:
+        with reported_discord_failures():
+            asyncio.run(_serve(ArbiterBot(config), token))
+    except DatabaseUnavailable as error:
+        raise CliError(f"database.path: {error}", 2) from None
     return 0
