@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.arbiter import ArbiterBot
 from bot.permissions import can_use
-from bot.rendering.help import help_embed
+from bot.rendering.help import help_embeds
 
 
 class Help(commands.Cog):
@@ -25,7 +25,10 @@ class Help(commands.Cog):
             for command in self.bot.tree.walk_commands()
             if isinstance(command, app_commands.Command) and await can_use(interaction, command)
         ]
-        await interaction.response.send_message(embed=help_embed(usable), ephemeral=True)
+        first, *rest = help_embeds(usable)
+        await interaction.response.send_message(embed=first, ephemeral=True)
+        for embed in rest:  # one embed per message: each stays within 6000 characters
+            await interaction.followup.send(embed=embed, ephemeral=True)
 
 
 async def setup(bot: ArbiterBot) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import discord
+from discord import app_commands
+
 from bot.arbiter import ArbiterBot
 from storage.guild import GuildStore
 from tests.discord_harness import OTHER_GUILD_ID, DiscordHarness
@@ -116,3 +119,34 @@ async def test_setup_in_a_direct_message_is_refused_as_server_only_and_writes_no
 
     listed = (await harness.command("help", user=admin, dm=True)).reply.text()
     assert "/help" in listed and "/setup" not in listed
+
+
+async def test_help_with_many_commands_fits_discords_embed_limits(
+    harness: DiscordHarness, bot: ArbiterBot
+) -> None:
+    # Discord refuses an embed description over 4096 characters (and a message whose embeds
+    # total over 6000): a long command list must be split, with every command still listed.
+    async def callback(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("ok")
+
+    names = []
+    for group_number in range(3):
+        group = app_commands.Group(name=f"many{group_number}", description="Many commands.")
+        for number in range(20):
+            group.add_command(
+                app_commands.Command(name=f"c{number:02}", description="d" * 100, callback=callback)
+            )
+            names.append(f"/many{group_number} c{number:02}")
+        bot.tree.add_command(group)
+
+    outcome = await harness.command("help", user=harness.member())
+    assert len(outcome.replies) > 1
+    listed = ""
+    for reply in outcome.replies:
+        assert reply.ephemeral
+        [embed] = reply.embeds
+        assert len(embed["description"]) <= 4096
+        assert sum(len(embed.get(key, "")) for key in ("title", "description")) <= 6000
+        listed += embed["description"] + "\n"
+    assert all(f"`{name}`" in listed for name in names)
+    assert "`/help`" in listed
