@@ -159,3 +159,15 @@ def test_unusable_database_path_is_one_line_naming_the_key(
     assert err.count("\n") == 1 and "database.path" in err and str(target) in err, err
     if before is not None:
         assert target.read_bytes() == before
+
+
+def test_a_config_file_named_but_missing_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A mistyped --config must not silently run on the defaults (a new, empty ./data database).
+    monkeypatch.chdir(tmp_path)
+    missing = tmp_path / "conifg.toml"
+    assert main(["db", "migrate", "--config", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(missing) in err and "no such" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

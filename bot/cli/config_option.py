@@ -10,20 +10,24 @@ from bot.config import DEFAULT_PATH, Config, ConfigError, load_config
 
 
 def add_config_option(parser: argparse.ArgumentParser) -> None:
-    """Add `--config PATH` (default ./config.toml; a missing file means the defaults)."""
+    """Add `--config PATH` (default ./config.toml, where a missing file means the defaults)."""
     parser.add_argument(
         "--config",
         type=Path,
-        default=DEFAULT_PATH,
+        default=None,
         metavar="PATH",
-        help="configuration file (default: ./config.toml; missing means defaults)",
+        help="configuration file (default: ./config.toml, or every default if there is none)",
     )
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
-    """The validated configuration, or a `CliError` (exit 2) naming the bad key."""
+    """The validated configuration, or a `CliError` (exit 2) naming the bad key. A file named
+    with --config must exist (a typo must not mean every default, i.e. a new empty database)."""
+    path: Path | None = args.config
+    if path is not None and not path.exists():
+        raise CliError(f"{path}: no such configuration file", 2)
     try:
-        return load_config(args.config)
+        return load_config(path if path is not None else DEFAULT_PATH)
     except ConfigError as error:
         raise CliError(str(error), 2) from None
 
