@@ -4,7 +4,8 @@ A test builds a real `discord.Interaction` from a raw interaction payload, runs 
 real `bot.tree` (checks, transformers, autocomplete and the error handler all run), and reads
 what the bot sent at the HTTP boundary: discord.py sends interaction replies through the
 webhook adapter in the context variable `discord.webhook.async_.async_context`, which the
-harness replaces with a recorder. No network, no gateway.
+harness replaces with a recorder; messages posted to channels go through `bot.http.request`,
+which it records too (any other REST call fails loudly). No network, no gateway.
 
 Usage (the `harness` fixture in `tests/conftest.py` gives a ready harness on a fresh bot
 whose database is a real SQLite file in `tmp_path`):
@@ -18,6 +19,7 @@ whose database is a real SQLite file in `tmp_path`):
     reply = await harness.command("help", user=admin, dm=True)  # in a direct message
     choices = await harness.autocomplete("standings", user=admin, focused="division", division="Pr")
     reply = await harness.click("vote:yes", message_id=reply.message_id, user=admin)
+    reply.posts  # messages it posted to channels (an announcement): .channel_id, .content
 
 Options are given by parameter name; their Discord types are read from the command itself,
 so roles, channels and members are sent as ids with the `resolved` data Discord would add.
@@ -111,10 +113,32 @@ class Reply:
 
 
 @dataclass
+class Post:
+    """A message the bot posted to a channel through the REST API (not an interaction reply),
+    e.g. an announcement."""
+
+    channel_id: int
+    payload: dict[str, Any]
+    message_id: int
+
+    @property
+    def content(self) -> str | None:
+        """The message text."""
+        return self.payload.get("content")
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        """The embeds, as Discord receives them."""
+        return self.payload.get("embeds") or []
+
+
+@dataclass
 class Outcome:
-    """Everything the bot sent for one interaction, in order."""
+    """Everything the bot sent for one interaction, in order: replies to the interaction, and
+    messages posted to channels (`posts`)."""
 
     replies: list[Reply] = field(default_factory=list)
+    posts: list[Post] = field(default_factory=list)
 
     @property
     def reply(self) -> Reply:
@@ -124,7 +148,7 @@ class Outcome:
 
     def __getattr__(self, name: str) -> Any:
         # Convenience: `outcome.content` means `outcome.reply.content`.
-        if name.startswith("_") or name == "replies":
+        if name.startswith("_") or name in ("replies", "posts"):
             raise AttributeError(name)
         return getattr(self.reply, name)
 
@@ -271,10 +295,26 @@ class DiscordHarness:
         state.user = discord.ClientUser(
             state=state, data=_user_payload(BOT_USER_ID, "Arbiter", bot=True)
         )
+        self.posts: list[Post] = []
+        bot.http.request = self._rest_request  # type: ignore[method-assign]
         self.roles: dict[int, dict[str, int]] = {}
         self.channels: dict[int, dict[str, int]] = {}
         self.add_guild(DEFAULT_GUILD_ID, roles=("HQ", "Director", "Arbiter"))
         self.add_guild(OTHER_GUILD_ID, roles=("HQ", "Director", "Arbiter"))
+
+    async def _rest_request(
+        self, route: Any, *, json: Any = None, form: Any = None, **_: Any
+    ) -> dict[str, Any]:
+        # Discord's REST API, at discord.py's one door to it (`HTTPClient.request`): channel
+        # messages are recorded; anything else fails loudly rather than reaching the network.
+        if route.method == "POST" and route.path == "/channels/{channel_id}/messages":
+            body = RecordingAdapter._body(json, form)
+            post = Post(int(route.channel_id), body, snowflake())
+            self.posts.append(post)
+            message = self.message_payload(post.message_id, body)
+            message["channel_id"] = str(post.channel_id)
+            return message
+        raise NotImplementedError(f"the Discord harness does not fake {route.method} {route.path}")
 
     # -- the world -----------------------------------------------------------------------
 
@@ -504,11 +544,13 @@ class DiscordHarness:
         outcome = Outcome()
         adapter = RecordingAdapter(self)
         token = async_context.set(adapter)
+        posted = len(self.posts)
         try:
             yield outcome
         finally:
             async_context.reset(token)
             outcome.replies.extend(adapter.replies)
+            outcome.posts.extend(self.posts[posted:])
 
     async def run(self, payload: dict[str, Any]) -> Outcome:
         """Run one raw command or autocomplete payload through the real `tree._call`."""

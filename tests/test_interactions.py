@@ -74,6 +74,13 @@ class Probe(commands.Cog):
         self.ran.append("any-role")
         await interaction.response.send_message("any-role ok")
 
+    @probe.command(name="announce", description="Post to the announcements channel.")
+    async def announce(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild is not None
+        [channel] = [c for c in interaction.guild.text_channels if c.name == "announcements"]
+        await channel.send("Round 1 is paired.", embed=discord.Embed(title="Round 1"))
+        await interaction.response.send_message("announced", ephemeral=True)
+
     @probe.command(name="club", description="Club admins only.")
     @app_commands.describe(club="The club.", count="A number.")
     @is_club_admin()
@@ -220,3 +227,15 @@ async def test_discord_py_role_checks_are_refused_naming_the_role(
         "This command needs one of these roles: **Treasurer**, <@&123456789012345678>."
     )
     assert probe.ran == []
+
+
+async def test_messages_posted_to_a_channel_are_captured(
+    harness: DiscordHarness, probe: Probe
+) -> None:
+    # A command that posts to a channel (REST, not the interaction webhook) is recorded too.
+    outcome = await harness.command("probe announce", user=harness.member())
+    assert outcome.content == "announced" and outcome.ephemeral
+    [post] = outcome.posts
+    assert post.channel_id == harness.channel("announcements")
+    assert post.content == "Round 1 is paired." and post.embeds[0]["title"] == "Round 1"
+    assert harness.posts == [post]
