@@ -69,6 +69,33 @@ async def test_failed_migration_leaves_nothing_behind(tmp_path: Path) -> None:
     await database.close()
 
 
+async def test_migration_refused_at_commit_leaves_nothing_behind(tmp_path: Path) -> None:
+    # A deferred foreign key fails only at COMMIT: the migration must still roll back whole
+    # (schema and user_version unchanged) and leave the shared connection usable.
+    from storage.migrations import apply_migrations
+
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    (folder / "0001_good.sql").write_text("CREATE TABLE a (x INTEGER);")
+    (folder / "0002_bad.sql").write_text(
+        "CREATE TABLE p (id INTEGER PRIMARY KEY);\n"
+        "CREATE TABLE c (p INTEGER REFERENCES p (id) DEFERRABLE INITIALLY DEFERRED);\n"
+        "INSERT INTO c VALUES (5);"
+    )
+    database = await Database.open(tmp_path / "arbiter.db")
+    try:
+        async with database.read() as connection:
+            with pytest.raises(sqlite3.IntegrityError):
+                await apply_migrations(connection, folder)
+            assert not connection.in_transaction
+        assert await database.schema_version() == 1
+        async with database.read() as connection:
+            await connection.execute("INSERT INTO a VALUES (1)")
+    finally:
+        await database.close()
+    assert [name for name, _ in _schema(tmp_path / "arbiter.db")] == ["a"]
+
+
 async def test_change_and_audit_share_one_transaction(database: Database) -> None:
     store = GuildStore(database, 1)
     with pytest.raises(RuntimeError):
