@@ -260,3 +260,21 @@ def test_backup_copies_a_database_whose_path_has_uri_characters(tmp_path: Path, 
         assert connection.execute("SELECT x FROM t").fetchall() == [(42,)]
     connection.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, "copy.db"])
+
+
+async def test_change_refused_at_commit_rolls_back_with_its_audit_row(database: Database) -> None:
+    # A deferred constraint fails only at COMMIT: nothing of the change (nor its audit row)
+    # may stay, and the shared connection must not be left inside the transaction.
+    async with database.read() as connection:
+        await connection.execute("CREATE TABLE p (id INTEGER PRIMARY KEY)")
+        await connection.execute(
+            "CREATE TABLE c (p INTEGER REFERENCES p (id) DEFERRABLE INITIALLY DEFERRED)"
+        )
+    with pytest.raises(sqlite3.IntegrityError):
+        async with database.change(guild_id=1, actor_id=1, action="t", subject="s") as change:
+            await change.execute("INSERT INTO c VALUES (5)")
+    async with database.read() as connection:
+        assert not connection.in_transaction
+    assert await GuildStore(database, 1).audit.recent() == []
+    await GuildStore(database, 1).settings.update(1, hq_role_id=3)
+    assert (await GuildStore(database, 1).settings.get()).hq_role_id == 3
