@@ -171,3 +171,26 @@ def test_a_config_file_named_but_missing_is_refused(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(missing) in err and "no such" in err, err
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("guild", ["0", "-5"])
+def test_sync_to_a_guild_id_that_cannot_exist_is_refused(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    guild: str,
+) -> None:
+    # `--guild 0` read as "no guild" published the commands globally instead.
+    calls: list[object] = []
+
+    async def login(self: ArbiterBot, token: str) -> None:
+        calls.append("login")
+
+    monkeypatch.setattr(ArbiterBot, "login", login)
+    monkeypatch.setenv("DISCORD_TOKEN", "secret")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exited:
+        main(["sync", "--guild", guild])
+    assert exited.value.code == 2
+    assert "--guild" in capsys.readouterr().err
+    assert calls == []

@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Publish the slash commands globally (may take up to an hour to show) "
         "or to one guild (instant; default: sync_guild from the configuration).",
     )
-    parser.add_argument("--guild", type=int, metavar="ID", help="sync to this guild only")
+    parser.add_argument("--guild", type=guild_id, metavar="ID", help="sync to this guild only")
     parser.add_argument(
         "--global",
         dest="everywhere",
@@ -30,6 +30,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_config_option(parser)
     parser.set_defaults(handler=sync)
+
+
+def guild_id(text: str) -> int:
+    """A guild id from the command line: a positive integer (0 would mean "global")."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a guild id (a number)") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a guild id (ids are positive)")
+    return value
 
 
 async def sync_commands(config: Config, token: str, guild_id: int | None) -> list[str]:
