@@ -23,6 +23,14 @@ def new_error_id() -> str:
     return secrets.token_hex(4)
 
 
+MAX_CONTENT = 2000
+"""Discord's limit on a message's text; a longer reply is refused and the user sees nothing."""
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _role(role: str | int) -> str:
     """A role named by discord.py's role checks: a mention for an id, else its name."""
     return f"<@&{role}>" if isinstance(role, int) else f"**{role}**"
@@ -51,7 +59,8 @@ def describe_error(error: app_commands.AppCommandError) -> tuple[str, bool]:
     if isinstance(cause, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {cause.retry_after:.0f} s.", False
     if isinstance(cause, app_commands.TransformerError):
-        return f"`{cause.value}` is not a valid {cause.type.name.replace('_', ' ')}.", False
+        value = _shorten(str(cause.value), 100)
+        return f"`{value}` is not a valid {cause.type.name.replace('_', ' ')}.", False
     if isinstance(cause, app_commands.CheckFailure):
         return "You are not allowed to use this command here.", False
     return "", True
@@ -86,6 +95,7 @@ class ArbiterTree(app_commands.CommandTree):
             )
         else:
             log.info("refused /%s for user %s: %s", command, interaction.user.id, message)
+        message = _shorten(message, MAX_CONTENT)  # a user message may quote user input
         if interaction.type is discord.InteractionType.autocomplete:
             if not interaction.response.is_done():
                 await interaction.response.autocomplete([])

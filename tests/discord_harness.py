@@ -5,7 +5,9 @@ real `bot.tree` (checks, transformers, autocomplete and the error handler all ru
 what the bot sent at the HTTP boundary: discord.py sends interaction replies through the
 webhook adapter in the context variable `discord.webhook.async_.async_context`, which the
 harness replaces with a recorder; messages posted to channels go through `bot.http.request`,
-which it records too (any other REST call fails loudly). No network, no gateway.
+which it records too (any other REST call fails loudly). Like Discord, it answers 400 to a
+message over Discord's limits (2000 characters of content, embed sizes, 25 choices…). No
+network, no gateway.
 
 Usage (the `harness` fixture in `tests/conftest.py` gives a ready harness on a fresh bot
 whose database is a real SQLite file in `tmp_path`):
@@ -153,6 +155,56 @@ class Outcome:
         return getattr(self.reply, name)
 
 
+def message_limit_problems(body: dict[str, Any]) -> list[str]:
+    """Every way a message body breaks Discord's limits (Discord answers 400 to each)."""
+    problems = []
+    if len(body.get("content") or "") > 2000:
+        problems.append(f"content has {len(body['content'])} characters (max 2000)")
+    embeds = body.get("embeds") or []
+    if len(embeds) > 10:
+        problems.append(f"{len(embeds)} embeds (max 10)")
+    total = 0
+    for number, embed in enumerate(embeds):
+        fields = embed.get("fields") or []
+        texts = {
+            "title": (embed.get("title") or "", 256),
+            "description": (embed.get("description") or "", 4096),
+            "footer": ((embed.get("footer") or {}).get("text") or "", 2048),
+            "author": ((embed.get("author") or {}).get("name") or "", 256),
+        }
+        for index, item in enumerate(fields):
+            texts[f"field {index} name"] = (item.get("name") or "", 256)
+            texts[f"field {index} value"] = (item.get("value") or "", 1024)
+        for name, (text, limit) in texts.items():
+            total += len(text)
+            if len(text) > limit:
+                problems.append(f"embed {number} {name} has {len(text)} characters (max {limit})")
+        if len(fields) > 25:
+            problems.append(f"embed {number} has {len(fields)} fields (max 25)")
+    if total > 6000:
+        problems.append(f"embeds total {total} characters (max 6000)")
+    if len(body.get("components") or []) > 5:
+        problems.append(f"{len(body['components'])} component rows (max 5)")
+    if len(body.get("choices") or []) > 25:
+        problems.append(f"{len(body['choices'])} autocomplete choices (max 25)")
+    return problems
+
+
+class _BadRequest:
+    status = 400
+    reason = "Bad Request"
+
+
+def refuse_over_limits(body: dict[str, Any]) -> None:
+    """Answer as Discord does (400 Invalid Form Body) to a message over Discord's limits."""
+    problems = message_limit_problems(body)
+    if problems:
+        raise discord.HTTPException(
+            _BadRequest(),  # type: ignore[arg-type]
+            {"code": 50035, "message": f"Invalid Form Body: {'; '.join(problems)}"},
+        )
+
+
 class RecordingAdapter(AsyncWebhookAdapter):
     """A webhook adapter that records every reply instead of calling Discord."""
 
@@ -175,6 +227,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
         self, interaction_id: int, token: str, *, session: Any, params: Any, **_: Any
     ) -> dict[str, Any]:
         payload = self._body(params.payload, params.multipart)
+        refuse_over_limits(payload.get("data") or {})
         message_id = self.original_id = snowflake()
         self.replies.append(Reply("response", payload, message_id))
         return {
@@ -196,6 +249,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
         message_id: int | None,
     ) -> dict[str, Any]:
         body = self._body(payload, multipart)
+        refuse_over_limits(body)
         message_id = message_id or snowflake()
         self.replies.append(Reply(kind, body, message_id))
         return self.harness.message_payload(message_id, body)
@@ -309,6 +363,7 @@ class DiscordHarness:
         # messages are recorded; anything else fails loudly rather than reaching the network.
         if route.method == "POST" and route.path == "/channels/{channel_id}/messages":
             body = RecordingAdapter._body(json, form)
+            refuse_over_limits(body)
             post = Post(int(route.channel_id), body, snowflake())
             self.posts.append(post)
             message = self.message_payload(post.message_id, body)

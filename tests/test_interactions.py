@@ -18,6 +18,13 @@ from storage.guild import GuildStore
 from tests.discord_harness import DiscordHarness
 
 
+class ClubName(app_commands.Transformer):
+    """A transformer that knows no club at all: every value is refused."""
+
+    async def transform(self, interaction: discord.Interaction, value: str) -> str:
+        raise app_commands.TransformerError(value, discord.AppCommandOptionType.string, self)
+
+
 class Probe(commands.Cog):
     """Commands that exercise the foundation; they record what ran."""
 
@@ -80,6 +87,21 @@ class Probe(commands.Cog):
         [channel] = [c for c in interaction.guild.text_channels if c.name == "announcements"]
         await channel.send("Round 1 is paired.", embed=discord.Embed(title="Round 1"))
         await interaction.response.send_message("announced", ephemeral=True)
+
+    @probe.command(name="lookup", description="Look a club up by name.")
+    @app_commands.describe(name="The club's name.")
+    async def lookup(
+        self, interaction: discord.Interaction, name: app_commands.Transform[str, ClubName]
+    ) -> None:
+        self.ran.append("lookup")
+
+    @probe.command(name="refuse-long", description="Raise a user error quoting long input.")
+    async def refuse_long(self, interaction: discord.Interaction) -> None:
+        raise UserError("No club is named " + "z" * 3000 + ".")
+
+    @probe.command(name="shout", description="Reply with more than Discord allows.")
+    async def shout(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("x" * 2001)
 
     @probe.command(name="club", description="Club admins only.")
     @app_commands.describe(club="The club.", count="A number.")
@@ -239,3 +261,29 @@ async def test_messages_posted_to_a_channel_are_captured(
     assert post.channel_id == harness.channel("announcements")
     assert post.content == "Round 1 is paired." and post.embeds[0]["title"] == "Round 1"
     assert harness.posts == [post]
+
+
+async def test_refused_long_option_value_still_gets_a_short_ephemeral_message(
+    harness: DiscordHarness, probe: Probe
+) -> None:
+    # A string option may be 6000 characters; quoting it whole in the refusal made a message
+    # over Discord's 2000, which Discord refuses: the user then saw no answer at all.
+    outcome = await harness.command("probe lookup", user=harness.member(), name="q" * 5000)
+    assert outcome.ephemeral and "is not a valid string" in outcome.content
+    assert len(outcome.content) <= 2000
+    assert probe.ran == []
+    long = await harness.command("probe refuse-long", user=harness.member())
+    assert long.ephemeral and long.content.startswith("No club is named zzz")
+    assert len(long.content) == 2000
+
+
+async def test_harness_refuses_a_message_over_discords_limits(
+    harness: DiscordHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Like Discord (400): the reply is not delivered, the handler reports it with an error id.
+    bot_probe = Probe()
+    await harness.bot.add_cog(bot_probe)  # type: ignore[attr-defined]
+    with caplog.at_level(logging.ERROR):
+        outcome = await harness.command("probe shout", user=harness.member())
+    assert "error id" in outcome.content and outcome.ephemeral
+    assert "content has 2001 characters (max 2000)" in caplog.text
