@@ -127,6 +127,15 @@ async def can_use(interaction: discord.Interaction, command: app_commands.Comman
         if required is not None and in_guild and not interaction.permissions >= required:
             return False
     try:
+        # As discord.py does before a command's own checks: its group's, then its cog's.
+        binding = command.binding
+        group = command.parent if command.parent is not binding else None
+        for check in (
+            getattr(group, "interaction_check", None),
+            getattr(binding, "interaction_check", None),
+        ):
+            if check is not None and not await discord.utils.maybe_coroutine(check, interaction):
+                return False
         for predicate in command.checks:
             result = predicate(interaction)
             if hasattr(result, "__await__"):

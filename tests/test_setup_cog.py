@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.arbiter import ArbiterBot
 from storage.guild import GuildStore
@@ -150,3 +151,42 @@ async def test_help_with_many_commands_fits_discords_embed_limits(
         listed += embed["description"] + "\n"
     assert all(f"`{name}`" in listed for name in names)
     assert "`/help`" in listed
+
+
+class _Closed(app_commands.Group):
+    """A group whose own check refuses everyone."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return False
+
+
+class _ClosedCog(commands.Cog):
+    """A cog whose cog-wide check refuses everyone."""
+
+    @app_commands.command(name="cogcheck", description="Refused by its cog's check.")
+    async def cogcheck(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("ran")
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return False
+
+
+async def test_help_honours_group_and_cog_wide_checks(
+    harness: DiscordHarness, bot: ArbiterBot
+) -> None:
+    # discord.py runs a group's and a cog's interaction_check before a command's own checks;
+    # /help must not list a command those refuse.
+    async def callback(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("ran")
+
+    closed = _Closed(name="closed", description="Refused by its group's check.")
+    closed.add_command(app_commands.Command(name="inside", description="d", callback=callback))
+    bot.tree.add_command(closed)
+    await bot.add_cog(_ClosedCog())
+
+    member = harness.member()
+    assert (await harness.command("closed inside", user=member)).content != "ran"
+    assert (await harness.command("cogcheck", user=member)).content != "ran"
+    listed = (await harness.command("help", user=member)).reply.text()
+    assert "/help" in listed
+    assert "/closed" not in listed and "/cogcheck" not in listed
