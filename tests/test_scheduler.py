@@ -217,3 +217,20 @@ async def test_run_interrupted_by_a_crash_runs_again_at_the_next_start(tmp_path:
     actions = [e.action for e in await GuildStore(database, GUILD).audit.recent()]
     assert actions == ["job.create", "job.run", "job.release", "job.run", "job.done"]
     await database.close()
+
+
+async def test_timezone_naive_due_time_is_refused_and_nothing_is_stored(
+    database: Database,
+) -> None:
+    registry = JobRegistry()
+    registry.register("reminder", Recorder())
+    scheduler = Scheduler(database, registry)
+    scheduler.start()
+    try:
+        with pytest.raises(ValueError, match="timezone-aware"):
+            await scheduler.schedule(GUILD, 1, "reminder", datetime(2030, 1, 1, 12, 0))
+        assert scheduler.aps.get_jobs() == []
+    finally:
+        await scheduler.shutdown()
+    assert await pending_jobs(database) == []
+    assert await GuildStore(database, GUILD).audit.recent() == []
