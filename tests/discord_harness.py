@@ -25,8 +25,9 @@ whose database is a real SQLite file in `tmp_path`):
 
 Options are given by parameter name; their Discord types are read from the command itself,
 so roles, channels and members are sent as ids with the `resolved` data Discord would add.
-The helpers touch discord.py internals (`tree._call`, `_connection`, `_add_guild_from_data`,
-the webhook adapter); they live here only, so a discord.py upgrade breaks one place.
+The helpers touch discord.py internals (`_connection.parse_interaction_create`, which hands
+commands to `tree._call`; `_add_guild_from_data`; the webhook adapter; `http.request`); they
+live here only, so a discord.py upgrade breaks one place.
 """
 
 from __future__ import annotations
@@ -608,10 +609,17 @@ class DiscordHarness:
             outcome.posts.extend(self.posts[posted:])
 
     async def run(self, payload: dict[str, Any]) -> Outcome:
-        """Run one raw command or autocomplete payload through the real `tree._call`."""
+        """Deliver one raw interaction payload (command, autocomplete or component click) the
+        way the gateway does, and wait for the bot to finish with it; returns what it sent.
+
+        Commands reach the real `tree._call` through discord.py's own invoker, so errors
+        raised before the command runs (an unknown command, a signature out of sync with
+        Discord) reach the tree's error handler as they do in production."""
         with self._recording() as outcome:
-            interaction = discord.Interaction(data=payload, state=self.bot._connection)
-            await self.tree._call(interaction)
+            before = asyncio.all_tasks()
+            self.bot._connection.parse_interaction_create(payload)
+            started = asyncio.all_tasks() - before - {asyncio.current_task()}
+            await asyncio.gather(*started)
         return outcome
 
     async def command(
@@ -644,10 +652,4 @@ class DiscordHarness:
         if values is not None:
             data["values"] = values
         message = self.message_payload(message_id, {})
-        payload = self.interaction_payload(3, data, user, message=message)
-        with self._recording() as outcome:
-            before = asyncio.all_tasks()
-            self.bot._connection.parse_interaction_create(payload)
-            started = asyncio.all_tasks() - before - {asyncio.current_task()}
-            await asyncio.gather(*started)
-        return outcome
+        return await self.run(self.interaction_payload(3, data, user, message=message))
