@@ -54,6 +54,12 @@ def describe_error(error: app_commands.AppCommandError) -> tuple[str, bool]:
     if isinstance(cause, app_commands.MissingAnyRole):
         roles = ", ".join(_role(role) for role in cause.missing_roles)
         return f"This command needs one of these roles: {roles}.", False
+    if isinstance(cause, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return (
+            "This command has changed since Discord last heard of it: the bot's operator "
+            "needs to run `arbiter sync`.",
+            False,
+        )
     if isinstance(cause, app_commands.NoPrivateMessage):
         return "This command only works in a server.", False
     if isinstance(cause, app_commands.CommandOnCooldown):

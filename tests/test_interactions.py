@@ -297,4 +297,5 @@ async def test_a_command_out_of_sync_with_discord_gets_the_error_reply(
     payload = harness.command_payload("probe refuse", harness.member(), {})
     payload["data"]["options"][0]["name"] = "withdrawn"
     outcome = await harness.run(payload)
-    assert outcome.ephemeral and "error id" in outcome.content
+    assert outcome.ephemeral and "arbiter sync" in outcome.content
+    assert probe.ran == []
