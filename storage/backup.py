@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
+
+_COMPANIONS = ("", "-wal", "-shm", "-journal")
+"""The live database file and the files SQLite keeps beside it."""
 
 
 class BackupError(Exception):
@@ -31,7 +36,19 @@ def backup_database(
         raise BackupError(f"{target} already exists; choose a new file")
     if not target.parent.is_dir():
         raise BackupError(f"folder {target.parent} does not exist")
-    partial = target.with_name(target.name + ".partial")
+    live = source.resolve()
+    if target.resolve() in {live.with_name(live.name + end) for end in _COMPANIONS}:
+        raise BackupError(f"{target} is one of the database's own files; choose a new file")
+    # A fresh, unique temporary name: never a file of the user's (it was `<target>.partial`,
+    # which an existing file of that name was written over and then deleted).
+    try:
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=".partial", dir=target.parent
+        )
+    except OSError as error:
+        raise BackupError(f"cannot write in {target.parent}: {error}") from None
+    os.close(handle)
+    partial = Path(temporary)
     # A percent-encoded URI: '#', '?' or '%' in the path must not cut it short (that opened
     # or created another, empty, database and "backed up" that).
     uri = source.resolve().as_uri() + "?mode=rw"
@@ -46,8 +63,13 @@ def backup_database(
                 dst.close()
         finally:
             src.close()
-    except sqlite3.Error as error:
+    except BaseException as error:
         partial.unlink(missing_ok=True)
-        raise BackupError(f"backup of {source} failed: {error}") from None
+        if isinstance(error, sqlite3.Error):
+            raise BackupError(f"backup of {source} failed: {error}") from None
+        raise
+    if target.exists():  # appeared meanwhile: keep it, drop the copy
+        partial.unlink()
+        raise BackupError(f"{target} already exists; choose a new file")
     partial.rename(target)
     return pages

@@ -278,3 +278,35 @@ async def test_change_refused_at_commit_rolls_back_with_its_audit_row(database: 
     assert await GuildStore(database, 1).audit.recent() == []
     await GuildStore(database, 1).settings.update(1, hq_role_id=3)
     assert (await GuildStore(database, 1).settings.get()).hq_role_id == 3
+
+
+@pytest.mark.parametrize("suffix", ["-wal", "-shm", "-journal"])
+def test_backup_refuses_the_live_databases_own_files(tmp_path: Path, suffix: str) -> None:
+    # With the bot stopped the WAL file is gone, but writing the copy there would put a whole
+    # database where SQLite looks for the live database's log at the next start.
+    source = tmp_path / "arbiter.db"
+    sqlite3.connect(source).close()
+    with pytest.raises(BackupError, match="the database's own"):
+        backup_database(source, tmp_path / f"arbiter.db{suffix}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["arbiter.db"]
+
+
+def test_backup_leaves_an_unrelated_partial_file_alone(tmp_path: Path) -> None:
+    # The copy is first written under a temporary name; a user's file that happens to have
+    # that name must be neither used nor deleted.
+    source = tmp_path / "arbiter.db"
+    with sqlite3.connect(source) as connection:
+        connection.execute("CREATE TABLE t (x)")
+    connection.close()
+    mine = tmp_path / "copy.db.partial"
+    mine.write_text("my notes")
+    backup_database(source, tmp_path / "copy.db")
+    assert mine.read_text() == "my notes"
+    with sqlite3.connect(tmp_path / "copy.db") as connection:
+        assert connection.execute("SELECT COUNT(*) FROM t").fetchone() == (0,)
+    connection.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "arbiter.db",
+        "copy.db",
+        "copy.db.partial",
+    ]
