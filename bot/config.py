@@ -153,17 +153,22 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
             raise ConfigError(f"{path}: not valid TOML: {error}") from None
         except (OSError, UnicodeDecodeError) as error:
             raise ConfigError(f"{path}: cannot read: {error}") from None
+    from_env: dict[tuple[str, ...], str] = {}  # key → the variable its value came from
     if env.get(TOKEN_ENV):
         data["token"] = env[TOKEN_ENV]
+        from_env[("token",)] = TOKEN_ENV
     chesscom = data.setdefault("chesscom", {})
     if isinstance(chesscom, dict):
         for variable, key in ((CHESSCOM_URL_ENV, "base_url"), (CHESSCOM_CONTACT_ENV, "contact")):
             if env.get(variable):
                 chesscom[key] = env[variable]
+                from_env[("chesscom", key)] = variable
     try:
         config = Config.model_validate(data)
     except ValidationError as error:
-        raise ConfigError(f"{path}: {_describe(error)}") from None
+        loc = tuple(str(part) for part in error.errors()[0]["loc"])
+        source = f"environment variable {from_env[loc]}" if loc in from_env else str(path)
+        raise ConfigError(f"{source}: {_describe(error)}") from None
     cl = config.rules.cl
     if len(cl.min_players) != len(cl.divisions):
         raise ConfigError(

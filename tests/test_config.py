@@ -75,3 +75,14 @@ def test_bad_config_names_the_key_and_problem(tmp_path: Path, text: str, expecte
     assert message.startswith(f"{path}: ")
     assert expected in message
     assert "\n" not in message
+
+
+def test_a_bad_value_from_the_environment_names_the_variable(tmp_path: Path) -> None:
+    # The file is fine; blaming it for ARBITER_CHESSCOM_URL's value sends the operator astray.
+    path = tmp_path / "config.toml"
+    path.write_text("[chesscom]\nbase_url = 'https://api.chess.com/pub'\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path, environ={"ARBITER_CHESSCOM_URL": "ftp://mirror"})
+    message = str(caught.value)
+    assert message.startswith("environment variable ARBITER_CHESSCOM_URL: chesscom.base_url: ")
+    assert str(path) not in message
