@@ -23,6 +23,9 @@ def new_error_id() -> str:
     return secrets.token_hex(4)
 
 
+PUBLIC_FAILURE = "This command could not be completed."
+"""What a public "thinking…" message becomes when its command fails (details go privately)."""
+
 MAX_CONTENT = 2000
 """Discord's limit on a message's text; a longer reply is refused and the user sees nothing."""
 
@@ -107,9 +110,17 @@ class ArbiterTree(app_commands.CommandTree):
                 await interaction.response.autocomplete([])
             return
         try:
-            if interaction.response.is_done():
-                await interaction.followup.send(message, ephemeral=True)
-            else:
+            if not interaction.response.is_done():
                 await interaction.response.send_message(message, ephemeral=True)
+                return
+            deferred = discord.InteractionResponseType.deferred_channel_message
+            if interaction.response.type is deferred:
+                original = await interaction.original_response()
+                if not original.flags.ephemeral:
+                    # Discord would put the first follow-up in place of this public
+                    # "thinking…" message, public whatever its flags: settle that one in
+                    # neutral words, so the follow-up below is private.
+                    await interaction.edit_original_response(content=PUBLIC_FAILURE)
+            await interaction.followup.send(message, ephemeral=True)
         except discord.HTTPException:
             log.exception("could not deliver the error message for /%s", command)

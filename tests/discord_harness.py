@@ -214,6 +214,8 @@ class RecordingAdapter(AsyncWebhookAdapter):
         self.harness = harness
         self.replies: list[Reply] = []
         self.original_id: int | None = None
+        self.original_flags = 0
+        self.thinking = False  # a deferred "thinking…" message not yet replaced
 
     @staticmethod
     def _body(payload: dict[str, Any] | None, multipart: list[dict[str, Any]] | None) -> dict:
@@ -231,6 +233,8 @@ class RecordingAdapter(AsyncWebhookAdapter):
         refuse_over_limits(payload.get("data") or {})
         message_id = self.original_id = snowflake()
         self.replies.append(Reply("response", payload, message_id))
+        self.original_flags = (payload.get("data") or {}).get("flags") or 0
+        self.thinking = payload.get("type") == 5
         return {
             "interaction": {
                 "id": str(interaction_id),
@@ -258,11 +262,27 @@ class RecordingAdapter(AsyncWebhookAdapter):
     async def execute_webhook(
         self, webhook_id: int, token: str, *, payload=None, multipart=None, **_: Any
     ) -> dict[str, Any]:
+        if self.thinking:
+            # As Discord does: the first follow-up after a deferred "thinking…" response
+            # replaces that message and keeps the defer's visibility, whatever its own flags.
+            self.thinking = False
+            body = dict(self._body(payload, multipart))
+            body["flags"] = (body.get("flags") or 0) & ~EPHEMERAL | self.original_flags
+            return self._message("followup", body, None, self.original_id)
         return self._message("followup", payload, multipart, None)
+
+    async def get_original_interaction_response(
+        self, application_id: int, token: str, **_: Any
+    ) -> dict[str, Any]:
+        original = next(r for r in self.replies if r.message_id == self.original_id)
+        return self.harness.message_payload(
+            original.message_id or 0, original.data | {"flags": self.original_flags}
+        )
 
     async def edit_original_interaction_response(
         self, application_id: int, token: str, *, payload=None, multipart=None, **_: Any
     ) -> dict[str, Any]:
+        self.thinking = False
         return self._message("edit_original", payload, multipart, self.original_id)
 
     async def edit_webhook_message(

@@ -42,6 +42,11 @@ class Probe(commands.Cog):
         await interaction.response.defer(ephemeral=True)
         raise KeyError("deliberate")
 
+    @probe.command(name="public-boom", description="Defer publicly (thinking), then raise.")
+    async def public_boom(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        raise KeyError("deliberate")
+
     @probe.command(name="slow", description="Defer, then edit the original response.")
     async def slow(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(thinking=True)
@@ -299,3 +304,16 @@ async def test_a_command_out_of_sync_with_discord_gets_the_error_reply(
     outcome = await harness.run(payload)
     assert outcome.ephemeral and "arbiter sync" in outcome.content
     assert probe.ran == []
+
+
+async def test_error_after_a_public_defer_stays_private(
+    harness: DiscordHarness, probe: Probe
+) -> None:
+    # Discord puts the first follow-up after a public "thinking…" defer in its place, public,
+    # whatever the follow-up's flags: the error (and its id) must still reach only the user.
+    outcome = await harness.command("probe public-boom", user=harness.member())
+    assert outcome.replies[0].type == 5 and not outcome.replies[0].ephemeral
+    with_id = [reply for reply in outcome.replies if "error id" in (reply.content or "")]
+    assert with_id and all(reply.ephemeral for reply in with_id)
+    public = [reply for reply in outcome.replies[1:] if not reply.ephemeral]
+    assert public and all("error id" not in (reply.content or "") for reply in public)
