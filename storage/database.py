@@ -80,6 +80,8 @@ class Database:
     ) -> Database:
         """Open (creating the file and its folder) and configure the database; no migration."""
         path = Path(path)
+        if path.is_dir():  # refused here: aiosqlite's failed connect leaves its thread behind
+            raise DatabaseUnavailable(f"cannot open {path}: it is a folder")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             connection = await aiosqlite.connect(path, isolation_level=None)
