@@ -194,3 +194,25 @@ def test_sync_to_a_guild_id_that_cannot_exist_is_refused(
     assert exited.value.code == 2
     assert "--guild" in capsys.readouterr().err
     assert calls == []
+
+
+def test_run_on_a_database_newer_than_the_program_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # After a downgrade: refuse clearly (as `db migrate` does), before contacting Discord.
+    database = tmp_path / "arbiter.db"
+    with sqlite3.connect(database) as connection:
+        connection.execute("PRAGMA user_version = 999")
+    connection.close()
+    config = tmp_path / "config.toml"
+    config.write_text(f'[database]\npath = "{database}"\n')
+
+    async def login(self: ArbiterBot, token: str) -> None:
+        raise AssertionError("contacted Discord before opening the database")
+
+    monkeypatch.setattr(ArbiterBot, "login", login)
+    monkeypatch.setattr(discord.utils, "setup_logging", lambda **_: None)
+    monkeypatch.setenv("DISCORD_TOKEN", "secret")
+    assert main(["run", "--config", str(config)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "newer than this program" in err, err

@@ -24,7 +24,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 async def _serve(bot: ArbiterBot, token: str) -> None:
     async with bot:
-        await bot.open_database()  # a bad database.path fails here, before contacting Discord
+        # A database that cannot be opened or migrated fails here, before contacting Discord.
+        try:
+            await bot.open_database()
+        except RuntimeError as error:  # e.g. a schema newer than this program
+            raise CliError(f"cannot migrate {bot.config.database.path}: {error}", 1) from None
         await bot.start(token)
 
 
