@@ -8,7 +8,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.arbiter import ArbiterBot
-from bot.permissions import guild_store
+from bot.errors import UserError
+from bot.permissions import ARBITER, DIRECTOR, HQ, guild_store
 from bot.rendering.guild_settings import settings_embed
 from bot.services.guild_setup import GuildSetup
 
@@ -53,6 +54,15 @@ class Setup(commands.Cog):
         announcements: discord.TextChannel | None = None,
     ) -> None:
         """Store the given settings (others unchanged) and reply with the result."""
+        for role, label, holders in (
+            (hq_role, HQ.label, "league HQ members"),
+            (director_role, DIRECTOR.label, "directors"),
+            (arbiter_role, ARBITER.label, "arbiters"),
+        ):
+            if role is not None and role.is_default():
+                raise UserError(
+                    f"@everyone cannot be the {label} role: choose a role only {holders} hold."
+                )
         options = {
             "hq_role_id": hq_role,
             "director_role_id": director_role,

@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.arbiter import ArbiterBot
 from storage.guild import GuildStore
+from storage.guild_settings import GuildSettings
 from tests.discord_harness import OTHER_GUILD_ID, DiscordHarness
 
 
@@ -190,3 +191,21 @@ async def test_help_honours_group_and_cog_wide_checks(
     listed = (await harness.command("help", user=member)).reply.text()
     assert "/help" in listed
     assert "/closed" not in listed and "/cogcheck" not in listed
+
+
+async def test_setup_refuses_everyone_as_a_role_and_writes_nothing(
+    harness: DiscordHarness, bot: ArbiterBot
+) -> None:
+    # @everyone as the director role would give every member a director's powers.
+    admin = harness.member(permissions=harness.MANAGE_SERVER)
+    everyone = harness.role("@everyone")
+    reply = await harness.command(
+        "setup set", user=admin, director_role=everyone, hq_role=harness.role("HQ")
+    )
+    assert reply.ephemeral
+    assert reply.content == (
+        "@everyone cannot be the director role: choose a role only directors hold."
+    )
+    store = GuildStore(bot.database, admin.guild_id)
+    assert await store.settings.get() == GuildSettings(admin.guild_id)
+    assert await store.audit.recent() == []
