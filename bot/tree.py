@@ -75,6 +75,15 @@ def describe_error(error: app_commands.AppCommandError) -> tuple[str, bool]:
     return "", True
 
 
+_NEEDS_A_SERVER = (
+    app_commands.MissingPermissions,
+    app_commands.MissingRole,
+    app_commands.MissingAnyRole,
+    RoleRequired,
+)
+"""Refusals no one can overcome in a direct message (a cooldown, say, is not one)."""
+
+
 class ArbiterTree(app_commands.CommandTree):
     """The command tree with Arbiter's error handler."""
 
@@ -82,7 +91,7 @@ class ArbiterTree(app_commands.CommandTree):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         """Reply with a short ephemeral message; log unexpected errors with an id."""
-        if interaction.guild_id is None and isinstance(error, app_commands.CheckFailure):
+        if interaction.guild_id is None and isinstance(error, _NEEDS_A_SERVER):
             # No role or server permission can be held in a direct message: say what helps.
             error = app_commands.NoPrivateMessage()
         message, unexpected = describe_error(error)

@@ -104,6 +104,11 @@ class Probe(commands.Cog):
     async def refuse_long(self, interaction: discord.Interaction) -> None:
         raise UserError("No club is named " + "z" * 3000 + ".")
 
+    @probe.command(name="once", description="At most once a minute per user.")
+    @app_commands.checks.cooldown(1, 60, key=lambda interaction: interaction.user.id)
+    async def once(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("once ok")
+
     @probe.command(name="shout", description="Reply with more than Discord allows.")
     async def shout(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message("x" * 2001)
@@ -317,3 +322,13 @@ async def test_error_after_a_public_defer_stays_private(
     assert with_id and all(reply.ephemeral for reply in with_id)
     public = [reply for reply in outcome.replies[1:] if not reply.ephemeral]
     assert public and all("error id" not in (reply.content or "") for reply in public)
+
+
+async def test_a_cooldown_in_a_direct_message_says_slow_down(
+    harness: DiscordHarness, probe: Probe
+) -> None:
+    # Only role and permission refusals become "only works in a server" in a DM.
+    member = harness.member()
+    assert (await harness.command("probe once", user=member, dm=True)).content == "once ok"
+    again = await harness.command("probe once", user=member, dm=True)
+    assert again.ephemeral and again.content.startswith("Slow down")
