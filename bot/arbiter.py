@@ -14,6 +14,7 @@ from bot.scheduler import JobRegistry, Scheduler
 from bot.tree import ArbiterTree
 from storage.database import Database
 from storage.guild import GuildStore
+from storage.ownership import DatabaseOwned, OwnerLock
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,7 @@ class ArbiterBot(commands.AutoShardedBot):
         self._database = database
         self.run_jobs = run_jobs
         self.scheduler: Scheduler | None = None
+        self._owner: OwnerLock | None = None
 
     @property
     def database(self) -> Database:
@@ -60,12 +62,18 @@ class ArbiterBot(commands.AutoShardedBot):
         return GuildStore(self.database, guild_id)
 
     async def open_database(self) -> Database:
-        """Open and migrate the configured database (once)."""
+        """Open and migrate the configured database (once). A bot that runs jobs first takes
+        ownership of the file (`DatabaseOwned` if another bot runs on it)."""
         if self._database is None:
             settings = self.config.database
-            self._database = await Database.open(
-                settings.path, busy_timeout_ms=settings.busy_timeout_ms
-            )
+            database = await Database.open(settings.path, busy_timeout_ms=settings.busy_timeout_ms)
+            if self.run_jobs:
+                try:
+                    self._owner = OwnerLock.acquire(database.path)
+                except DatabaseOwned:
+                    await database.close()
+                    raise
+            self._database = database
         applied = await self._database.migrate()
         if applied:
             log.info("database %s migrated to version %d", self._database.path, applied[-1])
@@ -97,6 +105,9 @@ class ArbiterBot(commands.AutoShardedBot):
         await super().close()
         if self._database is not None:
             await self._database.close()
+        if self._owner is not None:
+            self._owner.release()
+            self._owner = None
 
 
 async def offline_bot(config: Config) -> ArbiterBot:

@@ -15,6 +15,7 @@ import pytest
 from bot.arbiter import ArbiterBot
 from bot.cli import main
 from bot.tree import ArbiterTree
+from storage.ownership import OwnerLock
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -216,3 +217,29 @@ def test_run_on_a_database_newer_than_the_program_is_one_line(
     assert main(["run", "--config", str(config)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "newer than this program" in err, err
+
+
+def test_run_beside_another_running_bot_is_refused_before_contacting_discord(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two bots on one database would fire every deadline twice: the second one refuses.
+    database = tmp_path / "arbiter.db"
+    config = tmp_path / "config.toml"
+    config.write_text(f'[database]\npath = "{database}"\n')
+    running = OwnerLock.acquire(database)
+
+    async def login(self: ArbiterBot, token: str) -> None:
+        raise AssertionError("contacted Discord although another bot owns the database")
+
+    monkeypatch.setattr(ArbiterBot, "login", login)
+    monkeypatch.setattr(discord.utils, "setup_logging", lambda **_: None)
+    monkeypatch.setenv("DISCORD_TOKEN", "secret")
+    try:
+        assert main(["run", "--config", str(config)]) == 1
+    finally:
+        running.release()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"process {os.getpid()}" in err, err
+    with sqlite3.connect(database) as connection:  # nothing was migrated by the refused bot
+        assert connection.execute("PRAGMA user_version").fetchone() == (0,)
+    connection.close()

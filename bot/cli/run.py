@@ -13,6 +13,7 @@ from bot.cli.config_option import add_config_option, config_from_args, require_t
 from bot.cli.discord_errors import reported_discord_failures
 from bot.cli.errors import CliError
 from storage.database import DatabaseUnavailable
+from storage.ownership import DatabaseOwned
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -42,4 +43,6 @@ def run(args: argparse.Namespace) -> int:
             asyncio.run(_serve(ArbiterBot(config), token))
     except DatabaseUnavailable as error:
         raise CliError(f"database.path: {error}", 2) from None
+    except DatabaseOwned as error:
+        raise CliError(str(error), 1) from None
     return 0
