@@ -17,6 +17,7 @@ import chess
 
 from core.berger import berger_table
 from core.knockout import ContestPlan, ContestStatus, PlayedGame, contest_status
+from core.ranks import equal_runs, shared_ranks
 from core.timecontrols import DEFAULT_TIME_CONTROLS, Phase, TimeControls
 from core.tour import EVENT_SIZES, EventType
 
@@ -165,9 +166,10 @@ def finals_standings(
             earned[player] += points
     totals = {p: bonus[p] + earned[p] for p in bonus}
     order = sorted(bonus, key=lambda p: (-totals[p], str(p)))
-    values = [totals[p] for p in order]
     rows = tuple(
-        FinalsRow(values.index(totals[p]) + 1, p, bonus[p], earned[p], totals[p]) for p in order
+        FinalsRow(rank, p, bonus[p], earned[p], totals[p])
+        for rank, group in shared_ranks(equal_runs(order, totals.__getitem__))
+        for p in group
     )
     first = tuple(r.player for r in rows if r.rank == 1)
     return FinalsStandings(rows, first if len(first) > 1 else ())

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from core.berger import draw_lots
 from core.crosstable import Encounter, direct_encounter
+from core.ranks import shared_ranks
 from core.results import STANDARD, Scoring
 from core.tiebreaks import (
     CCT_8B,
@@ -131,27 +132,27 @@ def standings(
     """
     values = player_values(players, games, byes, scoring=scoring, max_score=max_score)
     groups, shown = rank_groups(players, values, criteria, reading)
-    rows: list[Standing] = []
-    position = 1
+    ranked: list[Group] = []
+    by_lot: set[Hashable] = set()
     for tie in groups:
-        ordered, by_lot = [tie], False
         if lots_seed is not None and len(tie) > 1:
-            ordered, by_lot = [[player] for player in draw_lots(tie, lots_seed)], True
-        for group in ordered:
-            for player in group:
-                rows.append(
-                    Standing(
-                        rank=position,
-                        player=player,
-                        points=values.points[player],
-                        de=shown.get(player),
-                        wins=values.wins[player],
-                        sb=values.sb[player],
-                        sb_c1=values.sb_c1[player],
-                        ks=values.ks[player],
-                        tied=len(group) > 1,
-                        by_lot=by_lot,
-                    )
-                )
-            position += len(group)
-    return tuple(rows)
+            ranked.extend([player] for player in draw_lots(tie, lots_seed))
+            by_lot.update(tie)
+        else:
+            ranked.append(tie)
+    return tuple(
+        Standing(
+            rank=rank,
+            player=player,
+            points=values.points[player],
+            de=shown.get(player),
+            wins=values.wins[player],
+            sb=values.sb[player],
+            sb_c1=values.sb_c1[player],
+            ks=values.ks[player],
+            tied=len(group) > 1,
+            by_lot=player in by_lot,
+        )
+        for rank, group in shared_ranks(ranked)
+        for player in group
+    )

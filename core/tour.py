@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from core.knockout import KoStage
+from core.ranks import equal_runs, shared_ranks
 
 Player = Hashable
 
@@ -243,10 +244,10 @@ def rank_records(records: Iterable[TourRecord]) -> tuple[TourRank, ...]:
     """CCT-6: order by points and the five tie criteria; players equal on all of them share
     the rank (1, 2, 2, 4), listed by their id for a stable display."""
     ordered = sorted(records, key=lambda r: (r.sort_key(), str(r.player)))
-    keys = [r.sort_key() for r in ordered]
     return tuple(
-        TourRank(keys.index(key) + 1, record.player, record, keys.count(key) > 1)
-        for record, key in zip(ordered, keys, strict=True)
+        TourRank(rank, record.player, record, len(group) > 1)
+        for rank, group in shared_ranks(equal_runs(ordered, TourRecord.sort_key))
+        for record in group
     )
 
 

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from core.crosstable import Encounter, direct_encounter, sonneborn_berger, totals
 from core.points import HALF, ONE, ZERO
+from core.ranks import equal_runs, shared_ranks
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,20 +71,6 @@ class Standing:
     disqualified: bool
 
 
-def _ordered_groups(
-    clubs: Sequence[str], points: dict[str, Fraction], sb: dict[str, Fraction]
-) -> list[list[str]]:
-    """Clubs grouped by equal (match points, SB), best group first."""
-    ordered = sorted(clubs, key=lambda c: (-points[c], -sb[c], c))
-    groups: list[list[str]] = []
-    for club in ordered:
-        if groups and (points[groups[-1][0]], sb[groups[-1][0]]) == (points[club], sb[club]):
-            groups[-1].append(club)
-        else:
-            groups.append([club])
-    return groups
-
-
 def division_standings(
     clubs: Sequence[str], results: Sequence[MatchResult], disqualified: Iterable[str] = ()
 ) -> list[Standing]:
@@ -113,40 +100,37 @@ def division_standings(
             line[4] += half
     points = totals(encounters, active)
     sb = sonneborn_berger(encounters, points)
-    table: list[Standing] = []
-    for group in _ordered_groups(active, points, sb):
+    ordered = sorted(active, key=lambda c: (-points[c], -sb[c], c))
+    tiers: list[list[str]] = []  # clubs still tied after DE, best first, in name order
+    de_shown: dict[str, Fraction] = {}
+    for group in equal_runs(ordered, lambda c: (points[c], sb[c])):
         de_scores = direct_encounter(group, encounters) if len(group) > 1 else None
-        separated = de_scores is not None and len(set(de_scores.values())) > 1
-        if separated:
-            assert de_scores is not None
-            subgroups: list[list[str]] = []
-            for club in sorted(group, key=lambda c: (-de_scores[c], c)):
-                if subgroups and de_scores[subgroups[-1][0]] == de_scores[club]:
-                    subgroups[-1].append(club)
-                else:
-                    subgroups.append([club])
+        if de_scores is not None and len(set(de_scores.values())) > 1:
+            de_shown.update(de_scores)
+            by_de = sorted(group, key=lambda c: (-de_scores[c], c))
+            tiers.extend(equal_runs(by_de, de_scores.__getitem__))
         else:
-            subgroups = [sorted(group)]
-        for sub in subgroups:
-            rank = len(table) + 1
-            for club in sub:
-                played, won, drawn, lost, half = stats[club]
-                table.append(
-                    Standing(
-                        rank=rank,
-                        club=club,
-                        played=played,
-                        won=won,
-                        drawn=drawn,
-                        lost=lost,
-                        match_points=points[club],
-                        game_points=Fraction(half, 2),
-                        sb=sb[club],
-                        de=de_scores[club] if separated and de_scores else None,
-                        tied=len(sub) > 1,
-                        disqualified=False,
-                    )
+            tiers.append(group)
+    table: list[Standing] = []
+    for rank, tier in shared_ranks(tiers):
+        for club in tier:
+            played, won, drawn, lost, half = stats[club]
+            table.append(
+                Standing(
+                    rank=rank,
+                    club=club,
+                    played=played,
+                    won=won,
+                    drawn=drawn,
+                    lost=lost,
+                    match_points=points[club],
+                    game_points=Fraction(half, 2),
+                    sb=sb[club],
+                    de=de_shown.get(club),
+                    tied=len(tier) > 1,
+                    disqualified=False,
                 )
+            )
     for club in sorted(out_clubs & set(clubs)):
         table.append(Standing(None, club, 0, 0, 0, 0, ZERO, ZERO, ZERO, None, False, True))
     return table
