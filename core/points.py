@@ -2,7 +2,7 @@
 
 Parsing accepts ints, exact floats, decimal strings and "a/b" strings; JSON output turns a
 Fraction back into an int when whole, else into the float it equals exactly (halves and
-quarters are exact in binary).
+quarters are exact in binary); text output shows it as an exact decimal (`decimal_text`).
 """
 
 from __future__ import annotations
@@ -64,6 +64,19 @@ def json_number(value: Fraction | int) -> int | float:
     if value.denominator == 1:
         return int(value)
     return float(value)
+
+
+def decimal_text(value: Fraction | int) -> str:
+    """An exact score as text output shows it: `6`, `6.5`, `32.25`, or `a/b` when it has no
+    decimal of at most six places (a float's text could round it)."""
+    value = Fraction(value)
+    for places in range(0, 7):
+        scaled = value * 10**places
+        if scaled.denominator == 1:
+            whole = f"{abs(scaled.numerator):0{places + 1}d}"
+            sign = "-" if value < 0 else ""
+            return sign + (f"{whole[:-places]}.{whole[-places:]}" if places else whole)
+    return f"{value.numerator}/{value.denominator}"
 
 
 HalfPoints = Annotated[

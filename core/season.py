@@ -21,7 +21,7 @@ from pydantic import (
     model_validator,
 )
 
-from core.points import HalfPoints, json_number
+from core.points import HalfPoints, decimal_text
 
 
 def _not_a_boolean(value: Any) -> Any:
@@ -214,10 +214,6 @@ def dump_season(season: Season) -> dict[str, Any]:
     return {"name": data.pop("name"), "rules": season.rules.model_dump(mode="json"), **data}
 
 
-def _fmt(points: Any) -> str:
-    return str(json_number(points))
-
-
 def season_problems(season: Season) -> Iterable[tuple[str, str]]:
     """Cross-reference checks of a season file (season-file.md): unique clubs, divisions and
     match ids, clubs known and in the match's division, boards adding up to games_per_board."""
@@ -307,8 +303,8 @@ def season_problems(season: Season) -> Iterable[tuple[str, str]]:
             elif home_half + away_half != full:
                 yield (
                     f"{where}.boards[{b_index}].home_points",
-                    f"home {_fmt(home)} + away {_fmt(away)}"
-                    f" = {_fmt(home + away)}, not games_per_board {games}",
+                    f"home {decimal_text(home)} + away {decimal_text(away)}"
+                    f" = {decimal_text(home + away)}, not games_per_board {games}",
                 )
     for f_index, forfeit in enumerate(season.director_forfeits):
         where = f"director_forfeits[{f_index}]"

@@ -11,7 +11,7 @@ import pytest
 from cl_seasons import match, season
 from pydantic import ValidationError
 
-from core.points import half_points
+from core.points import decimal_text, half_points, json_number
 from core.season import Board, load_season
 
 
@@ -107,3 +107,11 @@ def test_core_5_season_check_refuses_an_unvalidated_board_that_is_not_in_halves(
     with pytest.raises(ValueError) as caught:
         load_season(data)
     assert caught.value.problems == [("matches[0].boards[0]", "points must be multiples of ½")]
+
+
+def test_core_5_decimal_text_is_exact_and_matches_the_json_number_for_halves() -> None:
+    """Text output shows a score exactly; for halves and quarters it reads as its JSON number."""
+    for value in (Fraction(0), Fraction(13, 2), Fraction(-1, 2), Fraction(129, 4), Fraction(7)):
+        assert decimal_text(value) == str(json_number(value))
+    assert decimal_text(Fraction(1, 3)) == "1/3"
+    assert decimal_text(Fraction(-1, 8)) == "-0.125"

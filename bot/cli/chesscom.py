@@ -26,7 +26,7 @@ from bot.chesscom.reader import RatingSource, read_club_at_start, read_match
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
 from bot.config import CHESSCOM_CONTACT_ENV, ChessComConfig
-from core.points import json_number
+from core.points import decimal_text
 
 NOT_FOUND_EXIT = 1
 NETWORK_EXIT = 1
@@ -177,12 +177,12 @@ def match_text(facts: MatchFacts, match_id: str) -> str:
         away = sum(board.away_points for board in match.boards)
         lines.append(
             f"{len(match.boards)} finished boards, {len(facts.running_boards)} running: "
-            f"{match.home} {json_number(home)} - {json_number(away)} {match.away}"
+            f"{match.home} {decimal_text(home)} - {decimal_text(away)} {match.away}"
         )
         for number, board in zip(facts.board_numbers, match.boards, strict=True):
             lines.append(
-                f"  {number:>3}. {board.home_player} {json_number(board.home_points)}"
-                f" - {json_number(board.away_points)} {board.away_player}"
+                f"  {number:>3}. {board.home_player} {decimal_text(board.home_points)}"
+                f" - {decimal_text(board.away_points)} {board.away_player}"
             )
         for number, why in facts.unpaired_boards.items():
             lines.append(f"  {number:>3}. left out: {why}")

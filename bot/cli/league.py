@@ -12,7 +12,7 @@ from bot.cli.errors import CliError
 from bot.cli.season_file import read_season
 from core.league import LeagueReport, league_report, promotion_proposal, report_json
 from core.league.promotion import Proposal
-from core.points import json_number
+from core.points import decimal_text
 
 
 def _date(text: str) -> dt.date:
@@ -48,7 +48,7 @@ def register(subparsers: Any) -> None:
 
 
 def _num(value: Any) -> str:
-    return "" if value is None else str(json_number(value))
+    return "" if value is None else decimal_text(value)
 
 
 def render_table(report: LeagueReport) -> str:

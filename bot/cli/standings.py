@@ -9,7 +9,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-from core.points import half_points, json_number
+from core.points import decimal_text, half_points, json_number
 from core.results import Scoring
 from core.standings import Standing, standings
 from core.tiebreaks import CCT_8B, DeReading
@@ -113,16 +113,8 @@ def standings_json(rows: tuple[Standing, ...], names: dict[int, str], lots: bool
 
 
 def _decimal(value: Fraction | None) -> str:
-    """An exact score as text: `6.5`, `32.25`, or `a/b` when no finite decimal exists."""
-    if value is None:
-        return "-"
-    for places in range(0, 7):
-        scaled = value * 10**places
-        if scaled.denominator == 1:
-            whole = f"{abs(scaled.numerator):0{places + 1}d}"
-            sign = "-" if value < 0 else ""
-            return sign + (f"{whole[:-places]}.{whole[-places:]}" if places else whole)
-    return f"{value.numerator}/{value.denominator}"
+    """An exact score as text (`core.points.decimal_text`), `-` where there is none."""
+    return "-" if value is None else decimal_text(value)
 
 
 def standings_text(rows: tuple[Standing, ...], names: dict[int, str], title: str) -> str:
