@@ -14,7 +14,15 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from core.appeals import DEADLINE_TIME, DEFAULT_APPEAL_ZONE
+from core.disconnections import RECONNECT_WINDOW
+from core.league.roster import TIMEOUT_LIMIT_PERCENT
+from core.qualification import TOP_OF_STANDINGS
+from core.registration import MIN_ADMINS
+from core.schedule import START_TIME, START_ZONE
 from core.season import Count, Number, Rules
+from core.tour import EVENT_SIZES, EventType
+from core.votes import MINIMUM_VOTERS, VOTE_HOURS
 
 DEFAULT_PATH = Path("config.toml")
 TOKEN_ENV = "DISCORD_TOKEN"
@@ -45,8 +53,8 @@ class DatabaseConfig(_Section):
 class TimeZones(_Section):
     """The zones in which the regulations state their times (stored instants are UTC)."""
 
-    league_start: str = Field("America/Los_Angeles", description="CL-13/CL-22 start time zone")
-    appeals: str = Field("Europe/Paris", description="CCT-11 appeal deadline zone")
+    league_start: str = Field(START_ZONE, description="CL-13/CL-22 start time zone")
+    appeals: str = Field(DEFAULT_APPEAL_ZONE, description="CCT-11 appeal deadline zone")
 
     @field_validator("league_start", "appeals")
     @classmethod
@@ -63,7 +71,7 @@ class ClDefaults(Rules):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    start_time: str = Field("11:00", pattern=HHMM, description="CL-13")
+    start_time: str = Field(START_TIME.strftime("%H:%M"), pattern=HHMM, description="CL-13")
     divisions: list[str] = Field(
         default_factory=lambda: ["Premier Division", "Division One", "Division Two"],
         min_length=1,
@@ -75,21 +83,27 @@ class ClDefaults(Rules):
     clubs_per_division: Count = Field(13, ge=2, description="CL-12")
     promoted: Count = Field(3, ge=0, description="CL-8")
     relegated: Count = Field(3, ge=0, description="CL-8")
-    min_club_admins: Count = Field(2, ge=1, description="CL-2..4")
-    timeout_ratio_limit_percent: Number = Field(25, ge=0, le=100, description="CL-21")
-    vote_deadline_hours: Count = Field(72, ge=1, description="CL-23")
-    vote_quorum: Count = Field(3, ge=1, description="CL-23")
+    min_club_admins: Count = Field(MIN_ADMINS, ge=1, description="CL-2..4")
+    timeout_ratio_limit_percent: Number = Field(
+        float(TIMEOUT_LIMIT_PERCENT), ge=0, le=100, description="CL-21"
+    )
+    vote_deadline_hours: Count = Field(VOTE_HOURS, ge=1, description="CL-23")
+    vote_quorum: Count = Field(MINIMUM_VOTERS, ge=1, description="CL-23")
 
 
 class CctDefaults(_Section):
     """CCT defaults frozen into each new event (CCT-16)."""
 
-    regular_players: Count = Field(16, ge=2, description="CCT-2")
-    major_players: Count = Field(12, ge=2, description="CCT-2")
-    finals_players: Count = Field(10, ge=2, description="CCT-2")
-    qualifying_top: Count = Field(8, ge=0, description="CCT-3")
-    appeal_deadline: str = Field("23:59", pattern=HHMM, description="CCT-11")
-    reconnect_seconds: Count = Field(30, ge=0, description="CCT-10")
+    regular_players: Count = Field(EVENT_SIZES[EventType.REGULAR], ge=2, description="CCT-2")
+    major_players: Count = Field(EVENT_SIZES[EventType.MAJOR], ge=2, description="CCT-2")
+    finals_players: Count = Field(EVENT_SIZES[EventType.FINALS], ge=2, description="CCT-2")
+    qualifying_top: Count = Field(TOP_OF_STANDINGS, ge=0, description="CCT-3")
+    appeal_deadline: str = Field(
+        DEADLINE_TIME.strftime("%H:%M"), pattern=HHMM, description="CCT-11"
+    )
+    reconnect_seconds: Count = Field(
+        int(RECONNECT_WINDOW.total_seconds()), ge=0, description="CCT-10"
+    )
 
 
 class RuleDefaults(_Section):
