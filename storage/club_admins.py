@@ -30,13 +30,11 @@ class ClubAdminRepository:
             subject=f"club:{club}",
             details={"user_id": user_id},
         ) as transaction:
-            cursor = await transaction.execute(
+            await transaction.execute_or_abandon(
                 "INSERT OR IGNORE INTO club_admins (guild_id, club, user_id, added_at)"
                 " VALUES (?, ?, ?, ?)",
                 (self.guild_id, club, user_id, to_text(transaction.now)),
             )
-            if cursor.rowcount == 0:
-                transaction.abandon()
         return not transaction.unchanged
 
     async def remove(self, actor_id: int | None, club: str, user_id: int) -> bool:
@@ -49,12 +47,10 @@ class ClubAdminRepository:
             subject=f"club:{club}",
             details={"user_id": user_id},
         ) as transaction:
-            cursor = await transaction.execute(
+            await transaction.execute_or_abandon(
                 "DELETE FROM club_admins WHERE guild_id = ? AND club = ? AND user_id = ?",
                 (self.guild_id, club, user_id),
             )
-            if cursor.rowcount == 0:
-                transaction.abandon()
         return not transaction.unchanged
 
     async def is_admin(self, club: str, user_id: int) -> bool:

@@ -63,6 +63,13 @@ class Transaction:
         """Run one statement inside the transaction."""
         return await self.connection.execute(sql, parameters)
 
+    async def execute_or_abandon(self, sql: str, parameters: tuple[Any, ...] = ()) -> None:
+        """Run the statement that is the whole change; one that touches no row (a conditional
+        UPDATE or DELETE that matched nothing, an INSERT OR IGNORE of a duplicate) abandons it."""
+        cursor = await self.connection.execute(sql, parameters)
+        if cursor.rowcount == 0:
+            self.abandon()
+
 
 class Database:
     """An open Arbiter database; build with `await Database.open(path)`."""

@@ -73,13 +73,11 @@ class JobRepository:
             action="job.cancel",
             subject=f"job:{job_id}",
         ) as transaction:
-            cursor = await transaction.execute(
+            await transaction.execute_or_abandon(
                 "UPDATE scheduled_jobs SET status = 'cancelled', finished_at = ?"
                 " WHERE id = ? AND guild_id = ? AND status = 'pending'",
                 (to_text(transaction.now), job_id, self.guild_id),
             )
-            if cursor.rowcount == 0:
-                transaction.abandon()
         return not transaction.unchanged
 
     async def get(self, job_id: int) -> Job | None:
@@ -147,13 +145,11 @@ async def release_interrupted_jobs(database: Database) -> list[int]:
         async with database.change(
             guild_id=guild_id, actor_id=None, action="job.release", subject=f"job:{job_id}"
         ) as transaction:
-            cursor = await transaction.execute(
+            await transaction.execute_or_abandon(
                 "UPDATE scheduled_jobs SET status = 'pending'"
                 " WHERE id = ? AND guild_id = ? AND status = 'running'",
                 (job_id, guild_id),
             )
-            if cursor.rowcount == 0:
-                transaction.abandon()
         if not transaction.unchanged:
             released.append(job_id)
     return released
@@ -164,13 +160,11 @@ async def claim_job(database: Database, job: Job) -> bool:
     async with database.change(
         guild_id=job.guild_id, actor_id=None, action="job.run", subject=f"job:{job.id}"
     ) as transaction:
-        cursor = await transaction.execute(
+        await transaction.execute_or_abandon(
             "UPDATE scheduled_jobs SET status = 'running'"
             " WHERE id = ? AND guild_id = ? AND status = 'pending'",
             (job.id, job.guild_id),
         )
-        if cursor.rowcount == 0:
-            transaction.abandon()
     return not transaction.unchanged
 
 
