@@ -79,11 +79,28 @@ def decimal_text(value: Fraction | int) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
+def number_only(value: object) -> object:
+    """Refuse text and booleans where a file must hold a number (CORE-5): pydantic's lax mode
+    would read `"1.5"` as 1.5 and `true` as 1, which the published JSON Schema refuses."""
+    if isinstance(value, bool):
+        raise ValueError("a boolean is not a number")
+    if isinstance(value, str):
+        raise ValueError(f"{value!r} is text, not a number")
+    return value
+
+
+def _half_points_field(value: object) -> Fraction:
+    """The `HalfPoints` validator: a number (not text), a multiple of ½."""
+    if isinstance(value, str):
+        raise ValueError(f"{value!r} is text, not a number")
+    return half_points(value)
+
+
 HalfPoints = Annotated[
     Fraction,
-    PlainValidator(half_points),
-    PlainSerializer(json_number, return_type=float, when_used="json"),
+    PlainValidator(_half_points_field),
+    PlainSerializer(json_number, return_type=int | float, when_used="json"),
     WithJsonSchema({"type": "number", "multipleOf": 0.5}),
 ]
-"""A pydantic field type for a score that is a multiple of ½, serialised as a JSON number.
-`half_points` alone validates it (one Python call a value, no second Fraction check)."""
+"""A pydantic field type for a score that is a multiple of ½, serialised as a JSON number
+(an integer when whole). One Python call validates a value (no second Fraction check)."""

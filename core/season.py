@@ -21,20 +21,12 @@ from pydantic import (
     model_validator,
 )
 
-from core.points import HalfPoints, decimal_text
+from core.points import HalfPoints, decimal_text, number_only
 
-
-def _not_a_boolean(value: Any) -> Any:
-    """Refuse `true`/`false` where a number is due (pydantic would read them as 1 and 0)."""
-    if isinstance(value, bool):
-        raise ValueError("a boolean is not a number")
-    return value
-
-
-Count = Annotated[int, BeforeValidator(_not_a_boolean)]
-"""An integer field of the season file (a count, hours, a round): booleans refused."""
-Number = Annotated[float, BeforeValidator(_not_a_boolean)]
-"""A real-valued field of the season file (a rating): booleans refused."""
+Count = Annotated[int, BeforeValidator(number_only)]
+"""An integer field of the season file (a count, hours, a round): text and booleans refused."""
+Number = Annotated[float, BeforeValidator(number_only)]
+"""A real-valued field of the season file (a rating): text and booleans refused."""
 
 
 class _Fact(BaseModel):
@@ -88,9 +80,9 @@ class ClubAtStart(_Fact):
     """A club's facts at match start (CL-5, CL-6, CL-20); any may be unknown."""
 
     # The bound comes before the boolean check so the JSON Schema shows it as `minimum`.
-    members: Annotated[int, Field(ge=0), BeforeValidator(_not_a_boolean)] | None = None
-    avg_rating: Annotated[float, Field(ge=0), BeforeValidator(_not_a_boolean)] | None = None
-    players: Annotated[int, Field(ge=0), BeforeValidator(_not_a_boolean)] | None = None
+    members: Annotated[int, Field(ge=0), BeforeValidator(number_only)] | None = None
+    avg_rating: Annotated[float, Field(ge=0), BeforeValidator(number_only)] | None = None
+    players: Annotated[int, Field(ge=0), BeforeValidator(number_only)] | None = None
 
 
 class Board(_Fact):
@@ -214,6 +206,18 @@ def dump_season(season: Season) -> dict[str, Any]:
     return {"name": data.pop("name"), "rules": season.rules.model_dump(mode="json"), **data}
 
 
+def _second_seats(
+    board: Board, b_index: int, home_seat: int, away_seat: int, where: str
+) -> Iterable[tuple[str, str]]:
+    """CL-18: the players of `board` already seated on an earlier board of the same match."""
+    for side, seat in (("home_player", home_seat), ("away_player", away_seat)):
+        if seat != b_index:
+            yield (
+                f"{where}.boards[{b_index}].{side}",
+                f"{getattr(board, side)!r} already plays on boards[{seat}] of this match",
+            )
+
+
 def season_problems(season: Season) -> Iterable[tuple[str, str]]:
     """Cross-reference checks of a season file (season-file.md): unique clubs, divisions and
     match ids, clubs known and in the match's division, boards adding up to games_per_board."""
@@ -289,7 +293,18 @@ def season_problems(season: Season) -> Iterable[tuple[str, str]]:
         for club in match.at_start:
             if club not in sides:
                 yield f"{where}.at_start.{club}", f"{club!r} is not a club of this match"
+        seated: dict[str, int] = {}  # CL-18: a player takes one seat in a match
         for b_index, board in enumerate(match.boards):
+            home_name, away_name = board.home_player.lower(), board.away_player.lower()
+            if home_name == away_name:
+                yield (
+                    f"{where}.boards[{b_index}].away_player",
+                    f"{board.away_player!r} cannot play themselves",
+                )
+            home_seat = seated.setdefault(home_name, b_index)
+            away_seat = seated.setdefault(away_name, b_index)
+            if home_seat != b_index or away_seat != b_index:
+                yield from _second_seats(board, b_index, home_seat, away_seat, where)
             # In integer half-points (a HalfPoints Fraction's denominator is 1 or 2): exact,
             # and far cheaper than Fraction arithmetic over 100,000 boards.
             home, away = board.home_points, board.away_points

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from cl_seasons import match, season
 
 from core.league import league_report
 from core.league.report import LeagueReport
-from core.season import load_season
+from core.season import SeasonFileError, load_season
 
 CLUBS = {"P": ["A", "B", "C"], "One": ["D", "E"]}
 
@@ -84,16 +85,32 @@ def test_cl_18_home_club_tie_goes_to_the_earliest_first_match() -> None:
     assert (eve.home_club, eve.other_matches) == ("B", 2)
 
 
-def test_cl_18_appearances_count_matches_not_boards_and_only_finished_ones() -> None:
+def test_cl_18_appearances_count_only_finished_matches() -> None:
+    # x: twice for A, once for B finished, once for B unfinished: one match elsewhere so far.
     data = season(
         [
             match("1", "A", "C", [("x", "c1", 2)], round=1),
             match("2", "A", "C", [("x", "c2", 2)], round=2),
-            match("3", "B", "C", [("x", "c1", 1), ("x", "c2", 1)], round=3),
+            match("3", "B", "C", [("x", "c1", 1), ("b2", "c2", 1)], round=3),
             match("4", "B", "D", [("x", "d1", 1)], round=4, finished=False),
         ]
     )
     assert _report(data).multi_team_players == ()
+    data["matches"][3] = match("4", "B", "D", [("x", "d1", 1)], round=4)
+    [x] = _report(data).multi_team_players
+    assert (x.home_club, x.other_matches) == ("A", 2)
+
+
+def test_cl_18_a_player_takes_one_seat_in_a_match() -> None:
+    # chess.com seats a player on one board of a team match: a file seating them twice (or
+    # against themselves) is refused, naming the board, before CL-18 counts anything.
+    data = season([match("3", "B", "C", [("x", "c1", 1), ("X", "c2", 1), ("c3", "C3", 2)])])
+    with pytest.raises(SeasonFileError) as caught:
+        load_season(data)
+    assert caught.value.problems == [
+        ("matches[0].boards[1].home_player", "'X' already plays on boards[0] of this match"),
+        ("matches[0].boards[2].away_player", "'C3' cannot play themselves"),
+    ]
 
 
 def test_cl_18_home_club_tie_on_first_match_start_goes_to_club_name_not_match_id() -> None:

@@ -30,13 +30,15 @@ def seasons(draw: st.DrawFn) -> dict[str, Any]:
                 continue
             if draw(st.booleans()):
                 home, away = away, home
+            size = draw(st.integers(1, 4))
+            # Shared pool players make multi-team players; a player takes one seat a match.
+            names = [*POOL, *(f"{home}{b}" for b in range(4)), *(f"{away}{b}" for b in range(4))]
+            seats = draw(
+                st.lists(st.sampled_from(names), min_size=2 * size, max_size=2 * size, unique=True)
+            )
             boards = [
-                (
-                    draw(st.sampled_from([*POOL, f"{home}{b}"])),
-                    draw(st.sampled_from([*POOL, f"{away}{b}"])),
-                    draw(st.sampled_from([0, 0.5, 1, 1.5, 2])),
-                )
-                for b in range(draw(st.integers(1, 4)))
+                (seats[2 * b], seats[2 * b + 1], draw(st.sampled_from([0, 0.5, 1, 1.5, 2])))
+                for b in range(size)
             ]
             at_start = {
                 club: {"members": 401} for club in (home, away) if draw(st.integers(0, 9)) == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction as F
 
+import jsonschema
 import pytest
 from cl_seasons import match, season
 
@@ -164,3 +165,30 @@ def test_cl_dq_director_decisions_must_name_a_rule_that_can_ground_them() -> Non
     loaded = load_season(accepted)
     assert loaded.director_forfeits[0].rule == "CL-15"
     assert loaded.director_disqualifications[0].rule == "CL-18"
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("matches", 0, "boards", 0, "home_points"), "1.5"),
+        (("matches", 0, "round"), "1"),
+        (("divisions", 0, "min_players"), "5"),
+        (("matches", 0, "at_start"), {"A": {"members": "300"}}),
+    ],
+)
+def test_core_5_program_and_published_schema_agree_on_text_for_numbers(
+    path: tuple, value: object
+) -> None:
+    schema = Season.model_json_schema()
+    good = season([match("1", "A", "B")])
+    jsonschema.validate(good, schema)
+    load_season(good)
+    bad = json.loads(json.dumps(good))
+    target = bad
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema)
+    problems = _problems(bad)
+    assert any("text, not a number" in problem for _, problem in problems), problems
