@@ -22,6 +22,17 @@ SHARED = Path(__file__).resolve().parents[2] / "shared"
 FIXTURES = SHARED / "fixtures"
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Stop at once, with one clear line, when the shared reference folder is missing: the
+    regulation fixtures are inputs of many tests, which would otherwise fail one by one."""
+    if not FIXTURES.is_dir():
+        pytest.exit(
+            f"the shared folder is missing: expected {SHARED} beside this checkout "
+            "(regulations, RULES.md and fixtures; see README.md)",
+            returncode=4,
+        )
+
+
 @pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
     """The read-only `../shared/fixtures` folder (regulation fixtures, chess.com payloads)."""

@@ -118,7 +118,9 @@ def test_readme_command_reference_is_current(capsys: pytest.CaptureFixture[str])
     assert section(readme) == generated, "run: arbiter commands --readme README.md"
 
 
-def test_commands_readme_rewrites_only_the_section(tmp_path: Path) -> None:
+def test_commands_readme_rewrites_only_the_section(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from bot.command_reference import END, START
 
     readme = tmp_path / "README.md"
@@ -127,6 +129,10 @@ def test_commands_readme_rewrites_only_the_section(tmp_path: Path) -> None:
     text = readme.read_text()
     assert text.startswith("# Title\n\n") and text.endswith(f"{END}\n\nTail\n")
     assert "/setup show" in text and "old" not in text
+    assert capsys.readouterr().out.startswith("updated the command reference")
+    assert main(["commands", "--readme", str(readme)]) == 0
+    assert "is already current" in capsys.readouterr().out
+    assert readme.read_text() == text
 
 
 @pytest.mark.parametrize("command", [["db", "migrate"], ["run"]])

@@ -33,3 +33,23 @@ def test_closed_stdout_pipe_exits_quietly_without_traceback() -> None:
     err = producer.stderr.read()
     assert producer.wait(timeout=60) == 141
     assert b"Traceback" not in err and b"BrokenPipeError" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["berger", "4", "--no-swap"], "--no-swap only applies to a double round robin"),
+        (["league", "season.json", "--withdraw", "X"], "--withdraw only applies to the"),
+        (["sync", "--guild", "1", "--global"], "not allowed with argument --guild"),
+    ],
+)
+def test_an_option_that_would_be_ignored_is_refused(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An option silently ignored lets a user believe it took effect: refuse it (exit 2).
+    try:
+        code = main(argv)
+    except SystemExit as error:  # argparse's own refusal
+        code = error.code
+    assert code == 2
+    assert words in capsys.readouterr().err

@@ -55,6 +55,8 @@ def table_text(table: BergerTable) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the table asked for; an unsupported player count is a usage error (exit 2)."""
+    if not args.swap and not args.double:
+        raise CliError("--no-swap only applies to a double round robin (--double)")
     try:
         table = pairing_table(args.players, double=args.double, swap_last_two=args.swap)
     except ValueError as error:

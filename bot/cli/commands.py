@@ -42,8 +42,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     try:
         readme = args.readme.read_text(encoding="utf-8")
-        args.readme.write_text(replace_section(readme, text), encoding="utf-8")
+        updated = replace_section(readme, text)
+        if updated != readme:
+            args.readme.write_text(updated, encoding="utf-8")
     except (OSError, ValueError) as error:
         raise CliError(f"{args.readme}: {error}", 2) from None
-    print(f"updated the command reference in {args.readme}")
+    if updated != readme:
+        print(f"updated the command reference in {args.readme}")
+    else:
+        print(f"the command reference in {args.readme} is already current")
     return 0

@@ -124,6 +124,8 @@ def render_proposal(report: LeagueReport, proposal: Proposal) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Read the season, compute, print; bad files fail with exit 2 (CliError)."""
+    if args.withdraw and not args.promotion:
+        raise CliError("--withdraw only applies to the --promotion proposal")
     season = read_season(args.file)
     as_of = args.as_of
     if args.promotion and as_of is None:

@@ -21,8 +21,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Publish the slash commands globally (may take up to an hour to show) "
         "or to one guild (instant; default: sync_guild from the configuration).",
     )
-    parser.add_argument("--guild", type=guild_id, metavar="ID", help="sync to this guild only")
-    parser.add_argument(
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument("--guild", type=guild_id, metavar="ID", help="sync to this guild only")
+    target.add_argument(
         "--global",
         dest="everywhere",
         action="store_true",
