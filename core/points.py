@@ -90,10 +90,8 @@ def number_only(value: object) -> object:
 
 
 def _half_points_field(value: object) -> Fraction:
-    """The `HalfPoints` validator: a number (not text), a multiple of ½."""
-    if isinstance(value, str):
-        raise ValueError(f"{value!r} is text, not a number")
-    return half_points(value)
+    """The `HalfPoints` validator: a number (not text, not a boolean), a multiple of ½."""
+    return half_points(number_only(value))
 
 
 HalfPoints = Annotated[
