@@ -12,13 +12,13 @@ from bot.arbiter import ArbiterBot
 from bot.config import Config, DatabaseConfig
 from storage.database import Database
 from tests.discord_harness import DiscordHarness
+from tests.paths import SHARED
 
 # Property tests judge results, never speed: no per-example deadline, so a loaded CI machine
 # cannot fail a correct example for being slow (benchmarks/ measures speed instead).
 settings.register_profile("arbiter", deadline=None)
 settings.load_profile("arbiter")
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 FIXTURES = SHARED / "fixtures"
 
 

@@ -16,8 +16,7 @@ from bot.arbiter import ArbiterBot
 from bot.cli import main
 from bot.tree import ArbiterTree
 from storage.ownership import OwnerLock
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.paths import ROOT
 
 
 def arbiter(

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config, ConfigError, load_config
+from tests.paths import ROOT
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "config.example.toml"
+EXAMPLE = ROOT / "config.example.toml"
 
 
 def test_missing_file_gives_defaults(tmp_path: Path) -> None:

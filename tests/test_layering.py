@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.paths import ROOT
+
 FORBIDDEN = {
     "core": {"discord", "aiosqlite", "apscheduler", "aiohttp", "asyncio", "sqlite3"}
     | {"storage", "bot", "cogs"},

@@ -11,6 +11,7 @@ import pytest
 from bot.arbiter import ArbiterBot
 from bot.config import Config, DatabaseConfig
 from storage.ownership import DatabaseOwned, OwnerLock
+from tests.paths import ROOT
 
 
 def test_second_owner_is_refused_until_the_first_releases(tmp_path: Path) -> None:
@@ -30,7 +31,7 @@ def test_a_dead_owner_leaves_no_stale_lock(tmp_path: Path) -> None:
         "from storage.ownership import OwnerLock; "
         f"OwnerLock.acquire(Path({str(database)!r})); os._exit(9)"  # dies holding it
     )
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     died = subprocess.run([sys.executable, "-c", code], cwd=root, timeout=60)
     assert died.returncode == 9
     OwnerLock.acquire(database).release()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests_support_paths import ROOT, SHARED
+from tests.paths import ROOT, SHARED
 
 RULE_ID = re.compile(r"\b(?:CL|CCT|CORE)-(?:\d+[a-z]?(?:\.\.\d+)?|[A-Z]{2,})\b")
 

@@ -1,4 +1,4 @@
-"""Where the repository and the shared reference folder are, for tests that read them."""
+"""Where the repository and the shared reference folder are: the one place tests learn it."""
 
 from pathlib import Path
 
