@@ -20,7 +20,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.league import league_report
-from core.schedule import division_schedule
+from core.league.schedule import division_schedule
 from core.season import Season, load_season
 
 DIVISIONS = 10

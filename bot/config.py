@@ -14,14 +14,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from core.appeals import DEADLINE_TIME, DEFAULT_APPEAL_ZONE
-from core.disconnections import RECONNECT_WINDOW
+from core.league.registration import MIN_ADMINS
 from core.league.roster import TIMEOUT_LIMIT_PERCENT
-from core.qualification import TOP_OF_STANDINGS
-from core.registration import MIN_ADMINS
-from core.schedule import START_TIME, START_ZONE
+from core.league.schedule import START_TIME, START_ZONE
 from core.season import Count, Number, Rules
-from core.tour import EVENT_SIZES, EventType
+from core.tour.appeals import DEADLINE_TIME, DEFAULT_APPEAL_ZONE
+from core.tour.disconnections import RECONNECT_WINDOW
+from core.tour.qualification import TOP_OF_STANDINGS
+from core.tour.ranking import EVENT_SIZES, EventType
 from core.votes import MINIMUM_VOTERS, VOTE_HOURS
 
 DEFAULT_PATH = Path("config.toml")

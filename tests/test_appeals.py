@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
-from core.appeals import appeal_deadline, decide_appeal, session_day
+from core.tour.appeals import appeal_deadline, decide_appeal, session_day
 
 
 def utc(*args: int) -> datetime:

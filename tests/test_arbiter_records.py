@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from core.overrides import ArbiterOverride, OverrideReason
 from core.results import Result
-from core.timecontrols import (
+from core.tour.overrides import ArbiterOverride, OverrideReason
+from core.tour.timecontrols import (
     ARMAGEDDON,
     BLITZ,
     DEFAULT_TIME_CONTROLS,

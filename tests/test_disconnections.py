@@ -6,7 +6,7 @@ from datetime import timedelta as td
 
 import pytest
 
-from core.disconnections import Disconnection, DisconnectionOutcome, rule_disconnection
+from core.tour.disconnections import Disconnection, DisconnectionOutcome, rule_disconnection
 
 
 def test_cct_10_reconnected_within_30_s_continues_with_elapsed_time_lost() -> None:

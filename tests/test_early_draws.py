@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.early_draws import DrawKind, PgnError, check_early_draw
+from core.tour.early_draws import DrawKind, PgnError, check_early_draw
 
 
 def pgn(

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.finals import (
+from core.results import Result
+from core.tour.finals import (
     FinalsError,
     bonus_points,
     finals_match_status,
@@ -16,9 +17,8 @@ from core.finals import (
     finals_standings,
     match_points,
 )
-from core.knockout import ColourChoice, ContestStatus, IllegalSequence, PlayedGame
-from core.results import Result
-from core.timecontrols import Phase
+from core.tour.knockout import ColourChoice, ContestStatus, IllegalSequence, PlayedGame
+from core.tour.timecontrols import Phase
 
 W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN
 

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.knockout import (
+from core.results import Result
+from core.tour.knockout import (
     Bracket,
     ColourChoice,
     ContestStatus,
@@ -26,8 +27,7 @@ from core.knockout import (
     match_outcome,
     series_status,
 )
-from core.results import Result
-from core.timecontrols import ARMAGEDDON, BLITZ, RAPID, Phase
+from core.tour.timecontrols import ARMAGEDDON, BLITZ, RAPID, Phase
 
 W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN
 ALL_CHOSEN = SeriesChoices(chess.WHITE, blitz_1=chess.BLACK, armageddon=chess.BLACK)

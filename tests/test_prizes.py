@@ -6,8 +6,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from core.knockout import KoStage
-from core.prizes import (
+from core.tour.knockout import KoStage
+from core.tour.prizes import (
     FUNDS,
     REGULAR_PRIZES,
     PrizeError,
@@ -15,7 +15,7 @@ from core.prizes import (
     ambassador_shares,
     distribute_prizes,
 )
-from core.tour import EventFinish, EventType
+from core.tour.ranking import EventFinish, EventType
 
 STAGES = {1: KoStage.WINNER, 2: KoStage.RUNNER_UP, 3: KoStage.SEMI_FINAL, 4: KoStage.SEMI_FINAL}
 

@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from core.registration import (
+from core.league.registration import (
     ExclusionMotion,
     RegistrationError,
     RegistrationState,

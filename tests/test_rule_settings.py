@@ -10,12 +10,11 @@ import pytest
 from cl_seasons import match, season
 from pydantic import create_model
 
-from core.knockout import KoStage
 from core.league import league_report
-from core.prizes import PrizeTable
 from core.season import Rules, dump_season, load_season
-from core.timecontrols import DEFAULT_TIME_CONTROLS
-from core.tour import (
+from core.tour.knockout import KoStage
+from core.tour.prizes import PrizeTable
+from core.tour.ranking import (
     DEFAULT_POINTS_TABLES,
     REGULAR_POINTS,
     EventFinish,
@@ -24,6 +23,7 @@ from core.tour import (
     TourEvent,
     tour_records,
 )
+from core.tour.timecontrols import DEFAULT_TIME_CONTROLS
 
 QF, SF, RU, WIN = KoStage.QUARTER_FINAL, KoStage.SEMI_FINAL, KoStage.RUNNER_UP, KoStage.WINNER
 

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.berger import berger_table
-from core.schedule import division_schedule, fixture_match, start_instant
+from core.league.schedule import division_schedule, fixture_match, start_instant
 
 CLUBS = [f"Club {i:02d}" for i in range(1, 14)]
 CALENDAR = [dt.date(2017, 10, 1) + dt.timedelta(weeks=w) for w in range(13)]

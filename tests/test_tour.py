@@ -8,15 +8,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.knockout import KoStage
-from core.qualification import (
+from core.tour.knockout import KoStage
+from core.tour.qualification import (
     Reason,
     major_winners,
     qualify_for_event,
     qualify_for_finals,
     regular_winners_since_last_major,
 )
-from core.tour import (
+from core.tour.ranking import (
     DEFAULT_POINTS_TABLES,
     EVENT_SIZES,
     MAJOR_POINTS,

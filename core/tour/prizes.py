@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 
-from core.knockout import KoStage
-from core.tour import KNOCKOUT_PLACES, KO_SLOTS, EventFinish, EventType
+from core.tour.knockout import KoStage
+from core.tour.ranking import KNOCKOUT_PLACES, KO_SLOTS, EventFinish, EventType
 
 Player = Hashable
 

@@ -3,7 +3,7 @@
 A *contest* is a head-to-head: one or more rapid matches of 4 games (won at 2½, 2-2 drawn,
 4th game skipped when decided) and, when no one won a match without losing one, a play-off
 of 2 blitz games then an Armageddon (draw → Black). A knock-out round is a contest of two
-matches; a Finals round (CCT-8f, `core.finals`) is a contest of one. Given the games played
+matches; a Finals round (CCT-8f, `core.tour.finals`) is a contest of one. Given the games played
 so far, `contest_status` tells the next game (colours and time control) or the winner, and
 rejects sequences the regulation does not allow with `IllegalSequence`.
 """
@@ -18,7 +18,7 @@ from fractions import Fraction
 import chess
 
 from core.results import STANDARD, Result
-from core.timecontrols import DEFAULT_TIME_CONTROLS, Phase, TimeControl, TimeControls
+from core.tour.timecontrols import DEFAULT_TIME_CONTROLS, Phase, TimeControl, TimeControls
 
 Player = Hashable
 WINNING_SCORE = Fraction(5, 2)

@@ -11,8 +11,8 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from core.knockout import KoStage
 from core.ranks import equal_runs, shared_ranks
+from core.tour.knockout import KoStage
 
 Player = Hashable
 

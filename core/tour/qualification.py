@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 
-from core.tour import EVENT_SIZES, EventType, TourError, TourEvent, TourRank, tie_at_cut
+from core.tour.ranking import EVENT_SIZES, EventType, TourError, TourEvent, TourRank, tie_at_cut
 
 Player = Hashable
 TOP_OF_STANDINGS = 8

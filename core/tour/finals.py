@@ -1,7 +1,7 @@
 """The tour Finals (CCT-8f): a round robin of matches scored 3/0 (rapid) or 2/1 (tie-break),
 plus bonus points from tour points.
 
-Each round's match is a one-match contest of `core.knockout` (4 rapid games won at 2½,
+Each round's match is a one-match contest of `core.tour.knockout` (4 rapid games won at 2½,
 then 2 blitz and an Armageddon at 2-2), so match and play-off rules live in one place.
 *Interpretation:* the regulation gives no Finals colours; the Berger-table White has White
 in rapid game 1 (then alternating), and the play-off colours are inputs set by the organiser.
@@ -16,10 +16,10 @@ from fractions import Fraction
 import chess
 
 from core.berger import berger_table
-from core.knockout import ContestPlan, ContestStatus, PlayedGame, contest_status
 from core.ranks import equal_runs, shared_ranks
-from core.timecontrols import DEFAULT_TIME_CONTROLS, Phase, TimeControls
-from core.tour import EVENT_SIZES, EventType
+from core.tour.knockout import ContestPlan, ContestStatus, PlayedGame, contest_status
+from core.tour.ranking import EVENT_SIZES, EventType
+from core.tour.timecontrols import DEFAULT_TIME_CONTROLS, Phase, TimeControls
 
 Player = Hashable
 BONUS_STEP = 10
@@ -100,7 +100,7 @@ def finals_match_status(
     armageddon_white: Player | None = None,
     controls: TimeControls = DEFAULT_TIME_CONTROLS,
 ) -> ContestStatus:
-    """CCT-8f: the next game of a Finals match, or its winner (see `core.knockout`)."""
+    """CCT-8f: the next game of a Finals match, or its winner (see `core.tour.knockout`)."""
     plan = finals_match_plan(white, black, blitz_1_white, armageddon_white)
     return contest_status(plan, games, controls)
 
