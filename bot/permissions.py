@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -113,7 +113,7 @@ def is_club_admin(option: str = "club") -> Callable[[T], T]:
 
 async def can_use(interaction: discord.Interaction, command: app_commands.Command) -> bool:
     """Whether the caller may run `command` here: context, default permissions and checks."""
-    parents = []
+    parents: list[app_commands.Group] = []
     node = command.parent
     while node is not None:
         parents.append(node)
@@ -121,7 +121,8 @@ async def can_use(interaction: discord.Interaction, command: app_commands.Comman
     root = parents[-1] if parents else command
     if interaction.guild_id is None and root.guild_only:
         return False
-    for item in (command, *parents):
+    items: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = [command, *parents]
+    for item in items:
         required = item.default_permissions
         in_guild = interaction.guild_id is not None
         if required is not None and in_guild and not interaction.permissions >= required:

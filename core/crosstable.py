@@ -26,7 +26,9 @@ class Encounter:
     second_points: Fraction
 
 
-def totals(encounters: Iterable[Encounter], competitors: Iterable[Hashable] = ()) -> dict:
+def totals(
+    encounters: Iterable[Encounter], competitors: Iterable[Hashable] = ()
+) -> dict[Hashable, Fraction]:
     """Total points per competitor over `encounters` (competitors listed start at 0)."""
     score: dict[Hashable, Fraction] = {c: Fraction(0) for c in competitors}
     for e in encounters:
@@ -83,8 +85,8 @@ def direct_encounter(
     """CORE-3 DE / CL-17b: points among `group` only, averaged per pair when pairs met more
     than once; None when some pair of the group never met (DE then does not apply)."""
     members = set(group)
-    per_pair: dict[frozenset, list[tuple[Hashable, Fraction, Hashable, Fraction]]] = defaultdict(
-        list
+    per_pair: dict[frozenset[Hashable], list[tuple[Hashable, Fraction, Hashable, Fraction]]] = (
+        defaultdict(list)
     )
     for e in encounters:
         if e.first in members and e.second in members and e.first != e.second:

@@ -49,5 +49,5 @@ class AuditRepository:
                 details=json.loads(row["details"]),
                 at=from_text(row["at"]),
             )
-            for row in reversed(rows)
+            for row in reversed(list(rows))
         ]

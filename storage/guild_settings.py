@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any, cast
 
 import aiosqlite
 
@@ -54,7 +55,7 @@ class GuildSettingsRepository:
             guild_id=self.guild_id, actor_id=actor_id, action="setup.set", subject="guild_settings"
         ) as transaction:
             current = await self._fetch(transaction.connection)
-            updated = replace(current, **changes)
+            updated = replace(current, **cast(dict[str, Any], changes))
             transaction.details["before"] = {key: getattr(current, key) for key in changes}
             transaction.details["after"] = changes
             await transaction.execute(

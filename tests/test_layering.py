@@ -57,3 +57,11 @@ def test_ruff_is_clean(command: list[str]) -> None:
         [sys.executable, "-m", "ruff", *command], cwd=ROOT, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_is_clean() -> None:
+    """mypy, configured in pyproject.toml: strict flags on core/ and storage/, default elsewhere."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr

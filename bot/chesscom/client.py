@@ -303,5 +303,5 @@ async def _error_message(response: aiohttp.ClientResponse, fallback: str) -> str
     except (ValueError, aiohttp.ClientError):
         return fallback
     if isinstance(data, dict) and isinstance(data.get("message"), str) and data["message"]:
-        return data["message"]
+        return str(data["message"])
     return fallback

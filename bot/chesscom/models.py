@@ -55,12 +55,12 @@ def game_points(code: str) -> Fraction:
 
 def is_closed_status(status: str | None) -> bool:
     """True for a closed account: any status starting with `closed` (CL-19)."""
-    return bool(status) and status.strip().lower().startswith("closed")
+    return status is not None and status.strip().lower().startswith("closed")
 
 
 def is_fair_play_status(status: str | None) -> bool:
     """True for an account closed for fair-play violations."""
-    return bool(status) and status.strip().lower() == FAIR_PLAY_STATUS
+    return status is not None and status.strip().lower() == FAIR_PLAY_STATUS
 
 
 def last_segment(url: str | None) -> str | None:

@@ -56,7 +56,7 @@ def render_table(report: LeagueReport) -> str:
     lines = [f"{report.season}" + (f" — as of {report.as_of}" if report.as_of else "")]
     header = ("Rk", "Club", "P", "W", "D", "L", "MP", "GP", "SB", "DE")
     for name, table in report.divisions:
-        rows = [header]
+        rows: list[tuple[str, ...]] = [header]
         for s in table:
             rank = "DQ" if s.disqualified else f"{s.rank}{'=' if s.tied else ''}"
             rows.append(

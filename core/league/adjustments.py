@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from core.league.facts import MatchFacts
 
@@ -36,7 +37,7 @@ def multi_team_players(finished: Sequence[MatchFacts]) -> list[MultiTeamPlayer]:
     # player -> club -> [matches, first match start, last match index counted]. The tie is
     # on the first match's start instant: two first matches starting at the same instant
     # are equally early, so the club name decides (not the match id).
-    seen: dict[str, dict[str, list]] = {}
+    seen: dict[str, dict[str, list[Any]]] = {}
     for match in finished:
         index, start = match.index, match.start
         home, away = match.home, match.away

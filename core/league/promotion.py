@@ -59,7 +59,7 @@ def promotion_proposal(
     ladder.extend(carried)
     origin = {club: name for (name, _), clubs in zip(tables, ranked, strict=True) for club in clubs}
     divisions = []
-    moves = []
+    moves: list[Move] = []
     position = 0
     for index, (name, _) in enumerate(tables):
         last = index == len(tables) - 1

@@ -106,7 +106,7 @@ def division_standings(
     for group in equal_runs(ordered, lambda c: (points[c], sb[c])):
         de_scores = direct_encounter(group, encounters) if len(group) > 1 else None
         if de_scores is not None and len(set(de_scores.values())) > 1:
-            de_shown.update(de_scores)
+            de_shown.update((str(club), value) for club, value in de_scores.items())
             by_de = sorted(group, key=lambda c: (-de_scores[c], c))
             tiers.extend(equal_runs(by_de, de_scores.__getitem__))
         else:
