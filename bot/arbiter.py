@@ -95,6 +95,7 @@ class ArbiterBot(commands.AutoShardedBot):
         if not self.run_jobs:
             return
         self.scheduler = Scheduler(self.database, self.jobs)
+        self.database.on_commit(self.scheduler.on_commit)
         self.scheduler.start()
         await self.scheduler.recover()
 

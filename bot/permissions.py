@@ -51,7 +51,8 @@ def guild_store(interaction: discord.Interaction) -> GuildStore:
 
 async def has_role(interaction: discord.Interaction, role: GuildRole) -> bool:
     """Whether the caller holds `role`; raises `RoleRequired` saying which role it needs."""
-    settings = await guild_store(interaction).settings.get()
+    async with guild_store(interaction).read() as view:
+        settings = await view.settings.get()
     role_id: int | None = getattr(settings, role.setting)
     if role_id is None:
         raise RoleRequired(
@@ -89,14 +90,17 @@ def is_arbiter() -> Callable[[T], T]:
 
 async def administers_club(interaction: discord.Interaction, club: str | None) -> bool:
     """Whether the caller is an admin of `club` (of any club when `club` is None); else refuse."""
-    admins = guild_store(interaction).club_admins
     user_id = interaction.user.id
-    if club is None:
-        if await admins.clubs_of(user_id):
-            return True
-        raise RoleRequired("This command is for club admins; you are not linked to any club.")
-    if await admins.is_admin(club, user_id):
+    async with guild_store(interaction).read() as view:
+        allowed = (
+            bool(await view.club_admins.clubs_of(user_id))
+            if club is None
+            else await view.club_admins.is_admin(club, user_id)
+        )
+    if allowed:
         return True
+    if club is None:
+        raise RoleRequired("This command is for club admins; you are not linked to any club.")
     raise RoleRequired(f"This command needs you to be an admin of the club **{club}**.")
 
 

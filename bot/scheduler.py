@@ -1,9 +1,11 @@
 """Durable scheduling: APScheduler runs jobs in memory, the database says which jobs exist.
 
-Features plug a job kind into `JobRegistry` (kind → async handler). At start-up `rebuild()`
-schedules every pending job from the database (job id `job-<row id>`); one already overdue
-runs at once. A firing first claims its row (`UPDATE … WHERE status = 'pending'`), so a job
-runs exactly once even if it is scheduled twice or the bot restarts while it is due. A run
+Features plug a job kind into `JobRegistry` (kind → async handler). Services schedule, move
+and cancel jobs in their unit of work (`uow.jobs.schedule(kind, subject, due_at)`); the
+scheduler learns of them when it commits (`on_commit`). At start-up `rebuild()` schedules
+every pending job from the database (job id `job-<row id>`); one already overdue runs at
+once. A firing first claims its row (`UPDATE … WHERE status = 'pending'`), so a job runs
+exactly once even if it is scheduled twice or the bot restarts while it is due. A run
 that a crash interrupted (its row still `running` at the next start) is released and runs
 again, so handlers must be idempotent (guard their own state changes the same way).
 """
@@ -13,15 +15,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import datetime
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from storage.database import Database
-from storage.guild import GuildStore
-from storage.jobs import Job, claim_job, finish_job, pending_jobs, release_interrupted_jobs
+from storage.guild import Committed, GuildStore
+from storage.jobs import Job, pending_jobs, running_jobs
 
 log = logging.getLogger(__name__)
 
@@ -94,28 +94,26 @@ class Scheduler:
 
     async def recover(self) -> list[Job]:
         """At process start-up: release the runs a crash interrupted, then `rebuild()`."""
-        released = await release_interrupted_jobs(self.database)
+        released = []
+        for job in await running_jobs(self.database):
+            store = GuildStore(self.database, job.guild_id)
+            async with store.change(None, "job.release", f"job:{job.id}") as uow:
+                if await uow.jobs.release(job.id):
+                    released.append(job.id)
         if released:
             log.warning("released %d job(s) interrupted by a crash: %s", len(released), released)
         return await self.rebuild()
 
-    async def schedule(
-        self,
-        guild_id: int,
-        actor_id: int | None,
-        kind: str,
-        due_at: datetime,
-        payload: dict[str, Any] | None = None,
-    ) -> Job:
-        """Store a new pending job (audited) and schedule it."""
-        if self.registry.handler(kind) is None:
-            raise ValueError(f"no handler registered for job kind {kind!r}")
-        job = await GuildStore(self.database, guild_id).jobs.create(actor_id, kind, due_at, payload)
-        self.add(job)
-        return job
+    def on_commit(self, committed: Committed) -> None:
+        """Follow a committed unit of work: schedule its new or moved jobs, drop cancelled ones."""
+        for job in committed.jobs:
+            if job.status == "pending":
+                self.add(job)
+            elif self.aps.get_job(job_id(job.id)) is not None:
+                self.aps.remove_job(job_id(job.id))
 
     def add(self, job: Job) -> None:
-        """Schedule a stored pending job (e.g. one a service inserted with `insert_job`)."""
+        """Schedule a stored pending job (again: a moved job replaces its earlier time)."""
         self.aps.add_job(
             self._fire,
             "date",
@@ -138,16 +136,23 @@ class Scheduler:
         if handler is None:
             log.warning("job %d of unknown kind %r left pending", job.id, job.kind)
             return False
-        if not await claim_job(self.database, job):
+        store = GuildStore(self.database, job.guild_id)
+        async with store.change(None, "job.run", f"job:{job.id}") as uow:
+            if not await uow.jobs.claim(job.id):
+                uow.abandon()
+        if uow.abandoned:
             log.info("job %d already claimed or cancelled; not run again", job.id)
             return False
+        error: str | None = None
         try:
             await handler(job)
-        except Exception as error:
+        except Exception as failure:
             log.exception("job %d (%s) failed", job.id, job.kind)
-            await finish_job(self.database, job, error=f"{type(error).__name__}: {error}")
-        else:
-            await finish_job(self.database, job)
+            error = f"{type(failure).__name__}: {failure}"
+        async with store.change(
+            None, "job.failed" if error else "job.done", f"job:{job.id}"
+        ) as uow:
+            await uow.jobs.finish(job.id, error)
         return True
 
 

@@ -28,13 +28,12 @@ class Setup(commands.Cog):
 
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
-        self.service = GuildSetup(bot.database)
 
     @group.command(name="show", description="Show the roles and channel Arbiter uses here.")
     @manage_server
     async def show(self, interaction: discord.Interaction) -> None:
         """Reply with the current settings."""
-        settings = await self.service.show(guild_store(interaction).guild_id)
+        settings = await GuildSetup(guild_store(interaction)).show()
         await interaction.response.send_message(embed=settings_embed(settings), ephemeral=True)
 
     @group.command(name="set", description="Set Arbiter's roles or announcements channel.")
@@ -70,8 +69,8 @@ class Setup(commands.Cog):
             "announcements_channel_id": announcements,
         }
         changes = {key: value.id for key, value in options.items() if value is not None}
-        settings = await self.service.configure(
-            guild_store(interaction).guild_id, interaction.user.id, changes
+        settings = await GuildSetup(guild_store(interaction)).configure(
+            interaction.user.id, changes
         )
         await interaction.response.send_message(
             embed=settings_embed(settings, title="Arbiter set-up saved"), ephemeral=True

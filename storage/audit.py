@@ -1,4 +1,4 @@
-"""Reading a guild's audit trail (rows are written by `Database.change`)."""
+"""Reading a guild's audit trail (each unit of work writes one row: `storage/guild.py`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from storage.database import Database, from_text
+from storage.database import from_text
+from storage.scope import ReadScope
 
 
 @dataclass(frozen=True)
@@ -23,22 +24,19 @@ class AuditEntry:
     at: datetime
 
 
-class AuditRepository:
+class AuditReader:
     """The audit rows of exactly one guild."""
 
-    def __init__(self, database: Database, guild_id: int) -> None:
-        self._database = database
-        self.guild_id = guild_id
+    def __init__(self, scope: ReadScope) -> None:
+        self._scope = scope
 
     async def recent(self, limit: int = 50) -> list[AuditEntry]:
         """The latest `limit` entries, oldest first."""
-        async with self._database.read() as connection:
-            cursor = await connection.execute(
-                "SELECT id, guild_id, actor_id, action, subject, details, at FROM audit"
-                " WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
-                (self.guild_id, limit),
-            )
-            rows = await cursor.fetchall()
+        rows = await self._scope.fetchall(
+            "SELECT id, guild_id, actor_id, action, subject, details, at FROM audit"
+            " WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
+            (self._scope.guild_id, limit),
+        )
         return [
             AuditEntry(
                 id=row["id"],
@@ -49,5 +47,5 @@ class AuditRepository:
                 details=json.loads(row["details"]),
                 at=from_text(row["at"]),
             )
-            for row in reversed(list(rows))
+            for row in reversed(rows)
         ]

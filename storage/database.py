@@ -1,27 +1,30 @@
 """The SQLite database: one aiosqlite connection (WAL, foreign keys, busy timeout), migrated.
 
-Every access goes through `read()` or `change()`; a lock serialises them so a transaction on
-the shared connection never interleaves with another task's statements. `change()` writes
-the audit row in the same transaction as the change it records.
+Every access goes through `read()` or `transaction()`; a lock serialises them so a transaction
+on the shared connection never interleaves with another task's statements. Services do not use
+these directly: they open a unit of work on a guild's store (`storage/guild.py`), which runs
+its repositories and its audit row inside one `transaction()`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import aiosqlite
 
 from storage.migrations import apply_migrations, rollback_if_open
 
+if TYPE_CHECKING:
+    from storage.guild import Committed
+
 Clock = Callable[[], datetime]
+CommitListener = Callable[["Committed"], None]
 
 
 def utc_now() -> datetime:
@@ -45,32 +48,6 @@ class DatabaseUnavailable(Exception):
     """The database file cannot be opened as SQLite (a folder, not a database, no access)."""
 
 
-@dataclass
-class Transaction:
-    """An open write transaction: its connection, its instant (from the database clock, also
-    the audit row's `at`) and the audit details it will record."""
-
-    connection: aiosqlite.Connection
-    now: datetime
-    details: dict[str, Any]
-    unchanged: bool = False
-
-    def abandon(self) -> None:
-        """Nothing to change after all: roll back at the end of the block, with no audit row."""
-        self.unchanged = True
-
-    async def execute(self, sql: str, parameters: tuple[Any, ...] = ()) -> aiosqlite.Cursor:
-        """Run one statement inside the transaction."""
-        return await self.connection.execute(sql, parameters)
-
-    async def execute_or_abandon(self, sql: str, parameters: tuple[Any, ...] = ()) -> None:
-        """Run the statement that is the whole change; one that touches no row (a conditional
-        UPDATE or DELETE that matched nothing, an INSERT OR IGNORE of a duplicate) abandons it."""
-        cursor = await self.connection.execute(sql, parameters)
-        if cursor.rowcount == 0:
-            self.abandon()
-
-
 class Database:
     """An open Arbiter database; build with `await Database.open(path)`."""
 
@@ -78,6 +55,7 @@ class Database:
         self._connection = connection
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[object] | None = None
+        self._listeners: list[CommitListener] = []
         self.path = path
         self.clock = clock
 
@@ -120,7 +98,18 @@ class Database:
         """Close the connection (idempotent)."""
         await self._connection.close()
 
-    def _held_by_this_task(self) -> bool:
+    def on_commit(self, listener: CommitListener) -> None:
+        """Call `listener(committed)` after every unit of work that commits (the scheduler
+        learns of its jobs, the outbox sender of its messages). Listeners must not raise."""
+        self._listeners.append(listener)
+
+    def notify(self, committed: Committed) -> None:
+        """Hand a committed unit of work's jobs and messages to every listener."""
+        for listener in self._listeners:
+            listener(committed)
+
+    def in_transaction_of_this_task(self) -> bool:
+        """Whether the current task holds the connection (inside `read()` or `transaction()`)."""
         return self._owner is not None and self._owner is asyncio.current_task()
 
     @asynccontextmanager
@@ -134,54 +123,26 @@ class Database:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The connection for reads, exclusive for the block (inside `change()`: its own)."""
-        if self._held_by_this_task():
+        """The connection for reads, exclusive for the block (inside a transaction: its own)."""
+        if self.in_transaction_of_this_task():
             yield self._connection
             return
         async with self._exclusive():
             yield self._connection
 
     @asynccontextmanager
-    async def change(
-        self,
-        *,
-        guild_id: int,
-        actor_id: int | None,
-        action: str,
-        subject: str,
-        details: dict[str, Any] | None = None,
-    ) -> AsyncIterator[Transaction]:
-        """One write transaction plus its audit row; rolled back whole if the block raises.
-
-        The block may add to `transaction.details` before the audit row is written. Reads in
-        the block see the transaction; a nested `change()` is refused (one service call, one
-        transaction).
-        """
-        if self._held_by_this_task():
-            raise RuntimeError("change() inside change(): do all of it in one transaction")
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction (BEGIN IMMEDIATE … COMMIT), rolled back whole if the block
+        raises or the commit is refused. Nesting is refused: one use case, one transaction."""
+        if self.in_transaction_of_this_task():
+            raise RuntimeError("a unit of work inside a unit of work: do all of it in one")
         async with self._exclusive():
             connection = self._connection
-            transaction = Transaction(connection, self.clock(), dict(details or {}))
             try:
                 # Inside the try: a cancellation while BEGIN waits for the write lock must
                 # still roll back the transaction BEGIN opens once it gets the lock.
                 await connection.execute("BEGIN IMMEDIATE")
-                yield transaction
-                if transaction.unchanged:
-                    await connection.execute("ROLLBACK")
-                    return
-                await connection.execute(
-                    "INSERT INTO audit (guild_id, actor_id, action, subject, details, at)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (
-                        guild_id,
-                        actor_id,
-                        action,
-                        subject,
-                        json.dumps(transaction.details, sort_keys=True, default=str),
-                        to_text(transaction.now),
-                    ),
-                )
+                yield connection
                 await connection.execute("COMMIT")
             except BaseException:
                 await rollback_if_open(connection)

@@ -1,22 +1,142 @@
-"""The one door to a guild's data: every repository it hands out is bound to that guild."""
+"""The one door to a guild's data: units of work and read views, every repository guild-bound.
+
+    async with GuildStore(database, guild_id).change(actor_id, "club.approve", "club:x") as uow:
+        await uow.club_admins.add("x", user_id)
+        await uow.outbox.post(channel_id, content="Club x approved")
+        await uow.jobs.schedule("reminder", "club:x", due_at)
+
+Everything written through `uow` — and the one audit row of the change — commits together or
+not at all. Reads go through `async with store.read() as view:` (`view.settings.get()` …).
+To add a repository: a reader class taking a `ReadScope`, a repository subclassing it taking a
+`WriteScope`, and one attribute each in `GuildView` and `UnitOfWork` (docs/foundation.md).
+"""
 
 from __future__ import annotations
 
-from storage.audit import AuditRepository
-from storage.club_admins import ClubAdminRepository
-from storage.database import Database
-from storage.guild_settings import GuildSettingsRepository
-from storage.jobs import JobRepository
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from storage.audit import AuditReader
+from storage.club_admins import ClubAdminReader, ClubAdminRepository
+from storage.database import Database, to_text
+from storage.guild_settings import GuildSettingsReader, GuildSettingsRepository
+from storage.jobs import Job, JobReader, JobRepository
+from storage.outbox import OutboxMessage, OutboxReader, OutboxRepository
+from storage.scope import ReadScope, WriteScope
+
+
+class GuildView:
+    """Read-only repositories of one guild (from `GuildStore.read()`)."""
+
+    def __init__(self, scope: ReadScope) -> None:
+        self.guild_id = scope.guild_id
+        self.settings = GuildSettingsReader(scope)
+        self.club_admins = ClubAdminReader(scope)
+        self.jobs = JobReader(scope)
+        self.outbox = OutboxReader(scope)
+        self.audit = AuditReader(scope)
+
+
+class UnitOfWork:
+    """One use case's change to one guild: repositories whose writes share one transaction.
+
+    `details` is the audit row's details (repositories note what they did; the block may add);
+    `now` is the change's instant (the database clock), also the audit row's `at`.
+    """
+
+    def __init__(self, scope: WriteScope) -> None:
+        self._scope = scope
+        self.guild_id = scope.guild_id
+        self.settings = GuildSettingsRepository(scope)
+        self.club_admins = ClubAdminRepository(scope)
+        self.jobs = JobRepository(scope)
+        self.outbox = OutboxRepository(scope)
+        self.abandoned = False
+
+    @property
+    def now(self) -> datetime:
+        """The unit of work's instant (aware UTC)."""
+        return self._scope.now
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """The audit details the change will record (add to them freely)."""
+        return self._scope.details
+
+    def abandon(self) -> None:
+        """Nothing to change after all: roll back at the end of the block, with no audit row."""
+        self.abandoned = True
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What a committed unit of work leaves for the running bot: the jobs it scheduled, moved
+    or cancelled (for the scheduler) and the messages it queued (for the outbox sender)."""
+
+    guild_id: int
+    jobs: tuple[Job, ...]
+    messages: tuple[OutboxMessage, ...]
+
+
+class _Abandoned(Exception):
+    """Raised inside the transaction to roll back an abandoned unit of work."""
 
 
 class GuildStore:
-    """The repositories of one Discord guild; none of them can read or change another's rows."""
+    """The data of one Discord guild; nothing it hands out can read or change another's rows."""
 
     def __init__(self, database: Database, guild_id: int) -> None:
         if guild_id <= 0:
             raise ValueError("a guild id is a positive snowflake")
+        self.database = database
         self.guild_id = guild_id
-        self.settings = GuildSettingsRepository(database, guild_id)
-        self.club_admins = ClubAdminRepository(database, guild_id)
-        self.jobs = JobRepository(database, guild_id)
-        self.audit = AuditRepository(database, guild_id)
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[GuildView]:
+        """Read-only repositories for the block (inside a unit of work: seeing its writes)."""
+        async with self.database.read() as connection:
+            yield GuildView(ReadScope(connection, self.guild_id))
+
+    @asynccontextmanager
+    async def change(
+        self,
+        actor_id: int | None,
+        action: str,
+        subject: str,
+        details: dict[str, Any] | None = None,
+    ) -> AsyncIterator[UnitOfWork]:
+        """One unit of work, audited as (actor, action, subject): rolled back whole if the block
+        raises, or if it calls `uow.abandon()` (then with no audit row). After the commit the
+        database's listeners learn of its jobs and messages. A nested change is refused."""
+        uow: UnitOfWork | None = None
+        try:
+            async with self.database.transaction() as connection:
+                scope = WriteScope(
+                    connection, self.guild_id, self.database.clock(), dict(details or {})
+                )
+                uow = UnitOfWork(scope)
+                yield uow
+                if uow.abandoned:
+                    raise _Abandoned
+                await connection.execute(
+                    "INSERT INTO audit (guild_id, actor_id, action, subject, details, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        self.guild_id,
+                        actor_id,
+                        action,
+                        subject,
+                        json.dumps(scope.details, sort_keys=True, default=str),
+                        to_text(scope.now),
+                    ),
+                )
+        except _Abandoned:
+            return
+        assert uow is not None
+        committed = Committed(self.guild_id, tuple(uow.jobs.changed), tuple(uow.outbox.posted))
+        if committed.jobs or committed.messages:
+            self.database.notify(committed)

@@ -1,9 +1,10 @@
 """Durable scheduled jobs: the database is the only truth for deadlines and reminders.
 
-A job is created pending for one guild; the scheduler reads every pending job at start-up
-(`pending_jobs`, the one read across guilds, for the scheduler only) and claims a job before
-running it with `UPDATE … WHERE status = 'pending'`, so a job fires at most once however often
-it is scheduled.
+A job has a natural key (kind, subject), e.g. ("challenge-deadline", "match:7"): a guild has at
+most one pending job per key, so scheduling it again moves that job. The scheduler reads every
+pending job at start-up (`pending_jobs`, the one read across guilds, for the scheduler only)
+and claims a job before running it (`UPDATE … WHERE status = 'pending'`), so a job fires at
+most once however often it is scheduled.
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from storage.database import Database, Transaction, from_text, to_text
+import aiosqlite
+
+from storage.database import Database, from_text, to_text
+from storage.scope import ReadScope, WriteScope
 
 
 @dataclass(frozen=True)
@@ -23,101 +27,177 @@ class Job:
     id: int
     guild_id: int
     kind: str
+    subject: str
     due_at: datetime
     payload: dict[str, Any]
     status: str
 
 
-_COLUMNS = "id, guild_id, kind, due_at, payload, status"
+_COLUMNS = "id, guild_id, kind, subject, due_at, payload, status"
 
 
-def _job(row: Any) -> Job:
+def _job(row: aiosqlite.Row) -> Job:
     return Job(
         id=row["id"],
         guild_id=row["guild_id"],
         kind=row["kind"],
+        subject=row["subject"],
         due_at=from_text(row["due_at"]),
         payload=json.loads(row["payload"]),
         status=row["status"],
     )
 
 
-class JobRepository:
-    """Scheduled jobs of exactly one guild: create, cancel, read."""
+class JobReader:
+    """Scheduled jobs of exactly one guild."""
 
-    def __init__(self, database: Database, guild_id: int) -> None:
-        self._database = database
-        self.guild_id = guild_id
-
-    async def create(
-        self,
-        actor_id: int | None,
-        kind: str,
-        due_at: datetime,
-        payload: dict[str, Any] | None = None,
-    ) -> Job:
-        """A new pending job of `kind` due at `due_at` (aware), audited as `job.create`."""
-        async with self._database.change(
-            guild_id=self.guild_id,
-            actor_id=actor_id,
-            action="job.create",
-            subject=f"job:{kind}",
-        ) as transaction:
-            return await insert_job(transaction, self.guild_id, kind, due_at, payload)
-
-    async def cancel(self, actor_id: int | None, job_id: int) -> bool:
-        """Cancel a pending job of this guild; False if it was not pending (nothing changes)."""
-        async with self._database.change(
-            guild_id=self.guild_id,
-            actor_id=actor_id,
-            action="job.cancel",
-            subject=f"job:{job_id}",
-        ) as transaction:
-            await transaction.execute_or_abandon(
-                "UPDATE scheduled_jobs SET status = 'cancelled', finished_at = ?"
-                " WHERE id = ? AND guild_id = ? AND status = 'pending'",
-                (to_text(transaction.now), job_id, self.guild_id),
-            )
-        return not transaction.unchanged
+    def __init__(self, scope: ReadScope) -> None:
+        self._scope = scope
 
     async def get(self, job_id: int) -> Job | None:
         """The job `job_id` if it belongs to this guild."""
-        async with self._database.read() as connection:
-            cursor = await connection.execute(
-                f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE id = ? AND guild_id = ?",
-                (job_id, self.guild_id),
-            )
-            row = await cursor.fetchone()
+        row = await self._scope.fetchone(
+            f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE id = ? AND guild_id = ?",
+            (job_id, self._scope.guild_id),
+        )
+        return None if row is None else _job(row)
+
+    async def pending(self, kind: str, subject: str) -> Job | None:
+        """The pending job of natural key (kind, subject), if any."""
+        row = await self._scope.fetchone(
+            f"SELECT {_COLUMNS} FROM scheduled_jobs"
+            " WHERE guild_id = ? AND kind = ? AND subject = ? AND status = 'pending'",
+            (self._scope.guild_id, kind, subject),
+        )
         return None if row is None else _job(row)
 
 
-async def insert_job(
-    transaction: Transaction,
-    guild_id: int,
-    kind: str,
-    due_at: datetime,
-    payload: dict[str, Any] | None = None,
-) -> Job:
-    """Insert a pending job inside an open `Database.change()` (a service that schedules as
-    part of a larger change); hand the result to `Scheduler.add` once the change commits."""
-    payload = dict(payload or {})
-    cursor = await transaction.execute(
-        "INSERT INTO scheduled_jobs (guild_id, kind, due_at, payload, created_at)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (
-            guild_id,
+class JobRepository(JobReader):
+    """Scheduled jobs of one guild, changed inside a unit of work. `changed` lists the jobs
+    scheduled, moved or cancelled, for the scheduler once the unit of work commits."""
+
+    def __init__(self, scope: WriteScope) -> None:
+        super().__init__(scope)
+        self._write = scope
+        self.changed: list[Job] = []
+
+    async def schedule(
+        self, kind: str, subject: str, due_at: datetime, payload: dict[str, Any] | None = None
+    ) -> Job:
+        """The pending job (kind, subject) due at `due_at` (aware): created, or — if one is
+        pending already — moved there with the new payload (same id)."""
+        if not kind or not subject:
+            raise ValueError("a job needs a kind and a subject")
+        scope = self._write
+        payload = dict(payload or {})
+        due_text = to_text(due_at)
+        existing = await self.pending(kind, subject)
+        if existing is None:
+            cursor = await scope.execute(
+                "INSERT INTO scheduled_jobs (guild_id, kind, subject, due_at, payload, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (scope.guild_id, kind, subject, due_text, _dumps(payload), to_text(scope.now)),
+            )
+            job_id = cursor.lastrowid
+            assert job_id is not None
+        else:
+            job_id = existing.id
+            await scope.execute(
+                "UPDATE scheduled_jobs SET due_at = ?, payload = ?"
+                " WHERE id = ? AND guild_id = ? AND status = 'pending'",
+                (due_text, _dumps(payload), job_id, scope.guild_id),
+            )
+        job = Job(job_id, scope.guild_id, kind, subject, from_text(due_text), payload, "pending")
+        scope.record(
+            "jobs",
+            {
+                "id": job_id,
+                "kind": kind,
+                "subject": subject,
+                "due_at": due_text,
+                "payload": payload,
+                **({} if existing is None else {"moved_from": to_text(existing.due_at)}),
+            },
+        )
+        self.changed.append(job)
+        return job
+
+    async def cancel(self, kind: str, subject: str) -> bool:
+        """Cancel the pending job (kind, subject); False if there is none (nothing changes)."""
+        scope = self._write
+        existing = await self.pending(kind, subject)
+        if existing is None:
+            return False
+        await scope.execute(
+            "UPDATE scheduled_jobs SET status = 'cancelled', finished_at = ?"
+            " WHERE id = ? AND guild_id = ? AND status = 'pending'",
+            (to_text(scope.now), existing.id, scope.guild_id),
+        )
+        cancelled = Job(
+            existing.id,
+            existing.guild_id,
             kind,
-            to_text(due_at),
-            json.dumps(payload, sort_keys=True),
-            to_text(transaction.now),
-        ),
-    )
-    job_id = cursor.lastrowid
-    assert job_id is not None
-    transaction.details.setdefault("jobs", []).append(
-        {"id": job_id, "kind": kind, "due_at": to_text(due_at), "payload": payload}
-    )
-    return Job(job_id, guild_id, kind, from_text(to_text(due_at)), payload, "pending")
+            subject,
+            existing.due_at,
+            existing.payload,
+            "cancelled",
+        )
+        scope.record("jobs_cancelled", {"id": existing.id, "kind": kind, "subject": subject})
+        self.changed.append(cancelled)
+        return True
+
+    async def claim(self, job_id: int) -> bool:
+        """Mark a pending job running (the scheduler, before running it); False if it was not
+        pending (another firing or a cancel got there first)."""
+        cursor = await self._write.execute(
+            "UPDATE scheduled_jobs SET status = 'running'"
+            " WHERE id = ? AND guild_id = ? AND status = 'pending'",
+            (job_id, self._write.guild_id),
+        )
+        return cursor.rowcount > 0
+
+    async def finish(self, job_id: int, error: str | None = None) -> None:
+        """Record the end of a claimed job: done, or failed with `error`."""
+        scope = self._write
+        await scope.execute(
+            "UPDATE scheduled_jobs SET status = ?, error = ?, finished_at = ?"
+            " WHERE id = ? AND guild_id = ? AND status = 'running'",
+            (
+                "done" if error is None else "failed",
+                error,
+                to_text(scope.now),
+                job_id,
+                scope.guild_id,
+            ),
+        )
+        if error is not None:
+            scope.details["error"] = error
+
+    async def release(self, job_id: int) -> bool:
+        """Put a job a crash left `running` back to pending, unless a pending job of the same
+        key exists (then the interrupted one is cancelled as superseded); True if released."""
+        scope = self._write
+        cursor = await scope.execute(
+            "UPDATE scheduled_jobs SET status = 'pending'"
+            " WHERE id = ? AND guild_id = ? AND status = 'running' AND NOT EXISTS ("
+            "  SELECT 1 FROM scheduled_jobs AS other WHERE other.status = 'pending'"
+            "  AND other.guild_id = scheduled_jobs.guild_id AND other.kind = scheduled_jobs.kind"
+            "  AND other.subject = scheduled_jobs.subject)",
+            (job_id, scope.guild_id),
+        )
+        if cursor.rowcount > 0:
+            return True
+        await scope.execute(
+            "UPDATE scheduled_jobs SET status = 'cancelled', finished_at = ?,"
+            " error = 'interrupted by a crash; superseded by a pending job of the same key'"
+            " WHERE id = ? AND guild_id = ? AND status = 'running'",
+            (to_text(scope.now), job_id, scope.guild_id),
+        )
+        return False
+
+
+def _dumps(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, sort_keys=True)
 
 
 async def pending_jobs(database: Database) -> list[Job]:
@@ -129,57 +209,10 @@ async def pending_jobs(database: Database) -> list[Job]:
         return [_job(row) for row in await cursor.fetchall()]
 
 
-async def release_interrupted_jobs(database: Database) -> list[int]:
-    """Put back to pending every job left `running` by a process that died mid-run (audited).
-
-    Call at start-up only, before `pending_jobs`: one bot process owns a database, so a
-    running row at start-up can only be a run a crash interrupted. Its handler runs again,
-    which is why job handlers must be idempotent."""
+async def running_jobs(database: Database) -> list[Job]:
+    """Every job of every guild left `running`: at start-up, runs a crash interrupted."""
     async with database.read() as connection:
         cursor = await connection.execute(
-            "SELECT id, guild_id FROM scheduled_jobs WHERE status = 'running' ORDER BY id"
+            f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE status = 'running' ORDER BY id"
         )
-        rows = [(row["id"], row["guild_id"]) for row in await cursor.fetchall()]
-    released: list[int] = []
-    for job_id, guild_id in rows:
-        async with database.change(
-            guild_id=guild_id, actor_id=None, action="job.release", subject=f"job:{job_id}"
-        ) as transaction:
-            await transaction.execute_or_abandon(
-                "UPDATE scheduled_jobs SET status = 'pending'"
-                " WHERE id = ? AND guild_id = ? AND status = 'running'",
-                (job_id, guild_id),
-            )
-        if not transaction.unchanged:
-            released.append(job_id)
-    return released
-
-
-async def claim_job(database: Database, job: Job) -> bool:
-    """Mark a pending job running; False if another firing (or a cancel) got there first."""
-    async with database.change(
-        guild_id=job.guild_id, actor_id=None, action="job.run", subject=f"job:{job.id}"
-    ) as transaction:
-        await transaction.execute_or_abandon(
-            "UPDATE scheduled_jobs SET status = 'running'"
-            " WHERE id = ? AND guild_id = ? AND status = 'pending'",
-            (job.id, job.guild_id),
-        )
-    return not transaction.unchanged
-
-
-async def finish_job(database: Database, job: Job, error: str | None = None) -> None:
-    """Record the end of a claimed job: done, or failed with `error`."""
-    status = "done" if error is None else "failed"
-    async with database.change(
-        guild_id=job.guild_id,
-        actor_id=None,
-        action=f"job.{status}",
-        subject=f"job:{job.id}",
-        details={} if error is None else {"error": error},
-    ) as transaction:
-        await transaction.execute(
-            "UPDATE scheduled_jobs SET status = ?, error = ?, finished_at = ?"
-            " WHERE id = ? AND guild_id = ? AND status = 'running'",
-            (status, error, to_text(transaction.now), job.id, job.guild_id),
-        )
+        return [_job(row) for row in await cursor.fetchall()]

@@ -15,6 +15,7 @@ import pytest
 from bot.arbiter import ArbiterBot
 from bot.cli import main
 from bot.tree import ArbiterTree
+from storage.migrations import discover
 from storage.ownership import OwnerLock
 from tests.paths import ROOT
 
@@ -65,14 +66,15 @@ def test_db_migrate_then_backup(tmp_path: Path, capsys: pytest.CaptureFixture[st
     db = tmp_path / "store" / "arbiter.db"
     config.write_text(f'[database]\npath = "{db}"\n')
     assert main(["db", "migrate", "--config", str(config)]) == 0
-    assert "migrated to schema version 1" in capsys.readouterr().out
+    latest = len(discover())
+    assert f"migrated to schema version {latest}" in capsys.readouterr().out
     assert main(["db", "migrate", "--config", str(config)]) == 0
     assert "nothing to do" in capsys.readouterr().out
 
     copy = tmp_path / "copy.db"
     assert main(["db", "backup", str(copy), "--config", str(config)]) == 0
     with sqlite3.connect(copy) as connection:
-        assert connection.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == latest
         assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
     assert main(["db", "backup", str(copy), "--config", str(config)]) == 2

@@ -199,9 +199,8 @@ async def test_role_checks_refuse_and_name_the_role(
     )
 
     setting = {"HQ": "hq_role_id", "Director": "director_role_id", "Arbiter": "arbiter_role_id"}
-    await GuildStore(bot.database, member.guild_id).settings.update(
-        1, **{setting[role]: harness.role(role)}
-    )
+    async with GuildStore(bot.database, member.guild_id).change(1, "setup.set", "t") as uow:
+        await uow.settings.update(**{setting[role]: harness.role(role)})
     refused = await harness.command(f"probe {command}", user=harness.member())
     assert refused.ephemeral
     assert refused.content == f"This command needs the **{label}** role (<@&{harness.role(role)}>)."
@@ -216,7 +215,8 @@ async def test_club_admin_check_uses_the_club_option(
     harness: DiscordHarness, bot: ArbiterBot, probe: Probe
 ) -> None:
     member = harness.member()
-    await GuildStore(bot.database, member.guild_id).club_admins.add(1, "arsenal-fans", member.id)
+    async with GuildStore(bot.database, member.guild_id).change(1, "club_admin.add", "t") as uow:
+        await uow.club_admins.add("arsenal-fans", member.id)
     refused = await harness.command("probe club", user=member, club="barca-fans")
     assert refused.ephemeral and "admin of the club **barca-fans**" in refused.content
     allowed = await harness.command("probe club", user=member, club="Arsenal-Fans", count=3)

@@ -13,7 +13,7 @@ from bot.config import Config
 from bot.scheduler import JobRegistry, Scheduler, job_id
 from storage.database import Database
 from storage.guild import GuildStore
-from storage.jobs import Job, claim_job, insert_job, pending_jobs
+from storage.jobs import Job, pending_jobs
 
 GUILD = 42
 
@@ -34,9 +34,22 @@ class Recorder:
 
 
 async def _status(database: Database, job: Job) -> str:
-    stored = await GuildStore(database, job.guild_id).jobs.get(job.id)
+    async with GuildStore(database, job.guild_id).read() as view:
+        stored = await view.jobs.get(job.id)
     assert stored is not None
     return stored.status
+
+
+async def _schedule(
+    database: Database, kind: str, due_at: datetime, payload: dict | None = None, subject: str = "s"
+) -> Job:
+    async with GuildStore(database, GUILD).change(None, "job.create", subject) as uow:
+        return await uow.jobs.schedule(kind, subject, due_at, payload)
+
+
+async def _actions(database: Database) -> list[str]:
+    async with GuildStore(database, GUILD).read() as view:
+        return [e.action for e in await view.audit.recent()]
 
 
 async def test_restart_rebuilds_a_pending_job_from_the_database(tmp_path: Path) -> None:
@@ -48,8 +61,9 @@ async def test_restart_rebuilds_a_pending_job_from_the_database(tmp_path: Path) 
     registry = JobRegistry()
     registry.register("reminder", Recorder())
     first = Scheduler(first_db, registry)
+    first_db.on_commit(first.on_commit)
     first.start()
-    job = await first.schedule(GUILD, 7, "reminder", due, {"match": "m1"})
+    job = await _schedule(first_db, "reminder", due, {"match": "m1"})
     assert first.aps.get_job(job_id(job.id)) is not None
     await first.shutdown()
     await first_db.close()
@@ -77,7 +91,7 @@ async def test_restart_rebuilds_a_pending_job_from_the_database(tmp_path: Path) 
 
 async def test_overdue_job_runs_exactly_once_after_restart(database: Database) -> None:
     overdue = datetime.now(UTC) - timedelta(hours=3)
-    job = await GuildStore(database, GUILD).jobs.create(None, "deadline", overdue)
+    job = await _schedule(database, "deadline", overdue)
 
     recorder = Recorder()
     registry = JobRegistry()
@@ -99,12 +113,11 @@ async def test_overdue_job_runs_exactly_once_after_restart(database: Database) -
     assert await _status(database, job) == "done"
     assert await pending_jobs(database) == []
     assert await Scheduler(database, registry).rebuild() == []
-    actions = [e.action for e in await GuildStore(database, GUILD).audit.recent()]
-    assert actions == ["job.create", "job.run", "job.done"]
+    assert await _actions(database) == ["job.create", "job.run", "job.done"]
 
 
 async def test_failing_job_is_marked_failed_and_not_retried(database: Database) -> None:
-    job = await GuildStore(database, GUILD).jobs.create(None, "fragile", datetime.now(UTC))
+    job = await _schedule(database, "fragile", datetime.now(UTC))
     registry = JobRegistry()
     recorder = Recorder(fail=True)
     registry.register("fragile", recorder)
@@ -116,18 +129,16 @@ async def test_failing_job_is_marked_failed_and_not_retried(database: Database) 
 
 
 async def test_unknown_kind_stays_pending(database: Database) -> None:
-    job = await GuildStore(database, GUILD).jobs.create(None, "later-feature", datetime.now(UTC))
+    job = await _schedule(database, "later-feature", datetime.now(UTC))
     scheduler = Scheduler(database, JobRegistry())
     assert not await scheduler.run(job)
     assert await _status(database, job) == "pending"
-    with pytest.raises(ValueError, match="no handler"):
-        await scheduler.schedule(GUILD, None, "later-feature", datetime.now(UTC))
 
 
 async def test_cancelled_job_does_not_run(database: Database) -> None:
-    store = GuildStore(database, GUILD)
-    job = await store.jobs.create(None, "reminder", datetime.now(UTC))
-    assert await store.jobs.cancel(5, job.id)
+    job = await _schedule(database, "reminder", datetime.now(UTC))
+    async with GuildStore(database, GUILD).change(5, "job.cancel", "s") as uow:
+        assert await uow.jobs.cancel("reminder", "s")
     recorder = Recorder()
     registry = JobRegistry()
     registry.register("reminder", recorder)
@@ -145,9 +156,7 @@ def test_registry_refuses_a_second_handler_for_a_kind() -> None:
 async def test_bot_setup_hook_rebuilds_and_runs_overdue_jobs(config: Config) -> None:
     database = await Database.open(config.database.path)
     await database.migrate()
-    job = await GuildStore(database, GUILD).jobs.create(
-        None, "deadline", datetime.now(UTC) - timedelta(minutes=5)
-    )
+    job = await _schedule(database, "deadline", datetime.now(UTC) - timedelta(minutes=5))
     await database.close()
 
     bot = ArbiterBot(config)
@@ -166,37 +175,14 @@ async def test_bot_setup_hook_rebuilds_and_runs_overdue_jobs(config: Config) -> 
     await reopened.close()
 
 
-async def test_a_job_inserted_in_a_larger_change_rolls_back_with_it(database: Database) -> None:
-    due = datetime.now(UTC) + timedelta(days=1)
-    with pytest.raises(RuntimeError):
-        async with database.change(
-            guild_id=GUILD, actor_id=1, action="match.create", subject="match:1"
-        ) as transaction:
-            await insert_job(transaction, GUILD, "deadline", due, {"match": 1})
-            raise RuntimeError("the rest of the change failed")
-    assert await pending_jobs(database) == []
-
-    async with database.change(
-        guild_id=GUILD, actor_id=1, action="match.create", subject="match:1"
-    ) as transaction:
-        job = await insert_job(transaction, GUILD, "deadline", due, {"match": 1})
-    registry = JobRegistry()
-    registry.register("deadline", Recorder())
-    scheduler = Scheduler(database, registry)
-    scheduler.add(job)
-    assert scheduler.aps.get_job(job_id(job.id)) is not None
-    assert await pending_jobs(database) == [job]
-    [entry] = await GuildStore(database, GUILD).audit.recent()
-    assert entry.details["jobs"][0]["id"] == job.id
-
-
 async def test_run_interrupted_by_a_crash_runs_again_at_the_next_start(tmp_path: Path) -> None:
     path = tmp_path / "arbiter.db"
     crashed_db = await Database.open(path)
     await crashed_db.migrate()
-    job = await GuildStore(crashed_db, GUILD).jobs.create(None, "deadline", datetime.now(UTC))
+    job = await _schedule(crashed_db, "deadline", datetime.now(UTC))
     # The first process claimed the job, then died before recording its end.
-    assert await claim_job(crashed_db, job)
+    async with GuildStore(crashed_db, GUILD).change(None, "job.run", "s") as uow:
+        assert await uow.jobs.claim(job.id)
     await crashed_db.close()
 
     database = await Database.open(path)
@@ -214,23 +200,20 @@ async def test_run_interrupted_by_a_crash_runs_again_at_the_next_start(tmp_path:
         await scheduler.shutdown()
     assert recorder.runs == [job.id]
     assert await _status(database, job) == "done"
-    actions = [e.action for e in await GuildStore(database, GUILD).audit.recent()]
-    assert actions == ["job.create", "job.run", "job.release", "job.run", "job.done"]
+    assert await _actions(database) == [
+        "job.create",
+        "job.run",
+        "job.release",
+        "job.run",
+        "job.done",
+    ]
     await database.close()
 
 
 async def test_timezone_naive_due_time_is_refused_and_nothing_is_stored(
     database: Database,
 ) -> None:
-    registry = JobRegistry()
-    registry.register("reminder", Recorder())
-    scheduler = Scheduler(database, registry)
-    scheduler.start()
-    try:
-        with pytest.raises(ValueError, match="timezone-aware"):
-            await scheduler.schedule(GUILD, 1, "reminder", datetime(2030, 1, 1, 12, 0))
-        assert scheduler.aps.get_jobs() == []
-    finally:
-        await scheduler.shutdown()
+    with pytest.raises(ValueError, match="timezone-aware"):
+        await _schedule(database, "reminder", datetime(2030, 1, 1, 12, 0))
     assert await pending_jobs(database) == []
-    assert await GuildStore(database, GUILD).audit.recent() == []
+    assert await _actions(database) == []

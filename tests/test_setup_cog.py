@@ -20,9 +20,9 @@ async def test_setup_without_manage_server_is_refused_and_changes_nothing(
     assert reply.type == 4
     assert reply.ephemeral
     assert "Manage Server" in reply.content
-    store = GuildStore(bot.database, member.guild_id)
-    assert (await store.settings.get()).hq_role_id is None
-    assert await store.audit.recent() == []
+    async with GuildStore(bot.database, member.guild_id).read() as view:
+        assert (await view.settings.get()).hq_role_id is None
+        assert await view.audit.recent() == []
 
     shown = await harness.command("setup show", user=member)
     assert shown.ephemeral and "Manage Server" in shown.content
@@ -42,7 +42,10 @@ async def test_setup_set_stores_roles_and_show_reports_them(
     )
     assert reply.ephemeral and reply.embeds[0]["title"] == "Arbiter set-up saved"
 
-    settings = await GuildStore(bot.database, admin.guild_id).settings.get()
+    async with GuildStore(bot.database, admin.guild_id).read() as view:
+        settings = await view.settings.get()
+        [entry] = await view.audit.recent()
+    assert (entry.actor_id, entry.action) == (admin.id, "setup.set")
     assert settings.hq_role_id == harness.role("HQ")
     assert settings.director_role_id == harness.role("Director")
     assert settings.arbiter_role_id == harness.role("Arbiter")
@@ -57,8 +60,6 @@ async def test_setup_set_stores_roles_and_show_reports_them(
         "Arbiter role": f"<@&{harness.role('Arbiter')}>",
         "Announcements channel": f"<#{harness.channel('announcements')}>",
     }
-    [entry] = await GuildStore(bot.database, admin.guild_id).audit.recent()
-    assert (entry.actor_id, entry.action) == (admin.id, "setup.set")
 
 
 async def test_setup_set_changes_only_the_options_given(harness: DiscordHarness) -> None:
@@ -81,7 +82,8 @@ async def test_setup_set_with_no_option_says_what_to_give(
     reply = await harness.command("setup set", user=admin)
     assert reply.ephemeral and "Nothing to change" in reply.content
     assert "error id" not in reply.content
-    assert await GuildStore(bot.database, admin.guild_id).audit.recent() == []
+    async with GuildStore(bot.database, admin.guild_id).read() as view:
+        assert await view.audit.recent() == []
 
 
 async def test_one_guilds_setup_is_invisible_to_another(harness: DiscordHarness) -> None:
@@ -206,6 +208,6 @@ async def test_setup_refuses_everyone_as_a_role_and_writes_nothing(
     assert reply.content == (
         "@everyone cannot be the director role: choose a role only directors hold."
     )
-    store = GuildStore(bot.database, admin.guild_id)
-    assert await store.settings.get() == GuildSettings(admin.guild_id)
-    assert await store.audit.recent() == []
+    async with GuildStore(bot.database, admin.guild_id).read() as view:
+        assert await view.settings.get() == GuildSettings(admin.guild_id)
+        assert await view.audit.recent() == []

@@ -11,6 +11,7 @@ import pytest
 from storage.backup import BackupError, backup_database
 from storage.database import Database
 from storage.guild import GuildStore
+from storage.guild_settings import GuildSettings
 from storage.migrations import discover
 
 
@@ -99,63 +100,102 @@ async def test_migration_refused_at_commit_leaves_nothing_behind(tmp_path: Path)
 async def test_change_and_audit_share_one_transaction(database: Database) -> None:
     store = GuildStore(database, 1)
     with pytest.raises(RuntimeError):
-        async with database.change(
-            guild_id=1, actor_id=7, action="test.fail", subject="guild_settings"
-        ) as transaction:
-            await transaction.execute(
-                "INSERT INTO guild_settings (guild_id, hq_role_id, updated_at) VALUES (1, 5, 'x')"
-            )
+        async with store.change(7, "test.fail", "guild_settings") as uow:
+            await uow.settings.update(hq_role_id=5)
             raise RuntimeError("boom")
-    assert (await store.settings.get()).hq_role_id is None
-    assert await store.audit.recent() == []
+    async with store.read() as view:
+        assert (await view.settings.get()).hq_role_id is None
+        assert await view.audit.recent() == []
 
-    await store.settings.update(7, hq_role_id=11)
-    [entry] = await store.audit.recent()
+    async with store.change(7, "setup.set", "guild_settings") as uow:
+        await uow.settings.update(hq_role_id=11)
+        uow.details["reason"] = "first set-up"
+    async with store.read() as view:
+        [entry] = await view.audit.recent()
     assert (entry.actor_id, entry.action, entry.subject) == (7, "setup.set", "guild_settings")
-    assert entry.details == {"before": {"hq_role_id": None}, "after": {"hq_role_id": 11}}
+    assert entry.details == {
+        "before": {"hq_role_id": None},
+        "after": {"hq_role_id": 11},
+        "reason": "first set-up",
+    }
 
 
 async def test_one_guilds_data_is_invisible_to_another(database: Database) -> None:
     first, second = GuildStore(database, 100), GuildStore(database, 200)
-    await first.settings.update(1, hq_role_id=10, announcements_channel_id=20)
-    assert await first.club_admins.add(1, "Real-Madrid-Fans", 555)
-    job = await first.jobs.create(1, "reminder", database.clock())
+    async with first.change(1, "setup.set", "guild_settings") as uow:
+        await uow.settings.update(hq_role_id=10, announcements_channel_id=20)
+    async with first.change(1, "club_admin.add", "club:real-madrid-fans") as uow:
+        assert await uow.club_admins.add("Real-Madrid-Fans", 555)
+    async with first.change(1, "job.create", "club:real-madrid-fans") as uow:
+        job = await uow.jobs.schedule("reminder", "club:real-madrid-fans", database.clock())
+        posted = await uow.outbox.post(20, content="hello")
 
-    assert (await second.settings.get()).hq_role_id is None
-    assert not await second.club_admins.is_admin("real-madrid-fans", 555)
-    assert await second.club_admins.clubs_of(555) == []
-    assert await second.jobs.get(job.id) is None
-    assert not await second.jobs.cancel(2, job.id)
-    assert not await second.club_admins.remove(2, "real-madrid-fans", 555)
-    assert await second.audit.recent() == []
+    async with second.change(2, "try", "other guild") as uow:
+        assert await uow.jobs.get(job.id) is None
+        assert await uow.jobs.pending("reminder", "club:real-madrid-fans") is None
+        assert not await uow.jobs.cancel("reminder", "club:real-madrid-fans")
+        assert not await uow.club_admins.remove("real-madrid-fans", 555)
+        assert await uow.outbox.get(posted.id) is None
+        assert not await uow.outbox.mark_sent(posted.id, 999)
+        assert not await uow.jobs.claim(job.id)
+        uow.abandon()
+    async with second.read() as view:
+        assert (await view.settings.get()).hq_role_id is None
+        assert not await view.club_admins.is_admin("real-madrid-fans", 555)
+        assert await view.club_admins.clubs_of(555) == []
+        assert await view.outbox.pending() == []
+        assert await view.audit.recent() == []
 
-    assert await first.club_admins.is_admin("real-madrid-fans", 555)
-    assert (await first.jobs.get(job.id)).status == "pending"
-    assert len(await first.audit.recent()) == 3
+    async with first.read() as view:
+        assert await view.club_admins.is_admin("real-madrid-fans", 555)
+        assert (await view.jobs.get(job.id)).status == "pending"
+        assert [m.id for m in await view.outbox.pending()] == [posted.id]
+        assert len(await view.audit.recent()) == 3
 
 
 async def test_club_admin_add_twice_changes_nothing(database: Database) -> None:
     store = GuildStore(database, 1)
-    assert await store.club_admins.add(1, "club-a", 9)
-    assert not await store.club_admins.add(1, "club-a", 9)
-    assert await store.club_admins.admins_of("club-a") == [9]
-    assert [entry.action for entry in await store.audit.recent()] == ["club_admin.add"]
+    for _ in range(2):
+        async with store.change(1, "club_admin.add", "club:club-a") as uow:
+            if not await uow.club_admins.add("club-a", 9):
+                uow.abandon()
+    async with store.read() as view:
+        assert await view.club_admins.admins_of("club-a") == [9]
+        assert [entry.action for entry in await view.audit.recent()] == ["club_admin.add"]
+
+
+async def _add_admin(store: GuildStore, club: str, user_id: int) -> None:
+    async with store.change(1, "club_admin.add", f"club:{club}") as uow:
+        await uow.club_admins.add(club, user_id)
+
+
+async def _settings(store: GuildStore) -> GuildSettings:
+    async with store.read() as view:
+        return await view.settings.get()
+
+
+async def _set(store: GuildStore, **changes: int) -> None:
+    async with store.change(1, "setup.set", "guild_settings") as uow:
+        await uow.settings.update(**changes)
+
+
+async def _audit_actions(store: GuildStore) -> list[str]:
+    async with store.read() as view:
+        return [entry.action for entry in await view.audit.recent()]
 
 
 async def test_backup_while_writing_is_consistent(database: Database, tmp_path: Path) -> None:
     """Writes commit through the bot's connection between backup steps; the copy stays whole."""
     store = GuildStore(database, 1)
     for user_id in range(1, 200):
-        await store.club_admins.add(1, f"club-{user_id}", user_id)
+        await _add_admin(store, f"club-{user_id}", user_id)
     loop = asyncio.get_running_loop()
     during = []
 
     def write_between_steps(status: int, remaining: int, total: int) -> None:
         if len(during) < 5 and remaining > 0:
             user_id = 1000 + len(during)
-            asyncio.run_coroutine_threadsafe(
-                store.club_admins.add(1, "late-club", user_id), loop
-            ).result()
+            asyncio.run_coroutine_threadsafe(_add_admin(store, "late-club", user_id), loop).result()
             during.append(user_id)
 
     target = tmp_path / "backup.db"
@@ -177,11 +217,11 @@ async def test_backup_while_writing_is_consistent(database: Database, tmp_path: 
 
 async def test_one_step_backup_is_a_consistent_snapshot(database: Database, tmp_path: Path) -> None:
     store = GuildStore(database, 1)
-    await store.settings.update(1, hq_role_id=5)
+    await _set(store, hq_role_id=5)
     pages = await asyncio.to_thread(backup_database, database.path, tmp_path / "copy.db")
     assert pages > 0
     copy = await Database.open(tmp_path / "copy.db")
-    assert (await GuildStore(copy, 1).settings.get()).hq_role_id == 5
+    assert (await _settings(GuildStore(copy, 1))).hq_role_id == 5
     await copy.close()
 
 
@@ -201,15 +241,26 @@ async def test_reads_inside_a_change_see_it_and_nested_changes_are_refused(
     database: Database,
 ) -> None:
     store = GuildStore(database, 3)
-    async with database.change(guild_id=3, actor_id=1, action="t", subject="s") as transaction:
-        await transaction.execute(
-            "INSERT INTO guild_settings (guild_id, hq_role_id, updated_at) VALUES (3, 9, 'x')"
-        )
-        assert (await store.settings.get()).hq_role_id == 9
-        with pytest.raises(RuntimeError, match="one transaction"):
-            await store.settings.update(1, hq_role_id=10)
-    assert (await store.settings.get()).hq_role_id == 9
-    assert [entry.action for entry in await store.audit.recent()] == ["t"]
+    async with store.change(1, "t", "s") as uow:
+        await uow.settings.update(hq_role_id=9)
+        assert (await uow.settings.get()).hq_role_id == 9
+        assert (await _settings(store)).hq_role_id == 9  # a read in the same task sees it
+        with pytest.raises(RuntimeError, match="unit of work inside a unit of work"):
+            async with store.change(1, "nested", "s"):
+                pass
+    assert (await _settings(store)).hq_role_id == 9
+    assert await _audit_actions(store) == ["t"]
+
+
+async def test_abandoned_change_rolls_back_what_it_wrote_without_an_audit_row(
+    database: Database,
+) -> None:
+    store = GuildStore(database, 3)
+    async with store.change(1, "t", "s") as uow:
+        await uow.settings.update(hq_role_id=9)
+        uow.abandon()
+    assert (await _settings(store)).hq_role_id is None
+    assert await _audit_actions(store) == []
 
 
 async def test_change_cancelled_while_waiting_for_the_write_lock_leaves_no_open_transaction(
@@ -224,7 +275,7 @@ async def test_change_cancelled_while_waiting_for_the_write_lock_leaves_no_open_
     blocker.execute("BEGIN IMMEDIATE")
     store = GuildStore(database, 1)
     try:
-        task = asyncio.create_task(store.settings.update(1, hq_role_id=5))
+        task = asyncio.create_task(_set(store, hq_role_id=5))
         while not database._lock.locked():
             await asyncio.sleep(0)
         await asyncio.sleep(0)  # BEGIN is queued as soon as the lock is taken
@@ -232,11 +283,11 @@ async def test_change_cancelled_while_waiting_for_the_write_lock_leaves_no_open_
         blocker.execute("COMMIT")
         with pytest.raises(asyncio.CancelledError):
             await task
-        assert (await store.settings.get()).hq_role_id is None
+        assert (await _settings(store)).hq_role_id is None
         async with database.read() as connection:
             assert not connection.in_transaction
-        await store.settings.update(1, director_role_id=7)
-        assert (await store.settings.get()).director_role_id == 7
+        await _set(store, director_role_id=7)
+        assert (await _settings(store)).director_role_id == 7
     finally:
         blocker.close()
         await database.close()
@@ -270,14 +321,18 @@ async def test_change_refused_at_commit_rolls_back_with_its_audit_row(database: 
         await connection.execute(
             "CREATE TABLE c (p INTEGER REFERENCES p (id) DEFERRABLE INITIALLY DEFERRED)"
         )
+    store = GuildStore(database, 1)
     with pytest.raises(sqlite3.IntegrityError):
-        async with database.change(guild_id=1, actor_id=1, action="t", subject="s") as change:
-            await change.execute("INSERT INTO c VALUES (5)")
+        async with store.change(1, "t", "s") as uow:
+            await uow.settings.update(hq_role_id=2)
+            async with database.read() as connection:  # a constraint only COMMIT checks
+                await connection.execute("INSERT INTO c VALUES (5)")
     async with database.read() as connection:
         assert not connection.in_transaction
-    assert await GuildStore(database, 1).audit.recent() == []
-    await GuildStore(database, 1).settings.update(1, hq_role_id=3)
-    assert (await GuildStore(database, 1).settings.get()).hq_role_id == 3
+    assert await _audit_actions(store) == []
+    assert (await _settings(store)).hq_role_id is None
+    await _set(store, hq_role_id=3)
+    assert (await _settings(store)).hq_role_id == 3
 
 
 @pytest.mark.parametrize("suffix", ["-wal", "-shm", "-journal"])

@@ -3,24 +3,22 @@
 from __future__ import annotations
 
 from bot.errors import UserError
-from storage.database import Database
 from storage.guild import GuildStore
 from storage.guild_settings import SETTING_KEYS, GuildSettings
 
 
 class GuildSetup:
-    """Reads and changes a guild's Arbiter settings (audited)."""
+    """Reads and changes one guild's Arbiter settings (audited)."""
 
-    def __init__(self, database: Database) -> None:
-        self._database = database
+    def __init__(self, store: GuildStore) -> None:
+        self._store = store
 
-    async def show(self, guild_id: int) -> GuildSettings:
+    async def show(self) -> GuildSettings:
         """The guild's current settings."""
-        return await GuildStore(self._database, guild_id).settings.get()
+        async with self._store.read() as view:
+            return await view.settings.get()
 
-    async def configure(
-        self, guild_id: int, actor_id: int, changes: dict[str, int]
-    ) -> GuildSettings:
+    async def configure(self, actor_id: int, changes: dict[str, int]) -> GuildSettings:
         """Apply `changes` (setting → Discord id); at least one is required."""
         if not changes:
             raise UserError(
@@ -29,4 +27,5 @@ class GuildSetup:
         unknown = sorted(set(changes) - set(SETTING_KEYS))
         if unknown:
             raise UserError(f"Unknown settings: {', '.join(unknown)}.")
-        return await GuildStore(self._database, guild_id).settings.update(actor_id, **changes)
+        async with self._store.change(actor_id, "setup.set", "guild_settings") as uow:
+            return await uow.settings.update(**changes)

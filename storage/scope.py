@@ -1,0 +1,53 @@
+"""What a repository is bound to: one guild, the open connection, and (for writes) the unit of
+work's instant and audit details. Repositories put `guild_id = ?` in every statement."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+
+class ReadScope:
+    """The connection a guild's read-only repositories use, and the guild they are bound to."""
+
+    def __init__(self, connection: aiosqlite.Connection, guild_id: int) -> None:
+        self.connection = connection
+        self.guild_id = guild_id
+
+    async def fetchone(self, sql: str, parameters: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        """The first row of a query, or None."""
+        cursor = await self.connection.execute(sql, tuple(parameters))
+        row: aiosqlite.Row | None = await cursor.fetchone()
+        return row
+
+    async def fetchall(self, sql: str, parameters: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        """Every row of a query."""
+        cursor = await self.connection.execute(sql, tuple(parameters))
+        return list(await cursor.fetchall())
+
+
+class WriteScope(ReadScope):
+    """A guild's scope inside an open unit of work: its instant (`now`, also the audit row's
+    `at`) and the audit details the repositories and the block add to."""
+
+    def __init__(
+        self,
+        connection: aiosqlite.Connection,
+        guild_id: int,
+        now: datetime,
+        details: dict[str, Any],
+    ) -> None:
+        super().__init__(connection, guild_id)
+        self.now = now
+        self.details = details
+
+    async def execute(self, sql: str, parameters: Iterable[Any] = ()) -> aiosqlite.Cursor:
+        """Run one statement inside the unit of work's transaction."""
+        return await self.connection.execute(sql, tuple(parameters))
+
+    def record(self, key: str, entry: dict[str, Any]) -> None:
+        """Append `entry` to the audit details under `key` (e.g. every job scheduled)."""
+        self.details.setdefault(key, []).append(entry)

@@ -1,0 +1,151 @@
+"""One unit of work per use case: a fact, its audit row, an outbox message and a job commit
+together or not at all, and the running bot hears of the jobs and messages only on commit."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from storage.database import Database
+from storage.guild import Committed, GuildStore
+from storage.jobs import pending_jobs
+from storage.outbox import pending_messages
+
+GUILD = 5
+CHANNEL = 77
+DUE = datetime(2030, 3, 1, 12, 0, tzinfo=UTC)
+
+
+async def approve_club(store: GuildStore, actor_id: int, club: str, *, fail: bool = False) -> None:
+    """A use case in the shape later services take: a fact, an announcement and a deadline."""
+    async with store.change(actor_id, "club.approve", f"club:{club}") as uow:
+        await uow.club_admins.add(club, actor_id)
+        await uow.outbox.post(CHANNEL, content=f"{club} approved", embeds=[{"title": club}])
+        await uow.jobs.schedule("club-review", f"club:{club}", DUE, {"club": club})
+        uow.details["reason"] = "meets CL-2"
+        if fail:
+            raise RuntimeError("the announcement could not be rendered")
+
+
+async def test_a_use_case_writes_fact_audit_outbox_and_job_in_one_unit_of_work(
+    database: Database,
+) -> None:
+    heard: list[Committed] = []
+    database.on_commit(heard.append)
+    store = GuildStore(database, GUILD)
+
+    await approve_club(store, 9, "arsenal-fans")
+
+    async with store.read() as view:
+        assert await view.club_admins.admins_of("arsenal-fans") == [9]
+        [entry] = await view.audit.recent()
+        [message] = await view.outbox.pending()
+        job = await view.jobs.pending("club-review", "club:arsenal-fans")
+    assert (entry.actor_id, entry.action, entry.subject) == (9, "club.approve", "club:arsenal-fans")
+    assert entry.details["reason"] == "meets CL-2"
+    assert entry.details["outbox"] == [{"id": message.id, "channel_id": CHANNEL, "edit_of": None}]
+    assert [j["id"] for j in entry.details["jobs"]] == [job.id]
+    assert (message.channel_id, message.content, message.embeds) == (
+        CHANNEL,
+        "arsenal-fans approved",
+        ({"title": "arsenal-fans"},),
+    )
+    assert job is not None and (job.due_at, job.payload) == (DUE, {"club": "arsenal-fans"})
+    assert heard == [Committed(GUILD, (job,), (message,))]
+
+
+async def test_an_exception_inside_the_unit_of_work_leaves_none_of_it(database: Database) -> None:
+    heard: list[Committed] = []
+    database.on_commit(heard.append)
+    store = GuildStore(database, GUILD)
+
+    with pytest.raises(RuntimeError, match="could not be rendered"):
+        await approve_club(store, 9, "arsenal-fans", fail=True)
+
+    async with store.read() as view:
+        assert await view.club_admins.admins_of("arsenal-fans") == []
+        assert await view.audit.recent() == []
+        assert await view.jobs.pending("club-review", "club:arsenal-fans") is None
+    assert await pending_messages(database) == []
+    assert await pending_jobs(database) == []
+    assert heard == []  # the scheduler and the sender never heard of the rolled-back work
+
+
+async def test_rescheduling_a_pending_job_moves_it_instead_of_adding_another(
+    database: Database,
+) -> None:
+    store = GuildStore(database, GUILD)
+    heard: list[Committed] = []
+    database.on_commit(heard.append)
+    async with store.change(1, "match.create", "match:7") as uow:
+        first = await uow.jobs.schedule("challenge-deadline", "match:7", DUE, {"round": 1})
+    later = DUE + timedelta(days=2)
+    async with store.change(1, "match.reschedule", "match:7") as uow:
+        moved = await uow.jobs.schedule("challenge-deadline", "match:7", later, {"round": 2})
+
+    assert moved.id == first.id
+    assert [(j.id, j.due_at, j.payload) for j in await pending_jobs(database)] == [
+        (first.id, later, {"round": 2})
+    ]
+    assert [c.jobs for c in heard] == [(first,), (moved,)]
+    async with store.read() as view:
+        audit = await view.audit.recent()
+    assert audit[-1].details["jobs"][0]["moved_from"] == "2030-03-01T12:00:00+00:00"
+
+
+async def test_the_natural_key_is_per_guild_kind_and_subject(database: Database) -> None:
+    keys = [(GUILD, "deadline", "match:1"), (GUILD, "deadline", "match:2"),
+            (GUILD, "reminder", "match:1"), (GUILD + 1, "deadline", "match:1")]  # fmt: skip
+    for guild, kind, subject in keys:
+        async with GuildStore(database, guild).change(1, "t", subject) as uow:
+            await uow.jobs.schedule(kind, subject, DUE)
+    assert sorted((j.guild_id, j.kind, j.subject) for j in await pending_jobs(database)) == sorted(
+        keys
+    )
+
+
+async def test_the_database_refuses_a_second_pending_job_of_the_same_key(
+    database: Database,
+) -> None:
+    # The partial unique index backs the repository: raw inserts cannot duplicate a key either.
+    async with GuildStore(database, GUILD).change(1, "t", "s") as uow:
+        await uow.jobs.schedule("deadline", "match:1", DUE)
+    with pytest.raises(sqlite3.IntegrityError):
+        async with database.transaction() as connection:
+            await connection.execute(
+                "INSERT INTO scheduled_jobs (guild_id, kind, subject, due_at, created_at)"
+                " VALUES (?, 'deadline', 'match:1', '2030-01-01T00:00:00+00:00', 'x')",
+                (GUILD,),
+            )
+
+
+async def test_a_job_done_frees_its_key_for_the_next_one(database: Database) -> None:
+    store = GuildStore(database, GUILD)
+    async with store.change(1, "t", "s") as uow:
+        first = await uow.jobs.schedule("reminder", "club:x", DUE)
+    async with store.change(None, "job.run", "s") as uow:
+        assert await uow.jobs.claim(first.id)
+    async with store.change(1, "t", "s") as uow:
+        second = await uow.jobs.schedule("reminder", "club:x", DUE + timedelta(days=7))
+    assert second.id != first.id
+    async with store.change(None, "job.done", "s") as uow:
+        await uow.jobs.finish(first.id)
+    async with store.read() as view:
+        assert (await view.jobs.get(first.id)).status == "done"
+        assert await view.jobs.pending("reminder", "club:x") == second
+
+
+async def test_cancelling_by_key_is_heard_after_commit(database: Database) -> None:
+    store = GuildStore(database, GUILD)
+    heard: list[Committed] = []
+    async with store.change(1, "t", "s") as uow:
+        job = await uow.jobs.schedule("reminder", "club:x", DUE)
+    database.on_commit(heard.append)
+    async with store.change(1, "job.cancel", "club:x") as uow:
+        assert await uow.jobs.cancel("reminder", "club:x")
+        assert not await uow.jobs.cancel("reminder", "club:x")
+    [committed] = heard
+    assert [(j.id, j.status) for j in committed.jobs] == [(job.id, "cancelled")]
+    assert await pending_jobs(database) == []
