@@ -375,11 +375,16 @@ class Tie(enum.Enum):
 
 
 class KoStage(enum.Enum):
-    """CCT-6/CCT-5: how far a player went in the knock-out (NONE: out after preliminaries)."""
+    """CCT-6/CCT-5: how far a player went in the knock-out (NONE: out after preliminaries).
+
+    A semi-final loser is THIRD or FOURTH once the 3rd-place match (CCT-8c) is decided;
+    SEMI_FINAL without one (or before it is played)."""
 
     NONE = "preliminaries only"
     QUARTER_FINAL = "quarter-final loser"
     SEMI_FINAL = "semi-final loser"
+    FOURTH = "4th"
+    THIRD = "3rd"
     RUNNER_UP = "runner-up"
     WINNER = "winner"
 
@@ -468,7 +473,8 @@ class Bracket:
 
     def stages(self, winners: Mapping[Tie, Player]) -> dict[Player, KoStage]:
         """CCT-6: the stage each of the 8 reached from the decided ties (a player still in
-        the running shows the round they are playing; tour points need the final stages)."""
+        the running shows the round they are playing; tour points need the final stages).
+        The 3rd-place match, when decided, makes its players THIRD and FOURTH (CCT-8c)."""
         known = self.pairings(winners)
         stage = dict.fromkeys(self.places, KoStage.QUARTER_FINAL)
         for tie in (Tie.SF1, Tie.SF2):
@@ -480,4 +486,8 @@ class Bracket:
             stage[final.higher] = stage[final.lower] = KoStage.RUNNER_UP
             if Tie.FINAL in winners:
                 stage[winners[Tie.FINAL]] = KoStage.WINNER
+        if Tie.THIRD_PLACE in winners:
+            third = known[Tie.THIRD_PLACE]
+            stage[third.higher] = stage[third.lower] = KoStage.FOURTH
+            stage[winners[Tie.THIRD_PLACE]] = KoStage.THIRD
         return stage
