@@ -491,3 +491,46 @@ class Bracket:
             stage[third.higher] = stage[third.lower] = KoStage.FOURTH
             stage[winners[Tie.THIRD_PLACE]] = KoStage.THIRD
         return stage
+
+
+# --- Published scores: a finished round known only by its match and play-off scores ---------
+
+
+def finished_match(first: Fraction, second: Fraction) -> MatchOutcome:
+    """CCT-8d: the outcome of a finished rapid match from its final score alone: 3 games
+    only when someone reached 2½ (2½–½, 3–0); 4 games when it was open after 3 (a leader
+    at most 3: 3–1, 2½–1½, 2–2). Raises KnockoutError for a score no match can end on."""
+    games = first + second
+    text = f"{fmt_score(first)}–{fmt_score(second)}"
+    if min(first, second) < 0 or games.denominator != 1 or games not in (3, 4):
+        raise KnockoutError(
+            f"{text} is not a finished match: a match is 3 or 4 rapid games (CCT-8d)"
+        )
+    outcome = match_outcome(first, second, int(games))
+    if outcome is MatchOutcome.IN_PROGRESS:
+        raise KnockoutError(f"{text} after 3 games is not decided, so a 4th game follows (CCT-8d)")
+    if games == MATCH_GAMES and max(first, second) - 1 >= WINNING_SCORE:
+        raise KnockoutError(
+            f"{text}: the match was won at 2½ after 3 games, so no 4th game was played (CCT-8d)"
+        )
+    return outcome
+
+
+def series_decided_by_matches(outcomes: Sequence[MatchOutcome]) -> bool | None:
+    """CCT-8d: True/False when the first/second player won the series in the rapid matches
+    (won both, or won one and drew the other); None when a play-off follows."""
+    won = set(outcomes)
+    if (MatchOutcome.FIRST_WON in won) != (MatchOutcome.SECOND_WON in won):
+        return MatchOutcome.FIRST_WON in won
+    return None
+
+
+def blitz_decides(first: Fraction, second: Fraction) -> bool | None:
+    """CCT-8d: True/False when the first/second player won the 2 blitz games of a play-off;
+    None at 1–1 (an Armageddon follows). Raises KnockoutError for a score that is not 2 games."""
+    if min(first, second) < 0 or first + second != BLITZ_GAMES:
+        raise KnockoutError(
+            f"{fmt_score(first)}–{fmt_score(second)} is not a play-off of {BLITZ_GAMES} blitz "
+            "games (CCT-8d)"
+        )
+    return None if first == second else first > second
