@@ -1,5 +1,6 @@
 """`arbiter schema NAME`: print the published JSON Schema of a file format, generated from
-its models (season: the CL season file of season-file.md)."""
+its models (season: the CL season file of season-file.md; tour: the CCT tour file of
+tour-file.md)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import argparse
 import json
 from typing import Any
 
+from bot.formats.tour_file import TourFile
 from core.season import Season
 
-SCHEMAS: dict[str, Any] = {"season": Season}
+SCHEMAS: dict[str, Any] = {"season": Season, "tour": TourFile}
 """Format name → the pydantic model whose JSON Schema is published."""
 
 

@@ -1,0 +1,1 @@
+"""File formats Arbiter reads and writes: adapters between files and core domain values."""
