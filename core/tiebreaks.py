@@ -124,8 +124,8 @@ def player_values(
     WIN counts games won, forfeit wins included (byes are not games). KS counts points
     against players with at least half of `max_score`, by default a win for every game or
     scored bye of the player with the most (a complete round robin: n-1 games per cycle).
-    `adjustments` (a bonus or penalty per player) are part of the player's score, so also
-    of the opponent's score that SB and KS use.
+    `adjustments` (a bonus or penalty per player) change the points only: SB and KS weigh
+    opponents by what they scored in the event, as FIDE's reference program gacrux does.
     """
     games = tuple(games)
     byes = tuple(byes)
@@ -134,10 +134,6 @@ def player_values(
     points = totals(encounters, players)
     for b in byes:
         points[b.player] += scoring.points(b.outcome) if b.points is None else b.points
-    for player, change in (adjustments or {}).items():
-        if player not in points:
-            raise ValueError(f"an adjustment names {player!r}, who is not a player of the event")
-        points[player] += change
     wins = dict.fromkeys(players, 0)
     rounds = dict.fromkeys(players, 0)
     for g in games:
@@ -151,8 +147,13 @@ def player_values(
             rounds[b.player] += 1
     if max_score is None:
         max_score = scoring.win * max(rounds.values(), default=0)
+    final = dict(points)
+    for player, change in (adjustments or {}).items():
+        if player not in final:
+            raise ValueError(f"an adjustment names {player!r}, who is not a player of the event")
+        final[player] += change
     return PlayerValues(
-        points=points,
+        points=final,
         wins=wins,
         sb=sonneborn_berger(encounters, points),
         sb_c1=sonneborn_berger_cut(encounters, points, 1),

@@ -88,7 +88,8 @@ class TrfTournament:
 
 
 def _field(line: str, start: int, end: int) -> str:
-    return line[start:end].strip()
+    """Columns start+1..end without their padding (spaces only: a name may end in U+0085)."""
+    return line[start:end].strip(" ")
 
 
 def _parse_round(line: str, line_no: int, index: int) -> TrfRound:
