@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.cli.errors import CliError
-from core.season import Season, SeasonFileError, load_season
+from bot.formats.season_file import SeasonFileError, load_season
+from core.league.season import Season
 
 
 def read_season(path: str) -> Season:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from core.points import decimal_text, half_points, json_number
 from core.results import Scoring
-from core.standings import Standing, standings
+from core.standings import PlayerStanding, standings
 from core.tiebreaks import CCT_8B, DeReading
 from core.trf import TrfError, TrfTournament, games_and_byes, parse_trf
 
@@ -86,7 +86,9 @@ def _number(value: Fraction | int | None) -> int | float | None:
     return None if value is None else json_number(value)
 
 
-def standings_json(rows: tuple[Standing, ...], names: dict[int, str], lots: bool = False) -> dict:
+def standings_json(
+    rows: tuple[PlayerStanding, ...], names: dict[int, str], lots: bool = False
+) -> dict:
     """The JSON document: rows in rank order, tied players sharing a rank, JSON numbers;
     with a drawing of lots (`lots`), each row also tells whether the draw decided its rank."""
     document = {
@@ -117,7 +119,7 @@ def _decimal(value: Fraction | None) -> str:
     return "-" if value is None else decimal_text(value)
 
 
-def standings_text(rows: tuple[Standing, ...], names: dict[int, str], title: str) -> str:
+def standings_text(rows: tuple[PlayerStanding, ...], names: dict[int, str], title: str) -> str:
     """A readable table; a shared rank is marked `=`, a rank decided by lot `*`."""
     width = max([len("Name"), *(len(n) for n in names.values())])
     header = f"{'Rank':>4}  {'No':>3}  {'Name':<{width}}  {'Pts':>5}  {'DE':>5}  "
