@@ -17,14 +17,15 @@ from core.league import league_report, promotion_proposal
 from core.league.season import quoted
 
 
-def _date(text: str) -> dt.date:
-    """`--as-of`: a calendar date written YYYY-MM-DD (not 20171030, which Python also reads)."""
+def as_of_date(text: str) -> dt.date:
+    """`--as-of`: a calendar date written YYYY-MM-DD (not 20171030, which Python also reads);
+    refused with one line (a CliError, exit 2)."""
     try:
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
             raise ValueError(text)
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a date (YYYY-MM-DD)") from None
+        raise CliError(f"--as-of: {quoted(text)} is not a date (YYYY-MM-DD)") from None
 
 
 def register(subparsers: Any) -> None:
@@ -36,7 +37,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("file", metavar="FILE.json", help="a season file (season-file.md)")
     parser.add_argument(
-        "--as-of", type=_date, metavar="YYYY-MM-DD", help="standings at the end of that day (UTC)"
+        "--as-of", metavar="YYYY-MM-DD", help="standings at the end of that day (UTC)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument(
@@ -56,8 +57,8 @@ def run(args: argparse.Namespace) -> int:
     """Read the season, compute, print; bad files fail with exit 2 (CliError)."""
     if args.withdraw and not args.promotion:
         raise CliError("--withdraw only applies to the --promotion proposal")
+    as_of = None if args.as_of is None else as_of_date(args.as_of)
     season = read_season(args.file)
-    as_of = args.as_of
     if args.promotion and as_of is None:
         as_of = season.rules.divisions_cutoff
     now = None if as_of else dt.datetime.now(dt.UTC)
