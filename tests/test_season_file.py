@@ -17,6 +17,7 @@ from bot.formats.season_file import (
     read_season_file,
     season_schema,
 )
+from tests.paths import ROOT
 
 
 def _problems(data: dict) -> list[tuple[str, str]]:
@@ -198,3 +199,33 @@ def test_core_5_program_and_published_schema_agree_on_text_for_numbers(
         jsonschema.validate(bad, schema)
     problems = _problems(bad)
     assert any("text, not a number" in problem for _, problem in problems), problems
+
+
+def test_no_file_model_inside_core() -> None:
+    """Issue 8: core computes on its own domain values; pydantic models live in adapters."""
+    users = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "core").rglob("*.py")
+        if "pydantic" in path.read_text(encoding="utf-8")
+    ]
+    assert users == []
+
+
+def test_domain_season_round_trips_through_the_file() -> None:
+    """A domain season (as a database would give it) dumps to a file that loads back equal."""
+    data = season(
+        [match("1", "A", "B", [("x", "y", 1.5)], at_start={"A": {"members": 12}})],
+        closed_accounts=["Carol"],
+        director_forfeits=[{"match": "1", "club": "A", "decided": "2017-12-01T00:00:00+02:00"}],
+        withdrawn=["D"],
+    )
+    first = load_season(data)
+    exported = dump_season(first)
+    assert load_season(json.dumps(exported)) == first
+    assert first.matches[0].boards[0].home_half == 3 and first.matches[0].boards[0].away_half == 1
+    assert exported["matches"][0]["boards"][0] == {
+        "home_player": "x",
+        "away_player": "y",
+        "home_points": 1.5,
+        "away_points": 0.5,
+    }

@@ -6,11 +6,46 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+from fractions import Fraction
 from typing import Annotated
 
-from pydantic import AfterValidator, BeforeValidator, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    PlainSerializer,
+    PlainValidator,
+    StringConstraints,
+    WithJsonSchema,
+)
 
-from core.points import number_only
+from core.league.season import quoted
+from core.points import half_points, json_number
+
+
+def number_only(value: object) -> object:
+    """Refuse text and booleans where a file must hold a number (CORE-5): pydantic's lax mode
+    would read `"1.5"` as 1.5 and `true` as 1, which the published JSON Schema refuses."""
+    if isinstance(value, bool):
+        raise ValueError("a boolean is not a number")
+    if isinstance(value, str):
+        raise ValueError(f"{quoted(value)} is text, not a number")
+    return value
+
+
+def _half_points_field(value: object) -> Fraction:
+    """The `HalfPoints` validator: a number (not text, not a boolean), a multiple of ½."""
+    return half_points(number_only(value))
+
+
+HalfPoints = Annotated[
+    Fraction,
+    PlainValidator(_half_points_field),
+    PlainSerializer(json_number, return_type=int | float, when_used="json"),
+    WithJsonSchema({"type": "number", "multipleOf": 0.5}),
+]
+"""A pydantic field type for a score that is a multiple of ½, serialised as a JSON number
+(an integer when whole). One Python call validates a value (no second Fraction check)."""
+
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")

@@ -24,10 +24,9 @@ from pydantic import (
 )
 from pydantic.json_schema import GenerateJsonSchema
 
-from bot.formats.numbers import Count, Name, Number, Printable, finite_number, iso_text
+from bot.formats.numbers import Count, HalfPoints, Name, Number, Printable, finite_number, iso_text
 from core.league import season as domain
 from core.league.season import MAX_CHALLENGE_DEADLINE_HOURS, QUOTE_LIMIT, season_problems
-from core.points import HalfPoints
 
 Instant = Annotated[AwareDatetime, BeforeValidator(iso_text)]
 """An instant: ISO 8601 text with an offset (a Unix integer is refused, as the schema says)."""
