@@ -27,7 +27,7 @@ from core.tiebreaks import (
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class PlayerStanding:
     """CORE-3: one row of the standings. `de` is None where direct encounter was not applied
     (no tie, or not every tied pair has met); `tied` marks a shared rank; `by_lot` marks a
     rank that a drawing of lots decided after every criterion left the tie."""
@@ -123,7 +123,7 @@ def standings(
     max_score: Fraction | None = None,
     lots_seed: int | str | None = None,
     adjustments: Mapping[Hashable, Fraction] | None = None,
-) -> tuple[Standing, ...]:
+) -> tuple[PlayerStanding, ...]:
     """CORE-3 / CCT-8b: the standings in rank order; players still tied share a rank, unless
     the event orders a drawing of lots (`lots_seed`), which then orders each remaining tie.
 
@@ -145,7 +145,7 @@ def standings(
         else:
             ranked.append(tie)
     return tuple(
-        Standing(
+        PlayerStanding(
             rank=rank,
             player=player,
             points=values.points[player],

@@ -10,9 +10,9 @@ from typing import Any
 
 from cl_seasons import match, season
 
+from bot.formats.season_file import load_season
 from core.league import LeagueReport, league_report
 from core.league.schedule import division_schedule
-from core.season import load_season
 
 CLUBS = (
     "Knights of the Round Table",

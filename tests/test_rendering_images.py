@@ -12,6 +12,7 @@ from cl_seasons import match, season
 from PIL import Image
 from rendering_season import CLUBS, generated_report
 
+from bot.formats.season_file import load_season
 from bot.rendering.crosstable_image import cell_text, crosstable_notes, crosstable_png
 from bot.rendering.division_view import CellKind, DivisionView, division_view, halves_text
 from bot.rendering.image_table import (
@@ -24,7 +25,6 @@ from bot.rendering.image_table import (
 from bot.rendering.image_text import Pen, drawable
 from bot.rendering.standings_image import ROW_HEIGHT, WIDTH, standings_notes, standings_png
 from core.league import league_report
-from core.season import load_season
 
 VIEW = division_view(generated_report(), "P")
 

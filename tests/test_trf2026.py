@@ -14,7 +14,7 @@ from gacrux.tiebreak import tiebreak
 from gacrux.trf2json import trf2json
 
 from core.results import Result
-from core.standings import Standing, standings
+from core.standings import PlayerStanding, standings
 from core.tiebreaks import Game
 from core.trf import TrfError, dump_trf, games_and_byes, parse_trf, trf_lines
 from core.trf2026 import ignored_records, trf_scores
@@ -39,7 +39,7 @@ def _author_points(text: str) -> dict[int, F]:
     }
 
 
-def _standings(text: str) -> tuple[Standing, ...]:
+def _standings(text: str) -> tuple[PlayerStanding, ...]:
     tournament = parse_trf(text)
     scores = trf_scores(tournament)
     games, byes = games_and_byes(tournament, scores.bye_points)

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from typing import Any
 
+from bot.formats.season_file import season_schema
 from bot.formats.tour_file import TourFile
-from core.season import Season
 
-SCHEMAS: dict[str, Any] = {"season": Season, "tour": TourFile}
-"""Format name → the pydantic model whose JSON Schema is published."""
+SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
+    "season": season_schema,
+    "tour": lambda: TourFile.model_json_schema(),
+}
+"""Format name → the function giving its published JSON Schema (generated from its models)."""
 
 
 def register(subparsers: Any) -> None:
@@ -26,5 +30,5 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the schema as indented JSON."""
-    print(json.dumps(SCHEMAS[args.name].model_json_schema(), indent=2, ensure_ascii=False))
+    print(json.dumps(SCHEMAS[args.name](), indent=2, ensure_ascii=False))
     return 0

@@ -14,7 +14,7 @@ from bot.rendering.standings_json import standings_json
 from bot.rendering.standings_text import standings_text
 from core.points import half_points
 from core.results import STANDARD, Scoring
-from core.standings import Standing, standings
+from core.standings import PlayerStanding, standings
 from core.tiebreaks import CCT_8B, DeReading
 from core.trf import TrfError, TrfTournament, dump_trf, games_and_byes, parse_trf
 from core.trf2026 import TrfScores, ignored_records, trf_scores
@@ -127,7 +127,7 @@ def read_scores(path: Path, tournament: TrfTournament, given: Scoring | None) ->
     return scores
 
 
-def write_trf(path: Path, tournament: TrfTournament, rows: tuple[Standing, ...]) -> None:
+def write_trf(path: Path, tournament: TrfTournament, rows: tuple[PlayerStanding, ...]) -> None:
     """Write the tournament with the computed points and ranks to `path` (UTF-8)."""
     try:
         text = dump_trf(

@@ -1,1 +1,1 @@
-"""File formats Arbiter reads and writes: adapters between files and core domain values."""
+"""File formats as adapters: each converts a file to and from core domain values."""

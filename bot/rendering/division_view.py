@@ -9,7 +9,7 @@ from enum import Enum
 from fractions import Fraction
 
 from core.league.report import LeagueReport
-from core.league.standings import MatchResult, Standing
+from core.league.standings import ClubStanding, MatchResult
 from core.points import decimal_text
 from core.tour.knockout import fmt_score
 
@@ -94,7 +94,7 @@ class DivisionView:
         return f"{what} as of {self.as_of.isoformat()}" if self.as_of else what
 
 
-def standing_row(standing: Standing) -> StandingRow:
+def standing_row(standing: ClubStanding) -> StandingRow:
     """The one place that reads the core's standing type (renamed soon: a one-line fix)."""
     return StandingRow(
         rank=standing.rank,

@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from core.points import json_number
-from core.standings import Standing
+from core.standings import PlayerStanding
 
 
 def number_or_null(value: Fraction | int | None) -> int | float | None:
@@ -17,7 +17,7 @@ def number_or_null(value: Fraction | int | None) -> int | float | None:
 
 
 def standings_json(
-    rows: tuple[Standing, ...], names: Mapping[Any, str], lots: bool = False
+    rows: tuple[PlayerStanding, ...], names: Mapping[Any, str], lots: bool = False
 ) -> dict[str, Any]:
     """The document `{"standings": [...]}`; with a drawing of lots (`lots`), each row also
     tells whether the draw decided its rank (`by_lot`)."""

@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from core.points import decimal_text
-from core.standings import Standing
+from core.standings import PlayerStanding
 
 
 def score_text(value: Fraction | None) -> str:
@@ -16,7 +16,9 @@ def score_text(value: Fraction | None) -> str:
     return "-" if value is None else decimal_text(value)
 
 
-def standings_text(rows: tuple[Standing, ...], names: Mapping[Any, str], title: str = "") -> str:
+def standings_text(
+    rows: tuple[PlayerStanding, ...], names: Mapping[Any, str], title: str = ""
+) -> str:
     """A readable table under `title` (if any), one row per player in rank order."""
     width = max([len("Name"), *(len(n) for n in names.values())])
     header = f"{'Rank':>4}  {'No':>3}  {'Name':<{width}}  {'Pts':>5}  {'DE':>5}  "
