@@ -514,7 +514,7 @@ class DiscordHarness:
         body = RecordingAdapter._body(json, form)
         refuse_over_limits(body)
         if route.method == "PATCH":
-            message_id = int(route.message_id)
+            message_id = int(route.url.rsplit("/", 1)[1])
             previous = self.sent.get(message_id)
             if previous is None or previous.channel_id != channel_id:
                 raise _error(404, {"code": 10008, "message": "Unknown Message"})
