@@ -176,8 +176,9 @@ class OutboxSender:
         except Exception as error:  # classified; anything unexpected is re-raised there
             outcome = classify(error)
             if isinstance(outcome, Permanent):
-                log.warning("outbox %d to channel %d failed: %s", message.id, message.channel_id,
-                            outcome)  # fmt: skip
+                log.warning(
+                    "outbox %d to channel %d failed: %s", message.id, message.channel_id, outcome
+                )
                 async with store.change(None, "outbox.failed", f"outbox:{message.id}") as uow:
                     await uow.outbox.mark_failed(message.id, str(outcome))
                 return "failed"
