@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bot.arbiter import offline_bot
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
-from bot.command_reference import render, replace_section
-from bot.config import Config
+
+if TYPE_CHECKING:  # discord.py and the bot are imported when `commands` runs, not for --help
+    from bot.config import Config
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,6 +28,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 async def reference(config: Config) -> str:
     """The Markdown reference of every command of every cog, built offline."""
+    from bot.arbiter import offline_bot
+    from bot.command_reference import render
+
     bot = await offline_bot(config)
     async with bot:
         await bot.setup_hook()
@@ -36,6 +39,10 @@ async def reference(config: Config) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the reference or write it into the README."""
+    import asyncio
+
+    from bot.command_reference import replace_section
+
     text = asyncio.run(reference(config_from_args(args)))
     if args.readme is None:
         print(text, end="")

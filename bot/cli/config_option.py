@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.cli.errors import CliError
-from bot.config import DEFAULT_PATH, Config, ConfigError, load_config
+
+if TYPE_CHECKING:  # bot.config loads pydantic: imported when a command runs, not for --help
+    from bot.config import Config
 
 
 def add_config_option(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +26,8 @@ def add_config_option(parser: argparse.ArgumentParser) -> None:
 def config_from_args(args: argparse.Namespace) -> Config:
     """The validated configuration, or a `CliError` (exit 2) naming the bad key. A file named
     with --config must exist (a typo must not mean every default, i.e. a new empty database)."""
+    from bot.config import DEFAULT_PATH, ConfigError, load_config
+
     path: Path | None = args.config
     if path is not None and not path.exists():
         raise CliError(f"{path}: no such configuration file", 2)

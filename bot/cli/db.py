@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from pathlib import Path
 
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
-from storage.backup import BackupError, backup_database
-from storage.database import Database, DatabaseUnavailable
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,6 +25,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 async def _migrate(path: Path, busy_timeout_ms: int) -> tuple[list[int], int]:
+    from storage.database import Database  # aiosqlite: imported when `db migrate` runs
+
     database = await Database.open(path, busy_timeout_ms=busy_timeout_ms)
     try:
         applied = await database.migrate()
@@ -38,6 +37,10 @@ async def _migrate(path: Path, busy_timeout_ms: int) -> tuple[list[int], int]:
 
 def run_migrate(args: argparse.Namespace) -> int:
     """Migrate the configured database and say what changed."""
+    import asyncio
+
+    from storage.database import DatabaseUnavailable
+
     config = config_from_args(args)
     path = config.database.path
     try:
@@ -55,6 +58,8 @@ def run_migrate(args: argparse.Namespace) -> int:
 
 def run_backup(args: argparse.Namespace) -> int:
     """Back up the configured database to PATH."""
+    from storage.backup import BackupError, backup_database
+
     config = config_from_args(args)
     try:
         pages = backup_database(config.database.path, args.path)

@@ -6,13 +6,14 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.cli.errors import CliError
 from bot.cli.season_file import read_season
-from core.league import LeagueReport, league_report, promotion_proposal, report_json
-from core.league.promotion import Proposal
-from core.points import decimal_text
+
+if TYPE_CHECKING:  # imported when the command runs, not for `arbiter --help`
+    from core.league import LeagueReport
+    from core.league.promotion import Proposal
 
 
 def _date(text: str) -> dt.date:
@@ -48,6 +49,8 @@ def register(subparsers: Any) -> None:
 
 
 def _num(value: Any) -> str:
+    from core.points import decimal_text
+
     return "" if value is None else decimal_text(value)
 
 
@@ -126,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
     """Read the season, compute, print; bad files fail with exit 2 (CliError)."""
     if args.withdraw and not args.promotion:
         raise CliError("--withdraw only applies to the --promotion proposal")
+    from core.league import league_report, promotion_proposal, report_json
+
     season = read_season(args.file)
     as_of = args.as_of
     if args.promotion and as_of is None:

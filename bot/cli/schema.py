@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from importlib import import_module
 from typing import Any
 
-from core.season import Season
-
-SCHEMAS: dict[str, Any] = {"season": Season}
-"""Format name → the pydantic model whose JSON Schema is published."""
+SCHEMAS: dict[str, str] = {"season": "core.season:Season"}
+"""Format name → the pydantic model whose JSON Schema is published (imported when asked)."""
 
 
 def register(subparsers: Any) -> None:
@@ -24,5 +23,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the schema as indented JSON."""
-    print(json.dumps(SCHEMAS[args.name].model_json_schema(), indent=2, ensure_ascii=False))
+    module, name = SCHEMAS[args.name].split(":")
+    model = getattr(import_module(module), name)
+    print(json.dumps(model.model_json_schema(), indent=2, ensure_ascii=False))
     return 0

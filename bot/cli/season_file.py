@@ -4,13 +4,18 @@ naming the file and the path of each problem."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.cli.errors import CliError
-from core.season import Season, SeasonFileError, load_season
+
+if TYPE_CHECKING:  # pydantic models: imported when a command reads a season, not for --help
+    from core.season import Season
 
 
 def read_season(path: str) -> Season:
     """Load and validate the season file at `path`, or raise CliError with every problem."""
+    from core.season import SeasonFileError, load_season
+
     try:
         text = Path(path).read_text(encoding="utf-8-sig")  # a BOM is not JSON
     except OSError as error:

@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import argparse
 import json
-from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from core.points import decimal_text, half_points, json_number
-from core.results import Scoring
-from core.standings import Standing, standings
 from core.tiebreaks import CCT_8B, DeReading
-from core.trf import TrfError, TrfTournament, games_and_byes, parse_trf
 
 from .errors import CliError
+
+if TYPE_CHECKING:  # core.points loads pydantic: imported when the command runs, not for --help
+    from fractions import Fraction
+
+    from core.results import Scoring
+    from core.standings import Standing
+    from core.trf import TrfTournament
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -54,6 +57,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def parse_scoring(text: str) -> Scoring:
     """Read `W,D,L` (e.g. `3,1,0` or `1,0.5,0`), each a multiple of ½ (CORE-5: exact
     scores); raise CliError for anything else."""
+    from core.points import half_points
+    from core.results import Scoring
+
     parts = [part.strip() for part in text.split(",")]
     if len(parts) != 3:
         raise CliError(f"--points needs three numbers W,D,L, not {text!r}")
@@ -68,6 +74,8 @@ def parse_scoring(text: str) -> Scoring:
 
 def read_tournament(path: Path) -> TrfTournament:
     """Read and parse a TRF file; unreadable or malformed input is a CliError (exit 2)."""
+    from core.trf import TrfError, parse_trf
+
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -83,12 +91,16 @@ def read_tournament(path: Path) -> TrfTournament:
 
 
 def _number(value: Fraction | int | None) -> int | float | None:
+    from core.points import json_number
+
     return None if value is None else json_number(value)
 
 
 def standings_json(rows: tuple[Standing, ...], names: dict[int, str], lots: bool = False) -> dict:
     """The JSON document: rows in rank order, tied players sharing a rank, JSON numbers;
     with a drawing of lots (`lots`), each row also tells whether the draw decided its rank."""
+    from core.points import json_number
+
     document = {
         "standings": [
             {
@@ -114,6 +126,8 @@ def standings_json(rows: tuple[Standing, ...], names: dict[int, str], lots: bool
 
 def _decimal(value: Fraction | None) -> str:
     """An exact score as text (`core.points.decimal_text`), `-` where there is none."""
+    from core.points import decimal_text
+
     return "-" if value is None else decimal_text(value)
 
 
@@ -135,6 +149,9 @@ def standings_text(rows: tuple[Standing, ...], names: dict[int, str], title: str
 
 def run(args: argparse.Namespace) -> int:
     """Print the standings of the TRF file (JSON with --json)."""
+    from core.standings import standings
+    from core.trf import games_and_byes
+
     scoring = parse_scoring(args.points)
     tournament = read_tournament(args.file)
     games, byes = games_and_byes(tournament)
