@@ -14,9 +14,11 @@ import math
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
+from bot.cli.input_file import shown
 
 if TYPE_CHECKING:  # aiohttp and the client are imported when a command runs, not for --help
     from bot.chesscom.client import ChessComClient, ClientSettings
@@ -45,6 +47,48 @@ def timeout_option(text: str) -> float:
     return value
 
 
+MAX_NAME = 100
+"""Longest username or club url-id accepted (chess.com's are far shorter)."""
+
+
+def _printable(text: str, what: str) -> str:
+    if not all(c.isprintable() for c in text):
+        raise argparse.ArgumentTypeError(f"control characters in the {what}")
+    return text
+
+
+def check_match_id(text: str) -> None:
+    """A team match id: ASCII digits only (no '²', no '../'), at most 20 of them."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 20):
+        raise CliError(f"{shown(text)!r} is not a chess.com match id (digits only, at most 20)")
+
+
+def name_option(text: str) -> str:
+    """A username or club url-id: not empty, printable, at most MAX_NAME characters."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the name is empty")
+    if len(text) > MAX_NAME:
+        raise argparse.ArgumentTypeError(f"longer than {MAX_NAME} characters: {shown(text)!r}")
+    return _printable(text, "name")
+
+
+def base_url_option(text: str) -> str:
+    """`--base-url`: an http(s) URL with a host (empty means the configured one)."""
+    if not text:
+        return text
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise argparse.ArgumentTypeError(f"{shown(text)!r} is not an http(s) URL with a host")
+    return _printable(text, "URL")
+
+
+def contact_option(text: str) -> str:
+    """`--contact`: one printable line for the User-Agent (empty means the configured one)."""
+    if len(text) > 200:
+        raise argparse.ArgumentTypeError("longer than 200 characters")
+    return _printable(text, "contact")
+
+
 def retries_option(text: str) -> int:
     """`--retries N`: a whole number from 0 to MAX_RETRIES."""
     try:
@@ -60,8 +104,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `chesscom match|club|player` to the `arbiter` command line."""
     common = argparse.ArgumentParser(add_help=False)
     add_config_option(common)
-    common.add_argument("--base-url", help="API base URL (default: chesscom.base_url)")
-    common.add_argument("--contact", help="contact for the User-Agent (default: chesscom.contact)")
+    common.add_argument(
+        "--base-url", type=base_url_option, help="API base URL (default: chesscom.base_url)"
+    )
+    common.add_argument(
+        "--contact",
+        type=contact_option,
+        help="contact for the User-Agent (default: chesscom.contact)",
+    )
     common.add_argument(
         "--timeout",
         type=timeout_option,
@@ -93,7 +143,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     club = commands.add_parser(
         "club", parents=[common], help="a club's member count, average rating, admins"
     )
-    club.add_argument("url_id", help="the club's url-id, e.g. team-romania")
+    club.add_argument("url_id", type=name_option, help="the club's url-id, e.g. team-romania")
     club.add_argument(
         "--from-members",
         action="store_true",
@@ -104,7 +154,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     player = commands.add_parser(
         "player", parents=[common], help="a player's status and daily timeout percentage"
     )
-    player.add_argument("name", help="chess.com username")
+    player.add_argument("name", type=name_option, help="chess.com username")
     player.set_defaults(handler=_handler(_show_player))
 
 
@@ -116,6 +166,9 @@ def _handler(show: Show) -> Callable[[argparse.Namespace], int]:
 
     def handle(args: argparse.Namespace) -> int:
         import asyncio
+
+        if args.chesscom_command == "match":
+            check_match_id(args.id)
 
         from bot.chesscom.client import ChessComError, ChessComNotFound
         from bot.chesscom.facts import FactsError

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
+from bot.cli.input_file import input_path, read_input, shown
 
 if TYPE_CHECKING:  # discord.py and the bot are imported when `commands` runs, not for --help
     from bot.config import Config
@@ -18,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("commands", help="print the slash-command reference (Markdown)")
     parser.add_argument(
         "--readme",
-        type=Path,
+        type=input_path,
         metavar="PATH",
         help="rewrite the reference section of this README instead of printing",
     )
@@ -48,12 +48,14 @@ def run(args: argparse.Namespace) -> int:
         print(text, end="")
         return 0
     try:
-        readme = args.readme.read_text(encoding="utf-8")
+        readme = read_input(args.readme).decode("utf-8")
         updated = replace_section(readme, text)
         if updated != readme:
             args.readme.write_text(updated, encoding="utf-8")
+    except UnicodeDecodeError:
+        raise CliError(f"{shown(args.readme)}: not UTF-8 text", 2) from None
     except (OSError, ValueError) as error:
-        raise CliError(f"{args.readme}: {error}", 2) from None
+        raise CliError(f"{shown(args.readme)}: {error}", 2) from None
     if updated != readme:
         print(f"updated the command reference in {args.readme}")
     else:

@@ -9,6 +9,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from bot.cli.errors import CliError
+from bot.cli.input_file import shown
 from bot.cli.season_file import read_season
 
 if TYPE_CHECKING:  # imported when the command runs, not for `arbiter --help`
@@ -141,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         known = season.club_division()
         unknown = [c for c in args.withdraw if c not in known]
         if unknown:
-            raise CliError(f"--withdraw: unknown club {unknown[0]!r}")
+            raise CliError(f"--withdraw: unknown club {shown(unknown[0])!r}")
         proposal = promotion_proposal(
             report.divisions,
             season.rules.promotion_places,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from core.tiebreaks import CCT_8B, DeReading
 
 from .errors import CliError
+from .input_file import input_path, read_input
 
 if TYPE_CHECKING:  # core.points loads pydantic: imported when the command runs, not for --help
     from fractions import Fraction
@@ -30,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "encounter, wins, Sonneborn-Berger and Koya (CCT-8b). Ranks and points in the file "
         "are ignored and computed again.",
     )
-    parser.add_argument("file", type=Path, metavar="FILE.trf", help="a FIDE TRF-16 file")
+    parser.add_argument("file", type=input_path, metavar="FILE.trf", help="a FIDE TRF-16 file")
     parser.add_argument(
         "--tiebreaks",
         choices=[reading.value for reading in DeReading],
@@ -77,7 +78,7 @@ def read_tournament(path: Path) -> TrfTournament:
     from core.trf import TrfError, parse_trf
 
     try:
-        data = path.read_bytes()
+        data = read_input(path)
     except OSError as error:
         raise CliError(f"cannot read {path}: {error.strerror or error}") from error
     try:

@@ -36,9 +36,11 @@ def guild_id(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a guild id (a number)") from None
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a guild id (a number)") from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a guild id (ids are positive)")
+    if value >= 2**64:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a guild id (ids are 64-bit)")
     return value
 
 
