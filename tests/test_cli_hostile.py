@@ -248,3 +248,14 @@ def test_sync_guild_id_is_a_positive_64_bit_number(
     monkeypatch.setenv("DISCORD_TOKEN", "not-used")
     reason = refused(["sync", f"--guild={value}"], capsys)
     assert "guild id" in reason
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "1e300"])
+def test_chesscom_configured_timeout_that_aiohttp_cannot_use(
+    value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`timeout_seconds = inf` in the file overflowed inside aiohttp (a traceback)."""
+    config = tmp_path / "config.toml"
+    config.write_text(f'[chesscom]\ncontact = "a@b.c"\ntimeout_seconds = {value}\n')
+    reason = refused(["chesscom", "match", "1", "--config", str(config)], capsys)
+    assert "chesscom.timeout_seconds" in reason

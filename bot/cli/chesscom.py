@@ -210,8 +210,12 @@ def cli_settings(args: argparse.Namespace, configured: ChessComConfig) -> Client
         )
     timeout = configured.timeout_seconds if args.timeout is None else args.timeout
     retries = configured.max_retries if args.retries is None else args.retries
-    if timeout <= 0:
-        raise CliError("--timeout must be positive")
+    if not (math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT_SECONDS):
+        # only a configured value gets here (the option is checked when parsed): name the key
+        raise CliError(
+            f"chesscom.timeout_seconds: {timeout!r} is not a number of seconds above 0 "
+            f"and at most {MAX_TIMEOUT_SECONDS:g}"
+        )
     if retries < 0:
         raise CliError("--retries must not be negative")
     return ClientSettings(
