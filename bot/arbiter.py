@@ -10,6 +10,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import Config
+from bot.outbox import OutboxSender
 from bot.scheduler import JobRegistry, Scheduler
 from bot.tree import ArbiterTree
 from storage.database import Database
@@ -48,6 +49,7 @@ class ArbiterBot(commands.AutoShardedBot):
         self._database = database
         self.run_jobs = run_jobs
         self.scheduler: Scheduler | None = None
+        self.outbox: OutboxSender | None = None
         self._owner: OwnerLock | None = None
 
     @property
@@ -88,21 +90,27 @@ class ArbiterBot(commands.AutoShardedBot):
         return names
 
     async def setup_hook(self) -> None:
-        """Open storage, load the cogs, then start the scheduler and rebuild its jobs."""
+        """Open storage, load the cogs, start the outbox sender, then start the scheduler: run
+        the jobs missed while down (in due order) and schedule the rest."""
         await self.open_database()
         loaded = await self.load_cogs()
         log.info("loaded cogs: %s", ", ".join(loaded))
         if not self.run_jobs:
             return
+        self.outbox = OutboxSender(self.database, self.http, allowed_mentions=self.allowed_mentions)
+        self.database.on_commit(self.outbox.on_commit)
+        self.outbox.start()
         self.scheduler = Scheduler(self.database, self.jobs)
         self.database.on_commit(self.scheduler.on_commit)
         self.scheduler.start()
         await self.scheduler.recover()
 
     async def close(self) -> None:
-        """Stop the scheduler, disconnect, and close the database."""
+        """Stop the scheduler and the outbox sender, disconnect, and close the database."""
         if self.scheduler is not None:
             await self.scheduler.shutdown()
+        if self.outbox is not None:
+            await self.outbox.stop()
         await super().close()
         if self._database is not None:
             await self._database.close()

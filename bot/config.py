@@ -6,18 +6,22 @@ key and the problem, so the CLI can print it and exit 2 without a traceback.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import tomllib
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Self
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from bot.formats.numbers import Count, Number
+from core.league import season as league
 from core.league.registration import MIN_ADMINS
 from core.league.roster import TIMEOUT_LIMIT_PERCENT
 from core.league.schedule import START_TIME, START_ZONE
-from core.season import Count, Number, Rules
 from core.tour.appeals import DEADLINE_TIME, DEFAULT_APPEAL_ZONE
 from core.tour.disconnections import RECONNECT_WINDOW
 from core.tour.qualification import TOP_OF_STANDINGS
@@ -66,11 +70,29 @@ class TimeZones(_Section):
         return value
 
 
-class ClDefaults(Rules):
-    """CL defaults frozen into each new season (CCT-16); season-file `Rules` plus CL timing."""
+MAX_RETRIES = 10
+"""chesscom.max_retries: more would keep a command waiting minutes on a failing API."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
+def _clock(text: str) -> dt.time:
+    """An `HH:MM` setting (validated by its pattern) as a time of day."""
+    return dt.time.fromisoformat(text)
+
+
+class ClDefaults(_Section):
+    """CL defaults frozen into each new season (CCT-16): the season file's `rules` plus the
+    settings core's CL functions take as parameters."""
+
+    games_per_board: Count = Field(league.GAMES_PER_BOARD, ge=1, description="CL-14")
+    challenge_deadline_hours: Count = Field(
+        league.CHALLENGE_DEADLINE_HOURS,
+        ge=0,
+        le=league.MAX_CHALLENGE_DEADLINE_HOURS,
+        description="CL-15",
+    )
+    max_members: Count = Field(league.MAX_MEMBERS, ge=1, description="CL-5")
+    max_avg_rating: Number = Field(league.MAX_AVG_RATING, gt=0, description="CL-6")
+    forfeits_to_disqualify: Count = Field(league.FORFEITS_TO_DISQUALIFY, ge=1, description="CL-DQ")
     start_time: str = Field(START_TIME.strftime("%H:%M"), pattern=HHMM, description="CL-13")
     divisions: list[str] = Field(
         default_factory=lambda: ["Premier Division", "Division One", "Division Two"],
@@ -90,6 +112,51 @@ class ClDefaults(Rules):
     vote_deadline_hours: Count = Field(VOTE_HOURS, ge=1, description="CL-23")
     vote_quorum: Count = Field(MINIMUM_VOTERS, ge=1, description="CL-23")
 
+    @model_validator(mode="after")
+    def _honourable(self) -> Self:
+        """Refuse what core cannot honour, naming the key (ConfigError adds the file)."""
+        if self.relegated != self.promoted:
+            raise ValueError(
+                f"relegated: {self.relegated} differs from promoted {self.promoted};"
+                " CL-8 keeps every division's size, so they must be equal"
+            )
+        if len(self.min_players) != len(self.divisions):
+            raise ValueError(
+                f"min_players: needs one value per division ({len(self.divisions)}),"
+                f" got {len(self.min_players)}"
+            )
+        if any(n < 1 for n in self.min_players):
+            raise ValueError("min_players: every division needs at least 1 player (CL-9..11)")
+        if len(set(self.divisions)) != len(self.divisions) or not all(self.divisions):
+            raise ValueError("divisions: names must be different and not empty (CL-7)")
+        return self
+
+    def season_rules(self) -> league.SeasonRules:
+        """CCT-16: the rules value a new season freezes (the season file's `rules`)."""
+        return league.SeasonRules(
+            games_per_board=self.games_per_board,
+            challenge_deadline_hours=self.challenge_deadline_hours,
+            max_members=self.max_members,
+            max_avg_rating=self.max_avg_rating,
+            forfeits_to_disqualify=self.forfeits_to_disqualify,
+            promotion_places=self.promoted,
+        )
+
+    def season_divisions(self) -> tuple[league.Division, ...]:
+        """CL-7, CL-9..11: a new season's divisions, best first, before clubs register."""
+        return tuple(
+            league.Division(name, minimum, ())
+            for name, minimum in zip(self.divisions, self.min_players, strict=True)
+        )
+
+    def start_clock(self) -> dt.time:
+        """CL-13: the local start time of every match (`division_schedule(at=…)`)."""
+        return _clock(self.start_time)
+
+    def timeout_limit(self) -> Fraction:
+        """CL-21: the timeout percentage above which a removal is justified, exactly."""
+        return Fraction(Decimal(repr(self.timeout_ratio_limit_percent)))
+
 
 class CctDefaults(_Section):
     """CCT defaults frozen into each new event (CCT-16)."""
@@ -102,8 +169,24 @@ class CctDefaults(_Section):
         DEADLINE_TIME.strftime("%H:%M"), pattern=HHMM, description="CCT-11"
     )
     reconnect_seconds: Count = Field(
-        int(RECONNECT_WINDOW.total_seconds()), ge=0, description="CCT-10"
+        int(RECONNECT_WINDOW.total_seconds()), ge=0, le=3600, description="CCT-10"
     )
+
+    def event_size(self, event_type: EventType) -> int:
+        """CCT-2: the players of a new event of this type (`qualify_for_event(size=…)`)."""
+        return {
+            EventType.REGULAR: self.regular_players,
+            EventType.MAJOR: self.major_players,
+            EventType.FINALS: self.finals_players,
+        }[event_type]
+
+    def appeal_clock(self) -> dt.time:
+        """CCT-11: the local time of the appeal deadline (`decide_appeal(at=…)`)."""
+        return _clock(self.appeal_deadline)
+
+    def reconnect_window(self) -> dt.timedelta:
+        """CCT-10: the reconnection window (`disconnection_outcome(window=…)`)."""
+        return dt.timedelta(seconds=self.reconnect_seconds)
 
 
 class RuleDefaults(_Section):
@@ -118,8 +201,8 @@ class ChessComConfig(_Section):
 
     base_url: str = Field("https://api.chess.com/pub", pattern=r"^https?://")
     contact: str = Field("", description="operator contact, sent in the User-Agent")
-    timeout_seconds: Number = Field(10.0, gt=0)
-    max_retries: Count = Field(3, ge=0)
+    timeout_seconds: Number = Field(10.0, gt=0, le=600, description="per request")
+    max_retries: Count = Field(3, ge=0, le=MAX_RETRIES, description="on 429 / 5xx / network")
 
 
 class Config(_Section):
@@ -148,6 +231,9 @@ def _describe(error: ValidationError) -> str:
         message = "unknown key"
     elif message.startswith("Value error, "):
         message = message.removeprefix("Value error, ")
+        field, colon, rest = message.partition(": ")
+        if colon and field.isidentifier():  # a section's check naming its key
+            key, message = f"{key}.{field}", rest
     return f"{key}: {message}"
 
 
@@ -162,7 +248,7 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
     data: dict[str, object] = {}
     if path.exists():
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a BOM is not TOML
         except tomllib.TOMLDecodeError as error:
             raise ConfigError(f"{path}: not valid TOML: {error}") from None
         except (OSError, UnicodeDecodeError) as error:
@@ -183,10 +269,4 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
         loc = tuple(str(part) for part in error.errors()[0]["loc"])
         source = f"environment variable {from_env[loc]}" if loc in from_env else str(path)
         raise ConfigError(f"{source}: {_describe(error)}") from None
-    cl = config.rules.cl
-    if len(cl.min_players) != len(cl.divisions):
-        raise ConfigError(
-            f"{path}: rules.cl.min_players: needs one value per division "
-            f"({len(cl.divisions)}), got {len(cl.min_players)}"
-        )
     return config

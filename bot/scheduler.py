@@ -1,20 +1,25 @@
-"""Durable scheduling: APScheduler runs jobs in memory, the database says which jobs exist.
+"""Durable scheduling: a timer (APScheduler, or a virtual clock) fires jobs, the database says
+which jobs exist.
 
 Features plug a job kind into `JobRegistry` (kind → async handler). Services schedule, move
 and cancel jobs in their unit of work (`uow.jobs.schedule(kind, subject, due_at)`); the
 scheduler learns of them when it commits (`on_commit`). At start-up `rebuild()` schedules
-every pending job from the database (job id `job-<row id>`); one already overdue runs at
-once. A firing first claims its row (`UPDATE … WHERE status = 'pending'`), so a job runs
-exactly once even if it is scheduled twice or the bot restarts while it is due. A run
-that a crash interrupted (its row still `running` at the next start) is released and runs
-again, so handlers must be idempotent (guard their own state changes the same way).
+every pending job from the database (job id `job-<row id>`); `recover()` first runs, once
+each and in due order, the jobs that fell due while the bot was down. A firing first claims
+its row (`UPDATE … WHERE status = 'pending'`), so a job runs exactly once even if it is
+scheduled twice or the bot restarts while it is due. A run that a crash interrupted (its row
+still `running` at the next start) is released and runs again, so handlers must be
+idempotent (guard their own state changes the same way).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from datetime import datetime
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -26,6 +31,7 @@ from storage.jobs import Job, pending_jobs, running_jobs
 log = logging.getLogger(__name__)
 
 JobHandler = Callable[[Job], Awaitable[None]]
+Callback = Callable[[], Coroutine[object, object, object]]
 
 
 class JobRegistry:
@@ -58,18 +64,23 @@ def new_scheduler() -> AsyncIOScheduler:
     )
 
 
-class Scheduler:
-    """Schedules database jobs in APScheduler and runs each exactly once."""
+class Timer(Protocol):
+    """Calls back at an instant: APScheduler in the running bot, a `VirtualClock` in tests and
+    the offline replay."""
 
-    def __init__(
-        self,
-        database: Database,
-        registry: JobRegistry,
-        scheduler: AsyncIOScheduler | None = None,
-    ) -> None:
-        self.database = database
-        self.registry = registry
-        self.aps = scheduler or new_scheduler()
+    def add(self, key: str, run_at: datetime, callback: Callback) -> None:
+        """Call `callback()` at `run_at`; replaces the timer `key` if there is one."""
+
+    def remove(self, key: str) -> None:
+        """Drop the timer `key`, if any."""
+
+
+class ApsTimer:
+    """Real time: APScheduler's date triggers, each firing run in a task the timer tracks so
+    `shutdown()` lets the runs in flight finish and record their end."""
+
+    def __init__(self, aps: AsyncIOScheduler | None = None) -> None:
+        self.aps = aps or new_scheduler()
         self._in_flight: set[asyncio.Task[object]] = set()
 
     def start(self) -> None:
@@ -78,14 +89,60 @@ class Scheduler:
             self.aps.start()
 
     async def shutdown(self) -> None:
-        """Stop firing new jobs, then let the runs in flight finish and record their end."""
+        """Stop firing, then wait for the runs in flight."""
         if self.aps.running:
             self.aps.shutdown(wait=False)
         if self._in_flight:
             await asyncio.gather(*self._in_flight, return_exceptions=True)
 
+    def add(self, key: str, run_at: datetime, callback: Callback) -> None:
+        """Schedule `callback` at `run_at` (APScheduler job id `key`)."""
+        self.aps.add_job(
+            self._fire, "date", run_date=run_at, args=[callback], id=key, replace_existing=True
+        )
+
+    def remove(self, key: str) -> None:
+        """Unschedule `key`, if scheduled."""
+        if self.aps.get_job(key) is not None:
+            self.aps.remove_job(key)
+
+    async def _fire(self, callback: Callback) -> None:
+        # APScheduler cancels its own job tasks on shutdown; run in a task it does not own.
+        task = asyncio.create_task(callback())
+        self._in_flight.add(task)
+        task.add_done_callback(self._in_flight.discard)
+
+
+class Scheduler:
+    """Schedules database jobs on a timer and runs each exactly once."""
+
+    def __init__(
+        self, database: Database, registry: JobRegistry, timer: Timer | None = None
+    ) -> None:
+        self.database = database
+        self.registry = registry
+        self.timer: Timer = timer if timer is not None else ApsTimer()
+
+    @property
+    def aps(self) -> AsyncIOScheduler:
+        """The APScheduler behind a real-time scheduler."""
+        if not isinstance(self.timer, ApsTimer):
+            raise RuntimeError("this scheduler runs on a virtual clock, not APScheduler")
+        return self.timer.aps
+
+    def start(self) -> None:
+        """Start the timer (APScheduler needs the running loop: call in `setup_hook`)."""
+        if isinstance(self.timer, ApsTimer):
+            self.timer.start()
+
+    async def shutdown(self) -> None:
+        """Stop firing new jobs, then let the runs in flight finish and record their end."""
+        if isinstance(self.timer, ApsTimer):
+            await self.timer.shutdown()
+
     async def rebuild(self) -> list[Job]:
-        """Schedule every pending job of the database; returns them. Overdue ones run at once."""
+        """Schedule every pending job of the database, in due order; returns them. Overdue
+        ones are scheduled at once."""
         jobs = await pending_jobs(self.database)
         for job in jobs:
             self.add(job)
@@ -93,7 +150,9 @@ class Scheduler:
         return jobs
 
     async def recover(self) -> list[Job]:
-        """At process start-up: release the runs a crash interrupted, then `rebuild()`."""
+        """At process start-up: release the runs a crash interrupted, run every job that fell
+        due while the bot was down — once each, one at a time, in due order — then schedule
+        the rest. Returns the pending jobs found (the overdue ones already run)."""
         released = []
         for job in await running_jobs(self.database):
             store = GuildStore(self.database, job.guild_id)
@@ -102,33 +161,28 @@ class Scheduler:
                     released.append(job.id)
         if released:
             log.warning("released %d job(s) interrupted by a crash: %s", len(released), released)
-        return await self.rebuild()
+        jobs = await pending_jobs(self.database)
+        now = self.database.clock()
+        for job in jobs:
+            if job.due_at <= now:
+                await self.run(job)
+            else:
+                self.add(job)
+        log.info("scheduler recovered %d pending job(s) from the database", len(jobs))
+        return jobs
 
     def on_commit(self, committed: Committed) -> None:
         """Follow a committed unit of work: schedule its new or moved jobs, drop cancelled ones."""
         for job in committed.jobs:
             if job.status == "pending":
                 self.add(job)
-            elif self.aps.get_job(job_id(job.id)) is not None:
-                self.aps.remove_job(job_id(job.id))
+            else:
+                self.timer.remove(job_id(job.id))
 
     def add(self, job: Job) -> None:
         """Schedule a stored pending job (again: a moved job replaces its earlier time)."""
-        self.aps.add_job(
-            self._fire,
-            "date",
-            run_date=max(job.due_at, self.database.clock()),
-            args=[job],
-            id=job_id(job.id),
-            replace_existing=True,
-        )
-
-    async def _fire(self, job: Job) -> None:
-        # APScheduler cancels its own job tasks on shutdown; run in a task it does not own,
-        # so `shutdown()` can let a started job finish and record its end.
-        task = asyncio.create_task(self.run(job), name=f"arbiter {job_id(job.id)}")
-        self._in_flight.add(task)
-        task.add_done_callback(self._in_flight.discard)
+        run_at = max(job.due_at, self.database.clock())
+        self.timer.add(job_id(job.id), run_at, functools.partial(self.run, job))
 
     async def run(self, job: Job) -> bool:
         """Claim and run one job; False if it was not pending or its kind is unknown."""

@@ -33,8 +33,10 @@ class Setup(commands.Cog):
     @manage_server
     async def show(self, interaction: discord.Interaction) -> None:
         """Reply with the current settings."""
-        settings = await GuildSetup(guild_store(interaction)).show()
-        await interaction.response.send_message(embed=settings_embed(settings), ephemeral=True)
+        settings, failures = await GuildSetup(guild_store(interaction)).show()
+        await interaction.response.send_message(
+            embed=settings_embed(settings, failures=failures), ephemeral=True
+        )
 
     @group.command(name="set", description="Set Arbiter's roles or announcements channel.")
     @app_commands.describe(

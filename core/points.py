@@ -1,6 +1,7 @@
 """Exact scores: points are `Fraction`s that are multiples of ½, never binary floats (CORE-5).
 
-Parsing accepts ints, exact floats, decimal strings and "a/b" strings; JSON output turns a
+Parsing accepts ints, exact floats, decimal strings and "a/b" strings (a file's stricter
+number fields are the adapters' concern: `bot/formats/numbers.py`); JSON output turns a
 Fraction back into an int when whole, else into the float it equals exactly (halves and
 quarters are exact in binary); text output shows it as an exact decimal (`decimal_text`).
 """
@@ -9,9 +10,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
-from typing import Annotated
-
-from pydantic import PlainSerializer, PlainValidator, WithJsonSchema
 
 HALF = Fraction(1, 2)
 ZERO = Fraction(0)
@@ -77,28 +75,3 @@ def decimal_text(value: Fraction | int) -> str:
             sign = "-" if value < 0 else ""
             return sign + (f"{whole[:-places]}.{whole[-places:]}" if places else whole)
     return f"{value.numerator}/{value.denominator}"
-
-
-def number_only(value: object) -> object:
-    """Refuse text and booleans where a file must hold a number (CORE-5): pydantic's lax mode
-    would read `"1.5"` as 1.5 and `true` as 1, which the published JSON Schema refuses."""
-    if isinstance(value, bool):
-        raise ValueError("a boolean is not a number")
-    if isinstance(value, str):
-        raise ValueError(f"{value!r} is text, not a number")
-    return value
-
-
-def _half_points_field(value: object) -> Fraction:
-    """The `HalfPoints` validator: a number (not text, not a boolean), a multiple of ½."""
-    return half_points(number_only(value))
-
-
-HalfPoints = Annotated[
-    Fraction,
-    PlainValidator(_half_points_field),
-    PlainSerializer(json_number, return_type=int | float, when_used="json"),
-    WithJsonSchema({"type": "number", "multipleOf": 0.5}),
-]
-"""A pydantic field type for a score that is a multiple of ½, serialised as a JSON number
-(an integer when whole). One Python call validates a value (no second Fraction check)."""

@@ -57,6 +57,10 @@ class Scoring:
     win: Fraction = Fraction(1)
     draw: Fraction = Fraction(1, 2)
     loss: Fraction = Fraction(0)
+    forfeit_win: Fraction | None = None
+    """Points of a forfeit win when they differ from `win` (e.g. a TRF-2026 record 299)."""
+    forfeit_loss: Fraction | None = None
+    """Points of a forfeit loss when they differ from `loss` (TRF-2026 `A`, absence)."""
 
     def points(self, outcome: Outcome) -> Fraction:
         """The points one outcome is worth under this scoring."""
@@ -65,6 +69,15 @@ class Scoring:
         if outcome is Outcome.DRAW:
             return self.draw
         return self.loss
+
+    def game_points(self, result: Result, white: bool) -> Fraction:
+        """CORE-2: the points one side of a game scores; a forfeit may be worth its own."""
+        outcome = result.outcome(white=white)
+        if result.is_forfeit:
+            special = self.forfeit_win if outcome is Outcome.WIN else self.forfeit_loss
+            if special is not None:
+                return special
+        return self.points(outcome)
 
 
 STANDARD = Scoring()

@@ -27,7 +27,7 @@ from core.tiebreaks import (
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class PlayerStanding:
     """CORE-3: one row of the standings. `de` is None where direct encounter was not applied
     (no tie, or not every tied pair has met); `tied` marks a shared rank; `by_lot` marks a
     rank that a drawing of lots decided after every criterion left the tie."""
@@ -122,15 +122,19 @@ def standings(
     reading: DeReading = DeReading.CCT,
     max_score: Fraction | None = None,
     lots_seed: int | str | None = None,
-) -> tuple[Standing, ...]:
+    adjustments: Mapping[Hashable, Fraction] | None = None,
+) -> tuple[PlayerStanding, ...]:
     """CORE-3 / CCT-8b: the standings in rank order; players still tied share a rank, unless
     the event orders a drawing of lots (`lots_seed`), which then orders each remaining tie.
 
     `players` lists every player once, in start-number order (the order tied players are
     shown in); `criteria` starts with PTS (default CCT-8b: PTS, DE, WIN, SB, KS). The draw
     is `core.berger.draw_lots` over a tied group in that order, so a recorded seed replays it.
+    `adjustments` add a bonus or penalty to a player's points (e.g. TRF-2026 record 299).
     """
-    values = player_values(players, games, byes, scoring=scoring, max_score=max_score)
+    values = player_values(
+        players, games, byes, scoring=scoring, max_score=max_score, adjustments=adjustments
+    )
     groups, shown = rank_groups(players, values, criteria, reading)
     ranked: list[Group] = []
     by_lot: set[Hashable] = set()
@@ -141,7 +145,7 @@ def standings(
         else:
             ranked.append(tie)
     return tuple(
-        Standing(
+        PlayerStanding(
             rank=rank,
             player=player,
             points=values.points[player],

@@ -8,7 +8,7 @@ implementation, fed with every game, forfeits and double forfeits included (CORE
 from __future__ import annotations
 
 import enum
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -59,11 +59,14 @@ class Game:
 
 @dataclass(frozen=True, slots=True)
 class Bye:
-    """A round without a game that is still scored, e.g. a half-point bye (TRF `H`)."""
+    """A round without a game that is still scored, e.g. a half-point bye (TRF `H`);
+    `points`, when given, is what this kind of bye is worth in the event (TRF-2026 `162`)
+    instead of the points of its outcome."""
 
     player: Hashable
     outcome: Outcome
     round: int | None = None
+    points: Fraction | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +87,8 @@ def game_encounters(games: Iterable[Game], scoring: Scoring = STANDARD) -> tuple
         Encounter(
             g.white,
             g.black,
-            scoring.points(g.result.outcome(white=True)),
-            scoring.points(g.result.outcome(white=False)),
+            scoring.game_points(g.result, white=True),
+            scoring.game_points(g.result, white=False),
         )
         for g in games
     )
@@ -114,12 +117,15 @@ def player_values(
     *,
     scoring: Scoring = STANDARD,
     max_score: Fraction | None = None,
+    adjustments: Mapping[Hashable, Fraction] | None = None,
 ) -> PlayerValues:
     """CORE-3: points, WIN, SB, SB-C1 and KS of every player.
 
     WIN counts games won, forfeit wins included (byes are not games). KS counts points
     against players with at least half of `max_score`, by default a win for every game or
     scored bye of the player with the most (a complete round robin: n-1 games per cycle).
+    `adjustments` (a bonus or penalty per player) change the points only: SB and KS weigh
+    opponents by what they scored in the event, as FIDE's reference program gacrux does.
     """
     games = tuple(games)
     byes = tuple(byes)
@@ -127,7 +133,7 @@ def player_values(
     encounters = game_encounters(games, scoring)
     points = totals(encounters, players)
     for b in byes:
-        points[b.player] += scoring.points(b.outcome)
+        points[b.player] += scoring.points(b.outcome) if b.points is None else b.points
     wins = dict.fromkeys(players, 0)
     rounds = dict.fromkeys(players, 0)
     for g in games:
@@ -141,8 +147,13 @@ def player_values(
             rounds[b.player] += 1
     if max_score is None:
         max_score = scoring.win * max(rounds.values(), default=0)
+    final = dict(points)
+    for player, change in (adjustments or {}).items():
+        if player not in final:
+            raise ValueError(f"an adjustment names {player!r}, who is not a player of the event")
+        final[player] += change
     return PlayerValues(
-        points=points,
+        points=final,
         wins=wins,
         sb=sonneborn_berger(encounters, points),
         sb_c1=sonneborn_berger_cut(encounters, points, 1),

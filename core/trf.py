@@ -1,14 +1,19 @@
-"""FIDE Tournament Report File (TRF-16) for round robins: parse and write (CORE-2, CCT-8a).
+"""FIDE Tournament Report File (TRF-16, and the lines of TRF-2026) for round robins: parse
+and write (CORE-2, CCT-8a).
 
 Player records (`001`) are fixed columns: start number 5-8, name 15-47, rating 49-52,
 federation 54-56, FIDE id 58-68, birth date 70-79, points 81-84, rank 86-89, then per round
-ten columns from 92: opponent (4), colour (`w`/`b`/`-`), result. The points and rank of an
-input file are the other program's: they are never read, always computed. Every parse error
-names the line and the problem.
+ten columns from 92: opponent (4), colour (`w`/`b`/`-`), result. Letter codes are
+case-insensitive; a forfeit may carry colour `-` against a named opponent (FIDE's own
+example file does). Lines end at `\n`, `\r\n` or `\r` only; `###` lines are comments
+(TRF-2026). The points and rank of an input file are the other program's: they are never
+read, always computed. Every parse error names the line and the problem. What the TRF-2026
+records mean for the scores is `core.trf2026`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -24,6 +29,10 @@ _UNRATED = {"W": "1", "D": "=", "L": "0"}
 _BYES = {"H": Outcome.DRAW, "F": Outcome.WIN, "U": Outcome.WIN, "+": Outcome.WIN}
 _NO_POINTS = {"Z", "-", " "}
 _OPPOSITE = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "-+"}
+_LINE_END = re.compile(r"\r\n|\r|\n")
+"""TRF lines end at LF, CR LF or CR, never at U+0085 or another Unicode separator."""
+COMMENT = "###"
+"""TRF-2026: a line starting with `###` is a comment (kept, written back, never read)."""
 
 
 class TrfError(ValueError):
@@ -38,7 +47,8 @@ class TrfError(ValueError):
 @dataclass(frozen=True, slots=True)
 class TrfRound:
     """One round of a player record: opponent start number (None: no opponent), colour
-    (`w`, `b` or None) and the result code (`1 = 0 + - W D L H F U Z`, or blank)."""
+    (`w`, `b`, or None: no opponent, or a forfeit written with `-`) and the result code in
+    upper case (`1 = 0 + - W D L H F U Z`, or blank)."""
 
     opponent: int | None
     colour: str | None
@@ -63,19 +73,23 @@ class TrfPlayer:
 
 @dataclass(frozen=True, slots=True)
 class TrfTournament:
-    """A parsed TRF: its non-player records in file order, and its players by start number."""
+    """A parsed TRF: its non-player records (code, text after column 4; `###` comments
+    keep all after the `###`) in file order, its players by start number, and the line of
+    each record (empty for a tournament built in code), so that it is written back in order."""
 
     records: tuple[tuple[str, str], ...]
     players: tuple[TrfPlayer, ...]
+    record_lines: tuple[int, ...] = ()
 
     @property
     def name(self) -> str:
         """The tournament name (record 012), or an empty string."""
-        return next((value for code, value in self.records if code == "012"), "")
+        return next((value.strip() for code, value in self.records if code == "012"), "")
 
 
 def _field(line: str, start: int, end: int) -> str:
-    return line[start:end].strip()
+    """Columns start+1..end without their padding (spaces only: a name may end in U+0085)."""
+    return line[start:end].strip(" ")
 
 
 def _parse_round(line: str, line_no: int, index: int) -> TrfRound:
@@ -84,17 +98,23 @@ def _parse_round(line: str, line_no: int, index: int) -> TrfRound:
     where = f"round {index + 1} (column {start + 1})"
     if chunk[4] != " " or chunk[6] != " ":
         raise TrfError(line_no, f"{where}: expected 'NNNN c r', found {chunk[:8]!r}")
-    opponent_text, colour, code = chunk[:4].strip(), chunk[5], chunk[7]
+    opponent_text, colour, code = chunk[:4].strip(), chunk[5].lower(), chunk[7].upper()
     if opponent_text and not opponent_text.isdigit():
         raise TrfError(line_no, f"{where}: opponent {opponent_text!r} is not a start number")
     opponent = int(opponent_text) if opponent_text else 0
     if colour not in "wb- ":
         raise TrfError(line_no, f"{where}: colour {colour!r} is not w, b or -")
     if opponent:
-        if colour not in "wb":
-            raise TrfError(line_no, f"{where}: a game against {opponent} needs colour w or b")
         if code not in "1=0+-WDL ":
             raise TrfError(line_no, f"{where}: result {code!r} is not 1, =, 0, +, -, W, D or L")
+        if colour not in "wb":
+            if code not in "+-":
+                raise TrfError(
+                    line_no,
+                    f"{where}: a game against {opponent} needs colour w or b "
+                    "(only a forfeit, + or -, may have -)",
+                )
+            return TrfRound(opponent, None, code)
         return TrfRound(opponent, colour, code)
     if code not in "HFUZ+- ":
         raise TrfError(line_no, f"{where}: result {code!r} is not a bye code (H F U Z + -)")
@@ -102,8 +122,8 @@ def _parse_round(line: str, line_no: int, index: int) -> TrfRound:
 
 
 def _is_number(text: str) -> bool:
-    """True for a plain decimal number such as `12`, `5.0` or `3.5`."""
-    whole, _, fraction = text.partition(".")
+    """True for a plain decimal number such as `12`, `5.0`, `3.5` or `-1.0` (a penalty)."""
+    whole, _, fraction = text.removeprefix("-").partition(".")
     return whole.isdigit() and (fraction == "" or fraction.isdigit())
 
 
@@ -142,27 +162,42 @@ def _parse_player(line: str, line_no: int) -> TrfPlayer:
     )
 
 
+def trf_lines(text: str) -> list[str]:
+    """The lines of a TRF text, split at LF, CR LF or CR only (a byte order mark dropped)."""
+    return _LINE_END.split(text.removeprefix("\ufeff"))
+
+
 def parse_trf(text: str) -> TrfTournament:
-    """Read a TRF-16 text; raise `TrfError` naming the line of the first problem found.
+    """Read a TRF-16 or TRF-2026 text; raise `TrfError` naming the line of the first problem.
 
     Besides the columns, it checks that start numbers are unique, that every opponent
     exists, and that both records of a game agree on round, colours and result."""
     records: list[tuple[str, str]] = []
+    record_lines: list[int] = []
     players: list[TrfPlayer] = []
-    for line_no, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
-        line = raw.rstrip("\r")
+    for line_no, line in enumerate(trf_lines(text), start=1):
         if not line.strip():
             continue
         code = line[:3]
         if code == "001":
             players.append(_parse_player(line, line_no))
+            continue
+        if code == COMMENT:
+            records.append((code, line[3:].rstrip()))
         elif len(code) == 3 and code.isascii() and code.isalnum():
-            records.append((code, line[4:].strip()))
+            records.append((code, line[4:].rstrip()))
         else:
-            raise TrfError(line_no, f"{code.strip()!r} is not a TRF record code")
+            raise TrfError(
+                line_no,
+                f"{code.strip()!r} is not a TRF record code (a comment or ruler line "
+                "starts with ###)",
+            )
+        record_lines.append(line_no)
     if not players:
         raise TrfError(0, "the file has no player records (001)")
-    tournament = TrfTournament(tuple(records), tuple(sorted(players, key=lambda p: p.start_no)))
+    tournament = TrfTournament(
+        tuple(records), tuple(sorted(players, key=lambda p: p.start_no)), tuple(record_lines)
+    )
     _check_pairings(tournament)
     return tournament
 
@@ -192,7 +227,7 @@ def _check_pairings(tournament: TrfTournament) -> None:
                     f"({other.start_no}), whose record on line {other.line} does not name "
                     f"{player.start_no} in that round",
                 )
-            if back.colour == rnd.colour:
+            if rnd.colour is not None and back.colour == rnd.colour:
                 raise TrfError(
                     player.line,
                     f"{where}: both {player.start_no} and {other.start_no} have {rnd.colour}",
@@ -221,23 +256,43 @@ def _result(white_code: str, black_code: str) -> Result:
     return {"1": Result.WHITE_WIN, "=": Result.DRAW, "0": Result.BLACK_WIN}[white_code]
 
 
-def games_and_byes(tournament: TrfTournament) -> tuple[tuple[Game, ...], tuple[Bye, ...]]:
+def _writes_the_game(player: TrfPlayer, rnd: TrfRound, back: TrfRound) -> bool:
+    """True when this record is the game's White: colour `w`, or a forfeit written with `-`
+    whose partner has `b`, or (both `-`) the lower start number."""
+    if rnd.colour is not None:
+        return rnd.colour == "w"
+    if back.colour is not None:
+        return back.colour == "b"
+    return player.start_no < (rnd.opponent or 0)
+
+
+def games_and_byes(
+    tournament: TrfTournament, bye_points: Mapping[str, Fraction] | None = None
+) -> tuple[tuple[Game, ...], tuple[Bye, ...]]:
     """CORE-2: the games (by start number, with rounds) and scored byes of a parsed TRF.
 
-    Unplayed pairings (blank result) and zero-point byes (`Z`, `-`, blank) give nothing."""
+    Unplayed pairings (blank result) give nothing. A bye is worth its outcome (`H` a draw,
+    `F`/`U`/`+` a win, `Z`/`-`/blank nothing) unless `bye_points` gives its code's points
+    (TRF-2026 record 162). A forfeit written with colour `-` is a game with the record of
+    `_writes_the_game` as White (colours do not change any tie-break here)."""
     games: list[Game] = []
     byes: list[Bye] = []
     by_no = {p.start_no: p for p in tournament.players}
+    given = bye_points or {}
     for player in tournament.players:
         for index, rnd in enumerate(player.rounds):
             if rnd.opponent is None:
-                outcome = _BYES.get(rnd.code)
-                if outcome is not None:
+                outcome = _BYES.get(rnd.code, Outcome.LOSS)
+                points = given.get(rnd.code)
+                if points is not None and (points or outcome is not Outcome.LOSS):
+                    byes.append(Bye(player.start_no, outcome, index + 1, points))
+                elif points is None and rnd.code in _BYES:
                     byes.append(Bye(player.start_no, outcome, index + 1))
-            elif rnd.colour == "w" and rnd.code != " ":
-                black_code = by_no[rnd.opponent].rounds[index].code
+                continue
+            back = by_no[rnd.opponent].rounds[index]
+            if rnd.code != " " and _writes_the_game(player, rnd, back):
                 games.append(
-                    Game(player.start_no, rnd.opponent, _result(rnd.code, black_code), index + 1)
+                    Game(player.start_no, rnd.opponent, _result(rnd.code, back.code), index + 1)
                 )
     return tuple(games), tuple(byes)
 
@@ -311,8 +366,15 @@ def dump_trf(
     points: Mapping[int, Fraction] | None = None,
     ranks: Mapping[int, int] | None = None,
 ) -> str:
-    """Write a TRF-16 text; points and ranks (by start number) are the computed ones."""
-    lines = [f"{code} {value}".rstrip() for code, value in tournament.records]
+    """Write a TRF text; points and ranks (by start number) are the computed ones.
+
+    Records and players keep the order of the file read (comments and TRF-2026 records
+    included), so a TRF-2026 file is written back as TRF-2026 and a TRF-16 file as TRF-16."""
+    placed: list[tuple[int, int, str]] = []
+    for index, (code, value) in enumerate(tournament.records):
+        line = tournament.record_lines[index] if tournament.record_lines else 0
+        text = code + value if code == COMMENT else f"{code} {value}"
+        placed.append((line, 0, text.rstrip()))
     for p in tournament.players:
         score = _points_text(points[p.start_no]) if points is not None else ""
         rank = str(ranks[p.start_no]) if ranks is not None else ""
@@ -322,5 +384,6 @@ def dump_trf(
             f"{score:>4} {rank:>4}  "
         )
         cells = [f"{rnd.opponent or 0:>4} {rnd.colour or '-'} {rnd.code}" for rnd in p.rounds]
-        lines.append((head + "  ".join(cells)).rstrip())
-    return "\n".join(lines) + "\n"
+        placed.append((p.line, 1, (head + "  ".join(cells)).rstrip()))
+    placed.sort(key=lambda item: item[:2])  # stable: file order, or records before players
+    return "\n".join(text for _, _, text in placed) + "\n"

@@ -36,9 +36,9 @@ class MotionStatus:
     not_voted: int
 
 
-def can_open(directors: Collection[str]) -> bool:
-    """CL-23: with fewer than three directors no discretion can be exercised."""
-    return len(set(directors)) >= MINIMUM_VOTERS
+def can_open(directors: Collection[str], quorum: int = MINIMUM_VOTERS) -> bool:
+    """CL-23: with fewer than `quorum` (three) directors no discretion can be exercised."""
+    return len(set(directors)) >= quorum
 
 
 def motion_deadline(opened: dt.datetime, hours: int = VOTE_HOURS) -> dt.datetime:
@@ -46,8 +46,8 @@ def motion_deadline(opened: dt.datetime, hours: int = VOTE_HOURS) -> dt.datetime
     return opened + dt.timedelta(hours=hours)
 
 
-def _outcome(yes: int, no: int) -> MotionState:
-    if yes + no < MINIMUM_VOTERS or (yes and no):
+def _outcome(yes: int, no: int, quorum: int) -> MotionState:
+    if yes + no < quorum or (yes and no):
         return MotionState.NO_DECISION
     return MotionState.PASSED if yes else MotionState.REJECTED
 
@@ -57,6 +57,7 @@ def motion_status(
     votes: Mapping[str, bool],
     at: dt.datetime,
     deadline: dt.datetime,
+    quorum: int = MINIMUM_VOTERS,
 ) -> MotionStatus:
     """CL-23: passed when ≥ 3 voted and all yes; rejected when ≥ 3 voted and all no; else
     no decision. The motion closes at its deadline or once every director voted; a split
@@ -64,16 +65,14 @@ def motion_status(
     to yes (True) / no (False); abstaining means not voting.
     """
     members = set(directors)
-    if not can_open(members):
-        raise ValueError(
-            f"a motion needs at least {MINIMUM_VOTERS} directors, there are {len(members)}"
-        )
+    if not can_open(members, quorum):
+        raise ValueError(f"a motion needs at least {quorum} directors, there are {len(members)}")
     strangers = sorted(set(votes) - members)
     if strangers:
         raise ValueError(f"not directors: {', '.join(strangers)}")
     yes = sum(1 for v in votes.values() if v)
     no = len(votes) - yes
-    outcome = _outcome(yes, no)
+    outcome = _outcome(yes, no, quorum)
     closed = at >= deadline or len(votes) == len(members)
     return MotionStatus(
         state=outcome if closed else MotionState.OPEN,

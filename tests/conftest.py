@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -65,6 +65,9 @@ async def bot(config: Config) -> AsyncIterator[ArbiterBot]:
 
 
 @pytest.fixture
-def harness(bot: ArbiterBot) -> DiscordHarness:
-    """The Discord harness on `bot`: `await harness.command("setup show", user=...)`."""
-    return DiscordHarness(bot)
+def harness(bot: ArbiterBot) -> Iterator[DiscordHarness]:
+    """The Discord harness on `bot`: `await harness.command("setup show", user=...)`. The test
+    fails if any REST call got no recorded answer."""
+    harness = DiscordHarness(bot)
+    yield harness
+    harness.check()

@@ -33,8 +33,10 @@ live here only, so a discord.py upgrade breaks one place.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import itertools
 import json
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -123,6 +125,7 @@ class Post:
     channel_id: int
     payload: dict[str, Any]
     message_id: int
+    edited: bool = False
 
     @property
     def content(self) -> str | None:
@@ -142,6 +145,7 @@ class Outcome:
 
     replies: list[Reply] = field(default_factory=list)
     posts: list[Post] = field(default_factory=list)
+    errors: list[logging.LogRecord] = field(default_factory=list)
 
     @property
     def reply(self) -> Reply:
@@ -151,7 +155,7 @@ class Outcome:
 
     def __getattr__(self, name: str) -> Any:
         # Convenience: `outcome.content` means `outcome.reply.content`.
-        if name.startswith("_") or name in ("replies", "posts"):
+        if name.startswith("_") or name in ("replies", "posts", "errors"):
             raise AttributeError(name)
         return getattr(self.reply, name)
 
@@ -194,6 +198,38 @@ def message_limit_problems(body: dict[str, Any]) -> list[str]:
 class _BadRequest:
     status = 400
     reason = "Bad Request"
+
+
+_REASONS = {
+    400: "Bad Request",
+    403: "Forbidden",
+    404: "Not Found",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+}
+
+
+@dataclass
+class _Response:
+    """What discord.py's HTTP errors read of an aiohttp response."""
+
+    status: int
+    reason: str
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def _error(
+    status: int, data: dict[str, Any], *, retry_after: float | None = None
+) -> discord.HTTPException:
+    """The exception discord.py raises for Discord's answer `status` with body `data`."""
+    headers = {} if retry_after is None else {"Retry-After": str(retry_after)}
+    response = _Response(status, _REASONS.get(status, "Error"), headers)
+    kind = {403: discord.Forbidden, 404: discord.NotFound}.get(
+        status, discord.DiscordServerError if status >= 500 else discord.HTTPException
+    )
+    return kind(response, data)  # type: ignore[arg-type]
 
 
 def refuse_over_limits(body: dict[str, Any]) -> None:
@@ -357,6 +393,72 @@ class Member:
         }
 
 
+class _ErrorRecords(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@contextmanager
+def _logged_errors() -> Iterator[list[logging.LogRecord]]:
+    """Every record of level ERROR or above logged (by any logger) inside the block."""
+    handler = _ErrorRecords()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield handler.records
+    finally:
+        root.removeHandler(handler)
+
+
+_IN_INTERACTION: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "harness_interaction", default=False
+)
+
+
+@contextmanager
+def _tasks() -> Iterator[list[asyncio.Task[Any]]]:
+    """Every task the block starts, and every task those start (tasks inherit the context;
+    the bot's own long-lived tasks, such as the outbox sender, do not count)."""
+    loop = asyncio.get_running_loop()
+    previous = loop.get_task_factory()
+    created: list[asyncio.Task[Any]] = []
+
+    def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task[Any]:
+        if previous is not None:
+            task = previous(loop, coro, **kwargs)
+        else:
+            task = asyncio.Task(coro, loop=loop, **kwargs)
+        if _IN_INTERACTION.get():
+            created.append(task)
+        return task
+
+    loop.set_task_factory(factory)  # type: ignore[arg-type]
+    token = _IN_INTERACTION.set(True)
+    try:
+        yield created
+    finally:
+        _IN_INTERACTION.reset(token)
+        loop.set_task_factory(previous)
+
+
+async def _settle(tasks: list[asyncio.Task[Any]], direct: int) -> None:
+    """Wait for the first `direct` tasks (what the gateway started for the interaction: event
+    dispatch, the tree call); then fail if any task started meanwhile is still pending or if
+    any raised — a background task the test would never see finish."""
+    await asyncio.gather(*tasks[:direct], return_exceptions=True)
+    await asyncio.sleep(0)
+    pending = [t for t in tasks if not t.done()]
+    for task in pending:
+        task.cancel()
+    assert not pending, f"background tasks still pending: {[repr(t.get_coro()) for t in pending]}"
+    raised = [t for t in tasks if not t.cancelled() and t.exception() is not None]
+    assert not raised, f"background tasks raised: {[repr(t.exception()) for t in raised]}"
+
+
 class DiscordHarness:
     """A bot's command tree driven by raw interaction payloads, its replies recorded."""
 
@@ -371,6 +473,12 @@ class DiscordHarness:
             state=state, data=_user_payload(BOT_USER_ID, "Arbiter", bot=True)
         )
         self.posts: list[Post] = []
+        self.sent: dict[int, Post] = {}  # every channel message, by message id (latest edit)
+        self.requests: list[tuple[str, int]] = []  # (method, channel id) of each message call
+        self.unanswered: list[str] = []
+        self.denied: set[int] = set()
+        self._nonces: dict[str, Post] = {}
+        self._answers: list[tuple[str, int | None, discord.HTTPException]] = []
         bot.http.request = self._rest_request  # type: ignore[method-assign]
         self.roles: dict[int, dict[str, int]] = {}
         self.channels: dict[int, dict[str, int]] = {}
@@ -381,16 +489,79 @@ class DiscordHarness:
         self, route: Any, *, json: Any = None, form: Any = None, **_: Any
     ) -> dict[str, Any]:
         # Discord's REST API, at discord.py's one door to it (`HTTPClient.request`): channel
-        # messages are recorded; anything else fails loudly rather than reaching the network.
-        if route.method == "POST" and route.path == "/channels/{channel_id}/messages":
-            body = RecordingAdapter._body(json, form)
-            refuse_over_limits(body)
-            post = Post(int(route.channel_id), body, snowflake())
-            self.posts.append(post)
-            message = self.message_payload(post.message_id, body)
-            message["channel_id"] = str(post.channel_id)
-            return message
-        raise NotImplementedError(f"the Discord harness does not fake {route.method} {route.path}")
+        # messages are posted and edited as Discord would (a repeated nonce with enforce_nonce
+        # returns the message already created; an unknown channel or message is 404); any
+        # other call is recorded as unanswered and fails the test.
+        key = (route.method, route.path)
+        if key not in (
+            ("POST", "/channels/{channel_id}/messages"),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}"),
+        ):
+            self.unanswered.append(f"{route.method} {route.path}")
+            raise NotImplementedError(
+                f"the Discord harness has no answer for {route.method} {route.path}"
+            )
+        channel_id = int(route.channel_id)
+        self.requests.append((route.method, channel_id))
+        for index, (method, channel, answer) in enumerate(self._answers):
+            if method == route.method and channel in (None, channel_id):
+                del self._answers[index]
+                raise answer
+        if channel_id not in self._known_channels():
+            raise _error(404, {"code": 10003, "message": "Unknown Channel"})
+        if channel_id in self.denied:
+            raise _error(403, {"code": 50013, "message": "Missing Permissions"})
+        body = RecordingAdapter._body(json, form)
+        refuse_over_limits(body)
+        if route.method == "PATCH":
+            message_id = int(route.url.rsplit("/", 1)[1])
+            previous = self.sent.get(message_id)
+            if previous is None or previous.channel_id != channel_id:
+                raise _error(404, {"code": 10008, "message": "Unknown Message"})
+            post = Post(channel_id, previous.payload | body, message_id, edited=True)
+        else:
+            nonce = body.get("nonce")
+            if body.get("enforce_nonce") and nonce in self._nonces:
+                return self._channel_message(self._nonces[nonce])  # Discord: the same message
+            post = Post(channel_id, body, snowflake())
+            if nonce is not None:
+                self._nonces[nonce] = post
+        self.sent[post.message_id] = post
+        self.posts.append(post)
+        return self._channel_message(post)
+
+    def _channel_message(self, post: Post) -> dict[str, Any]:
+        message = self.message_payload(post.message_id, post.payload)
+        message["channel_id"] = str(post.channel_id)
+        return message
+
+    def _known_channels(self) -> set[int]:
+        return {channel for named in self.channels.values() for channel in named.values()}
+
+    def answer_next(
+        self,
+        method: str,
+        status: int,
+        *,
+        channel_id: int | None = None,
+        retry_after: float | None = None,
+        times: int = 1,
+    ) -> None:
+        """Make Discord answer the next `times` `method` message calls (to `channel_id`, or to
+        any channel) with the error `status`, e.g. 503, or 429 with a Retry-After header."""
+        data = {"code": 0, "message": _REASONS.get(status, "Error")}
+        for _ in range(times):
+            self._answers.append(
+                (method, channel_id, _error(status, data, retry_after=retry_after))
+            )
+
+    def deny(self, channel_id: int) -> None:
+        """Take the bot's permission to post in `channel_id` away (Discord answers 403)."""
+        self.denied.add(channel_id)
+
+    def check(self) -> None:
+        """Fail the test if a REST call got no answer (it would have reached the network)."""
+        assert not self.unanswered, f"REST calls without a recorded answer: {self.unanswered}"
 
     # -- the world -----------------------------------------------------------------------
 
@@ -628,26 +799,51 @@ class DiscordHarness:
             outcome.replies.extend(adapter.replies)
             outcome.posts.extend(self.posts[posted:])
 
-    async def run(self, payload: dict[str, Any]) -> Outcome:
+    async def run(self, payload: dict[str, Any], *, errors_expected: bool = False) -> Outcome:
         """Deliver one raw interaction payload (command, autocomplete or component click) the
-        way the gateway does, and wait for the bot to finish with it; returns what it sent.
+        way the gateway does, and wait for the bot to finish with it; returns what it sent,
+        with the outbox delivered (`outcome.posts`).
 
         Commands reach the real `tree._call` through discord.py's own invoker, so errors
         raised before the command runs (an unknown command, a signature out of sync with
-        Discord) reach the tree's error handler as they do in production."""
-        with self._recording() as outcome:
-            before = asyncio.all_tasks()
+        Discord) reach the tree's error handler as they do in production. The run fails
+        loudly: if an error is logged (unless `errors_expected`, then `outcome.errors` holds
+        them and at least one is required), if a REST call had no recorded answer, or if a
+        task the interaction started is still pending or raised."""
+        unanswered = len(self.unanswered)
+        with self._recording() as outcome, _logged_errors() as errors, _tasks() as tasks:
             self.bot._connection.parse_interaction_create(payload)
-            started = asyncio.all_tasks() - before - {asyncio.current_task()}
-            await asyncio.gather(*started)
+            await _settle(tasks, len(tasks))
+        outbox = getattr(self.bot, "outbox", None)
+        if outbox is not None:
+            before = len(self.posts)
+            await outbox.drained()
+            outcome.posts.extend(self.posts[before:])
+        outcome.errors = list(errors)
+        if errors_expected:
+            assert errors, "an error was expected to be logged, but none was"
+        else:
+            assert not errors, "unexpected errors logged: " + "; ".join(
+                f"{record.name}: {record.getMessage()}" for record in errors
+            )
+        assert len(self.unanswered) == unanswered, (
+            f"REST calls without a recorded answer: {self.unanswered[unanswered:]}"
+        )
         return outcome
 
     async def command(
-        self, path: str, *, user: Member, dm: bool = False, **options: Any
+        self,
+        path: str,
+        *,
+        user: Member,
+        dm: bool = False,
+        errors_expected: bool = False,
+        **options: Any,
     ) -> Outcome:
         """Invoke `/path` as `user` with `options` (in a DM with `dm=True`); returns what the
-        bot sent."""
-        return await self.run(self.command_payload(path, user, options, dm=dm))
+        bot sent. A logged error fails the test unless `errors_expected`."""
+        payload = self.command_payload(path, user, options, dm=dm)
+        return await self.run(payload, errors_expected=errors_expected)
 
     async def autocomplete(
         self, path: str, *, user: Member, focused: str, **options: Any

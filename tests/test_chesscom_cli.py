@@ -13,7 +13,7 @@ from chesscom_fake import FakeChessCom, running_fake
 
 from bot.chesscom.client import VERSION
 from bot.cli import main
-from core.season import Match
+from bot.formats.season_file import MatchModel
 
 CONTACT = "league-hq@example.org"
 
@@ -37,7 +37,7 @@ def test_cl_14_match_json_is_a_season_file_match(
 ) -> None:
     assert main(["chesscom", "match", "12803", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    match = Match.model_validate(out["match"])
+    match = MatchModel.model_validate(out["match"])
     assert out["status"] == "finished"
     assert (match.id, match.home, match.away) == ("12803", "Team Romania", "Team USA - Southwest")
     assert sum(board.home_points for board in match.boards) == Fraction(123, 2)

@@ -29,9 +29,15 @@ from bot.chesscom.models import (
     is_closed_status,
     username_key,
 )
+from bot.formats.season_file import (
+    ChallengeModel,
+    ClubAtStartModel,
+    MatchModel,
+    SeasonModel,
+    to_domain,
+)
 from core.league import league_report
 from core.results import Outcome
-from core.season import Challenge, ClubAtStart, Match, Season
 
 OBSERVED = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -193,7 +199,7 @@ def test_cl_15_registration_tells_the_challenge_was_issued(fixtures_dir: Path) -
     assert facts.status == "registration" and facts.challenge_issued
     assert match is not None and match.boards == []
     assert match.home == "Big Game Hunters"
-    assert match.challenge == Challenge(issued_by="Big Game Hunters", issued=OBSERVED)
+    assert match.challenge == ChallengeModel(issued_by="Big Game Hunters", issued=OBSERVED)
     assert match.challenge.accepted is None
     assert match.start == datetime(2018, 3, 1, 17, 0, tzinfo=UTC)
     assert facts.players == {"Big Game Hunters": ("billforchess", "bsankar", "bufab")}
@@ -220,7 +226,7 @@ def test_cl_15_challenge_instants_are_upper_bounds_kept_from_earliest_sighting(
     facts = match_facts(source, Placement(), observed_at=OBSERVED)
     challenge = facts.match.challenge
     assert challenge.issued == challenge.accepted == source.start_time  # started: capped
-    earlier = Challenge(
+    earlier = ChallengeModel(
         issued_by="Team Romania", issued=source.start_time - timedelta(days=9), accepted=None
     )
     merged = match_facts(
@@ -239,7 +245,7 @@ def test_placement_maps_clubs_and_home(fixtures_dir: Path) -> None:
         away="Romania Fans",
         clubs={"Team-Romania": "Romania Fans", "team-usa-southwest": "USA Southwest Fans"},
     )
-    at_start = {"Romania Fans": ClubAtStart(members=312, avg_rating=1544)}
+    at_start = {"Romania Fans": ClubAtStartModel(members=312, avg_rating=1544)}
     facts = match_facts(
         team_match(fixtures_dir, DAILY), placement, observed_at=OBSERVED, at_start=at_start
     )
@@ -248,10 +254,12 @@ def test_placement_maps_clubs_and_home(fixtures_dir: Path) -> None:
     assert (match.home, match.away) == ("USA Southwest Fans", "Romania Fans")
     assert sum(board.home_points for board in match.boards) == Fraction(93, 2)
     assert match.challenge.issued_by == "Romania Fans"  # team1 created the challenge
-    assert match.at_start["Romania Fans"] == ClubAtStart(members=312, avg_rating=1544, players=54)
-    assert match.at_start["USA Southwest Fans"] == ClubAtStart(players=54)
+    assert match.at_start["Romania Fans"] == ClubAtStartModel(
+        members=312, avg_rating=1544, players=54
+    )
+    assert match.at_start["USA Southwest Fans"] == ClubAtStartModel(players=54)
     # The mapped match is a valid season-file match, through JSON and back.
-    assert Match.model_validate(json.loads(match.model_dump_json())) == match
+    assert MatchModel.model_validate(json.loads(match.model_dump_json())) == match
 
 
 def test_placement_naming_other_clubs_is_refused(fixtures_dir: Path) -> None:
@@ -264,9 +272,9 @@ def test_cl_5_cl_6_club_at_start_from_profile_or_members(fixtures_dir: Path) -> 
     profile = ClubProfile.model_validate(
         payload(fixtures_dir, "club_profile_chess-com-developer-community.json")
     )
-    assert club_at_start(profile) == ClubAtStart(members=14905, avg_rating=928)
+    assert club_at_start(profile) == ClubAtStartModel(members=14905, avg_rating=928)
     computed = club_at_start(profile, [1000, 1501, None, 1200])
-    assert computed == ClubAtStart(members=14905, avg_rating=float(Fraction(3701, 3)))
+    assert computed == ClubAtStartModel(members=14905, avg_rating=float(Fraction(3701, 3)))
     assert average_rating([1000, 1501, None]) == Fraction(2501, 2)
     assert average_rating([None]) is None
     assert club_at_start(profile, []).avg_rating is None
@@ -311,7 +319,7 @@ def _finished_with_carol_removed(fixtures_dir: Path) -> MatchFacts:
         played_as_white="resigned", played_as_black="resigned"
     )
     start = datetime.fromtimestamp(data["start_time"], UTC)
-    on_time = Challenge(
+    on_time = ChallengeModel(
         issued_by="Club A", issued=start - timedelta(days=9), accepted=start - timedelta(days=8)
     )
     return match_facts(
@@ -325,13 +333,13 @@ def _finished_with_carol_removed(fixtures_dir: Path) -> MatchFacts:
 def test_cl_19_removed_players_board_is_adjusted_by_the_league(fixtures_dir: Path) -> None:
     facts = _finished_with_carol_removed(fixtures_dir)
     assert facts.board_numbers == (1, 2, 3) and facts.match.boards[2].home_player == "carol"
-    season = Season(
+    season = SeasonModel(
         name="S",
         divisions=[{"name": "P", "min_players": 1, "clubs": ["Club A", "Club B"]}],
         matches=[facts.match],
         closed_accounts=list(facts.closed_accounts),
     )
-    [result] = league_report(season).results
+    [result] = league_report(to_domain(season)).results
     # Boards: alice 1½-½ dave, bob 2-0 erin, carol (removed, closed) 1-1 frank → 0-2.
     assert (result.home_half, result.away_half) == (7, 5)
 
@@ -372,13 +380,13 @@ def test_cl_20_player_removed_for_fair_play_still_counts_as_fielded(fixtures_dir
     assert facts.players["Club A"] == ("alice", "bob")
     assert facts.match.at_start["Club A"].players == 3
     assert facts.match.at_start["Club B"].players == 3
-    season = Season(
+    season = SeasonModel(
         name="S",
         divisions=[{"name": "P", "min_players": 3, "clubs": ["Club A", "Club B"]}],
         matches=[facts.match],
         closed_accounts=list(facts.closed_accounts),
     )
-    report = league_report(season, now=OBSERVED)
+    report = league_report(to_domain(season), now=OBSERVED)
     assert report.forfeits == ()
     [result] = report.results
     assert (result.home_half, result.away_half, result.forfeit) == (7, 5, False)

@@ -163,3 +163,130 @@ def test_core_3_cli_lots_option_orders_remaining_ties_by_the_seed(
     assert all(row["by_lot"] for row in drawn)
     _, again, _ = _run(capsys, "standings", str(trf), "--json", "--lots", "seed-1")
     assert json.loads(again) == json.loads(out)
+
+
+DATA = Path(__file__).parent / "data" / "trf"
+
+
+@pytest.mark.parametrize(
+    ("points", "problem"),
+    [
+        ("1,0.5,-1", "points cannot be negative"),
+        ("-1,-2,-3", "points cannot be negative"),
+        ("1000,1,0", "a game is worth at most 100 points"),
+        ("1e400,1,0", "a game is worth at most 100 points"),
+    ],
+)
+def test_core_5_cli_standings_refuses_negative_or_absurd_points(
+    capsys: pytest.CaptureFixture[str], points: str, problem: str
+) -> None:
+    path = str(DATA / "forfeit_dash.trf")
+    code, out, err = _run(capsys, "standings", path, f"--points={points}")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and problem in err
+
+
+@pytest.mark.parametrize("seed", ["", "   "])
+def test_core_3_cli_standings_refuses_an_empty_lots_seed(
+    capsys: pytest.CaptureFixture[str], seed: str
+) -> None:
+    code, out, err = _run(capsys, "standings", str(DATA / "forfeit_dash.trf"), "--lots", seed)
+    assert code == 2 and out == ""
+    assert err == "arbiter standings: --lots needs a seed to record, not an empty string\n"
+
+
+def test_core_2_cli_standings_notes_each_ignored_record_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = _run(capsys, "standings", str(DATA / "trf2026_comments_teams.trf"))
+    assert code == 0
+    assert err.splitlines() == [
+        "note: ignored record 202 (1 line)",
+        "note: ignored record 310 (3 lines)",
+        "note: ignored record 299 (1 line)",
+    ]
+    assert out.splitlines()[0] == "Three clubs, one round robin"
+    _, _, quiet = _run(capsys, "standings", str(DATA / "trf2026_bonus_penalty.trf"))
+    assert quiet == ""
+
+
+def test_core_2_cli_standings_reads_a_windows_1252_file(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = _run(capsys, "standings", str(DATA / "cp1252_nel.trf"), "--json")
+    rows = json.loads(out)["standings"]
+    assert code == 0 and rows[0]["name"] == "Müller…, Jörg" and len(rows) == 4
+
+
+def test_core_2_cli_points_option_and_record_162_cannot_both_set_scoring(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = DATA / "trf2026_pab_value.trf"
+    code, out, err = _run(capsys, "standings", str(path), "--points", "3,1,0")
+    assert code == 2 and out == ""
+    assert "--points cannot be used with" in err and "line 4 sets the scoring" in err
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in DATA.glob("*.trf")))
+def test_core_2_cli_trf_out_round_trip_gives_the_same_standings(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    out_file = tmp_path / "out.trf"
+    code, first, _ = _run(
+        capsys, "standings", str(DATA / name), "--json", "--trf-out", str(out_file)
+    )
+    assert code == 0
+    code, again, _ = _run(capsys, "standings", str(out_file), "--json")
+    assert code == 0 and json.loads(again) == json.loads(first)
+    written = out_file.read_text(encoding="utf-8").splitlines()
+    by_no = {row["start_no"]: row for row in json.loads(first)["standings"]}
+    for line in written:
+        if line.startswith("001"):
+            row = by_no[int(line[4:8])]
+            assert (float(line[80:84]), int(line[85:89])) == (row["points"], row["rank"])
+    # TRF-2026 in, TRF-2026 out: the comments and 162/299 records are written back.
+    source = (DATA / name).read_bytes().decode("cp1252")
+    assert sum(line.startswith("###") for line in written) == source.count("###")
+
+
+def test_core_2_cli_trf_out_writes_computed_points_over_forged_ones(
+    capsys: pytest.CaptureFixture[str], fixtures_dir: Path, tmp_path: Path
+) -> None:
+    text = (fixtures_dir / "tiebreaks" / "fide_held_round_robin.trf").read_text()
+    forged = tmp_path / "forged.trf"
+    forged.write_text(
+        "\n".join(
+            line[:80] + "99.5   99" + line[89:] if line.startswith("001") else line
+            for line in text.splitlines()
+        )
+        + "\n"
+    )
+    out_file = tmp_path / "out.trf"
+    code, _, _ = _run(capsys, "standings", str(forged), "--trf-out", str(out_file))
+    assert code == 0
+    # The computed points, and CCT-8b ranks (Bruno and Charline share 2nd).
+    lines = [line for line in out_file.read_text().splitlines() if line.startswith("001")]
+    assert [(line[80:84], line[85:89]) for line in lines] == [
+        (" 3.5", "   1"),
+        (" 3.5", "   2"),
+        (" 3.5", "   2"),
+        (" 1.5", "   6"),
+        (" 1.5", "   5"),
+        (" 1.5", "   4"),
+    ]
+
+
+def test_core_2_cli_trf_out_refused_writes_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out_file = tmp_path / "missing-dir" / "out.trf"
+    code, out, err = _run(
+        capsys, "standings", str(DATA / "forfeit_dash.trf"), "--trf-out", str(out_file)
+    )
+    assert code == 2 and out == "" and f"cannot write {out_file}" in err
+    broken = tmp_path / "broken.trf"
+    broken.write_text((DATA / "forfeit_dash.trf").read_text().replace("   4 b 0", "   4 b *"))
+    good_out = tmp_path / "out.trf"
+    code, out, err = _run(capsys, "standings", str(broken), "--trf-out", str(good_out))
+    assert code == 2 and out == "" and not good_out.exists()
+    assert "line 5: round 2 (column 102): result '*' is not 1, =, 0" in err

@@ -6,8 +6,8 @@ import datetime as dt
 
 from cl_seasons import match, season
 
+from bot.formats.season_file import load_season
 from core.league.deadlines import DeadlineKind, match_deadlines, season_deadlines
-from core.season import load_season
 
 START = dt.datetime(2017, 10, 1, 18, 0, tzinfo=dt.UTC)
 

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import core.league.standings as league_standings
+from bot.formats.season_file import load_season
 from core import crosstable
 from core.league import league_report, promotion_proposal
-from core.season import load_season
 
 
 def _two_divisions(order: list[str]) -> dict:

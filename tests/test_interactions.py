@@ -3,7 +3,7 @@ the real command tree by the harness (with a test-only cog added to the bot)."""
 
 from __future__ import annotations
 
-import logging
+import asyncio
 import re
 
 import discord
@@ -149,20 +149,20 @@ async def probe(bot: ArbiterBot) -> Probe:
 
 
 async def test_unexpected_exception_gives_ephemeral_error_with_id(
-    harness: DiscordHarness, probe: Probe, caplog: pytest.LogCaptureFixture
+    harness: DiscordHarness, probe: Probe
 ) -> None:
-    with caplog.at_level(logging.ERROR, logger="bot.tree"):
-        reply = await harness.command("probe boom", user=harness.member())
+    reply = await harness.command("probe boom", user=harness.member(), errors_expected=True)
     assert reply.type == 4 and reply.ephemeral
     match = re.search(r"error id `([0-9a-f]{8})`", reply.content)
     assert match, reply.content
     assert "deliberate" not in reply.content
-    [record] = [r for r in caplog.records if match.group(1) in r.getMessage()]
+    [record] = reply.errors
+    assert record.name == "bot.tree" and match.group(1) in record.getMessage()
     assert record.exc_info[0] is ZeroDivisionError
 
 
 async def test_error_after_defer_is_a_followup(harness: DiscordHarness, probe: Probe) -> None:
-    outcome = await harness.command("probe late-boom", user=harness.member())
+    outcome = await harness.command("probe late-boom", user=harness.member(), errors_expected=True)
     defer, followup = outcome.replies
     assert defer.type == 5 and defer.ephemeral
     assert followup.kind == "followup" and followup.ephemeral
@@ -287,16 +287,14 @@ async def test_refused_long_option_value_still_gets_a_short_ephemeral_message(
     assert len(long.content) == 2000
 
 
-async def test_harness_refuses_a_message_over_discords_limits(
-    harness: DiscordHarness, caplog: pytest.LogCaptureFixture
-) -> None:
+async def test_harness_refuses_a_message_over_discords_limits(harness: DiscordHarness) -> None:
     # Like Discord (400): the reply is not delivered, the handler reports it with an error id.
     bot_probe = Probe()
     await harness.bot.add_cog(bot_probe)  # type: ignore[attr-defined]
-    with caplog.at_level(logging.ERROR):
-        outcome = await harness.command("probe shout", user=harness.member())
+    outcome = await harness.command("probe shout", user=harness.member(), errors_expected=True)
     assert "error id" in outcome.content and outcome.ephemeral
-    assert "content has 2001 characters (max 2000)" in caplog.text
+    [record] = outcome.errors
+    assert "content has 2001 characters (max 2000)" in str(record.exc_info[1])
 
 
 async def test_a_command_out_of_sync_with_discord_gets_the_error_reply(
@@ -316,7 +314,9 @@ async def test_error_after_a_public_defer_stays_private(
 ) -> None:
     # Discord puts the first follow-up after a public "thinking…" defer in its place, public,
     # whatever the follow-up's flags: the error (and its id) must still reach only the user.
-    outcome = await harness.command("probe public-boom", user=harness.member())
+    outcome = await harness.command(
+        "probe public-boom", user=harness.member(), errors_expected=True
+    )
     assert outcome.replies[0].type == 5 and not outcome.replies[0].ephemeral
     with_id = [reply for reply in outcome.replies if "error id" in (reply.content or "")]
     assert with_id and all(reply.ephemeral for reply in with_id)
@@ -332,3 +332,46 @@ async def test_a_cooldown_in_a_direct_message_says_slow_down(
     assert (await harness.command("probe once", user=member, dm=True)).content == "once ok"
     again = await harness.command("probe once", user=member, dm=True)
     assert again.ephemeral and again.content.startswith("Slow down")
+
+
+class Careless(commands.Cog):
+    """Commands that break the harness's rules: each must fail the test that runs it."""
+
+    def __init__(self) -> None:
+        self.tasks: list[asyncio.Task[None]] = []
+
+    @app_commands.command(name="careless-rest", description="Call an unanswered REST route.")
+    async def careless_rest(self, interaction: discord.Interaction) -> None:
+        await interaction.client.fetch_user(1)  # type: ignore[attr-defined]
+
+    @app_commands.command(name="careless-task", description="Leave a task running.")
+    async def careless_task(self, interaction: discord.Interaction) -> None:
+        self.tasks.append(asyncio.create_task(asyncio.Event().wait()))
+        await interaction.response.send_message("started")
+
+    @app_commands.command(name="careless-raise", description="Start a task that raises.")
+    async def careless_raise(self, interaction: discord.Interaction) -> None:
+        async def broken() -> None:
+            raise LookupError("lost in the background")
+
+        self.tasks.append(asyncio.create_task(broken()))
+        await interaction.response.send_message("started")
+
+
+async def test_the_harness_fails_a_command_that_leaves_work_behind_or_reaches_the_network(
+    harness: DiscordHarness, bot: ArbiterBot
+) -> None:
+    await bot.add_cog(Careless())
+    member = harness.member()
+    with pytest.raises(AssertionError, match=r"without a recorded answer: \['GET /users"):
+        await harness.command("careless-rest", user=member, errors_expected=True)
+    harness.unanswered.clear()  # seen: the fixture's own check would fail the test again
+    with pytest.raises(AssertionError, match=r"unexpected errors logged: bot\.tree"):
+        await harness.command("careless-rest", user=member)
+    harness.unanswered.clear()
+    with pytest.raises(AssertionError, match="background tasks still pending"):
+        await harness.command("careless-task", user=member)
+    with pytest.raises(AssertionError, match="LookupError"):
+        await harness.command("careless-raise", user=member)
+    with pytest.raises(AssertionError, match="an error was expected"):
+        await harness.command("help", user=member, errors_expected=True)

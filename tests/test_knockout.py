@@ -342,15 +342,24 @@ def test_cct_8c_stages_after_the_final() -> None:
     }
     stages = Bracket(PLACES).stages(winners)
     assert stages == {
-        "p1": KoStage.SEMI_FINAL,
+        "p1": KoStage.THIRD,
         "p2": KoStage.WINNER,
-        "p3": KoStage.SEMI_FINAL,
+        "p3": KoStage.FOURTH,
         "p4": KoStage.RUNNER_UP,
         "p5": KoStage.QUARTER_FINAL,
         "p6": KoStage.QUARTER_FINAL,
         "p7": KoStage.QUARTER_FINAL,
         "p8": KoStage.QUARTER_FINAL,
     }
+
+
+def test_cct_8c_without_a_3rd_place_match_both_semi_final_losers_stay_semi_final() -> None:
+    """CCT-6/CCT-8c: no 3rd-place match decided → p1 and p3 are both semi-final losers."""
+    winners = {Tie.QF1: "p1", Tie.QF2: "p2", Tie.QF3: "p3", Tie.QF4: "p4"}
+    winners |= {Tie.SF1: "p4", Tie.SF2: "p2", Tie.FINAL: "p4"}
+    stages = Bracket(PLACES).stages(winners)
+    assert (stages["p1"], stages["p3"]) == (KoStage.SEMI_FINAL, KoStage.SEMI_FINAL)
+    assert (stages["p4"], stages["p2"]) == (KoStage.WINNER, KoStage.RUNNER_UP)
 
 
 def test_cct_8c_winner_who_did_not_play_the_tie_is_rejected() -> None:

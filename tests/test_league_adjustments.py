@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from cl_seasons import match, season
 
+from bot.formats.season_file import SeasonFileError, load_season
 from core.league import league_report
 from core.league.report import LeagueReport
-from core.season import SeasonFileError, load_season
 
 CLUBS = {"P": ["A", "B", "C"], "One": ["D", "E"]}
 
@@ -90,7 +90,7 @@ def test_cl_18_appearances_count_only_finished_matches() -> None:
     data = season(
         [
             match("1", "A", "C", [("x", "c1", 2)], round=1),
-            match("2", "A", "C", [("x", "c2", 2)], round=2),
+            match("2", "A", "D", [("x", "d2", 2)], round=2),
             match("3", "B", "C", [("x", "c1", 1), ("b2", "c2", 1)], round=3),
             match("4", "B", "D", [("x", "d1", 1)], round=4, finished=False),
         ]
@@ -121,10 +121,10 @@ def test_cl_18_home_club_tie_on_first_match_start_goes_to_club_name_not_match_id
         [
             match("a1", "Zeta", "Eta", [("fay", "e1", 2)], round=1, division="Two"),
             match("z1", "Alpha", "Beta", [("fay", "b1", 2)], round=1, division="One"),
-            match("a2", "Eta", "Zeta", [("e1", "fay", 0)], round=2, division="Two"),
-            match("z2", "Beta", "Alpha", [("b1", "FAY", 0)], round=2, division="One"),
+            match("a2", "Theta", "Zeta", [("t1", "fay", 0)], round=2, division="Two"),
+            match("z2", "Gamma", "Alpha", [("g1", "FAY", 0)], round=2, division="One"),
         ],
-        divisions={"One": ["Alpha", "Beta"], "Two": ["Zeta", "Eta"]},
+        divisions={"One": ["Alpha", "Beta", "Gamma"], "Two": ["Zeta", "Eta", "Theta"]},
     )
     [fay] = _report(data).multi_team_players
     assert (fay.player, fay.home_club, fay.other_matches) == ("fay", "Alpha", 2)

@@ -7,9 +7,9 @@ from fractions import Fraction as F
 
 from cl_seasons import match, season
 
+from bot.formats.season_file import load_season
 from core.league import league_report
 from core.league.report import LeagueReport
-from core.season import load_season
 
 
 def _report(data: dict, as_of: dt.date | None = None) -> LeagueReport:
@@ -150,8 +150,9 @@ def test_cl_dq_counters_are_separate() -> None:
             match("1", "B", "A", round=1, challenge="issued"),
             match("2", "C", "A", round=2, challenge="issued"),
             match("3", "A", "D", round=3, at_start={"A": {"players": 0}}),
-            match("4", "A", "B", round=4, at_start={"A": {"players": 0}}),
-        ]
+            match("4", "A", "E", round=4, at_start={"A": {"players": 0}}),
+        ],
+        divisions={"P": ["A", "B", "C", "D", "E"]},
     )
     report = _report(data)
     assert report.disqualified == ()

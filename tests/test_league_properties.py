@@ -11,9 +11,10 @@ from cl_seasons import match, season
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.formats.season_file import load_season
+from bot.rendering.league_json import report_json
 from core.crosstable import Encounter, sonneborn_berger
-from core.league import league_report, report_json
-from core.season import load_season
+from core.league import league_report
 
 DIVISIONS = {"P": ["A", "B", "C", "D", "E"], "One": ["F", "G", "H"]}
 POOL = [f"p{i}" for i in range(6)]

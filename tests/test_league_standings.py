@@ -7,9 +7,9 @@ from fractions import Fraction as F
 
 from cl_seasons import match, season
 
+from bot.formats.season_file import load_season
 from core.league import league_report, promotion_proposal
 from core.league.report import LeagueReport
-from core.season import load_season
 
 
 def _round_robin(results: dict[str, float]) -> dict:

@@ -11,8 +11,8 @@ import pytest
 from cl_seasons import match, season
 from pydantic import ValidationError
 
+from bot.formats.season_file import BoardModel, load_season, read_season_file
 from core.points import decimal_text, half_points, json_number
-from core.season import Board, load_season
 
 
 @pytest.mark.parametrize(
@@ -36,9 +36,9 @@ def test_core_5_half_points_accepts_exact_halves(value: object, expected: Fracti
     assert parsed == expected and type(parsed) is Fraction
     if isinstance(value, str):  # a file field wants a number, as the published schema says
         with pytest.raises(ValidationError, match="is text, not a number"):
-            Board(home_player="a", away_player="b", home_points=value, away_points=0)
+            BoardModel(home_player="a", away_player="b", home_points=value, away_points=0)
         return
-    board = Board(home_player="a", away_player="b", home_points=value, away_points=0)
+    board = BoardModel(home_player="a", away_player="b", home_points=value, away_points=0)
     assert board.home_points == expected and type(board.home_points) is Fraction
 
 
@@ -64,12 +64,12 @@ def test_core_5_half_points_refuses_what_is_not_an_exact_half(value: object, mes
         half_points(value)
     field_message = "is text, not a number" if isinstance(value, str) else message
     with pytest.raises(ValidationError, match=field_message):
-        Board(home_player="a", away_player="b", home_points=value, away_points=0)
+        BoardModel(home_player="a", away_player="b", home_points=value, away_points=0)
 
 
 def test_core_5_json_door_parses_the_same() -> None:
     good = '{"home_player": "a", "away_player": "b", "home_points": 1.5, "away_points": 0.5}'
-    board = Board.model_validate_json(good)
+    board = BoardModel.model_validate_json(good)
     assert (board.home_points, board.away_points) == (Fraction(3, 2), Fraction(1, 2))
     bad_values = (
         ("1.25", "multiple of ½"),
@@ -80,7 +80,7 @@ def test_core_5_json_door_parses_the_same() -> None:
     for bad, message in bad_values:
         text = good.replace('"home_points": 1.5', f'"home_points": {bad}')
         with pytest.raises(ValidationError, match=message):
-            Board.model_validate_json(text)
+            BoardModel.model_validate_json(text)
     assert json.loads(board.model_dump_json())["home_points"] == 1.5
 
 
@@ -101,7 +101,7 @@ def test_core_5_season_board_checks_hold_for_every_value() -> None:
         if isinstance(away, Fraction):
             data["matches"][0]["boards"][0]["away_points"] = away
         if path is None:
-            assert load_season(data).matches[0].boards[0].home_points == half_points(home)
+            assert read_season_file(data).matches[0].boards[0].home_points == half_points(home)
             continue
         with pytest.raises(ValueError) as caught:
             load_season(data)
@@ -110,7 +110,7 @@ def test_core_5_season_board_checks_hold_for_every_value() -> None:
 
 
 def test_core_5_season_check_refuses_an_unvalidated_board_that_is_not_in_halves() -> None:
-    quarter = Board.model_construct(
+    quarter = BoardModel.model_construct(
         home_player="x", away_player="y", home_points=Fraction(1, 4), away_points=Fraction(7, 4)
     )
     data = season([match("1", "A", "B", [])])

@@ -45,6 +45,19 @@ def test_cct_5_default_regular_table_sums_to_the_fund() -> None:
     assert result.paid == 100_000 and result.withheld == 0
 
 
+def test_cct_5_3rd_and_4th_after_the_3rd_place_match_are_paid_as_semi_final_losers() -> None:
+    """CCT-5 pays the semi-final loser $7,500; the 3rd-place match (CCT-8c) does not change
+    that when the table has no 3rd/4th amounts."""
+    finishes = [
+        EventFinish(f.player, f.place, {3: KoStage.THIRD, 4: KoStage.FOURTH}.get(f.place, f.stage))
+        for f in regular_finishes()
+    ]
+    result = distribute_prizes(REGULAR_PRIZES, finishes)
+    amounts = {p.player: p.amount for p in result.prizes}
+    assert amounts["p3"] == amounts["p4"] == 7_500
+    assert result.paid == 100_000
+
+
 def test_cct_5_table_not_summing_to_the_fund_is_rejected() -> None:
     with pytest.raises(PrizeError, match=r"sums to \$99,999, not the fund \$100,000"):
         PrizeTable(

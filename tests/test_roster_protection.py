@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 from cl_seasons import match, season
 
+from bot.formats.season_file import load_season
 from core.league import league_report
 from core.league.roster import (
     RemovalReason,
@@ -18,7 +19,6 @@ from core.league.roster import (
     exact_percent,
     is_multi_team,
 )
-from core.season import load_season
 
 
 def removal(reason: RemovalReason, multi_team=None, timeout=None) -> RosterRemoval:

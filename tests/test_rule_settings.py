@@ -10,8 +10,8 @@ import pytest
 from cl_seasons import match, season
 from pydantic import create_model
 
+from bot.formats.season_file import RulesModel, dump_season, load_season, read_season_file
 from core.league import league_report
-from core.season import Rules, dump_season, load_season
 from core.tour.knockout import KoStage
 from core.tour.prizes import PrizeTable
 from core.tour.ranking import (
@@ -45,15 +45,15 @@ def test_cct_16_a_season_is_judged_by_the_rules_its_file_says() -> None:
 
 def test_cct_16_an_exported_season_carries_every_rule_setting() -> None:
     exported = dump_season(load_season(_over_400_season()))  # the file named no rules
-    assert set(exported["rules"]) == set(Rules.model_fields)
+    assert set(exported["rules"]) == set(RulesModel.model_fields)
     assert exported["rules"]["max_members"] == 400 and exported["rules"]["games_per_board"] == 2
-    reloaded = load_season(json.dumps(exported))
-    assert reloaded.rules.model_fields_set == set(Rules.model_fields)  # no default consulted
+    reloaded = read_season_file(json.dumps(exported))
+    assert reloaded.rules.model_fields_set == set(RulesModel.model_fields)  # no default consulted
 
 
 def test_cct_16_later_default_changes_do_not_reach_an_exported_season() -> None:
     # A later version whose CL-5 default is 300 members: a season created now keeps 400.
-    later_rules = create_model("LaterRules", __base__=Rules, max_members=(int, 300))
+    later_rules = create_model("LaterRules", __base__=RulesModel, max_members=(int, 300))
     exported = dump_season(load_season(_over_400_season()))
     assert later_rules.model_validate(exported["rules"]).max_members == 400
     assert later_rules.model_validate({}).max_members == 300  # new seasons get the new default

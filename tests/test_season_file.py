@@ -10,7 +10,14 @@ import pytest
 from cl_seasons import match, season
 
 from bot.cli import main
-from core.season import Season, SeasonFileError, dump_season, load_season
+from bot.formats.season_file import (
+    SeasonFileError,
+    dump_season,
+    load_season,
+    read_season_file,
+    season_schema,
+)
+from tests.paths import ROOT
 
 
 def _problems(data: dict) -> list[tuple[str, str]]:
@@ -74,9 +81,9 @@ def test_import_export_round_trip_keeps_everything() -> None:
         director_forfeits=[{"match": "1", "club": "A", "decided": "2017-12-01T00:00:00+02:00"}],
         extra_field={"anything": [1, 2]},
     )
-    first = load_season(data)
+    first = read_season_file(data)
     exported = dump_season(first)
-    again = load_season(json.dumps(exported))
+    again = read_season_file(json.dumps(exported))
     assert again == first
     assert dump_season(again) == exported
     assert exported["extra_field"] == {"anything": [1, 2]}
@@ -89,7 +96,7 @@ def test_import_export_round_trip_keeps_everything() -> None:
 def test_schema_command_prints_the_season_schema(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schema", "season"]) == 0
     schema = json.loads(capsys.readouterr().out)
-    assert schema == Season.model_json_schema()
+    assert schema == season_schema()
     assert set(schema["required"]) == {"name", "divisions"}
     assert schema["$defs"]["Board"]["properties"]["home_points"]["multipleOf"] == 0.5
 
@@ -179,7 +186,7 @@ def test_cl_dq_director_decisions_must_name_a_rule_that_can_ground_them() -> Non
 def test_core_5_program_and_published_schema_agree_on_text_for_numbers(
     path: tuple, value: object
 ) -> None:
-    schema = Season.model_json_schema()
+    schema = season_schema()
     good = season([match("1", "A", "B")])
     jsonschema.validate(good, schema)
     load_season(good)
@@ -192,3 +199,33 @@ def test_core_5_program_and_published_schema_agree_on_text_for_numbers(
         jsonschema.validate(bad, schema)
     problems = _problems(bad)
     assert any("text, not a number" in problem for _, problem in problems), problems
+
+
+def test_no_file_model_inside_core() -> None:
+    """Issue 8: core computes on its own domain values; pydantic models live in adapters."""
+    users = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "core").rglob("*.py")
+        if "pydantic" in path.read_text(encoding="utf-8")
+    ]
+    assert users == []
+
+
+def test_domain_season_round_trips_through_the_file() -> None:
+    """A domain season (as a database would give it) dumps to a file that loads back equal."""
+    data = season(
+        [match("1", "A", "B", [("x", "y", 1.5)], at_start={"A": {"members": 12}})],
+        closed_accounts=["Carol"],
+        director_forfeits=[{"match": "1", "club": "A", "decided": "2017-12-01T00:00:00+02:00"}],
+        withdrawn=["D"],
+    )
+    first = load_season(data)
+    exported = dump_season(first)
+    assert load_season(json.dumps(exported)) == first
+    assert first.matches[0].boards[0].home_half == 3 and first.matches[0].boards[0].away_half == 1
+    assert exported["matches"][0]["boards"][0] == {
+        "home_player": "x",
+        "away_player": "y",
+        "home_points": 1.5,
+        "away_points": 0.5,
+    }

@@ -188,8 +188,10 @@ async def test_help_honours_group_and_cog_wide_checks(
     await bot.add_cog(_ClosedCog())
 
     member = harness.member()
-    assert (await harness.command("closed inside", user=member)).content != "ran"
-    assert (await harness.command("cogcheck", user=member)).content != "ran"
+    for path in ("closed inside", "cogcheck"):
+        refused = await harness.command(path, user=member)
+        assert refused.ephemeral, path
+        assert refused.content == "You are not allowed to use this command here.", path
     listed = (await harness.command("help", user=member)).reply.text()
     assert "/help" in listed
     assert "/closed" not in listed and "/cogcheck" not in listed

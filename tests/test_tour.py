@@ -23,6 +23,7 @@ from core.tour.ranking import (
     REGULAR_POINTS,
     EventFinish,
     EventType,
+    PointsTable,
     TourError,
     TourEvent,
     TourRecord,
@@ -55,29 +56,45 @@ def test_cct_2_event_sizes() -> None:
     assert EVENT_SIZES == {EventType.REGULAR: 16, EventType.MAJOR: 12, EventType.FINALS: 10}
 
 
-def test_cct_6_regular_table_defaults() -> None:
+def test_cct_6_default_tables_regular_and_major_doubled_with_and_without_3rd_place_match() -> None:
+    """CCT-6 (as changed): Regular knock-out 40/25/15/10/0 (winner, runner-up, 3rd, 4th,
+    quarter-final loser), preliminary 10/8/6/5/4/3/2/1; Major every value doubled; without a
+    3rd-place match both semi-final losers get 10 (Major 20). No table is an assumption."""
+    ko = (WIN, RU, KoStage.THIRD, KoStage.FOURTH, QF)
+    assert REGULAR_POINTS.preliminary == (10, 8, 6, 5, 4, 3, 2, 1)
+    assert [REGULAR_POINTS.stage_points(s) for s in ko] == [40, 25, 15, 10, 0]
+    assert REGULAR_POINTS.stage_points(SF) == 10
+    assert MAJOR_POINTS.preliminary == (20, 16, 12, 10, 8, 6, 4, 2)
+    assert [MAJOR_POINTS.stage_points(s) for s in ko] == [80, 50, 30, 20, 0]
+    assert MAJOR_POINTS.stage_points(SF) == 20
+    assert "ASSUMPTION" not in MAJOR_POINTS.label and not hasattr(MAJOR_POINTS, "assumed")
+    assert DEFAULT_POINTS_TABLES == {
+        EventType.REGULAR: REGULAR_POINTS,
+        EventType.MAJOR: MAJOR_POINTS,
+    }
+    # Preliminary place plus knock-out stage.
     assert REGULAR_POINTS.points(1, WIN) == 50
     assert REGULAR_POINTS.points(8, QF) == 1
+    assert REGULAR_POINTS.points(3, KoStage.THIRD) == 21
+    assert REGULAR_POINTS.points(4, KoStage.FOURTH) == 15
     assert REGULAR_POINTS.points(3, SF) == 16
-    assert REGULAR_POINTS.points(5, RU) == 24
+    assert REGULAR_POINTS.points(5, RU) == 29
     assert REGULAR_POINTS.points(9, KoStage.NONE) == 0
-    assert not REGULAR_POINTS.assumed
+    assert MAJOR_POINTS.points(2, KoStage.THIRD) == 46
 
 
-def test_cct_6_major_default_doubles_regular_and_is_flagged_as_assumption() -> None:
-    assert MAJOR_POINTS.assumed
-    assert "ASSUMPTION" in MAJOR_POINTS.label
-    assert MAJOR_POINTS.preliminary == (20, 16, 12, 10, 8, 6, 4, 2)
-    assert MAJOR_POINTS.knockout[WIN] == 80
-    assert DEFAULT_POINTS_TABLES[EventType.MAJOR] is MAJOR_POINTS
+def test_cct_6_table_without_3rd_and_4th_values_pays_both_semi_final_losers_alike() -> None:
+    """CCT-6: the first 2020-21 event's own table (runner-up 20, semi-final losers 10)."""
+    table = PointsTable("Skilling Open 2020", (10, 8, 6, 5, 4, 3, 2, 1), {WIN: 40, RU: 20, SF: 10})
+    assert table.stage_points(KoStage.THIRD) == table.stage_points(KoStage.FOURTH) == 10
 
 
 def test_cct_6_points_and_appearances_add_up_over_events() -> None:
     one = event("Regular 1", PLAYERS, ("p1", "p2", "p3", "p4"))
     two = event("Major 1", PLAYERS[:12], ("p2", "p1", "p5", "p6"), EventType.MAJOR)
     records = tour_records([one, two])
-    assert records["p1"] == TourRecord("p1", 50 + 20 + 40, 1, 2, 2, 2, 2)
-    assert records["p2"] == TourRecord("p2", 28 + 16 + 80, 1, 2, 2, 2, 2)
+    assert records["p1"] == TourRecord("p1", 10 + 40 + 20 + 50, 1, 2, 2, 2, 2)
+    assert records["p2"] == TourRecord("p2", 8 + 25 + 16 + 80, 1, 2, 2, 2, 2)
     assert records["p5"] == TourRecord("p5", 4 + 8 + 20, 0, 2, 0, 1, 2)
     assert records["p16"] == TourRecord("p16", 0, 0, 1, 0, 0, 0)
 

@@ -96,8 +96,12 @@ async def test_rescheduling_a_pending_job_moves_it_instead_of_adding_another(
 
 
 async def test_the_natural_key_is_per_guild_kind_and_subject(database: Database) -> None:
-    keys = [(GUILD, "deadline", "match:1"), (GUILD, "deadline", "match:2"),
-            (GUILD, "reminder", "match:1"), (GUILD + 1, "deadline", "match:1")]  # fmt: skip
+    keys = [
+        (GUILD, "deadline", "match:1"),
+        (GUILD, "deadline", "match:2"),
+        (GUILD, "reminder", "match:1"),
+        (GUILD + 1, "deadline", "match:1"),
+    ]
     for guild, kind, subject in keys:
         async with GuildStore(database, guild).change(1, "t", subject) as uow:
             await uow.jobs.schedule(kind, subject, DUE)

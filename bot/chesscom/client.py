@@ -74,7 +74,7 @@ class ClientSettings:
 
     contact: str
     base_url: str = DEFAULT_BASE_URL
-    timeout_seconds: float = 20.0
+    timeout_seconds: float = 10.0
     max_retries: int = 3
 
 

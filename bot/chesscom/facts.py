@@ -22,7 +22,7 @@ from bot.chesscom.models import (
     is_fair_play_status,
     username_key,
 )
-from core.season import Board, Challenge, ClubAtStart, Match
+from bot.formats.season_file import BoardModel, ChallengeModel, ClubAtStartModel, MatchModel
 
 UNASSIGNED_DIVISION = "(unassigned)"
 UNKNOWN_CLUB = "(unknown)"
@@ -62,7 +62,7 @@ class MatchFacts:
     removals) and fair-play cases."""
 
     status: str
-    match: Match | None
+    match: MatchModel | None
     players: dict[str, tuple[str, ...]]
     closed_accounts: tuple[str, ...]
     fair_play: tuple[str, ...]
@@ -92,7 +92,7 @@ class BoardsRead:
     """The boards of a started match: finished ones by board number, the numbers of boards
     with a game still running, and boards missing a player with the reason (board → why)."""
 
-    boards: dict[int, Board]
+    boards: dict[int, BoardModel]
     running: list[int]
     unpaired: dict[int, str]
 
@@ -161,7 +161,7 @@ def match_boards(
                 home_name, away_name = (
                     (removed, present.username) if side == 0 else (present.username, removed)
                 )
-                read.boards[number] = Board(
+                read.boards[number] = BoardModel(
                     home_player=home_name,
                     away_player=away_name,
                     home_points=rest if side == 0 else points,
@@ -173,7 +173,7 @@ def match_boards(
         if home_ended < games_per_board or away_ended < games_per_board:
             read.running.append(number)
             continue
-        read.boards[number] = Board(
+        read.boards[number] = BoardModel(
             home_player=home_player.username,
             away_player=away_player.username,
             home_points=home_points,
@@ -183,8 +183,8 @@ def match_boards(
 
 
 def challenge_seen(
-    payload: TeamMatch, challenger: str, observed_at: datetime, known: Challenge | None = None
-) -> Challenge:
+    payload: TeamMatch, challenger: str, observed_at: datetime, known: ChallengeModel | None = None
+) -> ChallengeModel:
     """CL-15: the challenge as this sighting proves it, merged with an earlier sighting.
 
     The API gives no issue or acceptance times, so the instants are upper bounds: the
@@ -197,11 +197,13 @@ def challenge_seen(
         bound = min(observed_at, payload.start_time)
     opponent = payload.team2
     accepted = payload.started or (opponent is not None and bool(opponent.players))
-    sighting = Challenge(issued_by=challenger, issued=bound, accepted=bound if accepted else None)
+    sighting = ChallengeModel(
+        issued_by=challenger, issued=bound, accepted=bound if accepted else None
+    )
     if known is None:
         return sighting
     accepted_at = [t for t in (known.accepted, sighting.accepted) if t is not None]
-    return Challenge(
+    return ChallengeModel(
         issued_by=known.issued_by,
         issued=min(known.issued, sighting.issued),
         accepted=min(accepted_at) if accepted_at else None,
@@ -214,8 +216,8 @@ def match_facts(
     *,
     observed_at: datetime,
     games_per_board: int = 2,
-    known_challenge: Challenge | None = None,
-    at_start: Mapping[str, ClubAtStart] | None = None,
+    known_challenge: ChallengeModel | None = None,
+    at_start: Mapping[str, ClubAtStartModel] | None = None,
 ) -> MatchFacts:
     """CL-14, CL-15, CL-19: read a team match (any status) as season facts.
 
@@ -277,7 +279,7 @@ def match_facts(
         every_board = set().union(*seats.values())
         for name in players:
             fielded = len(players[name]) + len(every_board - seats[name])
-            known = facts_at_start.get(name, ClubAtStart())
+            known = facts_at_start.get(name, ClubAtStartModel())
             facts_at_start[name] = known.model_copy(update={"players": fielded})
 
     match = None
@@ -287,7 +289,7 @@ def match_facts(
         raise FactsError("the chess.com match has no id: give the season match id")
     if start is not None:
         challenger = home_name if team1 is home_team else away_name
-        match = Match(
+        match = MatchModel(
             id=match_id,
             division=placement.division,
             round=placement.round,
@@ -334,11 +336,11 @@ def average_rating(ratings: Iterable[int | None]) -> Fraction | None:
 
 def club_at_start(
     profile: ClubProfile, member_ratings: Iterable[int | None] | None = None
-) -> ClubAtStart:
+) -> ClubAtStartModel:
     """CL-5, CL-6: a club's member count and average daily rating, from its profile's
     `average_daily_rating`, or computed from its members' ratings when they are given."""
     average: float | None = profile.average_daily_rating
     if member_ratings is not None:
         mean = average_rating(member_ratings)
         average = float(mean) if mean is not None else None
-    return ClubAtStart(members=profile.members_count, avg_rating=average)
+    return ClubAtStartModel(members=profile.members_count, avg_rating=average)

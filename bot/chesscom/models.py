@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.points import HalfPoints
+from bot.formats.numbers import HalfPoints
 from core.results import STANDARD, Outcome
 
 REGISTRATION = "registration"

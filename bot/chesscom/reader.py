@@ -13,7 +13,7 @@ from enum import Enum
 from bot.chesscom.client import ChessComClient, ChessComNotFound
 from bot.chesscom.facts import MatchFacts, Placement, club_at_start, match_facts
 from bot.chesscom.models import ClubProfile
-from core.season import Challenge, ClubAtStart
+from bot.formats.season_file import ChallengeModel, ClubAtStartModel
 
 
 class RatingSource(Enum):
@@ -33,8 +33,8 @@ async def read_match(
     observed_at: datetime,
     live: bool = False,
     games_per_board: int = 2,
-    known_challenge: Challenge | None = None,
-    at_start: Mapping[str, ClubAtStart] | None = None,
+    known_challenge: ChallengeModel | None = None,
+    at_start: Mapping[str, ClubAtStartModel] | None = None,
 ) -> MatchFacts:
     """CL-14, CL-15, CL-19: fetch a team match and read it as season facts."""
     payload = await client.team_match(match_id, live=live)
@@ -50,7 +50,7 @@ async def read_match(
 
 async def read_club_at_start(
     client: ChessComClient, url_id: str, source: RatingSource = RatingSource.PROFILE
-) -> tuple[ClubProfile, ClubAtStart]:
+) -> tuple[ClubProfile, ClubAtStartModel]:
     """CL-5, CL-6: a club's profile and its member count and average daily rating, read now
     (call it at the match start); the average per `source`."""
     profile = await client.club(url_id)

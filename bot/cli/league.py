@@ -6,20 +6,26 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import re
 from typing import Any
 
 from bot.cli.errors import CliError
 from bot.cli.season_file import read_season
-from core.league import LeagueReport, league_report, promotion_proposal, report_json
-from core.league.promotion import Proposal
-from core.points import decimal_text
+from bot.rendering.league_json import proposal_json, report_json
+from bot.rendering.league_text import proposal_text, report_text
+from core.league import league_report, promotion_proposal
+from core.league.season import quoted
 
 
-def _date(text: str) -> dt.date:
+def as_of_date(text: str) -> dt.date:
+    """`--as-of`: a calendar date written YYYY-MM-DD (not 20171030, which Python also reads);
+    refused with one line (a CliError, exit 2)."""
     try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            raise ValueError(text)
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
+        raise CliError(f"--as-of: {quoted(text)} is not a date (YYYY-MM-DD)") from None
 
 
 def register(subparsers: Any) -> None:
@@ -31,7 +37,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("file", metavar="FILE.json", help="a season file (season-file.md)")
     parser.add_argument(
-        "--as-of", type=_date, metavar="YYYY-MM-DD", help="standings at the end of that day (UTC)"
+        "--as-of", metavar="YYYY-MM-DD", help="standings at the end of that day (UTC)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument(
@@ -47,87 +53,12 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _num(value: Any) -> str:
-    return "" if value is None else decimal_text(value)
-
-
-def render_table(report: LeagueReport) -> str:
-    """The standings as aligned text: one table per division, then forfeits and players."""
-    lines = [f"{report.season}" + (f" — as of {report.as_of}" if report.as_of else "")]
-    header = ("Rk", "Club", "P", "W", "D", "L", "MP", "GP", "SB", "DE")
-    for name, table in report.divisions:
-        rows: list[tuple[str, ...]] = [header]
-        for s in table:
-            rank = "DQ" if s.disqualified else f"{s.rank}{'=' if s.tied else ''}"
-            rows.append(
-                (
-                    rank,
-                    s.club,
-                    *(str(n) for n in (s.played, s.won, s.drawn, s.lost)),
-                    *(_num(v) for v in (s.match_points, s.game_points, s.sb, s.de)),
-                )
-            )
-        widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-        lines += ["", name]
-        for row in rows:
-            cells = [
-                cell.ljust(w) if i == 1 else cell.rjust(w)
-                for i, (cell, w) in enumerate(zip(row, widths, strict=True))
-            ]
-            lines.append("  ".join(cells).rstrip())
-    if report.champion:
-        lines += ["", f"Every match decided. Champion (CL-16): {report.champion}"]
-    if report.forfeits:
-        lines += ["", "Forfeits:"]
-        lines += [f"  {b.match}: {b.club} ({b.rule})" for b in report.forfeits]
-    if report.disqualified:
-        lines += ["", "Disqualified:"]
-        lines += [f"  {q.club} ({q.rule})" for q in report.disqualified]
-    if report.multi_team_players:
-        lines += ["", "Multi-team players (CL-18):"]
-        lines += [
-            f"  {p.player}: home club {p.home_club}, {p.other_matches} matches elsewhere"
-            for p in report.multi_team_players
-        ]
-    if report.adjusted_players:
-        lines += ["", "Adjusted players (CL-ADJ):"]
-        lines += [f"  {player} ({rule})" for player, rule in report.adjusted_players]
-    return "\n".join(lines)
-
-
-def proposal_json(report: LeagueReport, proposal: Proposal) -> dict[str, Any]:
-    """The CL-8 proposal as JSON: next season's divisions, the moves and the withdrawals."""
-    return {
-        "season": report.season,
-        "as_of": report.as_of.isoformat() if report.as_of else None,
-        "divisions": [{"name": n, "clubs": list(clubs)} for n, clubs in proposal.divisions],
-        "moves": [
-            {"club": m.club, "from": m.from_division, "to": m.to_division} for m in proposal.moves
-        ],
-        "withdrawn": list(proposal.withdrawn),
-    }
-
-
-def render_proposal(report: LeagueReport, proposal: Proposal) -> str:
-    """The CL-8 proposal as text."""
-    when = f"as of {report.as_of}" if report.as_of else "on the current standings"
-    lines = [f"{report.season}: promotion / relegation proposal ({when}), for a director vote"]
-    for name, clubs in proposal.divisions:
-        lines += ["", f"{name} ({len(clubs)} clubs)"] + [f"  {c}" for c in clubs]
-    lines += ["", "Moves:"] + [
-        f"  {m.club}: {m.from_division} → {m.to_division}" for m in proposal.moves
-    ]
-    if proposal.withdrawn:
-        lines += ["", "Withdrawn:"] + [f"  {c}" for c in proposal.withdrawn]
-    return "\n".join(lines)
-
-
 def run(args: argparse.Namespace) -> int:
     """Read the season, compute, print; bad files fail with exit 2 (CliError)."""
     if args.withdraw and not args.promotion:
         raise CliError("--withdraw only applies to the --promotion proposal")
+    as_of = None if args.as_of is None else as_of_date(args.as_of)
     season = read_season(args.file)
-    as_of = args.as_of
     if args.promotion and as_of is None:
         as_of = season.rules.divisions_cutoff
     now = None if as_of else dt.datetime.now(dt.UTC)
@@ -136,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         known = season.club_division()
         unknown = [c for c in args.withdraw if c not in known]
         if unknown:
-            raise CliError(f"--withdraw: unknown club {unknown[0]!r}")
+            raise CliError(f"--withdraw: unknown club {quoted(unknown[0])}")
         proposal = promotion_proposal(
             report.divisions,
             season.rules.promotion_places,
@@ -145,10 +76,10 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(proposal_json(report, proposal), indent=2, ensure_ascii=False))
         else:
-            print(render_proposal(report, proposal))
+            print(proposal_text(report, proposal))
         return 0
     if args.json:
         print(json.dumps(report_json(report), indent=2, ensure_ascii=False))
     else:
-        print(render_table(report))
+        print(report_text(report))
     return 0

@@ -1,16 +1,22 @@
 """`arbiter schema NAME`: print the published JSON Schema of a file format, generated from
-its models (season: the CL season file of season-file.md)."""
+its models (season: the CL season file of season-file.md; tour: the CCT tour file of
+tour-file.md)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from typing import Any
 
-from core.season import Season
+from bot.formats.season_file import season_schema
+from bot.formats.tour_file import TourFile
 
-SCHEMAS: dict[str, Any] = {"season": Season}
-"""Format name → the pydantic model whose JSON Schema is published."""
+SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
+    "season": season_schema,
+    "tour": lambda: TourFile.model_json_schema(),
+}
+"""Format name → the function giving its published JSON Schema (generated from its models)."""
 
 
 def register(subparsers: Any) -> None:
@@ -24,5 +30,5 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the schema as indented JSON."""
-    print(json.dumps(SCHEMAS[args.name].model_json_schema(), indent=2, ensure_ascii=False))
+    print(json.dumps(SCHEMAS[args.name](), indent=2, ensure_ascii=False))
     return 0

@@ -1,16 +1,17 @@
 """Reading a season file for a CLI command: every failure becomes a CliError (exit 2)
-naming the file and the path of each problem."""
+naming the file and the path of each problem (one line when there is one problem)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from bot.cli.errors import CliError
-from core.season import Season, SeasonFileError, load_season
+from bot.formats.season_file import SeasonFileError, load_season
+from core.league.season import Season
 
 
 def read_season(path: str) -> Season:
-    """Load and validate the season file at `path`, or raise CliError with every problem."""
+    """Load and check the season file at `path`, or raise CliError with every problem."""
     try:
         text = Path(path).read_text(encoding="utf-8-sig")  # a BOM is not JSON
     except OSError as error:
@@ -20,5 +21,10 @@ def read_season(path: str) -> Season:
     try:
         return load_season(text)
     except SeasonFileError as error:
+        if len(error.problems) == 1:
+            [(where, problem)] = error.problems
+            raise CliError(
+                f"{path} is not a valid season file: {where or '(file)'}: {problem}"
+            ) from None
         lines = "\n".join(f"  {where or '(file)'}: {problem}" for where, problem in error.problems)
         raise CliError(f"{path} is not a valid season file:\n{lines}") from None

@@ -1,33 +1,42 @@
 """`arbiter standings FILE.trf`: the standings of a round robin from any program's TRF-16
-export, ranked by points and the CCT-8b tie-breaks (CORE-3); the file's own ranks are
-ignored."""
+or TRF-2026 export, ranked by points and the CCT-8b tie-breaks (CORE-3); the file's own
+ranks and points are ignored and computed again (`--trf-out` writes them back)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from fractions import Fraction
 from pathlib import Path
 
-from core.points import decimal_text, half_points, json_number
-from core.results import Scoring
-from core.standings import Standing, standings
+from bot.rendering.standings_json import standings_json
+from bot.rendering.standings_text import standings_text
+from core.points import half_points
+from core.results import STANDARD, Scoring
+from core.standings import PlayerStanding, standings
 from core.tiebreaks import CCT_8B, DeReading
-from core.trf import TrfError, TrfTournament, games_and_byes, parse_trf
+from core.trf import TrfError, TrfTournament, dump_trf, games_and_byes, parse_trf
+from core.trf2026 import TrfScores, ignored_records, trf_scores
 
 from .errors import CliError
+
+MAX_POINTS = Fraction(100)
+"""The most a game may be worth with `--points`: anything above is a typo, not a scoring."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the `standings` subcommand."""
     parser = subparsers.add_parser(
         "standings",
-        help="rank a round robin from a TRF-16 file",
-        description="Rank the players of a TRF-16 round robin by points, then direct "
+        help="rank a round robin from a TRF-16 or TRF-2026 file",
+        description="Rank the players of a TRF round robin by points, then direct "
         "encounter, wins, Sonneborn-Berger and Koya (CCT-8b). Ranks and points in the file "
         "are ignored and computed again.",
     )
-    parser.add_argument("file", type=Path, metavar="FILE.trf", help="a FIDE TRF-16 file")
+    parser.add_argument(
+        "file", type=Path, metavar="FILE.trf", help="a FIDE TRF-16 or TRF-2026 file"
+    )
     parser.add_argument(
         "--tiebreaks",
         choices=[reading.value for reading in DeReading],
@@ -37,9 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--points",
-        default="1,1/2,0",
         metavar="W,D,L",
-        help="points for a win, a draw and a loss (default 1,0.5,0; e.g. 3,1,0)",
+        help="points for a win, a draw and a loss (default 1,0.5,0, or the file's record "
+        "162; e.g. 3,1,0)",
     )
     parser.add_argument(
         "--lots",
@@ -48,12 +57,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "seed (CORE-3; default: tied players share the rank)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--trf-out",
+        type=Path,
+        metavar="OUT",
+        help="also write the file to OUT with the computed points and ranks",
+    )
     parser.set_defaults(handler=run)
 
 
 def parse_scoring(text: str) -> Scoring:
-    """Read `W,D,L` (e.g. `3,1,0` or `1,0.5,0`), each a multiple of ½ (CORE-5: exact
-    scores); raise CliError for anything else."""
+    """Read `W,D,L` (e.g. `3,1,0` or `1,0.5,0`), each a multiple of ½ (CORE-5) from 0 to
+    `MAX_POINTS`; raise CliError for anything else."""
     parts = [part.strip() for part in text.split(",")]
     if len(parts) != 3:
         raise CliError(f"--points needs three numbers W,D,L, not {text!r}")
@@ -61,20 +76,36 @@ def parse_scoring(text: str) -> Scoring:
         win, draw, loss = (half_points(part) for part in parts)
     except ValueError as error:
         raise CliError(f"--points {text!r}: {error}") from error
+    if min(win, draw, loss) < 0:
+        raise CliError(f"--points {text!r}: points cannot be negative")
+    if max(win, draw, loss) > MAX_POINTS:
+        raise CliError(f"--points {text!r}: a game is worth at most {MAX_POINTS} points")
     if not win >= draw >= loss or win == loss:
         raise CliError(f"--points must have win >= draw >= loss and win > loss, not {text!r}")
     return Scoring(win, draw, loss)
 
 
+def parse_lots(seed: str | None) -> str | None:
+    """The recorded seed of `--lots`; an empty one would be a drawing nobody can replay."""
+    if seed is not None and not seed.strip():
+        raise CliError("--lots needs a seed to record, not an empty string")
+    return seed
+
+
 def read_tournament(path: Path) -> TrfTournament:
-    """Read and parse a TRF file; unreadable or malformed input is a CliError (exit 2)."""
+    """Read and parse a TRF file (UTF-8, else Windows-1252, else Latin-1); unreadable or
+    malformed input is a CliError (exit 2)."""
     try:
         data = path.read_bytes()
     except OSError as error:
         raise CliError(f"cannot read {path}: {error.strerror or error}") from error
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
+    for encoding in ("utf-8", "cp1252"):
+        try:
+            text = data.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
+    else:
         text = data.decode("latin-1")
     try:
         return parse_trf(text)
@@ -82,69 +113,61 @@ def read_tournament(path: Path) -> TrfTournament:
         raise CliError(f"{path}: {error}") from error
 
 
-def _number(value: Fraction | int | None) -> int | float | None:
-    return None if value is None else json_number(value)
-
-
-def standings_json(rows: tuple[Standing, ...], names: dict[int, str], lots: bool = False) -> dict:
-    """The JSON document: rows in rank order, tied players sharing a rank, JSON numbers;
-    with a drawing of lots (`lots`), each row also tells whether the draw decided its rank."""
-    document = {
-        "standings": [
-            {
-                "rank": row.rank,
-                "start_no": row.player,
-                "name": names[row.player],  # type: ignore[index]
-                "points": json_number(row.points),
-                "tiebreaks": {
-                    "DE": _number(row.de),
-                    "WIN": row.wins,
-                    "SB": json_number(row.sb),
-                    "KS": json_number(row.ks),
-                },
-            }
-            for row in rows
-        ]
-    }
-    if lots:
-        for entry, row in zip(document["standings"], rows, strict=True):
-            entry["by_lot"] = row.by_lot
-    return document
-
-
-def _decimal(value: Fraction | None) -> str:
-    """An exact score as text (`core.points.decimal_text`), `-` where there is none."""
-    return "-" if value is None else decimal_text(value)
-
-
-def standings_text(rows: tuple[Standing, ...], names: dict[int, str], title: str) -> str:
-    """A readable table; a shared rank is marked `=`, a rank decided by lot `*`."""
-    width = max([len("Name"), *(len(n) for n in names.values())])
-    header = f"{'Rank':>4}  {'No':>3}  {'Name':<{width}}  {'Pts':>5}  {'DE':>5}  "
-    header += f"{'WIN':>3}  {'SB':>7}  {'KS':>5}"
-    lines = [title, header] if title else [header]
-    for row in rows:
-        rank = f"{row.rank}{'=' if row.tied else '*' if row.by_lot else ''}"
-        lines.append(
-            f"{rank:>4}  {row.player:>3}  {names[row.player]:<{width}}  "  # type: ignore[index]
-            f"{_decimal(row.points):>5}  {_decimal(row.de):>5}  {row.wins:>3}  "
-            f"{_decimal(row.sb):>7}  {_decimal(row.ks):>5}"
+def read_scores(path: Path, tournament: TrfTournament, given: Scoring | None) -> TrfScores:
+    """The file's scoring (records 162 and 299), or `--points`; both at once is refused."""
+    try:
+        scores = trf_scores(tournament, given or STANDARD)
+    except TrfError as error:
+        raise CliError(f"{path}: {error}") from error
+    if given is not None and scores.scoring_line:
+        raise CliError(
+            f"--points cannot be used with {path}: line {scores.scoring_line} sets the "
+            "scoring (record 162 or 299)"
         )
-    return "\n".join(lines)
+    return scores
+
+
+def write_trf(path: Path, tournament: TrfTournament, rows: tuple[PlayerStanding, ...]) -> None:
+    """Write the tournament with the computed points and ranks to `path` (UTF-8)."""
+    try:
+        text = dump_trf(
+            tournament,
+            {row.player: row.points for row in rows},  # type: ignore[misc]
+            {row.player: row.rank for row in rows},  # type: ignore[misc]
+        )
+    except ValueError as error:
+        raise CliError(f"cannot write {path}: {error}") from error
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise CliError(f"cannot write {path}: {error.strerror or error}") from error
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the standings of the TRF file (JSON with --json)."""
-    scoring = parse_scoring(args.points)
+    """Print the standings of the TRF file (JSON with --json); note the ignored records."""
+    given = parse_scoring(args.points) if args.points is not None else None
+    seed = parse_lots(args.lots)
     tournament = read_tournament(args.file)
-    games, byes = games_and_byes(tournament)
+    scores = read_scores(args.file, tournament, given)
+    games, byes = games_and_byes(tournament, scores.bye_points)
     names = {p.start_no: p.name for p in tournament.players}
     reading = DeReading(args.tiebreaks)
     rows = standings(
-        list(names), games, byes, scoring=scoring, reading=reading, lots_seed=args.lots
+        list(names),
+        games,
+        byes,
+        scoring=scores.scoring,
+        reading=reading,
+        lots_seed=seed,
+        adjustments=scores.adjustments,
     )
+    if args.trf_out is not None:
+        write_trf(args.trf_out, tournament, rows)
+    for code, count in ignored_records(tournament):
+        lines = f"{count} line{'' if count == 1 else 's'}"
+        print(f"note: ignored record {code} ({lines})", file=sys.stderr)
     if args.json:
-        print(json.dumps(standings_json(rows, names, lots=args.lots is not None)))
+        print(json.dumps(standings_json(rows, names, lots=seed is not None)))
     else:
         order = ", ".join(f"DE ({reading.value})" if c == "DE" else c for c in CCT_8B)
         title = f"{tournament.name}\n" if tournament.name else ""

@@ -2,19 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from storage.guild_settings import GuildSettings
+from storage.outbox import OutboxMessage
 
 NOT_SET = "not set"
+
+
+def _short(error: str) -> str:
+    return error if len(error) <= 120 else error[:119] + "…"
 
 
 def _role(role_id: int | None) -> str:
     return NOT_SET if role_id is None else f"<@&{role_id}>"
 
 
-def settings_embed(settings: GuildSettings, title: str = "Arbiter set-up") -> discord.Embed:
-    """An embed listing each setting as a mention, or "not set"."""
+def settings_embed(
+    settings: GuildSettings,
+    title: str = "Arbiter set-up",
+    failures: Sequence[OutboxMessage] = (),
+) -> discord.Embed:
+    """An embed listing each setting as a mention, or "not set", and the latest messages
+    Arbiter gave up delivering (missing channel or permission)."""
     embed = discord.Embed(title=title, colour=discord.Colour.blurple())
     embed.add_field(name="League HQ role", value=_role(settings.hq_role_id), inline=False)
     embed.add_field(name="Director role", value=_role(settings.director_role_id), inline=False)
@@ -25,5 +37,12 @@ def settings_embed(settings: GuildSettings, title: str = "Arbiter set-up") -> di
         value=NOT_SET if channel is None else f"<#{channel}>",
         inline=False,
     )
+    if failures:
+        lines = [
+            f"<#{m.channel_id}>: {_short(m.error or 'failed')} "
+            f"({discord.utils.format_dt(m.created_at, 'R')})"
+            for m in failures
+        ]
+        embed.add_field(name="Undelivered messages", value="\n".join(lines)[:1024], inline=False)
     embed.set_footer(text="Change these with /setup set (needs Manage Server).")
     return embed

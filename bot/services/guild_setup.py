@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.errors import UserError
 from storage.guild import GuildStore
 from storage.guild_settings import SETTING_KEYS, GuildSettings
+from storage.outbox import OutboxMessage
 
 
 class GuildSetup:
@@ -13,10 +14,10 @@ class GuildSetup:
     def __init__(self, store: GuildStore) -> None:
         self._store = store
 
-    async def show(self) -> GuildSettings:
-        """The guild's current settings."""
+    async def show(self) -> tuple[GuildSettings, list[OutboxMessage]]:
+        """The guild's current settings, and the latest messages it could not deliver."""
         async with self._store.read() as view:
-            return await view.settings.get()
+            return await view.settings.get(), await view.outbox.failures()
 
     async def configure(self, actor_id: int, changes: dict[str, int]) -> GuildSettings:
         """Apply `changes` (setting → Discord id); at least one is required."""

@@ -2,7 +2,7 @@
 disqualifications, standings and the promotion proposal out."""
 
 from core.league.promotion import Move, Proposal, promotion_proposal
-from core.league.report import LeagueReport, end_of_day, league_report, report_json
+from core.league.report import LeagueReport, end_of_day, league_report
 
 __all__ = [
     "LeagueReport",
@@ -11,5 +11,4 @@ __all__ = [
     "end_of_day",
     "league_report",
     "promotion_proposal",
-    "report_json",
 ]

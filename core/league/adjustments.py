@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.league.facts import MatchFacts
+from core.league.facts import CompiledMatch
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,14 +23,16 @@ class MultiTeamPlayer:
     other_matches: int
 
 
-def finished_by(matches: Iterable[MatchFacts], cutoff: dt.datetime | None) -> list[MatchFacts]:
+def finished_by(
+    matches: Iterable[CompiledMatch], cutoff: dt.datetime | None
+) -> list[CompiledMatch]:
     """CL-1: the matches finished on or before `cutoff` (every finished one without it)."""
     return [
         m for m in matches if m.finished is not None and (cutoff is None or m.finished <= cutoff)
     ]
 
 
-def multi_team_players(finished: Sequence[MatchFacts]) -> list[MultiTeamPlayer]:
+def multi_team_players(finished: Sequence[CompiledMatch]) -> list[MultiTeamPlayer]:
     """CL-18: each player's home club is the club they played most matches for (ties: the
     earliest first match, then club name); one match elsewhere is tolerated, two or more
     make a multi-team player. `finished` must be in chronological order (as compiled)."""
@@ -64,7 +66,7 @@ def multi_team_players(finished: Sequence[MatchFacts]) -> list[MultiTeamPlayer]:
     return sorted(found, key=lambda p: p.player)
 
 
-def adjusted_home_half(match: MatchFacts, adjusted: frozenset[str], games: int) -> int:
+def adjusted_home_half(match: CompiledMatch, adjusted: frozenset[str], games: int) -> int:
     """CL-ADJ / CL-19: the home club's half-points after adjusting the boards of `adjusted`
     players: an adjusted player scores 0 and the opponent all `games`; both adjusted → split."""
     if match.players.isdisjoint(adjusted):

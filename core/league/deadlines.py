@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from core.league.facts import challenge_deadline
 from core.league.forfeits import Breach, challenge_failures, start_breaches
-from core.season import Match, Season
+from core.league.season import Match, Season
 
 
 class DeadlineKind(enum.Enum):

@@ -1,6 +1,6 @@
-"""A validated season compiled once into plain tuples and integer half-points.
+"""A season's matches compiled once into plain tuples and integer half-points.
 
-The standings pass reads these instead of the pydantic models, so its per-board work is a
+The standings pass reads these instead of the domain values, so its per-board work is a
 few tuple reads and integer additions (the hot path of large seasons).
 """
 
@@ -9,15 +9,16 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from core.season import Match, Season
+from core.league.season import Match, Season
 
-Board = tuple[str, str, int]
+CompiledBoard = tuple[str, str, int]
 """A board as (home player key, away player key, home half-points)."""
 
 
 @dataclass(frozen=True, slots=True)
-class MatchFacts:
-    """One match's facts: usernames lower-cased (compared case-insensitively), points in halves."""
+class CompiledMatch:
+    """One match ready for the standings pass: usernames lower-cased (compared
+    case-insensitively), points in halves, its CL-15 deadline, its chronological index."""
 
     index: int
     id: str
@@ -27,7 +28,7 @@ class MatchFacts:
     start: dt.datetime
     finished: dt.datetime | None
     deadline: dt.datetime
-    boards: tuple[Board, ...]
+    boards: tuple[CompiledBoard, ...]
     home_half: int
     total_half: int
     players: frozenset[str]
@@ -39,25 +40,20 @@ def challenge_deadline(match: Match, hours: int) -> dt.datetime:
     return match.start - dt.timedelta(hours=hours)
 
 
-def compile_matches(season: Season) -> tuple[MatchFacts, ...]:
-    """Every match as `MatchFacts`, in chronological order (start, then id): the order in
-    which facts are judged, so the result does not depend on the file's order."""
+def compile_matches(season: Season) -> tuple[CompiledMatch, ...]:
+    """Every match compiled, in chronological order (start, then id): the order in which
+    facts are judged, so the result does not depend on the order they were given in."""
     per_board = 2 * season.rules.games_per_board
     hours = season.rules.challenge_deadline_hours
     ordered = sorted(season.matches, key=lambda m: (m.start, m.id))
     compiled = []
     for index, match in enumerate(ordered):
         boards = tuple(
-            (
-                b.home_player.lower(),
-                b.away_player.lower(),
-                b.home_points.numerator * 2 // b.home_points.denominator,
-            )
-            for b in match.boards
+            (b.home_player.lower(), b.away_player.lower(), b.home_half) for b in match.boards
         )
         players = frozenset([b[0] for b in boards] + [b[1] for b in boards])
         compiled.append(
-            MatchFacts(
+            CompiledMatch(
                 index=index,
                 id=match.id,
                 division=match.division,

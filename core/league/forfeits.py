@@ -12,8 +12,8 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from core.league.facts import MatchFacts
-from core.season import ClubAtStart, Match, Rules, Season
+from core.league.facts import CompiledMatch
+from core.league.season import ClubAtStart, Match, Season, SeasonRules
 
 COUNTED_RULES = ("CL-15", "CL-20", "CL-21")
 """CL-DQ: the three separate forfeit counters."""
@@ -54,7 +54,7 @@ def challenge_failures(match: Match, deadline: dt.datetime) -> tuple[str, ...]:
     return ()
 
 
-def start_breaches(match: Match, min_players: int, rules: Rules) -> list[Breach]:
+def start_breaches(match: Match, min_players: int, rules: SeasonRules) -> list[Breach]:
     """CL-5, CL-6, CL-20 judged on the facts at the start of a match that was started (CL-FF).
 
     A club's player count is `at_start.players`, else the number of boards once the match
@@ -75,7 +75,7 @@ def start_breaches(match: Match, min_players: int, rules: Rules) -> list[Breach]
     return found
 
 
-def match_breaches(facts: MatchFacts, min_players: int, rules: Rules) -> list[Breach]:
+def match_breaches(facts: CompiledMatch, min_players: int, rules: SeasonRules) -> list[Breach]:
     """CL-FF: a match not started on time is forfeited for CL-15 only; otherwise the start
     facts are judged (director forfeits are added separately)."""
     failed = challenge_failures(facts.source, facts.deadline)
@@ -110,7 +110,7 @@ class ForfeitJudgement:
 
 def judge(
     season: Season,
-    matches: Iterable[MatchFacts],
+    matches: Iterable[CompiledMatch],
     cutoff: dt.datetime | None,
 ) -> ForfeitJudgement:
     """CL-FF, CL-DQ: walk every breach effective by `cutoff` in time order, count it on its

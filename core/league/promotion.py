@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from core.league.standings import Standing
+from core.league.standings import ClubStanding
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,7 @@ class Proposal:
 
 
 def promotion_proposal(
-    tables: Sequence[tuple[str, Sequence[Standing]]],
+    tables: Sequence[tuple[str, Sequence[ClubStanding]]],
     places: int = 3,
     withdrawn: Iterable[str] = (),
 ) -> Proposal:

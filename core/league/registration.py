@@ -13,7 +13,7 @@ import enum
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from core.votes import MotionState, motion_status
+from core.votes import MINIMUM_VOTERS, MotionState, motion_status
 
 MIN_ADMINS = 2
 """CL-3: a club needs at least two admins able to start matches."""
@@ -39,6 +39,8 @@ class ExclusionMotion:
     directors: tuple[str, ...]
     votes: Mapping[str, bool]
     deadline: dt.datetime
+    quorum: int = MINIMUM_VOTERS
+    """CL-23: directors voting for a decision (the season's setting)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +60,9 @@ class ClubRegistration:
         """The club's url-id as chess.com compares it (case-insensitively)."""
         return self.club.casefold()
 
-    @property
-    def eligible(self) -> bool:
-        """CL-3: at least `MIN_ADMINS` distinct admins linked."""
-        return len(set(self.admins)) >= MIN_ADMINS
+    def eligible(self, min_admins: int = MIN_ADMINS) -> bool:
+        """CL-3: at least `min_admins` (the season's setting, 2) distinct admins linked."""
+        return len(set(self.admins)) >= min_admins
 
 
 def register_club(club: str, football_club: str, admins: Iterable[str]) -> ClubRegistration:
@@ -98,13 +99,14 @@ def link_admins(registration: ClubRegistration, admins: Iterable[str]) -> ClubRe
     )
 
 
-def approve(registration: ClubRegistration) -> ClubRegistration:
-    """CL-3: league HQ approves a pending registration that has at least two admins."""
+def approve(registration: ClubRegistration, min_admins: int = MIN_ADMINS) -> ClubRegistration:
+    """CL-3: league HQ approves a pending registration that has at least `min_admins` (two)
+    admins."""
     _require(registration, RegistrationState.PENDING, action="approve it")
-    if not registration.eligible:
+    if not registration.eligible(min_admins):
         raise RegistrationError(
             f"club {registration.club!r} has {len(set(registration.admins))} admin(s) linked;"
-            f" CL-3 needs at least {MIN_ADMINS} able to start matches"
+            f" CL-3 needs at least {min_admins} able to start matches"
         )
     return replace(registration, state=RegistrationState.APPROVED)
 
@@ -128,7 +130,7 @@ def exclude(
     _require(
         registration, RegistrationState.PENDING, RegistrationState.APPROVED, action="exclude it"
     )
-    status = motion_status(motion.directors, motion.votes, at, motion.deadline)
+    status = motion_status(motion.directors, motion.votes, at, motion.deadline, motion.quorum)
     if status.state is not MotionState.PASSED:
         raise RegistrationError(
             f"club {registration.club!r} can be excluded only by a passed director motion"

@@ -7,7 +7,6 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
 
 from core.league.adjustments import (
     MultiTeamPlayer,
@@ -15,17 +14,16 @@ from core.league.adjustments import (
     finished_by,
     multi_team_players,
 )
-from core.league.facts import MatchFacts, compile_matches
+from core.league.facts import CompiledMatch, compile_matches
 from core.league.forfeits import Breach, Disqualification, judge
+from core.league.season import Season
 from core.league.standings import (
+    ClubStanding,
     MatchResult,
-    Standing,
     board_result,
     division_standings,
     forfeit_result,
 )
-from core.points import json_number
-from core.season import Season
 
 
 def rule_order(rule: str) -> tuple[str, int, str]:
@@ -45,7 +43,7 @@ class LeagueReport:
 
     season: str
     as_of: dt.date | None
-    divisions: tuple[tuple[str, tuple[Standing, ...]], ...]
+    divisions: tuple[tuple[str, tuple[ClubStanding, ...]], ...]
     results: tuple[MatchResult, ...]
     forfeits: tuple[Breach, ...]
     disqualified: tuple[Disqualification, ...]
@@ -63,13 +61,13 @@ class LeagueReport:
         top = [s for s in table if s.rank == 1]
         return top[0].club if len(top) == 1 else None
 
-    def standings(self, division: str) -> tuple[Standing, ...]:
+    def standings(self, division: str) -> tuple[ClubStanding, ...]:
         """The table of one division by name."""
         return dict(self.divisions)[division]
 
 
 def season_complete(
-    season: Season, matches: Sequence[MatchFacts], decided: set[str], out: set[str]
+    season: Season, matches: Sequence[CompiledMatch], decided: set[str], out: set[str]
 ) -> bool:
     """CL-1, CL-12, CL-16: every match is decided — each match in the file, and a decided
     match for every pair of clubs of each division (a single round robin), pairs with a
@@ -145,47 +143,3 @@ def league_report(
         adjusted_players=adjusted_players,
         complete=complete,
     )
-
-
-def _number(value: Any) -> Any:
-    return None if value is None else json_number(value)
-
-
-def report_json(report: LeagueReport) -> dict[str, Any]:
-    """The report as the JSON of season-file.md's output section."""
-    return {
-        "season": report.season,
-        "as_of": report.as_of.isoformat() if report.as_of else None,
-        "divisions": [
-            {
-                "name": name,
-                "standings": [
-                    {
-                        "rank": s.rank,
-                        "club": s.club,
-                        "played": s.played,
-                        "won": s.won,
-                        "drawn": s.drawn,
-                        "lost": s.lost,
-                        "match_points": json_number(s.match_points),
-                        "game_points": json_number(s.game_points),
-                        "sb": json_number(s.sb),
-                        "de": _number(s.de),
-                        "tied": s.tied,
-                        "disqualified": s.disqualified,
-                    }
-                    for s in table
-                ],
-            }
-            for name, table in report.divisions
-        ],
-        "forfeits": [{"match": b.match, "club": b.club, "rule": b.rule} for b in report.forfeits],
-        "disqualified": [{"club": q.club, "rule": q.rule} for q in report.disqualified],
-        "multi_team_players": [
-            {"player": p.player, "home_club": p.home_club, "other_matches": p.other_matches}
-            for p in report.multi_team_players
-        ],
-        "adjusted_players": [
-            {"player": player, "rule": rule} for player, rule in report.adjusted_players
-        ],
-    }

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from core.berger import berger_table
-from core.season import Match
+from core.league.season import Match
 
 START_TIME = dt.time(11, 0)
 """CL-22: matches start at 11:00 … (config)."""
@@ -53,12 +53,19 @@ def division_schedule(
     id_prefix: str | None = None,
     at: dt.time = START_TIME,
     zone: str = START_ZONE,
+    max_clubs: int | None = None,
 ) -> DivisionSchedule:
     """CL-12: pair `clubs` (in pairing-number order) by the Berger table; round r is played
     on `calendar[r-1]`; with an odd number of clubs one club is idle each round. Match ids
-    are `{prefix}-{round}-{board}` (prefix: the division's initials)."""
+    are `{prefix}-{round}-{board}` (prefix: the division's initials). `max_clubs` is the
+    season's clubs per division (CL-12, config 13): a division with more is refused."""
     if len(set(clubs)) != len(clubs):
         raise ValueError(f"division {division!r} lists a club twice")
+    if max_clubs is not None and len(clubs) > max_clubs:
+        raise ValueError(
+            f"division {division!r} has {len(clubs)} clubs, more than the season's"
+            f" {max_clubs} (CL-12)"
+        )
     table = berger_table(len(clubs))
     if len(calendar) < len(table.rounds):
         raise ValueError(
@@ -85,7 +92,7 @@ def division_schedule(
 
 
 def fixture_match(fixture: Fixture) -> Match:
-    """A scheduled fixture as a season-file match (no facts yet: no challenge, no boards)."""
+    """A scheduled fixture as a season's match (no facts yet: no challenge, no boards)."""
     return Match(
         id=fixture.id,
         division=fixture.division,

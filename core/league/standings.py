@@ -54,7 +54,7 @@ def forfeit_result(match: str, home: str, away: str, losers: Iterable[str]) -> M
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class ClubStanding:
     """One club's line in a division table (season-file.md output)."""
 
     rank: int | None
@@ -73,7 +73,7 @@ class Standing:
 
 def division_standings(
     clubs: Sequence[str], results: Sequence[MatchResult], disqualified: Iterable[str] = ()
-) -> list[Standing]:
+) -> list[ClubStanding]:
     """CL-17: rank a division by match points, then SB, then direct encounter (once, among
     the clubs still tied, only when they all met); remaining ties share the rank (1, 2, 2, 4)
     and are listed in name order. Disqualified clubs (CL-DQ) follow unranked, and no match of
@@ -111,12 +111,12 @@ def division_standings(
             tiers.extend(equal_runs(by_de, de_scores.__getitem__))
         else:
             tiers.append(group)
-    table: list[Standing] = []
+    table: list[ClubStanding] = []
     for rank, tier in shared_ranks(tiers):
         for club in tier:
             played, won, drawn, lost, half = stats[club]
             table.append(
-                Standing(
+                ClubStanding(
                     rank=rank,
                     club=club,
                     played=played,
@@ -132,5 +132,5 @@ def division_standings(
                 )
             )
     for club in sorted(out_clubs & set(clubs)):
-        table.append(Standing(None, club, 0, 0, 0, 0, ZERO, ZERO, ZERO, None, False, True))
+        table.append(ClubStanding(None, club, 0, 0, 0, 0, ZERO, ZERO, ZERO, None, False, True))
     return table

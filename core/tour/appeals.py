@@ -51,9 +51,11 @@ def session_day(
     return end.astimezone(_zone(zone)).date()
 
 
-def appeal_deadline(day: date, zone: str = DEFAULT_APPEAL_ZONE) -> datetime:
-    """CCT-11: 23:59 local time on `day` in `zone`, as an aware datetime."""
-    return datetime.combine(day, DEADLINE_TIME, tzinfo=_zone(zone))
+def appeal_deadline(
+    day: date, zone: str = DEFAULT_APPEAL_ZONE, at: time = DEADLINE_TIME
+) -> datetime:
+    """CCT-11: `at` (23:59, the event's setting) local time on `day` in `zone`."""
+    return datetime.combine(day, at, tzinfo=_zone(zone))
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +69,11 @@ class AppealDecision:
 
 
 def decide_appeal(
-    lodged_at: datetime, day: date, zone: str = DEFAULT_APPEAL_ZONE
+    lodged_at: datetime, day: date, zone: str = DEFAULT_APPEAL_ZONE, at: time = DEADLINE_TIME
 ) -> AppealDecision:
     """CCT-11: accept an appeal lodged before the end of 23:59 local on the session day,
     refuse a later one."""
-    deadline = appeal_deadline(day, zone)
+    deadline = appeal_deadline(day, zone, at)
     lodged = _aware(lodged_at, "the time the appeal was lodged")
     accepted = lodged < deadline + timedelta(minutes=1)
     local = lodged.astimezone(deadline.tzinfo)

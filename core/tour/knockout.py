@@ -375,11 +375,16 @@ class Tie(enum.Enum):
 
 
 class KoStage(enum.Enum):
-    """CCT-6/CCT-5: how far a player went in the knock-out (NONE: out after preliminaries)."""
+    """CCT-6/CCT-5: how far a player went in the knock-out (NONE: out after preliminaries).
+
+    A semi-final loser is THIRD or FOURTH once the 3rd-place match (CCT-8c) is decided;
+    SEMI_FINAL without one (or before it is played)."""
 
     NONE = "preliminaries only"
     QUARTER_FINAL = "quarter-final loser"
     SEMI_FINAL = "semi-final loser"
+    FOURTH = "4th"
+    THIRD = "3rd"
     RUNNER_UP = "runner-up"
     WINNER = "winner"
 
@@ -468,7 +473,8 @@ class Bracket:
 
     def stages(self, winners: Mapping[Tie, Player]) -> dict[Player, KoStage]:
         """CCT-6: the stage each of the 8 reached from the decided ties (a player still in
-        the running shows the round they are playing; tour points need the final stages)."""
+        the running shows the round they are playing; tour points need the final stages).
+        The 3rd-place match, when decided, makes its players THIRD and FOURTH (CCT-8c)."""
         known = self.pairings(winners)
         stage = dict.fromkeys(self.places, KoStage.QUARTER_FINAL)
         for tie in (Tie.SF1, Tie.SF2):
@@ -480,4 +486,51 @@ class Bracket:
             stage[final.higher] = stage[final.lower] = KoStage.RUNNER_UP
             if Tie.FINAL in winners:
                 stage[winners[Tie.FINAL]] = KoStage.WINNER
+        if Tie.THIRD_PLACE in winners:
+            third = known[Tie.THIRD_PLACE]
+            stage[third.higher] = stage[third.lower] = KoStage.FOURTH
+            stage[winners[Tie.THIRD_PLACE]] = KoStage.THIRD
         return stage
+
+
+# --- Published scores: a finished round known only by its match and play-off scores ---------
+
+
+def finished_match(first: Fraction, second: Fraction) -> MatchOutcome:
+    """CCT-8d: the outcome of a finished rapid match from its final score alone: 3 games
+    only when someone reached 2½ (2½–½, 3–0); 4 games when it was open after 3 (a leader
+    at most 3: 3–1, 2½–1½, 2–2). Raises KnockoutError for a score no match can end on."""
+    games = first + second
+    text = f"{fmt_score(first)}–{fmt_score(second)}"
+    if min(first, second) < 0 or games.denominator != 1 or games not in (3, 4):
+        raise KnockoutError(
+            f"{text} is not a finished match: a match is 3 or 4 rapid games (CCT-8d)"
+        )
+    outcome = match_outcome(first, second, int(games))
+    if outcome is MatchOutcome.IN_PROGRESS:
+        raise KnockoutError(f"{text} after 3 games is not decided, so a 4th game follows (CCT-8d)")
+    if games == MATCH_GAMES and max(first, second) - 1 >= WINNING_SCORE:
+        raise KnockoutError(
+            f"{text}: the match was won at 2½ after 3 games, so no 4th game was played (CCT-8d)"
+        )
+    return outcome
+
+
+def series_decided_by_matches(outcomes: Sequence[MatchOutcome]) -> bool | None:
+    """CCT-8d: True/False when the first/second player won the series in the rapid matches
+    (won both, or won one and drew the other); None when a play-off follows."""
+    won = set(outcomes)
+    if (MatchOutcome.FIRST_WON in won) != (MatchOutcome.SECOND_WON in won):
+        return MatchOutcome.FIRST_WON in won
+    return None
+
+
+def blitz_decides(first: Fraction, second: Fraction) -> bool | None:
+    """CCT-8d: True/False when the first/second player won the 2 blitz games of a play-off;
+    None at 1–1 (an Armageddon follows). Raises KnockoutError for a score that is not 2 games."""
+    if min(first, second) < 0 or first + second != BLITZ_GAMES:
+        raise KnockoutError(
+            f"{fmt_score(first)}–{fmt_score(second)} is not a play-off of {BLITZ_GAMES} blitz "
+            "games (CCT-8d)"
+        )
+    return None if first == second else first > second

@@ -69,14 +69,25 @@ class PrizeTable:
     @property
     def total(self) -> int:
         """CCT-5: what the table pays out when every place and stage is filled."""
-        knockout = sum(KO_SLOTS[stage] * amount for stage, amount in self.knockout.items())
+        knockout = sum(
+            KO_SLOTS[stage] * self.stage_amount(stage)
+            for stage in KO_SLOTS
+            if stage is not KoStage.SEMI_FINAL
+        )
         return sum(self.places.values()) + knockout
 
     def amount(self, finish: EventFinish) -> int:
         """The prize for one finish: by knock-out stage if the player reached it, else by place."""
         if finish.stage is not KoStage.NONE:
-            return self.knockout.get(finish.stage, 0)
+            return self.stage_amount(finish.stage)
         return self.places.get(finish.place, 0)
+
+    def stage_amount(self, stage: KoStage) -> int:
+        """CCT-5: the prize of a stage; 3rd and 4th are paid as semi-final losers unless the
+        table prices them itself."""
+        if stage in (KoStage.THIRD, KoStage.FOURTH) and stage not in self.knockout:
+            stage = KoStage.SEMI_FINAL
+        return self.knockout.get(stage, 0)
 
 
 REGULAR_PRIZES = PrizeTable(

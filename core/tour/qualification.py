@@ -199,8 +199,10 @@ def qualify_for_event(
     winners: Sequence[tuple[str, Player]] = (),
     declined: Collection[Player] = (),
     size: int | None = None,
+    top: int = TOP_OF_STANDINGS,
 ) -> QualificationList:
-    """CCT-3: who is qualified for the next Regular or Major event.
+    """CCT-3: who is qualified for the next Regular or Major event (`top`: the places taken
+    from the tour standings, the event's setting).
 
     `winners` are (event name, winner) of the Regular events since the previous Major (used
     for a Major only). The top 8 are taken by position in the ranking (overlap with winners
@@ -213,32 +215,33 @@ def qualify_for_event(
     size = EVENT_SIZES[event_type] if size is None else size
 
     def rebuild(order: Sequence[TourRank]) -> Collection[Player]:
-        return _event_builder(order, winners, declined).reasons.keys()
+        return _event_builder(order, winners, declined, top).reasons.keys()
 
-    return _event_builder(ranking, winners, declined).result(event_type, size, rebuild)
+    return _event_builder(ranking, winners, declined, top).result(event_type, size, rebuild)
 
 
 def _event_builder(
     ranking: Sequence[TourRank],
     winners: Sequence[tuple[str, Player]],
     declined: Collection[Player],
+    top: int = TOP_OF_STANDINGS,
 ) -> _Builder:
     """CCT-3: Regular winners since the last Major, then the top 8 (see `qualify_for_event`)."""
     build = _Builder(_decliners_last(ranking, declined, [w for _, w in winners]), declined)
     ranking = build.ranking
     # Each player qualified by right who declines frees exactly one place (however many
     # rights they held), so the list keeps as many players as if no one had declined.
-    by_right = {w for _, w in winners} | {r.player for r in ranking[:TOP_OF_STANDINGS]}
+    by_right = {w for _, w in winners} | {r.player for r in ranking[:top]}
     # A tie across that top-8 cut decides how many places decliners free: a candidate too.
-    nominal = [p for p in tie_at_cut(ranking, TOP_OF_STANDINGS) if p not in build.declined]
+    nominal = [p for p in tie_at_cut(ranking, top) if p not in build.declined]
     if len(nominal) > 1:
         build.playoffs.append(tuple(nominal))
     for event, winner in winners:
         if winner not in build.declined:
             build.add(winner, Reason.REGULAR_WINNER, f"won {event}")
-    for entry in build.walk(TOP_OF_STANDINGS, ranking, skip=()):
+    for entry in build.walk(top, ranking, skip=()):
         position = ranking.index(entry) + 1
-        reason = Reason.TOUR_STANDINGS if position <= TOP_OF_STANDINGS else Reason.REPLACEMENT
+        reason = Reason.TOUR_STANDINGS if position <= top else Reason.REPLACEMENT
         build.add(entry.player, reason, _rank_text(entry))
     missing = max(0, len(by_right) - len(build.reasons))
     for entry in build.walk(missing, ranking, skip=build.reasons.keys()):

@@ -1,7 +1,7 @@
 """The tour: event types and sizes (CCT-2), tour points and the tour ranking (CCT-6).
 
-Points tables are data frozen into each event (CCT-16). The Major default has no verified
-source: it doubles the Regular table and says so in its `assumed` flag and label.
+Points tables are data frozen into each event (CCT-16). The defaults are CCT-6's: Regular
+40/25/15/10/0 in the knock-out and 10/8/6/5/4/3/2/1 for preliminary places; Major doubled.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ EVENT_SIZES: Mapping[EventType, int] = {
     EventType.MAJOR: 12,
     EventType.FINALS: 10,
 }
-"""CCT-2 (config): players per event type."""
+"""CCT-2 (config): the default number of players per event type; an event's own size is
+however many players its preliminary has (2020-21 held 16-player Majors)."""
 
 KNOCKOUT_PLACES = 8
 """CCT-8c: preliminary places 1-8 go on to the knock-out."""
@@ -38,10 +39,16 @@ KNOCKOUT_PLACES = 8
 KO_SLOTS: Mapping[KoStage, int] = {
     KoStage.QUARTER_FINAL: 4,
     KoStage.SEMI_FINAL: 2,
+    KoStage.FOURTH: 1,
+    KoStage.THIRD: 1,
     KoStage.RUNNER_UP: 1,
     KoStage.WINNER: 1,
 }
-"""CCT-8c: how many players finish at each knock-out stage."""
+"""CCT-8c: how many players finish at each knock-out stage (the two semi-final losers are
+either both SEMI_FINAL, or THIRD and FOURTH after the 3rd-place match)."""
+
+SEMI_FINAL_LOSERS = frozenset({KoStage.SEMI_FINAL, KoStage.THIRD, KoStage.FOURTH})
+"""CCT-8c: the stages of a semi-final loser, with or without the 3rd-place match."""
 
 
 class TourError(ValueError):
@@ -50,15 +57,13 @@ class TourError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class PointsTable:
-    """CCT-6 (config): tour points by preliminary place (index 0 = 1st) and knock-out stage.
-
-    `assumed` marks a table without a verified source; `label` says where it comes from.
-    """
+    """CCT-6 (config): tour points by preliminary place (index 0 = 1st) and knock-out stage;
+    `label` says where the table comes from. A table without 3rd/4th values gives both
+    semi-final losers its SEMI_FINAL value."""
 
     label: str
     preliminary: tuple[int, ...]
     knockout: Mapping[KoStage, int]
-    assumed: bool = False
 
     def __post_init__(self) -> None:
         # CCT-16: the table is frozen as created; changing the mapping passed in changes nothing.
@@ -70,15 +75,20 @@ class PointsTable:
     def points(self, place: int, stage: KoStage) -> int:
         """CCT-6: points for a preliminary place plus the knock-out stage reached."""
         prelim = self.preliminary[place - 1] if 1 <= place <= len(self.preliminary) else 0
-        return prelim + self.knockout.get(stage, 0)
+        return prelim + self.stage_points(stage)
 
-    def scaled(self, factor: int, label: str, assumed: bool) -> PointsTable:
+    def stage_points(self, stage: KoStage) -> int:
+        """CCT-6: the knock-out points of a stage (3rd/4th fall back to the semi-final value)."""
+        if stage in (KoStage.THIRD, KoStage.FOURTH) and stage not in self.knockout:
+            stage = KoStage.SEMI_FINAL
+        return self.knockout.get(stage, 0)
+
+    def scaled(self, factor: int, label: str) -> PointsTable:
         """This table with every entry multiplied by `factor`, under a new label."""
         return PointsTable(
             label=label,
             preliminary=tuple(p * factor for p in self.preliminary),
             knockout={stage: p * factor for stage, p in self.knockout.items()},
-            assumed=assumed,
         )
 
 
@@ -88,18 +98,16 @@ REGULAR_POINTS = PointsTable(
     knockout={
         KoStage.QUARTER_FINAL: 0,
         KoStage.SEMI_FINAL: 10,
-        KoStage.RUNNER_UP: 20,
+        KoStage.FOURTH: 10,
+        KoStage.THIRD: 15,
+        KoStage.RUNNER_UP: 25,
         KoStage.WINNER: 40,
     },
 )
-"""CCT-6: the default Regular table."""
+"""CCT-6: the default Regular table (semi-final loser without a 3rd-place match: 10)."""
 
-MAJOR_POINTS = REGULAR_POINTS.scaled(
-    2,
-    label="ASSUMPTION: Major table = Regular table doubled (no verified figures, CCT-6)",
-    assumed=True,
-)
-"""CCT-6: the default Major table — an assumption, flagged as such."""
+MAJOR_POINTS = REGULAR_POINTS.scaled(2, label="CCT-6 default Major table (Regular doubled)")
+"""CCT-6: the default Major table, every Regular value doubled."""
 
 DEFAULT_POINTS_TABLES: Mapping[EventType, PointsTable] = {
     EventType.REGULAR: REGULAR_POINTS,
@@ -145,6 +153,8 @@ class TourEvent:
             count = sum(1 for f in self.finishes if f.stage is stage)
             if count > slots:
                 raise TourError(f"{self.name}: {count} players at stage {stage.value!r}")
+        if sum(1 for f in self.finishes if f.stage in SEMI_FINAL_LOSERS) > 2:
+            raise TourError(f"{self.name}: more than two semi-final losers")
 
     def with_points_table(
         self, tables: Mapping[EventType, PointsTable] = DEFAULT_POINTS_TABLES
@@ -199,7 +209,7 @@ class TourRank:
 
 
 _FINAL = {KoStage.RUNNER_UP, KoStage.WINNER}
-_SEMI = _FINAL | {KoStage.SEMI_FINAL}
+_SEMI = _FINAL | SEMI_FINAL_LOSERS
 _QUARTER = _SEMI | {KoStage.QUARTER_FINAL}
 
 

@@ -1,0 +1,56 @@
+"""`arbiter tour FILE.json`: a CCT tour from a tour file — every event's placings and tour
+points, the tour standings, the Finals qualification and the Finals table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from bot.cli.config_option import add_config_option, config_from_args
+from bot.cli.errors import CliError
+from bot.formats.tour_file import TourFileError, load_tour
+from bot.rendering.tour_json import tour_json
+from bot.rendering.tour_text import tour_text
+from core.tour.finals import FinalsError
+from core.tour.ranking import TourError
+from core.tour.report import tour_report
+
+
+def register(subparsers: Any) -> None:
+    """Add the `tour` subcommand."""
+    parser = subparsers.add_parser(
+        "tour",
+        help="CCT tour standings from a tour file",
+        description="Compute every event's placings and tour points, the tour standings, the "
+        "Finals qualification and the Finals table from a tour file (tour-file.md).",
+    )
+    parser.add_argument("file", type=Path, metavar="FILE.json", help="a tour file")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    parser.add_argument(
+        "--after", metavar="EVENT", help="the standings as after that event (no Finals)"
+    )
+    add_config_option(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read, compute, print; a bad file or --after fails with exit 2 naming the JSON path."""
+    config = config_from_args(args)
+    try:
+        tour, tables = load_tour(args.file)
+    except TourFileError as error:
+        lines = "\n".join(f"  {where}: {problem}" for where, problem in error.problems)
+        raise CliError(f"{args.file} is not a valid tour file:\n{lines}") from None
+    if args.after is not None and args.after not in {e.name for e in tour.events}:
+        raise CliError(f"--after: no event named {args.after!r} in {args.file}")
+    try:
+        report = tour_report(tour, args.after, tables, config.rules.cct.finals_players)
+    except (TourError, FinalsError) as error:
+        raise CliError(f"{args.file}: {error}") from None
+    if args.json:
+        print(json.dumps(tour_json(report), indent=2, ensure_ascii=False))
+    else:
+        print(tour_text(report))
+    return 0

@@ -1,0 +1,95 @@
+"""Number, instant and name fields shared by Arbiter's files (season file, config.toml):
+what JSON / TOML may hold where a number, a date or a printed name is due."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from fractions import Fraction
+from typing import Annotated
+
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    PlainSerializer,
+    PlainValidator,
+    StringConstraints,
+    WithJsonSchema,
+)
+
+from core.league.season import quoted
+from core.points import half_points, json_number
+
+
+def number_only(value: object) -> object:
+    """Refuse text and booleans where a file must hold a number (CORE-5): pydantic's lax mode
+    would read `"1.5"` as 1.5 and `true` as 1, which the published JSON Schema refuses."""
+    if isinstance(value, bool):
+        raise ValueError("a boolean is not a number")
+    if isinstance(value, str):
+        raise ValueError(f"{quoted(value)} is text, not a number")
+    return value
+
+
+def _half_points_field(value: object) -> Fraction:
+    """The `HalfPoints` validator: a number (not text, not a boolean), a multiple of ½."""
+    return half_points(number_only(value))
+
+
+HalfPoints = Annotated[
+    Fraction,
+    PlainValidator(_half_points_field),
+    PlainSerializer(json_number, return_type=int | float, when_used="json"),
+    WithJsonSchema({"type": "number", "multipleOf": 0.5}),
+]
+"""A pydantic field type for a score that is a multiple of ½, serialised as a JSON number
+(an integer when whole). One Python call validates a value (no second Fraction check)."""
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def finite_number(value: object) -> object:
+    """A number (CORE-5: not text, not a boolean) that is finite: NaN is "not a number",
+    not "must be greater than 0"; infinity is refused with its own word."""
+    value = number_only(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            raise ValueError("not a number (NaN)")
+        if math.isinf(value):
+            raise ValueError("must be a finite number, not infinity")
+    return value
+
+
+def iso_text(value: object) -> object:
+    """A date or date-time must be ISO 8601 text (`2017-10-01T18:00:00Z`), as the published
+    schema says: pydantic alone would also read a Unix integer or a string of digits."""
+    if isinstance(value, dt.date):
+        return value
+    if not isinstance(value, str) or not _ISO_DAY.match(value):
+        shown = "a number" if isinstance(value, int | float) else "not ISO 8601 text"
+        raise ValueError(f"must be ISO 8601 text (YYYY-MM-DD…), {shown}")
+    return value
+
+
+def printable(value: str) -> str:
+    """A name Arbiter prints as it is (terminal, Discord): control characters and ANSI
+    escapes are refused, since they would rewrite what a reader sees."""
+    found = _CONTROL.search(value)
+    if found:
+        raise ValueError(
+            f"contains the control character U+{ord(found.group()):04X} (names are printed)"
+        )
+    return value
+
+
+Count = Annotated[int, BeforeValidator(finite_number)]
+"""An integer field (a count, hours, a round): text, booleans and NaN refused."""
+Number = Annotated[float, BeforeValidator(finite_number)]
+"""A real-valued field (a rating, seconds): text, booleans, NaN and infinity refused."""
+Printable = Annotated[str, AfterValidator(printable)]
+"""A name that will be printed: no control characters."""
+Name = Annotated[str, StringConstraints(min_length=1), AfterValidator(printable)]
+"""A name that will be printed and cannot be empty."""

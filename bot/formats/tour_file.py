@@ -1,0 +1,446 @@
+"""The tour file (formats/tour-file.md): pydantic models for its JSON, and the adapter that
+turns a file into the core's domain values (`core.tour.report.Tour`), refusing every bad
+case with the JSON path of the problem."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from core.points import half_points
+from core.results import STANDARD
+from core.standings import standings
+from core.tour.events import BracketError, KnockoutResult, PlayedEvent
+from core.tour.finals import FinalsError
+from core.tour.knockout import (
+    KnockoutError,
+    KoStage,
+    MatchOutcome,
+    Tie,
+    blitz_decides,
+    finished_match,
+    series_decided_by_matches,
+)
+from core.tour.ranking import (
+    DEFAULT_POINTS_TABLES,
+    KNOCKOUT_PLACES,
+    EventType,
+    PointsTable,
+    TourError,
+)
+from core.tour.report import FinalsMatch, FinalsResults, Tour
+from core.trf import TrfError, games_and_byes, parse_trf
+
+SCORE = r"^\s*\d+(\.5)?\s*-\s*\d+(\.5)?\s*$"
+Score = Annotated[str, Field(pattern=SCORE, description='"2.5-1.5", first-named player first')]
+Name = Annotated[str, Field(min_length=1)]
+Points = Annotated[int, Field(ge=0)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class KnockoutPoints(_Model):
+    """CCT-6: tour points per knock-out stage (3rd/4th default to the semi-final value)."""
+
+    winner: Points
+    runner_up: Points = Field(alias="runner-up")
+    third: Points | None = Field(None, alias="3rd")
+    fourth: Points | None = Field(None, alias="4th")
+    semi_final: Points = Field(alias="semi-final")
+    quarter_final: Points = Field(0, alias="quarter-final")
+
+
+class PointsModel(_Model):
+    """CCT-6: one event type's tour points table."""
+
+    preliminary: list[Points]
+    knockout: KnockoutPoints
+
+
+class PointsByType(_Model):
+    regular: PointsModel | None = None
+    major: PointsModel | None = None
+
+
+class RulesModel(_Model):
+    points: PointsByType = Field(default_factory=PointsByType)
+
+
+class PreliminaryModel(_Model):
+    """The official order (best first, every player) or a TRF file to compute it (CCT-8b)."""
+
+    order: list[Name] | None = None
+    trf: Name | None = Field(None, description="path relative to the tour file")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> PreliminaryModel:
+        if (self.order is None) == (self.trf is None):
+            raise ValueError("give exactly one of `order` and `trf`")
+        return self
+
+
+class PlayoffModel(_Model):
+    """CCT-8d: the 2 blitz games' score and, at 1-1, the Armageddon winner (a or b)."""
+
+    blitz: Score
+    armageddon: Literal["a", "b"] | None = None
+
+
+Round = Literal["QF1", "QF2", "QF3", "QF4", "SF1", "SF2", "F", "3rd"]
+
+
+class KnockoutModel(_Model):
+    """One knock-out round (CCT-8c/8d)."""
+
+    round: Round
+    a: Name
+    b: Name
+    days: list[Score] | None = Field(None, description="the two rapid matches' scores")
+    playoff: PlayoffModel | None = None
+    winner: Name | None = None
+    walkover: bool = False
+
+
+class EventModel(_Model):
+    """A Regular or Major event."""
+
+    name: Name
+    type: Literal["regular", "major"]
+    start: str | None = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$")
+    end: str | None = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$")
+    points: PointsModel | None = None
+    third_place_match: bool = True
+    preliminary: PreliminaryModel
+    knockout: list[KnockoutModel]
+
+
+class FinalsMatchModel(_Model):
+    a: Name
+    b: Name
+    winner: Name
+    decided: Literal["rapid", "tiebreak"]
+
+
+class FinalsModel(_Model):
+    players: list[Name]
+    matches: list[FinalsMatchModel] = Field(default_factory=list)
+
+
+class TourFile(_Model):
+    """A CCT tour file (formats/tour-file.md)."""
+
+    name: Name
+    rules: RulesModel = Field(default_factory=RulesModel)
+    events: list[EventModel]
+    finals: FinalsModel | None = None
+
+
+TIES: Mapping[str, Tie] = {
+    **{t.value: t for t in (Tie.QF1, Tie.QF2, Tie.QF3, Tie.QF4, Tie.SF1, Tie.SF2)},
+    "F": Tie.FINAL,
+    "3rd": Tie.THIRD_PLACE,
+}
+ROUND_NAMES = {tie: name for name, tie in TIES.items()}
+STAGE_KEYS: Mapping[KoStage, str] = {
+    KoStage.WINNER: "winner",
+    KoStage.RUNNER_UP: "runner-up",
+    KoStage.THIRD: "3rd",
+    KoStage.FOURTH: "4th",
+    KoStage.SEMI_FINAL: "semi-final",
+    KoStage.QUARTER_FINAL: "quarter-final",
+}
+"""The tour file's names of the knock-out stages (also used by the JSON output)."""
+
+
+class TourFileError(ValueError):
+    """A tour file that cannot be used: every problem as (JSON path, message)."""
+
+    def __init__(self, problems: Sequence[tuple[str, str]]) -> None:
+        super().__init__("; ".join(f"{where}: {what}" for where, what in problems))
+        self.problems = tuple(problems)
+
+
+class _Problem(Exception):
+    def __init__(self, where: str, what: str) -> None:
+        super().__init__(what)
+        self.where = where
+        self.what = what
+
+
+def json_path(loc: Sequence[int | str]) -> str:
+    """A pydantic location as a JSON path: ("events", 1, "name") → events[1].name."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "(file)"
+
+
+def points_table(model: PointsModel, label: str) -> PointsTable:
+    """CCT-6: a file's points table as a core `PointsTable`."""
+    ko = model.knockout
+    stages = {
+        KoStage.WINNER: ko.winner,
+        KoStage.RUNNER_UP: ko.runner_up,
+        KoStage.SEMI_FINAL: ko.semi_final,
+        KoStage.QUARTER_FINAL: ko.quarter_final,
+    }
+    if ko.third is not None:
+        stages[KoStage.THIRD] = ko.third
+    if ko.fourth is not None:
+        stages[KoStage.FOURTH] = ko.fourth
+    return PointsTable(label, tuple(model.preliminary), stages)
+
+
+def rules_tables(rules: RulesModel) -> dict[EventType, PointsTable]:
+    """The tour's default table per event type: the file's, else CCT-6's."""
+    tables = dict(DEFAULT_POINTS_TABLES)
+    for kind, model in (
+        (EventType.REGULAR, rules.points.regular),
+        (EventType.MAJOR, rules.points.major),
+    ):
+        if model is not None:
+            tables[kind] = points_table(model, f"tour file {kind.value} table")
+    return tables
+
+
+def _score(text: str) -> tuple[Fraction, Fraction]:
+    first, second = text.split("-")
+    return half_points(first.strip()), half_points(second.strip())
+
+
+def trf_order(path: Path, where: str, places_that_count: int) -> list[str]:
+    """CCT-8b: the preliminary order computed from a TRF file (via core.standings); a tie left
+    after every criterion within the places that earn points or go on is refused."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise _Problem(where, f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    try:
+        tournament = parse_trf(text)
+    except TrfError as error:
+        raise _Problem(where, f"{path}: {error}") from None
+    games, byes = games_and_byes(tournament)
+    names = {p.start_no: p.name for p in tournament.players}
+    rows = standings(list(names), games, byes, scoring=STANDARD)
+    order = [names[row.player] for row in rows]  # type: ignore[index]
+    for row in rows:
+        if row.tied and row.rank <= places_that_count:
+            tied = [names[r.player] for r in rows if r.rank == row.rank]  # type: ignore[index]
+            raise _Problem(
+                where,
+                f"{', '.join(tied)} are still tied for place {row.rank} after every CCT-8b "
+                "criterion; give the official order instead",
+            )
+    return order
+
+
+def _series_winner(k: KnockoutModel, where: str) -> str | None:
+    """CCT-8d: the winner the scores decide (None when they do not), checking each score."""
+    if k.walkover:
+        if k.days is not None or k.playoff is not None:
+            raise _Problem(f"{where}.walkover", "a walkover has no scores (awarded without play)")
+        return None
+    by_matches: bool | None = None
+    if k.days is not None:
+        if len(k.days) != 2:
+            raise _Problem(f"{where}.days", f"a round is 2 matches (CCT-8d), not {len(k.days)}")
+        outcomes: list[MatchOutcome] = []
+        for d, day in enumerate(k.days):
+            try:
+                outcomes.append(finished_match(*_score(day)))
+            except (KnockoutError, ValueError) as error:
+                raise _Problem(f"{where}.days[{d}]", str(error)) from None
+        by_matches = series_decided_by_matches(outcomes)
+        if by_matches is not None:
+            if k.playoff is not None:
+                won = k.a if by_matches else k.b
+                raise _Problem(
+                    f"{where}.playoff",
+                    f"{won} won the series in the rapid matches ({', '.join(k.days)}), so no "
+                    "play-off was played (CCT-8d)",
+                )
+            return k.a if by_matches else k.b
+    if k.playoff is None:
+        return None
+    try:
+        blitz = blitz_decides(*_score(k.playoff.blitz))
+    except (KnockoutError, ValueError) as error:
+        raise _Problem(f"{where}.playoff.blitz", str(error)) from None
+    if blitz is not None:
+        if k.playoff.armageddon is not None:
+            raise _Problem(
+                f"{where}.playoff.armageddon",
+                f"the blitz games ended {k.playoff.blitz}, so no Armageddon was played (CCT-8d)",
+            )
+        return k.a if blitz else k.b
+    if k.playoff.armageddon is None:
+        return None
+    return k.a if k.playoff.armageddon == "a" else k.b
+
+
+def _knockout_result(k: KnockoutModel, where: str) -> KnockoutResult:
+    decided = _series_winner(k, where)
+    if k.winner is not None and k.winner not in (k.a, k.b):
+        raise _Problem(f"{where}.winner", f"{k.winner!r} did not play {k.a!r} v {k.b!r}")
+    if decided is not None and k.winner is not None and k.winner != decided:
+        raise _Problem(
+            f"{where}.winner",
+            f"{k.winner!r} contradicts the scores, by which {decided!r} won (CCT-8d)",
+        )
+    winner = k.winner or decided
+    if winner is None:
+        raise _Problem(f"{where}.winner", "required: the scores given do not decide the round")
+    return KnockoutResult(TIES[k.round], k.a, k.b, winner, k.walkover)
+
+
+def _event(
+    model: EventModel, where: str, base: Path, tables: Mapping[EventType, PointsTable]
+) -> PlayedEvent:
+    kind = EventType(model.type)
+    table = points_table(model.points, f"{model.name} table") if model.points else None
+    prelim = f"{where}.preliminary"
+    if model.preliminary.trf is not None:
+        counted = len((table or tables[kind]).preliminary)
+        order = trf_order(
+            base / model.preliminary.trf, f"{prelim}.trf", max(KNOCKOUT_PLACES, counted)
+        )
+    else:
+        order = list(model.preliminary.order or ())
+        seen: dict[str, int] = {}
+        for i, player in enumerate(order):
+            if player in seen:
+                raise _Problem(
+                    f"{prelim}.order[{i}]", f"{player!r} is listed twice (also [{seen[player]}])"
+                )
+            seen[player] = i
+    if len(order) < KNOCKOUT_PLACES:
+        raise _Problem(
+            prelim, f"{len(order)} players cannot fill the {KNOCKOUT_PLACES} knock-out places"
+        )
+    if model.start and model.end and model.start > model.end:
+        raise _Problem(f"{where}.end", f"{model.end} is before the start {model.start}")
+    index = {TIES[k.round]: i for i, k in enumerate(model.knockout)}
+    results = [_knockout_result(k, f"{where}.knockout[{i}]") for i, k in enumerate(model.knockout)]
+    try:
+        return PlayedEvent(
+            model.name, kind, tuple(order), tuple(results), model.third_place_match, table
+        )
+    except BracketError as error:
+        if error.tie is None or error.tie not in index or error.field == "rounds":
+            at = f"{where}.knockout"
+            if error.tie in index and error.field == "rounds":
+                at = f"{where}.knockout[{index[error.tie]}].round"
+            raise _Problem(at, str(error)) from None
+        suffix = ".winner" if error.field == "winner" else ""
+        raise _Problem(f"{where}.knockout[{index[error.tie]}]{suffix}", str(error)) from None
+    except (TourError, KnockoutError) as error:
+        raise _Problem(where, str(error)) from None
+
+
+def _finals(model: FinalsModel) -> FinalsResults:
+    seen: dict[str, int] = {}
+    for i, player in enumerate(model.players):
+        if player in seen:
+            raise _Problem(f"finals.players[{i}]", f"{player!r} is listed twice")
+        seen[player] = i
+    pairs: dict[frozenset[str], int] = {}
+    matches = []
+    for i, m in enumerate(model.matches):
+        where = f"finals.matches[{i}]"
+        for side in ("a", "b"):
+            name = getattr(m, side)
+            if name not in seen:
+                raise _Problem(f"{where}.{side}", f"{name!r} is not a finalist (finals.players)")
+        if m.a == m.b:
+            raise _Problem(where, f"{m.a!r} cannot play themself")
+        if m.winner not in (m.a, m.b):
+            raise _Problem(f"{where}.winner", f"{m.winner!r} did not play {m.a!r} v {m.b!r}")
+        pair = frozenset((m.a, m.b))
+        if pair in pairs:
+            raise _Problem(
+                where,
+                f"{m.a!r} and {m.b!r} already met (finals.matches[{pairs[pair]}]); the Finals "
+                "are a single round robin (CCT-8f)",
+            )
+        pairs[pair] = i
+        matches.append(FinalsMatch(m.a, m.b, m.winner, m.decided == "rapid"))
+    try:
+        return FinalsResults(tuple(model.players), tuple(matches))
+    except FinalsError as error:
+        raise _Problem("finals", str(error)) from None
+
+
+def _problems(model: TourFile, base: Path) -> Iterator[tuple[str, str] | PlayedEvent]:
+    tables = rules_tables(model.rules)
+    names: dict[str, int] = {}
+    for i, e in enumerate(model.events):
+        if e.name in names:
+            yield f"events[{i}].name", f"duplicate event {e.name!r} (also events[{names[e.name]}])"
+            continue
+        names[e.name] = i
+        try:
+            yield _event(e, f"events[{i}]", base, tables)
+        except _Problem as problem:
+            yield problem.where, problem.what
+
+
+def parse_tour(text: str, base: Path = Path(".")) -> tuple[Tour, dict[EventType, PointsTable]]:
+    """The tour of a tour file's text (TRF paths relative to `base`) and its default points
+    tables per event type; raise TourFileError listing every problem with its JSON path."""
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise TourFileError([("(file)", f"not JSON: {error.msg} at line {error.lineno}")]) from None
+    try:
+        model = TourFile.model_validate(data)
+    except ValidationError as error:
+        found = [(json_path(e["loc"]), _pydantic_message(e)) for e in error.errors()]
+        raise TourFileError(found) from None
+    problems: list[tuple[str, str]] = []
+    events: list[PlayedEvent] = []
+    for item in _problems(model, base):
+        if isinstance(item, PlayedEvent):
+            events.append(item)
+        else:
+            problems.append(item)
+    finals = None
+    if model.finals is not None:
+        try:
+            finals = _finals(model.finals)
+        except _Problem as problem:
+            problems.append((problem.where, problem.what))
+    if problems:
+        raise TourFileError(problems)
+    return Tour(model.name, tuple(events), finals), rules_tables(model.rules)
+
+
+def _pydantic_message(error: Any) -> str:
+    message = str(error["msg"])
+    if error["type"] == "string_pattern_mismatch" and error["ctx"]["pattern"] == SCORE:
+        return f'{error["input"]!r} is not a score like "2.5-1.5"'
+    return re.sub(r"^Value error, ", "", message)
+
+
+def load_tour(path: Path) -> tuple[Tour, dict[EventType, PointsTable]]:
+    """Read the tour file at `path` (see `parse_tour`); unreadable files are a TourFileError."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as error:
+        raise TourFileError(
+            [("(file)", f"cannot read {path}: {error.strerror or error}")]
+        ) from None
+    except UnicodeDecodeError:
+        raise TourFileError([("(file)", f"{path} is not UTF-8 text")]) from None
+    return parse_tour(text, path.parent)

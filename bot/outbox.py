@@ -1,0 +1,210 @@
+"""The outbox sender: delivers the messages units of work queued (`uow.outbox.post`), in order
+per channel, and marks one sent only once Discord accepted it (keeping the message id).
+
+Each new message carries the nonce `outbox-<row id>` with `enforce_nonce`: Discord answers a
+repeated send of the same nonce with the message it already created, so a crash between
+"accepted by Discord" and "marked sent" does not post twice. 5xx, 429 and network errors are
+retried with exponential back-off (a 429's retry-after is honoured); a missing channel or
+message (404), a missing permission (403) or a refused body (other 4xx) is recorded as a
+permanent failure, which `/setup show` reports.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+import aiohttp
+import discord
+from discord.http import HTTPClient, handle_message_parameters
+
+from storage.database import Database
+from storage.guild import Committed, GuildStore
+from storage.outbox import OutboxMessage, pending_messages
+
+log = logging.getLogger(__name__)
+
+FIRST_RETRY = timedelta(seconds=2)
+LONGEST_RETRY = timedelta(minutes=15)
+IDLE_CHECK = timedelta(minutes=5)
+
+
+class Transient(Exception):
+    """A send that may succeed later; `retry_after` is Discord's wait, when it said one."""
+
+    def __init__(self, reason: str, retry_after: float | None = None) -> None:
+        super().__init__(reason)
+        self.retry_after = retry_after
+
+
+class Permanent(Exception):
+    """A send that cannot succeed as it stands (missing channel, permission, refused body)."""
+
+
+def backoff(attempts: int) -> timedelta:
+    """The wait after `attempts` failed tries: 2 s, 4 s, 8 s … at most 15 minutes."""
+    return min(LONGEST_RETRY, FIRST_RETRY * 2 ** min(attempts, 20))
+
+
+def classify(error: Exception) -> Transient | Permanent:
+    """Whether a failed send is worth retrying, with a short reason for the record."""
+    if isinstance(error, discord.RateLimited):
+        return Transient("429 rate limited", error.retry_after)
+    if isinstance(error, discord.HTTPException):
+        text = f"{error.status} {error.text or getattr(error.response, 'reason', '')}".strip()
+        if error.status == 429:
+            return Transient(text, _retry_after(error))
+        if error.status >= 500:
+            return Transient(text)
+        if error.status == 403:
+            return Permanent(f"missing permission: {text}")
+        if error.status == 404:
+            return Permanent(f"missing channel or message: {text}")
+        return Permanent(f"refused: {text}")
+    if isinstance(error, (aiohttp.ClientError, OSError, asyncio.TimeoutError)):
+        return Transient(f"network: {type(error).__name__}: {error}")
+    raise error
+
+
+def _retry_after(error: discord.HTTPException) -> float | None:
+    headers = getattr(error.response, "headers", None) or {}
+    try:
+        return float(headers["Retry-After"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+class OutboxSender:
+    """Works through the outbox: `deliver_due()` is one pass; `start()` runs passes whenever a
+    unit of work that posted commits (`on_commit`) or a retry falls due."""
+
+    def __init__(
+        self,
+        database: Database,
+        http: HTTPClient,
+        *,
+        allowed_mentions: discord.AllowedMentions | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        self.database = database
+        self.http = http
+        self.allowed_mentions = allowed_mentions
+        self.clock = clock or database.clock
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._busy = False
+
+    def on_commit(self, committed: Committed) -> None:
+        """A unit of work committed: if it posted, deliver now."""
+        if committed.messages:
+            self.wake()
+
+    def wake(self) -> None:
+        """Run a delivery pass as soon as possible."""
+        self._wake.set()
+
+    def start(self) -> None:
+        """Deliver in the background until `stop()` (call inside the running loop)."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="arbiter outbox")
+            self.wake()
+
+    async def stop(self) -> None:
+        """Stop the background sender (a message in flight stays pending and is sent again,
+        under its nonce, at the next start)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def drained(self) -> None:
+        """Wait until the background sender has no pass due (tests, after a wake)."""
+        while self._task is not None and (self._wake.is_set() or self._busy):
+            await asyncio.sleep(0)
+
+    async def _run(self) -> None:
+        while True:
+            await self._wait()
+            self._busy = True
+            try:
+                await self.deliver_due()
+            except Exception:  # a database error: keep the loop, try again at the next wake
+                log.exception("outbox delivery pass failed")
+            finally:
+                self._busy = False
+
+    async def _wait(self) -> None:
+        retry_at = await self._next_retry()
+        timeout = IDLE_CHECK if retry_at is None else retry_at - self.clock()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), max(timeout.total_seconds(), 0))
+        self._wake.clear()
+
+    async def _next_retry(self) -> datetime | None:
+        waits = [m.next_attempt_at for m in await pending_messages(self.database)]
+        return min((w for w in waits if w is not None), default=None)
+
+    async def deliver_due(self) -> list[OutboxMessage]:
+        """One pass: send every pending message that is due, oldest first per channel; a
+        channel whose oldest message must wait holds its later ones back. Returns the sent."""
+        sent: list[OutboxMessage] = []
+        held: set[int] = set()
+        for message in await pending_messages(self.database):
+            if message.channel_id in held:
+                continue
+            now = self.clock()
+            if message.next_attempt_at is not None and message.next_attempt_at > now:
+                held.add(message.channel_id)
+                continue
+            outcome = await self._deliver(message)
+            if outcome == "sent":
+                sent.append(message)
+            elif outcome == "wait":
+                held.add(message.channel_id)
+        return sent
+
+    async def _deliver(self, message: OutboxMessage) -> str:
+        """Send one message and record the outcome: "sent", "failed" (for good) or "wait"."""
+        store = GuildStore(self.database, message.guild_id)
+        try:
+            discord_id = await self._send(message)
+        except Exception as error:  # classified; anything unexpected is re-raised there
+            outcome = classify(error)
+            if isinstance(outcome, Permanent):
+                log.warning(
+                    "outbox %d to channel %d failed: %s", message.id, message.channel_id, outcome
+                )
+                async with store.change(None, "outbox.failed", f"outbox:{message.id}") as uow:
+                    await uow.outbox.mark_failed(message.id, str(outcome))
+                return "failed"
+            wait = (
+                timedelta(seconds=outcome.retry_after)
+                if outcome.retry_after is not None
+                else backoff(message.attempts)
+            )
+            async with store.change(None, "outbox.retry", f"outbox:{message.id}") as uow:
+                await uow.outbox.retry_later(message.id, self.clock() + wait, str(outcome))
+            return "wait"
+        async with store.change(None, "outbox.sent", f"outbox:{message.id}") as uow:
+            await uow.outbox.mark_sent(message.id, discord_id)
+        return "sent"
+
+    async def _send(self, message: OutboxMessage) -> int:
+        embeds = [discord.Embed.from_dict(embed) for embed in message.embeds]
+        options: dict[str, Any] = {"content": message.content, "embeds": embeds}
+        if self.allowed_mentions is not None:
+            options["allowed_mentions"] = self.allowed_mentions
+        if message.edit_of is not None:
+            with handle_message_parameters(**options) as params:
+                data = await self.http.edit_message(
+                    message.channel_id, message.edit_of, params=params
+                )
+        else:
+            with handle_message_parameters(**options, nonce=message.nonce) as params:
+                data = await self.http.send_message(message.channel_id, params=params)
+        return int(data["id"])

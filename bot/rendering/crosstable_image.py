@@ -1,0 +1,81 @@
+"""`/crosstable`: a division's crosstable as a PNG — clubs in standings order, each cell the
+row club's game points against the column club's (F+/F− a forfeit won/lost, · still to
+play), match points and rank at the end; shared ranks `2=`, disqualified clubs greyed."""
+
+from __future__ import annotations
+
+from bot.rendering.division_view import CellKind, CrosstableCell, DivisionView, halves_text
+from bot.rendering.image_table import GREY, Cell, Column, TableStyle, table_png
+
+ROW_HEIGHT = 32
+CLUB_WIDTH = 230
+STYLE = TableStyle(width=640, body_size=14, row_height=ROW_HEIGHT, flex=1)
+WON, DRAWN, LOST, DIAGONAL = "#dcf1dc", "#fbf0cc", "#f8dcda", "#d5dbe3"
+NOTE = (
+    "Each cell: the row club's game points – the column club's (green won, yellow drawn, red lost)"
+)
+NOTE_MORE = "F+ / F− forfeit won / lost · a dot: not played yet · MP match points · Rk rank"
+TIED_NOTE = "2= shared rank: still tied after match points, SB and direct encounter (CL-17)"
+DQ_NOTE = "DQ disqualified (CL-DQ): its matches, shown in grey, count for no one"
+
+
+def cell_text(cell: CrosstableCell) -> str:
+    """What a cell shows: `13½–10½`, `F+`, `F−`, `·`, or nothing on the diagonal."""
+    if cell.kind is CellKind.SELF:
+        return ""
+    if cell.kind is CellKind.PENDING:
+        return "·"
+    if cell.kind is CellKind.FORFEIT:
+        return "F+" if cell.mine > cell.theirs else "F−"
+    return f"{halves_text(cell.mine)}–{halves_text(cell.theirs)}"
+
+
+def _cell(cell: CrosstableCell) -> Cell:
+    text = cell_text(cell)
+    if cell.kind is CellKind.SELF:
+        return Cell(text, tint=DIAGONAL)
+    if cell.void:
+        return Cell(text, ink=GREY)
+    if cell.kind is CellKind.PENDING:
+        return Cell(text)
+    if cell.kind is CellKind.FORFEIT:  # a double forfeit (0:0) is lost by both
+        return Cell(text, tint=WON if cell.mine > cell.theirs else LOST)
+    tint = WON if cell.mine > cell.theirs else LOST if cell.mine < cell.theirs else DRAWN
+    return Cell(text, tint=tint)
+
+
+def crosstable_notes(view: DivisionView) -> list[str]:
+    """The lines under the crosstable: how to read a cell, then the marks that appear."""
+    notes = [NOTE, NOTE_MORE]
+    if any(row.tied for row in view.rows):
+        notes.append(TIED_NOTE)
+    if any(row.disqualified for row in view.rows):
+        notes.append(DQ_NOTE)
+    return notes
+
+
+def crosstable_png(view: DivisionView) -> bytes:
+    """The division's crosstable as PNG bytes; the same view always gives the same bytes."""
+    numbers = [str(n) for n in range(1, len(view.rows) + 1)]
+    columns = [
+        Column("No", "right", 44),
+        Column("Club", "left", CLUB_WIDTH),
+        *(Column(number, "centre", 44, padding=5) for number in numbers),
+        Column("MP", "right", 56),
+        Column("Rk", "right", 52),
+    ]
+    rows = []
+    for number, row, cells in zip(numbers, view.rows, view.cells, strict=True):
+        ink = GREY if row.disqualified else Cell("").ink
+        rows.append(
+            [
+                Cell(number, ink=ink),
+                Cell(row.club, ink=ink, strike=row.disqualified),
+                *(_cell(cell) for cell in cells),
+                Cell("" if row.disqualified else halves_text(row.match_points), ink=ink),
+                Cell(row.rank_text, ink=ink),
+            ]
+        )
+    return table_png(
+        view.title, view.caption("Crosstable"), columns, rows, crosstable_notes(view), STYLE
+    )

@@ -1,0 +1,78 @@
+"""The league as aligned text for a terminal: one table per division with forfeits and
+adjusted players, and the CL-8 proposal (`arbiter league`)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from core.league import LeagueReport, Proposal
+from core.points import decimal_text
+
+HEADER = ("Rk", "Club", "P", "W", "D", "L", "MP", "GP", "SB", "DE")
+
+
+def number_or_blank(value: Fraction | None) -> str:
+    """A score as exact decimal text, blank when it was not computed (an unapplied DE)."""
+    return "" if value is None else decimal_text(value)
+
+
+def _aligned(rows: list[tuple[str, ...]]) -> list[str]:
+    """Rows as columns: the club name (column 1) left-aligned, every number right-aligned."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.ljust(w) if i == 1 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in rows
+    ]
+
+
+def report_text(report: LeagueReport) -> str:
+    """The standings as aligned text: one table per division, then forfeits and players."""
+    lines = [f"{report.season}" + (f" — as of {report.as_of}" if report.as_of else "")]
+    for name, table in report.divisions:
+        rows: list[tuple[str, ...]] = [HEADER]
+        for s in table:
+            rank = "DQ" if s.disqualified else f"{s.rank}{'=' if s.tied else ''}"
+            rows.append(
+                (
+                    rank,
+                    s.club,
+                    *(str(n) for n in (s.played, s.won, s.drawn, s.lost)),
+                    *(number_or_blank(v) for v in (s.match_points, s.game_points, s.sb, s.de)),
+                )
+            )
+        lines += ["", name, *_aligned(rows)]
+    if report.champion:
+        lines += ["", f"Every match decided. Champion (CL-16): {report.champion}"]
+    if report.forfeits:
+        lines += ["", "Forfeits:"]
+        lines += [f"  {b.match}: {b.club} ({b.rule})" for b in report.forfeits]
+    if report.disqualified:
+        lines += ["", "Disqualified:"]
+        lines += [f"  {q.club} ({q.rule})" for q in report.disqualified]
+    if report.multi_team_players:
+        lines += ["", "Multi-team players (CL-18):"]
+        lines += [
+            f"  {p.player}: home club {p.home_club}, {p.other_matches} matches elsewhere"
+            for p in report.multi_team_players
+        ]
+    if report.adjusted_players:
+        lines += ["", "Adjusted players (CL-ADJ):"]
+        lines += [f"  {player} ({rule})" for player, rule in report.adjusted_players]
+    return "\n".join(lines)
+
+
+def proposal_text(report: LeagueReport, proposal: Proposal) -> str:
+    """The CL-8 proposal as text."""
+    when = f"as of {report.as_of}" if report.as_of else "on the current standings"
+    lines = [f"{report.season}: promotion / relegation proposal ({when}), for a director vote"]
+    for name, clubs in proposal.divisions:
+        lines += ["", f"{name} ({len(clubs)} clubs)"] + [f"  {c}" for c in clubs]
+    lines += ["", "Moves:"] + [
+        f"  {m.club}: {m.from_division} → {m.to_division}" for m in proposal.moves
+    ]
+    if proposal.withdrawn:
+        lines += ["", "Withdrawn:"] + [f"  {c}" for c in proposal.withdrawn]
+    return "\n".join(lines)

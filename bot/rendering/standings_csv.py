@@ -1,0 +1,47 @@
+"""`/standings format:csv`: a division's table as CSV — a header row, one row per club in
+table order, exact values as text (`9.5`, `61.25`; never a float's noise)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from bot.rendering.division_view import DivisionView, StandingRow
+from core.points import decimal_text
+
+HEADER = (
+    "rank",
+    "tied",
+    "disqualified",
+    "club",
+    "played",
+    "won",
+    "drawn",
+    "lost",
+    "match_points",
+    "game_points",
+    "sb",
+    "de",
+)
+
+
+def _row(row: StandingRow) -> list[str]:
+    return [
+        "" if row.rank is None else str(row.rank),
+        "yes" if row.tied else "no",
+        "yes" if row.disqualified else "no",
+        row.club,
+        *(str(n) for n in (row.played, row.won, row.drawn, row.lost)),
+        *(decimal_text(v) for v in (row.match_points, row.game_points, row.sb)),
+        "" if row.de is None else decimal_text(row.de),
+    ]
+
+
+def standings_csv(view: DivisionView) -> str:
+    """The table as CSV text (RFC 4180: CRLF line ends, quotes where needed); an empty
+    rank is a disqualified club, an empty DE one where direct encounter did not apply."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(HEADER)
+    writer.writerows(_row(row) for row in view.rows)
+    return buffer.getvalue()

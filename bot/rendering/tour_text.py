@@ -1,0 +1,116 @@
+"""A tour report as text tables like the ones chess sites publish (`arbiter tour`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.rendering.tour_json import detail, why
+from core.tour.knockout import KoStage, fmt_score
+from core.tour.report import EventReport, TourReport
+
+STAGE_TEXT: dict[KoStage, str] = {
+    KoStage.WINNER: "Winner",
+    KoStage.RUNNER_UP: "Runner-up",
+    KoStage.THIRD: "3rd (3rd-place match)",
+    KoStage.FOURTH: "4th (3rd-place match)",
+    KoStage.SEMI_FINAL: "Semi-final",
+    KoStage.QUARTER_FINAL: "Quarter-final",
+    KoStage.NONE: "",
+}
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], left: set[int]) -> list[str]:
+    """Aligned columns: those in `left` left-aligned, numbers right-aligned."""
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return [
+        "  "
+        + "  ".join(
+            c.ljust(w) if i in left else c.rjust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in [header, *rows]
+    ]
+
+
+def _event(report: EventReport) -> list[str]:
+    event = report.event
+    kind = event.type.value.capitalize()
+    notes = [f"{event.size} players"]
+    if not event.third_place_match:
+        notes.append("no 3rd-place match")
+    notes += [f"{t.value} by walkover" for t in event.walkovers]
+    lines = [f"{event.name} ({kind}; {', '.join(notes)})"]
+    places = {p: place for place, p in report.placings}
+    taken = [place for place, _ in report.placings]
+    rows = [
+        (
+            f"{places[p.player]}{'=' if taken.count(places[p.player]) > 1 else ''}",
+            str(p.player),
+            str(p.preliminary_place),
+            STAGE_TEXT[p.stage],
+            str(p.points),
+        )
+        for p in report.points
+    ]
+    lines += _table(("#", "Player", "Prelim", "Knock-out", "Tour pts"), rows, {1, 3})
+    return lines
+
+
+def tour_text(report: TourReport) -> str:
+    """Every event's placings and tour points, the tour standings, the Finals qualification
+    and the Finals table."""
+    when = f" — after {report.after}" if report.after else ""
+    lines = [f"{report.name}{when}"]
+    for event in report.events:
+        lines += ["", *_event(event)]
+
+    playoff = {p for group in report.qualification.playoffs_required for p in group}
+    lines += ["", "Tour standings (CCT-6: points, wins, fewer events, finals, semis, quarters)"]
+    rows = [
+        (
+            f"{r.rank}{'=' if r.tied else ''}",
+            str(r.player),
+            str(r.record.points),
+            str(r.record.events),
+            str(r.record.wins),
+            str(r.record.finals),
+            str(r.record.semi_finals),
+            str(r.record.quarter_finals),
+            "play-off required" if r.player in playoff else "",
+        )
+        for r in report.ranking
+    ]
+    header = ("Rk", "Player", "Pts", "Ev", "W", "F", "SF", "QF", "")
+    lines += _table(header, rows, {1, 8})
+    for group in report.qualification.playoffs_required:
+        names = ", ".join(str(p) for p in group)
+        lines.append(f"  Play-off required (organiser may forgo): {names} (tie at a Finals cut)")
+
+    qual = report.qualification
+    lines += ["", f"Finals qualification (CCT-3, {qual.size} places)"]
+    for n, q in enumerate(qual.qualified, 1):
+        lines.append(f"  {n:>2}. {q.player} — {why(q)} ({detail(q)})")
+    if qual.places_left:
+        lines.append(
+            f"  Places left: {qual.places_left} (the best-ranked Tour Ambassadors not already "
+            "qualified, named by the organiser)"
+        )
+
+    if report.finals is not None:
+        lines += ["", "Finals (CCT-8f: rapid win 3 / loss 0, tie-break win 2 / loss 1, + bonus)"]
+        ranks = [row.rank for row in report.finals.rows]
+        finals_rows = [
+            (
+                f"{row.rank}{'=' if ranks.count(row.rank) > 1 else ''}",
+                str(row.player),
+                fmt_score(row.bonus),
+                str(row.match_points),
+                fmt_score(row.total),
+            )
+            for row in report.finals.rows
+        ]
+        lines += _table(("Rk", "Player", "Bonus", "MP", "Total"), finals_rows, {1})
+        if report.finals.tied_for_first:
+            names = ", ".join(str(p) for p in report.finals.tied_for_first)
+            lines.append(f"  Tie for first: {names} — decided as the organiser announces")
+    return "\n".join(lines)

@@ -1,0 +1,163 @@
+"""A whole tour computed from its played events and Finals: every event's placings and tour
+points (CCT-6, CCT-8c), the tour ranking, the Finals qualification (CCT-3) and the Finals
+table with bonus points (CCT-8f)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+
+from core.tour.events import PlayedEvent
+from core.tour.finals import FinalsError, FinalsStandings, bonus_points, finals_standings
+from core.tour.knockout import ContestStatus, KoStage
+from core.tour.qualification import QualificationList, major_winners, qualify_for_finals
+from core.tour.ranking import (
+    DEFAULT_POINTS_TABLES,
+    EVENT_SIZES,
+    EventType,
+    PointsTable,
+    TourError,
+    TourRank,
+    rank_records,
+    tour_records,
+)
+from core.tour.timecontrols import Phase
+
+Player = Hashable
+
+
+@dataclass(frozen=True, slots=True)
+class FinalsMatch:
+    """CCT-8f: one decided Finals match — in the rapid games (3/0) or the tie-break (2/1)."""
+
+    a: Player
+    b: Player
+    winner: Player
+    rapid: bool
+
+    def status(self) -> ContestStatus:
+        """The match as the Finals scoring counts a decided contest."""
+        loser = self.b if self.winner == self.a else self.a
+        phase = Phase.RAPID if self.rapid else Phase.BLITZ
+        return ContestStatus((), winner=self.winner, loser=loser, decided_by=phase)
+
+
+@dataclass(frozen=True, slots=True)
+class FinalsResults:
+    """CCT-8f: the finalists and the matches decided so far (each pair meets once)."""
+
+    players: tuple[Player, ...]
+    matches: tuple[FinalsMatch, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "matches", tuple(self.matches))
+        if len(set(self.players)) != len(self.players):
+            raise FinalsError("a finalist is listed twice")
+        seen: set[frozenset[Player]] = set()
+        for m in self.matches:
+            pair = frozenset((m.a, m.b))
+            if len(pair) != 2 or not pair <= set(self.players) or m.winner not in pair:
+                raise FinalsError(f"{m.a!r} v {m.b!r} is not a match between two finalists")
+            if pair in seen:
+                raise FinalsError(f"{m.a!r} and {m.b!r} meet once in the round robin")
+            seen.add(pair)
+
+
+@dataclass(frozen=True, slots=True)
+class Tour:
+    """CCT-2: a tour — its events in order and, when held, the Finals."""
+
+    name: str
+    events: tuple[PlayedEvent, ...]
+    finals: FinalsResults | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "events", tuple(self.events))
+        names = [e.name for e in self.events]
+        if len(set(names)) != len(names):
+            raise TourError("two events have the same name")
+
+
+@dataclass(frozen=True, slots=True)
+class EventPoints:
+    """CCT-6: one player's tour points from one event, with what earned them."""
+
+    player: Player
+    points: int
+    preliminary_place: int
+    stage: KoStage
+
+
+@dataclass(frozen=True, slots=True)
+class EventReport:
+    """CCT-8c/CCT-6: one event's placings and tour points (in placing order)."""
+
+    event: PlayedEvent
+    table: PointsTable
+    placings: tuple[tuple[int, Player], ...]
+    points: tuple[EventPoints, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TourReport:
+    """The tour as after `after` (None: after every event, with the Finals)."""
+
+    name: str
+    after: str | None
+    events: tuple[EventReport, ...]
+    ranking: tuple[TourRank, ...]
+    qualification: QualificationList
+    finals: FinalsStandings | None
+
+
+def event_report(event: PlayedEvent, table: PointsTable) -> EventReport:
+    """CCT-6/CCT-8c: placings and each player's tour points from `table`."""
+    finishes = {f.player: f for f in event.finishes()}
+    placings = event.placings()
+    points = tuple(
+        EventPoints(
+            p,
+            table.points(finishes[p].place, finishes[p].stage),
+            finishes[p].place,
+            finishes[p].stage,
+        )
+        for _, p in placings
+    )
+    return EventReport(event, table, placings, points)
+
+
+def tour_report(
+    tour: Tour,
+    after: str | None = None,
+    tables: Mapping[EventType, PointsTable] = DEFAULT_POINTS_TABLES,
+    finals_size: int = EVENT_SIZES[EventType.FINALS],
+) -> TourReport:
+    """CCT-3/6/8c/8f: the tour after the event named `after` (then without the Finals) or
+    after every event. An event scores with its own table, else `tables[its type]` (CCT-16).
+    The Finals list leaves the 2 Ambassador places to the organiser (who the Ambassadors are
+    is not in the events)."""
+    events = list(tour.events)
+    if after is not None:
+        names = [e.name for e in events]
+        if after not in names:
+            raise TourError(f"no event named {after!r}")
+        events = events[: names.index(after) + 1]
+    frozen = [e.tour_event().with_points_table(tables) for e in events]
+    reports = tuple(
+        event_report(e, t.points_table)
+        for e, t in zip(events, frozen, strict=True)
+        if t.points_table is not None
+    )
+    records = tour_records(frozen, tables)
+    ranking = rank_records(records.values())
+    qualification = qualify_for_finals(ranking, major_winners(frozen), (), size=finals_size)
+    finals = None
+    if after is None and tour.finals is not None:
+        if len(tour.finals.players) != finals_size:
+            raise FinalsError(
+                f"the Finals have {finals_size} players, not {len(tour.finals.players)}"
+            )
+        points = {p: records[p].points if p in records else 0 for p in tour.finals.players}
+        finals = finals_standings(bonus_points(points), (m.status() for m in tour.finals.matches))
+    return TourReport(tour.name, after, reports, ranking, qualification, finals)

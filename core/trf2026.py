@@ -1,0 +1,208 @@
+"""What the TRF-2026 records of a parsed TRF mean for the scores (CORE-2, CORE-5).
+
+FIDE's TRF-2026 adds records to TRF-16. Two change what a player scores, and are applied:
+`162` (points per result kind: `W` win, forfeit win and full-point bye; `D` draw and
+half-point bye; `L` loss; `A` absence: zero-point bye and forfeit loss; `P` the
+pairing-allocated bye; `X` an unknown result, which no `001` code carries) and `299`
+(abnormal assignment points: columns 5 type, 14-17 points, 20-22 round, then start numbers
+from 24; a blank type is a bonus or penalty for the players named, a typed record without
+round or players is the value of that result kind for everyone). Descriptive records are
+read and written back; every other record is read, written back and reported as ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from core.results import STANDARD, Scoring
+from core.trf import COMMENT, TrfError, TrfTournament
+
+APPLIED = frozenset({"001", "012", "162", "299", COMMENT})
+"""Records whose content decides the standings (012 only titles them)."""
+
+DESCRIPTIVE = frozenset(
+    {"022", "032", "042", "052", "062", "072", "082", "092", "102", "112", "122", "132"}
+    | {"142", "152", "172", "182", "222", "XXR"}
+)
+"""Records that describe the event (place, dates, arbiters, time control, rounds) and
+cannot change a score: read and written back without a note."""
+
+TEAM_RECORDS = frozenset({"013", "310"})
+"""A file with these is a team event: its `299` records then concern teams, not players."""
+
+_NUMBER = r"-?\d+(?:\.\d+)?"
+_PAIRS = re.compile(rf"\s*(?:[A-Za-z]\s*{_NUMBER}\s*)+")
+_PAIR = re.compile(rf"([A-Za-z])\s*({_NUMBER})")
+
+_SYMBOLS_162 = {
+    "W": ("win", "forfeit_win", "full_bye"),
+    "D": ("draw", "half_bye"),
+    "L": ("loss",),
+    "A": ("zero_bye", "forfeit_loss"),
+    "P": ("pab",),
+    "X": (),
+}
+"""TRF-2026 record 162: which result kinds each symbol prices (`X` has no `001` code)."""
+
+_DEFAULTS_162 = {"W": Fraction(1), "D": Fraction(1, 2), "L": Fraction(0), "A": Fraction(0)}
+
+_TYPES_299 = {
+    "W": "win",
+    "D": "draw",
+    "L": "loss",
+    "F": "full_bye",
+    "H": "half_bye",
+    "Z": "zero_bye",
+    "+": "forfeit_win",
+    "-": "forfeit_loss",
+}
+"""Record 299 types (column 5) and the result kind a tournament-wide record prices."""
+
+_BYE_KINDS = {
+    "F": "full_bye",
+    "+": "full_bye",
+    "H": "half_bye",
+    "U": "pab",
+    "Z": "zero_bye",
+    "-": "zero_bye",
+    " ": "zero_bye",
+}
+"""The result code of a round without an opponent, and the kind of bye it is."""
+
+
+@dataclass(frozen=True, slots=True)
+class TrfScores:
+    """How a TRF scores its results: the scoring of games, the points of each bye code that
+    the file prices, each player's bonus or penalty (by start number), and the line of the
+    first record that set the scoring (0: the file sets none)."""
+
+    scoring: Scoring
+    bye_points: Mapping[str, Fraction] = field(default_factory=dict)
+    adjustments: Mapping[Hashable, Fraction] = field(default_factory=dict)
+    scoring_line: int = 0
+
+
+def _points(text: str, line: int, where: str) -> Fraction:
+    """A points field (`11.5`, `-1.0`) as an exact multiple of ½ (CORE-5)."""
+    if not re.fullmatch(_NUMBER, text):
+        raise TrfError(line, f"{where}: {text!r} is not a number of points")
+    value = Fraction(text)
+    if value.denominator > 2:
+        raise TrfError(line, f"{where}: {text} is not a multiple of ½")
+    return value
+
+
+def _read_162(value: str, line: int) -> dict[str, Fraction]:
+    """Record 162: the points of each symbol it names, in upper case."""
+    if not _PAIRS.fullmatch(value):
+        raise TrfError(
+            line, f"record 162: {value.strip()!r} is not result codes with points, e.g. W  1.0"
+        )
+    given: dict[str, Fraction] = {}
+    for symbol, text in _PAIR.findall(value):
+        symbol = symbol.upper()
+        if symbol not in _SYMBOLS_162:
+            raise TrfError(line, f"record 162: result code {symbol!r} is not W, D, L, A, P or X")
+        given[symbol] = _points(text, line, f"record 162 ({symbol})")
+    return given
+
+
+def _kinds_162(given: Mapping[str, Fraction]) -> dict[str, Fraction]:
+    """Every kind's points from one 162 record, TRF-2026's defaults for the symbols left out."""
+    symbols = {**_DEFAULTS_162, **given}
+    symbols.setdefault("P", symbols["W"])
+    kinds: dict[str, Fraction] = {}
+    for symbol, names in _SYMBOLS_162.items():
+        for name in names:
+            kinds[name] = symbols[symbol]
+    return kinds
+
+
+def _read_299(value: str, line: int, players: set[int]) -> tuple[str, Fraction, tuple[int, ...]]:
+    """Record 299 (fixed columns): its type (blank: a bonus or penalty), points (14-17) and
+    the start numbers it names (from 24); a typed record scoped to a round or to players is
+    refused, not guessed."""
+    text = f"299 {value}".ljust(23)
+    kind = text[4].upper()
+    if kind != " " and kind not in _TYPES_299:
+        raise TrfError(
+            line, f"record 299: type {kind!r} (column 5) is not W D L F H Z + - or blank"
+        )
+    points_text = text[13:17].strip()
+    if not points_text:
+        raise TrfError(line, "record 299: no points in columns 14-17")
+    points = _points(points_text, line, "record 299 (columns 14-17)")
+    round_text = text[19:22].strip()
+    if round_text and not round_text.isdigit():
+        raise TrfError(line, f"record 299: round {round_text!r} (columns 20-22) is not a number")
+    numbers: list[int] = []
+    for token in text[23:].split():
+        if not token.isdigit():
+            raise TrfError(line, f"record 299: {token!r} (from column 24) is not a start number")
+        if int(token) not in players:
+            raise TrfError(line, f"record 299: player {int(token)} has no 001 record")
+        numbers.append(int(token))
+    if kind == " " and not numbers:
+        raise TrfError(line, "record 299: a bonus or penalty names no player (columns 24-27)")
+    if kind != " " and (numbers or int(round_text or 0)):
+        raise TrfError(
+            line,
+            f"record 299: points for the {kind} results of one round or of named players "
+            "are not supported; a bonus or penalty (blank type) or a value for every round "
+            "and player is",
+        )
+    return kind, points, tuple(numbers)
+
+
+def is_team_event(tournament: TrfTournament) -> bool:
+    """True when the file has team records (`013`, `310`)."""
+    return any(code in TEAM_RECORDS for code, _ in tournament.records)
+
+
+def trf_scores(tournament: TrfTournament, default: Scoring = STANDARD) -> TrfScores:
+    """CORE-2: the scoring a TRF states (records 162 and tournament-wide 299, in file order),
+    else `default`, and each player's bonus or penalty (blank-type 299); a team event's 299
+    records concern teams and are left out. Raise `TrfError` naming a malformed record."""
+    kinds: dict[str, Fraction] = {}
+    adjustments: dict[Hashable, Fraction] = {}
+    scoring_line = 0
+    players = {p.start_no for p in tournament.players}
+    team_event = is_team_event(tournament)
+    for index, (code, value) in enumerate(tournament.records):
+        line = tournament.record_lines[index] if tournament.record_lines else 0
+        if code == "162":
+            kinds.update(_kinds_162(_read_162(value, line)))
+            scoring_line = scoring_line or line
+        elif code == "299" and not team_event:
+            kind, points, numbers = _read_299(value, line, players)
+            if kind == " ":
+                for number in numbers:
+                    adjustments[number] = adjustments.get(number, Fraction(0)) + points
+            else:
+                kinds[_TYPES_299[kind]] = points
+                scoring_line = scoring_line or line
+    scoring = Scoring(
+        win=kinds.get("win", default.win),
+        draw=kinds.get("draw", default.draw),
+        loss=kinds.get("loss", default.loss),
+        forfeit_win=kinds.get("forfeit_win", default.forfeit_win),
+        forfeit_loss=kinds.get("forfeit_loss", default.forfeit_loss),
+    )
+    bye_points = {code: kinds[kind] for code, kind in _BYE_KINDS.items() if kind in kinds}
+    return TrfScores(scoring, bye_points, adjustments, scoring_line)
+
+
+def ignored_records(tournament: TrfTournament) -> tuple[tuple[str, int], ...]:
+    """The records read but not applied, each once with its number of lines, in the order
+    they first appear: anything neither applied nor descriptive (team, bye, acceleration,
+    tie-break and unknown records), and a team event's `299` records."""
+    team_event = is_team_event(tournament)
+    counts: Counter[str] = Counter()
+    for code, _ in tournament.records:
+        if code not in APPLIED | DESCRIPTIVE or (code == "299" and team_event):
+            counts[code] += 1
+    return tuple(counts.items())
