@@ -7,11 +7,9 @@ from __future__ import annotations
 import datetime as dt
 from collections import OrderedDict
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any, cast
 
 from core.league import LeagueReport, league_report
-from core.season import (
+from core.league.season import (
     Board,
     Challenge,
     ClubAtStart,
@@ -19,8 +17,8 @@ from core.season import (
     DirectorForfeit,
     Division,
     Match,
-    Rules,
     Season,
+    SeasonRules,
 )
 from storage.decisions import NewDecision
 from storage.guild import GuildStore, GuildView, UnitOfWork
@@ -33,11 +31,7 @@ class LeagueStoreError(ValueError):
     """A season that cannot be imported as asked (its name is taken, a club differs)."""
 
 
-def _half(points: Fraction) -> int:
-    return points.numerator * 2 // points.denominator
-
-
-def _rule_values(rules: Rules) -> RuleValues:
+def _rule_values(rules: SeasonRules) -> RuleValues:
     return RuleValues(
         games_per_board=rules.games_per_board,
         challenge_deadline_hours=rules.challenge_deadline_hours,
@@ -110,13 +104,7 @@ async def import_season(
         [
             (
                 match_id,
-                BoardRecord(
-                    number,
-                    b.home_player,
-                    b.away_player,
-                    _half(b.home_points),
-                    _half(b.away_points),
-                ),
+                BoardRecord(number, b.home_player, b.away_player, b.home_half, b.away_half),
             )
             for m, match_id in zip(season.matches, ids, strict=True)
             for number, b in enumerate(m.boards, start=1)
@@ -129,7 +117,7 @@ async def import_season(
                 AtStartRecord(
                     clubs[club_name],
                     facts.members,
-                    None if facts.avg_rating is None else float(facts.avg_rating),
+                    facts.avg_rating,
                     facts.players,
                 ),
             )
@@ -157,14 +145,9 @@ async def import_season(
     return record
 
 
-def _set(**values: Any) -> dict[str, Any]:
-    """The keys a season file would hold: None and empty ones are left unset."""
-    return {key: value for key, value in values.items() if value not in (None, {}, [])}
-
-
 async def load_season(view: GuildView, record: SeasonRecord) -> Season:
-    """The season's facts from the database as the season values the season file gives
-    (built without re-validation: the database's constraints already hold them)."""
+    """The season's facts from the database as the same domain values the season file gives
+    (`bot.formats.season_file.load_season`), so `league_report` computes the same league."""
     clubs = {club.id: club.name for club in await view.clubs.all()}
     divisions = await view.seasons.divisions(record.id)
     members = await view.seasons.members(record.id)
@@ -175,89 +158,64 @@ async def load_season(view: GuildView, record: SeasonRecord) -> Season:
     decisions = await view.decisions.of_season(record.id)
     division_names = {d.id: d.name for d in divisions}
     keys = {m.id: m.key for m in matches}
-    rules = record.rules
-    built_matches = []
+    r = record.rules
+    built = []
     for m in matches:
         c = m.challenge
-        challenge = (
-            None
-            if c is None
-            else Challenge.model_construct(
-                issued_by=clubs[c.issued_by],
-                issued=c.issued_at,
-                **_set(accepted=c.accepted_at),
-            )
-        )
-        built_matches.append(
-            Match.model_construct(
+        built.append(
+            Match(
                 id=m.key,
                 division=division_names[m.division_id],
                 round=m.round,
                 home=clubs[m.home_club_id],
                 away=clubs[m.away_club_id],
                 start=m.start,
-                **_set(
-                    finished=m.finished_at,
-                    challenge=challenge,
-                    at_start={
-                        clubs[a.club_id]: ClubAtStart.model_construct(
-                            **_set(members=a.members, avg_rating=a.avg_rating, players=a.players)
-                        )
-                        for a in at_start.get(m.id, [])
-                    },
-                    boards=[
-                        Board.model_construct(
-                            home_player=b.home_player,
-                            away_player=b.away_player,
-                            home_points=Fraction(b.home_half, 2),
-                            away_points=Fraction(b.away_half, 2),
-                        )
-                        for b in boards.get(m.id, [])
-                    ],
+                finished=m.finished_at,
+                challenge=None
+                if c is None
+                else Challenge(clubs[c.issued_by], c.issued_at, c.accepted_at),
+                at_start={
+                    clubs[a.club_id]: ClubAtStart(a.members, a.avg_rating, a.players)
+                    for a in at_start.get(m.id, ())
+                },
+                boards=tuple(
+                    Board(b.home_player, b.away_player, b.home_half, b.away_half)
+                    for b in boards.get(m.id, ())
                 ),
             )
         )
-    return Season.model_construct(
+    return Season(
         name=record.name,
-        rules=Rules.model_construct(
-            games_per_board=rules.games_per_board,
-            challenge_deadline_hours=rules.challenge_deadline_hours,
-            max_members=rules.max_members,
-            max_avg_rating=rules.max_avg_rating,
-            forfeits_to_disqualify=rules.forfeits_to_disqualify,
-            promotion_places=rules.promotion_places,
-            divisions_cutoff=rules.divisions_cutoff,
-        ),
-        divisions=[
-            Division.model_construct(
-                name=d.name,
-                min_players=d.min_players,
-                clubs=[clubs[x.club_id] for x in members if x.division_id == d.id],
+        divisions=tuple(
+            Division(
+                d.name,
+                d.min_players,
+                tuple(clubs[x.club_id] for x in members if x.division_id == d.id),
             )
             for d in divisions
-        ],
-        matches=built_matches,
-        **_set(
-            closed_accounts=[a.username for a in closed],
-            director_forfeits=[
-                DirectorForfeit.model_construct(
-                    match=keys[d.match_id],
-                    club=clubs[d.club_id],
-                    rule=cast(Any, d.rule),
-                    **_set(decided=d.decided_at),
-                )
-                for d in decisions
-                if d.kind == "forfeit" and d.match_id is not None and d.club_id is not None
-            ],
-            director_disqualifications=[
-                DirectorDisqualification.model_construct(
-                    club=clubs[d.club_id], rule=cast(Any, d.rule), **_set(decided=d.decided_at)
-                )
-                for d in decisions
-                if d.kind == "disqualification" and d.club_id is not None
-            ],
-            withdrawn=[clubs[x.club_id] for x in members if x.withdrawn],
         ),
+        rules=SeasonRules(
+            games_per_board=r.games_per_board,
+            challenge_deadline_hours=r.challenge_deadline_hours,
+            max_members=r.max_members,
+            max_avg_rating=r.max_avg_rating,
+            forfeits_to_disqualify=r.forfeits_to_disqualify,
+            promotion_places=r.promotion_places,
+            divisions_cutoff=r.divisions_cutoff,
+        ),
+        matches=tuple(built),
+        closed_accounts=tuple(a.username for a in closed),
+        director_forfeits=tuple(
+            DirectorForfeit(keys[d.match_id], clubs[d.club_id], d.rule, d.decided_at)
+            for d in decisions
+            if d.kind == "forfeit" and d.match_id is not None and d.club_id is not None
+        ),
+        director_disqualifications=tuple(
+            DirectorDisqualification(clubs[d.club_id], d.rule, d.decided_at)
+            for d in decisions
+            if d.kind == "disqualification" and d.club_id is not None
+        ),
+        withdrawn=tuple(clubs[x.club_id] for x in members if x.withdrawn),
     )
 
 

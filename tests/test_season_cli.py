@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import datetime as dt
 import json
 import os
@@ -20,10 +21,12 @@ from hypothesis import strategies as st
 from test_league_properties import seasons
 
 from bot.cli import main
+from bot.formats.season_file import dump_season
+from bot.formats.season_file import load_season as load_file
 from bot.league_store import StandingsCache, import_season, load_season
-from core.league import league_report, report_json
-from core.season import Season, dump_season
-from core.season import load_season as load_file
+from bot.rendering.league_json import report_json
+from core.league import league_report
+from core.league.season import Season
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.matches import BoardRecord
@@ -74,11 +77,12 @@ FIXTURE_SEASONS: dict[str, dict[str, Any]] = {
 
 def facts(season: Season) -> dict[str, Any]:
     """A season's facts with order normalised where order means nothing (matches, decisions,
-    closed accounts, withdrawals); instants compare as instants whatever their offset."""
-    data = season.model_dump()
+        withdrawals; closed accounts are a set of names compared without case, as CL-19 reads
+    them); instants compare as instants whatever their offset."""
+    data = dataclasses.asdict(season)
     data["matches"] = sorted(data["matches"], key=lambda m: m["id"])
-    for key in ("closed_accounts", "withdrawn"):
-        data[key] = sorted(data[key])
+    data["closed_accounts"] = sorted({name.casefold() for name in data["closed_accounts"]})
+    data["withdrawn"] = sorted(data["withdrawn"])
     for key in ("director_forfeits", "director_disqualifications"):
         data[key] = sorted(data[key], key=lambda d: json.dumps(d, default=str, sort_keys=True))
     return data

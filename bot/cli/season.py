@@ -15,12 +15,13 @@ from typing import Any, TypeVar
 
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
-from bot.cli.league import render_table
+from bot.cli.league import as_of_date
 from bot.cli.season_file import read_season
+from bot.formats.season_file import dump_season
 from bot.league_store import LeagueStoreError, StandingsCache, import_season, load_season
 from bot.rendering.calendar_ics import CalendarMatch, season_calendar
-from core.league import report_json
-from core.season import dump_season
+from bot.rendering.league_json import report_json
+from bot.rendering.league_text import report_text
 from storage.database import Database, DatabaseUnavailable
 from storage.guild import GuildStore, GuildView
 from storage.seasons import SeasonRecord
@@ -36,13 +37,6 @@ def _guild(text: str) -> int:
     if guild <= 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a guild id (a positive number)")
     return guild
-
-
-def _date(text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
 
 
 def register(subparsers: Any) -> None:
@@ -67,9 +61,7 @@ def register(subparsers: Any) -> None:
     action("list", "list the guild's seasons", run_list)
     std = action("standings", "CL standings of a stored season", run_standings)
     std.add_argument("name", metavar="NAME", help="the season's name")
-    std.add_argument(
-        "--as-of", type=_date, metavar="YYYY-MM-DD", help="standings at the end of that day (UTC)"
-    )
+    std.add_argument("--as-of", metavar="YYYY-MM-DD", help="standings at the end of that day (UTC)")
     std.add_argument("--json", action="store_true", help="print JSON instead of a table")
     cal = action("calendar", "the season's matches as an iCalendar file", run_calendar)
     cal.add_argument("name", metavar="NAME", help="the season's name")
@@ -172,18 +164,19 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_standings(args: argparse.Namespace) -> int:
     """The standings exactly as `arbiter league` prints them for the exported file."""
+    as_of = None if args.as_of is None else as_of_date(args.as_of)
 
     async def work(store: GuildStore) -> Any:
         async with store.read() as view:
             record = await _season(view, args.name, args.guild)
-        now = None if args.as_of else dt.datetime.now(dt.UTC)
-        return await StandingsCache().report(store, record, as_of=args.as_of, now=now)
+        now = None if as_of else dt.datetime.now(dt.UTC)
+        return await StandingsCache().report(store, record, as_of=as_of, now=now)
 
     report = _run(args, work, write=False)
     if args.json:
         print(json.dumps(report_json(report), indent=2, ensure_ascii=False))
     else:
-        print(render_table(report))
+        print(report_text(report))
     return 0
 
 
@@ -201,7 +194,7 @@ def run_calendar(args: argparse.Namespace) -> int:
             club = names.get(args.club.strip().casefold())
             if club is None:
                 raise CliError(f"no club {args.club!r} in season {record.name!r}")
-            matches = [m for m in matches if club in (m.home, m.away)]
+            matches = tuple(m for m in matches if club in (m.home, m.away))
         entries = [
             CalendarMatch(m.id, m.division, m.round, m.home, m.away, m.start, m.start - notice)
             for m in matches
