@@ -1,32 +1,27 @@
 """`arbiter season import|export|list|standings|calendar`: a guild's CL seasons in the
-database (the config's), from the shell. Standings are computed by the same core and printed
-by the same rendering as `arbiter league`; a change is one audited unit of work (actor `cli`)."""
+database from the shell. Only the arguments are set up here; the work (database, adapters,
+rendering) lives in `bot.season_commands`, imported when a season command runs."""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import datetime as dt
-import json
-import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from bot.cli.config_option import add_config_option, config_from_args
-from bot.cli.errors import CliError
-from bot.cli.league import as_of_date
-from bot.cli.season_file import read_season
-from bot.formats.season_file import dump_season
-from bot.league_store import LeagueStoreError, StandingsCache, import_season, load_season
-from bot.rendering.calendar_ics import CalendarMatch, season_calendar
-from bot.rendering.league_json import report_json
-from bot.rendering.league_text import report_text
-from storage.database import Database, DatabaseUnavailable
-from storage.guild import GuildStore, GuildView
-from storage.seasons import SeasonRecord
+from bot.cli.config_option import add_config_option
 
-T = TypeVar("T")
+
+def _lazy(name: str) -> Callable[[argparse.Namespace], int]:
+    """The handler `name` of `bot.season_commands`, imported only when it runs."""
+
+    def run(args: argparse.Namespace) -> int:
+        from bot import season_commands
+
+        handler: Callable[[argparse.Namespace], int] = getattr(season_commands, name)
+        return handler(args)
+
+    return run
 
 
 def _guild(text: str) -> int:
@@ -44,162 +39,26 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("season", help="a guild's CL seasons in the database")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    def action(name: str, help: str, handler: Callable[[argparse.Namespace], int]) -> Any:
+    def action(name: str, help: str, handler: str) -> Any:
         sub = actions.add_parser(name, help=help, description=help)
         sub.add_argument("--guild", type=_guild, required=True, metavar="ID", help="guild id")
         add_config_option(sub)
-        sub.set_defaults(handler=handler)
+        sub.set_defaults(handler=_lazy(handler))
         return sub
 
-    imp = action("import", "store a season file in the database", run_import)
+    imp = action("import", "store a season file in the database", "run_import")
     imp.add_argument("file", metavar="FILE.json", help="a season file (season-file.md)")
     imp.add_argument("--name", help="the season's name in the guild (default: the file's)")
     imp.add_argument("--replace", action="store_true", help="overwrite a season of that name")
-    exp = action("export", "write a stored season as a season file", run_export)
+    exp = action("export", "write a stored season as a season file", "run_export")
     exp.add_argument("name", metavar="NAME", help="the season's name")
     exp.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here, not stdout")
-    action("list", "list the guild's seasons", run_list)
-    std = action("standings", "CL standings of a stored season", run_standings)
+    action("list", "list the guild's seasons", "run_list")
+    std = action("standings", "CL standings of a stored season", "run_standings")
     std.add_argument("name", metavar="NAME", help="the season's name")
     std.add_argument("--as-of", metavar="YYYY-MM-DD", help="standings at the end of that day (UTC)")
     std.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    cal = action("calendar", "the season's matches as an iCalendar file", run_calendar)
+    cal = action("calendar", "the season's matches as an iCalendar file", "run_calendar")
     cal.add_argument("name", metavar="NAME", help="the season's name")
     cal.add_argument("--club", metavar="CLUB", help="only this club's matches")
     cal.add_argument("-o", "--output", type=Path, metavar="FILE.ics", help="write here")
-
-
-def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], write: bool) -> T:
-    """Open (and migrate) the configured database and run `work` on the guild's store."""
-    config = config_from_args(args)
-    path = config.database.path
-    if not write and not path.exists():
-        raise CliError(f"no database at {path}: nothing has been stored yet")
-
-    async def main() -> T:
-        database = await Database.open(path, busy_timeout_ms=config.database.busy_timeout_ms)
-        try:
-            await database.migrate()
-            store = GuildStore(database, args.guild)
-            if not write:
-                async with store.read() as view:
-                    if not await view.audit.recent(1):
-                        raise CliError(f"no guild {args.guild} in {path}")
-            return await work(store)
-        finally:
-            await database.close()
-
-    try:
-        return asyncio.run(main())
-    except DatabaseUnavailable as error:
-        raise CliError(f"database.path: {error}") from None
-
-
-async def _season(view: GuildView, name: str, guild: int) -> SeasonRecord:
-    record = await view.seasons.by_name(name)
-    if record is None:
-        raise CliError(f"no season {name!r} in guild {guild}")
-    return record
-
-
-def _write(output: Path | None, data: bytes) -> None:
-    if output is None:
-        sys.stdout.buffer.write(data)
-        return
-    try:
-        output.write_bytes(data)
-    except OSError as error:
-        raise CliError(f"cannot write {output}: {error.strerror or error}", 1) from None
-
-
-def run_import(args: argparse.Namespace) -> int:
-    """Validate the file, then store it in one audited unit of work."""
-    season = read_season(args.file)
-
-    async def work(store: GuildStore) -> SeasonRecord:
-        name = args.name or season.name
-        details = {"actor": "cli", "file": str(args.file), "replace": args.replace}
-        async with store.change(None, "season.import", f"season:{name}", details) as uow:
-            return await import_season(uow, season, name=name, replace=args.replace)
-
-    try:
-        record = _run(args, work, write=True)
-    except LeagueStoreError as error:
-        raise CliError(str(error)) from None
-    print(f"imported {record.name!r} into guild {args.guild} ({len(season.matches)} matches)")
-    return 0
-
-
-def run_export(args: argparse.Namespace) -> int:
-    """Write the stored season as a season file (plain JSON)."""
-
-    async def work(store: GuildStore) -> dict[str, Any]:
-        async with store.read() as view:
-            return dump_season(await load_season(view, await _season(view, args.name, args.guild)))
-
-    data = _run(args, work, write=False)
-    _write(args.output, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
-    return 0
-
-
-def run_list(args: argparse.Namespace) -> int:
-    """One line per season: name, status, divisions, matches, version."""
-
-    async def work(store: GuildStore) -> list[str]:
-        lines = []
-        async with store.read() as view:
-            for record in await view.seasons.all():
-                divisions = await view.seasons.divisions(record.id)
-                matches = await view.matches.of_season(record.id)
-                lines.append(
-                    f"{record.name}\t{record.status}\t{len(divisions)} divisions"
-                    f"\t{len(matches)} matches\tversion {record.version}"
-                )
-        return lines
-
-    for line in _run(args, work, write=False):
-        print(line)
-    return 0
-
-
-def run_standings(args: argparse.Namespace) -> int:
-    """The standings exactly as `arbiter league` prints them for the exported file."""
-    as_of = None if args.as_of is None else as_of_date(args.as_of)
-
-    async def work(store: GuildStore) -> Any:
-        async with store.read() as view:
-            record = await _season(view, args.name, args.guild)
-        now = None if as_of else dt.datetime.now(dt.UTC)
-        return await StandingsCache().report(store, record, as_of=as_of, now=now)
-
-    report = _run(args, work, write=False)
-    if args.json:
-        print(json.dumps(report_json(report), indent=2, ensure_ascii=False))
-    else:
-        print(report_text(report))
-    return 0
-
-
-def run_calendar(args: argparse.Namespace) -> int:
-    """The season's matches (one club's with --club) as an .ics file."""
-
-    async def work(store: GuildStore) -> bytes:
-        async with store.read() as view:
-            record = await _season(view, args.name, args.guild)
-            season = await load_season(view, record)
-        notice = dt.timedelta(hours=season.rules.challenge_deadline_hours)
-        matches = season.matches
-        if args.club is not None:
-            names = {c.casefold(): c for d in season.divisions for c in d.clubs}
-            club = names.get(args.club.strip().casefold())
-            if club is None:
-                raise CliError(f"no club {args.club!r} in season {record.name!r}")
-            matches = tuple(m for m in matches if club in (m.home, m.away))
-        entries = [
-            CalendarMatch(m.id, m.division, m.round, m.home, m.away, m.start, m.start - notice)
-            for m in matches
-        ]
-        return season_calendar(record.name, entries, dt.datetime.now(dt.UTC))
-
-    _write(args.output, _run(args, work, write=False))
-    return 0
