@@ -1,17 +1,17 @@
-"""Club admins (CL-2..4): the Discord users of one guild linked to a chess.com club."""
+"""Club admins (CL-2..4): the Discord users of one guild linked to one of its clubs.
+
+A club is named by its id, or by text: its chess.com url-id or its display name. Adding an
+admin to a chess.com url-id the guild does not know yet registers that club as pending (as
+migration 0003 did for admins linked before clubs had rows), so HQ decides it.
+"""
 
 from __future__ import annotations
 
+from storage.clubs import ClubReader, ClubRepository, normalise_club
 from storage.database import to_text
 from storage.scope import ReadScope, WriteScope
 
-
-def normalise_club(club: str) -> str:
-    """A chess.com club url-id as stored: trimmed and lower-case (chess.com ids are)."""
-    club = club.strip().lower()
-    if not club:
-        raise ValueError("a club url-id cannot be empty")
-    return club
+__all__ = ["ClubAdminReader", "ClubAdminRepository", "normalise_club"]
 
 
 class ClubAdminReader:
@@ -19,27 +19,38 @@ class ClubAdminReader:
 
     def __init__(self, scope: ReadScope) -> None:
         self._scope = scope
+        self._clubs = ClubReader(scope)
 
-    async def is_admin(self, club: str, user_id: int) -> bool:
+    async def _club_id(self, club: str | int) -> int | None:
+        found = await self._clubs.find(club)
+        return None if found is None else found.id
+
+    async def is_admin(self, club: str | int, user_id: int) -> bool:
         """Whether `user_id` is an admin of `club` in this guild."""
+        club_id = await self._club_id(club)
+        if club_id is None:
+            return False
         row = await self._scope.fetchone(
-            "SELECT 1 FROM club_admins WHERE guild_id = ? AND club = ? AND user_id = ?",
-            (self._scope.guild_id, normalise_club(club), user_id),
+            "SELECT 1 FROM club_admins WHERE guild_id = ? AND club_id = ? AND user_id = ?",
+            (self._scope.guild_id, club_id, user_id),
         )
         return row is not None
 
-    async def admins_of(self, club: str) -> list[int]:
+    async def admins_of(self, club: str | int) -> list[int]:
         """The user ids of `club`'s admins in this guild, ascending."""
+        club_id = await self._club_id(club)
         rows = await self._scope.fetchall(
-            "SELECT user_id FROM club_admins WHERE guild_id = ? AND club = ? ORDER BY user_id",
-            (self._scope.guild_id, normalise_club(club)),
+            "SELECT user_id FROM club_admins WHERE guild_id = ? AND club_id = ? ORDER BY user_id",
+            (self._scope.guild_id, club_id),
         )
         return [int(row[0]) for row in rows]
 
     async def clubs_of(self, user_id: int) -> list[str]:
-        """The clubs `user_id` administers in this guild, by name."""
+        """The clubs `user_id` administers in this guild: chess.com url-id, else name."""
         rows = await self._scope.fetchall(
-            "SELECT club FROM club_admins WHERE guild_id = ? AND user_id = ? ORDER BY club",
+            "SELECT coalesce(c.chesscom_id, c.name) FROM club_admins AS a"
+            " JOIN clubs AS c ON c.guild_id = a.guild_id AND c.id = a.club_id"
+            " WHERE a.guild_id = ? AND a.user_id = ? ORDER BY 1",
             (self._scope.guild_id, user_id),
         )
         return [str(row[0]) for row in rows]
@@ -52,29 +63,37 @@ class ClubAdminRepository(ClubAdminReader):
         super().__init__(scope)
         self._write = scope
 
-    async def add(self, club: str, user_id: int) -> bool:
-        """Make `user_id` an admin of `club`; False if they already were (nothing changes)."""
+    async def add(self, club: str | int, user_id: int) -> bool:
+        """Make `user_id` an admin of `club`; False if they already were (nothing changes).
+        An unknown club id raises LookupError; an unknown url-id registers a pending club."""
         scope = self._write
-        club = normalise_club(club)
+        club_id = await self._club_id(club)
+        if club_id is None:
+            if isinstance(club, int):
+                raise LookupError(f"no club {club} in this guild")
+            registered = await ClubRepository(scope).register(normalise_club(club), club)
+            club_id = registered.id
         cursor = await scope.execute(
-            "INSERT OR IGNORE INTO club_admins (guild_id, club, user_id, added_at)"
+            "INSERT OR IGNORE INTO club_admins (guild_id, club_id, user_id, added_at)"
             " VALUES (?, ?, ?, ?)",
-            (scope.guild_id, club, user_id, to_text(scope.now)),
+            (scope.guild_id, club_id, user_id, to_text(scope.now)),
         )
         if cursor.rowcount == 0:
             return False
-        scope.record("club_admins_added", {"club": club, "user_id": user_id})
+        scope.record("club_admins_added", {"club": club_id, "user_id": user_id})
         return True
 
-    async def remove(self, club: str, user_id: int) -> bool:
+    async def remove(self, club: str | int, user_id: int) -> bool:
         """Unlink `user_id` from `club`; False if they were not an admin (nothing changes)."""
         scope = self._write
-        club = normalise_club(club)
+        club_id = await self._club_id(club)
+        if club_id is None:
+            return False
         cursor = await scope.execute(
-            "DELETE FROM club_admins WHERE guild_id = ? AND club = ? AND user_id = ?",
-            (scope.guild_id, club, user_id),
+            "DELETE FROM club_admins WHERE guild_id = ? AND club_id = ? AND user_id = ?",
+            (scope.guild_id, club_id, user_id),
         )
         if cursor.rowcount == 0:
             return False
-        scope.record("club_admins_removed", {"club": club, "user_id": user_id})
+        scope.record("club_admins_removed", {"club": club_id, "user_id": user_id})
         return True

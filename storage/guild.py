@@ -22,11 +22,16 @@ from typing import Any
 
 from storage.audit import AuditReader
 from storage.club_admins import ClubAdminReader, ClubAdminRepository
+from storage.clubs import ClubReader, ClubRepository
 from storage.database import Database, to_text
+from storage.decisions import DecisionReader, DecisionRepository
 from storage.guild_settings import GuildSettingsReader, GuildSettingsRepository
 from storage.jobs import Job, JobReader, JobRepository
+from storage.matches import MatchReader, MatchRepository
 from storage.outbox import OutboxMessage, OutboxReader, OutboxRepository
+from storage.rosters import RosterReader, RosterRepository
 from storage.scope import ReadScope, WriteScope
+from storage.seasons import SeasonReader, SeasonRepository
 
 
 class GuildView:
@@ -36,6 +41,11 @@ class GuildView:
         self.guild_id = scope.guild_id
         self.settings = GuildSettingsReader(scope)
         self.club_admins = ClubAdminReader(scope)
+        self.clubs = ClubReader(scope)
+        self.seasons = SeasonReader(scope)
+        self.matches = MatchReader(scope)
+        self.rosters = RosterReader(scope)
+        self.decisions = DecisionReader(scope)
         self.jobs = JobReader(scope)
         self.outbox = OutboxReader(scope)
         self.audit = AuditReader(scope)
@@ -53,6 +63,11 @@ class UnitOfWork:
         self.guild_id = scope.guild_id
         self.settings = GuildSettingsRepository(scope)
         self.club_admins = ClubAdminRepository(scope)
+        self.clubs = ClubRepository(scope)
+        self.seasons = SeasonRepository(scope)
+        self.matches = MatchRepository(scope)
+        self.rosters = RosterRepository(scope)
+        self.decisions = DecisionRepository(scope)
         self.jobs = JobRepository(scope)
         self.outbox = OutboxRepository(scope)
         self.abandoned = False

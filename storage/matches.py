@@ -1,0 +1,423 @@
+"""Matches of one guild's seasons (CL-12..15, CL-20): fixtures, challenges and how each step
+was learned, at-start facts per club, and boards in integer half-points (CL-14)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, cast
+
+import aiosqlite
+
+from storage.database import from_text
+from storage.scope import ReadScope, WriteScope
+from storage.seasons import SeasonRepository
+
+Source = Literal["declared", "chesscom", "director"]
+"""How a challenge step was learned: a club admin declared it, the bot saw it on chess.com,
+or a director set it."""
+
+
+def instant_text(instant: dt.datetime) -> str:
+    """An aware instant as stored for league facts: ISO 8601 UTC, sub-seconds kept (a season
+    file's instants come back exactly)."""
+    if instant.tzinfo is None:
+        raise ValueError("stored instants must be timezone-aware")
+    return instant.astimezone(dt.UTC).isoformat()
+
+
+def _instant(text: str | None) -> dt.datetime | None:
+    return None if text is None else from_text(text)
+
+
+@dataclass(frozen=True)
+class ChallengeRecord:
+    """A match's challenge (CL-15): the issuing club, when, and the acceptance; each with
+    how it was learned."""
+
+    issued_by: int
+    issued_at: dt.datetime
+    issued_source: Source
+    accepted_at: dt.datetime | None = None
+    accepted_source: Source | None = None
+
+
+@dataclass(frozen=True)
+class NewMatch:
+    """A fixture to add: `key` is its id in the season file (unique in the season)."""
+
+    division_id: int
+    key: str
+    round: int
+    home_club_id: int
+    away_club_id: int
+    start: dt.datetime
+    finished_at: dt.datetime | None = None
+    challenge: ChallengeRecord | None = None
+    chesscom_match_id: int | None = None
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A match as stored."""
+
+    id: int
+    season_id: int
+    division_id: int
+    key: str
+    round: int
+    home_club_id: int
+    away_club_id: int
+    start: dt.datetime
+    finished_at: dt.datetime | None
+    challenge: ChallengeRecord | None
+    chesscom_match_id: int | None
+
+
+@dataclass(frozen=True)
+class BoardRecord:
+    """One board (CL-14): chess.com usernames as given, points in integer half-points."""
+
+    board: int
+    home_player: str
+    away_player: str
+    home_half: int
+    away_half: int
+
+
+@dataclass(frozen=True)
+class AtStartRecord:
+    """A club's facts at a match's start (CL-5, CL-6, CL-20); any may be unknown."""
+
+    club_id: int
+    members: int | None = None
+    avg_rating: float | None = None
+    players: int | None = None
+    observed_at: dt.datetime | None = None
+
+
+_MATCH_COLUMNS = (
+    "id, season_id, division_id, key, round, home_club_id, away_club_id, start, finished_at,"
+    " issued_by_club_id, issued_at, issued_source, accepted_at, accepted_source,"
+    " chesscom_match_id"
+)
+
+
+def _match(row: aiosqlite.Row) -> MatchRecord:
+    challenge = None
+    if row["issued_by_club_id"] is not None:
+        challenge = ChallengeRecord(
+            issued_by=row["issued_by_club_id"],
+            issued_at=from_text(row["issued_at"]),
+            issued_source=cast(Source, row["issued_source"]),
+            accepted_at=_instant(row["accepted_at"]),
+            accepted_source=cast(Source | None, row["accepted_source"]),
+        )
+    return MatchRecord(
+        id=row["id"],
+        season_id=row["season_id"],
+        division_id=row["division_id"],
+        key=row["key"],
+        round=row["round"],
+        home_club_id=row["home_club_id"],
+        away_club_id=row["away_club_id"],
+        start=from_text(row["start"]),
+        finished_at=_instant(row["finished_at"]),
+        challenge=challenge,
+        chesscom_match_id=row["chesscom_match_id"],
+    )
+
+
+class MatchReader:
+    """The matches, boards and at-start facts of exactly one guild."""
+
+    def __init__(self, scope: ReadScope) -> None:
+        self._scope = scope
+
+    async def get(self, match_id: int) -> MatchRecord | None:
+        """The match with this id, or None (also for another guild's id)."""
+        row = await self._scope.fetchone(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE guild_id = ? AND id = ?",
+            (self._scope.guild_id, match_id),
+        )
+        return None if row is None else _match(row)
+
+    async def by_key(self, season_id: int, key: str) -> MatchRecord | None:
+        """The match of a season by its season-file id."""
+        row = await self._scope.fetchone(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE guild_id = ? AND season_id = ?"
+            " AND key = ?",
+            (self._scope.guild_id, season_id, key),
+        )
+        return None if row is None else _match(row)
+
+    async def by_chesscom(self, chesscom_match_id: int) -> MatchRecord | None:
+        """The fixture a chess.com team match was linked to."""
+        row = await self._scope.fetchone(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE guild_id = ? AND chesscom_match_id = ?",
+            (self._scope.guild_id, chesscom_match_id),
+        )
+        return None if row is None else _match(row)
+
+    async def of_season(self, season_id: int) -> list[MatchRecord]:
+        """The season's matches by start, then id."""
+        rows = await self._scope.fetchall(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE guild_id = ? AND season_id = ?"
+            " ORDER BY start, id",
+            (self._scope.guild_id, season_id),
+        )
+        return [_match(row) for row in rows]
+
+    async def boards(self, match_id: int) -> list[BoardRecord]:
+        """The match's boards by number."""
+        rows = await self._scope.fetchall(
+            "SELECT board, home_player, away_player, home_half, away_half FROM boards"
+            " WHERE guild_id = ? AND match_id = ? ORDER BY board",
+            (self._scope.guild_id, match_id),
+        )
+        return [BoardRecord(*row) for row in rows]
+
+    async def boards_of_season(self, season_id: int) -> dict[int, list[BoardRecord]]:
+        """Every board of the season by match id (one query: the standings load)."""
+        rows = await self._scope.fetchall(
+            "SELECT b.match_id, b.board, b.home_player, b.away_player, b.home_half, b.away_half"
+            " FROM matches AS m JOIN boards AS b ON b.match_id = m.id"
+            " WHERE m.guild_id = ? AND m.season_id = ? AND b.guild_id = m.guild_id"
+            " ORDER BY b.match_id, b.board",
+            (self._scope.guild_id, season_id),
+        )
+        found: dict[int, list[BoardRecord]] = {}
+        for row in rows:
+            found.setdefault(row[0], []).append(BoardRecord(*row[1:]))
+        return found
+
+    async def at_start(self, match_id: int) -> list[AtStartRecord]:
+        """The match's at-start facts, one per club that has them."""
+        rows = await self._scope.fetchall(
+            "SELECT club_id, members, avg_rating, players, observed_at FROM match_at_start"
+            " WHERE guild_id = ? AND match_id = ? ORDER BY club_id",
+            (self._scope.guild_id, match_id),
+        )
+        return [AtStartRecord(r[0], r[1], r[2], r[3], _instant(r[4])) for r in rows]
+
+    async def at_start_of_season(self, season_id: int) -> dict[int, list[AtStartRecord]]:
+        """Every at-start fact of the season by match id."""
+        rows = await self._scope.fetchall(
+            "SELECT a.match_id, a.club_id, a.members, a.avg_rating, a.players, a.observed_at"
+            " FROM matches AS m JOIN match_at_start AS a ON a.match_id = m.id"
+            " WHERE m.guild_id = ? AND m.season_id = ? AND a.guild_id = m.guild_id"
+            " ORDER BY a.match_id, a.club_id",
+            (self._scope.guild_id, season_id),
+        )
+        found: dict[int, list[AtStartRecord]] = {}
+        for r in rows:
+            found.setdefault(r[0], []).append(AtStartRecord(r[1], r[2], r[3], r[4], _instant(r[5])))
+        return found
+
+
+class MatchRepository(MatchReader):
+    """The matches of one guild, changed inside a unit of work; every change bumps the
+    version of the match's season."""
+
+    def __init__(self, scope: WriteScope) -> None:
+        super().__init__(scope)
+        self._write = scope
+        self._seasons = SeasonRepository(scope)
+
+    async def _season_of(self, match_id: int) -> int:
+        row = await self._scope.fetchone(
+            "SELECT season_id FROM matches WHERE guild_id = ? AND id = ?",
+            (self._scope.guild_id, match_id),
+        )
+        if row is None:
+            raise LookupError(f"no match {match_id} in this guild")
+        season_id = int(row[0])
+        await self._seasons.bump(season_id)
+        return season_id
+
+    async def _games_per_board(self, season_id: int) -> int:
+        row = await self._scope.fetchone(
+            "SELECT games_per_board FROM seasons WHERE guild_id = ? AND id = ?",
+            (self._scope.guild_id, season_id),
+        )
+        if row is None:
+            raise LookupError(f"no season {season_id} in this guild")
+        return int(row[0])
+
+    async def add_many(self, season_id: int, matches: Sequence[NewMatch]) -> list[int]:
+        """Add fixtures to a season (both clubs must be in the match's division); their ids
+        in the same order."""
+        scope = self._write
+        games = await self._games_per_board(season_id)
+        await self._seasons.bump(season_id)
+        ids = []
+        for m in matches:
+            c = m.challenge
+            cursor = await scope.execute(
+                "INSERT INTO matches (guild_id, season_id, division_id, key, round,"
+                " home_club_id, away_club_id, start, games_per_board, chesscom_match_id,"
+                " issued_by_club_id, issued_at, issued_source, accepted_at, accepted_source,"
+                " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    scope.guild_id,
+                    season_id,
+                    m.division_id,
+                    m.key,
+                    m.round,
+                    m.home_club_id,
+                    m.away_club_id,
+                    instant_text(m.start),
+                    games,
+                    m.chesscom_match_id,
+                    c.issued_by if c else None,
+                    instant_text(c.issued_at) if c else None,
+                    c.issued_source if c else None,
+                    instant_text(c.accepted_at) if c and c.accepted_at else None,
+                    c.accepted_source if c and c.accepted_at else None,
+                    instant_text(m.finished_at) if m.finished_at else None,
+                ),
+            )
+            assert cursor.lastrowid is not None
+            ids.append(cursor.lastrowid)
+        scope.record("matches_added", {"season": season_id, "count": len(ids)})
+        return ids
+
+    async def add(self, season_id: int, match: NewMatch) -> MatchRecord:
+        """Add one fixture to a season."""
+        (match_id,) = await self.add_many(season_id, [match])
+        record = await self.get(match_id)
+        assert record is not None
+        return record
+
+    async def reschedule(self, match_id: int, start: dt.datetime) -> None:
+        """Move a match's start (and so its CL-15 deadline)."""
+        scope = self._write
+        await self._season_of(match_id)
+        await scope.execute(
+            "UPDATE matches SET start = ? WHERE guild_id = ? AND id = ?",
+            (instant_text(start), scope.guild_id, match_id),
+        )
+        scope.record("matches_rescheduled", {"match": match_id, "start": instant_text(start)})
+
+    async def link_chesscom(self, match_id: int, chesscom_match_id: int | None) -> None:
+        """Link the fixture to a chess.com team match (one fixture per chess.com match)."""
+        scope = self._write
+        await self._season_of(match_id)
+        await scope.execute(
+            "UPDATE matches SET chesscom_match_id = ? WHERE guild_id = ? AND id = ?",
+            (chesscom_match_id, scope.guild_id, match_id),
+        )
+        scope.record("matches_linked", {"match": match_id, "chesscom": chesscom_match_id})
+
+    async def issue_challenge(
+        self, match_id: int, club_id: int, at: dt.datetime, source: Source
+    ) -> None:
+        """Record that `club_id` issued the challenge at `at` (clears an acceptance)."""
+        scope = self._write
+        await self._season_of(match_id)
+        await scope.execute(
+            "UPDATE matches SET issued_by_club_id = ?, issued_at = ?, issued_source = ?,"
+            " accepted_at = NULL, accepted_source = NULL WHERE guild_id = ? AND id = ?",
+            (club_id, instant_text(at), source, scope.guild_id, match_id),
+        )
+        scope.record("challenges_issued", {"match": match_id, "club": club_id, "source": source})
+
+    async def accept_challenge(self, match_id: int, at: dt.datetime, source: Source) -> None:
+        """Record the challenge's acceptance (refused by the database before an issue)."""
+        scope = self._write
+        await self._season_of(match_id)
+        await scope.execute(
+            "UPDATE matches SET accepted_at = ?, accepted_source = ? WHERE guild_id = ? AND id = ?",
+            (instant_text(at), source, scope.guild_id, match_id),
+        )
+        scope.record("challenges_accepted", {"match": match_id, "source": source})
+
+    async def clear_challenge(self, match_id: int) -> None:
+        """Forget the match's challenge (a director's correction)."""
+        scope = self._write
+        await self._season_of(match_id)
+        await scope.execute(
+            "UPDATE matches SET issued_by_club_id = NULL, issued_at = NULL, issued_source = NULL,"
+            " accepted_at = NULL, accepted_source = NULL WHERE guild_id = ? AND id = ?",
+            (scope.guild_id, match_id),
+        )
+        scope.record("challenges_cleared", {"match": match_id})
+
+    async def finish(self, match_id: int, at: dt.datetime | None) -> None:
+        """Record when the match finished (None: not finished)."""
+        scope = self._write
+        await self._season_of(match_id)
+        await scope.execute(
+            "UPDATE matches SET finished_at = ? WHERE guild_id = ? AND id = ?",
+            (instant_text(at) if at else None, scope.guild_id, match_id),
+        )
+        scope.record("matches_finished", {"match": match_id})
+
+    async def replace_boards(self, match_id: int, boards: Sequence[BoardRecord]) -> None:
+        """Set the match's boards to exactly `boards` (an import replacing an earlier one)."""
+        scope = self._write
+        await self._season_of(match_id)
+        await scope.execute(
+            "DELETE FROM boards WHERE guild_id = ? AND match_id = ?", (scope.guild_id, match_id)
+        )
+        await self._insert_boards([(match_id, b) for b in boards])
+        scope.record("boards_replaced", {"match": match_id, "count": len(boards)})
+
+    async def add_boards_many(
+        self, season_id: int, boards: Sequence[tuple[int, BoardRecord]]
+    ) -> None:
+        """Add boards to many matches of one season at once (a season import)."""
+        await self._seasons.bump(season_id)
+        await self._insert_boards(boards, season_id)
+        self._write.record("boards_added", {"season": season_id, "count": len(boards)})
+
+    async def _insert_boards(
+        self, boards: Sequence[tuple[int, BoardRecord]], season_id: int | None = None
+    ) -> None:
+        scope = self._write
+        if not boards:
+            return
+        if season_id is None:
+            season_id = await self._season_of(boards[0][0])
+        games = await self._games_per_board(season_id)
+        await scope.connection.executemany(
+            "INSERT INTO boards (guild_id, match_id, board, home_player, away_player,"
+            " home_half, away_half, games_per_board) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    scope.guild_id,
+                    match_id,
+                    b.board,
+                    b.home_player,
+                    b.away_player,
+                    b.home_half,
+                    b.away_half,
+                    games,
+                )
+                for match_id, b in boards
+            ],
+        )
+
+    async def set_at_start(self, match_id: int, facts: AtStartRecord) -> None:
+        """Record (or replace) one club's facts at the match's start."""
+        scope = self._write
+        await self._season_of(match_id)
+        await scope.execute(
+            "DELETE FROM match_at_start WHERE guild_id = ? AND match_id = ? AND club_id = ?",
+            (scope.guild_id, match_id, facts.club_id),
+        )
+        await scope.execute(
+            "INSERT INTO match_at_start (guild_id, match_id, club_id, members, avg_rating,"
+            " players, observed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                scope.guild_id,
+                match_id,
+                facts.club_id,
+                facts.members,
+                facts.avg_rating,
+                facts.players,
+                instant_text(facts.observed_at) if facts.observed_at else None,
+            ),
+        )
+        scope.record("at_start_recorded", {"match": match_id, "club": facts.club_id})

@@ -1,0 +1,213 @@
+"""Players of one guild: closed chess.com accounts of a season (CL-19), roster links (a
+Discord user ↔ a chess.com username) and roster removals a club asks for (CL-18, CL-21)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from storage.clubs import name_key
+from storage.database import from_text, to_text
+from storage.matches import instant_text
+from storage.scope import ReadScope, WriteScope
+from storage.seasons import SeasonRepository
+
+RemovalReason = Literal["multi-team", "timeouts", "other"]
+Verification = Literal["pending", "verified", "refuted", "motion"]
+
+
+@dataclass(frozen=True)
+class ClosedAccount:
+    """A chess.com account seen closed (CL-19): when, and the status chess.com gave."""
+
+    username: str
+    seen_at: dt.datetime | None = None
+    status: str | None = None
+
+
+@dataclass(frozen=True)
+class RosterLink:
+    """A chess.com username linked to a Discord user of the guild."""
+
+    user_id: int
+    username: str
+    linked_by: int | None
+    linked_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class Removal:
+    """A club's request to remove a player, and what the bot's verification found."""
+
+    id: int
+    season_id: int
+    club_id: int
+    username: str
+    reason: RemovalReason
+    note: str | None
+    verification: Verification
+    requested_by: int | None
+    requested_at: dt.datetime
+
+
+class RosterReader:
+    """Closed accounts, roster links and removals of exactly one guild."""
+
+    def __init__(self, scope: ReadScope) -> None:
+        self._scope = scope
+
+    async def closed_accounts(self, season_id: int) -> list[ClosedAccount]:
+        """The season's closed accounts, by username."""
+        rows = await self._scope.fetchall(
+            "SELECT username, seen_at, status FROM closed_accounts"
+            " WHERE guild_id = ? AND season_id = ? ORDER BY username_key",
+            (self._scope.guild_id, season_id),
+        )
+        return [ClosedAccount(r[0], from_text(r[1]) if r[1] else None, r[2]) for r in rows]
+
+    async def user_of(self, username: str) -> RosterLink | None:
+        """Who a chess.com username is linked to, or None."""
+        row = await self._scope.fetchone(
+            "SELECT user_id, username, linked_by, linked_at FROM roster_links"
+            " WHERE guild_id = ? AND username_key = ?",
+            (self._scope.guild_id, name_key(username)),
+        )
+        return None if row is None else RosterLink(row[0], row[1], row[2], from_text(row[3]))
+
+    async def links_of(self, user_id: int) -> list[RosterLink]:
+        """The chess.com usernames linked to a Discord user."""
+        rows = await self._scope.fetchall(
+            "SELECT user_id, username, linked_by, linked_at FROM roster_links"
+            " WHERE guild_id = ? AND user_id = ? ORDER BY username_key",
+            (self._scope.guild_id, user_id),
+        )
+        return [RosterLink(r[0], r[1], r[2], from_text(r[3])) for r in rows]
+
+    async def removals(self, season_id: int, club_id: int | None = None) -> list[Removal]:
+        """The season's removals (of one club if given), oldest first."""
+        where, extra = "", cast(tuple[Any, ...], ())
+        if club_id is not None:
+            where, extra = " AND club_id = ?", (club_id,)
+        rows = await self._scope.fetchall(
+            "SELECT id, season_id, club_id, username, reason, note, verification, requested_by,"
+            f" requested_at FROM roster_removals WHERE guild_id = ? AND season_id = ?{where}"
+            " ORDER BY id",
+            (self._scope.guild_id, season_id, *extra),
+        )
+        return [
+            Removal(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                cast(RemovalReason, r[4]),
+                r[5],
+                cast(Verification, r[6]),
+                r[7],
+                from_text(r[8]),
+            )
+            for r in rows
+        ]
+
+
+class RosterRepository(RosterReader):
+    """Closed accounts, links and removals of one guild, changed inside a unit of work."""
+
+    def __init__(self, scope: WriteScope) -> None:
+        super().__init__(scope)
+        self._write = scope
+        self._seasons = SeasonRepository(scope)
+
+    async def mark_closed(self, season_id: int, account: ClosedAccount) -> None:
+        """Record (or update) a closed account of the season (CL-19)."""
+        scope = self._write
+        await self._seasons.bump(season_id)
+        await scope.execute(
+            "INSERT INTO closed_accounts (guild_id, season_id, username, username_key, seen_at,"
+            " status) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (season_id, username_key)"
+            " DO UPDATE SET seen_at = excluded.seen_at, status = excluded.status",
+            (
+                scope.guild_id,
+                season_id,
+                account.username,
+                name_key(account.username),
+                instant_text(account.seen_at) if account.seen_at else None,
+                account.status,
+            ),
+        )
+        scope.record("closed_accounts", {"season": season_id, "username": account.username})
+
+    async def link(self, user_id: int, username: str, linked_by: int | None) -> bool:
+        """Link a chess.com username to a Discord user; False if it already belongs to
+        another user (nothing changes)."""
+        scope = self._write
+        current = await self.user_of(username)
+        if current is not None and current.user_id != user_id:
+            return False
+        await scope.execute(
+            "INSERT INTO roster_links (guild_id, user_id, username, username_key, linked_by,"
+            " linked_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, username_key)"
+            " DO UPDATE SET username = excluded.username, linked_by = excluded.linked_by,"
+            " linked_at = excluded.linked_at",
+            (scope.guild_id, user_id, username, name_key(username), linked_by, to_text(scope.now)),
+        )
+        scope.record("roster_links", {"user_id": user_id, "username": username})
+        return True
+
+    async def unlink(self, username: str) -> bool:
+        """Forget who a chess.com username belongs to."""
+        scope = self._write
+        cursor = await scope.execute(
+            "DELETE FROM roster_links WHERE guild_id = ? AND username_key = ?",
+            (scope.guild_id, name_key(username)),
+        )
+        scope.record("roster_unlinks", {"username": username})
+        return cursor.rowcount > 0
+
+    async def record_removal(
+        self,
+        season_id: int,
+        club_id: int,
+        username: str,
+        reason: RemovalReason,
+        note: str | None = None,
+        requested_by: int | None = None,
+    ) -> int:
+        """Record a club's removal request (verification pending); its id."""
+        scope = self._write
+        await self._seasons.bump(season_id)
+        cursor = await scope.execute(
+            "INSERT INTO roster_removals (guild_id, season_id, club_id, username, reason, note,"
+            " requested_by, requested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                scope.guild_id,
+                season_id,
+                club_id,
+                username,
+                reason,
+                note,
+                requested_by,
+                to_text(scope.now),
+            ),
+        )
+        assert cursor.lastrowid is not None
+        scope.record("roster_removals", {"club": club_id, "username": username, "reason": reason})
+        return cursor.lastrowid
+
+    async def verify_removal(self, removal_id: int, outcome: Verification) -> bool:
+        """Record what the verification of a removal found."""
+        scope = self._write
+        row = await self._scope.fetchone(
+            "SELECT season_id FROM roster_removals WHERE guild_id = ? AND id = ?",
+            (scope.guild_id, removal_id),
+        )
+        if row is None:
+            return False
+        await self._seasons.bump(int(row[0]))
+        await scope.execute(
+            "UPDATE roster_removals SET verification = ? WHERE guild_id = ? AND id = ?",
+            (outcome, scope.guild_id, removal_id),
+        )
+        scope.record("roster_verified", {"removal": removal_id, "outcome": outcome})
+        return True
