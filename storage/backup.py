@@ -12,8 +12,35 @@ _COMPANIONS = ("", "-wal", "-shm", "-journal")
 """The live database file and the files SQLite keeps beside it."""
 
 
+_PREFIX_CHARS = 100
+"""How much of the target's name the temporary file borrows: a name near the file system's
+limit must not make the temporary name too long."""
+
+
+def _short(path: Path) -> str:
+    """A path for a message, cut after 120 characters: a huge name is not echoed whole."""
+    text = str(path)
+    return text if len(text) <= 120 else text[:120] + "…"
+
+
 class BackupError(Exception):
     """A backup that cannot be made; nothing was written."""
+
+
+def _check_paths(source: Path, target: Path) -> None:
+    """Refuse a missing source, an existing target, a missing folder, or one of the live
+    database's own files; OSError from the file system is the caller's to report."""
+    if not source.is_file():
+        raise BackupError(f"no database at {source}")
+    if target.is_dir():
+        raise BackupError(f"{_short(target)} is a folder; give a new file's name")
+    if target.exists():
+        raise BackupError(f"{_short(target)} already exists; choose a new file")
+    if not target.parent.is_dir():
+        raise BackupError(f"folder {target.parent} does not exist")
+    live = source.resolve()
+    if target.resolve() in {live.with_name(live.name + end) for end in _COMPANIONS}:
+        raise BackupError(f"{target} is one of the database's own files; choose a new file")
 
 
 def backup_database(
@@ -30,23 +57,20 @@ def backup_database(
     in steps; SQLite restarts the copy whenever another connection writes, so it stays
     consistent. `progress(status, remaining, total)` is called after each step.
     """
-    if not source.is_file():
-        raise BackupError(f"no database at {source}")
-    if target.exists():
-        raise BackupError(f"{target} already exists; choose a new file")
-    if not target.parent.is_dir():
-        raise BackupError(f"folder {target.parent} does not exist")
-    live = source.resolve()
-    if target.resolve() in {live.with_name(live.name + end) for end in _COMPANIONS}:
-        raise BackupError(f"{target} is one of the database's own files; choose a new file")
+    try:
+        _check_paths(source, target)
+    except OSError as error:  # e.g. a name longer than the file system allows
+        raise BackupError(f"cannot use {_short(target)}: {error.strerror or error}") from None
     # A fresh, unique temporary name: never a file of the user's (it was `<target>.partial`,
     # which an existing file of that name was written over and then deleted).
     try:
         handle, temporary = tempfile.mkstemp(
-            prefix=f".{target.name}.", suffix=".partial", dir=target.parent
+            prefix=f".{target.name[:_PREFIX_CHARS]}.", suffix=".partial", dir=target.parent
         )
     except OSError as error:
-        raise BackupError(f"cannot write in {target.parent}: {error}") from None
+        raise BackupError(
+            f"cannot write in {_short(target.parent)}: {error.strerror or error}"
+        ) from None
     os.close(handle)
     partial = Path(temporary)
     # A percent-encoded URI: '#', '?' or '%' in the path must not cut it short (that opened
@@ -68,8 +92,13 @@ def backup_database(
         if isinstance(error, sqlite3.Error):
             raise BackupError(f"backup of {source} failed: {error}") from None
         raise
-    if target.exists():  # appeared meanwhile: keep it, drop the copy
-        partial.unlink()
-        raise BackupError(f"{target} already exists; choose a new file")
-    partial.rename(target)
+    try:
+        if target.exists():  # appeared meanwhile: keep it, drop the copy
+            raise BackupError(f"{target} already exists; choose a new file")
+        partial.rename(target)
+    except (OSError, BackupError) as error:
+        partial.unlink(missing_ok=True)
+        if isinstance(error, BackupError):
+            raise
+        raise BackupError(f"cannot write {_short(target)}: {error.strerror or error}") from None
     return pages

@@ -4,6 +4,10 @@ Every module in this package that defines `register(subparsers)` adds its subcom
 feature adds a command by adding a module, without editing a central list. A subcommand sets
 `handler=` (a callable taking the parsed namespace and returning an exit code) with
 `set_defaults`; it signals a user error by raising `CliError`.
+
+Every module here is imported to build the parser, even for `arbiter --help`, so a module
+imports at its top only what `register` needs; discord.py, aiohttp, aiosqlite, pydantic
+models and the bot are imported inside the functions that run (tests/test_cli_imports.py).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "(pairing numbers, White first; with an odd count one player per round has no game)."
         ),
     )
-    parser.add_argument("players", type=int, metavar="N", help="number of players")
+    parser.add_argument("players", type=player_count, metavar="N", help="number of players")
     parser.add_argument(
         "--double", action="store_true", help="double round robin (second cycle colours reversed)"
     )
@@ -33,6 +33,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(handler=run)
+
+
+def player_count(text: str) -> int:
+    """N: a whole number in ASCII digits (int() would also take '٤' or '1_0')."""
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 6):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of players")
+    return int(text)
 
 
 def table_json(table: BergerTable) -> dict:

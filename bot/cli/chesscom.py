@@ -9,40 +9,120 @@ Network failures and unknown ids print one line on stderr and exit 1.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
+import math
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
-from bot.chesscom.client import (
-    ChessComClient,
-    ChessComError,
-    ChessComNotFound,
-    ClientSettings,
-)
-from bot.chesscom.facts import FactsError, MatchFacts, Placement
-from bot.chesscom.reader import RatingSource, read_club_at_start, read_match
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
-from bot.config import CHESSCOM_CONTACT_ENV, ChessComConfig
-from core.points import decimal_text
+from bot.cli.input_file import shown
+
+if TYPE_CHECKING:  # aiohttp and the client are imported when a command runs, not for --help
+    from bot.chesscom.client import ChessComClient, ClientSettings
+    from bot.chesscom.facts import MatchFacts
+    from bot.config import ChessComConfig
 
 NOT_FOUND_EXIT = 1
 NETWORK_EXIT = 1
+MAX_TIMEOUT_SECONDS = 3600.0
+"""`--timeout` above an hour is refused: aiohttp cannot schedule an infinite or huge timeout."""
+MAX_RETRIES = 10
+"""`--retries` above this is refused: each retry backs off, so more would mean hours."""
+
+
+def timeout_option(text: str) -> float:
+    """`--timeout SECONDS`: a finite number of seconds, above 0 and at most an hour."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of seconds") from None
+    if not math.isfinite(value) or not 0 < value <= MAX_TIMEOUT_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r}: must be a number of seconds above 0 and at most "
+            f"{MAX_TIMEOUT_SECONDS:g}"
+        )
+    return value
+
+
+MAX_NAME = 100
+"""Longest username or club url-id accepted (chess.com's are far shorter)."""
+
+
+def _printable(text: str, what: str) -> str:
+    if not all(c.isprintable() for c in text):
+        raise argparse.ArgumentTypeError(f"control characters in the {what}")
+    return text
+
+
+def check_match_id(text: str) -> None:
+    """A team match id: ASCII digits only (no '²', no '../'), at most 20 of them."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 20):
+        raise CliError(f"{shown(text)!r} is not a chess.com match id (digits only, at most 20)")
+
+
+def name_option(text: str) -> str:
+    """A username or club url-id: not empty, printable, at most MAX_NAME characters."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the name is empty")
+    if len(text) > MAX_NAME:
+        raise argparse.ArgumentTypeError(f"longer than {MAX_NAME} characters: {shown(text)!r}")
+    return _printable(text, "name")
+
+
+def base_url_option(text: str) -> str:
+    """`--base-url`: an http(s) URL with a host (empty means the configured one)."""
+    if not text:
+        return text
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise argparse.ArgumentTypeError(f"{shown(text)!r} is not an http(s) URL with a host")
+    return _printable(text, "URL")
+
+
+def contact_option(text: str) -> str:
+    """`--contact`: one printable line for the User-Agent (empty means the configured one)."""
+    if len(text) > 200:
+        raise argparse.ArgumentTypeError("longer than 200 characters")
+    return _printable(text, "contact")
+
+
+def retries_option(text: str) -> int:
+    """`--retries N`: a whole number from 0 to MAX_RETRIES."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    if not 0 <= value <= MAX_RETRIES:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: must be from 0 to {MAX_RETRIES}")
+    return value
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `chesscom match|club|player` to the `arbiter` command line."""
     common = argparse.ArgumentParser(add_help=False)
     add_config_option(common)
-    common.add_argument("--base-url", help="API base URL (default: chesscom.base_url)")
-    common.add_argument("--contact", help="contact for the User-Agent (default: chesscom.contact)")
     common.add_argument(
-        "--timeout", type=float, help="seconds per request (default: chesscom.timeout_seconds)"
+        "--base-url", type=base_url_option, help="API base URL (default: chesscom.base_url)"
     )
     common.add_argument(
-        "--retries", type=int, help="retries on 429 / 5xx / network (default: chesscom.max_retries)"
+        "--contact",
+        type=contact_option,
+        help="contact for the User-Agent (default: chesscom.contact)",
+    )
+    common.add_argument(
+        "--timeout",
+        type=timeout_option,
+        metavar="SECONDS",
+        help="seconds per request, at most 3600 (default: chesscom.timeout_seconds)",
+    )
+    common.add_argument(
+        "--retries",
+        type=retries_option,
+        metavar="N",
+        help=f"retries on 429 / 5xx / network, 0-{MAX_RETRIES} (default: chesscom.max_retries)",
     )
     common.add_argument("--json", action="store_true", help="print JSON")
 
@@ -63,7 +143,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     club = commands.add_parser(
         "club", parents=[common], help="a club's member count, average rating, admins"
     )
-    club.add_argument("url_id", help="the club's url-id, e.g. team-romania")
+    club.add_argument("url_id", type=name_option, help="the club's url-id, e.g. team-romania")
     club.add_argument(
         "--from-members",
         action="store_true",
@@ -74,17 +154,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     player = commands.add_parser(
         "player", parents=[common], help="a player's status and daily timeout percentage"
     )
-    player.add_argument("name", help="chess.com username")
+    player.add_argument("name", type=name_option, help="chess.com username")
     player.set_defaults(handler=_handler(_show_player))
 
 
-Show = Callable[[ChessComClient, argparse.Namespace], Awaitable[str]]
+Show = Callable[["ChessComClient", argparse.Namespace], Awaitable[str]]
 
 
 def _handler(show: Show) -> Callable[[argparse.Namespace], int]:
     """Wrap an async command: build the client, run it, turn failures into `CliError`s."""
 
     def handle(args: argparse.Namespace) -> int:
+        import asyncio
+
+        if args.chesscom_command == "match":
+            check_match_id(args.id)
+
+        from bot.chesscom.client import ChessComError, ChessComNotFound
+        from bot.chesscom.facts import FactsError
+
         settings = cli_settings(args, config_from_args(args).chesscom)
         try:
             text = asyncio.run(_run(show, settings, args))
@@ -103,12 +191,17 @@ def _handler(show: Show) -> Callable[[argparse.Namespace], int]:
 
 
 async def _run(show: Show, settings: ClientSettings, args: argparse.Namespace) -> str:
+    from bot.chesscom.client import ChessComClient
+
     async with ChessComClient(settings) as client:
         return await show(client, args)
 
 
 def cli_settings(args: argparse.Namespace, configured: ChessComConfig) -> ClientSettings:
     """Client settings: the options where given, else the configuration's `[chesscom]`."""
+    from bot.chesscom.client import ClientSettings
+    from bot.config import CHESSCOM_CONTACT_ENV
+
     contact = (args.contact or configured.contact).strip()
     if not contact:
         raise CliError(
@@ -117,8 +210,12 @@ def cli_settings(args: argparse.Namespace, configured: ChessComConfig) -> Client
         )
     timeout = configured.timeout_seconds if args.timeout is None else args.timeout
     retries = configured.max_retries if args.retries is None else args.retries
-    if timeout <= 0:
-        raise CliError("--timeout must be positive")
+    if not (math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT_SECONDS):
+        # only a configured value gets here (the option is checked when parsed): name the key
+        raise CliError(
+            f"chesscom.timeout_seconds: {timeout!r} is not a number of seconds above 0 "
+            f"and at most {MAX_TIMEOUT_SECONDS:g}"
+        )
     if retries < 0:
         raise CliError("--retries must not be negative")
     return ClientSettings(
@@ -130,6 +227,9 @@ def cli_settings(args: argparse.Namespace, configured: ChessComConfig) -> Client
 
 
 async def _show_match(client: ChessComClient, args: argparse.Namespace) -> str:
+    from bot.chesscom.facts import Placement
+    from bot.chesscom.reader import read_match
+
     observed = datetime.now(UTC)
     facts = await read_match(client, args.id, Placement(), observed_at=observed, live=args.live)
     if args.json:
@@ -154,6 +254,8 @@ def match_json(facts: MatchFacts) -> dict[str, Any]:
 
 def match_text(facts: MatchFacts, match_id: str) -> str:
     """The facts as a few readable lines."""
+    from core.points import decimal_text
+
     match = facts.match
     lines = [f"chess.com match {match_id}: {facts.status}"]
     if match is None:
@@ -194,6 +296,8 @@ def match_text(facts: MatchFacts, match_id: str) -> str:
 
 
 async def _show_club(client: ChessComClient, args: argparse.Namespace) -> str:
+    from bot.chesscom.reader import RatingSource, read_club_at_start
+
     source = RatingSource.MEMBERS if args.from_members else RatingSource.PROFILE
     profile, facts = await read_club_at_start(client, args.url_id, source)
     average = None if facts.avg_rating is None else round(facts.avg_rating, 2)

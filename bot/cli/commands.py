@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bot.arbiter import offline_bot
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
-from bot.command_reference import render, replace_section
-from bot.config import Config
+from bot.cli.input_file import input_path, read_input, shown
+
+if TYPE_CHECKING:  # discord.py and the bot are imported when `commands` runs, not for --help
+    from bot.config import Config
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("commands", help="print the slash-command reference (Markdown)")
     parser.add_argument(
         "--readme",
-        type=Path,
+        type=input_path,
         metavar="PATH",
         help="rewrite the reference section of this README instead of printing",
     )
@@ -28,6 +28,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 async def reference(config: Config) -> str:
     """The Markdown reference of every command of every cog, built offline."""
+    from bot.arbiter import offline_bot
+    from bot.command_reference import render
+
     bot = await offline_bot(config)
     async with bot:
         await bot.setup_hook()
@@ -36,17 +39,23 @@ async def reference(config: Config) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the reference or write it into the README."""
+    import asyncio
+
+    from bot.command_reference import replace_section
+
     text = asyncio.run(reference(config_from_args(args)))
     if args.readme is None:
         print(text, end="")
         return 0
     try:
-        readme = args.readme.read_text(encoding="utf-8")
+        readme = read_input(args.readme).decode("utf-8")
         updated = replace_section(readme, text)
         if updated != readme:
             args.readme.write_text(updated, encoding="utf-8")
+    except UnicodeDecodeError:
+        raise CliError(f"{shown(args.readme)}: not UTF-8 text", 2) from None
     except (OSError, ValueError) as error:
-        raise CliError(f"{args.readme}: {error}", 2) from None
+        raise CliError(f"{shown(args.readme)}: {error}", 2) from None
     if updated != readme:
         print(f"updated the command reference in {args.readme}")
     else:

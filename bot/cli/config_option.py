@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.cli.errors import CliError
-from bot.config import DEFAULT_PATH, Config, ConfigError, load_config
+from bot.cli.input_file import check_input, input_path, shown
+
+if TYPE_CHECKING:  # bot.config loads pydantic: imported when a command runs, not for --help
+    from bot.config import Config
 
 
 def add_config_option(parser: argparse.ArgumentParser) -> None:
     """Add `--config PATH` (default ./config.toml, where a missing file means the defaults)."""
     parser.add_argument(
         "--config",
-        type=Path,
+        type=input_path,
         default=None,
         metavar="PATH",
         help="configuration file (default: ./config.toml, or every default if there is none)",
@@ -23,9 +27,12 @@ def add_config_option(parser: argparse.ArgumentParser) -> None:
 def config_from_args(args: argparse.Namespace) -> Config:
     """The validated configuration, or a `CliError` (exit 2) naming the bad key. A file named
     with --config must exist (a typo must not mean every default, i.e. a new empty database)."""
+    from bot.config import DEFAULT_PATH, ConfigError, load_config
+
     path: Path | None = args.config
     if path is not None and not path.exists():
-        raise CliError(f"{path}: no such configuration file", 2)
+        raise CliError(f"{shown(path)}: no such configuration file", 2)
+    check_input(path if path is not None else DEFAULT_PATH)  # not /dev/zero, not a folder
     try:
         return load_config(path if path is not None else DEFAULT_PATH)
     except ConfigError as error:

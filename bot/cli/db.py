@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
+import os
 from pathlib import Path
 
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
-from storage.backup import BackupError, backup_database
-from storage.database import Database, DatabaseUnavailable
+from bot.cli.input_file import shown
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,12 +21,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     backup = actions.add_parser(
         "backup", help="copy the database to a new file (safe while the bot runs)"
     )
-    backup.add_argument("path", type=Path, metavar="PATH", help="the new backup file")
+    backup.add_argument("path", type=backup_path, metavar="PATH", help="the new backup file")
     add_config_option(backup)
     backup.set_defaults(handler=run_backup)
 
 
+def backup_path(text: str) -> Path:
+    """The argparse type of the backup file: a new file's name, not empty, not a folder
+    (`new.db/`; Path would drop the slash), without control characters."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the backup file name is empty")
+    if text.endswith(("/", os.sep)):
+        raise argparse.ArgumentTypeError(f"{shown(text)} names a folder; give a new file's name")
+    if not all(c.isprintable() for c in text):
+        raise argparse.ArgumentTypeError(f"{shown(text)}: control characters in the file name")
+    return Path(text)
+
+
 async def _migrate(path: Path, busy_timeout_ms: int) -> tuple[list[int], int]:
+    from storage.database import Database  # aiosqlite: imported when `db migrate` runs
+
     database = await Database.open(path, busy_timeout_ms=busy_timeout_ms)
     try:
         applied = await database.migrate()
@@ -38,6 +51,10 @@ async def _migrate(path: Path, busy_timeout_ms: int) -> tuple[list[int], int]:
 
 def run_migrate(args: argparse.Namespace) -> int:
     """Migrate the configured database and say what changed."""
+    import asyncio
+
+    from storage.database import DatabaseUnavailable
+
     config = config_from_args(args)
     path = config.database.path
     try:
@@ -55,6 +72,8 @@ def run_migrate(args: argparse.Namespace) -> int:
 
 def run_backup(args: argparse.Namespace) -> int:
     """Back up the configured database to PATH."""
+    from storage.backup import BackupError, backup_database
+
     config = config_from_args(args)
     try:
         pages = backup_database(config.database.path, args.path)

@@ -5,9 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import aiohttp
-import discord
-
 from bot.cli.errors import CliError
 
 
@@ -15,6 +12,9 @@ from bot.cli.errors import CliError
 def reported_discord_failures() -> Iterator[None]:
     """Turn a refused token (exit 2), an unreachable Discord or a refused request (exit 1)
     into a `CliError`, for every subcommand that logs in."""
+    import aiohttp  # imported by the commands that log in, not by every `arbiter` start
+    import discord
+
     try:
         yield
     except discord.LoginFailure:

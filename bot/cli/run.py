@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
-import logging
+from typing import TYPE_CHECKING
 
-import discord
-
-from bot.arbiter import ArbiterBot
 from bot.cli.config_option import add_config_option, config_from_args, require_token
-from bot.cli.discord_errors import reported_discord_failures
 from bot.cli.errors import CliError
-from storage.database import DatabaseUnavailable
-from storage.ownership import DatabaseOwned
+
+if TYPE_CHECKING:  # discord.py and the bot are imported when `run` runs, not for --help
+    from bot.arbiter import ArbiterBot
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,6 +31,16 @@ async def _serve(bot: ArbiterBot, token: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the bot until interrupted."""
+    import asyncio
+    import logging
+
+    import discord
+
+    from bot.arbiter import ArbiterBot
+    from bot.cli.discord_errors import reported_discord_failures
+    from storage.database import DatabaseUnavailable
+    from storage.ownership import DatabaseOwned
+
     config = config_from_args(args)
     token = require_token(config)
     discord.utils.setup_logging(level=logging.getLevelName(config.log_level), root=True)

@@ -3,17 +3,21 @@ naming the file and the path of each problem (one line when there is one problem
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.cli.errors import CliError
-from bot.formats.season_file import SeasonFileError, load_season
-from core.league.season import Season
+from bot.cli.input_file import read_input
+
+if TYPE_CHECKING:  # pydantic models: imported when a command reads a season, not for --help
+    from core.league.season import Season
 
 
 def read_season(path: str) -> Season:
     """Load and check the season file at `path`, or raise CliError with every problem."""
+    from bot.formats.season_file import SeasonFileError, load_season
+
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")  # a BOM is not JSON
+        text = read_input(path).decode("utf-8-sig")  # a BOM is not JSON
     except OSError as error:
         raise CliError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:

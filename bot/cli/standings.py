@@ -20,6 +20,7 @@ from core.trf import TrfError, TrfTournament, dump_trf, games_and_byes, parse_tr
 from core.trf2026 import TrfScores, ignored_records, trf_scores
 
 from .errors import CliError
+from .input_file import input_path, read_input
 
 MAX_POINTS = Fraction(100)
 """The most a game may be worth with `--points`: anything above is a typo, not a scoring."""
@@ -35,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "are ignored and computed again.",
     )
     parser.add_argument(
-        "file", type=Path, metavar="FILE.trf", help="a FIDE TRF-16 or TRF-2026 file"
+        "file", type=input_path, metavar="FILE.trf", help="a FIDE TRF-16 or TRF-2026 file"
     )
     parser.add_argument(
         "--tiebreaks",
@@ -95,10 +96,7 @@ def parse_lots(seed: str | None) -> str | None:
 def read_tournament(path: Path) -> TrfTournament:
     """Read and parse a TRF file (UTF-8, else Windows-1252, else Latin-1); unreadable or
     malformed input is a CliError (exit 2)."""
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise CliError(f"cannot read {path}: {error.strerror or error}") from error
+    data = read_input(path)
     for encoding in ("utf-8", "cp1252"):
         try:
             text = data.decode(encoding)

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
+from typing import TYPE_CHECKING
 
-import discord
-
-from bot.arbiter import offline_bot
 from bot.cli.config_option import add_config_option, config_from_args, require_token
-from bot.cli.discord_errors import reported_discord_failures
-from bot.config import Config
+
+if TYPE_CHECKING:  # discord.py and the bot are imported when `sync` runs, not for --help
+    from bot.config import Config
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,14 +36,20 @@ def guild_id(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a guild id (a number)") from None
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a guild id (a number)") from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a guild id (ids are positive)")
+    if value >= 2**64:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a guild id (ids are 64-bit)")
     return value
 
 
 async def sync_commands(config: Config, token: str, guild_id: int | None) -> list[str]:
     """Log in over HTTP only, load the command tree and sync it; returns the names synced."""
+    import discord
+
+    from bot.arbiter import offline_bot
+
     bot = await offline_bot(config)
     async with bot:
         await bot.login(token)
@@ -58,6 +62,10 @@ async def sync_commands(config: Config, token: str, guild_id: int | None) -> lis
 
 def sync(args: argparse.Namespace) -> int:
     """Sync and report what was published where."""
+    import asyncio
+
+    from bot.cli.discord_errors import reported_discord_failures
+
     config = config_from_args(args)
     token = require_token(config)
     guild_id = None if args.everywhere else (args.guild or config.sync_guild)

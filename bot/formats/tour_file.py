@@ -444,3 +444,8 @@ def load_tour(path: Path) -> tuple[Tour, dict[EventType, PointsTable]]:
     except UnicodeDecodeError:
         raise TourFileError([("(file)", f"{path} is not UTF-8 text")]) from None
     return parse_tour(text, path.parent)
+
+
+def tour_schema() -> dict[str, Any]:
+    """The published JSON Schema of the tour file (`arbiter schema tour`)."""
+    return TourFile.model_json_schema()
