@@ -4,7 +4,9 @@ its actor."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Awaitable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -64,3 +66,14 @@ async def audited(database: Database, call: Awaitable[T], actor_id: int | None, 
     assert len(after) == len(before) + 1, after[len(before) :]
     assert after[-1][1] == actor_id and after[-1][2] == action, after[-1]
     return result
+
+
+NOW = dt.datetime(2024, 1, 15, 12, tzinfo=dt.UTC)
+"""The services' clock in these tests: before the test seasons start."""
+
+
+async def open_database(path: Path, now: dt.datetime = NOW) -> Database:
+    """A migrated database on `path` whose clock stands at `now`."""
+    database = await Database.open(path, clock=lambda: now)
+    await database.migrate()
+    return database
