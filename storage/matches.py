@@ -215,6 +215,21 @@ class MatchReader:
             found.setdefault(r[0], []).append(AtStartRecord(r[1], r[2], r[3], r[4], _instant(r[5])))
         return found
 
+    async def with_facts(self, season_id: int) -> list[int]:
+        """The season's matches holding any fact beyond the fixture (a challenge, a chess.com
+        link, a finish, boards, at-start facts or a director decision), by id."""
+        rows = await self._scope.fetchall(
+            "SELECT m.id FROM matches AS m WHERE m.guild_id = ? AND m.season_id = ? AND ("
+            " m.issued_at IS NOT NULL OR m.chesscom_match_id IS NOT NULL"
+            " OR m.finished_at IS NOT NULL"
+            " OR EXISTS (SELECT 1 FROM boards AS b WHERE b.match_id = m.id)"
+            " OR EXISTS (SELECT 1 FROM match_at_start AS a WHERE a.match_id = m.id)"
+            " OR EXISTS (SELECT 1 FROM director_decisions AS d WHERE d.match_id = m.id))"
+            " ORDER BY m.id",
+            (self._scope.guild_id, season_id),
+        )
+        return [int(row[0]) for row in rows]
+
 
 class MatchRepository(MatchReader):
     """The matches of one guild, changed inside a unit of work; every change bumps the
@@ -289,6 +304,22 @@ class MatchRepository(MatchReader):
         record = await self.get(match_id)
         assert record is not None
         return record
+
+    async def delete_of_season(self, season_id: int) -> list[int]:
+        """Remove every fixture of the season (a schedule made again before any fact); the
+        ids removed."""
+        scope = self._write
+        await self._seasons.bump(season_id)
+        rows = await self._scope.fetchall(
+            "SELECT id FROM matches WHERE guild_id = ? AND season_id = ? ORDER BY id",
+            (scope.guild_id, season_id),
+        )
+        await scope.execute(
+            "DELETE FROM matches WHERE guild_id = ? AND season_id = ?", (scope.guild_id, season_id)
+        )
+        ids = [int(row[0]) for row in rows]
+        scope.record("matches_deleted", {"season": season_id, "count": len(ids)})
+        return ids
 
     async def reschedule(self, match_id: int, start: dt.datetime) -> None:
         """Move a match's start (and so its CL-15 deadline)."""

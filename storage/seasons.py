@@ -43,6 +43,16 @@ RULE_FIELDS = (
 
 
 @dataclass(frozen=True)
+class SeasonFormat:
+    """A season's format, frozen at creation: clubs per division (CL-12) and the local start
+    time and zone of its matches (CL-13, CL-22)."""
+
+    clubs_per_division: int = 13
+    start_time: dt.time = dt.time(11, 0)
+    start_zone: str = "America/Los_Angeles"
+
+
+@dataclass(frozen=True)
 class SeasonRecord:
     """A season as stored: its rules, calendar (first round + round days, or explicit dates)
     and `version` (bumped by every unit of work that changes the season)."""
@@ -58,6 +68,7 @@ class SeasonRecord:
     version: int
     created_by: int | None
     created_at: dt.datetime
+    format: SeasonFormat = SeasonFormat()
 
 
 @dataclass(frozen=True)
@@ -85,7 +96,8 @@ class Membership:
 
 _SEASON_COLUMNS = (
     "id, guild_id, name, status, divisions_cutoff, first_round, round_days, round_dates,"
-    " version, created_by, created_at, " + ", ".join(RULE_FIELDS)
+    " version, created_by, created_at, clubs_per_division, start_time, start_zone, "
+    + ", ".join(RULE_FIELDS)
 )
 
 
@@ -112,6 +124,11 @@ def _season(row: aiosqlite.Row) -> SeasonRecord:
         version=row["version"],
         created_by=row["created_by"],
         created_at=from_text(row["created_at"]),
+        format=SeasonFormat(
+            row["clubs_per_division"],
+            dt.time.fromisoformat(row["start_time"]),
+            row["start_zone"],
+        ),
     )
 
 
@@ -203,14 +220,17 @@ class SeasonRepository(SeasonReader):
         round_days: int = 7,
         round_dates: Sequence[dt.date] | None = None,
         created_by: int | None = None,
+        season_format: SeasonFormat = SeasonFormat(),
     ) -> SeasonRecord:
-        """A new season with its rules frozen (a taken name raises sqlite3.IntegrityError)."""
+        """A new season with its rules and format frozen (a taken name raises
+        sqlite3.IntegrityError)."""
         scope = self._write
         cursor = await scope.execute(
             "INSERT INTO seasons (guild_id, name, name_key, divisions_cutoff, first_round,"
-            " round_days, round_dates, version, created_by, created_at, "
+            " round_days, round_dates, version, created_by, created_at, clubs_per_division,"
+            " start_time, start_zone, "
             + ", ".join(RULE_FIELDS)
-            + ") VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?"
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?"
             + ", ?" * len(RULE_FIELDS)
             + ")",
             (
@@ -223,6 +243,9 @@ class SeasonRepository(SeasonReader):
                 None if round_dates is None else json.dumps([d.isoformat() for d in round_dates]),
                 created_by,
                 to_text(scope.now),
+                season_format.clubs_per_division,
+                season_format.start_time.strftime("%H:%M"),
+                season_format.start_zone,
                 *(getattr(rules, field) for field in RULE_FIELDS),
             ),
         )

@@ -323,7 +323,7 @@ async def test_migration_3_links_existing_club_admins_to_pending_clubs(tmp_path:
         )
     database = await Database.open(path)
     try:
-        assert await database.migrate() == [3]
+        assert (await database.migrate())[0] == 3
         for guild, admins in ((1, [7, 8]), (2, [9])):
             async with GuildStore(database, guild).read() as view:
                 assert await view.club_admins.admins_of("arsenal-fans") == admins

@@ -1,0 +1,96 @@
+"""A match's boards as CSV (the arbiter's manual result, `/match result`): one board a line,
+`board,home_player,away_player,home_points,away_points`, a header line optional. Points are
+exact halves (`1.5`, `1½`); an error names the bad line."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from fractions import Fraction
+
+from core.league.season import quoted
+from core.points import half_points
+
+HEADER = ("board", "home_player", "away_player", "home_points", "away_points")
+MAX_BYTES = 100_000
+MAX_BOARDS = 500
+USERNAME_LIMIT = 50
+
+
+class BoardsCsvError(ValueError):
+    """A boards file that cannot be read; the message names the line."""
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One board as given: its number, the players and their points."""
+
+    board: int
+    home_player: str
+    away_player: str
+    home_points: Fraction
+    away_points: Fraction
+
+
+def _points(text: str, line: int, column: str) -> Fraction:
+    value = text.strip().replace("½", ".5")
+    if len(value) > 10 or "e" in value.lower():
+        raise BoardsCsvError(f"line {line}: {column} {quoted(text)} is not a number of halves")
+    if value.startswith(".5"):
+        value = "0" + value
+    try:
+        return half_points(Fraction(value))
+    except (ValueError, ZeroDivisionError):
+        raise BoardsCsvError(
+            f"line {line}: {column} {quoted(text)} is not a number of halves"
+        ) from None
+
+
+def _player(text: str, line: int, column: str) -> str:
+    name = text.strip()
+    if not name:
+        raise BoardsCsvError(f"line {line}: {column} is empty")
+    if len(name) > USERNAME_LIMIT or not all(c.isalnum() or c in "_-" for c in name):
+        raise BoardsCsvError(f"line {line}: {column} {quoted(name)} is not a chess.com username")
+    return name
+
+
+def parse_boards_csv(text: str) -> list[BoardRow]:
+    """The boards of a CSV text, in the order given; board numbers once each."""
+    if len(text.encode("utf-8", "replace")) > MAX_BYTES:
+        raise BoardsCsvError(f"the file is larger than {MAX_BYTES // 1000} kB")
+    if "\x00" in text:
+        raise BoardsCsvError("the file holds a NUL character: it is not CSV text")
+    rows: list[BoardRow] = []
+    seen: dict[int, int] = {}
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
+    for cells in reader:
+        line = reader.line_num
+        if not any(c.strip() for c in cells):
+            continue
+        if not rows and not seen and tuple(c.strip().lower() for c in cells) == HEADER:
+            continue
+        if len(cells) != len(HEADER):
+            raise BoardsCsvError(f"line {line}: {len(cells)} fields, expected {len(HEADER)}")
+        number_text = cells[0].strip()
+        if not number_text.isascii() or not number_text.isdigit() or int(number_text) < 1:
+            raise BoardsCsvError(f"line {line}: board {quoted(cells[0])} is not a board number")
+        number = int(number_text)
+        if number in seen:
+            raise BoardsCsvError(f"line {line}: board {number} is already on line {seen[number]}")
+        seen[number] = line
+        rows.append(
+            BoardRow(
+                number,
+                _player(cells[1], line, "home_player"),
+                _player(cells[2], line, "away_player"),
+                _points(cells[3], line, "home_points"),
+                _points(cells[4], line, "away_points"),
+            )
+        )
+        if len(rows) > MAX_BOARDS:
+            raise BoardsCsvError(f"line {line}: more than {MAX_BOARDS} boards")
+    if not rows:
+        raise BoardsCsvError("no boards in the file")
+    return rows

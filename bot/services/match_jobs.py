@@ -1,0 +1,74 @@
+"""The scheduled jobs of one match, by natural key (kind, `match:<id>`): the CL-15 reminders,
+the challenge deadline, the at-start snapshot and result polling (their handlers come with
+the scheduler's league jobs; a job of an unknown kind stays pending)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from core.league.facts import challenge_deadline
+from core.league.season import Match
+from storage.guild import UnitOfWork
+
+REMINDER_HOURS = (48, 12)
+"""SURFACE.md: reminders this long before the challenge deadline."""
+REMINDER = "cl.reminder.{hours}h"
+DEADLINE = "cl.deadline"
+AT_START = "cl.at_start"
+POLL = "cl.poll"
+KINDS = (*(REMINDER.format(hours=h) for h in REMINDER_HOURS), DEADLINE, AT_START, POLL)
+
+
+@dataclass(frozen=True)
+class PlannedJob:
+    """One job of a match: kind, due instant (UTC) and payload."""
+
+    kind: str
+    due_at: dt.datetime
+    payload: dict[str, int]
+
+
+def subject(match_id: int) -> str:
+    """The jobs' subject for a match."""
+    return f"match:{match_id}"
+
+
+def deadline_of(start: dt.datetime, notice_hours: int) -> dt.datetime:
+    """CL-15: the challenge deadline of a match starting at `start`."""
+    return challenge_deadline(Match("", "", 1, "", "", start), notice_hours)
+
+
+def match_jobs(match_id: int, start: dt.datetime, notice_hours: int) -> list[PlannedJob]:
+    """CL-15, CL-5/6/20: the reminders (deadline − 48 h, − 12 h), the deadline, the at-start
+    snapshot and the first result poll (at the start) of one match."""
+    deadline = deadline_of(start, notice_hours)
+    payload = {"match": match_id}
+    jobs = [
+        PlannedJob(REMINDER.format(hours=h), deadline - dt.timedelta(hours=h), payload)
+        for h in REMINDER_HOURS
+    ]
+    jobs += [
+        PlannedJob(DEADLINE, deadline, payload),
+        PlannedJob(AT_START, start, payload),
+        PlannedJob(POLL, start, payload),
+    ]
+    return jobs
+
+
+async def schedule_jobs(
+    uow: UnitOfWork, match_id: int, start: dt.datetime, notice_hours: int
+) -> None:
+    """Create (or move, by natural key) every job of the match in the unit of work; a
+    reminder already in the past is cancelled rather than fired late."""
+    for job in match_jobs(match_id, start, notice_hours):
+        if job.kind.startswith("cl.reminder") and job.due_at <= uow.now:
+            await uow.jobs.cancel(job.kind, subject(match_id))
+            continue
+        await uow.jobs.schedule(job.kind, subject(match_id), job.due_at, job.payload)
+
+
+async def cancel_jobs(uow: UnitOfWork, match_id: int, kinds: tuple[str, ...] = KINDS) -> None:
+    """Cancel the match's pending jobs of these kinds."""
+    for kind in kinds:
+        await uow.jobs.cancel(kind, subject(match_id))

@@ -1,0 +1,206 @@
+"""Match results (CL-14, CL-19): import a finished chess.com match — replacing an earlier
+import of the same match — with its closed and fair-play accounts, or an arbiter's manual
+result from a boards CSV. chess.com is read before the unit of work opens."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
+from bot.chesscom.facts import FactsError, MatchFacts, Placement
+from bot.chesscom.models import FAIR_PLAY_STATUS, FINISHED
+from bot.chesscom.reader import read_match
+from bot.errors import UserError
+from bot.formats.boards_csv import BoardRow
+from bot.rendering import announcements
+from bot.services.actor import Actor, Role
+from bot.services.announce import announce
+from bot.services.match_jobs import POLL, cancel_jobs
+from bot.services.matches import chesscom_match_id
+from bot.services.references import find_match, find_season
+from storage.clubs import Club
+from storage.guild import GuildStore, UnitOfWork
+from storage.matches import AtStartRecord, BoardRecord, MatchRecord
+from storage.rosters import ClosedAccount
+
+
+@dataclass(frozen=True)
+class ResultRecorded:
+    """A match's boards as now stored, its finish, and (for an import) the accounts seen
+    closed (CL-19)."""
+
+    match: MatchRecord
+    boards: tuple[BoardRecord, ...]
+    home_half: int
+    away_half: int
+    closed_accounts: tuple[str, ...]
+    source: str
+
+
+async def _may_report(uow: UnitOfWork, actor: Actor, match: MatchRecord) -> None:
+    """A club admin of either club, an arbiter, or the bot may report a result."""
+    if actor.is_system or actor.has(Role.ARBITER):
+        return
+    assert actor.user_id is not None
+    for club_id in (match.home_club_id, match.away_club_id):
+        if await uow.club_admins.is_admin(club_id, actor.user_id):
+            return
+    raise UserError(f"This needs a **club admin** of a club of match {match.id}, or an arbiter.")
+
+
+async def _clubs(store: GuildStore, match_id: int) -> tuple[MatchRecord, Club, Club, int]:
+    async with store.read() as view:
+        match = await find_match(view.matches, match_id)
+        home, away = (
+            await view.clubs.get(match.home_club_id),
+            await view.clubs.get(match.away_club_id),
+        )
+        season = await find_season(view.seasons, match.season_id)
+    assert home is not None and away is not None
+    return match, home, away, season.rules.games_per_board
+
+
+def _halves(value: Fraction) -> int:
+    half = 2 * value
+    if half.denominator != 1:
+        raise UserError("points must be multiples of ½")
+    return int(half)
+
+
+async def import_chesscom_result(
+    store: GuildStore,
+    client: ChessComClient,
+    actor: Actor,
+    match_id: int,
+    chesscom_match: str | int | None = None,
+) -> ResultRecorded:
+    """CL-14, CL-19: read a finished chess.com team match and store its boards (replacing
+    an earlier import), its finish and the accounts seen closed or removed for fair play."""
+    match, home, away, games = await _clubs(store, match_id)
+    if chesscom_match is None:
+        if match.chesscom_match_id is None:
+            raise UserError(f"Match {match.id} has no chess.com match: give its id or URL.")
+        chesscom = match.chesscom_match_id
+    else:
+        chesscom = chesscom_match_id(chesscom_match)
+    if home.chesscom_id is None or away.chesscom_id is None:
+        raise UserError(f"Match {match.id}'s clubs have no chess.com club to match against.")
+    placement = Placement(
+        id=match.key,
+        home=home.name,
+        away=away.name,
+        clubs={home.chesscom_id: home.name, away.chesscom_id: away.name},
+    )
+    observed = store.database.clock()
+    try:
+        facts = await read_match(
+            client, chesscom, placement, observed_at=observed, games_per_board=games
+        )
+    except ChessComNotFound:
+        raise UserError(f"No chess.com team match {chesscom}.") from None
+    except ChessComError as error:
+        raise UserError(f"chess.com could not be read just now ({error.message}).") from None
+    except FactsError as error:
+        raise UserError(f"chess.com match {chesscom} is not this fixture: {error}") from None
+    if facts.status != FINISHED or facts.match is None or facts.running_boards:
+        raise UserError(f"chess.com match {chesscom} has not finished yet.")
+    if facts.unpaired_boards:
+        board, why = next(iter(facts.unpaired_boards.items()))
+        raise UserError(f"Board {board} cannot be read from chess.com: {why}.")
+    boards = [
+        BoardRecord(n, b.home_player, b.away_player, _halves(b.home_points), _halves(b.away_points))
+        for n, b in zip(facts.board_numbers, facts.match.boards, strict=True)
+    ]
+    async with store.change(actor.user_id, "match.import", f"match:{match.id}") as uow:
+        current = await find_match(uow.matches, match.id)
+        await _may_report(uow, actor, current)
+        if (current.home_club_id, current.away_club_id) != (match.home_club_id, match.away_club_id):
+            raise UserError(f"Match {match.id} changed meanwhile; try again.")
+        linked = await uow.matches.by_chesscom(chesscom)
+        if linked is not None and linked.id != match.id:
+            raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
+        if current.chesscom_match_id != chesscom:
+            await uow.matches.link_chesscom(match.id, chesscom)
+        await uow.matches.replace_boards(match.id, boards)
+        await uow.matches.finish(match.id, facts.match.finished or uow.now)
+        closed = await _record_closed(uow, current.season_id, facts, observed)
+        await _record_fielded(uow, current, home, away, facts)
+        await cancel_jobs(uow, match.id, (POLL,))
+        return await _recorded(uow, match.id, home, away, closed, "chess.com")
+
+
+async def _record_closed(
+    uow: UnitOfWork, season_id: int, facts: MatchFacts, observed: dt.datetime
+) -> tuple[str, ...]:
+    """CL-19: every account seen closed (or removed for fair play) in the match."""
+    fair = {name.casefold() for name in facts.fair_play}
+    for name in facts.closed_accounts:
+        status = FAIR_PLAY_STATUS if name.casefold() in fair else "closed"
+        await uow.rosters.mark_closed(season_id, ClosedAccount(name, observed, status))
+    return facts.closed_accounts
+
+
+async def _record_fielded(
+    uow: UnitOfWork, match: MatchRecord, home: Club, away: Club, facts: MatchFacts
+) -> None:
+    """CL-20: the players each club fielded, kept with the members and average already
+    recorded at the start."""
+    assert facts.match is not None
+    known = {f.club_id: f for f in await uow.matches.at_start(match.id)}
+    for club in (home, away):
+        fielded = facts.match.at_start.get(club.name)
+        if fielded is None or fielded.players is None:
+            continue
+        before = known.get(club.id) or AtStartRecord(club.id)
+        await uow.matches.set_at_start(match.id, replace(before, players=fielded.players))
+
+
+async def _recorded(
+    uow: UnitOfWork, match_id: int, home: Club, away: Club, closed: Sequence[str], how: str
+) -> ResultRecorded:
+    updated = await find_match(uow.matches, match_id)
+    boards = tuple(await uow.matches.boards(match_id))
+    home_half = sum(b.home_half for b in boards)
+    away_half = sum(b.away_half for b in boards)
+    await announce(
+        uow, announcements.result_recorded(home.name, away.name, home_half, away_half, how)
+    )
+    return ResultRecorded(updated, boards, home_half, away_half, tuple(closed), how)
+
+
+async def enter_manual_result(
+    store: GuildStore,
+    actor: Actor,
+    match_id: int,
+    rows: Sequence[BoardRow],
+    finished_at: dt.datetime | None = None,
+) -> ResultRecorded:
+    """CL-14: an arbiter enters a match's boards by hand (from a parsed boards CSV) when
+    chess.com cannot supply them; each board's points add up to the season's games."""
+    actor.require(Role.ARBITER)
+    if not rows:
+        raise UserError("A result needs at least one board.")
+    if finished_at is not None and finished_at.tzinfo is None:
+        raise UserError("The finish instant needs a time zone.")
+    match, home, away, games = await _clubs(store, match_id)
+    boards = []
+    for row in rows:
+        home_half, away_half = _halves(row.home_points), _halves(row.away_points)
+        if home_half < 0 or away_half < 0 or home_half + away_half != 2 * games:
+            raise UserError(
+                f"Board {row.board}: the points must add up to {games} (the games per board)."
+            )
+        boards.append(
+            BoardRecord(row.board, row.home_player, row.away_player, home_half, away_half)
+        )
+    if len({b.board for b in boards}) != len(boards):
+        raise UserError("A board number is given twice.")
+    async with store.change(actor.user_id, "match.result", f"match:{match.id}") as uow:
+        await find_match(uow.matches, match.id)
+        await uow.matches.replace_boards(match.id, boards)
+        await uow.matches.finish(match.id, finished_at or uow.now)
+        await cancel_jobs(uow, match.id, (POLL,))
+        return await _recorded(uow, match.id, home, away, (), "entered by an arbiter")

@@ -1,0 +1,97 @@
+"""Roster use cases (CL-18, CL-21): link a chess.com account to a Discord user, and record a
+club's removal of a player with its reason (verified later; stored as pending now)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.errors import UserError
+from bot.services.actor import Actor, require_club_admin
+from bot.services.inputs import NOTE_LIMIT, clean_text, optional_text, positive_id, shown
+from bot.services.references import find_club, find_season
+from storage.guild import GuildStore
+from storage.rosters import RemovalReason
+
+_USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{1,49}")
+REASONS: tuple[RemovalReason, ...] = ("multi-team", "timeouts", "other")
+
+
+@dataclass(frozen=True)
+class AccountLinked:
+    """A chess.com username now linked to a Discord user."""
+
+    user_id: int
+    username: str
+    linked_by: int | None
+
+
+@dataclass(frozen=True)
+class RemovalRecorded:
+    """A roster removal recorded (verification pending, CL-21)."""
+
+    removal_id: int
+    season_id: int
+    club_id: int
+    username: str
+    reason: RemovalReason
+    verification: str
+
+
+def chesscom_username(text: str) -> str:
+    """A chess.com username as given (letters, digits, `_`, `-`; 2–50 characters)."""
+    name = clean_text(text, "chess.com username", 100)
+    if not _USERNAME.fullmatch(name):
+        raise UserError(f"{shown(name)} is not a chess.com username.")
+    return name
+
+
+async def link_account(
+    store: GuildStore, actor: Actor, username: str, user_id: int | None = None
+) -> AccountLinked:
+    """A player links their own chess.com account; a club admin (of any club) may link
+    someone else's. An account belongs to one user of the guild."""
+    caller = actor.user_id
+    target = caller if user_id is None else positive_id(user_id, "The user")
+    if target is None:
+        raise UserError("Say which user the account belongs to.")
+    name = chesscom_username(username)
+    async with store.change(caller, "roster.link", f"user:{target}") as uow:
+        if target != caller and not actor.is_system:
+            assert caller is not None
+            if not await uow.club_admins.clubs_of(caller):
+                raise UserError("Linking another member's account needs a **club admin**.")
+        if not await uow.rosters.link(target, name, caller):
+            raise UserError(f"The chess.com account {name} is linked to another member.")
+    return AccountLinked(target, name, caller)
+
+
+async def record_removal(
+    store: GuildStore,
+    actor: Actor,
+    season: str | int,
+    club: str | int,
+    username: str,
+    reason: str,
+    note: str | None = None,
+) -> RemovalRecorded:
+    """CL-21: a club admin records removing a player from their own club's roster, with the
+    reason (multi-team, timeouts or other); its verification is pending."""
+    if reason not in REASONS:
+        raise UserError(f"The reason is one of {', '.join(REASONS)}.")
+    why: RemovalReason = reason
+    name = chesscom_username(username)
+    text = optional_text(note, "note", NOTE_LIMIT)
+    async with store.read() as view:
+        season_id = (await find_season(view.seasons, season)).id
+        club_id = (await find_club(view.clubs, club)).id
+    async with store.change(actor.user_id, "roster.remove", f"club:{club_id}") as uow:
+        record = await find_season(uow.seasons, season_id)
+        found = await find_club(uow.clubs, club_id)
+        await require_club_admin(uow.club_admins, actor, found.id, found.name)
+        if not any(m.club_id == found.id for m in await uow.seasons.members(record.id)):
+            raise UserError(f"Club {found.name} does not play in season {record.name}.")
+        removal = await uow.rosters.record_removal(
+            record.id, found.id, name, why, text, actor.user_id
+        )
+    return RemovalRecorded(removal, season_id, club_id, name, why, "pending")

@@ -1,0 +1,232 @@
+"""Club services (CL-2..4) on a real SQLite file and the 127.0.0.1 fake chess.com: who may
+do what, what a refusal leaves (nothing), and what a valid call writes (one audit row)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from chesscom_fake import FakeChessCom, running_fake
+
+from bot.chesscom.client import ChessComClient, ClientSettings
+from bot.errors import UserError
+from bot.services import clubs
+from bot.services.actor import Actor, Role
+from bot.services.clubs import club_url_id
+from storage.database import Database
+from storage.guild import GuildStore
+from storage.guild_settings import GuildSettings
+from tests.services_world import (
+    ADMIN_A,
+    DIRECTOR_USER,
+    HQ_USER,
+    audited,
+    dump,
+    refused,
+)
+
+CLUB = "chess-com-developer-community"
+GUILD = 10
+OTHER_GUILD = 20
+HQ = Actor(HQ_USER, frozenset({Role.HQ}))
+DIRECTOR = Actor(DIRECTOR_USER, frozenset({Role.DIRECTOR}))
+ADMIN = Actor(ADMIN_A[0])
+
+
+@pytest.fixture
+def fake(fixtures_dir: Path) -> Iterator[FakeChessCom]:
+    with running_fake(fixtures_dir) as server:
+        yield server
+
+
+@pytest.fixture
+async def client(fake: FakeChessCom) -> AsyncIterator[ChessComClient]:
+    settings = ClientSettings(contact="tests@example.org", base_url=fake.base_url, max_retries=0)
+    async with ChessComClient(settings) as chesscom:
+        yield chesscom
+
+
+async def _registered(database: Database, client: ChessComClient) -> int:
+    store = GuildStore(database, GUILD)
+    event = await clubs.register_club(store, client, ADMIN, CLUB, [ADMIN_A[1]])
+    return event.club.id
+
+
+def test_a_club_is_named_by_url_id_or_chesscom_url() -> None:
+    """CL-2: a url-id or any chess.com club URL gives the url-id; anything else is refused."""
+    assert club_url_id("Team-Romania") == "team-romania"
+    assert club_url_id("https://www.chess.com/club/team-romania") == "team-romania"
+    assert club_url_id("chess.com/club/team-romania/") == "team-romania"
+    assert club_url_id("https://api.chess.com/pub/club/team-romania") == "team-romania"
+    for bad in ("", "   ", "https://www.chess.com/member/erik", "a b", "x" * 300, "te\x1bam"):
+        with pytest.raises(UserError):
+            club_url_id(bad)
+
+
+async def test_register_reads_the_profile_and_is_pending_with_two_admins(
+    database: Database, client: ChessComClient, fake: FakeChessCom
+) -> None:
+    """CL-2..4: the chess.com profile is read, the club is pending, caller + admin2 linked;
+    the registration is announced through the outbox in the same unit of work."""
+    store = GuildStore(database, GUILD)
+    async with store.change(1, "setup", "guild") as uow:
+        await uow.settings.update(announcements_channel_id=555)
+    event = await audited(
+        database,
+        clubs.register_club(store, client, ADMIN, f"https://www.chess.com/club/{CLUB}", [202]),
+        ADMIN_A[0],
+        "club.register",
+    )
+    assert event.club.status == "pending"
+    assert event.club.name == "Chess.com Developer Community"
+    assert event.admins == ADMIN_A
+    assert fake.seen(f"club/{CLUB}")
+    async with store.read() as view:
+        assert await view.club_admins.admins_of(event.club.id) == list(ADMIN_A)
+        (message,) = await view.outbox.pending()
+    assert message.channel_id == 555 and "Developer Community" in (message.content or "")
+
+
+async def test_register_refusals_write_nothing(
+    database: Database, client: ChessComClient, fake: FakeChessCom
+) -> None:
+    """CL-2..4: no such club (a player's name 404s on /club/), a payload that is not a club,
+    fewer than 2 distinct admins, a second registration of one chess.com club, the system as
+    caller, hostile text: refused, nothing written."""
+    store = GuildStore(database, GUILD)
+    await refused(
+        database,
+        clubs.register_club(store, client, ADMIN, "farzyplayschess", [202]),
+        "no such chess.com club",
+    )
+    fake.serve("club/not-a-club", {"username": "not-a-club", "player_id": 5})
+    await refused(
+        database,
+        clubs.register_club(store, client, ADMIN, "not-a-club", [202]),
+        "not a chess.com club",
+    )
+    await refused(database, clubs.register_club(store, client, ADMIN, CLUB, []), "2")
+    await refused(
+        database, clubs.register_club(store, client, ADMIN, CLUB, [ADMIN_A[0]]), "different"
+    )
+    await refused(
+        database, clubs.register_club(store, client, ADMIN, CLUB, [202, 203, 204]), "at most"
+    )
+    await refused(database, clubs.register_club(store, client, Actor.system(), CLUB, [202]))
+    await refused(database, clubs.register_club(store, client, ADMIN, "", [202]), "empty")
+    await refused(database, clubs.register_club(store, client, ADMIN, "x" * 100_000, [202]))
+    await refused(database, clubs.register_club(store, client, ADMIN, "a\x00b", [202]))
+    await refused(database, clubs.register_club(store, client, ADMIN, CLUB, [-5]), "positive")
+    await _registered(database, client)
+    await refused(
+        database, clubs.register_club(store, client, Actor(301), CLUB, [302]), "already registered"
+    )
+    # The same chess.com club may be registered in another guild.
+    other = GuildStore(database, OTHER_GUILD)
+    await clubs.register_club(other, client, Actor(301), CLUB, [302])
+
+
+async def test_chesscom_unavailable_is_one_line_and_writes_nothing(
+    database: Database, client: ChessComClient, fake: FakeChessCom
+) -> None:
+    """A chess.com failure (5xx after every retry) is a refusal asking to try again."""
+    store = GuildStore(database, GUILD)
+    fake.fail(f"club/{CLUB}", 503)
+    await refused(database, clubs.register_club(store, client, ADMIN, CLUB, [202]), "try again")
+
+
+async def test_only_hq_approves_or_rejects_and_only_pending_clubs(
+    database: Database, client: ChessComClient
+) -> None:
+    """CL-3: approval and rejection need league HQ (a director is not HQ); a decided club
+    cannot be decided again; a rejection needs a reason."""
+    store = GuildStore(database, GUILD)
+    club_id = await _registered(database, client)
+    for actor in (ADMIN, DIRECTOR, Actor(HQ_USER)):
+        await refused(database, clubs.approve_club(store, actor, club_id), "league HQ")
+    await refused(database, clubs.reject_club(store, HQ, club_id, "  "), "empty")
+    await refused(database, clubs.approve_club(store, HQ, 99_999), "no club")
+    event = await audited(database, clubs.approve_club(store, HQ, CLUB), HQ_USER, "club.approve")
+    assert event.club.status == "approved" and event.club.decided_by == HQ_USER
+    await refused(database, clubs.approve_club(store, HQ, club_id), "approved")
+    await refused(database, clubs.reject_club(store, HQ, club_id, "late"), "approved")
+
+
+async def test_reject_records_the_reason(database: Database, client: ChessComClient) -> None:
+    """CL-2..4: a rejection keeps who, when and why."""
+    store = GuildStore(database, GUILD)
+    club_id = await _registered(database, client)
+    event = await audited(
+        database, clubs.reject_club(store, HQ, club_id, "not a fan club"), HQ_USER, "club.reject"
+    )
+    assert (event.club.status, event.club.reason) == ("rejected", "not a fan club")
+
+
+async def test_exclusion_needs_a_director_and_a_motion(
+    database: Database, client: ChessComClient
+) -> None:
+    """CL-4, CL-23: exclusion is a director decision from a motion; HQ cannot exclude, and a
+    director without a motion id cannot either (no role bypasses a vote)."""
+    store = GuildStore(database, GUILD)
+    club_id = await _registered(database, client)
+    await refused(database, clubs.exclude_club(store, HQ, club_id, 7, "profile"), "director")
+    await refused(database, clubs.exclude_club(store, DIRECTOR, club_id, 0, "profile"), "motion")
+    event = await audited(
+        database,
+        clubs.exclude_club(store, DIRECTOR, club_id, 7, "profile unclear"),
+        DIRECTOR_USER,
+        "club.exclude",
+    )
+    assert event.club.status == "excluded"
+
+
+async def test_admins_change_only_by_the_clubs_own_admins_and_stay_two(
+    database: Database, client: ChessComClient
+) -> None:
+    """CL-3: a club admin adds and removes admins of their own club only (not HQ, not another
+    club's admin); a club keeps at least 2."""
+    store = GuildStore(database, GUILD)
+    club_id = await _registered(database, client)
+    for actor in (HQ, Actor(999)):
+        await refused(database, clubs.add_admin(store, actor, club_id, 203), "club admin")
+    await refused(database, clubs.remove_admin(store, ADMIN, club_id, ADMIN_A[1]), "at least 2")
+    added = await audited(
+        database, clubs.add_admin(store, ADMIN, club_id, 203), ADMIN_A[0], "club.admin_add"
+    )
+    assert added.admins == (201, 202, 203)
+    await refused(database, clubs.add_admin(store, ADMIN, club_id, 203), "already")
+    removed = await audited(
+        database, clubs.remove_admin(store, ADMIN, club_id, 201), ADMIN_A[0], "club.admin_remove"
+    )
+    assert removed.admins == (202, 203)
+    await refused(database, clubs.remove_admin(store, ADMIN, club_id, 202), "club admin")
+    await refused(database, clubs.remove_admin(store, Actor(202), club_id, 999), "not an admin")
+
+
+async def test_reminder_channel_and_another_guilds_club(
+    database: Database, client: ChessComClient
+) -> None:
+    """A club admin sets the reminder channel; another guild cannot see the club by id."""
+    store = GuildStore(database, GUILD)
+    club_id = await _registered(database, client)
+    event = await audited(
+        database, clubs.set_reminder_channel(store, ADMIN, club_id, 777), ADMIN_A[0], "club.channel"
+    )
+    assert event.channel_id == 777
+    other = GuildStore(database, OTHER_GUILD)
+    before = await dump(database)
+    with pytest.raises(UserError, match="No club"):
+        await clubs.set_reminder_channel(other, ADMIN, club_id, 1)
+    with pytest.raises(UserError, match="No club"):
+        await clubs.approve_club(other, HQ, club_id)
+    assert await dump(database) == before
+
+
+def test_a_member_holds_the_configured_roles_only() -> None:
+    """SURFACE.md: roles come from the guild's settings; holding HQ does not make a director."""
+    settings = GuildSettings(GUILD, hq_role_id=1, director_role_id=2, arbiter_role_id=3)
+    assert Actor.member(5, settings, [1, 9]).roles == frozenset({Role.HQ})
+    assert Actor.member(5, settings, [2, 3]).roles == frozenset({Role.DIRECTOR, Role.ARBITER})
+    assert Actor.member(5, GuildSettings(GUILD), [1, 2]).roles == frozenset()
+    assert Actor.system().has(Role.DIRECTOR) and Actor.system().user_id is None
