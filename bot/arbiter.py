@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib.util
 import logging
 import pkgutil
@@ -9,9 +10,12 @@ import pkgutil
 import discord
 from discord.ext import commands
 
+from bot.automation.context import AutomationContext
+from bot.automation.registration import register_league_jobs
+from bot.chesscom.client import ChessComClient
 from bot.config import Config
 from bot.outbox import OutboxSender
-from bot.scheduler import JobRegistry, Scheduler
+from bot.scheduler import JobRegistry, Scheduler, Timer
 from bot.tree import ArbiterTree
 from storage.database import Database
 from storage.guild import GuildStore
@@ -35,7 +39,13 @@ class ArbiterBot(commands.AutoShardedBot):
     """Arbiter: opens storage, loads every cog and starts the durable scheduler on setup."""
 
     def __init__(
-        self, config: Config, *, database: Database | None = None, run_jobs: bool = True
+        self,
+        config: Config,
+        *,
+        database: Database | None = None,
+        run_jobs: bool = True,
+        timer: Timer | None = None,
+        chesscom: ChessComClient | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -51,6 +61,9 @@ class ArbiterBot(commands.AutoShardedBot):
         self.scheduler: Scheduler | None = None
         self.outbox: OutboxSender | None = None
         self._owner: OwnerLock | None = None
+        self._timer = timer  # None: APScheduler in real time (a VirtualClock in tests)
+        self.chesscom = chesscom
+        self._owns_chesscom = False
 
     @property
     def database(self) -> Database:
@@ -100,15 +113,30 @@ class ArbiterBot(commands.AutoShardedBot):
         self.outbox = OutboxSender(self.database, self.http, allowed_mentions=self.allowed_mentions)
         self.database.on_commit(self.outbox.on_commit)
         self.outbox.start()
-        self.scheduler = Scheduler(self.database, self.jobs)
+        register_league_jobs(self.jobs, self._automation())
+        self.scheduler = Scheduler(self.database, self.jobs, self._timer)
         self.database.on_commit(self.scheduler.on_commit)
         self.scheduler.start()
         await self.scheduler.recover()
+
+    def _automation(self) -> AutomationContext:
+        """The league jobs' context, with the bot's one chess.com client (made here from the
+        config when none was given; none without a contact, which chess.com requires)."""
+        settings = self.config.chesscom
+        if self.chesscom is None and settings.contact.strip():
+            self.chesscom = ChessComClient(settings)
+            self._owns_chesscom = True
+        if self.chesscom is None:
+            log.warning("chesscom.contact is not set: chess.com is not polled")
+        every = dt.timedelta(minutes=settings.poll_minutes)
+        return AutomationContext(self.database, self.chesscom, every)
 
     async def close(self) -> None:
         """Stop the scheduler and the outbox sender, disconnect, and close the database."""
         if self.scheduler is not None:
             await self.scheduler.shutdown()
+        if self.chesscom is not None and self._owns_chesscom:
+            await self.chesscom.close()
         if self.outbox is not None:
             await self.outbox.stop()
         await super().close()

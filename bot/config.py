@@ -203,6 +203,9 @@ class ChessComConfig(_Section):
     contact: str = Field("", description="operator contact, sent in the User-Agent")
     timeout_seconds: Number = Field(10.0, gt=0, le=600, description="per request")
     max_retries: Count = Field(3, ge=0, le=MAX_RETRIES, description="on 429 / 5xx / network")
+    poll_minutes: Count = Field(
+        60, ge=1, le=24 * 60, description="how often open matches are read from chess.com"
+    )
 
 
 class Config(_Section):

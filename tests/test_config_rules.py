@@ -130,6 +130,7 @@ CONSUMERS: dict[str, tuple[object, Callable[[Config], object]]] = {
     "chesscom.contact": ("ops@example.net", lambda c: c.chesscom.contact),
     "chesscom.timeout_seconds": (3, lambda c: c.chesscom.timeout_seconds),
     "chesscom.max_retries": (1, lambda c: c.chesscom.max_retries),
+    "chesscom.poll_minutes": (15, lambda c: c.chesscom.poll_minutes),
     "rules.cl.games_per_board": (4, lambda c: c.rules.cl.season_rules()),
     "rules.cl.challenge_deadline_hours": (24, lambda c: c.rules.cl.season_rules()),
     "rules.cl.max_members": (500, lambda c: c.rules.cl.season_rules()),

@@ -57,3 +57,74 @@ def decision_recorded(kind: str, subject: str, rule: str, motion_id: int | None)
 def _points(half: int) -> str:
     whole, rest = divmod(half, 2)
     return f"{whole}½" if rest and whole else ("½" if rest else str(whole))
+
+
+def countdown(instant: dt.datetime) -> str:
+    """An instant as a Discord timestamp with its countdown: `<t:…:F> (<t:…:R>)`."""
+    return f"{timestamp(instant)} ({timestamp(instant, 'R')})"
+
+
+def challenge_reminder(
+    club: str,
+    opponent: str,
+    admins: Sequence[int],
+    match_id: int,
+    deadline: dt.datetime,
+    command: str,
+) -> str:
+    """CL-15: a club that has not issued (or accepted) its challenge is reminded, by name."""
+    mentions = " ".join(f"<@{a}>" for a in admins) or f"Admins of **{club}**"
+    step = "issued and accepted" if command == "/match challenge" else "accepted"
+    return (
+        f"{mentions}: the chess.com challenge of **{club}** vs **{opponent}** (match {match_id})"
+        f" must be {step} by {countdown(deadline)} (CL-15), or the match is lost by forfeit."
+        f" Run `{command}` with match {match_id}."
+    )
+
+
+def deadline_forfeits(
+    home: str, away: str, losers: Sequence[str], deadline: dt.datetime, late: bool
+) -> str:
+    """CL-15 judged at the deadline: who forfeits and why."""
+    if len(losers) == 2:
+        why = "no challenge was issued and accepted in time: both clubs forfeit (0 points each)"
+    else:
+        why = f"the challenge was not accepted in time: **{losers[0]}** forfeits"
+    note = " (judged at start-up: the bot was down at the deadline)" if late else ""
+    return (
+        f"Challenge deadline {timestamp(deadline)} passed for **{home}** vs **{away}**:"
+        f" {why} (CL-15){note}."
+    )
+
+
+def disqualified(club: str, rule: str, forfeits: int, void: int) -> str:
+    """CL-DQ: a club is out of the season; none of its matches count for anyone."""
+    return (
+        f"**{club}** is disqualified (CL-DQ: {forfeits} forfeits under {rule}). None of its"
+        f" {void} matches count in anyone's standings."
+    )
+
+
+def standings_change(division: str, changes: Sequence[tuple[str, str, str]]) -> str:
+    """The ranks of a division's clubs that moved: `club before → after`."""
+    lines = ", ".join(f"{club} {before} → {after}" for club, before, after in changes)
+    return f"{division} standings: {lines}."
+
+
+def at_start_snapshot(
+    home: str,
+    away: str,
+    start: dt.datetime,
+    facts: Sequence[str],
+    observed: dt.datetime,
+    late: bool,
+    forfeits: Sequence[str],
+) -> str:
+    """CL-5/6/20: the clubs' facts at the start, when they were read, and what they cause."""
+    when = f"read {timestamp(observed)}"
+    if late:
+        when += f", late: the match started {timestamp(start)} while the bot was down"
+    text = f"**{home}** vs **{away}** started. At-start facts ({when}): " + "; ".join(facts) + "."
+    if forfeits:
+        text += " Forfeits: " + ", ".join(forfeits) + "."
+    return text

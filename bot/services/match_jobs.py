@@ -18,6 +18,9 @@ DEADLINE = "cl.deadline"
 AT_START = "cl.at_start"
 POLL = "cl.poll"
 KINDS = (*(REMINDER.format(hours=h) for h in REMINDER_HOURS), DEADLINE, AT_START, POLL)
+POLL_LEAD = dt.timedelta(hours=max(REMINDER_HOURS) + 24)
+"""The first chess.com poll this long before the deadline (a day before the first reminder),
+so a challenge already on chess.com silences the reminders."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,7 @@ def deadline_of(start: dt.datetime, notice_hours: int) -> dt.datetime:
 
 def match_jobs(match_id: int, start: dt.datetime, notice_hours: int) -> list[PlannedJob]:
     """CL-15, CL-5/6/20: the reminders (deadline − 48 h, − 12 h), the deadline, the at-start
-    snapshot and the first result poll (at the start) of one match."""
+    snapshot and the first chess.com poll (`POLL_LEAD` before the deadline) of one match."""
     deadline = deadline_of(start, notice_hours)
     payload = {"match": match_id}
     jobs = [
@@ -51,7 +54,7 @@ def match_jobs(match_id: int, start: dt.datetime, notice_hours: int) -> list[Pla
     jobs += [
         PlannedJob(DEADLINE, deadline, payload),
         PlannedJob(AT_START, start, payload),
-        PlannedJob(POLL, start, payload),
+        PlannedJob(POLL, min(start, deadline - POLL_LEAD), payload),
     ]
     return jobs
 

@@ -126,17 +126,34 @@ async def record_challenge_issued(
     chesscom = chesscom_match_id(chesscom_match)
     target = await _match_id(store, match_id)
     async with store.change(actor.user_id, "match.challenge", f"match:{target}") as uow:
-        match = await find_match(uow.matches, target)
-        issuer = await _acting_club(uow, actor, match, club)
-        await _authorise_source(uow, actor, source, issuer, await _club_name(uow, issuer))
-        if match.finished_at is not None:
-            raise UserError(f"Match {match.id} is finished.")
-        linked = await uow.matches.by_chesscom(chesscom)
-        if linked is not None and linked.id != match.id:
-            raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
-        await uow.matches.link_chesscom(match.id, chesscom)
-        await uow.matches.issue_challenge(match.id, issuer, at or uow.now, source)
-        updated = await find_match(uow.matches, match.id)
+        return await issue_challenge_in(
+            uow, actor, target, chesscom, club=club, source=source, at=at
+        )
+
+
+async def issue_challenge_in(
+    uow: UnitOfWork,
+    actor: Actor,
+    match_id: int,
+    chesscom: int,
+    *,
+    club: int | None = None,
+    source: Source = "declared",
+    at: dt.datetime | None = None,
+) -> ChallengeRecorded:
+    """`record_challenge_issued` inside a unit of work the caller holds (a scheduler job that
+    records it with other changes, all or nothing)."""
+    match = await find_match(uow.matches, match_id)
+    issuer = await _acting_club(uow, actor, match, club)
+    await _authorise_source(uow, actor, source, issuer, await _club_name(uow, issuer))
+    if match.finished_at is not None:
+        raise UserError(f"Match {match.id} is finished.")
+    linked = await uow.matches.by_chesscom(chesscom)
+    if linked is not None and linked.id != match.id:
+        raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
+    await uow.matches.link_chesscom(match.id, chesscom)
+    await uow.matches.issue_challenge(match.id, issuer, at or uow.now, source)
+    updated = await find_match(uow.matches, match.id)
     return ChallengeRecorded(updated, issuer, source, False)
 
 
@@ -151,19 +168,31 @@ async def record_challenge_accepted(
     """CL-15: the other club (not the issuer) accepted the challenge."""
     target = await _match_id(store, match_id)
     async with store.change(actor.user_id, "match.accept", f"match:{target}") as uow:
-        match = await find_match(uow.matches, target)
-        if match.challenge is None:
-            raise UserError(f"No challenge has been issued for match {match.id} yet.")
-        if match.challenge.accepted_at is not None:
-            raise UserError(f"The challenge of match {match.id} is accepted already.")
-        other = (
-            match.away_club_id
-            if match.challenge.issued_by == match.home_club_id
-            else match.home_club_id
-        )
-        await _authorise_source(uow, actor, source, other, await _club_name(uow, other))
-        await uow.matches.accept_challenge(match.id, at or uow.now, source)
-        updated = await find_match(uow.matches, match.id)
+        return await accept_challenge_in(uow, actor, target, source=source, at=at)
+
+
+async def accept_challenge_in(
+    uow: UnitOfWork,
+    actor: Actor,
+    match_id: int,
+    *,
+    source: Source = "declared",
+    at: dt.datetime | None = None,
+) -> ChallengeRecorded:
+    """`record_challenge_accepted` inside a unit of work the caller holds."""
+    match = await find_match(uow.matches, match_id)
+    if match.challenge is None:
+        raise UserError(f"No challenge has been issued for match {match.id} yet.")
+    if match.challenge.accepted_at is not None:
+        raise UserError(f"The challenge of match {match.id} is accepted already.")
+    other = (
+        match.away_club_id
+        if match.challenge.issued_by == match.home_club_id
+        else match.home_club_id
+    )
+    await _authorise_source(uow, actor, source, other, await _club_name(uow, other))
+    await uow.matches.accept_challenge(match.id, at or uow.now, source)
+    updated = await find_match(uow.matches, match.id)
     return ChallengeRecorded(updated, other, source, True)
 
 
@@ -180,22 +209,38 @@ async def record_at_start(
 ) -> AtStartRecorded:
     """CL-5, CL-6, CL-20: a club's members, daily average and players fielded at the start,
     with when they were observed (the bot's snapshot, or an arbiter)."""
+    target = await _match_id(store, match_id)
+    facts = AtStartRecord(club_id, members, avg_rating, players, observed_at)
+    _check_at_start(actor, facts)
+    async with store.change(actor.user_id, "match.at_start", f"match:{target}") as uow:
+        return await record_at_start_in(uow, actor, target, facts)
+
+
+def _check_at_start(actor: Actor, facts: AtStartRecord) -> None:
     actor.require(Role.ARBITER)
-    if observed_at.tzinfo is None:
+    if facts.observed_at is None or facts.observed_at.tzinfo is None:
         raise UserError("The observation instant needs a time zone.")
-    for value, what, top in ((members, "members", MAX_MEMBERS), (players, "players", 10_000)):
+    for value, what, top in (
+        (facts.members, "members", MAX_MEMBERS),
+        (facts.players, "players", 10_000),
+    ):
         if value is not None and (isinstance(value, bool) or not 0 <= value <= top):
             raise UserError(f"{what} must be between 0 and {top}.")
-    if avg_rating is not None and not 0 <= avg_rating <= MAX_RATING:
+    if facts.avg_rating is not None and not 0 <= facts.avg_rating <= MAX_RATING:
         raise UserError(f"The average rating must be between 0 and {MAX_RATING:g}.")
-    target = await _match_id(store, match_id)
-    async with store.change(actor.user_id, "match.at_start", f"match:{target}") as uow:
-        match = await find_match(uow.matches, target)
-        if club_id not in (match.home_club_id, match.away_club_id):
-            raise UserError(f"That club does not play match {match.id}.")
-        facts = AtStartRecord(club_id, members, avg_rating, players, observed_at)
-        await uow.matches.set_at_start(match.id, facts)
-        updated = await find_match(uow.matches, match.id)
+
+
+async def record_at_start_in(
+    uow: UnitOfWork, actor: Actor, match_id: int, facts: AtStartRecord
+) -> AtStartRecorded:
+    """`record_at_start` inside a unit of work the caller holds (the at-start job records both
+    clubs and its announcement together)."""
+    _check_at_start(actor, facts)
+    match = await find_match(uow.matches, match_id)
+    if facts.club_id not in (match.home_club_id, match.away_club_id):
+        raise UserError(f"That club does not play match {match.id}.")
+    await uow.matches.set_at_start(match.id, facts)
+    updated = await find_match(uow.matches, match.id)
     return AtStartRecorded(updated, facts)
 
 

@@ -1,0 +1,78 @@
+"""What one instant of one match brings, judged by core on the season's facts: the forfeits
+of that match effective then, the clubs disqualified then (CL-DQ), and the ranks that moved
+(before → after the instant). Nothing derived is stored; this only feeds announcements."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from bot.rendering import announcements
+from core.league import league_report
+from core.league.forfeits import Breach, Disqualification
+from core.league.report import LeagueReport
+from core.league.season import Season
+from core.league.standings import ClubStanding
+
+JUST_BEFORE = dt.timedelta(microseconds=1)
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A match's instant judged: `void` when a club of it was out before (nothing judged)."""
+
+    forfeits: tuple[Breach, ...]
+    disqualified: tuple[Disqualification, ...]
+    void: bool
+    before: LeagueReport
+    after: LeagueReport
+
+    def losers(self) -> list[str]:
+        """The clubs forfeiting the match at this instant, once each, in order."""
+        return list(dict.fromkeys(b.club for b in self.forfeits))
+
+
+def judge_at(season: Season, match_key: str, instant: dt.datetime) -> Judged:
+    """CL-FF, CL-DQ: the league just before and at `instant`, and what changed for the match."""
+    match = next(m for m in season.matches if m.id == match_key)
+    before = league_report(season, now=instant - JUST_BEFORE)
+    after = league_report(season, now=instant)
+    out_before = {q.club for q in before.disqualified}
+    void = bool({match.home, match.away} & out_before)
+    forfeits = tuple(b for b in after.forfeits if b.match == match_key and b.effective == instant)
+    new = tuple(q for q in after.disqualified if q.club not in out_before)
+    return Judged(forfeits, new, void, before, after)
+
+
+def _rank(standing: ClubStanding | None) -> str:
+    if standing is None:
+        return "—"
+    if standing.disqualified:
+        return "disqualified"
+    return "—" if standing.rank is None else f"{standing.rank}{'=' if standing.tied else ''}"
+
+
+def rank_changes(judged: Judged, clubs: set[str]) -> list[str]:
+    """One line per division where a rank moved or a club went out: the named `clubs` and
+    every club whose rank changed, `club before → after`."""
+    lines = []
+    for name, table in judged.after.divisions:
+        before = {s.club: s for s in judged.before.standings(name)}
+        changes = [
+            (s.club, _rank(before.get(s.club)), _rank(s))
+            for s in table
+            if _rank(before.get(s.club)) != _rank(s) or s.club in clubs
+        ]
+        if any(b != a for _, b, a in changes):
+            lines.append(announcements.standings_change(name, changes))
+    return lines
+
+
+def disqualification_lines(judged: Judged, season: Season) -> list[str]:
+    """CL-DQ announcements: each club out at this instant, its counter and its void matches."""
+    lines = []
+    for q in judged.disqualified:
+        count = sum(1 for b in judged.after.forfeits if b.club == q.club and b.rule == q.rule)
+        void = sum(1 for m in season.matches if q.club in (m.home, m.away))
+        lines.append(announcements.disqualified(q.club, q.rule, count, void))
+    return lines
