@@ -517,6 +517,20 @@ async def _settle(tasks: list[asyncio.Task[Any]], direct: int) -> list[str]:
     return problems
 
 
+def find_command(
+    tree: app_commands.CommandTree, path: str
+) -> tuple[list[str], app_commands.Command[Any, ..., Any]]:
+    """The slash command `/path` of `tree` (subcommands separated by spaces) and its names;
+    LookupError if there is none."""
+    names = path.split()
+    node: Any = tree.get_command(names[0]) if names else None
+    for name in names[1:]:
+        node = node.get_command(name) if isinstance(node, app_commands.Group) else None
+    if not isinstance(node, app_commands.Command):
+        raise LookupError(f"no slash command /{path}")
+    return names, node
+
+
 class DiscordStub:
     """Discord as the bot sees it, offline: guilds in its cache, interactions delivered,
     replies and channel messages recorded."""
@@ -734,13 +748,7 @@ class DiscordStub:
 
     def find_command(self, path: str) -> tuple[list[str], app_commands.Command[Any, ..., Any]]:
         """The slash command `/path` (subcommands separated by spaces); LookupError if none."""
-        names = path.split()
-        node: Any = self.tree.get_command(names[0]) if names else None
-        for name in names[1:]:
-            node = node.get_command(name) if isinstance(node, app_commands.Group) else None
-        if not isinstance(node, app_commands.Command):
-            raise LookupError(f"no slash command /{path}")
-        return names, node
+        return find_command(self.tree, path)
 
     def _upload(self, upload: Upload, guild_id: int | None) -> dict[str, Any]:
         attachment_id = self.fresh_id()
