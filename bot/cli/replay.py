@@ -57,8 +57,12 @@ def run(args: argparse.Namespace) -> int:
         script = parse_script(text, path.parent)
     except ScriptError as error:
         raise CliError(f"{shown(path)}: {error}", 2) from None
-    temporary = None if db_path is not None else Path(tempfile.mkdtemp(prefix="arbiter-replay-"))
-    database = db_path if db_path is not None else temporary / "replay.db"  # type: ignore[operator]
+    temporary: Path | None = None
+    if db_path is None:
+        temporary = Path(tempfile.mkdtemp(prefix="arbiter-replay-"))
+        database = temporary / "replay.db"
+    else:
+        database = db_path
 
     def emit(record: StepRecord) -> None:
         print(record.as_json() if args.json else record.as_text(), flush=True)
