@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.outbox import OutboxSender
-from bot.scheduler import JobRegistry, Scheduler
+from bot.scheduler import JobRegistry, Scheduler, Timer
 from bot.tree import ArbiterTree
 from storage.database import Database
 from storage.guild import GuildStore
@@ -35,7 +35,12 @@ class ArbiterBot(commands.AutoShardedBot):
     """Arbiter: opens storage, loads every cog and starts the durable scheduler on setup."""
 
     def __init__(
-        self, config: Config, *, database: Database | None = None, run_jobs: bool = True
+        self,
+        config: Config,
+        *,
+        database: Database | None = None,
+        run_jobs: bool = True,
+        timer: Timer | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -48,6 +53,7 @@ class ArbiterBot(commands.AutoShardedBot):
         self.jobs = JobRegistry()
         self._database = database
         self.run_jobs = run_jobs
+        self.timer = timer  # None: APScheduler and real time; a VirtualClock offline
         self.scheduler: Scheduler | None = None
         self.outbox: OutboxSender | None = None
         self._owner: OwnerLock | None = None
@@ -97,10 +103,12 @@ class ArbiterBot(commands.AutoShardedBot):
         log.info("loaded cogs: %s", ", ".join(loaded))
         if not self.run_jobs:
             return
-        self.outbox = OutboxSender(self.database, self.http, allowed_mentions=self.allowed_mentions)
+        self.outbox = OutboxSender(
+            self.database, self.http, allowed_mentions=self.allowed_mentions, timer=self.timer
+        )
         self.database.on_commit(self.outbox.on_commit)
         self.outbox.start()
-        self.scheduler = Scheduler(self.database, self.jobs)
+        self.scheduler = Scheduler(self.database, self.jobs, timer=self.timer)
         self.database.on_commit(self.scheduler.on_commit)
         self.scheduler.start()
         await self.scheduler.recover()
