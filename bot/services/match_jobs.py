@@ -1,6 +1,7 @@
-"""The scheduled jobs of one match, by natural key (kind, `match:<id>`): the CL-15 reminders,
-the challenge deadline, the at-start snapshot and result polling (their handlers come with
-the scheduler's league jobs; a job of an unknown kind stays pending)."""
+"""The scheduled jobs of one match, by natural key (kind, `match:<id>`): the CL-15 reminders
+at the season's frozen offsets, the challenge deadline, the at-start snapshot and result
+polling (their handlers come with the scheduler's league jobs; a job of an unknown kind stays
+pending)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,22 @@ import datetime as dt
 from dataclasses import dataclass
 
 from core.league.facts import challenge_deadline
-from core.league.season import Match
+from core.league.season import Match, SeasonRules
 from storage.guild import UnitOfWork
 
-REMINDER_HOURS = (48, 12)
-"""SURFACE.md: reminders this long before the challenge deadline."""
 REMINDER = "cl.reminder.{hours}h"
 DEADLINE = "cl.deadline"
 AT_START = "cl.at_start"
 POLL = "cl.poll"
-KINDS = (*(REMINDER.format(hours=h) for h in REMINDER_HOURS), DEADLINE, AT_START, POLL)
+
+
+def job_kinds(rules: SeasonRules) -> tuple[str, ...]:
+    """Every job kind a match of a season with these rules has (its reminders first)."""
+    return (*(REMINDER.format(hours=h) for h in rules.reminder_hours), DEADLINE, AT_START, POLL)
+
+
+KINDS = job_kinds(SeasonRules())
+"""The job kinds of a match under the regulation's values (reminders at − 48 h and − 12 h)."""
 
 
 @dataclass(frozen=True)
@@ -39,14 +46,15 @@ def deadline_of(start: dt.datetime, notice_hours: int) -> dt.datetime:
     return challenge_deadline(Match("", "", 1, "", "", start), notice_hours)
 
 
-def match_jobs(match_id: int, start: dt.datetime, notice_hours: int) -> list[PlannedJob]:
-    """CL-15, CL-5/6/20: the reminders (deadline − 48 h, − 12 h), the deadline, the at-start
-    snapshot and the first result poll (at the start) of one match."""
-    deadline = deadline_of(start, notice_hours)
+def match_jobs(match_id: int, start: dt.datetime, rules: SeasonRules) -> list[PlannedJob]:
+    """CL-15, CL-5/6/20: the reminders (the season's offsets before the challenge deadline,
+    by default − 48 h and − 12 h), the deadline, the at-start snapshot and the first result
+    poll (at the start) of one match."""
+    deadline = deadline_of(start, rules.challenge_deadline_hours)
     payload = {"match": match_id}
     jobs = [
         PlannedJob(REMINDER.format(hours=h), deadline - dt.timedelta(hours=h), payload)
-        for h in REMINDER_HOURS
+        for h in rules.reminder_hours
     ]
     jobs += [
         PlannedJob(DEADLINE, deadline, payload),
@@ -57,11 +65,11 @@ def match_jobs(match_id: int, start: dt.datetime, notice_hours: int) -> list[Pla
 
 
 async def schedule_jobs(
-    uow: UnitOfWork, match_id: int, start: dt.datetime, notice_hours: int
+    uow: UnitOfWork, match_id: int, start: dt.datetime, rules: SeasonRules
 ) -> None:
-    """Create (or move, by natural key) every job of the match in the unit of work; a
-    reminder already in the past is cancelled rather than fired late."""
-    for job in match_jobs(match_id, start, notice_hours):
+    """Create (or move, by natural key) every job of the match in the unit of work, by its
+    season's frozen rules; a reminder already in the past is cancelled rather than fired late."""
+    for job in match_jobs(match_id, start, rules):
         if job.kind.startswith("cl.reminder") and job.due_at <= uow.now:
             await uow.jobs.cancel(job.kind, subject(match_id))
             continue
