@@ -58,10 +58,10 @@ class ArbiterBot(commands.AutoShardedBot):
         self.jobs = JobRegistry()
         self._database = database
         self.run_jobs = run_jobs
+        self.timer = timer  # None: APScheduler and real time; a VirtualClock offline
         self.scheduler: Scheduler | None = None
         self.outbox: OutboxSender | None = None
         self._owner: OwnerLock | None = None
-        self._timer = timer  # None: APScheduler in real time (a VirtualClock in tests)
         self.chesscom = chesscom
         self._owns_chesscom = False
 
@@ -110,11 +110,13 @@ class ArbiterBot(commands.AutoShardedBot):
         log.info("loaded cogs: %s", ", ".join(loaded))
         if not self.run_jobs:
             return
-        self.outbox = OutboxSender(self.database, self.http, allowed_mentions=self.allowed_mentions)
+        self.outbox = OutboxSender(
+            self.database, self.http, allowed_mentions=self.allowed_mentions, timer=self.timer
+        )
         self.database.on_commit(self.outbox.on_commit)
         self.outbox.start()
         register_league_jobs(self.jobs, self._automation())
-        self.scheduler = Scheduler(self.database, self.jobs, self._timer)
+        self.scheduler = Scheduler(self.database, self.jobs, timer=self.timer)
         self.database.on_commit(self.scheduler.on_commit)
         self.scheduler.start()
         await self.scheduler.recover()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import tomllib
-from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Literal, Self
@@ -21,7 +20,7 @@ from bot.formats.numbers import Count, Number
 from core.league import season as league
 from core.league.registration import MIN_ADMINS
 from core.league.roster import TIMEOUT_LIMIT_PERCENT
-from core.league.schedule import START_TIME, START_ZONE
+from core.league.season import START_TIME, START_ZONE
 from core.tour.appeals import DEADLINE_TIME, DEFAULT_APPEAL_ZONE
 from core.tour.disconnections import RECONNECT_WINDOW
 from core.tour.qualification import TOP_OF_STANDINGS
@@ -111,15 +110,17 @@ class ClDefaults(_Section):
     )
     vote_deadline_hours: Count = Field(VOTE_HOURS, ge=1, description="CL-23")
     vote_quorum: Count = Field(MINIMUM_VOTERS, ge=1, description="CL-23")
+    reminder_hours: list[Count] = Field(
+        default_factory=lambda: list(league.REMINDER_HOURS),
+        max_length=10,
+        description="CL-15: reminders this many hours before the challenge deadline",
+    )
 
     @model_validator(mode="after")
     def _honourable(self) -> Self:
         """Refuse what core cannot honour, naming the key (ConfigError adds the file)."""
-        if self.relegated != self.promoted:
-            raise ValueError(
-                f"relegated: {self.relegated} differs from promoted {self.promoted};"
-                " CL-8 keeps every division's size, so they must be equal"
-            )
+        for key, problem in league.rules_problems(self.season_rules()):
+            raise ValueError(f"{key}: {problem}")
         if len(self.min_players) != len(self.divisions):
             raise ValueError(
                 f"min_players: needs one value per division ({len(self.divisions)}),"
@@ -131,15 +132,25 @@ class ClDefaults(_Section):
             raise ValueError("divisions: names must be different and not empty (CL-7)")
         return self
 
-    def season_rules(self) -> league.SeasonRules:
-        """CCT-16: the rules value a new season freezes (the season file's `rules`)."""
+    def season_rules(self, zone: str = START_ZONE) -> league.SeasonRules:
+        """CCT-16: every rule value a new season freezes (the season file's `rules`), its
+        matches starting at `start_time` in `zone` (the config's `timezones.league_start`)."""
         return league.SeasonRules(
             games_per_board=self.games_per_board,
             challenge_deadline_hours=self.challenge_deadline_hours,
             max_members=self.max_members,
             max_avg_rating=self.max_avg_rating,
             forfeits_to_disqualify=self.forfeits_to_disqualify,
-            promotion_places=self.promoted,
+            promoted=self.promoted,
+            relegated=self.relegated,
+            reminder_hours=tuple(self.reminder_hours),
+            vote_deadline_hours=self.vote_deadline_hours,
+            vote_quorum=self.vote_quorum,
+            min_club_admins=self.min_club_admins,
+            timeout_ratio_limit_percent=self.timeout_limit(),
+            clubs_per_division=self.clubs_per_division,
+            start_time=self.start_clock(),
+            start_zone=zone,
         )
 
     def season_divisions(self) -> tuple[league.Division, ...]:
@@ -155,7 +166,7 @@ class ClDefaults(_Section):
 
     def timeout_limit(self) -> Fraction:
         """CL-21: the timeout percentage above which a removal is justified, exactly."""
-        return Fraction(Decimal(repr(self.timeout_ratio_limit_percent)))
+        return league.exact_percent(self.timeout_ratio_limit_percent)
 
 
 class CctDefaults(_Section):

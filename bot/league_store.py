@@ -18,29 +18,16 @@ from core.league.season import (
     Division,
     Match,
     Season,
-    SeasonRules,
 )
 from storage.decisions import NewDecision
 from storage.guild import GuildStore, GuildView, UnitOfWork
 from storage.matches import AtStartRecord, BoardRecord, ChallengeRecord, NewMatch
 from storage.rosters import ClosedAccount
-from storage.seasons import RuleValues, SeasonRecord
+from storage.seasons import SeasonRecord
 
 
 class LeagueStoreError(ValueError):
     """A season that cannot be imported as asked (its name is taken, a club differs)."""
-
-
-def _rule_values(rules: SeasonRules) -> RuleValues:
-    return RuleValues(
-        games_per_board=rules.games_per_board,
-        challenge_deadline_hours=rules.challenge_deadline_hours,
-        max_members=rules.max_members,
-        max_avg_rating=float(rules.max_avg_rating),
-        forfeits_to_disqualify=rules.forfeits_to_disqualify,
-        promotion_places=rules.promotion_places,
-        divisions_cutoff=rules.divisions_cutoff,
-    )
 
 
 async def import_season(
@@ -56,7 +43,7 @@ async def import_season(
         if not replace:
             raise LeagueStoreError(f"season {name!r} exists (use --replace to overwrite it)")
         await uow.seasons.delete(existing.id)
-    record = await uow.seasons.create(name, _rule_values(season.rules))
+    record = await uow.seasons.create(name, season.rules)
     clubs: dict[str, int] = {}
     for division in season.divisions:
         for club_name in division.clubs:
@@ -158,7 +145,6 @@ async def load_season(view: GuildView, record: SeasonRecord) -> Season:
     decisions = await view.decisions.of_season(record.id)
     division_names = {d.id: d.name for d in divisions}
     keys = {m.id: m.key for m in matches}
-    r = record.rules
     built = []
     for m in matches:
         c = m.challenge
@@ -194,15 +180,7 @@ async def load_season(view: GuildView, record: SeasonRecord) -> Season:
             )
             for d in divisions
         ),
-        rules=SeasonRules(
-            games_per_board=r.games_per_board,
-            challenge_deadline_hours=r.challenge_deadline_hours,
-            max_members=r.max_members,
-            max_avg_rating=r.max_avg_rating,
-            forfeits_to_disqualify=r.forfeits_to_disqualify,
-            promotion_places=r.promotion_places,
-            divisions_cutoff=r.divisions_cutoff,
-        ),
+        rules=record.rules,
         matches=tuple(built),
         closed_accounts=tuple(a.username for a in closed),
         director_forfeits=tuple(

@@ -7,6 +7,10 @@ repeated send of the same nonce with the message it already created, so a crash 
 retried with exponential back-off (a 429's retry-after is honoured); a missing channel or
 message (404), a missing permission (403) or a refused body (other 4xx) is recorded as a
 permanent failure, which `/setup show` reports.
+
+On a virtual clock (`timer=`, the offline replay) there is no background task: a wake puts a
+pass on the clock at "now" and a pass puts the next one at the earliest retry, so the clock's
+`advance_to` drives delivery and nothing waits for real time.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -26,7 +30,13 @@ from storage.database import Database
 from storage.guild import Committed, GuildStore
 from storage.outbox import OutboxMessage, pending_messages
 
+if TYPE_CHECKING:
+    from bot.scheduler import Timer
+
 log = logging.getLogger(__name__)
+
+PASS_TIMER = "outbox-pass"
+"""The key of the sender's next pass on a virtual clock."""
 
 FIRST_RETRY = timedelta(seconds=2)
 LONGEST_RETRY = timedelta(minutes=15)
@@ -89,11 +99,13 @@ class OutboxSender:
         *,
         allowed_mentions: discord.AllowedMentions | None = None,
         clock: Callable[[], datetime] | None = None,
+        timer: Timer | None = None,
     ) -> None:
         self.database = database
         self.http = http
         self.allowed_mentions = allowed_mentions
         self.clock = clock or database.clock
+        self.timer = timer
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._busy = False
@@ -104,12 +116,18 @@ class OutboxSender:
             self.wake()
 
     def wake(self) -> None:
-        """Run a delivery pass as soon as possible."""
-        self._wake.set()
+        """Run a delivery pass as soon as possible (on a virtual clock: at its "now")."""
+        if self.timer is not None:
+            self.timer.add(PASS_TIMER, self.clock(), self._timed_pass)
+        else:
+            self._wake.set()
 
     def start(self) -> None:
-        """Deliver in the background until `stop()` (call inside the running loop)."""
-        if self._task is None:
+        """Deliver in the background until `stop()` (call inside the running loop); on a
+        virtual clock, put a first pass on it instead."""
+        if self.timer is not None:
+            self.wake()
+        elif self._task is None:
             self._task = asyncio.create_task(self._run(), name="arbiter outbox")
             self.wake()
 
@@ -137,6 +155,19 @@ class OutboxSender:
                 log.exception("outbox delivery pass failed")
             finally:
                 self._busy = False
+
+    async def _timed_pass(self) -> None:
+        # One pass on the virtual clock, then the next at the earliest retry (at least a
+        # second on, so a zero retry-after cannot hold the clock at one instant).
+        assert self.timer is not None
+        try:
+            await self.deliver_due()
+        except Exception:
+            log.exception("outbox delivery pass failed")
+        retry_at = await self._next_retry()
+        if retry_at is not None:
+            earliest = self.clock() + timedelta(seconds=1)
+            self.timer.add(PASS_TIMER, max(retry_at, earliest), self._timed_pass)
 
     async def _wait(self) -> None:
         retry_at = await self._next_retry()

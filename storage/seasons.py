@@ -11,25 +11,12 @@ from typing import Literal, cast
 
 import aiosqlite
 
+from core.league.season import SeasonRules, exact_percent
 from storage.clubs import name_key
 from storage.database import from_text, to_text
 from storage.scope import ReadScope, WriteScope
 
 SeasonStatus = Literal["setup", "scheduled", "finished"]
-
-
-@dataclass(frozen=True)
-class RuleValues:
-    """The rule values a season was created with (CCT-16: frozen, whatever the config says
-    later); the same fields as the season file's `rules`."""
-
-    games_per_board: int = 2
-    challenge_deadline_hours: int = 120
-    max_members: int = 400
-    max_avg_rating: float = 1700.0
-    forfeits_to_disqualify: int = 3
-    promotion_places: int = 3
-    divisions_cutoff: dt.date | None = None
 
 
 RULE_FIELDS = (
@@ -38,37 +25,32 @@ RULE_FIELDS = (
     "max_members",
     "max_avg_rating",
     "forfeits_to_disqualify",
-    "promotion_places",
+    "relegated",
+    "vote_deadline_hours",
+    "vote_quorum",
+    "min_club_admins",
+    "clubs_per_division",
+    "start_zone",
 )
-
-
-@dataclass(frozen=True)
-class SeasonFormat:
-    """A season's format, frozen at creation: clubs per division (CL-12) and the local start
-    time and zone of its matches (CL-13, CL-22)."""
-
-    clubs_per_division: int = 13
-    start_time: dt.time = dt.time(11, 0)
-    start_zone: str = "America/Los_Angeles"
+"""The rule values stored as they are, one column each (the rest are converted below)."""
 
 
 @dataclass(frozen=True)
 class SeasonRecord:
-    """A season as stored: its rules, calendar (first round + round days, or explicit dates)
-    and `version` (bumped by every unit of work that changes the season)."""
+    """A season as stored: its rule values frozen at creation (CCT-16), calendar (first round
+    + round days, or explicit dates) and `version` (bumped by every change to the season)."""
 
     id: int
     guild_id: int
     name: str
     status: SeasonStatus
-    rules: RuleValues
+    rules: SeasonRules
     first_round: dt.date | None
     round_days: int
     round_dates: tuple[dt.date, ...] | None
     version: int
     created_by: int | None
     created_at: dt.datetime
-    format: SeasonFormat = SeasonFormat()
 
 
 @dataclass(frozen=True)
@@ -96,8 +78,8 @@ class Membership:
 
 _SEASON_COLUMNS = (
     "id, guild_id, name, status, divisions_cutoff, first_round, round_days, round_dates,"
-    " version, created_by, created_at, clubs_per_division, start_time, start_zone, "
-    + ", ".join(RULE_FIELDS)
+    " version, created_by, created_at, promotion_places, start_time, reminder_hours,"
+    " timeout_ratio_limit_percent, " + ", ".join(RULE_FIELDS)
 )
 
 
@@ -112,9 +94,13 @@ def _season(row: aiosqlite.Row) -> SeasonRecord:
         guild_id=row["guild_id"],
         name=row["name"],
         status=cast(SeasonStatus, row["status"]),
-        rules=RuleValues(
+        rules=SeasonRules(
             **{name: row[name] for name in RULE_FIELDS},
+            promoted=row["promotion_places"],
             divisions_cutoff=_day(row["divisions_cutoff"]),
+            start_time=dt.time.fromisoformat(row["start_time"]),
+            reminder_hours=tuple(int(h) for h in json.loads(row["reminder_hours"])),
+            timeout_ratio_limit_percent=exact_percent(row["timeout_ratio_limit_percent"]),
         ),
         first_round=_day(row["first_round"]),
         round_days=row["round_days"],
@@ -124,11 +110,6 @@ def _season(row: aiosqlite.Row) -> SeasonRecord:
         version=row["version"],
         created_by=row["created_by"],
         created_at=from_text(row["created_at"]),
-        format=SeasonFormat(
-            row["clubs_per_division"],
-            dt.time.fromisoformat(row["start_time"]),
-            row["start_zone"],
-        ),
     )
 
 
@@ -214,23 +195,22 @@ class SeasonRepository(SeasonReader):
     async def create(
         self,
         name: str,
-        rules: RuleValues,
+        rules: SeasonRules,
         *,
         first_round: dt.date | None = None,
         round_days: int = 7,
         round_dates: Sequence[dt.date] | None = None,
         created_by: int | None = None,
-        season_format: SeasonFormat = SeasonFormat(),
     ) -> SeasonRecord:
-        """A new season with its rules and format frozen (a taken name raises
+        """A new season with its rule values frozen (CCT-16; a taken name raises
         sqlite3.IntegrityError)."""
         scope = self._write
         cursor = await scope.execute(
             "INSERT INTO seasons (guild_id, name, name_key, divisions_cutoff, first_round,"
-            " round_days, round_dates, version, created_by, created_at, clubs_per_division,"
-            " start_time, start_zone, "
+            " round_days, round_dates, version, created_by, created_at, promotion_places,"
+            " start_time, reminder_hours, timeout_ratio_limit_percent, "
             + ", ".join(RULE_FIELDS)
-            + ") VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?"
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?"
             + ", ?" * len(RULE_FIELDS)
             + ")",
             (
@@ -243,9 +223,10 @@ class SeasonRepository(SeasonReader):
                 None if round_dates is None else json.dumps([d.isoformat() for d in round_dates]),
                 created_by,
                 to_text(scope.now),
-                season_format.clubs_per_division,
-                season_format.start_time.strftime("%H:%M"),
-                season_format.start_zone,
+                rules.promoted,
+                rules.start_time.strftime("%H:%M"),
+                json.dumps(list(rules.reminder_hours)),
+                float(rules.timeout_ratio_limit_percent),
                 *(getattr(rules, field) for field in RULE_FIELDS),
             ),
         )

@@ -77,6 +77,7 @@ class World:
                 yield bot
             finally:
                 assert bot.outbox is not None
+                await clock.advance_to(clock())  # the sender's pass due now (virtual clock)
                 await bot.outbox.drained()
                 self.sends += [(p.channel_id, p.payload.get("content", "")) for p in harness.posts]
                 harness.check()

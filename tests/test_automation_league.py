@@ -17,8 +17,9 @@ from chesscom_fake import FakeChessCom, running_fake
 from bot.clock import VirtualClock
 from bot.league_store import load_season
 from bot.services import matches
-from bot.services.match_jobs import KINDS, POLL_LEAD, deadline_of
+from bot.services.match_jobs import KINDS, deadline_of, poll_lead
 from core.league import league_report
+from core.league.season import SeasonRules
 from storage.guild import GuildStore
 from tests.automation_world import (
     ANNOUNCEMENTS,
@@ -142,7 +143,7 @@ async def test_a_reschedule_moves_every_job_of_the_match(world: World) -> None:
         "cl.reminder.12h": new_deadline - dt.timedelta(hours=12),
         "cl.deadline": new_deadline,
         "cl.at_start": new_start,
-        "cl.poll": new_deadline - POLL_LEAD,
+        "cl.poll": new_deadline - poll_lead(SeasonRules()),
     }
     old_deadline = deadline_of(first.start, NOTICE)
     clock = VirtualClock(old_deadline + dt.timedelta(hours=1))

@@ -15,6 +15,7 @@ from test_tour import DESCENDING, standings
 
 from bot.cli import main
 from bot.config import Config, ConfigError, load_config
+from bot.services.match_jobs import match_jobs
 from core.league.promotion import promotion_proposal
 from core.league.registration import RegistrationError, approve, register_club
 from core.league.roster import RemovalReason, RosterRemoval, check_removal
@@ -97,6 +98,13 @@ def _first_start(config: Config) -> dt.datetime | str:
     return schedule.fixtures[0].start
 
 
+def _reminders(config: Config) -> list[dt.datetime]:
+    """CL-15 through the match jobs of a season frozen from the config: the reminders' times."""
+    start = dt.datetime(2017, 10, 9, 18, tzinfo=dt.UTC)
+    jobs = match_jobs(1, start, config.rules.cl.season_rules())
+    return [job.due_at for job in jobs if job.kind.startswith("cl.reminder")]
+
+
 def _qualified(config: Config) -> int:
     """CCT-2, CCT-3 through qualify_for_event: places left in a Regular event."""
     cct = config.rules.cct
@@ -133,6 +141,7 @@ CONSUMERS: dict[str, tuple[object, Callable[[Config], object]]] = {
     "chesscom.poll_minutes": (15, lambda c: c.chesscom.poll_minutes),
     "rules.cl.games_per_board": (4, lambda c: c.rules.cl.season_rules()),
     "rules.cl.challenge_deadline_hours": (24, lambda c: c.rules.cl.season_rules()),
+    "rules.cl.reminder_hours": ([24], _reminders),
     "rules.cl.max_members": (500, lambda c: c.rules.cl.season_rules()),
     "rules.cl.max_avg_rating": (1800, lambda c: c.rules.cl.season_rules()),
     "rules.cl.forfeits_to_disqualify": (2, lambda c: c.rules.cl.season_rules()),
@@ -186,6 +195,27 @@ def test_cct_16_each_config_key_changes_what_core_is_given(key: str) -> None:
     assert changed != default, f"{key} = {value!r} changed nothing"
 
 
+SEASON_KEYS = {
+    key: value
+    for key, (value, _) in CONSUMERS.items()
+    if key.startswith("rules.cl.") and key not in ("rules.cl.divisions", "rules.cl.min_players")
+}
+"""The `[rules.cl]` keys a season freezes in its rules (divisions are its own rows)."""
+
+
+@pytest.mark.parametrize("key", sorted(SEASON_KEYS))
+def test_cct_16_each_rules_cl_key_is_frozen_into_a_new_seasons_rules(key: str) -> None:
+    """CCT-16: season_rules() carries every per-season value, not only the few core reads."""
+    assert _with(key, SEASON_KEYS[key], {}).rules.cl.season_rules() != SeasonRules()
+
+
+def test_cct_16_the_league_zone_is_frozen_into_a_new_seasons_rules() -> None:
+    config = _with("timezones.league_start", "Europe/London", {})
+    assert config.rules.cl.season_rules(config.timezones.league_start).start_zone == (
+        "Europe/London"
+    )
+
+
 def test_cct_16_config_rules_and_season_file_rules_are_one_frozen_value() -> None:
     from bot.formats.season_file import load_season
 
@@ -213,6 +243,14 @@ def test_cct_16_config_rules_and_season_file_rules_are_one_frozen_value() -> Non
             "chesscom.max_retries: Input should be less than or equal to 10",
         ),
         ("[rules.cl]\nrelegated = 2\n", "rules.cl.relegated: 2 differs from promoted 3"),
+        (
+            "[rules.cl]\npromoted = 14\nrelegated = 14\n",
+            "rules.cl.promoted: 14 is more than the 13 clubs of a division",
+        ),
+        ("[rules.cl]\nreminder_hours = [48, 0]\n", "rules.cl.reminder_hours: 0 h would remind"),
+        ("[rules.cl]\nreminder_hours = [-12]\n", "rules.cl.reminder_hours: -12 h would remind"),
+        ("[rules.cl]\nreminder_hours = [12, 12]\n", "rules.cl.reminder_hours: each reminder once"),
+        ("[rules.cl]\nvote_quorum = 0\n", "rules.cl.vote_quorum: Input should be greater"),
         (
             "[rules.cl]\nchallenge_deadline_hours = 1e9\n",
             "rules.cl.challenge_deadline_hours: Input should be",

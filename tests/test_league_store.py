@@ -6,17 +6,18 @@ from __future__ import annotations
 import datetime as dt
 import sqlite3
 from dataclasses import dataclass
+from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
 
+from core.league.season import SeasonRules
 from storage.database import Database
 from storage.decisions import NewDecision
 from storage.guild import GuildStore
 from storage.matches import AtStartRecord, BoardRecord, ChallengeRecord, NewMatch
 from storage.migrations import discover
 from storage.rosters import ClosedAccount
-from storage.seasons import RuleValues
 
 START = dt.datetime(2024, 3, 1, 19, 0, tzinfo=dt.UTC)
 
@@ -35,7 +36,7 @@ class Fixture:
 async def _season(store: GuildStore, games: int = 2) -> Fixture:
     async with store.change(1, "test.setup", "season") as uow:
         clubs = {n: (await uow.clubs.register(n, status="approved")).id for n in "ABCD"}
-        season = await uow.seasons.create("Spring", RuleValues(games_per_board=games))
+        season = await uow.seasons.create("Spring", SeasonRules(games_per_board=games))
         top = await uow.seasons.add_division(season.id, "Top", 3)
         second = await uow.seasons.add_division(season.id, "Second", 3)
         for name in "AB":
@@ -228,11 +229,11 @@ async def test_names_are_unique_per_guild_whatever_their_case(database: Database
                 if attempt == "clubs":
                     await uow.clubs.register("a")
                 else:
-                    await uow.seasons.create("SPRING", RuleValues())
+                    await uow.seasons.create("SPRING", SeasonRules())
     other = GuildStore(database, 20)
     async with other.change(1, "test", "x") as uow:  # another guild may use the same names
         await uow.clubs.register("A", "club-a")
-        await uow.seasons.create("Spring", RuleValues())
+        await uow.seasons.create("Spring", SeasonRules())
 
 
 async def test_a_failed_unit_of_work_leaves_nothing(database: Database) -> None:
@@ -331,3 +332,53 @@ async def test_migration_3_links_existing_club_admins_to_pending_clubs(tmp_path:
                 assert club is not None and club.status == "pending"
     finally:
         await database.close()
+
+
+async def test_cct_16_migration_5_gives_existing_seasons_the_default_settings(
+    tmp_path: Path,
+) -> None:
+    """CCT-16, CL-15, CL-8: a season stored before migration 5 reads back with the regulation's
+    reminders, vote, admin and timeout values, and relegates as many as it promotes."""
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as old:
+        for migration in discover()[:4]:
+            old.executescript(migration.sql)
+        old.execute("PRAGMA user_version = 4")
+        old.execute(
+            "INSERT INTO seasons (guild_id, name, name_key, games_per_board,"
+            " challenge_deadline_hours, max_members, max_avg_rating, forfeits_to_disqualify,"
+            " promotion_places, created_at) VALUES (1, 'Old', 'old', 2, 120, 400, 1700, 3, 1,"
+            " '2024-01-01T00:00:00+00:00')"
+        )
+    database = await Database.open(path)
+    try:
+        assert await database.migrate() == [5]
+        async with GuildStore(database, 1).read() as view:
+            season = await view.seasons.by_name("Old")
+        assert season is not None
+        assert season.rules == SeasonRules(promoted=1, relegated=1)
+    finally:
+        await database.close()
+
+
+async def test_cct_16_every_rule_value_a_season_is_created_with_reads_back(
+    database: Database,
+) -> None:
+    """CCT-16: each per-season value (CL-8, CL-12, CL-13, CL-15, CL-21, CL-23, CL-2..4)
+    is stored with the season and read back unchanged."""
+    rules = SeasonRules(
+        promoted=2,
+        relegated=2,
+        reminder_hours=(96, 30, 1),
+        vote_deadline_hours=24,
+        vote_quorum=5,
+        min_club_admins=3,
+        timeout_ratio_limit_percent=F(67, 2),
+        clubs_per_division=9,
+        start_time=dt.time(18, 45),
+        start_zone="Europe/Paris",
+        divisions_cutoff=dt.date(2024, 5, 1),
+    )
+    async with GuildStore(database, 1).change(None, "test", "season") as uow:
+        created = await uow.seasons.create("Spring", rules)
+    assert created.rules == rules

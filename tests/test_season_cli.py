@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from test_league_properties import seasons
 
 from bot.cli import main
-from bot.formats.season_file import dump_season
+from bot.formats.season_file import RulesModel, dump_season
 from bot.formats.season_file import load_season as load_file
 from bot.league_store import StandingsCache, import_season, load_season
 from bot.rendering.league_json import report_json
@@ -72,6 +72,21 @@ FIXTURE_SEASONS: dict[str, dict[str, Any]] = {
         divisions={"P": ["A", "B"], "O": ["C", "D", "E"]},
         rules={"divisions_cutoff": "2018-03-01", "max_avg_rating": 1650.5},
     ),
+    "season settings": season(
+        [match("1", "A", "B", [("a1", "b1", 2)], round=1)],
+        rules={
+            "reminder_hours": [72, 24, 6],
+            "promoted": 2,
+            "relegated": 2,
+            "vote_deadline_hours": 48,
+            "vote_quorum": 4,
+            "min_club_admins": 3,
+            "timeout_ratio_limit_percent": 33.5,
+            "clubs_per_division": 10,
+            "start_time": "18:30",
+            "start_zone": "Europe/London",
+        },
+    ),
 }
 
 
@@ -115,6 +130,7 @@ def test_import_export_gives_the_same_facts_and_the_same_standings(
     exported = tmp_path / "exported.json"
     assert _arbiter(config, "export", data["name"], "--guild", str(GUILD), "-o", str(exported)) == 0
     assert facts(load_file(exported.read_text("utf-8"))) == facts(load_file(json.dumps(data)))
+    assert json.loads(exported.read_text("utf-8"))["rules"].keys() == set(RulesModel.model_fields)
     capsys.readouterr()
     for extra in ([], ["--json"], ["--as-of", "2017-10-25"], ["--as-of", "2018-12-31", "--json"]):
         assert _arbiter(config, "standings", data["name"], "--guild", str(GUILD), *extra) == 0

@@ -229,3 +229,94 @@ def test_domain_season_round_trips_through_the_file() -> None:
         "home_points": 1.5,
         "away_points": 0.5,
     }
+
+
+SETTINGS = (
+    "reminder_hours",
+    "promoted",
+    "relegated",
+    "vote_deadline_hours",
+    "vote_quorum",
+    "min_club_admins",
+    "timeout_ratio_limit_percent",
+    "clubs_per_division",
+    "start_time",
+    "start_zone",
+)
+"""CCT-16: the per-season settings beyond the scoring rules."""
+
+
+def test_cct_16_the_schema_and_an_export_show_every_season_setting() -> None:
+    rules_schema = season_schema()["$defs"]["Rules"]["properties"]
+    assert set(SETTINGS) <= set(rules_schema)
+    assert rules_schema["reminder_hours"]["default"] == [48, 12]
+    exported = dump_season(load_season(season([])))["rules"]
+    assert {key: exported[key] for key in SETTINGS} == {
+        "reminder_hours": [48, 12],
+        "promoted": 3,
+        "relegated": 3,
+        "vote_deadline_hours": 72,
+        "vote_quorum": 3,
+        "min_club_admins": 2,
+        "timeout_ratio_limit_percent": 25.0,
+        "clubs_per_division": 13,
+        "start_time": "11:00",
+        "start_zone": "America/Los_Angeles",
+    }
+
+
+def test_cl_15_cl_23_season_settings_round_trip_through_the_domain_value() -> None:
+    given = {
+        "reminder_hours": [72, 1],
+        "promoted": 2,
+        "relegated": 2,
+        "vote_deadline_hours": 24,
+        "vote_quorum": 4,
+        "min_club_admins": 3,
+        "timeout_ratio_limit_percent": 12.5,
+        "clubs_per_division": 8,
+        "start_time": "19:05",
+        "start_zone": "Europe/Paris",
+    }
+    loaded = load_season(season([], rules=given))
+    assert loaded.rules.reminder_hours == (72, 1) and loaded.rules.vote_quorum == 4
+    assert loaded.rules.timeout_ratio_limit_percent == F(25, 2)
+    assert {k: v for k, v in dump_season(loaded)["rules"].items() if k in given} == given
+    assert load_season(dump_season(loaded)) == loaded
+
+
+def test_cl_8_an_older_files_promotion_places_sets_promoted_and_relegated() -> None:
+    rules = load_season(season([], rules={"promotion_places": 1})).rules
+    assert (rules.promoted, rules.relegated, rules.promotion_places) == (1, 1, 1)
+    only_promoted = load_season(season([], rules={"promoted": 2})).rules
+    assert (only_promoted.promoted, only_promoted.relegated) == (2, 2)
+    assert (
+        dump_season(load_season(season([], rules={"promoted": 2})))["rules"]["promotion_places"]
+        == 2
+    )
+
+
+@pytest.mark.parametrize(
+    ("rules", "path", "expected"),
+    [
+        ({"reminder_hours": [48, -1]}, "rules.reminder_hours", "-1 h would remind at or after"),
+        ({"reminder_hours": [0]}, "rules.reminder_hours", "0 h would remind at or after"),
+        ({"reminder_hours": [12, 12]}, "rules.reminder_hours", "each reminder once"),
+        ({"reminder_hours": [10**9]}, "rules.reminder_hours", "at most 8784 hours"),
+        ({"vote_quorum": 0}, "rules.vote_quorum", "greater than or equal to 1"),
+        ({"vote_deadline_hours": -5}, "rules.vote_deadline_hours", "greater than or equal to 1"),
+        ({"min_club_admins": 0}, "rules.min_club_admins", "greater than or equal to 1"),
+        ({"timeout_ratio_limit_percent": 101}, "rules.timeout_ratio_limit_percent", "less than"),
+        ({"promoted": 5, "relegated": 5, "clubs_per_division": 4}, "rules.promoted", "more than"),
+        ({"relegated": 2}, "rules.relegated", "2 differs from promoted 3"),
+        ({"promoted": 2, "promotion_places": 1}, "rules", "promotion_places: 1 differs from"),
+        ({"clubs_per_division": 1}, "rules.clubs_per_division", "greater than or equal to 2"),
+        ({"start_time": "25:00"}, "rules.start_time", "String should match"),
+        ({"start_zone": "Mars/Olympus"}, "rules.start_zone", "unknown time zone 'Mars/Olympus'"),
+    ],
+)
+def test_cct_16_a_season_setting_core_cannot_honour_is_refused_naming_the_key(
+    rules: dict, path: str, expected: str
+) -> None:
+    [(where, problem)] = _problems(season([], rules=rules))
+    assert where == path and expected in problem

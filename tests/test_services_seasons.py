@@ -64,8 +64,9 @@ async def test_create_freezes_the_configs_rules_and_divisions(database: Database
     season = event.season
     assert season.name == "Spring 2024"
     assert season.rules.games_per_board == 3 and season.rules.challenge_deadline_hours == 100
-    assert season.format.clubs_per_division == 4
-    assert season.format.start_time == dt.time(11, 0)
+    assert season.rules.clubs_per_division == 4
+    assert season.rules.start_time == dt.time(11, 0)
+    assert season.rules == DEFAULTS.season_rules()  # every [rules.cl] value, frozen
     assert [d.name for d in event.divisions] == list(DEFAULTS.divisions)
     assert [d.min_players for d in event.divisions] == list(DEFAULTS.min_players)
 
@@ -167,6 +168,29 @@ async def test_schedule_preview_writes_nothing_and_confirm_stores_fixtures_and_j
             assert reminder is not None
             assert reminder.due_at == deadline.due_at - dt.timedelta(hours=48)
         assert (await view.seasons.get(stored.season.id)).status == "scheduled"  # type: ignore[union-attr]
+
+
+async def test_cl_15_reminders_come_at_the_seasons_frozen_offsets(database: Database) -> None:
+    """CL-15, CCT-16: a season created with reminders at − 72 h and − 6 h schedules those
+    (not the default − 48 h / − 12 h), whatever the config says by the time it is scheduled."""
+    store = GuildStore(database, GUILD)
+    await clubs_of(store, "A", "B")
+    created = await seasons.create_season(
+        store, HQ, DEFAULTS.model_copy(update={"reminder_hours": [72, 6]}), "Autumn", FIRST
+    )
+    assert created.season.rules.reminder_hours == (72, 6)
+    for club in ("A", "B"):
+        await seasons.add_club(store, HQ, "Autumn", "Premier Division", club)
+    await schedule.schedule_season(store, HQ, "Autumn", confirm=True)
+    async with store.read() as view:
+        [match] = await view.matches.of_season(created.season.id)
+        subject = f"match:{match.id}"
+        deadline = match.start - dt.timedelta(hours=100)
+        for hours in (72, 6):
+            job = await view.jobs.pending(f"cl.reminder.{hours}h", subject)
+            assert job is not None and job.due_at == deadline - dt.timedelta(hours=hours)
+        for hours in (48, 12):
+            assert await view.jobs.pending(f"cl.reminder.{hours}h", subject) is None
 
 
 async def test_schedule_again_is_idempotent_and_refused_once_facts_exist(

@@ -1,6 +1,7 @@
-"""The scheduled jobs of one match, by natural key (kind, `match:<id>`): the CL-15 reminders,
-the challenge deadline, the at-start snapshot and result polling (their handlers come with
-the scheduler's league jobs; a job of an unknown kind stays pending)."""
+"""The scheduled jobs of one match, by natural key (kind, `match:<id>`): the CL-15 reminders
+at the season's frozen offsets, the challenge deadline, the at-start snapshot and result
+polling (their handlers come with the scheduler's league jobs; a job of an unknown kind stays
+pending)."""
 
 from __future__ import annotations
 
@@ -8,19 +9,25 @@ import datetime as dt
 from dataclasses import dataclass
 
 from core.league.facts import challenge_deadline
-from core.league.season import Match
+from core.league.season import Match, SeasonRules
 from storage.guild import UnitOfWork
 
-REMINDER_HOURS = (48, 12)
-"""SURFACE.md: reminders this long before the challenge deadline."""
 REMINDER = "cl.reminder.{hours}h"
 DEADLINE = "cl.deadline"
 AT_START = "cl.at_start"
 POLL = "cl.poll"
-KINDS = (*(REMINDER.format(hours=h) for h in REMINDER_HOURS), DEADLINE, AT_START, POLL)
-POLL_LEAD = dt.timedelta(hours=max(REMINDER_HOURS) + 24)
-"""The first chess.com poll this long before the deadline (a day before the first reminder),
-so a challenge already on chess.com silences the reminders."""
+
+
+def job_kinds(rules: SeasonRules) -> tuple[str, ...]:
+    """Every job kind a match of a season with these rules has (its reminders first)."""
+    return (*(REMINDER.format(hours=h) for h in rules.reminder_hours), DEADLINE, AT_START, POLL)
+
+
+KINDS = job_kinds(SeasonRules())
+"""The job kinds of a match under the regulation's values (reminders at − 48 h and − 12 h)."""
+POLL_LEAD_AFTER_REMINDERS = dt.timedelta(hours=24)
+"""The first chess.com poll comes this long before the season's first reminder, so a
+challenge already on chess.com silences the reminders."""
 
 
 @dataclass(frozen=True)
@@ -30,6 +37,12 @@ class PlannedJob:
     kind: str
     due_at: dt.datetime
     payload: dict[str, int]
+
+
+def poll_lead(rules: SeasonRules) -> dt.timedelta:
+    """How long before the deadline a match's first chess.com poll comes."""
+    first = max(rules.reminder_hours, default=0)
+    return dt.timedelta(hours=first) + POLL_LEAD_AFTER_REMINDERS
 
 
 def subject(match_id: int) -> str:
@@ -42,29 +55,30 @@ def deadline_of(start: dt.datetime, notice_hours: int) -> dt.datetime:
     return challenge_deadline(Match("", "", 1, "", "", start), notice_hours)
 
 
-def match_jobs(match_id: int, start: dt.datetime, notice_hours: int) -> list[PlannedJob]:
-    """CL-15, CL-5/6/20: the reminders (deadline − 48 h, − 12 h), the deadline, the at-start
-    snapshot and the first chess.com poll (`POLL_LEAD` before the deadline) of one match."""
-    deadline = deadline_of(start, notice_hours)
+def match_jobs(match_id: int, start: dt.datetime, rules: SeasonRules) -> list[PlannedJob]:
+    """CL-15, CL-5/6/20: the reminders (the season's offsets before the challenge deadline,
+    by default − 48 h and − 12 h), the deadline, the at-start snapshot and the first chess.com
+    poll (`poll_lead` before the deadline, at the latest at the start) of one match."""
+    deadline = deadline_of(start, rules.challenge_deadline_hours)
     payload = {"match": match_id}
     jobs = [
         PlannedJob(REMINDER.format(hours=h), deadline - dt.timedelta(hours=h), payload)
-        for h in REMINDER_HOURS
+        for h in rules.reminder_hours
     ]
     jobs += [
         PlannedJob(DEADLINE, deadline, payload),
         PlannedJob(AT_START, start, payload),
-        PlannedJob(POLL, min(start, deadline - POLL_LEAD), payload),
+        PlannedJob(POLL, min(start, deadline - poll_lead(rules)), payload),
     ]
     return jobs
 
 
 async def schedule_jobs(
-    uow: UnitOfWork, match_id: int, start: dt.datetime, notice_hours: int
+    uow: UnitOfWork, match_id: int, start: dt.datetime, rules: SeasonRules
 ) -> None:
-    """Create (or move, by natural key) every job of the match in the unit of work; a
-    reminder already in the past is cancelled rather than fired late."""
-    for job in match_jobs(match_id, start, notice_hours):
+    """Create (or move, by natural key) every job of the match in the unit of work, by its
+    season's frozen rules; a reminder already in the past is cancelled rather than fired late."""
+    for job in match_jobs(match_id, start, rules):
         if job.kind.startswith("cl.reminder") and job.due_at <= uow.now:
             await uow.jobs.cancel(job.kind, subject(match_id))
             continue

@@ -262,9 +262,8 @@ async def reschedule_match(
             raise UserError(f"Match {match.id} starts then already.")
         season = await find_season(uow.seasons, match.season_id)
         await uow.matches.reschedule(match.id, start)
-        notice = season.rules.challenge_deadline_hours
-        await schedule_jobs(uow, match.id, start, notice)
-        deadline = deadline_of(start, notice)
+        await schedule_jobs(uow, match.id, start, season.rules)
+        deadline = deadline_of(start, season.rules.challenge_deadline_hours)
         home, away = (
             await _club_name(uow, match.home_club_id),
             await _club_name(uow, match.away_club_id),

@@ -15,7 +15,7 @@ from bot.errors import UserError
 from bot.rendering import announcements
 from bot.services.actor import Actor, Role
 from bot.services.announce import announce
-from bot.services.match_jobs import cancel_jobs, schedule_jobs
+from bot.services.match_jobs import cancel_jobs, job_kinds, schedule_jobs
 from bot.services.references import find_season
 from core.berger import berger_table
 from core.league.schedule import Fixture, division_schedule
@@ -91,9 +91,9 @@ async def _plan(view: GuildView | UnitOfWork, season: SeasonRecord) -> list[Plan
                 clubs,
                 calendar,
                 id_prefix=prefix,
-                at=season.format.start_time,
-                zone=season.format.start_zone,
-                max_clubs=season.format.clubs_per_division,
+                at=season.rules.start_time,
+                zone=season.rules.start_zone,
+                max_clubs=season.rules.clubs_per_division,
             )
         except ValueError as error:
             raise UserError(f"Season {season.name} cannot be scheduled: {error}.") from None
@@ -159,7 +159,7 @@ async def _unchanged(
 
 async def _store(uow: UnitOfWork, season: SeasonRecord, plan: list[PlannedMatch]) -> None:
     for old in await uow.matches.delete_of_season(season.id):
-        await cancel_jobs(uow, old)
+        await cancel_jobs(uow, old, job_kinds(season.rules))
     ids = await uow.matches.add_many(
         season.id,
         [
@@ -174,9 +174,8 @@ async def _store(uow: UnitOfWork, season: SeasonRecord, plan: list[PlannedMatch]
             for p in plan
         ],
     )
-    notice = season.rules.challenge_deadline_hours
     for match_id, planned in zip(ids, plan, strict=True):
-        await schedule_jobs(uow, match_id, planned.fixture.start, notice)
+        await schedule_jobs(uow, match_id, planned.fixture.start, season.rules)
     await uow.seasons.set_status(season.id, "scheduled")
     first = min(p.fixture.start for p in plan)
     await announce(uow, announcements.season_scheduled(season.name, len(plan), first))

@@ -11,14 +11,12 @@ from bot.errors import UserError
 from bot.services.actor import Actor, Role
 from bot.services.inputs import NAME_LIMIT, clean_text, shown
 from bot.services.references import find_club, find_division, find_season
-from core.league.schedule import START_ZONE
+from core.league.season import START_ZONE
 from storage.clubs import Club
 from storage.guild import GuildStore, UnitOfWork
 from storage.seasons import (
     DivisionRecord,
     Membership,
-    RuleValues,
-    SeasonFormat,
     SeasonRecord,
 )
 
@@ -53,20 +51,6 @@ class ClubPlaced:
     clubs_in_division: int
 
 
-def frozen_rules(defaults: ClDefaults) -> RuleValues:
-    """CCT-16: the rule values a new season freezes from the config."""
-    rules = defaults.season_rules()
-    return RuleValues(
-        games_per_board=rules.games_per_board,
-        challenge_deadline_hours=rules.challenge_deadline_hours,
-        max_members=rules.max_members,
-        max_avg_rating=float(rules.max_avg_rating),
-        forfeits_to_disqualify=rules.forfeits_to_disqualify,
-        promotion_places=rules.promotion_places,
-        divisions_cutoff=rules.divisions_cutoff,
-    )
-
-
 async def create_season(
     store: GuildStore,
     actor: Actor,
@@ -84,17 +68,15 @@ async def create_season(
     title = clean_text(name, "season name", NAME_LIMIT)
     if isinstance(round_days, bool) or not 1 <= round_days <= MAX_ROUND_DAYS:
         raise UserError(f"Rounds are 1 to {MAX_ROUND_DAYS} days apart, not {round_days}.")
-    season_format = SeasonFormat(defaults.clubs_per_division, defaults.start_clock(), zone)
     async with store.change(actor.user_id, "season.create", f"season:{title}") as uow:
         if await uow.seasons.by_name(title) is not None:
             raise UserError(f"A season named {shown(title)} exists already.")
         season = await uow.seasons.create(
             title,
-            frozen_rules(defaults),
+            defaults.season_rules(zone),
             first_round=first_round,
             round_days=round_days,
             created_by=actor.user_id,
-            season_format=season_format,
         )
         divisions = []
         if with_divisions:
@@ -155,7 +137,7 @@ async def add_club(
         if any(m.club_id == found.id for m in members):
             raise UserError(f"Club {found.name} is already in a division of {record.name}.")
         size = sum(1 for m in members if m.division_id == target.id)
-        limit = record.format.clubs_per_division
+        limit = record.rules.clubs_per_division
         if size >= limit:
             raise UserError(f"Division {target.name} is full: {limit} clubs (CL-12).")
         await uow.seasons.add_club(record.id, target.id, found.id)

@@ -15,8 +15,9 @@ from decimal import Decimal
 from fractions import Fraction
 
 from core.league.adjustments import MultiTeamPlayer
+from core.league.season import TIMEOUT_RATIO_LIMIT_PERCENT
 
-TIMEOUT_LIMIT_PERCENT = Fraction(25)
+TIMEOUT_LIMIT_PERCENT = TIMEOUT_RATIO_LIMIT_PERCENT
 """CL-21 (config): a timeout ratio strictly above this percentage justifies a removal."""
 
 

@@ -9,12 +9,7 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from core.berger import berger_table
-from core.league.season import Match
-
-START_TIME = dt.time(11, 0)
-"""CL-22: matches start at 11:00 … (config)."""
-START_ZONE = "America/Los_Angeles"
-"""CL-22: … Pacific time (config)."""
+from core.league.season import START_TIME, START_ZONE, Match
 
 
 def start_instant(day: dt.date, at: dt.time = START_TIME, zone: str = START_ZONE) -> dt.datetime:

@@ -10,9 +10,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 
+from core.league.registration import MIN_ADMINS
 from core.points import decimal_text
+from core.votes import MINIMUM_VOTERS, VOTE_HOURS
 
 GAMES_PER_BOARD = 2
 """CL-14: games per board."""
@@ -29,6 +32,16 @@ FORFEITS_TO_DISQUALIFY = 3
 """CL-DQ: forfeits on one counter that disqualify a club."""
 PROMOTION_PLACES = 3
 """CL-8: clubs promoted and relegated at each division boundary."""
+REMINDER_HOURS = (48, 12)
+"""CL-15 (SURFACE.md): reminders this many hours before the challenge deadline."""
+CLUBS_PER_DIVISION = 13
+"""CL-12: clubs of a division's single round robin."""
+START_TIME = dt.time(11, 0)
+"""CL-22: matches start at 11:00 … (config)."""
+START_ZONE = "America/Los_Angeles"
+"""CL-22: … Pacific time (config)."""
+TIMEOUT_RATIO_LIMIT_PERCENT = Fraction(25)
+"""CL-21: a timeout ratio above this justifies removing a player from a roster."""
 QUOTE_LIMIT = 60
 """Characters of a name an error message repeats before cutting it with '…'."""
 
@@ -41,18 +54,112 @@ def quoted(name: str) -> str:
     return repr(name)
 
 
+def exact_percent(value: float | int | Fraction) -> Fraction:
+    """A percentage as written (25.5 is 51/2, not the float's binary value)."""
+    return value if isinstance(value, Fraction) else Fraction(Decimal(repr(value)))
+
+
 @dataclass(frozen=True, slots=True)
 class SeasonRules:
-    """The rule values a season is judged by, frozen when it is created (CCT-16)."""
+    """Every rule value a season is judged and run by, frozen when it is created (CCT-16):
+    the season file's `rules`, the database's season row and the config's `[rules.cl]`."""
 
     games_per_board: int = GAMES_PER_BOARD
+    """CL-14: games per board."""
     challenge_deadline_hours: int = CHALLENGE_DEADLINE_HOURS
+    """CL-15: hours before the start by which the challenge is issued and accepted."""
     max_members: int = MAX_MEMBERS
+    """CL-5: a club's most members at match start."""
     max_avg_rating: float = MAX_AVG_RATING
+    """CL-6: a club's highest average daily rating at match start."""
     forfeits_to_disqualify: int = FORFEITS_TO_DISQUALIFY
-    promotion_places: int = PROMOTION_PLACES
+    """CL-DQ: forfeits on one counter that disqualify a club."""
+    promoted: int = PROMOTION_PLACES
+    """CL-8: clubs going up from each lower division."""
+    relegated: int = PROMOTION_PLACES
+    """CL-8: clubs going down from each higher division (equal to `promoted`)."""
     divisions_cutoff: dt.date | None = None
     """CL-1: the date whose standings decide next season's divisions."""
+    reminder_hours: tuple[int, ...] = REMINDER_HOURS
+    """CL-15: reminders to the clubs this many hours before the challenge deadline."""
+    vote_deadline_hours: int = VOTE_HOURS
+    """CL-23: hours a director motion stays open."""
+    vote_quorum: int = MINIMUM_VOTERS
+    """CL-23: directors who must vote for a decision."""
+    min_club_admins: int = MIN_ADMINS
+    """CL-2..4: admins a club keeps."""
+    timeout_ratio_limit_percent: Fraction = TIMEOUT_RATIO_LIMIT_PERCENT
+    """CL-21: the timeout percentage above which a roster removal is justified."""
+    clubs_per_division: int = CLUBS_PER_DIVISION
+    """CL-12: the most clubs of a division's round robin."""
+    start_time: dt.time = START_TIME
+    """CL-13, CL-22: the local time every match starts."""
+    start_zone: str = START_ZONE
+    """CL-13, CL-22: the IANA zone of `start_time`."""
+
+    @property
+    def promotion_places(self) -> int:
+        """CL-8: the places exchanged at each division boundary (`promotion_proposal`)."""
+        return self.promoted
+
+
+def rules_problems(rules: SeasonRules) -> Iterable[tuple[str, str]]:
+    """CCT-16: the rule values core cannot honour, each a (key, problem) pair naming the key
+    as the season file's `rules` and the config's `[rules.cl]` spell it."""
+    if rules.challenge_deadline_hours > MAX_CHALLENGE_DEADLINE_HOURS:
+        yield (
+            "challenge_deadline_hours",
+            f"at most {MAX_CHALLENGE_DEADLINE_HOURS} hours (a year), not"
+            f" {rules.challenge_deadline_hours}",
+        )
+    for key in ("games_per_board", "max_members", "forfeits_to_disqualify"):
+        if getattr(rules, key) < 1:
+            yield key, f"must be at least 1, not {getattr(rules, key)}"
+    for key in ("challenge_deadline_hours", "promoted", "relegated"):
+        if getattr(rules, key) < 0:
+            yield key, f"cannot be negative ({getattr(rules, key)})"
+    if not rules.max_avg_rating > 0:
+        yield "max_avg_rating", f"must be greater than 0, not {rules.max_avg_rating}"
+    for key in ("vote_deadline_hours", "vote_quorum", "min_club_admins"):
+        if getattr(rules, key) < 1:
+            yield key, f"must be at least 1, not {getattr(rules, key)}"
+    if not 0 <= rules.timeout_ratio_limit_percent <= 100:
+        yield "timeout_ratio_limit_percent", "must be a percentage from 0 to 100"
+    if rules.clubs_per_division < 2:
+        yield "clubs_per_division", f"a round robin needs 2 clubs, not {rules.clubs_per_division}"
+    yield from _reminder_problems(rules.reminder_hours)
+    if rules.relegated != rules.promoted:
+        yield (
+            "relegated",
+            f"{rules.relegated} differs from promoted {rules.promoted};"
+            " CL-8 keeps every division's size, so they must be equal",
+        )
+    if rules.promoted > rules.clubs_per_division:
+        yield (
+            "promoted",
+            f"{rules.promoted} is more than the {rules.clubs_per_division} clubs of a division",
+        )
+    if (
+        rules.start_time.tzinfo is not None
+        or rules.start_time.second
+        or rules.start_time.microsecond
+    ):
+        yield "start_time", "a local time of day in whole minutes (HH:MM)"
+    if not rules.start_zone:
+        yield "start_zone", "needs an IANA zone name"
+
+
+def _reminder_problems(hours: tuple[int, ...]) -> Iterable[tuple[str, str]]:
+    """CL-15: reminders come before the deadline (a positive offset), once each, in a year."""
+    for h in hours:
+        if h <= 0:
+            yield "reminder_hours", f"{h} h would remind at or after the challenge deadline"
+            return
+        if h > MAX_CHALLENGE_DEADLINE_HOURS:
+            yield "reminder_hours", f"at most {MAX_CHALLENGE_DEADLINE_HOURS} hours, not {h}"
+            return
+    if len(set(hours)) != len(hours):
+        yield "reminder_hours", "each reminder once"
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,13 +395,9 @@ def season_problems(season: Season) -> Iterable[tuple[str, str]]:
     yield from _division_problems(season)
     rules = season.rules
     notice: dt.timedelta | None = None
-    if rules.challenge_deadline_hours > MAX_CHALLENGE_DEADLINE_HOURS:
-        yield (
-            "rules.challenge_deadline_hours",
-            f"at most {MAX_CHALLENGE_DEADLINE_HOURS} hours (a year), not"
-            f" {rules.challenge_deadline_hours}",
-        )
-    else:
+    found = [(f"rules.{key}", problem) for key, problem in rules_problems(rules)]
+    yield from found
+    if not any(key == "rules.challenge_deadline_hours" for key, _ in found):
         notice = dt.timedelta(hours=rules.challenge_deadline_hours)
     clubs = season.club_division()
     names = {d.name for d in season.divisions}

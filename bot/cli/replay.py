@@ -1,0 +1,84 @@
+"""`arbiter replay SCRIPT.jsonl [--db PATH] [--json]`: run a script of Discord interactions
+through the real bot, offline (`../shared/formats/replay.md`, docs/replay.md)."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+from pathlib import Path
+
+from bot.cli.errors import CliError
+from bot.cli.input_file import input_path, read_input, shown
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the `replay` subcommand."""
+    parser = subparsers.add_parser(
+        "replay",
+        help="run a script of Discord interactions through the real bot, offline",
+        description=(
+            "Drive the real bot (cogs, services, database, scheduler, chess.com client) with a "
+            "script of interactions on a virtual clock: no token, no network. Prints what the "
+            "bot answered and posted at each step; `expect` steps make the script a test "
+            "(exit 1 when one fails, 2 for a bad script)."
+        ),
+    )
+    parser.add_argument("script", type=input_path, metavar="SCRIPT.jsonl", help="the script")
+    parser.add_argument(
+        "--db",
+        type=Path,
+        metavar="PATH",
+        help="leave the database here (a new file); default: a temporary file, removed",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON line per step")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Parse and check the script (exit 2 naming the line), then replay it step by step."""
+    import asyncio
+
+    from bot.offline.replay import ReplayFailure, replay, validate
+    from bot.offline.script import ScriptError, parse_script
+    from bot.offline.transcript import StepRecord
+    from storage.database import DatabaseUnavailable
+    from storage.ownership import DatabaseOwned
+
+    path: Path = args.script
+    try:
+        text = read_input(path).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise CliError(f"{shown(path)}: not UTF-8 text", 2) from None
+    db_path: Path | None = args.db
+    if db_path is not None and (db_path.exists() or db_path.is_symlink()):
+        raise CliError(f"--db {shown(db_path)}: already exists; give a new file", 2)
+    try:
+        script = parse_script(text, path.parent)
+    except ScriptError as error:
+        raise CliError(f"{shown(path)}: {error}", 2) from None
+    temporary: Path | None = None
+    if db_path is None:
+        temporary = Path(tempfile.mkdtemp(prefix="arbiter-replay-"))
+        database = temporary / "replay.db"
+    else:
+        database = db_path
+
+    def emit(record: StepRecord) -> None:
+        print(record.as_json() if args.json else record.as_text(), flush=True)
+
+    try:
+        try:
+            asyncio.run(validate(script, database))
+        except ScriptError as error:
+            raise CliError(f"{shown(path)}: {error}", 2) from None
+        try:
+            asyncio.run(replay(script, database, emit))
+        except ReplayFailure as failure:
+            raise CliError(str(failure), 1) from None
+        except (DatabaseOwned, DatabaseUnavailable, OSError) as error:
+            raise CliError(f"--db {shown(database)}: {error}", 1) from None
+    finally:
+        if temporary is not None:
+            shutil.rmtree(temporary, ignore_errors=True)
+    return 0

@@ -1,0 +1,510 @@
+"""`arbiter replay`: a script of Discord interactions run through the real bot, offline.
+
+The real `ArbiterBot` (cogs, tree, checks, services, database, scheduler, outbox sender) runs
+on a `VirtualClock`: the database's "now", the scheduler's timer and the sender's passes. The
+Discord boundary is `DiscordStub` (replies and channel posts recorded, ids derived from names
+or counted), chess.com is `ChessComStandIn` on 127.0.0.1 (the configured `chesscom.base_url`
+points at it). Steps run in order; each gives a `StepRecord`. Nothing depends on real time or
+randomness (error ids are counted), so the same script gives the same transcript.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+from pydantic import ValidationError
+
+import bot.tree as tree_module
+from bot.arbiter import ArbiterBot, offline_bot
+from bot.clock import VirtualClock
+from bot.config import Config
+from bot.offline.chesscom_standin import ChessComStandIn
+from bot.offline.discord_stub import (
+    DiscordStub,
+    Member,
+    Outcome,
+    Upload,
+    find_button,
+    find_command,
+    logged_errors,
+    stable_id,
+)
+from bot.offline.script import (
+    UNSET,
+    At,
+    Autocomplete,
+    ChessCom,
+    Click,
+    Command,
+    Expect,
+    Script,
+    ScriptError,
+    Step,
+)
+from bot.offline.transcript import (
+    StepRecord,
+    mentions_by_name,
+    post_view,
+    reply_text,
+    reply_view,
+)
+from storage.database import Database
+from storage.ownership import OwnerLock
+
+PLACEHOLDER_URL = "http://127.0.0.1/pub"
+CONTACT = "arbiter replay"
+
+
+class ReplayFailure(Exception):
+    """The replay stopped: an expectation failed or a step could not run (exit 1)."""
+
+
+def replay_config(script: Script, db_path: Path, chesscom_url: str = PLACEHOLDER_URL) -> Config:
+    """The bot's configuration: the header's `config` (as config.toml), the database at
+    `db_path`, chess.com at the stand-in (no retries unless the script sets them: a retry
+    would wait real seconds). ScriptError on the header line if the config is bad."""
+    data = dict(script.header.config)
+    line = script.header.line
+    for key in ("database", "token"):
+        if key in data:
+            raise ScriptError(line, f"config.{key}: not set by a script (the database is --db)")
+    chesscom = data.get("chesscom", {})
+    if not isinstance(chesscom, dict):
+        raise ScriptError(line, "config.chesscom: expected an object")
+    data["chesscom"] = (
+        {"contact": CONTACT, "max_retries": 0} | chesscom | {"base_url": chesscom_url}
+    )
+    data["database"] = {"path": str(db_path)}
+    try:
+        return Config.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        key = ".".join(str(part) for part in first["loc"])
+        message = "unknown key" if first["type"] == "extra_forbidden" else first["msg"]
+        raise ScriptError(line, f"config.{key}: {message}") from None
+
+
+def check_against_tree(script: Script, tree: discord.app_commands.CommandTree) -> None:
+    """Every command, option and value of the script exists and has the option's type
+    (ScriptError naming the line otherwise), before any step runs."""
+    header = script.header
+    members = {m.name for m in header.members}
+    for step in script.steps:
+        if not isinstance(step, Command | Autocomplete):
+            continue
+        try:
+            _, command = find_command(tree, step.path)
+        except LookupError:
+            known = sorted(c.qualified_name for c in tree.walk_commands() if _is_command(c))
+            raise ScriptError(
+                step.line, f"no slash command /{step.path} (commands: {', '.join(known)})"
+            ) from None
+        params = {p.name: p for p in command.parameters}
+        given = dict(step.options)
+        if isinstance(step, Autocomplete):
+            param = params.get(step.option)
+            if param is None or not param.autocomplete:
+                raise ScriptError(
+                    step.line, f"/{step.path} has no option {step.option!r} with autocomplete"
+                )
+        else:
+            missing = [name for name, p in params.items() if p.required and name not in given]
+            if missing:
+                raise ScriptError(step.line, f"/{step.path}: option {missing[0]!r} is required")
+        for name, value in given.items():
+            if name not in params:
+                options = ", ".join(params) or "none"
+                raise ScriptError(
+                    step.line, f"/{step.path} has no option {name!r} (options: {options})"
+                )
+            problem = _value_problem(
+                params[name].type, value, header.roles, header.channels, members
+            )
+            if problem:
+                raise ScriptError(step.line, f"/{step.path} option {name!r}: {problem}")
+
+
+def _is_command(node: Any) -> bool:
+    return isinstance(node, discord.app_commands.Command)
+
+
+def _value_problem(
+    kind: discord.AppCommandOptionType,
+    value: Any,
+    roles: tuple[str, ...],
+    channels: tuple[str, ...],
+    members: set[str],
+) -> str | None:
+    """What is wrong with a script value for an option of type `kind`, if anything."""
+    types = discord.AppCommandOptionType
+    text = value if isinstance(value, str) else None
+    if kind is types.role:
+        if not (text and text.startswith("&") and text[1:] in roles):
+            return f"expected &role, one of guild.roles, got {value!r}"
+    elif kind is types.channel:
+        if not (text and text.startswith("#") and text[1:] in channels):
+            return f"expected #channel, one of guild.channels, got {value!r}"
+    elif kind is types.user:
+        if not (text and text.startswith("@") and text[1:] in members):
+            return f"expected @member, one of the header's members, got {value!r}"
+    elif kind is types.mentionable:
+        if not (
+            text
+            and (
+                (text.startswith("@") and text[1:] in members)
+                or (text.startswith("&") and text[1:] in roles)
+            )
+        ):
+            return f"expected @member or &role, got {value!r}"
+    elif kind is types.attachment:
+        if not isinstance(value, Upload):
+            return 'expected a file: {"file": "name beside the script"}'
+    elif kind is types.integer:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return f"expected a whole number, got {value!r}"
+    elif kind is types.number:
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            return f"expected a number, got {value!r}"
+    elif kind is types.boolean:
+        if not isinstance(value, bool):
+            return f"expected true or false, got {value!r}"
+    elif not isinstance(value, str):
+        return f"expected text, got {value!r}"
+    return None
+
+
+def _describe(record: logging.LogRecord) -> str:
+    text = f"{record.name}: {record.getMessage()}"
+    if record.exc_info and record.exc_info[1] is not None:
+        error = record.exc_info[1]
+        text += f" ({type(error).__name__}: {error})"
+    return text
+
+
+@contextmanager
+def _counted_error_ids() -> Iterator[None]:
+    """Error ids 00000001, 00000002 … instead of random ones, for a deterministic transcript."""
+    counter = itertools.count(1)
+    original = tree_module.new_error_id
+    tree_module.new_error_id = lambda: f"{next(counter):08x}"
+    try:
+        yield
+    finally:
+        tree_module.new_error_id = original
+
+
+@contextmanager
+def _quiet_logs() -> Iterator[None]:
+    """Keep log records off stderr (errors reach the transcript through each step)."""
+    handler = logging.NullHandler()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+
+
+@dataclass
+class _Message:
+    """A message the bot sent during the replay, for clicks: where, and its latest body."""
+
+    message_id: int
+    channel_id: int
+    body: dict[str, Any]
+
+
+class _Run:
+    """One replay in progress: the bot, its Discord, the clock and what the steps made."""
+
+    def __init__(
+        self, script: Script, bot: ArbiterBot, stub: DiscordStub, clock: VirtualClock
+    ) -> None:
+        self.script = script
+        self.bot = bot
+        self.stub = stub
+        self.clock = clock
+        header = script.header
+        self.guild_id = stable_id("guild", header.guild)
+        stub.add_guild(
+            self.guild_id, name=header.guild, roles=header.roles, channels=header.channels
+        )
+        self.members: dict[str, Member] = {
+            spec.name: stub.member(
+                *spec.roles,
+                guild_id=self.guild_id,
+                user_id=stable_id(self.guild_id, "member", spec.name),
+                name=spec.name,
+                permissions=discord.Permissions(manage_guild=spec.manage_guild),
+            )
+            for spec in header.members
+        }
+        self.shown = mentions_by_name(
+            {role_id: name for name, role_id in stub.roles[self.guild_id].items()},
+            stub.channel_names(),
+            {member.id: name for name, member in self.members.items()},
+        )
+        self.messages: dict[int, _Message] = {}
+        self.by_step: dict[int, list[int]] = {}
+        self.order: list[int] = []
+        self.last: StepRecord | None = None
+        self.standin: ChessComStandIn | None = None
+
+    # -- values ------------------------------------------------------------------------------
+
+    def _value(self, kind: discord.AppCommandOptionType, value: Any) -> Any:
+        types = discord.AppCommandOptionType
+        if kind in (types.role, types.mentionable) and value.startswith("&"):
+            return self.stub.role(value[1:], self.guild_id)
+        if kind is types.channel:
+            return self.stub.channel(value[1:], self.guild_id)
+        if kind in (types.user, types.mentionable):
+            return self.members[value[1:]]
+        return value
+
+    def _values(self, path: str, options: dict[str, Any]) -> dict[str, Any]:
+        _, command = find_command(self.bot.tree, path)
+        params = {p.name: p for p in command.parameters}
+        return {name: self._value(params[name].type, value) for name, value in options.items()}
+
+    def _channel(self, name: str | None) -> int | None:
+        return None if name is None else self.stub.channel(name, self.guild_id)
+
+    # -- steps -------------------------------------------------------------------------------
+
+    async def step(self, step: Step) -> StepRecord:
+        if isinstance(step, At):
+            return await self._advance(step)
+        if isinstance(step, Command):
+            values = self._values(step.path, step.options)
+            payload = self.stub.command_payload(
+                step.path,
+                self.members[step.member],
+                values,
+                channel_id=self._channel(step.channel),
+            )
+            return await self._interact(step, payload, _command_title(step))
+        if isinstance(step, Autocomplete):
+            values = self._values(step.path, step.options | {step.option: step.value})
+            payload = self.stub.command_payload(
+                step.path,
+                self.members[step.member],
+                values,
+                kind=4,
+                focused=step.option,
+                channel_id=self._channel(step.channel),
+            )
+            title = f"{step.member}: typing {step.option}:{step.value} in /{step.path}"
+            return await self._interact(step, payload, title)
+        if isinstance(step, Click):
+            return await self._click(step)
+        if isinstance(step, ChessCom):
+            assert self.standin is not None
+            if step.status is not None:
+                self.standin.serve_status(step.path, step.status)
+                title = f"chess.com {step.path} answers {step.status}"
+            else:
+                self.standin.serve_bytes(step.path, step.body or b"")
+                title = f"chess.com {step.path} serves {len(step.body or b'')} bytes"
+            return StepRecord(step.number, step.line, title, self.clock())
+        if isinstance(step, Expect):
+            assert self.last is not None
+            check_expectation(step, self.last)
+            return StepRecord(
+                step.number, step.line, f"expect on step {self.last.step}: ok", self.clock()
+            )
+        raise TypeError(f"unknown step {step!r}")
+
+    async def _advance(self, step: At) -> StepRecord:
+        before = len(self.stub.posts)
+        with logged_errors() as errors:
+            try:
+                await self.clock.advance_to(step.instant)
+            except Exception as error:
+                raise ReplayFailure(
+                    f"step {step.number} (line {step.line}): a job stopped the clock:"
+                    f" {type(error).__name__}: {error}"
+                ) from error
+        record = StepRecord(step.number, step.line, "clock advanced", self.clock())
+        self._posts(record, before)
+        record.error = "; ".join(_describe(r) for r in errors) or None
+        return record
+
+    async def _interact(
+        self, step: Step, payload: dict[str, Any], title: str, clicked: int | None = None
+    ) -> StepRecord:
+        before = len(self.stub.posts)
+        outcome = await self.stub.run(payload)
+        with logged_errors() as later:
+            await self.clock.advance_to(self.clock())  # the outbox, and jobs due now
+        record = StepRecord(step.number, step.line, title, self.clock())
+        for reply in outcome.replies:
+            view = reply_view(reply, self.shown)
+            if view is None:
+                continue
+            record.replies.append(view)
+            if reply.type == 8:
+                continue
+            message_id = clicked if reply.type == 7 and clicked is not None else reply.message_id
+            self._remember(step.number, message_id or 0, reply.channel_id or 0, reply.data)
+        self._posts(record, before)
+        record.error = _problems(outcome, later)
+        return record
+
+    def _posts(self, record: StepRecord, before: int) -> None:
+        channels = self.stub.channel_names()
+        for post in self.stub.posts[before:]:
+            record.posts.append(post_view(post, channels, self.shown))
+            self._remember(record.step, post.message_id, post.channel_id, post.payload)
+
+    def _remember(self, step: int, message_id: int, channel_id: int, body: dict[str, Any]) -> None:
+        known = self.messages.get(message_id)
+        if known is None:
+            self.messages[message_id] = _Message(message_id, channel_id, dict(body))
+        else:
+            known.body = known.body | body
+        self.by_step.setdefault(step, []).append(message_id)
+        self.order.append(message_id)
+
+    async def _click(self, step: Click) -> StepRecord:
+        if step.target is None:
+            candidates, where = self.order, "any earlier message"
+        else:
+            candidates, where = (
+                self.by_step.get(step.target, []),
+                f"the messages of step {step.target}",
+            )
+        for message_id in reversed(candidates):
+            message = self.messages[message_id]
+            button = find_button(message.body.get("components") or [], step.button)
+            if button is not None and button.get("custom_id"):
+                payload = self.stub.click_payload(
+                    str(button["custom_id"]),
+                    self.members[step.member],
+                    message_id,
+                    message=message.body,
+                    channel_id=message.channel_id,
+                )
+                title = f"{step.member}: click [{step.button}]"
+                return await self._interact(step, payload, title, clicked=message_id)
+        labels = sorted(
+            {
+                label
+                for message_id in candidates
+                for label in _labels(self.messages[message_id].body)
+            }
+        )
+        raise ReplayFailure(
+            f"step {step.number} (line {step.line}): no button {step.button!r} on {where}"
+            f" (buttons there: {', '.join(labels) or 'none'})"
+        )
+
+
+def _labels(body: dict[str, Any]) -> list[str]:
+    return [
+        str(item.get("label"))
+        for row in body.get("components") or []
+        for item in row.get("components") or []
+        if item.get("type") == 2
+    ]
+
+
+def _problems(outcome: Outcome, later: list[logging.LogRecord]) -> str | None:
+    problems = [_describe(r) for r in outcome.errors]
+    problems += outcome.stray
+    if outcome.unanswered:
+        problems.append(
+            f"Discord REST calls the offline Discord cannot answer: {outcome.unanswered}"
+        )
+    problems += [_describe(r) for r in later]
+    return "; ".join(problems) or None
+
+
+def _command_title(step: Command) -> str:
+    shown = []
+    for name, value in step.options.items():
+        shown.append(f"{name}:{value.filename if isinstance(value, Upload) else value}")
+    return " ".join([f"{step.member}: /{step.path}", *shown])
+
+
+def _summary(texts: list[str]) -> str:
+    joined = " / ".join(" ".join(text.split()) for text in texts if text) or "nothing"
+    return joined if len(joined) <= 300 else joined[:299] + "…"
+
+
+def check_expectation(expect: Expect, record: StepRecord) -> None:
+    """ReplayFailure naming the expect step if `record` (the step before) does not match."""
+    where = f"step {expect.number} (line {expect.line})"
+    of = f"step {record.step}"
+    replies = [reply_text(reply) for reply in record.replies]
+    if expect.ephemeral is not UNSET:
+        wanted = "ephemeral" if expect.ephemeral else "public"
+        if not record.replies:
+            raise ReplayFailure(f"{where}: expected an {wanted} reply to {of}, but it got none")
+        if any(reply["ephemeral"] != expect.ephemeral for reply in record.replies):
+            raise ReplayFailure(f"{where}: expected every reply to {of} {wanted}, but one is not")
+    if expect.contains is not UNSET and not any(expect.contains in text for text in replies):
+        raise ReplayFailure(
+            f"{where}: expected a reply to {of} containing {expect.contains!r};"
+            f" it said: {_summary(replies)}"
+        )
+    if expect.posts_contain is not UNSET:
+        posts = [reply_text(post) for post in record.posts]
+        if not any(expect.posts_contain in text for text in posts):
+            raise ReplayFailure(
+                f"{where}: expected a post in {of} containing {expect.posts_contain!r};"
+                f" the posts said: {_summary(posts)}"
+            )
+    if expect.error is None and record.error is not None:
+        raise ReplayFailure(f"{where}: expected no error in {of}, got: {record.error}")
+    if isinstance(expect.error, str) and expect.error not in (record.error or ""):
+        raise ReplayFailure(
+            f"{where}: expected an error in {of} containing {expect.error!r},"
+            f" got: {record.error or 'no error'}"
+        )
+
+
+async def validate(script: Script, db_path: Path) -> None:
+    """Everything that can be checked before a step runs: the config, and every command and
+    option against the real command tree (loaded on an in-memory database)."""
+    config = replay_config(script, db_path)
+    with _quiet_logs():
+        checker = await offline_bot(config)
+        async with checker:
+            await checker.setup_hook()
+            check_against_tree(script, checker.tree)
+
+
+async def replay(script: Script, db_path: Path, emit: Callable[[StepRecord], None]) -> None:
+    """Run `script` on a new database at `db_path`, handing each step's record to `emit`;
+    ReplayFailure if an expectation fails or a step cannot run. Call `validate` first."""
+    standin = ChessComStandIn()
+    clock = VirtualClock(script.header.start)
+    with _quiet_logs(), _counted_error_ids():
+        db_path.parent.mkdir(parents=True, exist_ok=True)  # as Database.open would
+        url = await standin.start()
+        owner = OwnerLock.acquire(db_path)
+        try:
+            config = replay_config(script, db_path, url)
+            database = await Database.open(db_path, clock=clock)
+            bot = ArbiterBot(config, database=database, timer=clock)
+            async with bot:
+                stub = DiscordStub(bot)
+                run = _Run(script, bot, stub, clock)
+                run.standin = standin
+                await bot.setup_hook()
+                for step in script.steps:
+                    record = await run.step(step)
+                    if not isinstance(step, Expect):
+                        run.last = record
+                    emit(record)
+        finally:
+            owner.release()
+            await standin.stop()

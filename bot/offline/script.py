@@ -1,0 +1,415 @@
+"""A replay script (`../shared/formats/replay.md`) read into values: a header, then steps.
+
+JSON Lines: blank lines and lines starting with `//` are skipped; the first other line is the
+header, each later one a step. Anything wrong raises `ScriptError` naming the line and the
+problem, before anything runs. Files a step names (attachments, chess.com payloads) are read
+here, relative to the script's folder.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bot.offline.discord_stub import ATTACHMENT_LIMIT, Upload
+
+VERSION = 1
+MAX_FILE_BYTES = 16 * 1024 * 1024
+UNSET: Any = object()
+"""An `expect` key the script did not give (`"error": null` is a real expectation)."""
+
+
+class ScriptError(Exception):
+    """A script that cannot run: `line` (1-based) and what is wrong there."""
+
+    def __init__(self, line: int, problem: str) -> None:
+        super().__init__(f"line {line}: {problem}")
+        self.line = line
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class MemberSpec:
+    """A guild member of the script: name, role names and whether it may manage the server."""
+
+    name: str
+    roles: tuple[str, ...] = ()
+    manage_guild: bool = False
+
+
+@dataclass(frozen=True)
+class Header:
+    """The script's world: the clock's first instant, the guild, its members and config."""
+
+    start: datetime
+    guild: str
+    roles: tuple[str, ...]
+    channels: tuple[str, ...]
+    members: tuple[MemberSpec, ...]
+    config: dict[str, Any]
+    line: int = 1
+
+
+@dataclass(frozen=True)
+class Step:
+    """A step: its number (1 = the first step after the header) and line in the script."""
+
+    number: int
+    line: int
+
+
+@dataclass(frozen=True)
+class At(Step):
+    """Advance the clock to `instant`."""
+
+    instant: datetime
+
+
+@dataclass(frozen=True)
+class Command(Step):
+    """`/path` by `member` with `options` (raw script values: `@name`, `&name`, `#name`,
+    `Upload`), in channel `channel` (None: the guild's first channel)."""
+
+    member: str
+    path: str
+    options: dict[str, Any]
+    channel: str | None
+
+
+@dataclass(frozen=True)
+class Autocomplete(Step):
+    """`member` typing `value` into option `option` of `/path` (other options filled)."""
+
+    member: str
+    path: str
+    option: str
+    value: Any
+    options: dict[str, Any]
+    channel: str | None
+
+
+@dataclass(frozen=True)
+class Click(Step):
+    """`member` clicking the button labelled `button` on a message of step `target` (None:
+    the latest message with such a button)."""
+
+    member: str
+    button: str
+    target: int | None
+
+
+@dataclass(frozen=True)
+class ChessCom(Step):
+    """From now on the stand-in answers `path` with `body` (JSON bytes) or `status`."""
+
+    path: str
+    body: bytes | None
+    status: int | None
+
+
+@dataclass(frozen=True)
+class Expect(Step):
+    """Assertions on the previous step's output (UNSET: not asserted)."""
+
+    ephemeral: Any = UNSET
+    contains: Any = UNSET
+    posts_contain: Any = UNSET
+    error: Any = UNSET
+
+
+@dataclass(frozen=True)
+class Script:
+    """A parsed script: header, steps, and the folder its file names are relative to."""
+
+    header: Header
+    steps: tuple[Step, ...]
+    folder: Path = field(default=Path("."))
+
+
+def parse_instant(value: Any, line: int, key: str) -> datetime:
+    """An ISO 8601 instant with a time zone (`2017-08-01T09:00:00Z`), in UTC."""
+    if not isinstance(value, str):
+        raise ScriptError(line, f"{key}: expected an instant such as 2017-08-01T09:00:00Z")
+    try:
+        instant = datetime.fromisoformat(value)
+    except ValueError:
+        raise ScriptError(line, f"{key}: {value!r} is not an ISO 8601 instant") from None
+    if instant.tzinfo is None:
+        raise ScriptError(line, f"{key}: {value!r} has no time zone (add Z for UTC)")
+    return instant.astimezone(UTC)
+
+
+def _keys(obj: dict[str, Any], line: int, allowed: set[str], what: str) -> None:
+    unknown = sorted(set(obj) - allowed)
+    if unknown:
+        raise ScriptError(
+            line, f"{what}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})"
+        )
+
+
+def _name(value: Any, line: int, key: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ScriptError(line, f"{key}: expected a non-empty name")
+    return value
+
+
+def _names(value: Any, line: int, key: str) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise ScriptError(line, f"{key}: expected a list of names")
+    names = tuple(_name(item, line, key) for item in value)
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ScriptError(line, f"{key}: {twice[0]!r} is listed twice")
+    return names
+
+
+def _read(folder: Path, value: Any, line: int, key: str, limit: int) -> tuple[str, bytes]:
+    """A file named relative to the script: (its name, its bytes)."""
+    if not isinstance(value, str) or not value:
+        raise ScriptError(line, f"{key}: expected a file name relative to the script")
+    path = folder / value
+    if not path.is_file():
+        raise ScriptError(line, f"{key}: no such file {value!r} (beside the script)")
+    if path.stat().st_size > limit:
+        raise ScriptError(line, f"{key}: {value!r} is over {limit // (1024 * 1024)} MiB")
+    return path.name, path.read_bytes()
+
+
+def _header(obj: dict[str, Any], line: int) -> Header:
+    _keys(obj, line, {"replay", "start", "guild", "members", "config"}, "header")
+    if obj.get("replay") != VERSION:
+        raise ScriptError(line, f'the header must say "replay": {VERSION} (the format version)')
+    start = parse_instant(obj.get("start"), line, "start")
+    guild = obj.get("guild")
+    if not isinstance(guild, dict):
+        raise ScriptError(line, "guild: expected {name, roles, channels}")
+    _keys(guild, line, {"name", "roles", "channels"}, "guild")
+    roles = _names(guild.get("roles", []), line, "guild.roles")
+    if "@everyone" in roles:
+        raise ScriptError(line, "guild.roles: @everyone exists already; do not list it")
+    channels = _names(guild.get("channels", []), line, "guild.channels")
+    if not channels:
+        raise ScriptError(line, "guild.channels: at least one channel is needed")
+    members_data = obj.get("members", [])
+    if not isinstance(members_data, list):
+        raise ScriptError(line, "members: expected a list of {name, roles, manage_guild}")
+    members = []
+    for index, item in enumerate(members_data):
+        where = f"members[{index}]"
+        if not isinstance(item, dict):
+            raise ScriptError(line, f"{where}: expected {{name, roles, manage_guild}}")
+        _keys(item, line, {"name", "roles", "manage_guild"}, where)
+        member_roles = _names(item.get("roles", []), line, f"{where}.roles")
+        for role in member_roles:
+            if role not in roles:
+                raise ScriptError(line, f"{where}.roles: no role {role!r} in guild.roles")
+        manage = item.get("manage_guild", False)
+        if not isinstance(manage, bool):
+            raise ScriptError(line, f"{where}.manage_guild: expected true or false")
+        members.append(
+            MemberSpec(_name(item.get("name"), line, f"{where}.name"), member_roles, manage)
+        )
+    _names([m.name for m in members], line, "members")
+    config = obj.get("config", {})
+    if not isinstance(config, dict):
+        raise ScriptError(line, "config: expected an object, as config.toml")
+    name = _name(guild.get("name"), line, "guild.name")
+    return Header(start, name, roles, channels, tuple(members), config, line)
+
+
+class _Parser:
+    """Reads steps in order, checking each against the header and the steps before it."""
+
+    def __init__(self, header: Header, folder: Path) -> None:
+        self.header = header
+        self.folder = folder
+        self.members = {m.name for m in header.members}
+        self.clock = header.start
+        self.steps: list[Step] = []
+
+    def member(self, obj: dict[str, Any], line: int) -> str:
+        name = obj.get("as")
+        if not isinstance(name, str) or name not in self.members:
+            known = ", ".join(sorted(self.members)) or "none"
+            raise ScriptError(
+                line, f"as: {name!r} is not a member of the header (members: {known})"
+            )
+        return name
+
+    def channel(self, obj: dict[str, Any], line: int) -> str | None:
+        name = obj.get("in")
+        if name is None:
+            return None
+        if name not in self.header.channels:
+            raise ScriptError(line, f"in: no channel {name!r} in guild.channels")
+        return str(name)
+
+    def options(self, value: Any, line: int) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise ScriptError(line, "options: expected an object of option name → value")
+        options: dict[str, Any] = {}
+        for name, item in value.items():
+            if isinstance(item, dict):
+                _keys(item, line, {"file"}, f"options.{name}")
+                filename, data = _read(
+                    self.folder, item.get("file"), line, f"options.{name}.file", ATTACHMENT_LIMIT
+                )
+                options[name] = Upload(filename, data)
+            elif isinstance(item, (str, int, float, bool)):
+                options[name] = item
+            else:
+                raise ScriptError(
+                    line, f'options.{name}: expected text, a number, true/false or {{"file": …}}'
+                )
+        return options
+
+    def path(self, value: Any, line: int, key: str) -> str:
+        if not isinstance(value, str) or not value.split():
+            raise ScriptError(line, f'{key}: expected a command such as "setup show"')
+        return " ".join(value.removeprefix("/").split())
+
+    def step(self, obj: dict[str, Any], line: int) -> Step:
+        number = len(self.steps) + 1
+        if "at" in obj:
+            _keys(obj, line, {"at"}, "at step")
+            instant = parse_instant(obj["at"], line, "at")
+            if instant < self.clock:
+                raise ScriptError(
+                    line,
+                    f"at: {obj['at']} is before the clock's {self.clock.isoformat()}"
+                    " (it does not go backwards)",
+                )
+            self.clock = instant
+            return At(number, line, instant)
+        if "command" in obj:
+            _keys(obj, line, {"as", "command", "options", "in"}, "command step")
+            return Command(
+                number,
+                line,
+                self.member(obj, line),
+                self.path(obj["command"], line, "command"),
+                self.options(obj.get("options", {}), line),
+                self.channel(obj, line),
+            )
+        if "autocomplete" in obj:
+            _keys(
+                obj,
+                line,
+                {"as", "autocomplete", "option", "value", "options", "in"},
+                "autocomplete step",
+            )
+            option = _name(obj.get("option"), line, "option")
+            value = obj.get("value", "")
+            if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+                raise ScriptError(line, "value: expected what the member has typed so far")
+            return Autocomplete(
+                number,
+                line,
+                self.member(obj, line),
+                self.path(obj["autocomplete"], line, "autocomplete"),
+                option,
+                value,
+                self.options(obj.get("options", {}), line),
+                self.channel(obj, line),
+            )
+        if "click" in obj:
+            _keys(obj, line, {"as", "click"}, "click step")
+            click = obj["click"]
+            if not isinstance(click, dict):
+                raise ScriptError(line, 'click: expected {"step": N, "button": "label"}')
+            _keys(click, line, {"step", "message", "button"}, "click")
+            button = click.get("button")
+            if not isinstance(button, str) or not button:
+                raise ScriptError(line, "click.button: expected the button's label")
+            if ("step" in click) == ("message" in click):
+                raise ScriptError(line, 'click: give either "step": N or "message": "last"')
+            target = click.get("step")
+            if "message" in click and click["message"] != "last":
+                raise ScriptError(line, 'click.message: the only message by name is "last"')
+            if target is not None and (
+                not isinstance(target, int) or isinstance(target, bool) or not 1 <= target < number
+            ):
+                raise ScriptError(
+                    line, f"click.step: expected the number of an earlier step (1 to {number - 1})"
+                )
+            return Click(number, line, self.member(obj, line), button, target)
+        if "chesscom" in obj:
+            _keys(obj, line, {"chesscom"}, "chesscom step")
+            spec = obj["chesscom"]
+            if not isinstance(spec, dict):
+                raise ScriptError(
+                    line, 'chesscom: expected {"path": "/pub/…", "json"|"file"|"status": …}'
+                )
+            _keys(spec, line, {"path", "json", "file", "status"}, "chesscom")
+            path = spec.get("path")
+            if not isinstance(path, str) or not path.startswith("/pub/") or len(path) <= 5:
+                raise ScriptError(
+                    line, 'chesscom.path: expected an API path such as "/pub/match/12803"'
+                )
+            given = [key for key in ("json", "file", "status") if key in spec]
+            if len(given) != 1:
+                raise ScriptError(line, 'chesscom: give exactly one of "json", "file" or "status"')
+            if "json" in spec:
+                return ChessCom(number, line, path, json.dumps(spec["json"]).encode(), None)
+            if "file" in spec:
+                _, body = _read(self.folder, spec["file"], line, "chesscom.file", MAX_FILE_BYTES)
+                return ChessCom(number, line, path, body, None)
+            status = spec["status"]
+            if not isinstance(status, int) or isinstance(status, bool) or not 100 <= status <= 599:
+                raise ScriptError(line, "chesscom.status: expected an HTTP status (100-599)")
+            return ChessCom(number, line, path, None, status)
+        if "expect" in obj:
+            _keys(obj, line, {"expect"}, "expect step")
+            spec = obj["expect"]
+            if not isinstance(spec, dict) or not spec:
+                raise ScriptError(
+                    line, "expect: expected an object of ephemeral, contains, posts_contain, error"
+                )
+            _keys(spec, line, {"ephemeral", "contains", "posts_contain", "error"}, "expect")
+            if "ephemeral" in spec and not isinstance(spec["ephemeral"], bool):
+                raise ScriptError(line, "expect.ephemeral: expected true or false")
+            for key in ("contains", "posts_contain"):
+                if key in spec and not isinstance(spec[key], str):
+                    raise ScriptError(line, f"expect.{key}: expected text")
+            if "error" in spec and spec["error"] is not None and not isinstance(spec["error"], str):
+                raise ScriptError(line, "expect.error: expected null or text")
+            if not any(not isinstance(step, Expect) for step in self.steps):
+                raise ScriptError(line, "expect: there is no earlier step to check")
+            return Expect(
+                number,
+                line,
+                **{
+                    key: spec.get(key, UNSET)
+                    for key in ("ephemeral", "contains", "posts_contain", "error")
+                },
+            )
+        raise ScriptError(
+            line, "unknown step: expected one of at, command, autocomplete, click, chesscom, expect"
+        )
+
+
+def parse_script(text: str, folder: Path) -> Script:
+    """The script in `text` (files it names are relative to `folder`); ScriptError if bad."""
+    header: Header | None = None
+    parser: _Parser | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("//"):
+            continue
+        try:
+            obj = json.loads(stripped)
+        except json.JSONDecodeError as error:
+            raise ScriptError(number, f"not JSON: {error.msg} (column {error.colno})") from None
+        if not isinstance(obj, dict):
+            raise ScriptError(number, "expected a JSON object")
+        if parser is None:
+            header = _header(obj, number)
+            parser = _Parser(header, folder)
+        else:
+            parser.steps.append(parser.step(obj, number))
+    if parser is None or header is None:
+        raise ScriptError(1, 'the script is empty: it needs a header line {"replay": 1, …}')
+    return Script(header, tuple(parser.steps), folder)

@@ -1,0 +1,158 @@
+"""What a replay step produced, in the shapes of `replay.md`: one JSON line per step, or a
+readable transcript. Only what Discord users see is kept (no ids, no timestamps), so the same
+script gives the same bytes."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.offline.discord_stub import Post, Reply
+
+
+def instant_text(instant: datetime) -> str:
+    """An instant as the script writes it: UTC, `Z`."""
+    return instant.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+Shown = Callable[[str | None], str | None]
+"""Text as a Discord client shows it (mentions by name)."""
+
+_MENTION = re.compile(r"<(@&|@!?|#)(\d+)>")
+
+
+def mentions_by_name(
+    roles: dict[int, str], channels: dict[int, str], users: dict[int, str]
+) -> Shown:
+    """Show `<@&id>` as `@role`, `<#id>` as `#channel`, `<@id>` as `@member`, as a Discord
+    client does (unknown ids stay as they are)."""
+
+    def name(match: re.Match[str]) -> str:
+        kind, number = match.group(1), int(match.group(2))
+        table = roles if kind == "@&" else channels if kind == "#" else users
+        known = table.get(number)
+        return match.group(0) if known is None else ("#" if kind == "#" else "@") + known
+
+    def shown(text: str | None) -> str | None:
+        return None if text is None else _MENTION.sub(name, text)
+
+    return shown
+
+
+def _as_is(text: str | None) -> str | None:
+    return text
+
+
+def _embed(embed: dict[str, Any], shown: Shown) -> dict[str, Any]:
+    return {
+        "title": shown(embed.get("title")),
+        "description": shown(embed.get("description")),
+        "fields": [
+            [shown(item.get("name")), shown(item.get("value"))]
+            for item in embed.get("fields") or []
+        ],
+    }
+
+
+def reply_view(reply: Reply, shown: Shown = _as_is) -> dict[str, Any] | None:
+    """A reply as the transcript shows it; None for what shows nothing (a defer, a delete)."""
+    if reply.kind == "delete" or reply.type in (5, 6):
+        return None
+    view: dict[str, Any] = {
+        "ephemeral": reply.ephemeral or reply.type == 8,
+        "content": shown(reply.content),
+        "embeds": [_embed(embed, shown) for embed in reply.embeds],
+        "files": reply.files,
+        "buttons": reply.buttons,
+    }
+    if reply.type == 8:
+        view["choices"] = [choice.get("name") for choice in reply.choices]
+    return view
+
+
+def post_view(post: Post, channels: dict[int, str], shown: Shown = _as_is) -> dict[str, Any]:
+    """A channel message as the transcript shows it (the channel by name)."""
+    return {
+        "channel": channels.get(post.channel_id, str(post.channel_id)),
+        "content": shown(post.content),
+        "embeds": [_embed(embed, shown) for embed in post.embeds],
+        "files": post.files,
+    }
+
+
+@dataclass
+class StepRecord:
+    """One step's output: the clock after it, replies, posts and the errors it caused."""
+
+    step: int
+    line: int
+    title: str
+    at: datetime
+    replies: list[dict[str, Any]] = field(default_factory=list)
+    posts: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+
+    def as_json(self) -> str:
+        """The step's JSON line (replay.md's shape)."""
+        record = {
+            "step": self.step,
+            "at": instant_text(self.at),
+            "replies": self.replies,
+            "posts": self.posts,
+            "error": self.error,
+        }
+        return json.dumps(record, ensure_ascii=False)
+
+    def as_text(self) -> str:
+        """The step for a reader: a heading line, then what the bot said, indented."""
+        lines = [f"step {self.step} · {instant_text(self.at)} · {self.title}"]
+        for reply in self.replies:
+            seen = "ephemeral" if reply["ephemeral"] else "public"
+            lines += _message(f"reply ({seen})", reply)
+            if "choices" in reply:
+                lines.append("    choices: " + (", ".join(reply["choices"]) or "(none)"))
+        for post in self.posts:
+            lines += _message(f"post #{post['channel']}", post)
+        if self.error:
+            lines.append(f"  error: {self.error}")
+        return "\n".join(lines)
+
+
+def _indented(text: str, prefix: str) -> list[str]:
+    return [prefix + line for line in text.splitlines()] or [prefix]
+
+
+def _message(label: str, message: dict[str, Any]) -> list[str]:
+    content = message.get("content")
+    lines = [f"  {label}:" + (f" {content.splitlines()[0]}" if content else "")]
+    if content:
+        lines += _indented("\n".join(content.splitlines()[1:]), "    ") if "\n" in content else []
+    for embed in message["embeds"]:
+        lines.append(f"    [{embed['title'] or ''}]")
+        if embed["description"]:
+            lines += _indented(embed["description"], "      ")
+        for name, value in embed["fields"]:
+            lines.append(f"      {name}:")
+            lines += _indented(str(value), "        ")
+    if message.get("files"):
+        lines.append("    files: " + ", ".join(message["files"]))
+    if message.get("buttons"):
+        lines.append("    buttons: " + " ".join(f"[{label}]" for label in message["buttons"]))
+    return lines
+
+
+def reply_text(view: dict[str, Any]) -> str:
+    """Everything a message says (content, embeds, buttons, choices), for `contains`."""
+    parts = [view.get("content") or ""]
+    for embed in view["embeds"]:
+        parts += [embed["title"] or "", embed["description"] or ""]
+        for name, value in embed["fields"]:
+            parts += [str(name), str(value)]
+    parts += view.get("buttons") or []
+    parts += view.get("choices") or []
+    parts += view.get("files") or []
+    return "\n".join(part for part in parts if part)
