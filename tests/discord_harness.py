@@ -867,5 +867,10 @@ class DiscordHarness:
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None:
             data["values"] = values
-        message = self.message_payload(message_id, {})
+        # The clicked message as Discord sends it: with its components (persistent
+        # DynamicItems are matched against them), when the bot posted it to a channel.
+        posted = self.sent.get(message_id)
+        message = self.message_payload(message_id, posted.payload if posted else {})
+        if posted is not None:
+            message["channel_id"] = str(posted.channel_id)
         return await self.run(self.interaction_payload(3, data, user, message=message))
