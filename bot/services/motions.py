@@ -382,8 +382,9 @@ async def close_motion(store: GuildStore, motion_id: int) -> Motion | None:
 
 
 async def _close(uow: UnitOfWork, motion: Motion, *, at_deadline: bool) -> Motion | None:
-    """Close the motion if CL-23 says it is closed now (deadline, or every elector voted):
-    apply a passed motion's action, edit its message, announce. None if it stays open."""
+    """Close the motion if CL-23 says it is closed now (deadline, every elector voted, or a
+    split that can only end with no decision): apply a passed motion's action, edit its
+    message, announce. None if it stays open."""
     at = max(uow.now, motion.deadline) if at_deadline else uow.now
     status = motion_status(
         [str(u) for u in motion.electorate],
@@ -392,9 +393,10 @@ async def _close(uow: UnitOfWork, motion: Motion, *, at_deadline: bool) -> Motio
         motion.deadline,
         motion.quorum,
     )
-    if status.state is MotionState.OPEN:
+    if status.state is MotionState.OPEN and not status.can_close_early:
         return None
-    outcome = _STATUS[status.state]
+    # CL-23: a split motion (yes and no votes) can only end with no decision: it closes early.
+    outcome = _STATUS[status.outcome]
     applied = ""
     if outcome == "passed":
         try:
