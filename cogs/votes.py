@@ -129,14 +129,14 @@ class Votes(commands.Cog):
     @show.autocomplete("motion")
     @cast.autocomplete("motion")
     async def motion_choices(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: discord.Interaction, current: str | int
     ) -> list[app_commands.Choice[int]]:
         """The guild's motions (open first for /vote cast) matching what is typed."""
         async with guild_store(interaction).read() as view:
             found = await view.motions.all(limit=200)
         if interaction.command is not None and interaction.command.name == "cast":
             found = [m for m in found if m.status == "open"]
-        typed = current.strip().casefold()
+        typed = str(current).strip().casefold()  # an integer option may arrive as a number
         return [
             app_commands.Choice(name=motion_title(m)[:100], value=m.id)
             for m in found
@@ -173,10 +173,10 @@ class Votes(commands.Cog):
 
     @open_.autocomplete("match")
     async def match_choices(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: discord.Interaction, current: str | int
     ) -> list[app_commands.Choice[int]]:
         """Matches of the guild's seasons (the latest season first) matching what is typed."""
-        typed = current.strip().casefold()
+        typed = str(current).strip().casefold()
         choices: list[app_commands.Choice[int]] = []
         async with guild_store(interaction).read() as view:
             clubs = {c.id: c.name for c in await view.clubs.all()}

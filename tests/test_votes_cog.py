@@ -221,3 +221,66 @@ async def test_cl_23_buttons_persist_across_a_restart_and_a_missed_deadline_clos
             closes = [e for e in await view.audit.recent(100) if e.action == "motion.close"]
         assert len(closes) == 1
         assert all(disabled for _, disabled in _buttons(_message(third, later)))
+
+
+async def test_cl_8_promotion_button_opens_the_division_makeup_motion(tmp_path: Path) -> None:
+    import discord
+
+    from bot.ui.motion_buttons import DivisionMakeupButton
+
+    clock = VirtualClock(START)
+    async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
+        await set_up(harness)
+        await import_test_season(bot.database)
+        three = directors(harness, 3)
+        async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
+            season = await view.seasons.by_name("Test season")
+        assert season is not None
+        view_ = discord.ui.View(timeout=None)
+        view_.add_item(DivisionMakeupButton(season.id))
+        channel = bot.get_channel(harness.channel("general"))
+        assert isinstance(channel, discord.TextChannel)
+        sent = await channel.send("CL-8 proposal", view=view_)
+        player = harness.member(name="player")
+        refused = await harness.click(f"makeup:{season.id}", user=player, message_id=sent.id)
+        assert refused.ephemeral and "director" in (refused.content or "")
+        reply = await harness.click(f"makeup:{season.id}", user=three[0], message_id=sent.id)
+        assert reply.ephemeral and "is open" in (reply.content or "")
+        async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
+            [motion] = await view.motions.all()
+        assert (
+            motion.kind == "division-makeup"
+            and motion.subject["next_season"] == "Test season (next)"
+        )
+
+
+async def test_cl_23_without_the_members_intent_opening_is_refused_with_how_to(
+    tmp_path: Path,
+) -> None:
+    clock = VirtualClock(START)
+    async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
+        await set_up(harness)
+        await import_test_season(bot.database)
+        three = directors(harness, 3)
+        bot._connection._intents.members = False
+        reply = await harness.command("vote open", user=three[0], kind="other", reason="x")
+        assert reply.ephemeral and "Server Members intent" in (reply.content or "")
+        async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
+            assert await view.motions.all() == []
+
+
+async def test_vote_autocomplete_offers_the_guilds_motions(tmp_path: Path) -> None:
+    clock = VirtualClock(START)
+    async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
+        await set_up(harness)
+        await import_test_season(bot.database)
+        three = directors(harness, 3)
+        motion = await _open(harness, three[0], kind="other", reason="Adopt the logo")
+        choices = await harness.autocomplete(
+            "vote cast", user=three[0], focused="motion", motion=motion
+        )
+        assert [c["value"] for c in choices] == [motion]
+        clubs = await harness.autocomplete(
+            "vote open", user=three[0], focused="club", kind="forfeit", reason="x", club=""
+        )
+        assert {c["value"] for c in clubs} == {"A", "B", "C", "D"}

@@ -25,7 +25,7 @@ from core.league import LeagueReport, league_report
 from core.league.promotion import promotion_proposal
 from core.votes import MINIMUM_VOTERS, VOTE_HOURS, MotionState, can_open, motion_status
 from storage.database import Database
-from storage.decisions import NewDecision
+from storage.decisions import DecisionKind, NewDecision
 from storage.guild import GuildStore, UnitOfWork
 from storage.jobs import Job
 from storage.matches import BoardRecord
@@ -42,7 +42,8 @@ KINDS: tuple[MotionKind, ...] = (
     "division-makeup",
     "other",
 )
-DISQUALIFY_RULES = ("CL-4", "CL-18", "CL-19", "CL-20", "CL-21", "CL-23", "CL-DQ")
+DISQUALIFY_RULES = ("CL-15", "CL-18", "CL-20", "CL-21", "CL-23", "CL-DQ")
+"""The rules a director disqualification may name (those the season file can carry)."""
 FORFEIT_RULE = "CL-21"
 """CL-FF: a director forfeit (CL-21) can be added to any match; it counts towards CL-21's."""
 _STATUS: dict[MotionState, MotionStatus] = {
@@ -532,12 +533,16 @@ async def _exclude(uow: UnitOfWork, motion: Motion) -> str:
         if not any(m.club_id == club.id for m in await uow.seasons.members(season.id)):
             continue
         before: LeagueReport = await _report(uow, season)
-        for kind in ("exclusion", "disqualification"):
+        steps: tuple[tuple[DecisionKind, str], ...] = (
+            ("exclusion", "CL-4"),
+            ("disqualification", "CL-23"),
+        )
+        for kind, rule in steps:
             await uow.decisions.record(
                 season.id,
                 NewDecision(
                     kind,
-                    "CL-4",
+                    rule,
                     club_id=club.id,
                     decided_at=uow.now,
                     motion_id=motion.id,
