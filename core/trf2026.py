@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from core.results import STANDARD, Scoring
-from core.trf import COMMENT, TrfError, TrfTournament
+from core.trf import COMMENT, TrfError, TrfTournament, ascii_digits
 
 APPLIED = frozenset({"001", "012", "162", "299", COMMENT})
 """Records whose content decides the standings (012 only titles them)."""
@@ -31,10 +31,14 @@ DESCRIPTIVE = frozenset(
 """Records that describe the event (place, dates, arbiters, time control, rounds) and
 cannot change a score: read and written back without a note."""
 
+MAX_GAME_POINTS = Fraction(100)
+"""The most a result may be worth (record 162, `--points`): beyond it is a typo, and the
+4-column TRF points field could not hold a score made of it."""
+
 TEAM_RECORDS = frozenset({"013", "310"})
 """A file with these is a team event: its `299` records then concern teams, not players."""
 
-_NUMBER = r"-?\d+(?:\.\d+)?"
+_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
 _PAIRS = re.compile(rf"\s*(?:[A-Za-z]\s*{_NUMBER}\s*)+")
 _PAIR = re.compile(rf"([A-Za-z])\s*({_NUMBER})")
 
@@ -107,7 +111,11 @@ def _read_162(value: str, line: int) -> dict[str, Fraction]:
         symbol = symbol.upper()
         if symbol not in _SYMBOLS_162:
             raise TrfError(line, f"record 162: result code {symbol!r} is not W, D, L, A, P or X")
-        given[symbol] = _points(text, line, f"record 162 ({symbol})")
+        points = _points(text, line, f"record 162 ({symbol})")
+        if abs(points) > MAX_GAME_POINTS:
+            most = f"a result is worth at most {MAX_GAME_POINTS}"
+            raise TrfError(line, f"record 162 ({symbol}): {text} points; {most}")
+        given[symbol] = points
     return given
 
 
@@ -137,11 +145,11 @@ def _read_299(value: str, line: int, players: set[int]) -> tuple[str, Fraction, 
         raise TrfError(line, "record 299: no points in columns 14-17")
     points = _points(points_text, line, "record 299 (columns 14-17)")
     round_text = text[19:22].strip()
-    if round_text and not round_text.isdigit():
+    if round_text and not ascii_digits(round_text):
         raise TrfError(line, f"record 299: round {round_text!r} (columns 20-22) is not a number")
     numbers: list[int] = []
     for token in text[23:].split():
-        if not token.isdigit():
+        if not ascii_digits(token):
             raise TrfError(line, f"record 299: {token!r} (from column 24) is not a start number")
         if int(token) not in players:
             raise TrfError(line, f"record 299: player {int(token)} has no 001 record")

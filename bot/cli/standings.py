@@ -7,23 +7,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from fractions import Fraction
 from pathlib import Path
 
 from bot.rendering.standings_json import standings_json
-from bot.rendering.standings_text import standings_text
+from bot.rendering.standings_text import shown_text, standings_text
 from core.points import half_points
 from core.results import STANDARD, Scoring
 from core.standings import PlayerStanding, standings
 from core.tiebreaks import CCT_8B, DeReading
 from core.trf import TrfError, TrfTournament, dump_trf, games_and_byes, parse_trf
-from core.trf2026 import TrfScores, ignored_records, trf_scores
+from core.trf2026 import MAX_GAME_POINTS, TrfScores, ignored_records, trf_scores
 
 from .errors import CliError
 from .input_file import input_path, read_input
 
-MAX_POINTS = Fraction(100)
-"""The most a game may be worth with `--points`: anything above is a typo, not a scoring."""
+MAX_POINTS = MAX_GAME_POINTS
+"""The most a game may be worth with `--points` (as in record 162): above is a typo."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -168,6 +167,6 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(standings_json(rows, names, lots=seed is not None)))
     else:
         order = ", ".join(f"DE ({reading.value})" if c == "DE" else c for c in CCT_8B)
-        title = f"{tournament.name}\n" if tournament.name else ""
+        title = f"{shown_text(tournament.name)}\n" if tournament.name else ""
         print(standings_text(rows, names, f"{title}Order: {order}"))
     return 0
