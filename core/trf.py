@@ -168,6 +168,17 @@ def _parse_player(line: str, line_no: int) -> TrfPlayer:
     )
 
 
+def decode_trf(data: bytes) -> str:
+    """The text of a TRF file's bytes: UTF-8, else Windows-1252 (Swiss-Manager's and Vega's:
+    0x85 is `…`), else Latin-1 (every byte is a character)."""
+    for encoding in ("utf-8", "cp1252"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1")
+
+
 def trf_lines(text: str) -> list[str]:
     """The lines of a TRF text, split at LF, CR LF or CR only (a byte order mark dropped)."""
     return _LINE_END.split(text.removeprefix("\ufeff"))

@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from core.results import STANDARD, Scoring
-from core.trf import COMMENT, TrfError, TrfTournament, ascii_digits
+from core.standings import PlayerStanding, standings
+from core.tiebreaks import DeReading
+from core.trf import COMMENT, TrfError, TrfTournament, ascii_digits, games_and_byes
 
 APPLIED = frozenset({"001", "012", "162", "299", COMMENT})
 """Records whose content decides the standings (012 only titles them)."""
@@ -202,6 +204,28 @@ def trf_scores(tournament: TrfTournament, default: Scoring = STANDARD) -> TrfSco
     )
     bye_points = {code: kinds[kind] for code, kind in _BYE_KINDS.items() if kind in kinds}
     return TrfScores(scoring, bye_points, adjustments, scoring_line)
+
+
+def scored_standings(
+    tournament: TrfTournament,
+    scores: TrfScores,
+    *,
+    reading: DeReading = DeReading.CCT,
+    lots_seed: str | None = None,
+) -> tuple[PlayerStanding, ...]:
+    """CORE-2/CORE-3/CCT-8b: the standings of a parsed TRF (players by start number) scored
+    as `scores` says — the one reading of a file, for `arbiter standings` and for a tour's
+    TRF preliminary alike."""
+    games, byes = games_and_byes(tournament, scores.bye_points)
+    return standings(
+        [p.start_no for p in tournament.players],
+        games,
+        byes,
+        scoring=scores.scoring,
+        reading=reading,
+        lots_seed=lots_seed,
+        adjustments=scores.adjustments,
+    )
 
 
 def ignored_records(tournament: TrfTournament) -> tuple[tuple[str, int], ...]:
