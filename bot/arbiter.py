@@ -10,6 +10,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import Config
+from bot.league_store import StandingsCache
 from bot.outbox import OutboxSender
 from bot.scheduler import JobRegistry, Scheduler
 from bot.tree import ArbiterTree
@@ -46,6 +47,7 @@ class ArbiterBot(commands.AutoShardedBot):
         )
         self.config = config
         self.jobs = JobRegistry()
+        self.standings = StandingsCache()
         self._database = database
         self.run_jobs = run_jobs
         self.scheduler: Scheduler | None = None

@@ -27,8 +27,10 @@ from storage.database import Database, to_text
 from storage.decisions import DecisionReader, DecisionRepository
 from storage.guild_settings import GuildSettingsReader, GuildSettingsRepository
 from storage.jobs import Job, JobReader, JobRepository
+from storage.lookups import LookupReader
 from storage.matches import MatchReader, MatchRepository
 from storage.outbox import OutboxMessage, OutboxReader, OutboxRepository
+from storage.pins import PinReader, PinRepository
 from storage.rosters import RosterReader, RosterRepository
 from storage.scope import ReadScope, WriteScope
 from storage.seasons import SeasonReader, SeasonRepository
@@ -49,6 +51,8 @@ class GuildView:
         self.jobs = JobReader(scope)
         self.outbox = OutboxReader(scope)
         self.audit = AuditReader(scope)
+        self.pins = PinReader(scope)
+        self.lookups = LookupReader(scope)
 
 
 class UnitOfWork:
@@ -70,6 +74,7 @@ class UnitOfWork:
         self.decisions = DecisionRepository(scope)
         self.jobs = JobRepository(scope)
         self.outbox = OutboxRepository(scope)
+        self.pins = PinRepository(scope)
         self.abandoned = False
 
     @property

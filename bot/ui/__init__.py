@@ -1,0 +1,1 @@
+"""Interactive message parts: pagination buttons and Confirm / Cancel."""
