@@ -30,6 +30,7 @@ from bot.rendering.league_embeds import (
 )
 from bot.services import matches as service
 from bot.services import results
+from bot.services.actor import Role
 from bot.services.match_jobs import deadline_of
 from bot.services.references import find_club, find_match, find_season
 from bot.ui.pages import send_pages
@@ -174,6 +175,7 @@ class Matches(commands.Cog):
         """CL-14, CL-19: deferred first (chess.com may be slow)."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
+        await results.authorise_report(store, actor, match)  # a refusal stays private
         await interaction.response.defer(thinking=True)
         async with ChessComClient(self.bot.config.chesscom) as client:
             event = await results.import_chesscom_result(
@@ -192,6 +194,7 @@ class Matches(commands.Cog):
         """CL-14: the manual fallback; a bad line is named."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
+        actor.require(Role.ARBITER)  # before the public defer: a refusal stays private
         await interaction.response.defer(thinking=True)
         data = await read_attachment(file, "boards file", ".csv")
         try:

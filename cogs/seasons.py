@@ -24,6 +24,7 @@ from bot.rendering.league_embeds import (
     season_embed,
 )
 from bot.services import schedule, season_files, seasons
+from bot.services.actor import Role
 from bot.services.match_jobs import deadline_of
 from bot.services.references import find_club, find_season
 from bot.ui.confirm import ConfirmView
@@ -287,6 +288,7 @@ class Seasons(commands.Cog):
         """Validated by the season-file adapter; size-capped; one unit of work."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
+        actor.require(Role.HQ)  # before the public defer: a refusal stays private
         await interaction.response.defer(thinking=True)
         data = await read_attachment(file, "season file", ".json")
         record = await season_files.import_season_file(store, actor, data, name)
