@@ -89,7 +89,6 @@ class Clubs(commands.Cog):
     async def info(self, interaction: discord.Interaction, club: str) -> None:
         """The club's card; members and daily average are read from chess.com now."""
         store = guild_store(interaction)
-        await interaction.response.defer(thinking=True)
         async with store.read() as view:
             found = await find_club(view.clubs, club)
             admins = tuple(await view.club_admins.admins_of(found.id))
@@ -100,6 +99,7 @@ class Clubs(commands.Cog):
                     names = {d.id: d.name for d in await view.seasons.divisions(season.id)}
                     division = f"{names[place[0].division_id]} ({season.name})"
                     break
+        await interaction.response.defer(thinking=True)  # an unknown club was refused privately
         members = average = None
         if found.chesscom_id:
             try:

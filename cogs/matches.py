@@ -30,7 +30,6 @@ from bot.rendering.league_embeds import (
 )
 from bot.services import matches as service
 from bot.services import results
-from bot.services.actor import Role
 from bot.services.match_jobs import deadline_of
 from bot.services.references import find_club, find_match, find_season
 from bot.ui.pages import send_pages
@@ -194,15 +193,15 @@ class Matches(commands.Cog):
         """CL-14: the manual fallback; a bad line is named."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
-        actor.require(Role.ARBITER)  # before the public defer: a refusal stays private
-        await interaction.response.defer(thinking=True)
+        # No defer: nothing here calls chess.com, and a refusal (a bad line) after a public
+        # defer could not be private.
         data = await read_attachment(file, "boards file", ".csv")
         try:
             rows = parse_boards_csv(data.decode("utf-8"))
         except (BoardsCsvError, UnicodeDecodeError) as error:
             raise UserError(f"The boards file cannot be read: {error}.") from None
         event = await results.enter_manual_result(store, actor, match, rows)
-        await interaction.followup.send(embed=await self._result(store, event.match))
+        await interaction.response.send_message(embed=await self._result(store, event.match))
 
     async def _result(self, store: Any, match: Any) -> discord.Embed:
         """The score, how it counts (CL-18/19 adjustments with why) and both clubs' ranks."""

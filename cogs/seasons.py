@@ -24,7 +24,6 @@ from bot.rendering.league_embeds import (
     season_embed,
 )
 from bot.services import schedule, season_files, seasons
-from bot.services.actor import Role
 from bot.services.match_jobs import deadline_of
 from bot.services.references import find_club, find_season
 from bot.ui.confirm import ConfirmView
@@ -288,11 +287,11 @@ class Seasons(commands.Cog):
         """Validated by the season-file adapter; size-capped; one unit of work."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
-        actor.require(Role.HQ)  # before the public defer: a refusal stays private
-        await interaction.response.defer(thinking=True)
+        # No defer: reading (≤ 1 MB) and importing are local and quick, and a refusal after a
+        # public defer could not be private.
         data = await read_attachment(file, "season file", ".json")
         record = await season_files.import_season_file(store, actor, data, name)
-        await interaction.followup.send(f"Season **{record.name}** imported.")
+        await interaction.response.send_message(f"Season **{record.name}** imported.")
 
 
 async def setup(bot: ArbiterBot) -> None:
