@@ -17,7 +17,7 @@ from bot.command_input import actor_of, parse_instant, read_attachment
 from bot.errors import UserError
 from bot.formats.boards_csv import BoardsCsvError, parse_boards_csv
 from bot.match_lines import match_line
-from bot.permissions import guild_store
+from bot.permissions import guild_store, is_arbiter, is_director
 from bot.rendering.division_view import rank_text
 from bot.rendering.league_embeds import (
     BoardLine,
@@ -187,6 +187,7 @@ class Matches(commands.Cog):
         match="The match.", file="board,home_player,away_player,home_points,away_points"
     )
     @app_commands.autocomplete(match=autocomplete.matches)
+    @is_arbiter()
     async def result(
         self, interaction: discord.Interaction, match: int, file: discord.Attachment
     ) -> None:
@@ -234,6 +235,7 @@ class Matches(commands.Cog):
     @group.command(name="reschedule", description="Move a match not yet played (director).")
     @app_commands.describe(match="The match.", start="New start, YYYY-MM-DD HH:MM (UTC).")
     @app_commands.autocomplete(match=autocomplete.matches)
+    @is_director()
     async def reschedule(self, interaction: discord.Interaction, match: int, start: str) -> None:
         """CL-13, CL-15: the deadline and the match's jobs move with it."""
         store = guild_store(interaction)

@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.arbiter import ArbiterBot
 from bot.command_input import actor_of, parse_day, read_attachment
-from bot.permissions import guild_store
+from bot.permissions import guild_store, is_hq
 from bot.rendering.calendar_ics import CalendarMatch, season_calendar
 from bot.rendering.league_embeds import (
     MatchLine,
@@ -54,6 +54,7 @@ class Seasons(commands.Cog):
         first_round="The first round's date, YYYY-MM-DD.",
         round_days="Days between rounds (default 7).",
     )
+    @is_hq()
     async def create(
         self,
         interaction: discord.Interaction,
@@ -79,6 +80,7 @@ class Seasons(commands.Cog):
         season="The season.", name="The division's name.", min_players="Its minimum players."
     )
     @app_commands.autocomplete(season=autocomplete.seasons)
+    @is_hq()
     async def division_add(
         self,
         interaction: discord.Interaction,
@@ -100,6 +102,7 @@ class Seasons(commands.Cog):
     @app_commands.autocomplete(
         season=autocomplete.seasons, division=autocomplete.divisions, club=autocomplete.clubs
     )
+    @is_hq()
     async def club_add(
         self, interaction: discord.Interaction, season: str, division: str, club: str
     ) -> None:
@@ -120,6 +123,7 @@ class Seasons(commands.Cog):
     @app_commands.autocomplete(
         season=autocomplete.seasons, division=autocomplete.divisions, club=autocomplete.clubs
     )
+    @is_hq()
     async def club_remove(
         self, interaction: discord.Interaction, season: str, division: str, club: str
     ) -> None:
@@ -136,6 +140,7 @@ class Seasons(commands.Cog):
     )
     @app_commands.describe(season="The season.")
     @app_commands.autocomplete(season=autocomplete.seasons)
+    @is_hq()
     async def schedule_(self, interaction: discord.Interaction, season: str) -> None:
         """CL-12, CL-13: a preview with Confirm / Cancel (60 s); nothing is stored before."""
         store = guild_store(interaction)
@@ -278,6 +283,7 @@ class Seasons(commands.Cog):
 
     @group.command(name="import", description="Import a season file as a new season (HQ).")
     @app_commands.describe(file="The season file (.json).", name="The new season's name.")
+    @is_hq()
     async def import_(
         self,
         interaction: discord.Interaction,

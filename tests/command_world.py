@@ -100,6 +100,7 @@ async def league_bot(
     harness = DiscordHarness(bot)
     async with bot:
         await bot.setup_hook()
+        await clock.advance(dt.timedelta(0))  # start-up sends run before a test's first dump
         yield bot, harness, clock
     harness.check()
 
@@ -121,7 +122,7 @@ def members(harness: DiscordHarness) -> dict[str, Member]:
 
 async def build_world(path: Path) -> World:
     """Populate a new database file at `path` (see the module docstring)."""
-    async with league_bot(path) as (bot, harness, _):
+    async with league_bot(path) as (bot, harness, clock):
         await set_up(harness)
         keys = await import_test_season(bot.database, SEASON)
         store = GuildStore(bot.database, DEFAULT_GUILD_ID)
@@ -144,6 +145,7 @@ async def build_world(path: Path) -> World:
         opened = await harness.command("vote open", user=seated[0], kind="other", reason="A test.")
         assert "is open" in (opened.reply.content or ""), opened.reply.content
         motion = int((opened.reply.content or "").split()[1])
+        await clock.advance(dt.timedelta(0))  # the outbox's due pass: nothing left to send
     return World(keys["5"], keys["6"], keys["1"], motion)
 
 
