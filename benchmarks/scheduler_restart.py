@@ -7,7 +7,11 @@ Run from the worktree root: `python3 benchmarks/scheduler_restart.py [--jobs N] 
 jobs due over the next 180 days, `--overdue F` of them
 overdue by up to a day); each repeat then starts a fresh Python process
 that opens it, runs `Scheduler.recover()` on the real APScheduler and reports, and the best
-time and its RSS are printed.
+time and its RSS are printed. `--horizon-hours 100000` puts every job on APScheduler at once.
+
+Figures (2 cores, Python 3.11, best of 3): before the horizon (every job on APScheduler) 5.87 s
+and 264 MB; with the 24 h horizon 0.20–0.34 s and 41 MB (~560 jobs on APScheduler, refill armed);
+with `--overdue 0.01` (960 jobs missed while down, each run in its unit of work) 0.62 s, 44 MB.
 """
 
 from __future__ import annotations
@@ -55,22 +59,24 @@ async def build(path: Path, jobs: int, guilds: int, overdue: float, seed: int) -
     await database.close()
 
 
-async def start(path: Path) -> dict[str, object]:
+async def start(path: Path, horizon: timedelta) -> dict[str, object]:
     """What a restarting bot does: open the database, start APScheduler, recover every job."""
     from bot.scheduler import JobRegistry, Scheduler
     from storage.database import Database
+    from storage.guild import UnitOfWork
+    from storage.jobs import Job
 
     database = await Database.open(path)
     await database.migrate()
     registry = JobRegistry()
     ran: list[int] = []
 
-    async def handler(job: object, *rest: object) -> None:
-        ran.append(getattr(job, "id", 0))
+    async def handler(job: Job, uow: UnitOfWork) -> None:
+        ran.append(job.id)
 
     for kind in KINDS:
         registry.register(kind, handler)
-    scheduler = Scheduler(database, registry)
+    scheduler = Scheduler(database, registry, horizon=horizon)
     database.on_commit(scheduler.on_commit)
     scheduler.start()
     await scheduler.recover()
@@ -78,7 +84,7 @@ async def start(path: Path) -> dict[str, object]:
     report = {
         "ran_at_start": len(ran),
         "in_apscheduler": in_aps,
-        "horizon_hours": getattr(scheduler, "horizon", timedelta(0)).total_seconds() / 3600,
+        "horizon_hours": scheduler.horizon.total_seconds() / 3600,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
     await scheduler.shutdown()
@@ -94,10 +100,13 @@ def main() -> int:
     parser.add_argument("--overdue", type=float, default=0.0, help="fraction due while down")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--keep", type=Path, help="build (or reuse) the database at this path")
+    parser.add_argument(
+        "--horizon-hours", type=float, default=24.0, help="jobs put on APScheduler at start"
+    )
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
-        print(json.dumps(asyncio.run(start(args.child))))
+        print(json.dumps(asyncio.run(start(args.child, timedelta(hours=args.horizon_hours)))))
         return 0
     with tempfile.TemporaryDirectory() as folder:
         path = args.keep or Path(folder) / "bench.db"
@@ -116,7 +125,14 @@ def main() -> int:
             copy.write_bytes(path.read_bytes())
             began = time.perf_counter()
             out = subprocess.run(
-                [sys.executable, __file__, "--child", str(copy)],
+                [
+                    sys.executable,
+                    __file__,
+                    "--child",
+                    str(copy),
+                    "--horizon-hours",
+                    str(args.horizon_hours),
+                ],
                 capture_output=True,
                 text=True,
                 check=True,
