@@ -2,7 +2,8 @@
 database file and delivers their messages to a recording server; the test kills it with
 SIGKILL at random steps, many times, restarting it on the same file. Afterwards every job ran
 exactly once (one fact, one outbox row, one follow-up), in due order per subject, and every
-outbox row reached the recording boundary exactly once. `ARBITER_SOAK=1` runs 200 rounds."""
+outbox row reached the recording boundary exactly once. `ARBITER_SOAK=1`: 200 rounds, 5 ×
+the jobs; `ARBITER_SEED` picks the kill points."""
 
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ from tests.kill9_child import CHANNEL, ROOT_KINDS, follow_up
 from tests.paths import ROOT
 
 GUILDS = (101, 202)
-SUBJECTS = tuple(f"match:{n}" for n in range(6))
 SOAK = os.environ.get("ARBITER_SOAK") == "1"
+SUBJECTS = tuple(f"match:{n}" for n in range(30 if SOAK else 6))
 ROUNDS = 200 if SOAK else 20
 STEP_TIMEOUT = 30.0  # seconds for one progress line; a hung child fails the test
 
