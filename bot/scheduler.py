@@ -65,11 +65,14 @@ class JobKind:
 
 
 class JobRegistry:
-    """The job kinds the bot knows how to run."""
+    """The job kinds the bot knows how to run: single kinds, and families of kinds sharing a
+    prefix (`cl.reminder.` for `cl.reminder.48h`, `cl.reminder.12h`, …) with one handler."""
 
     def __init__(self) -> None:
         self._kinds: dict[str, JobKind] = {}
         self._handlers: dict[str, object] = {}
+        self._families: dict[str, JobKind] = {}
+        self._family_handlers: dict[str, object] = {}
 
     def register(self, kind: str, handler: JobHandler) -> None:
         """Run `await handler(job, uow)` for jobs of `kind`, inside the unit of work that claims
@@ -96,6 +99,21 @@ class JobRegistry:
 
         self._add(kind, handler, JobKind(fetch, apply))
 
+    def register_family(self, prefix: str, handler: JobHandler) -> None:
+        """Like `register`, for every kind `prefix` + a non-empty rest (e.g. `cl.reminder.` for
+        a reminder per offset, the offset in the kind so each has its own natural key); the
+        handler reads the rest from `job.kind`. A kind registered on its own wins."""
+        if not prefix.endswith("."):
+            raise ValueError(f"a job family prefix ends with '.': {prefix!r}")
+        if prefix in self._family_handlers and self._family_handlers[prefix] is not handler:
+            raise ValueError(f"job family {prefix!r} already has a handler")
+
+        async def apply(job: Job, uow: UnitOfWork, fetched: object) -> None:
+            await handler(job, uow)
+
+        self._family_handlers[prefix] = handler
+        self._families[prefix] = JobKind(None, apply)
+
     def _add(self, kind: str, handler: object, entry: JobKind) -> None:
         if kind in self._handlers and self._handlers[kind] is not handler:
             raise ValueError(f"job kind {kind!r} already has a handler")
@@ -103,12 +121,16 @@ class JobRegistry:
         self._kinds[kind] = entry
 
     def kind(self, kind: str) -> JobKind | None:
-        """How jobs of `kind` run, if registered."""
-        return self._kinds.get(kind)
+        """How jobs of `kind` run, if registered (on its own, else by the longest family
+        prefix it extends)."""
+        if kind in self._kinds:
+            return self._kinds[kind]
+        prefixes = [p for p in self._families if kind.startswith(p) and len(kind) > len(p)]
+        return self._families[max(prefixes, key=len)] if prefixes else None
 
     def kinds(self) -> list[str]:
-        """Every registered kind, sorted."""
-        return sorted(self._kinds)
+        """Every registered kind, sorted (a family as `<prefix>*`)."""
+        return sorted([*self._kinds, *(f"{p}*" for p in self._families)])
 
 
 def new_scheduler() -> AsyncIOScheduler:

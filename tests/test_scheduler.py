@@ -327,3 +327,34 @@ async def test_timezone_naive_due_time_is_refused_and_nothing_is_stored(
         await _schedule(database, "reminder", datetime(2030, 1, 1, 12, 0))
     assert await pending_jobs(database) == []
     assert await _actions(database) == []
+
+
+async def test_a_job_family_runs_every_kind_of_its_prefix_with_one_handler(tmp_path: Path) -> None:
+    """`register_family("remind.", h)`: `remind.48h` and `remind.72h` (each its own natural key,
+    one subject) run through `h`, in due order; a kind registered on its own wins; the bare
+    prefix and other kinds are not the family's (left pending)."""
+    clock = VirtualClock(START)
+    database = await _open(tmp_path / "jobs.db", clock)
+    family, own = Recorder(clock), Recorder(clock)
+    registry = JobRegistry()
+    registry.register_family("remind.", family)
+    registry.register("remind.own", own)
+    assert registry.kinds() == ["remind.*", "remind.own"]
+    with pytest.raises(ValueError, match="ends with"):
+        registry.register_family("remind", family)
+    with pytest.raises(ValueError, match="already has a handler"):
+        registry.register_family("remind.", Recorder())
+    scheduler = Scheduler(database, registry, timer=clock)
+    database.on_commit(scheduler.on_commit)
+    later = await _schedule(database, "remind.48h", START + timedelta(hours=2))
+    sooner = await _schedule(database, "remind.72h", START + timedelta(hours=1))
+    mine = await _schedule(database, "remind.own", START + timedelta(hours=1))
+    bare = await _schedule(database, "remind.", START + timedelta(hours=1))
+    other = await _schedule(database, "reminder.48h", START + timedelta(hours=1))
+    await scheduler.rebuild()
+    await clock.advance_to(START + timedelta(hours=3))
+    assert family.runs == [sooner.id, later.id]
+    assert own.runs == [mine.id]
+    assert [await _status(database, j) for j in (later, sooner, mine)] == ["done"] * 3
+    assert [await _status(database, j) for j in (bare, other)] == ["pending", "pending"]
+    await database.close()
