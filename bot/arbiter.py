@@ -23,7 +23,6 @@ from bot.tree import ArbiterTree
 from bot.ui.motion_buttons import DYNAMIC_ITEMS
 from storage.database import Database
 from storage.guild import GuildStore
-from storage.jobs import Job
 from storage.ownership import DatabaseOwned, OwnerLock
 
 log = logging.getLogger(__name__)
@@ -71,7 +70,7 @@ class ArbiterBot(commands.AutoShardedBot):
         )
         self.config = config
         self.jobs = JobRegistry()
-        self.jobs.register(CLOSE_JOB, self._close_motion)
+        self.jobs.register(CLOSE_JOB, run_close_job)
         self.standings = StandingsCache()
         self._database = database
         self.run_jobs = run_jobs
@@ -119,9 +118,6 @@ class ArbiterBot(commands.AutoShardedBot):
             if name not in self.extensions:
                 await self.load_extension(name)
         return names
-
-    async def _close_motion(self, job: Job) -> None:
-        await run_close_job(self.database, job)
 
     async def setup_hook(self) -> None:
         """Open storage, load the cogs, start the outbox sender and the standings pin
