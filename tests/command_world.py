@@ -98,6 +98,8 @@ async def league_bot(
     database = await Database.open(path, clock=clock)
     bot = ArbiterBot(config_for(path, base_url), database=database, timer=clock)
     harness = DiscordHarness(bot)
+    # The guild as the Server Members intent gives it: chunked, the directors seated.
+    seat(harness, [harness.member("Director", user_id=u, name=f"d{u}") for u in DIRECTORS])
     async with bot:
         await bot.setup_hook()
         await clock.advance(dt.timedelta(0))  # start-up sends run before a test's first dump
@@ -140,9 +142,8 @@ async def build_world(path: Path) -> World:
             await harness.command(
                 "season club-add", user=hq, season=SPRING, division="Premier Division", club=club
             )
-        seated = [harness.member("Director", user_id=u, name=f"d{u}") for u in DIRECTORS]
-        seat(harness, seated)
-        opened = await harness.command("vote open", user=seated[0], kind="other", reason="A test.")
+        first = harness.member("Director", user_id=DIRECTORS[0])
+        opened = await harness.command("vote open", user=first, kind="other", reason="A test.")
         assert "is open" in (opened.reply.content or ""), opened.reply.content
         motion = int((opened.reply.content or "").split()[1])
         await clock.advance(dt.timedelta(0))  # the outbox's due pass: nothing left to send

@@ -130,11 +130,33 @@ MUTATING: dict[str, Rule] = {
     "vote cast": _rule(
         {"director"}, ("director",), lambda w, h: {"motion": w.motion, "choice": "yes"}
     ),
+    "roster link": _rule(
+        {"club admin", "other club's admin"},
+        ("club admin",),
+        lambda w, h: {"chesscom_username": "someone", "user": h.member(user_id=299)},
+    ),
+    "roster remove": _rule(
+        {"club admin"},
+        ("club admin",),
+        lambda w, h: {
+            "club": "A",
+            "player": "a2",
+            "reason": "other",
+            "note": "Left the club.",
+            "season": "Test season",
+        },
+    ),
+    "standings-pin": _rule({"HQ"}, HQ, lambda w, h: {"season": "Test season", "division": "P"}),
 }
-"""Every command that changes the league, with who may run it (SURFACE.md)."""
+"""Every command that changes the league, with who may run it (SURFACE.md). `roster link`
+is checked linking another member's account (anyone may link their own)."""
 
 READ_ONLY = {
     "club info",
+    "crosstable",
+    "roster check",
+    "roster removals",
+    "standings",
     "club list",
     "help",
     "match list",
@@ -245,6 +267,9 @@ async def test_the_allowed_role_gets_through_the_same_options(
         ("match accept", "club admin"),
         ("match challenge", "club admin"),
         ("vote cast", "director"),
+        ("roster remove", "club admin"),
+        ("standings-pin", "HQ"),
+        ("roster link", "other club's admin"),
     ):
         path = tmp_path / f"{command.replace(' ', '-')}.db"
         shutil.copy(source, path)

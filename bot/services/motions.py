@@ -24,7 +24,6 @@ from bot.services.references import find_club, find_match, find_season
 from core.league import LeagueReport, league_report
 from core.league.promotion import promotion_proposal
 from core.votes import MINIMUM_VOTERS, VOTE_HOURS, MotionState, can_open, motion_status
-from storage.database import Database
 from storage.decisions import DecisionKind, NewDecision
 from storage.guild import GuildStore, UnitOfWork
 from storage.jobs import Job
@@ -56,7 +55,7 @@ _STATUS: dict[MotionState, MotionStatus] = {
 @dataclass(frozen=True)
 class VoteRules:
     """CL-23's values for a motion: hours until its deadline, and the votes a decision needs
-    (the config's `[rules.cl]`, or a season's frozen settings)."""
+    (a season's frozen settings, or the config's `[rules.cl]` for a motion of no season)."""
 
     hours: int = VOTE_HOURS
     quorum: int = MINIMUM_VOTERS
@@ -68,8 +67,9 @@ def vote_rules(config: Config) -> VoteRules:
     return VoteRules(cl.vote_deadline_hours, cl.vote_quorum)
 
 
-DEFAULT_RULES = VoteRules()
-"""CL-23's regulation values (72 h, 3 votes)."""
+def season_vote_rules(season: SeasonRecord) -> VoteRules:
+    """CL-23's values frozen in a season's rules when it was created."""
+    return VoteRules(season.rules.vote_deadline_hours, season.rules.vote_quorum)
 
 
 @dataclass(frozen=True)
@@ -103,6 +103,8 @@ class _Subject:
     club_id: int | None = None
     rule: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    rules_of: SeasonRecord | None = None
+    """The season whose frozen CL-23 settings govern the vote (None: the config's)."""
 
 
 class _NotApplied(Exception):
@@ -159,6 +161,7 @@ async def _subject(uow: UnitOfWork, request: MotionRequest) -> _Subject:
                 club.id,
                 FORFEIT_RULE,
                 {"title": f"{title}, {club.name}", "details": f"{club.name} forfeits the match."},
+                season,
             )
         rows = _boards(request.boards, season.rules.games_per_board)
         shown_boards = ", ".join(
@@ -170,6 +173,7 @@ async def _subject(uow: UnitOfWork, request: MotionRequest) -> _Subject:
             None,
             "CL-14",
             {"title": title, "boards": rows, "details": f"Boards: {shown_boards}"},
+            season,
         )
     if kind in ("disqualify", "exclude-club"):
         if request.club is None:
@@ -184,6 +188,7 @@ async def _subject(uow: UnitOfWork, request: MotionRequest) -> _Subject:
                 club.id,
                 "CL-4",
                 {"title": club.name, "details": f"{club.name} is excluded from the league."},
+                await _playing_season(uow, club.id),
             )
         if request.season is None:
             raise UserError("A disqualify motion names the season.")
@@ -205,6 +210,7 @@ async def _subject(uow: UnitOfWork, request: MotionRequest) -> _Subject:
                 "details": f"{club.name} is disqualified from {season.name}: none of its "
                 "matches count (CL-DQ).",
             },
+            season,
         )
     if kind == "division-makeup":
         if request.season is None:
@@ -213,6 +219,18 @@ async def _subject(uow: UnitOfWork, request: MotionRequest) -> _Subject:
     if kind == "other":
         return _Subject(data={"title": request.reason[:80]})
     raise UserError(f"The kind is one of {', '.join(KINDS)}.")
+
+
+async def _playing_season(uow: UnitOfWork, club_id: int) -> SeasonRecord | None:
+    """The newest season not finished that the club plays in (its exclusion acts there), if
+    any: its CL-23 settings govern an exclude-club vote."""
+    playing = [
+        season
+        for season in await uow.seasons.all()
+        if season.status != "finished"
+        and any(m.club_id == club_id for m in await uow.seasons.members(season.id))
+    ]
+    return max(playing, key=lambda season: season.id, default=None)
 
 
 def _boards(rows: Sequence[BoardRow], games: int) -> list[list[Any]]:
@@ -264,6 +282,7 @@ async def _makeup(uow: UnitOfWork, season: SeasonRecord, request: MotionRequest)
                 + (f" Standings as at {cutoff.isoformat()}." if cutoff else "")
             ),
         },
+        season,
     )
 
 
@@ -272,20 +291,15 @@ async def open_motion(
     actor: Actor,
     request: MotionRequest,
     electorate: Sequence[int],
-    rules: VoteRules | None = None,
+    no_season: VoteRules = VoteRules(),
 ) -> Motion:
     """CL-23: a director (or the bot, for a CL-21 removal) opens a motion put to `electorate`
-    — the members holding the director role now, frozen — closing after `rules.hours`. The
-    motion message with its Yes / No buttons goes to the directors' channel (else the
+    — the members holding the director role now, frozen. Its deadline and quorum are those
+    frozen in its season (read in the opening unit of work), else `no_season` (the config's).
+    The motion message with its Yes / No buttons goes to the directors' channel (else the
     announcements channel), and the closing job is scheduled, in one unit of work."""
     actor.require(Role.DIRECTOR)
-    rules = rules or DEFAULT_RULES
     voters = sorted(set(electorate))
-    if not can_open([str(v) for v in voters], rules.quorum):
-        raise UserError(
-            f"CL-23: a motion needs at least {rules.quorum} directors; the director role has "
-            f"{len(voters)} member{'s' if len(voters) != 1 else ''}."
-        )
     if request.kind not in KINDS:
         raise UserError(f"The kind is one of {', '.join(KINDS)}.")
     reason = clean_text(request.reason, "reason", NOTE_LIMIT)
@@ -298,6 +312,12 @@ async def open_motion(
                 "(or the announcements channel)."
             )
         subject = await _subject(uow, request)
+        rules = no_season if subject.rules_of is None else season_vote_rules(subject.rules_of)
+        if not can_open([str(v) for v in voters], rules.quorum):
+            raise UserError(
+                f"CL-23: a motion needs at least {rules.quorum} directors; the director role "
+                f"has {len(voters)} member{'s' if len(voters) != 1 else ''}."
+            )
         motion_id = await uow.motions.open(
             NewMotion(
                 request.kind,
@@ -369,17 +389,23 @@ async def cast_vote(store: GuildStore, user_id: int, motion_id: int, yes: bool) 
 
 
 async def close_motion(store: GuildStore, motion_id: int) -> Motion | None:
-    """CL-23: close a motion whose deadline has come (the `vote.close` job; once, whichever
-    door closes it first). None if it was closed already or is not due."""
+    """CL-23: close a motion whose deadline has come (once, whichever door closes it first).
+    None if it was closed already or is not due."""
     async with store.change(None, "motion.close", _subject_of(motion_id)) as uow:
-        motion = await uow.motions.get(motion_id)
-        if motion is None or motion.status != "open":
-            uow.abandon()
-            return None
-        closed = await _close(uow, motion, at_deadline=True)
-        if closed is None:
-            uow.abandon()
-        return closed
+        return await close_motion_in(uow, motion_id)
+
+
+async def close_motion_in(uow: UnitOfWork, motion_id: int) -> Motion | None:
+    """`close_motion` inside a unit of work the caller holds (the `vote.close` job's);
+    abandons it when there is nothing to close."""
+    motion = await uow.motions.get(motion_id)
+    if motion is None or motion.status != "open":
+        uow.abandon()
+        return None
+    closed = await _close(uow, motion, at_deadline=True)
+    if closed is None:
+        uow.abandon()
+    return closed
 
 
 async def _close(uow: UnitOfWork, motion: Motion, *, at_deadline: bool) -> Motion | None:
@@ -578,7 +604,8 @@ async def _create_next_season(uow: UnitOfWork, motion: Motion) -> str:
     return f"Season {name} is created with {placed} clubs in the adopted divisions."
 
 
-async def run_close_job(database: Database, job: Job) -> None:
-    """The `vote.close` job: close its motion at the deadline (idempotent: a motion closes
-    once; a job run again after a crash finds it closed)."""
-    await close_motion(GuildStore(database, job.guild_id), int(job.payload["motion"]))
+async def run_close_job(job: Job, uow: UnitOfWork) -> None:
+    """The `vote.close` job, in its unit of work: close its motion at the deadline (the
+    closing and the job's end commit together, so once; a motion closed meanwhile by its
+    last vote is left alone)."""
+    await close_motion_in(uow, int(job.payload["motion"]))
