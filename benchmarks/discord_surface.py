@@ -138,6 +138,12 @@ async def measure(path: Path, guild: int, season: str | None, runs: int) -> int:
                 outcome = await stub.run(payload)
                 if outcome.errors or not outcome.replies or outcome.unanswered:
                     raise RuntimeError(f"/{path} failed: {outcome}")
+                if options.get("format") == "image" and not any(
+                    name.endswith(".png") for reply in outcome.replies for name in reply.files
+                ):
+                    raise RuntimeError(f"/{path} format:image sent no PNG: {outcome.replies}")
+                if kind == 4 and not outcome.reply.choices:
+                    raise RuntimeError(f"/{path} offered no choices")
 
             return run
 
