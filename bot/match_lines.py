@@ -3,11 +3,21 @@ deadline, score and challenge status, read in one go."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from bot.rendering.league_embeds import MatchLine, when
 from bot.services.match_jobs import deadline_of
 from bot.services.references import find_season
 from storage.guild import GuildStore
-from storage.matches import MatchRecord
+from storage.matches import MatchRecord, Source
+
+
+def _learned(at: dt.datetime, source: Source | None) -> str:
+    """When and how a challenge step became known: a step first seen by polling chess.com
+    happened by then at the latest (an upper bound), and says so."""
+    if source == "chesscom":
+        return f"by {when(at)} (seen on chess.com then; an upper bound)"
+    return when(at) if source is None else f"{when(at)} ({source})"
 
 
 async def match_line(store: GuildStore, match: MatchRecord) -> MatchLine:
@@ -29,9 +39,9 @@ async def match_line(store: GuildStore, match: MatchRecord) -> MatchLine:
     if c is None:
         challenge = "not issued yet"
     else:
-        challenge = f"issued by {names[c.issued_by]} {when(c.issued_at)} ({c.issued_source})"
+        challenge = f"issued by {names[c.issued_by]} {_learned(c.issued_at, c.issued_source)}"
         if c.accepted_at is not None:
-            challenge += f"; accepted {when(c.accepted_at)}"
+            challenge += f"; accepted {_learned(c.accepted_at, c.accepted_source)}"
     return MatchLine(
         match.id,
         season.name,

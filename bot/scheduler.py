@@ -166,8 +166,15 @@ class ApsTimer:
             self.aps.start()
 
     async def shutdown(self) -> None:
-        """Stop firing, then wait for the runs in flight."""
+        """Stop firing, then wait for the runs in flight.
+
+        APScheduler's `shutdown()` only queues the stop on the loop, and its executor cancels a
+        firing it submitted but has not started yet, logging "Error running job … CancelledError".
+        So: pause first (a queued wake-up then submits nothing), give the firings already
+        submitted one loop turn — each only starts its tracked run and ends — then stop."""
         if self.aps.running:
+            self.aps.pause()
+            await asyncio.sleep(0)
             self.aps.shutdown(wait=False)
         if self._in_flight:
             await asyncio.gather(*self._in_flight, return_exceptions=True)

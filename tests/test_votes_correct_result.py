@@ -1,0 +1,89 @@
+"""CL-23, CL-14 through the real command tree: a `correct-result` motion opened by `/vote open`
+with the corrected boards as a CSV attachment, passed by three directors' Yes clicks, replaces
+the match's boards; the season exported and judged by `arbiter league` shows the new result and
+the standings it brings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.clock import VirtualClock
+from bot.formats.season_file import dump_season
+from bot.league_store import load_season as load_stored
+from storage.guild import GuildStore
+from tests.discord_harness import DEFAULT_GUILD_ID, Upload
+from tests.motion_world import (
+    START,
+    directors,
+    import_test_season,
+    league_json,
+    running_bot,
+    set_up,
+    table,
+)
+
+CORRECTED = b"board,home_player,away_player,home_points,away_points\n1,a1,c1,0,2\n"
+"""Match 3 (A - C, recorded 2-0 for A on board 1) as it was really played: C won both games."""
+
+
+def _exported_match(data: dict[str, Any], key: str) -> dict[str, Any]:
+    return next(m for m in data["matches"] if m["id"] == key)
+
+
+async def test_cl_23_correct_result_from_a_csv_attachment_changes_boards_and_standings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CL-23, CL-14: `/vote open kind=correct-result match=3 boards=<CSV>` shows the corrected
+    boards on the motion; three directors' Yes clicks pass it; the match's stored boards are
+    the CSV's; in `arbiter league` on the exported season C now wins match 3 (A loses the
+    win's points, C gains them, B and D are unchanged); the correction is a director decision
+    carrying the motion id."""
+    clock = VirtualClock(START)
+    async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
+        await set_up(harness)
+        ids = await import_test_season(bot.database)
+        d1, d2, d3 = directors(harness, 3)
+        before = table(await league_json(bot.database, tmp_path, capsys, "2026-03-02"))
+        opened = await harness.command(
+            "vote open",
+            user=d1,
+            kind="correct-result",
+            match=ids["3"],
+            boards=Upload("boards.csv", CORRECTED),
+            reason="Board 1 was reported the wrong way round",
+        )
+        assert opened.ephemeral and "is open" in (opened.content or ""), opened.content
+        motion = int((opened.content or "").split()[1])
+        [post] = [
+            p
+            for p in harness.sent.values()
+            if any(f"motion:{motion}:yes" in str(r) for r in p.payload.get("components", []))
+        ]
+        assert "a1" in str(post.payload["embeds"]) and "c1" in str(post.payload["embeds"])
+        for d in (d1, d2, d3):
+            reply = await harness.click(f"motion:{motion}:yes", user=d, message_id=post.message_id)
+        assert "passed" in (reply.content or "")
+
+        store = GuildStore(bot.database, DEFAULT_GUILD_ID)
+        async with store.read() as view:
+            boards = await view.matches.boards(ids["3"])
+            record = await view.seasons.by_name("Test season")
+            assert record is not None
+            exported = dump_season(await load_stored(view, record))
+            decisions = await view.decisions.of_season(record.id)
+        after = table(await league_json(bot.database, tmp_path, capsys, "2026-03-02"))
+    assert [(b.board, b.home_player, b.away_player, b.home_half, b.away_half) for b in boards] == [
+        (1, "a1", "c1", 0, 4)
+    ]
+    assert [(d.kind, d.motion_id, d.rule) for d in decisions] == [
+        ("result-correction", motion, "CL-14")
+    ]
+    exported_boards = _exported_match(exported, "3")["boards"]
+    assert len(exported_boards) == 1 and "c1" in str(exported_boards[0])
+    # A match win is 1 match point (CL-14): it moves from A to C, who now ranks above A.
+    assert (after["A"][1], after["C"][1]) == (before["A"][1] - 1, before["C"][1] + 1)
+    assert (after["B"], after["D"][1]) == (before["B"], before["D"][1])
+    assert before["A"][0] == 1 and after["C"][0] == 1 and after["A"][0] > after["C"][0]
