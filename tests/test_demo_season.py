@@ -18,6 +18,7 @@ from bot.cli import main
 from bot.offline.demo.season_script import CHESSCOM_BASE, season_script
 from bot.offline.demo.world import DIVISIONS, generate
 from bot.offline.script import ChessCom, Command, parse_script
+from tests.paths import ROOT
 
 
 def _served(text: str) -> dict[str, list[Any]]:
@@ -155,3 +156,19 @@ def test_a_folder_with_files_is_refused(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["demo", "--out", str(tmp_path)]) == 2
     assert "not an empty folder" in capsys.readouterr().err
     assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
+
+
+def test_the_readme_has_two_set_up_commands_the_demo_then_the_suite_ci_runs() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[
+        readme.index("## Set-up") : readme.index("\n## ", readme.index("## Set-up") + 1)
+    ]
+    commands = [line for line in section.splitlines() if line.startswith("python3 -m pip")]
+    assert commands == [
+        "python3 -m pip install -e . && arbiter demo",
+        "python3 -m pip install -e '.[test]' && python3 -m pytest",
+    ]
+    for word in ("DISCORD_TOKEN", "arbiter sync", "arbiter run"):
+        assert word in section
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert ci[-1] == commands[1]
