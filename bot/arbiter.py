@@ -16,9 +16,12 @@ from bot.chesscom.client import ChessComClient
 from bot.config import Config
 from bot.outbox import OutboxSender
 from bot.scheduler import JobRegistry, Scheduler, Timer
+from bot.services.motions import CLOSE_JOB, run_close_job
 from bot.tree import ArbiterTree
+from bot.ui.motion_buttons import DYNAMIC_ITEMS
 from storage.database import Database
 from storage.guild import GuildStore
+from storage.jobs import Job
 from storage.ownership import DatabaseOwned, OwnerLock
 
 log = logging.getLogger(__name__)
@@ -35,6 +38,15 @@ def cog_names(package: str = COGS_PACKAGE) -> list[str]:
     return sorted(f"{package}.{m.name}" for m in modules if not m.name.startswith("_"))
 
 
+def arbiter_intents() -> discord.Intents:
+    """The default intents plus Server Members (privileged; enable it in the Developer Portal):
+    a motion's electorate is the members holding the director role (CL-23). Members are
+    fetched per guild when a motion opens, not chunked for every guild at start-up."""
+    intents = discord.Intents.default()
+    intents.members = True
+    return intents
+
+
 class ArbiterBot(commands.AutoShardedBot):
     """Arbiter: opens storage, loads every cog and starts the durable scheduler on setup."""
 
@@ -49,13 +61,15 @@ class ArbiterBot(commands.AutoShardedBot):
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=arbiter_intents(),
+            chunk_guilds_at_startup=False,
             tree_cls=ArbiterTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         self.config = config
         self.jobs = JobRegistry()
+        self.jobs.register(CLOSE_JOB, self._close_motion)
         self._database = database
         self.run_jobs = run_jobs
         self.timer = timer  # None: APScheduler and real time; a VirtualClock offline
@@ -102,10 +116,14 @@ class ArbiterBot(commands.AutoShardedBot):
                 await self.load_extension(name)
         return names
 
+    async def _close_motion(self, job: Job) -> None:
+        await run_close_job(self.database, job)
+
     async def setup_hook(self) -> None:
         """Open storage, load the cogs, start the outbox sender, then start the scheduler: run
         the jobs missed while down (in due order) and schedule the rest."""
         await self.open_database()
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
         loaded = await self.load_cogs()
         log.info("loaded cogs: %s", ", ".join(loaded))
         if not self.run_jobs:

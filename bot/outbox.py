@@ -232,10 +232,18 @@ class OutboxSender:
             options["allowed_mentions"] = self.allowed_mentions
         if message.edit_of is not None:
             with handle_message_parameters(**options) as params:
+                _add_components(params.payload, message)
                 data = await self.http.edit_message(
                     message.channel_id, message.edit_of, params=params
                 )
         else:
             with handle_message_parameters(**options, nonce=message.nonce) as params:
+                _add_components(params.payload, message)
                 data = await self.http.send_message(message.channel_id, params=params)
         return int(data["id"])
+
+
+def _add_components(payload: dict[str, Any] | None, message: OutboxMessage) -> None:
+    """Send the message's component rows as stored (buttons of a persistent view)."""
+    if payload is not None and message.components is not None:
+        payload["components"] = [dict(row) for row in message.components]

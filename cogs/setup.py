@@ -1,5 +1,5 @@
-"""`/setup`: show and set a server's league HQ, director and arbiter roles and its
-announcements channel (needs Manage Server)."""
+"""`/setup`: show and set a server's league HQ, director and arbiter roles, its
+announcements channel and the directors' channel for motions (needs Manage Server)."""
 
 from __future__ import annotations
 
@@ -44,6 +44,7 @@ class Setup(commands.Cog):
         director_role="Role of the directors (vote on discretionary decisions).",
         arbiter_role="Role of the arbiters (record incidents and results).",
         announcements="Channel where Arbiter posts results and decisions.",
+        directors_channel="Channel for director motions (default: the announcements channel).",
     )
     @manage_server
     async def set_(
@@ -53,6 +54,7 @@ class Setup(commands.Cog):
         director_role: discord.Role | None = None,
         arbiter_role: discord.Role | None = None,
         announcements: discord.TextChannel | None = None,
+        directors_channel: discord.TextChannel | None = None,
     ) -> None:
         """Store the given settings (others unchanged) and reply with the result."""
         for role, label, holders in (
@@ -69,6 +71,7 @@ class Setup(commands.Cog):
             "director_role_id": director_role,
             "arbiter_role_id": arbiter_role,
             "announcements_channel_id": announcements,
+            "directors_channel_id": directors_channel,
         }
         changes = {key: value.id for key, value in options.items() if value is not None}
         settings = await GuildSetup(guild_store(interaction)).configure(

@@ -87,6 +87,12 @@ class TrfTournament:
         return next((value.strip() for code, value in self.records if code == "012"), "")
 
 
+def ascii_digits(text: str) -> bool:
+    """True for a non-empty run of 0-9 only: `str.isdigit()` also takes `²` or `¹`, which
+    `int()` then refuses with a traceback instead of a line-numbered TrfError."""
+    return text.isascii() and text.isdigit()
+
+
 def _field(line: str, start: int, end: int) -> str:
     """Columns start+1..end without their padding (spaces only: a name may end in U+0085)."""
     return line[start:end].strip(" ")
@@ -99,7 +105,7 @@ def _parse_round(line: str, line_no: int, index: int) -> TrfRound:
     if chunk[4] != " " or chunk[6] != " ":
         raise TrfError(line_no, f"{where}: expected 'NNNN c r', found {chunk[:8]!r}")
     opponent_text, colour, code = chunk[:4].strip(), chunk[5].lower(), chunk[7].upper()
-    if opponent_text and not opponent_text.isdigit():
+    if opponent_text and not ascii_digits(opponent_text):
         raise TrfError(line_no, f"{where}: opponent {opponent_text!r} is not a start number")
     opponent = int(opponent_text) if opponent_text else 0
     if colour not in "wb- ":
@@ -124,18 +130,18 @@ def _parse_round(line: str, line_no: int, index: int) -> TrfRound:
 def _is_number(text: str) -> bool:
     """True for a plain decimal number such as `12`, `5.0`, `3.5` or `-1.0` (a penalty)."""
     whole, _, fraction = text.removeprefix("-").partition(".")
-    return whole.isdigit() and (fraction == "" or fraction.isdigit())
+    return ascii_digits(whole) and (fraction == "" or ascii_digits(fraction))
 
 
 def _parse_player(line: str, line_no: int) -> TrfPlayer:
     start_text = _field(line, 4, 8)
-    if not start_text.isdigit() or int(start_text) == 0:
+    if not ascii_digits(start_text) or int(start_text) == 0:
         raise TrfError(line_no, f"start number {start_text!r} (columns 5-8) is not a number")
     name = _field(line, 14, 47)
     if not name:
         raise TrfError(line_no, "the player has no name (columns 15-47)")
     rating_text = _field(line, 48, 52)
-    if rating_text and not rating_text.isdigit():
+    if rating_text and not ascii_digits(rating_text):
         raise TrfError(line_no, f"rating {rating_text!r} (columns 49-52) is not a number")
     for start, end, what in ((57, 68, "FIDE id"), (80, 84, "points"), (85, 89, "rank")):
         # Never trusted, but checked: text here means the columns are misaligned.
@@ -160,6 +166,17 @@ def _parse_player(line: str, line_no: int) -> TrfPlayer:
         birth_date=_field(line, 69, 79),
         line=line_no,
     )
+
+
+def decode_trf(data: bytes) -> str:
+    """The text of a TRF file's bytes: UTF-8, else Windows-1252 (Swiss-Manager's and Vega's:
+    0x85 is `…`), else Latin-1 (every byte is a character)."""
+    for encoding in ("utf-8", "cp1252"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1")
 
 
 def trf_lines(text: str) -> list[str]:

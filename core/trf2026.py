@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from core.results import STANDARD, Scoring
-from core.trf import COMMENT, TrfError, TrfTournament
+from core.standings import PlayerStanding, standings
+from core.tiebreaks import DeReading
+from core.trf import COMMENT, TrfError, TrfTournament, ascii_digits, games_and_byes
 
 APPLIED = frozenset({"001", "012", "162", "299", COMMENT})
 """Records whose content decides the standings (012 only titles them)."""
@@ -31,10 +33,14 @@ DESCRIPTIVE = frozenset(
 """Records that describe the event (place, dates, arbiters, time control, rounds) and
 cannot change a score: read and written back without a note."""
 
+MAX_GAME_POINTS = Fraction(100)
+"""The most a result may be worth (record 162, `--points`): beyond it is a typo, and the
+4-column TRF points field could not hold a score made of it."""
+
 TEAM_RECORDS = frozenset({"013", "310"})
 """A file with these is a team event: its `299` records then concern teams, not players."""
 
-_NUMBER = r"-?\d+(?:\.\d+)?"
+_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
 _PAIRS = re.compile(rf"\s*(?:[A-Za-z]\s*{_NUMBER}\s*)+")
 _PAIR = re.compile(rf"([A-Za-z])\s*({_NUMBER})")
 
@@ -107,7 +113,11 @@ def _read_162(value: str, line: int) -> dict[str, Fraction]:
         symbol = symbol.upper()
         if symbol not in _SYMBOLS_162:
             raise TrfError(line, f"record 162: result code {symbol!r} is not W, D, L, A, P or X")
-        given[symbol] = _points(text, line, f"record 162 ({symbol})")
+        points = _points(text, line, f"record 162 ({symbol})")
+        if abs(points) > MAX_GAME_POINTS:
+            most = f"a result is worth at most {MAX_GAME_POINTS}"
+            raise TrfError(line, f"record 162 ({symbol}): {text} points; {most}")
+        given[symbol] = points
     return given
 
 
@@ -137,11 +147,11 @@ def _read_299(value: str, line: int, players: set[int]) -> tuple[str, Fraction, 
         raise TrfError(line, "record 299: no points in columns 14-17")
     points = _points(points_text, line, "record 299 (columns 14-17)")
     round_text = text[19:22].strip()
-    if round_text and not round_text.isdigit():
+    if round_text and not ascii_digits(round_text):
         raise TrfError(line, f"record 299: round {round_text!r} (columns 20-22) is not a number")
     numbers: list[int] = []
     for token in text[23:].split():
-        if not token.isdigit():
+        if not ascii_digits(token):
             raise TrfError(line, f"record 299: {token!r} (from column 24) is not a start number")
         if int(token) not in players:
             raise TrfError(line, f"record 299: player {int(token)} has no 001 record")
@@ -194,6 +204,28 @@ def trf_scores(tournament: TrfTournament, default: Scoring = STANDARD) -> TrfSco
     )
     bye_points = {code: kinds[kind] for code, kind in _BYE_KINDS.items() if kind in kinds}
     return TrfScores(scoring, bye_points, adjustments, scoring_line)
+
+
+def scored_standings(
+    tournament: TrfTournament,
+    scores: TrfScores,
+    *,
+    reading: DeReading = DeReading.CCT,
+    lots_seed: str | None = None,
+) -> tuple[PlayerStanding, ...]:
+    """CORE-2/CORE-3/CCT-8b: the standings of a parsed TRF (players by start number) scored
+    as `scores` says — the one reading of a file, for `arbiter standings` and for a tour's
+    TRF preliminary alike."""
+    games, byes = games_and_byes(tournament, scores.bye_points)
+    return standings(
+        [p.start_no for p in tournament.players],
+        games,
+        byes,
+        scoring=scores.scoring,
+        reading=reading,
+        lots_seed=lots_seed,
+        adjustments=scores.adjustments,
+    )
 
 
 def ignored_records(tournament: TrfTournament) -> tuple[tuple[str, int], ...]:

@@ -28,6 +28,7 @@ from storage.decisions import DecisionReader, DecisionRepository
 from storage.guild_settings import GuildSettingsReader, GuildSettingsRepository
 from storage.jobs import Job, JobReader, JobRepository
 from storage.matches import MatchReader, MatchRepository
+from storage.motions import MotionReader, MotionRepository
 from storage.outbox import OutboxMessage, OutboxReader, OutboxRepository
 from storage.rosters import RosterReader, RosterRepository
 from storage.scope import ReadScope, WriteScope
@@ -46,6 +47,7 @@ class GuildView:
         self.matches = MatchReader(scope)
         self.rosters = RosterReader(scope)
         self.decisions = DecisionReader(scope)
+        self.motions = MotionReader(scope)
         self.jobs = JobReader(scope)
         self.outbox = OutboxReader(scope)
         self.audit = AuditReader(scope)
@@ -68,6 +70,7 @@ class UnitOfWork:
         self.matches = MatchRepository(scope)
         self.rosters = RosterRepository(scope)
         self.decisions = DecisionRepository(scope)
+        self.motions = MotionRepository(scope)
         self.jobs = JobRepository(scope)
         self.outbox = OutboxRepository(scope)
         self.abandoned = False
@@ -81,6 +84,11 @@ class UnitOfWork:
     def details(self) -> dict[str, Any]:
         """The audit details the change will record (add to them freely)."""
         return self._scope.details
+
+    def view(self) -> GuildView:
+        """Read-only repositories seeing this unit of work's writes (for computations that
+        take a view, such as the league report before and after a change)."""
+        return GuildView(self._scope)
 
     def abandon(self) -> None:
         """Nothing to change after all: roll back at the end of the block, with no audit row."""

@@ -1,4 +1,5 @@
-"""A guild's Arbiter settings: its HQ, director and arbiter roles and announcements channel."""
+"""A guild's Arbiter settings: its HQ, director and arbiter roles, its announcements channel and
+the directors' channel (motions)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from storage.database import to_text
 from storage.scope import ReadScope, WriteScope
 
 ROLE_KEYS = ("hq_role_id", "director_role_id", "arbiter_role_id")
-SETTING_KEYS = (*ROLE_KEYS, "announcements_channel_id")
+SETTING_KEYS = (*ROLE_KEYS, "announcements_channel_id", "directors_channel_id")
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,12 @@ class GuildSettings:
     director_role_id: int | None = None
     arbiter_role_id: int | None = None
     announcements_channel_id: int | None = None
+    directors_channel_id: int | None = None
+
+    @property
+    def motions_channel_id(self) -> int | None:
+        """Where motion messages go: the directors' channel, else the announcements channel."""
+        return self.directors_channel_id or self.announcements_channel_id
 
 
 class GuildSettingsReader:

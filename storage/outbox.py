@@ -33,6 +33,7 @@ class OutboxMessage:
     message_id: int | None
     error: str | None
     created_at: datetime
+    components: tuple[dict[str, Any], ...] | None = None
 
     @property
     def nonce(self) -> str:
@@ -43,7 +44,7 @@ class OutboxMessage:
 
 _COLUMNS = (
     "id, guild_id, channel_id, content, embeds, edit_of, status, attempts, next_attempt_at,"
-    " message_id, error, created_at"
+    " message_id, error, created_at, components"
 )
 
 
@@ -63,6 +64,7 @@ def _message(row: aiosqlite.Row) -> OutboxMessage:
         message_id=row["message_id"],
         error=row["error"],
         created_at=from_text(row["created_at"]),
+        components=None if row["components"] is None else tuple(json.loads(row["components"])),
     )
 
 
@@ -114,15 +116,18 @@ class OutboxRepository(OutboxReader):
         content: str | None = None,
         embeds: Sequence[Mapping[str, Any]] = (),
         edit_of: int | None = None,
+        components: Sequence[Mapping[str, Any]] | None = None,
     ) -> OutboxMessage:
-        """Queue a message to `channel_id` (or, with `edit_of`, an edit of that message)."""
+        """Queue a message to `channel_id` (or, with `edit_of`, an edit of that message);
+        `components` are Discord component rows (None: an edit keeps the message's own)."""
         if not content and not embeds:
             raise ValueError("an outbox message needs content or embeds")
         scope = self._write
         embed_list = [dict(embed) for embed in embeds]
+        rows = None if components is None else [dict(row) for row in components]
         cursor = await scope.execute(
-            "INSERT INTO outbox (guild_id, channel_id, content, embeds, edit_of, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO outbox (guild_id, channel_id, content, embeds, edit_of, created_at,"
+            " components) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
                 scope.guild_id,
                 channel_id,
@@ -130,6 +135,7 @@ class OutboxRepository(OutboxReader):
                 json.dumps(embed_list, sort_keys=True),
                 edit_of,
                 to_text(scope.now),
+                None if rows is None else json.dumps(rows, sort_keys=True),
             ),
         )
         row_id = cursor.lastrowid
@@ -147,6 +153,7 @@ class OutboxRepository(OutboxReader):
             message_id=None,
             error=None,
             created_at=from_text(to_text(scope.now)),
+            components=None if rows is None else tuple(rows),
         )
         scope.record("outbox", {"id": row_id, "channel_id": channel_id, "edit_of": edit_of})
         self.posted.append(message)

@@ -138,7 +138,16 @@ class DiscordHarness(DiscordStub):
         values: list[str] | None = None,
     ) -> Outcome:
         """Click a component (button 2, select 3…) on the bot's message `message_id`."""
+        # The clicked message as Discord sends it: with its components (persistent
+        # DynamicItems are matched against them), when the bot posted it to a channel.
+        posted = self.sent.get(message_id)
         payload = self.click_payload(
-            custom_id, user, message_id, component_type=component_type, values=values
+            custom_id,
+            user,
+            message_id,
+            message=posted.payload if posted else None,
+            channel_id=posted.channel_id if posted else None,
+            component_type=component_type,
+            values=values,
         )
         return await self.run(payload)

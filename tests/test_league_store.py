@@ -352,7 +352,7 @@ async def test_cct_16_migration_5_gives_existing_seasons_the_default_settings(
         )
     database = await Database.open(path)
     try:
-        assert await database.migrate() == [5]
+        assert (await database.migrate())[0] == 5
         async with GuildStore(database, 1).read() as view:
             season = await view.seasons.by_name("Old")
         assert season is not None

@@ -7,23 +7,28 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from fractions import Fraction
 from pathlib import Path
 
 from bot.rendering.standings_json import standings_json
-from bot.rendering.standings_text import standings_text
+from bot.rendering.standings_text import shown_text, standings_text
 from core.points import half_points
 from core.results import STANDARD, Scoring
-from core.standings import PlayerStanding, standings
+from core.standings import PlayerStanding
 from core.tiebreaks import CCT_8B, DeReading
-from core.trf import TrfError, TrfTournament, dump_trf, games_and_byes, parse_trf
-from core.trf2026 import TrfScores, ignored_records, trf_scores
+from core.trf import TrfError, TrfTournament, decode_trf, dump_trf, parse_trf
+from core.trf2026 import (
+    MAX_GAME_POINTS,
+    TrfScores,
+    ignored_records,
+    scored_standings,
+    trf_scores,
+)
 
 from .errors import CliError
 from .input_file import input_path, read_input
 
-MAX_POINTS = Fraction(100)
-"""The most a game may be worth with `--points`: anything above is a typo, not a scoring."""
+MAX_POINTS = MAX_GAME_POINTS
+"""The most a game may be worth with `--points` (as in record 162): above is a typo."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -96,17 +101,8 @@ def parse_lots(seed: str | None) -> str | None:
 def read_tournament(path: Path) -> TrfTournament:
     """Read and parse a TRF file (UTF-8, else Windows-1252, else Latin-1); unreadable or
     malformed input is a CliError (exit 2)."""
-    data = read_input(path)
-    for encoding in ("utf-8", "cp1252"):
-        try:
-            text = data.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
-    else:
-        text = data.decode("latin-1")
     try:
-        return parse_trf(text)
+        return parse_trf(decode_trf(read_input(path)))
     except TrfError as error:
         raise CliError(f"{path}: {error}") from error
 
@@ -147,18 +143,9 @@ def run(args: argparse.Namespace) -> int:
     seed = parse_lots(args.lots)
     tournament = read_tournament(args.file)
     scores = read_scores(args.file, tournament, given)
-    games, byes = games_and_byes(tournament, scores.bye_points)
     names = {p.start_no: p.name for p in tournament.players}
     reading = DeReading(args.tiebreaks)
-    rows = standings(
-        list(names),
-        games,
-        byes,
-        scoring=scores.scoring,
-        reading=reading,
-        lots_seed=seed,
-        adjustments=scores.adjustments,
-    )
+    rows = scored_standings(tournament, scores, reading=reading, lots_seed=seed)
     if args.trf_out is not None:
         write_trf(args.trf_out, tournament, rows)
     for code, count in ignored_records(tournament):
@@ -168,6 +155,6 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(standings_json(rows, names, lots=seed is not None)))
     else:
         order = ", ".join(f"DE ({reading.value})" if c == "DE" else c for c in CCT_8B)
-        title = f"{tournament.name}\n" if tournament.name else ""
+        title = f"{shown_text(tournament.name)}\n" if tournament.name else ""
         print(standings_text(rows, names, f"{title}Order: {order}"))
     return 0

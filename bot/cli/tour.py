@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
+from bot.cli.input_file import read_input
 from bot.formats.tour_file import TourFileError, load_tour
 from bot.rendering.tour_json import tour_json
 from bot.rendering.tour_text import tour_text
@@ -35,11 +36,20 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
+def read_capped(path: Path) -> bytes:
+    """A file the tour names, read within the input cap (a device such as /dev/zero is
+    refused, not read into memory); a refusal is a ValueError for the JSON path's message."""
+    try:
+        return read_input(path)
+    except CliError as error:
+        raise ValueError(error.message) from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Read, compute, print; a bad file or --after fails with exit 2 naming the JSON path."""
     config = config_from_args(args)
     try:
-        tour, tables = load_tour(args.file)
+        tour, tables = load_tour(args.file, read_capped)
     except TourFileError as error:
         lines = "\n".join(f"  {where}: {problem}" for where, problem in error.problems)
         raise CliError(f"{args.file} is not a valid tour file:\n{lines}") from None

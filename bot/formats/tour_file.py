@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from bot.formats.numbers import Name, printable
 from core.points import half_points
-from core.results import STANDARD
-from core.standings import standings
 from core.tour.events import BracketError, KnockoutResult, PlayedEvent
 from core.tour.finals import FinalsError
 from core.tour.knockout import (
@@ -35,12 +34,22 @@ from core.tour.ranking import (
     TourError,
 )
 from core.tour.report import FinalsMatch, FinalsResults, Tour
-from core.trf import TrfError, games_and_byes, parse_trf
+from core.trf import TrfError, decode_trf, parse_trf
+from core.trf2026 import scored_standings, trf_scores
 
 SCORE = r"^\s*\d+(\.5)?\s*-\s*\d+(\.5)?\s*$"
 Score = Annotated[str, Field(pattern=SCORE, description='"2.5-1.5", first-named player first')]
-Name = Annotated[str, Field(min_length=1)]
-Points = Annotated[int, Field(ge=0)]
+MAX_TABLE_POINTS = 1000
+"""The most one place or stage of a CCT-6 table may give (a Major winner gets 80)."""
+Points = Annotated[int, Field(ge=0, le=MAX_TABLE_POINTS)]
+
+Reader = Callable[[Path], bytes]
+"""Reads a file the tour file names (bounded, in the CLI); raises OSError, or ValueError
+with a message naming the file."""
+
+
+def _read_bytes(path: Path) -> bytes:
+    return path.read_bytes()
 
 
 class _Model(BaseModel):
@@ -216,24 +225,28 @@ def _score(text: str) -> tuple[Fraction, Fraction]:
     return half_points(first.strip()), half_points(second.strip())
 
 
-def trf_order(path: Path, where: str, places_that_count: int) -> list[str]:
-    """CCT-8b: the preliminary order computed from a TRF file (via core.standings); a tie left
-    after every criterion within the places that earn points or go on is refused."""
+def trf_order(path: Path, where: str, places_that_count: int, read: Reader) -> list[str]:
+    """CCT-8b: the preliminary order computed from a TRF file, read and scored as `arbiter
+    standings` reads it (encodings, records 162/299); a tie left after every criterion
+    within the places that earn points or go on is refused, as is a name with control
+    characters (it would be printed)."""
     try:
-        data = path.read_bytes()
+        text = decode_trf(read(path))
     except OSError as error:
         raise _Problem(where, f"cannot read {path}: {error.strerror or error}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
+    except ValueError as error:
+        raise _Problem(where, str(error)) from None
     try:
         tournament = parse_trf(text)
+        rows = scored_standings(tournament, trf_scores(tournament))
     except TrfError as error:
         raise _Problem(where, f"{path}: {error}") from None
-    games, byes = games_and_byes(tournament)
     names = {p.start_no: p.name for p in tournament.players}
-    rows = standings(list(names), games, byes, scoring=STANDARD)
+    for p in tournament.players:
+        try:
+            printable(p.name)
+        except ValueError as error:
+            raise _Problem(where, f"{path}: line {p.line}: the name {error}") from None
     order = [names[row.player] for row in rows]  # type: ignore[index]
     for row in rows:
         if row.tied and row.rank <= places_that_count:
@@ -306,7 +319,11 @@ def _knockout_result(k: KnockoutModel, where: str) -> KnockoutResult:
 
 
 def _event(
-    model: EventModel, where: str, base: Path, tables: Mapping[EventType, PointsTable]
+    model: EventModel,
+    where: str,
+    base: Path,
+    tables: Mapping[EventType, PointsTable],
+    read: Reader,
 ) -> PlayedEvent:
     kind = EventType(model.type)
     table = points_table(model.points, f"{model.name} table") if model.points else None
@@ -314,7 +331,7 @@ def _event(
     if model.preliminary.trf is not None:
         counted = len((table or tables[kind]).preliminary)
         order = trf_order(
-            base / model.preliminary.trf, f"{prelim}.trf", max(KNOCKOUT_PLACES, counted)
+            base / model.preliminary.trf, f"{prelim}.trf", max(KNOCKOUT_PLACES, counted), read
         )
     else:
         order = list(model.preliminary.order or ())
@@ -349,11 +366,20 @@ def _event(
         raise _Problem(where, str(error)) from None
 
 
-def _finals(model: FinalsModel) -> FinalsResults:
+def _finals(model: FinalsModel, events: Sequence[PlayedEvent]) -> FinalsResults:
+    """CCT-8f: the Finals, every finalist a player of the tour's events (their tour points
+    set everyone's bonus: a name the events never saw would count 0 and move the baseline)."""
+    played = {p for event in events for p in event.order}
     seen: dict[str, int] = {}
     for i, player in enumerate(model.players):
         if player in seen:
             raise _Problem(f"finals.players[{i}]", f"{player!r} is listed twice")
+        if player not in played:
+            raise _Problem(
+                f"finals.players[{i}]",
+                f"{player!r} played no event of the tour, so has no tour points for the "
+                "bonus (CCT-8f); is the name spelt as in the events?",
+            )
         seen[player] = i
     pairs: dict[frozenset[str], int] = {}
     matches = []
@@ -382,7 +408,7 @@ def _finals(model: FinalsModel) -> FinalsResults:
         raise _Problem("finals", str(error)) from None
 
 
-def _problems(model: TourFile, base: Path) -> Iterator[tuple[str, str] | PlayedEvent]:
+def _problems(model: TourFile, base: Path, read: Reader) -> Iterator[tuple[str, str] | PlayedEvent]:
     tables = rules_tables(model.rules)
     names: dict[str, int] = {}
     for i, e in enumerate(model.events):
@@ -391,14 +417,17 @@ def _problems(model: TourFile, base: Path) -> Iterator[tuple[str, str] | PlayedE
             continue
         names[e.name] = i
         try:
-            yield _event(e, f"events[{i}]", base, tables)
+            yield _event(e, f"events[{i}]", base, tables, read)
         except _Problem as problem:
             yield problem.where, problem.what
 
 
-def parse_tour(text: str, base: Path = Path(".")) -> tuple[Tour, dict[EventType, PointsTable]]:
-    """The tour of a tour file's text (TRF paths relative to `base`) and its default points
-    tables per event type; raise TourFileError listing every problem with its JSON path."""
+def parse_tour(
+    text: str, base: Path = Path("."), read: Reader = _read_bytes
+) -> tuple[Tour, dict[EventType, PointsTable]]:
+    """The tour of a tour file's text (TRF paths relative to `base`, read with `read`) and its
+    default points tables per event type; raise TourFileError listing every problem with its
+    JSON path."""
     try:
         data: Any = json.loads(text)
     except json.JSONDecodeError as error:
@@ -410,7 +439,7 @@ def parse_tour(text: str, base: Path = Path(".")) -> tuple[Tour, dict[EventType,
         raise TourFileError(found) from None
     problems: list[tuple[str, str]] = []
     events: list[PlayedEvent] = []
-    for item in _problems(model, base):
+    for item in _problems(model, base, read):
         if isinstance(item, PlayedEvent):
             events.append(item)
         else:
@@ -418,7 +447,7 @@ def parse_tour(text: str, base: Path = Path(".")) -> tuple[Tour, dict[EventType,
     finals = None
     if model.finals is not None:
         try:
-            finals = _finals(model.finals)
+            finals = _finals(model.finals, events)
         except _Problem as problem:
             problems.append((problem.where, problem.what))
     if problems:
@@ -433,17 +462,19 @@ def _pydantic_message(error: Any) -> str:
     return re.sub(r"^Value error, ", "", message)
 
 
-def load_tour(path: Path) -> tuple[Tour, dict[EventType, PointsTable]]:
-    """Read the tour file at `path` (see `parse_tour`); unreadable files are a TourFileError."""
+def load_tour(path: Path, read: Reader = _read_bytes) -> tuple[Tour, dict[EventType, PointsTable]]:
+    """Read the tour file at `path` and the TRF files it names with `read` (see
+    `parse_tour`); unreadable files are a TourFileError."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read(path).decode("utf-8-sig")
     except OSError as error:
-        raise TourFileError(
-            [("(file)", f"cannot read {path}: {error.strerror or error}")]
-        ) from None
+        problem = f"cannot read {path}: {error.strerror or error}"
+        raise TourFileError([("(file)", problem)]) from None
     except UnicodeDecodeError:
         raise TourFileError([("(file)", f"{path} is not UTF-8 text")]) from None
-    return parse_tour(text, path.parent)
+    except ValueError as error:
+        raise TourFileError([("(file)", str(error))]) from None
+    return parse_tour(text, path.parent, read)
 
 
 def tour_schema() -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""The `/setup show` embed: a guild's roles and announcements channel, or "not set"."""
+"""The `/setup show` embed: a guild's roles, announcements and directors' channels, or
+"not set"."""
 
 from __future__ import annotations
 
@@ -35,6 +36,12 @@ def settings_embed(
     embed.add_field(
         name="Announcements channel",
         value=NOT_SET if channel is None else f"<#{channel}>",
+        inline=False,
+    )
+    directors = settings.directors_channel_id
+    embed.add_field(
+        name="Directors' channel (motions)",
+        value="the announcements channel" if directors is None else f"<#{directors}>",
         inline=False,
     )
     if failures:

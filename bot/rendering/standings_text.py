@@ -3,12 +3,23 @@ rank marked `=`, a rank decided by lot `*`, `-` where a tie-break was not applie
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 from core.points import decimal_text
 from core.standings import PlayerStanding
+
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""Characters a terminal acts on (C0/C1 controls such as ESC and BEL, line separators, bidi
+overrides) rather than shows."""
+
+
+def shown_text(text: str) -> str:
+    """`text` with every control character escaped (`\\x1b`): names come from other programs'
+    files and are printed, so an ESC sequence in one must not clear or retitle the terminal."""
+    return _UNSAFE.sub(lambda found: repr(found.group())[1:-1], text)
 
 
 def score_text(value: Fraction | None) -> str:
@@ -19,7 +30,9 @@ def score_text(value: Fraction | None) -> str:
 def standings_text(
     rows: tuple[PlayerStanding, ...], names: Mapping[Any, str], title: str = ""
 ) -> str:
-    """A readable table under `title` (if any), one row per player in rank order."""
+    """A readable table under `title` (if any), one row per player in rank order; control
+    characters in names are shown escaped (`shown_text`), as the caller must do in `title`."""
+    names = {player: shown_text(name) for player, name in names.items()}
     width = max([len("Name"), *(len(n) for n in names.values())])
     header = f"{'Rank':>4}  {'No':>3}  {'Name':<{width}}  {'Pts':>5}  {'DE':>5}  "
     header += f"{'WIN':>3}  {'SB':>7}  {'KS':>5}"

@@ -88,8 +88,11 @@ def tour_text(report: TourReport) -> str:
 
     qual = report.qualification
     lines += ["", f"Finals qualification (CCT-3, {qual.size} places)"]
+    group_of = {p: group for group in qual.playoffs_required for p in group}
     for n, q in enumerate(qual.qualified, 1):
-        lines.append(f"  {n:>2}. {q.player} — {why(q)} ({detail(q)})")
+        others = [str(p) for p in group_of.get(q.player, ()) if p != q.player]
+        playoff_note = f" — play-off with {', '.join(others)}" if others else ""
+        lines.append(f"  {n:>2}. {q.player} — {why(q)} ({detail(q)}){playoff_note}")
     if qual.places_left:
         lines.append(
             f"  Places left: {qual.places_left} (the best-ranked Tour Ambassadors not already "

@@ -1,0 +1,1 @@
+"""Discord components shared by cogs and the bot: persistent buttons and who acts through them."""

@@ -1,0 +1,198 @@
+"""`/vote`: director motions (CL-23) — open, list, show, cast. The motion message with its
+persistent Yes / No buttons goes to the directors' channel; the buttons do what `/vote cast`
+does (bot/ui/motion_buttons.py)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.arbiter import ArbiterBot
+from bot.errors import UserError
+from bot.formats.boards_csv import BoardsCsvError, parse_boards_csv
+from bot.permissions import guild_store, is_director
+from bot.rendering.motions import motion_embed, motion_title, motions_embed
+from bot.services.actor import Role
+from bot.services.motions import DISQUALIFY_RULES, MotionRequest, open_motion, vote_rules
+from bot.ui.members import actor_of, director_ids
+from bot.ui.motion_buttons import vote_text
+
+Kind = Literal[
+    "forfeit", "disqualify", "correct-result", "exclude-club", "division-makeup", "other"
+]
+Status = Literal["open", "passed", "rejected", "no-decision"]
+MAX_CSV_BYTES = 64_000
+
+
+class Votes(commands.Cog):
+    """Director motions."""
+
+    group = app_commands.Group(
+        name="vote",
+        description="Director motions (CL-23): open, list, show, cast.",
+        guild_only=True,
+    )
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+
+    @group.command(name="open", description="Put a discretionary decision to the directors.")
+    @app_commands.describe(
+        kind="What the motion decides.",
+        reason="Why (shown on the motion).",
+        season="The season (disqualify, division-makeup).",
+        match="The match (forfeit, correct-result).",
+        club="The club (forfeit, disqualify, exclude-club).",
+        rule="The rule broken (disqualify).",
+        boards="The corrected boards as CSV (correct-result).",
+        next_season="Name of next season (division-makeup; default: this one's plus one).",
+    )
+    @app_commands.choices(rule=[app_commands.Choice(name=r, value=r) for r in DISQUALIFY_RULES])
+    @is_director()
+    async def open_(
+        self,
+        interaction: discord.Interaction,
+        kind: Kind,
+        reason: app_commands.Range[str, 1, 500],
+        season: str | None = None,
+        match: int | None = None,
+        club: str | None = None,
+        rule: str | None = None,
+        boards: discord.Attachment | None = None,
+        next_season: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
+        """Open the motion and reply with it (the message itself goes to the directors)."""
+        actor = await actor_of(interaction)
+        actor.require(Role.DIRECTOR)
+        rows = []
+        if boards is not None:
+            if boards.size > MAX_CSV_BYTES:
+                raise UserError(f"The boards file is larger than {MAX_CSV_BYTES // 1000} kB.")
+            try:
+                rows = parse_boards_csv((await boards.read()).decode("utf-8", "replace"))
+            except BoardsCsvError as bad:
+                raise UserError(f"The boards file: {bad}.") from bad
+        request = MotionRequest(
+            kind,
+            reason,
+            season=season,
+            match_id=match,
+            club=club,
+            rule=rule,
+            boards=rows,
+            next_season=next_season,
+        )
+        motion = await open_motion(
+            guild_store(interaction),
+            actor,
+            request,
+            await director_ids(interaction),
+            vote_rules(self.bot.config),
+        )
+        channel = f"<#{motion.channel_id}>" if motion.channel_id else "the directors' channel"
+        await interaction.response.send_message(
+            f"{motion_title(motion)} is open; the motion is in {channel}.", ephemeral=True
+        )
+
+    @group.command(name="list", description="List the motions of this server.")
+    @app_commands.describe(status="Only motions with this status.")
+    async def list_(self, interaction: discord.Interaction, status: Status | None = None) -> None:
+        """Reply with the motions, newest first."""
+        async with guild_store(interaction).read() as view:
+            found = await view.motions.all(status)
+        embed = discord.Embed.from_dict(motions_embed(found, status))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @group.command(name="show", description="Show a motion: electorate, votes, deadline.")
+    @app_commands.describe(motion="The motion.")
+    async def show(self, interaction: discord.Interaction, motion: int) -> None:
+        """Reply with the motion's embed."""
+        async with guild_store(interaction).read() as view:
+            found = await view.motions.get(motion) if motion > 0 else None
+        if found is None:
+            raise UserError(f"No motion {motion} on this server.")
+        embed = discord.Embed.from_dict(motion_embed(found))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @group.command(name="cast", description="Vote on a motion (the same as its buttons).")
+    @app_commands.describe(motion="The motion.", choice="Your vote.")
+    async def cast(
+        self, interaction: discord.Interaction, motion: int, choice: Literal["yes", "no"]
+    ) -> None:
+        """Record the caller's vote (an elector of the motion only)."""
+        text = await vote_text(interaction, motion, choice == "yes")
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @show.autocomplete("motion")
+    @cast.autocomplete("motion")
+    async def motion_choices(
+        self, interaction: discord.Interaction, current: str | int
+    ) -> list[app_commands.Choice[int]]:
+        """The guild's motions (open first for /vote cast) matching what is typed."""
+        async with guild_store(interaction).read() as view:
+            found = await view.motions.all(limit=200)
+        if interaction.command is not None and interaction.command.name == "cast":
+            found = [m for m in found if m.status == "open"]
+        typed = str(current).strip().casefold()  # an integer option may arrive as a number
+        return [
+            app_commands.Choice(name=motion_title(m)[:100], value=m.id)
+            for m in found
+            if typed in motion_title(m).casefold()
+        ][:25]
+
+    @open_.autocomplete("club")
+    async def club_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The guild's clubs matching what is typed."""
+        async with guild_store(interaction).read() as view:
+            clubs = await view.clubs.all()
+        typed = current.strip().casefold()
+        return [
+            app_commands.Choice(name=c.name[:100], value=c.name[:100])
+            for c in clubs
+            if typed in c.name.casefold()
+        ][:25]
+
+    @open_.autocomplete("season")
+    async def season_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The guild's seasons matching what is typed."""
+        async with guild_store(interaction).read() as view:
+            seasons = await view.seasons.all()
+        typed = current.strip().casefold()
+        return [
+            app_commands.Choice(name=s.name[:100], value=s.name[:100])
+            for s in seasons
+            if typed in s.name.casefold()
+        ][:25]
+
+    @open_.autocomplete("match")
+    async def match_choices(
+        self, interaction: discord.Interaction, current: str | int
+    ) -> list[app_commands.Choice[int]]:
+        """Matches of the guild's seasons (the latest season first) matching what is typed."""
+        typed = str(current).strip().casefold()
+        choices: list[app_commands.Choice[int]] = []
+        async with guild_store(interaction).read() as view:
+            clubs = {c.id: c.name for c in await view.clubs.all()}
+            for season in sorted(await view.seasons.all(), key=lambda s: -s.id):
+                for m in await view.matches.of_season(season.id):
+                    label = (
+                        f"{m.id}: {clubs[m.home_club_id]} – {clubs[m.away_club_id]}, "
+                        f"round {m.round}, {season.name}"
+                    )[:100]
+                    if typed in label.casefold():
+                        choices.append(app_commands.Choice(name=label, value=m.id))
+                    if len(choices) == 25:
+                        return choices
+        return choices
+
+
+async def setup(bot: ArbiterBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Votes(bot))

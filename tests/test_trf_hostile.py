@@ -1,0 +1,79 @@
+"""Hostile TRF files found in review: digits that are not ASCII, control characters in names,
+record 162 values no scoring has (CORE-2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from core.trf import TrfError, parse_trf
+from core.trf2026 import trf_scores
+
+
+def _player(no: int, name: str, rounds: list[tuple[int, str, str]], rating: str = "2000") -> str:
+    head = f"001 {no:>4} m    {name:<33} {rating:>4} NOR {'':>11} {'1990/01/01':>10}" + " " * 12
+    return head + "  ".join(f"{opp:>4} {colour} {code}" for opp, colour, code in rounds)
+
+
+TWO = [_player(1, "Alpha", [(2, "w", "1")]), _player(2, "Bravo", [(1, "b", "0")])]
+
+
+@pytest.mark.parametrize(
+    ("lines", "line", "problem"),
+    [
+        ([TWO[0].replace("001    1", "001    \u00b2"), TWO[1]], 1, "start number '²'"),
+        ([_player(1, "Alpha", [(2, "w", "1")], rating="2\u00b200"), TWO[1]], 1, "rating '2²00'"),
+        ([TWO[0], TWO[1].replace("   1 b 0", "   \u00b9 b 0")], 2, "opponent '¹'"),
+        ([*TWO, "299           1.0  000 000\u00b9"], 3, "'000¹' .from column 24."),
+        ([*TWO, "299 W         2.0  00\u00b9"], 3, "round '00¹'"),
+    ],
+)
+def test_core_2_digits_other_than_ascii_are_refused_naming_the_line(
+    lines: list[str], line: int, problem: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`²` and `¹` are digits to str.isdigit() but not to int(): they used to end in a
+    ValueError traceback (exit 1) instead of a refusal naming the line."""
+    text = "\n".join(lines) + "\n"
+    with pytest.raises(TrfError, match=rf"^line {line}: .*{problem}"):
+        trf_scores(parse_trf(text))
+    path = tmp_path / "digits.trf"
+    path.write_bytes(text.encode("cp1252"))
+    assert main(["standings", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and f"line {line}:" in captured.err
+    assert "Traceback" not in captured.err
+
+
+def test_core_2_control_characters_of_a_trf_are_shown_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A name or title from another program's file may hold anything; printed raw, ESC/BEL
+    sequences would clear the terminal or retitle it. The text table shows them escaped
+    (the file is still read: the names are data); JSON escapes them anyway."""
+    text = "\n".join(
+        [
+            "012 Title\x1b]0;pwned\x07",
+            _player(1, "Evil\x1b[2J\x1b[31mRed", [(2, "w", "1")]),
+            _player(2, "M\xfcller\x85", [(1, "b", "0")]),
+        ]
+    )
+    path = tmp_path / "control.trf"
+    path.write_text(text, encoding="utf-8")
+    assert main(["standings", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert not any(c in out for c in "\x1b\x07\x85")
+    assert "Title\\x1b]0;pwned\\x07" in out
+    assert "Evil\\x1b[2J\\x1b[31mRed" in out and "Müller\\x85" in out
+    assert main(["standings", str(path), "--json"]) == 0
+    assert "Evil\\u001b[2J" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("points", ["100.5", "1000", "99999999999999999999.0"])
+def test_core_2_record_162_points_beyond_any_scoring_are_refused(points: str) -> None:
+    """--points allows 0..100 a game; record 162 (format `11.5`) gets the same bound
+    instead of a 23-digit score that --trf-out could not even write."""
+    text = "\n".join([*TWO, f"162  W {points}"]) + "\n"
+    with pytest.raises(TrfError, match=r"^line 3: record 162 \(W\): .* at most 100"):
+        trf_scores(parse_trf(text))
