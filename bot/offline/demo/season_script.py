@@ -36,6 +36,8 @@ NOTICE = dt.timedelta(hours=120)
 """CL-15: the challenge deadline before the start (the config default)."""
 CHESSCOM_BASE = 7_000_000
 """chess.com team match ids of the demo: this plus the season match id."""
+LISTED = "listed"
+"""Key of a club match list placeholder in the timeline (made in clock order)."""
 POLL_MINUTES = 24 * 60
 """The slowest polling the config allows: a season of polls stays quick to replay."""
 
@@ -109,6 +111,7 @@ class _Writer:
         self.events = world.events
         self.short: dict[str, int] = {}
         self.unpaired: dict[int, dict[str, list[Player]]] = {}
+        self.guest_club = self.guests()
 
     def at(
         self, instant: dt.datetime, steps: list[dict[str, Any]], stage: str | None = None
@@ -123,6 +126,14 @@ class _Writer:
         return {"chesscom": {"path": f"/pub/{path}", "json": payload}}
 
     def listed(self, club: Club, item: ListedMatch) -> dict[str, Any]:
+        """A placeholder for the club's match list with `item` in its state: the list is
+        made when the lines are written, in clock order, from every change up to then."""
+        return {LISTED: (club, item)}
+
+    def resolve(self, step: dict[str, Any]) -> dict[str, Any]:
+        if LISTED not in step:
+            return step
+        club, item = step[LISTED]
         self.lists[club.url_id][item.match_id] = item
         ordered = sorted(self.lists[club.url_id].values(), key=lambda m: m.match_id)
         return self.serve(f"club/{club.url_id}/matches", club_matches(ordered))
@@ -140,6 +151,7 @@ class _Writer:
                     "director_role": "&Directors",
                     "arbiter_role": "&Arbiters",
                     "announcements": "#announcements",
+                    "directors_channel": "#directors",
                 },
             },
             {"expect": {"error": None}},
@@ -205,9 +217,8 @@ class _Writer:
         after the deadline, or issued with a chess.com match that never appears."""
         e = self.events
         rnd = p.fixture.round
-        clubs = (p.home.name, p.away.name)
-        unaccepted = e.unaccepted[1] == rnd and e.unaccepted[0] in clubs
-        late = e.late_challenge[1] == rnd and e.late_challenge[0] in clubs
+        unaccepted = self.is_event(p, e.unaccepted)
+        late = self.is_event(p, e.late_challenge)
         issuer, other = p.home, p.away
         if unaccepted and e.unaccepted[0] == p.home.name:
             issuer, other = p.away, p.home
@@ -272,12 +283,39 @@ class _Writer:
             result.append(Board(a, b, (scores[0], scores[1])))
         return result
 
+    def event_match(self, club: str, rnd: int) -> int:
+        """The number of `club`'s match in round `rnd`, or in the next round it plays (with
+        an odd number of clubs each club sits one round out), else its last."""
+        played = [p for p in self.planned if club in (p.home.name, p.away.name)]
+        later = [p for p in played if p.fixture.round >= rnd]
+        return (later[0] if later else played[-1]).number
+
+    def is_event(self, p: Planned, event: tuple[str, int]) -> bool:
+        """Whether `p` is the match an event (club, round) falls on."""
+        return p.number == self.event_match(*event)
+
+    def guests(self) -> dict[int, str]:
+        """CL-18: round → the club the multi-team player plays for that round (a club of
+        their division, not their own, whose match that round is not against their own)."""
+        home, _, rounds = self.events.multi_team
+        chosen: dict[int, str] = {}
+        for rnd in rounds:
+            for p in self.planned:
+                if p.fixture.round != rnd or home in (p.home.name, p.away.name):
+                    continue
+                if p.home.division != self.world.club(home).division:
+                    continue
+                if p.home.name not in chosen.values():
+                    chosen[rnd] = p.home.name
+                    break
+        return chosen
+
     def short_club(self, p: Planned) -> str | None:
         """CL-20: the club fielding too few players in this match, if any: the event's club
         in its round, and the disqualified club in its first three matches (CL-DQ)."""
         e = self.events
         clubs = (p.home.name, p.away.name)
-        if e.too_few[1] == p.fixture.round and e.too_few[0] in clubs:
+        if self.is_event(p, e.too_few):
             return e.too_few[0]
         if e.disqualified in clubs and self.short.get(e.disqualified, 0) < 3:
             self.short[e.disqualified] = self.short.get(e.disqualified, 0) + 1
@@ -286,12 +324,8 @@ class _Writer:
 
     def lineup(self, club: Club, count: int, p: Planned) -> list[Player]:
         players = sorted(club.players[: count + 2], key=lambda _: self.rng.random())[:count]
-        home, player, rounds = self.events.multi_team
-        if (
-            club.name != home
-            and p.fixture.round in rounds
-            and club.division == self.world.club(home).division
-        ):
+        home, player, _ = self.events.multi_team
+        if self.guest_club.get(p.fixture.round) == club.name or club.name == home:
             guest = next(x for x in self.world.club(home).players if x.username == player)
             if guest not in players:
                 players[-1] = guest
@@ -316,9 +350,9 @@ class _Writer:
         steps = []
         for club in (p.home, p.away):
             members = average = None
-            if e.over_members == (club.name, p.fixture.round):
+            if self.is_event(p, e.over_members) and club.name == e.over_members[0]:
                 members = 412
-            if e.over_rating == (club.name, p.fixture.round):
+            if self.is_event(p, e.over_rating) and club.name == e.over_rating[0]:
                 average = 1712
             steps.append(
                 self.serve(
@@ -341,7 +375,7 @@ class _Writer:
             self.listed(other, ListedMatch(p.chesscom, name, issuer, start, "in_progress")),
         ]
         closed_club, closed_player, closed_round = e.closed
-        if closed_club in (p.home.name, p.away.name) and p.fixture.round == closed_round:
+        if p.number == self.event_match(closed_club, closed_round):
             account = next(
                 x for x in self.world.club(closed_club).players if x.username == closed_player
             )
@@ -383,11 +417,7 @@ class _Writer:
         cannot verify the reason) and the directors pass it: a forfeit."""
         club_name, player, rnd = self.events.removal
         club = self.world.club(club_name)
-        p = next(
-            x
-            for x in self.planned
-            if x.fixture.round == rnd and club_name in (x.home.name, x.away.name)
-        )
+        p = self.planned[self.event_match(club_name, rnd) - 1]
         when = p.fixture.start + dt.timedelta(days=1)
         steps: list[dict[str, Any]] = [
             {
@@ -458,7 +488,7 @@ class _Writer:
                 lines.append(json.dumps({"at": clock.isoformat().replace("+00:00", "Z")}))
             for step in timed.steps:
                 number += 1
-                lines.append(json.dumps(step))
+                lines.append(json.dumps(self.resolve(step)))
         return DemoScript(lines, stages, self.planned, number)
 
 
