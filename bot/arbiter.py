@@ -14,6 +14,7 @@ from bot.automation.context import AutomationContext
 from bot.automation.registration import register_league_jobs
 from bot.chesscom.client import ChessComClient
 from bot.config import Config
+from bot.league_store import StandingsCache
 from bot.outbox import OutboxSender
 from bot.scheduler import JobRegistry, Scheduler, Timer
 from bot.services.motions import CLOSE_JOB, run_close_job
@@ -70,6 +71,7 @@ class ArbiterBot(commands.AutoShardedBot):
         self.config = config
         self.jobs = JobRegistry()
         self.jobs.register(CLOSE_JOB, self._close_motion)
+        self.standings = StandingsCache()
         self._database = database
         self.run_jobs = run_jobs
         self.timer = timer  # None: APScheduler and real time; a VirtualClock offline

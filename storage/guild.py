@@ -27,9 +27,11 @@ from storage.database import Database, to_text
 from storage.decisions import DecisionReader, DecisionRepository
 from storage.guild_settings import GuildSettingsReader, GuildSettingsRepository
 from storage.jobs import Job, JobReader, JobRepository
+from storage.lookups import LookupReader
 from storage.matches import MatchReader, MatchRepository
 from storage.motions import MotionReader, MotionRepository
 from storage.outbox import OutboxMessage, OutboxReader, OutboxRepository
+from storage.pins import PinReader, PinRepository
 from storage.rosters import RosterReader, RosterRepository
 from storage.scope import ReadScope, WriteScope
 from storage.seasons import SeasonReader, SeasonRepository
@@ -51,6 +53,8 @@ class GuildView:
         self.jobs = JobReader(scope)
         self.outbox = OutboxReader(scope)
         self.audit = AuditReader(scope)
+        self.pins = PinReader(scope)
+        self.lookups = LookupReader(scope)
 
 
 class UnitOfWork:
@@ -73,6 +77,7 @@ class UnitOfWork:
         self.motions = MotionRepository(scope)
         self.jobs = JobRepository(scope)
         self.outbox = OutboxRepository(scope)
+        self.pins = PinRepository(scope)
         self.abandoned = False
 
     @property

@@ -4,7 +4,13 @@ play), match points and rank at the end; shared ranks `2=`, disqualified clubs g
 
 from __future__ import annotations
 
-from bot.rendering.division_view import CellKind, CrosstableCell, DivisionView, halves_text
+from bot.rendering.division_view import (
+    CellKind,
+    CrosstableCell,
+    DivisionView,
+    halves_text,
+    rank_text,
+)
 from bot.rendering.image_table import GREY, Cell, Column, TableStyle, table_png
 
 ROW_HEIGHT = 32
@@ -73,7 +79,7 @@ def crosstable_png(view: DivisionView) -> bytes:
                 Cell(row.club, ink=ink, strike=row.disqualified),
                 *(_cell(cell) for cell in cells),
                 Cell("" if row.disqualified else halves_text(row.match_points), ink=ink),
-                Cell(row.rank_text, ink=ink),
+                Cell(rank_text(row), ink=ink),
             ]
         )
     return table_png(

@@ -24,29 +24,11 @@ def halves_text(value: Fraction | None) -> str:
     return decimal_text(value)
 
 
-@dataclass(frozen=True, slots=True)
-class StandingRow:
-    """One club's line of a division table, as the core ranked it (CL-17, CL-DQ)."""
-
-    rank: int | None
-    tied: bool
-    disqualified: bool
-    club: str
-    played: int
-    won: int
-    drawn: int
-    lost: int
-    match_points: Fraction
-    game_points: Fraction
-    sb: Fraction
-    de: Fraction | None
-
-    @property
-    def rank_text(self) -> str:
-        """`3`, `2=` for a shared rank, `DQ` for a disqualified club."""
-        if self.disqualified or self.rank is None:
-            return "DQ"
-        return f"{self.rank}{'=' if self.tied else ''}"
+def rank_text(row: ClubStanding) -> str:
+    """`3`, `2=` for a shared rank, `DQ` for a disqualified club (CL-17, CL-DQ)."""
+    if row.disqualified or row.rank is None:
+        return "DQ"
+    return f"{row.rank}{'=' if row.tied else ''}"
 
 
 class CellKind(Enum):
@@ -80,7 +62,7 @@ class DivisionView:
     season: str
     division: str
     as_of: dt.date | None
-    rows: tuple[StandingRow, ...]
+    rows: tuple[ClubStanding, ...]
     cells: tuple[tuple[CrosstableCell, ...], ...]
     """`cells[i][j]`: the club of `rows[i]` against the club of `rows[j]`."""
 
@@ -92,24 +74,6 @@ class DivisionView:
     def caption(self, what: str) -> str:
         """`Standings as of 2024-03-01` (`what` alone without a cut-off date)."""
         return f"{what} as of {self.as_of.isoformat()}" if self.as_of else what
-
-
-def standing_row(standing: ClubStanding) -> StandingRow:
-    """The one place that reads the core's standing type (renamed soon: a one-line fix)."""
-    return StandingRow(
-        rank=standing.rank,
-        tied=standing.tied,
-        disqualified=standing.disqualified,
-        club=standing.club,
-        played=standing.played,
-        won=standing.won,
-        drawn=standing.drawn,
-        lost=standing.lost,
-        match_points=standing.match_points,
-        game_points=standing.game_points,
-        sb=standing.sb,
-        de=standing.de,
-    )
 
 
 def _cell(result: MatchResult | None, club: str, void: bool) -> CrosstableCell:
@@ -132,7 +96,7 @@ def division_view(report: LeagueReport, division: str) -> DivisionView:
     """The view of one division of `report`; KeyError names an unknown division. The cells
     come from the report's decided matches (a CL season meets each pair once, CL-12; a
     later result of a pair replaces an earlier one)."""
-    rows = tuple(standing_row(s) for s in report.standings(division))
+    rows = tuple(report.standings(division))
     clubs = [row.club for row in rows]
     members = set(clubs)
     out = {row.club for row in rows if row.disqualified}

@@ -6,7 +6,8 @@ from __future__ import annotations
 import csv
 import io
 
-from bot.rendering.division_view import DivisionView, StandingRow
+from bot.rendering.division_view import DivisionView
+from core.league.standings import ClubStanding
 from core.points import decimal_text
 
 HEADER = (
@@ -25,7 +26,7 @@ HEADER = (
 )
 
 
-def _row(row: StandingRow) -> list[str]:
+def _row(row: ClubStanding) -> list[str]:
     return [
         "" if row.rank is None else str(row.rank),
         "yes" if row.tied else "no",

@@ -3,8 +3,9 @@ shared ranks marked `2=`, disqualified clubs greyed, struck through and listed l
 
 from __future__ import annotations
 
-from bot.rendering.division_view import DivisionView, StandingRow, halves_text
+from bot.rendering.division_view import DivisionView, halves_text, rank_text
 from bot.rendering.image_table import GREY, Cell, Column, TableStyle, table_png
+from core.league.standings import ClubStanding
 from core.points import decimal_text
 
 WIDTH = 900
@@ -27,7 +28,7 @@ TIED_NOTE = "2= shared rank: still tied after match points, SB and direct encoun
 DQ_NOTE = "DQ disqualified (CL-DQ): its matches count for no one"
 
 
-def _cells(row: StandingRow) -> list[Cell]:
+def _cells(row: ClubStanding) -> list[Cell]:
     if row.disqualified:
         return [Cell("DQ", ink=GREY), Cell(row.club, ink=GREY, strike=True)] + [
             Cell("", ink=GREY) for _ in COLUMNS[2:]
@@ -35,7 +36,7 @@ def _cells(row: StandingRow) -> list[Cell]:
     numbers = [str(n) for n in (row.played, row.won, row.drawn, row.lost)]
     scores = [halves_text(row.match_points), halves_text(row.game_points)]
     return [
-        Cell(row.rank_text),
+        Cell(rank_text(row)),
         Cell(row.club),
         *(Cell(text) for text in numbers + scores),
         Cell(decimal_text(row.sb)),

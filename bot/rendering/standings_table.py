@@ -9,8 +9,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bot.rendering.division_view import DivisionView, StandingRow
+from bot.rendering.division_view import DivisionView, rank_text
 from bot.rendering.pages import DESCRIPTION_LIMIT, line_pages, pack
+from core.league.standings import ClubStanding
 from core.points import decimal_text
 
 ROW_LIMIT = 30
@@ -25,7 +26,7 @@ def _score(value: Fraction | None) -> str:
     return "" if value is None else decimal_text(value)
 
 
-COLUMNS: dict[str, Callable[[StandingRow], str]] = {
+COLUMNS: dict[str, Callable[[ClubStanding], str]] = {
     "P": lambda r: str(r.played),
     "W": lambda r: str(r.won),
     "D": lambda r: str(r.drawn),
@@ -90,10 +91,10 @@ def _width(values: Sequence[str], header: str) -> int:
     return max([len(header), *(len(v) for v in values)])
 
 
-def standings_table(rows: Sequence[StandingRow], limit: int = ROW_LIMIT) -> TextTable:
+def standings_table(rows: Sequence[ClubStanding], limit: int = ROW_LIMIT) -> TextTable:
     """The table of `rows` in rows of at most `limit` characters: rank, club and the number
     columns that fit by `PRIORITY` (a column with no value at all is left out)."""
-    ranks = [row.rank_text for row in rows]
+    ranks = [rank_text(row) for row in rows]
     values = {name: [column(row) for row in rows] for name, column in COLUMNS.items()}
     used = _width(ranks, "Rk") + 1 + CLUB_MIN
     kept: list[str] = []

@@ -1,1 +1,2 @@
-"""Discord components shared by cogs and the bot: persistent buttons and who acts through them."""
+"""Discord components shared by cogs and the bot: persistent motion buttons, pagination,
+Confirm / Cancel, and who acts through them."""

@@ -1,0 +1,154 @@
+"""Autocomplete ranking: the guild's candidates (from `storage.lookups`) ordered for the
+member typing — their own clubs and the next unplayed matches first, then names that start
+with the typed text — and cut to Discord's 25 choices of at most 100 characters."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+import discord
+from discord import app_commands
+
+from storage.guild import GuildStore
+from storage.lookups import ClubCandidate, MatchCandidate, SeasonCandidate
+
+MAX_CHOICES = 25
+"""Discord: at most 25 autocomplete choices."""
+NAME_LIMIT = 100
+"""Discord: a choice's name and string value, at most 100 characters."""
+
+
+def _name(text: str) -> str:
+    return text if len(text) <= NAME_LIMIT else text[: NAME_LIMIT - 1] + "…"
+
+
+def _starts(name: str, typed: str) -> bool:
+    return name.casefold().startswith(typed.strip().casefold())
+
+
+def _club_label(club: ClubCandidate) -> str:
+    return club.name if club.status == "approved" else f"{club.name} ({club.status})"
+
+
+def club_choices(candidates: Sequence[ClubCandidate], typed: str) -> list[app_commands.Choice[str]]:
+    """The member's clubs first, then approved, then the rest; prefix matches before others."""
+    ranked = sorted(
+        candidates,
+        key=lambda c: (not c.mine, c.status != "approved", not _starts(c.name, typed), c.name),
+    )
+    return [
+        app_commands.Choice(
+            name=_name(c.name if c.status == "approved" else f"{c.name} ({c.status})"),
+            value=c.name[:NAME_LIMIT],
+        )
+        for c in ranked[:MAX_CHOICES]
+    ]
+
+
+def season_choices(
+    candidates: Sequence[SeasonCandidate], typed: str
+) -> list[app_commands.Choice[str]]:
+    """Running seasons first (newest first), prefix matches before others."""
+    ranked = sorted(
+        enumerate(candidates),
+        key=lambda p: (p[1].status == "finished", not _starts(p[1].name, typed), p[0]),
+    )
+    return [
+        app_commands.Choice(name=_name(c.name), value=c.name[:NAME_LIMIT])
+        for _, c in ranked[:MAX_CHOICES]
+    ]
+
+
+def name_choices(names: Sequence[str], typed: str) -> list[app_commands.Choice[str]]:
+    """Plain names (divisions, players): prefix matches first, order kept otherwise."""
+    ranked = sorted(enumerate(names), key=lambda p: (not _starts(p[1], typed), p[0]))
+    return [
+        app_commands.Choice(name=_name(n), value=n[:NAME_LIMIT]) for _, n in ranked[:MAX_CHOICES]
+    ]
+
+
+def match_label(match: MatchCandidate) -> str:
+    """`Spring · P-R3 · Alpha vs Beta · 2026-03-07` (✓ once played)."""
+    done = " ✓" if match.finished else ""
+    day = match.start.date().isoformat()
+    return _name(f"{match.season} · {match.key} · {match.home} vs {match.away} · {day}{done}")
+
+
+def match_choices(
+    candidates: Sequence[MatchCandidate], now: dt.datetime
+) -> list[app_commands.Choice[int]]:
+    """The member's clubs' matches first, then unplayed ones from the next start on, then
+    unplayed ones already started, then played ones (latest first)."""
+
+    def key(m: MatchCandidate) -> tuple[bool, int, float]:
+        if m.finished:
+            return (not m.mine, 2, -m.start.timestamp())
+        return (not m.mine, 0 if m.start >= now else 1, m.start.timestamp())
+
+    ranked = sorted(candidates, key=key)
+    return [app_commands.Choice(name=match_label(m), value=m.id) for m in ranked[:MAX_CHOICES]]
+
+
+def _store(interaction: discord.Interaction) -> GuildStore | None:
+    if interaction.guild_id is None:
+        return None
+    return interaction.client.guild_store(interaction.guild_id)  # type: ignore[attr-defined]
+
+
+async def clubs(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a `club` option."""
+    store = _store(interaction)
+    if store is None:
+        return []
+    async with store.read() as view:
+        found = await view.lookups.clubs(current, interaction.user.id)
+    return club_choices(found, current)
+
+
+async def seasons(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a `season` option."""
+    store = _store(interaction)
+    if store is None:
+        return []
+    async with store.read() as view:
+        found = await view.lookups.seasons(current)
+    return season_choices(found, current)
+
+
+async def divisions(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a `division` option (of the `season` already typed, if any)."""
+    store = _store(interaction)
+    if store is None:
+        return []
+    season = getattr(interaction.namespace, "season", None)
+    async with store.read() as view:
+        found = await view.lookups.divisions(current, str(season) if season else None)
+    return name_choices(found, current)
+
+
+async def matches(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    """Autocomplete for a `match` option: the caller's clubs' and the next matches first."""
+    store = _store(interaction)
+    if store is None:
+        return []
+    season = getattr(interaction.namespace, "season", None)
+    now = store.database.clock()
+    async with store.read() as view:
+        found = await view.lookups.matches(
+            str(current), interaction.user.id, now, str(season) if season else None
+        )
+    return match_choices(found, now)
+
+
+async def players(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a `player` option (of the `club` already typed, if any)."""
+    store = _store(interaction)
+    if store is None:
+        return []
+    club = getattr(interaction.namespace, "club", None)
+    async with store.read() as view:
+        found = await view.lookups.players(current, str(club) if club else None)
+    return name_choices(found, current)

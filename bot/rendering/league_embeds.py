@@ -1,0 +1,237 @@
+"""The league's slash-command replies as embeds: clubs, seasons, matches, calendars,
+schedule previews, results and rosters — every instant a Discord timestamp (deadlines with
+a countdown), long lists split into pages within Discord's limits."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import discord
+
+from bot.rendering.division_view import DivisionView
+from bot.rendering.pages import line_pages
+from bot.rendering.standings_table import standings_pages
+
+COLOUR = discord.Colour.dark_teal()
+LIST_PAGE = 1800
+"""Characters of a list page's description (short enough to read on a phone)."""
+
+
+def when(instant: dt.datetime) -> str:
+    """An instant every reader sees in their own zone: `<t:…:F>`."""
+    return discord.utils.format_dt(instant, "F")
+
+
+def countdown(instant: dt.datetime) -> str:
+    """An instant with a live countdown: `<t:…:F> (<t:…:R>)`."""
+    return f"{discord.utils.format_dt(instant, 'F')} ({discord.utils.format_dt(instant, 'R')})"
+
+
+def halves(half: int) -> str:
+    """Half-points as a person writes them: `3½`, `½`, `4`."""
+    whole, rest = divmod(half, 2)
+    if not rest:
+        return str(whole)
+    return f"{whole}½" if whole else "½"
+
+
+def paged(title: str, lines: Sequence[str], empty: str) -> list[discord.Embed]:
+    """Embeds titled `title` holding `lines` (or `empty`), split into pages."""
+    pages = line_pages(lines, LIST_PAGE) or [empty]
+    return [discord.Embed(title=title, description=page, colour=COLOUR) for page in pages]
+
+
+@dataclass(frozen=True)
+class ClubInfo:
+    """What `/club info` shows."""
+
+    name: str
+    chesscom_id: str | None
+    status: str
+    admins: tuple[int, ...]
+    division: str | None
+    reminder_channel_id: int | None
+    members: int | None
+    average: float | None
+    forfeits: dict[str, int]
+
+
+def club_embed(info: ClubInfo) -> discord.Embed:
+    """A club's card."""
+    embed = discord.Embed(title=info.name, colour=COLOUR)
+    if info.chesscom_id:
+        embed.url = f"https://www.chess.com/club/{info.chesscom_id}"
+    embed.add_field(name="Status", value=info.status)
+    embed.add_field(name="Admins", value=" ".join(f"<@{a}>" for a in info.admins) or "none")
+    embed.add_field(name="Division", value=info.division or "not in a running season")
+    if info.members is not None:
+        embed.add_field(name="Members now", value=str(info.members))
+    if info.average is not None:
+        embed.add_field(name="Daily average now", value=f"{info.average:.0f}")
+    channel = f"<#{info.reminder_channel_id}>" if info.reminder_channel_id else "announcements"
+    embed.add_field(name="Reminders go to", value=channel)
+    counters = ", ".join(f"{rule}: {n}" for rule, n in sorted(info.forfeits.items()))
+    embed.add_field(name="Forfeits", value=counters or "none", inline=False)
+    return embed
+
+
+@dataclass(frozen=True)
+class MatchLine:
+    """A match as lists and cards show it."""
+
+    id: int
+    season: str
+    division: str
+    key: str
+    round: int
+    home: str
+    away: str
+    start: dt.datetime
+    deadline: dt.datetime
+    finished: bool
+    score: tuple[int, int] | None
+    challenge: str
+
+
+def match_list(title: str, matches: Sequence[MatchLine]) -> list[discord.Embed]:
+    """`#id · key · home – away · start` per line, paginated."""
+    lines = []
+    for m in matches:
+        score = f" **{halves(m.score[0])}–{halves(m.score[1])}**" if m.score else ""
+        lines.append(
+            f"`#{m.id}` {m.key} · R{m.round} · {m.home} – {m.away}{score} · "
+            f"{discord.utils.format_dt(m.start, 'f')}"
+        )
+    return paged(title, lines, "No matches.")
+
+
+@dataclass(frozen=True)
+class BoardLine:
+    """One board of a match and, when adjusted (CL-18/19), why."""
+
+    board: int
+    home_player: str
+    away_player: str
+    home_half: int
+    away_half: int
+    why: str | None = None
+
+
+def match_embed(
+    match: MatchLine, boards: Sequence[BoardLine], forfeits: Sequence[str]
+) -> list[discord.Embed]:
+    """`/match show`: clubs, start, deadline with countdown, challenge, boards, forfeits."""
+    embed = discord.Embed(
+        title=f"{match.home} – {match.away}",
+        description=f"{match.season} · {match.division} · round {match.round} · `{match.key}`",
+        colour=COLOUR,
+    )
+    embed.add_field(name="Start", value=when(match.start))
+    embed.add_field(name="Challenge deadline (CL-15)", value=countdown(match.deadline))
+    embed.add_field(name="Challenge", value=match.challenge, inline=False)
+    if match.score is not None:
+        embed.add_field(name="Score", value=f"{halves(match.score[0])} – {halves(match.score[1])}")
+    if forfeits:
+        embed.add_field(name="Forfeits", value="\n".join(forfeits)[:1024], inline=False)
+    embed.set_footer(text=f"match #{match.id}")
+    lines = [board_line(b) for b in boards]
+    if not lines:
+        return [embed]
+    pages = line_pages(lines, 1000)
+    embed.add_field(name="Boards", value=pages[0], inline=False)
+    more = [
+        discord.Embed(title=f"{match.home} – {match.away}: boards", colour=COLOUR).add_field(
+            name="Boards", value=page, inline=False
+        )
+        for page in pages[1:]
+    ]
+    return [embed, *more]
+
+
+def board_line(board: BoardLine) -> str:
+    """`3. alice 1½–½ bob` (and why, when adjusted)."""
+    text = (
+        f"{board.board}. {board.home_player} {halves(board.home_half)}–"
+        f"{halves(board.away_half)} {board.away_player}"
+    )
+    return f"{text} — adjusted: {board.why}" if board.why else text
+
+
+def result_embed(
+    match: MatchLine,
+    score: tuple[int, int],
+    counted: tuple[int, int] | None,
+    adjusted: Sequence[BoardLine],
+    ranks: Sequence[tuple[str, str]],
+) -> discord.Embed:
+    """After a result: the score as recorded, as it counts (CL-18/19 adjustments, with why),
+    and each club's new rank."""
+    embed = discord.Embed(
+        title=f"Result: {match.home} {halves(score[0])} – {halves(score[1])} {match.away}",
+        description=f"{match.season} · {match.division} · `{match.key}`",
+        colour=COLOUR,
+    )
+    if counted is not None and counted != score:
+        embed.add_field(
+            name="Counts as", value=f"{halves(counted[0])} – {halves(counted[1])}", inline=False
+        )
+    if adjusted:
+        value = "\n".join(board_line(b) for b in adjusted)
+        embed.add_field(name="Adjusted boards", value=value[:1024], inline=False)
+    for club, rank in ranks:
+        embed.add_field(name=club, value=f"now ranked {rank}")
+    return embed
+
+
+def schedule_preview(
+    season: str, rounds: Sequence[tuple[int, dt.datetime, Sequence[str]]], total: int
+) -> list[discord.Embed]:
+    """A schedule preview: each round's start and pairings, paginated."""
+    lines = []
+    for number, start, pairs in rounds:
+        lines.append(f"**Round {number}** · {when(start)}")
+        lines += [f"• {pair}" for pair in pairs]
+    return paged(f"Schedule of {season}: {total} matches (preview)", lines, "No matches.")
+
+
+def season_embed(
+    name: str,
+    status: str,
+    divisions: Sequence[tuple[str, int, int]],
+    first_round: dt.date | None,
+    round_days: int,
+    matches: int,
+    finished: int,
+    champion: str | None,
+) -> discord.Embed:
+    """`/season show`: status, calendar, divisions with their clubs, progress."""
+    embed = discord.Embed(title=name, colour=COLOUR)
+    embed.add_field(name="Status", value=status)
+    embed.add_field(
+        name="Calendar",
+        value=f"from {first_round.isoformat() if first_round else '—'}, every {round_days} days",
+    )
+    embed.add_field(name="Matches", value=f"{finished}/{matches} played")
+    for division, clubs, minimum in divisions[:20]:
+        embed.add_field(name=division, value=f"{clubs} clubs · at least {minimum} players")
+    if champion:
+        embed.add_field(name="Champion (CL-16)", value=f"🏆 {champion}", inline=False)
+    return embed
+
+
+def calendar_embeds(season: str, matches: Sequence[MatchLine]) -> list[discord.Embed]:
+    """`/season calendar`: the next matches with their start and deadline countdowns."""
+    lines = [
+        f"R{m.round} · {m.home} – {m.away} · {when(m.start)} · deadline "
+        f"{discord.utils.format_dt(m.deadline, 'R')}"
+        for m in matches
+    ]
+    return paged(f"{season}: next rounds", lines, "No matches to come.")
+
+
+def standings_embeds(season: str, views: Sequence[DivisionView]) -> list[discord.Embed]:
+    """`/standings format:embed`: every division's ≤ 30-character table, paginated."""
+    pages = standings_pages(views) or ["No divisions."]
+    return [discord.Embed(title=f"{season} standings", description=p, colour=COLOUR) for p in pages]

@@ -1,0 +1,298 @@
+"""`/season`: create a season, its divisions and clubs, schedule it (preview, then Confirm),
+show it, its calendar (embed + .ics), the CL-8 proposal, and season files in and out."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from collections import defaultdict
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import autocomplete
+from bot.arbiter import ArbiterBot
+from bot.command_input import actor_of, parse_day, read_attachment
+from bot.permissions import guild_store
+from bot.rendering.calendar_ics import CalendarMatch, season_calendar
+from bot.rendering.league_embeds import (
+    MatchLine,
+    calendar_embeds,
+    paged,
+    schedule_preview,
+    season_embed,
+)
+from bot.services import schedule, season_files, seasons
+from bot.services.match_jobs import deadline_of
+from bot.services.references import find_club, find_season
+from bot.ui.confirm import ConfirmView
+from bot.ui.pages import send_pages
+from core.league import promotion_proposal
+
+CALENDAR_MATCHES = 60
+"""Matches `/season calendar` lists in its embed (the .ics holds them all)."""
+
+
+class Seasons(commands.Cog):
+    """The league's seasons."""
+
+    group = app_commands.Group(
+        name="season",
+        description="Create, schedule and show the league's seasons.",
+        guild_only=True,
+    )
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+        self.previews: dict[int, ConfirmView] = {}
+        """Open schedule previews by message id (tests expire them without waiting)."""
+
+    @group.command(name="create", description="Create a season with the rules of the config (HQ).")
+    @app_commands.describe(
+        name="The season's name.",
+        first_round="The first round's date, YYYY-MM-DD.",
+        round_days="Days between rounds (default 7).",
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        first_round: str,
+        round_days: app_commands.Range[int, 1, 366] = 7,
+    ) -> None:
+        """CL-1, CL-7: rules and divisions frozen from the config."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        day = parse_day(first_round, "first round", store.database.clock().date())
+        event = await seasons.create_season(
+            store, actor, self.bot.config.rules.cl, name, day, round_days
+        )
+        names = ", ".join(d.name for d in event.divisions) or "none yet"
+        await interaction.response.send_message(
+            f"Season **{event.season.name}** created: first round {day.isoformat()}, every "
+            f"{round_days} days; divisions: {names}."
+        )
+
+    @group.command(name="division-add", description="Add a division below the others (HQ).")
+    @app_commands.describe(
+        season="The season.", name="The division's name.", min_players="Its minimum players."
+    )
+    @app_commands.autocomplete(season=autocomplete.seasons)
+    async def division_add(
+        self,
+        interaction: discord.Interaction,
+        season: str,
+        name: str,
+        min_players: app_commands.Range[int, 1, 1000],
+    ) -> None:
+        """CL-7, CL-9..11."""
+        store = guild_store(interaction)
+        event = await seasons.add_division(
+            store, await actor_of(store, interaction), season, name, min_players
+        )
+        await interaction.response.send_message(
+            f"Division **{event.division.name}** added to {event.season.name}."
+        )
+
+    @group.command(name="club-add", description="Put an approved club in a division (HQ).")
+    @app_commands.describe(season="The season.", division="The division.", club="The club.")
+    @app_commands.autocomplete(
+        season=autocomplete.seasons, division=autocomplete.divisions, club=autocomplete.clubs
+    )
+    async def club_add(
+        self, interaction: discord.Interaction, season: str, division: str, club: str
+    ) -> None:
+        """CL-12: up to the season's clubs per division."""
+        store = guild_store(interaction)
+        event = await seasons.add_club(
+            store, await actor_of(store, interaction), season, division, club
+        )
+        await interaction.response.send_message(
+            f"**{event.club.name}** plays in {event.division.name} of {event.season.name} "
+            f"({event.clubs_in_division} clubs)."
+        )
+
+    @group.command(
+        name="club-remove", description="Take a club out of a season before scheduling (HQ)."
+    )
+    @app_commands.describe(season="The season.", division="The division.", club="The club.")
+    @app_commands.autocomplete(
+        season=autocomplete.seasons, division=autocomplete.divisions, club=autocomplete.clubs
+    )
+    async def club_remove(
+        self, interaction: discord.Interaction, season: str, division: str, club: str
+    ) -> None:
+        """Before the season is scheduled."""
+        store = guild_store(interaction)
+        event = await seasons.remove_club(store, await actor_of(store, interaction), season, club)
+        await interaction.response.send_message(
+            f"**{event.club.name}** no longer plays in {event.division.name} of "
+            f"{event.season.name}."
+        )
+
+    @group.command(
+        name="schedule", description="Pair and date every division; preview, then Confirm (HQ)."
+    )
+    @app_commands.describe(season="The season.")
+    @app_commands.autocomplete(season=autocomplete.seasons)
+    async def schedule_(self, interaction: discord.Interaction, season: str) -> None:
+        """CL-12, CL-13: a preview with Confirm / Cancel (60 s); nothing is stored before."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        plan = await schedule.schedule_season(store, actor, season, confirm=False)
+        async with store.read() as view:
+            names = {c.id: c.name for c in await view.clubs.all()}
+        rounds: dict[int, list[str]] = defaultdict(list)
+        starts: dict[int, dt.datetime] = {}
+        for planned in plan.matches:
+            fixture = planned.fixture
+            rounds[fixture.round].append(
+                f"{fixture.id}: {names[planned.home_club_id]} – {names[planned.away_club_id]}"
+            )
+            starts[fixture.round] = min(starts.get(fixture.round, fixture.start), fixture.start)
+        pages = schedule_preview(
+            plan.season.name,
+            [(r, starts[r], rounds[r]) for r in sorted(rounds)],
+            len(plan.matches),
+        )
+        season_id = plan.season.id
+
+        async def confirm() -> str:
+            stored = await schedule.schedule_season(store, actor, season_id, confirm=True)
+            if stored.unchanged:
+                return f"{stored.season.name} was already scheduled so: nothing changed."
+            return f"Scheduled **{stored.season.name}**: {len(stored.matches)} matches stored."
+
+        buttons = ConfirmView(interaction.user.id, confirm, store.database.clock)
+        note = "Nothing is stored until you confirm (60 s)."
+        if plan.unchanged:
+            note = "These fixtures are stored already; confirming changes nothing."
+        await interaction.response.send_message(content=note, embed=pages[0], view=buttons)
+        buttons.arm(interaction)
+        original = await interaction.original_response()
+        self.previews[original.id] = buttons
+
+    @group.command(name="show", description="A season's status, divisions and progress.")
+    @app_commands.describe(season="The season.")
+    @app_commands.autocomplete(season=autocomplete.seasons)
+    async def show(self, interaction: discord.Interaction, season: str) -> None:
+        """Anyone may read a season."""
+        store = guild_store(interaction)
+        async with store.read() as view:
+            record = await find_season(view.seasons, season)
+            divisions = await view.seasons.divisions(record.id)
+            members = await view.seasons.members(record.id)
+            matches = await view.matches.of_season(record.id)
+        report = await self.bot.standings.report(store, record, now=store.database.clock())
+        sizes = [
+            (d.name, sum(1 for m in members if m.division_id == d.id), d.min_players)
+            for d in divisions
+        ]
+        embed = season_embed(
+            record.name,
+            record.status,
+            sizes,
+            record.first_round,
+            record.round_days,
+            len(matches),
+            sum(1 for m in matches if m.finished_at is not None),
+            report.champion,
+        )
+        await interaction.response.send_message(embed=embed)
+
+    @group.command(name="calendar", description="The next rounds, and the season as an .ics file.")
+    @app_commands.describe(season="The season.", club="Only this club's matches.")
+    @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
+    async def calendar(
+        self, interaction: discord.Interaction, season: str, club: str | None = None
+    ) -> None:
+        """Starts and CL-15 deadlines with countdowns; the .ics holds every match."""
+        store = guild_store(interaction)
+        now = store.database.clock()
+        async with store.read() as view:
+            record = await find_season(view.seasons, season)
+            only = None if club is None else (await find_club(view.clubs, club)).id
+            names = {c.id: c.name for c in await view.clubs.all()}
+            divisions = {d.id: d.name for d in await view.seasons.divisions(record.id)}
+            matches = [
+                m
+                for m in await view.matches.of_season(record.id)
+                if only is None or only in (m.home_club_id, m.away_club_id)
+            ]
+        notice = record.rules.challenge_deadline_hours
+        lines = [
+            MatchLine(
+                m.id,
+                record.name,
+                divisions[m.division_id],
+                m.key,
+                m.round,
+                names[m.home_club_id],
+                names[m.away_club_id],
+                m.start,
+                deadline_of(m.start, notice),
+                m.finished_at is not None,
+                None,
+                "",
+            )
+            for m in sorted(matches, key=lambda m: (m.start, m.key))
+        ]
+        coming = [m for m in lines if not m.finished and m.start >= now][:CALENDAR_MATCHES]
+        ics = season_calendar(
+            record.name,
+            [
+                CalendarMatch(m.key, m.division, m.round, m.home, m.away, m.start, m.deadline)
+                for m in lines
+            ],
+            now,
+        )
+        file = discord.File(io.BytesIO(ics), filename="calendar.ics")
+        await send_pages(interaction, calendar_embeds(record.name, coming), files=[file])
+
+    @group.command(name="promotion", description="The CL-8 promotion and relegation proposal.")
+    @app_commands.describe(season="The season.")
+    @app_commands.autocomplete(season=autocomplete.seasons)
+    async def promotion(self, interaction: discord.Interaction, season: str) -> None:
+        """CL-8: computed from the standings; adopted only by a director vote (`/vote`)."""
+        store = guild_store(interaction)
+        async with store.read() as view:
+            record = await find_season(view.seasons, season)
+        report = await self.bot.standings.report(store, record, now=store.database.clock())
+        proposal = promotion_proposal(report.divisions, record.rules.promotion_places)
+        lines = [f"**{m.club}**: {m.from_division} → {m.to_division}" for m in proposal.moves]
+        lines.append(
+            "Adopted only by a passed director motion (`/vote open kind:division-makeup`)."
+        )
+        await send_pages(interaction, paged(f"{record.name}: CL-8 proposal", lines, "No moves."))
+
+    @group.command(name="export", description="The season as a season file (JSON attachment).")
+    @app_commands.describe(season="The season.")
+    @app_commands.autocomplete(season=autocomplete.seasons)
+    async def export(self, interaction: discord.Interaction, season: str) -> None:
+        """The season file, for `arbiter season import` or another server."""
+        name, data = await season_files.export_season_file(guild_store(interaction), season)
+        await interaction.response.send_message(
+            f"Season file `{name}`.", file=discord.File(io.BytesIO(data), filename=name)
+        )
+
+    @group.command(name="import", description="Import a season file as a new season (HQ).")
+    @app_commands.describe(file="The season file (.json).", name="The new season's name.")
+    async def import_(
+        self,
+        interaction: discord.Interaction,
+        file: discord.Attachment,
+        name: str | None = None,
+    ) -> None:
+        """Validated by the season-file adapter; size-capped; one unit of work."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        await interaction.response.defer(thinking=True)
+        data = await read_attachment(file, "season file", ".json")
+        record = await season_files.import_season_file(store, actor, data, name)
+        await interaction.followup.send(f"Season **{record.name}** imported.")
+
+
+async def setup(bot: ArbiterBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Seasons(bot))
