@@ -160,8 +160,8 @@ async def raw(path: Path, planned: list[Planned]) -> float:
     on concurrent tasks sharing one connection (a lock keeps the transactions apart)."""
     lock = asyncio.Lock()
     async with aiosqlite.connect(path, isolation_level=None) as connection:
+        # the pragmas storage.database.Database sets (WAL, the default synchronous=FULL)
         await connection.execute("PRAGMA journal_mode = WAL")
-        await connection.execute("PRAGMA synchronous = NORMAL")
         await connection.execute("PRAGMA foreign_keys = ON")
 
         async def write(p: Planned) -> None:
