@@ -273,6 +273,12 @@ def _result(white_code: str, black_code: str) -> Result:
     return {"1": Result.WHITE_WIN, "=": Result.DRAW, "0": Result.BLACK_WIN}[white_code]
 
 
+def cell_text(rnd: TrfRound) -> str:
+    """A round's ten-column cell as a TRF writes it (`   3 w 1`, `0000 - H`)."""
+    opponent = f"{rnd.opponent:>4}" if rnd.opponent else "0000"
+    return f"{opponent} {rnd.colour or '-'} {rnd.code}"
+
+
 def _writes_the_game(player: TrfPlayer, rnd: TrfRound, back: TrfRound) -> bool:
     """True when this record is the game's White: colour `w`, or a forfeit written with `-`
     whose partner has `b`, or (both `-`) the lower start number."""
@@ -400,7 +406,7 @@ def dump_trf(
             f"{p.rating or '':>4} {p.federation:>3.3} {p.fide_id:>11.11} {p.birth_date:>10.10} "
             f"{score:>4} {rank:>4}  "
         )
-        cells = [f"{rnd.opponent or 0:>4} {rnd.colour or '-'} {rnd.code}" for rnd in p.rounds]
+        cells = [cell_text(rnd) for rnd in p.rounds]
         placed.append((p.line, 1, (head + "  ".join(cells)).rstrip()))
     placed.sort(key=lambda item: item[:2])  # stable: file order, or records before players
     return "\n".join(text for _, _, text in placed) + "\n"

@@ -6,12 +6,16 @@ half-point bye; `L` loss; `A` absence: zero-point bye and forfeit loss; `P` the
 pairing-allocated bye; `X` an unknown result, which no `001` code carries) and `299`
 (abnormal assignment points: columns 5 type, 14-17 points, 20-22 round, then start numbers
 from 24; a blank type is a bonus or penalty for the players named, a typed record without
-round or players is the value of that result kind for everyone). Descriptive records are
-read and written back; every other record is read, written back and reported as ignored.
+round or players is the value of that result kind for everyone). Record `240` (byes: column
+5 `F` full, `H` half or `Z` zero point, 7-9 round, start numbers from 11) gives those players
+that bye in that round where their `001` cell is empty, and must agree with a filled one (as
+gacrux reads it). Descriptive records are read and written back; every other record is read,
+written back and reported as ignored.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Hashable, Mapping
@@ -21,9 +25,17 @@ from fractions import Fraction
 from core.results import STANDARD, Scoring
 from core.standings import PlayerStanding, standings
 from core.tiebreaks import DeReading
-from core.trf import COMMENT, TrfError, TrfTournament, ascii_digits, games_and_byes
+from core.trf import (
+    COMMENT,
+    TrfError,
+    TrfRound,
+    TrfTournament,
+    ascii_digits,
+    cell_text,
+    games_and_byes,
+)
 
-APPLIED = frozenset({"001", "012", "162", "299", COMMENT})
+APPLIED = frozenset({"001", "012", "162", "240", "299", COMMENT})
 """Records whose content decides the standings (012 only titles them)."""
 
 DESCRIPTIVE = frozenset(
@@ -38,7 +50,10 @@ MAX_GAME_POINTS = Fraction(100)
 4-column TRF points field could not hold a score made of it."""
 
 TEAM_RECORDS = frozenset({"013", "310"})
-"""A file with these is a team event: its `299` records then concern teams, not players."""
+"""A file with these is a team event: its `240` and `299` records then concern teams."""
+
+TEAM_APPLIED = frozenset({"240", "299"})
+"""Records applied to players, but to teams in a team event (so ignored there)."""
 
 _NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
 _PAIRS = re.compile(rf"\s*(?:[A-Za-z]\s*{_NUMBER}\s*)+")
@@ -79,17 +94,27 @@ _BYE_KINDS = {
 }
 """The result code of a round without an opponent, and the kind of bye it is."""
 
+_BYES_240 = {
+    "F": ("full-point", {"F", "+"}),
+    "H": ("half-point", {"H"}),
+    "Z": ("zero-point", {"Z", "-"}),
+}
+"""Record 240's bye types: the name, and the `001` bye codes that agree with it."""
+
 
 @dataclass(frozen=True, slots=True)
 class TrfScores:
     """How a TRF scores its results: the scoring of games, the points of each bye code that
     the file prices, each player's bonus or penalty (by start number), and the line of the
-    first record that set the scoring (0: the file sets none)."""
+    first record that set the scoring (0: the file sets none), and the byes of record 240 that
+    fill empty cells."""
 
     scoring: Scoring
     bye_points: Mapping[str, Fraction] = field(default_factory=dict)
     adjustments: Mapping[Hashable, Fraction] = field(default_factory=dict)
     scoring_line: int = 0
+    byes: Mapping[tuple[int, int], str] = field(default_factory=dict)
+    """Record 240's byes for empty `001` cells: (start number, round) → bye code."""
 
 
 def _points(text: str, line: int, where: str) -> Fraction:
@@ -168,6 +193,81 @@ def _read_299(value: str, line: int, players: set[int]) -> tuple[str, Fraction, 
     return kind, points, tuple(numbers)
 
 
+def _read_240(value: str, line: int, players: set[int]) -> tuple[str, int, tuple[int, ...]]:
+    """Record 240 (fixed columns): its bye type (5), round (7-9) and the start numbers it
+    names (11-14, 16-19, …)."""
+    text = f"240 {value}".ljust(10)
+    kind = text[4].upper()
+    if kind not in _BYES_240:
+        raise TrfError(line, f"record 240: type {kind!r} (column 5) is not F, H or Z")
+    round_text = text[6:9].strip()
+    if text[5] != " " or text[9] != " " or not ascii_digits(round_text) or not int(round_text):
+        raise TrfError(
+            line, f"record 240: round {text[5:10].strip()!r} (columns 7-9) is not a round number"
+        )
+    numbers: list[int] = []
+    for token in text[10:].split():
+        if not ascii_digits(token):
+            raise TrfError(line, f"record 240: {token!r} (from column 11) is not a start number")
+        if int(token) not in players:
+            raise TrfError(line, f"record 240: player {int(token)} has no 001 record")
+        numbers.append(int(token))
+    if not numbers:
+        raise TrfError(line, "record 240: the bye names no player (columns 11-14)")
+    return kind, int(round_text), tuple(numbers)
+
+
+def _byes_240(tournament: TrfTournament) -> dict[tuple[int, int], str]:
+    """Record 240's byes that fill an empty cell; a bye that a filled cell contradicts, or
+    that another 240 line gives differently, is refused naming the line."""
+    by_no = {p.start_no: p for p in tournament.players}
+    given: dict[tuple[int, int], tuple[str, int]] = {}
+    fills: dict[tuple[int, int], str] = {}
+    for index, (code, value) in enumerate(tournament.records):
+        if code != "240":
+            continue
+        line = tournament.record_lines[index] if tournament.record_lines else 0
+        kind, rnd, numbers = _read_240(value, line, set(by_no))
+        name, agreeing = _BYES_240[kind]
+        for number in numbers:
+            earlier = given.setdefault((number, rnd), (kind, line))
+            if earlier[0] != kind:
+                raise TrfError(
+                    line,
+                    f"record 240: a {name} bye for player {number} in round {rnd}, but line "
+                    f"{earlier[1]} gives a {_BYES_240[earlier[0]][0]} bye",
+                )
+            player = by_no[number]
+            cell = player.rounds[rnd - 1] if rnd <= len(player.rounds) else None
+            if cell is None or (cell.opponent is None and cell.code == " "):
+                fills[(number, rnd)] = kind
+            elif cell.opponent is not None or cell.code not in agreeing:
+                raise TrfError(
+                    line,
+                    f"record 240: a {name} bye for player {number} in round {rnd}, but line "
+                    f"{player.line} has {cell_text(cell)!r} in that round",
+                )
+    return fills
+
+
+def with_byes(tournament: TrfTournament, byes: Mapping[tuple[int, int], str]) -> TrfTournament:
+    """The tournament with record 240's byes written into the empty cells they fill."""
+    if not byes:
+        return tournament
+    players = []
+    for player in tournament.players:
+        mine = {rnd: code for (number, rnd), code in byes.items() if number == player.start_no}
+        if not mine:
+            players.append(player)
+            continue
+        rounds = list(player.rounds)
+        rounds += [TrfRound(None, None, " ")] * (max(mine) - len(rounds))
+        for rnd, code in mine.items():
+            rounds[rnd - 1] = TrfRound(None, None, code)
+        players.append(dataclasses.replace(player, rounds=tuple(rounds)))
+    return dataclasses.replace(tournament, players=tuple(players))
+
+
 def is_team_event(tournament: TrfTournament) -> bool:
     """True when the file has team records (`013`, `310`)."""
     return any(code in TEAM_RECORDS for code, _ in tournament.records)
@@ -175,8 +275,9 @@ def is_team_event(tournament: TrfTournament) -> bool:
 
 def trf_scores(tournament: TrfTournament, default: Scoring = STANDARD) -> TrfScores:
     """CORE-2: the scoring a TRF states (records 162 and tournament-wide 299, in file order),
-    else `default`, and each player's bonus or penalty (blank-type 299); a team event's 299
-    records concern teams and are left out. Raise `TrfError` naming a malformed record."""
+    else `default`, each player's bonus or penalty (blank-type 299) and the byes of record
+    240; a team event's 240 and 299 records concern teams and are left out. Raise `TrfError`
+    naming a malformed or contradicted record."""
     kinds: dict[str, Fraction] = {}
     adjustments: dict[Hashable, Fraction] = {}
     scoring_line = 0
@@ -203,7 +304,8 @@ def trf_scores(tournament: TrfTournament, default: Scoring = STANDARD) -> TrfSco
         forfeit_loss=kinds.get("forfeit_loss", default.forfeit_loss),
     )
     bye_points = {code: kinds[kind] for code, kind in _BYE_KINDS.items() if kind in kinds}
-    return TrfScores(scoring, bye_points, adjustments, scoring_line)
+    byes = {} if team_event else _byes_240(tournament)
+    return TrfScores(scoring, bye_points, adjustments, scoring_line, byes)
 
 
 def scored_standings(
@@ -216,7 +318,7 @@ def scored_standings(
     """CORE-2/CORE-3/CCT-8b: the standings of a parsed TRF (players by start number) scored
     as `scores` says — the one reading of a file, for `arbiter standings` and for a tour's
     TRF preliminary alike."""
-    games, byes = games_and_byes(tournament, scores.bye_points)
+    games, byes = games_and_byes(with_byes(tournament, scores.byes), scores.bye_points)
     return standings(
         [p.start_no for p in tournament.players],
         games,
@@ -230,11 +332,11 @@ def scored_standings(
 
 def ignored_records(tournament: TrfTournament) -> tuple[tuple[str, int], ...]:
     """The records read but not applied, each once with its number of lines, in the order
-    they first appear: anything neither applied nor descriptive (team, bye, acceleration,
-    tie-break and unknown records), and a team event's `299` records."""
+    they first appear: anything neither applied nor descriptive (team, acceleration,
+    tie-break and unknown records), and a team event's `240` and `299` records."""
     team_event = is_team_event(tournament)
     counts: Counter[str] = Counter()
     for code, _ in tournament.records:
-        if code not in APPLIED | DESCRIPTIVE or (code == "299" and team_event):
+        if code not in APPLIED | DESCRIPTIVE or (code in TEAM_APPLIED and team_event):
             counts[code] += 1
     return tuple(counts.items())

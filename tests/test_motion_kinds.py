@@ -4,6 +4,7 @@ nothing; CL-21 removal verification on the 127.0.0.1 fake chess.com."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -13,11 +14,12 @@ from chesscom_fake import FakeChessCom, running_fake
 from bot.chesscom.client import ChessComClient, ClientSettings
 from bot.formats.boards_csv import parse_boards_csv
 from bot.services.actor import Actor, Role
-from bot.services.motions import MotionRequest, cast_vote, open_motion
+from bot.services.motions import MotionRequest, VoteRules, cast_vote, open_motion
 from bot.services.removal_checks import verify_removal
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.motions import Motion
+from tests.cl_seasons import match, season
 from tests.discord_harness import DEFAULT_GUILD_ID
 from tests.motion_world import START, import_test_season, league_json, table
 from tests.services_world import audit, refused
@@ -200,3 +202,56 @@ async def test_cl_21_timeouts_from_chesscom(
     async with store.read() as view:
         found = {r.username: r.verification for r in await view.rosters.removals(season.id)}
     assert found == {"slowpoke": "verified", "fine": "refuted"}
+
+
+FAST = season(
+    [
+        match(
+            "f1",
+            "E",
+            "F",
+            round=1,
+            division="Q",
+            start=dt.datetime(2026, 4, 1, 18, tzinfo=dt.UTC),
+            finished=False,
+            challenge=None,
+        )
+    ],
+    {"Q": ["E", "F", "G", "H"]},
+    name="Fast season",
+    rules={"vote_deadline_hours": 24, "vote_quorum": 4},
+)
+"""A second season whose frozen CL-23 settings are 24 h and 4 votes."""
+
+
+async def test_cl_23_a_motion_takes_its_seasons_frozen_deadline_and_quorum(
+    world: tuple[Database, dict[str, int]],
+) -> None:
+    """CL-23: a motion of a season created with vote_deadline_hours=24 and vote_quorum=4
+    closes 24 h after opening and needs 4 votes, whatever the config says; a motion of another
+    season keeps that season's 72 h / 3, and one of no season takes the config's."""
+    database, ids = world
+    fast = await import_test_season(database, FAST)
+    store = GuildStore(database, DEFAULT_GUILD_ID)
+    config = VoteRules(hours=48, quorum=3)
+    four = (*DIRECTORS, 304)
+    request = MotionRequest("forfeit", "No show", match_id=fast["f1"], club="E")
+    await refused(database, open_motion(store, DIRECTOR, request, DIRECTORS, config), "at least 4")
+    motion = await open_motion(store, DIRECTOR, request, four, config)
+    assert motion.deadline == START + dt.timedelta(hours=24) and motion.quorum == 4
+    for director in DIRECTORS:
+        cast = await cast_vote(store, director, motion.id, True)
+    assert not cast.closed and cast.motion.status == "open"
+    cast = await cast_vote(store, four[3], motion.id, True)
+    assert cast.closed and cast.motion.status == "passed"
+    # The season's excluded club is judged by the season it plays in.
+    excluded = await open_motion(
+        store, DIRECTOR, MotionRequest("exclude-club", "Gone", club="G"), four, config
+    )
+    assert excluded.deadline == START + dt.timedelta(hours=24) and excluded.quorum == 4
+    other_season = await open_motion(
+        store, DIRECTOR, MotionRequest("forfeit", "x", match_id=ids["5"], club="A"), four, config
+    )
+    assert other_season.deadline == START + dt.timedelta(hours=72) and other_season.quorum == 3
+    no_season = await open_motion(store, DIRECTOR, MotionRequest("other", "Logo"), four, config)
+    assert no_season.deadline == START + dt.timedelta(hours=48) and no_season.quorum == 3

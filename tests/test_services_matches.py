@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import json
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import aiosqlite
 import pytest
 from chesscom_fake import FakeChessCom, running_fake
 
@@ -22,8 +25,9 @@ from bot.formats.boards_csv import BoardsCsvError, parse_boards_csv
 from bot.services import decisions, matches, results, rosters, schedule, seasons
 from bot.services.actor import Actor, Role
 from bot.services.match_jobs import KINDS, POLL
-from storage.database import Database
+from storage.database import Clock, Database
 from storage.guild import GuildStore
+from tests import services_world
 from tests.services_world import (
     ADMIN_A,
     ADMIN_B,
@@ -31,6 +35,7 @@ from tests.services_world import (
     DIRECTOR_USER,
     HQ_USER,
     PLAYER_USER,
+    audit,
     audited,
     dump,
     open_database,
@@ -496,43 +501,115 @@ async def test_another_guild_sees_nothing(database: Database, client: ChessComCl
     assert await dump(database) == before
 
 
+class GatedDatabase(Database):
+    """A real database whose next unit of work can be held open after its writes, before its
+    COMMIT (the write lock held), and which tells when a unit of work is about to BEGIN: a
+    test then chooses the order of two racing services, with no sleeps."""
+
+    def __init__(self, connection: aiosqlite.Connection, path: Path, clock: Clock) -> None:
+        super().__init__(connection, path, clock)
+        self.beginning = asyncio.Event()
+        self.written = asyncio.Event()
+        self.release = asyncio.Event()
+        self.release.set()
+
+    def hold_next(self) -> None:
+        """Hold the next unit of work before its commit until `release` is set."""
+        self.written.clear()
+        self.release.clear()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """`Database.transaction`, announcing its start and waiting for `release` to commit."""
+        self.beginning.set()
+        async with super().transaction() as connection:
+            yield connection
+            self.written.set()
+            await self.release.wait()
+
+
+async def _gated(path: Path, clock: Clock | None = None) -> GatedDatabase:
+    database = await GatedDatabase.open(path, clock=clock or (lambda: services_world.NOW))
+    assert isinstance(database, GatedDatabase)
+    return database
+
+
+@pytest.mark.parametrize("first_service", ["reschedule", "import"])
 async def test_a_result_import_racing_a_reschedule_leaves_a_consistent_state(
-    tmp_path: Path, client: ChessComClient, fake: FakeChessCom
+    tmp_path: Path, client: ChessComClient, fixtures_dir: Path, first_service: str
 ) -> None:
-    """Concurrency: an import and a reschedule of one match, as real concurrent tasks on two
-    connections to one SQLite file (as the bot and a second process would), many times:
-    one order or the other wins, never a mix — a finished match was not moved and has no
-    pending poll; a moved match has every job at its new times."""
-    fake.delay = 0.01
-    for attempt in range(6):
-        path = tmp_path / f"race{attempt}.db"
-        first = await open_database(path)
-        second = await Database.open(path, clock=first.clock)
-        try:
-            w = await _world(first)
-            new = dt.datetime(2024, 4, 5, 18, tzinfo=dt.UTC)
-            imported, moved = await asyncio.gather(
-                results.import_chesscom_result(
-                    GuildStore(first, GUILD), client, Actor.system(), w.match, CHESSCOM_MATCH
-                ),
-                matches.reschedule_match(GuildStore(second, GUILD), DIRECTOR, w.match, new),
-                return_exceptions=True,
-            )
-            assert not isinstance(imported, BaseException), imported
-            async with GuildStore(first, GUILD).read() as view:
-                match = await view.matches.get(w.match)
-                jobs = {k: await view.jobs.pending(k, f"match:{w.match}") for k in KINDS}
-                boards = await view.matches.boards(w.match)
-            assert match is not None and match.finished_at is not None and boards
-            assert jobs[POLL] is None
-            if isinstance(moved, BaseException):
-                assert isinstance(moved, UserError) and "has a result" in moved.message
-                assert match.start == dt.datetime(2024, 3, 1, 19, tzinfo=dt.UTC)
-            else:
-                assert match.start == new
-            deadline = jobs["cl.deadline"]
-            assert deadline is not None
-            assert deadline.due_at == match.start - dt.timedelta(hours=120)
-        finally:
-            await second.close()
-            await first.close()
+    """Concurrency: an import and a reschedule of one match as real concurrent tasks on two
+    connections to one SQLite file (as the bot and a second process would), each order
+    forced: the first service's unit of work is held open after its writes, the second runs
+    up to its own unit of work (its earlier reads see the old state), then the first
+    commits. Reschedule first: the import then also finishes the moved match, its poll
+    cancelled. Import first: the reschedule sees the result and is refused with one
+    message. Never a lost board; exactly the audit rows of the services that committed."""
+    finished = fixtures_dir / "chesscom" / f"team_match_daily_finished_{CHESSCOM_MATCH}.json"
+    chesscom_boards = json.loads(finished.read_text(encoding="utf-8"))["boards"]
+    path = tmp_path / "race.db"
+    importer = await _gated(path)
+    await importer.migrate()
+    mover = await _gated(path, importer.clock)
+    try:
+        w = await _world(importer)
+        before = await audit(importer)
+        old, new = (
+            dt.datetime(2024, 3, 1, 19, tzinfo=dt.UTC),
+            dt.datetime(2024, 4, 5, 18, tzinfo=dt.UTC),
+        )
+        do_import = functools.partial(
+            results.import_chesscom_result,
+            GuildStore(importer, GUILD),
+            client,
+            Actor.system(),
+            w.match,
+            CHESSCOM_MATCH,
+        )
+        do_move = functools.partial(
+            matches.reschedule_match, GuildStore(mover, GUILD), DIRECTOR, w.match, new
+        )
+        (held, first), (waiting, second) = (
+            ((mover, do_move), (importer, do_import))
+            if first_service == "reschedule"
+            else ((importer, do_import), (mover, do_move))
+        )
+        held.hold_next()
+        waiting.beginning.clear()
+        first_task = asyncio.create_task(first())
+        await held.written.wait()  # the first service's writes are made, not committed
+        second_task = asyncio.create_task(second())
+        await waiting.beginning.wait()  # the second has read and reached its unit of work
+        assert not first_task.done() and not second_task.done()
+        held.release.set()
+        done = await asyncio.gather(first_task, second_task, return_exceptions=True)
+        outcome = dict(zip(("first", "second"), done, strict=True))
+        imported = outcome["first" if first_service == "import" else "second"]
+        moved = outcome["first" if first_service == "reschedule" else "second"]
+        assert not isinstance(imported, BaseException), imported
+        async with GuildStore(importer, GUILD).read() as view:
+            match = await view.matches.get(w.match)
+            jobs = {k: await view.jobs.pending(k, f"match:{w.match}") for k in KINDS}
+            boards = await view.matches.boards(w.match)
+        assert match is not None and match.finished_at is not None
+        # No lost board: every board of the chess.com match, as the import stored them.
+        assert tuple(boards) == imported.boards
+        assert [b.board for b in boards] == list(range(1, chesscom_boards + 1))
+        assert jobs[POLL] is None
+        rows = [(a[1], a[2], a[3]) for a in (await audit(importer))[len(before) :]]
+        imported_row = (None, "match.import", f"match:{w.match}")
+        if first_service == "import":
+            assert isinstance(moved, UserError), moved
+            assert moved.message == f"Match {w.match} has a result: it cannot be moved."
+            assert match.start == old
+            assert rows == [imported_row]
+        else:
+            assert not isinstance(moved, BaseException), moved
+            assert match.start == new
+            assert rows == [(DIRECTOR_USER, "match.reschedule", f"match:{w.match}"), imported_row]
+        deadline = jobs["cl.deadline"]
+        assert deadline is not None
+        assert deadline.due_at == match.start - dt.timedelta(hours=120)
+    finally:
+        await mover.close()
+        await importer.close()

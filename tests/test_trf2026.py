@@ -14,10 +14,10 @@ from gacrux.tiebreak import tiebreak
 from gacrux.trf2json import trf2json
 
 from core.results import Result
-from core.standings import PlayerStanding, standings
+from core.standings import PlayerStanding
 from core.tiebreaks import Game
 from core.trf import TrfError, dump_trf, games_and_byes, parse_trf, trf_lines
-from core.trf2026 import ignored_records, trf_scores
+from core.trf2026 import ignored_records, scored_standings, trf_scores
 from tests.paths import ROOT
 
 DATA = ROOT / "tests" / "data" / "trf"
@@ -41,15 +41,7 @@ def _author_points(text: str) -> dict[int, F]:
 
 def _standings(text: str) -> tuple[PlayerStanding, ...]:
     tournament = parse_trf(text)
-    scores = trf_scores(tournament)
-    games, byes = games_and_byes(tournament, scores.bye_points)
-    return standings(
-        [p.start_no for p in tournament.players],
-        games,
-        byes,
-        scoring=scores.scoring,
-        adjustments=scores.adjustments,
-    )
+    return scored_standings(tournament, trf_scores(tournament))
 
 
 @pytest.mark.parametrize("name", FILES)
@@ -86,15 +78,90 @@ def test_core_2_written_back_the_file_gives_the_same_standings(name: str) -> Non
 def test_core_3_points_and_sb_equal_fide_reference_program(name: str) -> None:
     """gacrux reads these files too (not the `-`-colour forfeits, nor our team file)."""
     text = _text(name)
+    assert _gacrux(text) == {row.player: [row.points, row.sb] for row in _standings(text)}
+
+
+def _gacrux(text: str) -> dict[int, list[F]]:
+    """PTS and SB by start number as FIDE's reference program gacrux computes them."""
     reader = trf2json()
     reader.parse_file(text, 0)
     assert reader.chessjson["status"]["code"] == 0
     tournament = reader.get_tournament(1)
     params = {"pre_determined": True, "tiebreak": ["PTS", "SB"], "check": 0, "unrated": None}
     result = tiebreak(tournament, -1, params).compute_tiebreaks(tournament, params)
-    theirs = {c["cid"]: [F(v) for v in c["tiebreakScore"]] for c in result["competitors"]}
-    ours = {row.player: [row.points, row.sb] for row in _standings(text)}
-    assert ours == theirs
+    return {c["cid"]: [F(v) for v in c["tiebreakScore"]] for c in result["competitors"]}
+
+
+def test_core_2_record_240_byes_fill_empty_cells_and_agree_with_filled_ones() -> None:
+    """TRF-2026 record 240: a full, half or zero-point bye for a round and named players; it
+    fills a player's empty cell (1, 2, 5; 3's line ends before round 5) and agrees with a
+    filled one (4's `0000 - H`)."""
+    tournament = parse_trf(_text("trf2026_byes_240.trf"))
+    scores = trf_scores(tournament)
+    assert scores.byes == {(1, 1): "F", (2, 3): "H", (5, 4): "Z", (3, 5): "F"}
+    assert ignored_records(tournament) == ()
+    points = {row.player: row.points for row in _standings(_text("trf2026_byes_240.trf"))}
+    assert points == {1: F(7, 2), 2: F(3), 3: F(7, 2), 4: F(3), 5: F(0)}
+
+
+def test_core_3_record_240_byes_equal_fide_reference_program() -> None:
+    """gacrux applies record 240 the same way, for PTS and SB. (It checks the file's own
+    points column against the cells before adding 240's byes, so it is given the file with
+    that column at zero: it then computes the points itself.)"""
+    text = _text("trf2026_byes_240.trf")
+    zeroed = "\n".join(
+        line[:80] + " 0.0" + line[84:] if line.startswith("001") else line
+        for line in trf_lines(text)
+    )
+    assert _gacrux(zeroed) == {row.player: [row.points, row.sb] for row in _standings(text)}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        (
+            "240 H 002  004",
+            "240 F 002  004",
+            "a full-point bye for player 4 in round 2, but line 8 has '0000 - H'",
+        ),
+        (
+            "240 F 001  001",
+            "240 F 002  001",
+            "a full-point bye for player 1 in round 2, but line 5 has '   2 w 1'",
+        ),
+        (
+            "240 Z 004  005",
+            "240 Z 004  005\n240 H 004  005",
+            "a half-point bye for player 5 in round 4, but line 14 gives a zero-point",
+        ),
+        ("240 F 001  001", "240 P 001  001", "record 240: type 'P' .column 5. is not F, H or Z"),
+        (
+            "240 F 001  001",
+            "240 F 0x1  001",
+            "record 240: round '0x1' .columns 7-9. is not a round number",
+        ),
+        ("240 F 001  001", "240 F 000  001", "record 240: round '000'"),
+        ("240 F 001  001", "240 F 001  009", "record 240: player 9 has no 001 record"),
+        ("240 F 001  001", "240 F 001", "record 240: the bye names no player"),
+    ],
+)
+def test_core_2_contradicted_or_malformed_record_240_names_the_line(
+    old: str, new: str, problem: str
+) -> None:
+    text = _text("trf2026_byes_240.trf")
+    assert text.count(old) == 1
+    changed = text.replace(old, new)
+    with pytest.raises(TrfError, match=problem) as caught:
+        trf_scores(parse_trf(changed))
+    assert trf_lines(changed)[caught.value.line - 1].startswith(new.split("\n")[-1])
+
+
+def test_core_2_a_team_events_record_240_is_ignored() -> None:
+    """In a team event record 240 names teams: it is listed as ignored, not applied."""
+    text = _text("trf2026_comments_teams.trf") + "240 F 001  001\n"
+    tournament = parse_trf(text)
+    assert trf_scores(tournament).byes == {}
+    assert ("240", 1) in ignored_records(tournament)
 
 
 def test_core_2_forfeit_written_with_colour_dash_is_a_forfeit_game() -> None:

@@ -3,6 +3,7 @@ record 162 values no scoring has (CORE-2)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,48 @@ def test_core_2_control_characters_of_a_trf_are_shown_escaped(
     assert "Evil\\x1b[2J\\x1b[31mRed" in out and "Müller\\x85" in out
     assert main(["standings", str(path), "--json"]) == 0
     assert "Evil\\u001b[2J" in capsys.readouterr().out
+
+
+EVIL = "Bravo\x1b]0;pwned\x07\x9b2J"
+"""A name whose raw printing would retitle and clear the terminal."""
+
+
+@pytest.mark.parametrize(
+    ("lines", "problem"),
+    [
+        (  # 1 meets Evil, whose record names nobody in round 1: the message names them both.
+            [_player(1, "Alpha", [(2, "w", "1")]), _player(2, EVIL, [(0, "-", "Z")])],
+            "line 1: round 1: Alpha (1) meets " + repr(EVIL)[1:-1],
+        ),
+        (  # Evil is paired with themselves.
+            [_player(1, EVIL, [(1, "w", "1")]), _player(2, "Alpha", [(0, "-", "Z")])],
+            repr(EVIL)[1:-1] + " is paired with themselves",
+        ),
+    ],
+)
+def test_core_2_trf_error_messages_show_control_characters_escaped(
+    lines: list[str], problem: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A TRF message quotes names from the file: the CLI prints it with its control
+    characters escaped (bot.rendering.standings_text.shown_text), as the table does, both in
+    `arbiter standings` and in a tour's TRF preliminary."""
+    path = tmp_path / "evil\x1b.trf"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["standings", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert problem in err and "evil\\x1b.trf" in err
+    assert not any(c in err for c in "\x1b\x07\x9b")
+    tour = {
+        "name": "T",
+        "events": [
+            {"name": "One", "type": "regular", "preliminary": {"trf": "p.trf"}, "knockout": []}
+        ],
+    }
+    (tmp_path / "p.trf").write_bytes(path.read_bytes())  # a tour refuses the name `evil\x1b`
+    (tmp_path / "tour.json").write_text(json.dumps(tour), encoding="utf-8")
+    assert main(["tour", str(tmp_path / "tour.json")]) == 2
+    err = capsys.readouterr().err
+    assert problem in err and not any(c in err for c in "\x1b\x07\x9b")
 
 
 @pytest.mark.parametrize("points", ["100.5", "1000", "99999999999999999999.0"])

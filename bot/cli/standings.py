@@ -100,11 +100,12 @@ def parse_lots(seed: str | None) -> str | None:
 
 def read_tournament(path: Path) -> TrfTournament:
     """Read and parse a TRF file (UTF-8, else Windows-1252, else Latin-1); unreadable or
-    malformed input is a CliError (exit 2)."""
+    malformed input is a CliError (exit 2). A TRF message quotes names and text of the file:
+    its control characters are shown escaped (`shown_text`), as in the table."""
     try:
         return parse_trf(decode_trf(read_input(path)))
     except TrfError as error:
-        raise CliError(f"{path}: {error}") from error
+        raise CliError(shown_text(f"{path}: {error}")) from error
 
 
 def read_scores(path: Path, tournament: TrfTournament, given: Scoring | None) -> TrfScores:
@@ -112,11 +113,13 @@ def read_scores(path: Path, tournament: TrfTournament, given: Scoring | None) ->
     try:
         scores = trf_scores(tournament, given or STANDARD)
     except TrfError as error:
-        raise CliError(f"{path}: {error}") from error
+        raise CliError(shown_text(f"{path}: {error}")) from error
     if given is not None and scores.scoring_line:
         raise CliError(
-            f"--points cannot be used with {path}: line {scores.scoring_line} sets the "
-            "scoring (record 162 or 299)"
+            shown_text(
+                f"--points cannot be used with {path}: line {scores.scoring_line} sets the "
+                "scoring (record 162 or 299)"
+            )
         )
     return scores
 
@@ -130,11 +133,11 @@ def write_trf(path: Path, tournament: TrfTournament, rows: tuple[PlayerStanding,
             {row.player: row.rank for row in rows},  # type: ignore[misc]
         )
     except ValueError as error:
-        raise CliError(f"cannot write {path}: {error}") from error
+        raise CliError(shown_text(f"cannot write {path}: {error}")) from error
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as error:
-        raise CliError(f"cannot write {path}: {error.strerror or error}") from error
+        raise CliError(shown_text(f"cannot write {path}: {error.strerror or error}")) from error
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from bot.formats.numbers import Name, printable
+from bot.rendering.standings_text import shown_text
 from core.points import half_points
 from core.tour.events import BracketError, KnockoutResult, PlayedEvent
 from core.tour.finals import FinalsError
@@ -240,7 +241,7 @@ def trf_order(path: Path, where: str, places_that_count: int, read: Reader) -> l
         tournament = parse_trf(text)
         rows = scored_standings(tournament, trf_scores(tournament))
     except TrfError as error:
-        raise _Problem(where, f"{path}: {error}") from None
+        raise _Problem(where, shown_text(f"{path}: {error}")) from None
     names = {p.start_no: p.name for p in tournament.players}
     for p in tournament.players:
         try:

@@ -56,7 +56,7 @@ _STATUS: dict[MotionState, MotionStatus] = {
 @dataclass(frozen=True)
 class VoteRules:
     """CL-23's values for a motion: hours until its deadline, and the votes a decision needs
-    (the config's `[rules.cl]`, or a season's frozen settings)."""
+    (a season's frozen settings, or the config's `[rules.cl]` for a motion of no season)."""
 
     hours: int = VOTE_HOURS
     quorum: int = MINIMUM_VOTERS
@@ -68,8 +68,9 @@ def vote_rules(config: Config) -> VoteRules:
     return VoteRules(cl.vote_deadline_hours, cl.vote_quorum)
 
 
-DEFAULT_RULES = VoteRules()
-"""CL-23's regulation values (72 h, 3 votes)."""
+def season_vote_rules(season: SeasonRecord) -> VoteRules:
+    """CL-23's values frozen in a season's rules when it was created."""
+    return VoteRules(season.rules.vote_deadline_hours, season.rules.vote_quorum)
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,8 @@ class _Subject:
     club_id: int | None = None
     rule: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    rules_of: SeasonRecord | None = None
+    """The season whose frozen CL-23 settings govern the vote (None: the config's)."""
 
 
 class _NotApplied(Exception):
@@ -159,6 +162,7 @@ async def _subject(uow: UnitOfWork, request: MotionRequest) -> _Subject:
                 club.id,
                 FORFEIT_RULE,
                 {"title": f"{title}, {club.name}", "details": f"{club.name} forfeits the match."},
+                season,
             )
         rows = _boards(request.boards, season.rules.games_per_board)
         shown_boards = ", ".join(
@@ -170,6 +174,7 @@ async def _subject(uow: UnitOfWork, request: MotionRequest) -> _Subject:
             None,
             "CL-14",
             {"title": title, "boards": rows, "details": f"Boards: {shown_boards}"},
+            season,
         )
     if kind in ("disqualify", "exclude-club"):
         if request.club is None:
@@ -184,6 +189,7 @@ async def _subject(uow: UnitOfWork, request: MotionRequest) -> _Subject:
                 club.id,
                 "CL-4",
                 {"title": club.name, "details": f"{club.name} is excluded from the league."},
+                await _playing_season(uow, club.id),
             )
         if request.season is None:
             raise UserError("A disqualify motion names the season.")
@@ -205,6 +211,7 @@ async def _subject(uow: UnitOfWork, request: MotionRequest) -> _Subject:
                 "details": f"{club.name} is disqualified from {season.name}: none of its "
                 "matches count (CL-DQ).",
             },
+            season,
         )
     if kind == "division-makeup":
         if request.season is None:
@@ -213,6 +220,18 @@ async def _subject(uow: UnitOfWork, request: MotionRequest) -> _Subject:
     if kind == "other":
         return _Subject(data={"title": request.reason[:80]})
     raise UserError(f"The kind is one of {', '.join(KINDS)}.")
+
+
+async def _playing_season(uow: UnitOfWork, club_id: int) -> SeasonRecord | None:
+    """The newest season not finished that the club plays in (its exclusion acts there), if
+    any: its CL-23 settings govern an exclude-club vote."""
+    playing = [
+        season
+        for season in await uow.seasons.all()
+        if season.status != "finished"
+        and any(m.club_id == club_id for m in await uow.seasons.members(season.id))
+    ]
+    return max(playing, key=lambda season: season.id, default=None)
 
 
 def _boards(rows: Sequence[BoardRow], games: int) -> list[list[Any]]:
@@ -264,6 +283,7 @@ async def _makeup(uow: UnitOfWork, season: SeasonRecord, request: MotionRequest)
                 + (f" Standings as at {cutoff.isoformat()}." if cutoff else "")
             ),
         },
+        season,
     )
 
 
@@ -272,20 +292,15 @@ async def open_motion(
     actor: Actor,
     request: MotionRequest,
     electorate: Sequence[int],
-    rules: VoteRules | None = None,
+    no_season: VoteRules = VoteRules(),
 ) -> Motion:
     """CL-23: a director (or the bot, for a CL-21 removal) opens a motion put to `electorate`
-    — the members holding the director role now, frozen — closing after `rules.hours`. The
-    motion message with its Yes / No buttons goes to the directors' channel (else the
+    — the members holding the director role now, frozen. Its deadline and quorum are those
+    frozen in its season (read in the opening unit of work), else `no_season` (the config's).
+    The motion message with its Yes / No buttons goes to the directors' channel (else the
     announcements channel), and the closing job is scheduled, in one unit of work."""
     actor.require(Role.DIRECTOR)
-    rules = rules or DEFAULT_RULES
     voters = sorted(set(electorate))
-    if not can_open([str(v) for v in voters], rules.quorum):
-        raise UserError(
-            f"CL-23: a motion needs at least {rules.quorum} directors; the director role has "
-            f"{len(voters)} member{'s' if len(voters) != 1 else ''}."
-        )
     if request.kind not in KINDS:
         raise UserError(f"The kind is one of {', '.join(KINDS)}.")
     reason = clean_text(request.reason, "reason", NOTE_LIMIT)
@@ -298,6 +313,12 @@ async def open_motion(
                 "(or the announcements channel)."
             )
         subject = await _subject(uow, request)
+        rules = no_season if subject.rules_of is None else season_vote_rules(subject.rules_of)
+        if not can_open([str(v) for v in voters], rules.quorum):
+            raise UserError(
+                f"CL-23: a motion needs at least {rules.quorum} directors; the director role "
+                f"has {len(voters)} member{'s' if len(voters) != 1 else ''}."
+            )
         motion_id = await uow.motions.open(
             NewMotion(
                 request.kind,

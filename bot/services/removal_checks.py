@@ -15,7 +15,7 @@ from bot.errors import UserError
 from bot.league_store import load_season
 from bot.services.actor import Actor
 from bot.services.announce import announce
-from bot.services.motions import DEFAULT_RULES, MotionRequest, VoteRules, open_motion
+from bot.services.motions import MotionRequest, open_motion
 from core.league import league_report
 from core.league.roster import (
     TIMEOUT_LIMIT_PERCENT,
@@ -58,12 +58,12 @@ async def verify_removal(
     removal_id: int,
     stats: PlayerStatsSource,
     electorate: Sequence[int] | None,
-    rules: VoteRules = DEFAULT_RULES,
     timeout_limit: Fraction = TIMEOUT_LIMIT_PERCENT,
 ) -> RemovalVerified:
     """CL-21: check removal `removal_id`'s reason; verified → marked so; otherwise the bot
     opens a forfeit motion for the club's next match (to `electorate`, the directors now;
-    None when they could not be read) and the announcement says why. `/roster remove` calls
+    None when they could not be read; CL-23's settings are the season's) and the
+    announcement says why. `/roster remove` calls
     this after recording the removal."""
     async with store.read() as view:
         found = [
@@ -122,7 +122,7 @@ async def verify_removal(
             club=club.id,
         )
         try:
-            motion = await open_motion(store, Actor.system(), request, electorate, rules)
+            motion = await open_motion(store, Actor.system(), request, electorate)
         except UserError as refusal:
             problem = refusal.message
     async with store.change(None, "roster.verify", f"removal:{removal_id}") as uow:

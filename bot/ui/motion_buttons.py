@@ -30,7 +30,7 @@ from bot.rendering.motions import (
     vote_custom_id,
 )
 from bot.services.actor import Role
-from bot.services.motions import MotionRequest, cast_vote, open_motion, vote_rules
+from bot.services.motions import MotionRequest, cast_vote, open_motion
 from bot.tree import new_error_id
 from bot.ui.members import actor_of, director_ids
 
@@ -139,7 +139,6 @@ class DivisionMakeupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templ
                 actor,
                 request,
                 await director_ids(interaction),
-                vote_rules(interaction.client.config),  # type: ignore[attr-defined]
             )
             return f"Motion {motion.id} is open: {motion.subject.get('title')}."
 
