@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from discord import app_commands
+
+from bot.arbiter import offline_bot
 from bot.formats.season_file import dump_season
 from bot.league_store import load_season
 from bot.offline.demo.season_script import GUILD, DemoScript, season_script
@@ -45,6 +48,7 @@ class DemoResult:
     report: LeagueReport
     out: Path
     steps: int
+    waiting: tuple[str, ...] = ()
 
 
 class Progress:
@@ -60,6 +64,20 @@ class Progress:
         if stage is not None:
             day = record.at.date().isoformat()
             print(f"  {day}  step {record.step}/{self.total}: {stage}", file=self.stream)
+
+
+async def slash_commands() -> frozenset[str]:
+    """The slash commands of the bot's tree (built offline, as `arbiter commands` does)."""
+    from bot.config import Config
+
+    bot = await offline_bot(Config())
+    async with bot:
+        await bot.setup_hook()
+        return frozenset(
+            c.qualified_name
+            for c in bot.tree.walk_commands()
+            if isinstance(c, app_commands.Command)
+        )
 
 
 def slug(text: str) -> str:
@@ -99,15 +117,16 @@ def play(
     out: Path,
     *,
     clubs: int = 13,
-    progress: TextIO = sys.stderr,
+    progress: TextIO | None = None,
     transcript: Callable[[StepRecord], None] | None = None,
 ) -> DemoResult:
     """Generate, write, replay and read back the season of `seed` into `out` (a new or empty
     folder). Raises ReplayFailure if a step of the script fails."""
     import asyncio
 
+    progress = sys.stderr if progress is None else progress
     world = generate(seed, clubs)
-    script = season_script(world, clubs)
+    script = season_script(world, clubs, asyncio.run(slash_commands()))
     out.mkdir(parents=True, exist_ok=True)
     (out / SCRIPT).write_text(script.text(), encoding="utf-8")
     parsed = parse_script(script.text(), out)
@@ -136,24 +155,25 @@ def play(
     (out / SEASON_FILE).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     report = league_report(season, as_of=None, now=end)
     write_outputs(out, season, report, end)
-    return DemoResult(season, report, out, script.steps)
+    return DemoResult(season, report, out, script.steps, tuple(script.waiting))
 
 
 def summary(result: DemoResult) -> str:
     """The standings (as `arbiter league` prints them for the season file), the champion,
     the promotion proposal and what the rules did."""
     season, report = result.season, result.report
+    # CL-8: as `arbiter league --promotion` makes it, on the standings at the cut-off date
+    at_cutoff = league_report(season, as_of=season.rules.divisions_cutoff)
     proposal = promotion_proposal(
-        report.divisions, season.rules.promotion_places, list(season.withdrawn)
+        at_cutoff.divisions, season.rules.promotion_places, list(season.withdrawn)
     )
+    parts = [report_text(report), "", proposal_text(at_cutoff, proposal)]
     rules: dict[str, int] = {}
     for breach in report.forfeits:
         rules[breach.rule] = rules.get(breach.rule, 0) + 1
     forfeits = ", ".join(f"{count} {rule}" for rule, count in sorted(rules.items())) or "none"
     lines = [
-        report_text(report),
-        "",
-        proposal_text(report, proposal),
+        *parts,
         "",
         "Summary:",
         f"  matches: {len(season.matches)}, forfeits: {forfeits}",
@@ -161,6 +181,7 @@ def summary(result: DemoResult) -> str:
         + (", ".join(f"{q.club} ({q.rule})" for q in report.disqualified) or "none"),
         f"  director motions passed: {len(season.director_forfeits)} forfeit(s),"
         f" {len(season.director_disqualifications)} disqualification(s)",
+        *(f"  waiting for {note}" for note in result.waiting),
         f"  written to {result.out}: {SEASON_FILE}, {SCRIPT}, {TRANSCRIPT}, season.ics,"
         " standings-*.png, crosstable-*.png",
     ]
