@@ -16,13 +16,13 @@ from bot.chesscom.client import ChessComClient
 from bot.config import Config
 from bot.league_store import StandingsCache
 from bot.outbox import OutboxSender
+from bot.pins import PinRefresher
 from bot.scheduler import JobRegistry, Scheduler, Timer
 from bot.services.motions import CLOSE_JOB, run_close_job
 from bot.tree import ArbiterTree
 from bot.ui.motion_buttons import DYNAMIC_ITEMS
 from storage.database import Database
 from storage.guild import GuildStore
-from storage.jobs import Job
 from storage.ownership import DatabaseOwned, OwnerLock
 
 log = logging.getLogger(__name__)
@@ -70,13 +70,14 @@ class ArbiterBot(commands.AutoShardedBot):
         )
         self.config = config
         self.jobs = JobRegistry()
-        self.jobs.register(CLOSE_JOB, self._close_motion)
+        self.jobs.register(CLOSE_JOB, run_close_job)
         self.standings = StandingsCache()
         self._database = database
         self.run_jobs = run_jobs
         self.timer = timer  # None: APScheduler and real time; a VirtualClock offline
         self.scheduler: Scheduler | None = None
         self.outbox: OutboxSender | None = None
+        self.pins: PinRefresher | None = None
         self._owner: OwnerLock | None = None
         self.chesscom = chesscom
         self._owns_chesscom = False
@@ -118,12 +119,10 @@ class ArbiterBot(commands.AutoShardedBot):
                 await self.load_extension(name)
         return names
 
-    async def _close_motion(self, job: Job) -> None:
-        await run_close_job(self.database, job)
-
     async def setup_hook(self) -> None:
-        """Open storage, load the cogs, start the outbox sender, then start the scheduler: run
-        the jobs missed while down (in due order) and schedule the rest."""
+        """Open storage, load the cogs, start the outbox sender and the standings pin
+        refresher (repairing stale pins), then start the scheduler: run the jobs missed while
+        down (in due order) and schedule the rest."""
         await self.open_database()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         loaded = await self.load_cogs()
@@ -135,6 +134,12 @@ class ArbiterBot(commands.AutoShardedBot):
         )
         self.database.on_commit(self.outbox.on_commit)
         self.outbox.start()
+        self.pins = PinRefresher(self.database, self.standings, timer=self.timer)
+        self.database.on_commit(self.pins.on_commit)
+        self.pins.start()
+        repaired = await self.pins.repair()  # pins left stale by a change before a stop
+        if repaired:
+            log.info("standings pins refreshed at start-up: %d", repaired)
         register_league_jobs(self.jobs, self._automation())
         self.scheduler = Scheduler(self.database, self.jobs, timer=self.timer)
         self.database.on_commit(self.scheduler.on_commit)
@@ -159,6 +164,8 @@ class ArbiterBot(commands.AutoShardedBot):
             await self.scheduler.shutdown()
         if self.chesscom is not None and self._owns_chesscom:
             await self.chesscom.close()
+        if self.pins is not None:
+            await self.pins.stop()
         if self.outbox is not None:
             await self.outbox.stop()
         await super().close()

@@ -1,15 +1,20 @@
 """Durable scheduling: a timer (APScheduler, or a virtual clock) fires jobs, the database says
 which jobs exist.
 
-Features plug a job kind into `JobRegistry` (kind → async handler). Services schedule, move
-and cancel jobs in their unit of work (`uow.jobs.schedule(kind, subject, due_at)`); the
-scheduler learns of them when it commits (`on_commit`). At start-up `rebuild()` schedules
-every pending job from the database (job id `job-<row id>`); `recover()` first runs, once
-each and in due order, the jobs that fell due while the bot was down. A firing first claims
-its row (`UPDATE … WHERE status = 'pending'`), so a job runs exactly once even if it is
-scheduled twice or the bot restarts while it is due. A run that a crash interrupted (its row
-still `running` at the next start) is released and runs again, so handlers must be
-idempotent (guard their own state changes the same way).
+Features plug a job kind into `JobRegistry` (kind → handler). Services schedule, move and
+cancel jobs in their unit of work (`uow.jobs.schedule(kind, subject, due_at)`); the scheduler
+learns of them when it commits (`on_commit`).
+
+Exactly once: a job's handler writes through the unit of work that also claims the job
+(`UPDATE … WHERE status = 'pending'`) and records it done, so its facts, its messages, its
+follow-up jobs and the job's end commit together or not at all; a crash at any point leaves
+the job pending with nothing of it written, and it runs again cleanly. Network reads go in an
+optional `fetch` step before that unit of work (it may run more than once; it must not write).
+
+One at a time per subject: jobs of one guild and subject (e.g. `match:7`) never interleave, and
+run in due order whatever fired first. At start-up `recover()` runs every job that fell due
+while the bot was down, once each and in due order, then puts the jobs due within `horizon`
+on the timer; a refill timer loads the next window when its first job falls due.
 """
 
 from __future__ import annotations
@@ -18,42 +23,114 @@ import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from datetime import datetime
-from typing import Protocol
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Protocol, TypeVar, cast
 from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from storage.database import Database
-from storage.guild import Committed, GuildStore
-from storage.jobs import Job, pending_jobs, running_jobs
+from storage.guild import Committed, GuildStore, UnitOfWork
+from storage.jobs import Job, next_due, overdue_jobs, pending_jobs, running_jobs
 
 log = logging.getLogger(__name__)
 
-JobHandler = Callable[[Job], Awaitable[None]]
+JobHandler = Callable[[Job, UnitOfWork], Awaitable[None]]
 Callback = Callable[[], Coroutine[object, object, object]]
+Fetched = TypeVar("Fetched")
+
+HORIZON = timedelta(hours=24)
+REFILL = "jobs-refill"
+BATCH = 500
+
+
+class RetryLater(Exception):
+    """Raised by a fetch or a handler: nothing of this run is kept and the job (still pending,
+    same id) moves to `at` — e.g. chess.com answered 5xx."""
+
+    def __init__(self, at: datetime, reason: str) -> None:
+        super().__init__(reason)
+        self.at = at
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class JobKind:
+    """How one kind of job runs: an optional read-only `fetch(job)` outside any transaction,
+    then `apply(job, uow, fetched)` inside the job's unit of work."""
+
+    fetch: Callable[[Job], Awaitable[object]] | None
+    apply: Callable[[Job, UnitOfWork, object], Awaitable[None]]
 
 
 class JobRegistry:
-    """The job kinds the bot knows how to run."""
+    """The job kinds the bot knows how to run: single kinds, and families of kinds sharing a
+    prefix (`cl.reminder.` for `cl.reminder.48h`, `cl.reminder.12h`, …) with one handler."""
 
     def __init__(self) -> None:
-        self._handlers: dict[str, JobHandler] = {}
+        self._kinds: dict[str, JobKind] = {}
+        self._handlers: dict[str, object] = {}
+        self._families: dict[str, JobKind] = {}
+        self._family_handlers: dict[str, object] = {}
 
     def register(self, kind: str, handler: JobHandler) -> None:
-        """Run `handler(job)` for jobs of `kind`; a kind has one handler. The handler must be
-        idempotent: a run interrupted by a crash is run again at the next start."""
+        """Run `await handler(job, uow)` for jobs of `kind`, inside the unit of work that claims
+        the job and records it done: write only through `uow` (the database is held for the
+        call, so no network I/O — use `register_fetching`). A kind has one handler."""
+
+        async def apply(job: Job, uow: UnitOfWork, fetched: object) -> None:
+            await handler(job, uow)
+
+        self._add(kind, handler, JobKind(None, apply))
+
+    def register_fetching(
+        self,
+        kind: str,
+        fetch: Callable[[Job], Awaitable[Fetched]],
+        handler: Callable[[Job, UnitOfWork, Fetched], Awaitable[None]],
+    ) -> None:
+        """Like `register`, with a network step: `fetched = await fetch(job)` runs first,
+        outside any transaction (it may run again after a crash, so it only reads), then
+        `await handler(job, uow, fetched)` in the job's unit of work."""
+
+        async def apply(job: Job, uow: UnitOfWork, fetched: object) -> None:
+            await handler(job, uow, cast(Fetched, fetched))
+
+        self._add(kind, handler, JobKind(fetch, apply))
+
+    def register_family(self, prefix: str, handler: JobHandler) -> None:
+        """Like `register`, for every kind `prefix` + a non-empty rest (e.g. `cl.reminder.` for
+        a reminder per offset, the offset in the kind so each has its own natural key); the
+        handler reads the rest from `job.kind`. A kind registered on its own wins."""
+        if not prefix.endswith("."):
+            raise ValueError(f"a job family prefix ends with '.': {prefix!r}")
+        if prefix in self._family_handlers and self._family_handlers[prefix] is not handler:
+            raise ValueError(f"job family {prefix!r} already has a handler")
+
+        async def apply(job: Job, uow: UnitOfWork, fetched: object) -> None:
+            await handler(job, uow)
+
+        self._family_handlers[prefix] = handler
+        self._families[prefix] = JobKind(None, apply)
+
+    def _add(self, kind: str, handler: object, entry: JobKind) -> None:
         if kind in self._handlers and self._handlers[kind] is not handler:
             raise ValueError(f"job kind {kind!r} already has a handler")
         self._handlers[kind] = handler
+        self._kinds[kind] = entry
 
-    def handler(self, kind: str) -> JobHandler | None:
-        """The handler of `kind`, if registered."""
-        return self._handlers.get(kind)
+    def kind(self, kind: str) -> JobKind | None:
+        """How jobs of `kind` run, if registered (on its own, else by the longest family
+        prefix it extends)."""
+        if kind in self._kinds:
+            return self._kinds[kind]
+        prefixes = [p for p in self._families if kind.startswith(p) and len(kind) > len(p)]
+        return self._families[max(prefixes, key=len)] if prefixes else None
 
     def kinds(self) -> list[str]:
-        """Every registered kind, sorted."""
-        return sorted(self._handlers)
+        """Every registered kind, sorted (a family as `<prefix>*`)."""
+        return sorted([*self._kinds, *(f"{p}*" for p in self._families)])
 
 
 def new_scheduler() -> AsyncIOScheduler:
@@ -113,15 +190,45 @@ class ApsTimer:
         task.add_done_callback(self._in_flight.discard)
 
 
+@dataclass(frozen=True)
+class Recovery:
+    """What a start-up did: runs a crash left `running` put back (ids), the jobs run because
+    they fell due while the bot was down (ids, in the order run), jobs put on the timer."""
+
+    released: tuple[int, ...]
+    ran: tuple[int, ...]
+    scheduled: int
+
+
+class _Lane:
+    """The lock of one (guild, subject) and how many firings hold or wait for it."""
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
 class Scheduler:
-    """Schedules database jobs on a timer and runs each exactly once."""
+    """Schedules database jobs on a timer and runs each exactly once, one at a time per
+    subject. Jobs due within `horizon` are on the timer; later ones are loaded when due."""
 
     def __init__(
-        self, database: Database, registry: JobRegistry, timer: Timer | None = None
+        self,
+        database: Database,
+        registry: JobRegistry,
+        timer: Timer | None = None,
+        *,
+        horizon: timedelta = HORIZON,
     ) -> None:
+        if horizon <= timedelta(0):
+            raise ValueError("the scheduling horizon must be positive")
         self.database = database
         self.registry = registry
         self.timer: Timer = timer if timer is not None else ApsTimer()
+        self.horizon = horizon
+        self._until: datetime | None = None  # every pending job due before it is on the timer
+        self._refill_at: datetime | None = None
+        self._lanes: dict[tuple[int, str], _Lane] = {}
 
     @property
     def aps(self) -> AsyncIOScheduler:
@@ -141,18 +248,14 @@ class Scheduler:
             await self.timer.shutdown()
 
     async def rebuild(self) -> list[Job]:
-        """Schedule every pending job of the database, in due order; returns them. Overdue
-        ones are scheduled at once."""
-        jobs = await pending_jobs(self.database)
-        for job in jobs:
-            self.add(job)
-        log.info("scheduler rebuilt %d pending job(s) from the database", len(jobs))
-        return jobs
+        """Put every pending job due within the horizon on the timer (overdue ones at once)
+        and arm the refill for the later ones; returns the jobs put on the timer."""
+        return await self._load(self.database.clock())
 
-    async def recover(self) -> list[Job]:
-        """At process start-up: release the runs a crash interrupted, run every job that fell
-        due while the bot was down — once each, one at a time, in due order — then schedule
-        the rest. Returns the pending jobs found (the overdue ones already run)."""
+    async def recover(self) -> Recovery:
+        """At process start-up: release the runs an older version's crash left `running`, run
+        every job that fell due while the bot was down — once each, one at a time, in due
+        order, read in batches — then `rebuild()`."""
         released = []
         for job in await running_jobs(self.database):
             store = GuildStore(self.database, job.guild_id)
@@ -161,53 +264,123 @@ class Scheduler:
                     released.append(job.id)
         if released:
             log.warning("released %d job(s) interrupted by a crash: %s", len(released), released)
-        jobs = await pending_jobs(self.database)
         now = self.database.clock()
-        for job in jobs:
-            if job.due_at <= now:
-                await self.run(job)
-            else:
-                self.add(job)
-        log.info("scheduler recovered %d pending job(s) from the database", len(jobs))
-        return jobs
+        ran: list[int] = []
+        last: Job | None = None
+        while batch := await overdue_jobs(self.database, now, after=last, limit=BATCH):
+            for job in batch:
+                ran += await self._run_subject(job)
+            last = batch[-1]
+        scheduled = await self.rebuild()
+        log.info(
+            "scheduler recovered: ran %d job(s) missed while down, %d on the timer",
+            len(ran),
+            len(scheduled),
+        )
+        return Recovery(tuple(released), tuple(ran), len(scheduled))
 
     def on_commit(self, committed: Committed) -> None:
-        """Follow a committed unit of work: schedule its new or moved jobs, drop cancelled ones."""
+        """Follow a committed unit of work: put its new or moved jobs on the timer (or leave
+        them to the refill, beyond the horizon), drop cancelled ones."""
         for job in committed.jobs:
-            if job.status == "pending":
+            if job.status == "pending" and (self._until is None or job.due_at < self._until):
                 self.add(job)
             else:
                 self.timer.remove(job_id(job.id))
+                if job.status == "pending":
+                    self._arm_refill(job.due_at)
 
     def add(self, job: Job) -> None:
-        """Schedule a stored pending job (again: a moved job replaces its earlier time)."""
+        """Put a stored pending job on the timer (again: a moved job replaces its earlier time)."""
         run_at = max(job.due_at, self.database.clock())
         self.timer.add(job_id(job.id), run_at, functools.partial(self.run, job))
 
+    async def _load(self, now: datetime) -> list[Job]:
+        since = self._until
+        until = max(now + self.horizon, since or now)
+        jobs = await pending_jobs(self.database, due_from=since, due_before=until)
+        self._until = until
+        for job in jobs:
+            self.add(job)
+        self._refill_at = None
+        later = await next_due(self.database, until)
+        if later is not None:
+            self._arm_refill(later)
+        return jobs
+
+    def _arm_refill(self, at: datetime) -> None:
+        if self._refill_at is None or at < self._refill_at:
+            self._refill_at = at
+            self.timer.add(REFILL, max(at, self.database.clock()), self._refill)
+
+    async def _refill(self) -> None:
+        loaded = await self._load(self.database.clock())
+        log.info("scheduler loaded %d job(s) due before %s", len(loaded), self._until)
+
     async def run(self, job: Job) -> bool:
-        """Claim and run one job; False if it was not pending or its kind is unknown."""
-        handler = self.registry.handler(job.kind)
-        if handler is None:
+        """A firing of `job`: run, one at a time for its (guild, subject) and in due order,
+        every pending job of that subject due by `job`'s time; True if `job` itself ran."""
+        return job.id in await self._run_subject(job)
+
+    async def _run_subject(self, job: Job) -> list[int]:
+        key = (job.guild_id, job.subject)
+        lane = self._lanes.setdefault(key, _Lane())
+        lane.users += 1
+        try:
+            async with lane.lock:
+                async with GuildStore(self.database, job.guild_id).read() as view:
+                    due = await view.jobs.due(job.subject, job.due_at)
+                return [each.id for each in due if await self._run_one(each)]
+        finally:
+            lane.users -= 1
+            if lane.users == 0:
+                del self._lanes[key]
+
+    async def _run_one(self, job: Job) -> bool:
+        """Fetch, then claim, apply and finish in one unit of work; False if not run (unknown
+        kind, or no longer pending at that time)."""
+        kind = self.registry.kind(job.kind)
+        if kind is None:
             log.warning("job %d of unknown kind %r left pending", job.id, job.kind)
             return False
         store = GuildStore(self.database, job.guild_id)
-        async with store.change(None, "job.run", f"job:{job.id}") as uow:
-            if not await uow.jobs.claim(job.id):
-                uow.abandon()
-        if uow.abandoned:
-            log.info("job %d already claimed or cancelled; not run again", job.id)
-            return False
-        error: str | None = None
+        details = {"kind": job.kind, "subject": job.subject}
+        claimed = False
         try:
-            await handler(job)
+            fetched = None if kind.fetch is None else await kind.fetch(job)
+            async with store.change(None, "job.done", f"job:{job.id}", details) as uow:
+                claimed = await uow.jobs.claim(job.id, job.due_at)
+                if not claimed:
+                    uow.abandon()
+                else:
+                    await kind.apply(job, uow, fetched)
+                    await uow.jobs.finish(job.id)
+            if claimed and uow.abandoned:  # the handler abandoned: the job still ends
+                return await self._end(job, None, details)
+            return claimed
+        except RetryLater as later:
+            log.info("job %d (%s) retries at %s: %s", job.id, job.kind, later.at, later.reason)
+            async with store.change(None, "job.retry", f"job:{job.id}", details) as uow:
+                uow.details["reason"] = later.reason
+                if await uow.jobs.pending(job.kind, job.subject) == job:
+                    await uow.jobs.schedule(job.kind, job.subject, later.at, job.payload)
+                else:
+                    uow.abandon()
+            return False
         except Exception as failure:
             log.exception("job %d (%s) failed", job.id, job.kind)
-            error = f"{type(failure).__name__}: {failure}"
-        async with store.change(
-            None, "job.failed" if error else "job.done", f"job:{job.id}"
-        ) as uow:
-            await uow.jobs.finish(job.id, error)
-        return True
+            return await self._end(job, f"{type(failure).__name__}: {failure}", details)
+
+    async def _end(self, job: Job, error: str | None, details: dict[str, str]) -> bool:
+        """Claim and end `job` with nothing else written: failed (its writes rolled back)."""
+        store = GuildStore(self.database, job.guild_id)
+        action = "job.done" if error is None else "job.failed"
+        async with store.change(None, action, f"job:{job.id}", details) as uow:
+            if await uow.jobs.claim(job.id, job.due_at):
+                await uow.jobs.finish(job.id, error)
+            else:
+                uow.abandon()
+        return not uow.abandoned
 
 
 def job_id(row_id: int) -> str:

@@ -19,6 +19,9 @@ from bot.services import clubs as service
 from bot.services.references import find_club
 from bot.ui.pages import send_pages
 
+FORFEIT_RULES = ("CL-15", "CL-20", "CL-21")
+"""The forfeits a club's card counts: challenge deadline, too few players, a removal."""
+
 
 class Clubs(commands.Cog):
     """The league's clubs."""
@@ -94,12 +97,21 @@ class Clubs(commands.Cog):
             found = await find_club(view.clubs, club)
             admins = tuple(await view.club_admins.admins_of(found.id))
             division = None
+            current = None
             for season in reversed(await view.seasons.all()):
                 place = [m for m in await view.seasons.members(season.id) if m.club_id == found.id]
                 if place and season.status != "finished":
                     names = {d.id: d.name for d in await view.seasons.divisions(season.id)}
                     division = f"{names[place[0].division_id]} ({season.name})"
+                    current = season
                     break
+        forfeits: dict[str, int] = {}
+        if current is not None:
+            report = await self.bot.standings.report(store, current, now=store.database.clock())
+            for rule in FORFEIT_RULES:
+                count = sum(1 for b in report.forfeits if b.club == found.name and b.rule == rule)
+                if count:
+                    forfeits[rule] = count
         members = average = None
         if found.chesscom_id:
             try:
@@ -117,7 +129,7 @@ class Clubs(commands.Cog):
             found.reminder_channel_id,
             members,
             average,
-            {},
+            forfeits,
         )
         await interaction.followup.send(embed=club_embed(card))
 

@@ -27,6 +27,7 @@ from bot.services import schedule, season_files, seasons
 from bot.services.match_jobs import deadline_of
 from bot.services.references import find_club, find_season
 from bot.ui.confirm import ConfirmView
+from bot.ui.motion_buttons import DivisionMakeupButton
 from bot.ui.pages import send_pages
 from core.league import promotion_proposal
 
@@ -264,7 +265,15 @@ class Seasons(commands.Cog):
         lines.append(
             "Adopted only by a passed director motion (`/vote open kind:division-makeup`)."
         )
-        await send_pages(interaction, paged(f"{record.name}: CL-8 proposal", lines, "No moves."))
+        # Visible to all; the button itself lets only directors open the make-up motion.
+        button = discord.ui.View(timeout=None)
+        button.add_item(DivisionMakeupButton(record.id))
+        embeds = paged(f"{record.name}: CL-8 proposal", lines, "No moves.")
+        if len(embeds) == 1:
+            await interaction.response.send_message(embed=embeds[0], view=button)
+        else:
+            await send_pages(interaction, embeds)
+            await interaction.followup.send("Directors: open the make-up motion here.", view=button)
 
     @group.command(name="export", description="The season as a season file (JSON attachment).")
     @app_commands.describe(season="The season.")

@@ -86,6 +86,11 @@ class UnitOfWork:
         return self._scope.now
 
     @property
+    def bumped_seasons(self) -> set[int]:
+        """The seasons whose version this unit of work bumped so far."""
+        return self._scope.bumped_seasons
+
+    @property
     def details(self) -> dict[str, Any]:
         """The audit details the change will record (add to them freely)."""
         return self._scope.details
@@ -103,11 +108,13 @@ class UnitOfWork:
 @dataclass(frozen=True)
 class Committed:
     """What a committed unit of work leaves for the running bot: the jobs it scheduled, moved
-    or cancelled (for the scheduler) and the messages it queued (for the outbox sender)."""
+    or cancelled (for the scheduler), the messages it queued (for the outbox sender) and the
+    seasons whose version it bumped (for the standings pin refresher)."""
 
     guild_id: int
     jobs: tuple[Job, ...]
     messages: tuple[OutboxMessage, ...]
+    seasons: tuple[int, ...] = ()
 
 
 class _Abandoned(Exception):
@@ -165,6 +172,11 @@ class GuildStore:
         except _Abandoned:
             return
         assert uow is not None
-        committed = Committed(self.guild_id, tuple(uow.jobs.changed), tuple(uow.outbox.posted))
-        if committed.jobs or committed.messages:
+        committed = Committed(
+            self.guild_id,
+            tuple(uow.jobs.changed),
+            tuple(uow.outbox.posted),
+            tuple(sorted(uow.bumped_seasons)),
+        )
+        if committed.jobs or committed.messages or committed.seasons:
             self.database.notify(committed)

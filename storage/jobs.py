@@ -3,8 +3,8 @@
 A job has a natural key (kind, subject), e.g. ("challenge-deadline", "match:7"): a guild has at
 most one pending job per key, so scheduling it again moves that job. The scheduler reads every
 pending job at start-up (`pending_jobs`, the one read across guilds, for the scheduler only)
-and claims a job before running it (`UPDATE … WHERE status = 'pending'`), so a job fires at
-most once however often it is scheduled.
+and claims a job in the unit of work that runs it (`UPDATE … WHERE status = 'pending'`), so a
+job's writes are committed at most once however often it fires.
 """
 
 from __future__ import annotations
@@ -61,6 +61,24 @@ class JobReader:
             (job_id, self._scope.guild_id),
         )
         return None if row is None else _job(row)
+
+    async def due(self, subject: str, until: datetime) -> list[Job]:
+        """The pending jobs of `subject` (any kind) due by `until`, in due order (ties by id):
+        what one firing runs, so jobs of one subject run in due order whatever fired first."""
+        rows = await self._scope.fetchall(
+            f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE guild_id = ? AND subject = ?"
+            " AND status = 'pending' AND due_at <= ? ORDER BY due_at, id",
+            (self._scope.guild_id, subject, to_text(until)),
+        )
+        return [_job(row) for row in rows]
+
+    async def of_subject(self, subject: str) -> list[Job]:
+        """Every job of `subject`, whatever its status, oldest first (its history)."""
+        rows = await self._scope.fetchall(
+            f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE guild_id = ? AND subject = ? ORDER BY id",
+            (self._scope.guild_id, subject),
+        )
+        return [_job(row) for row in rows]
 
     async def pending(self, kind: str, subject: str) -> Job | None:
         """The pending job of natural key (kind, subject), if any."""
@@ -146,14 +164,19 @@ class JobRepository(JobReader):
         self.changed.append(cancelled)
         return True
 
-    async def claim(self, job_id: int) -> bool:
-        """Mark a pending job running (the scheduler, before running it); False if it was not
-        pending (another firing or a cancel got there first)."""
-        cursor = await self._write.execute(
+    async def claim(self, job_id: int, due_at: datetime | None = None) -> bool:
+        """Mark a pending job running (the scheduler, in the unit of work that runs it); False
+        if it was not pending — another firing or a cancel got there first — or, with
+        `due_at`, was moved to another time since it was read."""
+        sql = (
             "UPDATE scheduled_jobs SET status = 'running'"
-            " WHERE id = ? AND guild_id = ? AND status = 'pending'",
-            (job_id, self._write.guild_id),
+            " WHERE id = ? AND guild_id = ? AND status = 'pending'"
         )
+        parameters: tuple[object, ...] = (job_id, self._write.guild_id)
+        if due_at is not None:
+            sql += " AND due_at = ?"
+            parameters += (to_text(due_at),)
+        cursor = await self._write.execute(sql, parameters)
         return cursor.rowcount > 0
 
     async def finish(self, job_id: int, error: str | None = None) -> None:
@@ -200,17 +223,55 @@ def _dumps(payload: dict[str, Any]) -> str:
     return json.dumps(payload, sort_keys=True)
 
 
-async def pending_jobs(database: Database) -> list[Job]:
-    """Every pending job of every guild, by due time: what the scheduler rebuilds at start-up."""
+async def pending_jobs(
+    database: Database, *, due_from: datetime | None = None, due_before: datetime | None = None
+) -> list[Job]:
+    """The pending jobs of every guild due in [due_from, due_before) (unbounded by default),
+    by due time: what the scheduler puts on its timer (for the scheduler only)."""
+    sql = f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE status = 'pending'"
+    parameters: list[str] = []
+    if due_from is not None:
+        sql += " AND due_at >= ?"
+        parameters.append(to_text(due_from))
+    if due_before is not None:
+        sql += " AND due_at < ?"
+        parameters.append(to_text(due_before))
+    async with database.read() as connection:
+        cursor = await connection.execute(sql + " ORDER BY due_at, id", parameters)
+        return [_job(row) for row in await cursor.fetchall()]
+
+
+async def overdue_jobs(
+    database: Database, until: datetime, after: Job | None = None, limit: int = 500
+) -> list[Job]:
+    """The next `limit` pending jobs of every guild due by `until`, in due order, after `after`
+    (the last of the previous batch): start-up reads the jobs missed while down in batches."""
+    sql = f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE status = 'pending' AND due_at <= ?"
+    parameters: list[object] = [to_text(until)]
+    if after is not None:
+        sql += " AND (due_at > ? OR (due_at = ? AND id > ?))"
+        parameters += [to_text(after.due_at), to_text(after.due_at), after.id]
     async with database.read() as connection:
         cursor = await connection.execute(
-            f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE status = 'pending' ORDER BY due_at, id"
+            sql + " ORDER BY due_at, id LIMIT ?", [*parameters, limit]
         )
         return [_job(row) for row in await cursor.fetchall()]
 
 
+async def next_due(database: Database, due_from: datetime) -> datetime | None:
+    """The earliest due time of a pending job of any guild at or after `due_from`, if any."""
+    async with database.read() as connection:
+        cursor = await connection.execute(
+            "SELECT MIN(due_at) FROM scheduled_jobs WHERE status = 'pending' AND due_at >= ?",
+            (to_text(due_from),),
+        )
+        row = await cursor.fetchone()
+    return None if row is None or row[0] is None else from_text(row[0])
+
+
 async def running_jobs(database: Database) -> list[Job]:
-    """Every job of every guild left `running`: at start-up, runs a crash interrupted."""
+    """Every job of every guild left `running`: at start-up, runs a crash interrupted (only a
+    database written by an older version, which committed the claim on its own)."""
     async with database.read() as connection:
         cursor = await connection.execute(
             f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE status = 'running' ORDER BY id"

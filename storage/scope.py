@@ -43,6 +43,8 @@ class WriteScope(ReadScope):
         super().__init__(connection, guild_id)
         self.now = now
         self.details = details
+        self.bumped_seasons: set[int] = set()
+        """Seasons whose version this unit of work bumped (the pin refresher follows them)."""
 
     async def execute(self, sql: str, parameters: Iterable[Any] = ()) -> aiosqlite.Cursor:
         """Run one statement inside the unit of work's transaction."""

@@ -191,6 +191,7 @@ class SeasonRepository(SeasonReader):
         )
         if cursor.rowcount == 0:
             raise LookupError(f"no season {season_id} in this guild")
+        scope.bumped_seasons.add(season_id)
 
     async def create(
         self,

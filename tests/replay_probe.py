@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.arbiter import ArbiterBot
 from bot.chesscom.client import ChessComClient, ChessComError
+from storage.guild import UnitOfWork
 from storage.jobs import Job
 
 
@@ -76,9 +77,8 @@ class ReplayProbe(commands.Cog):
             await uow.outbox.post(channel.id, content=f"Reminder set by <@{interaction.user.id}>")
         await interaction.response.send_message("scheduled", ephemeral=True)
 
-    async def remind_now(self, job: Job) -> None:
-        async with self.bot.guild_store(job.guild_id).change(None, "probe.fire", "probe") as uow:
-            await uow.outbox.post(job.payload["channel"], content=f"Reminder at {uow.now:%H:%M}")
+    async def remind_now(self, job: Job, uow: UnitOfWork) -> None:
+        await uow.outbox.post(job.payload["channel"], content=f"Reminder at {uow.now:%H:%M}")
 
     @probe.command(name="boom", description="Fail unexpectedly.")
     async def boom(self, interaction: discord.Interaction) -> None:

@@ -11,9 +11,9 @@ import pytest
 from bot.arbiter import ArbiterBot
 from bot.clock import VirtualClock
 from bot.config import Config
-from bot.scheduler import JobRegistry, Scheduler, job_id
+from bot.scheduler import REFILL, JobRegistry, Recovery, Scheduler, job_id
 from storage.database import Database
-from storage.guild import GuildStore
+from storage.guild import GuildStore, UnitOfWork
 from storage.jobs import Job, pending_jobs
 
 GUILD = 42
@@ -29,7 +29,7 @@ class Recorder:
         self.clock = clock
         self.fail = fail
 
-    async def __call__(self, job: Job) -> None:
+    async def __call__(self, job: Job, uow: UnitOfWork) -> None:
         self.runs.append(job.id)
         if self.clock is not None:
             self.times.append(self.clock())
@@ -129,7 +129,7 @@ async def test_a_job_fires_at_its_due_time_once_the_unit_of_work_committed(
     await clock.advance_to(due + timedelta(days=1))
     assert recorder.runs == [job.id] and recorder.times == [due]
     assert await _status(database, job) == "done"
-    assert await _actions(database) == ["job.create", "job.run", "job.done"]
+    assert await _actions(database) == ["job.create", "job.done"]
     await database.close()
 
 
@@ -173,11 +173,13 @@ async def test_restart_rebuilds_pending_jobs_and_runs_those_missed_once_in_due_o
     recorder = Recorder(restarted)
     scheduler = _scheduler(database, restarted, deadline=recorder)
     recovered = await scheduler.recover()
-    assert [j.id for j in recovered] == [early.id, middle.id, late.id, future.id]
+    assert recovered == Recovery(released=(), ran=(early.id, middle.id, late.id), scheduled=0)
     assert recorder.runs == [early.id, middle.id, late.id]  # each once, in due order
-    assert restarted.due() == [(future.due_at, job_id(future.id))]
+    assert recorder.times == [restarted()] * 3  # at start-up, on the restarted clock
+    # A day ahead: beyond the 24 h horizon, so the refill loads it when it falls due.
+    assert restarted.due() == [(future.due_at, REFILL)]
 
-    assert await scheduler.recover() == [future]  # a second start-up runs nothing again
+    assert await scheduler.recover() == Recovery((), (), 0)  # nothing runs again
     assert recorder.runs == [early.id, middle.id, late.id]
     await restarted.advance_to(future.due_at)
     assert recorder.runs == [early.id, middle.id, late.id, future.id]
@@ -215,7 +217,7 @@ async def test_a_job_runs_once_however_often_it_fires(tmp_path: Path) -> None:
     assert not await twin.run(job)
     assert not await scheduler.run(job)
     assert recorder.runs == [job.id]
-    assert await _actions(database) == ["job.create", "job.run", "job.done"]
+    assert await _actions(database) == ["job.create", "job.done"]
     await database.close()
 
 
@@ -286,15 +288,13 @@ async def test_run_interrupted_by_a_crash_runs_again_at_the_next_start(tmp_path:
     recorder = Recorder(clock)
     scheduler = _scheduler(database, clock, deadline=recorder)
     assert await scheduler.rebuild() == []  # a plain rebuild leaves it
-    recovered = await scheduler.recover()
-    assert [j.id for j in recovered] == [job.id]
+    assert await scheduler.recover() == Recovery(released=(job.id,), ran=(job.id,), scheduled=0)
     assert recorder.runs == [job.id]
     assert await _status(database, job) == "done"
     assert await _actions(database) == [
         "job.create",
         "job.run",
         "job.release",
-        "job.run",
         "job.done",
     ]
     await database.close()
@@ -313,7 +313,8 @@ async def test_interrupted_run_superseded_by_a_pending_job_of_its_key_is_not_rer
     successor = await _schedule(database, "reminder", START + timedelta(days=7), subject="club:x")
     recorder = Recorder(clock)
     scheduler = _scheduler(database, clock, reminder=recorder)
-    assert await scheduler.recover() == [successor]
+    assert await scheduler.recover() == Recovery((), (), 0)
+    assert clock.due() == [(successor.due_at, REFILL)]  # a week away: loaded when due
     assert recorder.runs == []
     assert await _status(database, job) == "cancelled"
     await database.close()
@@ -326,3 +327,34 @@ async def test_timezone_naive_due_time_is_refused_and_nothing_is_stored(
         await _schedule(database, "reminder", datetime(2030, 1, 1, 12, 0))
     assert await pending_jobs(database) == []
     assert await _actions(database) == []
+
+
+async def test_a_job_family_runs_every_kind_of_its_prefix_with_one_handler(tmp_path: Path) -> None:
+    """`register_family("remind.", h)`: `remind.48h` and `remind.72h` (each its own natural key,
+    one subject) run through `h`, in due order; a kind registered on its own wins; the bare
+    prefix and other kinds are not the family's (left pending)."""
+    clock = VirtualClock(START)
+    database = await _open(tmp_path / "jobs.db", clock)
+    family, own = Recorder(clock), Recorder(clock)
+    registry = JobRegistry()
+    registry.register_family("remind.", family)
+    registry.register("remind.own", own)
+    assert registry.kinds() == ["remind.*", "remind.own"]
+    with pytest.raises(ValueError, match="ends with"):
+        registry.register_family("remind", family)
+    with pytest.raises(ValueError, match="already has a handler"):
+        registry.register_family("remind.", Recorder())
+    scheduler = Scheduler(database, registry, timer=clock)
+    database.on_commit(scheduler.on_commit)
+    later = await _schedule(database, "remind.48h", START + timedelta(hours=2))
+    sooner = await _schedule(database, "remind.72h", START + timedelta(hours=1))
+    mine = await _schedule(database, "remind.own", START + timedelta(hours=1))
+    bare = await _schedule(database, "remind.", START + timedelta(hours=1))
+    other = await _schedule(database, "reminder.48h", START + timedelta(hours=1))
+    await scheduler.rebuild()
+    await clock.advance_to(START + timedelta(hours=3))
+    assert family.runs == [sooner.id, later.id]
+    assert own.runs == [mine.id]
+    assert [await _status(database, j) for j in (later, sooner, mine)] == ["done"] * 3
+    assert [await _status(database, j) for j in (bare, other)] == ["pending", "pending"]
+    await database.close()

@@ -1,17 +1,18 @@
 """CL-5, CL-6, CL-20 at the match start: both clubs' chess.com profiles (members, daily
 average) and the match (players fielded) read now and stored as the at-start facts with the
 instant observed, with an announcement that says when a snapshot was taken late and which
-forfeits the facts cause. chess.com unreachable: nothing is stored and the snapshot is tried
-again at the next poll (late, and saying so)."""
+forfeits the facts cause. chess.com is read in the job's fetch step and the facts stored in
+its unit of work; chess.com unreachable: nothing is stored and the job retries at the next
+poll (late, and saying so)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
-from dataclasses import replace
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
 
 from bot.automation.context import AutomationContext
-from bot.automation.job_change import job_change
 from bot.automation.judgement import disqualification_lines, judge_at, rank_changes
 from bot.automation.match_facts import MatchFacts, match_facts, match_id_of, same_instant
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
@@ -19,13 +20,13 @@ from bot.chesscom.facts import FactsError, Placement
 from bot.chesscom.reader import read_club_at_start, read_match
 from bot.league_store import load_season
 from bot.rendering import announcements
-from bot.scheduler import JobHandler
+from bot.scheduler import RetryLater
 from bot.services.actor import Actor
 from bot.services.announce import announce
-from bot.services.match_jobs import AT_START
 from bot.services.matches import record_at_start_in
 from core.league.forfeits import challenge_failures
 from core.league.season import ClubAtStart, Season
+from storage.guild import UnitOfWork
 from storage.jobs import Job
 from storage.matches import AtStartRecord
 
@@ -108,25 +109,36 @@ def _describe(name: str, f: AtStartRecord) -> str:
     )
 
 
-def at_start_handler(context: AutomationContext) -> JobHandler:
-    """The handler of `cl.at_start` jobs."""
+@dataclass(frozen=True)
+class Snapshot:
+    """What chess.com said at the start (the fetch step): the match start it was read for,
+    each club's facts by name, and the instant observed."""
 
-    async def snapshot(job: Job) -> None:
-        store = context.store(job.guild_id)
-        async with store.read() as view:
+    start: dt.datetime
+    records: dict[str, AtStartRecord]
+    observed: dt.datetime
+
+
+def at_start_fetcher(context: AutomationContext) -> Callable[[Job], Awaitable[Snapshot | None]]:
+    """The read-only step of `cl.at_start` jobs, outside any transaction: both clubs' profiles
+    and the match read now; None when no snapshot is due. chess.com unreachable: `RetryLater`
+    at the next poll (nothing stored; the snapshot then says it was late)."""
+
+    async def fetch(job: Job) -> Snapshot | None:
+        async with context.store(job.guild_id).read() as view:
             facts = await match_facts(view, match_id_of(job.payload))
             if facts is None or facts.match.finished_at is not None:
-                return
+                return None
             if job.due_at < facts.match.start - dt.timedelta(seconds=1):
-                return  # the match moved later: its moved job takes the snapshot
+                return None  # the match moved later: its moved job takes the snapshot
             season = await load_season(view, facts.season)
         domain = next(m for m in season.matches if m.id == facts.match.key)
         if challenge_failures(domain, facts.deadline):
-            return  # CL-FF: not started on time, forfeited for CL-15 only
+            return None  # CL-FF: not started on time, forfeited for CL-15 only
         client = context.chesscom
         if client is None:
             log.warning("match %d: no chess.com client, no at-start snapshot", facts.match.id)
-            return
+            return None
         observed = context.now()
         try:
             home = await _club_facts(client, facts.home.chesscom_id)
@@ -134,48 +146,56 @@ def at_start_handler(context: AutomationContext) -> JobHandler:
             fielded = await _fielded(client, facts, observed)
         except ChessComError as error:
             log.warning("match %d: at-start snapshot postponed: %s", facts.match.id, error)
-            async with job_change(store, job, "cl.at_start.postponed") as uow:
-                if uow is not None:
-                    uow.details["error"] = error.message
-                    retry = uow.now + context.poll_every
-                    await uow.jobs.schedule(AT_START, job.subject, retry, job.payload)
-            return
+            raise RetryLater(observed + context.poll_every, error.message) from None
         records = {
             facts.home.name: AtStartRecord(facts.home.id, *home, fielded[facts.home.id], observed),
             facts.away.name: AtStartRecord(facts.away.id, *away, fielded[facts.away.id], observed),
         }
-        judged = judge_at(
-            _with_facts(season, facts.match.key, records), facts.match.key, facts.match.start
-        )
-        late = observed - facts.match.start > LATE_AFTER
-        async with job_change(store, job, "cl.at_start") as uow:
-            if uow is None:
-                return
-            current = await uow.matches.get(facts.match.id)
-            if current is None or not same_instant(current.start, facts.match.start):
-                uow.abandon()
-                return
-            for record in records.values():
-                await record_at_start_in(uow, Actor.system(), facts.match.id, record)
-            uow.details["late"] = late
-            uow.details["forfeits"] = [(b.club, b.rule) for b in judged.forfeits]
-            if judged.void:
-                return
-            forfeits = [f"{b.club} ({b.rule})" for b in judged.forfeits]
-            lines = [
-                announcements.at_start_snapshot(
-                    facts.home.name,
-                    facts.away.name,
-                    facts.match.start,
-                    [_describe(name, f) for name, f in records.items()],
-                    observed,
-                    late,
-                    forfeits,
-                ),
-                *disqualification_lines(judged, season),
-            ]
-            if forfeits:
-                lines += rank_changes(judged, {facts.home.name, facts.away.name})
-            await announce(uow, "\n".join(lines))
+        return Snapshot(facts.match.start, records, observed)
 
-    return snapshot
+    return fetch
+
+
+async def store_snapshot(job: Job, uow: UnitOfWork, snapshot: Snapshot | None) -> None:
+    """The handler of `cl.at_start` jobs, in the job's unit of work: the fetched facts stored
+    (if the match still starts then) with their announcement and the forfeits they cause."""
+    if snapshot is None:
+        uow.abandon()
+        return
+    facts = await match_facts(uow, match_id_of(job.payload))
+    if (
+        facts is None
+        or facts.match.finished_at is not None
+        or not same_instant(facts.match.start, snapshot.start)
+    ):
+        uow.abandon()  # gone, played or moved since the read: nothing stored
+        return
+    season = await load_season(uow.view(), facts.season)
+    records = snapshot.records
+    observed = snapshot.observed
+    judged = judge_at(
+        _with_facts(season, facts.match.key, records), facts.match.key, facts.match.start
+    )
+    late = observed - facts.match.start > LATE_AFTER
+    for record in records.values():
+        await record_at_start_in(uow, Actor.system(), facts.match.id, record)
+    uow.details["late"] = late
+    uow.details["forfeits"] = [(b.club, b.rule) for b in judged.forfeits]
+    if judged.void:
+        return
+    forfeits = [f"{b.club} ({b.rule})" for b in judged.forfeits]
+    lines = [
+        announcements.at_start_snapshot(
+            facts.home.name,
+            facts.away.name,
+            facts.match.start,
+            [_describe(name, f) for name, f in records.items()],
+            observed,
+            late,
+            forfeits,
+        ),
+        *disqualification_lines(judged, season),
+    ]
+    if forfeits:
+        lines += rank_changes(judged, {facts.home.name, facts.away.name})
+    await announce(uow, "\n".join(lines))

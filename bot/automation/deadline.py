@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import logging
 
-from bot.automation.context import AutomationContext
-from bot.automation.job_change import job_change
 from bot.automation.judgement import disqualification_lines, judge_at, rank_changes
 from bot.automation.match_facts import match_facts, match_id_of, same_instant
 from bot.league_store import load_season
 from bot.rendering import announcements
 from bot.scheduler import JobHandler
 from bot.services.announce import announce
+from storage.guild import UnitOfWork
 from storage.jobs import Job
 
 log = logging.getLogger(__name__)
@@ -23,39 +22,35 @@ LATE = 60
 """Seconds after the deadline from which a judgement says it was made at start-up."""
 
 
-def deadline_handler(context: AutomationContext) -> JobHandler:
-    """The handler of `cl.deadline` jobs."""
+def deadline_handler() -> JobHandler:
+    """The handler of `cl.deadline` jobs, run in the job's unit of work."""
 
-    async def judge(job: Job) -> None:
-        store = context.store(job.guild_id)
-        async with store.read() as view:
-            facts = await match_facts(view, match_id_of(job.payload))
-            if facts is None or not same_instant(job.due_at, facts.deadline):
-                return  # gone, or rescheduled: its moved job judges it
-            season = await load_season(view, facts.season)
+    async def judge(job: Job, uow: UnitOfWork) -> None:
+        facts = await match_facts(uow, match_id_of(job.payload))
+        if facts is None or not same_instant(job.due_at, facts.deadline):
+            uow.abandon()  # gone, or rescheduled: its moved job judges it
+            return
+        season = await load_season(uow.view(), facts.season)
         judged = judge_at(season, facts.match.key, facts.deadline)
-        async with job_change(store, job, "cl.deadline") as uow:
-            if uow is None:
-                return
-            losers = judged.losers()
-            uow.details["judged_at"] = facts.deadline.isoformat()
-            uow.details["forfeits"] = [(b.club, b.rule) for b in judged.forfeits]
-            uow.details["disqualified"] = [q.club for q in judged.disqualified]
-            if judged.void:
-                uow.details["outcome"] = "void: a club was disqualified before the deadline"
-                return
-            if not losers:
-                uow.details["outcome"] = "challenge accepted in time"
-                return
-            late = (uow.now - facts.deadline).total_seconds() > LATE
-            lines = [
-                announcements.deadline_forfeits(
-                    facts.home.name, facts.away.name, losers, facts.deadline, late
-                ),
-                *disqualification_lines(judged, season),
-                *rank_changes(judged, {facts.home.name, facts.away.name}),
-            ]
-            uow.details["outcome"] = "forfeit"
-            await announce(uow, "\n".join(lines))
+        losers = judged.losers()
+        uow.details["judged_at"] = facts.deadline.isoformat()
+        uow.details["forfeits"] = [(b.club, b.rule) for b in judged.forfeits]
+        uow.details["disqualified"] = [q.club for q in judged.disqualified]
+        if judged.void:
+            uow.details["outcome"] = "void: a club was disqualified before the deadline"
+            return
+        if not losers:
+            uow.details["outcome"] = "challenge accepted in time"
+            return
+        late = (uow.now - facts.deadline).total_seconds() > LATE
+        lines = [
+            announcements.deadline_forfeits(
+                facts.home.name, facts.away.name, losers, facts.deadline, late
+            ),
+            *disqualification_lines(judged, season),
+            *rank_changes(judged, {facts.home.name, facts.away.name}),
+        ]
+        uow.details["outcome"] = "forfeit"
+        await announce(uow, "\n".join(lines))
 
     return judge

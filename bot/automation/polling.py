@@ -5,31 +5,36 @@ opponent seen in registration or later counts as issued (by chess.com's team1, t
 created it) and accepted at the instant first seen, an upper bound, recorded as "seen on
 chess.com". Once started: the linked match, imported through the `/match report` service
 when finished (which announces the result and ends the polling). An outage (5xx, timeout)
-records nothing, never a forfeit: the next poll reads again. The `cl.poll` job moves itself
-to the next poll (its natural key) until the match is finished.
+records nothing, never a forfeit: the job retries at the next poll (`RetryLater`). chess.com
+is read in the job's fetch step; what it saw is recorded in the job's unit of work, where the
+`cl.poll` job schedules its next poll (its natural key) until the match is finished.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.automation.context import AutomationContext
-from bot.automation.job_change import job_change
 from bot.automation.match_facts import MatchFacts, match_facts, match_id_of
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
 from bot.chesscom.models import FINISHED, TeamMatch, last_segment
 from bot.errors import UserError
-from bot.scheduler import JobHandler
+from bot.scheduler import RetryLater
 from bot.services.actor import Actor
 from bot.services.match_jobs import POLL
 from bot.services.matches import accept_challenge_in, issue_challenge_in
-from bot.services.results import import_chesscom_result
+from bot.services.results import (
+    ChessComRead,
+    import_chesscom_result_in,
+    read_chesscom_result,
+)
 from core.league.forfeits import challenge_failures
 from core.league.season import Challenge, Match
 from storage.clubs import normalise_club
-from storage.guild import GuildStore
+from storage.guild import GuildStore, UnitOfWork
 from storage.jobs import Job
 
 log = logging.getLogger(__name__)
@@ -133,68 +138,97 @@ def _next_poll(context: AutomationContext, facts: MatchFacts, now: dt.datetime) 
     return due
 
 
-def poll_handler(context: AutomationContext) -> JobHandler:
-    """The handler of `cl.poll` jobs."""
+@dataclass(frozen=True)
+class PollRead:
+    """What one poll read on chess.com (the fetch step): the fixture's match if seen, and the
+    finished match's result ready to import (None if not finished or not importable)."""
 
-    async def poll(job: Job) -> None:
+    sighting: Sighting | None
+    result: ChessComRead | None
+
+
+def poll_fetcher(context: AutomationContext) -> Callable[[Job], Awaitable[PollRead | None]]:
+    """The read-only step of `cl.poll` jobs, outside any transaction: the clubs' match lists
+    or the linked match, and a finished match's result; None when polling has ended. An
+    outage (5xx, timeout) records nothing, never a forfeit: `RetryLater` at the next poll."""
+
+    async def fetch(job: Job) -> PollRead | None:
         store = context.store(job.guild_id)
         async with store.read() as view:
             facts = await match_facts(view, match_id_of(job.payload))
         if facts is None or facts.match.finished_at is not None:
-            return
+            return None
         now = context.now()
         if not _complete(facts) and now > facts.deadline and _failed_cl15(facts):
-            return  # forfeited under CL-15: nothing left to read
+            return None  # forfeited under CL-15: nothing left to read
         client = context.chesscom
         if client is None:
             log.warning("match %d: no chess.com client configured; not polled", facts.match.id)
-            return
+            return None
         sighting: Sighting | None = None
-        error: str | None = None
+        result: ChessComRead | None = None
         try:
             if not _complete(facts) or now >= facts.match.start:
                 sighting = await _sighting(client, store, facts)
         except ChessComError as failure:
-            error = failure.message  # an outage: nothing recorded, read again next time
-            log.warning("match %d: chess.com poll failed: %s", facts.match.id, error)
-        finished = sighting is not None and sighting.payload.status == FINISHED
-        async with job_change(store, job, "cl.poll") as uow:
-            if uow is None:
-                return
-            current = await match_facts(uow, facts.match.id)
-            if current is None or current.match.finished_at is not None:
-                uow.abandon()
-                return
-            if error is not None:
-                uow.details["error"] = error
-            system = Actor.system()
-            challenge = current.match.challenge
-            if sighting is not None and not _complete(current):
-                uow.details["seen_on_chesscom"] = sighting.chesscom_id
-                if challenge is None:
-                    await issue_challenge_in(
-                        uow,
-                        system,
-                        current.match.id,
-                        sighting.chesscom_id,
-                        club=sighting.issuer_id,
-                        source="chesscom",
-                        at=uow.now,
-                    )
-                elif current.match.chesscom_match_id is None:
-                    await uow.matches.link_chesscom(current.match.id, sighting.chesscom_id)
-                await accept_challenge_in(
-                    uow, system, current.match.id, source="chesscom", at=uow.now
-                )
-                current = await match_facts(uow, current.match.id)
-                assert current is not None
-            await uow.jobs.schedule(
-                POLL, job.subject, _next_poll(context, current, uow.now), job.payload
-            )
-        if finished:
+            log.warning("match %d: chess.com poll failed: %s", facts.match.id, failure.message)
+            raise RetryLater(_next_poll(context, facts, now), failure.message) from None
+        if sighting is not None and sighting.payload.status == FINISHED:
             try:
-                await import_chesscom_result(store, client, Actor.system(), facts.match.id)
+                result = await read_chesscom_result(
+                    store, client, facts.match.id, sighting.chesscom_id
+                )
             except UserError as refusal:
                 log.warning("match %d: import refused: %s", facts.match.id, refusal.message)
+        return PollRead(sighting, result)
+
+    return fetch
+
+
+def poll_handler(
+    context: AutomationContext,
+) -> Callable[[Job, UnitOfWork, PollRead | None], Awaitable[None]]:
+    """The handler of `cl.poll` jobs, in the job's unit of work: a sighting recorded as the
+    challenge issued and accepted, a finished match imported (which ends the polling), else
+    the job moved to the next poll."""
+
+    async def poll(job: Job, uow: UnitOfWork, read: PollRead | None) -> None:
+        current = await match_facts(uow, match_id_of(job.payload))
+        if read is None or current is None or current.match.finished_at is not None:
+            uow.abandon()  # polling has ended: the job ends with nothing written
+            return
+        system = Actor.system()
+        sighting = read.sighting
+        if sighting is not None:
+            other = await uow.matches.by_chesscom(sighting.chesscom_id)
+            if other is not None and other.id != current.match.id:
+                sighting = None  # linked to another fixture meanwhile
+        if sighting is not None and not _complete(current):
+            uow.details["seen_on_chesscom"] = sighting.chesscom_id
+            if current.match.challenge is None:
+                await issue_challenge_in(
+                    uow,
+                    system,
+                    current.match.id,
+                    sighting.chesscom_id,
+                    club=sighting.issuer_id,
+                    source="chesscom",
+                    at=uow.now,
+                )
+            elif current.match.chesscom_match_id is None:
+                await uow.matches.link_chesscom(current.match.id, sighting.chesscom_id)
+            await accept_challenge_in(uow, system, current.match.id, source="chesscom", at=uow.now)
+            refreshed = await match_facts(uow, current.match.id)
+            assert refreshed is not None
+            current = refreshed
+        if read.result is not None and read.result.match.id == current.match.id:
+            try:
+                await import_chesscom_result_in(uow, system, read.result)
+                return  # finished: the import ends the polling
+            except UserError as refusal:  # refused before writing anything
+                log.warning("match %d: import refused: %s", current.match.id, refusal.message)
+        await uow.jobs.schedule(
+            POLL, job.subject, _next_poll(context, current, uow.now), job.payload
+        )
 
     return poll

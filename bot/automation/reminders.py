@@ -8,17 +8,15 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-from bot.automation.context import AutomationContext
-from bot.automation.job_change import job_change
 from bot.automation.match_facts import MatchFacts, match_facts, match_id_of, same_instant
 from bot.rendering import announcements
 from bot.scheduler import JobHandler
+from bot.services.match_jobs import REMINDER_FAMILY as PREFIX
 from storage.clubs import Club
+from storage.guild import UnitOfWork
 from storage.jobs import Job
 
 log = logging.getLogger(__name__)
-
-PREFIX = "cl.reminder."
 
 
 def reminder_hours(kind: str) -> int:
@@ -40,46 +38,43 @@ def waiting_clubs(facts: MatchFacts) -> list[tuple[Club, str]]:
     return []
 
 
-def reminder_handler(context: AutomationContext) -> JobHandler:
-    """The handler of every `cl.reminder.<h>h` job."""
+def reminder_handler() -> JobHandler:
+    """The handler of the `cl.reminder.<h>h` family, run in the job's unit of work (the
+    reminders and the job's end commit together: each reminder is posted once)."""
 
-    async def remind(job: Job) -> None:
+    async def remind(job: Job, uow: UnitOfWork) -> None:
         hours = dt.timedelta(hours=reminder_hours(job.kind))
-        store = context.store(job.guild_id)
-        async with job_change(store, job, "cl.reminder") as uow:
-            if uow is None:
-                return
-            facts = await match_facts(uow, match_id_of(job.payload))
-            if (
-                facts is None
-                or facts.match.finished_at is not None
-                or not same_instant(job.due_at, facts.deadline - hours)
-                or uow.now >= facts.deadline
-            ):
-                uow.abandon()  # gone, played, moved or past its deadline: nothing to say
-                return
-            waiting = waiting_clubs(facts)
-            settings = await uow.settings.get()
-            reminded = []
-            for club, command in waiting:
-                channel = club.reminder_channel_id or settings.announcements_channel_id
-                if channel is None:
-                    log.warning("no channel for the reminder of club %s", club.name)
-                    continue
-                admins = await uow.club_admins.admins_of(club.id)
-                text = announcements.challenge_reminder(
-                    club.name,
-                    facts.opponent(club.id).name,
-                    admins,
-                    facts.match.id,
-                    facts.deadline,
-                    command,
-                )
-                await uow.outbox.post(channel, content=text[:2000])
-                reminded.append(club.id)
-            if not reminded:
-                uow.abandon()
-                return
-            uow.details["reminded"] = reminded
+        facts = await match_facts(uow, match_id_of(job.payload))
+        if (
+            facts is None
+            or facts.match.finished_at is not None
+            or not same_instant(job.due_at, facts.deadline - hours)
+            or uow.now >= facts.deadline
+        ):
+            uow.abandon()  # gone, played, moved or past its deadline: nothing to say
+            return
+        waiting = waiting_clubs(facts)
+        settings = await uow.settings.get()
+        reminded = []
+        for club, command in waiting:
+            channel = club.reminder_channel_id or settings.announcements_channel_id
+            if channel is None:
+                log.warning("no channel for the reminder of club %s", club.name)
+                continue
+            admins = await uow.club_admins.admins_of(club.id)
+            text = announcements.challenge_reminder(
+                club.name,
+                facts.opponent(club.id).name,
+                admins,
+                facts.match.id,
+                facts.deadline,
+                command,
+            )
+            await uow.outbox.post(channel, content=text[:2000])
+            reminded.append(club.id)
+        if not reminded:
+            uow.abandon()
+            return
+        uow.details["reminded"] = reminded
 
     return remind

@@ -12,7 +12,11 @@ from core.league.facts import challenge_deadline
 from core.league.season import Match, SeasonRules
 from storage.guild import UnitOfWork
 
-REMINDER = "cl.reminder.{hours}h"
+REMINDER_FAMILY = "cl.reminder."
+"""Every reminder kind starts so: one handler serves the family (`JobRegistry.register_family`)."""
+REMINDER = REMINDER_FAMILY + "{hours}h"
+"""A reminder's kind carries its offset, so each reminder of a match has its own natural key
+(kind, `match:<id>`) while the match stays the one subject its jobs are serialised by."""
 DEADLINE = "cl.deadline"
 AT_START = "cl.at_start"
 POLL = "cl.poll"
@@ -79,7 +83,7 @@ async def schedule_jobs(
     """Create (or move, by natural key) every job of the match in the unit of work, by its
     season's frozen rules; a reminder already in the past is cancelled rather than fired late."""
     for job in match_jobs(match_id, start, rules):
-        if job.kind.startswith("cl.reminder") and job.due_at <= uow.now:
+        if job.kind.startswith(REMINDER_FAMILY) and job.due_at <= uow.now:
             await uow.jobs.cancel(job.kind, subject(match_id))
             continue
         await uow.jobs.schedule(job.kind, subject(match_id), job.due_at, job.payload)

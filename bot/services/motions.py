@@ -24,7 +24,6 @@ from bot.services.references import find_club, find_match, find_season
 from core.league import LeagueReport, league_report
 from core.league.promotion import promotion_proposal
 from core.votes import MINIMUM_VOTERS, VOTE_HOURS, MotionState, can_open, motion_status
-from storage.database import Database
 from storage.decisions import DecisionKind, NewDecision
 from storage.guild import GuildStore, UnitOfWork
 from storage.jobs import Job
@@ -390,17 +389,23 @@ async def cast_vote(store: GuildStore, user_id: int, motion_id: int, yes: bool) 
 
 
 async def close_motion(store: GuildStore, motion_id: int) -> Motion | None:
-    """CL-23: close a motion whose deadline has come (the `vote.close` job; once, whichever
-    door closes it first). None if it was closed already or is not due."""
+    """CL-23: close a motion whose deadline has come (once, whichever door closes it first).
+    None if it was closed already or is not due."""
     async with store.change(None, "motion.close", _subject_of(motion_id)) as uow:
-        motion = await uow.motions.get(motion_id)
-        if motion is None or motion.status != "open":
-            uow.abandon()
-            return None
-        closed = await _close(uow, motion, at_deadline=True)
-        if closed is None:
-            uow.abandon()
-        return closed
+        return await close_motion_in(uow, motion_id)
+
+
+async def close_motion_in(uow: UnitOfWork, motion_id: int) -> Motion | None:
+    """`close_motion` inside a unit of work the caller holds (the `vote.close` job's);
+    abandons it when there is nothing to close."""
+    motion = await uow.motions.get(motion_id)
+    if motion is None or motion.status != "open":
+        uow.abandon()
+        return None
+    closed = await _close(uow, motion, at_deadline=True)
+    if closed is None:
+        uow.abandon()
+    return closed
 
 
 async def _close(uow: UnitOfWork, motion: Motion, *, at_deadline: bool) -> Motion | None:
@@ -599,7 +604,8 @@ async def _create_next_season(uow: UnitOfWork, motion: Motion) -> str:
     return f"Season {name} is created with {placed} clubs in the adopted divisions."
 
 
-async def run_close_job(database: Database, job: Job) -> None:
-    """The `vote.close` job: close its motion at the deadline (idempotent: a motion closes
-    once; a job run again after a crash finds it closed)."""
-    await close_motion(GuildStore(database, job.guild_id), int(job.payload["motion"]))
+async def run_close_job(job: Job, uow: UnitOfWork) -> None:
+    """The `vote.close` job, in its unit of work: close its motion at the deadline (the
+    closing and the job's end commit together, so once; a motion closed meanwhile by its
+    last vote is left alone)."""
+    await close_motion_in(uow, int(job.payload["motion"]))

@@ -70,15 +70,28 @@ def _halves(value: Fraction) -> int:
     return int(half)
 
 
-async def import_chesscom_result(
+@dataclass(frozen=True)
+class ChessComRead:
+    """A finished chess.com team match read for a fixture, ready to store (`read_chesscom_result`
+    reads it outside any unit of work; `import_chesscom_result_in` stores it)."""
+
+    match: MatchRecord
+    home: Club
+    away: Club
+    chesscom: int
+    facts: MatchFacts
+    boards: tuple[BoardRecord, ...]
+    observed: dt.datetime
+
+
+async def read_chesscom_result(
     store: GuildStore,
     client: ChessComClient,
-    actor: Actor,
     match_id: int,
     chesscom_match: str | int | None = None,
-) -> ResultRecorded:
-    """CL-14, CL-19: read a finished chess.com team match and store its boards (replacing
-    an earlier import), its finish and the accounts seen closed or removed for fair play."""
+) -> ChessComRead:
+    """CL-14: read a finished chess.com team match for the fixture (network only, nothing
+    written); refused with `UserError` when it cannot be imported."""
     match, home, away, games = await _clubs(store, match_id)
     if chesscom_match is None:
         if match.chesscom_match_id is None:
@@ -110,26 +123,49 @@ async def import_chesscom_result(
     if facts.unpaired_boards:
         board, why = next(iter(facts.unpaired_boards.items()))
         raise UserError(f"Board {board} cannot be read from chess.com: {why}.")
-    boards = [
+    boards = tuple(
         BoardRecord(n, b.home_player, b.away_player, _halves(b.home_points), _halves(b.away_points))
         for n, b in zip(facts.board_numbers, facts.match.boards, strict=True)
-    ]
-    async with store.change(actor.user_id, "match.import", f"match:{match.id}") as uow:
-        current = await find_match(uow.matches, match.id)
-        await _may_report(uow, actor, current)
-        if (current.home_club_id, current.away_club_id) != (match.home_club_id, match.away_club_id):
-            raise UserError(f"Match {match.id} changed meanwhile; try again.")
-        linked = await uow.matches.by_chesscom(chesscom)
-        if linked is not None and linked.id != match.id:
-            raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
-        if current.chesscom_match_id != chesscom:
-            await uow.matches.link_chesscom(match.id, chesscom)
-        await uow.matches.replace_boards(match.id, boards)
-        await uow.matches.finish(match.id, facts.match.finished or uow.now)
-        closed = await _record_closed(uow, current.season_id, facts, observed)
-        await _record_fielded(uow, current, home, away, facts)
-        await cancel_jobs(uow, match.id, (POLL,))
-        return await _recorded(uow, match.id, home, away, closed, "chess.com")
+    )
+    return ChessComRead(match, home, away, chesscom, facts, boards, observed)
+
+
+async def import_chesscom_result(
+    store: GuildStore,
+    client: ChessComClient,
+    actor: Actor,
+    match_id: int,
+    chesscom_match: str | int | None = None,
+) -> ResultRecorded:
+    """CL-14, CL-19: read a finished chess.com team match and store its boards (replacing
+    an earlier import), its finish and the accounts seen closed or removed for fair play."""
+    read = await read_chesscom_result(store, client, match_id, chesscom_match)
+    async with store.change(actor.user_id, "match.import", f"match:{read.match.id}") as uow:
+        return await import_chesscom_result_in(uow, actor, read)
+
+
+async def import_chesscom_result_in(
+    uow: UnitOfWork, actor: Actor, read: ChessComRead
+) -> ResultRecorded:
+    """`import_chesscom_result`'s store step inside a unit of work the caller holds (the poll
+    job); a refusal (`UserError`) comes before anything is written."""
+    match, chesscom, facts = read.match, read.chesscom, read.facts
+    assert facts.match is not None
+    current = await find_match(uow.matches, match.id)
+    await _may_report(uow, actor, current)
+    if (current.home_club_id, current.away_club_id) != (match.home_club_id, match.away_club_id):
+        raise UserError(f"Match {match.id} changed meanwhile; try again.")
+    linked = await uow.matches.by_chesscom(chesscom)
+    if linked is not None and linked.id != match.id:
+        raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
+    if current.chesscom_match_id != chesscom:
+        await uow.matches.link_chesscom(match.id, chesscom)
+    await uow.matches.replace_boards(match.id, list(read.boards))
+    await uow.matches.finish(match.id, facts.match.finished or uow.now)
+    closed = await _record_closed(uow, current.season_id, facts, read.observed)
+    await _record_fielded(uow, current, read.home, read.away, facts)
+    await cancel_jobs(uow, match.id, (POLL,))
+    return await _recorded(uow, match.id, read.home, read.away, closed, "chess.com")
 
 
 async def _record_closed(

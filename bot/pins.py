@@ -1,0 +1,113 @@
+"""The standings pin refresher: after a unit of work that bumped a season's version (the
+database tells it on commit) and once at start-up, each stale pin (the version it shows is
+older than its season's) gets an outbox edit of its message, recorded with the version it
+now shows in the same unit of work. Re-running finds nothing stale, so a crash between a
+change and its pin's edit is repaired at the next start, and an edit is never queued twice."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from bot.league_store import StandingsCache
+from bot.rendering.division_view import division_view
+from bot.rendering.standings_embeds import pin_embeds
+from bot.scheduler import Timer
+from storage.database import Database
+from storage.guild import Committed, GuildStore
+from storage.pins import guilds_with_stale_pins
+
+log = logging.getLogger(__name__)
+
+PASS_TIMER = "pins-refresh"
+
+
+class PinRefresher:
+    """Keeps the standings pins in step with their seasons (through the outbox)."""
+
+    def __init__(
+        self, database: Database, standings: StandingsCache, *, timer: Timer | None = None
+    ) -> None:
+        self.database = database
+        self.standings = standings
+        self.timer = timer
+        self._guilds: set[int] = set()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._busy = False
+
+    def on_commit(self, committed: Committed) -> None:
+        """A unit of work committed: if it bumped a season, refresh that guild's pins."""
+        if committed.seasons:
+            self._guilds.add(committed.guild_id)
+            if self.timer is not None:
+                self.timer.add(PASS_TIMER, self.database.clock(), self._pass)
+            else:
+                self._wake.set()
+
+    def start(self) -> None:
+        """Refresh in the background until `stop()` (without a timer; call inside the loop)."""
+        if self.timer is None and self._task is None:
+            self._task = asyncio.create_task(self._run(), name="arbiter standings pins")
+
+    async def stop(self) -> None:
+        """Stop the background refresher (a stale pin is repaired at the next start)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def drained(self) -> None:
+        """Wait until no refresh is due or running (tests)."""
+        while self._task is not None and (self._wake.is_set() or self._busy):
+            await asyncio.sleep(0)
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            self._busy = True
+            try:
+                await self._pass()
+            finally:
+                self._busy = False
+
+    async def _pass(self) -> None:
+        guilds, self._guilds = sorted(self._guilds), set()
+        for guild_id in guilds:
+            try:
+                await self.refresh(guild_id)
+            except Exception:  # a database error: the next change or start-up tries again
+                log.exception("standings pins of guild %d not refreshed", guild_id)
+
+    async def repair(self) -> int:
+        """At start-up: refresh every guild holding a stale pin; the edits queued."""
+        edits = 0
+        for guild_id in await guilds_with_stale_pins(self.database):
+            edits += await self.refresh(guild_id)
+        return edits
+
+    async def refresh(self, guild_id: int) -> int:
+        """Queue an edit of each stale pin of the guild and record the version it shows, in
+        one unit of work; returns the edits queued (0: nothing was stale, nothing written)."""
+        store = GuildStore(self.database, guild_id)
+        edits = 0
+        async with store.change(None, "pins.refresh", f"guild:{guild_id}") as uow:
+            stale = await uow.pins.stale()
+            for pin in stale:
+                record = await uow.seasons.get(pin.season_id)
+                names = {d.id: d.name for d in await uow.seasons.divisions(pin.season_id)}
+                if record is None or pin.division_id not in names or pin.message_id is None:
+                    continue
+                report = await self.standings.report(store, record, now=uow.now)
+                view = division_view(report, names[pin.division_id])
+                await uow.outbox.post(
+                    pin.channel_id, embeds=pin_embeds(view), edit_of=pin.message_id
+                )
+                await uow.pins.rendered(pin.id, pin.season_version)
+                edits += 1
+            if not edits:
+                uow.abandon()
+        return edits

@@ -1,0 +1,211 @@
+"""`/roster`: link a chess.com account, check a club's players fielded this season (CL-18
+multi-team, CL-19 closed accounts, CL-21 timeout ratios), record a removal and verify it
+(CL-21: a removal the bot cannot verify goes to the directors as a forfeit motion), and list
+a club's removals."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from fractions import Fraction
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import autocomplete
+from bot.arbiter import ArbiterBot
+from bot.chesscom.client import ChessComClient, ChessComError
+from bot.chesscom.models import PlayerStats
+from bot.command_input import actor_of
+from bot.errors import UserError
+from bot.permissions import guild_store, is_club_admin
+from bot.rendering.league_embeds import paged
+from bot.roster_facts import club_season, fielded
+from bot.services import rosters as service
+from bot.services.removal_checks import PlayerStatsSource, verify_removal
+from bot.ui.members import director_ids
+from bot.ui.pages import send_pages
+from core.league.roster import exact_percent
+
+
+class _NoChessCom:
+    """Stands in for chess.com when no contact is configured (chess.com requires one)."""
+
+    async def player_stats(self, username: str) -> PlayerStats:
+        """Always unknown."""
+        raise ChessComError("chess.com is not configured (no contact)", "")
+
+
+class Rosters(commands.Cog):
+    """Club rosters (CL-18, CL-19, CL-21)."""
+
+    group = app_commands.Group(
+        name="roster",
+        description="chess.com accounts, roster checks and removals.",
+        guild_only=True,
+    )
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+
+    @asynccontextmanager
+    async def _chesscom(self) -> AsyncIterator[PlayerStatsSource]:
+        """The bot's chess.com client, or one from the config, or none without a contact."""
+        if self.bot.chesscom is not None:
+            yield self.bot.chesscom
+        elif self.bot.config.chesscom.contact.strip():
+            async with ChessComClient(self.bot.config.chesscom) as client:
+                yield client
+        else:
+            yield _NoChessCom()
+
+    @group.command(name="link", description="Link your chess.com account (admins: a member's).")
+    @app_commands.describe(
+        chesscom_username="The chess.com username.",
+        user="Whose account (club admins only; default: yours).",
+    )
+    async def link(
+        self,
+        interaction: discord.Interaction,
+        chesscom_username: str,
+        user: discord.Member | None = None,
+    ) -> None:
+        """A player links their own account; a club admin may link another member's."""
+        store = guild_store(interaction)
+        event = await service.link_account(
+            store, await actor_of(store, interaction), chesscom_username, user.id if user else None
+        )
+        await interaction.response.send_message(
+            f"chess.com account **{event.username}** is linked to <@{event.user_id}>.",
+            ephemeral=True,
+        )
+
+    @group.command(name="check", description="A club's players this season: CL-18, CL-19, CL-21.")
+    @app_commands.describe(club="The club.", season="The season (default: the club's current).")
+    @app_commands.autocomplete(club=autocomplete.clubs, season=autocomplete.seasons)
+    async def check(
+        self, interaction: discord.Interaction, club: str, season: str | None = None
+    ) -> None:
+        """Multi-team players and closed accounts from the season's facts; timeout ratios
+        above the season's limit read from chess.com now (deferred first)."""
+        store = guild_store(interaction)
+        async with store.read() as view:
+            found, record = await club_season(view, club, season)
+            players = await fielded(view, found.id, record.id)
+            closed = {a.username.casefold() for a in await view.rosters.closed_accounts(record.id)}
+        await interaction.response.defer(thinking=True)
+        report = await self.bot.standings.report(store, record, now=store.database.clock())
+        multi = {
+            p.player: p for p in report.multi_team_players if p.player in map(str.casefold, players)
+        }
+        limit = record.rules.timeout_ratio_limit_percent
+        above: list[str] = []
+        unknown: list[str] = []
+        async with self._chesscom() as chesscom:
+            for name in sorted(players, key=str.casefold):
+                try:
+                    percent = (await chesscom.player_stats(name)).daily_timeout_percent
+                except ChessComError:
+                    unknown.append(name)
+                    continue
+                if percent is not None and exact_percent(percent) > limit:
+                    above.append(f"**{name}**: {percent:g} % (CL-21)")
+        lines = [f"**{len(players)} players fielded** in {record.name}:"]
+        lines += [f"{name} · {games} game{'s' * (games != 1)}" for name, games in players.items()]
+        lines.append("**Multi-team players (CL-18):**")
+        lines += [
+            f"**{name}**: home club {p.home_club}, {p.other_matches} matches for others"
+            for name, p in multi.items()
+        ] or ["none"]
+        lines.append("**Closed accounts (CL-19):**")
+        lines += [f"**{n}**" for n in players if n.casefold() in closed] or ["none"]
+        lines.append(f"**Timeout ratio above {_percent(limit)} % (CL-21):**")
+        lines += above or ["none"]
+        if unknown:
+            lines.append(f"Not read from chess.com: {', '.join(unknown)}")
+        await send_pages(interaction, paged(f"{found.name}: roster check", lines, "No players."))
+
+    @group.command(name="remove", description="Record removing a player from your club (CL-21).")
+    @app_commands.describe(
+        club="Your club.",
+        player="The player's chess.com username.",
+        reason="multi-team (CL-18), timeouts (CL-21) or other.",
+        note="A note for the directors.",
+        season="The season (default: the club's current).",
+    )
+    @app_commands.autocomplete(
+        club=autocomplete.clubs, player=autocomplete.players, season=autocomplete.seasons
+    )
+    @is_club_admin()
+    async def remove(
+        self,
+        interaction: discord.Interaction,
+        club: str,
+        player: str,
+        reason: Literal["multi-team", "timeouts", "other"],
+        note: str | None = None,
+        season: str | None = None,
+    ) -> None:
+        """Recorded first; then verified from the facts and chess.com (deferred), and a
+        forfeit motion opened for the directors when it cannot be verified."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        async with store.read() as view:
+            _, record = await club_season(view, club, season)
+        event = await service.record_removal(store, actor, record.id, club, player, reason, note)
+        await interaction.response.defer(thinking=True)
+        try:
+            electorate: list[int] | None = await director_ids(interaction)
+        except UserError:
+            electorate = None
+        async with self._chesscom() as chesscom:
+            verified = await verify_removal(
+                store,
+                event.removal_id,
+                chesscom,
+                electorate,
+                timeout_limit=record.rules.timeout_ratio_limit_percent,
+            )
+        said = f"Removal of **{event.username}** from **{club}** recorded ({event.reason})."
+        if verified.check.justified:
+            outcome = f"Verified: {verified.check.explanation}."
+        elif verified.motion is not None:
+            outcome = (
+                f"Not verified: {verified.check.explanation}. Motion #{verified.motion.id} puts "
+                "a forfeit to the directors (`/vote show`)."
+            )
+        else:
+            outcome = (
+                f"Not verified: {verified.check.explanation}. No motion: {verified.no_motion}."
+            )
+        await interaction.followup.send(f"{said}\n{outcome}")
+
+    @group.command(name="removals", description="A club's roster removals and their checks.")
+    @app_commands.describe(club="The club.", season="The season (default: the club's current).")
+    @app_commands.autocomplete(club=autocomplete.clubs, season=autocomplete.seasons)
+    async def removals(
+        self, interaction: discord.Interaction, club: str, season: str | None = None
+    ) -> None:
+        """Every removal of the club in the season, with its verification."""
+        async with guild_store(interaction).read() as view:
+            found, record = await club_season(view, club, season)
+            removals = await view.rosters.removals(record.id, found.id)
+        lines = [
+            f"**{r.username}** · {r.reason} · {r.verification} · "
+            f"{discord.utils.format_dt(r.requested_at, 'd')}" + (f" · {r.note}" if r.note else "")
+            for r in removals
+        ]
+        await send_pages(
+            interaction, paged(f"{found.name}: removals ({record.name})", lines, "No removals.")
+        )
+
+
+def _percent(value: Fraction) -> str:
+    return f"{float(value):g}"
+
+
+async def setup(bot: ArbiterBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Rosters(bot))
