@@ -424,11 +424,11 @@ class _Writer:
 
     def removal(self) -> None:
         """CL-21: a club removes a player for an `other` reason; the bot opens a motion (it
-        cannot verify the reason) and the directors pass it: a forfeit."""
+        cannot verify the reason) and the directors pass it: the club forfeits its next match."""
         club_name, player, rnd = self.events.removal
         club = self.world.club(club_name)
         p = self.planned[self.event_match(club_name, rnd) - 1]
-        when = p.fixture.start + dt.timedelta(days=1)
+        when = p.fixture.start - dt.timedelta(days=2)  # the match is still to be played
         steps: list[dict[str, Any]] = [
             {
                 "as": club.admins[0],
