@@ -101,7 +101,7 @@ async def administers_club(interaction: discord.Interaction, club: str | None) -
         return True
     if club is None:
         raise RoleRequired("This command is for club admins; you are not linked to any club.")
-    raise RoleRequired(f"This command needs you to be an admin of the club **{club}**.")
+    raise RoleRequired(f"This command needs a **club admin** of **{club}**.")
 
 
 def is_club_admin(option: str = "club") -> Callable[[T], T]:

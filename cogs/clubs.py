@@ -13,7 +13,7 @@ from bot import autocomplete
 from bot.arbiter import ArbiterBot
 from bot.chesscom.client import ChessComClient, ChessComError
 from bot.command_input import actor_of
-from bot.permissions import guild_store
+from bot.permissions import guild_store, is_hq
 from bot.rendering.league_embeds import ClubInfo, club_embed, paged
 from bot.services import clubs as service
 from bot.services.references import find_club
@@ -67,6 +67,7 @@ class Clubs(commands.Cog):
     @group.command(name="approve", description="Approve a pending club (league HQ).")
     @app_commands.describe(club="The club.")
     @app_commands.autocomplete(club=autocomplete.clubs)
+    @is_hq()
     async def approve(self, interaction: discord.Interaction, club: str) -> None:
         """CL-3: HQ approves a club that has its admins."""
         store = guild_store(interaction)
@@ -76,6 +77,7 @@ class Clubs(commands.Cog):
     @group.command(name="reject", description="Reject a pending club, with a reason (league HQ).")
     @app_commands.describe(club="The club.", reason="Why (shown to everyone).")
     @app_commands.autocomplete(club=autocomplete.clubs)
+    @is_hq()
     async def reject(self, interaction: discord.Interaction, club: str, reason: str) -> None:
         """CL-2..4: HQ rejects a pending club."""
         store = guild_store(interaction)
@@ -92,7 +94,6 @@ class Clubs(commands.Cog):
     async def info(self, interaction: discord.Interaction, club: str) -> None:
         """The club's card; members and daily average are read from chess.com now."""
         store = guild_store(interaction)
-        await interaction.response.defer(thinking=True)
         async with store.read() as view:
             found = await find_club(view.clubs, club)
             admins = tuple(await view.club_admins.admins_of(found.id))
@@ -112,6 +113,7 @@ class Clubs(commands.Cog):
                 count = sum(1 for b in report.forfeits if b.club == found.name and b.rule == rule)
                 if count:
                     forfeits[rule] = count
+        await interaction.response.defer(thinking=True)  # an unknown club was refused privately
         members = average = None
         if found.chesscom_id:
             try:

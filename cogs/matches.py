@@ -17,7 +17,7 @@ from bot.command_input import actor_of, parse_instant, read_attachment
 from bot.errors import UserError
 from bot.formats.boards_csv import BoardsCsvError, parse_boards_csv
 from bot.match_lines import match_line
-from bot.permissions import guild_store
+from bot.permissions import guild_store, is_arbiter, is_director
 from bot.rendering.division_view import rank_text
 from bot.rendering.league_embeds import (
     BoardLine,
@@ -174,6 +174,7 @@ class Matches(commands.Cog):
         """CL-14, CL-19: deferred first (chess.com may be slow)."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
+        await results.authorise_report(store, actor, match)  # a refusal stays private
         await interaction.response.defer(thinking=True)
         async with ChessComClient(self.bot.config.chesscom) as client:
             event = await results.import_chesscom_result(
@@ -186,20 +187,22 @@ class Matches(commands.Cog):
         match="The match.", file="board,home_player,away_player,home_points,away_points"
     )
     @app_commands.autocomplete(match=autocomplete.matches)
+    @is_arbiter()
     async def result(
         self, interaction: discord.Interaction, match: int, file: discord.Attachment
     ) -> None:
         """CL-14: the manual fallback; a bad line is named."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
-        await interaction.response.defer(thinking=True)
+        # No defer: nothing here calls chess.com, and a refusal (a bad line) after a public
+        # defer could not be private.
         data = await read_attachment(file, "boards file", ".csv")
         try:
             rows = parse_boards_csv(data.decode("utf-8"))
         except (BoardsCsvError, UnicodeDecodeError) as error:
             raise UserError(f"The boards file cannot be read: {error}.") from None
         event = await results.enter_manual_result(store, actor, match, rows)
-        await interaction.followup.send(embed=await self._result(store, event.match))
+        await interaction.response.send_message(embed=await self._result(store, event.match))
 
     async def _result(self, store: Any, match: Any) -> discord.Embed:
         """The score, how it counts (CL-18/19 adjustments with why) and both clubs' ranks."""
@@ -232,6 +235,7 @@ class Matches(commands.Cog):
     @group.command(name="reschedule", description="Move a match not yet played (director).")
     @app_commands.describe(match="The match.", start="New start, YYYY-MM-DD HH:MM (UTC).")
     @app_commands.autocomplete(match=autocomplete.matches)
+    @is_director()
     async def reschedule(self, interaction: discord.Interaction, match: int, start: str) -> None:
         """CL-13, CL-15: the deadline and the match's jobs move with it."""
         store = guild_store(interaction)

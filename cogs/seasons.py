@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.arbiter import ArbiterBot
 from bot.command_input import actor_of, parse_day, read_attachment
-from bot.permissions import guild_store
+from bot.permissions import guild_store, is_hq
 from bot.rendering.calendar_ics import CalendarMatch, season_calendar
 from bot.rendering.league_embeds import (
     MatchLine,
@@ -55,6 +55,7 @@ class Seasons(commands.Cog):
         first_round="The first round's date, YYYY-MM-DD.",
         round_days="Days between rounds (default 7).",
     )
+    @is_hq()
     async def create(
         self,
         interaction: discord.Interaction,
@@ -80,6 +81,7 @@ class Seasons(commands.Cog):
         season="The season.", name="The division's name.", min_players="Its minimum players."
     )
     @app_commands.autocomplete(season=autocomplete.seasons)
+    @is_hq()
     async def division_add(
         self,
         interaction: discord.Interaction,
@@ -101,6 +103,7 @@ class Seasons(commands.Cog):
     @app_commands.autocomplete(
         season=autocomplete.seasons, division=autocomplete.divisions, club=autocomplete.clubs
     )
+    @is_hq()
     async def club_add(
         self, interaction: discord.Interaction, season: str, division: str, club: str
     ) -> None:
@@ -121,6 +124,7 @@ class Seasons(commands.Cog):
     @app_commands.autocomplete(
         season=autocomplete.seasons, division=autocomplete.divisions, club=autocomplete.clubs
     )
+    @is_hq()
     async def club_remove(
         self, interaction: discord.Interaction, season: str, division: str, club: str
     ) -> None:
@@ -137,6 +141,7 @@ class Seasons(commands.Cog):
     )
     @app_commands.describe(season="The season.")
     @app_commands.autocomplete(season=autocomplete.seasons)
+    @is_hq()
     async def schedule_(self, interaction: discord.Interaction, season: str) -> None:
         """CL-12, CL-13: a preview with Confirm / Cancel (60 s); nothing is stored before."""
         store = guild_store(interaction)
@@ -287,6 +292,7 @@ class Seasons(commands.Cog):
 
     @group.command(name="import", description="Import a season file as a new season (HQ).")
     @app_commands.describe(file="The season file (.json).", name="The new season's name.")
+    @is_hq()
     async def import_(
         self,
         interaction: discord.Interaction,
@@ -296,10 +302,11 @@ class Seasons(commands.Cog):
         """Validated by the season-file adapter; size-capped; one unit of work."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
-        await interaction.response.defer(thinking=True)
+        # No defer: reading (≤ 1 MB) and importing are local and quick, and a refusal after a
+        # public defer could not be private.
         data = await read_attachment(file, "season file", ".json")
         record = await season_files.import_season_file(store, actor, data, name)
-        await interaction.followup.send(f"Season **{record.name}** imported.")
+        await interaction.response.send_message(f"Season **{record.name}** imported.")
 
 
 async def setup(bot: ArbiterBot) -> None:

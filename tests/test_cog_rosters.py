@@ -168,5 +168,5 @@ async def test_remove_is_refused_to_another_clubs_admin_and_writes_nothing(
     refused = await harness.command(
         "roster remove", user=admin_b, club="A", player="a1", reason="multi-team"
     )
-    assert refused.reply.ephemeral and "admin of the club **A**" in (refused.reply.content or "")
+    assert refused.reply.ephemeral and "**club admin** of **A**" in (refused.reply.content or "")
     assert await _dump(bot) == before

@@ -218,7 +218,7 @@ async def test_club_admin_check_uses_the_club_option(
     async with GuildStore(bot.database, member.guild_id).change(1, "club_admin.add", "t") as uow:
         await uow.club_admins.add("arsenal-fans", member.id)
     refused = await harness.command("probe club", user=member, club="barca-fans")
-    assert refused.ephemeral and "admin of the club **barca-fans**" in refused.content
+    assert refused.ephemeral and "**club admin** of **barca-fans**" in refused.content
     allowed = await harness.command("probe club", user=member, club="Arsenal-Fans", count=3)
     assert allowed.content == "club Arsenal-Fans x3"
     assert probe.ran == ["club Arsenal-Fans 3"]

@@ -82,6 +82,8 @@ class Reply:
     payload: dict[str, Any]
     message_id: int | None = None
     channel_id: int | None = None
+    uploads: dict[str, bytes] = field(default_factory=dict)
+    """The attached files' bytes by file name (what a member would download)."""
 
     @property
     def type(self) -> int | None:
@@ -281,6 +283,24 @@ def refuse_over_limits(body: dict[str, Any]) -> None:
         raise http_error(400, {"code": 50035, "message": message})
 
 
+def uploaded_files(multipart: Any) -> dict[str, bytes]:
+    """The files of a multipart message call, by file name."""
+    found = {}
+    for part in multipart or []:
+        value, name = part.get("value"), part.get("filename")
+        if name is None or value is None:
+            continue
+        if hasattr(value, "getvalue"):
+            found[str(name)] = bytes(value.getvalue())
+        elif hasattr(value, "read"):
+            position = value.tell()
+            found[str(name)] = bytes(value.read())
+            value.seek(position)
+        else:
+            found[str(name)] = bytes(value)
+    return found
+
+
 def message_body(payload: Any, multipart: Any) -> dict[str, Any]:
     """The JSON body of a message call: the payload, or the `payload_json` of a multipart."""
     if payload is not None:
@@ -310,7 +330,11 @@ class RecordingAdapter(AsyncWebhookAdapter):
         payload = message_body(params.payload, params.multipart)
         refuse_over_limits(payload.get("data") or {})
         message_id = self.original_id = self.stub.fresh_id()
-        self.replies.append(Reply("response", payload, message_id, self.channel_id))
+        self.replies.append(
+            Reply(
+                "response", payload, message_id, self.channel_id, uploaded_files(params.multipart)
+            )
+        )
         self.original_flags = (payload.get("data") or {}).get("flags") or 0
         self.thinking = payload.get("type") == 5
         return {
@@ -334,7 +358,9 @@ class RecordingAdapter(AsyncWebhookAdapter):
         body = message_body(payload, multipart)
         refuse_over_limits(body)
         message_id = message_id or self.stub.fresh_id()
-        self.replies.append(Reply(kind, body, message_id, self.channel_id))
+        self.replies.append(
+            Reply(kind, body, message_id, self.channel_id, uploaded_files(multipart))
+        )
         return self.stub.message_payload(message_id, body, self.channel_id)
 
     async def execute_webhook(  # type: ignore[override]

@@ -21,6 +21,7 @@ from bot.services.announce import announce
 from bot.services.match_jobs import POLL, cancel_jobs
 from bot.services.matches import chesscom_match_id
 from bot.services.references import find_match, find_season
+from storage.club_admins import ClubAdminReader
 from storage.clubs import Club
 from storage.guild import GuildStore, UnitOfWork
 from storage.matches import AtStartRecord, BoardRecord, MatchRecord
@@ -40,15 +41,23 @@ class ResultRecorded:
     source: str
 
 
-async def _may_report(uow: UnitOfWork, actor: Actor, match: MatchRecord) -> None:
+async def _may_report(admins: ClubAdminReader, actor: Actor, match: MatchRecord) -> None:
     """A club admin of either club, an arbiter, or the bot may report a result."""
     if actor.is_system or actor.has(Role.ARBITER):
         return
     assert actor.user_id is not None
     for club_id in (match.home_club_id, match.away_club_id):
-        if await uow.club_admins.is_admin(club_id, actor.user_id):
+        if await admins.is_admin(club_id, actor.user_id):
             return
     raise UserError(f"This needs a **club admin** of a club of match {match.id}, or an arbiter.")
+
+
+async def authorise_report(store: GuildStore, actor: Actor, match_id: int) -> None:
+    """Refuse (naming who may) before anything is read from chess.com or a deferred, public
+    reply is started; the unit of work checks again."""
+    async with store.read() as view:
+        match = await find_match(view.matches, match_id)
+        await _may_report(view.club_admins, actor, match)
 
 
 async def _clubs(store: GuildStore, match_id: int) -> tuple[MatchRecord, Club, Club, int]:
@@ -139,6 +148,7 @@ async def import_chesscom_result(
 ) -> ResultRecorded:
     """CL-14, CL-19: read a finished chess.com team match and store its boards (replacing
     an earlier import), its finish and the accounts seen closed or removed for fair play."""
+    await authorise_report(store, actor, match_id)  # before chess.com is read
     read = await read_chesscom_result(store, client, match_id, chesscom_match)
     async with store.change(actor.user_id, "match.import", f"match:{read.match.id}") as uow:
         return await import_chesscom_result_in(uow, actor, read)
@@ -152,7 +162,7 @@ async def import_chesscom_result_in(
     match, chesscom, facts = read.match, read.chesscom, read.facts
     assert facts.match is not None
     current = await find_match(uow.matches, match.id)
-    await _may_report(uow, actor, current)
+    await _may_report(uow.club_admins, actor, current)
     if (current.home_club_id, current.away_club_id) != (match.home_club_id, match.away_club_id):
         raise UserError(f"Match {match.id} changed meanwhile; try again.")
     linked = await uow.matches.by_chesscom(chesscom)
