@@ -71,6 +71,29 @@ def test_the_outputs_are_written(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().out == (out / "transcript.txt").read_text()
 
 
+def test_the_discord_surface_benchmark_runs_on_a_demo_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "demo"
+    printed = _demo(out, 4, 4, capsys)
+    guild = printed.rsplit("(guild ", 1)[1].split(")")[0]
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "discord_surface.py"),
+            *("--db", str(out / "arbiter.db"), "--guild", guild, "--season", "Demo League 4"),
+            *("--runs", "3"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    for line in ("standings embed", "standings image", "club autocomplete"):
+        assert line in result.stdout
+
+
 def test_two_runs_with_the_same_seed_give_identical_transcripts(tmp_path: Path) -> None:
     """In separate processes with different hash seeds."""
     outputs = []

@@ -184,5 +184,6 @@ def summary(result: DemoResult) -> str:
         *(f"  waiting for {note}" for note in result.waiting),
         f"  written to {result.out}: {SEASON_FILE}, {SCRIPT}, {TRANSCRIPT}, season.ics,"
         " standings-*.png, crosstable-*.png",
+        f"  the bot's database: {result.out / DATABASE} (guild {stable_id('guild', GUILD)})",
     ]
     return "\n".join(lines)
