@@ -172,3 +172,17 @@ def test_the_readme_has_two_set_up_commands_the_demo_then_the_suite_ci_runs() ->
         assert word in section
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert ci[-1] == commands[1]
+
+
+def test_a_missing_command_is_done_without_and_named() -> None:
+    """While the bot lacks /roster remove or /standings, the script does without them and
+    says so: the CL-21 removal goes to the directors with /vote open."""
+    world = generate(1)
+    everything = season_script(world).text()
+    assert '"command": "roster remove"' in everything and "waiting" not in everything
+    lacking = season_script(world, commands=frozenset({"vote open", "club register"}))
+    text = lacking.text()
+    assert '"command": "roster remove"' not in text and '"command": "standings"' not in text
+    assert '"command": "vote open"' in text
+    assert [note.split(":")[0] for note in lacking.waiting] == ["/roster remove", "/standings"]
+    assert text.splitlines()[1].startswith("// waiting for ")
