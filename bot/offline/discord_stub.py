@@ -745,6 +745,20 @@ class DiscordStub:
             permissions=permissions or discord.Permissions.none(),
         )
 
+    def seat(self, guild_id: int, members: list[Member]) -> None:
+        """Put `members` (and the bot) into the guild's member cache, fully chunked, as the
+        Server Members intent gives it (so `role.members` lists who holds a role)."""
+        guild = self.bot.get_guild(guild_id)
+        assert guild is not None
+        state = self.bot._connection
+        for member in members:
+            guild._add_member(discord.Member(data=member.payload(), guild=guild, state=state))  # type: ignore[arg-type]
+        if self.bot.user is not None:
+            guild._add_member(
+                discord.Member._from_client_user(user=self.bot.user, guild=guild, state=state)
+            )
+        guild._member_count = len(guild._members)
+
     def message_payload(
         self, message_id: int, body: dict[str, Any], channel_id: int | None = None
     ) -> dict[str, Any]:

@@ -246,6 +246,7 @@ class _Run:
             )
             for spec in header.members
         }
+        stub.seat(self.guild_id, list(self.members.values()))
         self.shown = mentions_by_name(
             {role_id: name for name, role_id in stub.roles[self.guild_id].items()},
             stub.channel_names(),

@@ -1,0 +1,259 @@
+"""Benchmark: 200 result imports on concurrent tasks through the service
+(`bot.services.results.import_chesscom_result`: chess.com read from the 127.0.0.1 stand-in,
+facts, one audited unit of work with the boards, finish, fielded players, outbox and jobs)
+next to raw aiosqlite transactions writing the same board rows and finishes, in the same run
+on copies of the same database. Target: the service at >= 50 % of the raw rate; every board
+stored exactly once (counted).
+
+Run from the worktree root: `python3 benchmarks/reports.py [--seed S] [--imports N] [--db PATH]`
+(--db: also copy the service's database there, e.g. for benchmarks/discord_surface.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import random
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import aiosqlite
+
+from bot.chesscom.client import ChessComClient, ClientSettings
+from bot.config import ClDefaults
+from bot.offline.chesscom_standin import ChessComStandIn
+from bot.offline.demo.chesscom_payloads import Board, team_match
+from bot.offline.demo.season_script import CHESSCOM_BASE
+from bot.offline.demo.world import DIVISIONS, generate
+from bot.services import schedule, seasons
+from bot.services.actor import Actor, Role
+from bot.services.results import import_chesscom_result
+from storage.database import Database
+from storage.guild import GuildStore
+
+GUILD = 1
+HQ = Actor(1, frozenset({Role.HQ}))
+NOW = dt.datetime(2018, 1, 10, tzinfo=dt.UTC)
+SEASON = "Bench"
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One match to import: its id, chess.com id, and its boards as rows."""
+
+    match_id: int
+    chesscom: int
+    rows: list[tuple[int, str, str, int, int]]
+    finished: dt.datetime
+
+
+async def build(path: Path, seed: int, count: int, standin: ChessComStandIn) -> list[Planned]:
+    """A scheduled demo season (39 clubs, 234 matches) and `count` finished chess.com
+    matches served by the stand-in."""
+    world = generate(seed)
+    database = await Database.open(path, clock=lambda: NOW - dt.timedelta(days=200))
+    try:
+        await database.migrate()
+        store = GuildStore(database, GUILD)
+        async with store.change(None, "bench.clubs", "clubs") as uow:
+            for club in world.clubs:
+                await uow.clubs.register(club.name, club.url_id, status="approved")
+        await seasons.create_season(store, HQ, ClDefaults(), SEASON, dt.date(2017, 9, 5))
+        for club in world.clubs:
+            await seasons.add_club(store, HQ, SEASON, DIVISIONS[club.division][0], club.name)
+        scheduled = await schedule.schedule_season(store, HQ, SEASON, confirm=True)
+        async with store.read() as view:
+            matches = await view.matches.of_season(scheduled.season.id)
+            club_names = {c.id: c.name for c in await view.clubs.all()}
+    finally:
+        await database.close()
+    rng = random.Random(seed)
+    names = {c.name: c for c in world.clubs}
+    planned = []
+    for match in sorted(matches, key=lambda m: m.id)[:count]:
+        home, away = names[club_names[match.home_club_id]], names[club_names[match.away_club_id]]
+        size = DIVISIONS[home.division][1] + 2
+        boards = [
+            Board(h, a, (rng.choice((0.0, 0.5, 1.0)), rng.choice((0.0, 0.5, 1.0))))
+            for h, a in zip(home.players[:size], away.players[:size], strict=False)
+        ]
+        chesscom = CHESSCOM_BASE + match.id
+        end = match.start + dt.timedelta(days=6)
+        payload = team_match(
+            chesscom, f"M{match.id}", home, away, boards, "finished", match.start, {}, end
+        )
+        standin.serve(f"match/{chesscom}", payload)
+        rows = [
+            (
+                n,
+                b.home.username,
+                b.away.username,
+                int(2 * sum(b.home_scores)),
+                int(4 - 2 * sum(b.home_scores)),
+            )
+            for n, b in enumerate(boards, start=1)
+        ]
+        planned.append(Planned(match.id, chesscom, rows, end))
+    return planned
+
+
+class StatementCounter:
+    """Counts the SQL statements aiosqlite runs (execute and executemany calls)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._execute = aiosqlite.Connection._execute
+
+    def __enter__(self) -> StatementCounter:
+        original = self._execute
+
+        async def counting(connection: aiosqlite.Connection, fn: Any, *args: Any, **kw: Any) -> Any:
+            self.count += 1
+            return await original(connection, fn, *args, **kw)
+
+        aiosqlite.Connection._execute = counting  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        aiosqlite.Connection._execute = self._execute  # type: ignore[method-assign]
+
+
+async def chesscom_only(planned: list[Planned], base_url: str) -> float:
+    """Seconds for the service's chess.com part alone: the 200 team matches fetched and
+    parsed by the one client, concurrently."""
+    settings = ClientSettings(contact="benchmarks/reports.py", base_url=base_url, max_retries=0)
+    async with ChessComClient(settings) as client:
+        began = time.perf_counter()
+        await asyncio.gather(*(client.team_match(p.chesscom) for p in planned))
+        return time.perf_counter() - began
+
+
+async def through_service(path: Path, planned: list[Planned], base_url: str) -> float:
+    """Seconds for every import on its own task, through the service."""
+    database = await Database.open(path, clock=lambda: NOW)
+    store = GuildStore(database, GUILD)
+    settings = ClientSettings(contact="benchmarks/reports.py", base_url=base_url, max_retries=0)
+    try:
+        async with ChessComClient(settings) as client:
+            began = time.perf_counter()
+            await asyncio.gather(
+                *(
+                    import_chesscom_result(store, client, Actor.system(), p.match_id, p.chesscom)
+                    for p in planned
+                )
+            )
+            return time.perf_counter() - began
+    finally:
+        await database.close()
+
+
+async def raw(path: Path, planned: list[Planned]) -> float:
+    """Seconds for the same boards and finishes as raw aiosqlite transactions, one per match,
+    on concurrent tasks sharing one connection (a lock keeps the transactions apart)."""
+    lock = asyncio.Lock()
+    async with aiosqlite.connect(path, isolation_level=None) as connection:
+        # the pragmas storage.database.Database sets (WAL, the default synchronous=FULL)
+        await connection.execute("PRAGMA journal_mode = WAL")
+        await connection.execute("PRAGMA foreign_keys = ON")
+
+        async def write(p: Planned) -> None:
+            async with lock:
+                await connection.execute("BEGIN IMMEDIATE")
+                await connection.execute(
+                    "DELETE FROM boards WHERE guild_id = ? AND match_id = ?", (GUILD, p.match_id)
+                )
+                await connection.executemany(
+                    "INSERT INTO boards (guild_id, match_id, board, home_player, away_player,"
+                    " home_half, away_half, games_per_board) VALUES (?, ?, ?, ?, ?, ?, ?, 2)",
+                    [(GUILD, p.match_id, *row) for row in p.rows],
+                )
+                await connection.execute(
+                    "UPDATE matches SET finished_at = ? WHERE guild_id = ? AND id = ?",
+                    (p.finished.isoformat(), GUILD, p.match_id),
+                )
+                await connection.execute("COMMIT")
+
+        began = time.perf_counter()
+        await asyncio.gather(*(write(p) for p in planned))
+        return time.perf_counter() - began
+
+
+async def counted(path: Path) -> tuple[int, int, int]:
+    """(boards, distinct (match, board), finished matches) in a database."""
+    async with aiosqlite.connect(path) as connection:
+        cursor = await connection.execute(
+            "SELECT count(*), count(DISTINCT match_id || '/' || board) FROM boards"
+        )
+        boards, distinct = await cursor.fetchone()  # type: ignore[misc]
+        cursor = await connection.execute(
+            "SELECT count(*) FROM matches WHERE finished_at IS NOT NULL"
+        )
+        (finished,) = await cursor.fetchone()  # type: ignore[misc]
+    return int(boards), int(distinct), int(finished)
+
+
+async def run(seed: int, count: int, folder: Path, keep: Path | None) -> int:
+    standin = ChessComStandIn()
+    base_url = await standin.start()
+    try:
+        service_db, raw_db = folder / "service.db", folder / "raw.db"
+        planned = await build(service_db, seed, count, standin)
+        shutil.copy(service_db, raw_db)
+        fetch_seconds = await chesscom_only(planned, base_url)
+        with StatementCounter() as service_statements:
+            service_seconds = await through_service(service_db, planned, base_url)
+        with StatementCounter() as raw_statements:
+            raw_seconds = await raw(raw_db, planned)
+    finally:
+        await standin.stop()
+    expected = sum(len(p.rows) for p in planned)
+    ok = True
+    for name, path in (("service", service_db), ("raw", raw_db)):
+        boards, distinct, finished = await counted(path)
+        good = boards == distinct == expected and finished == count
+        ok &= good
+        print(
+            f"{name:8} boards {boards} (distinct {distinct}, expected {expected}),"
+            f" finished matches {finished}/{count}: {'ok' if good else 'LOST OR DOUBLED'}"
+        )
+    service_rate, raw_rate = count / service_seconds, count / raw_seconds
+    print(
+        f"service: {count} imports on concurrent tasks in {service_seconds:.3f} s"
+        f" = {service_rate:.0f}/s"
+    )
+    print(f"raw:     {count} transactions in {raw_seconds:.3f} s = {raw_rate:.0f}/s")
+    print(
+        f"  for scale: chess.com alone (the {count} matches fetched and parsed):"
+        f" {fetch_seconds:.3f} s; SQL statements per import: service"
+        f" {service_statements.count / count:.1f}, raw {raw_statements.count / count:.1f}"
+    )
+    share = service_rate / raw_rate
+    print(f"service / raw: {share:.0%} (target >= 50%)")
+    if keep is not None:
+        shutil.copy(service_db, keep)
+        print(f"the service's database: {keep}")
+    return 0 if ok else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--imports", type=int, default=200)
+    parser.add_argument("--db", type=Path, help="keep the service's database here")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        return asyncio.run(run(args.seed, args.imports, Path(folder), args.db))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,74 @@
+"""`arbiter demo [--seed N] [--out DIR]`: a whole generated CL season played through the real
+bot offline — no token, no network — then its standings, champion and promotion proposal."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from bot.cli.errors import CliError
+from bot.cli.input_file import shown
+
+MAX_SEED = 2**31 - 1
+
+
+def seed_number(text: str) -> int:
+    """`--seed`: a whole number 0 … 2³¹−1."""
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{value} is not between 0 and {MAX_SEED}")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the `demo` subcommand."""
+    parser = subparsers.add_parser(
+        "demo",
+        help="play a whole generated league season through the real bot, offline",
+        description=(
+            "Generate a CL season from a seed (three divisions of 13 clubs, their chess.com "
+            "accounts and matches, and events that exercise the rules), play it through the "
+            "real bot as a replay script (no token, no network), then print the standings, "
+            "the champion and the promotion proposal, and write the season file, images, "
+            "calendar, script and transcript to --out."
+        ),
+    )
+    parser.add_argument("--seed", type=seed_number, default=1, metavar="N", help="default 1")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("demo-out"),
+        metavar="DIR",
+        help="where to write (a new or empty folder; default ./demo-out)",
+    )
+    parser.add_argument(
+        "--clubs",
+        type=int,
+        choices=range(4, 14),
+        default=13,
+        metavar="N",
+        help="clubs per division, 4-13 (default 13, CL-12; fewer for a quick look)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Refuse a non-empty --out (exit 2), then play and print the summary."""
+    out: Path = args.out
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise CliError(f"--out {shown(out)}: exists and is not an empty folder", 2)
+    from bot.offline.demo.run import play, summary
+    from bot.offline.replay import ReplayFailure
+    from bot.offline.script import ScriptError
+
+    try:
+        result = play(args.seed, out, clubs=args.clubs)
+    except ReplayFailure as failure:
+        raise CliError(f"the season's script failed: {failure}", 1) from None
+    except ScriptError as error:
+        raise CliError(f"the season's script does not fit this bot: {error}", 1) from None
+    print(summary(result))
+    return 0

@@ -1,0 +1,189 @@
+"""`arbiter demo`: generate the season of a seed, write its replay script, play it through the
+real bot (`bot.offline.replay`) with progress on stderr, then read the database it left: the
+exported season file, standings and crosstable PNGs, the .ics calendar, and the summary."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from discord import app_commands
+
+from bot.arbiter import offline_bot
+from bot.formats.season_file import dump_season
+from bot.league_store import load_season
+from bot.offline.demo.season_script import GUILD, DemoScript, season_script
+from bot.offline.demo.world import generate
+from bot.offline.discord_stub import stable_id
+from bot.offline.replay import replay, validate
+from bot.offline.script import At, parse_script
+from bot.offline.transcript import StepRecord
+from bot.rendering.calendar_ics import CalendarMatch, season_calendar
+from bot.rendering.crosstable_image import crosstable_png
+from bot.rendering.division_view import division_view
+from bot.rendering.league_text import proposal_text, report_text
+from bot.rendering.standings_image import standings_png
+from core.league import league_report, promotion_proposal
+from core.league.report import LeagueReport
+from core.league.season import Season
+from storage.database import Database
+from storage.guild import GuildStore
+
+SCRIPT = "season.jsonl"
+TRANSCRIPT = "transcript.txt"
+SEASON_FILE = "season.json"
+DATABASE = "arbiter.db"
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    """What the demo played and where it wrote it."""
+
+    season: Season
+    report: LeagueReport
+    out: Path
+    steps: int
+    waiting: tuple[str, ...] = ()
+
+
+class Progress:
+    """Stage lines on stderr as the replay passes each stage's first step."""
+
+    def __init__(self, script: DemoScript, stream: TextIO) -> None:
+        self.stages = script.stages
+        self.total = script.steps
+        self.stream = stream
+
+    def __call__(self, record: StepRecord) -> None:
+        stage = self.stages.get(record.step)
+        if stage is not None:
+            day = record.at.date().isoformat()
+            print(f"  {day}  step {record.step}/{self.total}: {stage}", file=self.stream)
+
+
+async def slash_commands() -> frozenset[str]:
+    """The slash commands of the bot's tree (built offline, as `arbiter commands` does)."""
+    from bot.config import Config
+
+    bot = await offline_bot(Config())
+    async with bot:
+        await bot.setup_hook()
+        return frozenset(
+            c.qualified_name
+            for c in bot.tree.walk_commands()
+            if isinstance(c, app_commands.Command)
+        )
+
+
+def slug(text: str) -> str:
+    return "-".join(text.lower().split())
+
+
+async def _read(db_path: Path, season_name: str) -> tuple[Season, dict[str, Any]]:
+    database = await Database.open(db_path)
+    try:
+        store = GuildStore(database, stable_id("guild", GUILD))
+        async with store.read() as view:
+            record = await view.seasons.by_name(season_name)
+            if record is None:
+                raise RuntimeError(f"the replay left no season {season_name!r}")
+            season = await load_season(view, record)
+        return season, dump_season(season)
+    finally:
+        await database.close()
+
+
+def write_outputs(out: Path, season: Season, report: LeagueReport, stamp: dt.datetime) -> None:
+    """The standings and crosstable PNGs of every division and the season's calendar."""
+    for name, _ in report.divisions:
+        view = division_view(report, name)
+        (out / f"standings-{slug(name)}.png").write_bytes(standings_png(view))
+        (out / f"crosstable-{slug(name)}.png").write_bytes(crosstable_png(view))
+    notice = dt.timedelta(hours=season.rules.challenge_deadline_hours)
+    entries = [
+        CalendarMatch(m.id, m.division, m.round, m.home, m.away, m.start, m.start - notice)
+        for m in season.matches
+    ]
+    (out / "season.ics").write_bytes(season_calendar(season.name, entries, stamp))
+
+
+def play(
+    seed: int,
+    out: Path,
+    *,
+    clubs: int = 13,
+    progress: TextIO | None = None,
+    transcript: Callable[[StepRecord], None] | None = None,
+) -> DemoResult:
+    """Generate, write, replay and read back the season of `seed` into `out` (a new or empty
+    folder). Raises ReplayFailure if a step of the script fails."""
+    import asyncio
+
+    progress = sys.stderr if progress is None else progress
+    world = generate(seed, clubs)
+    script = season_script(world, clubs, asyncio.run(slash_commands()))
+    out.mkdir(parents=True, exist_ok=True)
+    (out / SCRIPT).write_text(script.text(), encoding="utf-8")
+    parsed = parse_script(script.text(), out)
+    db_path = out / DATABASE
+    print(
+        f"arbiter demo: seed {seed}, {len(world.clubs)} clubs in 3 divisions,"
+        f" {len(script.fixtures)} matches, {script.steps} steps",
+        file=progress,
+    )
+    stages = Progress(script, progress)
+    with (out / TRANSCRIPT).open("w", encoding="utf-8") as written:
+
+        def emit(record: StepRecord) -> None:
+            stages(record)
+            written.write(record.as_text() + "\n")
+            if transcript is not None:
+                transcript(record)
+
+        asyncio.run(validate(parsed, db_path))
+        asyncio.run(replay(parsed, db_path, emit))
+    end = max(
+        (step.instant for step in parsed.steps if isinstance(step, At)),
+        default=parsed.header.start,
+    )
+    season, data = asyncio.run(_read(db_path, world.season))
+    (out / SEASON_FILE).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    report = league_report(season, as_of=None, now=end)
+    write_outputs(out, season, report, end)
+    return DemoResult(season, report, out, script.steps, tuple(script.waiting))
+
+
+def summary(result: DemoResult) -> str:
+    """The standings (as `arbiter league` prints them for the season file), the champion,
+    the promotion proposal and what the rules did."""
+    season, report = result.season, result.report
+    # CL-8: as `arbiter league --promotion` makes it, on the standings at the cut-off date
+    at_cutoff = league_report(season, as_of=season.rules.divisions_cutoff)
+    proposal = promotion_proposal(
+        at_cutoff.divisions, season.rules.promotion_places, list(season.withdrawn)
+    )
+    parts = [report_text(report), "", proposal_text(at_cutoff, proposal)]
+    rules: dict[str, int] = {}
+    for breach in report.forfeits:
+        rules[breach.rule] = rules.get(breach.rule, 0) + 1
+    forfeits = ", ".join(f"{count} {rule}" for rule, count in sorted(rules.items())) or "none"
+    lines = [
+        *parts,
+        "",
+        "Summary:",
+        f"  matches: {len(season.matches)}, forfeits: {forfeits}",
+        "  disqualified: "
+        + (", ".join(f"{q.club} ({q.rule})" for q in report.disqualified) or "none"),
+        f"  director motions passed: {len(season.director_forfeits)} forfeit(s),"
+        f" {len(season.director_disqualifications)} disqualification(s)",
+        *(f"  waiting for {note}" for note in result.waiting),
+        f"  written to {result.out}: {SEASON_FILE}, {SCRIPT}, {TRANSCRIPT}, season.ics,"
+        " standings-*.png, crosstable-*.png",
+        f"  the bot's database: {result.out / DATABASE} (guild {stable_id('guild', GUILD)})",
+    ]
+    return "\n".join(lines)
