@@ -210,8 +210,15 @@ class Matches(commands.Cog):
         # defer could not be private.
         data = await read_attachment(file, "boards file", ".csv")
         try:
-            rows = parse_boards_csv(data.decode("utf-8"))
-        except (BoardsCsvError, UnicodeDecodeError) as error:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise UserError(
+                f"The boards file is not UTF-8 text (byte {error.start + 1} is not): save it"
+                " as CSV (UTF-8)."
+            ) from None
+        try:
+            rows = parse_boards_csv(text)
+        except BoardsCsvError as error:
             raise UserError(f"The boards file cannot be read: {error}.") from None
         event = await results.enter_manual_result(store, actor, match, rows)
         await interaction.response.send_message(embed=await self._result(store, event.match))
