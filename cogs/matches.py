@@ -125,12 +125,24 @@ class Matches(commands.Cog):
             scope = None if season is None else await find_season(view.seasons, season)
             record = await find_match(view.matches, match, scope)
             boards = await view.matches.boards(record.id)
+            season_record = await find_season(view.seasons, record.season_id)
         line = await match_line(store, record)
+        report = await self.bot.standings.report(store, season_record, now=store.database.clock())
+        why = dict(report.adjusted_players)
         rows = [
-            BoardLine(b.board, b.home_player, b.away_player, b.home_half, b.away_half)
+            BoardLine(
+                b.board,
+                b.home_player,
+                b.away_player,
+                b.home_half,
+                b.away_half,
+                WHY.get(why.get(b.home_player.lower()) or why.get(b.away_player.lower()) or "", ""),
+            )
             for b in boards
         ]
-        await send_pages(interaction, match_embed(line, rows, ()))
+        # SURFACE: /match show lists the match's forfeits (CL-15, CL-5/6/20, a director's).
+        forfeits = [f"{f.club} ({f.rule})" for f in report.forfeits if f.match == record.key]
+        await send_pages(interaction, match_embed(line, rows, forfeits))
 
     @group.command(name="challenge", description="Your club issued the chess.com challenge.")
     @app_commands.describe(match="The match.", chesscom_match="The chess.com match id or URL.")
@@ -198,8 +210,15 @@ class Matches(commands.Cog):
         # defer could not be private.
         data = await read_attachment(file, "boards file", ".csv")
         try:
-            rows = parse_boards_csv(data.decode("utf-8"))
-        except (BoardsCsvError, UnicodeDecodeError) as error:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise UserError(
+                f"The boards file is not UTF-8 text (byte {error.start + 1} is not): save it"
+                " as CSV (UTF-8)."
+            ) from None
+        try:
+            rows = parse_boards_csv(text)
+        except BoardsCsvError as error:
             raise UserError(f"The boards file cannot be read: {error}.") from None
         event = await results.enter_manual_result(store, actor, match, rows)
         await interaction.response.send_message(embed=await self._result(store, event.match))

@@ -129,7 +129,7 @@ async def test_a_snapshot_taken_late_is_stored_as_observed_and_its_forfeits_anno
     assert len(started) == 1
     text = started[0]
     assert f"read <t:{int(observed.timestamp())}:F>, late" in text
-    assert f"started <t:{int(m.start.timestamp())}:F> while the bot was down" in text
+    assert f"the match started <t:{int(m.start.timestamp())}:F>; these are the facts" in text
     for breach in (
         "Team Romania (CL-5)",
         "Team Romania (CL-20)",

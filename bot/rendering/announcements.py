@@ -123,7 +123,7 @@ def at_start_snapshot(
     """CL-5/6/20: the clubs' facts at the start, when they were read, and what they cause."""
     when = f"read {timestamp(observed)}"
     if late:
-        when += f", late: the match started {timestamp(start)} while the bot was down"
+        when += f", late: the match started {timestamp(start)}; these are the facts as read then"
     text = f"**{home}** vs **{away}** started. At-start facts ({when}): " + "; ".join(facts) + "."
     if forfeits:
         text += " Forfeits: " + ", ".join(forfeits) + "."

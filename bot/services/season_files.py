@@ -27,7 +27,16 @@ async def import_season_file(
     except SeasonFileError as error:
         path, problem = error.problems[0]
         more = f" (and {len(error.problems) - 1} more)" if len(error.problems) > 1 else ""
-        raise UserError(f"The season file is not valid: {path}: {problem}{more}.") from None
+        where = f"{path}: " if path else ""  # no path: the file as a whole (not JSON)
+        raise UserError(f"The season file is not valid: {where}{problem}{more}.") from None
+    async with store.read() as view:
+        taken = (title or season.name).strip()
+        if await view.seasons.by_name(taken) is not None:
+            # Said here, in Discord's words: the store's own message names the CLI's --replace.
+            raise UserError(
+                f"A season named {taken!r} exists already: import it under another name"
+                " with the `name` option."
+            )
     async with store.change(
         actor.user_id, "season.import", f"season:{title or season.name}"
     ) as uow:

@@ -48,13 +48,24 @@ class ConfirmView(discord.ui.View):
         loop.call_later(self.timeout_seconds, lambda: loop.create_task(self.expire()))
 
     def _close(self) -> None:
+        """Disable the buttons. The view keeps listening until the timer (`expire`), so a
+        second click that raced the edit (a double click) still gets an answer."""
         for item in self.children:
             if isinstance(item, discord.ui.Button):
                 item.disabled = True
-        self.stop()
+
+    async def _already(self, interaction: discord.Interaction) -> bool:
+        """A click after Confirm or Cancel: say so privately, change nothing."""
+        if self.outcome is None or self.outcome == "expired":
+            return False
+        await interaction.response.send_message(
+            f"This preview was {self.outcome} already: nothing more to do.", ephemeral=True
+        )
+        return True
 
     async def expire(self) -> None:
         """The timeout: disable the buttons and say nothing was stored (once)."""
+        self.stop()
         if self.outcome is not None:
             return
         self.outcome = "expired"
@@ -75,6 +86,8 @@ class ConfirmView(discord.ui.View):
     @discord.ui.button(label="Confirm", style=discord.ButtonStyle.success)
     async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
         """Store what the preview shows (refused after the deadline)."""
+        if await self._already(interaction):
+            return
         if self.outcome is not None or self.clock() >= self.deadline:
             self.outcome = self.outcome or "expired"
             self._close()
@@ -91,6 +104,8 @@ class ConfirmView(discord.ui.View):
     @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
     async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
         """Store nothing."""
+        if await self._already(interaction):
+            return
         self.outcome = self.outcome or "cancelled"
         self._close()
         await interaction.response.edit_message(content=CANCELLED, view=self)
