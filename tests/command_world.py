@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shutil
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -120,6 +121,13 @@ def members(harness: DiscordHarness) -> dict[str, Member]:
             permissions=harness.MANAGE_SERVER, user_id=MANAGER_USER, name="manager"
         ),
     }
+
+
+def copy_world(world_file: tuple[Path, World], tmp_path: Path) -> Path:
+    """A copy of the built league (the `world_file` fixture) for one test to change."""
+    path = tmp_path / "league.db"
+    shutil.copy(world_file[0], path)
+    return path
 
 
 async def build_world(path: Path) -> World:
