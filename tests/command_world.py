@@ -22,7 +22,7 @@ from storage.database import Database
 from storage.guild import GuildStore
 from tests.cl_seasons import match, season
 from tests.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member, Outcome
-from tests.motion_world import START, import_test_season, seat, set_up
+from tests.motion_world import PLAYED, START, import_test_season, seat, set_up
 
 ADMINS = {"A": (201, 202, 203), "B": (211, 212), "C": (221, 222), "D": (231, 232), "E": (251, 252)}
 """Club → its admins' user ids (A has three, so one can be removed)."""
@@ -39,10 +39,7 @@ fails at once instead of touching the internet."""
 
 SEASON = season(
     [
-        match("1", "A", "B", [("a1", "b1", 2), ("a2", "b2", 1.5)], round=1),
-        match("2", "C", "D", [("c1", "d1", 1)], round=1),
-        match("3", "A", "C", [("a1", "c1", 2)], round=2),
-        match("4", "B", "D", [("b1", "d1", 0)], round=2),
+        *PLAYED,
         match(
             "5",
             "A",
