@@ -39,7 +39,7 @@ def club_choices(candidates: Sequence[ClubCandidate], typed: str) -> list[app_co
     )
     return [
         app_commands.Choice(
-            name=_name(c.name if c.status == "approved" else f"{c.name} ({c.status})"),
+            name=_name(_club_label(c)),
             value=c.name[:NAME_LIMIT],
         )
         for c in ranked[:MAX_CHOICES]
@@ -96,6 +96,12 @@ def _store(interaction: discord.Interaction) -> GuildStore | None:
     return interaction.client.guild_store(interaction.guild_id)  # type: ignore[attr-defined]
 
 
+def _typed(interaction: discord.Interaction, option: str) -> str | None:
+    """What the member typed so far in another option of the command (None: nothing)."""
+    value = getattr(interaction.namespace, option, None)
+    return str(value) if value else None
+
+
 async def clubs(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `club` option."""
     store = _store(interaction)
@@ -123,9 +129,8 @@ async def divisions(
     store = _store(interaction)
     if store is None:
         return []
-    season = getattr(interaction.namespace, "season", None)
     async with store.read() as view:
-        found = await view.lookups.divisions(current, str(season) if season else None)
+        found = await view.lookups.divisions(current, _typed(interaction, "season"))
     return name_choices(found, current)
 
 
@@ -134,11 +139,10 @@ async def matches(interaction: discord.Interaction, current: str) -> list[app_co
     store = _store(interaction)
     if store is None:
         return []
-    season = getattr(interaction.namespace, "season", None)
     now = store.database.clock()
     async with store.read() as view:
         found = await view.lookups.matches(
-            str(current), interaction.user.id, now, str(season) if season else None
+            str(current), interaction.user.id, now, _typed(interaction, "season")
         )
     return match_choices(found, now)
 
@@ -148,7 +152,6 @@ async def players(interaction: discord.Interaction, current: str) -> list[app_co
     store = _store(interaction)
     if store is None:
         return []
-    club = getattr(interaction.namespace, "club", None)
     async with store.read() as view:
-        found = await view.lookups.players(current, str(club) if club else None)
+        found = await view.lookups.players(current, _typed(interaction, "club"))
     return name_choices(found, current)

@@ -26,6 +26,7 @@ import aiohttp
 import discord
 from discord.http import HTTPClient, handle_message_parameters
 
+from bot.wake_loop import WakeLoop
 from storage.database import Database
 from storage.guild import Committed, GuildStore
 from storage.outbox import OutboxMessage, pending_messages
@@ -88,9 +89,10 @@ def _retry_after(error: discord.HTTPException) -> float | None:
         return None
 
 
-class OutboxSender:
+class OutboxSender(WakeLoop):
     """Works through the outbox: `deliver_due()` is one pass; `start()` runs passes whenever a
-    unit of work that posted commits (`on_commit`) or a retry falls due."""
+    unit of work that posted commits (`on_commit`) or a retry falls due. A message in flight
+    at `stop()` stays pending and is sent again, under its nonce, at the next start."""
 
     def __init__(
         self,
@@ -101,14 +103,12 @@ class OutboxSender:
         clock: Callable[[], datetime] | None = None,
         timer: Timer | None = None,
     ) -> None:
+        super().__init__()
         self.database = database
         self.http = http
         self.allowed_mentions = allowed_mentions
         self.clock = clock or database.clock
         self.timer = timer
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._busy = False
 
     def on_commit(self, committed: Committed) -> None:
         """A unit of work committed: if it posted, deliver now."""
@@ -128,42 +128,20 @@ class OutboxSender:
         if self.timer is not None:
             self.wake()
         elif self._task is None:
-            self._task = asyncio.create_task(self._run(), name="arbiter outbox")
+            self._spawn("arbiter outbox")
             self.wake()
 
-    async def stop(self) -> None:
-        """Stop the background sender (a message in flight stays pending and is sent again,
-        under its nonce, at the next start)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-
-    async def drained(self) -> None:
-        """Wait until the background sender has no pass due (tests, after a wake)."""
-        while self._task is not None and (self._wake.is_set() or self._busy):
-            await asyncio.sleep(0)
-
-    async def _run(self) -> None:
-        while True:
-            await self._wait()
-            self._busy = True
-            try:
-                await self.deliver_due()
-            except Exception:  # a database error: keep the loop, try again at the next wake
-                log.exception("outbox delivery pass failed")
-            finally:
-                self._busy = False
+    async def _background_pass(self) -> None:
+        try:
+            await self.deliver_due()
+        except Exception:  # a database error: keep the loop, try again at the next wake
+            log.exception("outbox delivery pass failed")
 
     async def _timed_pass(self) -> None:
         # One pass on the virtual clock, then the next at the earliest retry (at least a
         # second on, so a zero retry-after cannot hold the clock at one instant).
         assert self.timer is not None
-        try:
-            await self.deliver_due()
-        except Exception:
-            log.exception("outbox delivery pass failed")
+        await self._background_pass()
         retry_at = await self._next_retry()
         if retry_at is not None:
             earliest = self.clock() + timedelta(seconds=1)

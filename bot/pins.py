@@ -6,14 +6,13 @@ change and its pin's edit is repaired at the next start, and an edit is never qu
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 
 from bot.league_store import StandingsCache
 from bot.rendering.division_view import division_view
 from bot.rendering.standings_embeds import pin_embeds
 from bot.scheduler import Timer
+from bot.wake_loop import WakeLoop
 from storage.database import Database
 from storage.guild import Committed, GuildStore
 from storage.pins import guilds_with_stale_pins
@@ -23,19 +22,17 @@ log = logging.getLogger(__name__)
 PASS_TIMER = "pins-refresh"
 
 
-class PinRefresher:
+class PinRefresher(WakeLoop):
     """Keeps the standings pins in step with their seasons (through the outbox)."""
 
     def __init__(
         self, database: Database, standings: StandingsCache, *, timer: Timer | None = None
     ) -> None:
+        super().__init__()
         self.database = database
         self.standings = standings
         self.timer = timer
         self._guilds: set[int] = set()
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._busy = False
 
     def on_commit(self, committed: Committed) -> None:
         """A unit of work committed: if it bumped a season, refresh that guild's pins."""
@@ -48,31 +45,11 @@ class PinRefresher:
 
     def start(self) -> None:
         """Refresh in the background until `stop()` (without a timer; call inside the loop)."""
-        if self.timer is None and self._task is None:
-            self._task = asyncio.create_task(self._run(), name="arbiter standings pins")
+        if self.timer is None:
+            self._spawn("arbiter standings pins")
 
-    async def stop(self) -> None:
-        """Stop the background refresher (a stale pin is repaired at the next start)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-
-    async def drained(self) -> None:
-        """Wait until no refresh is due or running (tests)."""
-        while self._task is not None and (self._wake.is_set() or self._busy):
-            await asyncio.sleep(0)
-
-    async def _run(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            self._busy = True
-            try:
-                await self._pass()
-            finally:
-                self._busy = False
+    async def _background_pass(self) -> None:
+        await self._pass()
 
     async def _pass(self) -> None:
         guilds, self._guilds = sorted(self._guilds), set()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shutil
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,7 +22,7 @@ from storage.database import Database
 from storage.guild import GuildStore
 from tests.cl_seasons import match, season
 from tests.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member, Outcome
-from tests.motion_world import START, import_test_season, seat, set_up
+from tests.motion_world import PLAYED, START, import_test_season, seat, set_up
 
 ADMINS = {"A": (201, 202, 203), "B": (211, 212), "C": (221, 222), "D": (231, 232), "E": (251, 252)}
 """Club → its admins' user ids (A has three, so one can be removed)."""
@@ -38,10 +39,7 @@ fails at once instead of touching the internet."""
 
 SEASON = season(
     [
-        match("1", "A", "B", [("a1", "b1", 2), ("a2", "b2", 1.5)], round=1),
-        match("2", "C", "D", [("c1", "d1", 1)], round=1),
-        match("3", "A", "C", [("a1", "c1", 2)], round=2),
-        match("4", "B", "D", [("b1", "d1", 0)], round=2),
+        *PLAYED,
         match(
             "5",
             "A",
@@ -120,6 +118,13 @@ def members(harness: DiscordHarness) -> dict[str, Member]:
             permissions=harness.MANAGE_SERVER, user_id=MANAGER_USER, name="manager"
         ),
     }
+
+
+def copy_world(world_file: tuple[Path, World], tmp_path: Path) -> Path:
+    """A copy of the built league (the `world_file` fixture) for one test to change."""
+    path = tmp_path / "league.db"
+    shutil.copy(world_file[0], path)
+    return path
 
 
 async def build_world(path: Path) -> World:

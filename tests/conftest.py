@@ -1,7 +1,9 @@
-"""Shared test fixtures: the shared fixtures folder, a migrated database, the Discord harness."""
+"""Shared test fixtures: the shared fixtures folder, a migrated database, the Discord harness,
+the chess.com fake and a client on it, the populated league of the command-surface tests."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -9,8 +11,11 @@ import pytest
 from hypothesis import settings
 
 from bot.arbiter import ArbiterBot
+from bot.chesscom.client import ChessComClient, ClientSettings
 from bot.config import Config, DatabaseConfig
 from storage.database import Database
+from tests.chesscom_fake import FakeChessCom, running_fake
+from tests.command_world import World, build_world
 from tests.discord_harness import DiscordHarness
 from tests.paths import SHARED
 
@@ -71,3 +76,26 @@ def harness(bot: ArbiterBot) -> Iterator[DiscordHarness]:
     harness = DiscordHarness(bot)
     yield harness
     harness.check()
+
+
+@pytest.fixture
+def fake(fixtures_dir: Path) -> Iterator[FakeChessCom]:
+    """The 127.0.0.1 chess.com fake serving the shared payloads (a module may serve more)."""
+    with running_fake(fixtures_dir) as server:
+        yield server
+
+
+@pytest.fixture
+async def client(fake: FakeChessCom) -> AsyncIterator[ChessComClient]:
+    """A chess.com client on `fake`, no retries."""
+    settings = ClientSettings(contact="tests@example.org", base_url=fake.base_url, max_retries=0)
+    async with ChessComClient(settings) as chesscom:
+        yield chesscom
+
+
+@pytest.fixture(scope="module")
+def world_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, World]:
+    """The populated league of `tests.command_world`, built once per module (copy it with
+    `copy_world` before a test changes it)."""
+    path = tmp_path_factory.mktemp("world") / "league.db"
+    return path, asyncio.run(build_world(path))

@@ -31,12 +31,17 @@ from tests.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member
 START = dt.datetime(2026, 3, 2, 12, tzinfo=dt.UTC)
 """The clock when a test starts: after the test season's played rounds, before its last."""
 
+PLAYED = [
+    match("1", "A", "B", [("a1", "b1", 2), ("a2", "b2", 1.5)], round=1),
+    match("2", "C", "D", [("c1", "d1", 1)], round=1),
+    match("3", "A", "C", [("a1", "c1", 2)], round=2),
+    match("4", "B", "D", [("b1", "d1", 0)], round=2),
+]
+"""Two rounds of division P played: A beats B and C, C and D draw, D beats B."""
+
 SEASON = season(
     [
-        match("1", "A", "B", [("a1", "b1", 2), ("a2", "b2", 1.5)], round=1),
-        match("2", "C", "D", [("c1", "d1", 1)], round=1),
-        match("3", "A", "C", [("a1", "c1", 2)], round=2),
-        match("4", "B", "D", [("b1", "d1", 0)], round=2),
+        *PLAYED,
         match(
             "5",
             "A",

@@ -7,12 +7,11 @@ stores nothing and retries later, when the snapshot is stored."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from chesscom_fake import FakeChessCom, running_fake
+from chesscom_fake import FakeChessCom
 
 from bot.clock import VirtualClock
 from bot.config import ChessComConfig, Config
@@ -48,12 +47,6 @@ class QuickWorld(World):
             timeout_seconds=0.3,
         )
         return Config(database=config.database, chesscom=chesscom)
-
-
-@pytest.fixture
-def fake(fixtures_dir: Path) -> Iterator[FakeChessCom]:
-    with running_fake(fixtures_dir) as server:
-        yield server
 
 
 @pytest.fixture

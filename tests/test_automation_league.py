@@ -8,11 +8,10 @@ counted to prove each announcement happens exactly once."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from chesscom_fake import FakeChessCom, running_fake
+from chesscom_fake import FakeChessCom
 
 from bot.clock import VirtualClock
 from bot.league_store import load_season
@@ -35,12 +34,6 @@ from tests.automation_world import (
 )
 
 NOTICE = 120
-
-
-@pytest.fixture
-def fake(fixtures_dir: Path) -> Iterator[FakeChessCom]:
-    with running_fake(fixtures_dir) as server:
-        yield server
 
 
 @pytest.fixture

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from chesscom_fake import FakeChessCom, running_fake
+from chesscom_fake import FakeChessCom
 
 from bot.clock import VirtualClock
 from bot.league_store import load_season
@@ -29,12 +28,6 @@ NOTICE = 120
 API = "https://api.chess.com/pub"
 SEEN = 873060  # the fixture's chess.com match (home club created it)
 OTHER = 777  # Team Romania against Club C: not this fixture's opponent
-
-
-@pytest.fixture
-def fake(fixtures_dir: Path) -> Iterator[FakeChessCom]:
-    with running_fake(fixtures_dir) as server:
-        yield server
 
 
 @pytest.fixture

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Iterator
 from fractions import Fraction
-from pathlib import Path
 
 import aiohttp
 import pytest
-from chesscom_fake import FakeChessCom, running_fake
+from chesscom_fake import FakeChessCom
 from pydantic import BaseModel, ConfigDict
 
 from bot.chesscom.client import (
@@ -27,12 +25,6 @@ from bot.chesscom.reader import RatingSource, read_club_at_start
 
 CONTACT = "ops@example.org"
 USER_AGENT = f"Arbiter/{VERSION} ({CONTACT})"
-
-
-@pytest.fixture
-def fake(fixtures_dir: Path) -> Iterator[FakeChessCom]:
-    with running_fake(fixtures_dir) as server:
-        yield server
 
 
 class Sleeps:

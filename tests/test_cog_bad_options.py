@@ -15,7 +15,6 @@ from tests.command_world import (
     PENDING,
     SPRING,
     World,
-    build_world,
     dump,
     invoke,
     league_bot,
@@ -148,15 +147,6 @@ CASES: dict[str, Case] = {
         "chess.com",
     ),
 }
-
-
-@pytest.fixture(scope="module")
-def world_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, World]:
-    """The populated league, built once for the module."""
-    import asyncio
-
-    path = tmp_path_factory.mktemp("world") / "league.db"
-    return path, asyncio.run(build_world(path))
 
 
 async def _one_line(

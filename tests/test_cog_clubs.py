@@ -4,10 +4,7 @@ reminder channel — each checked in the database it changed."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
-
-import pytest
 
 from storage.guild import GuildStore
 from tests.chesscom_fake import running_fake
@@ -15,7 +12,7 @@ from tests.command_world import (
     ADMINS,
     PENDING,
     World,
-    build_world,
+    copy_world,
     dump,
     invoke,
     league_bot,
@@ -26,26 +23,11 @@ from tests.discord_harness import DEFAULT_GUILD_ID
 DEV = "chess-com-developer-community"
 
 
-@pytest.fixture(scope="module")
-def world_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, World]:
-    """The populated league, built once for the module."""
-    import asyncio
-
-    path = tmp_path_factory.mktemp("world") / "league.db"
-    return path, asyncio.run(build_world(path))
-
-
-def _copy(world_file: tuple[Path, World], tmp_path: Path) -> Path:
-    path = tmp_path / "league.db"
-    shutil.copy(world_file[0], path)
-    return path
-
-
 async def test_register_reads_chesscom_then_hq_approves_and_the_card_shows_it(
     world_file: tuple[Path, World], tmp_path: Path, fixtures_dir: Path
 ) -> None:
     with running_fake(fixtures_dir) as fake:
-        async with league_bot(_copy(world_file, tmp_path), base_url=fake.base_url) as (
+        async with league_bot(copy_world(world_file, tmp_path), base_url=fake.base_url) as (
             bot,
             harness,
             _,
@@ -84,7 +66,7 @@ async def test_register_reads_chesscom_then_hq_approves_and_the_card_shows_it(
 async def test_reject_says_why_and_changes_the_status(
     world_file: tuple[Path, World], tmp_path: Path
 ) -> None:
-    async with league_bot(_copy(world_file, tmp_path)) as (bot, harness, _):
+    async with league_bot(copy_world(world_file, tmp_path)) as (bot, harness, _):
         hq = members(harness)["HQ"]
         outcome = await harness.command("club reject", user=hq, club=PENDING, reason="No admins.")
         assert "rejected" in (outcome.reply.content or "") and "No admins." in (
@@ -98,7 +80,7 @@ async def test_reject_says_why_and_changes_the_status(
 async def test_admins_are_added_and_removed_but_two_remain_and_the_channel_is_set(
     world_file: tuple[Path, World], tmp_path: Path
 ) -> None:
-    path = _copy(world_file, tmp_path)
+    path = copy_world(world_file, tmp_path)
     async with league_bot(path) as (bot, harness, _):
         admin = members(harness)["club admin"]
         added = await invoke(
@@ -135,7 +117,7 @@ async def test_admins_are_added_and_removed_but_two_remain_and_the_channel_is_se
 async def test_club_autocomplete_offers_the_callers_own_clubs_first(
     world_file: tuple[Path, World], tmp_path: Path
 ) -> None:
-    async with league_bot(_copy(world_file, tmp_path)) as (_, harness, _clock):
+    async with league_bot(copy_world(world_file, tmp_path)) as (_, harness, _clock):
         admin_b = members(harness)["other club's admin"]
         choices = await harness.autocomplete("club info", user=admin_b, focused="club")
         assert 1 <= len(choices) <= 25 and choices[0]["value"] == "B"

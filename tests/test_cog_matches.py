@@ -5,17 +5,14 @@ result from a boards CSV with the score and ranks, a reschedule that moves the d
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 from pathlib import Path
-
-import pytest
 
 from storage.guild import GuildStore
 from tests.command_world import (
     ADMINS,
     BOARDS_CSV,
     World,
-    build_world,
+    copy_world,
     dump,
     league_bot,
     members,
@@ -23,26 +20,11 @@ from tests.command_world import (
 from tests.discord_harness import DEFAULT_GUILD_ID, Upload
 
 
-@pytest.fixture(scope="module")
-def world_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, World]:
-    """The populated league, built once for the module."""
-    import asyncio
-
-    path = tmp_path_factory.mktemp("world") / "league.db"
-    return path, asyncio.run(build_world(path))
-
-
-def _copy(world_file: tuple[Path, World], tmp_path: Path) -> Path:
-    path = tmp_path / "league.db"
-    shutil.copy(world_file[0], path)
-    return path
-
-
 async def test_challenge_then_the_other_club_accepts(
     world_file: tuple[Path, World], tmp_path: Path
 ) -> None:
     world = world_file[1]
-    async with league_bot(_copy(world_file, tmp_path)) as (bot, harness, _):
+    async with league_bot(copy_world(world_file, tmp_path)) as (bot, harness, _):
         admin_a = members(harness)["club admin"]
         admin_d = harness.member(user_id=ADMINS["D"][0])
         issued = await harness.command(
@@ -62,7 +44,7 @@ async def test_an_arbiters_boards_csv_is_the_result_with_score_and_ranks(
     world_file: tuple[Path, World], tmp_path: Path
 ) -> None:
     world = world_file[1]
-    async with league_bot(_copy(world_file, tmp_path)) as (bot, harness, _):
+    async with league_bot(copy_world(world_file, tmp_path)) as (bot, harness, _):
         arbiter = members(harness)["arbiter"]
         outcome = await harness.command(
             "match result",
@@ -83,7 +65,7 @@ async def test_a_director_reschedules_and_the_deadline_moves(
     world_file: tuple[Path, World], tmp_path: Path
 ) -> None:
     world = world_file[1]
-    async with league_bot(_copy(world_file, tmp_path)) as (bot, harness, _):
+    async with league_bot(copy_world(world_file, tmp_path)) as (bot, harness, _):
         director = members(harness)["director"]
         outcome = await harness.command(
             "match reschedule", user=director, match=world.open_match, start="2026-04-15 18:00"
@@ -102,7 +84,7 @@ async def test_report_defers_before_chesscom_and_answers_in_a_followup(
 ) -> None:
     """The world's clubs have no chess.com club: the import is refused, after the defer."""
     world = world_file[1]
-    path = _copy(world_file, tmp_path)
+    path = copy_world(world_file, tmp_path)
     async with league_bot(path) as (_, harness, _clock):
         admin_a = members(harness)["club admin"]
         before = dump(path)
@@ -117,7 +99,7 @@ async def test_report_defers_before_chesscom_and_answers_in_a_followup(
 async def test_the_list_filters_by_round_club_and_mine(
     world_file: tuple[Path, World], tmp_path: Path
 ) -> None:
-    async with league_bot(_copy(world_file, tmp_path)) as (_, harness, _clock):
+    async with league_bot(copy_world(world_file, tmp_path)) as (_, harness, _clock):
         admin_b = members(harness)["other club's admin"]
         season = "Test season"
         every = (await harness.command("match list", user=admin_b, season=season)).reply.text()

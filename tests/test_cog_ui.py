@@ -6,29 +6,11 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import shutil
 from pathlib import Path
 
-import pytest
-
 from storage.guild import GuildStore
-from tests.command_world import SPRING, World, build_world, dump, league_bot, members
+from tests.command_world import SPRING, World, copy_world, dump, league_bot, members
 from tests.discord_harness import DEFAULT_GUILD_ID, Upload
-
-
-@pytest.fixture(scope="module")
-def world_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, World]:
-    """The populated league, built once for the module."""
-    import asyncio
-
-    path = tmp_path_factory.mktemp("world") / "league.db"
-    return path, asyncio.run(build_world(path))
-
-
-def _copy(world_file: tuple[Path, World], tmp_path: Path) -> Path:
-    path = tmp_path / "league.db"
-    shutil.copy(world_file[0], path)
-    return path
 
 
 def _buttons(components: list[dict[str, object]]) -> dict[str, dict[str, object]]:
@@ -38,7 +20,7 @@ def _buttons(components: list[dict[str, object]]) -> dict[str, dict[str, object]
 async def test_previous_and_next_turn_the_pages_for_the_asker_only(
     world_file: tuple[Path, World], tmp_path: Path
 ) -> None:
-    async with league_bot(_copy(world_file, tmp_path)) as (bot, harness, _):
+    async with league_bot(copy_world(world_file, tmp_path)) as (bot, harness, _):
         async with GuildStore(bot.database, DEFAULT_GUILD_ID).change(None, "t", "clubs") as uow:
             for n in range(150):
                 await uow.clubs.register(f"Club number {n:03d}", f"club-{n:03d}")
@@ -69,7 +51,7 @@ async def test_the_schedule_preview_expires_on_its_own_and_stores_nothing(
 ) -> None:
     """The view's timer (`loop.call_later(60, expire)`) is driven by calling `expire()`, as
     the timer would; a Confirm after the 60 s on the database clock is refused too."""
-    path = _copy(world_file, tmp_path)
+    path = copy_world(world_file, tmp_path)
     async with league_bot(path) as (bot, harness, clock):
         hq = members(harness)["HQ"]
         before = dump(path)
@@ -97,7 +79,7 @@ async def test_the_schedule_preview_expires_on_its_own_and_stores_nothing(
 async def test_help_lists_what_each_role_may_use(
     world_file: tuple[Path, World], tmp_path: Path
 ) -> None:
-    async with league_bot(_copy(world_file, tmp_path)) as (_, harness, _clock):
+    async with league_bot(copy_world(world_file, tmp_path)) as (_, harness, _clock):
         cast = members(harness)
 
         async def listed(role: str) -> str:
@@ -119,7 +101,7 @@ async def test_help_lists_what_each_role_may_use(
 async def test_season_show_calendar_and_a_file_round_trip(
     world_file: tuple[Path, World], tmp_path: Path
 ) -> None:
-    async with league_bot(_copy(world_file, tmp_path)) as (_bot, harness, _):
+    async with league_bot(copy_world(world_file, tmp_path)) as (_bot, harness, _):
         hq = members(harness)["HQ"]
         added = await harness.command(
             "season division-add", user=hq, season=SPRING, name="Second", min_players=3

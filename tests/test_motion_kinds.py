@@ -5,13 +5,13 @@ nothing; CL-21 removal verification on the 127.0.0.1 fake chess.com."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from chesscom_fake import FakeChessCom, running_fake
+from chesscom_fake import FakeChessCom
 
-from bot.chesscom.client import ChessComClient, ClientSettings
+from bot.chesscom.client import ChessComClient
 from bot.formats.boards_csv import parse_boards_csv
 from bot.services.actor import Actor, Role
 from bot.services.motions import MotionRequest, VoteRules, cast_vote, open_motion
@@ -38,19 +38,6 @@ async def world(tmp_path: Path) -> AsyncIterator[tuple[Database, dict[str, int]]
         await uow.settings.update(directors_channel_id=CHANNEL, announcements_channel_id=ANNOUNCE)
     yield database, ids
     await database.close()
-
-
-@pytest.fixture
-def fake(fixtures_dir: Path) -> Iterator[FakeChessCom]:
-    with running_fake(fixtures_dir) as server:
-        yield server
-
-
-@pytest.fixture
-async def client(fake: FakeChessCom) -> AsyncIterator[ChessComClient]:
-    settings = ClientSettings(contact="tests@example.org", base_url=fake.base_url, max_retries=0)
-    async with ChessComClient(settings) as chesscom:
-        yield chesscom
 
 
 DIRECTOR = Actor(DIRECTORS[0], frozenset({Role.DIRECTOR}))

@@ -22,7 +22,6 @@ from tests.command_world import (
     SEASON_FILE,
     SPRING,
     World,
-    build_world,
     config_for,
     dump,
     invoke,
@@ -217,16 +216,6 @@ def test_the_matrix_refuses_hq_as_a_director_and_admins_of_another_club() -> Non
     assert ("club admin-add", "other club's admin") in CASES
     assert ("match challenge", "other club's admin") in CASES
     assert len(CASES) >= 100
-
-
-@pytest.fixture(scope="module")
-def world_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, World]:
-    """The populated league, built once for the module."""
-    import asyncio
-
-    path = tmp_path_factory.mktemp("world") / "league.db"
-    world = asyncio.run(build_world(path))
-    return path, world
 
 
 @pytest.mark.parametrize(("command", "role"), CASES, ids=[f"{c}-{r}" for c, r in CASES])

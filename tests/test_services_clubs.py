@@ -3,13 +3,10 @@ do what, what a refusal leaves (nothing), and what a valid call writes (one audi
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
-
 import pytest
-from chesscom_fake import FakeChessCom, running_fake
+from chesscom_fake import FakeChessCom
 
-from bot.chesscom.client import ChessComClient, ClientSettings
+from bot.chesscom.client import ChessComClient
 from bot.errors import UserError
 from bot.services import clubs
 from bot.services.actor import Actor, Role
@@ -32,19 +29,6 @@ OTHER_GUILD = 20
 HQ = Actor(HQ_USER, frozenset({Role.HQ}))
 DIRECTOR = Actor(DIRECTOR_USER, frozenset({Role.DIRECTOR}))
 ADMIN = Actor(ADMIN_A[0])
-
-
-@pytest.fixture
-def fake(fixtures_dir: Path) -> Iterator[FakeChessCom]:
-    with running_fake(fixtures_dir) as server:
-        yield server
-
-
-@pytest.fixture
-async def client(fake: FakeChessCom) -> AsyncIterator[ChessComClient]:
-    settings = ClientSettings(contact="tests@example.org", base_url=fake.base_url, max_retries=0)
-    async with ChessComClient(settings) as chesscom:
-        yield chesscom
 
 
 async def _registered(database: Database, client: ChessComClient) -> int:

@@ -9,16 +9,16 @@ import asyncio
 import datetime as dt
 import functools
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import aiosqlite
 import pytest
-from chesscom_fake import FakeChessCom, running_fake
+from chesscom_fake import FakeChessCom
 
-from bot.chesscom.client import ChessComClient, ClientSettings
+from bot.chesscom.client import ChessComClient
 from bot.config import ClDefaults
 from bot.errors import UserError
 from bot.formats.boards_csv import BoardsCsvError, parse_boards_csv
@@ -68,19 +68,6 @@ async def database(tmp_path: Path) -> AsyncIterator[Database]:
     database = await open_database(tmp_path / "arbiter.db")
     yield database
     await database.close()
-
-
-@pytest.fixture
-def fake(fixtures_dir: Path) -> Iterator[FakeChessCom]:
-    with running_fake(fixtures_dir) as server:
-        yield server
-
-
-@pytest.fixture
-async def client(fake: FakeChessCom) -> AsyncIterator[ChessComClient]:
-    settings = ClientSettings(contact="tests@example.org", base_url=fake.base_url, max_retries=0)
-    async with ChessComClient(settings) as chesscom:
-        yield chesscom
 
 
 async def _world(database: Database) -> World:

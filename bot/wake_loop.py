@@ -1,0 +1,52 @@
+"""The background task shared by the outbox sender and the standings pin refresher: it sleeps
+until woken, runs one pass, and says whether a pass is due or running (for tests to wait on)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+
+class WakeLoop:
+    """Runs `_background_pass` each time `_wait` returns, in one task from `_spawn` to `stop`."""
+
+    def __init__(self) -> None:
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._busy = False
+
+    def _spawn(self, name: str) -> None:
+        """Start the task (call inside the running loop); a second call does nothing."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name=name)
+
+    async def stop(self) -> None:
+        """Stop the background task; work left undone is picked up again at the next start."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def drained(self) -> None:
+        """Wait until no pass is due or running (tests, after a wake)."""
+        while self._task is not None and (self._wake.is_set() or self._busy):
+            await asyncio.sleep(0)
+
+    async def _run(self) -> None:
+        while True:
+            await self._wait()
+            self._busy = True
+            try:
+                await self._background_pass()
+            finally:
+                self._busy = False
+
+    async def _wait(self) -> None:
+        """Until woken."""
+        await self._wake.wait()
+        self._wake.clear()
+
+    async def _background_pass(self) -> None:
+        """One pass of the work (each subclass says which)."""
+        raise NotImplementedError
