@@ -105,14 +105,15 @@ async def build(path: Path, seed: int, count: int, standin: ChessComStandIn) -> 
     return planned
 
 
-class StatementCounter:
-    """Counts the SQL statements aiosqlite runs (execute and executemany calls)."""
+class TripCounter:
+    """Counts the trips to aiosqlite's database thread (each `execute`, `executemany`,
+    `execute_fetchall`, cursor fetch, commit …: one hop there and back)."""
 
     def __init__(self) -> None:
         self.count = 0
         self._execute = aiosqlite.Connection._execute
 
-    def __enter__(self) -> StatementCounter:
+    def __enter__(self) -> TripCounter:
         original = self._execute
 
         async def counting(connection: aiosqlite.Connection, fn: Any, *args: Any, **kw: Any) -> Any:
@@ -136,11 +137,17 @@ async def chesscom_only(planned: list[Planned], base_url: str) -> float:
         return time.perf_counter() - began
 
 
-async def through_service(path: Path, planned: list[Planned], base_url: str) -> float:
-    """Seconds for every import on its own task, through the service."""
+async def through_service(
+    path: Path, planned: list[Planned], base_url: str, statements: list[str] | None = None
+) -> float:
+    """Seconds for every import on its own task, through the service (the SQL statements
+    run appended to `statements`, by the connection's trace callback)."""
     database = await Database.open(path, clock=lambda: NOW)
     store = GuildStore(database, GUILD)
     settings = ClientSettings(contact="benchmarks/reports.py", base_url=base_url, max_retries=0)
+    if statements is not None:
+        async with database.read() as connection:
+            await connection.set_trace_callback(statements.append)
     try:
         async with ChessComClient(settings) as client:
             began = time.perf_counter()
@@ -155,11 +162,13 @@ async def through_service(path: Path, planned: list[Planned], base_url: str) -> 
         await database.close()
 
 
-async def raw(path: Path, planned: list[Planned]) -> float:
+async def raw(path: Path, planned: list[Planned], statements: list[str] | None = None) -> float:
     """Seconds for the same boards and finishes as raw aiosqlite transactions, one per match,
     on concurrent tasks sharing one connection (a lock keeps the transactions apart)."""
     lock = asyncio.Lock()
     async with aiosqlite.connect(path, isolation_level=None) as connection:
+        if statements is not None:
+            await connection.set_trace_callback(statements.append)
         # the pragmas storage.database.Database sets (WAL, the default synchronous=FULL)
         await connection.execute("PRAGMA journal_mode = WAL")
         await connection.execute("PRAGMA foreign_keys = ON")
@@ -208,10 +217,12 @@ async def run(seed: int, count: int, folder: Path, keep: Path | None) -> int:
         planned = await build(service_db, seed, count, standin)
         shutil.copy(service_db, raw_db)
         fetch_seconds = await chesscom_only(planned, base_url)
-        with StatementCounter() as service_statements:
-            service_seconds = await through_service(service_db, planned, base_url)
-        with StatementCounter() as raw_statements:
-            raw_seconds = await raw(raw_db, planned)
+        service_sql: list[str] = []
+        raw_sql: list[str] = []
+        with TripCounter() as service_trips:
+            service_seconds = await through_service(service_db, planned, base_url, service_sql)
+        with TripCounter() as raw_trips:
+            raw_seconds = await raw(raw_db, planned, raw_sql)
     finally:
         await standin.stop()
     expected = sum(len(p.rows) for p in planned)
@@ -232,8 +243,10 @@ async def run(seed: int, count: int, folder: Path, keep: Path | None) -> int:
     print(f"raw:     {count} transactions in {raw_seconds:.3f} s = {raw_rate:.0f}/s")
     print(
         f"  for scale: chess.com alone (the {count} matches fetched and parsed):"
-        f" {fetch_seconds:.3f} s; SQL statements per import: service"
-        f" {service_statements.count / count:.1f}, raw {raw_statements.count / count:.1f}"
+        f" {fetch_seconds:.3f} s; per import: trips to the database thread: service"
+        f" {service_trips.count / count:.1f}, raw {raw_trips.count / count:.1f};"
+        f" SQL statements traced (each board row one): service {len(service_sql) / count:.1f},"
+        f" raw {len(raw_sql) / count:.1f}"
     )
     share = service_rate / raw_rate
     print(f"service / raw: {share:.0%} (target >= 50%)")

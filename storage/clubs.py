@@ -88,6 +88,15 @@ class ClubReader:
         """The club with this id, or None (also for another guild's id)."""
         return await self._one("id = ?", club_id)
 
+    async def pair(self, first: int, second: int) -> tuple[Club | None, Club | None]:
+        """The two clubs with these ids (a match's), in one query; None for an unknown id."""
+        rows = await self._scope.fetchall(
+            f"SELECT {_COLUMNS} FROM clubs WHERE guild_id = ? AND id IN (?, ?)",
+            (self._scope.guild_id, first, second),
+        )
+        found = {club.id: club for club in map(_club, rows)}
+        return found.get(first), found.get(second)
+
     async def by_name(self, name: str) -> Club | None:
         """The club with this display name, compared case-insensitively."""
         return await self._one("name_key = ?", name_key(name))

@@ -143,24 +143,16 @@ class JobRepository(JobReader):
     async def cancel(self, kind: str, subject: str) -> bool:
         """Cancel the pending job (kind, subject); False if there is none (nothing changes)."""
         scope = self._write
-        existing = await self.pending(kind, subject)
-        if existing is None:
-            return False
-        await scope.execute(
+        row = await scope.fetchone(  # at most one pending job per key: one row at most
             "UPDATE scheduled_jobs SET status = 'cancelled', finished_at = ?"
-            " WHERE id = ? AND guild_id = ? AND status = 'pending'",
-            (to_text(scope.now), existing.id, scope.guild_id),
+            " WHERE guild_id = ? AND kind = ? AND subject = ? AND status = 'pending'"
+            f" RETURNING {_COLUMNS}",
+            (to_text(scope.now), scope.guild_id, kind, subject),
         )
-        cancelled = Job(
-            existing.id,
-            existing.guild_id,
-            kind,
-            subject,
-            existing.due_at,
-            existing.payload,
-            "cancelled",
-        )
-        scope.record("jobs_cancelled", {"id": existing.id, "kind": kind, "subject": subject})
+        if row is None:
+            return False
+        cancelled = _job(row)
+        scope.record("jobs_cancelled", {"id": cancelled.id, "kind": kind, "subject": subject})
         self.changed.append(cancelled)
         return True
 

@@ -4,7 +4,7 @@ was learned, at-start facts per club, and boards in integer half-points (CL-14).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
@@ -73,6 +73,8 @@ class MatchRecord:
     finished_at: dt.datetime | None
     challenge: ChallengeRecord | None
     chesscom_match_id: int | None
+    games_per_board: int
+    """The season's (CL-14: every board's points add up to it)."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,7 @@ class AtStartRecord:
 _MATCH_COLUMNS = (
     "id, season_id, division_id, key, round, home_club_id, away_club_id, start, finished_at,"
     " issued_by_club_id, issued_at, issued_source, accepted_at, accepted_source,"
-    " chesscom_match_id"
+    " chesscom_match_id, games_per_board"
 )
 
 
@@ -126,6 +128,7 @@ def _match(row: aiosqlite.Row) -> MatchRecord:
         finished_at=_instant(row["finished_at"]),
         challenge=challenge,
         chesscom_match_id=row["chesscom_match_id"],
+        games_per_board=row["games_per_board"],
     )
 
 
@@ -240,16 +243,34 @@ class MatchRepository(MatchReader):
         self._write = scope
         self._seasons = SeasonRepository(scope)
 
+    async def get(self, match_id: int) -> MatchRecord | None:
+        """The match with this id, or None (its season is known for the unit of work's
+        later changes to it)."""
+        match = await super().get(match_id)
+        if match is not None:
+            self._write.match_seasons[match.id] = (match.season_id, match.games_per_board)
+        return match
+
     async def _season_of(self, match_id: int) -> int:
+        """The match's season, bumped (LookupError if the guild has no such match)."""
+        season_id, _ = await self._placement(match_id)
+        await self._seasons.bump(season_id)
+        return season_id
+
+    async def _placement(self, match_id: int) -> tuple[int, int]:
+        """(season id, games per board) of a match, read once per unit of work."""
+        known = self._write.match_seasons.get(match_id)
+        if known is not None:
+            return known
         row = await self._scope.fetchone(
-            "SELECT season_id FROM matches WHERE guild_id = ? AND id = ?",
+            "SELECT season_id, games_per_board FROM matches WHERE guild_id = ? AND id = ?",
             (self._scope.guild_id, match_id),
         )
         if row is None:
             raise LookupError(f"no match {match_id} in this guild")
-        season_id = int(row[0])
-        await self._seasons.bump(season_id)
-        return season_id
+        placement = (int(row[0]), int(row[1]))
+        self._write.match_seasons[match_id] = placement
+        return placement
 
     async def _games_per_board(self, season_id: int) -> int:
         row = await self._scope.fetchone(
@@ -318,6 +339,7 @@ class MatchRepository(MatchReader):
             "DELETE FROM matches WHERE guild_id = ? AND season_id = ?", (scope.guild_id, season_id)
         )
         ids = [int(row[0]) for row in rows]
+        scope.match_seasons.clear()
         scope.record("matches_deleted", {"season": season_id, "count": len(ids)})
         return ids
 
@@ -388,11 +410,11 @@ class MatchRepository(MatchReader):
     async def replace_boards(self, match_id: int, boards: Sequence[BoardRecord]) -> None:
         """Set the match's boards to exactly `boards` (an import replacing an earlier one)."""
         scope = self._write
-        await self._season_of(match_id)
+        season_id = await self._season_of(match_id)
         await scope.execute(
             "DELETE FROM boards WHERE guild_id = ? AND match_id = ?", (scope.guild_id, match_id)
         )
-        await self._insert_boards([(match_id, b) for b in boards])
+        await self._insert_boards([(match_id, b) for b in boards], season_id)
         scope.record("boards_replaced", {"match": match_id, "count": len(boards)})
 
     async def add_boards_many(
@@ -404,14 +426,16 @@ class MatchRepository(MatchReader):
         self._write.record("boards_added", {"season": season_id, "count": len(boards)})
 
     async def _insert_boards(
-        self, boards: Sequence[tuple[int, BoardRecord]], season_id: int | None = None
+        self, boards: Sequence[tuple[int, BoardRecord]], season_id: int
     ) -> None:
+        """The boards in one statement; their games per board is the season's (checked by the
+        foreign key through the match)."""
         scope = self._write
         if not boards:
             return
-        if season_id is None:
-            season_id = await self._season_of(boards[0][0])
-        games = await self._games_per_board(season_id)
+        first, _ = boards[0]
+        known = scope.match_seasons.get(first)
+        games = known[1] if known else await self._games_per_board(season_id)
         await scope.connection.executemany(
             "INSERT INTO boards (guild_id, match_id, board, home_player, away_player,"
             " home_half, away_half, games_per_board) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -435,12 +459,11 @@ class MatchRepository(MatchReader):
         scope = self._write
         await self._season_of(match_id)
         await scope.execute(
-            "DELETE FROM match_at_start WHERE guild_id = ? AND match_id = ? AND club_id = ?",
-            (scope.guild_id, match_id, facts.club_id),
-        )
-        await scope.execute(
             "INSERT INTO match_at_start (guild_id, match_id, club_id, members, avg_rating,"
-            " players, observed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            " players, observed_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (match_id, club_id) DO UPDATE SET members = excluded.members,"
+            " avg_rating = excluded.avg_rating, players = excluded.players,"
+            " observed_at = excluded.observed_at",
             (
                 scope.guild_id,
                 match_id,
@@ -452,3 +475,18 @@ class MatchRepository(MatchReader):
             ),
         )
         scope.record("at_start_recorded", {"match": match_id, "club": facts.club_id})
+
+    async def set_fielded(self, match_id: int, players: Mapping[int, int]) -> None:
+        """Record how many players each club (club id → players) fielded, keeping the other
+        at-start facts already recorded (CL-20); one statement for every club."""
+        scope = self._write
+        if not players:
+            return
+        await self._season_of(match_id)
+        await scope.connection.executemany(
+            "INSERT INTO match_at_start (guild_id, match_id, club_id, players) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (match_id, club_id) DO UPDATE SET players = excluded.players",
+            [(scope.guild_id, match_id, club_id, count) for club_id, count in players.items()],
+        )
+        for club_id in players:
+            scope.record("at_start_recorded", {"match": match_id, "club": club_id})

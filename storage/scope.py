@@ -18,15 +18,17 @@ class ReadScope:
         self.guild_id = guild_id
 
     async def fetchone(self, sql: str, parameters: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        """The first row of a query, or None."""
-        cursor = await self.connection.execute(sql, tuple(parameters))
-        row: aiosqlite.Row | None = await cursor.fetchone()
-        return row
+        """The first row of a query, or None (for queries of at most a few rows: all are read,
+        in one trip to the database thread)."""
+        rows = await self.fetchall(sql, parameters)
+        return rows[0] if rows else None
 
     async def fetchall(self, sql: str, parameters: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        """Every row of a query."""
-        cursor = await self.connection.execute(sql, tuple(parameters))
-        return list(await cursor.fetchall())
+        """Every row of a query, executed and fetched in one trip to the database thread."""
+        rows: Iterable[aiosqlite.Row] = await self.connection.execute_fetchall(
+            sql, tuple(parameters)
+        )
+        return list(rows)
 
 
 class WriteScope(ReadScope):
@@ -44,7 +46,11 @@ class WriteScope(ReadScope):
         self.now = now
         self.details = details
         self.bumped_seasons: set[int] = set()
-        """Seasons whose version this unit of work bumped (the pin refresher follows them)."""
+        """Seasons whose version this unit of work bumped (the pin refresher follows them);
+        a season's version goes up once per unit of work, at its first change."""
+        self.match_seasons: dict[int, tuple[int, int]] = {}
+        """Match id → (season id, games per board), as read in this unit of work (neither
+        ever changes for a stored match); forgotten when matches are deleted."""
 
     async def execute(self, sql: str, parameters: Iterable[Any] = ()) -> aiosqlite.Cursor:
         """Run one statement inside the unit of work's transaction."""

@@ -183,8 +183,12 @@ class SeasonRepository(SeasonReader):
 
     async def bump(self, season_id: int) -> None:
         """Mark the season changed (its cached standings are stale); LookupError if the guild
-        has no such season."""
+        has no such season. The version goes up once per unit of work, at its first change:
+        a cache keyed by version must not keep a report read between two changes of one
+        unit of work (none does: reports read inside one come before its changes)."""
         scope = self._write
+        if season_id in scope.bumped_seasons:
+            return
         cursor = await scope.execute(
             "UPDATE seasons SET version = version + 1 WHERE guild_id = ? AND id = ?",
             (scope.guild_id, season_id),
@@ -246,6 +250,7 @@ class SeasonRepository(SeasonReader):
         )
         if cursor.rowcount == 0:
             return False
+        scope.match_seasons.clear()
         scope.record("seasons_deleted", {"season": season_id})
         return True
 

@@ -32,11 +32,22 @@ class Judged:
         return list(dict.fromkeys(b.club for b in self.forfeits))
 
 
-def judge_at(season: Season, match_key: str, instant: dt.datetime) -> Judged:
-    """CL-FF, CL-DQ: the league just before and at `instant`, and what changed for the match."""
+Reports = tuple[LeagueReport, LeagueReport]
+"""The league just before an instant and at it."""
+
+
+def reports_at(season: Season, instant: dt.datetime) -> Reports:
+    """The league reports just before `instant` and at it (what `judge_at` compares)."""
+    return league_report(season, now=instant - JUST_BEFORE), league_report(season, now=instant)
+
+
+def judge_at(
+    season: Season, match_key: str, instant: dt.datetime, reports: Reports | None = None
+) -> Judged:
+    """CL-FF, CL-DQ: the league just before and at `instant`, and what changed for the match
+    (`reports`: those of `reports_at(season, instant)` when already computed)."""
     match = next(m for m in season.matches if m.id == match_key)
-    before = league_report(season, now=instant - JUST_BEFORE)
-    after = league_report(season, now=instant)
+    before, after = reports if reports is not None else reports_at(season, instant)
     out_before = {q.club for q in before.disqualified}
     void = bool({match.home, match.away} & out_before)
     forfeits = tuple(b for b in after.forfeits if b.match == match_key and b.effective == instant)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
@@ -20,11 +20,11 @@ from bot.services.actor import Actor, Role
 from bot.services.announce import announce
 from bot.services.match_jobs import POLL, cancel_jobs
 from bot.services.matches import chesscom_match_id
-from bot.services.references import find_match, find_season
+from bot.services.references import find_match
 from storage.club_admins import ClubAdminReader
 from storage.clubs import Club
 from storage.guild import GuildStore, UnitOfWork
-from storage.matches import AtStartRecord, BoardRecord, MatchRecord
+from storage.matches import BoardRecord, MatchRecord
 from storage.rosters import ClosedAccount
 
 
@@ -60,16 +60,18 @@ async def authorise_report(store: GuildStore, actor: Actor, match_id: int) -> No
         await _may_report(view.club_admins, actor, match)
 
 
-async def _clubs(store: GuildStore, match_id: int) -> tuple[MatchRecord, Club, Club, int]:
+async def _clubs(
+    store: GuildStore, match_id: int, actor: Actor | None = None
+) -> tuple[MatchRecord, Club, Club, int]:
+    """The match, its clubs and its games per board, in one read (refused first, when an
+    actor is given, unless they may report its result)."""
     async with store.read() as view:
         match = await find_match(view.matches, match_id)
-        home, away = (
-            await view.clubs.get(match.home_club_id),
-            await view.clubs.get(match.away_club_id),
-        )
-        season = await find_season(view.seasons, match.season_id)
+        if actor is not None:
+            await _may_report(view.club_admins, actor, match)
+        home, away = await view.clubs.pair(match.home_club_id, match.away_club_id)
     assert home is not None and away is not None
-    return match, home, away, season.rules.games_per_board
+    return match, home, away, match.games_per_board
 
 
 def _halves(value: Fraction) -> int:
@@ -98,10 +100,13 @@ async def read_chesscom_result(
     client: ChessComClient,
     match_id: int,
     chesscom_match: str | int | None = None,
+    *,
+    actor: Actor | None = None,
 ) -> ChessComRead:
     """CL-14: read a finished chess.com team match for the fixture (network only, nothing
-    written); refused with `UserError` when it cannot be imported."""
-    match, home, away, games = await _clubs(store, match_id)
+    written); refused with `UserError` when it cannot be imported (or, when `actor` is
+    given, before chess.com is read, unless they may report the result)."""
+    match, home, away, games = await _clubs(store, match_id, actor)
     if chesscom_match is None:
         if match.chesscom_match_id is None:
             raise UserError(f"Match {match.id} has no chess.com match: give its id or URL.")
@@ -148,8 +153,7 @@ async def import_chesscom_result(
 ) -> ResultRecorded:
     """CL-14, CL-19: read a finished chess.com team match and store its boards (replacing
     an earlier import), its finish and the accounts seen closed or removed for fair play."""
-    await authorise_report(store, actor, match_id)  # before chess.com is read
-    read = await read_chesscom_result(store, client, match_id, chesscom_match)
+    read = await read_chesscom_result(store, client, match_id, chesscom_match, actor=actor)
     async with store.change(actor.user_id, "match.import", f"match:{read.match.id}") as uow:
         return await import_chesscom_result_in(uow, actor, read)
 
@@ -165,17 +169,17 @@ async def import_chesscom_result_in(
     await _may_report(uow.club_admins, actor, current)
     if (current.home_club_id, current.away_club_id) != (match.home_club_id, match.away_club_id):
         raise UserError(f"Match {match.id} changed meanwhile; try again.")
-    linked = await uow.matches.by_chesscom(chesscom)
-    if linked is not None and linked.id != match.id:
-        raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
-    if current.chesscom_match_id != chesscom:
+    if current.chesscom_match_id != chesscom:  # linked to this one: to no other (unique)
+        linked = await uow.matches.by_chesscom(chesscom)
+        if linked is not None:
+            raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
         await uow.matches.link_chesscom(match.id, chesscom)
     await uow.matches.replace_boards(match.id, list(read.boards))
     await uow.matches.finish(match.id, facts.match.finished or uow.now)
     closed = await _record_closed(uow, current.season_id, facts, read.observed)
     await _record_fielded(uow, current, read.home, read.away, facts)
     await cancel_jobs(uow, match.id, (POLL,))
-    return await _recorded(uow, match.id, read.home, read.away, closed, "chess.com")
+    return await _recorded(uow, match.id, read.boards, read.home, read.away, closed, "chess.com")
 
 
 async def _record_closed(
@@ -195,20 +199,27 @@ async def _record_fielded(
     """CL-20: the players each club fielded, kept with the members and average already
     recorded at the start."""
     assert facts.match is not None
-    known = {f.club_id: f for f in await uow.matches.at_start(match.id)}
+    players = {}
     for club in (home, away):
         fielded = facts.match.at_start.get(club.name)
-        if fielded is None or fielded.players is None:
-            continue
-        before = known.get(club.id) or AtStartRecord(club.id)
-        await uow.matches.set_at_start(match.id, replace(before, players=fielded.players))
+        if fielded is not None and fielded.players is not None:
+            players[club.id] = fielded.players
+    await uow.matches.set_fielded(match.id, players)
 
 
 async def _recorded(
-    uow: UnitOfWork, match_id: int, home: Club, away: Club, closed: Sequence[str], how: str
+    uow: UnitOfWork,
+    match_id: int,
+    stored: Sequence[BoardRecord],
+    home: Club,
+    away: Club,
+    closed: Sequence[str],
+    how: str,
 ) -> ResultRecorded:
+    """The result as now stored: the match read back, its boards exactly those just stored
+    (`replace_boards`), by number."""
     updated = await find_match(uow.matches, match_id)
-    boards = tuple(await uow.matches.boards(match_id))
+    boards = tuple(sorted(stored, key=lambda b: b.board))
     home_half = sum(b.home_half for b in boards)
     away_half = sum(b.away_half for b in boards)
     await announce(
@@ -249,4 +260,4 @@ async def enter_manual_result(
         await uow.matches.replace_boards(match.id, boards)
         await uow.matches.finish(match.id, finished_at or uow.now)
         await cancel_jobs(uow, match.id, (POLL,))
-        return await _recorded(uow, match.id, home, away, (), "entered by an arbiter")
+        return await _recorded(uow, match.id, boards, home, away, (), "entered by an arbiter")
