@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
+import json
 import random
 import shutil
 import sys
@@ -43,13 +44,17 @@ GUILD = 1
 HQ = Actor(1, frozenset({Role.HQ}))
 NOW = dt.datetime(2018, 1, 10, tzinfo=dt.UTC)
 SEASON = "Bench"
+CHANNEL = 42
+"""The announcements channel: every import queues its announcement in the outbox."""
 
 
 @dataclass(frozen=True)
 class Planned:
-    """One match to import: its id, chess.com id, and its boards as rows."""
+    """One match to import: its id, season, clubs, chess.com id, and its boards as rows."""
 
     match_id: int
+    season_id: int
+    clubs: tuple[int, int]
     chesscom: int
     rows: list[tuple[int, str, str, int, int]]
     finished: dt.datetime
@@ -64,6 +69,7 @@ async def build(path: Path, seed: int, count: int, standin: ChessComStandIn) -> 
         await database.migrate()
         store = GuildStore(database, GUILD)
         async with store.change(None, "bench.clubs", "clubs") as uow:
+            await uow.settings.update(announcements_channel_id=CHANNEL)
             for club in world.clubs:
                 await uow.clubs.register(club.name, club.url_id, status="approved")
         await seasons.create_season(store, HQ, ClDefaults(), SEASON, dt.date(2017, 9, 5))
@@ -101,7 +107,8 @@ async def build(path: Path, seed: int, count: int, standin: ChessComStandIn) -> 
             )
             for n, b in enumerate(boards, start=1)
         ]
-        planned.append(Planned(match.id, chesscom, rows, end))
+        clubs = (match.home_club_id, match.away_club_id)
+        planned.append(Planned(match.id, match.season_id, clubs, chesscom, rows, end))
     return planned
 
 
@@ -163,8 +170,10 @@ async def through_service(
 
 
 async def raw(path: Path, planned: list[Planned], statements: list[str] | None = None) -> float:
-    """Seconds for the same boards and finishes as raw aiosqlite transactions, one per match,
-    on concurrent tasks sharing one connection (a lock keeps the transactions apart)."""
+    """Seconds for the same rows as raw aiosqlite transactions, one per match, on concurrent
+    tasks sharing one connection (a lock keeps the transactions apart): the season's version
+    bump, the boards, the finish and chess.com link, both clubs' players fielded, the poll job
+    cancelled, the announcement in the outbox and the audit row — what the service writes."""
     lock = asyncio.Lock()
     async with aiosqlite.connect(path, isolation_level=None) as connection:
         if statements is not None:
@@ -174,8 +183,20 @@ async def raw(path: Path, planned: list[Planned], statements: list[str] | None =
         await connection.execute("PRAGMA foreign_keys = ON")
 
         async def write(p: Planned) -> None:
+            now = NOW.isoformat(timespec="seconds")
+            home, away = sum(r[3] for r in p.rows), sum(r[4] for r in p.rows)
+            details = {
+                "boards_replaced": [{"count": len(p.rows), "match": p.match_id}],
+                "matches_finished": [{"match": p.match_id}],
+                "matches_linked": [{"chesscom": p.chesscom, "match": p.match_id}],
+                "at_start_recorded": [{"club": c, "match": p.match_id} for c in p.clubs],
+            }
             async with lock:
                 await connection.execute("BEGIN IMMEDIATE")
+                await connection.execute(
+                    "UPDATE seasons SET version = version + 1 WHERE guild_id = ? AND id = ?",
+                    (GUILD, p.season_id),
+                )
                 await connection.execute(
                     "DELETE FROM boards WHERE guild_id = ? AND match_id = ?", (GUILD, p.match_id)
                 )
@@ -185,8 +206,31 @@ async def raw(path: Path, planned: list[Planned], statements: list[str] | None =
                     [(GUILD, p.match_id, *row) for row in p.rows],
                 )
                 await connection.execute(
-                    "UPDATE matches SET finished_at = ? WHERE guild_id = ? AND id = ?",
-                    (p.finished.isoformat(), GUILD, p.match_id),
+                    "UPDATE matches SET finished_at = ?, chesscom_match_id = ?"
+                    " WHERE guild_id = ? AND id = ?",
+                    (p.finished.isoformat(), p.chesscom, GUILD, p.match_id),
+                )
+                await connection.executemany(
+                    "INSERT INTO match_at_start (guild_id, match_id, club_id, players)"
+                    " VALUES (?, ?, ?, ?) ON CONFLICT (match_id, club_id)"
+                    " DO UPDATE SET players = excluded.players",
+                    [(GUILD, p.match_id, club, len(p.rows)) for club in p.clubs],
+                )
+                await connection.execute(
+                    "UPDATE scheduled_jobs SET status = 'cancelled', finished_at = ?"
+                    " WHERE guild_id = ? AND kind = 'cl.poll' AND subject = ?"
+                    " AND status = 'pending'",
+                    (now, GUILD, f"match:{p.match_id}"),
+                )
+                await connection.execute(
+                    "INSERT INTO outbox (guild_id, channel_id, content, embeds, created_at)"
+                    " VALUES (?, ?, ?, '[]', ?)",
+                    (GUILD, CHANNEL, f"Result: {home / 2:g}–{away / 2:g}", now),
+                )
+                await connection.execute(
+                    "INSERT INTO audit (guild_id, actor_id, action, subject, details, at)"
+                    " VALUES (?, NULL, 'match.import', ?, ?, ?)",
+                    (GUILD, f"match:{p.match_id}", json.dumps(details, sort_keys=True), now),
                 )
                 await connection.execute("COMMIT")
 
@@ -195,8 +239,19 @@ async def raw(path: Path, planned: list[Planned], statements: list[str] | None =
         return time.perf_counter() - began
 
 
-async def counted(path: Path) -> tuple[int, int, int]:
-    """(boards, distinct (match, board), finished matches) in a database."""
+OTHER_ROWS = {
+    "linked": "SELECT count(*) FROM matches WHERE chesscom_match_id IS NOT NULL",
+    "fielded": "SELECT count(*) FROM match_at_start WHERE players IS NOT NULL",
+    "polls cancelled": "SELECT count(*) FROM scheduled_jobs WHERE status = 'cancelled'",
+    "outbox": "SELECT count(*) FROM outbox",
+    "audit": "SELECT count(*) FROM audit WHERE action = 'match.import'",
+    "season versions": "SELECT sum(version) FROM seasons",
+}
+"""The other rows an import writes, counted in both databases (they must agree)."""
+
+
+async def counted(path: Path) -> tuple[int, int, int, dict[str, int]]:
+    """(boards, distinct (match, board), finished matches, the `OTHER_ROWS` counts)."""
     async with aiosqlite.connect(path) as connection:
         cursor = await connection.execute(
             "SELECT count(*), count(DISTINCT match_id || '/' || board) FROM boards"
@@ -206,7 +261,12 @@ async def counted(path: Path) -> tuple[int, int, int]:
             "SELECT count(*) FROM matches WHERE finished_at IS NOT NULL"
         )
         (finished,) = await cursor.fetchone()  # type: ignore[misc]
-    return int(boards), int(distinct), int(finished)
+        others = {}
+        for name, sql in OTHER_ROWS.items():
+            cursor = await connection.execute(sql)
+            (value,) = await cursor.fetchone()  # type: ignore[misc]
+            others[name] = int(value)
+    return int(boards), int(distinct), int(finished), others
 
 
 async def run(seed: int, count: int, folder: Path, keep: Path | None) -> int:
@@ -227,14 +287,23 @@ async def run(seed: int, count: int, folder: Path, keep: Path | None) -> int:
         await standin.stop()
     expected = sum(len(p.rows) for p in planned)
     ok = True
+    rows_written = []
     for name, path in (("service", service_db), ("raw", raw_db)):
-        boards, distinct, finished = await counted(path)
+        boards, distinct, finished, others = await counted(path)
+        rows_written.append(others)
         good = boards == distinct == expected and finished == count
         ok &= good
         print(
             f"{name:8} boards {boards} (distinct {distinct}, expected {expected}),"
             f" finished matches {finished}/{count}: {'ok' if good else 'LOST OR DOUBLED'}"
         )
+    same = rows_written[0] == rows_written[1]
+    ok &= same
+    print(
+        "other rows (service = raw): "
+        + ", ".join(f"{k} {v}" for k, v in rows_written[0].items())
+        + ("" if same else f" BUT raw: {rows_written[1]}")
+    )
     service_rate, raw_rate = count / service_seconds, count / raw_seconds
     print(
         f"service: {count} imports on concurrent tasks in {service_seconds:.3f} s"

@@ -155,6 +155,21 @@ class MatchReader:
         )
         return None if row is None else _match(row)
 
+    async def with_chesscom(
+        self, match_id: int, chesscom_match_id: int
+    ) -> tuple[MatchRecord | None, MatchRecord | None]:
+        """The match with this id and the fixture linked to that chess.com team match (the
+        same one, another, or None), in one query."""
+        rows = await self._scope.fetchall(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE guild_id = ?"
+            " AND (id = ? OR chesscom_match_id = ?)",
+            (self._scope.guild_id, match_id, chesscom_match_id),
+        )
+        found = [_match(row) for row in rows]
+        match = next((m for m in found if m.id == match_id), None)
+        linked = next((m for m in found if m.chesscom_match_id == chesscom_match_id), None)
+        return match, linked
+
     async def by_chesscom(self, chesscom_match_id: int) -> MatchRecord | None:
         """The fixture a chess.com team match was linked to."""
         row = await self._scope.fetchone(
@@ -250,6 +265,15 @@ class MatchRepository(MatchReader):
         if match is not None:
             self._write.match_seasons[match.id] = (match.season_id, match.games_per_board)
         return match
+
+    async def with_chesscom(
+        self, match_id: int, chesscom_match_id: int
+    ) -> tuple[MatchRecord | None, MatchRecord | None]:
+        """As `MatchReader.with_chesscom` (the match's season is known for later changes)."""
+        match, linked = await super().with_chesscom(match_id, chesscom_match_id)
+        if match is not None:
+            self._write.match_seasons[match.id] = (match.season_id, match.games_per_board)
+        return match, linked
 
     async def _season_of(self, match_id: int) -> int:
         """The match's season, bumped (LookupError if the guild has no such match)."""
@@ -397,14 +421,26 @@ class MatchRepository(MatchReader):
         )
         scope.record("challenges_cleared", {"match": match_id})
 
-    async def finish(self, match_id: int, at: dt.datetime | None) -> None:
-        """Record when the match finished (None: not finished)."""
+    async def finish(
+        self, match_id: int, at: dt.datetime | None, *, link_chesscom: int | None = None
+    ) -> None:
+        """Record when the match finished (None: not finished) and, when `link_chesscom` is
+        given, link it to that chess.com team match in the same statement (`link_chesscom`)."""
         scope = self._write
         await self._season_of(match_id)
-        await scope.execute(
-            "UPDATE matches SET finished_at = ? WHERE guild_id = ? AND id = ?",
-            (instant_text(at) if at else None, scope.guild_id, match_id),
-        )
+        finished = instant_text(at) if at else None
+        if link_chesscom is None:
+            await scope.execute(
+                "UPDATE matches SET finished_at = ? WHERE guild_id = ? AND id = ?",
+                (finished, scope.guild_id, match_id),
+            )
+        else:
+            await scope.execute(
+                "UPDATE matches SET finished_at = ?, chesscom_match_id = ?"
+                " WHERE guild_id = ? AND id = ?",
+                (finished, link_chesscom, scope.guild_id, match_id),
+            )
+            scope.record("matches_linked", {"match": match_id, "chesscom": link_chesscom})
         scope.record("matches_finished", {"match": match_id})
 
     async def replace_boards(self, match_id: int, boards: Sequence[BoardRecord]) -> None:

@@ -6,6 +6,7 @@ without reading the at-start facts first and keep the others, a deleted match is
 from __future__ import annotations
 
 import datetime as dt
+import sqlite3
 
 import pytest
 
@@ -119,3 +120,35 @@ async def test_cancelling_a_job_returns_it_once(database: Database) -> None:
         (cancelled,) = uow.jobs.changed
     assert (cancelled.id, cancelled.status, cancelled.due_at) == (scheduled.id, "cancelled", due)
     assert cancelled.payload == {"match": 1}
+
+
+async def test_finish_and_link_in_one_statement_keep_one_fixture_per_chesscom_match(
+    database: Database,
+) -> None:
+    store = GuildStore(database, GUILD)
+    season, match, clubs = await _season(store)
+    async with store.change(1, "test", "x") as uow:
+        other = await uow.matches.add(
+            season, NewMatch(1, "T-1-2", 1, clubs["B"], clubs["A"], START)
+        )
+    async with store.read() as view:
+        assert await view.matches.with_chesscom(match, 77) == (
+            await view.matches.get(match),
+            None,
+        )
+    end = START + dt.timedelta(days=3)
+    async with store.change(1, "test", "x") as uow:
+        await uow.matches.finish(match, end, link_chesscom=77)
+        assert uow.details["matches_linked"] == [{"match": match, "chesscom": 77}]
+    async with store.read() as view:
+        stored, linked = await view.matches.with_chesscom(match, 77)
+        assert stored is not None and (stored.finished_at, stored.chesscom_match_id) == (end, 77)
+        assert linked == stored
+        mine, taken = await view.matches.with_chesscom(other.id, 77)
+        assert mine is not None and mine.id == other.id and taken == stored
+    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):  # the index still checks the link
+        async with store.change(1, "test", "x") as uow:
+            await uow.matches.finish(other.id, end, link_chesscom=77)
+    async with store.read() as view:
+        unchanged = await view.matches.get(other.id)
+    assert unchanged is not None and unchanged.finished_at is None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
@@ -165,21 +165,23 @@ async def import_chesscom_result_in(
     job); a refusal (`UserError`) comes before anything is written."""
     match, chesscom, facts = read.match, read.chesscom, read.facts
     assert facts.match is not None
-    current = await find_match(uow.matches, match.id)
+    current, linked = await uow.matches.with_chesscom(match.id, chesscom)
+    if current is None:
+        raise UserError(f"No match {match.id} on this server.")
     await _may_report(uow.club_admins, actor, current)
     if (current.home_club_id, current.away_club_id) != (match.home_club_id, match.away_club_id):
         raise UserError(f"Match {match.id} changed meanwhile; try again.")
-    if current.chesscom_match_id != chesscom:  # linked to this one: to no other (unique)
-        linked = await uow.matches.by_chesscom(chesscom)
-        if linked is not None:
-            raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
-        await uow.matches.link_chesscom(match.id, chesscom)
+    if linked is not None and linked.id != match.id:  # one fixture per chess.com match
+        raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
+    link = None if current.chesscom_match_id == chesscom else chesscom
+    finished = facts.match.finished or uow.now
     await uow.matches.replace_boards(match.id, list(read.boards))
-    await uow.matches.finish(match.id, facts.match.finished or uow.now)
+    await uow.matches.finish(match.id, finished, link_chesscom=link)
     closed = await _record_closed(uow, current.season_id, facts, read.observed)
     await _record_fielded(uow, current, read.home, read.away, facts)
     await cancel_jobs(uow, match.id, (POLL,))
-    return await _recorded(uow, match.id, read.boards, read.home, read.away, closed, "chess.com")
+    updated = replace(current, finished_at=finished.astimezone(dt.UTC), chesscom_match_id=chesscom)
+    return await _recorded(uow, updated, read.boards, read.home, read.away, closed, "chess.com")
 
 
 async def _record_closed(
@@ -209,16 +211,15 @@ async def _record_fielded(
 
 async def _recorded(
     uow: UnitOfWork,
-    match_id: int,
+    updated: MatchRecord,
     stored: Sequence[BoardRecord],
     home: Club,
     away: Club,
     closed: Sequence[str],
     how: str,
 ) -> ResultRecorded:
-    """The result as now stored: the match read back, its boards exactly those just stored
-    (`replace_boards`), by number."""
-    updated = await find_match(uow.matches, match_id)
+    """The result as now stored: the match as just updated (not read back), its boards
+    exactly those just stored (`replace_boards`), by number."""
     boards = tuple(sorted(stored, key=lambda b: b.board))
     home_half = sum(b.home_half for b in boards)
     away_half = sum(b.away_half for b in boards)
@@ -256,8 +257,10 @@ async def enter_manual_result(
     if len({b.board for b in boards}) != len(boards):
         raise UserError("A board number is given twice.")
     async with store.change(actor.user_id, "match.result", f"match:{match.id}") as uow:
-        await find_match(uow.matches, match.id)
+        current = await find_match(uow.matches, match.id)
+        finished = finished_at or uow.now
         await uow.matches.replace_boards(match.id, boards)
-        await uow.matches.finish(match.id, finished_at or uow.now)
+        await uow.matches.finish(match.id, finished)
         await cancel_jobs(uow, match.id, (POLL,))
-        return await _recorded(uow, match.id, boards, home, away, (), "entered by an arbiter")
+        updated = replace(current, finished_at=finished.astimezone(dt.UTC))
+        return await _recorded(uow, updated, boards, home, away, (), "entered by an arbiter")
