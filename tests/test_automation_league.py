@@ -11,7 +11,6 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from chesscom_fake import FakeChessCom
 
 from bot.clock import VirtualClock
 from bot.league_store import load_season
@@ -32,6 +31,7 @@ from tests.automation_world import (
     outbox,
     team_match,
 )
+from tests.chesscom_fake import FakeChessCom
 
 NOTICE = 120
 

@@ -4,7 +4,6 @@ do what, what a refusal leaves (nothing), and what a valid call writes (one audi
 from __future__ import annotations
 
 import pytest
-from chesscom_fake import FakeChessCom
 
 from bot.chesscom.client import ChessComClient
 from bot.errors import UserError
@@ -14,6 +13,7 @@ from bot.services.clubs import club_url_id
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.guild_settings import GuildSettings
+from tests.chesscom_fake import FakeChessCom
 from tests.services_world import (
     ADMIN_A,
     DIRECTOR_USER,
