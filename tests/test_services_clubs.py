@@ -10,6 +10,7 @@ from bot.errors import UserError
 from bot.services import clubs
 from bot.services.actor import Actor, Role
 from bot.services.clubs import club_url_id
+from core.league.season import SeasonRules
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.guild_settings import GuildSettings
@@ -163,6 +164,34 @@ async def test_exclusion_needs_a_director_and_a_motion(
         "club.exclude",
     )
     assert event.club.status == "excluded"
+
+
+async def test_exclusion_records_the_exclusion_and_the_cl_23_disqualification(
+    database: Database, client: ChessComClient
+) -> None:
+    """CL-4, CL-23: the one exclusion use case (the motion path runs it too) records, in each
+    season the club plays that is not finished, the exclusion and the disqualification that
+    takes its matches out, both with the motion's id; a finished season is left alone."""
+    store = GuildStore(database, GUILD)
+    club_id = await _registered(database, client)
+    async with store.change(None, "test.seasons", "seasons") as uow:
+        ids = []
+        for name in ("Old", "Now"):
+            season = await uow.seasons.create(name, SeasonRules(), created_by=None)
+            division = await uow.seasons.add_division(season.id, "P", 1)
+            await uow.seasons.add_club(season.id, division.id, club_id)
+            ids.append(season.id)
+        await uow.seasons.set_status(ids[0], "finished")
+    event = await clubs.exclude_club(store, DIRECTOR, club_id, 7, "profile unclear")
+    assert [s.season.name for s in event.seasons] == ["Now"]
+    assert [d.club for d in event.seasons[0].after.disqualified] == [event.club.name]
+    async with store.read() as view:
+        old, now = [await view.decisions.of_season(i) for i in ids]
+    assert old == []
+    assert [(d.kind, d.rule, d.motion_id) for d in now] == [
+        ("exclusion", "CL-4", 7),
+        ("disqualification", "CL-23", 7),
+    ]
 
 
 async def test_admins_change_only_by_the_clubs_own_admins_and_stay_two(
