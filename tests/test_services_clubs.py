@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.chesscom.client import ChessComClient
+from bot.chesscom.client import ChessComClient, ClientSettings
 from bot.errors import UserError
+from bot.league_store import StandingsCache
 from bot.services import clubs
 from bot.services.actor import Actor, Role
+from bot.services.club_card import club_card
 from bot.services.clubs import club_url_id
 from core.league.season import SeasonRules
 from storage.database import Database
@@ -243,3 +245,40 @@ def test_a_member_holds_the_configured_roles_only() -> None:
     assert Actor.member(5, settings, [2, 3]).roles == frozenset({Role.DIRECTOR, Role.ARBITER})
     assert Actor.member(5, GuildSettings(GUILD), [1, 2]).roles == frozenset()
     assert Actor.system().has(Role.DIRECTOR) and Actor.system().user_id is None
+
+
+async def test_the_club_card_is_read_by_one_use_case(
+    database: Database, client: ChessComClient, fake: FakeChessCom
+) -> None:
+    """`/club info`'s use case: the card holds the admins, the division of the season the club
+    plays now (not a finished one) and chess.com's figures read after `ready`; an unknown
+    club is refused before `ready` (so the refusal stays private)."""
+    store = GuildStore(database, GUILD)
+    club_id = await _registered(database, client)
+    async with store.change(None, "test.seasons", "seasons") as uow:
+        for name in ("Old", "Now"):
+            season = await uow.seasons.create(name, SeasonRules(), created_by=None)
+            division = await uow.seasons.add_division(season.id, f"{name} P", 1)
+            await uow.seasons.add_club(season.id, division.id, club_id)
+            if name == "Old":
+                await uow.seasons.set_status(season.id, "finished")
+    calls: list[str] = []
+
+    async def ready() -> None:
+        calls.append("ready")
+
+    settings = ClientSettings(contact="tests@example.org", base_url=fake.base_url, max_retries=0)
+    with pytest.raises(UserError):
+        await club_card(store, StandingsCache(), settings, "No Such Club", ready)
+    assert calls == []
+    card = await club_card(
+        store, StandingsCache(), settings, "chess.com developer community", ready
+    )
+    profile = await client.club(CLUB)
+    assert calls == ["ready"]
+    assert (card.name, card.admins, card.division) == (
+        "Chess.com Developer Community",
+        ADMIN_A,
+        "Now P (Now)",
+    )
+    assert (card.members, card.forfeits) == (profile.members_count, {})
