@@ -11,16 +11,13 @@ from discord.ext import commands
 
 from bot import autocomplete
 from bot.arbiter import ArbiterBot
-from bot.chesscom.client import ChessComClient, ChessComError
+from bot.chesscom.client import ChessComClient
 from bot.command_input import actor_of
 from bot.permissions import guild_store, is_hq
-from bot.rendering.league_embeds import ClubInfo, club_embed, paged
+from bot.rendering.league_embeds import club_embed, paged
 from bot.services import clubs as service
-from bot.services.references import find_club
+from bot.services.club_card import club_card
 from bot.ui.pages import send_pages
-
-FORFEIT_RULES = ("CL-15", "CL-20", "CL-21")
-"""The forfeits a club's card counts: challenge deadline, too few players, a removal."""
 
 
 class Clubs(commands.Cog):
@@ -94,45 +91,11 @@ class Clubs(commands.Cog):
     async def info(self, interaction: discord.Interaction, club: str) -> None:
         """The club's card; members and daily average are read from chess.com now."""
         store = guild_store(interaction)
-        async with store.read() as view:
-            found = await find_club(view.clubs, club)
-            admins = tuple(await view.club_admins.admins_of(found.id))
-            division = None
-            current = None
-            for season in reversed(await view.seasons.all()):
-                place = [m for m in await view.seasons.members(season.id) if m.club_id == found.id]
-                if place and season.status != "finished":
-                    names = {d.id: d.name for d in await view.seasons.divisions(season.id)}
-                    division = f"{names[place[0].division_id]} ({season.name})"
-                    current = season
-                    break
-        forfeits: dict[str, int] = {}
-        if current is not None:
-            report = await self.bot.standings.report(store, current, now=store.database.clock())
-            for rule in FORFEIT_RULES:
-                count = sum(1 for b in report.forfeits if b.club == found.name and b.rule == rule)
-                if count:
-                    forfeits[rule] = count
-        await interaction.response.defer(thinking=True)  # an unknown club was refused privately
-        members = average = None
-        if found.chesscom_id:
-            try:
-                async with ChessComClient(self.bot.config.chesscom) as client:
-                    profile = await client.club(found.chesscom_id)
-                members, average = profile.members_count, profile.average_daily_rating
-            except ChessComError:
-                pass  # the card shows what the database knows
-        card = ClubInfo(
-            found.name,
-            found.chesscom_id,
-            found.status,
-            admins,
-            division,
-            found.reminder_channel_id,
-            members,
-            average,
-            forfeits,
-        )
+
+        async def ready() -> None:  # an unknown club was refused privately before this
+            await interaction.response.defer(thinking=True)
+
+        card = await club_card(store, self.bot.standings, self.bot.config.chesscom, club, ready)
         await interaction.followup.send(embed=club_embed(card))
 
     @group.command(name="list", description="The league's clubs, by status.")

@@ -22,12 +22,12 @@ from bot.command_input import actor_of
 from bot.errors import UserError
 from bot.permissions import guild_store, is_club_admin
 from bot.rendering.league_embeds import paged
-from bot.roster_facts import club_season, fielded
+from bot.roster_facts import club_season
 from bot.services import rosters as service
 from bot.services.removal_checks import PlayerStatsSource, verify_removal
+from bot.services.roster_check import check_roster
 from bot.ui.members import director_ids
 from bot.ui.pages import send_pages
-from core.league.roster import exact_percent
 
 
 class _NoChessCom:
@@ -91,41 +91,27 @@ class Rosters(commands.Cog):
         """Multi-team players and closed accounts from the season's facts; timeout ratios
         above the season's limit read from chess.com now (deferred first)."""
         store = guild_store(interaction)
-        async with store.read() as view:
-            found, record = await club_season(view, club, season)
-            players = await fielded(view, found.id, record.id)
-            closed = {a.username.casefold() for a in await view.rosters.closed_accounts(record.id)}
-        await interaction.response.defer(thinking=True)
-        report = await self.bot.standings.report(store, record, now=store.database.clock())
-        multi = {
-            p.player: p for p in report.multi_team_players if p.player in map(str.casefold, players)
-        }
-        limit = record.rules.timeout_ratio_limit_percent
-        above: list[str] = []
-        unknown: list[str] = []
+
+        async def ready() -> None:  # an unknown club or season was refused privately
+            await interaction.response.defer(thinking=True)
+
         async with self._chesscom() as chesscom:
-            for name in sorted(players, key=str.casefold):
-                try:
-                    percent = (await chesscom.player_stats(name)).daily_timeout_percent
-                except ChessComError:
-                    unknown.append(name)
-                    continue
-                if percent is not None and exact_percent(percent) > limit:
-                    above.append(f"**{name}**: {percent:g} % (CL-21)")
-        lines = [f"**{len(players)} players fielded** in {record.name}:"]
+            found = await check_roster(store, self.bot.standings, chesscom, club, season, ready)
+        players = found.players
+        lines = [f"**{len(players)} players fielded** in {found.season}:"]
         lines += [f"{name} · {games} game{'s' * (games != 1)}" for name, games in players.items()]
         lines.append("**Multi-team players (CL-18):**")
         lines += [
-            f"**{name}**: home club {p.home_club}, {p.other_matches} matches for others"
-            for name, p in multi.items()
+            f"**{p.player}**: home club {p.home_club}, {p.other_matches} matches for others"
+            for p in found.multi_team
         ] or ["none"]
         lines.append("**Closed accounts (CL-19):**")
-        lines += [f"**{n}**" for n in players if n.casefold() in closed] or ["none"]
-        lines.append(f"**Timeout ratio above {_percent(limit)} % (CL-21):**")
-        lines += above or ["none"]
-        if unknown:
-            lines.append(f"Not read from chess.com: {', '.join(unknown)}")
-        await send_pages(interaction, paged(f"{found.name}: roster check", lines, "No players."))
+        lines += [f"**{n}**" for n in found.closed] or ["none"]
+        lines.append(f"**Timeout ratio above {_percent(found.timeout_limit)} % (CL-21):**")
+        lines += [f"**{a.player}**: {a.percent:g} % (CL-21)" for a in found.above] or ["none"]
+        if found.unknown:
+            lines.append(f"Not read from chess.com: {', '.join(found.unknown)}")
+        await send_pages(interaction, paged(f"{found.club}: roster check", lines, "No players."))
 
     @group.command(name="remove", description="Record removing a player from your club (CL-21).")
     @app_commands.describe(

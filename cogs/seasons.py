@@ -3,9 +3,7 @@ show it, its calendar (embed + .ics), the CL-8 proposal, and season files in and
 
 from __future__ import annotations
 
-import datetime as dt
 import io
-from collections import defaultdict
 
 import discord
 from discord import app_commands
@@ -17,22 +15,18 @@ from bot.command_input import actor_of, parse_day, read_attachment
 from bot.permissions import guild_store, is_hq
 from bot.rendering.calendar_ics import CalendarMatch, season_calendar
 from bot.rendering.league_embeds import (
-    MatchLine,
     calendar_embeds,
     paged,
     schedule_preview,
     season_embed,
 )
 from bot.services import schedule, season_files, seasons
-from bot.services.match_jobs import deadline_of
-from bot.services.references import find_club, find_season
+from bot.services.promotion import season_promotion
+from bot.services.references import find_season
+from bot.services.season_calendar import season_calendar_of
 from bot.ui.confirm import ConfirmView
 from bot.ui.motion_buttons import DivisionMakeupButton
 from bot.ui.pages import send_pages
-from core.league import promotion_proposal
-
-CALENDAR_MATCHES = 60
-"""Matches `/season calendar` lists in its embed (the .ics holds them all)."""
 
 
 class Seasons(commands.Cog):
@@ -147,19 +141,12 @@ class Seasons(commands.Cog):
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
         plan = await schedule.schedule_season(store, actor, season, confirm=False)
-        async with store.read() as view:
-            names = {c.id: c.name for c in await view.clubs.all()}
-        rounds: dict[int, list[str]] = defaultdict(list)
-        starts: dict[int, dt.datetime] = {}
-        for planned in plan.matches:
-            fixture = planned.fixture
-            rounds[fixture.round].append(
-                f"{fixture.id}: {names[planned.home_club_id]} – {names[planned.away_club_id]}"
-            )
-            starts[fixture.round] = min(starts.get(fixture.round, fixture.start), fixture.start)
         pages = schedule_preview(
             plan.season.name,
-            [(r, starts[r], rounds[r]) for r in sorted(rounds)],
+            [
+                (r.number, r.start, [f"{f.id}: {f.home} – {f.away}" for f in r.fixtures])
+                for r in plan.rounds
+            ],
             len(plan.matches),
         )
         season_id = plan.season.id
@@ -216,56 +203,27 @@ class Seasons(commands.Cog):
         """Starts and CL-15 deadlines with countdowns; the .ics holds every match."""
         store = guild_store(interaction)
         now = store.database.clock()
-        async with store.read() as view:
-            record = await find_season(view.seasons, season)
-            only = None if club is None else (await find_club(view.clubs, club)).id
-            names = {c.id: c.name for c in await view.clubs.all()}
-            divisions = {d.id: d.name for d in await view.seasons.divisions(record.id)}
-            matches = [
-                m
-                for m in await view.matches.of_season(record.id)
-                if only is None or only in (m.home_club_id, m.away_club_id)
-            ]
-        notice = record.rules.challenge_deadline_hours
-        lines = [
-            MatchLine(
-                m.id,
-                record.name,
-                divisions[m.division_id],
-                m.key,
-                m.round,
-                names[m.home_club_id],
-                names[m.away_club_id],
-                m.start,
-                deadline_of(m.start, notice),
-                m.finished_at is not None,
-                None,
-                "",
-            )
-            for m in sorted(matches, key=lambda m: (m.start, m.key))
-        ]
-        coming = [m for m in lines if not m.finished and m.start >= now][:CALENDAR_MATCHES]
+        found = await season_calendar_of(store, season, club, now)
         ics = season_calendar(
-            record.name,
+            found.season,
             [
                 CalendarMatch(m.key, m.division, m.round, m.home, m.away, m.start, m.deadline)
-                for m in lines
+                for m in found.matches
             ],
             now,
         )
         file = discord.File(io.BytesIO(ics), filename="calendar.ics")
-        await send_pages(interaction, calendar_embeds(record.name, coming), files=[file])
+        await send_pages(
+            interaction, calendar_embeds(found.season, list(found.coming)), files=[file]
+        )
 
     @group.command(name="promotion", description="The CL-8 promotion and relegation proposal.")
     @app_commands.describe(season="The season.")
     @app_commands.autocomplete(season=autocomplete.seasons)
     async def promotion(self, interaction: discord.Interaction, season: str) -> None:
         """CL-8: computed from the standings; adopted only by a director vote (`/vote`)."""
-        store = guild_store(interaction)
-        async with store.read() as view:
-            record = await find_season(view.seasons, season)
-        report = await self.bot.standings.report(store, record, now=store.database.clock())
-        proposal = promotion_proposal(report.divisions, record.rules.promotion_places)
+        found = await season_promotion(guild_store(interaction), self.bot.standings, season)
+        record, proposal = found.season, found.proposal
         lines = [f"**{m.club}**: {m.from_division} → {m.to_division}" for m in proposal.moves]
         lines.append(
             "Adopted only by a passed director motion (`/vote open kind:division-makeup`)."

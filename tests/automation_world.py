@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chesscom_fake import FakeChessCom
-
 from bot.arbiter import ArbiterBot
 from bot.clock import VirtualClock
 from bot.config import ChessComConfig, ClDefaults, Config, DatabaseConfig
@@ -22,6 +20,7 @@ from bot.services.actor import Actor, Role
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.matches import MatchRecord
+from tests.chesscom_fake import FakeChessCom
 from tests.discord_harness import DEFAULT_GUILD_ID, DiscordHarness
 
 GUILD = DEFAULT_GUILD_ID

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chesscom_fake import FakeChessCom
 
 from bot.clock import VirtualClock
 from bot.config import ChessComConfig, Config
@@ -31,6 +30,7 @@ from tests.automation_world import (
     outbox,
     team_match,
 )
+from tests.chesscom_fake import FakeChessCom
 
 FEW = 3  # players each club fields (a board counts for both clubs)
 

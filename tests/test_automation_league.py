@@ -11,7 +11,6 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from chesscom_fake import FakeChessCom
 
 from bot.clock import VirtualClock
 from bot.league_store import load_season
@@ -32,6 +31,7 @@ from tests.automation_world import (
     outbox,
     team_match,
 )
+from tests.chesscom_fake import FakeChessCom
 
 NOTICE = 120
 
@@ -243,3 +243,25 @@ async def test_a_chesscom_5xx_while_polling_is_retried_later_and_loses_nothing(
     started = _about(rows, "**Team Romania** vs **Team USA - Southwest** started")
     assert len(started) == 1 and "late" not in started[0][1]
     assert len([s for s in world.sends if "Result (chess.com)" in s[1]]) == 1
+
+
+async def test_a_restart_after_both_reminders_fell_due_posts_only_the_last(
+    world: World,
+) -> None:
+    """CL-15: the bot is down over the − 48 h and − 12 h reminders and starts 6 h before the
+    deadline: only the − 12 h reminder speaks (one per club still to act), not both; a bot
+    down past the deadline posts no reminder at all (the judgement speaks)."""
+    async with world.bot(VirtualClock(T0)) as bot:
+        found = await world.matches(bot.database)
+    first = min(found, key=lambda m: m.start)
+    round_one = len([m for m in found if m.start == first.start])
+    deadline = deadline_of(first.start, NOTICE)
+    async with world.bot(VirtualClock(deadline - dt.timedelta(hours=6))) as bot:
+        rows = await outbox(bot.database)
+    reminders = _about(rows, "must be", "CL-15")
+    assert len(reminders) == 2 * round_one  # both clubs of each match, once
+    assert len(set(reminders)) == len(reminders)
+    async with world.bot(VirtualClock(deadline + dt.timedelta(hours=1))) as bot:
+        later = await outbox(bot.database)
+    assert _about(later, "must be", "CL-15") == reminders
+    assert len(_about(later, "Challenge deadline", "both clubs forfeit")) == round_one

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chesscom_fake import FakeChessCom
 
 from bot.clock import VirtualClock
 from bot.league_store import load_season
@@ -23,6 +22,7 @@ from core.league import league_report
 from core.league.season import SeasonRules
 from storage.guild import GuildStore
 from tests.automation_world import GUILD, T0, World, build_world, outbox
+from tests.chesscom_fake import FakeChessCom
 
 NOTICE = 120
 API = "https://api.chess.com/pub"

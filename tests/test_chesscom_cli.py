@@ -9,11 +9,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from chesscom_fake import FakeChessCom, running_fake
 
 from bot.chesscom.client import VERSION
 from bot.cli import main
 from bot.formats.season_file import MatchModel
+from tests.chesscom_fake import FakeChessCom, running_fake
 
 CONTACT = "league-hq@example.org"
 

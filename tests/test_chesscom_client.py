@@ -8,7 +8,6 @@ from fractions import Fraction
 
 import aiohttp
 import pytest
-from chesscom_fake import FakeChessCom
 from pydantic import BaseModel, ConfigDict
 
 from bot.chesscom.client import (
@@ -22,6 +21,7 @@ from bot.chesscom.client import (
     ClientSettings,
 )
 from bot.chesscom.reader import RatingSource, read_club_at_start
+from tests.chesscom_fake import FakeChessCom
 
 CONTACT = "ops@example.org"
 USER_AGENT = f"Arbiter/{VERSION} ({CONTACT})"

@@ -12,9 +12,14 @@ from pathlib import Path
 import pytest
 
 from bot.arbiter import ArbiterBot
+from bot.chesscom.client import ChessComError
+from bot.chesscom.models import PlayerStats
 from bot.clock import VirtualClock
 from bot.config import ChessComConfig, Config, DatabaseConfig
+from bot.errors import UserError
+from bot.league_store import StandingsCache
 from bot.scheduler import Scheduler
+from bot.services.roster_check import check_roster
 from storage.database import Database
 from storage.guild import GuildStore
 from tests.chesscom_fake import FakeChessCom, running_fake
@@ -170,3 +175,47 @@ async def test_remove_is_refused_to_another_clubs_admin_and_writes_nothing(
     )
     assert refused.reply.ephemeral and "**club admin** of **A**" in (refused.reply.content or "")
     assert await _dump(bot) == before
+
+
+class _Stats:
+    """Timeout ratios by player; anyone else is unknown to chess.com."""
+
+    def __init__(self, percents: dict[str, float]) -> None:
+        self.percents = percents
+
+    async def player_stats(self, username: str) -> PlayerStats:
+        if username not in self.percents:
+            raise ChessComError("not found", username)
+        record = {"timeout_percent": self.percents[username]}
+        return PlayerStats.model_validate({"chess_daily": {"record": record}})
+
+
+async def test_the_roster_check_is_one_read_use_case(tmp_path: Path) -> None:
+    """CL-18, CL-19, CL-21: `check_roster` gives the players fielded, the multi-team and
+    closed-account ones and the timeout ratios above the limit; an unknown club is refused
+    before `ready`."""
+    database = await Database.open(tmp_path / "check.db", clock=VirtualClock(START))
+    try:
+        await database.migrate()
+        await import_test_season(database, SEASON)
+        store = GuildStore(database, DEFAULT_GUILD_ID)
+        calls: list[str] = []
+
+        async def ready() -> None:
+            calls.append("ready")
+
+        stats = _Stats({"slowpoke": 30.5, "a1": 25, "m1": 10})
+        with pytest.raises(UserError):
+            await check_roster(store, StandingsCache(), stats, "Nobody", None, ready)
+        assert calls == []
+        found = await check_roster(store, StandingsCache(), stats, "a", None, ready)
+        assert calls == ["ready"]
+        assert (found.club, sorted(found.players)) == ("A", ["a1", "a2", "m1", "slowpoke"])
+        assert [(p.player, p.home_club, p.other_matches) for p in found.multi_team] == [
+            ("m1", "A", 2)
+        ]
+        assert found.closed == ("a2",) and found.timeout_limit == 25
+        assert [(a.player, a.percent) for a in found.above] == [("slowpoke", 30.5)]
+        assert found.unknown == ("a2",)
+    finally:
+        await database.close()

@@ -253,3 +253,16 @@ async def test_help_lists_the_new_commands_to_those_who_may_use_them(
         assert command in player
     assert "`/standings-pin`" not in player and "`/roster remove`" not in player
     assert "`/standings-pin`" in await listed(harness.member("HQ"))
+
+
+async def test_standings_of_a_division_with_no_clubs_says_so(
+    harness: DiscordHarness, bot: ArbiterBot
+) -> None:
+    """A new season's divisions without clubs: a sentence each, not an empty `Rk Club` table."""
+    await set_up(harness)
+    hq = harness.member("HQ", name="hq")
+    await harness.command("season create", user=hq, name="Empty", first_round="2030-01-07")
+    reply = (await harness.command("standings", user=harness.member(), season="Empty")).reply
+    [embed] = reply.embeds
+    assert "No clubs in this division yet." in embed["description"]
+    assert "Rk Club" not in embed["description"] and "```" not in embed["description"]

@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from chesscom_fake import FakeChessCom
 
 from bot.chesscom.client import ChessComClient
 from bot.formats.boards_csv import parse_boards_csv
@@ -19,6 +18,7 @@ from bot.services.removal_checks import verify_removal
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.motions import Motion
+from tests.chesscom_fake import FakeChessCom
 from tests.cl_seasons import match, season
 from tests.discord_harness import DEFAULT_GUILD_ID
 from tests.motion_world import START, import_test_season, league_json, table

@@ -86,6 +86,10 @@ def test_a_wrong_expectation_fails_naming_the_step(
         (['{"expect": {"contains": "x"}}'], "line 2: expect: there is no earlier step"),
         (['{"as": "hq", "command": "help"}', '{"expect": {"colour": 1}}'], "unknown key 'colour'"),
         (['{"dance": true}'], "line 2: unknown step"),
+        (
+            ['{"as": "hq", "command": "standings", "options": {"season": "S", "format": "xml"}}'],
+            "line 2: /standings option 'format': 'xml' is not one of its choices (embed, image",
+        ),
     ],
 )
 def test_a_bad_line_is_refused_naming_it_and_nothing_runs(

@@ -6,11 +6,13 @@ unexpected error with a counted error id."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import pytest
 
 import bot.arbiter
 from bot.cli import main
+from bot.offline.transcript import StepRecord
 from tests.paths import ROOT
 
 PROBE_SCRIPT = ROOT / "tests" / "scripts" / "probe" / "steps.jsonl"
@@ -75,3 +77,34 @@ def test_a_click_on_a_missing_button_stops_naming_the_step(
         "step 2 (line 3): no button 'Maybe' on the messages of step 1 (buttons there: No, Yes)"
         in err
     )
+
+
+def test_the_readable_transcript_escapes_control_characters() -> None:
+    """A reply carrying NUL, a carriage return or a line separator stays on its lines in the
+    readable transcript (escaped), while a newline still starts an indented line."""
+    record = StepRecord(
+        1,
+        2,
+        "/echo",
+        datetime(2030, 1, 1, tzinfo=UTC),
+        replies=[
+            {
+                "ephemeral": False,
+                "content": "a\0b\nc\rd\u2028e",
+                "embeds": [{"title": "t\x1b", "description": "x\0", "fields": [["f\0", "v"]]}],
+            }
+        ],
+        error="bad\0",
+    )
+    text = record.as_text()
+    assert text.split("\n") == [
+        "step 1 · 2030-01-01T00:00:00Z · /echo",
+        "  reply (public): a\\x00b",
+        "    c\\rd\\u2028e",
+        "    [t\\x1b]",
+        "      x\\x00",
+        "      f\\x00:",
+        "        v",
+        "  error: bad\\x00",
+    ]
+    assert all(c == "\n" or c.isprintable() for c in text)

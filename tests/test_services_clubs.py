@@ -4,16 +4,19 @@ do what, what a refusal leaves (nothing), and what a valid call writes (one audi
 from __future__ import annotations
 
 import pytest
-from chesscom_fake import FakeChessCom
 
-from bot.chesscom.client import ChessComClient
+from bot.chesscom.client import ChessComClient, ClientSettings
 from bot.errors import UserError
+from bot.league_store import StandingsCache
 from bot.services import clubs
 from bot.services.actor import Actor, Role
+from bot.services.club_card import club_card
 from bot.services.clubs import club_url_id
+from core.league.season import SeasonRules
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.guild_settings import GuildSettings
+from tests.chesscom_fake import FakeChessCom
 from tests.services_world import (
     ADMIN_A,
     DIRECTOR_USER,
@@ -165,6 +168,34 @@ async def test_exclusion_needs_a_director_and_a_motion(
     assert event.club.status == "excluded"
 
 
+async def test_exclusion_records_the_exclusion_and_the_cl_23_disqualification(
+    database: Database, client: ChessComClient
+) -> None:
+    """CL-4, CL-23: the one exclusion use case (the motion path runs it too) records, in each
+    season the club plays that is not finished, the exclusion and the disqualification that
+    takes its matches out, both with the motion's id; a finished season is left alone."""
+    store = GuildStore(database, GUILD)
+    club_id = await _registered(database, client)
+    async with store.change(None, "test.seasons", "seasons") as uow:
+        ids = []
+        for name in ("Old", "Now"):
+            season = await uow.seasons.create(name, SeasonRules(), created_by=None)
+            division = await uow.seasons.add_division(season.id, "P", 1)
+            await uow.seasons.add_club(season.id, division.id, club_id)
+            ids.append(season.id)
+        await uow.seasons.set_status(ids[0], "finished")
+    event = await clubs.exclude_club(store, DIRECTOR, club_id, 7, "profile unclear")
+    assert [s.season.name for s in event.seasons] == ["Now"]
+    assert [d.club for d in event.seasons[0].after.disqualified] == [event.club.name]
+    async with store.read() as view:
+        old, now = [await view.decisions.of_season(i) for i in ids]
+    assert old == []
+    assert [(d.kind, d.rule, d.motion_id) for d in now] == [
+        ("exclusion", "CL-4", 7),
+        ("disqualification", "CL-23", 7),
+    ]
+
+
 async def test_admins_change_only_by_the_clubs_own_admins_and_stay_two(
     database: Database, client: ChessComClient
 ) -> None:
@@ -214,3 +245,40 @@ def test_a_member_holds_the_configured_roles_only() -> None:
     assert Actor.member(5, settings, [2, 3]).roles == frozenset({Role.DIRECTOR, Role.ARBITER})
     assert Actor.member(5, GuildSettings(GUILD), [1, 2]).roles == frozenset()
     assert Actor.system().has(Role.DIRECTOR) and Actor.system().user_id is None
+
+
+async def test_the_club_card_is_read_by_one_use_case(
+    database: Database, client: ChessComClient, fake: FakeChessCom
+) -> None:
+    """`/club info`'s use case: the card holds the admins, the division of the season the club
+    plays now (not a finished one) and chess.com's figures read after `ready`; an unknown
+    club is refused before `ready` (so the refusal stays private)."""
+    store = GuildStore(database, GUILD)
+    club_id = await _registered(database, client)
+    async with store.change(None, "test.seasons", "seasons") as uow:
+        for name in ("Old", "Now"):
+            season = await uow.seasons.create(name, SeasonRules(), created_by=None)
+            division = await uow.seasons.add_division(season.id, f"{name} P", 1)
+            await uow.seasons.add_club(season.id, division.id, club_id)
+            if name == "Old":
+                await uow.seasons.set_status(season.id, "finished")
+    calls: list[str] = []
+
+    async def ready() -> None:
+        calls.append("ready")
+
+    settings = ClientSettings(contact="tests@example.org", base_url=fake.base_url, max_retries=0)
+    with pytest.raises(UserError):
+        await club_card(store, StandingsCache(), settings, "No Such Club", ready)
+    assert calls == []
+    card = await club_card(
+        store, StandingsCache(), settings, "chess.com developer community", ready
+    )
+    profile = await client.club(CLUB)
+    assert calls == ["ready"]
+    assert (card.name, card.admins, card.division) == (
+        "Chess.com Developer Community",
+        ADMIN_A,
+        "Now P (Now)",
+    )
+    assert (card.members, card.forfeits) == (profile.members_count, {})

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import aiosqlite
 import pytest
-from chesscom_fake import FakeChessCom
 
 from bot.chesscom.client import ChessComClient
 from bot.config import ClDefaults
@@ -28,6 +27,7 @@ from bot.services.match_jobs import KINDS, POLL
 from storage.database import Clock, Database
 from storage.guild import GuildStore
 from tests import services_world
+from tests.chesscom_fake import FakeChessCom
 from tests.services_world import (
     ADMIN_A,
     ADMIN_B,

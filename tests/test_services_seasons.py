@@ -12,9 +12,12 @@ import pytest
 
 from bot.config import ClDefaults
 from bot.errors import UserError
+from bot.league_store import StandingsCache
 from bot.services import schedule, seasons
 from bot.services.actor import Actor, Role
 from bot.services.match_jobs import KINDS
+from bot.services.promotion import season_promotion
+from bot.services.season_calendar import season_calendar_of
 from storage.database import Database
 from storage.guild import GuildStore
 from tests.services_world import DIRECTOR_USER, HQ_USER, audited, dump, open_database, refused
@@ -226,3 +229,30 @@ async def test_schedule_refuses_what_cannot_be_paired(database: Database) -> Non
     await refused(database, schedule.schedule_season(store, HQ, "Spring", confirm=True), "one club")
     with pytest.raises(UserError, match="No season"):
         await schedule.schedule_season(GuildStore(database, 20), HQ, "Spring", confirm=False)
+
+
+async def test_schedule_calendar_and_promotion_are_read_use_cases(database: Database) -> None:
+    """CL-8, CL-12, CL-13, CL-15: the preview groups the fixtures by round with each round's
+    first start; the calendar lists a season's (or one club's) matches by start with their
+    challenge deadlines and the coming ones; the CL-8 proposal comes from the standings."""
+    store = GuildStore(database, GUILD)
+    await clubs_of(store, "Ajax", "Bern", "Cork", "Deva")
+    await season_with(store, ["Ajax", "Bern", "Cork", "Deva"])
+    preview = await schedule.schedule_season(store, HQ, "Spring", confirm=False)
+    assert [r.number for r in preview.rounds] == [1, 2, 3]
+    assert all(len(r.fixtures) == 2 for r in preview.rounds)
+    assert all(r.start == min(f.start for f in r.fixtures) for r in preview.rounds)
+    assert preview.rounds[0].start.date() == FIRST
+    await schedule.schedule_season(store, HQ, "Spring", confirm=True)
+    before = dt.datetime(2024, 2, 1, tzinfo=dt.UTC)
+    found = await season_calendar_of(store, "Spring", None, before)
+    assert len(found.matches) == 6 and found.coming == found.matches
+    assert [m.start for m in found.matches] == sorted(m.start for m in found.matches)
+    hours = dt.timedelta(hours=DEFAULTS.challenge_deadline_hours)
+    assert all(m.deadline == m.start - hours for m in found.matches)
+    ajax = await season_calendar_of(store, "Spring", "ajax", before)
+    assert len(ajax.matches) == 3 and all("Ajax" in (m.home, m.away) for m in ajax.matches)
+    late = await season_calendar_of(store, "Spring", None, found.matches[-1].start)
+    assert late.coming == tuple(m for m in found.matches if m.start == found.matches[-1].start)
+    promotion = await season_promotion(store, StandingsCache(), "Spring")
+    assert promotion.season.name == "Spring" and promotion.proposal.moves == ()

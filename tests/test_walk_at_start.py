@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from chesscom_fake import FakeChessCom, running_fake
 
 from bot.clock import VirtualClock
 from tests.automation_world import World, build_world, outbox, team_match
+from tests.chesscom_fake import FakeChessCom, running_fake
 from tests.test_automation_at_start import QuickWorld, _accepted_romania_usa, _profile
 
 

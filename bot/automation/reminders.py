@@ -1,12 +1,15 @@
 """CL-15 reminders (deadline − 48 h and − 12 h): the admins of each club that has not yet
 issued or accepted the challenge are mentioned in the club's reminder channel (default the
 announcements channel) with the deadline and the command to run. A challenge already
-accepted, a finished match or a stale job (the match moved) says nothing."""
+accepted, a finished match or a stale job (the match moved) says nothing; after a jump in
+time only the last reminder due speaks, and none once the deadline passed (its judgement
+speaks instead)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Sequence
 
 from bot.automation.match_facts import MatchFacts, match_facts, match_id_of, same_instant
 from bot.rendering import announcements
@@ -27,6 +30,14 @@ def reminder_hours(kind: str) -> int:
     return int(hours)
 
 
+def superseded(
+    hours: int, rules_hours: Sequence[int], deadline: dt.datetime, now: dt.datetime
+) -> bool:
+    """True when a later reminder of the same deadline (fewer hours before it) is due too at
+    `now` — the bot was down over both — so this earlier one says nothing."""
+    return any(h < hours and now >= deadline - dt.timedelta(hours=h) for h in rules_hours)
+
+
 def waiting_clubs(facts: MatchFacts) -> list[tuple[Club, str]]:
     """CL-15: the clubs still to act and the command each runs: with no challenge either
     club may issue it (both reminded); an issued one waits for the other club to accept."""
@@ -43,15 +54,16 @@ def reminder_handler() -> JobHandler:
     reminders and the job's end commit together: each reminder is posted once)."""
 
     async def remind(job: Job, uow: UnitOfWork) -> None:
-        hours = dt.timedelta(hours=reminder_hours(job.kind))
+        offset = reminder_hours(job.kind)
         facts = await match_facts(uow, match_id_of(job.payload))
         if (
             facts is None
             or facts.match.finished_at is not None
-            or not same_instant(job.due_at, facts.deadline - hours)
+            or not same_instant(job.due_at, facts.deadline - dt.timedelta(hours=offset))
             or uow.now >= facts.deadline
+            or superseded(offset, facts.season.rules.reminder_hours, facts.deadline, uow.now)
         ):
-            uow.abandon()  # gone, played, moved or past its deadline: nothing to say
+            uow.abandon()  # gone, played, moved, past its deadline or a later one due: silent
             return
         waiting = waiting_clubs(facts)
         settings = await uow.settings.get()

@@ -92,8 +92,9 @@ def replay_config(script: Script, db_path: Path, chesscom_url: str = PLACEHOLDER
 
 
 def check_against_tree(script: Script, tree: discord.app_commands.CommandTree) -> None:
-    """Every command, option and value of the script exists and has the option's type
-    (ScriptError naming the line otherwise), before any step runs."""
+    """Every command, option and value of the script exists, has the option's type and is
+    one of its choices if it has some, as Discord requires (ScriptError naming the line
+    otherwise), before any step runs."""
     header = script.header
     members = {m.name for m in header.members}
     for step in script.steps:
@@ -129,6 +130,13 @@ def check_against_tree(script: Script, tree: discord.app_commands.CommandTree) -
             )
             if problem:
                 raise ScriptError(step.line, f"/{step.path} option {name!r}: {problem}")
+            allowed = [choice.value for choice in params[name].choices]
+            if allowed and value not in allowed:
+                shown = ", ".join(str(a) for a in allowed)
+                raise ScriptError(
+                    step.line,
+                    f"/{step.path} option {name!r}: {value!r} is not one of its choices ({shown})",
+                )
 
 
 def _is_command(node: Any) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -119,18 +120,30 @@ class StepRecord:
             lines += _message(f"post #{post['channel']}", post)
         if self.error:
             lines.append(f"  error: {self.error}")
-        return "\n".join(lines)
+        return "\n".join(escaped(line) for line in lines)
+
+
+def escaped(line: str) -> str:
+    """One transcript line with its control and line-separator characters shown as escapes
+    (`\\x00`, `\\n`), so the readable file stays one line per line and plain text."""
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+        else ch
+        for ch in line
+    )
 
 
 def _indented(text: str, prefix: str) -> list[str]:
-    return [prefix + line for line in text.splitlines()] or [prefix]
+    return [prefix + line for line in text.split("\n")] or [prefix]
 
 
 def _message(label: str, message: dict[str, Any]) -> list[str]:
     content = message.get("content")
-    lines = [f"  {label}:" + (f" {content.splitlines()[0]}" if content else "")]
-    if content:
-        lines += _indented("\n".join(content.splitlines()[1:]), "    ") if "\n" in content else []
+    first, _, rest = (content or "").partition("\n")
+    lines = [f"  {label}:" + (f" {first}" if content else "")]
+    if "\n" in (content or ""):
+        lines += _indented(rest, "    ")
     for embed in message["embeds"]:
         lines.append(f"    [{embed['title'] or ''}]")
         if embed["description"]:

@@ -19,6 +19,8 @@ ROW_LIMIT = 30
 CLUB_MIN = 4
 """The club column never gets narrower than this."""
 FENCE = "```"
+NO_CLUBS = "No clubs in this division yet."
+"""Said instead of an empty table headed `Rk Club`."""
 SMALL_WORDS = frozenset({"of", "the", "de", "du", "des", "la", "le", "and", "&", "von", "van"})
 
 
@@ -140,8 +142,10 @@ def division_block(view: DivisionView, limit: int = DESCRIPTION_LIMIT) -> list[s
     """A division as embed text — its heading, the table in a code block, the legend —
     in pieces of at most `limit` characters: one piece when it fits, else the table split
     by rows (header and heading repeated) and then the legend."""
-    table = standings_table(view.rows)
     heading = f"**{view.division}** · {view.caption('standings')}"
+    if not view.rows:
+        return [f"{heading}\n{NO_CLUBS}"]
+    table = standings_table(view.rows)
     whole = "\n".join([heading, FENCE, *table.lines, FENCE, *table.legend])
     if len(whole) <= limit:
         return [whole]

@@ -13,15 +13,18 @@ from dataclasses import dataclass
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
 from bot.chesscom.models import ClubProfile
 from bot.errors import UserError
+from bot.league_store import load_season
 from bot.rendering import announcements
 from bot.services.actor import Actor, Role, require_club_admin
 from bot.services.announce import announce
 from bot.services.inputs import NOTE_LIMIT, clean_text, positive_id, shown
 from bot.services.references import find_club
+from core.league import LeagueReport, league_report
 from core.league.registration import MIN_ADMINS
 from storage.clubs import Club, ClubStatus
-from storage.decisions import NewDecision
-from storage.guild import GuildStore
+from storage.decisions import DecisionKind, NewDecision
+from storage.guild import GuildStore, UnitOfWork
+from storage.seasons import SeasonRecord
 
 _URL_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,99}")
 _CLUB_URL = re.compile(
@@ -42,7 +45,7 @@ class ClubRegistered:
 
 @dataclass(frozen=True)
 class ClubDecided:
-    """A club's status changed (approved, rejected, excluded)."""
+    """A club's status changed (approved, rejected)."""
 
     club: Club
     status: ClubStatus
@@ -185,40 +188,81 @@ async def reject_club(store: GuildStore, actor: Actor, club: str | int, reason: 
     return await _decide(store, actor, club, "rejected", ("pending",), why, "club.reject")
 
 
+@dataclass(frozen=True)
+class SeasonExclusion:
+    """A season the excluded club played in, with its league report before and after."""
+
+    season: SeasonRecord
+    before: LeagueReport
+    after: LeagueReport
+
+
+@dataclass(frozen=True)
+class ClubExcluded:
+    """A club excluded by a passed motion, and the seasons not finished it was taken out of."""
+
+    club: Club
+    reason: str
+    seasons: tuple[SeasonExclusion, ...]
+
+
+EXCLUSION_DECISIONS: tuple[tuple[DecisionKind, str], ...] = (
+    ("exclusion", "CL-4"),
+    ("disqualification", "CL-23"),
+)
+"""What an exclusion records in each season the club plays that is not finished: the
+exclusion itself, and the disqualification that takes its matches out (CL-23, CL-DQ)."""
+
+
+async def exclude_club_in(
+    uow: UnitOfWork, club_id: int, motion_id: int, reason: str, decided_by: int | None
+) -> ClubExcluded:
+    """CL-4, CL-23: exclude a club inside `uow` by the passed motion `motion_id`: its status
+    becomes excluded, and each season it plays that is not finished records the exclusion and
+    a disqualification (none of its matches count). Refused if it is not pending or approved."""
+    found = await find_club(uow.clubs, club_id)
+    if found.status not in ("pending", "approved"):
+        raise UserError(f"Club {found.name} is {found.status}: it cannot be excluded.")
+    decided = await uow.clubs.decide(found.id, "excluded", decided_by, reason)
+    assert decided is not None
+    seasons = []
+    for season in await uow.seasons.all():
+        if season.status == "finished":
+            continue
+        if not any(m.club_id == found.id for m in await uow.seasons.members(season.id)):
+            continue
+        before = league_report(await load_season(uow.view(), season), now=uow.now)
+        for kind, rule in EXCLUSION_DECISIONS:
+            await uow.decisions.record(
+                season.id,
+                NewDecision(
+                    kind,
+                    rule,
+                    club_id=found.id,
+                    decided_at=uow.now,
+                    motion_id=motion_id,
+                    note=reason,
+                ),
+            )
+        after = league_report(await load_season(uow.view(), season), now=uow.now)
+        seasons.append(SeasonExclusion(season, before, after))
+    uow.details["motion"] = motion_id
+    return ClubExcluded(decided, reason, tuple(seasons))
+
+
 async def exclude_club(
     store: GuildStore, actor: Actor, club: str | int, motion_id: int, reason: str
-) -> ClubDecided:
-    """CL-4, CL-23: exclude a club by a passed director motion (the motion's id is required;
-    the bot applies it when the motion passes). Each season the club plays in that is not
-    finished records the exclusion as a director decision."""
+) -> ClubExcluded:
+    """CL-4, CL-23: a director applies a passed motion's exclusion of a club (its id is
+    required: no role bypasses the vote), in its own unit of work, announced."""
     actor.require(Role.DIRECTOR)
     motion = positive_id(motion_id, "The motion")
     why = clean_text(reason, "reason", NOTE_LIMIT)
     club_id = await _club_id(store, club)
     async with store.change(actor.user_id, "club.exclude", f"club:{club_id}") as uow:
-        found = await find_club(uow.clubs, club_id)
-        if found.status not in ("pending", "approved"):
-            raise UserError(f"Club {found.name} is {found.status}: it cannot be excluded.")
-        decided = await uow.clubs.decide(found.id, "excluded", actor.user_id, why)
-        assert decided is not None
-        for season in await uow.seasons.all():
-            if season.status == "finished":
-                continue
-            if any(m.club_id == found.id for m in await uow.seasons.members(season.id)):
-                await uow.decisions.record(
-                    season.id,
-                    NewDecision(
-                        "exclusion",
-                        "CL-4",
-                        club_id=found.id,
-                        motion_id=motion,
-                        note=why,
-                        decided_at=uow.now,
-                    ),
-                )
-        uow.details["motion"] = motion
-        await announce(uow, announcements.club_decided(decided.name, "excluded", why))
-    return ClubDecided(decided, "excluded", why)
+        excluded = await exclude_club_in(uow, club_id, motion, why, actor.user_id)
+        await announce(uow, announcements.club_decided(excluded.club.name, "excluded", why))
+    return excluded
 
 
 async def add_admin(

@@ -1,7 +1,8 @@
-"""Director decisions (CL-23): forfeits, disqualifications, result corrections, exclusions
-and division make-up, recorded as facts of a season. A decision is applied from a passed
-motion (its id), or by the system (a season import, the motion closer): no role bypasses
-the vote."""
+"""Director decisions (CL-23) recorded on their own: forfeits, disqualifications, result
+corrections, exclusions and division make-up as facts of a season, by the system or by a
+director naming the passed motion (no role bypasses the vote). A motion that passes records
+its decision in its own closing unit of work (`motions._apply`, `clubs.exclude_club_in`),
+after its subject was checked when it opened; this is the door for anything else."""
 
 from __future__ import annotations
 

@@ -19,12 +19,13 @@ from bot.league_store import load_season
 from bot.rendering import motions as render
 from bot.services.actor import Actor, Role
 from bot.services.announce import announce
+from bot.services.clubs import exclude_club_in
 from bot.services.inputs import NAME_LIMIT, NOTE_LIMIT, clean_text, shown
 from bot.services.references import find_club, find_match, find_season
 from core.league import LeagueReport, league_report
 from core.league.promotion import promotion_proposal
 from core.votes import MINIMUM_VOTERS, VOTE_HOURS, MotionState, can_open, motion_status
-from storage.decisions import DecisionKind, NewDecision
+from storage.decisions import NewDecision
 from storage.guild import GuildStore, UnitOfWork
 from storage.jobs import Job
 from storage.matches import BoardRecord
@@ -544,39 +545,17 @@ async def _apply(uow: UnitOfWork, motion: Motion) -> str:
 
 
 async def _exclude(uow: UnitOfWork, motion: Motion) -> str:
-    """CL-4: the club is excluded; in every season it plays that is not finished, the
-    exclusion is recorded and the club is out (a disqualification: none of its matches
-    count)."""
+    """CL-4: the club is excluded by the one exclusion use case (`clubs.exclude_club_in`):
+    in every season it plays that is not finished, the exclusion and a disqualification are
+    recorded (none of its matches count); returns what changed in each season's standings."""
     assert motion.club_id is not None
     club = await uow.clubs.get(motion.club_id)
     if club is None or club.status not in ("pending", "approved"):
         raise _NotApplied("the club cannot be excluded any more")
-    await uow.clubs.decide(club.id, "excluded", None, motion.reason)
-    changes = []
-    for season in await uow.seasons.all():
-        if season.status == "finished":
-            continue
-        if not any(m.club_id == club.id for m in await uow.seasons.members(season.id)):
-            continue
-        before: LeagueReport = await _report(uow, season)
-        steps: tuple[tuple[DecisionKind, str], ...] = (
-            ("exclusion", "CL-4"),
-            ("disqualification", "CL-23"),
-        )
-        for kind, rule in steps:
-            await uow.decisions.record(
-                season.id,
-                NewDecision(
-                    kind,
-                    rule,
-                    club_id=club.id,
-                    decided_at=uow.now,
-                    motion_id=motion.id,
-                    note=motion.reason,
-                ),
-            )
-        after: LeagueReport = await _report(uow, season)
-        changes.append(f"{season.name}: {render.standings_change(before, after)}")
+    excluded = await exclude_club_in(uow, club.id, motion.id, motion.reason, None)
+    changes = [
+        f"{s.season.name}: {render.standings_change(s.before, s.after)}" for s in excluded.seasons
+    ]
     return " ".join([f"{club.name} is excluded.", *changes])
 
 

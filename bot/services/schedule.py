@@ -38,6 +38,15 @@ class PlannedMatch:
 
 
 @dataclass(frozen=True)
+class ScheduledRound:
+    """One round of a schedule: its number, its first start and its fixtures (all divisions)."""
+
+    number: int
+    start: dt.datetime
+    fixtures: tuple[Fixture, ...]
+
+
+@dataclass(frozen=True)
 class Schedule:
     """The season's fixtures; `stored` once confirmed, `unchanged` when they were stored
     already exactly so (nothing written)."""
@@ -46,6 +55,17 @@ class Schedule:
     matches: tuple[PlannedMatch, ...]
     stored: bool
     unchanged: bool
+
+    @property
+    def rounds(self) -> tuple[ScheduledRound, ...]:
+        """The fixtures by round number, each round with its earliest start (the preview)."""
+        by_round: dict[int, list[Fixture]] = {}
+        for planned in self.matches:
+            by_round.setdefault(planned.fixture.round, []).append(planned.fixture)
+        return tuple(
+            ScheduledRound(n, min(f.start for f in by_round[n]), tuple(by_round[n]))
+            for n in sorted(by_round)
+        )
 
 
 def _calendar(season: SeasonRecord, rounds: int) -> list[dt.date]:

@@ -1,0 +1,61 @@
+"""`/season calendar` as a read use case: a season's matches (one club's, if named) in
+start order with their CL-15 challenge deadlines, and the next ones not played yet."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from bot.rendering.league_embeds import MatchLine
+from bot.services.match_jobs import deadline_of
+from bot.services.references import find_club, find_season
+from storage.guild import GuildStore
+
+CALENDAR_MATCHES = 60
+"""Matches `/season calendar` lists as coming (the .ics holds them all)."""
+
+
+@dataclass(frozen=True)
+class SeasonCalendar:
+    """A season's matches by start, and the next `CALENDAR_MATCHES` not finished."""
+
+    season: str
+    matches: tuple[MatchLine, ...]
+    coming: tuple[MatchLine, ...]
+
+
+async def season_calendar_of(
+    store: GuildStore, season: str, club: str | None, now: dt.datetime
+) -> SeasonCalendar:
+    """The season's (or one club's) matches with starts and CL-15 deadlines; `coming`: those
+    not finished that start at or after `now`."""
+    async with store.read() as view:
+        record = await find_season(view.seasons, season)
+        only = None if club is None else (await find_club(view.clubs, club)).id
+        names = {c.id: c.name for c in await view.clubs.all()}
+        divisions = {d.id: d.name for d in await view.seasons.divisions(record.id)}
+        matches = [
+            m
+            for m in await view.matches.of_season(record.id)
+            if only is None or only in (m.home_club_id, m.away_club_id)
+        ]
+    notice = record.rules.challenge_deadline_hours
+    lines = tuple(
+        MatchLine(
+            m.id,
+            record.name,
+            divisions[m.division_id],
+            m.key,
+            m.round,
+            names[m.home_club_id],
+            names[m.away_club_id],
+            m.start,
+            deadline_of(m.start, notice),
+            m.finished_at is not None,
+            None,
+            "",
+        )
+        for m in sorted(matches, key=lambda m: (m.start, m.key))
+    )
+    coming = tuple(m for m in lines if not m.finished and m.start >= now)[:CALENDAR_MATCHES]
+    return SeasonCalendar(record.name, lines, coming)
