@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
+from collections.abc import Awaitable, Callable
 from typing import Literal
 
 import discord
@@ -41,19 +42,31 @@ class Standings(commands.Cog):
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
 
+    @staticmethod
+    def _defer(interaction: discord.Interaction) -> Callable[[], Awaitable[None]]:
+        """A public "thinking…" for a slow render, sent once the options are known good."""
+
+        async def ready() -> None:
+            await interaction.response.defer(thinking=True)
+
+        return ready
+
     async def _views(
         self,
         interaction: discord.Interaction,
         season: str,
         division: str | None,
         as_of: dt.date | None = None,
+        ready: Callable[[], Awaitable[None]] | None = None,
     ) -> tuple[str, list[DivisionView]]:
         """The season's name and the views of its divisions (or of the one), from the
-        cached report."""
+        cached report; `ready` runs once the names are found (a refusal stays private)."""
         store = guild_store(interaction)
         async with store.read() as view:
             record = await find_season(view.seasons, season)
             only = None if division is None else await find_division(view.seasons, record, division)
+        if ready is not None:
+            await ready()
         report = await self.bot.standings.report(
             store, record, as_of=as_of, now=store.database.clock()
         )
@@ -81,9 +94,8 @@ class Standings(commands.Cog):
     ) -> None:
         """CL-17: P W D L, MP, GP, SB, DE; shared ranks `=` and disqualified clubs marked."""
         day = None if as_of is None else parse_day(as_of, "as_of date")
-        if format != "embed":
-            await interaction.response.defer(thinking=True)
-        name, views = await self._views(interaction, season, division, day)
+        ready = None if format == "embed" else self._defer(interaction)
+        name, views = await self._views(interaction, season, division, day, ready)
         title = f"{name}: standings" + (f" as of {day.isoformat()}" if day else "")
         if format == "embed":
             await send_pages(interaction, standings_embeds(title, views))
@@ -111,8 +123,9 @@ class Standings(commands.Cog):
         self, interaction: discord.Interaction, season: str, division: str
     ) -> None:
         """Every pairing's result; forfeits and void matches of a disqualified club marked."""
-        await interaction.response.defer(thinking=True)
-        name, [view] = await self._views(interaction, season, division)
+        name, [view] = await self._views(
+            interaction, season, division, ready=self._defer(interaction)
+        )
         png = file_name("crosstable", view.season, view.division, suffix=".png")
         await _send_files(interaction, f"{name}: crosstable", [(png, crosstable_png(view))])
 

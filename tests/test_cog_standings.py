@@ -182,6 +182,23 @@ async def test_bad_options_are_one_line_and_write_nothing(
     assert await _dump(bot) == before
 
 
+async def test_a_bad_season_for_an_image_or_crosstable_is_refused_privately_only(
+    harness: DiscordHarness, bot: ArbiterBot
+) -> None:
+    """An unknown season or division leaves no public "thinking…" message behind: the
+    refusal is the only, ephemeral, reply (the slow render defers only once names are known)."""
+    hq = await set_up(harness)
+    await import_test_season(bot.database, generated_season())
+    for command, options in (
+        ("standings", {"season": "Nope", "format": "image"}),
+        ("standings", {"season": SEASON, "division": "Z", "format": "csv"}),
+        ("crosstable", {"season": "Nope", "division": "P"}),
+    ):
+        outcome = await harness.command(command, user=hq, **options)
+        [reply] = outcome.replies
+        assert reply.kind == "response" and reply.ephemeral, (command, options)
+
+
 async def test_standings_pin_posts_through_the_outbox_and_stores_the_pin(
     harness: DiscordHarness, bot: ArbiterBot
 ) -> None:
