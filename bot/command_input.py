@@ -8,6 +8,7 @@ import datetime as dt
 import discord
 
 from bot.errors import UserError
+from bot.formats.boards_csv import BoardRow, BoardsCsvError, parse_boards_csv
 from bot.services.actor import Actor
 from bot.services.inputs import shown
 from storage.guild import GuildStore
@@ -64,3 +65,20 @@ async def read_attachment(attachment: discord.Attachment, what: str, suffix: str
     if len(data) > MAX_ATTACHMENT:
         raise UserError(f"The {what} is over {MAX_ATTACHMENT:,} bytes.")
     return data
+
+
+async def read_boards(attachment: discord.Attachment) -> list[BoardRow]:
+    """A boards CSV attachment (`/match result`, `/vote open correct-result`) as its rows:
+    a `.csv` within the size cap, UTF-8, every line valid (a bad one is named)."""
+    data = await read_attachment(attachment, "boards file", ".csv")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UserError(
+            f"The boards file is not UTF-8 text (byte {error.start + 1} is not): save it"
+            " as CSV (UTF-8)."
+        ) from None
+    try:
+        return parse_boards_csv(text)
+    except BoardsCsvError as error:
+        raise UserError(f"The boards file cannot be read: {error}.") from None

@@ -13,9 +13,7 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.arbiter import ArbiterBot
 from bot.chesscom.client import ChessComClient
-from bot.command_input import actor_of, parse_instant, read_attachment
-from bot.errors import UserError
-from bot.formats.boards_csv import BoardsCsvError, parse_boards_csv
+from bot.command_input import actor_of, parse_instant, read_boards
 from bot.match_lines import match_line
 from bot.permissions import guild_store, is_arbiter, is_director
 from bot.rendering.division_view import rank_text
@@ -208,18 +206,7 @@ class Matches(commands.Cog):
         actor = await actor_of(store, interaction)
         # No defer: nothing here calls chess.com, and a refusal (a bad line) after a public
         # defer could not be private.
-        data = await read_attachment(file, "boards file", ".csv")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise UserError(
-                f"The boards file is not UTF-8 text (byte {error.start + 1} is not): save it"
-                " as CSV (UTF-8)."
-            ) from None
-        try:
-            rows = parse_boards_csv(text)
-        except BoardsCsvError as error:
-            raise UserError(f"The boards file cannot be read: {error}.") from None
+        rows = await read_boards(file)
         event = await results.enter_manual_result(store, actor, match, rows)
         await interaction.response.send_message(embed=await self._result(store, event.match))
 

@@ -10,21 +10,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import autocomplete
 from bot.arbiter import ArbiterBot
+from bot.command_input import actor_of, read_boards
 from bot.errors import UserError
-from bot.formats.boards_csv import BoardsCsvError, parse_boards_csv
 from bot.permissions import guild_store, is_director
 from bot.rendering.motions import motion_embed, motion_title, motions_embed
 from bot.services.actor import Role
 from bot.services.motions import DISQUALIFY_RULES, MotionRequest, open_motion, vote_rules
-from bot.ui.members import actor_of, director_ids
+from bot.ui.members import director_ids
 from bot.ui.motion_buttons import vote_text
 
 Kind = Literal[
     "forfeit", "disqualify", "correct-result", "exclude-club", "division-makeup", "other"
 ]
 Status = Literal["open", "passed", "rejected", "no-decision"]
-MAX_CSV_BYTES = 64_000
 
 
 class Votes(commands.Cog):
@@ -51,6 +51,8 @@ class Votes(commands.Cog):
         next_season="Name of next season (division-makeup; default: this one's plus one).",
     )
     @app_commands.choices(rule=[app_commands.Choice(name=r, value=r) for r in DISQUALIFY_RULES])
+    @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
+    @app_commands.autocomplete(match=autocomplete.matches)
     @is_director()
     async def open_(
         self,
@@ -65,16 +67,9 @@ class Votes(commands.Cog):
         next_season: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         """Open the motion and reply with it (the message itself goes to the directors)."""
-        actor = await actor_of(interaction)
+        actor = await actor_of(guild_store(interaction), interaction)
         actor.require(Role.DIRECTOR)
-        rows = []
-        if boards is not None:
-            if boards.size > MAX_CSV_BYTES:
-                raise UserError(f"The boards file is larger than {MAX_CSV_BYTES // 1000} kB.")
-            try:
-                rows = parse_boards_csv((await boards.read()).decode("utf-8", "replace"))
-            except BoardsCsvError as bad:
-                raise UserError(f"The boards file: {bad}.") from bad
+        rows = [] if boards is None else await read_boards(boards)
         request = MotionRequest(
             kind,
             reason,
@@ -142,55 +137,6 @@ class Votes(commands.Cog):
             for m in found
             if typed in motion_title(m).casefold()
         ][:25]
-
-    @open_.autocomplete("club")
-    async def club_choices(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """The guild's clubs matching what is typed."""
-        async with guild_store(interaction).read() as view:
-            clubs = await view.clubs.all()
-        typed = current.strip().casefold()
-        return [
-            app_commands.Choice(name=c.name[:100], value=c.name[:100])
-            for c in clubs
-            if typed in c.name.casefold()
-        ][:25]
-
-    @open_.autocomplete("season")
-    async def season_choices(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """The guild's seasons matching what is typed."""
-        async with guild_store(interaction).read() as view:
-            seasons = await view.seasons.all()
-        typed = current.strip().casefold()
-        return [
-            app_commands.Choice(name=s.name[:100], value=s.name[:100])
-            for s in seasons
-            if typed in s.name.casefold()
-        ][:25]
-
-    @open_.autocomplete("match")
-    async def match_choices(
-        self, interaction: discord.Interaction, current: str | int
-    ) -> list[app_commands.Choice[int]]:
-        """Matches of the guild's seasons (the latest season first) matching what is typed."""
-        typed = str(current).strip().casefold()
-        choices: list[app_commands.Choice[int]] = []
-        async with guild_store(interaction).read() as view:
-            clubs = {c.id: c.name for c in await view.clubs.all()}
-            for season in sorted(await view.seasons.all(), key=lambda s: -s.id):
-                for m in await view.matches.of_season(season.id):
-                    label = (
-                        f"{m.id}: {clubs[m.home_club_id]} – {clubs[m.away_club_id]}, "
-                        f"round {m.round}, {season.name}"
-                    )[:100]
-                    if typed in label.casefold():
-                        choices.append(app_commands.Choice(name=label, value=m.id))
-                    if len(choices) == 25:
-                        return choices
-        return choices
 
 
 async def setup(bot: ArbiterBot) -> None:

@@ -287,3 +287,32 @@ async def test_vote_autocomplete_offers_the_guilds_motions(tmp_path: Path) -> No
             "vote open", user=three[0], focused="club", kind="forfeit", reason="x", club=""
         )
         assert {c["value"] for c in clubs} == {"A", "B", "C", "D"}
+
+
+async def test_vote_open_autocompletes_clubs_seasons_and_matches_as_the_other_commands_do(
+    tmp_path: Path,
+) -> None:
+    """`/vote open`'s club, season and match options offer what `/club info`, `/season show`
+    and `/match show` offer (one ranking, bot/autocomplete.py, not a second copy)."""
+    clock = VirtualClock(START)
+    async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
+        await set_up(harness)
+        await import_test_season(bot.database)
+        [director] = directors(harness, 1)
+        for option, other, typed in (
+            ("club", "club info", ""),
+            ("season", "season show", ""),
+            ("match", "match show", 1),
+        ):
+            offered = await harness.autocomplete(
+                "vote open",
+                user=director,
+                focused=option,
+                kind="other",
+                reason="x",
+                **{option: typed},
+            )
+            expected = await harness.autocomplete(
+                other, user=director, focused=option, **{option: typed}
+            )
+            assert offered and offered == expected, option

@@ -87,3 +87,28 @@ async def test_cl_23_correct_result_from_a_csv_attachment_changes_boards_and_sta
     assert (after["A"][1], after["C"][1]) == (before["A"][1] - 1, before["C"][1] + 1)
     assert (after["B"], after["D"][1]) == (before["B"], before["D"][1])
     assert before["A"][0] == 1 and after["C"][0] == 1 and after["A"][0] > after["C"][0]
+
+
+async def test_a_non_utf8_boards_file_is_refused_as_match_result_refuses_it(
+    tmp_path: Path,
+) -> None:
+    """`/vote open correct-result` reads its boards file as `/match result` does: a file that
+    is not UTF-8 is refused with one private line naming the byte, and no motion opens
+    (before, it was decoded with replacement characters and refused as a bad username)."""
+    clock = VirtualClock(START)
+    async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
+        await set_up(harness)
+        ids = await import_test_season(bot.database)
+        d1, _, _ = directors(harness, 3)
+        latin1 = CORRECTED.replace(b"c1", "c\xe91".encode("latin-1"))
+        opened = await harness.command(
+            "vote open",
+            user=d1,
+            kind="correct-result",
+            match=ids["3"],
+            boards=Upload("boards.csv", latin1),
+            reason="Board 1 was reported the wrong way round",
+        )
+        assert opened.ephemeral and "not UTF-8" in (opened.content or ""), opened.content
+        async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
+            assert await view.motions.all() == []

@@ -1,5 +1,4 @@
-"""Who acts in an interaction (an `Actor` with the guild's roles) and who the directors are
-now (CL-23's electorate), read from the guild's members.
+"""Who the directors are now (CL-23's electorate), read from the guild's members.
 
 The electorate needs the Server Members intent (privileged): without it Discord sends no
 member list and role members are unknown, so opening a motion is refused with a message
@@ -14,22 +13,12 @@ from discord import app_commands
 
 from bot.errors import UserError
 from bot.permissions import guild_store
-from bot.services.actor import Actor
 
 INTENT_OFF = (
     "Arbiter cannot see who holds the director role: the **Server Members intent** is off. "
     "The bot's operator must enable it (Discord Developer Portal → the application → Bot → "
     "Privileged Gateway Intents → Server Members Intent) and restart Arbiter."
 )
-
-
-async def actor_of(interaction: discord.Interaction) -> Actor:
-    """The interaction's user as an `Actor` holding the guild roles `/setup` configured."""
-    async with guild_store(interaction).read() as view:
-        settings = await view.settings.get()
-    user = interaction.user
-    roles = [r.id for r in user.roles] if isinstance(user, discord.Member) else []
-    return Actor.member(user.id, settings, roles)
 
 
 async def director_ids(interaction: discord.Interaction) -> list[int]:

@@ -20,6 +20,7 @@ from typing import Any
 
 import discord
 
+from bot.command_input import actor_of
 from bot.errors import UserError
 from bot.permissions import guild_store
 from bot.rendering.motions import (
@@ -32,7 +33,7 @@ from bot.rendering.motions import (
 from bot.services.actor import Role
 from bot.services.motions import MotionRequest, cast_vote, open_motion
 from bot.tree import new_error_id
-from bot.ui.members import actor_of, director_ids
+from bot.ui.members import director_ids
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +128,7 @@ class DivisionMakeupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templ
         """Open the motion (a director only) and answer the clicker alone."""
 
         async def open_() -> str:
-            actor = await actor_of(interaction)
+            actor = await actor_of(guild_store(interaction), interaction)
             actor.require(Role.DIRECTOR)
             request = MotionRequest(
                 "division-makeup",
