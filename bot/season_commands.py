@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import datetime as dt
 import json
+import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -52,6 +53,8 @@ def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], w
         return asyncio.run(main())
     except DatabaseUnavailable as error:
         raise CliError(f"database.path: {error}") from None
+    except sqlite3.Error as error:  # a runtime failure (locked, disk full): one line, exit 1
+        raise CliError(f"database {path}: {error}", 1) from None
 
 
 async def _season(view: GuildView, name: str, guild: int) -> SeasonRecord:

@@ -10,6 +10,7 @@ import dataclasses
 import datetime as dt
 import json
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -357,3 +358,28 @@ async def test_racing_writers_on_one_match_leave_a_consistent_state(tmp_path: Pa
     finally:
         await first.close()
         await second.close()
+
+
+def test_a_locked_database_is_one_line_and_exit_1_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A runtime failure (another process holds the database's write lock) exits 1 with one
+    line on stderr, as every CLI command does; nothing is imported."""
+    database = tmp_path / "arbiter.db"
+    config = tmp_path / "config.toml"
+    config.write_text(f'[database]\npath = "{database}"\nbusy_timeout_ms = 0\n', encoding="utf-8")
+    file = _file(tmp_path, FIXTURE_SEASONS["plain"])
+    assert _arbiter(config, "import", file, "--guild", str(GUILD)) == 0
+    capsys.readouterr()
+    holder = sqlite3.connect(database, isolation_level=None)
+    try:
+        holder.execute("BEGIN EXCLUSIVE")
+        code = _arbiter(config, "import", file, "--guild", str(GUILD), "--name", "second")
+    finally:
+        holder.close()
+    captured = capsys.readouterr()
+    assert code == 1
+    assert captured.err.count("\n") == 1 and "locked" in captured.err
+    assert captured.out == ""
+    assert _arbiter(config, "list", "--guild", str(GUILD)) == 0
+    assert "second" not in capsys.readouterr().out
