@@ -8,6 +8,7 @@ import datetime as dt
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from bot.services.match_jobs import cancel_jobs, job_kinds
 from core.league import LeagueReport, league_report
 from core.league.season import (
     Board,
@@ -36,12 +37,16 @@ async def import_season(
     """Write a validated season into the unit of work's guild as a new season named `name`
     (default: the season's own). Its clubs are the guild's clubs of those names (added,
     approved, when new). A taken name is refused unless `replace`, which drops the old season
-    first; a club the guild spells differently is refused (names are compared without case)."""
+    first (its matches' pending jobs cancelled); a club the guild spells differently is
+    refused (names are compared without case)."""
     name = (name or season.name).strip()
     existing = await uow.seasons.by_name(name)
     if existing is not None:
         if not replace:
             raise LeagueStoreError(f"season {name!r} exists (use --replace to overwrite it)")
+        # Its matches' jobs go with them: SQLite gives a deleted match's id to the next one.
+        for old in await uow.matches.of_season(existing.id):
+            await cancel_jobs(uow, old.id, job_kinds(existing.rules))
         await uow.seasons.delete(existing.id)
     record = await uow.seasons.create(name, season.rules)
     clubs: dict[str, int] = {}

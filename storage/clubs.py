@@ -195,15 +195,3 @@ class ClubRepository(ClubReader):
             return False
         scope.record("clubs_channel", {"club": club_id, "channel": channel_id})
         return True
-
-    async def rename(self, club_id: int, name: str) -> bool:
-        """Change a club's display name (unique per guild, case-insensitively)."""
-        scope = self._write
-        cursor = await scope.execute(
-            "UPDATE clubs SET name = ?, name_key = ? WHERE guild_id = ? AND id = ?",
-            (name.strip(), name_key(name), scope.guild_id, club_id),
-        )
-        if cursor.rowcount == 0:
-            return False
-        scope.record("clubs_renamed", {"club": club_id, "name": name})
-        return True

@@ -113,20 +113,3 @@ class DecisionRepository(DecisionReader):
             "decisions", {"season": season_id, "kind": decision.kind, "rule": decision.rule}
         )
         return cursor.lastrowid
-
-    async def revoke(self, decision_id: int) -> bool:
-        """Remove a decision recorded in error."""
-        scope = self._write
-        row = await self._scope.fetchone(
-            "SELECT season_id FROM director_decisions WHERE guild_id = ? AND id = ?",
-            (scope.guild_id, decision_id),
-        )
-        if row is None:
-            return False
-        await self._seasons.bump(int(row[0]))
-        await scope.execute(
-            "DELETE FROM director_decisions WHERE guild_id = ? AND id = ?",
-            (scope.guild_id, decision_id),
-        )
-        scope.record("decisions_revoked", {"decision": decision_id})
-        return True

@@ -410,17 +410,6 @@ class MatchRepository(MatchReader):
         )
         scope.record("challenges_accepted", {"match": match_id, "source": source})
 
-    async def clear_challenge(self, match_id: int) -> None:
-        """Forget the match's challenge (a director's correction)."""
-        scope = self._write
-        await self._season_of(match_id)
-        await scope.execute(
-            "UPDATE matches SET issued_by_club_id = NULL, issued_at = NULL, issued_source = NULL,"
-            " accepted_at = NULL, accepted_source = NULL WHERE guild_id = ? AND id = ?",
-            (scope.guild_id, match_id),
-        )
-        scope.record("challenges_cleared", {"match": match_id})
-
     async def finish(
         self, match_id: int, at: dt.datetime | None, *, link_chesscom: int | None = None
     ) -> None:

@@ -75,15 +75,6 @@ class RosterReader:
         )
         return None if row is None else RosterLink(row[0], row[1], row[2], from_text(row[3]))
 
-    async def links_of(self, user_id: int) -> list[RosterLink]:
-        """The chess.com usernames linked to a Discord user."""
-        rows = await self._scope.fetchall(
-            "SELECT user_id, username, linked_by, linked_at FROM roster_links"
-            " WHERE guild_id = ? AND user_id = ? ORDER BY username_key",
-            (self._scope.guild_id, user_id),
-        )
-        return [RosterLink(r[0], r[1], r[2], from_text(r[3])) for r in rows]
-
     async def removals(self, season_id: int, club_id: int | None = None) -> list[Removal]:
         """The season's removals (of one club if given), oldest first."""
         where, extra = "", cast(tuple[Any, ...], ())

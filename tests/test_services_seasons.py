@@ -12,7 +12,7 @@ import pytest
 
 from bot.config import ClDefaults
 from bot.errors import UserError
-from bot.league_store import StandingsCache
+from bot.league_store import StandingsCache, import_season, load_season
 from bot.services import schedule, seasons
 from bot.services.actor import Actor, Role
 from bot.services.match_jobs import KINDS
@@ -256,3 +256,27 @@ async def test_schedule_calendar_and_promotion_are_read_use_cases(database: Data
     assert late.coming == tuple(m for m in found.matches if m.start == found.matches[-1].start)
     promotion = await season_promotion(store, StandingsCache(), "Spring")
     assert promotion.season.name == "Spring" and promotion.proposal.moves == ()
+
+
+async def test_replacing_a_scheduled_season_cancels_its_matches_jobs(database: Database) -> None:
+    """CL-15: an import that replaces a scheduled season (`--replace`) deletes its matches, so
+    their reminders, deadline, snapshot and polling are cancelled with them: SQLite gives a
+    deleted match's id to the next match stored, which a job left pending would act on."""
+    store = GuildStore(database, GUILD)
+    await clubs_of(store, "A", "B")
+    season_id = await season_with(store, ["A", "B"])
+    await schedule.schedule_season(store, HQ, "Spring", confirm=True)
+    async with store.read() as view:
+        record = await view.seasons.get(season_id)
+        assert record is not None
+        facts = await load_season(view, record)
+        [old] = await view.matches.of_season(season_id)
+        assert {job.kind for job in await view.jobs.of_subject(f"match:{old.id}")} == set(KINDS)
+    async with store.change(None, "test.import", "season:Spring") as uow:
+        replaced = await import_season(uow, facts, replace=True)
+    async with store.read() as view:
+        [new] = await view.matches.of_season(replaced.id)
+        jobs = await view.jobs.of_subject(f"match:{old.id}")
+    assert new.id == old.id  # the id is reused: a pending job would now act on the new match
+    assert {job.kind for job in jobs} == set(KINDS)
+    assert [job for job in jobs if job.status == "pending"] == []

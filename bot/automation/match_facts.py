@@ -46,8 +46,7 @@ async def match_facts(view: GuildView | UnitOfWork, match_id: int) -> MatchFacts
     if match is None:
         return None
     season = await view.seasons.get(match.season_id)
-    home = await view.clubs.get(match.home_club_id)
-    away = await view.clubs.get(match.away_club_id)
+    home, away = await view.clubs.pair(match.home_club_id, match.away_club_id)
     if season is None or home is None or away is None:
         return None
     return MatchFacts(match, season, home, away)
