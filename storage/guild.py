@@ -100,6 +100,19 @@ class UnitOfWork:
         take a view, such as the league report before and after a change)."""
         return GuildView(self._scope)
 
+    @asynccontextmanager
+    async def savepoint(self) -> AsyncIterator[None]:
+        """A part of the unit of work undone alone if the block raises (its rows, audit
+        details, scheduled jobs and queued messages); the exception goes on to the caller."""
+        jobs, messages = len(self.jobs.changed), len(self.outbox.posted)
+        try:
+            async with self._scope.savepoint():
+                yield
+        except BaseException:
+            del self.jobs.changed[jobs:]
+            del self.outbox.posted[messages:]
+            raise
+
     def abandon(self) -> None:
         """Nothing to change after all: roll back at the end of the block, with no audit row."""
         self.abandoned = True

@@ -3,7 +3,9 @@ work's instant and audit details. Repositories put `guild_id = ?` in every state
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import copy
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
@@ -59,3 +61,25 @@ class WriteScope(ReadScope):
     def record(self, key: str, entry: dict[str, Any]) -> None:
         """Append `entry` to the audit details under `key` (e.g. every job scheduled)."""
         self.details.setdefault(key, []).append(entry)
+
+    @asynccontextmanager
+    async def savepoint(self, name: str = "part") -> AsyncIterator[None]:
+        """A part of the unit of work that is undone alone if the block raises (SQLite's
+        SAVEPOINT … ROLLBACK TO): its writes, audit details and bumped seasons; then re-raises."""
+        details = copy.deepcopy(self.details)
+        bumped = set(self.bumped_seasons)
+        matches = dict(self.match_seasons)
+        await self.connection.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except BaseException:
+            await self.connection.execute(f"ROLLBACK TO SAVEPOINT {name}")
+            await self.connection.execute(f"RELEASE SAVEPOINT {name}")
+            self.details.clear()
+            self.details.update(details)
+            self.bumped_seasons.clear()
+            self.bumped_seasons.update(bumped)
+            self.match_seasons.clear()
+            self.match_seasons.update(matches)
+            raise
+        await self.connection.execute(f"RELEASE SAVEPOINT {name}")

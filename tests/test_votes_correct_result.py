@@ -5,6 +5,7 @@ the standings it brings."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -112,3 +113,63 @@ async def test_a_non_utf8_boards_file_is_refused_as_match_result_refuses_it(
         assert opened.ephemeral and "not UTF-8" in (opened.content or ""), opened.content
         async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
             assert await view.motions.all() == []
+
+
+async def test_cl_23_a_passed_motion_whose_action_fails_still_closes_once_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CL-23: when applying a passed motion fails with any error (here the decision's insert
+    raises an IntegrityError after the boards were replaced), the action's writes are undone
+    (a savepoint), the motion still closes — passed, not applied, with the reason — and the
+    announcement says why; a later click is refused and nothing is applied."""
+    from storage.decisions import DecisionRepository
+
+    async def broken(*_: Any, **__: Any) -> None:
+        raise sqlite3.IntegrityError("CHECK constraint failed: forced")
+
+    clock = VirtualClock(START)
+    async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
+        await set_up(harness)
+        ids = await import_test_season(bot.database)
+        d1, d2, d3 = directors(harness, 3)
+        store = GuildStore(bot.database, DEFAULT_GUILD_ID)
+        async with store.read() as view:
+            before = await view.matches.boards(ids["3"])
+        opened = await harness.command(
+            "vote open",
+            user=d1,
+            kind="correct-result",
+            match=ids["3"],
+            boards=Upload("boards.csv", CORRECTED),
+            reason="Board 1 was reported the wrong way round",
+        )
+        motion = int((opened.content or "").split()[1])
+        [post] = [
+            p
+            for p in harness.sent.values()
+            if any(f"motion:{motion}:yes" in str(r) for r in p.payload.get("components", []))
+        ]
+        monkeypatch.setattr(DecisionRepository, "record", broken)
+        for d in (d1, d2, d3):
+            reply = await harness.click(f"motion:{motion}:yes", user=d, message_id=post.message_id)
+        assert "passed" in (reply.content or ""), reply.content
+        again = await harness.click(f"motion:{motion}:no", user=d1, message_id=post.message_id)
+        assert again.ephemeral, again.content
+        async with store.read() as view:
+            after = await view.matches.boards(ids["3"])
+            closed = await view.motions.get(motion)
+            record = await view.seasons.by_name("Test season")
+            assert record is not None
+            decisions = await view.decisions.of_season(record.id)
+            pending = await view.jobs.pending("vote.close", f"motion:{motion}")
+        announcements = [
+            str(p.payload.get("content"))
+            for p in harness.sent.values()
+            if "Not applied" in str(p.payload.get("content"))
+        ]
+    assert after == before and decisions == []
+    assert closed is not None and closed.status == "passed"
+    assert closed.outcome.startswith("Not applied") and "IntegrityError" in closed.outcome
+    assert closed.votes == {d1.id: True, d2.id: True, d3.id: True}
+    assert pending is None
+    assert len(announcements) == 1 and "IntegrityError" in announcements[0]

@@ -427,10 +427,7 @@ async def _close(uow: UnitOfWork, motion: Motion, *, at_deadline: bool) -> Motio
     outcome = _STATUS[status.outcome]
     applied = ""
     if outcome == "passed":
-        try:
-            applied = await _apply(uow, motion)
-        except _NotApplied as why:
-            applied = f"Not applied: {why}"
+        applied = await _apply_or_say_why(uow, motion)
     await uow.motions.close(motion.id, outcome, applied)
     await uow.jobs.cancel(CLOSE_JOB, _subject_of(motion.id))
     uow.details.update(motion=motion.id, outcome=outcome)
@@ -439,6 +436,19 @@ async def _close(uow: UnitOfWork, motion: Motion, *, at_deadline: bool) -> Motio
     await _edit_message(uow, closed)
     await announce(uow, render.closing_announcement(closed))
     return closed
+
+
+async def _apply_or_say_why(uow: UnitOfWork, motion: Motion) -> str:
+    """Apply a passed motion's action; if it fails, undo only the action's writes (a
+    savepoint) and say why, so the closing still ends the motion (a crash loses no vote)."""
+    try:
+        async with uow.savepoint():
+            return await _apply(uow, motion)
+    except _NotApplied as why:
+        return f"Not applied: {why}"
+    except Exception as error:  # any failure of the action must still close the motion
+        uow.details["not_applied"] = f"{type(error).__name__}: {error}"
+        return f"Not applied: the action failed ({type(error).__name__}: {error})."
 
 
 async def _edit_message(uow: UnitOfWork, motion: Motion) -> None:
