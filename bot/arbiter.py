@@ -19,6 +19,7 @@ from bot.outbox import OutboxSender
 from bot.pins import PinRefresher
 from bot.scheduler import JobRegistry, Scheduler, Timer
 from bot.services.motions import CLOSE_JOB, run_close_job
+from bot.services.removal_checks import VERIFY_JOB, verification_job
 from bot.tree import ArbiterTree
 from bot.ui.motion_buttons import DYNAMIC_ITEMS
 from storage.database import Database
@@ -93,6 +94,25 @@ class ArbiterBot(commands.AutoShardedBot):
         """The repositories of one guild."""
         return GuildStore(self.database, guild_id)
 
+    async def directors_of(self, guild_id: int) -> list[int] | None:
+        """CL-23: the members of a guild holding its director role now (bots excluded), from
+        the member cache (the guild chunked if it is not yet); None when they cannot be read
+        (guild not available yet, Server Members intent off, no director role)."""
+        guild = self.get_guild(guild_id)
+        if guild is None or not self.intents.members:
+            return None
+        async with self.guild_store(guild_id).read() as view:
+            role_id = (await view.settings.get()).director_role_id
+        role = None if role_id is None else guild.get_role(role_id)
+        if role is None:
+            return None
+        if not guild.chunked:
+            try:
+                await guild.chunk()
+            except (discord.HTTPException, discord.ClientException):
+                return None
+        return sorted(member.id for member in role.members if not member.bot)
+
     async def open_database(self) -> Database:
         """Open and migrate the configured database (once). A bot that runs jobs first takes
         ownership of the file (`DatabaseOwned` if another bot runs on it)."""
@@ -141,6 +161,8 @@ class ArbiterBot(commands.AutoShardedBot):
         if repaired:
             log.info("standings pins refreshed at start-up: %d", repaired)
         register_league_jobs(self.jobs, self._automation())
+        fetch, verify = verification_job(self.guild_store, self.chesscom, self.directors_of)
+        self.jobs.register_fetching(VERIFY_JOB, fetch, verify)
         self.scheduler = Scheduler(self.database, self.jobs, timer=self.timer)
         self.database.on_commit(self.scheduler.on_commit)
         self.scheduler.start()

@@ -134,8 +134,9 @@ class Rosters(commands.Cog):
         note: str | None = None,
         season: str | None = None,
     ) -> None:
-        """Recorded first; then verified from the facts and chess.com (deferred), and a
-        forfeit motion opened for the directors when it cannot be verified."""
+        """Recorded first, with its `roster.verify` job (so a crash loses no verification);
+        then verified at once from the facts and chess.com (deferred) — once, whichever of
+        this and the job comes first — and a forfeit motion opened when it cannot be verified."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
         async with store.read() as view:
@@ -155,7 +156,9 @@ class Rosters(commands.Cog):
                 timeout_limit=record.rules.timeout_ratio_limit_percent,
             )
         said = f"Removal of **{event.username}** from **{club}** recorded ({event.reason})."
-        if verified.check.justified:
+        if verified.deferred:
+            outcome = f"Not verified yet: {verified.no_motion}."
+        elif verified.check.justified:
             outcome = f"Verified: {verified.check.explanation}."
         elif verified.motion is not None:
             outcome = (

@@ -49,6 +49,29 @@ class Removal:
     verification: Verification
     requested_by: int | None
     requested_at: dt.datetime
+    motion_id: int | None = None
+    """The forfeit motion its verification opened (CL-21), if any."""
+
+
+_REMOVAL_COLUMNS = (
+    "id, season_id, club_id, username, reason, note, verification, requested_by,"
+    " requested_at, motion_id"
+)
+
+
+def _removal(r: Any) -> Removal:
+    return Removal(
+        r[0],
+        r[1],
+        r[2],
+        r[3],
+        cast(RemovalReason, r[4]),
+        r[5],
+        cast(Verification, r[6]),
+        r[7],
+        from_text(r[8]),
+        r[9],
+    )
 
 
 class RosterReader:
@@ -81,25 +104,19 @@ class RosterReader:
         if club_id is not None:
             where, extra = " AND club_id = ?", (club_id,)
         rows = await self._scope.fetchall(
-            "SELECT id, season_id, club_id, username, reason, note, verification, requested_by,"
-            f" requested_at FROM roster_removals WHERE guild_id = ? AND season_id = ?{where}"
-            " ORDER BY id",
+            f"SELECT {_REMOVAL_COLUMNS} FROM roster_removals"
+            f" WHERE guild_id = ? AND season_id = ?{where} ORDER BY id",
             (self._scope.guild_id, season_id, *extra),
         )
-        return [
-            Removal(
-                r[0],
-                r[1],
-                r[2],
-                r[3],
-                cast(RemovalReason, r[4]),
-                r[5],
-                cast(Verification, r[6]),
-                r[7],
-                from_text(r[8]),
-            )
-            for r in rows
-        ]
+        return [_removal(r) for r in rows]
+
+    async def removal(self, removal_id: int) -> Removal | None:
+        """One removal of this guild, or None."""
+        row = await self._scope.fetchone(
+            f"SELECT {_REMOVAL_COLUMNS} FROM roster_removals WHERE guild_id = ? AND id = ?",
+            (self._scope.guild_id, removal_id),
+        )
+        return None if row is None else _removal(row)
 
 
 class RosterRepository(RosterReader):
@@ -186,8 +203,10 @@ class RosterRepository(RosterReader):
         scope.record("roster_removals", {"club": club_id, "username": username, "reason": reason})
         return cursor.lastrowid
 
-    async def verify_removal(self, removal_id: int, outcome: Verification) -> bool:
-        """Record what the verification of a removal found."""
+    async def verify_removal(
+        self, removal_id: int, outcome: Verification, motion_id: int | None = None
+    ) -> bool:
+        """Record what the verification of a removal found (and the motion it opened)."""
         scope = self._write
         row = await self._scope.fetchone(
             "SELECT season_id FROM roster_removals WHERE guild_id = ? AND id = ?",
@@ -197,8 +216,11 @@ class RosterRepository(RosterReader):
             return False
         await self._seasons.bump(int(row[0]))
         await scope.execute(
-            "UPDATE roster_removals SET verification = ? WHERE guild_id = ? AND id = ?",
-            (outcome, scope.guild_id, removal_id),
+            "UPDATE roster_removals SET verification = ?, motion_id = ?"
+            " WHERE guild_id = ? AND id = ?",
+            (outcome, motion_id, scope.guild_id, removal_id),
         )
-        scope.record("roster_verified", {"removal": removal_id, "outcome": outcome})
+        scope.record(
+            "roster_verified", {"removal": removal_id, "outcome": outcome, "motion": motion_id}
+        )
         return True

@@ -58,17 +58,22 @@ SEASON = season(
 
 @asynccontextmanager
 async def running_bot(
-    path: Path, clock: VirtualClock, previous: DiscordHarness | None = None
+    path: Path,
+    clock: VirtualClock,
+    previous: DiscordHarness | None = None,
+    members: list[Member] | None = None,
 ) -> AsyncIterator[tuple[ArbiterBot, DiscordHarness]]:
     """A bot on the database file `path` whose clock and scheduler are `clock`, with the
     Discord harness (installed before start-up, so nothing can reach the network). With
     `previous`, Discord is the same as that harness saw it: guilds, roles, channels and the
-    messages the bot posted."""
+    messages the bot posted, and `members` seated."""
     database = await Database.open(path, clock=clock)
     bot = ArbiterBot(Config(database=DatabaseConfig(path=path)), database=database)
     harness = DiscordHarness(bot)
     if previous is not None:
         same_discord(harness, previous)
+        if members is not None:  # in the member cache before start-up (its jobs see them)
+            seat(harness, members)
     async with bot:
         await bot.setup_hook()  # recovers the jobs missed while down, on `clock`'s now
         assert bot.scheduler is not None

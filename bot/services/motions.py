@@ -300,55 +300,68 @@ async def open_motion(
     The motion message with its Yes / No buttons goes to the directors' channel (else the
     announcements channel), and the closing job is scheduled, in one unit of work."""
     actor.require(Role.DIRECTOR)
+    async with store.change(actor.user_id, "motion.open", f"motion:{request.kind}") as uow:
+        return await open_motion_in(uow, actor, request, electorate, no_season)
+
+
+async def open_motion_in(
+    uow: UnitOfWork,
+    actor: Actor,
+    request: MotionRequest,
+    electorate: Sequence[int],
+    no_season: VoteRules = VoteRules(),
+) -> Motion:
+    """`open_motion` inside a unit of work the caller holds (a CL-21 removal's verification
+    opens its forfeit motion in the unit of work that records it)."""
+    actor.require(Role.DIRECTOR)
     voters = sorted(set(electorate))
     if request.kind not in KINDS:
         raise UserError(f"The kind is one of {', '.join(KINDS)}.")
     reason = clean_text(request.reason, "reason", NOTE_LIMIT)
-    async with store.change(actor.user_id, "motion.open", f"motion:{request.kind}") as uow:
-        settings = await uow.settings.get()
-        channel = settings.motions_channel_id
-        if channel is None:
-            raise UserError(
-                "No channel for motions: set one with `/setup set directors_channel` "
-                "(or the announcements channel)."
-            )
-        subject = await _subject(uow, request)
-        rules = no_season if subject.rules_of is None else season_vote_rules(subject.rules_of)
-        if not can_open([str(v) for v in voters], rules.quorum):
-            raise UserError(
-                f"CL-23: a motion needs at least {rules.quorum} directors; the director role "
-                f"has {len(voters)} member{'s' if len(voters) != 1 else ''}."
-            )
-        motion_id = await uow.motions.open(
-            NewMotion(
-                request.kind,
-                reason,
-                tuple(voters),
-                uow.now + dt.timedelta(hours=rules.hours),
-                rules.quorum,
-                actor.user_id,
-                subject.season_id,
-                subject.match_id,
-                subject.club_id,
-                subject.rule,
-                subject.data,
-            )
+    settings = await uow.settings.get()
+    channel = settings.motions_channel_id
+    if channel is None:
+        raise UserError(
+            "No channel for motions: set one with `/setup set directors_channel` "
+            "(or the announcements channel)."
         )
-        motion = await uow.motions.get(motion_id)
-        assert motion is not None
-        message = await uow.outbox.post(
-            channel,
-            content=f"Motion {motion_id} is open: directors, vote below.",
-            embeds=[render.motion_embed(motion)],
-            components=render.vote_buttons(motion_id),
+    subject = await _subject(uow, request)
+    rules = no_season if subject.rules_of is None else season_vote_rules(subject.rules_of)
+    if not can_open([str(v) for v in voters], rules.quorum):
+        raise UserError(
+            f"CL-23: a motion needs at least {rules.quorum} directors; the director role "
+            f"has {len(voters)} member{'s' if len(voters) != 1 else ''}."
         )
-        await uow.motions.set_message(motion_id, channel, message.id)
-        await uow.jobs.schedule(
-            CLOSE_JOB, _subject_of(motion_id), motion.deadline, {"motion": motion_id}
+    motion_id = await uow.motions.open(
+        NewMotion(
+            request.kind,
+            reason,
+            tuple(voters),
+            uow.now + dt.timedelta(hours=rules.hours),
+            rules.quorum,
+            actor.user_id,
+            subject.season_id,
+            subject.match_id,
+            subject.club_id,
+            subject.rule,
+            subject.data,
         )
-        uow.details["motion"] = motion_id
-        opened = await uow.motions.get(motion_id)
-        assert opened is not None
+    )
+    motion = await uow.motions.get(motion_id)
+    assert motion is not None
+    message = await uow.outbox.post(
+        channel,
+        content=f"Motion {motion_id} is open: directors, vote below.",
+        embeds=[render.motion_embed(motion)],
+        components=render.vote_buttons(motion_id),
+    )
+    await uow.motions.set_message(motion_id, channel, message.id)
+    await uow.jobs.schedule(
+        CLOSE_JOB, _subject_of(motion_id), motion.deadline, {"motion": motion_id}
+    )
+    uow.details["motion"] = motion_id
+    opened = await uow.motions.get(motion_id)
+    assert opened is not None
     return opened
 
 

@@ -4,7 +4,8 @@ verified, open a `forfeit` motion for the club's next match of the season, sayin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import datetime as dt
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
@@ -13,20 +14,28 @@ from bot.chesscom.client import ChessComError
 from bot.chesscom.models import PlayerStats
 from bot.errors import UserError
 from bot.league_store import load_season
+from bot.scheduler import RetryLater
 from bot.services.actor import Actor
 from bot.services.announce import announce
-from bot.services.motions import MotionRequest, open_motion
+from bot.services.motions import MotionRequest, open_motion_in
 from core.league import league_report
 from core.league.roster import (
-    TIMEOUT_LIMIT_PERCENT,
     RemovalCheck,
     RemovalReason,
     RosterRemoval,
     check_removal,
     is_multi_team,
 )
-from storage.guild import GuildStore
+from storage.guild import GuildStore, UnitOfWork
+from storage.jobs import Job
 from storage.motions import Motion
+from storage.rosters import Removal
+
+VERIFY_JOB = "roster.verify"
+"""The scheduler's job kind that verifies a recorded removal (scheduled with the removal, so
+a crash before the verification loses nothing: it runs at the next start-up)."""
+RETRY_AFTER = dt.timedelta(minutes=10)
+"""When the job tries again if the directors could not be read."""
 
 _REASONS = {
     "multi-team": RemovalReason.MULTI_TEAM,
@@ -51,6 +60,43 @@ class RemovalVerified:
     check: RemovalCheck
     motion: Motion | None
     no_motion: str | None
+    earlier: bool = False
+    """True if it had been verified before (by the job or an earlier call): nothing changed."""
+    deferred: bool = False
+    """True if a motion is needed but the directors could not be read: nothing recorded; the
+    removal's pending `roster.verify` job tries again later."""
+
+
+def removal_subject(removal_id: int) -> str:
+    """The subject of a removal's verification job."""
+    return f"removal:{removal_id}"
+
+
+async def schedule_verification(uow: UnitOfWork, removal_id: int) -> None:
+    """Schedule the removal's verification (due now) in the unit of work that records it."""
+    await uow.jobs.schedule(
+        VERIFY_JOB, removal_subject(removal_id), uow.now, {"removal": removal_id}
+    )
+
+
+@dataclass(frozen=True)
+class _Fetched:
+    """What the verification reads outside any transaction: the timeout ratio from chess.com
+    (None: not needed or not read) and the directors (None: could not be read)."""
+
+    timeout: float | None
+    electorate: Sequence[int] | None
+
+
+async def _timeout(stats: PlayerStatsSource, removal: Removal) -> float | None:
+    """CL-21: the player's daily timeout ratio, for a removal for timeouts (None otherwise or
+    when chess.com could not be read)."""
+    if removal.reason != "timeouts":
+        return None
+    try:
+        return (await stats.player_stats(removal.username)).daily_timeout_percent
+    except ChessComError:
+        return None
 
 
 async def verify_removal(
@@ -58,62 +104,79 @@ async def verify_removal(
     removal_id: int,
     stats: PlayerStatsSource,
     electorate: Sequence[int] | None,
-    timeout_limit: Fraction = TIMEOUT_LIMIT_PERCENT,
+    timeout_limit: Fraction | None = None,
 ) -> RemovalVerified:
     """CL-21: check removal `removal_id`'s reason; verified → marked so; otherwise the bot
     opens a forfeit motion for the club's next match (to `electorate`, the directors now;
     None when they could not be read; CL-23's settings are the season's) and the
-    announcement says why. `/roster remove` calls
-    this after recording the removal."""
+    announcement says why, all in one unit of work. Once only: a removal verified before
+    (by its `roster.verify` job or an earlier call) is reported as it is, unchanged."""
     async with store.read() as view:
-        found = [
-            r
-            for season_record in await view.seasons.all()
-            for r in await view.rosters.removals(season_record.id)
-            if r.id == removal_id
-        ]
-        removal = found[0] if found else None
-        if removal is None:
-            raise UserError(f"No removal {removal_id} on this server.")
-        season = await view.seasons.get(removal.season_id)
-        assert season is not None
-        club = await view.clubs.get(removal.club_id)
-        assert club is not None
-        now = store.database.clock()
-        multi_team: bool | None = None
-        if removal.reason == "multi-team":
-            report = league_report(await load_season(view, season), now=now)
-            multi_team = is_multi_team(removal.username, report.multi_team_players)
-        matches = [
-            m
-            for m in await view.matches.of_season(season.id)
-            if club.id in (m.home_club_id, m.away_club_id)
-            and m.finished_at is None
-            and m.start > now
-        ]
-    timeout: float | None = None
-    if removal.reason == "timeouts":
-        try:
-            timeout = (await stats.player_stats(removal.username)).daily_timeout_percent
-        except ChessComError:
-            timeout = None
+        removal = await view.rosters.removal(removal_id)
+    if removal is None:
+        raise UserError(f"No removal {removal_id} on this server.")
+    timeout = None if removal.verification != "pending" else await _timeout(stats, removal)
+    async with store.change(None, "roster.verify", removal_subject(removal_id)) as uow:
+        verified = await verify_removal_in(uow, removal_id, timeout, electorate, timeout_limit)
+        if verified.earlier or verified.deferred:
+            uow.abandon()
+    return verified
+
+
+async def verify_removal_in(
+    uow: UnitOfWork,
+    removal_id: int,
+    timeout: float | None,
+    electorate: Sequence[int] | None,
+    timeout_limit: Fraction | None = None,
+) -> RemovalVerified:
+    """`verify_removal` inside a unit of work the caller holds, with chess.com's timeout ratio
+    read before: records the outcome, opens the forfeit motion (its id on the removal) and
+    announces — or, for a removal verified before, changes nothing (`earlier`). The removal's
+    verification job is cancelled (done)."""
+    removal = await uow.rosters.removal(removal_id)
+    if removal is None:
+        raise UserError(f"No removal {removal_id} on this server.")
+    season = await uow.seasons.get(removal.season_id)
+    assert season is not None
+    club = await uow.clubs.get(removal.club_id)
+    assert club is not None
+    view = uow.view()
+    now = uow.now
+    limit = season.rules.timeout_ratio_limit_percent if timeout_limit is None else timeout_limit
+    multi_team: bool | None = None
+    if removal.reason == "multi-team":
+        report = league_report(await load_season(view, season), now=now)
+        multi_team = is_multi_team(removal.username, report.multi_team_players)
     check = check_removal(
         RosterRemoval(removal.username, club.name, _REASONS[removal.reason], multi_team, timeout),
-        timeout_limit,
+        limit,
     )
+    if removal.verification != "pending":
+        motion = None if removal.motion_id is None else await uow.motions.get(removal.motion_id)
+        return RemovalVerified(removal_id, check, motion, None, earlier=True)
     if check.justified:
-        async with store.change(None, "roster.verify", f"removal:{removal_id}") as uow:
-            await uow.rosters.verify_removal(removal_id, "verified")
-            await announce(uow, f"Roster removal verified (CL-21): {check.explanation}.")
+        await uow.jobs.cancel(VERIFY_JOB, removal_subject(removal_id))
+        await uow.rosters.verify_removal(removal_id, "verified")
+        await announce(uow, f"Roster removal verified (CL-21): {check.explanation}.")
         return RemovalVerified(removal_id, check, None, None)
+    matches = [
+        m
+        for m in await view.matches.of_season(season.id)
+        if club.id in (m.home_club_id, m.away_club_id) and m.finished_at is None and m.start > now
+    ]
     upcoming = min(matches, key=lambda m: m.start, default=None)
     why = check.explanation
     problem: str | None = None
     motion = None
     if upcoming is None:
         problem = f"{club.name} has no match left in {season.name} to forfeit"
-    elif electorate is None:
-        problem = "the directors could not be read (is the Server Members intent on?)"
+    elif electorate is None:  # nothing recorded: the pending job tries again later
+        problem = (
+            "the directors could not be read (is the Server Members intent on?); "
+            "the bot tries again later"
+        )
+        return RemovalVerified(removal_id, check, None, problem, deferred=True)
     else:
         request = MotionRequest(
             "forfeit",
@@ -122,21 +185,55 @@ async def verify_removal(
             club=club.id,
         )
         try:
-            motion = await open_motion(store, Actor.system(), request, electorate)
+            async with uow.savepoint():
+                motion = await open_motion_in(uow, Actor.system(), request, electorate)
         except UserError as refusal:
             problem = refusal.message
-    async with store.change(None, "roster.verify", f"removal:{removal_id}") as uow:
-        if motion is not None:
-            await uow.rosters.verify_removal(removal_id, "motion")
-            await announce(
-                uow,
-                f"Roster removal not verified (CL-21): {why}. Motion {motion.id} puts a "
-                f"forfeit of match {motion.match_id} by {club.name} to the directors.",
-            )
-        else:
-            if removal.reason != "other":
-                await uow.rosters.verify_removal(removal_id, "refuted")
-            await announce(
-                uow, f"Roster removal not verified (CL-21): {why}. No motion opened: {problem}."
-            )
+    await uow.jobs.cancel(VERIFY_JOB, removal_subject(removal_id))
+    if motion is not None:
+        await uow.rosters.verify_removal(removal_id, "motion", motion.id)
+        await announce(
+            uow,
+            f"Roster removal not verified (CL-21): {why}. Motion {motion.id} puts a "
+            f"forfeit of match {motion.match_id} by {club.name} to the directors.",
+        )
+    else:
+        await uow.rosters.verify_removal(removal_id, "refuted")
+        await announce(
+            uow, f"Roster removal not verified (CL-21): {why}. No motion opened: {problem}."
+        )
     return RemovalVerified(removal_id, check, motion, problem)
+
+
+Directors = Callable[[int], Awaitable[Sequence[int] | None]]
+"""The directors of a guild now (by guild id), None when they cannot be read."""
+
+
+def verification_job(
+    store_of: Callable[[int], GuildStore], stats: PlayerStatsSource | None, directors: Directors
+) -> tuple[
+    Callable[[Job], Awaitable[_Fetched]], Callable[[Job, UnitOfWork, _Fetched], Awaitable[None]]
+]:
+    """The `roster.verify` job's fetch (chess.com's timeout ratio and the directors, read
+    outside the transaction) and handler (`verify_removal_in`, once). Without the directors
+    the job tries again later; without chess.com a timeout ratio counts as not read."""
+
+    async def fetch(job: Job) -> _Fetched:
+        removal_id = int(job.payload["removal"])
+        async with store_of(job.guild_id).read() as view:
+            removal = await view.rosters.removal(removal_id)
+        if removal is None or removal.verification != "pending":
+            return _Fetched(None, ())
+        timeout = None if stats is None else await _timeout(stats, removal)
+        return _Fetched(timeout, await directors(job.guild_id))
+
+    async def handle(job: Job, uow: UnitOfWork, fetched: _Fetched) -> None:
+        removal = await uow.rosters.removal(int(job.payload["removal"]))
+        if removal is None or removal.verification != "pending":
+            uow.abandon()
+            return
+        if fetched.electorate is None:
+            raise RetryLater(uow.now + RETRY_AFTER, "the directors could not be read")
+        await verify_removal_in(uow, removal.id, fetched.timeout, fetched.electorate)
+
+    return fetch, handle

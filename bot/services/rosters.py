@@ -10,6 +10,7 @@ from bot.errors import UserError
 from bot.services.actor import Actor, require_club_admin
 from bot.services.inputs import NOTE_LIMIT, clean_text, optional_text, positive_id, shown
 from bot.services.references import find_club, find_season
+from bot.services.removal_checks import schedule_verification
 from storage.guild import GuildStore
 from storage.rosters import RemovalReason
 
@@ -94,4 +95,5 @@ async def record_removal(
         removal = await uow.rosters.record_removal(
             record.id, found.id, name, why, text, actor.user_id
         )
+        await schedule_verification(uow, removal)
     return RemovalRecorded(removal, season_id, club_id, name, why, "pending")
