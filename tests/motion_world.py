@@ -25,6 +25,7 @@ from bot.offline.discord_stub import role_payload
 from bot.scheduler import Scheduler
 from storage.database import Database
 from storage.guild import GuildStore
+from storage.motions import MotionKind, MotionStatus, NewMotion
 from tests.cl_seasons import match, season
 from tests.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member
 
@@ -195,3 +196,21 @@ def table(report: Any, division: str = "P") -> dict[str, tuple[int | None, float
                 for s in entry["standings"]
             }
     raise KeyError(division)
+
+
+async def stored_motion(
+    store: GuildStore,
+    kind: MotionKind,
+    status: MotionStatus | None = "passed",
+    **subject: Any,
+) -> int:
+    """A real motion of `kind` stored in the guild (opened by three directors' electorate)
+    and closed with `status` (None: left open) without applying its action — as a passed
+    motion whose action a director then applies; its id."""
+    async with store.change(None, "test.motion", f"motion:{kind}") as uow:
+        motion_id = await uow.motions.open(
+            NewMotion(kind, "test", (1, 2, 3), uow.now + dt.timedelta(hours=72), 3, 1, **subject)
+        )
+        if status is not None:
+            await uow.motions.close(motion_id, status, "Not applied: test")
+    return motion_id

@@ -17,6 +17,7 @@ from storage.database import Database
 from storage.guild import GuildStore
 from storage.guild_settings import GuildSettings
 from tests.chesscom_fake import FakeChessCom
+from tests.motion_world import stored_motion
 from tests.services_world import (
     ADMIN_A,
     DIRECTOR_USER,
@@ -153,15 +154,24 @@ async def test_reject_records_the_reason(database: Database, client: ChessComCli
 async def test_exclusion_needs_a_director_and_a_motion(
     database: Database, client: ChessComClient
 ) -> None:
-    """CL-4, CL-23: exclusion is a director decision from a motion; HQ cannot exclude, and a
-    director without a motion id cannot either (no role bypasses a vote)."""
+    """CL-4, CL-23: exclusion is a director decision from a passed exclude-club motion of
+    this guild; HQ cannot exclude, and a director without one cannot either (an unknown,
+    open, undecided or other-kind motion is refused: no role bypasses a vote)."""
     store = GuildStore(database, GUILD)
     club_id = await _registered(database, client)
-    await refused(database, clubs.exclude_club(store, HQ, club_id, 7, "profile"), "director")
+    motion = await stored_motion(store, "exclude-club", club_id=club_id)
+    await refused(database, clubs.exclude_club(store, HQ, club_id, motion, "profile"), "director")
     await refused(database, clubs.exclude_club(store, DIRECTOR, club_id, 0, "profile"), "motion")
+    for other, why in (
+        (99999, "No motion 99999"),
+        (await stored_motion(store, "exclude-club", None, club_id=club_id), "is open"),
+        (await stored_motion(store, "exclude-club", "no-decision", club_id=club_id), "no-decision"),
+        (await stored_motion(store, "disqualify", club_id=club_id), "exclude-club motion"),
+    ):
+        await refused(database, clubs.exclude_club(store, DIRECTOR, club_id, other, "x"), why)
     event = await audited(
         database,
-        clubs.exclude_club(store, DIRECTOR, club_id, 7, "profile unclear"),
+        clubs.exclude_club(store, DIRECTOR, club_id, motion, "profile unclear"),
         DIRECTOR_USER,
         "club.exclude",
     )
@@ -184,15 +194,16 @@ async def test_exclusion_records_the_exclusion_and_the_cl_23_disqualification(
             await uow.seasons.add_club(season.id, division.id, club_id)
             ids.append(season.id)
         await uow.seasons.set_status(ids[0], "finished")
-    event = await clubs.exclude_club(store, DIRECTOR, club_id, 7, "profile unclear")
+    motion = await stored_motion(store, "exclude-club", club_id=club_id)
+    event = await clubs.exclude_club(store, DIRECTOR, club_id, motion, "profile unclear")
     assert [s.season.name for s in event.seasons] == ["Now"]
     assert [d.club for d in event.seasons[0].after.disqualified] == [event.club.name]
     async with store.read() as view:
         old, now = [await view.decisions.of_season(i) for i in ids]
     assert old == []
     assert [(d.kind, d.rule, d.motion_id) for d in now] == [
-        ("exclusion", "CL-4", 7),
-        ("disqualification", "CL-23", 7),
+        ("exclusion", "CL-4", motion),
+        ("disqualification", "CL-23", motion),
     ]
 
 

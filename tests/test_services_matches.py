@@ -28,6 +28,7 @@ from storage.database import Clock, Database
 from storage.guild import GuildStore
 from tests import services_world
 from tests.chesscom_fake import FakeChessCom
+from tests.motion_world import stored_motion
 from tests.services_world import (
     ADMIN_A,
     ADMIN_B,
@@ -387,14 +388,20 @@ async def test_roster_links_and_removals(database: Database) -> None:
 
 
 async def test_director_decisions_need_a_motion(database: Database) -> None:
-    """CL-23: a director records a decision only with the passed motion; HQ cannot; a match
-    of another season, a club not in the match, unknown kinds and rules are refused."""
+    """CL-23: a director records a decision only with a passed motion of this guild of the
+    matching kind (an unknown, open, rejected or other-kind motion is refused);
+    HQ cannot; a match of another season, a club not in the match, unknown kinds and rules
+    are refused."""
     w = await _world(database)
     a = w.clubs["Team Romania"]
+    passed = await stored_motion(w.store, "forfeit", match_id=w.match, club_id=a)
+    still_open = await stored_motion(w.store, "forfeit", None, match_id=w.match, club_id=a)
+    rejected = await stored_motion(w.store, "forfeit", "rejected", match_id=w.match, club_id=a)
+    other_kind = await stored_motion(w.store, "disqualify", club_id=a)
     await refused(
         database,
         decisions.record_decision(
-            w.store, HQ, "Spring", "forfeit", "CL-21", match_id=w.match, club=a, motion_id=3
+            w.store, HQ, "Spring", "forfeit", "CL-21", match_id=w.match, club=a, motion_id=passed
         ),
         "director",
     )
@@ -415,7 +422,7 @@ async def test_director_decisions_need_a_motion(database: Database) -> None:
             "CL-21",
             match_id=w.other_season_match,
             club=a,
-            motion_id=3,
+            motion_id=passed,
         ),
         "not a match of season",
     )
@@ -429,40 +436,67 @@ async def test_director_decisions_need_a_motion(database: Database) -> None:
             "CL-21",
             match_id=w.match,
             club=w.clubs["C"],
-            motion_id=3,
+            motion_id=passed,
         ),
         "does not play",
     )
     await refused(
         database,
         decisions.record_decision(
-            w.store, DIRECTOR, "Spring", "banish", "CL-21", club=a, motion_id=3
+            w.store, DIRECTOR, "Spring", "banish", "CL-21", club=a, motion_id=passed
         ),
         "kind",
     )
     await refused(
         database,
         decisions.record_decision(
-            w.store, DIRECTOR, "Spring", "disqualification", "CL-99", club=a, motion_id=3
+            w.store, DIRECTOR, "Spring", "disqualification", "CL-99", club=a, motion_id=passed
         ),
         "rule",
     )
     await refused(
         database,
         decisions.record_decision(
-            w.store, DIRECTOR, "Spring", "disqualification", "CL-23", motion_id=3
+            w.store, DIRECTOR, "Spring", "disqualification", "CL-23", motion_id=passed
         ),
         "names the club",
     )
+    for motion, why in (
+        (99999, "No motion 99999"),
+        (still_open, "is open"),
+        (rejected, "is rejected"),
+        (other_kind, "needs a forfeit motion"),
+    ):
+        await refused(
+            database,
+            decisions.record_decision(
+                w.store,
+                DIRECTOR,
+                "Spring",
+                "forfeit",
+                "CL-21",
+                match_id=w.match,
+                club=a,
+                motion_id=motion,
+            ),
+            why,
+        )
     event = await audited(
         database,
         decisions.record_decision(
-            w.store, DIRECTOR, "Spring", "forfeit", "cl-21", match_id=w.match, club=a, motion_id=3
+            w.store,
+            DIRECTOR,
+            "Spring",
+            "forfeit",
+            "cl-21",
+            match_id=w.match,
+            club=a,
+            motion_id=passed,
         ),
         DIRECTOR_USER,
         "decision.forfeit",
     )
-    assert (event.rule, event.motion_id, event.match_id) == ("CL-21", 3, w.match)
+    assert (event.rule, event.motion_id, event.match_id) == ("CL-21", passed, w.match)
     system = await decisions.record_decision(
         w.store, Actor.system(), "Spring", "disqualification", "CL-DQ", club=a
     )

@@ -17,6 +17,7 @@ from bot.league_store import load_season
 from bot.rendering import announcements
 from bot.services.actor import Actor, Role, require_club_admin
 from bot.services.announce import announce
+from bot.services.decisions import passed_motion
 from bot.services.inputs import NOTE_LIMIT, clean_text, positive_id, shown
 from bot.services.references import find_club
 from core.league import LeagueReport, league_report
@@ -254,12 +255,14 @@ async def exclude_club(
     store: GuildStore, actor: Actor, club: str | int, motion_id: int, reason: str
 ) -> ClubExcluded:
     """CL-4, CL-23: a director applies a passed motion's exclusion of a club (its id is
-    required: no role bypasses the vote), in its own unit of work, announced."""
+    required and must be a passed exclude-club motion of this guild: no role bypasses the
+    vote), in its own unit of work, announced."""
     actor.require(Role.DIRECTOR)
     motion = positive_id(motion_id, "The motion")
     why = clean_text(reason, "reason", NOTE_LIMIT)
     club_id = await _club_id(store, club)
     async with store.change(actor.user_id, "club.exclude", f"club:{club_id}") as uow:
+        await passed_motion(uow.motions, motion, "exclusion")
         excluded = await exclude_club_in(uow, club_id, motion, why, actor.user_id)
         await announce(uow, announcements.club_decided(excluded.club.name, "excluded", why))
     return excluded

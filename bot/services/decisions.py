@@ -17,6 +17,7 @@ from bot.services.inputs import NOTE_LIMIT, clean_text, optional_text, positive_
 from bot.services.references import find_club, find_match, find_season
 from storage.decisions import DecisionKind, NewDecision
 from storage.guild import GuildStore
+from storage.motions import Motion, MotionKind, MotionReader
 
 KINDS: tuple[DecisionKind, ...] = (
     "forfeit",
@@ -39,6 +40,32 @@ class DecisionRecorded:
     match_id: int | None
     club_id: int | None
     motion_id: int | None
+
+
+MOTION_KINDS: dict[DecisionKind, MotionKind] = {
+    "forfeit": "forfeit",
+    "disqualification": "disqualify",
+    "result-correction": "correct-result",
+    "exclusion": "exclude-club",
+    "division-makeup": "division-makeup",
+}
+"""The motion kind that decides each kind of director decision (CL-23)."""
+
+
+async def passed_motion(motions: MotionReader, motion_id: int, kind: DecisionKind) -> Motion:
+    """CL-23: the passed motion `motion_id` of this guild that decides a `kind` decision;
+    refused if there is none, it did not pass, or it is of another kind."""
+    found = await motions.get(motion_id)
+    if found is None:
+        raise UserError(f"No motion {motion_id} on this server.")
+    if found.status != "passed":
+        raise UserError(f"Motion {motion_id} is {found.status}: only a passed motion decides.")
+    wanted = MOTION_KINDS[kind]
+    if found.kind != wanted:
+        raise UserError(
+            f"Motion {motion_id} is a {found.kind} motion: a {kind} needs a {wanted} motion."
+        )
+    return found
 
 
 async def record_decision(
@@ -80,6 +107,8 @@ async def record_decision(
         season_id = (await find_season(view.seasons, season)).id
     async with store.change(actor.user_id, f"decision.{kind}", f"season:{season_id}") as uow:
         record = await find_season(uow.seasons, season_id)
+        if motion is not None:
+            await passed_motion(uow.motions, motion, decision_kind)
         match = None if match_id is None else await find_match(uow.matches, match_id, record)
         club_id = None if club is None else (await find_club(uow.clubs, club)).id
         if match is not None and club_id is not None:
