@@ -16,9 +16,9 @@ from core.league.roster import (
     RemovalVerdict,
     RosterRemoval,
     check_removal,
-    exact_percent,
     is_multi_team,
 )
+from core.league.season import exact_percent
 
 
 def removal(reason: RemovalReason, multi_team=None, timeout=None) -> RosterRemoval:

@@ -24,7 +24,14 @@ from bot.services.inputs import NAME_LIMIT, NOTE_LIMIT, clean_text, shown
 from bot.services.references import find_club, find_match, find_season
 from core.league import LeagueReport, league_report
 from core.league.promotion import promotion_proposal
-from core.votes import MINIMUM_VOTERS, VOTE_HOURS, MotionState, can_open, motion_status
+from core.votes import (
+    MINIMUM_VOTERS,
+    VOTE_HOURS,
+    MotionState,
+    can_open,
+    motion_deadline,
+    motion_status,
+)
 from storage.decisions import NewDecision
 from storage.guild import GuildStore, UnitOfWork
 from storage.jobs import Job
@@ -337,7 +344,7 @@ async def open_motion_in(
             request.kind,
             reason,
             tuple(voters),
-            uow.now + dt.timedelta(hours=rules.hours),
+            motion_deadline(uow.now, rules.hours),
             rules.quorum,
             actor.user_id,
             subject.season_id,

@@ -13,7 +13,7 @@ from bot.league_store import StandingsCache
 from bot.roster_facts import club_season, fielded
 from bot.services.removal_checks import PlayerStatsSource
 from core.league.adjustments import MultiTeamPlayer
-from core.league.roster import exact_percent
+from core.league.season import exact_percent
 from storage.guild import GuildStore
 
 

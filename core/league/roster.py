@@ -15,7 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from core.league.adjustments import MultiTeamPlayer
-from core.league.season import TIMEOUT_RATIO_LIMIT_PERCENT
+from core.league.season import TIMEOUT_RATIO_LIMIT_PERCENT, exact_percent
 
 TIMEOUT_LIMIT_PERCENT = TIMEOUT_RATIO_LIMIT_PERCENT
 """CL-21 (config): a timeout ratio strictly above this percentage justifies a removal."""
@@ -61,21 +61,6 @@ class RemovalCheck:
     def justified(self) -> bool:
         """True when the facts allow the removal (no vote needed)."""
         return self.verdict is RemovalVerdict.JUSTIFIED
-
-
-def exact_percent(value: Fraction | Decimal | float | int) -> Fraction:
-    """A percentage as an exact Fraction: a float is read as the decimal it prints as
-    (chess.com's `33.33` is 3333/100), so comparing with the limit is exact."""
-    if isinstance(value, bool):
-        raise ValueError("a timeout percentage cannot be a boolean")
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise ValueError("a timeout percentage must be a finite number")
-        value = Decimal(repr(value))
-    percent = Fraction(value)
-    if not 0 <= percent <= 100:
-        raise ValueError(f"a timeout percentage is between 0 and 100, not {float(percent)}")
-    return percent
 
 
 def is_multi_team(player: str, found: Iterable[MultiTeamPlayer]) -> bool:

@@ -54,9 +54,19 @@ def quoted(name: str) -> str:
     return repr(name)
 
 
-def exact_percent(value: float | int | Fraction) -> Fraction:
-    """A percentage as written (25.5 is 51/2, not the float's binary value)."""
-    return value if isinstance(value, Fraction) else Fraction(Decimal(repr(value)))
+def exact_percent(value: Fraction | Decimal | float | int) -> Fraction:
+    """A percentage as an exact Fraction: a float is read as the decimal it prints as
+    (chess.com's `33.33` is 3333/100), so comparing with the limit is exact."""
+    if isinstance(value, bool):
+        raise ValueError("a percentage cannot be a boolean")
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError("a percentage must be a finite number")
+        value = Decimal(repr(value))
+    percent = Fraction(value)
+    if not 0 <= percent <= 100:
+        raise ValueError(f"a percentage is between 0 and 100, not {float(percent)}")
+    return percent
 
 
 @dataclass(frozen=True, slots=True)
