@@ -4,12 +4,13 @@ deadline, score and challenge status, read in one go."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 
-from bot.rendering.league_embeds import MatchLine, when
+from bot.rendering.league_embeds import BoardLine, MatchLine, when
 from bot.services.match_jobs import deadline_of
 from bot.services.references import find_season
 from storage.guild import GuildStore
-from storage.matches import MatchRecord, Source
+from storage.matches import BoardRecord, MatchRecord, Source
 
 
 def _learned(at: dt.datetime, source: Source | None) -> str:
@@ -56,3 +57,24 @@ async def match_line(store: GuildStore, match: MatchRecord) -> MatchLine:
         score,
         challenge,
     )
+
+
+ADJUSTED_WHY = {"CL-18": "multi-team player (CL-18)", "CL-19": "closed account (CL-19)"}
+"""Why a board was adjusted (CL-ADJ), by the rule of the adjusted player."""
+
+
+def board_lines(
+    boards: Sequence[BoardRecord], adjusted_players: Sequence[tuple[str, str]]
+) -> list[BoardLine]:
+    """The match's boards as shown, each adjusted one (CL-18/19) with why; `adjusted_players`
+    is the league report's (lower-case username, rule) pairs."""
+    rule_of = dict(adjusted_players)
+
+    def why(board: BoardRecord) -> str | None:
+        rule = rule_of.get(board.home_player.lower()) or rule_of.get(board.away_player.lower())
+        return None if rule is None else ADJUSTED_WHY.get(rule, rule)
+
+    return [
+        BoardLine(b.board, b.home_player, b.away_player, b.home_half, b.away_half, why(b))
+        for b in boards
+    ]

@@ -14,11 +14,10 @@ from bot import autocomplete
 from bot.arbiter import ArbiterBot
 from bot.chesscom.client import ChessComClient
 from bot.command_input import actor_of, parse_instant, read_boards
-from bot.match_lines import match_line
+from bot.match_lines import board_lines, match_line
 from bot.permissions import guild_store, is_arbiter, is_director
 from bot.rendering.division_view import rank_text
 from bot.rendering.league_embeds import (
-    BoardLine,
     MatchLine,
     countdown,
     match_embed,
@@ -31,8 +30,6 @@ from bot.services import results
 from bot.services.match_jobs import deadline_of
 from bot.services.references import find_club, find_match, find_season
 from bot.ui.pages import send_pages
-
-WHY = {"CL-18": "multi-team player (CL-18)", "CL-19": "closed account (CL-19)"}
 
 
 class Matches(commands.Cog):
@@ -126,18 +123,7 @@ class Matches(commands.Cog):
             season_record = await find_season(view.seasons, record.season_id)
         line = await match_line(store, record)
         report = await self.bot.standings.report(store, season_record, now=store.database.clock())
-        why = dict(report.adjusted_players)
-        rows = [
-            BoardLine(
-                b.board,
-                b.home_player,
-                b.away_player,
-                b.home_half,
-                b.away_half,
-                WHY.get(why.get(b.home_player.lower()) or why.get(b.away_player.lower()) or "", ""),
-            )
-            for b in boards
-        ]
+        rows = board_lines(boards, report.adjusted_players)
         # SURFACE: /match show lists the match's forfeits (CL-15, CL-5/6/20, a director's).
         forfeits = [f"{f.club} ({f.rule})" for f in report.forfeits if f.match == record.key]
         await send_pages(interaction, match_embed(line, rows, forfeits))
@@ -217,19 +203,7 @@ class Matches(commands.Cog):
             season = await find_season(view.seasons, match.season_id)
             boards = await view.matches.boards(match.id)
         report = await self.bot.standings.report(store, season, now=store.database.clock())
-        why = dict(report.adjusted_players)
-        adjusted = [
-            BoardLine(
-                b.board,
-                b.home_player,
-                b.away_player,
-                b.home_half,
-                b.away_half,
-                WHY.get(why.get(b.home_player.lower()) or why.get(b.away_player.lower()) or "", ""),
-            )
-            for b in boards
-            if b.home_player.lower() in why or b.away_player.lower() in why
-        ]
+        adjusted = [b for b in board_lines(boards, report.adjusted_players) if b.why is not None]
         counted = next(
             ((r.home_half, r.away_half) for r in report.results if r.match == match.key), None
         )
