@@ -19,7 +19,7 @@ from bot.outbox import OutboxSender
 from bot.pins import PinRefresher
 from bot.scheduler import JobRegistry, Scheduler, Timer
 from bot.services.motions import CLOSE_JOB, run_close_job
-from bot.services.removal_checks import VERIFY_JOB, verification_job
+from bot.services.removal_checks import VERIFY_JOB, resume_verifications, verification_job
 from bot.tree import ArbiterTree
 from bot.ui.motion_buttons import DYNAMIC_ITEMS
 from storage.database import Database
@@ -112,6 +112,12 @@ class ArbiterBot(commands.AutoShardedBot):
             except (discord.HTTPException, discord.ClientException):
                 return None
         return sorted(member.id for member in role.members if not member.bot)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """The gateway delivered a guild (after start-up, or an outage): CL-21 verifications
+        that waited for its directors run now, not RETRY_AFTER after start-up's attempt."""
+        if self.scheduler is not None:
+            await resume_verifications(self.guild_store(guild.id))
 
     async def open_database(self) -> Database:
         """Open and migrate the configured database (once). A bot that runs jobs first takes

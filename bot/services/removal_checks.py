@@ -205,6 +205,36 @@ async def verify_removal_in(
     return RemovalVerified(removal_id, check, motion, problem)
 
 
+async def resume_verifications(store: GuildStore) -> list[int]:
+    """Move the guild's `roster.verify` jobs waiting to retry (the directors could not be
+    read) to now; called when the guild becomes available, since at start-up the jobs run
+    before the gateway delivers any guild. Returns the removals whose job moved."""
+    now = store.database.clock()
+    async with store.read() as view:
+        waiting = [
+            removal.id
+            for season in await view.seasons.all()
+            for removal in await view.rosters.removals(season.id)
+            if removal.verification == "pending"
+            and (job := await view.jobs.pending(VERIFY_JOB, removal_subject(removal.id)))
+            is not None
+            and job.due_at > now
+        ]
+    if not waiting:
+        return []
+    async with store.change(None, "roster.verify.resume", VERIFY_JOB) as uow:
+        moved = []
+        for removal_id in waiting:
+            job = await uow.jobs.pending(VERIFY_JOB, removal_subject(removal_id))
+            if job is not None and job.due_at > uow.now:
+                await uow.jobs.schedule(VERIFY_JOB, job.subject, uow.now, job.payload)
+                moved.append(removal_id)
+        uow.details["removals"] = moved
+        if not moved:
+            uow.abandon()
+    return moved
+
+
 Directors = Callable[[int], Awaitable[Sequence[int] | None]]
 """The directors of a guild now (by guild id), None when they cannot be read."""
 
