@@ -187,8 +187,8 @@ async def verify_removal_in(
         try:
             async with uow.savepoint():
                 motion = await open_motion_in(uow, Actor.system(), request, electorate)
-        except UserError as refusal:
-            problem = refusal.message
+        except UserError as refusal:  # a sentence: its own full stop would double ours
+            problem = refusal.message.rstrip(".")
     await uow.jobs.cancel(VERIFY_JOB, removal_subject(removal_id))
     if motion is not None:
         await uow.rosters.verify_removal(removal_id, "motion", motion.id)
