@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from bot.cli.config_option import config_from_args
 from bot.cli.errors import CliError
 from bot.cli.league import as_of_date
+from bot.cli.output_file import write_output
 from bot.cli.season_file import read_season
 from bot.formats.season_file import dump_season
 from bot.league_store import LeagueStoreError, StandingsCache, import_season, load_season
@@ -68,10 +69,7 @@ def _write(output: Path | None, data: bytes) -> None:
     if output is None:
         sys.stdout.buffer.write(data)
         return
-    try:
-        output.write_bytes(data)
-    except OSError as error:
-        raise CliError(f"cannot write {output}: {error.strerror or error}", 1) from None
+    write_output(output, data)
 
 
 def run_import(args: argparse.Namespace) -> int:

@@ -56,7 +56,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Refuse a non-empty --out (exit 2), then play and print the summary."""
+    """Refuse a non-empty --out (exit 2), then play and print the summary; an --out that
+    cannot be written fails with exit 1."""
     out: Path = args.out
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise CliError(f"--out {shown(out)}: exists and is not an empty folder", 2)
@@ -70,5 +71,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"the season's script failed: {failure}", 1) from None
     except ScriptError as error:
         raise CliError(f"the season's script does not fit this bot: {error}", 1) from None
+    except OSError as error:  # --out could not be made or written: a runtime failure
+        where = shown(error.filename) if isinstance(error.filename, str) else shown(out)
+        raise CliError(f"cannot write {where}: {error.strerror or error}", 1) from None
     print(summary(result))
     return 0

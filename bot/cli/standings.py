@@ -26,6 +26,7 @@ from core.trf2026 import (
 
 from .errors import CliError
 from .input_file import input_path, read_input
+from .output_file import write_output
 
 MAX_POINTS = MAX_GAME_POINTS
 """The most a game may be worth with `--points` (as in record 162): above is a typo."""
@@ -125,7 +126,8 @@ def read_scores(path: Path, tournament: TrfTournament, given: Scoring | None) ->
 
 
 def write_trf(path: Path, tournament: TrfTournament, rows: tuple[PlayerStanding, ...]) -> None:
-    """Write the tournament with the computed points and ranks to `path` (UTF-8)."""
+    """Write the tournament with the computed points and ranks to `path` (UTF-8). Points the
+    TRF columns cannot hold are refused (exit 2); a path that cannot be written fails (exit 1)."""
     try:
         text = dump_trf(
             tournament,
@@ -133,11 +135,8 @@ def write_trf(path: Path, tournament: TrfTournament, rows: tuple[PlayerStanding,
             {row.player: row.rank for row in rows},  # type: ignore[misc]
         )
     except ValueError as error:
-        raise CliError(shown_text(f"cannot write {path}: {error}")) from error
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise CliError(shown_text(f"cannot write {path}: {error.strerror or error}")) from error
+        raise CliError(shown_text(f"--trf-out {path}: {error}")) from error
+    write_output(path, text.encode("utf-8"))
 
 
 def run(args: argparse.Namespace) -> int:
