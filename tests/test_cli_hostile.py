@@ -17,6 +17,7 @@ import pytest
 from bot.cli import main
 from bot.cli.input_file import MAX_INPUT_BYTES
 from bot.command_reference import END, START
+from core.league.season import quoted
 from tests.paths import ROOT, SHARED
 
 TRF = SHARED / "fixtures" / "tiebreaks" / "fide_held_round_robin.trf"
@@ -377,3 +378,62 @@ def test_commands_readme_that_cannot_be_written_exits_1_and_keeps_the_file(
     assert done.stderr == "arbiter commands: cannot write README.md: File too large\n"
     assert readme.read_text() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md"]
+
+
+# --- user text in messages: quoted as everywhere (`core.league.season.quoted`) ----------------
+
+HUGE = "Z" * 100_000
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tour", "tests/data/tour_three_events.json", "--after", HUGE],
+        ["standings", str(TRF), "--points", HUGE],
+        ["sync", "--guild", "-" + "9" * 4000],
+        ["demo", "--seed", HUGE],
+        ["berger", HUGE],
+        ["chesscom", "player", "erik", "--contact", "a@b.c", "--retries", HUGE],
+    ],
+)
+def test_a_huge_value_is_quoted_cut_not_echoed_whole(
+    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-used")
+    reason = refused(argv, capsys)
+    assert quoted(argv[-1]) in reason and len(reason) < 400, reason[:400]
+
+
+def test_tour_after_an_unknown_event_quotes_its_name(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    reason = refused(["tour", "tests/data/tour_three_events.json", "--after", "No\x1bSuch"], capsys)
+    assert reason == (
+        "arbiter tour: --after: no event named 'No\\x1bSuch' in tests/data/tour_three_events.json"
+    )
+
+
+def test_a_bad_base_url_is_quoted_once_not_escaped_twice(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    reason = refused(["chesscom", "player", "erik", "--base-url", "x\x1by"], capsys)
+    assert "'x\\x1by' is not an http(s) URL" in reason
+
+
+@pytest.mark.parametrize(
+    ("action", "expected"),
+    [
+        (["standings", HUGE], "no season " + quoted(HUGE)),
+        (["calendar", "Example season", "--club", HUGE], "no club " + quoted(HUGE)),
+    ],
+)
+def test_season_commands_quote_unknown_names(
+    action: list[str],
+    expected: str,
+    stored_season: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    reason = refused(["season", *action, "--guild", "1", "--config", str(stored_season)], capsys)
+    assert expected in reason and len(reason) < 400

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.cli.errors import CliError
 from bot.cli.input_file import shown
+from core.league.season import quoted
 
 MAX_SEED = 2**31 - 1
 
@@ -17,7 +18,7 @@ def seed_number(text: str) -> int:
     try:
         value = int(text, 10)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a whole number") from None
     if not 0 <= value <= MAX_SEED:
         raise argparse.ArgumentTypeError(f"{value} is not between 0 and {MAX_SEED}")
     return value

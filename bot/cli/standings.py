@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bot.rendering.standings_json import standings_json
 from bot.rendering.standings_text import shown_text, standings_text
+from core.league.season import quoted
 from core.points import half_points
 from core.results import STANDARD, Scoring
 from core.standings import PlayerStanding
@@ -78,17 +79,17 @@ def parse_scoring(text: str) -> Scoring:
     `MAX_POINTS`; raise CliError for anything else."""
     parts = [part.strip() for part in text.split(",")]
     if len(parts) != 3:
-        raise CliError(f"--points needs three numbers W,D,L, not {text!r}")
+        raise CliError(f"--points needs three numbers W,D,L, not {quoted(text)}")
     try:
         win, draw, loss = (half_points(part) for part in parts)
     except ValueError as error:
-        raise CliError(f"--points {text!r}: {error}") from error
+        raise CliError(f"--points {quoted(text)}: {error}") from error
     if min(win, draw, loss) < 0:
-        raise CliError(f"--points {text!r}: points cannot be negative")
+        raise CliError(f"--points {quoted(text)}: points cannot be negative")
     if max(win, draw, loss) > MAX_POINTS:
-        raise CliError(f"--points {text!r}: a game is worth at most {MAX_POINTS} points")
+        raise CliError(f"--points {quoted(text)}: a game is worth at most {MAX_POINTS} points")
     if not win >= draw >= loss or win == loss:
-        raise CliError(f"--points must have win >= draw >= loss and win > loss, not {text!r}")
+        raise CliError(f"--points must have win >= draw >= loss and win > loss, not {quoted(text)}")
     return Scoring(win, draw, loss)
 
 
