@@ -25,8 +25,8 @@ SEASON = ROOT / "docs" / "examples" / "season.json"
 
 
 def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    """Run `arbiter ARGV` in-process; assert exit 2 without a traceback and return the one
-    line that says why (argparse prints its usage first, then one `error:` line)."""
+    """Run `arbiter ARGV` in-process; assert exit 2, nothing on stdout and exactly one line on
+    stderr saying why (argparse's refusals too: no usage lines first), and return that line."""
     try:
         code = main(argv)
     except SystemExit as exit_:
@@ -35,10 +35,10 @@ def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     assert code == 2, captured
     assert captured.out == ""
     assert "Traceback" not in captured.err
-    lines = captured.err.strip().splitlines()
-    reason = lines[-1]
-    assert reason.startswith("arbiter "), captured.err
-    assert all("error:" not in line for line in lines[:-1]), "more than one error line"
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and captured.err.endswith("\n"), captured.err
+    reason = lines[0]
+    assert reason.startswith(("arbiter ", "arbiter:")), captured.err
     return reason
 
 
@@ -437,3 +437,55 @@ def test_season_commands_quote_unknown_names(
 ) -> None:
     reason = refused(["season", *action, "--guild", "1", "--config", str(stored_season)], capsys)
     assert expected in reason and len(reason) < 400
+
+
+# --- argparse's refusals: one line too --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        ([], "arbiter: error: the following arguments are required: COMMAND; see arbiter --help"),
+        (
+            ["standings"],
+            "arbiter standings: error: the following arguments are required: FILE.trf; "
+            "see arbiter standings --help",
+        ),
+        (
+            ["db", "backup"],
+            "arbiter db backup: error: the following arguments are required: PATH; "
+            "see arbiter db backup --help",
+        ),
+        (
+            ["berger", "4", "--bogus"],
+            "arbiter: error: unrecognized arguments: --bogus; see arbiter --help",
+        ),
+        (
+            ["standings", "x.trf", "--tiebreaks", "a\nb"],
+            "arbiter standings: error: argument --tiebreaks: invalid choice: 'a\\nb' "
+            "(choose from 'cct', 'fide2024'); see arbiter standings --help",
+        ),
+    ],
+)
+def test_argparse_refusals_are_one_line_pointing_to_help(
+    argv: list[str], line: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert refused(argv, capsys) == line
+
+
+def test_an_unrecognized_argument_is_escaped_and_cut(capsys: pytest.CaptureFixture[str]) -> None:
+    reason = refused(["berger", "4", "--x\x1b[2J" + "y" * 100_000], capsys)
+    assert "\x1b" not in reason and "--x\\x1b[2J" in reason and len(reason) < 400
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["standings", "--help"], ["db", "backup", "-h"]])
+def test_help_is_argparse_s_usage_and_text_on_stdout(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    captured = capsys.readouterr()
+    assert exited.value.code == 0 and captured.err == ""
+    prog = " ".join(["arbiter", *argv[:-1]])
+    assert captured.out.startswith(f"usage: {prog} [-h]")
+    assert "options:" in captured.out
