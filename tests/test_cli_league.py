@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from cl_seasons import match, season
 
 from bot.cli import main
+from tests.cl_seasons import match, season
 
 
 def _write(tmp_path: Path, data: dict) -> str:
