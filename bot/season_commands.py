@@ -16,12 +16,14 @@ from typing import Any, TypeVar
 from bot.cli.config_option import config_from_args
 from bot.cli.errors import CliError
 from bot.cli.league import as_of_date
+from bot.cli.output_file import write_output
 from bot.cli.season_file import read_season
 from bot.formats.season_file import dump_season
 from bot.league_store import LeagueStoreError, StandingsCache, import_season, load_season
 from bot.rendering.calendar_ics import CalendarMatch, season_calendar
 from bot.rendering.league_json import report_json
 from bot.rendering.league_text import report_text
+from core.league.season import quoted
 from storage.database import Database, DatabaseUnavailable
 from storage.guild import GuildStore, GuildView
 from storage.seasons import SeasonRecord
@@ -60,7 +62,7 @@ def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], w
 async def _season(view: GuildView, name: str, guild: int) -> SeasonRecord:
     record = await view.seasons.by_name(name)
     if record is None:
-        raise CliError(f"no season {name!r} in guild {guild}")
+        raise CliError(f"no season {quoted(name)} in guild {guild}")
     return record
 
 
@@ -68,10 +70,7 @@ def _write(output: Path | None, data: bytes) -> None:
     if output is None:
         sys.stdout.buffer.write(data)
         return
-    try:
-        output.write_bytes(data)
-    except OSError as error:
-        raise CliError(f"cannot write {output}: {error.strerror or error}", 1) from None
+    write_output(output, data)
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -88,7 +87,7 @@ def run_import(args: argparse.Namespace) -> int:
         record = _run(args, work, write=True)
     except LeagueStoreError as error:
         raise CliError(str(error)) from None
-    print(f"imported {record.name!r} into guild {args.guild} ({len(season.matches)} matches)")
+    print(f"imported {quoted(record.name)} into guild {args.guild} ({len(season.matches)} matches)")
     return 0
 
 
@@ -155,7 +154,7 @@ def run_calendar(args: argparse.Namespace) -> int:
             names = {c.casefold(): c for d in season.divisions for c in d.clubs}
             club = names.get(args.club.strip().casefold())
             if club is None:
-                raise CliError(f"no club {args.club!r} in season {record.name!r}")
+                raise CliError(f"no club {quoted(args.club)} in season {quoted(record.name)}")
             matches = tuple(m for m in matches if club in (m.home, m.away))
         entries = [
             CalendarMatch(m.id, m.division, m.round, m.home, m.away, m.start, m.start - notice)

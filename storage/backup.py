@@ -27,6 +27,11 @@ class BackupError(Exception):
     """A backup that cannot be made; nothing was written."""
 
 
+class BackupFailed(BackupError):
+    """A backup that was begun but could not be written or finished (the folder refused the
+    file, the disk filled, SQLite failed): a runtime failure, not a bad request."""
+
+
 def _check_paths(source: Path, target: Path) -> None:
     """Refuse a missing source, an existing target, a missing folder, or one of the live
     database's own files; OSError from the file system is the caller's to report."""
@@ -68,7 +73,7 @@ def backup_database(
             prefix=f".{target.name[:_PREFIX_CHARS]}.", suffix=".partial", dir=target.parent
         )
     except OSError as error:
-        raise BackupError(
+        raise BackupFailed(
             f"cannot write in {_short(target.parent)}: {error.strerror or error}"
         ) from None
     os.close(handle)
@@ -89,8 +94,10 @@ def backup_database(
             src.close()
     except BaseException as error:
         partial.unlink(missing_ok=True)
+        if getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_NOTADB:
+            raise BackupError(f"{source} is not a database: {error}") from None
         if isinstance(error, sqlite3.Error):
-            raise BackupError(f"backup of {source} failed: {error}") from None
+            raise BackupFailed(f"backup of {source} failed: {error}") from None
         raise
     try:
         if target.exists():  # appeared meanwhile: keep it, drop the copy
@@ -100,5 +107,5 @@ def backup_database(
         partial.unlink(missing_ok=True)
         if isinstance(error, BackupError):
             raise
-        raise BackupError(f"cannot write {_short(target)}: {error.strerror or error}") from None
+        raise BackupFailed(f"cannot write {_short(target)}: {error.strerror or error}") from None
     return pages

@@ -8,11 +8,10 @@ import datetime as dt
 import random
 from typing import Any
 
-from cl_seasons import match, season
-
 from bot.formats.season_file import load_season
 from core.league import LeagueReport, league_report
 from core.league.schedule import division_schedule
+from tests.cl_seasons import match, season
 
 CLUBS = (
     "Knights of the Round Table",

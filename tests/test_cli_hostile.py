@@ -1,16 +1,23 @@
 """Hostile command-line input (issue 8, item 10): each is refused with one clear line on
-stderr, exit 2, no traceback, and nothing written; input files are read with a 16 MiB cap."""
+stderr, exit 2, no traceback, and nothing written; input files are read with a 16 MiB cap.
+An output path that cannot be written is a runtime failure instead: one line, exit 1."""
 
 from __future__ import annotations
 
 import os
+import resource
+import signal
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from bot.cli import main
 from bot.cli.input_file import MAX_INPUT_BYTES
+from bot.command_reference import END, START
+from core.league.season import quoted
 from tests.paths import ROOT, SHARED
 
 TRF = SHARED / "fixtures" / "tiebreaks" / "fide_held_round_robin.trf"
@@ -18,8 +25,8 @@ SEASON = ROOT / "docs" / "examples" / "season.json"
 
 
 def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    """Run `arbiter ARGV` in-process; assert exit 2 without a traceback and return the one
-    line that says why (argparse prints its usage first, then one `error:` line)."""
+    """Run `arbiter ARGV` in-process; assert exit 2, nothing on stdout and exactly one line on
+    stderr saying why (argparse's refusals too: no usage lines first), and return that line."""
     try:
         code = main(argv)
     except SystemExit as exit_:
@@ -28,10 +35,10 @@ def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     assert code == 2, captured
     assert captured.out == ""
     assert "Traceback" not in captured.err
-    lines = captured.err.strip().splitlines()
-    reason = lines[-1]
-    assert reason.startswith("arbiter "), captured.err
-    assert all("error:" not in line for line in lines[:-1]), "more than one error line"
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and captured.err.endswith("\n"), captured.err
+    reason = lines[0]
+    assert reason.startswith(("arbiter ", "arbiter:")), captured.err
     return reason
 
 
@@ -259,3 +266,226 @@ def test_chesscom_configured_timeout_that_aiohttp_cannot_use(
     config.write_text(f'[chesscom]\ncontact = "a@b.c"\ntimeout_seconds = {value}\n')
     reason = refused(["chesscom", "match", "1", "--config", str(config)], capsys)
     assert "chesscom.timeout_seconds" in reason
+
+
+# --- output paths that cannot be written: a runtime failure, exit 1 ---------------------------
+
+
+def failed(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run `arbiter ARGV` in-process; assert exit 1 with exactly one line on stderr, no
+    traceback and nothing on stdout, and return that line."""
+    code = main(argv)
+    captured = capsys.readouterr()
+    assert code == 1, captured
+    assert captured.out == ""
+    assert len(captured.err.splitlines()) == 1, captured.err
+    return captured.err.rstrip("\n")
+
+
+@pytest.fixture
+def stored_season(database: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """The configuration of a database holding the example season in guild 1."""
+    assert main(["season", "import", str(SEASON), "--guild", "1", "--config", str(database)]) == 0
+    capsys.readouterr()
+    return database
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["season", "export", "Example season", "-o", "{out}.json"],
+        ["season", "calendar", "Example season", "-o", "{out}.ics"],
+    ],
+)
+def test_season_output_that_cannot_be_written_exits_1(
+    argv: list[str], stored_season: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = stored_season.parent / "a-file"
+    blocker.write_text("")
+    out = str(blocker / "out")
+    line = failed(
+        [a.format(out=out) for a in argv] + ["--guild", "1", "--config", str(stored_season)], capsys
+    )
+    assert line.startswith(f"arbiter season: cannot write {out}.") and "Not a directory" in line
+
+
+def test_trf_out_that_cannot_be_written_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "missing-folder" / "out.trf"
+    line = failed(["standings", str(TRF), "--trf-out", str(out)], capsys)
+    assert line == f"arbiter standings: cannot write {out}: No such file or directory"
+    assert files_under(tmp_path) == set()
+
+
+def test_db_backup_into_a_folder_that_refuses_files_exits_1(
+    database: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """/proc is a folder (so the request is sound) in which no file can be created."""
+    line = failed(["db", "backup", "/proc/arbiter-backup.db", "--config", str(database)], capsys)
+    assert line.startswith("arbiter db: cannot write in /proc:")
+
+
+def test_db_backup_of_a_file_that_is_not_a_database_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "arbiter.db").write_bytes(b"not a database " * 100)
+    (tmp_path / "config.toml").write_text(f'[database]\npath = "{tmp_path / "arbiter.db"}"\n')
+    reason = refused(
+        ["db", "backup", str(tmp_path / "copy.db"), "--config", str(tmp_path / "config.toml")],
+        capsys,
+    )
+    assert "is not a database" in reason
+    assert files_under(tmp_path) == {Path("arbiter.db"), Path("config.toml")}
+
+
+def test_demo_out_that_cannot_be_made_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a-file").write_text("")
+    out = tmp_path / "a-file" / "demo"
+    line = failed(["demo", "--clubs", "4", "--out", str(out)], capsys)
+    assert line == f"arbiter demo: cannot write {out}: Not a directory"
+
+
+def _file_size_limit(limit: int) -> None:
+    """In the child: files may not grow past `limit` bytes (EFBIG instead of SIGXFSZ)."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+
+def test_commands_readme_that_cannot_be_written_exits_1_and_keeps_the_file(
+    tmp_path: Path,
+) -> None:
+    """A write that fails half-way (here: a file-size limit, as on a full disk) leaves the
+    README as it was, not truncated, and exits 1 with one line."""
+    readme = tmp_path / "README.md"
+    before = f"# Title\n\n{START}\nold\n{END}\n"
+    readme.write_text(before)
+    environ = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    environ |= {"PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "commands", "--readme", "README.md"],
+        cwd=tmp_path,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: _file_size_limit(len(before) + 100),
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stdout == ""
+    assert done.stderr == "arbiter commands: cannot write README.md: File too large\n"
+    assert readme.read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md"]
+
+
+# --- user text in messages: quoted as everywhere (`core.league.season.quoted`) ----------------
+
+HUGE = "Z" * 100_000
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tour", "tests/data/tour_three_events.json", "--after", HUGE],
+        ["standings", str(TRF), "--points", HUGE],
+        ["sync", "--guild", "-" + "9" * 4000],
+        ["demo", "--seed", HUGE],
+        ["berger", HUGE],
+        ["chesscom", "player", "erik", "--contact", "a@b.c", "--retries", HUGE],
+    ],
+)
+def test_a_huge_value_is_quoted_cut_not_echoed_whole(
+    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-used")
+    reason = refused(argv, capsys)
+    assert quoted(argv[-1]) in reason and len(reason) < 400, reason[:400]
+
+
+def test_tour_after_an_unknown_event_quotes_its_name(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    reason = refused(["tour", "tests/data/tour_three_events.json", "--after", "No\x1bSuch"], capsys)
+    assert reason == (
+        "arbiter tour: --after: no event named 'No\\x1bSuch' in tests/data/tour_three_events.json"
+    )
+
+
+def test_a_bad_base_url_is_quoted_once_not_escaped_twice(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    reason = refused(["chesscom", "player", "erik", "--base-url", "x\x1by"], capsys)
+    assert "'x\\x1by' is not an http(s) URL" in reason
+
+
+@pytest.mark.parametrize(
+    ("action", "expected"),
+    [
+        (["standings", HUGE], "no season " + quoted(HUGE)),
+        (["calendar", "Example season", "--club", HUGE], "no club " + quoted(HUGE)),
+    ],
+)
+def test_season_commands_quote_unknown_names(
+    action: list[str],
+    expected: str,
+    stored_season: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    reason = refused(["season", *action, "--guild", "1", "--config", str(stored_season)], capsys)
+    assert expected in reason and len(reason) < 400
+
+
+# --- argparse's refusals: one line too --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        ([], "arbiter: error: the following arguments are required: COMMAND; see arbiter --help"),
+        (
+            ["standings"],
+            "arbiter standings: error: the following arguments are required: FILE.trf; "
+            "see arbiter standings --help",
+        ),
+        (
+            ["db", "backup"],
+            "arbiter db backup: error: the following arguments are required: PATH; "
+            "see arbiter db backup --help",
+        ),
+        (
+            ["berger", "4", "--bogus"],
+            "arbiter: error: unrecognized arguments: --bogus; see arbiter --help",
+        ),
+        (
+            ["standings", "x.trf", "--tiebreaks", "a\nb"],
+            "arbiter standings: error: argument --tiebreaks: invalid choice: 'a\\nb' "
+            "(choose from 'cct', 'fide2024'); see arbiter standings --help",
+        ),
+    ],
+)
+def test_argparse_refusals_are_one_line_pointing_to_help(
+    argv: list[str], line: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert refused(argv, capsys) == line
+
+
+def test_an_unrecognized_argument_is_escaped_and_cut(capsys: pytest.CaptureFixture[str]) -> None:
+    reason = refused(["berger", "4", "--x\x1b[2J" + "y" * 100_000], capsys)
+    assert "\x1b" not in reason and "--x\\x1b[2J" in reason and len(reason) < 400
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["standings", "--help"], ["db", "backup", "-h"]])
+def test_help_is_argparse_s_usage_and_text_on_stdout(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    captured = capsys.readouterr()
+    assert exited.value.code == 0 and captured.err == ""
+    prog = " ".join(["arbiter", *argv[:-1]])
+    assert captured.out.startswith(f"usage: {prog} [-h]")
+    assert "options:" in captured.out

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from cl_seasons import match, season
 
 from bot.cli import main
+from tests.cl_seasons import match, season
 
 
 def _write(tmp_path: Path, data: dict) -> str:
@@ -103,6 +103,18 @@ def test_league_promotion_with_a_withdrawal(
     assert out["withdrawn"] == ["A"]
     assert main(["league", path, "--promotion"]) == 0
     assert "C: One → P" in capsys.readouterr().out
+
+
+def test_league_promotion_that_moves_nobody_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CL-8 with one division: no club moves, and the text says `Moves: none` rather than
+    printing an empty `Moves:` heading."""
+    data = season([match("1", "A", "B", [("a", "b", 2)])], divisions={"P": ["A", "B"]})
+    assert main(["league", _write(tmp_path, data), "--promotion"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "Moves: none" in lines and "Moves:" not in lines
+    assert lines[lines.index("Moves: none") - 2 :] == ["  B", "", "Moves: none"]
 
 
 def test_league_bad_file_names_the_path_and_exits_2(

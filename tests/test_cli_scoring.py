@@ -283,7 +283,7 @@ def test_core_2_cli_trf_out_refused_writes_nothing(
     code, out, err = _run(
         capsys, "standings", str(DATA / "forfeit_dash.trf"), "--trf-out", str(out_file)
     )
-    assert code == 2 and out == "" and f"cannot write {out_file}" in err
+    assert code == 1 and out == "" and f"cannot write {out_file}" in err
     broken = tmp_path / "broken.trf"
     broken.write_text((DATA / "forfeit_dash.trf").read_text().replace("   4 b 0", "   4 b *"))
     good_out = tmp_path / "out.trf"

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from cl_seasons import match, season
-
 from bot.formats.season_file import load_season
 from core.league.deadlines import DeadlineKind, match_deadlines, season_deadlines
+from tests.cl_seasons import match, season
 
 START = dt.datetime(2017, 10, 1, 18, 0, tzinfo=dt.UTC)
 

@@ -7,7 +7,6 @@ import itertools
 from fractions import Fraction as F
 
 import pytest
-from cl_seasons import match, season
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +14,7 @@ import core.league.standings as league_standings
 from bot.formats.season_file import load_season
 from core import crosstable
 from core.league import league_report, promotion_proposal
+from tests.cl_seasons import match, season
 
 
 def _two_divisions(order: list[str]) -> dict:

@@ -9,12 +9,12 @@ from gacrux import berger
 from gacrux.tiebreak import tiebreak
 from gacrux.trf2json import trf2json
 from hypothesis import given, settings
-from round_robins import WITH_FORFEITS, RoundRobin, round_robins
 
 from core.berger import berger_table
 from core.standings import standings
 from core.tiebreaks import Criterion, DeReading, player_values
 from core.trf import dump_trf, round_robin_trf
+from tests.round_robins import WITH_FORFEITS, RoundRobin, round_robins
 
 _COLUMNS = ["PTS", "WIN", "SB", "KS"]
 

@@ -1,6 +1,6 @@
-"""The tests import the chess.com fake as `tests.chesscom_fake` only: a bare
-`import chesscom_fake` works only when pytest put tests/ on sys.path, and loads a second copy
-of the module whose classes are not the first copy's."""
+"""The tests import their helper modules (every tests/*.py that is not a test file) as
+`tests.x` only: a bare `import chesscom_fake` works only when pytest put tests/ on sys.path,
+and loads a second copy of the module whose classes are not the first copy's."""
 
 from __future__ import annotations
 
@@ -8,10 +8,13 @@ import ast
 from pathlib import Path
 
 TESTS = Path(__file__).parent
-HELPERS = frozenset({"chesscom_fake"})
+HELPERS = frozenset(
+    path.stem for path in TESTS.glob("*.py") if not path.name.startswith(("test_", "conftest"))
+)
 
 
-def test_the_chesscom_fake_is_imported_through_the_tests_package() -> None:
+def test_helpers_are_imported_through_the_tests_package() -> None:
+    assert {"chesscom_fake", "cl_seasons", "round_robins", "rendering_season"} <= HELPERS
     bare = []
     for path in sorted(TESTS.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

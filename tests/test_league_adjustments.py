@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from cl_seasons import match, season
 
 from bot.formats.season_file import SeasonFileError, load_season
 from core.league import league_report
 from core.league.report import LeagueReport
+from tests.cl_seasons import match, season
 
 CLUBS = {"P": ["A", "B", "C"], "One": ["D", "E"]}
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from fractions import Fraction as F
 
-from cl_seasons import match, season
-
 from bot.formats.season_file import load_season
 from core.league import league_report
 from core.league.report import LeagueReport
+from tests.cl_seasons import match, season
 
 
 def _report(data: dict, as_of: dt.date | None = None) -> LeagueReport:

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cl_seasons import match, season
 
 from bot.cli import main
 from bot.formats.season_file import SeasonFileError, load_season
+from tests.cl_seasons import match, season
 
 
 def _refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], data: Any, *options: str) -> str:

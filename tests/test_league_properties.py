@@ -7,7 +7,6 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from cl_seasons import match, season
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +14,7 @@ from bot.formats.season_file import load_season
 from bot.rendering.league_json import report_json
 from core.crosstable import Encounter, sonneborn_berger
 from core.league import league_report
+from tests.cl_seasons import match, season
 
 DIVISIONS = {"P": ["A", "B", "C", "D", "E"], "One": ["F", "G", "H"]}
 POOL = [f"p{i}" for i in range(6)]

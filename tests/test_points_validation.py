@@ -8,11 +8,11 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from cl_seasons import match, season
 from pydantic import ValidationError
 
 from bot.formats.season_file import BoardModel, load_season, read_season_file
 from core.points import decimal_text, half_points, json_number
+from tests.cl_seasons import match, season
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,7 @@ import datetime as dt
 import io
 from dataclasses import replace
 
-from cl_seasons import match, season
 from PIL import Image
-from rendering_season import CLUBS, generated_report
 
 from bot.formats.season_file import load_season
 from bot.rendering.crosstable_image import cell_text, crosstable_notes, crosstable_png
@@ -31,6 +29,8 @@ from bot.rendering.image_table import (
 from bot.rendering.image_text import Pen, drawable
 from bot.rendering.standings_image import ROW_HEIGHT, WIDTH, standings_notes, standings_png
 from core.league import league_report
+from tests.cl_seasons import match, season
+from tests.rendering_season import CLUBS, generated_report
 
 VIEW = division_view(generated_report(), "P")
 

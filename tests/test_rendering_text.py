@@ -11,7 +11,6 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from rendering_season import CLUBS, generated_report
 
 from bot.rendering.division_view import division_view
 from bot.rendering.pages import (
@@ -29,6 +28,7 @@ from bot.rendering.standings_table import (
     standings_pages,
     standings_table,
 )
+from tests.rendering_season import CLUBS, generated_report
 
 VIEW = division_view(generated_report(), "P")
 

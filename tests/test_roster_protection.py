@@ -7,7 +7,6 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from cl_seasons import match, season
 
 from bot.formats.season_file import load_season
 from core.league import league_report
@@ -19,6 +18,7 @@ from core.league.roster import (
     is_multi_team,
 )
 from core.league.season import exact_percent
+from tests.cl_seasons import match, season
 
 
 def removal(reason: RemovalReason, multi_team=None, timeout=None) -> RosterRemoval:

@@ -7,7 +7,6 @@ import dataclasses
 import json
 
 import pytest
-from cl_seasons import match, season
 from pydantic import create_model
 
 from bot.formats.season_file import RulesModel, dump_season, load_season, read_season_file
@@ -24,6 +23,7 @@ from core.tour.ranking import (
     tour_records,
 )
 from core.tour.timecontrols import DEFAULT_TIME_CONTROLS
+from tests.cl_seasons import match, season
 
 QF, SF, RU, WIN = KoStage.QUARTER_FINAL, KoStage.SEMI_FINAL, KoStage.RUNNER_UP, KoStage.WINNER
 

@@ -16,7 +16,6 @@ from typing import Any
 
 import icalendar
 import pytest
-from cl_seasons import ROUND_ONE, iso, match, season
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_league_properties import seasons
@@ -31,6 +30,7 @@ from core.league.season import Season
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.matches import BoardRecord
+from tests.cl_seasons import ROUND_ONE, iso, match, season
 
 GUILD, OTHER = 111, 222
 LONG = os.environ.get("ARBITER_LONG_PROPERTIES") == "1"

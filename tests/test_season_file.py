@@ -7,7 +7,6 @@ from fractions import Fraction as F
 
 import jsonschema
 import pytest
-from cl_seasons import match, season
 
 from bot.cli import main
 from bot.formats.season_file import (
@@ -17,6 +16,7 @@ from bot.formats.season_file import (
     read_season_file,
     season_schema,
 )
+from tests.cl_seasons import match, season
 from tests.paths import ROOT
 
 

@@ -8,11 +8,11 @@ from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from round_robins import WITH_FORFEITS, RoundRobin, round_robins
 
 from core.results import Outcome, Result
 from core.standings import standings
 from core.tiebreaks import CCT_8B, Criterion, DeReading, player_values
+from tests.round_robins import WITH_FORFEITS, RoundRobin, round_robins
 
 _CRITERIA = st.sampled_from([CCT_8B, (Criterion.PTS, Criterion.DE), tuple(Criterion)])
 

@@ -3,7 +3,8 @@
 Every module in this package that defines `register(subparsers)` adds its subcommands, so a
 feature adds a command by adding a module, without editing a central list. A subcommand sets
 `handler=` (a callable taking the parsed namespace and returning an exit code) with
-`set_defaults`; it signals a user error by raising `CliError`.
+`set_defaults`; it signals a user error by raising `CliError`. Argument errors are one line
+too (`bot.cli.parser.ArgumentParser`), exit 2.
 
 Every module here is imported to build the parser, even for `arbiter --help`, so a module
 imports at its top only what `register` needs; discord.py, aiohttp, aiosqlite, pydantic
@@ -20,13 +21,14 @@ import sys
 from collections.abc import Sequence
 
 from bot.cli.errors import CliError
+from bot.cli.parser import ArgumentParser
 
 __all__ = ["CliError", "build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the `arbiter` parser with every subcommand found in this package."""
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="arbiter",
         description="Arbiter: run chess club leagues and tours by their written regulations.",
     )

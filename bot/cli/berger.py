@@ -6,6 +6,7 @@ import argparse
 import json
 
 from core.berger import MAX_PLAYERS, MIN_PLAYERS, BergerTable, pairing_table
+from core.league.season import quoted
 
 from .errors import CliError
 
@@ -39,7 +40,7 @@ def player_count(text: str) -> int:
     """N: a whole number in ASCII digits (int() would also take '٤' or '1_0')."""
     digits = text.removeprefix("-")
     if not (digits.isascii() and digits.isdigit() and len(digits) <= 6):
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of players")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number of players")
     return int(text)
 
 

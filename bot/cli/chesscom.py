@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
-from bot.cli.input_file import shown
+from core.league.season import quoted
 
 if TYPE_CHECKING:  # aiohttp and the client are imported when a command runs, not for --help
     from bot.chesscom.client import ChessComClient, ClientSettings
@@ -38,10 +38,10 @@ def timeout_option(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number of seconds") from None
     if not math.isfinite(value) or not 0 < value <= MAX_TIMEOUT_SECONDS:
         raise argparse.ArgumentTypeError(
-            f"{text[:40]!r}: must be a number of seconds above 0 and at most "
+            f"{quoted(text)}: must be a number of seconds above 0 and at most "
             f"{MAX_TIMEOUT_SECONDS:g}"
         )
     return value
@@ -60,7 +60,7 @@ def _printable(text: str, what: str) -> str:
 def check_match_id(text: str) -> None:
     """A team match id: ASCII digits only (no '²', no '../'), at most 20 of them."""
     if not (text.isascii() and text.isdigit() and len(text) <= 20):
-        raise CliError(f"{shown(text)!r} is not a chess.com match id (digits only, at most 20)")
+        raise CliError(f"{quoted(text)} is not a chess.com match id (digits only, at most 20)")
 
 
 def name_option(text: str) -> str:
@@ -68,7 +68,7 @@ def name_option(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("the name is empty")
     if len(text) > MAX_NAME:
-        raise argparse.ArgumentTypeError(f"longer than {MAX_NAME} characters: {shown(text)!r}")
+        raise argparse.ArgumentTypeError(f"longer than {MAX_NAME} characters: {quoted(text)}")
     return _printable(text, "name")
 
 
@@ -78,7 +78,7 @@ def base_url_option(text: str) -> str:
         return text
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise argparse.ArgumentTypeError(f"{shown(text)!r} is not an http(s) URL with a host")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not an http(s) URL with a host")
     return _printable(text, "URL")
 
 
@@ -94,9 +94,9 @@ def retries_option(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a whole number") from None
     if not 0 <= value <= MAX_RETRIES:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: must be from 0 to {MAX_RETRIES}")
+        raise argparse.ArgumentTypeError(f"{quoted(text)}: must be from 0 to {MAX_RETRIES}")
     return value
 
 

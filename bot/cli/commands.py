@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
 from bot.cli.input_file import input_path, read_input, shown
+from bot.cli.output_file import write_output
 
 if TYPE_CHECKING:  # discord.py and the bot are imported when `commands` runs, not for --help
     from bot.config import Config
@@ -50,13 +51,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         readme = read_input(args.readme).decode("utf-8")
         updated = replace_section(readme, text)
-        if updated != readme:
-            args.readme.write_text(updated, encoding="utf-8")
     except UnicodeDecodeError:
         raise CliError(f"{shown(args.readme)}: not UTF-8 text", 2) from None
-    except (OSError, ValueError) as error:
+    except ValueError as error:
         raise CliError(f"{shown(args.readme)}: {error}", 2) from None
     if updated != readme:
+        write_output(args.readme, updated.encode("utf-8"))
         print(f"updated the command reference in {args.readme}")
     else:
         print(f"the command reference in {args.readme} is already current")

@@ -71,12 +71,15 @@ def run_migrate(args: argparse.Namespace) -> int:
 
 
 def run_backup(args: argparse.Namespace) -> int:
-    """Back up the configured database to PATH."""
-    from storage.backup import BackupError, backup_database
+    """Back up the configured database to PATH: a refused request exits 2, a copy that could
+    not be written or finished exits 1 (nothing is left behind either way)."""
+    from storage.backup import BackupError, BackupFailed, backup_database
 
     config = config_from_args(args)
     try:
         pages = backup_database(config.database.path, args.path)
+    except BackupFailed as error:
+        raise CliError(str(error), 1) from None
     except BackupError as error:
         raise CliError(str(error), 2) from None
     print(f"backed up {config.database.path} to {args.path} ({pages} pages)")

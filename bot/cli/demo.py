@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.cli.errors import CliError
 from bot.cli.input_file import shown
+from core.league.season import quoted
 
 MAX_SEED = 2**31 - 1
 
@@ -17,7 +18,7 @@ def seed_number(text: str) -> int:
     try:
         value = int(text, 10)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a whole number") from None
     if not 0 <= value <= MAX_SEED:
         raise argparse.ArgumentTypeError(f"{value} is not between 0 and {MAX_SEED}")
     return value
@@ -56,7 +57,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Refuse a non-empty --out (exit 2), then play and print the summary."""
+    """Refuse a non-empty --out (exit 2), then play and print the summary; an --out that
+    cannot be written fails with exit 1."""
     out: Path = args.out
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise CliError(f"--out {shown(out)}: exists and is not an empty folder", 2)
@@ -70,5 +72,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"the season's script failed: {failure}", 1) from None
     except ScriptError as error:
         raise CliError(f"the season's script does not fit this bot: {error}", 1) from None
+    except OSError as error:  # --out could not be made or written: a runtime failure
+        where = shown(error.filename) if isinstance(error.filename, str) else shown(out)
+        raise CliError(f"cannot write {where}: {error.strerror or error}", 1) from None
     print(summary(result))
     return 0

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli.config_option import add_config_option
+from core.league.season import quoted
 
 
 def _lazy(name: str) -> Callable[[argparse.Namespace], int]:
@@ -28,9 +29,9 @@ def _guild(text: str) -> int:
     try:
         guild = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a guild id (a number)") from None
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (a number)") from None
     if guild <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a guild id (a positive number)")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (a positive number)")
     return guild
 
 

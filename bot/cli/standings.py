@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bot.rendering.standings_json import standings_json
 from bot.rendering.standings_text import shown_text, standings_text
+from core.league.season import quoted
 from core.points import half_points
 from core.results import STANDARD, Scoring
 from core.standings import PlayerStanding
@@ -26,6 +27,7 @@ from core.trf2026 import (
 
 from .errors import CliError
 from .input_file import input_path, read_input
+from .output_file import write_output
 
 MAX_POINTS = MAX_GAME_POINTS
 """The most a game may be worth with `--points` (as in record 162): above is a typo."""
@@ -77,17 +79,17 @@ def parse_scoring(text: str) -> Scoring:
     `MAX_POINTS`; raise CliError for anything else."""
     parts = [part.strip() for part in text.split(",")]
     if len(parts) != 3:
-        raise CliError(f"--points needs three numbers W,D,L, not {text!r}")
+        raise CliError(f"--points needs three numbers W,D,L, not {quoted(text)}")
     try:
         win, draw, loss = (half_points(part) for part in parts)
     except ValueError as error:
-        raise CliError(f"--points {text!r}: {error}") from error
+        raise CliError(f"--points {quoted(text)}: {error}") from error
     if min(win, draw, loss) < 0:
-        raise CliError(f"--points {text!r}: points cannot be negative")
+        raise CliError(f"--points {quoted(text)}: points cannot be negative")
     if max(win, draw, loss) > MAX_POINTS:
-        raise CliError(f"--points {text!r}: a game is worth at most {MAX_POINTS} points")
+        raise CliError(f"--points {quoted(text)}: a game is worth at most {MAX_POINTS} points")
     if not win >= draw >= loss or win == loss:
-        raise CliError(f"--points must have win >= draw >= loss and win > loss, not {text!r}")
+        raise CliError(f"--points must have win >= draw >= loss and win > loss, not {quoted(text)}")
     return Scoring(win, draw, loss)
 
 
@@ -125,7 +127,8 @@ def read_scores(path: Path, tournament: TrfTournament, given: Scoring | None) ->
 
 
 def write_trf(path: Path, tournament: TrfTournament, rows: tuple[PlayerStanding, ...]) -> None:
-    """Write the tournament with the computed points and ranks to `path` (UTF-8)."""
+    """Write the tournament with the computed points and ranks to `path` (UTF-8). Points the
+    TRF columns cannot hold are refused (exit 2); a path that cannot be written fails (exit 1)."""
     try:
         text = dump_trf(
             tournament,
@@ -133,11 +136,8 @@ def write_trf(path: Path, tournament: TrfTournament, rows: tuple[PlayerStanding,
             {row.player: row.rank for row in rows},  # type: ignore[misc]
         )
     except ValueError as error:
-        raise CliError(shown_text(f"cannot write {path}: {error}")) from error
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise CliError(shown_text(f"cannot write {path}: {error.strerror or error}")) from error
+        raise CliError(shown_text(f"--trf-out {path}: {error}")) from error
+    write_output(path, text.encode("utf-8"))
 
 
 def run(args: argparse.Namespace) -> int:

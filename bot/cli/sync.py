@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from bot.cli.config_option import add_config_option, config_from_args, require_token
+from core.league.season import quoted
 
 if TYPE_CHECKING:  # discord.py and the bot are imported when `sync` runs, not for --help
     from bot.config import Config
@@ -36,11 +37,11 @@ def guild_id(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a guild id (a number)") from None
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (a number)") from None
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a guild id (ids are positive)")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (ids are positive)")
     if value >= 2**64:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a guild id (ids are 64-bit)")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (ids are 64-bit)")
     return value
 
 

@@ -10,10 +10,11 @@ from typing import Any
 
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
-from bot.cli.input_file import read_input
+from bot.cli.input_file import read_input, shown
 from bot.formats.tour_file import TourFileError, load_tour
 from bot.rendering.tour_json import tour_json
 from bot.rendering.tour_text import tour_text
+from core.league.season import quoted
 from core.tour.finals import FinalsError
 from core.tour.ranking import TourError
 from core.tour.report import tour_report
@@ -52,13 +53,13 @@ def run(args: argparse.Namespace) -> int:
         tour, tables = load_tour(args.file, read_capped)
     except TourFileError as error:
         lines = "\n".join(f"  {where}: {problem}" for where, problem in error.problems)
-        raise CliError(f"{args.file} is not a valid tour file:\n{lines}") from None
+        raise CliError(f"{shown(args.file)} is not a valid tour file:\n{lines}") from None
     if args.after is not None and args.after not in {e.name for e in tour.events}:
-        raise CliError(f"--after: no event named {args.after!r} in {args.file}")
+        raise CliError(f"--after: no event named {quoted(args.after)} in {shown(args.file)}")
     try:
         report = tour_report(tour, args.after, tables, config.rules.cct.finals_players)
     except (TourError, FinalsError) as error:
-        raise CliError(f"{args.file}: {error}") from None
+        raise CliError(f"{shown(args.file)}: {error}") from None
     if args.json:
         print(json.dumps(tour_json(report), indent=2, ensure_ascii=False))
     else:

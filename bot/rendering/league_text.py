@@ -65,14 +65,16 @@ def report_text(report: LeagueReport) -> str:
 
 
 def proposal_text(report: LeagueReport, proposal: Proposal) -> str:
-    """The CL-8 proposal as text."""
+    """The CL-8 proposal as text; `Moves: none` when every club stays (one division)."""
     when = f"as of {report.as_of}" if report.as_of else "on the current standings"
     lines = [f"{report.season}: promotion / relegation proposal ({when}), for a director vote"]
     for name, clubs in proposal.divisions:
         lines += ["", f"{name} ({len(clubs)} clubs)"] + [f"  {c}" for c in clubs]
-    lines += ["", "Moves:"] + [
-        f"  {m.club}: {m.from_division} → {m.to_division}" for m in proposal.moves
-    ]
+    if proposal.moves:
+        lines += ["", "Moves:"]
+        lines += [f"  {m.club}: {m.from_division} → {m.to_division}" for m in proposal.moves]
+    else:  # said, not omitted: a proposal that moves nobody is still an answer for the vote
+        lines += ["", "Moves: none"]
     if proposal.withdrawn:
         lines += ["", "Withdrawn:"] + [f"  {c}" for c in proposal.withdrawn]
     return "\n".join(lines)
