@@ -10,7 +10,9 @@ from storage.guild import GuildView
 from storage.seasons import SeasonRecord
 
 
-async def club_season(view: GuildView, club: str, season: str | None) -> tuple[Club, SeasonRecord]:
+async def club_season(
+    view: GuildView, club: str | int, season: str | int | None
+) -> tuple[Club, SeasonRecord]:
     """The club and the season asked for, or the club's latest season not finished."""
     found = await find_club(view.clubs, club)
     if season is not None:

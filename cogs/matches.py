@@ -14,11 +14,10 @@ from bot import autocomplete
 from bot.arbiter import ArbiterBot
 from bot.chesscom.client import ChessComClient
 from bot.command_input import actor_of, parse_instant, read_boards
-from bot.match_lines import board_lines, match_line
+from bot.match_lines import match_line
 from bot.permissions import guild_store, is_arbiter, is_director
 from bot.rendering.division_view import rank_text
 from bot.rendering.league_embeds import (
-    MatchLine,
     countdown,
     match_embed,
     match_list,
@@ -27,8 +26,8 @@ from bot.rendering.league_embeds import (
 )
 from bot.services import matches as service
 from bot.services import results
-from bot.services.match_jobs import deadline_of
-from bot.services.references import find_club, find_match, find_season
+from bot.services.match_card import match_card, result_card
+from bot.services.match_list import season_matches
 from bot.ui.pages import send_pages
 
 
@@ -59,50 +58,9 @@ class Matches(commands.Cog):
         mine: bool = False,
     ) -> None:
         """Paginated, in start order."""
-        store = guild_store(interaction)
-        async with store.read() as view:
-            record = await find_season(view.seasons, season)
-            only = None if club is None else (await find_club(view.clubs, club)).id
-            clubs = {c.id: c.name for c in await view.clubs.all()}
-            divisions = {d.id: d.name for d in await view.seasons.divisions(record.id)}
-            boards = await view.matches.boards_of_season(record.id)
-            yours: set[int] = set()
-            if mine:
-                for candidate in clubs:
-                    if await view.club_admins.is_admin(candidate, interaction.user.id):
-                        yours.add(candidate)
-            found = [
-                m
-                for m in await view.matches.of_season(record.id)
-                if (only is None or only in (m.home_club_id, m.away_club_id))
-                and (round is None or m.round == round)
-                and (not mine or yours & {m.home_club_id, m.away_club_id})
-            ]
-        notice = record.rules.challenge_deadline_hours
-        lines = []
-        for m in sorted(found, key=lambda m: (m.start, m.key)):
-            played = boards.get(m.id)
-            score = (
-                (sum(b.home_half for b in played), sum(b.away_half for b in played))
-                if played
-                else None
-            )
-            lines.append(
-                MatchLine(
-                    m.id,
-                    record.name,
-                    divisions[m.division_id],
-                    m.key,
-                    m.round,
-                    clubs[m.home_club_id],
-                    clubs[m.away_club_id],
-                    m.start,
-                    deadline_of(m.start, notice),
-                    m.finished_at is not None,
-                    score,
-                    "",
-                )
-            )
+        admin = interaction.user.id if mine else None
+        found = await season_matches(guild_store(interaction), season, club, round, admin)
+        record, lines = found.season, found.matches
         await send_pages(interaction, match_list(f"{record.name}: matches", lines))
 
     @group.command(
@@ -115,17 +73,10 @@ class Matches(commands.Cog):
         self, interaction: discord.Interaction, match: int, season: str | None = None
     ) -> None:
         """Anyone may read a match."""
-        store = guild_store(interaction)
-        async with store.read() as view:
-            scope = None if season is None else await find_season(view.seasons, season)
-            record = await find_match(view.matches, match, scope)
-            boards = await view.matches.boards(record.id)
-            season_record = await find_season(view.seasons, record.season_id)
-        line = await match_line(store, record)
-        report = await self.bot.standings.report(store, season_record, now=store.database.clock())
-        rows = board_lines(boards, report.adjusted_players)
+        card = await match_card(guild_store(interaction), self.bot.standings, match, season)
+        line, rows = card.line, list(card.boards)
         # SURFACE: /match show lists the match's forfeits (CL-15, CL-5/6/20, a director's).
-        forfeits = [f"{f.club} ({f.rule})" for f in report.forfeits if f.match == record.key]
+        forfeits = [f"{f.club} ({f.rule})" for f in card.forfeits]
         await send_pages(interaction, match_embed(line, rows, forfeits))
 
     @group.command(name="challenge", description="Your club issued the chess.com challenge.")
@@ -198,19 +149,10 @@ class Matches(commands.Cog):
 
     async def _result(self, store: Any, match: Any) -> discord.Embed:
         """The score, how it counts (CL-18/19 adjustments with why) and both clubs' ranks."""
-        line = await match_line(store, match)
-        async with store.read() as view:
-            season = await find_season(view.seasons, match.season_id)
-            boards = await view.matches.boards(match.id)
-        report = await self.bot.standings.report(store, season, now=store.database.clock())
-        adjusted = [b for b in board_lines(boards, report.adjusted_players) if b.why is not None]
-        counted = next(
-            ((r.home_half, r.away_half) for r in report.results if r.match == match.key), None
-        )
-        table = {s.club: rank_text(s) for s in report.standings(line.division)}
-        ranks = [(club, table.get(club, "—")) for club in (line.home, line.away)]
-        assert line.score is not None
-        return result_embed(line, line.score, counted, adjusted, ranks)
+        card = await result_card(store, self.bot.standings, match)
+        line, counted, adjusted = card.line, card.counted, list(card.adjusted)
+        ranks = [(club, "—" if row is None else rank_text(row)) for club, row in card.ranks]
+        return result_embed(line, card.score, counted, adjusted, ranks)
 
     @group.command(name="reschedule", description="Move a match not yet played (director).")
     @app_commands.describe(match="The match.", start="New start, YYYY-MM-DD HH:MM (UTC).")

@@ -22,7 +22,6 @@ from bot.command_input import actor_of
 from bot.errors import UserError
 from bot.permissions import guild_store, is_club_admin
 from bot.rendering.league_embeds import paged
-from bot.roster_facts import club_season
 from bot.services import rosters as service
 from bot.services.removal_checks import PlayerStatsSource, verify_removal
 from bot.services.roster_check import check_roster
@@ -139,9 +138,7 @@ class Rosters(commands.Cog):
         this and the job comes first — and a forfeit motion opened when it cannot be verified."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
-        async with store.read() as view:
-            _, record = await club_season(view, club, season)
-        event = await service.record_removal(store, actor, record.id, club, player, reason, note)
+        event = await service.record_removal(store, actor, season, club, player, reason, note)
         await interaction.response.defer(thinking=True)
         try:
             electorate: list[int] | None = await director_ids(interaction)
@@ -153,7 +150,6 @@ class Rosters(commands.Cog):
                 event.removal_id,
                 chesscom,
                 electorate,
-                timeout_limit=record.rules.timeout_ratio_limit_percent,
             )
         said = f"Removal of **{event.username}** from **{club}** recorded ({event.reason})."
         if verified.deferred:
@@ -178,9 +174,8 @@ class Rosters(commands.Cog):
         self, interaction: discord.Interaction, club: str, season: str | None = None
     ) -> None:
         """Every removal of the club in the season, with its verification."""
-        async with guild_store(interaction).read() as view:
-            found, record = await club_season(view, club, season)
-            removals = await view.rosters.removals(record.id, found.id)
+        listed = await service.club_removals(guild_store(interaction), club, season)
+        found, record, removals = listed.club, listed.season, listed.removals
         lines = [
             f"**{r.username}** · {r.reason} · {r.verification} · "
             f"{discord.utils.format_dt(r.requested_at, 'd')}" + (f" · {r.note}" if r.note else "")

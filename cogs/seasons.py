@@ -22,8 +22,8 @@ from bot.rendering.league_embeds import (
 )
 from bot.services import schedule, season_files, seasons
 from bot.services.promotion import season_promotion
-from bot.services.references import find_season
 from bot.services.season_calendar import season_calendar_of
+from bot.services.season_card import season_card
 from bot.ui.confirm import ConfirmView
 from bot.ui.motion_buttons import DivisionMakeupButton
 from bot.ui.pages import send_pages
@@ -171,27 +171,8 @@ class Seasons(commands.Cog):
     @app_commands.autocomplete(season=autocomplete.seasons)
     async def show(self, interaction: discord.Interaction, season: str) -> None:
         """Anyone may read a season."""
-        store = guild_store(interaction)
-        async with store.read() as view:
-            record = await find_season(view.seasons, season)
-            divisions = await view.seasons.divisions(record.id)
-            members = await view.seasons.members(record.id)
-            matches = await view.matches.of_season(record.id)
-        report = await self.bot.standings.report(store, record, now=store.database.clock())
-        sizes = [
-            (d.name, sum(1 for m in members if m.division_id == d.id), d.min_players)
-            for d in divisions
-        ]
-        embed = season_embed(
-            record.name,
-            record.status,
-            sizes,
-            record.first_round,
-            record.round_days,
-            len(matches),
-            sum(1 for m in matches if m.finished_at is not None),
-            report.champion,
-        )
+        card = await season_card(guild_store(interaction), self.bot.standings, season)
+        embed = season_embed(card)
         await interaction.response.send_message(embed=embed)
 
     @group.command(name="calendar", description="The next rounds, and the season as an .ics file.")

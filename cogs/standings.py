@@ -21,9 +21,10 @@ from bot.permissions import guild_store, is_hq
 from bot.rendering.crosstable_image import crosstable_png
 from bot.rendering.division_view import DivisionView, division_view
 from bot.rendering.standings_csv import standings_csv
-from bot.rendering.standings_embeds import pin_embeds, standings_embeds
+from bot.rendering.standings_embeds import standings_embeds
 from bot.rendering.standings_image import standings_png
 from bot.services.references import find_division, find_season
+from bot.services.standings_pin import pin_standings
 from bot.ui.pages import send_pages
 
 FILES_PER_MESSAGE = 10
@@ -152,17 +153,9 @@ class Standings(commands.Cog):
         store = guild_store(interaction)
         channel_id = channel.id if channel is not None else interaction.channel_id
         assert channel_id is not None
-        async with store.change(interaction.user.id, "standings.pin", f"season:{season}") as uow:
-            record = await find_season(uow.seasons, season)
-            found = await find_division(uow.seasons, record, division)
-            version = await uow.seasons.version(record.id)
-            assert version is not None
-            report = await self.bot.standings.report(store, record, now=uow.now)
-            view = division_view(report, found.name)
-            message = await uow.outbox.post(channel_id, embeds=pin_embeds(view))
-            await uow.pins.pin(
-                record.id, found.id, channel_id, message.id, version, interaction.user.id
-            )
+        view = await pin_standings(
+            store, self.bot.standings, interaction.user.id, season, division, channel_id
+        )
         await interaction.response.send_message(
             f"The standings of **{view.title}** are posted in <#{channel_id}> and updated "
             "after every change.",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import discord
 
@@ -196,17 +197,33 @@ def schedule_preview(
     return paged(f"Schedule of {season}: {total} matches (preview)", lines, "No matches.")
 
 
-def season_embed(
-    name: str,
-    status: str,
-    divisions: Sequence[tuple[str, int, int]],
-    first_round: dt.date | None,
-    round_days: int,
-    matches: int,
-    finished: int,
-    champion: str | None,
-) -> discord.Embed:
+class DivisionSize(NamedTuple):
+    """A division of a season: its clubs and its minimum players (CL-9..11)."""
+
+    name: str
+    clubs: int
+    min_players: int
+
+
+@dataclass(frozen=True)
+class SeasonInfo:
+    """What `/season show` shows."""
+
+    name: str
+    status: str
+    divisions: tuple[DivisionSize, ...]
+    first_round: dt.date | None
+    round_days: int
+    matches: int
+    finished: int
+    champion: str | None
+
+
+def season_embed(info: SeasonInfo) -> discord.Embed:
     """`/season show`: status, calendar, divisions with their clubs, progress."""
+    name, status, divisions = info.name, info.status, info.divisions
+    first_round, round_days = info.first_round, info.round_days
+    matches, finished, champion = info.matches, info.finished, info.champion
     embed = discord.Embed(title=name, colour=COLOUR)
     embed.add_field(name="Status", value=status)
     embed.add_field(

@@ -7,12 +7,15 @@ import re
 from dataclasses import dataclass
 
 from bot.errors import UserError
+from bot.roster_facts import club_season
 from bot.services.actor import Actor, require_club_admin
 from bot.services.inputs import NOTE_LIMIT, clean_text, optional_text, positive_id, shown
 from bot.services.references import find_club, find_season
 from bot.services.removal_checks import schedule_verification
+from storage.clubs import Club
 from storage.guild import GuildStore
-from storage.rosters import RemovalReason
+from storage.rosters import Removal, RemovalReason
+from storage.seasons import SeasonRecord
 
 _USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{1,49}")
 REASONS: tuple[RemovalReason, ...] = ("multi-team", "timeouts", "other")
@@ -37,6 +40,15 @@ class RemovalRecorded:
     username: str
     reason: RemovalReason
     verification: str
+
+
+@dataclass(frozen=True)
+class ClubRemovals:
+    """A club's roster removals in a season, oldest first, with their verification."""
+
+    club: Club
+    season: SeasonRecord
+    removals: tuple[Removal, ...]
 
 
 def chesscom_username(text: str) -> str:
@@ -70,22 +82,23 @@ async def link_account(
 async def record_removal(
     store: GuildStore,
     actor: Actor,
-    season: str | int,
+    season: str | int | None,
     club: str | int,
     username: str,
     reason: str,
     note: str | None = None,
 ) -> RemovalRecorded:
     """CL-21: a club admin records removing a player from their own club's roster, with the
-    reason (multi-team, timeouts or other); its verification is pending."""
+    reason (multi-team, timeouts or other), in the season named (None: the club's latest
+    season not finished); its verification is pending."""
+    async with store.read() as view:
+        named_club, named_season = await club_season(view, club, season)
+    season_id, club_id = named_season.id, named_club.id
     if reason not in REASONS:
         raise UserError(f"The reason is one of {', '.join(REASONS)}.")
     why: RemovalReason = reason
     name = chesscom_username(username)
     text = optional_text(note, "note", NOTE_LIMIT)
-    async with store.read() as view:
-        season_id = (await find_season(view.seasons, season)).id
-        club_id = (await find_club(view.clubs, club)).id
     async with store.change(actor.user_id, "roster.remove", f"club:{club_id}") as uow:
         record = await find_season(uow.seasons, season_id)
         found = await find_club(uow.clubs, club_id)
@@ -97,3 +110,14 @@ async def record_removal(
         )
         await schedule_verification(uow, removal)
     return RemovalRecorded(removal, season_id, club_id, name, why, "pending")
+
+
+async def club_removals(
+    store: GuildStore, club: str | int, season: str | int | None
+) -> ClubRemovals:
+    """The removals of the club in the season named (None: the club's latest season not
+    finished); anyone may read them."""
+    async with store.read() as view:
+        found, record = await club_season(view, club, season)
+        removals = await view.rosters.removals(record.id, found.id)
+    return ClubRemovals(found, record, tuple(removals))

@@ -1,0 +1,73 @@
+"""`/match list` as a read use case: a season's matches in start order, narrowed to one
+club, one round or the caller's clubs, each with its score and CL-15 deadline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.rendering.league_embeds import MatchLine
+from bot.services.match_jobs import deadline_of
+from bot.services.references import find_club, find_season
+from storage.guild import GuildStore
+from storage.seasons import SeasonRecord
+
+
+@dataclass(frozen=True)
+class MatchList:
+    """The season and its matches asked for, in start order."""
+
+    season: SeasonRecord
+    matches: tuple[MatchLine, ...]
+
+
+async def season_matches(
+    store: GuildStore,
+    season: str,
+    club: str | None = None,
+    round: int | None = None,
+    admin: int | None = None,
+) -> MatchList:
+    """The matches of the season (of this guild): of `club` only, of `round` only, and of the
+    clubs user `admin` administers only, when given."""
+    async with store.read() as view:
+        record = await find_season(view.seasons, season)
+        only = None if club is None else (await find_club(view.clubs, club)).id
+        clubs = {c.id: c.name for c in await view.clubs.all()}
+        divisions = {d.id: d.name for d in await view.seasons.divisions(record.id)}
+        boards = await view.matches.boards_of_season(record.id)
+        yours: set[int] = set()
+        if admin is not None:
+            for candidate in clubs:
+                if await view.club_admins.is_admin(candidate, admin):
+                    yours.add(candidate)
+        found = [
+            m
+            for m in await view.matches.of_season(record.id)
+            if (only is None or only in (m.home_club_id, m.away_club_id))
+            and (round is None or m.round == round)
+            and (admin is None or yours & {m.home_club_id, m.away_club_id})
+        ]
+    notice = record.rules.challenge_deadline_hours
+    lines = []
+    for m in sorted(found, key=lambda m: (m.start, m.key)):
+        played = boards.get(m.id)
+        score = (
+            (sum(b.home_half for b in played), sum(b.away_half for b in played)) if played else None
+        )
+        lines.append(
+            MatchLine(
+                m.id,
+                record.name,
+                divisions[m.division_id],
+                m.key,
+                m.round,
+                clubs[m.home_club_id],
+                clubs[m.away_club_id],
+                m.start,
+                deadline_of(m.start, notice),
+                m.finished_at is not None,
+                score,
+                "",
+            )
+        )
+    return MatchList(record, tuple(lines))
