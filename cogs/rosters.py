@@ -169,17 +169,18 @@ class Rosters(commands.Cog):
             f" ({event.reason})."
         )
         if verified.deferred:
-            outcome = f"Not verified yet: {verified.no_motion}."
+            outcome = f"Not verified yet: {user_text(verified.no_motion or '')}."
         elif verified.check.justified:
-            outcome = f"Verified: {verified.check.explanation}."
+            outcome = f"Verified: {user_text(verified.check.explanation)}."
         elif verified.motion is not None:
             outcome = (
-                f"Not verified: {verified.check.explanation}. Motion #{verified.motion.id} puts "
-                "a forfeit to the directors (`/vote show`)."
+                f"Not verified: {user_text(verified.check.explanation)}."
+                f" Motion #{verified.motion.id} puts a forfeit to the directors (`/vote show`)."
             )
         else:
             outcome = (
-                f"Not verified: {verified.check.explanation}. No motion: {verified.no_motion}."
+                f"Not verified: {user_text(verified.check.explanation)}."
+                f" No motion: {user_text(verified.no_motion or '')}."
             )
         await interaction.followup.send(f"{said}\n{outcome}")
 
