@@ -15,6 +15,7 @@ from bot.automation.registration import register_league_jobs
 from bot.chesscom.client import ChessComClient
 from bot.config import Config
 from bot.league_store import StandingsCache
+from bot.mentions import NO_PINGS
 from bot.outbox import OutboxSender
 from bot.pins import PinRefresher
 from bot.scheduler import JobRegistry, Scheduler, Timer
@@ -67,7 +68,7 @@ class ArbiterBot(commands.AutoShardedBot):
             chunk_guilds_at_startup=False,
             tree_cls=ArbiterTree,
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            allowed_mentions=NO_PINGS,  # a message that pings says whom (bot.mentions.pinging)
         )
         self.config = config
         self.jobs = JobRegistry()
@@ -155,9 +156,7 @@ class ArbiterBot(commands.AutoShardedBot):
         log.info("loaded cogs: %s", ", ".join(loaded))
         if not self.run_jobs:
             return
-        self.outbox = OutboxSender(
-            self.database, self.http, allowed_mentions=self.allowed_mentions, timer=self.timer
-        )
+        self.outbox = OutboxSender(self.database, self.http, timer=self.timer)
         self.database.on_commit(self.outbox.on_commit)
         self.outbox.start()
         self.pins = PinRefresher(self.database, self.standings, timer=self.timer)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
+from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import BoardLine, MatchLine, when
 from bot.services.match_jobs import deadline_of
 from bot.services.references import find_season
@@ -40,7 +41,8 @@ async def match_line(store: GuildStore, match: MatchRecord) -> MatchLine:
     if c is None:
         challenge = "not issued yet"
     else:
-        challenge = f"issued by {names[c.issued_by]} {_learned(c.issued_at, c.issued_source)}"
+        issuer = user_text(names[c.issued_by])
+        challenge = f"issued by {issuer} {_learned(c.issued_at, c.issued_source)}"
         if c.accepted_at is not None:
             challenge += f"; accepted {_learned(c.accepted_at, c.accepted_source)}"
     return MatchLine(

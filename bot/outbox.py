@@ -6,7 +6,8 @@ repeated send of the same nonce with the message it already created, so a crash 
 "accepted by Discord" and "marked sent" does not post twice. 5xx, 429 and network errors are
 retried with exponential back-off (a 429's retry-after is honoured); a missing channel or
 message (404), a missing permission (403) or a refused body (other 4xx) is recorded as a
-permanent failure, which `/setup show` reports.
+permanent failure, which `/setup show` reports. A message pings exactly the users stored with
+it (`ping_users`, usually none), whatever its text says.
 
 On a virtual clock (`timer=`, the offline replay) there is no background task: a wake puts a
 pass on the clock at "now" and a pass puts the next one at the earliest retry, so the clock's
@@ -26,6 +27,7 @@ import aiohttp
 import discord
 from discord.http import HTTPClient, handle_message_parameters
 
+from bot.mentions import pinging
 from bot.wake_loop import WakeLoop
 from storage.database import Database
 from storage.guild import Committed, GuildStore
@@ -99,14 +101,12 @@ class OutboxSender(WakeLoop):
         database: Database,
         http: HTTPClient,
         *,
-        allowed_mentions: discord.AllowedMentions | None = None,
         clock: Callable[[], datetime] | None = None,
         timer: Timer | None = None,
     ) -> None:
         super().__init__()
         self.database = database
         self.http = http
-        self.allowed_mentions = allowed_mentions
         self.clock = clock or database.clock
         self.timer = timer
 
@@ -205,9 +205,11 @@ class OutboxSender(WakeLoop):
 
     async def _send(self, message: OutboxMessage) -> int:
         embeds = [discord.Embed.from_dict(embed) for embed in message.embeds]
-        options: dict[str, Any] = {"content": message.content, "embeds": embeds}
-        if self.allowed_mentions is not None:
-            options["allowed_mentions"] = self.allowed_mentions
+        options: dict[str, Any] = {
+            "content": message.content,
+            "embeds": embeds,
+            "allowed_mentions": pinging(message.ping_users),
+        }
         if message.edit_of is not None:
             with handle_message_parameters(**options) as params:
                 _add_components(params.payload, message)

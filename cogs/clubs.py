@@ -14,6 +14,7 @@ from bot.arbiter import ArbiterBot
 from bot.chesscom.client import ChessComClient
 from bot.command_input import actor_of
 from bot.permissions import guild_store, is_hq
+from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import club_embed, paged
 from bot.services import clubs as service
 from bot.services.club_card import club_card
@@ -56,8 +57,8 @@ class Clubs(commands.Cog):
             event = await service.register_club(store, client, actor, chesscom_club, others)
         admins = " ".join(f"<@{a}>" for a in event.admins)
         await interaction.followup.send(
-            f"Club **{event.club.name}** registered with admins {admins}: pending until the "
-            "league HQ decides.",
+            f"Club **{user_text(event.club.name)}** registered with admins {admins}: pending"
+            " until the league HQ decides.",
             ephemeral=True,
         )
 
@@ -69,7 +70,9 @@ class Clubs(commands.Cog):
         """CL-3: HQ approves a club that has its admins."""
         store = guild_store(interaction)
         event = await service.approve_club(store, await actor_of(store, interaction), club)
-        await interaction.response.send_message(f"Club **{event.club.name}** is approved.")
+        await interaction.response.send_message(
+            f"Club **{user_text(event.club.name)}** is approved."
+        )
 
     @group.command(name="reject", description="Reject a pending club, with a reason (league HQ).")
     @app_commands.describe(club="The club.", reason="Why (shown to everyone).")
@@ -80,7 +83,7 @@ class Clubs(commands.Cog):
         store = guild_store(interaction)
         event = await service.reject_club(store, await actor_of(store, interaction), club, reason)
         await interaction.response.send_message(
-            f"Club **{event.club.name}** is rejected: {event.reason}"
+            f"Club **{user_text(event.club.name)}** is rejected: {user_text(event.reason or '')}"
         )
 
     @group.command(
@@ -108,7 +111,10 @@ class Clubs(commands.Cog):
         """Every club (of one status), paginated."""
         async with guild_store(interaction).read() as view:
             found = await view.clubs.all(status)
-        lines = [f"**{c.name}** · {c.chesscom_id or '—'} · {c.status}" for c in found]
+        lines = [
+            f"**{user_text(c.name)}** · {user_text(c.chesscom_id or '—')} · {c.status}"
+            for c in found
+        ]
         title = f"Clubs ({status})" if status else "Clubs"
         await send_pages(interaction, paged(title, lines, "No clubs."))
 
@@ -122,7 +128,7 @@ class Clubs(commands.Cog):
         store = guild_store(interaction)
         event = await service.add_admin(store, await actor_of(store, interaction), club, user.id)
         await interaction.response.send_message(
-            f"{user.mention} is now an admin of **{event.club.name}**.", ephemeral=True
+            f"{user.mention} is now an admin of **{user_text(event.club.name)}**.", ephemeral=True
         )
 
     @group.command(name="admin-remove", description="Remove an admin of your club (2 remain).")
@@ -135,7 +141,8 @@ class Clubs(commands.Cog):
         store = guild_store(interaction)
         event = await service.remove_admin(store, await actor_of(store, interaction), club, user.id)
         await interaction.response.send_message(
-            f"{user.mention} is no longer an admin of **{event.club.name}**.", ephemeral=True
+            f"{user.mention} is no longer an admin of **{user_text(event.club.name)}**.",
+            ephemeral=True,
         )
 
     @group.command(name="channel", description="Where your club's reminders go.")
@@ -154,7 +161,7 @@ class Clubs(commands.Cog):
         )
         where = f"<#{event.channel_id}>" if event.channel_id else "the announcements channel"
         await interaction.response.send_message(
-            f"Reminders of **{event.club.name}** go to {where}.", ephemeral=True
+            f"Reminders of **{user_text(event.club.name)}** go to {where}.", ephemeral=True
         )
 
 

@@ -17,6 +17,7 @@ from bot.command_input import actor_of, parse_instant, read_boards
 from bot.match_lines import match_line
 from bot.permissions import guild_store, is_arbiter, is_director
 from bot.rendering.division_view import rank_text
+from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import (
     countdown,
     match_embed,
@@ -61,7 +62,7 @@ class Matches(commands.Cog):
         admin = interaction.user.id if mine else None
         found = await season_matches(guild_store(interaction), season, club, round, admin)
         record, lines = found.season, found.matches
-        await send_pages(interaction, match_list(f"{record.name}: matches", lines))
+        await send_pages(interaction, match_list(f"{user_text(record.name)}: matches", lines))
 
     @group.command(
         name="show", description="A match: start, deadline countdown, challenge, boards."
@@ -92,8 +93,8 @@ class Matches(commands.Cog):
         )
         line = await match_line(store, event.match)
         await interaction.response.send_message(
-            f"Challenge of match #{line.id} ({line.home} – {line.away}) recorded; it must be "
-            f"accepted before {countdown(line.deadline)}."
+            f"Challenge of match #{line.id} ({user_text(line.home)} – {user_text(line.away)})"
+            f" recorded; it must be accepted before {countdown(line.deadline)}."
         )
 
     @group.command(name="accept", description="Your club accepted the other club's challenge.")
@@ -107,7 +108,8 @@ class Matches(commands.Cog):
         )
         line = await match_line(store, event.match)
         await interaction.response.send_message(
-            f"Challenge of match #{line.id} ({line.home} – {line.away}) accepted."
+            f"Challenge of match #{line.id} ({user_text(line.home)} – {user_text(line.away)})"
+            " accepted."
         )
 
     @group.command(name="report", description="Import the finished match from chess.com now.")

@@ -21,6 +21,7 @@ from bot.chesscom.models import PlayerStats
 from bot.command_input import actor_of
 from bot.errors import UserError
 from bot.permissions import guild_store, is_club_admin
+from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import paged
 from bot.services import rosters as service
 from bot.services.removal_checks import PlayerStatsSource, verify_removal
@@ -77,7 +78,7 @@ class Rosters(commands.Cog):
             store, await actor_of(store, interaction), chesscom_username, user.id if user else None
         )
         await interaction.response.send_message(
-            f"chess.com account **{event.username}** is linked to <@{event.user_id}>.",
+            f"chess.com account **{user_text(event.username)}** is linked to <@{event.user_id}>.",
             ephemeral=True,
         )
 
@@ -98,19 +99,27 @@ class Rosters(commands.Cog):
             found = await check_roster(store, self.bot.standings, chesscom, club, season, ready)
         players = found.players
         lines = [f"**{len(players)} players fielded** in {found.season}:"]
-        lines += [f"{name} · {games} game{'s' * (games != 1)}" for name, games in players.items()]
+        lines += [
+            f"{user_text(name)} · {games} game{'s' * (games != 1)}"
+            for name, games in players.items()
+        ]
         lines.append("**Multi-team players (CL-18):**")
         lines += [
-            f"**{p.player}**: home club {p.home_club}, {p.other_matches} matches for others"
+            f"**{user_text(p.player)}**: home club {user_text(p.home_club)},"
+            f" {p.other_matches} matches for others"
             for p in found.multi_team
         ] or ["none"]
         lines.append("**Closed accounts (CL-19):**")
-        lines += [f"**{n}**" for n in found.closed] or ["none"]
+        lines += [f"**{user_text(n)}**" for n in found.closed] or ["none"]
         lines.append(f"**Timeout ratio above {_percent(found.timeout_limit)} % (CL-21):**")
-        lines += [f"**{a.player}**: {a.percent:g} % (CL-21)" for a in found.above] or ["none"]
+        lines += [f"**{user_text(a.player)}**: {a.percent:g} % (CL-21)" for a in found.above] or [
+            "none"
+        ]
         if found.unknown:
-            lines.append(f"Not read from chess.com: {', '.join(found.unknown)}")
-        await send_pages(interaction, paged(f"{found.club}: roster check", lines, "No players."))
+            lines.append(f"Not read from chess.com: {user_text(', '.join(found.unknown))}")
+        await send_pages(
+            interaction, paged(f"{user_text(found.club)}: roster check", lines, "No players.")
+        )
 
     @group.command(name="remove", description="Record removing a player from your club (CL-21).")
     @app_commands.describe(
@@ -151,19 +160,23 @@ class Rosters(commands.Cog):
                 chesscom,
                 electorate,
             )
-        said = f"Removal of **{event.username}** from **{club}** recorded ({event.reason})."
+        said = (
+            f"Removal of **{user_text(event.username)}** from **{user_text(club)}** recorded"
+            f" ({event.reason})."
+        )
         if verified.deferred:
-            outcome = f"Not verified yet: {verified.no_motion}."
+            outcome = f"Not verified yet: {user_text(verified.no_motion or '')}."
         elif verified.check.justified:
-            outcome = f"Verified: {verified.check.explanation}."
+            outcome = f"Verified: {user_text(verified.check.explanation)}."
         elif verified.motion is not None:
             outcome = (
-                f"Not verified: {verified.check.explanation}. Motion #{verified.motion.id} puts "
-                "a forfeit to the directors (`/vote show`)."
+                f"Not verified: {user_text(verified.check.explanation)}."
+                f" Motion #{verified.motion.id} puts a forfeit to the directors (`/vote show`)."
             )
         else:
             outcome = (
-                f"Not verified: {verified.check.explanation}. No motion: {verified.no_motion}."
+                f"Not verified: {user_text(verified.check.explanation)}."
+                f" No motion: {user_text(verified.no_motion or '')}."
             )
         await interaction.followup.send(f"{said}\n{outcome}")
 
@@ -177,12 +190,18 @@ class Rosters(commands.Cog):
         listed = await service.club_removals(guild_store(interaction), club, season)
         found, record, removals = listed.club, listed.season, listed.removals
         lines = [
-            f"**{r.username}** · {r.reason} · {r.verification} · "
-            f"{discord.utils.format_dt(r.requested_at, 'd')}" + (f" · {r.note}" if r.note else "")
+            f"**{user_text(r.username)}** · {r.reason} · {r.verification} · "
+            f"{discord.utils.format_dt(r.requested_at, 'd')}"
+            + (f" · {user_text(r.note)}" if r.note else "")
             for r in removals
         ]
         await send_pages(
-            interaction, paged(f"{found.name}: removals ({record.name})", lines, "No removals.")
+            interaction,
+            paged(
+                f"{user_text(found.name)}: removals ({user_text(record.name)})",
+                lines,
+                "No removals.",
+            ),
         )
 
 

@@ -14,6 +14,7 @@ from bot.arbiter import ArbiterBot
 from bot.command_input import actor_of, parse_day, read_attachment
 from bot.permissions import guild_store, is_hq
 from bot.rendering.calendar_ics import CalendarMatch, season_calendar
+from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import (
     calendar_embeds,
     paged,
@@ -64,10 +65,10 @@ class Seasons(commands.Cog):
         event = await seasons.create_season(
             store, actor, self.bot.config.rules.cl, name, day, round_days
         )
-        names = ", ".join(d.name for d in event.divisions) or "none yet"
+        names = ", ".join(user_text(d.name) for d in event.divisions) or "none yet"
         await interaction.response.send_message(
-            f"Season **{event.season.name}** created: first round {day.isoformat()}, every "
-            f"{round_days} days; divisions: {names}."
+            f"Season **{user_text(event.season.name)}** created: first round {day.isoformat()},"
+            f" every {round_days} days; divisions: {names}."
         )
 
     @group.command(name="division-add", description="Add a division below the others (HQ).")
@@ -89,7 +90,8 @@ class Seasons(commands.Cog):
             store, await actor_of(store, interaction), season, name, min_players
         )
         await interaction.response.send_message(
-            f"Division **{event.division.name}** added to {event.season.name}."
+            f"Division **{user_text(event.division.name)}** added to"
+            f" {user_text(event.season.name)}."
         )
 
     @group.command(name="club-add", description="Put an approved club in a division (HQ).")
@@ -107,7 +109,8 @@ class Seasons(commands.Cog):
             store, await actor_of(store, interaction), season, division, club
         )
         await interaction.response.send_message(
-            f"**{event.club.name}** plays in {event.division.name} of {event.season.name} "
+            f"**{user_text(event.club.name)}** plays in {user_text(event.division.name)} of"
+            f" {user_text(event.season.name)} "
             f"({event.clubs_in_division} clubs)."
         )
 
@@ -126,8 +129,8 @@ class Seasons(commands.Cog):
         store = guild_store(interaction)
         event = await seasons.remove_club(store, await actor_of(store, interaction), season, club)
         await interaction.response.send_message(
-            f"**{event.club.name}** no longer plays in {event.division.name} of "
-            f"{event.season.name}."
+            f"**{user_text(event.club.name)}** no longer plays in {user_text(event.division.name)}"
+            f" of {user_text(event.season.name)}."
         )
 
     @group.command(
@@ -154,8 +157,10 @@ class Seasons(commands.Cog):
         async def confirm() -> str:
             stored = await schedule.schedule_season(store, actor, season_id, confirm=True)
             if stored.unchanged:
-                return f"{stored.season.name} was already scheduled so: nothing changed."
-            return f"Scheduled **{stored.season.name}**: {len(stored.matches)} matches stored."
+                shown = user_text(stored.season.name)
+                return f"{shown} was already scheduled so: nothing changed."
+            shown = user_text(stored.season.name)
+            return f"Scheduled **{shown}**: {len(stored.matches)} matches stored."
 
         buttons = ConfirmView(interaction.user.id, confirm, store.database.clock)
         note = "Nothing is stored until you confirm (60 s)."
@@ -205,14 +210,17 @@ class Seasons(commands.Cog):
         """CL-8: computed from the standings; adopted only by a director vote (`/vote`)."""
         found = await season_promotion(guild_store(interaction), self.bot.standings, season)
         record, proposal = found.season, found.proposal
-        lines = [f"**{m.club}**: {m.from_division} → {m.to_division}" for m in proposal.moves]
+        lines = [
+            f"**{user_text(m.club)}**: {user_text(m.from_division)} → {user_text(m.to_division)}"
+            for m in proposal.moves
+        ]
         lines.append(
             "Adopted only by a passed director motion (`/vote open kind:division-makeup`)."
         )
         # Visible to all; the button itself lets only directors open the make-up motion.
         button = discord.ui.View(timeout=None)
         button.add_item(DivisionMakeupButton(record.id))
-        embeds = paged(f"{record.name}: CL-8 proposal", lines, "No moves.")
+        embeds = paged(f"{user_text(record.name)}: CL-8 proposal", lines, "No moves.")
         if len(embeds) == 1:
             await interaction.response.send_message(embed=embeds[0], view=button)
         else:
@@ -245,7 +253,7 @@ class Seasons(commands.Cog):
         # public defer could not be private.
         data = await read_attachment(file, "season file", ".json")
         record = await season_files.import_season_file(store, actor, data, name)
-        await interaction.response.send_message(f"Season **{record.name}** imported.")
+        await interaction.response.send_message(f"Season **{user_text(record.name)}** imported.")
 
 
 async def setup(bot: ArbiterBot) -> None:

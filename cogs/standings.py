@@ -20,6 +20,7 @@ from bot.command_input import parse_day
 from bot.permissions import guild_store, is_hq
 from bot.rendering.crosstable_image import crosstable_png
 from bot.rendering.division_view import DivisionView, division_view
+from bot.rendering.escape import user_text
 from bot.rendering.standings_csv import standings_csv
 from bot.rendering.standings_embeds import standings_embeds
 from bot.rendering.standings_image import standings_png
@@ -157,8 +158,8 @@ class Standings(commands.Cog):
             store, self.bot.standings, interaction.user.id, season, division, channel_id
         )
         await interaction.response.send_message(
-            f"The standings of **{view.title}** are posted in <#{channel_id}> and updated "
-            "after every change.",
+            f"The standings of **{user_text(view.title)}** are posted in <#{channel_id}> and"
+            " updated after every change.",
             ephemeral=True,
         )
 
@@ -170,7 +171,7 @@ async def _send_files(
     for start in range(0, len(files), FILES_PER_MESSAGE):
         chunk = files[start : start + FILES_PER_MESSAGE]
         await interaction.followup.send(
-            content=f"**{title}**" if start == 0 else discord.utils.MISSING,
+            content=f"**{user_text(title)}**" if start == 0 else discord.utils.MISSING,
             files=[discord.File(io.BytesIO(data), filename=name) for name, data in chunk],
         )
 

@@ -34,6 +34,8 @@ class OutboxMessage:
     error: str | None
     created_at: datetime
     components: tuple[dict[str, Any], ...] | None = None
+    ping_users: tuple[int, ...] = ()
+    """The users the message may ping (its intended mentions); nobody else is pinged."""
 
     @property
     def nonce(self) -> str:
@@ -44,7 +46,7 @@ class OutboxMessage:
 
 _COLUMNS = (
     "id, guild_id, channel_id, content, embeds, edit_of, status, attempts, next_attempt_at,"
-    " message_id, error, created_at, components"
+    " message_id, error, created_at, components, ping_users"
 )
 
 
@@ -65,6 +67,7 @@ def _message(row: aiosqlite.Row) -> OutboxMessage:
         error=row["error"],
         created_at=from_text(row["created_at"]),
         components=None if row["components"] is None else tuple(json.loads(row["components"])),
+        ping_users=tuple(int(user) for user in json.loads(row["ping_users"])),
     )
 
 
@@ -117,17 +120,20 @@ class OutboxRepository(OutboxReader):
         embeds: Sequence[Mapping[str, Any]] = (),
         edit_of: int | None = None,
         components: Sequence[Mapping[str, Any]] | None = None,
+        ping_users: Sequence[int] = (),
     ) -> OutboxMessage:
         """Queue a message to `channel_id` (or, with `edit_of`, an edit of that message);
-        `components` are Discord component rows (None: an edit keeps the message's own)."""
+        `components` are Discord component rows (None: an edit keeps the message's own);
+        `ping_users` the users it pings (by default nobody, whatever its text says)."""
         if not content and not embeds:
             raise ValueError("an outbox message needs content or embeds")
         scope = self._write
         embed_list = [dict(embed) for embed in embeds]
         rows = None if components is None else [dict(row) for row in components]
+        pinged = tuple(dict.fromkeys(int(user) for user in ping_users))
         cursor = await scope.execute(
             "INSERT INTO outbox (guild_id, channel_id, content, embeds, edit_of, created_at,"
-            " components) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            " components, ping_users) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 scope.guild_id,
                 channel_id,
@@ -136,6 +142,7 @@ class OutboxRepository(OutboxReader):
                 edit_of,
                 to_text(scope.now),
                 None if rows is None else json.dumps(rows, sort_keys=True),
+                json.dumps(list(pinged)),
             ),
         )
         row_id = cursor.lastrowid
@@ -154,6 +161,7 @@ class OutboxRepository(OutboxReader):
             error=None,
             created_at=from_text(to_text(scope.now)),
             components=None if rows is None else tuple(rows),
+            ping_users=pinged,
         )
         scope.record("outbox", {"id": row_id, "channel_id": channel_id, "edit_of": edit_of})
         self.posted.append(message)

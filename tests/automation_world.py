@@ -21,7 +21,7 @@ from storage.database import Database
 from storage.guild import GuildStore
 from storage.matches import MatchRecord
 from tests.chesscom_fake import FakeChessCom
-from tests.discord_harness import DEFAULT_GUILD_ID, DiscordHarness
+from tests.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Post
 
 GUILD = DEFAULT_GUILD_ID
 ANNOUNCEMENTS = 600_000_000_000_000_001
@@ -53,6 +53,10 @@ class World:
     clubs: dict[str, int] = field(default_factory=dict)
     season: int = 0
     sends: list[tuple[int, str]] = field(default_factory=list)
+    posts: list[Post] = field(default_factory=list)
+    """Every post as Discord received it (payloads with `allowed_mentions`)."""
+    harness: DiscordHarness | None = None
+    """The offline Discord of the bot running now (to make it answer an error)."""
 
     def config(self) -> Config:
         return Config(
@@ -68,6 +72,7 @@ class World:
         database = await Database.open(self.path, clock=clock)
         bot = ArbiterBot(self.config(), database=database, timer=clock)
         harness = DiscordHarness(bot)
+        self.harness = harness
         harness.channels[GUILD]["announcements"] = ANNOUNCEMENTS
         harness.channels[GUILD]["romania"] = ROMANIA_CHANNEL
         async with bot:
@@ -79,6 +84,7 @@ class World:
                 await clock.advance_to(clock())  # the sender's pass due now (virtual clock)
                 await bot.outbox.drained()
                 self.sends += [(p.channel_id, p.payload.get("content", "")) for p in harness.posts]
+                self.posts += harness.posts
                 harness.check()
 
     async def matches(self, database: Database) -> list[MatchRecord]:

@@ -82,7 +82,7 @@ def reminder_handler() -> JobHandler:
                 facts.deadline,
                 command,
             )
-            await uow.outbox.post(channel, content=text[:2000])
+            await uow.outbox.post(channel, content=text[:2000], ping_users=admins)
             reminded.append(club.id)
         if not reminded:
             uow.abandon()

@@ -1,12 +1,16 @@
 """Announcement texts the services queue in the outbox with the change they announce.
 
 Instants are Discord timestamps (`<t:UNIX:F>`), which every reader sees in their own zone.
+Names and reasons come as typed and are escaped here (`escape.user_text`), around our own
+markdown; none of these texts pings anyone unless its message names whom (`ping_users`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+
+from bot.rendering.escape import user_text
 
 
 def timestamp(instant: dt.datetime, style: str = "F") -> str:
@@ -18,40 +22,44 @@ def club_registered(name: str, url_id: str, admins: Sequence[int]) -> str:
     """A new registration waiting for HQ (CL-2..4)."""
     mentions = ", ".join(f"<@{a}>" for a in admins)
     return (
-        f"New club registration: **{name}** (https://www.chess.com/club/{url_id}),"
+        f"New club registration: **{user_text(name)}**"
+        f" (https://www.chess.com/club/{user_text(url_id)}),"
         f" admins {mentions}. Pending until league HQ decides."
     )
 
 
 def club_decided(name: str, status: str, reason: str | None) -> str:
     """HQ's (or the directors') decision on a club."""
-    why = f" Reason: {reason}" if reason else ""
-    return f"Club **{name}** is now **{status}**.{why}"
+    why = f" Reason: {user_text(reason)}" if reason else ""
+    return f"Club **{user_text(name)}** is now **{status}**.{why}"
 
 
 def season_scheduled(season: str, matches: int, first: dt.datetime | None) -> str:
     """A season's fixtures are out (CL-12/13)."""
     when = f"; the first round starts {timestamp(first)}" if first else ""
-    return f"Season **{season}** is scheduled: {matches} matches{when}."
+    return f"Season **{user_text(season)}** is scheduled: {matches} matches{when}."
 
 
 def match_rescheduled(home: str, away: str, start: dt.datetime, deadline: dt.datetime) -> str:
     """A director moved a match (and with it its CL-15 deadline)."""
     return (
-        f"**{home}** vs **{away}** now starts {timestamp(start)};"
+        f"**{user_text(home)}** vs **{user_text(away)}** now starts {timestamp(start)};"
         f" the challenge must be issued and accepted by {timestamp(deadline)} (CL-15)."
     )
 
 
 def result_recorded(home: str, away: str, home_half: int, away_half: int, how: str) -> str:
     """A match result entered (imported from chess.com or by an arbiter)."""
-    return f"Result ({how}): **{home}** {_points(home_half)} – {_points(away_half)} **{away}**."
+    return (
+        f"Result ({how}): **{user_text(home)}** {_points(home_half)} – {_points(away_half)}"
+        f" **{user_text(away)}**."
+    )
 
 
 def decision_recorded(kind: str, subject: str, rule: str, motion_id: int | None) -> str:
     """A director decision applied (CL-23)."""
     motion = f" (motion {motion_id})" if motion_id is not None else ""
-    return f"Director decision{motion}: **{kind}** — {subject} under {rule}."
+    return f"Director decision{motion}: **{kind}** — {user_text(subject)} under {rule}."
 
 
 def _points(half: int) -> str:
@@ -72,11 +80,13 @@ def challenge_reminder(
     deadline: dt.datetime,
     command: str,
 ) -> str:
-    """CL-15: a club that has not issued (or accepted) its challenge is reminded, by name."""
-    mentions = " ".join(f"<@{a}>" for a in admins) or f"Admins of **{club}**"
+    """CL-15: a club that has not issued (or accepted) its challenge is reminded, by name
+    (the message pings exactly `admins`: post it with `ping_users=admins`)."""
+    mentions = " ".join(f"<@{a}>" for a in admins) or f"Admins of **{user_text(club)}**"
     step = "issued and accepted" if command == "/match challenge" else "accepted"
     return (
-        f"{mentions}: the chess.com challenge of **{club}** vs **{opponent}** (match {match_id})"
+        f"{mentions}: the chess.com challenge of **{user_text(club)}** vs"
+        f" **{user_text(opponent)}** (match {match_id})"
         f" must be {step} by {countdown(deadline)} (CL-15), or the match is lost by forfeit."
         f" Run `{command}` with match {match_id}."
     )
@@ -89,10 +99,11 @@ def deadline_forfeits(
     if len(losers) == 2:
         why = "no challenge was issued and accepted in time: both clubs forfeit (0 points each)"
     else:
-        why = f"the challenge was not accepted in time: **{losers[0]}** forfeits"
+        why = f"the challenge was not accepted in time: **{user_text(losers[0])}** forfeits"
     note = " (judged at start-up: the bot was down at the deadline)" if late else ""
     return (
-        f"Challenge deadline {timestamp(deadline)} passed for **{home}** vs **{away}**:"
+        f"Challenge deadline {timestamp(deadline)} passed for **{user_text(home)}**"
+        f" vs **{user_text(away)}**:"
         f" {why} (CL-15){note}."
     )
 
@@ -100,15 +111,15 @@ def deadline_forfeits(
 def disqualified(club: str, rule: str, forfeits: int, void: int) -> str:
     """CL-DQ: a club is out of the season; none of its matches count for anyone."""
     return (
-        f"**{club}** is disqualified (CL-DQ: {forfeits} forfeits under {rule}). None of its"
-        f" {void} matches count in anyone's standings."
+        f"**{user_text(club)}** is disqualified (CL-DQ: {forfeits} forfeits under {rule})."
+        f" None of its {void} matches count in anyone's standings."
     )
 
 
 def standings_change(division: str, changes: Sequence[tuple[str, str, str]]) -> str:
     """The ranks of a division's clubs that moved: `club before → after`."""
-    lines = ", ".join(f"{club} {before} → {after}" for club, before, after in changes)
-    return f"{division} standings: {lines}."
+    lines = ", ".join(f"{user_text(club)} {before} → {after}" for club, before, after in changes)
+    return f"{user_text(division)} standings: {lines}."
 
 
 def at_start_snapshot(
@@ -124,7 +135,8 @@ def at_start_snapshot(
     when = f"read {timestamp(observed)}"
     if late:
         when += f", late: the match started {timestamp(start)}; these are the facts as read then"
-    text = f"**{home}** vs **{away}** started. At-start facts ({when}): " + "; ".join(facts) + "."
+    text = f"**{user_text(home)}** vs **{user_text(away)}** started. At-start facts ({when}): "
+    text += "; ".join(user_text(fact) for fact in facts) + "."  # plain text naming clubs
     if forfeits:
-        text += " Forfeits: " + ", ".join(forfeits) + "."
+        text += " Forfeits: " + ", ".join(user_text(forfeit) for forfeit in forfeits) + "."
     return text

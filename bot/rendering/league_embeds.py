@@ -1,6 +1,7 @@
 """The league's slash-command replies as embeds: clubs, seasons, matches, calendars,
 schedule previews, results and rosters — every instant a Discord timestamp (deadlines with
-a countdown), long lists split into pages within Discord's limits."""
+a countdown), long lists split into pages within Discord's limits. Names, keys and usernames
+are shown as typed (`escape`), our own markdown around them kept."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import NamedTuple
 import discord
 
 from bot.rendering.division_view import DivisionView
+from bot.rendering.escape import inline_code, user_text
 from bot.rendering.pages import line_pages
 from bot.rendering.standings_table import standings_pages
 
@@ -61,12 +63,13 @@ class ClubInfo:
 
 def club_embed(info: ClubInfo) -> discord.Embed:
     """A club's card."""
-    embed = discord.Embed(title=info.name, colour=COLOUR)
+    embed = discord.Embed(title=user_text(info.name), colour=COLOUR)
     if info.chesscom_id:
         embed.url = f"https://www.chess.com/club/{info.chesscom_id}"
     embed.add_field(name="Status", value=info.status)
     embed.add_field(name="Admins", value=" ".join(f"<@{a}>" for a in info.admins) or "none")
-    embed.add_field(name="Division", value=info.division or "not in a running season")
+    division = user_text(info.division) if info.division else "not in a running season"
+    embed.add_field(name="Division", value=division)
     if info.members is not None:
         embed.add_field(name="Members now", value=str(info.members))
     if info.average is not None:
@@ -102,7 +105,8 @@ def match_list(title: str, matches: Sequence[MatchLine]) -> list[discord.Embed]:
     for m in matches:
         score = f" **{halves(m.score[0])}–{halves(m.score[1])}**" if m.score else ""
         lines.append(
-            f"`#{m.id}` {m.key} · R{m.round} · {m.home} – {m.away}{score} · "
+            f"`#{m.id}` {user_text(m.key)} · R{m.round} · {user_text(m.home)} –"
+            f" {user_text(m.away)}{score} · "
             f"{discord.utils.format_dt(m.start, 'f')}"
         )
     return paged(title, lines, "No matches.")
@@ -125,8 +129,9 @@ def match_embed(
 ) -> list[discord.Embed]:
     """`/match show`: clubs, start, deadline with countdown, challenge, boards, forfeits."""
     embed = discord.Embed(
-        title=f"{match.home} – {match.away}",
-        description=f"{match.season} · {match.division} · round {match.round} · `{match.key}`",
+        title=f"{user_text(match.home)} – {user_text(match.away)}",
+        description=f"{user_text(match.season)} · {user_text(match.division)} · round"
+        f" {match.round} · {inline_code(match.key)}",
         colour=COLOUR,
     )
     embed.add_field(name="Start", value=when(match.start))
@@ -135,7 +140,8 @@ def match_embed(
     if match.score is not None:
         embed.add_field(name="Score", value=f"{halves(match.score[0])} – {halves(match.score[1])}")
     if forfeits:
-        embed.add_field(name="Forfeits", value="\n".join(forfeits)[:1024], inline=False)
+        value = "\n".join(user_text(forfeit) for forfeit in forfeits)
+        embed.add_field(name="Forfeits", value=value[:1024], inline=False)
     embed.set_footer(text=f"match #{match.id}")
     lines = [board_line(b) for b in boards]
     if not lines:
@@ -143,9 +149,9 @@ def match_embed(
     pages = line_pages(lines, 1000)
     embed.add_field(name="Boards", value=pages[0], inline=False)
     more = [
-        discord.Embed(title=f"{match.home} – {match.away}: boards", colour=COLOUR).add_field(
-            name="Boards", value=page, inline=False
-        )
+        discord.Embed(
+            title=f"{user_text(match.home)} – {user_text(match.away)}: boards", colour=COLOUR
+        ).add_field(name="Boards", value=page, inline=False)
         for page in pages[1:]
     ]
     return [embed, *more]
@@ -154,10 +160,10 @@ def match_embed(
 def board_line(board: BoardLine) -> str:
     """`3. alice 1½–½ bob` (and why, when adjusted)."""
     text = (
-        f"{board.board}. {board.home_player} {halves(board.home_half)}–"
-        f"{halves(board.away_half)} {board.away_player}"
+        f"{board.board}. {user_text(board.home_player)} {halves(board.home_half)}–"
+        f"{halves(board.away_half)} {user_text(board.away_player)}"
     )
-    return f"{text} — adjusted: {board.why}" if board.why else text
+    return f"{text} — adjusted: {user_text(board.why)}" if board.why else text
 
 
 def result_embed(
@@ -170,8 +176,10 @@ def result_embed(
     """After a result: the score as recorded, as it counts (CL-18/19 adjustments, with why),
     and each club's new rank."""
     embed = discord.Embed(
-        title=f"Result: {match.home} {halves(score[0])} – {halves(score[1])} {match.away}",
-        description=f"{match.season} · {match.division} · `{match.key}`",
+        title=f"Result: {user_text(match.home)} {halves(score[0])} – {halves(score[1])}"
+        f" {user_text(match.away)}",
+        description=f"{user_text(match.season)} · {user_text(match.division)} ·"
+        f" {inline_code(match.key)}",
         colour=COLOUR,
     )
     if counted is not None and counted != score:
@@ -182,7 +190,7 @@ def result_embed(
         value = "\n".join(board_line(b) for b in adjusted)
         embed.add_field(name="Adjusted boards", value=value[:1024], inline=False)
     for club, rank in ranks:
-        embed.add_field(name=club, value=f"now ranked {rank}")
+        embed.add_field(name=user_text(club), value=f"now ranked {rank}")
     return embed
 
 
@@ -193,8 +201,9 @@ def schedule_preview(
     lines = []
     for number, start, pairs in rounds:
         lines.append(f"**Round {number}** · {when(start)}")
-        lines += [f"• {pair}" for pair in pairs]
-    return paged(f"Schedule of {season}: {total} matches (preview)", lines, "No matches.")
+        lines += [f"• {user_text(pair)}" for pair in pairs]
+    title = f"Schedule of {user_text(season)}: {total} matches (preview)"
+    return paged(title, lines, "No matches.")
 
 
 class DivisionSize(NamedTuple):
@@ -224,7 +233,7 @@ def season_embed(info: SeasonInfo) -> discord.Embed:
     name, status, divisions = info.name, info.status, info.divisions
     first_round, round_days = info.first_round, info.round_days
     matches, finished, champion = info.matches, info.finished, info.champion
-    embed = discord.Embed(title=name, colour=COLOUR)
+    embed = discord.Embed(title=user_text(name), colour=COLOUR)
     embed.add_field(name="Status", value=status)
     embed.add_field(
         name="Calendar",
@@ -232,23 +241,26 @@ def season_embed(info: SeasonInfo) -> discord.Embed:
     )
     embed.add_field(name="Matches", value=f"{finished}/{matches} played")
     for division, clubs, minimum in divisions[:20]:
-        embed.add_field(name=division, value=f"{clubs} clubs · at least {minimum} players")
+        embed.add_field(
+            name=user_text(division), value=f"{clubs} clubs · at least {minimum} players"
+        )
     if champion:
-        embed.add_field(name="Champion (CL-16)", value=f"🏆 {champion}", inline=False)
+        embed.add_field(name="Champion (CL-16)", value=f"🏆 {user_text(champion)}", inline=False)
     return embed
 
 
 def calendar_embeds(season: str, matches: Sequence[MatchLine]) -> list[discord.Embed]:
     """`/season calendar`: the next matches with their start and deadline countdowns."""
     lines = [
-        f"R{m.round} · {m.home} – {m.away} · {when(m.start)} · deadline "
+        f"R{m.round} · {user_text(m.home)} – {user_text(m.away)} · {when(m.start)} · deadline "
         f"{discord.utils.format_dt(m.deadline, 'R')}"
         for m in matches
     ]
-    return paged(f"{season}: next rounds", lines, "No matches to come.")
+    return paged(f"{user_text(season)}: next rounds", lines, "No matches to come.")
 
 
 def standings_embeds(season: str, views: Sequence[DivisionView]) -> list[discord.Embed]:
     """`/standings format:embed`: every division's ≤ 30-character table, paginated."""
     pages = standings_pages(views) or ["No divisions."]
-    return [discord.Embed(title=f"{season} standings", description=p, colour=COLOUR) for p in pages]
+    title = f"{user_text(season)} standings"
+    return [discord.Embed(title=title, description=p, colour=COLOUR) for p in pages]

@@ -1,5 +1,6 @@
 """Motion messages (CL-23): the embed with the electorate, the tally and the deadline, its
-Yes / No buttons (enabled while open), the closing announcement, and a standings change."""
+Yes / No buttons (enabled while open), the closing announcement, and a standings change.
+Reasons, subjects, outcomes and names are shown as typed (`escape.user_text`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 import discord
 
+from bot.rendering.escape import user_text
 from core.league import LeagueReport
 from storage.motions import Motion
 
@@ -79,7 +81,7 @@ def _voters(motion: Motion) -> str:
 def motion_title(motion: Motion) -> str:
     """`Motion 7 · forfeit: match 12 (A – B), club A`."""
     subject = str(motion.subject.get("title") or motion.kind)
-    return f"Motion {motion.id} · {motion.kind}: {subject}"[:256]
+    return f"Motion {motion.id} · {motion.kind}: {user_text(subject)}"[:256]
 
 
 def motion_embed(motion: Motion) -> dict[str, Any]:
@@ -89,12 +91,12 @@ def motion_embed(motion: Motion) -> dict[str, Any]:
     no = len(motion.votes) - yes
     embed = discord.Embed(
         title=motion_title(motion),
-        description=motion.reason[:4096],
+        description=user_text(motion.reason)[:4096],
         colour=_COLOUR[motion.status],
     )
     details = motion.subject.get("details")
     if details:
-        embed.add_field(name="Action if passed", value=str(details)[:1024], inline=False)
+        embed.add_field(name="Action if passed", value=user_text(str(details))[:1024], inline=False)
     embed.add_field(
         name=f"Electorate ({len(motion.electorate)} directors, frozen at opening)",
         value=_voters(motion) or "nobody",
@@ -119,7 +121,7 @@ def motion_embed(motion: Motion) -> dict[str, Any]:
             inline=True,
         )
         if motion.outcome:
-            embed.add_field(name="Applied", value=motion.outcome[:1024], inline=False)
+            embed.add_field(name="Applied", value=user_text(motion.outcome)[:1024], inline=False)
     return embed.to_dict()  # type: ignore[return-value]
 
 
@@ -149,7 +151,7 @@ def closing_announcement(motion: Motion) -> str:
     label = STATUS_LABEL[motion.status]
     text = f"{motion_title(motion)} — **{label}**."
     if motion.status == "passed" and motion.outcome:
-        text += f"\n{motion.outcome}"
+        text += f"\n{user_text(motion.outcome)}"
     elif motion.status != "passed":
         text += " Nothing is changed."
     return text[:2000]
@@ -177,7 +179,7 @@ def standings_change(before: LeagueReport, after: LeagueReport) -> str:
             now_text = _place(s.rank, s.match_points, s.disqualified)
             was_text = _place(was.rank, was.match_points, was.disqualified)
             if now_text != was_text:
-                lines.append(f"{division}: {s.club} {was_text} → {now_text}")
+                lines.append(f"{user_text(division)}: {user_text(s.club)} {was_text} → {now_text}")
     if not lines:
         return "The standings do not change."
     return "Standings: " + "; ".join(lines)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.rendering.division_view import DivisionView
+from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import COLOUR
 from bot.rendering.pages import EMBED_LIMIT
 from bot.rendering.standings_table import standings_pages
@@ -17,9 +18,10 @@ MESSAGE_EMBEDS = 10
 
 
 def standings_embeds(title: str, views: Sequence[DivisionView]) -> list[discord.Embed]:
-    """The divisions' tables as embed pages titled `title` (one page per embed)."""
+    """The divisions' tables as embed pages titled `title` (names in it shown as typed)."""
     pages = standings_pages(views) or ["No divisions."]
-    return [discord.Embed(title=title, description=page, colour=COLOUR) for page in pages]
+    shown = user_text(title)
+    return [discord.Embed(title=shown, description=page, colour=COLOUR) for page in pages]
 
 
 def pin_embeds(view: DivisionView) -> list[dict[str, object]]:

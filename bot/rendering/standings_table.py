@@ -1,6 +1,8 @@
 """`/standings` (embed): a division's table as monospace text in a code block that survives
 a phone screen — every table row at most 30 characters, club names shortened with a legend
-below, columns kept by importance — and split into embed-sized pages."""
+below, columns kept by importance — and split into embed-sized pages. Names in the code block
+keep no backslash (code shows as typed; only a backtick is replaced, `escape.code_text`);
+names in the legend and heading are escaped markdown (`escape.user_text`)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.rendering.division_view import DivisionView, rank_text
+from bot.rendering.escape import code_text, inline_code, user_text
 from bot.rendering.pages import DESCRIPTION_LIMIT, line_pages, pack
 from core.league.standings import ClubStanding
 from core.points import decimal_text
@@ -123,8 +126,10 @@ def standings_table(rows: Sequence[ClubStanding], limit: int = ROW_LIMIT) -> Tex
     lines = [line("Rk", "Club", shown)]
     for index, (rank, club) in enumerate(zip(ranks, clubs, strict=True)):
         numbers = ["" if rows[index].disqualified else values[n][index] for n in shown]
-        lines.append(line(rank, short[club], numbers))
-    legend = [f"`{short[c]}` {c}" for c in clubs if short[c] != " ".join(c.split())]
+        lines.append(line(rank, code_text(short[club]), numbers))
+    legend = [
+        f"{inline_code(short[c])} {user_text(c)}" for c in clubs if short[c] != " ".join(c.split())
+    ]
     marks = []
     if any(row.tied for row in rows):
         marks.append("`=` shared rank (CL-17)")
@@ -142,7 +147,7 @@ def division_block(view: DivisionView, limit: int = DESCRIPTION_LIMIT) -> list[s
     """A division as embed text — its heading, the table in a code block, the legend —
     in pieces of at most `limit` characters: one piece when it fits, else the table split
     by rows (header and heading repeated) and then the legend."""
-    heading = f"**{view.division}** · {view.caption('standings')}"
+    heading = f"**{user_text(view.division)}** · {view.caption('standings')}"
     if not view.rows:
         return [f"{heading}\n{NO_CLUBS}"]
     table = standings_table(view.rows)

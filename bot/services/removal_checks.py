@@ -14,6 +14,7 @@ from bot.chesscom.client import ChessComError
 from bot.chesscom.models import PlayerStats
 from bot.errors import UserError
 from bot.league_store import load_season
+from bot.rendering.escape import user_text
 from bot.scheduler import RetryLater
 from bot.services.actor import Actor
 from bot.services.announce import announce
@@ -158,7 +159,7 @@ async def verify_removal_in(
     if check.justified:
         await uow.jobs.cancel(VERIFY_JOB, removal_subject(removal_id))
         await uow.rosters.verify_removal(removal_id, "verified")
-        await announce(uow, f"Roster removal verified (CL-21): {check.explanation}.")
+        await announce(uow, f"Roster removal verified (CL-21): {user_text(check.explanation)}.")
         return RemovalVerified(removal_id, check, None, None)
     matches = [
         m
@@ -194,13 +195,15 @@ async def verify_removal_in(
         await uow.rosters.verify_removal(removal_id, "motion", motion.id)
         await announce(
             uow,
-            f"Roster removal not verified (CL-21): {why}. Motion {motion.id} puts a "
-            f"forfeit of match {motion.match_id} by {club.name} to the directors.",
+            f"Roster removal not verified (CL-21): {user_text(why)}. Motion {motion.id} puts a "
+            f"forfeit of match {motion.match_id} by {user_text(club.name)} to the directors.",
         )
     else:
         await uow.rosters.verify_removal(removal_id, "refuted")
         await announce(
-            uow, f"Roster removal not verified (CL-21): {why}. No motion opened: {problem}."
+            uow,
+            f"Roster removal not verified (CL-21): {user_text(why)}."
+            f" No motion opened: {user_text(problem or '')}.",
         )
     return RemovalVerified(removal_id, check, motion, problem)
 
