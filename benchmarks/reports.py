@@ -152,8 +152,10 @@ async def through_service(
     database = await Database.open(path, clock=lambda: NOW)
     store = GuildStore(database, GUILD)
     settings = ClientSettings(contact="benchmarks/reports.py", base_url=base_url, max_retries=0)
-    if statements is not None:
+    if statements is not None:  # both connections: the reader's reads, the writer's changes
         async with database.read() as connection:
+            await connection.set_trace_callback(statements.append)
+        async with database.writer() as connection:
             await connection.set_trace_callback(statements.append)
     try:
         async with ChessComClient(settings) as client:

@@ -1,9 +1,12 @@
-"""The SQLite database: one aiosqlite connection (WAL, foreign keys, busy timeout), migrated.
+"""The SQLite database (WAL, foreign keys, busy timeout), migrated: a writer connection and,
+on a file, a read-only reader connection beside it.
 
-Every access goes through `read()` or `transaction()`; a lock serialises them so a transaction
-on the shared connection never interleaves with another task's statements. Services do not use
-these directly: they open a unit of work on a guild's store (`storage/guild.py`), which runs
-its repositories and its audit row inside one `transaction()`.
+Every access goes through `read()` or `transaction()`. Transactions take the writer, one at a
+time (a lock keeps another task's statements out of an open transaction). A `read()` block
+outside a transaction takes the reader, inside one snapshot (BEGIN … COMMIT), so reads neither
+wait behind a long write nor see half of one. Services do not use these directly: they open a
+unit of work on a guild's store (`storage/guild.py`), which runs its repositories and its
+audit row inside one `transaction()`.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import aiosqlite
 
+from storage.connection import BatchingConnection, connect
 from storage.migrations import apply_migrations, rollback_if_open
 
 if TYPE_CHECKING:
@@ -51,10 +55,22 @@ class DatabaseUnavailable(Exception):
 class Database:
     """An open Arbiter database; build with `await Database.open(path)`."""
 
-    def __init__(self, connection: aiosqlite.Connection, path: Path, clock: Clock) -> None:
+    def __init__(
+        self,
+        connection: BatchingConnection,
+        path: Path,
+        clock: Clock,
+        *,
+        reader: BatchingConnection | None = None,
+    ) -> None:
         self._connection = connection
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[object] | None = None
+        self._reader = reader
+        """The read-only connection for `read()` outside a transaction (None: the writer, as
+        for an in-memory database, which a second connection would not share)."""
+        self._read_lock = asyncio.Lock()
+        self._reader_owner: asyncio.Task[object] | None = None
         self._listeners: list[CommitListener] = []
         self.path = path
         self.clock = clock
@@ -67,25 +83,20 @@ class Database:
         path = Path(path)
         if path.is_dir():  # refused here: aiosqlite's failed connect leaves its thread behind
             raise DatabaseUnavailable(f"cannot open {path}: it is a folder")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            connection = await aiosqlite.connect(path, isolation_level=None)
-        except (OSError, sqlite3.Error) as error:
-            raise DatabaseUnavailable(f"cannot open {path}: {error}") from None
-        try:
-            connection.row_factory = aiosqlite.Row
-            await connection.execute("PRAGMA journal_mode=WAL")
-            await connection.execute("PRAGMA foreign_keys=ON")
-            await connection.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-        except sqlite3.Error as error:  # e.g. "file is not a database"
-            await connection.close()
-            raise DatabaseUnavailable(f"cannot open {path}: {error}") from None
-        return cls(connection, path, clock)
+        connection = await _connect(path, busy_timeout_ms, "PRAGMA journal_mode=WAL")
+        reader = None
+        if str(path) != MEMORY:
+            try:
+                reader = await _connect(path, busy_timeout_ms, "PRAGMA query_only=ON")
+            except DatabaseUnavailable:
+                await connection.close()
+                raise
+        return cls(connection, path, clock, reader=reader)
 
     async def migrate(self) -> list[int]:
         """Apply pending migrations, each in its own transaction; returns the versions applied."""
-        async with self._exclusive():
-            return await apply_migrations(self._connection)
+        async with self.writer() as connection:
+            return await apply_migrations(connection)
 
     async def schema_version(self) -> int:
         """The `PRAGMA user_version` of the database (the last migration applied)."""
@@ -95,7 +106,9 @@ class Database:
         return int(row[0]) if row else 0
 
     async def close(self) -> None:
-        """Close the connection (idempotent)."""
+        """Close the connections (idempotent)."""
+        if self._reader is not None:
+            await self._reader.close()
         await self._connection.close()
 
     def on_commit(self, listener: CommitListener) -> None:
@@ -109,8 +122,13 @@ class Database:
             listener(committed)
 
     def in_transaction_of_this_task(self) -> bool:
-        """Whether the current task holds the connection (inside `read()` or `transaction()`)."""
+        """Whether the current task holds the writer (inside `transaction()`, or `read()` when
+        there is no reader)."""
         return self._owner is not None and self._owner is asyncio.current_task()
+
+    def _reading_in_this_task(self) -> bool:
+        """Whether the current task is inside a `read()` block on the reader."""
+        return self._reader_owner is not None and self._reader_owner is asyncio.current_task()
 
     @asynccontextmanager
     async def _exclusive(self) -> AsyncIterator[None]:
@@ -122,28 +140,82 @@ class Database:
                 self._owner = None
 
     @asynccontextmanager
-    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The connection for reads, exclusive for the block (inside a transaction: its own)."""
+    async def writer(self) -> AsyncIterator[BatchingConnection]:
+        """The writer connection for the block, exclusive, with no transaction opened: for
+        maintenance that manages its own transactions (migrations, tests seeding rows)."""
         if self.in_transaction_of_this_task():
-            yield self._connection
-            return
+            raise RuntimeError("the writer inside a unit of work: use the unit of work")
         async with self._exclusive():
             yield self._connection
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction (BEGIN IMMEDIATE … COMMIT), rolled back whole if the block
-        raises or the commit is refused. Nesting is refused: one use case, one transaction."""
+    async def read(self) -> AsyncIterator[BatchingConnection]:
+        """A connection for reads, exclusive for the block: inside a transaction, the
+        transaction's own (seeing its writes); else the reader, in one snapshot of what was
+        committed when the block's first statement ran (a nested `read()` shares it)."""
         if self.in_transaction_of_this_task():
+            yield self._connection
+            return
+        if self._reader is None:
+            async with self._exclusive():
+                yield self._connection
+            return
+        if self._reading_in_this_task():
+            yield self._reader
+            return
+        async with self._read_lock:
+            self._reader_owner = asyncio.current_task()
+            reader = self._reader
+            try:
+                reader.defer("BEGIN")  # sent with the block's first query
+                yield reader
+            finally:
+                self._reader_owner = None
+                if reader.deferred:  # no query ran: no snapshot was opened
+                    reader.discard_deferred()
+                else:
+                    await rollback_if_open(reader)  # a snapshot ends the same whichever way
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[BatchingConnection]:
+        """One write transaction (BEGIN IMMEDIATE … COMMIT), rolled back whole if the block
+        raises or the commit is refused. Nesting is refused: one use case, one transaction.
+        BEGIN goes with the block's first statement, and statements the block defers go with
+        the next one (at the latest with COMMIT); a rollback drops those not sent."""
+        if self.in_transaction_of_this_task() or self._reading_in_this_task():
             raise RuntimeError("a unit of work inside a unit of work: do all of it in one")
         async with self._exclusive():
             connection = self._connection
             try:
                 # Inside the try: a cancellation while BEGIN waits for the write lock must
                 # still roll back the transaction BEGIN opens once it gets the lock.
-                await connection.execute("BEGIN IMMEDIATE")
+                connection.defer("BEGIN IMMEDIATE")
                 yield connection
                 await connection.execute("COMMIT")
             except BaseException:
+                connection.discard_deferred()
                 await rollback_if_open(connection)
                 raise
+
+
+MEMORY = ":memory:"
+"""The in-memory database's name: one connection only (a second would open another)."""
+
+
+async def _connect(path: Path, busy_timeout_ms: int, mode: str) -> BatchingConnection:
+    """A configured connection (rows by name, foreign keys, busy timeout, then `mode`: WAL for
+    the writer, query-only for the reader), or `DatabaseUnavailable`."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        connection = await connect(path)
+    except (OSError, sqlite3.Error) as error:
+        raise DatabaseUnavailable(f"cannot open {path}: {error}") from None
+    try:
+        connection.row_factory = aiosqlite.Row
+        await connection.execute(mode)
+        await connection.execute("PRAGMA foreign_keys=ON")
+        await connection.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+    except sqlite3.Error as error:  # e.g. "file is not a database"
+        await connection.close()
+        raise DatabaseUnavailable(f"cannot open {path}: {error}") from None
+    return connection

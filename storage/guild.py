@@ -170,7 +170,7 @@ class GuildStore:
                 yield uow
                 if uow.abandoned:
                     raise _Abandoned
-                await connection.execute(
+                connection.defer(  # sent with COMMIT
                     "INSERT INTO audit (guild_id, actor_id, action, subject, details, at)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (

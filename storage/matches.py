@@ -278,7 +278,7 @@ class MatchRepository(MatchReader):
     async def _season_of(self, match_id: int) -> int:
         """The match's season, bumped (LookupError if the guild has no such match)."""
         season_id, _ = await self._placement(match_id)
-        await self._seasons.bump(season_id)
+        await self._seasons.bump(season_id, read_here=True)
         return season_id
 
     async def _placement(self, match_id: int) -> tuple[int, int]:
@@ -419,12 +419,12 @@ class MatchRepository(MatchReader):
         await self._season_of(match_id)
         finished = instant_text(at) if at else None
         if link_chesscom is None:
-            await scope.execute(
+            scope.execute_later(
                 "UPDATE matches SET finished_at = ? WHERE guild_id = ? AND id = ?",
                 (finished, scope.guild_id, match_id),
             )
         else:
-            await scope.execute(
+            scope.execute_later(
                 "UPDATE matches SET finished_at = ?, chesscom_match_id = ?"
                 " WHERE guild_id = ? AND id = ?",
                 (finished, link_chesscom, scope.guild_id, match_id),
@@ -436,7 +436,7 @@ class MatchRepository(MatchReader):
         """Set the match's boards to exactly `boards` (an import replacing an earlier one)."""
         scope = self._write
         season_id = await self._season_of(match_id)
-        await scope.execute(
+        scope.execute_later(
             "DELETE FROM boards WHERE guild_id = ? AND match_id = ?", (scope.guild_id, match_id)
         )
         await self._insert_boards([(match_id, b) for b in boards], season_id)
@@ -461,7 +461,7 @@ class MatchRepository(MatchReader):
         first, _ = boards[0]
         known = scope.match_seasons.get(first)
         games = known[1] if known else await self._games_per_board(season_id)
-        await scope.connection.executemany(
+        scope.executemany_later(
             "INSERT INTO boards (guild_id, match_id, board, home_player, away_player,"
             " home_half, away_half, games_per_board) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -508,7 +508,7 @@ class MatchRepository(MatchReader):
         if not players:
             return
         await self._season_of(match_id)
-        await scope.connection.executemany(
+        scope.executemany_later(
             "INSERT INTO match_at_start (guild_id, match_id, club_id, players) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (match_id, club_id) DO UPDATE SET players = excluded.players",
             [(scope.guild_id, match_id, club_id, count) for club_id, count in players.items()],

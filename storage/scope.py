@@ -11,11 +11,13 @@ from typing import Any
 
 import aiosqlite
 
+from storage.connection import BatchingConnection
+
 
 class ReadScope:
     """The connection a guild's read-only repositories use, and the guild they are bound to."""
 
-    def __init__(self, connection: aiosqlite.Connection, guild_id: int) -> None:
+    def __init__(self, connection: BatchingConnection, guild_id: int) -> None:
         self.connection = connection
         self.guild_id = guild_id
 
@@ -39,7 +41,7 @@ class WriteScope(ReadScope):
 
     def __init__(
         self,
-        connection: aiosqlite.Connection,
+        connection: BatchingConnection,
         guild_id: int,
         now: datetime,
         details: dict[str, Any],
@@ -58,6 +60,15 @@ class WriteScope(ReadScope):
         """Run one statement inside the unit of work's transaction."""
         return await self.connection.execute(sql, tuple(parameters))
 
+    def execute_later(self, sql: str, parameters: Iterable[Any] = ()) -> None:
+        """Run one statement whose cursor nobody reads, with the unit of work's next statement
+        (one trip less; an error in it surfaces there, and rolls back the whole unit)."""
+        self.connection.defer(sql, tuple(parameters))
+
+    def executemany_later(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        """`execute_later` for one statement over many rows."""
+        self.connection.defer_many(sql, [tuple(row) for row in rows])
+
     def record(self, key: str, entry: dict[str, Any]) -> None:
         """Append `entry` to the audit details under `key` (e.g. every job scheduled)."""
         self.details.setdefault(key, []).append(entry)
@@ -72,7 +83,9 @@ class WriteScope(ReadScope):
         await self.connection.execute(f"SAVEPOINT {name}")
         try:
             yield
+            await self.connection.flush()  # a deferred statement failing is the part failing
         except BaseException:
+            self.connection.discard_deferred()  # the part's own: undone anyway
             await self.connection.execute(f"ROLLBACK TO SAVEPOINT {name}")
             await self.connection.execute(f"RELEASE SAVEPOINT {name}")
             self.details.clear()

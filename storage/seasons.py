@@ -181,13 +181,22 @@ class SeasonRepository(SeasonReader):
         super().__init__(scope)
         self._write = scope
 
-    async def bump(self, season_id: int) -> None:
+    async def bump(self, season_id: int, *, read_here: bool = False) -> None:
         """Mark the season changed (its cached standings are stale); LookupError if the guild
         has no such season. The version goes up once per unit of work, at its first change:
         a cache keyed by version must not keep a report read between two changes of one
-        unit of work (none does: reports read inside one come before its changes)."""
+        unit of work (none does: reports read inside one come before its changes).
+        `read_here`: the id was read from this guild's rows in this unit of work, so the
+        season exists and the bump goes with the next statement (`execute_later`)."""
         scope = self._write
         if season_id in scope.bumped_seasons:
+            return
+        if read_here:
+            scope.execute_later(
+                "UPDATE seasons SET version = version + 1 WHERE guild_id = ? AND id = ?",
+                (scope.guild_id, season_id),
+            )
+            scope.bumped_seasons.add(season_id)
             return
         cursor = await scope.execute(
             "UPDATE seasons SET version = version + 1 WHERE guild_id = ? AND id = ?",

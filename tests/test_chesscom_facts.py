@@ -24,6 +24,7 @@ from bot.chesscom.models import (
     PlayerProfile,
     PlayerStats,
     TeamMatch,
+    game_halves,
     game_outcome,
     game_points,
     is_closed_status,
@@ -77,6 +78,7 @@ REGISTRATION = "team_match_daily_registration_873060_EXCERPT.json"
 def test_cl_14_game_result_codes_score_exactly(code: str, points: Fraction) -> None:
     assert game_points(code) == points
     assert isinstance(game_points(code), Fraction)
+    assert game_halves(code) == 2 * points and isinstance(game_halves(code), int)
     expected = {Fraction(1): Outcome.WIN, Fraction(1, 2): Outcome.DRAW, Fraction(0): Outcome.LOSS}
     assert game_outcome(code.upper()) is expected[points]
 

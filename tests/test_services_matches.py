@@ -527,8 +527,15 @@ class GatedDatabase(Database):
     COMMIT (the write lock held), and which tells when a unit of work is about to BEGIN: a
     test then chooses the order of two racing services, with no sleeps."""
 
-    def __init__(self, connection: aiosqlite.Connection, path: Path, clock: Clock) -> None:
-        super().__init__(connection, path, clock)
+    def __init__(
+        self,
+        connection: aiosqlite.Connection,
+        path: Path,
+        clock: Clock,
+        *,
+        reader: aiosqlite.Connection | None = None,
+    ) -> None:
+        super().__init__(connection, path, clock, reader=reader)
         self.beginning = asyncio.Event()
         self.written = asyncio.Event()
         self.release = asyncio.Event()

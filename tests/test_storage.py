@@ -61,7 +61,7 @@ async def test_failed_migration_leaves_nothing_behind(tmp_path: Path) -> None:
     (folder / "0001_good.sql").write_text("CREATE TABLE a (x INTEGER);")
     (folder / "0002_bad.sql").write_text("CREATE TABLE b (x INTEGER);\nNOT SQL AT ALL;")
     database = await Database.open(tmp_path / "arbiter.db")
-    async with database.read() as connection:
+    async with database.writer() as connection:
         with pytest.raises(sqlite3.OperationalError):
             await apply_migrations(connection, folder)
     assert await database.schema_version() == 1
@@ -85,12 +85,12 @@ async def test_migration_refused_at_commit_leaves_nothing_behind(tmp_path: Path)
     )
     database = await Database.open(tmp_path / "arbiter.db")
     try:
-        async with database.read() as connection:
+        async with database.writer() as connection:
             with pytest.raises(sqlite3.IntegrityError):
                 await apply_migrations(connection, folder)
             assert not connection.in_transaction
         assert await database.schema_version() == 1
-        async with database.read() as connection:
+        async with database.writer() as connection:
             await connection.execute("INSERT INTO a VALUES (1)")
     finally:
         await database.close()
@@ -284,7 +284,7 @@ async def test_change_cancelled_while_waiting_for_the_write_lock_leaves_no_open_
         with pytest.raises(asyncio.CancelledError):
             await task
         assert (await _settings(store)).hq_role_id is None
-        async with database.read() as connection:
+        async with database.writer() as connection:
             assert not connection.in_transaction
         await _set(store, director_role_id=7)
         assert (await _settings(store)).director_role_id == 7
@@ -316,7 +316,7 @@ def test_backup_copies_a_database_whose_path_has_uri_characters(tmp_path: Path, 
 async def test_change_refused_at_commit_rolls_back_with_its_audit_row(database: Database) -> None:
     # A deferred constraint fails only at COMMIT: nothing of the change (nor its audit row)
     # may stay, and the shared connection must not be left inside the transaction.
-    async with database.read() as connection:
+    async with database.writer() as connection:
         await connection.execute("CREATE TABLE p (id INTEGER PRIMARY KEY)")
         await connection.execute(
             "CREATE TABLE c (p INTEGER REFERENCES p (id) DEFERRABLE INITIALLY DEFERRED)"
@@ -327,7 +327,7 @@ async def test_change_refused_at_commit_rolls_back_with_its_audit_row(database: 
             await uow.settings.update(hq_role_id=2)
             async with database.read() as connection:  # a constraint only COMMIT checks
                 await connection.execute("INSERT INTO c VALUES (5)")
-    async with database.read() as connection:
+    async with database.writer() as connection:
         assert not connection.in_transaction
     assert await _audit_actions(store) == []
     assert (await _settings(store)).hq_role_id is None

@@ -47,7 +47,7 @@ async def test_a_unit_of_work_bumps_its_seasons_version_once(database: Database)
     database.on_commit(committed.append)
     statements: list[str] = []
     before = await _version(store, season)
-    async with database.read() as connection:
+    async with database.writer() as connection:
         await connection.set_trace_callback(statements.append)
     async with store.change(1, "test", "x") as uow:
         await uow.matches.link_chesscom(match, 77)
@@ -56,7 +56,7 @@ async def test_a_unit_of_work_bumps_its_seasons_version_once(database: Database)
         await uow.matches.set_fielded(match, {clubs["A"]: 1, clubs["B"]: 1})
         await uow.seasons.set_status(season, "scheduled")
         assert uow.bumped_seasons == {season}
-    async with database.read() as connection:
+    async with database.writer() as connection:
         await connection.set_trace_callback(None)
     assert await _version(store, season) == before + 1
     assert committed[-1].seasons == (season,)

@@ -18,7 +18,7 @@ from bot.chesscom.models import (
     MatchPlayer,
     MatchTeam,
     TeamMatch,
-    game_points,
+    game_halves,
     is_fair_play_status,
     username_key,
 )
@@ -82,9 +82,10 @@ class MatchFacts:
 
 
 def board_points(player: MatchPlayer) -> tuple[Fraction, int]:
-    """CL-14: a player's points on their board and how many of its games have ended."""
+    """CL-14: a player's points on their board and how many of its games have ended (summed
+    in whole half-points: one Fraction per board, not one per game)."""
     codes = [code for code in (player.played_as_white, player.played_as_black) if code]
-    return sum((game_points(code) for code in codes), Fraction(0)), len(codes)
+    return Fraction(sum(game_halves(code) for code in codes), 2), len(codes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +117,16 @@ def _removed_player(
     return removed[0], ""
 
 
+def seated(team: MatchTeam) -> dict[int, MatchPlayer]:
+    """The team's players by board number (players without a board left out)."""
+    boards = {}
+    for player in team.players:
+        number = player.board_number
+        if number is not None:
+            boards[number] = player
+    return boards
+
+
 def match_boards(
     home: MatchTeam,
     away: MatchTeam,
@@ -133,10 +144,7 @@ def match_boards(
     then adjusts it as a closed account's board (CL-19, CL-ADJ). Otherwise it is left out,
     in `unpaired`, with the reason — never as running.
     """
-    by_board = [
-        {p.board_number: p for p in team.players if p.board_number is not None}
-        for team in (home, away)
-    ]
+    by_board = [seated(team) for team in (home, away)]
     numbers = sorted(by_board[0].keys() | by_board[1].keys())
     missing = [[n for n in numbers if n not in side] for side in by_board]
     read = BoardsRead({}, [], {})
@@ -272,7 +280,7 @@ def match_facts(
         # CL-20: a board is only made for two players, so a board where chess.com no longer
         # lists this club's player (a fair-play removal after the start) was fielded too.
         seats = {
-            name: {p.board_number for p in team.players if p.board_number is not None}
+            name: seated(team).keys()
             for name, team in ((home_name, home_team), (away_name, away_team))
             if team is not None
         }

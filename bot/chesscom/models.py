@@ -53,6 +53,15 @@ def game_points(code: str) -> Fraction:
     return STANDARD.points(game_outcome(code))
 
 
+_HALVES = {outcome: int(2 * STANDARD.points(outcome)) for outcome in Outcome}
+"""`STANDARD`'s points of each outcome in half-points (whole numbers: CORE-1 scores halves)."""
+
+
+def game_halves(code: str) -> int:
+    """`game_points` in half-points (win 2, draws 1, else 0): integer sums for whole boards."""
+    return _HALVES[game_outcome(code)]
+
+
 def is_closed_status(status: str | None) -> bool:
     """True for a closed account: any status starting with `closed` (CL-19)."""
     return status is not None and status.strip().lower().startswith("closed")
