@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -71,6 +71,43 @@ def _message(row: aiosqlite.Row) -> OutboxMessage:
     )
 
 
+@dataclass(frozen=True)
+class _Draft:
+    """A message about to be queued, in the forms the table and `OutboxMessage` take."""
+
+    channel_id: int
+    content: str | None
+    embeds: tuple[dict[str, Any], ...]
+    edit_of: int | None
+    components: tuple[dict[str, Any], ...] | None
+    ping_users: tuple[int, ...]
+
+    @classmethod
+    def of(
+        cls,
+        channel_id: int,
+        content: str | None,
+        embeds: Sequence[Mapping[str, Any]],
+        edit_of: int | None,
+        components: Sequence[Mapping[str, Any]] | None,
+        ping_users: Sequence[int],
+    ) -> _Draft:
+        rows = None if components is None else tuple(dict(row) for row in components)
+        pinged = tuple(dict.fromkeys(int(user) for user in ping_users))
+        return cls(channel_id, content, tuple(dict(e) for e in embeds), edit_of, rows, pinged)
+
+    def columns(self, created_at: str) -> tuple[Any, ...]:
+        """content, embeds, edit_of, created_at, components, ping_users as stored."""
+        return (
+            self.content,
+            json.dumps(list(self.embeds), sort_keys=True),
+            self.edit_of,
+            created_at,
+            None if self.components is None else json.dumps(list(self.components), sort_keys=True),
+            json.dumps(list(self.ping_users)),
+        )
+
+
 class OutboxReader:
     """The outbox of exactly one guild."""
 
@@ -128,42 +165,56 @@ class OutboxRepository(OutboxReader):
         if not content and not embeds:
             raise ValueError("an outbox message needs content or embeds")
         scope = self._write
-        embed_list = [dict(embed) for embed in embeds]
-        rows = None if components is None else [dict(row) for row in components]
-        pinged = tuple(dict.fromkeys(int(user) for user in ping_users))
+        draft = _Draft.of(channel_id, content, embeds, edit_of, components, ping_users)
         cursor = await scope.execute(
             "INSERT INTO outbox (guild_id, channel_id, content, embeds, edit_of, created_at,"
             " components, ping_users) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                scope.guild_id,
-                channel_id,
-                content,
-                json.dumps(embed_list, sort_keys=True),
-                edit_of,
-                to_text(scope.now),
-                None if rows is None else json.dumps(rows, sort_keys=True),
-                json.dumps(list(pinged)),
-            ),
+            (scope.guild_id, channel_id, *draft.columns(to_text(scope.now))),
         )
-        row_id = cursor.lastrowid
-        assert row_id is not None
+        assert cursor.lastrowid is not None
+        return self._queued(cursor.lastrowid, draft)
+
+    async def post_to_announcements(self, content: str) -> OutboxMessage | None:
+        """Queue `content` to the guild's announcements channel, read from the settings in the
+        same statement (one trip); None, with nothing queued, when no channel is set up."""
+        if not content:
+            raise ValueError("an outbox message needs content or embeds")
+        scope = self._write
+        draft = _Draft.of(0, content, (), None, None, ())
+        row = await scope.fetchone(
+            "INSERT INTO outbox (guild_id, channel_id, content, embeds, edit_of, created_at,"
+            " components, ping_users) SELECT guild_id, announcements_channel_id,"
+            " ?, ?, ?, ?, ?, ? FROM guild_settings"
+            " WHERE guild_id = ? AND announcements_channel_id IS NOT NULL"
+            " RETURNING id, channel_id",
+            (*draft.columns(to_text(scope.now)), scope.guild_id),
+        )
+        if row is None:
+            return None
+        return self._queued(int(row[0]), replace(draft, channel_id=int(row[1])))
+
+    def _queued(self, row_id: int, draft: _Draft) -> OutboxMessage:
+        """The message just inserted as `row_id`, noted in the audit details and `posted`."""
+        scope = self._write
         message = OutboxMessage(
             id=row_id,
             guild_id=scope.guild_id,
-            channel_id=channel_id,
-            content=content,
-            embeds=tuple(embed_list),
-            edit_of=edit_of,
+            channel_id=draft.channel_id,
+            content=draft.content,
+            embeds=draft.embeds,
+            edit_of=draft.edit_of,
             status="pending",
             attempts=0,
             next_attempt_at=None,
             message_id=None,
             error=None,
             created_at=from_text(to_text(scope.now)),
-            components=None if rows is None else tuple(rows),
-            ping_users=pinged,
+            components=draft.components,
+            ping_users=draft.ping_users,
         )
-        scope.record("outbox", {"id": row_id, "channel_id": channel_id, "edit_of": edit_of})
+        scope.record(
+            "outbox", {"id": row_id, "channel_id": draft.channel_id, "edit_of": draft.edit_of}
+        )
         self.posted.append(message)
         return message
 

@@ -153,3 +153,34 @@ async def test_cancelling_by_key_is_heard_after_commit(database: Database) -> No
     [committed] = heard
     assert [(j.id, j.status) for j in committed.jobs] == [(job.id, "cancelled")]
     assert await pending_jobs(database) == []
+
+
+async def test_an_announcement_goes_to_the_channel_read_in_the_same_statement(
+    database: Database,
+) -> None:
+    """`post_to_announcements` reads the announcements channel and queues the message in one
+    statement: nothing is queued (None) while no channel is set up, and the message is queued
+    to the channel set in the same unit of work, audited, and heard of on commit."""
+    heard: list[Committed] = []
+    database.on_commit(heard.append)
+    store = GuildStore(database, GUILD)
+    async with store.change(1, "t", "no channel") as uow:
+        assert await uow.outbox.post_to_announcements("nobody hears this") is None
+        assert uow.outbox.posted == []
+    async with store.change(1, "t", "channel") as uow:
+        await uow.settings.update(announcements_channel_id=CHANNEL)
+        message = await uow.outbox.post_to_announcements("Result: 15 – 19")
+    assert message is not None
+    assert (message.channel_id, message.content, message.ping_users) == (
+        CHANNEL,
+        "Result: 15 – 19",
+        (),
+    )
+    assert [m.id for m in await pending_messages(database)] == [message.id]
+    [stored] = await pending_messages(database)
+    assert stored == message
+    assert heard[-1].messages == (message,)
+    async with store.read() as view:
+        [quiet, entry] = await view.audit.recent()  # oldest first
+    assert "outbox" not in quiet.details
+    assert entry.details["outbox"] == [{"id": message.id, "channel_id": CHANNEL, "edit_of": None}]
