@@ -55,6 +55,14 @@ class ClubAdminReader:
         )
         return [str(row[0]) for row in rows]
 
+    async def club_ids_of(self, user_id: int) -> set[int]:
+        """The ids of the clubs `user_id` administers in this guild (one query)."""
+        rows = await self._scope.fetchall(
+            "SELECT club_id FROM club_admins WHERE guild_id = ? AND user_id = ?",
+            (self._scope.guild_id, user_id),
+        )
+        return {int(row[0]) for row in rows}
+
 
 class ClubAdminRepository(ClubAdminReader):
     """Links between users and clubs of one guild, changed inside a unit of work."""

@@ -126,6 +126,7 @@ async def test_one_guilds_data_is_invisible_to_another(database: Database) -> No
         await uow.settings.update(hq_role_id=10, announcements_channel_id=20)
     async with first.change(1, "club_admin.add", "club:real-madrid-fans") as uow:
         assert await uow.club_admins.add("Real-Madrid-Fans", 555)
+        assert len(await uow.club_admins.club_ids_of(555)) == 1
     async with first.change(1, "job.create", "club:real-madrid-fans") as uow:
         job = await uow.jobs.schedule("reminder", "club:real-madrid-fans", database.clock())
         posted = await uow.outbox.post(20, content="hello")
@@ -135,6 +136,7 @@ async def test_one_guilds_data_is_invisible_to_another(database: Database) -> No
         assert await uow.jobs.pending("reminder", "club:real-madrid-fans") is None
         assert not await uow.jobs.cancel("reminder", "club:real-madrid-fans")
         assert not await uow.club_admins.remove("real-madrid-fans", 555)
+        assert await uow.club_admins.club_ids_of(555) == set()
         assert await uow.outbox.get(posted.id) is None
         assert not await uow.outbox.mark_sent(posted.id, 999)
         assert not await uow.jobs.claim(job.id)

@@ -3,12 +3,14 @@ club, one round or the caller's clubs, each with its score and CL-15 deadline.""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.rendering.league_embeds import MatchLine
 from bot.services.match_jobs import deadline_of
 from bot.services.references import find_club, find_season
 from storage.guild import GuildStore
+from storage.matches import BoardRecord, MatchRecord
 from storage.seasons import SeasonRecord
 
 
@@ -35,11 +37,7 @@ async def season_matches(
         clubs = {c.id: c.name for c in await view.clubs.all()}
         divisions = {d.id: d.name for d in await view.seasons.divisions(record.id)}
         boards = await view.matches.boards_of_season(record.id)
-        yours: set[int] = set()
-        if admin is not None:
-            for candidate in clubs:
-                if await view.club_admins.is_admin(candidate, admin):
-                    yours.add(candidate)
+        yours = set() if admin is None else await view.club_admins.club_ids_of(admin)
         found = [
             m
             for m in await view.matches.of_season(record.id)
@@ -47,17 +45,29 @@ async def season_matches(
             and (round is None or m.round == round)
             and (admin is None or yours & {m.home_club_id, m.away_club_id})
         ]
-    notice = record.rules.challenge_deadline_hours
+    return MatchList(record, match_lines(record, found, divisions, clubs, boards))
+
+
+def match_lines(
+    season: SeasonRecord,
+    matches: Iterable[MatchRecord],
+    divisions: Mapping[int, str],
+    clubs: Mapping[int, str],
+    boards: Mapping[int, Sequence[BoardRecord]] | None = None,
+) -> tuple[MatchLine, ...]:
+    """The matches as list lines in start order, each with its CL-15 challenge deadline and,
+    when `boards` are given, its score (None before any board is stored)."""
+    notice = season.rules.challenge_deadline_hours
     lines = []
-    for m in sorted(found, key=lambda m: (m.start, m.key)):
-        played = boards.get(m.id)
+    for m in sorted(matches, key=lambda m: (m.start, m.key)):
+        played = (boards or {}).get(m.id)
         score = (
             (sum(b.home_half for b in played), sum(b.away_half for b in played)) if played else None
         )
         lines.append(
             MatchLine(
                 m.id,
-                record.name,
+                season.name,
                 divisions[m.division_id],
                 m.key,
                 m.round,
@@ -70,4 +80,4 @@ async def season_matches(
                 "",
             )
         )
-    return MatchList(record, tuple(lines))
+    return tuple(lines)

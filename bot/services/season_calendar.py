@@ -7,7 +7,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from bot.rendering.league_embeds import MatchLine
-from bot.services.match_jobs import deadline_of
+from bot.services.match_list import match_lines
 from bot.services.references import find_club, find_season
 from storage.guild import GuildStore
 
@@ -39,23 +39,6 @@ async def season_calendar_of(
             for m in await view.matches.of_season(record.id)
             if only is None or only in (m.home_club_id, m.away_club_id)
         ]
-    notice = record.rules.challenge_deadline_hours
-    lines = tuple(
-        MatchLine(
-            m.id,
-            record.name,
-            divisions[m.division_id],
-            m.key,
-            m.round,
-            names[m.home_club_id],
-            names[m.away_club_id],
-            m.start,
-            deadline_of(m.start, notice),
-            m.finished_at is not None,
-            None,
-            "",
-        )
-        for m in sorted(matches, key=lambda m: (m.start, m.key))
-    )
+    lines = match_lines(record, matches, divisions, names)
     coming = tuple(m for m in lines if not m.finished and m.start >= now)[:CALENDAR_MATCHES]
     return SeasonCalendar(record.name, lines, coming)
