@@ -2,10 +2,13 @@
 database tells it on commit) and once at start-up, each stale pin (the version it shows is
 older than its season's) gets an outbox edit of its message, recorded with the version it
 now shows in the same unit of work. Re-running finds nothing stale, so a crash between a
-change and its pin's edit is repaired at the next start, and an edit is never queued twice."""
+change and its pin's edit is repaired at the next start, and an edit is never queued twice.
+A change that leaves a division's table as the pin shows it (a reschedule, a roster note)
+records the new version without an edit: Discord is not asked to redraw the same table."""
 
 from __future__ import annotations
 
+import json
 import logging
 
 from bot.league_store import StandingsCache
@@ -67,24 +70,27 @@ class PinRefresher(WakeLoop):
         return edits
 
     async def refresh(self, guild_id: int) -> int:
-        """Queue an edit of each stale pin of the guild and record the version it shows, in
-        one unit of work; returns the edits queued (0: nothing was stale, nothing written)."""
+        """Bring each stale pin of the guild up to its season's version, in one unit of work:
+        an edit of its message when the table it shows changed (not for a change that left
+        the division's table as it was), and the version it now shows recorded either way.
+        Returns the edits queued (0 and nothing written when nothing was stale)."""
         store = GuildStore(self.database, guild_id)
         edits = 0
         async with store.change(None, "pins.refresh", f"guild:{guild_id}") as uow:
-            stale = await uow.pins.stale()
-            for pin in stale:
+            brought = 0
+            for pin in await uow.pins.stale():
                 record = await uow.seasons.get(pin.season_id)
                 names = {d.id: d.name for d in await uow.seasons.divisions(pin.season_id)}
                 if record is None or pin.division_id not in names or pin.message_id is None:
                     continue
                 report = await self.standings.report(store, record, now=uow.now)
-                view = division_view(report, names[pin.division_id])
-                await uow.outbox.post(
-                    pin.channel_id, embeds=pin_embeds(view), edit_of=pin.message_id
-                )
+                embeds = pin_embeds(division_view(report, names[pin.division_id]))
+                shown = await uow.outbox.latest_embeds(pin.outbox_id, pin.message_id)
+                if shown != json.loads(json.dumps(embeds)):  # as the outbox stores them
+                    await uow.outbox.post(pin.channel_id, embeds=embeds, edit_of=pin.message_id)
+                    edits += 1
                 await uow.pins.rendered(pin.id, pin.season_version)
-                edits += 1
-            if not edits:
+                brought += 1
+            if not brought:
                 uow.abandon()
         return edits

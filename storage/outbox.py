@@ -122,6 +122,16 @@ class OutboxReader:
         )
         return None if row is None else _message(row)
 
+    async def latest_embeds(self, outbox_id: int, message_id: int) -> list[Any] | None:
+        """The embeds Discord message `message_id` shows or is about to: those of the newest
+        of its post (outbox row `outbox_id`) and its queued edits; None if neither is here."""
+        row = await self._scope.fetchone(
+            "SELECT embeds FROM outbox WHERE guild_id = ? AND (id = ? OR edit_of = ?)"
+            " ORDER BY id DESC LIMIT 1",
+            (self._scope.guild_id, outbox_id, message_id),
+        )
+        return None if row is None else list(json.loads(row[0]))
+
     async def failures(self, limit: int = 5) -> list[OutboxMessage]:
         """The latest messages given up for good (missing channel or permission), newest first."""
         rows = await self._scope.fetchall(

@@ -11,6 +11,7 @@ from bot.arbiter import ArbiterBot
 from bot.clock import VirtualClock
 from storage.database import Database
 from storage.guild import GuildStore
+from storage.matches import BoardRecord
 from tests.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Post, Upload
 from tests.motion_world import START, import_test_season, running_bot, set_up
 
@@ -70,16 +71,16 @@ async def test_a_restart_with_a_stale_pin_edits_it_once_and_an_unchanged_one_not
     clock = VirtualClock(START)
     async with running_bot(path, clock) as (bot, first):
         await set_up(first)
-        await import_test_season(bot.database)
+        ids = await import_test_season(bot.database)
         post = await _pin(first)
         await _settle(bot)
 
-    # A change committed while no refresher listened (the bot crashed before its edit).
+    # A result committed while no refresher listened (the bot crashed before its edit).
     database = await Database.open(path, clock=clock)
-    async with GuildStore(database, DEFAULT_GUILD_ID).change(None, "test", "season") as uow:
-        record = await uow.seasons.by_name(SEASON)
-        assert record is not None
-        await uow.seasons.bump(record.id)
+    async with GuildStore(database, DEFAULT_GUILD_ID).change(None, "test", "result") as uow:
+        boards = [BoardRecord(1, "d1", "a1", 4, 0), BoardRecord(2, "d2", "a2", 4, 0)]
+        await uow.matches.replace_boards(ids["5"], boards)
+        await uow.matches.finish(ids["5"], START)
     await database.close()
 
     async with running_bot(path, clock, previous=first) as (bot, second):
@@ -91,3 +92,27 @@ async def test_a_restart_with_a_stale_pin_edits_it_once_and_an_unchanged_one_not
     async with running_bot(path, clock, previous=second) as (bot, third):
         await _settle(bot)
         assert _edits(third) == []
+
+
+async def test_a_change_that_leaves_the_table_as_shown_records_the_version_without_an_edit(
+    tmp_path: Path,
+) -> None:
+    """A season change that moves nothing in the pinned division's table (here: the season's
+    version bumped by a change of no result) asks Discord for no edit; the pin is no longer
+    stale (the version it shows is recorded), so nothing is redone at the next refresh."""
+    clock = VirtualClock(START)
+    async with running_bot(tmp_path / "bot.db", clock) as (bot, harness):
+        await set_up(harness)
+        await import_test_season(bot.database)
+        await _pin(harness)
+        await _settle(bot)
+        async with GuildStore(bot.database, DEFAULT_GUILD_ID).change(None, "t", "s") as uow:
+            record = await uow.seasons.by_name(SEASON)
+            assert record is not None
+            await uow.seasons.bump(record.id)
+        await _settle(bot)
+        assert _edits(harness) == []
+        async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
+            assert await view.pins.stale() == []
+            [pin] = await view.pins.of_season(record.id)
+            assert pin.rendered_version == pin.season_version
