@@ -237,8 +237,10 @@ class Config(_Section):
 
 
 def _describe(error: ValidationError) -> str:
-    """One line for the first problem pydantic found: `key.path: message`."""
-    first = error.errors()[0]
+    """One line for the first problem pydantic found, `key.path: message`, and how many more
+    (`(and N more)`, as the CLI says of season and tour files)."""
+    problems = error.errors()
+    first = problems[0]
     key = ".".join(str(part) for part in first["loc"]) or "(top level)"
     message = first["msg"]
     if first["type"] == "extra_forbidden":
@@ -248,7 +250,8 @@ def _describe(error: ValidationError) -> str:
         field, colon, rest = message.partition(": ")
         if colon and field.isidentifier():  # a section's check naming its key
             key, message = f"{key}.{field}", rest
-    return f"{key}: {message}"
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return f"{key}: {message}{more}"
 
 
 def load_config(path: Path | None = None, environ: dict[str, str] | None = None) -> Config:
@@ -265,8 +268,10 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
             data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a BOM is not TOML
         except tomllib.TOMLDecodeError as error:
             raise ConfigError(f"{path}: not valid TOML: {error}") from None
-        except (OSError, UnicodeDecodeError) as error:
-            raise ConfigError(f"{path}: cannot read: {error}") from None
+        except UnicodeDecodeError:
+            raise ConfigError(f"{path}: not UTF-8 text") from None
+        except OSError as error:
+            raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
     from_env: dict[tuple[str, ...], str] = {}  # key → the variable its value came from
     if env.get(TOKEN_ENV):
         data["token"] = env[TOKEN_ENV]

@@ -142,7 +142,7 @@ def test_unknown_ids_fail_with_one_line(
     captured = capsys.readouterr()
     assert captured.out == ""
     lines = captured.err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("arbiter chesscom: not found:")
+    assert len(lines) == 1 and lines[0].startswith(f"arbiter chesscom {args[1]}: not found:")
 
 
 def test_network_error_fails_with_one_line(

@@ -4,19 +4,24 @@ An output path that cannot be written is a runtime failure instead: one line, ex
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import signal
 import sqlite3
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from bot.cli import main
 from bot.cli.input_file import MAX_INPUT_BYTES
 from bot.command_reference import END, START
+from bot.config import Config
+from bot.formats.tour_file import TourFileError, parse_tour
 from core.league.season import quoted
 from tests.paths import ROOT, SHARED
 
@@ -300,13 +305,15 @@ def stored_season(database: Path, capsys: pytest.CaptureFixture[str]) -> Path:
 def test_season_output_that_cannot_be_written_exits_1(
     argv: list[str], stored_season: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The line names the subcommand that failed (`arbiter season export`), not only `season`."""
     blocker = stored_season.parent / "a-file"
     blocker.write_text("")
     out = str(blocker / "out")
     line = failed(
         [a.format(out=out) for a in argv] + ["--guild", "1", "--config", str(stored_season)], capsys
     )
-    assert line.startswith(f"arbiter season: cannot write {out}.") and "Not a directory" in line
+    prefix = f"arbiter season {argv[1]}: cannot write {out}."
+    assert line.startswith(prefix) and "Not a directory" in line
 
 
 def test_trf_out_that_cannot_be_written_exits_1(
@@ -323,7 +330,7 @@ def test_db_backup_into_a_folder_that_refuses_files_exits_1(
 ) -> None:
     """/proc is a folder (so the request is sound) in which no file can be created."""
     line = failed(["db", "backup", "/proc/arbiter-backup.db", "--config", str(database)], capsys)
-    assert line.startswith("arbiter db: cannot write in /proc:")
+    assert line.startswith("arbiter db backup: cannot write in /proc:")
 
 
 def test_db_backup_of_a_file_that_is_not_a_database_is_refused(
@@ -458,6 +465,20 @@ def test_season_commands_quote_unknown_names(
         ),
         (
             ["berger", "4", "--bogus"],
+            "arbiter berger: error: unrecognized arguments: --bogus; see arbiter berger --help",
+        ),
+        (
+            ["standings", "x.trf", "--bogus", "extra"],
+            "arbiter standings: error: unrecognized arguments: --bogus extra; "
+            "see arbiter standings --help",
+        ),
+        (
+            ["season", "list", "--guild", "1", "--bogus"],
+            "arbiter season list: error: unrecognized arguments: --bogus; "
+            "see arbiter season list --help",
+        ),
+        (
+            ["--bogus", "berger", "4"],
             "arbiter: error: unrecognized arguments: --bogus; see arbiter --help",
         ),
         (
@@ -489,3 +510,147 @@ def test_help_is_argparse_s_usage_and_text_on_stdout(
     prog = " ".join(["arbiter", *argv[:-1]])
     assert captured.out.startswith(f"usage: {prog} [-h]")
     assert "options:" in captured.out
+
+
+# --- every command that reads a file, against every hostile input: one line, nothing written ---
+
+FILE_COMMANDS = {
+    "tour": ["tour"],
+    "league": ["league"],
+    "standings": ["standings"],
+    "replay": ["replay"],
+    "season import": ["season", "import", "--guild", "1", "--config", "{config}"],
+}
+"""The subcommand (as its refusal names it) → its arguments before the file."""
+
+
+def _hostile_input(kind: str, folder: Path) -> str:
+    """Make the hostile input `kind` in `folder` and return the path to give."""
+    made = {
+        "empty": b"",
+        "binary": bytes(range(256)) * 4,
+        "nan": b"NaN\n",
+        "control": b"\x1b[2J\x00\x07{\r\n",
+        "deep": b"[" * 100_000 + b"]" * 100_000,
+        "huge key": json.dumps({"x" * 1_000_000: 1}).encode(),
+        "newline in name": b"{}",
+    }
+    if kind == "folder":
+        (folder / "a-folder").mkdir()
+        return str(folder / "a-folder")
+    if kind == "/dev/zero":
+        return "/dev/zero"
+    if kind == "missing, newline in name":
+        return str(folder / "no\nsuch.json")
+    name = "new\nline.json" if kind == "newline in name" else "input"
+    (folder / name).write_bytes(made[kind])
+    return str(folder / name)
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "empty",
+        "binary",
+        "nan",
+        "control",
+        "deep",
+        "huge key",
+        "folder",
+        "/dev/zero",
+        "newline in name",
+        "missing, newline in name",
+    ],
+)
+@pytest.mark.parametrize("command", sorted(FILE_COMMANDS))
+def test_every_file_command_refuses_hostile_input_with_one_line(
+    command: str, kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Exit 2, one short line starting with the subcommand's name, no control character
+    printed raw (a newline in the file name is shown as \\n), and no file or database made."""
+    work = tmp_path / "work"
+    work.mkdir()
+    config = tmp_path / "config.toml"
+    config.write_text(f'[database]\npath = "{tmp_path / "arbiter.db"}"\n')
+    path = _hostile_input(kind, work)
+    before = files_under(tmp_path)
+    argv = [a.format(config=config) for a in FILE_COMMANDS[command]] + [path]
+    line = refused(argv, capsys)
+    assert line.startswith(f"arbiter {command}: "), line
+    assert all(c.isprintable() for c in line) and len(line) < 400, line
+    assert files_under(tmp_path) == before
+
+
+def test_a_tour_file_with_several_problems_is_one_line_first_problem_and_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not `is not a valid tour file:` and one indented line per problem: the first problem
+    with its JSON path, then `(and N more)`."""
+    text = json.dumps({"name": "T", "events": [{}, {}, {}], "bogus": 1})
+    with pytest.raises(TourFileError) as caught:
+        parse_tour(text)
+    problems = caught.value.problems
+    assert len(problems) > 3
+    path = tmp_path / "tour.json"
+    path.write_text(text)
+    where, problem = problems[0]
+    assert refused(["tour", str(path)], capsys) == (
+        f"arbiter tour: {path} is not a valid tour file: {where}: {problem}"
+        f" (and {len(problems) - 1} more)"
+    )
+
+
+def test_a_tour_file_that_is_not_json_names_the_file_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "tour.json"
+    path.write_text("{")
+    line = refused(["tour", str(path)], capsys)
+    assert line.startswith(f"arbiter tour: {path} is not a valid tour file: not JSON")
+    assert "(file)" not in line and "(and " not in line
+
+
+def test_a_tour_file_s_unreadable_file_is_said_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder is `cannot read …`, as for every other input file (not wrapped in `is not a
+    valid tour file: (file): cannot read …`)."""
+    line = refused(["tour", str(tmp_path)], capsys)
+    assert line == f"arbiter tour: cannot read {tmp_path}: it is a folder, not a file"
+
+
+def test_a_config_with_several_problems_is_one_line_first_problem_and_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`arbiter run` (and every command reading config.toml) names the first bad key and
+    how many more there are; nothing is created."""
+    config = tmp_path / "config.toml"
+    config.write_text('log_level = "LOUD"\nbogus = 1\n[chesscom]\ntimeout_seconds = -1\n')
+    with pytest.raises(ValidationError) as caught:
+        Config.model_validate(tomllib.loads(config.read_text()))
+    count = len(caught.value.errors())
+    assert count == 3
+    line = refused(["run", "--config", str(config)], capsys)
+    assert line.startswith(f"arbiter run: {config}: ") and line.endswith(f"(and {count - 1} more)")
+    assert files_under(tmp_path) == {Path("config.toml")}
+
+
+def test_a_config_that_is_not_utf8_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_bytes(b"\xff\xfe[database]\n")
+    assert refused(["db", "migrate", "--config", str(config)], capsys) == (
+        f"arbiter db migrate: {config}: not UTF-8 text"
+    )
+
+
+def test_a_newline_in_a_message_never_splits_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The net under every message: a config path with a newline, printed by bot.config
+    as it is, still comes out as one line."""
+    config = tmp_path / "con\nfig.toml"
+    config.write_text("bogus = 1\n")
+    line = refused(["db", "migrate", "--config", str(config)], capsys)
+    assert "con\\nfig.toml" in line and "bogus: unknown key" in line

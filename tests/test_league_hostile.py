@@ -160,3 +160,38 @@ def test_a_huge_at_start_key_is_cut_in_the_path() -> None:
     [(path, problem)] = caught.value.problems
     assert len(path) < 120 and "\x1b" not in path and "…" in path
     assert "is not a club of this match" in problem
+
+
+def test_a_file_with_several_problems_is_one_line_first_problem_and_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not one line per problem: the first, with its path, then `(and N more)`."""
+    data = season([match("1", "A", "B")])
+    data["matches"][0]["start"] = 1506880800
+    data["divisions"][0]["clubs"] = "A"
+    with pytest.raises(SeasonFileError) as caught:
+        load_season(json.dumps(data))
+    problems = caught.value.problems
+    assert len(problems) >= 2
+    where, problem = problems[0]
+    line = _refused(tmp_path, capsys, data)
+    assert line.endswith(f": {where}: {problem} (and {len(problems) - 1} more)"), line
+
+
+def test_a_file_with_one_problem_has_no_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = season([])
+    data["divisions"] = []
+    line = _refused(tmp_path, capsys, data)
+    assert line.endswith("divisions: a season needs at least one division (CL-7)")
+    assert "(and " not in line
+
+
+def test_a_file_level_problem_names_the_file_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not JSON: no `(file):` path, the file named once, in front."""
+    line = _refused(tmp_path, capsys, "{")
+    assert line.startswith(f"arbiter league: {tmp_path / 'season.json'} is not a valid season file")
+    assert "(file)" not in line and "Invalid JSON" in line

@@ -34,6 +34,7 @@ def _refused(
     assert main(["tour", str(path)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "Traceback" not in captured.err
+    assert len(captured.err.splitlines()) == 1, captured.err  # one line, however many problems
     return captured.err
 
 

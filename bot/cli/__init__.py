@@ -21,9 +21,12 @@ import sys
 from collections.abc import Sequence
 
 from bot.cli.errors import CliError
-from bot.cli.parser import ArgumentParser
+from bot.cli.parser import ArgumentParser, one_line
 
 __all__ = ["CliError", "build_parser", "main"]
+
+MESSAGE_LIMIT = 1000
+"""The longest refusal printed: messages quote user text cut short already; this is the net."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,7 +53,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # surface a closed pipe here, not at interpreter exit
         return code
     except CliError as error:
-        print(f"arbiter {args.command}: {error.message}", file=sys.stderr)
+        # One line whatever the message holds (a file name with a newline, a problem quoting
+        # text), named after the subcommand that failed (`arbiter season import: …`).
+        print(f"{args.cli_prog}: {one_line(error.message, MESSAGE_LIMIT)}", file=sys.stderr)
         return error.code
     except KeyboardInterrupt:
         return 130

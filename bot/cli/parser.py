@@ -1,27 +1,59 @@
 """The `arbiter` argument parser: argparse's, but a refusal is ONE line on stderr (the
-project's standard for bad input), not usage lines and then `error:`; `--help` is unchanged."""
+project's standard for bad input), not usage lines and then `error:`; `--help` is unchanged.
+A refusal names the subcommand that refused (`arbiter standings: error: …`), unknown
+arguments after a subcommand too."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import NoReturn
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 MESSAGE_LIMIT = 300
 """Characters of argparse's message shown; its own (`unrecognized arguments: …`,
 `invalid choice: …`) repeat user text whole."""
 
 
-def one_line(message: str) -> str:
-    """`message` on one line: control characters (a newline too) escaped, cut at the limit."""
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
-    return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT] + "…"
+def escaped(message: str) -> str:
+    """`message` on one line: control characters (a newline too) written as escapes."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+
+
+def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    """`message` on one line: control characters escaped, cut at `limit` characters."""
+    text = escaped(message)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """An ArgumentParser whose subparsers are of this class too (argparse's default)."""
+    """The top-level parser; its subcommands' parsers are `SubcommandParser`s. Every parser
+    records its `prog` as the `cli_prog` default, so the subcommand that ran is `args.cli_prog`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_defaults(cli_prog=self.prog)
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        """argparse's, making subcommand parsers `SubcommandParser`s."""
+        kwargs.setdefault("parser_class", SubcommandParser)
+        return super().add_subparsers(**kwargs)
 
     def error(self, message: str) -> NoReturn:
         """Print `PROG: error: MESSAGE; see PROG --help` on stderr and exit 2."""
         print(f"{self.prog}: error: {one_line(message)}; see {self.prog} --help", file=sys.stderr)
         raise SystemExit(2)
+
+
+class SubcommandParser(ArgumentParser):
+    """A subcommand's parser: it refuses arguments it does not know itself, so the refusal
+    names it (argparse would hand them up and the top level would say `arbiter: error`)."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """argparse's, but leftovers are an error here (`unrecognized arguments`)."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras

@@ -10,8 +10,9 @@ from typing import Any
 
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
-from bot.cli.input_file import read_input, shown
-from bot.formats.tour_file import TourFileError, load_tour
+from bot.cli.file_problems import invalid_file
+from bot.cli.input_file import input_path, read_input, shown
+from bot.formats.tour_file import TourFileError, parse_tour
 from bot.rendering.tour_json import tour_json
 from bot.rendering.tour_text import tour_text
 from core.league.season import quoted
@@ -28,7 +29,7 @@ def register(subparsers: Any) -> None:
         description="Compute every event's placings and tour points, the tour standings, the "
         "Finals qualification and the Finals table from a tour file (tour-file.md).",
     )
-    parser.add_argument("file", type=Path, metavar="FILE.json", help="a tour file")
+    parser.add_argument("file", type=input_path, metavar="FILE.json", help="a tour file")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.add_argument(
         "--after", metavar="EVENT", help="the standings as after that event (no Finals)"
@@ -50,10 +51,13 @@ def run(args: argparse.Namespace) -> int:
     """Read, compute, print; a bad file or --after fails with exit 2 naming the JSON path."""
     config = config_from_args(args)
     try:
-        tour, tables = load_tour(args.file, read_capped)
+        text = read_input(args.file).decode("utf-8-sig")  # a BOM is not JSON
+    except UnicodeDecodeError:
+        raise CliError(f"{shown(args.file)}: not UTF-8 text") from None
+    try:
+        tour, tables = parse_tour(text, args.file.parent, read_capped)
     except TourFileError as error:
-        lines = "\n".join(f"  {where}: {problem}" for where, problem in error.problems)
-        raise CliError(f"{shown(args.file)} is not a valid tour file:\n{lines}") from None
+        raise invalid_file(args.file, "tour", error.problems) from None
     if args.after is not None and args.after not in {e.name for e in tour.events}:
         raise CliError(f"--after: no event named {quoted(args.after)} in {shown(args.file)}")
     try:

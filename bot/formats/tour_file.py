@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from bot.formats.numbers import Name, printable
 from bot.rendering.standings_text import shown_text
+from core.league.season import QUOTE_LIMIT, quoted
 from core.points import half_points
 from core.tour.events import BracketError, KnockoutResult, PlayedEvent
 from core.tour.finals import FinalsError
@@ -189,7 +190,13 @@ def json_path(loc: Sequence[int | str]) -> str:
     """A pydantic location as a JSON path: ("events", 1, "name") → events[1].name."""
     text = ""
     for part in loc:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+        if isinstance(part, int):
+            text += f"[{part}]"
+            continue
+        part = str(part)
+        if len(part) > QUOTE_LIMIT or not part.isprintable():  # a key of the file: quoted
+            part = quoted(part)
+        text += f".{part}" if text else part
     return text or "(file)"
 
 
@@ -433,6 +440,10 @@ def parse_tour(
         data: Any = json.loads(text)
     except json.JSONDecodeError as error:
         raise TourFileError([("(file)", f"not JSON: {error.msg} at line {error.lineno}")]) from None
+    except RecursionError:
+        raise TourFileError(
+            [("(file)", "not JSON this program reads: nested too deeply")]
+        ) from None
     try:
         model = TourFile.model_validate(data)
     except ValidationError as error:

@@ -15,11 +15,21 @@ from pathlib import Path
 from typing import Any
 
 from bot.offline.discord_stub import ATTACHMENT_LIMIT, Upload
+from core.league.season import QUOTE_LIMIT, quoted
 
 VERSION = 1
 MAX_FILE_BYTES = 16 * 1024 * 1024
 UNSET: Any = object()
 """An `expect` key the script did not give (`"error": null` is a real expectation)."""
+
+
+def _quoted(value: object) -> str:
+    """Script text as a message quotes it: escaped and cut (`core.league.season.quoted`), so a
+    1 MB key or a terminal escape in a script is not echoed whole."""
+    if isinstance(value, str):
+        return quoted(value)
+    text = repr(value)
+    return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT] + "…"
 
 
 class ScriptError(Exception):
@@ -136,9 +146,9 @@ def parse_instant(value: Any, line: int, key: str) -> datetime:
     try:
         instant = datetime.fromisoformat(value)
     except ValueError:
-        raise ScriptError(line, f"{key}: {value!r} is not an ISO 8601 instant") from None
+        raise ScriptError(line, f"{key}: {_quoted(value)} is not an ISO 8601 instant") from None
     if instant.tzinfo is None:
-        raise ScriptError(line, f"{key}: {value!r} has no time zone (add Z for UTC)")
+        raise ScriptError(line, f"{key}: {_quoted(value)} has no time zone (add Z for UTC)")
     return instant.astimezone(UTC)
 
 
@@ -146,7 +156,8 @@ def _keys(obj: dict[str, Any], line: int, allowed: set[str], what: str) -> None:
     unknown = sorted(set(obj) - allowed)
     if unknown:
         raise ScriptError(
-            line, f"{what}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})"
+            line,
+            f"{what}: unknown key {_quoted(unknown[0])} (allowed: {', '.join(sorted(allowed))})",
         )
 
 
@@ -162,7 +173,7 @@ def _names(value: Any, line: int, key: str) -> tuple[str, ...]:
     names = tuple(_name(item, line, key) for item in value)
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
-        raise ScriptError(line, f"{key}: {twice[0]!r} is listed twice")
+        raise ScriptError(line, f"{key}: {_quoted(twice[0])} is listed twice")
     return names
 
 
@@ -172,9 +183,9 @@ def _read(folder: Path, value: Any, line: int, key: str, limit: int) -> tuple[st
         raise ScriptError(line, f"{key}: expected a file name relative to the script")
     path = folder / value
     if not path.is_file():
-        raise ScriptError(line, f"{key}: no such file {value!r} (beside the script)")
+        raise ScriptError(line, f"{key}: no such file {_quoted(value)} (beside the script)")
     if path.stat().st_size > limit:
-        raise ScriptError(line, f"{key}: {value!r} is over {limit // (1024 * 1024)} MiB")
+        raise ScriptError(line, f"{key}: {_quoted(value)} is over {limit // (1024 * 1024)} MiB")
     return path.name, path.read_bytes()
 
 
@@ -205,7 +216,7 @@ def _header(obj: dict[str, Any], line: int) -> Header:
         member_roles = _names(item.get("roles", []), line, f"{where}.roles")
         for role in member_roles:
             if role not in roles:
-                raise ScriptError(line, f"{where}.roles: no role {role!r} in guild.roles")
+                raise ScriptError(line, f"{where}.roles: no role {_quoted(role)} in guild.roles")
         manage = item.get("manage_guild", False)
         if not isinstance(manage, bool):
             raise ScriptError(line, f"{where}.manage_guild: expected true or false")
@@ -235,7 +246,7 @@ class _Parser:
         if not isinstance(name, str) or name not in self.members:
             known = ", ".join(sorted(self.members)) or "none"
             raise ScriptError(
-                line, f"as: {name!r} is not a member of the header (members: {known})"
+                line, f"as: {_quoted(name)} is not a member of the header (members: {known})"
             )
         return name
 
@@ -244,7 +255,7 @@ class _Parser:
         if name is None:
             return None
         if name not in self.header.channels:
-            raise ScriptError(line, f"in: no channel {name!r} in guild.channels")
+            raise ScriptError(line, f"in: no channel {_quoted(name)} in guild.channels")
         return str(name)
 
     def options(self, value: Any, line: int) -> dict[str, Any]:
@@ -403,6 +414,8 @@ def parse_script(text: str, folder: Path) -> Script:
             obj = json.loads(stripped)
         except json.JSONDecodeError as error:
             raise ScriptError(number, f"not JSON: {error.msg} (column {error.colno})") from None
+        except RecursionError:
+            raise ScriptError(number, "not JSON this program reads: nested too deeply") from None
         if not isinstance(obj, dict):
             raise ScriptError(number, "expected a JSON object")
         if parser is None:
