@@ -187,7 +187,8 @@ class Pen:
 
 
 def png_bytes(image: Image.Image) -> bytes:
-    """The image as PNG with no metadata (no time, no text chunks): same pixels, same bytes."""
+    """The image as PNG with no metadata (no time, no text chunks): same pixels, same bytes.
+    zlib level 1: half the encoding time of level 6 for about 9% more bytes."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=6)
+    image.save(buffer, format="PNG", optimize=False, compress_level=1)
     return buffer.getvalue()
