@@ -1,17 +1,28 @@
 """The standings and crosstable PNGs (issue 10): a 13-club division from the real core on a
 generated season; they decode, have the expected size, and the same facts give the same
-bytes while different facts give different bytes."""
+bytes while different facts give different bytes. Club names in any script are drawn with
+the shipped DejaVu glyphs, or as code boxes where the font has none, never as `?`."""
 
 from __future__ import annotations
 
 import datetime as dt
+import fnmatch
 import io
+import tomllib
 from dataclasses import replace
+from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.formats.season_file import load_season
-from bot.rendering.crosstable_image import cell_text, crosstable_notes, crosstable_png
+from bot.rendering.crosstable_image import (
+    WIDTH as CROSSTABLE_WIDTH,
+)
+from bot.rendering.crosstable_image import (
+    cell_text,
+    crosstable_notes,
+    crosstable_png,
+)
 from bot.rendering.division_view import (
     CellKind,
     DivisionView,
@@ -26,7 +37,16 @@ from bot.rendering.image_table import (
     SUBTITLE_HEIGHT,
     TITLE_HEIGHT,
 )
-from bot.rendering.image_text import Pen, drawable
+from bot.rendering.image_text import (
+    CODE_NOTE,
+    FONTS,
+    Pen,
+    drawable,
+    drawn,
+    font,
+    has_code_boxes,
+    hex_code,
+)
 from bot.rendering.standings_image import ROW_HEIGHT, WIDTH, standings_notes, standings_png
 from core.league import league_report
 from tests.cl_seasons import match, season
@@ -87,8 +107,9 @@ def test_each_more_club_adds_one_row_height() -> None:
 def test_crosstable_png_decodes_with_a_column_per_club_and_is_deterministic() -> None:
     data = crosstable_png(VIEW)
     image = decode(data)
-    assert image.height == expected_height(13, len(crosstable_notes(VIEW)), 32)
-    assert 1000 <= image.width <= 1400
+    assert len(crosstable_notes(VIEW)) == 4  # three lines on reading a cell, and the DQ mark
+    assert image.height == expected_height(13, 4, 32)
+    assert CROSSTABLE_WIDTH <= image.width <= 800  # was 1314 with both scores in each cell
     assert crosstable_png(division_view(generated_report(), "P")) == data
     assert crosstable_png(division_view(generated_report(seed=8), "P")) != data
 
@@ -114,7 +135,7 @@ def test_crosstable_shows_a_forfeit_a_pending_match_and_the_void_matches() -> No
     assert all(c.void for c in VIEW.cells[-1] if c.kind is not CellKind.SELF)
     played = [c for line in VIEW.cells for c in line if c.kind is CellKind.PLAYED]
     assert any("½" in cell_text(c) for c in played)
-    assert all(cell_text(c).count("–") == 1 for c in played)
+    assert all(cell_text(c) == halves_text(c.mine) for c in played)
 
 
 def test_shared_ranks_are_marked_and_noted() -> None:
@@ -143,10 +164,101 @@ def test_club_names_are_drawn_in_full_up_to_a_limit_then_with_an_ellipsis() -> N
     assert cut.endswith("…") and pen.width(cut) <= room
 
 
-def test_letters_the_bundled_font_lacks_are_folded_not_lost() -> None:
-    assert drawable("Échecs Müller Straße") == "Echecs Muller Strasse"
-    assert drawable("13½–10½") == "13½–10½"
-    assert drawable("Шах") == "???"
+NAMES = {
+    "Cyrillic": "Шахматный клуб Київ",
+    "Greek": "Σκακιστικός Όμιλος Αθηνών",
+    "Polish": "Łódzki Klub Szachowy Gdańsk",
+    "Turkish": "Ağrı Satranç İhtisas Kulübü",
+    "accented Latin": "Échecs Club de Montréal – Straße Ærø",
+}
+
+
+def pen_pixels(text: str, size: int = 17) -> bytes:
+    """`text` drawn by the images' pen on a blank canvas."""
+    image = Image.new("L", (640, 40))
+    Pen(size).draw(ImageDraw.Draw(image), 4, 28, text, "#ffffff")
+    return image.tobytes()
+
+
+def font_pixels(text: str, size: int = 17) -> bytes:
+    """`text` drawn straight with the shipped font, the reference for the pen."""
+    image = Image.new("L", (640, 40))
+    ImageDraw.Draw(image).text((4, 28), text, font=font(size), fill=255, anchor="ls")
+    return image.tobytes()
+
+
+def test_names_in_cyrillic_greek_polish_turkish_and_accents_are_drawn_in_their_letters() -> None:
+    for script, name in NAMES.items():
+        assert drawable(name) == name, script
+        assert not has_code_boxes(name), script
+        assert pen_pixels(name) == font_pixels(name), script
+        assert pen_pixels(name) != pen_pixels("?" * len(name)), script
+
+
+def test_half_points_and_dashes_are_the_fonts_own_glyphs() -> None:
+    for text in ("13½–10½", "F−", "a — b", "·"):
+        assert drawable(text) == text
+        assert pen_pixels(text) == font_pixels(text)
+
+
+def test_a_letter_the_font_lacks_is_a_box_with_its_code_not_a_question_mark() -> None:
+    """CJK has no glyph in DejaVu: each character is a box holding its hex code, so two
+    names stay apart, and the note under the table says what the boxes are."""
+    peking, shanghai = "北京棋社", "上海棋院"
+    assert not drawn("北") and drawn("Ш")
+    assert drawable(peking) == peking and has_code_boxes(peking)
+    assert (hex_code("北"), hex_code("\U0002000b")) == ("5317", "02000B")
+    assert pen_pixels(peking) != pen_pixels("????")
+    assert pen_pixels(peking) != pen_pixels(shanghai)
+    assert pen_pixels(peking) != font_pixels(peking)  # not the font's own missing-glyph box
+    pen = Pen(17)
+    assert pen.width("北京") == pen.width("京北") == 2 * pen.width("北") > 0
+    cut = pen.fit(peking * 10, 120)
+    assert cut.endswith("…") and pen.width(cut) <= 120
+
+
+def test_right_to_left_letters_are_boxed_since_the_basic_layout_cannot_order_them() -> None:
+    assert not drawn("ש") and not drawn("ع")
+    assert has_code_boxes("שחמט") and has_code_boxes("شطرنج")
+
+
+def test_compatibility_forms_joiners_and_controls_become_what_the_font_draws() -> None:
+    assert drawable("ＡＢＣ") == "ABC"  # full-width letters, which DejaVu lacks
+    assert drawable("Rook\u200dLovers\tClub") == "RookLovers Club"
+    assert drawable("e\u0301checs") == "échecs"  # composed, not a loose accent
+
+
+def test_a_club_named_in_another_script_changes_the_image_and_only_cjk_adds_a_note() -> None:
+    def renamed(name: str) -> DivisionView:
+        return replace(VIEW, rows=(replace(VIEW.rows[0], club=name), *VIEW.rows[1:]))
+
+    cyrillic = renamed(NAMES["Cyrillic"])
+    assert standings_png(cyrillic) != standings_png(renamed("?" * len(NAMES["Cyrillic"])))
+    assert standings_notes(cyrillic) == standings_notes(VIEW)
+    assert CODE_NOTE not in crosstable_notes(cyrillic)
+    cjk = renamed("北京棋社")
+    assert standings_notes(cjk) == [*standings_notes(VIEW), CODE_NOTE]
+    assert crosstable_notes(cjk) == [*crosstable_notes(VIEW), CODE_NOTE]
+    image = decode(standings_png(cjk))
+    assert image.size == (WIDTH, expected_height(13, 3, ROW_HEIGHT))
+    assert crosstable_png(cjk) == crosstable_png(renamed("北京棋社"))
+
+
+def test_the_fonts_ship_with_their_licence_in_the_wheel_and_stay_small() -> None:
+    """The .ttf files and LICENSE are package data of `bot.rendering` (so a wheel has them)
+    and weigh at most 1.5 MB together."""
+    shipped = sorted(p.name for p in FONTS.iterdir())
+    assert shipped == ["DejaVuSans.ttf", "DejaVuSansCondensed.ttf", "LICENSE"]
+    assert "Bitstream" in (FONTS / "LICENSE").read_text(encoding="utf-8")
+    assert sum(p.stat().st_size for p in FONTS.iterdir()) <= 1_500_000
+    pyproject = tomllib.loads(
+        (Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8")
+    )
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["bot.rendering"]
+    for name in shipped:
+        assert any(fnmatch.fnmatch(f"fonts/{name}", pattern) for pattern in patterns), name
+    assert font(17).getname() == ("DejaVu Sans", "Book")
+    assert font(17, condensed=True).getname() == ("DejaVu Sans", "Condensed")
 
 
 def test_half_points_read_as_people_write_them() -> None:

@@ -1,6 +1,10 @@
 """`/crosstable`: a division's crosstable as a PNG — clubs in standings order, each cell the
-row club's game points against the column club's (F+/F− a forfeit won/lost, · still to
-play), match points and rank at the end; shared ranks `2=`, disqualified clubs greyed."""
+row club's game points against the column club, tinted by who won (F+/F− a forfeit won/lost,
+· still to play), match points and rank at the end; shared ranks `2=`, disqualified clubs
+greyed. As in a chess crosstable, the column club's points are in the mirrored cell, so a
+cell holds one score: in DejaVu Sans Condensed that takes 13 clubs from 1314 px (both scores,
+Pillow's default font) to about 800 px. Phones show ~550 px inline; 13 score columns, a
+readable club name, match points and rank do not fit in that, so Discord scales it down."""
 
 from __future__ import annotations
 
@@ -12,28 +16,30 @@ from bot.rendering.division_view import (
     rank_text,
 )
 from bot.rendering.image_table import GREY, Cell, Column, TableStyle, table_png
+from bot.rendering.image_text import CODE_NOTE, has_code_boxes
 
 ROW_HEIGHT = 32
-CLUB_WIDTH = 230
-STYLE = TableStyle(width=640, body_size=14, row_height=ROW_HEIGHT, flex=1)
+CLUB_WIDTH = 170
+WIDTH = 560
+STYLE = TableStyle(width=WIDTH, body_size=14, row_height=ROW_HEIGHT, flex=1, condensed=True)
 WON, DRAWN, LOST, DIAGONAL = "#dcf1dc", "#fbf0cc", "#f8dcda", "#d5dbe3"
-NOTE = (
-    "Each cell: the row club's game points – the column club's (green won, yellow drawn, red lost)"
-)
+NOTE = "Each cell: the row club's game points against the column club"
+NOTE_COLOURS = "(green won, yellow drawn, red lost; the column club's are in the mirrored cell)"
 NOTE_MORE = "F+ / F− forfeit won / lost · a dot: not played yet · MP match points · Rk rank"
 TIED_NOTE = "2= shared rank: still tied after match points, SB and direct encounter (CL-17)"
 DQ_NOTE = "DQ disqualified (CL-DQ): its matches, shown in grey, count for no one"
 
 
 def cell_text(cell: CrosstableCell) -> str:
-    """What a cell shows: `13½–10½`, `F+`, `F−`, `·`, or nothing on the diagonal."""
+    """What a cell shows: the row club's game points (`13½`), `F+`, `F−`, `·`, or nothing
+    on the diagonal."""
     if cell.kind is CellKind.SELF:
         return ""
     if cell.kind is CellKind.PENDING:
         return "·"
     if cell.kind is CellKind.FORFEIT:
         return "F+" if cell.mine > cell.theirs else "F−"
-    return f"{halves_text(cell.mine)}–{halves_text(cell.theirs)}"
+    return halves_text(cell.mine)
 
 
 def _cell(cell: CrosstableCell) -> Cell:
@@ -52,11 +58,13 @@ def _cell(cell: CrosstableCell) -> Cell:
 
 def crosstable_notes(view: DivisionView) -> list[str]:
     """The lines under the crosstable: how to read a cell, then the marks that appear."""
-    notes = [NOTE, NOTE_MORE]
+    notes = [NOTE, NOTE_COLOURS, NOTE_MORE]
     if any(row.tied for row in view.rows):
         notes.append(TIED_NOTE)
     if any(row.disqualified for row in view.rows):
         notes.append(DQ_NOTE)
+    if any(map(has_code_boxes, (view.title, *(row.club for row in view.rows)))):
+        notes.append(CODE_NOTE)
     return notes
 
 
@@ -64,11 +72,11 @@ def crosstable_png(view: DivisionView) -> bytes:
     """The division's crosstable as PNG bytes; the same view always gives the same bytes."""
     numbers = [str(n) for n in range(1, len(view.rows) + 1)]
     columns = [
-        Column("No", "right", 44),
-        Column("Club", "left", CLUB_WIDTH),
-        *(Column(number, "centre", 44, padding=5) for number in numbers),
-        Column("MP", "right", 56),
-        Column("Rk", "right", 52),
+        Column("No", "right", 30, padding=6),
+        Column("Club", "left", CLUB_WIDTH, padding=8),
+        *(Column(number, "centre", 34, padding=4) for number in numbers),
+        Column("MP", "right", 40, padding=6),
+        Column("Rk", "right", 40, padding=6),
     ]
     rows = []
     for number, row, cells in zip(numbers, view.rows, view.cells, strict=True):

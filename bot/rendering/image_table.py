@@ -57,12 +57,17 @@ class Column:
 @dataclass(frozen=True, slots=True)
 class TableStyle:
     """Sizes of one table image; `flex` is the column that takes the width left over
-    (its texts are shortened with … to fit it)."""
+    (its texts are shortened with … to fit it); `condensed` sets it in DejaVu Sans Condensed."""
 
     width: int
     body_size: int
     row_height: int
     flex: int
+    condensed: bool = False
+
+    def pen(self, size: int) -> Pen:
+        """A pen of `size` pixels in this table's face."""
+        return Pen(size, self.condensed)
 
 
 def column_widths(
@@ -70,7 +75,7 @@ def column_widths(
 ) -> list[int]:
     """Each column's width: its widest text plus padding, at least its minimum; the flex
     column takes what is left of `style.width` (at least its minimum)."""
-    body, head = Pen(style.body_size), Pen(HEADER_SIZE)
+    body, head = style.pen(style.body_size), style.pen(HEADER_SIZE)
     widths = []
     for index, column in enumerate(columns):
         texts = [row[index].text for row in rows] if index != style.flex else []
@@ -100,20 +105,20 @@ def table_png(
     height = notes_top + NOTE_HEIGHT * len(notes) + MARGIN
     image = Image.new("RGB", (width, height), PAPER)
     canvas = ImageDraw.Draw(image)
-    Pen(TITLE_SIZE).draw_in(
+    style.pen(TITLE_SIZE).draw_in(
         canvas, (MARGIN, MARGIN, width - MARGIN, MARGIN + TITLE_HEIGHT), title, INK
     )
     if subtitle:
         box = (MARGIN, MARGIN + TITLE_HEIGHT, width - MARGIN, top)
-        Pen(SUBTITLE_SIZE).draw_in(canvas, box, subtitle, MUTED)
+        style.pen(SUBTITLE_SIZE).draw_in(canvas, box, subtitle, MUTED)
     lefts = [MARGIN + sum(widths[:i]) for i in range(len(widths))]
     right_edge = MARGIN + sum(widths)
     canvas.rectangle((MARGIN, top, right_edge - 1, body_top - 1), fill=BAND)
-    head = Pen(HEADER_SIZE)
+    head = style.pen(HEADER_SIZE)
     for column, left, w in zip(columns, lefts, widths, strict=True):
         box = (left + column.padding, top, left + w - column.padding, body_top)
         head.draw_in(canvas, box, column.header, BAND_INK, column.align)
-    body = Pen(style.body_size)
+    body = style.pen(style.body_size)
     flex_room = widths[style.flex] - 2 * columns[style.flex].padding
     for number, row in enumerate(rows):
         y = body_top + number * style.row_height
@@ -134,7 +139,7 @@ def table_png(
                 middle = y + style.row_height // 2
                 canvas.line((x - 2, middle, x + text_width + 2, middle), fill=cell.ink, width=2)
     canvas.line((MARGIN, body_bottom - 1, right_edge - 1, body_bottom - 1), fill=RULE)
-    note = Pen(NOTE_SIZE)
+    note = style.pen(NOTE_SIZE)
     for number, line in enumerate(notes):
         y = notes_top + number * NOTE_HEIGHT
         text = note.fit(line, width - 2 * MARGIN)

@@ -1,39 +1,37 @@
-"""Text on the league's PNG images, in Pillow's bundled font (no system font, so the same
-facts give the same bytes on every machine). That font has ASCII and a few marks only: ½ and
-dashes are drawn here, and other letters are folded to ASCII (É → E, else `?`)."""
+"""Text on the league's PNG images, in the DejaVu Sans fonts shipped in `fonts/` (never a
+system font, so the same facts give the same bytes), laid out by FreeType's basic layout.
+
+DejaVu draws Latin (with Extended-A and B), Greek, Cyrillic, ½ and the dashes. A character
+it lacks (CJK, emoji) and right-to-left letters (basic layout can neither order nor join
+them) are drawn as a box holding the character's Unicode code in hex, as GNU Unifont does:
+a big CJK font would outweigh the bot, and a silent `?` would make every such club look
+alike, while boxes keep each name distinct. The images say so in `CODE_NOTE`; the embed
+and CSV stay the readable form of such a name."""
 
 from __future__ import annotations
 
 import io
 import unicodedata
 from functools import cache, lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+FONTS = Path(__file__).parent / "fonts"
+SANS = FONTS / "DejaVuSans.ttf"
+CONDENSED = FONTS / "DejaVuSansCondensed.ttf"
 ELLIPSIS = "…"
-FRACTION_SLASH = "⁄"
-DASHES = {"–": 0.45, "−": 0.5, "—": 0.9}
-"""Dashes the bundled font lacks, drawn as a bar this many ems long."""
-SPECIALS = frozenset({"½", *DASHES})
-LATIN = {"ß": "ss", "Æ": "AE", "æ": "ae", "Ø": "O", "ø": "o", "Œ": "OE", "œ": "oe", "Ł": "L"}
-LATIN |= {"ł": "l", "Đ": "D", "đ": "d", "Þ": "Th", "þ": "th", "ı": "i"}
-"""Letters that Unicode does not decompose, spelled in ASCII."""
+CODE_NOTE = "Boxed hex codes: letters the image font lacks (the text embed shows them)"
+"""The note under a table whose texts needed a code box."""
+RIGHT_TO_LEFT = frozenset({"R", "AL"})
 
 
 @cache
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled font (Aileron, basic layout: no Raqm) at `size` pixels."""
-    loaded = ImageFont.load_default(size=size)
-    if not isinstance(loaded, ImageFont.FreeTypeFont):  # Pillow built without FreeType
-        raise RuntimeError("Pillow needs FreeType to render the league's images")
-    return loaded
-
-
-@cache
-def _has_glyph(char: str) -> bool:
-    """Whether the bundled font draws `char` (its missing glyph is one shared box)."""
-    probe = font(20)
-    return bool(char.isspace()) or _mask(probe, char) != _mask(probe, "\uffff")
+def font(size: int, condensed: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans (or Sans Condensed) at `size` pixels, with the basic layout everywhere,
+    so a machine with Raqm draws the same pixels as one without."""
+    path = CONDENSED if condensed else SANS
+    return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
 
 
 def _mask(face: ImageFont.FreeTypeFont, text: str) -> bytes:
@@ -42,57 +40,87 @@ def _mask(face: ImageFont.FreeTypeFont, text: str) -> bytes:
     return image.tobytes()
 
 
+@cache
+def _in_font(char: str, condensed: bool) -> bool:
+    """Whether that DejaVu face has `char` (a missing one draws the shared .notdef box)."""
+    probe = font(20, condensed)
+    return _mask(probe, char) != _mask(probe, "\uffff")
+
+
+@cache
+def drawn(char: str) -> bool:
+    """Whether the images draw `char` as a letter (both faces have it, left to right);
+    otherwise it is drawn as a code box."""
+    if char.isspace():
+        return True
+    if unicodedata.bidirectional(char) in RIGHT_TO_LEFT:
+        return False
+    return _in_font(char, False) and _in_font(char, True)
+
+
+def _dropped(char: str) -> bool:
+    """Invisible joiners and variation selectors (as in emoji sequences) draw nothing."""
+    return unicodedata.category(char) == "Cf" or 0xFE00 <= ord(char) <= 0xFE0F
+
+
 @lru_cache(maxsize=4096)
 def drawable(text: str) -> str:
-    """`text` in characters the images can draw: accents dropped (NFKD), ½ and dashes kept,
-    anything else `?`; control characters become spaces."""
+    """`text` as the images draw it: composed (NFC), control characters as spaces, joiners
+    dropped, a letter the fonts lack spelled by its compatibility form if they have that
+    (full-width `Ａ` → `A`), else kept for a code box."""
     out = []
-    for char in text:
-        if char in SPECIALS or (" " <= char <= "~"):
-            out.append(char)
-            continue
-        if unicodedata.category(char).startswith("C"):
+    for char in unicodedata.normalize("NFC", text):
+        if unicodedata.category(char) in ("Cc", "Zl", "Zp"):
             out.append(" ")
+        elif _dropped(char):
             continue
-        folded = LATIN.get(char) or "".join(
-            c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)
-        )
-        if folded and all(c in SPECIALS or _has_glyph(c) for c in folded):
-            out.append(folded)
+        elif drawn(char):
+            out.append(char)
         else:
-            out.append("?")
+            folded = "".join(
+                c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)
+            )
+            out.append(folded if folded and all(map(drawn, folded)) else char)
     return "".join(out)
 
 
-class Pen:
-    """Draws one size of text: measures and draws runs with ½ and dashes made by hand."""
+def has_code_boxes(text: str) -> bool:
+    """Whether drawing `text` needs a code box (so the image should carry `CODE_NOTE`)."""
+    return not all(map(drawn, drawable(text)))
 
-    def __init__(self, size: int) -> None:
+
+def hex_code(char: str) -> str:
+    """The code a box shows: 4 hex digits in the Basic Multilingual Plane, else 6."""
+    return f"{ord(char):04X}" if ord(char) <= 0xFFFF else f"{ord(char):06X}"
+
+
+class Pen:
+    """Draws one size of text: measures and draws runs of letters and code boxes."""
+
+    def __init__(self, size: int, condensed: bool = False) -> None:
         self.size = size
-        self.font = font(size)
-        self.small = font(max(8, round(size * 0.62)))
+        self.font = font(size, condensed)
+        self.digits = font(max(6, round(size * 0.45)), True)
         self.cap = self.font.getbbox("H", anchor="ls")[1] * -1
         """The height of a capital above the baseline (for centring in a row)."""
 
     def _pieces(self, text: str) -> list[str]:
+        """Runs of drawn letters, and each character for a code box on its own."""
         pieces: list[str] = []
         for char in drawable(text):
-            if char in SPECIALS or not pieces or pieces[-1] in SPECIALS:
+            if not drawn(char) or not pieces or not drawn(pieces[-1][-1]):
                 pieces.append(char)
             else:
                 pieces[-1] += char
         return pieces
 
-    def _half_widths(self) -> tuple[float, float, float]:
-        one = self.small.getlength("1")
-        slash = self.font.getlength(FRACTION_SLASH) - 0.3 * self.size
-        return one, slash, self.small.getlength("2")
+    def _box_width(self, char: str) -> float:
+        columns = len(hex_code(char)) // 2
+        return columns * self.digits.getlength("0") + 0.3 * self.size
 
     def _piece_width(self, piece: str) -> float:
-        if piece == "½":
-            return sum(self._half_widths())
-        if piece in DASHES:
-            return DASHES[piece] * self.size + 0.16 * self.size
+        if not drawn(piece[0]):
+            return self._box_width(piece)
         return self.font.getlength(piece)
 
     def width(self, text: str) -> int:
@@ -108,36 +136,33 @@ class Pen:
             text = text[:-1]
         return text.rstrip() + ELLIPSIS
 
+    def _draw_box(
+        self, canvas: ImageDraw.ImageDraw, x: float, baseline: float, char: str, fill: str
+    ) -> None:
+        """A thin box from the cap height to below the baseline, its code in two rows."""
+        code = hex_code(char)
+        half = len(code) // 2
+        left, right = (
+            round(x + 0.08 * self.size),
+            round(x + self._box_width(char) - 0.08 * self.size),
+        )
+        top, bottom = round(baseline - 0.86 * self.size), round(baseline + 0.16 * self.size)
+        canvas.rectangle((left, top, right - 1, bottom - 1), outline=fill)
+        middle = (left + right) / 2
+        row = (bottom - top) / 2
+        for number, digits in enumerate((code[:half], code[half:])):
+            y = top + row * (number + 0.5)
+            canvas.text((middle, y), digits, font=self.digits, fill=fill, anchor="mm")
+
     def draw(
         self, canvas: ImageDraw.ImageDraw, x: float, baseline: float, text: str, fill: str
     ) -> None:
         """Draw `text` from `x` on `baseline`."""
         for piece in self._pieces(text):
-            if piece == "½":
-                one, slash, _ = self._half_widths()
-                raised = baseline - 0.42 * self.size
-                canvas.text((x, raised), "1", font=self.small, fill=fill, anchor="ls")
-                canvas.text(
-                    (x + one - 0.15 * self.size, baseline),
-                    FRACTION_SLASH,
-                    font=self.font,
-                    fill=fill,
-                    anchor="ls",
-                )
-                canvas.text(
-                    (x + one + slash, baseline), "2", font=self.small, fill=fill, anchor="ls"
-                )
-            elif piece in DASHES:
-                length = DASHES[piece] * self.size
-                middle = baseline - 0.36 * self.size
-                thick = max(1, round(self.size / 14))
-                left = x + 0.08 * self.size
-                top = round(middle)
-                canvas.rectangle(
-                    (round(left), top, round(left + length) - 1, top + thick - 1), fill=fill
-                )
-            else:
+            if drawn(piece[0]):
                 canvas.text((x, baseline), piece, font=self.font, fill=fill, anchor="ls")
+            else:
+                self._draw_box(canvas, x, baseline, piece, fill)
             x += self._piece_width(piece)
 
     def draw_in(
@@ -162,7 +187,8 @@ class Pen:
 
 
 def png_bytes(image: Image.Image) -> bytes:
-    """The image as PNG with no metadata (no time, no text chunks): same pixels, same bytes."""
+    """The image as PNG with no metadata (no time, no text chunks): same pixels, same bytes.
+    zlib level 1: half the encoding time of level 6 for about 9% more bytes."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=6)
+    image.save(buffer, format="PNG", optimize=False, compress_level=1)
     return buffer.getvalue()

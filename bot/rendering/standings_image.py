@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.rendering.division_view import DivisionView, halves_text, rank_text
 from bot.rendering.image_table import GREY, Cell, Column, TableStyle, table_png
+from bot.rendering.image_text import CODE_NOTE, has_code_boxes
 from core.league.standings import ClubStanding
 from core.points import decimal_text
 
@@ -51,6 +52,8 @@ def standings_notes(view: DivisionView) -> list[str]:
         notes.append(TIED_NOTE)
     if any(row.disqualified for row in view.rows):
         notes.append(DQ_NOTE)
+    if any(map(has_code_boxes, (view.title, *(row.club for row in view.rows)))):
+        notes.append(CODE_NOTE)
     return notes
 
 
