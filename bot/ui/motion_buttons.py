@@ -44,7 +44,7 @@ async def _answer(interaction: discord.Interaction, work: Callable[[], Awaitable
     try:
         text = await work()
     except UserError as refusal:
-        text = refusal.message
+        text = refusal.markdown
     except Exception:
         error_id = new_error_id()
         log.exception("button %s failed (error %s)", interaction.data, error_id)
