@@ -33,17 +33,6 @@ class UserError(Exception):
         self.markdown = _QUOTED.sub(lambda found: user_text(found.group(1)), message)
 
 
-class DirectorsUnknown(UserError):
-    """CL-23: who the directors are cannot be read now; `cause` says why, `lasting` whether
-    only a person can fix it (no role set, role deleted, intent off) or it passes by itself
-    (the server not delivered yet)."""
-
-    def __init__(self, message: str, cause: str, *, lasting: bool) -> None:
-        super().__init__(message)
-        self.cause = cause
-        self.lasting = lasting
-
-
 class RoleRequired(app_commands.CheckFailure):
     """A permission check refused the command; `message` names the role it needs."""
 
