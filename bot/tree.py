@@ -14,7 +14,7 @@ from discord import app_commands
 
 from bot.errors import RoleRequired, UserError
 from bot.permissions import permission_name
-from bot.rendering.escape import inline_code, user_text
+from bot.rendering.escape import cut, inline_code, user_text
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +116,7 @@ class ArbiterTree(app_commands.CommandTree):
             )
         else:
             log.info("refused /%s for user %s: %s", command, interaction.user.id, message)
-        message = _shorten(message, MAX_CONTENT)  # a user message may quote user input
+        message = cut(message, MAX_CONTENT)  # a user message may quote user input
         if interaction.type is discord.InteractionType.autocomplete:
             if not interaction.response.is_done():
                 await interaction.response.autocomplete([])
