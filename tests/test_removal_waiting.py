@@ -132,3 +132,46 @@ async def test_cl_21_verify_job_tells_the_directors_once_then_verifies_after_the
     assert removal is not None and removal.verification == "motion"
     assert removal.motion_id == motion.id and job is None
     assert sorted(motion.electorate) == sorted(m.id for m in seated)
+
+
+async def test_cl_21_verify_job_without_a_channel_tells_once_one_is_set_up(
+    tmp_path: Path,
+) -> None:
+    """CL-21: no director role and no channel to say it in: the retries queue nothing and
+    mark nothing (not said); once the announcements channel is set, the next retry says it
+    there, once."""
+    path = tmp_path / "a.db"
+    clock = VirtualClock(START)
+    async with running_bot(path, clock) as (bot, harness):
+        manager = await set_up(harness)
+        await import_test_season(bot.database)
+        directors(harness, 3)
+        admin = await _admin(bot, harness)
+        _no_director_role(path)
+        connection = sqlite3.connect(path)
+        with connection:
+            connection.execute(
+                "UPDATE guild_settings SET announcements_channel_id = NULL,"
+                " directors_channel_id = NULL"
+            )
+        connection.close()
+        await harness.command("roster remove", user=admin, club="A", player="a9", reason="other")
+        store = GuildStore(bot.database, DEFAULT_GUILD_ID)
+        await clock.advance(dt.timedelta(0))
+        await clock.advance(RETRY_AFTER)
+        async with store.read() as view:
+            job = await view.jobs.pending(VERIFY_JOB, removal_subject(1))
+        assert job is not None and job.payload == {"removal": 1}
+        assert job.due_at == START + 2 * RETRY_AFTER
+        assert [text for _, text in _outbox(path) if WAITS in text] == []
+
+        await harness.command(
+            "setup set", user=manager, announcements=harness.channel("announcements")
+        )
+        for _ in range(3):
+            await clock.advance(RETRY_AFTER)
+        async with store.read() as view:
+            job = await view.jobs.pending(VERIFY_JOB, removal_subject(1))
+    waits = [(c, text) for c, text in _outbox(path) if WAITS in text]
+    assert [c for c, _ in waits] == [harness.channel("announcements")]
+    assert job is not None and job.payload == {"removal": 1, TOLD: "NO_ROLE"}
