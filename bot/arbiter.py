@@ -14,6 +14,7 @@ from bot.automation.context import AutomationContext
 from bot.automation.registration import register_league_jobs
 from bot.chesscom.client import ChessComClient
 from bot.config import Config
+from bot.electorate import Unreadable
 from bot.league_store import StandingsCache
 from bot.mentions import NO_PINGS
 from bot.outbox import OutboxSender
@@ -95,23 +96,27 @@ class ArbiterBot(commands.AutoShardedBot):
         """The repositories of one guild."""
         return GuildStore(self.database, guild_id)
 
-    async def directors_of(self, guild_id: int) -> list[int] | None:
+    async def directors_of(self, guild_id: int) -> list[int] | Unreadable:
         """CL-23: the members of a guild holding its director role now (bots excluded), from
-        the member cache (the guild chunked if it is not yet); None when they cannot be read
-        (guild not available yet, Server Members intent off, no director role)."""
-        guild = self.get_guild(guild_id)
-        if guild is None or not self.intents.members:
-            return None
+        the member cache (the guild chunked if it is not yet); else why they cannot be read
+        (no director role, role deleted, Server Members intent off, guild not available)."""
         async with self.guild_store(guild_id).read() as view:
             role_id = (await view.settings.get()).director_role_id
-        role = None if role_id is None else guild.get_role(role_id)
+        if role_id is None:
+            return Unreadable.NO_ROLE
+        if not self.intents.members:
+            return Unreadable.INTENT_OFF
+        guild = self.get_guild(guild_id)
+        if guild is None:
+            return Unreadable.UNAVAILABLE
+        role = guild.get_role(role_id)
         if role is None:
-            return None
+            return Unreadable.ROLE_DELETED
         if not guild.chunked:
             try:
                 await guild.chunk()
             except (discord.HTTPException, discord.ClientException):
-                return None
+                return Unreadable.UNAVAILABLE
         return sorted(member.id for member in role.members if not member.bot)
 
     async def on_guild_available(self, guild: discord.Guild) -> None:

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import RoleRequired
+from bot.rendering.escape import user_text
 from storage.guild import GuildStore
 
 T = TypeVar("T")
@@ -101,7 +102,7 @@ async def administers_club(interaction: discord.Interaction, club: str | None) -
         return True
     if club is None:
         raise RoleRequired("This command is for club admins; you are not linked to any club.")
-    raise RoleRequired(f"This command needs a **club admin** of **{club}**.")
+    raise RoleRequired(f"This command needs a **club admin** of **{user_text(club)}**.")
 
 
 def is_club_admin(option: str = "club") -> Callable[[T], T]:

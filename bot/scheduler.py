@@ -25,7 +25,7 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Protocol, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -47,12 +47,22 @@ BATCH = 500
 
 class RetryLater(Exception):
     """Raised by a fetch or a handler: nothing of this run is kept and the job (still pending,
-    same id) moves to `at` — e.g. chess.com answered 5xx."""
+    same id) moves to `at` — e.g. chess.com answered 5xx. `payload` (if given) replaces the
+    job's, and `then` runs in the unit of work that moves it (e.g. to say once why it waits)."""
 
-    def __init__(self, at: datetime, reason: str) -> None:
+    def __init__(
+        self,
+        at: datetime,
+        reason: str,
+        *,
+        payload: dict[str, Any] | None = None,
+        then: Callable[[UnitOfWork], Awaitable[None]] | None = None,
+    ) -> None:
         super().__init__(reason)
         self.at = at
         self.reason = reason
+        self.payload = payload
+        self.then = then
 
 
 @dataclass(frozen=True)
@@ -370,7 +380,10 @@ class Scheduler:
             async with store.change(None, "job.retry", f"job:{job.id}", details) as uow:
                 uow.details["reason"] = later.reason
                 if await uow.jobs.pending(job.kind, job.subject) == job:
-                    await uow.jobs.schedule(job.kind, job.subject, later.at, job.payload)
+                    payload = job.payload if later.payload is None else later.payload
+                    await uow.jobs.schedule(job.kind, job.subject, later.at, payload)
+                    if later.then is not None:
+                        await later.then(uow)
                 else:
                     uow.abandon()
             return False

@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.errors import RoleRequired, UserError
 from bot.permissions import permission_name
+from bot.rendering.escape import cut, inline_code, user_text
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ def _shorten(text: str, limit: int) -> str:
 
 def _role(role: str | int) -> str:
     """A role named by discord.py's role checks: a mention for an id, else its name."""
-    return f"<@&{role}>" if isinstance(role, int) else f"**{role}**"
+    return f"<@&{role}>" if isinstance(role, int) else f"**{user_text(role)}**"
 
 
 def describe_error(error: app_commands.AppCommandError) -> tuple[str, bool]:
@@ -44,7 +45,9 @@ def describe_error(error: app_commands.AppCommandError) -> tuple[str, bool]:
     cause: BaseException = error
     if isinstance(error, app_commands.CommandInvokeError):
         cause = error.original
-    if isinstance(cause, UserError | RoleRequired):
+    if isinstance(cause, UserError):
+        return cause.markdown, False  # the values it quotes escaped, its own markdown kept
+    if isinstance(cause, RoleRequired):
         return cause.message, False
     if isinstance(cause, app_commands.MissingPermissions):
         needed = ", ".join(permission_name(p) for p in cause.missing_permissions)
@@ -69,7 +72,7 @@ def describe_error(error: app_commands.AppCommandError) -> tuple[str, bool]:
         return f"Slow down: try again in {cause.retry_after:.0f} s.", False
     if isinstance(cause, app_commands.TransformerError):
         value = _shorten(str(cause.value), 100)
-        return f"`{value}` is not a valid {cause.type.name.replace('_', ' ')}.", False
+        return f"{inline_code(value)} is not a valid {cause.type.name.replace('_', ' ')}.", False
     if isinstance(cause, app_commands.CheckFailure):
         return "You are not allowed to use this command here.", False
     return "", True
@@ -113,7 +116,7 @@ class ArbiterTree(app_commands.CommandTree):
             )
         else:
             log.info("refused /%s for user %s: %s", command, interaction.user.id, message)
-        message = _shorten(message, MAX_CONTENT)  # a user message may quote user input
+        message = cut(message, MAX_CONTENT)  # a user message may quote user input
         if interaction.type is discord.InteractionType.autocomplete:
             if not interaction.response.is_done():
                 await interaction.response.autocomplete([])

@@ -19,7 +19,7 @@ from bot.arbiter import ArbiterBot
 from bot.chesscom.client import ChessComClient, ChessComError
 from bot.chesscom.models import PlayerStats
 from bot.command_input import actor_of
-from bot.errors import UserError
+from bot.electorate import DirectorsUnknown, Unreadable
 from bot.permissions import guild_store, is_club_admin
 from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import paged
@@ -150,9 +150,9 @@ class Rosters(commands.Cog):
         event = await service.record_removal(store, actor, season, club, player, reason, note)
         await interaction.response.defer(thinking=True)
         try:
-            electorate: list[int] | None = await director_ids(interaction)
-        except UserError:
-            electorate = None
+            electorate: list[int] | Unreadable = await director_ids(interaction)
+        except DirectorsUnknown as unknown:
+            electorate = unknown.cause
         async with self._chesscom() as chesscom:
             verified = await verify_removal(
                 store,
@@ -165,7 +165,7 @@ class Rosters(commands.Cog):
             f" ({event.reason})."
         )
         if verified.deferred:
-            outcome = f"Not verified yet: {user_text(verified.no_motion or '')}."
+            outcome = f"Not verified yet: {verified.no_motion}."
         elif verified.check.justified:
             outcome = f"Verified: {user_text(verified.check.explanation)}."
         elif verified.motion is not None:
@@ -176,7 +176,7 @@ class Rosters(commands.Cog):
         else:
             outcome = (
                 f"Not verified: {user_text(verified.check.explanation)}."
-                f" No motion: {user_text(verified.no_motion or '')}."
+                f" No motion: {verified.no_motion}."
             )
         await interaction.followup.send(f"{said}\n{outcome}")
 

@@ -71,8 +71,8 @@ async def test_cl_21_remove_with_the_director_role_deleted_replies_not_verified_
     assert outcome.replies[0].type == 5  # deferred before the verification
     text = outcome.replies[-1].content or ""
     assert text == (
-        f"{RECORDED}\nNot verified yet: the directors could not be read (is the Server Members "
-        "intent on?); the bot tries again later."
+        f"{RECORDED}\nNot verified yet: the directors could not be read: the director role was"
+        " deleted (set it again with `/setup set director_role`); the bot tries again later."
     ), text
     assert removal.verification == "pending" and removal.motion_id is None
     assert motions == [] and sent_after == sent_before

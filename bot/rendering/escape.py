@@ -40,3 +40,21 @@ def code_text(text: str) -> str:
 def inline_code(text: str) -> str:
     """`text` as inline code (`` `text` ``), safe whatever it holds."""
     return f"`{code_text(text)}`"
+
+
+TITLE_LIMIT = 256
+"""Discord's limit on an embed title and a field name (a longer one is refused: HTTP 400)."""
+FIELD_LIMIT = 1024
+"""Discord's limit on an embed field's value."""
+
+
+def cut(markdown: str, limit: int) -> str:
+    """`markdown` (escaped text, with our markdown around it) within `limit` characters: cut
+    with "…", never leaving half an escape — a lone trailing backslash would escape the "…"
+    or our own markdown after it (`**{title}**`)."""
+    if len(markdown) <= limit:
+        return markdown
+    kept = markdown[: limit - 1]
+    if (len(kept) - len(kept.rstrip("\\"))) % 2:
+        kept = kept[:-1]
+    return kept + "…"

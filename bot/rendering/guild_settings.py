@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.rendering.escape import FIELD_LIMIT, cut, user_text
 from storage.guild_settings import GuildSettings
 from storage.outbox import OutboxMessage
 
@@ -46,10 +47,12 @@ def settings_embed(
     )
     if failures:
         lines = [
-            f"<#{m.channel_id}>: {_short(m.error or 'failed')} "
+            f"<#{m.channel_id}>: {user_text(_short(m.error or 'failed'))} "
             f"({discord.utils.format_dt(m.created_at, 'R')})"
             for m in failures
         ]
-        embed.add_field(name="Undelivered messages", value="\n".join(lines)[:1024], inline=False)
+        embed.add_field(
+            name="Undelivered messages", value=cut("\n".join(lines), FIELD_LIMIT), inline=False
+        )
     embed.set_footer(text="Change these with /setup set (needs Manage Server).")
     return embed

@@ -13,13 +13,20 @@ from typing import NamedTuple
 import discord
 
 from bot.rendering.division_view import DivisionView
-from bot.rendering.escape import inline_code, user_text
+from bot.rendering.escape import FIELD_LIMIT, TITLE_LIMIT, cut, inline_code, user_text
 from bot.rendering.pages import line_pages
 from bot.rendering.standings_table import standings_pages
 
 COLOUR = discord.Colour.dark_teal()
+TITLE_SIDE = 110
+"""Characters of one club's escaped name in a title naming both (2 × 110 + a score ≤ 256)."""
 LIST_PAGE = 1800
 """Characters of a list page's description (short enough to read on a phone)."""
+
+
+def _side(club: str) -> str:
+    """A club's name in a title naming both clubs: escaped, cut so both (and a score) fit."""
+    return cut(user_text(club), TITLE_SIDE)
 
 
 def when(instant: dt.datetime) -> str:
@@ -43,7 +50,10 @@ def halves(half: int) -> str:
 def paged(title: str, lines: Sequence[str], empty: str) -> list[discord.Embed]:
     """Embeds titled `title` holding `lines` (or `empty`), split into pages."""
     pages = line_pages(lines, LIST_PAGE) or [empty]
-    return [discord.Embed(title=title, description=page, colour=COLOUR) for page in pages]
+    return [
+        discord.Embed(title=cut(title, TITLE_LIMIT), description=page, colour=COLOUR)
+        for page in pages
+    ]
 
 
 @dataclass(frozen=True)
@@ -63,7 +73,7 @@ class ClubInfo:
 
 def club_embed(info: ClubInfo) -> discord.Embed:
     """A club's card."""
-    embed = discord.Embed(title=user_text(info.name), colour=COLOUR)
+    embed = discord.Embed(title=cut(user_text(info.name), TITLE_LIMIT), colour=COLOUR)
     if info.chesscom_id:
         embed.url = f"https://www.chess.com/club/{info.chesscom_id}"
     embed.add_field(name="Status", value=info.status)
@@ -129,7 +139,7 @@ def match_embed(
 ) -> list[discord.Embed]:
     """`/match show`: clubs, start, deadline with countdown, challenge, boards, forfeits."""
     embed = discord.Embed(
-        title=f"{user_text(match.home)} – {user_text(match.away)}",
+        title=f"{_side(match.home)} – {_side(match.away)}",
         description=f"{user_text(match.season)} · {user_text(match.division)} · round"
         f" {match.round} · {inline_code(match.key)}",
         colour=COLOUR,
@@ -141,7 +151,7 @@ def match_embed(
         embed.add_field(name="Score", value=f"{halves(match.score[0])} – {halves(match.score[1])}")
     if forfeits:
         value = "\n".join(user_text(forfeit) for forfeit in forfeits)
-        embed.add_field(name="Forfeits", value=value[:1024], inline=False)
+        embed.add_field(name="Forfeits", value=cut(value, FIELD_LIMIT), inline=False)
     embed.set_footer(text=f"match #{match.id}")
     lines = [board_line(b) for b in boards]
     if not lines:
@@ -150,7 +160,7 @@ def match_embed(
     embed.add_field(name="Boards", value=pages[0], inline=False)
     more = [
         discord.Embed(
-            title=f"{user_text(match.home)} – {user_text(match.away)}: boards", colour=COLOUR
+            title=f"{_side(match.home)} – {_side(match.away)}: boards", colour=COLOUR
         ).add_field(name="Boards", value=page, inline=False)
         for page in pages[1:]
     ]
@@ -176,8 +186,8 @@ def result_embed(
     """After a result: the score as recorded, as it counts (CL-18/19 adjustments, with why),
     and each club's new rank."""
     embed = discord.Embed(
-        title=f"Result: {user_text(match.home)} {halves(score[0])} – {halves(score[1])}"
-        f" {user_text(match.away)}",
+        title=f"Result: {_side(match.home)} {halves(score[0])} – {halves(score[1])}"
+        f" {_side(match.away)}",
         description=f"{user_text(match.season)} · {user_text(match.division)} ·"
         f" {inline_code(match.key)}",
         colour=COLOUR,
@@ -188,9 +198,9 @@ def result_embed(
         )
     if adjusted:
         value = "\n".join(board_line(b) for b in adjusted)
-        embed.add_field(name="Adjusted boards", value=value[:1024], inline=False)
+        embed.add_field(name="Adjusted boards", value=cut(value, FIELD_LIMIT), inline=False)
     for club, rank in ranks:
-        embed.add_field(name=user_text(club), value=f"now ranked {rank}")
+        embed.add_field(name=cut(user_text(club), TITLE_LIMIT), value=f"now ranked {rank}")
     return embed
 
 
@@ -233,7 +243,7 @@ def season_embed(info: SeasonInfo) -> discord.Embed:
     name, status, divisions = info.name, info.status, info.divisions
     first_round, round_days = info.first_round, info.round_days
     matches, finished, champion = info.matches, info.finished, info.champion
-    embed = discord.Embed(title=user_text(name), colour=COLOUR)
+    embed = discord.Embed(title=cut(user_text(name), TITLE_LIMIT), colour=COLOUR)
     embed.add_field(name="Status", value=status)
     embed.add_field(
         name="Calendar",
@@ -242,7 +252,8 @@ def season_embed(info: SeasonInfo) -> discord.Embed:
     embed.add_field(name="Matches", value=f"{finished}/{matches} played")
     for division, clubs, minimum in divisions[:20]:
         embed.add_field(
-            name=user_text(division), value=f"{clubs} clubs · at least {minimum} players"
+            name=cut(user_text(division), TITLE_LIMIT),
+            value=f"{clubs} clubs · at least {minimum} players",
         )
     if champion:
         embed.add_field(name="Champion (CL-16)", value=f"🏆 {user_text(champion)}", inline=False)
@@ -263,4 +274,6 @@ def standings_embeds(season: str, views: Sequence[DivisionView]) -> list[discord
     """`/standings format:embed`: every division's ≤ 30-character table, paginated."""
     pages = standings_pages(views) or ["No divisions."]
     title = f"{user_text(season)} standings"
-    return [discord.Embed(title=title, description=p, colour=COLOUR) for p in pages]
+    return [
+        discord.Embed(title=cut(title, TITLE_LIMIT), description=p, colour=COLOUR) for p in pages
+    ]

@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.rendering.escape import user_text
+from bot.rendering.escape import FIELD_LIMIT, TITLE_LIMIT, cut, user_text
 from core.league import LeagueReport
 from storage.motions import Motion
 
@@ -81,7 +81,7 @@ def _voters(motion: Motion) -> str:
 def motion_title(motion: Motion) -> str:
     """`Motion 7 · forfeit: match 12 (A – B), club A`."""
     subject = str(motion.subject.get("title") or motion.kind)
-    return f"Motion {motion.id} · {motion.kind}: {user_text(subject)}"[:256]
+    return cut(f"Motion {motion.id} · {motion.kind}: {user_text(subject)}", TITLE_LIMIT)
 
 
 def motion_embed(motion: Motion) -> dict[str, Any]:
@@ -91,12 +91,14 @@ def motion_embed(motion: Motion) -> dict[str, Any]:
     no = len(motion.votes) - yes
     embed = discord.Embed(
         title=motion_title(motion),
-        description=user_text(motion.reason)[:4096],
+        description=cut(user_text(motion.reason), 4096),
         colour=_COLOUR[motion.status],
     )
     details = motion.subject.get("details")
     if details:
-        embed.add_field(name="Action if passed", value=user_text(str(details))[:1024], inline=False)
+        embed.add_field(
+            name="Action if passed", value=cut(user_text(str(details)), FIELD_LIMIT), inline=False
+        )
     embed.add_field(
         name=f"Electorate ({len(motion.electorate)} directors, frozen at opening)",
         value=_voters(motion) or "nobody",
@@ -121,7 +123,9 @@ def motion_embed(motion: Motion) -> dict[str, Any]:
             inline=True,
         )
         if motion.outcome:
-            embed.add_field(name="Applied", value=user_text(motion.outcome)[:1024], inline=False)
+            embed.add_field(
+                name="Applied", value=cut(user_text(motion.outcome), FIELD_LIMIT), inline=False
+            )
     return embed.to_dict()  # type: ignore[return-value]
 
 
@@ -142,7 +146,7 @@ def motions_embed(motions: Sequence[Motion], status: str | None) -> dict[str, An
     title = "Motions" if status is None else f"Motions ({STATUS_LABEL.get(status, status)})"
     lines = [motion_line(m) for m in motions[:25]]
     text = "\n".join(lines) if lines else "No motions."
-    embed = discord.Embed(title=title, description=text[:4096], colour=discord.Colour.blurple())
+    embed = discord.Embed(title=title, description=cut(text, 4096), colour=discord.Colour.blurple())
     return embed.to_dict()  # type: ignore[return-value]
 
 
@@ -154,7 +158,7 @@ def closing_announcement(motion: Motion) -> str:
         text += f"\n{user_text(motion.outcome)}"
     elif motion.status != "passed":
         text += " Nothing is changed."
-    return text[:2000]
+    return cut(text, 2000)
 
 
 def _points(value: Fraction) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.rendering.division_view import DivisionView
-from bot.rendering.escape import user_text
+from bot.rendering.escape import TITLE_LIMIT, cut, user_text
 from bot.rendering.league_embeds import COLOUR
 from bot.rendering.pages import EMBED_LIMIT
 from bot.rendering.standings_table import standings_pages
@@ -20,7 +20,7 @@ MESSAGE_EMBEDS = 10
 def standings_embeds(title: str, views: Sequence[DivisionView]) -> list[discord.Embed]:
     """The divisions' tables as embed pages titled `title` (names in it shown as typed)."""
     pages = standings_pages(views) or ["No divisions."]
-    shown = user_text(title)
+    shown = cut(user_text(title), TITLE_LIMIT)
     return [discord.Embed(title=shown, description=page, colour=COLOUR) for page in pages]
 
 

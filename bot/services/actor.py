@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.errors import UserError
+from bot.services.inputs import named
 from storage.club_admins import ClubAdminReader
 from storage.guild_settings import GuildSettings
 
@@ -81,4 +82,4 @@ async def require_club_admin(
         return
     assert actor.user_id is not None
     if not await admins.is_admin(club_id, actor.user_id):
-        raise UserError(f"This needs a **club admin** of {name}.")
+        raise UserError(f"This needs a **club admin** of {named(name)}.")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from bot.rendering.escape import cut
 from storage.guild import UnitOfWork
 
 
 async def announce(uow: UnitOfWork, content: str) -> bool:
     """Post `content` to the guild's announcements channel; False when none is set up (the
     change itself still commits)."""
-    return await uow.outbox.post_to_announcements(content[:2000]) is not None
+    return await uow.outbox.post_to_announcements(cut(content, 2000)) is not None

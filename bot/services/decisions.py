@@ -13,7 +13,7 @@ from bot.errors import UserError
 from bot.rendering import announcements
 from bot.services.actor import Actor, Role
 from bot.services.announce import announce
-from bot.services.inputs import NOTE_LIMIT, clean_text, optional_text, positive_id
+from bot.services.inputs import NOTE_LIMIT, clean_text, named, optional_text, positive_id
 from bot.services.references import find_club, find_match, find_season
 from storage.decisions import DecisionKind, NewDecision
 from storage.guild import GuildStore
@@ -117,7 +117,7 @@ async def record_decision(
         elif club_id is not None and not any(
             m.club_id == club_id for m in await uow.seasons.members(record.id)
         ):
-            raise UserError(f"That club does not play in season {record.name}.")
+            raise UserError(f"That club does not play in season {named(record.name)}.")
         decision = NewDecision(
             decision_kind,
             rule_id,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.errors import UserError
+from bot.errors import UserError, quote_mark
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 NAME_LIMIT = 100
@@ -17,8 +17,15 @@ SHOWN = 40
 
 
 def shown(value: str) -> str:
-    """A value as an error message quotes it: escaped and cut."""
-    return repr(value[:SHOWN]) + ("…" if len(value) > SHOWN else "")
+    """A value as a refusal (`UserError`) quotes it: escaped and cut, and marked so Discord
+    shows it as typed (no markdown) while the CLI prints it unchanged."""
+    return quote_mark(repr(value[:SHOWN]) + ("…" if len(value) > SHOWN else ""))
+
+
+def named(name: str) -> str:
+    """A stored name (club, season, division) as a refusal names it: unchanged, but marked so
+    Discord shows it as typed (a name holding `_` or `*` is not markdown)."""
+    return quote_mark(name)
 
 
 def clean_text(value: str, what: str, limit: int = NAME_LIMIT, *, required: bool = True) -> str:

@@ -20,7 +20,7 @@ from bot.rendering import motions as render
 from bot.services.actor import Actor, Role
 from bot.services.announce import announce
 from bot.services.clubs import exclude_club_in
-from bot.services.inputs import NAME_LIMIT, NOTE_LIMIT, clean_text, shown
+from bot.services.inputs import NAME_LIMIT, NOTE_LIMIT, clean_text, named, shown
 from bot.services.references import find_club, find_match, find_season
 from core.league import LeagueReport, league_report
 from core.league.promotion import promotion_proposal
@@ -160,9 +160,11 @@ async def _subject(uow: UnitOfWork, request: MotionRequest) -> _Subject:
                 raise UserError("A forfeit motion names the club that forfeits.")
             club = await find_club(uow.clubs, request.club)
             if club.id not in (match.home_club_id, match.away_club_id):
-                raise UserError(f"{club.name} does not play match {match.id}.")
+                raise UserError(f"{named(club.name)} does not play match {match.id}.")
             if await _disqualified(uow, season, club.name):
-                raise UserError(f"{club.name} is already disqualified in {season.name}.")
+                raise UserError(
+                    f"{named(club.name)} is already disqualified in {named(season.name)}."
+                )
             return _Subject(
                 season.id,
                 match.id,
@@ -189,7 +191,7 @@ async def _subject(uow: UnitOfWork, request: MotionRequest) -> _Subject:
         club = await find_club(uow.clubs, request.club)
         if kind == "exclude-club":
             if club.status not in ("pending", "approved"):
-                raise UserError(f"Club {club.name} is {club.status}: it cannot be excluded.")
+                raise UserError(f"Club {named(club.name)} is {club.status}: it cannot be excluded.")
             return _Subject(
                 None,
                 None,
@@ -205,9 +207,9 @@ async def _subject(uow: UnitOfWork, request: MotionRequest) -> _Subject:
         if rule not in DISQUALIFY_RULES:
             raise UserError(f"The rule is one of {', '.join(DISQUALIFY_RULES)}.")
         if not any(m.club_id == club.id for m in await uow.seasons.members(season.id)):
-            raise UserError(f"{club.name} does not play in season {season.name}.")
+            raise UserError(f"{named(club.name)} does not play in season {named(season.name)}.")
         if await _disqualified(uow, season, club.name):
-            raise UserError(f"{club.name} is already disqualified in {season.name}.")
+            raise UserError(f"{named(club.name)} is already disqualified in {named(season.name)}.")
         return _Subject(
             season.id,
             None,

@@ -4,7 +4,7 @@ or a refusal saying it does not exist (another guild's ids are simply not found)
 from __future__ import annotations
 
 from bot.errors import UserError
-from bot.services.inputs import NAME_LIMIT, clean_text, shown
+from bot.services.inputs import NAME_LIMIT, clean_text, named, shown
 from storage.clubs import Club, ClubReader
 from storage.matches import MatchReader, MatchRecord
 from storage.seasons import DivisionRecord, SeasonReader, SeasonRecord
@@ -43,7 +43,7 @@ async def find_division(
         key = clean_text(reference, "division", NAME_LIMIT).casefold()
         found = [d for d in divisions if d.name.casefold() == key]
     if not found:
-        raise UserError(f"No division {shown(str(reference))} in season {season.name}.")
+        raise UserError(f"No division {shown(str(reference))} in season {named(season.name)}.")
     return found[0]
 
 
@@ -55,5 +55,5 @@ async def find_match(
     if found is None:
         raise UserError(f"No match {match_id} on this server.")
     if season is not None and found.season_id != season.id:
-        raise UserError(f"Match {match_id} is not a match of season {season.name}.")
+        raise UserError(f"Match {match_id} is not a match of season {named(season.name)}.")
     return found

@@ -12,6 +12,7 @@ from typing import Protocol
 
 from bot.chesscom.client import ChessComError
 from bot.chesscom.models import PlayerStats
+from bot.electorate import Unreadable, not_read
 from bot.errors import UserError
 from bot.league_store import load_season
 from bot.rendering.escape import user_text
@@ -61,11 +62,14 @@ class RemovalVerified:
     check: RemovalCheck
     motion: Motion | None
     no_motion: str | None
+    """Why no motion was opened, as Discord markdown (user values in it escaped)."""
     earlier: bool = False
     """True if it had been verified before (by the job or an earlier call): nothing changed."""
     deferred: bool = False
     """True if a motion is needed but the directors could not be read: nothing recorded; the
     removal's pending `roster.verify` job tries again later."""
+    unreadable: Unreadable | None = None
+    """Why the directors could not be read (deferred; None: not said)."""
 
 
 def removal_subject(removal_id: int) -> str:
@@ -86,7 +90,7 @@ class _Fetched:
     (None: not needed or not read) and the directors (None: could not be read)."""
 
     timeout: float | None
-    electorate: Sequence[int] | None
+    electorate: Sequence[int] | Unreadable | None
 
 
 async def _timeout(stats: PlayerStatsSource, removal: Removal) -> float | None:
@@ -104,12 +108,12 @@ async def verify_removal(
     store: GuildStore,
     removal_id: int,
     stats: PlayerStatsSource,
-    electorate: Sequence[int] | None,
+    electorate: Sequence[int] | Unreadable | None,
     timeout_limit: Fraction | None = None,
 ) -> RemovalVerified:
     """CL-21: check removal `removal_id`'s reason; verified → marked so; otherwise the bot
     opens a forfeit motion for the club's next match (to `electorate`, the directors now;
-    None when they could not be read; CL-23's settings are the season's) and the
+    why they could not be read, or None; CL-23's settings are the season's) and the
     announcement says why, all in one unit of work. Once only: a removal verified before
     (by its `roster.verify` job or an earlier call) is reported as it is, unchanged."""
     async with store.read() as view:
@@ -128,7 +132,7 @@ async def verify_removal_in(
     uow: UnitOfWork,
     removal_id: int,
     timeout: float | None,
-    electorate: Sequence[int] | None,
+    electorate: Sequence[int] | Unreadable | None,
     timeout_limit: Fraction | None = None,
 ) -> RemovalVerified:
     """`verify_removal` inside a unit of work the caller holds, with chess.com's timeout ratio
@@ -171,13 +175,11 @@ async def verify_removal_in(
     problem: str | None = None
     motion = None
     if upcoming is None:
-        problem = f"{club.name} has no match left in {season.name} to forfeit"
-    elif electorate is None:  # nothing recorded: the pending job tries again later
-        problem = (
-            "the directors could not be read (is the Server Members intent on?); "
-            "the bot tries again later"
+        problem = f"{user_text(club.name)} has no match left in {user_text(season.name)} to forfeit"
+    elif electorate is None or isinstance(electorate, Unreadable):  # the job tries again later
+        return RemovalVerified(
+            removal_id, check, None, not_read(electorate), deferred=True, unreadable=electorate
         )
-        return RemovalVerified(removal_id, check, None, problem, deferred=True)
     else:
         request = MotionRequest(
             "forfeit",
@@ -189,7 +191,7 @@ async def verify_removal_in(
             async with uow.savepoint():
                 motion = await open_motion_in(uow, Actor.system(), request, electorate)
         except UserError as refusal:  # a sentence: its own full stop would double ours
-            problem = refusal.message.rstrip(".")
+            problem = refusal.markdown.rstrip(".")
     await uow.jobs.cancel(VERIFY_JOB, removal_subject(removal_id))
     if motion is not None:
         await uow.rosters.verify_removal(removal_id, "motion", motion.id)
@@ -202,8 +204,7 @@ async def verify_removal_in(
         await uow.rosters.verify_removal(removal_id, "refuted")
         await announce(
             uow,
-            f"Roster removal not verified (CL-21): {user_text(why)}."
-            f" No motion opened: {user_text(problem or '')}.",
+            f"Roster removal not verified (CL-21): {user_text(why)}. No motion opened: {problem}.",
         )
     return RemovalVerified(removal_id, check, motion, problem)
 
@@ -238,8 +239,33 @@ async def resume_verifications(store: GuildStore) -> list[int]:
     return moved
 
 
-Directors = Callable[[int], Awaitable[Sequence[int] | None]]
-"""The directors of a guild now (by guild id), None when they cannot be read."""
+Directors = Callable[[int], Awaitable[Sequence[int] | Unreadable | None]]
+"""The directors of a guild now (by guild id), else why they cannot be read (None: unsaid)."""
+
+TOLD = "told"
+"""The verify job's payload key set (to the cause's name) once the directors' channel was
+told that the removal waits for a lasting reason: kept with the job that retries, moved in
+the same unit of work as the announcement, so it is said once and never lost or repeated."""
+
+
+async def _tell_waiting(uow: UnitOfWork, removal: Removal, cause: Unreadable) -> bool:
+    """Queue, to the directors' channel (else announcements), that `removal` waits for
+    verification and what fixes it; False when the guild has neither channel."""
+    channel = (await uow.settings.get()).motions_channel_id
+    if channel is None:
+        return False
+    club = await uow.clubs.get(removal.club_id)
+    name = "?" if club is None else club.name
+    await uow.outbox.post(
+        channel,
+        content=(
+            f"Roster removal #{removal.id} (**{user_text(removal.username)}** from "
+            f"**{user_text(name)}**) waits for verification (CL-21): the directors could not"
+            f" be read: {cause.why}. The bot tries again every "
+            f"{RETRY_AFTER.seconds // 60} minutes and verifies it once this is fixed."
+        ),
+    )
+    return True
 
 
 def verification_job(
@@ -265,8 +291,21 @@ def verification_job(
         if removal is None or removal.verification != "pending":
             uow.abandon()
             return
-        if fetched.electorate is None:
-            raise RetryLater(uow.now + RETRY_AFTER, "the directors could not be read")
-        await verify_removal_in(uow, removal.id, fetched.timeout, fetched.electorate)
+        electorate = fetched.electorate
+        if electorate is None or isinstance(electorate, Unreadable):
+            at, reason = uow.now + RETRY_AFTER, not_read(electorate)
+            if electorate is None or not electorate.lasting or TOLD in job.payload:
+                raise RetryLater(at, reason)
+            cause = electorate
+
+            async def tell(retry: UnitOfWork) -> None:
+                if await _tell_waiting(retry, removal, cause):
+                    retry.details[TOLD] = cause.name
+                else:  # no channel to say it in: not said, so said once one is set up
+                    await retry.jobs.schedule(job.kind, job.subject, at, job.payload)
+
+            # Said once: the payload records it in the unit of work that queues it.
+            raise RetryLater(at, reason, payload={**job.payload, TOLD: cause.name}, then=tell)
+        await verify_removal_in(uow, removal.id, fetched.timeout, electorate)
 
     return fetch, handle

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from bot.errors import UserError
 from bot.roster_facts import club_season
 from bot.services.actor import Actor, require_club_admin
-from bot.services.inputs import NOTE_LIMIT, clean_text, optional_text, positive_id, shown
+from bot.services.inputs import NOTE_LIMIT, clean_text, named, optional_text, positive_id, shown
 from bot.services.references import find_club, find_season
 from bot.services.removal_checks import schedule_verification
 from storage.clubs import Club
@@ -104,7 +104,9 @@ async def record_removal(
         found = await find_club(uow.clubs, club_id)
         await require_club_admin(uow.club_admins, actor, found.id, found.name)
         if not any(m.club_id == found.id for m in await uow.seasons.members(record.id)):
-            raise UserError(f"Club {found.name} does not play in season {record.name}.")
+            raise UserError(
+                f"Club {named(found.name)} does not play in season {named(record.name)}."
+            )
         removal = await uow.rosters.record_removal(
             record.id, found.id, name, why, text, actor.user_id
         )

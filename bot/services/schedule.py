@@ -15,6 +15,7 @@ from bot.errors import UserError
 from bot.rendering import announcements
 from bot.services.actor import Actor, Role
 from bot.services.announce import announce
+from bot.services.inputs import named
 from bot.services.match_jobs import cancel_jobs, job_kinds, schedule_jobs
 from bot.services.references import find_season
 from core.berger import berger_table
@@ -74,9 +75,9 @@ def _calendar(season: SeasonRecord, rounds: int) -> list[dt.date]:
     if season.round_dates is not None:
         return list(season.round_dates)
     if season.first_round is None:
-        raise UserError(f"Season {season.name} has no first round date: set it first.")
+        raise UserError(f"Season {named(season.name)} has no first round date: set it first.")
     if (rounds - 1) * season.round_days > MAX_CALENDAR_DAYS:
-        raise UserError(f"Season {season.name}'s calendar would run for years: check it.")
+        raise UserError(f"Season {named(season.name)}'s calendar would run for years: check it.")
     return [season.first_round + dt.timedelta(days=season.round_days * k) for k in range(rounds)]
 
 
@@ -103,7 +104,7 @@ async def _plan(view: GuildView | UnitOfWork, season: SeasonRecord) -> list[Plan
         if not clubs:
             continue
         if len(clubs) < 2:
-            raise UserError(f"Division {division.name} has one club: it needs at least two.")
+            raise UserError(f"Division {named(division.name)} has one club: it needs at least two.")
         calendar = _calendar(season, len(berger_table(len(clubs)).rounds))
         try:
             schedule = division_schedule(
@@ -116,10 +117,10 @@ async def _plan(view: GuildView | UnitOfWork, season: SeasonRecord) -> list[Plan
                 max_clubs=season.rules.clubs_per_division,
             )
         except ValueError as error:
-            raise UserError(f"Season {season.name} cannot be scheduled: {error}.") from None
+            raise UserError(f"Season {named(season.name)} cannot be scheduled: {error}.") from None
         plan += [PlannedMatch(division.id, ids[f.home], ids[f.away], f) for f in schedule.fixtures]
     if not plan:
-        raise UserError(f"Season {season.name} has no division with clubs to schedule.")
+        raise UserError(f"Season {named(season.name)} has no division with clubs to schedule.")
     return plan
 
 
@@ -171,7 +172,7 @@ async def _unchanged(
         return True
     if with_facts:
         raise UserError(
-            f"Season {season.name} cannot be scheduled again: {len(with_facts)} match(es)"
+            f"Season {named(season.name)} cannot be scheduled again: {len(with_facts)} match(es)"
             " already hold facts (challenges, results or decisions)."
         )
     return False

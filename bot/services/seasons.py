@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from bot.config import ClDefaults
 from bot.errors import UserError
 from bot.services.actor import Actor, Role
-from bot.services.inputs import NAME_LIMIT, clean_text, shown
+from bot.services.inputs import NAME_LIMIT, clean_text, named, shown
 from bot.services.references import find_club, find_division, find_season
 from core.league.season import START_ZONE
 from storage.clubs import Club
@@ -98,7 +98,9 @@ async def _setup_season(uow: UnitOfWork, season_id: int) -> SeasonRecord:
     """The season, refused once it has fixtures (its divisions are then fixed)."""
     season = await find_season(uow.seasons, season_id)
     if season.status != "setup" or await uow.matches.of_season(season.id):
-        raise UserError(f"Season {season.name} is already scheduled: its divisions are fixed.")
+        raise UserError(
+            f"Season {named(season.name)} is already scheduled: its divisions are fixed."
+        )
     return season
 
 
@@ -115,7 +117,7 @@ async def add_division(
         record = await _setup_season(uow, season_id)
         existing = await uow.seasons.divisions(record.id)
         if any(d.name.casefold() == title.casefold() for d in existing):
-            raise UserError(f"Season {record.name} has a division {shown(title)} already.")
+            raise UserError(f"Season {named(record.name)} has a division {shown(title)} already.")
         division = await uow.seasons.add_division(record.id, title, min_players)
     return DivisionAdded(record, division)
 
@@ -132,10 +134,14 @@ async def add_club(
         target = await find_division(uow.seasons, record, division)
         found = await find_club(uow.clubs, club)
         if found.status != "approved":
-            raise UserError(f"Club {found.name} is {found.status}: only approved clubs play.")
+            raise UserError(
+                f"Club {named(found.name)} is {found.status}: only approved clubs play."
+            )
         members = await uow.seasons.members(record.id)
         if any(m.club_id == found.id for m in members):
-            raise UserError(f"Club {found.name} is already in a division of {record.name}.")
+            raise UserError(
+                f"Club {named(found.name)} is already in a division of {named(record.name)}."
+            )
         size = sum(1 for m in members if m.division_id == target.id)
         limit = record.rules.clubs_per_division
         if size >= limit:
@@ -156,7 +162,7 @@ async def remove_club(
         members = await uow.seasons.members(record.id)
         place: Membership | None = next((m for m in members if m.club_id == found.id), None)
         if place is None:
-            raise UserError(f"Club {found.name} is not in season {record.name}.")
+            raise UserError(f"Club {named(found.name)} is not in season {named(record.name)}.")
         await uow.seasons.remove_club(record.id, found.id)
         target = await find_division(uow.seasons, record, place.division_id)
         size = sum(1 for m in members if m.division_id == place.division_id) - 1

@@ -98,7 +98,7 @@ class ConfirmView(discord.ui.View):
         try:
             line = await self.on_confirm()
         except UserError as error:
-            line = error.message
+            line = error.markdown
         await interaction.response.edit_message(content=line, view=self)
 
     @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)

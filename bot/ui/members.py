@@ -11,33 +11,27 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.errors import UserError
+from bot.electorate import INTENT_OFF, DirectorsUnknown, Unreadable
 from bot.permissions import guild_store
 
-INTENT_OFF = (
-    "Arbiter cannot see who holds the director role: the **Server Members intent** is off. "
-    "The bot's operator must enable it (Discord Developer Portal → the application → Bot → "
-    "Privileged Gateway Intents → Server Members Intent) and restart Arbiter."
-)
+__all__ = ["INTENT_OFF", "director_ids"]
 
 
 async def director_ids(interaction: discord.Interaction) -> list[int]:
-    """CL-23: the members holding the director role now (bots excluded), sorted."""
+    """CL-23: the members holding the director role now (bots excluded), sorted; refused
+    (`DirectorsUnknown`, naming the cause) when they cannot be read."""
     guild = interaction.guild
     if guild is None:
         raise app_commands.NoPrivateMessage()
     async with guild_store(interaction).read() as view:
         role_id = (await view.settings.get()).director_role_id
     if role_id is None:
-        raise UserError(
-            "No director role is set up: someone with Manage Server can set it with "
-            "`/setup set director_role`."
-        )
+        raise DirectorsUnknown(Unreadable.NO_ROLE)
     if not interaction.client.intents.members:
-        raise UserError(INTENT_OFF)
+        raise DirectorsUnknown(Unreadable.INTENT_OFF)
     if not guild.chunked:
         await guild.chunk()
     role = guild.get_role(role_id)
     if role is None:
-        raise UserError("The director role no longer exists: set it again with `/setup set`.")
+        raise DirectorsUnknown(Unreadable.ROLE_DELETED)
     return sorted(member.id for member in role.members if not member.bot)

@@ -23,6 +23,7 @@ import discord
 from bot.command_input import actor_of
 from bot.errors import UserError
 from bot.permissions import guild_store
+from bot.rendering.escape import cut
 from bot.rendering.motions import (
     MAKEUP_PATTERN,
     STATUS_LABEL,
@@ -44,12 +45,12 @@ async def _answer(interaction: discord.Interaction, work: Callable[[], Awaitable
     try:
         text = await work()
     except UserError as refusal:
-        text = refusal.message
+        text = refusal.markdown
     except Exception:
         error_id = new_error_id()
         log.exception("button %s failed (error %s)", interaction.data, error_id)
         text = f"Something went wrong (error {error_id})."
-    await interaction.response.send_message(text[:2000], ephemeral=True)
+    await interaction.response.send_message(cut(text, 2000), ephemeral=True)
 
 
 class MotionVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VOTE_PATTERN):
