@@ -18,6 +18,7 @@ from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import club_embed, paged
 from bot.services import clubs as service
 from bot.services.club_card import club_card
+from bot.services.club_list import club_list
 from bot.ui.pages import send_pages
 
 
@@ -109,8 +110,7 @@ class Clubs(commands.Cog):
         status: Literal["pending", "approved", "rejected", "excluded", "withdrawn"] | None = None,
     ) -> None:
         """Every club (of one status), paginated."""
-        async with guild_store(interaction).read() as view:
-            found = await view.clubs.all(status)
+        found = await club_list(guild_store(interaction), status)
         lines = [
             f"**{user_text(c.name)}** · {user_text(c.chesscom_id or '—')} · {c.status}"
             for c in found

@@ -4,7 +4,6 @@ Reports come from the bot's standings cache: an unchanged season costs a version
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 import re
 from collections.abc import Awaitable, Callable
@@ -19,13 +18,12 @@ from bot.arbiter import ArbiterBot
 from bot.command_input import parse_day
 from bot.permissions import guild_store, is_hq
 from bot.rendering.crosstable_image import crosstable_png
-from bot.rendering.division_view import DivisionView, division_view
 from bot.rendering.escape import user_text
 from bot.rendering.standings_csv import standings_csv
 from bot.rendering.standings_embeds import standings_embeds
 from bot.rendering.standings_image import standings_png
-from bot.services.references import find_division, find_season
 from bot.services.standings_pin import pin_standings
+from bot.services.standings_views import standings_views
 from bot.ui.pages import send_pages
 
 FILES_PER_MESSAGE = 10
@@ -53,30 +51,6 @@ class Standings(commands.Cog):
 
         return ready
 
-    async def _views(
-        self,
-        interaction: discord.Interaction,
-        season: str,
-        division: str | None,
-        as_of: dt.date | None = None,
-        ready: Callable[[], Awaitable[None]] | None = None,
-    ) -> tuple[str, list[DivisionView]]:
-        """The season's name and the views of its divisions (or of the one), from the
-        cached report; `ready` runs once the names are found (a refusal stays private)."""
-        store = guild_store(interaction)
-        async with store.read() as view:
-            record = await find_season(view.seasons, season)
-            only = None if division is None else await find_division(view.seasons, record, division)
-        if ready is not None:
-            await ready()
-        report = await self.bot.standings.report(
-            store, record, as_of=as_of, now=store.database.clock()
-        )
-        names = [name for name, _ in report.divisions]
-        if only is not None:
-            names = [only.name]
-        return record.name, [division_view(report, name) for name in names]
-
     @app_commands.command(name="standings", description="A season's tables (embed, image, CSV).")
     @app_commands.describe(
         season="The season.",
@@ -97,8 +71,11 @@ class Standings(commands.Cog):
         """CL-17: P W D L, MP, GP, SB, DE; shared ranks `=` and disqualified clubs marked."""
         day = None if as_of is None else parse_day(as_of, "as_of date")
         ready = None if format == "embed" else self._defer(interaction)
-        name, views = await self._views(interaction, season, division, day, ready)
-        title = f"{name}: standings" + (f" as of {day.isoformat()}" if day else "")
+        found = await standings_views(
+            guild_store(interaction), self.bot.standings, season, division, day, ready
+        )
+        views = found.divisions
+        title = f"{found.season}: standings" + (f" as of {day.isoformat()}" if day else "")
         if format == "embed":
             await send_pages(interaction, standings_embeds(title, views))
             return
@@ -125,11 +102,16 @@ class Standings(commands.Cog):
         self, interaction: discord.Interaction, season: str, division: str
     ) -> None:
         """Every pairing's result; forfeits and void matches of a disqualified club marked."""
-        name, [view] = await self._views(
-            interaction, season, division, ready=self._defer(interaction)
+        found = await standings_views(
+            guild_store(interaction),
+            self.bot.standings,
+            season,
+            division,
+            ready=self._defer(interaction),
         )
+        [view] = found.divisions
         png = file_name("crosstable", view.season, view.division, suffix=".png")
-        await _send_files(interaction, f"{name}: crosstable", [(png, crosstable_png(view))])
+        await _send_files(interaction, f"{found.season}: crosstable", [(png, crosstable_png(view))])
 
     @app_commands.command(
         name="standings-pin", description="Post a division's standings that the bot keeps updated."

@@ -13,10 +13,10 @@ from discord.ext import commands
 from bot import autocomplete
 from bot.arbiter import ArbiterBot
 from bot.command_input import actor_of, read_boards
-from bot.errors import UserError
 from bot.permissions import guild_store, is_director
 from bot.rendering.motions import motion_embed, motion_title, motions_embed
 from bot.services.actor import Role
+from bot.services.motion_reads import motion_card, motion_choices, motion_list
 from bot.services.motions import DISQUALIFY_RULES, MotionRequest, open_motion, vote_rules
 from bot.ui.members import director_ids
 from bot.ui.motion_buttons import vote_text
@@ -96,8 +96,7 @@ class Votes(commands.Cog):
     @app_commands.describe(status="Only motions with this status.")
     async def list_(self, interaction: discord.Interaction, status: Status | None = None) -> None:
         """Reply with the motions, newest first."""
-        async with guild_store(interaction).read() as view:
-            found = await view.motions.all(status)
+        found = await motion_list(guild_store(interaction), status)
         embed = discord.Embed.from_dict(motions_embed(found, status))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -105,10 +104,7 @@ class Votes(commands.Cog):
     @app_commands.describe(motion="The motion.")
     async def show(self, interaction: discord.Interaction, motion: int) -> None:
         """Reply with the motion's embed."""
-        async with guild_store(interaction).read() as view:
-            found = await view.motions.get(motion) if motion > 0 else None
-        if found is None:
-            raise UserError(f"No motion {motion} on this server.")
+        found = await motion_card(guild_store(interaction), motion)
         embed = discord.Embed.from_dict(motion_embed(found))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -127,16 +123,10 @@ class Votes(commands.Cog):
         self, interaction: discord.Interaction, current: str | int
     ) -> list[app_commands.Choice[int]]:
         """The guild's motions (open first for /vote cast) matching what is typed."""
-        async with guild_store(interaction).read() as view:
-            found = await view.motions.all(limit=200)
-        if interaction.command is not None and interaction.command.name == "cast":
-            found = [m for m in found if m.status == "open"]
-        typed = str(current).strip().casefold()  # an integer option may arrive as a number
-        return [
-            app_commands.Choice(name=motion_title(m)[:100], value=m.id)
-            for m in found
-            if typed in motion_title(m).casefold()
-        ][:25]
+        casting = interaction.command is not None and interaction.command.name == "cast"
+        # an integer option may arrive as a number
+        found = await motion_choices(guild_store(interaction), str(current), open_only=casting)
+        return [app_commands.Choice(name=motion_title(m)[:100], value=m.id) for m in found]
 
 
 async def setup(bot: ArbiterBot) -> None:

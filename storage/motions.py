@@ -91,6 +91,12 @@ def _motion(row: aiosqlite.Row, votes: dict[int, bool]) -> Motion:
     )
 
 
+def _vote_map(text: str | None) -> dict[int, bool]:
+    """A JSON object of director id -> 0/1 as the votes, ordered by director id."""
+    found = json.loads(text or "{}")
+    return {int(k): bool(v) for k, v in sorted(found.items(), key=lambda kv: int(kv[0]))}
+
+
 class MotionReader:
     """The motions and votes of exactly one guild."""
 
@@ -123,6 +129,21 @@ class MotionReader:
             (self._scope.guild_id, *extra, limit),
         )
         return [_motion(row, await self._votes(row["id"])) for row in rows]
+
+    async def recent(self, status: MotionStatus | None = None, limit: int = 100) -> list[Motion]:
+        """The guild's motions (of one status if given), newest first, each with its votes,
+        read in one statement (no query per motion: the vote autocomplete reads 200)."""
+        where, extra = "", cast(tuple[Any, ...], ())
+        if status is not None:
+            where, extra = " AND status = ?", (status,)
+        rows = await self._scope.fetchall(
+            f"SELECT {_COLUMNS}, (SELECT json_group_object(v.director_id, v.choice)"
+            " FROM motion_votes AS v WHERE v.guild_id = motions.guild_id"
+            " AND v.motion_id = motions.id) AS votes"
+            f" FROM motions WHERE guild_id = ?{where} ORDER BY id DESC LIMIT ?",
+            (self._scope.guild_id, *extra, limit),
+        )
+        return [_motion(row, _vote_map(row["votes"])) for row in rows]
 
 
 class MotionRepository(MotionReader):

@@ -1,0 +1,12 @@
+"""`/club list` as a read use case: the guild's clubs, of one status when asked, by name."""
+
+from __future__ import annotations
+
+from storage.clubs import Club, ClubStatus
+from storage.guild import GuildStore
+
+
+async def club_list(store: GuildStore, status: ClubStatus | None = None) -> tuple[Club, ...]:
+    """The clubs of this guild only (of `status` if given), ordered by name."""
+    async with store.read() as view:
+        return tuple(await view.clubs.all(status))
