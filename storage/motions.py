@@ -119,17 +119,6 @@ class MotionReader:
         )
         return None if row is None else _motion(row, await self._votes(motion_id))
 
-    async def all(self, status: MotionStatus | None = None, limit: int = 100) -> list[Motion]:
-        """The guild's motions (of one status if given), newest first."""
-        where, extra = "", cast(tuple[Any, ...], ())
-        if status is not None:
-            where, extra = " AND status = ?", (status,)
-        rows = await self._scope.fetchall(
-            f"SELECT {_COLUMNS} FROM motions WHERE guild_id = ?{where} ORDER BY id DESC LIMIT ?",
-            (self._scope.guild_id, *extra, limit),
-        )
-        return [_motion(row, await self._votes(row["id"])) for row in rows]
-
     async def recent(self, status: MotionStatus | None = None, limit: int = 100) -> list[Motion]:
         """The guild's motions (of one status if given), newest first, each with its votes,
         read in one statement (no query per motion: the vote autocomplete reads 200)."""

@@ -47,7 +47,7 @@ async def test_cl_21_a_removal_recorded_before_a_crash_is_verified_once_at_start
         async with store.read() as view:
             removal = await view.rosters.removal(event.removal_id)
             job = await view.jobs.pending(VERIFY_JOB, removal_subject(event.removal_id))
-            assert await view.motions.all() == []
+            assert await view.motions.recent() == []
     finally:
         await database.close()
     assert removal is not None and removal.verification == "pending"
@@ -57,12 +57,12 @@ async def test_cl_21_a_removal_recorded_before_a_crash_is_verified_once_at_start
         store = GuildStore(bot.database, DEFAULT_GUILD_ID)
         async with store.read() as view:
             verified = await view.rosters.removal(event.removal_id)
-            motions = await view.motions.all()
+            motions = await view.motions.recent()
             left = await view.jobs.pending(VERIFY_JOB, removal_subject(event.removal_id))
         again = await verify_removal(store, event.removal_id, _NoChessCom(), [d.id for d in seated])
         third = await verify_removal(store, event.removal_id, _NoChessCom(), None)
         async with store.read() as view:
-            after = await view.motions.all()
+            after = await view.motions.recent()
             still = await view.rosters.removal(event.removal_id)
         announced = [
             str(p.payload.get("content"))

@@ -165,7 +165,7 @@ async def _state(database: Database, removal_id: int) -> tuple[Any, list[Any], l
     """The removal, every motion, and every job of the removal's subject (its history)."""
     async with GuildStore(database, DEFAULT_GUILD_ID).read() as view:
         removal = await view.rosters.removal(removal_id)
-        motions = await view.motions.all()
+        motions = await view.motions.recent()
         jobs = await view.jobs.of_subject(removal_subject(removal_id))
     return removal, motions, jobs
 

@@ -124,7 +124,7 @@ async def test_cl_21_verify_job_tells_the_directors_once_then_verifies_after_the
         await clock.advance(RETRY_AFTER)
         async with store.read() as view:
             removal = await view.rosters.removal(1)
-            motions = await view.motions.all()
+            motions = await view.motions.recent()
             job = await view.jobs.pending(VERIFY_JOB, subject)
         await clock.advance(RETRY_AFTER * 3)
         assert [text for _, text in _outbox(path) if WAITS in text] == [waits[0][1]]

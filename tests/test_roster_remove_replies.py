@@ -65,7 +65,7 @@ async def test_cl_21_remove_with_the_director_role_deleted_replies_not_verified_
         )
         removal = await _only_removal(bot)
         async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
-            motions = await view.motions.all()
+            motions = await view.motions.recent()
             job = await view.jobs.pending(VERIFY_JOB, removal_subject(removal.id))
         sent_after = _outbox(path)
     assert outcome.replies[0].type == 5  # deferred before the verification
@@ -96,7 +96,7 @@ async def test_cl_21_remove_without_a_quorum_of_directors_replies_no_motion(
         )
         removal = await _only_removal(bot)
         async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
-            motions = await view.motions.all()
+            motions = await view.motions.recent()
             job = await view.jobs.pending(VERIFY_JOB, removal_subject(removal.id))
     text = outcome.replies[-1].content or ""
     first, second = text.split("\n")
@@ -133,7 +133,7 @@ async def test_cl_21_remove_from_a_club_with_no_match_left_replies_no_motion(
             record = await view.seasons.by_name("Test season")
             assert record is not None
             [removal] = await view.rosters.removals(record.id)
-            motions = await view.motions.all()
+            motions = await view.motions.recent()
     text = outcome.replies[-1].content or ""
     assert text.startswith("Removal of **b9** from **B** recorded (other).\nNot verified: ")
     assert text.endswith("No motion: B has no match left in Test season to forfeit."), text

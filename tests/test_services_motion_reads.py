@@ -55,7 +55,7 @@ async def test_cl_23_motion_list_newest_first_with_votes(database: Database) -> 
     listed = await motion_list(store)
     assert [m.id for m in listed] == sorted(ids.values(), reverse=True)
     async with store.read() as view:
-        assert list(listed) == await view.motions.all()
+        assert list(listed) == [await view.motions.get(m.id) for m in listed]  # per motion
         makeup = await view.motions.get(ids["makeup"])
     assert makeup is not None and makeup.votes == {1: True, 3: False}
     assert next(m for m in listed if m.id == ids["makeup"]) == makeup

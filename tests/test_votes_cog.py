@@ -250,7 +250,7 @@ async def test_cl_8_promotion_button_opens_the_division_makeup_motion(tmp_path: 
         reply = await harness.click(f"makeup:{season.id}", user=three[0], message_id=sent.id)
         assert reply.ephemeral and "is open" in (reply.content or "")
         async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
-            [motion] = await view.motions.all()
+            [motion] = await view.motions.recent()
         assert (
             motion.kind == "division-makeup"
             and motion.subject["next_season"] == "Test season (next)"
@@ -269,7 +269,7 @@ async def test_cl_23_without_the_members_intent_opening_is_refused_with_how_to(
         reply = await harness.command("vote open", user=three[0], kind="other", reason="x")
         assert reply.ephemeral and "Server Members intent" in (reply.content or "")
         async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
-            assert await view.motions.all() == []
+            assert await view.motions.recent() == []
 
 
 async def test_vote_autocomplete_offers_the_guilds_motions(tmp_path: Path) -> None:

@@ -112,7 +112,7 @@ async def test_a_non_utf8_boards_file_is_refused_as_match_result_refuses_it(
         )
         assert opened.ephemeral and "not UTF-8" in (opened.content or ""), opened.content
         async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
-            assert await view.motions.all() == []
+            assert await view.motions.recent() == []
 
 
 async def test_cl_23_a_passed_motion_whose_action_fails_still_closes_once_and_says_why(
