@@ -12,6 +12,7 @@ audit row inside one `transaction()`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -191,11 +192,36 @@ class Database:
                 # still roll back the transaction BEGIN opens once it gets the lock.
                 connection.defer("BEGIN IMMEDIATE")
                 yield connection
-                await connection.execute("COMMIT")
+                committed = await _commit(connection)
             except BaseException:
                 connection.discard_deferred()
                 await rollback_if_open(connection)
                 raise
+            if not committed:
+                raise CommittedThenCancelled("cancelled while committing; it committed")
+
+
+class CommittedThenCancelled(asyncio.CancelledError):
+    """The task was cancelled while its COMMIT was on the database thread, and it committed:
+    still a cancellation, but the caller must treat the unit as done (tell its listeners)."""
+
+
+async def _commit(connection: BatchingConnection) -> bool:
+    """COMMIT, waited for to the end even if the task is cancelled meanwhile (the statement
+    runs on the database thread all the same, and whether it committed matters): True if it
+    committed undisturbed, False if it committed but the task was cancelled; raises if it
+    failed (or, when it failed after a cancellation, raises that CancelledError)."""
+    commit = asyncio.ensure_future(connection.execute("COMMIT"))
+    try:
+        await asyncio.shield(commit)
+        return True
+    except asyncio.CancelledError as cancelled:
+        while not commit.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait([commit])
+        if commit.cancelled() or commit.exception() is not None:
+            raise cancelled from None
+        return False
 
 
 MEMORY = ":memory:"

@@ -23,7 +23,7 @@ from typing import Any
 from storage.audit import AuditReader
 from storage.club_admins import ClubAdminReader, ClubAdminRepository
 from storage.clubs import ClubReader, ClubRepository
-from storage.database import Database, to_text
+from storage.database import CommittedThenCancelled, Database, to_text
 from storage.decisions import DecisionReader, DecisionRepository
 from storage.guild_settings import GuildSettingsReader, GuildSettingsRepository
 from storage.jobs import Job, JobReader, JobRepository
@@ -161,6 +161,7 @@ class GuildStore:
         raises, or if it calls `uow.abandon()` (then with no audit row). After the commit the
         database's listeners learn of its jobs and messages. A nested change is refused."""
         uow: UnitOfWork | None = None
+        cancelled: CommittedThenCancelled | None = None
         try:
             async with self.database.transaction() as connection:
                 scope = WriteScope(
@@ -184,6 +185,8 @@ class GuildStore:
                 )
         except _Abandoned:
             return
+        except CommittedThenCancelled as error:  # committed: its jobs and messages are real
+            cancelled = error
         assert uow is not None
         committed = Committed(
             self.guild_id,
@@ -193,3 +196,5 @@ class GuildStore:
         )
         if committed.jobs or committed.messages or committed.seasons:
             self.database.notify(committed)
+        if cancelled is not None:
+            raise cancelled
