@@ -26,6 +26,10 @@ class BatchingConnection(aiosqlite.Connection):
     def __init__(self, connector: Callable[[], sqlite3.Connection]) -> None:
         super().__init__(connector, iter_chunk_size=64)
         self._deferred: list[tuple[str, Parameters | Iterable[Parameters], bool]] = []
+        self.failed: BaseException | None = None
+        """The error of a deferred statement since the transaction began (None: none failed).
+        It surfaced at someone else's statement, who may have caught it: the transaction
+        must not commit (`transaction()` raises it again instead)."""
 
     def defer(self, sql: str, parameters: Parameters = ()) -> None:
         """Run `sql` before the next statement, in its trip (its cursor is not returned)."""
@@ -57,11 +61,15 @@ class BatchingConnection(aiosqlite.Connection):
 
         def run() -> Any:
             connection = self._conn
-            for sql, parameters, many in batch:
-                if many:
-                    connection.executemany(sql, parameters)
-                else:
-                    connection.execute(sql, parameters)  # type: ignore[arg-type]
+            try:
+                for sql, parameters, many in batch:
+                    if many:
+                        connection.executemany(sql, parameters)
+                    else:
+                        connection.execute(sql, parameters)  # type: ignore[arg-type]
+            except BaseException as error:
+                self.failed = error
+                raise
             return fn(*args, **kwargs)
 
         return await super()._execute(run)  # type: ignore[no-untyped-call]

@@ -182,7 +182,8 @@ class Database:
         """One write transaction (BEGIN IMMEDIATE … COMMIT), rolled back whole if the block
         raises or the commit is refused. Nesting is refused: one use case, one transaction.
         BEGIN goes with the block's first statement, and statements the block defers go with
-        the next one (at the latest with COMMIT); a rollback drops those not sent."""
+        the next one (at the latest with COMMIT); a rollback drops those not sent, and one
+        that failed (`connection.failed`) fails the transaction even if the block caught it."""
         if self.in_transaction_of_this_task() or self._reading_in_this_task():
             raise RuntimeError("a unit of work inside a unit of work: do all of it in one")
         async with self._exclusive():
@@ -190,8 +191,11 @@ class Database:
             try:
                 # Inside the try: a cancellation while BEGIN waits for the write lock must
                 # still roll back the transaction BEGIN opens once it gets the lock.
+                connection.failed = None
                 connection.defer("BEGIN IMMEDIATE")
                 yield connection
+                if connection.failed is not None:  # caught in the block: still not committed
+                    raise connection.failed
                 committed = await _commit(connection)
             except BaseException:
                 connection.discard_deferred()
