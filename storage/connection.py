@@ -10,6 +10,7 @@ COMMIT), so a read in the same transaction still sees them; an error in one surf
 from __future__ import annotations
 
 import sqlite3
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,8 @@ class BatchingConnection(aiosqlite.Connection):
     def __init__(self, connector: Callable[[], sqlite3.Connection]) -> None:
         super().__init__(connector, iter_chunk_size=64)
         self._deferred: list[tuple[str, Parameters | Iterable[Parameters], bool]] = []
+        self._cursors: weakref.WeakSet[sqlite3.Cursor] = weakref.WeakSet()
+        """The cursors handed out and still referenced (`end_snapshot` closes them)."""
         self.failed: BaseException | None = None
         """The error of a deferred statement since the transaction began (None: none failed).
         It surfaced at someone else's statement, who may have caught it: the transaction
@@ -53,10 +56,26 @@ class BatchingConnection(aiosqlite.Connection):
         if self._deferred:
             await self._execute(_nothing)
 
+    async def end_snapshot(self) -> None:
+        """End the read transaction, if one is open, in one trip: close the cursors first (a
+        statement not read to its end keeps its snapshot even after ROLLBACK, and the next
+        BEGIN on this connection would read that old snapshot again), then ROLLBACK."""
+        self._deferred.clear()
+
+        def run() -> None:
+            for cursor in list(self._cursors):
+                cursor.close()
+            self._cursors.clear()
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+
+        await self._execute(run)
+
     async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """aiosqlite's one door to its thread: the deferred statements go first, same trip."""
+        """aiosqlite's one door to its thread: the deferred statements go first, same trip;
+        the cursors it hands out are noted (for `end_snapshot`)."""
         if not self._deferred:
-            return await super()._execute(fn, *args, **kwargs)  # type: ignore[no-untyped-call]
+            return await super()._execute(self._noting, fn, *args, **kwargs)  # type: ignore[no-untyped-call]
         batch, self._deferred = self._deferred, []
 
         def run() -> Any:
@@ -70,9 +89,16 @@ class BatchingConnection(aiosqlite.Connection):
             except BaseException as error:
                 self.failed = error
                 raise
-            return fn(*args, **kwargs)
+            return self._noting(fn, *args, **kwargs)
 
         return await super()._execute(run)  # type: ignore[no-untyped-call]
+
+    def _noting(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """`fn(*args, **kwargs)` on the thread, noting a cursor it returns."""
+        result = fn(*args, **kwargs)
+        if isinstance(result, sqlite3.Cursor):
+            self._cursors.add(result)
+        return result
 
 
 def _nothing() -> None:

@@ -174,8 +174,8 @@ class Database:
                 self._reader_owner = None
                 if reader.deferred:  # no query ran: no snapshot was opened
                     reader.discard_deferred()
-                else:
-                    await rollback_if_open(reader)  # a snapshot ends the same whichever way
+                else:  # a snapshot ends the same whichever way (its cursors closed)
+                    await reader.end_snapshot()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[BatchingConnection]:
