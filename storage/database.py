@@ -178,12 +178,16 @@ class Database:
                     await reader.end_snapshot()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[BatchingConnection]:
+    async def transaction(
+        self, after_commit: Callable[[], None] | None = None
+    ) -> AsyncIterator[BatchingConnection]:
         """One write transaction (BEGIN IMMEDIATE … COMMIT), rolled back whole if the block
         raises or the commit is refused. Nesting is refused: one use case, one transaction.
         BEGIN goes with the block's first statement, and statements the block defers go with
         the next one (at the latest with COMMIT); a rollback drops those not sent, and one
-        that failed (`connection.failed`) fails the transaction even if the block caught it."""
+        that failed (`connection.failed`) fails the transaction even if the block caught it.
+        `after_commit()` runs once it committed (the lock released), even when the task was
+        cancelled while COMMIT was on the database thread (the cancellation follows it)."""
         if self.in_transaction_of_this_task() or self._reading_in_this_task():
             raise RuntimeError("a unit of work inside a unit of work: do all of it in one")
         async with self._exclusive():
@@ -196,36 +200,33 @@ class Database:
                 yield connection
                 if connection.failed is not None:  # caught in the block: still not committed
                     raise connection.failed
-                committed = await _commit(connection)
+                cancelled = await _commit(connection)
             except BaseException:
                 connection.discard_deferred()
                 await rollback_if_open(connection)
                 raise
-            if not committed:
-                raise CommittedThenCancelled("cancelled while committing; it committed")
+        if after_commit is not None:
+            after_commit()
+        if cancelled is not None:
+            raise cancelled
 
 
-class CommittedThenCancelled(asyncio.CancelledError):
-    """The task was cancelled while its COMMIT was on the database thread, and it committed:
-    still a cancellation, but the caller must treat the unit as done (tell its listeners)."""
-
-
-async def _commit(connection: BatchingConnection) -> bool:
+async def _commit(connection: BatchingConnection) -> asyncio.CancelledError | None:
     """COMMIT, waited for to the end even if the task is cancelled meanwhile (the statement
-    runs on the database thread all the same, and whether it committed matters): True if it
-    committed undisturbed, False if it committed but the task was cancelled; raises if it
-    failed (or, when it failed after a cancellation, raises that CancelledError)."""
+    runs on the database thread all the same, and whether it committed matters). Returns the
+    cancellation that came while it committed (None: none); raises if it failed (after a
+    cancellation: that CancelledError)."""
     commit = asyncio.ensure_future(connection.execute("COMMIT"))
     try:
         await asyncio.shield(commit)
-        return True
+        return None
     except asyncio.CancelledError as cancelled:
         while not commit.done():
             with contextlib.suppress(asyncio.CancelledError):
                 await asyncio.wait([commit])
         if commit.cancelled() or commit.exception() is not None:
-            raise cancelled from None
-        return False
+            raise
+        return cancelled
 
 
 MEMORY = ":memory:"

@@ -23,7 +23,7 @@ from typing import Any
 from storage.audit import AuditReader
 from storage.club_admins import ClubAdminReader, ClubAdminRepository
 from storage.clubs import ClubReader, ClubRepository
-from storage.database import CommittedThenCancelled, Database, to_text
+from storage.database import Database, to_text
 from storage.decisions import DecisionReader, DecisionRepository
 from storage.guild_settings import GuildSettingsReader, GuildSettingsRepository
 from storage.jobs import Job, JobReader, JobRepository
@@ -161,9 +161,20 @@ class GuildStore:
         raises, or if it calls `uow.abandon()` (then with no audit row). After the commit the
         database's listeners learn of its jobs and messages. A nested change is refused."""
         uow: UnitOfWork | None = None
-        cancelled: CommittedThenCancelled | None = None
+
+        def announce() -> None:  # committed (even if the task was cancelled meanwhile)
+            assert uow is not None
+            committed = Committed(
+                self.guild_id,
+                tuple(uow.jobs.changed),
+                tuple(uow.outbox.posted),
+                tuple(sorted(uow.bumped_seasons)),
+            )
+            if committed.jobs or committed.messages or committed.seasons:
+                self.database.notify(committed)
+
         try:
-            async with self.database.transaction() as connection:
+            async with self.database.transaction(after_commit=announce) as connection:
                 scope = WriteScope(
                     connection, self.guild_id, self.database.clock(), dict(details or {})
                 )
@@ -185,16 +196,3 @@ class GuildStore:
                 )
         except _Abandoned:
             return
-        except CommittedThenCancelled as error:  # committed: its jobs and messages are real
-            cancelled = error
-        assert uow is not None
-        committed = Committed(
-            self.guild_id,
-            tuple(uow.jobs.changed),
-            tuple(uow.outbox.posted),
-            tuple(sorted(uow.bumped_seasons)),
-        )
-        if committed.jobs or committed.messages or committed.seasons:
-            self.database.notify(committed)
-        if cancelled is not None:
-            raise cancelled

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
+import pytest
+
 from storage.connection import BatchingConnection
 from storage.database import Database
 from storage.guild import Committed, GuildStore
@@ -121,37 +123,48 @@ async def test_a_unit_of_work_cancelled_at_each_trip_is_all_or_nothing(
     assert await _role(database) == 7
 
 
+@pytest.mark.parametrize("how", ["cancel", "timeout"])
 async def test_a_unit_cancelled_while_its_commit_is_in_flight_still_tells_the_listeners(
-    database: Database,
+    database: Database, how: str
 ) -> None:
-    """COMMIT is on the database thread when the task is cancelled: it commits, so the
-    scheduler and the outbox sender must hear of it (else its jobs wait for a restart)."""
+    """COMMIT is on the database thread when the task is cancelled (`task.cancel()`, or an
+    `asyncio.timeout` expiring): it commits, so the scheduler and the outbox sender must hear
+    of it (else its jobs wait for a restart), and the caller sees a plain cancellation (a
+    timeout still becomes TimeoutError)."""
     committed: list[Committed] = []
     database.on_commit(committed.append)
     store = GuildStore(database, GUILD)
     gate = threading.Event()
     started = asyncio.Event()
     loop = asyncio.get_running_loop()
+    timeouts: list[asyncio.Timeout] = []
+    queue = database._connection._tx
 
     async def unit() -> None:
-        async with store.change(1, "setup.set", "guild_settings") as uow:
-            await uow.settings.update(hq_role_id=5)
-            await uow.jobs.schedule("t.job", "s:5", uow.now)
-            connection = uow._scope.connection
+        async with asyncio.timeout(None) as timeout:
+            timeouts.append(timeout)
+            async with store.change(1, "setup.set", "guild_settings") as uow:
+                await uow.settings.update(hq_role_id=5)
+                await uow.jobs.schedule("t.job", "s:5", uow.now)
 
-            def hold() -> None:  # the thread is busy (a slow disk) when COMMIT is queued
-                loop.call_soon_threadsafe(started.set)
-                gate.wait(10)
+                def hold() -> None:  # the thread is busy (a slow disk) when COMMIT is queued
+                    loop.call_soon_threadsafe(started.set)
+                    gate.wait(10)
 
-            connection._tx.put_nowait((loop.create_future(), hold))
+                queue.put_nowait((loop.create_future(), hold))
 
     task = asyncio.create_task(unit())
     await started.wait()
-    for _ in range(5):  # the unit queues its COMMIT behind the busy thread
+    while queue.qsize() == 0:  # until the unit's COMMIT waits behind the busy thread
         await asyncio.sleep(0)
-    task.cancel()
+    if how == "cancel":
+        task.cancel()
+    else:
+        timeouts[0].reschedule(loop.time())
+        await asyncio.sleep(0)  # the timeout fires: the task is cancelled
     gate.set()
-    with suppress(asyncio.CancelledError):
+    expected = asyncio.CancelledError if how == "cancel" else TimeoutError
+    with pytest.raises(expected):
         await task
     await _writer_is_clean(database)
     assert await _role(database) == 5  # COMMIT was already queued: the unit committed
