@@ -57,19 +57,34 @@ class BatchingConnection(aiosqlite.Connection):
             await self._execute(_nothing)
 
     async def end_snapshot(self) -> None:
-        """End the read transaction, if one is open, in one trip: close the cursors first (a
-        statement not read to its end keeps its snapshot even after ROLLBACK, and the next
-        BEGIN on this connection would read that old snapshot again), then ROLLBACK."""
+        """End the transaction, if one is open, by ROLLBACK after closing the cursors handed
+        out (a statement not read to its end keeps its snapshot even after ROLLBACK: the next
+        BEGIN on this connection would read that old snapshot again, and a BEGIN IMMEDIATE
+        fail once another connection committed). One trip; the deferred statements dropped."""
         self._deferred.clear()
 
         def run() -> None:
-            for cursor in list(self._cursors):
-                cursor.close()
-            self._cursors.clear()
+            self._close_cursors()
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
 
         await self._execute(run)
+
+    async def commit_transaction(self) -> None:
+        """Send the deferred statements, close the cursors handed out (see `end_snapshot`) and
+        COMMIT, in one trip."""
+
+        def run() -> None:
+            self._close_cursors()
+            self._conn.execute("COMMIT")
+
+        await self._execute(run)
+
+    def _close_cursors(self) -> None:
+        """On the thread: close (reset) every cursor handed out and still referenced."""
+        for cursor in list(self._cursors):
+            cursor.close()
+        self._cursors.clear()
 
     async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """aiosqlite's one door to its thread: the deferred statements go first, same trip;

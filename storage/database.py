@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import aiosqlite
 
 from storage.connection import BatchingConnection, connect
-from storage.migrations import apply_migrations, rollback_if_open
+from storage.migrations import apply_migrations
 
 if TYPE_CHECKING:
     from storage.guild import Committed
@@ -202,8 +202,7 @@ class Database:
                     raise connection.failed
                 cancelled = await _commit(connection)
             except BaseException:
-                connection.discard_deferred()
-                await rollback_if_open(connection)
+                await connection.end_snapshot()  # drops the deferred, closes the cursors
                 raise
         if after_commit is not None:
             after_commit()
@@ -216,7 +215,7 @@ async def _commit(connection: BatchingConnection) -> asyncio.CancelledError | No
     runs on the database thread all the same, and whether it committed matters). Returns the
     cancellation that came while it committed (None: none); raises if it failed (after a
     cancellation: that CancelledError)."""
-    commit = asyncio.ensure_future(connection.execute("COMMIT"))
+    commit = asyncio.ensure_future(connection.commit_transaction())
     try:
         await asyncio.shield(commit)
         return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 
 from storage.database import Database
 from storage.guild import GuildStore
@@ -85,3 +86,28 @@ async def test_reads_that_raise_leave_no_snapshot(database: Database) -> None:
                 _ = 1 / 0
         await _commit(store, role)
         assert await _checkpoint(database) == (0, 0, 0)
+
+
+async def test_a_unit_that_half_read_a_query_does_not_lock_out_the_next_unit(
+    database: Database,
+) -> None:
+    """The writer too: a statement of a committed unit not read to its end kept that unit's
+    snapshot, and once another connection (the CLI) committed, the next BEGIN IMMEDIATE
+    failed at once with 'database is locked' (a stale snapshot cannot become a writer)."""
+    store = GuildStore(database, GUILD)
+    for role in range(3):
+        await _commit(store, role)
+    async with store.change(1, "t", "x") as uow:
+        cursor = await uow._scope.execute("SELECT * FROM audit")
+        assert await cursor.fetchone() is not None
+        await uow.settings.update(hq_role_id=10)
+    other = sqlite3.connect(database.path, isolation_level=None)
+    try:
+        other.execute("UPDATE guild_settings SET director_role_id = 8 WHERE guild_id = ?", (GUILD,))
+    finally:
+        other.close()
+    await _commit(store, 11)
+    async with store.read() as view:
+        settings = await view.settings.get()
+    assert (settings.hq_role_id, settings.director_role_id) == (11, 8)
+    assert cursor is not None  # the half-read cursor is still referenced here
