@@ -98,3 +98,19 @@ async def test_an_earlier_caught_failure_is_not_forgiven_by_a_later_part_rolling
                 async with uow.savepoint():
                     raise RuntimeError("the part failed")
     assert await dump(database) == before
+
+
+async def test_deferred_writes_followed_only_by_abandon_are_never_sent(database: Database) -> None:
+    """`uow.abandon()` after deferred writes (even a failing one): nothing of them, no audit
+    row, no error, and the next unit neither carries them nor is blamed for them."""
+    store = GuildStore(database, GUILD)
+    _, match, _ = await _season(store)
+    before = await dump(database)
+    async with store.change(1, "t", "x") as uow:
+        await uow.matches.replace_boards(match, GOOD)
+        await uow.matches.replace_boards(match, BAD)
+        uow.abandon()
+    assert await dump(database) == before
+    async with store.change(1, "setup.set", "guild_settings") as uow:
+        await uow.settings.update(hq_role_id=6)
+    assert await _boards(database, match) == []
