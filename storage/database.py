@@ -12,6 +12,7 @@ audit row inside one `transaction()`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 import aiosqlite
 
 from storage.connection import BatchingConnection, connect
-from storage.migrations import apply_migrations, rollback_if_open
+from storage.migrations import apply_migrations
 
 if TYPE_CHECKING:
     from storage.guild import Committed
@@ -173,15 +174,20 @@ class Database:
                 self._reader_owner = None
                 if reader.deferred:  # no query ran: no snapshot was opened
                     reader.discard_deferred()
-                else:
-                    await rollback_if_open(reader)  # a snapshot ends the same whichever way
+                else:  # a snapshot ends the same whichever way (its cursors closed)
+                    await reader.end_snapshot()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[BatchingConnection]:
+    async def transaction(
+        self, after_commit: Callable[[], None] | None = None
+    ) -> AsyncIterator[BatchingConnection]:
         """One write transaction (BEGIN IMMEDIATE … COMMIT), rolled back whole if the block
         raises or the commit is refused. Nesting is refused: one use case, one transaction.
         BEGIN goes with the block's first statement, and statements the block defers go with
-        the next one (at the latest with COMMIT); a rollback drops those not sent."""
+        the next one (at the latest with COMMIT); a rollback drops those not sent, and one
+        that failed (`connection.failed`) fails the transaction even if the block caught it.
+        `after_commit()` runs once it committed (the lock released), even when the task was
+        cancelled while COMMIT was on the database thread (the cancellation follows it)."""
         if self.in_transaction_of_this_task() or self._reading_in_this_task():
             raise RuntimeError("a unit of work inside a unit of work: do all of it in one")
         async with self._exclusive():
@@ -189,13 +195,37 @@ class Database:
             try:
                 # Inside the try: a cancellation while BEGIN waits for the write lock must
                 # still roll back the transaction BEGIN opens once it gets the lock.
+                connection.failed = None
                 connection.defer("BEGIN IMMEDIATE")
                 yield connection
-                await connection.execute("COMMIT")
+                if connection.failed is not None:  # caught in the block: still not committed
+                    raise connection.failed
+                cancelled = await _commit(connection)
             except BaseException:
-                connection.discard_deferred()
-                await rollback_if_open(connection)
+                await connection.end_snapshot()  # drops the deferred, closes the cursors
                 raise
+        if after_commit is not None:
+            after_commit()
+        if cancelled is not None:
+            raise cancelled
+
+
+async def _commit(connection: BatchingConnection) -> asyncio.CancelledError | None:
+    """COMMIT, waited for to the end even if the task is cancelled meanwhile (the statement
+    runs on the database thread all the same, and whether it committed matters). Returns the
+    cancellation that came while it committed (None: none); raises if it failed (after a
+    cancellation: that CancelledError)."""
+    commit = asyncio.ensure_future(connection.commit_transaction())
+    try:
+        await asyncio.shield(commit)
+        return None
+    except asyncio.CancelledError as cancelled:
+        while not commit.done():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait([commit])
+        if commit.cancelled() or commit.exception() is not None:
+            raise
+        return cancelled
 
 
 MEMORY = ":memory:"

@@ -161,8 +161,20 @@ class GuildStore:
         raises, or if it calls `uow.abandon()` (then with no audit row). After the commit the
         database's listeners learn of its jobs and messages. A nested change is refused."""
         uow: UnitOfWork | None = None
+
+        def announce() -> None:  # committed (even if the task was cancelled meanwhile)
+            assert uow is not None
+            committed = Committed(
+                self.guild_id,
+                tuple(uow.jobs.changed),
+                tuple(uow.outbox.posted),
+                tuple(sorted(uow.bumped_seasons)),
+            )
+            if committed.jobs or committed.messages or committed.seasons:
+                self.database.notify(committed)
+
         try:
-            async with self.database.transaction() as connection:
+            async with self.database.transaction(after_commit=announce) as connection:
                 scope = WriteScope(
                     connection, self.guild_id, self.database.clock(), dict(details or {})
                 )
@@ -184,12 +196,3 @@ class GuildStore:
                 )
         except _Abandoned:
             return
-        assert uow is not None
-        committed = Committed(
-            self.guild_id,
-            tuple(uow.jobs.changed),
-            tuple(uow.outbox.posted),
-            tuple(sorted(uow.bumped_seasons)),
-        )
-        if committed.jobs or committed.messages or committed.seasons:
-            self.database.notify(committed)

@@ -80,7 +80,8 @@ class WriteScope(ReadScope):
         details = copy.deepcopy(self.details)
         bumped = set(self.bumped_seasons)
         matches = dict(self.match_seasons)
-        await self.connection.execute(f"SAVEPOINT {name}")
+        await self.connection.execute(f"SAVEPOINT {name}")  # sends the earlier deferred ones
+        failed = self.connection.failed  # one caught before the part stays the unit's
         try:
             yield
             await self.connection.flush()  # a deferred statement failing is the part failing
@@ -88,6 +89,7 @@ class WriteScope(ReadScope):
             self.connection.discard_deferred()  # the part's own: undone anyway
             await self.connection.execute(f"ROLLBACK TO SAVEPOINT {name}")
             await self.connection.execute(f"RELEASE SAVEPOINT {name}")
+            self.connection.failed = failed  # the part's own deferred failure is undone
             self.details.clear()
             self.details.update(details)
             self.bumped_seasons.clear()

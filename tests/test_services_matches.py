@@ -9,7 +9,7 @@ import asyncio
 import datetime as dt
 import functools
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -547,10 +547,12 @@ class GatedDatabase(Database):
         self.release.clear()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(
+        self, after_commit: Callable[[], None] | None = None
+    ) -> AsyncIterator[aiosqlite.Connection]:
         """`Database.transaction`, announcing its start and waiting for `release` to commit."""
         self.beginning.set()
-        async with super().transaction() as connection:
+        async with super().transaction(after_commit) as connection:
             yield connection
             self.written.set()
             await self.release.wait()

@@ -1,0 +1,113 @@
+"""The reader never keeps a snapshot open between `read()` blocks — after a block that read
+only part of a query, raised, or ran long while many units committed — so a checkpoint can
+always reset the WAL file (it would otherwise grow without bound behind an idle reader)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+
+from storage.database import Database
+from storage.guild import GuildStore
+
+GUILD = 33
+
+
+async def _commit(store: GuildStore, role: int) -> None:
+    async with store.change(1, "setup.set", "guild_settings") as uow:
+        await uow.settings.update(hq_role_id=role)
+
+
+async def _checkpoint(database: Database) -> tuple[int, int, int]:
+    """`PRAGMA wal_checkpoint(TRUNCATE)` on the writer: (busy, log frames, checkpointed)."""
+    async with database.writer() as connection:
+        rows = list(await connection.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)"))
+    return tuple(rows[0])  # type: ignore[return-value]
+
+
+async def test_a_half_read_query_leaves_no_snapshot_after_its_block(database: Database) -> None:
+    store = GuildStore(database, GUILD)
+    for role in range(50):
+        await _commit(store, role)
+    async with database.read() as connection:
+        cursor = await connection.execute("SELECT * FROM audit")  # 50 rows
+        assert await cursor.fetchone() is not None  # one read, the statement still running
+    await _commit(store, 99)
+    assert await _checkpoint(database) == (0, 0, 0)  # nothing pins the old frames
+    async with store.read() as view:
+        assert (await view.settings.get()).hq_role_id == 99
+
+
+async def test_a_half_read_query_does_not_leave_the_next_block_an_old_snapshot(
+    database: Database,
+) -> None:
+    """A statement not read to its end keeps its snapshot even after ROLLBACK: a later block
+    on the reader would see the data of then, not the last commit."""
+    store = GuildStore(database, GUILD)
+    for role in range(3):
+        await _commit(store, role)
+    async with database.read() as connection:
+        cursor = await connection.execute("SELECT * FROM audit")
+        assert await cursor.fetchone() is not None
+    await _commit(store, 42)
+    async with store.read() as view:
+        assert (await view.settings.get()).hq_role_id == 42
+    assert cursor is not None  # the half-read cursor is still referenced here
+
+
+async def test_a_long_read_sees_one_snapshot_and_the_wal_resets_after_it(
+    database: Database,
+) -> None:
+    store = GuildStore(database, GUILD)
+    await _commit(store, 1)
+    async with store.read() as view:
+        assert (await view.settings.get()).hq_role_id == 1
+        for role in range(2, 102):  # another task commits (this one is reading)
+            await asyncio.create_task(_commit(store, role))
+            assert (await view.settings.get()).hq_role_id == 1
+        # the open snapshot holds the checkpoint back: the WAL cannot be reset under it
+        assert await _checkpoint(database) != (0, 0, 0)
+        wal = database.path.with_name(database.path.name + "-wal")
+        assert wal.stat().st_size > 0
+    assert await _checkpoint(database) == (0, 0, 0)
+    assert wal.stat().st_size == 0
+    async with store.read() as view:
+        assert (await view.settings.get()).hq_role_id == 101
+
+
+async def test_reads_that_raise_leave_no_snapshot(database: Database) -> None:
+    store = GuildStore(database, GUILD)
+    await _commit(store, 1)
+    for role in range(2, 6):
+        with contextlib.suppress(ZeroDivisionError):
+            async with store.read() as view:
+                await view.settings.get()
+                _ = 1 / 0
+        await _commit(store, role)
+        assert await _checkpoint(database) == (0, 0, 0)
+
+
+async def test_a_unit_that_half_read_a_query_does_not_lock_out_the_next_unit(
+    database: Database,
+) -> None:
+    """The writer too: a statement of a committed unit not read to its end kept that unit's
+    snapshot, and once another connection (the CLI) committed, the next BEGIN IMMEDIATE
+    failed at once with 'database is locked' (a stale snapshot cannot become a writer)."""
+    store = GuildStore(database, GUILD)
+    for role in range(3):
+        await _commit(store, role)
+    async with store.change(1, "t", "x") as uow:
+        cursor = await uow._scope.execute("SELECT * FROM audit")
+        assert await cursor.fetchone() is not None
+        await uow.settings.update(hq_role_id=10)
+    other = sqlite3.connect(database.path, isolation_level=None)
+    try:
+        other.execute("UPDATE guild_settings SET director_role_id = 8 WHERE guild_id = ?", (GUILD,))
+    finally:
+        other.close()
+    await _commit(store, 11)
+    async with store.read() as view:
+        settings = await view.settings.get()
+    assert (settings.hq_role_id, settings.director_role_id) == (11, 8)
+    assert cursor is not None  # the half-read cursor is still referenced here
