@@ -12,6 +12,7 @@ import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import aiosqlite
@@ -20,7 +21,7 @@ import pytest
 from bot.chesscom.client import ChessComClient
 from bot.config import ClDefaults
 from bot.errors import UserError
-from bot.formats.boards_csv import BoardsCsvError, parse_boards_csv
+from bot.formats.boards_csv import BoardRow, BoardsCsvError, parse_boards_csv
 from bot.services import decisions, matches, results, rosters, schedule, seasons
 from bot.services.actor import Actor, Role
 from bot.services.match_jobs import KINDS, POLL
@@ -328,6 +329,8 @@ async def test_manual_result_by_an_arbiter_only(database: Database) -> None:
     )
     await refused(database, results.enter_manual_result(w.store, ARBITER, w.match, bad), "add up")
     await refused(database, results.enter_manual_result(w.store, ARBITER, w.match, []))
+    quarter = [BoardRow(1, "alice", "bob", Fraction(7, 4), Fraction(1, 4))]  # not halves
+    await refused(database, results.enter_manual_result(w.store, ARBITER, w.match, quarter), "½")
     event = await audited(
         database,
         results.enter_manual_result(w.store, ARBITER, w.match, good),

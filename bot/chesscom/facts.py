@@ -84,8 +84,12 @@ class MatchFacts:
 def board_points(player: MatchPlayer) -> tuple[Fraction, int]:
     """CL-14: a player's points on their board and how many of its games have ended (summed
     in whole half-points: one Fraction per board, not one per game)."""
-    codes = [code for code in (player.played_as_white, player.played_as_black) if code]
-    return Fraction(sum(game_halves(code) for code in codes), 2), len(codes)
+    halves = ended = 0
+    for code in (player.played_as_white, player.played_as_black):
+        if code:
+            halves += game_halves(code)
+            ended += 1
+    return Fraction(halves, 2), ended
 
 
 @dataclass(frozen=True, slots=True)

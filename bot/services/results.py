@@ -75,10 +75,10 @@ async def _clubs(
 
 
 def _halves(value: Fraction) -> int:
-    half = 2 * value
-    if half.denominator != 1:
+    """Points as whole half-points (integer arithmetic: a Fraction product is slow)."""
+    if value.denominator not in (1, 2):
         raise UserError("points must be multiples of ½")
-    return int(half)
+    return value.numerator * (2 // value.denominator)
 
 
 @dataclass(frozen=True)
