@@ -103,6 +103,12 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _counted(count: int, noun: str) -> str:
+    """'1 division', '2 divisions', '1 match', '4 matches': the listing reads as English."""
+    plural = noun + ("es" if noun.endswith("ch") else "s")
+    return f"{count} {noun if count == 1 else plural}"
+
+
 def run_list(args: argparse.Namespace) -> int:
     """One line per season: name, status, divisions, matches, version."""
 
@@ -113,8 +119,8 @@ def run_list(args: argparse.Namespace) -> int:
                 divisions = await view.seasons.divisions(record.id)
                 matches = await view.matches.of_season(record.id)
                 lines.append(
-                    f"{record.name}\t{record.status}\t{len(divisions)} divisions"
-                    f"\t{len(matches)} matches\tversion {record.version}"
+                    f"{record.name}\t{record.status}\t{_counted(len(divisions), 'division')}"
+                    f"\t{_counted(len(matches), 'match')}\tversion {record.version}"
                 )
         return lines
 

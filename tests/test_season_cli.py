@@ -383,3 +383,20 @@ def test_a_locked_database_is_one_line_and_exit_1_not_a_traceback(
     assert captured.out == ""
     assert _arbiter(config, "list", "--guild", str(GUILD)) == 0
     assert "second" not in capsys.readouterr().out
+
+
+def test_the_listing_counts_in_english(
+    tmp_path: Path, config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`season list` says '1 division' and '1 match', not '1 divisions' (found in a walkthrough)."""
+    one = season([match("1", "A", "B", [("a1", "b1", 2)], round=1)], name="One")
+    assert _arbiter(config, "import", _file(tmp_path, one, "one.json"), "--guild", str(GUILD)) == 0
+    two = FIXTURE_SEASONS["two divisions"]
+    assert _arbiter(config, "import", _file(tmp_path, two, "two.json"), "--guild", str(GUILD)) == 0
+    capsys.readouterr()
+    assert _arbiter(config, "list", "--guild", str(GUILD)) == 0
+    lines = {
+        line.split("\t")[0]: line.split("\t")[2:4] for line in capsys.readouterr().out.splitlines()
+    }
+    assert lines["One"] == ["1 division", "1 match"]
+    assert lines[two["name"]] == ["2 divisions", "2 matches"]
