@@ -53,8 +53,11 @@ def test_the_season_exercises_the_rules(tmp_path: Path, capsys: pytest.CaptureFi
     """CL-15, CL-20, CL-21 forfeits (the last by a passed director motion), CL-DQ."""
     printed = _demo(tmp_path / "demo", 1, 5, capsys)
     summary = printed[printed.index("Summary:") :]
+    forfeits = summary.splitlines()[1]
     for rule in ("CL-15", "CL-20", "CL-21"):
-        assert rule in summary.splitlines()[1], summary
+        assert rule in forfeits, summary
+    listed = [int(part.split("CL-")[1]) for part in forfeits.split(", ") if "CL-" in part]
+    assert listed == sorted(listed), forfeits  # CL-5 before CL-15: the regulation's order
     assert "disqualified: none" not in summary
     assert "director motions passed: 1 forfeit(s)" in summary
 

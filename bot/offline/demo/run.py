@@ -158,6 +158,13 @@ def play(
     return DemoResult(season, report, out, script.steps, tuple(script.waiting))
 
 
+def _rule_order(rule: str) -> tuple[str, int, str]:
+    """Rule ids in the regulation's order: CL-5 before CL-15 (by number, not as text)."""
+    prefix, _, rest = rule.partition("-")
+    digits = "".join(ch for ch in rest if ch.isdigit())
+    return prefix, int(digits) if digits else 0, rest
+
+
 def summary(result: DemoResult) -> str:
     """The standings (as `arbiter league` prints them for the season file), the champion,
     the promotion proposal and what the rules did."""
@@ -171,7 +178,8 @@ def summary(result: DemoResult) -> str:
     rules: dict[str, int] = {}
     for breach in report.forfeits:
         rules[breach.rule] = rules.get(breach.rule, 0) + 1
-    forfeits = ", ".join(f"{count} {rule}" for rule, count in sorted(rules.items())) or "none"
+    in_order = sorted(rules.items(), key=lambda item: _rule_order(item[0]))
+    forfeits = ", ".join(f"{count} {rule}" for rule, count in in_order) or "none"
     lines = [
         *parts,
         "",
