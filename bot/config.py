@@ -245,6 +245,8 @@ def _describe(error: ValidationError) -> str:
     message = first["msg"]
     if first["type"] == "extra_forbidden":
         message = "unknown key"
+    elif first["type"] in ("model_type", "model_attributes_type", "dict_type"):
+        message = f"should be a table ([{key}] with its keys), not a single value"
     elif message.startswith("Value error, "):
         message = message.removeprefix("Value error, ")
         field, colon, rest = message.partition(": ")

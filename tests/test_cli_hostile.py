@@ -87,6 +87,8 @@ def test_chesscom_retries_bounded(value: str, capsys: pytest.CaptureFixture[str]
         (["club", "a" * 100_000], "longer than 100 characters"),
         (["player", "a\x1b[31mb"], "control characters"),
         (["player", "  "], "empty"),
+        (["player", "bad name!"], "is not a chess.com username"),  # refused before a request
+        (["player", "../club/x"], "is not a chess.com username"),
         (["player", "erik", "--base-url", "notaurl"], "not an http(s) URL"),
         (["player", "erik", "--base-url", "file:///etc/passwd"], "not an http(s) URL"),
         (["player", "erik", "--contact", "a\r\nX-Evil: 1"], "control characters"),

@@ -52,6 +52,8 @@ def test_environment_overrides_token_and_chesscom_url(tmp_path: Path) -> None:
     [
         ("[chesscom]\ntimeout_seconds = -1\n", "chesscom.timeout_seconds: Input should be greater"),
         ("[database]\npth = 'x'\n", "database.pth: unknown key"),
+        ("chesscom = 3\n", "chesscom: should be a table ([chesscom] with its keys)"),
+        ("rules = 'cl'\n", "rules: should be a table ([rules] with its keys)"),
         ("log_level = 'LOUD'\n", "log_level: Input should be"),
         ("[timezones]\nappeals = 'Mars/Olympus'\n", "timezones.appeals: unknown time zone"),
         (

@@ -72,6 +72,18 @@ def name_option(text: str) -> str:
     return _printable(text, "name")
 
 
+def player_option(text: str) -> str:
+    """A chess.com username, checked before any request (as `/roster link` checks it)."""
+    from bot.errors import UserError
+    from bot.services.rosters import chesscom_username
+
+    name = name_option(text)
+    try:
+        return chesscom_username(name)
+    except UserError as error:
+        raise argparse.ArgumentTypeError(error.message.rstrip(".")) from None
+
+
 def base_url_option(text: str) -> str:
     """`--base-url`: an http(s) URL with a host (empty means the configured one)."""
     if not text:
@@ -154,7 +166,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     player = commands.add_parser(
         "player", parents=[common], help="a player's status and daily timeout percentage"
     )
-    player.add_argument("name", type=name_option, help="chess.com username")
+    player.add_argument("name", type=player_option, help="chess.com username")
     player.set_defaults(handler=_handler(_show_player))
 
 

@@ -62,7 +62,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--lots",
         metavar="SEED",
         help="break ties left after every criterion by a drawing of lots with this recorded "
-        "seed (CORE-3; default: tied players share the rank)",
+        "seed: any text, e.g. the draw's date, so the drawing can be replayed (CORE-3; "
+        "default: tied players share the rank)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument(
