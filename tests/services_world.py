@@ -72,6 +72,16 @@ NOW = dt.datetime(2024, 1, 15, 12, tzinfo=dt.UTC)
 """The services' clock in these tests: before the test seasons start."""
 
 
+class Clock:
+    """A database clock the test moves (`clock.now = …`)."""
+
+    def __init__(self, now: dt.datetime = NOW) -> None:
+        self.now = now
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+
 async def open_database(path: Path, now: dt.datetime = NOW) -> Database:
     """A migrated database on `path` whose clock stands at `now`."""
     database = await Database.open(path, clock=lambda: now)

@@ -19,22 +19,12 @@ from bot.services.club_list import club_list
 from bot.services.standings_views import standings_views
 from storage.database import Database
 from storage.guild import GuildStore
-from tests.services_world import ADMIN_A, ADMIN_B, ARBITER_USER, HQ_USER, NOW, dump, refused
+from tests.services_world import ADMIN_A, ADMIN_B, ARBITER_USER, HQ_USER, NOW, Clock, dump, refused
 
 GUILD, OTHER_GUILD = 10, 11
 HQ = Actor(HQ_USER, frozenset({Role.HQ}))
 ARBITER = Actor(ARBITER_USER, frozenset({Role.ARBITER}))
 DEFAULTS = ClDefaults(clubs_per_division=4, divisions=["Premier", "Second"], min_players=[1, 1])
-
-
-class Clock:
-    """The database's clock, moved by the test."""
-
-    def __init__(self, now: dt.datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> dt.datetime:
-        return self.now
 
 
 @pytest.fixture

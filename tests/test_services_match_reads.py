@@ -28,6 +28,7 @@ from tests.services_world import (
     HQ_USER,
     NOW,
     PLAYER_USER,
+    Clock,
     dump,
     refused,
 )
@@ -36,16 +37,6 @@ GUILD, OTHER_GUILD = 10, 11
 HQ = Actor(HQ_USER, frozenset({Role.HQ}))
 ARBITER = Actor(ARBITER_USER, frozenset({Role.ARBITER}))
 DEFAULTS = ClDefaults(clubs_per_division=4, divisions=["Premier"], min_players=[1])
-
-
-class Clock:
-    """The database's clock, moved by the test."""
-
-    def __init__(self, now: dt.datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> dt.datetime:
-        return self.now
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from tests.services_world import (
     ARBITER_USER,
     HQ_USER,
     NOW,
+    Clock,
     dump,
     open_database,
     refused,
@@ -44,16 +45,6 @@ async def database(tmp_path: Path) -> AsyncIterator[Database]:
     database = await open_database(tmp_path / "arbiter.db")
     yield database
     await database.close()
-
-
-class Clock:
-    """The database's clock, moved by the test."""
-
-    def __init__(self, now: dt.datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> dt.datetime:
-        return self.now
 
 
 async def _season(store: GuildStore, clubs: tuple[str, ...], name: str = "Spring") -> None:
