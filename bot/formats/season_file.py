@@ -10,7 +10,6 @@ path of each problem); `dump_season` writes one back.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
 from fractions import Fraction
 from typing import Annotated, Any, Literal, Self
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -27,10 +26,11 @@ from pydantic import (
 )
 from pydantic.json_schema import GenerateJsonSchema
 
+from bot.formats.json_path import json_path
 from bot.formats.numbers import Count, HalfPoints, Name, Number, Printable, finite_number, iso_text
 from core.league import season as domain
 from core.league.registration import MIN_ADMINS
-from core.league.season import MAX_CHALLENGE_DEADLINE_HOURS, QUOTE_LIMIT, season_problems
+from core.league.season import MAX_CHALLENGE_DEADLINE_HOURS, season_problems
 from core.votes import MINIMUM_VOTERS, VOTE_HOURS
 
 Instant = Annotated[AwareDatetime, BeforeValidator(iso_text)]
@@ -270,21 +270,6 @@ class SeasonFileError(ValueError):
         self.problems = problems
 
 
-def _path(loc: Iterable[Any]) -> str:
-    """Render a pydantic location as `matches[3].boards[7].home_points` (a key of the
-    file, such as an `at_start` club, quoted when it is long or not printable)."""
-    text = ""
-    for part in loc:
-        if isinstance(part, int):
-            text += f"[{part}]"
-            continue
-        part = str(part)
-        if len(part) > QUOTE_LIMIT or not part.isprintable():
-            part = domain.quoted(part)
-        text += f".{part}" if text else part
-    return text
-
-
 class _NotInHalves(ValueError):
     """A board's points that are not multiples of ½ (only in a model built unvalidated)."""
 
@@ -476,7 +461,7 @@ def _parse(data: str | bytes | dict[str, Any]) -> tuple[SeasonModel, domain.Seas
             model = SeasonModel.model_validate_json(data)
     except ValidationError as error:
         problems = [
-            (_path(item["loc"]), item["msg"].removeprefix("Value error, "))
+            (json_path(item["loc"]), item["msg"].removeprefix("Value error, "))
             for item in error.errors(include_url=False)
         ]
         raise SeasonFileError(problems) from None

@@ -13,9 +13,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from bot.formats.json_path import json_path
 from bot.formats.numbers import Name, printable
 from bot.rendering.standings_text import shown_text
-from core.league.season import QUOTE_LIMIT, quoted
 from core.points import half_points
 from core.tour.events import BracketError, KnockoutResult, PlayedEvent
 from core.tour.finals import FinalsError
@@ -184,20 +184,6 @@ class _Problem(Exception):
         super().__init__(what)
         self.where = where
         self.what = what
-
-
-def json_path(loc: Sequence[int | str]) -> str:
-    """A pydantic location as a JSON path: ("events", 1, "name") → events[1].name."""
-    text = ""
-    for part in loc:
-        if isinstance(part, int):
-            text += f"[{part}]"
-            continue
-        part = str(part)
-        if len(part) > QUOTE_LIMIT or not part.isprintable():  # a key of the file: quoted
-            part = quoted(part)
-        text += f".{part}" if text else part
-    return text or "(file)"
 
 
 def points_table(model: PointsModel, label: str) -> PointsTable:
@@ -447,7 +433,7 @@ def parse_tour(
     try:
         model = TourFile.model_validate(data)
     except ValidationError as error:
-        found = [(json_path(e["loc"]), _pydantic_message(e)) for e in error.errors()]
+        found = [(json_path(e["loc"]) or "(file)", _pydantic_message(e)) for e in error.errors()]
         raise TourFileError(found) from None
     problems: list[tuple[str, str]] = []
     events: list[PlayedEvent] = []

@@ -16,7 +16,7 @@ from bot.rendering.division_view import (
     rank_text,
 )
 from bot.rendering.image_table import GREY, Cell, Column, TableStyle, table_png
-from bot.rendering.image_text import CODE_NOTE, has_code_boxes
+from bot.rendering.standings_image import mark_notes
 
 ROW_HEIGHT = 32
 CLUB_WIDTH = 170
@@ -26,7 +26,6 @@ WON, DRAWN, LOST, DIAGONAL = "#dcf1dc", "#fbf0cc", "#f8dcda", "#d5dbe3"
 NOTE = "Each cell: the row club's game points against the column club"
 NOTE_COLOURS = "(green won, yellow drawn, red lost; the column club's are in the mirrored cell)"
 NOTE_MORE = "F+ / F− forfeit won / lost · a dot: not played yet · MP match points · Rk rank"
-TIED_NOTE = "2= shared rank: still tied after match points, SB and direct encounter (CL-17)"
 DQ_NOTE = "DQ disqualified (CL-DQ): its matches, shown in grey, count for no one"
 
 
@@ -58,14 +57,7 @@ def _cell(cell: CrosstableCell) -> Cell:
 
 def crosstable_notes(view: DivisionView) -> list[str]:
     """The lines under the crosstable: how to read a cell, then the marks that appear."""
-    notes = [NOTE, NOTE_COLOURS, NOTE_MORE]
-    if any(row.tied for row in view.rows):
-        notes.append(TIED_NOTE)
-    if any(row.disqualified for row in view.rows):
-        notes.append(DQ_NOTE)
-    if any(map(has_code_boxes, (view.title, *(row.club for row in view.rows)))):
-        notes.append(CODE_NOTE)
-    return notes
+    return [NOTE, NOTE_COLOURS, NOTE_MORE, *mark_notes(view, DQ_NOTE)]
 
 
 def crosstable_png(view: DivisionView) -> bytes:

@@ -47,11 +47,18 @@ def _cells(row: ClubStanding) -> list[Cell]:
 
 def standings_notes(view: DivisionView) -> list[str]:
     """The lines under the table: the column legend, then the marks that appear."""
-    notes = [LEGEND]
+    return [LEGEND, *mark_notes(view, DQ_NOTE)]
+
+
+def mark_notes(view: DivisionView, dq_note: str) -> list[str]:
+    """The notes for the marks the division's image shows (both images): shared ranks,
+    a disqualified club (`dq_note`, each image saying how it shows its matches), and
+    letters drawn as code boxes."""
+    notes = []
     if any(row.tied for row in view.rows):
         notes.append(TIED_NOTE)
     if any(row.disqualified for row in view.rows):
-        notes.append(DQ_NOTE)
+        notes.append(dq_note)
     if any(map(has_code_boxes, (view.title, *(row.club for row in view.rows)))):
         notes.append(CODE_NOTE)
     return notes
