@@ -10,12 +10,10 @@ from typing import Any, Literal, cast
 
 import aiosqlite
 
+from core.votes import MotionKind
 from storage.database import from_text, to_text
 from storage.scope import ReadScope, WriteScope
 
-MotionKind = Literal[
-    "forfeit", "disqualify", "correct-result", "exclude-club", "division-makeup", "other"
-]
 MotionStatus = Literal["open", "passed", "rejected", "no-decision"]
 
 
@@ -70,7 +68,7 @@ _COLUMNS = (
 def _motion(row: aiosqlite.Row, votes: dict[int, bool]) -> Motion:
     return Motion(
         id=row["id"],
-        kind=cast(MotionKind, row["kind"]),
+        kind=MotionKind(row["kind"]),
         season_id=row["season_id"],
         match_id=row["match_id"],
         club_id=row["club_id"],
@@ -151,7 +149,7 @@ class MotionRepository(MotionReader):
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 scope.guild_id,
-                motion.kind,
+                MotionKind(motion.kind).value,
                 motion.season_id,
                 motion.match_id,
                 motion.club_id,
@@ -166,7 +164,7 @@ class MotionRepository(MotionReader):
             ),
         )
         assert cursor.lastrowid is not None
-        scope.record("motions", {"id": cursor.lastrowid, "kind": motion.kind})
+        scope.record("motions", {"id": cursor.lastrowid, "kind": MotionKind(motion.kind).value})
         return cursor.lastrowid
 
     async def set_message(self, motion_id: int, channel_id: int, outbox_id: int) -> None:

@@ -18,7 +18,7 @@ from bot.chesscom.client import ChessComClient
 from bot.league.automation.context import AutomationContext
 from bot.league.electorate import Unreadable
 from bot.league.jobs import register_league_jobs
-from bot.league.motions.service import CLOSE_JOB, run_close_job
+from bot.league.motions.lifecycle import CLOSE_JOB, run_close_job
 from bot.league.rosters.removal_checks import VERIFY_JOB, resume_verifications, verification_job
 from bot.league.standings.pin_refresher import PinRefresher
 from bot.league.store import StandingsCache

@@ -17,13 +17,11 @@ from bot.app.command_input import actor_of, read_boards
 from bot.app.permissions import guild_store, is_director
 from bot.app.ui.members import director_ids
 from bot.app.ui.motion_buttons import vote_text
+from bot.league.motions.actions import ACTIONS, DISQUALIFY_RULES, MotionRequest
+from bot.league.motions.lifecycle import open_motion, vote_rules
 from bot.league.motions.reads import motion_card, motion_choices, motion_list
-from bot.league.motions.service import DISQUALIFY_RULES, MotionRequest, open_motion, vote_rules
 from bot.rendering.motions import motion_embed, motion_title, motions_embed
 
-Kind = Literal[
-    "forfeit", "disqualify", "correct-result", "exclude-club", "division-makeup", "other"
-]
 Status = Literal["open", "passed", "rejected", "no-decision"]
 
 
@@ -50,14 +48,17 @@ class Votes(commands.Cog):
         boards="The corrected boards as CSV (correct-result).",
         next_season="Name of next season (division-makeup; default: this one's plus one).",
     )
-    @app_commands.choices(rule=[app_commands.Choice(name=r, value=r) for r in DISQUALIFY_RULES])
+    @app_commands.choices(
+        kind=[app_commands.Choice(name=k.value, value=k.value) for k in ACTIONS],
+        rule=[app_commands.Choice(name=r, value=r) for r in DISQUALIFY_RULES],
+    )
     @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
     @app_commands.autocomplete(match=autocomplete.matches)
     @is_director()
     async def open_(
         self,
         interaction: discord.Interaction,
-        kind: Kind,
+        kind: str,
         reason: app_commands.Range[str, 1, 500],
         season: str | None = None,
         match: int | None = None,

@@ -8,7 +8,7 @@ are integer half-points (a board's 1.5 is 3), so they are exact and cheap to add
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -266,21 +266,6 @@ class Season:
         return {club: d.name for d in self.divisions for club in d.clubs}
 
 
-def _second_seats(
-    board: Board, b_index: int, home_seat: int, away_seat: int, where: str
-) -> Iterable[tuple[str, str]]:
-    """CL-18: the players of `board` already seated on an earlier board of the same match."""
-    for side, seat, name in (
-        ("home_player", home_seat, board.home_player),
-        ("away_player", away_seat, board.away_player),
-    ):
-        if seat != b_index:
-            yield (
-                f"{where}.boards[{b_index}].{side}",
-                f"{quoted(name)} already plays on boards[{seat}] of this match",
-            )
-
-
 def _division_problems(season: Season) -> Iterable[tuple[str, str]]:
     """CL-7, CL-12: at least one division, each with clubs; names and clubs unique (clubs
     compared case-insensitively, as chess.com compares them)."""
@@ -356,30 +341,41 @@ def _match_problems(
     yield from _board_problems(games, match, where)
 
 
-def _board_problems(games: int, match: Match, where: str) -> Iterable[tuple[str, str]]:
-    """CL-14, CL-18: each board's points add up to `games`, and a player takes one seat."""
+def board_problems(boards: Sequence[Board], games: int) -> Iterable[tuple[int, str, str]]:
+    """CL-14, CL-18: the one check of a match's boards — each board's points add up to `games`
+    (never negative) and a player takes one seat (usernames compared case-insensitively) —
+    as (board index, field, problem) triples; the season file and every door that stores
+    boards (an arbiter's result, a correction motion, a chess.com import) use it."""
     full = 2 * games
     seated: dict[str, int] = {}
-    for b_index, board in enumerate(match.boards):
+    for b_index, board in enumerate(boards):
         home_name, away_name = board.home_player.lower(), board.away_player.lower()
         if home_name == away_name:
-            yield (
-                f"{where}.boards[{b_index}].away_player",
-                f"{quoted(board.away_player)} cannot play themselves",
-            )
-        home_seat = seated.setdefault(home_name, b_index)
-        away_seat = seated.setdefault(away_name, b_index)
-        if home_seat != b_index or away_seat != b_index:
-            yield from _second_seats(board, b_index, home_seat, away_seat, where)
+            yield b_index, "away_player", f"{quoted(board.away_player)} cannot play themselves"
+        for side, key, name in (
+            ("home_player", home_name, board.home_player),
+            ("away_player", away_name, board.away_player),
+        ):
+            seat = seated.setdefault(key, b_index)
+            if seat != b_index:
+                yield b_index, side, f"{quoted(name)} already plays on boards[{seat}] of this match"
         home, away = board.home_half, board.away_half
         if home < 0 or away < 0:
-            yield f"{where}.boards[{b_index}]", "points cannot be negative"
+            yield b_index, "", "points cannot be negative"
         elif home + away != full:
             yield (
-                f"{where}.boards[{b_index}].home_points",
+                b_index,
+                "home_points",
                 f"home {decimal_text(Fraction(home, 2))} + away {decimal_text(Fraction(away, 2))}"
                 f" = {decimal_text(Fraction(home + away, 2))}, not games_per_board {games}",
             )
+
+
+def _board_problems(games: int, match: Match, where: str) -> Iterable[tuple[str, str]]:
+    """CL-14, CL-18: `board_problems` of one match, each at its path in the season file."""
+    for b_index, side, problem in board_problems(match.boards, games):
+        suffix = f".{side}" if side else ""
+        yield f"{where}.boards[{b_index}]{suffix}", problem
 
 
 def _round_robin_problems(season: Season) -> Iterable[tuple[str, str]]:

@@ -11,6 +11,7 @@ from bot.chesscom.client import ChessComClient, ClientSettings
 from bot.league.clubs import service as clubs
 from bot.league.clubs.card import club_card
 from bot.league.clubs.service import club_url_id
+from bot.league.motions.lifecycle import MotionRequest, cast_vote, open_motion
 from bot.league.store import StandingsCache
 from core.league.season import SeasonRules
 from storage.database import Database
@@ -33,6 +34,7 @@ OTHER_GUILD = 20
 HQ = Actor(HQ_USER, frozenset({Role.HQ}))
 DIRECTOR = Actor(DIRECTOR_USER, frozenset({Role.DIRECTOR}))
 ADMIN = Actor(ADMIN_A[0])
+ELECTORATE = (DIRECTOR_USER, 106, 107)
 
 
 async def _registered(database: Database, client: ChessComClient) -> int:
@@ -151,31 +153,41 @@ async def test_reject_records_the_reason(database: Database, client: ChessComCli
     assert (event.club.status, event.club.reason) == ("rejected", "not a fan club")
 
 
-async def test_exclusion_needs_a_director_and_a_motion(
+async def test_cl_4_exclusion_needs_a_passed_exclude_club_motion(
     database: Database, client: ChessComClient
 ) -> None:
-    """CL-4, CL-23: exclusion is a director decision from a passed exclude-club motion of
-    this guild; HQ cannot exclude, and a director without one cannot either (an unknown,
-    open, undecided or other-kind motion is refused: no role bypasses a vote)."""
+    """CL-4, CL-23: exclusion is applied only by a passed exclude-club motion: HQ cannot open
+    one, an open, rejected or undecided motion leaves the club as it is (no role bypasses a
+    vote), and the passed one excludes it, audited as the last vote that closed it."""
     store = GuildStore(database, GUILD)
     club_id = await _registered(database, client)
-    motion = await stored_motion(store, "exclude-club", club_id=club_id)
-    await refused(database, clubs.exclude_club(store, HQ, club_id, motion, "profile"), "director")
-    await refused(database, clubs.exclude_club(store, DIRECTOR, club_id, 0, "profile"), "motion")
-    for other, why in (
-        (99999, "No motion 99999"),
-        (await stored_motion(store, "exclude-club", None, club_id=club_id), "is open"),
-        (await stored_motion(store, "exclude-club", "no-decision", club_id=club_id), "no-decision"),
-        (await stored_motion(store, "disqualify", club_id=club_id), "exclude-club motion"),
-    ):
-        await refused(database, clubs.exclude_club(store, DIRECTOR, club_id, other, "x"), why)
-    event = await audited(
-        database,
-        clubs.exclude_club(store, DIRECTOR, club_id, motion, "profile unclear"),
-        DIRECTOR_USER,
-        "club.exclude",
+    async with store.change(1, "setup.set", "s") as uow:
+        await uow.settings.update(directors_channel_id=77)
+    request = MotionRequest("exclude-club", "profile unclear", club=club_id)
+    await refused(database, open_motion(store, HQ, request, ELECTORATE), "director")
+
+    async def status() -> str:
+        async with store.read() as view:
+            club = await view.clubs.get(club_id)
+        assert club is not None
+        return club.status
+
+    rejected = await open_motion(store, DIRECTOR, request, ELECTORATE)
+    split = await open_motion(store, DIRECTOR, request, ELECTORATE)
+    waiting = await open_motion(store, DIRECTOR, request, ELECTORATE)
+    for director in ELECTORATE:
+        await cast_vote(store, director, rejected.id, False)
+    await cast_vote(store, ELECTORATE[0], split.id, True)
+    await cast_vote(store, ELECTORATE[1], split.id, False)  # split: no decision at once
+    await cast_vote(store, ELECTORATE[0], waiting.id, True)
+    assert await status() == "pending"
+    passed = await open_motion(store, DIRECTOR, request, ELECTORATE)
+    await cast_vote(store, ELECTORATE[0], passed.id, True)
+    await cast_vote(store, ELECTORATE[1], passed.id, True)
+    await audited(
+        database, cast_vote(store, ELECTORATE[2], passed.id, True), ELECTORATE[2], "motion.vote"
     )
-    assert event.club.status == "excluded"
+    assert await status() == "excluded"
 
 
 async def test_exclusion_records_the_exclusion_and_the_cl_23_disqualification(
@@ -195,7 +207,8 @@ async def test_exclusion_records_the_exclusion_and_the_cl_23_disqualification(
             ids.append(season.id)
         await uow.seasons.set_status(ids[0], "finished")
     motion = await stored_motion(store, "exclude-club", club_id=club_id)
-    event = await clubs.exclude_club(store, DIRECTOR, club_id, motion, "profile unclear")
+    async with store.change(DIRECTOR_USER, "test.exclude", f"club:{club_id}") as uow:
+        event = await clubs.exclude_club_in(uow, club_id, motion, "profile unclear", None)
     assert [s.season.name for s in event.seasons] == ["Now"]
     assert [d.club for d in event.seasons[0].after.disqualified] == [event.club.name]
     async with store.read() as view:

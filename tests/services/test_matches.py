@@ -1,6 +1,7 @@
 """Match, result, roster and decision services on a real SQLite file and the 127.0.0.1 fake
 chess.com: challenges, at-start facts, reschedule moving jobs, chess.com import (idempotent,
-closed accounts), manual results from CSV, roster links and removals, director decisions,
+closed accounts), manual results from CSV, roster links and removals, director decisions by
+motions only,
 hostile input, and a result import racing a reschedule on one match."""
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from bot.formats.boards_csv import BoardRow, BoardsCsvError, parse_boards_csv
 from bot.league.matches import results
 from bot.league.matches import service as matches
 from bot.league.matches.jobs import KINDS, POLL
-from bot.league.motions import decisions
+from bot.league.motions.lifecycle import MotionRequest, cast_vote, open_motion
 from bot.league.rosters import service as rosters
 from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons
@@ -34,7 +35,6 @@ from storage.database import Clock, Database
 from storage.guild import GuildStore
 from tests.support import services_world
 from tests.support.chesscom_fake import FakeChessCom
-from tests.support.motion_world import stored_motion
 from tests.support.services_world import (
     ADMIN_A,
     ADMIN_B,
@@ -395,126 +395,53 @@ async def test_roster_links_and_removals(database: Database) -> None:
     assert removal.verification == "pending" and removal.reason == "timeouts"
 
 
-async def test_director_decisions_need_a_motion(database: Database) -> None:
-    """CL-23: a director records a decision only with a passed motion of this guild of the
-    matching kind (an unknown, open, rejected or other-kind motion is refused);
-    HQ cannot; a match of another season, a club not in the match, unknown kinds and rules
-    are refused."""
+async def test_cl_23_director_decisions_are_recorded_only_by_a_passed_motion(
+    database: Database,
+) -> None:
+    """CL-23: no role bypasses a vote — a director decision fact is recorded only when its
+    motion passes: HQ cannot open one, a forfeit of a club not in the match, an unknown kind,
+    an unknown rule and a disqualification naming no club are refused at opening (nothing
+    written); an open or rejected motion records nothing; the passed one records its
+    decision with its id."""
     w = await _world(database)
     a = w.clubs["Team Romania"]
-    passed = await stored_motion(w.store, "forfeit", match_id=w.match, club_id=a)
-    still_open = await stored_motion(w.store, "forfeit", None, match_id=w.match, club_id=a)
-    rejected = await stored_motion(w.store, "forfeit", "rejected", match_id=w.match, club_id=a)
-    other_kind = await stored_motion(w.store, "disqualify", club_id=a)
-    await refused(
-        database,
-        decisions.record_decision(
-            w.store, HQ, "Spring", "forfeit", "CL-21", match_id=w.match, club=a, motion_id=passed
-        ),
-        "director",
-    )
-    await refused(
-        database,
-        decisions.record_decision(
-            w.store, DIRECTOR, "Spring", "forfeit", "CL-21", match_id=w.match, club=a
-        ),
-        "motion",
-    )
-    await refused(
-        database,
-        decisions.record_decision(
-            w.store,
-            DIRECTOR,
-            "Spring",
-            "forfeit",
-            "CL-21",
-            match_id=w.other_season_match,
-            club=a,
-            motion_id=passed,
-        ),
-        "not a match of season",
-    )
-    await refused(
-        database,
-        decisions.record_decision(
-            w.store,
-            DIRECTOR,
-            "Spring",
-            "forfeit",
-            "CL-21",
-            match_id=w.match,
-            club=w.clubs["C"],
-            motion_id=passed,
-        ),
-        "does not play",
-    )
-    await refused(
-        database,
-        decisions.record_decision(
-            w.store, DIRECTOR, "Spring", "banish", "CL-21", club=a, motion_id=passed
-        ),
-        "kind",
-    )
-    await refused(
-        database,
-        decisions.record_decision(
-            w.store, DIRECTOR, "Spring", "disqualification", "CL-99", club=a, motion_id=passed
-        ),
-        "rule",
-    )
-    await refused(
-        database,
-        decisions.record_decision(
-            w.store, DIRECTOR, "Spring", "disqualification", "CL-23", motion_id=passed
-        ),
-        "names the club",
-    )
-    for motion, why in (
-        (99999, "No motion 99999"),
-        (still_open, "is open"),
-        (rejected, "is rejected"),
-        (other_kind, "needs a forfeit motion"),
+    async with w.store.change(1, "setup.set", "s") as uow:
+        await uow.settings.update(directors_channel_id=77)
+    electorate = (DIRECTOR_USER, 106, 107)
+    forfeit = MotionRequest("forfeit", "Roster", match_id=w.match, club=a)
+    await refused(database, open_motion(w.store, HQ, forfeit, electorate), "director")
+    for request, why in (
+        (MotionRequest("forfeit", "x", match_id=w.match, club=w.clubs["C"]), "does not play"),
+        (MotionRequest("banish", "x", club=a), "kind"),
+        (MotionRequest("disqualify", "x", "Spring", club=a, rule="CL-99"), "rule"),
+        (MotionRequest("disqualify", "x", "Spring", rule="CL-23"), "names the club"),
+        (MotionRequest("forfeit", "x", match_id=w.other_season_match + 99, club=a), "No match"),
     ):
-        await refused(
-            database,
-            decisions.record_decision(
-                w.store,
-                DIRECTOR,
-                "Spring",
-                "forfeit",
-                "CL-21",
-                match_id=w.match,
-                club=a,
-                motion_id=motion,
-            ),
-            why,
-        )
-    event = await audited(
-        database,
-        decisions.record_decision(
-            w.store,
-            DIRECTOR,
-            "Spring",
-            "forfeit",
-            "cl-21",
-            match_id=w.match,
-            club=a,
-            motion_id=passed,
-        ),
-        DIRECTOR_USER,
-        "decision.forfeit",
-    )
-    assert (event.rule, event.motion_id, event.match_id) == ("CL-21", passed, w.match)
-    system = await decisions.record_decision(
-        w.store, Actor.system(), "Spring", "disqualification", "CL-DQ", club=a
-    )
-    assert system.motion_id is None
+        await refused(database, open_motion(w.store, DIRECTOR, request, electorate), why)
+
+    async def decisions() -> list[tuple[str, str, int | None]]:
+        async with w.store.read() as view:
+            return [(d.kind, d.rule, d.motion_id) for d in await view.decisions.of_season(w.season)]
+
+    rejected = await open_motion(w.store, DIRECTOR, forfeit, electorate)
+    still_open = await open_motion(w.store, DIRECTOR, forfeit, electorate)
+    for director in electorate:
+        await cast_vote(w.store, director, rejected.id, False)
+    await cast_vote(w.store, DIRECTOR_USER, still_open.id, True)
+    assert await decisions() == []
+    passed = await open_motion(w.store, DIRECTOR, forfeit, electorate)
+    for director in electorate:
+        cast = await cast_vote(w.store, director, passed.id, True)
+    assert cast.closed and cast.motion.status == "passed"
+    assert await decisions() == [("forfeit", "CL-21", passed.id)]
 
 
 async def test_another_guild_sees_nothing(database: Database, client: ChessComClient) -> None:
     """Every service given another guild's ids finds nothing and writes nothing."""
     w = await _world(database)
     other = GuildStore(database, 20)
+    async with other.change(1, "setup.set", "s") as uow:  # a guild that could hold motions
+        await uow.settings.update(directors_channel_id=77)
     before = await dump(database)
     calls = [
         matches.record_challenge_issued(other, Actor.system(), w.match, 1),
@@ -522,7 +449,7 @@ async def test_another_guild_sees_nothing(database: Database, client: ChessComCl
         results.enter_manual_result(other, ARBITER, w.match, parse_boards_csv("1,a1,b1,1,1")),
         results.import_chesscom_result(other, client, Actor.system(), w.match, CHESSCOM_MATCH),
         rosters.record_removal(other, Actor.system(), w.season, w.clubs["C"], "abc", "other"),
-        decisions.record_decision(other, Actor.system(), w.season, "exclusion", "CL-4", club=1),
+        open_motion(other, DIRECTOR, MotionRequest("exclude-club", "x", club=1), (1, 2, 3)),
     ]
     for call in calls:
         with pytest.raises(UserError, match="No "):

@@ -10,7 +10,7 @@ import datetime as dt
 import sqlite3
 from pathlib import Path
 
-from bot.league.motions.service import CLOSE_JOB
+from bot.league.motions.lifecycle import CLOSE_JOB
 from bot.runtime.clock import VirtualClock
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload

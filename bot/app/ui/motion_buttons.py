@@ -26,7 +26,7 @@ from bot.app.errors import UserError
 from bot.app.permissions import guild_store
 from bot.app.tree import new_error_id
 from bot.app.ui.members import director_ids
-from bot.league.motions.service import MotionRequest, cast_vote, open_motion
+from bot.league.motions.lifecycle import MotionRequest, cast_vote, open_motion
 from bot.rendering.escape import cut
 from bot.rendering.motions import (
     MAKEUP_PATTERN,
@@ -35,6 +35,7 @@ from bot.rendering.motions import (
     makeup_custom_id,
     vote_custom_id,
 )
+from core.votes import MotionKind
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +133,7 @@ class DivisionMakeupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templ
             actor = await actor_of(guild_store(interaction), interaction)
             actor.require(Role.DIRECTOR)
             request = MotionRequest(
-                "division-makeup",
+                MotionKind.DIVISION_MAKEUP,
                 "CL-8: adopt next season's divisions as proposed from the standings.",
                 season=self.season_id,
             )

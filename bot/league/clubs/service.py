@@ -1,5 +1,6 @@
 """Club use cases (CL-2..4): register a chess.com club, HQ's approval or rejection, exclusion
-by a passed director motion, the club's admins and its reminder channel.
+(applied by a passed exclude-club motion, `motions.actions.ExcludeClub`), the club's admins
+and its reminder channel.
 
 Each is one unit of work; a refusal raises `UserError` before anything is written.
 """
@@ -15,7 +16,6 @@ from bot.app.errors import UserError
 from bot.app.inputs import NOTE_LIMIT, clean_text, positive_id, shown
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
 from bot.chesscom.models import ClubProfile
-from bot.league.motions.decisions import passed_motion
 from bot.league.references import find_club
 from bot.league.store import load_season
 from bot.rendering import announcements
@@ -249,23 +249,6 @@ async def exclude_club_in(
         seasons.append(SeasonExclusion(season, before, after))
     uow.details["motion"] = motion_id
     return ClubExcluded(decided, reason, tuple(seasons))
-
-
-async def exclude_club(
-    store: GuildStore, actor: Actor, club: str | int, motion_id: int, reason: str
-) -> ClubExcluded:
-    """CL-4, CL-23: a director applies a passed motion's exclusion of a club (its id is
-    required and must be a passed exclude-club motion of this guild: no role bypasses the
-    vote), in its own unit of work, announced."""
-    actor.require(Role.DIRECTOR)
-    motion = positive_id(motion_id, "The motion")
-    why = clean_text(reason, "reason", NOTE_LIMIT)
-    club_id = await _club_id(store, club)
-    async with store.change(actor.user_id, "club.exclude", f"club:{club_id}") as uow:
-        await passed_motion(uow.motions, motion, "exclusion")
-        excluded = await exclude_club_in(uow, club_id, motion, why, actor.user_id)
-        await announce(uow, announcements.club_decided(excluded.club.name, "excluded", why))
-    return excluded
 
 
 async def add_admin(

@@ -16,6 +16,7 @@ from bot.chesscom.facts import FactsError, MatchFacts, Placement
 from bot.chesscom.models import FAIR_PLAY_STATUS, FINISHED
 from bot.chesscom.reader import read_match
 from bot.formats.boards_csv import BoardRow
+from bot.league.matches.boards import board_records, checked
 from bot.league.matches.jobs import POLL, cancel_jobs
 from bot.league.matches.service import chesscom_match_id
 from bot.league.references import find_match
@@ -141,6 +142,10 @@ async def read_chesscom_result(
         BoardRecord(n, b.home_player, b.away_player, _halves(b.home_points), _halves(b.away_points))
         for n, b in zip(facts.board_numbers, facts.match.boards, strict=True)
     )
+    try:
+        checked(boards, games)
+    except UserError as problem:
+        raise UserError(f"chess.com match {chesscom} cannot be stored: {problem.message}") from None
     return ChessComRead(match, home, away, chesscom, facts, boards, observed)
 
 
@@ -239,23 +244,10 @@ async def enter_manual_result(
     """CL-14: an arbiter enters a match's boards by hand (from a parsed boards CSV) when
     chess.com cannot supply them; each board's points add up to the season's games."""
     actor.require(Role.ARBITER)
-    if not rows:
-        raise UserError("A result needs at least one board.")
     if finished_at is not None and finished_at.tzinfo is None:
         raise UserError("The finish instant needs a time zone.")
     match, home, away, games = await _clubs(store, match_id)
-    boards = []
-    for row in rows:
-        home_half, away_half = _halves(row.home_points), _halves(row.away_points)
-        if home_half < 0 or away_half < 0 or home_half + away_half != 2 * games:
-            raise UserError(
-                f"Board {row.board}: the points must add up to {games} (the games per board)."
-            )
-        boards.append(
-            BoardRecord(row.board, row.home_player, row.away_player, home_half, away_half)
-        )
-    if len({b.board for b in boards}) != len(boards):
-        raise UserError("A board number is given twice.")
+    boards = board_records(rows, games)
     async with store.change(actor.user_id, "match.result", f"match:{match.id}") as uow:
         current = await find_match(uow.matches, match.id)
         finished = finished_at or uow.now

@@ -15,7 +15,7 @@ from bot.app.errors import UserError
 from bot.chesscom.client import ChessComError
 from bot.chesscom.models import PlayerStats
 from bot.league.electorate import Unreadable, not_read
-from bot.league.motions.service import MotionRequest, open_motion_in
+from bot.league.motions.lifecycle import MotionRequest, open_motion_in
 from bot.league.store import load_season
 from bot.rendering.escape import user_text
 from bot.runtime.announce import announce
@@ -28,6 +28,7 @@ from core.league.roster import (
     check_removal,
     is_multi_team,
 )
+from core.votes import MotionKind
 from storage.guild import GuildStore, UnitOfWork
 from storage.jobs import Job
 from storage.motions import Motion
@@ -182,7 +183,7 @@ async def verify_removal_in(
         )
     else:
         request = MotionRequest(
-            "forfeit",
+            MotionKind.FORFEIT,
             f"CL-21 removal not verified: {why}.",
             match_id=upcoming.id,
             club=club.id,
