@@ -11,21 +11,27 @@ import os
 import tomllib
 from fractions import Fraction
 from pathlib import Path
-from typing import Literal, Self
+from typing import TYPE_CHECKING, Literal, Self
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 from bot.formats.numbers import Count, Number
+from bot.formats.rule_fields import rule_fields, season_rules
 from core.league import season as league
-from core.league.registration import MIN_ADMINS
-from core.league.roster import TIMEOUT_LIMIT_PERCENT
-from core.league.season import START_TIME, START_ZONE
+from core.league.season import START_ZONE
 from core.tour.appeals import DEADLINE_TIME, DEFAULT_APPEAL_ZONE
 from core.tour.disconnections import RECONNECT_WINDOW
 from core.tour.qualification import TOP_OF_STANDINGS
 from core.tour.ranking import EVENT_SIZES, EventType
-from core.votes import MINIMUM_VOTERS, VOTE_HOURS
 
 DEFAULT_PATH = Path("config.toml")
 TOKEN_ENV = "DISCORD_TOKEN"
@@ -78,21 +84,16 @@ def _clock(text: str) -> dt.time:
     return dt.time.fromisoformat(text)
 
 
-class ClDefaults(_Section):
-    """CL defaults frozen into each new season (CCT-16): the season file's `rules` plus the
-    settings core's CL functions take as parameters."""
+CL_LEFT_OUT = tuple(f.name for f in league.rule_settings() if not f.metadata["config"])
+"""`SeasonRules` fields the config does not set as such: a season's cut-off is given when it
+is created (`/season create cutoff`), its zone is `timezones.league_start`."""
 
-    games_per_board: Count = Field(league.GAMES_PER_BOARD, ge=1, description="CL-14")
-    challenge_deadline_hours: Count = Field(
-        league.CHALLENGE_DEADLINE_HOURS,
-        ge=0,
-        le=league.MAX_CHALLENGE_DEADLINE_HOURS,
-        description="CL-15",
-    )
-    max_members: Count = Field(league.MAX_MEMBERS, ge=1, description="CL-5")
-    max_avg_rating: Number = Field(league.MAX_AVG_RATING, gt=0, description="CL-6")
-    forfeits_to_disqualify: Count = Field(league.FORFEITS_TO_DISQUALIFY, ge=1, description="CL-DQ")
-    start_time: str = Field(START_TIME.strftime("%H:%M"), pattern=HHMM, description="CL-13")
+
+class _ClSettings(_Section):
+    """CL defaults frozen into each new season (CCT-16): every `SeasonRules` field (generated
+    from it, `bot.formats.rule_fields`, but `CL_LEFT_OUT`) plus the divisions new seasons
+    start with. A value below the regulation's floor (CL-23's 3 voters …) is refused."""
+
     divisions: list[str] = Field(
         default_factory=lambda: ["Premier Division", "Division One", "Division Two"],
         min_length=1,
@@ -100,20 +101,6 @@ class ClDefaults(_Section):
     )
     min_players: list[Count] = Field(
         default_factory=lambda: [15, 11, 5], description="CL-9..11, one per division"
-    )
-    clubs_per_division: Count = Field(13, ge=2, description="CL-12")
-    promoted: Count = Field(3, ge=0, description="CL-8")
-    relegated: Count = Field(3, ge=0, description="CL-8")
-    min_club_admins: Count = Field(MIN_ADMINS, ge=1, description="CL-2..4")
-    timeout_ratio_limit_percent: Number = Field(
-        float(TIMEOUT_LIMIT_PERCENT), ge=0, le=100, description="CL-21"
-    )
-    vote_deadline_hours: Count = Field(VOTE_HOURS, ge=1, description="CL-23")
-    vote_quorum: Count = Field(MINIMUM_VOTERS, ge=1, description="CL-23")
-    reminder_hours: list[Count] = Field(
-        default_factory=lambda: list(league.REMINDER_HOURS),
-        max_length=10,
-        description="CL-15: reminders this many hours before the challenge deadline",
     )
 
     @model_validator(mode="after")
@@ -132,26 +119,13 @@ class ClDefaults(_Section):
             raise ValueError("divisions: names must be different and not empty (CL-7)")
         return self
 
-    def season_rules(self, zone: str = START_ZONE) -> league.SeasonRules:
+    def season_rules(
+        self, zone: str = START_ZONE, cutoff: dt.date | None = None
+    ) -> league.SeasonRules:
         """CCT-16: every rule value a new season freezes (the season file's `rules`), its
-        matches starting at `start_time` in `zone` (the config's `timezones.league_start`)."""
-        return league.SeasonRules(
-            games_per_board=self.games_per_board,
-            challenge_deadline_hours=self.challenge_deadline_hours,
-            max_members=self.max_members,
-            max_avg_rating=self.max_avg_rating,
-            forfeits_to_disqualify=self.forfeits_to_disqualify,
-            promoted=self.promoted,
-            relegated=self.relegated,
-            reminder_hours=tuple(self.reminder_hours),
-            vote_deadline_hours=self.vote_deadline_hours,
-            vote_quorum=self.vote_quorum,
-            min_club_admins=self.min_club_admins,
-            timeout_ratio_limit_percent=self.timeout_limit(),
-            clubs_per_division=self.clubs_per_division,
-            start_time=self.start_clock(),
-            start_zone=zone,
-        )
+        matches starting at `start_time` in `zone` (the config's `timezones.league_start`),
+        its divisions decided by the standings as at `cutoff` (CL-1)."""
+        return season_rules(dict(self), start_zone=zone, divisions_cutoff=cutoff)
 
     def season_divisions(self) -> tuple[league.Division, ...]:
         """CL-7, CL-9..11: a new season's divisions, best first, before clubs register."""
@@ -162,11 +136,23 @@ class ClDefaults(_Section):
 
     def start_clock(self) -> dt.time:
         """CL-13: the local start time of every match (`division_schedule(at=…)`)."""
-        return _clock(self.start_time)
+        return self.season_rules().start_time
 
     def timeout_limit(self) -> Fraction:
         """CL-21: the timeout percentage above which a removal is justified, exactly."""
-        return league.exact_percent(self.timeout_ratio_limit_percent)
+        return self.season_rules().timeout_ratio_limit_percent
+
+
+if TYPE_CHECKING:
+    ClDefaults = _ClSettings
+else:
+    ClDefaults = create_model(
+        "ClDefaults",
+        __base__=_ClSettings,
+        __doc__=_ClSettings.__doc__,
+        __module__=__name__,
+        **rule_fields(leave_out=CL_LEFT_OUT),
+    )
 
 
 class CctDefaults(_Section):

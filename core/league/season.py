@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import Field, dataclass, field, fields
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from core.league.registration import MIN_ADMINS
 from core.points import decimal_text
@@ -69,43 +70,149 @@ def exact_percent(value: Fraction | Decimal | float | int) -> Fraction:
     return percent
 
 
+MAX_REMINDERS = 10
+"""CL-15: reminders a season may send per match (more would flood the clubs' channels)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleFloor:
+    """A fixed part of the regulation a setting cannot go below: the lowest value its text
+    allows and the rule that says so (a config or season file lowering it is refused)."""
+
+    lowest: int | Fraction
+    rule: str
+    text: str
+
+
+def about(
+    rule: str,
+    doc: str,
+    *,
+    ge: float | None = None,
+    gt: float | None = None,
+    le: float | None = None,
+    items: int | None = None,
+    floor: RuleFloor | None = None,
+    config: bool = True,
+) -> dict[str, Any]:
+    """A `SeasonRules` field's metadata: the rule it belongs to, what it is, its bounds
+    (`items`: a list's most values) and its floor — the one definition the config's
+    `[rules.cl]` and the season file's `rules` are generated from (`config`: False when the
+    config does not set it as such, e.g. the cut-off date or the zone)."""
+    return {
+        "rule": rule,
+        "doc": doc,
+        "ge": ge,
+        "gt": gt,
+        "le": le,
+        "items": items,
+        "floor": floor,
+        "config": config,
+    }
+
+
+VOTE_FLOOR = RuleFloor(MINIMUM_VOTERS, "CL-23", "a decision needs at least 3 directors voting")
+DISQUALIFY_FLOOR = RuleFloor(
+    FORFEITS_TO_DISQUALIFY, "CL-15, CL-20, CL-21", "3 or more forfeits on one counter disqualify"
+)
+ADMINS_FLOOR = RuleFloor(MIN_ADMINS, "CL-3", "a club needs at least 2 admins")
+TIMEOUT_FLOOR = RuleFloor(
+    TIMEOUT_RATIO_LIMIT_PERCENT,
+    "CL-21",
+    "only a timeout ratio above 25 % justifies a removal",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class SeasonRules:
     """Every rule value a season is judged and run by, frozen when it is created (CCT-16):
-    the season file's `rules`, the database's season row and the config's `[rules.cl]`."""
+    the season file's `rules`, the database's season row and the config's `[rules.cl]` — all
+    generated from these fields. A value marked with a floor is the regulation's fixed part
+    (CL-23's three voters, CL-DQ's three forfeits …): it may be set stricter, never lower.
+    Fixed outright, and so no setting at all: CL-23's unanimity, and CL-5/6's comparison (a
+    club *over* the limit at the start breaks it)."""
 
-    games_per_board: int = GAMES_PER_BOARD
-    """CL-14: games per board."""
-    challenge_deadline_hours: int = CHALLENGE_DEADLINE_HOURS
-    """CL-15: hours before the start by which the challenge is issued and accepted."""
-    max_members: int = MAX_MEMBERS
-    """CL-5: a club's most members at match start."""
-    max_avg_rating: float = MAX_AVG_RATING
-    """CL-6: a club's highest average daily rating at match start."""
-    forfeits_to_disqualify: int = FORFEITS_TO_DISQUALIFY
-    """CL-DQ: forfeits on one counter that disqualify a club."""
-    promoted: int = PROMOTION_PLACES
-    """CL-8: clubs going up from each lower division."""
-    relegated: int = PROMOTION_PLACES
-    """CL-8: clubs going down from each higher division (equal to `promoted`)."""
-    divisions_cutoff: dt.date | None = None
-    """CL-1: the date whose standings decide next season's divisions."""
-    reminder_hours: tuple[int, ...] = REMINDER_HOURS
-    """CL-15: reminders to the clubs this many hours before the challenge deadline."""
-    vote_deadline_hours: int = VOTE_HOURS
-    """CL-23: hours a director motion stays open."""
-    vote_quorum: int = MINIMUM_VOTERS
-    """CL-23: directors who must vote for a decision."""
-    min_club_admins: int = MIN_ADMINS
-    """CL-2..4: admins a club keeps."""
-    timeout_ratio_limit_percent: Fraction = TIMEOUT_RATIO_LIMIT_PERCENT
-    """CL-21: the timeout percentage above which a roster removal is justified."""
-    clubs_per_division: int = CLUBS_PER_DIVISION
-    """CL-12: the most clubs of a division's round robin."""
-    start_time: dt.time = START_TIME
-    """CL-13, CL-22: the local time every match starts."""
-    start_zone: str = START_ZONE
-    """CL-13, CL-22: the IANA zone of `start_time`."""
+    games_per_board: int = field(
+        default=GAMES_PER_BOARD, metadata=about("CL-14", "games per board", ge=1)
+    )
+    challenge_deadline_hours: int = field(
+        default=CHALLENGE_DEADLINE_HOURS,
+        metadata=about(
+            "CL-15",
+            "hours before the start by which the challenge is issued and accepted",
+            ge=0,
+            le=MAX_CHALLENGE_DEADLINE_HOURS,
+        ),
+    )
+    max_members: int = field(
+        default=MAX_MEMBERS, metadata=about("CL-5", "a club's most members at match start", ge=1)
+    )
+    max_avg_rating: float = field(
+        default=MAX_AVG_RATING,
+        metadata=about("CL-6", "a club's highest average daily rating at match start", gt=0),
+    )
+    forfeits_to_disqualify: int = field(
+        default=FORFEITS_TO_DISQUALIFY,
+        metadata=about(
+            "CL-DQ",
+            "forfeits on one counter (CL-15, CL-20, CL-21) that disqualify a club",
+            ge=1,
+            floor=DISQUALIFY_FLOOR,
+        ),
+    )
+    promoted: int = field(
+        default=PROMOTION_PLACES,
+        metadata=about("CL-8", "clubs going up from each lower division", ge=0),
+    )
+    relegated: int = field(
+        default=PROMOTION_PLACES,
+        metadata=about("CL-8", "clubs going down from each higher division (= promoted)", ge=0),
+    )
+    divisions_cutoff: dt.date | None = field(
+        default=None,
+        metadata=about(
+            "CL-1", "the date whose standings decide next season's divisions", config=False
+        ),
+    )
+    reminder_hours: tuple[int, ...] = field(
+        default=REMINDER_HOURS,
+        metadata=about(
+            "CL-15",
+            "remind the clubs this many hours before the challenge deadline",
+            items=MAX_REMINDERS,
+        ),
+    )
+    vote_deadline_hours: int = field(
+        default=VOTE_HOURS, metadata=about("CL-23", "hours a director motion stays open", ge=1)
+    )
+    vote_quorum: int = field(
+        default=MINIMUM_VOTERS,
+        metadata=about("CL-23", "directors who must vote for a decision", ge=1, floor=VOTE_FLOOR),
+    )
+    min_club_admins: int = field(
+        default=MIN_ADMINS,
+        metadata=about("CL-2..4", "admins a club keeps", ge=1, floor=ADMINS_FLOOR),
+    )
+    timeout_ratio_limit_percent: Fraction = field(
+        default=TIMEOUT_RATIO_LIMIT_PERCENT,
+        metadata=about(
+            "CL-21",
+            "the timeout percentage above which a roster removal is justified",
+            ge=0,
+            le=100,
+            floor=TIMEOUT_FLOOR,
+        ),
+    )
+    clubs_per_division: int = field(
+        default=CLUBS_PER_DIVISION,
+        metadata=about("CL-12", "the most clubs of a division's round robin", ge=2),
+    )
+    start_time: dt.time = field(
+        default=START_TIME, metadata=about("CL-13", "the local time every match starts")
+    )
+    start_zone: str = field(
+        default=START_ZONE, metadata=about("CL-22", "the IANA zone of start_time", config=False)
+    )
 
     @property
     def promotion_places(self) -> int:
@@ -113,30 +220,47 @@ class SeasonRules:
         return self.promoted
 
 
+def rule_settings() -> tuple[Field[Any], ...]:
+    """The fields of `SeasonRules`, in order, each with its metadata (`setting`)."""
+    return fields(SeasonRules)
+
+
+def floor_problems(rules: SeasonRules) -> Iterable[tuple[str, str]]:
+    """The regulation's fixed parts a setting lowers, each a (key, problem) pair naming the
+    rule (CL-23, CL-15/20/21, CL-3, CL-21): such a config or season file is refused."""
+    for item in rule_settings():
+        floor = item.metadata["floor"]
+        value = getattr(rules, item.name)
+        if floor is not None and value < floor.lowest:
+            shown = f"{float(value):g}" if isinstance(value, Fraction) else str(value)
+            yield (
+                item.name,
+                f"{shown} is below the regulation's {float(floor.lowest):g} ({floor.rule}:"
+                f" {floor.text}); the regulation fixes it: a setting may be stricter, never lower",
+            )
+
+
 def rules_problems(rules: SeasonRules) -> Iterable[tuple[str, str]]:
     """CCT-16: the rule values core cannot honour, each a (key, problem) pair naming the key
-    as the season file's `rules` and the config's `[rules.cl]` spell it."""
-    if rules.challenge_deadline_hours > MAX_CHALLENGE_DEADLINE_HOURS:
-        yield (
-            "challenge_deadline_hours",
-            f"at most {MAX_CHALLENGE_DEADLINE_HOURS} hours (a year), not"
-            f" {rules.challenge_deadline_hours}",
-        )
-    for key in ("games_per_board", "max_members", "forfeits_to_disqualify"):
-        if getattr(rules, key) < 1:
-            yield key, f"must be at least 1, not {getattr(rules, key)}"
-    for key in ("challenge_deadline_hours", "promoted", "relegated"):
-        if getattr(rules, key) < 0:
-            yield key, f"cannot be negative ({getattr(rules, key)})"
-    if not rules.max_avg_rating > 0:
-        yield "max_avg_rating", f"must be greater than 0, not {rules.max_avg_rating}"
-    for key in ("vote_deadline_hours", "vote_quorum", "min_club_admins"):
-        if getattr(rules, key) < 1:
-            yield key, f"must be at least 1, not {getattr(rules, key)}"
-    if not 0 <= rules.timeout_ratio_limit_percent <= 100:
-        yield "timeout_ratio_limit_percent", "must be a percentage from 0 to 100"
-    if rules.clubs_per_division < 2:
-        yield "clubs_per_division", f"a round robin needs 2 clubs, not {rules.clubs_per_division}"
+    as the season file's `rules` and the config's `[rules.cl]` spell it: bounds, then the
+    regulation's floors (`floor_problems`), then how the values fit together."""
+    for item in rule_settings():
+        value = getattr(rules, item.name)
+        if not isinstance(value, int | float | Fraction) or isinstance(value, bool):
+            continue
+        meta = item.metadata
+        if meta["ge"] is not None and value < meta["ge"]:
+            if meta["ge"] == 0:
+                yield item.name, f"cannot be negative ({value})"
+            else:
+                yield item.name, f"must be at least {meta['ge']}, not {value}"
+        elif meta["gt"] is not None and not value > meta["gt"]:
+            yield item.name, f"must be greater than {meta['gt']}, not {value}"
+        elif meta["le"] is not None and value > meta["le"]:
+            yield item.name, f"must be at most {meta['le']:g}, not {float(value):g}"
+    yield from floor_problems(rules)
+    if len(rules.reminder_hours) > MAX_REMINDERS:
+        yield "reminder_hours", f"at most {MAX_REMINDERS} reminders"
     yield from _reminder_problems(rules.reminder_hours)
     if rules.relegated != rules.promoted:
         yield (

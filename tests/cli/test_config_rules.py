@@ -144,7 +144,7 @@ CONSUMERS: dict[str, tuple[object, Callable[[Config], object]]] = {
     "rules.cl.reminder_hours": ([24], _reminders),
     "rules.cl.max_members": (500, lambda c: c.rules.cl.season_rules()),
     "rules.cl.max_avg_rating": (1800, lambda c: c.rules.cl.season_rules()),
-    "rules.cl.forfeits_to_disqualify": (2, lambda c: c.rules.cl.season_rules()),
+    "rules.cl.forfeits_to_disqualify": (4, lambda c: c.rules.cl.season_rules()),
     "rules.cl.start_time": ("12:00", _first_start),
     "rules.cl.divisions": (["Top", "Middle", "Bottom"], lambda c: c.rules.cl.season_divisions()),
     "rules.cl.min_players": ([12, 10, 4], lambda c: c.rules.cl.season_divisions()),
@@ -284,6 +284,34 @@ def test_a_config_value_core_cannot_honour_is_refused_naming_the_key(
     assert captured.out == "" and len(captured.err.splitlines()) == 1
     assert expected in captured.err
     assert not database.parent.exists()  # nothing written
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "rule"),
+    [
+        ("vote_quorum", 2, "CL-23"),
+        ("vote_quorum", 1, "CL-23"),
+        ("forfeits_to_disqualify", 2, "CL-15, CL-20, CL-21"),
+        ("min_club_admins", 1, "CL-3"),
+        ("timeout_ratio_limit_percent", 10, "CL-21"),
+    ],
+)
+def test_cl_23_cl_dq_a_config_cannot_lower_the_regulations_floors(
+    tmp_path: Path, key: str, value: int, rule: str
+) -> None:
+    """CL-23 (3 voting directors), CL-15/20/21 (3 or more forfeits), CL-3 (2 admins), CL-21
+    (above 25 %): the fixed part of a rule is no setting — a config lowering it is refused
+    with one line naming the key and the rule; a stricter value is accepted."""
+    path = tmp_path / "config.toml"
+    path.write_text(f"[rules.cl]\n{key} = {value}\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path, environ={})
+    message = str(caught.value)
+    assert f"rules.cl.{key}: {value} is below the regulation's" in message, message
+    assert rule in message and "\n" not in message
+    stricter = {"vote_quorum": 4, "forfeits_to_disqualify": 4, "min_club_admins": 3}
+    path.write_text(f"[rules.cl]\n{key} = {stricter.get(key, 30)}\n", encoding="utf-8")
+    assert load_config(path, environ={}).rules.cl.season_rules() is not None
 
 
 def test_a_config_file_with_a_bom_is_read(tmp_path: Path) -> None:

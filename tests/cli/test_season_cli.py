@@ -231,7 +231,7 @@ def richer_seasons(draw: st.DrawFn) -> dict[str, Any]:
     data["rules"] = {
         "challenge_deadline_hours": draw(st.integers(0, 200)),
         "max_avg_rating": draw(st.sampled_from([1700, 1650.5])),
-        "forfeits_to_disqualify": draw(st.integers(1, 3)),
+        "forfeits_to_disqualify": draw(st.integers(3, 5)),  # CL-DQ's floor: 3
     }
     offset = dt.timezone(dt.timedelta(minutes=draw(st.sampled_from([0, 90, -300]))))
     for m in data["matches"]:

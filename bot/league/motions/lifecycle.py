@@ -64,8 +64,8 @@ class VoteRules:
 
 def vote_rules(config: Config) -> VoteRules:
     """CL-23's values from the config's `[rules.cl]` (vote_deadline_hours, vote_quorum)."""
-    cl = config.rules.cl
-    return VoteRules(cl.vote_deadline_hours, cl.vote_quorum)
+    rules = config.rules.cl.season_rules()
+    return VoteRules(rules.vote_deadline_hours, rules.vote_quorum)
 
 
 def season_vote_rules(season: SeasonRecord) -> VoteRules:
