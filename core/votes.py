@@ -28,6 +28,8 @@ class MotionKind(enum.StrEnum):
     """CL-4: a club is excluded from the league."""
     DIVISION_MAKEUP = "division-makeup"
     """CL-8: next season's divisions are adopted."""
+    RESCHEDULE = "reschedule"
+    """CL-13, CL-15: a match moves after its challenge deadline, or to a start closer than it."""
     OTHER = "other"
     """Any other discretionary decision: recorded, nothing applied."""
 

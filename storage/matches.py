@@ -56,6 +56,7 @@ class NewMatch:
     finished_at: dt.datetime | None = None
     challenge: ChallengeRecord | None = None
     chesscom_match_id: int | None = None
+    deadline_at: dt.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,9 @@ class MatchRecord:
     chesscom_match_id: int | None
     games_per_board: int
     """The season's (CL-14: every board's points add up to it)."""
+    deadline_at: dt.datetime | None = None
+    """CL-15: the challenge deadline a passed reschedule motion fixed (None: the season's
+    notice before the start)."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +106,7 @@ class AtStartRecord:
 _MATCH_COLUMNS = (
     "id, season_id, division_id, key, round, home_club_id, away_club_id, start, finished_at,"
     " issued_by_club_id, issued_at, issued_source, accepted_at, accepted_source,"
-    " chesscom_match_id, games_per_board"
+    " chesscom_match_id, games_per_board, deadline_at"
 )
 
 
@@ -129,6 +133,7 @@ def _match(row: aiosqlite.Row) -> MatchRecord:
         challenge=challenge,
         chesscom_match_id=row["chesscom_match_id"],
         games_per_board=row["games_per_board"],
+        deadline_at=_instant(row["deadline_at"]),
     )
 
 
@@ -318,7 +323,8 @@ class MatchRepository(MatchReader):
                 "INSERT INTO matches (guild_id, season_id, division_id, key, round,"
                 " home_club_id, away_club_id, start, games_per_board, chesscom_match_id,"
                 " issued_by_club_id, issued_at, issued_source, accepted_at, accepted_source,"
-                " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " finished_at, deadline_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     scope.guild_id,
                     season_id,
@@ -336,6 +342,7 @@ class MatchRepository(MatchReader):
                     instant_text(c.accepted_at) if c and c.accepted_at else None,
                     c.accepted_source if c and c.accepted_at else None,
                     instant_text(m.finished_at) if m.finished_at else None,
+                    instant_text(m.deadline_at) if m.deadline_at else None,
                 ),
             )
             assert cursor.lastrowid is not None
@@ -367,13 +374,21 @@ class MatchRepository(MatchReader):
         scope.record("matches_deleted", {"season": season_id, "count": len(ids)})
         return ids
 
-    async def reschedule(self, match_id: int, start: dt.datetime) -> None:
-        """Move a match's start (and so its CL-15 deadline)."""
+    async def reschedule(
+        self, match_id: int, start: dt.datetime, deadline: dt.datetime | None = None
+    ) -> None:
+        """Move a match's start and with it its CL-15 deadline (`deadline`: the match's own,
+        fixed by a passed reschedule motion; None: the season's notice before the start)."""
         scope = self._write
         await self._season_of(match_id)
         await scope.execute(
-            "UPDATE matches SET start = ? WHERE guild_id = ? AND id = ?",
-            (instant_text(start), scope.guild_id, match_id),
+            "UPDATE matches SET start = ?, deadline_at = ? WHERE guild_id = ? AND id = ?",
+            (
+                instant_text(start),
+                None if deadline is None else instant_text(deadline),
+                scope.guild_id,
+                match_id,
+            ),
         )
         scope.record("matches_rescheduled", {"match": match_id, "start": instant_text(start)})
 

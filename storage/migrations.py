@@ -17,6 +17,11 @@ import aiosqlite
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+REBUILDS = "-- rebuilds tables"
+"""A migration whose first line is this rebuilds tables other tables refer to (SQLite's
+12-step "make other kinds of table schema changes"): it runs with foreign keys off — which
+SQLite only allows outside a transaction — and commits only if `foreign_key_check` then
+finds nothing, so no reference is lost or left dangling."""
 
 
 @dataclass(frozen=True)
@@ -60,13 +65,26 @@ async def apply_migrations(
         )
     applied = []
     for migration in migrations[current:]:
-        script = f"BEGIN IMMEDIATE;\n{migration.sql}\nPRAGMA user_version = {migration.version};\n"
+        sql = migration.sql
+        rebuilds = sql.startswith(REBUILDS)
+        script = f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {migration.version};\n"
+        if rebuilds:
+            await connection.execute("PRAGMA foreign_keys = OFF")
         try:
             await connection.executescript(script)
+            if rebuilds:
+                cursor = await connection.execute("PRAGMA foreign_key_check")
+                if await cursor.fetchall():
+                    raise sqlite3.IntegrityError(
+                        f"migration {migration.path.name} broke a reference"
+                    )
             await connection.execute("COMMIT")
         except BaseException:
             await rollback_if_open(connection)
             raise
+        finally:
+            if rebuilds:
+                await connection.execute("PRAGMA foreign_keys = ON")
         applied.append(migration.version)
     return applied
 

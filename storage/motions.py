@@ -132,6 +132,15 @@ class MotionReader:
         )
         return [_motion(row, _vote_map(row["votes"])) for row in rows]
 
+    async def of_season(self, season_id: int, kind: MotionKind) -> list[Motion]:
+        """The guild's motions of `kind` about season `season_id`, oldest first."""
+        rows = await self._scope.fetchall(
+            f"SELECT {_COLUMNS} FROM motions WHERE guild_id = ? AND season_id = ? AND kind = ?"
+            " ORDER BY id",
+            (self._scope.guild_id, season_id, MotionKind(kind).value),
+        )
+        return [_motion(row, await self._votes(int(row["id"]))) for row in rows]
+
 
 class MotionRepository(MotionReader):
     """The motions of one guild inside a unit of work."""

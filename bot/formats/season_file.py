@@ -174,6 +174,11 @@ class MatchModel(_Fact):
     challenge: ChallengeModel | None = None
     at_start: dict[str, ClubAtStartModel] = Field(default_factory=dict)
     boards: list[BoardModel] = Field(default_factory=list)
+    challenge_deadline: Instant | None = Field(
+        None,
+        description="CL-15: the match's own challenge deadline, fixed by a passed reschedule"
+        " motion (absent: rules.challenge_deadline_hours before the start)",
+    )
 
 
 class DirectorForfeitModel(_Fact):
@@ -284,6 +289,7 @@ def to_domain(model: SeasonModel) -> domain.Season:
                 Board(b.home_player, b.away_player, _half(b.home_points), _half(b.away_points))
                 for b in m.boards
             ),
+            deadline=m.challenge_deadline,
         )
         for m in model.matches
     )
@@ -354,6 +360,7 @@ def from_domain(season: domain.Season) -> SeasonModel:
                         )
                         for b in m.boards
                     ],
+                    challenge_deadline=m.deadline,
                 ),
             )
             for m in season.matches

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from bot.league.matches.jobs import cancel_jobs, job_kinds
 from core.league import LeagueReport, league_report
+from core.league.facts import challenge_deadline
 from core.league.season import (
     Board,
     Challenge,
@@ -86,6 +87,7 @@ async def import_season(
                 m.challenge.accepted,
                 "declared" if m.challenge.accepted else None,
             ),
+            deadline_at=m.deadline,
         )
         for m in season.matches
     ]
@@ -173,6 +175,7 @@ async def load_season(view: GuildView, record: SeasonRecord) -> Season:
                     Board(b.home_player, b.away_player, b.home_half, b.away_half)
                     for b in boards.get(m.id, ())
                 ),
+                deadline=m.deadline_at,
             )
         )
     return Season(
@@ -205,10 +208,10 @@ async def load_season(view: GuildView, record: SeasonRecord) -> Season:
 def _time_points(season: Season) -> list[dt.datetime]:
     """Every instant at which a report computed 'now' may change without a write: starts,
     challenge deadlines, finishes and decisions (CL-15, CL-20, CL-23)."""
-    notice = dt.timedelta(hours=season.rules.challenge_deadline_hours)
+    hours = season.rules.challenge_deadline_hours
     points: list[dt.datetime] = []
     for m in season.matches:
-        points += [m.start, m.start - notice]
+        points += [m.start, challenge_deadline(m, hours)]
         if m.finished is not None:
             points.append(m.finished)
         if m.challenge is not None:

@@ -5,6 +5,7 @@ reschedule. After a result the reply shows the score, the adjusted boards and ne
 from __future__ import annotations
 
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import discord
 from discord import app_commands
@@ -12,7 +13,7 @@ from discord.ext import commands
 
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of, parse_instant, read_boards
+from bot.app.command_input import actor_of, read_boards
 from bot.app.permissions import guild_store, is_arbiter, is_director
 from bot.app.ui.pages import send_pages
 from bot.chesscom.client import ChessComClient
@@ -29,6 +30,12 @@ from bot.rendering.league_embeds import (
     result_embed,
     when,
 )
+
+
+def _notes(notes: tuple[str, ...]) -> str:
+    """What the match life cycle says of a step (late after the CL-15 deadline, void), as
+    sentences after a reply."""
+    return "".join(f" Note: {user_text(note[0].upper() + note[1:])}." for note in notes)
 
 
 class Matches(commands.Cog):
@@ -91,9 +98,10 @@ class Matches(commands.Cog):
             store, await actor_of(store, interaction), match, chesscom_match
         )
         line = await match_line(store, event.match)
+        when_due = "" if event.late else f"; it must be accepted before {countdown(line.deadline)}"
         await interaction.response.send_message(
             f"Challenge of match #{line.id} ({user_text(line.home)} – {user_text(line.away)})"
-            f" recorded; it must be accepted before {countdown(line.deadline)}."
+            f" recorded{when_due}.{_notes(event.notes)}"
         )
 
     @group.command(name="accept", description="Your club accepted the other club's challenge.")
@@ -108,7 +116,7 @@ class Matches(commands.Cog):
         line = await match_line(store, event.match)
         await interaction.response.send_message(
             f"Challenge of match #{line.id} ({user_text(line.home)} – {user_text(line.away)})"
-            " accepted."
+            f" accepted.{_notes(event.notes)}"
         )
 
     @group.command(name="report", description="Import the finished match from chess.com now.")
@@ -156,18 +164,24 @@ class Matches(commands.Cog):
         return result_embed(line, card.score, counted, adjusted, ranks)
 
     @group.command(name="reschedule", description="Move a match not yet played (director).")
-    @app_commands.describe(match="The match.", start="New start, YYYY-MM-DD HH:MM (UTC).")
+    @app_commands.describe(
+        match="The match.",
+        start="New start, YYYY-MM-DD HH:MM in the league's zone (or add one: … Europe/Paris).",
+    )
     @app_commands.autocomplete(match=autocomplete.matches)
     @is_director()
     async def reschedule(self, interaction: discord.Interaction, match: int, start: str) -> None:
-        """CL-13, CL-15: the deadline and the match's jobs move with it."""
+        """CL-13, CL-15: the deadline and the match's jobs move with it; after the deadline,
+        or closer than its notice, only a passed `reschedule` motion moves it."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
-        instant = parse_instant(start, "new start", store.database.clock())
-        event = await service.reschedule_match(store, actor, match, instant)
+        event = await service.reschedule_match(store, actor, match, start)
+        moved = event.match.start
+        local = moved.astimezone(ZoneInfo(event.zone))
         await interaction.response.send_message(
-            f"Match #{event.match.id} now starts {when(event.match.start)}; challenge deadline "
-            f"{countdown(event.deadline)}."
+            f"Match #{event.match.id} now starts {when(moved)}"
+            f" ({local:%Y-%m-%d %H:%M} {event.zone}, {moved:%Y-%m-%d %H:%M} UTC);"
+            f" challenge deadline {countdown(event.deadline)}."
         )
 
 

@@ -30,6 +30,7 @@ from bot.rendering.league_embeds import (
     schedule_preview,
     season_embed,
 )
+from core.league.promotion import TIE_STANDS
 
 
 class Seasons(commands.Cog):
@@ -51,6 +52,7 @@ class Seasons(commands.Cog):
         name="The season's name.",
         first_round="The first round's date, YYYY-MM-DD.",
         round_days="Days between rounds (default 7).",
+        cutoff="Divisions cut-off date, YYYY-MM-DD (CL-1: its standings decide next season's).",
     )
     @is_hq()
     async def create(
@@ -59,18 +61,54 @@ class Seasons(commands.Cog):
         name: str,
         first_round: str,
         round_days: app_commands.Range[int, 1, 366] = 7,
+        cutoff: str | None = None,
     ) -> None:
         """CL-1, CL-7: rules and divisions frozen from the config."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
-        day = parse_day(first_round, "first round", store.database.clock().date())
+        today = store.database.clock().date()
+        day = parse_day(first_round, "first round", today)
+        last = None if cutoff is None else parse_day(cutoff, "cut-off date", day)
         event = await seasons.create_season(
-            store, actor, self.bot.config.rules.cl, name, day, round_days
+            store, actor, self.bot.config.rules.cl, name, day, round_days, cutoff=last
         )
         names = ", ".join(user_text(d.name) for d in event.divisions) or "none yet"
+        until = f"; divisions cut-off {last.isoformat()} (CL-1)" if last else ""
         await interaction.response.send_message(
             f"Season **{user_text(event.season.name)}** created: first round {day.isoformat()},"
-            f" every {round_days} days; divisions: {names}."
+            f" every {round_days} days{until}; divisions: {names}."
+        )
+
+    @group.command(name="cutoff", description="Set a season's divisions cut-off date (HQ).")
+    @app_commands.describe(
+        season="The season.",
+        date="YYYY-MM-DD (CL-1: its standings decide next season's); leave out to clear it.",
+    )
+    @app_commands.autocomplete(season=autocomplete.seasons)
+    @is_hq()
+    async def cutoff(
+        self, interaction: discord.Interaction, season: str, date: str | None = None
+    ) -> None:
+        """CL-1: until the season closes, and not under an open make-up motion."""
+        store = guild_store(interaction)
+        day = None if date is None else parse_day(date, "cut-off date")
+        event = await seasons.set_cutoff(store, await actor_of(store, interaction), season, day)
+        shown = "cleared: the final standings decide" if day is None else day.isoformat()
+        await interaction.response.send_message(
+            f"Divisions cut-off of **{user_text(event.season.name)}**: {shown} (CL-1, CL-8)."
+        )
+
+    @group.command(name="withdraw", description="A club will not continue next season (HQ).")
+    @app_commands.describe(season="The season.", club="The club.")
+    @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
+    @is_hq()
+    async def withdraw(self, interaction: discord.Interaction, season: str, club: str) -> None:
+        """CL-8: its place is freed in the promotion proposal."""
+        store = guild_store(interaction)
+        event = await seasons.withdraw_club(store, await actor_of(store, interaction), season, club)
+        await interaction.response.send_message(
+            f"**{user_text(event.club.name)}** ({user_text(event.division.name)}) will not"
+            f" continue after {user_text(event.season.name)}: its place is freed (CL-8)."
         )
 
     @group.command(name="division-add", description="Add a division below the others (HQ).")
@@ -209,20 +247,39 @@ class Seasons(commands.Cog):
     @app_commands.describe(season="The season.")
     @app_commands.autocomplete(season=autocomplete.seasons)
     async def promotion(self, interaction: discord.Interaction, season: str) -> None:
-        """CL-8: computed from the standings; adopted only by a director vote (`/vote`)."""
+        """CL-8: from the standings as at the cut-off (once past), withdrawals honoured, ties
+        across a line left to the directors; adopted only by a director vote (`/vote`)."""
         found = await season_promotion(guild_store(interaction), self.bot.standings, season)
         record, proposal = found.season, found.proposal
-        lines = [
+        when = (
+            f"Standings as at the cut-off, {found.as_of.isoformat()} (CL-1)."
+            if found.as_of
+            else f"Standings as at now (the season is {found.phase.value})."
+        )
+        lines = [when]
+        lines += [
             f"**{user_text(m.club)}**: {user_text(m.from_division)} → {user_text(m.to_division)}"
             for m in proposal.moves
+        ] or ["No moves."]
+        lines += [
+            f"{', '.join(user_text(c) for c in t.clubs)} share rank {t.rank} of"
+            f" {user_text(t.division)} across the line: **{TIE_STANDS}** (CL-17)."
+            for t in proposal.ties
         ]
+        if proposal.withdrawn:
+            lines.append(f"Withdrawn: {', '.join(user_text(c) for c in proposal.withdrawn)}.")
+        if found.not_yet is not None:
+            lines.append(f"Not put to the vote yet: the season {user_text(found.not_yet)}.")
         lines.append(
             "Adopted only by a passed director motion (`/vote open kind:division-makeup`)."
         )
+        embeds = paged(f"{user_text(record.name)}: CL-8 proposal", lines, "No moves.")
+        if found.not_yet is not None:
+            await send_pages(interaction, embeds)
+            return
         # Visible to all; the button itself lets only directors open the make-up motion.
         button = discord.ui.View(timeout=None)
         button.add_item(DivisionMakeupButton(record.id))
-        embeds = paged(f"{user_text(record.name)}: CL-8 proposal", lines, "No moves.")
         if len(embeds) == 1:
             await interaction.response.send_message(embed=embeds[0], view=button)
         else:

@@ -42,11 +42,13 @@ class Votes(commands.Cog):
         kind="What the motion decides.",
         reason="Why (shown on the motion).",
         season="The season (disqualify, division-makeup).",
-        match="The match (forfeit, correct-result).",
+        match="The match (forfeit, correct-result, reschedule).",
         club="The club (forfeit, disqualify, exclude-club).",
         rule="The rule broken (disqualify).",
         boards="The corrected boards as CSV (correct-result).",
         next_season="Name of next season (division-makeup; default: this one's plus one).",
+        start="New start (reschedule): YYYY-MM-DD HH:MM in the league's zone, or add a zone.",
+        tie_order="Tied clubs across a line, best first, comma-separated (division-makeup).",
     )
     @app_commands.choices(
         kind=[app_commands.Choice(name=k.value, value=k.value) for k in ACTIONS],
@@ -66,6 +68,8 @@ class Votes(commands.Cog):
         rule: str | None = None,
         boards: discord.Attachment | None = None,
         next_season: app_commands.Range[str, 1, 100] | None = None,
+        start: app_commands.Range[str, 1, 60] | None = None,
+        tie_order: app_commands.Range[str, 1, 1000] | None = None,
     ) -> None:
         """Open the motion and reply with it (the message itself goes to the directors)."""
         actor = await actor_of(guild_store(interaction), interaction)
@@ -80,6 +84,8 @@ class Votes(commands.Cog):
             rule=rule,
             boards=rows,
             next_season=next_season,
+            start=start,
+            tie_order=[c.strip() for c in (tie_order or "").split(",") if c.strip()],
         )
         motion = await open_motion(
             guild_store(interaction),

@@ -349,6 +349,10 @@ class Match:
     challenge: Challenge | None = None
     at_start: Mapping[str, ClubAtStart] = field(default_factory=dict)
     boards: tuple[Board, ...] = ()
+    deadline: dt.datetime | None = None
+    """CL-15: the challenge deadline a passed reschedule motion fixed (a judged deadline
+    kept, or the new start when the notice no longer fits); None: the season's
+    `challenge_deadline_hours` before the start."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,9 +394,16 @@ class Season:
         return {club: d.name for d in self.divisions for club in d.clubs}
 
 
+def round_robin_rounds(clubs: int) -> int:
+    """CL-12, CORE-1: the rounds of a single round robin of `clubs` (with an odd number one
+    club is idle each round, so there are as many rounds as clubs)."""
+    return clubs if clubs % 2 else max(clubs - 1, 0)
+
+
 def _division_problems(season: Season) -> Iterable[tuple[str, str]]:
-    """CL-7, CL-12: at least one division, each with clubs; names and clubs unique (clubs
-    compared case-insensitively, as chess.com compares them)."""
+    """CL-7, CL-12: at least one division; names and clubs unique (clubs compared
+    case-insensitively, as chess.com compares them). A division may have no clubs yet: a
+    season's configured divisions exist before clubs join (it shows an empty table)."""
     if not season.divisions:
         yield "divisions", "a season needs at least one division (CL-7)"
     seen: dict[str, tuple[str, str]] = {}  # casefolded club -> (club, division)
@@ -401,8 +412,6 @@ def _division_problems(season: Season) -> Iterable[tuple[str, str]]:
         if division.name in division_names:
             yield f"divisions[{d_index}].name", f"division {quoted(division.name)} is listed twice"
         division_names.add(division.name)
-        if not division.clubs:
-            yield f"divisions[{d_index}].clubs", "a division needs at least one club (CL-12)"
         for c_index, club in enumerate(division.clubs):
             key = club.casefold()
             if key not in seen:
@@ -421,14 +430,22 @@ def _match_problems(
     match: Match,
     where: str,
     club_division: Mapping[str, str],
-    division_names: set[str],
+    sizes: Mapping[str, int],
     notice: dt.timedelta | None,
     games: int,
 ) -> Iterable[tuple[str, str]]:
     """One match's cross-checks: clubs of its division, times in order, a challenge by one
-    of its clubs, each player seated once, and board points adding up."""
+    of its clubs, each player seated once, and board points adding up; `sizes` is each
+    division's number of clubs (a round within its round robin's)."""
+    division_names = sizes.keys()
     if match.division not in division_names:
         yield f"{where}.division", f"unknown division {quoted(match.division)}"
+    elif match.round > (rounds := round_robin_rounds(sizes[match.division])):
+        yield (
+            f"{where}.round",
+            f"round {match.round} is beyond the {rounds} rounds of"
+            f" the single round robin of {quoted(match.division)} (CL-12)",
+        )
     for side, club in (("home", match.home), ("away", match.away)):
         if club not in club_division:
             yield f"{where}.{side}", f"unknown club {quoted(club)}"
@@ -530,14 +547,14 @@ def season_problems(season: Season) -> Iterable[tuple[str, str]]:
     if not any(key == "rules.challenge_deadline_hours" for key, _ in found):
         notice = dt.timedelta(hours=rules.challenge_deadline_hours)
     clubs = season.club_division()
-    names = {d.name for d in season.divisions}
+    sizes = {d.name: len(d.clubs) for d in season.divisions}
     match_clubs: dict[str, tuple[str, str]] = {}
     for m_index, match in enumerate(season.matches):
         where = f"matches[{m_index}]"
         if match.id in match_clubs:
             yield f"{where}.id", f"duplicate match id {quoted(match.id)}"
         match_clubs.setdefault(match.id, (match.home, match.away))
-        yield from _match_problems(match, where, clubs, names, notice, rules.games_per_board)
+        yield from _match_problems(match, where, clubs, sizes, notice, rules.games_per_board)
     yield from _round_robin_problems(season)
     for f_index, forfeit in enumerate(season.director_forfeits):
         where = f"director_forfeits[{f_index}]"

@@ -92,10 +92,10 @@ MUTATING: dict[str, Rule] = {
         ("club admin", "arbiter"),
         lambda w, h: {"match": w.open_match, "chesscom_match": "12803"},
     ),
-    "match result": _rule(
+    "match result": _rule(  # CL-14: an arbiter's correction of a played match
         {"arbiter"},
         ("arbiter",),
-        lambda w, h: {"match": w.open_match, "file": Upload("boards.csv", BOARDS_CSV)},
+        lambda w, h: {"match": w.played_match, "file": Upload("boards.csv", BOARDS_CSV)},
     ),
     "match reschedule": _rule(
         {"director"},
@@ -119,6 +119,8 @@ MUTATING: dict[str, Rule] = {
         lambda w, h: {"season": SPRING, "division": "Premier Division", "club": "A"},
     ),
     "season schedule": _rule({"HQ"}, HQ, lambda w, h: {"season": SPRING}),
+    "season cutoff": _rule({"HQ"}, HQ, lambda w, h: {"season": SPRING, "date": "2026-12-01"}),
+    "season withdraw": _rule({"HQ"}, HQ, lambda w, h: {"season": "Test season", "club": "A"}),
     "season import": _rule(
         {"HQ"}, HQ, lambda w, h: {"file": Upload("season.json", SEASON_FILE), "name": "Copy"}
     ),

@@ -141,7 +141,7 @@ def test_crosstable_shows_a_forfeit_a_pending_match_and_the_void_matches() -> No
 def test_shared_ranks_are_marked_and_noted() -> None:
     """CL-17: four clubs that all draw share rank 1 — `1=` in the row, a note under it."""
     matches = [
-        match(f"m{n}", home, away, [(f"{home}1", f"{away}1", 1)], round=n)
+        match(f"m{n}", home, away, [(f"{home}1", f"{away}1", 1)], week=n)
         for n, (home, away) in enumerate(
             [("A", "B"), ("C", "D"), ("A", "C"), ("B", "D"), ("A", "D"), ("B", "C")], start=1
         )

@@ -23,6 +23,7 @@ from bot.league.store import LeagueStoreError, StandingsCache, import_season, lo
 from bot.rendering.calendar_ics import CalendarMatch, season_calendar
 from bot.rendering.league_json import report_json
 from bot.rendering.league_text import report_text
+from core.league.facts import challenge_deadline
 from core.league.season import quoted
 from storage.database import Database, DatabaseUnavailable
 from storage.guild import GuildStore, GuildView
@@ -154,7 +155,7 @@ def run_calendar(args: argparse.Namespace) -> int:
         async with store.read() as view:
             record = await _season(view, args.name, args.guild)
             season = await load_season(view, record)
-        notice = dt.timedelta(hours=season.rules.challenge_deadline_hours)
+        hours = season.rules.challenge_deadline_hours
         matches = season.matches
         if args.club is not None:
             names = {c.casefold(): c for d in season.divisions for c in d.clubs}
@@ -163,7 +164,9 @@ def run_calendar(args: argparse.Namespace) -> int:
                 raise CliError(f"no club {quoted(args.club)} in season {quoted(record.name)}")
             matches = tuple(m for m in matches if club in (m.home, m.away))
         entries = [
-            CalendarMatch(m.id, m.division, m.round, m.home, m.away, m.start, m.start - notice)
+            CalendarMatch(
+                m.id, m.division, m.round, m.home, m.away, m.start, challenge_deadline(m, hours)
+            )
             for m in matches
         ]
         return season_calendar(record.name, entries, dt.datetime.now(dt.UTC))

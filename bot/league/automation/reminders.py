@@ -13,8 +13,10 @@ from collections.abc import Sequence
 
 from bot.league.automation.match_facts import MatchFacts, match_facts, match_id_of, same_instant
 from bot.league.matches.jobs import REMINDER_FAMILY as PREFIX
+from bot.league.matches.life import match_now
 from bot.rendering import announcements
 from bot.runtime.scheduler import JobHandler
+from core.league.lifecycle import Door, Step, StepRefused, allow
 from storage.clubs import Club
 from storage.guild import UnitOfWork
 from storage.jobs import Job
@@ -64,6 +66,12 @@ def reminder_handler() -> JobHandler:
             or superseded(offset, facts.season.rules.reminder_hours, facts.deadline, uow.now)
         ):
             uow.abandon()  # gone, played, moved, past its deadline or a later one due: silent
+            return
+        current = await match_now(uow, facts.match, uow.now)
+        try:  # CL-DQ: a void match's clubs are not threatened with a forfeit
+            allow(current.view, Step.REMIND, Door.BOT)
+        except StepRefused:
+            uow.abandon()
             return
         waiting = waiting_clubs(facts)
         settings = await uow.settings.get()

@@ -200,7 +200,7 @@ class SeasonExclusion:
 
 @dataclass(frozen=True)
 class ClubExcluded:
-    """A club excluded by a passed motion, and the seasons not finished it was taken out of."""
+    """A club excluded by a passed motion, and the seasons not closed it was taken out of."""
 
     club: Club
     reason: str
@@ -211,7 +211,7 @@ EXCLUSION_DECISIONS: tuple[tuple[DecisionKind, str], ...] = (
     ("exclusion", "CL-4"),
     ("disqualification", "CL-23"),
 )
-"""What an exclusion records in each season the club plays that is not finished: the
+"""What an exclusion records in each season the club plays that is not closed: the
 exclusion itself, and the disqualification that takes its matches out (CL-23, CL-DQ)."""
 
 
@@ -219,7 +219,7 @@ async def exclude_club_in(
     uow: UnitOfWork, club_id: int, motion_id: int, reason: str, decided_by: int | None
 ) -> ClubExcluded:
     """CL-4, CL-23: exclude a club inside `uow` by the passed motion `motion_id`: its status
-    becomes excluded, and each season it plays that is not finished records the exclusion and
+    becomes excluded, and each season it plays that is not closed records the exclusion and
     a disqualification (none of its matches count). Refused if it is not pending or approved."""
     found = await find_club(uow.clubs, club_id)
     if found.status not in ("pending", "approved"):
@@ -228,7 +228,7 @@ async def exclude_club_in(
     assert decided is not None
     seasons = []
     for season in await uow.seasons.all():
-        if season.status == "finished":
+        if season.closed:
             continue
         if not any(m.club_id == found.id for m in await uow.seasons.members(season.id)):
             continue

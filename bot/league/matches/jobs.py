@@ -54,16 +54,22 @@ def subject(match_id: int) -> str:
     return f"match:{match_id}"
 
 
-def deadline_of(start: dt.datetime, notice_hours: int) -> dt.datetime:
-    """CL-15: the challenge deadline of a match starting at `start`."""
-    return challenge_deadline(Match("", "", 1, "", "", start), notice_hours)
+def deadline_of(
+    start: dt.datetime, notice_hours: int, fixed: dt.datetime | None = None
+) -> dt.datetime:
+    """CL-15: the challenge deadline of a match starting at `start` (`fixed`: the match's
+    own, set by a passed reschedule motion)."""
+    return challenge_deadline(Match("", "", 1, "", "", start, deadline=fixed), notice_hours)
 
 
-def match_jobs(match_id: int, start: dt.datetime, rules: SeasonRules) -> list[PlannedJob]:
+def match_jobs(
+    match_id: int, start: dt.datetime, rules: SeasonRules, fixed: dt.datetime | None = None
+) -> list[PlannedJob]:
     """CL-15, CL-5/6/20: the reminders (the season's offsets before the challenge deadline,
     by default − 48 h and − 12 h), the deadline, the at-start snapshot and the first chess.com
-    poll (`poll_lead` before the deadline, at the latest at the start) of one match."""
-    deadline = deadline_of(start, rules.challenge_deadline_hours)
+    poll (`poll_lead` before the deadline, at the latest at the start) of one match (`fixed`:
+    its own deadline, set by a reschedule motion)."""
+    deadline = deadline_of(start, rules.challenge_deadline_hours, fixed)
     payload = {"match": match_id}
     jobs = [
         PlannedJob(REMINDER.format(hours=h), deadline - dt.timedelta(hours=h), payload)
@@ -78,11 +84,16 @@ def match_jobs(match_id: int, start: dt.datetime, rules: SeasonRules) -> list[Pl
 
 
 async def schedule_jobs(
-    uow: UnitOfWork, match_id: int, start: dt.datetime, rules: SeasonRules
+    uow: UnitOfWork,
+    match_id: int,
+    start: dt.datetime,
+    rules: SeasonRules,
+    fixed: dt.datetime | None = None,
 ) -> None:
     """Create (or move, by natural key) every job of the match in the unit of work, by its
-    season's frozen rules; a reminder already in the past is cancelled rather than fired late."""
-    for job in match_jobs(match_id, start, rules):
+    season's frozen rules (`fixed`: its own deadline); a reminder already in the past is
+    cancelled rather than fired late."""
+    for job in match_jobs(match_id, start, rules, fixed):
         if job.kind.startswith(REMINDER_FAMILY) and job.due_at <= uow.now:
             await uow.jobs.cancel(job.kind, subject(match_id))
             continue

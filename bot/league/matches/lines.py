@@ -54,7 +54,7 @@ async def match_line(store: GuildStore, match: MatchRecord) -> MatchLine:
         home.name,
         away.name,
         match.start,
-        deadline_of(match.start, season.rules.challenge_deadline_hours),
+        deadline_of(match.start, season.rules.challenge_deadline_hours, match.deadline_at),
         match.finished_at is not None,
         score,
         challenge,

@@ -18,10 +18,12 @@ from bot.chesscom.reader import read_match
 from bot.formats.boards_csv import BoardRow
 from bot.league.matches.boards import board_records, checked
 from bot.league.matches.jobs import POLL, cancel_jobs
+from bot.league.matches.life import allowed, match_now
 from bot.league.matches.service import chesscom_match_id
 from bot.league.references import find_match
 from bot.rendering import announcements
 from bot.runtime.announce import announce
+from core.league.lifecycle import Allowed, Door, Step, finish_problem
 from storage.club_admins import ClubAdminReader
 from storage.clubs import Club
 from storage.guild import GuildStore, UnitOfWork
@@ -51,6 +53,27 @@ async def _may_report(admins: ClubAdminReader, actor: Actor, match: MatchRecord)
         if await admins.is_admin(club_id, actor.user_id):
             return
     raise UserError(f"This needs a **club admin** of a club of match {match.id}, or an arbiter.")
+
+
+def _door(actor: Actor) -> Door:
+    """Who reports: the bot, an arbiter (a correction), or a club admin."""
+    if actor.is_system:
+        return Door.BOT
+    return Door.ARBITER if actor.has(Role.ARBITER) else Door.CLUB
+
+
+async def _check_result(
+    uow: UnitOfWork, match: MatchRecord, door: Door, finished: dt.datetime
+) -> Allowed:
+    """CL-14 through the life cycle: no result before the start, none finishing before it or
+    later than now, none replacing a recorded one but by an arbiter or the bot."""
+    current = await match_now(uow, match, uow.now)
+    step = allowed(current.view, Step.RESULT, door)
+    problem = finish_problem(current.view, finished.astimezone(dt.UTC))
+    if problem is not None:
+        raise UserError(f"{problem}.")
+    uow.details["notes"] = list(step.notes)
+    return step
 
 
 async def authorise_report(store: GuildStore, actor: Actor, match_id: int) -> None:
@@ -180,6 +203,10 @@ async def import_chesscom_result_in(
         raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
     link = None if current.chesscom_match_id == chesscom else chesscom
     finished = facts.match.finished or uow.now
+    # chess.com's own record of the linked match may be read again (a club admin's re-import
+    # is the bot's reading); any other result over a recorded one is an arbiter's correction.
+    door = Door.BOT if actor.is_system or link is None else _door(actor)
+    await _check_result(uow, current, door, finished)
     await uow.matches.replace_boards(match.id, list(read.boards))
     await uow.matches.finish(match.id, finished, link_chesscom=link)
     closed = await _record_closed(uow, current.season_id, facts, read.observed)
@@ -251,6 +278,7 @@ async def enter_manual_result(
     async with store.change(actor.user_id, "match.result", f"match:{match.id}") as uow:
         current = await find_match(uow.matches, match.id)
         finished = finished_at or uow.now
+        await _check_result(uow, current, Door.ARBITER, finished)
         await uow.matches.replace_boards(match.id, boards)
         await uow.matches.finish(match.id, finished)
         await cancel_jobs(uow, match.id, (POLL,))

@@ -12,17 +12,23 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+from zoneinfo import ZoneInfo
 
+from bot.app.command_input import parse_local_instant
 from bot.app.errors import UserError
 from bot.app.inputs import NAME_LIMIT, clean_text, named, shown
 from bot.formats.boards_csv import BoardRow
 from bot.league.clubs.service import exclude_club_in
 from bot.league.matches.boards import board_records
+from bot.league.matches.life import allowed, check_step, match_now
+from bot.league.matches.service import reschedule_in
 from bot.league.references import find_club, find_match, find_season
+from bot.league.seasons.promotion import promotion_in
 from bot.league.store import load_season
 from bot.rendering import motions as render
 from core.league import LeagueReport, league_report
-from core.league.promotion import promotion_proposal
+from core.league.lifecycle import Door, Step, moved_deadline
+from core.league.promotion import TIE_STANDS
 from core.votes import MotionKind
 from storage.decisions import NewDecision
 from storage.guild import UnitOfWork
@@ -48,6 +54,11 @@ class MotionRequest:
     rule: str | None = None
     boards: Sequence[BoardRow] = ()
     next_season: str | None = None
+    start: dt.datetime | str | None = None
+    """A reschedule's new start (text is read in the season's zone, CL-13/22)."""
+    tie_order: Sequence[str] = ()
+    """A division make-up's decision on ties across a line (CL-17): the tied clubs, best
+    first."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +219,7 @@ class Forfeit(MotionAction):
             raise UserError(f"{named(club.name)} does not play match {match.id}.")
         if await disqualified(uow, season, club.name):
             raise UserError(f"{named(club.name)} is already disqualified in {named(season.name)}.")
+        await check_step(uow, match, Step.DIRECTOR_FORFEIT, Door.MOTION)  # not on a void match
         return Subject(
             f"{title}, {club.name}",
             f"{club.name} forfeits the match.",
@@ -226,6 +238,13 @@ class Forfeit(MotionAction):
         assert motion.match_id is not None and motion.club_id is not None
         if await disqualified(uow, season, clubs[motion.club_id]):
             raise NotApplied(f"{clubs[motion.club_id]} is disqualified already")
+        match = await uow.matches.get(motion.match_id)
+        if match is None:
+            raise NotApplied(f"match {motion.match_id} no longer exists")
+        try:  # CL-DQ: a match void since the motion opened takes no director forfeit
+            await check_step(uow, match, Step.DIRECTOR_FORFEIT, Door.MOTION)
+        except UserError as refusal:
+            raise NotApplied(refusal.message.rstrip(".")) from None
         await uow.decisions.record(
             season.id,
             NewDecision(
@@ -233,6 +252,7 @@ class Forfeit(MotionAction):
                 motion.rule or FORFEIT_RULE,
                 match_id=motion.match_id,
                 club_id=motion.club_id,
+                decided_at=uow.now,  # CL-DQ: judged in time order, from its decision
                 motion_id=motion.id,
                 note=motion.reason,
             ),
@@ -344,12 +364,12 @@ class CorrectResult(MotionAction):
 
 
 async def _playing_season(uow: UnitOfWork, club_id: int) -> SeasonRecord | None:
-    """The newest season not finished that the club plays in (its exclusion acts there), if
+    """The newest season not closed that the club plays in (its exclusion acts there), if
     any: its CL-23 settings govern an exclude-club vote."""
     playing = [
         season
         for season in await uow.seasons.all()
-        if season.status != "finished"
+        if not season.closed
         and any(m.club_id == club_id for m in await uow.seasons.members(season.id))
     ]
     return max(playing, key=lambda season: season.id, default=None)
@@ -379,7 +399,7 @@ class ExcludeClub(MotionAction):
 
     async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
         """The one exclusion use case (`clubs.exclude_club_in`): excluded, and in every season
-        it plays that is not finished, the exclusion and a disqualification recorded."""
+        it plays that is not closed, the exclusion and a disqualification recorded."""
         assert motion.club_id is not None
         club = await uow.clubs.get(motion.club_id)
         if club is None or club.status not in ("pending", "approved"):
@@ -402,32 +422,49 @@ def next_name(name: str) -> str:
 
 
 class DivisionMakeup(MotionAction):
-    """CL-8: next season is created with the divisions proposed from this season's standings."""
+    """CL-8: next season is created with the divisions proposed from this season's standings,
+    and this season is closed."""
 
     kind = MotionKind.DIVISION_MAKEUP
 
     async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
-        """The proposal from the standings as at the cut-off (else now), and next season's
-        name (free in the guild)."""
+        """The proposal from the standings as at the cut-off once past (else now), once per
+        season, only when it is finished or past its cut-off, every tie across a line
+        decided by `tie_order` (CL-17); next season's name free in the guild."""
         if request.season is None:
             raise UserError("A division make-up motion names the season it follows.")
         season = await find_season(uow.seasons, request.season)
+        for earlier in await uow.motions.of_season(season.id, self.kind):
+            if earlier.status in ("open", "passed"):
+                raise UserError(
+                    f"Season {named(season.name)}'s division make-up is motion {earlier.id}"
+                    f" ({earlier.status}): it is put to the vote once."
+                )
         name = clean_text(request.next_season or next_name(season.name), "season name", NAME_LIMIT)
         if await uow.seasons.by_name(name) is not None:
             raise UserError(f"A season named {shown(name)} exists already: name next season.")
-        cutoff = season.rules.divisions_cutoff
-        report = await report_now(uow, season, cutoff)
-        clubs = {c.id: c.name for c in await uow.clubs.all()}
-        withdrawn = [clubs[m.club_id] for m in await uow.seasons.members(season.id) if m.withdrawn]
-        proposal = promotion_proposal(
-            report.divisions, season.rules.promotion_places, withdrawn=withdrawn
-        )
+        order = [clean_text(club, "club", NAME_LIMIT) for club in request.tie_order]
+        found = await promotion_in(uow.view(), season, uow.now, order)
+        if found.not_yet is not None:
+            raise UserError(f"Season {named(season.name)} {found.not_yet} (CL-1, CL-8).")
+        proposal = found.proposal
+        if proposal.ties:
+            tie = proposal.ties[0]
+            clubs = ", ".join(named(c) for c in tie.clubs)
+            raise UserError(
+                f"CL-17: {clubs} share rank {tie.rank} of {named(tie.division)} across a"
+                f" {'/'.join(tie.destinations)} line — {TIE_STANDS}: name their order, best"
+                " first, in `tie_order`."
+            )
         minimum = {d.name: d.min_players for d in await uow.seasons.divisions(season.id)}
         moves = "; ".join(f"{m.club} {m.from_division} → {m.to_division}" for m in proposal.moves)
+        as_of = found.as_of
         details = (
-            f"Creates season {name} with these divisions. Moves: {moves or 'none'}."
+            f"Creates season {name} with these divisions and closes {season.name}."
+            f" Moves: {moves or 'none'}."
             + (f" Withdrawn: {', '.join(proposal.withdrawn)}." if proposal.withdrawn else "")
-            + (f" Standings as at {cutoff.isoformat()}." if cutoff else "")
+            + (f" Standings as at {as_of.isoformat()}." if as_of else " Final standings.")
+            + (f" Ties decided by the directors: {', '.join(order)}." if order else "")
         )
         return Makeup(
             f"divisions of {name} (from {season.name})",
@@ -446,6 +483,8 @@ class DivisionMakeup(MotionAction):
         its rules copied from the season it follows."""
         previous = await _season(uow, motion.season_id)
         name, divisions = Makeup.of(motion)
+        if previous.closed:
+            raise NotApplied(f"{previous.name} is closed already")
         if await uow.seasons.by_name(name) is not None:
             raise NotApplied(f"a season named {name} exists already")
         season = await uow.seasons.create(name, previous.rules, created_by=None)
@@ -462,7 +501,88 @@ class DivisionMakeup(MotionAction):
             previous.id,
             NewDecision("division-makeup", "CL-8", decided_at=uow.now, motion_id=motion.id),
         )
-        return Outcome(f"Season {name} is created with {placed} clubs in the adopted divisions.")
+        await uow.seasons.close(previous.id)
+        return Outcome(
+            f"Season {name} is created with {placed} clubs in the adopted divisions;"
+            f" {previous.name} is closed."
+        )
+
+
+@dataclass(frozen=True)
+class Move(Subject):
+    """CL-13, CL-15: a reschedule's subject: the match's new start."""
+
+    start: dt.datetime | None = None
+
+    def stored(self) -> dict[str, Any]:
+        """The title, details and the new start (ISO 8601, UTC)."""
+        assert self.start is not None
+        return {**super().stored(), "start": self.start.astimezone(dt.UTC).isoformat()}
+
+    @staticmethod
+    def start_of(motion: Motion) -> dt.datetime:
+        """The new start a stored motion holds."""
+        return dt.datetime.fromisoformat(str(motion.subject["start"]))
+
+
+class Reschedule(MotionAction):
+    """CL-13, CL-15: a match moves after its challenge deadline, or to a start closer than
+    the deadline's notice — what a director alone may not do (`matches.service`). A judged
+    deadline is kept (the judgement stands); a notice that no longer fits leaves the clubs
+    until the new start (`core.league.lifecycle.moved_deadline`)."""
+
+    kind = MotionKind.RESCHEDULE
+
+    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+        """The match and its new start (read in the season's zone when typed), a move the
+        life cycle allows a passed motion."""
+        match, season, _, title = await _match_subject(uow, request)
+        if request.start is None:
+            raise UserError("A reschedule motion names the new start.")
+        start = request.start
+        if isinstance(start, str):
+            start = parse_local_instant(start, "new start", season.rules.start_zone)
+        if start.tzinfo is None:
+            raise UserError("The new start needs a time zone.")
+        current = await match_now(uow, match, uow.now)
+        allowed(current.view, Step.RESCHEDULE, Door.MOTION, new_start=start)
+        fixed = moved_deadline(current.view, start)
+        if fixed is None:
+            deadline = "its challenge deadline moves with it (CL-15)"
+        elif fixed == current.view.deadline:
+            deadline = "its challenge deadline, already judged, stays as it was (CL-15)"
+        else:
+            deadline = "the challenge must then be issued and accepted before the new start"
+        local = start.astimezone(ZoneInfo(season.rules.start_zone))
+        return Move(
+            title,
+            f"Match {match.id} moves to {local:%Y-%m-%d %H:%M} {season.rules.start_zone}"
+            f" ({start.astimezone(dt.UTC):%Y-%m-%d %H:%M} UTC); {deadline}.",
+            season.id,
+            match.id,
+            None,
+            "CL-13",
+            season,
+            start.astimezone(dt.UTC),
+        )
+
+    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+        """The match moved with its jobs (`matches.service.reschedule_in`, door: a motion)."""
+        season = await _season(uow, motion.season_id)
+        assert motion.match_id is not None
+        match = await uow.matches.get(motion.match_id)
+        if match is None:
+            raise NotApplied(f"match {motion.match_id} no longer exists")
+        before = await report_now(uow, season)
+        try:
+            moved = await reschedule_in(uow, match, Move.start_of(motion), Door.MOTION)
+        except UserError as refusal:
+            raise NotApplied(refusal.message.rstrip(".")) from None
+        done = (
+            f"Match {match.id} now starts {moved.match.start:%Y-%m-%d %H:%M} UTC; challenge"
+            f" deadline {moved.deadline:%Y-%m-%d %H:%M} UTC."
+        )
+        return Outcome(f"{done} {render.standings_change(before, await report_now(uow, season))}")
 
 
 class Other(MotionAction):
@@ -487,6 +607,7 @@ ACTIONS: Mapping[MotionKind, MotionAction] = {
         CorrectResult(),
         ExcludeClub(),
         DivisionMakeup(),
+        Reschedule(),
         Other(),
     )
 }

@@ -89,10 +89,10 @@ async def record_removal(
     note: str | None = None,
 ) -> RemovalRecorded:
     """CL-21: a club admin records removing a player from their own club's roster, with the
-    reason (multi-team, timeouts or other), in the season named (None: the club's latest
-    season not finished); its verification is pending."""
+    reason (multi-team, timeouts or other), in the season named (None: the club's running
+    season, `club_current_season`); its verification is pending."""
     async with store.read() as view:
-        named_club, named_season = await club_season(view, club, season)
+        named_club, named_season = await club_season(view, club, season, store.database.clock())
     season_id, club_id = named_season.id, named_club.id
     if reason not in REASONS:
         raise UserError(f"The reason is one of {', '.join(REASONS)}.")
@@ -117,9 +117,9 @@ async def record_removal(
 async def club_removals(
     store: GuildStore, club: str | int, season: str | int | None
 ) -> ClubRemovals:
-    """The removals of the club in the season named (None: the club's latest season not
-    finished); anyone may read them."""
+    """The removals of the club in the season named (None: the club's running season);
+    anyone may read them."""
     async with store.read() as view:
-        found, record = await club_season(view, club, season)
+        found, record = await club_season(view, club, season, store.database.clock())
         removals = await view.rosters.removals(record.id, found.id)
     return ClubRemovals(found, record, tuple(removals))

@@ -29,6 +29,7 @@ from bot.rendering.division_view import division_view
 from bot.rendering.league_text import proposal_text, report_text
 from bot.rendering.standings_image import standings_png
 from core.league import league_report, promotion_proposal
+from core.league.facts import challenge_deadline
 from core.league.report import LeagueReport
 from core.league.season import Season
 from storage.database import Database
@@ -104,9 +105,11 @@ def write_outputs(out: Path, season: Season, report: LeagueReport, stamp: dt.dat
         view = division_view(report, name)
         (out / f"standings-{slug(name)}.png").write_bytes(standings_png(view))
         (out / f"crosstable-{slug(name)}.png").write_bytes(crosstable_png(view))
-    notice = dt.timedelta(hours=season.rules.challenge_deadline_hours)
+    hours = season.rules.challenge_deadline_hours
     entries = [
-        CalendarMatch(m.id, m.division, m.round, m.home, m.away, m.start, m.start - notice)
+        CalendarMatch(
+            m.id, m.division, m.round, m.home, m.away, m.start, challenge_deadline(m, hours)
+        )
         for m in season.matches
     ]
     (out / "season.ics").write_bytes(season_calendar(season.name, entries, stamp))
