@@ -74,6 +74,8 @@ class GridRow:
     total: str
     rank: str
     out: bool = False
+    rank_tint: str | None = None
+    """A tint on the rank (the tour's play-off mark)."""
 
 
 def grid_png(
@@ -104,7 +106,7 @@ def grid_png(
                 Cell(row.name, ink=ink, strike=row.out),
                 *(_cell(cell) for cell in row.cells),
                 Cell(row.total, ink=ink),
-                Cell(row.rank, ink=ink),
+                Cell(row.rank, tint=row.rank_tint, ink=ink),
             ]
         )
     return table_png(title, subtitle, columns, cells, notes, STYLE)
