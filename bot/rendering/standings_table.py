@@ -2,7 +2,8 @@
 a phone screen — every table row at most 30 characters, club names shortened with a legend
 below, columns kept by importance — and split into embed-sized pages. Names in the code block
 keep no backslash (code shows as typed; only a backtick is replaced, `escape.code_text`);
-names in the legend and heading are escaped markdown (`escape.user_text`)."""
+names in the legend and heading are escaped markdown (`escape.user_text`). The tour's
+tables are built the same way (`ranked_lines`, `short_name_legend`, `table_block`)."""
 
 from __future__ import annotations
 

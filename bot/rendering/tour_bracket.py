@@ -17,7 +17,7 @@ API (for the `tour` stream's `/event bracket` and `/series show`):
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Mapping
+from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -140,10 +140,11 @@ class SeriesView:
         played = any(match.games for match in status.matches)
         return (*days, blitz, armageddon, halves_text(series) if played else "")
 
-    def footer(self) -> tuple[str, str]:
+    def footer(self, shorten: Callable[[str], str] = str) -> tuple[str, str]:
         """Two lines under the players: who won and how, or the next game (which one and
         its time control, then its colours or the colour choice due, CCT-8e), or what the
-        series waits for."""
+        series waits for; each name in them passes `shorten` (the image fits it to a third
+        of the line, so both colours stay readable)."""
         if not self.known:
             if self.tie in QUARTER_FINALS:
                 return ("Waits for the preliminary (CCT-8c)", "")
@@ -151,8 +152,8 @@ class SeriesView:
             feeders = " and ".join(name.split()[-1] for name in self.names)
             return (f"Waits for the {kind} of {feeders}", "")
         if self.winner is not None:
-            return (f"✓ {self.name(self.winner)} {self._how()}", "")
-        higher = self.names[0]
+            return (f"✓ {shorten(self.name(self.winner))} {self._how()}", "")
+        higher = shorten(self.names[0])
         status = self.status
         if status is None:
             return (
@@ -162,7 +163,8 @@ class SeriesView:
         if status.next_game is not None:
             slot = status.next_game
             control = slot.time_control
-            colours = f"White {self.name(slot.white)} · Black {self.name(slot.black)}"
+            white, black = shorten(self.name(slot.white)), shorten(self.name(slot.black))
+            colours = f"White {white} · Black {black}"
             if control.draw_goes_to_black:
                 colours += " · a draw goes to Black"
             return (f"Next: {_next_text(slot.phase, slot_text(slot), control)}", colours)

@@ -171,7 +171,8 @@ def _draw_box(canvas: ImageDraw.ImageDraw, box: Box, series: SeriesView, pens: _
             pens.name.draw_in(canvas, (left, top, left + width, line_bottom), text, ink, "centre")
     foot_top = y + BAND_HEIGHT + 2 * LINE_HEIGHT + 3
     room = BOX_WIDTH - 2 * PAD
-    for index, line in enumerate(series.footer()):
+    names_room = room // 3
+    for index, line in enumerate(series.footer(lambda n: pens.small.fit(n, names_room))):
         top = foot_top + index * FOOT_HEIGHT
         ink = INK if index == 0 and series.winner is not None else MUTED
         text = pens.small.fit(line, room)
