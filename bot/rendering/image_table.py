@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageColor, ImageDraw
 
 from bot.rendering.image_text import Pen, png_bytes
 
@@ -33,6 +34,30 @@ GREY = "#a0a8b2"
 BAND = "#2f3b4c"
 BAND_INK = "#ffffff"
 RULE = "#c9d1db"
+BLEND_STEPS = 12
+"""Shades between an ink and a ground in `theme_palette` (anti-aliased text's edges)."""
+
+
+@cache
+def theme_palette(colours: tuple[str, ...], texts: tuple[tuple[str, str], ...]) -> Image.Image:
+    """A palette ("P" image) for `png_bytes` holding `colours` exactly and, for each
+    (ink, ground) of `texts`, `BLEND_STEPS` shades between them (anti-aliased text's
+    edges): an image drawn in these colours alone keeps its fills exact and its text's
+    edges within a few levels."""
+    exact = [ImageColor.getrgb(c)[:3] for c in colours]
+    shades = []
+    for ink, ground in texts:
+        fore, back = ImageColor.getrgb(ink)[:3], ImageColor.getrgb(ground)[:3]
+        for step in range(1, BLEND_STEPS):
+            share = step / BLEND_STEPS
+            pairs = zip(fore, back, strict=True)
+            shades.append(tuple(round(b + (f - b) * share) for f, b in pairs))
+    entries = list(dict.fromkeys([*exact, *shades]))
+    if len(entries) > 256:
+        raise ValueError(f"{len(entries)} colours do not fit a PNG palette of 256")
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([channel for colour in entries for channel in colour])
+    return palette
 
 
 @dataclass(frozen=True, slots=True)

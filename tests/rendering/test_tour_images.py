@@ -11,14 +11,16 @@ import io
 from dataclasses import replace
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageColor
 
-from bot.rendering.crosstable_image import cell_text
+from bot.rendering.crosstable_image import WON, cell_text
 from bot.rendering.division_view import CellKind
 from bot.rendering.image_table import (
+    BAND,
     HEADER_HEIGHT,
     MARGIN,
     NOTE_HEIGHT,
+    PAPER,
     SUBTITLE_HEIGHT,
     TITLE_HEIGHT,
 )
@@ -28,6 +30,7 @@ from bot.rendering.tour_bracket_image import (
     BOX_HEIGHT,
     LABEL_HEIGHT,
     ROW_GAP,
+    bracket_image,
     bracket_layout,
     bracket_notes,
     bracket_png,
@@ -70,10 +73,10 @@ from tests.support.tour_events import (
 )
 
 
-def decode(data: bytes) -> Image.Image:
+def decode(data: bytes, mode: str = "RGB") -> Image.Image:
     image = Image.open(io.BytesIO(data))
     image.load()
-    assert image.format == "PNG" and image.mode == "RGB"
+    assert image.format == "PNG" and image.mode == mode
     return image
 
 
@@ -218,8 +221,13 @@ def test_bracket_png_decodes_at_its_layout_size_and_is_byte_identical() -> None:
     bracket, statuses = major_bracket()
     view = bracket_view("Airthings Masters", bracket, statuses=statuses)
     data = bracket_png(view)
-    image = decode(data)
+    image = decode(data, "P")
     assert image.size == (BRACKET_WIDTH, bracket_height(len(bracket_notes(view))))
+    drawn = bracket_image(view)
+    colours = {rgb for _, rgb in image.convert("RGB").getcolors(256) or []}
+    assert {ImageColor.getrgb(c) for c in (PAPER, BAND, WON)} <= colours  # fills kept exact
+    error = ImageChops.difference(drawn, image.convert("RGB")).getextrema()
+    assert max(high for _, high in error) <= 16  # text edges within a few levels
     again = bracket_view("Airthings Masters", *major_bracket()[:1], statuses=major_bracket()[1])
     assert bracket_png(again) == data
     bracket, finished = major_bracket(finished=True)
@@ -238,7 +246,7 @@ def test_an_event_without_a_third_place_match_has_no_such_box() -> None:
     first = played_event_bracket(tour_file_report().events[0].event)  # 3rd place: walkover
     assert first.get(Tie.THIRD_PLACE).footer()[0] == "✓ G by walkover"
     assert first.get(Tie.THIRD_PLACE).score_cells(True) == ("",) * 5
-    assert decode(bracket_png(view)).width == BRACKET_WIDTH
+    assert decode(bracket_png(view), "P").width == BRACKET_WIDTH
 
 
 def test_a_status_that_does_not_fit_the_bracket_is_refused() -> None:
@@ -295,4 +303,4 @@ def test_hostile_names_are_drawn_as_typed_and_right_to_left_letters_are_boxed() 
     hostile = bracket_view("x", bracket, statuses=statuses, name_of=lambda p: names[p])
     assert hostile.get(Tie.QF1).names == (HOSTILE[0], HOSTILE[3])
     assert CODE_NOTE in bracket_notes(hostile)
-    assert decode(bracket_png(hostile)).height == bracket_height(len(bracket_notes(hostile)))
+    assert decode(bracket_png(hostile), "P").height == bracket_height(len(bracket_notes(hostile)))
