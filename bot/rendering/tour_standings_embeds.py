@@ -176,5 +176,7 @@ def tour_standings_table(view: TourStandingsView) -> TextTable:
 
 def tour_standings_embeds(view: TourStandingsView) -> list[discord.Embed]:
     """`/tour standings`: tour points and the five criteria (CCT-6), paginated."""
-    heading = view.caption("**Tour standings**")
+    heading = "**Tour standings**"
+    if view.after:
+        heading += f" after {user_text(view.after)}"  # an event's name, as typed
     return _embeds(view.tour, heading, tour_standings_table(view) if view.rows else None)

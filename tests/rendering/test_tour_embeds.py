@@ -150,8 +150,9 @@ def test_tour_standings_embed_has_the_five_criteria_and_the_play_off() -> None:
     assert len(rows) == len(report.ranking) + 1
     description = embeds[0].description or ""
     assert "**Play-off required** (organiser may forgo) for rank 8: C, G, H" in description
-    after = tour_standings_view("Tie tour", report.ranking, after="E1")
-    assert "after E1" in (tour_standings_embeds(after)[0].description or "")
+    after = tour_standings_view("Tie tour", report.ranking, after="E_1 **final**")
+    shown = tour_standings_embeds(after)[0].description or ""
+    assert shown.startswith(f"**Tour standings** after {user_text('E_1 **final**')}\n")
 
 
 def test_cct_3_qualification_embed_lists_who_and_why_and_the_places_left() -> None:
