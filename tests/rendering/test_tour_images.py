@@ -25,7 +25,12 @@ from bot.rendering.image_table import (
     TITLE_HEIGHT,
 )
 from bot.rendering.image_text import CODE_NOTE
-from bot.rendering.tour_bracket import SCORE_COLUMNS, bracket_view, played_event_bracket
+from bot.rendering.tour_bracket import (
+    SCORE_COLUMNS,
+    bracket_view,
+    control_text,
+    played_event_bracket,
+)
 from bot.rendering.tour_bracket_image import (
     BOX_HEIGHT,
     LABEL_HEIGHT,
@@ -215,6 +220,11 @@ def test_cct_8e_cct_7_a_series_in_progress_names_the_next_game_its_colours_and_c
         "Carlsen chooses White or Black (CCT-8e)",
     )
     assert any("Armageddon W 5 / B 4 min" in note for note in bracket_notes(done))
+    controls = done.controls
+    assert control_text(controls.rapid) == "rapid 15 min + 10 s"
+    assert control_text(controls.armageddon) == (
+        "armageddon W 5 / B 4 min + 0 s, a draw goes to Black"
+    )
 
 
 def test_bracket_png_decodes_at_its_layout_size_and_is_byte_identical() -> None:
