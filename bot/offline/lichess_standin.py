@@ -85,7 +85,9 @@ class LichessStandIn(StandInServer):
         chosen = []
         for game in self.games:
             white, black = _user_ids(game)
-            if user not in (white, black) or (vs and vs not in (white, black) - {user}):
+            if user not in (white, black):
+                continue
+            if vs and vs != (black if white == user else white):
                 continue
             created = int(game.get("createdAt", 0))
             if (since is not None and created < since) or (until is not None and created > until):
