@@ -141,6 +141,8 @@ class LichessClient:
     ) -> None:
         self.base_url = settings.base_url.rstrip("/")
         self.user_agent = user_agent(settings.contact, "lichess")
+        self.timeout_seconds = settings.timeout_seconds
+        self.max_retries = settings.max_retries
         self._reader = PoliteReader(
             agent=self.user_agent,
             accept=NDJSON,
