@@ -94,7 +94,7 @@ def _needs(watch: Watch, now: datetime) -> list[list[SiteRequest]]:
     if query.site is Site.LICHESS:
         since = query.start - EARLY_START
         return [[ExportRequest(first, second, since, query.end)]]
-    last = min(query.end, now)
+    last = min(query.end - timedelta(microseconds=1), now)  # the window holds not its end
     return [
         [ArchiveRequest(first, year, month), ArchiveRequest(second, year, month)]
         for year, month in months(query.start, last)

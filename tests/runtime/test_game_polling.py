@@ -104,6 +104,13 @@ def test_a_window_over_a_months_end_reads_both_months_or_waits_whole() -> None:
     assert before_midnight.requests == (ArchiveRequest("alba", 2021, 2),)
 
 
+def test_a_window_ending_at_midnight_on_the_first_reads_only_its_month() -> None:
+    night = datetime(2021, 2, 28, 21, tzinfo=UTC)
+    to_midnight = watch(1, "alba", "bruno", start=night, hours=3)  # ends 1 March 00:00
+    plan = plan_fetch([to_midnight], night + timedelta(days=1))
+    assert plan.requests == (ArchiveRequest("alba", 2021, 2),)
+
+
 def test_deferred_pairings_are_read_first_on_the_next_poll() -> None:
     night = datetime(2021, 2, 28, 22, tzinfo=UTC)
     after = night + timedelta(hours=5)
