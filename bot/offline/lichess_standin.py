@@ -31,7 +31,11 @@ def _user_ids(game: dict[str, Any]) -> tuple[str, str]:
     """The lowercase user ids of White and Black ("" for the computer)."""
 
     def user_id(side: str) -> str:
-        user = (game.get("players", {}).get(side) or {}).get("user") or {}
+        players = game.get("players")
+        player = players.get(side) if isinstance(players, dict) else None
+        user = player.get("user") if isinstance(player, dict) else None
+        if not isinstance(user, dict):
+            return ""
         return str(user.get("id") or user.get("name") or "").casefold()
 
     return user_id("white"), user_id("black")
