@@ -184,6 +184,21 @@ class ClubRepository(ClubReader):
         scope.record("clubs_decided", {"club": club_id, "status": status, "reason": reason})
         return await self.get(club_id)
 
+    async def reopen(self, club_id: int, name: str, registered_by: int | None) -> Club | None:
+        """CL-2..4: a rejected club registers again: pending once more, under `name`, its
+        earlier decision cleared (its history stays in the audit); None if no such club."""
+        scope = self._write
+        cursor = await scope.execute(
+            "UPDATE clubs SET status = 'pending', decided_by = NULL, decided_at = NULL,"
+            " reason = NULL, name = ?, name_key = ?, registered_by = ?"
+            " WHERE guild_id = ? AND id = ?",
+            (name, name_key(name), registered_by, scope.guild_id, club_id),
+        )
+        if cursor.rowcount == 0:
+            return None
+        scope.record("clubs_reopened", {"club": club_id})
+        return await self.get(club_id)
+
     async def set_reminder_channel(self, club_id: int, channel_id: int | None) -> bool:
         """Send the club's reminders to `channel_id` (None: the announcements channel)."""
         scope = self._write

@@ -160,6 +160,16 @@ class MatchReader:
         )
         return None if row is None else _match(row)
 
+    async def with_key(self, key: str) -> list[MatchRecord]:
+        """The guild's matches whose season-file id is `key` (compared case-insensitively),
+        one per season at most, oldest season first."""
+        rows = await self._scope.fetchall(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE guild_id = ? AND upper(key) = upper(?)"
+            " ORDER BY season_id",
+            (self._scope.guild_id, key),
+        )
+        return [_match(row) for row in rows]
+
     async def with_chesscom(
         self, match_id: int, chesscom_match_id: int
     ) -> tuple[MatchRecord | None, MatchRecord | None]:

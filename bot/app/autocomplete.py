@@ -77,7 +77,7 @@ def match_label(match: MatchCandidate) -> str:
 
 def match_choices(
     candidates: Sequence[MatchCandidate], now: dt.datetime
-) -> list[app_commands.Choice[int]]:
+) -> list[app_commands.Choice[str]]:
     """The member's clubs' matches first, then unplayed ones from the next start on, then
     unplayed ones already started, then played ones (latest first)."""
 
@@ -87,7 +87,8 @@ def match_choices(
         return (not m.mine, 0 if m.start >= now else 1, m.start.timestamp())
 
     ranked = sorted(candidates, key=key)
-    return [app_commands.Choice(name=match_label(m), value=m.id) for m in ranked[:MAX_CHOICES]]
+    # The value is the match's number as text: the option also takes a key (`DO-1-1`).
+    return [app_commands.Choice(name=match_label(m), value=str(m.id)) for m in ranked[:MAX_CHOICES]]
 
 
 def _store(interaction: discord.Interaction) -> GuildStore | None:
@@ -134,7 +135,7 @@ async def divisions(
     return name_choices(found, current)
 
 
-async def matches(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+async def matches(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `match` option: the caller's clubs' and the next matches first."""
     store = _store(interaction)
     if store is None:

@@ -48,12 +48,25 @@ def match_rescheduled(home: str, away: str, start: dt.datetime, deadline: dt.dat
     )
 
 
-def result_recorded(home: str, away: str, home_half: int, away_half: int, how: str) -> str:
-    """A match result entered (imported from chess.com or by an arbiter)."""
-    return (
+def result_recorded(
+    home: str, away: str, home_half: int, away_half: int, how: str, counts: str | None = None
+) -> str:
+    """A match result entered (imported from chess.com or by an arbiter), and what it counts
+    as when that is not the boards' score (`counts`: a forfeit, void, adjusted boards)."""
+    text = (
         f"Result ({how}): **{user_text(home)}** {_points(home_half)} – {_points(away_half)}"
-        f" **{user_text(away)}**."
+        f" **{user_text(away)}**"
     )
+    if counts:
+        return f"{text} on the boards; {user_text(counts)}."
+    return f"{text}."
+
+
+def counted_changes(matches: Sequence[str]) -> str:
+    """CL-18, CL-19: a finding that changes how earlier matches count, listing them."""
+    listed = "; ".join(user_text(m) for m in matches[:20])
+    more = f" and {len(matches) - 20} more" if len(matches) > 20 else ""
+    return f"This changes how earlier matches count (CL-18, CL-19): {listed}{more}."
 
 
 def decision_recorded(kind: str, subject: str, rule: str, motion_id: int | None) -> str:

@@ -21,11 +21,14 @@ class CalendarMatch:
     away: str
     start: dt.datetime
     deadline: dt.datetime
+    cancelled: bool = False
+    """Void (CL-DQ: a club of it is disqualified): the event says STATUS:CANCELLED."""
 
 
 def season_calendar(season: str, matches: Iterable[CalendarMatch], stamp: dt.datetime) -> bytes:
     """The matches as an .ics file: each event starts at the match start (UTC), names both
-    clubs, and carries an alarm at the challenge deadline (CL-15). `stamp` is DTSTAMP."""
+    clubs, and carries an alarm at the challenge deadline (CL-15) — a void match (CL-DQ) is
+    cancelled instead (STATUS:CANCELLED, no alarm). `stamp` is DTSTAMP."""
     calendar = icalendar.Calendar()
     calendar.add("prodid", "-//Arbiter//CL season calendar//EN")
     calendar.add("version", "2.0")
@@ -45,6 +48,10 @@ def season_calendar(season: str, matches: Iterable[CalendarMatch], stamp: dt.dat
             f"Challenge deadline (CL-15): {deadline.isoformat().replace('+00:00', 'Z')}",
         )
         event.add("categories", [match.division])
+        if match.cancelled:
+            event.add("status", "CANCELLED")
+            calendar.add_component(event)
+            continue
         alarm = icalendar.Alarm()
         alarm.add("action", "DISPLAY")
         alarm.add("description", f"Challenge deadline (CL-15): {match.home} – {match.away}")

@@ -135,9 +135,14 @@ class BoardLine:
 
 
 def match_embed(
-    match: MatchLine, boards: Sequence[BoardLine], forfeits: Sequence[str]
+    match: MatchLine,
+    boards: Sequence[BoardLine],
+    forfeits: Sequence[str],
+    counts: str | None = None,
+    state: str = "",
 ) -> list[discord.Embed]:
-    """`/match show`: clubs, start, deadline with countdown, challenge, boards, forfeits."""
+    """`/match show`: clubs, start, deadline with countdown, challenge, its state (void
+    (CL-DQ) …), the boards' score and what it counts as, boards, forfeits."""
     embed = discord.Embed(
         title=f"{_side(match.home)} – {_side(match.away)}",
         description=f"{user_text(match.season)} · {user_text(match.division)} · round"
@@ -147,8 +152,14 @@ def match_embed(
     embed.add_field(name="Start", value=when(match.start))
     embed.add_field(name="Challenge deadline (CL-15)", value=countdown(match.deadline))
     embed.add_field(name="Challenge", value=match.challenge, inline=False)
+    if state:
+        embed.add_field(name="State", value=state)
     if match.score is not None:
-        embed.add_field(name="Score", value=f"{halves(match.score[0])} – {halves(match.score[1])}")
+        embed.add_field(
+            name="Score on the boards", value=f"{halves(match.score[0])} – {halves(match.score[1])}"
+        )
+    if counts:
+        embed.add_field(name="Counts", value=cut(user_text(counts), FIELD_LIMIT), inline=False)
     if forfeits:
         value = "\n".join(user_text(forfeit) for forfeit in forfeits)
         embed.add_field(name="Forfeits", value=cut(value, FIELD_LIMIT), inline=False)
@@ -182,9 +193,10 @@ def result_embed(
     counted: tuple[int, int] | None,
     adjusted: Sequence[BoardLine],
     ranks: Sequence[tuple[str, str]],
+    why: str | None = None,
 ) -> discord.Embed:
-    """After a result: the score as recorded, as it counts (CL-18/19 adjustments, with why),
-    and each club's new rank."""
+    """After a result: the score as recorded, as it counts (CL-18/19 adjustments, a forfeit,
+    void — `why`), and each club's new rank."""
     embed = discord.Embed(
         title=f"Result: {_side(match.home)} {halves(score[0])} – {halves(score[1])}"
         f" {_side(match.away)}",
@@ -192,7 +204,9 @@ def result_embed(
         f" {inline_code(match.key)}",
         colour=COLOUR,
     )
-    if counted is not None and counted != score:
+    if why:
+        embed.add_field(name="Counts", value=cut(user_text(why), FIELD_LIMIT), inline=False)
+    elif counted is not None and counted != score:
         embed.add_field(
             name="Counts as", value=f"{halves(counted[0])} – {halves(counted[1])}", inline=False
         )

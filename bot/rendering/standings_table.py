@@ -45,6 +45,9 @@ COLUMNS: dict[str, Callable[[ClubStanding], str]] = {
 """The number columns in the order shown."""
 PRIORITY = ("MP", "P", "GP", "SB", "W", "D", "L", "DE")
 """Which number columns to keep first when not all fit in a row."""
+DE_DECIDED = ("MP", "DE", "P", "GP", "SB", "W", "D", "L")
+"""CL-17: the priority when direct encounter decided a place — DE is then shown, right
+after the match points it broke a tie of."""
 
 
 def _ascii(text: str) -> str:
@@ -161,13 +164,15 @@ def short_name_legend(names: Sequence[str], short: Mapping[str, str]) -> list[st
 
 def standings_table(rows: Sequence[ClubStanding], limit: int = ROW_LIMIT) -> TextTable:
     """The table of `rows` in rows of at most `limit` characters: rank, club and the number
-    columns that fit by `PRIORITY` (a column with no value at all is left out)."""
+    columns that fit by `PRIORITY` (a column with no value at all is left out) — by
+    `DE_DECIDED` when direct encounter decided a place (CL-17), so it is always shown then."""
     clubs = [row.club for row in rows]
+    priority = DE_DECIDED if any(row.de is not None for row in rows) else PRIORITY
     table = ranked_lines(
         [rank_text(row) for row in rows],
         clubs,
         {name: [column(row) for row in rows] for name, column in COLUMNS.items()},
-        PRIORITY,
+        priority,
         blank=[row.disqualified for row in rows],
         limit=limit,
     )

@@ -77,20 +77,20 @@ class Matches(commands.Cog):
     @app_commands.autocomplete(match=autocomplete.matches)
     @app_commands.autocomplete(season=autocomplete.seasons)
     async def show(
-        self, interaction: discord.Interaction, match: int, season: str | None = None
+        self, interaction: discord.Interaction, match: str, season: str | None = None
     ) -> None:
         """Anyone may read a match."""
         card = await match_card(guild_store(interaction), self.bot.standings, match, season)
         line, rows = card.line, list(card.boards)
         # SURFACE: /match show lists the match's forfeits (CL-15, CL-5/6/20, a director's).
         forfeits = [f"{f.club} ({f.rule})" for f in card.forfeits]
-        await send_pages(interaction, match_embed(line, rows, forfeits))
+        await send_pages(interaction, match_embed(line, rows, forfeits, card.counts, card.state))
 
     @group.command(name="challenge", description="Your club issued the chess.com challenge.")
     @app_commands.describe(match="The match.", chesscom_match="The chess.com match id or URL.")
     @app_commands.autocomplete(match=autocomplete.matches)
     async def challenge(
-        self, interaction: discord.Interaction, match: int, chesscom_match: str
+        self, interaction: discord.Interaction, match: str, chesscom_match: str
     ) -> None:
         """CL-15: declared by an admin of a club of the match."""
         store = guild_store(interaction)
@@ -107,7 +107,7 @@ class Matches(commands.Cog):
     @group.command(name="accept", description="Your club accepted the other club's challenge.")
     @app_commands.describe(match="The match.")
     @app_commands.autocomplete(match=autocomplete.matches)
-    async def accept(self, interaction: discord.Interaction, match: int) -> None:
+    async def accept(self, interaction: discord.Interaction, match: str) -> None:
         """CL-15: declared by an admin of the club that did not issue it."""
         store = guild_store(interaction)
         event = await service.record_challenge_accepted(
@@ -125,7 +125,7 @@ class Matches(commands.Cog):
     )
     @app_commands.autocomplete(match=autocomplete.matches)
     async def report(
-        self, interaction: discord.Interaction, match: int, chesscom_match: str | None = None
+        self, interaction: discord.Interaction, match: str, chesscom_match: str | None = None
     ) -> None:
         """CL-14, CL-19: deferred first (chess.com may be slow)."""
         store = guild_store(interaction)
@@ -145,7 +145,7 @@ class Matches(commands.Cog):
     @app_commands.autocomplete(match=autocomplete.matches)
     @is_arbiter()
     async def result(
-        self, interaction: discord.Interaction, match: int, file: discord.Attachment
+        self, interaction: discord.Interaction, match: str, file: discord.Attachment
     ) -> None:
         """CL-14: the manual fallback; a bad line is named."""
         store = guild_store(interaction)
@@ -161,7 +161,7 @@ class Matches(commands.Cog):
         card = await result_card(store, self.bot.standings, match)
         line, counted, adjusted = card.line, card.counted, list(card.adjusted)
         ranks = [(club, "—" if row is None else rank_text(row)) for club, row in card.ranks]
-        return result_embed(line, card.score, counted, adjusted, ranks)
+        return result_embed(line, card.score, counted, adjusted, ranks, card.counts)
 
     @group.command(name="reschedule", description="Move a match not yet played (director).")
     @app_commands.describe(
@@ -170,7 +170,7 @@ class Matches(commands.Cog):
     )
     @app_commands.autocomplete(match=autocomplete.matches)
     @is_director()
-    async def reschedule(self, interaction: discord.Interaction, match: int, start: str) -> None:
+    async def reschedule(self, interaction: discord.Interaction, match: str, start: str) -> None:
         """CL-13, CL-15: the deadline and the match's jobs move with it; after the deadline,
         or closer than its notice, only a passed `reschedule` motion moves it."""
         store = guild_store(interaction)

@@ -187,7 +187,12 @@ class Seasons(commands.Cog):
         pages = schedule_preview(
             plan.season.name,
             [
-                (r.number, r.start, [f"{f.id}: {f.home} – {f.away}" for f in r.fixtures])
+                (
+                    r.number,
+                    r.start,
+                    [f"{f.id}: {f.home} – {f.away}" for f in r.fixtures]
+                    + [f"no match: {club} (CL-12)" for club in r.idle],
+                )
                 for r in plan.rounds
             ],
             len(plan.matches),
@@ -233,7 +238,16 @@ class Seasons(commands.Cog):
         ics = season_calendar(
             found.season,
             [
-                CalendarMatch(m.key, m.division, m.round, m.home, m.away, m.start, m.deadline)
+                CalendarMatch(
+                    m.key,
+                    m.division,
+                    m.round,
+                    m.home,
+                    m.away,
+                    m.start,
+                    m.deadline,
+                    m.key in found.void,
+                )
                 for m in found.matches
             ],
             now,

@@ -76,7 +76,12 @@ class Standings(commands.Cog):
             guild_store(interaction), self.bot.standings, season, division, day, ready
         )
         views = found.divisions
-        title = f"{found.season}: standings" + (f" as of {day.isoformat()}" if day else "")
+        if found.as_of is not None:
+            title = f"{found.season}: standings as of {found.as_of.isoformat()}"
+        elif day is not None:  # CL-1: a day not over is not judged ahead of time
+            title = f"{found.season}: standings as at now ({day.isoformat()} is not over yet)"
+        else:
+            title = f"{found.season}: standings"
         if format == "embed":
             await send_pages(interaction, standings_embeds(title, views))
             return

@@ -63,7 +63,7 @@ class Votes(commands.Cog):
         kind: str,
         reason: app_commands.Range[str, 1, 500],
         season: str | None = None,
-        match: int | None = None,
+        match: str | None = None,
         club: str | None = None,
         rule: str | None = None,
         boards: discord.Attachment | None = None,

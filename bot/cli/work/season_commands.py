@@ -24,6 +24,7 @@ from bot.rendering.calendar_ics import CalendarMatch, season_calendar
 from bot.rendering.league_json import report_json
 from bot.rendering.league_text import report_text
 from core.league.facts import challenge_deadline
+from core.league.lifecycle import MatchState, states
 from core.league.season import quoted
 from storage.database import Database, DatabaseUnavailable
 from storage.guild import GuildStore, GuildView
@@ -163,13 +164,22 @@ def run_calendar(args: argparse.Namespace) -> int:
             if club is None:
                 raise CliError(f"no club {quoted(args.club)} in season {quoted(record.name)}")
             matches = tuple(m for m in matches if club in (m.home, m.away))
+        now = dt.datetime.now(dt.UTC)
+        void = {key for key, state in states(season, now) if state is MatchState.VOID}
         entries = [
             CalendarMatch(
-                m.id, m.division, m.round, m.home, m.away, m.start, challenge_deadline(m, hours)
+                m.id,
+                m.division,
+                m.round,
+                m.home,
+                m.away,
+                m.start,
+                challenge_deadline(m, hours),
+                m.id in void,
             )
             for m in matches
         ]
-        return season_calendar(record.name, entries, dt.datetime.now(dt.UTC))
+        return season_calendar(record.name, entries, now)
 
     _write(args.output, _run(args, work, write=False))
     return 0

@@ -119,6 +119,14 @@ def _admins(actor: Actor, others: Sequence[int], min_admins: int) -> tuple[int, 
     return tuple(given)
 
 
+def _may_register(earlier: Club | None, url_id: str) -> None:
+    """CL-2..4: a chess.com club registers once per guild — again only after a rejection."""
+    if earlier is not None and earlier.status != "rejected":
+        raise UserError(
+            f"The chess.com club {url_id} is already registered here ({earlier.status})."
+        )
+
+
 async def register_club(
     store: GuildStore,
     client: ChessComClient,
@@ -129,20 +137,32 @@ async def register_club(
     min_admins: int = MIN_ADMINS,
 ) -> ClubRegistered:
     """CL-2..4: register a chess.com club, pending until HQ decides; the caller and `admins`
-    become its admins. One chess.com club is registered once per guild."""
+    become its admins. One chess.com club is registered once per guild (again after a
+    rejection); a display name another club has is told apart by the url-id."""
     url_id = club_url_id(chesscom_club)
     linked = _admins(actor, admins, min_admins)
     async with store.read() as view:
-        if await view.clubs.by_chesscom(url_id) is not None:
-            raise UserError(f"The chess.com club {url_id} is already registered here.")
+        _may_register(await view.clubs.by_chesscom(url_id), url_id)
     profile = await read_club_profile(client, url_id)
     name = clean_text(profile.name or url_id, "club name")
     async with store.change(actor.user_id, "club.register", f"chesscom:{url_id}") as uow:
-        if await uow.clubs.by_chesscom(url_id) is not None:
-            raise UserError(f"The chess.com club {url_id} is already registered here.")
-        if await uow.clubs.by_name(name) is not None:
-            raise UserError(f"A club named {shown(name)} is already registered here.")
-        club = await uow.clubs.register(name, url_id, registered_by=actor.user_id)
+        earlier = await uow.clubs.by_chesscom(url_id)
+        _may_register(earlier, url_id)
+        taken = await uow.clubs.by_name(name)
+        if taken is not None and (earlier is None or taken.id != earlier.id):
+            # Two chess.com clubs may share a display name: this one is told apart by its
+            # url-id (names are unique in a guild).
+            name = clean_text(f"{name} ({url_id})", "club name")
+            if await uow.clubs.by_name(name) is not None:
+                raise UserError(f"A club named {shown(name)} is already registered here.")
+        if earlier is None:
+            club = await uow.clubs.register(name, url_id, registered_by=actor.user_id)
+        else:  # a rejected club registers again (CL-2..4): pending, with its new admins
+            reopened = await uow.clubs.reopen(earlier.id, name, actor.user_id)
+            assert reopened is not None
+            club = reopened
+            for user_id in await uow.club_admins.admins_of(club.id):
+                await uow.club_admins.remove(club.id, user_id)
         for user_id in linked:
             await uow.club_admins.add(club.id, user_id)
         await announce(uow, announcements.club_registered(club.name, url_id, linked))

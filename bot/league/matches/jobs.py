@@ -91,10 +91,14 @@ async def schedule_jobs(
     fixed: dt.datetime | None = None,
 ) -> None:
     """Create (or move, by natural key) every job of the match in the unit of work, by its
-    season's frozen rules (`fixed`: its own deadline); a reminder already in the past is
-    cancelled rather than fired late."""
+    season's frozen rules (`fixed`: its own deadline); a reminder already past is cancelled
+    rather than fired late, and so is a fixed deadline already past (judged before)."""
     for job in match_jobs(match_id, start, rules, fixed):
-        if job.kind.startswith(REMINDER_FAMILY) and job.due_at <= uow.now:
+        passed = job.due_at <= uow.now
+        judged = job.kind == DEADLINE and fixed is not None and fixed == job.due_at
+        if passed and (job.kind.startswith(REMINDER_FAMILY) or judged):
+            # A reminder is not fired late; a deadline a motion kept when it moved the match
+            # after it was judged (the judgement stands) is not judged again.
             await uow.jobs.cancel(job.kind, subject(match_id))
             continue
         await uow.jobs.schedule(job.kind, subject(match_id), job.due_at, job.payload)

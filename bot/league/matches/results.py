@@ -17,13 +17,16 @@ from bot.chesscom.models import FAIR_PLAY_STATUS, FINISHED
 from bot.chesscom.reader import read_match
 from bot.formats.boards_csv import BoardRow
 from bot.league.matches.boards import board_records, checked
+from bot.league.matches.counting import changed_matches, what_counts
 from bot.league.matches.jobs import POLL, cancel_jobs
-from bot.league.matches.life import allowed, match_now
+from bot.league.matches.life import MatchNow, allowed, match_now
 from bot.league.matches.service import chesscom_match_id
 from bot.league.references import find_match
+from bot.league.store import load_season
 from bot.rendering import announcements
 from bot.runtime.announce import announce
-from core.league.lifecycle import Allowed, Door, Step, finish_problem
+from core.league import league_report
+from core.league.lifecycle import Door, Step, finish_problem
 from storage.club_admins import ClubAdminReader
 from storage.clubs import Club
 from storage.guild import GuildStore, UnitOfWork
@@ -42,6 +45,10 @@ class ResultRecorded:
     away_half: int
     closed_accounts: tuple[str, ...]
     source: str
+    counts: str | None = None
+    """What it counts as, when not as played, and why (a forfeit, void, adjusted boards)."""
+    changed: tuple[str, ...] = ()
+    """Earlier matches whose counted result it changed (CL-18, CL-19), as announced."""
 
 
 async def _may_report(admins: ClubAdminReader, actor: Actor, match: MatchRecord) -> None:
@@ -64,19 +71,20 @@ def _door(actor: Actor) -> Door:
 
 async def _check_result(
     uow: UnitOfWork, match: MatchRecord, door: Door, finished: dt.datetime
-) -> Allowed:
+) -> MatchNow:
     """CL-14 through the life cycle: no result before the start, none finishing before it or
-    later than now, none replacing a recorded one but by an arbiter or the bot."""
+    later than now, none replacing a recorded one but by an arbiter or the bot; the match as
+    it stood (its season's facts before the result)."""
     current = await match_now(uow, match, uow.now)
     step = allowed(current.view, Step.RESULT, door)
     problem = finish_problem(current.view, finished.astimezone(dt.UTC))
     if problem is not None:
         raise UserError(f"{problem}.")
     uow.details["notes"] = list(step.notes)
-    return step
+    return current
 
 
-async def authorise_report(store: GuildStore, actor: Actor, match_id: int) -> None:
+async def authorise_report(store: GuildStore, actor: Actor, match_id: int | str) -> None:
     """Refuse (naming who may) before anything is read from chess.com or a deferred, public
     reply is started; the unit of work checks again."""
     async with store.read() as view:
@@ -85,7 +93,7 @@ async def authorise_report(store: GuildStore, actor: Actor, match_id: int) -> No
 
 
 async def _clubs(
-    store: GuildStore, match_id: int, actor: Actor | None = None
+    store: GuildStore, match_id: int | str, actor: Actor | None = None
 ) -> tuple[MatchRecord, Club, Club, int]:
     """The match, its clubs and its games per board, in one read (refused first, when an
     actor is given, unless they may report its result)."""
@@ -122,7 +130,7 @@ class ChessComRead:
 async def read_chesscom_result(
     store: GuildStore,
     client: ChessComClient,
-    match_id: int,
+    match_id: int | str,
     chesscom_match: str | int | None = None,
     *,
     actor: Actor | None = None,
@@ -176,7 +184,7 @@ async def import_chesscom_result(
     store: GuildStore,
     client: ChessComClient,
     actor: Actor,
-    match_id: int,
+    match_id: int | str,
     chesscom_match: str | int | None = None,
 ) -> ResultRecorded:
     """CL-14, CL-19: read a finished chess.com team match and store its boards (replacing
@@ -206,14 +214,16 @@ async def import_chesscom_result_in(
     # chess.com's own record of the linked match may be read again (a club admin's re-import
     # is the bot's reading); any other result over a recorded one is an arbiter's correction.
     door = Door.BOT if actor.is_system or link is None else _door(actor)
-    await _check_result(uow, current, door, finished)
+    before = await _check_result(uow, current, door, finished)
     await uow.matches.replace_boards(match.id, list(read.boards))
     await uow.matches.finish(match.id, finished, link_chesscom=link)
     closed = await _record_closed(uow, current.season_id, facts, read.observed)
     await _record_fielded(uow, current, read.home, read.away, facts)
     await cancel_jobs(uow, match.id, (POLL,))
     updated = replace(current, finished_at=finished.astimezone(dt.UTC), chesscom_match_id=chesscom)
-    return await _recorded(uow, updated, read.boards, read.home, read.away, closed, "chess.com")
+    return await _recorded(
+        uow, before, updated, read.boards, read.home, read.away, closed, "chess.com"
+    )
 
 
 async def _record_closed(
@@ -243,6 +253,7 @@ async def _record_fielded(
 
 async def _recorded(
     uow: UnitOfWork,
+    before: MatchNow,
     updated: MatchRecord,
     stored: Sequence[BoardRecord],
     home: Club,
@@ -251,20 +262,44 @@ async def _recorded(
     how: str,
 ) -> ResultRecorded:
     """The result as now stored: the match as just updated (not read back), its boards
-    exactly those just stored (`replace_boards`), by number."""
+    exactly those just stored (`replace_boards`), by number — announced once with what it
+    counts as and why (CL-FF, CL-ADJ, CL-DQ), the earlier matches it changed (a CL-18/19
+    finding) and the clubs it put out."""
     boards = tuple(sorted(stored, key=lambda b: b.board))
     home_half = sum(b.home_half for b in boards)
     away_half = sum(b.away_half for b in boards)
-    await announce(
-        uow, announcements.result_recorded(home.name, away.name, home_half, away_half, how)
+    was = league_report(before.season, now=uow.now)
+    season = await load_season(uow.view(), before.record)
+    now = league_report(season, now=uow.now)
+    counted = what_counts(now, season, updated.key)
+    changed = changed_matches(was, now, season, leave_out=[updated.key])
+    out_before = {q.club for q in was.disqualified}
+    gone = [q for q in now.disqualified if q.club not in out_before]
+    lines = [
+        announcements.result_recorded(home.name, away.name, home_half, away_half, how, counted.why),
+        *(
+            announcements.disqualified(
+                q.club,
+                q.rule,
+                sum(1 for b in now.forfeits if b.club == q.club and b.rule == q.rule),
+                sum(1 for m in season.matches if q.club in (m.home, m.away)),
+            )
+            for q in gone
+        ),
+    ]
+    if changed:
+        lines.append(announcements.counted_changes(changed))
+    await announce(uow, "\n".join(lines))
+    uow.details["counts"] = counted.why
+    return ResultRecorded(
+        updated, boards, home_half, away_half, tuple(closed), how, counted.why, tuple(changed)
     )
-    return ResultRecorded(updated, boards, home_half, away_half, tuple(closed), how)
 
 
 async def enter_manual_result(
     store: GuildStore,
     actor: Actor,
-    match_id: int,
+    match_id: int | str,
     rows: Sequence[BoardRow],
     finished_at: dt.datetime | None = None,
 ) -> ResultRecorded:
@@ -278,9 +313,11 @@ async def enter_manual_result(
     async with store.change(actor.user_id, "match.result", f"match:{match.id}") as uow:
         current = await find_match(uow.matches, match.id)
         finished = finished_at or uow.now
-        await _check_result(uow, current, Door.ARBITER, finished)
+        before = await _check_result(uow, current, Door.ARBITER, finished)
         await uow.matches.replace_boards(match.id, boards)
         await uow.matches.finish(match.id, finished)
         await cancel_jobs(uow, match.id, (POLL,))
         updated = replace(current, finished_at=finished.astimezone(dt.UTC))
-        return await _recorded(uow, updated, boards, home, away, (), "entered by an arbiter")
+        return await _recorded(
+            uow, before, updated, boards, home, away, (), "entered by an arbiter"
+        )

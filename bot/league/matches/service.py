@@ -84,7 +84,7 @@ def chesscom_match_id(reference: str | int) -> int:
     return number
 
 
-async def _match_id(store: GuildStore, match_id: int) -> int:
+async def _match_id(store: GuildStore, match_id: int | str) -> int:
     async with store.read() as view:
         return (await find_match(view.matches, match_id)).id
 
@@ -127,7 +127,7 @@ async def _acting_club(uow: UnitOfWork, actor: Actor, match: MatchRecord, club: 
 async def record_challenge_issued(
     store: GuildStore,
     actor: Actor,
-    match_id: int,
+    match_id: int | str,
     chesscom_match: str | int,
     *,
     club: int | None = None,
@@ -173,7 +173,7 @@ async def issue_challenge_in(
 async def record_challenge_accepted(
     store: GuildStore,
     actor: Actor,
-    match_id: int,
+    match_id: int | str,
     *,
     source: Source = "declared",
     at: dt.datetime | None = None,
@@ -211,7 +211,7 @@ async def accept_challenge_in(
 async def record_at_start(
     store: GuildStore,
     actor: Actor,
-    match_id: int,
+    match_id: int | str,
     club_id: int,
     *,
     members: int | None,
@@ -259,7 +259,7 @@ async def record_at_start_in(
 
 
 async def reschedule_match(
-    store: GuildStore, actor: Actor, match_id: int, start: dt.datetime | str
+    store: GuildStore, actor: Actor, match_id: int | str, start: dt.datetime | str
 ) -> MatchRescheduled:
     """CL-13, CL-15: a director moves a match not yet played, before its challenge deadline
     and to a start the notice still fits (else only a passed `reschedule` motion may, the

@@ -49,7 +49,8 @@ class MotionRequest:
     kind: MotionKind | str
     reason: str
     season: str | int | None = None
-    match_id: int | None = None
+    match_id: int | str | None = None
+    """The match: its number or its key (`DO-1-1`)."""
     club: str | int | None = None
     rule: str | None = None
     boards: Sequence[BoardRow] = ()

@@ -40,5 +40,5 @@ async def fielded(view: GuildView, club_id: int, season_id: int) -> dict[str, in
         for board in boards.get(match.id, ()):
             name = board.home_player if home else board.away_player
             key = spelled.setdefault(name.casefold(), name)
-            games[key] = games.get(key, 0) + 1
+            games[key] = games.get(key, 0) + match.games_per_board  # CL-14: a board's games
     return games

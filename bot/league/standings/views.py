@@ -10,15 +10,18 @@ from dataclasses import dataclass
 from bot.league.references import find_division, find_season
 from bot.league.store import StandingsCache
 from bot.rendering.division_view import DivisionView, division_view
+from core.league import end_of_day
 from storage.guild import GuildStore
 
 
 @dataclass(frozen=True)
 class SeasonViews:
-    """The season's name and the views of the divisions asked for, in the season's order."""
+    """The season's name, the views of the divisions asked for, in the season's order, and
+    the date they are as at (None: as at now — also when the date asked for is not over)."""
 
     season: str
     divisions: tuple[DivisionView, ...]
+    as_of: dt.date | None = None
 
 
 async def standings_views(
@@ -30,13 +33,18 @@ async def standings_views(
     ready: Callable[[], Awaitable[None]] | None = None,
 ) -> SeasonViews:
     """The views of every division of the season `season` names (of this guild only), or of
-    the division `division` names, as at the end of `as_of` (else now). `ready` runs once the
-    names are found, before the report is built (so a refusal comes first and stays private)."""
+    the division `division` names, as at the end of `as_of` (else now). CL-1: a day not over
+    yet is shown as at now — deadlines still to come are not judged as missed. `ready` runs
+    once the names are found, before the report is built (so a refusal comes first and stays
+    private)."""
     async with store.read() as view:
         record = await find_season(view.seasons, season)
         only = None if division is None else await find_division(view.seasons, record, division)
     if ready is not None:
         await ready()
-    report = await standings.report(store, record, as_of=as_of, now=store.database.clock())
+    now = store.database.clock()
+    if as_of is not None and end_of_day(as_of) > now:
+        as_of = None
+    report = await standings.report(store, record, as_of=as_of, now=now)
     names = [name for name, _ in report.divisions] if only is None else [only.name]
-    return SeasonViews(record.name, tuple(division_view(report, name) for name in names))
+    return SeasonViews(record.name, tuple(division_view(report, name) for name in names), as_of)

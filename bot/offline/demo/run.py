@@ -30,6 +30,7 @@ from bot.rendering.league_text import proposal_text, report_text
 from bot.rendering.standings_image import standings_png
 from core.league import league_report, promotion_proposal
 from core.league.facts import challenge_deadline
+from core.league.lifecycle import MatchState, states
 from core.league.report import LeagueReport
 from core.league.season import Season
 from storage.database import Database
@@ -106,9 +107,17 @@ def write_outputs(out: Path, season: Season, report: LeagueReport, stamp: dt.dat
         (out / f"standings-{slug(name)}.png").write_bytes(standings_png(view))
         (out / f"crosstable-{slug(name)}.png").write_bytes(crosstable_png(view))
     hours = season.rules.challenge_deadline_hours
+    void = {key for key, state in states(season, stamp) if state is MatchState.VOID}
     entries = [
         CalendarMatch(
-            m.id, m.division, m.round, m.home, m.away, m.start, challenge_deadline(m, hours)
+            m.id,
+            m.division,
+            m.round,
+            m.home,
+            m.away,
+            m.start,
+            challenge_deadline(m, hours),
+            m.id in void,
         )
         for m in season.matches
     ]

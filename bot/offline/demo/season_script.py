@@ -248,7 +248,7 @@ class _Writer:
         command = {
             "as": issuer.admins[0],
             "command": "match challenge",
-            "options": {"match": p.number, "chesscom_match": str(p.chesscom)},
+            "options": {"match": str(p.number), "chesscom_match": str(p.chesscom)},
         }
         if unaccepted:
             self.at(issue_at, [command])
@@ -264,7 +264,11 @@ class _Writer:
             command,
         ]
         self.at(issue_at, steps)
-        accept = {"as": other.admins[0], "command": "match accept", "options": {"match": p.number}}
+        accept = {
+            "as": other.admins[0],
+            "command": "match accept",
+            "options": {"match": str(p.number)},
+        }
         self.at(issue_at + dt.timedelta(hours=1 if late else 12), [accept])
         if not late:
             self.play(p, issuer, other, boards, name)
@@ -417,7 +421,11 @@ class _Writer:
         ]
         if p.fixture.round == 1:
             steps.append(
-                {"as": issuer.admins[0], "command": "match report", "options": {"match": p.number}}
+                {
+                    "as": issuer.admins[0],
+                    "command": "match report",
+                    "options": {"match": str(p.number)},
+                }
             )
             steps.append({"expect": {"error": None}})
         self.at(end, steps)
@@ -452,7 +460,7 @@ class _Writer:
                     "command": "vote open",
                     "options": {
                         "kind": "forfeit",
-                        "match": p.number,
+                        "match": str(p.number),
                         "club": club.name,
                         "reason": f"CL-21: {club.name} removed {player} from its roster"
                         " for a reason the bot cannot verify",
