@@ -3,6 +3,9 @@ do what, what a refusal leaves (nothing), and what a valid call writes (one audi
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from bot.app.actor import Actor, Role
@@ -306,3 +309,38 @@ async def test_the_club_card_is_read_by_one_use_case(
         "Now P (Now)",
     )
     assert (card.members, card.forfeits) == (profile.members_count, {})
+
+
+async def test_cl_2_4_a_rejected_club_may_register_again(
+    database: Database, client: ChessComClient
+) -> None:
+    """CL-2..4 (issue 19): HQ's rejection is not for ever — the same chess.com club registers
+    again, pending once more with the admins of the new registration; an approved or pending
+    one still cannot be registered twice."""
+    store = GuildStore(database, GUILD)
+    club_id = await _registered(database, client)
+    await refused(database, clubs.register_club(store, client, ADMIN, CLUB, [202]), "already")
+    await clubs.reject_club(store, HQ, club_id, "Profile unclear")
+    again = await clubs.register_club(store, client, Actor(ADMIN_A[1]), CLUB, [209])
+    assert again.club.id == club_id and again.club.status == "pending"
+    async with store.read() as view:
+        assert await view.club_admins.admins_of(club_id) == [ADMIN_A[1], 209]
+
+
+async def test_cl_2_two_chesscom_clubs_of_one_display_name_both_register(
+    database: Database, client: ChessComClient, fake: FakeChessCom, fixtures_dir: Path
+) -> None:
+    """CL-2 (issue 19): chess.com display names are not unique; the second club of a name
+    registers, told apart by its url-id."""
+    profile = json.loads(
+        (fixtures_dir / "chesscom" / f"club_profile_{CLUB}.json").read_text(encoding="utf-8")
+    )
+    other = "dev-community-fans"
+    fake.serve(
+        f"club/{other}",
+        {**profile, "@id": f"https://api.chess.com/pub/club/{other}", "club_id": 99},
+    )
+    store = GuildStore(database, GUILD)
+    await _registered(database, client)
+    second = await clubs.register_club(store, client, Actor(ADMIN_A[1]), other, [209])
+    assert second.club.name == f"Chess.com Developer Community ({other})"
