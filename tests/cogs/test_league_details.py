@@ -23,14 +23,23 @@ async def test_cl_14_roster_check_counts_games_not_boards(
         assert "a1 · 4 games" in text and "a2 · 2 games" in text, text
 
 
+RESULTS = {"AB": 2, "AC": 2, "AD": 1, "BC": 1, "BD": 2, "CD": 0}
 DE_SEASON = season(
     [
-        match(p, p[0], p[1], [(p[0].lower(), p[1].lower(), pts)], week=i + 1, division="Q")
-        for i, (p, pts) in enumerate({"AB": 2, "AC": 2, "AD": 1, "BC": 1, "BD": 2, "CD": 0}.items())
+        match(
+            p,
+            p[0],
+            p[1],
+            [(f"{p[0].lower()}{b}", f"{p[1].lower()}{b}", pts) for b in range(30)],
+            week=i + 1,
+            division="Q",
+        )
+        for i, (p, pts) in enumerate(RESULTS.items())
     ],
     {"Q": ["A", "B", "C", "D"]},
 )
-"""B and D tie on 1½ match points and SB 1¾; B beat D: direct encounter decides 2nd place."""
+"""B and D tie on 1½ match points and SB 1¾; B beat D: direct encounter decides 2nd place.
+Thirty boards a match make the game points wide enough that not every column fits a row."""
 
 
 async def test_cl_17_the_standings_embed_shows_de_when_it_decided_a_place(
