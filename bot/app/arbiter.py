@@ -25,7 +25,7 @@ from bot.league.store import StandingsCache
 from bot.runtime.outbox import OutboxSender
 from bot.runtime.scheduler import JobRegistry, Scheduler, Timer
 from storage.database import Database
-from storage.guild import GuildStore
+from storage.guild import GuildStore, on_commit
 from storage.ownership import DatabaseOwned, OwnerLock
 
 log = logging.getLogger(__name__)
@@ -172,11 +172,11 @@ class ArbiterBot(commands.AutoShardedBot):
         log.info("loaded cogs: %s", ", ".join(loaded))
         if not self.run_jobs:
             return
-        self.outbox = OutboxSender(self.database, self.http, timer=self.timer)
-        self.database.on_commit(self.outbox.on_commit)
+        self.outbox = OutboxSender(self.database, self, timer=self.timer)
+        on_commit(self.database, self.outbox.on_commit)
         self.outbox.start()
         self.pins = PinRefresher(self.database, self.standings, timer=self.timer)
-        self.database.on_commit(self.pins.on_commit)
+        on_commit(self.database, self.pins.on_commit)
         self.pins.start()
         repaired = await self.pins.repair()  # pins left stale by a change before a stop
         if repaired:
@@ -185,7 +185,7 @@ class ArbiterBot(commands.AutoShardedBot):
         fetch, verify = verification_job(self.guild_store, self.chesscom, self.directors_of)
         self.jobs.register_fetching(VERIFY_JOB, fetch, verify)
         self.scheduler = Scheduler(self.database, self.jobs, timer=self.timer)
-        self.database.on_commit(self.scheduler.on_commit)
+        on_commit(self.database, self.scheduler.on_commit)
         self.scheduler.start()
         await self.scheduler.recover()
 

@@ -21,7 +21,7 @@ from bot.league.store import StandingsCache
 from bot.runtime.clock import VirtualClock
 from bot.runtime.scheduler import Scheduler
 from storage.database import Database
-from storage.guild import GuildStore
+from storage.guild import GuildStore, on_commit
 from tests.support.chesscom_fake import FakeChessCom, running_fake
 from tests.support.cl_seasons import match, season
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member
@@ -75,7 +75,7 @@ async def bot(tmp_path: Path, fake: FakeChessCom) -> AsyncIterator[ArbiterBot]:
         assert bot.scheduler is not None
         await bot.scheduler.shutdown()  # motions' closing jobs wait on the virtual clock
         bot.scheduler = Scheduler(bot.database, bot.jobs, timer=clock)
-        database.on_commit(bot.scheduler.on_commit)
+        on_commit(database, bot.scheduler.on_commit)
         await import_test_season(bot.database, SEASON)
         yield bot
 

@@ -13,7 +13,7 @@ from bot.app.config import Config
 from bot.runtime.clock import VirtualClock
 from bot.runtime.scheduler import REFILL, JobRegistry, Recovery, Scheduler, job_id
 from storage.database import Database
-from storage.guild import GuildStore, UnitOfWork
+from storage.guild import GuildStore, UnitOfWork, on_commit
 from storage.jobs import Job, pending_jobs
 
 GUILD = 42
@@ -48,7 +48,7 @@ def _scheduler(database: Database, clock: VirtualClock, **handlers: Recorder) ->
     for kind, handler in handlers.items():
         registry.register(kind, handler)
     scheduler = Scheduler(database, registry, timer=clock)
-    database.on_commit(scheduler.on_commit)
+    on_commit(database, scheduler.on_commit)
     return scheduler
 
 
@@ -345,7 +345,7 @@ async def test_a_job_family_runs_every_kind_of_its_prefix_with_one_handler(tmp_p
     with pytest.raises(ValueError, match="already has a handler"):
         registry.register_family("remind.", Recorder())
     scheduler = Scheduler(database, registry, timer=clock)
-    database.on_commit(scheduler.on_commit)
+    on_commit(database, scheduler.on_commit)
     later = await _schedule(database, "remind.48h", START + timedelta(hours=2))
     sooner = await _schedule(database, "remind.72h", START + timedelta(hours=1))
     mine = await _schedule(database, "remind.own", START + timedelta(hours=1))

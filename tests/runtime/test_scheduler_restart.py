@@ -14,7 +14,7 @@ from bot.app.config import Config
 from bot.runtime.clock import VirtualClock
 from bot.runtime.scheduler import REFILL, JobRegistry, Recovery, RetryLater, Scheduler, job_id
 from storage.database import Database
-from storage.guild import GuildStore, UnitOfWork
+from storage.guild import GuildStore, UnitOfWork, on_commit
 from storage.jobs import Job
 
 GUILD = 42
@@ -46,7 +46,7 @@ async def _start(path: Path, clock: VirtualClock, league: League) -> tuple[Datab
     database = await Database.open(path, clock=clock)
     await database.migrate()
     scheduler = Scheduler(database, league.registry(), timer=clock)
-    database.on_commit(scheduler.on_commit)
+    on_commit(database, scheduler.on_commit)
     return database, scheduler
 
 
@@ -229,7 +229,7 @@ async def test_retry_later_moves_the_job_and_keeps_nothing_of_the_failed_try(
     registry = JobRegistry()
     registry.register_fetching("poll", fetch, apply)
     scheduler = Scheduler(database, registry, timer=clock)
-    database.on_commit(scheduler.on_commit)
+    on_commit(database, scheduler.on_commit)
     job = await _schedule(database, "poll", "match:1", T + timedelta(hours=1))
     await scheduler.recover()
     await clock.advance(timedelta(hours=1, minutes=59))

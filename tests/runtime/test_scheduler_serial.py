@@ -12,7 +12,7 @@ from pathlib import Path
 from bot.runtime.clock import VirtualClock
 from bot.runtime.scheduler import JobRegistry, Scheduler
 from storage.database import Database
-from storage.guild import GuildStore, UnitOfWork
+from storage.guild import GuildStore, UnitOfWork, on_commit
 from storage.jobs import Job
 
 GUILD = 42
@@ -137,7 +137,7 @@ async def test_real_scheduler_never_interleaves_a_subject_and_keeps_due_order(
     for kind in kinds:
         registry.register_fetching(kind, fetch, apply)
     scheduler = Scheduler(database, registry)
-    database.on_commit(scheduler.on_commit)
+    on_commit(database, scheduler.on_commit)
     for match in range(8):
         # Stored in reverse due order, so ids and APScheduler's order disagree with due order.
         for k, kind in reversed(list(enumerate(kinds))):
