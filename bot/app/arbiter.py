@@ -11,6 +11,7 @@ import discord
 from discord.ext import commands
 
 from bot.app.config import Config
+from bot.app.errors import UserError
 from bot.app.mentions import NO_PINGS
 from bot.app.tree import ArbiterTree
 from bot.app.ui.motion_buttons import DYNAMIC_ITEMS
@@ -93,8 +94,12 @@ class ArbiterBot(commands.AutoShardedBot):
         self.outbox: OutboxSender | None = None
         self.pins: PinRefresher | None = None
         self._owner: OwnerLock | None = None
-        self.chesscom = chesscom
-        self._owns_chesscom = False
+        self._owns_chesscom = chesscom is None and bool(config.chesscom.contact.strip())
+        self.chesscom: ChessComClient | None = (
+            ChessComClient(config.chesscom) if self._owns_chesscom else chesscom
+        )
+        """The bot's one chess.com client (one request in flight, one ETag cache), shared by
+        every command and job; None without a contact, which chess.com requires."""
 
     @property
     def database(self) -> Database:
@@ -189,16 +194,22 @@ class ArbiterBot(commands.AutoShardedBot):
         self.scheduler.start()
         await self.scheduler.recover()
 
+    def chesscom_client(self) -> ChessComClient:
+        """The bot's one chess.com client, for a command that must read chess.com; a
+        `UserError` saying so when no contact is configured (chess.com requires one)."""
+        if self.chesscom is None:
+            raise UserError(
+                "chess.com is not configured on this bot: its operator must set"
+                " `[chesscom] contact` in config.toml (chess.com requires a contact)."
+            )
+        return self.chesscom
+
     def _automation(self) -> AutomationContext:
-        """The league jobs' context, with the bot's one chess.com client (made here from the
-        config when none was given; none without a contact, which chess.com requires)."""
-        settings = self.config.chesscom
-        if self.chesscom is None and settings.contact.strip():
-            self.chesscom = ChessComClient(settings)
-            self._owns_chesscom = True
+        """The league jobs' context, with the bot's one chess.com client (none without a
+        contact, which chess.com requires: then nothing is polled)."""
         if self.chesscom is None:
             log.warning("chesscom.contact is not set: chess.com is not polled")
-        every = dt.timedelta(minutes=settings.poll_minutes)
+        every = dt.timedelta(minutes=self.config.chesscom.poll_minutes)
         return AutomationContext(self.database, self.chesscom, every)
 
     async def close(self) -> None:
