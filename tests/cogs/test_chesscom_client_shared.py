@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.app.arbiter import ArbiterBot
 from tests.support.chesscom_fake import running_fake
-from tests.support.command_world import World, copy_world, dump, invoke, league_bot, members
+from tests.support.command_world import CommandWorld, copy_world, dump, invoke, league_bot, members
 from tests.support.discord_harness import DiscordHarness
 
 DEV = "chess-com-developer-community"
@@ -17,7 +17,7 @@ PROFILE = f"club/{DEV}"
 
 
 async def test_two_commands_share_the_bots_client_and_its_etag_cache(
-    world_file: tuple[Path, World], tmp_path: Path, fixtures_dir: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path, fixtures_dir: Path
 ) -> None:
     with running_fake(fixtures_dir) as fake:
         path = copy_world(world_file, tmp_path)

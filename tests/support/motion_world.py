@@ -146,6 +146,14 @@ def directors(harness: DiscordHarness, count: int) -> list[Member]:
     return found
 
 
+async def club_admin(bot: ArbiterBot, harness: DiscordHarness, club: str) -> Member:
+    """A new member (`admin-<club>`) made an admin of `club` directly in the database."""
+    admin = harness.member(name=f"admin-{club}")
+    async with GuildStore(bot.database, DEFAULT_GUILD_ID).change(None, "test", "admin") as uow:
+        await uow.club_admins.add(club, admin.id)
+    return admin
+
+
 async def set_up(harness: DiscordHarness) -> Member:
     """`/setup set` the roles, the announcements and the directors' channel; the admin."""
     admin = harness.member(permissions=harness.MANAGE_SERVER)
