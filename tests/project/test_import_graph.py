@@ -61,14 +61,30 @@ def sources(root: Path, packages: Iterable[str] = PACKAGES) -> dict[str, str]:
     }
 
 
-def _typing_only_nodes(tree: ast.Module) -> set[int]:
-    """The ids of the import nodes inside `if TYPE_CHECKING:` blocks."""
+@cache
+def _parsed(text: str) -> ast.Module:
+    """A module's syntax tree (parsed once for every rule; never changed by them)."""
+    return ast.parse(text)
+
+
+@cache
+def _nodes(text: str) -> tuple[ast.AST, ...]:
+    """Every node of a module's tree (walked once for every rule)."""
+    return tuple(ast.walk(_parsed(text)))
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    """`TYPE_CHECKING` or `typing.TYPE_CHECKING`."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _typing_only_nodes(text: str) -> set[int]:
+    """The ids of the nodes inside `if TYPE_CHECKING:` blocks."""
     inside: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and ast.unparse(node.test) in (
-            "TYPE_CHECKING",
-            "typing.TYPE_CHECKING",
-        ):
+    for node in _nodes(text):
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
             for child in node.body:
                 inside |= {id(n) for n in ast.walk(child)}
     return inside
@@ -89,10 +105,9 @@ def edges(modules: dict[str, str]) -> list[Edge]:
     names = set(modules)
     found: list[Edge] = []
     for source, text in modules.items():
-        tree = ast.parse(text)
-        typing_only = _typing_only_nodes(tree)
+        typing_only = _typing_only_nodes(text)
         package = source if _is_package(source, names) else source.rpartition(".")[0]
-        for node in ast.walk(tree):
+        for node in _nodes(text):
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -211,11 +226,11 @@ def library_private_names() -> frozenset[str]:
     return frozenset(name for name in found if not name.endswith("__"))
 
 
-def _imported(tree: ast.Module) -> dict[str, str]:
+def _imported(nodes: Iterable[ast.AST]) -> dict[str, str]:
     """Every name a module binds by importing: name → what it names (`commands` →
     `discord.ext.commands`, `Connection` → `aiosqlite.Connection`)."""
     bound = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 name = alias.asname or alias.name.split(".")[0]
@@ -261,11 +276,11 @@ def _is_private(name: str) -> bool:
     return name.startswith("_") and not name.endswith("__")
 
 
-def _own_names(tree: ast.Module) -> set[str]:
-    """The private names a module defines itself (functions, classes, attributes it
-    assigns, class-level names): reading those is the module's own business."""
+def _own_names(nodes: Iterable[ast.AST]) -> set[str]:
+    """The private names a module (or class) defines itself (functions, classes, attributes
+    it assigns, class-level names): reading those is its own business."""
     names = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
@@ -291,12 +306,12 @@ def private_access(module: str, text: str) -> Iterator[str]:
     Not seen: a private attribute reached through `getattr` with a computed name, and an
     object of ours whose private attribute happens to share a library's name accessed from
     another module (reported too: cross-module private access is a smell of its own)."""
-    tree = ast.parse(text)
-    bound = _imported(tree)
+    nodes = _nodes(text)
+    bound = _imported(nodes)
     aliases = {name for name, qualified in bound.items() if _from_library(qualified)}
     theirs = library_private_names()
-    own = _own_names(tree)
-    for node in ast.walk(tree):
+    own = _own_names(nodes)
+    for node in nodes:
         if isinstance(node, ast.Attribute) and _is_private(node.attr):
             root = _root(node.value)
             where = f"{module}:{node.lineno}: {ast.unparse(node)}"
@@ -313,14 +328,15 @@ def private_access(module: str, text: str) -> Iterator[str]:
 def _subclass_findings(module: str, node: ast.ClassDef, bound: dict[str, str]) -> Iterator[str]:
     """In a class with a library base: `self._x` it does not define (inherited), and a
     method `_x` one of its library bases has (an override)."""
-    defined = _own_names(ast.Module(body=node.body, type_ignores=[]))
+    inside = tuple(ast.walk(node))
+    defined = _own_names(inside)
     bases = []
     for base in node.bases:
         dotted = _dotted(base)
         head, _, rest = dotted.partition(".")
         if head in bound and _from_library(bound[head]):
             bases.append(_library_object(".".join(filter(None, (bound[head], rest)))))
-    for item in ast.walk(node):
+    for item in inside:
         if (
             isinstance(item, ast.Attribute)
             and isinstance(item.value, ast.Name)
