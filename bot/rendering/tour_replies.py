@@ -24,9 +24,11 @@ from bot.rendering.tour_cards import (
 from bot.tour.game_names import ROUND_NAMES
 from core.points import decimal_text
 from core.standings import PlayerStanding
+from core.tour.event_facts import played_event
 from core.tour.knockout import ContestStatus, MatchOutcome
 from core.tour.qualification import QualificationList
-from core.tour.report import TourReport
+from core.tour.ranking import EventType
+from core.tour.report import TourReport, event_report
 from storage.tour_games import TourGame
 from storage.tour_rulings import Appeal, Incident
 
@@ -255,6 +257,16 @@ def event_card(read: EventRead) -> list[Embed]:
         lines += [f"- {name(p.name)}" for p in read.loaded.players]
     settled = sum(1 for g in read.loaded.games if g.status.settled)
     lines.append(f"Games settled: {settled}")
+    finished = played_event(read.loaded.facts) if record.type is not EventType.FINALS else None
+    if finished is not None:
+        table = finished.points_table or read.rules.points_table(record.type)
+        assert table is not None
+        report = event_report(finished, table)
+        lines.append("**Placings** (CCT-8c) and tour points (CCT-6):")
+        lines += [
+            f"{place}. {name(p.player)} — {p.points} points"
+            for (place, _), p in zip(report.placings, report.points, strict=True)
+        ]
     return embeds(record.name, lines)
 
 

@@ -16,6 +16,7 @@ from bot.app.inputs import NOTE_LIMIT, clean_text, named
 from bot.rendering import tour_cards
 from bot.runtime.announce import announce
 from bot.tour.events.pin import refresh_pin
+from bot.tour.game_names import ROUND_NAMES
 from bot.tour.games.pgn import PgnGame, check_players, read_game
 from bot.tour.games.targets import GameTarget, find_target
 from bot.tour.references import find_event
@@ -161,7 +162,7 @@ async def check_settled(uow: UnitOfWork, before: LoadedEvent) -> tuple[str, ...]
             old_winners = knockout_state(before.facts).winners
             for tie, winner in state.winners.items():
                 if tie not in old_winners:
-                    decided.append(f"{tie.value}: {tour_cards.name(winner)} wins the series")
+                    decided.append(f"{ROUND_NAMES[tie]}: {tour_cards.name(winner)} wins the series")
             if state.finished and not knockout_state(before.facts).finished:
                 final = state.winners[Tie.FINAL]
                 decided.append(

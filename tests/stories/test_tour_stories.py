@@ -1,0 +1,167 @@
+"""The tour's user stories (tests/scripts/tour/*.jsonl) replayed through the real bot, then
+the door checked: `arbiter tour` on the file `arbiter tour export` writes from the replay's
+database gives exactly what the bot showed — the tour standings (rank, points and the five
+CCT-6 criteria, shared ranks), every finished event's placings and tour points (CCT-8c,
+CCT-6), and the Finals table (bonus, match points, total; CCT-8f) — compared field by field
+with the replies of the script's last `/tour standings`, `/event show` and `/finals
+standings`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main
+from bot.offline.discord_stub import stable_id
+from bot.offline.replay import replay, validate
+from bot.offline.script import Command, parse_script
+from bot.offline.transcript import StepRecord
+from tests.support.paths import ROOT
+
+SCRIPTS = sorted((ROOT / "tests" / "scripts" / "tour").glob("*.jsonl"))
+
+
+def test_the_tour_stories_are_found() -> None:
+    names = {path.name for path in SCRIPTS}
+    assert {
+        "story_tour_regular_draw_to_placings.jsonl",
+        "story_tour_major_blitz_and_armageddon.jsonl",
+        "story_tour_finals_bonus.jsonl",
+    } <= names
+
+
+def _table(description: str) -> list[list[str]]:
+    """The rows of a code-block table (header dropped), split on runs of spaces."""
+    lines = description.strip().strip("`").strip().splitlines()
+    return [re.split(r"\s{1,}", line.strip()) for line in lines[1:]]
+
+
+def _player(shown: str, players: list[str]) -> str:
+    """A table's player (cut with … when long) as the full name."""
+    if shown.endswith("…"):
+        matches = [p for p in players if p.startswith(shown[:-1])]
+        assert len(matches) == 1, (shown, matches)
+        return matches[0]
+    return shown
+
+
+def _last(records: list[tuple[Command, StepRecord]], path: str) -> list[tuple[Command, StepRecord]]:
+    return [(c, r) for c, r in records if c.path == path]
+
+
+def _run(script: Path, db: Path) -> list[tuple[Command, StepRecord]]:
+    parsed = parse_script(script.read_text(encoding="utf-8"), script.parent)
+    steps = {step.number: step for step in parsed.steps}
+    records: list[StepRecord] = []
+
+    async def run() -> None:
+        await validate(parsed, db)
+        await replay(parsed, db, records.append)
+
+    asyncio.run(run())
+    return [
+        (steps[r.step], r)
+        for r in records
+        if isinstance(steps[r.step], Command)  # type: ignore[misc]
+    ]
+
+
+def _tour_json(tmp_path: Path, db: Path, guild: int, tour: str, capsys: Any) -> dict[str, Any]:
+    config = tmp_path / "config.toml"
+    config.write_text(f'[database]\npath = "{db}"\n')
+    exported = tmp_path / "exported.tour.json"
+    code = main(
+        [
+            "tour",
+            "export",
+            tour,
+            "--guild",
+            str(guild),
+            "-o",
+            str(exported),
+            "--config",
+            str(config),
+        ]
+    )
+    assert code == 0, capsys.readouterr().err
+    capsys.readouterr()
+    assert main(["tour", str(exported), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.name)
+def test_arbiter_tour_on_the_exported_file_equals_what_the_bot_showed(
+    script: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "replay.db"
+    records = _run(script, db)
+    assert all(r.error is None for _, r in records), [r.error for _, r in records if r.error]
+    standings_steps = _last(records, "tour standings")
+    assert standings_steps, "the story shows the tour standings"
+    command, shown = standings_steps[-1]
+    guild = stable_id("guild", parse_script(script.read_text(), script.parent).header.guild)
+    document = _tour_json(tmp_path, db, guild, str(command.options["tour"]), capsys)
+    players = [row["player"] for row in document["standings"]]
+    # The tour standings the bot showed, field by field (CCT-6).
+    rows = _table(shown.replies[0]["embeds"][0]["description"])
+    assert len(rows) == len(document["standings"])
+    for cells, expected in zip(rows, document["standings"], strict=True):
+        rank, name, points, wins, events, finals, semis, quarters = cells
+        assert (
+            int(rank.rstrip("=")),
+            rank.endswith("="),
+            _player(name, players),
+            int(points),
+            int(wins),
+            int(events),
+            int(finals),
+            int(semis),
+            int(quarters),
+        ) == (
+            expected["rank"],
+            expected["tied"],
+            expected["player"],
+            expected["points"],
+            expected["wins"],
+            expected["events"],
+            expected["finals"],
+            expected["semi_finals"],
+            expected["quarter_finals"],
+        )
+    # Every finished event's placings and tour points the bot showed (CCT-8c, CCT-6).
+    events = {e["name"]: e for e in document["events"]}
+    for command, record in _last(records, "event show"):
+        text = record.replies[0]["embeds"][0]["description"]
+        if "**Placings**" not in text:
+            continue
+        placed = re.findall(r"^(\d+)\. (.+?) — (\d+) points$", text.split("**Placings**")[1], re.M)
+        event = events[str(command.options["event"])]
+        assert [(int(p), n, int(t)) for p, n, t in placed] == [
+            (place["place"], place["player"], points["points"])
+            for place, points in zip(event["placings"], event["tour_points"], strict=True)
+        ]
+    # The Finals table the bot showed (CCT-8f).
+    for _, record in _last(records, "finals standings"):
+        assert document["finals"] is not None, "the exported file holds the Finals"
+        table = _table(record.replies[0]["embeds"][0]["description"].split("```")[1])
+        for cells, expected in zip(table, document["finals"]["standings"], strict=True):
+            rank, name, bonus, match_points, total = cells
+            assert (
+                int(rank.rstrip("=")),
+                _player(name, players),
+                Fraction(bonus),
+                int(match_points),
+                Fraction(total),
+            ) == (
+                expected["rank"],
+                expected["player"],
+                Fraction(str(expected["bonus"])),
+                expected["match_points"],
+                Fraction(str(expected["total"])),
+            )
