@@ -46,6 +46,8 @@ class TourEventRecord:
     knockout_started_at: dt.datetime | None
     recorded: bool
     version: int
+    pinned: bool = False
+    """The event has a pinned message (`tour_pins`)."""
 
     @property
     def status(self) -> EventStatus:
@@ -103,7 +105,8 @@ class TourPin:
 _EVENT = (
     "SELECT id, guild_id, tour_id, position, name, type, size, start, third_place_match,"
     " tiebreaks, rules, draw_seed, drawn_by, drawn_at, lots_seed, knockout_started_at,"
-    " recorded, version FROM tour_events"
+    " recorded, version, EXISTS (SELECT 1 FROM tour_pins AS p WHERE p.event_id = tour_events.id)"
+    " FROM tour_events"
 )
 
 
@@ -133,6 +136,7 @@ def _event(row: aiosqlite.Row) -> TourEventRecord:
         knockout_started_at=_instant(row[15]),
         recorded=bool(row[16]),
         version=row[17],
+        pinned=bool(row[18]),
     )
 
 

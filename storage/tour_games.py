@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
 import aiosqlite
@@ -285,11 +285,44 @@ class TourGameRepository(TourGameReader):
         pgn: str | None = None,
         source_ref: str | None = None,
         early_draw: bool | None = None,
-    ) -> None:
+    ) -> TourGame:
         """Store the game's result as the life cycle left it: a new report notes who
-        reported it (and from what), a confirmation, dispute or decision who settled it."""
+        reported it (and from what), a confirmation, dispute or decision who settled it.
+        Returns the game as now stored (not read back)."""
         scope = self._write
         now = to_text(scope.now)
+        at = from_text(now)
+        if report.status is ReportStatus.REPORTED:
+            stored = replace(
+                game,
+                status=report.status,
+                result=report.result,
+                source=source,
+                reported_by=by,
+                reported_side=report.reported_by,
+                reported_at=at,
+            )
+        else:
+            stored = replace(
+                game,
+                status=report.status,
+                result=report.result,
+                source=source or game.source,
+                settled_by=by,
+                settled_at=at,
+                reported_by=game.reported_by
+                if game.reported_by is not None or source is None
+                else by,
+                reported_at=game.reported_at
+                if game.reported_at is not None or source is None
+                else at,
+            )
+        stored = replace(
+            stored,
+            source_ref=source_ref or stored.source_ref,
+            early_draw=stored.early_draw if early_draw is None else early_draw,
+            has_pgn=stored.has_pgn or pgn is not None,
+        )
         if report.status is ReportStatus.REPORTED:
             side = None if report.reported_by is None else report.reported_by.value
             await scope.execute(
@@ -341,6 +374,7 @@ class TourGameRepository(TourGameReader):
                 "result": None if report.result is None else report.result.value,
             },
         )
+        return stored
 
     async def choose(
         self, event_id: int, key: str, slot: ColourSlot, colour: chess.Color, by: int | None

@@ -117,7 +117,7 @@ async def rounds(interaction: discord.Interaction, current: str) -> list[app_com
             record = await find_event(view, event)
         except UserError:
             return []
-        loaded = await load_event(view, record)
+        loaded = await load_event(view, record, database=store.database)
     try:
         if record.type is EventType.FINALS:
             names = [

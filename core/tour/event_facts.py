@@ -312,20 +312,26 @@ def _finals_status(
     return contest_status(plan, contest.games, controls)
 
 
+def _finals_match(facts: EventFacts, pairing: Pairing) -> FinalsMatchState:
+    contest = facts.finals.get((pairing.round, pairing.board), NO_CONTEST)
+    if contest.record is not None:
+        if contest.record.winner not in (pairing.white, pairing.black):
+            raise KnockoutError(f"{contest.record.winner!r} did not play that Finals match")
+        return FinalsMatchState(pairing, None, contest.record)
+    return FinalsMatchState(pairing, _finals_status(pairing, contest, facts.time_controls))
+
+
 def finals_matches(facts: EventFacts) -> tuple[FinalsMatchState, ...]:
     """CCT-8f: every match of the Finals round robin, in round and board order."""
-    states = []
+    return tuple(_finals_match(facts, pairing) for pairing in round_robin(facts.players))
+
+
+def finals_match(facts: EventFacts, round_no: int, board: int) -> FinalsMatchState:
+    """CCT-8f: the Finals match of round `round_no`, board `board`."""
     for pairing in round_robin(facts.players):
-        contest = facts.finals.get((pairing.round, pairing.board), NO_CONTEST)
-        if contest.record is not None:
-            if contest.record.winner not in (pairing.white, pairing.black):
-                raise KnockoutError(f"{contest.record.winner!r} did not play that Finals match")
-            states.append(FinalsMatchState(pairing, None, contest.record))
-        else:
-            states.append(
-                FinalsMatchState(pairing, _finals_status(pairing, contest, facts.time_controls))
-            )
-    return tuple(states)
+        if (pairing.round, pairing.board) == (round_no, board):
+            return _finals_match(facts, pairing)
+    raise KnockoutError(f"the Finals have no match R{round_no}B{board}")
 
 
 def finals_results(facts: EventFacts) -> FinalsResults:

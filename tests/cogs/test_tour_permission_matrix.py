@@ -345,6 +345,131 @@ async def test_nobody_acts_on_another_guilds_tour(desk: Desk) -> None:
     assert desk.watch.version() == before
 
 
+HOSTILE: dict[str, tuple[str, str, Options, str]] = {
+    "an empty tour name": ("tour create", "HQ", lambda w, h: {"name": "   "}, "cannot be empty"),
+    "a huge tour name": ("tour create", "HQ", lambda w, h: {"name": "x" * 300}, "too long"),
+    "a control character": (
+        "tour create",
+        "HQ",
+        lambda w, h: {"name": "Tour\u202eevil"},
+        "control character",
+    ),
+    "a bad start date": (
+        "event create",
+        "HQ",
+        lambda w, h: {"tour": "Tour", "name": "Bad", "type": "regular", "start": "2026-13-45"},
+        "not a date",
+    ),
+    "an unknown tour": (
+        "event create",
+        "HQ",
+        lambda w, h: {"tour": "Nowhere", "name": "Bad", "type": "major", "start": "2026-06-01"},
+        "No tour",
+    ),
+    "an unknown event": (
+        "event player-add",
+        "HQ",
+        lambda w, h: {"event": "Nope", "player": "X"},
+        "No event",
+    ),
+    "a draw short of players": ("event draw", "HQ", lambda w, h: {"event": "Setup"}, "1 of its 16"),
+    "an unknown game": (
+        "game report",
+        "event player",
+        lambda w, h: {"event": "Open", "game": "R99 Nobody v Noone", "result": "1-0"},
+        "No game",
+    ),
+    "no result": (
+        "game report",
+        "event player",
+        lambda w, h: {"event": "Open", "game": w.game},
+        "Give the result",
+    ),
+    "a binary PGN": (
+        "game report",
+        "arbiter",
+        lambda w, h: {"event": "Open", "game": w.game, "pgn": Upload("g.pgn", b"\xff\xfe\x00\x01")},
+        "not UTF-8",
+    ),
+    "a PGN of no game": (
+        "game report",
+        "arbiter",
+        lambda w, h: {"event": "Open", "game": w.game, "pgn": Upload("g.pgn", b"hello")},
+        "PGN",
+    ),
+    "a link to elsewhere": (
+        "game report",
+        "arbiter",
+        lambda w, h: {"event": "Open", "game": w.game, "link": "https://example.com/game/1"},
+        "not a chess.com or lichess.org game link",
+    ),
+    "a player's forfeit": (
+        "game report",
+        "event player",
+        lambda w, h: {"event": "Open", "game": w.game, "result": "+/-"},
+        "forfeit",
+    ),
+    "an unknown appeal": (
+        "appeal decide",
+        "arbiter",
+        lambda w, h: {"appeal": 999_999, "decision": "upheld", "reason": "x"},
+        "No appeal",
+    ),
+    "an unknown round": (
+        "series choose",
+        "arbiter",
+        lambda w, h: {"event": "Major", "round": "QF9", "colour": "white"},
+        "not a knock-out round",
+    ),
+    "a player not in the game": (
+        "incident disconnection",
+        "arbiter",
+        lambda w, h: {
+            "event": "Open",
+            "game": w.game,
+            "player": "P16",
+            "clock_seconds": 5,
+            "reconnected_within_30s": False,
+            "backup_connection": True,
+        },
+        "does not play",
+    ),
+    "a bad chess.com username": (
+        "tour link",
+        "HQ",
+        lambda w, h: {"player": "P05", "tour": "Tour", "chesscom": "no spaces allowed"},
+        "chess.com username",
+    ),
+    "a tour file that is not JSON": (
+        "tour import",
+        "HQ",
+        lambda w, h: {"file": Upload("t.json", b"{not json")},
+        "cannot be used",
+    ),
+    "a knock-out game before the knock-out": (
+        "game report",
+        "arbiter",
+        lambda w, h: {"event": "Open", "game": "QF1 day 1 game 1", "result": "1-0"},
+        "has not started",
+    ),
+}
+"""Bad input by a role that may run the command: one private line naming the problem."""
+
+
+@IN_MODULE_LOOP
+@pytest.mark.parametrize("case", sorted(HOSTILE), ids=sorted(HOSTILE))
+async def test_bad_tour_input_is_one_private_line_and_writes_nothing(desk: Desk, case: str) -> None:
+    command, role, options, word = HOSTILE[case]
+    harness = desk.harness
+    before = desk.watch.version()
+    payload = harness.command_payload(command, _cast(harness)[role], options(desk.world, harness))
+    outcome = await harness.run(payload)
+    assert desk.watch.version() == before, f"{case}: written"
+    text = outcome.reply.content or ""
+    assert len(outcome.replies) == 1 and outcome.reply.ephemeral, outcome.replies
+    assert "\n" not in text.strip() and word in text, text
+
+
 ALLOWED = (
     ("game report", "event player"),
     ("series choose", "event player"),

@@ -165,3 +165,38 @@ def test_arbiter_tour_on_the_exported_file_equals_what_the_bot_showed(
                 expected["match_points"],
                 Fraction(str(expected["total"])),
             )
+
+
+def test_a_tour_file_imported_back_gives_the_same_tour(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`/tour import` of what `/tour export` wrote (preliminary games, knock-out days and
+    play-offs, Ambassadors) stores a tour whose report is the exported one's, but its name."""
+    script = SCRIPTS[[p.name for p in SCRIPTS].index("story_tour_major_blitz_and_armageddon.jsonl")]
+    db = tmp_path / "replay.db"
+    _run(script, db)
+    guild = stable_id("guild", parse_script(script.read_text(), script.parent).header.guild)
+    first = _tour_json(tmp_path, db, guild, "Major Tour", capsys)
+
+    async def copy() -> dict[str, Any]:
+        from bot.app.actor import Actor, Role
+        from bot.app.config import Config
+        from bot.rendering.tour_json import tour_json
+        from bot.tour.files import export_tour_file, import_tour_file
+        from bot.tour.tours.reads import loaded_tour, report_of
+        from storage.database import Database
+        from storage.guild import GuildStore
+
+        database = await Database.open(db)
+        try:
+            store = GuildStore(database, guild)
+            _, data = await export_tour_file(store, "Major Tour")
+            organiser = Actor(1, frozenset({Role.HQ}))
+            await import_tour_file(store, organiser, Config(), data, "Copy")
+            return tour_json(report_of(await loaded_tour(store, "Copy")))
+        finally:
+            await database.close()
+
+    again = asyncio.run(copy())
+    assert again["name"] == "Copy"
+    assert {**again, "name": first["name"]} == first

@@ -60,14 +60,18 @@ async def pin_event(store: GuildStore, actor: Actor, event: str, channel_id: int
         record = await find_event(view, event)
         embeds = await pin_embeds(view, record)
         message = await uow.outbox.post(channel_id, embeds=embeds)
+        uow.tour_events.bump(record.id)  # its record now says it is pinned
         await uow.tour_events.add_pin(record.id, channel_id, message.id, actor.user_id)
         return record.name
 
 
-async def refresh_pin(uow: UnitOfWork, event_id: int) -> bool:
+async def refresh_pin(uow: UnitOfWork, event_id: int, pinned: bool = True) -> bool:
     """Edit the event's pin to show this unit of work's change (True when an edit was
     queued; nothing when the event has no pin or its message is not in Discord yet). Call it
-    after the change bumped the event."""
+    after the change bumped the event; `pinned` False (the event record says it has no pin)
+    skips the look-up."""
+    if not pinned:
+        return False
     pin = await uow.tour_events.pin(event_id)
     if pin is None or pin.message_id is None:
         return False

@@ -37,7 +37,8 @@ async def read_event(store: GuildStore, event: str | int) -> EventRead:
     async with store.read() as view:
         record = await find_event(view, event)
         tour = await find_tour(view, record.tour_id)
-        return EventRead(await load_event(view, record), tour.rules, tour.name)
+        loaded = await load_event(view, record, database=store.database)
+        return EventRead(loaded, tour.rules, tour.name)
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ async def event_standings(
         raise UserError("The Finals' table is `/finals standings` (CCT-8f).")
     if loaded.record.drawn_at is None:
         raise UserError(f"{named(loaded.record.name)} has no draw yet (`/event draw`).")
-    return read, preliminary_standings(loaded.facts)
+    return read, loaded.derived("standings", lambda: preliminary_standings(loaded.facts))
 
 
 @dataclass(frozen=True)

@@ -322,7 +322,7 @@ async def start_knockout(
         await uow.tour_events.start_knockout(
             record.id, [ids[s] for s in seeds], lots_seed, actor.user_id
         )
-        await refresh_pin(uow, record.id)
+        await refresh_pin(uow, record.id, record.pinned)
         await announce(uow, tour_cards.knockout_started(record.name, quarters))
         return plan
 

@@ -16,14 +16,14 @@ from bot.app.inputs import NOTE_LIMIT, clean_text, named
 from bot.rendering import tour_cards
 from bot.runtime.announce import announce
 from bot.tour.events.pin import refresh_pin
-from bot.tour.game_names import ROUND_NAMES
+from bot.tour.game_names import ROUND_NAMES, finals_key_of
 from bot.tour.games.pgn import PgnGame, check_players, read_game
 from bot.tour.games.targets import GameTarget, find_target
 from bot.tour.references import find_event
-from bot.tour.store import LoadedEvent, load_event
+from bot.tour.store import LoadedEvent, load_event, remember_committed
 from core.results import Outcome, Result
 from core.tour.event_facts import (
-    finals_matches,
+    finals_match,
     knockout_state,
     preliminary_standings,
 )
@@ -38,6 +38,7 @@ from core.tour.game_reports import (
 from core.tour.knockout import KnockoutError, Tie
 from core.tour.overrides import OverrideReason
 from core.tour.ranking import KNOCKOUT_PLACES, EventType
+from storage.database import Database
 from storage.guild import GuildStore, UnitOfWork
 from storage.tour_games import NewGame, Source, TourGame
 
@@ -74,7 +75,7 @@ def _refused(error: ReportRefused) -> UserError:
     return UserError(str(error))
 
 
-async def _party(uow: UnitOfWork, actor: Actor, loaded: LoadedEvent, target: GameTarget) -> Party:
+def _party(actor: Actor, loaded: LoadedEvent, target: GameTarget) -> Party:
     """Who the actor is for this game: an arbiter, or one of its two players (linked
     members); anyone else is refused."""
     if actor.has(Role.ARBITER):
@@ -82,10 +83,10 @@ async def _party(uow: UnitOfWork, actor: Actor, loaded: LoadedEvent, target: Gam
     if actor.is_system:
         return Party.SYSTEM
     assert actor.user_id is not None
-    mine = await uow.tours.player_of_user(loaded.record.tour_id, actor.user_id)
-    if mine is not None and mine.name == target.white:
+    mine = loaded.player_of_user(actor.user_id)
+    if mine is not None and mine == target.white:
         return Party.WHITE
-    if mine is not None and mine.name == target.black:
+    if mine is not None and mine == target.black:
         return Party.BLACK
     raise UserError(
         f"This needs a **player** of {named(target.name)} (a member linked to "
@@ -93,22 +94,18 @@ async def _party(uow: UnitOfWork, actor: Actor, loaded: LoadedEvent, target: Gam
     )
 
 
-async def _opponent_user(
-    uow: UnitOfWork, loaded: LoadedEvent, party: Party, target: GameTarget
-) -> int | None:
-    name = target.black if party is Party.WHITE else target.white
-    player = await uow.tours.player(loaded.ids[name])
-    return None if player is None else player.user_id
+def _opponent_user(loaded: LoadedEvent, party: Party, target: GameTarget) -> int | None:
+    return loaded.user_of(target.black if party is Party.WHITE else target.white)
 
 
-async def _event(uow: UnitOfWork, event: str | int) -> LoadedEvent:
+async def _event(uow: UnitOfWork, event: str | int, database: Database) -> LoadedEvent:
     view = uow.view()
     record = await find_event(view, event)
     if record.recorded:
         raise UserError(
             f"{named(record.name)} was imported by its results: it has no games to report."
         )
-    return await load_event(view, record)
+    return await load_event(view, record, database=database)
 
 
 async def _usernames(uow: UnitOfWork, loaded: LoadedEvent, name: str) -> set[str]:
@@ -141,36 +138,37 @@ async def game_row(uow: UnitOfWork, loaded: LoadedEvent, target: GameTarget) -> 
     )
 
 
-async def check_settled(uow: UnitOfWork, before: LoadedEvent) -> tuple[str, ...]:
-    """CCT-8c-f: the event's facts after this unit of work's change, checked against the
-    rules (a refusal rolls the change back); returns what it decided, to announce."""
-    after = await load_event(uow.view(), before.record)
+def check_settled(before: LoadedEvent, game: TourGame) -> tuple[LoadedEvent, tuple[str, ...]]:
+    """CCT-8c-f: the event with `game` stored as now, checked against the rules (a refusal
+    rolls the unit of work back), and what the change decided, to announce."""
+    after = before.with_game(game)
     decided: list[str] = []
     try:
-        if after.record.type is EventType.FINALS:
-            old = {m.pairing: m.winner for m in finals_matches(before.facts)}
-            for match in finals_matches(after.facts):
-                if match.winner is not None and old.get(match.pairing) is None:
-                    how = "rapid games" if match.rapid else "tie-break"
-                    decided.append(
-                        f"R{match.pairing.round} {tour_cards.name(match.pairing.white)} v "
-                        f"{tour_cards.name(match.pairing.black)}: "
-                        f"{tour_cards.name(match.winner)} wins in the {how} (CCT-8f)"
-                    )
+        if after.record.type is EventType.FINALS and game.contest is not None:
+            round_no, board = finals_key_of(game.contest)
+            was = finals_match(before.facts, round_no, board)
+            match = finals_match(after.facts, round_no, board)
+            if match.winner is not None and was.winner is None:
+                how = "rapid games" if match.rapid else "tie-break"
+                decided.append(
+                    f"R{round_no} {tour_cards.name(match.pairing.white)} v "
+                    f"{tour_cards.name(match.pairing.black)}: "
+                    f"{tour_cards.name(match.winner)} wins in the {how} (CCT-8f)"
+                )
         elif len(after.facts.seeds) == KNOCKOUT_PLACES:
             state = knockout_state(after.facts)
-            old_winners = knockout_state(before.facts).winners
+            old = knockout_state(before.facts)
             for tie, winner in state.winners.items():
-                if tie not in old_winners:
+                if tie not in old.winners:
                     decided.append(f"{ROUND_NAMES[tie]}: {tour_cards.name(winner)} wins the series")
-            if state.finished and not knockout_state(before.facts).finished:
+            if state.finished and not old.finished:
                 final = state.winners[Tie.FINAL]
                 decided.append(
                     f"{tour_cards.name(after.record.name)} is won by {tour_cards.name(final)}"
                 )
     except KnockoutError as error:
         raise UserError(f"That result cannot stand: {error}") from None
-    return tuple(decided)
+    return after, tuple(decided)
 
 
 def _pgn_result(pgn: PgnGame | None, result: Result | None) -> Result | None:
@@ -204,9 +202,9 @@ async def report_game(
         raise UserError("Give the result, or a PGN (or game link) to read it from.")
     reference = source_ref or (parsed.source_ref if parsed else None)
     async with store.change(actor.user_id, "game.report", f"event:{event}") as uow:
-        loaded = await _event(uow, event)
+        loaded = await _event(uow, event, store.database)
         target = find_target(loaded, game)
-        party = await _party(uow, actor, loaded, target)
+        party = _party(actor, loaded, target)
         if parsed is not None:
             check_players(
                 parsed,
@@ -228,7 +226,7 @@ async def report_game(
         row = await game_row(uow, loaded, target)
         origin: Source = source or ("arbiter" if party is Party.ARBITER else "player")
         flagged = bool(parsed and parsed.early_draw.flagged)
-        await uow.tour_games.apply(
+        stored = await uow.tour_games.apply(
             row,
             new,
             by=actor.user_id,
@@ -238,11 +236,11 @@ async def report_game(
             early_draw=flagged if parsed else None,
         )
         uow.tour_events.bump(loaded.record.id)
-        decided = await check_settled(uow, loaded) if new.status.settled else ()
-        await refresh_pin(uow, loaded.record.id)
-        stored = await uow.tour_games.get(row.id)
-        assert stored is not None
-        ask = await _opponent_user(uow, loaded, party, target) if party.is_player else None
+        after, decided = (
+            check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
+        )
+        await refresh_pin(uow, loaded.record.id, loaded.record.pinned)
+        ask = _opponent_user(loaded, party, target) if party.is_player else None
         changed = GameChanged(
             loaded.record.name,
             loaded.record.id,
@@ -261,7 +259,8 @@ async def report_game(
             )
         for line in decided:
             await announce(uow, line)
-        return changed
+    remember_committed(store.database, store.guild_id, after)
+    return changed
 
 
 async def answer_report(
@@ -278,29 +277,29 @@ async def answer_report(
         view = uow.view()
         record = await view.tour_events.get(row.event_id)
         assert record is not None
-        loaded = await load_event(view, record)
+        loaded = await load_event(view, record, database=store.database)
         target = find_target(loaded, loaded.game_name(row))
         if actor.is_system:
             party = Party.SYSTEM
         else:
             assert actor.user_id is not None
-            mine = await uow.tours.player_of_user(record.tour_id, actor.user_id)
+            mine = loaded.player_of_user(actor.user_id)
             names = {target.white: Party.WHITE, target.black: Party.BLACK}
-            if mine is None or mine.name not in names:
+            if mine is None or mine not in names:
                 raise UserError(
                     f"Only the opponent in {named(target.name)} confirms or disputes its report."
                 )
-            party = names[mine.name]
+            party = names[mine]
         try:
             new = transition(row.report, action, party)
         except ReportRefused as error:
             raise _refused(error) from None
-        await uow.tour_games.apply(row, new, by=actor.user_id)
+        stored = await uow.tour_games.apply(row, new, by=actor.user_id)
         uow.tour_events.bump(record.id)
-        decided = await check_settled(uow, loaded) if new.status.settled else ()
-        await refresh_pin(uow, record.id)
-        stored = await uow.tour_games.get(row.id)
-        assert stored is not None
+        after, decided = (
+            check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
+        )
+        await refresh_pin(uow, record.id, record.pinned)
         changed = GameChanged(
             record.name,
             record.id,
@@ -318,7 +317,8 @@ async def answer_report(
             )
         for line in decided:
             await announce(uow, line)
-        return changed
+    remember_committed(store.database, store.guild_id, after)
+    return changed
 
 
 def _loser(result: Result, white: str, black: str) -> str | None:
@@ -346,7 +346,7 @@ async def correct_game(
     if ground not in GROUNDS:
         raise UserError(f"No ground {named(ground)}: one of {', '.join(GROUNDS)}.")
     async with store.change(actor.user_id, "game.correct", f"event:{event}") as uow:
-        loaded = await _event(uow, event)
+        loaded = await _event(uow, event, store.database)
         target = find_target(loaded, game)
         current = target.row.report if target.row is not None else GameReport()
         try:
@@ -363,16 +363,14 @@ async def correct_game(
             expelled.append(loaded.ids[loser])
         row = await game_row(uow, loaded, target)
         await uow.tour_games.add_override(row, result, ground, explanation, expelled, actor.user_id)
-        await uow.tour_games.apply(row, new, by=actor.user_id, source="arbiter")
+        stored = await uow.tour_games.apply(row, new, by=actor.user_id, source="arbiter")
         for player in expelled:
             await uow.tours.expel(player)
         uow.tour_events.bump(loaded.record.id)
+        after, decided = check_settled(loaded, stored)
         if target.stage == "preliminary" and len(loaded.facts.seeds) == KNOCKOUT_PLACES:
-            await _keep_seeds(uow, loaded)
-        decided = await check_settled(uow, loaded)
-        await refresh_pin(uow, loaded.record.id)
-        stored = await uow.tour_games.get(row.id)
-        assert stored is not None
+            _keep_seeds(loaded, after)
+        await refresh_pin(uow, loaded.record.id, loaded.record.pinned)
         changed = GameChanged(
             loaded.record.name,
             loaded.record.id,
@@ -391,13 +389,13 @@ async def correct_game(
         )
         for line in decided:
             await announce(uow, line)
-        return changed
+    remember_committed(store.database, store.guild_id, after)
+    return changed
 
 
-async def _keep_seeds(uow: UnitOfWork, before: LoadedEvent) -> None:
+def _keep_seeds(before: LoadedEvent, after: LoadedEvent) -> None:
     """CCT-8c: once the knock-out started, a preliminary correction may not change places
     1-8 it was built from."""
-    after = await load_event(uow.view(), before.record)
     order = tuple(str(r.player) for r in preliminary_standings(after.facts)[:KNOCKOUT_PLACES])
     if order != tuple(str(s) for s in before.facts.seeds):
         raise UserError(

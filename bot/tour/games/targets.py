@@ -149,6 +149,10 @@ def _contest_target(
 
 def knockout_ties(loaded: LoadedEvent) -> dict[Tie, TieState]:
     """CCT-8c: the event's knock-out rounds whose players are known (none before it starts)."""
+    return loaded.derived("knockout", lambda: _knockout_ties(loaded))
+
+
+def _knockout_ties(loaded: LoadedEvent) -> dict[Tie, TieState]:
     if len(loaded.facts.seeds) != 8:
         return {}
     try:
@@ -159,6 +163,10 @@ def knockout_ties(loaded: LoadedEvent) -> dict[Tie, TieState]:
 
 def finals_states(loaded: LoadedEvent) -> list[FinalsMatchState]:
     """CCT-8f: every Finals match (none before the draw)."""
+    return loaded.derived("finals", lambda: _finals_states(loaded))
+
+
+def _finals_states(loaded: LoadedEvent) -> list[FinalsMatchState]:
     if not loaded.facts.players:
         return []
     try:
@@ -226,6 +234,10 @@ def find_target(loaded: LoadedEvent, text: str) -> GameTarget:
 def open_targets(loaded: LoadedEvent) -> list[GameTarget]:
     """Every game of the event that still needs a settled result: open preliminary games
     and each contest's next game (or its report waiting for confirmation)."""
+    return loaded.derived("open", lambda: _open_targets(loaded))
+
+
+def _open_targets(loaded: LoadedEvent) -> list[GameTarget]:
     found: list[GameTarget] = []
     if loaded.record.drawn_at is None or loaded.record.recorded:
         return found

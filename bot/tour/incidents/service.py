@@ -123,10 +123,10 @@ async def record_disconnection(
             row = await game_row(uow, loaded, target)
             ground = "disconnection" if backup_connection else "no-backup-connection"
             await uow.tour_games.add_override(row, result, ground, ruling.reason, (), actor.user_id)
-            await uow.tour_games.apply(row, decided, by=actor.user_id, source="incident")
+            stored = await uow.tour_games.apply(row, decided, by=actor.user_id, source="incident")
             uow.tour_events.bump(record.id)
-            await refresh_pin(uow, record.id)
-            for line in await check_settled(uow, loaded):
+            await refresh_pin(uow, record.id, record.pinned)
+            for line in check_settled(loaded, stored)[1]:
                 await announce(uow, line)
         ruled = IncidentRuled(incident_id, record.name, target.name, who, ruling, result)
         await announce(

@@ -91,6 +91,6 @@ async def choose_colour(
         choice = status.choice_required
         await uow.tour_games.choose(record.id, key, SLOTS[choice], chosen, actor.user_id)
         uow.tour_events.bump(record.id)
-        await refresh_pin(uow, record.id)
+        await refresh_pin(uow, record.id, record.pinned)
         label = key if record.type is not EventType.FINALS else loaded.contest_name(key)
         return ColourChosen(record.name, label, choice, chooser, chosen)

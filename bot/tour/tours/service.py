@@ -107,6 +107,8 @@ async def link_player(
             await uow.tours.set_usernames(
                 found.id, chesscom_name or found.chesscom, lichess_name or found.lichess
             )
+        for event_id in await uow.tour_events.events_of_player(found.id):
+            uow.tour_events.bump(event_id)  # the event's players (their links) changed
         updated = await uow.tours.player(found.id)
         assert updated is not None
         return PlayerLinked(record, updated)
