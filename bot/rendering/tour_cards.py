@@ -29,6 +29,9 @@ from core.tour.knockout import fmt_score
 from core.tour.report import TourReport
 
 COLOUR = discord.Colour.dark_gold()
+IMAGE_LATER = "The standings image is not in this build yet: here is the table."
+"""Said with the embed when an image is asked for (the tour's images come with the
+tour-render stream's modules)."""
 PAGE = 1800
 """Characters of one embed description page."""
 

@@ -21,7 +21,7 @@ from bot.app.ui.confirm import ConfirmView, OnConfirm
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
 from bot.rendering.tour_calendar import event_calendar_ics
-from bot.rendering.tour_cards import as_embeds, event_standings_csv, name
+from bot.rendering.tour_cards import IMAGE_LATER, as_embeds, event_standings_csv, name
 from bot.tour.events import pin, reads
 from bot.tour.events import service as events
 from core.tiebreaks import DeReading
@@ -212,6 +212,9 @@ class Events(commands.Cog):
             )
             return
         pages = tour_replies.standings(read.loaded.record.name, rows)
+        if format == "image":
+            await interaction.response.send_message(IMAGE_LATER, embed=as_embeds(pages)[0])
+            return
         await send_pages(interaction, as_embeds(pages))
 
     @group.command(name="bracket", description="The knock-out: series scores and next games.")

@@ -17,7 +17,7 @@ from bot.app.command_input import actor_of, read_attachment
 from bot.app.permissions import guild_store, is_hq
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
-from bot.rendering.tour_cards import as_embeds, name, standings_csv
+from bot.rendering.tour_cards import IMAGE_LATER, as_embeds, name, standings_csv
 from bot.tour import files
 from bot.tour.tours import reads
 from bot.tour.tours import service as tours
@@ -74,7 +74,11 @@ class Tours(commands.Cog):
                 file=discord.File(io.BytesIO(data), filename="tour-standings.csv")
             )
             return
-        await send_pages(interaction, as_embeds(tour_replies.tour_standings(report)))
+        pages = as_embeds(tour_replies.tour_standings(report))
+        if format == "image":
+            await interaction.response.send_message(IMAGE_LATER, embed=pages[0])
+            return
+        await send_pages(interaction, pages)
 
     @group.command(name="qualification", description="Who is qualified for an event, and why.")
     @app_commands.describe(tour="The tour.", event="The event.")

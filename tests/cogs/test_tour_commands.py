@@ -561,3 +561,25 @@ async def test_the_event_a_change_leaves_in_memory_is_what_the_database_holds(de
         fresh = await load(view, record)
     assert kept is not fresh and kept.record == fresh.record
     assert kept.games == fresh.games and kept.facts == fresh.facts
+
+
+@IN_MODULE_LOOP
+async def test_an_events_pin_is_edited_after_every_change(desk: Desk) -> None:
+    await tour_with_event(store_of(desk), tour="Pins", event="Pinned", first_user=PLAYER_IDS + 1200)
+    channel = desk.harness.channel("general")
+    pinned = await desk.run("event pin", desk.organiser, event="Pinned", channel=channel)
+    assert pinned.reply.ephemeral and "is pinned" in (pinned.reply.content or "")
+    await _settle(desk)
+    posted = [p for p in desk.harness.posts if p.channel_id == channel and not p.edited]
+    assert posted and "Pinned: standings (CCT-8b)" in posted[-1].embeds[0]["title"]
+    async with store_of(desk).read() as view:
+        loaded = await load_event(view, (await view.tour_events.by_name("Pinned"))[0])
+    game = loaded.games[0]
+    await desk.run(
+        "game report", desk.arbiter, event="Pinned", game=loaded.game_name(game), result="1-0"
+    )
+    await _settle(desk)
+    edits = [p for p in desk.harness.posts if p.message_id == posted[-1].message_id and p.edited]
+    assert edits, "the pin was not edited"
+    winner = loaded.names[game.white_id]
+    assert f"1  {winner}" in edits[-1].embeds[0]["description"]

@@ -55,6 +55,17 @@ def _last(records: list[tuple[Command, StepRecord]], path: str) -> list[tuple[Co
     return [(c, r) for c, r in records if c.path == path]
 
 
+REPLAYED: dict[Path, tuple[Path, list[tuple[Command, StepRecord]]]] = {}
+"""Each story replayed once per test session: its database and its command steps."""
+
+
+def _replayed(script: Path, folder: Path) -> tuple[Path, list[tuple[Command, StepRecord]]]:
+    if script not in REPLAYED:
+        db = folder / f"{script.stem}.db"
+        REPLAYED[script] = (db, _run(script, db))
+    return REPLAYED[script]
+
+
 def _run(script: Path, db: Path) -> list[tuple[Command, StepRecord]]:
     parsed = parse_script(script.read_text(encoding="utf-8"), script.parent)
     steps = {step.number: step for step in parsed.steps}
@@ -97,10 +108,12 @@ def _tour_json(tmp_path: Path, db: Path, guild: int, tour: str, capsys: Any) -> 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.name)
 def test_arbiter_tour_on_the_exported_file_equals_what_the_bot_showed(
-    script: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    script: Path,
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    db = tmp_path / "replay.db"
-    records = _run(script, db)
+    db, records = _replayed(script, tmp_path_factory.mktemp("story"))
     assert all(r.error is None for _, r in records), [r.error for _, r in records if r.error]
     standings_steps = _last(records, "tour standings")
     assert standings_steps, "the story shows the tour standings"
@@ -168,13 +181,12 @@ def test_arbiter_tour_on_the_exported_file_equals_what_the_bot_showed(
 
 
 def test_a_tour_file_imported_back_gives_the_same_tour(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`/tour import` of what `/tour export` wrote (preliminary games, knock-out days and
     play-offs, Ambassadors) stores a tour whose report is the exported one's, but its name."""
     script = SCRIPTS[[p.name for p in SCRIPTS].index("story_tour_major_blitz_and_armageddon.jsonl")]
-    db = tmp_path / "replay.db"
-    _run(script, db)
+    db, _ = _replayed(script, tmp_path_factory.mktemp("story"))
     guild = stable_id("guild", parse_script(script.read_text(), script.parent).header.guild)
     first = _tour_json(tmp_path, db, guild, "Major Tour", capsys)
 

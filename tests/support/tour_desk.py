@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.app.arbiter import ArbiterBot
+from bot.app.config import Config
 from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from tests.support.command_world import config_for
@@ -64,12 +65,13 @@ class Desk:
 
 @asynccontextmanager
 async def tour_desk(
-    path: Path, now: dt.datetime = START, *, set_up: bool = True
+    path: Path, now: dt.datetime = START, *, set_up: bool = True, config: Config | None = None
 ) -> AsyncIterator[Desk]:
-    """A bot on `path` (its clock at `now`), the guild set up unless `set_up` is False."""
+    """A bot on `path` (its clock at `now`; `config`, default the tests' with chess.com
+    nowhere), the guild set up unless `set_up` is False."""
     clock = VirtualClock(now)
     database = await Database.open(path, clock=clock)
-    bot = ArbiterBot(config_for(path), database=database, timer=clock)
+    bot = ArbiterBot(config or config_for(path), database=database, timer=clock)
     harness = DiscordHarness(bot)
     async with bot:
         await bot.setup_hook()
