@@ -8,9 +8,7 @@ take over the tables and images they draw."""
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -21,17 +19,12 @@ from bot.rendering.escape import TITLE_LIMIT, cut, user_text
 from bot.rendering.pages import line_pages
 from core.points import decimal_text
 from core.results import Result
-from core.standings import PlayerStanding
 from core.tour.disconnections import DisconnectionRuling
 from core.tour.early_draws import EarlyDrawCheck
 from core.tour.event_facts import Pairing
 from core.tour.knockout import fmt_score
-from core.tour.report import TourReport
 
 COLOUR = discord.Colour.dark_gold()
-IMAGE_LATER = "The standings image is not in this build yet: here is the table."
-"""Said with the embed when an image is asked for (the tour's images come with the
-tour-render stream's modules)."""
 PAGE = 1800
 """Characters of one embed description page."""
 
@@ -186,59 +179,3 @@ def short(text: str, width: int = 16) -> str:
 def as_embeds(dicts: Sequence[dict[str, Any]]) -> list[discord.Embed]:
     """Embed dicts (as the outbox stores them) as discord.py embeds for a reply."""
     return [discord.Embed.from_dict(d) for d in dicts]
-
-
-def standings_csv(report: TourReport) -> str:
-    """CCT-6: the tour standings as CSV (rank, player, points and the five criteria)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        [
-            "rank",
-            "player",
-            "points",
-            "wins",
-            "events",
-            "finals",
-            "semi_finals",
-            "quarter_finals",
-            "tied",
-        ]
-    )
-    for r in report.ranking:
-        rec = r.record
-        writer.writerow(
-            [
-                r.rank,
-                r.player,
-                rec.points,
-                rec.wins,
-                rec.events,
-                rec.finals,
-                rec.semi_finals,
-                rec.quarter_finals,
-                "yes" if r.tied else "",
-            ]
-        )
-    return out.getvalue()
-
-
-def event_standings_csv(rows: Sequence[PlayerStanding]) -> str:
-    """CCT-8b: the preliminary standings as CSV (exact values, decimal text)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["rank", "player", "points", "de", "wins", "sb", "ks", "tied"])
-    for r in rows:
-        writer.writerow(
-            [
-                r.rank,
-                r.player,
-                decimal_text(r.points),
-                "" if r.de is None else decimal_text(r.de),
-                r.wins,
-                decimal_text(r.sb),
-                decimal_text(r.ks),
-                "yes" if r.tied else "",
-            ]
-        )
-    return out.getvalue()

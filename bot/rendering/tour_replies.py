@@ -6,40 +6,30 @@ table, incidents and appeals. Text pieces come from `tour_cards` (one renderer o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import Decimal
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from bot.rendering.tour_cards import (
-    code_block,
-    code_table,
     embeds,
-    fraction,
     name,
     result_text,
     score,
-    short,
     when,
 )
 from bot.tour.game_names import ROUND_NAMES
-from core.points import decimal_text
-from core.standings import PlayerStanding
 from core.tour.event_facts import played_event
 from core.tour.knockout import ContestStatus, MatchOutcome
-from core.tour.qualification import QualificationList
 from core.tour.ranking import EventType
-from core.tour.report import TourReport, event_report
+from core.tour.report import event_report
 from storage.tour_games import TourGame
 from storage.tour_rulings import Appeal, Incident
 
 if TYPE_CHECKING:  # the read models it renders (they render with it: no import at run time)
     from bot.tour.events.reads import Bracket, CalendarDay, EventRead, PairingLine
     from bot.tour.events.service import DrawPlan, KnockoutPlan
-    from bot.tour.finals.reads import FinalsCard
     from bot.tour.games.reads import GameCard
     from bot.tour.games.targets import GameTarget
     from bot.tour.series.reads import SeriesCard
-    from bot.tour.tours.reads import Prizes, TourCard
+    from bot.tour.tours.reads import TourCard
 
 Embed = dict[str, Any]
 STATUS_WORDS = {
@@ -63,76 +53,6 @@ def tour_card(card: TourCard) -> list[Embed]:
         + (", ".join(name(a) for a in card.ambassadors) or "none")
     )
     return embeds(f"{card.name}", lines, "No events yet.")
-
-
-def tour_standings(report: TourReport) -> list[Embed]:
-    """CCT-6: tour points with the five criteria (W wins, E events, F/SF/QF appearances),
-    shared ranks marked `=`, "play-off required" marks."""
-    playoff = {p for group in report.qualification.playoffs_required for p in group}
-    rows = [
-        [
-            f"{r.rank}{'=' if r.tied else ''}",
-            short(str(r.player), 14),
-            str(r.record.points),
-            str(r.record.wins),
-            str(r.record.events),
-            str(r.record.finals),
-            str(r.record.semi_finals),
-            str(r.record.quarter_finals),
-        ]
-        for r in report.ranking
-    ]
-    lines = code_table(["Rk", "Player", "Pts", "W", "E", "F", "SF", "QF"], rows)
-    text = [code_block(lines)] if rows else ["No finished event yet."]
-    if playoff:
-        text.append(
-            "Play-off required (organiser may forgo): "
-            + ", ".join(name(p) for p in sorted(map(str, playoff)))
-        )
-    title = f"{report.name}: tour standings" + (f" after {report.after}" if report.after else "")
-    return embeds(title, text)
-
-
-def qualification(event: str, listed: QualificationList) -> list[Embed]:
-    """CCT-3: who is qualified for `event` and why, places left."""
-    lines = [
-        f"{i}. **{name(q.player)}** — "
-        + "; ".join(f"{r.reason.value} ({r.detail})" for r in q.reasons)
-        for i, q in enumerate(listed.qualified, start=1)
-    ]
-    lines.append(f"Places left: {listed.places_left} of {listed.size} — {listed.organiser_places}.")
-    for group in listed.playoffs_required:
-        lines.append(
-            "Play-off required (organiser may forgo): " + ", ".join(name(p) for p in group)
-        )
-    return embeds(f"{event}: qualification (CCT-3)", lines)
-
-
-def prizes(found: Prizes) -> list[Embed]:
-    """CCT-5: each event's distribution, and the Ambassador pool."""
-    lines: list[str] = []
-    for event in found.events:
-        lines.append(f"**{name(event.event)}** ({event.type.value}, fund ${event.fund:,})")
-        if event.distribution is None:
-            why = "not finished yet" if event.table else "no distribution table configured"
-            lines.append(f"  {why}")
-            continue
-        for prize in event.distribution.prizes:
-            if prize.amount:
-                mark = " (withheld: in breach)" if prize.withheld else ""
-                lines.append(f"  {name(prize.player)}: ${prize.amount:,}{mark}")
-    lines.append(f"Ambassador pool ${found.pool:,}:")
-    for player, share in found.shares.items():
-        lines.append(f"  {name(player)}: {dollars(share)}")
-    if not found.shares:
-        lines.append("  no Tour Ambassadors")
-    return embeds("Prizes (CCT-5)", lines)
-
-
-def dollars(amount: Fraction) -> str:
-    """An exact dollar amount shown to the cent (`$66,666.67`); the exact share is stored."""
-    cents = (Decimal(amount.numerator) / Decimal(amount.denominator)).quantize(Decimal("0.01"))
-    return f"${cents:,}"
 
 
 def draw_preview(plan: DrawPlan) -> list[Embed]:
@@ -173,24 +93,6 @@ def pairings(read: EventRead, lines: Sequence[PairingLine], starts: dict[int, An
         )
         out.append(f"{line.board}. {name(line.white)} – {name(line.black)}{result}{state}")
     return embeds(f"{read.loaded.record.name}: pairings", out)
-
-
-def standings(event: str, rows: Sequence[PlayerStanding]) -> list[Embed]:
-    """CCT-8b: points, DE, WIN, SB, KS; shared ranks marked `=`."""
-    table = [
-        [
-            f"{r.rank}{'=' if r.tied else ''}",
-            short(str(r.player), 14),
-            score(r.points),
-            fraction(r.de),
-            str(r.wins),
-            fraction(r.sb),
-            fraction(r.ks),
-        ]
-        for r in rows
-    ]
-    lines = code_table(["Rk", "Player", "Pts", "DE", "WIN", "SB", "KS"], table)
-    return embeds(f"{event}: standings (CCT-8b)", [code_block(lines)])
 
 
 def _match_scores(status: ContestStatus) -> str:
@@ -326,30 +228,6 @@ def series_card(card: SeriesCard) -> list[Embed]:
         )
     lines.append(next_line(card.status, card.next_game, card.recorded_winner))
     return embeds(f"{card.read.loaded.record.name}: {card.name}", lines)
-
-
-def finals(card: FinalsCard) -> list[Embed]:
-    """CCT-8f: bonus, match points, total; a tie for first flagged."""
-    rows = [
-        [
-            f"{r.rank}{'=' if sum(1 for x in card.standings.rows if x.rank == r.rank) > 1 else ''}",
-            short(str(r.player), 14),
-            decimal_text(r.bonus),
-            str(r.match_points),
-            decimal_text(r.total),
-        ]
-        for r in card.standings.rows
-    ]
-    lines = [code_block(code_table(["Rk", "Player", "Bonus", "MP", "Total"], rows))]
-    if card.standings.tied_for_first:
-        lines.append(
-            "Tied for first: "
-            + ", ".join(name(p) for p in card.standings.tied_for_first)
-            + " — decided as the organiser announces (CCT-8f)."
-        )
-    decided = sum(1 for m in card.matches if m.winner is not None)
-    lines.append(f"Matches decided: {decided} of {len(card.matches)}")
-    return embeds(f"{card.event}: Finals (CCT-8f)", lines)
 
 
 def incidents(event: str, found: Sequence[Incident], players: dict[int, str]) -> list[Embed]:

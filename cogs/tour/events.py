@@ -20,8 +20,13 @@ from bot.app.permissions import guild_store, is_hq
 from bot.app.ui.confirm import ConfirmView, OnConfirm
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
+from bot.rendering.tour_bracket_image import bracket_png
 from bot.rendering.tour_calendar import event_calendar_ics
-from bot.rendering.tour_cards import IMAGE_LATER, as_embeds, event_standings_csv, name
+from bot.rendering.tour_cards import as_embeds, name
+from bot.rendering.tour_csv import preliminary_csv
+from bot.rendering.tour_standings_embeds import preliminary_embeds
+from bot.rendering.tour_standings_image import preliminary_png
+from bot.tour import views
 from bot.tour.events import pin, reads
 from bot.tour.events import service as events
 from core.tiebreaks import DeReading
@@ -205,17 +210,18 @@ class Events(commands.Cog):
     ) -> None:
         """CCT-8b."""
         read, rows = await reads.event_standings(guild_store(interaction), event)
+        view = views.preliminary(read.loaded, rows)
         if format == "csv":
-            data = event_standings_csv(rows).encode()
+            data = preliminary_csv(view).encode()
             await interaction.response.send_message(
                 file=discord.File(io.BytesIO(data), filename="standings.csv")
             )
             return
-        pages = tour_replies.standings(read.loaded.record.name, rows)
         if format == "image":
-            await interaction.response.send_message(IMAGE_LATER, embed=as_embeds(pages)[0])
+            png = discord.File(io.BytesIO(preliminary_png(view)), filename="standings.png")
+            await interaction.response.send_message(file=png)
             return
-        await send_pages(interaction, as_embeds(pages))
+        await send_pages(interaction, preliminary_embeds(view))
 
     @group.command(name="bracket", description="The knock-out: series scores and next games.")
     @app_commands.describe(event="The event.")
@@ -223,7 +229,9 @@ class Events(commands.Cog):
     async def bracket(self, interaction: discord.Interaction, event: str) -> None:
         """CCT-8c-e: each round's score, the next game, its colours and time control."""
         found = await reads.event_bracket(guild_store(interaction), event)
-        await send_pages(interaction, as_embeds(tour_replies.bracket(found)))
+        png = bracket_png(views.bracket(found.read.loaded, found.ties))
+        file = discord.File(io.BytesIO(png), filename="bracket.png")
+        await send_pages(interaction, as_embeds(tour_replies.bracket(found)), files=[file])
 
     @group.command(name="show", description="An event: its state, players and draw.")
     @app_commands.describe(event="The event.")

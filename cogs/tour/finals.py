@@ -11,8 +11,8 @@ from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
 from bot.app.permissions import guild_store
 from bot.app.ui.pages import send_pages
-from bot.rendering import tour_replies
-from bot.rendering.tour_cards import as_embeds
+from bot.rendering.tour_standings_embeds import finals_embeds
+from bot.tour import views
 from bot.tour.finals.reads import finals_card
 
 
@@ -32,7 +32,7 @@ class Finals(commands.Cog):
     async def standings(self, interaction: discord.Interaction, event: str) -> None:
         """CCT-8f."""
         card = await finals_card(guild_store(interaction), event)
-        await send_pages(interaction, as_embeds(tour_replies.finals(card)))
+        await send_pages(interaction, finals_embeds(views.finals(card.event, card.standings)))
 
 
 async def setup(bot: ArbiterBot) -> None:

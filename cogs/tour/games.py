@@ -86,13 +86,11 @@ class Games(commands.Cog):
             except UnicodeDecodeError:
                 raise UserError("The PGN is not UTF-8 text.") from None
         elif link is not None:
-            usernames = await reads.chesscom_usernames(store, event, game)
+            if await reads.counted_already(store, link):
+                raise UserError("That game counted already: the same game cannot count twice.")
+            usernames = await reads.site_usernames(store, event, game)
             fetched = await links.fetch_game(
-                self.bot.chesscom,
-                self.bot.config.lichess.base_url,
-                link,
-                usernames,
-                store.database.clock(),
+                self.bot.chesscom, self.bot.config, link, usernames, store.database.clock()
             )
             text, reference = fetched.pgn, fetched.url
         changed = await games.report_game(

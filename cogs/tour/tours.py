@@ -17,8 +17,13 @@ from bot.app.command_input import actor_of, read_attachment
 from bot.app.permissions import guild_store, is_hq
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
-from bot.rendering.tour_cards import IMAGE_LATER, as_embeds, name, standings_csv
-from bot.tour import files
+from bot.rendering.tour_cards import as_embeds, name
+from bot.rendering.tour_csv import tour_standings_csv
+from bot.rendering.tour_prizes_embeds import prizes_embeds
+from bot.rendering.tour_qualification_embeds import qualification_embeds
+from bot.rendering.tour_standings_embeds import tour_standings_embeds
+from bot.rendering.tour_standings_image import tour_standings_png
+from bot.tour import files, views
 from bot.tour.tours import reads
 from bot.tour.tours import service as tours
 
@@ -68,17 +73,18 @@ class Tours(commands.Cog):
     ) -> None:
         """CCT-6: points with the five criteria, shared ranks, play-off marks."""
         report = await reads.tour_standings(guild_store(interaction), tour, after)
+        view = views.tour_standings(report)
         if format == "csv":
-            data = standings_csv(report).encode()
+            data = tour_standings_csv(view).encode()
             await interaction.response.send_message(
                 file=discord.File(io.BytesIO(data), filename="tour-standings.csv")
             )
             return
-        pages = as_embeds(tour_replies.tour_standings(report))
         if format == "image":
-            await interaction.response.send_message(IMAGE_LATER, embed=pages[0])
+            png = discord.File(io.BytesIO(tour_standings_png(view)), filename="tour-standings.png")
+            await interaction.response.send_message(file=png)
             return
-        await send_pages(interaction, pages)
+        await send_pages(interaction, tour_standings_embeds(view))
 
     @group.command(name="qualification", description="Who is qualified for an event, and why.")
     @app_commands.describe(tour="The tour.", event="The event.")
@@ -86,7 +92,7 @@ class Tours(commands.Cog):
     async def qualification(self, interaction: discord.Interaction, tour: str, event: str) -> None:
         """CCT-3: winners, the top of the tour standings, Ambassadors, places left."""
         record, listed = await reads.qualification(guild_store(interaction), tour, event)
-        await send_pages(interaction, as_embeds(tour_replies.qualification(record.name, listed)))
+        await send_pages(interaction, qualification_embeds(record.name, listed))
 
     @group.command(name="ambassador-add", description="Make a player a Tour Ambassador (HQ).")
     @app_commands.describe(tour="The tour.", player="The player.")
@@ -128,7 +134,8 @@ class Tours(commands.Cog):
     ) -> None:
         """CCT-5: players in breach get none."""
         found = await reads.prizes(guild_store(interaction), tour, event)
-        await send_pages(interaction, as_embeds(tour_replies.prizes(found)))
+        events, pool = views.prizes(found)
+        await send_pages(interaction, prizes_embeds(tour, events, pool))
 
     @group.command(name="link", description="Link a member to a tour player (HQ).")
     @app_commands.describe(

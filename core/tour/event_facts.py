@@ -144,16 +144,6 @@ def preliminary_complete(facts: EventFacts) -> bool:
     return len(facts.prelim_games) == len(round_robin(facts.players)) if facts.players else False
 
 
-def unresolved_ties(rows: Sequence[PlayerStanding], places: int) -> tuple[tuple[Player, ...], ...]:
-    """CCT-8b/8c: groups still sharing a rank that reaches into the first `places` places
-    (a knock-out seed or a place that earns points cannot be shared)."""
-    groups: dict[int, list[Player]] = {}
-    for row in rows:
-        if row.tied and row.rank <= places:
-            groups.setdefault(row.rank, []).append(row.player)
-    return tuple(tuple(group) for group in groups.values())
-
-
 def preliminary_order(facts: EventFacts) -> tuple[Player, ...]:
     """CCT-8b: the preliminary order, best first: the recorded official order, else the
     standings (players still tied listed by pairing number)."""

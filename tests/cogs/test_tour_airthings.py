@@ -13,6 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from tests.support.tour_desk import tour_desk
+from tests.support.tour_tables import table_rows
 
 RESULTS = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "½-½"}
 
@@ -59,11 +60,7 @@ async def test_cct_8b_the_airthings_preliminary_entered_game_by_game_gives_its_o
             "event standings", desk.player(0), event="Airthings Masters", format="csv"
         )
         data = as_csv.reply.uploads["standings.csv"].decode()
-    rows = table.strip("`\n").splitlines()[1:]
-    order = [
-        next(n for n in numbers if row.split(maxsplit=1)[1].startswith(n[:14])) for row in rows
-    ]
-    assert order == expected["official_order"]
+    assert [player for _, player, _ in table_rows(table)] == expected["official_order"]
     by_name = {v["name"]: v for v in values.values()}
     for row in csv.DictReader(io.StringIO(data)):
         wanted = by_name[row["player"]]

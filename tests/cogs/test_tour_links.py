@@ -1,7 +1,7 @@
-"""CCT-7 through game links: `/game report link:` reads a lichess.org game's export, or
-finds a chess.com game in the monthly archive of a player's linked chess.com username —
-from a real HTTP server on 127.0.0.1 standing in for both — fills the result from its PGN,
-and counts the linked game once."""
+"""CCT-7 through game links: `/game report link:` finds a lichess.org game among the
+exported games of its players (their linked lichess usernames), or a chess.com game in the
+monthly archive of a player's linked chess.com username — through the project's clients and
+their stand-ins on 127.0.0.1 — fills the result from its PGN, and counts the game once."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bot.app.config import ChessComConfig, Config, DatabaseConfig, LichessConfig
 from bot.offline.chesscom_standin import ChessComStandIn
+from bot.offline.lichess_standin import LichessStandIn
 from bot.tour.store import load_event
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID
@@ -26,13 +27,14 @@ PGN = """[Site "{site}"]
 
 
 async def test_cct_7_a_game_link_fills_the_result_and_counts_once(tmp_path: Path) -> None:
-    standin = ChessComStandIn()
+    standin, lichess = ChessComStandIn(), LichessStandIn()
     base = await standin.start()
+    lichess_url = await lichess.start()
     try:
         config = Config(
             database=DatabaseConfig(path=tmp_path / "tour.db"),
             chesscom=ChessComConfig(base_url=base, contact="tests", max_retries=0),
-            lichess=LichessConfig(base_url=base),
+            lichess=LichessConfig(base_url=lichess_url, contact="tests", max_retries=0),
         )
         async with tour_desk(tmp_path / "tour.db", config=config) as desk:
             store = GuildStore(desk.bot.database, DEFAULT_GUILD_ID)
@@ -42,9 +44,31 @@ async def test_cct_7_a_game_link_fills_the_result_and_counts_once(tmp_path: Path
                 loaded = await load_event(view, (await view.tour_events.by_name("Open"))[0])
             first, second = loaded.games[0], loaded.games[1]
             white, black = loaded.names[first.white_id], loaded.names[first.black_id]
-            standin.serve_bytes(
-                "game/export/AbCdEfGh",
-                PGN.format(site="https://lichess.org/AbCdEfGh", white=white, black=black).encode(),
+            for name in (white, black):
+                await desk.run(
+                    "tour link",
+                    desk.organiser,
+                    player=name,
+                    user=desk.player(names.index(name)),
+                    tour="Tour",
+                    lichess=f"{name.lower()}-li",
+                )
+            lichess.add_game(
+                {
+                    "id": "AbCdEfGh",
+                    "createdAt": 1777600000000,
+                    "status": "mate",
+                    "winner": "black",
+                    "players": {
+                        "white": {"user": {"name": f"{white}-li", "id": f"{white.lower()}-li"}},
+                        "black": {"user": {"name": f"{black}-li", "id": f"{black.lower()}-li"}},
+                    },
+                    "pgn": PGN.format(
+                        site="https://lichess.org/AbCdEfGh",
+                        white=f"{white}-li",
+                        black=f"{black}-li",
+                    ),
+                }
             )
             link = "https://lichess.org/AbCdEfGh/black"
             reported = await desk.run(
@@ -95,3 +119,4 @@ async def test_cct_7_a_game_link_fills_the_result_and_counts_once(tmp_path: Path
             assert "not in this or last month" in (missing.reply.content or "")
     finally:
         await standin.stop()
+        await lichess.stop()

@@ -11,6 +11,7 @@ from bot.tour.store import load_event
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID
 from tests.support.tour_desk import tour_desk
+from tests.support.tour_tables import table_rows
 from tests.support.tour_world import player_names, tour_with_event
 
 
@@ -35,4 +36,5 @@ async def test_a_restart_between_a_report_and_its_confirmation_loses_nothing(
         confirmed = await again.click(report.reply, "Confirm", again.player(black_index))
         assert "confirmed" in (confirmed.reply.content or "")
         standings = await again.run("event standings", again.player(0), event="Open")
-        assert f"1  {loaded.names[game.white_id]}" in standings.reply.text()
+        first = table_rows(standings.reply.embeds[0]["description"])[0]
+        assert first[:2] == ("1", loaded.names[game.white_id])

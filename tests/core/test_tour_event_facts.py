@@ -26,9 +26,9 @@ from core.tour.event_facts import (
     preliminary_complete,
     preliminary_standings,
     round_robin,
-    unresolved_ties,
 )
 from core.tour.knockout import KnockoutError, KoStage, PlayedGame, Tie
+from core.tour.preliminary import ties_for_places_going_on as unresolved_ties
 from core.tour.ranking import EventType
 from core.tour.timecontrols import Phase
 

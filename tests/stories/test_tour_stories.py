@@ -23,6 +23,7 @@ from bot.offline.replay import replay, validate
 from bot.offline.script import Command, parse_script
 from bot.offline.transcript import StepRecord
 from tests.support.paths import ROOT
+from tests.support.tour_tables import column, number, table_rows
 
 SCRIPTS = sorted((ROOT / "tests" / "scripts" / "tour").glob("*.jsonl"))
 
@@ -34,21 +35,6 @@ def test_the_tour_stories_are_found() -> None:
         "story_tour_major_blitz_and_armageddon.jsonl",
         "story_tour_finals_bonus.jsonl",
     } <= names
-
-
-def _table(description: str) -> list[list[str]]:
-    """The rows of a code-block table (header dropped), split on runs of spaces."""
-    lines = description.strip().strip("`").strip().splitlines()
-    return [re.split(r"\s{1,}", line.strip()) for line in lines[1:]]
-
-
-def _player(shown: str, players: list[str]) -> str:
-    """A table's player (cut with … when long) as the full name."""
-    if shown.endswith("…"):
-        matches = [p for p in players if p.startswith(shown[:-1])]
-        assert len(matches) == 1, (shown, matches)
-        return matches[0]
-    return shown
 
 
 def _last(records: list[tuple[Command, StepRecord]], path: str) -> list[tuple[Command, StepRecord]]:
@@ -120,16 +106,17 @@ def test_arbiter_tour_on_the_exported_file_equals_what_the_bot_showed(
     command, shown = standings_steps[-1]
     guild = stable_id("guild", parse_script(script.read_text(), script.parent).header.guild)
     document = _tour_json(tmp_path, db, guild, str(command.options["tour"]), capsys)
-    players = [row["player"] for row in document["standings"]]
     # The tour standings the bot showed, field by field (CCT-6).
-    rows = _table(shown.replies[0]["embeds"][0]["description"])
+    description = shown.replies[0]["embeds"][0]["description"]
+    rows = table_rows(description)
     assert len(rows) == len(document["standings"])
-    for cells, expected in zip(rows, document["standings"], strict=True):
-        rank, name, points, wins, events, finals, semis, quarters = cells
+    order = [column(description, name) for name in ("Pts", "W", "Ev", "F", "SF", "QF")]
+    for (rank, name, cells), expected in zip(rows, document["standings"], strict=True):
+        points, wins, events, finals, semis, quarters = (cells[i] for i in order)
         assert (
             int(rank.rstrip("=")),
             rank.endswith("="),
-            _player(name, players),
+            name,
             int(points),
             int(wins),
             int(events),
@@ -162,15 +149,18 @@ def test_arbiter_tour_on_the_exported_file_equals_what_the_bot_showed(
     # The Finals table the bot showed (CCT-8f).
     for _, record in _last(records, "finals standings"):
         assert document["finals"] is not None, "the exported file holds the Finals"
-        table = _table(record.replies[0]["embeds"][0]["description"].split("```")[1])
-        for cells, expected in zip(table, document["finals"]["standings"], strict=True):
-            rank, name, bonus, match_points, total = cells
+        text = record.replies[0]["embeds"][0]["description"]
+        order = [column(text, name) for name in ("MP", "Bonus", "Total")]
+        for (rank, name, cells), expected in zip(
+            table_rows(text), document["finals"]["standings"], strict=True
+        ):
+            match_points, bonus, total = (cells[i] for i in order)
             assert (
                 int(rank.rstrip("=")),
-                _player(name, players),
-                Fraction(bonus),
+                name,
+                number(bonus),
                 int(match_points),
-                Fraction(total),
+                number(total),
             ) == (
                 expected["rank"],
                 expected["player"],

@@ -10,12 +10,13 @@ from typing import Any
 from bot.app.actor import Actor, Role
 from bot.app.errors import UserError
 from bot.rendering import tour_replies
+from bot.rendering.tour_standings_embeds import finals_embeds, preliminary_embeds
+from bot.tour import views
 from bot.tour.events.reads import Bracket, EventRead
-from bot.tour.finals.reads import FinalsCard
 from bot.tour.games.targets import knockout_ties, open_targets
 from bot.tour.references import find_event, find_tour
 from bot.tour.store import LoadedEvent, load_event, load_tour
-from core.tour.event_facts import finals_matches, finals_table, preliminary_standings
+from core.tour.event_facts import finals_table, preliminary_standings
 from core.tour.ranking import EventType
 from storage.guild import GuildStore, GuildView, UnitOfWork
 from storage.tour_events import TourEventRecord
@@ -34,7 +35,8 @@ async def pin_embeds(view: GuildView, record: TourEventRecord) -> list[dict[str,
     if ties:
         nexts = {t.contest or "": t for t in open_targets(loaded) if t.stage == "knockout"}
         return tour_replies.bracket(Bracket(read, ties, nexts))[:1]
-    return tour_replies.standings(record.name, preliminary_standings(loaded.facts))[:1]
+    rows = preliminary_standings(loaded.facts)
+    return [dict(preliminary_embeds(views.preliminary(loaded, rows))[0].to_dict())]
 
 
 async def _finals(view: GuildView, loaded: LoadedEvent) -> list[dict[str, Any]]:
@@ -45,10 +47,8 @@ async def _finals(view: GuildView, loaded: LoadedEvent) -> list[dict[str, Any]]:
     tour = await load_tour(view, await find_tour(view, loaded.record.tour_id))
     finals = next(e for e in tour.events if e.record.id == loaded.record.id)
     bonus = {str(p): b for p, b in tour.finals_bonus(finals).items()}
-    card = FinalsCard(
-        loaded.record.name, finals_table(finals.facts, bonus), bonus, finals_matches(finals.facts)
-    )
-    return tour_replies.finals(card)[:1]
+    table = finals_table(finals.facts, bonus)
+    return [dict(finals_embeds(views.finals(loaded.record.name, table))[0].to_dict())]
 
 
 async def pin_event(store: GuildStore, actor: Actor, event: str, channel_id: int) -> str:

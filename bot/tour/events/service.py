@@ -28,9 +28,9 @@ from core.tour.event_facts import (
     preliminary_complete,
     preliminary_standings,
     round_robin,
-    unresolved_ties,
 )
 from core.tour.knockout import QUARTER_FINALS
+from core.tour.preliminary import ties_for_places_going_on
 from core.tour.ranking import KNOCKOUT_PLACES, EventType
 from core.tour.timecontrols import DEFAULT_TIME_CONTROLS
 from storage.guild import GuildStore, UnitOfWork
@@ -302,7 +302,7 @@ async def start_knockout(
         if lots_seed is not None:
             facts = replace(facts, lots_seed=lots_seed)
         rows = preliminary_standings(facts)
-        ties = unresolved_ties(rows, facts.places_that_count)
+        ties = ties_for_places_going_on(rows, facts.places_that_count)
         if ties:
             groups = "; ".join(", ".join(str(p) for p in group) for group in ties)
             raise UserError(

@@ -1,7 +1,9 @@
 """A chess.com or lichess.org game link read into its PGN, outside any unit of work (network
-first, then the report): a lichess game by its export (`/game/export/<id>`), a chess.com
-game found in the monthly archive of one of its players (their linked chess.com username;
-this month's and the last). The game's URL is what stops it counting twice."""
+first, then the report), through the project's clients: a chess.com game found in the
+monthly archive of one of its players (their linked chess.com username; this month's and
+the last: `ChessComClient.player_games`), a lichess game among the exported games of its
+players (their linked lichess usernames: `LichessClient.user_games`). The game's URL is what
+stops it counting twice."""
 
 from __future__ import annotations
 
@@ -9,14 +11,12 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import aiohttp
-
+from bot.app.config import Config
 from bot.app.errors import UserError
 from bot.app.inputs import shown
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
-from bot.tour.games.pgn import PGN_LIMIT, game_url
-
-LICHESS_TIMEOUT = 10.0
+from bot.lichess.client import LichessClient, LichessError, LichessNotFound
+from bot.tour.games.pgn import game_url
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,14 @@ class FetchedGame:
 
     url: str
     pgn: str
+
+
+@dataclass(frozen=True)
+class Usernames:
+    """The site usernames of a game's two players (White first), as linked."""
+
+    chesscom: tuple[str, ...]
+    lichess: tuple[str, ...]
 
 
 def _months(now: dt.datetime) -> list[tuple[int, int]]:
@@ -45,50 +53,47 @@ async def _chesscom(
     for username in usernames:
         for year, month in _months(now):
             try:
-                archive = await client.get_json(f"/player/{username}/games/{year}/{month:02d}")
+                archive = await client.player_games(username, year, month)
             except ChessComNotFound:
                 continue
             except ChessComError as error:
                 raise UserError(f"chess.com could not be read: {error}") from None
-            for game in archive.get("games", []) if isinstance(archive, dict) else []:
-                if isinstance(game, dict) and game_url(str(game.get("url", ""))) == url:
-                    pgn = game.get("pgn")
-                    if isinstance(pgn, str) and pgn:
-                        return pgn
+            for game in archive.games:
+                if game_url(game.url or "") == url and game.pgn:
+                    return game.pgn
     raise UserError(
         f"{shown(url)} is not in this or last month's chess.com games of {', '.join(usernames)}."
     )
 
 
-async def _lichess(base_url: str, url: str) -> str:
+async def _lichess(config: Config, url: str, usernames: Sequence[str]) -> str:
+    if len(usernames) < 1:
+        raise UserError(
+            "Neither player has a lichess username: an organiser sets it with `/tour link`."
+        )
     game_id = url.rsplit("/", 1)[-1]
-    timeout = aiohttp.ClientTimeout(total=LICHESS_TIMEOUT)
+    vs = usernames[1] if len(usernames) > 1 else None
     try:
-        async with (
-            aiohttp.ClientSession(timeout=timeout) as session,
-            session.get(
-                f"{base_url.rstrip('/')}/game/export/{game_id}",
-                headers={"Accept": "application/x-chess-pgn"},
-            ) as response,
-        ):
-            if response.status == 404:
-                raise UserError(f"lichess.org has no game {shown(game_id)}.")
-            if response.status != 200:
-                raise UserError(f"lichess.org answered {response.status}: try again later.")
-            body = await response.content.read(PGN_LIMIT + 1)
-    except (aiohttp.ClientError, TimeoutError) as error:
-        raise UserError(f"lichess.org could not be read: {type(error).__name__}.") from None
-    return body.decode("utf-8", errors="replace")
+        async with LichessClient(config.lichess_settings()) as client:
+            games = await client.user_games(usernames[0], vs=vs)
+    except LichessNotFound:
+        games = []
+    except (LichessError, ValueError) as error:
+        raise UserError(f"lichess.org could not be read: {error}") from None
+    for game in games:
+        if game.id == game_id and game.pgn:
+            return game.pgn
+    raise UserError(f"{shown(url)} is not among the lichess games of {', '.join(usernames)}.")
 
 
 async def fetch_game(
     chesscom: ChessComClient | None,
-    lichess_url: str,
+    config: Config,
     link: str,
-    usernames: Sequence[str],
+    usernames: Usernames,
     now: dt.datetime,
 ) -> FetchedGame:
-    """The PGN of the game at `link` (chess.com: found through `usernames`' archives)."""
+    """The PGN of the game at `link`, found through the players' linked usernames."""
     url = game_url(link)
     if url is None:
         raise UserError(
@@ -96,5 +101,5 @@ async def fetch_game(
             "(https://lichess.org/… or https://www.chess.com/game/live/…)."
         )
     if url.startswith("https://lichess.org/"):
-        return FetchedGame(url, await _lichess(lichess_url, url))
-    return FetchedGame(url, await _chesscom(chesscom, url, usernames, now))
+        return FetchedGame(url, await _lichess(config, url, usernames.lichess))
+    return FetchedGame(url, await _chesscom(chesscom, url, usernames.chesscom, now))

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from bot.app.errors import UserError
 from bot.tour.events.reads import EventRead, read_event
 from bot.tour.game_names import normal
+from bot.tour.games.links import Usernames
+from bot.tour.games.pgn import game_url
 from bot.tour.games.targets import GameTarget, find_target, open_targets
 from bot.tour.references import find_event
 from bot.tour.store import LoadedEvent, load_event
@@ -87,11 +89,25 @@ def _ranked(loaded: LoadedEvent, typed: str, me: str | None) -> list[GameChoice]
     return [choice for _, choice in choices[:CHOICES]]
 
 
-async def chesscom_usernames(store: GuildStore, event: str, game: str) -> list[str]:
-    """The chess.com usernames of the game's players (White first), to find a linked game."""
+async def site_usernames(store: GuildStore, event: str, game: str) -> Usernames:
+    """The chess.com and lichess usernames of the game's players (White first), to find a
+    linked game."""
     read = await read_event(store, event)
     target = find_target(read.loaded, game)
     ids = read.loaded.ids
     async with store.read() as view:
         players = [await view.tours.player(ids[name]) for name in (target.white, target.black)]
-    return [p.chesscom for p in players if p is not None and p.chesscom]
+    return Usernames(
+        tuple(p.chesscom for p in players if p is not None and p.chesscom),
+        tuple(p.lichess for p in players if p is not None and p.lichess),
+    )
+
+
+async def counted_already(store: GuildStore, link: str) -> bool:
+    """Whether the game at this chess.com / lichess.org link counted already (checked again,
+    and decided, by the report itself; this spares a read of the site)."""
+    url = game_url(link)
+    if url is None:
+        return False
+    async with store.read() as view:
+        return await view.tour_games.by_source(url) is not None

@@ -133,7 +133,7 @@ class EventPrizes:
     event: str
     type: EventType
     fund: int
-    table: str | None
+    table: PrizeTable | None
     distribution: PrizeDistribution | None
 
 
@@ -178,7 +178,7 @@ async def prizes(store: GuildStore, tour: str, event: str | None = None) -> Priz
                 record.name,
                 record.type,
                 FUNDS[record.type],
-                None if table is None else table.label,
+                table,
                 distribution,
             )
         )
