@@ -8,8 +8,12 @@ from __future__ import annotations
 from collections.abc import Hashable
 from fractions import Fraction
 
+import discord
+
 from bot.rendering.tour_bracket import BracketView, bracket_view
+from bot.rendering.tour_bracket_image import bracket_png
 from bot.rendering.tour_prizes_embeds import AmbassadorPool, EventPrizes
+from bot.rendering.tour_standings_embeds import preliminary_embeds
 from bot.rendering.tour_views import (
     FinalsView,
     PreliminaryView,
@@ -29,7 +33,26 @@ from core.tour.report import TourReport
 
 
 def preliminary(loaded: LoadedEvent, rows: tuple[PlayerStanding, ...]) -> PreliminaryView:
-    """CCT-8b: the preliminary's standings with its settled games."""
+    """CCT-8b: the preliminary's standings with its settled games (once per loaded event)."""
+    return loaded.derived("preliminary view", lambda: _preliminary(loaded, rows))
+
+
+def preliminary_pages(loaded: LoadedEvent, rows: tuple[PlayerStanding, ...]) -> list[discord.Embed]:
+    """CCT-8b: the standings embeds (drawn once per loaded event, handed out as new embeds:
+    a reply's pages get their own footers)."""
+    pages = loaded.derived(
+        "preliminary pages",
+        lambda: [e.to_dict() for e in preliminary_embeds(preliminary(loaded, rows))],
+    )
+    return [discord.Embed.from_dict(page) for page in pages]
+
+
+def bracket_image(loaded: LoadedEvent, ties: dict[Tie, TieState]) -> bytes:
+    """CCT-8c-e: the bracket PNG (drawn once per loaded event)."""
+    return loaded.derived("bracket png", lambda: bracket_png(bracket(loaded, ties)))
+
+
+def _preliminary(loaded: LoadedEvent, rows: tuple[PlayerStanding, ...]) -> PreliminaryView:
     facts = loaded.facts
     games = [Game(g.white, g.black, g.result, g.round) for g in facts.prelim_games]
     return preliminary_view(

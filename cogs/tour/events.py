@@ -20,11 +20,9 @@ from bot.app.permissions import guild_store, is_hq
 from bot.app.ui.confirm import ConfirmView, OnConfirm
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
-from bot.rendering.tour_bracket_image import bracket_png
 from bot.rendering.tour_calendar import event_calendar_ics
 from bot.rendering.tour_cards import as_embeds, name
 from bot.rendering.tour_csv import preliminary_csv
-from bot.rendering.tour_standings_embeds import preliminary_embeds
 from bot.rendering.tour_standings_image import preliminary_png
 from bot.tour import views
 from bot.tour.events import pin, reads
@@ -221,7 +219,7 @@ class Events(commands.Cog):
             png = discord.File(io.BytesIO(preliminary_png(view)), filename="standings.png")
             await interaction.response.send_message(file=png)
             return
-        await send_pages(interaction, preliminary_embeds(view))
+        await send_pages(interaction, views.preliminary_pages(read.loaded, rows))
 
     @group.command(name="bracket", description="The knock-out: series scores and next games.")
     @app_commands.describe(event="The event.")
@@ -229,7 +227,7 @@ class Events(commands.Cog):
     async def bracket(self, interaction: discord.Interaction, event: str) -> None:
         """CCT-8c-e: each round's score, the next game, its colours and time control."""
         found = await reads.event_bracket(guild_store(interaction), event)
-        png = bracket_png(views.bracket(found.read.loaded, found.ties))
+        png = views.bracket_image(found.read.loaded, found.ties)
         file = discord.File(io.BytesIO(png), filename="bracket.png")
         await send_pages(interaction, as_embeds(tour_replies.bracket(found)), files=[file])
 
