@@ -1,10 +1,7 @@
-"""The tour's slash-command replies and announcements as text and embeds, from core/tour
-values and the tour's read models: pairings, standings, series, the bracket, the Finals
-table, the tour ranking, qualification, prizes, incidents and appeals. Names are shown as
-typed (`escape`), every instant is a Discord timestamp, long lists are split into pages.
-
-Minimal on purpose: the tour-render stream's modules (bot/rendering/tour_*.py images, CSV)
-take over the tables and images they draw."""
+"""The tour's text pieces and announcements: names shown as typed (`escape`), results as
+players write them, instants as Discord timestamps, the draw's pairings, and the notices of
+disputes, CCT-7 flags, CCT-9 corrections, CCT-10 rulings and CCT-11 appeals. The tables,
+images and CSV are the tour renderers' (tour_standings_embeds, tour_bracket_image, …)."""
 
 from __future__ import annotations
 
@@ -17,7 +14,6 @@ import discord
 
 from bot.rendering.escape import TITLE_LIMIT, cut, user_text
 from bot.rendering.pages import line_pages
-from core.points import decimal_text
 from core.results import Result
 from core.tour.disconnections import DisconnectionRuling
 from core.tour.early_draws import EarlyDrawCheck
@@ -83,11 +79,6 @@ def knockout_started(event: str, quarters: Sequence[tuple[str, str, str]]) -> st
     return f"The knock-out of **{name(event)}** starts (CCT-8c): {ties}."
 
 
-def fraction(value: Fraction | None) -> str:
-    """An exact tie-break value (`6.25`), `–` when not applied."""
-    return "–" if value is None else decimal_text(value)
-
-
 MESSAGE_LIMIT = 2000
 """Discord's limit on a message's text."""
 
@@ -147,33 +138,6 @@ def appeal_notice(appeal: int, event: str, game: str, player: str) -> str:
 def appeal_decided(appeal: int, event: str, decision: str, reason: str) -> str:
     """CCT-11: an arbiter's decision on an appeal."""
     return f"Appeal {appeal} in **{name(event)}**: {decision} — {name(reason)}."
-
-
-def code_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """A monospace table (lines without the fence): columns padded to their widest cell, the
-    first column left-aligned as names are, numbers right-aligned."""
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-
-    def line(cells: Sequence[str]) -> str:
-        parts = [
-            cell.ljust(widths[i]) if i in (0, 1) else cell.rjust(widths[i])
-            for i, cell in enumerate(cells)
-        ]
-        return " ".join(parts).rstrip()
-
-    return [line(header), *(line(r) for r in rows)]
-
-
-def code_block(lines: Sequence[str]) -> str:
-    """Lines inside a code block (a backtick in a name shown as ˋ)."""
-    from bot.rendering.escape import code_text
-
-    return "```\n" + "\n".join(code_text(line) for line in lines) + "\n```"
-
-
-def short(text: str, width: int = 16) -> str:
-    """A name cut to `width` characters for a table column."""
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def as_embeds(dicts: Sequence[dict[str, Any]]) -> list[discord.Embed]:

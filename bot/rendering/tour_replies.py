@@ -1,7 +1,8 @@
-"""The tour commands' replies, as Discord embed dicts built from the tour's read models:
-tour card and standings, qualification, prizes, the draw and knock-out previews, an event's
-card, pairings, standings, bracket and calendar, a game's and a series' card, the Finals
-table, incidents and appeals. Text pieces come from `tour_cards` (one renderer of names)."""
+"""The tour commands' replies that are not tables, as Discord embed dicts built from the
+tour's read models: the tour card, the draw and knock-out previews, an event's card (with its
+placings once finished), pairings, bracket lines (each series' score and next game) and
+calendar, a game's and a series' card, incidents and appeals. The tables and images are the
+tour renderers' (bot/tour/views.py builds their views)."""
 
 from __future__ import annotations
 

@@ -11,13 +11,21 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, TypeVar, cast
 
-from bot.tour.game_names import ROUND_NAMES, TIE_OF, finals_key_of, pairing_name
+from bot.tour.game_names import (
+    ROUND_NAMES,
+    TIE_OF,
+    contest_game_name,
+    finals_key_of,
+    pairing_name,
+)
 from core.tour.event_facts import (
     ContestFacts,
     ContestRecord,
     EventFacts,
     PrelimGame,
+    finals_results,
     played_event,
+    round_robin,
 )
 from core.tour.events import PlayedEvent
 from core.tour.finals import bonus_points
@@ -86,8 +94,6 @@ class LoadedEvent:
 
     def game_name(self, game: TourGame) -> str:
         """The game's name in commands (`R3 A v B`, `QF1 day 1 game 3`, `R2 A v B game 3`)."""
-        from bot.tour.game_names import contest_game_name
-
         if game.stage == "preliminary":
             assert game.round is not None
             return pairing_name(game.round, self.names[game.white_id], self.names[game.black_id])
@@ -104,8 +110,6 @@ class LoadedEvent:
         if self.record.type is not EventType.FINALS:
             return key
         round_no, board = finals_key_of(key)
-        from core.tour.event_facts import round_robin
-
         pairing = next(
             p for p in round_robin(self.facts.players) if p.round == round_no and p.board == board
         )
@@ -322,8 +326,6 @@ class LoadedTour:
     def tour(self) -> Tour:
         """The tour as core's report takes it: the finished events in order, and the Finals
         once drawn."""
-        from core.tour.event_facts import finals_results
-
         events = tuple(self.played[e.record.id] for e in self.events if e.record.id in self.played)
         finals = self.finals()
         results: FinalsResults | None = None
