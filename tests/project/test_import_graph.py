@@ -29,7 +29,7 @@ STUB = "bot.offline.discord_stub"
 """The one module allowed to: it plays Discord's gateway to the real discord.py offline."""
 
 BOT_TOP = ("bot.app.ui", "bot.app.arbiter", "bot.app.tree", "bot.app.permissions")
-BOT_TOP += ("bot.app.autocomplete",)
+BOT_TOP += ("bot.app.autocomplete", "bot.app.tour_autocomplete")
 """The top of bot/: the Discord wiring (the Bot, its tree, checks, autocomplete, UI)."""
 STARTERS = ("bot.cli", "bot.offline")
 """The doors that start or drive the bot (the CLI, the offline replay): above its top."""
@@ -121,7 +121,7 @@ def edges(modules: dict[str, str]) -> list[Edge]:
                 resolved = _resolve(target, names)
                 if resolved is not None and resolved != source:
                     found.append(Edge(source, resolved, id(node) in typing_only))
-    return found
+    return list(dict.fromkeys(found))  # one edge per import, not per imported name
 
 
 def _is_package(name: str, names: set[str]) -> bool:
