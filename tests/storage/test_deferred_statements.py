@@ -12,6 +12,7 @@ from contextlib import contextmanager
 
 import pytest
 
+from storage.connection import Carried, _Deferred
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.matches import BoardRecord
@@ -130,3 +131,25 @@ async def test_a_read_block_without_a_query_makes_no_trip(database: Database) ->
         async with database.read():
             pass
     assert count[0] == 0
+
+
+async def test_deferred_statements_travel_only_through_the_connections_own_class(
+    database: Database,
+) -> None:
+    """The deferred statements ride in place of the next statement's parameters to the
+    sqlite3 connection class aiosqlite runs (`sqlite3.connect(factory=ThreadConnection)`):
+    a plain sqlite3 connection refuses such a `Carried` loudly instead of dropping what it
+    carries, so a change in how aiosqlite hands parameters on cannot lose a write silently."""
+    carried = Carried([_Deferred("SELECT 1", (), False)], (), database._connection)
+    plain = sqlite3.connect(":memory:")
+    try:
+        with pytest.raises(sqlite3.ProgrammingError, match="unsupported type"):
+            plain.execute("SELECT 1", carried)  # type: ignore[arg-type]
+    finally:
+        plain.close()
+    store = GuildStore(database, GUILD)
+    _, match, _ = await _season(store)
+    async with store.change(1, "t", "x") as uow:
+        await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 2, 2)])
+        assert uow._scope.connection.deferred > 0  # waiting, then carried by the next trip
+    assert await _boards(database, match) == [(1, 2, 2)]
