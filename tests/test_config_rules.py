@@ -139,6 +139,7 @@ CONSUMERS: dict[str, tuple[object, Callable[[Config], object]]] = {
     "chesscom.timeout_seconds": (3, lambda c: c.chesscom.timeout_seconds),
     "chesscom.max_retries": (1, lambda c: c.chesscom.max_retries),
     "chesscom.poll_minutes": (15, lambda c: c.chesscom.poll_minutes),
+    "discord.api_base": ("http://127.0.0.1:9/api/v10", lambda c: c.discord.api_base),
     "rules.cl.games_per_board": (4, lambda c: c.rules.cl.season_rules()),
     "rules.cl.challenge_deadline_hours": (24, lambda c: c.rules.cl.season_rules()),
     "rules.cl.reminder_hours": ([24], _reminders),
