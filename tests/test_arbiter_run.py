@@ -1,0 +1,276 @@
+"""`arbiter run` for real: the program users start, as a child process on a real config.toml
+and database file, against the Discord double (tests/discord_double) and the chess.com
+stand-in, both on 127.0.0.1, reached through configuration only (`ARBITER_DISCORD_API`).
+
+One double, one chess.com and one bot process serve the whole module (the tests run in
+order, each in a guild of its own): start-up to ready and `arbiter sync --guild`; a league
+story over the gateway; a gateway close, a RECONNECT and an invalid session in the middle
+of one; a 429 storm and 5xx bursts on announcements; SIGTERM last.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from bot.arbiter import arbiter_intents, offline_bot
+from bot.config import Config
+from bot.offline.chesscom_standin import ChessComStandIn
+from tests.arbiter_process import ArbiterProcess, write_config
+from tests.discord_double import DiscordDouble
+from tests.discord_double.world import Guild, Member
+from tests.paths import ROOT
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+PAYLOADS = ROOT / "tests" / "scripts" / "payloads"
+CLUBS = {
+    "arsenal-fans": ("Arsenal Fans", "ann", "bob"),
+    "chelsea-fans": ("Chelsea Fans", "cat", "dan"),
+    "everton-fans": ("Everton Fans", "eve", "fay"),
+    "fulham-fans": ("Fulham Fans", "gus", "hal"),
+}
+"""chess.com club → its name and its two admins (CL-2..4)."""
+ROLES = ("HQ", "Directors", "Arbiters")
+CHANNELS = ("general", "announcements", "directors")
+MESSAGES = "POST /channels/{channel_id}/messages"
+
+
+@dataclass
+class League:
+    """A guild of the double with the cast of the stories."""
+
+    guild: Guild
+    members: dict[str, Member] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> Member:
+        return self.members[name]
+
+    @property
+    def announcements(self) -> Any:
+        return self.guild.channel("announcements")
+
+
+@dataclass
+class Running:
+    """The module's double, chess.com, bot process, files, and the sync that ran."""
+
+    double: DiscordDouble
+    chesscom: ChessComStandIn
+    bot: ArbiterProcess
+    sync: ArbiterProcess
+    expected_tree: list[dict[str, Any]]
+    folder: Path
+    config: Path
+    story: League
+
+
+def add_league(double: DiscordDouble, name: str, source: Guild | None = None) -> League:
+    """A guild with the roles, channels and members of the stories; with `source`, the
+    commands published there are published here too (a second `arbiter sync --guild`)."""
+    guild = double.add_guild(name, roles=ROLES, channels=CHANNELS)
+    league = League(guild)
+    league.members["hq"] = double.add_member(guild, "hq", roles=("HQ",), manager=True)
+    league.members["arbi"] = double.add_member(guild, "arbi", roles=("Arbiters",))
+    for who in ("dora", "dmitri", "diane"):
+        league.members[who] = double.add_member(guild, who, roles=("Directors",))
+    for _, first, second in CLUBS.values():
+        for who in (first, second):
+            league.members[who] = double.add_member(guild, who)
+    league.members["zed"] = double.add_member(guild, "zed")
+    if source is not None:
+        double.commands[guild.id] = [
+            c | {"guild_id": str(guild.id)} for c in double.commands[source.id]
+        ]
+    return league
+
+
+def serve_chesscom(chesscom: ChessComStandIn) -> None:
+    """The clubs of the stories and a finished match (7000001, Arsenal v Fulham)."""
+    for club in CLUBS:
+        chesscom.serve_bytes(f"club/{club}", (PAYLOADS / f"club-{club}.json").read_bytes())
+        chesscom.serve(
+            f"club/{club}/matches", {"finished": [], "in_progress": [], "registered": []}
+        )
+    chesscom.serve_bytes("match/7000001", (PAYLOADS / "match-7000001-finished.json").read_bytes())
+
+
+def tree_payload() -> list[dict[str, Any]]:
+    """What `arbiter sync` sends: every command of the tree as `to_dict` gives it."""
+
+    async def build() -> list[dict[str, Any]]:
+        bot = await offline_bot(Config())
+        async with bot:
+            await bot.setup_hook()
+            return [command.to_dict(bot.tree) for command in bot.tree.get_commands()]
+
+    return asyncio.run(build())
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def running(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Running]:
+    """The double and chess.com started with the story's guild; `arbiter run` started and
+    `arbiter sync --guild` run beside it; every shard identified."""
+    folder = tmp_path_factory.mktemp("arbiter-run")
+    double = DiscordDouble(heartbeat_interval_ms=1000)
+    await double.start()
+    chesscom = ChessComStandIn()
+    await chesscom.start()
+    serve_chesscom(chesscom)
+    story = add_league(double, "CL League")
+    config = write_config(folder, chesscom.base_url)
+    bot = ArbiterProcess(config, double)
+    sync = ArbiterProcess(config, double, "sync", "--guild", str(story.guild.id))
+    try:
+        async with bot, sync:  # both start now; the expected tree is built meanwhile
+            expected = await asyncio.to_thread(tree_payload)
+            assert await sync.wait() == 0, sync.log()
+            await double.wait_ready(timeout=30)
+            yield Running(double, chesscom, bot, sync, expected, folder, config, story)
+    finally:
+        await double.stop()
+        await chesscom.stop()
+
+
+async def say(double: DiscordDouble, member: Member, path: str, **options: Any) -> Any:
+    """Invoke `/path` as `member` and return the reply with its content."""
+    return await (await double.command(member, path, **options)).answer()
+
+
+def posted(double: DiscordDouble, league: League) -> list[str]:
+    """The texts of the messages the bot posted to the announcements channel, in order."""
+    return [m.content for m in double.channel_messages(league.announcements, posted_only=True)]
+
+
+async def test_start_up_to_ready_and_sync_publishes_the_tree(running: Running) -> None:
+    double, guild, expected = running.double, running.story.guild, running.expected_tree
+    assert f"synced {len(expected)} command(s) to guild {guild.id}" in running.sync.log()
+    ((synced_guild, sent),) = double.syncs
+    assert synced_guild == guild.id
+    assert json.loads(json.dumps(sent)) == json.loads(json.dumps(expected))
+    assert [c["name"] for c in double.commands[guild.id]] == [c["name"] for c in expected]
+
+    (connection,) = double.gateway.connections
+    session = connection.session
+    assert session is not None and connection.path == "/gateway"  # the URL /gateway/bot gave
+    assert connection.compress  # discord.py asked for zlib-stream
+    assert session.intents == arbiter_intents().value  # Server Members included (CL-23)
+    assert connection.heartbeats >= 1
+    assert double.rest.unanswered == []
+    routes = {c.route for c in double.rest.calls}
+    assert routes >= {"/users/@me", "/oauth2/applications/@me", "/gateway/bot"}
+
+
+async def register_and_approve(double: DiscordDouble, league: League, clubs: list[str]) -> None:
+    """Each club registered by its first admin (pending), then approved by HQ."""
+    for club in clubs:
+        name, first, second = CLUBS[club]
+        reply = await say(
+            double, league[first], "club register", chesscom_club=club, admin2=league[second]
+        )
+        assert reply.ephemeral and "pending until the league HQ decides" in reply.text()
+        reply = await say(double, league["hq"], "club approve", club=name)
+        assert "approved" in reply.text(), reply.text()
+
+
+async def set_up(double: DiscordDouble, league: League) -> None:
+    """`/setup set` the roles and channels."""
+    guild = league.guild
+    reply = await say(
+        double,
+        league["hq"],
+        "setup set",
+        hq_role=guild.role("HQ"),
+        director_role=guild.role("Directors"),
+        arbiter_role=guild.role("Arbiters"),
+        announcements=guild.channel("announcements"),
+        directors_channel=guild.channel("directors"),
+    )
+    assert reply.ephemeral and "saved" in reply.text()
+
+
+def first_round() -> str:
+    """A Tuesday at least two weeks ahead, so no challenge deadline is due yet."""
+    day = dt.date.today() + dt.timedelta(days=14)
+    return (day + dt.timedelta(days=(1 - day.weekday()) % 7)).isoformat()
+
+
+async def test_a_league_story_over_the_gateway(running: Running) -> None:
+    double, league = running.double, running.story
+    await set_up(double, league)
+    await register_and_approve(double, league, list(CLUBS))
+    hq = league["hq"]
+    reply = await say(double, hq, "season create", name="CL 2027", first_round=first_round())
+    assert "Season **CL 2027** created" in reply.text()
+    for name, _, _ in CLUBS.values():
+        await say(
+            double, hq, "season club-add", season="CL 2027", division="Premier Division", club=name
+        )
+    preview = await say(double, hq, "season schedule", season="CL 2027")
+    assert "Nothing is stored until you confirm" in preview.text()
+    shown = double.messages[preview.message_id]
+    refused = await (await double.click(league["zed"], shown, "Confirm")).answer()
+    assert refused.ephemeral and "Only the member who asked" in refused.text()
+    confirmed = await (await double.click(hq, shown, "Confirm")).answer()
+    assert "6 matches stored" in confirmed.text()
+
+    ann, gus = league["ann"], league["gus"]
+    matches = await say(double, ann, "match list", season="CL 2027", mine=True)
+    assert "Arsenal Fans" in matches.text()
+    match_id = next(
+        int(line.split("`#")[1].split("`")[0])
+        for line in matches.text().splitlines()
+        if "#" in line and "Fulham Fans" in line
+    )
+    reply = await say(double, ann, "match challenge", match=match_id, chesscom_match="7000001")
+    assert f"Challenge of match #{match_id} (Arsenal Fans – Fulham Fans) recorded" in reply.text()
+    reply = await say(double, gus, "match accept", match=match_id)
+    assert "accepted" in reply.text()
+    sent = await double.command(ann, "match report", match=match_id)
+    assert (await sent.response()).type == 5  # deferred: chess.com may be slow
+    reply = await sent.answer()
+    assert "Result: Arsenal Fans 2 – 2 Fulham Fans" in reply.text(), reply.text()
+    image = await say(
+        double,
+        league["zed"],
+        "standings",
+        season="CL 2027",
+        division="Premier Division",
+        format="image",
+    )
+    (png,) = image.uploads.values()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and image.files == [
+        "standings-cl-2027-premier-division.png"
+    ]
+
+    expected = []
+    for name, first, second in CLUBS.values():
+        ids = ", ".join(f"<@{league[who].id}>" for who in (first, second))
+        club = next(c for c, (n, _, _) in CLUBS.items() if n == name)
+        expected += [
+            f"New club registration: **{name}** (https://www.chess.com/club/{club}),"
+            f" admins {ids}. Pending until league HQ decides.",
+            f"Club **{name}** is now **approved**.",
+        ]
+    expected += [
+        "Season **CL 2027** is scheduled: 6 matches; the first round starts <t:",
+        "Result (chess.com): **Arsenal Fans** 2 – 2 **Fulham Fans**.",
+    ]
+    count = len(expected)
+    await double.wait_for(lambda: len(posted(double, league)) >= count, what="the announcements")
+    texts = posted(double, league)
+    assert len(texts) == count  # each once, in the order of the changes
+    assert texts[:8] + texts[9:] == expected[:8] + expected[9:]
+    assert texts[8].startswith(expected[8])
+    assert all(len(i.replies) >= 1 for i in double.interactions.values())
+    assert double.rest.unanswered == []
+    # discord.py's on_ready comes once no GUILD_CREATE came for 2 s (guild_ready_timeout).
+    await running.bot.wait_line("ready: 1 guild(s) on 1 shard(s)")
