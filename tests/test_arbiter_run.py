@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,8 +25,13 @@ import pytest_asyncio
 from bot.arbiter import arbiter_intents, offline_bot
 from bot.config import Config
 from bot.offline.chesscom_standin import ChessComStandIn
+from storage.database import Database
+from storage.jobs import running_jobs
+from storage.outbox import pending_messages
+from storage.ownership import OwnerLock
 from tests.arbiter_process import ArbiterProcess, write_config
 from tests.discord_double import DiscordDouble
+from tests.discord_double.ratelimits import Fault
 from tests.discord_double.world import Guild, Member
 from tests.paths import ROOT
 
@@ -272,5 +278,151 @@ async def test_a_league_story_over_the_gateway(running: Running) -> None:
     assert texts[8].startswith(expected[8])
     assert all(len(i.replies) >= 1 for i in double.interactions.values())
     assert double.rest.unanswered == []
-    # discord.py's on_ready comes once no GUILD_CREATE came for 2 s (guild_ready_timeout).
-    await running.bot.wait_line("ready: 1 guild(s) on 1 shard(s)")
+
+
+def responses(double: DiscordDouble, league: League) -> list[int]:
+    """How many callbacks each interaction of the league's guild got."""
+    return [
+        sum(1 for r in i.replies if r.kind == "response")
+        for i in double.interactions.values()
+        if i.guild_id == league.guild.id
+    ]
+
+
+def storm_faults(league: League, kind: str) -> list[Fault]:
+    """The failures of the next sends to a league's announcements: a 429 storm (route,
+    twice, then global) and a 503 whose message was made but whose answer was lost; or a
+    500 (discord.py itself retries a 500, a second later)."""
+    channel = f"channel_id={league.announcements.id}"
+    if kind == "429":
+        return [
+            Fault(429, "POST", MESSAGES, channel, times=2, retry_after=0.05),
+            Fault(429, "POST", MESSAGES, channel, retry_after=0.05, scope="global"),
+            Fault(503, "POST", MESSAGES, channel, after=True),  # the outbox waits, resends
+        ]
+    return [Fault(500, "POST", MESSAGES, channel)]
+
+
+async def test_a_429_storm_and_5xx_bursts_deliver_every_announcement_once_in_order(
+    running: Running,
+) -> None:
+    double = running.double
+    limiter = double.rest.limiter
+    stormy = add_league(double, "Storm League", source=running.story.guild)
+    burst = add_league(double, "Burst League", source=running.story.guild)
+    await asyncio.gather(set_up(double, stormy), set_up(double, burst))
+    faults = {
+        stormy.guild.id: storm_faults(stormy, "429"),
+        burst.guild.id: storm_faults(burst, "5xx"),
+    }
+    for scripted in faults.values():
+        for fault in scripted:
+            limiter.fault(fault)
+    limiter.limit(MESSAGES, 2, 0.25)  # and the bot must wait whenever the headers say 0 left
+    count = 2 * len(CLUBS)
+    try:
+        await asyncio.gather(  # both leagues at once: their waits overlap
+            register_and_approve(double, stormy, list(CLUBS)),
+            register_and_approve(double, burst, list(CLUBS)),
+        )
+        await double.wait_for(
+            lambda: all(len(posted(double, league)) >= count for league in (stormy, burst)),
+            timeout=20,
+            what="every announcement",
+        )
+    finally:
+        limiter.limits.pop(MESSAGES)
+    for league in (stormy, burst):
+        assert [f.times for f in faults[league.guild.id]] == [0] * len(faults[league.guild.id])
+        messages = double.channel_messages(league.announcements, posted_only=True)
+        nonces = [int(str(m.nonce).removeprefix("outbox-")) for m in messages]
+        assert len(messages) == count and len(set(nonces)) == count  # none lost, none twice
+        assert [m.content for m in messages if m.content.startswith("Club")] == [
+            f"Club **{name}** is now **approved**." for name, _, _ in CLUBS.values()
+        ]
+        assert nonces == sorted(nonces)  # in the order they were queued
+        channel = f"channel_id={league.announcements.id}"
+        assert [entry for entry in limiter.limited if entry[1] == channel] == []  # obeyed
+        assert responses(double, league) == [1] * len(responses(double, league))
+    assert len(double.repeated_nonces) == 1  # the lost answer's resend got the message made
+
+
+async def test_a_gateway_close_a_reconnect_and_an_invalid_session_lose_and_double_nothing(
+    running: Running,
+) -> None:
+    double = running.double
+    gateway = double.gateway
+    league = add_league(double, "Resume League", source=running.story.guild)
+    await set_up(double, league)
+    first = gateway.connected(0)
+    assert first is not None and first.session is not None
+    session = first.session
+
+    # The socket drops: an interaction made meanwhile waits in the session, replayed on RESUME.
+    await gateway.close(0, 4000)
+    name, admin, second = CLUBS["arsenal-fans"]
+    waiting = await double.command(
+        league[admin], "club register", chesscom_club="arsenal-fans", admin2=league[second]
+    )
+    assert "pending until the league HQ decides" in (await waiting.answer()).text()
+    assert session.resumes == 1 and gateway.connected(0) is not None
+    assert gateway.connections[-1].path == "/resume"  # READY's resume_gateway_url
+
+    # Op 7 RECONNECT: the bot closes, dials the resume URL and resumes the same session.
+    await gateway.reconnect(0)
+    approved = await double.command(league["hq"], "club approve", club=name)
+    assert "approved" in (await approved.answer()).text()
+    await double.wait_for(lambda: session.resumes == 2, what="a second RESUME")
+
+    # Op 9, not resumable: a new IDENTIFY at the address GET /gateway/bot gave (discord.py's
+    # DEFAULT_GATEWAY, which the bot set from it; Discord's own would be dialled otherwise).
+    identified = len(gateway.identifies)
+    await gateway.invalidate(0)
+    await double.wait_for(
+        lambda: len(gateway.identifies) == identified + 1 and gateway.connected(0) is not None,
+        timeout=15,  # IDENTIFY waits for the session start limit (1 per 5 s)
+        what="a new IDENTIFY",
+    )
+    fresh = gateway.connected(0)
+    assert fresh is not None and fresh.session is not session and fresh.path == "/gateway"
+    assert gateway.refused_identifies == 0  # the bot waited as long as the limit needs
+    await register_and_approve(double, league, ["chelsea-fans"])
+
+    assert responses(double, league) == [1] * len(responses(double, league))
+    texts = [
+        "Club **Arsenal Fans** is now **approved**.",
+        "Club **Chelsea Fans** is now **approved**.",
+    ]
+    await double.wait_for(lambda: len(posted(double, league)) == 4, what="four announcements")
+    assert [t for t in posted(double, league) if t.startswith("Club")] == texts
+    assert len([t for t in posted(double, league) if t.startswith("New club")]) == 2
+    assert double.rest.unanswered == []
+
+
+async def test_sigterm_stops_cleanly_within_10_seconds(running: Running) -> None:
+    double, bot = running.double, running.bot
+    connection = double.gateway.connected(0)
+    assert connection is not None and bot.running
+    # discord.py's on_ready: 2 s (guild_ready_timeout) after the first session's last guild
+    # (the story's, and the next guild the bot was added to meanwhile).
+    assert re.search(r"ready: \d guild\(s\) on 1 shard\(s\)", bot.log())
+    code, seconds = await bot.terminate(timeout=10)
+    assert code == 0, bot.log()[-3000:]
+    assert seconds < 10
+    assert connection.client_close_code == 1000  # the bot closed its gateway connection
+    assert (
+        "stopped: scheduler, outbox and gateway closed, database closed and released" in bot.log()
+    )
+    assert "Traceback" not in bot.log()
+    database = running.folder / "arbiter.db"
+    assert not database.with_name("arbiter.db-wal").exists()  # SQLite's clean close
+    OwnerLock.acquire(database).release()
+    opened = await Database.open(database)
+    try:
+        # A message Discord accepted but not yet marked sent at the stop stays pending, to be
+        # sent again under its nonce (Discord answers with the message it made): none lost.
+        for message in await pending_messages(opened):
+            assert (message.channel_id, message.nonce) in double.nonces, message
+        assert await running_jobs(opened) == []
+    finally:
+        await opened.close()

@@ -236,7 +236,7 @@ async def test_resume_replays_the_missed_events_then_resumed(
     await socket.ws.close(code=4000)
     await double.wait_for(lambda: double.gateway.connected(0) is None)
     double.add_role(guild, "late")
-    await double.gateway.dispatch(guild.id, "GUILD_ROLE_CREATE", {"guild_id": str(guild.id)})
+    double.gateway.dispatch(guild.id, "GUILD_ROLE_CREATE", {"guild_id": str(guild.id)})
     resumed = Socket(
         await session.ws_connect(data["resume_gateway_url"] + "?v=10&encoding=json"), False
     )

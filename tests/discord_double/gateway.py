@@ -87,10 +87,29 @@ class Connection:
     """The code the double closed it with (None: the client closed it, or it dropped)."""
     client_close_code: int | None = None
     _deflate: Any = None
+    _queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    on_sent: Any = None
 
     def __post_init__(self) -> None:
         if self.compress:
             self._deflate = zlib.compressobj()
+
+    def put(self, payload: dict[str, Any]) -> None:
+        """Queue a payload: one writer sends them in the order they were put."""
+        self._queue.put_nowait(payload)
+
+    async def write_all(self) -> None:
+        """The writer: send queued payloads until the socket closes."""
+        while True:
+            payload = await self._queue.get()
+            if not self.open:
+                return
+            try:
+                await self.send(payload)
+            except (ConnectionError, RuntimeError):
+                return
+            if self.on_sent is not None:
+                self.on_sent(payload)
 
     @property
     def open(self) -> bool:
@@ -140,14 +159,16 @@ class Gateway:
         connection = Connection(
             socket, request.path, compress == "zlib-stream", len(self.connections)
         )
+        connection.on_sent = self._sent
         self.connections.append(connection)
         self.double.changed()
         watchdog = asyncio.create_task(self._watch_heartbeats(connection))
+        writer = asyncio.create_task(connection.write_all())
         try:
             if query.get("v") != API_VERSION:
                 await connection.close(4012, "Invalid API version")
                 return socket
-            await connection.send(
+            connection.put(
                 {
                     "op": HELLO,
                     "d": {"heartbeat_interval": self.heartbeat_interval_ms},
@@ -161,9 +182,10 @@ class Gateway:
                     break
                 await self._receive(connection, message.data)
         finally:
-            watchdog.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await watchdog
+            for task in (watchdog, writer):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             if connection.close_code is None:
                 connection.client_close_code = socket.close_code
             session = connection.session
@@ -204,7 +226,7 @@ class Gateway:
         if op == HEARTBEAT:
             connection.last_heartbeat = now
             connection.heartbeats += 1
-            await connection.send({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+            connection.put({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
         elif op == IDENTIFY:
             await self._identify(connection, data or {})
         elif op == RESUME:
@@ -248,7 +270,7 @@ class Gateway:
         last = self._identified.get(bucket)
         if last is not None and now - last < double.identify_window:
             self.refused_identifies += 1  # too fast for the session start limit
-            await connection.send({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
+            connection.put({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
             return
         self._identified[bucket] = now
         double.session_starts_remaining -= 1
@@ -277,14 +299,14 @@ class Gateway:
             "geo_ordered_rtc_regions": [],
             "_trace": ['["discord-double"]'],
         }
-        await self._dispatch(session, "READY", ready)
+        self._dispatch(session, "READY", ready)
         members = bool(intents & GUILD_MEMBERS)
         threshold = int(data.get("large_threshold") or 50)
         for guild in guilds:
             payload = guild.create_payload(
                 double.bot_id, members=members, large_threshold=threshold
             )
-            await self._dispatch(session, "GUILD_CREATE", payload)
+            self._dispatch(session, "GUILD_CREATE", payload)
         double.changed()
 
     async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
@@ -293,7 +315,7 @@ class Gateway:
             return
         session = self.sessions.get(str(data.get("session_id")))
         if session is None or session.ended or connection.session is not None:
-            await connection.send({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
+            connection.put({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
             return
         seq = int(data.get("seq") or 0)
         if session.connection is not None and session.connection is not connection:
@@ -303,8 +325,8 @@ class Gateway:
         session.resumes += 1
         for payload in list(session.backlog):
             if payload["s"] > seq:
-                await self._write(session, payload)
-        await self._dispatch(session, "RESUMED", {"_trace": ['["discord-double"]']})
+                self._write(session, payload)
+        self._dispatch(session, "RESUMED", {"_trace": ['["discord-double"]']})
         self.double.changed()
 
     async def _members(self, connection: Connection, data: dict[str, Any]) -> None:
@@ -343,24 +365,23 @@ class Gateway:
                 }
                 if data.get("nonce") is not None:
                     payload["nonce"] = data["nonce"]
-                await self._dispatch(session, "GUILD_MEMBERS_CHUNK", payload)
+                self._dispatch(session, "GUILD_MEMBERS_CHUNK", payload)
 
     # -- sending ---------------------------------------------------------------------------
 
-    async def _dispatch(self, session: Session, event: str, data: dict[str, Any]) -> None:
+    def _dispatch(self, session: Session, event: str, data: dict[str, Any]) -> None:
+        """Number an event in the session, keep it for a RESUME, and send it if connected."""
         session.seq += 1
         payload = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
         session.backlog.append(payload)
-        await self._write(session, payload)
+        self._write(session, payload)
 
-    async def _write(self, session: Session, payload: dict[str, Any]) -> None:
+    def _write(self, session: Session, payload: dict[str, Any]) -> None:
         connection = session.connection
-        if connection is None or not connection.open:
-            return  # kept in the backlog for a RESUME
-        try:
-            await connection.send(payload)
-        except (ConnectionError, RuntimeError):
-            return
+        if connection is not None and connection.open:
+            connection.put(payload)  # else kept in the backlog for a RESUME
+
+    def _sent(self, payload: dict[str, Any]) -> None:
         if payload.get("t") == "INTERACTION_CREATE":
             self.double.interaction_sent(int(payload["d"]["id"]))
 
@@ -381,12 +402,12 @@ class Gateway:
                 return session.shard_count
         return 1
 
-    async def dispatch(self, guild_id: int, event: str, data: dict[str, Any]) -> int:
+    def dispatch(self, guild_id: int, event: str, data: dict[str, Any]) -> int:
         """Send a guild's event to every live session of its shard; how many got it."""
         count = self.shard_count()
         sessions = self.live_sessions(shard_of(guild_id, count), count)
         for session in sessions:
-            await self._dispatch(session, event, data)
+            self._dispatch(session, event, data)
         return len(sessions)
 
     def connected(self, shard_id: int) -> Connection | None:
@@ -408,7 +429,7 @@ class Gateway:
         """Send op 7 RECONNECT: the bot should reconnect and resume."""
         connection = self.connected(shard_id)
         assert connection is not None, f"shard {shard_id} is not connected"
-        await connection.send({"op": RECONNECT, "d": None, "s": None, "t": None})
+        connection.put({"op": RECONNECT, "d": None, "s": None, "t": None})
 
     async def invalidate(self, shard_id: int = 0, *, resumable: bool = False) -> None:
         """Send op 9 INVALID_SESSION; not resumable: the session ends (the bot re-identifies)."""
@@ -416,4 +437,4 @@ class Gateway:
         assert connection is not None and connection.session is not None
         if not resumable:
             connection.session.ended = True
-        await connection.send({"op": INVALID_SESSION, "d": resumable, "s": None, "t": None})
+        connection.put({"op": INVALID_SESSION, "d": resumable, "s": None, "t": None})

@@ -53,7 +53,8 @@ class Bucket:
 
 @dataclass
 class Fault:
-    """A scripted failure of the next `times` requests matching method, route and resource."""
+    """A scripted failure of the next `times` requests matching method, route (a key as for
+    `RateLimiter.limit`: `METHOD /path/{param}`) and resource (`channel_id=…`)."""
 
     status: int
     method: str | None = None
@@ -70,7 +71,7 @@ class Fault:
             self.times > 0
             and self.after == after
             and self.method in (None, method)
-            and self.route in (None, route)
+            and self.route in (None, f"{method} {route}")
             and self.resource in (None, resource)
         )
 
@@ -118,18 +119,33 @@ class RateLimiter:
                 return fault
         return None
 
-    def admit(self, method: str, route: str, resource: str, path: str) -> Answer:
-        """Count one request; its headers, and a 429 if it is over a limit."""
-        now = time.time()
-        key = f"{method} {route}"
+    def _bucket(self, key: str, resource: str, now: float) -> Bucket:
         limit = self.limits.get(key, DEFAULT_LIMIT)
         bucket = self.buckets.get((key, resource))
         if bucket is None:
             bucket = self.buckets[(key, resource)] = Bucket(limit, limit.limit, now + limit.window)
         bucket.limit = limit
         bucket.refresh(now)
+        return bucket
+
+    def peek(self, method: str, route: str, resource: str) -> Answer:
+        """The headers of a request's bucket as it stands, counting nothing."""
+        now = time.time()
+        key = f"{method} {route}"
+        bucket = self._bucket(key, resource, now)
         headers = {
-            "X-RateLimit-Limit": str(limit.limit),
+            "X-RateLimit-Limit": str(bucket.limit.limit),
+            "X-RateLimit-Bucket": bucket_hash(key),
+        }
+        return Answer(headers | self._window(bucket, now))
+
+    def admit(self, method: str, route: str, resource: str, path: str) -> Answer:
+        """Count one request; its headers, and a 429 if it is over a limit."""
+        now = time.time()
+        key = f"{method} {route}"
+        bucket = self._bucket(key, resource, now)
+        headers = {
+            "X-RateLimit-Limit": str(bucket.limit.limit),
             "X-RateLimit-Bucket": bucket_hash(key),
         }
         if not path.startswith(EXEMPT_FROM_GLOBAL):

@@ -173,10 +173,10 @@ class Rest:
                     expected = f"Bot {self.double.token}"
                     if request.headers.get("Authorization") != expected:
                         raise DiscordError(401, limits.json_error(0, "401: Unauthorized"))
-                answer = self.limiter.admit(method, route, call.resource, call.path)
                 fault = self.limiter.scripted(method, route, call.resource, after=False)
-                if fault is not None:
-                    return self._fault(call, fault, answer)
+                if fault is not None:  # answered before anything is counted or done
+                    return self._fault(call, fault, self.limiter.peek(method, route, call.resource))
+                answer = self.limiter.admit(method, route, call.resource, call.path)
                 if answer.limited is not None:
                     call.status = 429
                     return reply(answer.limited, status=429, headers=self._headers(answer))

@@ -179,7 +179,6 @@ class DiscordDouble:
         self.base = ""
         self._runner: web.AppRunner | None = None
         self._tick = asyncio.Event()
-        self._sending: set[asyncio.Future[None]] = set()
 
     # -- the server ------------------------------------------------------------------------
 
@@ -328,9 +327,7 @@ class DiscordDouble:
         for session in self.gateway.live_sessions(shard_of(guild.id, count), count):
             members = bool(session.intents & GUILD_MEMBERS)
             payload = guild.create_payload(self.bot_id, members=members, large_threshold=250)
-            task = asyncio.ensure_future(self.gateway._dispatch(session, "GUILD_CREATE", payload))
-            self._sending.add(task)
-            task.add_done_callback(self._sending.discard)
+            self.gateway._dispatch(session, "GUILD_CREATE", payload)
 
     def add_role(self, guild: Guild, name: str, permissions: int = 0) -> Role:
         """A role of `guild` (position after the others)."""
@@ -552,7 +549,7 @@ class DiscordDouble:
         """Deliver an interaction to the session of its guild's shard (or keep it for a
         resume if that session is disconnected)."""
         assert interaction.guild_id is not None
-        await self.gateway.dispatch(interaction.guild_id, "INTERACTION_CREATE", interaction.payload)
+        self.gateway.dispatch(interaction.guild_id, "INTERACTION_CREATE", interaction.payload)
         self.changed()
         return Sent(self, interaction)
 
