@@ -12,13 +12,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import signal
 import sys
 import time
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
+import aiohttp
+
+from bot.arbiter import offline_bot
+from bot.config import Config
 from tests.discord_double import DiscordDouble
 from tests.paths import ROOT
 
@@ -38,6 +44,33 @@ CLEAN_ENV = (
     "ARBITER_CHESSCOM_URL",
     "ARBITER_CHESSCOM_CONTACT",
 )
+
+
+@functools.cache
+def tree_payload() -> list[dict[str, Any]]:
+    """What `arbiter sync` sends: every command of the tree as `to_dict` gives it (built
+    once per test run, in a loop of its own: call it in a thread from async code)."""
+
+    async def build() -> list[dict[str, Any]]:
+        bot = await offline_bot(Config())
+        async with bot:
+            await bot.setup_hook()
+            return [command.to_dict(bot.tree) for command in bot.tree.get_commands()]
+
+    return asyncio.run(build())
+
+
+async def publish_tree(double: DiscordDouble, guild_id: int) -> None:
+    """Publish the tree to a guild of the double as `arbiter sync --guild` does (the same
+    PUT, checked by the double), without starting a process for it."""
+    payload = await asyncio.to_thread(tree_payload)
+    url = f"{double.api_base}/applications/{double.application_id}/guilds/{guild_id}/commands"
+    headers = {"Authorization": f"Bot {double.token}"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.put(url, json=payload, headers=headers) as response,
+    ):
+        assert response.status == 200, await response.text()
 
 
 def write_config(folder: Path, chesscom_url: str, extra: str = "") -> Path:

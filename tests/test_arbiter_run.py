@@ -22,14 +22,13 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.arbiter import arbiter_intents, offline_bot
-from bot.config import Config
+from bot.arbiter import arbiter_intents
 from bot.offline.chesscom_standin import ChessComStandIn
 from storage.database import Database
 from storage.jobs import running_jobs
 from storage.outbox import pending_messages
 from storage.ownership import OwnerLock
-from tests.arbiter_process import ArbiterProcess, write_config
+from tests.arbiter_process import ArbiterProcess, tree_payload, write_config
 from tests.discord_double import DiscordDouble
 from tests.discord_double.ratelimits import Fault
 from tests.discord_double.world import Guild, Member
@@ -107,18 +106,6 @@ def serve_chesscom(chesscom: ChessComStandIn) -> None:
             f"club/{club}/matches", {"finished": [], "in_progress": [], "registered": []}
         )
     chesscom.serve_bytes("match/7000001", (PAYLOADS / "match-7000001-finished.json").read_bytes())
-
-
-def tree_payload() -> list[dict[str, Any]]:
-    """What `arbiter sync` sends: every command of the tree as `to_dict` gives it."""
-
-    async def build() -> list[dict[str, Any]]:
-        bot = await offline_bot(Config())
-        async with bot:
-            await bot.setup_hook()
-            return [command.to_dict(bot.tree) for command in bot.tree.get_commands()]
-
-    return asyncio.run(build())
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")

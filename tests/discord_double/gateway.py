@@ -109,7 +109,7 @@ class Connection:
             except (ConnectionError, RuntimeError):
                 return
             if self.on_sent is not None:
-                self.on_sent(payload)
+                self.on_sent(self, payload)
 
     @property
     def open(self) -> bool:
@@ -381,9 +381,9 @@ class Gateway:
         if connection is not None and connection.open:
             connection.put(payload)  # else kept in the backlog for a RESUME
 
-    def _sent(self, payload: dict[str, Any]) -> None:
+    def _sent(self, connection: Connection, payload: dict[str, Any]) -> None:
         if payload.get("t") == "INTERACTION_CREATE":
-            self.double.interaction_sent(int(payload["d"]["id"]))
+            self.double.interaction_sent(int(payload["d"]["id"]), connection)
 
     def live_sessions(self, shard_id: int, shard_count: int | None = None) -> list[Session]:
         """The sessions of a shard that have not ended (connected or waiting to resume)."""

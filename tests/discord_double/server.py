@@ -62,6 +62,8 @@ class Interaction:
     message_id: int | None = None
     created: float = field(default_factory=time.monotonic)
     sent_at: float | None = None
+    sent_on: Any = None
+    """The gateway connection that carried it (its `session.shard_id`)."""
     answered_at: float | None = None
     response_type: int | None = None
     original: Message | None = None
@@ -388,11 +390,13 @@ class DiscordDouble:
         ]
         return sorted(found, key=lambda m: m.id)
 
-    def interaction_sent(self, interaction_id: int) -> None:
-        """The gateway wrote INTERACTION_CREATE (the latency clock starts)."""
+    def interaction_sent(self, interaction_id: int, connection: Any) -> None:
+        """The gateway wrote INTERACTION_CREATE on `connection` (the latency clock starts)."""
         interaction = self.interactions.get(interaction_id)
         if interaction is not None and interaction.sent_at is None:
             interaction.sent_at = time.monotonic()
+            interaction.sent_on = connection
+        self.changed()
 
     # -- interactions ----------------------------------------------------------------------
 
