@@ -4,8 +4,9 @@ stand-in, both on 127.0.0.1, reached through configuration only (`ARBITER_DISCOR
 
 One double, one chess.com and one bot process serve the whole module (the tests run in
 order, each in a guild of its own): start-up to ready and `arbiter sync --guild`; a league
-story over the gateway; a gateway close, a RECONNECT and an invalid session in the middle
-of one; a 429 storm and 5xx bursts on announcements; SIGTERM last.
+story over the gateway; a 429 storm and 5xx bursts on announcements; a gateway close, a
+RECONNECT and an invalid session in the middle of a story; kill -9 during concurrent result
+reports, restarting on the same files; SIGTERM last (of the last process started).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
+import os
+import random
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -33,6 +36,14 @@ from tests.discord_double import DiscordDouble
 from tests.discord_double.ratelimits import Fault
 from tests.discord_double.world import Guild, Member
 from tests.paths import ROOT
+from tests.report_season import (
+    check_once,
+    chesscom_match,
+    drained,
+    finished,
+    result_messages,
+    seed,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -47,6 +58,11 @@ CLUBS = {
 ROLES = ("HQ", "Directors", "Arbiters")
 CHANNELS = ("general", "announcements", "directors")
 MESSAGES = "POST /channels/{channel_id}/messages"
+SOAK = os.environ.get("ARBITER_SOAK") == "1"
+KILLS = 20 if SOAK else 2
+REPORTS = 200 if SOAK else 6
+STEP = 30.0
+"""Seconds any one wait of the kill -9 test may take before it fails."""
 
 
 @dataclass
@@ -76,6 +92,26 @@ class Running:
     folder: Path
     config: Path
     story: League
+    spawned: list[ArbiterProcess] = field(default_factory=list)
+
+    @property
+    def database(self) -> Path:
+        """The bot's database file."""
+        return self.folder / "arbiter.db"
+
+    async def restart(self, timeout: float = 30.0) -> ArbiterProcess:
+        """A new `arbiter run` on the same files (the previous one must have exited), once
+        it has identified."""
+        assert not self.bot.running
+        identified = len(self.double.gateway.identifies)
+        self.bot = ArbiterProcess(self.config, self.double)
+        self.spawned.append(self.bot)
+        await self.bot.start()
+        gateway = self.double.gateway
+        await self.double.wait_for(
+            lambda: len(gateway.identifies) > identified, timeout, "IDENTIFY"
+        )
+        return self.bot
 
 
 def add_league(double: DiscordDouble, name: str, source: Guild | None = None) -> League:
@@ -122,13 +158,16 @@ async def running(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Run
     config = write_config(folder, chesscom.base_url)
     bot = ArbiterProcess(config, double)
     sync = ArbiterProcess(config, double, "sync", "--guild", str(story.guild.id))
+    spawned = [bot, sync]
     try:
         async with bot, sync:  # both start now; the expected tree is built meanwhile
             expected = await asyncio.to_thread(tree_payload)
             assert await sync.wait() == 0, sync.log()
             await double.wait_ready(timeout=30)
-            yield Running(double, chesscom, bot, sync, expected, folder, config, story)
+            yield Running(double, chesscom, bot, sync, expected, folder, config, story, spawned)
     finally:
+        for process in spawned:  # restarted ones too
+            await process.kill()
         await double.stop()
         await chesscom.stop()
 
@@ -386,13 +425,92 @@ async def test_a_gateway_close_a_reconnect_and_an_invalid_session_lose_and_doubl
     assert double.rest.unanswered == []
 
 
+async def one_run(
+    running: Running, arbiter: Member, todo: dict[int, int], kill_after: int | None, total: int
+) -> dict[int, str]:
+    """With the bot identified, send every report in `todo` at once; SIGKILL it after
+    `kill_after` of its REST calls, or (None) let it answer them all, announce all `total`
+    results and mark them sent. Returns the reports it answered: match → what the member saw."""
+    double = running.double
+    before = len(double.rest.calls)
+    sent = {
+        match: await double.command(arbiter, "match report", match=match, chesscom_match=str(n))
+        for match, n in todo.items()
+    }
+    if kill_after is None:
+        for report in sent.values():
+            await report.answer(STEP)
+        await double.wait_for(
+            lambda: len(result_messages(double, arbiter.guild_id)) >= total, STEP, "results"
+        )
+        await drained(running.database, STEP)
+    else:
+        await double.wait_for(
+            lambda: (
+                len(double.rest.calls) >= before + kill_after
+                or all(s.replies[1:] for s in sent.values())
+            ),
+            STEP,
+            f"{kill_after} REST calls",
+        )
+        await running.bot.kill()  # SIGKILL: no clean-up of any kind
+    answered = {}
+    for match, report in sent.items():
+        answers = [r for r in report.replies if r.kind == "followup"]
+        if answers:
+            answered[match] = answers[0].text()
+    return answered
+
+
+async def test_kill_9_during_concurrent_reports_loses_and_doubles_nothing(
+    running: Running,
+) -> None:
+    # An arbiter reports a season's matches all at once; the bot is SIGKILLed after a random
+    # number of its REST calls and restarted on the same file; what the database does not
+    # show as finished is reported again (as a member who got no answer would). At the end
+    # every result is stored, audited, announced and posted once, and every answered report
+    # is stored. ARBITER_SOAK=1: 20 kills during 200 reports; ARBITER_SEED: the kill points.
+    double, chesscom = running.double, running.chesscom
+    league = add_league(double, "Kill League", source=running.story.guild)
+    divisions, clubs = (3, 13) if SOAK else (1, 4)
+    reports, pairs = await seed(
+        running.database, league.guild, divisions=divisions, clubs=clubs, reports=REPORTS
+    )
+    for number, (home, away) in pairs.items():
+        chesscom.serve_bytes(f"match/{number}", chesscom_match(number, home, away))
+    rnd = random.Random(os.environ.get("ARBITER_SEED", "24"))
+    double.identify_window = 0.0  # each restart is a new process, identifying at once
+    answered: dict[int, str] = {}
+    kills = 0
+    try:
+        while True:
+            if not running.bot.running:
+                await running.restart()
+            done = await finished(running.database, league.guild.id)
+            assert set(answered) <= done, "a result the bot confirmed is not stored"
+            todo = {m: n for m, n in reports.items() if m not in done}
+            last = kills == KILLS or not todo
+            # The kill point: 0 .. 3 REST calls a report (callback, follow-up, announcement).
+            kill_after = None if last else rnd.randint(0, 3 * len(todo))
+            answered |= await one_run(running, league["arbi"], todo, kill_after, len(reports))
+            if last:
+                break
+            kills += 1
+    finally:
+        double.identify_window = 5.0
+    assert kills == KILLS, f"the reports were all done after {kills} kills"
+    assert all("Result:" in text for text in answered.values()), answered
+    assert set(answered) <= await finished(running.database, league.guild.id) == set(reports)
+    await check_once(running.database, league.guild.id, double, set(reports))
+
+
 async def test_sigterm_stops_cleanly_within_10_seconds(running: Running) -> None:
     double, bot = running.double, running.bot
     connection = double.gateway.connected(0)
     assert connection is not None and bot.running
-    # discord.py's on_ready: 2 s (guild_ready_timeout) after the first session's last guild
-    # (the story's, and the next guild the bot was added to meanwhile).
-    assert re.search(r"ready: \d guild\(s\) on 1 shard\(s\)", bot.log())
+    # The first `arbiter run`'s on_ready, 2 s (discord.py's guild_ready_timeout) after its
+    # last GUILD_CREATE of the start (the story's guild, and any the bot joined meanwhile).
+    assert re.search(r"ready: \d guild\(s\) on 1 shard\(s\)", running.spawned[0].log())
     code, seconds = await bot.terminate(timeout=10)
     assert code == 0, bot.log()[-3000:]
     assert seconds < 10
