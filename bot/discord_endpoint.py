@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import yarl
@@ -62,10 +62,12 @@ class IdentifyPacer:
         *,
         window: float = IDENTIFY_WINDOW,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
         self.max_concurrency = max(1, max_concurrency)
         self.window = window
         self.clock = clock
+        self.sleep = sleep
         self._last: dict[int, float] = {}
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -78,5 +80,5 @@ class IdentifyPacer:
             if last is not None:
                 delay = last + self.window - self.clock()
                 if delay > 0:
-                    await asyncio.sleep(delay)
+                    await self.sleep(delay)
             self._last[bucket] = self.clock()

@@ -60,11 +60,12 @@ def tree_payload() -> list[dict[str, Any]]:
     return asyncio.run(build())
 
 
-async def publish_tree(double: DiscordDouble, guild_id: int) -> None:
-    """Publish the tree to a guild of the double as `arbiter sync --guild` does (the same
-    PUT, checked by the double), without starting a process for it."""
+async def publish_tree(double: DiscordDouble, guild_id: int | None) -> None:
+    """Publish the tree to a guild of the double (None: globally) as `arbiter sync` does
+    (the same PUT, checked by the double), without starting a process for it."""
     payload = await asyncio.to_thread(tree_payload)
-    url = f"{double.api_base}/applications/{double.application_id}/guilds/{guild_id}/commands"
+    url = f"{double.api_base}/applications/{double.application_id}"
+    url += f"/guilds/{guild_id}/commands" if guild_id is not None else "/commands"
     headers = {"Authorization": f"Bot {double.token}"}
     async with (
         aiohttp.ClientSession() as session,
