@@ -4,7 +4,7 @@ Nothing in `bot/` imports the tests' Discord double (or anything of `tests/`).""
 
 from __future__ import annotations
 
-import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -84,13 +84,10 @@ async def test_identifies_wait_only_as_long_as_the_session_start_limit_needs() -
 
 
 def test_nothing_in_bot_imports_the_tests() -> None:
-    offenders = []
-    for path in sorted((ROOT / "bot").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = []
-            if isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            elif isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names if n.startswith("tests")]
+    importing = re.compile(r"^\s*(from|import)\s+tests\b", re.MULTILINE)
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "bot").rglob("*.py"))
+        if importing.search(path.read_text(encoding="utf-8"))
+    ]
     assert offenders == []
