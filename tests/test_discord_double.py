@@ -14,7 +14,7 @@ import aiohttp
 import discord
 import pytest
 
-from bot.offline.discord_stub import message_limit_problems
+from bot.offline.discord_stub import DiscordStub, message_limit_problems
 from tests.discord_double import DiscordDouble
 from tests.discord_double.gateway import GUILD_MEMBERS
 from tests.discord_double.ratelimits import Fault
@@ -549,3 +549,57 @@ async def test_the_first_followup_after_a_defer_replaces_thinking(
         session, double, "GET", hook + "/messages/@original", headers={}
     )
     assert original["content"] == "done"
+
+
+def keys(value: Any, path: str = "") -> set[str]:
+    """Every key path of a JSON value (list items as `[]`, ids as `{id}`)."""
+    found = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            name = f"{path}.{'{id}' if key.isdigit() else key}"
+            found |= {name} | keys(item, name)
+    elif isinstance(value, list):
+        for item in value:
+            found |= keys(item, f"{path}[]")
+    return found
+
+
+async def test_interactions_have_the_shapes_the_offline_stub_builds(double: DiscordDouble) -> None:
+    # The stub (bot/offline/discord_stub.py) and the double hand the bot the same payloads:
+    # every key the stub sends for a command with a member, a role and a channel option,
+    # the double sends too (ids aside, which only the double takes from its world).
+    client = discord.Client(intents=discord.Intents.none())
+    tree = discord.app_commands.CommandTree(client)
+
+    @tree.command(description="Check.")
+    async def check(
+        interaction: discord.Interaction,
+        who: discord.Member,
+        role: discord.Role,
+        where: discord.TextChannel,
+    ) -> None:
+        """Unused: only its payload is built."""
+
+    client.tree = tree  # type: ignore[attr-defined]
+    stub = DiscordStub(client)
+    stub_guild = 800_000_000_000_000_009
+    stub.add_guild(stub_guild, roles=("HQ",))
+    author, other = stub.member(guild_id=stub_guild), stub.member(guild_id=stub_guild)
+    options = {
+        "who": other,
+        "role": stub.role("HQ", stub_guild),
+        "where": stub.channel("general", stub_guild),
+    }
+    stub_payload = stub.command_payload("check", author, options)
+
+    guild = double.add_guild("G", roles=("HQ",))
+    double.commands[guild.id] = [
+        {"id": "1"} | command.to_dict(tree) for command in tree.get_commands()
+    ]
+    ann, bob = double.add_member(guild, "ann"), double.add_member(guild, "bob")
+    sent = double.command_payload(
+        ann, "check", {"who": bob, "role": guild.role("HQ"), "where": guild.channel("general")}
+    )
+    assert keys(stub_payload) - keys(sent.payload) == set()
+    assert sent.payload["data"]["options"][0]["value"] == str(bob.id)
+    assert set(sent.payload["data"]["resolved"]) == {"users", "members", "roles", "channels"}

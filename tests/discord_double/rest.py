@@ -383,9 +383,10 @@ class Rest:
                 interaction.channel_id, interaction.guild_id, data, files, interaction=interaction
             )
             interaction.original = message
-        elif kind == 7 and interaction.message_id is not None:
-            message = double.messages.get(interaction.message_id)
-            if message is not None:
+        elif kind in (6, 7) and interaction.message_id is not None:
+            # A component's update: its message is the interaction's @original from now on.
+            message = interaction.original = double.messages.get(interaction.message_id)
+            if message is not None and kind == 7:
                 message.edit(data, files or None)
         interaction.record(
             Reply(
