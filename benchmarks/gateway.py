@@ -270,7 +270,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "members": args.members,
         "build_s": round(built, 1),
     }
-    bot = ArbiterProcess(config, double)
+    bot = ArbiterProcess(config, double, profile=Path(args.profile) if args.profile else None)
     try:
         await bot.start()
         assert bot.process is not None
@@ -290,6 +290,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         per_guild = (after["VmRSS"] - results["rss_before_guilds_mb"]) * 1024 / max(args.guilds, 1)
         results["kb_per_guild"] = round(per_guild, 1)
         results["bot_cpu_start_s"] = round(cpu_seconds(pid), 1)
+        await asyncio.sleep(args.settle)  # the bot's own work after ready (see --settle)
+        results["settle_s"] = args.settle
         began, bot_cpu, own_cpu = time.monotonic(), cpu_seconds(pid), own_cpu_seconds()
         sent = await load(double, world, args.rate, args.seconds)
         elapsed = time.monotonic() - began
@@ -369,10 +371,17 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--shards", type=int, default=1)
     parser.add_argument(
+        "--settle",
+        type=float,
+        default=0.0,
+        help="seconds between ready and the load (default 0: the load starts at ready)",
+    )
+    parser.add_argument(
         "--workdir", help="folder for the database and config (default: a new temp one)"
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--log", help="write the bot's log to this file")
+    parser.add_argument("--profile", help="run the bot under cProfile, its stats to this file")
     parser.add_argument("--timeline", action="store_true", help="print each second's figures")
     args = parser.parse_args()
     results = asyncio.run(run(args))

@@ -37,6 +37,13 @@ LAUNCHER = (
     "runpy.run_module('bot', run_name='__main__', alter_sys=True)\n"
 )
 """`python3 -m bot …`, after asking to die with the parent (Linux; elsewhere a no-op)."""
+PROFILED = LAUNCHER.replace(
+    "runpy.run_module('bot', run_name='__main__', alter_sys=True)\n",
+    "import cProfile, os\n"
+    "cProfile.runctx(\"runpy.run_module('bot', run_name='__main__', alter_sys=True)\","
+    " globals(), locals(), os.environ['ARBITER_PROFILE'])\n",
+)
+"""The same under cProfile, its stats written at exit to `$ARBITER_PROFILE` (benchmarks)."""
 START_TIMEOUT = 30.0
 CLEAN_ENV = (
     "DISCORD_TOKEN",
@@ -97,10 +104,13 @@ def write_config(folder: Path, chesscom_url: str, extra: str = "") -> Path:
 class ArbiterProcess:
     """One child `arbiter` process and its log."""
 
-    def __init__(self, config: Path, double: DiscordDouble, *args: str) -> None:
+    def __init__(
+        self, config: Path, double: DiscordDouble, *args: str, profile: Path | None = None
+    ) -> None:
         self.config = config
         self.double = double
         self.args = args or ("run",)
+        self.profile = profile
         self.process: asyncio.subprocess.Process | None = None
         self.lines: list[str] = []
         self.started = 0.0
@@ -114,6 +124,8 @@ class ArbiterProcess:
         env["DISCORD_TOKEN"] = self.double.token
         env["ARBITER_DISCORD_API"] = self.double.api_base
         env["PYTHONUNBUFFERED"] = "1"
+        if self.profile is not None:
+            env["ARBITER_PROFILE"] = str(self.profile)
         return env
 
     async def start(self) -> ArbiterProcess:
@@ -122,7 +134,7 @@ class ArbiterProcess:
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-c",
-            LAUNCHER,
+            LAUNCHER if self.profile is None else PROFILED,
             *self.args,
             "--config",
             str(self.config),
