@@ -364,6 +364,7 @@ def report(results: dict[str, Any]) -> None:
 
 
 def main() -> int:
+    """Parse the options, run, print."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--guilds", type=int, default=2500)
     parser.add_argument("--members", type=int, default=40)

@@ -148,6 +148,7 @@ class ArbiterProcess:
         return self
 
     async def _read(self) -> None:
+        """Keep every line the child writes (stderr merged into stdout)."""
         assert self.process is not None and self.process.stdout is not None
         while raw := await self.process.stdout.readline():
             self.lines.append(raw.decode(errors="replace").rstrip("\n"))

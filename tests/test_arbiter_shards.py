@@ -48,6 +48,7 @@ def discord_addresses() -> Iterator[None]:
 
 @pytest.fixture
 async def double() -> AsyncIterator[DiscordDouble]:
+    """A double allowing 16 concurrent IDENTIFYs (a large bot's limit)."""
     server = DiscordDouble(max_concurrency=16, heartbeat_interval_ms=1000)
     await server.start()
     yield server

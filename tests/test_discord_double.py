@@ -27,6 +27,7 @@ INTENTS = discord.Intents.default().value | GUILD_MEMBERS
 
 @pytest.fixture
 async def double() -> AsyncIterator[DiscordDouble]:
+    """A double with a short heartbeat interval and no IDENTIFY throttling."""
     server = DiscordDouble(token=TOKEN, heartbeat_interval_ms=200, identify_window=0.0)
     await server.start()
     yield server
@@ -35,6 +36,7 @@ async def double() -> AsyncIterator[DiscordDouble]:
 
 @pytest.fixture
 async def session() -> AsyncIterator[aiohttp.ClientSession]:
+    """An aiohttp client session."""
     async with aiohttp.ClientSession() as client:
         yield client
 
@@ -67,9 +69,11 @@ class Socket:
                 return self.ws.close_code
 
     async def send(self, op: int, data: Any) -> None:
+        """Send one payload."""
         await self.ws.send_str(json.dumps({"op": op, "d": data}))
 
     async def identify(self, intents: int = INTENTS, shard: list[int] | None = None) -> None:
+        """Send IDENTIFY with the double's token."""
         data: dict[str, Any] = {"token": TOKEN, "intents": intents, "properties": {}}
         if shard is not None:
             data["shard"] = shard
@@ -309,6 +313,7 @@ async def test_test_api_closes_reconnects_and_invalidates(
 async def rest(
     session: aiohttp.ClientSession, double: DiscordDouble, method: str, path: str, **kwargs: Any
 ) -> tuple[int, Any, Any]:
+    """One REST request to the double: status, decoded body, headers."""
     headers = kwargs.pop("headers", AUTH)
     async with session.request(
         method, double.api_base + path, headers=headers, **kwargs

@@ -20,6 +20,7 @@ from tests.paths import ROOT
 
 @pytest.fixture(autouse=True)
 def discord_addresses() -> Iterator[None]:
+    """Put discord.py's class-wide addresses back after each test."""
     base, gateway = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
     yield
     Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = base, gateway
@@ -55,6 +56,8 @@ def test_the_bot_sends_rest_calls_to_the_configured_api() -> None:
 
 async def test_the_gateway_address_comes_from_the_api_and_becomes_the_fallback() -> None:
     class Http:
+        """The one call `ask_gateway` makes of discord.py's HTTP client."""
+
         async def get_bot_gateway(self) -> tuple[int, str, dict[str, int]]:
             return 4, "ws://127.0.0.1:4/gateway", {"max_concurrency": 16, "remaining": 9}
 

@@ -202,6 +202,7 @@ class Gateway:
         return socket
 
     async def _watch_heartbeats(self, connection: Connection) -> None:
+        """Close with 4009 once 1.5 intervals pass without a heartbeat."""
         interval = self.heartbeat_interval_ms / 1000
         while connection.open:
             await asyncio.sleep(min(interval / 4, 1.0))
@@ -210,6 +211,7 @@ class Gateway:
                 return
 
     async def _receive(self, connection: Connection, text: str) -> None:
+        """One frame from the client: counted (4008 over the limit), decoded, handled."""
         now = time.monotonic()
         connection.received.append(now)
         while connection.received and connection.received[0] < now - SEND_LIMIT[1]:
@@ -243,6 +245,7 @@ class Gateway:
     # -- sessions --------------------------------------------------------------------------
 
     async def _identify(self, connection: Connection, data: dict[str, Any]) -> None:
+        """IDENTIFY: check token, intents, shard and start limit; READY and the guilds."""
         double = self.double
         if connection.session is not None:
             await connection.close(4005, "Already authenticated")
@@ -310,6 +313,7 @@ class Gateway:
         double.changed()
 
     async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
+        """RESUME: replay what the session missed, then RESUMED (or op 9)."""
         if data.get("token") != self.double.token:
             await connection.close(4004, "Authentication failed")
             return
@@ -330,6 +334,7 @@ class Gateway:
         self.double.changed()
 
     async def _members(self, connection: Connection, data: dict[str, Any]) -> None:
+        """REQUEST_GUILD_MEMBERS: the members asked for, in chunks of 1,000."""
         session = connection.session
         assert session is not None
         guild_ids = data.get("guild_id")
@@ -377,11 +382,13 @@ class Gateway:
         self._write(session, payload)
 
     def _write(self, session: Session, payload: dict[str, Any]) -> None:
+        """Queue a payload on the session's socket, if it has one."""
         connection = session.connection
         if connection is not None and connection.open:
             connection.put(payload)  # else kept in the backlog for a RESUME
 
     def _sent(self, connection: Connection, payload: dict[str, Any]) -> None:
+        """A payload went out: note when an INTERACTION_CREATE did, and on which socket."""
         if payload.get("t") == "INTERACTION_CREATE":
             self.double.interaction_sent(int(payload["d"]["id"]), connection)
 

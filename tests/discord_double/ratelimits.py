@@ -120,6 +120,7 @@ class RateLimiter:
         return None
 
     def _bucket(self, key: str, resource: str, now: float) -> Bucket:
+        """The bucket of a route and resource, its window refreshed."""
         limit = self.limits.get(key, DEFAULT_LIMIT)
         bucket = self.buckets.get((key, resource))
         if bucket is None:
@@ -166,6 +167,7 @@ class RateLimiter:
         return Answer(headers)
 
     def _window(self, bucket: Bucket, now: float) -> dict[str, str]:
+        """The Remaining/Reset/Reset-After headers of a bucket now."""
         return {
             "X-RateLimit-Remaining": str(bucket.remaining),
             "X-RateLimit-Reset": f"{bucket.reset_at:.3f}",
@@ -175,6 +177,7 @@ class RateLimiter:
     def _limited(
         self, headers: dict[str, str], bucket: Bucket, now: float, wait: float, scope: str
     ) -> Answer:
+        """A 429 of the limits (not a scripted one), with the bucket's headers."""
         return self.too_many(headers | self._window(bucket, now), max(wait, 0.0), scope)
 
     @staticmethod

@@ -157,12 +157,15 @@ class Rest:
         app.router.add_route("*", PREFIX + "/{tail:.*}", self.not_found)
 
     def _headers(self, answer: Answer | None) -> dict[str, str]:
+        """Discord's edge header and, when counted, the rate-limit headers."""
         headers = {"Via": "1.1 google"}  # Discord's edge; discord.py trusts a 429 only with it
         if answer is not None:
             headers |= answer.headers
         return headers
 
     def _wrap(self, method: str, route: str, handler: Handler) -> Handler:
+        """A route's handler inside the common steps: record, authorise, faults, limits."""
+
         async def serve(request: web.Request) -> web.StreamResponse:
             info = dict(request.match_info)
             call = Call(method, route, request.path.removeprefix(PREFIX), _resource(info))
@@ -198,6 +201,7 @@ class Rest:
         return serve
 
     def _fault(self, call: Call, fault: Any, answer: Answer) -> web.Response:
+        """The answer of a scripted fault (429 with its scope, or a 5xx)."""
         call.status = fault.status
         if fault.status == 429:
             limited = RateLimiter.too_many(answer.headers, fault.retry_after, fault.scope)
@@ -257,9 +261,11 @@ class Rest:
     # -- gateway, users, application -------------------------------------------------------
 
     async def get_gateway(self, request: web.Request) -> web.Response:
+        """`GET /gateway`: the gateway's address."""
         return reply({"url": self.double.gateway_url})
 
     async def get_gateway_bot(self, request: web.Request) -> web.Response:
+        """`GET /gateway/bot`: the address, recommended shards and session start limit."""
         double = self.double
         return reply(
             {
@@ -275,9 +281,11 @@ class Rest:
         )
 
     async def get_me(self, request: web.Request) -> web.Response:
+        """`GET /users/@me`: the bot's user (discord.py's login)."""
         return reply(self.double.bot_user())
 
     async def get_user(self, request: web.Request) -> web.Response:
+        """`GET /users/{id}`: a member's user, from any guild."""
         user_id = int(request.match_info["user_id"])
         for guild in self.double.guilds.values():
             if user_id in guild.members:
@@ -285,9 +293,11 @@ class Rest:
         raise unknown("User", 10013)
 
     async def get_application(self, request: web.Request) -> web.Response:
+        """`GET /applications/@me`: the application."""
         return reply(self.double.application())
 
     async def get_commands(self, request: web.Request) -> web.Response:
+        """The published commands (global, or of a guild)."""
         guild_id = request.match_info.get("guild_id")
         return reply(self.double.commands.get(int(guild_id) if guild_id else None, []))
 
@@ -336,6 +346,7 @@ class Rest:
     # -- interactions ----------------------------------------------------------------------
 
     def _interaction(self, interaction_id: str, token: str) -> Interaction:
+        """The interaction of a callback URL (404 Unknown interaction otherwise)."""
         interaction = (
             self.double.interactions.get(int(interaction_id)) if interaction_id.isdigit() else None
         )
@@ -416,6 +427,7 @@ class Rest:
         )
 
     def _webhook(self, request: web.Request) -> Interaction:
+        """The interaction behind a webhook token, once acknowledged and within 15 minutes."""
         info = request.match_info
         double = self.double
         if info["application_id"] != str(double.application_id):
@@ -428,6 +440,7 @@ class Rest:
         return interaction
 
     def _webhook_message(self, interaction: Interaction, message_id: str) -> Message:
+        """`@original` or a follow-up of the interaction (404 Unknown Message otherwise)."""
         if message_id == "@original":
             if interaction.original is None:
                 raise unknown("Message", 10008)
@@ -467,11 +480,13 @@ class Rest:
         return web.Response(status=204)
 
     async def get_webhook_message(self, request: web.Request) -> web.Response:
+        """`GET …/messages/{id}` of an interaction's webhook."""
         interaction = self._webhook(request)
         message = self._webhook_message(interaction, request.match_info["message_id"])
         return reply(self.double.message_payload(message))
 
     async def edit_webhook_message(self, request: web.Request) -> web.Response:
+        """`PATCH …/messages/{id|@original}`: edit a response or follow-up."""
         interaction = self._webhook(request)
         message_id = request.match_info["message_id"]
         message = self._webhook_message(interaction, message_id)
@@ -488,6 +503,7 @@ class Rest:
         return reply(self.double.message_payload(message))
 
     async def delete_webhook_message(self, request: web.Request) -> web.Response:
+        """`DELETE …/messages/{id|@original}`."""
         interaction = self._webhook(request)
         message = self._webhook_message(interaction, request.match_info["message_id"])
         message.deleted = True
@@ -497,6 +513,7 @@ class Rest:
     # -- channels and messages -------------------------------------------------------------
 
     def _channel(self, request: web.Request) -> Any:
+        """The channel of the URL (404 Unknown Channel otherwise)."""
         raw = request.match_info["channel_id"]
         channel = self.double.channels.get(int(raw)) if raw.isdigit() else None
         if channel is None:
@@ -504,10 +521,12 @@ class Rest:
         return channel
 
     async def get_channel(self, request: web.Request) -> web.Response:
+        """`GET /channels/{id}`."""
         channel = self._channel(request)
         return reply(channel.payload(self.double.bot_id))
 
     async def list_messages(self, request: web.Request) -> web.Response:
+        """`GET /channels/{id}/messages`: the newest visible messages first."""
         channel = self._channel(request)
         limit = min(int(request.query.get("limit", "50")), 100)
         found = [
@@ -546,6 +565,7 @@ class Rest:
         return reply(double.message_payload(message))
 
     def _channel_message(self, request: web.Request) -> Message:
+        """The message of the URL in its channel (404 Unknown Message otherwise)."""
         channel = self._channel(request)
         raw = request.match_info["message_id"]
         message = self.double.messages.get(int(raw)) if raw.isdigit() else None
@@ -554,9 +574,11 @@ class Rest:
         return message
 
     async def get_message(self, request: web.Request) -> web.Response:
+        """`GET /channels/{id}/messages/{id}`."""
         return reply(self.double.message_payload(self._channel_message(request)))
 
     async def edit_message(self, request: web.Request) -> web.Response:
+        """`PATCH /channels/{id}/messages/{id}`: the keys given replace the old."""
         message = self._channel_message(request)
         body, files = await self._body(request)
         refuse(limits.message_problems(body, len(files)))
@@ -564,12 +586,14 @@ class Rest:
         return reply(self.double.message_payload(message))
 
     async def delete_message(self, request: web.Request) -> web.Response:
+        """`DELETE /channels/{id}/messages/{id}`."""
         self._channel_message(request).deleted = True
         return web.Response(status=204)
 
     # -- guilds ----------------------------------------------------------------------------
 
     def _guild(self, request: web.Request) -> Any:
+        """The guild of the URL (404 Unknown Guild otherwise)."""
         raw = request.match_info["guild_id"]
         guild = self.double.guilds.get(int(raw)) if raw.isdigit() else None
         if guild is None:
@@ -577,6 +601,7 @@ class Rest:
         return guild
 
     async def get_guild(self, request: web.Request) -> web.Response:
+        """`GET /guilds/{id}`: the guild without its channels and members."""
         guild = self._guild(request)
         data = guild.create_payload(self.double.bot_id, members=False, large_threshold=0)
         for key in (
@@ -605,6 +630,7 @@ class Rest:
         return reply([m.payload() for m in members[:limit]])
 
     async def get_member(self, request: web.Request) -> web.Response:
+        """`GET /guilds/{id}/members/{user}`."""
         guild = self._guild(request)
         member = guild.members.get(int(request.match_info["user_id"]))
         if member is None:
@@ -612,9 +638,11 @@ class Rest:
         return reply(member.payload())
 
     async def get_roles(self, request: web.Request) -> web.Response:
+        """`GET /guilds/{id}/roles`."""
         guild = self._guild(request)
         return reply([r.payload() for r in guild.roles.values()])
 
     async def get_channels(self, request: web.Request) -> web.Response:
+        """`GET /guilds/{id}/channels`."""
         guild = self._guild(request)
         return reply([c.payload(self.double.bot_id) for c in guild.channels.values()])

@@ -325,6 +325,7 @@ class DiscordDouble:
         return guild
 
     def _announce_guild(self, guild: Guild) -> None:
+        """GUILD_CREATE to the live sessions of a new guild's shard (the bot was added)."""
         count = self.gateway.shard_count()
         for session in self.gateway.live_sessions(shard_of(guild.id, count), count):
             members = bool(session.intents & GUILD_MEMBERS)
@@ -422,6 +423,7 @@ class DiscordDouble:
     def _option(
         self, guild: Guild, schema: dict[str, Any], value: Any, resolved: dict[str, Any]
     ) -> Any:
+        """One option's value as Discord sends it, its objects added to `resolved`."""
         kind = schema["type"]
         if kind == 3:
             return str(value)
@@ -462,6 +464,7 @@ class DiscordDouble:
         channel: Channel | None,
         message: Message | None = None,
     ) -> Interaction:
+        """A new interaction of `kind` by `member` in `channel` (on `message`, for a click)."""
         guild = self.guilds[member.guild_id]
         channel = channel or next(iter(guild.channels.values()))
         interaction_id = self.ids.next()
