@@ -141,16 +141,20 @@ async def test_identify_gives_ready_then_the_guilds_of_that_shard_only(
         await socket.ws.close()
 
 
-async def test_guild_create_lists_members_only_with_the_members_intent(
+async def test_guild_create_lists_members_only_with_the_presences_intent(
     double: DiscordDouble, session: Any
 ) -> None:
+    # Discord: without GUILD_PRESENCES, GUILD_CREATE's members are only the bot (and users
+    # in voice); the rest come by request (op 8), which needs Server Members.
+    double.privileged_intents |= discord.Intents(presences=True).value
     guild = double.add_guild("G")
     double.add_member(guild, "ann")
-    for intents, count in ((INTENTS, 2), (discord.Intents.default().value, 1)):
+    presences = discord.Intents(presences=True).value
+    for intents, count in ((INTENTS | presences, 2), (INTENTS, 1)):
         socket = await connect(session, double)
         await socket.identify(intents)
         _, (created,) = await ready(socket)
-        assert len(created["members"]) == count  # without the intent: only the bot itself
+        assert len(created["members"]) == count
         await socket.ws.close()
 
 

@@ -10,7 +10,8 @@ As Discord's "Gateway" documentation describes it:
   `[id, count]` (an id out of range: 4010; more than 2,500 guilds on a shard: 4011), at most
   `max_concurrency` per 5 s per bucket `shard_id % max_concurrency` (faster: op 9); answered
   by READY (`session_id`, `resume_gateway_url`, the shard's guilds unavailable) then one
-  GUILD_CREATE per guild of the shard; a second IDENTIFY on one connection is 4005;
+  GUILD_CREATE per guild of the shard (its member list only with the Presences intent,
+  else just the bot); a second IDENTIFY on one connection is 4005;
 - op 6 RESUME: the events sent after the client's `seq` are replayed, then RESUMED; an
   unknown or ended session gets op 9 INVALID_SESSION `false`;
 - op 8 REQUEST_GUILD_MEMBERS: GUILD_MEMBERS_CHUNK events of up to 1,000 members (the whole
@@ -303,7 +304,7 @@ class Gateway:
             "_trace": ['["discord-double"]'],
         }
         self._dispatch(session, "READY", ready)
-        members = bool(intents & GUILD_MEMBERS)
+        members = bool(intents & GUILD_PRESENCES)
         threshold = int(data.get("large_threshold") or 50)
         for guild in guilds:
             payload = guild.create_payload(

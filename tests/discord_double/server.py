@@ -29,7 +29,7 @@ import discord
 from aiohttp import web
 
 from bot.offline.discord_stub import ATTACHMENT_LIMIT, Reply, Upload, find_button, user_payload
-from tests.discord_double.gateway import GUILD_MEMBERS, Gateway
+from tests.discord_double.gateway import GUILD_MEMBERS, GUILD_PRESENCES, Gateway
 from tests.discord_double.rest import Rest
 from tests.discord_double.world import (
     BOT_PERMISSIONS,
@@ -328,7 +328,7 @@ class DiscordDouble:
         """GUILD_CREATE to the live sessions of a new guild's shard (the bot was added)."""
         count = self.gateway.shard_count()
         for session in self.gateway.live_sessions(shard_of(guild.id, count), count):
-            members = bool(session.intents & GUILD_MEMBERS)
+            members = bool(session.intents & GUILD_PRESENCES)
             payload = guild.create_payload(self.bot_id, members=members, large_threshold=250)
             self.gateway._dispatch(session, "GUILD_CREATE", payload)
 

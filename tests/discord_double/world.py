@@ -193,8 +193,10 @@ class Guild:
         return value
 
     def create_payload(self, bot_id: int, *, members: bool, large_threshold: int) -> dict[str, Any]:
-        """GUILD_CREATE's data: the whole guild; members only with the Server Members intent
-        and for a guild no larger than `large_threshold` (otherwise just the bot)."""
+        """GUILD_CREATE's data: the whole guild. `members` (the member list is sent): only
+        with the Presences intent and, for a guild larger than `large_threshold`, not at all
+        here (Discord: "if you don't have the GUILD_PRESENCES intent … members … will only
+        contain your bot and users in voice channels"); the bot itself is always listed."""
         large = len(self.members) > large_threshold
         listed = [
             m.payload() for m in self.members.values() if m.id == bot_id or (members and not large)
