@@ -533,3 +533,24 @@ async def test_sigterm_stops_cleanly_within_10_seconds(running: Running) -> None
         assert await running_jobs(opened) == []
     finally:
         await opened.close()
+
+
+async def test_a_missing_server_members_intent_stops_arbiter_run_with_one_line(
+    tmp_path: Path,
+) -> None:
+    # The application has not switched Server Members on: Discord closes the gateway with
+    # 4014 and `arbiter run` says so in one line, exit 1 (README, "Creating the application").
+    double = DiscordDouble(privileged_intents=0)
+    await double.start()
+    try:
+        double.add_guild("No Intent League")
+        config = write_config(tmp_path, "http://127.0.0.1:9/pub")
+        async with ArbiterProcess(config, double) as bot:
+            code = await bot.wait()
+        assert code == 1, bot.log()[-2000:]
+        assert [c.close_code for c in double.gateway.connections] == [4014]
+        last = bot.lines[-1]
+        assert last.startswith("arbiter run: Discord refused a privileged intent"), bot.log()
+        assert "Traceback" not in bot.log()
+    finally:
+        await double.stop()
