@@ -1,5 +1,5 @@
 """Benchmark: the Discord command surface through the real tree (the offline Discord stub
-delivers raw interaction payloads to `bot.tree`): `/standings` as an embed and as an image,
+delivers raw interaction payloads to `bot.app.tree`): `/standings` as an embed and as an image,
 `/match show`, a club autocomplete and the `/vote cast` motion autocomplete, on a generated
 3 x 13-club season with results and 300 director motions.
 
@@ -24,10 +24,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.arbiter import ArbiterBot
-from bot.config import Config, DatabaseConfig
+from bot.app.arbiter import ArbiterBot
+from bot.app.config import Config, DatabaseConfig
 from bot.formats.season_file import load_season
-from bot.league_store import import_season
+from bot.league.store import import_season
 from bot.offline.discord_stub import DiscordStub
 from core.league.schedule import division_schedule
 from storage.database import Database

@@ -32,15 +32,15 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.formats.season_file import load_season
-from bot.league_store import import_season
+from bot.league.store import import_season
 from bot.offline.chesscom_standin import ChessComStandIn
 from core.league.schedule import division_schedule
 from storage.database import Database
 from storage.guild import GuildStore
-from tests.arbiter_process import ArbiterProcess, publish_tree, write_config
 from tests.discord_double import DiscordDouble, Interaction
 from tests.discord_double.world import Guild, Member
-from tests.report_season import chesscom_match
+from tests.support.arbiter_process import ArbiterProcess, publish_tree, write_config
+from tests.support.report_season import chesscom_match
 
 CLUBS, PLAYED, BOARDS = 13, 4, 4
 SEASON = "CL 2027"

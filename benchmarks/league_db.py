@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from league_scale import generate
 
 from bot.formats.season_file import load_season
-from bot.league_store import StandingsCache, import_season
+from bot.league.store import StandingsCache, import_season
 from core.league import league_report
 from storage.database import Database
 from storage.guild import GuildStore

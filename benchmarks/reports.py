@@ -1,5 +1,5 @@
 """Benchmark: 200 result imports on concurrent tasks through the service
-(`bot.services.results.import_chesscom_result`: chess.com read from the 127.0.0.1 stand-in,
+(`bot.league.matches.results.import_chesscom_result`: chess.com read from the 127.0.0.1 stand-in,
 facts, one audited unit of work with the boards, finish, fielded players, outbox and jobs)
 next to raw aiosqlite transactions writing the same board rows and finishes, in the same run
 on copies of the same database. Target: the service at >= 50 % of the raw rate; every board
@@ -34,15 +34,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import aiosqlite
 
+from bot.app.actor import Actor, Role
+from bot.app.config import ClDefaults
 from bot.chesscom.client import ChessComClient, ClientSettings
-from bot.config import ClDefaults
+from bot.league.matches.results import import_chesscom_result
+from bot.league.seasons import schedule
+from bot.league.seasons import service as seasons
 from bot.offline.chesscom_standin import ChessComStandIn
 from bot.offline.demo.chesscom_payloads import Board, team_match
 from bot.offline.demo.season_script import CHESSCOM_BASE
 from bot.offline.demo.world import DIVISIONS, generate
-from bot.services import schedule, seasons
-from bot.services.actor import Actor, Role
-from bot.services.results import import_chesscom_result
 from storage.database import Database
 from storage.guild import GuildStore
 

@@ -61,7 +61,7 @@ async def build(path: Path, jobs: int, guilds: int, overdue: float, seed: int) -
 
 async def start(path: Path, horizon: timedelta) -> dict[str, object]:
     """What a restarting bot does: open the database, start APScheduler, recover every job."""
-    from bot.scheduler import JobRegistry, Scheduler
+    from bot.runtime.scheduler import JobRegistry, Scheduler
     from storage.database import Database
     from storage.guild import UnitOfWork
     from storage.jobs import Job

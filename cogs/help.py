@@ -6,8 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.arbiter import ArbiterBot
-from bot.permissions import can_use
+from bot.app.arbiter import ArbiterBot
+from bot.app.permissions import can_use
 from bot.rendering.help import help_embeds
 
 

@@ -7,11 +7,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.arbiter import ArbiterBot
-from bot.errors import UserError
-from bot.permissions import ARBITER, DIRECTOR, HQ, guild_store
+from bot.app.arbiter import ArbiterBot
+from bot.app.errors import UserError
+from bot.app.guild_setup import GuildSetup
+from bot.app.permissions import ARBITER, DIRECTOR, HQ, guild_store
 from bot.rendering.guild_settings import settings_embed
-from bot.services.guild_setup import GuildSetup
 
 manage_server = app_commands.checks.has_permissions(manage_guild=True)
 

@@ -1,5 +1,5 @@
 """The outbox: messages to post (or edits to make) in Discord, written in the same unit of work
-as the change they announce. The bot's sender (`bot/outbox.py`) delivers them in order per
+as the change they announce. The bot's sender (`bot/runtime/outbox.py`) delivers them in order per
 channel and marks one sent only once Discord accepted it, keeping Discord's message id."""
 
 from __future__ import annotations

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from bot.arbiter import ArbiterBot
+from bot.app.arbiter import ArbiterBot
+from bot.app.config import Config, DatabaseConfig
 from bot.chesscom.client import ChessComClient, ClientSettings
-from bot.config import Config, DatabaseConfig
 from storage.database import Database
-from tests.chesscom_fake import FakeChessCom, running_fake
-from tests.command_world import World, build_world
-from tests.discord_harness import DiscordHarness
-from tests.paths import SHARED
+from tests.support.chesscom_fake import FakeChessCom, running_fake
+from tests.support.command_world import World, build_world
+from tests.support.discord_harness import DiscordHarness
+from tests.support.paths import SHARED
 
 # Property tests judge results, never speed: no per-example deadline, so a loaded CI machine
 # cannot fail a correct example for being slow (benchmarks/ measures speed instead).
@@ -95,7 +95,7 @@ async def client(fake: FakeChessCom) -> AsyncIterator[ChessComClient]:
 
 @pytest.fixture(scope="module")
 def world_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, World]:
-    """The populated league of `tests.command_world`, built once per module (copy it with
+    """The populated league of `tests.support.command_world`, built once per module (copy it with
     `copy_world` before a test changes it)."""
     path = tmp_path_factory.mktemp("world") / "league.db"
     return path, asyncio.run(build_world(path))

@@ -8,7 +8,7 @@ too (`bot.cli.parser.ArgumentParser`), exit 2.
 
 Every module here is imported to build the parser, even for `arbiter --help`, so a module
 imports at its top only what `register` needs; discord.py, aiohttp, aiosqlite, pydantic
-models and the bot are imported inside the functions that run (tests/test_cli_imports.py).
+models and the bot are imported inside the functions that run (tests/cli/test_cli_imports.py).
 """
 
 from __future__ import annotations

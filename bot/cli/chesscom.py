@@ -21,9 +21,9 @@ from bot.cli.errors import CliError
 from core.league.season import quoted
 
 if TYPE_CHECKING:  # aiohttp and the client are imported when a command runs, not for --help
+    from bot.app.config import ChessComConfig
     from bot.chesscom.client import ChessComClient, ClientSettings
     from bot.chesscom.facts import MatchFacts
-    from bot.config import ChessComConfig
 
 NOT_FOUND_EXIT = 1
 NETWORK_EXIT = 1
@@ -74,8 +74,8 @@ def name_option(text: str) -> str:
 
 def player_option(text: str) -> str:
     """A chess.com username, checked before any request (as `/roster link` checks it)."""
-    from bot.errors import UserError
-    from bot.services.rosters import chesscom_username
+    from bot.app.errors import UserError
+    from bot.league.rosters.service import chesscom_username
 
     name = name_option(text)
     try:
@@ -211,8 +211,8 @@ async def _run(show: Show, settings: ClientSettings, args: argparse.Namespace) -
 
 def cli_settings(args: argparse.Namespace, configured: ChessComConfig) -> ClientSettings:
     """Client settings: the options where given, else the configuration's `[chesscom]`."""
+    from bot.app.config import CHESSCOM_CONTACT_ENV
     from bot.chesscom.client import ClientSettings
-    from bot.config import CHESSCOM_CONTACT_ENV
 
     contact = (args.contact or configured.contact).strip()
     if not contact:

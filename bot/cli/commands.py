@@ -11,7 +11,7 @@ from bot.cli.input_file import input_path, read_input, shown
 from bot.cli.output_file import write_output
 
 if TYPE_CHECKING:  # discord.py and the bot are imported when `commands` runs, not for --help
-    from bot.config import Config
+    from bot.app.config import Config
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,8 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 async def reference(config: Config) -> str:
     """The Markdown reference of every command of every cog, built offline."""
-    from bot.arbiter import offline_bot
-    from bot.command_reference import render
+    from bot.app.arbiter import offline_bot
+    from bot.cli.work.command_reference import render
 
     bot = await offline_bot(config)
     async with bot:
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the reference or write it into the README."""
     import asyncio
 
-    from bot.command_reference import replace_section
+    from bot.cli.work.command_reference import replace_section
 
     text = asyncio.run(reference(config_from_args(args)))
     if args.readme is None:

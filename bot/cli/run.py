@@ -9,7 +9,7 @@ from bot.cli.config_option import add_config_option, config_from_args, require_t
 from bot.cli.errors import CliError
 
 if TYPE_CHECKING:  # discord.py and the bot are imported when `run` runs, not for --help
-    from bot.arbiter import ArbiterBot
+    from bot.app.arbiter import ArbiterBot
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
     import discord
 
-    from bot.arbiter import ArbiterBot
+    from bot.app.arbiter import ArbiterBot
     from bot.cli.discord_errors import reported_discord_failures
     from storage.database import DatabaseUnavailable
     from storage.ownership import DatabaseOwned

@@ -1,6 +1,6 @@
 """`arbiter season import|export|list|standings|calendar`: a guild's CL seasons in the
 database from the shell. Only the arguments are set up here; the work (database, adapters,
-rendering) lives in `bot.season_commands`, imported when a season command runs."""
+rendering) lives in `bot.cli.work.season_commands`, imported when a season command runs."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from core.league.season import quoted
 
 
 def _lazy(name: str) -> Callable[[argparse.Namespace], int]:
-    """The handler `name` of `bot.season_commands`, imported only when it runs."""
+    """The handler `name` of `bot.cli.work.season_commands`, imported only when it runs."""
 
     def run(args: argparse.Namespace) -> int:
-        from bot import season_commands
+        from bot.cli.work import season_commands
 
         handler: Callable[[argparse.Namespace], int] = getattr(season_commands, name)
         return handler(args)

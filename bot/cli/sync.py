@@ -9,7 +9,7 @@ from bot.cli.config_option import add_config_option, config_from_args, require_t
 from core.league.season import quoted
 
 if TYPE_CHECKING:  # discord.py and the bot are imported when `sync` runs, not for --help
-    from bot.config import Config
+    from bot.app.config import Config
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -49,7 +49,7 @@ async def sync_commands(config: Config, token: str, guild_id: int | None) -> lis
     """Log in over HTTP only, load the command tree and sync it; returns the names synced."""
     import discord
 
-    from bot.arbiter import offline_bot
+    from bot.app.arbiter import offline_bot
 
     bot = await offline_bot(config)
     async with bot:

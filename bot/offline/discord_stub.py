@@ -1,7 +1,7 @@
 """Discord, offline: real interactions in, recorded replies and channel posts out.
 
 `DiscordStub` builds a real `discord.Interaction` from a raw interaction payload and hands
-it to the bot the way the gateway does, so the real `bot.tree` runs (checks, transformers,
+it to the bot the way the gateway does, so the real `bot.app.tree` runs (checks, transformers,
 autocomplete, views, the error handler). It answers at Discord's HTTP boundary: interaction
 replies go through the webhook adapter in the context variable
 `discord.webhook.async_.async_context`, which it replaces with a recorder; messages posted or
@@ -15,7 +15,7 @@ come from a counter of the stub, so the same interactions give the same ids.
 The discord.py internals it touches (`_connection.parse_interaction_create`,
 `_add_guild_from_data`, the webhook adapter, `http.request`, `http.get_from_cdn`) are used
 here only, so a discord.py upgrade breaks one place. The replay (`bot.offline.replay`) and
-the tests' harness (`tests/discord_harness.py`) are both built on it.
+the tests' harness (`tests/support/discord_harness.py`) are both built on it.
 """
 
 from __future__ import annotations

@@ -21,10 +21,9 @@ from typing import Any
 import discord
 from pydantic import ValidationError
 
-import bot.tree as tree_module
-from bot.arbiter import ArbiterBot, offline_bot
-from bot.clock import VirtualClock
-from bot.config import Config
+import bot.app.tree as tree_module
+from bot.app.arbiter import ArbiterBot, offline_bot
+from bot.app.config import Config
 from bot.offline.chesscom_standin import ChessComStandIn
 from bot.offline.discord_stub import (
     DiscordStub,
@@ -55,6 +54,7 @@ from bot.offline.transcript import (
     reply_text,
     reply_view,
 )
+from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from storage.ownership import OwnerLock
 

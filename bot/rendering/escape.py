@@ -1,7 +1,7 @@
 """Text a user typed (club names, reasons, notes), made safe to show in a Discord message:
 shown as typed, never as markdown, a masked link, a heading or a mention.
 
-Two layers, on purpose: `allowed_mentions` (bot.mentions) is what stops a ping — Discord
+Two layers, on purpose: `allowed_mentions` (bot.app.mentions) is what stops a ping — Discord
 enforces it, so a spot this module misses still pings nobody; escaping is what makes the text
 *look* as typed (no bold, no masked link, no user chip or highlighted @everyone). Our own
 markdown around the text (`**{name}**`) is added after escaping and stays markdown.

@@ -14,9 +14,9 @@ from typing import Any, TextIO
 
 from discord import app_commands
 
-from bot.arbiter import offline_bot
+from bot.app.arbiter import offline_bot
 from bot.formats.season_file import dump_season
-from bot.league_store import load_season
+from bot.league.store import load_season
 from bot.offline.demo.season_script import GUILD, DemoScript, season_script
 from bot.offline.demo.world import generate
 from bot.offline.discord_stub import stable_id
@@ -68,7 +68,7 @@ class Progress:
 
 async def slash_commands() -> frozenset[str]:
     """The slash commands of the bot's tree (built offline, as `arbiter commands` does)."""
-    from bot.config import Config
+    from bot.app.config import Config
 
     bot = await offline_bot(Config())
     async with bot:

@@ -1,0 +1,85 @@
+"""Who is acting on a use case, and the role checks of SURFACE.md's table, in one place.
+
+Cogs, scheduler jobs and the CLI all pass an `Actor`; services check it, so a rule of who may
+do what is enforced the same way whichever door a request came in by. HQ is not implicitly a
+director, and no role stands in for another.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bot.app.errors import UserError
+from bot.app.inputs import named
+from storage.club_admins import ClubAdminReader
+from storage.guild_settings import GuildSettings
+
+
+class Role(enum.Enum):
+    """A guild role that `/setup` configures; the value is how a refusal names it."""
+
+    HQ = "league HQ"
+    DIRECTOR = "director"
+    ARBITER = "arbiter"
+
+
+_SETTING = {
+    Role.HQ: "hq_role_id",
+    Role.DIRECTOR: "director_role_id",
+    Role.ARBITER: "arbiter_role_id",
+}
+
+
+@dataclass(frozen=True)
+class Actor:
+    """A Discord user (`user_id`) with the guild roles they hold, or the system (the bot's own
+    jobs, the CLI): `user_id` None. The system holds every role and acts for every club."""
+
+    user_id: int | None
+    roles: frozenset[Role] = frozenset()
+
+    @classmethod
+    def system(cls) -> Actor:
+        """The bot itself or the shell: audited with no user id."""
+        return cls(None, frozenset(Role))
+
+    @classmethod
+    def member(cls, user_id: int, settings: GuildSettings, role_ids: Iterable[int]) -> Actor:
+        """A guild member holding the Discord roles `role_ids`, read against the guild's
+        configured HQ / director / arbiter roles."""
+        held = set(role_ids)
+        roles = {role for role, key in _SETTING.items() if getattr(settings, key) in held}
+        return cls(user_id, frozenset(roles))
+
+    @property
+    def is_system(self) -> bool:
+        """True for the bot or the CLI (no Discord user)."""
+        return self.user_id is None
+
+    def has(self, role: Role) -> bool:
+        """Whether the actor holds exactly this role (HQ is not a director)."""
+        return role in self.roles
+
+    def require(self, role: Role) -> None:
+        """Refuse (UserError naming the role) unless the actor holds `role`."""
+        if not self.has(role):
+            raise UserError(f"This needs the **{role.value}** role.")
+
+    def require_user(self) -> int:
+        """The acting user's id; refuses the system where a person must act."""
+        if self.user_id is None:
+            raise UserError("This must be done by a Discord user, not by the bot.")
+        return self.user_id
+
+
+async def require_club_admin(
+    admins: ClubAdminReader, actor: Actor, club_id: int, name: str
+) -> None:
+    """Refuse unless the actor is an admin of this club (the system acts for any club)."""
+    if actor.is_system:
+        return
+    assert actor.user_id is not None
+    if not await admins.is_admin(club_id, actor.user_id):
+        raise UserError(f"This needs a **club admin** of {named(name)}.")

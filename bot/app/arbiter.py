@@ -1,0 +1,255 @@
+"""The Arbiter bot: a sharded discord.py bot that owns the database and the scheduler."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import importlib.util
+import logging
+import pkgutil
+
+import discord
+from discord.ext import commands
+
+from bot.app.config import Config
+from bot.app.discord_endpoint import IdentifyPacer, ask_gateway, use_api
+from bot.app.mentions import NO_PINGS
+from bot.app.tree import ArbiterTree
+from bot.app.ui.motion_buttons import DYNAMIC_ITEMS
+from bot.chesscom.client import ChessComClient
+from bot.league.automation.context import AutomationContext
+from bot.league.electorate import Unreadable
+from bot.league.jobs import register_league_jobs
+from bot.league.motions.service import CLOSE_JOB, run_close_job
+from bot.league.rosters.removal_checks import VERIFY_JOB, resume_verifications, verification_job
+from bot.league.standings.pin_refresher import PinRefresher
+from bot.league.store import StandingsCache
+from bot.runtime.outbox import OutboxSender
+from bot.runtime.scheduler import JobRegistry, Scheduler, Timer
+from storage.database import Database
+from storage.guild import GuildStore
+from storage.ownership import DatabaseOwned, OwnerLock
+
+log = logging.getLogger(__name__)
+
+COGS_PACKAGE = "cogs"
+
+
+def cog_names(package: str = COGS_PACKAGE) -> list[str]:
+    """Every cog module under the cogs package and its competition packages (`cogs.setup`,
+    `cogs.league.matches`, …), by name, found without importing them here."""
+    return sorted(_modules_under(package))
+
+
+def _modules_under(package: str) -> list[str]:
+    """The modules of `package` and of its sub-packages, by name (private ones left out)."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or spec.submodule_search_locations is None:
+        raise RuntimeError(f"cogs package {package!r} not found")
+    names: list[str] = []
+    for module in pkgutil.iter_modules(spec.submodule_search_locations):
+        if module.name.startswith("_"):
+            continue
+        name = f"{package}.{module.name}"
+        names.extend(_modules_under(name) if module.ispkg else [name])
+    return names
+
+
+def arbiter_intents() -> discord.Intents:
+    """The default intents plus Server Members (privileged; enable it in the Developer Portal):
+    a motion's electorate is the members holding the director role (CL-23). Members are
+    fetched per guild when a motion opens, not chunked for every guild at start-up."""
+    intents = discord.Intents.default()
+    intents.members = True
+    return intents
+
+
+class ArbiterBot(commands.AutoShardedBot):
+    """Arbiter: opens storage, loads every cog and starts the durable scheduler on setup."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        database: Database | None = None,
+        run_jobs: bool = True,
+        timer: Timer | None = None,
+        chesscom: ChessComClient | None = None,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=arbiter_intents(),
+            chunk_guilds_at_startup=False,
+            tree_cls=ArbiterTree,
+            help_command=None,
+            allowed_mentions=NO_PINGS,  # a message that pings says whom (bot.app.mentions.pinging)
+        )
+        self.config = config
+        self.jobs = JobRegistry()
+        self.jobs.register(CLOSE_JOB, run_close_job)
+        self.standings = StandingsCache()
+        self._database = database
+        self.run_jobs = run_jobs
+        self.timer = timer  # None: APScheduler and real time; a VirtualClock offline
+        self.scheduler: Scheduler | None = None
+        self.outbox: OutboxSender | None = None
+        self.pins: PinRefresher | None = None
+        self._owner: OwnerLock | None = None
+        self.chesscom = chesscom
+        self._owns_chesscom = False
+        self._pacer = IdentifyPacer()
+        self._shutdown: asyncio.Task[None] | None = None
+        use_api(config.discord.api_base)
+
+    @property
+    def database(self) -> Database:
+        """The open database (available from `setup_hook` on)."""
+        if self._database is None:
+            raise RuntimeError("the database is not open yet (setup_hook has not run)")
+        return self._database
+
+    def guild_store(self, guild_id: int) -> GuildStore:
+        """The repositories of one guild."""
+        return GuildStore(self.database, guild_id)
+
+    async def directors_of(self, guild_id: int) -> list[int] | Unreadable:
+        """CL-23: the members of a guild holding its director role now (bots excluded), from
+        the member cache (the guild chunked if it is not yet); else why they cannot be read
+        (no director role, role deleted, Server Members intent off, guild not available)."""
+        async with self.guild_store(guild_id).read() as view:
+            role_id = (await view.settings.get()).director_role_id
+        if role_id is None:
+            return Unreadable.NO_ROLE
+        if not self.intents.members:
+            return Unreadable.INTENT_OFF
+        guild = self.get_guild(guild_id)
+        if guild is None:
+            return Unreadable.UNAVAILABLE
+        role = guild.get_role(role_id)
+        if role is None:
+            return Unreadable.ROLE_DELETED
+        if not guild.chunked:
+            try:
+                await guild.chunk()
+            except (discord.HTTPException, discord.ClientException):
+                return Unreadable.UNAVAILABLE
+        return sorted(member.id for member in role.members if not member.bot)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """The gateway delivered a guild (after start-up, or an outage): CL-21 verifications
+        that waited for its directors run now, not RETRY_AFTER after start-up's attempt."""
+        if self.scheduler is not None:
+            await resume_verifications(self.guild_store(guild.id))
+
+    async def open_database(self) -> Database:
+        """Open and migrate the configured database (once). A bot that runs jobs first takes
+        ownership of the file (`DatabaseOwned` if another bot runs on it)."""
+        if self._database is None:
+            settings = self.config.database
+            database = await Database.open(settings.path, busy_timeout_ms=settings.busy_timeout_ms)
+            if self.run_jobs:
+                try:
+                    self._owner = OwnerLock.acquire(database.path)
+                except DatabaseOwned:
+                    await database.close()
+                    raise
+            self._database = database
+        applied = await self._database.migrate()
+        if applied:
+            log.info("database %s migrated to version %d", self._database.path, applied[-1])
+        return self._database
+
+    async def load_cogs(self) -> list[str]:
+        """Load every cog module of `cogs/` as an extension; returns their names."""
+        names = cog_names()
+        for name in names:
+            if name not in self.extensions:
+                await self.load_extension(name)
+        return names
+
+    async def setup_hook(self) -> None:
+        """Open storage, load the cogs, start the outbox sender and the standings pin
+        refresher (repairing stale pins), then start the scheduler: run the jobs missed while
+        down (in due order) and schedule the rest."""
+        await self.open_database()
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        loaded = await self.load_cogs()
+        log.info("loaded cogs: %s", ", ".join(loaded))
+        if not self.run_jobs:
+            return
+        self.outbox = OutboxSender(self.database, self.http, timer=self.timer)
+        self.database.on_commit(self.outbox.on_commit)
+        self.outbox.start()
+        self.pins = PinRefresher(self.database, self.standings, timer=self.timer)
+        self.database.on_commit(self.pins.on_commit)
+        self.pins.start()
+        repaired = await self.pins.repair()  # pins left stale by a change before a stop
+        if repaired:
+            log.info("standings pins refreshed at start-up: %d", repaired)
+        register_league_jobs(self.jobs, self._automation())
+        fetch, verify = verification_job(self.guild_store, self.chesscom, self.directors_of)
+        self.jobs.register_fetching(VERIFY_JOB, fetch, verify)
+        self.scheduler = Scheduler(self.database, self.jobs, timer=self.timer)
+        self.database.on_commit(self.scheduler.on_commit)
+        self.scheduler.start()
+        await self.scheduler.recover()
+
+    def _automation(self) -> AutomationContext:
+        """The league jobs' context, with the bot's one chess.com client (made here from the
+        config when none was given; none without a contact, which chess.com requires)."""
+        settings = self.config.chesscom
+        if self.chesscom is None and settings.contact.strip():
+            self.chesscom = ChessComClient(settings)
+            self._owns_chesscom = True
+        if self.chesscom is None:
+            log.warning("chesscom.contact is not set: chess.com is not polled")
+        every = dt.timedelta(minutes=settings.poll_minutes)
+        return AutomationContext(self.database, self.chesscom, every)
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """Ask the API where the gateway is (also the address dialled after an invalid
+        session) and how many sessions may start at once, then connect every shard."""
+        gateway = await ask_gateway(self.http)
+        self._pacer = IdentifyPacer(gateway.max_concurrency)
+        log.info("gateway %s: %d shard(s) recommended", gateway.url, gateway.shards)
+        await super().connect(reconnect=reconnect)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait only as long as Discord's IDENTIFY limit needs (see `IdentifyPacer`)."""
+        await self._pacer.wait(shard_id or 0)
+
+    async def on_ready(self) -> None:
+        """Every shard has received its guilds."""
+        log.info("ready: %d guild(s) on %d shard(s)", len(self.guilds), self.shard_count or 1)
+
+    async def close(self) -> None:
+        """Stop everything (see `_close`), once: a second call (the signal handler's, then
+        `async with`'s) waits for the first to finish rather than returning early."""
+        if self._shutdown is None:
+            self._shutdown = asyncio.create_task(self._close(), name="arbiter close")
+        await asyncio.shield(self._shutdown)
+
+    async def _close(self) -> None:
+        """Stop the scheduler and the outbox sender, disconnect, and close the database."""
+        if self.scheduler is not None:
+            await self.scheduler.shutdown()
+        if self.chesscom is not None and self._owns_chesscom:
+            await self.chesscom.close()
+        if self.pins is not None:
+            await self.pins.stop()
+        if self.outbox is not None:
+            await self.outbox.stop()
+        await super().close()
+        if self._database is not None:
+            await self._database.close()
+        if self._owner is not None:
+            self._owner.release()
+            self._owner = None
+            log.info("stopped: scheduler, outbox and gateway closed, database closed and released")
+
+
+async def offline_bot(config: Config) -> ArbiterBot:
+    """A bot on an in-memory database that runs no jobs: its setup hook (or `login()`) loads
+    the command tree without touching the real database (sync, schema checks, reference)."""
+    database = await Database.open(":memory:")
+    return ArbiterBot(config, database=database, run_jobs=False)

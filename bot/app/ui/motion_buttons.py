@@ -1,0 +1,151 @@
+"""Persistent buttons of motions (CL-23), as `discord.ui.DynamicItem`s registered at start-up
+(`bot.add_dynamic_items`), so they keep working after a restart: the state is in the custom
+id (the motion or season id) and the database, never in memory.
+
+- `MotionVoteButton`: the Yes / No buttons on a motion message (`motion:<id>:yes|no`).
+- `DivisionMakeupButton`: opens the division make-up motion of a season (`makeup:<season id>`);
+  `/season promotion` attaches it to its reply:
+
+      view = discord.ui.View(timeout=None)
+      view.add_item(DivisionMakeupButton(season.id))
+      await interaction.response.send_message(embed=..., view=view)
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.app.actor import Role
+from bot.app.command_input import actor_of
+from bot.app.errors import UserError
+from bot.app.permissions import guild_store
+from bot.app.tree import new_error_id
+from bot.app.ui.members import director_ids
+from bot.league.motions.service import MotionRequest, cast_vote, open_motion
+from bot.rendering.escape import cut
+from bot.rendering.motions import (
+    MAKEUP_PATTERN,
+    STATUS_LABEL,
+    VOTE_PATTERN,
+    makeup_custom_id,
+    vote_custom_id,
+)
+
+log = logging.getLogger(__name__)
+
+
+async def _answer(interaction: discord.Interaction, work: Callable[[], Awaitable[str]]) -> None:
+    """Run a click's work and answer the clicker alone: the result, or the refusal (a
+    UserError changes nothing), or an error id for anything unexpected (logged)."""
+    try:
+        text = await work()
+    except UserError as refusal:
+        text = refusal.markdown
+    except Exception:
+        error_id = new_error_id()
+        log.exception("button %s failed (error %s)", interaction.data, error_id)
+        text = f"Something went wrong (error {error_id})."
+    await interaction.response.send_message(cut(text, 2000), ephemeral=True)
+
+
+class MotionVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VOTE_PATTERN):
+    """A motion's Yes or No button: an elector's vote (the same as `/vote cast`)."""
+
+    def __init__(self, motion_id: int, yes: bool, *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Yes" if yes else "No",
+                style=discord.ButtonStyle.success if yes else discord.ButtonStyle.danger,
+                custom_id=vote_custom_id(motion_id, yes),
+                disabled=disabled,
+            )
+        )
+        self.motion_id = motion_id
+        self.yes = yes
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> MotionVoteButton:
+        """The button of a click, from its custom id."""
+        return cls(int(match["motion"]), match["choice"] == "yes")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Record the clicker's vote (an elector only, while open) and answer them alone."""
+
+        async def vote() -> str:
+            return await vote_text(interaction, self.motion_id, self.yes)
+
+        await _answer(interaction, vote)
+
+
+async def vote_text(interaction: discord.Interaction, motion_id: int, yes: bool) -> str:
+    """Cast the interaction user's vote; the sentence that answers them."""
+    cast = await cast_vote(guild_store(interaction), interaction.user.id, motion_id, yes)
+    choice = "yes" if yes else "no"
+    if not cast.changed:
+        return f"You already voted {choice} on motion {motion_id}; nothing changed."
+    if cast.closed:
+        label = STATUS_LABEL[cast.motion.status]
+        return f"Your vote on motion {motion_id}: {choice}. The motion is closed: {label}."
+    return f"Your vote on motion {motion_id}: {choice}. You may change it until it closes."
+
+
+class DivisionMakeupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MAKEUP_PATTERN):
+    """CL-8: `/season promotion`'s button; a director's click opens the division make-up
+    motion of the season (next season named after it, e.g. 2017 → 2018)."""
+
+    def __init__(self, season_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Open the division make-up motion",
+                style=discord.ButtonStyle.primary,
+                custom_id=makeup_custom_id(season_id),
+            )
+        )
+        self.season_id = season_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> DivisionMakeupButton:
+        """The button of a click, from its custom id."""
+        return cls(int(match["season"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Open the motion (a director only) and answer the clicker alone."""
+
+        async def open_() -> str:
+            actor = await actor_of(guild_store(interaction), interaction)
+            actor.require(Role.DIRECTOR)
+            request = MotionRequest(
+                "division-makeup",
+                "CL-8: adopt next season's divisions as proposed from the standings.",
+                season=self.season_id,
+            )
+            motion = await open_motion(
+                guild_store(interaction),
+                actor,
+                request,
+                await director_ids(interaction),
+            )
+            return f"Motion {motion.id} is open: {motion.subject.get('title')}."
+
+        await _answer(interaction, open_)
+
+
+DYNAMIC_ITEMS = (MotionVoteButton, DivisionMakeupButton)
+"""Registered by the bot at start-up (`bot.add_dynamic_items(*DYNAMIC_ITEMS)`)."""

@@ -1,0 +1,201 @@
+"""CL-5, CL-6, CL-20 at the match start: both clubs' chess.com profiles (members, daily
+average) and the match (players fielded) read now and stored as the at-start facts with the
+instant observed, with an announcement that says when a snapshot was taken late and which
+forfeits the facts cause. chess.com is read in the job's fetch step and the facts stored in
+its unit of work; chess.com unreachable: nothing is stored and the job retries at the next
+poll (late, and saying so)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+
+from bot.app.actor import Actor
+from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
+from bot.chesscom.facts import FactsError, Placement
+from bot.chesscom.reader import read_club_at_start, read_match
+from bot.league.automation.context import AutomationContext
+from bot.league.automation.judgement import disqualification_lines, judge_at, rank_changes
+from bot.league.automation.match_facts import MatchFacts, match_facts, match_id_of, same_instant
+from bot.league.matches.service import record_at_start_in
+from bot.league.store import load_season
+from bot.rendering import announcements
+from bot.runtime.announce import announce
+from bot.runtime.scheduler import RetryLater
+from core.league.forfeits import challenge_failures
+from core.league.season import ClubAtStart, Season
+from storage.guild import UnitOfWork
+from storage.jobs import Job
+from storage.matches import AtStartRecord
+
+log = logging.getLogger(__name__)
+
+LATE_AFTER = dt.timedelta(minutes=15)
+"""A snapshot observed later than this after the start is marked late."""
+
+
+async def _club_facts(
+    client: ChessComClient, url_id: str | None
+) -> tuple[int | None, float | None]:
+    if url_id is None:
+        return None, None
+    try:
+        _, facts = await read_club_at_start(client, url_id)
+    except ChessComNotFound:
+        return None, None
+    return facts.members, facts.avg_rating
+
+
+async def _fielded(
+    client: ChessComClient, facts: MatchFacts, observed: dt.datetime
+) -> dict[int, int | None]:
+    """CL-20: the players each club fielded, from the linked chess.com match once started."""
+    fielded: dict[int, int | None] = {facts.home.id: None, facts.away.id: None}
+    chesscom = facts.match.chesscom_match_id
+    if chesscom is None or facts.home.chesscom_id is None or facts.away.chesscom_id is None:
+        return fielded
+    placement = Placement(
+        id=facts.match.key,
+        home=facts.home.name,
+        away=facts.away.name,
+        clubs={facts.home.chesscom_id: facts.home.name, facts.away.chesscom_id: facts.away.name},
+    )
+    try:
+        read = await read_match(
+            client,
+            chesscom,
+            placement,
+            observed_at=observed,
+            games_per_board=facts.season.rules.games_per_board,
+        )
+    except (ChessComNotFound, FactsError) as error:
+        log.warning("match %d: chess.com match %d unreadable: %s", facts.match.id, chesscom, error)
+        return fielded
+    if read.match is None or read.status not in ("in_progress", "finished"):
+        return fielded
+    for club in (facts.home, facts.away):
+        known = read.match.at_start.get(club.name)
+        fielded[club.id] = known.players if known is not None else None
+    return fielded
+
+
+def _with_facts(season: Season, key: str, clubs: dict[str, AtStartRecord]) -> Season:
+    """The season with this match's at-start facts replaced by the snapshot's."""
+    matches = tuple(
+        replace(
+            m,
+            at_start={
+                name: ClubAtStart(f.members, f.avg_rating, f.players) for name, f in clubs.items()
+            },
+        )
+        if m.id == key
+        else m
+        for m in season.matches
+    )
+    return replace(season, matches=matches)
+
+
+def _describe(name: str, f: AtStartRecord) -> str:
+    def shown(value: object) -> str:
+        return (
+            "unknown" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+        )
+
+    return (
+        f"{name} {shown(f.members)} members, daily average {shown(f.avg_rating)},"
+        f" {shown(f.players)} players"
+    )
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What chess.com said at the start (the fetch step): the match start it was read for,
+    each club's facts by name, and the instant observed."""
+
+    start: dt.datetime
+    records: dict[str, AtStartRecord]
+    observed: dt.datetime
+
+
+def at_start_fetcher(context: AutomationContext) -> Callable[[Job], Awaitable[Snapshot | None]]:
+    """The read-only step of `cl.at_start` jobs, outside any transaction: both clubs' profiles
+    and the match read now; None when no snapshot is due. chess.com unreachable: `RetryLater`
+    at the next poll (nothing stored; the snapshot then says it was late)."""
+
+    async def fetch(job: Job) -> Snapshot | None:
+        async with context.store(job.guild_id).read() as view:
+            facts = await match_facts(view, match_id_of(job.payload))
+            if facts is None or facts.match.finished_at is not None:
+                return None
+            if job.due_at < facts.match.start - dt.timedelta(seconds=1):
+                return None  # the match moved later: its moved job takes the snapshot
+            season = await load_season(view, facts.season)
+        domain = next(m for m in season.matches if m.id == facts.match.key)
+        if challenge_failures(domain, facts.deadline):
+            return None  # CL-FF: not started on time, forfeited for CL-15 only
+        client = context.chesscom
+        if client is None:
+            log.warning("match %d: no chess.com client, no at-start snapshot", facts.match.id)
+            return None
+        observed = context.now()
+        try:
+            home = await _club_facts(client, facts.home.chesscom_id)
+            away = await _club_facts(client, facts.away.chesscom_id)
+            fielded = await _fielded(client, facts, observed)
+        except ChessComError as error:
+            log.warning("match %d: at-start snapshot postponed: %s", facts.match.id, error)
+            raise RetryLater(observed + context.poll_every, error.message) from None
+        records = {
+            facts.home.name: AtStartRecord(facts.home.id, *home, fielded[facts.home.id], observed),
+            facts.away.name: AtStartRecord(facts.away.id, *away, fielded[facts.away.id], observed),
+        }
+        return Snapshot(facts.match.start, records, observed)
+
+    return fetch
+
+
+async def store_snapshot(job: Job, uow: UnitOfWork, snapshot: Snapshot | None) -> None:
+    """The handler of `cl.at_start` jobs, in the job's unit of work: the fetched facts stored
+    (if the match still starts then) with their announcement and the forfeits they cause."""
+    if snapshot is None:
+        uow.abandon()
+        return
+    facts = await match_facts(uow, match_id_of(job.payload))
+    if (
+        facts is None
+        or facts.match.finished_at is not None
+        or not same_instant(facts.match.start, snapshot.start)
+    ):
+        uow.abandon()  # gone, played or moved since the read: nothing stored
+        return
+    season = await load_season(uow.view(), facts.season)
+    records = snapshot.records
+    observed = snapshot.observed
+    judged = judge_at(
+        _with_facts(season, facts.match.key, records), facts.match.key, facts.match.start
+    )
+    late = observed - facts.match.start > LATE_AFTER
+    for record in records.values():
+        await record_at_start_in(uow, Actor.system(), facts.match.id, record)
+    uow.details["late"] = late
+    uow.details["forfeits"] = [(b.club, b.rule) for b in judged.forfeits]
+    if judged.void:
+        return
+    forfeits = [f"{b.club} ({b.rule})" for b in judged.forfeits]
+    lines = [
+        announcements.at_start_snapshot(
+            facts.home.name,
+            facts.away.name,
+            facts.match.start,
+            [_describe(name, f) for name, f in records.items()],
+            observed,
+            late,
+            forfeits,
+        ),
+        *disqualification_lines(judged, season),
+    ]
+    if forfeits:
+        lines += rank_changes(judged, {facts.home.name, facts.away.name})
+    await announce(uow, "\n".join(lines))

@@ -1,0 +1,66 @@
+"""A match job's facts, re-read when it runs: the match, its season and clubs, its current
+CL-15 deadline, and whether the job still belongs to that match's timing."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from bot.league.matches.jobs import deadline_of
+from storage.clubs import Club
+from storage.guild import GuildView, UnitOfWork
+from storage.matches import MatchRecord
+from storage.seasons import SeasonRecord
+
+SAME_INSTANT = dt.timedelta(seconds=1)
+"""Job due times are stored to the second."""
+
+
+@dataclass(frozen=True)
+class MatchFacts:
+    """One match as it stands now."""
+
+    match: MatchRecord
+    season: SeasonRecord
+    home: Club
+    away: Club
+
+    @property
+    def deadline(self) -> dt.datetime:
+        """CL-15: the match's current challenge deadline."""
+        return deadline_of(self.match.start, self.season.rules.challenge_deadline_hours)
+
+    def club(self, club_id: int) -> Club:
+        """The home or away club by id."""
+        return self.home if club_id == self.home.id else self.away
+
+    def opponent(self, club_id: int) -> Club:
+        """The other club of the match."""
+        return self.away if club_id == self.home.id else self.home
+
+
+async def match_facts(view: GuildView | UnitOfWork, match_id: int) -> MatchFacts | None:
+    """The match `match_id` with its season and clubs; None if it is gone (a season made
+    again before any fact)."""
+    match = await view.matches.get(match_id)
+    if match is None:
+        return None
+    season = await view.seasons.get(match.season_id)
+    home, away = await view.clubs.pair(match.home_club_id, match.away_club_id)
+    if season is None or home is None or away is None:
+        return None
+    return MatchFacts(match, season, home, away)
+
+
+def same_instant(a: dt.datetime, b: dt.datetime) -> bool:
+    """Whether a job's due time is this instant (a moved match moves its jobs; a job whose
+    time no longer fits its match is stale and does nothing)."""
+    return abs(a - b) < SAME_INSTANT
+
+
+def match_id_of(payload: dict[str, object]) -> int:
+    """The match id a match job carries."""
+    value = payload.get("match")
+    if not isinstance(value, int):
+        raise ValueError(f"a match job without a match id: {payload!r}")
+    return value

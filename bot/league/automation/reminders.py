@@ -1,0 +1,92 @@
+"""CL-15 reminders (deadline − 48 h and − 12 h): the admins of each club that has not yet
+issued or accepted the challenge are mentioned in the club's reminder channel (default the
+announcements channel) with the deadline and the command to run. A challenge already
+accepted, a finished match or a stale job (the match moved) says nothing; after a jump in
+time only the last reminder due speaks, and none once the deadline passed (its judgement
+speaks instead)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Sequence
+
+from bot.league.automation.match_facts import MatchFacts, match_facts, match_id_of, same_instant
+from bot.league.matches.jobs import REMINDER_FAMILY as PREFIX
+from bot.rendering import announcements
+from bot.runtime.scheduler import JobHandler
+from storage.clubs import Club
+from storage.guild import UnitOfWork
+from storage.jobs import Job
+
+log = logging.getLogger(__name__)
+
+
+def reminder_hours(kind: str) -> int:
+    """The hours before the deadline a reminder kind stands for (`cl.reminder.48h` → 48)."""
+    hours = kind.removeprefix(PREFIX).removesuffix("h")
+    if not kind.startswith(PREFIX) or not hours.isdigit():
+        raise ValueError(f"{kind!r} is not a reminder kind")
+    return int(hours)
+
+
+def superseded(
+    hours: int, rules_hours: Sequence[int], deadline: dt.datetime, now: dt.datetime
+) -> bool:
+    """True when a later reminder of the same deadline (fewer hours before it) is due too at
+    `now` — the bot was down over both — so this earlier one says nothing."""
+    return any(h < hours and now >= deadline - dt.timedelta(hours=h) for h in rules_hours)
+
+
+def waiting_clubs(facts: MatchFacts) -> list[tuple[Club, str]]:
+    """CL-15: the clubs still to act and the command each runs: with no challenge either
+    club may issue it (both reminded); an issued one waits for the other club to accept."""
+    challenge = facts.match.challenge
+    if challenge is None:
+        return [(facts.home, "/match challenge"), (facts.away, "/match challenge")]
+    if challenge.accepted_at is None:
+        return [(facts.opponent(challenge.issued_by), "/match accept")]
+    return []
+
+
+def reminder_handler() -> JobHandler:
+    """The handler of the `cl.reminder.<h>h` family, run in the job's unit of work (the
+    reminders and the job's end commit together: each reminder is posted once)."""
+
+    async def remind(job: Job, uow: UnitOfWork) -> None:
+        offset = reminder_hours(job.kind)
+        facts = await match_facts(uow, match_id_of(job.payload))
+        if (
+            facts is None
+            or facts.match.finished_at is not None
+            or not same_instant(job.due_at, facts.deadline - dt.timedelta(hours=offset))
+            or uow.now >= facts.deadline
+            or superseded(offset, facts.season.rules.reminder_hours, facts.deadline, uow.now)
+        ):
+            uow.abandon()  # gone, played, moved, past its deadline or a later one due: silent
+            return
+        waiting = waiting_clubs(facts)
+        settings = await uow.settings.get()
+        reminded = []
+        for club, command in waiting:
+            channel = club.reminder_channel_id or settings.announcements_channel_id
+            if channel is None:
+                log.warning("no channel for the reminder of club %s", club.name)
+                continue
+            admins = await uow.club_admins.admins_of(club.id)
+            text = announcements.challenge_reminder(
+                club.name,
+                facts.opponent(club.id).name,
+                admins,
+                facts.match.id,
+                facts.deadline,
+                command,
+            )
+            await uow.outbox.post(channel, content=text[:2000], ping_users=admins)
+            reminded.append(club.id)
+        if not reminded:
+            uow.abandon()
+            return
+        uow.details["reminded"] = reminded
+
+    return remind

@@ -1,0 +1,1 @@
+"""Club use cases and reads (CL-2..4)."""

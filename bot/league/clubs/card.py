@@ -1,0 +1,66 @@
+"""`/club info` as a read use case: a club's card — its admins, its division in the season
+it plays now, the forfeits counted there (CL-15, CL-20, CL-21) and its chess.com figures."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.chesscom.client import ChessComClient, ChessComError, ChessComSettings
+from bot.league.references import find_club
+from bot.league.store import StandingsCache
+from bot.rendering.league_embeds import ClubInfo
+from storage.guild import GuildStore
+
+FORFEIT_RULES = ("CL-15", "CL-20", "CL-21")
+"""The forfeits a club's card counts: challenge deadline, too few players, a removal."""
+
+
+async def club_card(
+    store: GuildStore,
+    standings: StandingsCache,
+    chesscom: ChessComSettings,
+    reference: str,
+    ready: Callable[[], Awaitable[None]],
+) -> ClubInfo:
+    """The card of the club `reference` names; `ready` is awaited once the club is found,
+    before chess.com is read (only for a club with a chess.com id; an unknown club is refused
+    before it). chess.com unreachable: the card shows what the database knows."""
+    async with store.read() as view:
+        found = await find_club(view.clubs, reference)
+        admins = tuple(await view.club_admins.admins_of(found.id))
+        division = None
+        current = None
+        for season in reversed(await view.seasons.all()):
+            place = [m for m in await view.seasons.members(season.id) if m.club_id == found.id]
+            if place and season.status != "finished":
+                names = {d.id: d.name for d in await view.seasons.divisions(season.id)}
+                division = f"{names[place[0].division_id]} ({season.name})"
+                current = season
+                break
+    forfeits: dict[str, int] = {}
+    if current is not None:
+        report = await standings.report(store, current, now=store.database.clock())
+        for rule in FORFEIT_RULES:
+            count = sum(1 for b in report.forfeits if b.club == found.name and b.rule == rule)
+            if count:
+                forfeits[rule] = count
+    await ready()
+    members = average = None
+    if found.chesscom_id:
+        try:
+            async with ChessComClient(chesscom) as client:
+                profile = await client.club(found.chesscom_id)
+            members, average = profile.members_count, profile.average_daily_rating
+        except ChessComError:
+            pass
+    return ClubInfo(
+        found.name,
+        found.chesscom_id,
+        found.status,
+        admins,
+        division,
+        found.reminder_channel_id,
+        members,
+        average,
+        forfeits,
+    )

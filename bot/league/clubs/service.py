@@ -1,0 +1,317 @@
+"""Club use cases (CL-2..4): register a chess.com club, HQ's approval or rejection, exclusion
+by a passed director motion, the club's admins and its reminder channel.
+
+Each is one unit of work; a refusal raises `UserError` before anything is written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.app.actor import Actor, Role, require_club_admin
+from bot.app.errors import UserError
+from bot.app.inputs import NOTE_LIMIT, clean_text, positive_id, shown
+from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
+from bot.chesscom.models import ClubProfile
+from bot.league.motions.decisions import passed_motion
+from bot.league.references import find_club
+from bot.league.store import load_season
+from bot.rendering import announcements
+from bot.runtime.announce import announce
+from core.league import LeagueReport, league_report
+from core.league.registration import MIN_ADMINS
+from storage.clubs import Club, ClubStatus
+from storage.decisions import DecisionKind, NewDecision
+from storage.guild import GuildStore, UnitOfWork
+from storage.seasons import SeasonRecord
+
+_URL_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,99}")
+_CLUB_URL = re.compile(
+    r"(?:https?://)?(?:www\.|api\.)?chess\.com/(?:pub/)?club/([^/?#\s]+)/?(?:[?#].*)?",
+    re.IGNORECASE,
+)
+MAX_ADMINS = 3
+"""`/club register` links the caller and up to two more admins."""
+
+
+@dataclass(frozen=True)
+class ClubRegistered:
+    """A new pending club and its admins."""
+
+    club: Club
+    admins: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ClubDecided:
+    """A club's status changed (approved, rejected)."""
+
+    club: Club
+    status: ClubStatus
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class AdminsChanged:
+    """A club's admins after an admin was added or removed."""
+
+    club: Club
+    user_id: int
+    added: bool
+    admins: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ReminderChannelSet:
+    """Where a club's reminders go now (None: the announcements channel)."""
+
+    club: Club
+    channel_id: int | None
+
+
+async def _club_id(store: GuildStore, reference: str | int) -> int:
+    """The id of the club a user named (looked up again inside the unit of work)."""
+    async with store.read() as view:
+        return (await find_club(view.clubs, reference)).id
+
+
+def club_url_id(reference: str) -> str:
+    """The chess.com url-id of a club given as a url-id or a chess.com club URL."""
+    text = clean_text(reference, "chess.com club", 200)
+    found = _CLUB_URL.fullmatch(text)
+    if found:
+        text = found.group(1)
+    elif "/" in text or "." in text:
+        raise UserError(f"{shown(text)} is not a chess.com club URL or url-id.")
+    url_id = text.lower()
+    if not _URL_ID.fullmatch(url_id):
+        raise UserError(f"{shown(text)} is not a chess.com club url-id (e.g. team-romania).")
+    return url_id
+
+
+async def read_club_profile(client: ChessComClient, url_id: str) -> ClubProfile:
+    """CL-2: the club's chess.com profile; it must exist and be a club (call it before any
+    unit of work opens: no network inside a transaction)."""
+    try:
+        profile = await client.club(url_id)
+    except ChessComNotFound:
+        raise UserError(f"No such chess.com club: {shown(url_id)}.") from None
+    except ChessComError as error:
+        raise UserError(
+            f"chess.com could not be read just now ({error.message}); try again."
+        ) from None
+    if profile.club_id is None or (profile.url_id or "").lower() != url_id:
+        raise UserError(f"{shown(url_id)} is not a chess.com club.")
+    return profile
+
+
+def _admins(actor: Actor, others: Sequence[int], min_admins: int) -> tuple[int, ...]:
+    """CL-3: the caller first, then the others; distinct, at least `min_admins`."""
+    given = [actor.require_user(), *(positive_id(a, "An admin") for a in others)]
+    if len(given) > MAX_ADMINS:
+        raise UserError(f"A registration links at most {MAX_ADMINS} admins.")
+    if len(set(given)) != len(given):
+        raise UserError("The admins must be different people (CL-3).")
+    if len(given) < min_admins:
+        raise UserError(f"A club needs at least {min_admins} different admins (CL-3).")
+    return tuple(given)
+
+
+async def register_club(
+    store: GuildStore,
+    client: ChessComClient,
+    actor: Actor,
+    chesscom_club: str,
+    admins: Sequence[int],
+    *,
+    min_admins: int = MIN_ADMINS,
+) -> ClubRegistered:
+    """CL-2..4: register a chess.com club, pending until HQ decides; the caller and `admins`
+    become its admins. One chess.com club is registered once per guild."""
+    url_id = club_url_id(chesscom_club)
+    linked = _admins(actor, admins, min_admins)
+    async with store.read() as view:
+        if await view.clubs.by_chesscom(url_id) is not None:
+            raise UserError(f"The chess.com club {url_id} is already registered here.")
+    profile = await read_club_profile(client, url_id)
+    name = clean_text(profile.name or url_id, "club name")
+    async with store.change(actor.user_id, "club.register", f"chesscom:{url_id}") as uow:
+        if await uow.clubs.by_chesscom(url_id) is not None:
+            raise UserError(f"The chess.com club {url_id} is already registered here.")
+        if await uow.clubs.by_name(name) is not None:
+            raise UserError(f"A club named {shown(name)} is already registered here.")
+        club = await uow.clubs.register(name, url_id, registered_by=actor.user_id)
+        for user_id in linked:
+            await uow.club_admins.add(club.id, user_id)
+        await announce(uow, announcements.club_registered(club.name, url_id, linked))
+    return ClubRegistered(club, linked)
+
+
+async def _decide(
+    store: GuildStore,
+    actor: Actor,
+    reference: str | int,
+    status: ClubStatus,
+    allowed: tuple[ClubStatus, ...],
+    reason: str | None,
+    action: str,
+    min_admins: int = MIN_ADMINS,
+) -> ClubDecided:
+    club_id = await _club_id(store, reference)
+    async with store.change(actor.user_id, action, f"club:{club_id}") as uow:
+        club = await find_club(uow.clubs, club_id)
+        if club.status not in allowed:
+            raise UserError(f"Club {club.name} is {club.status}: it cannot be {status} now.")
+        if status == "approved" and len(await uow.club_admins.admins_of(club.id)) < min_admins:
+            raise UserError(f"Club {club.name} needs at least {min_admins} admins (CL-3).")
+        decided = await uow.clubs.decide(club.id, status, actor.user_id, reason)
+        assert decided is not None
+        await announce(uow, announcements.club_decided(decided.name, status, reason))
+    return ClubDecided(decided, status, reason)
+
+
+async def approve_club(
+    store: GuildStore, actor: Actor, club: str | int, *, min_admins: int = MIN_ADMINS
+) -> ClubDecided:
+    """CL-3: league HQ approves a pending club that has its admins."""
+    actor.require(Role.HQ)
+    return await _decide(
+        store, actor, club, "approved", ("pending",), None, "club.approve", min_admins
+    )
+
+
+async def reject_club(store: GuildStore, actor: Actor, club: str | int, reason: str) -> ClubDecided:
+    """CL-2..4: league HQ rejects a pending club, with a reason."""
+    actor.require(Role.HQ)
+    why = clean_text(reason, "reason", NOTE_LIMIT)
+    return await _decide(store, actor, club, "rejected", ("pending",), why, "club.reject")
+
+
+@dataclass(frozen=True)
+class SeasonExclusion:
+    """A season the excluded club played in, with its league report before and after."""
+
+    season: SeasonRecord
+    before: LeagueReport
+    after: LeagueReport
+
+
+@dataclass(frozen=True)
+class ClubExcluded:
+    """A club excluded by a passed motion, and the seasons not finished it was taken out of."""
+
+    club: Club
+    reason: str
+    seasons: tuple[SeasonExclusion, ...]
+
+
+EXCLUSION_DECISIONS: tuple[tuple[DecisionKind, str], ...] = (
+    ("exclusion", "CL-4"),
+    ("disqualification", "CL-23"),
+)
+"""What an exclusion records in each season the club plays that is not finished: the
+exclusion itself, and the disqualification that takes its matches out (CL-23, CL-DQ)."""
+
+
+async def exclude_club_in(
+    uow: UnitOfWork, club_id: int, motion_id: int, reason: str, decided_by: int | None
+) -> ClubExcluded:
+    """CL-4, CL-23: exclude a club inside `uow` by the passed motion `motion_id`: its status
+    becomes excluded, and each season it plays that is not finished records the exclusion and
+    a disqualification (none of its matches count). Refused if it is not pending or approved."""
+    found = await find_club(uow.clubs, club_id)
+    if found.status not in ("pending", "approved"):
+        raise UserError(f"Club {found.name} is {found.status}: it cannot be excluded.")
+    decided = await uow.clubs.decide(found.id, "excluded", decided_by, reason)
+    assert decided is not None
+    seasons = []
+    for season in await uow.seasons.all():
+        if season.status == "finished":
+            continue
+        if not any(m.club_id == found.id for m in await uow.seasons.members(season.id)):
+            continue
+        before = league_report(await load_season(uow.view(), season), now=uow.now)
+        for kind, rule in EXCLUSION_DECISIONS:
+            await uow.decisions.record(
+                season.id,
+                NewDecision(
+                    kind,
+                    rule,
+                    club_id=found.id,
+                    decided_at=uow.now,
+                    motion_id=motion_id,
+                    note=reason,
+                ),
+            )
+        after = league_report(await load_season(uow.view(), season), now=uow.now)
+        seasons.append(SeasonExclusion(season, before, after))
+    uow.details["motion"] = motion_id
+    return ClubExcluded(decided, reason, tuple(seasons))
+
+
+async def exclude_club(
+    store: GuildStore, actor: Actor, club: str | int, motion_id: int, reason: str
+) -> ClubExcluded:
+    """CL-4, CL-23: a director applies a passed motion's exclusion of a club (its id is
+    required and must be a passed exclude-club motion of this guild: no role bypasses the
+    vote), in its own unit of work, announced."""
+    actor.require(Role.DIRECTOR)
+    motion = positive_id(motion_id, "The motion")
+    why = clean_text(reason, "reason", NOTE_LIMIT)
+    club_id = await _club_id(store, club)
+    async with store.change(actor.user_id, "club.exclude", f"club:{club_id}") as uow:
+        await passed_motion(uow.motions, motion, "exclusion")
+        excluded = await exclude_club_in(uow, club_id, motion, why, actor.user_id)
+        await announce(uow, announcements.club_decided(excluded.club.name, "excluded", why))
+    return excluded
+
+
+async def add_admin(
+    store: GuildStore, actor: Actor, club: str | int, user_id: int
+) -> AdminsChanged:
+    """CL-3: a club admin links another admin to their own club."""
+    user = positive_id(user_id, "The user")
+    club_id = await _club_id(store, club)
+    async with store.change(actor.user_id, "club.admin_add", f"club:{club_id}") as uow:
+        found = await find_club(uow.clubs, club_id)
+        await require_club_admin(uow.club_admins, actor, found.id, found.name)
+        if found.status not in ("pending", "approved"):
+            raise UserError(f"Club {found.name} is {found.status}: its admins cannot change.")
+        if not await uow.club_admins.add(found.id, user):
+            raise UserError(f"<@{user}> is already an admin of {found.name}.")
+        admins = tuple(await uow.club_admins.admins_of(found.id))
+    return AdminsChanged(found, user, True, admins)
+
+
+async def remove_admin(
+    store: GuildStore, actor: Actor, club: str | int, user_id: int, *, min_admins: int = MIN_ADMINS
+) -> AdminsChanged:
+    """CL-3: a club admin unlinks an admin of their own club; the club keeps `min_admins`."""
+    user = positive_id(user_id, "The user")
+    club_id = await _club_id(store, club)
+    async with store.change(actor.user_id, "club.admin_remove", f"club:{club_id}") as uow:
+        found = await find_club(uow.clubs, club_id)
+        await require_club_admin(uow.club_admins, actor, found.id, found.name)
+        current = await uow.club_admins.admins_of(found.id)
+        if user not in current:
+            raise UserError(f"<@{user}> is not an admin of {found.name}.")
+        if len(current) - 1 < min_admins:
+            raise UserError(f"Club {found.name} must keep at least {min_admins} admins (CL-3).")
+        await uow.club_admins.remove(found.id, user)
+        admins = tuple(await uow.club_admins.admins_of(found.id))
+    return AdminsChanged(found, user, False, admins)
+
+
+async def set_reminder_channel(
+    store: GuildStore, actor: Actor, club: str | int, channel_id: int | None
+) -> ReminderChannelSet:
+    """Where a club admin wants their club's reminders (None: the announcements channel)."""
+    channel = None if channel_id is None else positive_id(channel_id, "The channel")
+    club_id = await _club_id(store, club)
+    async with store.change(actor.user_id, "club.channel", f"club:{club_id}") as uow:
+        found = await find_club(uow.clubs, club_id)
+        await require_club_admin(uow.club_admins, actor, found.id, found.name)
+        await uow.clubs.set_reminder_channel(found.id, channel)
+    return ReminderChannelSet(found, channel)

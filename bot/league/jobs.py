@@ -1,0 +1,23 @@
+"""Plug the league's match jobs into the bot's job registry (called in `setup_hook`, before
+the scheduler runs what fell due while the bot was down)."""
+
+from __future__ import annotations
+
+from bot.league.automation.at_start import at_start_fetcher, store_snapshot
+from bot.league.automation.context import AutomationContext
+from bot.league.automation.deadline import deadline_handler
+from bot.league.automation.polling import poll_fetcher, poll_handler
+from bot.league.automation.reminders import reminder_handler
+from bot.league.matches.jobs import AT_START, DEADLINE, POLL, REMINDER_FAMILY
+from bot.runtime.scheduler import JobRegistry
+
+
+def register_league_jobs(registry: JobRegistry, context: AutomationContext) -> list[str]:
+    """Register the match jobs — one handler for the reminder family (`cl.reminder.<h>h`,
+    whatever offsets a season froze), the deadline, and the chess.com reading kinds with
+    their fetch steps — and return the kinds (the family as `cl.reminder.*`)."""
+    registry.register_family(REMINDER_FAMILY, reminder_handler())
+    registry.register(DEADLINE, deadline_handler())
+    registry.register_fetching(AT_START, at_start_fetcher(context), store_snapshot)
+    registry.register_fetching(POLL, poll_fetcher(context), poll_handler(context))
+    return sorted([f"{REMINDER_FAMILY}*", DEADLINE, AT_START, POLL])

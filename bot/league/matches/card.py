@@ -1,0 +1,74 @@
+"""`/match show` and the reply after a result as read use cases: a match's line and boards
+(CL-18/19 adjustments with why) with its forfeits, or its score as recorded and as it counts
+with both clubs' standings in the division now."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.league.matches.lines import board_lines, match_line
+from bot.league.references import find_match, find_season
+from bot.league.store import StandingsCache
+from bot.rendering.league_embeds import BoardLine, MatchLine
+from core.league.forfeits import Breach
+from core.league.standings import ClubStanding
+from storage.guild import GuildStore
+from storage.matches import MatchRecord
+
+
+@dataclass(frozen=True)
+class MatchCard:
+    """What `/match show` shows: the match, its boards and its forfeits."""
+
+    line: MatchLine
+    boards: tuple[BoardLine, ...]
+    forfeits: tuple[Breach, ...]
+
+
+@dataclass(frozen=True)
+class ResultCard:
+    """What the reply to a result shows: the score recorded and as it counts (None until
+    the report counts it), the adjusted boards and each club's standing (None: unranked)."""
+
+    line: MatchLine
+    score: tuple[int, int]
+    counted: tuple[int, int] | None
+    adjusted: tuple[BoardLine, ...]
+    ranks: tuple[tuple[str, ClubStanding | None], ...]
+
+
+async def match_card(
+    store: GuildStore, standings: StandingsCache, match: int, season: str | None = None
+) -> MatchCard:
+    """Match `match` of this guild (refused when `season` is named and it is another's),
+    its boards and the forfeits recorded against it (CL-15, CL-5/6/20, a director's)."""
+    async with store.read() as view:
+        scope = None if season is None else await find_season(view.seasons, season)
+        record = await find_match(view.matches, match, scope)
+        boards = await view.matches.boards(record.id)
+        season_record = await find_season(view.seasons, record.season_id)
+    line = await match_line(store, record)
+    report = await standings.report(store, season_record, now=store.database.clock())
+    rows = board_lines(boards, report.adjusted_players)
+    forfeits = tuple(f for f in report.forfeits if f.match == record.key)
+    return MatchCard(line, tuple(rows), forfeits)
+
+
+async def result_card(
+    store: GuildStore, standings: StandingsCache, match: MatchRecord
+) -> ResultCard:
+    """The just-recorded result of `match`: its score, how it counts (CL-18/19 adjustments
+    with why) and both clubs' standings in its division."""
+    line = await match_line(store, match)
+    async with store.read() as view:
+        season = await find_season(view.seasons, match.season_id)
+        boards = await view.matches.boards(match.id)
+    report = await standings.report(store, season, now=store.database.clock())
+    adjusted = [b for b in board_lines(boards, report.adjusted_players) if b.why is not None]
+    counted = next(
+        ((r.home_half, r.away_half) for r in report.results if r.match == match.key), None
+    )
+    table = {s.club: s for s in report.standings(line.division)}
+    ranks = tuple((club, table.get(club)) for club in (line.home, line.away))
+    assert line.score is not None
+    return ResultCard(line, line.score, counted, tuple(adjusted), ranks)

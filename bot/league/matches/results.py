@@ -1,0 +1,266 @@
+"""Match results (CL-14, CL-19): import a finished chess.com match — replacing an earlier
+import of the same match — with its closed and fair-play accounts, or an arbiter's manual
+result from a boards CSV. chess.com is read before the unit of work opens."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from bot.app.actor import Actor, Role
+from bot.app.errors import UserError
+from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
+from bot.chesscom.facts import FactsError, MatchFacts, Placement
+from bot.chesscom.models import FAIR_PLAY_STATUS, FINISHED
+from bot.chesscom.reader import read_match
+from bot.formats.boards_csv import BoardRow
+from bot.league.matches.jobs import POLL, cancel_jobs
+from bot.league.matches.service import chesscom_match_id
+from bot.league.references import find_match
+from bot.rendering import announcements
+from bot.runtime.announce import announce
+from storage.club_admins import ClubAdminReader
+from storage.clubs import Club
+from storage.guild import GuildStore, UnitOfWork
+from storage.matches import BoardRecord, MatchRecord
+from storage.rosters import ClosedAccount
+
+
+@dataclass(frozen=True)
+class ResultRecorded:
+    """A match's boards as now stored, its finish, and (for an import) the accounts seen
+    closed (CL-19)."""
+
+    match: MatchRecord
+    boards: tuple[BoardRecord, ...]
+    home_half: int
+    away_half: int
+    closed_accounts: tuple[str, ...]
+    source: str
+
+
+async def _may_report(admins: ClubAdminReader, actor: Actor, match: MatchRecord) -> None:
+    """A club admin of either club, an arbiter, or the bot may report a result."""
+    if actor.is_system or actor.has(Role.ARBITER):
+        return
+    assert actor.user_id is not None
+    for club_id in (match.home_club_id, match.away_club_id):
+        if await admins.is_admin(club_id, actor.user_id):
+            return
+    raise UserError(f"This needs a **club admin** of a club of match {match.id}, or an arbiter.")
+
+
+async def authorise_report(store: GuildStore, actor: Actor, match_id: int) -> None:
+    """Refuse (naming who may) before anything is read from chess.com or a deferred, public
+    reply is started; the unit of work checks again."""
+    async with store.read() as view:
+        match = await find_match(view.matches, match_id)
+        await _may_report(view.club_admins, actor, match)
+
+
+async def _clubs(
+    store: GuildStore, match_id: int, actor: Actor | None = None
+) -> tuple[MatchRecord, Club, Club, int]:
+    """The match, its clubs and its games per board, in one read (refused first, when an
+    actor is given, unless they may report its result)."""
+    async with store.read() as view:
+        match = await find_match(view.matches, match_id)
+        if actor is not None:
+            await _may_report(view.club_admins, actor, match)
+        home, away = await view.clubs.pair(match.home_club_id, match.away_club_id)
+    assert home is not None and away is not None
+    return match, home, away, match.games_per_board
+
+
+def _halves(value: Fraction) -> int:
+    """Points as whole half-points (integer arithmetic: a Fraction product is slow)."""
+    if value.denominator not in (1, 2):
+        raise UserError("points must be multiples of ½")
+    return value.numerator * (2 // value.denominator)
+
+
+@dataclass(frozen=True)
+class ChessComRead:
+    """A finished chess.com team match read for a fixture, ready to store (`read_chesscom_result`
+    reads it outside any unit of work; `import_chesscom_result_in` stores it)."""
+
+    match: MatchRecord
+    home: Club
+    away: Club
+    chesscom: int
+    facts: MatchFacts
+    boards: tuple[BoardRecord, ...]
+    observed: dt.datetime
+
+
+async def read_chesscom_result(
+    store: GuildStore,
+    client: ChessComClient,
+    match_id: int,
+    chesscom_match: str | int | None = None,
+    *,
+    actor: Actor | None = None,
+) -> ChessComRead:
+    """CL-14: read a finished chess.com team match for the fixture (network only, nothing
+    written); refused with `UserError` when it cannot be imported (or, when `actor` is
+    given, before chess.com is read, unless they may report the result)."""
+    match, home, away, games = await _clubs(store, match_id, actor)
+    if chesscom_match is None:
+        if match.chesscom_match_id is None:
+            raise UserError(f"Match {match.id} has no chess.com match: give its id or URL.")
+        chesscom = match.chesscom_match_id
+    else:
+        chesscom = chesscom_match_id(chesscom_match)
+    if home.chesscom_id is None or away.chesscom_id is None:
+        raise UserError(f"Match {match.id}'s clubs have no chess.com club to match against.")
+    placement = Placement(
+        id=match.key,
+        home=home.name,
+        away=away.name,
+        clubs={home.chesscom_id: home.name, away.chesscom_id: away.name},
+    )
+    observed = store.database.clock()
+    try:
+        facts = await read_match(
+            client, chesscom, placement, observed_at=observed, games_per_board=games
+        )
+    except ChessComNotFound:
+        raise UserError(f"No chess.com team match {chesscom}.") from None
+    except ChessComError as error:
+        raise UserError(f"chess.com could not be read just now ({error.message}).") from None
+    except FactsError as error:
+        raise UserError(f"chess.com match {chesscom} is not this fixture: {error}") from None
+    if facts.status != FINISHED or facts.match is None or facts.running_boards:
+        raise UserError(f"chess.com match {chesscom} has not finished yet.")
+    if facts.unpaired_boards:
+        board, why = next(iter(facts.unpaired_boards.items()))
+        raise UserError(f"Board {board} cannot be read from chess.com: {why}.")
+    boards = tuple(
+        BoardRecord(n, b.home_player, b.away_player, _halves(b.home_points), _halves(b.away_points))
+        for n, b in zip(facts.board_numbers, facts.match.boards, strict=True)
+    )
+    return ChessComRead(match, home, away, chesscom, facts, boards, observed)
+
+
+async def import_chesscom_result(
+    store: GuildStore,
+    client: ChessComClient,
+    actor: Actor,
+    match_id: int,
+    chesscom_match: str | int | None = None,
+) -> ResultRecorded:
+    """CL-14, CL-19: read a finished chess.com team match and store its boards (replacing
+    an earlier import), its finish and the accounts seen closed or removed for fair play."""
+    read = await read_chesscom_result(store, client, match_id, chesscom_match, actor=actor)
+    async with store.change(actor.user_id, "match.import", f"match:{read.match.id}") as uow:
+        return await import_chesscom_result_in(uow, actor, read)
+
+
+async def import_chesscom_result_in(
+    uow: UnitOfWork, actor: Actor, read: ChessComRead
+) -> ResultRecorded:
+    """`import_chesscom_result`'s store step inside a unit of work the caller holds (the poll
+    job); a refusal (`UserError`) comes before anything is written."""
+    match, chesscom, facts = read.match, read.chesscom, read.facts
+    assert facts.match is not None
+    current, linked = await uow.matches.with_chesscom(match.id, chesscom)
+    if current is None:
+        raise UserError(f"No match {match.id} on this server.")
+    await _may_report(uow.club_admins, actor, current)
+    if (current.home_club_id, current.away_club_id) != (match.home_club_id, match.away_club_id):
+        raise UserError(f"Match {match.id} changed meanwhile; try again.")
+    if linked is not None and linked.id != match.id:  # one fixture per chess.com match
+        raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
+    link = None if current.chesscom_match_id == chesscom else chesscom
+    finished = facts.match.finished or uow.now
+    await uow.matches.replace_boards(match.id, list(read.boards))
+    await uow.matches.finish(match.id, finished, link_chesscom=link)
+    closed = await _record_closed(uow, current.season_id, facts, read.observed)
+    await _record_fielded(uow, current, read.home, read.away, facts)
+    await cancel_jobs(uow, match.id, (POLL,))
+    updated = replace(current, finished_at=finished.astimezone(dt.UTC), chesscom_match_id=chesscom)
+    return await _recorded(uow, updated, read.boards, read.home, read.away, closed, "chess.com")
+
+
+async def _record_closed(
+    uow: UnitOfWork, season_id: int, facts: MatchFacts, observed: dt.datetime
+) -> tuple[str, ...]:
+    """CL-19: every account seen closed (or removed for fair play) in the match."""
+    fair = {name.casefold() for name in facts.fair_play}
+    for name in facts.closed_accounts:
+        status = FAIR_PLAY_STATUS if name.casefold() in fair else "closed"
+        await uow.rosters.mark_closed(season_id, ClosedAccount(name, observed, status))
+    return facts.closed_accounts
+
+
+async def _record_fielded(
+    uow: UnitOfWork, match: MatchRecord, home: Club, away: Club, facts: MatchFacts
+) -> None:
+    """CL-20: the players each club fielded, kept with the members and average already
+    recorded at the start."""
+    assert facts.match is not None
+    players = {}
+    for club in (home, away):
+        fielded = facts.match.at_start.get(club.name)
+        if fielded is not None and fielded.players is not None:
+            players[club.id] = fielded.players
+    await uow.matches.set_fielded(match.id, players)
+
+
+async def _recorded(
+    uow: UnitOfWork,
+    updated: MatchRecord,
+    stored: Sequence[BoardRecord],
+    home: Club,
+    away: Club,
+    closed: Sequence[str],
+    how: str,
+) -> ResultRecorded:
+    """The result as now stored: the match as just updated (not read back), its boards
+    exactly those just stored (`replace_boards`), by number."""
+    boards = tuple(sorted(stored, key=lambda b: b.board))
+    home_half = sum(b.home_half for b in boards)
+    away_half = sum(b.away_half for b in boards)
+    await announce(
+        uow, announcements.result_recorded(home.name, away.name, home_half, away_half, how)
+    )
+    return ResultRecorded(updated, boards, home_half, away_half, tuple(closed), how)
+
+
+async def enter_manual_result(
+    store: GuildStore,
+    actor: Actor,
+    match_id: int,
+    rows: Sequence[BoardRow],
+    finished_at: dt.datetime | None = None,
+) -> ResultRecorded:
+    """CL-14: an arbiter enters a match's boards by hand (from a parsed boards CSV) when
+    chess.com cannot supply them; each board's points add up to the season's games."""
+    actor.require(Role.ARBITER)
+    if not rows:
+        raise UserError("A result needs at least one board.")
+    if finished_at is not None and finished_at.tzinfo is None:
+        raise UserError("The finish instant needs a time zone.")
+    match, home, away, games = await _clubs(store, match_id)
+    boards = []
+    for row in rows:
+        home_half, away_half = _halves(row.home_points), _halves(row.away_points)
+        if home_half < 0 or away_half < 0 or home_half + away_half != 2 * games:
+            raise UserError(
+                f"Board {row.board}: the points must add up to {games} (the games per board)."
+            )
+        boards.append(
+            BoardRecord(row.board, row.home_player, row.away_player, home_half, away_half)
+        )
+    if len({b.board for b in boards}) != len(boards):
+        raise UserError("A board number is given twice.")
+    async with store.change(actor.user_id, "match.result", f"match:{match.id}") as uow:
+        current = await find_match(uow.matches, match.id)
+        finished = finished_at or uow.now
+        await uow.matches.replace_boards(match.id, boards)
+        await uow.matches.finish(match.id, finished)
+        await cancel_jobs(uow, match.id, (POLL,))
+        updated = replace(current, finished_at=finished.astimezone(dt.UTC))
+        return await _recorded(uow, updated, boards, home, away, (), "entered by an arbiter")

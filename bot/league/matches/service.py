@@ -1,0 +1,273 @@
+"""Match use cases (CL-13..15, CL-5/6/20): a challenge issued and accepted (and how each was
+learned), the clubs' facts at the start, and a director's reschedule moving the match's jobs."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from bot.app.actor import Actor, Role, require_club_admin
+from bot.app.errors import UserError
+from bot.app.inputs import clean_text, shown
+from bot.league.matches.jobs import deadline_of, schedule_jobs
+from bot.league.references import find_match, find_season
+from bot.rendering import announcements
+from bot.runtime.announce import announce
+from storage.guild import GuildStore, UnitOfWork
+from storage.matches import AtStartRecord, MatchRecord, Source
+
+_MATCH_URL = re.compile(
+    r"(?:https?://)?(?:www\.|api\.)?chess\.com/(?:pub/)?(?:club/)?match(?:es)?/(?:live/)?(\d+)"
+    r"/?(?:[?#].*)?",
+    re.IGNORECASE,
+)
+MAX_MATCH_ID = 10**12
+MAX_MEMBERS = 10**7
+MAX_RATING = 4000.0
+
+
+@dataclass(frozen=True)
+class ChallengeRecorded:
+    """A challenge step recorded: who issued it (club id), how it was learned, and whether it
+    is now accepted."""
+
+    match: MatchRecord
+    club_id: int
+    source: Source
+    accepted: bool
+
+
+@dataclass(frozen=True)
+class AtStartRecorded:
+    """A club's facts at the match start."""
+
+    match: MatchRecord
+    facts: AtStartRecord
+
+
+@dataclass(frozen=True)
+class MatchRescheduled:
+    """A match moved, with its new CL-15 deadline."""
+
+    match: MatchRecord
+    old_start: dt.datetime
+    deadline: dt.datetime
+
+
+def chesscom_match_id(reference: str | int) -> int:
+    """A chess.com team match id given as digits or a chess.com match URL."""
+    if isinstance(reference, int) and not isinstance(reference, bool):
+        number = reference
+    else:
+        text = clean_text(str(reference), "chess.com match", 200)
+        found = _MATCH_URL.fullmatch(text)
+        digits = found.group(1) if found else text
+        if not digits.isascii() or not digits.isdigit():
+            raise UserError(f"{shown(text)} is not a chess.com match id or URL.")
+        number = int(digits)
+    if not 0 < number < MAX_MATCH_ID:
+        raise UserError(f"{number} is not a chess.com match id.")
+    return number
+
+
+async def _match_id(store: GuildStore, match_id: int) -> int:
+    async with store.read() as view:
+        return (await find_match(view.matches, match_id)).id
+
+
+async def _authorise_source(
+    uow: UnitOfWork, actor: Actor, source: Source, club_id: int, club_name: str
+) -> None:
+    """declared: an admin of the club; chesscom: the bot; director: the director role."""
+    if source == "declared":
+        await require_club_admin(uow.club_admins, actor, club_id, club_name)
+    elif source == "chesscom":
+        if not actor.is_system:
+            raise UserError("Only the bot records what it saw on chess.com.")
+    else:
+        actor.require(Role.DIRECTOR)
+
+
+async def _club_name(uow: UnitOfWork, club_id: int) -> str:
+    club = await uow.clubs.get(club_id)
+    return club.name if club else str(club_id)
+
+
+async def _acting_club(uow: UnitOfWork, actor: Actor, match: MatchRecord, club: int | None) -> int:
+    """The club of the match the caller acts for: `club` if given, else the one they
+    administer (refused when they administer neither or both)."""
+    sides = (match.home_club_id, match.away_club_id)
+    if club is not None:
+        if club not in sides:
+            raise UserError(f"That club does not play match {match.id}.")
+        return club
+    if actor.user_id is not None:
+        mine = [c for c in sides if await uow.club_admins.is_admin(c, actor.user_id)]
+        if len(mine) == 1:
+            return mine[0]
+        if len(mine) == 2:
+            raise UserError("You administer both clubs: say which club acts.")
+    raise UserError(f"This needs a **club admin** of a club of match {match.id}.")
+
+
+async def record_challenge_issued(
+    store: GuildStore,
+    actor: Actor,
+    match_id: int,
+    chesscom_match: str | int,
+    *,
+    club: int | None = None,
+    source: Source = "declared",
+    at: dt.datetime | None = None,
+) -> ChallengeRecorded:
+    """CL-15: the caller's club issued the chess.com challenge (declared), or the bot saw it
+    (chesscom, `at` the first sighting), or a director set it; links the chess.com match."""
+    chesscom = chesscom_match_id(chesscom_match)
+    target = await _match_id(store, match_id)
+    async with store.change(actor.user_id, "match.challenge", f"match:{target}") as uow:
+        return await issue_challenge_in(
+            uow, actor, target, chesscom, club=club, source=source, at=at
+        )
+
+
+async def issue_challenge_in(
+    uow: UnitOfWork,
+    actor: Actor,
+    match_id: int,
+    chesscom: int,
+    *,
+    club: int | None = None,
+    source: Source = "declared",
+    at: dt.datetime | None = None,
+) -> ChallengeRecorded:
+    """`record_challenge_issued` inside a unit of work the caller holds (a scheduler job that
+    records it with other changes, all or nothing)."""
+    match = await find_match(uow.matches, match_id)
+    issuer = await _acting_club(uow, actor, match, club)
+    await _authorise_source(uow, actor, source, issuer, await _club_name(uow, issuer))
+    if match.finished_at is not None:
+        raise UserError(f"Match {match.id} is finished.")
+    linked = await uow.matches.by_chesscom(chesscom)
+    if linked is not None and linked.id != match.id:
+        raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
+    await uow.matches.link_chesscom(match.id, chesscom)
+    await uow.matches.issue_challenge(match.id, issuer, at or uow.now, source)
+    updated = await find_match(uow.matches, match.id)
+    return ChallengeRecorded(updated, issuer, source, False)
+
+
+async def record_challenge_accepted(
+    store: GuildStore,
+    actor: Actor,
+    match_id: int,
+    *,
+    source: Source = "declared",
+    at: dt.datetime | None = None,
+) -> ChallengeRecorded:
+    """CL-15: the other club (not the issuer) accepted the challenge."""
+    target = await _match_id(store, match_id)
+    async with store.change(actor.user_id, "match.accept", f"match:{target}") as uow:
+        return await accept_challenge_in(uow, actor, target, source=source, at=at)
+
+
+async def accept_challenge_in(
+    uow: UnitOfWork,
+    actor: Actor,
+    match_id: int,
+    *,
+    source: Source = "declared",
+    at: dt.datetime | None = None,
+) -> ChallengeRecorded:
+    """`record_challenge_accepted` inside a unit of work the caller holds."""
+    match = await find_match(uow.matches, match_id)
+    if match.challenge is None:
+        raise UserError(f"No challenge has been issued for match {match.id} yet.")
+    if match.challenge.accepted_at is not None:
+        raise UserError(f"The challenge of match {match.id} is accepted already.")
+    other = (
+        match.away_club_id
+        if match.challenge.issued_by == match.home_club_id
+        else match.home_club_id
+    )
+    await _authorise_source(uow, actor, source, other, await _club_name(uow, other))
+    await uow.matches.accept_challenge(match.id, at or uow.now, source)
+    updated = await find_match(uow.matches, match.id)
+    return ChallengeRecorded(updated, other, source, True)
+
+
+async def record_at_start(
+    store: GuildStore,
+    actor: Actor,
+    match_id: int,
+    club_id: int,
+    *,
+    members: int | None,
+    avg_rating: float | None,
+    players: int | None,
+    observed_at: dt.datetime,
+) -> AtStartRecorded:
+    """CL-5, CL-6, CL-20: a club's members, daily average and players fielded at the start,
+    with when they were observed (the bot's snapshot, or an arbiter)."""
+    target = await _match_id(store, match_id)
+    facts = AtStartRecord(club_id, members, avg_rating, players, observed_at)
+    _check_at_start(actor, facts)
+    async with store.change(actor.user_id, "match.at_start", f"match:{target}") as uow:
+        return await record_at_start_in(uow, actor, target, facts)
+
+
+def _check_at_start(actor: Actor, facts: AtStartRecord) -> None:
+    actor.require(Role.ARBITER)
+    if facts.observed_at is None or facts.observed_at.tzinfo is None:
+        raise UserError("The observation instant needs a time zone.")
+    for value, what, top in (
+        (facts.members, "members", MAX_MEMBERS),
+        (facts.players, "players", 10_000),
+    ):
+        if value is not None and (isinstance(value, bool) or not 0 <= value <= top):
+            raise UserError(f"{what} must be between 0 and {top}.")
+    if facts.avg_rating is not None and not 0 <= facts.avg_rating <= MAX_RATING:
+        raise UserError(f"The average rating must be between 0 and {MAX_RATING:g}.")
+
+
+async def record_at_start_in(
+    uow: UnitOfWork, actor: Actor, match_id: int, facts: AtStartRecord
+) -> AtStartRecorded:
+    """`record_at_start` inside a unit of work the caller holds (the at-start job records both
+    clubs and its announcement together)."""
+    _check_at_start(actor, facts)
+    match = await find_match(uow.matches, match_id)
+    if facts.club_id not in (match.home_club_id, match.away_club_id):
+        raise UserError(f"That club does not play match {match.id}.")
+    await uow.matches.set_at_start(match.id, facts)
+    updated = await find_match(uow.matches, match.id)
+    return AtStartRecorded(updated, facts)
+
+
+async def reschedule_match(
+    store: GuildStore, actor: Actor, match_id: int, start: dt.datetime
+) -> MatchRescheduled:
+    """CL-13, CL-15: a director moves a match not yet played; its deadline, reminders,
+    snapshot and polling move with it in the same unit of work."""
+    actor.require(Role.DIRECTOR)
+    if start.tzinfo is None:
+        raise UserError("The new start needs a time zone.")
+    start = start.astimezone(dt.UTC)
+    target = await _match_id(store, match_id)
+    async with store.change(actor.user_id, "match.reschedule", f"match:{target}") as uow:
+        match = await find_match(uow.matches, target)
+        if match.finished_at is not None or await uow.matches.boards(match.id):
+            raise UserError(f"Match {match.id} has a result: it cannot be moved.")
+        if start == match.start:
+            raise UserError(f"Match {match.id} starts then already.")
+        season = await find_season(uow.seasons, match.season_id)
+        await uow.matches.reschedule(match.id, start)
+        await schedule_jobs(uow, match.id, start, season.rules)
+        deadline = deadline_of(start, season.rules.challenge_deadline_hours)
+        home, away = (
+            await _club_name(uow, match.home_club_id),
+            await _club_name(uow, match.away_club_id),
+        )
+        await announce(uow, announcements.match_rescheduled(home, away, start, deadline))
+        updated = await find_match(uow.matches, match.id)
+    return MatchRescheduled(updated, match.start, deadline)

@@ -1,0 +1,1 @@
+"""Directors' motions and decisions (CL-23)."""

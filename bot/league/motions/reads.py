@@ -1,0 +1,41 @@
+"""`/vote list`, `/vote show` and the motion autocomplete as read use cases (CL-23): the
+guild's motions newest first, one motion with its votes, and the motions matching what a
+director types (only open ones when they are about to vote)."""
+
+from __future__ import annotations
+
+from bot.app.errors import UserError
+from bot.rendering.motions import motion_title
+from storage.guild import GuildStore
+from storage.motions import Motion, MotionStatus
+
+LISTED = 100
+"""`/vote list` reads at most this many motions (the newest)."""
+CANDIDATES = 200
+"""The autocomplete looks among at most this many motions (the newest)."""
+CHOICES = 25
+"""Discord: at most 25 autocomplete choices."""
+
+
+async def motion_list(store: GuildStore, status: MotionStatus | None = None) -> tuple[Motion, ...]:
+    """The motions of this guild only (of `status` if given), newest first."""
+    async with store.read() as view:
+        return tuple(await view.motions.recent(status, LISTED))
+
+
+async def motion_card(store: GuildStore, motion_id: int) -> Motion:
+    """The motion `motion_id` of this guild with its votes; another guild's is not found."""
+    async with store.read() as view:
+        found = await view.motions.get(motion_id) if motion_id > 0 else None
+    if found is None:
+        raise UserError(f"No motion {motion_id} on this server.")
+    return found
+
+
+async def motion_choices(store: GuildStore, typed: str, open_only: bool) -> tuple[Motion, ...]:
+    """The newest motions of this guild whose title holds `typed` (case-insensitively),
+    only open ones when `open_only` (a vote can be cast on nothing else), at most 25."""
+    key = typed.strip().casefold()
+    async with store.read() as view:
+        found = await view.motions.recent("open" if open_only else None, CANDIDATES)
+    return tuple(m for m in found if key in motion_title(m).casefold())[:CHOICES]

@@ -1,0 +1,40 @@
+"""What `/roster` reads of a club's season: the season meant (named, or the club's
+current one) and the players the club fielded in it, with their games."""
+
+from __future__ import annotations
+
+from bot.app.errors import UserError
+from bot.league.references import find_club, find_season
+from storage.clubs import Club
+from storage.guild import GuildView
+from storage.seasons import SeasonRecord
+
+
+async def club_season(
+    view: GuildView, club: str | int, season: str | int | None
+) -> tuple[Club, SeasonRecord]:
+    """The club and the season asked for, or the club's latest season not finished."""
+    found = await find_club(view.clubs, club)
+    if season is not None:
+        return found, await find_season(view.seasons, season)
+    for record in reversed(await view.seasons.all()):
+        members = await view.seasons.members(record.id)
+        if record.status != "finished" and any(m.club_id == found.id for m in members):
+            return found, record
+    raise UserError(f"Club {found.name} plays in no running season: name the `season`.")
+
+
+async def fielded(view: GuildView, club_id: int, season_id: int) -> dict[str, int]:
+    """The club's players of the season (as first spelled) → games they played for it."""
+    games: dict[str, int] = {}
+    spelled: dict[str, str] = {}
+    boards = await view.matches.boards_of_season(season_id)
+    for match in await view.matches.of_season(season_id):
+        if club_id not in (match.home_club_id, match.away_club_id):
+            continue
+        home = match.home_club_id == club_id
+        for board in boards.get(match.id, ()):
+            name = board.home_player if home else board.away_player
+            key = spelled.setdefault(name.casefold(), name)
+            games[key] = games.get(key, 0) + 1
+    return games

@@ -1,0 +1,311 @@
+"""CL-21: verify a recorded roster removal's stated reason — multi-team from the season's
+facts (CL-18), timeouts from chess.com's daily timeout ratio — and, when it cannot be
+verified, open a `forfeit` motion for the club's next match of the season, saying why."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Protocol
+
+from bot.app.actor import Actor
+from bot.app.errors import UserError
+from bot.chesscom.client import ChessComError
+from bot.chesscom.models import PlayerStats
+from bot.league.electorate import Unreadable, not_read
+from bot.league.motions.service import MotionRequest, open_motion_in
+from bot.league.store import load_season
+from bot.rendering.escape import user_text
+from bot.runtime.announce import announce
+from bot.runtime.scheduler import RetryLater
+from core.league import league_report
+from core.league.roster import (
+    RemovalCheck,
+    RemovalReason,
+    RosterRemoval,
+    check_removal,
+    is_multi_team,
+)
+from storage.guild import GuildStore, UnitOfWork
+from storage.jobs import Job
+from storage.motions import Motion
+from storage.rosters import Removal
+
+VERIFY_JOB = "roster.verify"
+"""The scheduler's job kind that verifies a recorded removal (scheduled with the removal, so
+a crash before the verification loses nothing: it runs at the next start-up)."""
+RETRY_AFTER = dt.timedelta(minutes=10)
+"""When the job tries again if the directors could not be read."""
+
+_REASONS = {
+    "multi-team": RemovalReason.MULTI_TEAM,
+    "timeouts": RemovalReason.TIMEOUTS,
+    "other": RemovalReason.OTHER,
+}
+
+
+class PlayerStatsSource(Protocol):
+    """Where timeout ratios come from (the chess.com client, or a test's fake of it)."""
+
+    async def player_stats(self, username: str) -> PlayerStats:
+        """A player's statistics."""
+
+
+@dataclass(frozen=True)
+class RemovalVerified:
+    """What the verification found, and the forfeit motion it opened (if any), or why none
+    could be opened."""
+
+    removal_id: int
+    check: RemovalCheck
+    motion: Motion | None
+    no_motion: str | None
+    """Why no motion was opened, as Discord markdown (user values in it escaped)."""
+    earlier: bool = False
+    """True if it had been verified before (by the job or an earlier call): nothing changed."""
+    deferred: bool = False
+    """True if a motion is needed but the directors could not be read: nothing recorded; the
+    removal's pending `roster.verify` job tries again later."""
+    unreadable: Unreadable | None = None
+    """Why the directors could not be read (deferred; None: not said)."""
+
+
+def removal_subject(removal_id: int) -> str:
+    """The subject of a removal's verification job."""
+    return f"removal:{removal_id}"
+
+
+async def schedule_verification(uow: UnitOfWork, removal_id: int) -> None:
+    """Schedule the removal's verification (due now) in the unit of work that records it."""
+    await uow.jobs.schedule(
+        VERIFY_JOB, removal_subject(removal_id), uow.now, {"removal": removal_id}
+    )
+
+
+@dataclass(frozen=True)
+class _Fetched:
+    """What the verification reads outside any transaction: the timeout ratio from chess.com
+    (None: not needed or not read) and the directors (None: could not be read)."""
+
+    timeout: float | None
+    electorate: Sequence[int] | Unreadable | None
+
+
+async def _timeout(stats: PlayerStatsSource, removal: Removal) -> float | None:
+    """CL-21: the player's daily timeout ratio, for a removal for timeouts (None otherwise or
+    when chess.com could not be read)."""
+    if removal.reason != "timeouts":
+        return None
+    try:
+        return (await stats.player_stats(removal.username)).daily_timeout_percent
+    except ChessComError:
+        return None
+
+
+async def verify_removal(
+    store: GuildStore,
+    removal_id: int,
+    stats: PlayerStatsSource,
+    electorate: Sequence[int] | Unreadable | None,
+    timeout_limit: Fraction | None = None,
+) -> RemovalVerified:
+    """CL-21: check removal `removal_id`'s reason; verified → marked so; otherwise the bot
+    opens a forfeit motion for the club's next match (to `electorate`, the directors now;
+    why they could not be read, or None; CL-23's settings are the season's) and the
+    announcement says why, all in one unit of work. Once only: a removal verified before
+    (by its `roster.verify` job or an earlier call) is reported as it is, unchanged."""
+    async with store.read() as view:
+        removal = await view.rosters.removal(removal_id)
+    if removal is None:
+        raise UserError(f"No removal {removal_id} on this server.")
+    timeout = None if removal.verification != "pending" else await _timeout(stats, removal)
+    async with store.change(None, "roster.verify", removal_subject(removal_id)) as uow:
+        verified = await verify_removal_in(uow, removal_id, timeout, electorate, timeout_limit)
+        if verified.earlier or verified.deferred:
+            uow.abandon()
+    return verified
+
+
+async def verify_removal_in(
+    uow: UnitOfWork,
+    removal_id: int,
+    timeout: float | None,
+    electorate: Sequence[int] | Unreadable | None,
+    timeout_limit: Fraction | None = None,
+) -> RemovalVerified:
+    """`verify_removal` inside a unit of work the caller holds, with chess.com's timeout ratio
+    read before: records the outcome, opens the forfeit motion (its id on the removal) and
+    announces — or, for a removal verified before, changes nothing (`earlier`). The removal's
+    verification job is cancelled (done)."""
+    removal = await uow.rosters.removal(removal_id)
+    if removal is None:
+        raise UserError(f"No removal {removal_id} on this server.")
+    season = await uow.seasons.get(removal.season_id)
+    assert season is not None
+    club = await uow.clubs.get(removal.club_id)
+    assert club is not None
+    view = uow.view()
+    now = uow.now
+    limit = season.rules.timeout_ratio_limit_percent if timeout_limit is None else timeout_limit
+    multi_team: bool | None = None
+    if removal.reason == "multi-team":
+        report = league_report(await load_season(view, season), now=now)
+        multi_team = is_multi_team(removal.username, report.multi_team_players)
+    check = check_removal(
+        RosterRemoval(removal.username, club.name, _REASONS[removal.reason], multi_team, timeout),
+        limit,
+    )
+    if removal.verification != "pending":
+        motion = None if removal.motion_id is None else await uow.motions.get(removal.motion_id)
+        return RemovalVerified(removal_id, check, motion, None, earlier=True)
+    if check.justified:
+        await uow.jobs.cancel(VERIFY_JOB, removal_subject(removal_id))
+        await uow.rosters.verify_removal(removal_id, "verified")
+        await announce(uow, f"Roster removal verified (CL-21): {user_text(check.explanation)}.")
+        return RemovalVerified(removal_id, check, None, None)
+    matches = [
+        m
+        for m in await view.matches.of_season(season.id)
+        if club.id in (m.home_club_id, m.away_club_id) and m.finished_at is None and m.start > now
+    ]
+    upcoming = min(matches, key=lambda m: m.start, default=None)
+    why = check.explanation
+    problem: str | None = None
+    motion = None
+    if upcoming is None:
+        problem = f"{user_text(club.name)} has no match left in {user_text(season.name)} to forfeit"
+    elif electorate is None or isinstance(electorate, Unreadable):  # the job tries again later
+        return RemovalVerified(
+            removal_id, check, None, not_read(electorate), deferred=True, unreadable=electorate
+        )
+    else:
+        request = MotionRequest(
+            "forfeit",
+            f"CL-21 removal not verified: {why}.",
+            match_id=upcoming.id,
+            club=club.id,
+        )
+        try:
+            async with uow.savepoint():
+                motion = await open_motion_in(uow, Actor.system(), request, electorate)
+        except UserError as refusal:  # a sentence: its own full stop would double ours
+            problem = refusal.markdown.rstrip(".")
+    await uow.jobs.cancel(VERIFY_JOB, removal_subject(removal_id))
+    if motion is not None:
+        await uow.rosters.verify_removal(removal_id, "motion", motion.id)
+        await announce(
+            uow,
+            f"Roster removal not verified (CL-21): {user_text(why)}. Motion {motion.id} puts a "
+            f"forfeit of match {motion.match_id} by {user_text(club.name)} to the directors.",
+        )
+    else:
+        await uow.rosters.verify_removal(removal_id, "refuted")
+        await announce(
+            uow,
+            f"Roster removal not verified (CL-21): {user_text(why)}. No motion opened: {problem}.",
+        )
+    return RemovalVerified(removal_id, check, motion, problem)
+
+
+async def resume_verifications(store: GuildStore) -> list[int]:
+    """Move the guild's `roster.verify` jobs waiting to retry (the directors could not be
+    read) to now; called when the guild becomes available, since at start-up the jobs run
+    before the gateway delivers any guild. Returns the removals whose job moved."""
+    now = store.database.clock()
+    async with store.read() as view:
+        waiting = [
+            removal.id
+            for season in await view.seasons.all()
+            for removal in await view.rosters.removals(season.id)
+            if removal.verification == "pending"
+            and (job := await view.jobs.pending(VERIFY_JOB, removal_subject(removal.id)))
+            is not None
+            and job.due_at > now
+        ]
+    if not waiting:
+        return []
+    async with store.change(None, "roster.verify.resume", VERIFY_JOB) as uow:
+        moved = []
+        for removal_id in waiting:
+            job = await uow.jobs.pending(VERIFY_JOB, removal_subject(removal_id))
+            if job is not None and job.due_at > uow.now:
+                await uow.jobs.schedule(VERIFY_JOB, job.subject, uow.now, job.payload)
+                moved.append(removal_id)
+        uow.details["removals"] = moved
+        if not moved:
+            uow.abandon()
+    return moved
+
+
+Directors = Callable[[int], Awaitable[Sequence[int] | Unreadable | None]]
+"""The directors of a guild now (by guild id), else why they cannot be read (None: unsaid)."""
+
+TOLD = "told"
+"""The verify job's payload key set (to the cause's name) once the directors' channel was
+told that the removal waits for a lasting reason: kept with the job that retries, moved in
+the same unit of work as the announcement, so it is said once and never lost or repeated."""
+
+
+async def _tell_waiting(uow: UnitOfWork, removal: Removal, cause: Unreadable) -> bool:
+    """Queue, to the directors' channel (else announcements), that `removal` waits for
+    verification and what fixes it; False when the guild has neither channel."""
+    channel = (await uow.settings.get()).motions_channel_id
+    if channel is None:
+        return False
+    club = await uow.clubs.get(removal.club_id)
+    name = "?" if club is None else club.name
+    await uow.outbox.post(
+        channel,
+        content=(
+            f"Roster removal #{removal.id} (**{user_text(removal.username)}** from "
+            f"**{user_text(name)}**) waits for verification (CL-21): the directors could not"
+            f" be read: {cause.why}. The bot tries again every "
+            f"{RETRY_AFTER.seconds // 60} minutes and verifies it once this is fixed."
+        ),
+    )
+    return True
+
+
+def verification_job(
+    store_of: Callable[[int], GuildStore], stats: PlayerStatsSource | None, directors: Directors
+) -> tuple[
+    Callable[[Job], Awaitable[_Fetched]], Callable[[Job, UnitOfWork, _Fetched], Awaitable[None]]
+]:
+    """The `roster.verify` job's fetch (chess.com's timeout ratio and the directors, read
+    outside the transaction) and handler (`verify_removal_in`, once). Without the directors
+    the job tries again later; without chess.com a timeout ratio counts as not read."""
+
+    async def fetch(job: Job) -> _Fetched:
+        removal_id = int(job.payload["removal"])
+        async with store_of(job.guild_id).read() as view:
+            removal = await view.rosters.removal(removal_id)
+        if removal is None or removal.verification != "pending":
+            return _Fetched(None, ())
+        timeout = None if stats is None else await _timeout(stats, removal)
+        return _Fetched(timeout, await directors(job.guild_id))
+
+    async def handle(job: Job, uow: UnitOfWork, fetched: _Fetched) -> None:
+        removal = await uow.rosters.removal(int(job.payload["removal"]))
+        if removal is None or removal.verification != "pending":
+            uow.abandon()
+            return
+        electorate = fetched.electorate
+        if electorate is None or isinstance(electorate, Unreadable):
+            at, reason = uow.now + RETRY_AFTER, not_read(electorate)
+            if electorate is None or not electorate.lasting or TOLD in job.payload:
+                raise RetryLater(at, reason)
+            cause = electorate
+
+            async def tell(retry: UnitOfWork) -> None:
+                if await _tell_waiting(retry, removal, cause):
+                    retry.details[TOLD] = cause.name
+                else:  # no channel to say it in: not said, so said once one is set up
+                    await retry.jobs.schedule(job.kind, job.subject, at, job.payload)
+
+            # Said once: the payload records it in the unit of work that queues it.
+            raise RetryLater(at, reason, payload={**job.payload, TOLD: cause.name}, then=tell)
+        await verify_removal_in(uow, removal.id, fetched.timeout, electorate)
+
+    return fetch, handle

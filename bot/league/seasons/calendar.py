@@ -1,0 +1,44 @@
+"""`/season calendar` as a read use case: a season's matches (one club's, if named) in
+start order with their CL-15 challenge deadlines, and the next ones not played yet."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from bot.league.matches.listing import match_lines
+from bot.league.references import find_club, find_season
+from bot.rendering.league_embeds import MatchLine
+from storage.guild import GuildStore
+
+CALENDAR_MATCHES = 60
+"""Matches `/season calendar` lists as coming (the .ics holds them all)."""
+
+
+@dataclass(frozen=True)
+class SeasonCalendar:
+    """A season's matches by start, and the next `CALENDAR_MATCHES` not finished."""
+
+    season: str
+    matches: tuple[MatchLine, ...]
+    coming: tuple[MatchLine, ...]
+
+
+async def season_calendar_of(
+    store: GuildStore, season: str, club: str | None, now: dt.datetime
+) -> SeasonCalendar:
+    """The season's (or one club's) matches with starts and CL-15 deadlines; `coming`: those
+    not finished that start at or after `now`."""
+    async with store.read() as view:
+        record = await find_season(view.seasons, season)
+        only = None if club is None else (await find_club(view.clubs, club)).id
+        names = {c.id: c.name for c in await view.clubs.all()}
+        divisions = {d.id: d.name for d in await view.seasons.divisions(record.id)}
+        matches = [
+            m
+            for m in await view.matches.of_season(record.id)
+            if only is None or only in (m.home_club_id, m.away_club_id)
+        ]
+    lines = match_lines(record, matches, divisions, names)
+    coming = tuple(m for m in lines if not m.finished and m.start >= now)[:CALENDAR_MATCHES]
+    return SeasonCalendar(record.name, lines, coming)

@@ -1,0 +1,56 @@
+"""A season as a file: league HQ imports one (validated by the season-file adapter, written
+by the league store in one unit of work) or anyone exports one."""
+
+from __future__ import annotations
+
+import json
+
+from bot.app.actor import Actor, Role
+from bot.app.errors import UserError
+from bot.app.inputs import NAME_LIMIT, clean_text
+from bot.formats.season_file import SeasonFileError, dump_season, load_season
+from bot.league.references import find_season
+from bot.league.store import LeagueStoreError, import_season
+from bot.league.store import load_season as load_stored
+from storage.guild import GuildStore
+from storage.seasons import SeasonRecord
+
+
+async def import_season_file(
+    store: GuildStore, actor: Actor, data: bytes, name: str | None = None
+) -> SeasonRecord:
+    """League HQ imports a season file as a new season (named `name`, else the file's)."""
+    actor.require(Role.HQ)
+    title = None if name is None else clean_text(name, "season name", NAME_LIMIT)
+    try:
+        season = load_season(data)
+    except SeasonFileError as error:
+        path, problem = error.problems[0]
+        more = f" (and {len(error.problems) - 1} more)" if len(error.problems) > 1 else ""
+        where = f"{path}: " if path else ""  # no path: the file as a whole (not JSON)
+        raise UserError(f"The season file is not valid: {where}{problem}{more}.") from None
+    async with store.read() as view:
+        taken = (title or season.name).strip()
+        if await view.seasons.by_name(taken) is not None:
+            # Said here, in Discord's words: the store's own message names the CLI's --replace.
+            raise UserError(
+                f"A season named {taken!r} exists already: import it under another name"
+                " with the `name` option."
+            )
+    async with store.change(
+        actor.user_id, "season.import", f"season:{title or season.name}"
+    ) as uow:
+        try:
+            return await import_season(uow, season, name=title)
+        except LeagueStoreError as error:
+            raise UserError(f"The season cannot be imported: {error}.") from None
+
+
+async def export_season_file(store: GuildStore, season: str | int) -> tuple[str, bytes]:
+    """The season's file name and JSON (anyone may read a season)."""
+    async with store.read() as view:
+        record = await find_season(view.seasons, season)
+        facts = await load_stored(view, record)
+    text = json.dumps(dump_season(facts), indent=2, sort_keys=True, ensure_ascii=False)
+    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in record.name)
+    return f"{safe or 'season'}.json", (text + "\n").encode()

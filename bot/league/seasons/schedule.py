@@ -1,0 +1,202 @@
+"""Schedule a season (CL-12, CL-13, CL-22): Berger pairings per division on the calendar
+dates at the season's local start time, stored with every match's jobs in one unit of work.
+
+Asked for a preview it stores nothing (the cog shows it with Confirm / Cancel); on confirm
+it stores. Scheduling again gives the same fixtures (nothing is written), and is refused
+once any match holds a fact (a challenge, a result, a decision …).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from bot.app.actor import Actor, Role
+from bot.app.errors import UserError
+from bot.app.inputs import named
+from bot.league.matches.jobs import cancel_jobs, job_kinds, schedule_jobs
+from bot.league.references import find_season
+from bot.rendering import announcements
+from bot.runtime.announce import announce
+from core.berger import berger_table
+from core.league.schedule import Fixture, division_schedule
+from storage.guild import GuildStore, GuildView, UnitOfWork
+from storage.matches import NewMatch
+from storage.seasons import SeasonRecord
+
+MAX_CALENDAR_DAYS = 3 * 366
+"""A schedule longer than this is a typo in the calendar."""
+
+
+@dataclass(frozen=True)
+class PlannedMatch:
+    """One fixture of the plan: its division and clubs by id, and the fixture itself."""
+
+    division_id: int
+    home_club_id: int
+    away_club_id: int
+    fixture: Fixture
+
+
+@dataclass(frozen=True)
+class ScheduledRound:
+    """One round of a schedule: its number, its first start and its fixtures (all divisions)."""
+
+    number: int
+    start: dt.datetime
+    fixtures: tuple[Fixture, ...]
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """The season's fixtures; `stored` once confirmed, `unchanged` when they were stored
+    already exactly so (nothing written)."""
+
+    season: SeasonRecord
+    matches: tuple[PlannedMatch, ...]
+    stored: bool
+    unchanged: bool
+
+    @property
+    def rounds(self) -> tuple[ScheduledRound, ...]:
+        """The fixtures by round number, each round with its earliest start (the preview)."""
+        by_round: dict[int, list[Fixture]] = {}
+        for planned in self.matches:
+            by_round.setdefault(planned.fixture.round, []).append(planned.fixture)
+        return tuple(
+            ScheduledRound(n, min(f.start for f in by_round[n]), tuple(by_round[n]))
+            for n in sorted(by_round)
+        )
+
+
+def _calendar(season: SeasonRecord, rounds: int) -> list[dt.date]:
+    """CL-13: the dates of rounds 1..`rounds`: the season's explicit dates, else the first
+    round every `round_days` days."""
+    if season.round_dates is not None:
+        return list(season.round_dates)
+    if season.first_round is None:
+        raise UserError(f"Season {named(season.name)} has no first round date: set it first.")
+    if (rounds - 1) * season.round_days > MAX_CALENDAR_DAYS:
+        raise UserError(f"Season {named(season.name)}'s calendar would run for years: check it.")
+    return [season.first_round + dt.timedelta(days=season.round_days * k) for k in range(rounds)]
+
+
+def _prefixes(names: list[str]) -> list[str]:
+    """A distinct match-id prefix per division: its initials, with its position if two
+    divisions share them."""
+    initials = ["".join(w[0] for w in n.split() if w).upper() or "D" for n in names]
+    return [p if initials.count(p) == 1 else f"{p}{i + 1}" for i, p in enumerate(initials)]
+
+
+async def _plan(view: GuildView | UnitOfWork, season: SeasonRecord) -> list[PlannedMatch]:
+    """CL-12: Berger pairings of every division with clubs, on the season's calendar."""
+    divisions = await view.seasons.divisions(season.id)
+    members = await view.seasons.members(season.id)
+    names: dict[int, str] = {}
+    for m in members:
+        club = await view.clubs.get(m.club_id)
+        assert club is not None
+        names[m.club_id] = club.name
+    ids = {name: club_id for club_id, name in names.items()}
+    plan: list[PlannedMatch] = []
+    for division, prefix in zip(divisions, _prefixes([d.name for d in divisions]), strict=True):
+        clubs = [names[m.club_id] for m in members if m.division_id == division.id]
+        if not clubs:
+            continue
+        if len(clubs) < 2:
+            raise UserError(f"Division {named(division.name)} has one club: it needs at least two.")
+        calendar = _calendar(season, len(berger_table(len(clubs)).rounds))
+        try:
+            schedule = division_schedule(
+                division.name,
+                clubs,
+                calendar,
+                id_prefix=prefix,
+                at=season.rules.start_time,
+                zone=season.rules.start_zone,
+                max_clubs=season.rules.clubs_per_division,
+            )
+        except ValueError as error:
+            raise UserError(f"Season {named(season.name)} cannot be scheduled: {error}.") from None
+        plan += [PlannedMatch(division.id, ids[f.home], ids[f.away], f) for f in schedule.fixtures]
+    if not plan:
+        raise UserError(f"Season {named(season.name)} has no division with clubs to schedule.")
+    return plan
+
+
+Row = tuple[str, int, int, int, dt.datetime]
+
+
+def _same(plan: list[PlannedMatch], stored: list[Row]) -> bool:
+    wanted = sorted(
+        (p.fixture.id, p.fixture.round, p.home_club_id, p.away_club_id, p.fixture.start)
+        for p in plan
+    )
+    return wanted == sorted(stored)
+
+
+async def schedule_season(
+    store: GuildStore, actor: Actor, season: str | int, *, confirm: bool
+) -> Schedule:
+    """CL-12, CL-13: league HQ schedules a season: a preview (`confirm` False, nothing
+    stored) or the fixtures stored with their jobs (`confirm` True)."""
+    actor.require(Role.HQ)
+    async with store.read() as view:
+        season_id = (await find_season(view.seasons, season)).id
+    if not confirm:
+        async with store.read() as view:
+            record = await find_season(view.seasons, season_id)
+            plan = await _plan(view, record)
+            unchanged = await _unchanged(view, record, plan)
+        return Schedule(record, tuple(plan), False, unchanged)
+    async with store.change(actor.user_id, "season.schedule", f"season:{season_id}") as uow:
+        record = await find_season(uow.seasons, season_id)
+        plan = await _plan(uow, record)
+        if await _unchanged(uow, record, plan):
+            uow.abandon()
+            return Schedule(record, tuple(plan), True, True)
+        await _store(uow, record, plan)
+    return Schedule(record, tuple(plan), True, False)
+
+
+async def _unchanged(
+    view: GuildView | UnitOfWork, season: SeasonRecord, plan: list[PlannedMatch]
+) -> bool:
+    """Whether the season's stored fixtures are this plan; refused once any match has facts."""
+    stored = await view.matches.of_season(season.id)
+    if not stored:
+        return False
+    with_facts = await view.matches.with_facts(season.id)
+    rows: list[Row] = [(m.key, m.round, m.home_club_id, m.away_club_id, m.start) for m in stored]
+    if _same(plan, rows):
+        return True
+    if with_facts:
+        raise UserError(
+            f"Season {named(season.name)} cannot be scheduled again: {len(with_facts)} match(es)"
+            " already hold facts (challenges, results or decisions)."
+        )
+    return False
+
+
+async def _store(uow: UnitOfWork, season: SeasonRecord, plan: list[PlannedMatch]) -> None:
+    for old in await uow.matches.delete_of_season(season.id):
+        await cancel_jobs(uow, old, job_kinds(season.rules))
+    ids = await uow.matches.add_many(
+        season.id,
+        [
+            NewMatch(
+                p.division_id,
+                p.fixture.id,
+                p.fixture.round,
+                p.home_club_id,
+                p.away_club_id,
+                p.fixture.start,
+            )
+            for p in plan
+        ],
+    )
+    for match_id, planned in zip(ids, plan, strict=True):
+        await schedule_jobs(uow, match_id, planned.fixture.start, season.rules)
+    await uow.seasons.set_status(season.id, "scheduled")
+    first = min(p.fixture.start for p in plan)
+    await announce(uow, announcements.season_scheduled(season.name, len(plan), first))

@@ -1,0 +1,1 @@
+"""Standings views and pins (CL-14, CL-17)."""

@@ -1,0 +1,42 @@
+"""`/standings` and `/crosstable` as a read use case: a season's divisions (or the one named)
+as views of the cached standings report, for the embed, image, CSV or crosstable to render."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.league.references import find_division, find_season
+from bot.league.store import StandingsCache
+from bot.rendering.division_view import DivisionView, division_view
+from storage.guild import GuildStore
+
+
+@dataclass(frozen=True)
+class SeasonViews:
+    """The season's name and the views of the divisions asked for, in the season's order."""
+
+    season: str
+    divisions: tuple[DivisionView, ...]
+
+
+async def standings_views(
+    store: GuildStore,
+    standings: StandingsCache,
+    season: str,
+    division: str | None = None,
+    as_of: dt.date | None = None,
+    ready: Callable[[], Awaitable[None]] | None = None,
+) -> SeasonViews:
+    """The views of every division of the season `season` names (of this guild only), or of
+    the division `division` names, as at the end of `as_of` (else now). `ready` runs once the
+    names are found, before the report is built (so a refusal comes first and stays private)."""
+    async with store.read() as view:
+        record = await find_season(view.seasons, season)
+        only = None if division is None else await find_division(view.seasons, record, division)
+    if ready is not None:
+        await ready()
+    report = await standings.report(store, record, as_of=as_of, now=store.database.clock())
+    names = [name for name, _ in report.divisions] if only is None else [only.name]
+    return SeasonViews(record.name, tuple(division_view(report, name) for name in names))

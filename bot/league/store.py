@@ -1,0 +1,281 @@
+"""The league's database adapter: a season's facts written into a guild's store, and read
+back as the same season values the season-file adapter produces, so `league_report` gives
+the same standings from either; plus the per-season standings cache keyed by its version."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from bot.league.matches.jobs import cancel_jobs, job_kinds
+from core.league import LeagueReport, league_report
+from core.league.season import (
+    Board,
+    Challenge,
+    ClubAtStart,
+    DirectorDisqualification,
+    DirectorForfeit,
+    Division,
+    Match,
+    Season,
+)
+from storage.decisions import NewDecision
+from storage.guild import GuildStore, GuildView, UnitOfWork
+from storage.matches import AtStartRecord, BoardRecord, ChallengeRecord, NewMatch
+from storage.rosters import ClosedAccount
+from storage.seasons import SeasonRecord
+
+
+class LeagueStoreError(ValueError):
+    """A season that cannot be imported as asked (its name is taken, a club differs)."""
+
+
+async def import_season(
+    uow: UnitOfWork, season: Season, *, name: str | None = None, replace: bool = False
+) -> SeasonRecord:
+    """Write a validated season into the unit of work's guild as a new season named `name`
+    (default: the season's own). Its clubs are the guild's clubs of those names (added,
+    approved, when new). A taken name is refused unless `replace`, which drops the old season
+    first (its matches' pending jobs cancelled); a club the guild spells differently is
+    refused (names are compared without case)."""
+    name = (name or season.name).strip()
+    existing = await uow.seasons.by_name(name)
+    if existing is not None:
+        if not replace:
+            raise LeagueStoreError(f"season {name!r} exists (use --replace to overwrite it)")
+        # Its matches' jobs go with them: SQLite gives a deleted match's id to the next one.
+        for old in await uow.matches.of_season(existing.id):
+            await cancel_jobs(uow, old.id, job_kinds(existing.rules))
+        await uow.seasons.delete(existing.id)
+    record = await uow.seasons.create(name, season.rules)
+    clubs: dict[str, int] = {}
+    for division in season.divisions:
+        for club_name in division.clubs:
+            club = await uow.clubs.by_name(club_name)
+            if club is None:
+                club = await uow.clubs.register(club_name, status="approved")
+            elif club.name != club_name:
+                raise LeagueStoreError(
+                    f"club {club_name!r} is {club.name!r} in this guild (names differ in case)"
+                )
+            clubs[club_name] = club.id
+    divisions: dict[str, int] = {}
+    for division in season.divisions:
+        row = await uow.seasons.add_division(record.id, division.name, division.min_players)
+        divisions[division.name] = row.id
+        for club_name in division.clubs:
+            await uow.seasons.add_club(record.id, row.id, clubs[club_name])
+    for club_name in season.withdrawn:
+        await uow.seasons.set_withdrawn(record.id, clubs[club_name])
+    fixtures = [
+        NewMatch(
+            division_id=divisions[m.division],
+            key=m.id,
+            round=m.round,
+            home_club_id=clubs[m.home],
+            away_club_id=clubs[m.away],
+            start=m.start,
+            finished_at=m.finished,
+            challenge=None
+            if m.challenge is None
+            else ChallengeRecord(
+                clubs[m.challenge.issued_by],
+                m.challenge.issued,
+                "declared",
+                m.challenge.accepted,
+                "declared" if m.challenge.accepted else None,
+            ),
+        )
+        for m in season.matches
+    ]
+    ids = await uow.matches.add_many(record.id, fixtures)
+    match_ids = {m.id: match_id for m, match_id in zip(season.matches, ids, strict=True)}
+    await uow.matches.add_boards_many(
+        record.id,
+        [
+            (
+                match_id,
+                BoardRecord(number, b.home_player, b.away_player, b.home_half, b.away_half),
+            )
+            for m, match_id in zip(season.matches, ids, strict=True)
+            for number, b in enumerate(m.boards, start=1)
+        ],
+    )
+    for m, match_id in zip(season.matches, ids, strict=True):
+        for club_name, facts in m.at_start.items():
+            await uow.matches.set_at_start(
+                match_id,
+                AtStartRecord(
+                    clubs[club_name],
+                    facts.members,
+                    facts.avg_rating,
+                    facts.players,
+                ),
+            )
+    for username in season.closed_accounts:
+        await uow.rosters.mark_closed(record.id, ClosedAccount(username))
+    for forfeit in season.director_forfeits:
+        await uow.decisions.record(
+            record.id,
+            NewDecision(
+                "forfeit",
+                forfeit.rule,
+                match_ids[forfeit.match],
+                clubs[forfeit.club],
+                forfeit.decided,
+            ),
+        )
+    for decision in season.director_disqualifications:
+        await uow.decisions.record(
+            record.id,
+            NewDecision(
+                "disqualification", decision.rule, None, clubs[decision.club], decision.decided
+            ),
+        )
+    uow.details["season"] = {"id": record.id, "name": name, "matches": len(ids)}
+    return record
+
+
+async def load_season(view: GuildView, record: SeasonRecord) -> Season:
+    """The season's facts from the database as the same domain values the season file gives
+    (`bot.formats.season_file.load_season`), so `league_report` computes the same league."""
+    clubs = {club.id: club.name for club in await view.clubs.all()}
+    divisions = await view.seasons.divisions(record.id)
+    members = await view.seasons.members(record.id)
+    matches = await view.matches.of_season(record.id)
+    boards = await view.matches.boards_of_season(record.id)
+    at_start = await view.matches.at_start_of_season(record.id)
+    closed = await view.rosters.closed_accounts(record.id)
+    decisions = await view.decisions.of_season(record.id)
+    division_names = {d.id: d.name for d in divisions}
+    keys = {m.id: m.key for m in matches}
+    built = []
+    for m in matches:
+        c = m.challenge
+        built.append(
+            Match(
+                id=m.key,
+                division=division_names[m.division_id],
+                round=m.round,
+                home=clubs[m.home_club_id],
+                away=clubs[m.away_club_id],
+                start=m.start,
+                finished=m.finished_at,
+                challenge=None
+                if c is None
+                else Challenge(clubs[c.issued_by], c.issued_at, c.accepted_at),
+                at_start={
+                    clubs[a.club_id]: ClubAtStart(a.members, a.avg_rating, a.players)
+                    for a in at_start.get(m.id, ())
+                },
+                boards=tuple(
+                    Board(b.home_player, b.away_player, b.home_half, b.away_half)
+                    for b in boards.get(m.id, ())
+                ),
+            )
+        )
+    return Season(
+        name=record.name,
+        divisions=tuple(
+            Division(
+                d.name,
+                d.min_players,
+                tuple(clubs[x.club_id] for x in members if x.division_id == d.id),
+            )
+            for d in divisions
+        ),
+        rules=record.rules,
+        matches=tuple(built),
+        closed_accounts=tuple(a.username for a in closed),
+        director_forfeits=tuple(
+            DirectorForfeit(keys[d.match_id], clubs[d.club_id], d.rule, d.decided_at)
+            for d in decisions
+            if d.kind == "forfeit" and d.match_id is not None and d.club_id is not None
+        ),
+        director_disqualifications=tuple(
+            DirectorDisqualification(clubs[d.club_id], d.rule, d.decided_at)
+            for d in decisions
+            if d.kind == "disqualification" and d.club_id is not None
+        ),
+        withdrawn=tuple(clubs[x.club_id] for x in members if x.withdrawn),
+    )
+
+
+def _time_points(season: Season) -> list[dt.datetime]:
+    """Every instant at which a report computed 'now' may change without a write: starts,
+    challenge deadlines, finishes and decisions (CL-15, CL-20, CL-23)."""
+    notice = dt.timedelta(hours=season.rules.challenge_deadline_hours)
+    points: list[dt.datetime] = []
+    for m in season.matches:
+        points += [m.start, m.start - notice]
+        if m.finished is not None:
+            points.append(m.finished)
+        if m.challenge is not None:
+            points.append(m.challenge.issued)
+            if m.challenge.accepted is not None:
+                points.append(m.challenge.accepted)
+    points += [f.decided for f in season.director_forfeits if f.decided is not None]
+    points += [q.decided for q in season.director_disqualifications if q.decided is not None]
+    return points
+
+
+@dataclass(frozen=True)
+class _Cached:
+    report: LeagueReport
+    valid_from: dt.datetime | None  # for reports as at "now": the window they hold in
+    valid_until: dt.datetime | None
+
+
+class StandingsCache:
+    """Computed league reports per (guild, season id, version, as_of): a season that has not
+    changed since costs one version lookup. A report as at "now" is kept only until the next
+    start, deadline or decision instant of the season, when it could change on its own."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._entries: OrderedDict[tuple[int, int, int, dt.date | None, bool], _Cached] = (
+            OrderedDict()
+        )
+        self._size = size
+        self.computed = 0  # how many reports were computed (a miss): tests and benchmarks
+
+    async def report(
+        self,
+        store: GuildStore,
+        record: SeasonRecord,
+        as_of: dt.date | None = None,
+        now: dt.datetime | None = None,
+    ) -> LeagueReport:
+        """The league report of the season as at `as_of` (else as at `now`), cached."""
+        async with store.read() as view:
+            version = await view.seasons.version(record.id)
+            if version is None:
+                raise LookupError(f"season {record.name!r} no longer exists")
+            key = (store.guild_id, record.id, version, as_of, as_of is None and now is not None)
+            hit = self._entries.get(key)
+            if hit is not None and _holds(hit, as_of, now):
+                self._entries.move_to_end(key)
+                return hit.report
+            season = await load_season(view, record)
+        cutoff_now = None if as_of is not None else now
+        report = league_report(season, as_of=as_of, now=cutoff_now)
+        self.computed += 1
+        valid_from = valid_until = None
+        if as_of is None and now is not None:
+            points = _time_points(season)
+            valid_from = max((p for p in points if p < now), default=None)
+            valid_until = min((p for p in points if p >= now), default=None)
+        self._entries[key] = _Cached(report, valid_from, valid_until)
+        self._entries.move_to_end(key)
+        while len(self._entries) > self._size:
+            self._entries.popitem(last=False)
+        return report
+
+
+def _holds(entry: _Cached, as_of: dt.date | None, now: dt.datetime | None) -> bool:
+    """Whether a cached report answers for `now` (always, for a fixed as_of or no now)."""
+    if as_of is not None or now is None:
+        return True
+    if entry.valid_from is not None and now <= entry.valid_from:
+        return False
+    return entry.valid_until is None or now < entry.valid_until

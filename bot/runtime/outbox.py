@@ -1,0 +1,229 @@
+"""The outbox sender: delivers the messages units of work queued (`uow.outbox.post`), in order
+per channel, and marks one sent only once Discord accepted it (keeping the message id).
+
+Each new message carries the nonce `outbox-<row id>` with `enforce_nonce`: Discord answers a
+repeated send of the same nonce with the message it already created, so a crash between
+"accepted by Discord" and "marked sent" does not post twice. 5xx, 429 and network errors are
+retried with exponential back-off (a 429's retry-after is honoured); a missing channel or
+message (404), a missing permission (403) or a refused body (other 4xx) is recorded as a
+permanent failure, which `/setup show` reports. A message pings exactly the users stored with
+it (`ping_users`, usually none), whatever its text says.
+
+On a virtual clock (`timer=`, the offline replay) there is no background task: a wake puts a
+pass on the clock at "now" and a pass puts the next one at the earliest retry, so the clock's
+`advance_to` drives delivery and nothing waits for real time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+from discord.http import HTTPClient, handle_message_parameters
+
+from bot.app.mentions import pinging
+from bot.runtime.wake_loop import WakeLoop
+from storage.database import Database
+from storage.guild import Committed, GuildStore
+from storage.outbox import OutboxMessage, pending_messages
+
+if TYPE_CHECKING:
+    from bot.runtime.scheduler import Timer
+
+log = logging.getLogger(__name__)
+
+PASS_TIMER = "outbox-pass"
+"""The key of the sender's next pass on a virtual clock."""
+
+FIRST_RETRY = timedelta(seconds=2)
+LONGEST_RETRY = timedelta(minutes=15)
+IDLE_CHECK = timedelta(minutes=5)
+
+
+class Transient(Exception):
+    """A send that may succeed later; `retry_after` is Discord's wait, when it said one."""
+
+    def __init__(self, reason: str, retry_after: float | None = None) -> None:
+        super().__init__(reason)
+        self.retry_after = retry_after
+
+
+class Permanent(Exception):
+    """A send that cannot succeed as it stands (missing channel, permission, refused body)."""
+
+
+def backoff(attempts: int) -> timedelta:
+    """The wait after `attempts` failed tries: 2 s, 4 s, 8 s … at most 15 minutes."""
+    return min(LONGEST_RETRY, FIRST_RETRY * 2 ** min(attempts, 20))
+
+
+def classify(error: Exception) -> Transient | Permanent:
+    """Whether a failed send is worth retrying, with a short reason for the record."""
+    if isinstance(error, discord.RateLimited):
+        return Transient("429 rate limited", error.retry_after)
+    if isinstance(error, discord.HTTPException):
+        text = f"{error.status} {error.text or getattr(error.response, 'reason', '')}".strip()
+        if error.status == 429:
+            return Transient(text, _retry_after(error))
+        if error.status >= 500:
+            return Transient(text)
+        if error.status == 403:
+            return Permanent(f"missing permission: {text}")
+        if error.status == 404:
+            return Permanent(f"missing channel or message: {text}")
+        return Permanent(f"refused: {text}")
+    if isinstance(error, (aiohttp.ClientError, OSError, asyncio.TimeoutError)):
+        return Transient(f"network: {type(error).__name__}: {error}")
+    raise error
+
+
+def _retry_after(error: discord.HTTPException) -> float | None:
+    headers = getattr(error.response, "headers", None) or {}
+    try:
+        return float(headers["Retry-After"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+class OutboxSender(WakeLoop):
+    """Works through the outbox: `deliver_due()` is one pass; `start()` runs passes whenever a
+    unit of work that posted commits (`on_commit`) or a retry falls due. A message in flight
+    at `stop()` stays pending and is sent again, under its nonce, at the next start."""
+
+    def __init__(
+        self,
+        database: Database,
+        http: HTTPClient,
+        *,
+        clock: Callable[[], datetime] | None = None,
+        timer: Timer | None = None,
+    ) -> None:
+        super().__init__()
+        self.database = database
+        self.http = http
+        self.clock = clock or database.clock
+        self.timer = timer
+
+    def on_commit(self, committed: Committed) -> None:
+        """A unit of work committed: if it posted, deliver now."""
+        if committed.messages:
+            self.wake()
+
+    def wake(self) -> None:
+        """Run a delivery pass as soon as possible (on a virtual clock: at its "now")."""
+        if self.timer is not None:
+            self.timer.add(PASS_TIMER, self.clock(), self._timed_pass)
+        else:
+            self._wake.set()
+
+    def start(self) -> None:
+        """Deliver in the background until `stop()` (call inside the running loop); on a
+        virtual clock, put a first pass on it instead."""
+        if self.timer is not None:
+            self.wake()
+        elif self._task is None:
+            self._spawn("arbiter outbox")
+            self.wake()
+
+    async def _background_pass(self) -> None:
+        try:
+            await self.deliver_due()
+        except Exception:  # a database error: keep the loop, try again at the next wake
+            log.exception("outbox delivery pass failed")
+
+    async def _timed_pass(self) -> None:
+        # One pass on the virtual clock, then the next at the earliest retry (at least a
+        # second on, so a zero retry-after cannot hold the clock at one instant).
+        assert self.timer is not None
+        await self._background_pass()
+        retry_at = await self._next_retry()
+        if retry_at is not None:
+            earliest = self.clock() + timedelta(seconds=1)
+            self.timer.add(PASS_TIMER, max(retry_at, earliest), self._timed_pass)
+
+    async def _wait(self) -> None:
+        retry_at = await self._next_retry()
+        timeout = IDLE_CHECK if retry_at is None else retry_at - self.clock()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), max(timeout.total_seconds(), 0))
+        self._wake.clear()
+
+    async def _next_retry(self) -> datetime | None:
+        waits = [m.next_attempt_at for m in await pending_messages(self.database)]
+        return min((w for w in waits if w is not None), default=None)
+
+    async def deliver_due(self) -> list[OutboxMessage]:
+        """One pass: send every pending message that is due, oldest first per channel; a
+        channel whose oldest message must wait holds its later ones back. Returns the sent."""
+        sent: list[OutboxMessage] = []
+        held: set[int] = set()
+        for message in await pending_messages(self.database):
+            if message.channel_id in held:
+                continue
+            now = self.clock()
+            if message.next_attempt_at is not None and message.next_attempt_at > now:
+                held.add(message.channel_id)
+                continue
+            outcome = await self._deliver(message)
+            if outcome == "sent":
+                sent.append(message)
+            elif outcome == "wait":
+                held.add(message.channel_id)
+        return sent
+
+    async def _deliver(self, message: OutboxMessage) -> str:
+        """Send one message and record the outcome: "sent", "failed" (for good) or "wait"."""
+        store = GuildStore(self.database, message.guild_id)
+        try:
+            discord_id = await self._send(message)
+        except Exception as error:  # classified; anything unexpected is re-raised there
+            outcome = classify(error)
+            if isinstance(outcome, Permanent):
+                log.warning(
+                    "outbox %d to channel %d failed: %s", message.id, message.channel_id, outcome
+                )
+                async with store.change(None, "outbox.failed", f"outbox:{message.id}") as uow:
+                    await uow.outbox.mark_failed(message.id, str(outcome))
+                return "failed"
+            wait = (
+                timedelta(seconds=outcome.retry_after)
+                if outcome.retry_after is not None
+                else backoff(message.attempts)
+            )
+            async with store.change(None, "outbox.retry", f"outbox:{message.id}") as uow:
+                await uow.outbox.retry_later(message.id, self.clock() + wait, str(outcome))
+            return "wait"
+        async with store.change(None, "outbox.sent", f"outbox:{message.id}") as uow:
+            await uow.outbox.mark_sent(message.id, discord_id)
+        return "sent"
+
+    async def _send(self, message: OutboxMessage) -> int:
+        embeds = [discord.Embed.from_dict(embed) for embed in message.embeds]
+        options: dict[str, Any] = {
+            "content": message.content,
+            "embeds": embeds,
+            "allowed_mentions": pinging(message.ping_users),
+        }
+        if message.edit_of is not None:
+            with handle_message_parameters(**options) as params:
+                _add_components(params.payload, message)
+                data = await self.http.edit_message(
+                    message.channel_id, message.edit_of, params=params
+                )
+        else:
+            with handle_message_parameters(**options, nonce=message.nonce) as params:
+                _add_components(params.payload, message)
+                data = await self.http.send_message(message.channel_id, params=params)
+        return int(data["id"])
+
+
+def _add_components(payload: dict[str, Any] | None, message: OutboxMessage) -> None:
+    """Send the message's component rows as stored (buttons of a persistent view)."""
+    if payload is not None and message.components is not None:
+        payload["components"] = [dict(row) for row in message.components]

@@ -1,1 +1,0 @@
-"""Use cases shared by cogs, scheduler jobs and the CLI; each returns what happened."""

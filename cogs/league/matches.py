@@ -1,0 +1,176 @@
+"""`/match`: list and show matches, a club's challenge and its acceptance (CL-15), a result
+imported from chess.com now or entered by an arbiter from a boards CSV, a director's
+reschedule. After a result the reply shows the score, the adjusted boards and new ranks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import autocomplete
+from bot.app.arbiter import ArbiterBot
+from bot.app.command_input import actor_of, parse_instant, read_boards
+from bot.app.permissions import guild_store, is_arbiter, is_director
+from bot.app.ui.pages import send_pages
+from bot.chesscom.client import ChessComClient
+from bot.league.matches import results, service
+from bot.league.matches.card import match_card, result_card
+from bot.league.matches.lines import match_line
+from bot.league.matches.listing import season_matches
+from bot.rendering.division_view import rank_text
+from bot.rendering.escape import user_text
+from bot.rendering.league_embeds import (
+    countdown,
+    match_embed,
+    match_list,
+    result_embed,
+    when,
+)
+
+
+class Matches(commands.Cog):
+    """The league's matches."""
+
+    group = app_commands.Group(
+        name="match", description="Matches: challenges, results, reschedules.", guild_only=True
+    )
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+
+    @group.command(name="list", description="A season's matches (of a club, a round, or yours).")
+    @app_commands.describe(
+        season="The season.",
+        club="Only this club's.",
+        round="Only this round.",
+        mine="Only your clubs'.",
+    )
+    @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
+    async def list_(
+        self,
+        interaction: discord.Interaction,
+        season: str,
+        club: str | None = None,
+        round: app_commands.Range[int, 1, 100] | None = None,
+        mine: bool = False,
+    ) -> None:
+        """Paginated, in start order."""
+        admin = interaction.user.id if mine else None
+        found = await season_matches(guild_store(interaction), season, club, round, admin)
+        record, lines = found.season, found.matches
+        await send_pages(interaction, match_list(f"{user_text(record.name)}: matches", lines))
+
+    @group.command(
+        name="show", description="A match: start, deadline countdown, challenge, boards."
+    )
+    @app_commands.describe(match="The match.", season="Refuse a match of another season.")
+    @app_commands.autocomplete(match=autocomplete.matches)
+    @app_commands.autocomplete(season=autocomplete.seasons)
+    async def show(
+        self, interaction: discord.Interaction, match: int, season: str | None = None
+    ) -> None:
+        """Anyone may read a match."""
+        card = await match_card(guild_store(interaction), self.bot.standings, match, season)
+        line, rows = card.line, list(card.boards)
+        # SURFACE: /match show lists the match's forfeits (CL-15, CL-5/6/20, a director's).
+        forfeits = [f"{f.club} ({f.rule})" for f in card.forfeits]
+        await send_pages(interaction, match_embed(line, rows, forfeits))
+
+    @group.command(name="challenge", description="Your club issued the chess.com challenge.")
+    @app_commands.describe(match="The match.", chesscom_match="The chess.com match id or URL.")
+    @app_commands.autocomplete(match=autocomplete.matches)
+    async def challenge(
+        self, interaction: discord.Interaction, match: int, chesscom_match: str
+    ) -> None:
+        """CL-15: declared by an admin of a club of the match."""
+        store = guild_store(interaction)
+        event = await service.record_challenge_issued(
+            store, await actor_of(store, interaction), match, chesscom_match
+        )
+        line = await match_line(store, event.match)
+        await interaction.response.send_message(
+            f"Challenge of match #{line.id} ({user_text(line.home)} – {user_text(line.away)})"
+            f" recorded; it must be accepted before {countdown(line.deadline)}."
+        )
+
+    @group.command(name="accept", description="Your club accepted the other club's challenge.")
+    @app_commands.describe(match="The match.")
+    @app_commands.autocomplete(match=autocomplete.matches)
+    async def accept(self, interaction: discord.Interaction, match: int) -> None:
+        """CL-15: declared by an admin of the club that did not issue it."""
+        store = guild_store(interaction)
+        event = await service.record_challenge_accepted(
+            store, await actor_of(store, interaction), match
+        )
+        line = await match_line(store, event.match)
+        await interaction.response.send_message(
+            f"Challenge of match #{line.id} ({user_text(line.home)} – {user_text(line.away)})"
+            " accepted."
+        )
+
+    @group.command(name="report", description="Import the finished match from chess.com now.")
+    @app_commands.describe(
+        match="The match.", chesscom_match="The chess.com match (if not linked)."
+    )
+    @app_commands.autocomplete(match=autocomplete.matches)
+    async def report(
+        self, interaction: discord.Interaction, match: int, chesscom_match: str | None = None
+    ) -> None:
+        """CL-14, CL-19: deferred first (chess.com may be slow)."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        await results.authorise_report(store, actor, match)  # a refusal stays private
+        await interaction.response.defer(thinking=True)
+        async with ChessComClient(self.bot.config.chesscom) as client:
+            event = await results.import_chesscom_result(
+                store, client, actor, match, chesscom_match
+            )
+        await interaction.followup.send(embed=await self._result(store, event.match))
+
+    @group.command(name="result", description="Enter a match's boards from a CSV (arbiter).")
+    @app_commands.describe(
+        match="The match.", file="board,home_player,away_player,home_points,away_points"
+    )
+    @app_commands.autocomplete(match=autocomplete.matches)
+    @is_arbiter()
+    async def result(
+        self, interaction: discord.Interaction, match: int, file: discord.Attachment
+    ) -> None:
+        """CL-14: the manual fallback; a bad line is named."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        # No defer: nothing here calls chess.com, and a refusal (a bad line) after a public
+        # defer could not be private.
+        rows = await read_boards(file)
+        event = await results.enter_manual_result(store, actor, match, rows)
+        await interaction.response.send_message(embed=await self._result(store, event.match))
+
+    async def _result(self, store: Any, match: Any) -> discord.Embed:
+        """The score, how it counts (CL-18/19 adjustments with why) and both clubs' ranks."""
+        card = await result_card(store, self.bot.standings, match)
+        line, counted, adjusted = card.line, card.counted, list(card.adjusted)
+        ranks = [(club, "—" if row is None else rank_text(row)) for club, row in card.ranks]
+        return result_embed(line, card.score, counted, adjusted, ranks)
+
+    @group.command(name="reschedule", description="Move a match not yet played (director).")
+    @app_commands.describe(match="The match.", start="New start, YYYY-MM-DD HH:MM (UTC).")
+    @app_commands.autocomplete(match=autocomplete.matches)
+    @is_director()
+    async def reschedule(self, interaction: discord.Interaction, match: int, start: str) -> None:
+        """CL-13, CL-15: the deadline and the match's jobs move with it."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        instant = parse_instant(start, "new start", store.database.clock())
+        event = await service.reschedule_match(store, actor, match, instant)
+        await interaction.response.send_message(
+            f"Match #{event.match.id} now starts {when(event.match.start)}; challenge deadline "
+            f"{countdown(event.deadline)}."
+        )
+
+
+async def setup(bot: ArbiterBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Matches(bot))

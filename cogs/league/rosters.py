@@ -1,0 +1,214 @@
+"""`/roster`: link a chess.com account, check a club's players fielded this season (CL-18
+multi-team, CL-19 closed accounts, CL-21 timeout ratios), record a removal and verify it
+(CL-21: a removal the bot cannot verify goes to the directors as a forfeit motion), and list
+a club's removals."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from fractions import Fraction
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import autocomplete
+from bot.app.arbiter import ArbiterBot
+from bot.app.command_input import actor_of
+from bot.app.permissions import guild_store, is_club_admin
+from bot.app.ui.members import director_ids
+from bot.app.ui.pages import send_pages
+from bot.chesscom.client import ChessComClient, ChessComError
+from bot.chesscom.models import PlayerStats
+from bot.league.electorate import DirectorsUnknown, Unreadable
+from bot.league.rosters import service
+from bot.league.rosters.check import check_roster
+from bot.league.rosters.removal_checks import PlayerStatsSource, verify_removal
+from bot.rendering.escape import user_text
+from bot.rendering.league_embeds import paged
+
+
+class _NoChessCom:
+    """Stands in for chess.com when no contact is configured (chess.com requires one)."""
+
+    async def player_stats(self, username: str) -> PlayerStats:
+        """Always unknown."""
+        raise ChessComError("chess.com is not configured (no contact)", "")
+
+
+class Rosters(commands.Cog):
+    """Club rosters (CL-18, CL-19, CL-21)."""
+
+    group = app_commands.Group(
+        name="roster",
+        description="chess.com accounts, roster checks and removals.",
+        guild_only=True,
+    )
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+
+    @asynccontextmanager
+    async def _chesscom(self) -> AsyncIterator[PlayerStatsSource]:
+        """The bot's chess.com client, or one from the config, or none without a contact."""
+        if self.bot.chesscom is not None:
+            yield self.bot.chesscom
+        elif self.bot.config.chesscom.contact.strip():
+            async with ChessComClient(self.bot.config.chesscom) as client:
+                yield client
+        else:
+            yield _NoChessCom()
+
+    @group.command(name="link", description="Link your chess.com account (admins: a member's).")
+    @app_commands.describe(
+        chesscom_username="The chess.com username.",
+        user="Whose account (club admins only; default: yours).",
+    )
+    async def link(
+        self,
+        interaction: discord.Interaction,
+        chesscom_username: str,
+        user: discord.Member | None = None,
+    ) -> None:
+        """A player links their own account; a club admin may link another member's."""
+        store = guild_store(interaction)
+        event = await service.link_account(
+            store, await actor_of(store, interaction), chesscom_username, user.id if user else None
+        )
+        await interaction.response.send_message(
+            f"chess.com account **{user_text(event.username)}** is linked to <@{event.user_id}>.",
+            ephemeral=True,
+        )
+
+    @group.command(name="check", description="A club's players this season: CL-18, CL-19, CL-21.")
+    @app_commands.describe(club="The club.", season="The season (default: the club's current).")
+    @app_commands.autocomplete(club=autocomplete.clubs, season=autocomplete.seasons)
+    async def check(
+        self, interaction: discord.Interaction, club: str, season: str | None = None
+    ) -> None:
+        """Multi-team players and closed accounts from the season's facts; timeout ratios
+        above the season's limit read from chess.com now (deferred first)."""
+        store = guild_store(interaction)
+
+        async def ready() -> None:  # an unknown club or season was refused privately
+            await interaction.response.defer(thinking=True)
+
+        async with self._chesscom() as chesscom:
+            found = await check_roster(store, self.bot.standings, chesscom, club, season, ready)
+        players = found.players
+        lines = [f"**{len(players)} players fielded** in {found.season}:"]
+        lines += [
+            f"{user_text(name)} · {games} game{'s' * (games != 1)}"
+            for name, games in players.items()
+        ]
+        lines.append("**Multi-team players (CL-18):**")
+        lines += [
+            f"**{user_text(p.player)}**: home club {user_text(p.home_club)},"
+            f" {p.other_matches} matches for others"
+            for p in found.multi_team
+        ] or ["none"]
+        lines.append("**Closed accounts (CL-19):**")
+        lines += [f"**{user_text(n)}**" for n in found.closed] or ["none"]
+        lines.append(f"**Timeout ratio above {_percent(found.timeout_limit)} % (CL-21):**")
+        lines += [f"**{user_text(a.player)}**: {a.percent:g} % (CL-21)" for a in found.above] or [
+            "none"
+        ]
+        if found.unknown:
+            lines.append(f"Not read from chess.com: {user_text(', '.join(found.unknown))}")
+        await send_pages(
+            interaction, paged(f"{user_text(found.club)}: roster check", lines, "No players.")
+        )
+
+    @group.command(name="remove", description="Record removing a player from your club (CL-21).")
+    @app_commands.describe(
+        club="Your club.",
+        player="The player's chess.com username.",
+        reason="multi-team (CL-18), timeouts (CL-21) or other.",
+        note="A note for the directors.",
+        season="The season (default: the club's current).",
+    )
+    @app_commands.autocomplete(
+        club=autocomplete.clubs, player=autocomplete.players, season=autocomplete.seasons
+    )
+    @is_club_admin()
+    async def remove(
+        self,
+        interaction: discord.Interaction,
+        club: str,
+        player: str,
+        reason: Literal["multi-team", "timeouts", "other"],
+        note: str | None = None,
+        season: str | None = None,
+    ) -> None:
+        """Recorded first, with its `roster.verify` job (so a crash loses no verification);
+        then verified at once from the facts and chess.com (deferred) — once, whichever of
+        this and the job comes first — and a forfeit motion opened when it cannot be verified."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        event = await service.record_removal(store, actor, season, club, player, reason, note)
+        await interaction.response.defer(thinking=True)
+        try:
+            electorate: list[int] | Unreadable = await director_ids(interaction)
+        except DirectorsUnknown as unknown:
+            electorate = unknown.cause
+        async with self._chesscom() as chesscom:
+            verified = await verify_removal(
+                store,
+                event.removal_id,
+                chesscom,
+                electorate,
+            )
+        said = (
+            f"Removal of **{user_text(event.username)}** from **{user_text(club)}** recorded"
+            f" ({event.reason})."
+        )
+        if verified.deferred:
+            outcome = f"Not verified yet: {verified.no_motion}."
+        elif verified.check.justified:
+            outcome = f"Verified: {user_text(verified.check.explanation)}."
+        elif verified.motion is not None:
+            outcome = (
+                f"Not verified: {user_text(verified.check.explanation)}."
+                f" Motion #{verified.motion.id} puts a forfeit to the directors (`/vote show`)."
+            )
+        else:
+            outcome = (
+                f"Not verified: {user_text(verified.check.explanation)}."
+                f" No motion: {verified.no_motion}."
+            )
+        await interaction.followup.send(f"{said}\n{outcome}")
+
+    @group.command(name="removals", description="A club's roster removals and their checks.")
+    @app_commands.describe(club="The club.", season="The season (default: the club's current).")
+    @app_commands.autocomplete(club=autocomplete.clubs, season=autocomplete.seasons)
+    async def removals(
+        self, interaction: discord.Interaction, club: str, season: str | None = None
+    ) -> None:
+        """Every removal of the club in the season, with its verification."""
+        listed = await service.club_removals(guild_store(interaction), club, season)
+        found, record, removals = listed.club, listed.season, listed.removals
+        lines = [
+            f"**{user_text(r.username)}** · {r.reason} · {r.verification} · "
+            f"{discord.utils.format_dt(r.requested_at, 'd')}"
+            + (f" · {user_text(r.note)}" if r.note else "")
+            for r in removals
+        ]
+        await send_pages(
+            interaction,
+            paged(
+                f"{user_text(found.name)}: removals ({user_text(record.name)})",
+                lines,
+                "No removals.",
+            ),
+        )
+
+
+def _percent(value: Fraction) -> str:
+    return f"{float(value):g}"
+
+
+async def setup(bot: ArbiterBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Rosters(bot))

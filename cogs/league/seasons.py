@@ -1,0 +1,263 @@
+"""`/season`: create a season, its divisions and clubs, schedule it (preview, then Confirm),
+show it, its calendar (embed + .ics), the CL-8 proposal, and season files in and out."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import autocomplete
+from bot.app.arbiter import ArbiterBot
+from bot.app.command_input import actor_of, parse_day, read_attachment
+from bot.app.permissions import guild_store, is_hq
+from bot.app.ui.confirm import ConfirmView
+from bot.app.ui.motion_buttons import DivisionMakeupButton
+from bot.app.ui.pages import send_pages
+from bot.league.seasons import files as season_files
+from bot.league.seasons import schedule
+from bot.league.seasons import service as seasons
+from bot.league.seasons.calendar import season_calendar_of
+from bot.league.seasons.card import season_card
+from bot.league.seasons.promotion import season_promotion
+from bot.rendering.calendar_ics import CalendarMatch, season_calendar
+from bot.rendering.escape import user_text
+from bot.rendering.league_embeds import (
+    calendar_embeds,
+    paged,
+    schedule_preview,
+    season_embed,
+)
+
+
+class Seasons(commands.Cog):
+    """The league's seasons."""
+
+    group = app_commands.Group(
+        name="season",
+        description="Create, schedule and show the league's seasons.",
+        guild_only=True,
+    )
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+        self.previews: dict[int, ConfirmView] = {}
+        """Open schedule previews by message id (tests expire them without waiting)."""
+
+    @group.command(name="create", description="Create a season with the rules of the config (HQ).")
+    @app_commands.describe(
+        name="The season's name.",
+        first_round="The first round's date, YYYY-MM-DD.",
+        round_days="Days between rounds (default 7).",
+    )
+    @is_hq()
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        first_round: str,
+        round_days: app_commands.Range[int, 1, 366] = 7,
+    ) -> None:
+        """CL-1, CL-7: rules and divisions frozen from the config."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        day = parse_day(first_round, "first round", store.database.clock().date())
+        event = await seasons.create_season(
+            store, actor, self.bot.config.rules.cl, name, day, round_days
+        )
+        names = ", ".join(user_text(d.name) for d in event.divisions) or "none yet"
+        await interaction.response.send_message(
+            f"Season **{user_text(event.season.name)}** created: first round {day.isoformat()},"
+            f" every {round_days} days; divisions: {names}."
+        )
+
+    @group.command(name="division-add", description="Add a division below the others (HQ).")
+    @app_commands.describe(
+        season="The season.", name="The division's name.", min_players="Its minimum players."
+    )
+    @app_commands.autocomplete(season=autocomplete.seasons)
+    @is_hq()
+    async def division_add(
+        self,
+        interaction: discord.Interaction,
+        season: str,
+        name: str,
+        min_players: app_commands.Range[int, 1, 1000],
+    ) -> None:
+        """CL-7, CL-9..11."""
+        store = guild_store(interaction)
+        event = await seasons.add_division(
+            store, await actor_of(store, interaction), season, name, min_players
+        )
+        await interaction.response.send_message(
+            f"Division **{user_text(event.division.name)}** added to"
+            f" {user_text(event.season.name)}."
+        )
+
+    @group.command(name="club-add", description="Put an approved club in a division (HQ).")
+    @app_commands.describe(season="The season.", division="The division.", club="The club.")
+    @app_commands.autocomplete(
+        season=autocomplete.seasons, division=autocomplete.divisions, club=autocomplete.clubs
+    )
+    @is_hq()
+    async def club_add(
+        self, interaction: discord.Interaction, season: str, division: str, club: str
+    ) -> None:
+        """CL-12: up to the season's clubs per division."""
+        store = guild_store(interaction)
+        event = await seasons.add_club(
+            store, await actor_of(store, interaction), season, division, club
+        )
+        await interaction.response.send_message(
+            f"**{user_text(event.club.name)}** plays in {user_text(event.division.name)} of"
+            f" {user_text(event.season.name)} "
+            f"({event.clubs_in_division} clubs)."
+        )
+
+    @group.command(
+        name="club-remove", description="Take a club out of a season before scheduling (HQ)."
+    )
+    @app_commands.describe(season="The season.", division="The division.", club="The club.")
+    @app_commands.autocomplete(
+        season=autocomplete.seasons, division=autocomplete.divisions, club=autocomplete.clubs
+    )
+    @is_hq()
+    async def club_remove(
+        self, interaction: discord.Interaction, season: str, division: str, club: str
+    ) -> None:
+        """Before the season is scheduled."""
+        store = guild_store(interaction)
+        event = await seasons.remove_club(store, await actor_of(store, interaction), season, club)
+        await interaction.response.send_message(
+            f"**{user_text(event.club.name)}** no longer plays in {user_text(event.division.name)}"
+            f" of {user_text(event.season.name)}."
+        )
+
+    @group.command(
+        name="schedule", description="Pair and date every division; preview, then Confirm (HQ)."
+    )
+    @app_commands.describe(season="The season.")
+    @app_commands.autocomplete(season=autocomplete.seasons)
+    @is_hq()
+    async def schedule_(self, interaction: discord.Interaction, season: str) -> None:
+        """CL-12, CL-13: a preview with Confirm / Cancel (60 s); nothing is stored before."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        plan = await schedule.schedule_season(store, actor, season, confirm=False)
+        pages = schedule_preview(
+            plan.season.name,
+            [
+                (r.number, r.start, [f"{f.id}: {f.home} – {f.away}" for f in r.fixtures])
+                for r in plan.rounds
+            ],
+            len(plan.matches),
+        )
+        season_id = plan.season.id
+
+        async def confirm() -> str:
+            stored = await schedule.schedule_season(store, actor, season_id, confirm=True)
+            if stored.unchanged:
+                shown = user_text(stored.season.name)
+                return f"{shown} was already scheduled so: nothing changed."
+            shown = user_text(stored.season.name)
+            return f"Scheduled **{shown}**: {len(stored.matches)} matches stored."
+
+        buttons = ConfirmView(interaction.user.id, confirm, store.database.clock)
+        note = "Nothing is stored until you confirm (60 s)."
+        if plan.unchanged:
+            note = "These fixtures are stored already; confirming changes nothing."
+        await interaction.response.send_message(content=note, embed=pages[0], view=buttons)
+        buttons.arm(interaction)
+        original = await interaction.original_response()
+        self.previews[original.id] = buttons
+
+    @group.command(name="show", description="A season's status, divisions and progress.")
+    @app_commands.describe(season="The season.")
+    @app_commands.autocomplete(season=autocomplete.seasons)
+    async def show(self, interaction: discord.Interaction, season: str) -> None:
+        """Anyone may read a season."""
+        card = await season_card(guild_store(interaction), self.bot.standings, season)
+        embed = season_embed(card)
+        await interaction.response.send_message(embed=embed)
+
+    @group.command(name="calendar", description="The next rounds, and the season as an .ics file.")
+    @app_commands.describe(season="The season.", club="Only this club's matches.")
+    @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
+    async def calendar(
+        self, interaction: discord.Interaction, season: str, club: str | None = None
+    ) -> None:
+        """Starts and CL-15 deadlines with countdowns; the .ics holds every match."""
+        store = guild_store(interaction)
+        now = store.database.clock()
+        found = await season_calendar_of(store, season, club, now)
+        ics = season_calendar(
+            found.season,
+            [
+                CalendarMatch(m.key, m.division, m.round, m.home, m.away, m.start, m.deadline)
+                for m in found.matches
+            ],
+            now,
+        )
+        file = discord.File(io.BytesIO(ics), filename="calendar.ics")
+        await send_pages(
+            interaction, calendar_embeds(found.season, list(found.coming)), files=[file]
+        )
+
+    @group.command(name="promotion", description="The CL-8 promotion and relegation proposal.")
+    @app_commands.describe(season="The season.")
+    @app_commands.autocomplete(season=autocomplete.seasons)
+    async def promotion(self, interaction: discord.Interaction, season: str) -> None:
+        """CL-8: computed from the standings; adopted only by a director vote (`/vote`)."""
+        found = await season_promotion(guild_store(interaction), self.bot.standings, season)
+        record, proposal = found.season, found.proposal
+        lines = [
+            f"**{user_text(m.club)}**: {user_text(m.from_division)} → {user_text(m.to_division)}"
+            for m in proposal.moves
+        ]
+        lines.append(
+            "Adopted only by a passed director motion (`/vote open kind:division-makeup`)."
+        )
+        # Visible to all; the button itself lets only directors open the make-up motion.
+        button = discord.ui.View(timeout=None)
+        button.add_item(DivisionMakeupButton(record.id))
+        embeds = paged(f"{user_text(record.name)}: CL-8 proposal", lines, "No moves.")
+        if len(embeds) == 1:
+            await interaction.response.send_message(embed=embeds[0], view=button)
+        else:
+            await send_pages(interaction, embeds)
+            await interaction.followup.send("Directors: open the make-up motion here.", view=button)
+
+    @group.command(name="export", description="The season as a season file (JSON attachment).")
+    @app_commands.describe(season="The season.")
+    @app_commands.autocomplete(season=autocomplete.seasons)
+    async def export(self, interaction: discord.Interaction, season: str) -> None:
+        """The season file, for `arbiter season import` or another server."""
+        name, data = await season_files.export_season_file(guild_store(interaction), season)
+        await interaction.response.send_message(
+            f"Season file `{name}`.", file=discord.File(io.BytesIO(data), filename=name)
+        )
+
+    @group.command(name="import", description="Import a season file as a new season (HQ).")
+    @app_commands.describe(file="The season file (.json).", name="The new season's name.")
+    @is_hq()
+    async def import_(
+        self,
+        interaction: discord.Interaction,
+        file: discord.Attachment,
+        name: str | None = None,
+    ) -> None:
+        """Validated by the season-file adapter; size-capped; one unit of work."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        # No defer: reading (≤ 1 MB) and importing are local and quick, and a refusal after a
+        # public defer could not be private.
+        data = await read_attachment(file, "season file", ".json")
+        record = await season_files.import_season_file(store, actor, data, name)
+        await interaction.response.send_message(f"Season **{user_text(record.name)}** imported.")
+
+
+async def setup(bot: ArbiterBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Seasons(bot))

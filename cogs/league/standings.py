@@ -1,0 +1,164 @@
+"""`/standings` (embed, image or CSV), `/crosstable` (a PNG) and `/standings-pin` (HQ: a standings
+message the bot edits after every change, kept up to date by
+`bot/league/standings/pin_refresher.py`). Reports come from the bot's standings cache: an unchanged
+season costs a version lookup."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Awaitable, Callable
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import autocomplete
+from bot.app.arbiter import ArbiterBot
+from bot.app.command_input import parse_day
+from bot.app.permissions import guild_store, is_hq
+from bot.app.ui.pages import send_pages
+from bot.league.standings.pinning import pin_standings
+from bot.league.standings.views import standings_views
+from bot.rendering.crosstable_image import crosstable_png
+from bot.rendering.escape import user_text
+from bot.rendering.standings_csv import standings_csv
+from bot.rendering.standings_embeds import standings_embeds
+from bot.rendering.standings_image import standings_png
+
+FILES_PER_MESSAGE = 10
+"""Discord: attachments one message may carry."""
+
+
+def file_name(*parts: str, suffix: str) -> str:
+    """`standings-spring-2026-premier.png`: the parts as lower-case ASCII words with dashes."""
+    words = [re.sub(r"[^a-z0-9]+", "-", part.casefold()).strip("-") for part in parts]
+    return "-".join(w for w in words if w) + suffix
+
+
+class Standings(commands.Cog):
+    """The league's tables."""
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+
+    @staticmethod
+    def _defer(interaction: discord.Interaction) -> Callable[[], Awaitable[None]]:
+        """A public "thinking…" for a slow render, sent once the options are known good."""
+
+        async def ready() -> None:
+            await interaction.response.defer(thinking=True)
+
+        return ready
+
+    @app_commands.command(name="standings", description="A season's tables (embed, image, CSV).")
+    @app_commands.describe(
+        season="The season.",
+        division="Only this division.",
+        as_of="The standings as at the end of this day, YYYY-MM-DD.",
+        format="embed (default), image (PNG) or csv.",
+    )
+    @app_commands.autocomplete(season=autocomplete.seasons, division=autocomplete.divisions)
+    @app_commands.guild_only()
+    async def standings(
+        self,
+        interaction: discord.Interaction,
+        season: str,
+        division: str | None = None,
+        as_of: str | None = None,
+        format: Literal["embed", "image", "csv"] = "embed",
+    ) -> None:
+        """CL-17: P W D L, MP, GP, SB, DE; shared ranks `=` and disqualified clubs marked."""
+        day = None if as_of is None else parse_day(as_of, "as_of date")
+        ready = None if format == "embed" else self._defer(interaction)
+        found = await standings_views(
+            guild_store(interaction), self.bot.standings, season, division, day, ready
+        )
+        views = found.divisions
+        title = f"{found.season}: standings" + (f" as of {day.isoformat()}" if day else "")
+        if format == "embed":
+            await send_pages(interaction, standings_embeds(title, views))
+            return
+        if format == "image":
+            files = [
+                (file_name("standings", v.season, v.division, suffix=".png"), standings_png(v))
+                for v in views
+            ]
+        else:
+            files = [
+                (
+                    file_name("standings", v.season, v.division, suffix=".csv"),
+                    standings_csv(v).encode(),
+                )
+                for v in views
+            ]
+        await _send_files(interaction, title, files)
+
+    @app_commands.command(name="crosstable", description="A division's crosstable as a PNG.")
+    @app_commands.describe(season="The season.", division="The division.")
+    @app_commands.autocomplete(season=autocomplete.seasons, division=autocomplete.divisions)
+    @app_commands.guild_only()
+    async def crosstable(
+        self, interaction: discord.Interaction, season: str, division: str
+    ) -> None:
+        """Every pairing's result; forfeits and void matches of a disqualified club marked."""
+        found = await standings_views(
+            guild_store(interaction),
+            self.bot.standings,
+            season,
+            division,
+            ready=self._defer(interaction),
+        )
+        [view] = found.divisions
+        png = file_name("crosstable", view.season, view.division, suffix=".png")
+        await _send_files(interaction, f"{found.season}: crosstable", [(png, crosstable_png(view))])
+
+    @app_commands.command(
+        name="standings-pin", description="Post a division's standings that the bot keeps updated."
+    )
+    @app_commands.describe(
+        season="The season.",
+        division="The division.",
+        channel="Where to post it (default: here).",
+    )
+    @app_commands.autocomplete(season=autocomplete.seasons, division=autocomplete.divisions)
+    @app_commands.guild_only()
+    @is_hq()
+    async def standings_pin(
+        self,
+        interaction: discord.Interaction,
+        season: str,
+        division: str,
+        channel: discord.TextChannel | None = None,
+    ) -> None:
+        """League HQ: the message is posted through the outbox and edited after every change
+        of the season (pinning a division again replaces its pin)."""
+        store = guild_store(interaction)
+        channel_id = channel.id if channel is not None else interaction.channel_id
+        assert channel_id is not None
+        view = await pin_standings(
+            store, self.bot.standings, interaction.user.id, season, division, channel_id
+        )
+        await interaction.response.send_message(
+            f"The standings of **{user_text(view.title)}** are posted in <#{channel_id}> and"
+            " updated after every change.",
+            ephemeral=True,
+        )
+
+
+async def _send_files(
+    interaction: discord.Interaction, title: str, files: list[tuple[str, bytes]]
+) -> None:
+    """The files as follow-ups of a deferred reply, at most ten a message."""
+    for start in range(0, len(files), FILES_PER_MESSAGE):
+        chunk = files[start : start + FILES_PER_MESSAGE]
+        await interaction.followup.send(
+            content=f"**{user_text(title)}**" if start == 0 else discord.utils.MISSING,
+            files=[discord.File(io.BytesIO(data), filename=name) for name, data in chunk],
+        )
+
+
+async def setup(bot: ArbiterBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Standings(bot))

@@ -1,0 +1,134 @@
+"""`/vote`: director motions (CL-23) — open, list, show, cast. The motion message with its
+persistent Yes / No buttons goes to the directors' channel; the buttons do what `/vote cast`
+does (bot/app/ui/motion_buttons.py)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import autocomplete
+from bot.app.actor import Role
+from bot.app.arbiter import ArbiterBot
+from bot.app.command_input import actor_of, read_boards
+from bot.app.permissions import guild_store, is_director
+from bot.app.ui.members import director_ids
+from bot.app.ui.motion_buttons import vote_text
+from bot.league.motions.reads import motion_card, motion_choices, motion_list
+from bot.league.motions.service import DISQUALIFY_RULES, MotionRequest, open_motion, vote_rules
+from bot.rendering.motions import motion_embed, motion_title, motions_embed
+
+Kind = Literal[
+    "forfeit", "disqualify", "correct-result", "exclude-club", "division-makeup", "other"
+]
+Status = Literal["open", "passed", "rejected", "no-decision"]
+
+
+class Votes(commands.Cog):
+    """Director motions."""
+
+    group = app_commands.Group(
+        name="vote",
+        description="Director motions (CL-23): open, list, show, cast.",
+        guild_only=True,
+    )
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+
+    @group.command(name="open", description="Put a discretionary decision to the directors.")
+    @app_commands.describe(
+        kind="What the motion decides.",
+        reason="Why (shown on the motion).",
+        season="The season (disqualify, division-makeup).",
+        match="The match (forfeit, correct-result).",
+        club="The club (forfeit, disqualify, exclude-club).",
+        rule="The rule broken (disqualify).",
+        boards="The corrected boards as CSV (correct-result).",
+        next_season="Name of next season (division-makeup; default: this one's plus one).",
+    )
+    @app_commands.choices(rule=[app_commands.Choice(name=r, value=r) for r in DISQUALIFY_RULES])
+    @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
+    @app_commands.autocomplete(match=autocomplete.matches)
+    @is_director()
+    async def open_(
+        self,
+        interaction: discord.Interaction,
+        kind: Kind,
+        reason: app_commands.Range[str, 1, 500],
+        season: str | None = None,
+        match: int | None = None,
+        club: str | None = None,
+        rule: str | None = None,
+        boards: discord.Attachment | None = None,
+        next_season: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
+        """Open the motion and reply with it (the message itself goes to the directors)."""
+        actor = await actor_of(guild_store(interaction), interaction)
+        actor.require(Role.DIRECTOR)
+        rows = [] if boards is None else await read_boards(boards)
+        request = MotionRequest(
+            kind,
+            reason,
+            season=season,
+            match_id=match,
+            club=club,
+            rule=rule,
+            boards=rows,
+            next_season=next_season,
+        )
+        motion = await open_motion(
+            guild_store(interaction),
+            actor,
+            request,
+            await director_ids(interaction),
+            vote_rules(self.bot.config),
+        )
+        channel = f"<#{motion.channel_id}>" if motion.channel_id else "the directors' channel"
+        await interaction.response.send_message(
+            f"{motion_title(motion)} is open; the motion is in {channel}.", ephemeral=True
+        )
+
+    @group.command(name="list", description="List the motions of this server.")
+    @app_commands.describe(status="Only motions with this status.")
+    async def list_(self, interaction: discord.Interaction, status: Status | None = None) -> None:
+        """Reply with the motions, newest first."""
+        found = await motion_list(guild_store(interaction), status)
+        embed = discord.Embed.from_dict(motions_embed(found, status))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @group.command(name="show", description="Show a motion: electorate, votes, deadline.")
+    @app_commands.describe(motion="The motion.")
+    async def show(self, interaction: discord.Interaction, motion: int) -> None:
+        """Reply with the motion's embed."""
+        found = await motion_card(guild_store(interaction), motion)
+        embed = discord.Embed.from_dict(motion_embed(found))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @group.command(name="cast", description="Vote on a motion (the same as its buttons).")
+    @app_commands.describe(motion="The motion.", choice="Your vote.")
+    async def cast(
+        self, interaction: discord.Interaction, motion: int, choice: Literal["yes", "no"]
+    ) -> None:
+        """Record the caller's vote (an elector of the motion only)."""
+        text = await vote_text(interaction, motion, choice == "yes")
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @show.autocomplete("motion")
+    @cast.autocomplete("motion")
+    async def motion_choices(
+        self, interaction: discord.Interaction, current: str | int
+    ) -> list[app_commands.Choice[int]]:
+        """The guild's motions (open first for /vote cast) matching what is typed."""
+        casting = interaction.command is not None and interaction.command.name == "cast"
+        # an integer option may arrive as a number
+        found = await motion_choices(guild_store(interaction), str(current), open_only=casting)
+        return [app_commands.Choice(name=motion_title(m)[:100], value=m.id) for m in found]
+
+
+async def setup(bot: ArbiterBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Votes(bot))

@@ -1,0 +1,1 @@
+"""Arbiter's tests, by layer and story; shared helpers in tests/support."""

@@ -1,0 +1,94 @@
+"""Configuration: defaults, environment overrides, and one clear line for a bad file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.app.config import Config, ConfigError, load_config
+from tests.support.paths import ROOT
+
+EXAMPLE = ROOT / "config.example.toml"
+
+
+def test_missing_file_gives_defaults(tmp_path: Path) -> None:
+    config = load_config(tmp_path / "none.toml", environ={})
+    assert config == Config()
+    assert config.database.path == Path("data/arbiter.db")
+    assert config.timezones.league_start == "America/Los_Angeles"
+    assert config.timezones.appeals == "Europe/Paris"
+    assert config.chesscom.base_url == "https://api.chess.com/pub"
+    assert config.rules.cl.max_members == 400
+    assert config.rules.cl.challenge_deadline_hours == 120
+    assert config.rules.cl.min_players == [15, 11, 5]
+    assert config.rules.cct.regular_players == 16
+    assert config.token is None
+
+
+def test_example_file_is_valid_and_matches_defaults(tmp_path: Path) -> None:
+    config = load_config(EXAMPLE, environ={})
+    assert config.rules == Config().rules
+    assert config.chesscom.contact
+
+
+def test_environment_overrides_token_and_chesscom_url(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('token = "from-file"\n[chesscom]\ncontact = "me@example.org"\n')
+    config = load_config(
+        path,
+        environ={"DISCORD_TOKEN": "from-env", "ARBITER_CHESSCOM_URL": "http://127.0.0.1:9/pub"},
+    )
+    assert config.token == "from-env"
+    assert config.chesscom.base_url == "http://127.0.0.1:9/pub"
+    assert config.chesscom.contact == "me@example.org"
+    assert load_config(path, environ={}).token == "from-file"
+    contact = load_config(path, environ={"ARBITER_CHESSCOM_CONTACT": "ops@example.net"})
+    assert contact.chesscom.contact == "ops@example.net"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[chesscom]\ntimeout_seconds = -1\n", "chesscom.timeout_seconds: Input should be greater"),
+        ("[database]\npth = 'x'\n", "database.pth: unknown key"),
+        ("chesscom = 3\n", "chesscom: should be a table ([chesscom] with its keys)"),
+        ("rules = 'cl'\n", "rules: should be a table ([rules] with its keys)"),
+        ("log_level = 'LOUD'\n", "log_level: Input should be"),
+        ("[timezones]\nappeals = 'Mars/Olympus'\n", "timezones.appeals: unknown time zone"),
+        (
+            "[rules.cl]\nmax_members = 'many'\n",
+            "rules.cl.max_members: 'many' is text, not a number",
+        ),
+        ("[rules.cl]\nmin_players = [1]\n", "rules.cl.min_players: needs one value per division"),
+        ("token = \n", "not valid TOML"),
+        # TOML booleans are not numbers (pydantic would read true as 1: a 1 ms busy timeout).
+        ("[database]\nbusy_timeout_ms = true\n", "database.busy_timeout_ms: a boolean is not"),
+        ("sync_guild = true\n", "sync_guild: a boolean is not a number"),
+        ("[chesscom]\nmax_retries = false\n", "chesscom.max_retries: a boolean is not"),
+        ("[chesscom]\ntimeout_seconds = true\n", "chesscom.timeout_seconds: a boolean is not"),
+        ("[rules.cl]\nvote_quorum = true\n", "rules.cl.vote_quorum: a boolean is not"),
+        ("[rules.cl]\nmin_players = [15, true, 5]\n", "rules.cl.min_players.1: a boolean"),
+        ("[rules.cct]\nregular_players = true\n", "rules.cct.regular_players: a boolean"),
+    ],
+)
+def test_bad_config_names_the_key_and_problem(tmp_path: Path, text: str, expected: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        load_config(path, environ={})
+    message = str(caught.value)
+    assert message.startswith(f"{path}: ")
+    assert expected in message
+    assert "\n" not in message
+
+
+def test_a_bad_value_from_the_environment_names_the_variable(tmp_path: Path) -> None:
+    # The file is fine; blaming it for ARBITER_CHESSCOM_URL's value sends the operator astray.
+    path = tmp_path / "config.toml"
+    path.write_text("[chesscom]\nbase_url = 'https://api.chess.com/pub'\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path, environ={"ARBITER_CHESSCOM_URL": "ftp://mirror"})
+    message = str(caught.value)
+    assert message.startswith("environment variable ARBITER_CHESSCOM_URL: chesscom.base_url: ")
+    assert str(path) not in message

@@ -1,0 +1,269 @@
+"""The permission matrix, generated from the tree: every command of `bot.app.tree` is either
+read-only or a mutating command with the roles of SURFACE.md's table that may run it; every
+other role (a club admin acting for another club, HQ acting as a director…) is refused with
+one ephemeral line naming the role it needs, and the database file's dump is unchanged."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from discord import app_commands
+
+from bot.app.arbiter import ArbiterBot
+from tests.support.command_world import (
+    ADMINS,
+    BOARDS_CSV,
+    PENDING,
+    SEASON_FILE,
+    SPRING,
+    World,
+    config_for,
+    dump,
+    invoke,
+    league_bot,
+    members,
+)
+from tests.support.discord_harness import DiscordHarness, Upload
+
+ROLES = (
+    "player",
+    "club admin",
+    "other club's admin",
+    "HQ",
+    "director",
+    "arbiter",
+    "server manager",
+)
+"""Who may act, as SURFACE.md's table has them; "club admin" is an admin of the club (or of a
+club of the match) the command acts for, "other club's admin" one of a different club."""
+
+Options = Callable[[World, DiscordHarness], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Who may run a mutating command, the words its refusal must hold, valid options."""
+
+    allowed: frozenset[str]
+    names: tuple[str, ...]
+    options: Options
+
+
+def _rule(allowed: set[str], names: tuple[str, ...], options: Options) -> Rule:
+    return Rule(frozenset(allowed), names, options)
+
+
+HQ = ("league HQ",)
+MUTATING: dict[str, Rule] = {
+    "club register": _rule(
+        set(ROLES),
+        (),
+        lambda w, h: {
+            "chesscom_club": "chess-com-developer-community",
+            "admin2": h.member(user_id=9),
+        },
+    ),
+    "club approve": _rule({"HQ"}, HQ, lambda w, h: {"club": PENDING}),
+    "club reject": _rule({"HQ"}, HQ, lambda w, h: {"club": PENDING, "reason": "No."}),
+    "club admin-add": _rule(
+        {"club admin"}, ("club admin",), lambda w, h: {"club": "A", "user": h.member(user_id=299)}
+    ),
+    "club admin-remove": _rule(
+        {"club admin"},
+        ("club admin",),
+        lambda w, h: {"club": "A", "user": h.member(user_id=ADMINS["A"][2])},
+    ),
+    "club channel": _rule(
+        {"club admin"}, ("club admin",), lambda w, h: {"club": "A", "channel": h.channel("general")}
+    ),
+    "match challenge": _rule(
+        {"club admin"},
+        ("club admin",),
+        lambda w, h: {"match": w.open_match, "chesscom_match": "12803"},
+    ),
+    "match accept": _rule({"club admin"}, ("club admin",), lambda w, h: {"match": w.to_accept}),
+    "match report": _rule(
+        {"club admin", "arbiter"},
+        ("club admin", "arbiter"),
+        lambda w, h: {"match": w.open_match, "chesscom_match": "12803"},
+    ),
+    "match result": _rule(
+        {"arbiter"},
+        ("arbiter",),
+        lambda w, h: {"match": w.open_match, "file": Upload("boards.csv", BOARDS_CSV)},
+    ),
+    "match reschedule": _rule(
+        {"director"},
+        ("director",),
+        lambda w, h: {"match": w.open_match, "start": "2026-04-08 18:00"},
+    ),
+    "season create": _rule(
+        {"HQ"}, HQ, lambda w, h: {"name": "Autumn", "first_round": "2026-09-01"}
+    ),
+    "season division-add": _rule(
+        {"HQ"}, HQ, lambda w, h: {"season": SPRING, "name": "Second", "min_players": 3}
+    ),
+    "season club-add": _rule(
+        {"HQ"},
+        HQ,
+        lambda w, h: {"season": SPRING, "division": "Premier Division", "club": "C"},
+    ),
+    "season club-remove": _rule(
+        {"HQ"},
+        HQ,
+        lambda w, h: {"season": SPRING, "division": "Premier Division", "club": "A"},
+    ),
+    "season schedule": _rule({"HQ"}, HQ, lambda w, h: {"season": SPRING}),
+    "season import": _rule(
+        {"HQ"}, HQ, lambda w, h: {"file": Upload("season.json", SEASON_FILE), "name": "Copy"}
+    ),
+    "setup set": _rule(
+        {"server manager"}, ("Manage Server",), lambda w, h: {"hq_role": h.role("Arbiter")}
+    ),
+    "vote open": _rule({"director"}, ("director",), lambda w, h: {"kind": "other", "reason": "x"}),
+    "vote cast": _rule(
+        {"director"}, ("director",), lambda w, h: {"motion": w.motion, "choice": "yes"}
+    ),
+    "roster link": _rule(
+        {"club admin", "other club's admin"},
+        ("club admin",),
+        lambda w, h: {"chesscom_username": "someone", "user": h.member(user_id=299)},
+    ),
+    "roster remove": _rule(
+        {"club admin"},
+        ("club admin",),
+        lambda w, h: {
+            "club": "A",
+            "player": "a2",
+            "reason": "other",
+            "note": "Left the club.",
+            "season": "Test season",
+        },
+    ),
+    "standings-pin": _rule({"HQ"}, HQ, lambda w, h: {"season": "Test season", "division": "P"}),
+}
+"""Every command that changes the league, with who may run it (SURFACE.md). `roster link`
+is checked linking another member's account (anyone may link their own)."""
+
+READ_ONLY = {
+    "club info",
+    "crosstable",
+    "roster check",
+    "roster removals",
+    "standings",
+    "club list",
+    "help",
+    "match list",
+    "match show",
+    "season show",
+    "season calendar",
+    "season promotion",
+    "season export",
+    "setup show",
+    "vote list",
+    "vote show",
+}
+"""Every command that only reads: anyone may run it (no refusal to check)."""
+
+
+def _tree_commands() -> list[str]:
+    """Every leaf command of the real tree, loaded the way the bot loads it."""
+    import asyncio
+
+    async def walk(path: Path) -> list[str]:
+        bot = ArbiterBot(config_for(path), run_jobs=False)
+        async with bot:
+            await bot.setup_hook()
+            return sorted(
+                c.qualified_name
+                for c in bot.tree.walk_commands()
+                if isinstance(c, app_commands.Command)
+            )
+
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        return asyncio.run(walk(Path(folder) / "tree.db"))
+
+
+TREE = _tree_commands()
+
+CASES = [
+    (command, role)
+    for command, rule in sorted(MUTATING.items())
+    for role in ROLES
+    if role not in rule.allowed
+]
+
+
+def test_every_command_of_the_tree_is_in_the_permission_matrix() -> None:
+    """A command found in the tree but in neither table fails: decide who may run it."""
+    missing = [c for c in TREE if c not in MUTATING and c not in READ_ONLY]
+    assert not missing, f"new command not in the permission matrix: {missing}"
+    stale = sorted((set(MUTATING) | READ_ONLY) - set(TREE))
+    assert not stale, f"the matrix names commands the tree no longer has: {stale}"
+    assert not set(MUTATING) & READ_ONLY
+
+
+def test_the_matrix_refuses_hq_as_a_director_and_admins_of_another_club() -> None:
+    """SURFACE.md: HQ is not implicitly a director; a club admin acts for their own club."""
+    assert ("match reschedule", "HQ") in CASES and ("vote cast", "HQ") in CASES
+    assert ("club admin-add", "other club's admin") in CASES
+    assert ("match challenge", "other club's admin") in CASES
+    assert len(CASES) >= 100
+
+
+@pytest.mark.parametrize(("command", "role"), CASES, ids=[f"{c}-{r}" for c, r in CASES])
+async def test_a_refused_role_gets_one_ephemeral_line_naming_the_role_and_nothing_is_written(
+    world_file: tuple[Path, World], tmp_path: Path, command: str, role: str
+) -> None:
+    source, world = world_file
+    path = tmp_path / "league.db"
+    shutil.copy(source, path)
+    rule = MUTATING[command]
+    async with league_bot(path) as (_, harness, _clock):
+        user = members(harness)[role]
+        before = dump(path)
+        outcome = await invoke(harness, command, user, rule.options(world, harness))
+        after = dump(path)
+    assert len(outcome.replies) == 1, outcome.replies
+    reply = outcome.reply
+    text = reply.content or ""
+    assert reply.ephemeral, f"{command} as {role}: the refusal is public: {text}"
+    assert "\n" not in text.strip(), text
+    for name in rule.names:
+        assert name.lower() in text.lower(), f"{command} as {role}: {text!r} does not name {name}"
+    assert not outcome.posts, outcome.posts
+    assert after == before, f"{command} as {role} wrote to the database"
+
+
+async def test_the_allowed_role_gets_through_the_same_options(
+    world_file: tuple[Path, World], tmp_path: Path
+) -> None:
+    """The options are otherwise valid: the roles the matrix allows are not refused by them
+    (checked for the roles of the HQ, director and arbiter commands)."""
+    source, world = world_file
+    for command, role in (
+        ("season division-add", "HQ"),
+        ("match reschedule", "director"),
+        ("match result", "arbiter"),
+        ("club admin-add", "club admin"),
+        ("match accept", "club admin"),
+        ("match challenge", "club admin"),
+        ("vote cast", "director"),
+        ("roster remove", "club admin"),
+        ("standings-pin", "HQ"),
+        ("roster link", "other club's admin"),
+    ):
+        path = tmp_path / f"{command.replace(' ', '-')}.db"
+        shutil.copy(source, path)
+        async with league_bot(path) as (_, harness, _clock):
+            before = dump(path)
+            options = MUTATING[command].options(world, harness)
+            outcome = await invoke(harness, command, members(harness)[role], options)
+            assert dump(path) != before, f"{command} as {role}: {outcome.replies}"

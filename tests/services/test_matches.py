@@ -1,0 +1,653 @@
+"""Match, result, roster and decision services on a real SQLite file and the 127.0.0.1 fake
+chess.com: challenges, at-start facts, reschedule moving jobs, chess.com import (idempotent,
+closed accounts), manual results from CSV, roster links and removals, director decisions,
+hostile input, and a result import racing a reschedule on one match."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import functools
+import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.app.actor import Actor, Role
+from bot.app.config import ClDefaults
+from bot.app.errors import UserError
+from bot.chesscom.client import ChessComClient
+from bot.formats.boards_csv import BoardRow, BoardsCsvError, parse_boards_csv
+from bot.league.matches import results
+from bot.league.matches import service as matches
+from bot.league.matches.jobs import KINDS, POLL
+from bot.league.motions import decisions
+from bot.league.rosters import service as rosters
+from bot.league.seasons import schedule
+from bot.league.seasons import service as seasons
+from storage.database import Clock, Database
+from storage.guild import GuildStore
+from tests.support import services_world
+from tests.support.chesscom_fake import FakeChessCom
+from tests.support.motion_world import stored_motion
+from tests.support.services_world import (
+    ADMIN_A,
+    ADMIN_B,
+    ARBITER_USER,
+    DIRECTOR_USER,
+    HQ_USER,
+    PLAYER_USER,
+    audit,
+    audited,
+    dump,
+    open_database,
+    refused,
+)
+
+GUILD = 10
+HQ = Actor(HQ_USER, frozenset({Role.HQ}))
+DIRECTOR = Actor(DIRECTOR_USER, frozenset({Role.DIRECTOR}))
+ARBITER = Actor(ARBITER_USER, frozenset({Role.ARBITER}))
+ADMIN_OF_A, ADMIN_OF_B = Actor(ADMIN_A[0]), Actor(ADMIN_B[0])
+PLAYER = Actor(PLAYER_USER)
+DEFAULTS = ClDefaults(clubs_per_division=4)
+CHESSCOM_MATCH = 12803
+
+
+@dataclass(frozen=True)
+class World:
+    """A scheduled season: Team Romania (A) vs Team USA - Southwest (B) and two more clubs."""
+
+    store: GuildStore
+    season: int
+    clubs: dict[str, int]
+    match: int
+    other_season_match: int
+
+
+@pytest.fixture
+async def database(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await open_database(tmp_path / "arbiter.db")
+    yield database
+    await database.close()
+
+
+async def _world(database: Database) -> World:
+    store = GuildStore(database, GUILD)
+    async with store.change(None, "test.clubs", "clubs") as uow:
+        ids = {}
+        for name, url in (
+            ("Team Romania", "team-romania"),
+            ("Team USA - Southwest", "team-usa-southwest"),
+            ("C", "c"),
+            ("D", "d"),
+        ):
+            ids[name] = (await uow.clubs.register(name, url, status="approved")).id
+        for user in ADMIN_A:
+            await uow.club_admins.add(ids["Team Romania"], user)
+        for user in ADMIN_B:
+            await uow.club_admins.add(ids["Team USA - Southwest"], user)
+    for title in ("Spring", "Autumn"):
+        await seasons.create_season(store, HQ, DEFAULTS, title, dt.date(2024, 3, 1))
+    for club in ("Team Romania", "Team USA - Southwest"):
+        await seasons.add_club(store, HQ, "Spring", "Premier Division", club)
+    for club in ("C", "D"):
+        await seasons.add_club(store, HQ, "Autumn", "Premier Division", club)
+    spring = await schedule.schedule_season(store, HQ, "Spring", confirm=True)
+    autumn = await schedule.schedule_season(store, HQ, "Autumn", confirm=True)
+    async with store.read() as view:
+        (match,) = await view.matches.of_season(spring.season.id)
+        (other,) = await view.matches.of_season(autumn.season.id)
+    return World(store, spring.season.id, ids, match.id, other.id)
+
+
+async def test_challenge_issued_by_own_club_and_accepted_by_the_other(
+    database: Database,
+) -> None:
+    """CL-15: the caller's club declares it issued (with the chess.com match URL); only the
+    other club's admin accepts; strangers, HQ, the issuer and bad ids are refused."""
+    w = await _world(database)
+    url = f"https://www.chess.com/club/match/{CHESSCOM_MATCH}"
+    for actor in (PLAYER, HQ, DIRECTOR):
+        await refused(database, matches.record_challenge_issued(w.store, actor, w.match, url))
+    for bad in ("", "abc", "x" * 10_000, "12\x00", "-5", "https://www.chess.com/member/erik"):
+        await refused(database, matches.record_challenge_issued(w.store, ADMIN_OF_A, w.match, bad))
+    await refused(
+        database, matches.record_challenge_accepted(w.store, ADMIN_OF_B, w.match), "no challenge"
+    )
+    await refused(
+        database, matches.record_challenge_issued(w.store, ADMIN_OF_A, 999_999, url), "no match"
+    )
+    issued = await audited(
+        database,
+        matches.record_challenge_issued(w.store, ADMIN_OF_A, w.match, url),
+        ADMIN_A[0],
+        "match.challenge",
+    )
+    assert issued.club_id == w.clubs["Team Romania"] and issued.source == "declared"
+    assert issued.match.chesscom_match_id == CHESSCOM_MATCH
+    await refused(
+        database, matches.record_challenge_accepted(w.store, ADMIN_OF_A, w.match), "club admin"
+    )
+    await refused(
+        database,
+        matches.record_challenge_issued(w.store, ADMIN_OF_A, w.other_season_match, url),
+        "club admin",
+    )
+    accepted = await audited(
+        database,
+        matches.record_challenge_accepted(w.store, ADMIN_OF_B, w.match),
+        ADMIN_B[0],
+        "match.accept",
+    )
+    assert accepted.match.challenge is not None
+    assert accepted.match.challenge.accepted_source == "declared"
+    seen = await matches.record_challenge_issued(
+        w.store,
+        Actor.system(),
+        w.match,
+        CHESSCOM_MATCH,
+        club=w.clubs["Team Romania"],
+        source="chesscom",
+    )
+    assert seen.source == "chesscom"
+    await refused(
+        database,
+        matches.record_challenge_issued(
+            w.store, ADMIN_OF_A, w.match, CHESSCOM_MATCH, source="chesscom"
+        ),
+        "bot",
+    )
+
+
+async def test_at_start_facts_need_an_arbiter_or_the_bot(database: Database) -> None:
+    """CL-5, CL-6, CL-20: at-start facts by the bot or an arbiter, for a club of the match."""
+    w = await _world(database)
+    at = dt.datetime(2024, 3, 1, 19, 5, tzinfo=dt.UTC)
+    club = w.clubs["Team Romania"]
+
+    def call(actor: Actor, club_id: int = club, members: int = 350):  # type: ignore[no-untyped-def]
+        return matches.record_at_start(
+            w.store,
+            actor,
+            w.match,
+            club_id,
+            members=members,
+            avg_rating=1650.5,
+            players=15,
+            observed_at=at,
+        )
+
+    await refused(database, call(ADMIN_OF_A), "arbiter")
+    await refused(database, call(ARBITER, w.clubs["C"]), "does not play")
+    await refused(database, call(ARBITER, members=-1), "members")
+    recorded = await audited(database, call(ARBITER), ARBITER_USER, "match.at_start")
+    assert recorded.facts.members == 350 and recorded.facts.observed_at == at
+
+
+async def test_reschedule_moves_the_matchs_jobs(database: Database) -> None:
+    """CL-13, CL-15: only a director (not HQ) moves a match; every job moves with it."""
+    w = await _world(database)
+    new = dt.datetime(2024, 4, 5, 18, tzinfo=dt.UTC)
+    await refused(database, matches.reschedule_match(w.store, HQ, w.match, new), "director")
+    await refused(
+        database,
+        matches.reschedule_match(w.store, DIRECTOR, w.match, new.replace(tzinfo=None)),
+        "time zone",
+    )
+    moved = await audited(
+        database,
+        matches.reschedule_match(w.store, DIRECTOR, w.match, new),
+        DIRECTOR_USER,
+        "match.reschedule",
+    )
+    assert moved.match.start == new and moved.deadline == new - dt.timedelta(hours=120)
+    async with w.store.read() as view:
+        deadline = await view.jobs.pending("cl.deadline", f"match:{w.match}")
+        start = await view.jobs.pending("cl.at_start", f"match:{w.match}")
+    assert deadline is not None and deadline.due_at == moved.deadline
+    assert start is not None and start.due_at == new
+
+
+async def test_import_a_finished_chesscom_match_idempotently(
+    database: Database, client: ChessComClient, fake: FakeChessCom, fixtures_dir: Path
+) -> None:
+    """CL-14, CL-19: a club admin imports the finished match: boards in half-points, the
+    finish, players fielded; importing again leaves the same facts; the poll job stops."""
+    w = await _world(database)
+    await refused(
+        database,
+        results.import_chesscom_result(w.store, client, PLAYER, w.match, CHESSCOM_MATCH),
+        "club admin",
+    )
+    await refused(
+        database,
+        results.import_chesscom_result(w.store, client, ADMIN_OF_A, w.match),
+        "no chess.com match",
+    )
+    await refused(
+        database,
+        results.import_chesscom_result(w.store, client, ADMIN_OF_A, w.match, 873060),
+        "not this fixture",
+    )
+    running = json.loads(
+        (fixtures_dir / "chesscom" / "team_match_daily_finished_12803.json").read_text()
+    )
+    running["status"] = "in_progress"
+    fake.serve("match/555", running)
+    await refused(
+        database,
+        results.import_chesscom_result(w.store, client, ADMIN_OF_A, w.match, 555),
+        "not finished",
+    )
+    await refused(
+        database,
+        results.import_chesscom_result(w.store, client, ADMIN_OF_A, w.match, 424242),
+        "no chess.com team match",
+    )
+    await refused(
+        database,
+        results.import_chesscom_result(
+            w.store, client, Actor.system(), w.other_season_match, CHESSCOM_MATCH
+        ),
+        "not this fixture",
+    )
+    first = await audited(
+        database,
+        results.import_chesscom_result(w.store, client, ADMIN_OF_A, w.match, CHESSCOM_MATCH),
+        ADMIN_A[0],
+        "match.import",
+    )
+    assert first.boards and first.home_half + first.away_half == 4 * len(first.boards)
+    assert first.match.finished_at is not None
+    facts = {
+        t: rows
+        for t, rows in (await dump(database)).items()
+        if t in ("boards", "matches", "match_at_start", "closed_accounts")
+    }
+    again = await results.import_chesscom_result(w.store, client, ADMIN_OF_B, w.match)
+    assert again.boards == first.boards
+    assert {t: rows for t, rows in (await dump(database)).items() if t in facts} == facts
+    async with w.store.read() as view:
+        assert await view.jobs.pending(POLL, f"match:{w.match}") is None
+        fielded = await view.matches.at_start(w.match)
+    assert {f.players for f in fielded} == {54}
+
+
+async def test_import_records_closed_and_fair_play_accounts(
+    database: Database, client: ChessComClient, fake: FakeChessCom, fixtures_dir: Path
+) -> None:
+    """CL-19: accounts chess.com shows closed are recorded for the season, fair play marked."""
+    payload = json.loads(
+        (fixtures_dir / "chesscom" / "team_match_daily_finished_12803.json").read_text()
+    )
+    player = payload["teams"]["team1"]["players"][0]
+    player["status"] = "closed:fair_play_violations"
+    fake.serve(f"match/{CHESSCOM_MATCH}", payload)
+    w = await _world(database)
+    event = await results.import_chesscom_result(
+        w.store, client, Actor.system(), w.match, CHESSCOM_MATCH
+    )
+    assert player["username"] in event.closed_accounts
+    async with w.store.read() as view:
+        closed = await view.rosters.closed_accounts(w.season)
+    statuses = {c.username: c.status for c in closed}
+    assert statuses[player["username"]] == "closed:fair_play_violations"
+    assert sorted(statuses) == sorted(event.closed_accounts)
+    assert set(statuses.values()) == {"closed", "closed:fair_play_violations"}
+
+
+def test_boards_csv_names_the_bad_line() -> None:
+    """The boards CSV: header optional, halves exact, each error names its line."""
+    rows = parse_boards_csv(
+        "board,home_player,away_player,home_points,away_points\n"
+        "1,alice,bob,1.5,0.5\n2,carol,dave,1½,½\n"
+    )
+    assert [(r.board, r.home_points) for r in rows] == [(1, 1.5), (2, 1.5)]
+    for text, where in (
+        ("1,alice,bob,1.3,0.7\n", "line 1"),
+        ("1,alice,bob,1,1\n1,c,d,1,1\n", "line 2"),
+        ("1,alice,bob,1\n", "line 1"),
+        ("1,al ice,bob,1,1\n", "line 1"),
+        ("x,alice,bob,1,1\n", "line 1"),
+        ("1,alice,bob,1e999999,1\n", "line 1"),
+        ("", "no boards"),
+        ("a\x00b", "NUL"),
+        ("".join(f"{n},aa,bb,1,1\n" for n in range(1, 600)), "more than"),
+    ):
+        with pytest.raises(BoardsCsvError, match=where):
+            parse_boards_csv(text)
+
+
+async def test_manual_result_by_an_arbiter_only(database: Database) -> None:
+    """CL-14: only an arbiter enters boards by hand; points must add up to the games."""
+    w = await _world(database)
+    good = parse_boards_csv("1,alice,bob,2,0\n2,carol,dave,1,1\n")
+    bad = parse_boards_csv("1,alice,bob,2,1\n")
+    await refused(
+        database, results.enter_manual_result(w.store, DIRECTOR, w.match, good), "arbiter"
+    )
+    await refused(database, results.enter_manual_result(w.store, ARBITER, w.match, bad), "add up")
+    await refused(database, results.enter_manual_result(w.store, ARBITER, w.match, []))
+    quarter = [BoardRow(1, "alice", "bob", Fraction(7, 4), Fraction(1, 4))]  # not halves
+    await refused(database, results.enter_manual_result(w.store, ARBITER, w.match, quarter), "½")
+    event = await audited(
+        database,
+        results.enter_manual_result(w.store, ARBITER, w.match, good),
+        ARBITER_USER,
+        "match.result",
+    )
+    assert (event.home_half, event.away_half) == (6, 2)
+    await refused(
+        database,
+        matches.reschedule_match(
+            w.store, DIRECTOR, w.match, dt.datetime(2024, 5, 1, tzinfo=dt.UTC)
+        ),
+        "has a result",
+    )
+
+
+async def test_roster_links_and_removals(database: Database) -> None:
+    """A player links their own account; linking another's needs a club admin; an account
+    has one owner; a removal is recorded by the club's own admin, pending verification."""
+    w = await _world(database)
+    linked = await audited(
+        database, rosters.link_account(w.store, PLAYER, "Alice_1"), PLAYER_USER, "roster.link"
+    )
+    assert (linked.user_id, linked.username) == (PLAYER_USER, "Alice_1")
+    await refused(database, rosters.link_account(w.store, PLAYER, "bob", 999), "club admin")
+    await refused(database, rosters.link_account(w.store, ADMIN_OF_A, "alice_1", 999), "another")
+    for bad in ("", "a b", "x" * 500, "evil\x1b", "<@1>"):
+        await refused(database, rosters.link_account(w.store, PLAYER, bad))
+    await audited(
+        database, rosters.link_account(w.store, ADMIN_OF_A, "bob", 999), ADMIN_A[0], "roster.link"
+    )
+    await refused(
+        database,
+        rosters.record_removal(
+            w.store, ADMIN_OF_B, "Spring", "Team Romania", "alice_1", "timeouts"
+        ),
+        "club admin",
+    )
+    await refused(
+        database,
+        rosters.record_removal(w.store, ADMIN_OF_A, "Spring", "Team Romania", "alice_1", "dislike"),
+        "reason",
+    )
+    await refused(
+        database,
+        rosters.record_removal(w.store, ADMIN_OF_A, "Autumn", "Team Romania", "alice_1", "other"),
+        "does not play",
+    )
+    removal = await audited(
+        database,
+        rosters.record_removal(
+            w.store, ADMIN_OF_A, "Spring", "Team Romania", "alice_1", "timeouts", "  35 % timeouts "
+        ),
+        ADMIN_A[0],
+        "roster.remove",
+    )
+    assert removal.verification == "pending" and removal.reason == "timeouts"
+
+
+async def test_director_decisions_need_a_motion(database: Database) -> None:
+    """CL-23: a director records a decision only with a passed motion of this guild of the
+    matching kind (an unknown, open, rejected or other-kind motion is refused);
+    HQ cannot; a match of another season, a club not in the match, unknown kinds and rules
+    are refused."""
+    w = await _world(database)
+    a = w.clubs["Team Romania"]
+    passed = await stored_motion(w.store, "forfeit", match_id=w.match, club_id=a)
+    still_open = await stored_motion(w.store, "forfeit", None, match_id=w.match, club_id=a)
+    rejected = await stored_motion(w.store, "forfeit", "rejected", match_id=w.match, club_id=a)
+    other_kind = await stored_motion(w.store, "disqualify", club_id=a)
+    await refused(
+        database,
+        decisions.record_decision(
+            w.store, HQ, "Spring", "forfeit", "CL-21", match_id=w.match, club=a, motion_id=passed
+        ),
+        "director",
+    )
+    await refused(
+        database,
+        decisions.record_decision(
+            w.store, DIRECTOR, "Spring", "forfeit", "CL-21", match_id=w.match, club=a
+        ),
+        "motion",
+    )
+    await refused(
+        database,
+        decisions.record_decision(
+            w.store,
+            DIRECTOR,
+            "Spring",
+            "forfeit",
+            "CL-21",
+            match_id=w.other_season_match,
+            club=a,
+            motion_id=passed,
+        ),
+        "not a match of season",
+    )
+    await refused(
+        database,
+        decisions.record_decision(
+            w.store,
+            DIRECTOR,
+            "Spring",
+            "forfeit",
+            "CL-21",
+            match_id=w.match,
+            club=w.clubs["C"],
+            motion_id=passed,
+        ),
+        "does not play",
+    )
+    await refused(
+        database,
+        decisions.record_decision(
+            w.store, DIRECTOR, "Spring", "banish", "CL-21", club=a, motion_id=passed
+        ),
+        "kind",
+    )
+    await refused(
+        database,
+        decisions.record_decision(
+            w.store, DIRECTOR, "Spring", "disqualification", "CL-99", club=a, motion_id=passed
+        ),
+        "rule",
+    )
+    await refused(
+        database,
+        decisions.record_decision(
+            w.store, DIRECTOR, "Spring", "disqualification", "CL-23", motion_id=passed
+        ),
+        "names the club",
+    )
+    for motion, why in (
+        (99999, "No motion 99999"),
+        (still_open, "is open"),
+        (rejected, "is rejected"),
+        (other_kind, "needs a forfeit motion"),
+    ):
+        await refused(
+            database,
+            decisions.record_decision(
+                w.store,
+                DIRECTOR,
+                "Spring",
+                "forfeit",
+                "CL-21",
+                match_id=w.match,
+                club=a,
+                motion_id=motion,
+            ),
+            why,
+        )
+    event = await audited(
+        database,
+        decisions.record_decision(
+            w.store,
+            DIRECTOR,
+            "Spring",
+            "forfeit",
+            "cl-21",
+            match_id=w.match,
+            club=a,
+            motion_id=passed,
+        ),
+        DIRECTOR_USER,
+        "decision.forfeit",
+    )
+    assert (event.rule, event.motion_id, event.match_id) == ("CL-21", passed, w.match)
+    system = await decisions.record_decision(
+        w.store, Actor.system(), "Spring", "disqualification", "CL-DQ", club=a
+    )
+    assert system.motion_id is None
+
+
+async def test_another_guild_sees_nothing(database: Database, client: ChessComClient) -> None:
+    """Every service given another guild's ids finds nothing and writes nothing."""
+    w = await _world(database)
+    other = GuildStore(database, 20)
+    before = await dump(database)
+    calls = [
+        matches.record_challenge_issued(other, Actor.system(), w.match, 1),
+        matches.reschedule_match(other, DIRECTOR, w.match, dt.datetime(2024, 5, 1, tzinfo=dt.UTC)),
+        results.enter_manual_result(other, ARBITER, w.match, parse_boards_csv("1,a1,b1,1,1")),
+        results.import_chesscom_result(other, client, Actor.system(), w.match, CHESSCOM_MATCH),
+        rosters.record_removal(other, Actor.system(), w.season, w.clubs["C"], "abc", "other"),
+        decisions.record_decision(other, Actor.system(), w.season, "exclusion", "CL-4", club=1),
+    ]
+    for call in calls:
+        with pytest.raises(UserError, match="No "):
+            await call
+    assert await dump(database) == before
+
+
+class GatedDatabase(Database):
+    """A real database whose next unit of work can be held open after its writes, before its
+    COMMIT (the write lock held), and which tells when a unit of work is about to BEGIN: a
+    test then chooses the order of two racing services, with no sleeps."""
+
+    def __init__(
+        self,
+        connection: aiosqlite.Connection,
+        path: Path,
+        clock: Clock,
+        *,
+        reader: aiosqlite.Connection | None = None,
+    ) -> None:
+        super().__init__(connection, path, clock, reader=reader)
+        self.beginning = asyncio.Event()
+        self.written = asyncio.Event()
+        self.release = asyncio.Event()
+        self.release.set()
+
+    def hold_next(self) -> None:
+        """Hold the next unit of work before its commit until `release` is set."""
+        self.written.clear()
+        self.release.clear()
+
+    @asynccontextmanager
+    async def transaction(
+        self, after_commit: Callable[[], None] | None = None
+    ) -> AsyncIterator[aiosqlite.Connection]:
+        """`Database.transaction`, announcing its start and waiting for `release` to commit."""
+        self.beginning.set()
+        async with super().transaction(after_commit) as connection:
+            yield connection
+            self.written.set()
+            await self.release.wait()
+
+
+async def _gated(path: Path, clock: Clock | None = None) -> GatedDatabase:
+    database = await GatedDatabase.open(path, clock=clock or (lambda: services_world.NOW))
+    assert isinstance(database, GatedDatabase)
+    return database
+
+
+@pytest.mark.parametrize("first_service", ["reschedule", "import"])
+async def test_a_result_import_racing_a_reschedule_leaves_a_consistent_state(
+    tmp_path: Path, client: ChessComClient, fixtures_dir: Path, first_service: str
+) -> None:
+    """Concurrency: an import and a reschedule of one match as real concurrent tasks on two
+    connections to one SQLite file (as the bot and a second process would), each order
+    forced: the first service's unit of work is held open after its writes, the second runs
+    up to its own unit of work (its earlier reads see the old state), then the first
+    commits. Reschedule first: the import then also finishes the moved match, its poll
+    cancelled. Import first: the reschedule sees the result and is refused with one
+    message. Never a lost board; exactly the audit rows of the services that committed."""
+    finished = fixtures_dir / "chesscom" / f"team_match_daily_finished_{CHESSCOM_MATCH}.json"
+    chesscom_boards = json.loads(finished.read_text(encoding="utf-8"))["boards"]
+    path = tmp_path / "race.db"
+    importer = await _gated(path)
+    await importer.migrate()
+    mover = await _gated(path, importer.clock)
+    try:
+        w = await _world(importer)
+        before = await audit(importer)
+        old, new = (
+            dt.datetime(2024, 3, 1, 19, tzinfo=dt.UTC),
+            dt.datetime(2024, 4, 5, 18, tzinfo=dt.UTC),
+        )
+        do_import = functools.partial(
+            results.import_chesscom_result,
+            GuildStore(importer, GUILD),
+            client,
+            Actor.system(),
+            w.match,
+            CHESSCOM_MATCH,
+        )
+        do_move = functools.partial(
+            matches.reschedule_match, GuildStore(mover, GUILD), DIRECTOR, w.match, new
+        )
+        (held, first), (waiting, second) = (
+            ((mover, do_move), (importer, do_import))
+            if first_service == "reschedule"
+            else ((importer, do_import), (mover, do_move))
+        )
+        held.hold_next()
+        waiting.beginning.clear()
+        first_task = asyncio.create_task(first())
+        await held.written.wait()  # the first service's writes are made, not committed
+        second_task = asyncio.create_task(second())
+        await waiting.beginning.wait()  # the second has read and reached its unit of work
+        assert not first_task.done() and not second_task.done()
+        held.release.set()
+        done = await asyncio.gather(first_task, second_task, return_exceptions=True)
+        outcome = dict(zip(("first", "second"), done, strict=True))
+        imported = outcome["first" if first_service == "import" else "second"]
+        moved = outcome["first" if first_service == "reschedule" else "second"]
+        assert not isinstance(imported, BaseException), imported
+        async with GuildStore(importer, GUILD).read() as view:
+            match = await view.matches.get(w.match)
+            jobs = {k: await view.jobs.pending(k, f"match:{w.match}") for k in KINDS}
+            boards = await view.matches.boards(w.match)
+        assert match is not None and match.finished_at is not None
+        # No lost board: every board of the chess.com match, as the import stored them.
+        assert tuple(boards) == imported.boards
+        assert [b.board for b in boards] == list(range(1, chesscom_boards + 1))
+        assert jobs[POLL] is None
+        rows = [(a[1], a[2], a[3]) for a in (await audit(importer))[len(before) :]]
+        imported_row = (None, "match.import", f"match:{w.match}")
+        if first_service == "import":
+            assert isinstance(moved, UserError), moved
+            assert moved.message == f"Match {w.match} has a result: it cannot be moved."
+            assert match.start == old
+            assert rows == [imported_row]
+        else:
+            assert not isinstance(moved, BaseException), moved
+            assert match.start == new
+            assert rows == [(DIRECTOR_USER, "match.reschedule", f"match:{w.match}"), imported_row]
+        deadline = jobs["cl.deadline"]
+        assert deadline is not None
+        assert deadline.due_at == match.start - dt.timedelta(hours=120)
+    finally:
+        await mover.close()
+        await importer.close()

@@ -1,0 +1,138 @@
+"""CL-23 at a motion's deadline: a `correct-result` motion with three Yes votes of four
+directors stays open until its `vote.close` job closes it at the deadline. When applying it
+fails part-way (SQLite refuses the decision row after the boards were replaced), the motion
+still closes — passed, recorded 'Not applied: …', announced once — the action's writes are
+undone (savepoint), the job ends done, and later votes are refused as closed."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from pathlib import Path
+
+from bot.league.motions.service import CLOSE_JOB
+from bot.runtime.clock import VirtualClock
+from storage.guild import GuildStore
+from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
+from tests.support.motion_world import START, directors, import_test_season, running_bot, set_up
+
+CORRECTED = b"board,home_player,away_player,home_points,away_points\n1,a1,c1,0,2\n"
+"""Match 3 (A - C, recorded 2-0 for A on board 1) with C winning both games."""
+FORCED = "forced: no decisions today"
+
+
+def _refuse_decisions(path: Path) -> None:
+    """Make the database refuse every new director decision (a real SQLite error raised
+    inside the action, after it replaced the boards and finished the match)."""
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute(
+            "CREATE TRIGGER refuse_decisions BEFORE INSERT ON director_decisions"
+            f" BEGIN SELECT RAISE(ABORT, '{FORCED}'); END"
+        )
+        connection.commit()
+    finally:
+        connection.close()
+
+
+def _rows(path: Path, sql: str) -> list[tuple[object, ...]]:
+    connection = sqlite3.connect(path)
+    try:
+        return list(connection.execute(sql))
+    finally:
+        connection.close()
+
+
+def _dump(path: Path) -> list[str]:
+    connection = sqlite3.connect(path)
+    try:
+        return list(connection.iterdump())
+    finally:
+        connection.close()
+
+
+async def test_cl_23_a_passed_motion_whose_action_fails_at_its_deadline_still_closes_once(
+    tmp_path: Path,
+) -> None:
+    """CL-23: three of four directors vote Yes, so the motion waits for its deadline; the
+    deadline job closes it, the correction's insert fails after the boards were replaced:
+    the boards, the match and the decisions are as before, the motion is passed with
+    'Not applied: … IntegrityError …', one announcement says so, the job is done (not failed),
+    and a vote afterwards — the abstainer's or a changed one — is refused as closed, writing
+    nothing."""
+    path = tmp_path / "a.db"
+    clock = VirtualClock(START)
+    async with running_bot(path, clock) as (bot, harness):
+        await set_up(harness)
+        ids = await import_test_season(bot.database)
+        d1, d2, d3, d4 = directors(harness, 4)
+        store = GuildStore(bot.database, DEFAULT_GUILD_ID)
+        opened = await harness.command(
+            "vote open",
+            user=d1,
+            kind="correct-result",
+            match=ids["3"],
+            boards=Upload("boards.csv", CORRECTED),
+            reason="Board 1 was reported the wrong way round",
+        )
+        motion_id = int((opened.content or "").split()[1])
+        [post] = [
+            p
+            for p in harness.sent.values()
+            if any(f"motion:{motion_id}:yes" in str(r) for r in p.payload.get("components", []))
+        ]
+        for d in (d1, d2, d3):
+            reply = await harness.click(
+                f"motion:{motion_id}:yes", user=d, message_id=post.message_id
+            )
+        assert "passed" not in (reply.content or ""), reply.content
+        async with store.read() as view:
+            motion = await view.motions.get(motion_id)
+            boards_before = await view.matches.boards(ids["3"])
+            match_before = await view.matches.get(ids["3"])
+        assert motion is not None and motion.status == "open"
+        _refuse_decisions(path)
+
+        await clock.advance_to(motion.deadline - dt.timedelta(seconds=1))
+        async with store.read() as view:
+            still = await view.motions.get(motion_id)
+        assert still is not None and still.status == "open"
+        await clock.advance_to(motion.deadline)  # the vote.close job runs
+        async with store.read() as view:
+            closed = await view.motions.get(motion_id)
+            boards_after = await view.matches.boards(ids["3"])
+            match_after = await view.matches.get(ids["3"])
+            jobs = await view.jobs.of_subject(f"motion:{motion_id}")
+        assert bot.outbox is not None
+        await clock.advance(dt.timedelta(0))  # the outbox's pass: the announcement is sent
+        await bot.outbox.drained()
+        before_votes = _dump(path)
+        late = await harness.click(f"motion:{motion_id}:yes", user=d4, message_id=post.message_id)
+        changed = await harness.click(f"motion:{motion_id}:no", user=d1, message_id=post.message_id)
+        await clock.advance(dt.timedelta(days=7))  # nothing left to run
+        after_votes = _dump(path)
+        sent = [p for p in harness.sent.values() if "Not applied" in str(p.payload.get("content"))]
+    # The correction (0-4 on board 1) was written, then undone with the failed action.
+    assert [(b.board, b.home_half, b.away_half) for b in boards_before] == [(1, 4, 0)]
+    assert boards_after == boards_before and match_after == match_before
+    assert _rows(path, "SELECT COUNT(*) FROM director_decisions") == [(0,)]
+    assert closed is not None and closed.status == "passed"
+    assert closed.closed_at == motion.deadline
+    assert closed.outcome == (f"Not applied: the action failed (IntegrityError: {FORCED})."), (
+        closed.outcome
+    )
+    assert closed.votes == {d1.id: True, d2.id: True, d3.id: True}
+    assert [(j.kind, j.status, j.due_at) for j in jobs] == [(CLOSE_JOB, "done", motion.deadline)]
+    announced = [
+        str(row[0])
+        for row in _rows(path, "SELECT content FROM outbox ORDER BY id")
+        if "Not applied" in str(row[0]) and f"Motion {motion_id} is" not in str(row[0])
+    ]
+    assert len(announced) == 1 and "IntegrityError" in announced[0] and "**passed**" in announced[0]
+    assert len(sent) == 1
+    audit = _rows(path, "SELECT action, details FROM audit WHERE action = 'job.done' ORDER BY id")
+    assert any("not_applied" in str(details) and FORCED in str(details) for _, details in audit)
+    refused = f"Motion {motion_id} is closed (passed): votes are no longer taken."
+    for outcome in (late, changed):
+        assert outcome.ephemeral and outcome.content == refused, outcome.content
+    assert after_votes == before_votes

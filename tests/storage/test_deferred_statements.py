@@ -1,0 +1,139 @@
+"""Deferred statements (storage/connection.py): a unit of work's writes whose outcome nobody
+reads travel with its next statement, so it makes fewer trips to the database thread, and
+every guarantee holds — its reads see them, a failing one rolls the whole unit back, a
+rollback never sends them later, a savepoint undoes its own."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import aiosqlite
+import pytest
+
+from storage.database import Database
+from storage.guild import GuildStore
+from storage.matches import BoardRecord
+from tests.storage.test_unit_of_work_costs import _season
+from tests.support.services_world import dump
+
+GUILD = 30
+FINISH = dt.datetime(2024, 3, 4, 19, 0, tzinfo=dt.UTC)
+
+
+@contextmanager
+def trips() -> Iterator[list[int]]:
+    """Counts the hand-offs to aiosqlite's threads in the block (`[count]`)."""
+    count = [0]
+    original = aiosqlite.Connection._execute
+
+    async def counting(connection: aiosqlite.Connection, fn: Any, *args: Any, **kw: Any) -> Any:
+        count[0] += 1
+        return await original(connection, fn, *args, **kw)
+
+    aiosqlite.Connection._execute = counting  # type: ignore[method-assign]
+    try:
+        yield count
+    finally:
+        aiosqlite.Connection._execute = original  # type: ignore[method-assign]
+
+
+async def _boards(database: Database, match: int) -> list[tuple[int, int, int]]:
+    async with database.read() as connection:
+        rows = await connection.execute_fetchall(
+            "SELECT board, home_half, away_half FROM boards WHERE match_id = ? ORDER BY board",
+            (match,),
+        )
+    return [tuple(row) for row in rows]  # type: ignore[misc]
+
+
+async def test_writes_nobody_reads_go_with_the_commit_in_one_trip(database: Database) -> None:
+    store = GuildStore(database, GUILD)
+    season, match, _ = await _season(store)
+    async with store.change(1, "t", "x") as uow:
+        await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 4, 0)])
+    async with store.read() as view:
+        version = await view.seasons.version(season)
+    with trips() as count:
+        async with store.change(1, "match.result", f"match:{match}") as uow:
+            await uow.matches.with_chesscom(match, 5)  # one query: BEGIN goes with it
+            await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 3, 1)])
+            await uow.matches.finish(match, FINISH)
+    # BEGIN + the query; version bump, DELETE, INSERT, UPDATE, audit row + COMMIT
+    assert count[0] == 2
+    assert await _boards(database, match) == [(1, 3, 1)]
+    async with store.read() as view:
+        [entry] = [e for e in await view.audit.recent() if e.action == "match.result"]
+        assert (await view.seasons.version(season)) == version + 1
+    assert entry.details["matches_finished"] == [{"match": match}]
+
+
+async def test_a_read_in_the_unit_sees_its_deferred_writes(database: Database) -> None:
+    store = GuildStore(database, GUILD)
+    _, match, _ = await _season(store)
+    async with store.change(1, "t", "x") as uow:
+        await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 2, 2)])
+        assert [(b.board, b.home_half) for b in await uow.matches.boards(match)] == [(1, 2)]
+
+
+async def test_a_failing_deferred_write_rolls_the_whole_unit_back(database: Database) -> None:
+    store = GuildStore(database, GUILD)
+    _, match, _ = await _season(store)
+    before = await dump(database)
+    with pytest.raises(sqlite3.IntegrityError):
+        async with store.change(1, "match.result", f"match:{match}") as uow:
+            await uow.matches.finish(match, FINISH)
+            # 5 + 0 is not 2 × 2 games: the boards' CHECK refuses it, at COMMIT's trip
+            await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 5, 0)])
+    assert await dump(database) == before  # no finish, no bump, no audit row
+    async with database.writer() as connection:
+        assert not connection.in_transaction and connection.deferred == 0
+    async with store.change(1, "t", "x") as uow:  # the connection is fine afterwards
+        await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 1, 3)])
+    assert await _boards(database, match) == [(1, 1, 3)]
+
+
+async def test_a_unit_that_raises_never_sends_its_deferred_writes(database: Database) -> None:
+    store = GuildStore(database, GUILD)
+    _, match, _ = await _season(store)
+    before = await dump(database)
+    with pytest.raises(RuntimeError):
+        async with store.change(1, "match.result", f"match:{match}") as uow:
+            await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 4, 0)])
+            await uow.matches.replace_boards(match, [BoardRecord(2, "a", "b", 5, 0)])  # bad
+            raise RuntimeError("the service refused after writing")
+    assert await dump(database) == before
+    # the next unit (another use case) must not carry the dropped writes with its own
+    async with store.change(1, "setup.set", "guild_settings") as uow:
+        await uow.settings.update(hq_role_id=9)
+    assert await _boards(database, match) == []
+
+
+async def test_a_savepoint_undoes_its_own_deferred_writes_and_the_unit_goes_on(
+    database: Database,
+) -> None:
+    store = GuildStore(database, GUILD)
+    _, match, _ = await _season(store)
+    async with store.change(1, "t", "x") as uow:
+        await uow.matches.finish(match, FINISH)
+        with pytest.raises(sqlite3.IntegrityError):
+            async with uow.savepoint():
+                await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 9, 9)])
+        with pytest.raises(RuntimeError):
+            async with uow.savepoint():
+                await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 4, 0)])
+                await uow.matches.replace_boards(match, [BoardRecord(2, "a", "b", 5, 0)])
+                raise RuntimeError("the part failed after writing")
+    assert await _boards(database, match) == []
+    async with store.read() as view:
+        assert (await view.matches.get(match)).finished_at == FINISH  # type: ignore[union-attr]
+
+
+async def test_a_read_block_without_a_query_makes_no_trip(database: Database) -> None:
+    with trips() as count:
+        async with database.read():
+            pass
+    assert count[0] == 0

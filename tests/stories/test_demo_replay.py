@@ -1,0 +1,121 @@
+"""`arbiter demo` end to end: the season played through the real bot, its printed standings
+and proposal equal `arbiter league` on the season file it exported, for several seeds; the
+same seed gives byte-identical scripts and transcripts; the outputs are written. A smaller
+league (`--clubs 5`) keeps the default run fast; ARBITER_LONG_DEMO=1 plays full seasons."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from tests.support.paths import ROOT
+
+LONG = os.environ.get("ARBITER_LONG_DEMO") == "1"
+RUNS = [(1, 13), (2, 13), (3, 13)] if LONG else [(1, 5), (2, 4)]
+
+
+def _demo(out: Path, seed: int, clubs: int, capsys: pytest.CaptureFixture[str]) -> str:
+    code = main(["demo", "--seed", str(seed), "--clubs", str(clubs), "--out", str(out)])
+    printed, err = capsys.readouterr()
+    assert code == 0, err
+    assert f"round {clubs if clubs % 2 else clubs - 1}/" in err  # progress on stderr
+    return printed
+
+
+def _league(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main(["league", *argv]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("seed", "clubs"), RUNS)
+def test_printed_standings_and_proposal_equal_arbiter_league_on_the_exported_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int, clubs: int
+) -> None:
+    out = tmp_path / "demo"
+    printed = _demo(out, seed, clubs, capsys)
+    season = out / "season.json"
+    standings = _league(capsys, str(season))
+    proposal = _league(capsys, str(season), "--promotion")
+    assert printed.startswith(standings + "\n" + proposal)
+    assert "Every match decided. Champion (CL-16): " in standings
+    assert len(json.loads(season.read_text())["matches"]) == 3 * clubs * (clubs - 1) // 2
+    transcript = (out / "transcript.txt").read_text()
+    assert "  error:" not in transcript  # nothing went wrong unexpectedly at any step
+
+
+def test_the_season_exercises_the_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """CL-15, CL-20, CL-21 forfeits (the last by a passed director motion), CL-DQ."""
+    printed = _demo(tmp_path / "demo", 1, 5, capsys)
+    summary = printed[printed.index("Summary:") :]
+    forfeits = summary.splitlines()[1]
+    for rule in ("CL-15", "CL-20", "CL-21"):
+        assert rule in forfeits, summary
+    listed = [int(part.split("CL-")[1]) for part in forfeits.split(", ") if "CL-" in part]
+    assert listed == sorted(listed), forfeits  # CL-5 before CL-15: the regulation's order
+    assert "disqualified: none" not in summary
+    assert "director motions passed: 1 forfeit(s)" in summary
+
+
+def test_the_outputs_are_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "demo"
+    _demo(out, 2, 4, capsys)
+    for division in ("premier-division", "division-one", "division-two"):
+        for kind in ("standings", "crosstable"):
+            assert (out / f"{kind}-{division}.png").read_bytes().startswith(b"\x89PNG")
+    assert (out / "season.ics").read_bytes().startswith(b"BEGIN:VCALENDAR")
+    assert (out / "season.jsonl").read_text().startswith("// arbiter demo --seed 2")
+    assert main(["replay", str(out / "season.jsonl")]) == 0  # the script replays by itself
+    assert capsys.readouterr().out == (out / "transcript.txt").read_text()
+
+
+def test_the_discord_surface_benchmark_runs_on_a_demo_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "demo"
+    printed = _demo(out, 4, 4, capsys)
+    guild = printed.rsplit("(guild ", 1)[1].split(")")[0]
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "discord_surface.py"),
+            *("--db", str(out / "arbiter.db"), "--guild", guild, "--season", "Demo League 4"),
+            *("--runs", "3"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    for line in ("standings embed", "standings image", "club autocomplete"):
+        assert line in result.stdout
+
+
+def test_two_runs_with_the_same_seed_give_identical_transcripts(tmp_path: Path) -> None:
+    """In separate processes with different hash seeds."""
+    outputs = []
+    for hash_seed in ("1", "2"):
+        out = tmp_path / hash_seed
+        environ = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": hash_seed}
+        result = subprocess.run(
+            [sys.executable, "-m", "bot", "demo", "--seed", "3", "--clubs", "4", "--out", str(out)],
+            cwd=ROOT,
+            env=environ,
+            capture_output=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        outputs.append(
+            (
+                (out / "season.jsonl").read_bytes(),
+                (out / "transcript.txt").read_bytes(),
+                result.stdout.replace(str(out).encode(), b"OUT"),
+            )
+        )
+    assert outputs[0] == outputs[1]

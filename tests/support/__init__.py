@@ -1,0 +1,1 @@
+"""Helpers shared by the tests: worlds, fakes, the Discord harness, paths."""

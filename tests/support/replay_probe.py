@@ -1,0 +1,92 @@
+"""A cog for the replay's own tests: every kind of step the league commands will need —
+buttons, autocomplete, an attachment, a chess.com fetch, an announcement, a scheduled job that
+posts, an unexpected error. Loaded only by tests/stories/test_replay_steps.py."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app.arbiter import ArbiterBot
+from bot.chesscom.client import ChessComClient, ChessComError
+from storage.guild import UnitOfWork
+from storage.jobs import Job
+
+
+class ReplayProbe(commands.Cog):
+    """Commands that exercise the replay's steps."""
+
+    probe = app_commands.Group(name="probe", description="Replay probe.", guild_only=True)
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+
+    @probe.command(name="vote", description="Ask with Yes/No buttons.")
+    async def vote(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        for label in ("Yes", "No"):
+            button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+                label=label, custom_id=f"probe:{label.lower()}"
+            )
+            button.callback = self._clicked(label)  # type: ignore[method-assign]
+            view.add_item(button)
+        await interaction.response.send_message("Vote?", view=view)
+
+    @staticmethod
+    def _clicked(label: str):  # type: ignore[no-untyped-def]
+        async def clicked(click: discord.Interaction) -> None:
+            await click.response.edit_message(content=f"{click.user.name} voted {label}", view=None)
+
+        return clicked
+
+    @probe.command(name="club", description="Pick a club.")
+    async def club(self, interaction: discord.Interaction, club: str) -> None:
+        await interaction.response.send_message(f"club {club}", ephemeral=True)
+
+    @club.autocomplete("club")
+    async def clubs(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        names = ["arsenal-fans", "barca-fans", "bayern-fans"]
+        return [app_commands.Choice(name=n, value=n) for n in names if n.startswith(current)]
+
+    @probe.command(name="upload", description="Read a file.")
+    async def upload(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        data = await file.read()
+        await interaction.response.send_message(f"{file.filename}: {len(data)} bytes")
+
+    @probe.command(name="fetch", description="Fetch from chess.com.")
+    async def fetch(self, interaction: discord.Interaction, path: str) -> None:
+        async with ChessComClient(self.bot.config.chesscom) as client:
+            try:
+                data = await client.get_json(path)
+            except ChessComError as error:
+                await interaction.response.send_message(f"chess.com said {error.status}")
+                return
+        await interaction.response.send_message(f"name: {data['name']}")
+
+    @probe.command(name="remind", description="Post a reminder in an hour.")
+    async def remind(self, interaction: discord.Interaction, channel: discord.TextChannel) -> None:
+        store = self.bot.guild_store(interaction.guild_id or 0)
+        async with store.change(interaction.user.id, "probe.remind", "probe") as uow:
+            due = uow.now + timedelta(hours=1)
+            await uow.jobs.schedule("probe-remind", "probe", due, {"channel": channel.id})
+            await uow.outbox.post(channel.id, content=f"Reminder set by <@{interaction.user.id}>")
+        await interaction.response.send_message("scheduled", ephemeral=True)
+
+    async def remind_now(self, job: Job, uow: UnitOfWork) -> None:
+        await uow.outbox.post(job.payload["channel"], content=f"Reminder at {uow.now:%H:%M}")
+
+    @probe.command(name="boom", description="Fail unexpectedly.")
+    async def boom(self, interaction: discord.Interaction) -> None:
+        raise ZeroDivisionError("deliberate")
+
+
+async def setup(bot: ArbiterBot) -> None:
+    """Extension entry point."""
+    cog = ReplayProbe(bot)
+    bot.jobs.register("probe-remind", cog.remind_now)
+    await bot.add_cog(cog)
