@@ -166,7 +166,7 @@ def percentile(values: list[float], share: float) -> float:
 
 
 async def load(
-    double: DiscordDouble, world: World, rate: float, seconds: float
+    double: DiscordDouble, world: World, rate: float, seconds: float, closed: bool = False
 ) -> list[tuple[str, Interaction]]:
     """Send `rate` interactions a second for `seconds` (open loop: on schedule whatever
     the answers), of the kinds in MIX, to random guilds and members."""
@@ -199,6 +199,8 @@ async def load(
                 arbiter, "match report", match=match, chesscom_match=str(number)
             )
         sent.append((kind, handle.interaction))
+        if closed:  # one at a time: the service time, without queueing
+            await handle.response(timeout=5)
     return sent
 
 
@@ -293,7 +295,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(args.settle)  # the bot's own work after ready (see --settle)
         results["settle_s"] = args.settle
         began, bot_cpu, own_cpu = time.monotonic(), cpu_seconds(pid), own_cpu_seconds()
-        sent = await load(double, world, args.rate, args.seconds)
+        sent = await load(double, world, args.rate, args.seconds, args.closed)
         elapsed = time.monotonic() - began
         results["sent_per_s"] = round(len(sent) / elapsed, 1)
         results["bot_cpu_share"] = round((cpu_seconds(pid) - bot_cpu) / elapsed, 2)
@@ -381,6 +383,11 @@ def main() -> int:
         "--workdir", help="folder for the database and config (default: a new temp one)"
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument(
+        "--closed",
+        action="store_true",
+        help="send each interaction only once the last was answered (service time, no queue)",
+    )
     parser.add_argument("--log", help="write the bot's log to this file")
     parser.add_argument("--profile", help="run the bot under cProfile, its stats to this file")
     parser.add_argument("--timeline", action="store_true", help="print each second's figures")
