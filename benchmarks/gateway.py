@@ -10,7 +10,8 @@ GUILD_CREATE written, to the bot's "ready" log line), the child's RSS before the
 arrive, after ready and at its peak (VmHWM), the memory per guild, p50/p99/max latency per
 kind, and the errors: interactions without a callback within 3 s, error replies, REST
 calls Discord refused, ERROR lines in the bot's log. Targets: ready <= 15 s, peak RSS <=
-1 GB, p99 <= 50 ms at 100/s, 0 errors.
+1 GB, p99 <= 50 ms at 100/s, 0 errors. Figures, with the machine's load, and the first
+bottleneck: docs/discord-double.md.
 """
 
 from __future__ import annotations
