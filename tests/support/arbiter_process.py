@@ -83,7 +83,7 @@ async def publish_tree(double: DiscordDouble, guild_id: int | None) -> None:
 
 def write_config(folder: Path, chesscom_url: str, extra: str = "") -> Path:
     """A `config.toml` in `folder`: the database beside it, chess.com at `chesscom_url`
-    without retries or polling (a day apart), small divisions allowed."""
+    without retries or polling (a day apart), lichess nowhere, small divisions allowed."""
     path = folder / "config.toml"
     path.write_text(
         'log_level = "INFO"\n'
@@ -94,6 +94,8 @@ def write_config(folder: Path, chesscom_url: str, extra: str = "") -> Path:
         'contact = "tests@example.org"\n'
         "max_retries = 0\n"
         "poll_minutes = 1440\n"
+        "[lichess]\n"
+        'base_url = "http://127.0.0.1:9"\n'  # nothing answers there: never the internet
         "[rules.cl]\n"
         "min_players = [1, 1, 1]\n" + extra,
         encoding="utf-8",
