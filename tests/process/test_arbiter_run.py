@@ -4,11 +4,9 @@ stand-in, both on 127.0.0.1, reached through configuration only (`ARBITER_DISCOR
 
 One double, one chess.com and one bot process serve the whole module (the tests run in
 order, each in a guild of its own): start-up to ready and `arbiter sync --guild`; a league
-story over the gateway; a 429 storm and 5xx bursts on announcements; (a bot refused its
-privileged intent, on a double of its own, meanwhile the module's bot's IDENTIFY window
-passes); a gateway close, a RECONNECT and an invalid session in the middle of a story;
-kill -9 during concurrent result reports, restarting on the same files; SIGTERM last (of
-the last process started).
+story over the gateway; a 429 storm and 5xx bursts on announcements; a gateway close, a
+RECONNECT and an invalid session in the middle of a story; kill -9 during concurrent result
+reports, restarting on the same files; SIGTERM last (of the last process started).
 """
 
 from __future__ import annotations
@@ -376,27 +374,6 @@ async def test_a_429_storm_and_5xx_bursts_deliver_every_announcement_once_in_ord
         assert [entry for entry in limiter.limited if entry[1] == channel] == []  # obeyed
         assert responses(double, league) == [1] * len(responses(double, league))
     assert len(double.repeated_nonces) == 1  # the lost answer's resend got the message made
-
-
-async def test_a_missing_server_members_intent_stops_arbiter_run_with_one_line(
-    tmp_path: Path,
-) -> None:
-    # The application has not switched Server Members on: Discord closes the gateway with
-    # 4014 and `arbiter run` says so in one line, exit 1 (README, "Creating the application").
-    double = DiscordDouble(privileged_intents=0)
-    await double.start()
-    try:
-        double.add_guild("No Intent League")
-        config = write_config(tmp_path, "http://127.0.0.1:9/pub")
-        async with ArbiterProcess(config, double) as bot:
-            code = await bot.wait()
-        assert code == 1, bot.log()[-2000:]
-        assert [c.close_code for c in double.gateway.connections] == [4014]
-        last = bot.lines[-1]
-        assert last.startswith("arbiter run: Discord refused a privileged intent"), bot.log()
-        assert "Traceback" not in bot.log()
-    finally:
-        await double.stop()
 
 
 async def test_a_gateway_close_a_reconnect_and_an_invalid_session_lose_and_double_nothing(
