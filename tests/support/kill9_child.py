@@ -25,6 +25,7 @@ from pathlib import Path
 import aiohttp
 import discord
 
+from bot.app.discord_endpoint import use_api
 from bot.runtime.outbox import OutboxSender
 from bot.runtime.scheduler import JobRegistry, Scheduler
 from storage.database import Database
@@ -61,7 +62,7 @@ def _said_sent(
 async def discord_client(url: str) -> discord.Client:
     """A real discord.py client logged in to the recording server (no gateway: the sender
     only uses the REST API)."""
-    discord.http.Route.BASE = f"{url}/api/v10"
+    use_api(f"{url}/api/v10")  # as `[discord] api_base` does for `arbiter run`
     trace = aiohttp.TraceConfig()
     trace.on_request_end.append(_said_sent)
     client = discord.Client(intents=discord.Intents.none(), http_trace=trace)
