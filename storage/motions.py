@@ -11,7 +11,7 @@ from typing import Any, Literal, cast
 import aiosqlite
 
 from core.votes import MotionKind
-from storage.database import from_text, to_text
+from storage.codecs import from_text, to_text
 from storage.scope import ReadScope, WriteScope
 
 MotionStatus = Literal["open", "passed", "rejected", "no-decision"]

@@ -4,7 +4,6 @@ from option text, and attachments read within a size cap — each refusal one cl
 from __future__ import annotations
 
 import datetime as dt
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import discord
 
@@ -36,40 +35,6 @@ def parse_day(text: str, what: str, today: dt.date | None = None) -> dt.date:
     if today is not None and day < today:
         raise UserError(f"The {what} {day.isoformat()} is in the past.")
     return day
-
-
-def parse_local_instant(text: str, what: str, zone: str) -> dt.datetime:
-    """`YYYY-MM-DD HH:MM` read in `zone` (the league's, CL-13/22: `America/Los_Angeles` by
-    default), or with an explicit offset (`…+02:00`, `…Z`) or IANA zone after it
-    (`2026-04-01 20:00 Europe/Paris`); the instant in UTC. A local time that does not exist
-    (skipped by daylight saving) or exists twice is refused rather than guessed."""
-    words = text.strip().rsplit(" ", 1)
-    place = zone
-    if len(words) == 2 and ("/" in words[1] or words[1].upper() == "UTC"):
-        text, place = words[0], "UTC" if words[1].upper() == "UTC" else words[1]
-    try:
-        local = ZoneInfo(place)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise UserError(f"{shown(place)} is not a time zone: use an IANA name.") from None
-    try:
-        instant = dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise UserError(
-            f"{shown(text)} is not a date and time: write YYYY-MM-DD HH:MM ({zone} time),"
-            " or add a zone (… Europe/Paris)."
-        ) from None
-    if instant.tzinfo is not None:
-        return instant.astimezone(dt.UTC)
-    early = instant.replace(tzinfo=local, fold=0)
-    late = instant.replace(tzinfo=local, fold=1)
-    if early.astimezone(dt.UTC).astimezone(local).replace(tzinfo=None) != instant:
-        raise UserError(f"{instant:%Y-%m-%d %H:%M} does not exist in {place} (the clocks skip it).")
-    if early.utcoffset() != late.utcoffset():
-        raise UserError(
-            f"{instant:%Y-%m-%d %H:%M} happens twice in {place} (the clocks go back):"
-            " give the offset, e.g. …-07:00."
-        )
-    return early.astimezone(dt.UTC)
 
 
 async def read_attachment(attachment: discord.Attachment, what: str, suffix: str) -> bytes:

@@ -30,13 +30,17 @@ from core.league import season as league
 from core.league.season import START_ZONE
 from core.tour.appeals import DEADLINE_TIME, DEFAULT_APPEAL_ZONE
 from core.tour.disconnections import RECONNECT_WINDOW
+from core.tour.prizes import AMBASSADOR_POOL_MINIMUM
 from core.tour.qualification import TOP_OF_STANDINGS
-from core.tour.ranking import EVENT_SIZES, EventType
+from core.tour.ranking import DEFAULT_POINTS_TABLES, EVENT_SIZES, EventType
+from core.tour.rules import CONFIRM_HOURS, SESSION_START, TourRules
 
 DEFAULT_PATH = Path("config.toml")
 TOKEN_ENV = "DISCORD_TOKEN"
 CHESSCOM_URL_ENV = "ARBITER_CHESSCOM_URL"
 CHESSCOM_CONTACT_ENV = "ARBITER_CHESSCOM_CONTACT"
+DISCORD_API_ENV = "ARBITER_DISCORD_API"
+DISCORD_API = "https://discord.com/api/v10"
 
 HHMM = r"^([01]\d|2[0-3]):[0-5]\d$"
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -168,6 +172,30 @@ class CctDefaults(_Section):
     reconnect_seconds: Count = Field(
         int(RECONNECT_WINDOW.total_seconds()), ge=0, le=3600, description="CCT-10"
     )
+    confirm_hours: Count = Field(
+        CONFIRM_HOURS, ge=1, le=24 * 14, description="a report waits this long for the opponent"
+    )
+    session_start: str = Field(
+        SESSION_START.strftime("%H:%M"), pattern=HHMM, description="sessions start, appeals zone"
+    )
+    ambassador_pool: Count = Field(
+        AMBASSADOR_POOL_MINIMUM, ge=AMBASSADOR_POOL_MINIMUM, description="CCT-5, US dollars"
+    )
+
+    def tour_rules(self, appeal_zone: str = DEFAULT_APPEAL_ZONE) -> TourRules:
+        """CCT-16: every rule value a new tour freezes, its appeal deadline in `appeal_zone`
+        (the config's `timezones.appeals`)."""
+        return TourRules(
+            sizes={kind: self.event_size(kind) for kind in EventType},
+            qualifying_top=self.qualifying_top,
+            points=dict(DEFAULT_POINTS_TABLES),
+            appeal_deadline=self.appeal_clock(),
+            appeal_zone=appeal_zone,
+            reconnect_seconds=self.reconnect_seconds,
+            confirm_hours=self.confirm_hours,
+            session_start=_clock(self.session_start),
+            ambassador_pool=self.ambassador_pool,
+        )
 
     def event_size(self, event_type: EventType) -> int:
         """CCT-2: the players of a new event of this type (`qualify_for_event(size=…)`)."""
@@ -215,6 +243,20 @@ class LichessConfig(_Section):
     max_retries: Count = Field(3, ge=0, le=MAX_RETRIES, description="on 429 / 5xx / network")
 
 
+class DiscordConfig(_Section):
+    """Where Discord's HTTP API is (the gateway's address is asked of it: `GET /gateway/bot`).
+    Only tests change it, to run the real program against a local stand-in."""
+
+    api_base: str = Field(
+        DISCORD_API, pattern=r"^https?://[^\s/]+(/\S*)?$", description="REST API root, versioned"
+    )
+
+    @field_validator("api_base")
+    @classmethod
+    def _no_trailing_slash(cls, value: str) -> str:
+        return value.rstrip("/")
+
+
 class Config(_Section):
     """The whole configuration of one Arbiter instance."""
 
@@ -226,6 +268,7 @@ class Config(_Section):
     rules: RuleDefaults = Field(default_factory=RuleDefaults)
     chesscom: ChessComConfig = Field(default_factory=ChessComConfig)
     lichess: LichessConfig = Field(default_factory=LichessConfig)
+    discord: DiscordConfig = Field(default_factory=DiscordConfig)
 
     def lichess_settings(self) -> LichessConfig:
         """The `[lichess]` settings with the contact filled in from `[chesscom]` when empty."""
@@ -263,7 +306,8 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
     """Read `path` (default `./config.toml`; missing means defaults) and apply the environment.
 
     `DISCORD_TOKEN` replaces `token`; `ARBITER_CHESSCOM_URL` replaces `chesscom.base_url`;
-    `ARBITER_CHESSCOM_CONTACT` replaces `chesscom.contact`.
+    `ARBITER_CHESSCOM_CONTACT` replaces `chesscom.contact`; `ARBITER_DISCORD_API` replaces
+    `discord.api_base`.
     """
     env = os.environ if environ is None else environ
     path = DEFAULT_PATH if path is None else path
@@ -287,6 +331,10 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
             if env.get(variable):
                 chesscom[key] = env[variable]
                 from_env[("chesscom", key)] = variable
+    discord = data.setdefault("discord", {})
+    if isinstance(discord, dict) and env.get(DISCORD_API_ENV):
+        discord["api_base"] = env[DISCORD_API_ENV]
+        from_env[("discord", "api_base")] = DISCORD_API_ENV
     try:
         config = Config.model_validate(data)
     except ValidationError as error:

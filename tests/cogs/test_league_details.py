@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.support.cl_seasons import match, season
-from tests.support.command_world import SPRING, World, copy_world, league_bot, members
+from tests.support.command_world import SPRING, CommandWorld, copy_world, league_bot, members
 from tests.support.motion_world import import_test_season
 
 
 async def test_cl_14_roster_check_counts_games_not_boards(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """CL-14: a1 played a board (two games) in each of A's two played matches: 4 games."""
     async with league_bot(copy_world(world_file, tmp_path)) as (_, harness, _clock):
@@ -43,7 +43,7 @@ Thirty boards a match make the game points wide enough that not every column fit
 
 
 async def test_cl_17_the_standings_embed_shows_de_when_it_decided_a_place(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     async with league_bot(copy_world(world_file, tmp_path)) as (bot, harness, _clock):
         await import_test_season(bot.database, {**DE_SEASON, "name": "Ties"})
@@ -54,7 +54,7 @@ async def test_cl_17_the_standings_embed_shows_de_when_it_decided_a_place(
 
 
 async def test_cl_12_the_schedule_preview_names_the_club_without_a_match(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """CL-12: Spring's division with three clubs: one is idle each round, and the preview
     says which."""

@@ -22,7 +22,7 @@ from tests.support.cl_seasons import match, season
 from tests.support.command_world import (
     ADMINS,
     DIRECTORS,
-    World,
+    CommandWorld,
     copy_world,
     dump,
     league_bot,
@@ -74,7 +74,7 @@ def _posts(harness: DiscordHarness) -> list[str]:
 
 
 async def test_cl_15_a_recorded_challenge_is_not_replaced_by_either_club(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """CL-15: E issued the challenge of E - A; E re-declaring it (or A declaring its own) an
     hour before the deadline would have made the club that issued in time forfeit: refused,
@@ -94,7 +94,7 @@ async def test_cl_15_a_recorded_challenge_is_not_replaced_by_either_club(
 
 
 async def test_cl_15_a_challenge_after_the_deadline_is_late_and_the_forfeit_stands(
-    world_file: tuple[Path, World],
+    world_file: tuple[Path, CommandWorld],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -118,7 +118,7 @@ async def test_cl_15_a_challenge_after_the_deadline_is_late_and_the_forfeit_stan
 
 
 async def test_cl_14_no_result_is_recorded_before_the_start(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """CL-14: an arbiter's boards four weeks before A - D starts are refused (they would count
     at once and make the export fail `arbiter league`: finished before its start)."""
@@ -137,7 +137,7 @@ async def test_cl_14_no_result_is_recorded_before_the_start(
 
 
 async def test_cl_13_a_director_alone_moves_a_match_only_before_its_deadline_and_notice(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """CL-13, CL-15: a director alone may not move A - D to a start less than 120 h away
     (both clubs would forfeit at once), nor move E - A, accepted in time, once its deadline
@@ -182,7 +182,7 @@ async def _pass_motion(harness: DiscordHarness, options: dict[str, Any]) -> tupl
 
 
 async def test_cl_13_a_reschedule_motion_moves_a_judged_match_and_the_judgement_stands(
-    world_file: tuple[Path, World],
+    world_file: tuple[Path, CommandWorld],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -241,7 +241,7 @@ async def _disqualify(harness: DiscordHarness, club: str) -> None:
 
 
 async def test_cl_dq_a_void_match_gets_no_reminder_forfeit_or_calendar_event(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """CL-DQ: once D is disqualified, A - D is void: its CL-15 reminders do not come (no club
     is threatened with a forfeit), a challenge is recorded but says it is void, a director
@@ -281,7 +281,7 @@ async def test_cl_dq_a_void_match_gets_no_reminder_forfeit_or_calendar_event(
 
 
 async def test_cl_15_the_match_option_takes_the_key_as_well_as_the_number(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """Issue 19 item 7: `/match show match:DO-1-1` (the key `/match list` shows) is the same
     match as its number; a key no season has is refused; a key two seasons share asks for

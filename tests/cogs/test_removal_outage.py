@@ -14,7 +14,7 @@ from bot.league.rosters.removal_checks import CHESSCOM_RETRY, CHESSCOM_TRIES
 from storage.guild import GuildStore
 from storage.motions import Motion
 from tests.support.chesscom_fake import FakeChessCom
-from tests.support.command_world import World, copy_world, league_bot, members
+from tests.support.command_world import CommandWorld, copy_world, league_bot, members
 from tests.support.discord_harness import DEFAULT_GUILD_ID
 
 STATS = "player/a2/stats"
@@ -27,7 +27,7 @@ async def _motions(bot: ArbiterBot) -> list[Motion]:
 
 
 async def test_cl_21_a_brief_outage_waits_and_an_answer_verifies_without_a_motion(
-    world_file: tuple[Path, World], tmp_path: Path, fake: FakeChessCom
+    world_file: tuple[Path, CommandWorld], tmp_path: Path, fake: FakeChessCom
 ) -> None:
     async with league_bot(copy_world(world_file, tmp_path), base_url=fake.base_url) as (
         bot,
@@ -54,7 +54,7 @@ async def test_cl_21_a_brief_outage_waits_and_an_answer_verifies_without_a_motio
 
 
 async def test_cl_21_an_outage_lasting_6_hours_puts_the_removal_to_the_directors(
-    world_file: tuple[Path, World], tmp_path: Path, fake: FakeChessCom
+    world_file: tuple[Path, CommandWorld], tmp_path: Path, fake: FakeChessCom
 ) -> None:
     async with league_bot(copy_world(world_file, tmp_path), base_url=fake.base_url) as (
         bot,

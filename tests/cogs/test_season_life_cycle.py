@@ -19,7 +19,7 @@ from tests.support.cl_seasons import match, season
 from tests.support.command_world import (
     DIRECTORS,
     SEASON_FILE,
-    World,
+    CommandWorld,
     copy_world,
     dump,
     league_bot,
@@ -30,7 +30,7 @@ from tests.support.motion_world import import_test_season
 
 
 async def test_cl_1_a_decided_season_is_finished_and_a_new_one_is_not_the_default(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """CL-1: a season whose every match is decided shows as finished; the Test season, still
     running, stays the season of club A's commands without `season` — not Spring, which is
@@ -77,7 +77,7 @@ wins both by the cut-off; F's win over E comes after it."""
 
 
 async def test_cl_8_the_proposal_is_as_at_the_cutoff_frees_withdrawn_places_and_leaves_ties(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """CL-1, CL-8, CL-17: `/season promotion` proposes from the standings as at the cut-off;
     HQ's `/season withdraw` of E frees its place; B and C, tied on the relegation line, are
@@ -112,7 +112,7 @@ async def test_cl_8_the_proposal_is_as_at_the_cutoff_frees_withdrawn_places_and_
 
 
 async def test_cl_1_standings_as_of_a_day_not_over_are_as_at_now(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """CL-1: `/standings as_of:9999-12-31` used to judge every deadline not yet due as
     missed (every club DQ); a day not over is shown as at now, and says so."""
@@ -140,7 +140,7 @@ async def test_cl_1_standings_as_of_a_day_not_over_are_as_at_now(
     ids=["a lowered CL-23 floor", "a typo", "a name the commands refuse"],
 )
 async def test_cl_23_season_import_refuses_a_floor_lowered_a_typo_or_a_bad_name(
-    world_file: tuple[Path, World], tmp_path: Path, change: Any, expected: str
+    world_file: tuple[Path, CommandWorld], tmp_path: Path, change: Any, expected: str
 ) -> None:
     """CL-23 (a file's `rules.vote_quorum: 1` would let one director disqualify a club), a
     typo'd key (`board`: a silent double CL-20 forfeit), a name `/club register` refuses: one
@@ -161,7 +161,7 @@ async def test_cl_23_season_import_refuses_a_floor_lowered_a_typo_or_a_bad_name(
 
 
 async def test_cl_12_the_bots_export_of_a_season_with_an_empty_division_imports_again(
-    world_file: tuple[Path, World], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    world_file: tuple[Path, CommandWorld], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """CL-7, CL-12: Spring's configured divisions have no clubs but its first: its export is
     accepted by `arbiter league` (an empty table) and by `/season import`."""
@@ -182,7 +182,7 @@ async def test_cl_12_the_bots_export_of_a_season_with_an_empty_division_imports_
 
 
 async def test_cl_1_create_takes_a_cutoff_and_hq_sets_it(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """CL-1: `/season create cutoff:` freezes the divisions cut-off into the season's rules;
     `/season cutoff` changes it (a date before the first round is refused at creation)."""

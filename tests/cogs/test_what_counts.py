@@ -15,7 +15,7 @@ from bot.league.matches import service as matches
 from bot.league.matches.jobs import schedule_jobs
 from storage.guild import GuildStore
 from tests.support.cl_seasons import match, season
-from tests.support.command_world import World, copy_world, league_bot, members
+from tests.support.command_world import CommandWorld, copy_world, league_bot, members
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Upload
 from tests.support.motion_world import import_test_season
 
@@ -38,7 +38,7 @@ async def _schedule(bot: ArbiterBot, name: str) -> None:
 
 
 async def test_cl_6_a_result_says_it_counts_as_a_forfeit_and_why(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """CL-6, CL-FF: E was over the 1700 average at E - A's start; the arbiter's boards
     (13 – 17-like, here 2 – 0 for E) are shown with "counts as a forfeit: E over the 1700
@@ -81,7 +81,7 @@ async def test_cl_6_a_result_says_it_counts_as_a_forfeit_and_why(
 
 
 async def test_cl_18_a_later_finding_lists_the_earlier_matches_it_changed_once(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """CL-18, CL-ADJ: c1 played twice for C (matches 2 and 3); once for E it is tolerated,
     but a second match for another club (D) makes c1 a multi-team player: every board of
@@ -131,7 +131,7 @@ a challenge: at that deadline D's third failure disqualifies it."""
 
 
 async def test_cl_dq_a_disqualification_at_a_rounds_deadline_is_announced_once(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """CL-DQ: the three matches of a round are judged at one deadline; D's disqualification
     (its third CL-15 forfeit) is announced once — by the match that caused it — not by each

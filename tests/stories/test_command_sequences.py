@@ -45,7 +45,7 @@ from core.league.season import Season
 from storage.database import Database
 from storage.guild import GuildStore
 from tests.support.cl_seasons import match, season
-from tests.support.command_world import ADMINS, DIRECTORS, World, league_bot, members
+from tests.support.command_world import ADMINS, DIRECTORS, CommandWorld, league_bot, members
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Upload
 from tests.support.motion_world import START, import_test_season
 
@@ -292,7 +292,7 @@ counter = itertools.count()
 )
 @given(moves=st.lists(step, min_size=4, max_size=30 if LONG else 12))
 def test_cl_15_cl_dq_any_command_sequence_keeps_the_outcomes_by_the_rules(
-    world_file: tuple[Path, World],
+    world_file: tuple[Path, CommandWorld],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     moves: list[tuple[Any, ...]],
@@ -331,7 +331,7 @@ def test_cl_15_cl_dq_any_command_sequence_keeps_the_outcomes_by_the_rules(
 
 
 def test_every_season_of_the_league_exports_to_a_file_both_doors_accept(
-    world_file: tuple[Path, World], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    world_file: tuple[Path, CommandWorld], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Issue 19: `arbiter season export` of each season the tests' league holds (one played
     and running, one being set up with divisions still without clubs) is accepted by

@@ -8,11 +8,11 @@ import re
 from dataclasses import dataclass
 
 from bot.app.actor import Actor, Role, require_club_admin
-from bot.app.command_input import parse_local_instant
 from bot.app.errors import UserError
 from bot.app.inputs import clean_text, shown
 from bot.league.matches.jobs import deadline_of, schedule_jobs
 from bot.league.matches.life import allowed, check_step, match_now
+from bot.league.matches.starts import parse_local_instant
 from bot.league.references import find_match, find_season
 from bot.rendering import announcements
 from bot.runtime.announce import announce

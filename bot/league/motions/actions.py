@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 from zoneinfo import ZoneInfo
 
-from bot.app.command_input import parse_local_instant
 from bot.app.errors import UserError
 from bot.app.inputs import NAME_LIMIT, clean_text, named, shown
 from bot.formats.boards_csv import BoardRow
@@ -22,6 +21,7 @@ from bot.league.clubs.service import exclude_club_in
 from bot.league.matches.boards import board_records
 from bot.league.matches.life import allowed, check_step, match_now
 from bot.league.matches.service import reschedule_in
+from bot.league.matches.starts import parse_local_instant
 from bot.league.references import find_club, find_match, find_season
 from bot.league.seasons.promotion import promotion_in
 from bot.league.store import load_season
