@@ -199,6 +199,17 @@ class MatchReader:
         )
         return [BoardRecord(*row) for row in rows]
 
+    async def board_counts(self, season_id: int) -> dict[int, int]:
+        """How many boards each match of the season has, by match id (one query, no board
+        row read: what judging CL-20 by the boards needs)."""
+        rows = await self._scope.fetchall(
+            "SELECT b.match_id, count(*) FROM matches AS m JOIN boards AS b ON b.match_id = m.id"
+            " WHERE m.guild_id = ? AND m.season_id = ? AND b.guild_id = m.guild_id"
+            " GROUP BY b.match_id",
+            (self._scope.guild_id, season_id),
+        )
+        return {int(row[0]): int(row[1]) for row in rows}
+
     async def boards_of_season(self, season_id: int) -> dict[int, list[BoardRecord]]:
         """Every board of the season by match id (one query: the standings load)."""
         rows = await self._scope.fetchall(

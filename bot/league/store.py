@@ -139,16 +139,32 @@ async def import_season(
     return record
 
 
-async def load_season(view: GuildView, record: SeasonRecord) -> Season:
+_BOARD_RECORD = BoardRecord(0, "", "", 0, 0)
+"""A board as `load_season(for_judging=True)` stands it in: only counted, never scored."""
+
+
+async def load_season(
+    view: GuildView, record: SeasonRecord, *, for_judging: bool = False
+) -> Season:
     """The season's facts from the database as the same domain values the season file gives
-    (`bot.formats.season_file.load_season`), so `league_report` computes the same league."""
+    (`bot.formats.season_file.load_season`), so `league_report` computes the same league.
+
+    `for_judging`: the facts the forfeits and disqualifications are judged on (CL-FF, CL-DQ,
+    the match life cycle) without reading a board row — each match's boards stand in as
+    unnamed ones, as many as it has (CL-20 counts them), and no closed account (CL-19 only
+    adjusts scores). Never for standings or scores."""
     clubs = {club.id: club.name for club in await view.clubs.all()}
     divisions = await view.seasons.divisions(record.id)
     members = await view.seasons.members(record.id)
     matches = await view.matches.of_season(record.id)
-    boards = await view.matches.boards_of_season(record.id)
+    if for_judging:
+        counts = await view.matches.board_counts(record.id)
+        stood_in = {match_id: [_BOARD_RECORD] * count for match_id, count in counts.items()}
+        boards: dict[int, list[BoardRecord]] = stood_in
+    else:
+        boards = await view.matches.boards_of_season(record.id)
     at_start = await view.matches.at_start_of_season(record.id)
-    closed = await view.rosters.closed_accounts(record.id)
+    closed = [] if for_judging else await view.rosters.closed_accounts(record.id)
     decisions = await view.decisions.of_season(record.id)
     division_names = {d.id: d.name for d in divisions}
     keys = {m.id: m.key for m in matches}

@@ -133,7 +133,7 @@ class Matches(commands.Cog):
         client = self.bot.chesscom_client()  # so does "chess.com is not configured"
         await interaction.response.defer(thinking=True)
         event = await results.import_chesscom_result(store, client, actor, match, chesscom_match)
-        await interaction.followup.send(embed=await self._result(store, event.match))
+        await interaction.followup.send(embed=await self._result(store, event))
 
     @group.command(name="result", description="Enter a match's boards from a CSV (arbiter).")
     @app_commands.describe(
@@ -151,11 +151,12 @@ class Matches(commands.Cog):
         # defer could not be private.
         rows = await read_boards(file)
         event = await results.enter_manual_result(store, actor, match, rows)
-        await interaction.response.send_message(embed=await self._result(store, event.match))
+        await interaction.response.send_message(embed=await self._result(store, event))
 
-    async def _result(self, store: Any, match: Any) -> discord.Embed:
-        """The score, how it counts (CL-18/19 adjustments with why) and both clubs' ranks."""
-        card = await result_card(store, self.bot.standings, match)
+    async def _result(self, store: Any, event: results.ResultRecorded) -> discord.Embed:
+        """The score, how it counts (CL-18/19 adjustments, a forfeit, void: with why) and both
+        clubs' ranks."""
+        card = await result_card(store, self.bot.standings, event.match, event.counts)
         line, counted, adjusted = card.line, card.counted, list(card.adjusted)
         ranks = [(club, "—" if row is None else rank_text(row)) for club, row in card.ranks]
         return result_embed(line, card.score, counted, adjusted, ranks, card.counts)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from core.league.facts import challenge_deadline, compile_matches
@@ -283,7 +283,7 @@ def void_clubs(season: Season, now: dt.datetime) -> dict[str, dt.datetime]:
 
 
 def match_view(
-    season: Season, match_id: str, now: dt.datetime, out: dict[str, dt.datetime] | None = None
+    season: Season, match_id: str, now: dt.datetime, out: Mapping[str, dt.datetime] | None = None
 ) -> MatchView:
     """The life cycle's view of match `match_id` of `season` at `now` (`out`: the clubs
     disqualified by then, `void_clubs`, when already known)."""

@@ -172,7 +172,7 @@ async def store_snapshot(job: Job, uow: UnitOfWork, snapshot: Snapshot | None) -
     ):
         uow.abandon()  # gone, played or moved since the read: nothing stored
         return
-    current = await match_now(uow, facts.match, uow.now)
+    current = await match_now(uow, facts.match, uow.now, full=True)
     try:  # CL-FF, CL-DQ: nothing is judged at the start of a forfeited or void match
         allow(current.view, Step.AT_START, Door.BOT)
     except StepRefused as refusal:
@@ -186,8 +186,8 @@ async def store_snapshot(job: Job, uow: UnitOfWork, snapshot: Snapshot | None) -
         _with_facts(season, facts.match.key, records), facts.match.key, facts.match.start
     )
     late = observed - facts.match.start > LATE_AFTER
-    for record in records.values():
-        await record_at_start_in(uow, Actor.system(), facts.match.id, record)
+    for record in records.values():  # the life cycle allowed it above
+        await record_at_start_in(uow, Actor.system(), facts.match.id, record, checked=True)
     uow.details["late"] = late
     uow.details["forfeits"] = [(b.club, b.rule) for b in judged.forfeits]
     if judged.void:

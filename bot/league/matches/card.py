@@ -10,7 +10,7 @@ from bot.league.matches.counting import what_counts
 from bot.league.matches.life import match_now
 from bot.league.matches.lines import board_lines, match_line
 from bot.league.references import find_match, find_season
-from bot.league.store import StandingsCache, load_season
+from bot.league.store import StandingsCache
 from bot.rendering.league_embeds import BoardLine, MatchLine
 from core.league.forfeits import Breach
 from core.league.lifecycle import match_state
@@ -55,7 +55,7 @@ async def match_card(
         scope = None if season is None else await find_season(view.seasons, season)
         record = await find_match(view.matches, match, scope)
         boards = await view.matches.boards(record.id)
-        current = await match_now(view, record, now)
+        current = await match_now(view, record, now, full=True)
     line = await match_line(store, record)
     report = await standings.report(store, current.record, now=now)
     rows = board_lines(boards, report.adjusted_players)
@@ -65,15 +65,15 @@ async def match_card(
 
 
 async def result_card(
-    store: GuildStore, standings: StandingsCache, match: MatchRecord
+    store: GuildStore, standings: StandingsCache, match: MatchRecord, why: str | None = None
 ) -> ResultCard:
     """The just-recorded result of `match`: its score, how it counts (CL-18/19 adjustments
-    with why) and both clubs' standings in its division."""
+    with why; `why`: what the result's service said it counts as) and both clubs'
+    standings in its division."""
     line = await match_line(store, match)
     async with store.read() as view:
         season = await find_season(view.seasons, match.season_id)
         boards = await view.matches.boards(match.id)
-        facts = await load_season(view, season)
     report = await standings.report(store, season, now=store.database.clock())
     adjusted = [b for b in board_lines(boards, report.adjusted_players) if b.why is not None]
     counted = next(
@@ -82,5 +82,4 @@ async def result_card(
     table = {s.club: s for s in report.standings(line.division)}
     ranks = tuple((club, table.get(club)) for club in (line.home, line.away))
     assert line.score is not None
-    why = what_counts(report, facts, match.key).why
     return ResultCard(line, line.score, counted, tuple(adjusted), ranks, why)

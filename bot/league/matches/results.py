@@ -27,10 +27,12 @@ from bot.rendering import announcements
 from bot.runtime.announce import announce
 from core.league import league_report
 from core.league.lifecycle import Door, Step, finish_problem
+from core.league.season import Board as DomainBoard
+from core.league.season import ClubAtStart, Season
 from storage.club_admins import ClubAdminReader
 from storage.clubs import Club
 from storage.guild import GuildStore, UnitOfWork
-from storage.matches import BoardRecord, MatchRecord
+from storage.matches import AtStartRecord, BoardRecord, MatchRecord
 from storage.rosters import ClosedAccount
 
 
@@ -69,19 +71,78 @@ def _door(actor: Actor) -> Door:
     return Door.ARBITER if actor.has(Role.ARBITER) else Door.CLUB
 
 
+@dataclass(frozen=True)
+class Prior:
+    """A match's result facts before a result replaces them, and its season's closed
+    accounts: with the season as it is after, they give the season as it was (what the
+    earlier matches counted as), without reading the season twice."""
+
+    now: MatchNow
+    boards: tuple[BoardRecord, ...]
+    at_start: tuple[AtStartRecord, ...]
+    closed: tuple[str, ...]
+
+
 async def _check_result(
     uow: UnitOfWork, match: MatchRecord, door: Door, finished: dt.datetime
-) -> MatchNow:
+) -> Prior:
     """CL-14 through the life cycle: no result before the start, none finishing before it or
-    later than now, none replacing a recorded one but by an arbiter or the bot; the match as
-    it stood (its season's facts before the result)."""
+    later than now, none replacing a recorded one but by an arbiter or the bot; and the
+    facts the result is about to replace."""
     current = await match_now(uow, match, uow.now)
     step = allowed(current.view, Step.RESULT, door)
     problem = finish_problem(current.view, finished.astimezone(dt.UTC))
     if problem is not None:
         raise UserError(f"{problem}.")
     uow.details["notes"] = list(step.notes)
-    return current
+    return Prior(
+        current,
+        tuple(await uow.matches.boards(match.id)),
+        tuple(await uow.matches.at_start(match.id)),
+        tuple(a.username for a in await uow.rosters.closed_accounts(match.season_id)),
+    )
+
+
+def _as_it_was(season: Season, prior: Prior, key: str, clubs: dict[int, str]) -> Season:
+    """The season before the result: this match with its former boards, finish and at-start
+    facts, the former closed accounts (CL-19)."""
+    old = next(m for m in prior.now.season.matches if m.id == key)
+    matches = tuple(
+        replace(
+            m,
+            finished=old.finished,
+            boards=tuple(
+                DomainBoard(b.home_player, b.away_player, b.home_half, b.away_half)
+                for b in prior.boards
+            ),
+            at_start={
+                clubs[a.club_id]: ClubAtStart(a.members, a.avg_rating, a.players)
+                for a in prior.at_start
+            },
+        )
+        if m.id == key
+        else m
+        for m in season.matches
+    )
+    return replace(season, matches=matches, closed_accounts=prior.closed)
+
+
+def _may_change_others(season: Season, prior: Prior, key: str) -> bool:
+    """Whether the result can change how other matches count (CL-18, CL-19): a player of its
+    boards (before or after) appears in another match, or an account was seen closed."""
+    if set(season.closed_accounts) != set(prior.closed):
+        return True
+    match = next(m for m in season.matches if m.id == key)
+    names = [(b.home_player, b.away_player) for b in match.boards]
+    names += [(b.home_player, b.away_player) for b in prior.boards]
+    here = {name.lower() for pair in names for name in pair}
+    return any(
+        name.lower() in here
+        for m in season.matches
+        if m.id != key
+        for b in m.boards
+        for name in (b.home_player, b.away_player)
+    )
 
 
 async def authorise_report(store: GuildStore, actor: Actor, match_id: int | str) -> None:
@@ -214,7 +275,7 @@ async def import_chesscom_result_in(
     # chess.com's own record of the linked match may be read again (a club admin's re-import
     # is the bot's reading); any other result over a recorded one is an arbiter's correction.
     door = Door.BOT if actor.is_system or link is None else _door(actor)
-    before = await _check_result(uow, current, door, finished)
+    prior = await _check_result(uow, current, door, finished)
     await uow.matches.replace_boards(match.id, list(read.boards))
     await uow.matches.finish(match.id, finished, link_chesscom=link)
     closed = await _record_closed(uow, current.season_id, facts, read.observed)
@@ -222,7 +283,7 @@ async def import_chesscom_result_in(
     await cancel_jobs(uow, match.id, (POLL,))
     updated = replace(current, finished_at=finished.astimezone(dt.UTC), chesscom_match_id=chesscom)
     return await _recorded(
-        uow, before, updated, read.boards, read.home, read.away, closed, "chess.com"
+        uow, prior, updated, read.boards, read.home, read.away, closed, "chess.com"
     )
 
 
@@ -253,7 +314,7 @@ async def _record_fielded(
 
 async def _recorded(
     uow: UnitOfWork,
-    before: MatchNow,
+    prior: Prior,
     updated: MatchRecord,
     stored: Sequence[BoardRecord],
     home: Club,
@@ -268,12 +329,15 @@ async def _recorded(
     boards = tuple(sorted(stored, key=lambda b: b.board))
     home_half = sum(b.home_half for b in boards)
     away_half = sum(b.away_half for b in boards)
-    was = league_report(before.season, now=uow.now)
-    season = await load_season(uow.view(), before.record)
+    season = await load_season(uow.view(), prior.now.record)
     now = league_report(season, now=uow.now)
     counted = what_counts(now, season, updated.key)
-    changed = changed_matches(was, now, season, leave_out=[updated.key])
-    out_before = {q.club for q in was.disqualified}
+    changed: list[str] = []
+    if _may_change_others(season, prior, updated.key):
+        clubs = {home.id: home.name, away.id: away.name}
+        was = league_report(_as_it_was(season, prior, updated.key, clubs), now=uow.now)
+        changed = changed_matches(was, now, season, leave_out=[updated.key])
+    out_before = prior.now.out
     gone = [q for q in now.disqualified if q.club not in out_before]
     lines = [
         announcements.result_recorded(home.name, away.name, home_half, away_half, how, counted.why),
@@ -313,11 +377,9 @@ async def enter_manual_result(
     async with store.change(actor.user_id, "match.result", f"match:{match.id}") as uow:
         current = await find_match(uow.matches, match.id)
         finished = finished_at or uow.now
-        before = await _check_result(uow, current, Door.ARBITER, finished)
+        prior = await _check_result(uow, current, Door.ARBITER, finished)
         await uow.matches.replace_boards(match.id, boards)
         await uow.matches.finish(match.id, finished)
         await cancel_jobs(uow, match.id, (POLL,))
         updated = replace(current, finished_at=finished.astimezone(dt.UTC))
-        return await _recorded(
-            uow, before, updated, boards, home, away, (), "entered by an arbiter"
-        )
+        return await _recorded(uow, prior, updated, boards, home, away, (), "entered by an arbiter")
