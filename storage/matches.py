@@ -199,6 +199,26 @@ class MatchReader:
         )
         return [BoardRecord(*row) for row in rows]
 
+    async def plays_elsewhere(
+        self, season_id: int, match_id: int, seats: Sequence[tuple[str, int]]
+    ) -> bool:
+        """Whether a player of `seats` ((chess.com username, the club they play for here),
+        names compared case-insensitively) plays for another club in another match of the
+        season (one query): what may make them a multi-team player (CL-18)."""
+        if not seats:
+            return False
+        values = ", ".join("(?, ?)" for _ in seats)
+        flat = [item for name, club in seats for item in (name.lower(), club)]
+        row = await self._scope.fetchone(
+            f"WITH here (name, club) AS (VALUES {values})"
+            " SELECT 1 FROM here, matches AS m JOIN boards AS b ON b.match_id = m.id"
+            " WHERE m.guild_id = ? AND m.season_id = ? AND b.guild_id = m.guild_id"
+            " AND m.id <> ? AND ((lower(b.home_player) = here.name AND m.home_club_id <> here.club)"
+            " OR (lower(b.away_player) = here.name AND m.away_club_id <> here.club)) LIMIT 1",
+            (*flat, self._scope.guild_id, season_id, match_id),
+        )
+        return row is not None
+
     async def board_counts(self, season_id: int) -> dict[int, int]:
         """How many boards each match of the season has, by match id (one query, no board
         row read: what judging CL-20 by the boards needs)."""

@@ -139,7 +139,7 @@ async def import_season(
     return record
 
 
-_BOARD_RECORD = BoardRecord(0, "", "", 0, 0)
+_UNNAMED = Board("", "", 0, 0)
 """A board as `load_season(for_judging=True)` stands it in: only counted, never scored."""
 
 
@@ -157,10 +157,10 @@ async def load_season(
     divisions = await view.seasons.divisions(record.id)
     members = await view.seasons.members(record.id)
     matches = await view.matches.of_season(record.id)
+    counts: dict[int, int] = {}
+    boards: dict[int, list[BoardRecord]] = {}
     if for_judging:
         counts = await view.matches.board_counts(record.id)
-        stood_in = {match_id: [_BOARD_RECORD] * count for match_id, count in counts.items()}
-        boards: dict[int, list[BoardRecord]] = stood_in
     else:
         boards = await view.matches.boards_of_season(record.id)
     at_start = await view.matches.at_start_of_season(record.id)
@@ -187,7 +187,9 @@ async def load_season(
                     clubs[a.club_id]: ClubAtStart(a.members, a.avg_rating, a.players)
                     for a in at_start.get(m.id, ())
                 },
-                boards=tuple(
+                boards=(_UNNAMED,) * counts.get(m.id, 0)
+                if for_judging
+                else tuple(
                     Board(b.home_player, b.away_player, b.home_half, b.away_half)
                     for b in boards.get(m.id, ())
                 ),

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from bot.rendering.league_embeds import halves as points_text
 from core.league import LeagueReport
+from core.league.forfeits import Breach, Disqualification
 from core.league.season import Season
 from core.league.standings import MatchResult
 
@@ -37,27 +38,37 @@ class Counted:
     why: str | None
 
 
-def what_counts(report: LeagueReport, season: Season, key: str) -> Counted:
-    """CL-FF, CL-ADJ, CL-DQ: how match `key` counts in `report` and why — void when a club
-    of it is disqualified (none of its matches count), a forfeit (who, and the rule's
-    reason), or its boards adjusted (CL-18, CL-19)."""
+def judged_counts(
+    forfeits: Sequence[Breach], disqualified: Sequence[Disqualification], season: Season, key: str
+) -> str | None:
+    """CL-FF, CL-DQ: why match `key` does not count as played, from the judgement alone —
+    void when a club of it is disqualified (none of its matches count), a forfeit (who, and
+    the rule's reason) — else None."""
     match = next(m for m in season.matches if m.id == key)
-    out = {q.club: q for q in report.disqualified}
+    out = {q.club: q for q in disqualified}
     gone = [club for club in (match.home, match.away) if club in out]
     if gone:
-        return Counted(
-            None,
-            None,
+        return (
             f"void (CL-DQ): {' and '.join(gone)} disqualified ({out[gone[0]].rule}), so it"
-            " counts for nobody",
+            " counts for nobody"
         )
-    result = next((r for r in report.results if r.match == key), None)
-    forfeits = [b for b in report.forfeits if b.match == key]
-    if forfeits:
+    mine = [b for b in forfeits if b.match == key]
+    if mine:
         reasons = "; ".join(
-            f"{b.club} {_why(b.rule, season, match.division)} ({b.rule})" for b in forfeits
+            f"{b.club} {_why(b.rule, season, match.division)} ({b.rule})" for b in mine
         )
-        return Counted(None, None, f"counts as a forfeit: {reasons}")
+        return f"counts as a forfeit: {reasons}"
+    return None
+
+
+def what_counts(report: LeagueReport, season: Season, key: str) -> Counted:
+    """CL-FF, CL-ADJ, CL-DQ: how match `key` counts in `report` and why — void, a forfeit
+    (`judged_counts`), or its boards adjusted (CL-18, CL-19)."""
+    why = judged_counts(report.forfeits, report.disqualified, season, key)
+    if why is not None:
+        return Counted(None, None, why)
+    match = next(m for m in season.matches if m.id == key)
+    result = next((r for r in report.results if r.match == key), None)
     if result is None:
         return Counted(None, None, None)
     played = sum(b.home_half for b in match.boards), sum(b.away_half for b in match.boards)

@@ -17,7 +17,7 @@ from bot.chesscom.models import FAIR_PLAY_STATUS, FINISHED
 from bot.chesscom.reader import read_match
 from bot.formats.boards_csv import BoardRow
 from bot.league.matches.boards import board_records, checked
-from bot.league.matches.counting import changed_matches, what_counts
+from bot.league.matches.counting import changed_matches, judged_counts, what_counts
 from bot.league.matches.jobs import POLL, cancel_jobs
 from bot.league.matches.life import MatchNow, allowed, match_now
 from bot.league.matches.service import chesscom_match_id
@@ -26,6 +26,8 @@ from bot.league.store import load_season
 from bot.rendering import announcements
 from bot.runtime.announce import announce
 from core.league import league_report
+from core.league.facts import compile_matches
+from core.league.forfeits import judge
 from core.league.lifecycle import Door, Step, finish_problem
 from core.league.season import Board as DomainBoard
 from core.league.season import ClubAtStart, Season
@@ -127,22 +129,24 @@ def _as_it_was(season: Season, prior: Prior, key: str, clubs: dict[int, str]) ->
     return replace(season, matches=matches, closed_accounts=prior.closed)
 
 
-def _may_change_others(season: Season, prior: Prior, key: str) -> bool:
-    """Whether the result can change how other matches count (CL-18, CL-19): a player of its
-    boards (before or after) appears in another match, or an account was seen closed."""
-    if set(season.closed_accounts) != set(prior.closed):
+async def _may_change_others(
+    uow: UnitOfWork, prior: Prior, match: MatchRecord, boards: Sequence[BoardRecord]
+) -> bool:
+    """Whether the result can change how any match counts beyond the judgement (CL-18,
+    CL-19): an account was seen closed or one of its players' is, or a player of its boards
+    (before or after) plays for another club elsewhere in the season. If not, its boards
+    count as played (or as judged), and so do the other matches'."""
+    closed = {a.username.lower() for a in await uow.rosters.closed_accounts(match.season_id)}
+    if closed != {name.lower() for name in prior.closed}:
         return True
-    match = next(m for m in season.matches if m.id == key)
-    names = [(b.home_player, b.away_player) for b in match.boards]
-    names += [(b.home_player, b.away_player) for b in prior.boards]
-    here = {name.lower() for pair in names for name in pair}
-    return any(
-        name.lower() in here
-        for m in season.matches
-        if m.id != key
-        for b in m.boards
-        for name in (b.home_player, b.away_player)
-    )
+    seats = [
+        seat
+        for b in (*boards, *prior.boards)
+        for seat in ((b.home_player, match.home_club_id), (b.away_player, match.away_club_id))
+    ]
+    if closed & {name.lower() for name, _ in seats}:
+        return True
+    return await uow.matches.plays_elsewhere(match.season_id, match.id, sorted(set(seats)))
 
 
 async def authorise_report(store: GuildStore, actor: Actor, match_id: int | str) -> None:
@@ -329,23 +333,29 @@ async def _recorded(
     boards = tuple(sorted(stored, key=lambda b: b.board))
     home_half = sum(b.home_half for b in boards)
     away_half = sum(b.away_half for b in boards)
-    season = await load_season(uow.view(), prior.now.record)
-    now = league_report(season, now=uow.now)
-    counted = what_counts(now, season, updated.key)
     changed: list[str] = []
-    if _may_change_others(season, prior, updated.key):
+    if await _may_change_others(uow, prior, updated, boards):
+        season = await load_season(uow.view(), prior.now.record)
+        now = league_report(season, now=uow.now)
+        why = what_counts(now, season, updated.key).why
         clubs = {home.id: home.name, away.id: away.name}
         was = league_report(_as_it_was(season, prior, updated.key, clubs), now=uow.now)
         changed = changed_matches(was, now, season, leave_out=[updated.key])
+        forfeits, disqualified = now.forfeits, now.disqualified
+    else:  # the judgement alone says what it counts as: the season read as judging needs it
+        season = await load_season(uow.view(), prior.now.record, for_judging=True)
+        judgement = judge(season, compile_matches(season), uow.now)
+        forfeits, disqualified = judgement.breaches, tuple(judgement.disqualified.values())
+        why = judged_counts(forfeits, disqualified, season, updated.key)
     out_before = prior.now.out
-    gone = [q for q in now.disqualified if q.club not in out_before]
+    gone = [q for q in disqualified if q.club not in out_before]
     lines = [
-        announcements.result_recorded(home.name, away.name, home_half, away_half, how, counted.why),
+        announcements.result_recorded(home.name, away.name, home_half, away_half, how, why),
         *(
             announcements.disqualified(
                 q.club,
                 q.rule,
-                sum(1 for b in now.forfeits if b.club == q.club and b.rule == q.rule),
+                sum(1 for b in forfeits if b.club == q.club and b.rule == q.rule),
                 sum(1 for m in season.matches if q.club in (m.home, m.away)),
             )
             for q in gone
@@ -354,9 +364,9 @@ async def _recorded(
     if changed:
         lines.append(announcements.counted_changes(changed))
     await announce(uow, "\n".join(lines))
-    uow.details["counts"] = counted.why
+    uow.details["counts"] = why
     return ResultRecorded(
-        updated, boards, home_half, away_half, tuple(closed), how, counted.why, tuple(changed)
+        updated, boards, home_half, away_half, tuple(closed), how, why, tuple(changed)
     )
 
 
