@@ -15,6 +15,8 @@ from pathlib import Path
 
 import aiosqlite
 
+from core.names import folded
+
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
@@ -50,6 +52,9 @@ async def apply_migrations(
     connection: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR
 ) -> list[int]:
     """Apply the migrations newer than `user_version`; return the versions applied."""
+    await connection.create_function(
+        "arbiter_name_key", 1, _sql_name_key, deterministic=True
+    )  # for migrations that rewrite name keys (0010)
     cursor = await connection.execute("PRAGMA user_version")
     row = await cursor.fetchone()
     current = int(row[0]) if row else 0
@@ -69,6 +74,14 @@ async def apply_migrations(
             raise
         applied.append(migration.version)
     return applied
+
+
+def _sql_name_key(name: object) -> object:
+    """`core.names.name_key` for SQL: a text's key (a non-text or blank value as it is)."""
+    if not isinstance(name, str):
+        return name
+    key = folded(name)
+    return key or name
 
 
 async def rollback_if_open(connection: aiosqlite.Connection) -> None:

@@ -8,7 +8,7 @@ import datetime as dt
 import discord
 
 from bot.app.actor import Actor
-from bot.app.errors import UserError
+from bot.app.errors import UserError, quote_mark
 from bot.app.inputs import shown
 from bot.formats.boards_csv import BoardRow, BoardsCsvError, parse_boards_csv
 from storage.guild import GuildStore
@@ -81,4 +81,4 @@ async def read_boards(attachment: discord.Attachment) -> list[BoardRow]:
     try:
         return parse_boards_csv(text)
     except BoardsCsvError as error:
-        raise UserError(f"The boards file cannot be read: {error}.") from None
+        raise UserError(f"The boards file cannot be read: {quote_mark(str(error))}.") from None

@@ -6,7 +6,7 @@ import re
 
 from discord import app_commands
 
-from bot.rendering.escape import user_text
+from bot.rendering.user_text import user_text
 
 _OPEN = "\x1e"
 _CLOSE = "\x1f"

@@ -75,7 +75,7 @@ def name_option(text: str) -> str:
 def player_option(text: str) -> str:
     """A chess.com username, checked before any request (as `/roster link` checks it)."""
     from bot.app.errors import UserError
-    from bot.league.rosters.service import chesscom_username
+    from bot.app.inputs import chesscom_username
 
     name = name_option(text)
     try:

@@ -27,7 +27,17 @@ from pydantic import (
 from pydantic.json_schema import GenerateJsonSchema
 
 from bot.formats.json_path import json_path
-from bot.formats.numbers import Count, HalfPoints, Name, Number, Printable, finite_number, iso_text
+from bot.formats.numbers import (
+    Count,
+    HalfPoints,
+    Name,
+    Number,
+    Printable,
+    ShortName,
+    Username,
+    finite_number,
+    iso_text,
+)
 from core.league import season as domain
 from core.league.registration import MIN_ADMINS
 from core.league.season import MAX_CHALLENGE_DEADLINE_HOURS, season_problems
@@ -142,7 +152,7 @@ class RulesModel(_Fact):
         return self
 
 
-ClubName = Name
+ClubName = ShortName
 """A club's name in the season file (unique within the file; never empty)."""
 
 ForfeitRule = Literal["CL-5", "CL-6", "CL-15", "CL-20", "CL-21", "CL-23"]
@@ -158,7 +168,7 @@ class DivisionModel(_Fact):
 
     model_config = ConfigDict(title="Division")
 
-    name: Name
+    name: ShortName
     min_players: Count = Field(ge=1)
     clubs: list[ClubName]
 
@@ -189,8 +199,8 @@ class BoardModel(_Fact):
 
     model_config = ConfigDict(title="Board")
 
-    home_player: Name
-    away_player: Name
+    home_player: Username
+    away_player: Username
     home_points: HalfPoints
     away_points: HalfPoints
 
@@ -238,11 +248,11 @@ class SeasonModel(_Fact):
 
     model_config = ConfigDict(title="Season")
 
-    name: Name
+    name: ShortName
     rules: RulesModel = Field(default_factory=RulesModel)
     divisions: list[DivisionModel]
     matches: list[MatchModel] = Field(default_factory=list)
-    closed_accounts: list[Printable] = Field(default_factory=list)
+    closed_accounts: list[Username] = Field(default_factory=list)
     director_forfeits: list[DirectorForfeitModel] = Field(default_factory=list)
     director_disqualifications: list[DirectorDisqualificationModel] = Field(default_factory=list)
     withdrawn: list[Printable] = Field(

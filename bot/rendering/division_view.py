@@ -8,20 +8,15 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
+from bot.rendering.text import points
 from core.league.report import LeagueReport
 from core.league.standings import ClubStanding, MatchResult
-from core.points import decimal_text
-from core.tour.knockout import fmt_score
 
 
 def halves_text(value: Fraction | None) -> str:
-    """A score as a person reads it: `13½`, `½`, `3`; not a multiple of ½ (an SB can be
-    61.25): its exact decimal (`core.points.decimal_text`); none: empty."""
-    if value is None:
-        return ""
-    if value >= 0 and (value * 2).denominator == 1:
-        return fmt_score(value)
-    return decimal_text(value)
+    """A score as a person reads it (`bot.rendering.text.points`: `13½`, `½`, `3`, an SB of
+    `61¼`); none (a direct encounter not applied): empty."""
+    return "" if value is None else points(value)
 
 
 def rank_text(row: ClubStanding) -> str:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.rendering.division_view import DivisionView, rank_text
-from bot.rendering.escape import code_text, inline_code, user_text
 from bot.rendering.pages import DESCRIPTION_LIMIT, line_pages, pack
+from bot.rendering.user_text import code_text, inline_code, user_text
 from core.league.standings import ClubStanding
 from core.points import decimal_text
 

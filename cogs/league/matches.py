@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of, parse_instant, read_boards
-from bot.app.permissions import guild_store, is_arbiter, is_director
+from bot.app.permissions import ARBITER, DIRECTOR, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.chesscom.client import ChessComClient
 from bot.league.matches import results, service
@@ -21,7 +21,6 @@ from bot.league.matches.card import match_card, result_card
 from bot.league.matches.lines import match_line
 from bot.league.matches.listing import season_matches
 from bot.rendering.division_view import rank_text
-from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import (
     countdown,
     match_embed,
@@ -29,6 +28,7 @@ from bot.rendering.league_embeds import (
     result_embed,
     when,
 )
+from bot.rendering.user_text import user_text
 
 
 class Matches(commands.Cog):
@@ -130,12 +130,12 @@ class Matches(commands.Cog):
             )
         await interaction.followup.send(embed=await self._result(store, event.match))
 
+    @requires(ARBITER)
     @group.command(name="result", description="Enter a match's boards from a CSV (arbiter).")
     @app_commands.describe(
         match="The match.", file="board,home_player,away_player,home_points,away_points"
     )
     @app_commands.autocomplete(match=autocomplete.matches)
-    @is_arbiter()
     async def result(
         self, interaction: discord.Interaction, match: int, file: discord.Attachment
     ) -> None:
@@ -155,10 +155,10 @@ class Matches(commands.Cog):
         ranks = [(club, "—" if row is None else rank_text(row)) for club, row in card.ranks]
         return result_embed(line, card.score, counted, adjusted, ranks)
 
+    @requires(DIRECTOR)
     @group.command(name="reschedule", description="Move a match not yet played (director).")
     @app_commands.describe(match="The match.", start="New start, YYYY-MM-DD HH:MM (UTC).")
     @app_commands.autocomplete(match=autocomplete.matches)
-    @is_director()
     async def reschedule(self, interaction: discord.Interaction, match: int, start: str) -> None:
         """CL-13, CL-15: the deadline and the match's jobs move with it."""
         store = guild_store(interaction)

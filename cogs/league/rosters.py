@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of
-from bot.app.permissions import guild_store, is_club_admin
+from bot.app.permissions import CLUB_ADMIN, guild_store, requires
 from bot.app.ui.members import director_ids
 from bot.app.ui.pages import send_pages
 from bot.chesscom.client import ChessComClient, ChessComError
@@ -26,8 +26,8 @@ from bot.league.electorate import DirectorsUnknown, Unreadable
 from bot.league.rosters import service
 from bot.league.rosters.check import check_roster
 from bot.league.rosters.removal_checks import PlayerStatsSource, verify_removal
-from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import paged
+from bot.rendering.user_text import user_text
 
 
 class _NoChessCom:
@@ -121,6 +121,7 @@ class Rosters(commands.Cog):
             interaction, paged(f"{user_text(found.club)}: roster check", lines, "No players.")
         )
 
+    @requires(CLUB_ADMIN)
     @group.command(name="remove", description="Record removing a player from your club (CL-21).")
     @app_commands.describe(
         club="Your club.",
@@ -132,7 +133,6 @@ class Rosters(commands.Cog):
     @app_commands.autocomplete(
         club=autocomplete.clubs, player=autocomplete.players, season=autocomplete.seasons
     )
-    @is_club_admin()
     async def remove(
         self,
         interaction: discord.Interaction,

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of, parse_day, read_attachment
-from bot.app.permissions import guild_store, is_hq
+from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.motion_buttons import DivisionMakeupButton
 from bot.app.ui.pages import send_pages
@@ -23,13 +23,13 @@ from bot.league.seasons.calendar import season_calendar_of
 from bot.league.seasons.card import season_card
 from bot.league.seasons.promotion import season_promotion
 from bot.rendering.calendar_ics import CalendarMatch, season_calendar
-from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import (
     calendar_embeds,
     paged,
     schedule_preview,
     season_embed,
 )
+from bot.rendering.user_text import user_text
 
 
 class Seasons(commands.Cog):
@@ -46,13 +46,13 @@ class Seasons(commands.Cog):
         self.previews: dict[int, ConfirmView] = {}
         """Open schedule previews by message id (tests expire them without waiting)."""
 
+    @requires(HQ)
     @group.command(name="create", description="Create a season with the rules of the config (HQ).")
     @app_commands.describe(
         name="The season's name.",
         first_round="The first round's date, YYYY-MM-DD.",
         round_days="Days between rounds (default 7).",
     )
-    @is_hq()
     async def create(
         self,
         interaction: discord.Interaction,
@@ -73,12 +73,12 @@ class Seasons(commands.Cog):
             f" every {round_days} days; divisions: {names}."
         )
 
+    @requires(HQ)
     @group.command(name="division-add", description="Add a division below the others (HQ).")
     @app_commands.describe(
         season="The season.", name="The division's name.", min_players="Its minimum players."
     )
     @app_commands.autocomplete(season=autocomplete.seasons)
-    @is_hq()
     async def division_add(
         self,
         interaction: discord.Interaction,
@@ -96,12 +96,12 @@ class Seasons(commands.Cog):
             f" {user_text(event.season.name)}."
         )
 
+    @requires(HQ)
     @group.command(name="club-add", description="Put an approved club in a division (HQ).")
     @app_commands.describe(season="The season.", division="The division.", club="The club.")
     @app_commands.autocomplete(
         season=autocomplete.seasons, division=autocomplete.divisions, club=autocomplete.clubs
     )
-    @is_hq()
     async def club_add(
         self, interaction: discord.Interaction, season: str, division: str, club: str
     ) -> None:
@@ -116,6 +116,7 @@ class Seasons(commands.Cog):
             f"({event.clubs_in_division} clubs)."
         )
 
+    @requires(HQ)
     @group.command(
         name="club-remove", description="Take a club out of a season before scheduling (HQ)."
     )
@@ -123,7 +124,6 @@ class Seasons(commands.Cog):
     @app_commands.autocomplete(
         season=autocomplete.seasons, division=autocomplete.divisions, club=autocomplete.clubs
     )
-    @is_hq()
     async def club_remove(
         self, interaction: discord.Interaction, season: str, division: str, club: str
     ) -> None:
@@ -135,12 +135,12 @@ class Seasons(commands.Cog):
             f" of {user_text(event.season.name)}."
         )
 
+    @requires(HQ)
     @group.command(
         name="schedule", description="Pair and date every division; preview, then Confirm (HQ)."
     )
     @app_commands.describe(season="The season.")
     @app_commands.autocomplete(season=autocomplete.seasons)
-    @is_hq()
     async def schedule_(self, interaction: discord.Interaction, season: str) -> None:
         """CL-12, CL-13: a preview with Confirm / Cancel (60 s); nothing is stored before."""
         store = guild_store(interaction)
@@ -239,9 +239,9 @@ class Seasons(commands.Cog):
             f"Season file `{name}`.", file=discord.File(io.BytesIO(data), filename=name)
         )
 
+    @requires(HQ)
     @group.command(name="import", description="Import a season file as a new season (HQ).")
     @app_commands.describe(file="The season file (.json).", name="The new season's name.")
-    @is_hq()
     async def import_(
         self,
         interaction: discord.Interaction,

@@ -11,15 +11,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import autocomplete
-from bot.app.actor import Role
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of, read_boards
-from bot.app.permissions import guild_store, is_director
+from bot.app.permissions import DIRECTOR, guild_store, requires
 from bot.app.ui.members import director_ids
 from bot.app.ui.motion_buttons import vote_text
 from bot.league.motions.reads import motion_card, motion_choices, motion_list
 from bot.league.motions.service import DISQUALIFY_RULES, MotionRequest, open_motion, vote_rules
-from bot.rendering.motions import motion_embed, motion_title, motions_embed
+from bot.rendering.motions import motion_embed, motion_label, motion_title, motions_embed
 
 Kind = Literal[
     "forfeit", "disqualify", "correct-result", "exclude-club", "division-makeup", "other"
@@ -39,6 +38,7 @@ class Votes(commands.Cog):
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
 
+    @requires(DIRECTOR)
     @group.command(name="open", description="Put a discretionary decision to the directors.")
     @app_commands.describe(
         kind="What the motion decides.",
@@ -53,7 +53,6 @@ class Votes(commands.Cog):
     @app_commands.choices(rule=[app_commands.Choice(name=r, value=r) for r in DISQUALIFY_RULES])
     @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
     @app_commands.autocomplete(match=autocomplete.matches)
-    @is_director()
     async def open_(
         self,
         interaction: discord.Interaction,
@@ -68,7 +67,6 @@ class Votes(commands.Cog):
     ) -> None:
         """Open the motion and reply with it (the message itself goes to the directors)."""
         actor = await actor_of(guild_store(interaction), interaction)
-        actor.require(Role.DIRECTOR)
         rows = [] if boards is None else await read_boards(boards)
         request = MotionRequest(
             kind,
@@ -126,7 +124,7 @@ class Votes(commands.Cog):
         casting = interaction.command is not None and interaction.command.name == "cast"
         # an integer option may arrive as a number
         found = await motion_choices(guild_store(interaction), str(current), open_only=casting)
-        return [app_commands.Choice(name=motion_title(m)[:100], value=m.id) for m in found]
+        return [app_commands.Choice(name=motion_label(m), value=m.id) for m in found]
 
 
 async def setup(bot: ArbiterBot) -> None:

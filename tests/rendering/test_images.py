@@ -262,10 +262,16 @@ def test_the_fonts_ship_with_their_licence_in_the_wheel_and_stay_small() -> None
 
 
 def test_half_points_read_as_people_write_them() -> None:
+    """½ everywhere a person reads a score, and the quarters of a team SB (`61¼`, `2¾`) with
+    the vulgar fractions too (not `61.25` beside `13½`); a negative adjustment with a minus
+    sign; a value no rule produces as its exact decimal."""
     from fractions import Fraction
 
     assert [halves_text(Fraction(n, 2)) for n in (0, 1, 3, 27)] == ["0", "½", "1½", "13½"]
-    assert halves_text(Fraction(245, 4)) == "61.25"
+    assert halves_text(Fraction(245, 4)) == "61¼"
+    assert halves_text(Fraction(11, 4)) == "2¾" and halves_text(Fraction(1, 4)) == "¼"
+    assert halves_text(Fraction(-3, 2)) == "−1½"
+    assert halves_text(Fraction(1, 8)) == "0.125"
     assert halves_text(None) == ""
 
 

@@ -13,13 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.rendering.division_view import division_view
-from bot.rendering.pages import (
-    EMBED_LIMIT,
-    FIELD_COUNT_LIMIT,
-    field_pages,
-    line_pages,
-    split_line,
-)
+from bot.rendering.limits import EMBED_TOTAL, FIELDS_PER_EMBED
+from bot.rendering.pages import field_pages, line_pages, split_line
 from bot.rendering.standings_csv import HEADER, standings_csv
 from bot.rendering.standings_table import (
     ROW_LIMIT,
@@ -115,8 +110,8 @@ def test_field_pages_stay_within_25_fields_and_6000_characters(
     pages = field_pages(fields, reserved)
     assert [f for page in pages for f in page] == fields
     for page in pages:
-        assert 1 <= len(page) <= FIELD_COUNT_LIMIT
-        assert reserved + sum(len(n) + len(v) for n, v in page) <= EMBED_LIMIT
+        assert 1 <= len(page) <= FIELDS_PER_EMBED
+        assert reserved + sum(len(n) + len(v) for n, v in page) <= EMBED_TOTAL
 
 
 def test_field_pages_refuse_a_field_over_discords_limits() -> None:

@@ -308,7 +308,6 @@ async def open_motion(
     frozen in its season (read in the opening unit of work), else `no_season` (the config's).
     The motion message with its Yes / No buttons goes to the directors' channel (else the
     announcements channel), and the closing job is scheduled, in one unit of work."""
-    actor.require(Role.DIRECTOR)
     async with store.change(actor.user_id, "motion.open", f"motion:{request.kind}") as uow:
         return await open_motion_in(uow, actor, request, electorate, no_season)
 

@@ -4,6 +4,7 @@ current one) and the players the club fielded in it, with their games."""
 from __future__ import annotations
 
 from bot.app.errors import UserError
+from bot.app.inputs import named
 from bot.league.references import find_club, find_season
 from storage.clubs import Club
 from storage.guild import GuildView
@@ -21,7 +22,7 @@ async def club_season(
         members = await view.seasons.members(record.id)
         if record.status != "finished" and any(m.club_id == found.id for m in members):
             return found, record
-    raise UserError(f"Club {found.name} plays in no running season: name the `season`.")
+    raise UserError(f"Club {named(found.name)} plays in no running season: name the `season`.")
 
 
 async def fielded(view: GuildView, club_id: int, season_id: int) -> dict[str, int]:
