@@ -1,20 +1,71 @@
-"""What a slash command hands a service: the caller as an `Actor`, dates and instants parsed
-from option text, and attachments read within a size cap — each refusal one clear line."""
+"""What a slash command hands a service: the caller as an `Actor`, integer options within
+their domain and Discord's ±2⁵³, dates and instants parsed from option text within a sane
+window, and attachments read within a size cap — each refusal one clear line."""
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.app.actor import Actor
-from bot.app.errors import UserError, quote_mark
+from bot.app.errors import OptionRefused, UserError, quote_mark
 from bot.app.inputs import shown
 from bot.formats.boards_csv import BoardRow, BoardsCsvError, parse_boards_csv
+from bot.rendering import limits
 from storage.guild import GuildStore
 
 MAX_ATTACHMENT = 1_000_000
 """Bytes of an attachment a command reads (a season file, a boards CSV)."""
+EARLIEST_DAY = dt.date(2000, 1, 1)
+"""No league date lies before this (chess.com's team matches began in 2007)."""
+YEARS_AHEAD = 5
+"""No league date lies further ahead than this (a typo such as 9999 is refused)."""
+
+
+class Whole(app_commands.Transformer):
+    """An integer option of the domain `low`…`high` (an id: 1…2⁵³, Discord's largest):
+    published with those bounds, and checked again when a command runs, since a raw
+    interaction can carry any integer (a value past SQLite's 2⁶³ would fail as an error)."""
+
+    def __init__(self, what: str, low: int = 1, high: int = limits.INTEGER_OPTION) -> None:
+        self.what, self.low, self.high = what, low, high
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        """An integer option."""
+        return discord.AppCommandOptionType.integer
+
+    @property
+    def min_value(self) -> int:
+        """The smallest value Discord's client offers."""
+        return self.low
+
+    @property
+    def max_value(self) -> int:
+        """The largest value Discord's client offers."""
+        return self.high
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> int:
+        """`value` if it is a whole number of the domain, else one line saying which."""
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not self.low <= value <= self.high
+        ):
+            raise OptionRefused(
+                f"The {self.what} must be a whole number from {self.low} to {self.high:,}"
+                f", not {shown(str(value))}."
+            )
+        return value
+
+
+MATCH = Whole("match")
+"""A match id option."""
+MOTION = Whole("motion")
+"""A motion id option."""
 
 
 async def actor_of(store: GuildStore, interaction: discord.Interaction) -> Actor:
@@ -26,14 +77,24 @@ async def actor_of(store: GuildStore, interaction: discord.Interaction) -> Actor
     return Actor.member(member.id, settings, roles)
 
 
-def parse_day(text: str, what: str, today: dt.date | None = None) -> dt.date:
-    """A `YYYY-MM-DD` date; with `today`, one in the past is refused."""
+def _latest(today: dt.date) -> dt.date:
+    return today.replace(year=today.year + YEARS_AHEAD, day=min(today.day, 28))
+
+
+def parse_day(text: str, what: str, today: dt.date | None = None, *, past: bool = False) -> dt.date:
+    """A `YYYY-MM-DD` date from 2000 to `YEARS_AHEAD` years after `today`; without `past`,
+    one before `today` is refused (`today` None: the date of the clock is not checked)."""
     try:
         day = dt.date.fromisoformat(text.strip())
     except ValueError:
         raise UserError(f"{shown(text)} is not a date: write it as YYYY-MM-DD.") from None
-    if today is not None and day < today:
-        raise UserError(f"The {what} {day.isoformat()} is in the past.")
+    if day < EARLIEST_DAY:
+        raise UserError(f"The {what} {day.isoformat()} is before {EARLIEST_DAY.year}.")
+    if today is not None:
+        if not past and day < today:
+            raise UserError(f"The {what} {day.isoformat()} is in the past.")
+        if day > _latest(today):
+            raise UserError(f"The {what} {day.isoformat()} is more than {YEARS_AHEAD} years ahead.")
     return day
 
 
@@ -48,9 +109,20 @@ def parse_instant(text: str, what: str, now: dt.datetime | None = None) -> dt.da
         ) from None
     if instant.tzinfo is None:
         instant = instant.replace(tzinfo=dt.UTC)
-    if now is not None and instant <= now:
-        raise UserError(f"The {what} {instant.isoformat(sep=' ')} is in the past.")
-    return instant.astimezone(dt.UTC)
+    try:
+        instant = instant.astimezone(dt.UTC)
+    except OverflowError:  # 9999-12-31 23:00-05:00 is past the last representable instant
+        raise UserError(f"{shown(text)} is too far ahead.") from None
+    if instant.date() < EARLIEST_DAY:
+        raise UserError(f"The {what} {instant.isoformat(sep=' ')} is before {EARLIEST_DAY.year}.")
+    if now is not None:
+        if instant <= now:
+            raise UserError(f"The {what} {instant.isoformat(sep=' ')} is in the past.")
+        if instant.date() > _latest(now.date()):
+            raise UserError(
+                f"The {what} {instant.isoformat(sep=' ')} is more than {YEARS_AHEAD} years ahead."
+            )
+    return instant
 
 
 async def read_attachment(attachment: discord.Attachment, what: str, suffix: str) -> bytes:

@@ -33,6 +33,11 @@ class UserError(Exception):
         self.markdown = _QUOTED.sub(lambda found: user_text(found.group(1)), message)
 
 
+class OptionRefused(UserError, app_commands.AppCommandError):
+    """A command option outside what it may hold, refused by its transformer before the
+    command runs (discord.py passes an `AppCommandError` from a transformer on as it is)."""
+
+
 class RoleRequired(app_commands.CheckFailure):
     """A permission check refused the command; `message` names the role it needs."""
 

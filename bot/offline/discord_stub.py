@@ -865,6 +865,8 @@ class DiscordStub:
                 attachment = self._upload(value, user.guild_id)
                 resolved.setdefault("attachments", {})[attachment["id"]] = attachment
                 option["value"] = attachment["id"]
+            elif name == focused and param.type in (kind.integer, kind.number):
+                option["value"] = str(value)  # Discord sends what is typed so far, as text
             elif param.type is kind.integer:
                 option["value"] = int(value)
             elif param.type is kind.number:

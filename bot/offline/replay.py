@@ -322,7 +322,7 @@ class _Run:
             else:
                 self.standin.serve_bytes(step.path, step.body or b"")
                 title = f"chess.com {step.path} serves {len(step.body or b'')} bytes"
-            return StepRecord(step.number, step.line, title, self.clock())
+            return StepRecord(step.number, step.line, title, self.clock(), backstage=True)
         if isinstance(step, Expect):
             assert self.last is not None
             check_expectation(step, self.last)

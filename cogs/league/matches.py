@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of, parse_instant, read_boards
+from bot.app.command_input import MATCH, Whole, actor_of, parse_instant, read_boards
 from bot.app.permissions import ARBITER, DIRECTOR, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.chesscom.client import ChessComClient
@@ -54,7 +54,7 @@ class Matches(commands.Cog):
         interaction: discord.Interaction,
         season: str,
         club: str | None = None,
-        round: app_commands.Range[int, 1, 100] | None = None,
+        round: app_commands.Transform[int, Whole("round", 1, 100)] | None = None,
         mine: bool = False,
     ) -> None:
         """Paginated, in start order."""
@@ -70,7 +70,10 @@ class Matches(commands.Cog):
     @app_commands.autocomplete(match=autocomplete.matches)
     @app_commands.autocomplete(season=autocomplete.seasons)
     async def show(
-        self, interaction: discord.Interaction, match: int, season: str | None = None
+        self,
+        interaction: discord.Interaction,
+        match: app_commands.Transform[int, MATCH],
+        season: str | None = None,
     ) -> None:
         """Anyone may read a match."""
         card = await match_card(guild_store(interaction), self.bot.standings, match, season)
@@ -83,7 +86,10 @@ class Matches(commands.Cog):
     @app_commands.describe(match="The match.", chesscom_match="The chess.com match id or URL.")
     @app_commands.autocomplete(match=autocomplete.matches)
     async def challenge(
-        self, interaction: discord.Interaction, match: int, chesscom_match: str
+        self,
+        interaction: discord.Interaction,
+        match: app_commands.Transform[int, MATCH],
+        chesscom_match: str,
     ) -> None:
         """CL-15: declared by an admin of a club of the match."""
         store = guild_store(interaction)
@@ -99,7 +105,9 @@ class Matches(commands.Cog):
     @group.command(name="accept", description="Your club accepted the other club's challenge.")
     @app_commands.describe(match="The match.")
     @app_commands.autocomplete(match=autocomplete.matches)
-    async def accept(self, interaction: discord.Interaction, match: int) -> None:
+    async def accept(
+        self, interaction: discord.Interaction, match: app_commands.Transform[int, MATCH]
+    ) -> None:
         """CL-15: declared by an admin of the club that did not issue it."""
         store = guild_store(interaction)
         event = await service.record_challenge_accepted(
@@ -117,18 +125,27 @@ class Matches(commands.Cog):
     )
     @app_commands.autocomplete(match=autocomplete.matches)
     async def report(
-        self, interaction: discord.Interaction, match: int, chesscom_match: str | None = None
+        self,
+        interaction: discord.Interaction,
+        match: app_commands.Transform[int, MATCH],
+        chesscom_match: str | None = None,
     ) -> None:
-        """CL-14, CL-19: deferred first (chess.com may be slow)."""
+        """CL-14, CL-19: deferred first (chess.com may be slow), privately: chess.com may
+        refuse (no such match, not finished), and a refusal stays private; the result is
+        then posted for everyone as a new message."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
-        await results.authorise_report(store, actor, match)  # a refusal stays private
-        await interaction.response.defer(thinking=True)
+        await results.authorise_report(store, actor, match)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         async with ChessComClient(self.bot.config.chesscom) as client:
             event = await results.import_chesscom_result(
                 store, client, actor, match, chesscom_match
             )
-        await interaction.followup.send(embed=await self._result(store, event.match))
+        embed = await self._result(store, event.match)
+        await interaction.followup.send(
+            f"Match #{event.match.id}: result imported.", ephemeral=True
+        )
+        await interaction.followup.send(embed=embed)
 
     @requires(ARBITER)
     @group.command(name="result", description="Enter a match's boards from a CSV (arbiter).")
@@ -137,7 +154,10 @@ class Matches(commands.Cog):
     )
     @app_commands.autocomplete(match=autocomplete.matches)
     async def result(
-        self, interaction: discord.Interaction, match: int, file: discord.Attachment
+        self,
+        interaction: discord.Interaction,
+        match: app_commands.Transform[int, MATCH],
+        file: discord.Attachment,
     ) -> None:
         """CL-14: the manual fallback; a bad line is named."""
         store = guild_store(interaction)
@@ -159,7 +179,12 @@ class Matches(commands.Cog):
     @group.command(name="reschedule", description="Move a match not yet played (director).")
     @app_commands.describe(match="The match.", start="New start, YYYY-MM-DD HH:MM (UTC).")
     @app_commands.autocomplete(match=autocomplete.matches)
-    async def reschedule(self, interaction: discord.Interaction, match: int, start: str) -> None:
+    async def reschedule(
+        self,
+        interaction: discord.Interaction,
+        match: app_commands.Transform[int, MATCH],
+        start: str,
+    ) -> None:
         """CL-13, CL-15: the deadline and the match's jobs move with it."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)

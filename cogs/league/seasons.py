@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of, parse_day, read_attachment
+from bot.app.command_input import Whole, actor_of, parse_day, read_attachment
 from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.motion_buttons import DivisionMakeupButton
@@ -29,6 +29,7 @@ from bot.rendering.league_embeds import (
     schedule_preview,
     season_embed,
 )
+from bot.rendering.text import halves
 from bot.rendering.user_text import user_text
 
 
@@ -58,7 +59,7 @@ class Seasons(commands.Cog):
         interaction: discord.Interaction,
         name: str,
         first_round: str,
-        round_days: app_commands.Range[int, 1, 366] = 7,
+        round_days: app_commands.Transform[int, Whole("round_days", 1, 366)] = 7,
     ) -> None:
         """CL-1, CL-7: rules and divisions frozen from the config."""
         store = guild_store(interaction)
@@ -84,7 +85,7 @@ class Seasons(commands.Cog):
         interaction: discord.Interaction,
         season: str,
         name: str,
-        min_players: app_commands.Range[int, 1, 1000],
+        min_players: app_commands.Transform[int, Whole("min_players", 1, 1000)],
     ) -> None:
         """CL-7, CL-9..11."""
         store = guild_store(interaction)
@@ -195,7 +196,18 @@ class Seasons(commands.Cog):
         ics = season_calendar(
             found.season,
             [
-                CalendarMatch(m.key, m.division, m.round, m.home, m.away, m.start, m.deadline)
+                CalendarMatch(
+                    m.key,
+                    m.division,
+                    m.round,
+                    m.home,
+                    m.away,
+                    m.start,
+                    m.deadline,
+                    result=None
+                    if m.score is None
+                    else f"{halves(m.score[0])}–{halves(m.score[1])}",
+                )
                 for m in found.matches
             ],
             now,

@@ -68,7 +68,8 @@ class Standings(commands.Cog):
         format: Literal["embed", "image", "csv"] = "embed",
     ) -> None:
         """CL-17: P W D L, MP, GP, SB, DE; shared ranks `=` and disqualified clubs marked."""
-        day = None if as_of is None else parse_day(as_of, "as_of date")
+        today = guild_store(interaction).database.clock().date()
+        day = None if as_of is None else parse_day(as_of, "as_of date", today, past=True)
         ready = None if format == "embed" else self._defer(interaction)
         found = await standings_views(
             guild_store(interaction), self.bot.standings, season, division, day, ready

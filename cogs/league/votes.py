@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of, read_boards
+from bot.app.command_input import MATCH, MOTION, actor_of, read_boards
 from bot.app.permissions import DIRECTOR, guild_store, requires
 from bot.app.ui.members import director_ids
 from bot.app.ui.motion_buttons import vote_text
@@ -59,7 +59,7 @@ class Votes(commands.Cog):
         kind: Kind,
         reason: app_commands.Range[str, 1, 500],
         season: str | None = None,
-        match: int | None = None,
+        match: app_commands.Transform[int, MATCH] | None = None,
         club: str | None = None,
         rule: str | None = None,
         boards: discord.Attachment | None = None,
@@ -100,7 +100,9 @@ class Votes(commands.Cog):
 
     @group.command(name="show", description="Show a motion: electorate, votes, deadline.")
     @app_commands.describe(motion="The motion.")
-    async def show(self, interaction: discord.Interaction, motion: int) -> None:
+    async def show(
+        self, interaction: discord.Interaction, motion: app_commands.Transform[int, MOTION]
+    ) -> None:
         """Reply with the motion's embed."""
         found = await motion_card(guild_store(interaction), motion)
         embed = discord.Embed.from_dict(motion_embed(found))
@@ -109,7 +111,10 @@ class Votes(commands.Cog):
     @group.command(name="cast", description="Vote on a motion (the same as its buttons).")
     @app_commands.describe(motion="The motion.", choice="Your vote.")
     async def cast(
-        self, interaction: discord.Interaction, motion: int, choice: Literal["yes", "no"]
+        self,
+        interaction: discord.Interaction,
+        motion: app_commands.Transform[int, MOTION],
+        choice: Literal["yes", "no"],
     ) -> None:
         """Record the caller's vote (an elector of the motion only)."""
         text = await vote_text(interaction, motion, choice == "yes")

@@ -50,11 +50,14 @@ def test_environment_overrides_token_and_chesscom_url(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("[chesscom]\ntimeout_seconds = -1\n", "chesscom.timeout_seconds: Input should be greater"),
+        ("[chesscom]\ntimeout_seconds = -1\n", "chesscom.timeout_seconds: must be more than 0"),
         ("[database]\npth = 'x'\n", "database.pth: unknown key"),
         ("chesscom = 3\n", "chesscom: should be a table ([chesscom] with its keys)"),
         ("rules = 'cl'\n", "rules: should be a table ([rules] with its keys)"),
-        ("log_level = 'LOUD'\n", "log_level: Input should be"),
+        (
+            "log_level = 'LOUD'\n",
+            "log_level: must be one of DEBUG, INFO, WARNING, ERROR or CRITICAL, not 'LOUD'",
+        ),
         ("[timezones]\nappeals = 'Mars/Olympus'\n", "timezones.appeals: unknown time zone"),
         (
             "[rules.cl]\nmax_members = 'many'\n",

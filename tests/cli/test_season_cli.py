@@ -10,6 +10,7 @@ import dataclasses
 import datetime as dt
 import json
 import os
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -211,8 +212,16 @@ def test_the_calendar_has_one_utc_event_per_match_with_its_deadline(
         (alarm,) = event.walk("VALARM")
         assert start - alarm.decoded("trigger") == dt.timedelta(hours=48)  # CL-15 as set
         by_start[iso(start)] = str(event["summary"])
+        # RFC 5545 (issue 20): an end after the start, a UID without spaces or the season name
+        assert event.decoded("dtend") > start
+        assert re.fullmatch(r"[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}@arbiter", event["uid"])
+    assert len({str(event["uid"]) for event in events}) == len(events)
     expected = {m["start"]: f"{m['home']} – {m['away']}" for m in data["matches"]}
-    assert by_start == expected
+    assert set(by_start) == set(expected)
+    for start, summary in by_start.items():
+        assert summary.startswith(expected[start]), summary
+    assert "C – D (3–3)" in by_start.values()  # the result once known
+    assert "B – C (forfeit lost by B)" in by_start.values()
     assert (
         _arbiter(
             config, "calendar", data["name"], "--guild", str(GUILD), "--club", "c", "-o", str(out)

@@ -47,9 +47,21 @@ def test_short_names_are_distinct_and_explained_in_the_legend() -> None:
     assert "DQ" in legend
 
 
-def test_clashing_names_get_numbers_and_fitting_names_stay_whole() -> None:
+def test_clashing_initials_grow_apart_and_fitting_names_stay_whole() -> None:
+    """Clashing initials take longer forms that tell the clubs apart (`ReR`, `RoR` — not
+    `RR` and `RR2`, which read as the same club, issue 20); a number only when no form is
+    left; a name that fits stays whole."""
     short = abbreviations(["Red Rooks", "Royal Rooks", "Ro", "Rosa Rugosa Club"], 3)
-    assert short == {"Red Rooks": "RR", "Royal Rooks": "RR2", "Ro": "Ro", "Rosa Rugosa Club": "RRC"}
+    assert short == {
+        "Red Rooks": "ReR",
+        "Royal Rooks": "RoR",
+        "Ro": "Ro",
+        "Rosa Rugosa Club": "RRC",
+    }
+    fans = abbreviations(["Feyenoord Fans", "Flamengo Fans", "Fulham Fans"], 4)
+    assert fans == {"Feyenoord Fans": "FeF", "Flamengo Fans": "FlF", "Fulham Fans": "FuF"}
+    same = abbreviations(["Ab Cd", "Ab Ce"], 2)
+    assert same == {"Ab Cd": "Ab", "Ab Ce": "A2"}
 
 
 def test_wide_numbers_drop_columns_by_priority_but_never_overflow() -> None:

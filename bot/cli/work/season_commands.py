@@ -20,9 +20,10 @@ from bot.cli.output_file import write_output
 from bot.cli.season_file import read_season
 from bot.formats.season_file import dump_season
 from bot.league.store import LeagueStoreError, StandingsCache, import_season, load_season
-from bot.rendering.calendar_ics import CalendarMatch, season_calendar
+from bot.rendering.calendar_ics import calendar_matches, season_calendar
 from bot.rendering.league_json import report_json
 from bot.rendering.league_text import report_text
+from core.league import league_report
 from core.league.season import quoted
 from storage.database import Database, DatabaseUnavailable
 from storage.guild import GuildStore, GuildView
@@ -154,18 +155,15 @@ def run_calendar(args: argparse.Namespace) -> int:
         async with store.read() as view:
             record = await _season(view, args.name, args.guild)
             season = await load_season(view, record)
-        notice = dt.timedelta(hours=season.rules.challenge_deadline_hours)
-        matches = season.matches
+        only = None
         if args.club is not None:
             names = {c.casefold(): c for d in season.divisions for c in d.clubs}
             club = names.get(args.club.strip().casefold())
             if club is None:
                 raise CliError(f"no club {quoted(args.club)} in season {quoted(record.name)}")
-            matches = tuple(m for m in matches if club in (m.home, m.away))
-        entries = [
-            CalendarMatch(m.id, m.division, m.round, m.home, m.away, m.start, m.start - notice)
-            for m in matches
-        ]
+            only = [club]
+        report = league_report(season, now=dt.datetime.now(dt.UTC))
+        entries = calendar_matches(season, report, only)
         return season_calendar(record.name, entries, dt.datetime.now(dt.UTC))
 
     _write(args.output, _run(args, work, write=False))

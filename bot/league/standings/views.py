@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 from bot.league.references import find_division, find_season
 from bot.league.store import StandingsCache
-from bot.rendering.division_view import DivisionView, division_view
-from storage.guild import GuildStore
+from bot.rendering.division_view import DivisionView, Fixture, SeasonContext, division_view
+from storage.guild import GuildStore, GuildView, UnitOfWork
+from storage.seasons import SeasonRecord
 
 
 @dataclass(frozen=True)
@@ -32,11 +33,30 @@ async def standings_views(
     """The views of every division of the season `season` names (of this guild only), or of
     the division `division` names, as at the end of `as_of` (else now). `ready` runs once the
     names are found, before the report is built (so a refusal comes first and stays private)."""
+    now = store.database.clock()
     async with store.read() as view:
         record = await find_season(view.seasons, season)
         only = None if division is None else await find_division(view.seasons, record, division)
+        context = await season_context(view, record, as_of or now.date())
     if ready is not None:
         await ready()
-    report = await standings.report(store, record, as_of=as_of, now=store.database.clock())
+    report = await standings.report(store, record, as_of=as_of, now=now)
     names = [name for name, _ in report.divisions] if only is None else [only.name]
-    return SeasonViews(record.name, tuple(division_view(report, name) for name in names))
+    return SeasonViews(record.name, tuple(division_view(report, name, context) for name in names))
+
+
+async def season_context(
+    reader: GuildView | UnitOfWork, record: SeasonRecord, on: dt.date | None
+) -> SeasonContext:
+    """What the tables say besides the standings: the season's fixtures (for "after round 9
+    of 13"), its CL-8 places and withdrawn clubs (for the zones), the day (None: unsaid, as
+    on a pin, which is edited when the table changes, not when the day does)."""
+    clubs = {c.id: c.name for c in await reader.clubs.all()}
+    fixtures = tuple(
+        Fixture(m.key, clubs[m.home_club_id], clubs[m.away_club_id], m.round)
+        for m in await reader.matches.of_season(record.id)
+    )
+    withdrawn = tuple(
+        clubs[m.club_id] for m in await reader.seasons.members(record.id) if m.withdrawn
+    )
+    return SeasonContext(fixtures, record.rules.promotion_places, withdrawn, on)
