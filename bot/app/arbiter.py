@@ -31,6 +31,19 @@ from storage.ownership import DatabaseOwned, OwnerLock
 log = logging.getLogger(__name__)
 
 COGS_PACKAGE = "cogs"
+VOICE_WARNINGS = (
+    "PyNaCl is not installed, voice will NOT be supported",
+    "davey is not installed, voice will NOT be supported",
+)
+"""What discord.py warns when a client starts without its voice libraries: Arbiter has no
+voice, so these say nothing to its operator (filtered out of discord.py's log)."""
+
+
+def _not_about_voice(record: logging.LogRecord) -> bool:
+    return record.getMessage() not in VOICE_WARNINGS
+
+
+logging.getLogger("discord.client").addFilter(_not_about_voice)
 
 
 def cog_names(package: str = COGS_PACKAGE) -> list[str]:

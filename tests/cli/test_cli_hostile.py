@@ -82,7 +82,7 @@ def test_chesscom_retries_bounded(value: str, capsys: pytest.CaptureFixture[str]
     ("argv", "expected"),
     [
         (["match", "²"], "not a chess.com match id"),
-        (["match", "1" * 300], "not a chess.com match id"),
+        (["match", "1" * 300], "chess.com match is too long"),
         (["match", "../club/x"], "not a chess.com match id"),
         (["club", "a" * 100_000], "longer than 100 characters"),
         (["player", "a\x1b[31mb"], "control characters"),

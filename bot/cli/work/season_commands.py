@@ -19,6 +19,7 @@ from bot.cli.league import as_of_date
 from bot.cli.output_file import write_output
 from bot.cli.season_file import read_season
 from bot.formats.season_file import dump_season
+from bot.league.seasons.card import shown_status
 from bot.league.store import LeagueStoreError, StandingsCache, import_season, load_season
 from bot.rendering.calendar_ics import calendar_matches, season_calendar
 from bot.rendering.league_json import report_json
@@ -35,7 +36,7 @@ T = TypeVar("T")
 def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], write: bool) -> T:
     """Open (and migrate) the configured database and run `work` on the guild's store."""
     config = config_from_args(args)
-    path = config.database.path
+    path = args.db if args.db is not None else config.database.path
     if not write and not path.exists():
         raise CliError(f"no database at {path}: nothing has been stored yet")
 
@@ -55,7 +56,7 @@ def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], w
     try:
         return asyncio.run(main())
     except DatabaseUnavailable as error:
-        raise CliError(f"database.path: {error}") from None
+        raise CliError(f"{'--db' if args.db is not None else 'database.path'}: {error}") from None
     except sqlite3.Error as error:  # a runtime failure (locked, disk full): one line, exit 1
         raise CliError(f"database {path}: {error}", 1) from None
 
@@ -115,12 +116,18 @@ def run_list(args: argparse.Namespace) -> int:
 
     async def work(store: GuildStore) -> list[str]:
         lines = []
+        now = dt.datetime.now(dt.UTC)
         async with store.read() as view:
             for record in await view.seasons.all():
                 divisions = await view.seasons.divisions(record.id)
                 matches = await view.matches.of_season(record.id)
+                decided = (
+                    bool(matches)
+                    and league_report(await load_season(view, record), now=now).complete
+                )
+                status = shown_status(record.status, decided)
                 lines.append(
-                    f"{record.name}\t{record.status}\t{_counted(len(divisions), 'division')}"
+                    f"{record.name}\t{status}\t{_counted(len(divisions), 'division')}"
                     f"\t{_counted(len(matches), 'match')}\tversion {record.version}"
                 )
         return lines

@@ -9,6 +9,12 @@ from bot.rendering.league_embeds import DivisionSize, SeasonInfo
 from storage.guild import GuildStore
 
 
+def shown_status(stored: str, every_match_decided: bool) -> str:
+    """A season's status as people are told it: `finished` once every match is decided
+    (CL-1, from the facts), whatever status was stored when it was scheduled."""
+    return "finished" if every_match_decided else stored
+
+
 async def season_card(store: GuildStore, standings: StandingsCache, reference: str) -> SeasonInfo:
     """The card of the season `reference` names (of this guild only); the champion (CL-16)
     comes from the cached standings as at now."""
@@ -24,7 +30,7 @@ async def season_card(store: GuildStore, standings: StandingsCache, reference: s
     )
     return SeasonInfo(
         record.name,
-        record.status,
+        shown_status(record.status, report.complete and bool(matches)),
         sizes,
         record.first_round,
         record.round_days,

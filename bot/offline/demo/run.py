@@ -44,11 +44,6 @@ DATABASE = "arbiter.db"
 SUMMARY = "summary.txt"
 STANDINGS_CSV = "standings.csv"
 RESULTS_CSV = "results.csv"
-TRANSCRIPT_NOTE = (
-    "What the bot answered and posted at each step of season.jsonl (an edited message is"
-    " marked as an edit). The chess.com stand-in's steps are left out: `arbiter replay"
-    " season.jsonl --verbose` shows them."
-)
 
 
 @dataclass(frozen=True)
@@ -156,7 +151,6 @@ def play(
     )
     stages = Progress(script, progress)
     with (out / TRANSCRIPT).open("w", encoding="utf-8") as written:
-        written.write(TRANSCRIPT_NOTE + "\n\n")
 
         def emit(record: StepRecord) -> None:
             stages(record)
@@ -215,6 +209,8 @@ def summary(result: DemoResult) -> str:
         f"  written to {result.out}: {SUMMARY} (this summary), {SEASON_FILE}, {SCRIPT},"
         f" {TRANSCRIPT}, {STANDINGS_CSV}, {RESULTS_CSV}, season.ics, standings-*.png,"
         " crosstable-*.png",
+        f"  {TRANSCRIPT} is what `arbiter replay {SCRIPT}` prints (add --verbose for the"
+        " chess.com stand-in's steps)",
         f"  the bot's database: {result.out / DATABASE} (guild {stable_id('guild', GUILD)})",
     ]
     return "\n".join(lines)
