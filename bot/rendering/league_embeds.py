@@ -37,12 +37,11 @@ def when(instant: dt.datetime) -> str:
 
 
 def paged(title: str, lines: Sequence[str], empty: str) -> list[discord.Embed]:
-    """Embeds titled `title` holding `lines` (or `empty`), split into pages."""
+    """Embeds titled `title` (as typed: names in it are neutralised here, once) holding the
+    markdown `lines` (or `empty`), split into pages."""
     pages = line_pages(lines, LIST_PAGE) or [empty]
-    return [
-        discord.Embed(title=cut(title, limits.EMBED_TITLE), description=page, colour=COLOUR)
-        for page in pages
-    ]
+    shown = cut(user_text(title), limits.EMBED_TITLE)
+    return [discord.Embed(title=shown, description=page, colour=COLOUR) for page in pages]
 
 
 @dataclass(frozen=True)
@@ -201,7 +200,7 @@ def schedule_preview(
     for number, start, pairs in rounds:
         lines.append(f"**Round {number}** · {when(start)}")
         lines += [f"• {user_text(pair)}" for pair in pairs]
-    title = f"Schedule of {user_text(season)}: {total} matches (preview)"
+    title = f"Schedule of {season}: {total} matches (preview)"
     return paged(title, lines, "No matches.")
 
 
@@ -256,7 +255,7 @@ def calendar_embeds(season: str, matches: Sequence[MatchLine]) -> list[discord.E
         f"{timestamp(m.deadline, 'R')}"
         for m in matches
     ]
-    return paged(f"{user_text(season)}: next rounds", lines, "No matches to come.")
+    return paged(f"{season}: next rounds", lines, "No matches to come.")
 
 
 def standings_embeds(season: str, views: Sequence[DivisionView]) -> list[discord.Embed]:

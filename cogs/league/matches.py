@@ -61,7 +61,7 @@ class Matches(commands.Cog):
         admin = interaction.user.id if mine else None
         found = await season_matches(guild_store(interaction), season, club, round, admin)
         record, lines = found.season, found.matches
-        await send_pages(interaction, match_list(f"{user_text(record.name)}: matches", lines))
+        await send_pages(interaction, match_list(f"{record.name}: matches", lines))
 
     @group.command(
         name="show", description="A match: start, deadline countdown, challenge, boards."

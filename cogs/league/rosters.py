@@ -117,9 +117,7 @@ class Rosters(commands.Cog):
         ]
         if found.unknown:
             lines.append(f"Not read from chess.com: {user_text(', '.join(found.unknown))}")
-        await send_pages(
-            interaction, paged(f"{user_text(found.club)}: roster check", lines, "No players.")
-        )
+        await send_pages(interaction, paged(f"{found.club}: roster check", lines, "No players."))
 
     @requires(CLUB_ADMIN)
     @group.command(name="remove", description="Record removing a player from your club (CL-21).")
@@ -198,7 +196,7 @@ class Rosters(commands.Cog):
         await send_pages(
             interaction,
             paged(
-                f"{user_text(found.name)}: removals ({user_text(record.name)})",
+                f"{found.name}: removals ({record.name})",
                 lines,
                 "No removals.",
             ),

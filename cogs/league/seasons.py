@@ -234,7 +234,7 @@ class Seasons(commands.Cog):
         # Visible to all; the button itself lets only directors open the make-up motion.
         button = discord.ui.View(timeout=None)
         button.add_item(DivisionMakeupButton(record.id))
-        embeds = paged(f"{user_text(record.name)}: CL-8 proposal", lines, "No moves.")
+        embeds = paged(f"{record.name}: CL-8 proposal", lines, "No moves.")
         if len(embeds) == 1:
             await interaction.response.send_message(embed=embeds[0], view=button)
         else:

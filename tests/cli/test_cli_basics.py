@@ -119,6 +119,22 @@ def test_readme_command_reference_is_current(capsys: pytest.CaptureFixture[str])
     assert section(readme) == generated, "run: arbiter commands --readme README.md"
 
 
+def test_readme_lists_every_subcommand_as_the_parser_has_it() -> None:
+    """Issue 20: the README's command list left out `season`, `tour`, `replay` and `demo`;
+    it is now generated from the parser (`arbiter commands --readme README.md`)."""
+    from bot.cli import build_parser
+    from bot.cli.work import cli_reference
+    from bot.cli.work.command_reference import section
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = section(readme, cli_reference.START, cli_reference.END)
+    assert listed == cli_reference.render(build_parser()), (
+        "run: arbiter commands --readme README.md"
+    )
+    for name in ("season import", "tour", "replay", "demo", "db backup", "chesscom match"):
+        assert f"`arbiter {name} " in listed, name
+
+
 def test_commands_readme_rewrites_only_the_section(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -95,3 +95,13 @@ def test_a_bad_value_from_the_environment_names_the_variable(tmp_path: Path) -> 
     message = str(caught.value)
     assert message.startswith("environment variable ARBITER_CHESSCOM_URL: chesscom.base_url: ")
     assert str(path) not in message
+
+
+def test_a_blank_token_is_no_token(tmp_path: Path) -> None:
+    """Issue 20: `DISCORD_TOKEN='   '` counted as a token (and `arbiter run` then failed at
+    Discord's login); a token of spaces, from the environment or the file, is none."""
+    path = tmp_path / "config.toml"
+    path.write_text('token = "   "\n')
+    assert load_config(path, environ={}).token is None
+    assert load_config(path, environ={"DISCORD_TOKEN": " \t "}).token is None
+    assert load_config(path, environ={"DISCORD_TOKEN": " abc \n"}).token == "abc"

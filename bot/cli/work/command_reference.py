@@ -68,7 +68,8 @@ def replace_section(readme: str, reference: str) -> str:
     return pattern.sub(lambda _: f"{START}\n{reference}{END}", readme)
 
 
-def section(readme: str) -> str:
-    """The reference currently between the markers of `readme`."""
-    start = readme.index(START) + len(START) + 1
-    return readme[start : readme.index(END)]
+def section(readme: str, start: str = START, end: str = END) -> str:
+    """The reference currently between the markers of `readme` (the slash commands'; the
+    subcommands' with `bot.cli.work.cli_reference`'s markers)."""
+    begin = readme.index(start) + len(start) + 1
+    return readme[begin : readme.index(end)]

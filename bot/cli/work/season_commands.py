@@ -102,6 +102,9 @@ def run_export(args: argparse.Namespace) -> int:
 
     data = _run(args, work, write=False)
     _write(args.output, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
+    if args.output is not None:  # said, as `import` says what it stored
+        matches = len(data.get("matches") or [])
+        print(f"exported {quoted(data['name'])} ({matches} matches) to {args.output}")
     return 0
 
 
@@ -173,5 +176,10 @@ def run_calendar(args: argparse.Namespace) -> int:
         entries = calendar_matches(season, report, only)
         return season_calendar(record.name, entries, dt.datetime.now(dt.UTC))
 
-    _write(args.output, _run(args, work, write=False))
+    data = _run(args, work, write=False)
+    _write(args.output, data)
+    if args.output is not None:
+        print(
+            f"wrote {data.count(b'BEGIN:VEVENT')} matches of {quoted(args.name)} to {args.output}"
+        )
     return 0
