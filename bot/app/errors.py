@@ -18,8 +18,11 @@ _QUOTED = re.compile(f"{_OPEN}([^{_OPEN}{_CLOSE}]*){_CLOSE}")
 
 def quote_mark(value: str) -> str:
     """`value` (already quoted for a message) marked as user text: a `UserError` built from a
-    message holding it shows it as typed in Discord and unchanged elsewhere."""
-    return f"{_OPEN}{value}{_CLOSE}"
+    message holding it shows it as typed in Discord and unchanged elsewhere. The two marker
+    characters themselves (control characters, which the name gate refuses) are shown as
+    U+FFFD, so no value can close its mark early."""
+    clean = value.replace(_OPEN, "\ufffd").replace(_CLOSE, "\ufffd")
+    return f"{_OPEN}{clean}{_CLOSE}"
 
 
 class UserError(Exception):

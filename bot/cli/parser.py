@@ -10,6 +10,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from bot.rendering.text import cut
+
 MESSAGE_LIMIT = 300
 """Characters of argparse's message shown; its own (`unrecognized arguments: …`,
 `invalid choice: …`) repeat user text whole."""
@@ -23,7 +25,7 @@ def escaped(message: str) -> str:
 def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
     """`message` on one line: control characters escaped, cut at `limit` characters."""
     text = escaped(message)
-    return text if len(text) <= limit else text[:limit] + "…"
+    return cut(text, limit)
 
 
 class ArgumentParser(argparse.ArgumentParser):

@@ -9,6 +9,9 @@ from storage.clubs import Club, ClubReader
 from storage.matches import MatchReader, MatchRecord
 from storage.seasons import DivisionRecord, SeasonReader, SeasonRecord
 
+MAX_ID = 2**53
+"""No stored id is larger (Discord's largest integer option; SQLite stops at 2⁶³)."""
+
 
 async def find_club(clubs: ClubReader, reference: str | int) -> Club:
     """A club by id, chess.com url-id or display name."""
@@ -51,7 +54,7 @@ async def find_match(
     matches: MatchReader, match_id: int, season: SeasonRecord | None = None
 ) -> MatchRecord:
     """A match by id (of `season` when given: a match of another season is refused)."""
-    found = await matches.get(match_id) if match_id > 0 else None
+    found = await matches.get(match_id) if 0 < match_id <= MAX_ID else None
     if found is None:
         raise UserError(f"No match {match_id} on this server.")
     if season is not None and found.season_id != season.id:

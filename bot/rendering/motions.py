@@ -18,10 +18,10 @@ from storage.motions import Motion
 
 VOTE_ID = "motion:{motion}:{choice}"
 """The custom id of a motion's Yes / No button (the persistent DynamicItem parses it)."""
-VOTE_PATTERN = r"motion:(?P<motion>[0-9]{1,19}):(?P<choice>yes|no)"
+VOTE_PATTERN = r"motion:(?P<motion>[0-9]{1,16}):(?P<choice>yes|no)"
 MAKEUP_ID = "makeup:{season}"
 """The custom id of `/season promotion`'s button that opens the division make-up motion."""
-MAKEUP_PATTERN = r"makeup:(?P<season>[0-9]{1,19})"
+MAKEUP_PATTERN = r"makeup:(?P<season>[0-9]{1,16})"
 
 STATUS_LABEL = {
     "open": "open",

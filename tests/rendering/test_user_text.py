@@ -143,6 +143,7 @@ def test_our_markdown_around_user_text_stays_ours(text: str) -> None:
 def test_refusals_quote_user_text_as_typed(text: str) -> None:
     """A refusal echoing a name or a value (`named`, `shown`) shows it as typed in Discord,
     and the same text unchanged on the command line."""
+    text = text.replace("\x1e", "").replace("\x1f", "")  # the marks' own (control) characters
     error = UserError(f"Club {named(text)} is pending: it cannot play.")
     message, unexpected = describe_error(error)
     assert not unexpected

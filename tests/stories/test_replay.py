@@ -115,6 +115,10 @@ def test_a_bad_line_is_refused_naming_it_and_nothing_runs(
             HEADER[:-1] + ', "config": {"rules": {"cl": {"max_members": 0}}}}',
             "line 1: config.rules.cl.max_members",
         ),
+        (  # the one name gate (issue 20): a replay script is a door too
+            HEADER.replace('{"name": "alice"}', '{"name": "al\\u202eice"}'),
+            "the invisible character U+202E",
+        ),
     ],
 )
 def test_a_bad_header_is_refused(
