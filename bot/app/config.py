@@ -219,6 +219,16 @@ class ChessComConfig(_Section):
     )
 
 
+class LichessConfig(_Section):
+    """How to reach lichess.org's public API (the game export, read by `bot.lichess`). An empty
+    `contact` means the `[chesscom]` one: one operator, one address (`Config.lichess_settings`)."""
+
+    base_url: str = Field("https://lichess.org", pattern=r"^https?://")
+    contact: str = Field("", description="operator contact for the User-Agent; '' = chesscom's")
+    timeout_seconds: Number = Field(10.0, gt=0, le=600, description="per request")
+    max_retries: Count = Field(3, ge=0, le=MAX_RETRIES, description="on 429 / 5xx / network")
+
+
 class Config(_Section):
     """The whole configuration of one Arbiter instance."""
 
@@ -229,6 +239,13 @@ class Config(_Section):
     timezones: TimeZones = Field(default_factory=TimeZones)
     rules: RuleDefaults = Field(default_factory=RuleDefaults)
     chesscom: ChessComConfig = Field(default_factory=ChessComConfig)
+    lichess: LichessConfig = Field(default_factory=LichessConfig)
+
+    def lichess_settings(self) -> LichessConfig:
+        """The `[lichess]` settings with the contact filled in from `[chesscom]` when empty."""
+        if self.lichess.contact.strip():
+            return self.lichess
+        return self.lichess.model_copy(update={"contact": self.chesscom.contact})
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -1,19 +1,18 @@
 """The chess.com Published-Data API client: one session, one request at a time, polite.
 
 chess.com rate-limits parallel requests and refuses requests without a User-Agent naming a
-contact, so every request goes through one lock, carries `Arbiter/<version> (<contact>)`,
-reuses ETags (`If-None-Match` → 304 → the cached body), and retries 429 / 5xx / network
-failures with back-off (honouring `Retry-After`). 404 / 410 raise `ChessComNotFound` at once.
+contact, so every request goes through one `PoliteReader` (`bot.runtime.polite_http`): one lock,
+`Arbiter/<version> (<contact>)`, ETags reused (`If-None-Match` → 304 → the cached body), and
+429 / 5xx / network failures retried with back-off (honouring `Retry-After`). 404 / 410 raise
+`ChessComNotFound` at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import math
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from importlib import metadata
+from datetime import date
 from types import TracebackType
 from typing import Any, Protocol, TypeVar
 from urllib.parse import quote
@@ -25,31 +24,20 @@ from bot.chesscom.models import (
     ClubMatches,
     ClubMembers,
     ClubProfile,
+    GameArchive,
     MatchBoard,
     PlayerProfile,
     PlayerStats,
     TeamMatch,
 )
+from bot.runtime.polite_http import VERSION as VERSION
+from bot.runtime.polite_http import ApiError, Failures, PoliteReader, Sleep, user_agent
 
 DEFAULT_BASE_URL = "https://api.chess.com/pub"
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
-GONE_STATUSES = frozenset({404, 410})
-CACHE_ENTRIES = 2048
-"""At most this many ETag-cached bodies are kept (the oldest is dropped first)."""
+FIRST_ARCHIVE_YEAR = 2005
+"""No chess.com game archive is older (the site opened in 2005)."""
 
-Sleep = Callable[[float], Awaitable[None]]
 ModelT = TypeVar("ModelT", bound=BaseModel)
-
-
-def _version() -> str:
-    """Arbiter's installed version, or the source tree's when it is not installed."""
-    try:
-        return metadata.version("arbiter")
-    except metadata.PackageNotFoundError:
-        return "0.1.0"
-
-
-VERSION = _version()
 
 
 class ChessComSettings(Protocol):
@@ -78,14 +66,8 @@ class ClientSettings:
     max_retries: int = 3
 
 
-class ChessComError(Exception):
+class ChessComError(ApiError):
     """A request to chess.com failed; `url` and (when there was a response) `status` tell which."""
-
-    def __init__(self, message: str, url: str, status: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.url = url
-        self.status = status
 
 
 class ChessComNotFound(ChessComError):
@@ -108,6 +90,15 @@ class ChessComPayloadError(ChessComError):
     """chess.com answered 200 with a body that is not the JSON Arbiter expects."""
 
 
+FAILURES = Failures(
+    not_found=ChessComNotFound,
+    unavailable=ChessComUnavailable,
+    timeout=ChessComTimeout,
+    refused=ChessComRefused,
+    payload=ChessComPayloadError,
+)
+
+
 class ChessComClient:
     """An async chess.com API client. Use as `async with ChessComClient(settings) as client:`
     or call `close()`; a session passed in is shared and left open."""
@@ -120,23 +111,19 @@ class ChessComClient:
         sleep: Sleep = asyncio.sleep,
         backoff_seconds: float = 1.0,
     ) -> None:
-        contact = settings.contact.strip()
-        if not contact:
-            raise ValueError("chess.com requires a contact in the User-Agent: set the contact")
-        if settings.timeout_seconds <= 0:
-            raise ValueError("timeout_seconds must be positive")
-        if settings.max_retries < 0:
-            raise ValueError("max_retries must not be negative")
         self.base_url = settings.base_url.rstrip("/")
-        self.user_agent = f"Arbiter/{VERSION} ({contact})"
-        self.timeout = aiohttp.ClientTimeout(total=settings.timeout_seconds)
+        self.user_agent = user_agent(settings.contact, "chess.com")
+        self._reader = PoliteReader(
+            agent=self.user_agent,
+            accept="application/json",
+            timeout_seconds=settings.timeout_seconds,
+            max_retries=settings.max_retries,
+            failures=FAILURES,
+            session=session,
+            sleep=sleep,
+            backoff_seconds=backoff_seconds,
+        )
         self.max_retries = settings.max_retries
-        self._session = session
-        self._owns_session = session is None
-        self._sleep = sleep
-        self._backoff = backoff_seconds
-        self._lock = asyncio.Lock()
-        self._cache: dict[str, tuple[str, Any]] = {}
 
     async def __aenter__(self) -> ChessComClient:
         return self
@@ -151,79 +138,11 @@ class ChessComClient:
 
     async def close(self) -> None:
         """Close the session if this client opened it."""
-        if self._owns_session and self._session is not None:
-            await self._session.close()
-            self._session = None
-
-    def _session_for_request(self) -> aiohttp.ClientSession:
-        if self._session is None or self._session.closed:
-            self._session = aiohttp.ClientSession()
-            self._owns_session = True
-        return self._session
+        await self._reader.close()
 
     async def get_json(self, path: str) -> Any:
         """GET `base_url + path` and return the decoded JSON (one request in flight at a time)."""
-        async with self._lock:
-            return await self._get(f"{self.base_url}/{path.lstrip('/')}")
-
-    async def _get(self, url: str) -> Any:
-        session = self._session_for_request()
-        headers = {"User-Agent": self.user_agent, "Accept": "application/json"}
-        cached = self._cache.get(url)
-        if cached is not None:
-            headers["If-None-Match"] = cached[0]
-        failure = "no attempt made"
-        timed_out = False
-        delay = 0.0
-        for attempt in range(self.max_retries + 1):
-            if attempt:
-                await self._sleep(delay)
-            delay = self._backoff * 2**attempt
-            try:
-                async with session.get(url, headers=headers, timeout=self.timeout) as response:
-                    if response.status == 304 and cached is not None:
-                        self._cache[url] = self._cache.pop(url)  # most recently used last
-                        return cached[1]
-                    if response.status == 200:
-                        body = await response.text()
-                        return self._remember(url, response.headers.get("ETag"), body)
-                    if response.status in GONE_STATUSES:
-                        raise ChessComNotFound(
-                            await _error_message(response, "not found"), url, response.status
-                        )
-                    if response.status in RETRY_STATUSES:
-                        failure = f"HTTP {response.status}"
-                        timed_out = False
-                        delay = _retry_after(response.headers.get("Retry-After"), delay)
-                        continue
-                    raise ChessComRefused(
-                        await _error_message(response, f"HTTP {response.status}"),
-                        url,
-                        response.status,
-                    )
-            except TimeoutError:
-                failure = f"no answer within {self.timeout.total:g} s"
-                timed_out = True
-            except aiohttp.ClientError as error:
-                failure = str(error) or type(error).__name__
-                timed_out = False
-        tries = self.max_retries + 1
-        message = f"{failure} (after {tries} attempt{'s' if tries != 1 else ''})"
-        if timed_out:
-            raise ChessComTimeout(message, url)
-        raise ChessComUnavailable(message, url)
-
-    def _remember(self, url: str, etag: str | None, body: str) -> Any:
-        try:
-            data = json.loads(body)
-        except ValueError as error:
-            raise ChessComPayloadError(f"the answer is not JSON ({error})", url, 200) from error
-        if etag:
-            self._cache.pop(url, None)
-            self._cache[url] = (etag, data)
-            while len(self._cache) > CACHE_ENTRIES:
-                del self._cache[next(iter(self._cache))]
-        return data
+        return await self._reader.get(f"{self.base_url}/{path.lstrip('/')}", _json)
 
     async def _model(self, model: type[ModelT], path: str) -> ModelT:
         data = await self.get_json(path)
@@ -268,6 +187,11 @@ class ChessComClient:
         """A player's statistics (daily rating and timeout percentage)."""
         return await self._model(PlayerStats, f"player/{_segment(username)}/stats")
 
+    async def player_games(self, username: str, year: int, month: int) -> GameArchive:
+        """The games a player finished in one month (`/player/{name}/games/{YYYY}/{MM}`, the
+        monthly archive: live and daily games, each with its PGN)."""
+        return await self._model(GameArchive, archive_path(username, year, month))
+
 
 def _segment(value: str) -> str:
     """A username or url-id as one lowercase, escaped URL path segment."""
@@ -284,24 +208,17 @@ def _match_path(match_id: int | str, live: bool) -> str:
     return f"match/live/{text}" if live else f"match/{text}"
 
 
-def _retry_after(value: str | None, default: float) -> float:
-    """The delay a `Retry-After` header asks for (seconds form), else the back-off default
-    (also for a value that is not a finite number of seconds: `inf` would never return)."""
-    if value is None:
-        return default
-    try:
-        seconds = float(value.strip())
-    except ValueError:
-        return default
-    return seconds if math.isfinite(seconds) and seconds >= 0 else default
+def archive_path(username: str, year: int, month: int) -> str:
+    """The API path of a player's monthly game archive; ValueError for a month that cannot
+    have one (before chess.com existed, or not a month)."""
+    if not 1 <= month <= 12 or not FIRST_ARCHIVE_YEAR <= year <= date.max.year:
+        raise ValueError(f"{year}/{month} is not a month with a chess.com game archive")
+    return f"player/{_segment(username)}/games/{year:04d}/{month:02d}"
 
 
-async def _error_message(response: aiohttp.ClientResponse, fallback: str) -> str:
-    """chess.com's own error message (`{"code": 0, "message": ...}`) when it sent one."""
+def _json(body: str) -> Any:
+    """A response body as JSON (ValueError naming why it is not)."""
     try:
-        data = json.loads(await response.text())
-    except (ValueError, aiohttp.ClientError):
-        return fallback
-    if isinstance(data, dict) and isinstance(data.get("message"), str) and data["message"]:
-        return str(data["message"])
-    return fallback
+        return json.loads(body)
+    except ValueError as error:
+        raise ValueError(f"the answer is not JSON ({error})") from None

@@ -207,6 +207,24 @@ class BoardGame(_Payload):
     black: BoardGamePlayer = Field(default_factory=BoardGamePlayer)
 
 
+class ArchiveGame(BoardGame):
+    """A game of a player's monthly archive (`/player/{name}/games/{YYYY}/{MM}`): a finished
+    live or daily game with its PGN, variant (`rules`: `chess` for standard chess) and the
+    position it started from (`initial_setup`, a FEN)."""
+
+    pgn: str | None = None
+    rules: str | None = None
+    uuid: str | None = None
+    initial_setup: str | None = None
+    fen: str | None = None
+
+
+class GameArchive(_Payload):
+    """A player's monthly game archive: the games they finished that month, oldest first."""
+
+    games: list[ArchiveGame] = Field(default_factory=list)
+
+
 class MatchBoard(_Payload):
     """A board of a team match (`/match/{id}/{board}`): each player's board score and games."""
 

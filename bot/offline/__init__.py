@@ -1,3 +1,4 @@
-"""Arbiter offline: the real bot driven without Discord or chess.com — a recorded Discord
-boundary (`discord_stub`), a local chess.com stand-in (`chesscom_standin`) and the replay of a
-script of interactions on a virtual clock (`replay`)."""
+"""Arbiter offline: the real bot driven without Discord, chess.com or lichess — a recorded
+Discord boundary (`discord_stub`), local chess.com and lichess.org stand-ins (`chesscom_standin`,
+`lichess_standin`, on `standin_server`) and the replay of a script of interactions on a virtual
+clock (`replay`)."""

@@ -577,14 +577,6 @@ class DiscordStub:
     MANAGE_SERVER = discord.Permissions(manage_guild=True)
 
     def __init__(self, bot: discord.Client) -> None:
-        self.bot = bot
-        self.tree: app_commands.CommandTree = bot.tree  # type: ignore[attr-defined]
-        state = bot._connection
-        state.application_id = APPLICATION_ID
-        state.user = discord.ClientUser(
-            state=state,
-            data=user_payload(BOT_USER_ID, "Arbiter", bot=True),  # type: ignore[arg-type]
-        )
         self._ids = itertools.count(FIRST_ID)
         self.posts: list[Post] = []
         self.sent: dict[int, Post] = {}  # every channel message, by message id (latest edit)
@@ -597,6 +589,20 @@ class DiscordStub:
         self._nonces: dict[str, Post] = {}
         self._answers: list[tuple[str, int | None, discord.HTTPException]] = []
         self._files: dict[str, bytes] = {}
+        self.attach(bot)
+
+    def attach(self, bot: discord.Client) -> None:
+        """Answer for `bot`: its application and user set, its REST calls and CDN reads served
+        here. A second bot (a restart) finds Discord as the first left it — messages, ids,
+        uploads —; put the guilds in its cache again with `add_guild` and `seat`."""
+        self.bot = bot
+        self.tree: app_commands.CommandTree = bot.tree  # type: ignore[attr-defined]
+        state = bot._connection
+        state.application_id = APPLICATION_ID
+        state.user = discord.ClientUser(
+            state=state,
+            data=user_payload(BOT_USER_ID, "Arbiter", bot=True),  # type: ignore[arg-type]
+        )
         bot.http.request = self._rest_request  # type: ignore[method-assign]
         bot.http.get_from_cdn = self._cdn  # type: ignore[method-assign]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from bot.offline.discord_stub import (
     logged_errors,
     stable_id,
 )
+from bot.offline.lichess_standin import LichessStandIn
 from bot.offline.script import (
     UNSET,
     At,
@@ -43,6 +44,8 @@ from bot.offline.script import (
     Click,
     Command,
     Expect,
+    Lichess,
+    Restart,
     Script,
     ScriptError,
     Step,
@@ -60,6 +63,7 @@ from storage.database import Database
 from storage.ownership import OwnerLock
 
 PLACEHOLDER_URL = "http://127.0.0.1/pub"
+LICHESS_PLACEHOLDER_URL = "http://127.0.0.1"
 CONTACT = "arbiter replay"
 
 
@@ -67,21 +71,25 @@ class ReplayFailure(Exception):
     """The replay stopped: an expectation failed or a step could not run (exit 1)."""
 
 
-def replay_config(script: Script, db_path: Path, chesscom_url: str = PLACEHOLDER_URL) -> Config:
+def replay_config(
+    script: Script,
+    db_path: Path,
+    chesscom_url: str = PLACEHOLDER_URL,
+    lichess_url: str = LICHESS_PLACEHOLDER_URL,
+) -> Config:
     """The bot's configuration: the header's `config` (as config.toml), the database at
-    `db_path`, chess.com at the stand-in (no retries unless the script sets them: a retry
-    would wait real seconds). ScriptError on the header line if the config is bad."""
+    `db_path`, chess.com and lichess at their stand-ins (no retries unless the script sets
+    them: a retry would wait real seconds). ScriptError on the header line if it is bad."""
     data = dict(script.header.config)
     line = script.header.line
     for key in ("database", "token"):
         if key in data:
             raise ScriptError(line, f"config.{key}: not set by a script (the database is --db)")
-    chesscom = data.get("chesscom", {})
-    if not isinstance(chesscom, dict):
-        raise ScriptError(line, "config.chesscom: expected an object")
-    data["chesscom"] = (
-        {"contact": CONTACT, "max_retries": 0} | chesscom | {"base_url": chesscom_url}
-    )
+    for site, url in (("chesscom", chesscom_url), ("lichess", lichess_url)):
+        section = data.get(site, {})
+        if not isinstance(section, dict):
+            raise ScriptError(line, f"config.{site}: expected an object")
+        data[site] = {"contact": CONTACT, "max_retries": 0} | section | {"base_url": url}
     data["database"] = {"path": str(db_path)}
     try:
         return Config.model_validate(data)
@@ -231,21 +239,82 @@ class _Message:
 
 
 class _Run:
-    """One replay in progress: the bot, its Discord, the clock and what the steps made."""
+    """One replay in progress: the bot (a new one after each restart), its Discord, the
+    clock, the stand-ins and what the steps made."""
 
     def __init__(
-        self, script: Script, bot: ArbiterBot, stub: DiscordStub, clock: VirtualClock
+        self,
+        script: Script,
+        config: Config,
+        db_path: Path,
+        clock: VirtualClock,
+        standin: ChessComStandIn,
+        lichess: LichessStandIn,
     ) -> None:
         self.script = script
-        self.bot = bot
-        self.stub = stub
+        self.config = config
+        self.db_path = db_path
         self.clock = clock
+        self.standin = standin
+        self.lichess = lichess
+        self._bot: ArbiterBot | None = None
+        self._stub: DiscordStub | None = None
+        self._running = AsyncExitStack()
         header = script.header
         self.guild_id = stable_id("guild", header.guild)
+        self.members: dict[str, Member] = {}
+        self.messages: dict[int, _Message] = {}
+        self.by_step: dict[int, list[int]] = {}
+        self.order: list[int] = []
+        self.last: StepRecord | None = None
+
+    @property
+    def bot(self) -> ArbiterBot:
+        """The bot running now."""
+        assert self._bot is not None, "no bot is running"
+        return self._bot
+
+    @property
+    def stub(self) -> DiscordStub:
+        """Discord, as every bot of the replay sees it."""
+        assert self._stub is not None, "no bot has started"
+        return self._stub
+
+    async def start_bot(self) -> None:
+        """Start a bot on the database file and the clock, as a process start-up would: its
+        setup hook (migrations, cogs, outbox, scheduler: jobs missed while down run now, in
+        due order), then the gateway delivering the guild with its members."""
+        database = await Database.open(self.db_path, clock=self.clock)
+        bot = ArbiterBot(self.config, database=database, timer=self.clock)
+        await self._running.enter_async_context(bot)
+        self._bot = bot
+        if self._stub is None:
+            self._stub = DiscordStub(bot)
+        else:
+            self._stub.attach(bot)
+        self._deliver_guild()
+        await bot.setup_hook()
+        guild = bot.get_guild(self.guild_id)
+        assert guild is not None
+        await bot.on_guild_available(guild)
+
+    async def stop_bot(self) -> None:
+        """Stop the bot as on SIGTERM (scheduler, outbox, database closed); the timers it left
+        on the clock go with it, as a process's do."""
+        await self._running.aclose()
+        self._running = AsyncExitStack()
+        self._bot = None
+        for _, key in self.clock.due():
+            self.clock.remove(key)
+
+    def _deliver_guild(self) -> None:
+        """Put the header's guild, roles, channels and members into the bot's cache."""
+        header = self.script.header
+        stub = self.stub
         stub.add_guild(
             self.guild_id, name=header.guild, roles=header.roles, channels=header.channels
         )
-        self.members: dict[str, Member] = {
+        self.members = {
             spec.name: stub.member(
                 *spec.roles,
                 guild_id=self.guild_id,
@@ -261,11 +330,6 @@ class _Run:
             stub.channel_names(),
             {member.id: name for name, member in self.members.items()},
         )
-        self.messages: dict[int, _Message] = {}
-        self.by_step: dict[int, list[int]] = {}
-        self.order: list[int] = []
-        self.last: StepRecord | None = None
-        self.standin: ChessComStandIn | None = None
 
     # -- values ------------------------------------------------------------------------------
 
@@ -316,14 +380,15 @@ class _Run:
         if isinstance(step, Click):
             return await self._click(step)
         if isinstance(step, ChessCom):
-            assert self.standin is not None
-            if step.status is not None:
-                self.standin.serve_status(step.path, step.status)
-                title = f"chess.com {step.path} answers {step.status}"
-            else:
-                self.standin.serve_bytes(step.path, step.body or b"")
-                title = f"chess.com {step.path} serves {len(step.body or b'')} bytes"
-            return StepRecord(step.number, step.line, title, self.clock(), backstage=True)
+            return StepRecord(
+                step.number, step.line, self._chesscom(step), self.clock(), backstage=True
+            )
+        if isinstance(step, Lichess):
+            return StepRecord(
+                step.number, step.line, self._lichess(step), self.clock(), backstage=True
+            )
+        if isinstance(step, Restart):
+            return await self._restart(step)
         if isinstance(step, Expect):
             assert self.last is not None
             check_expectation(step, self.last)
@@ -331,6 +396,49 @@ class _Run:
                 step.number, step.line, f"expect on step {self.last.step}: ok", self.clock()
             )
         raise TypeError(f"unknown step {step!r}")
+
+    def _chesscom(self, step: ChessCom) -> str:
+        """Set what the chess.com stand-in answers; the step's title."""
+        if step.game is not None:
+            self.standin.add_game(step.game)
+            white, black = step.game["white"]["username"], step.game["black"]["username"]
+            return f"chess.com archives: a game {white} v {black} added"
+        assert step.path is not None
+        if step.status is not None:
+            self.standin.serve_status(step.path, step.status)
+            return f"chess.com {step.path} answers {step.status}"
+        self.standin.serve_bytes(step.path, step.body or b"")
+        return f"chess.com {step.path} serves {len(step.body or b'')} bytes"
+
+    def _lichess(self, step: Lichess) -> str:
+        """Set what the lichess stand-in answers; the step's title."""
+        if step.path is not None and step.status is not None:
+            self.lichess.serve_status(step.path, step.status)
+            return f"lichess {step.path} answers {step.status}"
+        for game in step.games:
+            self.lichess.add_game(game)
+        return f"lichess export: {len(step.games)} game(s) added"
+
+    async def _restart(self, step: Restart) -> StepRecord:
+        """Stop the bot, move the clock while none runs, start a new one; what the new one
+        did at start-up (missed jobs, their messages) is the step's output."""
+        before = len(self.stub.posts)
+        with logged_errors() as errors:
+            try:
+                await self.stop_bot()
+                if step.instant is not None:
+                    await self.clock.advance_to(step.instant)  # nothing runs: no bot is up
+                await self.start_bot()
+                await self.clock.advance_to(self.clock())  # the outbox, and jobs due now
+            except Exception as error:
+                raise ReplayFailure(
+                    f"step {step.number} (line {step.line}): the restart failed:"
+                    f" {type(error).__name__}: {error}"
+                ) from error
+        record = StepRecord(step.number, step.line, "the bot restarted", self.clock())
+        self._posts(record, before)
+        record.error = "; ".join(_describe(r) for r in errors) or None
+        return record
 
     async def _advance(self, step: At) -> StepRecord:
         before = len(self.stub.posts)
@@ -500,25 +608,26 @@ async def replay(script: Script, db_path: Path, emit: Callable[[StepRecord], Non
     """Run `script` on a new database at `db_path`, handing each step's record to `emit`;
     ReplayFailure if an expectation fails or a step cannot run. Call `validate` first."""
     standin = ChessComStandIn()
+    lichess = LichessStandIn()
     clock = VirtualClock(script.header.start)
     with _quiet_logs(), _counted_error_ids():
         db_path.parent.mkdir(parents=True, exist_ok=True)  # as Database.open would
         url = await standin.start()
+        lichess_url = await lichess.start()
         owner = OwnerLock.acquire(db_path)
         try:
-            config = replay_config(script, db_path, url)
-            database = await Database.open(db_path, clock=clock)
-            bot = ArbiterBot(config, database=database, timer=clock)
-            async with bot:
-                stub = DiscordStub(bot)
-                run = _Run(script, bot, stub, clock)
-                run.standin = standin
-                await bot.setup_hook()
+            config = replay_config(script, db_path, url, lichess_url)
+            run = _Run(script, config, db_path, clock, standin, lichess)
+            try:
+                await run.start_bot()
                 for step in script.steps:
                     record = await run.step(step)
                     if not isinstance(step, Expect):
                         run.last = record
                     emit(record)
+            finally:
+                await run.stop_bot()
         finally:
             owner.release()
+            await lichess.stop()
             await standin.stop()

@@ -114,11 +114,31 @@ class Click(Step):
 
 @dataclass(frozen=True)
 class ChessCom(Step):
-    """From now on the stand-in answers `path` with `body` (JSON bytes) or `status`."""
+    """From now on the stand-in answers `path` with `body` (JSON bytes) or `status`; or, with
+    `game` (path None), it adds a finished game to both players' monthly archives."""
 
-    path: str
+    path: str | None
     body: bytes | None
     status: int | None
+    game: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Lichess(Step):
+    """From now on the lichess stand-in serves `games` (exported JSON objects) in its export,
+    or answers `path` with `status`."""
+
+    games: tuple[dict[str, Any], ...] = ()
+    path: str | None = None
+    status: int | None = None
+
+
+@dataclass(frozen=True)
+class Restart(Step):
+    """The bot stops as on SIGTERM and a new one starts on the same database and clock; the
+    clock moves to `instant` (None: stays) while no bot runs."""
+
+    instant: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -293,13 +313,7 @@ class _Parser:
         if "at" in obj:
             _keys(obj, line, {"at"}, "at step")
             instant = parse_instant(obj["at"], line, "at")
-            if instant < self.clock:
-                raise ScriptError(
-                    line,
-                    f"at: {obj['at']} is before the clock's {self.clock.isoformat()}"
-                    " (it does not go backwards)",
-                )
-            self.clock = instant
+            self.advance(instant, obj["at"], line, "at")
             return At(number, line, instant)
         if "command" in obj:
             _keys(obj, line, {"as", "command", "options", "in"}, "command step")
@@ -354,30 +368,20 @@ class _Parser:
                 )
             return Click(number, line, self.member(obj, line), button, target)
         if "chesscom" in obj:
-            _keys(obj, line, {"chesscom"}, "chesscom step")
-            spec = obj["chesscom"]
+            return self.chesscom(obj, line, number)
+        if "lichess" in obj:
+            return self.lichess(obj, line, number)
+        if "restart" in obj:
+            _keys(obj, line, {"restart"}, "restart step")
+            spec = obj["restart"]
             if not isinstance(spec, dict):
-                raise ScriptError(
-                    line, 'chesscom: expected {"path": "/pub/…", "json"|"file"|"status": …}'
-                )
-            _keys(spec, line, {"path", "json", "file", "status"}, "chesscom")
-            path = spec.get("path")
-            if not isinstance(path, str) or not path.startswith("/pub/") or len(path) <= 5:
-                raise ScriptError(
-                    line, 'chesscom.path: expected an API path such as "/pub/match/12803"'
-                )
-            given = [key for key in ("json", "file", "status") if key in spec]
-            if len(given) != 1:
-                raise ScriptError(line, 'chesscom: give exactly one of "json", "file" or "status"')
-            if "json" in spec:
-                return ChessCom(number, line, path, json.dumps(spec["json"]).encode(), None)
-            if "file" in spec:
-                _, body = _read(self.folder, spec["file"], line, "chesscom.file", MAX_FILE_BYTES)
-                return ChessCom(number, line, path, body, None)
-            status = spec["status"]
-            if not isinstance(status, int) or isinstance(status, bool) or not 100 <= status <= 599:
-                raise ScriptError(line, "chesscom.status: expected an HTTP status (100-599)")
-            return ChessCom(number, line, path, None, status)
+                raise ScriptError(line, 'restart: expected {} or {"at": "<instant>"}')
+            _keys(spec, line, {"at"}, "restart")
+            if "at" not in spec:
+                return Restart(number, line)
+            instant = parse_instant(spec["at"], line, "restart.at")
+            self.advance(instant, spec["at"], line, "restart.at")
+            return Restart(number, line, instant)
         if "expect" in obj:
             _keys(obj, line, {"expect"}, "expect step")
             spec = obj["expect"]
@@ -404,8 +408,115 @@ class _Parser:
                 },
             )
         raise ScriptError(
-            line, "unknown step: expected one of at, command, autocomplete, click, chesscom, expect"
+            line,
+            "unknown step: expected one of at, command, autocomplete, click, chesscom, lichess,"
+            " restart, expect",
         )
+
+    def advance(self, instant: datetime, given: Any, line: int, key: str) -> None:
+        """Move the script's clock to `instant`; ScriptError if that is backwards."""
+        if instant < self.clock:
+            raise ScriptError(
+                line,
+                f"{key}: {given} is before the clock's {self.clock.isoformat()}"
+                " (it does not go backwards)",
+            )
+        self.clock = instant
+
+    def chesscom(self, obj: dict[str, Any], line: int, number: int) -> ChessCom:
+        """A `chesscom` step: what a path answers from now on, or a game for the archives."""
+        _keys(obj, line, {"chesscom"}, "chesscom step")
+        spec = obj["chesscom"]
+        if not isinstance(spec, dict):
+            raise ScriptError(
+                line, 'chesscom: expected {"path": "/pub/…", "json"|"file"|"status": …}'
+            )
+        _keys(spec, line, {"path", "json", "file", "status", "game"}, "chesscom")
+        if "game" in spec:
+            if len(spec) != 1:
+                raise ScriptError(line, 'chesscom: "game" comes alone (it has no path)')
+            return ChessCom(number, line, None, None, None, archive_game(spec["game"], line))
+        path = spec.get("path")
+        if not isinstance(path, str) or not path.startswith("/pub/") or len(path) <= 5:
+            raise ScriptError(
+                line, 'chesscom.path: expected an API path such as "/pub/match/12803"'
+            )
+        given = [key for key in ("json", "file", "status") if key in spec]
+        if len(given) != 1:
+            raise ScriptError(line, 'chesscom: give exactly one of "json", "file" or "status"')
+        if "json" in spec:
+            return ChessCom(number, line, path, json.dumps(spec["json"]).encode(), None)
+        if "file" in spec:
+            _, body = _read(self.folder, spec["file"], line, "chesscom.file", MAX_FILE_BYTES)
+            return ChessCom(number, line, path, body, None)
+        return ChessCom(number, line, path, None, _status(spec["status"], line, "chesscom"))
+
+    def lichess(self, obj: dict[str, Any], line: int, number: int) -> Lichess:
+        """A `lichess` step: games the export serves from now on, or a path's status."""
+        _keys(obj, line, {"lichess"}, "lichess step")
+        spec = obj["lichess"]
+        if not isinstance(spec, dict):
+            raise ScriptError(
+                line, 'lichess: expected {"games": […]}, {"file": "x.ndjson"} or {"path", "status"}'
+            )
+        _keys(spec, line, {"games", "file", "path", "status"}, "lichess")
+        kinds = [key for key in ("games", "file", "status") if key in spec]
+        if len(kinds) != 1 or ("path" in spec) != ("status" in spec):
+            raise ScriptError(line, 'lichess: give "games", "file", or "path" with "status"')
+        if "status" in spec:
+            path = spec["path"]
+            if not isinstance(path, str) or not path.startswith("/api/") or len(path) <= 5:
+                raise ScriptError(
+                    line, 'lichess.path: expected an API path such as "/api/games/user/alice"'
+                )
+            return Lichess(number, line, path=path, status=_status(spec["status"], line, "lichess"))
+        if "file" in spec:
+            _, body = _read(self.folder, spec["file"], line, "lichess.file", MAX_FILE_BYTES)
+            try:
+                items = [json.loads(text) for text in body.decode().splitlines() if text.strip()]
+            except (UnicodeDecodeError, ValueError):
+                raise ScriptError(
+                    line, "lichess.file: not NDJSON (one JSON object a line)"
+                ) from None
+        else:
+            items = spec["games"]
+            if not isinstance(items, list):
+                raise ScriptError(line, "lichess.games: expected a list of exported games")
+        return Lichess(number, line, games=tuple(lichess_game(item, line) for item in items))
+
+
+def _status(value: Any, line: int, key: str) -> int:
+    """An HTTP status a stand-in is to answer."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 100 <= value <= 599:
+        raise ScriptError(line, f"{key}.status: expected an HTTP status (100-599)")
+    return value
+
+
+def archive_game(value: Any, line: int) -> dict[str, Any]:
+    """A chess.com archive game of a script: white and black usernames, an `end_time` in
+    seconds (the month of the archives it goes to)."""
+    if not isinstance(value, dict):
+        raise ScriptError(line, "chesscom.game: expected an archive game object")
+    for side in ("white", "black"):
+        player = value.get(side)
+        if not isinstance(player, dict) or not isinstance(player.get("username"), str):
+            raise ScriptError(line, f'chesscom.game.{side}: expected {{"username": …}}')
+    end = value.get("end_time")
+    if not isinstance(end, int) or isinstance(end, bool) or not 0 < end < 2**37:
+        raise ScriptError(line, "chesscom.game.end_time: expected seconds since 1970")
+    return value
+
+
+def lichess_game(value: Any, line: int) -> dict[str, Any]:
+    """A lichess exported game of a script: an `id`, `createdAt` in milliseconds, players."""
+    if not isinstance(value, dict) or not isinstance(value.get("id"), str):
+        raise ScriptError(line, 'lichess: each game needs an "id" (lichess\'s export JSON)')
+    created = value.get("createdAt")
+    if not isinstance(created, int) or isinstance(created, bool) or created <= 0:
+        raise ScriptError(line, f"lichess: game {_quoted(value['id'])}: createdAt in milliseconds")
+    if not isinstance(value.get("players"), dict):
+        raise ScriptError(line, f"lichess: game {_quoted(value['id'])}: no players")
+    return value
 
 
 def parse_script(text: str, folder: Path) -> Script:

@@ -8,6 +8,9 @@ readable club name, match points and rank do not fit in that, so Discord scales 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from bot.rendering.division_view import (
     CellKind,
     CrosstableCell,
@@ -60,28 +63,67 @@ def crosstable_notes(view: DivisionView) -> list[str]:
     return [NOTE, NOTE_COLOURS, NOTE_MORE, *mark_notes(view, DQ_NOTE)]
 
 
-def crosstable_png(view: DivisionView) -> bytes:
-    """The division's crosstable as PNG bytes; the same view always gives the same bytes."""
-    numbers = [str(n) for n in range(1, len(view.rows) + 1)]
+@dataclass(frozen=True, slots=True)
+class GridRow:
+    """One line of a crosstable: the entrant's name, its cells against every column entrant
+    (in row order), its total and rank as shown; `out` greys it and strikes the name
+    through (a disqualified club)."""
+
+    name: str
+    cells: Sequence[CrosstableCell]
+    total: str
+    rank: str
+    out: bool = False
+    rank_tint: str | None = None
+    """A tint on the rank (the tour's play-off mark)."""
+
+
+def grid_png(
+    title: str,
+    subtitle: str,
+    headers: tuple[str, str],
+    rows: Sequence[GridRow],
+    notes: Sequence[str],
+) -> bytes:
+    """A crosstable as PNG bytes — number, name, one score column per entrant, total, rank —
+    with `headers` naming the name and total columns (`Club`/`MP`, `Player`/`Pts`); the
+    league's and the tour's crosstables both draw through it."""
+    numbers = [str(n) for n in range(1, len(rows) + 1)]
+    name_header, total_header = headers
     columns = [
         Column("No", "right", 30, padding=6),
-        Column("Club", "left", CLUB_WIDTH, padding=8),
+        Column(name_header, "left", CLUB_WIDTH, padding=8),
         *(Column(number, "centre", 34, padding=4) for number in numbers),
-        Column("MP", "right", 40, padding=6),
+        Column(total_header, "right", 40, padding=6),
         Column("Rk", "right", 40, padding=6),
     ]
-    rows = []
-    for number, row, cells in zip(numbers, view.rows, view.cells, strict=True):
-        ink = GREY if row.disqualified else Cell("").ink
-        rows.append(
+    cells = []
+    for number, row in zip(numbers, rows, strict=True):
+        ink = GREY if row.out else Cell("").ink
+        cells.append(
             [
                 Cell(number, ink=ink),
-                Cell(row.club, ink=ink, strike=row.disqualified),
-                *(_cell(cell) for cell in cells),
-                Cell("" if row.disqualified else halves_text(row.match_points), ink=ink),
-                Cell(rank_text(row), ink=ink),
+                Cell(row.name, ink=ink, strike=row.out),
+                *(_cell(cell) for cell in row.cells),
+                Cell(row.total, ink=ink),
+                Cell(row.rank, tint=row.rank_tint, ink=ink),
             ]
         )
-    return table_png(
-        view.title, view.caption("Crosstable"), columns, rows, crosstable_notes(view), STYLE
+    return table_png(title, subtitle, columns, cells, notes, STYLE)
+
+
+def crosstable_png(view: DivisionView) -> bytes:
+    """The division's crosstable as PNG bytes; the same view always gives the same bytes."""
+    rows = [
+        GridRow(
+            row.club,
+            cells,
+            "" if row.disqualified else halves_text(row.match_points),
+            rank_text(row),
+            row.disqualified,
+        )
+        for row, cells in zip(view.rows, view.cells, strict=True)
+    ]
+    return grid_png(
+        view.title, view.caption("Crosstable"), ("Club", "MP"), rows, crosstable_notes(view)
     )

@@ -1,13 +1,15 @@
 """A table painted as a PNG — title, a dark header band, shaded rows, notes — shared by the
-standings image and the crosstable, which only say what each cell holds."""
+league's and the tour's standings images and crosstables, which only say what each cell
+holds; the heading and notes are drawn here for the bracket image too."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageColor, ImageDraw
 
 from bot.rendering.image_text import Pen, png_bytes
 
@@ -32,6 +34,30 @@ GREY = "#a0a8b2"
 BAND = "#2f3b4c"
 BAND_INK = "#ffffff"
 RULE = "#c9d1db"
+BLEND_STEPS = 12
+"""Shades between an ink and a ground in `theme_palette` (anti-aliased text's edges)."""
+
+
+@cache
+def theme_palette(colours: tuple[str, ...], texts: tuple[tuple[str, str], ...]) -> Image.Image:
+    """A palette ("P" image) for `png_bytes` holding `colours` exactly and, for each
+    (ink, ground) of `texts`, `BLEND_STEPS` shades between them (anti-aliased text's
+    edges): an image drawn in these colours alone keeps its fills exact and its text's
+    edges within a few levels."""
+    exact = [ImageColor.getrgb(c)[:3] for c in colours]
+    shades = []
+    for ink, ground in texts:
+        fore, back = ImageColor.getrgb(ink)[:3], ImageColor.getrgb(ground)[:3]
+        for step in range(1, BLEND_STEPS):
+            share = step / BLEND_STEPS
+            pairs = zip(fore, back, strict=True)
+            shades.append(tuple(round(b + (f - b) * share) for f, b in pairs))
+    entries = list(dict.fromkeys([*exact, *shades]))
+    if len(entries) > 256:
+        raise ValueError(f"{len(entries)} colours do not fit a PNG palette of 256")
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([channel for colour in entries for channel in colour])
+    return palette
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,19 +124,13 @@ def table_png(
     the title block, the header band, one `row_height` per row and one line per note."""
     widths = column_widths(columns, rows, style)
     width = max(style.width, sum(widths) + 2 * MARGIN)
-    top = MARGIN + TITLE_HEIGHT + (SUBTITLE_HEIGHT if subtitle else 0)
+    top = heading_height(subtitle)
     body_top = top + HEADER_HEIGHT
     body_bottom = body_top + style.row_height * len(rows)
-    notes_top = body_bottom + (NOTE_HEIGHT // 2 if notes else 0)
-    height = notes_top + NOTE_HEIGHT * len(notes) + MARGIN
+    height = body_bottom + notes_height(notes) + MARGIN
     image = Image.new("RGB", (width, height), PAPER)
     canvas = ImageDraw.Draw(image)
-    style.pen(TITLE_SIZE).draw_in(
-        canvas, (MARGIN, MARGIN, width - MARGIN, MARGIN + TITLE_HEIGHT), title, INK
-    )
-    if subtitle:
-        box = (MARGIN, MARGIN + TITLE_HEIGHT, width - MARGIN, top)
-        style.pen(SUBTITLE_SIZE).draw_in(canvas, box, subtitle, MUTED)
+    draw_heading(canvas, width, title, subtitle, style.condensed)
     lefts = [MARGIN + sum(widths[:i]) for i in range(len(widths))]
     right_edge = MARGIN + sum(widths)
     canvas.rectangle((MARGIN, top, right_edge - 1, body_top - 1), fill=BAND)
@@ -139,9 +159,42 @@ def table_png(
                 middle = y + style.row_height // 2
                 canvas.line((x - 2, middle, x + text_width + 2, middle), fill=cell.ink, width=2)
     canvas.line((MARGIN, body_bottom - 1, right_edge - 1, body_bottom - 1), fill=RULE)
-    note = style.pen(NOTE_SIZE)
+    draw_notes(canvas, width, body_bottom, notes, style.condensed)
+    return png_bytes(image)
+
+
+def heading_height(subtitle: str) -> int:
+    """Where an image's content starts: the top margin, the title and the subtitle (if any)."""
+    return MARGIN + TITLE_HEIGHT + (SUBTITLE_HEIGHT if subtitle else 0)
+
+
+def notes_height(notes: Sequence[str]) -> int:
+    """The height the notes under an image's content take (half a line's gap, then a line
+    each); nothing without notes."""
+    return (NOTE_HEIGHT // 2 if notes else 0) + NOTE_HEIGHT * len(notes)
+
+
+def draw_heading(
+    canvas: ImageDraw.ImageDraw, width: int, title: str, subtitle: str, condensed: bool = False
+) -> None:
+    """The title, and the subtitle in muted ink under it, across an image `width` wide
+    (the tables and the bracket share it)."""
+    Pen(TITLE_SIZE, condensed).draw_in(
+        canvas, (MARGIN, MARGIN, width - MARGIN, MARGIN + TITLE_HEIGHT), title, INK
+    )
+    if subtitle:
+        box = (MARGIN, MARGIN + TITLE_HEIGHT, width - MARGIN, heading_height(subtitle))
+        Pen(SUBTITLE_SIZE, condensed).draw_in(canvas, box, subtitle, MUTED)
+
+
+def draw_notes(
+    canvas: ImageDraw.ImageDraw, width: int, top: int, notes: Sequence[str], condensed: bool
+) -> None:
+    """The notes under an image's content ending at `top`, one muted line each, shortened
+    with … to the image's width."""
+    note = Pen(NOTE_SIZE, condensed)
+    first = top + (NOTE_HEIGHT // 2 if notes else 0)
     for number, line in enumerate(notes):
-        y = notes_top + number * NOTE_HEIGHT
+        y = first + number * NOTE_HEIGHT
         text = note.fit(line, width - 2 * MARGIN)
         note.draw_in(canvas, (MARGIN, y, width - MARGIN, y + NOTE_HEIGHT), text, MUTED)
-    return png_bytes(image)

@@ -2,12 +2,13 @@
 a phone screen — every table row at most 30 characters, club names shortened with a legend
 below, columns kept by importance — and split into embed-sized pages. Names in the code block
 keep no backslash (code shows as typed; only a backtick is replaced, `escape.code_text`);
-names in the legend and heading are escaped markdown (`escape.user_text`)."""
+names in the legend and heading are escaped markdown (`escape.user_text`). The tour's
+tables are built the same way (`ranked_lines`, `short_name_legend`, `table_block`)."""
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -121,61 +122,97 @@ def _width(values: Sequence[str], header: str) -> int:
     return max([len(header), *(len(v) for v in values)])
 
 
-def standings_table(rows: Sequence[ClubStanding], limit: int = ROW_LIMIT) -> TextTable:
-    """The table of `rows` in rows of at most `limit` characters: rank, club and the number
-    columns that fit by `PRIORITY` (a column with no value at all is left out)."""
-    ranks = [rank_text(row) for row in rows]
-    values = {name: [column(row) for row in rows] for name, column in COLUMNS.items()}
+@dataclass(frozen=True, slots=True)
+class RankedLines:
+    """A ranked table as text lines (header first): `short` gives each name as the table
+    shows it, `left_out` the number columns that had values but no room."""
+
+    lines: tuple[str, ...]
+    short: Mapping[str, str]
+    left_out: tuple[str, ...]
+
+
+def ranked_lines(
+    ranks: Sequence[str],
+    names: Sequence[str],
+    values: Mapping[str, Sequence[str]],
+    priority: Sequence[str],
+    *,
+    name_header: str = "Club",
+    blank: Sequence[bool] = (),
+    limit: int = ROW_LIMIT,
+) -> RankedLines:
+    """Rows of at most `limit` characters — rank, a distinct short name, then the number
+    columns of `values` (in its order) that fit, kept by `priority` (a column with no value
+    at all is left out); a row flagged in `blank` shows no numbers (a disqualified club).
+    Shared by the league's and the tour's standings embeds."""
     used = _width(ranks, "Rk") + 1 + CLUB_MIN
     kept: list[str] = []
-    for name in PRIORITY:
+    for name in priority:
         if not any(values[name]):
             continue
         need = 1 + _width(values[name], name)
         if used + need <= limit:
             kept.append(name)
             used += need
-    shown = [name for name in COLUMNS if name in kept]
-    clubs = [row.club for row in rows]
-    club_width = CLUB_MIN + limit - used
-    short = abbreviations(clubs, club_width)
-    club_width = min(club_width, _width(list(short.values()), "Club"))
+    shown = [name for name in values if name in kept]
+    name_width = CLUB_MIN + limit - used
+    short = abbreviations(names, name_width)
+    name_width = min(name_width, _width(list(short.values()), name_header))
     rank_width = _width(ranks, "Rk")
     widths = [_width(values[name], name) for name in shown]
 
-    def line(rank: str, club: str, numbers: Sequence[str]) -> str:
-        cells = [rank.rjust(rank_width), club.ljust(club_width)]
+    def line(rank: str, name: str, numbers: Sequence[str]) -> str:
+        cells = [rank.rjust(rank_width), name.ljust(name_width)]
         cells += [n.rjust(w) for n, w in zip(numbers, widths, strict=True)]
         return " ".join(cells).rstrip()
 
-    lines = [line("Rk", "Club", shown)]
-    for index, (rank, club) in enumerate(zip(ranks, clubs, strict=True)):
-        numbers = ["" if rows[index].disqualified else values[n][index] for n in shown]
-        lines.append(line(rank, code_text(short[club]), numbers))
-    legend = [
-        f"{inline_code(short[c])} {user_text(c)}" for c in clubs if short[c] != " ".join(c.split())
+    lines = [line("Rk", name_header, shown)]
+    for index, (rank, name) in enumerate(zip(ranks, names, strict=True)):
+        empty = index < len(blank) and blank[index]
+        numbers = ["" if empty else values[n][index] for n in shown]
+        lines.append(line(rank, code_text(short[name]), numbers))
+    left_out = tuple(name for name in values if name not in shown and any(values[name]))
+    return RankedLines(tuple(lines), short, left_out)
+
+
+def short_name_legend(names: Sequence[str], short: Mapping[str, str]) -> list[str]:
+    """A legend line for each name the table shortened: the short name as code, then the
+    name as typed (escaped once)."""
+    return [
+        f"{inline_code(short[n])} {user_text(n)}" for n in names if short[n] != " ".join(n.split())
     ]
+
+
+def standings_table(rows: Sequence[ClubStanding], limit: int = ROW_LIMIT) -> TextTable:
+    """The table of `rows` in rows of at most `limit` characters: rank, club and the number
+    columns that fit by `PRIORITY` (a column with no value at all is left out)."""
+    clubs = [row.club for row in rows]
+    table = ranked_lines(
+        [rank_text(row) for row in rows],
+        clubs,
+        {name: [column(row) for row in rows] for name, column in COLUMNS.items()},
+        PRIORITY,
+        blank=[row.disqualified for row in rows],
+        limit=limit,
+    )
+    legend = short_name_legend(clubs, table.short)
     marks = []
     if any(row.tied for row in rows):
         marks.append("`=` shared rank (CL-17)")
     if any(row.disqualified for row in rows):
         marks.append("`DQ` disqualified (CL-DQ)")
-    left_out = [name for name in COLUMNS if name not in shown and any(values[name])]
-    if left_out:
-        marks.append(f"Not shown: {' '.join(left_out)} (see format:image)")
+    if table.left_out:
+        marks.append(f"Not shown: {' '.join(table.left_out)} (see format:image)")
     if marks:
         legend.append(" · ".join(marks))
-    return TextTable(tuple(lines), tuple(legend))
+    return TextTable(table.lines, tuple(legend))
 
 
-def division_block(view: DivisionView, limit: int = DESCRIPTION_LIMIT) -> list[str]:
-    """A division as embed text — its heading, the table in a code block, the legend —
-    in pieces of at most `limit` characters: one piece when it fits, else the table split
-    by rows (header and heading repeated) and then the legend."""
-    heading = f"**{user_text(view.division)}** · {view.caption('standings')}"
-    if not view.rows:
-        return [f"{heading}\n{NO_CLUBS}"]
-    table = standings_table(view.rows)
+def table_block(heading: str, table: TextTable, limit: int = DESCRIPTION_LIMIT) -> list[str]:
+    """A table as embed text — `heading`, the table in a code block, the legend — in pieces
+    of at most `limit` characters: one piece when it fits, else the table split by rows
+    (header and heading repeated) and then the legend."""
     whole = "\n".join([heading, FENCE, *table.lines, FENCE, *table.legend])
     if len(whole) <= limit:
         return [whole]
@@ -185,6 +222,14 @@ def division_block(view: DivisionView, limit: int = DESCRIPTION_LIMIT) -> list[s
         for page in line_pages(table.lines[1:], limit - frame)
     ]
     return pieces + line_pages(table.legend, limit)
+
+
+def division_block(view: DivisionView, limit: int = DESCRIPTION_LIMIT) -> list[str]:
+    """A division as embed text (`table_block`): its heading, table and legend."""
+    heading = f"**{user_text(view.division)}** · {view.caption('standings')}"
+    if not view.rows:
+        return [f"{heading}\n{NO_CLUBS}"]
+    return table_block(heading, standings_table(view.rows), limit)
 
 
 def standings_pages(views: Sequence[DivisionView], limit: int = DESCRIPTION_LIMIT) -> list[str]:

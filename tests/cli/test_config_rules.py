@@ -15,6 +15,7 @@ import pytest
 from bot.app.config import Config, ConfigError, load_config
 from bot.cli import main
 from bot.league.matches.jobs import match_jobs
+from bot.lichess.client import LichessClient
 from core.league.promotion import promotion_proposal
 from core.league.registration import RegistrationError, approve, register_club
 from core.league.roster import RemovalReason, RosterRemoval, check_removal
@@ -128,6 +129,15 @@ def _reconnect(config: Config) -> DisconnectionOutcome:
     return rule_disconnection(incident, config.rules.cct.reconnect_window()).outcome
 
 
+def _lichess(config: Config) -> LichessClient:
+    """The lichess client made from the config (contact defaulting to chess.com's; a test
+    contact when neither is set, as the client requires one)."""
+    settings = config.lichess_settings()
+    if not settings.contact:
+        settings = settings.model_copy(update={"contact": "tests@example.org"})
+    return LichessClient(settings)
+
+
 CONSUMERS: dict[str, tuple[object, Callable[[Config], object]]] = {
     "log_level": ("DEBUG", lambda c: c.log_level),
     "database.path": ("elsewhere.db", lambda c: c.database.path),
@@ -139,6 +149,10 @@ CONSUMERS: dict[str, tuple[object, Callable[[Config], object]]] = {
     "chesscom.timeout_seconds": (3, lambda c: c.chesscom.timeout_seconds),
     "chesscom.max_retries": (1, lambda c: c.chesscom.max_retries),
     "chesscom.poll_minutes": (15, lambda c: c.chesscom.poll_minutes),
+    "lichess.base_url": ("http://127.0.0.1:9", lambda c: _lichess(c).base_url),
+    "lichess.contact": ("ops@example.net", lambda c: _lichess(c).user_agent),
+    "lichess.timeout_seconds": (3, lambda c: _lichess(c).timeout_seconds),
+    "lichess.max_retries": (1, lambda c: _lichess(c).max_retries),
     "rules.cl.games_per_board": (4, lambda c: c.rules.cl.season_rules()),
     "rules.cl.challenge_deadline_hours": (24, lambda c: c.rules.cl.season_rules()),
     "rules.cl.reminder_hours": ([24], _reminders),
@@ -299,3 +313,21 @@ def test_chesscom_client_and_config_share_the_timeout_default() -> None:
 
     assert ClientSettings(contact="x").timeout_seconds == Config().chesscom.timeout_seconds
     assert ClientSettings(contact="x").max_retries == Config().chesscom.max_retries
+
+
+def test_the_lichess_client_and_config_share_their_defaults() -> None:
+    from bot.lichess.client import DEFAULT_BASE_URL, LichessClientSettings
+
+    settings = LichessClientSettings(contact="x")
+    assert Config().lichess.base_url == DEFAULT_BASE_URL
+    assert settings.timeout_seconds == Config().lichess.timeout_seconds
+    assert settings.max_retries == Config().lichess.max_retries
+
+
+def test_an_empty_lichess_contact_is_the_chess_com_one() -> None:
+    config = Config.model_validate({"chesscom": {"contact": "hq@example.org"}})
+    assert config.lichess_settings().contact == "hq@example.org"
+    own = Config.model_validate(
+        {"chesscom": {"contact": "hq@example.org"}, "lichess": {"contact": "li@example.org"}}
+    )
+    assert own.lichess_settings().contact == "li@example.org"

@@ -116,3 +116,28 @@ def test_the_readable_transcript_escapes_control_characters() -> None:
         "  error: bad\\x00",
     ]
     assert all(c == "\n" or c.isprintable() for c in text)
+
+
+GAMES_SCRIPT = ROOT / "tests" / "scripts" / "probe" / "games.jsonl"
+
+
+def test_the_stand_ins_serve_games_through_the_replay_across_a_restart(
+    probe_cog: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`chesscom` `game` steps fill the monthly archives, `lichess` steps the export (a file,
+    then a status); the bot's clients reach both through its config, before and after a
+    `restart` (the stand-ins are outside the bot and outlive it)."""
+    code = main(["replay", str(GAMES_SCRIPT), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    records = [json.loads(line) for line in out.splitlines()]
+    replies = [r["replies"][0]["content"] for r in records if r["replies"]]
+    assert replies == [
+        'not read: User "albarook" not found.',
+        "found: https://www.chess.com/game/live/4000000002",
+        "found: https://lichess.org/Hx2vN8cE",
+        "not read: HTTP 503 (after 1 attempt)",
+        "found: https://www.chess.com/game/live/4000000002",
+    ]
+    restart = next(r for r in records if r["step"] == 8)
+    assert restart["at"] == "2021-02-07T22:00:00Z" and restart["error"] is None

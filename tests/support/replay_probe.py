@@ -1,10 +1,11 @@
 """A cog for the replay's own tests: every kind of step the league commands will need —
-buttons, autocomplete, an attachment, a chess.com fetch, an announcement, a scheduled job that
-posts, an unexpected error. Loaded only by tests/stories/test_replay_steps.py."""
+buttons, autocomplete, an attachment, a chess.com fetch, a paired game looked up on chess.com
+or lichess, an announcement, a scheduled job that posts, an unexpected error. Loaded only by
+tests/stories/test_replay_steps.py."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import discord
 from discord import app_commands
@@ -12,6 +13,11 @@ from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.chesscom.client import ChessComClient, ChessComError
+from bot.lichess.client import LichessClient
+from bot.sites.fetch_plan import Watch
+from bot.sites.poll import poll
+from core.tour.game_search import GameQuery, Site
+from core.tour.timecontrols import RAPID
 from storage.guild import UnitOfWork
 from storage.jobs import Job
 
@@ -67,6 +73,38 @@ class ReplayProbe(commands.Cog):
                 await interaction.response.send_message(f"chess.com said {error.status}")
                 return
         await interaction.response.send_message(f"name: {data['name']}")
+
+    @probe.command(name="game", description="Look a rapid game up where it was played.")
+    async def game(
+        self,
+        interaction: discord.Interaction,
+        site: str,
+        white: str,
+        black: str,
+        start: str,
+        hours: int,
+    ) -> None:
+        begin = datetime.fromisoformat(start)
+        query = GameQuery(
+            Site(site), white, black, white, begin, begin + timedelta(hours=hours), RAPID
+        )
+        config = self.bot.config
+        async with (
+            ChessComClient(config.chesscom) as chesscom,
+            LichessClient(config.lichess_settings()) as lichess,
+        ):
+            found = await poll(
+                [Watch("probe", query)],
+                self.bot.database.clock(),
+                chesscom=chesscom,
+                lichess=lichess,
+            )
+        if 0 in found.failures:
+            text = f"not read: {found.failures[0]}"
+        else:
+            search = found.searches[0]
+            text = f"{search.status.value}: {search.game.url if search.game else '-'}"
+        await interaction.response.send_message(text)
 
     @probe.command(name="remind", description="Post a reminder in an hour.")
     async def remind(self, interaction: discord.Interaction, channel: discord.TextChannel) -> None:

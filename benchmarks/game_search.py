@@ -1,0 +1,198 @@
+"""Benchmark: polling 500 open pairings of a tour for their games on chess.com and lichess —
+requests per pairing per poll (target ≤ 1) and the wall time of a poll, against the chess.com
+and lichess stand-ins on 127.0.0.1 through the real clients (`bot.sites.poll`).
+
+The tour: 40 round-robin events of 16 players on their current round (8 pairings each, 3 of 5
+events on chess.com, 2 on lichess) and 45 knock-out matches of 4 rapid games, each game with its
+own 40-minute window (same two players). Every pairing's game was played in its window; each
+chess.com player also has `--noise` other games that month (blitz, against other players), so
+archives weigh what an active player's do. Poll 1 reads everything (200), poll 2 the same
+unchanged (304 through the ETags). Every pairing must find exactly its game.
+
+Run from the worktree root: `python3 benchmarks/game_search.py [--noise N] [--polls P]`.
+
+Figures (2 cores, Python 3.11, load average ~5 from other work, servers and client in one
+process): 419 requests a poll (0.838 per pairing: 219 chess.com archives, a knock-out match's
+4 games sharing one, and 200 lichess exports), all 500 pairings finding their game; poll 1
+(200s, 23,640 archive entries) 1.7 s, polls 2–3 (304s) 0.8–1.0 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.chesscom.client import ChessComClient, ClientSettings
+from bot.lichess.client import LichessClient, LichessClientSettings
+from bot.offline.chesscom_standin import ChessComStandIn
+from bot.offline.lichess_standin import LichessStandIn
+from bot.sites.fetch_plan import Watch
+from bot.sites.poll import poll
+from core.tour.game_search import GameQuery, SearchStatus, Site
+from core.tour.timecontrols import RAPID
+
+SESSION = datetime(2021, 2, 7, 17, tzinfo=UTC)
+NOW = SESSION + timedelta(hours=4)
+PGN = (
+    '[Event "Live Chess"]\n[Site "Chess.com"]\n[White "{white}"]\n[Black "{black}"]\n'
+    '[Result "1-0"]\n[TimeControl "{control}"]\n\n'
+    "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n"
+)
+
+
+def chesscom_game(
+    number: int, white: str, black: str, ended: datetime, control: str
+) -> dict[str, Any]:
+    """An archive game as chess.com's documentation describes it (a short legal PGN)."""
+    return {
+        "url": f"https://www.chess.com/game/live/{number}",
+        "pgn": PGN.format(white=white, black=black, control=control),
+        "time_control": control,
+        "end_time": int(ended.timestamp()),
+        "rated": True,
+        "time_class": "rapid" if control == "900+10" else "blitz",
+        "rules": "chess",
+        "white": {"username": white, "rating": 1800, "result": "win"},
+        "black": {"username": black, "rating": 1800, "result": "checkmated"},
+    }
+
+
+def lichess_game(game_id: str, white: str, black: str, ended: datetime) -> dict[str, Any]:
+    """An exported game as lichess's documentation describes it (`pgnInJson` on)."""
+    millis = int(ended.timestamp() * 1000)
+    return {
+        "id": game_id,
+        "rated": False,
+        "variant": "standard",
+        "speed": "rapid",
+        "perf": "rapid",
+        "createdAt": millis - 20 * 60_000,
+        "lastMoveAt": millis,
+        "status": "mate",
+        "players": {
+            "white": {"user": {"name": white, "id": white.lower()}, "rating": 1900},
+            "black": {"user": {"name": black, "id": black.lower()}, "rating": 1900},
+        },
+        "winner": "white",
+        "pgn": PGN.format(white=white, black=black, control="900+10"),
+        "clock": {"initial": 900, "increment": 10, "totalTime": 1300},
+    }
+
+
+def build(
+    chesscom: ChessComStandIn, lichess: LichessStandIn, noise: int
+) -> tuple[list[Watch], list[str]]:
+    """The 500 watches and, for each, the URL of the game it must find; the stand-ins filled."""
+    watches: list[Watch] = []
+    expected: list[str] = []
+    number = 1
+
+    def add(
+        pairing: object, site: Site, white: str, black: str, start: datetime, length: timedelta
+    ) -> None:
+        nonlocal number
+        ended = start + length / 2
+        query = GameQuery(site, white, black, white, start, start + length, RAPID)
+        watches.append(Watch(pairing, query))
+        if site is Site.CHESSCOM:
+            chesscom.add_game(chesscom_game(number, white, black, ended, "900+10"))
+            expected.append(f"https://www.chess.com/game/live/{number}")
+        else:
+            game_id = f"g{number:07d}"
+            lichess.add_game(lichess_game(game_id, white, black, ended))
+            expected.append(f"https://lichess.org/{game_id}")
+        number += 1
+
+    for event in range(40):
+        site = Site.CHESSCOM if event % 5 < 3 else Site.LICHESS
+        players = [f"e{event}p{n}" for n in range(16)]
+        for board in range(8):
+            add(
+                ("rr", event, board),
+                site,
+                players[board],
+                players[15 - board],
+                SESSION,
+                timedelta(hours=3),
+            )
+        if site is Site.CHESSCOM:
+            for n, player in enumerate(players):
+                for k in range(noise):
+                    other = players[(n + k + 1) % 16]
+                    ended = SESSION - timedelta(days=1 + k % 6, minutes=n)
+                    chesscom.add_game(
+                        chesscom_game(10_000_000 + number, player, other, ended, "180+2")
+                    )
+                    number += 1
+    for match in range(45):
+        site = Site.CHESSCOM if match % 5 < 3 else Site.LICHESS
+        a, b = f"k{match}a", f"k{match}b"
+        for game in range(4):
+            white, black = (a, b) if game % 2 == 0 else (b, a)
+            start = SESSION + game * timedelta(minutes=40)
+            add(("ko", match, game), site, white, black, start, timedelta(minutes=40))
+    return watches, expected
+
+
+async def run(noise: int, polls: int) -> None:
+    chesscom, lichess = ChessComStandIn(), LichessStandIn()
+    watches, expected = build(chesscom, lichess, noise)
+    await chesscom.start()
+    await lichess.start()
+    cc = ChessComClient(ClientSettings(contact="bench@example.org", base_url=chesscom.base_url))
+    li = LichessClient(
+        LichessClientSettings(contact="bench@example.org", base_url=lichess.base_url)
+    )
+    archive_games = sum(len(games) for games in chesscom.archives.values())
+    print(
+        f"pairings: {len(watches)}; chess.com archive entries: {archive_games};"
+        f" lichess games: {len(lichess.games)}"
+    )
+    try:
+        for number in range(1, polls + 1):
+            before = (len(chesscom.requests), len(lichess.requests))
+            started = time.perf_counter()
+            found = await poll(watches, NOW, chesscom=cc, lichess=li)
+            elapsed = time.perf_counter() - started
+            seen = chesscom.requests[before[0] :] + lichess.requests[before[1] :]
+            made = len(seen)
+            statuses = sorted({request.status for request in seen})
+            right = sum(
+                1
+                for index, search in found.searches.items()
+                if search.status is SearchStatus.FOUND
+                and search.game is not None
+                and search.game.url == expected[index]
+            )
+            print(
+                f"poll {number}: {made} requests ({made / len(watches):.3f} per pairing,"
+                f" statuses {statuses}), {elapsed * 1000:.0f} ms;"
+                f" {right}/{len(watches)} pairings found their game,"
+                f" failures {len(found.failures)}, deferred {len(found.deferred)}"
+            )
+            if right != len(watches) or made > len(watches):
+                raise SystemExit("FAILED: a pairing missed its game or the poll went over budget")
+    finally:
+        await cc.close()
+        await li.close()
+        await chesscom.stop()
+        await lichess.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--noise", type=int, default=30, help="other games per chess.com player")
+    parser.add_argument("--polls", type=int, default=2, help="polls in a row (the 2nd is 304s)")
+    args = parser.parse_args()
+    asyncio.run(run(args.noise, args.polls))
+
+
+if __name__ == "__main__":
+    main()

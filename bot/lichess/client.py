@@ -1,0 +1,205 @@
+"""The lichess.org game-export client: one session, one request at a time, polite.
+
+lichess asks API clients to "only make one request at a time" and, after a 429, to "wait a
+full minute before resuming API usage"; a User-Agent names the operator. So every request goes
+through one `PoliteReader` (`bot.runtime.polite_http`): one lock, `Arbiter/<version>
+(<contact>)`, ETags reused when lichess sends one, 5xx / network failures retried with back-off,
+a 429 waited for at least `RATE_LIMIT_WAIT` seconds (longer if `Retry-After` says so), 404 →
+`LichessNotFound` at once. Games come as NDJSON (`Accept: application/x-ndjson`) with the PGN in
+each object (`pgnInJson=true`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from types import TracebackType
+from typing import Protocol
+from urllib.parse import quote, urlencode
+
+import aiohttp
+from pydantic import ValidationError
+
+from bot.lichess.models import LichessGame
+from bot.runtime.polite_http import ApiError, Failures, PoliteReader, Sleep, user_agent
+
+DEFAULT_BASE_URL = "https://lichess.org"
+RATE_LIMIT_WAIT = 60.0
+"""Seconds waited after a 429 at the least: lichess asks for a full minute."""
+NDJSON = "application/x-ndjson"
+USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,29}$")
+"""A lichess username: up to 30 letters, digits, `_` and `-`, starting with a letter or digit."""
+
+
+class LichessSettings(Protocol):
+    """What the client needs from configuration (the `[lichess]` section of config.toml)."""
+
+    @property
+    def base_url(self) -> str: ...
+
+    @property
+    def contact(self) -> str: ...
+
+    @property
+    def timeout_seconds(self) -> float: ...
+
+    @property
+    def max_retries(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class LichessClientSettings:
+    """Plain client settings, for tests and tools (config.toml provides the same fields)."""
+
+    contact: str
+    base_url: str = DEFAULT_BASE_URL
+    timeout_seconds: float = 10.0
+    max_retries: int = 3
+
+
+class LichessError(ApiError):
+    """A request to lichess failed; `url` and (when there was a response) `status` tell which."""
+
+
+class LichessNotFound(LichessError):
+    """lichess answered 404 or 410: no such user."""
+
+
+class LichessUnavailable(LichessError):
+    """lichess could not be reached or kept failing (429, 5xx, network) after every retry."""
+
+
+class LichessTimeout(LichessUnavailable):
+    """Every attempt timed out."""
+
+
+class LichessRefused(LichessError):
+    """lichess refused the request (another 4xx)."""
+
+
+class LichessPayloadError(LichessError):
+    """lichess answered 200 with a body that is not the NDJSON of games Arbiter expects."""
+
+
+FAILURES = Failures(
+    not_found=LichessNotFound,
+    unavailable=LichessUnavailable,
+    timeout=LichessTimeout,
+    refused=LichessRefused,
+    payload=LichessPayloadError,
+)
+
+
+def check_username(name: str) -> str:
+    """`name` stripped if it can be a lichess username, else ValueError saying why."""
+    value = name.strip()
+    if not USERNAME.match(value):
+        raise ValueError(
+            f"{value[:40]!r} is not a lichess username (up to 30 letters, digits, _ or -)"
+        )
+    return value
+
+
+def millis(instant: datetime) -> int:
+    """An aware instant as lichess's milliseconds since the epoch."""
+    if instant.tzinfo is None:
+        raise ValueError("lichess timestamps need a timezone-aware instant")
+    return int(instant.timestamp() * 1000)
+
+
+def games_from_ndjson(body: str) -> list[LichessGame]:
+    """The games of an NDJSON body (blank lines skipped); ValueError naming the line otherwise."""
+    games = []
+    for number, line in enumerate(body.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            games.append(LichessGame.model_validate(json.loads(line)))
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "body"
+            raise ValueError(f"line {number}: unexpected game at {where}: {first['msg']}") from None
+        except ValueError as error:
+            raise ValueError(f"line {number}: not JSON ({error})") from None
+    return games
+
+
+class LichessClient:
+    """An async lichess client. Use as `async with LichessClient(settings) as client:` or call
+    `close()`; a session passed in is shared and left open."""
+
+    def __init__(
+        self,
+        settings: LichessSettings,
+        *,
+        session: aiohttp.ClientSession | None = None,
+        sleep: Sleep = asyncio.sleep,
+        backoff_seconds: float = 1.0,
+    ) -> None:
+        self.base_url = settings.base_url.rstrip("/")
+        self.user_agent = user_agent(settings.contact, "lichess")
+        self.timeout_seconds = settings.timeout_seconds
+        self.max_retries = settings.max_retries
+        self._reader = PoliteReader(
+            agent=self.user_agent,
+            accept=NDJSON,
+            timeout_seconds=settings.timeout_seconds,
+            max_retries=settings.max_retries,
+            failures=FAILURES,
+            session=session,
+            sleep=sleep,
+            backoff_seconds=backoff_seconds,
+            rate_limit_wait=RATE_LIMIT_WAIT,
+        )
+
+    async def __aenter__(self) -> LichessClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the session if this client opened it."""
+        await self._reader.close()
+
+    def user_games_url(
+        self,
+        username: str,
+        *,
+        vs: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> str:
+        """The export URL of a user's finished games (against `vs`, played in [since, until]),
+        each with its PGN; ValueError for a name that is not a lichess username."""
+        query: dict[str, str] = {}
+        if vs is not None:
+            query["vs"] = check_username(vs)
+        if since is not None:
+            query["since"] = str(millis(since))
+        if until is not None:
+            query["until"] = str(millis(until))
+        query |= {"finished": "true", "pgnInJson": "true", "clocks": "false", "evals": "false"}
+        name = quote(check_username(username), safe="")
+        return f"{self.base_url}/api/games/user/{name}?{urlencode(query)}"
+
+    async def user_games(
+        self,
+        username: str,
+        *,
+        vs: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> list[LichessGame]:
+        """A user's finished games (`/api/games/user/{username}`), most recent first, against
+        `vs` and played between `since` and `until` when given, each with its PGN."""
+        url = self.user_games_url(username, vs=vs, since=since, until=until)
+        return await self._reader.get(url, games_from_ndjson)

@@ -1,0 +1,59 @@
+"""`/tour qualification`: who is qualified for an event and why (CCT-3) as embeds — one
+line per qualified player with every reason and what backs it, the places left and who
+fills them, and the ties at a cut that need a play-off (CCT-6). Names as typed, escaped
+once (`escape.user_text`); long lists paged (`league_embeds.paged`).
+
+API: `qualification_embeds(event, qualification, *, name_of=str)` -> `list[discord.Embed]`
+from `core.tour.qualification.QualificationList`."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.rendering.league_embeds import paged
+from bot.rendering.tour_json import detail, why
+from bot.rendering.tour_views import NameOf
+from bot.rendering.user_text import user_text
+from core.tour.qualification import QualificationList
+from core.tour.ranking import EventType
+
+AMBASSADOR_PLACES = (
+    "the best-ranked Tour Ambassadors not already qualified, named by the organiser (CCT-3)"
+)
+"""Who fills a Finals place left: the Ambassadors (the list names them once known)."""
+
+
+def qualification_lines(qualification: QualificationList, name_of: NameOf = str) -> list[str]:
+    """CCT-3: the list as lines — a summary, each qualified player, the places left and
+    the play-offs required."""
+    q = qualification
+    lines = [
+        f"**{q.size} places** ({q.event_type.value}) · {len(q.qualified)} qualified · "
+        f"{q.places_left} left"
+    ]
+    group_of = {p: group for group in q.playoffs_required for p in group}
+    for number, entry in enumerate(q.qualified, start=1):
+        others = [name_of(p) for p in group_of.get(entry.player, ()) if p != entry.player]
+        line = f"{number}. **{user_text(name_of(entry.player))}** — {why(entry)}"
+        line += f" ({user_text(detail(entry))})"
+        if others:
+            line += f" — play-off with {', '.join(user_text(n) for n in others)}"
+        lines.append(line)
+    if q.places_left:
+        who = AMBASSADOR_PLACES if q.event_type is EventType.FINALS else q.organiser_places
+        lines.append(f"**Places left: {q.places_left}** — {who}")
+    for group in q.playoffs_required:
+        names = ", ".join(user_text(name_of(p)) for p in group)
+        lines.append(
+            f"**Play-off required** (organiser may forgo): {names} — their tie decides a "
+            "place (CCT-6)"
+        )
+    return lines
+
+
+def qualification_embeds(
+    event: str, qualification: QualificationList, *, name_of: NameOf = str
+) -> list[discord.Embed]:
+    """`/tour qualification`: the list for `event` (CCT-3), paged."""
+    title = f"{user_text(event)} · qualification (CCT-3)"
+    return paged(title, qualification_lines(qualification, name_of), "No one is qualified yet.")

@@ -1,0 +1,221 @@
+"""Reading a public web API politely (chess.com, lichess.org): one session, one request in
+flight, a User-Agent naming the operator, ETags reused, retries with back-off.
+
+Both sites ask the same of a client: requests one at a time (parallel ones get 429), a
+User-Agent with contact details, and patience after a 429 (lichess: "wait a full minute").
+`PoliteReader.get` does that for one URL: the lock is held across the retries, so other callers
+wait too; a 200 with an `ETag` is remembered and the next request for the URL sends
+`If-None-Match` (304 → the remembered value); 429 / 5xx / network failures / time-outs are
+retried `max_retries` times, waiting `Retry-After` (seconds form) or 1 s, 2 s, 4 s … and after
+a 429 at least `rate_limit_wait`; 404 / 410 raise `not_found` at once; another 4xx `refused`.
+Each API names its own error classes (`Failures`), so callers catch e.g. `ChessComNotFound`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any, TypeVar
+
+import aiohttp
+
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+GONE_STATUSES = frozenset({404, 410})
+RATE_LIMITED = 429
+CACHE_ENTRIES = 2048
+"""At most this many ETag-cached values are kept (the oldest is dropped first)."""
+
+Sleep = Callable[[float], Awaitable[None]]
+Decoded = TypeVar("Decoded")
+
+
+def _version() -> str:
+    """Arbiter's installed version, or the source tree's when it is not installed."""
+    try:
+        return metadata.version("arbiter")
+    except metadata.PackageNotFoundError:
+        return "0.1.0"
+
+
+VERSION = _version()
+
+
+def user_agent(contact: str, site: str) -> str:
+    """`Arbiter/<version> (<contact>)`; ValueError without a contact (`site` requires one)."""
+    contact = contact.strip()
+    if not contact:
+        raise ValueError(f"{site} requires a contact in the User-Agent: set the contact")
+    return f"Arbiter/{VERSION} ({contact})"
+
+
+class ApiError(Exception):
+    """A request to a web API failed; `url` and (when there was a response) `status` tell which."""
+
+    def __init__(self, message: str, url: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.url = url
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class Failures:
+    """The error classes one API's client raises, by kind of failure."""
+
+    not_found: type[ApiError]
+    """404 / 410: no such thing (not retried)."""
+    unavailable: type[ApiError]
+    """429, 5xx or network failures after every retry."""
+    timeout: type[ApiError]
+    """Every attempt timed out (a kind of `unavailable`)."""
+    refused: type[ApiError]
+    """Another 4xx, e.g. 403 without a User-Agent."""
+    payload: type[ApiError]
+    """A 200 whose body is not what the client reads."""
+
+
+class PoliteReader:
+    """GETs for one API, serialised, cached by ETag and retried. Close it (or let the owner of
+    a session passed in close that)."""
+
+    def __init__(
+        self,
+        *,
+        agent: str,
+        accept: str,
+        timeout_seconds: float,
+        max_retries: int,
+        failures: Failures,
+        session: aiohttp.ClientSession | None = None,
+        sleep: Sleep = asyncio.sleep,
+        backoff_seconds: float = 1.0,
+        rate_limit_wait: float = 0.0,
+    ) -> None:
+        if timeout_seconds <= 0:
+            raise ValueError("timeout_seconds must be positive")
+        if max_retries < 0:
+            raise ValueError("max_retries must not be negative")
+        self.agent = agent
+        self.accept = accept
+        self.timeout = aiohttp.ClientTimeout(total=timeout_seconds)
+        self.max_retries = max_retries
+        self.failures = failures
+        self.rate_limit_wait = rate_limit_wait
+        self._session = session
+        self._owns_session = session is None
+        self._sleep = sleep
+        self._backoff = backoff_seconds
+        self._lock = asyncio.Lock()
+        self._cache: dict[str, tuple[str, Any]] = {}
+
+    async def close(self) -> None:
+        """Close the session if this reader opened it."""
+        if self._owns_session and self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    def _session_for_request(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession()
+            self._owns_session = True
+        return self._session
+
+    async def get(self, url: str, decode: Callable[[str], Decoded]) -> Decoded:
+        """GET `url` and return `decode(body)` (ValueError from it → `failures.payload`), or the
+        value remembered for a 304; one request in flight at a time."""
+        async with self._lock:
+            return await self._get(url, decode)
+
+    async def _get(self, url: str, decode: Callable[[str], Decoded]) -> Decoded:
+        session = self._session_for_request()
+        headers = {"User-Agent": self.agent, "Accept": self.accept}
+        cached = self._cache.get(url)
+        if cached is not None:
+            headers["If-None-Match"] = cached[0]
+        failure = "no attempt made"
+        timed_out = False
+        delay = 0.0
+        for attempt in range(self.max_retries + 1):
+            if attempt:
+                await self._sleep(delay)
+            delay = self._backoff * 2**attempt
+            try:
+                async with session.get(url, headers=headers, timeout=self.timeout) as response:
+                    if response.status == 304 and cached is not None:
+                        self._cache[url] = self._cache.pop(url)  # most recently used last
+                        value: Decoded = cached[1]
+                        return value
+                    if response.status == 200:
+                        body = await response.text()
+                        return self._remember(url, response.headers.get("ETag"), body, decode)
+                    if response.status in GONE_STATUSES:
+                        raise self.failures.not_found(
+                            await _error_message(response, "not found"), url, response.status
+                        )
+                    if response.status in RETRY_STATUSES:
+                        failure = f"HTTP {response.status}"
+                        timed_out = False
+                        delay = _retry_after(response.headers.get("Retry-After"), delay)
+                        if response.status == RATE_LIMITED:
+                            delay = max(delay, self.rate_limit_wait)
+                        continue
+                    raise self.failures.refused(
+                        await _error_message(response, f"HTTP {response.status}"),
+                        url,
+                        response.status,
+                    )
+            except TimeoutError:
+                failure = f"no answer within {self.timeout.total:g} s"
+                timed_out = True
+            except aiohttp.ClientError as error:
+                failure = str(error) or type(error).__name__
+                timed_out = False
+        tries = self.max_retries + 1
+        message = f"{failure} (after {tries} attempt{'s' if tries != 1 else ''})"
+        if timed_out:
+            raise self.failures.timeout(message, url)
+        raise self.failures.unavailable(message, url)
+
+    def _remember(
+        self, url: str, etag: str | None, body: str, decode: Callable[[str], Decoded]
+    ) -> Decoded:
+        try:
+            value = decode(body)
+        except ValueError as error:
+            raise self.failures.payload(str(error), url, 200) from error
+        if etag:
+            self._cache.pop(url, None)
+            self._cache[url] = (etag, value)
+            while len(self._cache) > CACHE_ENTRIES:
+                del self._cache[next(iter(self._cache))]
+        return value
+
+
+def _retry_after(value: str | None, default: float) -> float:
+    """The delay a `Retry-After` header asks for (seconds form), else the back-off default
+    (also for a value that is not a finite number of seconds: `inf` would never return)."""
+    if value is None:
+        return default
+    try:
+        seconds = float(value.strip())
+    except ValueError:
+        return default
+    return seconds if math.isfinite(seconds) and seconds >= 0 else default
+
+
+async def _error_message(response: aiohttp.ClientResponse, fallback: str) -> str:
+    """The API's own error message when it sent one: chess.com's `{"code": 0, "message": …}`,
+    lichess's `{"error": …}`."""
+    try:
+        data = json.loads(await response.text())
+    except (ValueError, aiohttp.ClientError):
+        return fallback
+    if isinstance(data, dict):
+        for key in ("message", "error"):
+            if isinstance(data.get(key), str) and data[key]:
+                return str(data[key])
+    return fallback

@@ -1,0 +1,91 @@
+"""One poll of the open pairings: the fetch plan read from chess.com and lichess, and each
+pairing searched among the games read (CCT-7, `core.tour.game_search`).
+
+Reads only, no writes: a job calls this in its fetch step and records what was found in its
+unit of work. A request that fails (an outage, a 5xx after the client's retries, an unknown
+username) leaves every watch that needed it unsearched this poll, with the reason — an
+outage never yields a result, and never "no game".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.chesscom.client import ChessComClient
+from bot.chesscom.games import site_games as chesscom_games
+from bot.lichess import games as lichess_games
+from bot.lichess.client import LichessClient
+from bot.runtime.polite_http import ApiError
+from bot.sites.fetch_plan import ArchiveRequest, SiteRequest, Watch, plan_fetch
+from core.tour.game_search import GameSearch, Site, SiteGame, find_games
+
+
+@dataclass(frozen=True, slots=True)
+class Poll:
+    """What one poll found: a search per watch read completely (by its index in the watches
+    given), why the others that needed a failed request were not searched, the watches left
+    for the next poll by the budget, and how many requests were made."""
+
+    searches: dict[int, GameSearch]
+    failures: dict[int, str]
+    deferred: tuple[int, ...]
+    requests: int
+
+
+async def read_request(
+    request: SiteRequest, chesscom: ChessComClient | None, lichess: LichessClient | None
+) -> list[SiteGame]:
+    """The games one request reads, as site games; ApiError or ValueError when it cannot."""
+    if isinstance(request, ArchiveRequest):
+        if chesscom is None:
+            raise ValueError("chess.com is not read: no contact is configured")
+        archive = await chesscom.player_games(request.username, request.year, request.month)
+        return chesscom_games(archive.games)
+    if lichess is None:
+        raise ValueError("lichess is not read: no contact is configured")
+    exported = await lichess.user_games(
+        request.username, vs=request.vs, since=request.since, until=request.until
+    )
+    return lichess_games.site_games(exported)
+
+
+async def poll(
+    watches: Sequence[Watch],
+    now: datetime,
+    *,
+    chesscom: ChessComClient | None,
+    lichess: LichessClient | None,
+    taken: Iterable[tuple[Site, str]] = (),
+    budget: int | None = None,
+) -> Poll:
+    """Plan the poll (`plan_fetch`), make its requests one after the other, and search every
+    watch whose requests all succeeded, in the order given (a game found for one watch is
+    taken for the later ones, as are the `taken` keys)."""
+    plan = plan_fetch(watches, now, budget)
+    read: dict[SiteRequest, list[SiteGame]] = {}
+    failed: dict[SiteRequest, str] = {}
+    for request in plan.requests:
+        try:
+            read[request] = await read_request(request, chesscom, lichess)
+        except (ApiError, ValueError) as error:
+            failed[request] = str(error)
+    failures: dict[int, str] = {}
+    searched: list[int] = []
+    for index in sorted(plan.reads):
+        problems = [failed[request] for request in plan.reads[index] if request in failed]
+        if problems:
+            failures[index] = problems[0]
+        else:
+            searched.append(index)
+    found = find_games(
+        [
+            (watches[index].query, [g for r in plan.reads[index] for g in read[r]])
+            for index in searched
+        ],
+        taken,
+    )
+    return Poll(
+        dict(zip(searched, found, strict=True)), failures, plan.deferred, len(plan.requests)
+    )
