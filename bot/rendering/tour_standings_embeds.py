@@ -2,7 +2,7 @@
 phone-width tables (`standings_table.ranked_lines`: rows of at most 30 characters, short
 names explained below, columns kept by importance) under the event's or tour's name, split
 into embed pages when long. Names in the code block are shown as typed (`code_text`); in the
-title and the legend they are escaped once (`escape.user_text`).
+title and the legend they are escaped once (`user_text.user_text`).
 
 API: `preliminary_embeds(view: PreliminaryView)`, `finals_embeds(view: FinalsView)`,
 `tour_standings_embeds(view: TourStandingsView)`, each -> `list[discord.Embed]` (one per

@@ -266,3 +266,32 @@ def test_run_beside_another_running_bot_is_refused_before_contacting_discord(
     with sqlite3.connect(database) as connection:  # nothing was migrated by the refused bot
         assert connection.execute("PRAGMA user_version").fetchone() == (0,)
     connection.close()
+
+
+def test_run_logs_its_own_lines_not_discords_voice_warnings(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 20: `arbiter run` printed discord.py's PyNaCl / davey voice warnings before its
+    own line. Arbiter has no voice: they are filtered; at INFO discord.py says only warnings
+    and errors, Arbiter its own start-up lines."""
+    import logging
+
+    import discord
+
+    from bot.app.arbiter import ArbiterBot
+    from bot.app.config import Config
+    from bot.cli.run import configure_logging
+
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", list(root.handlers))  # restored after the test
+    monkeypatch.setattr(root, "level", root.level)
+    monkeypatch.setattr(logging.getLogger("discord"), "level", logging.NOTSET)
+    configure_logging("INFO")
+    assert logging.getLogger("discord").getEffectiveLevel() == logging.WARNING
+    assert logging.getLogger("bot.app.arbiter").getEffectiveLevel() == logging.INFO
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    with caplog.at_level(logging.DEBUG):
+        ArbiterBot(Config())
+    said = [record.getMessage() for record in caplog.records]
+    assert not [m for m in said if "voice will NOT be supported" in m], said

@@ -1,7 +1,8 @@
 """Refusals stay private (issue 20, item 3): every command of the tree, given an integer
-option outside its domain or Discord's ±2⁵³ (SQLite's 2⁶³ and beyond included) or a date
-outside a sane window (year 9999, year 1), answers with one ephemeral line — no error id,
-no public "thinking…" left behind, nothing written (not even an audit row).
+option outside its domain or Discord's ±2⁵³ (SQLite's 2⁶³ and beyond included), a date
+outside a sane window (year 9999, year 1), or text no name may hold (6000 characters, an
+RTL override, invisibles), answers with one ephemeral line — no error id, no public
+"thinking…" left behind, nothing written (not even an audit row).
 
 The values are generated (hypothesis); every (command, option) pair is also tried once with
 a fixed value, so no command is left out. `ARBITER_LONG_PROPERTIES=1` runs many more
@@ -42,6 +43,8 @@ DATE_OPTIONS = {"first_round": "day", "as_of": "day", "start": "instant"}
 """The text options that hold a date (`day`) or a date and time (`instant`)."""
 BAD_DAYS = ("9999-12-31", "0001-01-01", "1999-12-31", "2999-06-01", "10000-01-01")
 BAD_INSTANTS = ("9999-12-31 23:59", "9999-12-31T23:00-05:00", "0001-01-01 00:00", "2999-01-01")
+BAD_TEXTS = ("x" * limits.STRING_OPTION, "A\u202eB", "\ufeffCL 2017", "B\u2060", "\x00\x1b[2J")
+"""Text no option may store: Discord's longest, a direction override, invisibles, controls."""
 
 
 def _commands(harness: DiscordHarness) -> list[app_commands.Command[Any, ..., Any]]:
@@ -177,6 +180,9 @@ async def test_every_integer_and_date_option_of_every_command_refuses_out_of_ran
             for value in (2**63, low - 1, high + 1):
                 text = await _refused_privately(harness, path, user, command, option, value)
                 assert option in text, text
+        elif kind == "text":
+            for bad in (BAD_TEXTS[0], BAD_TEXTS[1]):
+                await _refused_privately(harness, path, user, command, option, bad)
         else:
             bad = BAD_DAYS[0] if kind == "day" else BAD_INSTANTS[0]
             text = await _refused_privately(harness, path, user, command, option, bad)
@@ -206,6 +212,8 @@ async def test_generated_out_of_range_values_are_refused_privately(
             if p.name == option
         ]
         value: object = data.draw(_bad_integer(*_domain(parameter)))
+    elif kind == "text":
+        value = data.draw(st.sampled_from(BAD_TEXTS))
     else:
         value = data.draw(st.sampled_from(BAD_DAYS if kind == "day" else BAD_INSTANTS))
     await _refused_privately(harness, path, user, command, option, value)
