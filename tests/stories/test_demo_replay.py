@@ -83,6 +83,9 @@ def test_the_outputs_are_written(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert len(results) == 18  # 3 divisions of 4 clubs: 6 matches each
     assert {row["decided"] for row in results} <= {"played", "forfeit", "void"}
     assert not (out / "arbiter.db.owner").exists()
+    # CL-8's places scale with a small demo (issue 20: 3 of 4 clubs relegated before)
+    rules = json.loads((out / "season.json").read_text())["rules"]
+    assert rules["promoted"] == rules["relegated"] == 1
     events = icalendar.Calendar.from_ical((out / "season.ics").read_bytes()).walk("VEVENT")
     assert len(events) == 18 and all(e.decoded("dtend") > e.decoded("dtstart") for e in events)
     for division in ("premier-division", "division-one", "division-two"):
