@@ -154,7 +154,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     match = commands.add_parser(
         "match", parents=[common], help="a team match as a season-file match"
     )
-    match.add_argument("id", help="chess.com team match id or URL")
+    match.add_argument("id", metavar="ID|URL", help="chess.com team match id or URL")
     match.add_argument("--live", action="store_true", help="a live (not daily) team match")
     match.set_defaults(handler=_handler(_show_match))
 
