@@ -45,6 +45,7 @@ class Setup(commands.Cog):
         arbiter_role="Role of the arbiters (record incidents and results).",
         announcements="Channel where Arbiter posts results and decisions.",
         directors_channel="Channel for director motions (default: the announcements channel).",
+        arbiters_channel="Channel for disputed tour results (default: the announcements channel).",
     )
     async def set_(
         self,
@@ -54,6 +55,7 @@ class Setup(commands.Cog):
         arbiter_role: discord.Role | None = None,
         announcements: discord.TextChannel | None = None,
         directors_channel: discord.TextChannel | None = None,
+        arbiters_channel: discord.TextChannel | None = None,
     ) -> None:
         """Store the given settings (others unchanged) and reply with the result."""
         for role, label, holders in (
@@ -71,6 +73,7 @@ class Setup(commands.Cog):
             "arbiter_role_id": arbiter_role,
             "announcements_channel_id": announcements,
             "directors_channel_id": directors_channel,
+            "arbiters_channel_id": arbiters_channel,
         }
         changes = {key: value.id for key, value in options.items() if value is not None}
         settings = await GuildSetup(guild_store(interaction)).configure(

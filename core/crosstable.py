@@ -9,8 +9,9 @@ decide which encounters count (forfeits do, in a round robin; void ones do not).
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -30,6 +31,14 @@ def totals(
     encounters: Iterable[Encounter], competitors: Iterable[Hashable] = ()
 ) -> dict[Hashable, Fraction]:
     """Total points per competitor over `encounters` (competitors listed start at 0)."""
+    encounters = tuple(encounters)
+    scale = _scale(encounters, {})
+    if scale is not None:  # exact integers over `scale` (see `_scale`)
+        sums: dict[Hashable, int] = dict.fromkeys(competitors, 0)
+        for e in encounters:
+            sums[e.first] = sums.get(e.first, 0) + _scaled(e.first_points, scale)
+            sums[e.second] = sums.get(e.second, 0) + _scaled(e.second_points, scale)
+        return {c: Fraction(v, scale) for c, v in sums.items()}
     score: dict[Hashable, Fraction] = {c: Fraction(0) for c in competitors}
     for e in encounters:
         score[e.first] = score.get(e.first, Fraction(0)) + e.first_points
@@ -37,10 +46,41 @@ def totals(
     return score
 
 
+SCALE_LIMIT = 1024
+"""The largest common denominator the products below are computed over as integers."""
+
+
+def _scale(encounters: Sequence[Encounter], final: Mapping[Hashable, Fraction]) -> int | None:
+    """A common denominator of every score involved (2 for halves), or None when none is
+    small: products are then exact integers over its square (CORE-5: the same exact values
+    as Fraction arithmetic, without its cost per operation)."""
+    scale = 1
+    for value in final.values():
+        scale = math.lcm(scale, value.denominator)
+    for e in encounters:
+        scale = math.lcm(scale, e.first_points.denominator, e.second_points.denominator)
+        if scale > SCALE_LIMIT:
+            return None
+    return scale if scale <= SCALE_LIMIT else None
+
+
+def _scaled(value: Fraction, scale: int) -> int:
+    return value.numerator * (scale // value.denominator)
+
+
 def sonneborn_berger(
     encounters: Iterable[Encounter], final: Mapping[Hashable, Fraction]
 ) -> dict[Hashable, Fraction]:
     """CORE-3 SB / CL-17a team SB: Σ over encounters of opponent's final score × points scored."""
+    encounters = tuple(encounters)
+    scale = _scale(encounters, final)
+    if scale is not None:
+        of = {c: _scaled(v, scale) for c, v in final.items()}
+        sums: dict[Hashable, int] = dict.fromkeys(final, 0)
+        for e in encounters:
+            sums[e.first] = sums.get(e.first, 0) + of[e.second] * _scaled(e.first_points, scale)
+            sums[e.second] = sums.get(e.second, 0) + of[e.first] * _scaled(e.second_points, scale)
+        return {c: Fraction(v, scale * scale) for c, v in sums.items()}
     sb: dict[Hashable, Fraction] = {c: Fraction(0) for c in final}
     for e in encounters:
         sb[e.first] = sb.get(e.first, Fraction(0)) + final[e.second] * e.first_points
@@ -55,6 +95,19 @@ def sonneborn_berger_cut(
     significant games: lowest opponent's final score first, then lowest contribution."""
     if cut < 0:
         raise ValueError(f"cannot cut {cut} values")
+    encounters = tuple(encounters)
+    scale = _scale(encounters, final)
+    if scale is not None:  # the same order and sums over exact integers (see `_scale`)
+        of = {c: _scaled(v, scale) for c, v in final.items()}
+        scaled: dict[Hashable, list[tuple[int, int]]] = {c: [] for c in final}
+        for e in encounters:
+            first, second = of[e.first], of[e.second]
+            scaled.setdefault(e.first, []).append((second, second * _scaled(e.first_points, scale)))
+            scaled.setdefault(e.second, []).append((first, first * _scaled(e.second_points, scale)))
+        return {
+            c: Fraction(sum(part for _, part in sorted(values)[cut:]), scale * scale)
+            for c, values in scaled.items()
+        }
     parts: dict[Hashable, list[tuple[Fraction, Fraction]]] = {c: [] for c in final}
     for e in encounters:
         parts.setdefault(e.first, []).append((final[e.second], final[e.second] * e.first_points))
@@ -70,6 +123,17 @@ def koya(
 ) -> dict[Hashable, Fraction]:
     """CORE-3 KS (Koya): points scored against competitors whose final score is at least
     `threshold` (50 % of the maximum possible score in FIDE C.07)."""
+    encounters = tuple(encounters)
+    scale = _scale(encounters, final)
+    if scale is not None:  # exact integers over `scale` (see `_scale`)
+        strong = {c for c, v in final.items() if v >= threshold}
+        sums: dict[Hashable, int] = dict.fromkeys(final, 0)
+        for e in encounters:
+            if e.second in strong:
+                sums[e.first] = sums.get(e.first, 0) + _scaled(e.first_points, scale)
+            if e.first in strong:
+                sums[e.second] = sums.get(e.second, 0) + _scaled(e.second_points, scale)
+        return {c: Fraction(v, scale) for c, v in sums.items()}
     ks: dict[Hashable, Fraction] = {c: Fraction(0) for c in final}
     for e in encounters:
         if final[e.second] >= threshold:

@@ -35,6 +35,11 @@ from storage.pins import PinReader, PinRepository
 from storage.rosters import RosterReader, RosterRepository
 from storage.scope import ReadScope, WriteScope
 from storage.seasons import SeasonReader, SeasonRepository
+from storage.tour_events import TourEventReader, TourEventRepository
+from storage.tour_games import TourGameReader, TourGameRepository
+from storage.tour_lookups import TourLookupReader
+from storage.tour_rulings import TourRulingReader, TourRulingRepository
+from storage.tours import TourReader, TourRepository
 
 
 class GuildView:
@@ -55,6 +60,11 @@ class GuildView:
         self.audit = AuditReader(scope)
         self.pins = PinReader(scope)
         self.lookups = LookupReader(scope)
+        self.tours = TourReader(scope)
+        self.tour_events = TourEventReader(scope)
+        self.tour_games = TourGameReader(scope)
+        self.tour_rulings = TourRulingReader(scope)
+        self.tour_lookups = TourLookupReader(scope)
 
 
 class UnitOfWork:
@@ -78,6 +88,10 @@ class UnitOfWork:
         self.jobs = JobRepository(scope)
         self.outbox = OutboxRepository(scope)
         self.pins = PinRepository(scope)
+        self.tours = TourRepository(scope)
+        self.tour_events = TourEventRepository(scope)
+        self.tour_games = TourGameRepository(scope)
+        self.tour_rulings = TourRulingRepository(scope)
         self.abandoned = False
 
     @property

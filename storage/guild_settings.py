@@ -1,5 +1,5 @@
-"""A guild's Arbiter settings: its HQ, director and arbiter roles, its announcements channel and
-the directors' channel (motions)."""
+"""A guild's Arbiter settings: its HQ, director and arbiter roles, its announcements channel,
+the directors' channel (motions) and the arbiters' channel (disputed tour results)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,12 @@ from storage.database import to_text
 from storage.scope import ReadScope, WriteScope
 
 ROLE_KEYS = ("hq_role_id", "director_role_id", "arbiter_role_id")
-SETTING_KEYS = (*ROLE_KEYS, "announcements_channel_id", "directors_channel_id")
+SETTING_KEYS = (
+    *ROLE_KEYS,
+    "announcements_channel_id",
+    "directors_channel_id",
+    "arbiters_channel_id",
+)
 
 
 @dataclass(frozen=True)
@@ -23,11 +28,18 @@ class GuildSettings:
     arbiter_role_id: int | None = None
     announcements_channel_id: int | None = None
     directors_channel_id: int | None = None
+    arbiters_channel_id: int | None = None
 
     @property
     def motions_channel_id(self) -> int | None:
         """Where motion messages go: the directors' channel, else the announcements channel."""
         return self.directors_channel_id or self.announcements_channel_id
+
+    @property
+    def arbiters_channel(self) -> int | None:
+        """Where disputed tour results and CCT-7 flags go: the arbiters' channel, else the
+        announcements channel."""
+        return self.arbiters_channel_id or self.announcements_channel_id
 
 
 class GuildSettingsReader:

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.app.config import Config
 from bot.app.mentions import NO_PINGS
 from bot.app.tree import ArbiterTree
+from bot.app.ui.game_buttons import TOUR_DYNAMIC_ITEMS
 from bot.app.ui.motion_buttons import DYNAMIC_ITEMS
 from bot.chesscom.client import ChessComClient
 from bot.league.automation.context import AutomationContext
@@ -180,7 +181,7 @@ class ArbiterBot(commands.AutoShardedBot):
         refresher (repairing stale pins), then start the scheduler: run the jobs missed while
         down (in due order) and schedule the rest."""
         await self.open_database()
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *TOUR_DYNAMIC_ITEMS)
         loaded = await self.load_cogs()
         log.info("loaded cogs: %s", ", ".join(loaded))
         if not self.run_jobs:

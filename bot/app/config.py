@@ -23,8 +23,10 @@ from core.league.roster import TIMEOUT_LIMIT_PERCENT
 from core.league.season import START_TIME, START_ZONE, quoted
 from core.tour.appeals import DEADLINE_TIME, DEFAULT_APPEAL_ZONE
 from core.tour.disconnections import RECONNECT_WINDOW
+from core.tour.prizes import AMBASSADOR_POOL_MINIMUM
 from core.tour.qualification import TOP_OF_STANDINGS
-from core.tour.ranking import EVENT_SIZES, EventType
+from core.tour.ranking import DEFAULT_POINTS_TABLES, EVENT_SIZES, EventType
+from core.tour.rules import CONFIRM_HOURS, SESSION_START, TourRules
 from core.votes import MINIMUM_VOTERS, VOTE_HOURS
 
 DEFAULT_PATH = Path("config.toml")
@@ -182,6 +184,30 @@ class CctDefaults(_Section):
     reconnect_seconds: Count = Field(
         int(RECONNECT_WINDOW.total_seconds()), ge=0, le=3600, description="CCT-10"
     )
+    confirm_hours: Count = Field(
+        CONFIRM_HOURS, ge=1, le=24 * 14, description="a report waits this long for the opponent"
+    )
+    session_start: str = Field(
+        SESSION_START.strftime("%H:%M"), pattern=HHMM, description="sessions start, appeals zone"
+    )
+    ambassador_pool: Count = Field(
+        AMBASSADOR_POOL_MINIMUM, ge=AMBASSADOR_POOL_MINIMUM, description="CCT-5, US dollars"
+    )
+
+    def tour_rules(self, appeal_zone: str = DEFAULT_APPEAL_ZONE) -> TourRules:
+        """CCT-16: every rule value a new tour freezes, its appeal deadline in `appeal_zone`
+        (the config's `timezones.appeals`)."""
+        return TourRules(
+            sizes={kind: self.event_size(kind) for kind in EventType},
+            qualifying_top=self.qualifying_top,
+            points=dict(DEFAULT_POINTS_TABLES),
+            appeal_deadline=self.appeal_clock(),
+            appeal_zone=appeal_zone,
+            reconnect_seconds=self.reconnect_seconds,
+            confirm_hours=self.confirm_hours,
+            session_start=_clock(self.session_start),
+            ambassador_pool=self.ambassador_pool,
+        )
 
     def event_size(self, event_type: EventType) -> int:
         """CCT-2: the players of a new event of this type (`qualify_for_event(size=…)`)."""

@@ -1,5 +1,7 @@
 """`arbiter tour FILE.json`: a CCT tour from a tour file — every event's placings and tour
-points, the tour standings, the Finals qualification and the Finals table."""
+points, the tour standings, the Finals qualification and the Finals table; and
+`arbiter tour export TOUR --guild ID [-o FILE]`: a guild's stored tour written as that file
+(what `/tour export` gives)."""
 
 from __future__ import annotations
 
@@ -29,7 +31,14 @@ def register(subparsers: Any) -> None:
         description="Compute every event's placings and tour points, the tour standings, the "
         "Finals qualification and the Finals table from a tour file (tour-file.md).",
     )
-    parser.add_argument("file", type=input_path, metavar="FILE.json", help="a tour file")
+    parser.add_argument(
+        "file", type=input_path, metavar="FILE.json", help="a tour file (or: export TOUR)"
+    )
+    parser.add_argument("tour", nargs="?", metavar="TOUR", help="with export: the tour's name")
+    parser.add_argument("--guild", type=_guild, metavar="ID", help="with export: the guild id")
+    parser.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="with export: write here, not stdout"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.add_argument(
         "--after", metavar="EVENT", help="the standings as after that event (no Finals)"
@@ -47,8 +56,23 @@ def read_capped(path: Path) -> bytes:
         raise ValueError(error.message) from None
 
 
+def _guild(text: str) -> int:
+    if not text.isdigit() or int(text) <= 0:
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (a positive number)")
+    return int(text)
+
+
+EXPORT = Path("export")
+
+
 def run(args: argparse.Namespace) -> int:
-    """Read, compute, print; a bad file or --after fails with exit 2 naming the JSON path."""
+    """Read, compute, print; a bad file or --after fails with exit 2 naming the JSON path.
+    `export TOUR --guild ID` writes a stored tour instead."""
+    if args.file == EXPORT and args.tour is not None:
+        return run_export(args)
+    for given, option in ((args.tour, "TOUR"), (args.guild, "--guild"), (args.output, "-o")):
+        if given is not None:
+            raise CliError(f"{option} goes with `arbiter tour export TOUR --guild ID`")
     config = config_from_args(args)
     try:
         text = read_input(args.file).decode("utf-8-sig")  # a BOM is not JSON
@@ -68,4 +92,17 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(tour_json(report), indent=2, ensure_ascii=False))
     else:
         print(tour_text(report))
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """`arbiter tour export TOUR --guild ID`: the tour file of a stored tour (as
+    `/tour export` writes it), on stdout or in `-o FILE`."""
+    if args.guild is None:
+        raise CliError("export needs --guild ID (the guild the tour belongs to)")
+    if args.after is not None or args.json:
+        raise CliError("--after and --json go with a tour file, not with export")
+    from bot.cli.work.tour_commands import export_tour
+
+    export_tour(args)
     return 0

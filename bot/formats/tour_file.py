@@ -17,6 +17,9 @@ from bot.formats.json_path import json_path
 from bot.formats.numbers import Name, printable
 from bot.rendering.standings_text import shown_text
 from core.points import half_points
+from core.results import Result
+from core.standings import standings
+from core.tiebreaks import CCT_8B, DeReading, Game
 from core.tour.events import BracketError, KnockoutResult, PlayedEvent
 from core.tour.finals import FinalsError
 from core.tour.knockout import (
@@ -85,16 +88,37 @@ class RulesModel(_Model):
     points: PointsByType = Field(default_factory=PointsByType)
 
 
+GameResult = Literal["1-0", "1/2-1/2", "0-1", "+/-", "-/+", "-/-"]
+
+
+class PrelimGameModel(_Model):
+    """One preliminary game (CCT-8a): its round, White, Black and result."""
+
+    round: int = Field(ge=1, le=100)
+    white: Name
+    black: Name
+    result: GameResult
+
+
 class PreliminaryModel(_Model):
-    """The official order (best first, every player) or a TRF file to compute it (CCT-8b)."""
+    """The official order (best first, every player), a TRF file to compute it (CCT-8b), or
+    (extension, written by `/tour export`) the players in pairing-number order with every
+    game, the tie-break reading and a drawing of lots for ties left after every criterion."""
 
     order: list[Name] | None = None
     trf: Name | None = Field(None, description="path relative to the tour file")
+    players: list[Name] | None = Field(None, description="with games: pairing-number order")
+    games: list[PrelimGameModel] | None = None
+    tiebreaks: Literal["cct", "fide2024"] = "cct"
+    lots: Name | None = Field(None, description="with games: the drawing of lots' seed (CORE-3)")
 
     @model_validator(mode="after")
     def _one_source(self) -> PreliminaryModel:
-        if (self.order is None) == (self.trf is None):
-            raise ValueError("give exactly one of `order` and `trf`")
+        given = [key for key in ("order", "trf", "games") if getattr(self, key) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of `order`, `trf` and `games`")
+        if (self.games is None) != (self.players is None):
+            raise ValueError("`games` and `players` come together")
         return self
 
 
@@ -146,10 +170,11 @@ class FinalsModel(_Model):
 
 
 class TourFile(_Model):
-    """A CCT tour file (formats/tour-file.md)."""
+    """A CCT tour file (formats/tour-file.md; `ambassadors` is an extension, docs/tour.md)."""
 
     name: Name
     rules: RulesModel = Field(default_factory=RulesModel)
+    ambassadors: list[Name] = Field(default_factory=list)
     events: list[EventModel]
     finals: FinalsModel | None = None
 
@@ -253,6 +278,44 @@ def trf_order(path: Path, where: str, places_that_count: int, read: Reader) -> l
     return order
 
 
+def games_order(model: PreliminaryModel, where: str, places_that_count: int) -> list[str]:
+    """CCT-8b: the preliminary order computed from its games, as the bot computes it
+    (the players in pairing-number order, the event's DE reading, its drawing of lots); a
+    tie left within the places that earn points or go on is refused."""
+    players = list(model.players or ())
+    seen: dict[str, int] = {}
+    for i, player in enumerate(players):
+        if player in seen:
+            raise _Problem(f"{where}.players[{i}]", f"{player!r} is listed twice")
+        seen[player] = i
+    games = []
+    for i, game in enumerate(model.games or ()):
+        for side in ("white", "black"):
+            if getattr(game, side) not in seen:
+                raise _Problem(
+                    f"{where}.games[{i}].{side}", f"{getattr(game, side)!r} is not in `players`"
+                )
+        if game.white == game.black:
+            raise _Problem(f"{where}.games[{i}]", f"{game.white!r} cannot play themself")
+        games.append(Game(game.white, game.black, Result(game.result), game.round))
+    rows = standings(
+        players,
+        games,
+        criteria=CCT_8B,
+        reading=DeReading(model.tiebreaks),
+        lots_seed=model.lots,
+    )
+    for row in rows:
+        if row.tied and row.rank <= places_that_count:
+            tied = [str(r.player) for r in rows if r.rank == row.rank]
+            raise _Problem(
+                f"{where}.games",
+                f"{', '.join(tied)} are still tied for place {row.rank} after every CCT-8b "
+                "criterion; give `lots` or the official order instead",
+            )
+    return [str(row.player) for row in rows]
+
+
 def _series_winner(k: KnockoutModel, where: str) -> str | None:
     """CCT-8d: the winner the scores decide (None when they do not), checking each score."""
     if k.walkover:
@@ -322,11 +385,11 @@ def _event(
     kind = EventType(model.type)
     table = points_table(model.points, f"{model.name} table") if model.points else None
     prelim = f"{where}.preliminary"
+    counted = max(KNOCKOUT_PLACES, len((table or tables[kind]).preliminary))
     if model.preliminary.trf is not None:
-        counted = len((table or tables[kind]).preliminary)
-        order = trf_order(
-            base / model.preliminary.trf, f"{prelim}.trf", max(KNOCKOUT_PLACES, counted), read
-        )
+        order = trf_order(base / model.preliminary.trf, f"{prelim}.trf", counted, read)
+    elif model.preliminary.games is not None:
+        order = games_order(model.preliminary, prelim, counted)
     else:
         order = list(model.preliminary.order or ())
         seen: dict[str, int] = {}
@@ -422,6 +485,14 @@ def parse_tour(
     """The tour of a tour file's text (TRF paths relative to `base`, read with `read`) and its
     default points tables per event type; raise TourFileError listing every problem with its
     JSON path."""
+    _, tour, tables = parse_tour_file(text, base, read)
+    return tour, tables
+
+
+def parse_tour_file(
+    text: str, base: Path = Path("."), read: Reader = _read_bytes
+) -> tuple[TourFile, Tour, dict[EventType, PointsTable]]:
+    """`parse_tour`, also giving the validated file itself (what `/tour import` stores)."""
     try:
         data: Any = json.loads(text)
     except json.JSONDecodeError as error:
@@ -448,9 +519,12 @@ def parse_tour(
             finals = _finals(model.finals, events)
         except _Problem as problem:
             problems.append((problem.where, problem.what))
+    if len(set(model.ambassadors)) != len(model.ambassadors):
+        problems.append(("ambassadors", "an Ambassador is listed twice"))
     if problems:
         raise TourFileError(problems)
-    return Tour(model.name, tuple(events), finals), rules_tables(model.rules)
+    tour = Tour(model.name, tuple(events), finals, tuple(model.ambassadors))
+    return model, tour, rules_tables(model.rules)
 
 
 def _pydantic_message(error: Any) -> str:

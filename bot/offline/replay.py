@@ -22,6 +22,7 @@ import discord
 from pydantic import ValidationError
 
 import bot.app.tree as tree_module
+import bot.tour.events.service as tour_events
 from bot.app.arbiter import ArbiterBot, offline_bot
 from bot.app.config import Config
 from bot.offline.chesscom_standin import ChessComStandIn
@@ -215,6 +216,19 @@ def _counted_error_ids() -> Iterator[None]:
         yield
     finally:
         tree_module.new_error_id = original
+
+
+@contextmanager
+def _counted_seeds() -> Iterator[None]:
+    """Draw seeds `replay-1`, `replay-2` … instead of random ones (a `/event draw` without a
+    seed shows the one it made): the same script gives the same draw."""
+    counter = itertools.count(1)
+    original = tour_events.new_seed
+    tour_events.new_seed = lambda: f"replay-{next(counter)}"
+    try:
+        yield
+    finally:
+        tour_events.new_seed = original
 
 
 @contextmanager
@@ -610,7 +624,7 @@ async def replay(script: Script, db_path: Path, emit: Callable[[StepRecord], Non
     standin = ChessComStandIn()
     lichess = LichessStandIn()
     clock = VirtualClock(script.header.start)
-    with _quiet_logs(), _counted_error_ids():
+    with _quiet_logs(), _counted_error_ids(), _counted_seeds():
         db_path.parent.mkdir(parents=True, exist_ok=True)  # as Database.open would
         url = await standin.start()
         lichess_url = await lichess.start()

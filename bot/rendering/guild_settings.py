@@ -47,6 +47,12 @@ def settings_embed(
         value="the announcements channel" if directors is None else f"<#{directors}>",
         inline=False,
     )
+    arbiters = settings.arbiters_channel_id
+    embed.add_field(
+        name="Arbiters' channel (disputed tour results)",
+        value="the announcements channel" if arbiters is None else f"<#{arbiters}>",
+        inline=False,
+    )
     if failures:
         lines = [
             f"<#{m.channel_id}>: {user_text(cut(m.error or 'failed', ERROR_SHOWN))} "

@@ -50,6 +50,7 @@ class MatchOutcome(enum.Enum):
 class ColourChoice(enum.Enum):
     """CCT-8e: a colour the higher-ranked player must choose before the next game."""
 
+    MATCH_1_GAME_1 = "colour of game 1 of match 1"
     BLITZ_1 = "colour of the first blitz game"
     ARMAGEDDON = "colour in the Armageddon"
 
@@ -100,7 +101,7 @@ class ContestPlan:
     first: Player
     second: Player
     rapid_matches: int
-    first_colour_game_1: chess.Color
+    first_colour_game_1: chess.Color | None
     first_colour_blitz_1: chess.Color | None = None
     first_colour_armageddon: chess.Color | None = None
 
@@ -276,6 +277,10 @@ def contest_status(
         record.finish(winner)
         return ContestStatus(tuple(matches), playoff, winner=winner, loser=loser, decided_by=phase)
 
+    if plan.first_colour_game_1 is None:
+        # CCT-8e: the higher-ranked player chooses before game 1 of match 1.
+        record.refuse_without_choice(ColourChoice.MATCH_1_GAME_1, first)
+        return ContestStatus((), choice_required=ColourChoice.MATCH_1_GAME_1)
     for match_no in range(1, plan.rapid_matches + 1):
         opening_white = (plan.first_colour_game_1 == chess.WHITE) == (match_no % 2 == 1)
         score = (Fraction(0), Fraction(0))
@@ -333,7 +338,7 @@ def contest_status(
 class SeriesChoices:
     """CCT-8e: the higher-ranked player's colour choices (None = not chosen yet)."""
 
-    match_1_game_1: chess.Color
+    match_1_game_1: chess.Color | None
     blitz_1: chess.Color | None = None
     armageddon: chess.Color | None = None
 

@@ -4,13 +4,19 @@ table with bonus points (CCT-8f)."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.tour.events import PlayedEvent
 from core.tour.finals import FinalsError, FinalsStandings, bonus_points, finals_standings
 from core.tour.knockout import ContestStatus, KoStage
-from core.tour.qualification import QualificationList, major_winners, qualify_for_finals
+from core.tour.qualification import (
+    QualificationList,
+    major_winners,
+    qualify_for_event,
+    qualify_for_finals,
+    regular_winners_since_last_major,
+)
 from core.tour.ranking import (
     DEFAULT_POINTS_TABLES,
     EVENT_SIZES,
@@ -66,14 +72,17 @@ class FinalsResults:
 
 @dataclass(frozen=True, slots=True)
 class Tour:
-    """CCT-2: a tour — its events in order and, when held, the Finals."""
+    """CCT-2: a tour — its events in order, when held the Finals, and its Tour Ambassadors
+    (CCT-3: the Finals' last places, CCT-5: the pool)."""
 
     name: str
     events: tuple[PlayedEvent, ...]
     finals: FinalsResults | None = None
+    ambassadors: tuple[Player, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "events", tuple(self.events))
+        object.__setattr__(self, "ambassadors", tuple(self.ambassadors))
         names = [e.name for e in self.events]
         if len(set(names)) != len(names):
             raise TourError("two events have the same name")
@@ -135,8 +144,8 @@ def tour_report(
 ) -> TourReport:
     """CCT-3/6/8c/8f: the tour after the event named `after` (then without the Finals) or
     after every event. An event scores with its own table, else `tables[its type]` (CCT-16).
-    The Finals list leaves the 2 Ambassador places to the organiser (who the Ambassadors are
-    is not in the events)."""
+    The Finals list gives its 2 Ambassador places to the tour's best-ranked Ambassadors not
+    already in (a tour naming none leaves them to the organiser)."""
     events = list(tour.events)
     if after is not None:
         names = [e.name for e in events]
@@ -151,7 +160,9 @@ def tour_report(
     )
     records = tour_records(frozen, tables)
     ranking = rank_records(records.values())
-    qualification = qualify_for_finals(ranking, major_winners(frozen), (), size=finals_size)
+    qualification = qualify_for_finals(
+        ranking, major_winners(frozen), tour.ambassadors, size=finals_size
+    )
     finals = None
     if after is None and tour.finals is not None:
         if len(tour.finals.players) != finals_size:
@@ -161,3 +172,23 @@ def tour_report(
         points = {p: records[p].points if p in records else 0 for p in tour.finals.players}
         finals = finals_standings(bonus_points(points), (m.status() for m in tour.finals.matches))
     return TourReport(tour.name, after, reports, ranking, qualification, finals)
+
+
+def event_qualification(
+    prior: Sequence[PlayedEvent],
+    event_type: EventType,
+    size: int,
+    *,
+    ambassadors: Collection[Player] = (),
+    top: int = 8,
+    tables: Mapping[EventType, PointsTable] = DEFAULT_POINTS_TABLES,
+) -> QualificationList:
+    """CCT-3: who is qualified for an event of `event_type` and `size` played after the
+    events `prior` (in tour order): the top of the tour standings after them, the Regular
+    winners since the last Major for a Major, Major winners and Ambassadors for the Finals."""
+    frozen = [e.tour_event().with_points_table(tables) for e in prior]
+    ranking = rank_records(tour_records(frozen, tables).values())
+    if event_type is EventType.FINALS:
+        return qualify_for_finals(ranking, major_winners(frozen), ambassadors, size=size)
+    winners = regular_winners_since_last_major(frozen) if event_type is EventType.MAJOR else []
+    return qualify_for_event(event_type, ranking, winners, size=size, top=top)

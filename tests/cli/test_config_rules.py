@@ -25,6 +25,8 @@ from core.league.standings import ClubStanding
 from core.points import ZERO
 from core.tour.appeals import decide_appeal
 from core.tour.disconnections import Disconnection, DisconnectionOutcome, rule_disconnection
+from core.tour.game_reports import confirm_deadline
+from core.tour.prizes import ambassador_shares
 from core.tour.qualification import qualify_for_event
 from core.tour.ranking import EventType
 from core.votes import MotionState, motion_deadline, motion_status
@@ -178,6 +180,15 @@ CONSUMERS: dict[str, tuple[object, Callable[[Config], object]]] = {
     "rules.cct.qualifying_top": (6, _qualified),
     "rules.cct.appeal_deadline": ("22:00", _appeal),
     "rules.cct.reconnect_seconds": (45, _reconnect),
+    "rules.cct.confirm_hours": (
+        6,
+        lambda c: confirm_deadline(OPENED, c.rules.cct.tour_rules().confirm_hours),
+    ),
+    "rules.cct.session_start": ("15:00", lambda c: c.rules.cct.tour_rules().session_start),
+    "rules.cct.ambassador_pool": (
+        300000,
+        lambda c: ambassador_shares(c.rules.cct.tour_rules().ambassador_pool, ["A", "B"]),
+    ),
 }
 """Each key of config.example.toml → a changed value and what it changes (through core)."""
 

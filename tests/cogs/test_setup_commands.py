@@ -61,6 +61,7 @@ async def test_setup_set_stores_roles_and_show_reports_them(
         "Arbiter role": f"<@&{harness.role('Arbiter')}>",
         "Announcements channel": f"<#{harness.channel('announcements')}>",
         "Directors' channel (motions)": "the announcements channel",
+        "Arbiters' channel (disputed tour results)": "the announcements channel",
     }
 
 
@@ -94,7 +95,7 @@ async def test_one_guilds_setup_is_invisible_to_another(harness: DiscordHarness)
     other_admin = harness.member(permissions=harness.MANAGE_SERVER, guild_id=OTHER_GUILD_ID)
     shown = await harness.command("setup show", user=other_admin)
     values = [field["value"] for field in shown.embeds[0]["fields"]]
-    assert values == ["not set"] * 4 + ["the announcements channel"]
+    assert values == ["not set"] * 4 + ["the announcements channel"] * 2
 
 
 async def test_help_lists_only_the_commands_the_caller_may_use(harness: DiscordHarness) -> None:

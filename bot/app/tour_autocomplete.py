@@ -1,0 +1,147 @@
+"""Autocomplete of the tour's options — `tour`, `event`, `player`, `game`, `round`, `appeal` —
+from the guild's own data, ranked for the member typing (their own events and open games
+first) and cut to Discord's 25 choices of at most 100 characters."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.app.autocomplete import MAX_CHOICES, name_choices
+from bot.app.errors import UserError
+from bot.tour.game_names import ROUND_NAMES, normal
+from bot.tour.games.reads import game_choices
+from bot.tour.games.targets import finals_states, knockout_ties
+from bot.tour.references import find_event
+from bot.tour.store import load_event
+from core.tour.ranking import EventType
+from storage.guild import GuildStore
+
+NAME_LIMIT = 100
+
+
+def _store(interaction: discord.Interaction) -> GuildStore | None:
+    if interaction.guild_id is None:
+        return None
+    return interaction.client.guild_store(interaction.guild_id)  # type: ignore[attr-defined]
+
+
+def _typed(interaction: discord.Interaction, option: str) -> str | None:
+    value = getattr(interaction.namespace, option, None)
+    return str(value) if value else None
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= NAME_LIMIT else text[: NAME_LIMIT - 1] + "…"
+
+
+async def tours(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a `tour` option."""
+    store = _store(interaction)
+    if store is None:
+        return []
+    async with store.read() as view:
+        found = await view.tour_lookups.tours(current)
+    return name_choices(found, current)
+
+
+async def events(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for an `event` option: the member's events first; the value is the
+    event's name, or `Tour: Event` when another tour has an event of that name."""
+    store = _store(interaction)
+    if store is None:
+        return []
+    async with store.read() as view:
+        found = await view.tour_lookups.events(
+            current, interaction.user.id, _typed(interaction, "tour")
+        )
+    counts: dict[str, int] = {}
+    for event in found:
+        counts[event.name.casefold()] = counts.get(event.name.casefold(), 0) + 1
+    choices = []
+    for event in found[:MAX_CHOICES]:
+        value = event.name if counts[event.name.casefold()] == 1 else f"{event.tour}: {event.name}"
+        label = f"{event.tour} · {event.name} ({event.type})" + (" · yours" if event.mine else "")
+        if len(value) <= NAME_LIMIT:
+            choices.append(app_commands.Choice(name=_cut(label), value=value))
+    return choices
+
+
+async def players(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a `player` option: of the event typed (if any), else of the tour."""
+    store = _store(interaction)
+    if store is None:
+        return []
+    event = _typed(interaction, "event")
+    async with store.read() as view:
+        if event:
+            try:
+                record = await find_event(view, event)
+            except UserError:
+                return []
+            found = await view.tour_lookups.event_players(current, record.id)
+        else:
+            found = await view.tour_lookups.players(current, _typed(interaction, "tour"))
+    return name_choices(found, current)
+
+
+async def games(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a `game` option: the event's games, the member's open ones first."""
+    store = _store(interaction)
+    if store is None:
+        return []
+    found = await game_choices(
+        store, _typed(interaction, "event"), str(current), interaction.user.id
+    )
+    return [
+        app_commands.Choice(
+            name=_cut(
+                choice.name + (" · yours" if choice.mine else "") + ("" if choice.open else " ✓")
+            ),
+            value=choice.name,
+        )
+        for choice in found
+        if len(choice.name) <= NAME_LIMIT
+    ]
+
+
+async def rounds(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a `round` option: the event's known knock-out rounds (or Finals
+    matches)."""
+    store = _store(interaction)
+    event = _typed(interaction, "event")
+    if store is None or not event:
+        return []
+    async with store.read() as view:
+        try:
+            record = await find_event(view, event)
+        except UserError:
+            return []
+        loaded = await load_event(view, record, database=store.database)
+    try:
+        if record.type is EventType.FINALS:
+            names = [
+                loaded.contest_name(f"R{m.pairing.round}B{m.pairing.board}")
+                for m in finals_states(loaded)
+            ]
+        else:
+            names = [ROUND_NAMES[tie] for tie in knockout_ties(loaded)]
+    except UserError:
+        return []
+    wanted = normal(current)
+    return name_choices([n for n in names if wanted in normal(n)], current)
+
+
+async def appeals(
+    interaction: discord.Interaction, current: str | int
+) -> list[app_commands.Choice[int]]:
+    """Autocomplete for an `appeal` option: open appeals first, newest first."""
+    store = _store(interaction)
+    if store is None:
+        return []
+    async with store.read() as view:
+        found = await view.tour_rulings.recent_appeals(str(current))
+    return [
+        app_commands.Choice(name=_cut(f"{a.id} · {a.game} · {a.status}"), value=a.id)
+        for a in found[:MAX_CHOICES]
+    ]

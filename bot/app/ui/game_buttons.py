@@ -1,0 +1,94 @@
+"""The Confirm / Dispute buttons under a player's game report, as persistent
+`discord.ui.DynamicItem`s (registered at start-up, so they keep working after a restart):
+the game id is in the custom id (`tourgame:<id>:confirm|dispute`), the report in the
+database. Only the reported game's opponent may click (the life cycle refuses anyone else);
+a click settles or disputes the report and the message then says so, without buttons.
+
+    view = report_view(game.id)
+    await interaction.response.send_message(text, view=view)
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+
+from bot.app.command_input import actor_of
+from bot.app.errors import UserError
+from bot.app.permissions import guild_store
+from bot.app.tree import new_error_id
+from bot.rendering.escape import cut
+from bot.rendering.tour_replies import reported
+from bot.tour.games.service import answer_report
+
+log = logging.getLogger(__name__)
+
+GAME_PATTERN = r"tourgame:(?P<game>[0-9]{1,18}):(?P<action>confirm|dispute)"
+
+
+def game_custom_id(game_id: int, confirm: bool) -> str:
+    """The custom id of a report's Confirm or Dispute button."""
+    return f"tourgame:{game_id}:{'confirm' if confirm else 'dispute'}"
+
+
+class GameAnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_PATTERN):
+    """A report's Confirm or Dispute button: the opponent's answer."""
+
+    def __init__(self, game_id: int, confirm: bool) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Confirm" if confirm else "Dispute",
+                style=discord.ButtonStyle.success if confirm else discord.ButtonStyle.danger,
+                custom_id=game_custom_id(game_id, confirm),
+            )
+        )
+        self.game_id = game_id
+        self.confirm = confirm
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> GameAnswerButton:
+        """The button of a click, from its custom id."""
+        return cls(int(match["game"]), match["action"] == "confirm")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Settle or dispute the report; the message then shows it (a refusal goes to the
+        clicker alone and changes nothing)."""
+        try:
+            store = guild_store(interaction)
+            actor = await actor_of(store, interaction)
+            changed = await answer_report(store, actor, self.game_id, self.confirm)
+        except UserError as refusal:
+            await interaction.response.send_message(cut(refusal.markdown, 2000), ephemeral=True)
+            return
+        except Exception:
+            error_id = new_error_id()
+            log.exception("game button %s failed (error %s)", interaction.data, error_id)
+            await interaction.response.send_message(
+                f"Something went wrong (error {error_id}).", ephemeral=True
+            )
+            return
+        line = reported(changed.game, changed.name, changed.white, changed.black)
+        if changed.decided:
+            line += "\n" + "\n".join(changed.decided)
+        await interaction.response.edit_message(content=cut(line, 2000), view=None)
+
+
+def report_view(game_id: int) -> discord.ui.View:
+    """The Confirm / Dispute buttons for a player's report of `game_id`."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(GameAnswerButton(game_id, True))
+    view.add_item(GameAnswerButton(game_id, False))
+    return view
+
+
+TOUR_DYNAMIC_ITEMS = (GameAnswerButton,)
+"""Registered by the bot at start-up with the motions' buttons."""

@@ -1,0 +1,31 @@
+"""The work of `arbiter tour export` (see `bot.cli.tour`): the database, the tour-file door
+`/tour export` uses (bot/tour/files.py), written to stdout or a file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from bot.app.errors import UserError
+from bot.cli.errors import CliError
+from bot.cli.output_file import write_output
+from bot.cli.work.season_commands import _run
+from bot.tour.files import export_tour_file
+from storage.guild import GuildStore
+
+
+def export_tour(args: argparse.Namespace) -> None:
+    """Write the stored tour `args.tour` of guild `args.guild` as its tour file."""
+
+    async def work(store: GuildStore) -> bytes:
+        try:
+            _, data = await export_tour_file(store, args.tour)
+        except UserError as error:
+            raise CliError(error.message) from None
+        return data
+
+    data = _run(args, work, write=False)
+    if args.output is None:
+        sys.stdout.buffer.write(data)
+    else:
+        write_output(args.output, data)

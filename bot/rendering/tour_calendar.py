@@ -1,0 +1,45 @@
+"""An event's days as an iCalendar file (RFC 5545): one calendar event per session, starting
+at its session start in UTC, saying what is played that day."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import Protocol
+
+import icalendar
+
+
+class SessionDay(Protocol):
+    """One day of an event: its number, session start and what is played."""
+
+    @property
+    def day(self) -> int:
+        """The event day (1 first)."""
+
+    @property
+    def start(self) -> dt.datetime:
+        """The session start."""
+
+    @property
+    def what(self) -> str:
+        """What is played."""
+
+
+def event_calendar_ics(
+    tour: str, event: str, days: Iterable[SessionDay], stamp: dt.datetime
+) -> bytes:
+    """The event's sessions as an .ics file; `stamp` is DTSTAMP (the database clock)."""
+    calendar = icalendar.Calendar()
+    calendar.add("prodid", "-//Arbiter//CCT event calendar//EN")
+    calendar.add("version", "2.0")
+    calendar.add("x-wr-calname", f"{tour}: {event}")
+    for day in days:
+        entry = icalendar.Event()
+        entry.add("uid", f"{tour}/{event}/day{day.day}@arbiter")
+        entry.add("dtstamp", stamp.astimezone(dt.UTC))
+        entry.add("dtstart", day.start.astimezone(dt.UTC))
+        entry.add("summary", f"{event}: {day.what}")
+        entry.add("description", f"{tour}, {event}, day {day.day}: {day.what}.")
+        calendar.add_component(entry)
+    return calendar.to_ical()

@@ -1,0 +1,261 @@
+"""The tour commands' replies that are not tables, as Discord embed dicts built from the
+tour's read models: the tour card, the draw and knock-out previews, an event's card (with its
+placings once finished), pairings, bracket lines (each series' score and next game) and
+calendar, a game's and a series' card, incidents and appeals. The tables and images are the
+tour renderers' (bot/tour/views.py builds their views)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from bot.rendering.tour_cards import (
+    embeds,
+    name,
+    result_text,
+    score,
+    when,
+)
+from bot.tour.game_names import ROUND_NAMES
+from core.tour.event_facts import played_event
+from core.tour.knockout import ContestStatus, MatchOutcome
+from core.tour.ranking import EventType
+from core.tour.report import event_report
+from storage.tour_games import TourGame
+from storage.tour_rulings import Appeal, Incident
+
+if TYPE_CHECKING:  # the read models it renders (they render with it: no import at run time)
+    from bot.tour.events.reads import Bracket, CalendarDay, EventRead, PairingLine
+    from bot.tour.events.service import DrawPlan, KnockoutPlan
+    from bot.tour.games.reads import GameCard
+    from bot.tour.games.targets import GameTarget
+    from bot.tour.series.reads import SeriesCard
+    from bot.tour.tours.reads import TourCard
+
+Embed = dict[str, Any]
+STATUS_WORDS = {
+    "open": "to play",
+    "reported": "reported, waiting for the opponent",
+    "confirmed": "confirmed",
+    "disputed": "disputed, for the arbiters",
+    "decided": "decided by an arbiter",
+}
+
+
+def tour_card(card: TourCard) -> list[Embed]:
+    """`/tour show`."""
+    lines = [
+        f"{i}. **{name(e.name)}** · {e.type} · {e.players}/{e.size} players · from {e.start}"
+        f" · {e.status}" + (f" · won by {name(e.winner)}" if e.winner else "")
+        for i, e in enumerate(card.events, start=1)
+    ]
+    lines.append(
+        f"Players: {card.players}; Ambassadors: "
+        + (", ".join(name(a) for a in card.ambassadors) or "none")
+    )
+    return embeds(f"{card.name}", lines, "No events yet.")
+
+
+def draw_preview(plan: DrawPlan) -> list[Embed]:
+    """CCT-8a: the draw's seed, pairing numbers and round 1."""
+    how = f"Seed `{plan.seed}`" if plan.seed is not None else "Pairing numbers drawn elsewhere"
+    lines = [f"{how} (CCT-8a); Berger pairings (CORE-1)."]
+    lines += [f"{no}. {name(player)}" for no, player in enumerate(plan.numbers, start=1)]
+    rounds = max(p.round for p in plan.pairings)
+    lines.append(f"**Round 1** of {rounds} · {when(plan.starts[1])}")
+    lines += [
+        f"{p.board}. {name(p.white)} – {name(p.black)}" for p in plan.pairings if p.round == 1
+    ]
+    return embeds(f"{plan.event.name}: draw", lines)
+
+
+def knockout_preview(plan: KnockoutPlan) -> list[Embed]:
+    """CCT-8c: the seeds and quarter-finals."""
+    lines = [f"{i}. {name(s)}" for i, s in enumerate(plan.seeds, start=1)]
+    lines += [f"{tie}: {name(a)} – {name(b)}" for tie, a, b in plan.quarter_finals]
+    if plan.lots_seed:
+        lines.append(f"Remaining ties drawn by lot, seed `{plan.lots_seed}` (CORE-3).")
+    return embeds(f"{plan.event.name}: knock-out (CCT-8c)", lines)
+
+
+def pairings(read: EventRead, lines: Sequence[PairingLine], starts: dict[int, Any]) -> list[Embed]:
+    """CCT-8a: pairings with results so far."""
+    out: list[str] = []
+    current = 0
+    for line in lines:
+        if line.round != current:
+            current = line.round
+            out.append(f"**Round {line.round}** · {when(starts[line.round])}")
+        result = "" if line.game is None else f" {result_text(line.game.result)}"
+        state = (
+            ""
+            if line.game is None or line.game.status.value in ("open", "confirmed", "decided")
+            else f" ({line.game.status.value})"
+        )
+        out.append(f"{line.board}. {name(line.white)} – {name(line.black)}{result}{state}")
+    return embeds(f"{read.loaded.record.name}: pairings", out)
+
+
+def _match_scores(status: ContestStatus) -> str:
+    parts = []
+    for m in status.matches:
+        state = "" if m.outcome is not MatchOutcome.IN_PROGRESS else " (playing)"
+        parts.append(f"day {m.match_no} {score(m.first)}–{score(m.second)}{state}")
+    if status.playoff is not None:
+        parts.append(f"play-off {score(status.playoff[0])}–{score(status.playoff[1])}")
+    return ", ".join(parts) or "not started"
+
+
+def next_line(status: ContestStatus | None, upcoming: GameTarget | None, winner: str | None) -> str:
+    """What comes next in a contest: the game with colours and time control, a choice due,
+    or the winner."""
+    if winner is not None:
+        return f"won by **{name(winner)}**"
+    if status is not None and status.winner is not None:
+        return f"won by **{name(status.winner)}**"
+    if status is not None and status.choice_required is not None:
+        return f"waits for the {status.choice_required.value} (`/series choose`, CCT-8e)"
+    if upcoming is not None:
+        control = f", {upcoming.time_control}" if upcoming.time_control else ""
+        waiting = "" if upcoming.row is None else f" ({STATUS_WORDS[upcoming.row.status.value]})"
+        return (
+            f"next: {name(upcoming.name)} — White {name(upcoming.white)}, Black "
+            f"{name(upcoming.black)}{control}{waiting}"
+        )
+    return "…"
+
+
+def bracket(found: Bracket) -> list[Embed]:
+    """CCT-8c-e: each known round, its score and what comes next."""
+    lines = []
+    for tie, state in found.ties.items():
+        key = ROUND_NAMES[tie]
+        higher, lower = str(state.pairing.higher), str(state.pairing.lower)
+        scores = "recorded" if state.status is None else _match_scores(state.status)
+        winner = None if state.record is None else str(state.record.winner)
+        lines.append(
+            f"**{key}** {name(higher)} – {name(lower)}: {scores}; "
+            + next_line(state.status, found.next_games.get(key), winner)
+        )
+    return embeds(f"{found.read.loaded.record.name}: knock-out", lines)
+
+
+def event_card(read: EventRead) -> list[Embed]:
+    """`/event show`."""
+    record = read.loaded.record
+    lines = [
+        f"Tour: {name(read.tour)}; {record.type.value}, {record.size} players, from "
+        f"{record.start.isoformat()}",
+        f"Status: {record.status}; players entered: {len(read.loaded.players)}",
+        f"3rd-place match: {'yes' if record.third_place_match else 'no'}; tie-breaks: "
+        f"{record.reading.value}",
+    ]
+    if record.drawn_at is not None:
+        lines.append(
+            f"Draw: {'seed `' + record.draw_seed + '`' if record.draw_seed else 'numbers given'}"
+            f" ({when(record.drawn_at)})"
+        )
+        lines += [f"{p.pairing_no}. {name(p.name)}" for p in read.loaded.by_pairing]
+    else:
+        lines += [f"- {name(p.name)}" for p in read.loaded.players]
+    settled = sum(1 for g in read.loaded.games if g.status.settled)
+    lines.append(f"Games settled: {settled}")
+    finished = played_event(read.loaded.facts) if record.type is not EventType.FINALS else None
+    if finished is not None:
+        table = finished.points_table or read.rules.points_table(record.type)
+        assert table is not None
+        report = event_report(finished, table)
+        lines.append("**Placings** (CCT-8c) and tour points (CCT-6):")
+        lines += [
+            f"{place}. {name(p.player)} — {p.points} points"
+            for (place, _), p in zip(report.placings, report.points, strict=True)
+        ]
+    return embeds(record.name, lines)
+
+
+def calendar(read: EventRead, days: Sequence[CalendarDay]) -> list[Embed]:
+    """The event's days with their session starts."""
+    lines = [f"Day {d.day} · {when(d.start)} · {d.what}" for d in days]
+    return embeds(f"{read.loaded.record.name}: calendar", lines)
+
+
+def game_line(target: GameTarget) -> str:
+    """A game with its players and colours."""
+    return f"{name(target.name)}: White {name(target.white)}, Black {name(target.black)}"
+
+
+def game_card(card: GameCard) -> list[Embed]:
+    """`/game show`."""
+    t = card.target
+    lines = [game_line(t)]
+    if t.time_control is not None:
+        lines.append(f"Time control: {t.time_control} (CCT-7)")
+    row = t.row
+    if row is None:
+        lines.append("Not reported yet.")
+    else:
+        lines.append(f"Result: {result_text(row.result)} — {STATUS_WORDS[row.status.value]}")
+        if row.source:
+            lines.append(
+                f"Source: {row.source}"
+                + (" (PGN)" if row.has_pgn else "")
+                + (
+                    f", {row.source_ref}"
+                    if row.source_ref and row.source_ref.startswith("http")
+                    else ""
+                )
+            )
+        if row.early_draw:
+            lines.append("CCT-7 flag: drawn before both sides completed move 40.")
+    for o in card.overrides:
+        lines.append(
+            f"Override ({when(o.decided_at)}): {result_text(o.old_result)} → "
+            f"{result_text(o.new_result)}, {o.ground}: {name(o.explanation)} (CCT-9)"
+        )
+    return embeds(f"{card.read.loaded.record.name}: {t.name}", lines)
+
+
+def series_card(card: SeriesCard) -> list[Embed]:
+    """`/series show`: games, scores, what comes next."""
+    lines = [f"{name(card.first)} – {name(card.second)}"]
+    if card.status is not None:
+        lines.append(_match_scores(card.status))
+    loaded = card.read.loaded
+    for g in card.games:
+        white, black = loaded.names[g.white_id], loaded.names[g.black_id]
+        lines.append(
+            f"{name(loaded.game_name(g))}: {name(white)} – {name(black)} "
+            f"{result_text(g.result)} ({g.status.value})"
+        )
+    lines.append(next_line(card.status, card.next_game, card.recorded_winner))
+    return embeds(f"{card.read.loaded.record.name}: {card.name}", lines)
+
+
+def incidents(event: str, found: Sequence[Incident], players: dict[int, str]) -> list[Embed]:
+    """CCT-10: the event's incidents and rulings."""
+    lines = [
+        f"{i.id}. {name(i.game)} — {name(players.get(i.player_id, '?'))}, "
+        f"{i.clock_seconds} s on the clock: {i.outcome} ({i.reason}) · {when(i.recorded_at)}"
+        for i in found
+    ]
+    return embeds(f"{event}: incidents (CCT-10)", lines, "No incidents.")
+
+
+def appeals(event: str, found: Sequence[Appeal], players: dict[int, str]) -> list[Embed]:
+    """CCT-11: the event's appeals, deadlines and decisions."""
+    lines = []
+    for a in found:
+        decided = "" if a.status == "open" else f" — {a.status}: {name(a.reason or '')}"
+        lines.append(
+            f"{a.id}. {name(a.game)} by {name(players.get(a.player_id, '?'))}, lodged "
+            f"{when(a.lodged_at)} (deadline {when(a.deadline)}): {name(a.text[:200])}{decided}"
+        )
+    return embeds(f"{event}: appeals (CCT-11)", lines, "No appeals.")
+
+
+def reported(game: TourGame, title: str, white: str, black: str) -> str:
+    """The line after a report: the result and where it stands."""
+    return (
+        f"{name(title)} ({name(white)} – {name(black)}): {result_text(game.result)}, "
+        f"{STATUS_WORDS[game.status.value]}."
+    )

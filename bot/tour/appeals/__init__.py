@@ -1,0 +1,1 @@
+"""Fair-play appeals (CCT-11)."""

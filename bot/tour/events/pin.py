@@ -1,0 +1,85 @@
+"""An event's pinned message: its preliminary standings, then (once the knock-out started)
+its bracket — or the Finals table — posted through the outbox and edited in the unit of
+work of every change to the event (`refresh_pin`), so it always shows the stored facts.
+A change made before the pin's message reached Discord is shown by the next change's edit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.app.actor import Actor, Role
+from bot.app.errors import UserError
+from bot.rendering import tour_replies
+from bot.rendering.tour_standings_embeds import finals_embeds, preliminary_embeds
+from bot.tour import views
+from bot.tour.events.reads import Bracket, EventRead
+from bot.tour.games.targets import knockout_ties, open_targets
+from bot.tour.references import find_event, find_tour
+from bot.tour.store import LoadedEvent, load_event, load_tour
+from core.tour.event_facts import finals_table, preliminary_standings
+from core.tour.ranking import EventType
+from storage.guild import GuildStore, GuildView, UnitOfWork
+from storage.tour_events import TourEventRecord
+
+
+async def pin_embeds(view: GuildView, record: TourEventRecord) -> list[dict[str, Any]]:
+    """What the event's pin shows now (at most one page)."""
+    tour = await find_tour(view, record.tour_id)
+    loaded = await load_event(view, record)
+    read = EventRead(loaded, tour.rules, tour.name)
+    if record.type is EventType.FINALS:
+        return await _finals(view, loaded)
+    if record.drawn_at is None:
+        return tour_replies.event_card(read)[:1]
+    ties = knockout_ties(loaded)
+    if ties:
+        nexts = {t.contest or "": t for t in open_targets(loaded) if t.stage == "knockout"}
+        return tour_replies.bracket(Bracket(read, ties, nexts))[:1]
+    rows = preliminary_standings(loaded.facts)
+    return [dict(preliminary_embeds(views.preliminary(loaded, rows))[0].to_dict())]
+
+
+async def _finals(view: GuildView, loaded: LoadedEvent) -> list[dict[str, Any]]:
+    if not loaded.facts.players:
+        return tour_replies.event_card(
+            EventRead(loaded, (await find_tour(view, loaded.record.tour_id)).rules, "")
+        )[:1]
+    tour = await load_tour(view, await find_tour(view, loaded.record.tour_id))
+    finals = next(e for e in tour.events if e.record.id == loaded.record.id)
+    bonus = {str(p): b for p, b in tour.finals_bonus(finals).items()}
+    table = finals_table(finals.facts, bonus)
+    return [dict(finals_embeds(views.finals(loaded.record.name, table))[0].to_dict())]
+
+
+async def pin_event(store: GuildStore, actor: Actor, event: str, channel_id: int) -> str:
+    """Post the event's pin to `channel_id` (replacing an earlier pin); returns the event's
+    name."""
+    actor.require(Role.HQ)
+    async with store.change(actor.user_id, "event.pin", f"event:{event}") as uow:
+        view = uow.view()
+        record = await find_event(view, event)
+        embeds = await pin_embeds(view, record)
+        message = await uow.outbox.post(channel_id, embeds=embeds)
+        uow.tour_events.bump(record.id)  # its record now says it is pinned
+        await uow.tour_events.add_pin(record.id, channel_id, message.id, actor.user_id)
+        return record.name
+
+
+async def refresh_pin(uow: UnitOfWork, event_id: int, pinned: bool = True) -> bool:
+    """Edit the event's pin to show this unit of work's change (True when an edit was
+    queued; nothing when the event has no pin or its message is not in Discord yet). Call it
+    after the change bumped the event; `pinned` False (the event record says it has no pin)
+    skips the look-up."""
+    if not pinned:
+        return False
+    pin = await uow.tour_events.pin(event_id)
+    if pin is None or pin.message_id is None:
+        return False
+    view = uow.view()
+    record = await view.tour_events.get(event_id)
+    if record is None:
+        raise UserError("The pinned event is gone.")
+    embeds = await pin_embeds(view, record)
+    await uow.outbox.post(pin.channel_id, embeds=embeds, edit_of=pin.message_id)
+    await uow.tour_events.pin_rendered(event_id, pin.event_version)
+    return True

@@ -1,0 +1,337 @@
+"""Event use cases: an event created in a tour with its rules frozen (CCT-2, CCT-16),
+players entered and taken out before the draw, the drawing of lots for pairing numbers and
+the Berger pairings it gives (CORE-1, CCT-8a; preview, then confirm), and the knock-out built
+from the final preliminary order (CCT-8b, CCT-8c; preview, then confirm). One unit of work
+each, audited; the draw's pairings are announced in the same unit of work."""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from bot.app.actor import Actor, Role
+from bot.app.errors import UserError
+from bot.app.inputs import NAME_LIMIT, clean_text, named, optional_text, shown
+from bot.rendering import tour_cards
+from bot.runtime.announce import announce
+from bot.tour.events.pin import refresh_pin
+from bot.tour.references import find_event, find_tour
+from bot.tour.schedule import round_starts
+from bot.tour.store import load_event
+from core.berger import MAX_PLAYERS, MIN_PLAYERS, draw_lots
+from core.standings import PlayerStanding
+from core.tiebreaks import DeReading
+from core.tour.event_facts import (
+    Pairing,
+    preliminary_complete,
+    preliminary_standings,
+    round_robin,
+)
+from core.tour.knockout import QUARTER_FINALS
+from core.tour.preliminary import ties_for_places_going_on
+from core.tour.ranking import KNOCKOUT_PLACES, EventType
+from core.tour.timecontrols import DEFAULT_TIME_CONTROLS
+from storage.guild import GuildStore, UnitOfWork
+from storage.tour_events import NewEvent, TourEventRecord
+from storage.tour_games import NewGame
+from storage.tours import TourPlayer
+
+SEED_LIMIT = 100
+"""Characters of a draw seed."""
+
+
+def new_seed() -> str:
+    """CCT-8a: a fresh random seed for a drawing of lots (shown and stored with the draw)."""
+    return secrets.token_hex(6)
+
+
+@dataclass(frozen=True)
+class EntryChanged:
+    """A player entered in or taken out of an event, and how many it has now."""
+
+    event: TourEventRecord
+    player: TourPlayer
+    players: int
+
+
+@dataclass(frozen=True)
+class DrawPlan:
+    """CCT-8a: a draw — its seed (None: numbers given), the players by pairing number, the
+    Berger pairings they give and their sessions' starts; `stored` once confirmed."""
+
+    event: TourEventRecord
+    seed: str | None
+    numbers: tuple[str, ...]
+    pairings: tuple[Pairing, ...]
+    starts: dict[int, dt.datetime]
+    stored: bool
+
+
+@dataclass(frozen=True)
+class KnockoutPlan:
+    """CCT-8c: the knock-out from the final preliminary order: standings, the 8 seeds, the
+    quarter-finals (higher-ranked first); `stored` once confirmed."""
+
+    event: TourEventRecord
+    standings: tuple[PlayerStanding, ...]
+    seeds: tuple[str, ...]
+    quarter_finals: tuple[tuple[str, str, str], ...]
+    lots_seed: str | None
+    stored: bool
+
+
+def _start(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise UserError(f"{shown(text)} is not a date: write it as YYYY-MM-DD.") from None
+
+
+async def create_event(
+    store: GuildStore,
+    actor: Actor,
+    tour: str,
+    name: str,
+    event_type: EventType,
+    start: str,
+    *,
+    players: int | None = None,
+    third_place_match: bool = True,
+    tiebreaks: DeReading = DeReading.CCT,
+) -> TourEventRecord:
+    """CCT-2/CCT-16: a new event, last of its tour, with the tour's size for its type
+    (unless `players`), its points table and time controls frozen. The Finals come last
+    and once."""
+    actor.require(Role.HQ)
+    title = clean_text(name, "event name", NAME_LIMIT)
+    day = _start(start)
+    async with store.change(actor.user_id, "event.create", f"tour:{tour}") as uow:
+        record = await find_tour(uow.view(), tour)
+        rules = record.rules
+        size = rules.sizes[event_type] if players is None else players
+        if not MIN_PLAYERS <= size <= MAX_PLAYERS:
+            raise UserError(
+                f"An event has {MIN_PLAYERS} to {MAX_PLAYERS} players (Berger tables), not {size}."
+            )
+        if event_type is not EventType.FINALS and size < KNOCKOUT_PLACES:
+            raise UserError(
+                f"A {event_type.value} event needs at least {KNOCKOUT_PLACES} players for its "
+                "knock-out (CCT-8c)."
+            )
+        existing = await uow.tour_events.of_tour(record.id)
+        if any(e.type is EventType.FINALS for e in existing):
+            raise UserError(
+                f"{named(record.name)} has its Finals already: they are the tour's last event "
+                "(CCT-2)."
+            )
+        if any(e.name.casefold() == title.casefold() for e in existing):
+            raise UserError(f"{named(record.name)} has an event named {named(title)} already.")
+        event = NewEvent(
+            title,
+            event_type,
+            size,
+            day,
+            third_place_match,
+            tiebreaks,
+            rules.points_table(event_type),
+            DEFAULT_TIME_CONTROLS,
+        )
+        return await uow.tour_events.create(record.id, event, created_by=actor.user_id)
+
+
+async def _event_in_setup(uow: UnitOfWork, reference: str | int) -> TourEventRecord:
+    event = await find_event(uow.view(), reference)
+    if event.drawn_at is not None:
+        raise UserError(
+            f"The draw of {named(event.name)} is made: its players cannot change (CCT-8a)."
+        )
+    return event
+
+
+async def add_player(
+    store: GuildStore, actor: Actor, event: str, player: str, user_id: int | None = None
+) -> EntryChanged:
+    """Enter a player in an event before the draw: a tour player of that name (made when new)
+    linked to `user_id` when given."""
+    actor.require(Role.HQ)
+    name = clean_text(player, "player name", NAME_LIMIT)
+    async with store.change(actor.user_id, "event.player_add", f"event:{event}") as uow:
+        record = await _event_in_setup(uow, event)
+        entered = await uow.tour_events.players(record.id)
+        if len(entered) >= record.size:
+            raise UserError(f"{named(record.name)} has its {record.size} players already.")
+        found = await uow.tours.player_by_name(record.tour_id, name)
+        if user_id is not None:
+            other = await uow.tours.player_of_user(record.tour_id, user_id)
+            if other is not None and (found is None or other.id != found.id):
+                raise UserError(f"<@{user_id}> is {named(other.name)} in this tour already.")
+        if found is None:
+            found = await uow.tours.add_player(record.tour_id, name, user_id=user_id)
+        elif user_id is not None and found.user_id not in (None, user_id):
+            raise UserError(
+                f"{named(found.name)} is linked to another member: use `/tour link` first."
+            )
+        elif user_id is not None and found.user_id is None:
+            await uow.tours.link(found.id, user_id)
+        if any(p.player_id == found.id for p in entered):
+            raise UserError(f"{named(found.name)} plays in {named(record.name)} already.")
+        await uow.tour_events.add_player(record, found.id)
+        linked = await uow.tours.player(found.id)
+        assert linked is not None
+        return EntryChanged(record, linked, len(entered) + 1)
+
+
+async def remove_player(store: GuildStore, actor: Actor, event: str, player: str) -> EntryChanged:
+    """Take a player out of an event before the draw (the tour player stays)."""
+    actor.require(Role.HQ)
+    name = clean_text(player, "player name", NAME_LIMIT)
+    async with store.change(actor.user_id, "event.player_remove", f"event:{event}") as uow:
+        record = await _event_in_setup(uow, event)
+        found = await uow.tours.player_by_name(record.tour_id, name)
+        if found is None or not await uow.tour_events.remove_player(record.id, found.id):
+            raise UserError(f"{named(name)} does not play in {named(record.name)}.")
+        left = await uow.tour_events.players(record.id)
+        return EntryChanged(record, found, len(left))
+
+
+def _given_order(text: str, names: Sequence[str]) -> tuple[str, ...]:
+    """Pairing numbers drawn elsewhere: every player once, in number order."""
+    given = [part.strip() for part in text.split(",") if part.strip()]
+    by_key = {n.casefold(): n for n in names}
+    order = []
+    for part in given:
+        if part.casefold() not in by_key:
+            raise UserError(f"{shown(part)} does not play in this event.")
+        order.append(by_key[part.casefold()])
+    if len(set(order)) != len(order):
+        raise UserError("A player is listed twice in `order`.")
+    if len(order) != len(names):
+        raise UserError(f"`order` lists {len(order)} players; the event has {len(names)}.")
+    return tuple(order)
+
+
+async def draw_event(
+    store: GuildStore,
+    actor: Actor,
+    event: str | int,
+    *,
+    seed: str | None = None,
+    order: str | None = None,
+    confirm: bool,
+) -> DrawPlan:
+    """CCT-8a: the drawing of lots for pairing numbers from `seed` (generated when not
+    given) over the players in entry order — or the numbers drawn elsewhere (`order`) — and
+    the Berger pairings they give (CORE-1). Without `confirm` nothing is stored (the preview);
+    with it the numbers, the seed and every pairing are stored and announced."""
+    actor.require(Role.HQ)
+    lots = optional_text(seed, "seed", SEED_LIMIT)
+    if lots is not None and order is not None:
+        raise UserError("Give either a `seed` or the `order` drawn elsewhere, not both.")
+    if lots is None and order is None:
+        lots = new_seed()
+    async with store.change(actor.user_id, "event.draw", f"event:{event}") as uow:
+        record = await _event_in_setup(uow, event)
+        tour = await find_tour(uow.view(), record.tour_id)
+        entered = await uow.tour_events.players(record.id)
+        if len(entered) != record.size:
+            raise UserError(
+                f"{named(record.name)} has {len(entered)} of its {record.size} players: the draw "
+                "needs them all."
+            )
+        names = [p.name for p in entered]
+        numbers = draw_lots(names, lots) if lots is not None else _given_order(order or "", names)
+        pairings = round_robin(numbers)
+        starts = round_starts(record, tour.rules, max(p.round for p in pairings))
+        plan = DrawPlan(record, lots, tuple(numbers), pairings, starts, confirm)
+        if not confirm:
+            uow.abandon()
+            return plan
+        ids = {p.name: p.player_id for p in entered}
+        await uow.tour_events.record_draw(
+            record.id, lots, {ids[n]: no for no, n in enumerate(numbers, start=1)}, actor.user_id
+        )
+        if record.type is not EventType.FINALS:
+            await uow.tour_games.add_many(
+                record.tour_id,
+                record.id,
+                [
+                    NewGame(
+                        "preliminary", ids[str(p.white)], ids[str(p.black)], None, p.round, p.board
+                    )
+                    for p in pairings
+                ],
+            )
+        uow.details["numbers"] = list(numbers)
+        await _announce_embeds(uow, tour_cards.pairings_embeds(record.name, pairings, starts))
+        return plan
+
+
+async def start_knockout(
+    store: GuildStore,
+    actor: Actor,
+    event: str | int,
+    *,
+    lots: str | None = None,
+    confirm: bool,
+) -> KnockoutPlan:
+    """CCT-8c: the knock-out built from the final preliminary order — refused while a
+    preliminary game is open or a tie for a place that goes on (or earns tour points) is
+    unresolved; `lots` orders a drawing of lots for ties left after every criterion (CORE-3).
+    Preview without `confirm`; with it the seeds are frozen."""
+    actor.require(Role.HQ)
+    lots_seed = optional_text(lots, "lots seed", SEED_LIMIT)
+    async with store.change(actor.user_id, "event.start_knockout", f"event:{event}") as uow:
+        view = uow.view()
+        record = await find_event(view, event)
+        if record.type is EventType.FINALS:
+            raise UserError("The Finals have no knock-out: they are a round robin (CCT-8f).")
+        if record.knockout_started_at is not None or record.recorded:
+            raise UserError(f"The knock-out of {named(record.name)} has started already.")
+        if record.drawn_at is None:
+            raise UserError(f"{named(record.name)} has no draw yet (`/event draw`).")
+        loaded = await load_event(view, record)
+        facts = loaded.facts
+        if not preliminary_complete(facts):
+            open_games = len(round_robin(facts.players)) - len(facts.prelim_games)
+            raise UserError(
+                f"{open_games} preliminary game(s) of {named(record.name)} have no settled "
+                "result yet: the knock-out starts from the final order (CCT-8c)."
+            )
+        if lots_seed is not None:
+            facts = replace(facts, lots_seed=lots_seed)
+        rows = preliminary_standings(facts)
+        ties = ties_for_places_going_on(rows, facts.places_that_count)
+        if ties:
+            groups = "; ".join(", ".join(str(p) for p in group) for group in ties)
+            raise UserError(
+                f"Still tied after every CCT-8b criterion: {groups}. A place that goes on or "
+                "earns tour points cannot be shared: give `lots` (a drawing of lots) or "
+                "decide it by play-off first."
+            )
+        seeds = tuple(str(row.player) for row in rows[:KNOCKOUT_PLACES])
+        quarters = tuple(
+            (tie.value, seeds[a - 1], seeds[b - 1]) for tie, (a, b) in QUARTER_FINALS.items()
+        )
+        plan = KnockoutPlan(record, rows, seeds, quarters, lots_seed, confirm)
+        if not confirm:
+            uow.abandon()
+            return plan
+        ids = loaded.ids
+        await uow.tour_events.start_knockout(
+            record.id, [ids[s] for s in seeds], lots_seed, actor.user_id
+        )
+        await refresh_pin(uow, record.id, record.pinned)
+        await announce(uow, tour_cards.knockout_started(record.name, quarters))
+        return plan
+
+
+async def _announce_embeds(uow: UnitOfWork, embeds: Sequence[dict[str, object]]) -> None:
+    """Post embeds to the announcements channel (nothing when none is set up), ten a message."""
+    settings = await uow.settings.get()
+    channel = settings.announcements_channel_id
+    if channel is None:
+        return
+    for start in range(0, len(embeds), 10):
+        await uow.outbox.post(channel, embeds=embeds[start : start + 10])

@@ -1,0 +1,375 @@
+"""The tour file door (formats/tour-file.md, with the extensions of docs/tour.md): a tour's
+stored facts written out — the tour's points tables, its Ambassadors, every finished Regular
+and Major event (preliminary games with pairing order, DE reading and drawing of lots; each
+knock-out round's day scores, play-off and winner) and the Finals (finalists, decided
+matches) — so `arbiter tour` on the file computes exactly what the bot shows; and a tour
+file read back as a new tour, historic events stored by their known results."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from fractions import Fraction
+from typing import Any
+
+from bot.app.actor import Actor, Role
+from bot.app.config import Config
+from bot.app.errors import UserError
+from bot.app.inputs import NAME_LIMIT, clean_text, named
+from bot.formats.tour_file import (
+    EventModel,
+    FinalsModel,
+    KnockoutModel,
+    TourFileError,
+    parse_tour_file,
+    points_table,
+)
+from bot.tour.game_names import ROUND_NAMES, TIE_OF, finals_key
+from bot.tour.references import find_tour
+from bot.tour.store import LoadedEvent, LoadedTour, load_event, load_tour
+from core.points import decimal_text
+from core.results import Result
+from core.tiebreaks import DeReading
+from core.tour.event_facts import knockout_state, preliminary_order, round_robin
+from core.tour.knockout import (
+    ContestStatus,
+    blitz_decides,
+    finished_match,
+    series_decided_by_matches,
+)
+from core.tour.ranking import KNOCKOUT_PLACES, EventType, PointsTable
+from core.tour.rules import TourRules
+from core.tour.timecontrols import DEFAULT_TIME_CONTROLS, Phase
+from storage.guild import GuildStore, UnitOfWork
+from storage.tour_codecs import table_data
+from storage.tour_events import NewEvent
+from storage.tour_games import NewGame
+from storage.tours import TourRecord
+
+EVENT_LENGTH = dt.timedelta(days=8)
+"""CCT-2: an event's last day is 8 days after its first (9 days)."""
+
+
+def _table(table: PointsTable) -> dict[str, Any]:
+    data = table_data(table)
+    data.pop("label")
+    return data
+
+
+def _pair(first: object, second: object) -> str:
+    return f"{decimal_text(first)}-{decimal_text(second)}"  # type: ignore[arg-type]
+
+
+def _knockout_round(status: ContestStatus, key: str, higher: str, lower: str) -> dict[str, Any]:
+    """A knock-out round as the tour file writes it, from its replayed games (CCT-8d)."""
+    entry: dict[str, Any] = {"round": key, "a": higher, "b": lower}
+    entry["days"] = [_pair(m.first, m.second) for m in status.matches]
+    if status.playoff is not None and status.decided_by is not Phase.RAPID:
+        playoff: dict[str, Any] = {"blitz": _pair(*status.playoff)}
+        if status.decided_by is Phase.ARMAGEDDON:
+            playoff["armageddon"] = "a" if status.winner == higher else "b"
+        entry["playoff"] = playoff
+    entry["winner"] = str(status.winner)
+    return entry
+
+
+def _recorded_round(data: dict[str, Any], key: str, names: dict[int, str]) -> dict[str, Any]:
+    """A knock-out round imported by its known result, written back as it was read."""
+    entry: dict[str, Any] = {"round": key, "a": names[data["a"]], "b": names[data["b"]]}
+    for field in ("days", "playoff"):
+        if data.get(field) is not None:
+            entry[field] = data[field]
+    entry["winner"] = names[data["winner"]]
+    if data.get("walkover"):
+        entry["walkover"] = True
+    return entry
+
+
+def _event_document(event: LoadedEvent) -> dict[str, Any]:
+    record, facts = event.record, event.facts
+    document: dict[str, Any] = {
+        "name": record.name,
+        "type": record.type.value,
+        "start": record.start.isoformat(),
+        "end": (record.start + EVENT_LENGTH).isoformat(),
+        "third_place_match": record.third_place_match,
+    }
+    if record.points is not None:
+        document["points"] = _table(record.points)
+    if facts.recorded_order is not None:
+        document["preliminary"] = {"order": [str(p) for p in facts.recorded_order]}
+    else:
+        preliminary: dict[str, Any] = {
+            "players": [str(p) for p in facts.players],
+            "games": [
+                {"round": g.round, "white": g.white, "black": g.black, "result": g.result.value}
+                for g in sorted(facts.prelim_games, key=lambda g: (g.round, str(g.white)))
+            ],
+            "tiebreaks": facts.reading.value,
+        }
+        if facts.lots_seed is not None:
+            preliminary["lots"] = facts.lots_seed
+        document["preliminary"] = preliminary
+    rounds = []
+    for tie, state in knockout_state(facts).ties.items():
+        key = ROUND_NAMES[tie]
+        recorded = event.contests.get(key)
+        if state.status is None and recorded is not None and recorded.recorded is not None:
+            rounds.append(_recorded_round(recorded.recorded, key, dict(event.names)))
+        elif state.status is not None:
+            rounds.append(
+                _knockout_round(
+                    state.status, key, str(state.pairing.higher), str(state.pairing.lower)
+                )
+            )
+    document["knockout"] = rounds
+    return document
+
+
+def tour_document(loaded: LoadedTour) -> dict[str, Any]:
+    """The tour file of the tour's stored facts (finished events only: an event still being
+    played has no placings yet)."""
+    rules = loaded.rules
+    document: dict[str, Any] = {
+        "name": loaded.record.name,
+        "rules": {"points": {kind.value: _table(table) for kind, table in rules.points.items()}},
+        "ambassadors": list(loaded.ambassadors),
+        "events": [_event_document(e) for e in loaded.events if e.record.id in loaded.played],
+    }
+    finals = loaded.finals()
+    tour = loaded.tour()
+    if finals is not None and tour.finals is not None:
+        document["finals"] = {
+            "players": [str(p) for p in tour.finals.players],
+            "matches": [
+                {
+                    "a": str(m.a),
+                    "b": str(m.b),
+                    "winner": str(m.winner),
+                    "decided": "rapid" if m.rapid else "tiebreak",
+                }
+                for m in tour.finals.matches
+            ],
+        }
+    return document
+
+
+def file_name(tour: str) -> str:
+    """A safe attachment name for the tour's file."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", tour).strip("-.") or "tour"
+    return f"{stem[:60]}.tour.json"
+
+
+async def export_tour_file(store: GuildStore, tour: str) -> tuple[str, bytes]:
+    """`/tour export` and `arbiter tour export`: (file name, JSON bytes)."""
+    async with store.read() as view:
+        record = await find_tour(view, tour)
+        loaded = await load_tour(view, record)
+    data = json.dumps(tour_document(loaded), indent=2, ensure_ascii=False) + "\n"
+    return file_name(record.name), data.encode()
+
+
+def _no_trf(path: object) -> bytes:
+    raise ValueError("a tour file read in Discord cannot name a TRF file: give `order` or `games`")
+
+
+async def import_tour_file(
+    store: GuildStore, actor: Actor, config: Config, data: bytes, name: str | None = None
+) -> TourRecord:
+    """`/tour import`: a tour file stored as a new tour (named `name`, default the file's):
+    its events with their known results, the Finals with their decided matches, its
+    Ambassadors — one unit of work; a bad file is refused naming its first problems."""
+    actor.require(Role.HQ)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UserError("The tour file is not UTF-8 text.") from None
+    try:
+        model, _, tables = parse_tour_file(text, read=_no_trf)
+    except TourFileError as error:
+        first = "; ".join(f"{where}: {what}" for where, what in error.problems[:3])
+        more = f" (and {len(error.problems) - 3} more)" if len(error.problems) > 3 else ""
+        raise UserError(f"The tour file cannot be used: {first}{more}.") from None
+    title = clean_text(name if name is not None else model.name, "tour name", NAME_LIMIT)
+    base = config.rules.cct.tour_rules(config.timezones.appeals)
+    rules = TourRules(
+        base.sizes,
+        base.qualifying_top,
+        tables,
+        base.appeal_deadline,
+        base.appeal_zone,
+        base.reconnect_seconds,
+        base.confirm_hours,
+        base.session_start,
+        base.ambassador_pool,
+    )
+    async with store.change(actor.user_id, "tour.import", f"tour:{title}") as uow:
+        if await uow.tours.by_name(title) is not None:
+            raise UserError(f"A tour named {named(title)} exists already.")
+        tour = await uow.tours.create(title, rules, created_by=actor.user_id)
+        ids: dict[str, int] = {}
+        last = dt.date(2000, 1, 1)
+        for event in model.events:
+            last = await _import_event(uow, tour, event, tables, ids) or last
+        if model.finals is not None:
+            await _import_finals(uow, tour, model.finals, ids, last + dt.timedelta(days=9))
+        for ambassador in model.ambassadors:
+            player = await _player(uow, tour, ambassador, ids)
+            await uow.tours.set_ambassador(player, True)
+        return tour
+
+
+async def _player(uow: UnitOfWork, tour: TourRecord, name: str, ids: dict[str, int]) -> int:
+    if name not in ids:
+        ids[name] = (await uow.tours.add_player(tour.id, name)).id
+    return ids[name]
+
+
+async def _import_event(
+    uow: UnitOfWork,
+    tour: TourRecord,
+    model: EventModel,
+    tables: dict[EventType, PointsTable],
+    ids: dict[str, int],
+) -> dt.date:
+    """One Regular or Major event with its known results."""
+    kind = EventType(model.type)
+    prelim = model.preliminary
+    names = list(prelim.players or prelim.order or ())
+    start = dt.date.fromisoformat(model.start) if model.start else dt.date(2000, 1, 1)
+    table = points_table(model.points, f"{model.name} table") if model.points else tables[kind]
+    record = await uow.tour_events.create(
+        tour.id,
+        NewEvent(
+            model.name,
+            kind,
+            len(names),
+            start,
+            model.third_place_match,
+            DeReading(prelim.tiebreaks),
+            table,
+            DEFAULT_TIME_CONTROLS,
+        ),
+    )
+    for player in names:
+        await uow.tour_events.add_player(record, await _player(uow, tour, player, ids))
+    if prelim.games is not None:
+        await uow.tour_events.record_draw(
+            record.id, None, {ids[p]: n for n, p in enumerate(names, start=1)}, None
+        )
+        pairings = {frozenset((str(p.white), str(p.black))): p for p in round_robin(tuple(names))}
+        await uow.tour_games.add_many(
+            tour.id,
+            record.id,
+            [
+                NewGame(
+                    "preliminary",
+                    ids[g.white],
+                    ids[g.black],
+                    None,
+                    g.round,
+                    pairings[frozenset((g.white, g.black))].board
+                    if frozenset((g.white, g.black)) in pairings
+                    else 1,
+                    result=Result(g.result),
+                )
+                for g in prelim.games
+            ],
+        )
+        loaded_order = await _order_of(uow, record.id)
+        await uow.tour_events.start_knockout(
+            record.id, [ids[p] for p in loaded_order[:KNOCKOUT_PLACES]], prelim.lots, None
+        )
+    else:
+        order = names
+        await uow.tour_events.record_results(
+            record.id,
+            {ids[p]: place for place, p in enumerate(order, start=1)},
+            [ids[p] for p in order[:KNOCKOUT_PLACES]],
+        )
+    await uow.tour_games.record_contests(
+        record.id,
+        [
+            (
+                ROUND_NAMES[TIE_OF[k.round.casefold()]],
+                {
+                    "a": ids[k.a],
+                    "b": ids[k.b],
+                    "winner": ids[_winner(k)],
+                    "walkover": k.walkover,
+                    "days": k.days,
+                    "playoff": None
+                    if k.playoff is None
+                    else k.playoff.model_dump(exclude_none=True),
+                },
+            )
+            for k in model.knockout
+        ],
+    )
+    return start
+
+
+def _winner(k: KnockoutModel) -> str:
+    """A knock-out round's winner as the file decides it (validated by the adapter)."""
+    if k.winner is not None:
+        return str(k.winner)
+    if k.playoff is not None and k.playoff.armageddon is not None:
+        return str(k.a if k.playoff.armageddon == "a" else k.b)
+    if k.days:
+        outcome = series_decided_by_matches(
+            [finished_match(*(Fraction(x) for x in d.split("-"))) for d in k.days]
+        )
+        if outcome is not None:
+            return str(k.a if outcome else k.b)
+    assert k.playoff is not None
+    blitz = blitz_decides(*(Fraction(x) for x in k.playoff.blitz.split("-")))
+    return str(k.a if blitz else k.b)
+
+
+async def _order_of(uow: UnitOfWork, event_id: int) -> list[str]:
+    """The preliminary order of an event just imported with its games (CCT-8b)."""
+    record = await uow.tour_events.get(event_id)
+    assert record is not None
+    loaded = await load_event(uow.view(), record)
+    return [str(p) for p in preliminary_order(loaded.facts)]
+
+
+async def _import_finals(
+    uow: UnitOfWork, tour: TourRecord, model: FinalsModel, ids: dict[str, int], start: dt.date
+) -> None:
+    """The Finals: the finalists in their order (their pairing numbers) and the decided
+    matches, each recorded on its Berger pairing (CCT-8f)."""
+    record = await uow.tour_events.create(
+        tour.id,
+        NewEvent(
+            "Finals",
+            EventType.FINALS,
+            len(model.players),
+            start,
+            False,
+            DeReading.CCT,
+            None,
+            DEFAULT_TIME_CONTROLS,
+        ),
+    )
+    for player in model.players:
+        await uow.tour_events.add_player(record, await _player(uow, tour, player, ids))
+    await uow.tour_events.record_draw(
+        record.id, None, {ids[p]: n for n, p in enumerate(model.players, start=1)}, None
+    )
+    by_pair = {
+        frozenset((str(p.white), str(p.black))): p for p in round_robin(tuple(model.players))
+    }
+    await uow.tour_games.record_contests(
+        record.id,
+        [
+            (
+                finals_key(
+                    by_pair[frozenset((m.a, m.b))].round, by_pair[frozenset((m.a, m.b))].board
+                ),
+                {"a": ids[m.a], "b": ids[m.b], "winner": ids[m.winner], "decided": m.decided},
+            )
+            for m in model.matches
+        ],
+    )

@@ -1,0 +1,105 @@
+"""A chess.com or lichess.org game link read into its PGN, outside any unit of work (network
+first, then the report), through the project's clients: a chess.com game found in the
+monthly archive of one of its players (their linked chess.com username; this month's and
+the last: `ChessComClient.player_games`), a lichess game among the exported games of its
+players (their linked lichess usernames: `LichessClient.user_games`). The game's URL is what
+stops it counting twice."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.app.config import Config
+from bot.app.errors import UserError
+from bot.app.inputs import shown
+from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
+from bot.lichess.client import LichessClient, LichessError, LichessNotFound
+from bot.tour.games.pgn import game_url
+
+
+@dataclass(frozen=True)
+class FetchedGame:
+    """A linked game: its URL as compared, and its PGN."""
+
+    url: str
+    pgn: str
+
+
+@dataclass(frozen=True)
+class Usernames:
+    """The site usernames of a game's two players (White first), as linked."""
+
+    chesscom: tuple[str, ...]
+    lichess: tuple[str, ...]
+
+
+def _months(now: dt.datetime) -> list[tuple[int, int]]:
+    first = now.date().replace(day=1)
+    previous = first - dt.timedelta(days=1)
+    return [(first.year, first.month), (previous.year, previous.month)]
+
+
+async def _chesscom(
+    client: ChessComClient | None, url: str, usernames: Sequence[str], now: dt.datetime
+) -> str:
+    if client is None:
+        raise UserError("chess.com is not reachable from this bot (no chess.com contact set).")
+    if not usernames:
+        raise UserError(
+            "Neither player has a chess.com username: an organiser sets it with `/tour link`."
+        )
+    for username in usernames:
+        for year, month in _months(now):
+            try:
+                archive = await client.player_games(username, year, month)
+            except ChessComNotFound:
+                continue
+            except ChessComError as error:
+                raise UserError(f"chess.com could not be read: {error}") from None
+            for game in archive.games:
+                if game_url(game.url or "") == url and game.pgn:
+                    return game.pgn
+    raise UserError(
+        f"{shown(url)} is not in this or last month's chess.com games of {', '.join(usernames)}."
+    )
+
+
+async def _lichess(config: Config, url: str, usernames: Sequence[str]) -> str:
+    if len(usernames) < 1:
+        raise UserError(
+            "Neither player has a lichess username: an organiser sets it with `/tour link`."
+        )
+    game_id = url.rsplit("/", 1)[-1]
+    vs = usernames[1] if len(usernames) > 1 else None
+    try:
+        async with LichessClient(config.lichess_settings()) as client:
+            games = await client.user_games(usernames[0], vs=vs)
+    except LichessNotFound:
+        games = []
+    except (LichessError, ValueError) as error:
+        raise UserError(f"lichess.org could not be read: {error}") from None
+    for game in games:
+        if game.id == game_id and game.pgn:
+            return game.pgn
+    raise UserError(f"{shown(url)} is not among the lichess games of {', '.join(usernames)}.")
+
+
+async def fetch_game(
+    chesscom: ChessComClient | None,
+    config: Config,
+    link: str,
+    usernames: Usernames,
+    now: dt.datetime,
+) -> FetchedGame:
+    """The PGN of the game at `link`, found through the players' linked usernames."""
+    url = game_url(link)
+    if url is None:
+        raise UserError(
+            f"{shown(link)} is not a chess.com or lichess.org game link "
+            "(https://lichess.org/… or https://www.chess.com/game/live/…)."
+        )
+    if url.startswith("https://lichess.org/"):
+        return FetchedGame(url, await _lichess(config, url, usernames.lichess))
+    return FetchedGame(url, await _chesscom(chesscom, url, usernames.chesscom, now))

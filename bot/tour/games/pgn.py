@@ -1,0 +1,106 @@
+"""A game's PGN (an attachment, or what a chess.com / lichess.org link gives) read for a
+report: its result, the CCT-7 early-draw check, whether its players match the game's, and
+the reference that stops the same game counting twice (its site URL, else a fingerprint)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+import chess.pgn
+
+from bot.app.errors import UserError
+from bot.app.inputs import shown
+from core.results import Result
+from core.tour.early_draws import EarlyDrawCheck, PgnError, check_early_draw, read_pgn
+
+PGN_LIMIT = 200_000
+"""Characters of a PGN a report reads (one game is a few thousand)."""
+_RESULTS = {"1-0": Result.WHITE_WIN, "0-1": Result.BLACK_WIN, "1/2-1/2": Result.DRAW}
+_GAME_URL = re.compile(
+    r"^(?:https?://)?(?:www\.)?(?P<site>chess\.com|lichess\.org)/(?P<path>[^?#\s]+)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class PgnGame:
+    """What a PGN says: result, the header players, the CCT-7 check, and its reference."""
+
+    text: str
+    result: Result
+    white: str
+    black: str
+    early_draw: EarlyDrawCheck
+    source_ref: str
+
+
+def game_url(text: str) -> str | None:
+    """A chess.com or lichess.org game URL as compared (`https://lichess.org/abcd1234`), or
+    None when `text` is not one."""
+    found = _GAME_URL.match(text.strip())
+    if found is None:
+        return None
+    site = found["site"].lower()
+    path = found["path"].rstrip("/")
+    if site == "lichess.org":
+        game_id = path.split("/")[0][:8]
+        if not re.fullmatch(r"[A-Za-z0-9]{8}", game_id):
+            return None
+        return f"https://lichess.org/{game_id}"
+    digits = re.search(r"(?:game/(?:live|daily)/|live/game/|daily/game/)(\d+)", path)
+    if digits is None:
+        return None
+    return f"https://www.chess.com/game/{digits[1]}"
+
+
+def read_game(text: str) -> PgnGame:
+    """The PGN's one game; refused when it cannot be read or has no decided result."""
+    if len(text) > PGN_LIMIT:
+        raise UserError(f"The PGN is over {PGN_LIMIT:,} characters: attach one game.")
+    try:
+        game = read_pgn(text)
+    except PgnError as error:
+        raise UserError(f"The PGN cannot be read: {error}.") from None
+    result = _RESULTS.get(game.headers.get("Result", "*"))
+    if result is None:
+        raise UserError("The PGN's game has no result (Result is `*`): it is not finished.")
+    return PgnGame(
+        text,
+        result,
+        game.headers.get("White", "?"),
+        game.headers.get("Black", "?"),
+        check_early_draw(game),
+        _reference(game),
+    )
+
+
+def _reference(game: chess.pgn.Game) -> str:
+    """The game's site URL when it has one (a link and its PGN are the same game), else a
+    fingerprint of its players, date and moves."""
+    for header in ("Link", "Site"):
+        url = game_url(game.headers.get(header, ""))
+        if url is not None:
+            return url
+    moves = " ".join(move.uci() for move in game.mainline_moves())
+    basis = "|".join(
+        [
+            game.headers.get("White", ""),
+            game.headers.get("Black", ""),
+            game.headers.get("Date", ""),
+            moves,
+        ]
+    )
+    return "pgn:" + hashlib.sha256(basis.encode()).hexdigest()[:24]
+
+
+def check_players(game: PgnGame, white: set[str], black: set[str]) -> None:
+    """Refuse a PGN whose players are the game's the other way round (names and usernames
+    compared without case); a PGN naming neither is accepted (the report says whose)."""
+    header_white, header_black = game.white.casefold(), game.black.casefold()
+    if header_white in black or header_black in white:
+        raise UserError(
+            f"The PGN has White {shown(game.white)} and Black {shown(game.black)}: the colours "
+            "are the other way round in this game."
+        )

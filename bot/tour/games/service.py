@@ -1,0 +1,412 @@
+"""Game use cases, each one unit of work through the life cycle of core/tour/game_reports:
+a player's report (waiting for the opponent), the opponent's confirmation or dispute (a
+dispute goes to the arbiters' channel), an arbiter's entry (final), an arbiter's correction
+with its reason (CCT-9, audited as an override). A PGN fills the result and is checked for a
+draw before move 40 (CCT-7, flagged to the arbiters); a game read from a chess.com /
+lichess.org game counts once. After every settled result the event's facts are checked
+against the knock-out and Finals rules (CCT-8c-f) before anything commits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.app.actor import Actor, Role
+from bot.app.errors import UserError
+from bot.app.inputs import NOTE_LIMIT, clean_text, named
+from bot.rendering import tour_cards
+from bot.runtime.announce import announce
+from bot.tour.events.pin import refresh_pin
+from bot.tour.game_names import ROUND_NAMES, finals_key_of
+from bot.tour.games.pgn import PgnGame, check_players, read_game
+from bot.tour.games.targets import GameTarget, find_target
+from bot.tour.references import find_event
+from bot.tour.store import LoadedEvent, load_event, remember_committed
+from core.results import Outcome, Result
+from core.tour.event_facts import (
+    finals_match,
+    knockout_state,
+    preliminary_standings,
+)
+from core.tour.game_reports import (
+    Action,
+    GameReport,
+    Party,
+    ReportRefused,
+    ReportStatus,
+    transition,
+)
+from core.tour.knockout import KnockoutError, Tie
+from core.tour.overrides import OverrideReason
+from core.tour.ranking import KNOCKOUT_PLACES, EventType
+from storage.database import Database
+from storage.guild import GuildStore, UnitOfWork
+from storage.tour_games import NewGame, Source, TourGame
+
+GROUNDS: dict[str, OverrideReason] = {
+    "left-camera-view": OverrideReason.LEFT_CAMERA_VIEW,
+    "unconfirmed-departure": OverrideReason.UNCONFIRMED_DEPARTURE,
+    "deliberate-disconnection": OverrideReason.DELIBERATE_DISCONNECTION,
+    "disconnection": OverrideReason.DISCONNECTION,
+    "no-backup-connection": OverrideReason.NO_BACKUP_CONNECTION,
+    "other": OverrideReason.OTHER,
+}
+"""CCT-9/CCT-10: the grounds of an arbiter's correction, by their option names."""
+
+
+@dataclass(frozen=True)
+class GameChanged:
+    """What a game use case did: the game (as now stored), its name, who acted (as a party),
+    the opponent's member to ask for confirmation (a player's report), the CCT-7 flag, and
+    what it settled (a series or match decided, the event finished)."""
+
+    event: str
+    event_id: int
+    game: TourGame
+    name: str
+    party: Party
+    white: str
+    black: str
+    ask_user: int | None = None
+    early_draw: bool = False
+    decided: tuple[str, ...] = ()
+
+
+def _refused(error: ReportRefused) -> UserError:
+    return UserError(str(error))
+
+
+def _party(actor: Actor, loaded: LoadedEvent, target: GameTarget) -> Party:
+    """Who the actor is for this game: an arbiter, or one of its two players (linked
+    members); anyone else is refused."""
+    if actor.has(Role.ARBITER):
+        return Party.ARBITER
+    if actor.is_system:
+        return Party.SYSTEM
+    assert actor.user_id is not None
+    mine = loaded.player_of_user(actor.user_id)
+    if mine is not None and mine == target.white:
+        return Party.WHITE
+    if mine is not None and mine == target.black:
+        return Party.BLACK
+    raise UserError(
+        f"This needs a **player** of {named(target.name)} (a member linked to "
+        f"{named(target.white)} or {named(target.black)}) or the **arbiter** role."
+    )
+
+
+def _opponent_user(loaded: LoadedEvent, party: Party, target: GameTarget) -> int | None:
+    return loaded.user_of(target.black if party is Party.WHITE else target.white)
+
+
+async def _event(uow: UnitOfWork, event: str | int, database: Database) -> LoadedEvent:
+    view = uow.view()
+    record = await find_event(view, event)
+    if record.recorded:
+        raise UserError(
+            f"{named(record.name)} was imported by its results: it has no games to report."
+        )
+    return await load_event(view, record, database=database)
+
+
+async def _usernames(uow: UnitOfWork, loaded: LoadedEvent, name: str) -> set[str]:
+    player = await uow.tours.player(loaded.ids[name])
+    names = {name.casefold()}
+    if player is not None:
+        names |= {n for n in (player.chesscom, player.lichess) if n}
+    return names
+
+
+async def game_row(uow: UnitOfWork, loaded: LoadedEvent, target: GameTarget) -> TourGame:
+    """The target's stored row, added (open) for a contest's next game."""
+    if target.row is not None:
+        return target.row
+    ids = loaded.ids
+    return await uow.tour_games.add(
+        loaded.record.tour_id,
+        loaded.record.id,
+        NewGame(
+            target.stage,
+            ids[target.white],
+            ids[target.black],
+            target.contest,
+            target.round,
+            target.board,
+            target.phase,
+            target.match_no,
+            target.game_no,
+        ),
+    )
+
+
+def check_settled(before: LoadedEvent, game: TourGame) -> tuple[LoadedEvent, tuple[str, ...]]:
+    """CCT-8c-f: the event with `game` stored as now, checked against the rules (a refusal
+    rolls the unit of work back), and what the change decided, to announce."""
+    after = before.with_game(game)
+    decided: list[str] = []
+    try:
+        if after.record.type is EventType.FINALS and game.contest is not None:
+            round_no, board = finals_key_of(game.contest)
+            was = finals_match(before.facts, round_no, board)
+            match = finals_match(after.facts, round_no, board)
+            if match.winner is not None and was.winner is None:
+                how = "rapid games" if match.rapid else "tie-break"
+                decided.append(
+                    f"R{round_no} {tour_cards.name(match.pairing.white)} v "
+                    f"{tour_cards.name(match.pairing.black)}: "
+                    f"{tour_cards.name(match.winner)} wins in the {how} (CCT-8f)"
+                )
+        elif len(after.facts.seeds) == KNOCKOUT_PLACES:
+            state = knockout_state(after.facts)
+            old = knockout_state(before.facts)
+            for tie, winner in state.winners.items():
+                if tie not in old.winners:
+                    decided.append(f"{ROUND_NAMES[tie]}: {tour_cards.name(winner)} wins the series")
+            if state.finished and not old.finished:
+                final = state.winners[Tie.FINAL]
+                decided.append(
+                    f"{tour_cards.name(after.record.name)} is won by {tour_cards.name(final)}"
+                )
+    except KnockoutError as error:
+        raise UserError(f"That result cannot stand: {error}") from None
+    return after, tuple(decided)
+
+
+def _pgn_result(pgn: PgnGame | None, result: Result | None) -> Result | None:
+    if pgn is None:
+        return result
+    if result is not None and result is not pgn.result:
+        raise UserError(
+            f"The PGN's result is {tour_cards.result_text(pgn.result)}, not "
+            f"{tour_cards.result_text(result)}: give one or the other."
+        )
+    return pgn.result
+
+
+async def report_game(
+    store: GuildStore,
+    actor: Actor,
+    event: str | int,
+    game: str,
+    result: Result | None,
+    *,
+    pgn: str | None = None,
+    source: Source | None = None,
+    source_ref: str | None = None,
+) -> GameChanged:
+    """A result reported: a player's waits for the opponent's confirmation, an arbiter's is
+    final (CCT-9). With `pgn` the result is read from it (and must agree with `result` when
+    both are given); the PGN's game (or the linked game, `source_ref`) counts only once."""
+    parsed = read_game(pgn) if pgn is not None else None
+    result = _pgn_result(parsed, result)
+    if result is None:
+        raise UserError("Give the result, or a PGN (or game link) to read it from.")
+    reference = source_ref or (parsed.source_ref if parsed else None)
+    async with store.change(actor.user_id, "game.report", f"event:{event}") as uow:
+        loaded = await _event(uow, event, store.database)
+        target = find_target(loaded, game)
+        party = _party(actor, loaded, target)
+        if parsed is not None:
+            check_players(
+                parsed,
+                await _usernames(uow, loaded, target.white),
+                await _usernames(uow, loaded, target.black),
+            )
+        if reference is not None:
+            counted = await uow.tour_games.by_source(reference)
+            if counted is not None and (target.row is None or counted.id != target.row.id):
+                raise UserError(
+                    "That game counted already (game "
+                    f"{counted.id}): the same game cannot count twice."
+                )
+        current = target.row.report if target.row is not None else GameReport()
+        try:
+            new = transition(current, Action.REPORT, party, result)
+        except ReportRefused as error:
+            raise _refused(error) from None
+        row = await game_row(uow, loaded, target)
+        origin: Source = source or ("arbiter" if party is Party.ARBITER else "player")
+        flagged = bool(parsed and parsed.early_draw.flagged)
+        stored = await uow.tour_games.apply(
+            row,
+            new,
+            by=actor.user_id,
+            source=origin,
+            pgn=parsed.text if parsed else None,
+            source_ref=reference,
+            early_draw=flagged if parsed else None,
+        )
+        uow.tour_events.bump(loaded.record.id)
+        after, decided = (
+            check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
+        )
+        await refresh_pin(uow, loaded.record.id, loaded.record.pinned)
+        ask = _opponent_user(loaded, party, target) if party.is_player else None
+        changed = GameChanged(
+            loaded.record.name,
+            loaded.record.id,
+            stored,
+            target.name,
+            party,
+            target.white,
+            target.black,
+            ask,
+            flagged,
+            decided,
+        )
+        if flagged and parsed is not None:
+            await _to_arbiters(
+                uow, tour_cards.early_draw_flag(changed.event, changed.name, parsed.early_draw)
+            )
+        for line in decided:
+            await announce(uow, line)
+    remember_committed(store.database, store.guild_id, after)
+    return changed
+
+
+async def answer_report(
+    store: GuildStore, actor: Actor, game_id: int, confirm: bool
+) -> GameChanged:
+    """The opponent's Confirm (settled) or Dispute (to the arbiters) of a player's report;
+    the bot's confirmation after the waiting time comes as the system."""
+    action = Action.CONFIRM if confirm else Action.DISPUTE
+    verb = "game.confirm" if confirm else "game.dispute"
+    async with store.change(actor.user_id, verb, f"game:{game_id}") as uow:
+        row = await uow.tour_games.get(game_id)
+        if row is None:
+            raise UserError(f"No game {game_id} on this server.")
+        view = uow.view()
+        record = await view.tour_events.get(row.event_id)
+        assert record is not None
+        loaded = await load_event(view, record, database=store.database)
+        target = find_target(loaded, loaded.game_name(row))
+        if actor.is_system:
+            party = Party.SYSTEM
+        else:
+            assert actor.user_id is not None
+            mine = loaded.player_of_user(actor.user_id)
+            names = {target.white: Party.WHITE, target.black: Party.BLACK}
+            if mine is None or mine not in names:
+                raise UserError(
+                    f"Only the opponent in {named(target.name)} confirms or disputes its report."
+                )
+            party = names[mine]
+        try:
+            new = transition(row.report, action, party)
+        except ReportRefused as error:
+            raise _refused(error) from None
+        stored = await uow.tour_games.apply(row, new, by=actor.user_id)
+        uow.tour_events.bump(record.id)
+        after, decided = (
+            check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
+        )
+        await refresh_pin(uow, record.id, record.pinned)
+        changed = GameChanged(
+            record.name,
+            record.id,
+            stored,
+            target.name,
+            party,
+            target.white,
+            target.black,
+            decided=decided,
+        )
+        if new.status is ReportStatus.DISPUTED:
+            await _to_arbiters(
+                uow,
+                tour_cards.dispute_notice(changed.event, changed.name, stored.result, party.value),
+            )
+        for line in decided:
+            await announce(uow, line)
+    remember_committed(store.database, store.guild_id, after)
+    return changed
+
+
+def _loser(result: Result, white: str, black: str) -> str | None:
+    if result.outcome(white=True) is Outcome.LOSS and result.outcome(white=False) is Outcome.WIN:
+        return white
+    if result.outcome(white=False) is Outcome.LOSS and result.outcome(white=True) is Outcome.WIN:
+        return black
+    return None
+
+
+async def correct_game(
+    store: GuildStore,
+    actor: Actor,
+    event: str | int,
+    game: str,
+    result: Result,
+    reason: str,
+    ground: str = "other",
+) -> GameChanged:
+    """CCT-9: an arbiter sets a game's result with a reason (audited as an override); a
+    deliberate disconnection expels the player who loses. A preliminary result cannot change
+    the order the knock-out was built from once it started."""
+    actor.require(Role.ARBITER)
+    explanation = clean_text(reason, "reason", NOTE_LIMIT)
+    if ground not in GROUNDS:
+        raise UserError(f"No ground {named(ground)}: one of {', '.join(GROUNDS)}.")
+    async with store.change(actor.user_id, "game.correct", f"event:{event}") as uow:
+        loaded = await _event(uow, event, store.database)
+        target = find_target(loaded, game)
+        current = target.row.report if target.row is not None else GameReport()
+        try:
+            new = transition(current, Action.CORRECT, Party.ARBITER, result)
+        except ReportRefused as error:
+            raise _refused(error) from None
+        expelled: list[int] = []
+        if GROUNDS[ground] is OverrideReason.DELIBERATE_DISCONNECTION:
+            loser = _loser(result, target.white, target.black)
+            if loser is None:
+                raise UserError(
+                    "A deliberate disconnection loses the game: give a decisive result (CCT-9)."
+                )
+            expelled.append(loaded.ids[loser])
+        row = await game_row(uow, loaded, target)
+        await uow.tour_games.add_override(row, result, ground, explanation, expelled, actor.user_id)
+        stored = await uow.tour_games.apply(row, new, by=actor.user_id, source="arbiter")
+        for player in expelled:
+            await uow.tours.expel(player)
+        uow.tour_events.bump(loaded.record.id)
+        after, decided = check_settled(loaded, stored)
+        if target.stage == "preliminary" and len(loaded.facts.seeds) == KNOCKOUT_PLACES:
+            _keep_seeds(loaded, after)
+        await refresh_pin(uow, loaded.record.id, loaded.record.pinned)
+        changed = GameChanged(
+            loaded.record.name,
+            loaded.record.id,
+            stored,
+            target.name,
+            Party.ARBITER,
+            target.white,
+            target.black,
+            decided=decided,
+        )
+        await announce(
+            uow,
+            tour_cards.correction_notice(
+                changed.event, changed.name, result, explanation, GROUNDS[ground].value
+            ),
+        )
+        for line in decided:
+            await announce(uow, line)
+    remember_committed(store.database, store.guild_id, after)
+    return changed
+
+
+def _keep_seeds(before: LoadedEvent, after: LoadedEvent) -> None:
+    """CCT-8c: once the knock-out started, a preliminary correction may not change places
+    1-8 it was built from."""
+    order = tuple(str(r.player) for r in preliminary_standings(after.facts)[:KNOCKOUT_PLACES])
+    if order != tuple(str(s) for s in before.facts.seeds):
+        raise UserError(
+            "That correction changes the preliminary places 1-8 the knock-out was built from "
+            "(CCT-8c): it cannot be made once the knock-out started."
+        )
+
+
+async def _to_arbiters(uow: UnitOfWork, content: str) -> None:
+    """Post to the arbiters' channel (else announcements; nothing when neither is set up)."""
+    settings = await uow.settings.get()
+    channel = settings.arbiters_channel
+    if channel is not None:
+        await uow.outbox.post(channel, content=tour_cards.clip(content))

@@ -1,0 +1,1 @@
+"""Disconnection incidents (CCT-10)."""

@@ -1,0 +1,59 @@
+"""When an event's rounds and games are played: each preliminary or Finals round's session
+start and each game's session day, from the event's start date and the tour's session time
+and zone (core/tour/calendar.py) — what the draw announces, `/event calendar` lists and the
+appeal deadline (CCT-11) is read from."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from core.tour.calendar import (
+    event_date,
+    finals_day,
+    knockout_day,
+    preliminary_day,
+    session_start,
+)
+from core.tour.knockout import Tie
+from core.tour.ranking import EventType
+from core.tour.rules import TourRules
+from storage.tour_events import TourEventRecord
+
+
+def round_day(event: TourEventRecord, round_no: int, rounds: int) -> int:
+    """The event day of a preliminary round (CCT-8a) or a Finals round (CCT-8f)."""
+    if event.type is EventType.FINALS:
+        return finals_day(round_no)
+    return preliminary_day(round_no, rounds)
+
+
+def day_start(event: TourEventRecord, rules: TourRules, day: int) -> dt.datetime:
+    """The session start of the event's day `day`, in UTC."""
+    local = session_start(event_date(event.start, day), rules.session_start, rules.appeal_zone)
+    return local.astimezone(dt.UTC)
+
+
+def round_starts(event: TourEventRecord, rules: TourRules, rounds: int) -> dict[int, dt.datetime]:
+    """Each round's session start (rounds played the same day share it)."""
+    return {r: day_start(event, rules, round_day(event, r, rounds)) for r in range(1, rounds + 1)}
+
+
+def game_day(
+    event: TourEventRecord,
+    *,
+    round_no: int | None,
+    rounds: int,
+    tie: Tie | None = None,
+    match_no: int | None = None,
+) -> int:
+    """The event day a game is played on: its round's (preliminary, Finals) or its
+    knock-out match's (CCT-8d: match 2 and the play-off on the round's second day)."""
+    if tie is not None:
+        return knockout_day(tie, match_no)
+    assert round_no is not None
+    return round_day(event, round_no, rounds)
+
+
+def session_date(event: TourEventRecord, day: int) -> dt.date:
+    """The calendar date of the event's day `day` (the session's day, CCT-11)."""
+    return event_date(event.start, day)

@@ -1,0 +1,1 @@
+"""Knock-out series (CCT-8c-e): colour choices and the series card."""

@@ -1,0 +1,96 @@
+"""CCT-8e colour choices: in a knock-out round the higher-ranked player chooses their colour
+in game 1 of match 1, then (if a play-off comes) in the first blitz game and the Armageddon —
+whichever the series asks for next. An arbiter may enter the choice for them. In the Finals
+the play-off colours are the organiser's (core/tour/finals.py), given as the first-named
+(Berger-White) player's colour."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import chess
+
+from bot.app.actor import Actor, Role
+from bot.app.errors import UserError
+from bot.app.inputs import named, shown
+from bot.tour.events.pin import refresh_pin
+from bot.tour.game_names import ROUND_NAMES, TIE_OF, finals_key, normal, pairing_name
+from bot.tour.games.targets import finals_states, knockout_ties
+from bot.tour.references import find_event
+from bot.tour.store import load_event
+from core.tour.knockout import ColourChoice, ContestStatus
+from core.tour.ranking import EventType
+from storage.guild import GuildStore
+from storage.tour_games import ColourSlot
+
+SLOTS: dict[ColourChoice, ColourSlot] = {
+    ColourChoice.MATCH_1_GAME_1: "colour_game_1",
+    ColourChoice.BLITZ_1: "colour_blitz_1",
+    ColourChoice.ARMAGEDDON: "colour_armageddon",
+}
+
+
+@dataclass(frozen=True)
+class ColourChosen:
+    """A choice recorded: the contest, which choice, who chose for whom, and the colour."""
+
+    event: str
+    contest: str
+    choice: ColourChoice
+    chooser: str
+    colour: chess.Color
+
+
+async def choose_colour(
+    store: GuildStore, actor: Actor, event: str, round: str, colour: str
+) -> ColourChosen:
+    """CCT-8e: the choice the contest `round` waits for, by its chooser (or an arbiter)."""
+    if colour not in ("white", "black"):
+        raise UserError(f"{shown(colour)} is not a colour: white or black.")
+    chosen = chess.WHITE if colour == "white" else chess.BLACK
+    async with store.change(actor.user_id, "series.choose", f"event:{event}") as uow:
+        view = uow.view()
+        record = await find_event(view, event)
+        loaded = await load_event(view, record)
+        status: ContestStatus | None
+        if record.type is EventType.FINALS:
+            if not (actor.has(Role.HQ) or actor.has(Role.ARBITER)):
+                raise UserError(
+                    "The Finals' play-off colours are the organiser's: this needs the "
+                    "**league HQ** or **arbiter** role."
+                )
+            for state in finals_states(loaded):
+                p = state.pairing
+                label = pairing_name(p.round, str(p.white), str(p.black))
+                if normal(label) == normal(round):
+                    key, chooser, status = finals_key(p.round, p.board), str(p.white), state.status
+                    break
+            else:
+                raise UserError(f"No Finals match {shown(round)} in {named(record.name)}.")
+        else:
+            tie = TIE_OF.get(round.strip().casefold())
+            if tie is None:
+                raise UserError(f"{shown(round)} is not a knock-out round (QF1 … SF2, F, 3rd).")
+            ties = knockout_ties(loaded)
+            if tie not in ties:
+                raise UserError(f"The players of {ROUND_NAMES[tie]} are not known yet (CCT-8c).")
+            key, chooser, status = ROUND_NAMES[tie], str(ties[tie].pairing.higher), ties[tie].status
+            if not actor.has(Role.ARBITER):
+                mine = (
+                    None
+                    if actor.user_id is None
+                    else await uow.tours.player_of_user(record.tour_id, actor.user_id)
+                )
+                if mine is None or mine.name != chooser:
+                    raise UserError(
+                        f"In {key} the higher-ranked player {named(chooser)} chooses (CCT-8e): "
+                        "this needs that **player** or the **arbiter** role."
+                    )
+        if status is None or status.choice_required is None:
+            raise UserError(f"{named(key)} waits for no colour choice now.")
+        choice = status.choice_required
+        await uow.tour_games.choose(record.id, key, SLOTS[choice], chosen, actor.user_id)
+        uow.tour_events.bump(record.id)
+        await refresh_pin(uow, record.id, record.pinned)
+        label = key if record.type is not EventType.FINALS else loaded.contest_name(key)
+        return ColourChosen(record.name, label, choice, chooser, chosen)

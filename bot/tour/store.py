@@ -1,0 +1,353 @@
+"""The tour's database adapter: an event's stored facts read back as the core's
+`EventFacts` (players named, only settled results), and a tour's events as the core's `Tour`
+— the same values the tour-file adapter produces, so the bot and `arbiter tour` compute the
+same standings, placings, points and Finals table from them."""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, TypeVar, cast
+
+from bot.tour.game_names import (
+    ROUND_NAMES,
+    TIE_OF,
+    contest_game_name,
+    finals_key_of,
+    pairing_name,
+)
+from core.tour.event_facts import (
+    ContestFacts,
+    ContestRecord,
+    EventFacts,
+    PrelimGame,
+    finals_results,
+    played_event,
+    round_robin,
+)
+from core.tour.events import PlayedEvent
+from core.tour.finals import bonus_points
+from core.tour.knockout import PlayedGame, Tie
+from core.tour.ranking import EventType, tour_records
+from core.tour.ranking import TourRecord as RankRecord
+from core.tour.report import FinalsResults, Tour
+from core.tour.rules import TourRules
+from storage.database import Database
+from storage.guild import GuildView
+from storage.tour_events import EventPlayer, TourEventRecord
+from storage.tour_games import ContestRow, TourGame
+from storage.tours import TourPlayer, TourRecord
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class LoadedEvent:
+    """An event with everything stored about it, and its facts for core: `names` maps tour
+    player ids to names (the facts' player identities), `ids` back."""
+
+    record: TourEventRecord
+    players: tuple[EventPlayer, ...]
+    games: tuple[TourGame, ...]
+    contests: Mapping[str, ContestRow]
+    names: Mapping[int, str]
+    facts: EventFacts
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Values derived from the facts, computed once per loaded event (`derived`)."""
+
+    def derived(self, key: str, compute: Callable[[], T]) -> T:
+        """`compute()` once for this loaded event (the facts never change in it)."""
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return cast(T, self.memo[key])
+
+    def with_game(self, game: TourGame) -> LoadedEvent:
+        """The event as it is with `game` stored as given (added or replaced): what a unit
+        of work's change leaves, computed without reading it back."""
+        games = [g for g in self.games if g.id != game.id] + [game]
+        games.sort(key=lambda g: g.id)
+        facts = event_facts_of(self.record, self.players, games, self.contests)
+        return LoadedEvent(
+            self.record, self.players, tuple(games), self.contests, self.names, facts
+        )
+
+    def user_of(self, name: str) -> int | None:
+        """The member linked to the event's player `name`, if any."""
+        return next((p.user_id for p in self.players if p.name == name), None)
+
+    def player_of_user(self, user_id: int) -> str | None:
+        """The event's player linked to member `user_id`, if any."""
+        return next((p.name for p in self.players if p.user_id == user_id), None)
+
+    @property
+    def ids(self) -> dict[str, int]:
+        """Player name → tour player id."""
+        return {name: player for player, name in self.names.items()}
+
+    @property
+    def by_pairing(self) -> tuple[EventPlayer, ...]:
+        """The players in pairing-number order (after the draw)."""
+        drawn = [p for p in self.players if p.pairing_no is not None]
+        return tuple(sorted(drawn, key=lambda p: p.pairing_no or 0))
+
+    def game_name(self, game: TourGame) -> str:
+        """The game's name in commands (`R3 A v B`, `QF1 day 1 game 3`, `R2 A v B game 3`)."""
+        if game.stage == "preliminary":
+            assert game.round is not None
+            return pairing_name(game.round, self.names[game.white_id], self.names[game.black_id])
+        return contest_game_name(
+            self.contest_name(game.contest or ""),
+            game.phase,
+            game.match_no,
+            game.game_no,
+            days=game.stage == "knockout",
+        )
+
+    def contest_name(self, key: str) -> str:
+        """A knock-out round's name (its key) or a Finals match's (`R3 A v B`)."""
+        if self.record.type is not EventType.FINALS:
+            return key
+        round_no, board = finals_key_of(key)
+        pairing = next(
+            p for p in round_robin(self.facts.players) if p.round == round_no and p.board == board
+        )
+        return pairing_name(round_no, str(pairing.white), str(pairing.black))
+
+
+def _settled_games(games: Sequence[TourGame], names: Mapping[int, str]) -> list[PlayedGame]:
+    ordered = sorted((g for g in games if g.status.settled), key=lambda g: g.order)
+    return [
+        PlayedGame(g.phase, names[g.white_id], names[g.black_id], g.result, g.match_no)  # type: ignore[arg-type]
+        for g in ordered
+    ]
+
+
+def _record(data: Mapping[str, object] | None, names: Mapping[int, str]) -> ContestRecord | None:
+    if data is None:
+        return None
+    winner = data["winner"]
+    assert isinstance(winner, int)
+    return ContestRecord(
+        names[winner], bool(data.get("walkover", False)), data.get("decided", "rapid") == "rapid"
+    )
+
+
+def _contest(
+    row: ContestRow | None, games: Sequence[TourGame], names: Mapping[int, str]
+) -> ContestFacts:
+    if row is None:
+        return ContestFacts(games=tuple(_settled_games(games, names)))
+    return ContestFacts(
+        row.colour_game_1,
+        row.colour_blitz_1,
+        row.colour_armageddon,
+        tuple(_settled_games(games, names)),
+        _record(row.recorded, names),
+    )
+
+
+def event_facts_of(
+    record: TourEventRecord,
+    players: Sequence[EventPlayer],
+    games: Sequence[TourGame],
+    contests: Mapping[str, ContestRow],
+) -> EventFacts:
+    """The event's facts for core, players named (names are unique in a tour)."""
+    names = {p.player_id: p.name for p in players}
+    drawn = sorted(
+        (p for p in players if p.pairing_no is not None), key=lambda p: p.pairing_no or 0
+    )
+    seeds = sorted((p for p in players if p.ko_seed is not None), key=lambda p: p.ko_seed or 0)
+    prelim = [
+        PrelimGame(g.round or 0, names[g.white_id], names[g.black_id], g.result)  # type: ignore[arg-type]
+        for g in games
+        if g.stage == "preliminary" and g.status.settled
+    ]
+    by_contest: dict[str, list[TourGame]] = {}
+    for g in games:
+        if g.contest is not None:
+            by_contest.setdefault(g.contest, []).append(g)
+    keys = set(by_contest) | set(contests)
+    series: dict[Tie, ContestFacts] = {}
+    finals: dict[tuple[int, int], ContestFacts] = {}
+    for key in keys:
+        facts = _contest(contests.get(key), by_contest.get(key, []), names)
+        if record.type is EventType.FINALS:
+            finals[finals_key_of(key)] = facts
+        else:
+            series[TIE_OF[key.casefold()]] = facts
+    recorded_order = None
+    if record.recorded:
+        placed = sorted(
+            (p for p in players if p.recorded_place is not None),
+            key=lambda p: p.recorded_place or 0,
+        )
+        recorded_order = tuple(p.name for p in placed)
+    return EventFacts(
+        name=record.name,
+        type=record.type,
+        players=tuple(p.name for p in drawn),
+        prelim_games=tuple(prelim),
+        reading=record.reading,
+        lots_seed=record.lots_seed,
+        seeds=tuple(p.name for p in seeds),
+        series=series,
+        finals=finals,
+        third_place_match=record.third_place_match,
+        points_table=record.points,
+        recorded_order=recorded_order,
+        time_controls=record.time_controls,
+    )
+
+
+async def load_event(
+    view: GuildView, record: TourEventRecord, *, database: Database | None = None
+) -> LoadedEvent:
+    """Everything stored about the event (three queries), with its facts; with `database`
+    (the view's), none when the version `record` names was loaded before (`EventCache`)."""
+    cached = None if database is None else _CACHE.get(database, view.guild_id, record)
+    if cached is not None:
+        return cached
+    players = tuple(await view.tour_events.players(record.id))
+    games = tuple(await view.tour_games.of_event(record.id))
+    contests = {c.key: c for c in await view.tour_games.contests(record.id)}
+    facts = event_facts_of(record, players, games, contests)
+    names = {p.player_id: p.name for p in players}
+    loaded = LoadedEvent(record, players, games, contests, names, facts)
+    if database is not None:
+        _CACHE.put(database, view.guild_id, loaded)
+    return loaded
+
+
+class EventCache:
+    """Loaded events by database, guild and event, each at the version it was read at: an
+    event's version goes up with every change (in the change's own unit of work), so a
+    loaded event of the version a read finds is what the database holds. Filled only
+    outside units of work (what a unit reads may still roll back); read inside them too."""
+
+    def __init__(self) -> None:
+        self._by_database: weakref.WeakKeyDictionary[
+            Database, dict[tuple[int, int], LoadedEvent]
+        ] = weakref.WeakKeyDictionary()
+
+    def get(self, database: Database, guild_id: int, record: TourEventRecord) -> LoadedEvent | None:
+        """The loaded event at `record`'s version, if it was loaded before."""
+        found = self._by_database.get(database, {}).get((guild_id, record.id))
+        if found is None or found.record != record:
+            return None
+        return found
+
+    def clear(self) -> None:
+        """Forget every loaded event (the next reads load them again; benchmarks measure
+        the first read after a change this way)."""
+        self._by_database.clear()
+
+    def put(self, database: Database, guild_id: int, loaded: LoadedEvent) -> None:
+        """Remember `loaded` (read outside any unit of work)."""
+        if database.in_transaction_of_this_task():
+            return
+        self._by_database.setdefault(database, {})[(guild_id, loaded.record.id)] = loaded
+
+
+_CACHE = EventCache()
+"""The process's loaded events (one per database and event, at its latest version read)."""
+
+
+def event_cache() -> EventCache:
+    """The process's loaded events."""
+    return _CACHE
+
+
+def remember_committed(database: Database, guild_id: int, after: LoadedEvent) -> None:
+    """A unit of work that changed only this event's games (and bumped it once) committed:
+    its in-memory state is the event at the next version, kept for the next read."""
+    record = replace(after.record, version=after.record.version + 1)
+    committed = LoadedEvent(
+        record, after.players, after.games, after.contests, after.names, replace(after.facts)
+    )
+    _CACHE.put(database, guild_id, committed)
+
+
+@dataclass(frozen=True)
+class LoadedTour:
+    """A tour with its players and every event loaded."""
+
+    record: TourRecord
+    players: tuple[TourPlayer, ...]
+    events: tuple[LoadedEvent, ...]
+    played: Mapping[int, PlayedEvent] = field(default_factory=dict)
+    """The finished Regular and Major events (event id → the event as the ranking counts it)."""
+
+    @property
+    def rules(self) -> TourRules:
+        """CCT-16: the tour's frozen rules."""
+        return self.record.rules
+
+    @property
+    def ambassadors(self) -> tuple[str, ...]:
+        """CCT-3/CCT-5: the Tour Ambassadors' names."""
+        return tuple(p.name for p in self.players if p.ambassador)
+
+    @property
+    def expelled(self) -> tuple[str, ...]:
+        """CCT-9: players expelled (in breach: no prize, CCT-5)."""
+        return tuple(p.name for p in self.players if p.expelled)
+
+    def finals(self) -> LoadedEvent | None:
+        """The tour's Finals event, if it has one."""
+        return next((e for e in self.events if e.record.type is EventType.FINALS), None)
+
+    def played_before(self, event: LoadedEvent) -> list[PlayedEvent]:
+        """CCT-6: the finished events before `event` in tour order."""
+        return [
+            self.played[e.record.id]
+            for e in self.events
+            if e.record.position < event.record.position and e.record.id in self.played
+        ]
+
+    def records_before(self, event: LoadedEvent) -> dict[str, RankRecord]:
+        """CCT-6: every player's tour record over the finished events before `event`."""
+        frozen = [
+            p.tour_event().with_points_table(self.rules.points) for p in self.played_before(event)
+        ]
+        return {str(p): r for p, r in tour_records(frozen, self.rules.points).items()}
+
+    def finals_bonus(self, finals: LoadedEvent) -> dict[str, Fraction]:
+        """CCT-8f: each finalist's bonus from the tour points at the Finals' start (the
+        events before it)."""
+        records = self.records_before(finals)
+        points: dict[Hashable, int] = {
+            p: records[str(p)].points if str(p) in records else 0 for p in finals.facts.players
+        }
+        return {str(p): b for p, b in bonus_points(points).items()} if points else {}
+
+    def tour(self) -> Tour:
+        """The tour as core's report takes it: the finished events in order, and the Finals
+        once drawn."""
+        events = tuple(self.played[e.record.id] for e in self.events if e.record.id in self.played)
+        finals = self.finals()
+        results: FinalsResults | None = None
+        if finals is not None and finals.facts.players:
+            results = finals_results(finals.facts)
+        return Tour(self.record.name, events, results, self.ambassadors)
+
+
+async def load_tour(view: GuildView, record: TourRecord) -> LoadedTour:
+    """The tour, its players and every event loaded; finished events made `PlayedEvent`s."""
+    players = tuple(await view.tours.players(record.id))
+    events = tuple([await load_event(view, e) for e in await view.tour_events.of_tour(record.id)])
+    played = {}
+    for event in events:
+        if event.record.type is EventType.FINALS:
+            continue
+        finished = played_event(event.facts)
+        if finished is not None:
+            played[event.record.id] = finished
+    return LoadedTour(record, players, events, played)
+
+
+def round_name(tie: Tie) -> str:
+    """A knock-out round's name (QF1 … SF2, F, 3rd)."""
+    return ROUND_NAMES[tie]

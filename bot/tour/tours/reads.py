@@ -1,0 +1,193 @@
+"""Tour read models: a tour's card (its events and their state), the tour report (every
+finished event's placings and tour points, the ranking with the five CCT-6 criteria, the
+Finals qualification and table — what `arbiter tour` computes from the exported file), the
+qualification for one event (CCT-3) and the prizes (CCT-5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from bot.app.errors import UserError
+from bot.app.inputs import named
+from bot.tour.references import find_event, find_tour
+from bot.tour.store import LoadedTour, load_tour
+from core.tour.prizes import (
+    FUNDS,
+    REGULAR_PRIZES,
+    PrizeDistribution,
+    PrizeError,
+    PrizeTable,
+    ambassador_shares,
+    distribute_prizes,
+)
+from core.tour.qualification import QualificationList
+from core.tour.ranking import EventType, TourError
+from core.tour.report import TourReport, event_qualification, tour_report
+from storage.guild import GuildStore
+from storage.tour_events import TourEventRecord
+
+
+@dataclass(frozen=True)
+class EventLine:
+    """One event of a tour card: name, type, size, start, status, players entered, winner."""
+
+    name: str
+    type: str
+    size: int
+    start: str
+    status: str
+    players: int
+    winner: str | None
+
+
+@dataclass(frozen=True)
+class TourCard:
+    """`/tour show`: the tour's events in order, its players and Ambassadors."""
+
+    name: str
+    events: tuple[EventLine, ...]
+    players: int
+    ambassadors: tuple[str, ...]
+
+
+async def loaded_tour(store: GuildStore, tour: str) -> LoadedTour:
+    """The tour `tour` names, loaded whole (one read snapshot)."""
+    async with store.read() as view:
+        record = await find_tour(view, tour)
+        return await load_tour(view, record)
+
+
+async def tour_card(store: GuildStore, tour: str) -> TourCard:
+    """`/tour show`: events and their state."""
+    loaded = await loaded_tour(store, tour)
+    lines = []
+    for event in loaded.events:
+        record = event.record
+        played = loaded.played.get(record.id)
+        winner = None
+        if played is not None:
+            winner = str(played.tour_event().winner)
+        lines.append(
+            EventLine(
+                record.name,
+                record.type.value,
+                record.size,
+                record.start.isoformat(),
+                "finished" if played is not None else record.status,
+                len(event.players),
+                winner,
+            )
+        )
+    return TourCard(loaded.record.name, tuple(lines), len(loaded.players), loaded.ambassadors)
+
+
+def report_of(loaded: LoadedTour, after: str | None = None) -> TourReport:
+    """CCT-3/6/8c/8f: the tour report from the stored facts (the finished events, the Finals
+    once drawn, the Ambassadors), as after the event `after` if given."""
+    tour = loaded.tour()
+    finals = loaded.finals()
+    size = finals.record.size if finals is not None else loaded.rules.sizes[EventType.FINALS]
+    if after is not None:
+        names = {e.name.casefold(): e.name for e in tour.events}
+        if after.strip().casefold() not in names:
+            raise UserError(f"{named(after)} is not a finished event of {named(tour.name)}.")
+        after = names[after.strip().casefold()]
+    try:
+        return tour_report(tour, after, loaded.rules.points, size)
+    except (TourError, ValueError) as error:
+        raise UserError(f"The tour {named(tour.name)} cannot be computed: {error}.") from None
+
+
+async def tour_standings(store: GuildStore, tour: str, after: str | None = None) -> TourReport:
+    """`/tour standings`: the report, as after `after` if given."""
+    return report_of(await loaded_tour(store, tour), after)
+
+
+async def qualification(
+    store: GuildStore, tour: str, event: str
+) -> tuple[TourEventRecord, QualificationList]:
+    """CCT-3: who is qualified for `event` and why, from the events finished before it."""
+    loaded = await loaded_tour(store, tour)
+    async with store.read() as view:
+        record = await find_event(view, event, loaded.record)
+    target = next(e for e in loaded.events if e.record.id == record.id)
+    try:
+        listed = event_qualification(
+            loaded.played_before(target),
+            record.type,
+            record.size,
+            ambassadors=loaded.ambassadors,
+            top=loaded.rules.qualifying_top,
+            tables=loaded.rules.points,
+        )
+    except TourError as error:
+        raise UserError(f"Qualification for {named(record.name)}: {error}.") from None
+    return record, listed
+
+
+@dataclass(frozen=True)
+class EventPrizes:
+    """CCT-5: one event's fund and distribution (None: no table configured, or not over)."""
+
+    event: str
+    type: EventType
+    fund: int
+    table: PrizeTable | None
+    distribution: PrizeDistribution | None
+
+
+@dataclass(frozen=True)
+class Prizes:
+    """CCT-5: the events' prizes and the Ambassador pool's shares."""
+
+    events: tuple[EventPrizes, ...]
+    pool: int
+    shares: dict[str, Fraction]
+
+
+def prize_table(event_type: EventType, size: int) -> PrizeTable | None:
+    """CCT-5: the distribution table of an event (the default Regular table for a Regular of
+    16; the regulation's other tables are images missing from its text)."""
+    if event_type is EventType.REGULAR and size == max(REGULAR_PRIZES.places):
+        return REGULAR_PRIZES
+    return None
+
+
+async def prizes(store: GuildStore, tour: str, event: str | None = None) -> Prizes:
+    """CCT-5: each finished event's prizes (players in breach get none) and the pool."""
+    loaded = await loaded_tour(store, tour)
+    chosen = loaded.events
+    if event is not None:
+        async with store.read() as view:
+            record = await find_event(view, event, loaded.record)
+        chosen = tuple(e for e in loaded.events if e.record.id == record.id)
+    found = []
+    for item in chosen:
+        record = item.record
+        table = prize_table(record.type, record.size)
+        played = loaded.played.get(record.id)
+        distribution = None
+        if table is not None and played is not None:
+            try:
+                distribution = distribute_prizes(table, played.finishes(), loaded.expelled)
+            except PrizeError as error:
+                raise UserError(f"Prizes of {named(record.name)}: {error}.") from None
+        found.append(
+            EventPrizes(
+                record.name,
+                record.type,
+                FUNDS[record.type],
+                table,
+                distribution,
+            )
+        )
+    shares: dict[str, Fraction] = {}
+    if loaded.ambassadors:
+        shares = {
+            str(p): share
+            for p, share in ambassador_shares(
+                loaded.rules.ambassador_pool, loaded.ambassadors, loaded.expelled
+            ).items()
+        }
+    return Prizes(tuple(found), loaded.rules.ambassador_pool, shares)

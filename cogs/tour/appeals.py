@@ -1,0 +1,86 @@
+"""`/appeal`: a player lodges a fair-play appeal about a game (refused after 23:59 in the
+appeals zone on the session's day, CCT-11), anyone lists an event's appeals, an arbiter
+decides one."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import tour_autocomplete as choose
+from bot.app.arbiter import ArbiterBot
+from bot.app.command_input import actor_of
+from bot.app.permissions import guild_store, is_arbiter
+from bot.app.ui.pages import send_pages
+from bot.rendering import tour_replies
+from bot.rendering.tour_cards import as_embeds, name, when
+from bot.tour.appeals import reads
+from bot.tour.appeals import service as appeals
+
+
+class Appeals(commands.Cog):
+    """Fair-play appeals."""
+
+    group = app_commands.Group(
+        name="appeal",
+        description="Fair-play appeals (CCT-11): lodge, list, decide.",
+        guild_only=True,
+    )
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+
+    @group.command(name="lodge", description="Lodge a fair-play appeal about a game (a player).")
+    @app_commands.describe(event="The event.", game="The game.", text="Your appeal, in writing.")
+    @app_commands.autocomplete(event=choose.events, game=choose.games)
+    async def lodge(
+        self,
+        interaction: discord.Interaction,
+        event: str,
+        game: str,
+        text: app_commands.Range[str, 1, 1500],
+    ) -> None:
+        """CCT-11: by 23:59 (appeals zone) on the day of the game's session."""
+        store = guild_store(interaction)
+        lodged = await appeals.lodge_appeal(
+            store, await actor_of(store, interaction), event, game, text
+        )
+        await interaction.response.send_message(
+            f"Appeal {lodged.id} about {name(lodged.game)} recorded at "
+            f"{when(lodged.decision.lodged_at)} (deadline {when(lodged.decision.deadline)}).",
+            ephemeral=True,
+        )
+
+    @group.command(name="list", description="An event's appeals.")
+    @app_commands.describe(event="The event.")
+    @app_commands.autocomplete(event=choose.events)
+    async def list_(self, interaction: discord.Interaction, event: str) -> None:
+        """Anyone may read them."""
+        record, found, players = await reads.appeal_list(guild_store(interaction), event)
+        await send_pages(interaction, as_embeds(tour_replies.appeals(record, found, players)))
+
+    @group.command(name="decide", description="Decide an appeal (arbiter).")
+    @app_commands.describe(appeal="The appeal.", decision="upheld or dismissed.", reason="Why.")
+    @app_commands.autocomplete(appeal=choose.appeals)
+    @is_arbiter()
+    async def decide(
+        self,
+        interaction: discord.Interaction,
+        appeal: int,
+        decision: Literal["upheld", "dismissed"],
+        reason: app_commands.Range[str, 1, 500],
+    ) -> None:
+        """CCT-11: recorded and announced."""
+        store = guild_store(interaction)
+        decided = await appeals.decide(
+            store, await actor_of(store, interaction), appeal, decision, reason
+        )
+        await interaction.response.send_message(f"Appeal {decided.id}: {decided.status}.")
+
+
+async def setup(bot: ArbiterBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Appeals(bot))

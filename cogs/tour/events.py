@@ -1,0 +1,304 @@
+"""`/event`: create an event in a tour, enter and take out players, draw lots for pairing
+numbers (preview, then Confirm; CCT-8a), show its pairings, standings (CCT-8b), bracket
+(CCT-8c-e), card and calendar, pin it, and start its knock-out (preview, then Confirm)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from collections.abc import Callable
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import tour_autocomplete as choose
+from bot.app.arbiter import ArbiterBot
+from bot.app.command_input import actor_of
+from bot.app.permissions import guild_store, is_hq
+from bot.app.ui.confirm import ConfirmView, OnConfirm
+from bot.app.ui.pages import send_pages
+from bot.rendering import tour_replies
+from bot.rendering.tour_calendar import event_calendar_ics
+from bot.rendering.tour_cards import as_embeds, name
+from bot.rendering.tour_csv import preliminary_csv
+from bot.rendering.tour_standings_image import preliminary_png
+from bot.tour import views
+from bot.tour.events import pin, reads
+from bot.tour.events import service as events
+from core.tiebreaks import DeReading
+from core.tour.ranking import EventType
+
+
+class Events(commands.Cog):
+    """The tour's events."""
+
+    group = app_commands.Group(
+        name="event",
+        description="Tour events: players, the draw, pairings, standings, the knock-out.",
+        guild_only=True,
+    )
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+        self.previews: dict[int, ConfirmView] = {}
+        """Open previews by message id (tests expire them without waiting)."""
+
+    @group.command(name="create", description="Add an event to a tour (HQ).")
+    @app_commands.describe(
+        tour="The tour.",
+        name="The event's name.",
+        type="regular, major or finals.",
+        start="Its first day, YYYY-MM-DD.",
+        players="How many players (default: the tour's size for its type).",
+        third_place_match="Play a 3rd-place match (default yes, CCT-8c).",
+        tiebreaks="Direct encounter once (cct, default) or re-applied (fide2024), CCT-8b.",
+    )
+    @app_commands.autocomplete(tour=choose.tours)
+    @is_hq()
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        tour: str,
+        name: str,
+        type: Literal["regular", "major", "finals"],
+        start: str,
+        players: app_commands.Range[int, 3, 24] | None = None,
+        third_place_match: bool = True,
+        tiebreaks: Literal["cct", "fide2024"] = "cct",
+    ) -> None:
+        """CCT-2, CCT-16: the event's values frozen from its tour."""
+        store = guild_store(interaction)
+        record = await events.create_event(
+            store,
+            await actor_of(store, interaction),
+            tour,
+            name,
+            EventType(type),
+            start,
+            players=players,
+            third_place_match=third_place_match,
+            tiebreaks=DeReading(tiebreaks),
+        )
+        await interaction.response.send_message(
+            f"Event **{_n(record.name)}** ({record.type.value}, {record.size} players, from "
+            f"{record.start.isoformat()}) added to the tour."
+        )
+
+    @group.command(name="player-add", description="Enter a player before the draw (HQ).")
+    @app_commands.describe(
+        event="The event.", player="The player's name.", user="The member who is this player."
+    )
+    @app_commands.autocomplete(event=choose.events, player=choose.players)
+    @is_hq()
+    async def player_add(
+        self,
+        interaction: discord.Interaction,
+        event: str,
+        player: str,
+        user: discord.Member | None = None,
+    ) -> None:
+        """A tour player of that name (new or known), linked to `user` if given."""
+        store = guild_store(interaction)
+        changed = await events.add_player(
+            store,
+            await actor_of(store, interaction),
+            event,
+            player,
+            None if user is None else user.id,
+        )
+        await interaction.response.send_message(
+            f"**{_n(changed.player.name)}** plays in {_n(changed.event.name)} "
+            f"({changed.players}/{changed.event.size})."
+        )
+
+    @group.command(name="player-remove", description="Take a player out before the draw (HQ).")
+    @app_commands.describe(event="The event.", player="The player.")
+    @app_commands.autocomplete(event=choose.events, player=choose.players)
+    @is_hq()
+    async def player_remove(
+        self, interaction: discord.Interaction, event: str, player: str
+    ) -> None:
+        """Before the draw only."""
+        store = guild_store(interaction)
+        changed = await events.remove_player(
+            store, await actor_of(store, interaction), event, player
+        )
+        await interaction.response.send_message(
+            f"**{_n(changed.player.name)}** no longer plays in {_n(changed.event.name)} "
+            f"({changed.players}/{changed.event.size})."
+        )
+
+    @group.command(name="draw", description="Draw lots for pairing numbers; preview, Confirm (HQ).")
+    @app_commands.describe(
+        event="The event.",
+        seed="The draw's seed (default: a new random one, shown).",
+        order="Numbers drawn elsewhere: the players in number order, comma-separated.",
+    )
+    @app_commands.autocomplete(event=choose.events)
+    @is_hq()
+    async def draw(
+        self,
+        interaction: discord.Interaction,
+        event: str,
+        seed: str | None = None,
+        order: str | None = None,
+    ) -> None:
+        """CCT-8a: a preview with Confirm / Cancel (60 s); the same seed on Confirm."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        plan = await events.draw_event(store, actor, event, seed=seed, order=order, confirm=False)
+        event_id = plan.event.id
+
+        async def confirm() -> str:
+            stored = await events.draw_event(
+                store, actor, event_id, seed=plan.seed, order=order, confirm=True
+            )
+            rounds = max(p.round for p in stored.pairings)
+            how = f"seed `{stored.seed}`" if stored.seed else "the numbers given"
+            return (
+                f"Draw of **{_n(stored.event.name)}** stored ({how}): {len(stored.pairings)} "
+                f"games over {rounds} rounds; the pairings are announced."
+            )
+
+        await self._preview(
+            interaction, confirm, tour_replies.draw_preview(plan), store.database.clock
+        )
+
+    async def _preview(
+        self,
+        interaction: discord.Interaction,
+        confirm: OnConfirm,
+        pages: list[dict[str, Any]],
+        clock: Callable[[], dt.datetime],
+    ) -> None:
+        """Reply with a preview under Confirm / Cancel (only the caller may click)."""
+        buttons = ConfirmView(interaction.user.id, confirm, clock)
+        await interaction.response.send_message(
+            content="Nothing is stored until you confirm (60 s).",
+            embed=as_embeds(pages)[0],
+            view=buttons,
+        )
+        buttons.arm(interaction)
+        original = await interaction.original_response()
+        self.previews[original.id] = buttons
+
+    @group.command(name="pairings", description="An event's pairings and results.")
+    @app_commands.describe(event="The event.", round="Only this round.")
+    @app_commands.autocomplete(event=choose.events)
+    async def pairings(
+        self,
+        interaction: discord.Interaction,
+        event: str,
+        round: app_commands.Range[int, 1, 30] | None = None,
+    ) -> None:
+        """CCT-8a: Berger pairings with session starts."""
+        read, lines, starts = await reads.event_pairings(guild_store(interaction), event, round)
+        await send_pages(interaction, as_embeds(tour_replies.pairings(read, lines, starts)))
+
+    @group.command(name="standings", description="Preliminary standings: DE, WIN, SB, KS.")
+    @app_commands.describe(event="The event.", format="embed (default) or csv.")
+    @app_commands.autocomplete(event=choose.events)
+    async def standings(
+        self,
+        interaction: discord.Interaction,
+        event: str,
+        format: Literal["embed", "image", "csv"] = "embed",
+    ) -> None:
+        """CCT-8b."""
+        read, rows = await reads.event_standings(guild_store(interaction), event)
+        view = views.preliminary(read.loaded, rows)
+        if format == "csv":
+            data = preliminary_csv(view).encode()
+            await interaction.response.send_message(
+                file=discord.File(io.BytesIO(data), filename="standings.csv")
+            )
+            return
+        if format == "image":
+            png = discord.File(io.BytesIO(preliminary_png(view)), filename="standings.png")
+            await interaction.response.send_message(file=png)
+            return
+        await send_pages(interaction, views.preliminary_pages(read.loaded, rows))
+
+    @group.command(name="bracket", description="The knock-out: series scores and next games.")
+    @app_commands.describe(event="The event.")
+    @app_commands.autocomplete(event=choose.events)
+    async def bracket(self, interaction: discord.Interaction, event: str) -> None:
+        """CCT-8c-e: each round's score, the next game, its colours and time control."""
+        found = await reads.event_bracket(guild_store(interaction), event)
+        png = views.bracket_image(found.read.loaded, found.ties)
+        file = discord.File(io.BytesIO(png), filename="bracket.png")
+        await send_pages(interaction, as_embeds(tour_replies.bracket(found)), files=[file])
+
+    @group.command(name="show", description="An event: its state, players and draw.")
+    @app_commands.describe(event="The event.")
+    @app_commands.autocomplete(event=choose.events)
+    async def show(self, interaction: discord.Interaction, event: str) -> None:
+        """Anyone may read an event."""
+        read = await reads.read_event(guild_store(interaction), event)
+        await send_pages(interaction, as_embeds(tour_replies.event_card(read)))
+
+    @group.command(name="calendar", description="An event's days, and an .ics file.")
+    @app_commands.describe(event="The event.")
+    @app_commands.autocomplete(event=choose.events)
+    async def calendar(self, interaction: discord.Interaction, event: str) -> None:
+        """Session starts as Discord timestamps; the .ics holds every day."""
+        store = guild_store(interaction)
+        read, days = await reads.event_calendar(store, event)
+        ics = event_calendar_ics(read.tour, read.loaded.record.name, days, store.database.clock())
+        file = discord.File(io.BytesIO(ics), filename="event.ics")
+        await send_pages(interaction, as_embeds(tour_replies.calendar(read, days)), files=[file])
+
+    @group.command(name="pin", description="Post the event's table, kept up to date (HQ).")
+    @app_commands.describe(event="The event.", channel="Where (default: here).")
+    @app_commands.autocomplete(event=choose.events)
+    @is_hq()
+    async def pin_(
+        self,
+        interaction: discord.Interaction,
+        event: str,
+        channel: discord.TextChannel | None = None,
+    ) -> None:
+        """The standings (then the bracket), edited after every change."""
+        store = guild_store(interaction)
+        where = channel.id if channel is not None else interaction.channel_id
+        assert where is not None
+        pinned = await pin.pin_event(store, await actor_of(store, interaction), event, where)
+        await interaction.response.send_message(
+            f"**{_n(pinned)}** is pinned in <#{where}>: the message follows every change.",
+            ephemeral=True,
+        )
+
+    @group.command(name="start-knockout", description="Build the knock-out; preview, Confirm (HQ).")
+    @app_commands.describe(
+        event="The event.", lots="Seed of a drawing of lots for ties left after every criterion."
+    )
+    @app_commands.autocomplete(event=choose.events)
+    @is_hq()
+    async def start_knockout(
+        self, interaction: discord.Interaction, event: str, lots: str | None = None
+    ) -> None:
+        """CCT-8c: from the final preliminary order."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        plan = await events.start_knockout(store, actor, event, lots=lots, confirm=False)
+        event_id = plan.event.id
+
+        async def confirm() -> str:
+            stored = await events.start_knockout(store, actor, event_id, lots=lots, confirm=True)
+            ties = "; ".join(f"{t} {_n(a)} – {_n(b)}" for t, a, b in stored.quarter_finals)
+            return f"Knock-out of **{_n(stored.event.name)}** started: {ties}."
+
+        await self._preview(
+            interaction, confirm, tour_replies.knockout_preview(plan), store.database.clock
+        )
+
+
+def _n(text: str) -> str:
+    return name(text)
+
+
+async def setup(bot: ArbiterBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Events(bot))

@@ -1,0 +1,164 @@
+"""`/game`: report a game (a player's report waits for the opponent's persistent Confirm /
+Dispute buttons; an arbiter's entry is final), read its result from a PGN or a chess.com /
+lichess.org link (CCT-7 flag for the arbiters), correct it as an arbiter (CCT-9), show it."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import tour_autocomplete as choose
+from bot.app.arbiter import ArbiterBot
+from bot.app.command_input import actor_of, read_attachment
+from bot.app.errors import UserError
+from bot.app.mentions import pinging
+from bot.app.permissions import guild_store, is_arbiter
+from bot.app.ui.game_buttons import report_view
+from bot.app.ui.pages import send_pages
+from bot.rendering import tour_replies
+from bot.rendering.escape import cut
+from bot.rendering.tour_cards import as_embeds
+from bot.tour.games import links, reads
+from bot.tour.games import service as games
+from core.results import Result
+
+ResultText = Literal["1-0", "½-½", "0-1", "+/-", "-/+", "-/-"]
+RESULTS: dict[str, Result] = {
+    "1-0": Result.WHITE_WIN,
+    "½-½": Result.DRAW,
+    "0-1": Result.BLACK_WIN,
+    "+/-": Result.WHITE_FORFEIT_WIN,
+    "-/+": Result.BLACK_FORFEIT_WIN,
+    "-/-": Result.DOUBLE_FORFEIT,
+}
+Ground = Literal[
+    "left-camera-view",
+    "unconfirmed-departure",
+    "deliberate-disconnection",
+    "disconnection",
+    "no-backup-connection",
+    "other",
+]
+
+
+class Games(commands.Cog):
+    """The tour's games."""
+
+    group = app_commands.Group(
+        name="game", description="Tour games: report, correct, show.", guild_only=True
+    )
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+
+    @group.command(name="report", description="Report a game's result (a player, or an arbiter).")
+    @app_commands.describe(
+        event="The event.",
+        game="The game (your open games first).",
+        result="1-0, ½-½ or 0-1 (forfeits: arbiters).",
+        pgn="The game's PGN: the result is read from it.",
+        link="A chess.com or lichess.org game link: the result is read from it.",
+    )
+    @app_commands.autocomplete(event=choose.events, game=choose.games)
+    async def report(
+        self,
+        interaction: discord.Interaction,
+        event: str,
+        game: str,
+        result: ResultText | None = None,
+        pgn: discord.Attachment | None = None,
+        link: str | None = None,
+    ) -> None:
+        """A player's report waits for the opponent; an arbiter's is final (CCT-9)."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        if pgn is not None and link is not None:
+            raise UserError("Give a PGN or a link, not both.")
+        text = None
+        reference = None
+        if pgn is not None:
+            data = await read_attachment(pgn, "PGN", ".pgn")
+            try:
+                text = data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise UserError("The PGN is not UTF-8 text.") from None
+        elif link is not None:
+            if await reads.counted_already(store, link):
+                raise UserError("That game counted already: the same game cannot count twice.")
+            usernames = await reads.site_usernames(store, event, game)
+            fetched = await links.fetch_game(
+                self.bot.chesscom, self.bot.config, link, usernames, store.database.clock()
+            )
+            text, reference = fetched.pgn, fetched.url
+        changed = await games.report_game(
+            store,
+            actor,
+            event,
+            game,
+            None if result is None else RESULTS[result],
+            pgn=text,
+            source_ref=reference,
+        )
+        line = tour_replies.reported(changed.game, changed.name, changed.white, changed.black)
+        if changed.early_draw:
+            line += " CCT-7: drawn before move 40 — flagged to the arbiters."
+        if changed.decided:
+            line += "\n" + "\n".join(changed.decided)
+        if changed.party.is_player:
+            ask = (
+                f" <@{changed.ask_user}>: confirm or dispute."
+                if changed.ask_user
+                else (" The opponent (not linked to a member) confirms through an arbiter.")
+            )
+            await interaction.response.send_message(
+                cut(line + ask, 2000),
+                view=report_view(changed.game.id),
+                allowed_mentions=pinging([changed.ask_user] if changed.ask_user else []),
+            )
+            return
+        await interaction.response.send_message(cut(line, 2000))
+
+    @group.command(name="correct", description="Set a game's result with a reason (arbiter).")
+    @app_commands.describe(
+        event="The event.",
+        game="The game.",
+        result="The result.",
+        reason="Why (shown and audited, CCT-9).",
+        ground="The ground (default other).",
+    )
+    @app_commands.autocomplete(event=choose.events, game=choose.games)
+    @is_arbiter()
+    async def correct(
+        self,
+        interaction: discord.Interaction,
+        event: str,
+        game: str,
+        result: ResultText,
+        reason: app_commands.Range[str, 1, 500],
+        ground: Ground = "other",
+    ) -> None:
+        """CCT-9: an arbiter's decision, audited as an override."""
+        store = guild_store(interaction)
+        changed = await games.correct_game(
+            store, await actor_of(store, interaction), event, game, RESULTS[result], reason, ground
+        )
+        line = tour_replies.reported(changed.game, changed.name, changed.white, changed.black)
+        if changed.decided:
+            line += "\n" + "\n".join(changed.decided)
+        await interaction.response.send_message(cut(f"{line} (CCT-9, audited)", 2000))
+
+    @group.command(name="show", description="A game: players, result, how it stands.")
+    @app_commands.describe(event="The event.", game="The game.")
+    @app_commands.autocomplete(event=choose.events, game=choose.games)
+    async def show(self, interaction: discord.Interaction, event: str, game: str) -> None:
+        """Anyone may read a game."""
+        card = await reads.game_card(guild_store(interaction), event, game)
+        await send_pages(interaction, as_embeds(tour_replies.game_card(card)))
+
+
+async def setup(bot: ArbiterBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Games(bot))

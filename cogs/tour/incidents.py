@@ -1,0 +1,82 @@
+"""`/incident`: an arbiter records a disconnection (CCT-10) — the outcome is computed,
+applied and announced — and anyone lists an event's incidents."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import tour_autocomplete as choose
+from bot.app.arbiter import ArbiterBot
+from bot.app.command_input import actor_of
+from bot.app.permissions import guild_store, is_arbiter
+from bot.app.ui.pages import send_pages
+from bot.rendering import tour_replies
+from bot.rendering.tour_cards import as_embeds, incident_notice
+from bot.tour.incidents import reads
+from bot.tour.incidents import service as incidents
+
+
+class Incidents(commands.Cog):
+    """Disconnections during tour games."""
+
+    group = app_commands.Group(
+        name="incident", description="Disconnections (CCT-10): record, list.", guild_only=True
+    )
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+
+    @group.command(name="disconnection", description="Record a disconnection (arbiter).")
+    @app_commands.describe(
+        event="The event.",
+        game="The game being played.",
+        player="The player who disconnected.",
+        clock_seconds="Seconds on their clock when they dropped.",
+        reconnected_within_30s="They reconnected within the window.",
+        backup_connection="They had the required backup connection.",
+        offline_seconds="How long they were offline, if they reconnected.",
+    )
+    @app_commands.autocomplete(event=choose.events, game=choose.games, player=choose.players)
+    @is_arbiter()
+    async def disconnection(
+        self,
+        interaction: discord.Interaction,
+        event: str,
+        game: str,
+        player: str,
+        clock_seconds: app_commands.Range[int, 0, 14400],
+        reconnected_within_30s: bool,
+        backup_connection: bool,
+        offline_seconds: app_commands.Range[int, 0, 3600] | None = None,
+    ) -> None:
+        """CCT-10: continue, paused with 30 s off, or lost."""
+        store = guild_store(interaction)
+        ruled = await incidents.record_disconnection(
+            store,
+            await actor_of(store, interaction),
+            event,
+            game,
+            player,
+            clock_seconds,
+            reconnected_within_30s,
+            backup_connection,
+            offline_seconds=offline_seconds,
+        )
+        await interaction.response.send_message(
+            incident_notice(ruled.event, ruled.game, ruled.player, ruled.ruling, ruled.result)
+        )
+
+    @group.command(name="list", description="An event's disconnection incidents.")
+    @app_commands.describe(event="The event.")
+    @app_commands.autocomplete(event=choose.events)
+    async def list_(self, interaction: discord.Interaction, event: str) -> None:
+        """Anyone may read them."""
+        record, found, players = await reads.incident_list(guild_store(interaction), event)
+        await send_pages(interaction, as_embeds(tour_replies.incidents(record, found, players)))
+
+
+async def setup(bot: ArbiterBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Incidents(bot))

@@ -1,0 +1,206 @@
+"""`/tour`: create a tour with the rules of the config (CCT-16), show it, its standings
+(CCT-6), qualification (CCT-3), prizes (CCT-5), Ambassadors, member links, and the tour
+file out and in."""
+
+from __future__ import annotations
+
+import io
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import tour_autocomplete as choose
+from bot.app.arbiter import ArbiterBot
+from bot.app.command_input import actor_of, read_attachment
+from bot.app.permissions import guild_store, is_hq
+from bot.app.ui.pages import send_pages
+from bot.rendering import tour_replies
+from bot.rendering.tour_cards import as_embeds, name
+from bot.rendering.tour_csv import tour_standings_csv
+from bot.rendering.tour_prizes_embeds import prizes_embeds
+from bot.rendering.tour_qualification_embeds import qualification_embeds
+from bot.rendering.tour_standings_embeds import tour_standings_embeds
+from bot.rendering.tour_standings_image import tour_standings_png
+from bot.tour import files, views
+from bot.tour.tours import reads
+from bot.tour.tours import service as tours
+
+
+class Tours(commands.Cog):
+    """The Champions Chess Tour's tours."""
+
+    group = app_commands.Group(
+        name="tour", description="Tours: events, standings, qualification, prizes.", guild_only=True
+    )
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+
+    @group.command(name="create", description="Create a tour with the rules of the config (HQ).")
+    @app_commands.describe(name="The tour's name.")
+    @is_hq()
+    async def create(self, interaction: discord.Interaction, name: str) -> None:
+        """CCT-16: the `[rules.cct]` values frozen into the tour."""
+        store = guild_store(interaction)
+        record = await tours.create_tour(
+            store, await actor_of(store, interaction), self.bot.config, name
+        )
+        await interaction.response.send_message(
+            f"Tour **{_name(record.name)}** created (rules frozen, CCT-16)."
+        )
+
+    @group.command(name="show", description="A tour's events and their state.")
+    @app_commands.describe(tour="The tour.")
+    @app_commands.autocomplete(tour=choose.tours)
+    async def show(self, interaction: discord.Interaction, tour: str) -> None:
+        """Anyone may read a tour."""
+        card = await reads.tour_card(guild_store(interaction), tour)
+        await send_pages(interaction, as_embeds(tour_replies.tour_card(card)))
+
+    @group.command(name="standings", description="Tour points and ranking (CCT-6).")
+    @app_commands.describe(
+        tour="The tour.", after="As after this event.", format="embed (default) or csv."
+    )
+    @app_commands.autocomplete(tour=choose.tours, after=choose.events)
+    async def standings(
+        self,
+        interaction: discord.Interaction,
+        tour: str,
+        after: str | None = None,
+        format: Literal["embed", "image", "csv"] = "embed",
+    ) -> None:
+        """CCT-6: points with the five criteria, shared ranks, play-off marks."""
+        report = await reads.tour_standings(guild_store(interaction), tour, after)
+        view = views.tour_standings(report)
+        if format == "csv":
+            data = tour_standings_csv(view).encode()
+            await interaction.response.send_message(
+                file=discord.File(io.BytesIO(data), filename="tour-standings.csv")
+            )
+            return
+        if format == "image":
+            png = discord.File(io.BytesIO(tour_standings_png(view)), filename="tour-standings.png")
+            await interaction.response.send_message(file=png)
+            return
+        await send_pages(interaction, tour_standings_embeds(view))
+
+    @group.command(name="qualification", description="Who is qualified for an event, and why.")
+    @app_commands.describe(tour="The tour.", event="The event.")
+    @app_commands.autocomplete(tour=choose.tours, event=choose.events)
+    async def qualification(self, interaction: discord.Interaction, tour: str, event: str) -> None:
+        """CCT-3: winners, the top of the tour standings, Ambassadors, places left."""
+        record, listed = await reads.qualification(guild_store(interaction), tour, event)
+        await send_pages(interaction, qualification_embeds(record.name, listed))
+
+    @group.command(name="ambassador-add", description="Make a player a Tour Ambassador (HQ).")
+    @app_commands.describe(tour="The tour.", player="The player.")
+    @app_commands.autocomplete(tour=choose.tours, player=choose.players)
+    @is_hq()
+    async def ambassador_add(
+        self, interaction: discord.Interaction, tour: str, player: str
+    ) -> None:
+        """CCT-3, CCT-5."""
+        await self._ambassador(interaction, tour, player, True)
+
+    @group.command(name="ambassador-remove", description="A player is no Ambassador (HQ).")
+    @app_commands.describe(tour="The tour.", player="The player.")
+    @app_commands.autocomplete(tour=choose.tours, player=choose.players)
+    @is_hq()
+    async def ambassador_remove(
+        self, interaction: discord.Interaction, tour: str, player: str
+    ) -> None:
+        """CCT-3, CCT-5."""
+        await self._ambassador(interaction, tour, player, False)
+
+    async def _ambassador(
+        self, interaction: discord.Interaction, tour: str, player: str, ambassador: bool
+    ) -> None:
+        store = guild_store(interaction)
+        changed = await tours.set_ambassador(
+            store, await actor_of(store, interaction), tour, player, ambassador
+        )
+        state = "is now a Tour Ambassador" if ambassador else "is no longer a Tour Ambassador"
+        await interaction.response.send_message(
+            f"**{_name(changed.player.name)}** {state} of {_name(changed.tour.name)}."
+        )
+
+    @group.command(name="prizes", description="Prize distribution and the Ambassador pool.")
+    @app_commands.describe(tour="The tour.", event="Only this event.")
+    @app_commands.autocomplete(tour=choose.tours, event=choose.events)
+    async def prizes(
+        self, interaction: discord.Interaction, tour: str, event: str | None = None
+    ) -> None:
+        """CCT-5: players in breach get none."""
+        found = await reads.prizes(guild_store(interaction), tour, event)
+        events, pool = views.prizes(found)
+        await send_pages(interaction, prizes_embeds(tour, events, pool))
+
+    @group.command(name="link", description="Link a member to a tour player (HQ).")
+    @app_commands.describe(
+        player="The player.",
+        user="The member (leave out to unlink).",
+        tour="The tour (default: the newest with that player).",
+        chesscom="The player's chess.com username.",
+        lichess="The player's lichess username.",
+    )
+    @app_commands.autocomplete(player=choose.players, tour=choose.tours)
+    @is_hq()
+    async def link(
+        self,
+        interaction: discord.Interaction,
+        player: str,
+        user: discord.Member | None = None,
+        tour: str | None = None,
+        chesscom: str | None = None,
+        lichess: str | None = None,
+    ) -> None:
+        """A player's reports and confirmations go by this link."""
+        store = guild_store(interaction)
+        changed = await tours.link_player(
+            store,
+            await actor_of(store, interaction),
+            player,
+            None if user is None else user.id,
+            tour=tour,
+            chesscom=chesscom,
+            lichess=lichess,
+        )
+        who = f"<@{changed.player.user_id}>" if changed.player.user_id else "no member"
+        await interaction.response.send_message(
+            f"**{_name(changed.player.name)}** ({_name(changed.tour.name)}) is linked to {who}.",
+            ephemeral=True,
+        )
+
+    @group.command(name="export", description="The tour as a tour file (JSON attachment).")
+    @app_commands.describe(tour="The tour.")
+    @app_commands.autocomplete(tour=choose.tours)
+    async def export(self, interaction: discord.Interaction, tour: str) -> None:
+        """The tour file (formats/tour-file.md), for `arbiter tour` or another server."""
+        filename, data = await files.export_tour_file(guild_store(interaction), tour)
+        await interaction.response.send_message(
+            f"Tour file `{filename}`.", file=discord.File(io.BytesIO(data), filename=filename)
+        )
+
+    @group.command(name="import", description="Import a tour file as a new tour (HQ).")
+    @app_commands.describe(file="The tour file (.json).", name="The new tour's name.")
+    @is_hq()
+    async def import_(
+        self, interaction: discord.Interaction, file: discord.Attachment, name: str | None = None
+    ) -> None:
+        """Historic events entered by their known results; one unit of work."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        data = await read_attachment(file, "tour file", ".json")
+        record = await files.import_tour_file(store, actor, self.bot.config, data, name)
+        await interaction.response.send_message(f"Tour **{_name(record.name)}** imported.")
+
+
+def _name(text: str) -> str:
+    return name(text)
+
+
+async def setup(bot: ArbiterBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Tours(bot))

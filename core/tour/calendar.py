@@ -1,0 +1,70 @@
+"""Which day of an event each game is played on (CCT-2, CCT-8a, CCT-8c/d, CCT-8f), and when
+its session starts: what the appeal deadline (CCT-11) and the calendar are read from.
+
+A Regular or Major event lasts 9 days: the preliminary over days 1-3 (its rounds spread as
+evenly as possible, the earlier days taking the extra round), then each knock-out round over
+two days — quarter-finals days 4-5, semi-finals days 6-7, the Final and the 3rd-place match
+days 8-9 — match 1 on the first day, match 2 and the play-off on the second (CCT-8d). The
+Finals play one round a day over 9 days (CCT-8f).
+*Interpretation:* the regulation gives no hours; every session starts at the tour's
+`session_start` in its appeals zone.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+from core.tour.knockout import Tie
+
+PRELIMINARY_DAYS = 3
+"""CCT-8a: the preliminaries are played over 3 days."""
+EVENT_DAYS = 9
+"""CCT-2: each tournament lasts 9 days (no free days)."""
+KNOCKOUT_FIRST_DAY: dict[Tie, int] = {
+    Tie.QF1: 4,
+    Tie.QF2: 4,
+    Tie.QF3: 4,
+    Tie.QF4: 4,
+    Tie.SF1: 6,
+    Tie.SF2: 6,
+    Tie.FINAL: 8,
+    Tie.THIRD_PLACE: 8,
+}
+"""CCT-8c/d: the first of the two days of each knock-out round."""
+
+
+def preliminary_day(round_no: int, rounds: int) -> int:
+    """CCT-8a: the day (1-3) of a preliminary round, rounds spread evenly (11 → 4, 4, 3)."""
+    if not 1 <= round_no <= rounds:
+        raise ValueError(f"round {round_no} is outside 1..{rounds}")
+    per_day, extra = divmod(rounds, PRELIMINARY_DAYS)
+    last = 0
+    for day in range(1, PRELIMINARY_DAYS + 1):
+        last += per_day + (1 if day <= extra else 0)
+        if round_no <= last:
+            return day
+    return PRELIMINARY_DAYS
+
+
+def knockout_day(tie: Tie, match_no: int | None) -> int:
+    """CCT-8d: match 1 on the round's first day; match 2 and the play-off (None) on its
+    second."""
+    return KNOCKOUT_FIRST_DAY[tie] + (0 if match_no == 1 else 1)
+
+
+def finals_day(round_no: int) -> int:
+    """CCT-8f: one Finals round a day."""
+    if not 1 <= round_no <= EVENT_DAYS:
+        raise ValueError(f"the Finals have rounds 1..{EVENT_DAYS}, not {round_no}")
+    return round_no
+
+
+def event_date(start: dt.date, day: int) -> dt.date:
+    """The calendar date of an event's day `day` (day 1 is the start)."""
+    return start + dt.timedelta(days=day - 1)
+
+
+def session_start(date: dt.date, at: dt.time, zone: str) -> dt.datetime:
+    """The instant a session on `date` starts: `at` local time in `zone` (aware)."""
+    return dt.datetime.combine(date, at, tzinfo=ZoneInfo(zone))

@@ -1,0 +1,166 @@
+"""The life cycle of a tour game's result: reported → confirmed | disputed → decided.
+
+A player's report waits for the opponent: Confirm settles it, Dispute sends it to the
+arbiters. An arbiter's entry is final (CCT-9: the arbiter records a result); a settled result
+changes only by an arbiter's correction, which is audited with its reason (CCT-9). The bot
+itself may confirm a report that waited its confirmation time (`confirm_deadline`). Every
+door that records a result — a command, a button, a job, a file import — goes through
+`transition`, so who may do what to a game is decided here once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from dataclasses import dataclass
+
+from core.results import Result
+
+
+class ReportStatus(enum.Enum):
+    """Where a game's result stands."""
+
+    OPEN = "open"
+    REPORTED = "reported"
+    CONFIRMED = "confirmed"
+    DISPUTED = "disputed"
+    DECIDED = "decided"
+
+    @property
+    def settled(self) -> bool:
+        """A confirmed or decided result: it counts (standings, series, Finals)."""
+        return self in (ReportStatus.CONFIRMED, ReportStatus.DECIDED)
+
+
+class Party(enum.Enum):
+    """Who acts on a game: one of its two players, an arbiter, or the bot (a job)."""
+
+    WHITE = "white"
+    BLACK = "black"
+    ARBITER = "arbiter"
+    SYSTEM = "system"
+
+    @property
+    def is_player(self) -> bool:
+        """True for the game's White or Black player."""
+        return self in (Party.WHITE, Party.BLACK)
+
+    @property
+    def opponent(self) -> Party:
+        """The other player of the game (only for a player)."""
+        if self is Party.WHITE:
+            return Party.BLACK
+        if self is Party.BLACK:
+            return Party.WHITE
+        raise ValueError(f"{self.value} has no opponent")
+
+
+class Action(enum.Enum):
+    """What is done to a game's result."""
+
+    REPORT = "report"
+    CONFIRM = "confirm"
+    DISPUTE = "dispute"
+    CORRECT = "correct"
+
+
+class ReportRefused(ValueError):
+    """An action the life cycle does not allow; the message says why and what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameReport:
+    """A game's result as it stands: status, the result (None while open) and which player
+    reported it (None for an arbiter's entry or an open game)."""
+
+    status: ReportStatus = ReportStatus.OPEN
+    result: Result | None = None
+    reported_by: Party | None = None
+
+    def __post_init__(self) -> None:
+        if (self.status is ReportStatus.OPEN) != (self.result is None):
+            raise ValueError("an open game has no result, any other has one")
+
+
+PLAYER_RESULTS = frozenset({Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN})
+"""CCT-8a: what a player reports (1-0, ½-½, 0-1); forfeits are the arbiter's decisions."""
+
+
+def transition(
+    report: GameReport, action: Action, party: Party, result: Result | None = None
+) -> GameReport:
+    """The game's result after `party` does `action` (with `result` for a report or a
+    correction); ReportRefused when the life cycle does not allow it."""
+    status = report.status
+    if action is Action.REPORT:
+        return _report(report, party, _needs(result))
+    if action is Action.CORRECT:
+        if party is not Party.ARBITER:
+            raise ReportRefused("Only an arbiter corrects a result (CCT-9).")
+        corrected = _needs(result)
+        if status is not ReportStatus.OPEN and report.result is corrected and status.settled:
+            raise ReportRefused(f"The result is {corrected.value} already: nothing to correct.")
+        return GameReport(ReportStatus.DECIDED, corrected)
+    if status is not ReportStatus.REPORTED:
+        raise ReportRefused(_not_waiting(report))
+    if party is Party.SYSTEM and action is Action.CONFIRM:
+        return GameReport(ReportStatus.CONFIRMED, report.result, report.reported_by)
+    if not party.is_player:
+        raise ReportRefused(
+            "Only the opponent confirms or disputes a report; an arbiter enters the result "
+            "instead (it is final)."
+        )
+    if party is report.reported_by:
+        raise ReportRefused(
+            "You reported this result: your opponent confirms or disputes it, not you."
+        )
+    if action is Action.CONFIRM:
+        return GameReport(ReportStatus.CONFIRMED, report.result, report.reported_by)
+    return GameReport(ReportStatus.DISPUTED, report.result, report.reported_by)
+
+
+def _needs(result: Result | None) -> Result:
+    if result is None:
+        raise ReportRefused("A report needs a result.")
+    return result
+
+
+def _report(report: GameReport, party: Party, result: Result) -> GameReport:
+    status = report.status
+    if status.settled:
+        assert report.result is not None
+        raise ReportRefused(
+            f"This game's result is {report.result.value} ({status.value}); only an arbiter's "
+            "correction changes it (/game correct, CCT-9)."
+        )
+    if party is Party.ARBITER:
+        return GameReport(ReportStatus.DECIDED, result)  # CCT-9: an arbiter's entry is final
+    if not party.is_player:
+        raise ReportRefused("Only a player of the game or an arbiter reports its result.")
+    if status is ReportStatus.REPORTED:
+        if party is report.reported_by:
+            raise ReportRefused("You reported this game already: it waits for your opponent.")
+        raise ReportRefused(
+            "Your opponent reported this game already: confirm or dispute their report."
+        )
+    if status is ReportStatus.DISPUTED:
+        raise ReportRefused("This game's result is disputed: an arbiter decides it.")
+    if result not in PLAYER_RESULTS:
+        raise ReportRefused("A forfeit is an arbiter's decision: report 1-0, ½-½ or 0-1.")
+    return GameReport(ReportStatus.REPORTED, result, party)
+
+
+def _not_waiting(report: GameReport) -> str:
+    if report.status is ReportStatus.OPEN:
+        return "Nothing to confirm or dispute: no result has been reported for this game."
+    if report.status is ReportStatus.DISPUTED:
+        return "This report is disputed already: an arbiter decides it."
+    return f"This game's result is {report.status.value} already: nothing to confirm or dispute."
+
+
+def confirm_deadline(reported_at: dt.datetime, confirm_hours: int) -> dt.datetime:
+    """When a report still waiting for the opponent is confirmed by the bot (the tour's
+    `confirm_hours`, frozen at creation)."""
+    if reported_at.tzinfo is None:
+        raise ValueError("the report instant must be timezone-aware")
+    return reported_at + dt.timedelta(hours=confirm_hours)

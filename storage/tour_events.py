@@ -1,0 +1,380 @@
+"""Events of a guild's tours and their players (CCT-2, CCT-8a, CCT-8c, CCT-16): type, size,
+start, 3rd-place match, tie-break reading, frozen rules, the draw (seed and pairing numbers),
+the knock-out start (the seeds), an event's pin, and the version every change bumps."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import aiosqlite
+
+from core.tiebreaks import DeReading
+from core.tour.ranking import EventType, PointsTable
+from core.tour.timecontrols import TimeControls
+from storage.clubs import name_key
+from storage.database import from_text, to_text
+from storage.scope import ReadScope, WriteScope
+from storage.tour_codecs import event_rules_of, event_rules_text
+
+EventStatus = Literal["setup", "preliminary", "knockout", "recorded"]
+
+
+@dataclass(frozen=True)
+class TourEventRecord:
+    """An event as stored; `drawn_at` once the draw is made, `knockout_started_at` once the
+    knock-out was built, `recorded` for an event imported by its known results."""
+
+    id: int
+    guild_id: int
+    tour_id: int
+    position: int
+    name: str
+    type: EventType
+    size: int
+    start: dt.date
+    third_place_match: bool
+    reading: DeReading
+    points: PointsTable | None
+    time_controls: TimeControls
+    draw_seed: str | None
+    drawn_by: int | None
+    drawn_at: dt.datetime | None
+    lots_seed: str | None
+    knockout_started_at: dt.datetime | None
+    recorded: bool
+    version: int
+    pinned: bool = False
+    """The event has a pinned message (`tour_pins`)."""
+
+    @property
+    def status(self) -> EventStatus:
+        """Where the event stands: before the draw, its preliminary (or Finals round robin),
+        its knock-out, or imported by its results."""
+        if self.recorded:
+            return "recorded"
+        if self.knockout_started_at is not None:
+            return "knockout"
+        return "preliminary" if self.drawn_at is not None else "setup"
+
+
+@dataclass(frozen=True)
+class EventPlayer:
+    """A player's entry in an event: entry order, pairing number, knock-out seed, imported
+    official place."""
+
+    player_id: int
+    name: str
+    user_id: int | None
+    entry_no: int
+    pairing_no: int | None
+    ko_seed: int | None
+    recorded_place: int | None
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """What creating an event stores."""
+
+    name: str
+    type: EventType
+    size: int
+    start: dt.date
+    third_place_match: bool
+    reading: DeReading
+    points: PointsTable | None
+    time_controls: TimeControls
+
+
+@dataclass(frozen=True)
+class TourPin:
+    """An event's pinned message: where, its outbox row (its Discord id once sent), and the
+    event version it shows."""
+
+    id: int
+    event_id: int
+    channel_id: int
+    outbox_id: int
+    message_id: int | None
+    rendered_version: int
+    event_version: int
+
+
+_EVENT = (
+    "SELECT id, guild_id, tour_id, position, name, type, size, start, third_place_match,"
+    " tiebreaks, rules, draw_seed, drawn_by, drawn_at, lots_seed, knockout_started_at,"
+    " recorded, version, EXISTS (SELECT 1 FROM tour_pins AS p WHERE p.event_id = tour_events.id)"
+    " FROM tour_events"
+)
+
+
+def _instant(text: str | None) -> dt.datetime | None:
+    return None if text is None else from_text(text)
+
+
+def _event(row: aiosqlite.Row) -> TourEventRecord:
+    points, controls = event_rules_of(row[10])
+    return TourEventRecord(
+        id=row[0],
+        guild_id=row[1],
+        tour_id=row[2],
+        position=row[3],
+        name=row[4],
+        type=EventType(row[5]),
+        size=row[6],
+        start=dt.date.fromisoformat(row[7]),
+        third_place_match=bool(row[8]),
+        reading=DeReading(row[9]),
+        points=points,
+        time_controls=controls,
+        draw_seed=row[11],
+        drawn_by=row[12],
+        drawn_at=_instant(row[13]),
+        lots_seed=row[14],
+        knockout_started_at=_instant(row[15]),
+        recorded=bool(row[16]),
+        version=row[17],
+        pinned=bool(row[18]),
+    )
+
+
+class TourEventReader:
+    """The tour events and event players of exactly one guild."""
+
+    def __init__(self, scope: ReadScope) -> None:
+        self._scope = scope
+
+    async def get(self, event_id: int) -> TourEventRecord | None:
+        """The event with this id, or None (also for another guild's)."""
+        row = await self._scope.fetchone(
+            f"{_EVENT} WHERE guild_id = ? AND id = ?", (self._scope.guild_id, event_id)
+        )
+        return None if row is None else _event(row)
+
+    async def by_name(self, name: str, tour_id: int | None = None) -> list[TourEventRecord]:
+        """The events of this name (case-insensitively), of `tour_id` if given, newest
+        tour first (names are unique within a tour)."""
+        if not name.strip():
+            return []
+        tour_filter = " AND tour_id = ?" if tour_id is not None else ""
+        parameters: tuple[object, ...] = (self._scope.guild_id, name_key(name))
+        if tour_id is not None:
+            parameters += (tour_id,)
+        rows = await self._scope.fetchall(
+            f"{_EVENT} WHERE guild_id = ? AND name_key = ?{tour_filter} ORDER BY tour_id DESC",
+            parameters,
+        )
+        return [_event(row) for row in rows]
+
+    async def of_tour(self, tour_id: int) -> list[TourEventRecord]:
+        """The tour's events in tour order."""
+        rows = await self._scope.fetchall(
+            f"{_EVENT} WHERE guild_id = ? AND tour_id = ? ORDER BY position",
+            (self._scope.guild_id, tour_id),
+        )
+        return [_event(row) for row in rows]
+
+    async def version(self, event_id: int) -> int | None:
+        """The event's version counter, or None if there is no such event."""
+        row = await self._scope.fetchone(
+            "SELECT version FROM tour_events WHERE guild_id = ? AND id = ?",
+            (self._scope.guild_id, event_id),
+        )
+        return None if row is None else int(row[0])
+
+    async def players(self, event_id: int) -> list[EventPlayer]:
+        """The event's players in entry order."""
+        rows = await self._scope.fetchall(
+            "SELECT e.player_id, p.name, p.user_id, e.entry_no, e.pairing_no, e.ko_seed,"
+            " e.recorded_place FROM event_players AS e"
+            " JOIN tour_players AS p ON p.id = e.player_id"
+            " WHERE e.guild_id = ? AND e.event_id = ? ORDER BY e.entry_no",
+            (self._scope.guild_id, event_id),
+        )
+        return [EventPlayer(*row) for row in rows]
+
+    async def events_of_player(self, player_id: int) -> list[int]:
+        """The ids of the events the tour player is entered in."""
+        rows = await self._scope.fetchall(
+            "SELECT event_id FROM event_players WHERE guild_id = ? AND player_id = ?",
+            (self._scope.guild_id, player_id),
+        )
+        return [int(row[0]) for row in rows]
+
+    async def pin(self, event_id: int) -> TourPin | None:
+        """The event's pin, with its Discord message id once sent, or None."""
+        row = await self._scope.fetchone(
+            "SELECT p.id, p.event_id, p.channel_id, p.outbox_id, o.message_id,"
+            " p.rendered_version, e.version FROM tour_pins AS p"
+            " JOIN tour_events AS e ON e.id = p.event_id AND e.guild_id = p.guild_id"
+            " JOIN outbox AS o ON o.id = p.outbox_id WHERE p.guild_id = ? AND p.event_id = ?",
+            (self._scope.guild_id, event_id),
+        )
+        return None if row is None else TourPin(*row)
+
+
+class TourEventRepository(TourEventReader):
+    """The tour events of one guild inside a unit of work; every change to an event bumps its
+    version (once per unit of work)."""
+
+    def __init__(self, scope: WriteScope) -> None:
+        super().__init__(scope)
+        self._write = scope
+        self.bumped: set[int] = set()
+
+    def bump(self, event_id: int) -> None:
+        """Mark the event changed (with the next statement; once per unit of work)."""
+        if event_id in self.bumped:
+            return
+        scope = self._write
+        scope.execute_later(
+            "UPDATE tour_events SET version = version + 1 WHERE guild_id = ? AND id = ?",
+            (scope.guild_id, event_id),
+        )
+        self.bumped.add(event_id)
+
+    async def create(
+        self, tour_id: int, event: NewEvent, *, created_by: int | None = None
+    ) -> TourEventRecord:
+        """A new event, last of its tour, its rules frozen (CCT-16); a taken name raises
+        IntegrityError."""
+        scope = self._write
+        cursor = await scope.execute(
+            "INSERT INTO tour_events (guild_id, tour_id, position, name, name_key, type, size,"
+            " start, third_place_match, tiebreaks, rules, created_by, created_at)"
+            " SELECT ?, ?, coalesce(max(position), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+            " FROM tour_events WHERE guild_id = ? AND tour_id = ?",
+            (
+                scope.guild_id,
+                tour_id,
+                event.name.strip(),
+                name_key(event.name),
+                event.type.value,
+                event.size,
+                event.start.isoformat(),
+                int(event.third_place_match),
+                event.reading.value,
+                event_rules_text(event.points, event.time_controls),
+                created_by,
+                to_text(scope.now),
+                scope.guild_id,
+                tour_id,
+            ),
+        )
+        assert cursor.lastrowid is not None
+        scope.record("tour_events_created", {"event": cursor.lastrowid, "name": event.name})
+        record = await self.get(cursor.lastrowid)
+        assert record is not None
+        return record
+
+    async def add_player(self, event: TourEventRecord, player_id: int) -> None:
+        """Enter a tour player in the event, last in entry order (twice raises IntegrityError)."""
+        scope = self._write
+        self.bump(event.id)
+        await scope.execute(
+            "INSERT INTO event_players (guild_id, tour_id, event_id, player_id, entry_no)"
+            " SELECT ?, ?, ?, ?, coalesce(max(entry_no), 0) + 1 FROM event_players"
+            " WHERE guild_id = ? AND event_id = ?",
+            (scope.guild_id, event.tour_id, event.id, player_id, scope.guild_id, event.id),
+        )
+        scope.record("event_players_added", {"event": event.id, "player": player_id})
+
+    async def remove_player(self, event_id: int, player_id: int) -> bool:
+        """Take a player out of an event (before the draw)."""
+        scope = self._write
+        self.bump(event_id)
+        cursor = await scope.execute(
+            "DELETE FROM event_players WHERE guild_id = ? AND event_id = ? AND player_id = ?",
+            (scope.guild_id, event_id, player_id),
+        )
+        scope.record("event_players_removed", {"event": event_id, "player": player_id})
+        return cursor.rowcount > 0
+
+    async def record_draw(
+        self,
+        event_id: int,
+        seed: str | None,
+        numbers: Mapping[int, int],
+        drawn_by: int | None,
+    ) -> None:
+        """CCT-8a: the draw — its seed (None: numbers drawn elsewhere and given) and each
+        player's pairing number (player id → number)."""
+        scope = self._write
+        self.bump(event_id)
+        await scope.execute(
+            "UPDATE tour_events SET draw_seed = ?, drawn_by = ?, drawn_at = ?"
+            " WHERE guild_id = ? AND id = ?",
+            (seed, drawn_by, to_text(scope.now), scope.guild_id, event_id),
+        )
+        scope.executemany_later(
+            "UPDATE event_players SET pairing_no = ? WHERE guild_id = ? AND event_id = ?"
+            " AND player_id = ?",
+            [(number, scope.guild_id, event_id, player) for player, number in numbers.items()],
+        )
+        scope.record("tour_draws", {"event": event_id, "seed": seed})
+
+    async def start_knockout(
+        self, event_id: int, seeds: Sequence[int], lots_seed: str | None, by: int | None
+    ) -> None:
+        """CCT-8c: the knock-out built from preliminary places 1-8 (`seeds`, player ids, 1st
+        first), frozen with the drawing of lots that settled remaining ties, if any."""
+        scope = self._write
+        self.bump(event_id)
+        await scope.execute(
+            "UPDATE tour_events SET knockout_started_at = ?, knockout_started_by = ?,"
+            " lots_seed = ? WHERE guild_id = ? AND id = ?",
+            (to_text(scope.now), by, lots_seed, scope.guild_id, event_id),
+        )
+        scope.executemany_later(
+            "UPDATE event_players SET ko_seed = ? WHERE guild_id = ? AND event_id = ?"
+            " AND player_id = ?",
+            [(place, scope.guild_id, event_id, p) for place, p in enumerate(seeds, start=1)],
+        )
+        scope.record("tour_knockouts", {"event": event_id, "seeds": list(seeds)})
+
+    async def record_results(
+        self, event_id: int, places: Mapping[int, int], seeds: Sequence[int]
+    ) -> None:
+        """An imported event: its official preliminary places (player id → place) and the
+        knock-out seeds they give; the event is marked recorded."""
+        scope = self._write
+        self.bump(event_id)
+        now = to_text(scope.now)
+        await scope.execute(
+            "UPDATE tour_events SET recorded = 1, drawn_at = ?, knockout_started_at = ?"
+            " WHERE guild_id = ? AND id = ?",
+            (now, now if seeds else None, scope.guild_id, event_id),
+        )
+        seed_of = {p: place for place, p in enumerate(seeds, start=1)}
+        scope.executemany_later(
+            "UPDATE event_players SET recorded_place = ?, pairing_no = ?, ko_seed = ?"
+            " WHERE guild_id = ? AND event_id = ? AND player_id = ?",
+            [
+                (place, place, seed_of.get(p), scope.guild_id, event_id, p)
+                for p, place in places.items()
+            ],
+        )
+
+    async def add_pin(self, event_id: int, channel_id: int, outbox_id: int, by: int | None) -> None:
+        """The event's pin (replacing an earlier one), showing its current version."""
+        scope = self._write
+        await scope.execute(
+            "INSERT INTO tour_pins (guild_id, event_id, channel_id, outbox_id,"
+            " rendered_version, created_by, created_at)"
+            " SELECT guild_id, id, ?, ?, version, ?, ? FROM tour_events"
+            " WHERE guild_id = ? AND id = ?"
+            " ON CONFLICT (event_id) DO UPDATE SET channel_id = excluded.channel_id,"
+            " outbox_id = excluded.outbox_id, rendered_version = excluded.rendered_version,"
+            " created_by = excluded.created_by, created_at = excluded.created_at",
+            (channel_id, outbox_id, by, to_text(scope.now), scope.guild_id, event_id),
+        )
+
+    async def pin_rendered(self, event_id: int, version: int) -> None:
+        """The pin now shows the event at `version`."""
+        scope = self._write
+        await scope.execute(
+            "UPDATE tour_pins SET rendered_version = ? WHERE guild_id = ? AND event_id = ?",
+            (version, scope.guild_id, event_id),
+        )

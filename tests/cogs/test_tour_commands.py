@@ -1,0 +1,591 @@
+"""The tour through the real command tree, one rule per test (its ID in the name): the draw
+(CCT-8a, CORE-1), reports, confirmations, disputes and arbiter entries (CCT-9), PGNs and the
+move-40 flag (CCT-7), the knock-out built and played (CCT-8c-e), the Finals with bonus
+points (CCT-8f), the tour ranking, qualification and prizes (CCT-6, CCT-3, CCT-5),
+disconnections (CCT-10), appeals (CCT-11), frozen rules (CCT-16), and autocomplete. One bot
+serves the module; each test works on its own tour."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import AsyncIterator
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.app.config import CctDefaults, Config, RuleDefaults
+from bot.tour.events import service as events
+from bot.tour.store import load_event
+from bot.tour.tours import service as tours
+from core.berger import draw_lots
+from core.tour.event_facts import round_robin
+from core.tour.ranking import EventType
+from storage.guild import GuildStore
+from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
+from tests.support.paths import ROOT
+from tests.support.tour_desk import PLAYER_IDS, Desk, tour_desk
+from tests.support.tour_tables import column as bonus_column
+from tests.support.tour_tables import number, table_rows
+from tests.support.tour_world import (
+    ORGANISER,
+    by_order,
+    player_names,
+    preliminary_played,
+    tour_with_event,
+)
+
+IN_MODULE_LOOP = pytest.mark.asyncio(loop_scope="module")
+NAMES = player_names(16)
+EARLY_DRAW = """[Event "Open"]
+[White "P01"]
+[Black "P02"]
+[Result "1/2-1/2"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 1/2-1/2
+"""
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def desk(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Desk]:
+    """One bot for the module's tests."""
+    async with tour_desk(tmp_path_factory.mktemp("tour-tree") / "tour.db") as running:
+        yield running
+
+
+def store_of(desk: Desk) -> GuildStore:
+    """The default guild's store."""
+    return GuildStore(desk.bot.database, DEFAULT_GUILD_ID)
+
+
+async def _settle(desk: Desk) -> None:
+    await desk.clock.advance(dt.timedelta(0))  # the outbox's pass: posts delivered
+
+
+@IN_MODULE_LOOP
+async def test_cct_8a_core_1_the_draw_previews_then_stores_its_seeded_berger_pairings(
+    desk: Desk,
+) -> None:
+    await desk.run("tour create", desk.organiser, name="Draw tour")
+    await desk.run(
+        "event create",
+        desk.organiser,
+        tour="Draw tour",
+        name="Drawn",
+        type="regular",
+        start="2026-05-01",
+    )
+    for index, name in enumerate(NAMES):
+        await desk.run(
+            "event player-add",
+            desk.organiser,
+            event="Drawn",
+            player=name,
+            user=desk.player(100 + index),
+        )
+    preview = await desk.run("event draw", desk.organiser, event="Drawn", seed="cct-2026")
+    assert preview.reply.buttons == ["Confirm", "Cancel"]
+    assert "Seed `cct-2026`" in preview.reply.text()
+    async with store_of(desk).read() as view:
+        record = (await view.tour_events.by_name("Drawn"))[0]
+        assert record.drawn_at is None  # the preview stored nothing
+    other = await desk.click(preview.reply, "Confirm", desk.player(3))
+    assert other.reply.ephemeral  # only the organiser who asked confirms
+    confirmed = await desk.click(preview.reply, "Confirm", desk.organiser)
+    assert "120 games over 15 rounds" in (confirmed.reply.content or "")
+    async with store_of(desk).read() as view:
+        loaded = await load_event(view, (await view.tour_events.by_name("Drawn"))[0])
+    assert loaded.record.draw_seed == "cct-2026"
+    # Replayed from its stored seed over the players in entry order: the same numbers and
+    # the same Berger pairings as stored.
+    replayed = draw_lots([p.name for p in loaded.players], loaded.record.draw_seed)
+    assert tuple(replayed) == loaded.facts.players
+    stored = {
+        (g.round, g.board, loaded.names[g.white_id], loaded.names[g.black_id]) for g in loaded.games
+    }
+    assert stored == {(p.round, p.board, p.white, p.black) for p in round_robin(replayed)}
+    await _settle(desk)
+    shown = await desk.run("event pairings", desk.player(0), event="Drawn", round=1)
+    first = round_robin(replayed)[0]
+    assert f"1. {first.white} – {first.black}" in shown.reply.text()
+    refused = await desk.run("event player-add", desk.organiser, event="Drawn", player="Late")
+    assert refused.reply.ephemeral and "draw" in (refused.reply.content or "")
+
+
+@IN_MODULE_LOOP
+async def test_cct_8a_a_draw_without_a_seed_shows_the_one_it_generated(desk: Desk) -> None:
+    await tour_with_event(store_of(desk), tour="Seedless", event="Seedless open", seed=None)
+    preview = await desk.run("event draw", desk.organiser, event="Seedless open")
+    seed = preview.reply.text().split("Seed `")[1].split("`")[0]
+    assert seed
+    await desk.click(preview.reply, "Confirm", desk.organiser)
+    async with store_of(desk).read() as view:
+        record = (await view.tour_events.by_name("Seedless open"))[0]
+    assert record.draw_seed == seed
+
+
+@IN_MODULE_LOOP
+async def test_cct_9_a_players_report_waits_for_the_opponent_and_an_arbiters_is_final(
+    desk: Desk,
+) -> None:
+    await tour_with_event(
+        store_of(desk), tour="Reports", event="Reported", first_user=PLAYER_IDS + 200
+    )
+    async with store_of(desk).read() as view:
+        loaded = await load_event(view, (await view.tour_events.by_name("Reported"))[0])
+    game = next(g for g in loaded.games if g.round == 1)
+    name = loaded.game_name(game)
+    white = desk.player(200 + NAMES.index(loaded.names[game.white_id]))
+    black = desk.player(200 + NAMES.index(loaded.names[game.black_id]))
+    stranger = desk.player(200 + next(i for i, n in enumerate(NAMES) if n not in name))
+    refused = await desk.run("game report", stranger, event="Reported", game=name, result="1-0")
+    assert refused.reply.ephemeral and "**player**" in (refused.reply.content or "")
+    report = await desk.run("game report", white, event="Reported", game=name, result="1-0")
+    assert report.reply.buttons == ["Confirm", "Dispute"] and f"<@{black.id}>" in (
+        report.reply.content or ""
+    )
+    assert "waiting for the opponent" in (report.reply.content or "")
+    own = await desk.click(report.reply, "Confirm", white)
+    assert own.reply.ephemeral and "your opponent confirms" in (own.reply.content or "")
+    third = await desk.click(report.reply, "Confirm", stranger)
+    assert third.reply.ephemeral and "Only the opponent" in (third.reply.content or "")
+    confirmed = await desk.click(report.reply, "Confirm", black)
+    assert confirmed.reply.type == 7 and "confirmed" in (confirmed.reply.content or "")
+    again = await desk.run("game report", black, event="Reported", game=name, result="0-1")
+    assert again.reply.ephemeral and "only an arbiter's correction" in (again.reply.content or "")
+    # An arbiter's entry needs no confirmation.
+    other = loaded.game_name(next(g for g in loaded.games if g.round == 1 and g.id != game.id))
+    entered = await desk.run(
+        "game report", desk.arbiter, event="Reported", game=other, result="½-½"
+    )
+    assert not entered.reply.buttons and "decided by an arbiter" in (entered.reply.content or "")
+    organiser = await desk.run(
+        "game correct", desk.organiser, event="Reported", game=name, result="0-1", reason="x"
+    )
+    assert organiser.reply.ephemeral and "arbiter" in (organiser.reply.content or "")
+
+
+@IN_MODULE_LOOP
+async def test_cct_9_a_dispute_goes_to_the_arbiters_and_a_correction_is_audited(
+    desk: Desk,
+) -> None:
+    await tour_with_event(
+        store_of(desk), tour="Disputes", event="Disputed", first_user=PLAYER_IDS + 300
+    )
+    async with store_of(desk).read() as view:
+        loaded = await load_event(view, (await view.tour_events.by_name("Disputed"))[0])
+    game = next(g for g in loaded.games if g.round == 2)
+    name = loaded.game_name(game)
+    white = desk.player(300 + NAMES.index(loaded.names[game.white_id]))
+    black = desk.player(300 + NAMES.index(loaded.names[game.black_id]))
+    report = await desk.run("game report", black, event="Disputed", game=name, result="0-1")
+    disputed = await desk.click(report.reply, "Dispute", white)
+    assert "disputed" in (disputed.reply.content or "")
+    await _settle(desk)
+    notice = [p for p in desk.harness.posts if p.channel_id == desk.harness.channel("general")]
+    assert notice and "Disputed in **Disputed**" in (notice[-1].content or "")
+    decided = await desk.run(
+        "game correct",
+        desk.arbiter,
+        event="Disputed",
+        game=name,
+        result="1-0",
+        reason="The arbiter saw White win on time.",
+        ground="other",
+    )
+    assert "decided by an arbiter" in (decided.reply.content or "")
+    shown = await desk.run("game show", desk.player(301), event="Disputed", game=name)
+    text = shown.reply.text()
+    assert "0-1 → 1-0" in text and "The arbiter saw White win on time." in text and "CCT-9" in text
+    async with store_of(desk).read() as view:
+        audit = [e.action for e in await view.audit.recent(10)]
+    assert "game.correct" in audit and "game.dispute" in audit
+
+
+@IN_MODULE_LOOP
+async def test_cct_7_a_pgn_fills_the_result_flags_an_early_draw_and_counts_once(desk: Desk) -> None:
+    names = NAMES[:8]
+    await tour_with_event(
+        store_of(desk), tour="Pgns", event="Pgn event", players=names, first_user=PLAYER_IDS + 400
+    )
+    async with store_of(desk).read() as view:
+        loaded = await load_event(view, (await view.tour_events.by_name("Pgn event"))[0])
+    pairing = next(
+        g
+        for g in loaded.games
+        if {loaded.names[g.white_id], loaded.names[g.black_id]} == {"P01", "P02"}
+    )
+    name = loaded.game_name(pairing)
+    pgn = EARLY_DRAW
+    if loaded.names[pairing.white_id] == "P02":
+        pgn = pgn.replace('"P01"', '"X"').replace('"P02"', '"P01"').replace('"X"', '"P02"')
+    reported = await desk.run(
+        "game report", desk.arbiter, event="Pgn event", game=name, pgn=Upload("g.pgn", pgn.encode())
+    )
+    content = reported.reply.content or ""
+    assert "½-½" in content and "CCT-7" in content
+    await _settle(desk)
+    flag = [
+        p.content or ""
+        for p in desk.harness.posts
+        if p.channel_id == desk.harness.channel("general")
+    ]
+    assert any("CCT-7 flag" in text and "after 5 moves" in text for text in flag)
+    other = loaded.game_name(next(g for g in loaded.games if g.id != pairing.id))
+    twice = await desk.run(
+        "game report",
+        desk.arbiter,
+        event="Pgn event",
+        game=other,
+        pgn=Upload("g.pgn", pgn.encode()),
+    )
+    assert twice.reply.ephemeral and "cannot count twice" in (twice.reply.content or "")
+    against = next(
+        g
+        for g in loaded.games
+        if {loaded.names[g.white_id], loaded.names[g.black_id]} == {"P03", "P04"}
+    )
+    white, black = loaded.names[against.white_id], loaded.names[against.black_id]
+    swapped = EARLY_DRAW.replace('"P01"', f'"{black}"').replace('"P02"', f'"{white}"')
+    refused = await desk.run(
+        "game report",
+        desk.arbiter,
+        event="Pgn event",
+        game=loaded.game_name(against),
+        pgn=Upload("h.pgn", swapped.replace("5. O-O", "5. d3").encode()),
+    )
+    assert refused.reply.ephemeral and "other way round" in (refused.reply.content or "")
+
+
+@IN_MODULE_LOOP
+async def test_cct_8c_the_knockout_waits_for_the_preliminary_then_follows_the_final_order(
+    desk: Desk,
+) -> None:
+    store = store_of(desk)
+    await tour_with_event(store, tour="Knock", event="Knock open", first_user=PLAYER_IDS + 500)
+    refused = await desk.run("event start-knockout", desk.organiser, event="Knock open")
+    assert refused.reply.ephemeral and "120 preliminary game(s)" in (refused.reply.content or "")
+    await preliminary_played(store, "Knock open", by_order(NAMES))
+    standings = await desk.run("event standings", desk.player(500), event="Knock open")
+    table = standings.reply.text()
+    assert table.index("P01") < table.index("P02") < table.index("P16")
+    preview = await desk.run("event start-knockout", desk.organiser, event="Knock open")
+    assert "QF1: P01 – P08" in preview.reply.text() and "QF4: P04 – P05" in preview.reply.text()
+    await desk.click(preview.reply, "Confirm", desk.organiser)
+    bracket = await desk.run("event bracket", desk.player(501), event="Knock open")
+    text = bracket.reply.text()
+    assert "**QF2** P02 – P07" in text and "colour of game 1 of match 1" in text
+    async with store.read() as view:
+        loaded = await load_event(view, (await view.tour_events.by_name("Knock open"))[0])
+    top = next(
+        g
+        for g in loaded.games
+        if {loaded.names[g.white_id], loaded.names[g.black_id]} == {"P01", "P02"}
+    )
+    upset = "0-1" if loaded.names[top.white_id] == "P01" else "1-0"
+    refused = await desk.run(
+        "game correct",
+        desk.arbiter,
+        event="Knock open",
+        game=loaded.game_name(top),
+        result=upset,
+        reason="A late finding.",
+    )
+    assert refused.reply.ephemeral and "places 1-8" in (refused.reply.content or "")
+
+
+@IN_MODULE_LOOP
+async def test_cct_8d_8e_cct_7_a_level_series_goes_to_blitz_then_armageddon(desk: Desk) -> None:
+    store = store_of(desk)
+    twelve = NAMES[:12]
+    await tour_with_event(
+        store,
+        tour="Series",
+        event="Series major",
+        kind=EventType.MAJOR,
+        players=twelve,
+        first_user=PLAYER_IDS + 600,
+    )
+    await preliminary_played(store, "Series major", by_order(twelve))
+    await events.start_knockout(store, ORGANISER, "Series major", confirm=True)
+    p01, p08 = desk.player(600), desk.player(607)
+    wrong = await desk.run("series choose", p08, event="Series major", round="QF1", colour="white")
+    assert wrong.reply.ephemeral and "higher-ranked player" in (wrong.reply.content or "")
+    chose = await desk.run("series choose", p01, event="Series major", round="QF1", colour="white")
+    assert "colour of game 1 of match 1" in (chose.reply.content or "")
+
+    async def play(game: str, result: str) -> str:
+        outcome = await desk.run(
+            "game report", desk.arbiter, event="Series major", game=game, result=result
+        )
+        return outcome.reply.content or ""
+
+    shown = await desk.run("series show", p08, event="Series major", round="QF1")
+    assert (
+        "next: QF1 day 1 game 1 — White P01, Black P08, rapid 15 min + 10 s" in shown.reply.text()
+    )
+    skipped = await play("QF1 day 1 game 2", "1-0")
+    assert "not the next game" in skipped
+    # Match 1: P01 wins, P08 wins, two draws (2-2, drawn); match 2 (colours reversed) the same.
+    for day in (1, 2):
+        await play(f"QF1 day {day} game 1", "1-0")
+        await play(f"QF1 day {day} game 2", "1-0")
+        await play(f"QF1 day {day} game 3", "½-½")
+        await play(f"QF1 day {day} game 4", "½-½")
+    waiting = await desk.run("series show", p01, event="Series major", round="QF1")
+    assert (
+        "day 1 2–2" in waiting.reply.text()
+        and "colour of the first blitz game" in waiting.reply.text()
+    )
+    await desk.run("series choose", p01, event="Series major", round="QF1", colour="black")
+    shown = await desk.run("series show", p01, event="Series major", round="QF1")
+    assert "next: QF1 blitz 1 — White P08, Black P01, blitz 5 min + 3 s" in shown.reply.text()
+    await play("QF1 blitz 1", "1-0")  # P08 wins
+    await play("QF1 blitz 2", "1-0")  # P01 (White now) wins: 1-1
+    await desk.run("series choose", p01, event="Series major", round="QF1", colour="black")
+    shown = await desk.run("series show", p01, event="Series major", round="QF1")
+    assert (
+        "next: QF1 armageddon — White P08, Black P01, armageddon W 5 / B 4 min + 0 s"
+        in shown.reply.text()
+    )
+    decided = await play("QF1 armageddon", "½-½")
+    assert "QF1: P01 wins the series" in decided  # CCT-7: a draw goes to Black
+    # QF2: a match decided after 3 games has no 4th game (CCT-8d).
+    await desk.run(
+        "series choose", desk.player(601), event="Series major", round="QF2", colour="white"
+    )
+    for game, result in (
+        ("QF2 day 1 game 1", "1-0"),
+        ("QF2 day 1 game 2", "0-1"),
+        ("QF2 day 1 game 3", "1-0"),
+    ):
+        await play(game, result)
+    fourth = await play("QF2 day 1 game 4", "½-½")
+    assert "not the next game" in fourth and "day 2 game 1" in fourth
+
+
+@IN_MODULE_LOOP
+async def test_cct_6_cct_3_cct_5_cct_8f_an_imported_tour_and_its_finals_with_bonus_points(
+    desk: Desk, tmp_path: Path
+) -> None:
+    data = (ROOT / "tests" / "data" / "tour_three_events.json").read_text()
+    document = json.loads(data)
+    finals = document.pop("finals")
+    imported = await desk.run(
+        "tour import",
+        desk.organiser,
+        file=Upload("tour.json", json.dumps(document).encode()),
+        name="History",
+    )
+    assert "imported" in (imported.reply.content or "")
+    standings = await desk.run("tour standings", desk.player(0), tour="History")
+    from bot.formats.tour_file import parse_tour
+    from bot.rendering.tour_json import tour_json
+    from core.tour.report import tour_report
+
+    tour, tables = parse_tour(json.dumps(document))
+    expected = tour_json(tour_report(tour, None, tables))
+    for row in expected["standings"][:5]:
+        assert f"{row['player']}" in standings.reply.text()
+    qualification = await desk.run(
+        "tour qualification", desk.player(0), tour="History", event="Major"
+    )
+    assert "qualification (CCT-3)" in qualification.reply.text()
+    # The Finals: drawn, one match played; bonus from the events before them (CCT-8f).
+    await desk.run(
+        "event create",
+        desk.organiser,
+        tour="History",
+        name="History finals",
+        type="finals",
+        start="2021-03-01",
+    )
+    for player in finals["players"]:
+        await desk.run("event player-add", desk.organiser, event="History finals", player=player)
+    preview = await desk.run(
+        "event draw", desk.organiser, event="History finals", order=", ".join(finals["players"])
+    )
+    await desk.click(preview.reply, "Confirm", desk.organiser)
+    table = await desk.run("finals standings", desk.player(0), event="History finals")
+    text = table.reply.embeds[0]["description"]
+    points = {row["player"]: row["points"] for row in expected["standings"]}
+    lowest = min(points[p] for p in finals["players"])
+    top = max(finals["players"], key=lambda p: points[p])
+    bonus = (points[top] - lowest) // 10 / 2
+    shown = {player: cells for _, player, cells in table_rows(text)}
+    column = bonus_column(text, "Bonus")
+    assert number(shown[top][column]) == Fraction(str(bonus))
+    await desk.run("tour ambassador-add", desk.organiser, tour="History", player="J")
+    prizes = await desk.run("tour prizes", desk.player(0), tour="History")
+    assert "Ambassador pool" in prizes.reply.text() and "$200,000" in prizes.reply.text()
+
+
+@IN_MODULE_LOOP
+async def test_cct_10_a_disconnection_is_ruled_applied_and_announced(desk: Desk) -> None:
+    await tour_with_event(
+        store_of(desk), tour="Drops", event="Dropped", first_user=PLAYER_IDS + 700
+    )
+    async with store_of(desk).read() as view:
+        loaded = await load_event(view, (await view.tour_events.by_name("Dropped"))[0])
+    first, second = loaded.games[0], loaded.games[1]
+    paused = await desk.run(
+        "incident disconnection",
+        desk.arbiter,
+        event="Dropped",
+        game=loaded.game_name(first),
+        player=loaded.names[first.white_id],
+        clock_seconds=200,
+        reconnected_within_30s=False,
+        backup_connection=True,
+    )
+    assert "paused" in (paused.reply.content or "") and "170 s left" in (paused.reply.content or "")
+    lost = await desk.run(
+        "incident disconnection",
+        desk.arbiter,
+        event="Dropped",
+        game=loaded.game_name(second),
+        player=loaded.names[second.black_id],
+        clock_seconds=20,
+        reconnected_within_30s=False,
+        backup_connection=True,
+    )
+    assert "lost" in (lost.reply.content or "") and "Result: 1-0" in (lost.reply.content or "")
+    shown = await desk.run(
+        "game show", desk.player(700), event="Dropped", game=loaded.game_name(second)
+    )
+    assert "decided by an arbiter" in shown.reply.text()
+    listed = await desk.run("incident list", desk.player(700), event="Dropped")
+    assert "paused" in listed.reply.text() and "lost" in listed.reply.text()
+
+
+@IN_MODULE_LOOP
+async def test_cct_11_an_appeal_is_refused_after_2359_paris_on_the_sessions_day(desk: Desk) -> None:
+    await tour_with_event(
+        store_of(desk),
+        tour="Appeals",
+        event="Appealed",
+        first_user=PLAYER_IDS + 800,
+        start="2026-05-01",
+    )
+    async with store_of(desk).read() as view:
+        loaded = await load_event(view, (await view.tour_events.by_name("Appealed"))[0])
+    day_one = loaded.game_name(next(g for g in loaded.games if g.round == 1))
+    player = desk.player(800)
+    lodged = await desk.run(
+        "appeal lodge", player, event="Appealed", game=day_one, text="My opponent had help."
+    )
+    assert lodged.reply.ephemeral and "recorded" in (lodged.reply.content or "")
+    appeal_id = int((lodged.reply.content or "").split()[1])
+    outsider = await desk.run(
+        "appeal lodge", desk.organiser, event="Appealed", game=day_one, text="x"
+    )
+    assert outsider.reply.ephemeral and "**player**" in (outsider.reply.content or "")
+    # 23:59:30 Paris (21:59:30 UTC) is still in time; midnight is not.
+    await desk.clock.advance_to(dt.datetime(2026, 5, 1, 21, 59, 30, tzinfo=dt.UTC))
+    still = await desk.run("appeal lodge", player, event="Appealed", game=day_one, text="Again.")
+    assert "recorded" in (still.reply.content or "")
+    await desk.clock.advance_to(dt.datetime(2026, 5, 1, 22, 0, 1, tzinfo=dt.UTC))
+    late = await desk.run("appeal lodge", player, event="Appealed", game=day_one, text="Late.")
+    assert late.reply.ephemeral and "too late" in (late.reply.content or "")
+    decided = await desk.run(
+        "appeal decide", desk.arbiter, appeal=appeal_id, decision="dismissed", reason="No evidence."
+    )
+    assert "dismissed" in (decided.reply.content or "")
+    listed = await desk.run("appeal list", player, event="Appealed")
+    assert "No evidence." in listed.reply.text()
+
+
+@IN_MODULE_LOOP
+async def test_cct_16_a_tour_keeps_the_rules_it_was_created_with(desk: Desk) -> None:
+    store = store_of(desk)
+    small = Config(rules=RuleDefaults(cct=CctDefaults(regular_players=8, confirm_hours=3)))
+    await tours.create_tour(store, ORGANISER, small, "Frozen")
+    await tours.create_tour(store, ORGANISER, Config(), "Later")
+    await desk.run(
+        "event create",
+        desk.organiser,
+        tour="Frozen",
+        name="Frozen open",
+        type="regular",
+        start="2026-05-01",
+    )
+    await desk.run(
+        "event create",
+        desk.organiser,
+        tour="Later",
+        name="Later open",
+        type="regular",
+        start="2026-05-01",
+    )
+    async with store.read() as view:
+        frozen = (await view.tour_events.by_name("Frozen open"))[0]
+        later = (await view.tour_events.by_name("Later open"))[0]
+        rules = (await view.tours.by_name("Frozen")).rules  # type: ignore[union-attr]
+    assert (frozen.size, later.size, rules.confirm_hours) == (8, 16, 3)
+
+
+@IN_MODULE_LOOP
+async def test_game_autocomplete_offers_the_callers_own_open_games_first(desk: Desk) -> None:
+    await tour_with_event(
+        store_of(desk), tour="Choices", event="Chosen", first_user=PLAYER_IDS + 900
+    )
+    mine = await desk.choices("game report", desk.player(904), "game", event="Chosen")
+    assert len(mine) == 25 and all("P05" in name for name in mine[:15])
+    typed = await desk.choices("game report", desk.player(904), "game", event="Chosen", game="R3 ")
+    assert typed[0].startswith("R3 ") and "P05" in typed[0]
+    events_offered = await desk.choices("event show", desk.player(904), "event", event="Cho")
+    assert events_offered[0] == "Chosen"
+
+
+@IN_MODULE_LOOP
+async def test_the_event_a_change_leaves_in_memory_is_what_the_database_holds(desk: Desk) -> None:
+    """The loaded event kept after a report, a confirmation and a correction (the next read
+    skips the database) equals the event read back from it, facts and rows."""
+    from bot.tour.store import event_cache
+    from bot.tour.store import load_event as load
+
+    store = store_of(desk)
+    await tour_with_event(store, tour="Memory", event="Remembered", first_user=PLAYER_IDS + 1100)
+    async with store.read() as view:
+        record = (await view.tour_events.by_name("Remembered"))[0]
+        loaded = await load(view, record, database=store.database)
+    game = loaded.games[0]
+    white = desk.player(1100 + NAMES.index(loaded.names[game.white_id]))
+    black = desk.player(1100 + NAMES.index(loaded.names[game.black_id]))
+    name = loaded.game_name(game)
+    report = await desk.run("game report", white, event="Remembered", game=name, result="1-0")
+    await desk.click(report.reply, "Confirm", black)
+    await desk.run(
+        "game correct", desk.arbiter, event="Remembered", game=name, result="0-1", reason="Seen."
+    )
+    async with store.read() as view:
+        record = (await view.tour_events.by_name("Remembered"))[0]
+        assert event_cache().get(store.database, DEFAULT_GUILD_ID, record) is not None
+        kept = await load(view, record, database=store.database)
+        fresh = await load(view, record)
+    assert kept is not fresh and kept.record == fresh.record
+    assert kept.games == fresh.games and kept.facts == fresh.facts
+
+
+@IN_MODULE_LOOP
+async def test_an_events_pin_is_edited_after_every_change(desk: Desk) -> None:
+    await tour_with_event(store_of(desk), tour="Pins", event="Pinned", first_user=PLAYER_IDS + 1200)
+    channel = desk.harness.channel("general")
+    pinned = await desk.run("event pin", desk.organiser, event="Pinned", channel=channel)
+    assert pinned.reply.ephemeral and "is pinned" in (pinned.reply.content or "")
+    await _settle(desk)
+    posted = [p for p in desk.harness.posts if p.channel_id == channel and not p.edited]
+    assert posted and "Preliminary standings" in posted[-1].embeds[0]["description"]
+    async with store_of(desk).read() as view:
+        loaded = await load_event(view, (await view.tour_events.by_name("Pinned"))[0])
+    game = loaded.games[0]
+    await desk.run(
+        "game report", desk.arbiter, event="Pinned", game=loaded.game_name(game), result="1-0"
+    )
+    await _settle(desk)
+    edits = [p for p in desk.harness.posts if p.message_id == posted[-1].message_id and p.edited]
+    assert edits, "the pin was not edited"
+    winner = loaded.names[game.white_id]
+    assert table_rows(edits[-1].embeds[0]["description"])[0][:2] == ("1", winner)

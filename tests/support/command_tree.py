@@ -1,0 +1,40 @@
+"""The leaf commands of the real command tree, loaded once the way the bot loads it (for
+the permission matrices, which must cover every command)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import tempfile
+from pathlib import Path
+
+from discord import app_commands
+
+from bot.app.arbiter import ArbiterBot
+from tests.support.command_world import config_for
+
+TOUR_GROUPS = ("tour", "event", "game", "series", "finals", "incident", "appeal")
+"""The tour's command groups (SURFACE.md, second part)."""
+
+
+def is_tour_command(name: str) -> bool:
+    """Whether a tree command belongs to the tour."""
+    return name.split()[0] in TOUR_GROUPS
+
+
+@functools.cache
+def tree_commands() -> tuple[str, ...]:
+    """Every leaf command's qualified name, sorted."""
+
+    async def walk(path: Path) -> list[str]:
+        bot = ArbiterBot(config_for(path), run_jobs=False)
+        async with bot:
+            await bot.setup_hook()
+            return sorted(
+                c.qualified_name
+                for c in bot.tree.walk_commands()
+                if isinstance(c, app_commands.Command)
+            )
+
+    with tempfile.TemporaryDirectory() as folder:
+        return tuple(asyncio.run(walk(Path(folder) / "tree.db")))
