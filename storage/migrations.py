@@ -54,7 +54,7 @@ async def apply_migrations(
     """Apply the migrations newer than `user_version`; return the versions applied."""
     await connection.create_function(
         "arbiter_name_key", 1, _sql_name_key, deterministic=True
-    )  # for migrations that rewrite name keys (0010)
+    )  # for migrations that rewrite name keys (0011)
     cursor = await connection.execute("PRAGMA user_version")
     row = await cursor.fetchone()
     current = int(row[0]) if row else 0

@@ -15,8 +15,8 @@ from discord.ext import commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of
-from bot.app.permissions import guild_store, is_hq
+from bot.app.command_input import Whole, actor_of
+from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.confirm import ConfirmView, OnConfirm
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
@@ -45,6 +45,7 @@ class Events(commands.Cog):
         self.previews: dict[int, ConfirmView] = {}
         """Open previews by message id (tests expire them without waiting)."""
 
+    @requires(HQ)
     @group.command(name="create", description="Add an event to a tour (HQ).")
     @app_commands.describe(
         tour="The tour.",
@@ -56,7 +57,6 @@ class Events(commands.Cog):
         tiebreaks="Direct encounter once (cct, default) or re-applied (fide2024), CCT-8b.",
     )
     @app_commands.autocomplete(tour=choose.tours)
-    @is_hq()
     async def create(
         self,
         interaction: discord.Interaction,
@@ -64,7 +64,7 @@ class Events(commands.Cog):
         name: str,
         type: Literal["regular", "major", "finals"],
         start: str,
-        players: app_commands.Range[int, 3, 24] | None = None,
+        players: app_commands.Transform[int, Whole("players", 3, 24)] | None = None,
         third_place_match: bool = True,
         tiebreaks: Literal["cct", "fide2024"] = "cct",
     ) -> None:
@@ -86,12 +86,12 @@ class Events(commands.Cog):
             f"{record.start.isoformat()}) added to the tour."
         )
 
+    @requires(HQ)
     @group.command(name="player-add", description="Enter a player before the draw (HQ).")
     @app_commands.describe(
         event="The event.", player="The player's name.", user="The member who is this player."
     )
     @app_commands.autocomplete(event=choose.events, player=choose.players)
-    @is_hq()
     async def player_add(
         self,
         interaction: discord.Interaction,
@@ -113,10 +113,10 @@ class Events(commands.Cog):
             f"({changed.players}/{changed.event.size})."
         )
 
+    @requires(HQ)
     @group.command(name="player-remove", description="Take a player out before the draw (HQ).")
     @app_commands.describe(event="The event.", player="The player.")
     @app_commands.autocomplete(event=choose.events, player=choose.players)
-    @is_hq()
     async def player_remove(
         self, interaction: discord.Interaction, event: str, player: str
     ) -> None:
@@ -130,6 +130,7 @@ class Events(commands.Cog):
             f"({changed.players}/{changed.event.size})."
         )
 
+    @requires(HQ)
     @group.command(name="draw", description="Draw lots for pairing numbers; preview, Confirm (HQ).")
     @app_commands.describe(
         event="The event.",
@@ -137,7 +138,6 @@ class Events(commands.Cog):
         order="Numbers drawn elsewhere: the players in number order, comma-separated.",
     )
     @app_commands.autocomplete(event=choose.events)
-    @is_hq()
     async def draw(
         self,
         interaction: discord.Interaction,
@@ -191,7 +191,7 @@ class Events(commands.Cog):
         self,
         interaction: discord.Interaction,
         event: str,
-        round: app_commands.Range[int, 1, 30] | None = None,
+        round: app_commands.Transform[int, Whole("round", 1, 30)] | None = None,
     ) -> None:
         """CCT-8a: Berger pairings with session starts."""
         read, lines, starts = await reads.event_pairings(guild_store(interaction), event, round)
@@ -250,10 +250,10 @@ class Events(commands.Cog):
         file = discord.File(io.BytesIO(ics), filename="event.ics")
         await send_pages(interaction, as_embeds(tour_replies.calendar(read, days)), files=[file])
 
+    @requires(HQ)
     @group.command(name="pin", description="Post the event's table, kept up to date (HQ).")
     @app_commands.describe(event="The event.", channel="Where (default: here).")
     @app_commands.autocomplete(event=choose.events)
-    @is_hq()
     async def pin_(
         self,
         interaction: discord.Interaction,
@@ -270,12 +270,12 @@ class Events(commands.Cog):
             ephemeral=True,
         )
 
+    @requires(HQ)
     @group.command(name="start-knockout", description="Build the knock-out; preview, Confirm (HQ).")
     @app_commands.describe(
         event="The event.", lots="Seed of a drawing of lots for ties left after every criterion."
     )
     @app_commands.autocomplete(event=choose.events)
-    @is_hq()
     async def start_knockout(
         self, interaction: discord.Interaction, event: str, lots: str | None = None
     ) -> None:
