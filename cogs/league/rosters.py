@@ -27,6 +27,7 @@ from bot.league.rosters import service
 from bot.league.rosters.check import check_roster
 from bot.league.rosters.removal_checks import PlayerStatsSource, verify_removal
 from bot.rendering.league_embeds import paged
+from bot.rendering.text import timestamp
 from bot.rendering.user_text import user_text
 
 
@@ -189,7 +190,7 @@ class Rosters(commands.Cog):
         found, record, removals = listed.club, listed.season, listed.removals
         lines = [
             f"**{user_text(r.username)}** · {r.reason} · {r.verification} · "
-            f"{discord.utils.format_dt(r.requested_at, 'd')}"
+            f"{timestamp(r.requested_at, 'd')}"
             + (f" · {user_text(r.note)}" if r.note else "")
             for r in removals
         ]
