@@ -190,8 +190,7 @@ class Rosters(commands.Cog):
         found, record, removals = listed.club, listed.season, listed.removals
         lines = [
             f"**{user_text(r.username)}** · {r.reason} · {r.verification} · "
-            f"{timestamp(r.requested_at, 'd')}"
-            + (f" · {user_text(r.note)}" if r.note else "")
+            f"{timestamp(r.requested_at, 'd')}" + (f" · {user_text(r.note)}" if r.note else "")
             for r in removals
         ]
         await send_pages(

@@ -36,7 +36,8 @@ T = TypeVar("T")
 def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], write: bool) -> T:
     """Open (and migrate) the configured database and run `work` on the guild's store."""
     config = config_from_args(args)
-    path = args.db if args.db is not None else config.database.path
+    chosen: Path | None = getattr(args, "db", None)  # `arbiter tour export` has no --db
+    path = chosen if chosen is not None else config.database.path
     if not write and not path.exists():
         raise CliError(f"no database at {path}: nothing has been stored yet")
 
@@ -56,7 +57,7 @@ def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], w
     try:
         return asyncio.run(main())
     except DatabaseUnavailable as error:
-        raise CliError(f"{'--db' if args.db is not None else 'database.path'}: {error}") from None
+        raise CliError(f"{'--db' if chosen is not None else 'database.path'}: {error}") from None
     except sqlite3.Error as error:  # a runtime failure (locked, disk full): one line, exit 1
         raise CliError(f"database {path}: {error}", 1) from None
 
