@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import importlib.util
 import logging
@@ -11,6 +12,7 @@ import discord
 from discord.ext import commands
 
 from bot.app.config import Config
+from bot.app.discord_endpoint import IdentifyPacer, ask_gateway, use_api
 from bot.app.mentions import NO_PINGS
 from bot.app.tree import ArbiterTree
 from bot.app.ui.game_buttons import TOUR_DYNAMIC_ITEMS
@@ -109,6 +111,9 @@ class ArbiterBot(commands.AutoShardedBot):
         self._owner: OwnerLock | None = None
         self.chesscom = chesscom
         self._owns_chesscom = False
+        self._pacer = IdentifyPacer()
+        self._shutdown: asyncio.Task[None] | None = None
+        use_api(config.discord.api_base)
 
     @property
     def database(self) -> Database:
@@ -215,7 +220,30 @@ class ArbiterBot(commands.AutoShardedBot):
         every = dt.timedelta(minutes=settings.poll_minutes)
         return AutomationContext(self.database, self.chesscom, every)
 
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """Ask the API where the gateway is (also the address dialled after an invalid
+        session) and how many sessions may start at once, then connect every shard."""
+        gateway = await ask_gateway(self.http)
+        self._pacer = IdentifyPacer(gateway.max_concurrency)
+        log.info("gateway %s: %d shard(s) recommended", gateway.url, gateway.shards)
+        await super().connect(reconnect=reconnect)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait only as long as Discord's IDENTIFY limit needs (see `IdentifyPacer`)."""
+        await self._pacer.wait(shard_id or 0)
+
+    async def on_ready(self) -> None:
+        """Every shard has received its guilds."""
+        log.info("ready: %d guild(s) on %d shard(s)", len(self.guilds), self.shard_count or 1)
+
     async def close(self) -> None:
+        """Stop everything (see `_close`), once: a second call (the signal handler's, then
+        `async with`'s) waits for the first to finish rather than returning early."""
+        if self._shutdown is None:
+            self._shutdown = asyncio.create_task(self._close(), name="arbiter close")
+        await asyncio.shield(self._shutdown)
+
+    async def _close(self) -> None:
         """Stop the scheduler and the outbox sender, disconnect, and close the database."""
         if self.scheduler is not None:
             await self.scheduler.shutdown()
@@ -231,6 +259,7 @@ class ArbiterBot(commands.AutoShardedBot):
         if self._owner is not None:
             self._owner.release()
             self._owner = None
+            log.info("stopped: scheduler, outbox and gateway closed, database closed and released")
 
 
 async def offline_bot(config: Config) -> ArbiterBot:
