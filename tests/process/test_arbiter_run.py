@@ -270,9 +270,17 @@ async def test_a_league_story_over_the_gateway(running: Running) -> None:
     reply = await say(double, gus, "match accept", match=match_id)
     assert "accepted" in reply.text()
     sent = await double.command(ann, "match report", match=match_id)
-    assert (await sent.response()).type == 5  # deferred: chess.com may be slow
+    assert (await sent.response()).type == 5  # deferred (privately): chess.com may be slow
     reply = await sent.answer()
-    assert "Result: Arsenal Fans 2 – 2 Fulham Fans" in reply.text(), reply.text()
+    assert reply.ephemeral and "result imported" in reply.text(), reply.text()
+    # the result itself is posted for everyone, as a new message after the private answer
+    await double.wait_for(
+        lambda: any("Result: Arsenal Fans 2 – 2 Fulham Fans" in r.text() for r in sent.replies),
+        STEP,
+        "the public result",
+    )
+    [result] = [r for r in sent.replies if "Result: Arsenal Fans" in r.text()]
+    assert not result.ephemeral
     image = await say(
         double,
         league["zed"],
@@ -460,8 +468,8 @@ async def one_run(
     answered = {}
     for match, report in sent.items():
         answers = [r for r in report.replies if r.kind == "followup"]
-        if answers:
-            answered[match] = answers[0].text()
+        if answers:  # the private "result imported", then (unless killed) the public result
+            answered[match] = " / ".join(answer.text() for answer in answers)
     return answered
 
 
@@ -494,7 +502,7 @@ async def test_kill_9_during_concurrent_reports_loses_and_doubles_nothing(
             todo = {m: n for m, n in reports.items() if m not in done}
             last = kills == KILLS or not todo
             # The kill point: after 0 .. len(todo) of the bot's REST calls, i.e. within the
-            # first third of the batch (a report makes three: callback, follow-up, post).
+            # first third of the batch (a report makes four: callback, two follow-ups, post).
             kill_after = None if last else rnd.randint(0, len(todo))
             answered |= await one_run(running, league["arbi"], todo, kill_after, len(reports))
             if last:
@@ -503,7 +511,7 @@ async def test_kill_9_during_concurrent_reports_loses_and_doubles_nothing(
     finally:
         double.identify_window = 5.0
     assert kills == KILLS, f"the reports were all done after {kills} kills"
-    assert all("Result:" in text for text in answered.values()), answered
+    assert all("result imported" in text for text in answered.values()), answered
     assert set(answered) <= await finished(running.database, league.guild.id) == set(reports)
     await check_once(running.database, league.guild.id, double, set(reports))
 

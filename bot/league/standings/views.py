@@ -4,8 +4,10 @@ as views of the cached standings report, for the embed, image, CSV or crosstable
 from __future__ import annotations
 
 import datetime as dt
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from weakref import WeakKeyDictionary
 
 from bot.league.references import find_division, find_season
 from bot.league.store import StandingsCache
@@ -37,7 +39,7 @@ async def standings_views(
     async with store.read() as view:
         record = await find_season(view.seasons, season)
         only = None if division is None else await find_division(view.seasons, record, division)
-        context = await season_context(view, record, as_of or now.date())
+        context = await season_context(view, standings, record, as_of or now.date())
     if ready is not None:
         await ready()
     report = await standings.report(store, record, as_of=as_of, now=now)
@@ -45,12 +47,35 @@ async def standings_views(
     return SeasonViews(record.name, tuple(division_view(report, name, context) for name in names))
 
 
+CONTEXTS_KEPT = 64
+"""Season contexts kept per bot (by guild, season and version): a table asked for again
+reads no fixtures until the season changes."""
+_contexts: WeakKeyDictionary[StandingsCache, OrderedDict[tuple[int, int, int], SeasonContext]]
+_contexts = WeakKeyDictionary()
+
+
 async def season_context(
-    reader: GuildView | UnitOfWork, record: SeasonRecord, on: dt.date | None
+    reader: GuildView | UnitOfWork,
+    standings: StandingsCache,
+    record: SeasonRecord,
+    on: dt.date | None,
 ) -> SeasonContext:
     """What the tables say besides the standings: the season's fixtures (for "after round 9
     of 13"), its CL-8 places and withdrawn clubs (for the zones), the day (None: unsaid, as
-    on a pin, which is edited when the table changes, not when the day does)."""
+    on a pin, which is edited when the table changes, not when the day does). Kept beside
+    the bot's standings cache, per season version (every change bumps it)."""
+    kept = _contexts.setdefault(standings, OrderedDict())
+    key = (reader.guild_id, record.id, record.version)
+    context = kept.get(key)
+    if context is None:
+        context = kept[key] = await _read_context(reader, record)
+        while len(kept) > CONTEXTS_KEPT:
+            kept.popitem(last=False)
+    kept.move_to_end(key)
+    return replace(context, on=on)
+
+
+async def _read_context(reader: GuildView | UnitOfWork, record: SeasonRecord) -> SeasonContext:
     clubs = {c.id: c.name for c in await reader.clubs.all()}
     fixtures = tuple(
         Fixture(m.key, clubs[m.home_club_id], clubs[m.away_club_id], m.round)
@@ -59,4 +84,4 @@ async def season_context(
     withdrawn = tuple(
         clubs[m.club_id] for m in await reader.seasons.members(record.id) if m.withdrawn
     )
-    return SeasonContext(fixtures, record.rules.promotion_places, withdrawn, on)
+    return SeasonContext(fixtures, record.rules.promotion_places, withdrawn, None)
