@@ -1,0 +1,132 @@
+"""The tour tried as hostile and careless users would, through the real command tree: what a
+review found and fixed (one test per finding, the rule ID in its name where a rule is
+involved). One bot serves the module (with the chess.com stand-in on 127.0.0.1); each test
+works on its own tour."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from bot.app.config import ChessComConfig, Config, DatabaseConfig
+from bot.offline.chesscom_standin import ChessComStandIn
+from bot.tour.store import LoadedEvent, load_event
+from storage.guild import GuildStore
+from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
+from tests.support.tour_desk import Desk, tour_desk
+from tests.support.tour_world import (
+    player_names,
+    tour_with_event,
+)
+
+IN_MODULE_LOOP = pytest.mark.asyncio(loop_scope="module")
+NAMES = player_names(8)
+MATE = """[Event "Open"]
+[Site "{site}"]
+[White "{white}"]
+[Black "{black}"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+"""
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def desk(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Desk]:
+    """One bot for the module's tests, chess.com served by the stand-in."""
+    standin = ChessComStandIn()
+    base = await standin.start()
+    path = tmp_path_factory.mktemp("tour-review") / "tour.db"
+    config = Config(
+        database=DatabaseConfig(path=path),
+        chesscom=ChessComConfig(base_url=base, contact="tests", max_retries=0),
+    )
+    try:
+        async with tour_desk(path, config=config) as running:
+            running.chesscom = standin  # type: ignore[attr-defined]
+            yield running
+    finally:
+        await standin.stop()
+
+
+def store_of(desk: Desk) -> GuildStore:
+    """The default guild's store."""
+    return GuildStore(desk.bot.database, DEFAULT_GUILD_ID)
+
+
+async def event_of(desk: Desk, event: str) -> LoadedEvent:
+    """The event as stored now."""
+    async with store_of(desk).read() as view:
+        return await load_event(view, (await view.tour_events.by_name(event))[0])
+
+
+def pairing(loaded: LoadedEvent, a: str, b: str) -> tuple[str, str, str]:
+    """The name, White and Black of the preliminary game between `a` and `b`."""
+    game = next(
+        g
+        for g in loaded.games
+        if g.stage == "preliminary"
+        and {loaded.names[g.white_id], loaded.names[g.black_id]} == {a, b}
+    )
+    return loaded.game_name(game), loaded.names[game.white_id], loaded.names[game.black_id]
+
+
+@IN_MODULE_LOOP
+async def test_cct_8a_a_pgn_of_another_pairing_is_refused(desk: Desk) -> None:
+    """A PGN whose players are two other players of the event (or one of this game's and
+    another of the event's) is not this game: refused, nothing stored."""
+    await tour_with_event(
+        store_of(desk), tour="Pgn tour", event="Pgn open", players=NAMES, first_user=7000
+    )
+    loaded = await event_of(desk, "Pgn open")
+    name, white, _ = pairing(loaded, "P01", "P02")
+    _, other_white, other_black = pairing(loaded, "P03", "P04")
+    for header_white, header_black in ((other_white, other_black), (white, "P05")):
+        pgn = MATE.format(site="?", white=header_white, black=header_black)
+        refused = await desk.run(
+            "game report",
+            desk.arbiter,
+            event="Pgn open",
+            game=name,
+            pgn=Upload("g.pgn", pgn.encode()),
+        )
+        assert refused.reply.ephemeral, refused.reply.text()
+        assert "another pairing" in (refused.reply.content or ""), refused.reply.text()
+    assert not (await event_of(desk, "Pgn open")).facts.prelim_games
+    # A PGN naming this game's players (or neither, e.g. full names) still counts.
+    pgn = MATE.format(site="?", white="Carlsen, Magnus", black="So, Wesley")
+    counted = await desk.run(
+        "game report", desk.arbiter, event="Pgn open", game=name, pgn=Upload("g.pgn", pgn.encode())
+    )
+    assert "1-0, decided by an arbiter" in (counted.reply.content or ""), counted.reply.text()
+
+
+@IN_MODULE_LOOP
+async def test_cct_8a_a_game_link_to_another_pairing_is_refused(desk: Desk) -> None:
+    """A chess.com game found in one player's archive but played against someone else than
+    this game's opponent (whose chess.com username is linked) is not this game."""
+    await tour_with_event(
+        store_of(desk), tour="Link tour", event="Link open", players=NAMES, first_user=7100
+    )
+    loaded = await event_of(desk, "Link open")
+    name, white, black = pairing(loaded, "P01", "P02")
+    for player in (white, black):
+        await desk.run(
+            "tour link", desk.organiser, tour="Link tour", player=player, chesscom=f"{player}cc"
+        )
+    url = "https://www.chess.com/game/live/424242"
+    archive = {
+        "games": [
+            {"url": url, "pgn": MATE.format(site=url, white=f"{white}cc", black="somebodyelse")}
+        ]
+    }
+    desk.chesscom.serve_bytes(  # type: ignore[attr-defined]
+        f"player/{white.lower()}cc/games/2026/05", json.dumps(archive).encode()
+    )
+    refused = await desk.run("game report", desk.arbiter, event="Link open", game=name, link=url)
+    assert refused.reply.ephemeral, refused.reply.text()
+    assert "not this game" in (refused.reply.content or ""), refused.reply.text()
+    assert not (await event_of(desk, "Link open")).facts.prelim_games
