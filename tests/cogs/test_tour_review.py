@@ -18,7 +18,9 @@ from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
 from tests.support.tour_desk import Desk, tour_desk
 from tests.support.tour_world import (
+    by_order,
     player_names,
+    preliminary_played,
     tour_with_event,
 )
 
@@ -130,3 +132,57 @@ async def test_cct_8a_a_game_link_to_another_pairing_is_refused(desk: Desk) -> N
     assert refused.reply.ephemeral, refused.reply.text()
     assert "not this game" in (refused.reply.content or ""), refused.reply.text()
     assert not (await event_of(desk, "Link open")).facts.prelim_games
+
+
+@IN_MODULE_LOOP
+async def test_cct_8a_a_draw_confirmed_after_its_players_changed_is_refused(desk: Desk) -> None:
+    """The Confirm stores what the preview showed, or nothing: a player taken out and another
+    entered in between change the numbers the seed gives, so the preview is stale."""
+    await desk.run("tour create", desk.organiser, name="Stale draw")
+    await desk.run(
+        "event create",
+        desk.organiser,
+        tour="Stale draw",
+        name="Stale",
+        type="regular",
+        start="2026-05-01",
+        players=8,
+    )
+    for index, player in enumerate(NAMES):
+        await desk.run(
+            "event player-add",
+            desk.organiser,
+            event="Stale",
+            player=player,
+            user=desk.player(7200 + index),
+        )
+    preview = await desk.run("event draw", desk.organiser, event="Stale", seed="same")
+    await desk.run("event player-remove", desk.organiser, event="Stale", player="P01")
+    await desk.run("event player-add", desk.organiser, event="Stale", player="Late")
+    stale = await desk.click(preview.reply, "Confirm", desk.organiser)
+    assert "changed since the preview" in stale.reply.text(), stale.reply.text()
+    assert (await event_of(desk, "Stale")).record.drawn_at is None
+    again = await desk.run("event draw", desk.organiser, event="Stale", seed="same")
+    stored = await desk.click(again.reply, "Confirm", desk.organiser)
+    assert "stored" in stored.reply.text(), stored.reply.text()
+
+
+@IN_MODULE_LOOP
+async def test_cct_8c_a_knockout_confirmed_after_the_order_changed_is_refused(desk: Desk) -> None:
+    """The Confirm of `/event start-knockout` builds the bracket its preview showed, or
+    nothing: an arbiter's correction in between that moves places 1-8 makes it stale."""
+    names = player_names(10)
+    await tour_with_event(
+        store_of(desk), tour="Stale ko", event="Stale ko", players=names, first_user=7300
+    )
+    await preliminary_played(store_of(desk), "Stale ko", by_order(names))
+    preview = await desk.run("event start-knockout", desk.organiser, event="Stale ko")
+    assert "QF1: P01 – P08" in preview.reply.text(), preview.reply.text()
+    game, white, _ = pairing(await event_of(desk, "Stale ko"), "P08", "P09")
+    upset = "0-1" if white == "P08" else "1-0"
+    await desk.run(
+        "game correct", desk.arbiter, event="Stale ko", game=game, result=upset, reason="flag"
+    )
+    stale = await desk.click(preview.reply, "Confirm", desk.organiser)
+    assert "changed since the preview" in stale.reply.text(), stale.reply.text()
+    assert (await event_of(desk, "Stale ko")).record.knockout_started_at is None

@@ -220,11 +220,14 @@ async def draw_event(
     seed: str | None = None,
     order: str | None = None,
     confirm: bool,
+    previewed: Sequence[str] | None = None,
 ) -> DrawPlan:
     """CCT-8a: the drawing of lots for pairing numbers from `seed` (generated when not
     given) over the players in entry order — or the numbers drawn elsewhere (`order`) — and
     the Berger pairings they give (CORE-1). Without `confirm` nothing is stored (the preview);
-    with it the numbers, the seed and every pairing are stored and announced."""
+    with it the numbers, the seed and every pairing are stored and announced — unless they
+    are not the `previewed` numbers (the players changed since): a Confirm stores what its
+    preview showed, or nothing."""
     actor.require(Role.HQ)
     lots = optional_text(seed, "seed", SEED_LIMIT)
     if lots is not None and order is not None:
@@ -248,6 +251,11 @@ async def draw_event(
         if not confirm:
             uow.abandon()
             return plan
+        if previewed is not None and tuple(previewed) != plan.numbers:
+            raise UserError(
+                f"The players of {named(record.name)} changed since the preview: nothing is "
+                "stored. Run `/event draw` again to see the draw they give."
+            )
         ids = {p.name: p.player_id for p in entered}
         await uow.tour_events.record_draw(
             record.id, lots, {ids[n]: no for no, n in enumerate(numbers, start=1)}, actor.user_id
@@ -275,11 +283,14 @@ async def start_knockout(
     *,
     lots: str | None = None,
     confirm: bool,
+    previewed: Sequence[str] | None = None,
 ) -> KnockoutPlan:
     """CCT-8c: the knock-out built from the final preliminary order — refused while a
     preliminary game is open or a tie for a place that goes on (or earns tour points) is
     unresolved; `lots` orders a drawing of lots for ties left after every criterion (CORE-3).
-    Preview without `confirm`; with it the seeds are frozen."""
+    Preview without `confirm`; with it the seeds are frozen — unless they are not the
+    `previewed` seeds (a result changed since): a Confirm builds what its preview showed, or
+    nothing."""
     actor.require(Role.HQ)
     lots_seed = optional_text(lots, "lots seed", SEED_LIMIT)
     async with store.change(actor.user_id, "event.start_knockout", f"event:{event}") as uow:
@@ -318,6 +329,12 @@ async def start_knockout(
         if not confirm:
             uow.abandon()
             return plan
+        if previewed is not None and tuple(previewed) != seeds:
+            raise UserError(
+                f"The preliminary order of {named(record.name)} changed since the preview: "
+                "nothing is stored. Run `/event start-knockout` again to see the bracket it "
+                "gives (CCT-8c)."
+            )
         ids = loaded.ids
         await uow.tour_events.start_knockout(
             record.id, [ids[s] for s in seeds], lots_seed, actor.user_id
