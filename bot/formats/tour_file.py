@@ -4,6 +4,7 @@ case with the JSON path of the problem."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -20,6 +21,7 @@ from core.points import half_points
 from core.results import Result
 from core.standings import standings
 from core.tiebreaks import CCT_8B, DeReading, Game
+from core.tour.calendar import check_start
 from core.tour.events import BracketError, KnockoutResult, PlayedEvent
 from core.tour.finals import FinalsError
 from core.tour.knockout import (
@@ -209,6 +211,21 @@ class _Problem(Exception):
         super().__init__(what)
         self.where = where
         self.what = what
+
+
+def _check_day(text: str | None, where: str, *, first: bool) -> None:
+    """An event's date: a calendar date; its first day leaves room for the event's days."""
+    if text is None:
+        return
+    try:
+        day = dt.date.fromisoformat(text)
+    except ValueError:
+        raise _Problem(where, f"{text} is not a date") from None
+    if first:
+        try:
+            check_start(day)
+        except ValueError as error:
+            raise _Problem(where, str(error)) from None
 
 
 def points_table(model: PointsModel, label: str) -> PointsTable:
@@ -403,6 +420,8 @@ def _event(
         raise _Problem(
             prelim, f"{len(order)} players cannot fill the {KNOCKOUT_PLACES} knock-out places"
         )
+    _check_day(model.start, f"{where}.start", first=True)
+    _check_day(model.end, f"{where}.end", first=False)
     if model.start and model.end and model.start > model.end:
         raise _Problem(f"{where}.end", f"{model.end} is before the start {model.start}")
     index = {TIES[k.round]: i for i, k in enumerate(model.knockout)}

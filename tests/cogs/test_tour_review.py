@@ -16,6 +16,7 @@ from bot.offline.chesscom_standin import ChessComStandIn
 from bot.tour.store import LoadedEvent, load_event
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
+from tests.support.paths import ROOT
 from tests.support.tour_desk import Desk, tour_desk
 from tests.support.tour_world import (
     by_order,
@@ -186,3 +187,44 @@ async def test_cct_8c_a_knockout_confirmed_after_the_order_changed_is_refused(de
     stale = await desk.click(preview.reply, "Confirm", desk.organiser)
     assert "changed since the preview" in stale.reply.text(), stale.reply.text()
     assert (await event_of(desk, "Stale ko")).record.knockout_started_at is None
+
+
+@IN_MODULE_LOOP
+async def test_an_event_whose_days_fall_past_the_calendar_is_refused(desk: Desk) -> None:
+    """A start in year 9999 leaves no room for the event's days: one private line at
+    creation, not an internal error at the draw."""
+    await desk.run("tour create", desk.organiser, name="Far tour")
+    refused = await desk.run(
+        "event create",
+        desk.organiser,
+        tour="Far tour",
+        name="Far",
+        type="regular",
+        start="9999-12-31",
+    )
+    assert refused.reply.ephemeral and "9999-12-31" in (refused.reply.content or ""), (
+        refused.reply.text()
+    )
+    async with store_of(desk).read() as view:
+        assert not await view.tour_events.by_name("Far")
+
+
+@IN_MODULE_LOOP
+async def test_a_tour_file_whose_event_dates_cannot_be_exported_is_refused(desk: Desk) -> None:
+    """`/tour import` of an event starting 9999-12-31 (or on 2026-13-45) stored it, and
+    `/tour export` then failed with an internal error (its last day is past the calendar):
+    the file is refused naming the JSON path, nothing stored."""
+    history = json.loads((ROOT / "tests" / "scripts" / "tour" / "tour_history.json").read_text())
+    for start, problem in (("9999-12-31", "no room"), ("2026-13-45", "not a date")):
+        history["events"][0]["start"] = start
+        history["events"][0].pop("end", None)
+        refused = await desk.run(
+            "tour import",
+            desk.organiser,
+            file=Upload("t.json", json.dumps(history).encode()),
+            name=f"Dated {start}",
+        )
+        text = refused.reply.content or ""
+        assert refused.reply.ephemeral and "events[0].start" in text and problem in text, text
+        async with store_of(desk).read() as view:
+            assert await view.tours.by_name(f"Dated {start}") is None

@@ -23,6 +23,7 @@ from bot.tour.store import load_event
 from core.berger import MAX_PLAYERS, MIN_PLAYERS, draw_lots
 from core.standings import PlayerStanding
 from core.tiebreaks import DeReading
+from core.tour.calendar import check_start
 from core.tour.event_facts import (
     Pairing,
     preliminary_complete,
@@ -84,9 +85,14 @@ class KnockoutPlan:
 
 def _start(text: str) -> dt.date:
     try:
-        return dt.date.fromisoformat(text.strip())
+        day = dt.date.fromisoformat(text.strip())
     except ValueError:
         raise UserError(f"{shown(text)} is not a date: write it as YYYY-MM-DD.") from None
+    try:
+        check_start(day)
+    except ValueError as error:
+        raise UserError(f"The start {error}.") from None
+    return day
 
 
 async def create_event(
