@@ -67,10 +67,11 @@ def knockout_day(tie: Tie, match_no: int | None) -> int:
     return KNOCKOUT_FIRST_DAY[tie] + (0 if match_no == 1 else 1)
 
 
-def finals_day(round_no: int) -> int:
-    """CCT-8f: one Finals round a day."""
-    if not 1 <= round_no <= EVENT_DAYS:
-        raise ValueError(f"the Finals have rounds 1..{EVENT_DAYS}, not {round_no}")
+def finals_day(round_no: int, rounds: int = EVENT_DAYS) -> int:
+    """CCT-8f: one Finals round a day (9 rounds for 10 finalists; a tour whose Finals size
+    is set otherwise plays its `rounds` rounds the same way)."""
+    if not 1 <= round_no <= rounds:
+        raise ValueError(f"the Finals have rounds 1..{rounds}, not {round_no}")
     return round_no
 
 

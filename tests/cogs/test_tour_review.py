@@ -11,14 +11,16 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from bot.app.config import ChessComConfig, Config, DatabaseConfig
+from bot.app.config import CctDefaults, ChessComConfig, Config, DatabaseConfig, RuleDefaults
 from bot.offline.chesscom_standin import ChessComStandIn
 from bot.tour.store import LoadedEvent, load_event
+from bot.tour.tours import service as tours
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
 from tests.support.paths import ROOT
 from tests.support.tour_desk import Desk, tour_desk
 from tests.support.tour_world import (
+    ORGANISER,
     by_order,
     player_names,
     preliminary_played,
@@ -210,6 +212,36 @@ async def test_an_event_whose_days_fall_past_the_calendar_is_refused(desk: Desk)
 
 
 @IN_MODULE_LOOP
+async def test_cct_8f_a_finals_of_another_size_is_refused_at_creation(desk: Desk) -> None:
+    """The Finals' size is the tour's, frozen at its creation (CCT-2, CCT-16; CCT-8f: 10):
+    `arbiter tour` checks an exported Finals against that size, so a Finals of 12 drawn in
+    Discord would be shown here and refused there (and its 11th round has no day)."""
+    await desk.run("tour create", desk.organiser, name="Finals size")
+    refused = await desk.run(
+        "event create",
+        desk.organiser,
+        tour="Finals size",
+        name="Big Finals",
+        type="finals",
+        start="2026-09-01",
+        players=12,
+    )
+    assert refused.reply.ephemeral and "10 players" in (refused.reply.content or ""), (
+        refused.reply.text()
+    )
+    made = await desk.run(
+        "event create",
+        desk.organiser,
+        tour="Finals size",
+        name="Finals",
+        type="finals",
+        start="2026-09-01",
+        players=10,
+    )
+    assert not made.reply.ephemeral, made.reply.text()
+
+
+@IN_MODULE_LOOP
 async def test_a_tour_file_whose_event_dates_cannot_be_exported_is_refused(desk: Desk) -> None:
     """`/tour import` of an event starting 9999-12-31 (or on 2026-13-45) stored it, and
     `/tour export` then failed with an internal error (its last day is past the calendar):
@@ -228,3 +260,32 @@ async def test_a_tour_file_whose_event_dates_cannot_be_exported_is_refused(desk:
         assert refused.reply.ephemeral and "events[0].start" in text and problem in text, text
         async with store_of(desk).read() as view:
             assert await view.tours.by_name(f"Dated {start}") is None
+
+
+@IN_MODULE_LOOP
+async def test_cct_8f_a_finals_of_the_tours_own_size_is_drawn_one_round_a_day(desk: Desk) -> None:
+    """A tour frozen with `finals_players = 12` (CCT-2 config): its Finals draw used to fail
+    with an internal error (no day for round 10); they play one round a day, 11 days."""
+    twelve = Config(rules=RuleDefaults(cct=CctDefaults(finals_players=12)))
+    await tours.create_tour(store_of(desk), ORGANISER, twelve, "Twelve")
+    await desk.run(
+        "event create",
+        desk.organiser,
+        tour="Twelve",
+        name="Twelve Finals",
+        type="finals",
+        start="2026-09-01",
+    )
+    for index, player in enumerate(player_names(12)):
+        await desk.run(
+            "event player-add",
+            desk.organiser,
+            event="Twelve Finals",
+            player=player,
+            user=desk.player(7400 + index),
+        )
+    preview = await desk.run("event draw", desk.organiser, event="Twelve Finals", seed="x")
+    drawn = await desk.click(preview.reply, "Confirm", desk.organiser)
+    assert "66 games over 11 rounds" in drawn.reply.text(), drawn.reply.text()
+    calendar = await desk.run("event calendar", desk.player(7400), event="Twelve Finals")
+    assert "Round 11" in calendar.reply.text(), calendar.reply.text()

@@ -121,6 +121,12 @@ async def create_event(
             raise UserError(
                 f"An event has {MIN_PLAYERS} to {MAX_PLAYERS} players (Berger tables), not {size}."
             )
+        finals = rules.sizes[EventType.FINALS]
+        if event_type is EventType.FINALS and size != finals:
+            raise UserError(
+                f"The Finals of {named(record.name)} have {finals} players, the tour's size "
+                "frozen at its creation (CCT-8f, CCT-16)."
+            )
         if event_type is not EventType.FINALS and size < KNOCKOUT_PLACES:
             raise UserError(
                 f"A {event_type.value} event needs at least {KNOCKOUT_PLACES} players for its "
