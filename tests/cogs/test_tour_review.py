@@ -289,3 +289,23 @@ async def test_cct_8f_a_finals_of_the_tours_own_size_is_drawn_one_round_a_day(de
     assert "66 games over 11 rounds" in drawn.reply.text(), drawn.reply.text()
     calendar = await desk.run("event calendar", desk.player(7400), event="Twelve Finals")
     assert "Round 11" in calendar.reply.text(), calendar.reply.text()
+
+
+@IN_MODULE_LOOP
+async def test_names_in_tour_titles_pass_the_renderer_once(desk: Desk) -> None:
+    """A tour or event name is user text: shown as typed in an embed's title too (markdown
+    escaped, a mention neutralised), as the league's titles and the tour's own lines are."""
+    tour, event = "**Loud** @everyone", "_Slanted_ Open"
+    await tour_with_event(store_of(desk), tour=tour, event=event, players=NAMES, first_user=7500)
+    titles = {
+        "tour show": (await desk.run("tour show", desk.organiser, tour=tour)).reply,
+        "event show": (await desk.run("event show", desk.organiser, event=event)).reply,
+        "event pairings": (await desk.run("event pairings", desk.organiser, event=event)).reply,
+        "event calendar": (await desk.run("event calendar", desk.organiser, event=event)).reply,
+        "incident list": (await desk.run("incident list", desk.organiser, event=event)).reply,
+        "appeal list": (await desk.run("appeal list", desk.organiser, event=event)).reply,
+    }
+    for command, reply in titles.items():
+        title = str(reply.embeds[0]["title"])
+        assert "@everyone" not in title and "**" not in title, (command, title)
+        assert title.startswith(("\\*\\*Loud\\*\\*", "\\_Slanted\\_")), (command, title)
