@@ -309,3 +309,13 @@ async def test_names_in_tour_titles_pass_the_renderer_once(desk: Desk) -> None:
         title = str(reply.embeds[0]["title"])
         assert "@everyone" not in title and "**" not in title, (command, title)
         assert title.startswith(("\\*\\*Loud\\*\\*", "\\_Slanted\\_")), (command, title)
+
+
+@IN_MODULE_LOOP
+async def test_an_unknown_after_event_is_quoted_cut_in_one_line(desk: Desk) -> None:
+    """`/tour standings after:` with 5,000 characters: the refusal quotes the start of it
+    and says what is wrong (it was the whole text, cut at Discord's 2,000 before the point)."""
+    await desk.run("tour create", desk.organiser, name="After tour")
+    refused = await desk.run("tour standings", desk.organiser, tour="After tour", after="x" * 5000)
+    text = refused.reply.content or ""
+    assert refused.reply.ephemeral and "is not a finished event" in text and len(text) < 300, text
