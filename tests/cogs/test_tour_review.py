@@ -319,3 +319,42 @@ async def test_an_unknown_after_event_is_quoted_cut_in_one_line(desk: Desk) -> N
     refused = await desk.run("tour standings", desk.organiser, tour="After tour", after="x" * 5000)
     text = refused.reply.content or ""
     assert refused.reply.ephemeral and "is not a finished event" in text and len(text) < 300, text
+
+
+@IN_MODULE_LOOP
+async def test_cct_8d_a_correction_cannot_strand_a_reported_4th_game(desk: Desk) -> None:
+    """Game 4 of match 1 is reported (2-1 after 3); an arbiter corrects game 3 to a draw,
+    which decides the match 2½-½ after 3 games: the 4th game is not played (CCT-8d), so the
+    correction cannot stand while that report waits (it stood, and the series showed a
+    decided match with a 4th game whose confirmation could never be accepted)."""
+    names = player_names(8)
+    await tour_with_event(
+        store_of(desk), tour="Strand", event="Strand", players=names, first_user=7600
+    )
+    await preliminary_played(store_of(desk), "Strand", by_order(names))
+    preview = await desk.run("event start-knockout", desk.organiser, event="Strand")
+    await desk.click(preview.reply, "Confirm", desk.organiser)
+    top = desk.harness.member(user_id=7600, name="p01")  # P01 v P08 in QF1
+    bottom = desk.harness.member(user_id=7607, name="p08")
+    await desk.run("series choose", top, event="Strand", round="QF1", colour="white")
+    for number, result in ((1, "1-0"), (2, "0-1"), (3, "0-1")):  # P01 2-1 after 3 games
+        await desk.run(
+            "game report",
+            desk.arbiter,
+            event="Strand",
+            game=f"QF1 day 1 game {number}",
+            result=result,
+        )
+    await desk.run("game report", bottom, event="Strand", game="QF1 day 1 game 4", result="0-1")
+    refused = await desk.run(
+        "game correct",
+        desk.arbiter,
+        event="Strand",
+        game="QF1 day 1 game 3",
+        result="½-½",
+        reason="misread",
+    )
+    text = refused.reply.content or ""
+    assert refused.reply.ephemeral and "QF1 day 1 game 4" in text and "CCT-8d" in text, text
+    shown = await desk.run("series show", desk.organiser, event="Strand", round="QF1")
+    assert "day 1 2–1" in shown.reply.text(), shown.reply.text()

@@ -16,7 +16,7 @@ from bot.app.inputs import NOTE_LIMIT, clean_text, named
 from bot.rendering import tour_cards
 from bot.runtime.announce import announce
 from bot.tour.events.pin import refresh_pin
-from bot.tour.game_names import ROUND_NAMES, finals_key_of
+from bot.tour.game_names import ROUND_NAMES, finals_key, finals_key_of
 from bot.tour.games.pgn import PgnGame, check_linked, check_players, read_game
 from bot.tour.games.targets import GameTarget, find_target
 from bot.tour.references import find_event
@@ -24,6 +24,7 @@ from bot.tour.store import LoadedEvent, load_event, remember_committed
 from core.results import Outcome, Result
 from core.tour.event_facts import (
     finals_match,
+    finals_matches,
     knockout_state,
     preliminary_standings,
 )
@@ -194,9 +195,39 @@ def check_settled(before: LoadedEvent, game: TourGame) -> tuple[LoadedEvent, tup
                 decided.append(
                     f"{tour_cards.name(after.record.name)} is won by {tour_cards.name(final)}"
                 )
+        _check_waiting(after)
     except KnockoutError as error:
         raise UserError(f"That result cannot stand: {error}") from None
     return after, tuple(decided)
+
+
+def _check_waiting(after: LoadedEvent) -> None:
+    """CCT-8d: a knock-out or Finals game whose report still waits (reported or disputed)
+    must stay its contest's next game: a result that decides the match before it (or
+    changes who plays it) cannot stand while it waits."""
+    waiting = [g for g in after.games if g.contest is not None and not g.status.settled]
+    if not waiting:
+        return
+    if after.record.type is EventType.FINALS:
+        statuses = {
+            finals_key(m.pairing.round, m.pairing.board): m.status
+            for m in finals_matches(after.facts)
+        }
+    else:
+        ties = knockout_state(after.facts).ties if len(after.facts.seeds) == KNOCKOUT_PLACES else {}
+        statuses = {ROUND_NAMES[tie]: state.status for tie, state in ties.items()}
+    for game in waiting:
+        status = statuses.get(game.contest or "")
+        slot = None if status is None else status.next_game
+        if slot is None or (slot.phase, slot.match_no, slot.game_no) != (
+            game.phase,
+            game.match_no,
+            game.game_no,
+        ):
+            raise UserError(
+                f"That result cannot stand while {named(after.game_name(game))} waits for its "
+                "confirmation or the arbiters: after it, that game would not be played (CCT-8d)."
+            )
 
 
 def _pgn_result(pgn: PgnGame | None, result: Result | None) -> Result | None:
