@@ -172,11 +172,15 @@ class FinalsModel(_Model):
 
 
 class TourFile(_Model):
-    """A CCT tour file (formats/tour-file.md; `ambassadors` is an extension, docs/tour.md)."""
+    """A CCT tour file (formats/tour-file.md; `ambassadors` and `expelled` are extensions,
+    docs/tour.md)."""
 
     name: Name
     rules: RulesModel = Field(default_factory=RulesModel)
     ambassadors: list[Name] = Field(default_factory=list)
+    expelled: list[Name] = Field(
+        default_factory=list, description="players expelled from the tour (CCT-9)"
+    )
     events: list[EventModel]
     finals: FinalsModel | None = None
 
@@ -540,9 +544,11 @@ def parse_tour_file(
             problems.append((problem.where, problem.what))
     if len(set(model.ambassadors)) != len(model.ambassadors):
         problems.append(("ambassadors", "an Ambassador is listed twice"))
+    if len(set(model.expelled)) != len(model.expelled):
+        problems.append(("expelled", "a player is listed twice"))
     if problems:
         raise TourFileError(problems)
-    tour = Tour(model.name, tuple(events), finals, tuple(model.ambassadors))
+    tour = Tour(model.name, tuple(events), finals, tuple(model.ambassadors), tuple(model.expelled))
     return model, tour, rules_tables(model.rules)
 
 

@@ -137,6 +137,8 @@ def tour_document(loaded: LoadedTour) -> dict[str, Any]:
         "ambassadors": list(loaded.ambassadors),
         "events": [_event_document(e) for e in loaded.events if e.record.id in loaded.played],
     }
+    if loaded.expelled:
+        document["expelled"] = list(loaded.expelled)
     finals = loaded.finals()
     tour = loaded.tour()
     if finals is not None and tour.finals is not None:
@@ -217,6 +219,8 @@ async def import_tour_file(
         for ambassador in model.ambassadors:
             player = await _player(uow, tour, ambassador, ids)
             await uow.tours.set_ambassador(player, True)
+        for name in model.expelled:
+            await uow.tours.expel(await _player(uow, tour, name, ids))
         return tour
 
 

@@ -6,15 +6,20 @@ works on its own tour."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
 
 from bot.app.config import CctDefaults, ChessComConfig, Config, DatabaseConfig, RuleDefaults
+from bot.formats.tour_file import parse_tour
 from bot.offline.chesscom_standin import ChessComStandIn
+from bot.rendering.tour_json import tour_json
+from bot.tour.files import export_tour_file
 from bot.tour.store import LoadedEvent, load_event
 from bot.tour.tours import service as tours
+from core.tour.report import tour_report
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
 from tests.support.paths import ROOT
@@ -358,3 +363,66 @@ async def test_cct_8d_a_correction_cannot_strand_a_reported_4th_game(desk: Desk)
     assert refused.reply.ephemeral and "QF1 day 1 game 4" in text and "CCT-8d" in text, text
     shown = await desk.run("series show", desk.organiser, event="Strand", round="QF1")
     assert "day 1 2–1" in shown.reply.text(), shown.reply.text()
+
+
+@IN_MODULE_LOOP
+async def test_cct_9_an_expelled_player_plays_and_qualifies_for_no_further_event(
+    desk: Desk,
+) -> None:
+    """CCT-9: a player who disconnected on purpose "shall be expelled from the event in
+    question as well as all further Tour events": `/event player-add` entered them in the
+    next event and `/tour qualification` listed them (here a Major winner) for the Finals.
+    Their place goes on as a decliner's (CCT-3), and the tour file names them, so
+    `arbiter tour` on the export lists the same Finals qualification."""
+    history = (ROOT / "tests" / "scripts" / "tour" / "tour_history.json").read_bytes()
+    await desk.run("tour import", desk.organiser, file=Upload("t.json", history), name="Exiles")
+    players = ["Carlsen", "So", "Nakamura", "Nepomniachtchi", "Aronian", "Giri", "Dubov", "Duda"]
+    await desk.run(
+        "event create",
+        desk.organiser,
+        tour="Exiles",
+        name="Exile Open",
+        type="regular",
+        start="2026-06-01",
+        players=8,
+    )
+    for player in players:
+        await desk.run("event player-add", desk.organiser, event="Exile Open", player=player)
+    preview = await desk.run(
+        "event draw", desk.organiser, event="Exile Open", order=", ".join(players)
+    )
+    await desk.click(preview.reply, "Confirm", desk.organiser)
+    game, white, _ = pairing(await event_of(desk, "Exile Open"), "Carlsen", "So")
+    await desk.run(
+        "game correct",
+        desk.arbiter,
+        event="Exile Open",
+        game=game,
+        result="0-1" if white == "Carlsen" else "1-0",
+        reason="disconnected on purpose",
+        ground="deliberate-disconnection",
+    )
+    await desk.run(
+        "event create",
+        desk.organiser,
+        tour="Exiles",
+        name="Exile Finals",
+        type="finals",
+        start="2026-09-01",
+    )
+    refused = await desk.run(
+        "event player-add", desk.organiser, event="Exile Finals", player="Carlsen"
+    )
+    assert refused.reply.ephemeral and "expelled" in (refused.reply.content or ""), (
+        refused.reply.text()
+    )
+    listed = await desk.run(
+        "tour qualification", desk.player(0), tour="Exiles", event="Exile Finals"
+    )
+    shown = re.findall(r"^\d+\. \*\*(.+?)\*\*", listed.reply.text(), re.M)
+    assert "Carlsen" not in shown and len(shown) == 8, listed.reply.text()
+    _, data = await export_tour_file(store_of(desk), "Exiles")
+    assert json.loads(data)["expelled"] == ["Carlsen"]
+    tour, tables = parse_tour(data.decode())
+    report = tour_json(tour_report(tour, None, tables))
+    assert [q["player"] for q in report["qualification"]["finals"]] == shown

@@ -189,6 +189,11 @@ async def add_player(
             await uow.tours.link(found.id, user_id)
         if any(p.player_id == found.id for p in entered):
             raise UserError(f"{named(found.name)} plays in {named(record.name)} already.")
+        if found.expelled:
+            raise UserError(
+                f"{named(found.name)} was expelled from the tour: they play no further event "
+                "of it (CCT-9)."
+            )
         await uow.tour_events.add_player(record, found.id)
         linked = await uow.tours.player(found.id)
         assert linked is not None

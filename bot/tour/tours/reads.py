@@ -120,6 +120,7 @@ async def qualification(
             ambassadors=loaded.ambassadors,
             top=loaded.rules.qualifying_top,
             tables=loaded.rules.points,
+            expelled=loaded.expelled,
         )
     except TourError as error:
         raise UserError(f"Qualification for {named(record.name)}: {error}.") from None
