@@ -426,3 +426,24 @@ async def test_cct_9_an_expelled_player_plays_and_qualifies_for_no_further_event
     tour, tables = parse_tour(data.decode())
     report = tour_json(tour_report(tour, None, tables))
     assert [q["player"] for q in report["qualification"]["finals"]] == shown
+
+
+@IN_MODULE_LOOP
+async def test_setting_a_players_usernames_keeps_their_member_linked(desk: Desk) -> None:
+    """`/tour link player: chesscom:` (no `user`) set the username and unlinked the member,
+    so that player could no longer report or confirm their games; only a link with neither
+    a member nor a username unlinks."""
+    await tour_with_event(
+        store_of(desk), tour="Usernames", event="Usernames", players=NAMES, first_user=7700
+    )
+    linked = await desk.run(
+        "tour link", desk.organiser, tour="Usernames", player="P01", chesscom="p01cc"
+    )
+    assert "<@7700>" in (linked.reply.content or ""), linked.reply.text()
+    name, white, _ = pairing(await event_of(desk, "Usernames"), "P01", "P02")
+    p01 = desk.harness.member(user_id=7700, name="p01")
+    result = "1-0" if white == "P01" else "0-1"
+    reported = await desk.run("game report", p01, event="Usernames", game=name, result=result)
+    assert "waiting for the opponent" in (reported.reply.content or ""), reported.reply.text()
+    unlinked = await desk.run("tour link", desk.organiser, tour="Usernames", player="P01")
+    assert "no member" in (unlinked.reply.content or ""), unlinked.reply.text()
