@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import AsyncIterator
+from fractions import Fraction
 
 import pytest
 import pytest_asyncio
@@ -19,11 +20,13 @@ from bot.rendering.tour_json import tour_json
 from bot.tour.files import export_tour_file
 from bot.tour.store import LoadedEvent, load_event
 from bot.tour.tours import service as tours
+from core.results import Result
 from core.tour.report import tour_report
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
 from tests.support.paths import ROOT
 from tests.support.tour_desk import Desk, tour_desk
+from tests.support.tour_tables import table_rows
 from tests.support.tour_world import (
     ORGANISER,
     by_order,
@@ -447,3 +450,58 @@ async def test_setting_a_players_usernames_keeps_their_member_linked(desk: Desk)
     assert "waiting for the opponent" in (reported.reply.content or ""), reported.reply.text()
     unlinked = await desk.run("tour link", desk.organiser, tour="Usernames", player="P01")
     assert "no member" in (unlinked.reply.content or ""), unlinked.reply.text()
+
+
+HALF = Fraction(1, 2)
+DE_TEST: dict[tuple[str, str], Fraction] = {}
+"""A preliminary worked by hand (points of the first player): A, B, C, D tie on 4½; their
+direct encounters give A 2, B 1½, C 1½, D 1; B beat C, but C has 4 wins to B's 3."""
+for first, second, points in (
+    ("A", "B", HALF), ("A", "C", HALF), ("A", "D", 1), ("B", "C", 1), ("B", "D", 0),
+    ("C", "D", 1), ("A", "E", 1), ("A", "F", 1), ("A", "G", HALF), ("A", "H", 0),
+    ("D", "E", 1), ("D", "F", 1), ("D", "G", 1), ("D", "H", HALF), ("B", "E", 1),
+    ("B", "F", 1), ("B", "G", HALF), ("B", "H", HALF), ("C", "E", 1), ("C", "F", 1),
+    ("C", "G", 1), ("C", "H", 0), ("H", "E", HALF), ("H", "F", HALF), ("H", "G", 0),
+    ("G", "E", HALF), ("G", "F", HALF), ("E", "F", 1),
+):  # fmt: skip
+    DE_TEST[(first, second)] = Fraction(points)
+    DE_TEST[(second, first)] = 1 - Fraction(points)
+
+
+def _by_hand(white: str, black: str) -> Result:
+    points = DE_TEST[(white, black)]
+    return Result.WHITE_WIN if points == 1 else Result.DRAW if points == HALF else Result.BLACK_WIN
+
+
+@IN_MODULE_LOOP
+@pytest.mark.parametrize(("reading", "order"), [("cct", "ACBDHG"), ("fide2024", "ABCDHG")])
+async def test_cct_8b_the_de_reading_of_the_event_orders_its_standings_and_bracket(
+    desk: Desk, reading: str, order: str
+) -> None:
+    """CCT-8b by hand: DE once over A-D leaves B and C on 1½, then WIN puts C (4) before B
+    (3); the `fide2024` reading re-applies DE to B and C, and B beat C. `/event standings`
+    and the knock-out preview follow the event's reading."""
+    tour = f"Readings {reading}"
+    await desk.run("tour create", desk.organiser, name=tour)
+    await desk.run(
+        "event create",
+        desk.organiser,
+        tour=tour,
+        name=tour,
+        type="regular",
+        start="2026-05-01",
+        players=8,
+        tiebreaks=reading,
+    )
+    for player in "ABCDEFGH":
+        await desk.run("event player-add", desk.organiser, event=tour, player=player)
+    preview = await desk.run("event draw", desk.organiser, event=tour, order=",".join("ABCDEFGH"))
+    await desk.click(preview.reply, "Confirm", desk.organiser)
+    await preliminary_played(store_of(desk), tour, _by_hand)
+    shown = await desk.run("event standings", desk.player(0), event=tour)
+    rows = table_rows(shown.reply.embeds[0]["description"])
+    assert "".join(player for _, player, _ in rows)[:6] == order, rows
+    assert [rank for rank, _, _ in rows] == [str(n) for n in range(1, 9)], rows
+    knockout = await desk.run("event start-knockout", desk.organiser, event=tour)
+    assert f"QF2: {order[1]} – E" in knockout.reply.text(), knockout.reply.text()
+    assert f"QF3: {order[2]} – G" in knockout.reply.text(), knockout.reply.text()
