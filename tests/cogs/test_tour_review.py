@@ -505,3 +505,42 @@ async def test_cct_8b_the_de_reading_of_the_event_orders_its_standings_and_brack
     knockout = await desk.run("event start-knockout", desk.organiser, event=tour)
     assert f"QF2: {order[1]} – E" in knockout.reply.text(), knockout.reply.text()
     assert f"QF3: {order[2]} – G" in knockout.reply.text(), knockout.reply.text()
+
+
+@IN_MODULE_LOOP
+async def test_cct_8f_the_finals_bonus_cannot_move_during_the_finals(desk: Desk) -> None:
+    """CCT-8f: the bonus is the tour standings at the Finals' start. The Finals drawn while
+    an earlier event was still played, or an earlier event drawn after the Finals, took
+    that event's points into the bonus during the Finals: both draws are refused."""
+    history = (ROOT / "tests" / "scripts" / "tour" / "tour_history.json").read_bytes()
+    finalists = ["Carlsen", "So", "Nakamura", "Nepomniachtchi", "Aronian"]
+    finalists += ["Vachier-Lagrave", "Giri", "Radjabov", "Dubov", "Grischuk"]
+    for tour in ("Bonus early", "Bonus late"):
+        await desk.run("tour import", desk.organiser, file=Upload("t.json", history), name=tour)
+        await desk.run(
+            "event create", desk.organiser, tour=tour, name=f"{tour} open", type="regular",
+            start="2026-06-01", players=8,
+        )  # fmt: skip
+        for player in finalists[:8]:
+            await desk.run("event player-add", desk.organiser, event=f"{tour} open", player=player)
+        await desk.run(
+            "event create", desk.organiser, tour=tour, name=f"{tour} finals", type="finals",
+            start="2026-09-01",
+        )  # fmt: skip
+        for player in finalists:
+            await desk.run(
+                "event player-add", desk.organiser, event=f"{tour} finals", player=player
+            )
+
+    async def draw(event: str, players: list[str]) -> str:
+        preview = await desk.run("event draw", desk.organiser, event=event, order=",".join(players))
+        if preview.reply.ephemeral:
+            return preview.reply.content or ""
+        return (await desk.click(preview.reply, "Confirm", desk.organiser)).reply.text()
+
+    await draw("Bonus early open", finalists[:8])  # drawn, being played
+    early = await draw("Bonus early finals", finalists)
+    assert "Bonus early open" in early and "is not over" in early and "CCT-8f" in early, early
+    assert "stored" in await draw("Bonus late finals", finalists)  # Bonus late open: no draw
+    late = await draw("Bonus late open", finalists[:8])
+    assert "are drawn" in late and "CCT-8f" in late, late

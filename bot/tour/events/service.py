@@ -19,7 +19,7 @@ from bot.runtime.announce import announce
 from bot.tour.events.pin import refresh_pin
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import round_starts
-from bot.tour.store import load_event
+from bot.tour.store import load_event, load_tour
 from core.berger import MAX_PLAYERS, MIN_PLAYERS, draw_lots
 from core.standings import PlayerStanding
 from core.tiebreaks import DeReading
@@ -37,7 +37,7 @@ from core.tour.timecontrols import DEFAULT_TIME_CONTROLS
 from storage.guild import GuildStore, UnitOfWork
 from storage.tour_events import NewEvent, TourEventRecord
 from storage.tour_games import NewGame
-from storage.tours import TourPlayer
+from storage.tours import TourPlayer, TourRecord
 
 SEED_LIMIT = 100
 """Characters of a draw seed."""
@@ -260,6 +260,7 @@ async def draw_event(
                 f"{named(record.name)} has {len(entered)} of its {record.size} players: the draw "
                 "needs them all."
             )
+        await _check_finals_bonus(uow, record, tour)
         names = [p.name for p in entered]
         numbers = draw_lots(names, lots) if lots is not None else _given_order(order or "", names)
         pairings = round_robin(numbers)
@@ -291,6 +292,29 @@ async def draw_event(
         uow.details["numbers"] = list(numbers)
         await _announce_embeds(uow, tour_cards.pairings_embeds(record.name, pairings, starts))
         return plan
+
+
+async def _check_finals_bonus(uow: UnitOfWork, record: TourEventRecord, tour: TourRecord) -> None:
+    """CCT-8f: the Finals' bonus points are the tour standings at their start, so the Finals
+    are drawn only once every event before them that was drawn is over, and no event before
+    them is drawn after them (its points would move the bonus during the Finals)."""
+    loaded = await load_tour(uow.view(), tour)
+    if record.type is EventType.FINALS:
+        for event in loaded.events:
+            earlier = event.record
+            over = earlier.drawn_at is None or earlier.id in loaded.played
+            if earlier.position < record.position and not over:
+                raise UserError(
+                    f"{named(earlier.name)} is not over: the Finals' bonus points come from "
+                    "the tour standings at their start (CCT-8f), so they are drawn after it."
+                )
+        return
+    finals = loaded.finals()
+    if finals is not None and finals.record.drawn_at is not None:
+        raise UserError(
+            f"The Finals {named(finals.record.name)} are drawn: an event before them drawn now "
+            "would change their bonus points during the Finals (CCT-8f)."
+        )
 
 
 async def start_knockout(
