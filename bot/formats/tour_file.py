@@ -524,6 +524,10 @@ def parse_tour_file(
         raise TourFileError(
             [("(file)", "not JSON this program reads: nested too deeply")]
         ) from None
+    except ValueError:  # Python reads no integer of more than 4,300 digits
+        raise TourFileError(
+            [("(file)", "not JSON this program reads: a number of more than 4,300 digits")]
+        ) from None
     try:
         model = TourFile.model_validate(data)
     except ValidationError as error:

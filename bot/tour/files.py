@@ -226,6 +226,7 @@ async def import_tour_file(
 
 async def _player(uow: UnitOfWork, tour: TourRecord, name: str, ids: dict[str, int]) -> int:
     if name not in ids:
+        clean_text(name, "tour file's player name", NAME_LIMIT)  # the name gate of /event
         ids[name] = (await uow.tours.add_player(tour.id, name)).id
     return ids[name]
 
@@ -239,6 +240,7 @@ async def _import_event(
 ) -> dt.date:
     """One Regular or Major event with its known results."""
     kind = EventType(model.type)
+    clean_text(model.name, "tour file's event name", NAME_LIMIT)  # the name gate of /event
     prelim = model.preliminary
     names = list(prelim.players or prelim.order or ())
     start = dt.date.fromisoformat(model.start) if model.start else dt.date(2000, 1, 1)

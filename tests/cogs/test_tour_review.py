@@ -544,3 +544,39 @@ async def test_cct_8f_the_finals_bonus_cannot_move_during_the_finals(desk: Desk)
     assert "stored" in await draw("Bonus late finals", finalists)  # Bonus late open: no draw
     late = await draw("Bonus late open", finalists[:8])
     assert "are drawn" in late and "CCT-8f" in late, late
+
+
+@IN_MODULE_LOOP
+async def test_a_tour_file_passes_the_name_gate_and_reads_any_json_number(desk: Desk) -> None:
+    """`/tour import` stored names the `/event` gate refuses (a right-to-left override here;
+    as well a zero-width space or a name over 100 characters, which then cannot be typed
+    back); and a 5,000-digit number made the import (and `arbiter tour`) fail with an
+    internal error."""
+    history = json.loads((ROOT / "tests" / "scripts" / "tour" / "tour_history.json").read_text())
+    for label, where in (("player", ("events", 0, "preliminary", "order", 0)), ("event", None)):
+        document = json.loads(json.dumps(history))
+        if where is None:
+            document["events"][1]["name"] = "Open\u202eevil"
+        else:
+            document["events"][0]["preliminary"]["order"][0] = "Carl\u202esen"
+            for round_ in document["events"][0]["knockout"]:
+                for side in ("a", "b", "winner"):
+                    if round_.get(side) == "Carlsen":
+                        round_[side] = "Carl\u202esen"
+        refused = await desk.run(
+            "tour import",
+            desk.organiser,
+            file=Upload("t.json", json.dumps(document).encode()),
+            name=f"Gate {label}",
+        )
+        text = refused.reply.content or ""
+        assert refused.reply.ephemeral and f"{label} name" in text, refused.reply.text()
+        async with store_of(desk).read() as view:
+            assert await view.tours.by_name(f"Gate {label}") is None
+    huge = json.dumps(history).replace('"events"', '"x": ' + "9" * 5000 + ', "events"', 1)
+    refused = await desk.run(
+        "tour import", desk.organiser, file=Upload("t.json", huge.encode()), name="Gate huge"
+    )
+    assert refused.reply.ephemeral and "4,300 digits" in (refused.reply.content or ""), (
+        refused.reply.text()
+    )
