@@ -206,6 +206,12 @@ async def import_tour_file(
         base.session_start,
         base.ambassador_pool,
     )
+    finals = rules.sizes[EventType.FINALS]
+    if model.finals is not None and len(model.finals.players) != finals:
+        raise UserError(
+            f"The tour file cannot be used: its Finals have {len(model.finals.players)} "
+            f"players, not the tour's {finals} (CCT-8f, `[rules.cct] finals_players`)."
+        )
     async with store.change(actor.user_id, "tour.import", f"tour:{title}") as uow:
         if await uow.tours.by_name(title) is not None:
             raise UserError(f"A tour named {named(title)} exists already.")

@@ -580,3 +580,20 @@ async def test_a_tour_file_passes_the_name_gate_and_reads_any_json_number(desk: 
     assert refused.reply.ephemeral and "4,300 digits" in (refused.reply.content or ""), (
         refused.reply.text()
     )
+
+
+@IN_MODULE_LOOP
+async def test_cct_8f_an_imported_finals_is_the_tours_size(desk: Desk) -> None:
+    """A tour file whose Finals list 3 players was imported (and shown in Discord) though
+    `arbiter tour` refuses the export: the Finals are the tour's size (CCT-8f)."""
+    document = json.loads((ROOT / "tests" / "data" / "tour_three_events.json").read_text())
+    document["finals"]["players"] = document["finals"]["players"][:3]
+    document["finals"]["matches"] = []
+    refused = await desk.run(
+        "tour import",
+        desk.organiser,
+        file=Upload("t.json", json.dumps(document).encode()),
+        name="Three finalists",
+    )
+    text = refused.reply.content or ""
+    assert refused.reply.ephemeral and "3 players" in text and "10" in text, refused.reply.text()
