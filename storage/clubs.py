@@ -9,7 +9,7 @@ from typing import Any, Literal, cast
 import aiosqlite
 
 from core.names import name_key as name_key  # the key of clubs.name_key, seasons.name_key
-from storage.database import from_text, to_text
+from storage.codecs import from_text, to_text
 from storage.scope import ReadScope, WriteScope
 
 ClubStatus = Literal["pending", "approved", "rejected", "excluded", "withdrawn"]

@@ -7,7 +7,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from core.names import folded
-from storage.database import to_text
+from storage.codecs import to_text
 from storage.scope import ReadScope
 
 CANDIDATES = 200

@@ -13,9 +13,8 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-import aiosqlite
-
 from core.names import folded
+from storage.connection import Connection
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -48,9 +47,7 @@ def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     return migrations
 
 
-async def apply_migrations(
-    connection: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR
-) -> list[int]:
+async def apply_migrations(connection: Connection, directory: Path = MIGRATIONS_DIR) -> list[int]:
     """Apply the migrations newer than `user_version`; return the versions applied."""
     await connection.create_function(
         "arbiter_name_key", 1, _sql_name_key, deterministic=True
@@ -84,7 +81,7 @@ def _sql_name_key(name: object) -> object:
     return key or name
 
 
-async def rollback_if_open(connection: aiosqlite.Connection) -> None:
+async def rollback_if_open(connection: Connection) -> None:
     """Roll back the connection's transaction, if one is (or is about to be) open.
 
     aiosqlite runs statements in order on its own thread, and a cancelled await does not

@@ -15,7 +15,7 @@ from core.tiebreaks import DeReading
 from core.tour.ranking import EventType, PointsTable
 from core.tour.timecontrols import TimeControls
 from storage.clubs import name_key
-from storage.database import from_text, to_text
+from storage.codecs import from_text, to_text
 from storage.scope import ReadScope, WriteScope
 from storage.tour_codecs import event_rules_of, event_rules_text
 

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.app.config import Config
 from bot.app.discord_endpoint import IdentifyPacer, ask_gateway, use_api
+from bot.app.errors import UserError
 from bot.app.mentions import NO_PINGS
 from bot.app.tree import ArbiterTree
 from bot.app.ui.game_buttons import TOUR_DYNAMIC_ITEMS
@@ -28,7 +29,7 @@ from bot.league.store import StandingsCache
 from bot.runtime.outbox import OutboxSender
 from bot.runtime.scheduler import JobRegistry, Scheduler, Timer
 from storage.database import Database
-from storage.guild import GuildStore
+from storage.guild import GuildStore, on_commit
 from storage.ownership import DatabaseOwned, OwnerLock
 
 log = logging.getLogger(__name__)
@@ -109,8 +110,12 @@ class ArbiterBot(commands.AutoShardedBot):
         self.outbox: OutboxSender | None = None
         self.pins: PinRefresher | None = None
         self._owner: OwnerLock | None = None
-        self.chesscom = chesscom
-        self._owns_chesscom = False
+        self._owns_chesscom = chesscom is None and bool(config.chesscom.contact.strip())
+        self.chesscom: ChessComClient | None = (
+            ChessComClient(config.chesscom) if self._owns_chesscom else chesscom
+        )
+        """The bot's one chess.com client (one request in flight, one ETag cache), shared by
+        every command and job; None without a contact, which chess.com requires."""
         self._pacer = IdentifyPacer()
         self._shutdown: asyncio.Task[None] | None = None
         use_api(config.discord.api_base)
@@ -191,11 +196,11 @@ class ArbiterBot(commands.AutoShardedBot):
         log.info("loaded cogs: %s", ", ".join(loaded))
         if not self.run_jobs:
             return
-        self.outbox = OutboxSender(self.database, self.http, timer=self.timer)
-        self.database.on_commit(self.outbox.on_commit)
+        self.outbox = OutboxSender(self.database, self, timer=self.timer)
+        on_commit(self.database, self.outbox.on_commit)
         self.outbox.start()
         self.pins = PinRefresher(self.database, self.standings, timer=self.timer)
-        self.database.on_commit(self.pins.on_commit)
+        on_commit(self.database, self.pins.on_commit)
         self.pins.start()
         repaired = await self.pins.repair()  # pins left stale by a change before a stop
         if repaired:
@@ -204,20 +209,26 @@ class ArbiterBot(commands.AutoShardedBot):
         fetch, verify = verification_job(self.guild_store, self.chesscom, self.directors_of)
         self.jobs.register_fetching(VERIFY_JOB, fetch, verify)
         self.scheduler = Scheduler(self.database, self.jobs, timer=self.timer)
-        self.database.on_commit(self.scheduler.on_commit)
+        on_commit(self.database, self.scheduler.on_commit)
         self.scheduler.start()
         await self.scheduler.recover()
 
+    def chesscom_client(self) -> ChessComClient:
+        """The bot's one chess.com client, for a command that must read chess.com; a
+        `UserError` saying so when no contact is configured (chess.com requires one)."""
+        if self.chesscom is None:
+            raise UserError(
+                "chess.com is not configured on this bot: its operator must set"
+                " `[chesscom] contact` in config.toml (chess.com requires a contact)."
+            )
+        return self.chesscom
+
     def _automation(self) -> AutomationContext:
-        """The league jobs' context, with the bot's one chess.com client (made here from the
-        config when none was given; none without a contact, which chess.com requires)."""
-        settings = self.config.chesscom
-        if self.chesscom is None and settings.contact.strip():
-            self.chesscom = ChessComClient(settings)
-            self._owns_chesscom = True
+        """The league jobs' context, with the bot's one chess.com client (none without a
+        contact, which chess.com requires: then nothing is polled)."""
         if self.chesscom is None:
             log.warning("chesscom.contact is not set: chess.com is not polled")
-        every = dt.timedelta(minutes=settings.poll_minutes)
+        every = dt.timedelta(minutes=self.config.chesscom.poll_minutes)
         return AutomationContext(self.database, self.chesscom, every)
 
     async def connect(self, *, reconnect: bool = True) -> None:

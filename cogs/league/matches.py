@@ -15,7 +15,6 @@ from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import MATCH, Whole, actor_of, parse_instant, read_boards
 from bot.app.permissions import ARBITER, DIRECTOR, guild_store, requires
 from bot.app.ui.pages import send_pages
-from bot.chesscom.client import ChessComClient
 from bot.league.matches import results, service
 from bot.league.matches.card import match_card, result_card
 from bot.league.matches.lines import match_line
@@ -136,11 +135,9 @@ class Matches(commands.Cog):
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
         await results.authorise_report(store, actor, match)
+        client = self.bot.chesscom_client()  # a refusal ("not configured") stays private too
         await interaction.response.defer(ephemeral=True, thinking=True)
-        async with ChessComClient(self.bot.config.chesscom) as client:
-            event = await results.import_chesscom_result(
-                store, client, actor, match, chesscom_match
-            )
+        event = await results.import_chesscom_result(store, client, actor, match, chesscom_match)
         embed = await self._result(store, event.match)
         await interaction.followup.send(
             f"Match #{event.match.id}: result imported.", ephemeral=True

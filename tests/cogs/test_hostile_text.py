@@ -18,7 +18,7 @@ from tests.support.cl_seasons import season
 from tests.support.command_world import (
     PENDING,
     SPRING,
-    World,
+    CommandWorld,
     copy_world,
     dump,
     league_bot,
@@ -80,7 +80,7 @@ def _foreign(node: Node) -> bool:
 
 
 async def test_hostile_names_show_as_typed_in_replies_embeds_posts_and_refusals(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """Every message of a dozen commands that show the names (and refusals that quote them):
     no foreign construct anywhere; each name shows, as typed, somewhere."""
@@ -134,7 +134,7 @@ async def test_hostile_names_show_as_typed_in_replies_embeds_posts_and_refusals(
 
 
 async def test_the_name_gate_refuses_invisibles_at_every_door(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """Issue 20: U+202E, U+2060 and U+FEFF passed the commands' checks and /season import
     skipped them (a 6000-character name, an RTL override, an invisible `B\\u2060` that looks

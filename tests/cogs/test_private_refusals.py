@@ -28,7 +28,7 @@ from tests.support.command_world import (
     ADMINS,
     BOARDS_CSV,
     SEASON_FILE,
-    World,
+    CommandWorld,
     copy_world,
     dump,
     invoke,
@@ -129,7 +129,7 @@ def _bad_integer(low: int, high: int) -> st.SearchStrategy[int]:
 
 @pytest.fixture
 async def running(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> AsyncIterator[tuple[DiscordHarness, Path, Member]]:
     """One bot on a copy of the world, and a member who holds every role and administers
     club A (so no role check stops a command before its options are read)."""
