@@ -14,15 +14,11 @@ END = "<!-- cli-reference:end -->"
 
 def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[argparse.ArgumentParser, str]]:
     """Every runnable subcommand of `parser` with its one-line help, depth first, in the
-    order argparse lists them (argparse has no public walk: its sub-parser action is read)."""
+    order they were added (as `bot.cli.parser.ArgumentParser` notes them)."""
     found: list[tuple[argparse.ArgumentParser, str]] = []
-    for action in parser._actions:
-        if not isinstance(action, argparse._SubParsersAction):
-            continue
-        helps = {choice.dest: choice.help or "" for choice in action._choices_actions}
-        for name, sub in action.choices.items():
-            nested = _subcommands(sub)
-            found += nested or [(sub, helps.get(name, "") or sub.description or "")]
+    for _, help_text, sub in getattr(parser, "subcommands", []):
+        nested = _subcommands(sub)
+        found += nested or [(sub, help_text or sub.description or "")]
     return found
 
 
@@ -34,7 +30,7 @@ def _usage(parser: argparse.ArgumentParser) -> str:
 
 
 def _reads_config(parser: argparse.ArgumentParser) -> bool:
-    return any("--config" in action.option_strings for action in parser._actions)
+    return "--config" in _usage(parser)
 
 
 def render(parser: argparse.ArgumentParser) -> str:
