@@ -135,13 +135,16 @@ class UnitOfWork:
 @dataclass(frozen=True)
 class Committed:
     """What a committed unit of work leaves for the running bot: the jobs it scheduled, moved
-    or cancelled (for the scheduler), the messages it queued (for the outbox sender) and the
-    seasons whose version it bumped (for the standings pin refresher)."""
+    or cancelled (for the scheduler), the messages it queued (for the outbox sender), the
+    seasons and tour events whose version it bumped and the outbox rows it recorded as sent
+    (for the pin refresher: a pin is edited once its message is in Discord)."""
 
     guild_id: int
     jobs: tuple[Job, ...]
     messages: tuple[OutboxMessage, ...]
     seasons: tuple[int, ...] = ()
+    events: tuple[int, ...] = ()
+    sent: tuple[int, ...] = ()
 
 
 class _Abandoned(Exception):
@@ -183,8 +186,16 @@ class GuildStore:
                 tuple(uow.jobs.changed),
                 tuple(uow.outbox.posted),
                 tuple(sorted(uow.bumped_seasons)),
+                tuple(sorted(uow.tour_events.bumped)),
+                tuple(uow.outbox.sent),
             )
-            if committed.jobs or committed.messages or committed.seasons:
+            if (
+                committed.jobs
+                or committed.messages
+                or committed.seasons
+                or committed.events
+                or committed.sent
+            ):
                 self.database.notify(committed)
 
         try:

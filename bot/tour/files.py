@@ -203,6 +203,7 @@ async def import_tour_file(
         base.confirm_hours,
         base.session_start,
         base.ambassador_pool,
+        base.round_reminder_minutes,
     )
     async with store.change(actor.user_id, "tour.import", f"tour:{title}") as uow:
         if await uow.tours.by_name(title) is not None:
@@ -250,6 +251,7 @@ async def _import_event(
             DeReading(prelim.tiebreaks),
             table,
             DEFAULT_TIME_CONTROLS,
+            tour.rules.round_reminder_minutes,
         ),
     )
     for player in names:
@@ -351,6 +353,7 @@ async def _import_finals(
             DeReading.CCT,
             None,
             DEFAULT_TIME_CONTROLS,
+            tour.rules.round_reminder_minutes,
         ),
     )
     for player in model.players:
