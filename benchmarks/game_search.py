@@ -215,7 +215,7 @@ async def through_job(events: int, noise: int) -> None:
     from bot.tour.tours import service as tours
     from core.tour.event_facts import round_robin
     from storage.database import Database
-    from storage.guild import GuildStore
+    from storage.guild import GuildStore, on_commit
 
     chesscom, lichess = ChessComStandIn(), LichessStandIn()
     await chesscom.start()
@@ -279,6 +279,7 @@ async def through_job(events: int, noise: int) -> None:
         registry = JobRegistry()
         register_tour_jobs(registry, TourAutomation(database, cc, li))
         scheduler = Scheduler(database, registry, timer=clock)
+        on_commit(database, scheduler.on_commit)  # the polls' next runs go on the clock
         day_one = datetime.combine(JOB_DAY, datetime.min.time(), tzinfo=UTC)
         await clock.advance_to(day_one + timedelta(hours=21))
         print(f"open pairings watched: {pairings} in {events} events; games played: {played}")

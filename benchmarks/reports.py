@@ -25,10 +25,8 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -119,26 +117,12 @@ async def build(path: Path, seed: int, count: int, standin: ChessComStandIn) -> 
     return planned
 
 
-class TripCounter:
-    """Counts the trips to aiosqlite's database thread (each `execute`, `executemany`,
-    `execute_fetchall`, cursor fetch, commit …: one hop there and back)."""
+@dataclass
+class Trips:
+    """Hand-offs to the database threads a side made: the service's as its `Database` counts
+    them (`Database.trips`, every call into aiosqlite), the raw side's one per awaited call."""
 
-    def __init__(self) -> None:
-        self.count = 0
-        self._execute = aiosqlite.Connection._execute
-
-    def __enter__(self) -> TripCounter:
-        original = self._execute
-
-        async def counting(connection: aiosqlite.Connection, fn: Any, *args: Any, **kw: Any) -> Any:
-            self.count += 1
-            return await original(connection, fn, *args, **kw)
-
-        aiosqlite.Connection._execute = counting  # type: ignore[method-assign]
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        aiosqlite.Connection._execute = self._execute  # type: ignore[method-assign]
+    count: int = 0
 
 
 async def chesscom_only(planned: list[Planned], base_url: str) -> float:
@@ -152,10 +136,15 @@ async def chesscom_only(planned: list[Planned], base_url: str) -> float:
 
 
 async def through_service(
-    path: Path, planned: list[Planned], base_url: str, statements: list[str] | None = None
+    path: Path,
+    planned: list[Planned],
+    base_url: str,
+    statements: list[str] | None = None,
+    trips: Trips | None = None,
 ) -> float:
     """Seconds for every import on its own task, through the service (the SQL statements
-    run appended to `statements`, by the connection's trace callback)."""
+    run appended to `statements`, by the connection's trace callback; the trips the imports
+    made added to `trips`)."""
     database = await Database.open(path, clock=lambda: NOW)
     store = GuildStore(database, GUILD)
     settings = ClientSettings(contact="benchmarks/reports.py", base_url=base_url, max_retries=0)
@@ -166,6 +155,7 @@ async def through_service(
             await connection.set_trace_callback(statements.append)
     try:
         async with ChessComClient(settings) as client:
+            before = database.trips
             began = time.perf_counter()
             await asyncio.gather(
                 *(
@@ -173,17 +163,27 @@ async def through_service(
                     for p in planned
                 )
             )
-            return time.perf_counter() - began
+            seconds = time.perf_counter() - began
+            if trips is not None:
+                trips.count += database.trips - before
+            return seconds
     finally:
         await database.close()
 
 
-async def raw(path: Path, planned: list[Planned], statements: list[str] | None = None) -> float:
+async def raw(
+    path: Path,
+    planned: list[Planned],
+    statements: list[str] | None = None,
+    trips: Trips | None = None,
+) -> float:
     """Seconds for the same rows as raw aiosqlite transactions, one per match, on concurrent
     tasks sharing one connection (a lock keeps the transactions apart): the season's version
     bump, the boards, the finish and chess.com link, both clubs' players fielded, the poll job
-    cancelled, the announcement in the outbox and the audit row — what the service writes."""
+    cancelled, the announcement in the outbox and the audit row — what the service writes
+    (its trips, one per awaited statement, added to `trips`)."""
     lock = asyncio.Lock()
+    statements_per_import = 10  # BEGIN, the eight statements below, COMMIT: one trip each
     async with aiosqlite.connect(path, isolation_level=None) as connection:
         if statements is not None:
             await connection.set_trace_callback(statements.append)
@@ -245,7 +245,10 @@ async def raw(path: Path, planned: list[Planned], statements: list[str] | None =
 
         began = time.perf_counter()
         await asyncio.gather(*(write(p) for p in planned))
-        return time.perf_counter() - began
+        seconds = time.perf_counter() - began
+        if trips is not None:
+            trips.count += statements_per_import * len(planned)
+        return seconds
 
 
 OTHER_ROWS = {
@@ -296,12 +299,10 @@ async def run(seed: int, count: int, folder: Path, keep: Path | None, rounds: in
             shutil.copy(built, raw_db)
             service_sql: list[str] = []
             raw_sql: list[str] = []
-            service_trips, raw_trips = TripCounter(), TripCounter()
+            service_trips, raw_trips = Trips(), Trips()
 
-            service = _timed(
-                service_trips, through_service(service_db, planned, base_url, service_sql)
-            )
-            raw_run = _timed(raw_trips, raw(raw_db, planned, raw_sql))
+            service = through_service(service_db, planned, base_url, service_sql, service_trips)
+            raw_run = raw(raw_db, planned, raw_sql, raw_trips)
             if number % 2:
                 service_seconds, raw_seconds = await service, await raw_run
             else:
@@ -336,12 +337,6 @@ async def run(seed: int, count: int, folder: Path, keep: Path | None, rounds: in
         f" (min {ordered[0]:.0%}, max {ordered[-1]:.0%}; target >= 50%)"
     )
     return 0 if ok else 1
-
-
-async def _timed(counter: TripCounter, measured: Coroutine[Any, Any, float]) -> float:
-    """The seconds `measured` reports, its trips counted by `counter`."""
-    with counter:
-        return await measured
 
 
 async def _checked(service_db: Path, raw_db: Path, planned: list[Planned], count: int) -> bool:

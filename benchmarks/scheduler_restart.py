@@ -93,7 +93,7 @@ async def start(path: Path, horizon: timedelta) -> dict[str, object]:
     """What a restarting bot does: open the database, start APScheduler, recover every job."""
     from bot.runtime.scheduler import JobRegistry, Scheduler
     from storage.database import Database
-    from storage.guild import UnitOfWork
+    from storage.guild import UnitOfWork, on_commit
     from storage.jobs import Job
 
     database = await Database.open(path)
@@ -109,7 +109,7 @@ async def start(path: Path, horizon: timedelta) -> dict[str, object]:
     for family in ("cl.reminder.", "cct.round.", "cct.appeals."):
         registry.register_family(family, handler)  # as the bot registers its families
     scheduler = Scheduler(database, registry, horizon=horizon)
-    database.on_commit(scheduler.on_commit)
+    on_commit(database, scheduler.on_commit)
     scheduler.start()
     await scheduler.recover()
     in_aps = len(scheduler.aps.get_jobs())

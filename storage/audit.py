@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from storage.database import from_text
+from storage.codecs import from_text
 from storage.scope import ReadScope
 
 

@@ -8,7 +8,7 @@ migration 0003 did for admins linked before clubs had rows), so HQ decides it.
 from __future__ import annotations
 
 from storage.clubs import ClubReader, ClubRepository, normalise_club
-from storage.database import to_text
+from storage.codecs import to_text
 from storage.scope import ReadScope, WriteScope
 
 __all__ = ["ClubAdminReader", "ClubAdminRepository", "normalise_club"]

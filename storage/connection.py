@@ -1,46 +1,182 @@
-"""An aiosqlite connection that can hold back statements whose outcome nobody reads (a BEGIN, an
-audit row, a version bump) and send them with the next statement in one trip to its thread.
+"""The database connection units of work and reads use: aiosqlite's, through its public API
+only, plus statements held back until the next one (`defer`), sent in that same trip.
 
 Every trip to aiosqlite's thread costs a hand-off there and back through the event loop, and a
 unit of work's trips are serial, so a loop busy with other tasks stretches every one of them.
-Deferred statements run in order, before whatever the connection does next (a query, a write,
-COMMIT), so a read in the same transaction still sees them; an error in one surfaces there.
+A statement whose outcome nobody reads (a BEGIN, an audit row, a version bump) is deferred
+and runs, in order, just before whatever the connection runs next (a query, a write, COMMIT),
+so a read in the same transaction still sees it; an error in it surfaces there.
+
+How it travels: aiosqlite runs each call on a `sqlite3.Connection` on its thread, of the class
+`sqlite3.connect(factory=...)` names (a documented argument, which `aiosqlite.connect` passes
+on). Ours, `ThreadConnection`, accepts a `Carried` in place of a statement's parameters: the
+deferred statements to run first, then the statement with its own parameters. Were aiosqlite
+ever to hand parameters on otherwise, sqlite3 would refuse a `Carried` loudly ("unsupported
+type"), never drop the statements it carries.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 Parameters = Sequence[Any]
+T = TypeVar("T")
 
 
-class BatchingConnection(aiosqlite.Connection):
-    """`aiosqlite.Connection` with `defer`: statements held until the next trip, then run first
-    in that same trip (on the connection's thread, in the order deferred)."""
+@dataclass(frozen=True, slots=True)
+class _Deferred:
+    """One held-back statement: `sql` with its parameters, or over many rows (`many`)."""
 
-    def __init__(self, connector: Callable[[], sqlite3.Connection]) -> None:
-        super().__init__(connector, iter_chunk_size=64)
-        self._deferred: list[tuple[str, Parameters | Iterable[Parameters], bool]] = []
-        self._cursors: weakref.WeakSet[sqlite3.Cursor] = weakref.WeakSet()
-        """The cursors handed out and still referenced (`end_snapshot` closes them)."""
+    sql: str
+    parameters: Parameters | list[Parameters]
+    many: bool
+
+
+class Carried:
+    """What one trip carries in place of its statement's parameters: the deferred statements
+    to run first, on the thread, and the statement's own parameters."""
+
+    __slots__ = ("closing", "deferred", "owner", "parameters")
+
+    def __init__(
+        self,
+        deferred: Sequence[_Deferred],
+        parameters: Parameters | Iterable[Parameters],
+        owner: Connection,
+        *,
+        closing: bool = False,
+    ) -> None:
+        self.deferred = tuple(deferred)
+        self.parameters = parameters
+        self.owner = owner
+        """The connection whose statements these are: told of a deferred one that fails."""
+        self.closing = closing
+        """The statement ends the transaction (COMMIT): close the cursors handed out first."""
+
+    def run_first(self, connection: ThreadConnection) -> Any:
+        """On the thread: the deferred statements in order (one failing is noted on the owner,
+        `Connection.failed`, and raised), the cursors closed when `closing`; returns the
+        statement's own parameters."""
+        try:
+            for statement in self.deferred:
+                if statement.many:
+                    sqlite3.Connection.executemany(connection, statement.sql, statement.parameters)
+                else:
+                    sqlite3.Connection.execute(connection, statement.sql, statement.parameters)
+        except BaseException as error:
+            self.owner.failed = error
+            raise
+        if self.closing:
+            connection.close_cursors()
+        return self.parameters
+
+
+class ThreadConnection(sqlite3.Connection):
+    """The sqlite3 connection aiosqlite drives on its thread: runs what a `Carried` carries
+    before the statement, and closes the cursors it handed out before COMMIT (`Carried.closing`)
+    and ROLLBACK (`rollback()`): a statement not read to its end keeps its snapshot even after
+    the transaction ended, so the next BEGIN on this connection would read that old snapshot
+    again, and a BEGIN IMMEDIATE fail once another connection committed."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.handed_out: weakref.WeakSet[sqlite3.Cursor] = weakref.WeakSet()
+        """The cursors handed out and still referenced (`close_cursors` closes them)."""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        """`sqlite3.Connection.execute`, after what a `Carried` carries; the cursor noted."""
+        if isinstance(parameters, Carried):
+            parameters = parameters.run_first(self)
+        cursor = super().execute(sql, parameters)
+        self.handed_out.add(cursor)
+        return cursor
+
+    def executemany(self, sql: str, rows: Any, /) -> sqlite3.Cursor:
+        """`sqlite3.Connection.executemany`, after what a `Carried` carries; the cursor noted."""
+        if isinstance(rows, Carried):
+            rows = rows.run_first(self)
+        cursor = super().executemany(sql, rows)
+        self.handed_out.add(cursor)
+        return cursor
+
+    def commit(self) -> None:
+        """COMMIT if a transaction is open (as sqlite3's), after closing the cursors."""
+        self.close_cursors()
+        super().commit()
+
+    def rollback(self) -> None:
+        """ROLLBACK if a transaction is open (as sqlite3's), after closing the cursors."""
+        self.close_cursors()
+        super().rollback()
+
+    def close_cursors(self) -> None:
+        """Close (reset) every cursor handed out and still referenced."""
+        for cursor in list(self.handed_out):
+            cursor.close()
+        self.handed_out.clear()
+
+
+class Cursor:
+    """A statement's outcome on a `Connection`: `rowcount`, `lastrowid`, and its rows (each
+    fetch one trip, counted by the connection)."""
+
+    def __init__(self, connection: Connection, inner: aiosqlite.Cursor) -> None:
+        self._connection = connection
+        self._inner = inner
+
+    @property
+    def rowcount(self) -> int:
+        """The rows the statement changed (-1 for a query)."""
+        return self._inner.rowcount
+
+    @property
+    def lastrowid(self) -> int | None:
+        """The rowid of the row an INSERT added."""
+        return self._inner.lastrowid
+
+    async def fetchone(self) -> aiosqlite.Row | None:
+        """The next row, or None."""
+        row: aiosqlite.Row | None = await self._connection._send(self._inner.fetchone())
+        return row
+
+    async def fetchall(self) -> list[aiosqlite.Row]:
+        """Every remaining row."""
+        rows: Iterable[aiosqlite.Row] = await self._connection._send(self._inner.fetchall())
+        return list(rows)
+
+    async def close(self) -> None:
+        """Close the cursor (its statement reset)."""
+        await self._connection._send(self._inner.close())
+
+
+class Connection:
+    """A database connection (aiosqlite's, autocommit: transactions are opened explicitly) with
+    `defer`: statements held until the next trip, then run first in that same trip. `trips`
+    counts the hand-offs to its thread (its cursors' fetches included)."""
+
+    def __init__(self, inner: aiosqlite.Connection) -> None:
+        self._inner = inner
+        self._deferred: list[_Deferred] = []
         self.failed: BaseException | None = None
         """The error of a deferred statement since the transaction began (None: none failed).
         It surfaced at someone else's statement, who may have caught it: the transaction
-        must not commit (`transaction()` raises it again instead)."""
+        must not commit (`Database.transaction()` raises it again instead)."""
+        self.trips = 0
 
     def defer(self, sql: str, parameters: Parameters = ()) -> None:
         """Run `sql` before the next statement, in its trip (its cursor is not returned)."""
-        self._deferred.append((sql, tuple(parameters), False))
+        self._deferred.append(_Deferred(sql, tuple(parameters), False))
 
     def defer_many(self, sql: str, rows: Iterable[Parameters]) -> None:
         """`executemany(sql, rows)` before the next statement, in its trip."""
-        self._deferred.append((sql, [tuple(row) for row in rows], True))
+        self._deferred.append(_Deferred(sql, [tuple(row) for row in rows], True))
 
     @property
     def deferred(self) -> int:
@@ -51,82 +187,88 @@ class BatchingConnection(aiosqlite.Connection):
         """Forget the statements not sent yet (before a rollback: they must not run)."""
         self._deferred.clear()
 
+    def _carry(
+        self, parameters: Parameters | Iterable[Parameters], *, closing: bool = False
+    ) -> Any:
+        """The parameters to hand aiosqlite for the next trip: as given, or a `Carried` with
+        the deferred statements (which are then no longer waiting)."""
+        if not self._deferred and not closing:
+            return parameters
+        batch, self._deferred = self._deferred, []
+        return Carried(batch, parameters, self, closing=closing)
+
+    async def _send(self, call: Awaitable[T]) -> T:
+        """Make one trip: `call` is one of aiosqlite's coroutines, queued for its thread as
+        it is awaited here (the one place every trip passes, counted in `trips`)."""
+        self.trips += 1
+        return await call
+
+    async def execute(self, sql: str, parameters: Parameters = ()) -> Cursor:
+        """Run one statement (after the deferred ones, same trip)."""
+        carried = self._carry(tuple(parameters))
+        return Cursor(self, await self._send(self._inner.execute(sql, carried)))
+
+    async def executemany(self, sql: str, rows: Iterable[Parameters]) -> Cursor:
+        """Run one statement over many rows (after the deferred ones, same trip)."""
+        carried = self._carry([tuple(row) for row in rows])
+        return Cursor(self, await self._send(self._inner.executemany(sql, carried)))
+
+    async def execute_fetchall(self, sql: str, parameters: Parameters = ()) -> list[aiosqlite.Row]:
+        """Run a query and read every row, in one trip (after the deferred statements)."""
+        carried = self._carry(tuple(parameters))
+        return list(await self._send(self._inner.execute_fetchall(sql, carried)))
+
+    async def executescript(self, script: str) -> None:
+        """Run an SQL script (migrations); nothing may be deferred (a script takes none)."""
+        if self._deferred:
+            raise RuntimeError("a script with deferred statements waiting: flush them first")
+        await self._send(self._inner.executescript(script))
+
     async def flush(self) -> None:
         """Send the deferred statements now (one trip; none when nothing waits)."""
         if self._deferred:
-            await self._execute(_nothing)
+            await self.execute("")
+
+    async def commit_transaction(self) -> None:
+        """Send the deferred statements, close the cursors handed out (see `ThreadConnection`)
+        and COMMIT, in one trip."""
+        await self._send(self._inner.execute("COMMIT", self._carry((), closing=True)))
 
     async def end_snapshot(self) -> None:
         """End the transaction, if one is open, by ROLLBACK after closing the cursors handed
-        out (a statement not read to its end keeps its snapshot even after ROLLBACK: the next
-        BEGIN on this connection would read that old snapshot again, and a BEGIN IMMEDIATE
-        fail once another connection committed). One trip; the deferred statements dropped."""
+        out (see `ThreadConnection`). One trip; the deferred statements dropped."""
         self._deferred.clear()
+        await self._send(self._inner.rollback())
 
-        def run() -> None:
-            self._close_cursors()
-            if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open (as the thread last left it)."""
+        return self._inner.in_transaction
 
-        await self._execute(run)
+    @property
+    def row_factory(self) -> type | None:
+        """The class rows are read as (`aiosqlite.Row`: by name and by position)."""
+        return self._inner.row_factory
 
-    async def commit_transaction(self) -> None:
-        """Send the deferred statements, close the cursors handed out (see `end_snapshot`) and
-        COMMIT, in one trip."""
+    @row_factory.setter
+    def row_factory(self, factory: type | None) -> None:
+        self._inner.row_factory = factory
 
-        def run() -> None:
-            self._close_cursors()
-            self._conn.execute("COMMIT")
+    async def set_trace_callback(self, handler: Callable[[str], object]) -> None:
+        """Call `handler(sql)` on the thread for every statement run (benchmarks, tests)."""
+        await self._send(self._inner.set_trace_callback(handler))
 
-        await self._execute(run)
+    def iterdump(self) -> Any:
+        """The database as SQL text, line by line (`async for`): tests compare dumps."""
+        return self._inner.iterdump()
 
-    def _close_cursors(self) -> None:
-        """On the thread: close (reset) every cursor handed out and still referenced."""
-        for cursor in list(self._cursors):
-            cursor.close()
-        self._cursors.clear()
-
-    async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """aiosqlite's one door to its thread: the deferred statements go first, same trip;
-        the cursors it hands out are noted (for `end_snapshot`)."""
-        if not self._deferred:
-            return await super()._execute(self._noting, fn, *args, **kwargs)  # type: ignore[no-untyped-call]
-        batch, self._deferred = self._deferred, []
-
-        def run() -> Any:
-            connection = self._conn
-            try:
-                for sql, parameters, many in batch:
-                    if many:
-                        connection.executemany(sql, parameters)
-                    else:
-                        connection.execute(sql, parameters)  # type: ignore[arg-type]
-            except BaseException as error:
-                self.failed = error
-                raise
-            return self._noting(fn, *args, **kwargs)
-
-        return await super()._execute(run)  # type: ignore[no-untyped-call]
-
-    def _noting(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """`fn(*args, **kwargs)` on the thread, noting a cursor it returns."""
-        result = fn(*args, **kwargs)
-        if isinstance(result, sqlite3.Cursor):
-            self._cursors.add(result)
-        return result
+    async def close(self) -> None:
+        """Close the connection and stop its thread (idempotent)."""
+        self._deferred.clear()
+        await self._inner.close()
 
 
-def _nothing() -> None:
-    """The trip `flush` makes to run only the deferred statements."""
-
-
-async def connect(path: Path) -> BatchingConnection:
+async def connect(path: Path) -> Connection:
     """Open `path` (or `:memory:`) in autocommit mode: transactions are opened explicitly."""
-    location = str(path)
-
-    def connector() -> sqlite3.Connection:
-        return sqlite3.connect(location, isolation_level=None)
-
-    connection = BatchingConnection(connector)
-    await connection  # starts its thread and connects
-    return connection
+    inner = await aiosqlite.connect(str(path), isolation_level=None, factory=ThreadConnection)
+    return Connection(inner)

@@ -18,35 +18,18 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import aiosqlite
 
-from storage.connection import BatchingConnection, connect
+from storage.connection import Connection, connect
 from storage.migrations import apply_migrations
 
-if TYPE_CHECKING:
-    from storage.guild import Committed
-
 Clock = Callable[[], datetime]
-CommitListener = Callable[["Committed"], None]
 
 
 def utc_now() -> datetime:
     """The current instant, timezone-aware in UTC (the default clock)."""
     return datetime.now(UTC)
-
-
-def to_text(instant: datetime) -> str:
-    """An aware instant as the ISO 8601 UTC text stored in the database."""
-    if instant.tzinfo is None:
-        raise ValueError("stored instants must be timezone-aware")
-    return instant.astimezone(UTC).isoformat(timespec="seconds")
-
-
-def from_text(text: str) -> datetime:
-    """The aware UTC instant stored by `to_text`."""
-    return datetime.fromisoformat(text).astimezone(UTC)
 
 
 class DatabaseUnavailable(Exception):
@@ -58,11 +41,11 @@ class Database:
 
     def __init__(
         self,
-        connection: BatchingConnection,
+        connection: Connection,
         path: Path,
         clock: Clock,
         *,
-        reader: BatchingConnection | None = None,
+        reader: Connection | None = None,
     ) -> None:
         self._connection = connection
         self._lock = asyncio.Lock()
@@ -72,7 +55,6 @@ class Database:
         for an in-memory database, which a second connection would not share)."""
         self._read_lock = asyncio.Lock()
         self._reader_owner: asyncio.Task[object] | None = None
-        self._listeners: list[CommitListener] = []
         self.path = path
         self.clock = clock
 
@@ -112,15 +94,12 @@ class Database:
             await self._reader.close()
         await self._connection.close()
 
-    def on_commit(self, listener: CommitListener) -> None:
-        """Call `listener(committed)` after every unit of work that commits (the scheduler
-        learns of its jobs, the outbox sender of its messages). Listeners must not raise."""
-        self._listeners.append(listener)
-
-    def notify(self, committed: Committed) -> None:
-        """Hand a committed unit of work's jobs and messages to every listener."""
-        for listener in self._listeners:
-            listener(committed)
+    @property
+    def trips(self) -> int:
+        """Hand-offs to the database threads made so far, both connections together (what
+        deferring statements saves; benchmarks and tests count them)."""
+        reader = 0 if self._reader is None else self._reader.trips
+        return self._connection.trips + reader
 
     def in_transaction_of_this_task(self) -> bool:
         """Whether the current task holds the writer (inside `transaction()`, or `read()` when
@@ -141,7 +120,7 @@ class Database:
                 self._owner = None
 
     @asynccontextmanager
-    async def writer(self) -> AsyncIterator[BatchingConnection]:
+    async def writer(self) -> AsyncIterator[Connection]:
         """The writer connection for the block, exclusive, with no transaction opened: for
         maintenance that manages its own transactions (migrations, tests seeding rows)."""
         if self.in_transaction_of_this_task():
@@ -150,7 +129,7 @@ class Database:
             yield self._connection
 
     @asynccontextmanager
-    async def read(self) -> AsyncIterator[BatchingConnection]:
+    async def read(self) -> AsyncIterator[Connection]:
         """A connection for reads, exclusive for the block: inside a transaction, the
         transaction's own (seeing its writes); else the reader, in one snapshot of what was
         committed when the block's first statement ran (a nested `read()` shares it)."""
@@ -180,7 +159,7 @@ class Database:
     @asynccontextmanager
     async def transaction(
         self, after_commit: Callable[[], None] | None = None
-    ) -> AsyncIterator[BatchingConnection]:
+    ) -> AsyncIterator[Connection]:
         """One write transaction (BEGIN IMMEDIATE … COMMIT), rolled back whole if the block
         raises or the commit is refused. Nesting is refused: one use case, one transaction.
         BEGIN goes with the block's first statement, and statements the block defers go with
@@ -210,7 +189,7 @@ class Database:
             raise cancelled
 
 
-async def _commit(connection: BatchingConnection) -> asyncio.CancelledError | None:
+async def _commit(connection: Connection) -> asyncio.CancelledError | None:
     """COMMIT, waited for to the end even if the task is cancelled meanwhile (the statement
     runs on the database thread all the same, and whether it committed matters). Returns the
     cancellation that came while it committed (None: none); raises if it failed (after a
@@ -232,7 +211,7 @@ MEMORY = ":memory:"
 """The in-memory database's name: one connection only (a second would open another)."""
 
 
-async def _connect(path: Path, busy_timeout_ms: int, mode: str) -> BatchingConnection:
+async def _connect(path: Path, busy_timeout_ms: int, mode: str) -> Connection:
     """A configured connection (rows by name, foreign keys, busy timeout, then `mode`: WAL for
     the writer, query-only for the reader), or `DatabaseUnavailable`."""
     try:

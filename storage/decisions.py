@@ -7,8 +7,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from storage.database import from_text, to_text
-from storage.matches import instant_text
+from storage.codecs import from_text, instant_text, to_text
 from storage.scope import ReadScope, WriteScope
 from storage.seasons import SeasonRepository
 

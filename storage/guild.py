@@ -6,7 +6,8 @@
         await uow.jobs.schedule("reminder", "club:x", due_at)
 
 Everything written through `uow` — and the one audit row of the change — commits together or
-not at all. Reads go through `async with store.read() as view:` (`view.settings.get()` …).
+not at all; then the listeners `on_commit(database, listener)` registered hear what it left
+(`Committed`). Reads go through `async with store.read() as view:` (`view.settings.get()` …).
 To add a repository: a reader class taking a `ReadScope`, a repository subclassing it taking a
 `WriteScope`, and one attribute each in `GuildView` and `UnitOfWork` (docs/foundation.md).
 """
@@ -14,7 +15,8 @@ To add a repository: a reader class taking a `ReadScope`, a repository subclassi
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+import weakref
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,7 +25,8 @@ from typing import Any
 from storage.audit import AuditReader
 from storage.club_admins import ClubAdminReader, ClubAdminRepository
 from storage.clubs import ClubReader, ClubRepository
-from storage.database import Database, to_text
+from storage.codecs import to_text
+from storage.database import Database
 from storage.decisions import DecisionReader, DecisionRepository
 from storage.guild_settings import GuildSettingsReader, GuildSettingsRepository
 from storage.jobs import Job, JobReader, JobRepository
@@ -147,6 +150,27 @@ class Committed:
     sent: tuple[int, ...] = ()
 
 
+CommitListener = Callable[[Committed], None]
+
+_LISTENERS: weakref.WeakKeyDictionary[Database, list[CommitListener]] = weakref.WeakKeyDictionary()
+"""Each database's commit listeners (held here, by the units of work that tell them, so the
+database itself knows nothing of what a unit of work leaves)."""
+
+
+def on_commit(database: Database, listener: CommitListener) -> None:
+    """Call `listener(committed)` after every unit of work on `database` that commits and
+    left jobs, messages, bumped seasons or events, or delivered messages (the scheduler learns
+    of its jobs, the outbox sender of its messages, the pin refresher of what its pins show).
+    Listeners run in the order added and must not raise."""
+    _LISTENERS.setdefault(database, []).append(listener)
+
+
+def _notify(database: Database, committed: Committed) -> None:
+    """Hand a committed unit of work's jobs and messages to `database`'s listeners."""
+    for listener in _LISTENERS.get(database, ()):
+        listener(committed)
+
+
 class _Abandoned(Exception):
     """Raised inside the transaction to roll back an abandoned unit of work."""
 
@@ -176,7 +200,8 @@ class GuildStore:
     ) -> AsyncIterator[UnitOfWork]:
         """One unit of work, audited as (actor, action, subject): rolled back whole if the block
         raises, or if it calls `uow.abandon()` (then with no audit row). After the commit the
-        database's listeners learn of its jobs and messages. A nested change is refused."""
+        database's listeners (`on_commit`) learn of its jobs and messages. A nested change is
+        refused."""
         uow: UnitOfWork | None = None
 
         def announce() -> None:  # committed (even if the task was cancelled meanwhile)
@@ -196,7 +221,7 @@ class GuildStore:
                 or committed.events
                 or committed.sent
             ):
-                self.database.notify(committed)
+                _notify(self.database, committed)
 
         try:
             async with self.database.transaction(after_commit=announce) as connection:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from storage.database import to_text
+from storage.codecs import to_text
 from storage.scope import ReadScope, WriteScope
 
 ROLE_KEYS = ("hq_role_id", "director_role_id", "arbiter_role_id")

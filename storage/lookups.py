@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from storage.database import to_text
+from storage.codecs import to_text
 from storage.scope import ReadScope
 
 CANDIDATES = 200

@@ -10,25 +10,13 @@ from typing import Literal, cast
 
 import aiosqlite
 
-from storage.database import from_text
+from storage.codecs import from_text, instant_or_none, instant_text
 from storage.scope import ReadScope, WriteScope
 from storage.seasons import SeasonRepository
 
 Source = Literal["declared", "chesscom", "director"]
 """How a challenge step was learned: a club admin declared it, the bot saw it on chess.com,
 or a director set it."""
-
-
-def instant_text(instant: dt.datetime) -> str:
-    """An aware instant as stored for league facts: ISO 8601 UTC, sub-seconds kept (a season
-    file's instants come back exactly)."""
-    if instant.tzinfo is None:
-        raise ValueError("stored instants must be timezone-aware")
-    return instant.astimezone(dt.UTC).isoformat()
-
-
-def _instant(text: str | None) -> dt.datetime | None:
-    return None if text is None else from_text(text)
 
 
 @dataclass(frozen=True)
@@ -113,7 +101,7 @@ def _match(row: aiosqlite.Row) -> MatchRecord:
             issued_by=row["issued_by_club_id"],
             issued_at=from_text(row["issued_at"]),
             issued_source=cast(Source, row["issued_source"]),
-            accepted_at=_instant(row["accepted_at"]),
+            accepted_at=instant_or_none(row["accepted_at"]),
             accepted_source=cast(Source | None, row["accepted_source"]),
         )
     return MatchRecord(
@@ -125,7 +113,7 @@ def _match(row: aiosqlite.Row) -> MatchRecord:
         home_club_id=row["home_club_id"],
         away_club_id=row["away_club_id"],
         start=from_text(row["start"]),
-        finished_at=_instant(row["finished_at"]),
+        finished_at=instant_or_none(row["finished_at"]),
         challenge=challenge,
         chesscom_match_id=row["chesscom_match_id"],
         games_per_board=row["games_per_board"],
@@ -217,7 +205,7 @@ class MatchReader:
             " WHERE guild_id = ? AND match_id = ? ORDER BY club_id",
             (self._scope.guild_id, match_id),
         )
-        return [AtStartRecord(r[0], r[1], r[2], r[3], _instant(r[4])) for r in rows]
+        return [AtStartRecord(r[0], r[1], r[2], r[3], instant_or_none(r[4])) for r in rows]
 
     async def at_start_of_season(self, season_id: int) -> dict[int, list[AtStartRecord]]:
         """Every at-start fact of the season by match id."""
@@ -230,7 +218,9 @@ class MatchReader:
         )
         found: dict[int, list[AtStartRecord]] = {}
         for r in rows:
-            found.setdefault(r[0], []).append(AtStartRecord(r[1], r[2], r[3], r[4], _instant(r[5])))
+            found.setdefault(r[0], []).append(
+                AtStartRecord(r[1], r[2], r[3], r[4], instant_or_none(r[5]))
+            )
         return found
 
     async def with_facts(self, season_id: int) -> list[int]:
@@ -257,13 +247,24 @@ class MatchRepository(MatchReader):
         super().__init__(scope)
         self._write = scope
         self._seasons = SeasonRepository(scope)
+        self._placements: dict[int, tuple[int, int]] = {}
+        """Match id → (season id, games per board), as read in this unit of work (neither
+        ever changes for a stored match); kept for one epoch of the scope (`forget_reads`)."""
+        self._epoch = scope.epoch
+
+    def _known(self) -> dict[int, tuple[int, int]]:
+        """The placements read in this unit of work, none if rows may have gone since."""
+        if self._epoch != self._write.epoch:
+            self._placements.clear()
+            self._epoch = self._write.epoch
+        return self._placements
 
     async def get(self, match_id: int) -> MatchRecord | None:
         """The match with this id, or None (its season is known for the unit of work's
         later changes to it)."""
         match = await super().get(match_id)
         if match is not None:
-            self._write.match_seasons[match.id] = (match.season_id, match.games_per_board)
+            self._known()[match.id] = (match.season_id, match.games_per_board)
         return match
 
     async def with_chesscom(
@@ -272,7 +273,7 @@ class MatchRepository(MatchReader):
         """As `MatchReader.with_chesscom` (the match's season is known for later changes)."""
         match, linked = await super().with_chesscom(match_id, chesscom_match_id)
         if match is not None:
-            self._write.match_seasons[match.id] = (match.season_id, match.games_per_board)
+            self._known()[match.id] = (match.season_id, match.games_per_board)
         return match, linked
 
     async def _season_of(self, match_id: int) -> int:
@@ -283,7 +284,7 @@ class MatchRepository(MatchReader):
 
     async def _placement(self, match_id: int) -> tuple[int, int]:
         """(season id, games per board) of a match, read once per unit of work."""
-        known = self._write.match_seasons.get(match_id)
+        known = self._known().get(match_id)
         if known is not None:
             return known
         row = await self._scope.fetchone(
@@ -293,7 +294,7 @@ class MatchRepository(MatchReader):
         if row is None:
             raise LookupError(f"no match {match_id} in this guild")
         placement = (int(row[0]), int(row[1]))
-        self._write.match_seasons[match_id] = placement
+        self._known()[match_id] = placement
         return placement
 
     async def _games_per_board(self, season_id: int) -> int:
@@ -363,7 +364,7 @@ class MatchRepository(MatchReader):
             "DELETE FROM matches WHERE guild_id = ? AND season_id = ?", (scope.guild_id, season_id)
         )
         ids = [int(row[0]) for row in rows]
-        scope.match_seasons.clear()
+        scope.forget_reads()  # the season's matches are gone
         scope.record("matches_deleted", {"season": season_id, "count": len(ids)})
         return ids
 
@@ -459,7 +460,7 @@ class MatchRepository(MatchReader):
         if not boards:
             return
         first, _ = boards[0]
-        known = scope.match_seasons.get(first)
+        known = self._known().get(first)
         games = known[1] if known else await self._games_per_board(season_id)
         scope.executemany_later(
             "INSERT INTO boards (guild_id, match_id, board, home_player, away_player,"

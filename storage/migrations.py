@@ -13,7 +13,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-import aiosqlite
+from storage.connection import Connection
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -46,9 +46,7 @@ def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     return migrations
 
 
-async def apply_migrations(
-    connection: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR
-) -> list[int]:
+async def apply_migrations(connection: Connection, directory: Path = MIGRATIONS_DIR) -> list[int]:
     """Apply the migrations newer than `user_version`; return the versions applied."""
     cursor = await connection.execute("PRAGMA user_version")
     row = await cursor.fetchone()
@@ -71,7 +69,7 @@ async def apply_migrations(
     return applied
 
 
-async def rollback_if_open(connection: aiosqlite.Connection) -> None:
+async def rollback_if_open(connection: Connection) -> None:
     """Roll back the connection's transaction, if one is (or is about to be) open.
 
     aiosqlite runs statements in order on its own thread, and a cancelled await does not

@@ -10,7 +10,7 @@ from typing import Any, Literal, cast
 
 import aiosqlite
 
-from storage.database import from_text, to_text
+from storage.codecs import from_text, to_text
 from storage.scope import ReadScope, WriteScope
 
 MotionKind = Literal[

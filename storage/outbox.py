@@ -12,7 +12,8 @@ from typing import Any
 
 import aiosqlite
 
-from storage.database import Database, from_text, to_text
+from storage.codecs import from_text, to_text
+from storage.database import Database
 from storage.scope import ReadScope, WriteScope
 
 

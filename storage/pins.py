@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from storage.database import Database, to_text
+from storage.codecs import to_text
+from storage.database import Database
 from storage.scope import ReadScope, WriteScope
 
 

@@ -11,13 +11,13 @@ from typing import Any
 
 import aiosqlite
 
-from storage.connection import BatchingConnection
+from storage.connection import Connection, Cursor
 
 
 class ReadScope:
     """The connection a guild's read-only repositories use, and the guild they are bound to."""
 
-    def __init__(self, connection: BatchingConnection, guild_id: int) -> None:
+    def __init__(self, connection: Connection, guild_id: int) -> None:
         self.connection = connection
         self.guild_id = guild_id
 
@@ -29,10 +29,7 @@ class ReadScope:
 
     async def fetchall(self, sql: str, parameters: Iterable[Any] = ()) -> list[aiosqlite.Row]:
         """Every row of a query, executed and fetched in one trip to the database thread."""
-        rows: Iterable[aiosqlite.Row] = await self.connection.execute_fetchall(
-            sql, tuple(parameters)
-        )
-        return list(rows)
+        return await self.connection.execute_fetchall(sql, tuple(parameters))
 
 
 class WriteScope(ReadScope):
@@ -41,7 +38,7 @@ class WriteScope(ReadScope):
 
     def __init__(
         self,
-        connection: BatchingConnection,
+        connection: Connection,
         guild_id: int,
         now: datetime,
         details: dict[str, Any],
@@ -52,11 +49,11 @@ class WriteScope(ReadScope):
         self.bumped_seasons: set[int] = set()
         """Seasons whose version this unit of work bumped (the pin refresher follows them);
         a season's version goes up once per unit of work, at its first change."""
-        self.match_seasons: dict[int, tuple[int, int]] = {}
-        """Match id → (season id, games per board), as read in this unit of work (neither
-        ever changes for a stored match); forgotten when matches are deleted."""
+        self.epoch = 0
+        """Goes up whenever rows this unit of work read may be gone (`forget_reads`): a
+        repository caching what it read in the unit keeps the cache for one epoch only."""
 
-    async def execute(self, sql: str, parameters: Iterable[Any] = ()) -> aiosqlite.Cursor:
+    async def execute(self, sql: str, parameters: Iterable[Any] = ()) -> Cursor:
         """Run one statement inside the unit of work's transaction."""
         return await self.connection.execute(sql, tuple(parameters))
 
@@ -69,6 +66,11 @@ class WriteScope(ReadScope):
         """`execute_later` for one statement over many rows."""
         self.connection.defer_many(sql, [tuple(row) for row in rows])
 
+    def forget_reads(self) -> None:
+        """Rows read earlier in the unit of work may be gone (deleted, or a savepoint undone):
+        repositories' caches of them start over (`epoch`)."""
+        self.epoch += 1
+
     def record(self, key: str, entry: dict[str, Any]) -> None:
         """Append `entry` to the audit details under `key` (e.g. every job scheduled)."""
         self.details.setdefault(key, []).append(entry)
@@ -79,7 +81,6 @@ class WriteScope(ReadScope):
         SAVEPOINT … ROLLBACK TO): its writes, audit details and bumped seasons; then re-raises."""
         details = copy.deepcopy(self.details)
         bumped = set(self.bumped_seasons)
-        matches = dict(self.match_seasons)
         await self.connection.execute(f"SAVEPOINT {name}")  # sends the earlier deferred ones
         failed = self.connection.failed  # one caught before the part stays the unit's
         try:
@@ -94,7 +95,6 @@ class WriteScope(ReadScope):
             self.details.update(details)
             self.bumped_seasons.clear()
             self.bumped_seasons.update(bumped)
-            self.match_seasons.clear()
-            self.match_seasons.update(matches)
+            self.forget_reads()  # what the part read or wrote may be undone
             raise
         await self.connection.execute(f"RELEASE SAVEPOINT {name}")

@@ -13,7 +13,7 @@ import aiosqlite
 
 from core.league.season import SeasonRules, exact_percent
 from storage.clubs import name_key
-from storage.database import from_text, to_text
+from storage.codecs import day_or_none, from_text, to_text
 from storage.scope import ReadScope, WriteScope
 
 SeasonStatus = Literal["setup", "scheduled", "finished"]
@@ -83,10 +83,6 @@ _SEASON_COLUMNS = (
 )
 
 
-def _day(text: str | None) -> dt.date | None:
-    return None if text is None else dt.date.fromisoformat(text)
-
-
 def _season(row: aiosqlite.Row) -> SeasonRecord:
     dates = row["round_dates"]
     return SeasonRecord(
@@ -97,12 +93,12 @@ def _season(row: aiosqlite.Row) -> SeasonRecord:
         rules=SeasonRules(
             **{name: row[name] for name in RULE_FIELDS},
             promoted=row["promotion_places"],
-            divisions_cutoff=_day(row["divisions_cutoff"]),
+            divisions_cutoff=day_or_none(row["divisions_cutoff"]),
             start_time=dt.time.fromisoformat(row["start_time"]),
             reminder_hours=tuple(int(h) for h in json.loads(row["reminder_hours"])),
             timeout_ratio_limit_percent=exact_percent(row["timeout_ratio_limit_percent"]),
         ),
-        first_round=_day(row["first_round"]),
+        first_round=day_or_none(row["first_round"]),
         round_days=row["round_days"],
         round_dates=None
         if dates is None
@@ -259,7 +255,7 @@ class SeasonRepository(SeasonReader):
         )
         if cursor.rowcount == 0:
             return False
-        scope.match_seasons.clear()
+        scope.forget_reads()  # its matches are gone
         scope.record("seasons_deleted", {"season": season_id})
         return True
 

@@ -16,7 +16,8 @@ from core.tour.ranking import EventType, PointsTable
 from core.tour.rules import ROUND_REMINDER_MINUTES
 from core.tour.timecontrols import TimeControls
 from storage.clubs import name_key
-from storage.database import Database, from_text, to_text
+from storage.codecs import from_text, to_text
+from storage.database import Database
 from storage.scope import ReadScope, WriteScope
 from storage.tour_codecs import event_rules_of, event_rules_text
 

@@ -16,7 +16,7 @@ import chess
 from core.results import Result
 from core.tour.game_reports import GameReport, Party, ReportStatus
 from core.tour.timecontrols import Phase
-from storage.database import from_text, to_text
+from storage.codecs import from_text, to_text
 from storage.scope import ReadScope, WriteScope
 
 Stage = Literal["preliminary", "knockout", "finals"]

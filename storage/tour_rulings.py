@@ -9,7 +9,7 @@ from typing import Literal, cast
 
 import aiosqlite
 
-from storage.database import from_text, to_text
+from storage.codecs import from_text, to_text
 from storage.scope import ReadScope, WriteScope
 
 Outcome = Literal["continue", "paused", "lost"]

@@ -11,7 +11,7 @@ import aiosqlite
 
 from core.tour.rules import TourRules
 from storage.clubs import name_key
-from storage.database import from_text, to_text
+from storage.codecs import from_text, to_text
 from storage.scope import ReadScope, WriteScope
 from storage.tour_codecs import tour_rules_of, tour_rules_text
 

@@ -13,11 +13,13 @@ from hypothesis import settings
 from bot.app.arbiter import ArbiterBot
 from bot.app.config import Config, DatabaseConfig
 from bot.chesscom.client import ChessComClient, ClientSettings
-from storage.database import Database
+from bot.runtime.clock import VirtualClock
+from storage.database import Clock, Database, utc_now
 from tests.support.chesscom_fake import FakeChessCom, running_fake
-from tests.support.command_world import World, build_world
+from tests.support.command_world import CommandWorld, build_world
 from tests.support.discord_harness import DiscordHarness
 from tests.support.paths import SHARED
+from tests.support.services_world import NOW
 
 # Property tests judge results, never speed: no per-example deadline, so a loaded CI machine
 # cannot fail a correct example for being slow (benchmarks/ measures speed instead).
@@ -45,11 +47,43 @@ def fixtures_dir() -> Path:
     return FIXTURES
 
 
+DATABASE_BACKENDS = ("sqlite",)
+"""The stores the `database` fixture runs every test on, one parameter each (issue 25 adds
+PostgreSQL here, behind the same `Database` interface)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register this suite's markers (pytest runs with --strict-markers)."""
+    config.addinivalue_line(
+        "markers",
+        "on_clock: the `database` fixture's clock is the test's `clock` fixture (a"
+        " VirtualClock, moved with advance_to) instead of real time",
+    )
+
+
 @pytest.fixture
-async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    """A migrated Arbiter database in a real SQLite file under `tmp_path`."""
-    database = await Database.open(tmp_path / "arbiter.db")
+def clock() -> VirtualClock:
+    """The one test clock: a `VirtualClock` at the services' `NOW` (a module may override
+    it with another start)."""
+    return VirtualClock(NOW)
+
+
+async def open_test_database(backend: str, folder: Path, clock: Clock) -> Database:
+    """A migrated database on `backend` (its files under `folder`), on `clock`."""
+    if backend != "sqlite":
+        raise ValueError(f"no test database on {backend!r} yet")
+    database = await Database.open(folder / "arbiter.db", clock=clock)
     await database.migrate()
+    return database
+
+
+@pytest.fixture(params=DATABASE_BACKENDS)
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
+    """A migrated Arbiter database, once per backend (a real SQLite file under `tmp_path`),
+    on real time, or on the `clock` fixture in a test marked `on_clock`."""
+    marked = request.node.get_closest_marker("on_clock") is not None
+    clock: Clock = request.getfixturevalue("clock") if marked else utc_now
+    database = await open_test_database(request.param, tmp_path, clock)
     yield database
     await database.close()
 
@@ -94,7 +128,7 @@ async def client(fake: FakeChessCom) -> AsyncIterator[ChessComClient]:
 
 
 @pytest.fixture(scope="module")
-def world_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, World]:
+def world_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, CommandWorld]:
     """The populated league of `tests.support.command_world`, built once per module (copy it with
     `copy_world` before a test changes it)."""
     path = tmp_path_factory.mktemp("world") / "league.db"

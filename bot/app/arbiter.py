@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import importlib.util
 import logging
@@ -11,6 +12,8 @@ import discord
 from discord.ext import commands
 
 from bot.app.config import Config
+from bot.app.discord_endpoint import IdentifyPacer, ask_gateway, use_api
+from bot.app.errors import UserError
 from bot.app.mentions import NO_PINGS
 from bot.app.tree import ArbiterTree
 from bot.app.ui.game_buttons import TOUR_DYNAMIC_ITEMS
@@ -31,7 +34,7 @@ from bot.tour.automation.context import TourAutomation
 from bot.tour.events.pin import EventPins
 from bot.tour.jobs import register_tour_jobs
 from storage.database import Database
-from storage.guild import GuildStore
+from storage.guild import GuildStore, on_commit
 from storage.ownership import DatabaseOwned, OwnerLock
 
 log = logging.getLogger(__name__)
@@ -100,8 +103,12 @@ class ArbiterBot(commands.AutoShardedBot):
         self.outbox: OutboxSender | None = None
         self.pins: PinRefresher | None = None
         self._owner: OwnerLock | None = None
-        self.chesscom = chesscom
-        self._owns_chesscom = False
+        self._owns_chesscom = chesscom is None and bool(config.chesscom.contact.strip())
+        self.chesscom: ChessComClient | None = (
+            ChessComClient(config.chesscom) if self._owns_chesscom else chesscom
+        )
+        """The bot's one chess.com client (one request in flight, one ETag cache), shared by
+        every command and job; None without a contact, which chess.com requires."""
         settings = config.lichess_settings()
         self._owns_lichess = lichess is None and bool(settings.contact.strip())
         self.lichess: LichessClient | None = (
@@ -110,6 +117,9 @@ class ArbiterBot(commands.AutoShardedBot):
         """The bot's one lichess client (one request in flight, polite), shared by `/game
         report link:` and the tour's polling; made from `config.lichess_settings()` when none
         was given (none without a contact: then lichess is not read)."""
+        self._pacer = IdentifyPacer()
+        self._shutdown: asyncio.Task[None] | None = None
+        use_api(config.discord.api_base)
 
     @property
     def database(self) -> Database:
@@ -187,12 +197,12 @@ class ArbiterBot(commands.AutoShardedBot):
         log.info("loaded cogs: %s", ", ".join(loaded))
         if not self.run_jobs:
             return
-        self.outbox = OutboxSender(self.database, self.http, timer=self.timer)
-        self.database.on_commit(self.outbox.on_commit)
+        self.outbox = OutboxSender(self.database, self, timer=self.timer)
+        on_commit(self.database, self.outbox.on_commit)
         self.outbox.start()
         sources = (StandingsPins(self.standings), EventPins())
         self.pins = PinRefresher(self.database, sources, timer=self.timer)
-        self.database.on_commit(self.pins.on_commit)
+        on_commit(self.database, self.pins.on_commit)
         self.pins.start()
         repaired = await self.pins.repair()  # pins left stale by a change before a stop
         if repaired:
@@ -206,23 +216,52 @@ class ArbiterBot(commands.AutoShardedBot):
         fetch, verify = verification_job(self.guild_store, self.chesscom, self.directors_of)
         self.jobs.register_fetching(VERIFY_JOB, fetch, verify)
         self.scheduler = Scheduler(self.database, self.jobs, timer=self.timer)
-        self.database.on_commit(self.scheduler.on_commit)
+        on_commit(self.database, self.scheduler.on_commit)
         self.scheduler.start()
         await self.scheduler.recover()
 
+    def chesscom_client(self) -> ChessComClient:
+        """The bot's one chess.com client, for a command that must read chess.com; a
+        `UserError` saying so when no contact is configured (chess.com requires one)."""
+        if self.chesscom is None:
+            raise UserError(
+                "chess.com is not configured on this bot: its operator must set"
+                " `[chesscom] contact` in config.toml (chess.com requires a contact)."
+            )
+        return self.chesscom
+
     def _automation(self) -> AutomationContext:
-        """The league jobs' context, with the bot's one chess.com client (made here from the
-        config when none was given; none without a contact, which chess.com requires)."""
-        settings = self.config.chesscom
-        if self.chesscom is None and settings.contact.strip():
-            self.chesscom = ChessComClient(settings)
-            self._owns_chesscom = True
+        """The league jobs' context, with the bot's one chess.com client (none without a
+        contact, which chess.com requires: then nothing is polled)."""
         if self.chesscom is None:
             log.warning("chesscom.contact is not set: chess.com is not polled")
-        every = dt.timedelta(minutes=settings.poll_minutes)
+        every = dt.timedelta(minutes=self.config.chesscom.poll_minutes)
         return AutomationContext(self.database, self.chesscom, every)
 
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """Ask the API where the gateway is (also the address dialled after an invalid
+        session) and how many sessions may start at once, then connect every shard."""
+        gateway = await ask_gateway(self.http)
+        self._pacer = IdentifyPacer(gateway.max_concurrency)
+        log.info("gateway %s: %d shard(s) recommended", gateway.url, gateway.shards)
+        await super().connect(reconnect=reconnect)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait only as long as Discord's IDENTIFY limit needs (see `IdentifyPacer`)."""
+        await self._pacer.wait(shard_id or 0)
+
+    async def on_ready(self) -> None:
+        """Every shard has received its guilds."""
+        log.info("ready: %d guild(s) on %d shard(s)", len(self.guilds), self.shard_count or 1)
+
     async def close(self) -> None:
+        """Stop everything (see `_close`), once: a second call (the signal handler's, then
+        `async with`'s) waits for the first to finish rather than returning early."""
+        if self._shutdown is None:
+            self._shutdown = asyncio.create_task(self._close(), name="arbiter close")
+        await asyncio.shield(self._shutdown)
+
+    async def _close(self) -> None:
         """Stop the scheduler and the outbox sender, disconnect, and close the database."""
         if self.scheduler is not None:
             await self.scheduler.shutdown()
@@ -240,6 +279,7 @@ class ArbiterBot(commands.AutoShardedBot):
         if self._owner is not None:
             self._owner.release()
             self._owner = None
+            log.info("stopped: scheduler, outbox and gateway closed, database closed and released")
 
 
 async def offline_bot(config: Config) -> ArbiterBot:

@@ -39,6 +39,8 @@ DEFAULT_PATH = Path("config.toml")
 TOKEN_ENV = "DISCORD_TOKEN"
 CHESSCOM_URL_ENV = "ARBITER_CHESSCOM_URL"
 CHESSCOM_CONTACT_ENV = "ARBITER_CHESSCOM_CONTACT"
+DISCORD_API_ENV = "ARBITER_DISCORD_API"
+DISCORD_API = "https://discord.com/api/v10"
 
 HHMM = r"^([01]\d|2[0-3]):[0-5]\d$"
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -268,6 +270,20 @@ class LichessConfig(_Section):
     max_retries: Count = Field(3, ge=0, le=MAX_RETRIES, description="on 429 / 5xx / network")
 
 
+class DiscordConfig(_Section):
+    """Where Discord's HTTP API is (the gateway's address is asked of it: `GET /gateway/bot`).
+    Only tests change it, to run the real program against a local stand-in."""
+
+    api_base: str = Field(
+        DISCORD_API, pattern=r"^https?://[^\s/]+(/\S*)?$", description="REST API root, versioned"
+    )
+
+    @field_validator("api_base")
+    @classmethod
+    def _no_trailing_slash(cls, value: str) -> str:
+        return value.rstrip("/")
+
+
 class Config(_Section):
     """The whole configuration of one Arbiter instance."""
 
@@ -279,6 +295,7 @@ class Config(_Section):
     rules: RuleDefaults = Field(default_factory=RuleDefaults)
     chesscom: ChessComConfig = Field(default_factory=ChessComConfig)
     lichess: LichessConfig = Field(default_factory=LichessConfig)
+    discord: DiscordConfig = Field(default_factory=DiscordConfig)
 
     def lichess_settings(self) -> LichessConfig:
         """The `[lichess]` settings with the contact filled in from `[chesscom]` when empty."""
@@ -316,7 +333,8 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
     """Read `path` (default `./config.toml`; missing means defaults) and apply the environment.
 
     `DISCORD_TOKEN` replaces `token`; `ARBITER_CHESSCOM_URL` replaces `chesscom.base_url`;
-    `ARBITER_CHESSCOM_CONTACT` replaces `chesscom.contact`.
+    `ARBITER_CHESSCOM_CONTACT` replaces `chesscom.contact`; `ARBITER_DISCORD_API` replaces
+    `discord.api_base`.
     """
     env = os.environ if environ is None else environ
     path = DEFAULT_PATH if path is None else path
@@ -340,6 +358,10 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
             if env.get(variable):
                 chesscom[key] = env[variable]
                 from_env[("chesscom", key)] = variable
+    discord = data.setdefault("discord", {})
+    if isinstance(discord, dict) and env.get(DISCORD_API_ENV):
+        discord["api_base"] = env[DISCORD_API_ENV]
+        from_env[("discord", "api_base")] = DISCORD_API_ENV
     try:
         config = Config.model_validate(data)
     except ValidationError as error:

@@ -19,14 +19,47 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+STOP_SIGNALS = ("SIGTERM", "SIGINT")
+"""What stops `arbiter run` cleanly (exit 0): a service manager's stop, or Ctrl-C."""
+START_GRACE_SECONDS = 5.0
+"""How long `bot.start()` may take to return once the bot is closed."""
+
+
 async def _serve(bot: ArbiterBot, token: str) -> None:
-    async with bot:
-        # A database that cannot be opened or migrated fails here, before contacting Discord.
-        try:
-            await bot.open_database()
-        except RuntimeError as error:  # e.g. a schema newer than this program
-            raise CliError(f"cannot migrate {bot.config.database.path}: {error}", 1) from None
-        await bot.start(token)
+    """Run the bot until Discord ends it or a stop signal arrives; either way wait for the
+    whole close (scheduler, outbox, gateway, database, ownership) before returning, since
+    `asyncio.run` cancels whatever is still running once this returns."""
+    import asyncio
+    import signal
+
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for name in STOP_SIGNALS:
+        loop.add_signal_handler(getattr(signal, name), stop.set)
+    try:
+        async with bot:
+            # A database that cannot be opened or migrated fails here, before contacting
+            # Discord.
+            try:
+                await bot.open_database()
+            except RuntimeError as error:  # e.g. a schema newer than this program
+                raise CliError(f"cannot migrate {bot.config.database.path}: {error}", 1) from None
+            running = asyncio.create_task(bot.start(token), name="arbiter run")
+            stopping = asyncio.create_task(stop.wait(), name="arbiter stop signal")
+            try:
+                await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                stopping.cancel()
+                if not running.done():  # stopped: close, then let start() return
+                    await bot.close()
+                    await asyncio.wait({running}, timeout=START_GRACE_SECONDS)
+                    running.cancel()  # still dialling a gateway that does not answer
+                await bot.close()  # or wait for a close discord.py began
+            if not running.cancelled():
+                running.result()  # why Discord refused or ended the connection, if it did
+    finally:
+        for name in STOP_SIGNALS:
+            loop.remove_signal_handler(getattr(signal, name))
 
 
 def run(args: argparse.Namespace) -> int:

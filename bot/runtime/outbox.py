@@ -1,13 +1,16 @@
 """The outbox sender: delivers the messages units of work queued (`uow.outbox.post`), in order
 per channel, and marks one sent only once Discord accepted it (keeping the message id).
 
-Each new message carries the nonce `outbox-<row id>` with `enforce_nonce`: Discord answers a
-repeated send of the same nonce with the message it already created, so a crash between
-"accepted by Discord" and "marked sent" does not post twice. 5xx, 429 and network errors are
-retried with exponential back-off (a 429's retry-after is honoured); a missing channel or
-message (404), a missing permission (403) or a refused body (other 4xx) is recorded as a
-permanent failure, which `/setup show` reports. A message pings exactly the users stored with
-it (`ping_users`, usually none), whatever its text says.
+Messages go through discord.py's public API: `PartialMessageable.send` for a new message and
+`PartialMessage.edit` for an edit, with the stored component rows rebuilt as a view of buttons
+(never listened to: the clicks go to the persistent items the bot registered at start-up).
+Each new message carries the nonce `outbox-<row id>`, which discord.py sends with
+`enforce_nonce`: Discord answers a repeated send of the same nonce with the message it already
+created, so a crash between "accepted by Discord" and "marked sent" does not post twice.
+5xx, 429 and network errors are retried with exponential back-off (a 429's retry-after is
+honoured); a missing channel or message (404), a missing permission (403) or a refused body
+(other 4xx) is recorded as a permanent failure, which `/setup show` reports. A message pings
+exactly the users stored with it (`ping_users`, usually none), whatever its text says.
 
 On a virtual clock (`timer=`, the offline replay) there is no background task: a wake puts a
 pass on the clock at "now" and a pass puts the next one at the earliest retry, so the clock's
@@ -25,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
-from discord.http import HTTPClient, handle_message_parameters
 
 from bot.app.mentions import pinging
 from bot.runtime.wake_loop import WakeLoop
@@ -65,6 +67,8 @@ def backoff(attempts: int) -> timedelta:
 
 def classify(error: Exception) -> Transient | Permanent:
     """Whether a failed send is worth retrying, with a short reason for the record."""
+    if isinstance(error, (Transient, Permanent)):
+        return error
     if isinstance(error, discord.RateLimited):
         return Transient("429 rate limited", error.retry_after)
     if isinstance(error, discord.HTTPException):
@@ -99,14 +103,15 @@ class OutboxSender(WakeLoop):
     def __init__(
         self,
         database: Database,
-        http: HTTPClient,
+        client: discord.Client,
         *,
         clock: Callable[[], datetime] | None = None,
         timer: Timer | None = None,
     ) -> None:
         super().__init__()
         self.database = database
-        self.http = http
+        self.client = client
+        """The logged-in client messages are sent through (the bot itself)."""
         self.clock = clock or database.clock
         self.timer = timer
 
@@ -204,26 +209,43 @@ class OutboxSender(WakeLoop):
         return "sent"
 
     async def _send(self, message: OutboxMessage) -> int:
-        embeds = [discord.Embed.from_dict(embed) for embed in message.embeds]
+        """Post the message (or make its edit) and return Discord's id of the message."""
+        channel = self.client.get_partial_messageable(message.channel_id, guild_id=message.guild_id)
         options: dict[str, Any] = {
             "content": message.content,
-            "embeds": embeds,
+            "embeds": [discord.Embed.from_dict(embed) for embed in message.embeds],
             "allowed_mentions": pinging(message.ping_users),
         }
+        if message.components is not None:  # else an edit keeps the message's own
+            options["view"] = _view(message.components)
         if message.edit_of is not None:
-            with handle_message_parameters(**options) as params:
-                _add_components(params.payload, message)
-                data = await self.http.edit_message(
-                    message.channel_id, message.edit_of, params=params
+            edited = await channel.get_partial_message(message.edit_of).edit(**options)
+            return edited.id
+        sent = await channel.send(nonce=message.nonce, **options)
+        return sent.id
+
+
+def _view(rows: tuple[dict[str, Any], ...]) -> discord.ui.View:
+    """The stored component rows (Discord's JSON) as a view of buttons, stopped at once: it
+    never listens, so discord.py keeps no per-message copy of it (the persistent dynamic
+    items registered at start-up answer the clicks). A row of anything but buttons is
+    refused for good (`Permanent`): nothing in Arbiter stores one."""
+    view = discord.ui.View(timeout=None)
+    for number, row in enumerate(rows):
+        for item in row.get("components", ()):
+            if row.get("type") != 1 or item.get("type") != 2:
+                raise Permanent(f"refused: component type {item.get('type')} is not a button")
+            emoji = item.get("emoji")
+            view.add_item(
+                discord.ui.Button(
+                    style=discord.ButtonStyle(int(item.get("style", 2))),
+                    label=item.get("label"),
+                    custom_id=item.get("custom_id"),
+                    url=item.get("url"),
+                    disabled=bool(item.get("disabled", False)),
+                    emoji=None if emoji is None else discord.PartialEmoji.from_dict(emoji),
+                    row=number,
                 )
-        else:
-            with handle_message_parameters(**options, nonce=message.nonce) as params:
-                _add_components(params.payload, message)
-                data = await self.http.send_message(message.channel_id, params=params)
-        return int(data["id"])
-
-
-def _add_components(payload: dict[str, Any] | None, message: OutboxMessage) -> None:
-    """Send the message's component rows as stored (buttons of a persistent view)."""
-    if payload is not None and message.components is not None:
-        payload["components"] = [dict(row) for row in message.components]
+            )
+    view.stop()
+    return view

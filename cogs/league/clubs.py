@@ -14,7 +14,6 @@ from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of
 from bot.app.permissions import guild_store, is_hq
 from bot.app.ui.pages import send_pages
-from bot.chesscom.client import ChessComClient
 from bot.league.clubs import service
 from bot.league.clubs.card import club_card
 from bot.league.clubs.listing import club_list
@@ -52,10 +51,10 @@ class Clubs(commands.Cog):
         """CL-2..4: pending until HQ decides; reads the chess.com profile (deferred first)."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
+        client = self.bot.chesscom_client()
         await interaction.response.defer(ephemeral=True, thinking=True)
         others = [admin2.id] + ([admin3.id] if admin3 else [])
-        async with ChessComClient(self.bot.config.chesscom) as client:
-            event = await service.register_club(store, client, actor, chesscom_club, others)
+        event = await service.register_club(store, client, actor, chesscom_club, others)
         admins = " ".join(f"<@{a}>" for a in event.admins)
         await interaction.followup.send(
             f"Club **{user_text(event.club.name)}** registered with admins {admins}: pending"
@@ -99,7 +98,7 @@ class Clubs(commands.Cog):
         async def ready() -> None:  # an unknown club was refused privately before this
             await interaction.response.defer(thinking=True)
 
-        card = await club_card(store, self.bot.standings, self.bot.config.chesscom, club, ready)
+        card = await club_card(store, self.bot.standings, self.bot.chesscom, club, ready)
         await interaction.followup.send(embed=club_embed(card))
 
     @group.command(name="list", description="The league's clubs, by status.")

@@ -15,7 +15,6 @@ from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of, parse_instant, read_boards
 from bot.app.permissions import guild_store, is_arbiter, is_director
 from bot.app.ui.pages import send_pages
-from bot.chesscom.client import ChessComClient
 from bot.league.matches import results, service
 from bot.league.matches.card import match_card, result_card
 from bot.league.matches.lines import match_line
@@ -123,11 +122,9 @@ class Matches(commands.Cog):
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
         await results.authorise_report(store, actor, match)  # a refusal stays private
+        client = self.bot.chesscom_client()  # so does "chess.com is not configured"
         await interaction.response.defer(thinking=True)
-        async with ChessComClient(self.bot.config.chesscom) as client:
-            event = await results.import_chesscom_result(
-                store, client, actor, match, chesscom_match
-            )
+        event = await results.import_chesscom_result(store, client, actor, match, chesscom_match)
         await interaction.followup.send(embed=await self._result(store, event.match))
 
     @group.command(name="result", description="Enter a match's boards from a CSV (arbiter).")

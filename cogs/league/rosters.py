@@ -5,8 +5,6 @@ a club's removals."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from fractions import Fraction
 from typing import Literal
 
@@ -20,7 +18,7 @@ from bot.app.command_input import actor_of
 from bot.app.permissions import guild_store, is_club_admin
 from bot.app.ui.members import director_ids
 from bot.app.ui.pages import send_pages
-from bot.chesscom.client import ChessComClient, ChessComError
+from bot.chesscom.client import ChessComError
 from bot.chesscom.models import PlayerStats
 from bot.league.electorate import DirectorsUnknown, Unreadable
 from bot.league.rosters import service
@@ -50,16 +48,9 @@ class Rosters(commands.Cog):
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
 
-    @asynccontextmanager
-    async def _chesscom(self) -> AsyncIterator[PlayerStatsSource]:
-        """The bot's chess.com client, or one from the config, or none without a contact."""
-        if self.bot.chesscom is not None:
-            yield self.bot.chesscom
-        elif self.bot.config.chesscom.contact.strip():
-            async with ChessComClient(self.bot.config.chesscom) as client:
-                yield client
-        else:
-            yield _NoChessCom()
+    def _chesscom(self) -> PlayerStatsSource:
+        """The bot's one chess.com client, or none without a contact."""
+        return self.bot.chesscom if self.bot.chesscom is not None else _NoChessCom()
 
     @group.command(name="link", description="Link your chess.com account (admins: a member's).")
     @app_commands.describe(
@@ -95,8 +86,7 @@ class Rosters(commands.Cog):
         async def ready() -> None:  # an unknown club or season was refused privately
             await interaction.response.defer(thinking=True)
 
-        async with self._chesscom() as chesscom:
-            found = await check_roster(store, self.bot.standings, chesscom, club, season, ready)
+        found = await check_roster(store, self.bot.standings, self._chesscom(), club, season, ready)
         players = found.players
         lines = [f"**{len(players)} players fielded** in {found.season}:"]
         lines += [
@@ -153,13 +143,7 @@ class Rosters(commands.Cog):
             electorate: list[int] | Unreadable = await director_ids(interaction)
         except DirectorsUnknown as unknown:
             electorate = unknown.cause
-        async with self._chesscom() as chesscom:
-            verified = await verify_removal(
-                store,
-                event.removal_id,
-                chesscom,
-                electorate,
-            )
+        verified = await verify_removal(store, event.removal_id, self._chesscom(), electorate)
         said = (
             f"Removal of **{user_text(event.username)}** from **{user_text(club)}** recorded"
             f" ({event.reason})."

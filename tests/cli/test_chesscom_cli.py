@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -13,17 +12,17 @@ import pytest
 from bot.chesscom.client import VERSION
 from bot.cli import main
 from bot.formats.season_file import MatchModel
-from tests.support.chesscom_fake import FakeChessCom, running_fake
+from tests.support.chesscom_fake import FakeChessCom
 
 CONTACT = "league-hq@example.org"
 
 
 @pytest.fixture
-def fake(fixtures_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeChessCom]:
-    with running_fake(fixtures_dir) as server:
-        monkeypatch.setenv("ARBITER_CHESSCOM_URL", server.base_url)
-        monkeypatch.setenv("ARBITER_CHESSCOM_CONTACT", CONTACT)
-        yield server
+def fake(fake: FakeChessCom, monkeypatch: pytest.MonkeyPatch) -> FakeChessCom:
+    """The shared chess.com fake, named to the CLI by its environment variables."""
+    monkeypatch.setenv("ARBITER_CHESSCOM_URL", fake.base_url)
+    monkeypatch.setenv("ARBITER_CHESSCOM_CONTACT", CONTACT)
+    return fake
 
 
 def unused_url() -> str:

@@ -52,8 +52,9 @@ def files_under(folder: Path) -> set[Path]:
 
 
 @pytest.fixture
-def database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    """A migrated database and the configuration naming it, in `tmp_path`."""
+def migrated_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """The configuration naming a database `arbiter db migrate` made, in `tmp_path` (the CLI's
+    door; not the shared `database` fixture, which opens one in-process)."""
     db = tmp_path / "arbiter.db"
     (tmp_path / "config.toml").write_text(f'[database]\npath = "{db}"\n')
     assert main(["db", "migrate", "--config", str(tmp_path / "config.toml")]) == 0
@@ -216,32 +217,32 @@ def test_commands_readme_hostile_paths(
 def test_db_backup_hostile_target(
     name: str,
     expected: str,
-    database: Path,
+    migrated_config: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    folder = database.parent
+    folder = migrated_config.parent
     monkeypatch.chdir(folder)
     (folder / "folder").mkdir()
     before = files_under(folder)
-    reason = refused(["db", "backup", name, "--config", str(database)], capsys)
+    reason = refused(["db", "backup", name, "--config", str(migrated_config)], capsys)
     assert expected in reason and len(reason) < 400 and "\x1b" not in reason
     assert files_under(folder) == before, "nothing written"
 
 
 def test_db_backup_to_a_long_but_legal_name_works(
-    database: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    migrated_config: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A name near the file system's 255-byte limit still works: the temporary file beside
     it borrows only part of the name."""
-    monkeypatch.chdir(database.parent)
+    monkeypatch.chdir(migrated_config.parent)
     name = "b" * 250 + ".db"
-    assert main(["db", "backup", name, "--config", str(database)]) == 0
+    assert main(["db", "backup", name, "--config", str(migrated_config)]) == 0
     # immutable: SQLite must not look for a `-journal` beside it (that name would be too long)
-    uri = (database.parent / name).as_uri() + "?immutable=1"
+    uri = (migrated_config.parent / name).as_uri() + "?immutable=1"
     with sqlite3.connect(uri, uri=True) as connection:
         assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    assert sorted(os.listdir(database.parent)) == sorted(["arbiter.db", "config.toml", name])
+    assert sorted(os.listdir(migrated_config.parent)) == sorted(["arbiter.db", "config.toml", name])
 
 
 # --- other commands ------------------------------------------------------------------------------
@@ -290,11 +291,14 @@ def failed(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 
 
 @pytest.fixture
-def stored_season(database: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+def stored_season(migrated_config: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     """The configuration of a database holding the example season in guild 1."""
-    assert main(["season", "import", str(SEASON), "--guild", "1", "--config", str(database)]) == 0
+    assert (
+        main(["season", "import", str(SEASON), "--guild", "1", "--config", str(migrated_config)])
+        == 0
+    )
     capsys.readouterr()
-    return database
+    return migrated_config
 
 
 @pytest.mark.parametrize(
@@ -328,10 +332,12 @@ def test_trf_out_that_cannot_be_written_exits_1(
 
 
 def test_db_backup_into_a_folder_that_refuses_files_exits_1(
-    database: Path, capsys: pytest.CaptureFixture[str]
+    migrated_config: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """/proc is a folder (so the request is sound) in which no file can be created."""
-    line = failed(["db", "backup", "/proc/arbiter-backup.db", "--config", str(database)], capsys)
+    line = failed(
+        ["db", "backup", "/proc/arbiter-backup.db", "--config", str(migrated_config)], capsys
+    )
     assert line.startswith("arbiter db backup: cannot write in /proc:")
 
 

@@ -155,6 +155,7 @@ CONSUMERS: dict[str, tuple[object, Callable[[Config], object]]] = {
     "lichess.contact": ("ops@example.net", lambda c: _lichess(c).user_agent),
     "lichess.timeout_seconds": (3, lambda c: _lichess(c).timeout_seconds),
     "lichess.max_retries": (1, lambda c: _lichess(c).max_retries),
+    "discord.api_base": ("http://127.0.0.1:9/api/v10", lambda c: c.discord.api_base),
     "rules.cl.games_per_board": (4, lambda c: c.rules.cl.season_rules()),
     "rules.cl.challenge_deadline_hours": (24, lambda c: c.rules.cl.season_rules()),
     "rules.cl.reminder_hours": ([24], _reminders),

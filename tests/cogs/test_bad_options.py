@@ -14,7 +14,7 @@ import pytest
 from tests.support.command_world import (
     PENDING,
     SPRING,
-    World,
+    CommandWorld,
     dump,
     invoke,
     league_bot,
@@ -22,7 +22,7 @@ from tests.support.command_world import (
 )
 from tests.support.discord_harness import OTHER_GUILD_ID, DiscordHarness, Upload
 
-Case = tuple[str, str, Callable[[World, DiscordHarness], dict[str, Any]], str]
+Case = tuple[str, str, Callable[[CommandWorld, DiscordHarness], dict[str, Any]], str]
 """(command, role, options, a word the line must hold)."""
 
 HEADER = "board,home_player,away_player,home_points,away_points\n"
@@ -150,7 +150,7 @@ CASES: dict[str, Case] = {
 
 
 async def _one_line(
-    source: Path, world: World, tmp_path: Path, case: Case, guild_id: int | None = None
+    source: Path, world: CommandWorld, tmp_path: Path, case: Case, guild_id: int | None = None
 ) -> str:
     command, role, options, word = case
     path = tmp_path / "league.db"
@@ -176,7 +176,7 @@ async def _one_line(
 
 @pytest.mark.parametrize("name", sorted(CASES))
 async def test_a_bad_option_is_one_ephemeral_line_and_writes_nothing(
-    world_file: tuple[Path, World], tmp_path: Path, name: str
+    world_file: tuple[Path, CommandWorld], tmp_path: Path, name: str
 ) -> None:
     source, world = world_file
     await _one_line(source, world, tmp_path, CASES[name])
@@ -194,7 +194,7 @@ async def test_a_bad_option_is_one_ephemeral_line_and_writes_nothing(
     ids=["match show", "match accept", "vote cast", "season show", "club info"],
 )
 async def test_another_guilds_ids_are_unknown_here(
-    world_file: tuple[Path, World], tmp_path: Path, case: Case
+    world_file: tuple[Path, CommandWorld], tmp_path: Path, case: Case
 ) -> None:
     """The same ids and names from the other guild find nothing (and write nothing)."""
     source, world = world_file

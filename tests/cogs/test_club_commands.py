@@ -11,7 +11,7 @@ from tests.support.chesscom_fake import running_fake
 from tests.support.command_world import (
     ADMINS,
     PENDING,
-    World,
+    CommandWorld,
     copy_world,
     dump,
     invoke,
@@ -24,7 +24,7 @@ DEV = "chess-com-developer-community"
 
 
 async def test_register_reads_chesscom_then_hq_approves_and_the_card_shows_it(
-    world_file: tuple[Path, World], tmp_path: Path, fixtures_dir: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path, fixtures_dir: Path
 ) -> None:
     with running_fake(fixtures_dir) as fake:
         async with league_bot(copy_world(world_file, tmp_path), base_url=fake.base_url) as (
@@ -64,7 +64,7 @@ async def test_register_reads_chesscom_then_hq_approves_and_the_card_shows_it(
 
 
 async def test_reject_says_why_and_changes_the_status(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     async with league_bot(copy_world(world_file, tmp_path)) as (bot, harness, _):
         hq = members(harness)["HQ"]
@@ -78,7 +78,7 @@ async def test_reject_says_why_and_changes_the_status(
 
 
 async def test_admins_are_added_and_removed_but_two_remain_and_the_channel_is_set(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     path = copy_world(world_file, tmp_path)
     async with league_bot(path) as (bot, harness, _):
@@ -115,7 +115,7 @@ async def test_admins_are_added_and_removed_but_two_remain_and_the_channel_is_se
 
 
 async def test_club_autocomplete_offers_the_callers_own_clubs_first(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     async with league_bot(copy_world(world_file, tmp_path)) as (_, harness, _clock):
         admin_b = members(harness)["other club's admin"]

@@ -11,7 +11,7 @@ from bot.app.errors import UserError
 from bot.app.inputs import named, shown
 from bot.rendering.escape import user_text
 from storage.clubs import name_key
-from tests.support.command_world import SPRING, World, copy_world, league_bot, members
+from tests.support.command_world import SPRING, CommandWorld, copy_world, league_bot, members
 
 BOLD = "**Bold** x_y"
 BOLD_SHOWN = r"\*\*Bold\*\* x\_y"
@@ -52,7 +52,7 @@ def test_typed_marks_cannot_forge_a_quoted_value() -> None:
 
 
 async def test_an_unknown_club_with_markdown_is_refused_showing_the_name_as_typed(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """/club info with a name holding `**` and `_`: the ephemeral refusal shows it escaped."""
     async with league_bot(copy_world(world_file, tmp_path)) as (_, harness, _clock):
@@ -63,7 +63,7 @@ async def test_an_unknown_club_with_markdown_is_refused_showing_the_name_as_type
 
 
 async def test_a_stored_name_in_a_refusal_shows_as_typed_and_our_markdown_stays(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """A club named `**Bold** x_y`: adding it to a season it plays in names it escaped (a
     service refusal); /roster remove by a non-admin names it escaped inside our own bold

@@ -11,7 +11,7 @@ from storage.guild import GuildStore
 from tests.support.command_world import (
     ADMINS,
     BOARDS_CSV,
-    World,
+    CommandWorld,
     copy_world,
     dump,
     league_bot,
@@ -21,7 +21,7 @@ from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
 
 
 async def test_challenge_then_the_other_club_accepts(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     world = world_file[1]
     async with league_bot(copy_world(world_file, tmp_path)) as (bot, harness, _):
@@ -41,7 +41,7 @@ async def test_challenge_then_the_other_club_accepts(
 
 
 async def test_an_arbiters_boards_csv_is_the_result_with_score_and_ranks(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     world = world_file[1]
     async with league_bot(copy_world(world_file, tmp_path)) as (bot, harness, _):
@@ -62,7 +62,7 @@ async def test_an_arbiters_boards_csv_is_the_result_with_score_and_ranks(
 
 
 async def test_a_director_reschedules_and_the_deadline_moves(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     world = world_file[1]
     async with league_bot(copy_world(world_file, tmp_path)) as (bot, harness, _):
@@ -80,7 +80,7 @@ async def test_a_director_reschedules_and_the_deadline_moves(
 
 
 async def test_report_defers_before_chesscom_and_answers_in_a_followup(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """The world's clubs have no chess.com club: the import is refused, after the defer."""
     world = world_file[1]
@@ -97,7 +97,7 @@ async def test_report_defers_before_chesscom_and_answers_in_a_followup(
 
 
 async def test_the_list_filters_by_round_club_and_mine(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     async with league_bot(copy_world(world_file, tmp_path)) as (_, harness, _clock):
         admin_b = members(harness)["other club's admin"]

@@ -20,7 +20,7 @@ from tests.support.command_world import (
     PENDING,
     SEASON_FILE,
     SPRING,
-    World,
+    CommandWorld,
     dump,
     invoke,
     league_bot,
@@ -40,7 +40,7 @@ ROLES = (
 """Who may act, as SURFACE.md's table has them; "club admin" is an admin of the club (or of a
 club of the match) the command acts for, "other club's admin" one of a different club."""
 
-Options = Callable[[World, DiscordHarness], dict[str, Any]]
+Options = Callable[[CommandWorld, DiscordHarness], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -200,7 +200,7 @@ def test_the_matrix_refuses_hq_as_a_director_and_admins_of_another_club() -> Non
 
 @pytest.mark.parametrize(("command", "role"), CASES, ids=[f"{c}-{r}" for c, r in CASES])
 async def test_a_refused_role_gets_one_ephemeral_line_naming_the_role_and_nothing_is_written(
-    world_file: tuple[Path, World], tmp_path: Path, command: str, role: str
+    world_file: tuple[Path, CommandWorld], tmp_path: Path, command: str, role: str
 ) -> None:
     source, world = world_file
     path = tmp_path / "league.db"
@@ -223,7 +223,7 @@ async def test_a_refused_role_gets_one_ephemeral_line_naming_the_role_and_nothin
 
 
 async def test_the_allowed_role_gets_through_the_same_options(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """The options are otherwise valid: the roles the matrix allows are not refused by them
     (checked for the roles of the HQ, director and arbiter commands)."""

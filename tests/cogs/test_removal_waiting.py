@@ -12,12 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.arbiter import ArbiterBot
 from bot.league.rosters.removal_checks import RETRY_AFTER, TOLD, VERIFY_JOB, removal_subject
 from bot.runtime.clock import VirtualClock
 from storage.guild import GuildStore
-from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member
-from tests.support.motion_world import START, directors, import_test_season, running_bot, set_up
+from tests.support.discord_harness import DEFAULT_GUILD_ID
+from tests.support.motion_world import (
+    START,
+    club_admin,
+    directors,
+    import_test_season,
+    running_bot,
+    set_up,
+)
 
 RECORDED = "Removal of **a9** from **A** recorded (other)."
 WAITS = "waits for verification (CL-21)"
@@ -50,13 +56,6 @@ def _no_director_role(path: Path) -> None:
         connection.close()
 
 
-async def _admin(bot: ArbiterBot, harness: DiscordHarness) -> Member:
-    admin = harness.member(name="admin-A")
-    async with GuildStore(bot.database, DEFAULT_GUILD_ID).change(None, "test", "admin") as uow:
-        await uow.club_admins.add("A", admin.id)
-    return admin
-
-
 @pytest.mark.parametrize("cause", ["no role", "intent off"])
 async def test_cl_21_remove_not_verified_yet_names_the_real_cause(
     tmp_path: Path, cause: str
@@ -69,7 +68,7 @@ async def test_cl_21_remove_not_verified_yet_names_the_real_cause(
         await set_up(harness)
         await import_test_season(bot.database)
         directors(harness, 3)
-        admin = await _admin(bot, harness)
+        admin = await club_admin(bot, harness, "A")
         if cause == "no role":
             _no_director_role(path)
         else:
@@ -94,7 +93,7 @@ async def test_cl_21_verify_job_tells_the_directors_once_then_verifies_after_the
         manager = await set_up(harness)
         await import_test_season(bot.database)
         seated = directors(harness, 3)
-        admin = await _admin(bot, harness)
+        admin = await club_admin(bot, harness, "A")
         _no_director_role(path)
         await harness.command("roster remove", user=admin, club="A", player="a9", reason="other")
         store = GuildStore(bot.database, DEFAULT_GUILD_ID)
@@ -146,7 +145,7 @@ async def test_cl_21_verify_job_without_a_channel_tells_once_one_is_set_up(
         manager = await set_up(harness)
         await import_test_season(bot.database)
         directors(harness, 3)
-        admin = await _admin(bot, harness)
+        admin = await club_admin(bot, harness, "A")
         _no_director_role(path)
         connection = sqlite3.connect(path)
         with connection:

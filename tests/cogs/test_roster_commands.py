@@ -6,7 +6,7 @@ CL-21) and removals, with autocomplete for club and player."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -21,11 +21,12 @@ from bot.league.store import StandingsCache
 from bot.runtime.clock import VirtualClock
 from bot.runtime.scheduler import Scheduler
 from storage.database import Database
-from storage.guild import GuildStore
-from tests.support.chesscom_fake import FakeChessCom, running_fake
+from storage.guild import GuildStore, on_commit
+from tests.support.chesscom_fake import FakeChessCom
 from tests.support.cl_seasons import match, season
-from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member
-from tests.support.motion_world import START, directors, import_test_season, set_up
+from tests.support.command_world import dump
+from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness
+from tests.support.motion_world import START, club_admin, directors, import_test_season, set_up
 
 SEASON = season(
     [
@@ -50,13 +51,11 @@ SEASON = season(
 
 
 @pytest.fixture
-def fake(fixtures_dir: Path) -> Iterator[FakeChessCom]:
-    with running_fake(fixtures_dir) as server:
-        server.serve(
-            "player/slowpoke/stats", {"chess_daily": {"record": {"timeout_percent": 30.5}}}
-        )
-        server.serve("player/a1/stats", {"chess_daily": {"record": {"timeout_percent": 25}}})
-        yield server
+def fake(fake: FakeChessCom) -> FakeChessCom:
+    """The shared chess.com fake, also serving two players' daily timeout ratios."""
+    fake.serve("player/slowpoke/stats", {"chess_daily": {"record": {"timeout_percent": 30.5}}})
+    fake.serve("player/a1/stats", {"chess_daily": {"record": {"timeout_percent": 25}}})
+    return fake
 
 
 @pytest.fixture
@@ -75,21 +74,9 @@ async def bot(tmp_path: Path, fake: FakeChessCom) -> AsyncIterator[ArbiterBot]:
         assert bot.scheduler is not None
         await bot.scheduler.shutdown()  # motions' closing jobs wait on the virtual clock
         bot.scheduler = Scheduler(bot.database, bot.jobs, timer=clock)
-        database.on_commit(bot.scheduler.on_commit)
+        on_commit(database, bot.scheduler.on_commit)
         await import_test_season(bot.database, SEASON)
         yield bot
-
-
-async def _admin(bot: ArbiterBot, harness: DiscordHarness, club: str) -> Member:
-    admin = harness.member(name=f"admin-{club}")
-    async with GuildStore(bot.database, DEFAULT_GUILD_ID).change(None, "test", "admin") as uow:
-        await uow.club_admins.add(club, admin.id)
-    return admin
-
-
-async def _dump(bot: ArbiterBot) -> list[str]:
-    async with bot.database.read() as connection:
-        return [line async for line in connection.iterdump()]  # type: ignore[attr-defined]
 
 
 async def test_link_own_account_and_an_admin_links_another_member(
@@ -99,15 +86,15 @@ async def test_link_own_account_and_an_admin_links_another_member(
     player, other = harness.member(), harness.member()
     reply = (await harness.command("roster link", user=player, chesscom_username="erik")).reply
     assert reply.ephemeral and "**erik**" in (reply.content or "")
-    before = await _dump(bot)
+    before = dump(bot.database.path)
     # The command's own `user` option (the harness's `user=` is the caller).
     payload = harness.command_payload(
         "roster link", player, {"chesscom_username": "carol", "user": other}
     )
     refused = await harness.run(payload)
     assert refused.reply.ephemeral and "club admin" in (refused.reply.content or "")
-    assert await _dump(bot) == before
-    admin = await _admin(bot, harness, "A")
+    assert dump(bot.database.path) == before
+    admin = await club_admin(bot, harness, "A")
     payload = harness.command_payload(
         "roster link", admin, {"chesscom_username": "carol", "user": other}
     )
@@ -142,7 +129,7 @@ async def test_remove_other_reason_opens_a_forfeit_motion_and_removals_lists_it(
 ) -> None:
     await set_up(harness)
     directors(harness, 3)
-    admin = await _admin(bot, harness, "A")
+    admin = await club_admin(bot, harness, "A")
     players = await harness.autocomplete(
         "roster remove", user=admin, focused="player", club="A", player="s"
     )
@@ -168,13 +155,13 @@ async def test_remove_is_refused_to_another_clubs_admin_and_writes_nothing(
     harness: DiscordHarness, bot: ArbiterBot
 ) -> None:
     await set_up(harness)
-    admin_b = await _admin(bot, harness, "B")
-    before = await _dump(bot)
+    admin_b = await club_admin(bot, harness, "B")
+    before = dump(bot.database.path)
     refused = await harness.command(
         "roster remove", user=admin_b, club="A", player="a1", reason="multi-team"
     )
     assert refused.reply.ephemeral and "**club admin** of **A**" in (refused.reply.content or "")
-    assert await _dump(bot) == before
+    assert dump(bot.database.path) == before
 
 
 class _Stats:

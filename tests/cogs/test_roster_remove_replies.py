@@ -14,17 +14,17 @@ from bot.league.rosters.removal_checks import VERIFY_JOB, removal_subject
 from bot.runtime.clock import VirtualClock
 from storage.guild import GuildStore
 from storage.rosters import Removal
-from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member
-from tests.support.motion_world import START, directors, import_test_season, running_bot, set_up
+from tests.support.discord_harness import DEFAULT_GUILD_ID
+from tests.support.motion_world import (
+    START,
+    club_admin,
+    directors,
+    import_test_season,
+    running_bot,
+    set_up,
+)
 
 RECORDED = "Removal of **a9** from **A** recorded (other)."
-
-
-async def _admin(bot: ArbiterBot, harness: DiscordHarness, club: str) -> Member:
-    admin = harness.member(name=f"admin-{club}")
-    async with GuildStore(bot.database, DEFAULT_GUILD_ID).change(None, "test", "admin") as uow:
-        await uow.club_admins.add(club, admin.id)
-    return admin
 
 
 async def _only_removal(bot: ArbiterBot) -> Removal:
@@ -55,7 +55,7 @@ async def test_cl_21_remove_with_the_director_role_deleted_replies_not_verified_
         await set_up(harness)
         await import_test_season(bot.database)
         directors(harness, 3)
-        admin = await _admin(bot, harness, "A")
+        admin = await club_admin(bot, harness, "A")
         bot._connection.parse_guild_role_delete(
             {"guild_id": str(DEFAULT_GUILD_ID), "role_id": str(harness.role("Director"))}
         )
@@ -90,7 +90,7 @@ async def test_cl_21_remove_without_a_quorum_of_directors_replies_no_motion(
         await set_up(harness)
         await import_test_season(bot.database)
         directors(harness, 1)
-        admin = await _admin(bot, harness, "A")
+        admin = await club_admin(bot, harness, "A")
         outcome = await harness.command(
             "roster remove", user=admin, club="A", player="a9", reason="other", note="left"
         )
@@ -125,7 +125,7 @@ async def test_cl_21_remove_from_a_club_with_no_match_left_replies_no_motion(
         await set_up(harness)
         await import_test_season(bot.database)
         directors(harness, 3)
-        admin = await _admin(bot, harness, "B")
+        admin = await club_admin(bot, harness, "B")
         outcome = await harness.command(
             "roster remove", user=admin, club="B", player="b9", reason="other"
         )

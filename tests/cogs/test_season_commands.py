@@ -6,14 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app.arbiter import ArbiterBot
+from tests.support.command_world import dump
 from tests.support.discord_harness import DiscordHarness
 
 FIRST_ROUND = "2099-03-07"
-
-
-async def _dump(bot: ArbiterBot) -> list[str]:
-    async with bot.database.read() as connection:
-        return [line async for line in connection.iterdump()]  # type: ignore[attr-defined]
 
 
 async def _setup(harness: DiscordHarness) -> Any:
@@ -40,22 +36,22 @@ async def test_season_create_is_refused_to_a_player_naming_hq_and_writes_nothing
 ) -> None:
     await _setup(harness)
     player = harness.member()
-    before = await _dump(bot)
+    before = dump(bot.database.path)
     outcome = await harness.command(
         "season create", user=player, name="Spring", first_round=FIRST_ROUND
     )
     assert outcome.reply.ephemeral and "league HQ" in (outcome.reply.content or "")
-    assert await _dump(bot) == before
+    assert dump(bot.database.path) == before
 
 
 async def test_a_date_in_the_past_is_one_ephemeral_line(
     harness: DiscordHarness, bot: ArbiterBot
 ) -> None:
     hq = await _setup(harness)
-    before = await _dump(bot)
+    before = dump(bot.database.path)
     outcome = await harness.command("season create", user=hq, name="Old", first_round="2001-01-01")
     assert outcome.reply.ephemeral and "in the past" in (outcome.reply.content or "")
-    assert await _dump(bot) == before
+    assert dump(bot.database.path) == before
 
 
 async def test_schedule_preview_confirm_stores_and_cancel_does_not(
@@ -73,7 +69,7 @@ async def test_schedule_preview_confirm_stores_and_cancel_does_not(
     clubs = await harness.autocomplete("club info", user=hq, focused="club", club="a")
     assert {c["value"] for c in clubs} == {"Alpha", "Beta", "Gamma"}
 
-    before = await _dump(bot)
+    before = dump(bot.database.path)
     preview = await harness.command("season schedule", user=hq, season="Spring")
     assert "Nothing is stored" in (preview.reply.content or "")
     ids = [c["custom_id"] for row in preview.reply.components for c in row["components"]]
@@ -82,7 +78,7 @@ async def test_schedule_preview_confirm_stores_and_cancel_does_not(
     assert refused.reply.ephemeral and "Only the member" in (refused.reply.content or "")
     cancelled = await harness.click(ids[1], user=hq, message_id=preview.reply.message_id or 0)
     assert "nothing was stored" in (cancelled.reply.content or "")
-    assert await _dump(bot) == before
+    assert dump(bot.database.path) == before
 
     preview = await harness.command("season schedule", user=hq, season="Spring")
     ids = [c["custom_id"] for row in preview.reply.components for c in row["components"]]

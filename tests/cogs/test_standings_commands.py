@@ -27,6 +27,7 @@ from bot.rendering.image_table import (
 )
 from bot.rendering.standings_image import ROW_HEIGHT, WIDTH, standings_notes
 from storage.guild import GuildStore
+from tests.support.command_world import dump
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness
 from tests.support.motion_world import import_test_season, set_up
 from tests.support.rendering_season import CLUBS, generated_report, generated_season
@@ -49,11 +50,6 @@ def attached(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, bytes]
 
     monkeypatch.setattr(stub, "message_body", recording)
     yield seen
-
-
-async def _dump(bot: ArbiterBot) -> list[str]:
-    async with bot.database.read() as connection:
-        return [line async for line in connection.iterdump()]  # type: ignore[attr-defined]
 
 
 def _decode(data: bytes) -> Image.Image:
@@ -167,7 +163,7 @@ async def test_bad_options_are_one_line_and_write_nothing(
 ) -> None:
     hq = await set_up(harness)
     await import_test_season(bot.database, generated_season())
-    before = await _dump(bot)
+    before = dump(bot.database.path)
     for options, said in (
         ({"season": "Nope"}, "Nope"),
         ({"season": SEASON, "division": "Z"}, "No division"),
@@ -179,7 +175,7 @@ async def test_bad_options_are_one_line_and_write_nothing(
         "standings-pin", user=harness.member(), season=SEASON, division="P"
     )
     assert refused.reply.ephemeral and "league HQ" in (refused.reply.content or "")
-    assert await _dump(bot) == before
+    assert dump(bot.database.path) == before
 
 
 async def test_a_bad_season_for_an_image_or_crosstable_is_refused_privately_only(
@@ -246,14 +242,14 @@ async def test_promotion_shows_the_make_up_button_that_only_directors_may_use(
     reply = (await harness.command("season promotion", user=player, season=SEASON)).reply
     assert reply.buttons == ["Open the division make-up motion"]
     [button] = [c for row in reply.components for c in row["components"]]
-    before = await _dump(bot)
+    before = dump(bot.database.path)
     # The reply as Discord shows it, with its components (the button is a DynamicItem).
     payload = harness.click_payload(
         button["custom_id"], player, reply.message_id or 0, message=reply.data
     )
     clicked = await harness.run(payload)
     assert clicked.reply.ephemeral and "director" in (clicked.reply.content or "").lower()
-    assert await _dump(bot) == before
+    assert dump(bot.database.path) == before
 
 
 async def test_help_lists_the_new_commands_to_those_who_may_use_them(

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from storage.guild import GuildStore
-from tests.support.command_world import SPRING, World, copy_world, dump, league_bot, members
+from tests.support.command_world import SPRING, CommandWorld, copy_world, dump, league_bot, members
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
 
 
@@ -18,7 +18,7 @@ def _buttons(components: list[dict[str, object]]) -> dict[str, dict[str, object]
 
 
 async def test_previous_and_next_turn_the_pages_for_the_asker_only(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     async with league_bot(copy_world(world_file, tmp_path)) as (bot, harness, _):
         async with GuildStore(bot.database, DEFAULT_GUILD_ID).change(None, "t", "clubs") as uow:
@@ -47,7 +47,7 @@ async def test_previous_and_next_turn_the_pages_for_the_asker_only(
 
 
 async def test_the_schedule_preview_expires_on_its_own_and_stores_nothing(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """The view's timer (`loop.call_later(60, expire)`) is driven by calling `expire()`, as
     the timer would; a Confirm after the 60 s on the database clock is refused too."""
@@ -77,7 +77,7 @@ async def test_the_schedule_preview_expires_on_its_own_and_stores_nothing(
 
 
 async def test_help_lists_what_each_role_may_use(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     async with league_bot(copy_world(world_file, tmp_path)) as (_, harness, _clock):
         cast = members(harness)
@@ -99,7 +99,7 @@ async def test_help_lists_what_each_role_may_use(
 
 
 async def test_season_show_calendar_and_a_file_round_trip(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     async with league_bot(copy_world(world_file, tmp_path)) as (_bot, harness, _):
         hq = members(harness)["HQ"]

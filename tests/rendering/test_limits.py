@@ -17,7 +17,7 @@ from bot.rendering.standings_embeds import standings_embeds
 from storage.clubs import name_key
 from storage.guild_settings import GuildSettings
 from storage.outbox import OutboxMessage
-from tests.support.command_world import World, copy_world, league_bot, members
+from tests.support.command_world import CommandWorld, copy_world, league_bot, members
 
 STARS = "*" * 100
 UNDERSCORES = "_" * 100
@@ -67,7 +67,7 @@ def _rename(path: Path, renames: dict[str, str]) -> None:
 
 
 async def test_match_show_with_two_long_markdown_names_fits_a_title(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """Two clubs named with 100 markdown characters each (200 once escaped): /match show's
     title stays within Discord's 256 (a longer one fails the whole reply), both names cut

@@ -8,6 +8,7 @@ the jobs; `ARBITER_SEED` picks the kill points."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import sys
@@ -34,9 +35,13 @@ ROUNDS = 200 if SOAK else 20
 STEP_TIMEOUT = 30.0  # seconds for one progress line; a hung child fails the test
 
 
+BOT = {"id": "4242", "username": "Arbiter", "discriminator": "0", "avatar": None, "bot": True}
+
+
 @dataclass
 class Boundary:
-    """The far side of the wire: Discord (messages, deduplicated by nonce) and chess.com."""
+    """The far side of the wire: Discord's REST API (log-in, and messages deduplicated by
+    nonce) and chess.com."""
 
     messages: dict[str, dict[str, Any]] = field(default_factory=dict)  # nonce → message
     posts: int = 0
@@ -48,19 +53,70 @@ class Boundary:
         nonce = body["nonce"]
         assert body.get("enforce_nonce") is True, body
         if nonce not in self.messages:  # Discord: a known nonce returns the message it made
-            self.messages[nonce] = {"id": str(500_000 + len(self.messages)), **body}
-        return web.json_response(self.messages[nonce])
+            self.messages[nonce] = {
+                "id": str(500_000 + len(self.messages)),
+                "channel_id": request.match_info["channel"],
+                **body,
+            }
+        return _json(_message_payload(self.messages[nonce]))
+
+    async def me(self, request: web.Request) -> web.Response:
+        return _json(BOT)
+
+    async def application(self, request: web.Request) -> web.Response:
+        return _json(
+            {
+                "id": BOT["id"],
+                "name": "Arbiter",
+                "description": "",
+                "icon": None,
+                "bot_public": False,
+                "bot_require_code_grant": False,
+                "owner": BOT,
+                "verify_key": "0" * 64,
+                "flags": 0,
+            }
+        )
 
     async def club(self, request: web.Request) -> web.Response:
         self.reads += 1
         return web.json_response({"club": request.match_info["name"], "members_count": 42})
 
 
+def _json(data: dict[str, Any]) -> web.Response:
+    """A JSON answer as Discord sends it: content type exactly `application/json` (discord.py
+    reads a body as JSON only then)."""
+    return web.Response(body=json.dumps(data).encode(), content_type="application/json")
+
+
+def _message_payload(sent: dict[str, Any]) -> dict[str, Any]:
+    """A message the bot posted, as Discord returns it."""
+    return {
+        "id": sent["id"],
+        "channel_id": sent["channel_id"],
+        "author": BOT,
+        "content": sent.get("content") or "",
+        "timestamp": "2030-01-01T12:00:00+00:00",
+        "edited_timestamp": None,
+        "tts": False,
+        "mention_everyone": False,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": [],
+        "embeds": sent.get("embeds") or [],
+        "pinned": False,
+        "type": 0,
+        "nonce": sent["nonce"],
+    }
+
+
 @pytest.fixture
 async def boundary() -> AsyncIterator[tuple[Boundary, str]]:
     recorder = Boundary()
     app = web.Application()
-    app.router.add_post("/messages", recorder.post)
+    app.router.add_post("/api/v10/channels/{channel}/messages", recorder.post)
+    app.router.add_get("/api/v10/users/@me", recorder.me)
+    app.router.add_get("/api/v10/oauth2/applications/@me", recorder.application)
     app.router.add_get("/club/{name}", recorder.club)
     runner = web.AppRunner(app)
     await runner.setup()
@@ -175,7 +231,7 @@ async def test_every_job_runs_exactly_once_when_killed_at_random_points(
                 assert message.content.startswith(f"job {entry.details['fact']['job']} ")
                 sent = recorder.messages[message.nonce]
                 assert int(sent["id"]) == message.message_id
-                assert sent["content"] == message.content and sent["channel_id"] == CHANNEL
+                assert sent["content"] == message.content and sent["channel_id"] == str(CHANNEL)
                 outbox_ids.append(message.id)
     await database.close()
 

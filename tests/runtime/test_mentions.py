@@ -22,7 +22,7 @@ from core.league.standings import division_standings
 from storage.clubs import name_key
 from tests.support.automation_world import ANNOUNCEMENTS, CLUBS, ROMANIA_CHANNEL, T0, build_world
 from tests.support.chesscom_fake import FakeChessCom
-from tests.support.command_world import PENDING, World, copy_world, league_bot, members
+from tests.support.command_world import PENDING, CommandWorld, copy_world, league_bot, members
 from tests.support.discord_harness import Post
 
 NO_PINGS = {"parse": []}
@@ -83,7 +83,7 @@ def test_a_backtick_name_cannot_break_out_of_the_standings_code_block() -> None:
 
 
 async def test_a_hostile_reject_reason_pings_nobody_and_shows_as_typed(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """A reason with a user mention, markdown and @everyone: the reply and the announcement
     ping nobody (allowed_mentions parse empty, no users) and show the text escaped."""
@@ -115,7 +115,7 @@ def _rename(path: Path, old: str, new: str) -> None:
 
 
 async def test_a_markdown_club_name_shows_literally_in_info_standings_and_announcements(
-    world_file: tuple[Path, World], tmp_path: Path
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """A club named `**Bold** [x](http://e.com)`: /club info, the /standings embed and the
     reschedule announcement show the name escaped, never as bold or a masked link; our own

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.app.arbiter import ArbiterBot
+from bot.rendering.motions import vote_buttons
 from bot.runtime.clock import VirtualClock
 from bot.runtime.outbox import OutboxSender, backoff
 from storage.guild import GuildStore
@@ -29,7 +30,7 @@ async def sender(bot: ArbiterBot, harness: DiscordHarness, clock: VirtualClock) 
     background sender is stopped so it does not race the test."""
     assert bot.outbox is not None
     await bot.outbox.stop()
-    return OutboxSender(bot.database, bot.http, clock=clock)
+    return OutboxSender(bot.database, bot, clock=clock)
 
 
 async def _post(bot: ArbiterBot, channel_id: int, content: str, **options: object) -> OutboxMessage:
@@ -113,7 +114,7 @@ async def test_a_restart_between_accepted_and_marked_sent_does_not_send_twice(
     assert [p.content for p in harness.posts] == ["only once"]
     assert (await _stored(bot, message)).status == "pending"
 
-    restarted = OutboxSender(bot.database, bot.http)
+    restarted = OutboxSender(bot.database, bot)
     [delivered] = await restarted.deliver_due()
     assert delivered.id == message.id
     assert [p.content for p in harness.posts] == ["only once"]  # Discord matched the nonce
@@ -169,3 +170,26 @@ async def test_the_bot_wakes_its_sender_when_a_unit_of_work_that_posted_commits(
     await bot.outbox.drained()
     assert [p.content for p in harness.posts] == ["woken"]
     assert (await _stored(bot, message)).status == "sent"
+
+
+async def test_component_rows_are_sent_as_stored_and_no_view_is_kept_for_them(
+    bot: ArbiterBot, harness: DiscordHarness, sender: OutboxSender
+) -> None:
+    """Buttons travel through discord.py's public `send(view=…)`: Discord gets exactly the
+    stored rows, and the bot keeps no per-message view (the persistent dynamic items answer
+    the clicks); a row that is not buttons is refused for good, not retried."""
+    channel = harness.channel("announcements")
+    rows = vote_buttons(7)
+    kept = list(bot.persistent_views)
+    message = await _post(bot, channel, "Motion 7", components=rows)
+    odd = await _post(bot, channel, "a menu", components=[{"type": 1, "components": [{"type": 3}]}])
+    assert [m.id for m in await sender.deliver_due()] == [message.id]
+    [post] = harness.posts
+    assert post.payload["components"] == rows
+    assert list(bot.persistent_views) == kept
+    refused = await _stored(bot, odd)
+    assert refused.status == "failed" and "not a button" in (refused.error or "")
+    edit = await _post(bot, channel, "Motion 7 closed", edit_of=post.message_id)
+    await sender.deliver_due()
+    assert harness.sent[post.message_id].payload["components"] == rows  # an edit keeps them
+    assert (await _stored(bot, edit)).status == "sent"

@@ -13,10 +13,10 @@ from bot.app.config import Config
 from bot.runtime.clock import VirtualClock
 from bot.runtime.scheduler import REFILL, JobRegistry, Recovery, Scheduler, job_id
 from storage.database import Database
-from storage.guild import GuildStore, UnitOfWork
+from storage.guild import GuildStore, UnitOfWork, on_commit
 from storage.jobs import Job, pending_jobs
+from tests.support.scheduling import GUILD, schedule_job
 
-GUILD = 42
 START = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 
 
@@ -48,7 +48,7 @@ def _scheduler(database: Database, clock: VirtualClock, **handlers: Recorder) ->
     for kind, handler in handlers.items():
         registry.register(kind, handler)
     scheduler = Scheduler(database, registry, timer=clock)
-    database.on_commit(scheduler.on_commit)
+    on_commit(database, scheduler.on_commit)
     return scheduler
 
 
@@ -57,13 +57,6 @@ async def _status(database: Database, job: Job) -> str:
         stored = await view.jobs.get(job.id)
     assert stored is not None
     return stored.status
-
-
-async def _schedule(
-    database: Database, kind: str, due_at: datetime, payload: dict | None = None, subject: str = "s"
-) -> Job:
-    async with GuildStore(database, GUILD).change(None, "job.create", subject) as uow:
-        return await uow.jobs.schedule(kind, subject, due_at, payload)
 
 
 async def _actions(database: Database) -> list[str]:
@@ -121,7 +114,7 @@ async def test_a_job_fires_at_its_due_time_once_the_unit_of_work_committed(
             await uow.jobs.schedule("reminder", "club:x", due)
             raise RuntimeError("rolled back")
     assert clock.due() == []  # the scheduler never heard of the rolled-back job
-    job = await _schedule(database, "reminder", due, subject="club:x")
+    job = await schedule_job(database, "reminder", "club:x", due)
     assert clock.due() == [(due, job_id(job.id))]
 
     await clock.advance_to(due - timedelta(seconds=1))
@@ -140,9 +133,9 @@ async def test_a_moved_job_fires_once_at_its_new_time_and_a_cancelled_one_never(
     database = await _open(tmp_path / "a.db", clock)
     recorder = Recorder(clock)
     _scheduler(database, clock, deadline=recorder)
-    first = await _schedule(database, "deadline", START + timedelta(hours=1), subject="match:1")
-    moved = await _schedule(database, "deadline", START + timedelta(hours=5), subject="match:1")
-    doomed = await _schedule(database, "deadline", START + timedelta(hours=2), subject="match:2")
+    first = await schedule_job(database, "deadline", "match:1", START + timedelta(hours=1))
+    moved = await schedule_job(database, "deadline", "match:1", START + timedelta(hours=5))
+    doomed = await schedule_job(database, "deadline", "match:2", START + timedelta(hours=2))
     async with GuildStore(database, GUILD).change(1, "job.cancel", "match:2") as uow:
         assert await uow.jobs.cancel("deadline", "match:2")
 
@@ -162,10 +155,10 @@ async def test_restart_rebuilds_pending_jobs_and_runs_those_missed_once_in_due_o
     clock = VirtualClock(START)
     first_db = await _open(path, clock)
     # Stored in an order other than their due order; the bot then goes down.
-    late = await _schedule(first_db, "deadline", START + timedelta(hours=3), {"n": 3}, "m:3")
-    early = await _schedule(first_db, "deadline", START + timedelta(hours=1), {"n": 1}, "m:1")
-    middle = await _schedule(first_db, "deadline", START + timedelta(hours=2), {"n": 2}, "m:2")
-    future = await _schedule(first_db, "deadline", START + timedelta(days=2), {"n": 4}, "m:4")
+    late = await schedule_job(first_db, "deadline", "m:3", START + timedelta(hours=3), {"n": 3})
+    early = await schedule_job(first_db, "deadline", "m:1", START + timedelta(hours=1), {"n": 1})
+    middle = await schedule_job(first_db, "deadline", "m:2", START + timedelta(hours=2), {"n": 2})
+    future = await schedule_job(first_db, "deadline", "m:4", START + timedelta(days=2), {"n": 4})
     await first_db.close()
 
     restarted = VirtualClock(START + timedelta(days=1))  # down for a day
@@ -191,7 +184,7 @@ async def test_real_scheduler_keeps_late_jobs_and_works_in_utc(database: Databas
     # The APScheduler behind the running bot: its defaults (grace 1 s) would drop a job that
     # falls due while busy. Checked on its configuration; nothing waits.
     due = datetime.now(UTC).replace(microsecond=0) + timedelta(hours=1)
-    job = await _schedule(database, "reminder", due, {"match": "m1"})
+    job = await schedule_job(database, "reminder", "s", due, {"match": "m1"})
     scheduler = Scheduler(database, JobRegistry())
     scheduler.start()
     try:
@@ -212,7 +205,7 @@ async def test_a_job_runs_once_however_often_it_fires(tmp_path: Path) -> None:
     recorder = Recorder(clock)
     scheduler = _scheduler(database, clock, deadline=recorder)
     twin = _scheduler(database, clock, deadline=recorder)  # a second firing of the same row
-    job = await _schedule(database, "deadline", START)
+    job = await schedule_job(database, "deadline", "s", START)
     assert await scheduler.run(job)
     assert not await twin.run(job)
     assert not await scheduler.run(job)
@@ -222,7 +215,7 @@ async def test_a_job_runs_once_however_often_it_fires(tmp_path: Path) -> None:
 
 
 async def test_failing_job_is_marked_failed_and_not_retried(database: Database) -> None:
-    job = await _schedule(database, "fragile", datetime.now(UTC))
+    job = await schedule_job(database, "fragile", "s", datetime.now(UTC))
     registry = JobRegistry()
     recorder = Recorder(fail=True)
     registry.register("fragile", recorder)
@@ -238,7 +231,7 @@ async def test_failing_job_is_marked_failed_and_not_retried(database: Database) 
 
 
 async def test_unknown_kind_stays_pending(database: Database) -> None:
-    job = await _schedule(database, "later-feature", datetime.now(UTC))
+    job = await schedule_job(database, "later-feature", "s", datetime.now(UTC))
     scheduler = Scheduler(database, JobRegistry())
     assert not await scheduler.run(job)
     assert await _status(database, job) == "pending"
@@ -254,7 +247,7 @@ def test_registry_refuses_a_second_handler_for_a_kind() -> None:
 async def test_bot_setup_hook_runs_overdue_jobs_and_follows_new_ones(config: Config) -> None:
     database = await Database.open(config.database.path)
     await database.migrate()
-    job = await _schedule(database, "deadline", datetime.now(UTC) - timedelta(minutes=5))
+    job = await schedule_job(database, "deadline", "s", datetime.now(UTC) - timedelta(minutes=5))
     await database.close()
 
     bot = ArbiterBot(config)
@@ -267,7 +260,9 @@ async def test_bot_setup_hook_runs_overdue_jobs_and_follows_new_ones(config: Con
         assert aps.running and str(aps.timezone) == "UTC"
         assert {"cogs.setup", "cogs.help"} <= set(bot.extensions)
         assert recorder.runs == [job.id]  # run during start-up, before it connects
-        later = await _schedule(bot.database, "deadline", datetime.now(UTC) + timedelta(days=1))
+        later = await schedule_job(
+            bot.database, "deadline", "s", datetime.now(UTC) + timedelta(days=1)
+        )
         assert aps.get_job(job_id(later.id)) is not None  # heard of it on commit
     reopened = await Database.open(config.database.path)
     assert await _status(reopened, job) == "done"
@@ -278,7 +273,7 @@ async def test_run_interrupted_by_a_crash_runs_again_at_the_next_start(tmp_path:
     path = tmp_path / "arbiter.db"
     clock = VirtualClock(START)
     crashed_db = await _open(path, clock)
-    job = await _schedule(crashed_db, "deadline", START)
+    job = await schedule_job(crashed_db, "deadline", "s", START)
     # The first process claimed the job, then died before recording its end.
     async with GuildStore(crashed_db, GUILD).change(None, "job.run", "s") as uow:
         assert await uow.jobs.claim(job.id)
@@ -307,10 +302,10 @@ async def test_interrupted_run_superseded_by_a_pending_job_of_its_key_is_not_rer
     # it would break the one-pending-job-per-key rule, so it is cancelled as superseded.
     clock = VirtualClock(START)
     database = await _open(tmp_path / "a.db", clock)
-    job = await _schedule(database, "reminder", START, subject="club:x")
+    job = await schedule_job(database, "reminder", "club:x", START)
     async with GuildStore(database, GUILD).change(None, "job.run", "s") as uow:
         assert await uow.jobs.claim(job.id)
-    successor = await _schedule(database, "reminder", START + timedelta(days=7), subject="club:x")
+    successor = await schedule_job(database, "reminder", "club:x", START + timedelta(days=7))
     recorder = Recorder(clock)
     scheduler = _scheduler(database, clock, reminder=recorder)
     assert await scheduler.recover() == Recovery((), (), 0)
@@ -324,7 +319,7 @@ async def test_timezone_naive_due_time_is_refused_and_nothing_is_stored(
     database: Database,
 ) -> None:
     with pytest.raises(ValueError, match="timezone-aware"):
-        await _schedule(database, "reminder", datetime(2030, 1, 1, 12, 0))
+        await schedule_job(database, "reminder", "s", datetime(2030, 1, 1, 12, 0))
     assert await pending_jobs(database) == []
     assert await _actions(database) == []
 
@@ -345,12 +340,12 @@ async def test_a_job_family_runs_every_kind_of_its_prefix_with_one_handler(tmp_p
     with pytest.raises(ValueError, match="already has a handler"):
         registry.register_family("remind.", Recorder())
     scheduler = Scheduler(database, registry, timer=clock)
-    database.on_commit(scheduler.on_commit)
-    later = await _schedule(database, "remind.48h", START + timedelta(hours=2))
-    sooner = await _schedule(database, "remind.72h", START + timedelta(hours=1))
-    mine = await _schedule(database, "remind.own", START + timedelta(hours=1))
-    bare = await _schedule(database, "remind.", START + timedelta(hours=1))
-    other = await _schedule(database, "reminder.48h", START + timedelta(hours=1))
+    on_commit(database, scheduler.on_commit)
+    later = await schedule_job(database, "remind.48h", "s", START + timedelta(hours=2))
+    sooner = await schedule_job(database, "remind.72h", "s", START + timedelta(hours=1))
+    mine = await schedule_job(database, "remind.own", "s", START + timedelta(hours=1))
+    bare = await schedule_job(database, "remind.", "s", START + timedelta(hours=1))
+    other = await schedule_job(database, "reminder.48h", "s", START + timedelta(hours=1))
     await scheduler.rebuild()
     await clock.advance_to(START + timedelta(hours=3))
     assert family.runs == [sooner.id, later.id]

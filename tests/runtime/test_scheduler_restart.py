@@ -14,10 +14,10 @@ from bot.app.config import Config
 from bot.runtime.clock import VirtualClock
 from bot.runtime.scheduler import REFILL, JobRegistry, Recovery, RetryLater, Scheduler, job_id
 from storage.database import Database
-from storage.guild import GuildStore, UnitOfWork
+from storage.guild import GuildStore, UnitOfWork, on_commit
 from storage.jobs import Job
+from tests.support.scheduling import GUILD, schedule_job
 
-GUILD = 42
 T = datetime(2030, 3, 1, 18, 0, tzinfo=UTC)
 
 
@@ -46,13 +46,8 @@ async def _start(path: Path, clock: VirtualClock, league: League) -> tuple[Datab
     database = await Database.open(path, clock=clock)
     await database.migrate()
     scheduler = Scheduler(database, league.registry(), timer=clock)
-    database.on_commit(scheduler.on_commit)
+    on_commit(database, scheduler.on_commit)
     return database, scheduler
-
-
-async def _schedule(database: Database, kind: str, subject: str, due_at: datetime) -> Job:
-    async with GuildStore(database, GUILD).change(None, "season.schedule", subject) as uow:
-        return await uow.jobs.schedule(kind, subject, due_at)
 
 
 async def _outbox(database: Database) -> list[str]:
@@ -70,9 +65,9 @@ async def test_jobs_missed_while_down_run_once_at_start_up_in_due_order_across_r
     await scheduler.recover()
     for n, subject in enumerate(("match:1", "match:2")):
         shift = timedelta(minutes=n)  # match:2's jobs a minute after match:1's
-        await _schedule(database, "snapshot", subject, T + timedelta(days=7) + shift)
-        await _schedule(database, "deadline", subject, T + timedelta(days=2) + shift)
-        await _schedule(database, "reminder", subject, T + timedelta(days=1) + shift)
+        await schedule_job(database, "snapshot", subject, T + timedelta(days=7) + shift)
+        await schedule_job(database, "deadline", subject, T + timedelta(days=2) + shift)
+        await schedule_job(database, "reminder", subject, T + timedelta(days=1) + shift)
     await clock.advance(timedelta(hours=12))
     assert league.runs == []
     await database.close()  # down from T + 12 h to T + 3 d
@@ -114,8 +109,8 @@ async def test_a_new_bot_object_on_the_same_file_runs_missed_jobs_once_in_due_or
     database = await Database.open(config.database.path)
     await database.migrate()
     now = datetime.now(UTC).replace(microsecond=0)
-    snapshot = await _schedule(database, "snapshot", "match:9", now - timedelta(hours=1))
-    deadline = await _schedule(database, "deadline", "match:9", now - timedelta(days=5))
+    snapshot = await schedule_job(database, "snapshot", "match:9", now - timedelta(hours=1))
+    deadline = await schedule_job(database, "deadline", "match:9", now - timedelta(days=5))
     await database.close()
 
     league = League()
@@ -143,9 +138,9 @@ async def test_jobs_beyond_the_horizon_are_loaded_when_due_and_run_once(tmp_path
     clock = VirtualClock(T)
     stored = await Database.open(tmp_path / "a.db", clock=clock)  # written before the start
     await stored.migrate()
-    soon = await _schedule(stored, "reminder", "match:1", T + timedelta(hours=1))
-    later = await _schedule(stored, "deadline", "match:2", T + timedelta(days=2))
-    await _schedule(stored, "snapshot", "match:3", T + timedelta(days=30))
+    soon = await schedule_job(stored, "reminder", "match:1", T + timedelta(hours=1))
+    later = await schedule_job(stored, "deadline", "match:2", T + timedelta(days=2))
+    await schedule_job(stored, "snapshot", "match:3", T + timedelta(days=30))
     await stored.close()
     database, scheduler = await _start(tmp_path / "a.db", clock, league)
     assert (await scheduler.recover()).scheduled == 1
@@ -153,11 +148,11 @@ async def test_jobs_beyond_the_horizon_are_loaded_when_due_and_run_once(tmp_path
 
     # Committed while running: beyond the horizon it waits for the refill; moved inside the
     # horizon it goes on the timer; moved out again it leaves it.
-    moved = await _schedule(database, "reminder", "match:4", T + timedelta(days=10))
+    moved = await schedule_job(database, "reminder", "match:4", T + timedelta(days=10))
     assert job_id(moved.id) not in {key for _, key in clock.due()}
-    await _schedule(database, "reminder", "match:4", T + timedelta(hours=5))
+    await schedule_job(database, "reminder", "match:4", T + timedelta(hours=5))
     assert (T + timedelta(hours=5), job_id(moved.id)) in clock.due()
-    await _schedule(database, "reminder", "match:4", T + timedelta(days=20))
+    await schedule_job(database, "reminder", "match:4", T + timedelta(days=20))
     assert job_id(moved.id) not in {key for _, key in clock.due()}
     assert len(clock.due()) <= 2
 
@@ -190,8 +185,8 @@ async def test_a_failing_handler_leaves_nothing_and_the_job_is_failed(tmp_path: 
     registry.register("deadline", broken)
     registry.register("reminder", nothing_to_do)
     scheduler = Scheduler(database, registry, timer=clock)
-    job = await _schedule(database, "deadline", "match:1", T)
-    quiet = await _schedule(database, "reminder", "match:1", T)
+    job = await schedule_job(database, "deadline", "match:1", T)
+    quiet = await schedule_job(database, "reminder", "match:1", T)
     assert (await scheduler.recover()).ran == (job.id, quiet.id)
     async with GuildStore(database, GUILD).read() as view:
         jobs = await view.jobs.of_subject("match:1")
@@ -229,8 +224,8 @@ async def test_retry_later_moves_the_job_and_keeps_nothing_of_the_failed_try(
     registry = JobRegistry()
     registry.register_fetching("poll", fetch, apply)
     scheduler = Scheduler(database, registry, timer=clock)
-    database.on_commit(scheduler.on_commit)
-    job = await _schedule(database, "poll", "match:1", T + timedelta(hours=1))
+    on_commit(database, scheduler.on_commit)
+    job = await schedule_job(database, "poll", "match:1", T + timedelta(hours=1))
     await scheduler.recover()
     await clock.advance(timedelta(hours=1, minutes=59))
     assert fetched == [T + timedelta(hours=1), T + timedelta(hours=1, minutes=30)]
@@ -250,8 +245,8 @@ async def test_a_stale_firing_of_a_moved_job_does_not_run_it_early(tmp_path: Pat
     clock = VirtualClock(T)
     league = League()
     database, scheduler = await _start(tmp_path / "a.db", clock, league)
-    job = await _schedule(database, "deadline", "match:1", T)
-    await _schedule(database, "deadline", "match:1", T + timedelta(days=3))  # rescheduled
+    job = await schedule_job(database, "deadline", "match:1", T)
+    await schedule_job(database, "deadline", "match:1", T + timedelta(days=3))  # rescheduled
     assert not await scheduler.run(job)  # a firing already queued for the old time
     assert league.runs == []
     with pytest.raises(ValueError, match="positive"):

@@ -12,16 +12,11 @@ from pathlib import Path
 from bot.runtime.clock import VirtualClock
 from bot.runtime.scheduler import JobRegistry, Scheduler
 from storage.database import Database
-from storage.guild import GuildStore, UnitOfWork
+from storage.guild import GuildStore, UnitOfWork, on_commit
 from storage.jobs import Job
+from tests.support.scheduling import GUILD, schedule_job
 
-GUILD = 42
 START = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
-
-
-async def _schedule(database: Database, kind: str, subject: str, due_at: datetime) -> Job:
-    async with GuildStore(database, GUILD).change(None, "job.create", subject) as uow:
-        return await uow.jobs.schedule(kind, subject, due_at)
 
 
 class Gated:
@@ -64,9 +59,9 @@ async def test_jobs_of_one_match_wait_for_each_other_and_run_in_due_order(
     for kind in ("deadline", "snapshot"):
         registry.register_fetching(kind, gated.fetch, gated.apply)
     scheduler = Scheduler(database, registry, timer=clock)
-    deadline = await _schedule(database, "deadline", "match:1", START - timedelta(hours=2))
-    snapshot = await _schedule(database, "snapshot", "match:1", START - timedelta(hours=1))
-    other = await _schedule(database, "snapshot", "match:2", START - timedelta(hours=3))
+    deadline = await schedule_job(database, "deadline", "match:1", START - timedelta(hours=2))
+    snapshot = await schedule_job(database, "snapshot", "match:1", START - timedelta(hours=1))
+    other = await schedule_job(database, "snapshot", "match:2", START - timedelta(hours=3))
 
     firings = [
         asyncio.create_task(scheduler.run(snapshot)),  # fires first, due last
@@ -137,11 +132,11 @@ async def test_real_scheduler_never_interleaves_a_subject_and_keeps_due_order(
     for kind in kinds:
         registry.register_fetching(kind, fetch, apply)
     scheduler = Scheduler(database, registry)
-    database.on_commit(scheduler.on_commit)
+    on_commit(database, scheduler.on_commit)
     for match in range(8):
         # Stored in reverse due order, so ids and APScheduler's order disagree with due order.
         for k, kind in reversed(list(enumerate(kinds))):
-            await _schedule(database, kind, f"match:{match}", now - timedelta(hours=10 - k))
+            await schedule_job(database, kind, f"match:{match}", now - timedelta(hours=10 - k))
             expected += 1
     scheduler.start()
     try:

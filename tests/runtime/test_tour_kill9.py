@@ -52,27 +52,74 @@ STEP_TIMEOUT = 30.0  # seconds for one progress line; a hung child fails the tes
 ORDER = player_names(8)
 
 
+BOT = {"id": "4243", "username": "Arbiter", "discriminator": "0", "avatar": None, "bot": True}
+APPLICATION = {
+    "id": BOT["id"],
+    "name": "Arbiter",
+    "description": "",
+    "icon": None,
+    "bot_public": False,
+    "bot_require_code_grant": False,
+    "owner": BOT,
+    "verify_key": "0" * 64,
+    "flags": 0,
+}
+
+
 class Recorder(http.server.BaseHTTPRequestHandler):
-    """Discord's side: a message per nonce (a repeated nonce returns the message it made)."""
+    """Discord's REST API as the sender uses it: log-in, and a message per nonce (a repeated
+    nonce returns the message it made)."""
 
     messages: ClassVar[dict[str, dict[str, Any]]] = {}
     posts: ClassVar[int] = 0
     lock: ClassVar[threading.Lock] = threading.Lock()
 
+    def do_GET(self) -> None:
+        if self.path.endswith("/users/@me"):
+            self._json(BOT)
+        elif self.path.endswith("/oauth2/applications/@me"):
+            self._json(APPLICATION)
+        else:
+            self.send_error(404)
+
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        channel = self.path.split("/channels/")[1].split("/")[0]
         with self.lock:
             Recorder.posts += 1
             nonce = body["nonce"]
             assert body.get("enforce_nonce") is True, body
             if nonce not in self.messages:
                 self.messages[nonce] = {"id": str(700_000 + len(self.messages)), **body}
-            data = json.dumps(self.messages[nonce]).encode()
+            sent = self.messages[nonce]
+        self._json(
+            {
+                "id": sent["id"],
+                "channel_id": channel,
+                "author": BOT,
+                "content": sent.get("content") or "",
+                "timestamp": "2030-01-01T12:00:00+00:00",
+                "edited_timestamp": None,
+                "tts": False,
+                "mention_everyone": False,
+                "mentions": [],
+                "mention_roles": [],
+                "attachments": [],
+                "embeds": sent.get("embeds") or [],
+                "pinned": False,
+                "type": 0,
+                "nonce": nonce,
+            }
+        )
+
+    def _json(self, data: dict[str, Any]) -> None:
+        """A JSON answer as Discord sends it (content type exactly `application/json`)."""
+        body = json.dumps(data).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(data)
+        self.wfile.write(body)
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet."""

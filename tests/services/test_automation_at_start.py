@@ -24,7 +24,7 @@ from tests.support.automation_world import (
     CLUBS,
     GUILD,
     T0,
-    World,
+    AutomationWorld,
     admin,
     build_world,
     outbox,
@@ -35,7 +35,7 @@ from tests.support.chesscom_fake import FakeChessCom
 FEW = 3  # players each club fields (a board counts for both clubs)
 
 
-class QuickWorld(World):
+class QuickWorld(AutomationWorld):
     """The world with a chess.com client that gives up after 0.3 s (a hung request times out)."""
 
     def config(self) -> Config:
@@ -50,7 +50,7 @@ class QuickWorld(World):
 
 
 @pytest.fixture
-async def world(tmp_path: Path, fake: FakeChessCom) -> World:
+async def world(tmp_path: Path, fake: FakeChessCom) -> AutomationWorld:
     built = await build_world(tmp_path / "arbiter.db", fake)
     return QuickWorld(built.path, fake, built.clubs, built.season)
 
@@ -66,7 +66,7 @@ def _profile(name: str, members: int, average: float) -> dict[str, Any]:
     }
 
 
-async def _accepted_romania_usa(world: World) -> MatchRecord:
+async def _accepted_romania_usa(world: AutomationWorld) -> MatchRecord:
     """Team Romania vs Team USA - Southwest, challenge 12803 issued and accepted in time."""
     async with world.bot(VirtualClock(T0)) as bot:
         m = await world.match(bot.database, "Team Romania", "Team USA - Southwest")
@@ -78,7 +78,7 @@ async def _accepted_romania_usa(world: World) -> MatchRecord:
     return m
 
 
-async def _season_report(database: Database, world: World, now: dt.datetime) -> Any:
+async def _season_report(database: Database, world: AutomationWorld, now: dt.datetime) -> Any:
     async with GuildStore(database, GUILD).read() as view:
         record = await view.seasons.get(world.season)
         assert record is not None
@@ -89,7 +89,7 @@ async def _season_report(database: Database, world: World, now: dt.datetime) -> 
 
 
 async def test_a_snapshot_taken_late_is_stored_as_observed_and_its_forfeits_announced_once(
-    world: World, fake: FakeChessCom, fixtures_dir: Path
+    world: AutomationWorld, fake: FakeChessCom, fixtures_dir: Path
 ) -> None:
     """CL-5, CL-6, CL-20, CL-FF: the bot is down over the start of a match accepted in time;
     at the restart three hours later the snapshot reads Team Romania with 450 members (CL-5)
@@ -142,7 +142,7 @@ async def test_a_snapshot_taken_late_is_stored_as_observed_and_its_forfeits_anno
 
 
 async def test_a_chesscom_timeout_at_the_start_retries_later_and_stores_nothing_meanwhile(
-    world: World, fake: FakeChessCom, fixtures_dir: Path
+    world: AutomationWorld, fake: FakeChessCom, fixtures_dir: Path
 ) -> None:
     """CL-5, CL-6, CL-20: at the start chess.com does not answer for Team Romania's profile
     (a timeout, not a 5xx): nothing is stored, nothing announced, no forfeit, and the job is

@@ -25,7 +25,7 @@ from tests.support.automation_world import (
     GUILD,
     ROMANIA_CHANNEL,
     T0,
-    World,
+    AutomationWorld,
     admin,
     build_world,
     outbox,
@@ -37,7 +37,7 @@ NOTICE = 120
 
 
 @pytest.fixture
-async def world(tmp_path: Path, fake: FakeChessCom) -> World:
+async def world(tmp_path: Path, fake: FakeChessCom) -> AutomationWorld:
     return await build_world(tmp_path / "arbiter.db", fake)
 
 
@@ -46,7 +46,7 @@ def _about(rows: list[tuple[int, str]], *words: str) -> list[tuple[int, str]]:
 
 
 async def test_cl15_reminders_fire_once_and_not_when_the_challenge_was_accepted(
-    world: World,
+    world: AutomationWorld,
 ) -> None:
     """CL-15: at deadline − 48 h both clubs of a match without a challenge are reminded (their
     admins mentioned, in each club's channel, with the deadline as a Discord timestamp and the
@@ -94,7 +94,9 @@ async def test_cl15_reminders_fire_once_and_not_when_the_challenge_was_accepted(
     assert len(sent) == 5 and len(set(sent)) == 5
 
 
-async def test_a_deadline_missed_while_down_is_judged_once_at_start_up(world: World) -> None:
+async def test_a_deadline_missed_while_down_is_judged_once_at_start_up(
+    world: AutomationWorld,
+) -> None:
     """CL-15: the bot is down over the first round's deadline; at start-up the deadline is
     judged once per match (no challenge → both clubs forfeit), with no late reminders, and a
     second start-up judges nothing again. The forfeits are derived, not stored."""
@@ -118,7 +120,7 @@ async def test_a_deadline_missed_while_down_is_judged_once_at_start_up(world: Wo
     assert len([s for s in world.sends if "Challenge deadline" in s[1]]) == 2
 
 
-async def test_a_reschedule_moves_every_job_of_the_match(world: World) -> None:
+async def test_a_reschedule_moves_every_job_of_the_match(world: AutomationWorld) -> None:
     """CL-13, CL-15: a director moves a match a week later: its reminders, deadline, at-start
     and poll jobs move with it; the old deadline passes without a judgement, the new one
     judges it."""
@@ -151,7 +153,7 @@ async def test_a_reschedule_moves_every_job_of_the_match(world: World) -> None:
 
 
 async def test_three_late_challenges_disqualify_a_club_and_its_matches_stop_counting(
-    world: World,
+    world: AutomationWorld,
 ) -> None:
     """CL-15, CL-DQ: in each of Club D's three matches its opponent issues the challenge and
     D never accepts; the other match of each round is accepted in time. At the third deadline
@@ -196,7 +198,7 @@ async def test_three_late_challenges_disqualify_a_club_and_its_matches_stop_coun
 
 
 async def test_a_chesscom_5xx_while_polling_is_retried_later_and_loses_nothing(
-    world: World, fake: FakeChessCom, fixtures_dir: Path
+    world: AutomationWorld, fake: FakeChessCom, fixtures_dir: Path
 ) -> None:
     """The match is accepted in time and linked to chess.com match 12803. At the start the
     snapshot is stored (observed then, not late); polls read the running match; a 503 delays
@@ -246,7 +248,7 @@ async def test_a_chesscom_5xx_while_polling_is_retried_later_and_loses_nothing(
 
 
 async def test_a_restart_after_both_reminders_fell_due_posts_only_the_last(
-    world: World,
+    world: AutomationWorld,
 ) -> None:
     """CL-15: the bot is down over the − 48 h and − 12 h reminders and starts 6 h before the
     deadline: only the − 12 h reminder speaks (one per club still to act), not both; a bot

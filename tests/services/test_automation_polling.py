@@ -21,7 +21,7 @@ from bot.runtime.clock import VirtualClock
 from core.league import league_report
 from core.league.season import SeasonRules
 from storage.guild import GuildStore
-from tests.support.automation_world import GUILD, T0, World, build_world, outbox
+from tests.support.automation_world import GUILD, T0, AutomationWorld, build_world, outbox
 from tests.support.chesscom_fake import FakeChessCom
 
 NOTICE = 120
@@ -31,7 +31,7 @@ OTHER = 777  # Team Romania against Club C: not this fixture's opponent
 
 
 @pytest.fixture
-async def world(tmp_path: Path, fake: FakeChessCom) -> World:
+async def world(tmp_path: Path, fake: FakeChessCom) -> AutomationWorld:
     return await build_world(tmp_path / "arbiter.db", fake)
 
 
@@ -62,7 +62,7 @@ def _listed(match_id: int, opponent: str) -> dict[str, Any]:
 
 
 async def test_a_match_seen_in_registration_counts_as_issued_and_accepted_when_first_seen(
-    world: World, fake: FakeChessCom, fixtures_dir: Path
+    world: AutomationWorld, fake: FakeChessCom, fixtures_dir: Path
 ) -> None:
     """CL-15: Team Romania vs Team USA - Southwest (round 2). Polls before the match appears
     record nothing; after a restart the poll at 22:00 sees it in registration in both clubs'

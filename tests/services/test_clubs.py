@@ -7,7 +7,7 @@ import pytest
 
 from bot.app.actor import Actor, Role
 from bot.app.errors import UserError
-from bot.chesscom.client import ChessComClient, ClientSettings
+from bot.chesscom.client import ChessComClient
 from bot.league.clubs import service as clubs
 from bot.league.clubs.card import club_card
 from bot.league.clubs.service import club_url_id
@@ -278,13 +278,10 @@ async def test_the_club_card_is_read_by_one_use_case(
     async def ready() -> None:
         calls.append("ready")
 
-    settings = ClientSettings(contact="tests@example.org", base_url=fake.base_url, max_retries=0)
     with pytest.raises(UserError):
-        await club_card(store, StandingsCache(), settings, "No Such Club", ready)
+        await club_card(store, StandingsCache(), client, "No Such Club", ready)
     assert calls == []
-    card = await club_card(
-        store, StandingsCache(), settings, "chess.com developer community", ready
-    )
+    card = await club_card(store, StandingsCache(), client, "chess.com developer community", ready)
     profile = await client.club(CLUB)
     assert calls == ["ready"]
     assert (card.name, card.admins, card.division) == (

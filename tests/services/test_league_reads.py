@@ -5,8 +5,6 @@ nothing; a refusal comes before `ready` runs; another guild's season and clubs a
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -20,6 +18,7 @@ from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons
 from bot.league.standings.views import standings_views
 from bot.league.store import StandingsCache
+from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from storage.guild import GuildStore
 from tests.support.services_world import (
@@ -27,29 +26,17 @@ from tests.support.services_world import (
     ADMIN_B,
     ARBITER_USER,
     HQ_USER,
-    NOW,
-    Clock,
     dump,
     refused,
 )
+
+pytestmark = pytest.mark.on_clock
+"""Every test's `database` runs on the services' clock (the `clock` fixture, at `NOW`)."""
 
 GUILD, OTHER_GUILD = 10, 11
 HQ = Actor(HQ_USER, frozenset({Role.HQ}))
 ARBITER = Actor(ARBITER_USER, frozenset({Role.ARBITER}))
 DEFAULTS = ClDefaults(clubs_per_division=4, divisions=["Premier", "Second"], min_players=[1, 1])
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(NOW)
-
-
-@pytest.fixture
-async def database(tmp_path: Path, clock: Clock) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "arbiter.db", clock=clock)
-    await database.migrate()
-    yield database
-    await database.close()
 
 
 async def _clubs(store: GuildStore) -> None:
@@ -66,7 +53,7 @@ async def _clubs(store: GuildStore) -> None:
                 await uow.club_admins.add(club.id, admin)
 
 
-async def _won_by_a(store: GuildStore, clock: Clock) -> dt.datetime:
+async def _won_by_a(store: GuildStore, clock: VirtualClock) -> dt.datetime:
     """Spring with A and B in Premier, nobody in Second; A beats B; when the result came."""
     await seasons.create_season(store, HQ, DEFAULTS, "Spring", dt.date(2024, 3, 1))
     for name in ("A", "B"):
@@ -79,7 +66,8 @@ async def _won_by_a(store: GuildStore, clock: Clock) -> dt.datetime:
     url = "https://www.chess.com/club/match/12803"
     await matches.record_challenge_issued(store, Actor(ADMIN_A[0]), match.id, url)
     await matches.record_challenge_accepted(store, Actor(ADMIN_B[0]), match.id)
-    clock.now = finished = match.start + dt.timedelta(hours=1)
+    finished = match.start + dt.timedelta(hours=1)
+    await clock.advance_to(finished)
     home_wins = "1,a1,b1,2,0" if match.home_club_id == club_a.id else "1,b1,a1,0,2"
     await results.enter_manual_result(
         store, ARBITER, match.id, parse_boards_csv(home_wins), finished
@@ -88,7 +76,7 @@ async def _won_by_a(store: GuildStore, clock: Clock) -> dt.datetime:
 
 
 async def test_cl_17_standings_views_of_every_division_or_one_as_at_a_date(
-    database: Database, clock: Clock
+    database: Database, clock: VirtualClock
 ) -> None:
     """CL-17: every division in the season's order, or the one named (any case); as at the
     day before the result nobody has played, as at now A has won; `ready` runs once per
@@ -122,7 +110,7 @@ async def test_cl_17_standings_views_of_every_division_or_one_as_at_a_date(
 
 
 async def test_standings_views_refusals_come_before_ready_and_write_nothing(
-    database: Database, clock: Clock
+    database: Database, clock: VirtualClock
 ) -> None:
     """An unknown division, an unknown season and another guild's season of the same name
     are refused before `ready` runs (so the refusal stays private)."""

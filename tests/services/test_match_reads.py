@@ -6,8 +6,6 @@ match is not found."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -21,6 +19,7 @@ from bot.league.matches.listing import season_matches
 from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons
 from bot.league.store import StandingsCache
+from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.matches import MatchRecord
@@ -29,30 +28,18 @@ from tests.support.services_world import (
     ADMIN_B,
     ARBITER_USER,
     HQ_USER,
-    NOW,
     PLAYER_USER,
-    Clock,
     dump,
     refused,
 )
+
+pytestmark = pytest.mark.on_clock
+"""Every test's `database` runs on the services' clock (the `clock` fixture, at `NOW`)."""
 
 GUILD, OTHER_GUILD = 10, 11
 HQ = Actor(HQ_USER, frozenset({Role.HQ}))
 ARBITER = Actor(ARBITER_USER, frozenset({Role.ARBITER}))
 DEFAULTS = ClDefaults(clubs_per_division=4, divisions=["Premier"], min_players=[1])
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(NOW)
-
-
-@pytest.fixture
-async def database(tmp_path: Path, clock: Clock) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "arbiter.db", clock=clock)
-    await database.migrate()
-    yield database
-    await database.close()
 
 
 async def _spring(store: GuildStore) -> list[MatchRecord]:
@@ -104,7 +91,9 @@ async def test_match_list_filters_and_orders(database: Database) -> None:
     await refused(database, season_matches(store, "Spring", club="Nobody"), "no club")
 
 
-async def test_match_card_lists_only_this_matchs_forfeits(database: Database, clock: Clock) -> None:
+async def test_match_card_lists_only_this_matchs_forfeits(
+    database: Database, clock: VirtualClock
+) -> None:
     """CL-15: once the challenge deadline passed with no challenge, both clubs of the match
     forfeit it; the card lists those of this match only. Another guild's match, or this
     match named with a season it is not in, is refused."""
@@ -115,7 +104,7 @@ async def test_match_card_lists_only_this_matchs_forfeits(database: Database, cl
     card = await match_card(store, standings, first.id)
     assert card.line.id == first.id and card.boards == () and card.forfeits == ()
 
-    clock.now = max(m.start for m in stored) + dt.timedelta(days=1)
+    await clock.advance_to(max(m.start for m in stored) + dt.timedelta(days=1))
     card = await match_card(store, standings, first.id, "Spring")
     assert {(f.club, f.rule, f.match) for f in card.forfeits} == {
         (card.line.home, "CL-15", first.key),
@@ -129,7 +118,7 @@ async def test_match_card_lists_only_this_matchs_forfeits(database: Database, cl
 
 
 async def test_result_card_counts_the_result_and_ranks_both_clubs(
-    database: Database, clock: Clock
+    database: Database, clock: VirtualClock
 ) -> None:
     """After a result: the score as recorded and as counted, no adjusted board, and both
     clubs' standings in the division (the home club, who won, ranked above the away club)."""
@@ -141,7 +130,8 @@ async def test_result_card_counts_the_result_and_ranks_both_clubs(
     url = "https://www.chess.com/club/match/12803"
     await matches.record_challenge_issued(store, Actor(ADMIN_A[0]), match.id, url)
     await matches.record_challenge_accepted(store, Actor(ADMIN_B[0]), match.id)  # CL-15
-    clock.now = finished = match.start + dt.timedelta(hours=1)
+    finished = match.start + dt.timedelta(hours=1)
+    await clock.advance_to(finished)
     games = DEFAULTS.games_per_board
     event = await results.enter_manual_result(
         store, ARBITER, match.id, parse_boards_csv(f"1,a1,b1,{games},0"), finished

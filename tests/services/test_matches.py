@@ -30,7 +30,8 @@ from bot.league.motions import decisions
 from bot.league.rosters import service as rosters
 from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons
-from storage.database import Clock, Database
+from bot.runtime.clock import VirtualClock
+from storage.database import Database
 from storage.guild import GuildStore
 from tests.support import services_world
 from tests.support.chesscom_fake import FakeChessCom
@@ -45,9 +46,11 @@ from tests.support.services_world import (
     audit,
     audited,
     dump,
-    open_database,
     refused,
 )
+
+pytestmark = pytest.mark.on_clock
+"""Every test's `database` runs on the services' clock (the `clock` fixture, at `NOW`)."""
 
 GUILD = 10
 HQ = Actor(HQ_USER, frozenset({Role.HQ}))
@@ -60,7 +63,7 @@ CHESSCOM_MATCH = 12803
 
 
 @dataclass(frozen=True)
-class World:
+class TwoSeasons:
     """A scheduled season: Team Romania (A) vs Team USA - Southwest (B) and two more clubs."""
 
     store: GuildStore
@@ -70,14 +73,7 @@ class World:
     other_season_match: int
 
 
-@pytest.fixture
-async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await open_database(tmp_path / "arbiter.db")
-    yield database
-    await database.close()
-
-
-async def _world(database: Database) -> World:
+async def _world(database: Database) -> TwoSeasons:
     store = GuildStore(database, GUILD)
     async with store.change(None, "test.clubs", "clubs") as uow:
         ids = {}
@@ -103,7 +99,7 @@ async def _world(database: Database) -> World:
     async with store.read() as view:
         (match,) = await view.matches.of_season(spring.season.id)
         (other,) = await view.matches.of_season(autumn.season.id)
-    return World(store, spring.season.id, ids, match.id, other.id)
+    return TwoSeasons(store, spring.season.id, ids, match.id, other.id)
 
 
 async def test_challenge_issued_by_own_club_and_accepted_by_the_other(
@@ -539,7 +535,7 @@ class GatedDatabase(Database):
         self,
         connection: aiosqlite.Connection,
         path: Path,
-        clock: Clock,
+        clock: VirtualClock,
         *,
         reader: aiosqlite.Connection | None = None,
     ) -> None:
@@ -566,7 +562,7 @@ class GatedDatabase(Database):
             await self.release.wait()
 
 
-async def _gated(path: Path, clock: Clock | None = None) -> GatedDatabase:
+async def _gated(path: Path, clock: VirtualClock | None = None) -> GatedDatabase:
     database = await GatedDatabase.open(path, clock=clock or (lambda: services_world.NOW))
     assert isinstance(database, GatedDatabase)
     return database

@@ -13,6 +13,7 @@ from pathlib import Path
 from bot.league.motions.service import CLOSE_JOB
 from bot.runtime.clock import VirtualClock
 from storage.guild import GuildStore
+from tests.support.command_world import dump
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
 from tests.support.motion_world import START, directors, import_test_season, running_bot, set_up
 
@@ -39,14 +40,6 @@ def _rows(path: Path, sql: str) -> list[tuple[object, ...]]:
     connection = sqlite3.connect(path)
     try:
         return list(connection.execute(sql))
-    finally:
-        connection.close()
-
-
-def _dump(path: Path) -> list[str]:
-    connection = sqlite3.connect(path)
-    try:
-        return list(connection.iterdump())
     finally:
         connection.close()
 
@@ -106,11 +99,11 @@ async def test_cl_23_a_passed_motion_whose_action_fails_at_its_deadline_still_cl
         assert bot.outbox is not None
         await clock.advance(dt.timedelta(0))  # the outbox's pass: the announcement is sent
         await bot.outbox.drained()
-        before_votes = _dump(path)
+        before_votes = dump(path)
         late = await harness.click(f"motion:{motion_id}:yes", user=d4, message_id=post.message_id)
         changed = await harness.click(f"motion:{motion_id}:no", user=d1, message_id=post.message_id)
         await clock.advance(dt.timedelta(days=7))  # nothing left to run
-        after_votes = _dump(path)
+        after_votes = dump(path)
         sent = [p for p in harness.sent.values() if "Not applied" in str(p.payload.get("content"))]
     # The correction (0-4 on board 1) was written, then undone with the failed action.
     assert [(b.board, b.home_half, b.away_half) for b in boards_before] == [(1, 4, 0)]

@@ -5,9 +5,6 @@ not found) and the motion autocomplete (open motions only for a vote, what is ty
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.league.motions.reads import motion_card, motion_choices, motion_list
@@ -15,16 +12,12 @@ from bot.rendering.motions import motion_title
 from storage.database import Database
 from storage.guild import GuildStore
 from tests.support.motion_world import stored_motion
-from tests.support.services_world import dump, open_database, refused
+from tests.support.services_world import dump, refused
+
+pytestmark = pytest.mark.on_clock
+"""Every test's `database` runs on the services' clock (the `clock` fixture, at `NOW`)."""
 
 GUILD, OTHER_GUILD = 10, 11
-
-
-@pytest.fixture
-async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await open_database(tmp_path / "arbiter.db")
-    yield database
-    await database.close()
 
 
 async def _motions(store: GuildStore) -> dict[str, int]:

@@ -26,6 +26,7 @@ from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.jobs import Job
+from tests.support.command_world import dump
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member
 from tests.support.motion_world import START, directors, import_test_season, running_bot, set_up
 
@@ -148,14 +149,6 @@ async def _connect(bot: ArbiterBot, harness: DiscordHarness, members: list[Membe
     await asyncio.gather(*listeners)
 
 
-def _dump(path: Path) -> list[str]:
-    connection = sqlite3.connect(path)
-    try:
-        return list(connection.iterdump())
-    finally:
-        connection.close()
-
-
 def _changed(before: list[str], after: list[str]) -> tuple[list[str], list[str]]:
     """The dump lines gone and the lines new."""
     return sorted(set(before) - set(after)), sorted(set(after) - set(before))
@@ -190,9 +183,9 @@ async def test_cl_21_verify_job_at_start_up_retries_without_directors_then_verif
     changes nothing."""
     pending = await _pending_removal(tmp_path)
     clock = VirtualClock(START)
-    before = _dump(pending.path)
+    before = dump(pending.path)
     async with production_start(pending, clock) as (bot, harness):
-        after_start = _dump(pending.path)
+        after_start = dump(pending.path)
         removal, motions, jobs = await _state(bot.database, pending.removal_id)
         gone, new = _changed(before, after_start)
         assert removal is not None and removal.verification == "pending"

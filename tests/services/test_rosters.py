@@ -5,8 +5,6 @@ a refusal writes nothing; another guild's season of the same name is "not found"
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -16,20 +14,16 @@ from bot.league.rosters import service as rosters
 from bot.league.seasons import service as seasons
 from storage.database import Database
 from storage.guild import GuildStore
-from tests.support.services_world import ADMIN_A, HQ_USER, audited, dump, open_database, refused
+from tests.support.services_world import ADMIN_A, HQ_USER, audited, dump, refused
+
+pytestmark = pytest.mark.on_clock
+"""Every test's `database` runs on the services' clock (the `clock` fixture, at `NOW`)."""
 
 GUILD, OTHER_GUILD = 10, 11
 HQ = Actor(HQ_USER, frozenset({Role.HQ}))
 ADMIN = Actor(ADMIN_A[0])
 DEFAULTS = ClDefaults(clubs_per_division=4)
 TOP = DEFAULTS.divisions[0]
-
-
-@pytest.fixture
-async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await open_database(tmp_path / "arbiter.db")
-    yield database
-    await database.close()
 
 
 async def _league(store: GuildStore, plays: dict[str, tuple[str, ...]]) -> dict[str, int]:

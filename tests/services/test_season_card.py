@@ -5,7 +5,6 @@ of the same name is not found."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from bot.league.seasons import service as seasons
 from bot.league.seasons.card import season_card
 from bot.league.store import StandingsCache
 from bot.rendering.league_embeds import DivisionSize
+from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from storage.guild import GuildStore
 from tests.support.services_world import (
@@ -28,11 +28,12 @@ from tests.support.services_world import (
     ARBITER_USER,
     HQ_USER,
     NOW,
-    Clock,
     dump,
-    open_database,
     refused,
 )
+
+pytestmark = pytest.mark.on_clock
+"""Every test's `database` runs on the services' clock (the `clock` fixture, at `NOW`)."""
 
 GUILD, OTHER_GUILD = 10, 11
 HQ = Actor(HQ_USER, frozenset({Role.HQ}))
@@ -41,13 +42,6 @@ DEFAULTS = ClDefaults(
     clubs_per_division=4, divisions=["Premier", "Second", "Third"], min_players=[1, 3, 2]
 )
 """One board is enough in Premier (CL-9..11 minimum 1): a single result decides the season."""
-
-
-@pytest.fixture
-async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await open_database(tmp_path / "arbiter.db")
-    yield database
-    await database.close()
 
 
 async def _season(store: GuildStore, clubs: tuple[str, ...], name: str = "Spring") -> None:
@@ -66,7 +60,7 @@ async def _season(store: GuildStore, clubs: tuple[str, ...], name: str = "Spring
 async def test_season_card_counts_division_sizes_and_finished_matches(tmp_path: Path) -> None:
     """Each division with its clubs and minimum players (CL-9..11), in the season's order;
     matches finished out of all; the champion (CL-16) only once every match is decided."""
-    clock = Clock(NOW)
+    clock = VirtualClock(NOW)
     database = await Database.open(tmp_path / "arbiter.db", clock=clock)
     await database.migrate()
     try:
@@ -75,7 +69,7 @@ async def test_season_card_counts_division_sizes_and_finished_matches(tmp_path: 
         await database.close()
 
 
-async def _card_follows_the_season(store: GuildStore, clock: Clock) -> None:
+async def _card_follows_the_season(store: GuildStore, clock: VirtualClock) -> None:
     await _season(store, ("A", "B"))
     standings = StandingsCache()
 
@@ -100,7 +94,7 @@ async def _card_follows_the_season(store: GuildStore, clock: Clock) -> None:
     await matches.record_challenge_accepted(store, Actor(ADMIN_B[0]), match.id)  # CL-15
     games = scheduled.season.rules.games_per_board
     finished = dt.datetime(2024, 3, 5, tzinfo=dt.UTC)
-    clock.now = finished
+    await clock.advance_to(finished)
     boards = parse_boards_csv(f"1,a1,b1,{games},0")
     await results.enter_manual_result(store, ARBITER, match.id, boards, finished)
     card = await season_card(store, standings, "Spring")

@@ -5,8 +5,6 @@ their jobs, preview without writes, idempotent scheduling, refusals writing noth
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -26,23 +24,17 @@ from tests.support.services_world import (
     HQ_USER,
     audited,
     dump,
-    open_database,
     refused,
 )
+
+pytestmark = pytest.mark.on_clock
+"""Every test's `database` runs on the services' clock (the `clock` fixture, at `NOW`)."""
 
 GUILD = 10
 HQ = Actor(HQ_USER, frozenset({Role.HQ}))
 DIRECTOR = Actor(DIRECTOR_USER, frozenset({Role.DIRECTOR}))
 DEFAULTS = ClDefaults(games_per_board=3, clubs_per_division=4, challenge_deadline_hours=100)
 FIRST = dt.date(2024, 3, 1)
-
-
-@pytest.fixture
-async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    """A migrated database whose clock stands before the season."""
-    database = await open_database(tmp_path / "arbiter.db")
-    yield database
-    await database.close()
 
 
 async def clubs_of(store: GuildStore, *names: str, status: str = "approved") -> dict[str, int]:

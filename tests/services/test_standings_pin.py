@@ -5,8 +5,6 @@ pin; an unknown division or another guild's season writes nothing."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -17,19 +15,15 @@ from bot.league.standings.pinning import pin_standings
 from bot.league.store import StandingsCache
 from storage.database import Database
 from storage.guild import GuildStore
-from tests.support.services_world import HQ_USER, audited, open_database, refused
+from tests.support.services_world import HQ_USER, audited, refused
+
+pytestmark = pytest.mark.on_clock
+"""Every test's `database` runs on the services' clock (the `clock` fixture, at `NOW`)."""
 
 GUILD, OTHER_GUILD = 10, 11
 HQ = Actor(HQ_USER, frozenset({Role.HQ}))
 DEFAULTS = ClDefaults(clubs_per_division=4, divisions=["Premier", "Second"], min_players=[1, 1])
 CHANNEL, OTHER_CHANNEL = 500, 501
-
-
-@pytest.fixture
-async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await open_database(tmp_path / "arbiter.db")
-    yield database
-    await database.close()
 
 
 async def test_pin_posts_through_the_outbox_and_records_the_pin(database: Database) -> None:

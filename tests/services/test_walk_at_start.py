@@ -4,31 +4,24 @@ the bot was up and chess.com was the one that did not answer (CL-5, CL-6, CL-20)
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.runtime.clock import VirtualClock
 from tests.services.test_automation_at_start import QuickWorld, _accepted_romania_usa, _profile
-from tests.support.automation_world import World, build_world, outbox, team_match
-from tests.support.chesscom_fake import FakeChessCom, running_fake
+from tests.support.automation_world import AutomationWorld, build_world, outbox, team_match
+from tests.support.chesscom_fake import FakeChessCom
 
 
 @pytest.fixture
-def fake(fixtures_dir: Path) -> Iterator[FakeChessCom]:
-    with running_fake(fixtures_dir) as server:
-        yield server
-
-
-@pytest.fixture
-async def world(tmp_path: Path, fake: FakeChessCom) -> World:
+async def world(tmp_path: Path, fake: FakeChessCom) -> AutomationWorld:
     built = await build_world(tmp_path / "arbiter.db", fake)
     return QuickWorld(built.path, fake, built.clubs, built.season)
 
 
 async def test_a_snapshot_late_because_chesscom_hung_does_not_say_the_bot_was_down(
-    world: World, fake: FakeChessCom, fixtures_dir: Path
+    world: AutomationWorld, fake: FakeChessCom, fixtures_dir: Path
 ) -> None:
     """CL-5: the bot runs through the start, chess.com hangs on Team Romania's profile, the
     retry an hour later reads it (450 members): the announcement says the snapshot is late

@@ -9,11 +9,10 @@ import datetime as dt
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
-import aiosqlite
 import pytest
 
+from storage.connection import Carried, _Deferred
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.matches import BoardRecord
@@ -25,20 +24,15 @@ FINISH = dt.datetime(2024, 3, 4, 19, 0, tzinfo=dt.UTC)
 
 
 @contextmanager
-def trips() -> Iterator[list[int]]:
-    """Counts the hand-offs to aiosqlite's threads in the block (`[count]`)."""
+def trips(database: Database) -> Iterator[list[int]]:
+    """Counts the hand-offs to the database's threads in the block (`[count]`, set at its
+    end), as `Database.trips` counts them: every call into aiosqlite passes one place."""
     count = [0]
-    original = aiosqlite.Connection._execute
-
-    async def counting(connection: aiosqlite.Connection, fn: Any, *args: Any, **kw: Any) -> Any:
-        count[0] += 1
-        return await original(connection, fn, *args, **kw)
-
-    aiosqlite.Connection._execute = counting  # type: ignore[method-assign]
+    before = database.trips
     try:
         yield count
     finally:
-        aiosqlite.Connection._execute = original  # type: ignore[method-assign]
+        count[0] = database.trips - before
 
 
 async def _boards(database: Database, match: int) -> list[tuple[int, int, int]]:
@@ -57,7 +51,7 @@ async def test_writes_nobody_reads_go_with_the_commit_in_one_trip(database: Data
         await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 4, 0)])
     async with store.read() as view:
         version = await view.seasons.version(season)
-    with trips() as count:
+    with trips(database) as count:
         async with store.change(1, "match.result", f"match:{match}") as uow:
             await uow.matches.with_chesscom(match, 5)  # one query: BEGIN goes with it
             await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 3, 1)])
@@ -133,7 +127,29 @@ async def test_a_savepoint_undoes_its_own_deferred_writes_and_the_unit_goes_on(
 
 
 async def test_a_read_block_without_a_query_makes_no_trip(database: Database) -> None:
-    with trips() as count:
+    with trips(database) as count:
         async with database.read():
             pass
     assert count[0] == 0
+
+
+async def test_deferred_statements_travel_only_through_the_connections_own_class(
+    database: Database,
+) -> None:
+    """The deferred statements ride in place of the next statement's parameters to the
+    sqlite3 connection class aiosqlite runs (`sqlite3.connect(factory=ThreadConnection)`):
+    a plain sqlite3 connection refuses such a `Carried` loudly instead of dropping what it
+    carries, so a change in how aiosqlite hands parameters on cannot lose a write silently."""
+    carried = Carried([_Deferred("SELECT 1", (), False)], (), database._connection)
+    plain = sqlite3.connect(":memory:")
+    try:
+        with pytest.raises(sqlite3.ProgrammingError, match="unsupported type"):
+            plain.execute("SELECT 1", carried)  # type: ignore[arg-type]
+    finally:
+        plain.close()
+    store = GuildStore(database, GUILD)
+    _, match, _ = await _season(store)
+    async with store.change(1, "t", "x") as uow:
+        await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 2, 2)])
+        assert uow._scope.connection.deferred > 0  # waiting, then carried by the next trip
+    assert await _boards(database, match) == [(1, 2, 2)]

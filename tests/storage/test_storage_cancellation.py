@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
 import pytest
 
-from storage.connection import BatchingConnection
+from storage.connection import Connection
 from storage.database import Database
-from storage.guild import Committed, GuildStore
+from storage.guild import Committed, GuildStore, on_commit
 from tests.support.services_world import dump
 
 GUILD = 41
@@ -59,32 +59,34 @@ async def _writer_is_clean(database: Database) -> None:
 
 @contextmanager
 def cancelled_at_trip(
-    connection: BatchingConnection, trip: int, task: list[asyncio.Task[None]]
+    connection: Connection, trip: int, task: list[asyncio.Task[None]]
 ) -> Iterator[list[int]]:
     """Cancel `task[0]` as `connection` makes its `trip`-th hand-off to its thread (counted
-    from 1), the statement already queued: the task's await of that trip is the one cancelled.
+    from 1, at `Connection._send`, the one place every call into aiosqlite passes), the
+    statement already queued: the task's await of that trip is the one cancelled (a pending
+    cancellation strikes at the first suspension, which is after aiosqlite queued the call).
     Yields `[trips made]`."""
     made = [0]
-    original = connection._execute
+    original = connection._send
 
-    async def hooked(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    async def hooked(call: Awaitable[Any]) -> Any:
         made[0] += 1
         if made[0] == trip:
             task[0].cancel()
-        return await original(fn, *args, **kwargs)
+        return await original(call)
 
-    connection._execute = hooked  # type: ignore[method-assign]
+    connection._send = hooked  # type: ignore[method-assign]
     try:
         yield made
     finally:
-        del connection._execute
+        del connection._send
 
 
 async def test_a_unit_of_work_cancelled_at_each_trip_is_all_or_nothing(
     database: Database,
 ) -> None:
     committed: list[Committed] = []
-    database.on_commit(committed.append)
+    on_commit(database, committed.append)
     await _unit(database, 1)
     committed.clear()
     outcomes = []
@@ -132,13 +134,20 @@ async def test_a_unit_cancelled_while_its_commit_is_in_flight_still_tells_the_li
     of it (else its jobs wait for a restart), and the caller sees a plain cancellation (a
     timeout still becomes TimeoutError)."""
     committed: list[Committed] = []
-    database.on_commit(committed.append)
+    on_commit(database, committed.append)
     store = GuildStore(database, GUILD)
     gate = threading.Event()
     started = asyncio.Event()
     loop = asyncio.get_running_loop()
     timeouts: list[asyncio.Timeout] = []
-    queue = database._connection._tx
+
+    def hold(sql: str) -> None:  # on the thread, as COMMIT begins: a slow disk
+        if sql == "COMMIT":
+            loop.call_soon_threadsafe(started.set)
+            gate.wait(10)
+
+    async with database.writer() as connection:
+        await connection.set_trace_callback(hold)
 
     async def unit() -> None:
         async with asyncio.timeout(None) as timeout:
@@ -147,16 +156,8 @@ async def test_a_unit_cancelled_while_its_commit_is_in_flight_still_tells_the_li
                 await uow.settings.update(hq_role_id=5)
                 await uow.jobs.schedule("t.job", "s:5", uow.now)
 
-                def hold() -> None:  # the thread is busy (a slow disk) when COMMIT is queued
-                    loop.call_soon_threadsafe(started.set)
-                    gate.wait(10)
-
-                queue.put_nowait((loop.create_future(), hold))
-
     task = asyncio.create_task(unit())
-    await started.wait()
-    while queue.qsize() == 0:  # until the unit's COMMIT waits behind the busy thread
-        await asyncio.sleep(0)
+    await started.wait()  # the unit's COMMIT is on the thread, held there
     if how == "cancel":
         task.cancel()
     else:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from storage.database import Database
-from storage.guild import Committed, GuildStore
+from storage.guild import Committed, GuildStore, on_commit
 from storage.jobs import pending_jobs
 from storage.outbox import pending_messages
 
@@ -33,7 +33,7 @@ async def test_a_use_case_writes_fact_audit_outbox_and_job_in_one_unit_of_work(
     database: Database,
 ) -> None:
     heard: list[Committed] = []
-    database.on_commit(heard.append)
+    on_commit(database, heard.append)
     store = GuildStore(database, GUILD)
 
     await approve_club(store, 9, "arsenal-fans")
@@ -58,7 +58,7 @@ async def test_a_use_case_writes_fact_audit_outbox_and_job_in_one_unit_of_work(
 
 async def test_an_exception_inside_the_unit_of_work_leaves_none_of_it(database: Database) -> None:
     heard: list[Committed] = []
-    database.on_commit(heard.append)
+    on_commit(database, heard.append)
     store = GuildStore(database, GUILD)
 
     with pytest.raises(RuntimeError, match="could not be rendered"):
@@ -78,7 +78,7 @@ async def test_rescheduling_a_pending_job_moves_it_instead_of_adding_another(
 ) -> None:
     store = GuildStore(database, GUILD)
     heard: list[Committed] = []
-    database.on_commit(heard.append)
+    on_commit(database, heard.append)
     async with store.change(1, "match.create", "match:7") as uow:
         first = await uow.jobs.schedule("challenge-deadline", "match:7", DUE, {"round": 1})
     later = DUE + timedelta(days=2)
@@ -146,7 +146,7 @@ async def test_cancelling_by_key_is_heard_after_commit(database: Database) -> No
     heard: list[Committed] = []
     async with store.change(1, "t", "s") as uow:
         job = await uow.jobs.schedule("reminder", "club:x", DUE)
-    database.on_commit(heard.append)
+    on_commit(database, heard.append)
     async with store.change(1, "job.cancel", "club:x") as uow:
         assert await uow.jobs.cancel("reminder", "club:x")
         assert not await uow.jobs.cancel("reminder", "club:x")
@@ -162,7 +162,7 @@ async def test_an_announcement_goes_to_the_channel_read_in_the_same_statement(
     statement: nothing is queued (None) while no channel is set up, and the message is queued
     to the channel set in the same unit of work, audited, and heard of on commit."""
     heard: list[Committed] = []
-    database.on_commit(heard.append)
+    on_commit(database, heard.append)
     store = GuildStore(database, GUILD)
     async with store.change(1, "t", "no channel") as uow:
         assert await uow.outbox.post_to_announcements("nobody hears this") is None

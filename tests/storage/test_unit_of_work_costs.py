@@ -12,7 +12,7 @@ import pytest
 
 from core.league.season import SeasonRules
 from storage.database import Database
-from storage.guild import Committed, GuildStore
+from storage.guild import Committed, GuildStore, on_commit
 from storage.matches import AtStartRecord, BoardRecord, NewMatch
 
 START = dt.datetime(2024, 3, 1, 19, 0, tzinfo=dt.UTC)
@@ -44,7 +44,7 @@ async def test_a_unit_of_work_bumps_its_seasons_version_once(database: Database)
     store = GuildStore(database, GUILD)
     season, match, clubs = await _season(store)
     committed: list[Committed] = []
-    database.on_commit(committed.append)
+    on_commit(database, committed.append)
     statements: list[str] = []
     before = await _version(store, season)
     async with database.writer() as connection:

@@ -186,7 +186,7 @@ async def test_the_outbox_on_a_virtual_clock_delivers_when_the_clock_runs(
     assert bot.outbox is not None
     await bot.outbox.stop()
     clock = VirtualClock(datetime(2030, 1, 1, tzinfo=UTC))
-    sender = OutboxSender(bot.database, bot.http, clock=clock, timer=clock)
+    sender = OutboxSender(bot.database, bot, clock=clock, timer=clock)
     channel = harness.channel("announcements")
     harness.answer_next("POST", 503)
     async with GuildStore(bot.database, DEFAULT_GUILD_ID).change(1, "t", "s") as uow:

@@ -14,8 +14,6 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
 from bot.offline.discord_stub import stable_id
 from bot.offline.replay import replay, validate
 from bot.offline.script import parse_script
@@ -31,10 +29,9 @@ ROUND_PLAYERS = {
 }
 
 
-@pytest.fixture(scope="module")
-def replayed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[StepRecord]]:
-    """The story replayed once for the module: its database and its steps' records."""
-    db = tmp_path_factory.mktemp("automation") / "replay.db"
+def _replayed(tmp_path: Path) -> tuple[Path, list[StepRecord]]:
+    """The story replayed: its database and its steps' records."""
+    db = tmp_path / "replay.db"
     script = parse_script(SCRIPT.read_text(encoding="utf-8"), SCRIPT.parent)
     records: list[StepRecord] = []
 
@@ -59,13 +56,13 @@ def _count(records: list[StepRecord], text: str) -> list[int]:
     return [step for step, content in _posts(records) if text in content]
 
 
-def test_every_step_ran_without_an_error(replayed: tuple[Path, list[StepRecord]]) -> None:
+def _every_step_ran_without_an_error(replayed: tuple[Path, list[StepRecord]]) -> None:
     _, records = replayed
     assert [r.error for r in records if r.error] == []
     assert sum(r.title == "the bot restarted" for r in records) == 2
 
 
-def test_each_round_and_knockout_day_is_reminded_once_before_its_session(
+def _each_round_and_knockout_day_is_reminded_once_before_its_session(
     replayed: tuple[Path, list[StepRecord]],
 ) -> None:
     _, records = replayed
@@ -89,7 +86,7 @@ def _reminder_pings(db: Path) -> dict[str, set[int]]:
     return {str(text).split(" — ")[0]: set(json.loads(users)) for text, users in rows}
 
 
-def test_a_reminder_pings_exactly_the_players_still_to_play(
+def _a_reminder_pings_exactly_the_players_still_to_play(
     replayed: tuple[Path, list[StepRecord]],
 ) -> None:
     db, _ = replayed
@@ -101,7 +98,7 @@ def test_a_reminder_pings_exactly_the_players_still_to_play(
     assert all(hq not in users for users in pings.values())
 
 
-def test_site_games_are_found_once_after_chesscom_answered_503_and_wait_for_a_player(
+def _site_games_are_found_once_after_chesscom_answered_503_and_wait_for_a_player(
     replayed: tuple[Path, list[StepRecord]],
 ) -> None:
     _, records = replayed
@@ -139,7 +136,7 @@ async def _audit(db: Path) -> tuple[list[str], Counter[int], list[tuple[str, str
         await database.close()
 
 
-def test_an_outage_records_nothing_and_each_job_runs_exactly_once(
+def _an_outage_records_nothing_and_each_job_runs_exactly_once(
     replayed: tuple[Path, list[StepRecord]],
 ) -> None:
     db, _ = replayed
@@ -150,7 +147,7 @@ def test_an_outage_records_nothing_and_each_job_runs_exactly_once(
     assert sorted(games) == [("bot", "system", "confirmed"), ("bot", "system", "confirmed")]
 
 
-def test_reports_are_confirmed_by_timeout_across_the_restart_and_a_dispute_stops_it(
+def _reports_are_confirmed_by_timeout_across_the_restart_and_a_dispute_stops_it(
     replayed: tuple[Path, list[StepRecord]],
 ) -> None:
     _, records = replayed
@@ -168,7 +165,7 @@ def test_reports_are_confirmed_by_timeout_across_the_restart_and_a_dispute_stops
     assert not any("R1 Dario v Bruno" in name for _, name in confirmed)  # disputed
 
 
-def test_cct_11_appeals_close_once_a_session_and_a_minute_late_is_refused(
+def _cct_11_appeals_close_once_a_session_and_a_minute_late_is_refused(
     replayed: tuple[Path, list[StepRecord]],
 ) -> None:
     _, records = replayed
@@ -189,7 +186,7 @@ def test_cct_11_appeals_close_once_a_session_and_a_minute_late_is_refused(
     assert replies[1][0] == "2026-06-01T22:00:00+00:00" and "too late" in replies[1][1]
 
 
-def test_the_pin_follows_every_change_and_nothing_is_posted_twice_after_a_restart(
+def _the_pin_follows_every_change_and_nothing_is_posted_twice_after_a_restart(
     replayed: tuple[Path, list[StepRecord]],
 ) -> None:
     _, records = replayed
@@ -198,3 +195,19 @@ def test_the_pin_follows_every_change_and_nothing_is_posted_twice_after_a_restar
     assert len(edits) >= len(reports)
     last = next(r for r in reversed(records) if r.title == "the bot restarted")
     assert last.posts == []  # nothing due was left undone, nothing is done twice
+
+
+def test_the_tour_runs_itself_through_the_bot_across_restarts(tmp_path: Path) -> None:
+    """Every row of the automation table, on one replay of the story (one test, so the
+    replay runs once whichever worker runs it): round reminders, the sites' games (CCT-7),
+    auto-confirmation and its dispute, the appeal closes and a minute-late appeal (CCT-11),
+    the pin, each job exactly once."""
+    replayed = _replayed(tmp_path)
+    _every_step_ran_without_an_error(replayed)
+    _each_round_and_knockout_day_is_reminded_once_before_its_session(replayed)
+    _a_reminder_pings_exactly_the_players_still_to_play(replayed)
+    _site_games_are_found_once_after_chesscom_answered_503_and_wait_for_a_player(replayed)
+    _an_outage_records_nothing_and_each_job_runs_exactly_once(replayed)
+    _reports_are_confirmed_by_timeout_across_the_restart_and_a_dispute_stops_it(replayed)
+    _cct_11_appeals_close_once_a_session_and_a_minute_late_is_refused(replayed)
+    _the_pin_follows_every_change_and_nothing_is_posted_twice_after_a_restart(replayed)

@@ -25,15 +25,20 @@ from bot.offline.transcript import StepRecord
 LONG = os.environ.get("ARBITER_LONG_PROPERTIES") == "1"
 
 
-@pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[TourDemoResult, str]:
-    """The seed-1 tour played once for the module, and what the demo printed."""
-    out = tmp_path_factory.mktemp("tour-demo") / "out"
-    result = play_tour(1, out, progress=io.StringIO())
-    return result, summary(result)
+def test_arbiter_demo_tour_plays_the_tour_through_the_bot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One run of the seed-1 tour (one test, so it runs once whichever worker runs it): the
+    printed report equals `arbiter tour` on the written tour file (CCT-3, CCT-6, CCT-8c,
+    CCT-8f), every output is written, each staged moment happened through the bot."""
+    result = play_tour(1, tmp_path / "out", progress=io.StringIO())
+    played = (result, summary(result))
+    _printed_report_equals_arbiter_tour_on_the_written_tour_file(played, capsys)
+    _every_output_is_written(played)
+    _each_staged_moment_happened_through_the_bot(played)
 
 
-def test_the_printed_report_equals_arbiter_tour_on_the_written_tour_file(
+def _printed_report_equals_arbiter_tour_on_the_written_tour_file(
     played: tuple[TourDemoResult, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     result, printed = played
@@ -44,7 +49,7 @@ def test_the_printed_report_equals_arbiter_tour_on_the_written_tour_file(
     assert "Tour standings (CCT-6" in shown and "Finals (CCT-8f" in shown
 
 
-def test_every_output_is_written(played: tuple[TourDemoResult, str]) -> None:
+def _every_output_is_written(played: tuple[TourDemoResult, str]) -> None:
     result, printed = played
     names = {p.name for p in result.out.iterdir()}
     assert {"tour.json", "tour.jsonl", "transcript.txt", "tour.ics", "arbiter.db"} <= names
@@ -56,7 +61,7 @@ def test_every_output_is_written(played: tuple[TourDemoResult, str]) -> None:
     assert printed.count("staged: ") == len(result.script.staged) == 8
 
 
-def test_each_staged_moment_happened_through_the_bot(played: tuple[TourDemoResult, str]) -> None:
+def _each_staged_moment_happened_through_the_bot(played: tuple[TourDemoResult, str]) -> None:
     result, _ = played
     transcript = (result.out / "transcript.txt").read_text()
     assert transcript.count("Found on chess.com: **Spring Regular**") == 1

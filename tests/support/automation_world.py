@@ -46,7 +46,7 @@ def admin(club: str) -> Actor:
 
 
 @dataclass
-class World:
+class AutomationWorld:
     """The file, the fake chess.com, and every send of every bot started on the file."""
 
     path: Path
@@ -115,10 +115,10 @@ def serve_clubs(fake: FakeChessCom, members: int = 120, average: float = 1500.0)
         fake.serve(f"club/{url_id}/matches", EMPTY_MATCH_LIST)
 
 
-async def build_world(path: Path, fake: FakeChessCom) -> World:
+async def build_world(path: Path, fake: FakeChessCom) -> AutomationWorld:
     """Four approved clubs with two admins each, an announcements channel, Team Romania's
     own reminder channel, and the season scheduled (3 rounds, 2 matches each)."""
-    world = World(path, fake)
+    world = AutomationWorld(path, fake)
     serve_clubs(fake)
     database = await Database.open(path, clock=lambda: T0)
     await database.migrate()

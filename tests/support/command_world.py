@@ -68,7 +68,7 @@ play (E issued the challenge, A has not accepted)."""
 
 
 @dataclass(frozen=True)
-class World:
+class CommandWorld:
     """The ids a test needs: the match still to play (A - D), the one A must accept (E - A),
     a played match, the open motion."""
 
@@ -120,14 +120,14 @@ def members(harness: DiscordHarness) -> dict[str, Member]:
     }
 
 
-def copy_world(world_file: tuple[Path, World], tmp_path: Path) -> Path:
+def copy_world(world_file: tuple[Path, CommandWorld], tmp_path: Path) -> Path:
     """A copy of the built league (the `world_file` fixture) for one test to change."""
     path = tmp_path / "league.db"
     shutil.copy(world_file[0], path)
     return path
 
 
-async def build_world(path: Path) -> World:
+async def build_world(path: Path) -> CommandWorld:
     """Populate a new database file at `path` (see the module docstring)."""
     async with league_bot(path) as (bot, harness, clock):
         await set_up(harness)
@@ -152,7 +152,7 @@ async def build_world(path: Path) -> World:
         assert "is open" in (opened.reply.content or ""), opened.reply.content
         motion = int((opened.reply.content or "").split()[1])
         await clock.advance(dt.timedelta(0))  # the outbox's due pass: nothing left to send
-    return World(keys["5"], keys["6"], keys["1"], motion)
+    return CommandWorld(keys["5"], keys["6"], keys["1"], motion)
 
 
 async def invoke(

@@ -5,26 +5,31 @@ database.
 starts the real scheduler (APScheduler) and the real outbox sender, recovers — running every job
 that fell due while it was down — and keeps running jobs and delivering until nothing is pending,
 then prints DONE and exits 0. URL is the test's recording server: "chess.com" for the fetching
-kind's read and "Discord" for the sender's posts (deduplicated by nonce, as Discord does).
+kind's read and Discord's REST API under URL/api/v10 (discord.py's `Route.BASE`), which a real
+`discord.Client` logs in to and the sender posts to through discord.py's public API (the
+server deduplicates by nonce, as Discord does).
 
 Every job writes a fact (its audit details), one outbox message and — for a root kind — a
 follow-up job due at once; none of it is idempotent by itself. Each step prints a line
-(`apply`, `fetched`, `sent`), so the test can kill the process at a random step.
+(`apply`, `fetched`, `sent` — the last as Discord's answer arrives, before the sender records
+it), so the test can kill the process at a random step.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Awaitable
 from pathlib import Path
-from typing import Any
 
 import aiohttp
+import discord
 
+from bot.app.discord_endpoint import use_api
 from bot.runtime.outbox import OutboxSender
 from bot.runtime.scheduler import JobRegistry, Scheduler
 from storage.database import Database
-from storage.guild import UnitOfWork
+from storage.guild import UnitOfWork, on_commit
 from storage.jobs import Job, pending_jobs, running_jobs
 from storage.outbox import pending_messages
 from storage.ownership import OwnerLock
@@ -44,21 +49,25 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
-class RecordingHttp:
-    """The slice of discord.py's HTTPClient the outbox sender uses, posting to the test's
-    recording server (which answers a repeated nonce with the message it created)."""
+def _said_sent(
+    session: aiohttp.ClientSession, context: object, params: aiohttp.TraceRequestEndParams
+) -> Awaitable[None]:
+    """Say `sent` as Discord's answer to a message post arrives (aiohttp's trace, which
+    discord.py takes as `http_trace`): before the sender records it, a point to kill at."""
+    if params.method == "POST" and params.url.path.endswith("/messages"):
+        say(f"sent {params.response.status} {params.url.path}")
+    return asyncio.sleep(0)
 
-    def __init__(self, session: aiohttp.ClientSession, url: str) -> None:
-        self.session = session
-        self.url = url
 
-    async def send_message(self, channel_id: int, *, params: Any) -> dict[str, Any]:
-        body = {"channel_id": channel_id, **params.payload}
-        async with self.session.post(f"{self.url}/messages", json=body) as response:
-            response.raise_for_status()
-            data: dict[str, Any] = await response.json()
-        say(f"sent {body['nonce']}")
-        return data
+async def discord_client(url: str) -> discord.Client:
+    """A real discord.py client logged in to the recording server (no gateway: the sender
+    only uses the REST API)."""
+    use_api(f"{url}/api/v10")  # as `[discord] api_base` does for `arbiter run`
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(_said_sent)
+    client = discord.Client(intents=discord.Intents.none(), http_trace=trace)
+    await client.login("kill9-token")
+    return client
 
 
 async def main(path: Path, url: str) -> int:
@@ -89,9 +98,10 @@ async def main(path: Path, url: str) -> int:
                 registry.register(kind, write)
             registry.register(follow_up(kind), write)
         scheduler = Scheduler(database, registry)
-        sender = OutboxSender(database, RecordingHttp(session, url))  # type: ignore[arg-type]
-        database.on_commit(scheduler.on_commit)
-        database.on_commit(sender.on_commit)
+        client = await discord_client(url)
+        sender = OutboxSender(database, client)
+        on_commit(database, scheduler.on_commit)
+        on_commit(database, sender.on_commit)
         sender.start()
         scheduler.start()
         say("recovering")
@@ -105,6 +115,7 @@ async def main(path: Path, url: str) -> int:
             await asyncio.sleep(0.01)
         await scheduler.shutdown()
         await sender.stop()
+        await client.close()
     await database.close()
     owner.release()
     say("DONE")

@@ -24,7 +24,7 @@ from bot.offline.discord_stub import role_payload
 from bot.runtime.clock import VirtualClock
 from bot.runtime.scheduler import Scheduler
 from storage.database import Database
-from storage.guild import GuildStore
+from storage.guild import GuildStore, on_commit
 from storage.motions import MotionKind, MotionStatus, NewMotion
 from tests.support.cl_seasons import match, season
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member
@@ -80,7 +80,7 @@ async def running_bot(
         assert bot.scheduler is not None
         await bot.scheduler.shutdown()  # then the scheduler runs on the virtual clock
         bot.scheduler = Scheduler(bot.database, bot.jobs, timer=clock)
-        database.on_commit(bot.scheduler.on_commit)
+        on_commit(database, bot.scheduler.on_commit)
         await bot.scheduler.rebuild()
         yield bot, harness
     harness.check()
@@ -144,6 +144,14 @@ def directors(harness: DiscordHarness, count: int) -> list[Member]:
     found = [harness.member("Director", name=f"director{i}") for i in range(count)]
     seat(harness, found)
     return found
+
+
+async def club_admin(bot: ArbiterBot, harness: DiscordHarness, club: str) -> Member:
+    """A new member (`admin-<club>`) made an admin of `club` directly in the database."""
+    admin = harness.member(name=f"admin-{club}")
+    async with GuildStore(bot.database, DEFAULT_GUILD_ID).change(None, "test", "admin") as uow:
+        await uow.club_admins.add(club, admin.id)
+    return admin
 
 
 async def set_up(harness: DiscordHarness) -> Member:

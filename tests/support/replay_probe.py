@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
-from bot.chesscom.client import ChessComClient, ChessComError
+from bot.chesscom.client import ChessComError
 from bot.lichess.client import LichessClient
 from bot.sites.fetch_plan import Watch
 from bot.sites.poll import poll
@@ -66,12 +66,11 @@ class ReplayProbe(commands.Cog):
 
     @probe.command(name="fetch", description="Fetch from chess.com.")
     async def fetch(self, interaction: discord.Interaction, path: str) -> None:
-        async with ChessComClient(self.bot.config.chesscom) as client:
-            try:
-                data = await client.get_json(path)
-            except ChessComError as error:
-                await interaction.response.send_message(f"chess.com said {error.status}")
-                return
+        try:
+            data = await self.bot.chesscom_client().get_json(path)  # the bot's one client
+        except ChessComError as error:
+            await interaction.response.send_message(f"chess.com said {error.status}")
+            return
         await interaction.response.send_message(f"name: {data['name']}")
 
     @probe.command(name="game", description="Look a rapid game up where it was played.")
@@ -89,14 +88,11 @@ class ReplayProbe(commands.Cog):
             Site(site), white, black, white, begin, begin + timedelta(hours=hours), RAPID
         )
         config = self.bot.config
-        async with (
-            ChessComClient(config.chesscom) as chesscom,
-            LichessClient(config.lichess_settings()) as lichess,
-        ):
+        async with LichessClient(config.lichess_settings()) as lichess:
             found = await poll(
                 [Watch("probe", query)],
                 self.bot.database.clock(),
-                chesscom=chesscom,
+                chesscom=self.bot.chesscom_client(),
                 lichess=lichess,
             )
         if 0 in found.failures:

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import pytest
 
 from bot.app.errors import UserError
+from bot.runtime.clock import VirtualClock
 from storage.database import Database
 
 T = TypeVar("T")
@@ -72,18 +73,8 @@ NOW = dt.datetime(2024, 1, 15, 12, tzinfo=dt.UTC)
 """The services' clock in these tests: before the test seasons start."""
 
 
-class Clock:
-    """A database clock the test moves (`clock.now = …`)."""
-
-    def __init__(self, now: dt.datetime = NOW) -> None:
-        self.now = now
-
-    def __call__(self) -> dt.datetime:
-        return self.now
-
-
 async def open_database(path: Path, now: dt.datetime = NOW) -> Database:
-    """A migrated database on `path` whose clock stands at `now`."""
-    database = await Database.open(path, clock=lambda: now)
+    """A migrated database on `path` whose clock (a `VirtualClock`) stands at `now`."""
+    database = await Database.open(path, clock=VirtualClock(now))
     await database.migrate()
     return database

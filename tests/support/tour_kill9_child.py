@@ -5,9 +5,11 @@ the tour's real job kinds (bot/tour/jobs.py) on a real database file.
 a fork costs milliseconds, a new interpreter a second) — owns the database (the OS lock a real
 bot takes), starts the real scheduler (APScheduler) and outbox sender, recovers (running every
 job that fell due while it was down) and keeps running jobs and delivering until no job due by
-now is pending or running and no message waits, then writes DONE. Messages go to the test's
-recording server (deduplicated by nonce, as Discord does). Each step writes a line to `fd`
-(`apply <job>` before a tour job's handler, `sent <nonce>` after a delivery), so the test can
+now is pending or running and no message waits, then writes DONE. Messages go through a real
+discord.py client to the test's recording server — Discord's REST API under URL/api/v10 —,
+which deduplicates them by nonce, as Discord does. Each step writes a line to `fd`
+(`apply <job>` before a tour job's handler, `sent …` as Discord's answer to a post arrives,
+before the sender records it), so the test can
 kill the process at a random step. The sites are not configured: a poll finds them unreadable
 and retries later, recording nothing.
 """
@@ -22,13 +24,15 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import discord
 
+from bot.app.discord_endpoint import use_api
 from bot.runtime.outbox import OutboxSender
 from bot.runtime.scheduler import JobHandler, JobRegistry, Scheduler
 from bot.tour.automation.context import TourAutomation
 from bot.tour.jobs import register_tour_jobs
 from storage.database import Database
-from storage.guild import UnitOfWork
+from storage.guild import UnitOfWork, on_commit
 from storage.jobs import Job, pending_jobs, running_jobs
 from storage.outbox import pending_messages
 from storage.ownership import OwnerLock
@@ -58,37 +62,42 @@ class SayingRegistry(JobRegistry):
         super().register_fetching(kind, fetch, self._wrap(handler))
 
 
-class RecordingHttp:
-    """The slice of discord.py's HTTPClient the outbox sender uses, posting every message (its
-    content and embeds, with its nonce) to the test's recording server."""
+def _sent_tracer(say: Callable[[str], None]) -> aiohttp.TraceConfig:
+    """Say `sent` as Discord's answer to a message post arrives (aiohttp's trace, which
+    discord.py takes as `http_trace`): before the sender records it, a point to kill at."""
 
-    def __init__(
-        self, session: aiohttp.ClientSession, url: str, say: Callable[[str], None]
+    async def said(
+        session: aiohttp.ClientSession, context: object, params: aiohttp.TraceRequestEndParams
     ) -> None:
-        self.session = session
-        self.url = url
-        self.say = say
+        if params.method == "POST" and params.url.path.endswith("/messages"):
+            say(f"sent {params.response.status} {params.url.path}")
 
-    async def send_message(self, channel_id: int, *, params: Any) -> dict[str, Any]:
-        body = {"channel_id": channel_id, **params.payload}
-        async with self.session.post(f"{self.url}/messages", json=body) as response:
-            response.raise_for_status()
-            data: dict[str, Any] = await response.json()
-        self.say(f"sent {body['nonce']}")
-        return data
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(said)
+    return trace
+
+
+async def discord_client(url: str, say: Callable[[str], None]) -> discord.Client:
+    """A real discord.py client logged in to the recording server's REST API (no gateway:
+    the sender only posts)."""
+    use_api(f"{url}/api/v10")  # as `[discord] api_base` does for `arbiter run`
+    client = discord.Client(intents=discord.Intents.none(), http_trace=_sent_tracer(say))
+    await client.login("tour-kill9-token")
+    return client
 
 
 async def _main(path: str, url: str, say: Callable[[str], None]) -> None:
     owner = OwnerLock.acquire(Path(path))
     database = await Database.open(path)
     await database.migrate()
-    async with aiohttp.ClientSession() as session:
-        registry = SayingRegistry(say)
-        register_tour_jobs(registry, TourAutomation(database, None, None))
-        scheduler = Scheduler(database, registry)
-        sender = OutboxSender(database, RecordingHttp(session, url, say))  # type: ignore[arg-type]
-        database.on_commit(scheduler.on_commit)
-        database.on_commit(sender.on_commit)
+    registry = SayingRegistry(say)
+    register_tour_jobs(registry, TourAutomation(database, None, None))
+    scheduler = Scheduler(database, registry)
+    client = await discord_client(url, say)
+    try:
+        sender = OutboxSender(database, client)
+        on_commit(database, scheduler.on_commit)
+        on_commit(database, sender.on_commit)
         sender.start()
         scheduler.start()
         say("recovering")
@@ -105,6 +114,8 @@ async def _main(path: str, url: str, say: Callable[[str], None]) -> None:
             await asyncio.sleep(0.01)
         await scheduler.shutdown()
         await sender.stop()
+    finally:
+        await client.close()
     await database.close()
     owner.release()
     say("DONE")

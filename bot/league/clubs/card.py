@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.chesscom.client import ChessComClient, ChessComError, ChessComSettings
+from bot.chesscom.client import ChessComClient, ChessComError
 from bot.league.references import find_club
 from bot.league.store import StandingsCache
 from bot.rendering.league_embeds import ClubInfo
@@ -18,13 +18,14 @@ FORFEIT_RULES = ("CL-15", "CL-20", "CL-21")
 async def club_card(
     store: GuildStore,
     standings: StandingsCache,
-    chesscom: ChessComSettings,
+    chesscom: ChessComClient | None,
     reference: str,
     ready: Callable[[], Awaitable[None]],
 ) -> ClubInfo:
     """The card of the club `reference` names; `ready` is awaited once the club is found,
-    before chess.com is read (only for a club with a chess.com id; an unknown club is refused
-    before it). chess.com unreachable: the card shows what the database knows."""
+    before chess.com is read through `chesscom`, the bot's one client (only for a club with a
+    chess.com id; an unknown club is refused before it). chess.com unreachable, or no client
+    (no contact configured): the card shows what the database knows."""
     async with store.read() as view:
         found = await find_club(view.clubs, reference)
         admins = tuple(await view.club_admins.admins_of(found.id))
@@ -46,10 +47,9 @@ async def club_card(
                 forfeits[rule] = count
     await ready()
     members = average = None
-    if found.chesscom_id:
+    if found.chesscom_id and chesscom is not None:
         try:
-            async with ChessComClient(chesscom) as client:
-                profile = await client.club(found.chesscom_id)
+            profile = await chesscom.club(found.chesscom_id)
             members, average = profile.members_count, profile.average_daily_rating
         except ChessComError:
             pass

@@ -1,0 +1,37 @@
+"""How values are stored as text: instants as ISO 8601 UTC, days as ISO dates. Every
+repository reads and writes them through these (pure functions, no database)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+
+def to_text(instant: dt.datetime) -> str:
+    """An aware instant as the ISO 8601 UTC text stored in the database (whole seconds:
+    stamps such as `created_at`, due times, the audit's `at`)."""
+    if instant.tzinfo is None:
+        raise ValueError("stored instants must be timezone-aware")
+    return instant.astimezone(dt.UTC).isoformat(timespec="seconds")
+
+
+def instant_text(instant: dt.datetime) -> str:
+    """An aware instant as stored for league facts: ISO 8601 UTC, sub-seconds kept (a season
+    file's instants come back exactly)."""
+    if instant.tzinfo is None:
+        raise ValueError("stored instants must be timezone-aware")
+    return instant.astimezone(dt.UTC).isoformat()
+
+
+def from_text(text: str) -> dt.datetime:
+    """The aware UTC instant stored by `to_text` or `instant_text`."""
+    return dt.datetime.fromisoformat(text).astimezone(dt.UTC)
+
+
+def instant_or_none(text: str | None) -> dt.datetime | None:
+    """`from_text` of a nullable column (None stays None)."""
+    return None if text is None else from_text(text)
+
+
+def day_or_none(text: str | None) -> dt.date | None:
+    """The date of a nullable ISO date column (None stays None)."""
+    return None if text is None else dt.date.fromisoformat(text)
