@@ -168,6 +168,7 @@ def finals_over(event: str, winner: str | None, tied: Sequence[str]) -> str:
 
 
 def _embed(title: str, lines: Sequence[str]) -> dict[str, Any]:
+    """An embed (as Discord's dict) within Discord's limits."""
     text = "\n".join(lines) or "Nothing yet."
     if len(text) > 4000:
         text = text[:3999] + "…"

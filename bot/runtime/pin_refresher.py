@@ -87,6 +87,7 @@ class PinRefresher(WakeLoop):
         await self._pass()
 
     async def _pass(self) -> None:
+        """Refresh every guild marked since the last pass (a failure waits for the next)."""
         guilds, self._guilds = sorted(self._guilds), set()
         for guild_id in guilds:
             try:

@@ -87,6 +87,7 @@ async def discord_client(url: str, say: Callable[[str], None]) -> discord.Client
 
 
 async def _main(path: str, url: str, say: Callable[[str], None]) -> None:
+    """The child's work (see the module)."""
     owner = OwnerLock.acquire(Path(path))
     database = await Database.open(path)
     await database.migrate()

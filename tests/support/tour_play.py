@@ -23,6 +23,7 @@ DECIDING = "day 2 game 3"
 
 
 async def _loaded(store: GuildStore, event: str) -> LoadedEvent:
+    """The event as stored now."""
     async with store.read() as view:
         record = (await view.tour_events.by_name(event))[0]
         return await load_event(view, record)

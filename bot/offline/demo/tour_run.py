@@ -108,25 +108,26 @@ async def _read(
             _, days = await event_calendar(store, event.record.id)
             calendars.append((event.record.name, days))
         (out / CALENDAR).write_bytes(tour_calendar_ics(TOUR, calendars, stamp))
-        counts = await _counts(store, loaded.events)
+        counts = await _counts(store, [event.record.id for event in loaded.events])
         return report, counts, images
     finally:
         await database.close()
 
 
-async def _counts(store: GuildStore, events: object) -> dict[str, int]:
-    """Games by source, reports the bot confirmed, disputes, incidents, appeals."""
+async def _counts(store: GuildStore, events: list[int]) -> dict[str, int]:
+    """The tour's games by source, what the bot did on its own (from the audit), disputes,
+    incidents and appeals."""
     counts: dict[str, int] = {}
     async with store.read() as view:
-        for record in await view.tour_events.of_tour((await view.tours.by_name(TOUR)).id):  # type: ignore[union-attr]
-            for game in await view.tour_games.of_event(record.id):
+        for event_id in events:
+            for game in await view.tour_games.of_event(event_id):
                 key = f"games {game.source or 'open'}"
                 counts[key] = counts.get(key, 0) + 1
             counts["appeals"] = counts.get("appeals", 0) + len(
-                await view.tour_rulings.appeals(record.id)
+                await view.tour_rulings.appeals(event_id)
             )
             counts["incidents"] = counts.get("incidents", 0) + len(
-                await view.tour_rulings.incidents(record.id)
+                await view.tour_rulings.incidents(event_id)
             )
         audit = await view.audit.recent(limit=1_000_000)
     for entry in audit:

@@ -87,6 +87,7 @@ class TourScript:
 
 
 def _header(world: TourWorld) -> dict[str, Any]:
+    """The script's header: the guild, its organiser, arbiter and players, the config."""
     members = [
         {"name": "hq", "roles": ["HQ"], "manage_guild": True},
         {"name": "arbi", "roles": ["Arbiters"]},
@@ -159,6 +160,7 @@ def _lichess_game(
 
 
 def _username(name: str, site: str) -> str:
+    """A player's username on a site (`AlinaVarga`, `alina-varga`)."""
     first, last = name.split()
     return f"{first}{last}" if site == "chesscom" else f"{first}-{last}".lower()
 
@@ -174,11 +176,13 @@ class _Writer:
         self.number = 7_100_000
 
     def report(self, item: Report, event: str, by: str = "arbi") -> int:
+        """A game's result entered (by the arbiter unless `by` says who); its step."""
         return self.script.command(
             by, "game report", event=event, game=item.game, result=item.result
         )
 
     def items(self, event: str, items: list[Item]) -> None:
+        """A contest's colour choices and games, in playing order."""
         for item in items:
             if isinstance(item, Choice):
                 who = "hq" if item.chooser is None else self.member[item.chooser]
@@ -189,6 +193,7 @@ class _Writer:
                 self.report(item, event)
 
     def set_up(self, plan: EventPlan) -> None:
+        """The event created, its players entered (the sites' pairs linked), drawn."""
         s = self.script
         s.stage(f"{plan.name}: entries and the draw")
         s.at(local(plan.start, 9))
@@ -224,6 +229,7 @@ class _Writer:
         s.expect(posts_contain=f"{plan.name}: pairings")
 
     def preliminary(self, plan: EventPlan, index: int) -> None:
+        """The three preliminary days: each session's games after it, the staged moments."""
         s = self.script
         rounds = max(p.round for p in plan.pairings)
         s.stage(f"{plan.name}: preliminary")
@@ -284,12 +290,14 @@ class _Writer:
                 s.expect(contains="dismissed")
 
     def _site_names(self, plan: EventPlan, index: int) -> list[str]:
+        """The event's games a site serves (the bot reports them, not the arbiter)."""
         if index > 1:
             return []
         white, black = self.world.chesscom_pair if index == 0 else self.world.lichess_pair
         return [r.game for r in self._all(plan) if (r.white, r.black) == (white, black)]
 
     def _all(self, plan: EventPlan) -> list[Report]:
+        """Every preliminary game of the event, round by round."""
         rounds = max(p.round for p in plan.pairings)
         return [r for n in range(1, rounds + 1) for r in plan.prelim_reports(n)]
 
@@ -376,6 +384,7 @@ class _Writer:
         return done
 
     def knockout(self, plan: EventPlan) -> None:
+        """The knock-out started, then each stage's two days of games."""
         s = self.script
         start = s.command("hq", "event start-knockout", event=plan.name)
         s.step({"as": "hq", "click": {"step": start, "button": "Confirm"}})
@@ -400,6 +409,7 @@ class _Writer:
         s.expect(posts_contain=f"{plan.name} is over")
 
     def finals(self, plan: EventPlan) -> None:
+        """The Ambassadors named, the Finals entered and drawn, then its nine rounds."""
         s = self.script
         s.stage("Ambassadors and the Finals")
         s.at(local(plan.start, 8, 30))
@@ -417,6 +427,7 @@ class _Writer:
         s.command(self.member[plan.entrants[0]], "finals standings", event=plan.name)
 
     def write(self) -> TourScript:
+        """The whole script: the header, the set-up, then every event."""
         s = self.script
         s.comment(
             f"The demo tour of seed {self.world.seed} (arbiter demo --tour): two Regulars and a"

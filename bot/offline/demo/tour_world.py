@@ -164,10 +164,12 @@ def result_text(result: Result) -> str:
 
 
 def _member(name: str) -> str:
+    """A player's member in the guild: their first name, lowercase."""
     return name.split()[0].lower()
 
 
 def _rng(seed: int, what: str) -> random.Random:
+    """A random stream of the seed for one purpose (the same seed, the same stream)."""
     return random.Random(f"{seed}:{what}")
 
 
@@ -213,6 +215,7 @@ def _preliminary(plan: EventPlan, strength: dict[str, int], seed: int) -> None:
 
 
 def _game(slot_white: str, winner: str | None) -> Result:
+    """The result of a game `winner` wins (None: drawn), given who has White."""
     if winner is None:
         return Result.DRAW
     return Result.WHITE_WIN if winner == slot_white else Result.BLACK_WIN

@@ -24,6 +24,7 @@ def event_finished(loaded: LoadedEvent) -> bool:
 
 
 def _finished(loaded: LoadedEvent) -> bool:
+    """`event_finished`, computed (the memo's miss)."""
     if loaded.record.recorded or loaded.record.drawn_at is None:
         return False
     if loaded.record.type is EventType.FINALS:

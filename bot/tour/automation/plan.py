@@ -89,6 +89,7 @@ def knockout_jobs(event: TourEventRecord, rules: TourRules) -> list[PlannedJob]:
 def _appeal_closes(
     event: TourEventRecord, rules: TourRules, days: Sequence[int]
 ) -> list[PlannedJob]:
+    """CCT-11: the appeal close of each of the event's session days."""
     subject = event_subject(event.id)
     return [
         PlannedJob(

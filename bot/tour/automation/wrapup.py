@@ -89,6 +89,7 @@ def wrapup_handler() -> JobHandler:
 
 
 async def _event(uow: UnitOfWork, tour: LoadedTour, event: LoadedEvent) -> None:
+    """A Regular's or Major's wrap-up: placings, points, ranking, the next list."""
     report = report_of(tour, event.record.name)
     listed, following = _next_qualification(tour, event, report)
     embeds = render.wrap_up(
@@ -106,6 +107,7 @@ async def _event(uow: UnitOfWork, tour: LoadedTour, event: LoadedEvent) -> None:
 
 
 async def _finals(uow: UnitOfWork, tour: LoadedTour) -> None:
+    """The Finals' wrap-up: the table and the tour's winner (or the tie for first)."""
     report = report_of(tour)
     finals = report.finals
     finals_event = tour.finals()

@@ -43,6 +43,7 @@ async def pin_embeds(view: GuildView, record: TourEventRecord) -> list[dict[str,
 
 
 async def _finals(view: GuildView, loaded: LoadedEvent) -> list[dict[str, Any]]:
+    """The Finals table with each finalist's bonus (CCT-8f)."""
     if not loaded.facts.players:
         return tour_replies.event_card(
             EventRead(loaded, (await find_tour(view, loaded.record.tour_id)).rules, "")
