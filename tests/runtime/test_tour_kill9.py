@@ -6,7 +6,7 @@ many times, restarting it on the same file.
 
 The event (8 players) was drawn 20 days ago and played to its deciding game, which a player
 reported 13 hours ago: its round reminders (silent: their sessions are over), the appeal
-closes of its nine days, its poll (the sites unreadable: retried later, nothing recorded), the
+closes of its nine days, its poll (nothing to read: it schedules its next), the
 report's auto-confirmation — which decides the event and schedules its wrap-up — are all due.
 Afterwards every job due ran exactly once (one `job.done` each, none failed), every outbox row
 reached the recording boundary exactly once, and each automatic post is there once.

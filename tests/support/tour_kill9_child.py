@@ -10,8 +10,8 @@ discord.py client to the test's recording server — Discord's REST API under UR
 which deduplicates them by nonce, as Discord does. Each step writes a line to `fd`
 (`apply <job>` before a tour job's handler, `sent …` as Discord's answer to a post arrives,
 before the sender records it), so the test can
-kill the process at a random step. The sites are not configured: a poll finds them unreadable
-and retries later, recording nothing.
+kill the process at a random step. No site is configured: a poll has nothing to read and
+schedules its next.
 """
 
 from __future__ import annotations

@@ -108,9 +108,11 @@ def watches(
     rules: TourRules,
     players: Mapping[str, TourPlayer],
     last_read: Mapping[str, str],
+    sites: frozenset[Site] = frozenset(Site),
 ) -> list[tuple[Watch, dt.datetime]]:
-    """Each open pairing watched on each site where both its players have a username, with
-    its window's start (the pairing's name is its key; `last_read` orders the deferred)."""
+    """Each open pairing watched on each of `sites` (those the bot can read) where both its
+    players have a username, with its window's start (the pairing's name is its key;
+    `last_read` orders the deferred)."""
     found = []
     for target in open_targets(loaded):
         if not _watchable(target):
@@ -125,7 +127,12 @@ def watches(
             (Site.CHESSCOM, white.chesscom, black.chesscom),
             (Site.LICHESS, white.lichess, black.lichess),
         ):
-            if not first or not second or first.casefold() == second.casefold():
+            if (
+                site not in sites
+                or not first
+                or not second
+                or first.casefold() == second.casefold()
+            ):
                 continue
             query = GameQuery(site, first, second, first, start, end, target.time_control)
             found.append((Watch(target.name, query, when), start))
@@ -156,7 +163,12 @@ def poll_fetcher(context: TourAutomation) -> Callable[[Job], Awaitable[PollRead 
             return None
         now = context.now()
         read_before: dict[str, str] = dict(job.payload.get("read") or {})
-        watched = watches(loaded, tour.rules, players, read_before)
+        readable = frozenset(
+            site
+            for site, client in ((Site.CHESSCOM, context.chesscom), (Site.LICHESS, context.lichess))
+            if client is not None
+        )
+        watched = watches(loaded, tour.rules, players, read_before, readable)
         kept = {str(w.pairing) for w, _ in watched}
         read_before = {k: v for k, v in read_before.items() if k in kept}  # open ones only
         current = [w for w, start in watched if start <= now]
