@@ -25,7 +25,7 @@ from storage.tour_events import TourEventRecord
 def round_day(event: TourEventRecord, round_no: int, rounds: int) -> int:
     """The event day of a preliminary round (CCT-8a) or a Finals round (CCT-8f)."""
     if event.type is EventType.FINALS:
-        return finals_day(round_no)
+        return finals_day(round_no, rounds)
     return preliminary_day(round_no, rounds)
 
 

@@ -157,7 +157,13 @@ class Events(commands.Cog):
 
         async def confirm() -> str:
             stored = await events.draw_event(
-                store, actor, event_id, seed=plan.seed, order=order, confirm=True
+                store,
+                actor,
+                event_id,
+                seed=plan.seed,
+                order=order,
+                confirm=True,
+                previewed=plan.numbers,
             )
             rounds = max(p.round for p in stored.pairings)
             how = f"seed `{stored.seed}`" if stored.seed else "the numbers given"
@@ -290,7 +296,9 @@ class Events(commands.Cog):
         event_id = plan.event.id
 
         async def confirm() -> str:
-            stored = await events.start_knockout(store, actor, event_id, lots=lots, confirm=True)
+            stored = await events.start_knockout(
+                store, actor, event_id, lots=lots, confirm=True, previewed=plan.seeds
+            )
             ties = "; ".join(f"{t} {_n(a)} – {_n(b)}" for t, a, b in stored.quarter_finals)
             return f"Knock-out of **{_n(stored.event.name)}** started: {ties}."
 

@@ -16,14 +16,15 @@ from bot.app.inputs import NOTE_LIMIT, clean_text, named
 from bot.rendering import tour_cards
 from bot.runtime.announce import announce
 from bot.tour.automation.follow import follow_game
-from bot.tour.game_names import ROUND_NAMES, finals_key_of
-from bot.tour.games.pgn import PgnGame, check_players, read_game
+from bot.tour.game_names import ROUND_NAMES, finals_key, finals_key_of
+from bot.tour.games.pgn import PgnGame, check_linked, check_players, read_game
 from bot.tour.games.targets import GameTarget, find_target
 from bot.tour.references import find_event
 from bot.tour.store import LoadedEvent, load_event, remember_committed
 from core.results import Outcome, Result
 from core.tour.event_facts import (
     finals_match,
+    finals_matches,
     knockout_state,
     preliminary_standings,
 )
@@ -41,6 +42,7 @@ from core.tour.ranking import KNOCKOUT_PLACES, EventType
 from storage.database import Database
 from storage.guild import GuildStore, UnitOfWork
 from storage.tour_games import NewGame, Source, TourGame
+from storage.tours import TourPlayer
 
 GROUNDS: dict[str, OverrideReason] = {
     "left-camera-view": OverrideReason.LEFT_CAMERA_VIEW,
@@ -108,12 +110,39 @@ async def _event(uow: UnitOfWork, event: str | int, database: Database) -> Loade
     return await load_event(view, record, database=database)
 
 
-async def _usernames(uow: UnitOfWork, loaded: LoadedEvent, name: str) -> set[str]:
-    player = await uow.tours.player(loaded.ids[name])
+async def _identities(uow: UnitOfWork, loaded: LoadedEvent) -> dict[str, TourPlayer]:
+    """The tour player of each player of the event, by name (their linked usernames)."""
+    players = {p.id: p for p in await uow.tours.players(loaded.record.tour_id)}
+    return {name: players[pid] for name, pid in loaded.ids.items() if pid in players}
+
+
+def _known_as(name: str, player: TourPlayer | None) -> set[str]:
+    """A player's name and linked usernames, compared without case."""
     names = {name.casefold()}
     if player is not None:
-        names |= {n for n in (player.chesscom, player.lichess) if n}
+        names |= {n.casefold() for n in (player.chesscom, player.lichess) if n}
     return names
+
+
+def _check_pgn_players(
+    parsed: PgnGame, players: dict[str, TourPlayer], target: GameTarget, link: str | None
+) -> None:
+    """CCT-8a: the PGN is this pairing's game — not the other way round, not a game of
+    other players of the event, and a linked game between the players' linked accounts."""
+    white = _known_as(target.white, players.get(target.white))
+    black = _known_as(target.black, players.get(target.black))
+    others = set().union(*(_known_as(n, p) for n, p in players.items()))
+    check_players(parsed, white, black, others)
+    if link is not None:
+        lichess = link.startswith("https://lichess.org/")
+
+        def account(name: str) -> str | None:
+            player = players.get(name)
+            if player is None:
+                return None
+            return player.lichess if lichess else player.chesscom
+
+        check_linked(parsed, account(target.white), account(target.black))
 
 
 async def game_row(uow: UnitOfWork, loaded: LoadedEvent, target: GameTarget) -> TourGame:
@@ -166,9 +195,39 @@ def check_settled(before: LoadedEvent, game: TourGame) -> tuple[LoadedEvent, tup
                 decided.append(
                     f"{tour_cards.name(after.record.name)} is won by {tour_cards.name(final)}"
                 )
+        _check_waiting(after)
     except KnockoutError as error:
         raise UserError(f"That result cannot stand: {error}") from None
     return after, tuple(decided)
+
+
+def _check_waiting(after: LoadedEvent) -> None:
+    """CCT-8d: a knock-out or Finals game whose report still waits (reported or disputed)
+    must stay its contest's next game: a result that decides the match before it (or
+    changes who plays it) cannot stand while it waits."""
+    waiting = [g for g in after.games if g.contest is not None and not g.status.settled]
+    if not waiting:
+        return
+    if after.record.type is EventType.FINALS:
+        statuses = {
+            finals_key(m.pairing.round, m.pairing.board): m.status
+            for m in finals_matches(after.facts)
+        }
+    else:
+        ties = knockout_state(after.facts).ties if len(after.facts.seeds) == KNOCKOUT_PLACES else {}
+        statuses = {ROUND_NAMES[tie]: state.status for tie, state in ties.items()}
+    for game in waiting:
+        status = statuses.get(game.contest or "")
+        slot = None if status is None else status.next_game
+        if slot is None or (slot.phase, slot.match_no, slot.game_no) != (
+            game.phase,
+            game.match_no,
+            game.game_no,
+        ):
+            raise UserError(
+                f"That result cannot stand while {named(after.game_name(game))} waits for its "
+                "confirmation or the arbiters: after it, that game would not be played (CCT-8d)."
+            )
 
 
 def _pgn_result(pgn: PgnGame | None, result: Result | None) -> Result | None:
@@ -236,18 +295,14 @@ async def report_in(
     target = find_target(loaded, game)
     if party is None:
         party = _party(actor, loaded, target)
-    if parsed is not None:
-        check_players(
-            parsed,
-            await _usernames(uow, loaded, target.white),
-            await _usernames(uow, loaded, target.black),
-        )
     if reference is not None:
         counted = await uow.tour_games.by_source(reference)
         if counted is not None and (target.row is None or counted.id != target.row.id):
             raise UserError(
                 f"That game counted already (game {counted.id}): the same game cannot count twice."
             )
+    if parsed is not None:
+        _check_pgn_players(parsed, await _identities(uow, loaded), target, source_ref)
     current = target.row.report if target.row is not None else GameReport()
     try:
         new = transition(current, Action.REPORT, party, result)
