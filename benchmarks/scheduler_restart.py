@@ -14,8 +14,8 @@ and 264 MB; with the 24 h horizon 0.20–0.34 s and 41 MB (~560 jobs on APSchedu
 with `--overdue 0.01` (960 jobs missed while down, each run in its unit of work) 0.62 s, 44 MB.
 With the tour's job kinds (half the jobs league matches', half tour events': round reminders,
 appeal closes, polls, wrap-ups and waiting reports): 0.37 s and 49 MB at load 4.5, 0.58–0.69 s
-and 41–49 MB at load 6–7 from other work; `--overdue 0.01` 5.0 s at load 7.8 (the same as without the tour's kinds at that
-load: 1.62 s against 1.63 s for 20,000 jobs).
+and 41–49 MB at load 6–7 from other work; `--overdue 0.01` 5.0 s at load 7.8 (as without the
+tour's kinds at that load: 1.62 s against 1.63 s for 20,000 jobs).
 """
 
 from __future__ import annotations
