@@ -205,6 +205,7 @@ async def import_tour_file(
         base.confirm_hours,
         base.session_start,
         base.ambassador_pool,
+        base.round_reminder_minutes,
     )
     finals = rules.sizes[EventType.FINALS]
     if model.finals is not None and len(model.finals.players) != finals:
@@ -262,6 +263,7 @@ async def _import_event(
             DeReading(prelim.tiebreaks),
             table,
             DEFAULT_TIME_CONTROLS,
+            tour.rules.round_reminder_minutes,
         ),
     )
     for player in names:
@@ -363,6 +365,7 @@ async def _import_finals(
             DeReading.CCT,
             None,
             DEFAULT_TIME_CONTROLS,
+            tour.rules.round_reminder_minutes,
         ),
     )
     for player in model.players:

@@ -16,7 +16,7 @@ from bot.app.errors import UserError
 from bot.app.inputs import NAME_LIMIT, clean_text, named, optional_text, shown
 from bot.rendering import tour_cards
 from bot.runtime.announce import announce
-from bot.tour.events.pin import refresh_pin
+from bot.tour.automation import plan as automation
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import round_starts
 from bot.tour.store import load_event, load_tour
@@ -106,10 +106,11 @@ async def create_event(
     players: int | None = None,
     third_place_match: bool = True,
     tiebreaks: DeReading = DeReading.CCT,
+    reminder_minutes: int | None = None,
 ) -> TourEventRecord:
     """CCT-2/CCT-16: a new event, last of its tour, with the tour's size for its type
-    (unless `players`), its points table and time controls frozen. The Finals come last
-    and once."""
+    (unless `players`), its points table, time controls and round reminder (the tour's,
+    unless `reminder_minutes`) frozen. The Finals come last and once."""
     actor.require(Role.HQ)
     title = clean_text(name, "event name", NAME_LIMIT)
     day = _start(start)
@@ -149,6 +150,7 @@ async def create_event(
             tiebreaks,
             rules.points_table(event_type),
             DEFAULT_TIME_CONTROLS,
+            rules.round_reminder_minutes if reminder_minutes is None else reminder_minutes,
         )
         return await uow.tour_events.create(record.id, event, created_by=actor.user_id)
 
@@ -291,6 +293,7 @@ async def draw_event(
             )
         uow.details["numbers"] = list(numbers)
         await _announce_embeds(uow, tour_cards.pairings_embeds(record.name, pairings, starts))
+        await automation.schedule(uow, automation.draw_jobs(record, tour.rules, len(starts)))
         return plan
 
 
@@ -380,7 +383,8 @@ async def start_knockout(
         await uow.tour_events.start_knockout(
             record.id, [ids[s] for s in seeds], lots_seed, actor.user_id
         )
-        await refresh_pin(uow, record.id, record.pinned)
+        tour = await find_tour(view, record.tour_id)
+        await automation.schedule(uow, automation.knockout_jobs(record, tour.rules))
         await announce(uow, tour_cards.knockout_started(record.name, quarters))
         return plan
 

@@ -15,7 +15,7 @@ from bot.app.errors import UserError
 from bot.app.inputs import NOTE_LIMIT, clean_text, named
 from bot.rendering import tour_cards
 from bot.runtime.announce import announce
-from bot.tour.events.pin import refresh_pin
+from bot.tour.automation.follow import follow_game
 from bot.tour.game_names import ROUND_NAMES, finals_key, finals_key_of
 from bot.tour.games.pgn import PgnGame, check_linked, check_players, read_game
 from bot.tour.games.targets import GameTarget, find_target
@@ -256,124 +256,171 @@ async def report_game(
     final (CCT-9). With `pgn` the result is read from it (and must agree with `result` when
     both are given); the PGN's game (or the linked game, `source_ref`) counts only once."""
     parsed = read_game(pgn) if pgn is not None else None
+    async with store.change(actor.user_id, "game.report", f"event:{event}") as uow:
+        changed, after = await report_in(
+            uow,
+            store.database,
+            actor,
+            event,
+            game,
+            result,
+            parsed=parsed,
+            source=source,
+            source_ref=source_ref,
+        )
+    remember_committed(store.database, store.guild_id, after)
+    return changed
+
+
+async def report_in(
+    uow: UnitOfWork,
+    database: Database,
+    actor: Actor,
+    event: str | int,
+    game: str,
+    result: Result | None,
+    *,
+    parsed: PgnGame | None = None,
+    source: Source | None = None,
+    source_ref: str | None = None,
+    party: Party | None = None,
+) -> tuple[GameChanged, LoadedEvent]:
+    """`report_game` inside a unit of work (the bot's polling job reports a game it found
+    as `party` SYSTEM); returns what changed and the event as the change leaves it."""
     result = _pgn_result(parsed, result)
     if result is None:
         raise UserError("Give the result, or a PGN (or game link) to read it from.")
     reference = source_ref or (parsed.source_ref if parsed else None)
-    async with store.change(actor.user_id, "game.report", f"event:{event}") as uow:
-        loaded = await _event(uow, event, store.database)
-        target = find_target(loaded, game)
+    loaded = await _event(uow, event, database)
+    target = find_target(loaded, game)
+    if party is None:
         party = _party(actor, loaded, target)
-        if reference is not None:
-            counted = await uow.tour_games.by_source(reference)
-            if counted is not None and (target.row is None or counted.id != target.row.id):
-                raise UserError(
-                    "That game counted already (game "
-                    f"{counted.id}): the same game cannot count twice."
-                )
-        if parsed is not None:
-            _check_pgn_players(parsed, await _identities(uow, loaded), target, source_ref)
-        current = target.row.report if target.row is not None else GameReport()
-        try:
-            new = transition(current, Action.REPORT, party, result)
-        except ReportRefused as error:
-            raise _refused(error) from None
-        row = await game_row(uow, loaded, target)
-        origin: Source = source or ("arbiter" if party is Party.ARBITER else "player")
-        flagged = bool(parsed and parsed.early_draw.flagged)
-        stored = await uow.tour_games.apply(
-            row,
-            new,
-            by=actor.user_id,
-            source=origin,
-            pgn=parsed.text if parsed else None,
-            source_ref=reference,
-            early_draw=flagged if parsed else None,
-        )
-        uow.tour_events.bump(loaded.record.id)
-        after, decided = (
-            check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
-        )
-        await refresh_pin(uow, loaded.record.id, loaded.record.pinned)
-        ask = _opponent_user(loaded, party, target) if party.is_player else None
-        changed = GameChanged(
-            loaded.record.name,
-            loaded.record.id,
-            stored,
-            target.name,
-            party,
-            target.white,
-            target.black,
-            ask,
-            flagged,
-            decided,
-        )
-        if flagged and parsed is not None:
-            await _to_arbiters(
-                uow, tour_cards.early_draw_flag(changed.event, changed.name, parsed.early_draw)
+    if reference is not None:
+        counted = await uow.tour_games.by_source(reference)
+        if counted is not None and (target.row is None or counted.id != target.row.id):
+            raise UserError(
+                f"That game counted already (game {counted.id}): the same game cannot count twice."
             )
-        for line in decided:
-            await announce(uow, line)
-    remember_committed(store.database, store.guild_id, after)
-    return changed
+    if parsed is not None:
+        _check_pgn_players(parsed, await _identities(uow, loaded), target, source_ref)
+    current = target.row.report if target.row is not None else GameReport()
+    try:
+        new = transition(current, Action.REPORT, party, result)
+    except ReportRefused as error:
+        raise _refused(error) from None
+    row = await game_row(uow, loaded, target)
+    origin: Source = source or _SOURCES[party]
+    flagged = bool(parsed and parsed.early_draw.flagged)
+    stored = await uow.tour_games.apply(
+        row,
+        new,
+        by=actor.user_id,
+        source=origin,
+        pgn=parsed.text if parsed else None,
+        source_ref=reference,
+        early_draw=flagged if parsed else None,
+    )
+    uow.tour_events.bump(loaded.record.id)
+    after, decided = (
+        check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
+    )
+    await follow_game(uow, loaded, stored, after)
+    ask = _opponent_user(loaded, party, target) if party.is_player else None
+    changed = GameChanged(
+        loaded.record.name,
+        loaded.record.id,
+        stored,
+        target.name,
+        party,
+        target.white,
+        target.black,
+        ask,
+        flagged,
+        decided,
+    )
+    if flagged and parsed is not None:
+        await _to_arbiters(
+            uow, tour_cards.early_draw_flag(changed.event, changed.name, parsed.early_draw)
+        )
+    for line in decided:
+        await announce(uow, line)
+    return changed, after
+
+
+_SOURCES: dict[Party, Source] = {
+    Party.WHITE: "player",
+    Party.BLACK: "player",
+    Party.ARBITER: "arbiter",
+    Party.SYSTEM: "bot",
+}
+"""Where a report came from, by who made it."""
 
 
 async def answer_report(
     store: GuildStore, actor: Actor, game_id: int, confirm: bool
 ) -> GameChanged:
-    """The opponent's Confirm (settled) or Dispute (to the arbiters) of a player's report;
-    the bot's confirmation after the waiting time comes as the system."""
-    action = Action.CONFIRM if confirm else Action.DISPUTE
+    """The opponent's Confirm (settled) or Dispute (to the arbiters) of a player's report
+    (either player's of a report the bot made from a site game); the bot's confirmation after
+    the waiting time comes as the system."""
     verb = "game.confirm" if confirm else "game.dispute"
     async with store.change(actor.user_id, verb, f"game:{game_id}") as uow:
-        row = await uow.tour_games.get(game_id)
-        if row is None:
-            raise UserError(f"No game {game_id} on this server.")
-        view = uow.view()
-        record = await view.tour_events.get(row.event_id)
-        assert record is not None
-        loaded = await load_event(view, record, database=store.database)
-        target = find_target(loaded, loaded.game_name(row))
-        if actor.is_system:
-            party = Party.SYSTEM
-        else:
-            assert actor.user_id is not None
-            mine = loaded.player_of_user(actor.user_id)
-            names = {target.white: Party.WHITE, target.black: Party.BLACK}
-            if mine is None or mine not in names:
-                raise UserError(
-                    f"Only the opponent in {named(target.name)} confirms or disputes its report."
-                )
-            party = names[mine]
-        try:
-            new = transition(row.report, action, party)
-        except ReportRefused as error:
-            raise _refused(error) from None
-        stored = await uow.tour_games.apply(row, new, by=actor.user_id)
-        uow.tour_events.bump(record.id)
-        after, decided = (
-            check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
-        )
-        await refresh_pin(uow, record.id, record.pinned)
-        changed = GameChanged(
-            record.name,
-            record.id,
-            stored,
-            target.name,
-            party,
-            target.white,
-            target.black,
-            decided=decided,
-        )
-        if new.status is ReportStatus.DISPUTED:
-            await _to_arbiters(
-                uow,
-                tour_cards.dispute_notice(changed.event, changed.name, stored.result, party.value),
-            )
-        for line in decided:
-            await announce(uow, line)
+        changed, after = await answer_in(uow, store.database, actor, game_id, confirm)
     remember_committed(store.database, store.guild_id, after)
     return changed
+
+
+async def answer_in(
+    uow: UnitOfWork, database: Database, actor: Actor, game_id: int, confirm: bool
+) -> tuple[GameChanged, LoadedEvent]:
+    """`answer_report` inside a unit of work (the auto-confirmation job's); what changed and
+    the event as the change leaves it."""
+    action = Action.CONFIRM if confirm else Action.DISPUTE
+    row = await uow.tour_games.get(game_id)
+    if row is None:
+        raise UserError(f"No game {game_id} on this server.")
+    view = uow.view()
+    record = await view.tour_events.get(row.event_id)
+    assert record is not None
+    loaded = await load_event(view, record, database=database)
+    target = find_target(loaded, loaded.game_name(row))
+    if actor.is_system:
+        party = Party.SYSTEM
+    else:
+        assert actor.user_id is not None
+        mine = loaded.player_of_user(actor.user_id)
+        names = {target.white: Party.WHITE, target.black: Party.BLACK}
+        if mine is None or mine not in names:
+            who = "a player" if row.reported_side is Party.SYSTEM else "the opponent"
+            raise UserError(f"Only {who} in {named(target.name)} confirms or disputes its report.")
+        party = names[mine]
+    try:
+        new = transition(row.report, action, party)
+    except ReportRefused as error:
+        raise _refused(error) from None
+    stored = await uow.tour_games.apply(row, new, by=actor.user_id)
+    uow.tour_events.bump(record.id)
+    after, decided = (
+        check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
+    )
+    await follow_game(uow, loaded, stored, after)
+    changed = GameChanged(
+        record.name,
+        record.id,
+        stored,
+        target.name,
+        party,
+        target.white,
+        target.black,
+        decided=decided,
+    )
+    if new.status is ReportStatus.DISPUTED:
+        await _to_arbiters(
+            uow,
+            tour_cards.dispute_notice(changed.event, changed.name, stored.result, party.value),
+        )
+    for line in decided:
+        await announce(uow, line)
+    return changed, after
 
 
 def _loser(result: Result, white: str, black: str) -> str | None:
@@ -425,7 +472,7 @@ async def correct_game(
         after, decided = check_settled(loaded, stored)
         if target.stage == "preliminary" and len(loaded.facts.seeds) == KNOCKOUT_PLACES:
             _keep_seeds(loaded, after)
-        await refresh_pin(uow, loaded.record.id, loaded.record.pinned)
+        await follow_game(uow, loaded, stored, after)
         changed = GameChanged(
             loaded.record.name,
             loaded.record.id,
