@@ -51,7 +51,7 @@ async def apply_migrations(connection: Connection, directory: Path = MIGRATIONS_
     """Apply the migrations newer than `user_version`; return the versions applied."""
     await connection.create_function(
         "arbiter_name_key", 1, _sql_name_key, deterministic=True
-    )  # for migrations that rewrite name keys (0011)
+    )  # for migrations that rewrite name keys (0012)
     cursor = await connection.execute("PRAGMA user_version")
     row = await cursor.fetchone()
     current = int(row[0]) if row else 0
