@@ -69,7 +69,10 @@ class Events(commands.Cog):
         players: app_commands.Transform[int, Whole("players", 3, 24)] | None = None,
         third_place_match: bool = True,
         tiebreaks: Literal["cct", "fide2024"] = "cct",
-        reminder_minutes: app_commands.Range[int, 1, MAX_REMINDER_MINUTES] | None = None,
+        reminder_minutes: app_commands.Transform[
+            int, Whole("reminder_minutes", 1, MAX_REMINDER_MINUTES)
+        ]
+        | None = None,
     ) -> None:
         """CCT-2, CCT-16: the event's values frozen from its tour."""
         store = guild_store(interaction)

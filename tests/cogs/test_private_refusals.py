@@ -41,6 +41,8 @@ EXAMPLES = 400 if LONG else 12
 
 DATE_OPTIONS = {"first_round": "day", "as_of": "day", "start": "instant"}
 """The text options that hold a date (`day`) or a date and time (`instant`)."""
+DAY_STARTS = {"event create"}
+"""Commands whose `start` is a day (an event's first day), not a date and time."""
 BAD_DAYS = ("9999-12-31", "0001-01-01", "1999-12-31", "2999-06-01", "10000-01-01")
 BAD_INSTANTS = ("9999-12-31 23:59", "9999-12-31T23:00-05:00", "0001-01-01 00:00", "2999-01-01")
 BAD_TEXTS = ("x" * limits.STRING_OPTION, "A\u202eB", "\ufeffCL 2017", "B\u2060", "\x00\x1b[2J")
@@ -91,6 +93,8 @@ def _filled(
         "reason": "why",
         "next_season": "Next",
     }
+    if path in DAY_STARTS:
+        plausible["start"] = plausible["first_round"]
     options: dict[str, Any] = {}
     for parameter in command.parameters:
         if parameter.name == bad or not parameter.required:
