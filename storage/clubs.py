@@ -8,20 +8,12 @@ from typing import Any, Literal, cast
 
 import aiosqlite
 
+from core.names import name_key as name_key  # the key of clubs.name_key, seasons.name_key
 from storage.codecs import from_text, to_text
 from storage.scope import ReadScope, WriteScope
 
 ClubStatus = Literal["pending", "approved", "rejected", "excluded", "withdrawn"]
 CLUB_STATUSES: tuple[ClubStatus, ...] = ("pending", "approved", "rejected", "excluded", "withdrawn")
-
-
-def name_key(name: str) -> str:
-    """A display name as compared: trimmed and case-folded (club names are unique per guild
-    whatever their case, as chess.com compares them)."""
-    key = name.strip().casefold()
-    if not key:
-        raise ValueError("a name cannot be empty")
-    return key
 
 
 def normalise_club(club: str) -> str:

@@ -13,6 +13,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.names import folded
 from storage.connection import Connection
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -53,6 +54,9 @@ def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
 
 async def apply_migrations(connection: Connection, directory: Path = MIGRATIONS_DIR) -> list[int]:
     """Apply the migrations newer than `user_version`; return the versions applied."""
+    await connection.create_function(
+        "arbiter_name_key", 1, _sql_name_key, deterministic=True
+    )  # for migrations that rewrite name keys (0012)
     cursor = await connection.execute("PRAGMA user_version")
     row = await cursor.fetchone()
     current = int(row[0]) if row else 0
@@ -85,6 +89,14 @@ async def apply_migrations(connection: Connection, directory: Path = MIGRATIONS_
                 await connection.execute("PRAGMA foreign_keys = ON")
         applied.append(migration.version)
     return applied
+
+
+def _sql_name_key(name: object) -> object:
+    """`core.names.name_key` for SQL: a text's key (a non-text or blank value as it is)."""
+    if not isinstance(name, str):
+        return name
+    key = folded(name)
+    return key or name
 
 
 async def rollback_if_open(connection: Connection) -> None:

@@ -10,17 +10,19 @@ from collections.abc import Sequence
 import discord
 from discord import app_commands
 
+from bot.rendering import limits
+from bot.rendering.text import cut
+from bot.rendering.user_text import plain
 from storage.guild import GuildStore
 from storage.lookups import ClubCandidate, MatchCandidate, SeasonCandidate
 
-MAX_CHOICES = 25
-"""Discord: at most 25 autocomplete choices."""
-NAME_LIMIT = 100
-"""Discord: a choice's name and string value, at most 100 characters."""
+MAX_CHOICES = limits.CHOICES
+NAME_LIMIT = limits.CHOICE_NAME
 
 
 def _name(text: str) -> str:
-    return text if len(text) <= NAME_LIMIT else text[: NAME_LIMIT - 1] + "…"
+    """A choice's name: plain text (a choice shows no markdown), cut to Discord's 100."""
+    return cut(plain(text), NAME_LIMIT)
 
 
 def _starts(name: str, typed: str) -> bool:

@@ -11,7 +11,7 @@ import os
 import tomllib
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import (
@@ -27,13 +27,19 @@ from pydantic import (
 from bot.formats.numbers import Count, Number
 from bot.formats.rule_fields import rule_fields, season_rules
 from core.league import season as league
-from core.league.season import START_ZONE
+from core.league.season import START_ZONE, quoted
 from core.tour.appeals import DEADLINE_TIME, DEFAULT_APPEAL_ZONE
 from core.tour.disconnections import RECONNECT_WINDOW
 from core.tour.prizes import AMBASSADOR_POOL_MINIMUM
 from core.tour.qualification import TOP_OF_STANDINGS
 from core.tour.ranking import DEFAULT_POINTS_TABLES, EVENT_SIZES, EventType
-from core.tour.rules import CONFIRM_HOURS, SESSION_START, TourRules
+from core.tour.rules import (
+    CONFIRM_HOURS,
+    MAX_REMINDER_MINUTES,
+    ROUND_REMINDER_MINUTES,
+    SESSION_START,
+    TourRules,
+)
 
 DEFAULT_PATH = Path("config.toml")
 TOKEN_ENV = "DISCORD_TOKEN"
@@ -178,6 +184,12 @@ class CctDefaults(_Section):
     session_start: str = Field(
         SESSION_START.strftime("%H:%M"), pattern=HHMM, description="sessions start, appeals zone"
     )
+    round_reminder_minutes: Count = Field(
+        ROUND_REMINDER_MINUTES,
+        ge=1,
+        le=MAX_REMINDER_MINUTES,
+        description="a round's pairings are posted, its players pinged, this long before it",
+    )
     ambassador_pool: Count = Field(
         AMBASSADOR_POOL_MINIMUM, ge=AMBASSADOR_POOL_MINIMUM, description="CCT-5, US dollars"
     )
@@ -195,6 +207,7 @@ class CctDefaults(_Section):
             confirm_hours=self.confirm_hours,
             session_start=_clock(self.session_start),
             ambassador_pool=self.ambassador_pool,
+            round_reminder_minutes=self.round_reminder_minutes,
         )
 
     def event_size(self, event_type: EventType) -> int:
@@ -281,25 +294,75 @@ class Config(_Section):
     def _upper_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
+    @field_validator("token", mode="before")
+    @classmethod
+    def _blank_token(cls, value: object) -> object:
+        """A token of spaces (`DISCORD_TOKEN='   '`, `token = ""`) is no token; a real one
+        is used without the spaces or line break a copy and paste may add."""
+        if isinstance(value, str):
+            return value.strip() or None
+        return value
 
-def _describe(error: ValidationError) -> str:
-    """One line for the first problem pydantic found, `key.path: message`, and how many more
-    (`(and N more)`, as the CLI says of season and tour files)."""
-    problems = error.errors()
-    first = problems[0]
-    key = ".".join(str(part) for part in first["loc"]) or "(top level)"
-    message = first["msg"]
-    if first["type"] == "extra_forbidden":
-        message = "unknown key"
-    elif first["type"] in ("model_type", "model_attributes_type", "dict_type"):
-        message = f"should be a table ([{key}] with its keys), not a single value"
-    elif message.startswith("Value error, "):
-        message = message.removeprefix("Value error, ")
+
+_PATTERNS = {
+    HHMM: "must be a time of day as HH:MM (00:00 to 23:59)",
+    r"^https?://": "must be a web address starting with http:// or https://",
+}
+"""What each pattern of the configuration means, in words."""
+
+
+def _plain(problem: Any) -> str:
+    """One pydantic problem in plain words (`must be at least 1`), not pydantic's own
+    (`Input should be greater than or equal to 1`, `String should match pattern '^…$'`)."""
+    kind, ctx, given = problem["type"], problem.get("ctx") or {}, problem.get("input")
+    shown = f", not {quoted(given)}" if isinstance(given, str) else ""
+    if kind == "extra_forbidden":
+        return "unknown key"
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return f"should be a table ([{_key(problem)}] with its keys), not a single value"
+    if kind == "missing":
+        return "is required"
+    bounds = {
+        "greater_than": ("must be more than", "gt"),
+        "greater_than_equal": ("must be at least", "ge"),
+        "less_than": ("must be less than", "lt"),
+        "less_than_equal": ("must be at most", "le"),
+    }
+    if kind in bounds:
+        words, key = bounds[kind]
+        bound = ctx[key]
+        return f"{words} {bound:g}" if isinstance(bound, float) else f"{words} {bound}"
+    if kind == "string_pattern_mismatch":
+        return _PATTERNS.get(ctx.get("pattern", ""), "is not in the expected form") + shown
+    if kind == "literal_error":
+        expected = str(ctx.get("expected", "")).replace("'", "")
+        return f"must be one of {expected}{shown}"
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return "must be a whole number"
+    if kind in ("float_type", "float_parsing"):
+        return "must be a number"
+    if kind in ("bool_type", "bool_parsing"):
+        return "must be true or false"
+    if kind == "string_type":
+        return "must be text (in quotes)"
+    if kind in ("list_type", "tuple_type"):
+        return "must be a list ([…])"
+    return str(problem["msg"]).removeprefix("Value error, ")
+
+
+def _key(problem: Any) -> str:
+    return ".".join(str(part) for part in problem["loc"]) or "(top level)"
+
+
+def _describe(problem: Any) -> str:
+    """One problem as `key.path: what is wrong`, in plain words (a section's own check that
+    names its key says it under that key)."""
+    key, message = _key(problem), _plain(problem)
+    if problem["type"] == "value_error":
         field, colon, rest = message.partition(": ")
         if colon and field.isidentifier():  # a section's check naming its key
             key, message = f"{key}.{field}", rest
-    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    return f"{key}: {message}{more}"
+    return f"{key}: {message}"
 
 
 def load_config(path: Path | None = None, environ: dict[str, str] | None = None) -> Config:
@@ -322,7 +385,7 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
         except OSError as error:
             raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
     from_env: dict[tuple[str, ...], str] = {}  # key → the variable its value came from
-    if env.get(TOKEN_ENV):
+    if env.get(TOKEN_ENV, "").strip():  # a blank DISCORD_TOKEN is no token
         data["token"] = env[TOKEN_ENV]
         from_env[("token",)] = TOKEN_ENV
     chesscom = data.setdefault("chesscom", {})
@@ -338,7 +401,12 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
     try:
         config = Config.model_validate(data)
     except ValidationError as error:
-        loc = tuple(str(part) for part in error.errors()[0]["loc"])
-        source = f"environment variable {from_env[loc]}" if loc in from_env else str(path)
-        raise ConfigError(f"{source}: {_describe(error)}") from None
+        said: dict[str, list[str]] = {}  # every problem, by where its value came from
+        for problem in error.errors():
+            loc = tuple(str(part) for part in problem["loc"])
+            source = f"environment variable {from_env[loc]}" if loc in from_env else str(path)
+            said.setdefault(source, []).append(_describe(problem))
+        raise ConfigError(
+            "; ".join(f"{source}: {'; '.join(problems)}" for source, problems in said.items())
+        ) from None
     return config

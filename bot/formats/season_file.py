@@ -28,7 +28,16 @@ from pydantic import (
 from pydantic.json_schema import GenerateJsonSchema
 
 from bot.formats.json_path import json_path
-from bot.formats.numbers import Count, HalfPoints, Name, Printable, finite_number, iso_text
+from bot.formats.numbers import (
+    Count,
+    HalfPoints,
+    Name,
+    Printable,
+    ShortName,
+    Username,
+    finite_number,
+    iso_text,
+)
 from bot.formats.rule_fields import known_zone, rule_fields, rule_values, season_rules
 from core.league import season as domain
 from core.league.season import season_problems
@@ -106,7 +115,7 @@ else:
     )
 
 
-ClubName = Name
+ClubName = ShortName
 """A club's name in the season file (unique within the file; never empty)."""
 
 ForfeitRule = Literal["CL-5", "CL-6", "CL-15", "CL-20", "CL-21", "CL-23"]
@@ -122,7 +131,7 @@ class DivisionModel(_Fact):
 
     model_config = ConfigDict(title="Division")
 
-    name: Name
+    name: ShortName
     min_players: Count = Field(ge=1)
     clubs: list[ClubName]
 
@@ -153,8 +162,8 @@ class BoardModel(_Fact):
 
     model_config = ConfigDict(title="Board")
 
-    home_player: Name
-    away_player: Name
+    home_player: Username
+    away_player: Username
     home_points: HalfPoints
     away_points: HalfPoints
 
@@ -207,11 +216,11 @@ class SeasonModel(_Fact):
 
     model_config = ConfigDict(title="Season")
 
-    name: Name
+    name: ShortName
     rules: RulesModel = Field(default_factory=RulesModel)
     divisions: list[DivisionModel]
     matches: list[MatchModel] = Field(default_factory=list)
-    closed_accounts: list[Printable] = Field(default_factory=list)
+    closed_accounts: list[Username] = Field(default_factory=list)
     director_forfeits: list[DirectorForfeitModel] = Field(default_factory=list)
     director_disqualifications: list[DirectorDisqualificationModel] = Field(default_factory=list)
     withdrawn: list[Printable] = Field(

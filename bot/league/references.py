@@ -9,6 +9,9 @@ from storage.clubs import Club, ClubReader
 from storage.matches import MatchReader, MatchRecord
 from storage.seasons import DivisionRecord, SeasonReader, SeasonRecord
 
+MAX_ID = 2**53
+"""No stored id is larger (Discord's largest integer option; SQLite stops at 2⁶³)."""
+
 
 async def find_club(clubs: ClubReader, reference: str | int) -> Club:
     """A club by id, chess.com url-id or display name."""
@@ -73,7 +76,7 @@ async def find_match(
                     " `/match list` shows it) or the season."
                 )
             return found[0]
-    found_match = await matches.get(reference) if 0 < reference < 2**63 else None
+    found_match = await matches.get(reference) if 0 < reference <= MAX_ID else None
     if found_match is None:
         raise UserError(f"No match {reference} on this server.")
     if season is not None and found_match.season_id != season.id:

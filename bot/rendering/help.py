@@ -5,9 +5,9 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.rendering import limits
+
 TITLE = "Arbiter commands you can use here"
-MAX_DESCRIPTION = 4096
-"""Discord's limit on an embed description (a message's embeds total at most 6000)."""
 
 
 def help_embeds(commands: list[app_commands.Command]) -> list[discord.Embed]:
@@ -20,7 +20,7 @@ def help_embeds(commands: list[app_commands.Command]) -> list[discord.Embed]:
     pages: list[list[str]] = [[]]
     size = 0
     for line in lines:
-        if pages[-1] and size + 1 + len(line) > MAX_DESCRIPTION:
+        if pages[-1] and size + 1 + len(line) > limits.EMBED_DESCRIPTION:
             pages.append([])
             size = 0
         size += len(line) + (1 if pages[-1] else 0)

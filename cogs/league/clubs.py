@@ -12,13 +12,13 @@ from discord.ext import commands
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of
-from bot.app.permissions import guild_store, is_hq
+from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.league.clubs import service
 from bot.league.clubs.card import club_card
 from bot.league.clubs.listing import club_list
-from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import club_embed, paged
+from bot.rendering.user_text import user_text
 
 
 class Clubs(commands.Cog):
@@ -62,10 +62,10 @@ class Clubs(commands.Cog):
             ephemeral=True,
         )
 
+    @requires(HQ)
     @group.command(name="approve", description="Approve a pending club (league HQ).")
     @app_commands.describe(club="The club.")
     @app_commands.autocomplete(club=autocomplete.clubs)
-    @is_hq()
     async def approve(self, interaction: discord.Interaction, club: str) -> None:
         """CL-3: HQ approves a club that has its admins."""
         store = guild_store(interaction)
@@ -74,10 +74,10 @@ class Clubs(commands.Cog):
             f"Club **{user_text(event.club.name)}** is approved."
         )
 
+    @requires(HQ)
     @group.command(name="reject", description="Reject a pending club, with a reason (league HQ).")
     @app_commands.describe(club="The club.", reason="Why (shown to everyone).")
     @app_commands.autocomplete(club=autocomplete.clubs)
-    @is_hq()
     async def reject(self, interaction: discord.Interaction, club: str, reason: str) -> None:
         """CL-2..4: HQ rejects a pending club."""
         store = guild_store(interaction)

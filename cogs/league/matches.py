@@ -13,15 +13,14 @@ from discord.ext import commands
 
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of, read_boards
-from bot.app.permissions import guild_store, is_arbiter, is_director
+from bot.app.command_input import Whole, actor_of, read_boards
+from bot.app.permissions import ARBITER, DIRECTOR, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.league.matches import results, service
 from bot.league.matches.card import match_card, result_card
 from bot.league.matches.lines import match_line
 from bot.league.matches.listing import season_matches
 from bot.rendering.division_view import rank_text
-from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import (
     countdown,
     match_embed,
@@ -29,6 +28,7 @@ from bot.rendering.league_embeds import (
     result_embed,
     when,
 )
+from bot.rendering.user_text import user_text
 
 
 def _notes(notes: tuple[str, ...]) -> str:
@@ -60,14 +60,14 @@ class Matches(commands.Cog):
         interaction: discord.Interaction,
         season: str,
         club: str | None = None,
-        round: app_commands.Range[int, 1, 100] | None = None,
+        round: app_commands.Transform[int, Whole("round", 1, 100)] | None = None,
         mine: bool = False,
     ) -> None:
         """Paginated, in start order."""
         admin = interaction.user.id if mine else None
         found = await season_matches(guild_store(interaction), season, club, round, admin)
         record, lines = found.season, found.matches
-        await send_pages(interaction, match_list(f"{user_text(record.name)}: matches", lines))
+        await send_pages(interaction, match_list(f"{record.name}: matches", lines))
 
     @group.command(
         name="show", description="A match: start, deadline countdown, challenge, boards."
@@ -126,21 +126,27 @@ class Matches(commands.Cog):
     async def report(
         self, interaction: discord.Interaction, match: str, chesscom_match: str | None = None
     ) -> None:
-        """CL-14, CL-19: deferred first (chess.com may be slow)."""
+        """CL-14, CL-19: deferred first (chess.com may be slow), privately: chess.com may
+        refuse (no such match, not finished), and a refusal stays private; the result is
+        then posted for everyone as a new message."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
-        await results.authorise_report(store, actor, match)  # a refusal stays private
-        client = self.bot.chesscom_client()  # so does "chess.com is not configured"
-        await interaction.response.defer(thinking=True)
+        await results.authorise_report(store, actor, match)
+        client = self.bot.chesscom_client()  # a refusal ("not configured") stays private too
+        await interaction.response.defer(ephemeral=True, thinking=True)
         event = await results.import_chesscom_result(store, client, actor, match, chesscom_match)
-        await interaction.followup.send(embed=await self._result(store, event))
+        embed = await self._result(store, event)
+        await interaction.followup.send(
+            f"Match #{event.match.id}: result imported.", ephemeral=True
+        )
+        await interaction.followup.send(embed=embed)
 
+    @requires(ARBITER)
     @group.command(name="result", description="Enter a match's boards from a CSV (arbiter).")
     @app_commands.describe(
         match="The match.", file="board,home_player,away_player,home_points,away_points"
     )
     @app_commands.autocomplete(match=autocomplete.matches)
-    @is_arbiter()
     async def result(
         self, interaction: discord.Interaction, match: str, file: discord.Attachment
     ) -> None:
@@ -161,13 +167,13 @@ class Matches(commands.Cog):
         ranks = [(club, "—" if row is None else rank_text(row)) for club, row in card.ranks]
         return result_embed(line, card.score, counted, adjusted, ranks, card.counts)
 
+    @requires(DIRECTOR)
     @group.command(name="reschedule", description="Move a match not yet played (director).")
     @app_commands.describe(
         match="The match.",
         start="New start, YYYY-MM-DD HH:MM in the league's zone (or add one: … Europe/Paris).",
     )
     @app_commands.autocomplete(match=autocomplete.matches)
-    @is_director()
     async def reschedule(self, interaction: discord.Interaction, match: str, start: str) -> None:
         """CL-13, CL-15: the deadline and the match's jobs move with it; after the deadline,
         or closer than its notice, only a passed `reschedule` motion moves it."""

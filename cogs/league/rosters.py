@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of
-from bot.app.permissions import guild_store, is_club_admin
+from bot.app.permissions import CLUB_ADMIN, guild_store, requires
 from bot.app.ui.members import director_ids
 from bot.app.ui.pages import send_pages
 from bot.chesscom.client import ChessComError
@@ -24,8 +24,9 @@ from bot.league.electorate import DirectorsUnknown, Unreadable
 from bot.league.rosters import service
 from bot.league.rosters.check import check_roster
 from bot.league.rosters.removal_checks import PlayerStatsSource, verify_removal
-from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import paged
+from bot.rendering.text import timestamp
+from bot.rendering.user_text import user_text
 
 
 class _NoChessCom:
@@ -107,10 +108,9 @@ class Rosters(commands.Cog):
         ]
         if found.unknown:
             lines.append(f"Not read from chess.com: {user_text(', '.join(found.unknown))}")
-        await send_pages(
-            interaction, paged(f"{user_text(found.club)}: roster check", lines, "No players.")
-        )
+        await send_pages(interaction, paged(f"{found.club}: roster check", lines, "No players."))
 
+    @requires(CLUB_ADMIN)
     @group.command(name="remove", description="Record removing a player from your club (CL-21).")
     @app_commands.describe(
         club="Your club.",
@@ -122,7 +122,6 @@ class Rosters(commands.Cog):
     @app_commands.autocomplete(
         club=autocomplete.clubs, player=autocomplete.players, season=autocomplete.seasons
     )
-    @is_club_admin()
     async def remove(
         self,
         interaction: discord.Interaction,
@@ -175,14 +174,13 @@ class Rosters(commands.Cog):
         found, record, removals = listed.club, listed.season, listed.removals
         lines = [
             f"**{user_text(r.username)}** · {r.reason} · {r.verification} · "
-            f"{discord.utils.format_dt(r.requested_at, 'd')}"
-            + (f" · {user_text(r.note)}" if r.note else "")
+            f"{timestamp(r.requested_at, 'd')}" + (f" · {user_text(r.note)}" if r.note else "")
             for r in removals
         ]
         await send_pages(
             interaction,
             paged(
-                f"{user_text(found.name)}: removals ({user_text(record.name)})",
+                f"{found.name}: removals ({record.name})",
                 lines,
                 "No removals.",
             ),

@@ -11,8 +11,8 @@ from discord.ext import commands
 
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of, parse_day, read_attachment
-from bot.app.permissions import guild_store, is_hq
+from bot.app.command_input import Whole, actor_of, parse_day, read_attachment
+from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.motion_buttons import DivisionMakeupButton
 from bot.app.ui.pages import send_pages
@@ -23,13 +23,14 @@ from bot.league.seasons.calendar import season_calendar_of
 from bot.league.seasons.card import season_card
 from bot.league.seasons.promotion import season_promotion
 from bot.rendering.calendar_ics import CalendarMatch, season_calendar
-from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import (
     calendar_embeds,
     paged,
     schedule_preview,
     season_embed,
 )
+from bot.rendering.text import halves
+from bot.rendering.user_text import user_text
 from core.league.promotion import TIE_STANDS
 
 
@@ -47,6 +48,7 @@ class Seasons(commands.Cog):
         self.previews: dict[int, ConfirmView] = {}
         """Open schedule previews by message id (tests expire them without waiting)."""
 
+    @requires(HQ)
     @group.command(name="create", description="Create a season with the rules of the config (HQ).")
     @app_commands.describe(
         name="The season's name.",
@@ -54,13 +56,12 @@ class Seasons(commands.Cog):
         round_days="Days between rounds (default 7).",
         cutoff="Divisions cut-off date, YYYY-MM-DD (CL-1: its standings decide next season's).",
     )
-    @is_hq()
     async def create(
         self,
         interaction: discord.Interaction,
         name: str,
         first_round: str,
-        round_days: app_commands.Range[int, 1, 366] = 7,
+        round_days: app_commands.Transform[int, Whole("round_days", 1, 366)] = 7,
         cutoff: str | None = None,
     ) -> None:
         """CL-1, CL-7: rules and divisions frozen from the config."""
@@ -79,29 +80,30 @@ class Seasons(commands.Cog):
             f" every {round_days} days{until}; divisions: {names}."
         )
 
+    @requires(HQ)
     @group.command(name="cutoff", description="Set a season's divisions cut-off date (HQ).")
     @app_commands.describe(
         season="The season.",
         date="YYYY-MM-DD (CL-1: its standings decide next season's); leave out to clear it.",
     )
     @app_commands.autocomplete(season=autocomplete.seasons)
-    @is_hq()
     async def cutoff(
         self, interaction: discord.Interaction, season: str, date: str | None = None
     ) -> None:
         """CL-1: until the season closes, and not under an open make-up motion."""
         store = guild_store(interaction)
-        day = None if date is None else parse_day(date, "cut-off date")
+        today = store.database.clock().date()
+        day = None if date is None else parse_day(date, "cut-off date", today, past=True)
         event = await seasons.set_cutoff(store, await actor_of(store, interaction), season, day)
         shown = "cleared: the final standings decide" if day is None else day.isoformat()
         await interaction.response.send_message(
             f"Divisions cut-off of **{user_text(event.season.name)}**: {shown} (CL-1, CL-8)."
         )
 
+    @requires(HQ)
     @group.command(name="withdraw", description="A club will not continue next season (HQ).")
     @app_commands.describe(season="The season.", club="The club.")
     @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
-    @is_hq()
     async def withdraw(self, interaction: discord.Interaction, season: str, club: str) -> None:
         """CL-8: its place is freed in the promotion proposal."""
         store = guild_store(interaction)
@@ -111,18 +113,18 @@ class Seasons(commands.Cog):
             f" continue after {user_text(event.season.name)}: its place is freed (CL-8)."
         )
 
+    @requires(HQ)
     @group.command(name="division-add", description="Add a division below the others (HQ).")
     @app_commands.describe(
         season="The season.", name="The division's name.", min_players="Its minimum players."
     )
     @app_commands.autocomplete(season=autocomplete.seasons)
-    @is_hq()
     async def division_add(
         self,
         interaction: discord.Interaction,
         season: str,
         name: str,
-        min_players: app_commands.Range[int, 1, 1000],
+        min_players: app_commands.Transform[int, Whole("min_players", 1, 1000)],
     ) -> None:
         """CL-7, CL-9..11."""
         store = guild_store(interaction)
@@ -134,12 +136,12 @@ class Seasons(commands.Cog):
             f" {user_text(event.season.name)}."
         )
 
+    @requires(HQ)
     @group.command(name="club-add", description="Put an approved club in a division (HQ).")
     @app_commands.describe(season="The season.", division="The division.", club="The club.")
     @app_commands.autocomplete(
         season=autocomplete.seasons, division=autocomplete.divisions, club=autocomplete.clubs
     )
-    @is_hq()
     async def club_add(
         self, interaction: discord.Interaction, season: str, division: str, club: str
     ) -> None:
@@ -154,6 +156,7 @@ class Seasons(commands.Cog):
             f"({event.clubs_in_division} clubs)."
         )
 
+    @requires(HQ)
     @group.command(
         name="club-remove", description="Take a club out of a season before scheduling (HQ)."
     )
@@ -161,7 +164,6 @@ class Seasons(commands.Cog):
     @app_commands.autocomplete(
         season=autocomplete.seasons, division=autocomplete.divisions, club=autocomplete.clubs
     )
-    @is_hq()
     async def club_remove(
         self, interaction: discord.Interaction, season: str, division: str, club: str
     ) -> None:
@@ -173,12 +175,12 @@ class Seasons(commands.Cog):
             f" of {user_text(event.season.name)}."
         )
 
+    @requires(HQ)
     @group.command(
         name="schedule", description="Pair and date every division; preview, then Confirm (HQ)."
     )
     @app_commands.describe(season="The season.")
     @app_commands.autocomplete(season=autocomplete.seasons)
-    @is_hq()
     async def schedule_(self, interaction: discord.Interaction, season: str) -> None:
         """CL-12, CL-13: a preview with Confirm / Cancel (60 s); nothing is stored before."""
         store = guild_store(interaction)
@@ -246,7 +248,10 @@ class Seasons(commands.Cog):
                     m.away,
                     m.start,
                     m.deadline,
-                    m.key in found.void,
+                    result=None
+                    if m.score is None
+                    else f"{halves(m.score[0])}–{halves(m.score[1])}",
+                    cancelled=m.key in found.void,
                 )
                 for m in found.matches
             ],
@@ -287,7 +292,7 @@ class Seasons(commands.Cog):
         lines.append(
             "Adopted only by a passed director motion (`/vote open kind:division-makeup`)."
         )
-        embeds = paged(f"{user_text(record.name)}: CL-8 proposal", lines, "No moves.")
+        embeds = paged(f"{record.name}: CL-8 proposal", lines, "No moves.")
         if found.not_yet is not None:
             await send_pages(interaction, embeds)
             return
@@ -310,9 +315,9 @@ class Seasons(commands.Cog):
             f"Season file `{name}`.", file=discord.File(io.BytesIO(data), filename=name)
         )
 
+    @requires(HQ)
     @group.command(name="import", description="Import a season file as a new season (HQ).")
     @app_commands.describe(file="The season file (.json).", name="The new season's name.")
-    @is_hq()
     async def import_(
         self,
         interaction: discord.Interaction,

@@ -17,18 +17,16 @@ from discord.ext import commands
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import parse_day
-from bot.app.permissions import guild_store, is_hq
+from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.league.standings.pinning import pin_standings
 from bot.league.standings.views import standings_views
+from bot.rendering import limits
 from bot.rendering.crosstable_image import crosstable_png
-from bot.rendering.escape import user_text
 from bot.rendering.standings_csv import standings_csv
 from bot.rendering.standings_embeds import standings_embeds
 from bot.rendering.standings_image import standings_png
-
-FILES_PER_MESSAGE = 10
-"""Discord: attachments one message may carry."""
+from bot.rendering.user_text import user_text
 
 
 def file_name(*parts: str, suffix: str) -> str:
@@ -70,7 +68,8 @@ class Standings(commands.Cog):
         format: Literal["embed", "image", "csv"] = "embed",
     ) -> None:
         """CL-17: P W D L, MP, GP, SB, DE; shared ranks `=` and disqualified clubs marked."""
-        day = None if as_of is None else parse_day(as_of, "as_of date")
+        today = guild_store(interaction).database.clock().date()
+        day = None if as_of is None else parse_day(as_of, "as_of date", today, past=True)
         ready = None if format == "embed" else self._defer(interaction)
         found = await standings_views(
             guild_store(interaction), self.bot.standings, season, division, day, ready
@@ -119,6 +118,7 @@ class Standings(commands.Cog):
         png = file_name("crosstable", view.season, view.division, suffix=".png")
         await _send_files(interaction, f"{found.season}: crosstable", [(png, crosstable_png(view))])
 
+    @requires(HQ)
     @app_commands.command(
         name="standings-pin", description="Post a division's standings that the bot keeps updated."
     )
@@ -129,7 +129,6 @@ class Standings(commands.Cog):
     )
     @app_commands.autocomplete(season=autocomplete.seasons, division=autocomplete.divisions)
     @app_commands.guild_only()
-    @is_hq()
     async def standings_pin(
         self,
         interaction: discord.Interaction,
@@ -156,8 +155,8 @@ async def _send_files(
     interaction: discord.Interaction, title: str, files: list[tuple[str, bytes]]
 ) -> None:
     """The files as follow-ups of a deferred reply, at most ten a message."""
-    for start in range(0, len(files), FILES_PER_MESSAGE):
-        chunk = files[start : start + FILES_PER_MESSAGE]
+    for start in range(0, len(files), limits.FILES_PER_MESSAGE):
+        chunk = files[start : start + limits.FILES_PER_MESSAGE]
         await interaction.followup.send(
             content=f"**{user_text(title)}**" if start == 0 else discord.utils.MISSING,
             files=[discord.File(io.BytesIO(data), filename=name) for name, data in chunk],

@@ -11,16 +11,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import autocomplete
-from bot.app.actor import Role
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of, read_boards
-from bot.app.permissions import guild_store, is_director
+from bot.app.command_input import MOTION, actor_of, read_boards
+from bot.app.permissions import DIRECTOR, guild_store, requires
 from bot.app.ui.members import director_ids
 from bot.app.ui.motion_buttons import vote_text
 from bot.league.motions.actions import ACTIONS, DISQUALIFY_RULES, MotionRequest
 from bot.league.motions.lifecycle import open_motion, vote_rules
 from bot.league.motions.reads import motion_card, motion_choices, motion_list
-from bot.rendering.motions import motion_embed, motion_title, motions_embed
+from bot.rendering.motions import motion_embed, motion_label, motion_title, motions_embed
 
 Status = Literal["open", "passed", "rejected", "no-decision"]
 
@@ -37,6 +36,7 @@ class Votes(commands.Cog):
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
 
+    @requires(DIRECTOR)
     @group.command(name="open", description="Put a discretionary decision to the directors.")
     @app_commands.describe(
         kind="What the motion decides.",
@@ -56,7 +56,6 @@ class Votes(commands.Cog):
     )
     @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
     @app_commands.autocomplete(match=autocomplete.matches)
-    @is_director()
     async def open_(
         self,
         interaction: discord.Interaction,
@@ -73,7 +72,6 @@ class Votes(commands.Cog):
     ) -> None:
         """Open the motion and reply with it (the message itself goes to the directors)."""
         actor = await actor_of(guild_store(interaction), interaction)
-        actor.require(Role.DIRECTOR)
         rows = [] if boards is None else await read_boards(boards)
         request = MotionRequest(
             kind,
@@ -109,7 +107,9 @@ class Votes(commands.Cog):
 
     @group.command(name="show", description="Show a motion: electorate, votes, deadline.")
     @app_commands.describe(motion="The motion.")
-    async def show(self, interaction: discord.Interaction, motion: int) -> None:
+    async def show(
+        self, interaction: discord.Interaction, motion: app_commands.Transform[int, MOTION]
+    ) -> None:
         """Reply with the motion's embed."""
         found = await motion_card(guild_store(interaction), motion)
         embed = discord.Embed.from_dict(motion_embed(found))
@@ -118,7 +118,10 @@ class Votes(commands.Cog):
     @group.command(name="cast", description="Vote on a motion (the same as its buttons).")
     @app_commands.describe(motion="The motion.", choice="Your vote.")
     async def cast(
-        self, interaction: discord.Interaction, motion: int, choice: Literal["yes", "no"]
+        self,
+        interaction: discord.Interaction,
+        motion: app_commands.Transform[int, MOTION],
+        choice: Literal["yes", "no"],
     ) -> None:
         """Record the caller's vote (an elector of the motion only)."""
         text = await vote_text(interaction, motion, choice == "yes")
@@ -133,7 +136,7 @@ class Votes(commands.Cog):
         casting = interaction.command is not None and interaction.command.name == "cast"
         # an integer option may arrive as a number
         found = await motion_choices(guild_store(interaction), str(current), open_only=casting)
-        return [app_commands.Choice(name=motion_title(m)[:100], value=m.id) for m in found]
+        return [app_commands.Choice(name=motion_label(m), value=m.id) for m in found]
 
 
 async def setup(bot: ArbiterBot) -> None:

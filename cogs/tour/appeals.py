@@ -12,8 +12,8 @@ from discord.ext import commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of
-from bot.app.permissions import guild_store, is_arbiter
+from bot.app.command_input import Whole, actor_of
+from bot.app.permissions import ARBITER, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
 from bot.rendering.tour_cards import as_embeds, name, when
@@ -62,14 +62,14 @@ class Appeals(commands.Cog):
         record, found, players = await reads.appeal_list(guild_store(interaction), event)
         await send_pages(interaction, as_embeds(tour_replies.appeals(record, found, players)))
 
+    @requires(ARBITER)
     @group.command(name="decide", description="Decide an appeal (arbiter).")
     @app_commands.describe(appeal="The appeal.", decision="upheld or dismissed.", reason="Why.")
     @app_commands.autocomplete(appeal=choose.appeals)
-    @is_arbiter()
     async def decide(
         self,
         interaction: discord.Interaction,
-        appeal: int,
+        appeal: app_commands.Transform[int, Whole("appeal")],
         decision: Literal["upheld", "dismissed"],
         reason: app_commands.Range[str, 1, 500],
     ) -> None:

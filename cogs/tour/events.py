@@ -15,8 +15,8 @@ from discord.ext import commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of
-from bot.app.permissions import guild_store, is_hq
+from bot.app.command_input import Whole, actor_of
+from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.confirm import ConfirmView, OnConfirm
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
@@ -29,6 +29,7 @@ from bot.tour.events import pin, reads
 from bot.tour.events import service as events
 from core.tiebreaks import DeReading
 from core.tour.ranking import EventType
+from core.tour.rules import MAX_REMINDER_MINUTES
 
 
 class Events(commands.Cog):
@@ -45,6 +46,7 @@ class Events(commands.Cog):
         self.previews: dict[int, ConfirmView] = {}
         """Open previews by message id (tests expire them without waiting)."""
 
+    @requires(HQ)
     @group.command(name="create", description="Add an event to a tour (HQ).")
     @app_commands.describe(
         tour="The tour.",
@@ -54,9 +56,9 @@ class Events(commands.Cog):
         players="How many players (default: the tour's size for its type).",
         third_place_match="Play a 3rd-place match (default yes, CCT-8c).",
         tiebreaks="Direct encounter once (cct, default) or re-applied (fide2024), CCT-8b.",
+        reminder_minutes="Post each round's pairings this long before it (default: the tour's).",
     )
     @app_commands.autocomplete(tour=choose.tours)
-    @is_hq()
     async def create(
         self,
         interaction: discord.Interaction,
@@ -64,9 +66,13 @@ class Events(commands.Cog):
         name: str,
         type: Literal["regular", "major", "finals"],
         start: str,
-        players: app_commands.Range[int, 3, 24] | None = None,
+        players: app_commands.Transform[int, Whole("players", 3, 24)] | None = None,
         third_place_match: bool = True,
         tiebreaks: Literal["cct", "fide2024"] = "cct",
+        reminder_minutes: app_commands.Transform[
+            int, Whole("reminder_minutes", 1, MAX_REMINDER_MINUTES)
+        ]
+        | None = None,
     ) -> None:
         """CCT-2, CCT-16: the event's values frozen from its tour."""
         store = guild_store(interaction)
@@ -80,18 +86,19 @@ class Events(commands.Cog):
             players=players,
             third_place_match=third_place_match,
             tiebreaks=DeReading(tiebreaks),
+            reminder_minutes=reminder_minutes,
         )
         await interaction.response.send_message(
             f"Event **{_n(record.name)}** ({record.type.value}, {record.size} players, from "
             f"{record.start.isoformat()}) added to the tour."
         )
 
+    @requires(HQ)
     @group.command(name="player-add", description="Enter a player before the draw (HQ).")
     @app_commands.describe(
         event="The event.", player="The player's name.", user="The member who is this player."
     )
     @app_commands.autocomplete(event=choose.events, player=choose.players)
-    @is_hq()
     async def player_add(
         self,
         interaction: discord.Interaction,
@@ -113,10 +120,10 @@ class Events(commands.Cog):
             f"({changed.players}/{changed.event.size})."
         )
 
+    @requires(HQ)
     @group.command(name="player-remove", description="Take a player out before the draw (HQ).")
     @app_commands.describe(event="The event.", player="The player.")
     @app_commands.autocomplete(event=choose.events, player=choose.players)
-    @is_hq()
     async def player_remove(
         self, interaction: discord.Interaction, event: str, player: str
     ) -> None:
@@ -130,6 +137,7 @@ class Events(commands.Cog):
             f"({changed.players}/{changed.event.size})."
         )
 
+    @requires(HQ)
     @group.command(name="draw", description="Draw lots for pairing numbers; preview, Confirm (HQ).")
     @app_commands.describe(
         event="The event.",
@@ -137,7 +145,6 @@ class Events(commands.Cog):
         order="Numbers drawn elsewhere: the players in number order, comma-separated.",
     )
     @app_commands.autocomplete(event=choose.events)
-    @is_hq()
     async def draw(
         self,
         interaction: discord.Interaction,
@@ -153,7 +160,13 @@ class Events(commands.Cog):
 
         async def confirm() -> str:
             stored = await events.draw_event(
-                store, actor, event_id, seed=plan.seed, order=order, confirm=True
+                store,
+                actor,
+                event_id,
+                seed=plan.seed,
+                order=order,
+                confirm=True,
+                previewed=plan.numbers,
             )
             rounds = max(p.round for p in stored.pairings)
             how = f"seed `{stored.seed}`" if stored.seed else "the numbers given"
@@ -191,7 +204,7 @@ class Events(commands.Cog):
         self,
         interaction: discord.Interaction,
         event: str,
-        round: app_commands.Range[int, 1, 30] | None = None,
+        round: app_commands.Transform[int, Whole("round", 1, 30)] | None = None,
     ) -> None:
         """CCT-8a: Berger pairings with session starts."""
         read, lines, starts = await reads.event_pairings(guild_store(interaction), event, round)
@@ -250,10 +263,10 @@ class Events(commands.Cog):
         file = discord.File(io.BytesIO(ics), filename="event.ics")
         await send_pages(interaction, as_embeds(tour_replies.calendar(read, days)), files=[file])
 
+    @requires(HQ)
     @group.command(name="pin", description="Post the event's table, kept up to date (HQ).")
     @app_commands.describe(event="The event.", channel="Where (default: here).")
     @app_commands.autocomplete(event=choose.events)
-    @is_hq()
     async def pin_(
         self,
         interaction: discord.Interaction,
@@ -270,12 +283,12 @@ class Events(commands.Cog):
             ephemeral=True,
         )
 
+    @requires(HQ)
     @group.command(name="start-knockout", description="Build the knock-out; preview, Confirm (HQ).")
     @app_commands.describe(
         event="The event.", lots="Seed of a drawing of lots for ties left after every criterion."
     )
     @app_commands.autocomplete(event=choose.events)
-    @is_hq()
     async def start_knockout(
         self, interaction: discord.Interaction, event: str, lots: str | None = None
     ) -> None:
@@ -286,7 +299,9 @@ class Events(commands.Cog):
         event_id = plan.event.id
 
         async def confirm() -> str:
-            stored = await events.start_knockout(store, actor, event_id, lots=lots, confirm=True)
+            stored = await events.start_knockout(
+                store, actor, event_id, lots=lots, confirm=True, previewed=plan.seeds
+            )
             ties = "; ".join(f"{t} {_n(a)} – {_n(b)}" for t, a, b in stored.quarter_finals)
             return f"Knock-out of **{_n(stored.event.name)}** started: {ties}."
 

@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of, read_attachment
-from bot.app.permissions import guild_store, is_hq
+from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
 from bot.rendering.tour_cards import as_embeds, name
@@ -38,9 +38,9 @@ class Tours(commands.Cog):
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
 
+    @requires(HQ)
     @group.command(name="create", description="Create a tour with the rules of the config (HQ).")
     @app_commands.describe(name="The tour's name.")
-    @is_hq()
     async def create(self, interaction: discord.Interaction, name: str) -> None:
         """CCT-16: the `[rules.cct]` values frozen into the tour."""
         store = guild_store(interaction)
@@ -94,20 +94,20 @@ class Tours(commands.Cog):
         record, listed = await reads.qualification(guild_store(interaction), tour, event)
         await send_pages(interaction, qualification_embeds(record.name, listed))
 
+    @requires(HQ)
     @group.command(name="ambassador-add", description="Make a player a Tour Ambassador (HQ).")
     @app_commands.describe(tour="The tour.", player="The player.")
     @app_commands.autocomplete(tour=choose.tours, player=choose.players)
-    @is_hq()
     async def ambassador_add(
         self, interaction: discord.Interaction, tour: str, player: str
     ) -> None:
         """CCT-3, CCT-5."""
         await self._ambassador(interaction, tour, player, True)
 
+    @requires(HQ)
     @group.command(name="ambassador-remove", description="A player is no Ambassador (HQ).")
     @app_commands.describe(tour="The tour.", player="The player.")
     @app_commands.autocomplete(tour=choose.tours, player=choose.players)
-    @is_hq()
     async def ambassador_remove(
         self, interaction: discord.Interaction, tour: str, player: str
     ) -> None:
@@ -137,16 +137,16 @@ class Tours(commands.Cog):
         events, pool = views.prizes(found)
         await send_pages(interaction, prizes_embeds(tour, events, pool))
 
+    @requires(HQ)
     @group.command(name="link", description="Link a member to a tour player (HQ).")
     @app_commands.describe(
         player="The player.",
-        user="The member (leave out to unlink).",
+        user="The member (leave out, with no username, to unlink).",
         tour="The tour (default: the newest with that player).",
         chesscom="The player's chess.com username.",
         lichess="The player's lichess username.",
     )
     @app_commands.autocomplete(player=choose.players, tour=choose.tours)
-    @is_hq()
     async def link(
         self,
         interaction: discord.Interaction,
@@ -183,9 +183,9 @@ class Tours(commands.Cog):
             f"Tour file `{filename}`.", file=discord.File(io.BytesIO(data), filename=filename)
         )
 
+    @requires(HQ)
     @group.command(name="import", description="Import a tour file as a new tour (HQ).")
     @app_commands.describe(file="The tour file (.json).", name="The new tour's name.")
-    @is_hq()
     async def import_(
         self, interaction: discord.Interaction, file: discord.Attachment, name: str | None = None
     ) -> None:

@@ -186,6 +186,10 @@ CONSUMERS: dict[str, tuple[object, Callable[[Config], object]]] = {
         lambda c: confirm_deadline(OPENED, c.rules.cct.tour_rules().confirm_hours),
     ),
     "rules.cct.session_start": ("15:00", lambda c: c.rules.cct.tour_rules().session_start),
+    "rules.cct.round_reminder_minutes": (
+        30,
+        lambda c: c.rules.cct.tour_rules().round_reminder_minutes,
+    ),
     "rules.cct.ambassador_pool": (
         300000,
         lambda c: ambassador_shares(c.rules.cct.tour_rules().ambassador_pool, ["A", "B"]),
@@ -266,7 +270,7 @@ def test_cct_16_config_rules_and_season_file_rules_are_one_frozen_value() -> Non
         ("[chesscom]\ntimeout_seconds = nan\n", "chesscom.timeout_seconds: not a number (NaN)"),
         (
             "[chesscom]\nmax_retries = 1000000\n",
-            "chesscom.max_retries: Input should be less than or equal to 10",
+            "chesscom.max_retries: must be at most 10",
         ),
         ("[rules.cl]\nrelegated = 2\n", "rules.cl.relegated: 2 differs from promoted 3"),
         (
@@ -276,10 +280,10 @@ def test_cct_16_config_rules_and_season_file_rules_are_one_frozen_value() -> Non
         ("[rules.cl]\nreminder_hours = [48, 0]\n", "rules.cl.reminder_hours: 0 h would remind"),
         ("[rules.cl]\nreminder_hours = [-12]\n", "rules.cl.reminder_hours: -12 h would remind"),
         ("[rules.cl]\nreminder_hours = [12, 12]\n", "rules.cl.reminder_hours: each reminder once"),
-        ("[rules.cl]\nvote_quorum = 0\n", "rules.cl.vote_quorum: Input should be greater"),
+        ("[rules.cl]\nvote_quorum = 0\n", "rules.cl.vote_quorum: must be at least 1"),
         (
             "[rules.cl]\nchallenge_deadline_hours = 1e9\n",
-            "rules.cl.challenge_deadline_hours: Input should be",
+            "rules.cl.challenge_deadline_hours: must be at most 8784",
         ),
         ("[rules.cl]\nmax_avg_rating = nan\n", "rules.cl.max_avg_rating: not a number (NaN)"),
         (
@@ -289,7 +293,8 @@ def test_cct_16_config_rules_and_season_file_rules_are_one_frozen_value() -> Non
         ("[rules.cl]\nmin_players = [15, 0, 5]\n", "rules.cl.min_players: every division needs"),
         (
             "[rules.cct]\nappeal_deadline = '24:00'\n",
-            "rules.cct.appeal_deadline: String should match",
+            "rules.cct.appeal_deadline: must be a time of day as HH:MM (00:00 to 23:59),"
+            " not '24:00'",
         ),
     ],
 )

@@ -156,7 +156,7 @@ def test_a_huge_unknown_name_is_not_echoed_whole(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     huge = "Z" * 1_000_000
-    data = season([match("1", "A", huge)])
+    data = season([match("1", "A", huge, [("a1", "z1", 1)])])
     line = _refused(tmp_path, capsys, data)
     assert "matches[0].away: unknown club 'ZZZZ" in line and "…" in line
     assert len(line) < 300

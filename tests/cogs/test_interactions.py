@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.app.errors import UserError
-from bot.app.permissions import is_arbiter, is_club_admin, is_director, is_hq
+from bot.app.permissions import ARBITER, CLUB_ADMIN, DIRECTOR, HQ, requires
 from storage.guild import GuildStore
 from tests.support.discord_harness import DiscordHarness
 
@@ -56,20 +56,20 @@ class Probe(commands.Cog):
     async def refuse(self, interaction: discord.Interaction) -> None:
         raise UserError("That club is not registered.")
 
+    @requires(HQ)
     @probe.command(name="hq", description="HQ only.")
-    @is_hq()
     async def hq(self, interaction: discord.Interaction) -> None:
         self.ran.append("hq")
         await interaction.response.send_message("hq ok")
 
+    @requires(DIRECTOR)
     @probe.command(name="director", description="Directors only.")
-    @is_director()
     async def director(self, interaction: discord.Interaction) -> None:
         self.ran.append("director")
         await interaction.response.send_message("director ok")
 
+    @requires(ARBITER)
     @probe.command(name="arbiter", description="Arbiters only.")
-    @is_arbiter()
     async def arbiter(self, interaction: discord.Interaction) -> None:
         self.ran.append("arbiter")
         await interaction.response.send_message("arbiter ok")
@@ -113,9 +113,9 @@ class Probe(commands.Cog):
     async def shout(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message("x" * 2001)
 
+    @requires(CLUB_ADMIN)
     @probe.command(name="club", description="Club admins only.")
     @app_commands.describe(club="The club.", count="A number.")
-    @is_club_admin()
     async def club(self, interaction: discord.Interaction, club: str, count: int = 1) -> None:
         self.ran.append(f"club {club} {count}")
         await interaction.response.send_message(f"club {club} x{count}")

@@ -99,7 +99,9 @@ async def test_cl_13_a_director_reschedules_in_the_leagues_zone_and_the_deadline
 async def test_report_defers_before_chesscom_and_answers_in_a_followup(
     world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
-    """The world's clubs have no chess.com club: the import is refused, after the defer."""
+    """The world's clubs have no chess.com club: the import is refused, after the defer —
+    which is private, so the refusal is one private line and no public "could not be
+    completed" message is left in the channel (issue 20)."""
     world = world_file[1]
     path = copy_world(world_file, tmp_path)
     async with league_bot(path) as (_, harness, _clock):
@@ -110,6 +112,9 @@ async def test_report_defers_before_chesscom_and_answers_in_a_followup(
         )
         assert outcome.replies[0].type == 5
         assert "chess.com" in outcome.replies[-1].text()
+        assert all(reply.ephemeral for reply in outcome.replies), outcome.replies
+        assert not any("could not be completed" in r.text() for r in outcome.replies)
+        assert not outcome.posts
         assert dump(path) == before
 
 

@@ -7,6 +7,7 @@ or holding a typo, and takes the bot's own export of a season whose division has
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from tests.support.command_world import (
     members,
 )
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
+from tests.support.discord_markdown import parse, shown
 from tests.support.motion_world import import_test_season
 
 
@@ -115,14 +117,14 @@ async def test_cl_1_standings_as_of_a_day_not_over_are_as_at_now(
     world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     """CL-1: `/standings as_of:9999-12-31` used to judge every deadline not yet due as
-    missed (every club DQ); a day not over is shown as at now, and says so."""
-    async with league_bot(copy_world(world_file, tmp_path)) as (_, harness, _clock):
+    missed (every club DQ); a day not over is shown as at now, and says so (a day past the
+    window of dates, as 9999-12-31, is now refused: issue 20)."""
+    async with league_bot(copy_world(world_file, tmp_path)) as (_, harness, clock):
         player = members(harness)["player"]
         now = await harness.command("standings", user=player, season="Test season")
-        later = await harness.command(
-            "standings", user=player, season="Test season", as_of="9999-12-31"
-        )
-        assert "as at now (9999-12-31 is not over yet)" in later.reply.text()
+        ahead = (clock() + dt.timedelta(days=400)).date().isoformat()
+        later = await harness.command("standings", user=player, season="Test season", as_of=ahead)
+        assert f"as at now ({ahead} is not over yet)" in later.reply.text()
         assert "DQ" not in later.reply.text()
         assert later.reply.embeds[0]["description"] == now.reply.embeds[0]["description"]
 
@@ -134,7 +136,7 @@ async def test_cl_1_standings_as_of_a_day_not_over_are_as_at_now(
         (lambda d: d["matches"][4].update(board=[]), "matches[4].board: Extra inputs"),
         (
             lambda d: d["divisions"][0]["clubs"].append("X\u200bY"),
-            "divisions[0].clubs[5]: The club name",
+            "divisions[0].clubs[5]: contains the invisible character U+200B",
         ),
     ],
     ids=["a lowered CL-23 floor", "a typo", "a name the commands refuse"],
@@ -156,7 +158,8 @@ async def test_cl_23_season_import_refuses_a_floor_lowered_a_typo_or_a_bad_name(
             file=Upload("season.json", json.dumps(data).encode()),
             name="Copy",
         )
-        assert outcome.reply.ephemeral and expected in (outcome.reply.content or "")
+        seen = shown(parse(outcome.reply.content or ""))  # as Discord shows it
+        assert outcome.reply.ephemeral and expected in seen, seen
         assert dump(path) == before
 
 

@@ -275,14 +275,23 @@ async def test_a_league_story_over_the_gateway(running: Running) -> None:
     # CL-14: no result before the start — the report waits for last week's match, of a
     # season held in the database beside the bot (as `arbiter season import` would write).
     early = await double.command(ann, "match report", match=match_id)
-    deferred, public, private = await early.replies_at_least(3)  # the refusal goes privately
-    assert deferred.type == 5 and public.text() == "This command could not be completed."
+    deferred, private = await early.replies_at_least(2)  # deferred privately, then refused
+    assert deferred.type == 5
     assert private.ephemeral and "no result before its start" in private.text(), private.text()
+    assert all(r.ephemeral for r in early.replies[1:]), [r.text() for r in early.replies]
     match_id = await _last_weeks_match(running)
     sent = await double.command(ann, "match report", match=match_id, chesscom_match="7000002")
-    assert (await sent.response()).type == 5  # deferred: chess.com may be slow
+    assert (await sent.response()).type == 5  # deferred (privately): chess.com may be slow
     reply = await sent.answer()
-    assert "Result: Arsenal Fans 2 – 2 Fulham Fans" in reply.text(), reply.text()
+    assert reply.ephemeral and "result imported" in reply.text(), reply.text()
+    # the result itself is posted for everyone, as a new message after the private answer
+    await double.wait_for(
+        lambda: any("Result: Arsenal Fans 2 – 2 Fulham Fans" in r.text() for r in sent.replies),
+        STEP,
+        "the public result",
+    )
+    [result] = [r for r in sent.replies if "Result: Arsenal Fans" in r.text()]
+    assert not result.ephemeral
     image = await say(
         double,
         league["zed"],
@@ -514,8 +523,8 @@ async def one_run(
     answered = {}
     for match, report in sent.items():
         answers = [r for r in report.replies if r.kind == "followup"]
-        if answers:
-            answered[match] = answers[0].text()
+        if answers:  # the private "result imported", then (unless killed) the public result
+            answered[match] = " / ".join(answer.text() for answer in answers)
     return answered
 
 
@@ -548,7 +557,7 @@ async def test_kill_9_during_concurrent_reports_loses_and_doubles_nothing(
             todo = {m: n for m, n in reports.items() if m not in done}
             last = kills == KILLS or not todo
             # The kill point: after 0 .. len(todo) of the bot's REST calls, i.e. within the
-            # first third of the batch (a report makes three: callback, follow-up, post).
+            # first third of the batch (a report makes four: callback, two follow-ups, post).
             kill_after = None if last else rnd.randint(0, len(todo))
             answered |= await one_run(running, league["arbi"], todo, kill_after, len(reports))
             if last:
@@ -557,7 +566,7 @@ async def test_kill_9_during_concurrent_reports_loses_and_doubles_nothing(
     finally:
         double.identify_window = 5.0
     assert kills == KILLS, f"the reports were all done after {kills} kills"
-    assert all("Result:" in text for text in answered.values()), answered
+    assert all("result imported" in text for text in answered.values()), answered
     assert set(answered) <= await finished(running.database, league.guild.id) == set(reports)
     await check_once(running.database, league.guild.id, double, set(reports))
 

@@ -33,7 +33,7 @@ BOT_TOP += ("bot.app.autocomplete", "bot.app.tour_autocomplete")
 """The top of bot/: the Discord wiring (the Bot, its tree, checks, autocomplete, UI)."""
 STARTERS = ("bot.cli", "bot.offline")
 """The doors that start or drive the bot (the CLI, the offline replay): above its top."""
-APP_LEAVES = ("errors", "config", "actor", "inputs", "mentions")
+APP_LEAVES = ("errors", "config", "actor", "inputs", "mentions", "date_window")
 """The modules of bot/app/ a use case may import (no Discord wiring in them)."""
 
 

@@ -323,7 +323,13 @@ def test_boards_csv_names_the_bad_line() -> None:
         ("1,alice,bob,1e999999,1\n", "line 1"),
         ("", "no boards"),
         ("a\x00b", "NUL"),
-        ("".join(f"{n},aa,bb,1,1\n" for n in range(1, 600)), "more than"),
+        ("".join(f"{n},a{n},b{n},1,1\n" for n in range(1, 600)), "line 501: board '501'"),
+        ("1" + "0" * 30 + ",alice,bob,1,1\n", "1 to 500"),
+        ("1,alice,bob,1,1\n2,ALICE,dave,1,1\n", "line 2: 'ALICE' already plays on line 1"),
+        ("1,alice,alice,1,1\n", "both sides"),
+        ("1,\u0430lice,bob,1,1\n", "not a chess.com username"),  # Cyrillic а
+        ("1,ａlice,bob,1,1\n", "not a chess.com username"),  # full-width ａ
+        ("1,alice²,bob,1,1\n", "not a chess.com username"),  # superscript two
     ):
         with pytest.raises(BoardsCsvError, match=where):
             parse_boards_csv(text)

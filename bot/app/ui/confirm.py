@@ -1,5 +1,7 @@
 """Confirm / Cancel under a preview: only the member who asked may click; nothing happens
-until Confirm, and after `timeout` seconds the buttons are disabled and nothing is stored."""
+until Confirm, and after `timeout` seconds the buttons are disabled and nothing is stored.
+A Confirm that fails (refused, or unexpectedly) leaves the public preview saying only
+"nothing was stored" and answers the clicker privately through the tree's error handler."""
 
 from __future__ import annotations
 
@@ -9,18 +11,19 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.app.errors import UserError
+from bot.app.tree import ArbiterView, answer_error
 
 TIMEOUT = 60.0
 """Seconds a preview waits for Confirm."""
 EXPIRED = "This preview expired after 60 s: nothing was stored. Run the command again."
 CANCELLED = "Cancelled: nothing was stored."
+FAILED = "Not stored: the confirmation was refused (the reason went to whoever confirmed)."
 
 OnConfirm = Callable[[], Awaitable[str]]
 """What Confirm does; returns the line that replaces the preview's text."""
 
 
-class ConfirmView(discord.ui.View):
+class ConfirmView(ArbiterView):
     """Confirm runs `on_confirm` once; Cancel or the timeout store nothing. The deadline is
     read from `clock` (the database's), so a late click is refused even before the timer."""
 
@@ -97,8 +100,10 @@ class ConfirmView(discord.ui.View):
         self._close()
         try:
             line = await self.on_confirm()
-        except UserError as error:
-            line = error.markdown
+        except Exception as error:
+            await interaction.response.edit_message(content=FAILED, view=self)
+            await answer_error(interaction, error)
+            return
         await interaction.response.edit_message(content=line, view=self)
 
     @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)

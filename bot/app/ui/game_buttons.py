@@ -1,7 +1,8 @@
 """The Confirm / Dispute buttons under a player's game report, as persistent
 `discord.ui.DynamicItem`s (registered at start-up, so they keep working after a restart):
 the game id is in the custom id (`tourgame:<id>:confirm|dispute`), the report in the
-database. Only the reported game's opponent may click (the life cycle refuses anyone else);
+database. Only the reported game's opponent may click (either player when the bot reported a
+game it found on a site; the life cycle refuses anyone else);
 a click settles or disputes the report and the message then says so, without buttons.
 
     view = report_view(game.id)
@@ -10,28 +11,19 @@ a click settles or disputes the report and the message then says so, without but
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any
 
 import discord
 
 from bot.app.command_input import actor_of
-from bot.app.errors import UserError
 from bot.app.permissions import guild_store
-from bot.app.tree import new_error_id
-from bot.rendering.escape import cut
+from bot.app.tree import answer_error
+from bot.rendering import limits
+from bot.rendering.text import cut
+from bot.rendering.tour_automation import GAME_PATTERN, game_custom_id
 from bot.rendering.tour_replies import reported
 from bot.tour.games.service import answer_report
-
-log = logging.getLogger(__name__)
-
-GAME_PATTERN = r"tourgame:(?P<game>[0-9]{1,18}):(?P<action>confirm|dispute)"
-
-
-def game_custom_id(game_id: int, confirm: bool) -> str:
-    """The custom id of a report's Confirm or Dispute button."""
-    return f"tourgame:{game_id}:{'confirm' if confirm else 'dispute'}"
 
 
 class GameAnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_PATTERN):
@@ -66,20 +58,15 @@ class GameAnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
             store = guild_store(interaction)
             actor = await actor_of(store, interaction)
             changed = await answer_report(store, actor, self.game_id, self.confirm)
-        except UserError as refusal:
-            await interaction.response.send_message(cut(refusal.markdown, 2000), ephemeral=True)
-            return
-        except Exception:
-            error_id = new_error_id()
-            log.exception("game button %s failed (error %s)", interaction.data, error_id)
-            await interaction.response.send_message(
-                f"Something went wrong (error {error_id}).", ephemeral=True
-            )
+        except Exception as error:  # discord.py only logs a persistent button's failure
+            await answer_error(interaction, error)  # the tree's one handler: one private line
             return
         line = reported(changed.game, changed.name, changed.white, changed.black)
         if changed.decided:
             line += "\n" + "\n".join(changed.decided)
-        await interaction.response.edit_message(content=cut(line, 2000), view=None)
+        await interaction.response.edit_message(
+            content=cut(line, limits.MESSAGE_CONTENT), view=None
+        )
 
 
 def report_view(game_id: int) -> discord.ui.View:

@@ -13,7 +13,6 @@ id (the motion or season id) and the database, never in memory.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -22,12 +21,11 @@ import discord
 
 from bot.app.actor import Role
 from bot.app.command_input import actor_of
-from bot.app.errors import UserError
 from bot.app.permissions import guild_store
-from bot.app.tree import new_error_id
+from bot.app.tree import answer_error
 from bot.app.ui.members import director_ids
 from bot.league.motions.lifecycle import MotionRequest, cast_vote, open_motion
-from bot.rendering.escape import cut
+from bot.rendering import limits
 from bot.rendering.motions import (
     MAKEUP_PATTERN,
     STATUS_LABEL,
@@ -35,23 +33,20 @@ from bot.rendering.motions import (
     makeup_custom_id,
     vote_custom_id,
 )
+from bot.rendering.text import cut
 from core.votes import MotionKind
-
-log = logging.getLogger(__name__)
 
 
 async def _answer(interaction: discord.Interaction, work: Callable[[], Awaitable[str]]) -> None:
-    """Run a click's work and answer the clicker alone: the result, or the refusal (a
-    UserError changes nothing), or an error id for anything unexpected (logged)."""
+    """Run a click's work and answer the clicker alone: the result, or — through the tree's
+    one error handler — the refusal (a UserError changes nothing) or an error id. discord.py
+    only logs what a persistent button's callback raises, so it is delegated here."""
     try:
         text = await work()
-    except UserError as refusal:
-        text = refusal.markdown
-    except Exception:
-        error_id = new_error_id()
-        log.exception("button %s failed (error %s)", interaction.data, error_id)
-        text = f"Something went wrong (error {error_id})."
-    await interaction.response.send_message(cut(text, 2000), ephemeral=True)
+    except Exception as error:
+        await answer_error(interaction, error)
+        return
+    await interaction.response.send_message(cut(text, limits.MESSAGE_CONTENT), ephemeral=True)
 
 
 class MotionVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VOTE_PATTERN):

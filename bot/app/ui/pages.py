@@ -8,10 +8,12 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.app.tree import ArbiterView
+
 TIMEOUT = 300.0
 
 
-class PageView(discord.ui.View):
+class PageView(ArbiterView):
     """Turns the pages of `embeds` in place; the footer says `Page n/N`."""
 
     def __init__(self, embeds: Sequence[discord.Embed], owner_id: int) -> None:

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from bot.league.automation.match_facts import MatchFacts, match_facts, match_id_of, same_instant
 from bot.league.matches.jobs import REMINDER_FAMILY as PREFIX
 from bot.league.matches.life import match_now
-from bot.rendering import announcements
+from bot.rendering import announcements, limits
+from bot.rendering.text import cut
 from bot.runtime.scheduler import JobHandler
 from core.league.lifecycle import Door, Step, StepRefused, allow
 from storage.clubs import Club
@@ -90,7 +91,9 @@ def reminder_handler() -> JobHandler:
                 facts.deadline,
                 command,
             )
-            await uow.outbox.post(channel, content=text[:2000], ping_users=admins)
+            await uow.outbox.post(
+                channel, content=cut(text, limits.MESSAGE_CONTENT), ping_users=admins
+            )
             reminded.append(club.id)
         if not reminded:
             uow.abandon()

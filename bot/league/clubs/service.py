@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bot.app.actor import Actor, Role, require_club_admin
 from bot.app.errors import UserError
-from bot.app.inputs import NOTE_LIMIT, clean_text, positive_id, shown
+from bot.app.inputs import NOTE_LIMIT, clean_text, named, positive_id, shown
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
 from bot.chesscom.models import ClubProfile
 from bot.league.references import find_club
@@ -123,7 +123,7 @@ def _may_register(earlier: Club | None, url_id: str) -> None:
     """CL-2..4: a chess.com club registers once per guild — again only after a rejection."""
     if earlier is not None and earlier.status != "rejected":
         raise UserError(
-            f"The chess.com club {url_id} is already registered here ({earlier.status})."
+            f"The chess.com club {named(url_id)} is already registered here ({earlier.status})."
         )
 
 
@@ -183,9 +183,9 @@ async def _decide(
     async with store.change(actor.user_id, action, f"club:{club_id}") as uow:
         club = await find_club(uow.clubs, club_id)
         if club.status not in allowed:
-            raise UserError(f"Club {club.name} is {club.status}: it cannot be {status} now.")
+            raise UserError(f"Club {named(club.name)} is {club.status}: it cannot be {status} now.")
         if status == "approved" and len(await uow.club_admins.admins_of(club.id)) < min_admins:
-            raise UserError(f"Club {club.name} needs at least {min_admins} admins (CL-3).")
+            raise UserError(f"Club {named(club.name)} needs at least {min_admins} admins (CL-3).")
         decided = await uow.clubs.decide(club.id, status, actor.user_id, reason)
         assert decided is not None
         await announce(uow, announcements.club_decided(decided.name, status, reason))
@@ -243,7 +243,7 @@ async def exclude_club_in(
     a disqualification (none of its matches count). Refused if it is not pending or approved."""
     found = await find_club(uow.clubs, club_id)
     if found.status not in ("pending", "approved"):
-        raise UserError(f"Club {found.name} is {found.status}: it cannot be excluded.")
+        raise UserError(f"Club {named(found.name)} is {found.status}: it cannot be excluded.")
     decided = await uow.clubs.decide(found.id, "excluded", decided_by, reason)
     assert decided is not None
     seasons = []
@@ -281,9 +281,11 @@ async def add_admin(
         found = await find_club(uow.clubs, club_id)
         await require_club_admin(uow.club_admins, actor, found.id, found.name)
         if found.status not in ("pending", "approved"):
-            raise UserError(f"Club {found.name} is {found.status}: its admins cannot change.")
+            raise UserError(
+                f"Club {named(found.name)} is {found.status}: its admins cannot change."
+            )
         if not await uow.club_admins.add(found.id, user):
-            raise UserError(f"<@{user}> is already an admin of {found.name}.")
+            raise UserError(f"<@{user}> is already an admin of {named(found.name)}.")
         admins = tuple(await uow.club_admins.admins_of(found.id))
     return AdminsChanged(found, user, True, admins)
 
@@ -299,9 +301,11 @@ async def remove_admin(
         await require_club_admin(uow.club_admins, actor, found.id, found.name)
         current = await uow.club_admins.admins_of(found.id)
         if user not in current:
-            raise UserError(f"<@{user}> is not an admin of {found.name}.")
+            raise UserError(f"<@{user}> is not an admin of {named(found.name)}.")
         if len(current) - 1 < min_admins:
-            raise UserError(f"Club {found.name} must keep at least {min_admins} admins (CL-3).")
+            raise UserError(
+                f"Club {named(found.name)} must keep at least {min_admins} admins (CL-3)."
+            )
         await uow.club_admins.remove(found.id, user)
         admins = tuple(await uow.club_admins.admins_of(found.id))
     return AdminsChanged(found, user, False, admins)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
+from bot.app.errors import UserError, quote_mark
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
 from bot.chesscom.facts import FactsError, MatchFacts, Placement
 from bot.chesscom.models import FAIR_PLAY_STATUS, FINISHED
@@ -226,14 +226,18 @@ async def read_chesscom_result(
     except ChessComNotFound:
         raise UserError(f"No chess.com team match {chesscom}.") from None
     except ChessComError as error:
-        raise UserError(f"chess.com could not be read just now ({error.message}).") from None
+        raise UserError(
+            f"chess.com could not be read just now ({quote_mark(error.message)})."
+        ) from None
     except FactsError as error:
-        raise UserError(f"chess.com match {chesscom} is not this fixture: {error}") from None
+        raise UserError(
+            f"chess.com match {chesscom} is not this fixture: {quote_mark(str(error))}"
+        ) from None
     if facts.status != FINISHED or facts.match is None or facts.running_boards:
         raise UserError(f"chess.com match {chesscom} has not finished yet.")
     if facts.unpaired_boards:
         board, why = next(iter(facts.unpaired_boards.items()))
-        raise UserError(f"Board {board} cannot be read from chess.com: {why}.")
+        raise UserError(f"Board {board} cannot be read from chess.com: {quote_mark(why)}.")
     boards = tuple(
         BoardRecord(n, b.home_player, b.away_player, _halves(b.home_points), _halves(b.away_points))
         for n, b in zip(facts.board_numbers, facts.match.boards, strict=True)

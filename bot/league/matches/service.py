@@ -12,7 +12,7 @@ from bot.app.errors import UserError
 from bot.app.inputs import clean_text, shown
 from bot.league.matches.jobs import deadline_of, schedule_jobs
 from bot.league.matches.life import allowed, check_step, match_now
-from bot.league.matches.starts import parse_local_instant
+from bot.league.matches.starts import parse_local_instant, start_in_window
 from bot.league.references import find_match, find_season
 from bot.rendering import announcements
 from bot.runtime.announce import announce
@@ -285,6 +285,7 @@ async def reschedule_in(
     a passed motion: then also after the deadline, keeping the judged deadline, or to a start
     closer than the notice, the deadline then being the new start — `moved_deadline`)."""
     start = start.astimezone(dt.UTC)
+    start_in_window(start, "new start", uow.now)
     current = await match_now(uow, match, uow.now)
     allowed(current.view, Step.RESCHEDULE, door, new_start=start)
     fixed = moved_deadline(current.view, start)

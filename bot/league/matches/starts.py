@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.app.date_window import EARLIEST_DAY, YEARS_AHEAD, latest_day
 from bot.app.errors import UserError
 from bot.app.inputs import shown
 
@@ -22,7 +23,7 @@ def parse_local_instant(text: str, what: str, zone: str) -> dt.datetime:
         text, place = words[0], "UTC" if words[1].upper() == "UTC" else words[1]
     try:
         local = ZoneInfo(place)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name too long
         raise UserError(f"{shown(place)} is not a time zone: use an IANA name.") from None
     try:
         instant = dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
@@ -31,6 +32,16 @@ def parse_local_instant(text: str, what: str, zone: str) -> dt.datetime:
             f"{shown(text)} is not a date and time: write YYYY-MM-DD HH:MM ({zone} time),"
             " or add a zone (… Europe/Paris)."
         ) from None
+    if instant.date() < EARLIEST_DAY:
+        raise UserError(f"The {what} {instant:%Y-%m-%d %H:%M} is before {EARLIEST_DAY.year}.")
+    try:
+        return _in_utc(instant, local, place)
+    except OverflowError:  # 9999-12-31 23:00-05:00 is past the last representable instant
+        raise UserError(f"{shown(text)} is too far ahead.") from None
+
+
+def _in_utc(instant: dt.datetime, local: ZoneInfo, place: str) -> dt.datetime:
+    """`instant` (naive: read in `local`) in UTC; a skipped or doubled local time refused."""
     if instant.tzinfo is not None:
         return instant.astimezone(dt.UTC)
     early = instant.replace(tzinfo=local, fold=0)
@@ -43,3 +54,12 @@ def parse_local_instant(text: str, what: str, zone: str) -> dt.datetime:
             " give the offset, e.g. …-07:00."
         )
     return early.astimezone(dt.UTC)
+
+
+def start_in_window(start: dt.datetime, what: str, now: dt.datetime) -> None:
+    """Refuse a start more than `YEARS_AHEAD` years after `now` (a typo such as 9999), as
+    every date a command reads is refused; the life cycle judges the rest (past, notice)."""
+    if start.date() > latest_day(now.date()):
+        raise UserError(
+            f"The {what} {start:%Y-%m-%d %H:%M} is more than {YEARS_AHEAD} years ahead."
+        )

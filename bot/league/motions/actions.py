@@ -21,7 +21,7 @@ from bot.league.clubs.service import exclude_club_in
 from bot.league.matches.boards import board_records
 from bot.league.matches.life import allowed, check_step, match_now
 from bot.league.matches.service import reschedule_in
-from bot.league.matches.starts import parse_local_instant
+from bot.league.matches.starts import parse_local_instant, start_in_window
 from bot.league.references import find_club, find_match, find_season
 from bot.league.seasons.promotion import promotion_in
 from bot.league.store import load_season
@@ -545,6 +545,7 @@ class Reschedule(MotionAction):
             start = parse_local_instant(start, "new start", season.rules.start_zone)
         if start.tzinfo is None:
             raise UserError("The new start needs a time zone.")
+        start_in_window(start, "new start", uow.now)
         current = await match_now(uow, match, uow.now)
         allowed(current.view, Step.RESCHEDULE, Door.MOTION, new_start=start)
         fixed = moved_deadline(current.view, start)

@@ -99,7 +99,6 @@ async def open_motion(
     frozen in its season (read in the opening unit of work), else `no_season` (the config's).
     The motion message with its Yes / No buttons goes to the directors' channel (else the
     announcements channel), and the closing job is scheduled, in one unit of work."""
-    actor.require(Role.DIRECTOR)
     kind = action_of(request.kind).kind
     async with store.change(actor.user_id, "motion.open", f"motion:{kind.value}") as uow:
         return await open_motion_in(uow, actor, request, electorate, no_season)

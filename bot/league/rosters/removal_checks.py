@@ -17,7 +17,7 @@ from bot.chesscom.models import PlayerStats
 from bot.league.electorate import Unreadable, not_read
 from bot.league.motions.lifecycle import MotionRequest, open_motion_in
 from bot.league.store import load_season
-from bot.rendering.escape import user_text
+from bot.rendering.user_text import user_text
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import RetryLater
 from core.league import league_report

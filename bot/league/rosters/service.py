@@ -3,12 +3,11 @@ club's removal of a player with its reason (verified later; stored as pending no
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from bot.app.actor import Actor, require_club_admin
 from bot.app.errors import UserError
-from bot.app.inputs import NOTE_LIMIT, clean_text, named, optional_text, positive_id, shown
+from bot.app.inputs import NOTE_LIMIT, chesscom_username, named, optional_text, positive_id
 from bot.league.references import find_club, find_season
 from bot.league.rosters.facts import club_season
 from bot.league.rosters.removal_checks import schedule_verification
@@ -17,7 +16,6 @@ from storage.guild import GuildStore
 from storage.rosters import Removal, RemovalReason
 from storage.seasons import SeasonRecord
 
-_USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{1,49}")
 REASONS: tuple[RemovalReason, ...] = ("multi-team", "timeouts", "other")
 
 
@@ -51,14 +49,6 @@ class ClubRemovals:
     removals: tuple[Removal, ...]
 
 
-def chesscom_username(text: str) -> str:
-    """A chess.com username as given (letters, digits, `_`, `-`; 2–50 characters)."""
-    name = clean_text(text, "chess.com username", 100)
-    if not _USERNAME.fullmatch(name):
-        raise UserError(f"{shown(name)} is not a chess.com username.")
-    return name
-
-
 async def link_account(
     store: GuildStore, actor: Actor, username: str, user_id: int | None = None
 ) -> AccountLinked:
@@ -75,7 +65,7 @@ async def link_account(
             if not await uow.club_admins.clubs_of(caller):
                 raise UserError("Linking another member's account needs a **club admin**.")
         if not await uow.rosters.link(target, name, caller):
-            raise UserError(f"The chess.com account {name} is linked to another member.")
+            raise UserError(f"The chess.com account {named(name)} is linked to another member.")
     return AccountLinked(target, name, caller)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
+from bot.app.errors import UserError, quote_mark
 from bot.app.inputs import NAME_LIMIT, clean_text, shown
 from bot.formats.season_file import SeasonFileError, dump_season, load_season
 from bot.league.references import find_season
@@ -55,13 +55,15 @@ async def import_season_file(
         path, problem = error.problems[0]
         more = f" (and {len(error.problems) - 1} more)" if len(error.problems) > 1 else ""
         where = f"{path}: " if path else ""  # no path: the file as a whole (not JSON)
-        raise UserError(f"The season file is not valid: {where}{problem}{more}.") from None
+        raise UserError(
+            f"The season file is not valid: {quote_mark(where + problem)}{more}."
+        ) from None
     async with store.read() as view:
         taken = (title or season.name).strip()
         if await view.seasons.by_name(taken) is not None:
             # Said here, in Discord's words: the store's own message names the CLI's --replace.
             raise UserError(
-                f"A season named {taken!r} exists already: import it under another name"
+                f"A season named {shown(taken)} exists already: import it under another name"
                 " with the `name` option."
             )
     async with store.change(
@@ -70,7 +72,7 @@ async def import_season_file(
         try:
             return await import_season(uow, season, name=title)
         except LeagueStoreError as error:
-            raise UserError(f"The season cannot be imported: {error}.") from None
+            raise UserError(f"The season cannot be imported: {quote_mark(str(error))}.") from None
 
 
 async def export_season_file(store: GuildStore, season: str | int) -> tuple[str, bytes]:

@@ -148,7 +148,7 @@ async def add_club(
         size = sum(1 for m in members if m.division_id == target.id)
         limit = record.rules.clubs_per_division
         if size >= limit:
-            raise UserError(f"Division {target.name} is full: {limit} clubs (CL-12).")
+            raise UserError(f"Division {named(target.name)} is full: {limit} clubs (CL-12).")
         await uow.seasons.add_club(record.id, target.id, found.id)
     return ClubPlaced(record, target, found, True, size + 1)
 
