@@ -11,6 +11,7 @@ from bot.app.actor import Role
 from bot.app.arbiter import ArbiterBot
 from bot.app.errors import UserError
 from bot.app.guild_setup import GuildSetup
+from bot.app.interaction import Interaction
 from bot.app.permissions import MANAGE_SERVER, guild_store, requires
 from bot.rendering.guild_settings import settings_embed
 
@@ -30,7 +31,7 @@ class Setup(commands.Cog):
 
     @requires(MANAGE_SERVER)
     @group.command(name="show", description="Show the roles and channel Arbiter uses here.")
-    async def show(self, interaction: discord.Interaction) -> None:
+    async def show(self, interaction: Interaction) -> None:
         """Reply with the current settings."""
         settings, failures = await GuildSetup(guild_store(interaction)).show()
         await interaction.response.send_message(
@@ -49,7 +50,7 @@ class Setup(commands.Cog):
     )
     async def set_(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         hq_role: discord.Role | None = None,
         director_role: discord.Role | None = None,
         arbiter_role: discord.Role | None = None,

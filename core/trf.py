@@ -380,11 +380,11 @@ def round_robin_trf(
         ):
             if who not in slots or g.round in slots[who]:
                 raise ValueError(f"player {who} cannot play in round {g.round} here")
-            slots[who][g.round] = TrfRound(opponent, colour, code)  # type: ignore[arg-type]
+            slots[who][g.round] = TrfRound(opponent, colour, code)  # type: ignore[arg-type]  # colour: "w"/"b"
     for b in byes:
-        if b.round is None or b.round in slots[b.player]:  # type: ignore[index]
+        if b.round is None or b.round in slots[b.player]:  # type: ignore[index]  # a start number
             raise ValueError(f"bye of {b.player} needs a free round")
-        slots[b.player][b.round] = TrfRound(None, None, _BYE_CODES[b.outcome])  # type: ignore[index]
+        slots[b.player][b.round] = TrfRound(None, None, _BYE_CODES[b.outcome])  # type: ignore[index]  # a start number
     players = tuple(
         TrfPlayer(
             start_no=no,

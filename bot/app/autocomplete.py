@@ -7,9 +7,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-import discord
 from discord import app_commands
 
+from bot.app.interaction import Interaction
 from bot.rendering import limits
 from bot.rendering.text import cut
 from bot.rendering.user_text import plain
@@ -93,19 +93,19 @@ def match_choices(
     return [app_commands.Choice(name=match_label(m), value=str(m.id)) for m in ranked[:MAX_CHOICES]]
 
 
-def _store(interaction: discord.Interaction) -> GuildStore | None:
+def _store(interaction: Interaction) -> GuildStore | None:
     if interaction.guild_id is None:
         return None
-    return interaction.client.guild_store(interaction.guild_id)  # type: ignore[attr-defined]
+    return interaction.client.guild_store(interaction.guild_id)
 
 
-def _typed(interaction: discord.Interaction, option: str) -> str | None:
+def _typed(interaction: Interaction, option: str) -> str | None:
     """What the member typed so far in another option of the command (None: nothing)."""
     value = getattr(interaction.namespace, option, None)
     return str(value) if value else None
 
 
-async def clubs(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def clubs(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `club` option."""
     store = _store(interaction)
     if store is None:
@@ -115,7 +115,7 @@ async def clubs(interaction: discord.Interaction, current: str) -> list[app_comm
     return club_choices(found, current)
 
 
-async def seasons(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def seasons(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `season` option."""
     store = _store(interaction)
     if store is None:
@@ -125,9 +125,7 @@ async def seasons(interaction: discord.Interaction, current: str) -> list[app_co
     return season_choices(found, current)
 
 
-async def divisions(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
+async def divisions(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `division` option (of the `season` already typed, if any)."""
     store = _store(interaction)
     if store is None:
@@ -137,7 +135,7 @@ async def divisions(
     return name_choices(found, current)
 
 
-async def matches(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def matches(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `match` option: the caller's clubs' and the next matches first."""
     store = _store(interaction)
     if store is None:
@@ -150,7 +148,7 @@ async def matches(interaction: discord.Interaction, current: str) -> list[app_co
     return match_choices(found, now)
 
 
-async def players(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def players(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `player` option (of the `club` already typed, if any)."""
     store = _store(interaction)
     if store is None:

@@ -14,6 +14,7 @@ from bot.app.actor import Actor
 from bot.app.date_window import EARLIEST_DAY, YEARS_AHEAD, latest_day
 from bot.app.errors import OptionRefused, UserError, quote_mark
 from bot.app.inputs import shown
+from bot.app.interaction import Interaction
 from bot.formats.boards_csv import BoardRow, BoardsCsvError, parse_boards_csv
 from bot.rendering import limits
 from storage.guild import GuildStore
@@ -45,7 +46,7 @@ class Whole(app_commands.Transformer):
         """The largest value Discord's client offers."""
         return self.high
 
-    async def transform(self, interaction: discord.Interaction, value: Any, /) -> int:
+    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> int:
         """`value` if it is a whole number of the domain, else one line saying which."""
         if (
             isinstance(value, bool)
@@ -63,7 +64,7 @@ MOTION = Whole("motion")
 """A motion id option."""
 
 
-async def actor_of(store: GuildStore, interaction: discord.Interaction) -> Actor:
+async def actor_of(store: GuildStore, interaction: Interaction) -> Actor:
     """The caller with the guild roles they hold (read against `/setup`'s roles)."""
     async with store.read() as view:
         settings = await view.settings.get()

@@ -23,6 +23,7 @@ from discord import app_commands
 
 from bot.app.actor import Role
 from bot.app.errors import RoleRequired
+from bot.app.interaction import Interaction
 from bot.rendering.user_text import user_text
 from storage.guild import GuildStore
 
@@ -39,11 +40,11 @@ def permission_name(flag: str) -> str:
     return _PERMISSION_NAMES.get(flag, flag.replace("_", " ").title())
 
 
-def guild_store(interaction: discord.Interaction) -> GuildStore:
+def guild_store(interaction: Interaction) -> GuildStore:
     """The repositories of the interaction's guild; refuses outside a server."""
     if interaction.guild_id is None:
         raise app_commands.NoPrivateMessage()
-    return interaction.client.guild_store(interaction.guild_id)  # type: ignore[attr-defined]
+    return interaction.client.guild_store(interaction.guild_id)
 
 
 class Requirement(Protocol):
@@ -55,7 +56,7 @@ class Requirement(Protocol):
         """What is needed, in a few words."""
         ...
 
-    async def __call__(self, interaction: discord.Interaction) -> bool:
+    async def __call__(self, interaction: Interaction) -> bool:
         """True if the caller meets it; else raises the refusal naming it."""
         ...
 
@@ -71,7 +72,7 @@ class HoldsRole:
         """`league HQ role`."""
         return f"{self.role.value} role"
 
-    async def __call__(self, interaction: discord.Interaction) -> bool:
+    async def __call__(self, interaction: Interaction) -> bool:
         """True if the caller holds the role; refuses naming it (or how to set it up)."""
         async with guild_store(interaction).read() as view:
             settings = await view.settings.get()
@@ -99,7 +100,7 @@ class AdministersClub:
         """`admin of the club in `club``."""
         return f"admin of the club in `{self.option}`"
 
-    async def __call__(self, interaction: discord.Interaction) -> bool:
+    async def __call__(self, interaction: Interaction) -> bool:
         """True for an admin of the club (of any club when the option is not given yet)."""
         club = getattr(interaction.namespace, self.option, None)
         return await administers_club(interaction, None if club is None else str(club))
@@ -116,7 +117,7 @@ class HasPermission:
         """`Manage Server`."""
         return permission_name(self.flag)
 
-    async def __call__(self, interaction: discord.Interaction) -> bool:
+    async def __call__(self, interaction: Interaction) -> bool:
         """True with the permission; else discord.py's `MissingPermissions`."""
         if interaction.guild_id is None:
             raise app_commands.NoPrivateMessage()
@@ -146,7 +147,7 @@ def requirements(command: app_commands.Command[Any, ..., Any]) -> Sequence[Requi
     return found
 
 
-async def administers_club(interaction: discord.Interaction, club: str | None) -> bool:
+async def administers_club(interaction: Interaction, club: str | None) -> bool:
     """Whether the caller is an admin of `club` (of any club when `club` is None); else refuse."""
     user_id = interaction.user.id
     async with guild_store(interaction).read() as view:
@@ -162,7 +163,7 @@ async def administers_club(interaction: discord.Interaction, club: str | None) -
     raise RoleRequired(f"This command needs a **club admin** of **{user_text(club)}**.")
 
 
-async def can_use(interaction: discord.Interaction, command: app_commands.Command) -> bool:
+async def can_use(interaction: Interaction, command: app_commands.Command[Any, ..., Any]) -> bool:
     """Whether the caller may run `command` here (for /help): its context (a server-only
     command in a direct message), the default permissions of it and its groups, and what it
     declares it requires."""

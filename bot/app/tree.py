@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.app.errors import RoleRequired, UserError
+from bot.app.interaction import Interaction
 from bot.app.permissions import permission_name
 from bot.rendering import limits
 from bot.rendering.text import cut
@@ -88,7 +89,7 @@ _NEEDS_A_SERVER = (
 """Refusals no one can overcome in a direct message (a cooldown, say, is not one)."""
 
 
-def _where(interaction: discord.Interaction) -> str:
+def _where(interaction: Interaction) -> str:
     """What the user was doing, for the log: `/match report`, `button motion:3:yes`."""
     if interaction.command is not None:
         return f"/{interaction.command.qualified_name}"
@@ -98,7 +99,7 @@ def _where(interaction: discord.Interaction) -> str:
     return f"{kind} {custom_id}"
 
 
-async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
+async def answer_error(interaction: Interaction, error: BaseException) -> None:
     """Answer a failed command, button or modal with one ephemeral line (an error id and a
     logged traceback for anything unexpected); never raises."""
     if interaction.guild_id is None and isinstance(error, _NEEDS_A_SERVER):
@@ -149,7 +150,7 @@ class ArbiterTree(app_commands.CommandTree):
     """The command tree with Arbiter's error handler."""
 
     async def on_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         """Reply with a short ephemeral message; log unexpected errors with an id."""
         await answer_error(interaction, error)
@@ -159,7 +160,7 @@ class ArbiterView(discord.ui.View):
     """A view whose buttons' failures go through the one error handler (`answer_error`)."""
 
     async def on_error(
-        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any], /
+        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any], /
     ) -> None:
         """A button's callback (or this view's check) raised: answer as a command would."""
         await answer_error(interaction, error)

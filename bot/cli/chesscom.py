@@ -118,7 +118,7 @@ def retries_option(text: str) -> int:
     return value
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `chesscom match|club|player` to the `arbiter` command line."""
     common = argparse.ArgumentParser(add_help=False)
     add_config_option(common)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # discord.py and the bot are imported when `commands` runs, n
     from bot.app.config import Config
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `commands`."""
     parser = subparsers.add_parser("commands", help="print the slash-command reference (Markdown)")
     parser.add_argument(

@@ -65,7 +65,7 @@ class SubcommandParser(ArgumentParser):
     """A subcommand's parser: it refuses arguments it does not know itself, so the refusal
     names it (argparse would hand them up and the top level would say `arbiter: error`)."""
 
-    def parse_known_args(  # type: ignore[override]
+    def parse_known_args(  # type: ignore[override]  # typeshed overloads it; one signature here
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
         """argparse's, but leftovers are an error here (`unrecognized arguments`)."""

@@ -12,7 +12,7 @@ from bot.cli.errors import CliError
 from bot.cli.input_file import input_path, read_input, shown
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `replay` subcommand."""
     parser = subparsers.add_parser(
         "replay",

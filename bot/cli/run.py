@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # discord.py and the bot are imported when `run` runs, not fo
     from bot.app.arbiter import ArbiterBot
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `run`."""
     parser = subparsers.add_parser("run", help="start the bot (needs DISCORD_TOKEN)")
     add_config_option(parser)

@@ -72,7 +72,8 @@ def find_button(components: list[dict[str, Any]], label: str) -> dict[str, Any] 
     for row in components:
         for item in row.get("components") or [row]:
             if item.get("type") == 2 and item.get("label") == label:
-                return item
+                found: dict[str, Any] = item
+                return found
     return None
 
 
@@ -329,7 +330,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
     Discord."""
 
     def __init__(self, stub: DiscordStub, channel_id: int) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # discord.py leaves it unannotated
         self.stub = stub
         self.channel_id = channel_id
         self.replies: list[Reply] = []

@@ -96,7 +96,8 @@ def season_calendar(season: str, matches: Iterable[CalendarMatch], stamp: dt.dat
         alarm.add("trigger", deadline, parameters={"VALUE": "DATE-TIME"})
         event.add_component(alarm)
         calendar.add_component(event)
-    return calendar.to_ical()
+    data: bytes = calendar.to_ical()
+    return data
 
 
 def calendar_matches(

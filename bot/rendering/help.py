@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 
@@ -10,7 +12,7 @@ from bot.rendering import limits
 TITLE = "Arbiter commands you can use here"
 
 
-def help_embeds(commands: list[app_commands.Command]) -> list[discord.Embed]:
+def help_embeds(commands: list[app_commands.Command[Any, ..., Any]]) -> list[discord.Embed]:
     """Embeds listing `/name — description` for each command, in name order; each fits one
     message (a long list is split over several, never cut)."""
     lines = [

@@ -130,7 +130,7 @@ def motion_embed(motion: Motion) -> dict[str, Any]:
         if motion.outcome:
             applied = cut(user_text(motion.outcome), limits.FIELD_VALUE)
             embed.add_field(name="Applied", value=applied, inline=False)
-    return embed.to_dict()  # type: ignore[return-value]
+    return dict(embed.to_dict())
 
 
 def motion_line(motion: Motion) -> str:
@@ -151,7 +151,7 @@ def motions_embed(motions: Sequence[Motion], status: str | None) -> dict[str, An
     lines = [motion_line(m) for m in motions[: limits.FIELDS_PER_EMBED]]
     text = cut("\n".join(lines) if lines else "No motions.", limits.EMBED_DESCRIPTION)
     embed = discord.Embed(title=title, description=text, colour=discord.Colour.blurple())
-    return embed.to_dict()  # type: ignore[return-value]
+    return dict(embed.to_dict())
 
 
 def closing_announcement(motion: Motion) -> str:

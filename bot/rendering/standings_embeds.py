@@ -31,6 +31,6 @@ def pin_embeds(view: DivisionView) -> list[dict[str, object]]:
         size = len(embed)
         if kept and (len(kept) == limits.EMBEDS_PER_MESSAGE or used + size > limits.EMBED_TOTAL):
             break
-        kept.append(embed.to_dict())  # type: ignore[arg-type]
+        kept.append(dict(embed.to_dict()))
         used += size
     return kept

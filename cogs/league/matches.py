@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import Whole, actor_of, read_boards
+from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, DIRECTOR, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.league.matches import results, service
@@ -21,13 +22,8 @@ from bot.league.matches.card import match_card, result_card
 from bot.league.matches.lines import match_line
 from bot.league.matches.listing import season_matches
 from bot.rendering.division_view import rank_text
-from bot.rendering.league_embeds import (
-    countdown,
-    match_embed,
-    match_list,
-    result_embed,
-    when,
-)
+from bot.rendering.league_embeds import match_embed, match_list, result_embed, when
+from bot.rendering.text import countdown
 from bot.rendering.user_text import user_text
 
 
@@ -57,7 +53,7 @@ class Matches(commands.Cog):
     @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
     async def list_(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         season: str,
         club: str | None = None,
         round: app_commands.Transform[int, Whole("round", 1, 100)] | None = None,
@@ -75,9 +71,7 @@ class Matches(commands.Cog):
     @app_commands.describe(match="The match.", season="Refuse a match of another season.")
     @app_commands.autocomplete(match=autocomplete.matches)
     @app_commands.autocomplete(season=autocomplete.seasons)
-    async def show(
-        self, interaction: discord.Interaction, match: str, season: str | None = None
-    ) -> None:
+    async def show(self, interaction: Interaction, match: str, season: str | None = None) -> None:
         """Anyone may read a match."""
         card = await match_card(guild_store(interaction), self.bot.standings, match, season)
         line, rows = card.line, list(card.boards)
@@ -88,9 +82,7 @@ class Matches(commands.Cog):
     @group.command(name="challenge", description="Your club issued the chess.com challenge.")
     @app_commands.describe(match="The match.", chesscom_match="The chess.com match id or URL.")
     @app_commands.autocomplete(match=autocomplete.matches)
-    async def challenge(
-        self, interaction: discord.Interaction, match: str, chesscom_match: str
-    ) -> None:
+    async def challenge(self, interaction: Interaction, match: str, chesscom_match: str) -> None:
         """CL-15: declared by an admin of a club of the match."""
         store = guild_store(interaction)
         event = await service.record_challenge_issued(
@@ -106,7 +98,7 @@ class Matches(commands.Cog):
     @group.command(name="accept", description="Your club accepted the other club's challenge.")
     @app_commands.describe(match="The match.")
     @app_commands.autocomplete(match=autocomplete.matches)
-    async def accept(self, interaction: discord.Interaction, match: str) -> None:
+    async def accept(self, interaction: Interaction, match: str) -> None:
         """CL-15: declared by an admin of the club that did not issue it."""
         store = guild_store(interaction)
         event = await service.record_challenge_accepted(
@@ -124,7 +116,7 @@ class Matches(commands.Cog):
     )
     @app_commands.autocomplete(match=autocomplete.matches)
     async def report(
-        self, interaction: discord.Interaction, match: str, chesscom_match: str | None = None
+        self, interaction: Interaction, match: str, chesscom_match: str | None = None
     ) -> None:
         """CL-14, CL-19: deferred first (chess.com may be slow), privately: chess.com may
         refuse (no such match, not finished), and a refusal stays private; the result is
@@ -147,9 +139,7 @@ class Matches(commands.Cog):
         match="The match.", file="board,home_player,away_player,home_points,away_points"
     )
     @app_commands.autocomplete(match=autocomplete.matches)
-    async def result(
-        self, interaction: discord.Interaction, match: str, file: discord.Attachment
-    ) -> None:
+    async def result(self, interaction: Interaction, match: str, file: discord.Attachment) -> None:
         """CL-14: the manual fallback; a bad line is named."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
@@ -174,7 +164,7 @@ class Matches(commands.Cog):
         start="New start, YYYY-MM-DD HH:MM in the league's zone (or add one: … Europe/Paris).",
     )
     @app_commands.autocomplete(match=autocomplete.matches)
-    async def reschedule(self, interaction: discord.Interaction, match: str, start: str) -> None:
+    async def reschedule(self, interaction: Interaction, match: str, start: str) -> None:
         """CL-13, CL-15: the deadline and the match's jobs move with it; after the deadline,
         or closer than its notice, only a passed `reschedule` motion moves it."""
         store = guild_store(interaction)

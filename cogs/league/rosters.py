@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of
+from bot.app.interaction import Interaction
 from bot.app.permissions import CLUB_ADMIN, guild_store, requires
 from bot.app.ui.members import director_ids
 from bot.app.ui.pages import send_pages
@@ -60,7 +61,7 @@ class Rosters(commands.Cog):
     )
     async def link(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         chesscom_username: str,
         user: discord.Member | None = None,
     ) -> None:
@@ -77,9 +78,7 @@ class Rosters(commands.Cog):
     @group.command(name="check", description="A club's players this season: CL-18, CL-19, CL-21.")
     @app_commands.describe(club="The club.", season="The season (default: the club's current).")
     @app_commands.autocomplete(club=autocomplete.clubs, season=autocomplete.seasons)
-    async def check(
-        self, interaction: discord.Interaction, club: str, season: str | None = None
-    ) -> None:
+    async def check(self, interaction: Interaction, club: str, season: str | None = None) -> None:
         """Multi-team players and closed accounts from the season's facts; timeout ratios
         above the season's limit read from chess.com now (deferred first)."""
         store = guild_store(interaction)
@@ -124,7 +123,7 @@ class Rosters(commands.Cog):
     )
     async def remove(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         club: str,
         player: str,
         reason: Literal["multi-team", "timeouts", "other"],
@@ -167,7 +166,7 @@ class Rosters(commands.Cog):
     @app_commands.describe(club="The club.", season="The season (default: the club's current).")
     @app_commands.autocomplete(club=autocomplete.clubs, season=autocomplete.seasons)
     async def removals(
-        self, interaction: discord.Interaction, club: str, season: str | None = None
+        self, interaction: Interaction, club: str, season: str | None = None
     ) -> None:
         """Every removal of the club in the season, with its verification."""
         listed = await service.club_removals(guild_store(interaction), club, season)

@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import Whole, actor_of, parse_day, read_attachment
+from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.motion_buttons import DivisionMakeupButton
@@ -58,7 +59,7 @@ class Seasons(commands.Cog):
     )
     async def create(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         name: str,
         first_round: str,
         round_days: app_commands.Transform[int, Whole("round_days", 1, 366)] = 7,
@@ -87,9 +88,7 @@ class Seasons(commands.Cog):
         date="YYYY-MM-DD (CL-1: its standings decide next season's); leave out to clear it.",
     )
     @app_commands.autocomplete(season=autocomplete.seasons)
-    async def cutoff(
-        self, interaction: discord.Interaction, season: str, date: str | None = None
-    ) -> None:
+    async def cutoff(self, interaction: Interaction, season: str, date: str | None = None) -> None:
         """CL-1: until the season closes, and not under an open make-up motion."""
         store = guild_store(interaction)
         today = store.database.clock().date()
@@ -104,7 +103,7 @@ class Seasons(commands.Cog):
     @group.command(name="withdraw", description="A club will not continue next season (HQ).")
     @app_commands.describe(season="The season.", club="The club.")
     @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
-    async def withdraw(self, interaction: discord.Interaction, season: str, club: str) -> None:
+    async def withdraw(self, interaction: Interaction, season: str, club: str) -> None:
         """CL-8: its place is freed in the promotion proposal."""
         store = guild_store(interaction)
         event = await seasons.withdraw_club(store, await actor_of(store, interaction), season, club)
@@ -121,7 +120,7 @@ class Seasons(commands.Cog):
     @app_commands.autocomplete(season=autocomplete.seasons)
     async def division_add(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         season: str,
         name: str,
         min_players: app_commands.Transform[int, Whole("min_players", 1, 1000)],
@@ -143,7 +142,7 @@ class Seasons(commands.Cog):
         season=autocomplete.seasons, division=autocomplete.divisions, club=autocomplete.clubs
     )
     async def club_add(
-        self, interaction: discord.Interaction, season: str, division: str, club: str
+        self, interaction: Interaction, season: str, division: str, club: str
     ) -> None:
         """CL-12: up to the season's clubs per division."""
         store = guild_store(interaction)
@@ -165,7 +164,7 @@ class Seasons(commands.Cog):
         season=autocomplete.seasons, division=autocomplete.divisions, club=autocomplete.clubs
     )
     async def club_remove(
-        self, interaction: discord.Interaction, season: str, division: str, club: str
+        self, interaction: Interaction, season: str, division: str, club: str
     ) -> None:
         """Before the season is scheduled."""
         store = guild_store(interaction)
@@ -181,7 +180,7 @@ class Seasons(commands.Cog):
     )
     @app_commands.describe(season="The season.")
     @app_commands.autocomplete(season=autocomplete.seasons)
-    async def schedule_(self, interaction: discord.Interaction, season: str) -> None:
+    async def schedule_(self, interaction: Interaction, season: str) -> None:
         """CL-12, CL-13: a preview with Confirm / Cancel (60 s); nothing is stored before."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
@@ -221,7 +220,7 @@ class Seasons(commands.Cog):
     @group.command(name="show", description="A season's status, divisions and progress.")
     @app_commands.describe(season="The season.")
     @app_commands.autocomplete(season=autocomplete.seasons)
-    async def show(self, interaction: discord.Interaction, season: str) -> None:
+    async def show(self, interaction: Interaction, season: str) -> None:
         """Anyone may read a season."""
         card = await season_card(guild_store(interaction), self.bot.standings, season)
         embed = season_embed(card)
@@ -231,7 +230,7 @@ class Seasons(commands.Cog):
     @app_commands.describe(season="The season.", club="Only this club's matches.")
     @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
     async def calendar(
-        self, interaction: discord.Interaction, season: str, club: str | None = None
+        self, interaction: Interaction, season: str, club: str | None = None
     ) -> None:
         """Starts and CL-15 deadlines with countdowns; the .ics holds every match."""
         store = guild_store(interaction)
@@ -265,7 +264,7 @@ class Seasons(commands.Cog):
     @group.command(name="promotion", description="The CL-8 promotion and relegation proposal.")
     @app_commands.describe(season="The season.")
     @app_commands.autocomplete(season=autocomplete.seasons)
-    async def promotion(self, interaction: discord.Interaction, season: str) -> None:
+    async def promotion(self, interaction: Interaction, season: str) -> None:
         """CL-8: from the standings as at the cut-off (once past), withdrawals honoured, ties
         across a line left to the directors; adopted only by a director vote (`/vote`)."""
         found = await season_promotion(guild_store(interaction), self.bot.standings, season)
@@ -308,7 +307,7 @@ class Seasons(commands.Cog):
     @group.command(name="export", description="The season as a season file (JSON attachment).")
     @app_commands.describe(season="The season.")
     @app_commands.autocomplete(season=autocomplete.seasons)
-    async def export(self, interaction: discord.Interaction, season: str) -> None:
+    async def export(self, interaction: Interaction, season: str) -> None:
         """The season file, for `arbiter season import` or another server."""
         name, data = await season_files.export_season_file(guild_store(interaction), season)
         await interaction.response.send_message(
@@ -320,7 +319,7 @@ class Seasons(commands.Cog):
     @app_commands.describe(file="The season file (.json).", name="The new season's name.")
     async def import_(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         file: discord.Attachment,
         name: str | None = None,
     ) -> None:

@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import parse_day
+from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.league.standings.pinning import pin_standings
@@ -42,7 +43,7 @@ class Standings(commands.Cog):
         self.bot = bot
 
     @staticmethod
-    def _defer(interaction: discord.Interaction) -> Callable[[], Awaitable[None]]:
+    def _defer(interaction: Interaction) -> Callable[[], Awaitable[None]]:
         """A public "thinking…" for a slow render, sent once the options are known good."""
 
         async def ready() -> None:
@@ -61,7 +62,7 @@ class Standings(commands.Cog):
     @app_commands.guild_only()
     async def standings(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         season: str,
         division: str | None = None,
         as_of: str | None = None,
@@ -103,9 +104,7 @@ class Standings(commands.Cog):
     @app_commands.describe(season="The season.", division="The division.")
     @app_commands.autocomplete(season=autocomplete.seasons, division=autocomplete.divisions)
     @app_commands.guild_only()
-    async def crosstable(
-        self, interaction: discord.Interaction, season: str, division: str
-    ) -> None:
+    async def crosstable(self, interaction: Interaction, season: str, division: str) -> None:
         """Every pairing's result; forfeits and void matches of a disqualified club marked."""
         found = await standings_views(
             guild_store(interaction),
@@ -131,7 +130,7 @@ class Standings(commands.Cog):
     @app_commands.guild_only()
     async def standings_pin(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         season: str,
         division: str,
         channel: discord.TextChannel | None = None,
@@ -151,9 +150,7 @@ class Standings(commands.Cog):
         )
 
 
-async def _send_files(
-    interaction: discord.Interaction, title: str, files: list[tuple[str, bytes]]
-) -> None:
+async def _send_files(interaction: Interaction, title: str, files: list[tuple[str, bytes]]) -> None:
     """The files as follow-ups of a deferred reply, at most ten a message."""
     for start in range(0, len(files), limits.FILES_PER_MESSAGE):
         chunk = files[start : start + limits.FILES_PER_MESSAGE]

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import MOTION, actor_of, read_boards
+from bot.app.interaction import Interaction
 from bot.app.permissions import DIRECTOR, guild_store, requires
 from bot.app.ui.members import director_ids
 from bot.app.ui.motion_buttons import vote_text
@@ -58,7 +59,7 @@ class Votes(commands.Cog):
     @app_commands.autocomplete(match=autocomplete.matches)
     async def open_(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         kind: str,
         reason: app_commands.Range[str, 1, 500],
         season: str | None = None,
@@ -99,7 +100,7 @@ class Votes(commands.Cog):
 
     @group.command(name="list", description="List the motions of this server.")
     @app_commands.describe(status="Only motions with this status.")
-    async def list_(self, interaction: discord.Interaction, status: Status | None = None) -> None:
+    async def list_(self, interaction: Interaction, status: Status | None = None) -> None:
         """Reply with the motions, newest first."""
         found = await motion_list(guild_store(interaction), status)
         embed = discord.Embed.from_dict(motions_embed(found, status))
@@ -108,7 +109,7 @@ class Votes(commands.Cog):
     @group.command(name="show", description="Show a motion: electorate, votes, deadline.")
     @app_commands.describe(motion="The motion.")
     async def show(
-        self, interaction: discord.Interaction, motion: app_commands.Transform[int, MOTION]
+        self, interaction: Interaction, motion: app_commands.Transform[int, MOTION]
     ) -> None:
         """Reply with the motion's embed."""
         found = await motion_card(guild_store(interaction), motion)
@@ -119,7 +120,7 @@ class Votes(commands.Cog):
     @app_commands.describe(motion="The motion.", choice="Your vote.")
     async def cast(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         motion: app_commands.Transform[int, MOTION],
         choice: Literal["yes", "no"],
     ) -> None:
@@ -130,7 +131,7 @@ class Votes(commands.Cog):
     @show.autocomplete("motion")
     @cast.autocomplete("motion")
     async def motion_choices(
-        self, interaction: discord.Interaction, current: str | int
+        self, interaction: Interaction, current: str | int
     ) -> list[app_commands.Choice[int]]:
         """The guild's motions (open first for /vote cast) matching what is typed."""
         casting = interaction.command is not None and interaction.command.name == "cast"

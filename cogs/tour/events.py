@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import Whole, actor_of
+from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.confirm import ConfirmView, OnConfirm
 from bot.app.ui.pages import send_pages
@@ -61,7 +62,7 @@ class Events(commands.Cog):
     @app_commands.autocomplete(tour=choose.tours)
     async def create(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         tour: str,
         name: str,
         type: Literal["regular", "major", "finals"],
@@ -101,7 +102,7 @@ class Events(commands.Cog):
     @app_commands.autocomplete(event=choose.events, player=choose.players)
     async def player_add(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         player: str,
         user: discord.Member | None = None,
@@ -124,9 +125,7 @@ class Events(commands.Cog):
     @group.command(name="player-remove", description="Take a player out before the draw (HQ).")
     @app_commands.describe(event="The event.", player="The player.")
     @app_commands.autocomplete(event=choose.events, player=choose.players)
-    async def player_remove(
-        self, interaction: discord.Interaction, event: str, player: str
-    ) -> None:
+    async def player_remove(self, interaction: Interaction, event: str, player: str) -> None:
         """Before the draw only."""
         store = guild_store(interaction)
         changed = await events.remove_player(
@@ -147,7 +146,7 @@ class Events(commands.Cog):
     @app_commands.autocomplete(event=choose.events)
     async def draw(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         seed: str | None = None,
         order: str | None = None,
@@ -181,7 +180,7 @@ class Events(commands.Cog):
 
     async def _preview(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         confirm: OnConfirm,
         pages: list[dict[str, Any]],
         clock: Callable[[], dt.datetime],
@@ -202,7 +201,7 @@ class Events(commands.Cog):
     @app_commands.autocomplete(event=choose.events)
     async def pairings(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         round: app_commands.Transform[int, Whole("round", 1, 30)] | None = None,
     ) -> None:
@@ -215,7 +214,7 @@ class Events(commands.Cog):
     @app_commands.autocomplete(event=choose.events)
     async def standings(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         format: Literal["embed", "image", "csv"] = "embed",
     ) -> None:
@@ -237,7 +236,7 @@ class Events(commands.Cog):
     @group.command(name="bracket", description="The knock-out: series scores and next games.")
     @app_commands.describe(event="The event.")
     @app_commands.autocomplete(event=choose.events)
-    async def bracket(self, interaction: discord.Interaction, event: str) -> None:
+    async def bracket(self, interaction: Interaction, event: str) -> None:
         """CCT-8c-e: each round's score, the next game, its colours and time control."""
         found = await reads.event_bracket(guild_store(interaction), event)
         png = views.bracket_image(found.read.loaded, found.ties)
@@ -247,7 +246,7 @@ class Events(commands.Cog):
     @group.command(name="show", description="An event: its state, players and draw.")
     @app_commands.describe(event="The event.")
     @app_commands.autocomplete(event=choose.events)
-    async def show(self, interaction: discord.Interaction, event: str) -> None:
+    async def show(self, interaction: Interaction, event: str) -> None:
         """Anyone may read an event."""
         read = await reads.read_event(guild_store(interaction), event)
         await send_pages(interaction, as_embeds(tour_replies.event_card(read)))
@@ -255,7 +254,7 @@ class Events(commands.Cog):
     @group.command(name="calendar", description="An event's days, and an .ics file.")
     @app_commands.describe(event="The event.")
     @app_commands.autocomplete(event=choose.events)
-    async def calendar(self, interaction: discord.Interaction, event: str) -> None:
+    async def calendar(self, interaction: Interaction, event: str) -> None:
         """Session starts as Discord timestamps; the .ics holds every day."""
         store = guild_store(interaction)
         read, days = await reads.event_calendar(store, event)
@@ -269,7 +268,7 @@ class Events(commands.Cog):
     @app_commands.autocomplete(event=choose.events)
     async def pin_(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         channel: discord.TextChannel | None = None,
     ) -> None:
@@ -290,7 +289,7 @@ class Events(commands.Cog):
     )
     @app_commands.autocomplete(event=choose.events)
     async def start_knockout(
-        self, interaction: discord.Interaction, event: str, lots: str | None = None
+        self, interaction: Interaction, event: str, lots: str | None = None
     ) -> None:
         """CCT-8c: from the final preliminary order."""
         store = guild_store(interaction)

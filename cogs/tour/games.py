@@ -14,6 +14,7 @@ from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of, read_attachment
 from bot.app.errors import UserError
+from bot.app.interaction import Interaction
 from bot.app.mentions import pinging
 from bot.app.permissions import ARBITER, guild_store, requires
 from bot.app.ui.game_buttons import report_view
@@ -65,7 +66,7 @@ class Games(commands.Cog):
     @app_commands.autocomplete(event=choose.events, game=choose.games)
     async def report(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         game: str,
         result: ResultText | None = None,
@@ -133,7 +134,7 @@ class Games(commands.Cog):
     @app_commands.autocomplete(event=choose.events, game=choose.games)
     async def correct(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         game: str,
         result: ResultText,
@@ -155,7 +156,7 @@ class Games(commands.Cog):
     @group.command(name="show", description="A game: players, result, how it stands.")
     @app_commands.describe(event="The event.", game="The game.")
     @app_commands.autocomplete(event=choose.events, game=choose.games)
-    async def show(self, interaction: discord.Interaction, event: str, game: str) -> None:
+    async def show(self, interaction: Interaction, event: str, game: str) -> None:
         """Anyone may read a game."""
         card = await reads.game_card(guild_store(interaction), event, game)
         await send_pages(interaction, as_embeds(tour_replies.game_card(card)))

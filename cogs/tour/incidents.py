@@ -3,13 +3,13 @@ applied and announced — and anyone lists an event's incidents."""
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import Whole, actor_of
+from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
@@ -45,7 +45,7 @@ class Incidents(commands.Cog):
     @app_commands.autocomplete(event=choose.events, game=choose.games, player=choose.players)
     async def disconnection(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         game: str,
         player: str,
@@ -75,7 +75,7 @@ class Incidents(commands.Cog):
     @group.command(name="list", description="An event's disconnection incidents.")
     @app_commands.describe(event="The event.")
     @app_commands.autocomplete(event=choose.events)
-    async def list_(self, interaction: discord.Interaction, event: str) -> None:
+    async def list_(self, interaction: Interaction, event: str) -> None:
         """Anyone may read them."""
         record, found, players = await reads.incident_list(guild_store(interaction), event)
         await send_pages(interaction, as_embeds(tour_replies.incidents(record, found, players)))

@@ -8,9 +8,11 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 
+from bot.app.interaction import Interaction
 from bot.app.tree import ArbiterView, answer_error
 
 TIMEOUT = 60.0
@@ -40,10 +42,10 @@ class ConfirmView(ArbiterView):
         self.clock = clock
         self.deadline = clock() + dt.timedelta(seconds=timeout)
         self.timeout_seconds = timeout
-        self.interaction: discord.Interaction | None = None
+        self.interaction: Interaction | None = None
         self.outcome: str | None = None  # "confirmed", "cancelled", "expired"
 
-    def arm(self, interaction: discord.Interaction) -> None:
+    def arm(self, interaction: Interaction) -> None:
         """Remember the preview's interaction (to edit it on expiry) and start the timer (a
         loop timer, not a task: nothing runs until it falls due)."""
         self.interaction = interaction
@@ -57,7 +59,7 @@ class ConfirmView(ArbiterView):
             if isinstance(item, discord.ui.Button):
                 item.disabled = True
 
-    async def _already(self, interaction: discord.Interaction) -> bool:
+    async def _already(self, interaction: Interaction) -> bool:
         """A click after Confirm or Cancel: say so privately, change nothing."""
         if self.outcome is None or self.outcome == "expired":
             return False
@@ -76,7 +78,7 @@ class ConfirmView(ArbiterView):
         if self.interaction is not None:
             await self.interaction.edit_original_response(content=EXPIRED, view=self)
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Only the member who asked may click."""
         if interaction.user.id == self.owner_id:
             return True
@@ -87,7 +89,7 @@ class ConfirmView(ArbiterView):
         return False
 
     @discord.ui.button(label="Confirm", style=discord.ButtonStyle.success)
-    async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def confirm(self, interaction: Interaction, _: discord.ui.Button[ConfirmView]) -> None:
         """Store what the preview shows (refused after the deadline)."""
         if await self._already(interaction):
             return
@@ -107,7 +109,7 @@ class ConfirmView(ArbiterView):
         await interaction.response.edit_message(content=line, view=self)
 
     @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def cancel(self, interaction: Interaction, _: discord.ui.Button[ConfirmView]) -> None:
         """Store nothing."""
         if await self._already(interaction):
             return

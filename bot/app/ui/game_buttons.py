@@ -43,7 +43,7 @@ class GameAnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Any],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
@@ -51,7 +51,7 @@ class GameAnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         """The button of a click, from its custom id."""
         return cls(int(match["game"]), match["action"] == "confirm")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Settle or dispute the report; the message then shows it (a refusal goes to the
         clicker alone and changes nothing)."""
         try:

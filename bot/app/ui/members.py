@@ -9,25 +9,25 @@ motion (`guild.chunk()`), never for every guild at start-up.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
-import discord
 from discord import app_commands
 
+from bot.app.interaction import Interaction
 from bot.league.electorate import INTENT_OFF, DirectorsUnknown, Unreadable
 
 if TYPE_CHECKING:
-    from bot.app.arbiter import ArbiterBot
+    pass
 
 __all__ = ["INTENT_OFF", "director_ids"]
 
 
-async def director_ids(interaction: discord.Interaction) -> list[int]:
+async def director_ids(interaction: Interaction) -> list[int]:
     """CL-23: the members holding the director role now (bots excluded), sorted; refused
     (`DirectorsUnknown`, naming the cause) when they cannot be read."""
     if interaction.guild_id is None:
         raise app_commands.NoPrivateMessage()
-    bot = cast("ArbiterBot", interaction.client)
+    bot = interaction.client
     found = await bot.directors_of(interaction.guild_id)
     if isinstance(found, Unreadable):
         raise DirectorsUnknown(found)

@@ -21,6 +21,7 @@ import discord
 
 from bot.app.actor import Role
 from bot.app.command_input import actor_of
+from bot.app.interaction import Interaction
 from bot.app.permissions import guild_store
 from bot.app.tree import answer_error
 from bot.app.ui.members import director_ids
@@ -37,7 +38,7 @@ from bot.rendering.text import cut
 from core.votes import MotionKind
 
 
-async def _answer(interaction: discord.Interaction, work: Callable[[], Awaitable[str]]) -> None:
+async def _answer(interaction: Interaction, work: Callable[[], Awaitable[str]]) -> None:
     """Run a click's work and answer the clicker alone: the result, or — through the tree's
     one error handler — the refusal (a UserError changes nothing) or an error id. discord.py
     only logs what a persistent button's callback raises, so it is delegated here."""
@@ -67,7 +68,7 @@ class MotionVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Any],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
@@ -75,7 +76,7 @@ class MotionVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         """The button of a click, from its custom id."""
         return cls(int(match["motion"]), match["choice"] == "yes")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Record the clicker's vote (an elector only, while open) and answer them alone."""
 
         async def vote() -> str:
@@ -84,7 +85,7 @@ class MotionVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         await _answer(interaction, vote)
 
 
-async def vote_text(interaction: discord.Interaction, motion_id: int, yes: bool) -> str:
+async def vote_text(interaction: Interaction, motion_id: int, yes: bool) -> str:
     """Cast the interaction user's vote; the sentence that answers them."""
     cast = await cast_vote(guild_store(interaction), interaction.user.id, motion_id, yes)
     choice = "yes" if yes else "no"
@@ -113,7 +114,7 @@ class DivisionMakeupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templ
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Any],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
@@ -121,7 +122,7 @@ class DivisionMakeupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templ
         """The button of a click, from its custom id."""
         return cls(int(match["season"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Open the motion (a director only) and answer the clicker alone."""
 
         async def open_() -> str:
