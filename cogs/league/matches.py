@@ -4,7 +4,6 @@ reschedule. After a result the reply shows the score, the adjusted boards and ne
 
 from __future__ import annotations
 
-from typing import Any
 from zoneinfo import ZoneInfo
 
 import discord
@@ -127,7 +126,7 @@ class Matches(commands.Cog):
         client = self.bot.chesscom_client()  # a refusal ("not configured") stays private too
         await interaction.response.defer(ephemeral=True, thinking=True)
         event = await results.import_chesscom_result(store, client, actor, match, chesscom_match)
-        embed = await self._result(store, event)
+        embed = await self._result(interaction, event)
         await interaction.followup.send(
             f"Match #{event.match.id}: result imported.", ephemeral=True
         )
@@ -147,11 +146,14 @@ class Matches(commands.Cog):
         # defer could not be private.
         rows = await read_boards(file)
         event = await results.enter_manual_result(store, actor, match, rows)
-        await interaction.response.send_message(embed=await self._result(store, event))
+        await interaction.response.send_message(embed=await self._result(interaction, event))
 
-    async def _result(self, store: Any, event: results.ResultRecorded) -> discord.Embed:
+    async def _result(
+        self, interaction: Interaction, event: results.ResultRecorded
+    ) -> discord.Embed:
         """The score, how it counts (CL-18/19 adjustments, a forfeit, void: with why) and both
         clubs' ranks."""
+        store = guild_store(interaction)
         card = await result_card(store, self.bot.standings, event.match, event.counts)
         line, counted, adjusted = card.line, card.counted, list(card.adjusted)
         ranks = [(club, "—" if row is None else rank_text(row)) for club, row in card.ranks]
