@@ -99,14 +99,31 @@ def _where(interaction: Interaction) -> str:
     return f"{kind} {custom_id}"
 
 
+UNKNOWN_INTERACTION = 10062
+"""Discord's error code for an interaction it no longer knows (not answered within 3 s)."""
+
+
+def _expired(error: BaseException) -> bool:
+    """Whether `error` is Discord refusing a late answer (404 Unknown interaction)."""
+    cause = getattr(error, "original", error)
+    return isinstance(cause, discord.NotFound) and cause.code == UNKNOWN_INTERACTION
+
+
 async def answer_error(interaction: Interaction, error: BaseException) -> None:
     """Answer a failed command, button or modal with one ephemeral line (an error id and a
     logged traceback for anything unexpected); never raises."""
     if interaction.guild_id is None and isinstance(error, _NEEDS_A_SERVER):
         # No role or server permission can be held in a direct message: say what helps.
         error = app_commands.NoPrivateMessage()
-    message, unexpected = describe_error(error)
     where = _where(interaction)
+    if _expired(error):
+        # Answered after Discord's 3 s: the token is gone, a follow-up would be refused too
+        # (and logged again, one more load on a bot already behind). Say so once, quietly.
+        log.warning(
+            "too late to answer %s (guild %s): Discord forgot it", where, interaction.guild_id
+        )
+        return
+    message, unexpected = describe_error(error)
     if unexpected:
         error_id = new_error_id()
         cause = getattr(error, "original", error)

@@ -25,6 +25,13 @@ class ClubName(app_commands.Transformer):
         raise app_commands.TransformerError(value, discord.AppCommandOptionType.string, self)
 
 
+class Gone:
+    """What aiohttp's response gives discord.py's HTTP errors: a 404 from Discord."""
+
+    status = 404
+    reason = "Not Found"
+
+
 class Probe(commands.Cog):
     """Commands that exercise the foundation; they record what ran."""
 
@@ -36,6 +43,10 @@ class Probe(commands.Cog):
     @probe.command(name="boom", description="Raise an unexpected error.")
     async def boom(self, interaction: discord.Interaction) -> None:
         raise ZeroDivisionError("deliberate")
+
+    @probe.command(name="expired", description="Answer after Discord forgot the interaction.")
+    async def expired(self, interaction: discord.Interaction) -> None:
+        raise discord.NotFound(Gone(), {"code": 10062, "message": "Unknown interaction"})
 
     @probe.command(name="late-boom", description="Defer, then raise.")
     async def late_boom(self, interaction: discord.Interaction) -> None:
@@ -159,6 +170,17 @@ async def test_unexpected_exception_gives_ephemeral_error_with_id(
     [record] = reply.errors
     assert record.name == "bot.app.tree" and match.group(1) in record.getMessage()
     assert record.exc_info[0] is ZeroDivisionError
+
+
+async def test_an_answer_too_late_for_discord_is_dropped_quietly(
+    harness: DiscordHarness, probe: Probe, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 24's spiral: an answer after Discord's 3 s gets 404 Unknown interaction; the
+    handler used to log a traceback and try a follow-up (refused and logged again). Now: no
+    reply attempted, no error logged, one warning naming the command."""
+    outcome = await harness.command("probe expired", user=harness.member())
+    assert outcome.replies == [] and outcome.errors == []
+    assert any("too late to answer /probe expired" in r.getMessage() for r in caplog.records)
 
 
 async def test_error_after_defer_is_a_followup(harness: DiscordHarness, probe: Probe) -> None:
