@@ -70,7 +70,7 @@ class Seasons(commands.Cog):
         actor = await actor_of(store, interaction)
         today = store.database.clock().date()
         day = parse_day(first_round, "first round", today)
-        last = None if cutoff is None else parse_day(cutoff, "cut-off date", day)
+        last = None if cutoff is None else parse_day(cutoff, "cut-off date", today, past=True)
         event = await seasons.create_season(
             store, actor, self.bot.config.rules.cl, name, day, round_days, cutoff=last
         )

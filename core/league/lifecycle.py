@@ -375,3 +375,15 @@ def makeup_problem(phase: SeasonPhase, cutoff: dt.date | None, now: dt.datetime)
         return None
     until = f" or after its cut-off {cutoff.isoformat()}" if cutoff else " (it has no cut-off date)"
     return f"is {phase.value}: its divisions are proposed once it is finished{until}"
+
+
+def cutoff_problem(cutoff: dt.date, first_day: dt.date | None) -> str | None:
+    """CL-1: why `cutoff` cannot be a season's divisions cut-off date — a day before its
+    first round (`first_day`; None: no fixtures or calendar yet), whose standings hold no
+    match, so the CL-8 proposal would be an empty table open to the vote at once — else None."""
+    if first_day is not None and cutoff < first_day:
+        return (
+            f"The cut-off date {cutoff.isoformat()} is before the season's first round,"
+            f" {first_day.isoformat()}: its standings would hold no match (CL-1)"
+        )
+    return None

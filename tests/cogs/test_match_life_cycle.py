@@ -3,7 +3,7 @@ CL-FF, CL-DQ): whoever types the command, a recorded challenge is not replaced, 
 recorded as late without changing the judgement, no result comes before the start, a
 director alone cannot move a match past its deadline (a `reschedule` motion can, keeping the
 judgement), and a void match gets no reminder, no director forfeit, a cancelled calendar
-event and says "void (CL-DQ)" wherever it is shown."""
+event and says "void (CL-DQ)" wherever it is shown, its result's reply and announcement too."""
 
 from __future__ import annotations
 
@@ -246,7 +246,8 @@ async def test_cl_dq_a_void_match_gets_no_reminder_forfeit_or_calendar_event(
     """CL-DQ: once D is disqualified, A - D is void: its CL-15 reminders do not come (no club
     is threatened with a forfeit), a challenge is recorded but says it is void, a director
     forfeit motion on it is refused (it would count towards A's CL-21 counter), `/match
-    show` says "void (CL-DQ)" and the calendar cancels it (STATUS:CANCELLED)."""
+    show` says "void (CL-DQ)", the calendar cancels it (STATUS:CANCELLED), and an arbiter's
+    result at its start is stored, its reply and announcement saying it counts for nobody."""
     world = world_file[1]
     async with league_bot(copy_world(world_file, tmp_path)) as (bot, harness, clock):
         await _schedule(bot)
@@ -278,6 +279,17 @@ async def test_cl_dq_a_void_match_gets_no_reminder_forfeit_or_calendar_event(
         assert all("STATUS:CANCELLED" not in e for e in events if "(match 1)" in e)
         coming = calendar.reply.text()
         assert "A – D" not in coming
+        await clock.advance_to(OPEN_START + dt.timedelta(hours=2))
+        result = await harness.command(
+            "match result",
+            user=members(harness)["arbiter"],
+            match=world.open_match,
+            file=Upload("boards.csv", b"1,a1,d1,2,0\n"),
+        )
+        assert "void (CL-DQ): D disqualified" in result.reply.text(), result.reply.text()
+        await clock.advance(dt.timedelta(0))
+        [post] = [p for p in _posts(harness) if p.startswith("Result (entered by an arbiter)")]
+        assert "2 – 0 **D** on the boards; void (CL-DQ)" in post, post
 
 
 async def test_cl_15_the_match_option_takes_the_key_as_well_as_the_number(

@@ -204,3 +204,36 @@ async def test_cl_1_create_takes_a_cutoff_and_hq_sets_it(
         async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
             autumn = await view.seasons.by_name("Autumn")
         assert autumn is not None and str(autumn.rules.divisions_cutoff) == "2027-04-01"
+
+
+async def test_cl_1_a_cutoff_before_the_first_round_is_refused_naming_that_round(
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
+) -> None:
+    """CL-1, CL-8: a cut-off before a season's first round leaves standings with no match, so
+    the make-up motion could open at once on an empty table: `/season cutoff` refused it on
+    no ground (HQ could set 2016-01-01 on the running Test season, first played 2017) and
+    `/season create` said "in the past" of a future date. Both say the first round; nothing
+    is written, and the make-up motion stays refused."""
+    path = copy_world(world_file, tmp_path)
+    async with league_bot(path) as (_, harness, _clock):
+        hq = members(harness)["HQ"]
+        before = dump(path)
+        early = await harness.command(
+            "season create", user=hq, name="Winter", first_round="2026-09-01", cutoff="2026-08-01"
+        )
+        text = early.reply.content or ""
+        assert early.reply.ephemeral and "before the season's first round, 2026-09-01" in text
+        assert "in the past" not in text
+        cut = await harness.command(
+            "season cutoff", user=hq, season="Test season", date="2016-01-01"
+        )
+        text = cut.reply.content or ""
+        assert cut.reply.ephemeral and "before the season's first round, 2017-" in text, text
+        assert dump(path) == before
+        first = harness.member("Director", user_id=DIRECTORS[0])
+        makeup = await harness.command(
+            "vote open", user=first, kind="division-makeup", reason="CL-8", season="Test season"
+        )
+        assert makeup.reply.ephemeral and "is running" in (makeup.reply.content or "")
+        later = await harness.command("season cutoff", user=hq, season="Spring", date="2026-05-01")
+        assert later.reply.ephemeral and "first round, 2026-06-01" in (later.reply.content or "")

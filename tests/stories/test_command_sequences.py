@@ -363,3 +363,67 @@ def test_every_season_of_the_league_exports_to_a_file_both_doors_accept(
             await database.close()
 
     assert asyncio.run(imported()) == ["Test season again", "Spring again"]
+
+
+def _issue_19_seasons() -> dict[str, dict[str, Any]]:
+    """The seasons issue 19's command tests import besides the world's (their files)."""
+    from tests.cogs.test_season_life_cycle import TWO_DIVISIONS
+    from tests.cogs.test_what_counts import ROUND_SEASON
+
+    done = season(
+        [match("1", "A", "B"), match("2", "C", "D", division="Q")],
+        {"P": ["A", "B"], "Q": ["C", "D"]},
+    )
+    keyed = season(
+        [match("DO-1-1", "A", "B", [("a1", "b1", 2)], division="Division One")],
+        {"Division One": ["A", "B"]},
+    )
+    return {
+        "Two": TWO_DIVISIONS,
+        "Round": ROUND_SEASON,
+        "Done": done,
+        "Keyed": keyed,
+        NAME: PROP_SEASON,
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_issue_19_seasons()))
+def test_cl_12_every_issue_19_season_exported_through_discord_is_accepted_by_both_doors(
+    world_file: tuple[Path, CommandWorld],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+) -> None:
+    """CL-7, CL-12 (issue 19, done when): each season the life-cycle tests import, once the
+    bot holds it, comes out of `/season export` as a file `arbiter league` accepts (with its
+    standings equal to the bot's `/standings` source, core's report on the file) and
+    `/season import` stores again under a new name."""
+    path = tmp_path / "league.db"
+    shutil.copy(world_file[0], path)
+
+    async def scenario() -> bytes:
+        async with league_bot(path) as (bot, harness, _clock):
+            await import_test_season(bot.database, {**_issue_19_seasons()[name], "name": name})
+            hq = members(harness)["HQ"]
+            exported = await harness.command("season export", user=hq, season=name)
+            ((file_name, data),) = exported.reply.uploads.items()
+            again = await harness.command(
+                "season import", user=hq, file=Upload(file_name, data), name=f"{name} again"
+            )
+            assert not again.reply.ephemeral and "imported" in (again.reply.content or ""), (
+                again.reply.content
+            )
+            async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
+                record = await view.seasons.by_name(f"{name} again")
+                assert record is not None
+                copy = await load_season(view, record)
+            assert dump_season(copy) == {**json.loads(data), "name": f"{name} again"}
+            return data
+
+    data = asyncio.run(scenario())
+    file = tmp_path / "season.json"
+    file.write_bytes(data)
+    capsys.readouterr()
+    assert main(["league", str(file), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == json.loads(json.dumps(report_json(league_report(load_file(data.decode())))))

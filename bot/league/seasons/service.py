@@ -11,6 +11,7 @@ from bot.app.config import ClDefaults
 from bot.app.errors import UserError
 from bot.app.inputs import NAME_LIMIT, clean_text, named, shown
 from bot.league.references import find_club, find_division, find_season
+from core.league.lifecycle import cutoff_problem
 from core.league.season import START_ZONE
 from core.votes import MotionKind
 from storage.clubs import Club
@@ -71,6 +72,9 @@ async def create_season(
     title = clean_text(name, "season name", NAME_LIMIT)
     if isinstance(round_days, bool) or not 1 <= round_days <= MAX_ROUND_DAYS:
         raise UserError(f"Rounds are 1 to {MAX_ROUND_DAYS} days apart, not {round_days}.")
+    problem = None if cutoff is None else cutoff_problem(cutoff, first_round)
+    if problem is not None:
+        raise UserError(f"{problem}.")
     async with store.change(actor.user_id, "season.create", f"season:{title}") as uow:
         if await uow.seasons.by_name(title) is not None:
             raise UserError(f"A season named {shown(title)} exists already.")
@@ -188,6 +192,17 @@ async def _open_season(uow: UnitOfWork, season_id: int) -> SeasonRecord:
     return record
 
 
+async def _first_day(uow: UnitOfWork, record: SeasonRecord) -> dt.date | None:
+    """CL-1: the day of the season's first round — its calendar's, else its earliest match's
+    start (UTC) — or None while it has neither."""
+    if record.first_round is not None:
+        return record.first_round
+    if record.round_dates:
+        return min(record.round_dates)
+    starts = [m.start for m in await uow.matches.of_season(record.id)]
+    return min(starts).astimezone(dt.UTC).date() if starts else None
+
+
 async def set_cutoff(
     store: GuildStore, actor: Actor, season: str | int, cutoff: dt.date | None
 ) -> CutoffSet:
@@ -206,6 +221,9 @@ async def set_cutoff(
                 )
         if record.rules.divisions_cutoff == cutoff:
             raise UserError(f"Season {named(record.name)}'s cut-off is that already.")
+        problem = None if cutoff is None else cutoff_problem(cutoff, await _first_day(uow, record))
+        if problem is not None:
+            raise UserError(f"{problem}.")
         await uow.seasons.set_cutoff(record.id, cutoff)
         updated = await find_season(uow.seasons, record.id)
     return CutoffSet(updated, cutoff)
