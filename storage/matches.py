@@ -457,6 +457,18 @@ class MatchRepository(MatchReader):
         )
         scope.record("challenges_issued", {"match": match_id, "club": club_id, "source": source})
 
+    async def correct_issuer(self, match_id: int, club_id: int) -> None:
+        """An arbiter's correction of which club issued the challenge: its instants and its
+        acceptance stay as recorded."""
+        scope = self._write
+        await self._season_of(match_id)
+        await scope.execute(
+            "UPDATE matches SET issued_by_club_id = ? WHERE guild_id = ? AND id = ?"
+            " AND issued_at IS NOT NULL",
+            (club_id, scope.guild_id, match_id),
+        )
+        scope.record("challenges_corrected", {"match": match_id, "club": club_id})
+
     async def accept_challenge(self, match_id: int, at: dt.datetime, source: Source) -> None:
         """Record the challenge's acceptance (refused by the database before an issue)."""
         scope = self._write

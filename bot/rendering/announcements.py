@@ -51,6 +51,14 @@ def match_rescheduled(home: str, away: str, start: dt.datetime, deadline: dt.dat
     )
 
 
+def challenge_corrected(home: str, away: str, chesscom: int, issuer: str, stands: str) -> str:
+    """CL-15: an arbiter corrected a recorded challenge (its chess.com match, its issuer)."""
+    return (
+        f"An arbiter corrected the challenge of **{user_text(home)}** vs **{user_text(away)}**:"
+        f" chess.com match {chesscom}, issued by **{user_text(issuer)}**; {stands} (CL-15)."
+    )
+
+
 def result_recorded(
     home: str, away: str, home_half: int, away_half: int, how: str, counts: str | None = None
 ) -> str:

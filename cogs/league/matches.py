@@ -94,6 +94,34 @@ class Matches(commands.Cog):
             f" recorded{when_due}.{_notes(event.notes)}"
         )
 
+    @requires(ARBITER)
+    @group.command(
+        name="correct-challenge", description="Correct a recorded challenge (arbiter, audited)."
+    )
+    @app_commands.describe(
+        match="The match.",
+        chesscom_match="The right chess.com match id or URL.",
+        issued_by="The club that really issued it (default: as recorded).",
+    )
+    @app_commands.autocomplete(match=autocomplete.matches, issued_by=autocomplete.clubs)
+    async def correct_challenge(
+        self,
+        interaction: Interaction,
+        match: str,
+        chesscom_match: str,
+        issued_by: str | None = None,
+    ) -> None:
+        """CL-15: its instants stand, so the deadline's judgement does too."""
+        store = guild_store(interaction)
+        event = await service.correct_challenge(
+            store, await actor_of(store, interaction), match, chesscom_match, issued_by
+        )
+        line = await match_line(store, event.match)
+        await interaction.response.send_message(
+            f"Challenge of match #{line.id} ({user_text(line.home)} – {user_text(line.away)})"
+            f" corrected: chess.com match {event.match.chesscom_match_id}.{_notes(event.notes)}"
+        )
+
     @group.command(name="accept", description="Your club accepted the other club's challenge.")
     @app_commands.describe(match="The match.")
     @app_commands.autocomplete(match=autocomplete.matches)

@@ -46,6 +46,7 @@ class Step(enum.Enum):
     """What a door wants to do to a match."""
 
     ISSUE = "record the challenge as issued"
+    CORRECT_CHALLENGE = "correct the recorded challenge"
     ACCEPT = "record the challenge as accepted"
     RESULT = "record a result"
     AT_START = "record the facts at the start"
@@ -163,6 +164,9 @@ def allow(
         late = view.judged
         if late:
             notes.append(LATE_NOTE)
+    elif step is Step.CORRECT_CHALLENGE:
+        _correction_step(view, door, state)
+        notes.append(CORRECTION_NOTE)
     elif step is Step.RESULT:
         _result_step(view, door, state)
         if state is MatchState.FORFEITED:
@@ -197,13 +201,29 @@ def _challenge_step(view: MatchView, step: Step, state: MatchState) -> None:
         raise _refuse(
             view,
             "has its challenge recorded already: a recorded challenge is not replaced"
-            " (a correction goes through an arbiter or a director motion)",
+            " (an arbiter corrects it: `/match correct-challenge`)",
         )
     if step is Step.ACCEPT:
         if view.issued is None:
             raise _refuse(view, "has no challenge issued yet")
         if view.accepted is not None:
             raise _refuse(view, "has its challenge accepted already")
+
+
+CORRECTION_NOTE = "its times stand, and so does the CL-15 judgement made with them"
+"""What a challenge correction never changes: when it was issued and accepted."""
+
+
+def _correction_step(view: MatchView, door: Door, state: MatchState) -> None:
+    """CL-15: a recorded challenge's chess.com match or issuing club is corrected only by an
+    arbiter or a passed motion (audited), never its instants — so the judgement at the
+    deadline, made with them, stands; a finished match's result is corrected instead."""
+    if door not in (Door.ARBITER, Door.MOTION):
+        raise _refuse(view, "has its challenge recorded: only an arbiter corrects it")
+    if view.issued is None:
+        raise _refuse(view, "has no challenge recorded: a club admin declares it")
+    if state is MatchState.FINISHED:
+        raise _refuse(view, "is finished: correct its result instead")
 
 
 def _result_step(view: MatchView, door: Door, state: MatchState) -> None:

@@ -93,6 +93,61 @@ async def test_cl_15_a_recorded_challenge_is_not_replaced_by_either_club(
         assert dump(path) == before
 
 
+async def test_cl_15_an_arbiter_corrects_a_recorded_challenge_and_its_times_stand(
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
+) -> None:
+    """CL-15 (issue 19): a recorded challenge is corrected only by an arbiter, audited and
+    announced — its chess.com match and, named, the club that issued it; when it was issued
+    and accepted stays as recorded, so the deadline's judgement made with them stands. A club
+    admin may not, nor may anyone correct a challenge never recorded."""
+    world = world_file[1]
+    path = copy_world(world_file, tmp_path)
+    async with league_bot(path) as (bot, harness, clock):
+        cast = members(harness)
+        store = GuildStore(bot.database, DEFAULT_GUILD_ID)
+        async with store.read() as view:
+            before = await view.matches.get(world.to_accept)
+        assert before is not None and before.challenge is not None
+        untouched = dump(path)
+        admin = await harness.command(
+            "match correct-challenge",
+            user=cast["club admin"],
+            match=str(world.to_accept),
+            chesscom_match="778",
+        )
+        assert admin.reply.ephemeral and "**arbiter** role" in (admin.reply.content or "")
+        never = await harness.command(
+            "match correct-challenge",
+            user=cast["arbiter"],
+            match=str(world.open_match),
+            chesscom_match="778",
+        )
+        assert never.reply.ephemeral and "no challenge recorded" in (never.reply.content or "")
+        assert dump(path) == untouched
+        fixed = await harness.command(
+            "match correct-challenge",
+            user=cast["arbiter"],
+            match=str(world.to_accept),
+            chesscom_match="https://www.chess.com/club/matches/778",
+            issued_by="A",
+        )
+        text = fixed.reply.content or ""
+        assert not fixed.reply.ephemeral and "corrected: chess.com match 778" in text, text
+        assert "Its times stand, and so does the CL-15 judgement" in text
+        await clock.advance(dt.timedelta(0))  # the outbox sends
+        [post] = [p for p in _posts(harness) if p.startswith("An arbiter corrected the challenge")]
+        assert "chess.com match 778, issued by **A**" in post, post
+        async with store.read() as view:
+            after = await view.matches.get(world.to_accept)
+            [audit] = [a for a in await view.audit.recent(5) if a.action.endswith("correct")]
+        assert after is not None and after.challenge is not None
+        assert after.chesscom_match_id == 778
+        assert after.challenge.issued_by != before.challenge.issued_by  # A, not E
+        assert after.challenge.issued_at == before.challenge.issued_at
+        assert after.challenge.accepted_at == before.challenge.accepted_at
+        assert audit.action == "match.challenge.correct"
+
+
 async def test_cl_15_a_challenge_after_the_deadline_is_late_and_the_forfeit_stands(
     world_file: tuple[Path, CommandWorld],
     tmp_path: Path,

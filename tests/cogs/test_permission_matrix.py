@@ -85,6 +85,11 @@ MUTATING: dict[str, Rule] = {
         lambda w, h: {"match": w.open_match, "chesscom_match": "12803"},
     ),
     "match accept": _rule({"club admin"}, ("club admin",), lambda w, h: {"match": w.to_accept}),
+    "match correct-challenge": _rule(  # CL-15: only an arbiter corrects a recorded challenge
+        {"arbiter"},
+        ("arbiter",),
+        lambda w, h: {"match": str(w.to_accept), "chesscom_match": "12804"},
+    ),
     "match report": _rule(
         {"club admin", "arbiter"},
         ("club admin", "arbiter"),
@@ -234,6 +239,7 @@ async def test_the_allowed_role_gets_through_the_same_options(
         ("season division-add", "HQ"),
         ("match reschedule", "director"),
         ("match result", "arbiter"),
+        ("match correct-challenge", "arbiter"),
         ("club admin-add", "club admin"),
         ("match accept", "club admin"),
         ("match challenge", "club admin"),

@@ -13,10 +13,10 @@ from bot.app.inputs import clean_text, shown
 from bot.league.matches.jobs import deadline_of, schedule_jobs
 from bot.league.matches.life import allowed, check_step, match_now
 from bot.league.matches.starts import parse_local_instant, start_in_window
-from bot.league.references import find_match, find_season
+from bot.league.references import find_club, find_match, find_season
 from bot.rendering import announcements
 from bot.runtime.announce import announce
-from core.league.lifecycle import Door, Step, moved_deadline
+from core.league.lifecycle import CORRECTION_NOTE, Door, Step, moved_deadline
 from storage.guild import GuildStore, UnitOfWork
 from storage.matches import AtStartRecord, MatchRecord, Source
 
@@ -168,6 +168,50 @@ async def issue_challenge_in(
     uow.details["late"] = step.late
     updated = await find_match(uow.matches, match.id)
     return ChallengeRecorded(updated, issuer, source, False, step.late, step.notes)
+
+
+async def correct_challenge(
+    store: GuildStore,
+    actor: Actor,
+    match_id: int | str,
+    chesscom_match: str | int,
+    issued_by: str | None = None,
+) -> ChallengeRecorded:
+    """CL-15: an arbiter corrects a recorded challenge — its chess.com match and, if named,
+    the club that issued it — audited and announced; when it was issued and accepted stays
+    as recorded (the life cycle's `CORRECT_CHALLENGE`), so CL-15's judgement stands."""
+    actor.require(Role.ARBITER)
+    chesscom = chesscom_match_id(chesscom_match)
+    target = await _match_id(store, match_id)
+    async with store.change(actor.user_id, "match.challenge.correct", f"match:{target}") as uow:
+        match = await find_match(uow.matches, target)
+        step = await check_step(uow, match, Step.CORRECT_CHALLENGE, Door.ARBITER)
+        assert match.challenge is not None  # the life cycle refused a match without one
+        issuer = match.challenge.issued_by
+        if issued_by is not None:
+            club = await find_club(uow.clubs, issued_by)
+            issuer = await _acting_club(uow, actor, match, club.id)
+        linked = await uow.matches.by_chesscom(chesscom)
+        if linked is not None and linked.id != match.id:
+            raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
+        if chesscom == match.chesscom_match_id and issuer == match.challenge.issued_by:
+            raise UserError(f"Match {match.id}'s challenge is recorded so already.")
+        await uow.matches.link_chesscom(match.id, chesscom)
+        await uow.matches.correct_issuer(match.id, issuer)
+        uow.details.update(chesscom=chesscom, was=match.chesscom_match_id, issuer=issuer)
+        home, away = (
+            await _club_name(uow, match.home_club_id),
+            await _club_name(uow, match.away_club_id),
+        )
+        await announce(
+            uow,
+            announcements.challenge_corrected(
+                home, away, chesscom, await _club_name(uow, issuer), CORRECTION_NOTE
+            ),
+        )
+        updated = await find_match(uow.matches, match.id)
+        accepted = updated.challenge is not None and updated.challenge.accepted_at is not None
+        return ChallengeRecorded(updated, issuer, "declared", accepted, False, step.notes)
 
 
 async def record_challenge_accepted(
