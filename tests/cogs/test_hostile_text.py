@@ -256,3 +256,39 @@ async def test_a_correct_result_motion_with_a_board_past_any_number_never_opens(
             assert words in text and "error id" not in text and "\n" not in text, text
             assert not opened.posts
         assert dump(path) == before
+
+
+async def test_a_season_file_with_a_number_past_any_column_is_one_private_line(
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
+) -> None:
+    """Issue 20, item 3 at the `/season import` door: a whole number of the file beyond 2⁵³
+    (a division's minimum of players 10³⁰, a club's members at start, a rule's hours, a
+    forged 2⁶³) ended in SQLite's OverflowError and an error id. One private line naming
+    the key; nothing stored."""
+    path = copy_world(world_file, tmp_path)
+    huge: list[dict[str, Any]] = []
+    for value in (10**30, 2**63, 2**53 + 1, 1e30):
+        data = season([], {"P": ["Q", "R"]})
+        data["divisions"][0]["min_players"] = value
+        huge.append(data)
+    at_start = season([], {"P": ["Q", "R"]})
+    at_start["matches"] = [
+        {"id": "1", "division": "P", "round": 1, "home": "Q", "away": "R",
+         "start": "2026-04-01T18:00:00Z", "at_start": {"Q": {"members": 10**30}}}
+    ]  # fmt: skip
+    rules = season([], {"P": ["Q", "R"]})
+    rules["rules"] = {"challenge_deadline_hours": 10**30}
+    huge += [at_start, rules]
+    async with league_bot(path) as (_, harness, _clock):
+        hq = members(harness)["HQ"]
+        before = dump(path)
+        for number, data in enumerate(huge):
+            data["name"] = f"Imported {number}"
+            outcome = await harness.command(
+                "season import", user=hq, file=Upload("s.json", json.dumps(data).encode())
+            )
+            assert len(outcome.replies) == 1 and outcome.reply.ephemeral, outcome.replies
+            text = outcome.reply.text()
+            assert "error id" not in text and "\n" not in text, text
+            assert "not valid" in text, text
+        assert dump(path) == before
