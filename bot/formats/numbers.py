@@ -113,7 +113,21 @@ def username(value: str) -> str:
     return value
 
 
-Count = Annotated[int, BeforeValidator(finite_number)]
+WHOLE_LIMIT = 2**53
+"""No whole number of a file is larger (JSON's exact integers, Discord's integer options):
+a count, hours or a round past it is a typo, and past 2⁶³ it would not fit an SQLite column."""
+
+
+def whole_number(value: object) -> object:
+    """A finite number (`finite_number`) of at most `WHOLE_LIMIT` either way, so a forged
+    10³⁰ is refused with its key instead of failing when it is stored."""
+    value = finite_number(value)
+    if isinstance(value, int | float) and abs(value) > WHOLE_LIMIT:
+        raise ValueError(f"too large: at most 2⁵³ ({WHOLE_LIMIT:,})")
+    return value
+
+
+Count = Annotated[int, BeforeValidator(whole_number)]
 """An integer field (a count, hours, a round): text, booleans and NaN refused."""
 Number = Annotated[float, BeforeValidator(finite_number)]
 """A real-valued field (a rating, seconds): text, booleans, NaN and infinity refused."""

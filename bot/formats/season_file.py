@@ -37,6 +37,7 @@ from bot.formats.numbers import (
     Username,
     finite_number,
     iso_text,
+    whole_number,
 )
 from bot.formats.rule_fields import known_zone, rule_fields, rule_values, season_rules
 from core.league import season as domain
@@ -152,9 +153,9 @@ class ClubAtStartModel(_Fact):
     model_config = ConfigDict(title="ClubAtStart")
 
     # The bound comes before the number check so the JSON Schema shows it as `minimum`.
-    members: Annotated[int, Field(ge=0), BeforeValidator(finite_number)] | None = None
+    members: Annotated[int, Field(ge=0), BeforeValidator(whole_number)] | None = None
     avg_rating: Annotated[float, Field(ge=0), BeforeValidator(finite_number)] | None = None
-    players: Annotated[int, Field(ge=0), BeforeValidator(finite_number)] | None = None
+    players: Annotated[int, Field(ge=0), BeforeValidator(whole_number)] | None = None
 
 
 class BoardModel(_Fact):

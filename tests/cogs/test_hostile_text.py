@@ -16,6 +16,7 @@ from typing import Any
 from core.names import name_key
 from tests.support.cl_seasons import season
 from tests.support.command_world import (
+    DIRECTORS,
     PENDING,
     SPRING,
     CommandWorld,
@@ -176,3 +177,118 @@ async def test_the_name_gate_refuses_invisibles_at_every_door(
         assert "error id" not in text and len(text) <= 400, text
     assert "exists already" in refused[4].reply.text()  # Ｓｐｒｉｎｇ is Spring
     assert after == before
+
+
+TWO_LINKS = "[Gunners](https://chess.com) **Official** [Free Nitro](https://evil.example) <t:0:R>"
+"""Issue 20's leak: discord.py's escaping freed the second of two masked links."""
+
+
+async def test_notes_reasons_and_titles_show_two_masked_links_as_typed(
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
+) -> None:
+    """Issue 20: the second masked link of a roster note (`/roster removals`), a motion's
+    reason and title (its post, `/vote show`, `/vote list`) showed clickable. Through the tree
+    now: no link, timestamp or bold that is not the bot's own, and the text as typed."""
+    path = copy_world(world_file, tmp_path)
+    world = world_file[1]
+    async with league_bot(path) as (_, harness, clock):
+        cast = members(harness)
+        removed = await harness.command(
+            "roster remove", user=cast["club admin"], club="A", player="a1", reason="other",
+            note=TWO_LINKS,
+        )  # fmt: skip
+        assert "Motion #" in removed.replies[-1].text(), removed.replies
+        first = harness.member("Director", user_id=DIRECTORS[0])
+        opened = await harness.command(
+            "vote open", user=first, kind="forfeit", match=str(world.open_match), club="A",
+            reason=TWO_LINKS,
+        )  # fmt: skip
+        assert "is open" in opened.reply.text(), opened.reply.text()
+        motion = int(opened.reply.text().split()[1])
+        await clock.advance(dt.timedelta(0))  # the outbox posts the motions
+        outcomes = [
+            removed,
+            opened,
+            await harness.command("roster removals", user=cast["player"], club="A"),
+            await harness.command("vote show", user=first, motion=motion),
+            await harness.command("vote list", user=first),
+        ]
+        groups = [[reply.data for reply in outcome.replies] for outcome in outcomes]
+        groups.append([post.payload for post in harness.posts])
+    shown_by = []
+    for payloads in groups:
+        seen_text = []
+        for text in (text for payload in payloads for text in _texts(payload)):
+            nodes = parse(text)
+            foreign = [node for node in constructs(nodes) if _foreign(node)]
+            assert not foreign, (text, foreign)
+            seen_text.append(shown(nodes).replace("\u200b", ""))
+        shown_by.append("\n".join(seen_text))
+    listed, show, posts = shown_by[2], shown_by[3], shown_by[5]
+    assert TWO_LINKS in listed and TWO_LINKS in show, (listed, show)  # the note, the reason
+    assert TWO_LINKS in posts, posts  # the motions' posts in the directors' channel
+
+
+async def test_a_correct_result_motion_with_a_board_past_any_number_never_opens(
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
+) -> None:
+    """Issue 20: a correct-result motion carrying board 10³⁰ opened, passed and announced
+    "Not applied: the action failed (OverflowError …)". Its boards are read when it opens:
+    one private line, no motion; so are look-alike usernames and one player on two boards."""
+    path = copy_world(world_file, tmp_path)
+    world = world_file[1]
+    files = {
+        "1" + "0" * 30 + ",a1,d1,1,1\n": "board",
+        "1,\u04301,d1,1,1\n": "not a chess.com username",  # Cyrillic а
+        "1,ａ1,d1,1,1\n": "not a chess.com username",  # full-width ａ
+        "1,a1,d1,1,1\n2,A1,d2,1,1\n": "a player plays one board",
+    }
+    async with league_bot(path) as (_, harness, _clock):
+        first = harness.member("Director", user_id=DIRECTORS[0])
+        before = dump(path)
+        for csv_text, words in files.items():
+            opened = await harness.command(
+                "vote open", user=first, kind="correct-result", match=str(world.played_match),
+                reason="Wrong way round", boards=Upload("boards.csv", csv_text.encode()),
+            )  # fmt: skip
+            assert len(opened.replies) == 1 and opened.reply.ephemeral, opened.replies
+            text = opened.reply.text()
+            assert words in text and "error id" not in text and "\n" not in text, text
+            assert not opened.posts
+        assert dump(path) == before
+
+
+async def test_a_season_file_with_a_number_past_any_column_is_one_private_line(
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
+) -> None:
+    """Issue 20, item 3 at the `/season import` door: a whole number of the file beyond 2⁵³
+    (a division's minimum of players 10³⁰, a club's members at start, a rule's hours, a
+    forged 2⁶³) ended in SQLite's OverflowError and an error id. One private line naming
+    the key; nothing stored."""
+    path = copy_world(world_file, tmp_path)
+    huge: list[dict[str, Any]] = []
+    for value in (10**30, 2**63, 2**53 + 1, 1e30):
+        data = season([], {"P": ["Q", "R"]})
+        data["divisions"][0]["min_players"] = value
+        huge.append(data)
+    at_start = season([], {"P": ["Q", "R"]})
+    at_start["matches"] = [
+        {"id": "1", "division": "P", "round": 1, "home": "Q", "away": "R",
+         "start": "2026-04-01T18:00:00Z", "at_start": {"Q": {"members": 10**30}}}
+    ]  # fmt: skip
+    rules = season([], {"P": ["Q", "R"]})
+    rules["rules"] = {"challenge_deadline_hours": 10**30}
+    huge += [at_start, rules]
+    async with league_bot(path) as (_, harness, _clock):
+        hq = members(harness)["HQ"]
+        before = dump(path)
+        for number, data in enumerate(huge):
+            data["name"] = f"Imported {number}"
+            outcome = await harness.command(
+                "season import", user=hq, file=Upload("s.json", json.dumps(data).encode())
+            )
+            assert len(outcome.replies) == 1 and outcome.reply.ephemeral, outcome.replies
+            text = outcome.reply.text()
+            assert "error id" not in text and "\n" not in text, text
+            assert "not valid" in text, text
+        assert dump(path) == before

@@ -62,7 +62,8 @@ def _domain(parameter: app_commands.Parameter) -> tuple[int, int]:
 
 
 def _targets(harness: DiscordHarness) -> list[tuple[str, str, str]]:
-    """(command, option, kind) for every integer and date option of the tree."""
+    """(command, option, kind) for every integer, date and free-text option of the tree
+    (a name, a reason, the match as a key or number, a chess.com reference)."""
     targets = []
     for command in _commands(harness):
         for parameter in command.parameters:
@@ -72,6 +73,8 @@ def _targets(harness: DiscordHarness) -> list[tuple[str, str, str]]:
                 targets.append(
                     (command.qualified_name, parameter.name, DATE_OPTIONS[parameter.name])
                 )
+            elif parameter.type is discord.AppCommandOptionType.string and not parameter.choices:
+                targets.append((command.qualified_name, parameter.name, "text"))
     return targets
 
 
@@ -179,6 +182,7 @@ async def test_every_integer_and_date_option_of_every_command_refuses_out_of_ran
     targets = _targets(harness)
     assert {("match list", "round", "integer"), ("vote cast", "motion", "integer")} <= set(targets)
     assert ("season create", "first_round", "day") in targets
+    assert {("match report", "match", "text"), ("roster remove", "note", "text")} <= set(targets)
     params = {(c.qualified_name, p.name): p for c in _commands(harness) for p in c.parameters}
     assert len(targets) >= 15, targets
     for command, option, kind in targets:

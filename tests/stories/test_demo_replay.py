@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -100,6 +101,9 @@ def test_the_outputs_are_written(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_the_discord_surface_benchmark_runs_on_a_demo_database(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The benchmark reads a demo's database and times every case through the real tree.
+    Whether this (shared, loaded) machine met its targets is the benchmark's figure, not the
+    test's: exit 1 with a `MISSED` verdict is a slow run, any other failure is a failure."""
     out = tmp_path / "demo"
     printed = _demo(out, 4, 4, capsys)
     guild = printed.rsplit("(guild ", 1)[1].split(")")[0]
@@ -115,9 +119,11 @@ def test_the_discord_surface_benchmark_runs_on_a_demo_database(
         text=True,
         timeout=120,
     )
-    assert result.returncode == 0, result.stderr
+    slow = result.returncode == 1 and "MISSED" in result.stdout
+    assert result.returncode == 0 or slow, (result.returncode, result.stdout, result.stderr)
+    assert not result.stderr, result.stderr
     for line in ("standings embed", "standings image", "club autocomplete"):
-        assert line in result.stdout
+        assert re.search(rf"^  {line} +p50 +\d+\.\d+  p99 +\d+\.\d+", result.stdout, re.M), line
 
 
 def test_two_runs_with_the_same_seed_give_identical_transcripts(tmp_path: Path) -> None:
