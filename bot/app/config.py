@@ -25,9 +25,10 @@ from pydantic import (
 )
 
 from bot.formats.numbers import Count, Number
-from bot.formats.rule_fields import rule_fields, season_rules
+from bot.formats.plain_words import plain
+from bot.formats.rule_fields import HHMM, rule_fields, season_rules
 from core.league import season as league
-from core.league.season import START_ZONE, quoted
+from core.league.season import START_ZONE
 from core.tour.appeals import DEADLINE_TIME, DEFAULT_APPEAL_ZONE
 from core.tour.disconnections import RECONNECT_WINDOW
 from core.tour.prizes import AMBASSADOR_POOL_MINIMUM
@@ -48,7 +49,6 @@ CHESSCOM_CONTACT_ENV = "ARBITER_CHESSCOM_CONTACT"
 DISCORD_API_ENV = "ARBITER_DISCORD_API"
 DISCORD_API = "https://discord.com/api/v10"
 
-HHMM = r"^([01]\d|2[0-3]):[0-5]\d$"
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 
@@ -304,50 +304,8 @@ class Config(_Section):
         return value
 
 
-_PATTERNS = {
-    HHMM: "must be a time of day as HH:MM (00:00 to 23:59)",
-    r"^https?://": "must be a web address starting with http:// or https://",
-}
+_PATTERNS = {r"^https?://": "must be a web address starting with http:// or https://"}
 """What each pattern of the configuration means, in words."""
-
-
-def _plain(problem: Any) -> str:
-    """One pydantic problem in plain words (`must be at least 1`), not pydantic's own
-    (`Input should be greater than or equal to 1`, `String should match pattern '^…$'`)."""
-    kind, ctx, given = problem["type"], problem.get("ctx") or {}, problem.get("input")
-    shown = f", not {quoted(given)}" if isinstance(given, str) else ""
-    if kind == "extra_forbidden":
-        return "unknown key"
-    if kind in ("model_type", "model_attributes_type", "dict_type"):
-        return f"should be a table ([{_key(problem)}] with its keys), not a single value"
-    if kind == "missing":
-        return "is required"
-    bounds = {
-        "greater_than": ("must be more than", "gt"),
-        "greater_than_equal": ("must be at least", "ge"),
-        "less_than": ("must be less than", "lt"),
-        "less_than_equal": ("must be at most", "le"),
-    }
-    if kind in bounds:
-        words, key = bounds[kind]
-        bound = ctx[key]
-        return f"{words} {bound:g}" if isinstance(bound, float) else f"{words} {bound}"
-    if kind == "string_pattern_mismatch":
-        return _PATTERNS.get(ctx.get("pattern", ""), "is not in the expected form") + shown
-    if kind == "literal_error":
-        expected = str(ctx.get("expected", "")).replace("'", "")
-        return f"must be one of {expected}{shown}"
-    if kind in ("int_type", "int_parsing", "int_from_float"):
-        return "must be a whole number"
-    if kind in ("float_type", "float_parsing"):
-        return "must be a number"
-    if kind in ("bool_type", "bool_parsing"):
-        return "must be true or false"
-    if kind == "string_type":
-        return "must be text (in quotes)"
-    if kind in ("list_type", "tuple_type"):
-        return "must be a list ([…])"
-    return str(problem["msg"]).removeprefix("Value error, ")
 
 
 def _key(problem: Any) -> str:
@@ -357,7 +315,8 @@ def _key(problem: Any) -> str:
 def _describe(problem: Any) -> str:
     """One problem as `key.path: what is wrong`, in plain words (a section's own check that
     names its key says it under that key)."""
-    key, message = _key(problem), _plain(problem)
+    key = _key(problem)
+    message = plain(problem, _PATTERNS, table=key)
     if problem["type"] == "value_error":
         field, colon, rest = message.partition(": ")
         if colon and field.isidentifier():  # a section's check naming its key

@@ -39,6 +39,7 @@ from bot.formats.numbers import (
     iso_text,
     whole_number,
 )
+from bot.formats.plain_words import plain
 from bot.formats.rule_fields import known_zone, rule_fields, rule_values, season_rules
 from core.league import season as domain
 from core.league.season import season_problems
@@ -402,8 +403,7 @@ def _parse(data: str | bytes | dict[str, Any]) -> tuple[SeasonModel, domain.Seas
             model = SeasonModel.model_validate_json(data)
     except ValidationError as error:
         problems = [
-            (json_path(item["loc"]), item["msg"].removeprefix("Value error, "))
-            for item in error.errors(include_url=False)
+            (json_path(item["loc"]), plain(item)) for item in error.errors(include_url=False)
         ]
         raise SeasonFileError(problems) from None
     try:

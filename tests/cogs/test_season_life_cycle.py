@@ -133,7 +133,7 @@ async def test_cl_1_standings_as_of_a_day_not_over_are_as_at_now(
     ("change", "expected"),
     [
         (lambda d: d.setdefault("rules", {}).update(vote_quorum=1), "rules.vote_quorum: 1 is"),
-        (lambda d: d["matches"][4].update(board=[]), "matches[4].board: Extra inputs"),
+        (lambda d: d["matches"][4].update(board=[]), "matches[4].board: unknown key"),
         (
             lambda d: d["matches"][4].update(start="9999-12-31T18:00:00Z"),
             "its start 9999-12-31 is outside the dates a season may hold (2000-01-01 to",

@@ -1,0 +1,57 @@
+"""pydantic's validation problems in plain words, for every file Arbiter reads (the config,
+season files): `must be at least 1`, `must be a whole number`, `unknown key` — not pydantic's
+`Input should be greater than or equal to 1`, each said under the key it is about."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.formats.rule_fields import HHMM
+from core.league.season import quoted
+
+PATTERNS = {HHMM: "must be a time of day as HH:MM (00:00 to 23:59)"}
+"""What the regular expressions of Arbiter's files mean, in words."""
+
+
+def plain(problem: Any, patterns: Mapping[str, str] | None = None, table: str | None = None) -> str:
+    """One pydantic problem in plain words (`must be at least 1`), not pydantic's own
+    (`Input should be greater than or equal to 1`, `String should match pattern '^…$'`);
+    `patterns` says in words what each regular expression of the model means; `table`
+    names a TOML table where one was expected (`[chesscom]`)."""
+    kind, ctx, given = problem["type"], problem.get("ctx") or {}, problem.get("input")
+    shown = f", not {quoted(given)}" if isinstance(given, str) else ""
+    if kind == "extra_forbidden":
+        return "unknown key"
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        where = f"[{table}] " if table else ""
+        return f"should be a table ({where}with its keys), not a single value"
+    if kind == "missing":
+        return "is required"
+    bounds = {
+        "greater_than": ("must be more than", "gt"),
+        "greater_than_equal": ("must be at least", "ge"),
+        "less_than": ("must be less than", "lt"),
+        "less_than_equal": ("must be at most", "le"),
+    }
+    if kind in bounds:
+        words, key = bounds[kind]
+        bound = ctx[key]
+        return f"{words} {bound:g}" if isinstance(bound, float) else f"{words} {bound}"
+    if kind == "string_pattern_mismatch":
+        meaning = {**PATTERNS, **(patterns or {})}.get(ctx.get("pattern", ""))
+        return (meaning or "is not in the expected form") + shown
+    if kind == "literal_error":
+        expected = str(ctx.get("expected", "")).replace("'", "")
+        return f"must be one of {expected}{shown}"
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return "must be a whole number"
+    if kind in ("float_type", "float_parsing"):
+        return "must be a number"
+    if kind in ("bool_type", "bool_parsing"):
+        return "must be true or false"
+    if kind == "string_type":
+        return "must be text (in quotes)"
+    if kind in ("list_type", "tuple_type"):
+        return "must be a list ([…])"
+    return str(problem["msg"]).removeprefix("Value error, ")
