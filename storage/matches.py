@@ -8,9 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
-import aiosqlite
-
 from storage.codecs import from_text, instant_or_none, instant_text
+from storage.connection import Row
 from storage.scope import ReadScope, WriteScope
 from storage.seasons import SeasonRepository
 
@@ -94,7 +93,7 @@ _MATCH_COLUMNS = (
 )
 
 
-def _match(row: aiosqlite.Row) -> MatchRecord:
+def _match(row: Row) -> MatchRecord:
     challenge = None
     if row["issued_by_club_id"] is not None:
         challenge = ChallengeRecord(
@@ -315,7 +314,7 @@ class MatchRepository(MatchReader):
         ids = []
         for m in matches:
             c = m.challenge
-            cursor = await scope.execute(
+            new_id = await scope.insert(
                 "INSERT INTO matches (guild_id, season_id, division_id, key, round,"
                 " home_club_id, away_club_id, start, games_per_board, chesscom_match_id,"
                 " issued_by_club_id, issued_at, issued_source, accepted_at, accepted_source,"
@@ -339,8 +338,7 @@ class MatchRepository(MatchReader):
                     instant_text(m.finished_at) if m.finished_at else None,
                 ),
             )
-            assert cursor.lastrowid is not None
-            ids.append(cursor.lastrowid)
+            ids.append(new_id)
         scope.record("matches_added", {"season": season_id, "count": len(ids)})
         return ids
 

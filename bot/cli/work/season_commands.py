@@ -7,7 +7,6 @@ import argparse
 import asyncio
 import datetime as dt
 import json
-import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -25,6 +24,7 @@ from bot.rendering.league_json import report_json
 from bot.rendering.league_text import report_text
 from core.league.season import quoted
 from storage.database import Database, DatabaseUnavailable
+from storage.errors import DatabaseError
 from storage.guild import GuildStore, GuildView
 from storage.seasons import SeasonRecord
 
@@ -55,7 +55,7 @@ def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], w
         return asyncio.run(main())
     except DatabaseUnavailable as error:
         raise CliError(f"database.path: {error}") from None
-    except sqlite3.Error as error:  # a runtime failure (locked, disk full): one line, exit 1
+    except DatabaseError as error:  # a runtime failure (locked, disk full): one line, exit 1
         raise CliError(f"database {path}: {error}", 1) from None
 
 
