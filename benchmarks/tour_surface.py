@@ -61,8 +61,9 @@ NAMES = player_names(16)
 
 async def populate(path: Path) -> None:
     """The tour: Regular (16, every preliminary game in, knock-out started, QF1's first two
-    games played), Major (12, drawn, nothing played), Finals (10, drawn, nothing played);
-    the first 16 players linked to members FIRST_USER + n."""
+    games played), Major (12, drawn, nothing played); and a Finals (10, drawn, nothing
+    played) in a tour of its own (CCT-8f: Finals are drawn once the events before them are
+    over); the first 16 players linked to members FIRST_USER + n."""
     database = await Database.open(path)
     try:
         await database.migrate()
@@ -79,7 +80,7 @@ async def populate(path: Path) -> None:
             store, tour="Bench", event="Major", kind=EventType.MAJOR, players=NAMES[:12]
         )
         await tour_with_event(
-            store, tour="Bench", event="Finals", kind=EventType.FINALS, players=NAMES[:10]
+            store, tour="Bench Finals", event="Finals", kind=EventType.FINALS, players=NAMES[:10]
         )
     finally:
         await database.close()

@@ -138,13 +138,16 @@ class UnitOfWork:
 @dataclass(frozen=True)
 class Committed:
     """What a committed unit of work leaves for the running bot: the jobs it scheduled, moved
-    or cancelled (for the scheduler), the messages it queued (for the outbox sender) and the
-    seasons whose version it bumped (for the standings pin refresher)."""
+    or cancelled (for the scheduler), the messages it queued (for the outbox sender), the
+    seasons and tour events whose version it bumped and the outbox rows it recorded as sent
+    (for the pin refresher: a pin is edited once its message is in Discord)."""
 
     guild_id: int
     jobs: tuple[Job, ...]
     messages: tuple[OutboxMessage, ...]
     seasons: tuple[int, ...] = ()
+    events: tuple[int, ...] = ()
+    sent: tuple[int, ...] = ()
 
 
 CommitListener = Callable[[Committed], None]
@@ -156,8 +159,9 @@ database itself knows nothing of what a unit of work leaves)."""
 
 def on_commit(database: Database, listener: CommitListener) -> None:
     """Call `listener(committed)` after every unit of work on `database` that commits and
-    left jobs, messages or bumped seasons (the scheduler learns of its jobs, the outbox sender
-    of its messages). Listeners run in the order added and must not raise."""
+    left jobs, messages, bumped seasons or events, or delivered messages (the scheduler learns
+    of its jobs, the outbox sender of its messages, the pin refresher of what its pins show).
+    Listeners run in the order added and must not raise."""
     _LISTENERS.setdefault(database, []).append(listener)
 
 
@@ -207,8 +211,16 @@ class GuildStore:
                 tuple(uow.jobs.changed),
                 tuple(uow.outbox.posted),
                 tuple(sorted(uow.bumped_seasons)),
+                tuple(sorted(uow.tour_events.bumped)),
+                tuple(uow.outbox.sent),
             )
-            if committed.jobs or committed.messages or committed.seasons:
+            if (
+                committed.jobs
+                or committed.messages
+                or committed.seasons
+                or committed.events
+                or committed.sent
+            ):
                 _notify(self.database, committed)
 
         try:

@@ -152,12 +152,14 @@ class OutboxReader:
 
 class OutboxRepository(OutboxReader):
     """The outbox of one guild inside a unit of work. `posted` lists the messages written, so
-    the sender is woken once the unit of work commits."""
+    the sender is woken once the unit of work commits; `sent` the rows recorded as delivered
+    (a pin waiting for its message's id learns of it)."""
 
     def __init__(self, scope: WriteScope) -> None:
         super().__init__(scope)
         self._write = scope
         self.posted: list[OutboxMessage] = []
+        self.sent: list[int] = []
 
     async def post(
         self,
@@ -236,6 +238,8 @@ class OutboxRepository(OutboxReader):
             (message_id, to_text(scope.now), outbox_id, scope.guild_id),
         )
         scope.details["message_id"] = message_id
+        if cursor.rowcount > 0:
+            self.sent.append(outbox_id)
         return cursor.rowcount > 0
 
     async def retry_later(self, outbox_id: int, at: datetime, error: str) -> bool:

@@ -57,6 +57,16 @@ class PinReader:
         )
         return [Pin(*row) for row in rows]
 
+    async def unsent_stale(self) -> bool:
+        """Whether a pin behind its season waits for its own message to reach Discord (its
+        edit needs the message's id)."""
+        row = await self._scope.fetchone(
+            f"{_SELECT} WHERE p.guild_id = ? AND p.rendered_version < s.version"
+            " AND o.message_id IS NULL LIMIT 1",
+            (self._scope.guild_id,),
+        )
+        return row is not None
+
 
 class PinRepository(PinReader):
     """The standings pins of one guild, changed inside a unit of work."""

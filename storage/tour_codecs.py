@@ -10,7 +10,7 @@ from typing import Any
 
 from core.tour.knockout import KoStage
 from core.tour.ranking import EventType, PointsTable
-from core.tour.rules import TourRules
+from core.tour.rules import ROUND_REMINDER_MINUTES, TourRules
 from core.tour.timecontrols import TimeControl, TimeControls
 
 STAGES: Mapping[KoStage, str] = {
@@ -89,6 +89,7 @@ def tour_rules_text(rules: TourRules) -> str:
             "confirm_hours": rules.confirm_hours,
             "session_start": rules.session_start.strftime("%H:%M"),
             "ambassador_pool": rules.ambassador_pool,
+            "round_reminder_minutes": rules.round_reminder_minutes,
         },
         sort_keys=True,
     )
@@ -107,23 +108,36 @@ def tour_rules_of(text: str) -> TourRules:
         confirm_hours=int(data["confirm_hours"]),
         session_start=dt.time.fromisoformat(data["session_start"]),
         ambassador_pool=int(data["ambassador_pool"]),
+        round_reminder_minutes=int(data.get("round_reminder_minutes", ROUND_REMINDER_MINUTES)),
     )
 
 
-def event_rules_text(points: PointsTable | None, controls: TimeControls) -> str:
-    """CCT-16: an event's own frozen values (its tour points table — none for the Finals —
-    and its time controls) as the stored JSON text."""
+def event_rules_text(
+    points: PointsTable | None,
+    controls: TimeControls,
+    reminder_minutes: int = ROUND_REMINDER_MINUTES,
+) -> str:
+    """CCT-16: an event's own frozen values (its tour points table — none for the Finals —,
+    its time controls, and how long before a round its pairings are posted) as the stored
+    JSON text."""
     return json.dumps(
         {
             "points": None if points is None else table_data(points),
             "time_controls": controls_data(controls),
+            "round_reminder_minutes": reminder_minutes,
         },
         sort_keys=True,
     )
 
 
-def event_rules_of(text: str) -> tuple[PointsTable | None, TimeControls]:
-    """The event's values `event_rules_text` encoded."""
+def event_rules_of(text: str) -> tuple[PointsTable | None, TimeControls, int]:
+    """The event's values `event_rules_text` encoded (an event stored before the reminder
+    setting existed has the default)."""
     data = json.loads(text)
     points = data.get("points")
-    return (None if points is None else table_of(points)), controls_of(data["time_controls"])
+    minutes = int(data.get("round_reminder_minutes", ROUND_REMINDER_MINUTES))
+    return (
+        (None if points is None else table_of(points)),
+        controls_of(data["time_controls"]),
+        minutes,
+    )

@@ -11,10 +11,12 @@ from typing import Literal
 
 from core.tiebreaks import DeReading
 from core.tour.ranking import EventType, PointsTable
+from core.tour.rules import ROUND_REMINDER_MINUTES
 from core.tour.timecontrols import TimeControls
 from storage.clubs import name_key
 from storage.codecs import from_text, to_text
 from storage.connection import Row
+from storage.database import Database
 from storage.scope import ReadScope, WriteScope
 from storage.tour_codecs import event_rules_of, event_rules_text
 
@@ -47,6 +49,8 @@ class TourEventRecord:
     version: int
     pinned: bool = False
     """The event has a pinned message (`tour_pins`)."""
+    round_reminder_minutes: int = ROUND_REMINDER_MINUTES
+    """How long before a round's start its pairings are posted, its players pinged (frozen)."""
 
     @property
     def status(self) -> EventStatus:
@@ -85,6 +89,7 @@ class NewEvent:
     reading: DeReading
     points: PointsTable | None
     time_controls: TimeControls
+    round_reminder_minutes: int = ROUND_REMINDER_MINUTES
 
 
 @dataclass(frozen=True)
@@ -109,12 +114,20 @@ _EVENT = (
 )
 
 
+_PIN = (
+    "SELECT p.id, p.event_id, p.channel_id, p.outbox_id, o.message_id,"
+    " p.rendered_version, e.version FROM tour_pins AS p"
+    " JOIN tour_events AS e ON e.id = p.event_id AND e.guild_id = p.guild_id"
+    " JOIN outbox AS o ON o.id = p.outbox_id"
+)
+
+
 def _instant(text: str | None) -> dt.datetime | None:
     return None if text is None else from_text(text)
 
 
 def _event(row: Row) -> TourEventRecord:
-    points, controls = event_rules_of(row[10])
+    points, controls, reminder = event_rules_of(row[10])
     return TourEventRecord(
         id=row[0],
         guild_id=row[1],
@@ -136,6 +149,7 @@ def _event(row: Row) -> TourEventRecord:
         recorded=bool(row[16]),
         version=row[17],
         pinned=bool(row[18]),
+        round_reminder_minutes=reminder,
     )
 
 
@@ -205,13 +219,19 @@ class TourEventReader:
     async def pin(self, event_id: int) -> TourPin | None:
         """The event's pin, with its Discord message id once sent, or None."""
         row = await self._scope.fetchone(
-            "SELECT p.id, p.event_id, p.channel_id, p.outbox_id, o.message_id,"
-            " p.rendered_version, e.version FROM tour_pins AS p"
-            " JOIN tour_events AS e ON e.id = p.event_id AND e.guild_id = p.guild_id"
-            " JOIN outbox AS o ON o.id = p.outbox_id WHERE p.guild_id = ? AND p.event_id = ?",
-            (self._scope.guild_id, event_id),
+            f"{_PIN} WHERE p.guild_id = ? AND p.event_id = ?", (self._scope.guild_id, event_id)
         )
         return None if row is None else TourPin(*row)
+
+    async def stale_pins(self) -> list[TourPin]:
+        """The pins behind their event's version, posted ones first (by id): what the pin
+        refresher edits (a pin whose message is not in Discord yet has no message id)."""
+        rows = await self._scope.fetchall(
+            f"{_PIN} WHERE p.guild_id = ? AND p.rendered_version < e.version"
+            " ORDER BY o.message_id IS NULL, p.id",
+            (self._scope.guild_id,),
+        )
+        return [TourPin(*row) for row in rows]
 
 
 class TourEventRepository(TourEventReader):
@@ -255,7 +275,7 @@ class TourEventRepository(TourEventReader):
                 event.start.isoformat(),
                 int(event.third_place_match),
                 event.reading.value,
-                event_rules_text(event.points, event.time_controls),
+                event_rules_text(event.points, event.time_controls, event.round_reminder_minutes),
                 created_by,
                 to_text(scope.now),
                 scope.guild_id,
@@ -376,3 +396,16 @@ class TourEventRepository(TourEventReader):
             "UPDATE tour_pins SET rendered_version = ? WHERE guild_id = ? AND event_id = ?",
             (version, scope.guild_id, event_id),
         )
+
+
+async def guilds_with_stale_event_pins(database: Database) -> list[int]:
+    """Every guild holding an event pin that is posted and behind its event (start-up
+    repair: a change committed while no refresher followed it)."""
+    async with database.read() as connection:
+        cursor = await connection.execute(
+            "SELECT DISTINCT p.guild_id FROM tour_pins AS p"
+            " JOIN tour_events AS e ON e.id = p.event_id JOIN outbox AS o ON o.id = p.outbox_id"
+            " WHERE p.rendered_version < e.version AND o.message_id IS NOT NULL"
+            " ORDER BY p.guild_id"
+        )
+        return [int(row[0]) for row in await cursor.fetchall()]

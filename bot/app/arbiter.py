@@ -24,10 +24,15 @@ from bot.league.electorate import Unreadable
 from bot.league.jobs import register_league_jobs
 from bot.league.motions.service import CLOSE_JOB, run_close_job
 from bot.league.rosters.removal_checks import VERIFY_JOB, resume_verifications, verification_job
-from bot.league.standings.pin_refresher import PinRefresher
+from bot.league.standings.pin_refresher import StandingsPins
 from bot.league.store import StandingsCache
+from bot.lichess.client import LichessClient
 from bot.runtime.outbox import OutboxSender
+from bot.runtime.pin_refresher import PinRefresher
 from bot.runtime.scheduler import JobRegistry, Scheduler, Timer
+from bot.tour.automation.context import TourAutomation
+from bot.tour.events.pin import EventPins
+from bot.tour.jobs import register_tour_jobs
 from storage.database import Database
 from storage.guild import GuildStore, on_commit
 from storage.locations import open_database
@@ -78,6 +83,7 @@ class ArbiterBot(commands.AutoShardedBot):
         run_jobs: bool = True,
         timer: Timer | None = None,
         chesscom: ChessComClient | None = None,
+        lichess: LichessClient | None = None,
         shared_ownership: bool = False,
     ) -> None:
         super().__init__(
@@ -108,6 +114,14 @@ class ArbiterBot(commands.AutoShardedBot):
         )
         """The bot's one chess.com client (one request in flight, one ETag cache), shared by
         every command and job; None without a contact, which chess.com requires."""
+        settings = config.lichess_settings()
+        self._owns_lichess = lichess is None and bool(settings.contact.strip())
+        self.lichess: LichessClient | None = (
+            LichessClient(settings) if self._owns_lichess else lichess
+        )
+        """The bot's one lichess client (one request in flight, polite), shared by `/game
+        report link:` and the tour's polling; made from `config.lichess_settings()` when none
+        was given (none without a contact: then lichess is not read)."""
         self._pacer = IdentifyPacer()
         self._shutdown: asyncio.Task[None] | None = None
         use_api(config.discord.api_base)
@@ -193,13 +207,19 @@ class ArbiterBot(commands.AutoShardedBot):
         self.outbox = OutboxSender(self.database, self, timer=self.timer)
         on_commit(self.database, self.outbox.on_commit)
         self.outbox.start()
-        self.pins = PinRefresher(self.database, self.standings, timer=self.timer)
+        sources = (StandingsPins(self.standings), EventPins())
+        self.pins = PinRefresher(self.database, sources, timer=self.timer)
         on_commit(self.database, self.pins.on_commit)
         self.pins.start()
         repaired = await self.pins.repair()  # pins left stale by a change before a stop
         if repaired:
-            log.info("standings pins refreshed at start-up: %d", repaired)
-        register_league_jobs(self.jobs, self._automation())
+            log.info("pins refreshed at start-up: %d", repaired)
+        league = self._automation()
+        register_league_jobs(self.jobs, league)
+        register_tour_jobs(
+            self.jobs,
+            TourAutomation(self.database, self.chesscom, self.lichess, league.poll_every),
+        )
         fetch, verify = verification_job(self.guild_store, self.chesscom, self.directors_of)
         self.jobs.register_fetching(VERIFY_JOB, fetch, verify)
         self.scheduler = Scheduler(self.database, self.jobs, timer=self.timer)
@@ -254,6 +274,8 @@ class ArbiterBot(commands.AutoShardedBot):
             await self.scheduler.shutdown()
         if self.chesscom is not None and self._owns_chesscom:
             await self.chesscom.close()
+        if self.lichess is not None and self._owns_lichess:
+            await self.lichess.close()
         if self.pins is not None:
             await self.pins.stop()
         if self.outbox is not None:

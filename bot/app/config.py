@@ -26,7 +26,13 @@ from core.tour.disconnections import RECONNECT_WINDOW
 from core.tour.prizes import AMBASSADOR_POOL_MINIMUM
 from core.tour.qualification import TOP_OF_STANDINGS
 from core.tour.ranking import DEFAULT_POINTS_TABLES, EVENT_SIZES, EventType
-from core.tour.rules import CONFIRM_HOURS, SESSION_START, TourRules
+from core.tour.rules import (
+    CONFIRM_HOURS,
+    MAX_REMINDER_MINUTES,
+    ROUND_REMINDER_MINUTES,
+    SESSION_START,
+    TourRules,
+)
 from core.votes import MINIMUM_VOTERS, VOTE_HOURS
 
 DEFAULT_PATH = Path("config.toml")
@@ -226,6 +232,12 @@ class CctDefaults(_Section):
     session_start: str = Field(
         SESSION_START.strftime("%H:%M"), pattern=HHMM, description="sessions start, appeals zone"
     )
+    round_reminder_minutes: Count = Field(
+        ROUND_REMINDER_MINUTES,
+        ge=1,
+        le=MAX_REMINDER_MINUTES,
+        description="a round's pairings are posted, its players pinged, this long before it",
+    )
     ambassador_pool: Count = Field(
         AMBASSADOR_POOL_MINIMUM, ge=AMBASSADOR_POOL_MINIMUM, description="CCT-5, US dollars"
     )
@@ -243,6 +255,7 @@ class CctDefaults(_Section):
             confirm_hours=self.confirm_hours,
             session_start=_clock(self.session_start),
             ambassador_pool=self.ambassador_pool,
+            round_reminder_minutes=self.round_reminder_minutes,
         )
 
     def event_size(self, event_type: EventType) -> int:

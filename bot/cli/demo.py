@@ -1,5 +1,7 @@
 """`arbiter demo [--seed N] [--out DIR]`: a whole generated CL season played through the real
-bot offline — no token, no network — then its standings, champion and promotion proposal."""
+bot offline — no token, no network — then its standings, champion and promotion proposal;
+`arbiter demo --tour`: a whole generated CCT tour the same way, then its tour standings, the
+Finals table and what the bot did on its own."""
 
 from __future__ import annotations
 
@@ -49,9 +51,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--clubs",
         type=int,
         choices=range(4, 14),
-        default=13,
+        default=None,
         metavar="N",
         help="clubs per division, 4-13 (default 13, CL-12; fewer for a quick look)",
+    )
+    parser.add_argument(
+        "--tour",
+        action="store_true",
+        help="play a CCT tour instead: two Regulars and a Major of 8, then a 10-player Finals",
     )
     parser.set_defaults(handler=run)
 
@@ -60,19 +67,42 @@ def run(args: argparse.Namespace) -> int:
     """Refuse a non-empty --out (exit 2), then play and print the summary; an --out that
     cannot be written fails with exit 1."""
     out: Path = args.out
+    if args.tour and args.clubs is not None:
+        raise CliError("--clubs goes with a league season, not with --tour", 2)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise CliError(f"--out {shown(out)}: exists and is not an empty folder", 2)
+    if args.tour:
+        return _tour(args.seed, out)
     from bot.offline.demo.run import play, summary
     from bot.offline.replay import ReplayFailure
     from bot.offline.script import ScriptError
 
     try:
-        result = play(args.seed, out, clubs=args.clubs)
+        result = play(args.seed, out, clubs=13 if args.clubs is None else args.clubs)
     except ReplayFailure as failure:
         raise CliError(f"the season's script failed: {failure}", 1) from None
     except ScriptError as error:
         raise CliError(f"the season's script does not fit this bot: {error}", 1) from None
     except OSError as error:  # --out could not be made or written: a runtime failure
+        where = shown(error.filename) if isinstance(error.filename, str) else shown(out)
+        raise CliError(f"cannot write {where}: {error.strerror or error}", 1) from None
+    print(summary(result))
+    return 0
+
+
+def _tour(seed: int, out: Path) -> int:
+    """`--tour`: play the seed's tour and print its report and summary."""
+    from bot.offline.demo.tour_run import play_tour, summary
+    from bot.offline.replay import ReplayFailure
+    from bot.offline.script import ScriptError
+
+    try:
+        result = play_tour(seed, out)
+    except ReplayFailure as failure:
+        raise CliError(f"the tour's script failed: {failure}", 1) from None
+    except ScriptError as error:
+        raise CliError(f"the tour's script does not fit this bot: {error}", 1) from None
+    except OSError as error:
         where = shown(error.filename) if isinstance(error.filename, str) else shown(out)
         raise CliError(f"cannot write {where}: {error.strerror or error}", 1) from None
     print(summary(result))

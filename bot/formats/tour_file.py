@@ -4,6 +4,7 @@ case with the JSON path of the problem."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -20,6 +21,7 @@ from core.points import half_points
 from core.results import Result
 from core.standings import standings
 from core.tiebreaks import CCT_8B, DeReading, Game
+from core.tour.calendar import check_start
 from core.tour.events import BracketError, KnockoutResult, PlayedEvent
 from core.tour.finals import FinalsError
 from core.tour.knockout import (
@@ -170,11 +172,15 @@ class FinalsModel(_Model):
 
 
 class TourFile(_Model):
-    """A CCT tour file (formats/tour-file.md; `ambassadors` is an extension, docs/tour.md)."""
+    """A CCT tour file (formats/tour-file.md; `ambassadors` and `expelled` are extensions,
+    docs/tour.md)."""
 
     name: Name
     rules: RulesModel = Field(default_factory=RulesModel)
     ambassadors: list[Name] = Field(default_factory=list)
+    expelled: list[Name] = Field(
+        default_factory=list, description="players expelled from the tour (CCT-9)"
+    )
     events: list[EventModel]
     finals: FinalsModel | None = None
 
@@ -209,6 +215,21 @@ class _Problem(Exception):
         super().__init__(what)
         self.where = where
         self.what = what
+
+
+def _check_day(text: str | None, where: str, *, first: bool) -> None:
+    """An event's date: a calendar date; its first day leaves room for the event's days."""
+    if text is None:
+        return
+    try:
+        day = dt.date.fromisoformat(text)
+    except ValueError:
+        raise _Problem(where, f"{text} is not a date") from None
+    if first:
+        try:
+            check_start(day)
+        except ValueError as error:
+            raise _Problem(where, str(error)) from None
 
 
 def points_table(model: PointsModel, label: str) -> PointsTable:
@@ -403,6 +424,8 @@ def _event(
         raise _Problem(
             prelim, f"{len(order)} players cannot fill the {KNOCKOUT_PLACES} knock-out places"
         )
+    _check_day(model.start, f"{where}.start", first=True)
+    _check_day(model.end, f"{where}.end", first=False)
     if model.start and model.end and model.start > model.end:
         raise _Problem(f"{where}.end", f"{model.end} is before the start {model.start}")
     index = {TIES[k.round]: i for i, k in enumerate(model.knockout)}
@@ -501,6 +524,10 @@ def parse_tour_file(
         raise TourFileError(
             [("(file)", "not JSON this program reads: nested too deeply")]
         ) from None
+    except ValueError:  # Python reads no integer of more than 4,300 digits
+        raise TourFileError(
+            [("(file)", "not JSON this program reads: a number of more than 4,300 digits")]
+        ) from None
     try:
         model = TourFile.model_validate(data)
     except ValidationError as error:
@@ -521,9 +548,11 @@ def parse_tour_file(
             problems.append((problem.where, problem.what))
     if len(set(model.ambassadors)) != len(model.ambassadors):
         problems.append(("ambassadors", "an Ambassador is listed twice"))
+    if len(set(model.expelled)) != len(model.expelled):
+        problems.append(("expelled", "a player is listed twice"))
     if problems:
         raise TourFileError(problems)
-    tour = Tour(model.name, tuple(events), finals, tuple(model.ambassadors))
+    tour = Tour(model.name, tuple(events), finals, tuple(model.ambassadors), tuple(model.expelled))
     return model, tour, rules_tables(model.rules)
 
 

@@ -30,10 +30,34 @@ def event_calendar_ics(
     tour: str, event: str, days: Iterable[SessionDay], stamp: dt.datetime
 ) -> bytes:
     """The event's sessions as an .ics file; `stamp` is DTSTAMP (the database clock)."""
+    return tour_calendar_ics(tour, [(event, days)], stamp, name=f"{tour}: {event}")
+
+
+def tour_calendar_ics(
+    tour: str,
+    events: Iterable[tuple[str, Iterable[SessionDay]]],
+    stamp: dt.datetime,
+    *,
+    name: str | None = None,
+) -> bytes:
+    """Every session of several events of a tour (the whole tour) as one .ics file."""
     calendar = icalendar.Calendar()
     calendar.add("prodid", "-//Arbiter//CCT event calendar//EN")
     calendar.add("version", "2.0")
-    calendar.add("x-wr-calname", f"{tour}: {event}")
+    calendar.add("x-wr-calname", name or tour)
+    for event, days in events:
+        _add_days(calendar, tour, event, days, stamp)
+    return calendar.to_ical()
+
+
+def _add_days(
+    calendar: icalendar.Calendar,
+    tour: str,
+    event: str,
+    days: Iterable[SessionDay],
+    stamp: dt.datetime,
+) -> None:
+    """One calendar event per session day of `event`."""
     for day in days:
         entry = icalendar.Event()
         entry.add("uid", f"{tour}/{event}/day{day.day}@arbiter")
@@ -42,4 +66,3 @@ def event_calendar_ics(
         entry.add("summary", f"{event}: {day.what}")
         entry.add("description", f"{tour}, {event}, day {day.day}: {day.what}.")
         calendar.add_component(entry)
-    return calendar.to_ical()

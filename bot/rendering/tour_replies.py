@@ -53,7 +53,7 @@ def tour_card(card: TourCard) -> list[Embed]:
         f"Players: {card.players}; Ambassadors: "
         + (", ".join(name(a) for a in card.ambassadors) or "none")
     )
-    return embeds(f"{card.name}", lines, "No events yet.")
+    return embeds(name(card.name), lines, "No events yet.")
 
 
 def draw_preview(plan: DrawPlan) -> list[Embed]:
@@ -66,7 +66,7 @@ def draw_preview(plan: DrawPlan) -> list[Embed]:
     lines += [
         f"{p.board}. {name(p.white)} – {name(p.black)}" for p in plan.pairings if p.round == 1
     ]
-    return embeds(f"{plan.event.name}: draw", lines)
+    return embeds(f"{name(plan.event.name)}: draw", lines)
 
 
 def knockout_preview(plan: KnockoutPlan) -> list[Embed]:
@@ -75,7 +75,7 @@ def knockout_preview(plan: KnockoutPlan) -> list[Embed]:
     lines += [f"{tie}: {name(a)} – {name(b)}" for tie, a, b in plan.quarter_finals]
     if plan.lots_seed:
         lines.append(f"Remaining ties drawn by lot, seed `{plan.lots_seed}` (CORE-3).")
-    return embeds(f"{plan.event.name}: knock-out (CCT-8c)", lines)
+    return embeds(f"{name(plan.event.name)}: knock-out (CCT-8c)", lines)
 
 
 def pairings(read: EventRead, lines: Sequence[PairingLine], starts: dict[int, Any]) -> list[Embed]:
@@ -93,7 +93,7 @@ def pairings(read: EventRead, lines: Sequence[PairingLine], starts: dict[int, An
             else f" ({line.game.status.value})"
         )
         out.append(f"{line.board}. {name(line.white)} – {name(line.black)}{result}{state}")
-    return embeds(f"{read.loaded.record.name}: pairings", out)
+    return embeds(f"{name(read.loaded.record.name)}: pairings", out)
 
 
 def _match_scores(status: ContestStatus) -> str:
@@ -137,7 +137,7 @@ def bracket(found: Bracket) -> list[Embed]:
             f"**{key}** {name(higher)} – {name(lower)}: {scores}; "
             + next_line(state.status, found.next_games.get(key), winner)
         )
-    return embeds(f"{found.read.loaded.record.name}: knock-out", lines)
+    return embeds(f"{name(found.read.loaded.record.name)}: knock-out", lines)
 
 
 def event_card(read: EventRead) -> list[Embed]:
@@ -170,13 +170,13 @@ def event_card(read: EventRead) -> list[Embed]:
             f"{place}. {name(p.player)} — {p.points} points"
             for (place, _), p in zip(report.placings, report.points, strict=True)
         ]
-    return embeds(record.name, lines)
+    return embeds(name(record.name), lines)
 
 
 def calendar(read: EventRead, days: Sequence[CalendarDay]) -> list[Embed]:
     """The event's days with their session starts."""
     lines = [f"Day {d.day} · {when(d.start)} · {d.what}" for d in days]
-    return embeds(f"{read.loaded.record.name}: calendar", lines)
+    return embeds(f"{name(read.loaded.record.name)}: calendar", lines)
 
 
 def game_line(target: GameTarget) -> str:
@@ -212,7 +212,7 @@ def game_card(card: GameCard) -> list[Embed]:
             f"Override ({when(o.decided_at)}): {result_text(o.old_result)} → "
             f"{result_text(o.new_result)}, {o.ground}: {name(o.explanation)} (CCT-9)"
         )
-    return embeds(f"{card.read.loaded.record.name}: {t.name}", lines)
+    return embeds(f"{name(card.read.loaded.record.name)}: {name(t.name)}", lines)
 
 
 def series_card(card: SeriesCard) -> list[Embed]:
@@ -228,7 +228,7 @@ def series_card(card: SeriesCard) -> list[Embed]:
             f"{result_text(g.result)} ({g.status.value})"
         )
     lines.append(next_line(card.status, card.next_game, card.recorded_winner))
-    return embeds(f"{card.read.loaded.record.name}: {card.name}", lines)
+    return embeds(f"{name(card.read.loaded.record.name)}: {name(card.name)}", lines)
 
 
 def incidents(event: str, found: Sequence[Incident], players: dict[int, str]) -> list[Embed]:
@@ -238,7 +238,7 @@ def incidents(event: str, found: Sequence[Incident], players: dict[int, str]) ->
         f"{i.clock_seconds} s on the clock: {i.outcome} ({i.reason}) · {when(i.recorded_at)}"
         for i in found
     ]
-    return embeds(f"{event}: incidents (CCT-10)", lines, "No incidents.")
+    return embeds(f"{name(event)}: incidents (CCT-10)", lines, "No incidents.")
 
 
 def appeals(event: str, found: Sequence[Appeal], players: dict[int, str]) -> list[Embed]:
@@ -250,7 +250,7 @@ def appeals(event: str, found: Sequence[Appeal], players: dict[int, str]) -> lis
             f"{a.id}. {name(a.game)} by {name(players.get(a.player_id, '?'))}, lodged "
             f"{when(a.lodged_at)} (deadline {when(a.deadline)}): {name(a.text[:200])}{decided}"
         )
-    return embeds(f"{event}: appeals (CCT-11)", lines, "No appeals.")
+    return embeds(f"{name(event)}: appeals (CCT-11)", lines, "No appeals.")
 
 
 def reported(game: TourGame, title: str, white: str, black: str) -> str:

@@ -9,7 +9,7 @@ outage never yields a result, and never "no game".
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -58,11 +58,13 @@ async def poll(
     chesscom: ChessComClient | None,
     lichess: LichessClient | None,
     taken: Iterable[tuple[Site, str]] = (),
+    taken_if: Callable[[SiteGame], bool] | None = None,
     budget: int | None = None,
 ) -> Poll:
     """Plan the poll (`plan_fetch`), make its requests one after the other, and search every
     watch whose requests all succeeded, in the order given (a game found for one watch is
-    taken for the later ones, as are the `taken` keys)."""
+    taken for the later ones, as are the `taken` keys and the games read for which
+    `taken_if` says so — e.g. a game already counted, known by its URL)."""
     plan = plan_fetch(watches, now, budget)
     read: dict[SiteRequest, list[SiteGame]] = {}
     failed: dict[SiteRequest, str] = {}
@@ -79,6 +81,9 @@ async def poll(
             failures[index] = problems[0]
         else:
             searched.append(index)
+    taken = set(taken)
+    if taken_if is not None:
+        taken |= {g.key for games in read.values() for g in games if taken_if(g)}
     found = find_games(
         [
             (watches[index].query, [g for r in plan.reads[index] for g in read[r]])

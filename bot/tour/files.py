@@ -137,6 +137,8 @@ def tour_document(loaded: LoadedTour) -> dict[str, Any]:
         "ambassadors": list(loaded.ambassadors),
         "events": [_event_document(e) for e in loaded.events if e.record.id in loaded.played],
     }
+    if loaded.expelled:
+        document["expelled"] = list(loaded.expelled)
     finals = loaded.finals()
     tour = loaded.tour()
     if finals is not None and tour.finals is not None:
@@ -203,7 +205,14 @@ async def import_tour_file(
         base.confirm_hours,
         base.session_start,
         base.ambassador_pool,
+        base.round_reminder_minutes,
     )
+    finals = rules.sizes[EventType.FINALS]
+    if model.finals is not None and len(model.finals.players) != finals:
+        raise UserError(
+            f"The tour file cannot be used: its Finals have {len(model.finals.players)} "
+            f"players, not the tour's {finals} (CCT-8f, `[rules.cct] finals_players`)."
+        )
     async with store.change(actor.user_id, "tour.import", f"tour:{title}") as uow:
         if await uow.tours.by_name(title) is not None:
             raise UserError(f"A tour named {named(title)} exists already.")
@@ -217,11 +226,14 @@ async def import_tour_file(
         for ambassador in model.ambassadors:
             player = await _player(uow, tour, ambassador, ids)
             await uow.tours.set_ambassador(player, True)
+        for name in model.expelled:
+            await uow.tours.expel(await _player(uow, tour, name, ids))
         return tour
 
 
 async def _player(uow: UnitOfWork, tour: TourRecord, name: str, ids: dict[str, int]) -> int:
     if name not in ids:
+        clean_text(name, "tour file's player name", NAME_LIMIT)  # the name gate of /event
         ids[name] = (await uow.tours.add_player(tour.id, name)).id
     return ids[name]
 
@@ -235,6 +247,7 @@ async def _import_event(
 ) -> dt.date:
     """One Regular or Major event with its known results."""
     kind = EventType(model.type)
+    clean_text(model.name, "tour file's event name", NAME_LIMIT)  # the name gate of /event
     prelim = model.preliminary
     names = list(prelim.players or prelim.order or ())
     start = dt.date.fromisoformat(model.start) if model.start else dt.date(2000, 1, 1)
@@ -250,6 +263,7 @@ async def _import_event(
             DeReading(prelim.tiebreaks),
             table,
             DEFAULT_TIME_CONTROLS,
+            tour.rules.round_reminder_minutes,
         ),
     )
     for player in names:
@@ -351,6 +365,7 @@ async def _import_finals(
             DeReading.CCT,
             None,
             DEFAULT_TIME_CONTROLS,
+            tour.rules.round_reminder_minutes,
         ),
     )
     for player in model.players:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+from core.tour.appeals import appeals_close
 from core.tour.calendar import (
+    KNOCKOUT_FIRST_DAY,
     event_date,
     finals_day,
     knockout_day,
@@ -23,7 +25,7 @@ from storage.tour_events import TourEventRecord
 def round_day(event: TourEventRecord, round_no: int, rounds: int) -> int:
     """The event day of a preliminary round (CCT-8a) or a Finals round (CCT-8f)."""
     if event.type is EventType.FINALS:
-        return finals_day(round_no)
+        return finals_day(round_no, rounds)
     return preliminary_day(round_no, rounds)
 
 
@@ -57,3 +59,14 @@ def game_day(
 def session_date(event: TourEventRecord, day: int) -> dt.date:
     """The calendar date of the event's day `day` (the session's day, CCT-11)."""
     return event_date(event.start, day)
+
+
+def stage_first_day(ties: tuple[Tie, ...]) -> int:
+    """The first of the two days a knock-out stage (its ties) is played on (CCT-8d)."""
+    return KNOCKOUT_FIRST_DAY[ties[0]]
+
+
+def appeals_close_at(event: TourEventRecord, rules: TourRules, day: int) -> dt.datetime:
+    """CCT-11: when appeals for the session of the event's day `day` close, in UTC."""
+    close = appeals_close(session_date(event, day), rules.appeal_zone, rules.appeal_deadline)
+    return close.astimezone(dt.UTC)

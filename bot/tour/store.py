@@ -331,7 +331,7 @@ class LoadedTour:
         results: FinalsResults | None = None
         if finals is not None and finals.facts.players:
             results = finals_results(finals.facts)
-        return Tour(self.record.name, events, results, self.ambassadors)
+        return Tour(self.record.name, events, results, self.ambassadors, self.expelled)
 
 
 async def load_tour(view: GuildView, record: TourRecord) -> LoadedTour:

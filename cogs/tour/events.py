@@ -29,6 +29,7 @@ from bot.tour.events import pin, reads
 from bot.tour.events import service as events
 from core.tiebreaks import DeReading
 from core.tour.ranking import EventType
+from core.tour.rules import MAX_REMINDER_MINUTES
 
 
 class Events(commands.Cog):
@@ -54,6 +55,7 @@ class Events(commands.Cog):
         players="How many players (default: the tour's size for its type).",
         third_place_match="Play a 3rd-place match (default yes, CCT-8c).",
         tiebreaks="Direct encounter once (cct, default) or re-applied (fide2024), CCT-8b.",
+        reminder_minutes="Post each round's pairings this long before it (default: the tour's).",
     )
     @app_commands.autocomplete(tour=choose.tours)
     @is_hq()
@@ -67,6 +69,7 @@ class Events(commands.Cog):
         players: app_commands.Range[int, 3, 24] | None = None,
         third_place_match: bool = True,
         tiebreaks: Literal["cct", "fide2024"] = "cct",
+        reminder_minutes: app_commands.Range[int, 1, MAX_REMINDER_MINUTES] | None = None,
     ) -> None:
         """CCT-2, CCT-16: the event's values frozen from its tour."""
         store = guild_store(interaction)
@@ -80,6 +83,7 @@ class Events(commands.Cog):
             players=players,
             third_place_match=third_place_match,
             tiebreaks=DeReading(tiebreaks),
+            reminder_minutes=reminder_minutes,
         )
         await interaction.response.send_message(
             f"Event **{_n(record.name)}** ({record.type.value}, {record.size} players, from "
@@ -153,7 +157,13 @@ class Events(commands.Cog):
 
         async def confirm() -> str:
             stored = await events.draw_event(
-                store, actor, event_id, seed=plan.seed, order=order, confirm=True
+                store,
+                actor,
+                event_id,
+                seed=plan.seed,
+                order=order,
+                confirm=True,
+                previewed=plan.numbers,
             )
             rounds = max(p.round for p in stored.pairings)
             how = f"seed `{stored.seed}`" if stored.seed else "the numbers given"
@@ -286,7 +296,9 @@ class Events(commands.Cog):
         event_id = plan.event.id
 
         async def confirm() -> str:
-            stored = await events.start_knockout(store, actor, event_id, lots=lots, confirm=True)
+            stored = await events.start_knockout(
+                store, actor, event_id, lots=lots, confirm=True, previewed=plan.seeds
+            )
             ties = "; ".join(f"{t} {_n(a)} – {_n(b)}" for t, a, b in stored.quarter_finals)
             return f"Knock-out of **{_n(stored.event.name)}** started: {ties}."
 

@@ -90,7 +90,7 @@ class Games(commands.Cog):
                 raise UserError("That game counted already: the same game cannot count twice.")
             usernames = await reads.site_usernames(store, event, game)
             fetched = await links.fetch_game(
-                self.bot.chesscom, self.bot.config, link, usernames, store.database.clock()
+                self.bot.chesscom, self.bot.lichess, link, usernames, store.database.clock()
             )
             text, reference = fetched.pgn, fetched.url
         changed = await games.report_game(

@@ -140,7 +140,7 @@ class Tours(commands.Cog):
     @group.command(name="link", description="Link a member to a tour player (HQ).")
     @app_commands.describe(
         player="The player.",
-        user="The member (leave out to unlink).",
+        user="The member (leave out, with no username, to unlink).",
         tour="The tour (default: the newest with that player).",
         chesscom="The player's chess.com username.",
         lichess="The player's lichess username.",

@@ -58,6 +58,12 @@ def appeal_deadline(
     return datetime.combine(day, at, tzinfo=_zone(zone))
 
 
+def appeals_close(day: date, zone: str = DEFAULT_APPEAL_ZONE, at: time = DEADLINE_TIME) -> datetime:
+    """CCT-11: when the appeals of a session day close — the end of the deadline minute
+    (*interpretation*: "not later than 23:59" includes that whole minute)."""
+    return appeal_deadline(day, zone, at) + timedelta(minutes=1)
+
+
 @dataclass(frozen=True, slots=True)
 class AppealDecision:
     """CCT-11: whether an appeal is accepted, when it was lodged, and the deadline."""
@@ -75,7 +81,7 @@ def decide_appeal(
     refuse a later one."""
     deadline = appeal_deadline(day, zone, at)
     lodged = _aware(lodged_at, "the time the appeal was lodged")
-    accepted = lodged < deadline + timedelta(minutes=1)
+    accepted = lodged < appeals_close(day, zone, at)
     local = lodged.astimezone(deadline.tzinfo)
     when = f"lodged {local:%Y-%m-%d %H:%M:%S %Z}"
     cutoff = f"deadline {deadline:%Y-%m-%d %H:%M %Z}"

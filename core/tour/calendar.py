@@ -34,6 +34,20 @@ KNOCKOUT_FIRST_DAY: dict[Tie, int] = {
 """CCT-8c/d: the first of the two days of each knock-out round."""
 
 
+LATEST_START = dt.date.max - dt.timedelta(days=31)
+"""The latest first day an event may have: its days (9, or one per Finals round) must all
+be calendar dates, and so must their session starts in any zone."""
+
+
+def check_start(start: dt.date) -> None:
+    """Refuse (ValueError) a first day that leaves no room for the event's days."""
+    if start > LATEST_START:
+        raise ValueError(
+            f"{start.isoformat()} leaves no room for the event's days: the last possible "
+            f"start is {LATEST_START.isoformat()}"
+        )
+
+
 def preliminary_day(round_no: int, rounds: int) -> int:
     """CCT-8a: the day (1-3) of a preliminary round, rounds spread evenly (11 → 4, 4, 3)."""
     if not 1 <= round_no <= rounds:
@@ -53,10 +67,11 @@ def knockout_day(tie: Tie, match_no: int | None) -> int:
     return KNOCKOUT_FIRST_DAY[tie] + (0 if match_no == 1 else 1)
 
 
-def finals_day(round_no: int) -> int:
-    """CCT-8f: one Finals round a day."""
-    if not 1 <= round_no <= EVENT_DAYS:
-        raise ValueError(f"the Finals have rounds 1..{EVENT_DAYS}, not {round_no}")
+def finals_day(round_no: int, rounds: int = EVENT_DAYS) -> int:
+    """CCT-8f: one Finals round a day (9 rounds for 10 finalists; a tour whose Finals size
+    is set otherwise plays its `rounds` rounds the same way)."""
+    if not 1 <= round_no <= rounds:
+        raise ValueError(f"the Finals have rounds 1..{rounds}, not {round_no}")
     return round_no
 
 

@@ -3,7 +3,9 @@
 A player's report waits for the opponent: Confirm settles it, Dispute sends it to the
 arbiters. An arbiter's entry is final (CCT-9: the arbiter records a result); a settled result
 changes only by an arbiter's correction, which is audited with its reason (CCT-9). The bot
-itself may confirm a report that waited its confirmation time (`confirm_deadline`). Every
+itself may report a game it found on chess.com or lichess.org — waiting, as a player's report
+does, for either player's Confirm or Dispute — and confirm a report that waited its
+confirmation time (`confirm_deadline`). Every
 door that records a result — a command, a button, a job, a file import — goes through
 `transition`, so who may do what to a game is decided here once.
 """
@@ -70,8 +72,9 @@ class ReportRefused(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class GameReport:
-    """A game's result as it stands: status, the result (None while open) and which player
-    reported it (None for an arbiter's entry or an open game)."""
+    """A game's result as it stands: status, the result (None while open) and who reported
+    it: a player, the bot (`Party.SYSTEM`, a game found on a site), or None (an arbiter's
+    entry or an open game)."""
 
     status: ReportStatus = ReportStatus.OPEN
     result: Result | None = None
@@ -110,7 +113,7 @@ def transition(
             "Only the opponent confirms or disputes a report; an arbiter enters the result "
             "instead (it is final)."
         )
-    if party is report.reported_by:
+    if party is report.reported_by:  # a bot's report (SYSTEM) waits for either player
         raise ReportRefused(
             "You reported this result: your opponent confirms or disputes it, not you."
         )
@@ -135,11 +138,16 @@ def _report(report: GameReport, party: Party, result: Result) -> GameReport:
         )
     if party is Party.ARBITER:
         return GameReport(ReportStatus.DECIDED, result)  # CCT-9: an arbiter's entry is final
-    if not party.is_player:
-        raise ReportRefused("Only a player of the game or an arbiter reports its result.")
+    if party is Party.SYSTEM and status is not ReportStatus.OPEN:
+        raise ReportRefused("The bot reports only a game nobody reported yet.")
     if status is ReportStatus.REPORTED:
         if party is report.reported_by:
             raise ReportRefused("You reported this game already: it waits for your opponent.")
+        if report.reported_by is Party.SYSTEM:
+            raise ReportRefused(
+                "The bot reported this game from the site it was played on: confirm or "
+                "dispute its report."
+            )
         raise ReportRefused(
             "Your opponent reported this game already: confirm or dispute their report."
         )
@@ -147,7 +155,7 @@ def _report(report: GameReport, party: Party, result: Result) -> GameReport:
         raise ReportRefused("This game's result is disputed: an arbiter decides it.")
     if result not in PLAYER_RESULTS:
         raise ReportRefused("A forfeit is an arbiter's decision: report 1-0, ½-½ or 0-1.")
-    return GameReport(ReportStatus.REPORTED, result, party)
+    return GameReport(ReportStatus.REPORTED, result, party)  # a player's, or the bot's
 
 
 def _not_waiting(report: GameReport) -> str:

@@ -40,7 +40,7 @@ class Reason(enum.Enum):
     REGULAR_WINNER = "won a Regular event since the previous Major"
     MAJOR_WINNER = "won a Major"
     TOUR_STANDINGS = "tour standings"
-    REPLACEMENT = "next in the tour standings, replacing a player who declined"
+    REPLACEMENT = "next in the tour standings, replacing a player who declined or was expelled"
     AMBASSADOR = "best-ranked Tour Ambassador not otherwise qualified"
 
 

@@ -72,17 +72,20 @@ class FinalsResults:
 
 @dataclass(frozen=True, slots=True)
 class Tour:
-    """CCT-2: a tour — its events in order, when held the Finals, and its Tour Ambassadors
-    (CCT-3: the Finals' last places, CCT-5: the pool)."""
+    """CCT-2: a tour — its events in order, when held the Finals, its Tour Ambassadors
+    (CCT-3: the Finals' last places, CCT-5: the pool) and the players expelled from it
+    (CCT-9: they play no further event, so they qualify for none)."""
 
     name: str
     events: tuple[PlayedEvent, ...]
     finals: FinalsResults | None = None
     ambassadors: tuple[Player, ...] = ()
+    expelled: tuple[Player, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "events", tuple(self.events))
         object.__setattr__(self, "ambassadors", tuple(self.ambassadors))
+        object.__setattr__(self, "expelled", tuple(self.expelled))
         names = [e.name for e in self.events]
         if len(set(names)) != len(names):
             raise TourError("two events have the same name")
@@ -161,7 +164,7 @@ def tour_report(
     records = tour_records(frozen, tables)
     ranking = rank_records(records.values())
     qualification = qualify_for_finals(
-        ranking, major_winners(frozen), tour.ambassadors, size=finals_size
+        ranking, major_winners(frozen), tour.ambassadors, tour.expelled, size=finals_size
     )
     finals = None
     if after is None and tour.finals is not None:
@@ -182,13 +185,15 @@ def event_qualification(
     ambassadors: Collection[Player] = (),
     top: int = 8,
     tables: Mapping[EventType, PointsTable] = DEFAULT_POINTS_TABLES,
+    expelled: Collection[Player] = (),
 ) -> QualificationList:
     """CCT-3: who is qualified for an event of `event_type` and `size` played after the
     events `prior` (in tour order): the top of the tour standings after them, the Regular
-    winners since the last Major for a Major, Major winners and Ambassadors for the Finals."""
+    winners since the last Major for a Major, Major winners and Ambassadors for the Finals.
+    CCT-9: an `expelled` player qualifies for nothing; their place goes on as a decliner's."""
     frozen = [e.tour_event().with_points_table(tables) for e in prior]
     ranking = rank_records(tour_records(frozen, tables).values())
     if event_type is EventType.FINALS:
-        return qualify_for_finals(ranking, major_winners(frozen), ambassadors, size=size)
+        return qualify_for_finals(ranking, major_winners(frozen), ambassadors, expelled, size=size)
     winners = regular_winners_since_last_major(frozen) if event_type is EventType.MAJOR else []
-    return qualify_for_event(event_type, ranking, winners, size=size, top=top)
+    return qualify_for_event(event_type, ranking, winners, expelled, size=size, top=top)

@@ -1,7 +1,8 @@
 """The rule settings a tour freezes when it is created (CCT-16): event sizes, the top of the
 standings that qualifies, the tour points tables, the appeal deadline and its zone, the
-reconnection window, how long a report waits for the opponent, the session start, the
-Ambassador pool. Events take their own values from their tour's rules when created."""
+reconnection window, how long a report waits for the opponent, how long before a round's
+start its pairings are posted, the session start, the Ambassador pool. Events take their own
+values from their tour's rules when created."""
 
 from __future__ import annotations
 
@@ -18,6 +19,11 @@ from core.tour.ranking import DEFAULT_POINTS_TABLES, EVENT_SIZES, EventType, Poi
 
 CONFIRM_HOURS = 12
 """SURFACE: a player's report waits this long for the opponent before the bot confirms it."""
+ROUND_REMINDER_MINUTES = 60
+"""SURFACE: a round's pairings and colours are posted, its players pinged, this long before
+its start (an event setting, frozen when the event is created)."""
+MAX_REMINDER_MINUTES = 24 * 60
+"""A round's reminder comes at most a day before it (sessions are a day apart)."""
 SESSION_START = dt.time(17, 0)
 """*Interpretation:* playing sessions start at 17:00 in the appeals zone (the regulation gives
 no time; the 2020-21 sessions started then, CET)."""
@@ -38,6 +44,7 @@ class TourRules:
     confirm_hours: int = CONFIRM_HOURS
     session_start: dt.time = SESSION_START
     ambassador_pool: int = AMBASSADOR_POOL_MINIMUM
+    round_reminder_minutes: int = ROUND_REMINDER_MINUTES
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sizes", MappingProxyType(dict(self.sizes)))
@@ -48,6 +55,10 @@ class TourRules:
             raise ValueError("an event needs at least 3 players")
         if self.confirm_hours < 1:
             raise ValueError("a report waits at least one hour for the opponent")
+        if not 1 <= self.round_reminder_minutes <= MAX_REMINDER_MINUTES:
+            raise ValueError(
+                f"a round's reminder comes 1 to {MAX_REMINDER_MINUTES} minutes before its start"
+            )
 
     @property
     def reconnect_window(self) -> dt.timedelta:

@@ -186,6 +186,10 @@ CONSUMERS: dict[str, tuple[object, Callable[[Config], object]]] = {
         lambda c: confirm_deadline(OPENED, c.rules.cct.tour_rules().confirm_hours),
     ),
     "rules.cct.session_start": ("15:00", lambda c: c.rules.cct.tour_rules().session_start),
+    "rules.cct.round_reminder_minutes": (
+        30,
+        lambda c: c.rules.cct.tour_rules().round_reminder_minutes,
+    ),
     "rules.cct.ambassador_pool": (
         300000,
         lambda c: ambassador_shares(c.rules.cct.tour_rules().ambassador_pool, ["A", "B"]),

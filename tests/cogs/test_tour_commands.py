@@ -500,7 +500,11 @@ async def test_cct_11_an_appeal_is_refused_after_2359_paris_on_the_sessions_day(
 @IN_MODULE_LOOP
 async def test_cct_16_a_tour_keeps_the_rules_it_was_created_with(desk: Desk) -> None:
     store = store_of(desk)
-    small = Config(rules=RuleDefaults(cct=CctDefaults(regular_players=8, confirm_hours=3)))
+    small = Config(
+        rules=RuleDefaults(
+            cct=CctDefaults(regular_players=8, confirm_hours=3, round_reminder_minutes=30)
+        )
+    )
     await tours.create_tour(store, ORGANISER, small, "Frozen")
     await tours.create_tour(store, ORGANISER, Config(), "Later")
     await desk.run(
@@ -519,11 +523,24 @@ async def test_cct_16_a_tour_keeps_the_rules_it_was_created_with(desk: Desk) -> 
         type="regular",
         start="2026-05-01",
     )
+    await desk.run(
+        "event create",
+        desk.organiser,
+        tour="Later",
+        name="Later own",
+        type="regular",
+        start="2026-05-20",
+        reminder_minutes=90,
+    )
     async with store.read() as view:
         frozen = (await view.tour_events.by_name("Frozen open"))[0]
         later = (await view.tour_events.by_name("Later open"))[0]
+        own = (await view.tour_events.by_name("Later own"))[0]
         rules = (await view.tours.by_name("Frozen")).rules  # type: ignore[union-attr]
     assert (frozen.size, later.size, rules.confirm_hours) == (8, 16, 3)
+    # each event's round reminder: its tour's (frozen), or its own
+    reminders = (frozen.round_reminder_minutes, later.round_reminder_minutes)
+    assert (*reminders, own.round_reminder_minutes) == (30, 60, 90)
 
 
 @IN_MODULE_LOOP

@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
-from core.tour.appeals import appeal_deadline, decide_appeal, session_day
+from core.tour.appeals import appeal_deadline, appeals_close, decide_appeal, session_day
 
 
 def utc(*args: int) -> datetime:
@@ -75,3 +75,12 @@ def test_cct_11_session_ending_after_midnight_has_the_deadline_of_its_last_day()
     assert decide_appeal(end + timedelta(minutes=30), day).accepted
     with pytest.raises(ValueError, match="ends before it starts"):
         session_day(end, session_end=start)
+
+
+def test_cct_11_appeals_close_when_the_deadline_minute_is_over() -> None:
+    """The close the bot announces is the first instant an appeal is refused."""
+    day = date(2021, 7, 7)
+    close = appeals_close(day)
+    assert close.astimezone(UTC) == utc(2021, 7, 7, 22, 0)  # 00:00 in Paris (CEST)
+    assert decide_appeal(close - timedelta(microseconds=1), day).accepted
+    assert not decide_appeal(close, day).accepted

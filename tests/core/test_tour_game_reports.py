@@ -79,3 +79,18 @@ def test_the_bot_confirms_a_report_after_its_waiting_time() -> None:
     assert confirm_deadline(reported_at, 12) == dt.datetime(2026, 5, 2, 6, tzinfo=dt.UTC)
     with pytest.raises(ValueError):
         confirm_deadline(reported_at.replace(tzinfo=None), 12)
+
+
+def test_a_site_game_the_bot_reports_waits_for_either_player() -> None:
+    """A game found on chess.com or lichess.org is the bot's report (SYSTEM): waiting, as a
+    player's is, but for either player's Confirm or Dispute; nobody reports over it."""
+    found = transition(OPEN, Action.REPORT, Party.SYSTEM, Result.WHITE_WIN)
+    assert found == GameReport(ReportStatus.REPORTED, Result.WHITE_WIN, Party.SYSTEM)
+    for player in (Party.WHITE, Party.BLACK):
+        assert transition(found, Action.CONFIRM, player).status is ReportStatus.CONFIRMED
+        assert transition(found, Action.DISPUTE, player).status is ReportStatus.DISPUTED
+    with pytest.raises(ReportRefused, match="confirm or dispute its report"):
+        transition(found, Action.REPORT, Party.BLACK, Result.BLACK_WIN)
+    with pytest.raises(ReportRefused, match="only a game nobody reported"):
+        transition(WHITE_REPORTED, Action.REPORT, Party.SYSTEM, Result.WHITE_WIN)
+    assert transition(found, Action.REPORT, Party.ARBITER, Result.DRAW).status.settled

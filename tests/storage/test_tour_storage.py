@@ -42,7 +42,9 @@ def _event(name: str = "Open", size: int = 4) -> NewEvent:
 
 async def _tour_with_players(store: GuildStore, names: list[str]) -> tuple[int, int, list[int]]:
     async with store.change(None, "test.tour", "tour") as uow:
-        tour = await uow.tours.create("Tour", TourRules(qualifying_top=6, confirm_hours=5))
+        tour = await uow.tours.create(
+            "Tour", TourRules(qualifying_top=6, confirm_hours=5, round_reminder_minutes=45)
+        )
         event = await uow.tour_events.create(tour.id, _event(size=len(names)))
         ids = [
             (await uow.tours.add_player(tour.id, n, user_id=500 + i)).id
@@ -62,7 +64,7 @@ async def test_cct_16_a_tours_rules_and_an_events_table_read_back_as_frozen(
         tour = await view.tours.get(tour_id)
         event = await view.tour_events.get(event_id)
     assert tour is not None and event is not None
-    assert tour.rules == TourRules(qualifying_top=6, confirm_hours=5)
+    assert tour.rules == TourRules(qualifying_top=6, confirm_hours=5, round_reminder_minutes=45)
     assert event.points == TABLE and event.reading is DeReading.FIDE2024
     assert event.time_controls == DEFAULT_TIME_CONTROLS
     assert event.status == "setup" and event.position == 1

@@ -20,7 +20,7 @@ import pytest
 from bot.cli import main
 from bot.offline.discord_stub import stable_id
 from bot.offline.replay import replay, validate
-from bot.offline.script import Command, parse_script
+from bot.offline.script import Command, Restart, Step, parse_script
 from bot.offline.transcript import StepRecord
 from tests.support.paths import ROOT
 from tests.support.tour_tables import column, number, table_rows
@@ -37,22 +37,23 @@ def test_the_tour_stories_are_found() -> None:
     } <= names
 
 
-def _last(records: list[tuple[Command, StepRecord]], path: str) -> list[tuple[Command, StepRecord]]:
-    return [(c, r) for c, r in records if c.path == path]
+def _last(records: list[tuple[Step, StepRecord]], path: str) -> list[tuple[Command, StepRecord]]:
+    return [(c, r) for c, r in records if isinstance(c, Command) and c.path == path]
 
 
-REPLAYED: dict[Path, tuple[Path, list[tuple[Command, StepRecord]]]] = {}
-"""Each story replayed once per test session: its database and its command steps."""
+REPLAYED: dict[Path, tuple[Path, list[tuple[Step, StepRecord]]]] = {}
+"""Each story replayed once per test session: its database and its command and restart
+steps."""
 
 
-def _replayed(script: Path, folder: Path) -> tuple[Path, list[tuple[Command, StepRecord]]]:
+def _replayed(script: Path, folder: Path) -> tuple[Path, list[tuple[Step, StepRecord]]]:
     if script not in REPLAYED:
         db = folder / f"{script.stem}.db"
         REPLAYED[script] = (db, _run(script, db))
     return REPLAYED[script]
 
 
-def _run(script: Path, db: Path) -> list[tuple[Command, StepRecord]]:
+def _run(script: Path, db: Path) -> list[tuple[Step, StepRecord]]:
     parsed = parse_script(script.read_text(encoding="utf-8"), script.parent)
     steps = {step.number: step for step in parsed.steps}
     records: list[StepRecord] = []
@@ -62,11 +63,7 @@ def _run(script: Path, db: Path) -> list[tuple[Command, StepRecord]]:
         await replay(parsed, db, records.append)
 
     asyncio.run(run())
-    return [
-        (steps[r.step], r)
-        for r in records
-        if isinstance(steps[r.step], Command)  # type: ignore[misc]
-    ]
+    return [(steps[r.step], r) for r in records if isinstance(steps[r.step], Command | Restart)]
 
 
 def _tour_json(tmp_path: Path, db: Path, guild: int, tour: str, capsys: Any) -> dict[str, Any]:
@@ -202,3 +199,30 @@ def test_a_tour_file_imported_back_gives_the_same_tour(
     again = asyncio.run(copy())
     assert again["name"] == "Copy"
     assert {**again, "name": first["name"]} == first
+
+
+def test_cct_8c_cct_6_an_events_wrap_up_is_announced_once_across_a_restart(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """The Regular's last game decided: its placings and tour points, the tour ranking and
+    the Finals qualification are announced in that step, once — the restart after it posts
+    nothing again (issue 23)."""
+    script = SCRIPTS[[p.name for p in SCRIPTS].index("story_tour_regular_draw_to_placings.jsonl")]
+    _, records = _replayed(script, tmp_path_factory.mktemp("story"))
+    titles = [
+        (step, record.title, embed["title"])
+        for step, record in records
+        for post in record.posts
+        for embed in post["embeds"]
+    ]
+    wrap = [(t, e) for _, t, e in titles if "is over: placings" in (e or "")]
+    assert wrap == [
+        (
+            "arbi: /game report event:Skilling Open game:3rd day 2 game 3 result:½-½",
+            "Skilling Open is over: placings and tour points (CCT-8c, CCT-6)",
+        )
+    ]
+    assert any("tour ranking (CCT-6)" in (e or "") for _, _, e in titles)
+    assert any("Finals qualification" in (e or "") for _, _, e in titles)
+    restarts = [record for step, record in records if isinstance(step, Restart)]
+    assert len(restarts) == 2 and restarts[-1].posts == []

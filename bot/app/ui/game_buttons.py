@@ -1,7 +1,8 @@
 """The Confirm / Dispute buttons under a player's game report, as persistent
 `discord.ui.DynamicItem`s (registered at start-up, so they keep working after a restart):
 the game id is in the custom id (`tourgame:<id>:confirm|dispute`), the report in the
-database. Only the reported game's opponent may click (the life cycle refuses anyone else);
+database. Only the reported game's opponent may click (either player when the bot reported a
+game it found on a site; the life cycle refuses anyone else);
 a click settles or disputes the report and the message then says so, without buttons.
 
     view = report_view(game.id)
@@ -21,17 +22,11 @@ from bot.app.errors import UserError
 from bot.app.permissions import guild_store
 from bot.app.tree import new_error_id
 from bot.rendering.escape import cut
+from bot.rendering.tour_automation import GAME_PATTERN, game_custom_id
 from bot.rendering.tour_replies import reported
 from bot.tour.games.service import answer_report
 
 log = logging.getLogger(__name__)
-
-GAME_PATTERN = r"tourgame:(?P<game>[0-9]{1,18}):(?P<action>confirm|dispute)"
-
-
-def game_custom_id(game_id: int, confirm: bool) -> str:
-    """The custom id of a report's Confirm or Dispute button."""
-    return f"tourgame:{game_id}:{'confirm' if confirm else 'dispute'}"
 
 
 class GameAnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_PATTERN):

@@ -1,16 +1,18 @@
 """An event's pinned message: its preliminary standings, then (once the knock-out started)
-its bracket — or the Finals table — posted through the outbox and edited in the unit of
-work of every change to the event (`refresh_pin`), so it always shows the stored facts.
-A change made before the pin's message reached Discord is shown by the next change's edit."""
+its bracket — or the Finals table — posted through the outbox and kept at the event's version
+by the bot's pin refresher (bot/runtime/pin_refresher.py; `EventPins` is its source): after
+every committed change to the event, when the pin's own message reaches Discord if it had
+not yet, and at start-up for a change no refresher followed."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
 from bot.rendering import tour_replies
 from bot.rendering.tour_standings_embeds import finals_embeds, preliminary_embeds
+from bot.runtime.pin_refresher import Refreshed
 from bot.tour import views
 from bot.tour.events.reads import Bracket, EventRead
 from bot.tour.games.targets import knockout_ties, open_targets
@@ -18,8 +20,9 @@ from bot.tour.references import find_event, find_tour
 from bot.tour.store import LoadedEvent, load_event, load_tour
 from core.tour.event_facts import finals_table, preliminary_standings
 from core.tour.ranking import EventType
-from storage.guild import GuildStore, GuildView, UnitOfWork
-from storage.tour_events import TourEventRecord
+from storage.database import Database
+from storage.guild import Committed, GuildStore, GuildView, UnitOfWork
+from storage.tour_events import TourEventRecord, guilds_with_stale_event_pins
 
 
 async def pin_embeds(view: GuildView, record: TourEventRecord) -> list[dict[str, Any]]:
@@ -40,6 +43,7 @@ async def pin_embeds(view: GuildView, record: TourEventRecord) -> list[dict[str,
 
 
 async def _finals(view: GuildView, loaded: LoadedEvent) -> list[dict[str, Any]]:
+    """The Finals table with each finalist's bonus (CCT-8f)."""
     if not loaded.facts.players:
         return tour_replies.event_card(
             EventRead(loaded, (await find_tour(view, loaded.record.tour_id)).rules, "")
@@ -65,21 +69,35 @@ async def pin_event(store: GuildStore, actor: Actor, event: str, channel_id: int
         return record.name
 
 
-async def refresh_pin(uow: UnitOfWork, event_id: int, pinned: bool = True) -> bool:
-    """Edit the event's pin to show this unit of work's change (True when an edit was
-    queued; nothing when the event has no pin or its message is not in Discord yet). Call it
-    after the change bumped the event; `pinned` False (the event record says it has no pin)
-    skips the look-up."""
-    if not pinned:
-        return False
-    pin = await uow.tour_events.pin(event_id)
-    if pin is None or pin.message_id is None:
-        return False
-    view = uow.view()
-    record = await view.tour_events.get(event_id)
-    if record is None:
-        raise UserError("The pinned event is gone.")
-    embeds = await pin_embeds(view, record)
-    await uow.outbox.post(pin.channel_id, embeds=embeds, edit_of=pin.message_id)
-    await uow.tour_events.pin_rendered(event_id, pin.event_version)
-    return True
+class EventPins:
+    """The tour's event pins (`/event pin`) as a source of the pin refresher."""
+
+    def follows(self, committed: Committed) -> bool:
+        """A bumped event may change what its pin shows."""
+        return bool(committed.events)
+
+    async def stale_guilds(self, database: Database) -> list[int]:
+        """The guilds holding a posted event pin behind its event."""
+        return await guilds_with_stale_event_pins(database)
+
+    async def refresh(self, store: GuildStore, uow: UnitOfWork) -> Refreshed:
+        """Edit each stale, posted event pin whose view changed, and record the version it
+        shows; a stale pin whose message is not in Discord yet waits (`waiting`)."""
+        edits = brought = 0
+        waiting = False
+        view = uow.view()
+        for pin in await uow.tour_events.stale_pins():
+            if pin.message_id is None:
+                waiting = True
+                continue
+            record = await view.tour_events.get(pin.event_id)
+            if record is None:
+                continue
+            embeds = await pin_embeds(view, record)
+            shown = await uow.outbox.latest_embeds(pin.outbox_id, pin.message_id)
+            if shown != json.loads(json.dumps(embeds)):  # as the outbox stores them
+                await uow.outbox.post(pin.channel_id, embeds=embeds, edit_of=pin.message_id)
+                edits += 1
+            await uow.tour_events.pin_rendered(pin.event_id, pin.event_version)
+            brought += 1
+        return Refreshed(edits, brought, waiting)

@@ -118,7 +118,9 @@ class CalendarDay:
     what: str
 
 
-async def event_calendar(store: GuildStore, event: str) -> tuple[EventRead, list[CalendarDay]]:
+async def event_calendar(
+    store: GuildStore, event: str | int
+) -> tuple[EventRead, list[CalendarDay]]:
     """The event's days: preliminary rounds, knock-out rounds (CCT-8d: two days each) or
     Finals rounds, each with its session start."""
     read = await read_event(store, event)

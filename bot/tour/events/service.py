@@ -16,13 +16,14 @@ from bot.app.errors import UserError
 from bot.app.inputs import NAME_LIMIT, clean_text, named, optional_text, shown
 from bot.rendering import tour_cards
 from bot.runtime.announce import announce
-from bot.tour.events.pin import refresh_pin
+from bot.tour.automation import plan as automation
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import round_starts
-from bot.tour.store import load_event
+from bot.tour.store import load_event, load_tour
 from core.berger import MAX_PLAYERS, MIN_PLAYERS, draw_lots
 from core.standings import PlayerStanding
 from core.tiebreaks import DeReading
+from core.tour.calendar import check_start
 from core.tour.event_facts import (
     Pairing,
     preliminary_complete,
@@ -36,7 +37,7 @@ from core.tour.timecontrols import DEFAULT_TIME_CONTROLS
 from storage.guild import GuildStore, UnitOfWork
 from storage.tour_events import NewEvent, TourEventRecord
 from storage.tour_games import NewGame
-from storage.tours import TourPlayer
+from storage.tours import TourPlayer, TourRecord
 
 SEED_LIMIT = 100
 """Characters of a draw seed."""
@@ -84,9 +85,14 @@ class KnockoutPlan:
 
 def _start(text: str) -> dt.date:
     try:
-        return dt.date.fromisoformat(text.strip())
+        day = dt.date.fromisoformat(text.strip())
     except ValueError:
         raise UserError(f"{shown(text)} is not a date: write it as YYYY-MM-DD.") from None
+    try:
+        check_start(day)
+    except ValueError as error:
+        raise UserError(f"The start {error}.") from None
+    return day
 
 
 async def create_event(
@@ -100,10 +106,11 @@ async def create_event(
     players: int | None = None,
     third_place_match: bool = True,
     tiebreaks: DeReading = DeReading.CCT,
+    reminder_minutes: int | None = None,
 ) -> TourEventRecord:
     """CCT-2/CCT-16: a new event, last of its tour, with the tour's size for its type
-    (unless `players`), its points table and time controls frozen. The Finals come last
-    and once."""
+    (unless `players`), its points table, time controls and round reminder (the tour's,
+    unless `reminder_minutes`) frozen. The Finals come last and once."""
     actor.require(Role.HQ)
     title = clean_text(name, "event name", NAME_LIMIT)
     day = _start(start)
@@ -114,6 +121,12 @@ async def create_event(
         if not MIN_PLAYERS <= size <= MAX_PLAYERS:
             raise UserError(
                 f"An event has {MIN_PLAYERS} to {MAX_PLAYERS} players (Berger tables), not {size}."
+            )
+        finals = rules.sizes[EventType.FINALS]
+        if event_type is EventType.FINALS and size != finals:
+            raise UserError(
+                f"The Finals of {named(record.name)} have {finals} players, the tour's size "
+                "frozen at its creation (CCT-8f, CCT-16)."
             )
         if event_type is not EventType.FINALS and size < KNOCKOUT_PLACES:
             raise UserError(
@@ -137,6 +150,7 @@ async def create_event(
             tiebreaks,
             rules.points_table(event_type),
             DEFAULT_TIME_CONTROLS,
+            rules.round_reminder_minutes if reminder_minutes is None else reminder_minutes,
         )
         return await uow.tour_events.create(record.id, event, created_by=actor.user_id)
 
@@ -177,6 +191,11 @@ async def add_player(
             await uow.tours.link(found.id, user_id)
         if any(p.player_id == found.id for p in entered):
             raise UserError(f"{named(found.name)} plays in {named(record.name)} already.")
+        if found.expelled:
+            raise UserError(
+                f"{named(found.name)} was expelled from the tour: they play no further event "
+                "of it (CCT-9)."
+            )
         await uow.tour_events.add_player(record, found.id)
         linked = await uow.tours.player(found.id)
         assert linked is not None
@@ -220,11 +239,14 @@ async def draw_event(
     seed: str | None = None,
     order: str | None = None,
     confirm: bool,
+    previewed: Sequence[str] | None = None,
 ) -> DrawPlan:
     """CCT-8a: the drawing of lots for pairing numbers from `seed` (generated when not
     given) over the players in entry order — or the numbers drawn elsewhere (`order`) — and
     the Berger pairings they give (CORE-1). Without `confirm` nothing is stored (the preview);
-    with it the numbers, the seed and every pairing are stored and announced."""
+    with it the numbers, the seed and every pairing are stored and announced — unless they
+    are not the `previewed` numbers (the players changed since): a Confirm stores what its
+    preview showed, or nothing."""
     actor.require(Role.HQ)
     lots = optional_text(seed, "seed", SEED_LIMIT)
     if lots is not None and order is not None:
@@ -240,6 +262,7 @@ async def draw_event(
                 f"{named(record.name)} has {len(entered)} of its {record.size} players: the draw "
                 "needs them all."
             )
+        await _check_finals_bonus(uow, record, tour)
         names = [p.name for p in entered]
         numbers = draw_lots(names, lots) if lots is not None else _given_order(order or "", names)
         pairings = round_robin(numbers)
@@ -248,6 +271,11 @@ async def draw_event(
         if not confirm:
             uow.abandon()
             return plan
+        if previewed is not None and tuple(previewed) != plan.numbers:
+            raise UserError(
+                f"The players of {named(record.name)} changed since the preview: nothing is "
+                "stored. Run `/event draw` again to see the draw they give."
+            )
         ids = {p.name: p.player_id for p in entered}
         await uow.tour_events.record_draw(
             record.id, lots, {ids[n]: no for no, n in enumerate(numbers, start=1)}, actor.user_id
@@ -265,7 +293,31 @@ async def draw_event(
             )
         uow.details["numbers"] = list(numbers)
         await _announce_embeds(uow, tour_cards.pairings_embeds(record.name, pairings, starts))
+        await automation.schedule(uow, automation.draw_jobs(record, tour.rules, len(starts)))
         return plan
+
+
+async def _check_finals_bonus(uow: UnitOfWork, record: TourEventRecord, tour: TourRecord) -> None:
+    """CCT-8f: the Finals' bonus points are the tour standings at their start, so the Finals
+    are drawn only once every event before them that was drawn is over, and no event before
+    them is drawn after them (its points would move the bonus during the Finals)."""
+    loaded = await load_tour(uow.view(), tour)
+    if record.type is EventType.FINALS:
+        for event in loaded.events:
+            earlier = event.record
+            over = earlier.drawn_at is None or earlier.id in loaded.played
+            if earlier.position < record.position and not over:
+                raise UserError(
+                    f"{named(earlier.name)} is not over: the Finals' bonus points come from "
+                    "the tour standings at their start (CCT-8f), so they are drawn after it."
+                )
+        return
+    finals = loaded.finals()
+    if finals is not None and finals.record.drawn_at is not None:
+        raise UserError(
+            f"The Finals {named(finals.record.name)} are drawn: an event before them drawn now "
+            "would change their bonus points during the Finals (CCT-8f)."
+        )
 
 
 async def start_knockout(
@@ -275,11 +327,14 @@ async def start_knockout(
     *,
     lots: str | None = None,
     confirm: bool,
+    previewed: Sequence[str] | None = None,
 ) -> KnockoutPlan:
     """CCT-8c: the knock-out built from the final preliminary order — refused while a
     preliminary game is open or a tie for a place that goes on (or earns tour points) is
     unresolved; `lots` orders a drawing of lots for ties left after every criterion (CORE-3).
-    Preview without `confirm`; with it the seeds are frozen."""
+    Preview without `confirm`; with it the seeds are frozen — unless they are not the
+    `previewed` seeds (a result changed since): a Confirm builds what its preview showed, or
+    nothing."""
     actor.require(Role.HQ)
     lots_seed = optional_text(lots, "lots seed", SEED_LIMIT)
     async with store.change(actor.user_id, "event.start_knockout", f"event:{event}") as uow:
@@ -318,11 +373,18 @@ async def start_knockout(
         if not confirm:
             uow.abandon()
             return plan
+        if previewed is not None and tuple(previewed) != seeds:
+            raise UserError(
+                f"The preliminary order of {named(record.name)} changed since the preview: "
+                "nothing is stored. Run `/event start-knockout` again to see the bracket it "
+                "gives (CCT-8c)."
+            )
         ids = loaded.ids
         await uow.tour_events.start_knockout(
             record.id, [ids[s] for s in seeds], lots_seed, actor.user_id
         )
-        await refresh_pin(uow, record.id, record.pinned)
+        tour = await find_tour(view, record.tour_id)
+        await automation.schedule(uow, automation.knockout_jobs(record, tour.rules))
         await announce(uow, tour_cards.knockout_started(record.name, quarters))
         return plan
 

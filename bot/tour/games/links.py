@@ -2,8 +2,8 @@
 first, then the report), through the project's clients: a chess.com game found in the
 monthly archive of one of its players (their linked chess.com username; this month's and
 the last: `ChessComClient.player_games`), a lichess game among the exported games of its
-players (their linked lichess usernames: `LichessClient.user_games`). The game's URL is what
-stops it counting twice."""
+players (their linked lichess usernames: `LichessClient.user_games`) — the bot's one client of
+each site. The game's URL is what stops it counting twice."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.app.config import Config
 from bot.app.errors import UserError
 from bot.app.inputs import shown
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
@@ -66,7 +65,9 @@ async def _chesscom(
     )
 
 
-async def _lichess(config: Config, url: str, usernames: Sequence[str]) -> str:
+async def _lichess(client: LichessClient | None, url: str, usernames: Sequence[str]) -> str:
+    if client is None:
+        raise UserError("lichess.org is not reachable from this bot (no lichess contact set).")
     if len(usernames) < 1:
         raise UserError(
             "Neither player has a lichess username: an organiser sets it with `/tour link`."
@@ -74,8 +75,7 @@ async def _lichess(config: Config, url: str, usernames: Sequence[str]) -> str:
     game_id = url.rsplit("/", 1)[-1]
     vs = usernames[1] if len(usernames) > 1 else None
     try:
-        async with LichessClient(config.lichess_settings()) as client:
-            games = await client.user_games(usernames[0], vs=vs)
+        games = await client.user_games(usernames[0], vs=vs)
     except LichessNotFound:
         games = []
     except (LichessError, ValueError) as error:
@@ -88,7 +88,7 @@ async def _lichess(config: Config, url: str, usernames: Sequence[str]) -> str:
 
 async def fetch_game(
     chesscom: ChessComClient | None,
-    config: Config,
+    lichess: LichessClient | None,
     link: str,
     usernames: Usernames,
     now: dt.datetime,
@@ -101,5 +101,5 @@ async def fetch_game(
             "(https://lichess.org/… or https://www.chess.com/game/live/…)."
         )
     if url.startswith("https://lichess.org/"):
-        return FetchedGame(url, await _lichess(config, url, usernames.lichess))
+        return FetchedGame(url, await _lichess(lichess, url, usernames.lichess))
     return FetchedGame(url, await _chesscom(chesscom, url, usernames.chesscom, now))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Set
 from dataclasses import dataclass
 
 import chess.pgn
@@ -95,12 +96,34 @@ def _reference(game: chess.pgn.Game) -> str:
     return "pgn:" + hashlib.sha256(basis.encode()).hexdigest()[:24]
 
 
-def check_players(game: PgnGame, white: set[str], black: set[str]) -> None:
-    """Refuse a PGN whose players are the game's the other way round (names and usernames
-    compared without case); a PGN naming neither is accepted (the report says whose)."""
+def check_players(
+    game: PgnGame, white: set[str], black: set[str], others: Set[str] = frozenset()
+) -> None:
+    """Refuse a PGN whose players are the game's the other way round, or that names another
+    player of the event (`others`: their names and usernames) — another pairing, not this
+    game (names and usernames compared without case); a PGN naming neither is accepted (the
+    report says whose)."""
     header_white, header_black = game.white.casefold(), game.black.casefold()
     if header_white in black or header_black in white:
         raise UserError(
             f"The PGN has White {shown(game.white)} and Black {shown(game.black)}: the colours "
             "are the other way round in this game."
         )
+    strangers = (others - white - black) & {header_white, header_black}
+    if strangers:
+        raise UserError(
+            f"The PGN has White {shown(game.white)} and Black {shown(game.black)}: that is "
+            "another pairing of the event, not this game."
+        )
+
+
+def check_linked(game: PgnGame, white: str | None, black: str | None) -> None:
+    """CCT-8a: a linked game is between the two players' linked accounts on its site: a
+    player with a username there must be the one the game names at their colour (a player
+    without one cannot be checked)."""
+    for expected, header in ((white, game.white), (black, game.black)):
+        if expected is not None and header.casefold() != expected.casefold():
+            raise UserError(
+                f"The linked game is {shown(game.white)} v {shown(game.black)}: not this "
+                "game's players' linked accounts, so not this game."
+            )

@@ -15,15 +15,16 @@ from bot.app.errors import UserError
 from bot.app.inputs import NOTE_LIMIT, clean_text, named
 from bot.rendering import tour_cards
 from bot.runtime.announce import announce
-from bot.tour.events.pin import refresh_pin
-from bot.tour.game_names import ROUND_NAMES, finals_key_of
-from bot.tour.games.pgn import PgnGame, check_players, read_game
+from bot.tour.automation.follow import follow_game
+from bot.tour.game_names import ROUND_NAMES, finals_key, finals_key_of
+from bot.tour.games.pgn import PgnGame, check_linked, check_players, read_game
 from bot.tour.games.targets import GameTarget, find_target
 from bot.tour.references import find_event
 from bot.tour.store import LoadedEvent, load_event, remember_committed
 from core.results import Outcome, Result
 from core.tour.event_facts import (
     finals_match,
+    finals_matches,
     knockout_state,
     preliminary_standings,
 )
@@ -41,6 +42,7 @@ from core.tour.ranking import KNOCKOUT_PLACES, EventType
 from storage.database import Database
 from storage.guild import GuildStore, UnitOfWork
 from storage.tour_games import NewGame, Source, TourGame
+from storage.tours import TourPlayer
 
 GROUNDS: dict[str, OverrideReason] = {
     "left-camera-view": OverrideReason.LEFT_CAMERA_VIEW,
@@ -108,12 +110,39 @@ async def _event(uow: UnitOfWork, event: str | int, database: Database) -> Loade
     return await load_event(view, record, database=database)
 
 
-async def _usernames(uow: UnitOfWork, loaded: LoadedEvent, name: str) -> set[str]:
-    player = await uow.tours.player(loaded.ids[name])
+async def _identities(uow: UnitOfWork, loaded: LoadedEvent) -> dict[str, TourPlayer]:
+    """The tour player of each player of the event, by name (their linked usernames)."""
+    players = {p.id: p for p in await uow.tours.players(loaded.record.tour_id)}
+    return {name: players[pid] for name, pid in loaded.ids.items() if pid in players}
+
+
+def _known_as(name: str, player: TourPlayer | None) -> set[str]:
+    """A player's name and linked usernames, compared without case."""
     names = {name.casefold()}
     if player is not None:
-        names |= {n for n in (player.chesscom, player.lichess) if n}
+        names |= {n.casefold() for n in (player.chesscom, player.lichess) if n}
     return names
+
+
+def _check_pgn_players(
+    parsed: PgnGame, players: dict[str, TourPlayer], target: GameTarget, link: str | None
+) -> None:
+    """CCT-8a: the PGN is this pairing's game — not the other way round, not a game of
+    other players of the event, and a linked game between the players' linked accounts."""
+    white = _known_as(target.white, players.get(target.white))
+    black = _known_as(target.black, players.get(target.black))
+    others = set().union(*(_known_as(n, p) for n, p in players.items()))
+    check_players(parsed, white, black, others)
+    if link is not None:
+        lichess = link.startswith("https://lichess.org/")
+
+        def account(name: str) -> str | None:
+            player = players.get(name)
+            if player is None:
+                return None
+            return player.lichess if lichess else player.chesscom
+
+        check_linked(parsed, account(target.white), account(target.black))
 
 
 async def game_row(uow: UnitOfWork, loaded: LoadedEvent, target: GameTarget) -> TourGame:
@@ -166,9 +195,39 @@ def check_settled(before: LoadedEvent, game: TourGame) -> tuple[LoadedEvent, tup
                 decided.append(
                     f"{tour_cards.name(after.record.name)} is won by {tour_cards.name(final)}"
                 )
+        _check_waiting(after)
     except KnockoutError as error:
         raise UserError(f"That result cannot stand: {error}") from None
     return after, tuple(decided)
+
+
+def _check_waiting(after: LoadedEvent) -> None:
+    """CCT-8d: a knock-out or Finals game whose report still waits (reported or disputed)
+    must stay its contest's next game: a result that decides the match before it (or
+    changes who plays it) cannot stand while it waits."""
+    waiting = [g for g in after.games if g.contest is not None and not g.status.settled]
+    if not waiting:
+        return
+    if after.record.type is EventType.FINALS:
+        statuses = {
+            finals_key(m.pairing.round, m.pairing.board): m.status
+            for m in finals_matches(after.facts)
+        }
+    else:
+        ties = knockout_state(after.facts).ties if len(after.facts.seeds) == KNOCKOUT_PLACES else {}
+        statuses = {ROUND_NAMES[tie]: state.status for tie, state in ties.items()}
+    for game in waiting:
+        status = statuses.get(game.contest or "")
+        slot = None if status is None else status.next_game
+        if slot is None or (slot.phase, slot.match_no, slot.game_no) != (
+            game.phase,
+            game.match_no,
+            game.game_no,
+        ):
+            raise UserError(
+                f"That result cannot stand while {named(after.game_name(game))} waits for its "
+                "confirmation or the arbiters: after it, that game would not be played (CCT-8d)."
+            )
 
 
 def _pgn_result(pgn: PgnGame | None, result: Result | None) -> Result | None:
@@ -197,128 +256,171 @@ async def report_game(
     final (CCT-9). With `pgn` the result is read from it (and must agree with `result` when
     both are given); the PGN's game (or the linked game, `source_ref`) counts only once."""
     parsed = read_game(pgn) if pgn is not None else None
+    async with store.change(actor.user_id, "game.report", f"event:{event}") as uow:
+        changed, after = await report_in(
+            uow,
+            store.database,
+            actor,
+            event,
+            game,
+            result,
+            parsed=parsed,
+            source=source,
+            source_ref=source_ref,
+        )
+    remember_committed(store.database, store.guild_id, after)
+    return changed
+
+
+async def report_in(
+    uow: UnitOfWork,
+    database: Database,
+    actor: Actor,
+    event: str | int,
+    game: str,
+    result: Result | None,
+    *,
+    parsed: PgnGame | None = None,
+    source: Source | None = None,
+    source_ref: str | None = None,
+    party: Party | None = None,
+) -> tuple[GameChanged, LoadedEvent]:
+    """`report_game` inside a unit of work (the bot's polling job reports a game it found
+    as `party` SYSTEM); returns what changed and the event as the change leaves it."""
     result = _pgn_result(parsed, result)
     if result is None:
         raise UserError("Give the result, or a PGN (or game link) to read it from.")
     reference = source_ref or (parsed.source_ref if parsed else None)
-    async with store.change(actor.user_id, "game.report", f"event:{event}") as uow:
-        loaded = await _event(uow, event, store.database)
-        target = find_target(loaded, game)
+    loaded = await _event(uow, event, database)
+    target = find_target(loaded, game)
+    if party is None:
         party = _party(actor, loaded, target)
-        if parsed is not None:
-            check_players(
-                parsed,
-                await _usernames(uow, loaded, target.white),
-                await _usernames(uow, loaded, target.black),
+    if reference is not None:
+        counted = await uow.tour_games.by_source(reference)
+        if counted is not None and (target.row is None or counted.id != target.row.id):
+            raise UserError(
+                f"That game counted already (game {counted.id}): the same game cannot count twice."
             )
-        if reference is not None:
-            counted = await uow.tour_games.by_source(reference)
-            if counted is not None and (target.row is None or counted.id != target.row.id):
-                raise UserError(
-                    "That game counted already (game "
-                    f"{counted.id}): the same game cannot count twice."
-                )
-        current = target.row.report if target.row is not None else GameReport()
-        try:
-            new = transition(current, Action.REPORT, party, result)
-        except ReportRefused as error:
-            raise _refused(error) from None
-        row = await game_row(uow, loaded, target)
-        origin: Source = source or ("arbiter" if party is Party.ARBITER else "player")
-        flagged = bool(parsed and parsed.early_draw.flagged)
-        stored = await uow.tour_games.apply(
-            row,
-            new,
-            by=actor.user_id,
-            source=origin,
-            pgn=parsed.text if parsed else None,
-            source_ref=reference,
-            early_draw=flagged if parsed else None,
+    if parsed is not None:
+        _check_pgn_players(parsed, await _identities(uow, loaded), target, source_ref)
+    current = target.row.report if target.row is not None else GameReport()
+    try:
+        new = transition(current, Action.REPORT, party, result)
+    except ReportRefused as error:
+        raise _refused(error) from None
+    row = await game_row(uow, loaded, target)
+    origin: Source = source or _SOURCES[party]
+    flagged = bool(parsed and parsed.early_draw.flagged)
+    stored = await uow.tour_games.apply(
+        row,
+        new,
+        by=actor.user_id,
+        source=origin,
+        pgn=parsed.text if parsed else None,
+        source_ref=reference,
+        early_draw=flagged if parsed else None,
+    )
+    uow.tour_events.bump(loaded.record.id)
+    after, decided = (
+        check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
+    )
+    await follow_game(uow, loaded, stored, after)
+    ask = _opponent_user(loaded, party, target) if party.is_player else None
+    changed = GameChanged(
+        loaded.record.name,
+        loaded.record.id,
+        stored,
+        target.name,
+        party,
+        target.white,
+        target.black,
+        ask,
+        flagged,
+        decided,
+    )
+    if flagged and parsed is not None:
+        await _to_arbiters(
+            uow, tour_cards.early_draw_flag(changed.event, changed.name, parsed.early_draw)
         )
-        uow.tour_events.bump(loaded.record.id)
-        after, decided = (
-            check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
-        )
-        await refresh_pin(uow, loaded.record.id, loaded.record.pinned)
-        ask = _opponent_user(loaded, party, target) if party.is_player else None
-        changed = GameChanged(
-            loaded.record.name,
-            loaded.record.id,
-            stored,
-            target.name,
-            party,
-            target.white,
-            target.black,
-            ask,
-            flagged,
-            decided,
-        )
-        if flagged and parsed is not None:
-            await _to_arbiters(
-                uow, tour_cards.early_draw_flag(changed.event, changed.name, parsed.early_draw)
-            )
-        for line in decided:
-            await announce(uow, line)
-    remember_committed(store.database, store.guild_id, after)
-    return changed
+    for line in decided:
+        await announce(uow, line)
+    return changed, after
+
+
+_SOURCES: dict[Party, Source] = {
+    Party.WHITE: "player",
+    Party.BLACK: "player",
+    Party.ARBITER: "arbiter",
+    Party.SYSTEM: "bot",
+}
+"""Where a report came from, by who made it."""
 
 
 async def answer_report(
     store: GuildStore, actor: Actor, game_id: int, confirm: bool
 ) -> GameChanged:
-    """The opponent's Confirm (settled) or Dispute (to the arbiters) of a player's report;
-    the bot's confirmation after the waiting time comes as the system."""
-    action = Action.CONFIRM if confirm else Action.DISPUTE
+    """The opponent's Confirm (settled) or Dispute (to the arbiters) of a player's report
+    (either player's of a report the bot made from a site game); the bot's confirmation after
+    the waiting time comes as the system."""
     verb = "game.confirm" if confirm else "game.dispute"
     async with store.change(actor.user_id, verb, f"game:{game_id}") as uow:
-        row = await uow.tour_games.get(game_id)
-        if row is None:
-            raise UserError(f"No game {game_id} on this server.")
-        view = uow.view()
-        record = await view.tour_events.get(row.event_id)
-        assert record is not None
-        loaded = await load_event(view, record, database=store.database)
-        target = find_target(loaded, loaded.game_name(row))
-        if actor.is_system:
-            party = Party.SYSTEM
-        else:
-            assert actor.user_id is not None
-            mine = loaded.player_of_user(actor.user_id)
-            names = {target.white: Party.WHITE, target.black: Party.BLACK}
-            if mine is None or mine not in names:
-                raise UserError(
-                    f"Only the opponent in {named(target.name)} confirms or disputes its report."
-                )
-            party = names[mine]
-        try:
-            new = transition(row.report, action, party)
-        except ReportRefused as error:
-            raise _refused(error) from None
-        stored = await uow.tour_games.apply(row, new, by=actor.user_id)
-        uow.tour_events.bump(record.id)
-        after, decided = (
-            check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
-        )
-        await refresh_pin(uow, record.id, record.pinned)
-        changed = GameChanged(
-            record.name,
-            record.id,
-            stored,
-            target.name,
-            party,
-            target.white,
-            target.black,
-            decided=decided,
-        )
-        if new.status is ReportStatus.DISPUTED:
-            await _to_arbiters(
-                uow,
-                tour_cards.dispute_notice(changed.event, changed.name, stored.result, party.value),
-            )
-        for line in decided:
-            await announce(uow, line)
+        changed, after = await answer_in(uow, store.database, actor, game_id, confirm)
     remember_committed(store.database, store.guild_id, after)
     return changed
+
+
+async def answer_in(
+    uow: UnitOfWork, database: Database, actor: Actor, game_id: int, confirm: bool
+) -> tuple[GameChanged, LoadedEvent]:
+    """`answer_report` inside a unit of work (the auto-confirmation job's); what changed and
+    the event as the change leaves it."""
+    action = Action.CONFIRM if confirm else Action.DISPUTE
+    row = await uow.tour_games.get(game_id)
+    if row is None:
+        raise UserError(f"No game {game_id} on this server.")
+    view = uow.view()
+    record = await view.tour_events.get(row.event_id)
+    assert record is not None
+    loaded = await load_event(view, record, database=database)
+    target = find_target(loaded, loaded.game_name(row))
+    if actor.is_system:
+        party = Party.SYSTEM
+    else:
+        assert actor.user_id is not None
+        mine = loaded.player_of_user(actor.user_id)
+        names = {target.white: Party.WHITE, target.black: Party.BLACK}
+        if mine is None or mine not in names:
+            who = "a player" if row.reported_side is Party.SYSTEM else "the opponent"
+            raise UserError(f"Only {who} in {named(target.name)} confirms or disputes its report.")
+        party = names[mine]
+    try:
+        new = transition(row.report, action, party)
+    except ReportRefused as error:
+        raise _refused(error) from None
+    stored = await uow.tour_games.apply(row, new, by=actor.user_id)
+    uow.tour_events.bump(record.id)
+    after, decided = (
+        check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
+    )
+    await follow_game(uow, loaded, stored, after)
+    changed = GameChanged(
+        record.name,
+        record.id,
+        stored,
+        target.name,
+        party,
+        target.white,
+        target.black,
+        decided=decided,
+    )
+    if new.status is ReportStatus.DISPUTED:
+        await _to_arbiters(
+            uow,
+            tour_cards.dispute_notice(changed.event, changed.name, stored.result, party.value),
+        )
+    for line in decided:
+        await announce(uow, line)
+    return changed, after
 
 
 def _loser(result: Result, white: str, black: str) -> str | None:
@@ -370,7 +472,7 @@ async def correct_game(
         after, decided = check_settled(loaded, stored)
         if target.stage == "preliminary" and len(loaded.facts.seeds) == KNOCKOUT_PLACES:
             _keep_seeds(loaded, after)
-        await refresh_pin(uow, loaded.record.id, loaded.record.pinned)
+        await follow_game(uow, loaded, stored, after)
         changed = GameChanged(
             loaded.record.name,
             loaded.record.id,

@@ -13,7 +13,7 @@ from bot.app.errors import UserError
 from bot.app.inputs import clean_text, named
 from bot.rendering import tour_cards
 from bot.runtime.announce import announce
-from bot.tour.events.pin import refresh_pin
+from bot.tour.automation.follow import follow_game
 from bot.tour.games.service import check_settled, game_row
 from bot.tour.games.targets import find_target
 from bot.tour.references import find_event, find_tour
@@ -125,8 +125,9 @@ async def record_disconnection(
             await uow.tour_games.add_override(row, result, ground, ruling.reason, (), actor.user_id)
             stored = await uow.tour_games.apply(row, decided, by=actor.user_id, source="incident")
             uow.tour_events.bump(record.id)
-            await refresh_pin(uow, record.id, record.pinned)
-            for line in check_settled(loaded, stored)[1]:
+            changed, lines = check_settled(loaded, stored)
+            await follow_game(uow, loaded, stored, changed)
+            for line in lines:
                 await announce(uow, line)
         ruled = IncidentRuled(incident_id, record.name, target.name, who, ruling, result)
         await announce(

@@ -13,7 +13,6 @@ import chess
 from bot.app.actor import Actor, Role
 from bot.app.errors import UserError
 from bot.app.inputs import named, shown
-from bot.tour.events.pin import refresh_pin
 from bot.tour.game_names import ROUND_NAMES, TIE_OF, finals_key, normal, pairing_name
 from bot.tour.games.targets import finals_states, knockout_ties
 from bot.tour.references import find_event
@@ -91,6 +90,5 @@ async def choose_colour(
         choice = status.choice_required
         await uow.tour_games.choose(record.id, key, SLOTS[choice], chosen, actor.user_id)
         uow.tour_events.bump(record.id)
-        await refresh_pin(uow, record.id, record.pinned)
         label = key if record.type is not EventType.FINALS else loaded.contest_name(key)
         return ColourChosen(record.name, label, choice, chooser, chosen)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.app.errors import UserError
-from bot.app.inputs import named
+from bot.app.inputs import named, shown
 from bot.tour.references import find_event, find_tour
 from bot.tour.store import LoadedTour, load_tour
 from core.tour.prizes import (
@@ -91,7 +91,7 @@ def report_of(loaded: LoadedTour, after: str | None = None) -> TourReport:
     if after is not None:
         names = {e.name.casefold(): e.name for e in tour.events}
         if after.strip().casefold() not in names:
-            raise UserError(f"{named(after)} is not a finished event of {named(tour.name)}.")
+            raise UserError(f"{shown(after)} is not a finished event of {named(tour.name)}.")
         after = names[after.strip().casefold()]
     try:
         return tour_report(tour, after, loaded.rules.points, size)
@@ -120,6 +120,7 @@ async def qualification(
             ambassadors=loaded.ambassadors,
             top=loaded.rules.qualifying_top,
             tables=loaded.rules.points,
+            expelled=loaded.expelled,
         )
     except TourError as error:
         raise UserError(f"Qualification for {named(record.name)}: {error}.") from None

@@ -85,8 +85,9 @@ async def link_player(
     chesscom: str | None = None,
     lichess: str | None = None,
 ) -> PlayerLinked:
-    """Link a member to a tour player (None: unlink), setting usernames when given; the
-    organiser's (a player's report and confirmation go by this link)."""
+    """Link a member to a tour player, setting usernames when given; the organiser's (a
+    player's report and confirmation go by this link). No member and no username unlinks
+    the member; usernames alone keep the member linked as they were."""
     actor.require(Role.HQ)
     chesscom_name, lichess_name = username(chesscom, "chess.com"), username(lichess, "lichess")
     async with store.change(actor.user_id, "tour.link", f"player:{player}") as uow:
@@ -99,8 +100,10 @@ async def link_player(
                 raise UserError(
                     f"<@{user_id}> is linked to {named(other.name)} in this tour already."
                 )
+        usernames_only = user_id is None and (chesscom_name or lichess_name) is not None
         try:
-            await uow.tours.link(found.id, user_id)
+            if not usernames_only:
+                await uow.tours.link(found.id, user_id)
         except IntegrityError:
             raise UserError("That member is linked to another player of this tour.") from None
         if chesscom_name is not None or lichess_name is not None:

@@ -1,0 +1,132 @@
+"""The pin refresher: messages the bot keeps up to date (a league division's standings, a tour
+event's standings, bracket or Finals table) are brought to the version of what they show
+after every committed change, and once at start-up.
+
+Each kind of pin is a `PinSource`. After a unit of work that bumped what a source follows (the
+database tells it on commit), the refresher runs one pass for that guild: one unit of work in
+which every source queues an outbox edit for each stale pin whose table changed and records
+the version it now shows. Re-running finds nothing stale, so an edit is never queued twice,
+and a crash between a change and its pin's edit is repaired at the next start (`repair`). A
+pin whose own message has not reached Discord yet cannot be edited (no message id): its guild
+is remembered and refreshed when the outbox records a message of that guild as sent.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.runtime.scheduler import Timer
+from bot.runtime.wake_loop import WakeLoop
+from storage.database import Database
+from storage.guild import Committed, GuildStore, UnitOfWork
+
+log = logging.getLogger(__name__)
+
+PASS_TIMER = "pins-refresh"
+
+
+@dataclass(frozen=True)
+class Refreshed:
+    """What one source did in a pass: edits queued, pins brought to their version, and whether
+    a stale pin still waits for its message to reach Discord."""
+
+    edits: int = 0
+    brought: int = 0
+    waiting: bool = False
+
+
+class PinSource(Protocol):
+    """One kind of pinned message the refresher keeps up to date."""
+
+    def follows(self, committed: Committed) -> bool:
+        """Whether this commit may have left one of the guild's pins of this kind stale."""
+
+    async def stale_guilds(self, database: Database) -> list[int]:
+        """The guilds holding a posted pin of this kind behind its version (start-up)."""
+
+    async def refresh(self, store: GuildStore, uow: UnitOfWork) -> Refreshed:
+        """Queue the edits of the guild's stale pins and record the versions they show."""
+
+
+class PinRefresher(WakeLoop):
+    """Keeps every source's pins in step with what they show (through the outbox)."""
+
+    def __init__(
+        self, database: Database, sources: Sequence[PinSource], *, timer: Timer | None = None
+    ) -> None:
+        super().__init__()
+        self.database = database
+        self.sources = tuple(sources)
+        self.timer = timer
+        self._guilds: set[int] = set()
+        self._waiting: set[int] = set()
+        self._refreshing: set[int] = set()
+
+    def on_commit(self, committed: Committed) -> None:
+        """A unit of work committed: if it may have left a pin stale, or delivered a message a
+        stale pin waited for, refresh that guild's pins."""
+        guild = committed.guild_id
+        if any(source.follows(committed) for source in self.sources) or (
+            committed.sent and (guild in self._waiting or guild in self._refreshing)
+        ):
+            self._guilds.add(guild)
+            if self.timer is not None:
+                self.timer.add(PASS_TIMER, self.database.clock(), self._pass)
+            else:
+                self._wake.set()
+
+    def start(self) -> None:
+        """Refresh in the background until `stop()` (without a timer; call inside the loop)."""
+        if self.timer is None:
+            self._spawn("arbiter pins")
+
+    async def _background_pass(self) -> None:
+        await self._pass()
+
+    async def _pass(self) -> None:
+        """Refresh every guild marked since the last pass (a failure waits for the next)."""
+        guilds, self._guilds = sorted(self._guilds), set()
+        for guild_id in guilds:
+            try:
+                await self.refresh(guild_id)
+            except Exception:  # a database error: the next change or start-up tries again
+                log.exception("pins of guild %d not refreshed", guild_id)
+
+    async def repair(self) -> int:
+        """At start-up: refresh every guild holding a stale pin; the edits queued."""
+        guilds: set[int] = set()
+        for source in self.sources:
+            guilds.update(await source.stale_guilds(self.database))
+        edits = 0
+        for guild_id in sorted(guilds):
+            edits += await self.refresh(guild_id)
+        return edits
+
+    async def refresh(self, guild_id: int) -> int:
+        """Bring each stale pin of the guild up to its version, in one unit of work (an edit
+        when what it shows changed, the version recorded either way). Returns the edits
+        queued (0 and nothing written when nothing was stale)."""
+        store = GuildStore(self.database, guild_id)
+        edits = 0
+        waiting = False
+        self._refreshing.add(guild_id)  # a message sent meanwhile calls for another pass
+        try:
+            async with store.change(None, "pins.refresh", f"guild:{guild_id}") as uow:
+                brought = 0
+                for source in self.sources:
+                    done = await source.refresh(store, uow)
+                    edits += done.edits
+                    brought += done.brought
+                    waiting = waiting or done.waiting
+                if not brought:
+                    uow.abandon()
+        finally:
+            self._refreshing.discard(guild_id)
+        if waiting:
+            self._waiting.add(guild_id)
+        else:
+            self._waiting.discard(guild_id)
+        return edits

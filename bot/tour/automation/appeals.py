@@ -1,0 +1,43 @@
+"""CCT-11: when 23:59 in the tour's appeals zone is over on a session day, appeals for that
+session close — announced once with how many were lodged and how many the arbiters still
+have to decide (a later appeal is refused by `/appeal lodge` itself, whatever the time the
+bot learns of it). A stale job (its time no longer fits the event) says nothing."""
+
+from __future__ import annotations
+
+from bot.rendering import tour_automation as render
+from bot.runtime.announce import announce
+from bot.runtime.scheduler import JobHandler
+from bot.tour.automation.kinds import payload_int, same_instant
+from bot.tour.schedule import appeals_close_at, session_date
+from core.tour.appeals import appeal_deadline
+from storage.guild import UnitOfWork
+from storage.jobs import Job
+
+
+def appeals_close_handler() -> JobHandler:
+    """The handler of the `cct.appeals.` family, in the job's unit of work."""
+
+    async def close(job: Job, uow: UnitOfWork) -> None:
+        record = await uow.tour_events.get(payload_int(job.payload, "event"))
+        tour = None if record is None else await uow.tours.get(record.tour_id)
+        day = payload_int(job.payload, "day")
+        if record is None or tour is None:
+            uow.abandon()
+            return
+        rules = tour.rules
+        if not same_instant(job.due_at, appeals_close_at(record, rules, day)):
+            uow.abandon()
+            return
+        date = session_date(record, day)
+        deadline = appeal_deadline(date, rules.appeal_zone, rules.appeal_deadline)
+        of_day = [
+            a
+            for a in await uow.tour_rulings.appeals(record.id)
+            if same_instant(a.deadline, deadline)
+        ]
+        still_open = sum(1 for a in of_day if a.status == "open")
+        uow.details["appeals"] = {"day": day, "lodged": len(of_day), "open": still_open}
+        await announce(uow, render.appeals_closed(record.name, day, date, len(of_day), still_open))
+
+    return close

@@ -1,0 +1,289 @@
+"""Games found where they are played: every `poll_minutes`, one job per event (`cct.poll`,
+subject `event:<id>`) looks up each open pairing whose two players have linked usernames on
+chess.com or lichess.org — a preliminary game, a knock-out series' or Finals match's next game
+— for the one finished game between them in its session's window, at its time control, with
+its colours (CCT-7, `core.tour.game_search`), through the bot's one client of each site and
+one poll's fetch plan (`bot.sites.poll`: at most one request per pairing, a player's archive
+read once for every pairing it serves).
+
+The sites are read in the job's fetch step (no transaction); what was found is recorded in the
+job's unit of work as the bot's report (`Party.SYSTEM`, source `bot`, with the game's link and
+PGN and its CCT-7 flag), waiting for either player's Confirm / Dispute — the same use case as a
+player's report, so the same game never counts twice (its URL) and a pairing reported meanwhile
+is left alone. An outage or a 5xx records nothing: when no request succeeded the job retries
+(`RetryLater`), when some did the pairings that failed are looked at again `retry_after` later.
+The job schedules its next poll (its natural key) until the event is over; a poll with no
+pairing in its window waits for the next window's start.
+
+*Interpretation:* a pairing's window is its session's day (from the session's start, 24 h);
+an Armageddon is never looked for (a site gives both players one base time); a game found on
+both sites for one pairing, or more than one candidate (`AMBIGUOUS`), is left to the players.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.app.actor import Actor
+from bot.app.errors import UserError
+from bot.rendering import tour_automation as render
+from bot.runtime.scheduler import RetryLater
+from bot.sites.fetch_plan import Watch
+from bot.sites.poll import poll
+from bot.tour.automation.context import TourAutomation
+from bot.tour.automation.follow import event_finished
+from bot.tour.automation.kinds import POLL, payload_int
+from bot.tour.games.pgn import game_url, read_game
+from bot.tour.games.service import report_in
+from bot.tour.games.targets import GameTarget, open_targets
+from bot.tour.schedule import day_start, game_day
+from bot.tour.store import LoadedEvent, load_event
+from core.tour.event_facts import round_robin
+from core.tour.game_reports import Party, ReportStatus, confirm_deadline
+from core.tour.game_search import GameQuery, SearchStatus, Site, SiteGame
+from core.tour.rules import TourRules
+from storage.guild import UnitOfWork
+from storage.jobs import Job
+from storage.tours import TourPlayer
+
+log = logging.getLogger(__name__)
+
+WINDOW = dt.timedelta(days=1)
+"""A pairing's game is looked for from its session's start for this long."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """A game found for an open pairing: the pairing's name and the site game."""
+
+    pairing: str
+    game: SiteGame
+
+
+@dataclass(frozen=True)
+class PollRead:
+    """What one poll read (the fetch step): the games found, how many pairings could not be
+    read (an outage), when each pairing searched was read, the requests made, and the next
+    window's start when no pairing was in its window."""
+
+    found: tuple[Found, ...]
+    failed: int
+    reads: Mapping[str, str]
+    requests: int
+    next_window: dt.datetime | None = None
+    idle: bool = False
+    """No pairing was in its window (then `next_window` is the next one's start, if any)."""
+
+
+def _window(
+    loaded: LoadedEvent, rules: TourRules, target: GameTarget
+) -> tuple[dt.datetime, dt.datetime]:
+    """The session window a target's game is looked for in."""
+    rounds = max((p.round for p in round_robin(loaded.facts.players)), default=1)
+    day = game_day(
+        loaded.record,
+        round_no=target.round,
+        rounds=rounds,
+        tie=target.tie,
+        match_no=target.match_no,
+    )
+    start = day_start(loaded.record, rules, day)
+    return start, start + WINDOW
+
+
+def _watchable(target: GameTarget) -> bool:
+    """An open pairing (nobody reported it) a site can show: not an Armageddon."""
+    if target.row is not None and target.row.status is not ReportStatus.OPEN:
+        return False
+    control = target.time_control
+    return control is not None and control.white_base == control.black_base
+
+
+def watches(
+    loaded: LoadedEvent,
+    rules: TourRules,
+    players: Mapping[str, TourPlayer],
+    last_read: Mapping[str, str],
+    sites: frozenset[Site] = frozenset(Site),
+) -> list[tuple[Watch, dt.datetime]]:
+    """Each open pairing watched on each of `sites` (those the bot can read) where both its
+    players have a username, with its window's start (the pairing's name is its key;
+    `last_read` orders the deferred)."""
+    found = []
+    for target in open_targets(loaded):
+        if not _watchable(target):
+            continue
+        white, black = players.get(target.white), players.get(target.black)
+        if white is None or black is None or target.time_control is None:
+            continue
+        start, end = _window(loaded, rules, target)
+        read = last_read.get(target.name)
+        when = dt.datetime.fromisoformat(read) if read else None
+        for site, first, second in (
+            (Site.CHESSCOM, white.chesscom, black.chesscom),
+            (Site.LICHESS, white.lichess, black.lichess),
+        ):
+            if (
+                site not in sites
+                or not first
+                or not second
+                or first.casefold() == second.casefold()
+            ):
+                continue
+            query = GameQuery(site, first, second, first, start, end, target.time_control)
+            found.append((Watch(target.name, query, when), start))
+    return found
+
+
+def _counted(loaded: LoadedEvent) -> Callable[[SiteGame], bool]:
+    """Whether a site game counted already in the event (its URL, as stored)."""
+    refs = {g.source_ref for g in loaded.games if g.source_ref}
+    return lambda game: game_url(game.url) in refs
+
+
+def poll_fetcher(context: TourAutomation) -> Callable[[Job], Awaitable[PollRead | None]]:
+    """The read-only step of `cct.poll` jobs: the event's open pairings looked up on the
+    sites; None when the polling has ended (the event is gone or over). `RetryLater` when no
+    request succeeded (nothing recorded)."""
+
+    async def fetch(job: Job) -> PollRead | None:
+        store = context.store(job.guild_id)
+        async with store.read() as view:
+            record = await view.tour_events.get(payload_int(job.payload, "event"))
+            tour = None if record is None else await view.tours.get(record.tour_id)
+            if record is None or tour is None or record.drawn_at is None or record.recorded:
+                return None
+            loaded = await load_event(view, record, database=context.database)
+            players = {p.name: p for p in await view.tours.players(record.tour_id)}
+        if event_finished(loaded):
+            return None
+        now = context.now()
+        read_before: dict[str, str] = dict(job.payload.get("read") or {})
+        readable = frozenset(
+            site
+            for site, client in ((Site.CHESSCOM, context.chesscom), (Site.LICHESS, context.lichess))
+            if client is not None
+        )
+        watched = watches(loaded, tour.rules, players, read_before, readable)
+        kept = {str(w.pairing) for w, _ in watched}
+        read_before = {k: v for k, v in read_before.items() if k in kept}  # open ones only
+        current = [w for w, start in watched if start <= now]
+        later = [start for _, start in watched if start > now]
+        if not current:
+            return PollRead((), 0, read_before, 0, min(later, default=None), idle=True)
+        result = await poll(
+            current,
+            now,
+            chesscom=context.chesscom,
+            lichess=context.lichess,
+            taken_if=_counted(loaded),
+        )
+        if result.failures and not result.searches:
+            reason = next(iter(result.failures.values()))
+            log.warning("event %d: sites not read: %s", record.id, reason)
+            raise RetryLater(now + context.retry_after, f"sites not read: {reason}")
+        by_pairing: dict[str, list[SiteGame]] = {}
+        for index, search in result.searches.items():
+            if search.status is SearchStatus.FOUND and search.game is not None:
+                by_pairing.setdefault(str(current[index].pairing), []).append(search.game)
+        found = tuple(
+            Found(pairing, games[0]) for pairing, games in by_pairing.items() if len(games) == 1
+        )
+        reads = read_before | {str(current[i].pairing): now.isoformat() for i in result.searches}
+        return PollRead(found, len(result.failures), reads, result.requests)
+
+    return fetch
+
+
+async def _report(
+    context: TourAutomation, uow: UnitOfWork, event_id: int, found: Found, rules: TourRules
+) -> bool:
+    """Record one found game as the bot's report and post it with the Confirm / Dispute
+    buttons, pinging both players; False (nothing of it kept) when the pairing was reported
+    meanwhile, the game counted already or its PGN does not fit."""
+    game = found.game
+    try:
+        async with uow.savepoint():
+            parsed = read_game(game.pgn) if game.pgn else None
+            changed, after = await report_in(
+                uow,
+                context.database,
+                Actor.system(),
+                event_id,
+                found.pairing,
+                None if parsed is not None else game.result,
+                parsed=parsed,
+                source="bot",
+                source_ref=game_url(game.url) or game.url,
+                party=Party.SYSTEM,
+            )
+    except UserError as refusal:
+        log.info("event %d: %s not taken: %s", event_id, found.pairing, refusal.message)
+        uow.details.setdefault("not_taken", []).append([found.pairing, refusal.message])
+        return False
+    stored = changed.game
+    white_user, black_user = after.user_of(changed.white), after.user_of(changed.black)
+    assert stored.reported_at is not None and stored.result is not None
+    text = render.found_game(
+        render.FoundGame(
+            changed.event,
+            changed.name,
+            game.site.value,
+            game.url,
+            stored.result,
+            render.player(changed.white, white_user),
+            render.player(changed.black, black_user),
+            confirm_deadline(stored.reported_at, rules.confirm_hours),
+            changed.early_draw,
+        )
+    )
+    settings = await uow.settings.get()
+    if settings.announcements_channel_id is not None:
+        await uow.outbox.post(
+            settings.announcements_channel_id,
+            content=text,
+            components=render.report_buttons(stored.id),
+            ping_users=[u for u in (white_user, black_user) if u is not None],
+        )
+    uow.details.setdefault("reported", []).append([found.pairing, game.url])
+    return True
+
+
+def _next_poll(context: TourAutomation, read: PollRead, now: dt.datetime) -> dt.datetime:
+    """Every `poll_every`; sooner after an outage; at the next window when none is open."""
+    due = now + context.poll_every
+    if read.failed:
+        due = min(due, now + context.retry_after)
+    if read.idle and read.next_window is not None:
+        due = max(due, read.next_window)
+    return due
+
+
+def poll_handler(
+    context: TourAutomation,
+) -> Callable[[Job, UnitOfWork, PollRead | None], Awaitable[None]]:
+    """The handler of `cct.poll` jobs, in the job's unit of work: each game found reported
+    (as the bot, waiting for the players), then the next poll scheduled — or, when the event
+    is over or gone, the polling ended."""
+
+    async def record(job: Job, uow: UnitOfWork, read: PollRead | None) -> None:
+        event_id = payload_int(job.payload, "event")
+        record = await uow.tour_events.get(event_id)
+        tour = None if record is None else await uow.tours.get(record.tour_id)
+        if read is None or record is None or tour is None:
+            uow.abandon()  # polling has ended
+            return
+        reported = 0
+        for found in read.found:
+            reported += await _report(context, uow, event_id, found, tour.rules)
+        uow.details["poll"] = {"requests": read.requests, "found": reported, "failed": read.failed}
+        payload: dict[str, Any] = {"event": event_id}
+        if read.reads:
+            payload["read"] = dict(read.reads)
+        await uow.jobs.schedule(POLL, job.subject, _next_poll(context, read, uow.now), payload)
+
+    return record

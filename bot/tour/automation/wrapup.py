@@ -1,0 +1,124 @@
+"""An event's last game decided (the change that decided it scheduled this job, due at once):
+a Regular's or Major's placings (CCT-8c) and tour points (CCT-6), the tour ranking after it
+and the qualification list of the tour's next event (CCT-3; the Finals' as it stands when no
+later event exists yet), or the Finals' table and the tour's winner (CCT-8f) — announced once:
+a wrap-up that already ran for the event (its done job) is not repeated."""
+
+from __future__ import annotations
+
+from bot.app.errors import UserError
+from bot.rendering import tour_automation as render
+from bot.rendering.tour_standings_embeds import finals_embeds
+from bot.runtime.announce import announce
+from bot.runtime.scheduler import JobHandler
+from bot.tour import views
+from bot.tour.automation.follow import event_finished
+from bot.tour.automation.kinds import WRAPUP, payload_int
+from bot.tour.store import LoadedEvent, LoadedTour, load_tour
+from bot.tour.tours.reads import report_of
+from core.tour.qualification import QualificationList
+from core.tour.ranking import EventType, TourError
+from core.tour.report import TourReport, event_qualification
+from storage.guild import UnitOfWork
+from storage.jobs import Job
+
+
+def _placings(report: TourReport, event: str) -> list[render.Placing]:
+    """CCT-8c/CCT-6: the event's placings (a shared place marked `=`) and tour points."""
+    found = next(e for e in report.events if e.event.name == event)
+    points = {p.player: p.points for p in found.points}
+    taken = [place for place, _ in found.placings]
+    return [
+        render.Placing(f"{place}{'=' if taken.count(place) > 1 else ''}", str(p), points[p])
+        for place, p in found.placings
+    ]
+
+
+def _next_qualification(
+    tour: LoadedTour, event: LoadedEvent, report: TourReport
+) -> tuple[QualificationList, str | None]:
+    """CCT-3: the list for the tour's next event after `event` (by position), else the
+    Finals' as it stands."""
+    later = [e for e in tour.events if e.record.position > event.record.position]
+    if not later:
+        return report.qualification, None
+    following = later[0].record
+    listed = event_qualification(
+        tour.played_before(later[0]),
+        following.type,
+        following.size,
+        ambassadors=tour.ambassadors,
+        top=tour.rules.qualifying_top,
+        tables=tour.rules.points,
+    )
+    return listed, following.name
+
+
+def wrapup_handler() -> JobHandler:
+    """The handler of `cct.wrapup` jobs, in the job's unit of work (its posts and the job's
+    end commit together)."""
+
+    async def wrap_up(job: Job, uow: UnitOfWork) -> None:
+        event_id = payload_int(job.payload, "event")
+        earlier = [
+            j
+            for j in await uow.jobs.of_subject(job.subject)
+            if j.kind == WRAPUP and j.status == "done" and j.id != job.id
+        ]
+        view = uow.view()
+        record = await view.tour_events.get(event_id)
+        tour_record = None if record is None else await view.tours.get(record.tour_id)
+        if earlier or record is None or tour_record is None:
+            uow.abandon()  # announced already, or gone
+            return
+        tour = await load_tour(view, tour_record)
+        event = next(e for e in tour.events if e.record.id == event_id)
+        if not event_finished(event):
+            uow.abandon()  # a correction reopened it: its next last game schedules again
+            return
+        try:
+            if record.type is EventType.FINALS:
+                await _finals(uow, tour)
+            else:
+                await _event(uow, tour, event)
+        except (TourError, ValueError, UserError) as problem:
+            uow.details["not_computed"] = str(problem)
+            await announce(uow, f"{record.name} is over; its report cannot be computed: {problem}")
+
+    return wrap_up
+
+
+async def _event(uow: UnitOfWork, tour: LoadedTour, event: LoadedEvent) -> None:
+    """A Regular's or Major's wrap-up: placings, points, ranking, the next list."""
+    report = report_of(tour, event.record.name)
+    listed, following = _next_qualification(tour, event, report)
+    embeds = render.wrap_up(
+        event.record.name,
+        _placings(report, event.record.name),
+        report.ranking,
+        tour.record.name,
+        listed,
+        following,
+    )
+    settings = await uow.settings.get()
+    if settings.announcements_channel_id is not None:
+        await uow.outbox.post(settings.announcements_channel_id, embeds=embeds)
+    uow.details["wrapped_up"] = event.record.name
+
+
+async def _finals(uow: UnitOfWork, tour: LoadedTour) -> None:
+    """The Finals' wrap-up: the table and the tour's winner (or the tie for first)."""
+    report = report_of(tour)
+    finals = report.finals
+    finals_event = tour.finals()
+    if finals is None or finals_event is None:
+        return
+    tied = [str(p) for p in finals.tied_for_first]
+    winner = None if tied or not finals.rows else str(finals.rows[0].player)
+    name = finals_event.record.name
+    table = [dict(e.to_dict()) for e in finals_embeds(views.finals(name, finals))]
+    settings = await uow.settings.get()
+    channel = settings.announcements_channel_id
+    if channel is not None:
+        await uow.outbox.post(channel, content=render.finals_over(name, winner, tied), embeds=table)
+    uow.details["wrapped_up"] = name

@@ -1,0 +1,33 @@
+"""Plug the tour's jobs into the bot's job registry (called in `setup_hook`, before the
+scheduler runs what fell due while the bot was down): one handler per family or kind of
+bot/tour/automation/kinds.py."""
+
+from __future__ import annotations
+
+from bot.runtime.scheduler import JobRegistry
+from bot.tour.automation.appeals import appeals_close_handler
+from bot.tour.automation.confirm import confirm_handler
+from bot.tour.automation.context import TourAutomation
+from bot.tour.automation.kinds import (
+    APPEALS_FAMILY,
+    CONFIRM,
+    POLL,
+    ROUND_FAMILY,
+    WRAPUP,
+    kinds,
+)
+from bot.tour.automation.polling import poll_fetcher, poll_handler
+from bot.tour.automation.reminders import round_reminder_handler
+from bot.tour.automation.wrapup import wrapup_handler
+
+
+def register_tour_jobs(registry: JobRegistry, context: TourAutomation) -> list[str]:
+    """Register the tour's job kinds — the round reminders and appeal closes (families,
+    whatever rounds and days an event has), the auto-confirmation, the wrap-up and the
+    sites' polling with its fetch step — and return them (families as `<prefix>*`)."""
+    registry.register_family(ROUND_FAMILY, round_reminder_handler())
+    registry.register_family(APPEALS_FAMILY, appeals_close_handler())
+    registry.register(CONFIRM, confirm_handler(context.database))
+    registry.register(WRAPUP, wrapup_handler())
+    registry.register_fetching(POLL, poll_fetcher(context), poll_handler(context))
+    return kinds()

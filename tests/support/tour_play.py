@@ -1,0 +1,58 @@
+"""A drawn tour event played through the services for the automation's tests: the preliminary
+decided by the arbiter in the order given (the first listed wins), the knock-out started and
+each series played game by game — the higher-ranked player choosing White for game 1, winning
+both rapid games of each match and drawing the third (2½-½ twice, CCT-8d) — up to the event's
+deciding game, which is left for the caller (e.g. to a player's report)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.tour.events import service as events
+from bot.tour.game_names import ROUND_NAMES
+from bot.tour.games import service as games
+from bot.tour.games.targets import GameTarget, knockout_ties, open_targets
+from bot.tour.series import service as series
+from bot.tour.store import LoadedEvent, load_event
+from core.results import Result
+from storage.guild import GuildStore
+from tests.support.tour_world import ARBITER, ORGANISER, by_order, settle_preliminary
+
+DECIDING = "day 2 game 3"
+"""In these series the third game of match 2 decides (the higher-ranked leads 2½-½, 2-0)."""
+
+
+async def _loaded(store: GuildStore, event: str) -> LoadedEvent:
+    """The event as stored now."""
+    async with store.read() as view:
+        record = (await view.tour_events.by_name(event))[0]
+        return await load_event(view, record)
+
+
+def _result(target: GameTarget, rank: dict[str, int]) -> Result:
+    """The higher-ranked player wins games 1 and 2 of a match and draws game 3."""
+    if target.game_no == 3:
+        return Result.DRAW
+    higher = min((target.white, target.black), key=rank.__getitem__)
+    return Result.WHITE_WIN if higher == target.white else Result.BLACK_WIN
+
+
+async def play_to_the_deciding_game(store: GuildStore, event: str, order: Sequence[str]) -> str:
+    """Play the drawn event up to its deciding game and return that game's name: the
+    preliminary in `order`, the knock-out built from it, every series played as above."""
+    await settle_preliminary(store, event, by_order(order))
+    await events.start_knockout(store, ORGANISER, event, confirm=True)
+    rank = {name: i for i, name in enumerate(order)}
+    while True:
+        loaded = await _loaded(store, event)
+        ties = knockout_ties(loaded)
+        waiting = [t for t, s in ties.items() if s.status and s.status.choice_required]
+        if waiting:
+            await series.choose_colour(store, ARBITER, event, ROUND_NAMES[waiting[0]], "white")
+            continue
+        open_ties = [t for t, s in ties.items() if s.winner is None]
+        targets = open_targets(loaded)
+        if len(open_ties) == 1 and len(ties) >= 7 and targets[0].name.endswith(DECIDING):
+            return targets[0].name
+        target = targets[0]
+        await games.report_game(store, ARBITER, event, target.name, _result(target, rank))
