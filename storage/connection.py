@@ -1,25 +1,40 @@
-"""What a database connection offers the units of work, read blocks and repositories, whichever
-engine is behind it (`storage/sqlite_connection.py`, `storage/postgres_connection.py`): run a
-statement (SQLite's dialect, `?` placeholders: one text for both), defer one until the next
-trip, and end the transaction. Both implementations keep the same rules:
+"""The database connection units of work, reads and repositories use: `Connection`, what every
+engine's connection offers (run a statement written once, in SQLite's dialect with `?`
+placeholders; defer one until the next trip; end the transaction), and its SQLite
+implementation on aiosqlite's public API, the embedded default (`SqliteConnection`, here; the
+PostgreSQL one is storage/postgres_connection.py).
 
-- Deferred statements (`defer`) run, in order, before whatever the connection runs next; a
-  read in the same transaction sees them; one that fails is the transaction's failure.
-- Inside a unit of work (`in_unit`), the first statement that fails is the unit's failure
-  (`failed`), even if its caller catches the error: every later statement of the unit raises
-  it again (only a savepoint's ROLLBACK TO undoes it) and the unit does not commit.
-  PostgreSQL aborts such a transaction anyway; SQLite is held to the same rule, so a use case
-  behaves the same on both.
-- `trips` counts the round trips (to aiosqlite's thread, or to the server), every one
-  passing `_send`.
+Every trip to aiosqlite's thread costs a hand-off there and back through the event loop, and a
+unit of work's trips are serial, so a loop busy with other tasks stretches every one of them.
+A statement whose outcome nobody reads (a BEGIN, an audit row, a version bump) is deferred
+and runs, in order, just before whatever the connection runs next (a query, a write, COMMIT),
+so a read in the same transaction still sees it; an error in it surfaces there, and is the
+transaction's failure (`failed`) even if the statement it surfaced at was caught.
+
+How it travels: aiosqlite runs each call on a `sqlite3.Connection` on its thread, of the class
+`sqlite3.connect(factory=...)` names (a documented argument, which `aiosqlite.connect` passes
+on). Ours, `ThreadConnection`, accepts a `Carried` in place of a statement's parameters: the
+deferred statements to run first, then the statement with its own parameters. Were aiosqlite
+ever to hand parameters on otherwise, sqlite3 would refuse a `Carried` loudly ("unsupported
+type"), never drop the statements it carries.
+
+On PostgreSQL any failed statement aborts the transaction: there `failed` is the unit's first
+failure, whatever raised it (`in_unit`), and later statements raise it again; on SQLite only a
+deferred statement's failure is recorded (a caught refusal of a statement one awaited leaves
+the transaction usable, as sqlite3 does).
 """
 
 from __future__ import annotations
 
+import sqlite3
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
+
+import aiosqlite
 
 from storage.dialect import Dialect
 
@@ -80,11 +95,13 @@ class Connection(ABC):
     def __init__(self) -> None:
         self._deferred: list[Deferred] = []
         self.failed: BaseException | None = None
-        """The first failure inside the open unit of work (None: none). It may have surfaced
-        at someone else's statement, who may have caught it: the unit must not commit
-        (`Database.transaction()` raises it again instead)."""
+        """The failure of the open unit of work (None: none): on SQLite a deferred statement's,
+        on PostgreSQL any statement's (the first). It may have surfaced at someone else's
+        statement, who may have caught it: the unit must not commit (`Database.transaction()`
+        raises it again instead)."""
         self.in_unit = False
-        """Whether a unit of work's transaction is open on this connection (failures count)."""
+        """Whether a unit of work's transaction is open on this connection (PostgreSQL: its
+        statements' failures count, `_note_failure`)."""
         self.trips = 0
 
     def defer(self, sql: str, parameters: Parameters = ()) -> None:
@@ -164,3 +181,218 @@ class Connection(ABC):
     @abstractmethod
     async def close(self) -> None:
         """Close the connection (idempotent)."""
+
+
+class Carried:
+    """What one trip carries in place of its statement's parameters: the deferred statements
+    to run first, on the thread, and the statement's own parameters."""
+
+    __slots__ = ("closing", "deferred", "owner", "parameters")
+
+    def __init__(
+        self,
+        deferred: Sequence[Deferred],
+        parameters: Parameters | Iterable[Parameters],
+        owner: Connection,
+        *,
+        closing: bool = False,
+    ) -> None:
+        self.deferred = tuple(deferred)
+        self.parameters = parameters
+        self.owner = owner
+        """The connection whose statements these are: told of a deferred one that fails."""
+        self.closing = closing
+        """The statement ends the transaction (COMMIT): close the cursors handed out first."""
+
+    def run_first(self, connection: ThreadConnection) -> Any:
+        """On the thread: the deferred statements in order (one failing is noted on the owner,
+        `Connection.failed`, and raised), the cursors closed when `closing`; returns the
+        statement's own parameters."""
+        try:
+            for statement in self.deferred:
+                if statement.many:
+                    sqlite3.Connection.executemany(connection, statement.sql, statement.parameters)
+                else:
+                    sqlite3.Connection.execute(connection, statement.sql, statement.parameters)
+        except BaseException as error:
+            self.owner.failed = error
+            raise
+        if self.closing:
+            connection.close_cursors()
+        return self.parameters
+
+
+class ThreadConnection(sqlite3.Connection):
+    """The sqlite3 connection aiosqlite drives on its thread: runs what a `Carried` carries
+    before the statement, and closes the cursors it handed out before COMMIT (`Carried.closing`)
+    and ROLLBACK (`rollback()`): a statement not read to its end keeps its snapshot even after
+    the transaction ended, so the next BEGIN on this connection would read that old snapshot
+    again, and a BEGIN IMMEDIATE fail once another connection committed."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.handed_out: weakref.WeakSet[sqlite3.Cursor] = weakref.WeakSet()
+        """The cursors handed out and still referenced (`close_cursors` closes them)."""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        """`sqlite3.Connection.execute`, after what a `Carried` carries; the cursor noted."""
+        if isinstance(parameters, Carried):
+            parameters = parameters.run_first(self)
+        cursor = super().execute(sql, parameters)
+        self.handed_out.add(cursor)
+        return cursor
+
+    def executemany(self, sql: str, rows: Any, /) -> sqlite3.Cursor:
+        """`sqlite3.Connection.executemany`, after what a `Carried` carries; the cursor noted."""
+        if isinstance(rows, Carried):
+            rows = rows.run_first(self)
+        cursor = super().executemany(sql, rows)
+        self.handed_out.add(cursor)
+        return cursor
+
+    def commit(self) -> None:
+        """COMMIT if a transaction is open (as sqlite3's), after closing the cursors."""
+        self.close_cursors()
+        super().commit()
+
+    def rollback(self) -> None:
+        """ROLLBACK if a transaction is open (as sqlite3's), after closing the cursors."""
+        self.close_cursors()
+        super().rollback()
+
+    def close_cursors(self) -> None:
+        """Close (reset) every cursor handed out and still referenced."""
+        for cursor in list(self.handed_out):
+            cursor.close()
+        self.handed_out.clear()
+
+
+class SqliteCursor(Cursor):
+    """A statement's outcome on a `SqliteConnection`: `rowcount`, `lastrowid`, and its rows
+    (each fetch one trip, counted by the connection)."""
+
+    def __init__(self, connection: SqliteConnection, inner: aiosqlite.Cursor) -> None:
+        self._connection = connection
+        self._inner = inner
+
+    @property
+    def rowcount(self) -> int:
+        """The rows the statement changed (-1 for a query)."""
+        return self._inner.rowcount
+
+    @property
+    def lastrowid(self) -> int | None:
+        """The rowid of the row an INSERT added (SQLite only: repositories use RETURNING)."""
+        return self._inner.lastrowid
+
+    async def fetchone(self) -> aiosqlite.Row | None:
+        """The next row, or None."""
+        row: aiosqlite.Row | None = await self._connection._send(self._inner.fetchone())
+        return row
+
+    async def fetchall(self) -> list[aiosqlite.Row]:
+        """Every remaining row."""
+        rows: Iterable[aiosqlite.Row] = await self._connection._send(self._inner.fetchall())
+        return list(rows)
+
+    async def close(self) -> None:
+        """Close the cursor (its statement reset)."""
+        await self._connection._send(self._inner.close())
+
+
+class SqliteConnection(Connection):
+    """A database connection (aiosqlite's, autocommit: transactions are opened explicitly) with
+    `defer`: statements held until the next trip, then run first in that same trip. `trips`
+    counts the hand-offs to its thread (its cursors' fetches included)."""
+
+    dialect = Dialect.SQLITE
+
+    def __init__(self, inner: aiosqlite.Connection) -> None:
+        super().__init__()
+        self._inner = inner
+
+    def _carry(
+        self, parameters: Parameters | Iterable[Parameters], *, closing: bool = False
+    ) -> Any:
+        """The parameters to hand aiosqlite for the next trip: as given, or a `Carried` with
+        the deferred statements (which are then no longer waiting)."""
+        if not self._deferred and not closing:
+            return parameters
+        batch, self._deferred = self._deferred, []
+        return Carried(batch, parameters, self, closing=closing)
+
+    async def _send(self, call: Awaitable[T]) -> T:
+        """Make one trip: `call` is one of aiosqlite's coroutines, queued for its thread as
+        it is awaited here (the one place every trip passes, counted in `trips`)."""
+        self.trips += 1
+        return await call
+
+    async def execute(self, sql: str, parameters: Parameters = ()) -> SqliteCursor:
+        """Run one statement (after the deferred ones, same trip)."""
+        carried = self._carry(tuple(parameters))
+        return SqliteCursor(self, await self._send(self._inner.execute(sql, carried)))
+
+    async def executemany(self, sql: str, rows: Iterable[Parameters]) -> SqliteCursor:
+        """Run one statement over many rows (after the deferred ones, same trip)."""
+        carried = self._carry([tuple(row) for row in rows])
+        return SqliteCursor(self, await self._send(self._inner.executemany(sql, carried)))
+
+    async def execute_fetchall(self, sql: str, parameters: Parameters = ()) -> list[aiosqlite.Row]:
+        """Run a query and read every row, in one trip (after the deferred statements)."""
+        carried = self._carry(tuple(parameters))
+        return list(await self._send(self._inner.execute_fetchall(sql, carried)))
+
+    async def executescript(self, script: str) -> None:
+        """Run an SQL script (migrations); nothing may be deferred (a script takes none)."""
+        if self._deferred:
+            raise RuntimeError("a script with deferred statements waiting: flush them first")
+        await self._send(self._inner.executescript(script))
+
+    async def flush(self) -> None:
+        """Send the deferred statements now (one trip; none when nothing waits)."""
+        if self._deferred:
+            await self.execute("")
+
+    async def commit_transaction(self) -> None:
+        """Send the deferred statements, close the cursors handed out (see `ThreadConnection`)
+        and COMMIT, in one trip."""
+        await self._send(self._inner.execute("COMMIT", self._carry((), closing=True)))
+
+    async def end_snapshot(self) -> None:
+        """End the transaction, if one is open, by ROLLBACK after closing the cursors handed
+        out (see `ThreadConnection`). One trip; the deferred statements dropped."""
+        self._deferred.clear()
+        await self._send(self._inner.rollback())
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open (as the thread last left it)."""
+        return self._inner.in_transaction
+
+    @property
+    def row_factory(self) -> type | None:
+        """The class rows are read as (`aiosqlite.Row`: by name and by position)."""
+        return self._inner.row_factory
+
+    @row_factory.setter
+    def row_factory(self, factory: type | None) -> None:
+        self._inner.row_factory = factory
+
+    async def set_trace_callback(self, handler: Callable[[str], object] | None) -> None:
+        """Call `handler(sql)` on the thread for every statement run (benchmarks, tests)."""
+        await self._send(self._inner.set_trace_callback(handler))  # type: ignore[arg-type]
+
+    def iterdump(self) -> Any:
+        """The database as SQL text, line by line (`async for`): tests compare dumps."""
+        return self._inner.iterdump()
+
+    async def close(self) -> None:
+        """Close the connection and stop its thread (idempotent)."""
+        self._deferred.clear()
+        await self._inner.close()
+
+
+async def connect(path: Path) -> SqliteConnection:
+    """Open `path` (or `:memory:`) in autocommit mode: transactions are opened explicitly."""
+    inner = await aiosqlite.connect(str(path), isolation_level=None, factory=ThreadConnection)
+    return SqliteConnection(inner)

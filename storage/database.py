@@ -24,11 +24,10 @@ from pathlib import Path
 
 import aiosqlite
 
-from storage.connection import Connection
+from storage.connection import Connection, SqliteConnection, connect
 from storage.dialect import Dialect
 from storage.errors import DatabaseError
 from storage.migrations import MIGRATIONS_DIR, apply_migrations, sqlite_tables
-from storage.sqlite_connection import SqliteConnection, connect
 
 Clock = Callable[[], datetime]
 
@@ -85,7 +84,8 @@ class Database:
     ) -> SqliteDatabase:
         """Open (creating the file and its folder) and configure the SQLite database at
         `path`; no migration."""
-        return await SqliteDatabase.open_file(Path(path), busy_timeout_ms, clock)
+        kind = cls if issubclass(cls, SqliteDatabase) else SqliteDatabase
+        return await kind.open_file(Path(path), busy_timeout_ms, clock)
 
     async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
         """Apply pending migrations (those of `directory`: tests give others), each in its own
@@ -101,6 +101,10 @@ class Database:
         tables its foreign keys point to, in creation order (a copy fills them in an order
         that keeps every foreign key)."""
         raise NotImplementedError
+
+    async def after_copy(self) -> None:
+        """Once rows were copied in with their ids (`storage.copy`): what the engine needs so
+        that new rows get new ids (nothing on SQLite, whose next rowid follows the largest)."""
 
     async def close(self) -> None:
         """Close the connections (idempotent)."""

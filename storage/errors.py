@@ -1,12 +1,30 @@
-"""The errors a database raises, whichever engine: storage's callers catch these, never a
-driver's (sqlite3's, asyncpg's), so a use case handles a refusal the same on both."""
+"""The errors a database raises, whichever engine: PEP 249's hierarchy as the standard library's
+sqlite3 defines it. On SQLite they are sqlite3's own, unchanged; asyncpg's errors come back as
+the subclasses here (storage/postgres_connection.py), so a caller catching `IntegrityError`
+(or `sqlite3.IntegrityError`) handles a refusal the same on both engines."""
 
 from __future__ import annotations
 
+import sqlite3
 
-class DatabaseError(Exception):
-    """A statement the database refused or could not run (the driver's error is the cause)."""
+DatabaseError = sqlite3.Error
+"""Any error of the database (a refused statement, a lost connection, a full disk)."""
+
+IntegrityError = sqlite3.IntegrityError
+"""A constraint refused the change: a unique key, a CHECK, a foreign key, a trigger."""
+
+OperationalError = sqlite3.OperationalError
+"""The database could not run the statement (locked, unreachable, a serialization failure)."""
 
 
-class IntegrityError(DatabaseError):
-    """A constraint refused the change: a unique key, a CHECK, a foreign key, a trigger."""
+class PostgresIntegrityError(sqlite3.IntegrityError):
+    """PostgreSQL refused a change by a constraint (SQLSTATE class 23); `sqlstate` says which."""
+
+    sqlstate: str = ""
+
+
+class PostgresOperationalError(sqlite3.OperationalError):
+    """PostgreSQL refused or could not run a statement; `sqlstate` says why ('' when the
+    connection itself failed)."""
+
+    sqlstate: str = ""

@@ -26,7 +26,6 @@ from storage.dialect import Dialect
 from storage.migrations import MIGRATIONS_DIR, postgres_scripts
 
 if TYPE_CHECKING:  # asyncpg is imported when a server is connected to, not by every command
-
     from storage.postgres_connection import PostgresConnection
 
 SCHEMA_TABLE = "arbiter_schema_version"
@@ -172,6 +171,10 @@ class PostgresDatabase(Database):
                 " WHERE table_schema = current_schema() AND is_identity = 'YES'"
             )
         return {str(row[0]): str(row[1]) for row in rows}
+
+    async def after_copy(self) -> None:
+        """Move the identity sequences past the ids copied in (`restart_identities`)."""
+        await self.restart_identities()
 
     async def restart_identities(self) -> None:
         """Move every identity sequence past its table's largest id (after rows were copied

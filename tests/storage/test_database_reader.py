@@ -62,7 +62,7 @@ async def test_a_read_block_is_one_snapshot_while_another_task_commits(
 
 
 async def test_the_reader_cannot_write_and_stays_usable(database: Database) -> None:
-    with pytest.raises(DatabaseError, match="readonly|read-only"):
+    with pytest.raises(DatabaseError, match=r"readonly|read-only"):
         async with database.read() as connection:
             await connection.execute("CREATE TABLE t (x INTEGER)")
     assert "t" not in await database.tables()

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import sqlite3
 
 import pytest
 
-from storage.errors import IntegrityError
 from storage.database import Database
+from storage.errors import IntegrityError
 from storage.guild import GuildStore
 from storage.matches import BoardRecord
 from tests.storage.test_unit_of_work_costs import _season

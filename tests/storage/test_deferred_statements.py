@@ -12,11 +12,11 @@ from contextlib import contextmanager
 
 import pytest
 
-from storage.errors import IntegrityError
+from storage.connection import Carried
 from storage.connection import Deferred as _Deferred
-from storage.sqlite_connection import Carried
 from storage.database import Database
 from storage.dialect import Dialect
+from storage.errors import IntegrityError
 from storage.guild import GuildStore
 from storage.matches import BoardRecord
 from tests.storage.test_unit_of_work_costs import _season
@@ -144,11 +144,12 @@ async def test_a_read_block_without_a_query_makes_no_trip(database: Database) ->
 async def test_deferred_statements_travel_only_through_the_connections_own_class(
     database: Database,
 ) -> None:
-    """SQLite's carrying: the deferred statements ride in place of the next statement's parameters to the
-    sqlite3 connection class aiosqlite runs (`sqlite3.connect(factory=ThreadConnection)`):
-    a plain sqlite3 connection refuses such a `Carried` loudly instead of dropping what it
-    carries, so a change in how aiosqlite hands parameters on cannot lose a write silently."""
-    carried = Carried([_Deferred("SELECT 1", (), False)], ())
+    """SQLite's carrying: the deferred statements ride in place of the next statement's
+    parameters to the sqlite3 connection class aiosqlite runs
+    (`sqlite3.connect(factory=ThreadConnection)`): a plain sqlite3 connection refuses such a
+    `Carried` loudly instead of dropping what it carries, so a change in how aiosqlite hands
+    parameters on cannot lose a write silently."""
+    carried = Carried([_Deferred("SELECT 1", (), False)], (), database._connection)
     plain = sqlite3.connect(":memory:")
     try:
         with pytest.raises(sqlite3.ProgrammingError, match="unsupported type"):

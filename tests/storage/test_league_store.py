@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from core.league.season import SeasonRules
-from storage.errors import IntegrityError
 from storage.database import Database
 from storage.decisions import NewDecision
+from storage.errors import IntegrityError
 from storage.guild import GuildStore
 from storage.matches import AtStartRecord, BoardRecord, ChallengeRecord, NewMatch
 from storage.migrations import discover
@@ -308,8 +308,12 @@ async def test_roster_links_belong_to_one_user(database: Database) -> None:
         assert await view.rosters.user_of("alice") is None
 
 
+@pytest.mark.sqlite_only
 async def test_migration_3_links_existing_club_admins_to_pending_clubs(tmp_path: Path) -> None:
-    """Admins linked to a url-id before clubs had rows keep their link, to a pending club."""
+    """SQLite only: A data migration applied to a SQLite file stopped at the version before it (on
+    PostgreSQL the same script runs translated; every migration runs there on an empty
+    database at each test's start).
+    Admins linked to a url-id before clubs had rows keep their link, to a pending club."""
     path = tmp_path / "old.db"
     with sqlite3.connect(path) as old:
         for migration in discover()[:2]:
@@ -335,10 +339,14 @@ async def test_migration_3_links_existing_club_admins_to_pending_clubs(tmp_path:
         await database.close()
 
 
+@pytest.mark.sqlite_only
 async def test_cct_16_migration_5_gives_existing_seasons_the_default_settings(
     tmp_path: Path,
 ) -> None:
-    """CCT-16, CL-15, CL-8: a season stored before migration 5 reads back with the regulation's
+    """SQLite only: A data migration applied to a SQLite file stopped at the version before it (on
+    PostgreSQL the same script runs translated; every migration runs there on an empty
+    database at each test's start).
+    CCT-16, CL-15, CL-8: a season stored before migration 5 reads back with the regulation's
     reminders, vote, admin and timeout values, and relegates as many as it promotes."""
     path = tmp_path / "old.db"
     with sqlite3.connect(path) as old:

@@ -144,13 +144,25 @@ async def test_a_unit_cancelled_while_its_commit_is_in_flight_still_tells_the_li
     loop = asyncio.get_running_loop()
     timeouts: list[asyncio.Timeout] = []
 
+    released = asyncio.Event()
+
     def hold(sql: str) -> None:  # on the thread, as COMMIT begins: a slow disk
         if sql == "COMMIT":
             loop.call_soon_threadsafe(started.set)
             gate.wait(10)
 
     async with database.writer() as connection:
-        await connection.set_trace_callback(hold)
+        if database.dialect is Dialect.SQLITE:
+            await connection.set_trace_callback(hold)
+        else:  # PostgreSQL's COMMIT is a round trip on the loop: held there, as it is sent
+            send = connection.commit_transaction
+
+            async def held() -> None:
+                started.set()
+                await released.wait()
+                await send()
+
+            connection.commit_transaction = held  # type: ignore[method-assign]
 
     async def unit() -> None:
         async with asyncio.timeout(None) as timeout:
@@ -167,6 +179,7 @@ async def test_a_unit_cancelled_while_its_commit_is_in_flight_still_tells_the_li
         timeouts[0].reschedule(loop.time())
         await asyncio.sleep(0)  # the timeout fires: the task is cancelled
     gate.set()
+    released.set()
     expected = asyncio.CancelledError if how == "cancel" else TimeoutError
     with pytest.raises(expected):
         await task

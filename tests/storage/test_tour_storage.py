@@ -6,7 +6,6 @@ work committing or rolling back whole."""
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 
 import pytest
 
@@ -17,8 +16,8 @@ from core.tour.knockout import KoStage
 from core.tour.ranking import EventType, PointsTable
 from core.tour.rules import TourRules
 from core.tour.timecontrols import DEFAULT_TIME_CONTROLS
-from storage.errors import IntegrityError
 from storage.database import Database
+from storage.errors import IntegrityError
 from storage.guild import GuildStore
 from storage.tour_events import NewEvent
 from storage.tour_games import NewGame

@@ -3,13 +3,12 @@ together or not at all, and the running bot hears of the jobs and messages only 
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from storage.errors import IntegrityError
 from storage.database import Database
+from storage.errors import IntegrityError
 from storage.guild import Committed, GuildStore, on_commit
 from storage.jobs import pending_jobs
 from storage.outbox import pending_messages
