@@ -235,3 +235,19 @@ async def _reset(database: PostgresDatabase, worker: WorkerDatabase) -> bool:
         if work:
             await raw.execute("".join(work))
     return True
+
+
+def empty_database(label: str) -> str:
+    """The URL of a new, empty database (no schema) on the test server, for a test that needs
+    one of its own (a copy's target); dropped at exit."""
+    worker = worker_database()
+    name = f"{worker.name}_{label}"
+    _run_aside(recreate(worker.admin_url, name))
+    atexit.register(_drop_named, worker.admin_url, name)
+    return with_database(worker.admin_url, name)
+
+
+def _drop_named(admin_url: str, name: str) -> None:
+    """At exit: drop database `name` (the server may already be stopping)."""
+    with contextlib.suppress(OSError, asyncpg.PostgresError):
+        _run_aside(drop(admin_url, name))

@@ -23,7 +23,7 @@ from bot.rendering.calendar_ics import CalendarMatch, season_calendar
 from bot.rendering.league_json import report_json
 from bot.rendering.league_text import report_text
 from core.league.season import quoted
-from storage.database import Database, DatabaseUnavailable
+from storage.database import DatabaseUnavailable
 from storage.errors import DatabaseError
 from storage.guild import GuildStore, GuildView
 from storage.seasons import SeasonRecord
@@ -32,21 +32,25 @@ T = TypeVar("T")
 
 
 def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], write: bool) -> T:
-    """Open (and migrate) the configured database and run `work` on the guild's store."""
+    """Open (and migrate) the configured database (a SQLite file, or PostgreSQL's
+    `database.url`) and run `work` on the guild's store."""
+    from storage.locations import open_database, shown
+
     config = config_from_args(args)
-    path = config.database.path
-    if not write and not path.exists():
-        raise CliError(f"no database at {path}: nothing has been stored yet")
+    location = config.database.location
+    where = shown(location)
+    if not write and config.database.url is None and not config.database.path.exists():
+        raise CliError(f"no database at {where}: nothing has been stored yet")
 
     async def main() -> T:
-        database = await Database.open(path, busy_timeout_ms=config.database.busy_timeout_ms)
+        database = await open_database(location, busy_timeout_ms=config.database.busy_timeout_ms)
         try:
             await database.migrate()
             store = GuildStore(database, args.guild)
             if not write:
                 async with store.read() as view:
                     if not await view.audit.recent(1):
-                        raise CliError(f"no guild {args.guild} in {path}")
+                        raise CliError(f"no guild {args.guild} in {where}")
             return await work(store)
         finally:
             await database.close()
@@ -54,9 +58,9 @@ def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], w
     try:
         return asyncio.run(main())
     except DatabaseUnavailable as error:
-        raise CliError(f"database.path: {error}") from None
+        raise CliError(f"{config.database.key}: {error}") from None
     except DatabaseError as error:  # a runtime failure (locked, disk full): one line, exit 1
-        raise CliError(f"database {path}: {error}", 1) from None
+        raise CliError(f"database {where}: {error}", 1) from None
 
 
 async def _season(view: GuildView, name: str, guild: int) -> SeasonRecord:
