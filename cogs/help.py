@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
+from bot.app.interaction import Interaction
 from bot.app.permissions import can_use
 from bot.rendering.help import help_embeds
 
@@ -18,7 +18,7 @@ class Help(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="help", description="List the Arbiter commands you can use here.")
-    async def help(self, interaction: discord.Interaction) -> None:
+    async def help(self, interaction: Interaction) -> None:
         """Reply (privately) with the commands the caller passes the checks of."""
         usable = [
             command

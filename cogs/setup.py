@@ -7,13 +7,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.actor import Role
 from bot.app.arbiter import ArbiterBot
 from bot.app.errors import UserError
 from bot.app.guild_setup import GuildSetup
-from bot.app.permissions import ARBITER, DIRECTOR, HQ, guild_store
+from bot.app.interaction import Interaction
+from bot.app.permissions import MANAGE_SERVER, guild_store, requires
 from bot.rendering.guild_settings import settings_embed
-
-manage_server = app_commands.checks.has_permissions(manage_guild=True)
 
 
 class Setup(commands.Cog):
@@ -29,15 +29,16 @@ class Setup(commands.Cog):
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
 
+    @requires(MANAGE_SERVER)
     @group.command(name="show", description="Show the roles and channel Arbiter uses here.")
-    @manage_server
-    async def show(self, interaction: discord.Interaction) -> None:
+    async def show(self, interaction: Interaction) -> None:
         """Reply with the current settings."""
         settings, failures = await GuildSetup(guild_store(interaction)).show()
         await interaction.response.send_message(
             embed=settings_embed(settings, failures=failures), ephemeral=True
         )
 
+    @requires(MANAGE_SERVER)
     @group.command(name="set", description="Set Arbiter's roles or announcements channel.")
     @app_commands.describe(
         hq_role="Role of the league HQ (approves clubs, runs seasons).",
@@ -47,10 +48,9 @@ class Setup(commands.Cog):
         directors_channel="Channel for director motions (default: the announcements channel).",
         arbiters_channel="Channel for disputed tour results (default: the announcements channel).",
     )
-    @manage_server
     async def set_(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         hq_role: discord.Role | None = None,
         director_role: discord.Role | None = None,
         arbiter_role: discord.Role | None = None,
@@ -60,9 +60,9 @@ class Setup(commands.Cog):
     ) -> None:
         """Store the given settings (others unchanged) and reply with the result."""
         for role, label, holders in (
-            (hq_role, HQ.label, "league HQ members"),
-            (director_role, DIRECTOR.label, "directors"),
-            (arbiter_role, ARBITER.label, "arbiters"),
+            (hq_role, Role.HQ.value, "league HQ members"),
+            (director_role, Role.DIRECTOR.value, "directors"),
+            (arbiter_role, Role.ARBITER.value, "arbiters"),
         ):
             if role is not None and role.is_default():
                 raise UserError(

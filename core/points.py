@@ -47,7 +47,7 @@ def half_points(value: object) -> Fraction:
     """Parse a score that must be a multiple of ½ (CORE-5); raise ValueError otherwise."""
     kind = type(value)
     if kind is float or kind is int:  # not bool (True == 1 would hit the table)
-        common: Fraction | None = _COMMON_HALVES.get(value)  # type: ignore[call-overload]
+        common: Fraction | None = _COMMON_HALVES.get(value)  # type: ignore[call-overload]  # an int or float, checked above
         if common is not None:
             return common
     points = to_fraction(value)

@@ -49,7 +49,7 @@ Group = list[Hashable]
 
 def _split(group: Group, value: Mapping[Hashable, object]) -> list[Group]:
     """Split a tied group by a value, best (highest) first, keeping the input order inside."""
-    levels = sorted({value[p] for p in group}, reverse=True)  # type: ignore[type-var]
+    levels = sorted({value[p] for p in group}, reverse=True)  # type: ignore[type-var]  # one criterion: Fractions
     return [[p for p in group if value[p] == level] for level in levels]
 
 

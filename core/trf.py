@@ -133,7 +133,33 @@ def _is_number(text: str) -> bool:
     return ascii_digits(whole) and (fraction == "" or ascii_digits(fraction))
 
 
+_SEPARATORS = (4, 9, 14, 48, 53, 57, 69, 80, 85, 90)
+"""1-based columns of a `001` record that separate its fixed fields: a space each (CORE-2)."""
+_NAME_THEN_NUMBER = re.compile(r"\S {2,}\d+$")
+
+
+def _check_columns(line: str, line_no: int) -> None:
+    """A `001` record written without its fixed columns (fields separated by a few spaces)
+    is refused, not read as a player named `Ann    1800` with no rating."""
+    for column in _SEPARATORS:
+        if len(line) >= column and line[column - 1] != " ":
+            found = line[max(0, column - 6) : column + 5]
+            raise TrfError(
+                line_no,
+                f"column {column} should be a space between fixed fields, found {found!r}:"
+                " a 001 record keeps TRF's columns (name 15-47, rating 49-52, rounds from 92)",
+            )
+    name = line[14:47].rstrip(" ")
+    if _NAME_THEN_NUMBER.search(name):
+        raise TrfError(
+            line_no,
+            f"the name {name.strip()!r} (columns 15-47) ends in a number after spaces:"
+            " is the rating in columns 49-52?",
+        )
+
+
 def _parse_player(line: str, line_no: int) -> TrfPlayer:
+    _check_columns(line, line_no)
     start_text = _field(line, 4, 8)
     if not ascii_digits(start_text) or int(start_text) == 0:
         raise TrfError(line_no, f"start number {start_text!r} (columns 5-8) is not a number")
@@ -354,11 +380,11 @@ def round_robin_trf(
         ):
             if who not in slots or g.round in slots[who]:
                 raise ValueError(f"player {who} cannot play in round {g.round} here")
-            slots[who][g.round] = TrfRound(opponent, colour, code)  # type: ignore[arg-type]
+            slots[who][g.round] = TrfRound(opponent, colour, code)  # type: ignore[arg-type]  # colour: "w"/"b"
     for b in byes:
-        if b.round is None or b.round in slots[b.player]:  # type: ignore[index]
+        if b.round is None or b.round in slots[b.player]:  # type: ignore[index]  # a start number
             raise ValueError(f"bye of {b.player} needs a free round")
-        slots[b.player][b.round] = TrfRound(None, None, _BYE_CODES[b.outcome])  # type: ignore[index]
+        slots[b.player][b.round] = TrfRound(None, None, _BYE_CODES[b.outcome])  # type: ignore[index]  # a start number
     players = tuple(
         TrfPlayer(
             start_no=no,

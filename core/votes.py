@@ -14,6 +14,26 @@ VOTE_HOURS = 72
 """CL-23: a motion's deadline after it opens (config)."""
 
 
+class MotionKind(enum.StrEnum):
+    """CL-23: what a director motion decides — the one spelling of the kinds, stored as its
+    value and offered by `/vote open` (each kind's action is one class in the bot)."""
+
+    FORFEIT = "forfeit"
+    """CL-21, CL-FF: a club forfeits a match."""
+    DISQUALIFY = "disqualify"
+    """CL-DQ, CL-18, CL-23: a club is disqualified from a season."""
+    CORRECT_RESULT = "correct-result"
+    """CL-14: a match's boards are corrected."""
+    EXCLUDE_CLUB = "exclude-club"
+    """CL-4: a club is excluded from the league."""
+    DIVISION_MAKEUP = "division-makeup"
+    """CL-8: next season's divisions are adopted."""
+    RESCHEDULE = "reschedule"
+    """CL-13, CL-15: a match moves after its challenge deadline, or to a start closer than it."""
+    OTHER = "other"
+    """Any other discretionary decision: recorded, nothing applied."""
+
+
 class MotionState(enum.Enum):
     """CL-23: where a motion stands."""
 

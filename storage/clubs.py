@@ -6,21 +6,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, cast
 
+from core.names import name_key as name_key  # the key of clubs.name_key, seasons.name_key
 from storage.codecs import from_text, to_text
 from storage.connection import Row
 from storage.scope import ReadScope, WriteScope
 
 ClubStatus = Literal["pending", "approved", "rejected", "excluded", "withdrawn"]
 CLUB_STATUSES: tuple[ClubStatus, ...] = ("pending", "approved", "rejected", "excluded", "withdrawn")
-
-
-def name_key(name: str) -> str:
-    """A display name as compared: trimmed and case-folded (club names are unique per guild
-    whatever their case, as chess.com compares them)."""
-    key = name.strip().casefold()
-    if not key:
-        raise ValueError("a name cannot be empty")
-    return key
 
 
 def normalise_club(club: str) -> str:
@@ -179,6 +171,21 @@ class ClubRepository(ClubReader):
         if cursor.rowcount == 0:
             return None
         scope.record("clubs_decided", {"club": club_id, "status": status, "reason": reason})
+        return await self.get(club_id)
+
+    async def reopen(self, club_id: int, name: str, registered_by: int | None) -> Club | None:
+        """CL-2..4: a rejected club registers again: pending once more, under `name`, its
+        earlier decision cleared (its history stays in the audit); None if no such club."""
+        scope = self._write
+        cursor = await scope.execute(
+            "UPDATE clubs SET status = 'pending', decided_by = NULL, decided_at = NULL,"
+            " reason = NULL, name = ?, name_key = ?, registered_by = ?"
+            " WHERE guild_id = ? AND id = ?",
+            (name, name_key(name), registered_by, scope.guild_id, club_id),
+        )
+        if cursor.rowcount == 0:
+            return None
+        scope.record("clubs_reopened", {"club": club_id})
         return await self.get(club_id)
 
     async def set_reminder_channel(self, club_id: int, channel_id: int | None) -> bool:

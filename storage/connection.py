@@ -378,6 +378,14 @@ class SqliteConnection(Connection):
     def row_factory(self, factory: type | None) -> None:
         self._inner.row_factory = factory
 
+    async def create_function(
+        self, name: str, arguments: int, function: Callable[..., object], *, deterministic: bool
+    ) -> None:
+        """Make the Python `function` callable from SQL as `name` (a migration's helper)."""
+        await self._send(
+            self._inner.create_function(name, arguments, function, deterministic=deterministic)
+        )
+
     async def set_trace_callback(self, handler: Callable[[str], object] | None) -> None:
         """Call `handler(sql)` on the thread for every statement run (benchmarks, tests)."""
         await self._send(self._inner.set_trace_callback(handler))  # type: ignore[arg-type]

@@ -68,6 +68,9 @@ class GuildView:
         self.tour_games = TourGameReader(scope)
         self.tour_rulings = TourRulingReader(scope)
         self.tour_lookups = TourLookupReader(scope)
+        self.reads = scope.connection
+        """What this view reads through: the same object for every view of one connection of
+        one database (a key for caches of committed facts, kept by season version)."""
 
 
 class UnitOfWork:
@@ -101,6 +104,11 @@ class UnitOfWork:
     def now(self) -> datetime:
         """The unit of work's instant (aware UTC)."""
         return self._scope.now
+
+    @property
+    def reads(self) -> object:
+        """What this unit of work reads through (as `GuildView.reads`)."""
+        return self._scope.connection
 
     @property
     def bumped_seasons(self) -> set[int]:

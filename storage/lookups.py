@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from core.names import folded
 from storage.codecs import to_text
 from storage.scope import ReadScope
 
@@ -15,7 +16,7 @@ CANDIDATES = 200
 
 def _like(text: str) -> str:
     """A LIKE pattern matching `text` anywhere, its wildcards taken literally."""
-    escaped = text.strip().casefold().replace("\\", "\\\\").replace("%", "\\%")
+    escaped = folded(text).replace("\\", "\\\\").replace("%", "\\%")
     return "%" + escaped.replace("_", "\\_") + "%"
 
 
@@ -86,7 +87,7 @@ class LookupReader:
         season_filter = " AND s.name_key = ?" if season else ""
         parameters: tuple[object, ...] = (self._scope.guild_id, _like(text))
         if season:
-            parameters += (season.strip().casefold(),)
+            parameters += (folded(season),)
         rows = await self._scope.fetchall(
             "SELECT d.name FROM divisions AS d JOIN seasons AS s ON s.id = d.season_id"
             " WHERE d.guild_id = ? AND lower(d.name) LIKE ? ESCAPE '\\'"
@@ -112,7 +113,7 @@ class LookupReader:
             like,
         )
         if season:
-            parameters += (season.strip().casefold(),)
+            parameters += (folded(season),)
         rows = await self._scope.fetchall(
             "SELECT m.id, s.name, m.key, m.round, h.name, a.name, m.start,"
             " m.finished_at IS NOT NULL, EXISTS (SELECT 1 FROM club_admins AS ad"
@@ -150,7 +151,7 @@ class LookupReader:
         parameters: tuple[object, ...] = (self._scope.guild_id, like)
         if club:
             club_filter = " AND c.name_key = ?"
-            parameters += (club.strip().casefold(),)
+            parameters += (folded(club),)
         rows = await self._scope.fetchall(
             "SELECT player FROM ("
             " SELECT CASE WHEN c.id = m.home_club_id THEN b.home_player ELSE b.away_player END"

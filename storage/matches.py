@@ -43,6 +43,7 @@ class NewMatch:
     finished_at: dt.datetime | None = None
     challenge: ChallengeRecord | None = None
     chesscom_match_id: int | None = None
+    deadline_at: dt.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,9 @@ class MatchRecord:
     chesscom_match_id: int | None
     games_per_board: int
     """The season's (CL-14: every board's points add up to it)."""
+    deadline_at: dt.datetime | None = None
+    """CL-15: the challenge deadline a passed reschedule motion fixed (None: the season's
+    notice before the start)."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,7 @@ class AtStartRecord:
 _MATCH_COLUMNS = (
     "id, season_id, division_id, key, round, home_club_id, away_club_id, start, finished_at,"
     " issued_by_club_id, issued_at, issued_source, accepted_at, accepted_source,"
-    " chesscom_match_id, games_per_board"
+    " chesscom_match_id, games_per_board, deadline_at"
 )
 
 
@@ -116,6 +120,7 @@ def _match(row: Row) -> MatchRecord:
         challenge=challenge,
         chesscom_match_id=row["chesscom_match_id"],
         games_per_board=row["games_per_board"],
+        deadline_at=instant_or_none(row["deadline_at"]),
     )
 
 
@@ -141,6 +146,16 @@ class MatchReader:
             (self._scope.guild_id, season_id, key),
         )
         return None if row is None else _match(row)
+
+    async def with_key(self, key: str) -> list[MatchRecord]:
+        """The guild's matches whose season-file id is `key` (compared case-insensitively),
+        one per season at most, oldest season first."""
+        rows = await self._scope.fetchall(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE guild_id = ? AND upper(key) = upper(?)"
+            " ORDER BY season_id",
+            (self._scope.guild_id, key),
+        )
+        return [_match(row) for row in rows]
 
     async def with_chesscom(
         self, match_id: int, chesscom_match_id: int
@@ -182,6 +197,37 @@ class MatchReader:
             (self._scope.guild_id, match_id),
         )
         return [BoardRecord(*row) for row in rows]
+
+    async def plays_elsewhere(
+        self, season_id: int, match_id: int, seats: Sequence[tuple[str, int]]
+    ) -> bool:
+        """Whether a player of `seats` ((chess.com username, the club they play for here),
+        names compared case-insensitively) plays for another club in another match of the
+        season (one query): what may make them a multi-team player (CL-18)."""
+        if not seats:
+            return False
+        values = ", ".join("(?, ?)" for _ in seats)
+        flat = [item for name, club in seats for item in (name.lower(), club)]
+        row = await self._scope.fetchone(
+            f"WITH here (name, club) AS (VALUES {values})"
+            " SELECT 1 FROM here, matches AS m JOIN boards AS b ON b.match_id = m.id"
+            " WHERE m.guild_id = ? AND m.season_id = ? AND b.guild_id = m.guild_id"
+            " AND m.id <> ? AND ((lower(b.home_player) = here.name AND m.home_club_id <> here.club)"
+            " OR (lower(b.away_player) = here.name AND m.away_club_id <> here.club)) LIMIT 1",
+            (*flat, self._scope.guild_id, season_id, match_id),
+        )
+        return row is not None
+
+    async def board_counts(self, season_id: int) -> dict[int, int]:
+        """How many boards each match of the season has, by match id (one query, no board
+        row read: what judging CL-20 by the boards needs)."""
+        rows = await self._scope.fetchall(
+            "SELECT b.match_id, count(*) FROM matches AS m JOIN boards AS b ON b.match_id = m.id"
+            " WHERE m.guild_id = ? AND m.season_id = ? AND b.guild_id = m.guild_id"
+            " GROUP BY b.match_id",
+            (self._scope.guild_id, season_id),
+        )
+        return {int(row[0]): int(row[1]) for row in rows}
 
     async def boards_of_season(self, season_id: int) -> dict[int, list[BoardRecord]]:
         """Every board of the season by match id (one query: the standings load)."""
@@ -318,7 +364,8 @@ class MatchRepository(MatchReader):
                 "INSERT INTO matches (guild_id, season_id, division_id, key, round,"
                 " home_club_id, away_club_id, start, games_per_board, chesscom_match_id,"
                 " issued_by_club_id, issued_at, issued_source, accepted_at, accepted_source,"
-                " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " finished_at, deadline_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     scope.guild_id,
                     season_id,
@@ -336,6 +383,7 @@ class MatchRepository(MatchReader):
                     instant_text(c.accepted_at) if c and c.accepted_at else None,
                     c.accepted_source if c and c.accepted_at else None,
                     instant_text(m.finished_at) if m.finished_at else None,
+                    instant_text(m.deadline_at) if m.deadline_at else None,
                 ),
             )
             ids.append(new_id)
@@ -366,13 +414,21 @@ class MatchRepository(MatchReader):
         scope.record("matches_deleted", {"season": season_id, "count": len(ids)})
         return ids
 
-    async def reschedule(self, match_id: int, start: dt.datetime) -> None:
-        """Move a match's start (and so its CL-15 deadline)."""
+    async def reschedule(
+        self, match_id: int, start: dt.datetime, deadline: dt.datetime | None = None
+    ) -> None:
+        """Move a match's start and with it its CL-15 deadline (`deadline`: the match's own,
+        fixed by a passed reschedule motion; None: the season's notice before the start)."""
         scope = self._write
         await self._season_of(match_id)
         await scope.execute(
-            "UPDATE matches SET start = ? WHERE guild_id = ? AND id = ?",
-            (instant_text(start), scope.guild_id, match_id),
+            "UPDATE matches SET start = ?, deadline_at = ? WHERE guild_id = ? AND id = ?",
+            (
+                instant_text(start),
+                None if deadline is None else instant_text(deadline),
+                scope.guild_id,
+                match_id,
+            ),
         )
         scope.record("matches_rescheduled", {"match": match_id, "start": instant_text(start)})
 
@@ -398,6 +454,18 @@ class MatchRepository(MatchReader):
             (club_id, instant_text(at), source, scope.guild_id, match_id),
         )
         scope.record("challenges_issued", {"match": match_id, "club": club_id, "source": source})
+
+    async def correct_issuer(self, match_id: int, club_id: int) -> None:
+        """An arbiter's correction of which club issued the challenge: its instants and its
+        acceptance stay as recorded."""
+        scope = self._write
+        await self._season_of(match_id)
+        await scope.execute(
+            "UPDATE matches SET issued_by_club_id = ? WHERE guild_id = ? AND id = ?"
+            " AND issued_at IS NOT NULL",
+            (club_id, scope.guild_id, match_id),
+        )
+        scope.record("challenges_corrected", {"match": match_id, "club": club_id})
 
     async def accept_challenge(self, match_id: int, at: dt.datetime, source: Source) -> None:
         """Record the challenge's acceptance (refused by the database before an issue)."""

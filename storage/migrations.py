@@ -15,13 +15,19 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from storage.connection import Connection, Row
+from core.names import folded
+from storage.connection import Connection, Row, SqliteConnection
 from storage.dialect import Dialect
-from storage.errors import DatabaseError
+from storage.errors import DatabaseError, IntegrityError
 from storage.schema_translation import SchemaState, script_for, translate_migration
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+REBUILDS = "-- rebuilds tables"
+"""A migration whose first line is this rebuilds tables other tables refer to (SQLite's
+12-step "make other kinds of table schema changes"): it runs with foreign keys off — which
+SQLite only allows outside a transaction — and commits only if `foreign_key_check` then
+finds nothing, so no reference is lost or left dangling."""
 
 
 @dataclass(frozen=True)
@@ -56,8 +62,13 @@ def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     return migrations
 
 
-async def apply_migrations(connection: Connection, directory: Path = MIGRATIONS_DIR) -> list[int]:
+async def apply_migrations(
+    connection: SqliteConnection, directory: Path = MIGRATIONS_DIR
+) -> list[int]:
     """Apply the migrations newer than `user_version`; return the versions applied."""
+    await connection.create_function(
+        "arbiter_name_key", 1, _sql_name_key, deterministic=True
+    )  # for migrations that rewrite name keys (0012)
     cursor = await connection.execute("PRAGMA user_version")
     row = await cursor.fetchone()
     current = int(row[0]) if row else 0
@@ -68,17 +79,34 @@ async def apply_migrations(connection: Connection, directory: Path = MIGRATIONS_
         )
     applied = []
     for migration in migrations[current:]:
-        script = (
-            f"BEGIN IMMEDIATE;\n{migration.sqlite}\nPRAGMA user_version = {migration.version};\n"
-        )
+        sql = migration.sqlite
+        rebuilds = sql.startswith(REBUILDS)
+        script = f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {migration.version};\n"
+        if rebuilds:
+            await connection.execute("PRAGMA foreign_keys = OFF")
         try:
             await connection.executescript(script)
+            if rebuilds:
+                cursor = await connection.execute("PRAGMA foreign_key_check")
+                if await cursor.fetchall():
+                    raise IntegrityError(f"migration {migration.path.name} broke a reference")
             await connection.execute("COMMIT")
         except BaseException:
             await rollback_if_open(connection)
             raise
+        finally:
+            if rebuilds:
+                await connection.execute("PRAGMA foreign_keys = ON")
         applied.append(migration.version)
     return applied
+
+
+def _sql_name_key(name: object) -> object:
+    """`core.names.name_key` for SQL: a text's key (a non-text or blank value as it is)."""
+    if not isinstance(name, str):
+        return name
+    key = folded(name)
+    return key or name
 
 
 async def rollback_if_open(connection: Connection) -> None:

@@ -8,13 +8,11 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
+from core.votes import MotionKind
 from storage.codecs import from_text, to_text
 from storage.connection import Row
 from storage.scope import ReadScope, WriteScope
 
-MotionKind = Literal[
-    "forfeit", "disqualify", "correct-result", "exclude-club", "division-makeup", "other"
-]
 MotionStatus = Literal["open", "passed", "rejected", "no-decision"]
 
 
@@ -69,7 +67,7 @@ _COLUMNS = (
 def _motion(row: Row, votes: dict[int, bool]) -> Motion:
     return Motion(
         id=row["id"],
-        kind=cast(MotionKind, row["kind"]),
+        kind=MotionKind(row["kind"]),
         season_id=row["season_id"],
         match_id=row["match_id"],
         club_id=row["club_id"],
@@ -133,6 +131,15 @@ class MotionReader:
         )
         return [_motion(row, _vote_map(row["votes"])) for row in rows]
 
+    async def of_season(self, season_id: int, kind: MotionKind) -> list[Motion]:
+        """The guild's motions of `kind` about season `season_id`, oldest first."""
+        rows = await self._scope.fetchall(
+            f"SELECT {_COLUMNS} FROM motions WHERE guild_id = ? AND season_id = ? AND kind = ?"
+            " ORDER BY id",
+            (self._scope.guild_id, season_id, MotionKind(kind).value),
+        )
+        return [_motion(row, await self._votes(int(row["id"]))) for row in rows]
+
 
 class MotionRepository(MotionReader):
     """The motions of one guild inside a unit of work."""
@@ -150,7 +157,7 @@ class MotionRepository(MotionReader):
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 scope.guild_id,
-                motion.kind,
+                MotionKind(motion.kind).value,
                 motion.season_id,
                 motion.match_id,
                 motion.club_id,
@@ -164,7 +171,7 @@ class MotionRepository(MotionReader):
                 json.dumps(sorted(motion.electorate)),
             ),
         )
-        scope.record("motions", {"id": new_id, "kind": motion.kind})
+        scope.record("motions", {"id": new_id, "kind": MotionKind(motion.kind).value})
         return new_id
 
     async def set_message(self, motion_id: int, channel_id: int, outbox_id: int) -> None:

@@ -50,6 +50,13 @@ class SeasonRecord:
     version: int
     created_by: int | None
     created_at: dt.datetime
+    closed_at: dt.datetime | None = None
+    """When its division make-up was adopted (CL-8): closed (None: not closed)."""
+
+    @property
+    def closed(self) -> bool:
+        """Closed: its make-up adopted (a season stored 'finished' by older versions too)."""
+        return self.closed_at is not None or self.status == "finished"
 
 
 @dataclass(frozen=True)
@@ -78,7 +85,7 @@ class Membership:
 _SEASON_COLUMNS = (
     "id, guild_id, name, status, divisions_cutoff, first_round, round_days, round_dates,"
     " version, created_by, created_at, promotion_places, start_time, reminder_hours,"
-    " timeout_ratio_limit_percent, " + ", ".join(RULE_FIELDS)
+    " timeout_ratio_limit_percent, closed_at, " + ", ".join(RULE_FIELDS)
 )
 
 
@@ -105,6 +112,7 @@ def _season(row: Row) -> SeasonRecord:
         version=row["version"],
         created_by=row["created_by"],
         created_at=from_text(row["created_at"]),
+        closed_at=None if row["closed_at"] is None else from_text(row["closed_at"]),
     )
 
 
@@ -265,6 +273,27 @@ class SeasonRepository(SeasonReader):
             (status, scope.guild_id, season_id),
         )
         scope.record("seasons_status", {"season": season_id, "status": status})
+
+    async def close(self, season_id: int) -> bool:
+        """CL-8: the season is closed now (its make-up adopted); False if it was already."""
+        scope = self._write
+        await self.bump(season_id)
+        cursor = await scope.execute(
+            "UPDATE seasons SET closed_at = ? WHERE guild_id = ? AND id = ? AND closed_at IS NULL",
+            (to_text(scope.now), scope.guild_id, season_id),
+        )
+        scope.record("seasons_closed", {"season": season_id})
+        return cursor.rowcount > 0
+
+    async def set_cutoff(self, season_id: int, cutoff: dt.date | None) -> None:
+        """CL-1: the season's divisions cut-off date (None: the final standings decide)."""
+        scope = self._write
+        await self.bump(season_id)
+        await scope.execute(
+            "UPDATE seasons SET divisions_cutoff = ? WHERE guild_id = ? AND id = ?",
+            (None if cutoff is None else cutoff.isoformat(), scope.guild_id, season_id),
+        )
+        scope.record("seasons_cutoff", {"season": season_id})
 
     async def set_calendar(
         self,

@@ -18,18 +18,22 @@ from storage.guild_settings import GuildSettings
 
 
 class Role(enum.Enum):
-    """A guild role that `/setup` configures; the value is how a refusal names it."""
+    """A guild role that `/setup` configures — the one definition for the commands' checks
+    (bot.app.permissions) and the actors of use cases. The value is how a refusal names it."""
 
     HQ = "league HQ"
     DIRECTOR = "director"
     ARBITER = "arbiter"
 
+    @property
+    def setting(self) -> str:
+        """The guild setting holding this role's id (`hq_role_id`)."""
+        return f"{self.name.lower()}_role_id"
 
-_SETTING = {
-    Role.HQ: "hq_role_id",
-    Role.DIRECTOR: "director_role_id",
-    Role.ARBITER: "arbiter_role_id",
-}
+    @property
+    def option(self) -> str:
+        """The `/setup set` option that sets it (`hq_role`)."""
+        return f"{self.name.lower()}_role"
 
 
 @dataclass(frozen=True)
@@ -50,7 +54,7 @@ class Actor:
         """A guild member holding the Discord roles `role_ids`, read against the guild's
         configured HQ / director / arbiter roles."""
         held = set(role_ids)
-        roles = {role for role, key in _SETTING.items() if getattr(settings, key) in held}
+        roles = {role for role in Role if getattr(settings, role.setting) in held}
         return cls(user_id, frozenset(roles))
 
     @property

@@ -22,7 +22,7 @@ from bot.chesscom.client import ChessComClient
 from bot.league.automation.context import AutomationContext
 from bot.league.electorate import Unreadable
 from bot.league.jobs import register_league_jobs
-from bot.league.motions.service import CLOSE_JOB, run_close_job
+from bot.league.motions.lifecycle import CLOSE_JOB, run_close_job
 from bot.league.rosters.removal_checks import VERIFY_JOB, resume_verifications, verification_job
 from bot.league.standings.pin_refresher import StandingsPins
 from bot.league.store import StandingsCache
@@ -41,6 +41,19 @@ from storage.ownership import DatabaseOwned, Ownership, own
 log = logging.getLogger(__name__)
 
 COGS_PACKAGE = "cogs"
+VOICE_WARNINGS = (
+    "PyNaCl is not installed, voice will NOT be supported",
+    "davey is not installed, voice will NOT be supported",
+)
+"""What discord.py warns when a client starts without its voice libraries: Arbiter has no
+voice, so these say nothing to its operator (filtered out of discord.py's log)."""
+
+
+def _not_about_voice(record: logging.LogRecord) -> bool:
+    return record.getMessage() not in VOICE_WARNINGS
+
+
+logging.getLogger("discord.client").addFilter(_not_about_voice)
 
 
 def cog_names(package: str = COGS_PACKAGE) -> list[str]:

@@ -7,20 +7,22 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-import discord
 from discord import app_commands
 
+from bot.app.interaction import Interaction
+from bot.rendering import limits
+from bot.rendering.text import cut
+from bot.rendering.user_text import plain
 from storage.guild import GuildStore
 from storage.lookups import ClubCandidate, MatchCandidate, SeasonCandidate
 
-MAX_CHOICES = 25
-"""Discord: at most 25 autocomplete choices."""
-NAME_LIMIT = 100
-"""Discord: a choice's name and string value, at most 100 characters."""
+MAX_CHOICES = limits.CHOICES
+NAME_LIMIT = limits.CHOICE_NAME
 
 
 def _name(text: str) -> str:
-    return text if len(text) <= NAME_LIMIT else text[: NAME_LIMIT - 1] + "…"
+    """A choice's name: plain text (a choice shows no markdown), cut to Discord's 100."""
+    return cut(plain(text), NAME_LIMIT)
 
 
 def _starts(name: str, typed: str) -> bool:
@@ -77,7 +79,7 @@ def match_label(match: MatchCandidate) -> str:
 
 def match_choices(
     candidates: Sequence[MatchCandidate], now: dt.datetime
-) -> list[app_commands.Choice[int]]:
+) -> list[app_commands.Choice[str]]:
     """The member's clubs' matches first, then unplayed ones from the next start on, then
     unplayed ones already started, then played ones (latest first)."""
 
@@ -87,22 +89,23 @@ def match_choices(
         return (not m.mine, 0 if m.start >= now else 1, m.start.timestamp())
 
     ranked = sorted(candidates, key=key)
-    return [app_commands.Choice(name=match_label(m), value=m.id) for m in ranked[:MAX_CHOICES]]
+    # The value is the match's number as text: the option also takes a key (`DO-1-1`).
+    return [app_commands.Choice(name=match_label(m), value=str(m.id)) for m in ranked[:MAX_CHOICES]]
 
 
-def _store(interaction: discord.Interaction) -> GuildStore | None:
+def _store(interaction: Interaction) -> GuildStore | None:
     if interaction.guild_id is None:
         return None
-    return interaction.client.guild_store(interaction.guild_id)  # type: ignore[attr-defined]
+    return interaction.client.guild_store(interaction.guild_id)
 
 
-def _typed(interaction: discord.Interaction, option: str) -> str | None:
+def _typed(interaction: Interaction, option: str) -> str | None:
     """What the member typed so far in another option of the command (None: nothing)."""
     value = getattr(interaction.namespace, option, None)
     return str(value) if value else None
 
 
-async def clubs(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def clubs(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `club` option."""
     store = _store(interaction)
     if store is None:
@@ -112,7 +115,7 @@ async def clubs(interaction: discord.Interaction, current: str) -> list[app_comm
     return club_choices(found, current)
 
 
-async def seasons(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def seasons(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `season` option."""
     store = _store(interaction)
     if store is None:
@@ -122,9 +125,7 @@ async def seasons(interaction: discord.Interaction, current: str) -> list[app_co
     return season_choices(found, current)
 
 
-async def divisions(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
+async def divisions(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `division` option (of the `season` already typed, if any)."""
     store = _store(interaction)
     if store is None:
@@ -134,7 +135,7 @@ async def divisions(
     return name_choices(found, current)
 
 
-async def matches(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+async def matches(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `match` option: the caller's clubs' and the next matches first."""
     store = _store(interaction)
     if store is None:
@@ -147,7 +148,7 @@ async def matches(interaction: discord.Interaction, current: str) -> list[app_co
     return match_choices(found, now)
 
 
-async def players(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def players(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `player` option (of the `club` already typed, if any)."""
     store = _store(interaction)
     if store is None:

@@ -1,23 +1,70 @@
-"""What a slash command hands a service: the caller as an `Actor`, dates and instants parsed
-from option text, and attachments read within a size cap — each refusal one clear line."""
+"""What a slash command hands a service: the caller as an `Actor`, integer options within
+their domain and Discord's ±2⁵³, dates and instants parsed from option text within a sane
+window, and attachments read within a size cap — each refusal one clear line."""
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.app.actor import Actor
-from bot.app.errors import UserError
+from bot.app.date_window import EARLIEST_DAY, YEARS_AHEAD, latest_day
+from bot.app.errors import OptionRefused, UserError, quote_mark
 from bot.app.inputs import shown
+from bot.app.interaction import Interaction
 from bot.formats.boards_csv import BoardRow, BoardsCsvError, parse_boards_csv
+from bot.rendering import limits
 from storage.guild import GuildStore
 
 MAX_ATTACHMENT = 1_000_000
 """Bytes of an attachment a command reads (a season file, a boards CSV)."""
 
 
-async def actor_of(store: GuildStore, interaction: discord.Interaction) -> Actor:
+class Whole(app_commands.Transformer):
+    """An integer option of the domain `low`…`high` (an id: 1…2⁵³, Discord's largest):
+    published with those bounds, and checked again when a command runs, since a raw
+    interaction can carry any integer (a value past SQLite's 2⁶³ would fail as an error)."""
+
+    def __init__(self, what: str, low: int = 1, high: int = limits.INTEGER_OPTION) -> None:
+        self.what, self.low, self.high = what, low, high
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        """An integer option."""
+        return discord.AppCommandOptionType.integer
+
+    @property
+    def min_value(self) -> int:
+        """The smallest value Discord's client offers."""
+        return self.low
+
+    @property
+    def max_value(self) -> int:
+        """The largest value Discord's client offers."""
+        return self.high
+
+    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> int:
+        """`value` if it is a whole number of the domain, else one line saying which."""
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not self.low <= value <= self.high
+        ):
+            raise OptionRefused(
+                f"The {self.what} must be a whole number from {self.low} to {self.high:,}"
+                f", not {shown(str(value))}."
+            )
+        return value
+
+
+MOTION = Whole("motion")
+"""A motion id option."""
+
+
+async def actor_of(store: GuildStore, interaction: Interaction) -> Actor:
     """The caller with the guild roles they hold (read against `/setup`'s roles)."""
     async with store.read() as view:
         settings = await view.settings.get()
@@ -26,31 +73,21 @@ async def actor_of(store: GuildStore, interaction: discord.Interaction) -> Actor
     return Actor.member(member.id, settings, roles)
 
 
-def parse_day(text: str, what: str, today: dt.date | None = None) -> dt.date:
-    """A `YYYY-MM-DD` date; with `today`, one in the past is refused."""
+def parse_day(text: str, what: str, today: dt.date | None = None, *, past: bool = False) -> dt.date:
+    """A `YYYY-MM-DD` date from 2000 to `YEARS_AHEAD` years after `today`; without `past`,
+    one before `today` is refused (`today` None: the date of the clock is not checked)."""
     try:
         day = dt.date.fromisoformat(text.strip())
     except ValueError:
         raise UserError(f"{shown(text)} is not a date: write it as YYYY-MM-DD.") from None
-    if today is not None and day < today:
-        raise UserError(f"The {what} {day.isoformat()} is in the past.")
+    if day < EARLIEST_DAY:
+        raise UserError(f"The {what} {day.isoformat()} is before {EARLIEST_DAY.year}.")
+    if today is not None:
+        if not past and day < today:
+            raise UserError(f"The {what} {day.isoformat()} is in the past.")
+        if day > latest_day(today):
+            raise UserError(f"The {what} {day.isoformat()} is more than {YEARS_AHEAD} years ahead.")
     return day
-
-
-def parse_instant(text: str, what: str, now: dt.datetime | None = None) -> dt.datetime:
-    """`YYYY-MM-DD HH:MM` in UTC (or with an offset, `…+02:00`); with `now`, one in the past
-    is refused."""
-    try:
-        instant = dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise UserError(
-            f"{shown(text)} is not a date and time: write YYYY-MM-DD HH:MM (UTC)."
-        ) from None
-    if instant.tzinfo is None:
-        instant = instant.replace(tzinfo=dt.UTC)
-    if now is not None and instant <= now:
-        raise UserError(f"The {what} {instant.isoformat(sep=' ')} is in the past.")
-    return instant.astimezone(dt.UTC)
 
 
 async def read_attachment(attachment: discord.Attachment, what: str, suffix: str) -> bytes:
@@ -81,4 +118,4 @@ async def read_boards(attachment: discord.Attachment) -> list[BoardRow]:
     try:
         return parse_boards_csv(text)
     except BoardsCsvError as error:
-        raise UserError(f"The boards file cannot be read: {error}.") from None
+        raise UserError(f"The boards file cannot be read: {quote_mark(str(error))}.") from None

@@ -11,16 +11,23 @@ import os
 import tomllib
 from fractions import Fraction
 from pathlib import Path
-from typing import Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 from bot.formats.numbers import Count, Number
+from bot.formats.rule_fields import rule_fields, season_rules
 from core.league import season as league
-from core.league.registration import MIN_ADMINS
-from core.league.roster import TIMEOUT_LIMIT_PERCENT
-from core.league.season import START_TIME, START_ZONE
+from core.league.season import START_ZONE, quoted
 from core.tour.appeals import DEADLINE_TIME, DEFAULT_APPEAL_ZONE
 from core.tour.disconnections import RECONNECT_WINDOW
 from core.tour.prizes import AMBASSADOR_POOL_MINIMUM
@@ -33,7 +40,6 @@ from core.tour.rules import (
     SESSION_START,
     TourRules,
 )
-from core.votes import MINIMUM_VOTERS, VOTE_HOURS
 
 DEFAULT_PATH = Path("config.toml")
 TOKEN_ENV = "DISCORD_TOKEN"
@@ -122,21 +128,16 @@ def _clock(text: str) -> dt.time:
     return dt.time.fromisoformat(text)
 
 
-class ClDefaults(_Section):
-    """CL defaults frozen into each new season (CCT-16): the season file's `rules` plus the
-    settings core's CL functions take as parameters."""
+CL_LEFT_OUT = tuple(f.name for f in league.rule_settings() if not f.metadata["config"])
+"""`SeasonRules` fields the config does not set as such: a season's cut-off is given when it
+is created (`/season create cutoff`), its zone is `timezones.league_start`."""
 
-    games_per_board: Count = Field(league.GAMES_PER_BOARD, ge=1, description="CL-14")
-    challenge_deadline_hours: Count = Field(
-        league.CHALLENGE_DEADLINE_HOURS,
-        ge=0,
-        le=league.MAX_CHALLENGE_DEADLINE_HOURS,
-        description="CL-15",
-    )
-    max_members: Count = Field(league.MAX_MEMBERS, ge=1, description="CL-5")
-    max_avg_rating: Number = Field(league.MAX_AVG_RATING, gt=0, description="CL-6")
-    forfeits_to_disqualify: Count = Field(league.FORFEITS_TO_DISQUALIFY, ge=1, description="CL-DQ")
-    start_time: str = Field(START_TIME.strftime("%H:%M"), pattern=HHMM, description="CL-13")
+
+class _ClSettings(_Section):
+    """CL defaults frozen into each new season (CCT-16): every `SeasonRules` field (generated
+    from it, `bot.formats.rule_fields`, but `CL_LEFT_OUT`) plus the divisions new seasons
+    start with. A value below the regulation's floor (CL-23's 3 voters …) is refused."""
+
     divisions: list[str] = Field(
         default_factory=lambda: ["Premier Division", "Division One", "Division Two"],
         min_length=1,
@@ -144,20 +145,6 @@ class ClDefaults(_Section):
     )
     min_players: list[Count] = Field(
         default_factory=lambda: [15, 11, 5], description="CL-9..11, one per division"
-    )
-    clubs_per_division: Count = Field(13, ge=2, description="CL-12")
-    promoted: Count = Field(3, ge=0, description="CL-8")
-    relegated: Count = Field(3, ge=0, description="CL-8")
-    min_club_admins: Count = Field(MIN_ADMINS, ge=1, description="CL-2..4")
-    timeout_ratio_limit_percent: Number = Field(
-        float(TIMEOUT_LIMIT_PERCENT), ge=0, le=100, description="CL-21"
-    )
-    vote_deadline_hours: Count = Field(VOTE_HOURS, ge=1, description="CL-23")
-    vote_quorum: Count = Field(MINIMUM_VOTERS, ge=1, description="CL-23")
-    reminder_hours: list[Count] = Field(
-        default_factory=lambda: list(league.REMINDER_HOURS),
-        max_length=10,
-        description="CL-15: reminders this many hours before the challenge deadline",
     )
 
     @model_validator(mode="after")
@@ -176,26 +163,13 @@ class ClDefaults(_Section):
             raise ValueError("divisions: names must be different and not empty (CL-7)")
         return self
 
-    def season_rules(self, zone: str = START_ZONE) -> league.SeasonRules:
+    def season_rules(
+        self, zone: str = START_ZONE, cutoff: dt.date | None = None
+    ) -> league.SeasonRules:
         """CCT-16: every rule value a new season freezes (the season file's `rules`), its
-        matches starting at `start_time` in `zone` (the config's `timezones.league_start`)."""
-        return league.SeasonRules(
-            games_per_board=self.games_per_board,
-            challenge_deadline_hours=self.challenge_deadline_hours,
-            max_members=self.max_members,
-            max_avg_rating=self.max_avg_rating,
-            forfeits_to_disqualify=self.forfeits_to_disqualify,
-            promoted=self.promoted,
-            relegated=self.relegated,
-            reminder_hours=tuple(self.reminder_hours),
-            vote_deadline_hours=self.vote_deadline_hours,
-            vote_quorum=self.vote_quorum,
-            min_club_admins=self.min_club_admins,
-            timeout_ratio_limit_percent=self.timeout_limit(),
-            clubs_per_division=self.clubs_per_division,
-            start_time=self.start_clock(),
-            start_zone=zone,
-        )
+        matches starting at `start_time` in `zone` (the config's `timezones.league_start`),
+        its divisions decided by the standings as at `cutoff` (CL-1)."""
+        return season_rules(dict(self), start_zone=zone, divisions_cutoff=cutoff)
 
     def season_divisions(self) -> tuple[league.Division, ...]:
         """CL-7, CL-9..11: a new season's divisions, best first, before clubs register."""
@@ -206,11 +180,23 @@ class ClDefaults(_Section):
 
     def start_clock(self) -> dt.time:
         """CL-13: the local start time of every match (`division_schedule(at=…)`)."""
-        return _clock(self.start_time)
+        return self.season_rules().start_time
 
     def timeout_limit(self) -> Fraction:
         """CL-21: the timeout percentage above which a removal is justified, exactly."""
-        return league.exact_percent(self.timeout_ratio_limit_percent)
+        return self.season_rules().timeout_ratio_limit_percent
+
+
+if TYPE_CHECKING:
+    ClDefaults = _ClSettings
+else:
+    ClDefaults = create_model(
+        "ClDefaults",
+        __base__=_ClSettings,
+        __doc__=_ClSettings.__doc__,
+        __module__=__name__,
+        **rule_fields(leave_out=CL_LEFT_OUT),
+    )
 
 
 class CctDefaults(_Section):
@@ -342,25 +328,75 @@ class Config(_Section):
     def _upper_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
+    @field_validator("token", mode="before")
+    @classmethod
+    def _blank_token(cls, value: object) -> object:
+        """A token of spaces (`DISCORD_TOKEN='   '`, `token = ""`) is no token; a real one
+        is used without the spaces or line break a copy and paste may add."""
+        if isinstance(value, str):
+            return value.strip() or None
+        return value
 
-def _describe(error: ValidationError) -> str:
-    """One line for the first problem pydantic found, `key.path: message`, and how many more
-    (`(and N more)`, as the CLI says of season and tour files)."""
-    problems = error.errors()
-    first = problems[0]
-    key = ".".join(str(part) for part in first["loc"]) or "(top level)"
-    message = first["msg"]
-    if first["type"] == "extra_forbidden":
-        message = "unknown key"
-    elif first["type"] in ("model_type", "model_attributes_type", "dict_type"):
-        message = f"should be a table ([{key}] with its keys), not a single value"
-    elif message.startswith("Value error, "):
-        message = message.removeprefix("Value error, ")
+
+_PATTERNS = {
+    HHMM: "must be a time of day as HH:MM (00:00 to 23:59)",
+    r"^https?://": "must be a web address starting with http:// or https://",
+}
+"""What each pattern of the configuration means, in words."""
+
+
+def _plain(problem: Any) -> str:
+    """One pydantic problem in plain words (`must be at least 1`), not pydantic's own
+    (`Input should be greater than or equal to 1`, `String should match pattern '^…$'`)."""
+    kind, ctx, given = problem["type"], problem.get("ctx") or {}, problem.get("input")
+    shown = f", not {quoted(given)}" if isinstance(given, str) else ""
+    if kind == "extra_forbidden":
+        return "unknown key"
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return f"should be a table ([{_key(problem)}] with its keys), not a single value"
+    if kind == "missing":
+        return "is required"
+    bounds = {
+        "greater_than": ("must be more than", "gt"),
+        "greater_than_equal": ("must be at least", "ge"),
+        "less_than": ("must be less than", "lt"),
+        "less_than_equal": ("must be at most", "le"),
+    }
+    if kind in bounds:
+        words, key = bounds[kind]
+        bound = ctx[key]
+        return f"{words} {bound:g}" if isinstance(bound, float) else f"{words} {bound}"
+    if kind == "string_pattern_mismatch":
+        return _PATTERNS.get(ctx.get("pattern", ""), "is not in the expected form") + shown
+    if kind == "literal_error":
+        expected = str(ctx.get("expected", "")).replace("'", "")
+        return f"must be one of {expected}{shown}"
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return "must be a whole number"
+    if kind in ("float_type", "float_parsing"):
+        return "must be a number"
+    if kind in ("bool_type", "bool_parsing"):
+        return "must be true or false"
+    if kind == "string_type":
+        return "must be text (in quotes)"
+    if kind in ("list_type", "tuple_type"):
+        return "must be a list ([…])"
+    return str(problem["msg"]).removeprefix("Value error, ")
+
+
+def _key(problem: Any) -> str:
+    return ".".join(str(part) for part in problem["loc"]) or "(top level)"
+
+
+def _describe(problem: Any) -> str:
+    """One problem as `key.path: what is wrong`, in plain words (a section's own check that
+    names its key says it under that key)."""
+    key, message = _key(problem), _plain(problem)
+    if problem["type"] == "value_error":
         field, colon, rest = message.partition(": ")
         if colon and field.isidentifier():  # a section's check naming its key
             key, message = f"{key}.{field}", rest
-    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    return f"{key}: {message}{more}"
+    return f"{key}: {message}"
 
 
 def load_config(path: Path | None = None, environ: dict[str, str] | None = None) -> Config:
@@ -383,7 +419,7 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
         except OSError as error:
             raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
     from_env: dict[tuple[str, ...], str] = {}  # key → the variable its value came from
-    if env.get(TOKEN_ENV):
+    if env.get(TOKEN_ENV, "").strip():  # a blank DISCORD_TOKEN is no token
         data["token"] = env[TOKEN_ENV]
         from_env[("token",)] = TOKEN_ENV
     chesscom = data.setdefault("chesscom", {})
@@ -399,7 +435,12 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
     try:
         config = Config.model_validate(data)
     except ValidationError as error:
-        loc = tuple(str(part) for part in error.errors()[0]["loc"])
-        source = f"environment variable {from_env[loc]}" if loc in from_env else str(path)
-        raise ConfigError(f"{source}: {_describe(error)}") from None
+        said: dict[str, list[str]] = {}  # every problem, by where its value came from
+        for problem in error.errors():
+            loc = tuple(str(part) for part in problem["loc"])
+            source = f"environment variable {from_env[loc]}" if loc in from_env else str(path)
+            said.setdefault(source, []).append(_describe(problem))
+        raise ConfigError(
+            "; ".join(f"{source}: {'; '.join(problems)}" for source, problems in said.items())
+        ) from None
     return config

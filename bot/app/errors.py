@@ -6,7 +6,7 @@ import re
 
 from discord import app_commands
 
-from bot.rendering.escape import user_text
+from bot.rendering.user_text import user_text
 
 _OPEN = "\x1e"
 _CLOSE = "\x1f"
@@ -18,8 +18,11 @@ _QUOTED = re.compile(f"{_OPEN}([^{_OPEN}{_CLOSE}]*){_CLOSE}")
 
 def quote_mark(value: str) -> str:
     """`value` (already quoted for a message) marked as user text: a `UserError` built from a
-    message holding it shows it as typed in Discord and unchanged elsewhere."""
-    return f"{_OPEN}{value}{_CLOSE}"
+    message holding it shows it as typed in Discord and unchanged elsewhere. The two marker
+    characters themselves (control characters, which the name gate refuses) are shown as
+    U+FFFD, so no value can close its mark early."""
+    clean = value.replace(_OPEN, "\ufffd").replace(_CLOSE, "\ufffd")
+    return f"{_OPEN}{clean}{_CLOSE}"
 
 
 class UserError(Exception):
@@ -31,6 +34,11 @@ class UserError(Exception):
         super().__init__(plain)
         self.message = plain
         self.markdown = _QUOTED.sub(lambda found: user_text(found.group(1)), message)
+
+
+class OptionRefused(UserError, app_commands.AppCommandError):
+    """A command option outside what it may hold, refused by its transformer before the
+    command runs (discord.py passes an `AppCommandError` from a transformer on as it is)."""
 
 
 class RoleRequired(app_commands.CheckFailure):

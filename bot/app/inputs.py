@@ -1,19 +1,28 @@
-"""User text checked before a service stores or repeats it: trimmed, not empty, printable,
-and of a bounded length, so a hostile name never reaches the database or a message whole."""
+"""User text checked before a service stores or repeats it, through the one name gate
+(`core.names`): trimmed, not empty, no invisible or control character, of a bounded length —
+so a hostile name never reaches the database or a message whole — and chess.com usernames
+as chess.com spells them. Each refusal is one line naming what was wrong."""
 
 from __future__ import annotations
 
-import re
-
 from bot.app.errors import UserError, quote_mark
+from core.names import NAME_LIMIT, NOTE_LIMIT, text_problem, username_problem
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
-NAME_LIMIT = 100
-"""Characters of a club, season or division name."""
-NOTE_LIMIT = 500
-"""Characters of a reason or note."""
+__all__ = [
+    "NAME_LIMIT",
+    "NOTE_LIMIT",
+    "chesscom_username",
+    "clean_text",
+    "named",
+    "optional_text",
+    "positive_id",
+    "shown",
+]
+
 SHOWN = 40
 """Characters of a bad value an error message repeats."""
+SNOWFLAKE_LIMIT = 2**63
+"""Discord ids (users, channels, roles) are below 2⁶³ (SQLite's INTEGER too)."""
 
 
 def shown(value: str) -> str:
@@ -29,15 +38,14 @@ def named(name: str) -> str:
 
 
 def clean_text(value: str, what: str, limit: int = NAME_LIMIT, *, required: bool = True) -> str:
-    """`value` trimmed; refused when empty (if required), too long, or holding control or
-    direction-changing characters."""
+    """`value` trimmed; refused (one line saying why) when empty (if required), too long, or
+    holding an invisible or control character (`core.names.text_problem`)."""
     text = value.strip()
-    if not text and required:
-        raise UserError(f"The {what} cannot be empty.")
-    if len(text) > limit:
-        raise UserError(f"The {what} is too long ({len(text)} characters; at most {limit}).")
-    if _CONTROL.search(text):
-        raise UserError(f"The {what} {shown(text)} contains a control character.")
+    if not text and not required:
+        return text
+    problem = text_problem(text, limit)
+    if problem is not None:
+        raise UserError(f"The {what} {problem}.")
     return text
 
 
@@ -48,8 +56,18 @@ def optional_text(value: str | None, what: str, limit: int = NOTE_LIMIT) -> str 
     return clean_text(value, what, limit)
 
 
+def chesscom_username(text: str) -> str:
+    """A chess.com username as given (ASCII letters, digits, `_`, `-`; at most 50 characters), as
+    every door checks it (`/roster link`, boards CSVs, season files)."""
+    name = text.strip()
+    problem = username_problem(name)
+    if problem is not None:
+        raise UserError(f"The chess.com username {shown(name)} {problem}.")
+    return name
+
+
 def positive_id(value: int, what: str) -> int:
-    """A database or Discord id: a positive integer (not a boolean)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0 or value >= 2**63:
+    """A Discord id (a user's, a channel's): a positive integer below 2⁶³, not a boolean."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < SNOWFLAKE_LIMIT:
         raise UserError(f"{what} must be a positive id.")
     return value

@@ -1,39 +1,36 @@
-"""Permission checks for app commands: the guild's HQ, director and arbiter roles, club admins.
+"""What a command requires of its caller — a guild role (`Role`: HQ, director, arbiter), the
+admin of a club, a server permission — declared once per command and kept in its public
+`extras`, so the tree checks it, `/help` filters by it and the command reference prints it:
 
-Each is a decorator (`@is_director()`) usable on any app command. A refusal raises
-`RoleRequired` naming what is needed; the error handler shows it and nothing is changed.
-Each predicate carries a `requirement` text, which the command reference prints.
+    @requires(HoldsRole(Role.HQ))
+    @group.command(name="approve", description="…")
+    async def approve(self, interaction, club: str) -> None: …
+
+`requires` goes above the command decorator (it needs the command). Each requirement is a
+check: a refusal raises `RoleRequired` (or discord.py's `MissingPermissions`) naming what is
+needed; the tree's error handler shows it and nothing is changed. Use cases check their
+`Actor` again (bot.app.actor), for the doors that are not commands (jobs, the CLI).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord import app_commands
 
+from bot.app.actor import Role
 from bot.app.errors import RoleRequired
-from bot.rendering.escape import user_text
+from bot.app.interaction import Interaction
+from bot.rendering.user_text import user_text
 from storage.guild import GuildStore
 
-T = TypeVar("T")
+REQUIRES = "requires"
+"""The key of a command's `extras` holding its requirements (a tuple)."""
 
-
-@dataclass(frozen=True)
-class GuildRole:
-    """A role a guild configures with `/setup set`."""
-
-    label: str
-    setting: str
-    option: str
-
-
-HQ = GuildRole("league HQ", "hq_role_id", "hq_role")
-DIRECTOR = GuildRole("director", "director_role_id", "director_role")
-ARBITER = GuildRole("arbiter", "arbiter_role_id", "arbiter_role")
-
+C = TypeVar("C", bound=app_commands.Command[Any, ..., Any])
 
 _PERMISSION_NAMES = {"manage_guild": "Manage Server", "view_channel": "View Channels"}
 
@@ -43,53 +40,114 @@ def permission_name(flag: str) -> str:
     return _PERMISSION_NAMES.get(flag, flag.replace("_", " ").title())
 
 
-def guild_store(interaction: discord.Interaction) -> GuildStore:
+def guild_store(interaction: Interaction) -> GuildStore:
     """The repositories of the interaction's guild; refuses outside a server."""
     if interaction.guild_id is None:
         raise app_commands.NoPrivateMessage()
-    return interaction.client.guild_store(interaction.guild_id)  # type: ignore[attr-defined]
+    return interaction.client.guild_store(interaction.guild_id)
 
 
-async def has_role(interaction: discord.Interaction, role: GuildRole) -> bool:
-    """Whether the caller holds `role`; raises `RoleRequired` saying which role it needs."""
-    async with guild_store(interaction).read() as view:
-        settings = await view.settings.get()
-    role_id: int | None = getattr(settings, role.setting)
-    if role_id is None:
-        raise RoleRequired(
-            f"This command needs the **{role.label}** role, which is not set up on this server "
-            f"yet: someone with Manage Server can set it with `/setup set {role.option}`."
-        )
-    member = interaction.user
-    if isinstance(member, discord.Member) and any(r.id == role_id for r in member.roles):
-        return True
-    raise RoleRequired(f"This command needs the **{role.label}** role (<@&{role_id}>).")
+class Requirement(Protocol):
+    """Something a command needs of its caller: `text` as /help and the reference say it
+    (`league HQ role`); calling it checks the caller (True, or raises the refusal)."""
+
+    @property
+    def text(self) -> str:
+        """What is needed, in a few words."""
+        ...
+
+    async def __call__(self, interaction: Interaction) -> bool:
+        """True if the caller meets it; else raises the refusal naming it."""
+        ...
 
 
-def _role_check(role: GuildRole) -> Callable[[T], T]:
-    async def predicate(interaction: discord.Interaction) -> bool:
-        return await has_role(interaction, role)
+@dataclass(frozen=True)
+class HoldsRole:
+    """The caller holds the guild's `role` (as `/setup set` configured it)."""
 
-    predicate.requirement = f"{role.label} role"  # type: ignore[attr-defined]
-    return app_commands.check(predicate)
+    role: Role
+
+    @property
+    def text(self) -> str:
+        """`league HQ role`."""
+        return f"{self.role.value} role"
+
+    async def __call__(self, interaction: Interaction) -> bool:
+        """True if the caller holds the role; refuses naming it (or how to set it up)."""
+        async with guild_store(interaction).read() as view:
+            settings = await view.settings.get()
+        role_id: int | None = getattr(settings, self.role.setting)
+        if role_id is None:
+            raise RoleRequired(
+                f"This command needs the **{self.role.value}** role, which is not set up on this"
+                f" server yet: someone with Manage Server can set it with"
+                f" `/setup set {self.role.option}`."
+            )
+        member = interaction.user
+        if isinstance(member, discord.Member) and any(r.id == role_id for r in member.roles):
+            return True
+        raise RoleRequired(f"This command needs the **{self.role.value}** role (<@&{role_id}>).")
 
 
-def is_hq() -> Callable[[T], T]:
-    """Check: the caller holds the guild's league HQ role."""
-    return _role_check(HQ)
+@dataclass(frozen=True)
+class AdministersClub:
+    """The caller is an admin of the club named by the command's option `option`."""
+
+    option: str = "club"
+
+    @property
+    def text(self) -> str:
+        """`admin of the club in `club``."""
+        return f"admin of the club in `{self.option}`"
+
+    async def __call__(self, interaction: Interaction) -> bool:
+        """True for an admin of the club (of any club when the option is not given yet)."""
+        club = getattr(interaction.namespace, self.option, None)
+        return await administers_club(interaction, None if club is None else str(club))
 
 
-def is_director() -> Callable[[T], T]:
-    """Check: the caller holds the guild's director role."""
-    return _role_check(DIRECTOR)
+@dataclass(frozen=True)
+class HasPermission:
+    """The caller has the server permission `flag` here (`manage_guild`)."""
+
+    flag: str
+
+    @property
+    def text(self) -> str:
+        """`Manage Server`."""
+        return permission_name(self.flag)
+
+    async def __call__(self, interaction: Interaction) -> bool:
+        """True with the permission; else discord.py's `MissingPermissions`."""
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage()
+        if getattr(interaction.permissions, self.flag):
+            return True
+        raise app_commands.MissingPermissions([self.flag])
 
 
-def is_arbiter() -> Callable[[T], T]:
-    """Check: the caller holds the guild's arbiter role."""
-    return _role_check(ARBITER)
+def requires(*needs: Requirement) -> Callable[[C], C]:
+    """Declare what a command needs: each becomes one of its checks and is listed in its
+    `extras` (read by /help and the command reference). Put it above the command decorator."""
+
+    def decorate(command: C) -> C:
+        if not isinstance(command, app_commands.Command):
+            raise TypeError("@requires goes above the @command decorator")
+        for need in needs:
+            command.add_check(need)
+        command.extras[REQUIRES] = (*requirements(command), *needs)
+        return command
+
+    return decorate
 
 
-async def administers_club(interaction: discord.Interaction, club: str | None) -> bool:
+def requirements(command: app_commands.Command[Any, ..., Any]) -> Sequence[Requirement]:
+    """What `command` needs of its caller (declared with `requires`)."""
+    found: Sequence[Requirement] = command.extras.get(REQUIRES, ())
+    return found
+
+
+async def administers_club(interaction: Interaction, club: str | None) -> bool:
     """Whether the caller is an admin of `club` (of any club when `club` is None); else refuse."""
     user_id = interaction.user.id
     async with guild_store(interaction).read() as view:
@@ -105,49 +163,35 @@ async def administers_club(interaction: discord.Interaction, club: str | None) -
     raise RoleRequired(f"This command needs a **club admin** of **{user_text(club)}**.")
 
 
-def is_club_admin(option: str = "club") -> Callable[[T], T]:
-    """Check: the caller administers the club named by the command's option `option`."""
-
-    async def predicate(interaction: discord.Interaction) -> bool:
-        club = getattr(interaction.namespace, option, None)
-        return await administers_club(interaction, None if club is None else str(club))
-
-    predicate.requirement = f"admin of the club in `{option}`"  # type: ignore[attr-defined]
-    return app_commands.check(predicate)
-
-
-async def can_use(interaction: discord.Interaction, command: app_commands.Command) -> bool:
-    """Whether the caller may run `command` here: context, default permissions and checks."""
-    parents: list[app_commands.Group] = []
-    node = command.parent
+async def can_use(interaction: Interaction, command: app_commands.Command[Any, ..., Any]) -> bool:
+    """Whether the caller may run `command` here (for /help): its context (a server-only
+    command in a direct message), the default permissions of it and its groups, and what it
+    declares it requires."""
+    node: app_commands.Command[Any, ..., Any] | app_commands.Group | None = command
     while node is not None:
-        parents.append(node)
-        node = node.parent
-    root = parents[-1] if parents else command
-    if interaction.guild_id is None and root.guild_only:
-        return False
-    items: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = [command, *parents]
-    for item in items:
-        required = item.default_permissions
+        if interaction.guild_id is None and node.guild_only:
+            return False
+        required = node.default_permissions
         in_guild = interaction.guild_id is not None
         if required is not None and in_guild and not interaction.permissions >= required:
             return False
-    try:
-        # As discord.py does before a command's own checks: its group's, then its cog's.
-        binding = command.binding
-        group = command.parent if command.parent is not binding else None
-        for check in (
-            getattr(group, "interaction_check", None),
-            getattr(binding, "interaction_check", None),
-        ):
-            if check is not None and not await discord.utils.maybe_coroutine(check, interaction):
+        node = node.parent
+    for need in requirements(command):
+        try:
+            if not await need(interaction):
                 return False
-        for predicate in command.checks:
-            result = predicate(interaction)
-            if hasattr(result, "__await__"):
-                result = await result
-            if not result:
-                return False
-    except app_commands.AppCommandError:
-        return False
+        except app_commands.AppCommandError:
+            return False
     return True
+
+
+HQ = HoldsRole(Role.HQ)
+"""Needs the league HQ role."""
+DIRECTOR = HoldsRole(Role.DIRECTOR)
+"""Needs the director role."""
+ARBITER = HoldsRole(Role.ARBITER)
+"""Needs the arbiter role."""
+CLUB_ADMIN = AdministersClub("club")
+"""Needs an admin of the club in the `club` option."""
+MANAGE_SERVER = HasPermission("manage_guild")
+"""Needs Discord's Manage Server permission."""

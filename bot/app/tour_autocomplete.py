@@ -4,11 +4,11 @@ first) and cut to Discord's 25 choices of at most 100 characters."""
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 
 from bot.app.autocomplete import MAX_CHOICES, name_choices
 from bot.app.errors import UserError
+from bot.app.interaction import Interaction
 from bot.tour.game_names import ROUND_NAMES, normal
 from bot.tour.games.reads import game_choices
 from bot.tour.games.targets import finals_states, knockout_ties
@@ -20,13 +20,13 @@ from storage.guild import GuildStore
 NAME_LIMIT = 100
 
 
-def _store(interaction: discord.Interaction) -> GuildStore | None:
+def _store(interaction: Interaction) -> GuildStore | None:
     if interaction.guild_id is None:
         return None
-    return interaction.client.guild_store(interaction.guild_id)  # type: ignore[attr-defined]
+    return interaction.client.guild_store(interaction.guild_id)
 
 
-def _typed(interaction: discord.Interaction, option: str) -> str | None:
+def _typed(interaction: Interaction, option: str) -> str | None:
     value = getattr(interaction.namespace, option, None)
     return str(value) if value else None
 
@@ -35,7 +35,7 @@ def _cut(text: str) -> str:
     return text if len(text) <= NAME_LIMIT else text[: NAME_LIMIT - 1] + "…"
 
 
-async def tours(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def tours(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `tour` option."""
     store = _store(interaction)
     if store is None:
@@ -45,7 +45,7 @@ async def tours(interaction: discord.Interaction, current: str) -> list[app_comm
     return name_choices(found, current)
 
 
-async def events(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def events(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for an `event` option: the member's events first; the value is the
     event's name, or `Tour: Event` when another tour has an event of that name."""
     store = _store(interaction)
@@ -67,7 +67,7 @@ async def events(interaction: discord.Interaction, current: str) -> list[app_com
     return choices
 
 
-async def players(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def players(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `player` option: of the event typed (if any), else of the tour."""
     store = _store(interaction)
     if store is None:
@@ -85,7 +85,7 @@ async def players(interaction: discord.Interaction, current: str) -> list[app_co
     return name_choices(found, current)
 
 
-async def games(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def games(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `game` option: the event's games, the member's open ones first."""
     store = _store(interaction)
     if store is None:
@@ -105,7 +105,7 @@ async def games(interaction: discord.Interaction, current: str) -> list[app_comm
     ]
 
 
-async def rounds(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def rounds(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `round` option: the event's known knock-out rounds (or Finals
     matches)."""
     store = _store(interaction)
@@ -132,9 +132,7 @@ async def rounds(interaction: discord.Interaction, current: str) -> list[app_com
     return name_choices([n for n in names if wanted in normal(n)], current)
 
 
-async def appeals(
-    interaction: discord.Interaction, current: str | int
-) -> list[app_commands.Choice[int]]:
+async def appeals(interaction: Interaction, current: str | int) -> list[app_commands.Choice[int]]:
     """Autocomplete for an `appeal` option: open appeals first, newest first."""
     store = _store(interaction)
     if store is None:

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.formats.numbers import HalfPoints
+from bot.formats.numbers import HalfPoints, Username
 from core.results import STANDARD, Outcome
 
 REGISTRATION = "registration"
@@ -104,9 +104,11 @@ class MatchSettings(_Payload):
 
 class MatchPlayer(_Payload):
     """A player of a team match. In registration: rating, timeout_percent and status; once
-    started: board URL, status and `played_as_white`/`played_as_black` once each game ends."""
+    started: board URL, status and `played_as_white`/`played_as_black` once each game ends.
+    The username passes the one name gate (`core.names`) as every door's do: a payload with
+    another is refused, not stored as a player no command can name."""
 
-    username: str
+    username: Username
     status: str | None = None
     board: str | None = None
     stats: str | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from core.berger import MAX_PLAYERS, MIN_PLAYERS, BergerTable, pairing_table
 from core.league.season import quoted
@@ -11,7 +12,7 @@ from core.league.season import quoted
 from .errors import CliError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `berger` subcommand."""
     parser = subparsers.add_parser(
         "berger",
@@ -44,7 +45,7 @@ def player_count(text: str) -> int:
     return int(text)
 
 
-def table_json(table: BergerTable) -> dict:
+def table_json(table: BergerTable) -> dict[str, Any]:
     """The table as `{"rounds": [[[white, black], ...], ...], "byes": [n or null, ...]}`."""
     return {
         "rounds": [[[p.white, p.black] for p in boards] for boards in table.rounds],

@@ -57,10 +57,16 @@ def _printable(text: str, what: str) -> str:
     return text
 
 
-def check_match_id(text: str) -> None:
-    """A team match id: ASCII digits only (no '²', no '../'), at most 20 of them."""
-    if not (text.isascii() and text.isdigit() and len(text) <= 20):
-        raise CliError(f"{quoted(text)} is not a chess.com match id (digits only, at most 20)")
+def check_match_id(text: str) -> str:
+    """A team match id, or a chess.com match URL as `/match challenge` takes it
+    (`https://www.chess.com/club/matches/1234567`): its id, as digits."""
+    from bot.app.errors import UserError
+    from bot.league.matches.service import chesscom_match_id
+
+    try:
+        return str(chesscom_match_id(text))
+    except UserError as error:
+        raise CliError(error.message.rstrip(".") + " (digits, or a chess.com match URL)") from None
 
 
 def name_option(text: str) -> str:
@@ -75,7 +81,7 @@ def name_option(text: str) -> str:
 def player_option(text: str) -> str:
     """A chess.com username, checked before any request (as `/roster link` checks it)."""
     from bot.app.errors import UserError
-    from bot.league.rosters.service import chesscom_username
+    from bot.app.inputs import chesscom_username
 
     name = name_option(text)
     try:
@@ -112,7 +118,7 @@ def retries_option(text: str) -> int:
     return value
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `chesscom match|club|player` to the `arbiter` command line."""
     common = argparse.ArgumentParser(add_help=False)
     add_config_option(common)
@@ -148,7 +154,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     match = commands.add_parser(
         "match", parents=[common], help="a team match as a season-file match"
     )
-    match.add_argument("id", help="chess.com team match id")
+    match.add_argument("id", metavar="ID|URL", help="chess.com team match id or URL")
     match.add_argument("--live", action="store_true", help="a live (not daily) team match")
     match.set_defaults(handler=_handler(_show_match))
 
@@ -180,7 +186,7 @@ def _handler(show: Show) -> Callable[[argparse.Namespace], int]:
         import asyncio
 
         if args.chesscom_command == "match":
-            check_match_id(args.id)
+            args.id = check_match_id(args.id)
 
         from bot.chesscom.client import ChessComError, ChessComNotFound
         from bot.chesscom.facts import FactsError

@@ -1,4 +1,5 @@
-"""`arbiter commands`: print the slash-command reference, or refresh the README's copy."""
+"""`arbiter commands`: print the slash-command reference, or refresh the README's copies of it
+and of the list of `arbiter` subcommands (both generated, between their marker lines)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:  # discord.py and the bot are imported when `commands` runs, n
     from bot.app.config import Config
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `commands`."""
     parser = subparsers.add_parser("commands", help="print the slash-command reference (Markdown)")
     parser.add_argument(
@@ -42,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
     """Print the reference or write it into the README."""
     import asyncio
 
+    from bot.cli import build_parser
+    from bot.cli.work import cli_reference
     from bot.cli.work.command_reference import replace_section
 
     text = asyncio.run(reference(config_from_args(args)))
@@ -51,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         readme = read_input(args.readme).decode("utf-8")
         updated = replace_section(readme, text)
+        if cli_reference.START in updated:  # the list of subcommands, where the README has it
+            updated = cli_reference.replace_section(updated, cli_reference.render(build_parser()))
     except UnicodeDecodeError:
         raise CliError(f"{shown(args.readme)}: not UTF-8 text", 2) from None
     except ValueError as error:

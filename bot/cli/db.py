@@ -13,7 +13,7 @@ from bot.cli.errors import CliError
 from bot.cli.input_file import shown
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `db` with its `migrate` and `backup` subcommands."""
     parser = subparsers.add_parser("db", help="database maintenance (migrate, backup, copy)")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)

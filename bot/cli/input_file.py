@@ -13,6 +13,7 @@ import stat
 from pathlib import Path
 
 from bot.cli.errors import CliError
+from bot.rendering.text import cut
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 """16 MiB: a season file or TRF export of a real event is well under 1 MiB."""
@@ -25,8 +26,7 @@ _SHOWN_NAME = 120
 def shown(path: str | os.PathLike[str]) -> str:
     """The file name for a message: control characters escaped, cut after `_SHOWN_NAME`."""
     text = os.fspath(path)
-    cut = text[:_SHOWN_NAME] + ("…" if len(text) > _SHOWN_NAME else "")
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut(text, _SHOWN_NAME))
 
 
 def _refuse(path: str | os.PathLike[str], problem: str) -> CliError:

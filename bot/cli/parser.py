@@ -10,6 +10,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from bot.rendering.text import cut
+
 MESSAGE_LIMIT = 300
 """Characters of argparse's message shown; its own (`unrecognized arguments: …`,
 `invalid choice: …`) repeat user text whole."""
@@ -23,7 +25,7 @@ def escaped(message: str) -> str:
 def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
     """`message` on one line: control characters escaped, cut at `limit` characters."""
     text = escaped(message)
-    return text if len(text) <= limit else text[:limit] + "…"
+    return cut(text, limit)
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -33,11 +35,25 @@ class ArgumentParser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.set_defaults(cli_prog=self.prog)
+        self.subcommands: list[tuple[str, str, ArgumentParser]] = []
+        """Each subcommand added (name, help, parser), in order: argparse keeps them only in
+        private attributes, and the README's list of subcommands is generated from them."""
 
     def add_subparsers(self, **kwargs: Any) -> Any:
-        """argparse's, making subcommand parsers `SubcommandParser`s."""
+        """argparse's, making subcommand parsers `SubcommandParser`s and noting each one
+        added in `subcommands`."""
         kwargs.setdefault("parser_class", SubcommandParser)
-        return super().add_subparsers(**kwargs)
+        action = super().add_subparsers(**kwargs)
+        add_parser = action.add_parser
+
+        def noted(name: str, **options: Any) -> ArgumentParser:
+            sub: ArgumentParser = add_parser(name, **options)
+            self.subcommands.append((name, options.get("help") or "", sub))
+            return sub
+
+        # argparse has no public list of its subcommands: note them on the way in instead
+        action.add_parser = noted  # type: ignore[method-assign]  # same signature, wrapped
+        return action
 
     def error(self, message: str) -> NoReturn:
         """Print `PROG: error: MESSAGE; see PROG --help` on stderr and exit 2."""
@@ -49,7 +65,7 @@ class SubcommandParser(ArgumentParser):
     """A subcommand's parser: it refuses arguments it does not know itself, so the refusal
     names it (argparse would hand them up and the top level would say `arbiter: error`)."""
 
-    def parse_known_args(  # type: ignore[override]
+    def parse_known_args(  # type: ignore[override]  # typeshed overloads it; one signature here
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
         """argparse's, but leftovers are an error here (`unrecognized arguments`)."""

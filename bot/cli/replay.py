@@ -12,7 +12,7 @@ from bot.cli.errors import CliError
 from bot.cli.input_file import input_path, read_input, shown
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `replay` subcommand."""
     parser = subparsers.add_parser(
         "replay",
@@ -32,6 +32,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="leave the database here (a new file); default: a temporary file, removed",
     )
     parser.add_argument("--json", action="store_true", help="one JSON line per step")
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also show what the chess.com stand-in serves (steps no Discord user sees)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -65,7 +70,10 @@ def run(args: argparse.Namespace) -> int:
         database = db_path
 
     def emit(record: StepRecord) -> None:
-        print(record.as_json() if args.json else record.as_text(), flush=True)
+        if args.json:
+            print(record.as_json(), flush=True)
+        elif record.shown_in_text(args.verbose):
+            print(record.as_text(), flush=True)
 
     try:
         try:

@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # discord.py and the bot are imported when `run` runs, not fo
     from bot.app.arbiter import ArbiterBot
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `run`."""
     parser = subparsers.add_parser("run", help="start the bot (needs DISCORD_TOKEN)")
     add_config_option(parser)
@@ -68,9 +68,6 @@ async def _serve(bot: ArbiterBot, token: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the bot until interrupted."""
     import asyncio
-    import logging
-
-    import discord
 
     from bot.app.arbiter import ArbiterBot
     from bot.cli.discord_errors import reported_discord_failures
@@ -79,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
     config = config_from_args(args)
     token = require_token(config)
-    discord.utils.setup_logging(level=logging.getLevelName(config.log_level), root=True)
+    configure_logging(config.log_level)
     try:
         with reported_discord_failures():
             asyncio.run(_serve(ArbiterBot(config), token))
@@ -88,3 +85,16 @@ def run(args: argparse.Namespace) -> int:
     except DatabaseOwned as error:
         raise CliError(str(error), 1) from None
     return 0
+
+
+def configure_logging(level: str) -> None:
+    """Arbiter's log lines at `level` on stderr (discord.py's format). discord.py's own INFO
+    chatter (gateway sessions, shards) shows only with DEBUG; its warnings and errors always.
+    Its voice warnings never: Arbiter has no voice (bot.app.arbiter silences them)."""
+    import logging
+
+    import discord
+
+    discord.utils.setup_logging(level=logging.getLevelName(level), root=True)
+    if level != "DEBUG":
+        logging.getLogger("discord").setLevel(max(logging.WARNING, logging.getLevelName(level)))

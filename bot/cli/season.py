@@ -43,6 +43,13 @@ def register(subparsers: Any) -> None:
     def action(name: str, help: str, handler: str) -> Any:
         sub = actions.add_parser(name, help=help, description=help)
         sub.add_argument("--guild", type=_guild, required=True, metavar="ID", help="guild id")
+        sub.add_argument(
+            "--db",
+            type=Path,
+            metavar="PATH",
+            help="the database file (default: database.path of the configuration), e.g. "
+            "demo-out/arbiter.db",
+        )
         add_config_option(sub)
         sub.set_defaults(handler=_lazy(handler))
         return sub

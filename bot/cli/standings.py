@@ -8,6 +8,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import cast
 
 from bot.rendering.standings_json import standings_json
 from bot.rendering.standings_text import shown_text, standings_text
@@ -33,7 +34,7 @@ MAX_POINTS = MAX_GAME_POINTS
 """The most a game may be worth with `--points` (as in record 162): above is a typo."""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `standings` subcommand."""
     parser = subparsers.add_parser(
         "standings",
@@ -133,8 +134,8 @@ def write_trf(path: Path, tournament: TrfTournament, rows: tuple[PlayerStanding,
     try:
         text = dump_trf(
             tournament,
-            {row.player: row.points for row in rows},  # type: ignore[misc]
-            {row.player: row.rank for row in rows},  # type: ignore[misc]
+            {cast(int, row.player): row.points for row in rows},  # TRF players: start numbers
+            {cast(int, row.player): row.rank for row in rows},
         )
     except ValueError as error:
         raise CliError(shown_text(f"--trf-out {path}: {error}")) from error

@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # discord.py and the bot are imported when `sync` runs, not f
     from bot.app.config import Config
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `sync`."""
     parser = subparsers.add_parser(
         "sync",

@@ -1,6 +1,8 @@
 """A match's boards as CSV (the arbiter's manual result, `/match result`): one board a line,
 `board,home_player,away_player,home_points,away_points`, a header line optional. Points are
-exact halves (`1.5`, `1½`); an error names the bad line."""
+exact halves (`1.5`, `1½`); players are chess.com usernames, checked as `/roster link` checks
+them (`core.names`: a Cyrillic or full-width look-alike is refused, not a second player), and
+a player plays one board of a match. An error names the bad line."""
 
 from __future__ import annotations
 
@@ -10,12 +12,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from core.league.season import quoted
+from core.names import username_problem
 from core.points import half_points
 
 HEADER = ("board", "home_player", "away_player", "home_points", "away_points")
 MAX_BYTES = 100_000
 MAX_BOARDS = 500
-USERNAME_LIMIT = 50
+"""Boards of one match, and the highest board number."""
 
 
 class BoardsCsvError(ValueError):
@@ -51,7 +54,7 @@ def _player(text: str, line: int, column: str) -> str:
     name = text.strip()
     if not name:
         raise BoardsCsvError(f"line {line}: {column} is empty")
-    if len(name) > USERNAME_LIMIT or not all(c.isalnum() or c in "_-" for c in name):
+    if username_problem(name) is not None:
         raise BoardsCsvError(f"line {line}: {column} {quoted(name)} is not a chess.com username")
     return name
 
@@ -64,6 +67,7 @@ def parse_boards_csv(text: str) -> list[BoardRow]:
         raise BoardsCsvError("the file holds a NUL character: it is not CSV text")
     rows: list[BoardRow] = []
     seen: dict[int, int] = {}
+    players: dict[str, int] = {}
     reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
     for cells in reader:
         line = reader.line_num
@@ -74,23 +78,39 @@ def parse_boards_csv(text: str) -> list[BoardRow]:
         if len(cells) != len(HEADER):
             raise BoardsCsvError(f"line {line}: {len(cells)} fields, expected {len(HEADER)}")
         number_text = cells[0].strip()
-        if not number_text.isascii() or not number_text.isdigit() or int(number_text) < 1:
-            raise BoardsCsvError(f"line {line}: board {quoted(cells[0])} is not a board number")
+        if (
+            not number_text.isascii()
+            or not number_text.isdigit()
+            or len(number_text) > len(str(MAX_BOARDS))
+            or not 1 <= int(number_text) <= MAX_BOARDS
+        ):
+            raise BoardsCsvError(
+                f"line {line}: board {quoted(cells[0])} is not a board number (1 to {MAX_BOARDS})"
+            )
         number = int(number_text)
         if number in seen:
             raise BoardsCsvError(f"line {line}: board {number} is already on line {seen[number]}")
         seen[number] = line
+        home, away = _player(cells[1], line, "home_player"), _player(cells[2], line, "away_player")
+        if home.casefold() == away.casefold():
+            raise BoardsCsvError(f"line {line}: {quoted(home)} cannot play both sides")
+        for name in (home, away):
+            key = name.casefold()
+            if key in players:
+                raise BoardsCsvError(
+                    f"line {line}: {quoted(name)} already plays on line {players[key]}:"
+                    " a player plays one board of a match"
+                )
+            players[key] = line
         rows.append(
             BoardRow(
                 number,
-                _player(cells[1], line, "home_player"),
-                _player(cells[2], line, "away_player"),
+                home,
+                away,
                 _points(cells[3], line, "home_points"),
                 _points(cells[4], line, "away_points"),
             )
         )
-        if len(rows) > MAX_BOARDS:
-            raise BoardsCsvError(f"line {line}: more than {MAX_BOARDS} boards")
     if not rows:
         raise BoardsCsvError("no boards in the file")
     return rows

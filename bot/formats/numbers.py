@@ -19,6 +19,7 @@ from pydantic import (
 )
 
 from core.league.season import quoted
+from core.names import NAME_LIMIT, invisible, text_problem, username_problem
 from core.points import half_points, json_number
 
 
@@ -75,17 +76,58 @@ def iso_text(value: object) -> object:
 
 
 def printable(value: str) -> str:
-    """A name Arbiter prints as it is (terminal, Discord): control characters and ANSI
-    escapes are refused, since they would rewrite what a reader sees."""
+    """A name Arbiter prints as it is (terminal, Discord), through the one name gate
+    (`core.names`): control characters, ANSI escapes and invisible characters (direction
+    overrides, the word joiner, the byte-order mark…) are refused, since they would rewrite
+    what a reader sees or make two names look alike."""
     found = _CONTROL.search(value)
     if found:
         raise ValueError(
             f"contains the control character U+{ord(found.group()):04X} (names are printed)"
         )
+    for char in value:
+        if invisible(char):
+            raise ValueError(
+                f"contains the invisible character U+{ord(char):04X} (names are printed)"
+            )
     return value
 
 
-Count = Annotated[int, BeforeValidator(finite_number)]
+def short_name(value: str) -> str:
+    """A club, season or division name: printable, not blank, at most `NAME_LIMIT`
+    characters, as every command requires (`core.names.text_problem`)."""
+    printable(value)
+    problem = text_problem(value.strip(), NAME_LIMIT)
+    if problem is not None:
+        raise ValueError(problem.replace("holds", "contains", 1))
+    return value
+
+
+def username(value: str) -> str:
+    """A chess.com username, as `/roster link` requires it (`core.names.username_problem`):
+    a Cyrillic or full-width look-alike is not another player."""
+    printable(value)
+    problem = username_problem(value.strip())
+    if problem is not None:
+        raise ValueError(f"{quoted(value)} {problem}")
+    return value
+
+
+WHOLE_LIMIT = 2**53
+"""No whole number of a file is larger (JSON's exact integers, Discord's integer options):
+a count, hours or a round past it is a typo, and past 2⁶³ it would not fit an SQLite column."""
+
+
+def whole_number(value: object) -> object:
+    """A finite number (`finite_number`) of at most `WHOLE_LIMIT` either way, so a forged
+    10³⁰ is refused with its key instead of failing when it is stored."""
+    value = finite_number(value)
+    if isinstance(value, int | float) and abs(value) > WHOLE_LIMIT:
+        raise ValueError(f"too large: at most 2⁵³ ({WHOLE_LIMIT:,})")
+    return value
+
+
+Count = Annotated[int, BeforeValidator(whole_number)]
 """An integer field (a count, hours, a round): text, booleans and NaN refused."""
 Number = Annotated[float, BeforeValidator(finite_number)]
 """A real-valued field (a rating, seconds): text, booleans, NaN and infinity refused."""
@@ -93,3 +135,9 @@ Printable = Annotated[str, AfterValidator(printable)]
 """A name that will be printed: no control characters."""
 Name = Annotated[str, StringConstraints(min_length=1), AfterValidator(printable)]
 """A name that will be printed and cannot be empty."""
+ShortName = Annotated[
+    str, StringConstraints(min_length=1, max_length=NAME_LIMIT), AfterValidator(short_name)
+]
+"""A club, season or division name: printed, not blank, at most 100 characters."""
+Username = Annotated[str, StringConstraints(min_length=1), AfterValidator(username)]
+"""A chess.com username (ASCII letters, digits, `_`, `-`)."""

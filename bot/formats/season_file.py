@@ -1,8 +1,9 @@
 """The CL season file (`../shared/formats/season-file.md`): an adapter between JSON and the
 season's domain values (`core.league.season`).
 
-The pydantic models here are the file's shape — its published JSON Schema, unknown keys
-kept (room for more), numbers and instants as the schema says. `load_season` turns a file
+The pydantic models here are the file's shape — its published JSON Schema, an unknown key
+refused with its path (as the config and the tour file refuse one), numbers and instants as
+the schema says; the `rules` are generated from `SeasonRules`. `load_season` turns a file
 into a domain `Season` (cross-checked by `core.league.season.season_problems`, with the
 path of each problem); `dump_season` writes one back.
 """
@@ -11,8 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from fractions import Fraction
-from typing import Annotated, Any, Literal, Self
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
 from pydantic import (
     AwareDatetime,
@@ -21,101 +21,58 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    create_model,
     field_validator,
     model_validator,
 )
 from pydantic.json_schema import GenerateJsonSchema
 
 from bot.formats.json_path import json_path
-from bot.formats.numbers import Count, HalfPoints, Name, Number, Printable, finite_number, iso_text
+from bot.formats.numbers import (
+    Count,
+    HalfPoints,
+    Name,
+    Printable,
+    ShortName,
+    Username,
+    finite_number,
+    iso_text,
+    whole_number,
+)
+from bot.formats.rule_fields import known_zone, rule_fields, rule_values, season_rules
 from core.league import season as domain
-from core.league.registration import MIN_ADMINS
-from core.league.season import MAX_CHALLENGE_DEADLINE_HOURS, season_problems
-from core.votes import MINIMUM_VOTERS, VOTE_HOURS
+from core.league.season import season_problems
 
 Instant = Annotated[AwareDatetime, BeforeValidator(iso_text)]
 """An instant: ISO 8601 text with an offset (a Unix integer is refused, as the schema says)."""
 Day = Annotated[dt.date, BeforeValidator(iso_text)]
 """A calendar date: YYYY-MM-DD text."""
-HHMM = r"^([01]\d|2[0-3]):[0-5]\d$"
-"""A local time of day, HH:MM."""
-MAX_REMINDERS = 10
-"""CL-15: reminders a season may send per match (more would flood the clubs' channels)."""
 
 
 class _Fact(BaseModel):
-    """Base of season-file models: immutable; unknown keys are kept (room for more)."""
+    """Base of season-file models: immutable; an unknown key is refused with its JSON path
+    (a typo — `board` for `boards`, `acepted` — would otherwise silently become a forfeit)."""
 
-    model_config = ConfigDict(frozen=True, extra="allow")
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class RulesModel(_Fact):
-    """Every per-season rule value, frozen at creation (CCT-16 applies to CL seasons too);
-    a key left out takes the regulation's value (`core.league.season`)."""
+class _Rules(_Fact):
+    """Every per-season rule value, frozen at creation (CCT-16 applies to CL seasons too):
+    the fields of `core.league.season.SeasonRules` (generated, `bot.formats.rule_fields`);
+    a key left out takes the regulation's value, a value below a floor is refused."""
 
     model_config = ConfigDict(title="Rules")
 
-    games_per_board: Count = Field(
-        domain.GAMES_PER_BOARD, ge=1, description="CL-14: games per board"
-    )
-    challenge_deadline_hours: Count = Field(
-        domain.CHALLENGE_DEADLINE_HOURS, ge=0, le=MAX_CHALLENGE_DEADLINE_HOURS, description="CL-15"
-    )
-    reminder_hours: list[Count] = Field(
-        list(domain.REMINDER_HOURS),  # pydantic copies it per model
-        max_length=MAX_REMINDERS,
-        description="CL-15: remind the clubs this many hours before the challenge deadline",
-    )
-    max_members: Count = Field(domain.MAX_MEMBERS, ge=1, description="CL-5")
-    max_avg_rating: Number = Field(int(domain.MAX_AVG_RATING), gt=0, description="CL-6")
-    forfeits_to_disqualify: Count = Field(
-        domain.FORFEITS_TO_DISQUALIFY, ge=1, description="CL-DQ, each counter separately"
-    )
-    promoted: Count = Field(
-        domain.PROMOTION_PLACES, ge=0, description="CL-8: clubs up per boundary"
-    )
-    relegated: Count = Field(
-        domain.PROMOTION_PLACES, ge=0, description="CL-8: clubs down per boundary (= promoted)"
-    )
     promotion_places: Count = Field(
         domain.PROMOTION_PLACES,
         ge=0,
         description="CL-8: promoted and relegated at once (older files; kept equal to promoted)",
     )
-    divisions_cutoff: Day | None = Field(
-        None, description="CL-1: the date whose standings decide next season's divisions"
-    )
-    clubs_per_division: Count = Field(
-        domain.CLUBS_PER_DIVISION, ge=2, description="CL-12: clubs of a round robin, at most"
-    )
-    start_time: str = Field(
-        domain.START_TIME.strftime("%H:%M"), pattern=HHMM, description="CL-13: local start, HH:MM"
-    )
-    start_zone: Printable = Field(
-        domain.START_ZONE, min_length=1, max_length=64, description="CL-13, CL-22: IANA zone"
-    )
-    vote_deadline_hours: Count = Field(
-        VOTE_HOURS, ge=1, description="CL-23: hours a director motion stays open"
-    )
-    vote_quorum: Count = Field(MINIMUM_VOTERS, ge=1, description="CL-23: directors who must vote")
-    min_club_admins: Count = Field(MIN_ADMINS, ge=1, description="CL-2..4: admins a club keeps")
-    timeout_ratio_limit_percent: Number = Field(
-        float(domain.TIMEOUT_RATIO_LIMIT_PERCENT),
-        ge=0,
-        le=100,
-        description="CL-21: timeout ratio above which a roster removal is justified",
-    )
 
-    @field_validator("start_zone")
+    @field_validator("start_zone", check_fields=False)
     @classmethod
     def _known_zone(cls, value: str) -> str:
-        try:
-            ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(
-                f"unknown time zone {domain.quoted(value)} (use an IANA name)"
-            ) from None
-        return value
+        return known_zone(value)
 
     @model_validator(mode="before")
     @classmethod
@@ -135,14 +92,31 @@ class RulesModel(_Fact):
     @model_validator(mode="after")
     def _places_agree(self) -> Self:
         """CL-8: an older file's promotion_places cannot contradict promoted."""
-        if self.promotion_places != self.promoted:
+        if self.promotion_places != dict(self)["promoted"]:
             raise ValueError(
-                f"promotion_places: {self.promotion_places} differs from promoted {self.promoted}"
+                f"promotion_places: {self.promotion_places} differs from promoted"
+                f" {dict(self)['promoted']}"
             )
         return self
 
+    def season_rules(self) -> domain.SeasonRules:
+        """The file's `rules` as the domain value."""
+        return season_rules(dict(self))
 
-ClubName = Name
+
+if TYPE_CHECKING:
+    RulesModel = _Rules
+else:
+    RulesModel = create_model(
+        "RulesModel",
+        __base__=_Rules,
+        __doc__=_Rules.__doc__,
+        __module__=__name__,
+        **rule_fields(day=Day | None),
+    )
+
+
+ClubName = ShortName
 """A club's name in the season file (unique within the file; never empty)."""
 
 ForfeitRule = Literal["CL-5", "CL-6", "CL-15", "CL-20", "CL-21", "CL-23"]
@@ -158,7 +132,7 @@ class DivisionModel(_Fact):
 
     model_config = ConfigDict(title="Division")
 
-    name: Name
+    name: ShortName
     min_players: Count = Field(ge=1)
     clubs: list[ClubName]
 
@@ -179,9 +153,9 @@ class ClubAtStartModel(_Fact):
     model_config = ConfigDict(title="ClubAtStart")
 
     # The bound comes before the number check so the JSON Schema shows it as `minimum`.
-    members: Annotated[int, Field(ge=0), BeforeValidator(finite_number)] | None = None
+    members: Annotated[int, Field(ge=0), BeforeValidator(whole_number)] | None = None
     avg_rating: Annotated[float, Field(ge=0), BeforeValidator(finite_number)] | None = None
-    players: Annotated[int, Field(ge=0), BeforeValidator(finite_number)] | None = None
+    players: Annotated[int, Field(ge=0), BeforeValidator(whole_number)] | None = None
 
 
 class BoardModel(_Fact):
@@ -189,8 +163,8 @@ class BoardModel(_Fact):
 
     model_config = ConfigDict(title="Board")
 
-    home_player: Name
-    away_player: Name
+    home_player: Username
+    away_player: Username
     home_points: HalfPoints
     away_points: HalfPoints
 
@@ -210,6 +184,11 @@ class MatchModel(_Fact):
     challenge: ChallengeModel | None = None
     at_start: dict[str, ClubAtStartModel] = Field(default_factory=dict)
     boards: list[BoardModel] = Field(default_factory=list)
+    challenge_deadline: Instant | None = Field(
+        None,
+        description="CL-15: the match's own challenge deadline, fixed by a passed reschedule"
+        " motion (absent: rules.challenge_deadline_hours before the start)",
+    )
 
 
 class DirectorForfeitModel(_Fact):
@@ -238,11 +217,11 @@ class SeasonModel(_Fact):
 
     model_config = ConfigDict(title="Season")
 
-    name: Name
+    name: ShortName
     rules: RulesModel = Field(default_factory=RulesModel)
     divisions: list[DivisionModel]
     matches: list[MatchModel] = Field(default_factory=list)
-    closed_accounts: list[Printable] = Field(default_factory=list)
+    closed_accounts: list[Username] = Field(default_factory=list)
     director_forfeits: list[DirectorForfeitModel] = Field(default_factory=list)
     director_disqualifications: list[DirectorDisqualificationModel] = Field(default_factory=list)
     withdrawn: list[Printable] = Field(
@@ -291,54 +270,14 @@ def _unhalved(model: SeasonModel) -> list[tuple[str, str]]:
     ]
 
 
-def _rules(r: RulesModel) -> domain.SeasonRules:
-    """The file's `rules` as the domain value."""
-    return domain.SeasonRules(
-        games_per_board=r.games_per_board,
-        challenge_deadline_hours=r.challenge_deadline_hours,
-        max_members=r.max_members,
-        max_avg_rating=r.max_avg_rating,
-        forfeits_to_disqualify=r.forfeits_to_disqualify,
-        promoted=r.promoted,
-        relegated=r.relegated,
-        divisions_cutoff=r.divisions_cutoff,
-        reminder_hours=tuple(r.reminder_hours),
-        vote_deadline_hours=r.vote_deadline_hours,
-        vote_quorum=r.vote_quorum,
-        min_club_admins=r.min_club_admins,
-        timeout_ratio_limit_percent=domain.exact_percent(r.timeout_ratio_limit_percent),
-        clubs_per_division=r.clubs_per_division,
-        start_time=dt.time.fromisoformat(r.start_time),
-        start_zone=r.start_zone,
-    )
-
-
 def _rules_model(rules: domain.SeasonRules) -> RulesModel:
     """CCT-16: the domain rules as the file writes them, every value given."""
-    return RulesModel(
-        games_per_board=rules.games_per_board,
-        challenge_deadline_hours=rules.challenge_deadline_hours,
-        reminder_hours=list(rules.reminder_hours),
-        max_members=rules.max_members,
-        max_avg_rating=rules.max_avg_rating,
-        forfeits_to_disqualify=rules.forfeits_to_disqualify,
-        promoted=rules.promoted,
-        relegated=rules.relegated,
-        promotion_places=rules.promoted,
-        divisions_cutoff=rules.divisions_cutoff,
-        clubs_per_division=rules.clubs_per_division,
-        start_time=rules.start_time.strftime("%H:%M"),
-        start_zone=rules.start_zone,
-        vote_deadline_hours=rules.vote_deadline_hours,
-        vote_quorum=rules.vote_quorum,
-        min_club_admins=rules.min_club_admins,
-        timeout_ratio_limit_percent=float(rules.timeout_ratio_limit_percent),
-    )
+    return RulesModel(**rule_values(rules), promotion_places=rules.promoted)
 
 
 def to_domain(model: SeasonModel) -> domain.Season:
     """The file's season as domain values (no cross-checks: see `load_season`)."""
-    rules = _rules(model.rules)
+    rules = model.rules.season_rules()
     Board = domain.Board
     matches = tuple(
         domain.Match(
@@ -360,6 +299,7 @@ def to_domain(model: SeasonModel) -> domain.Season:
                 Board(b.home_player, b.away_player, _half(b.home_points), _half(b.away_points))
                 for b in m.boards
             ),
+            deadline=m.challenge_deadline,
         )
         for m in model.matches
     )
@@ -430,6 +370,7 @@ def from_domain(season: domain.Season) -> SeasonModel:
                         )
                         for b in m.boards
                     ],
+                    challenge_deadline=m.deadline,
                 ),
             )
             for m in season.matches

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -281,16 +281,16 @@ def trf_order(path: Path, where: str, places_that_count: int, read: Reader) -> l
         rows = scored_standings(tournament, trf_scores(tournament))
     except TrfError as error:
         raise _Problem(where, shown_text(f"{path}: {error}")) from None
-    names = {p.start_no: p.name for p in tournament.players}
+    names: dict[Hashable, str] = {p.start_no: p.name for p in tournament.players}
     for p in tournament.players:
         try:
             printable(p.name)
         except ValueError as error:
             raise _Problem(where, f"{path}: line {p.line}: the name {error}") from None
-    order = [names[row.player] for row in rows]  # type: ignore[index]
+    order = [names[row.player] for row in rows]
     for row in rows:
         if row.tied and row.rank <= places_that_count:
-            tied = [names[r.player] for r in rows if r.rank == row.rank]  # type: ignore[index]
+            tied = [names[r.player] for r in rows if r.rank == row.rank]
             raise _Problem(
                 where,
                 f"{', '.join(tied)} are still tied for place {row.rank} after every CCT-8b "

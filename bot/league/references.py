@@ -9,6 +9,9 @@ from storage.clubs import Club, ClubReader
 from storage.matches import MatchReader, MatchRecord
 from storage.seasons import DivisionRecord, SeasonReader, SeasonRecord
 
+MAX_ID = 2**53
+"""No stored id is larger (Discord's largest integer option; SQLite stops at 2⁶³)."""
+
 
 async def find_club(clubs: ClubReader, reference: str | int) -> Club:
     """A club by id, chess.com url-id or display name."""
@@ -48,12 +51,34 @@ async def find_division(
 
 
 async def find_match(
-    matches: MatchReader, match_id: int, season: SeasonRecord | None = None
+    matches: MatchReader, reference: int | str, season: SeasonRecord | None = None
 ) -> MatchRecord:
-    """A match by id (of `season` when given: a match of another season is refused)."""
-    found = await matches.get(match_id) if match_id > 0 else None
-    if found is None:
-        raise UserError(f"No match {match_id} on this server.")
-    if season is not None and found.season_id != season.id:
-        raise UserError(f"Match {match_id} is not a match of season {named(season.name)}.")
-    return found
+    """A match by its number (`12`, `#12`) or its key (`DO-1-1`, as the season file and the
+    lists show it), of `season` when given: a match of another season is refused, and a key
+    several seasons share must be told apart by the season or the number."""
+    if isinstance(reference, str):
+        text = clean_text(reference, "match", NAME_LIMIT)
+        number = text.removeprefix("#")
+        if number.isascii() and number.isdigit():
+            reference = int(number)
+        else:
+            found = [
+                m
+                for m in await matches.with_key(text)
+                if season is None or m.season_id == season.id
+            ]
+            if not found:
+                where = "" if season is None else f" in season {named(season.name)}"
+                raise UserError(f"No match {shown(text)}{where} on this server.")
+            if len(found) > 1:
+                raise UserError(
+                    f"Match {shown(text)} is in {len(found)} seasons: give its number (as"
+                    " `/match list` shows it) or the season."
+                )
+            return found[0]
+    found_match = await matches.get(reference) if 0 < reference <= MAX_ID else None
+    if found_match is None:
+        raise UserError(f"No match {reference} on this server.")
+    if season is not None and found_match.season_id != season.id:
+        raise UserError(f"Match {reference} is not a match of season {named(season.name)}.")
+    return found_match

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from bot.league.matches.jobs import cancel_jobs, job_kinds
 from core.league import LeagueReport, league_report
+from core.league.facts import challenge_deadline
 from core.league.season import (
     Board,
     Challenge,
@@ -86,6 +87,7 @@ async def import_season(
                 m.challenge.accepted,
                 "declared" if m.challenge.accepted else None,
             ),
+            deadline_at=m.deadline,
         )
         for m in season.matches
     ]
@@ -137,16 +139,32 @@ async def import_season(
     return record
 
 
-async def load_season(view: GuildView, record: SeasonRecord) -> Season:
+_UNNAMED = Board("", "", 0, 0)
+"""A board as `load_season(for_judging=True)` stands it in: only counted, never scored."""
+
+
+async def load_season(
+    view: GuildView, record: SeasonRecord, *, for_judging: bool = False
+) -> Season:
     """The season's facts from the database as the same domain values the season file gives
-    (`bot.formats.season_file.load_season`), so `league_report` computes the same league."""
+    (`bot.formats.season_file.load_season`), so `league_report` computes the same league.
+
+    `for_judging`: the facts the forfeits and disqualifications are judged on (CL-FF, CL-DQ,
+    the match life cycle) without reading a board row — each match's boards stand in as
+    unnamed ones, as many as it has (CL-20 counts them), and no closed account (CL-19 only
+    adjusts scores). Never for standings or scores."""
     clubs = {club.id: club.name for club in await view.clubs.all()}
     divisions = await view.seasons.divisions(record.id)
     members = await view.seasons.members(record.id)
     matches = await view.matches.of_season(record.id)
-    boards = await view.matches.boards_of_season(record.id)
+    counts: dict[int, int] = {}
+    boards: dict[int, list[BoardRecord]] = {}
+    if for_judging:
+        counts = await view.matches.board_counts(record.id)
+    else:
+        boards = await view.matches.boards_of_season(record.id)
     at_start = await view.matches.at_start_of_season(record.id)
-    closed = await view.rosters.closed_accounts(record.id)
+    closed = [] if for_judging else await view.rosters.closed_accounts(record.id)
     decisions = await view.decisions.of_season(record.id)
     division_names = {d.id: d.name for d in divisions}
     keys = {m.id: m.key for m in matches}
@@ -169,10 +187,13 @@ async def load_season(view: GuildView, record: SeasonRecord) -> Season:
                     clubs[a.club_id]: ClubAtStart(a.members, a.avg_rating, a.players)
                     for a in at_start.get(m.id, ())
                 },
-                boards=tuple(
+                boards=(_UNNAMED,) * counts.get(m.id, 0)
+                if for_judging
+                else tuple(
                     Board(b.home_player, b.away_player, b.home_half, b.away_half)
                     for b in boards.get(m.id, ())
                 ),
+                deadline=m.deadline_at,
             )
         )
     return Season(
@@ -205,10 +226,10 @@ async def load_season(view: GuildView, record: SeasonRecord) -> Season:
 def _time_points(season: Season) -> list[dt.datetime]:
     """Every instant at which a report computed 'now' may change without a write: starts,
     challenge deadlines, finishes and decisions (CL-15, CL-20, CL-23)."""
-    notice = dt.timedelta(hours=season.rules.challenge_deadline_hours)
+    hours = season.rules.challenge_deadline_hours
     points: list[dt.datetime] = []
     for m in season.matches:
-        points += [m.start, m.start - notice]
+        points += [m.start, challenge_deadline(m, hours)]
         if m.finished is not None:
             points.append(m.finished)
         if m.challenge is not None:
@@ -227,12 +248,18 @@ class _Cached:
     valid_until: dt.datetime | None
 
 
+STANDINGS_KEPT = 4096
+"""League reports the bot keeps: one per season in use at one shard's 2,500 guilds and more
+(benchmarks/gateway.py: 64 made `/standings` and `/match show` recompute most reports, 5.8 ms
+of CPU an interaction against 3.5 ms; a report of a 13-club season is a few KiB)."""
+
+
 class StandingsCache:
     """Computed league reports per (guild, season id, version, as_of): a season that has not
     changed since costs one version lookup. A report as at "now" is kept only until the next
     start, deadline or decision instant of the season, when it could change on its own."""
 
-    def __init__(self, size: int = 64) -> None:
+    def __init__(self, size: int = STANDINGS_KEPT) -> None:
         self._entries: OrderedDict[tuple[int, int, int, dt.date | None, bool], _Cached] = (
             OrderedDict()
         )

@@ -35,6 +35,8 @@ import discord
 from discord import app_commands
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
+from bot.rendering import limits
+
 EPHEMERAL = 64
 APPLICATION_ID = 900_000_000_000_000_001
 BOT_USER_ID = 900_000_000_000_000_002
@@ -70,7 +72,8 @@ def find_button(components: list[dict[str, Any]], label: str) -> dict[str, Any] 
     for row in components:
         for item in row.get("components") or [row]:
             if item.get("type") == 2 and item.get("label") == label:
-                return item
+                found: dict[str, Any] = item
+                return found
     return None
 
 
@@ -211,35 +214,44 @@ class Upload:
 def message_limit_problems(body: dict[str, Any]) -> list[str]:
     """Every way a message body breaks Discord's limits (Discord answers 400 to each)."""
     problems = []
-    if len(body.get("content") or "") > 2000:
-        problems.append(f"content has {len(body['content'])} characters (max 2000)")
+    if len(body.get("content") or "") > limits.MESSAGE_CONTENT:
+        problems.append(
+            f"content has {len(body['content'])} characters (max {limits.MESSAGE_CONTENT})"
+        )
     embeds = body.get("embeds") or []
-    if len(embeds) > 10:
-        problems.append(f"{len(embeds)} embeds (max 10)")
+    if len(embeds) > limits.EMBEDS_PER_MESSAGE:
+        problems.append(f"{len(embeds)} embeds (max {limits.EMBEDS_PER_MESSAGE})")
     total = 0
     for number, embed in enumerate(embeds):
         fields = embed.get("fields") or []
         texts = {
-            "title": (embed.get("title") or "", 256),
-            "description": (embed.get("description") or "", 4096),
-            "footer": ((embed.get("footer") or {}).get("text") or "", 2048),
-            "author": ((embed.get("author") or {}).get("name") or "", 256),
+            "title": (embed.get("title") or "", limits.EMBED_TITLE),
+            "description": (embed.get("description") or "", limits.EMBED_DESCRIPTION),
+            "footer": ((embed.get("footer") or {}).get("text") or "", limits.FOOTER_TEXT),
+            "author": ((embed.get("author") or {}).get("name") or "", limits.AUTHOR_NAME),
         }
         for index, item in enumerate(fields):
-            texts[f"field {index} name"] = (item.get("name") or "", 256)
-            texts[f"field {index} value"] = (item.get("value") or "", 1024)
+            texts[f"field {index} name"] = (item.get("name") or "", limits.FIELD_NAME)
+            texts[f"field {index} value"] = (item.get("value") or "", limits.FIELD_VALUE)
         for name, (text, limit) in texts.items():
             total += len(text)
             if len(text) > limit:
                 problems.append(f"embed {number} {name} has {len(text)} characters (max {limit})")
-        if len(fields) > 25:
-            problems.append(f"embed {number} has {len(fields)} fields (max 25)")
-    if total > 6000:
-        problems.append(f"embeds total {total} characters (max 6000)")
-    if len(body.get("components") or []) > 5:
-        problems.append(f"{len(body['components'])} component rows (max 5)")
-    if len(body.get("choices") or []) > 25:
-        problems.append(f"{len(body['choices'])} autocomplete choices (max 25)")
+        if len(fields) > limits.FIELDS_PER_EMBED:
+            problems.append(
+                f"embed {number} has {len(fields)} fields (max {limits.FIELDS_PER_EMBED})"
+            )
+    if total > limits.EMBED_TOTAL:
+        problems.append(f"embeds total {total} characters (max {limits.EMBED_TOTAL})")
+    if len(body.get("components") or []) > limits.COMPONENT_ROWS:
+        rows = len(body["components"])
+        problems.append(f"{rows} component rows (max {limits.COMPONENT_ROWS})")
+    choices = body.get("choices") or []
+    if len(choices) > limits.CHOICES:
+        problems.append(f"{len(choices)} autocomplete choices (max {limits.CHOICES})")
+    for choice in choices:
+        if not 1 <= len(str(choice.get("name", ""))) <= limits.CHOICE_NAME:
+            problems.append(f"choice name {choice.get('name')!r} not 1-{limits.CHOICE_NAME} chars")
     return problems
 
 
@@ -318,7 +330,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
     Discord."""
 
     def __init__(self, stub: DiscordStub, channel_id: int) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # discord.py leaves it unannotated
         self.stub = stub
         self.channel_id = channel_id
         self.replies: list[Reply] = []
@@ -860,6 +872,8 @@ class DiscordStub:
                 attachment = self._upload(value, user.guild_id)
                 resolved.setdefault("attachments", {})[attachment["id"]] = attachment
                 option["value"] = attachment["id"]
+            elif name == focused and param.type in (kind.integer, kind.number):
+                option["value"] = str(value)  # Discord sends what is typed so far, as text
             elif param.type is kind.integer:
                 option["value"] = int(value)
             elif param.type is kind.number:

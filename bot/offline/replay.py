@@ -58,6 +58,7 @@ from bot.offline.transcript import (
     reply_text,
     reply_view,
 )
+from bot.rendering.text import cut
 from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from storage.ownership import OwnerLock
@@ -393,9 +394,13 @@ class _Run:
         if isinstance(step, Click):
             return await self._click(step)
         if isinstance(step, ChessCom):
-            return StepRecord(step.number, step.line, self._chesscom(step), self.clock())
+            return StepRecord(
+                step.number, step.line, self._chesscom(step), self.clock(), backstage=True
+            )
         if isinstance(step, Lichess):
-            return StepRecord(step.number, step.line, self._lichess(step), self.clock())
+            return StepRecord(
+                step.number, step.line, self._lichess(step), self.clock(), backstage=True
+            )
         if isinstance(step, Restart):
             return await self._restart(step)
         if isinstance(step, Expect):
@@ -561,9 +566,13 @@ def _command_title(step: Command) -> str:
     return " ".join([f"{step.member}: /{step.path}", *shown])
 
 
+SUMMARY_LIMIT = 300
+"""Characters of what a step said that a failed expectation quotes."""
+
+
 def _summary(texts: list[str]) -> str:
     joined = " / ".join(" ".join(text.split()) for text in texts if text) or "nothing"
-    return joined if len(joined) <= 300 else joined[:299] + "…"
+    return cut(joined, SUMMARY_LIMIT)
 
 
 def check_expectation(expect: Expect, record: StepRecord) -> None:

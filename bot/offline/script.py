@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.offline.discord_stub import ATTACHMENT_LIMIT, Upload
+from bot.rendering.text import cut
 from core.league.season import QUOTE_LIMIT, quoted
+from core.names import NAME_LIMIT, text_problem
 
 VERSION = 1
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -28,8 +30,7 @@ def _quoted(value: object) -> str:
     1 MB key or a terminal escape in a script is not echoed whole."""
     if isinstance(value, str):
         return quoted(value)
-    text = repr(value)
-    return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT] + "…"
+    return cut(repr(value), QUOTE_LIMIT)
 
 
 class ScriptError(Exception):
@@ -182,8 +183,13 @@ def _keys(obj: dict[str, Any], line: int, allowed: set[str], what: str) -> None:
 
 
 def _name(value: Any, line: int, key: str) -> str:
+    """A guild, role, channel or member name of the header, through the one name gate
+    (`core.names`): no invisible or control character, at most 100 characters."""
     if not isinstance(value, str) or not value.strip():
         raise ScriptError(line, f"{key}: expected a non-empty name")
+    problem = text_problem(value.strip(), NAME_LIMIT)
+    if problem is not None:
+        raise ScriptError(line, f"{key}: the name {_quoted(value)} {problem}")
     return value
 
 

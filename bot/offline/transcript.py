@@ -1,6 +1,8 @@
 """What a replay step produced, in the shapes of `replay.md`: one JSON line per step, or a
 readable transcript. Only what Discord users see is kept (no ids, no timestamps), so the same
-script gives the same bytes."""
+script gives the same bytes. A message the bot edited (a motion's tally) is marked as an edit,
+not shown as a new post; the chess.com stand-in's steps (what it serves) are left out of the
+readable transcript unless asked for (`--verbose`), as no Discord user sees them."""
 
 from __future__ import annotations
 
@@ -76,9 +78,11 @@ def reply_view(reply: Reply, shown: Shown = _as_is) -> dict[str, Any] | None:
 
 
 def post_view(post: Post, channels: dict[int, str], shown: Shown = _as_is) -> dict[str, Any]:
-    """A channel message as the transcript shows it (the channel by name)."""
+    """A channel message as the transcript shows it (the channel by name); `edited` when it
+    is an earlier message edited (its new state), not a new message."""
     return {
         "channel": channels.get(post.channel_id, str(post.channel_id)),
+        "edited": post.edited,
         "content": shown(post.content),
         "embeds": [_embed(embed, shown) for embed in post.embeds],
         "files": post.files,
@@ -96,6 +100,9 @@ class StepRecord:
     replies: list[dict[str, Any]] = field(default_factory=list)
     posts: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
+    backstage: bool = False
+    """A step no Discord user sees (what the chess.com stand-in serves): left out of the
+    readable transcript unless verbose."""
 
     def as_json(self) -> str:
         """The step's JSON line (replay.md's shape)."""
@@ -108,6 +115,10 @@ class StepRecord:
         }
         return json.dumps(record, ensure_ascii=False)
 
+    def shown_in_text(self, verbose: bool = False) -> bool:
+        """Whether the readable transcript shows this step (backstage ones only if verbose)."""
+        return verbose or not self.backstage
+
     def as_text(self) -> str:
         """The step for a reader: a heading line, then what the bot said, indented."""
         lines = [f"step {self.step} · {instant_text(self.at)} · {self.title}"]
@@ -117,7 +128,8 @@ class StepRecord:
             if "choices" in reply:
                 lines.append("    choices: " + (", ".join(reply["choices"]) or "(none)"))
         for post in self.posts:
-            lines += _message(f"post #{post['channel']}", post)
+            label = "edit of a message in" if post.get("edited") else "post"
+            lines += _message(f"{label} #{post['channel']}", post)
         if self.error:
             lines.append(f"  error: {self.error}")
         return "\n".join(escaped(line) for line in lines)

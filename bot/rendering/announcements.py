@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from urllib.parse import quote
 
-from bot.rendering.escape import user_text
+from bot.rendering.text import countdown, halves, timestamp
+from bot.rendering.user_text import user_text
 
 
-def timestamp(instant: dt.datetime, style: str = "F") -> str:
-    """A Discord timestamp of an aware instant."""
-    return f"<t:{int(instant.timestamp())}:{style}>"
+def club_url(url_id: str) -> str:
+    """A chess.com club's page: its url-id percent-encoded in the path (a link shows no
+    markdown, so escaping it would break the link; encoding keeps it one link)."""
+    return f"https://www.chess.com/club/{quote(url_id, safe='')}"
 
 
 def club_registered(name: str, url_id: str, admins: Sequence[int]) -> str:
@@ -23,7 +26,7 @@ def club_registered(name: str, url_id: str, admins: Sequence[int]) -> str:
     mentions = ", ".join(f"<@{a}>" for a in admins)
     return (
         f"New club registration: **{user_text(name)}**"
-        f" (https://www.chess.com/club/{user_text(url_id)}),"
+        f" ({club_url(url_id)}),"
         f" admins {mentions}. Pending until league HQ decides."
     )
 
@@ -48,28 +51,39 @@ def match_rescheduled(home: str, away: str, start: dt.datetime, deadline: dt.dat
     )
 
 
-def result_recorded(home: str, away: str, home_half: int, away_half: int, how: str) -> str:
-    """A match result entered (imported from chess.com or by an arbiter)."""
+def challenge_corrected(home: str, away: str, chesscom: int, issuer: str, stands: str) -> str:
+    """CL-15: an arbiter corrected a recorded challenge (its chess.com match, its issuer)."""
     return (
-        f"Result ({how}): **{user_text(home)}** {_points(home_half)} – {_points(away_half)}"
-        f" **{user_text(away)}**."
+        f"An arbiter corrected the challenge of **{user_text(home)}** vs **{user_text(away)}**:"
+        f" chess.com match {chesscom}, issued by **{user_text(issuer)}**; {stands} (CL-15)."
     )
+
+
+def result_recorded(
+    home: str, away: str, home_half: int, away_half: int, how: str, counts: str | None = None
+) -> str:
+    """A match result entered (imported from chess.com or by an arbiter), and what it counts
+    as when that is not the boards' score (`counts`: a forfeit, void, adjusted boards)."""
+    text = (
+        f"Result ({how}): **{user_text(home)}** {halves(home_half)} – {halves(away_half)}"
+        f" **{user_text(away)}**"
+    )
+    if counts:
+        return f"{text} on the boards; {user_text(counts)}."
+    return f"{text}."
+
+
+def counted_changes(matches: Sequence[str]) -> str:
+    """CL-18, CL-19: a finding that changes how earlier matches count, listing them."""
+    listed = "; ".join(user_text(m) for m in matches[:20])
+    more = f" and {len(matches) - 20} more" if len(matches) > 20 else ""
+    return f"This changes how earlier matches count (CL-18, CL-19): {listed}{more}."
 
 
 def decision_recorded(kind: str, subject: str, rule: str, motion_id: int | None) -> str:
     """A director decision applied (CL-23)."""
     motion = f" (motion {motion_id})" if motion_id is not None else ""
     return f"Director decision{motion}: **{kind}** — {user_text(subject)} under {rule}."
-
-
-def _points(half: int) -> str:
-    whole, rest = divmod(half, 2)
-    return f"{whole}½" if rest and whole else ("½" if rest else str(whole))
-
-
-def countdown(instant: dt.datetime) -> str:
-    """An instant as a Discord timestamp with its countdown: `<t:…:F> (<t:…:R>)`."""
-    return f"{timestamp(instant)} ({timestamp(instant, 'R')})"
 
 
 def challenge_reminder(

@@ -1,18 +1,39 @@
-"""A season's matches as an iCalendar file (RFC 5545): one event per match with both clubs
-and its start in UTC, and the CL-15 challenge deadline as an alarm on the event."""
+"""A season's matches as an iCalendar file (RFC 5545): one event per match with both clubs,
+its start and end in UTC, the result once it is known, and the CL-15 challenge deadline as
+an alarm on the event.
+
+- DTEND: when the match finished, once known; else a week after the start (a CL round).
+- UID: a name-based UUID of the season and the match id, `…@arbiter` — stable, so a calendar
+  imported again updates its events, and made only of the characters RFC 5545 expects
+  (a season name may hold spaces and anything else).
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+import uuid
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import icalendar
 
+from bot.rendering.text import halves
+from core.league.facts import challenge_deadline
+from core.league.lifecycle import MatchState, states
+from core.league.report import LeagueReport
+from core.league.season import Season
+
+ROUND = dt.timedelta(days=7)
+"""An unfinished match's event lasts a round."""
+UID_SPACE = uuid.UUID("9b3f1f56-6c7e-4a0e-9c57-3f1d7a0b2c41")
+"""The namespace of the events' name-based UUIDs (any fixed UUID, Arbiter's own)."""
+
 
 @dataclass(frozen=True)
 class CalendarMatch:
-    """What the calendar shows of one match; `deadline` is its CL-15 challenge deadline."""
+    """What the calendar shows of one match; `deadline` is its CL-15 challenge deadline,
+    `end` when it finished (None: not yet), `result` its score once decided (`5½–2½`,
+    `forfeit lost by A`)."""
 
     id: str
     division: str
@@ -21,11 +42,26 @@ class CalendarMatch:
     away: str
     start: dt.datetime
     deadline: dt.datetime
+    end: dt.datetime | None = None
+    result: str | None = None
+    cancelled: bool = False
+    """Void (CL-DQ: a club of it is disqualified): the event says STATUS:CANCELLED."""
+
+
+def event_uid(season: str, match: str) -> str:
+    """The stable UID of a match's event."""
+    return f"{uuid.uuid5(UID_SPACE, f'{season}/{match}')}@arbiter"
+
+
+def _utc(instant: dt.datetime) -> str:
+    return instant.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
 
 
 def season_calendar(season: str, matches: Iterable[CalendarMatch], stamp: dt.datetime) -> bytes:
-    """The matches as an .ics file: each event starts at the match start (UTC), names both
-    clubs, and carries an alarm at the challenge deadline (CL-15). `stamp` is DTSTAMP."""
+    """The matches as an .ics file: each event from the match start to its end (UTC),
+    naming both clubs and, once decided, the result, with an alarm at the challenge
+    deadline (CL-15) — a void match (CL-DQ) is cancelled instead (STATUS:CANCELLED, no
+    alarm). `stamp` is DTSTAMP."""
     calendar = icalendar.Calendar()
     calendar.add("prodid", "-//Arbiter//CL season calendar//EN")
     calendar.add("version", "2.0")
@@ -33,22 +69,70 @@ def season_calendar(season: str, matches: Iterable[CalendarMatch], stamp: dt.dat
     stamp = stamp.astimezone(dt.UTC)
     for match in sorted(matches, key=lambda m: (m.start, m.id)):
         start = match.start.astimezone(dt.UTC)
+        end = (match.end or match.start + ROUND).astimezone(dt.UTC)
         deadline = match.deadline.astimezone(dt.UTC)
         event = icalendar.Event()
-        event.add("uid", f"{season}/{match.id}@arbiter")  # stable: a re-import updates it
+        event.add("uid", event_uid(season, match.id))
         event.add("dtstamp", stamp)
         event.add("dtstart", start)
-        event.add("summary", f"{match.home} – {match.away}")
-        event.add(
-            "description",
-            f"{season}, {match.division}, round {match.round} (match {match.id}).\n"
-            f"Challenge deadline (CL-15): {deadline.isoformat().replace('+00:00', 'Z')}",
-        )
+        event.add("dtend", max(end, start + dt.timedelta(minutes=1)))
+        score = f" ({match.result})" if match.result else ""
+        event.add("summary", f"{match.home} – {match.away}{score}")
+        lines = [
+            f"{season}, {match.division}, round {match.round} (match {match.id}).",
+            f"Challenge deadline (CL-15): {_utc(deadline)}",
+        ]
+        if match.result:
+            lines.append(f"Result: {match.home} {match.result} {match.away}")
+        event.add("description", "\n".join(lines))
         event.add("categories", [match.division])
+        if match.cancelled:
+            event.add("status", "CANCELLED")
+            calendar.add_component(event)
+            continue
         alarm = icalendar.Alarm()
         alarm.add("action", "DISPLAY")
         alarm.add("description", f"Challenge deadline (CL-15): {match.home} – {match.away}")
         alarm.add("trigger", deadline, parameters={"VALUE": "DATE-TIME"})
         event.add_component(alarm)
         calendar.add_component(event)
-    return calendar.to_ical()
+    data: bytes = calendar.to_ical()
+    return data
+
+
+def calendar_matches(
+    season: Season, report: LeagueReport, now: dt.datetime, only: Sequence[str] | None = None
+) -> list[CalendarMatch]:
+    """The season's matches (of the clubs in `only`, if given) with their deadlines (CL-15,
+    a rescheduled match's own), ends, the results the report decided (a forfeit says who
+    lost it) and, at `now`, which are void (CL-DQ)."""
+    hours = season.rules.challenge_deadline_hours
+    void = {key for key, state in states(season, now) if state is MatchState.VOID}
+    results = {r.match: r for r in report.results}
+    entries = []
+    for m in season.matches:
+        if only is not None and m.home not in only and m.away not in only:
+            continue
+        result = None if m.id in void else results.get(m.id)  # void: counts for nobody
+        text = None
+        if result is not None and result.forfeit:
+            sides = ((m.home, result.home_points), (m.away, result.away_points))
+            lost = [club for club, got in sides if not got]
+            text = f"forfeit lost by {' and '.join(lost)}" if lost else "forfeit"
+        elif result is not None:
+            text = f"{halves(result.home_half)}–{halves(result.away_half)}"
+        entries.append(
+            CalendarMatch(
+                m.id,
+                m.division,
+                m.round,
+                m.home,
+                m.away,
+                m.start,
+                challenge_deadline(m, hours),
+                m.finished,
+                text,
+                m.id in void,
+            )
+        )
+    return entries

@@ -7,15 +7,17 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.rendering.escape import FIELD_LIMIT, cut, user_text
+from bot.rendering import limits
+from bot.rendering.text import cut, timestamp
+from bot.rendering.user_text import user_text
 from storage.guild_settings import GuildSettings
 from storage.outbox import OutboxMessage
 
 NOT_SET = "not set"
 
 
-def _short(error: str) -> str:
-    return error if len(error) <= 120 else error[:119] + "…"
+ERROR_SHOWN = 120
+"""Characters of a delivery error shown per undelivered message."""
 
 
 def _role(role_id: int | None) -> str:
@@ -53,12 +55,14 @@ def settings_embed(
     )
     if failures:
         lines = [
-            f"<#{m.channel_id}>: {user_text(_short(m.error or 'failed'))} "
-            f"({discord.utils.format_dt(m.created_at, 'R')})"
+            f"<#{m.channel_id}>: {user_text(cut(m.error or 'failed', ERROR_SHOWN))} "
+            f"({timestamp(m.created_at, 'R')})"
             for m in failures
         ]
         embed.add_field(
-            name="Undelivered messages", value=cut("\n".join(lines), FIELD_LIMIT), inline=False
+            name="Undelivered messages",
+            value=cut("\n".join(lines), limits.FIELD_VALUE),
+            inline=False,
         )
     embed.set_footer(text="Change these with /setup set (needs Manage Server).")
     return embed

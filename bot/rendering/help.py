@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 
+from bot.rendering import limits
+
 TITLE = "Arbiter commands you can use here"
-MAX_DESCRIPTION = 4096
-"""Discord's limit on an embed description (a message's embeds total at most 6000)."""
 
 
-def help_embeds(commands: list[app_commands.Command]) -> list[discord.Embed]:
+def help_embeds(commands: list[app_commands.Command[Any, ..., Any]]) -> list[discord.Embed]:
     """Embeds listing `/name — description` for each command, in name order; each fits one
     message (a long list is split over several, never cut)."""
     lines = [
@@ -20,7 +22,7 @@ def help_embeds(commands: list[app_commands.Command]) -> list[discord.Embed]:
     pages: list[list[str]] = [[]]
     size = 0
     for line in lines:
-        if pages[-1] and size + 1 + len(line) > MAX_DESCRIPTION:
+        if pages[-1] and size + 1 + len(line) > limits.EMBED_DESCRIPTION:
             pages.append([])
             size = 0
         size += len(line) + (1 if pages[-1] else 0)

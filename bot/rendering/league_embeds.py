@@ -12,10 +12,12 @@ from typing import NamedTuple
 
 import discord
 
+from bot.rendering import limits
 from bot.rendering.division_view import DivisionView
-from bot.rendering.escape import FIELD_LIMIT, TITLE_LIMIT, cut, inline_code, user_text
 from bot.rendering.pages import line_pages
 from bot.rendering.standings_table import standings_pages
+from bot.rendering.text import countdown, cut, halves, timestamp
+from bot.rendering.user_text import inline_code, user_text
 
 COLOUR = discord.Colour.dark_teal()
 TITLE_SIDE = 110
@@ -31,29 +33,15 @@ def _side(club: str) -> str:
 
 def when(instant: dt.datetime) -> str:
     """An instant every reader sees in their own zone: `<t:…:F>`."""
-    return discord.utils.format_dt(instant, "F")
-
-
-def countdown(instant: dt.datetime) -> str:
-    """An instant with a live countdown: `<t:…:F> (<t:…:R>)`."""
-    return f"{discord.utils.format_dt(instant, 'F')} ({discord.utils.format_dt(instant, 'R')})"
-
-
-def halves(half: int) -> str:
-    """Half-points as a person writes them: `3½`, `½`, `4`."""
-    whole, rest = divmod(half, 2)
-    if not rest:
-        return str(whole)
-    return f"{whole}½" if whole else "½"
+    return timestamp(instant)
 
 
 def paged(title: str, lines: Sequence[str], empty: str) -> list[discord.Embed]:
-    """Embeds titled `title` holding `lines` (or `empty`), split into pages."""
+    """Embeds titled `title` (as typed: names in it are neutralised here, once) holding the
+    markdown `lines` (or `empty`), split into pages."""
     pages = line_pages(lines, LIST_PAGE) or [empty]
-    return [
-        discord.Embed(title=cut(title, TITLE_LIMIT), description=page, colour=COLOUR)
-        for page in pages
-    ]
+    shown = cut(user_text(title), limits.EMBED_TITLE)
+    return [discord.Embed(title=shown, description=page, colour=COLOUR) for page in pages]
 
 
 @dataclass(frozen=True)
@@ -73,7 +61,7 @@ class ClubInfo:
 
 def club_embed(info: ClubInfo) -> discord.Embed:
     """A club's card."""
-    embed = discord.Embed(title=cut(user_text(info.name), TITLE_LIMIT), colour=COLOUR)
+    embed = discord.Embed(title=cut(user_text(info.name), limits.EMBED_TITLE), colour=COLOUR)
     if info.chesscom_id:
         embed.url = f"https://www.chess.com/club/{info.chesscom_id}"
     embed.add_field(name="Status", value=info.status)
@@ -117,7 +105,7 @@ def match_list(title: str, matches: Sequence[MatchLine]) -> list[discord.Embed]:
         lines.append(
             f"`#{m.id}` {user_text(m.key)} · R{m.round} · {user_text(m.home)} –"
             f" {user_text(m.away)}{score} · "
-            f"{discord.utils.format_dt(m.start, 'f')}"
+            f"{timestamp(m.start, 'f')}"
         )
     return paged(title, lines, "No matches.")
 
@@ -135,9 +123,14 @@ class BoardLine:
 
 
 def match_embed(
-    match: MatchLine, boards: Sequence[BoardLine], forfeits: Sequence[str]
+    match: MatchLine,
+    boards: Sequence[BoardLine],
+    forfeits: Sequence[str],
+    counts: str | None = None,
+    state: str = "",
 ) -> list[discord.Embed]:
-    """`/match show`: clubs, start, deadline with countdown, challenge, boards, forfeits."""
+    """`/match show`: clubs, start, deadline with countdown, challenge, its state (void
+    (CL-DQ) …), the boards' score and what it counts as, boards, forfeits."""
     embed = discord.Embed(
         title=f"{_side(match.home)} – {_side(match.away)}",
         description=f"{user_text(match.season)} · {user_text(match.division)} · round"
@@ -147,11 +140,19 @@ def match_embed(
     embed.add_field(name="Start", value=when(match.start))
     embed.add_field(name="Challenge deadline (CL-15)", value=countdown(match.deadline))
     embed.add_field(name="Challenge", value=match.challenge, inline=False)
+    if state:
+        embed.add_field(name="State", value=state)
     if match.score is not None:
-        embed.add_field(name="Score", value=f"{halves(match.score[0])} – {halves(match.score[1])}")
+        embed.add_field(
+            name="Score on the boards", value=f"{halves(match.score[0])} – {halves(match.score[1])}"
+        )
+    if counts:
+        embed.add_field(
+            name="Counts", value=cut(user_text(counts), limits.FIELD_VALUE), inline=False
+        )
     if forfeits:
         value = "\n".join(user_text(forfeit) for forfeit in forfeits)
-        embed.add_field(name="Forfeits", value=cut(value, FIELD_LIMIT), inline=False)
+        embed.add_field(name="Forfeits", value=cut(value, limits.FIELD_VALUE), inline=False)
     embed.set_footer(text=f"match #{match.id}")
     lines = [board_line(b) for b in boards]
     if not lines:
@@ -182,9 +183,10 @@ def result_embed(
     counted: tuple[int, int] | None,
     adjusted: Sequence[BoardLine],
     ranks: Sequence[tuple[str, str]],
+    why: str | None = None,
 ) -> discord.Embed:
-    """After a result: the score as recorded, as it counts (CL-18/19 adjustments, with why),
-    and each club's new rank."""
+    """After a result: the score as recorded, as it counts (CL-18/19 adjustments, a forfeit,
+    void — `why`), and each club's new rank."""
     embed = discord.Embed(
         title=f"Result: {_side(match.home)} {halves(score[0])} – {halves(score[1])}"
         f" {_side(match.away)}",
@@ -192,15 +194,17 @@ def result_embed(
         f" {inline_code(match.key)}",
         colour=COLOUR,
     )
-    if counted is not None and counted != score:
+    if why:
+        embed.add_field(name="Counts", value=cut(user_text(why), limits.FIELD_VALUE), inline=False)
+    elif counted is not None and counted != score:
         embed.add_field(
             name="Counts as", value=f"{halves(counted[0])} – {halves(counted[1])}", inline=False
         )
     if adjusted:
         value = "\n".join(board_line(b) for b in adjusted)
-        embed.add_field(name="Adjusted boards", value=cut(value, FIELD_LIMIT), inline=False)
+        embed.add_field(name="Adjusted boards", value=cut(value, limits.FIELD_VALUE), inline=False)
     for club, rank in ranks:
-        embed.add_field(name=cut(user_text(club), TITLE_LIMIT), value=f"now ranked {rank}")
+        embed.add_field(name=cut(user_text(club), limits.EMBED_TITLE), value=f"now ranked {rank}")
     return embed
 
 
@@ -212,7 +216,7 @@ def schedule_preview(
     for number, start, pairs in rounds:
         lines.append(f"**Round {number}** · {when(start)}")
         lines += [f"• {user_text(pair)}" for pair in pairs]
-    title = f"Schedule of {user_text(season)}: {total} matches (preview)"
+    title = f"Schedule of {season}: {total} matches (preview)"
     return paged(title, lines, "No matches.")
 
 
@@ -243,7 +247,7 @@ def season_embed(info: SeasonInfo) -> discord.Embed:
     name, status, divisions = info.name, info.status, info.divisions
     first_round, round_days = info.first_round, info.round_days
     matches, finished, champion = info.matches, info.finished, info.champion
-    embed = discord.Embed(title=cut(user_text(name), TITLE_LIMIT), colour=COLOUR)
+    embed = discord.Embed(title=cut(user_text(name), limits.EMBED_TITLE), colour=COLOUR)
     embed.add_field(name="Status", value=status)
     embed.add_field(
         name="Calendar",
@@ -252,7 +256,7 @@ def season_embed(info: SeasonInfo) -> discord.Embed:
     embed.add_field(name="Matches", value=f"{finished}/{matches} played")
     for division, clubs, minimum in divisions[:20]:
         embed.add_field(
-            name=cut(user_text(division), TITLE_LIMIT),
+            name=cut(user_text(division), limits.EMBED_TITLE),
             value=f"{clubs} clubs · at least {minimum} players",
         )
     if champion:
@@ -264,10 +268,10 @@ def calendar_embeds(season: str, matches: Sequence[MatchLine]) -> list[discord.E
     """`/season calendar`: the next matches with their start and deadline countdowns."""
     lines = [
         f"R{m.round} · {user_text(m.home)} – {user_text(m.away)} · {when(m.start)} · deadline "
-        f"{discord.utils.format_dt(m.deadline, 'R')}"
+        f"{timestamp(m.deadline, 'R')}"
         for m in matches
     ]
-    return paged(f"{user_text(season)}: next rounds", lines, "No matches to come.")
+    return paged(f"{season}: next rounds", lines, "No matches to come.")
 
 
 def standings_embeds(season: str, views: Sequence[DivisionView]) -> list[discord.Embed]:
@@ -275,5 +279,6 @@ def standings_embeds(season: str, views: Sequence[DivisionView]) -> list[discord
     pages = standings_pages(views) or ["No divisions."]
     title = f"{user_text(season)} standings"
     return [
-        discord.Embed(title=cut(title, TITLE_LIMIT), description=p, colour=COLOUR) for p in pages
+        discord.Embed(title=cut(title, limits.EMBED_TITLE), description=p, colour=COLOUR)
+        for p in pages
     ]

@@ -8,7 +8,8 @@ from fractions import Fraction
 from core.league import LeagueReport, Proposal
 from core.points import decimal_text
 
-HEADER = ("Rk", "Club", "P", "W", "D", "L", "MP", "GP", "SB", "DE")
+HEADER = ("Rk", "Club", "P", "W", "D", "L", "MP", "SB", "DE", "GP")
+"""CL-17's order: match points, then the tie-breaks SB and DE; game points after them."""
 
 
 def number_or_blank(value: Fraction | None) -> str:
@@ -40,7 +41,7 @@ def report_text(report: LeagueReport) -> str:
                     rank,
                     s.club,
                     *(str(n) for n in (s.played, s.won, s.drawn, s.lost)),
-                    *(number_or_blank(v) for v in (s.match_points, s.game_points, s.sb, s.de)),
+                    *(number_or_blank(v) for v in (s.match_points, s.sb, s.de, s.game_points)),
                 )
             )
         lines += ["", name, *_aligned(rows)]

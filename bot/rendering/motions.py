@@ -4,23 +4,24 @@ Reasons, subjects, outcomes and names are shown as typed (`escape.user_text`).""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 import discord
 
-from bot.rendering.escape import FIELD_LIMIT, TITLE_LIMIT, cut, user_text
+from bot.rendering import limits
+from bot.rendering.text import countdown, cut, points, timestamp
+from bot.rendering.user_text import plain, user_text
 from core.league import LeagueReport
 from storage.motions import Motion
 
 VOTE_ID = "motion:{motion}:{choice}"
 """The custom id of a motion's Yes / No button (the persistent DynamicItem parses it)."""
-VOTE_PATTERN = r"motion:(?P<motion>[0-9]{1,19}):(?P<choice>yes|no)"
+VOTE_PATTERN = r"motion:(?P<motion>[0-9]{1,16}):(?P<choice>yes|no)"
 MAKEUP_ID = "makeup:{season}"
 """The custom id of `/season promotion`'s button that opens the division make-up motion."""
-MAKEUP_PATTERN = r"makeup:(?P<season>[0-9]{1,19})"
+MAKEUP_PATTERN = r"makeup:(?P<season>[0-9]{1,16})"
 
 STATUS_LABEL = {
     "open": "open",
@@ -65,23 +66,29 @@ def vote_buttons(motion_id: int, *, disabled: bool = False) -> list[dict[str, An
     ]
 
 
-def _when(instant: dt.datetime) -> str:
-    return f"{discord.utils.format_dt(instant, 'F')} ({discord.utils.format_dt(instant, 'R')})"
-
-
 def _voters(motion: Motion) -> str:
     lines = []
     for user in motion.electorate:
         vote = motion.votes.get(user)
         mark = "not voted" if vote is None else ("yes" if vote else "no")
         lines.append(f"<@{user}>: {mark}")
-    return "\n".join(lines)[:1024]
+    return cut("\n".join(lines), limits.FIELD_VALUE)
+
+
+def _subject(motion: Motion) -> str:
+    return str(motion.subject.get("title") or motion.kind)
 
 
 def motion_title(motion: Motion) -> str:
-    """`Motion 7 · forfeit: match 12 (A – B), club A`."""
-    subject = str(motion.subject.get("title") or motion.kind)
-    return cut(f"Motion {motion.id} · {motion.kind}: {user_text(subject)}", TITLE_LIMIT)
+    """`Motion 7 · forfeit: match 12 (A – B), club A`, as markdown (the subject as typed)."""
+    return cut(
+        f"Motion {motion.id} · {motion.kind}: {user_text(_subject(motion))}", limits.EMBED_TITLE
+    )
+
+
+def motion_label(motion: Motion) -> str:
+    """The title where Discord shows no markdown (an autocomplete choice): plain, ≤ 100."""
+    return cut(plain(f"Motion {motion.id} · {motion.kind}: {_subject(motion)}"), limits.CHOICE_NAME)
 
 
 def motion_embed(motion: Motion) -> dict[str, Any]:
@@ -91,14 +98,13 @@ def motion_embed(motion: Motion) -> dict[str, Any]:
     no = len(motion.votes) - yes
     embed = discord.Embed(
         title=motion_title(motion),
-        description=cut(user_text(motion.reason), 4096),
+        description=cut(user_text(motion.reason), limits.EMBED_DESCRIPTION),
         colour=_COLOUR[motion.status],
     )
     details = motion.subject.get("details")
     if details:
-        embed.add_field(
-            name="Action if passed", value=cut(user_text(str(details)), FIELD_LIMIT), inline=False
-        )
+        action = cut(user_text(str(details)), limits.FIELD_VALUE)
+        embed.add_field(name="Action if passed", value=action, inline=False)
     embed.add_field(
         name=f"Electorate ({len(motion.electorate)} directors, frozen at opening)",
         value=_voters(motion) or "nobody",
@@ -110,23 +116,21 @@ def motion_embed(motion: Motion) -> dict[str, Any]:
         inline=True,
     )
     if motion.status == "open":
-        embed.add_field(name="Closes", value=_when(motion.deadline), inline=True)
+        embed.add_field(name="Closes", value=countdown(motion.deadline), inline=True)
         embed.set_footer(
             text=f"CL-23: passes with at least {motion.quorum} votes, all yes. "
             "Directors may change their vote until it closes."
         )
     else:
         assert motion.closed_at is not None
+        closed = timestamp(motion.closed_at, "f")
         embed.add_field(
-            name="Outcome",
-            value=f"**{STATUS_LABEL[motion.status]}** {discord.utils.format_dt(motion.closed_at)}",
-            inline=True,
+            name="Outcome", value=f"**{STATUS_LABEL[motion.status]}** {closed}", inline=True
         )
         if motion.outcome:
-            embed.add_field(
-                name="Applied", value=cut(user_text(motion.outcome), FIELD_LIMIT), inline=False
-            )
-    return embed.to_dict()  # type: ignore[return-value]
+            applied = cut(user_text(motion.outcome), limits.FIELD_VALUE)
+            embed.add_field(name="Applied", value=applied, inline=False)
+    return dict(embed.to_dict())
 
 
 def motion_line(motion: Motion) -> str:
@@ -134,7 +138,7 @@ def motion_line(motion: Motion) -> str:
     yes = sum(1 for v in motion.votes.values() if v)
     no = len(motion.votes) - yes
     when = (
-        f"closes {discord.utils.format_dt(motion.deadline, 'R')}"
+        f"closes {timestamp(motion.deadline, 'R')}"
         if motion.status == "open"
         else STATUS_LABEL[motion.status]
     )
@@ -144,10 +148,10 @@ def motion_line(motion: Motion) -> str:
 def motions_embed(motions: Sequence[Motion], status: str | None) -> dict[str, Any]:
     """`/vote list`: the motions (newest first), one line each."""
     title = "Motions" if status is None else f"Motions ({STATUS_LABEL.get(status, status)})"
-    lines = [motion_line(m) for m in motions[:25]]
-    text = "\n".join(lines) if lines else "No motions."
-    embed = discord.Embed(title=title, description=cut(text, 4096), colour=discord.Colour.blurple())
-    return embed.to_dict()  # type: ignore[return-value]
+    lines = [motion_line(m) for m in motions[: limits.FIELDS_PER_EMBED]]
+    text = cut("\n".join(lines) if lines else "No motions.", limits.EMBED_DESCRIPTION)
+    embed = discord.Embed(title=title, description=text, colour=discord.Colour.blurple())
+    return dict(embed.to_dict())
 
 
 def closing_announcement(motion: Motion) -> str:
@@ -158,21 +162,18 @@ def closing_announcement(motion: Motion) -> str:
         text += f"\n{user_text(motion.outcome)}"
     elif motion.status != "passed":
         text += " Nothing is changed."
-    return cut(text, 2000)
+    return cut(text, limits.MESSAGE_CONTENT)
 
 
-def _points(value: Fraction) -> str:
-    return str(int(value)) if value.denominator == 1 else f"{float(value):g}"
-
-
-def _place(rank: int | None, points: Fraction, disqualified: bool) -> str:
+def _place(rank: int | None, match_points: Fraction, disqualified: bool) -> str:
     if disqualified:
         return "disqualified"
-    return f"{'–' if rank is None else rank}. with {_points(points)} MP"
+    return f"{'–' if rank is None else rank}. with {points(match_points)} MP"
 
 
 def standings_change(before: LeagueReport, after: LeagueReport) -> str:
-    """The clubs whose place, match points or disqualification changed, per division."""
+    """The clubs whose place, match points or disqualification changed, per division, as
+    plain text: a motion's outcome is stored as typed and neutralised when it is shown."""
     lines = []
     old = {(division, s.club): s for division, table in before.divisions for s in table}
     for division, table in after.divisions:
@@ -183,7 +184,7 @@ def standings_change(before: LeagueReport, after: LeagueReport) -> str:
             now_text = _place(s.rank, s.match_points, s.disqualified)
             was_text = _place(was.rank, was.match_points, was.disqualified)
             if now_text != was_text:
-                lines.append(f"{user_text(division)}: {user_text(s.club)} {was_text} → {now_text}")
+                lines.append(f"{division}: {s.club} {was_text} → {now_text}")
     if not lines:
         return "The standings do not change."
     return "Standings: " + "; ".join(lines)

@@ -6,13 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-DESCRIPTION_LIMIT = 4096
-"""Discord: an embed's description, at most."""
-EMBED_LIMIT = 6000
-"""Discord: an embed's title, description, field names and values, footer and author, in all."""
-FIELD_COUNT_LIMIT = 25
-FIELD_NAME_LIMIT = 256
-FIELD_VALUE_LIMIT = 1024
+from bot.rendering import limits
+
+DESCRIPTION_LIMIT = limits.EMBED_DESCRIPTION
 
 T = TypeVar("T")
 
@@ -73,7 +69,7 @@ def field_pages(fields: Sequence[Field], reserved: int = 0) -> list[list[Field]]
     for name, value in fields:
         if not name or not value:
             raise ValueError("an embed field needs a name and a value")
-        if len(name) > FIELD_NAME_LIMIT or len(value) > FIELD_VALUE_LIMIT:
+        if len(name) > limits.FIELD_NAME or len(value) > limits.FIELD_VALUE:
             raise ValueError(f"field {name[:40]!r} is over Discord's limits (256 / 1,024)")
-    budget = EMBED_LIMIT - reserved
-    return pack(fields, lambda f: len(f[0]) + len(f[1]), budget, FIELD_COUNT_LIMIT)
+    budget = limits.EMBED_TOTAL - reserved
+    return pack(fields, lambda f: len(f[0]) + len(f[1]), budget, limits.FIELDS_PER_EMBED)

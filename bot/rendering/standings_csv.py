@@ -1,10 +1,12 @@
 """`/standings format:csv`: a division's table as CSV — a header row, one row per club in
-table order, exact values as text (`9.5`, `61.25`; never a float's noise)."""
+table order, exact values as text (`9.5`, `61.25`; never a float's noise). A whole season
+(`arbiter demo`'s standings.csv) is the same with the division first on each row."""
 
 from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 
 from bot.rendering.division_view import DivisionView
 from core.league.standings import ClubStanding
@@ -45,4 +47,15 @@ def standings_csv(view: DivisionView) -> str:
     writer = csv.writer(buffer)
     writer.writerow(HEADER)
     writer.writerows(_row(row) for row in view.rows)
+    return buffer.getvalue()
+
+
+def season_standings_csv(views: Sequence[DivisionView]) -> str:
+    """Every division's table as one CSV text: `division` first, then `standings_csv`'s
+    columns, divisions in the season's order."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(("division", *HEADER))
+    for view in views:
+        writer.writerows([view.division, *_row(row)] for row in view.rows)
     return buffer.getvalue()

@@ -7,20 +7,18 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.rendering import limits
 from bot.rendering.division_view import DivisionView
-from bot.rendering.escape import TITLE_LIMIT, cut, user_text
 from bot.rendering.league_embeds import COLOUR
-from bot.rendering.pages import EMBED_LIMIT
 from bot.rendering.standings_table import standings_pages
-
-MESSAGE_EMBEDS = 10
-"""Discord: embeds one message may carry (sharing the 6,000-character budget)."""
+from bot.rendering.text import cut
+from bot.rendering.user_text import user_text
 
 
 def standings_embeds(title: str, views: Sequence[DivisionView]) -> list[discord.Embed]:
     """The divisions' tables as embed pages titled `title` (names in it shown as typed)."""
     pages = standings_pages(views) or ["No divisions."]
-    shown = cut(user_text(title), TITLE_LIMIT)
+    shown = cut(user_text(title), limits.EMBED_TITLE)
     return [discord.Embed(title=shown, description=page, colour=COLOUR) for page in pages]
 
 
@@ -31,8 +29,8 @@ def pin_embeds(view: DivisionView) -> list[dict[str, object]]:
     used = 0
     for embed in standings_embeds(view.title, [view]):
         size = len(embed)
-        if kept and (len(kept) == MESSAGE_EMBEDS or used + size > EMBED_LIMIT):
+        if kept and (len(kept) == limits.EMBEDS_PER_MESSAGE or used + size > limits.EMBED_TOTAL):
             break
-        kept.append(embed.to_dict())  # type: ignore[arg-type]
+        kept.append(dict(embed.to_dict()))
         used += size
     return kept

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.rendering.division_view import DivisionView, rank_text
-from bot.rendering.escape import code_text, inline_code, user_text
 from bot.rendering.pages import DESCRIPTION_LIMIT, line_pages, pack
+from bot.rendering.user_text import code_text, inline_code, user_text
 from core.league.standings import ClubStanding
 from core.points import decimal_text
 
@@ -38,13 +38,16 @@ COLUMNS: dict[str, Callable[[ClubStanding], str]] = {
     "D": lambda r: str(r.drawn),
     "L": lambda r: str(r.lost),
     "MP": lambda r: _score(r.match_points),
-    "GP": lambda r: _score(r.game_points),
     "SB": lambda r: _score(r.sb),
     "DE": lambda r: _score(r.de),
+    "GP": lambda r: _score(r.game_points),
 }
-"""The number columns in the order shown."""
+"""The number columns in the order shown: CL-17's (match points, SB, DE), game points after."""
 PRIORITY = ("MP", "P", "GP", "SB", "W", "D", "L", "DE")
 """Which number columns to keep first when not all fit in a row."""
+DE_DECIDED = ("MP", "DE", "P", "GP", "SB", "W", "D", "L")
+"""CL-17: the priority when direct encounter decided a place — DE is then shown, right
+after the match points it broke a tie of."""
 
 
 def _ascii(text: str) -> str:
@@ -54,30 +57,55 @@ def _ascii(text: str) -> str:
     return "".join(c for c in folded if " " <= c <= "~")
 
 
-def _short(name: str, width: int) -> str:
-    """A name in `width` characters: itself if it fits, else the initials of its words
-    (small words left out), else its start."""
+def _words(name: str) -> list[str]:
+    """The words of a name that count for its initials (small words left out)."""
+    plain = " ".join(_ascii(name).split())
+    words = [w for w in plain.replace("-", " ").split() if w[:1].isalnum()]
+    return [w for w in words if w.lower() not in SMALL_WORDS] or words
+
+
+def _shorts(name: str, width: int) -> list[str]:
+    """Short forms of a name in at most `width` characters, plainest first: the name itself
+    if it fits; its initials (`FF`); then ever longer starts of its first word before the
+    other initials (`FeF`, `FeyF`, `FeyeF`…); its start. A clash moves to the next form."""
     plain = " ".join(_ascii(name).split())
     if len(plain) <= width:
-        return plain
-    words = [w for w in plain.replace("-", " ").split() if w[:1].isalnum()]
-    big = [w for w in words if w.lower() not in SMALL_WORDS] or words
-    if len(big) > 1:
-        return "".join(w[0].upper() for w in big)[:width]
-    return plain[:width].rstrip()
+        return [plain]
+    words = _words(name)
+    forms: list[str] = []
+    if len(words) > 1:
+        rest = "".join(w[0].upper() for w in words[1:])
+        for size in range(1, len(words[0]) + 1):
+            form = (words[0][:size].capitalize() if size > 1 else words[0][0].upper()) + rest
+            if len(form) <= width:
+                forms.append(form)
+    forms.append(plain[:width].rstrip())
+    return list(dict.fromkeys(f for f in forms if f))
 
 
 def abbreviations(clubs: Sequence[str], width: int) -> dict[str, str]:
-    """A distinct short name of at most `width` characters for each club (in order: a clash
-    takes a number at its end, `KRT` then `KR2`)."""
+    """A distinct short name of at most `width` characters for each club: clubs whose short
+    forms clash all take their next, longer form (`Feyenoord Fans` and `Flamengo Fans` are
+    `FeF` and `FlF`, not `FF` and `FF2`); only when the forms run out does a club take a
+    number at its end."""
+    forms = {club: _shorts(club, width) or [f"C{i}"[:width]] for i, club in enumerate(clubs, 1)}
+    level = dict.fromkeys(clubs, 0)
+    for _ in range(width + 2):
+        chosen = {club: forms[club][min(level[club], len(forms[club]) - 1)] for club in clubs}
+        clashing = [c for c in clubs if list(chosen.values()).count(chosen[c]) > 1]
+        movable = [c for c in clashing if level[c] < len(forms[c]) - 1]
+        if not movable:
+            break
+        for club in movable:
+            level[club] += 1
     taken: set[str] = set()
     short: dict[str, str] = {}
-    for index, club in enumerate(clubs, start=1):
-        name = _short(club, width) or f"C{index}"[:width]
+    for club in clubs:
+        name = chosen[club]
         number = 2
         while name in taken:
             suffix = str(number)
-            name = (_short(club, width)[: width - len(suffix)] or "C") + suffix
+            name = (chosen[club][: width - len(suffix)] or "C") + suffix
             number += 1
         taken.add(name)
         short[club] = name
@@ -161,13 +189,15 @@ def short_name_legend(names: Sequence[str], short: Mapping[str, str]) -> list[st
 
 def standings_table(rows: Sequence[ClubStanding], limit: int = ROW_LIMIT) -> TextTable:
     """The table of `rows` in rows of at most `limit` characters: rank, club and the number
-    columns that fit by `PRIORITY` (a column with no value at all is left out)."""
+    columns that fit by `PRIORITY` (a column with no value at all is left out) — by
+    `DE_DECIDED` when direct encounter decided a place (CL-17), so it is always shown then."""
     clubs = [row.club for row in rows]
+    priority = DE_DECIDED if any(row.de is not None for row in rows) else PRIORITY
     table = ranked_lines(
         [rank_text(row) for row in rows],
         clubs,
         {name: [column(row) for row in rows] for name, column in COLUMNS.items()},
-        PRIORITY,
+        priority,
         blank=[row.disqualified for row in rows],
         limit=limit,
     )

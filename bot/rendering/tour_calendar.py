@@ -47,7 +47,8 @@ def tour_calendar_ics(
     calendar.add("x-wr-calname", name or tour)
     for event, days in events:
         _add_days(calendar, tour, event, days, stamp)
-    return calendar.to_ical()
+    data: bytes = calendar.to_ical()
+    return data
 
 
 def _add_days(

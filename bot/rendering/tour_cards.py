@@ -12,13 +12,14 @@ from typing import Any
 
 import discord
 
-from bot.rendering.escape import TITLE_LIMIT, cut, user_text
+from bot.rendering import limits
 from bot.rendering.pages import line_pages
+from bot.rendering.text import cut, points, timestamp
+from bot.rendering.user_text import user_text
 from core.results import Result
 from core.tour.disconnections import DisconnectionRuling
 from core.tour.early_draws import EarlyDrawCheck
 from core.tour.event_facts import Pairing
-from core.tour.knockout import fmt_score
 
 COLOUR = discord.Colour.dark_gold()
 PAGE = 1800
@@ -27,7 +28,7 @@ PAGE = 1800
 
 def when(instant: dt.datetime) -> str:
     """An instant every reader sees in their own zone."""
-    return discord.utils.format_dt(instant, "F")
+    return timestamp(instant)
 
 
 def result_text(result: Result | None) -> str:
@@ -39,7 +40,7 @@ def result_text(result: Result | None) -> str:
 
 def score(value: Fraction) -> str:
     """Points as chess players write them: 2½, ½, 3."""
-    return fmt_score(value)
+    return points(value)
 
 
 def name(text: object) -> str:
@@ -52,7 +53,9 @@ def embeds(title: str, lines: Sequence[str], empty: str = "Nothing yet.") -> lis
     pages = line_pages(lines, PAGE) or [empty]
     return [
         dict(
-            discord.Embed(title=cut(title, TITLE_LIMIT), description=page, colour=COLOUR).to_dict()
+            discord.Embed(
+                title=cut(title, limits.EMBED_TITLE), description=page, colour=COLOUR
+            ).to_dict()
         )
         for page in pages
     ]

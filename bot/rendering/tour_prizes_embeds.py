@@ -2,7 +2,7 @@
 (who gets what, a prize withheld from a player in breach), and the Ambassador pool shared
 equally. Dollars are exact: whole amounts as `$30,000`; a share that is not a whole number
 of cents (a pool split three ways) is shown rounded to the cent and marked ≈, since the
-regulation leaves rounding to whoever pays. Names escaped once (`escape.user_text`).
+regulation leaves rounding to whoever pays. Names escaped once (`user_text.user_text`).
 
 API: `prizes_embeds(title, events, pool, *, name_of=str)` -> `list[discord.Embed]`, with
 `events` a sequence of `EventPrizes(event, table, distribution)` (`core.tour.prizes`) and
@@ -16,9 +16,9 @@ from fractions import Fraction
 
 import discord
 
-from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import paged
 from bot.rendering.tour_views import NameOf
+from bot.rendering.user_text import user_text
 from core.tour.prizes import PrizeDistribution, PrizeTable
 
 WITHHELD = "**withheld** (in breach of the regulations, CCT-5)"
@@ -98,4 +98,4 @@ def prizes_embeds(
         if lines:
             lines.append("")
         lines += pool_lines(pool, name_of)
-    return paged(f"{user_text(title)} · prizes (CCT-5)", lines, "No prizes yet.")
+    return paged(f"{title} · prizes (CCT-5)", lines, "No prizes yet.")  # paged shows it as typed

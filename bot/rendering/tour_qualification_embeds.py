@@ -1,7 +1,7 @@
 """`/tour qualification`: who is qualified for an event and why (CCT-3) as embeds — one
 line per qualified player with every reason and what backs it, the places left and who
 fills them, and the ties at a cut that need a play-off (CCT-6). Names as typed, escaped
-once (`escape.user_text`); long lists paged (`league_embeds.paged`).
+once (`user_text.user_text`); long lists paged (`league_embeds.paged`).
 
 API: `qualification_embeds(event, qualification, *, name_of=str)` -> `list[discord.Embed]`
 from `core.tour.qualification.QualificationList`."""
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import discord
 
-from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import paged
 from bot.rendering.tour_json import detail, why
 from bot.rendering.tour_views import NameOf
+from bot.rendering.user_text import user_text
 from core.tour.qualification import QualificationList
 from core.tour.ranking import EventType
 
@@ -55,5 +55,5 @@ def qualification_embeds(
     event: str, qualification: QualificationList, *, name_of: NameOf = str
 ) -> list[discord.Embed]:
     """`/tour qualification`: the list for `event` (CCT-3), paged."""
-    title = f"{user_text(event)} · qualification (CCT-3)"
+    title = f"{event} · qualification (CCT-3)"  # paged shows it as typed
     return paged(title, qualification_lines(qualification, name_of), "No one is qualified yet.")

@@ -140,13 +140,22 @@ def bracket(found: Bracket) -> list[Embed]:
     return embeds(f"{name(found.read.loaded.record.name)}: knock-out", lines)
 
 
+def _status(read: EventRead) -> str:
+    """The event's status as stored, but `finished` once its last game is played (the stored
+    status stays `knockout` until then)."""
+    facts = read.loaded.facts
+    if read.loaded.record.type is not EventType.FINALS and played_event(facts) is not None:
+        return "finished"
+    return str(read.loaded.record.status)
+
+
 def event_card(read: EventRead) -> list[Embed]:
     """`/event show`."""
     record = read.loaded.record
     lines = [
         f"Tour: {name(read.tour)}; {record.type.value}, {record.size} players, from "
         f"{record.start.isoformat()}",
-        f"Status: {record.status}; players entered: {len(read.loaded.players)}",
+        f"Status: {_status(read)}; players entered: {len(read.loaded.players)}",
         f"3rd-place match: {'yes' if record.third_place_match else 'no'}; tie-breaks: "
         f"{record.reading.value}",
     ]
@@ -167,7 +176,7 @@ def event_card(read: EventRead) -> list[Embed]:
         report = event_report(finished, table)
         lines.append("**Placings** (CCT-8c) and tour points (CCT-6):")
         lines += [
-            f"{place}. {name(p.player)} — {p.points} points"
+            f"{place}. {name(p.player)} — {p.points} point{'' if p.points == 1 else 's'}"
             for (place, _), p in zip(report.placings, report.points, strict=True)
         ]
     return embeds(name(record.name), lines)

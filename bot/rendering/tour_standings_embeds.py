@@ -2,7 +2,7 @@
 phone-width tables (`standings_table.ranked_lines`: rows of at most 30 characters, short
 names explained below, columns kept by importance) under the event's or tour's name, split
 into embed pages when long. Names in the code block are shown as typed (`code_text`); in the
-title and the legend they are escaped once (`escape.user_text`).
+title and the legend they are escaped once (`user_text.user_text`).
 
 API: `preliminary_embeds(view: PreliminaryView)`, `finals_embeds(view: FinalsView)`,
 `tour_standings_embeds(view: TourStandingsView)`, each -> `list[discord.Embed]` (one per
@@ -14,8 +14,8 @@ from collections.abc import Hashable, Sequence
 
 import discord
 
+from bot.rendering import limits
 from bot.rendering.division_view import halves_text
-from bot.rendering.escape import TITLE_LIMIT, cut, user_text
 from bot.rendering.league_embeds import COLOUR
 from bot.rendering.pages import DESCRIPTION_LIMIT, pack
 from bot.rendering.standings_table import (
@@ -24,7 +24,9 @@ from bot.rendering.standings_table import (
     short_name_legend,
     table_block,
 )
+from bot.rendering.text import cut
 from bot.rendering.tour_views import FinalsView, PreliminaryView, TourStandingsView
+from bot.rendering.user_text import user_text
 from core.points import decimal_text
 
 NO_PLAYERS = "No players yet."
@@ -68,7 +70,7 @@ def _embeds(title: str, heading: str, table: TextTable | None) -> list[discord.E
     """The table's pages as embeds titled `title` (escaped here, once)."""
     pieces = [f"{heading}\n{NO_PLAYERS}"] if table is None else table_block(heading, table)
     pages = ["\n\n".join(page) for page in pack(pieces, len, DESCRIPTION_LIMIT, None, gap=2)]
-    shown = cut(user_text(title), TITLE_LIMIT)
+    shown = cut(user_text(title), limits.EMBED_TITLE)
     return [discord.Embed(title=shown, description=page, colour=COLOUR) for page in pages]
 
 

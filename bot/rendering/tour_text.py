@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.rendering.text import points
 from bot.rendering.tour_json import detail, why
-from core.tour.knockout import KoStage, fmt_score
+from core.tour.knockout import KoStage
 from core.tour.report import EventReport, TourReport
 
 STAGE_TEXT: dict[KoStage, str] = {
@@ -106,9 +107,9 @@ def tour_text(report: TourReport) -> str:
             (
                 f"{row.rank}{'=' if ranks.count(row.rank) > 1 else ''}",
                 str(row.player),
-                fmt_score(row.bonus),
+                points(row.bonus),
                 str(row.match_points),
-                fmt_score(row.total),
+                points(row.total),
             )
             for row in report.finals.rows
         ]

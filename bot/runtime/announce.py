@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from bot.rendering.escape import cut
+from bot.rendering import limits
+from bot.rendering.text import cut
 from storage.guild import UnitOfWork
 
 
 async def announce(uow: UnitOfWork, content: str) -> bool:
     """Post `content` to the guild's announcements channel; False when none is set up (the
     change itself still commits)."""
-    return await uow.outbox.post_to_announcements(cut(content, 2000)) is not None
+    return await uow.outbox.post_to_announcements(cut(content, limits.MESSAGE_CONTENT)) is not None

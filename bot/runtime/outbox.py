@@ -62,7 +62,8 @@ class Permanent(Exception):
 
 def backoff(attempts: int) -> timedelta:
     """The wait after `attempts` failed tries: 2 s, 4 s, 8 s … at most 15 minutes."""
-    return min(LONGEST_RETRY, FIRST_RETRY * 2 ** min(attempts, 20))
+    wait: timedelta = FIRST_RETRY * 2 ** min(attempts, 20)
+    return min(LONGEST_RETRY, wait)
 
 
 def classify(error: Exception) -> Transient | Permanent:

@@ -58,7 +58,7 @@ def _table(table: PointsTable) -> dict[str, Any]:
 
 
 def _pair(first: object, second: object) -> str:
-    return f"{decimal_text(first)}-{decimal_text(second)}"  # type: ignore[arg-type]
+    return f"{decimal_text(first)}-{decimal_text(second)}"  # type: ignore[arg-type]  # a score pair: Fractions
 
 
 def _knockout_round(status: ContestStatus, key: str, higher: str, lower: str) -> dict[str, Any]:

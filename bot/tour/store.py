@@ -119,7 +119,7 @@ class LoadedEvent:
 def _settled_games(games: Sequence[TourGame], names: Mapping[int, str]) -> list[PlayedGame]:
     ordered = sorted((g for g in games if g.status.settled), key=lambda g: g.order)
     return [
-        PlayedGame(g.phase, names[g.white_id], names[g.black_id], g.result, g.match_no)  # type: ignore[arg-type]
+        PlayedGame(g.phase, names[g.white_id], names[g.black_id], g.result, g.match_no)  # type: ignore[arg-type]  # stored as the Literal text
         for g in ordered
     ]
 
@@ -161,7 +161,7 @@ def event_facts_of(
     )
     seeds = sorted((p for p in players if p.ko_seed is not None), key=lambda p: p.ko_seed or 0)
     prelim = [
-        PrelimGame(g.round or 0, names[g.white_id], names[g.black_id], g.result)  # type: ignore[arg-type]
+        PrelimGame(g.round or 0, names[g.white_id], names[g.black_id], g.result)  # type: ignore[arg-type]  # stored as the Literal text
         for g in games
         if g.stage == "preliminary" and g.status.settled
     ]

@@ -12,13 +12,14 @@ from discord.ext import commands
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of
-from bot.app.permissions import guild_store, is_hq
+from bot.app.interaction import Interaction
+from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.league.clubs import service
 from bot.league.clubs.card import club_card
 from bot.league.clubs.listing import club_list
-from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import club_embed, paged
+from bot.rendering.user_text import user_text
 
 
 class Clubs(commands.Cog):
@@ -43,7 +44,7 @@ class Clubs(commands.Cog):
     )
     async def register(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         chesscom_club: str,
         admin2: discord.Member,
         admin3: discord.Member | None = None,
@@ -62,11 +63,11 @@ class Clubs(commands.Cog):
             ephemeral=True,
         )
 
+    @requires(HQ)
     @group.command(name="approve", description="Approve a pending club (league HQ).")
     @app_commands.describe(club="The club.")
     @app_commands.autocomplete(club=autocomplete.clubs)
-    @is_hq()
-    async def approve(self, interaction: discord.Interaction, club: str) -> None:
+    async def approve(self, interaction: Interaction, club: str) -> None:
         """CL-3: HQ approves a club that has its admins."""
         store = guild_store(interaction)
         event = await service.approve_club(store, await actor_of(store, interaction), club)
@@ -74,11 +75,11 @@ class Clubs(commands.Cog):
             f"Club **{user_text(event.club.name)}** is approved."
         )
 
+    @requires(HQ)
     @group.command(name="reject", description="Reject a pending club, with a reason (league HQ).")
     @app_commands.describe(club="The club.", reason="Why (shown to everyone).")
     @app_commands.autocomplete(club=autocomplete.clubs)
-    @is_hq()
-    async def reject(self, interaction: discord.Interaction, club: str, reason: str) -> None:
+    async def reject(self, interaction: Interaction, club: str, reason: str) -> None:
         """CL-2..4: HQ rejects a pending club."""
         store = guild_store(interaction)
         event = await service.reject_club(store, await actor_of(store, interaction), club, reason)
@@ -91,7 +92,7 @@ class Clubs(commands.Cog):
     )
     @app_commands.describe(club="The club.")
     @app_commands.autocomplete(club=autocomplete.clubs)
-    async def info(self, interaction: discord.Interaction, club: str) -> None:
+    async def info(self, interaction: Interaction, club: str) -> None:
         """The club's card; members and daily average are read from chess.com now."""
         store = guild_store(interaction)
 
@@ -105,7 +106,7 @@ class Clubs(commands.Cog):
     @app_commands.describe(status="Only clubs of this status.")
     async def list_(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         status: Literal["pending", "approved", "rejected", "excluded", "withdrawn"] | None = None,
     ) -> None:
         """Every club (of one status), paginated."""
@@ -120,9 +121,7 @@ class Clubs(commands.Cog):
     @group.command(name="admin-add", description="Add an admin to your club.")
     @app_commands.describe(club="Your club.", user="The new admin.")
     @app_commands.autocomplete(club=autocomplete.clubs)
-    async def admin_add(
-        self, interaction: discord.Interaction, club: str, user: discord.Member
-    ) -> None:
+    async def admin_add(self, interaction: Interaction, club: str, user: discord.Member) -> None:
         """CL-3: a club admin adds another admin to their own club."""
         store = guild_store(interaction)
         event = await service.add_admin(store, await actor_of(store, interaction), club, user.id)
@@ -133,9 +132,7 @@ class Clubs(commands.Cog):
     @group.command(name="admin-remove", description="Remove an admin of your club (2 remain).")
     @app_commands.describe(club="Your club.", user="The admin to remove.")
     @app_commands.autocomplete(club=autocomplete.clubs)
-    async def admin_remove(
-        self, interaction: discord.Interaction, club: str, user: discord.Member
-    ) -> None:
+    async def admin_remove(self, interaction: Interaction, club: str, user: discord.Member) -> None:
         """CL-3: a club keeps at least two admins."""
         store = guild_store(interaction)
         event = await service.remove_admin(store, await actor_of(store, interaction), club, user.id)
@@ -149,7 +146,7 @@ class Clubs(commands.Cog):
     @app_commands.autocomplete(club=autocomplete.clubs)
     async def channel(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         club: str,
         channel: discord.TextChannel | None = None,
     ) -> None:

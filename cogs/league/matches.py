@@ -4,7 +4,7 @@ reschedule. After a result the reply shows the score, the adjusted boards and ne
 
 from __future__ import annotations
 
-from typing import Any
+from zoneinfo import ZoneInfo
 
 import discord
 from discord import app_commands
@@ -12,22 +12,24 @@ from discord.ext import commands
 
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of, parse_instant, read_boards
-from bot.app.permissions import guild_store, is_arbiter, is_director
+from bot.app.command_input import Whole, actor_of, read_boards
+from bot.app.interaction import Interaction
+from bot.app.permissions import ARBITER, DIRECTOR, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.league.matches import results, service
 from bot.league.matches.card import match_card, result_card
 from bot.league.matches.lines import match_line
 from bot.league.matches.listing import season_matches
 from bot.rendering.division_view import rank_text
-from bot.rendering.escape import user_text
-from bot.rendering.league_embeds import (
-    countdown,
-    match_embed,
-    match_list,
-    result_embed,
-    when,
-)
+from bot.rendering.league_embeds import match_embed, match_list, result_embed, when
+from bot.rendering.text import countdown
+from bot.rendering.user_text import user_text
+
+
+def _notes(notes: tuple[str, ...]) -> str:
+    """What the match life cycle says of a step (late after the CL-15 deadline, void), as
+    sentences after a reply."""
+    return "".join(f" Note: {user_text(note[0].upper() + note[1:])}." for note in notes)
 
 
 class Matches(commands.Cog):
@@ -50,17 +52,17 @@ class Matches(commands.Cog):
     @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
     async def list_(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         season: str,
         club: str | None = None,
-        round: app_commands.Range[int, 1, 100] | None = None,
+        round: app_commands.Transform[int, Whole("round", 1, 100)] | None = None,
         mine: bool = False,
     ) -> None:
         """Paginated, in start order."""
         admin = interaction.user.id if mine else None
         found = await season_matches(guild_store(interaction), season, club, round, admin)
         record, lines = found.season, found.matches
-        await send_pages(interaction, match_list(f"{user_text(record.name)}: matches", lines))
+        await send_pages(interaction, match_list(f"{record.name}: matches", lines))
 
     @group.command(
         name="show", description="A match: start, deadline countdown, challenge, boards."
@@ -68,37 +70,62 @@ class Matches(commands.Cog):
     @app_commands.describe(match="The match.", season="Refuse a match of another season.")
     @app_commands.autocomplete(match=autocomplete.matches)
     @app_commands.autocomplete(season=autocomplete.seasons)
-    async def show(
-        self, interaction: discord.Interaction, match: int, season: str | None = None
-    ) -> None:
+    async def show(self, interaction: Interaction, match: str, season: str | None = None) -> None:
         """Anyone may read a match."""
         card = await match_card(guild_store(interaction), self.bot.standings, match, season)
         line, rows = card.line, list(card.boards)
         # SURFACE: /match show lists the match's forfeits (CL-15, CL-5/6/20, a director's).
         forfeits = [f"{f.club} ({f.rule})" for f in card.forfeits]
-        await send_pages(interaction, match_embed(line, rows, forfeits))
+        await send_pages(interaction, match_embed(line, rows, forfeits, card.counts, card.state))
 
     @group.command(name="challenge", description="Your club issued the chess.com challenge.")
     @app_commands.describe(match="The match.", chesscom_match="The chess.com match id or URL.")
     @app_commands.autocomplete(match=autocomplete.matches)
-    async def challenge(
-        self, interaction: discord.Interaction, match: int, chesscom_match: str
-    ) -> None:
+    async def challenge(self, interaction: Interaction, match: str, chesscom_match: str) -> None:
         """CL-15: declared by an admin of a club of the match."""
         store = guild_store(interaction)
         event = await service.record_challenge_issued(
             store, await actor_of(store, interaction), match, chesscom_match
         )
         line = await match_line(store, event.match)
+        when_due = "" if event.late else f"; it must be accepted before {countdown(line.deadline)}"
         await interaction.response.send_message(
             f"Challenge of match #{line.id} ({user_text(line.home)} – {user_text(line.away)})"
-            f" recorded; it must be accepted before {countdown(line.deadline)}."
+            f" recorded{when_due}.{_notes(event.notes)}"
+        )
+
+    @requires(ARBITER)
+    @group.command(
+        name="correct-challenge", description="Correct a recorded challenge (arbiter, audited)."
+    )
+    @app_commands.describe(
+        match="The match.",
+        chesscom_match="The right chess.com match id or URL.",
+        issued_by="The club that really issued it (default: as recorded).",
+    )
+    @app_commands.autocomplete(match=autocomplete.matches, issued_by=autocomplete.clubs)
+    async def correct_challenge(
+        self,
+        interaction: Interaction,
+        match: str,
+        chesscom_match: str,
+        issued_by: str | None = None,
+    ) -> None:
+        """CL-15: its instants stand, so the deadline's judgement does too."""
+        store = guild_store(interaction)
+        event = await service.correct_challenge(
+            store, await actor_of(store, interaction), match, chesscom_match, issued_by
+        )
+        line = await match_line(store, event.match)
+        await interaction.response.send_message(
+            f"Challenge of match #{line.id} ({user_text(line.home)} – {user_text(line.away)})"
+            f" corrected: chess.com match {event.match.chesscom_match_id}.{_notes(event.notes)}"
         )
 
     @group.command(name="accept", description="Your club accepted the other club's challenge.")
     @app_commands.describe(match="The match.")
     @app_commands.autocomplete(match=autocomplete.matches)
-    async def accept(self, interaction: discord.Interaction, match: int) -> None:
+    async def accept(self, interaction: Interaction, match: str) -> None:
         """CL-15: declared by an admin of the club that did not issue it."""
         store = guild_store(interaction)
         event = await service.record_challenge_accepted(
@@ -107,7 +134,7 @@ class Matches(commands.Cog):
         line = await match_line(store, event.match)
         await interaction.response.send_message(
             f"Challenge of match #{line.id} ({user_text(line.home)} – {user_text(line.away)})"
-            " accepted."
+            f" accepted.{_notes(event.notes)}"
         )
 
     @group.command(name="report", description="Import the finished match from chess.com now.")
@@ -116,26 +143,30 @@ class Matches(commands.Cog):
     )
     @app_commands.autocomplete(match=autocomplete.matches)
     async def report(
-        self, interaction: discord.Interaction, match: int, chesscom_match: str | None = None
+        self, interaction: Interaction, match: str, chesscom_match: str | None = None
     ) -> None:
-        """CL-14, CL-19: deferred first (chess.com may be slow)."""
+        """CL-14, CL-19: deferred first (chess.com may be slow), privately: chess.com may
+        refuse (no such match, not finished), and a refusal stays private; the result is
+        then posted for everyone as a new message."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
-        await results.authorise_report(store, actor, match)  # a refusal stays private
-        client = self.bot.chesscom_client()  # so does "chess.com is not configured"
-        await interaction.response.defer(thinking=True)
+        await results.authorise_report(store, actor, match)
+        client = self.bot.chesscom_client()  # a refusal ("not configured") stays private too
+        await interaction.response.defer(ephemeral=True, thinking=True)
         event = await results.import_chesscom_result(store, client, actor, match, chesscom_match)
-        await interaction.followup.send(embed=await self._result(store, event.match))
+        embed = await self._result(interaction, event)
+        await interaction.followup.send(
+            f"Match #{event.match.id}: result imported.", ephemeral=True
+        )
+        await interaction.followup.send(embed=embed)
 
+    @requires(ARBITER)
     @group.command(name="result", description="Enter a match's boards from a CSV (arbiter).")
     @app_commands.describe(
         match="The match.", file="board,home_player,away_player,home_points,away_points"
     )
     @app_commands.autocomplete(match=autocomplete.matches)
-    @is_arbiter()
-    async def result(
-        self, interaction: discord.Interaction, match: int, file: discord.Attachment
-    ) -> None:
+    async def result(self, interaction: Interaction, match: str, file: discord.Attachment) -> None:
         """CL-14: the manual fallback; a bad line is named."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
@@ -143,28 +174,38 @@ class Matches(commands.Cog):
         # defer could not be private.
         rows = await read_boards(file)
         event = await results.enter_manual_result(store, actor, match, rows)
-        await interaction.response.send_message(embed=await self._result(store, event.match))
+        await interaction.response.send_message(embed=await self._result(interaction, event))
 
-    async def _result(self, store: Any, match: Any) -> discord.Embed:
-        """The score, how it counts (CL-18/19 adjustments with why) and both clubs' ranks."""
-        card = await result_card(store, self.bot.standings, match)
+    async def _result(
+        self, interaction: Interaction, event: results.ResultRecorded
+    ) -> discord.Embed:
+        """The score, how it counts (CL-18/19 adjustments, a forfeit, void: with why) and both
+        clubs' ranks."""
+        store = guild_store(interaction)
+        card = await result_card(store, self.bot.standings, event.match, event.counts)
         line, counted, adjusted = card.line, card.counted, list(card.adjusted)
         ranks = [(club, "—" if row is None else rank_text(row)) for club, row in card.ranks]
-        return result_embed(line, card.score, counted, adjusted, ranks)
+        return result_embed(line, card.score, counted, adjusted, ranks, card.counts)
 
+    @requires(DIRECTOR)
     @group.command(name="reschedule", description="Move a match not yet played (director).")
-    @app_commands.describe(match="The match.", start="New start, YYYY-MM-DD HH:MM (UTC).")
+    @app_commands.describe(
+        match="The match.",
+        start="New start, YYYY-MM-DD HH:MM in the league's zone (or add one: … Europe/Paris).",
+    )
     @app_commands.autocomplete(match=autocomplete.matches)
-    @is_director()
-    async def reschedule(self, interaction: discord.Interaction, match: int, start: str) -> None:
-        """CL-13, CL-15: the deadline and the match's jobs move with it."""
+    async def reschedule(self, interaction: Interaction, match: str, start: str) -> None:
+        """CL-13, CL-15: the deadline and the match's jobs move with it; after the deadline,
+        or closer than its notice, only a passed `reschedule` motion moves it."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
-        instant = parse_instant(start, "new start", store.database.clock())
-        event = await service.reschedule_match(store, actor, match, instant)
+        event = await service.reschedule_match(store, actor, match, start)
+        moved = event.match.start
+        local = moved.astimezone(ZoneInfo(event.zone))
         await interaction.response.send_message(
-            f"Match #{event.match.id} now starts {when(event.match.start)}; challenge deadline "
-            f"{countdown(event.deadline)}."
+            f"Match #{event.match.id} now starts {when(moved)}"
+            f" ({local:%Y-%m-%d %H:%M} {event.zone}, {moved:%Y-%m-%d %H:%M} UTC);"
+            f" challenge deadline {countdown(event.deadline)}."
         )
 
 

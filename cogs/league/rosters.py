@@ -15,7 +15,8 @@ from discord.ext import commands
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of
-from bot.app.permissions import guild_store, is_club_admin
+from bot.app.interaction import Interaction
+from bot.app.permissions import CLUB_ADMIN, guild_store, requires
 from bot.app.ui.members import director_ids
 from bot.app.ui.pages import send_pages
 from bot.chesscom.client import ChessComError
@@ -24,8 +25,9 @@ from bot.league.electorate import DirectorsUnknown, Unreadable
 from bot.league.rosters import service
 from bot.league.rosters.check import check_roster
 from bot.league.rosters.removal_checks import PlayerStatsSource, verify_removal
-from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import paged
+from bot.rendering.text import timestamp
+from bot.rendering.user_text import user_text
 
 
 class _NoChessCom:
@@ -59,7 +61,7 @@ class Rosters(commands.Cog):
     )
     async def link(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         chesscom_username: str,
         user: discord.Member | None = None,
     ) -> None:
@@ -76,9 +78,7 @@ class Rosters(commands.Cog):
     @group.command(name="check", description="A club's players this season: CL-18, CL-19, CL-21.")
     @app_commands.describe(club="The club.", season="The season (default: the club's current).")
     @app_commands.autocomplete(club=autocomplete.clubs, season=autocomplete.seasons)
-    async def check(
-        self, interaction: discord.Interaction, club: str, season: str | None = None
-    ) -> None:
+    async def check(self, interaction: Interaction, club: str, season: str | None = None) -> None:
         """Multi-team players and closed accounts from the season's facts; timeout ratios
         above the season's limit read from chess.com now (deferred first)."""
         store = guild_store(interaction)
@@ -107,10 +107,9 @@ class Rosters(commands.Cog):
         ]
         if found.unknown:
             lines.append(f"Not read from chess.com: {user_text(', '.join(found.unknown))}")
-        await send_pages(
-            interaction, paged(f"{user_text(found.club)}: roster check", lines, "No players.")
-        )
+        await send_pages(interaction, paged(f"{found.club}: roster check", lines, "No players."))
 
+    @requires(CLUB_ADMIN)
     @group.command(name="remove", description="Record removing a player from your club (CL-21).")
     @app_commands.describe(
         club="Your club.",
@@ -122,10 +121,9 @@ class Rosters(commands.Cog):
     @app_commands.autocomplete(
         club=autocomplete.clubs, player=autocomplete.players, season=autocomplete.seasons
     )
-    @is_club_admin()
     async def remove(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         club: str,
         player: str,
         reason: Literal["multi-team", "timeouts", "other"],
@@ -168,21 +166,20 @@ class Rosters(commands.Cog):
     @app_commands.describe(club="The club.", season="The season (default: the club's current).")
     @app_commands.autocomplete(club=autocomplete.clubs, season=autocomplete.seasons)
     async def removals(
-        self, interaction: discord.Interaction, club: str, season: str | None = None
+        self, interaction: Interaction, club: str, season: str | None = None
     ) -> None:
         """Every removal of the club in the season, with its verification."""
         listed = await service.club_removals(guild_store(interaction), club, season)
         found, record, removals = listed.club, listed.season, listed.removals
         lines = [
             f"**{user_text(r.username)}** · {r.reason} · {r.verification} · "
-            f"{discord.utils.format_dt(r.requested_at, 'd')}"
-            + (f" · {user_text(r.note)}" if r.note else "")
+            f"{timestamp(r.requested_at, 'd')}" + (f" · {user_text(r.note)}" if r.note else "")
             for r in removals
         ]
         await send_pages(
             interaction,
             paged(
-                f"{user_text(found.name)}: removals ({user_text(record.name)})",
+                f"{found.name}: removals ({record.name})",
                 lines,
                 "No removals.",
             ),

@@ -11,8 +11,9 @@ from discord.ext import commands
 
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of, parse_day, read_attachment
-from bot.app.permissions import guild_store, is_hq
+from bot.app.command_input import Whole, actor_of, parse_day, read_attachment
+from bot.app.interaction import Interaction
+from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.motion_buttons import DivisionMakeupButton
 from bot.app.ui.pages import send_pages
@@ -23,13 +24,15 @@ from bot.league.seasons.calendar import season_calendar_of
 from bot.league.seasons.card import season_card
 from bot.league.seasons.promotion import season_promotion
 from bot.rendering.calendar_ics import CalendarMatch, season_calendar
-from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import (
     calendar_embeds,
     paged,
     schedule_preview,
     season_embed,
 )
+from bot.rendering.text import halves
+from bot.rendering.user_text import user_text
+from core.league.promotion import TIE_STANDS
 
 
 class Seasons(commands.Cog):
@@ -46,45 +49,81 @@ class Seasons(commands.Cog):
         self.previews: dict[int, ConfirmView] = {}
         """Open schedule previews by message id (tests expire them without waiting)."""
 
+    @requires(HQ)
     @group.command(name="create", description="Create a season with the rules of the config (HQ).")
     @app_commands.describe(
         name="The season's name.",
         first_round="The first round's date, YYYY-MM-DD.",
         round_days="Days between rounds (default 7).",
+        cutoff="Divisions cut-off date, YYYY-MM-DD (CL-1: its standings decide next season's).",
     )
-    @is_hq()
     async def create(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         name: str,
         first_round: str,
-        round_days: app_commands.Range[int, 1, 366] = 7,
+        round_days: app_commands.Transform[int, Whole("round_days", 1, 366)] = 7,
+        cutoff: str | None = None,
     ) -> None:
         """CL-1, CL-7: rules and divisions frozen from the config."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
-        day = parse_day(first_round, "first round", store.database.clock().date())
+        today = store.database.clock().date()
+        day = parse_day(first_round, "first round", today)
+        last = None if cutoff is None else parse_day(cutoff, "cut-off date", today, past=True)
         event = await seasons.create_season(
-            store, actor, self.bot.config.rules.cl, name, day, round_days
+            store, actor, self.bot.config.rules.cl, name, day, round_days, cutoff=last
         )
         names = ", ".join(user_text(d.name) for d in event.divisions) or "none yet"
+        until = f"; divisions cut-off {last.isoformat()} (CL-1)" if last else ""
         await interaction.response.send_message(
             f"Season **{user_text(event.season.name)}** created: first round {day.isoformat()},"
-            f" every {round_days} days; divisions: {names}."
+            f" every {round_days} days{until}; divisions: {names}."
         )
 
+    @requires(HQ)
+    @group.command(name="cutoff", description="Set a season's divisions cut-off date (HQ).")
+    @app_commands.describe(
+        season="The season.",
+        date="YYYY-MM-DD (CL-1: its standings decide next season's); leave out to clear it.",
+    )
+    @app_commands.autocomplete(season=autocomplete.seasons)
+    async def cutoff(self, interaction: Interaction, season: str, date: str | None = None) -> None:
+        """CL-1: until the season closes, and not under an open make-up motion."""
+        store = guild_store(interaction)
+        today = store.database.clock().date()
+        day = None if date is None else parse_day(date, "cut-off date", today, past=True)
+        event = await seasons.set_cutoff(store, await actor_of(store, interaction), season, day)
+        shown = "cleared: the final standings decide" if day is None else day.isoformat()
+        await interaction.response.send_message(
+            f"Divisions cut-off of **{user_text(event.season.name)}**: {shown} (CL-1, CL-8)."
+        )
+
+    @requires(HQ)
+    @group.command(name="withdraw", description="A club will not continue next season (HQ).")
+    @app_commands.describe(season="The season.", club="The club.")
+    @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
+    async def withdraw(self, interaction: Interaction, season: str, club: str) -> None:
+        """CL-8: its place is freed in the promotion proposal."""
+        store = guild_store(interaction)
+        event = await seasons.withdraw_club(store, await actor_of(store, interaction), season, club)
+        await interaction.response.send_message(
+            f"**{user_text(event.club.name)}** ({user_text(event.division.name)}) will not"
+            f" continue after {user_text(event.season.name)}: its place is freed (CL-8)."
+        )
+
+    @requires(HQ)
     @group.command(name="division-add", description="Add a division below the others (HQ).")
     @app_commands.describe(
         season="The season.", name="The division's name.", min_players="Its minimum players."
     )
     @app_commands.autocomplete(season=autocomplete.seasons)
-    @is_hq()
     async def division_add(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         season: str,
         name: str,
-        min_players: app_commands.Range[int, 1, 1000],
+        min_players: app_commands.Transform[int, Whole("min_players", 1, 1000)],
     ) -> None:
         """CL-7, CL-9..11."""
         store = guild_store(interaction)
@@ -96,14 +135,14 @@ class Seasons(commands.Cog):
             f" {user_text(event.season.name)}."
         )
 
+    @requires(HQ)
     @group.command(name="club-add", description="Put an approved club in a division (HQ).")
     @app_commands.describe(season="The season.", division="The division.", club="The club.")
     @app_commands.autocomplete(
         season=autocomplete.seasons, division=autocomplete.divisions, club=autocomplete.clubs
     )
-    @is_hq()
     async def club_add(
-        self, interaction: discord.Interaction, season: str, division: str, club: str
+        self, interaction: Interaction, season: str, division: str, club: str
     ) -> None:
         """CL-12: up to the season's clubs per division."""
         store = guild_store(interaction)
@@ -116,6 +155,7 @@ class Seasons(commands.Cog):
             f"({event.clubs_in_division} clubs)."
         )
 
+    @requires(HQ)
     @group.command(
         name="club-remove", description="Take a club out of a season before scheduling (HQ)."
     )
@@ -123,9 +163,8 @@ class Seasons(commands.Cog):
     @app_commands.autocomplete(
         season=autocomplete.seasons, division=autocomplete.divisions, club=autocomplete.clubs
     )
-    @is_hq()
     async def club_remove(
-        self, interaction: discord.Interaction, season: str, division: str, club: str
+        self, interaction: Interaction, season: str, division: str, club: str
     ) -> None:
         """Before the season is scheduled."""
         store = guild_store(interaction)
@@ -135,13 +174,13 @@ class Seasons(commands.Cog):
             f" of {user_text(event.season.name)}."
         )
 
+    @requires(HQ)
     @group.command(
         name="schedule", description="Pair and date every division; preview, then Confirm (HQ)."
     )
     @app_commands.describe(season="The season.")
     @app_commands.autocomplete(season=autocomplete.seasons)
-    @is_hq()
-    async def schedule_(self, interaction: discord.Interaction, season: str) -> None:
+    async def schedule_(self, interaction: Interaction, season: str) -> None:
         """CL-12, CL-13: a preview with Confirm / Cancel (60 s); nothing is stored before."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
@@ -149,7 +188,12 @@ class Seasons(commands.Cog):
         pages = schedule_preview(
             plan.season.name,
             [
-                (r.number, r.start, [f"{f.id}: {f.home} – {f.away}" for f in r.fixtures])
+                (
+                    r.number,
+                    r.start,
+                    [f"{f.id}: {f.home} – {f.away}" for f in r.fixtures]
+                    + [f"no match: {club} (CL-12)" for club in r.idle],
+                )
                 for r in plan.rounds
             ],
             len(plan.matches),
@@ -176,7 +220,7 @@ class Seasons(commands.Cog):
     @group.command(name="show", description="A season's status, divisions and progress.")
     @app_commands.describe(season="The season.")
     @app_commands.autocomplete(season=autocomplete.seasons)
-    async def show(self, interaction: discord.Interaction, season: str) -> None:
+    async def show(self, interaction: Interaction, season: str) -> None:
         """Anyone may read a season."""
         card = await season_card(guild_store(interaction), self.bot.standings, season)
         embed = season_embed(card)
@@ -186,7 +230,7 @@ class Seasons(commands.Cog):
     @app_commands.describe(season="The season.", club="Only this club's matches.")
     @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
     async def calendar(
-        self, interaction: discord.Interaction, season: str, club: str | None = None
+        self, interaction: Interaction, season: str, club: str | None = None
     ) -> None:
         """Starts and CL-15 deadlines with countdowns; the .ics holds every match."""
         store = guild_store(interaction)
@@ -195,7 +239,19 @@ class Seasons(commands.Cog):
         ics = season_calendar(
             found.season,
             [
-                CalendarMatch(m.key, m.division, m.round, m.home, m.away, m.start, m.deadline)
+                CalendarMatch(
+                    m.key,
+                    m.division,
+                    m.round,
+                    m.home,
+                    m.away,
+                    m.start,
+                    m.deadline,
+                    result=None
+                    if m.score is None
+                    else f"{halves(m.score[0])}–{halves(m.score[1])}",
+                    cancelled=m.key in found.void,
+                )
                 for m in found.matches
             ],
             now,
@@ -208,21 +264,40 @@ class Seasons(commands.Cog):
     @group.command(name="promotion", description="The CL-8 promotion and relegation proposal.")
     @app_commands.describe(season="The season.")
     @app_commands.autocomplete(season=autocomplete.seasons)
-    async def promotion(self, interaction: discord.Interaction, season: str) -> None:
-        """CL-8: computed from the standings; adopted only by a director vote (`/vote`)."""
+    async def promotion(self, interaction: Interaction, season: str) -> None:
+        """CL-8: from the standings as at the cut-off (once past), withdrawals honoured, ties
+        across a line left to the directors; adopted only by a director vote (`/vote`)."""
         found = await season_promotion(guild_store(interaction), self.bot.standings, season)
         record, proposal = found.season, found.proposal
-        lines = [
+        when = (
+            f"Standings as at the cut-off, {found.as_of.isoformat()} (CL-1)."
+            if found.as_of
+            else f"Standings as at now (the season is {found.phase.value})."
+        )
+        lines = [when]
+        lines += [
             f"**{user_text(m.club)}**: {user_text(m.from_division)} → {user_text(m.to_division)}"
             for m in proposal.moves
+        ] or ["No moves."]
+        lines += [
+            f"{', '.join(user_text(c) for c in t.clubs)} share rank {t.rank} of"
+            f" {user_text(t.division)} across the line: **{TIE_STANDS}** (CL-17)."
+            for t in proposal.ties
         ]
+        if proposal.withdrawn:
+            lines.append(f"Withdrawn: {', '.join(user_text(c) for c in proposal.withdrawn)}.")
+        if found.not_yet is not None:
+            lines.append(f"Not put to the vote yet: the season {user_text(found.not_yet)}.")
         lines.append(
             "Adopted only by a passed director motion (`/vote open kind:division-makeup`)."
         )
+        embeds = paged(f"{record.name}: CL-8 proposal", lines, "No moves.")
+        if found.not_yet is not None:
+            await send_pages(interaction, embeds)
+            return
         # Visible to all; the button itself lets only directors open the make-up motion.
         button = discord.ui.View(timeout=None)
         button.add_item(DivisionMakeupButton(record.id))
-        embeds = paged(f"{user_text(record.name)}: CL-8 proposal", lines, "No moves.")
         if len(embeds) == 1:
             await interaction.response.send_message(embed=embeds[0], view=button)
         else:
@@ -232,19 +307,19 @@ class Seasons(commands.Cog):
     @group.command(name="export", description="The season as a season file (JSON attachment).")
     @app_commands.describe(season="The season.")
     @app_commands.autocomplete(season=autocomplete.seasons)
-    async def export(self, interaction: discord.Interaction, season: str) -> None:
+    async def export(self, interaction: Interaction, season: str) -> None:
         """The season file, for `arbiter season import` or another server."""
         name, data = await season_files.export_season_file(guild_store(interaction), season)
         await interaction.response.send_message(
             f"Season file `{name}`.", file=discord.File(io.BytesIO(data), filename=name)
         )
 
+    @requires(HQ)
     @group.command(name="import", description="Import a season file as a new season (HQ).")
     @app_commands.describe(file="The season file (.json).", name="The new season's name.")
-    @is_hq()
     async def import_(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         file: discord.Attachment,
         name: str | None = None,
     ) -> None:

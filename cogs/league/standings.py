@@ -17,18 +17,17 @@ from discord.ext import commands
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import parse_day
-from bot.app.permissions import guild_store, is_hq
+from bot.app.interaction import Interaction
+from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.league.standings.pinning import pin_standings
 from bot.league.standings.views import standings_views
+from bot.rendering import limits
 from bot.rendering.crosstable_image import crosstable_png
-from bot.rendering.escape import user_text
 from bot.rendering.standings_csv import standings_csv
 from bot.rendering.standings_embeds import standings_embeds
 from bot.rendering.standings_image import standings_png
-
-FILES_PER_MESSAGE = 10
-"""Discord: attachments one message may carry."""
+from bot.rendering.user_text import user_text
 
 
 def file_name(*parts: str, suffix: str) -> str:
@@ -44,7 +43,7 @@ class Standings(commands.Cog):
         self.bot = bot
 
     @staticmethod
-    def _defer(interaction: discord.Interaction) -> Callable[[], Awaitable[None]]:
+    def _defer(interaction: Interaction) -> Callable[[], Awaitable[None]]:
         """A public "thinking…" for a slow render, sent once the options are known good."""
 
         async def ready() -> None:
@@ -63,20 +62,26 @@ class Standings(commands.Cog):
     @app_commands.guild_only()
     async def standings(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         season: str,
         division: str | None = None,
         as_of: str | None = None,
         format: Literal["embed", "image", "csv"] = "embed",
     ) -> None:
         """CL-17: P W D L, MP, GP, SB, DE; shared ranks `=` and disqualified clubs marked."""
-        day = None if as_of is None else parse_day(as_of, "as_of date")
+        today = guild_store(interaction).database.clock().date()
+        day = None if as_of is None else parse_day(as_of, "as_of date", today, past=True)
         ready = None if format == "embed" else self._defer(interaction)
         found = await standings_views(
             guild_store(interaction), self.bot.standings, season, division, day, ready
         )
         views = found.divisions
-        title = f"{found.season}: standings" + (f" as of {day.isoformat()}" if day else "")
+        if found.as_of is not None:
+            title = f"{found.season}: standings as of {found.as_of.isoformat()}"
+        elif day is not None:  # CL-1: a day not over is not judged ahead of time
+            title = f"{found.season}: standings as at now ({day.isoformat()} is not over yet)"
+        else:
+            title = f"{found.season}: standings"
         if format == "embed":
             await send_pages(interaction, standings_embeds(title, views))
             return
@@ -99,9 +104,7 @@ class Standings(commands.Cog):
     @app_commands.describe(season="The season.", division="The division.")
     @app_commands.autocomplete(season=autocomplete.seasons, division=autocomplete.divisions)
     @app_commands.guild_only()
-    async def crosstable(
-        self, interaction: discord.Interaction, season: str, division: str
-    ) -> None:
+    async def crosstable(self, interaction: Interaction, season: str, division: str) -> None:
         """Every pairing's result; forfeits and void matches of a disqualified club marked."""
         found = await standings_views(
             guild_store(interaction),
@@ -114,6 +117,7 @@ class Standings(commands.Cog):
         png = file_name("crosstable", view.season, view.division, suffix=".png")
         await _send_files(interaction, f"{found.season}: crosstable", [(png, crosstable_png(view))])
 
+    @requires(HQ)
     @app_commands.command(
         name="standings-pin", description="Post a division's standings that the bot keeps updated."
     )
@@ -124,10 +128,9 @@ class Standings(commands.Cog):
     )
     @app_commands.autocomplete(season=autocomplete.seasons, division=autocomplete.divisions)
     @app_commands.guild_only()
-    @is_hq()
     async def standings_pin(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         season: str,
         division: str,
         channel: discord.TextChannel | None = None,
@@ -147,12 +150,10 @@ class Standings(commands.Cog):
         )
 
 
-async def _send_files(
-    interaction: discord.Interaction, title: str, files: list[tuple[str, bytes]]
-) -> None:
+async def _send_files(interaction: Interaction, title: str, files: list[tuple[str, bytes]]) -> None:
     """The files as follow-ups of a deferred reply, at most ten a message."""
-    for start in range(0, len(files), FILES_PER_MESSAGE):
-        chunk = files[start : start + FILES_PER_MESSAGE]
+    for start in range(0, len(files), limits.FILES_PER_MESSAGE):
+        chunk = files[start : start + limits.FILES_PER_MESSAGE]
         await interaction.followup.send(
             content=f"**{user_text(title)}**" if start == 0 else discord.utils.MISSING,
             files=[discord.File(io.BytesIO(data), filename=name) for name, data in chunk],

@@ -11,19 +11,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import autocomplete
-from bot.app.actor import Role
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of, read_boards
-from bot.app.permissions import guild_store, is_director
+from bot.app.command_input import MOTION, actor_of, read_boards
+from bot.app.interaction import Interaction
+from bot.app.permissions import DIRECTOR, guild_store, requires
 from bot.app.ui.members import director_ids
 from bot.app.ui.motion_buttons import vote_text
+from bot.league.motions.actions import ACTIONS, DISQUALIFY_RULES, MotionRequest
+from bot.league.motions.lifecycle import open_motion, vote_rules
 from bot.league.motions.reads import motion_card, motion_choices, motion_list
-from bot.league.motions.service import DISQUALIFY_RULES, MotionRequest, open_motion, vote_rules
-from bot.rendering.motions import motion_embed, motion_title, motions_embed
+from bot.rendering.motions import motion_embed, motion_label, motion_title, motions_embed
 
-Kind = Literal[
-    "forfeit", "disqualify", "correct-result", "exclude-club", "division-makeup", "other"
-]
 Status = Literal["open", "passed", "rejected", "no-decision"]
 
 
@@ -39,36 +37,42 @@ class Votes(commands.Cog):
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
 
+    @requires(DIRECTOR)
     @group.command(name="open", description="Put a discretionary decision to the directors.")
     @app_commands.describe(
         kind="What the motion decides.",
         reason="Why (shown on the motion).",
         season="The season (disqualify, division-makeup).",
-        match="The match (forfeit, correct-result).",
+        match="The match (forfeit, correct-result, reschedule).",
         club="The club (forfeit, disqualify, exclude-club).",
         rule="The rule broken (disqualify).",
         boards="The corrected boards as CSV (correct-result).",
         next_season="Name of next season (division-makeup; default: this one's plus one).",
+        start="New start (reschedule): YYYY-MM-DD HH:MM in the league's zone, or add a zone.",
+        tie_order="Tied clubs across a line, best first, comma-separated (division-makeup).",
     )
-    @app_commands.choices(rule=[app_commands.Choice(name=r, value=r) for r in DISQUALIFY_RULES])
+    @app_commands.choices(
+        kind=[app_commands.Choice(name=k.value, value=k.value) for k in ACTIONS],
+        rule=[app_commands.Choice(name=r, value=r) for r in DISQUALIFY_RULES],
+    )
     @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
     @app_commands.autocomplete(match=autocomplete.matches)
-    @is_director()
     async def open_(
         self,
-        interaction: discord.Interaction,
-        kind: Kind,
+        interaction: Interaction,
+        kind: str,
         reason: app_commands.Range[str, 1, 500],
         season: str | None = None,
-        match: int | None = None,
+        match: str | None = None,
         club: str | None = None,
         rule: str | None = None,
         boards: discord.Attachment | None = None,
         next_season: app_commands.Range[str, 1, 100] | None = None,
+        start: app_commands.Range[str, 1, 60] | None = None,
+        tie_order: app_commands.Range[str, 1, 1000] | None = None,
     ) -> None:
         """Open the motion and reply with it (the message itself goes to the directors)."""
         actor = await actor_of(guild_store(interaction), interaction)
-        actor.require(Role.DIRECTOR)
         rows = [] if boards is None else await read_boards(boards)
         request = MotionRequest(
             kind,
@@ -79,6 +83,8 @@ class Votes(commands.Cog):
             rule=rule,
             boards=rows,
             next_season=next_season,
+            start=start,
+            tie_order=[c.strip() for c in (tie_order or "").split(",") if c.strip()],
         )
         motion = await open_motion(
             guild_store(interaction),
@@ -94,7 +100,7 @@ class Votes(commands.Cog):
 
     @group.command(name="list", description="List the motions of this server.")
     @app_commands.describe(status="Only motions with this status.")
-    async def list_(self, interaction: discord.Interaction, status: Status | None = None) -> None:
+    async def list_(self, interaction: Interaction, status: Status | None = None) -> None:
         """Reply with the motions, newest first."""
         found = await motion_list(guild_store(interaction), status)
         embed = discord.Embed.from_dict(motions_embed(found, status))
@@ -102,7 +108,9 @@ class Votes(commands.Cog):
 
     @group.command(name="show", description="Show a motion: electorate, votes, deadline.")
     @app_commands.describe(motion="The motion.")
-    async def show(self, interaction: discord.Interaction, motion: int) -> None:
+    async def show(
+        self, interaction: Interaction, motion: app_commands.Transform[int, MOTION]
+    ) -> None:
         """Reply with the motion's embed."""
         found = await motion_card(guild_store(interaction), motion)
         embed = discord.Embed.from_dict(motion_embed(found))
@@ -111,7 +119,10 @@ class Votes(commands.Cog):
     @group.command(name="cast", description="Vote on a motion (the same as its buttons).")
     @app_commands.describe(motion="The motion.", choice="Your vote.")
     async def cast(
-        self, interaction: discord.Interaction, motion: int, choice: Literal["yes", "no"]
+        self,
+        interaction: Interaction,
+        motion: app_commands.Transform[int, MOTION],
+        choice: Literal["yes", "no"],
     ) -> None:
         """Record the caller's vote (an elector of the motion only)."""
         text = await vote_text(interaction, motion, choice == "yes")
@@ -120,13 +131,13 @@ class Votes(commands.Cog):
     @show.autocomplete("motion")
     @cast.autocomplete("motion")
     async def motion_choices(
-        self, interaction: discord.Interaction, current: str | int
+        self, interaction: Interaction, current: str | int
     ) -> list[app_commands.Choice[int]]:
         """The guild's motions (open first for /vote cast) matching what is typed."""
         casting = interaction.command is not None and interaction.command.name == "cast"
         # an integer option may arrive as a number
         found = await motion_choices(guild_store(interaction), str(current), open_only=casting)
-        return [app_commands.Choice(name=motion_title(m)[:100], value=m.id) for m in found]
+        return [app_commands.Choice(name=motion_label(m), value=m.id) for m in found]
 
 
 async def setup(bot: ArbiterBot) -> None:

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of
-from bot.app.permissions import guild_store, is_arbiter
+from bot.app.command_input import Whole, actor_of
+from bot.app.interaction import Interaction
+from bot.app.permissions import ARBITER, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
 from bot.rendering.tour_cards import as_embeds, name, when
@@ -38,7 +38,7 @@ class Appeals(commands.Cog):
     @app_commands.autocomplete(event=choose.events, game=choose.games)
     async def lodge(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         game: str,
         text: app_commands.Range[str, 1, 1500],
@@ -57,19 +57,19 @@ class Appeals(commands.Cog):
     @group.command(name="list", description="An event's appeals.")
     @app_commands.describe(event="The event.")
     @app_commands.autocomplete(event=choose.events)
-    async def list_(self, interaction: discord.Interaction, event: str) -> None:
+    async def list_(self, interaction: Interaction, event: str) -> None:
         """Anyone may read them."""
         record, found, players = await reads.appeal_list(guild_store(interaction), event)
         await send_pages(interaction, as_embeds(tour_replies.appeals(record, found, players)))
 
+    @requires(ARBITER)
     @group.command(name="decide", description="Decide an appeal (arbiter).")
     @app_commands.describe(appeal="The appeal.", decision="upheld or dismissed.", reason="Why.")
     @app_commands.autocomplete(appeal=choose.appeals)
-    @is_arbiter()
     async def decide(
         self,
-        interaction: discord.Interaction,
-        appeal: int,
+        interaction: Interaction,
+        appeal: app_commands.Transform[int, Whole("appeal")],
         decision: Literal["upheld", "dismissed"],
         reason: app_commands.Range[str, 1, 500],
     ) -> None:

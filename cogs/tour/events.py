@@ -15,8 +15,9 @@ from discord.ext import commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of
-from bot.app.permissions import guild_store, is_hq
+from bot.app.command_input import Whole, actor_of
+from bot.app.interaction import Interaction
+from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.confirm import ConfirmView, OnConfirm
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
@@ -46,6 +47,7 @@ class Events(commands.Cog):
         self.previews: dict[int, ConfirmView] = {}
         """Open previews by message id (tests expire them without waiting)."""
 
+    @requires(HQ)
     @group.command(name="create", description="Add an event to a tour (HQ).")
     @app_commands.describe(
         tour="The tour.",
@@ -58,18 +60,20 @@ class Events(commands.Cog):
         reminder_minutes="Post each round's pairings this long before it (default: the tour's).",
     )
     @app_commands.autocomplete(tour=choose.tours)
-    @is_hq()
     async def create(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         tour: str,
         name: str,
         type: Literal["regular", "major", "finals"],
         start: str,
-        players: app_commands.Range[int, 3, 24] | None = None,
+        players: app_commands.Transform[int, Whole("players", 3, 24)] | None = None,
         third_place_match: bool = True,
         tiebreaks: Literal["cct", "fide2024"] = "cct",
-        reminder_minutes: app_commands.Range[int, 1, MAX_REMINDER_MINUTES] | None = None,
+        reminder_minutes: app_commands.Transform[
+            int, Whole("reminder_minutes", 1, MAX_REMINDER_MINUTES)
+        ]
+        | None = None,
     ) -> None:
         """CCT-2, CCT-16: the event's values frozen from its tour."""
         store = guild_store(interaction)
@@ -90,15 +94,15 @@ class Events(commands.Cog):
             f"{record.start.isoformat()}) added to the tour."
         )
 
+    @requires(HQ)
     @group.command(name="player-add", description="Enter a player before the draw (HQ).")
     @app_commands.describe(
         event="The event.", player="The player's name.", user="The member who is this player."
     )
     @app_commands.autocomplete(event=choose.events, player=choose.players)
-    @is_hq()
     async def player_add(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         player: str,
         user: discord.Member | None = None,
@@ -117,13 +121,11 @@ class Events(commands.Cog):
             f"({changed.players}/{changed.event.size})."
         )
 
+    @requires(HQ)
     @group.command(name="player-remove", description="Take a player out before the draw (HQ).")
     @app_commands.describe(event="The event.", player="The player.")
     @app_commands.autocomplete(event=choose.events, player=choose.players)
-    @is_hq()
-    async def player_remove(
-        self, interaction: discord.Interaction, event: str, player: str
-    ) -> None:
+    async def player_remove(self, interaction: Interaction, event: str, player: str) -> None:
         """Before the draw only."""
         store = guild_store(interaction)
         changed = await events.remove_player(
@@ -134,6 +136,7 @@ class Events(commands.Cog):
             f"({changed.players}/{changed.event.size})."
         )
 
+    @requires(HQ)
     @group.command(name="draw", description="Draw lots for pairing numbers; preview, Confirm (HQ).")
     @app_commands.describe(
         event="The event.",
@@ -141,10 +144,9 @@ class Events(commands.Cog):
         order="Numbers drawn elsewhere: the players in number order, comma-separated.",
     )
     @app_commands.autocomplete(event=choose.events)
-    @is_hq()
     async def draw(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         seed: str | None = None,
         order: str | None = None,
@@ -178,7 +180,7 @@ class Events(commands.Cog):
 
     async def _preview(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         confirm: OnConfirm,
         pages: list[dict[str, Any]],
         clock: Callable[[], dt.datetime],
@@ -199,9 +201,9 @@ class Events(commands.Cog):
     @app_commands.autocomplete(event=choose.events)
     async def pairings(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
-        round: app_commands.Range[int, 1, 30] | None = None,
+        round: app_commands.Transform[int, Whole("round", 1, 30)] | None = None,
     ) -> None:
         """CCT-8a: Berger pairings with session starts."""
         read, lines, starts = await reads.event_pairings(guild_store(interaction), event, round)
@@ -212,7 +214,7 @@ class Events(commands.Cog):
     @app_commands.autocomplete(event=choose.events)
     async def standings(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         format: Literal["embed", "image", "csv"] = "embed",
     ) -> None:
@@ -234,7 +236,7 @@ class Events(commands.Cog):
     @group.command(name="bracket", description="The knock-out: series scores and next games.")
     @app_commands.describe(event="The event.")
     @app_commands.autocomplete(event=choose.events)
-    async def bracket(self, interaction: discord.Interaction, event: str) -> None:
+    async def bracket(self, interaction: Interaction, event: str) -> None:
         """CCT-8c-e: each round's score, the next game, its colours and time control."""
         found = await reads.event_bracket(guild_store(interaction), event)
         png = views.bracket_image(found.read.loaded, found.ties)
@@ -244,7 +246,7 @@ class Events(commands.Cog):
     @group.command(name="show", description="An event: its state, players and draw.")
     @app_commands.describe(event="The event.")
     @app_commands.autocomplete(event=choose.events)
-    async def show(self, interaction: discord.Interaction, event: str) -> None:
+    async def show(self, interaction: Interaction, event: str) -> None:
         """Anyone may read an event."""
         read = await reads.read_event(guild_store(interaction), event)
         await send_pages(interaction, as_embeds(tour_replies.event_card(read)))
@@ -252,7 +254,7 @@ class Events(commands.Cog):
     @group.command(name="calendar", description="An event's days, and an .ics file.")
     @app_commands.describe(event="The event.")
     @app_commands.autocomplete(event=choose.events)
-    async def calendar(self, interaction: discord.Interaction, event: str) -> None:
+    async def calendar(self, interaction: Interaction, event: str) -> None:
         """Session starts as Discord timestamps; the .ics holds every day."""
         store = guild_store(interaction)
         read, days = await reads.event_calendar(store, event)
@@ -260,13 +262,13 @@ class Events(commands.Cog):
         file = discord.File(io.BytesIO(ics), filename="event.ics")
         await send_pages(interaction, as_embeds(tour_replies.calendar(read, days)), files=[file])
 
+    @requires(HQ)
     @group.command(name="pin", description="Post the event's table, kept up to date (HQ).")
     @app_commands.describe(event="The event.", channel="Where (default: here).")
     @app_commands.autocomplete(event=choose.events)
-    @is_hq()
     async def pin_(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         channel: discord.TextChannel | None = None,
     ) -> None:
@@ -280,14 +282,14 @@ class Events(commands.Cog):
             ephemeral=True,
         )
 
+    @requires(HQ)
     @group.command(name="start-knockout", description="Build the knock-out; preview, Confirm (HQ).")
     @app_commands.describe(
         event="The event.", lots="Seed of a drawing of lots for ties left after every criterion."
     )
     @app_commands.autocomplete(event=choose.events)
-    @is_hq()
     async def start_knockout(
-        self, interaction: discord.Interaction, event: str, lots: str | None = None
+        self, interaction: Interaction, event: str, lots: str | None = None
     ) -> None:
         """CCT-8c: from the final preliminary order."""
         store = guild_store(interaction)

@@ -3,12 +3,12 @@ start, match points 3/0 (rapid) and 2/1 (tie-break), total, a tie for first flag
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
+from bot.app.interaction import Interaction
 from bot.app.permissions import guild_store
 from bot.app.ui.pages import send_pages
 from bot.rendering.tour_standings_embeds import finals_embeds
@@ -29,7 +29,7 @@ class Finals(commands.Cog):
     @group.command(name="standings", description="The Finals table: match points, bonus, total.")
     @app_commands.describe(event="The Finals.")
     @app_commands.autocomplete(event=choose.events)
-    async def standings(self, interaction: discord.Interaction, event: str) -> None:
+    async def standings(self, interaction: Interaction, event: str) -> None:
         """CCT-8f."""
         card = await finals_card(guild_store(interaction), event)
         await send_pages(interaction, finals_embeds(views.finals(card.event, card.standings)))

@@ -14,12 +14,13 @@ from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of, read_attachment
 from bot.app.errors import UserError
+from bot.app.interaction import Interaction
 from bot.app.mentions import pinging
-from bot.app.permissions import guild_store, is_arbiter
+from bot.app.permissions import ARBITER, guild_store, requires
 from bot.app.ui.game_buttons import report_view
 from bot.app.ui.pages import send_pages
-from bot.rendering import tour_replies
-from bot.rendering.escape import cut
+from bot.rendering import limits, tour_replies
+from bot.rendering.text import cut
 from bot.rendering.tour_cards import as_embeds
 from bot.tour.games import links, reads
 from bot.tour.games import service as games
@@ -65,7 +66,7 @@ class Games(commands.Cog):
     @app_commands.autocomplete(event=choose.events, game=choose.games)
     async def report(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         game: str,
         result: ResultText | None = None,
@@ -114,13 +115,14 @@ class Games(commands.Cog):
                 else (" The opponent (not linked to a member) confirms through an arbiter.")
             )
             await interaction.response.send_message(
-                cut(line + ask, 2000),
+                cut(line + ask, limits.MESSAGE_CONTENT),
                 view=report_view(changed.game.id),
                 allowed_mentions=pinging([changed.ask_user] if changed.ask_user else []),
             )
             return
-        await interaction.response.send_message(cut(line, 2000))
+        await interaction.response.send_message(cut(line, limits.MESSAGE_CONTENT))
 
+    @requires(ARBITER)
     @group.command(name="correct", description="Set a game's result with a reason (arbiter).")
     @app_commands.describe(
         event="The event.",
@@ -130,10 +132,9 @@ class Games(commands.Cog):
         ground="The ground (default other).",
     )
     @app_commands.autocomplete(event=choose.events, game=choose.games)
-    @is_arbiter()
     async def correct(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         game: str,
         result: ResultText,
@@ -148,12 +149,14 @@ class Games(commands.Cog):
         line = tour_replies.reported(changed.game, changed.name, changed.white, changed.black)
         if changed.decided:
             line += "\n" + "\n".join(changed.decided)
-        await interaction.response.send_message(cut(f"{line} (CCT-9, audited)", 2000))
+        await interaction.response.send_message(
+            cut(f"{line} (CCT-9, audited)", limits.MESSAGE_CONTENT)
+        )
 
     @group.command(name="show", description="A game: players, result, how it stands.")
     @app_commands.describe(event="The event.", game="The game.")
     @app_commands.autocomplete(event=choose.events, game=choose.games)
-    async def show(self, interaction: discord.Interaction, event: str, game: str) -> None:
+    async def show(self, interaction: Interaction, event: str, game: str) -> None:
         """Anyone may read a game."""
         card = await reads.game_card(guild_store(interaction), event, game)
         await send_pages(interaction, as_embeds(tour_replies.game_card(card)))

@@ -3,19 +3,22 @@ applied and announced — and anyone lists an event's incidents."""
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of
-from bot.app.permissions import guild_store, is_arbiter
+from bot.app.command_input import Whole, actor_of
+from bot.app.interaction import Interaction
+from bot.app.permissions import ARBITER, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
 from bot.rendering.tour_cards import as_embeds, incident_notice
 from bot.tour.incidents import reads
 from bot.tour.incidents import service as incidents
+
+OFFLINE_SECONDS = Whole("offline_seconds", 0, 3600)
+"""CCT-10: seconds a player was offline (at most an hour)."""
 
 
 class Incidents(commands.Cog):
@@ -28,6 +31,7 @@ class Incidents(commands.Cog):
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
 
+    @requires(ARBITER)
     @group.command(name="disconnection", description="Record a disconnection (arbiter).")
     @app_commands.describe(
         event="The event.",
@@ -39,17 +43,17 @@ class Incidents(commands.Cog):
         offline_seconds="How long they were offline, if they reconnected.",
     )
     @app_commands.autocomplete(event=choose.events, game=choose.games, player=choose.players)
-    @is_arbiter()
     async def disconnection(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         game: str,
         player: str,
-        clock_seconds: app_commands.Range[int, 0, 14400],
+        clock_seconds: app_commands.Transform[int, Whole("clock_seconds", 0, 14400)],
         reconnected_within_30s: bool,
         backup_connection: bool,
-        offline_seconds: app_commands.Range[int, 0, 3600] | None = None,
+        offline_seconds: app_commands.Transform[int, Whole("offline_seconds", 0, 3600)]
+        | None = None,
     ) -> None:
         """CCT-10: continue, paused with 30 s off, or lost."""
         store = guild_store(interaction)
@@ -71,7 +75,7 @@ class Incidents(commands.Cog):
     @group.command(name="list", description="An event's disconnection incidents.")
     @app_commands.describe(event="The event.")
     @app_commands.autocomplete(event=choose.events)
-    async def list_(self, interaction: discord.Interaction, event: str) -> None:
+    async def list_(self, interaction: Interaction, event: str) -> None:
         """Anyone may read them."""
         record, found, players = await reads.incident_list(guild_store(interaction), event)
         await send_pages(interaction, as_embeds(tour_replies.incidents(record, found, players)))

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of
+from bot.app.interaction import Interaction
 from bot.app.permissions import guild_store
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
@@ -34,7 +34,7 @@ class Series(commands.Cog):
     @group.command(name="show", description="A knock-out round: games, scores, what comes next.")
     @app_commands.describe(event="The event.", round="QF1 … SF2, F or 3rd (Finals: R1 A v B).")
     @app_commands.autocomplete(event=choose.events, round=choose.rounds)
-    async def show(self, interaction: discord.Interaction, event: str, round: str) -> None:
+    async def show(self, interaction: Interaction, event: str, round: str) -> None:
         """CCT-8d/8e: the next game with its colours and time control (CCT-7)."""
         card = await reads.series_card(guild_store(interaction), event, round)
         await send_pages(interaction, as_embeds(tour_replies.series_card(card)))
@@ -48,7 +48,7 @@ class Series(commands.Cog):
     @app_commands.autocomplete(event=choose.events, round=choose.rounds)
     async def choose_(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         event: str,
         round: str,
         colour: Literal["white", "black"],

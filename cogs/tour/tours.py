@@ -14,7 +14,8 @@ from discord.ext import commands
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of, read_attachment
-from bot.app.permissions import guild_store, is_hq
+from bot.app.interaction import Interaction
+from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
 from bot.rendering.tour_cards import as_embeds, name
@@ -38,10 +39,10 @@ class Tours(commands.Cog):
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
 
+    @requires(HQ)
     @group.command(name="create", description="Create a tour with the rules of the config (HQ).")
     @app_commands.describe(name="The tour's name.")
-    @is_hq()
-    async def create(self, interaction: discord.Interaction, name: str) -> None:
+    async def create(self, interaction: Interaction, name: str) -> None:
         """CCT-16: the `[rules.cct]` values frozen into the tour."""
         store = guild_store(interaction)
         record = await tours.create_tour(
@@ -54,7 +55,7 @@ class Tours(commands.Cog):
     @group.command(name="show", description="A tour's events and their state.")
     @app_commands.describe(tour="The tour.")
     @app_commands.autocomplete(tour=choose.tours)
-    async def show(self, interaction: discord.Interaction, tour: str) -> None:
+    async def show(self, interaction: Interaction, tour: str) -> None:
         """Anyone may read a tour."""
         card = await reads.tour_card(guild_store(interaction), tour)
         await send_pages(interaction, as_embeds(tour_replies.tour_card(card)))
@@ -66,7 +67,7 @@ class Tours(commands.Cog):
     @app_commands.autocomplete(tour=choose.tours, after=choose.events)
     async def standings(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         tour: str,
         after: str | None = None,
         format: Literal["embed", "image", "csv"] = "embed",
@@ -89,33 +90,29 @@ class Tours(commands.Cog):
     @group.command(name="qualification", description="Who is qualified for an event, and why.")
     @app_commands.describe(tour="The tour.", event="The event.")
     @app_commands.autocomplete(tour=choose.tours, event=choose.events)
-    async def qualification(self, interaction: discord.Interaction, tour: str, event: str) -> None:
+    async def qualification(self, interaction: Interaction, tour: str, event: str) -> None:
         """CCT-3: winners, the top of the tour standings, Ambassadors, places left."""
         record, listed = await reads.qualification(guild_store(interaction), tour, event)
         await send_pages(interaction, qualification_embeds(record.name, listed))
 
+    @requires(HQ)
     @group.command(name="ambassador-add", description="Make a player a Tour Ambassador (HQ).")
     @app_commands.describe(tour="The tour.", player="The player.")
     @app_commands.autocomplete(tour=choose.tours, player=choose.players)
-    @is_hq()
-    async def ambassador_add(
-        self, interaction: discord.Interaction, tour: str, player: str
-    ) -> None:
+    async def ambassador_add(self, interaction: Interaction, tour: str, player: str) -> None:
         """CCT-3, CCT-5."""
         await self._ambassador(interaction, tour, player, True)
 
+    @requires(HQ)
     @group.command(name="ambassador-remove", description="A player is no Ambassador (HQ).")
     @app_commands.describe(tour="The tour.", player="The player.")
     @app_commands.autocomplete(tour=choose.tours, player=choose.players)
-    @is_hq()
-    async def ambassador_remove(
-        self, interaction: discord.Interaction, tour: str, player: str
-    ) -> None:
+    async def ambassador_remove(self, interaction: Interaction, tour: str, player: str) -> None:
         """CCT-3, CCT-5."""
         await self._ambassador(interaction, tour, player, False)
 
     async def _ambassador(
-        self, interaction: discord.Interaction, tour: str, player: str, ambassador: bool
+        self, interaction: Interaction, tour: str, player: str, ambassador: bool
     ) -> None:
         store = guild_store(interaction)
         changed = await tours.set_ambassador(
@@ -129,14 +126,13 @@ class Tours(commands.Cog):
     @group.command(name="prizes", description="Prize distribution and the Ambassador pool.")
     @app_commands.describe(tour="The tour.", event="Only this event.")
     @app_commands.autocomplete(tour=choose.tours, event=choose.events)
-    async def prizes(
-        self, interaction: discord.Interaction, tour: str, event: str | None = None
-    ) -> None:
+    async def prizes(self, interaction: Interaction, tour: str, event: str | None = None) -> None:
         """CCT-5: players in breach get none."""
         found = await reads.prizes(guild_store(interaction), tour, event)
         events, pool = views.prizes(found)
         await send_pages(interaction, prizes_embeds(tour, events, pool))
 
+    @requires(HQ)
     @group.command(name="link", description="Link a member to a tour player (HQ).")
     @app_commands.describe(
         player="The player.",
@@ -146,10 +142,9 @@ class Tours(commands.Cog):
         lichess="The player's lichess username.",
     )
     @app_commands.autocomplete(player=choose.players, tour=choose.tours)
-    @is_hq()
     async def link(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         player: str,
         user: discord.Member | None = None,
         tour: str | None = None,
@@ -176,18 +171,18 @@ class Tours(commands.Cog):
     @group.command(name="export", description="The tour as a tour file (JSON attachment).")
     @app_commands.describe(tour="The tour.")
     @app_commands.autocomplete(tour=choose.tours)
-    async def export(self, interaction: discord.Interaction, tour: str) -> None:
+    async def export(self, interaction: Interaction, tour: str) -> None:
         """The tour file (formats/tour-file.md), for `arbiter tour` or another server."""
         filename, data = await files.export_tour_file(guild_store(interaction), tour)
         await interaction.response.send_message(
             f"Tour file `{filename}`.", file=discord.File(io.BytesIO(data), filename=filename)
         )
 
+    @requires(HQ)
     @group.command(name="import", description="Import a tour file as a new tour (HQ).")
     @app_commands.describe(file="The tour file (.json).", name="The new tour's name.")
-    @is_hq()
     async def import_(
-        self, interaction: discord.Interaction, file: discord.Attachment, name: str | None = None
+        self, interaction: Interaction, file: discord.Attachment, name: str | None = None
     ) -> None:
         """Historic events entered by their known results; one unit of work."""
         store = guild_store(interaction)

@@ -36,7 +36,10 @@ class CompiledMatch:
 
 
 def challenge_deadline(match: Match, hours: int) -> dt.datetime:
-    """CL-15: the instant by which the challenge must be issued and accepted."""
+    """CL-15: the instant by which the challenge must be issued and accepted: `hours` before
+    the start, unless a reschedule fixed the match's own (`Match.deadline`)."""
+    if match.deadline is not None:
+        return match.deadline
     return match.start - dt.timedelta(hours=hours)
 
 

@@ -33,11 +33,13 @@ class Breach:
 
 @dataclass(frozen=True, slots=True)
 class Disqualification:
-    """A club out of the season (CL-DQ) from `effective`, by the rule that put it out."""
+    """A club out of the season (CL-DQ) from `effective`, by the rule that put it out, and
+    the match whose breach made its counter reach the limit (None: the directors decided)."""
 
     club: str
     rule: str
     effective: dt.datetime
+    match: str | None = None
 
 
 def challenge_failures(match: Match, deadline: dt.datetime) -> tuple[str, ...]:
@@ -157,5 +159,5 @@ def judge(
         if rule in COUNTED_RULES:
             count = counters[club, rule] = counters.get((club, rule), 0) + 1
             if count >= rules.forfeits_to_disqualify and club not in disqualified:
-                disqualified[club] = Disqualification(club, rule, effective)
+                disqualified[club] = Disqualification(club, rule, effective, match)
     return ForfeitJudgement(tuple(counted), disqualified)

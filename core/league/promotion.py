@@ -8,6 +8,9 @@ from dataclasses import dataclass
 
 from core.league.standings import ClubStanding
 
+TIE_STANDS = "tie stands — the directors decide"
+"""CL-17, CL-8: how a tie across a promotion or relegation line is shown."""
+
 
 @dataclass(frozen=True, slots=True)
 class Move:
@@ -19,18 +22,53 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
+class Tie:
+    """CL-17, CL-8: clubs sharing a rank across a promotion or relegation line — the tie
+    stands (CL-17 breaks it no further), so the directors decide who goes where."""
+
+    division: str
+    rank: int
+    clubs: tuple[str, ...]
+    """The tied clubs, in name order."""
+    destinations: tuple[str, ...]
+    """The divisions the places they share lead to (the proposal's, in name order)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Proposal:
-    """CL-8: next season's divisions (best first), the moves, and the withdrawn clubs."""
+    """CL-8: next season's divisions (best first), the moves, the withdrawn clubs, and the
+    ties the directors must decide (placed in name order until they do)."""
 
     divisions: tuple[tuple[str, tuple[str, ...]], ...]
     moves: tuple[Move, ...]
     withdrawn: tuple[str, ...]
+    ties: tuple[Tie, ...] = ()
+
+
+def _ordered(table: Sequence[ClubStanding], gone: set[str], order: Sequence[str]) -> list[str]:
+    """A division's clubs in standings order, withdrawn ones left out; clubs sharing a rank
+    in the directors' `order` when it names them (else in name order, as listed)."""
+    given = {club: index for index, club in enumerate(order)}
+    staying = [s for s in table if s.club not in gone]
+    return [
+        s.club
+        for s in sorted(
+            staying,
+            key=lambda s: (
+                s.rank is None,
+                s.rank or 0,
+                given.get(s.club, len(given)),
+                staying.index(s),
+            ),
+        )
+    ]
 
 
 def promotion_proposal(
     tables: Sequence[tuple[str, Sequence[ClubStanding]]],
     places: int = 3,
     withdrawn: Iterable[str] = (),
+    order: Sequence[str] = (),
 ) -> Proposal:
     """CL-8: the top `places` of each lower division go up, the bottom `places` of each
     higher division go down; every division keeps its size. `tables` are in the season's
@@ -42,9 +80,13 @@ def promotion_proposal(
     place freed in a division first spares a club from relegation (best first), then lets
     one more club come up. Disqualified clubs are ranked last. The last division keeps what
     remains (its vacancies are for new clubs).
+
+    CL-17: clubs still tied share their rank, so a tie whose clubs the line would split is
+    not broken by name: it is reported (`Proposal.ties`, "tie stands — the directors
+    decide"); `order`, the directors' decision, ranks tied clubs it names in that order.
     """
     gone = set(withdrawn)
-    ranked = [[s.club for s in table if s.club not in gone] for _, table in tables]
+    ranked = [_ordered(table, gone, order) for _, table in tables]
     sizes = [len(table) for _, table in tables]
     ladder: list[str] = []
     carried: list[str] = []  # the division above's bottom `places`, placed after our top
@@ -67,4 +109,17 @@ def promotion_proposal(
         position += len(chunk)
         divisions.append((name, tuple(chunk)))
         moves.extend(Move(club, origin[club], name) for club in chunk if origin[club] != name)
-    return Proposal(tuple(divisions), tuple(moves), tuple(sorted(gone)))
+    destination = {club: name for name, chunk in divisions for club in chunk}
+    ties = []
+    for name, table in tables:
+        shared: dict[int, list[str]] = {}
+        for s in table:
+            if s.tied and s.rank is not None and s.club not in gone:
+                shared.setdefault(s.rank, []).append(s.club)
+        for rank, clubs in sorted(shared.items()):
+            if set(clubs) <= set(order):
+                continue  # the directors ordered them
+            places_to = sorted({destination[c] for c in clubs})
+            if len(places_to) > 1:
+                ties.append(Tie(name, rank, tuple(sorted(clubs)), tuple(places_to)))
+    return Proposal(tuple(divisions), tuple(moves), tuple(sorted(gone)), tuple(ties))

@@ -8,10 +8,11 @@ are integer half-points (a board's 1.5 is 3), so they are exact and cheap to add
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import Field, dataclass, field, fields
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from core.league.registration import MIN_ADMINS
 from core.points import decimal_text
@@ -69,43 +70,149 @@ def exact_percent(value: Fraction | Decimal | float | int) -> Fraction:
     return percent
 
 
+MAX_REMINDERS = 10
+"""CL-15: reminders a season may send per match (more would flood the clubs' channels)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleFloor:
+    """A fixed part of the regulation a setting cannot go below: the lowest value its text
+    allows and the rule that says so (a config or season file lowering it is refused)."""
+
+    lowest: int | Fraction
+    rule: str
+    text: str
+
+
+def about(
+    rule: str,
+    doc: str,
+    *,
+    ge: float | None = None,
+    gt: float | None = None,
+    le: float | None = None,
+    items: int | None = None,
+    floor: RuleFloor | None = None,
+    config: bool = True,
+) -> dict[str, Any]:
+    """A `SeasonRules` field's metadata: the rule it belongs to, what it is, its bounds
+    (`items`: a list's most values) and its floor — the one definition the config's
+    `[rules.cl]` and the season file's `rules` are generated from (`config`: False when the
+    config does not set it as such, e.g. the cut-off date or the zone)."""
+    return {
+        "rule": rule,
+        "doc": doc,
+        "ge": ge,
+        "gt": gt,
+        "le": le,
+        "items": items,
+        "floor": floor,
+        "config": config,
+    }
+
+
+VOTE_FLOOR = RuleFloor(MINIMUM_VOTERS, "CL-23", "a decision needs at least 3 directors voting")
+DISQUALIFY_FLOOR = RuleFloor(
+    FORFEITS_TO_DISQUALIFY, "CL-15, CL-20, CL-21", "3 or more forfeits on one counter disqualify"
+)
+ADMINS_FLOOR = RuleFloor(MIN_ADMINS, "CL-3", "a club needs at least 2 admins")
+TIMEOUT_FLOOR = RuleFloor(
+    TIMEOUT_RATIO_LIMIT_PERCENT,
+    "CL-21",
+    "only a timeout ratio above 25 % justifies a removal",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class SeasonRules:
     """Every rule value a season is judged and run by, frozen when it is created (CCT-16):
-    the season file's `rules`, the database's season row and the config's `[rules.cl]`."""
+    the season file's `rules`, the database's season row and the config's `[rules.cl]` — all
+    generated from these fields. A value marked with a floor is the regulation's fixed part
+    (CL-23's three voters, CL-DQ's three forfeits …): it may be set stricter, never lower.
+    Fixed outright, and so no setting at all: CL-23's unanimity, and CL-5/6's comparison (a
+    club *over* the limit at the start breaks it)."""
 
-    games_per_board: int = GAMES_PER_BOARD
-    """CL-14: games per board."""
-    challenge_deadline_hours: int = CHALLENGE_DEADLINE_HOURS
-    """CL-15: hours before the start by which the challenge is issued and accepted."""
-    max_members: int = MAX_MEMBERS
-    """CL-5: a club's most members at match start."""
-    max_avg_rating: float = MAX_AVG_RATING
-    """CL-6: a club's highest average daily rating at match start."""
-    forfeits_to_disqualify: int = FORFEITS_TO_DISQUALIFY
-    """CL-DQ: forfeits on one counter that disqualify a club."""
-    promoted: int = PROMOTION_PLACES
-    """CL-8: clubs going up from each lower division."""
-    relegated: int = PROMOTION_PLACES
-    """CL-8: clubs going down from each higher division (equal to `promoted`)."""
-    divisions_cutoff: dt.date | None = None
-    """CL-1: the date whose standings decide next season's divisions."""
-    reminder_hours: tuple[int, ...] = REMINDER_HOURS
-    """CL-15: reminders to the clubs this many hours before the challenge deadline."""
-    vote_deadline_hours: int = VOTE_HOURS
-    """CL-23: hours a director motion stays open."""
-    vote_quorum: int = MINIMUM_VOTERS
-    """CL-23: directors who must vote for a decision."""
-    min_club_admins: int = MIN_ADMINS
-    """CL-2..4: admins a club keeps."""
-    timeout_ratio_limit_percent: Fraction = TIMEOUT_RATIO_LIMIT_PERCENT
-    """CL-21: the timeout percentage above which a roster removal is justified."""
-    clubs_per_division: int = CLUBS_PER_DIVISION
-    """CL-12: the most clubs of a division's round robin."""
-    start_time: dt.time = START_TIME
-    """CL-13, CL-22: the local time every match starts."""
-    start_zone: str = START_ZONE
-    """CL-13, CL-22: the IANA zone of `start_time`."""
+    games_per_board: int = field(
+        default=GAMES_PER_BOARD, metadata=about("CL-14", "games per board", ge=1)
+    )
+    challenge_deadline_hours: int = field(
+        default=CHALLENGE_DEADLINE_HOURS,
+        metadata=about(
+            "CL-15",
+            "hours before the start by which the challenge is issued and accepted",
+            ge=0,
+            le=MAX_CHALLENGE_DEADLINE_HOURS,
+        ),
+    )
+    max_members: int = field(
+        default=MAX_MEMBERS, metadata=about("CL-5", "a club's most members at match start", ge=1)
+    )
+    max_avg_rating: float = field(
+        default=MAX_AVG_RATING,
+        metadata=about("CL-6", "a club's highest average daily rating at match start", gt=0),
+    )
+    forfeits_to_disqualify: int = field(
+        default=FORFEITS_TO_DISQUALIFY,
+        metadata=about(
+            "CL-DQ",
+            "forfeits on one counter (CL-15, CL-20, CL-21) that disqualify a club",
+            ge=1,
+            floor=DISQUALIFY_FLOOR,
+        ),
+    )
+    promoted: int = field(
+        default=PROMOTION_PLACES,
+        metadata=about("CL-8", "clubs going up from each lower division", ge=0),
+    )
+    relegated: int = field(
+        default=PROMOTION_PLACES,
+        metadata=about("CL-8", "clubs going down from each higher division (= promoted)", ge=0),
+    )
+    divisions_cutoff: dt.date | None = field(
+        default=None,
+        metadata=about(
+            "CL-1", "the date whose standings decide next season's divisions", config=False
+        ),
+    )
+    reminder_hours: tuple[int, ...] = field(
+        default=REMINDER_HOURS,
+        metadata=about(
+            "CL-15",
+            "remind the clubs this many hours before the challenge deadline",
+            items=MAX_REMINDERS,
+        ),
+    )
+    vote_deadline_hours: int = field(
+        default=VOTE_HOURS, metadata=about("CL-23", "hours a director motion stays open", ge=1)
+    )
+    vote_quorum: int = field(
+        default=MINIMUM_VOTERS,
+        metadata=about("CL-23", "directors who must vote for a decision", ge=1, floor=VOTE_FLOOR),
+    )
+    min_club_admins: int = field(
+        default=MIN_ADMINS,
+        metadata=about("CL-2..4", "admins a club keeps", ge=1, floor=ADMINS_FLOOR),
+    )
+    timeout_ratio_limit_percent: Fraction = field(
+        default=TIMEOUT_RATIO_LIMIT_PERCENT,
+        metadata=about(
+            "CL-21",
+            "the timeout percentage above which a roster removal is justified",
+            ge=0,
+            le=100,
+            floor=TIMEOUT_FLOOR,
+        ),
+    )
+    clubs_per_division: int = field(
+        default=CLUBS_PER_DIVISION,
+        metadata=about("CL-12", "the most clubs of a division's round robin", ge=2),
+    )
+    start_time: dt.time = field(
+        default=START_TIME, metadata=about("CL-13", "the local time every match starts")
+    )
+    start_zone: str = field(
+        default=START_ZONE, metadata=about("CL-22", "the IANA zone of start_time", config=False)
+    )
 
     @property
     def promotion_places(self) -> int:
@@ -113,30 +220,47 @@ class SeasonRules:
         return self.promoted
 
 
+def rule_settings() -> tuple[Field[Any], ...]:
+    """The fields of `SeasonRules`, in order, each with its metadata (`setting`)."""
+    return fields(SeasonRules)
+
+
+def floor_problems(rules: SeasonRules) -> Iterable[tuple[str, str]]:
+    """The regulation's fixed parts a setting lowers, each a (key, problem) pair naming the
+    rule (CL-23, CL-15/20/21, CL-3, CL-21): such a config or season file is refused."""
+    for item in rule_settings():
+        floor = item.metadata["floor"]
+        value = getattr(rules, item.name)
+        if floor is not None and value < floor.lowest:
+            shown = f"{float(value):g}" if isinstance(value, Fraction) else str(value)
+            yield (
+                item.name,
+                f"{shown} is below the regulation's {float(floor.lowest):g} ({floor.rule}:"
+                f" {floor.text}); the regulation fixes it: a setting may be stricter, never lower",
+            )
+
+
 def rules_problems(rules: SeasonRules) -> Iterable[tuple[str, str]]:
     """CCT-16: the rule values core cannot honour, each a (key, problem) pair naming the key
-    as the season file's `rules` and the config's `[rules.cl]` spell it."""
-    if rules.challenge_deadline_hours > MAX_CHALLENGE_DEADLINE_HOURS:
-        yield (
-            "challenge_deadline_hours",
-            f"at most {MAX_CHALLENGE_DEADLINE_HOURS} hours (a year), not"
-            f" {rules.challenge_deadline_hours}",
-        )
-    for key in ("games_per_board", "max_members", "forfeits_to_disqualify"):
-        if getattr(rules, key) < 1:
-            yield key, f"must be at least 1, not {getattr(rules, key)}"
-    for key in ("challenge_deadline_hours", "promoted", "relegated"):
-        if getattr(rules, key) < 0:
-            yield key, f"cannot be negative ({getattr(rules, key)})"
-    if not rules.max_avg_rating > 0:
-        yield "max_avg_rating", f"must be greater than 0, not {rules.max_avg_rating}"
-    for key in ("vote_deadline_hours", "vote_quorum", "min_club_admins"):
-        if getattr(rules, key) < 1:
-            yield key, f"must be at least 1, not {getattr(rules, key)}"
-    if not 0 <= rules.timeout_ratio_limit_percent <= 100:
-        yield "timeout_ratio_limit_percent", "must be a percentage from 0 to 100"
-    if rules.clubs_per_division < 2:
-        yield "clubs_per_division", f"a round robin needs 2 clubs, not {rules.clubs_per_division}"
+    as the season file's `rules` and the config's `[rules.cl]` spell it: bounds, then the
+    regulation's floors (`floor_problems`), then how the values fit together."""
+    for item in rule_settings():
+        value = getattr(rules, item.name)
+        if not isinstance(value, int | float | Fraction) or isinstance(value, bool):
+            continue
+        meta = item.metadata
+        if meta["ge"] is not None and value < meta["ge"]:
+            if meta["ge"] == 0:
+                yield item.name, f"cannot be negative ({value})"
+            else:
+                yield item.name, f"must be at least {meta['ge']}, not {value}"
+        elif meta["gt"] is not None and not value > meta["gt"]:
+            yield item.name, f"must be greater than {meta['gt']}, not {value}"
+        elif meta["le"] is not None and value > meta["le"]:
+            yield item.name, f"must be at most {meta['le']:g}, not {float(value):g}"
+    yield from floor_problems(rules)
+    if len(rules.reminder_hours) > MAX_REMINDERS:
+        yield "reminder_hours", f"at most {MAX_REMINDERS} reminders"
     yield from _reminder_problems(rules.reminder_hours)
     if rules.relegated != rules.promoted:
         yield (
@@ -225,6 +349,10 @@ class Match:
     challenge: Challenge | None = None
     at_start: Mapping[str, ClubAtStart] = field(default_factory=dict)
     boards: tuple[Board, ...] = ()
+    deadline: dt.datetime | None = None
+    """CL-15: the challenge deadline a passed reschedule motion fixed (a judged deadline
+    kept, or the new start when the notice no longer fits); None: the season's
+    `challenge_deadline_hours` before the start."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,24 +394,16 @@ class Season:
         return {club: d.name for d in self.divisions for club in d.clubs}
 
 
-def _second_seats(
-    board: Board, b_index: int, home_seat: int, away_seat: int, where: str
-) -> Iterable[tuple[str, str]]:
-    """CL-18: the players of `board` already seated on an earlier board of the same match."""
-    for side, seat, name in (
-        ("home_player", home_seat, board.home_player),
-        ("away_player", away_seat, board.away_player),
-    ):
-        if seat != b_index:
-            yield (
-                f"{where}.boards[{b_index}].{side}",
-                f"{quoted(name)} already plays on boards[{seat}] of this match",
-            )
+def round_robin_rounds(clubs: int) -> int:
+    """CL-12, CORE-1: the rounds of a single round robin of `clubs` (with an odd number one
+    club is idle each round, so there are as many rounds as clubs)."""
+    return clubs if clubs % 2 else max(clubs - 1, 0)
 
 
 def _division_problems(season: Season) -> Iterable[tuple[str, str]]:
-    """CL-7, CL-12: at least one division, each with clubs; names and clubs unique (clubs
-    compared case-insensitively, as chess.com compares them)."""
+    """CL-7, CL-12: at least one division; names and clubs unique (clubs compared
+    case-insensitively, as chess.com compares them). A division may have no clubs yet: a
+    season's configured divisions exist before clubs join (it shows an empty table)."""
     if not season.divisions:
         yield "divisions", "a season needs at least one division (CL-7)"
     seen: dict[str, tuple[str, str]] = {}  # casefolded club -> (club, division)
@@ -292,8 +412,6 @@ def _division_problems(season: Season) -> Iterable[tuple[str, str]]:
         if division.name in division_names:
             yield f"divisions[{d_index}].name", f"division {quoted(division.name)} is listed twice"
         division_names.add(division.name)
-        if not division.clubs:
-            yield f"divisions[{d_index}].clubs", "a division needs at least one club (CL-12)"
         for c_index, club in enumerate(division.clubs):
             key = club.casefold()
             if key not in seen:
@@ -312,14 +430,22 @@ def _match_problems(
     match: Match,
     where: str,
     club_division: Mapping[str, str],
-    division_names: set[str],
+    sizes: Mapping[str, int],
     notice: dt.timedelta | None,
     games: int,
 ) -> Iterable[tuple[str, str]]:
     """One match's cross-checks: clubs of its division, times in order, a challenge by one
-    of its clubs, each player seated once, and board points adding up."""
+    of its clubs, each player seated once, and board points adding up; `sizes` is each
+    division's number of clubs (a round within its round robin's)."""
+    division_names = sizes.keys()
     if match.division not in division_names:
         yield f"{where}.division", f"unknown division {quoted(match.division)}"
+    elif match.round > (rounds := round_robin_rounds(sizes[match.division])):
+        yield (
+            f"{where}.round",
+            f"round {match.round} is beyond the {rounds} rounds of"
+            f" the single round robin of {quoted(match.division)} (CL-12)",
+        )
     for side, club in (("home", match.home), ("away", match.away)):
         if club not in club_division:
             yield f"{where}.{side}", f"unknown club {quoted(club)}"
@@ -356,30 +482,41 @@ def _match_problems(
     yield from _board_problems(games, match, where)
 
 
-def _board_problems(games: int, match: Match, where: str) -> Iterable[tuple[str, str]]:
-    """CL-14, CL-18: each board's points add up to `games`, and a player takes one seat."""
+def board_problems(boards: Sequence[Board], games: int) -> Iterable[tuple[int, str, str]]:
+    """CL-14, CL-18: the one check of a match's boards — each board's points add up to `games`
+    (never negative) and a player takes one seat (usernames compared case-insensitively) —
+    as (board index, field, problem) triples; the season file and every door that stores
+    boards (an arbiter's result, a correction motion, a chess.com import) use it."""
     full = 2 * games
     seated: dict[str, int] = {}
-    for b_index, board in enumerate(match.boards):
+    for b_index, board in enumerate(boards):
         home_name, away_name = board.home_player.lower(), board.away_player.lower()
         if home_name == away_name:
-            yield (
-                f"{where}.boards[{b_index}].away_player",
-                f"{quoted(board.away_player)} cannot play themselves",
-            )
-        home_seat = seated.setdefault(home_name, b_index)
-        away_seat = seated.setdefault(away_name, b_index)
-        if home_seat != b_index or away_seat != b_index:
-            yield from _second_seats(board, b_index, home_seat, away_seat, where)
+            yield b_index, "away_player", f"{quoted(board.away_player)} cannot play themselves"
+        for side, key, name in (
+            ("home_player", home_name, board.home_player),
+            ("away_player", away_name, board.away_player),
+        ):
+            seat = seated.setdefault(key, b_index)
+            if seat != b_index:
+                yield b_index, side, f"{quoted(name)} already plays on boards[{seat}] of this match"
         home, away = board.home_half, board.away_half
         if home < 0 or away < 0:
-            yield f"{where}.boards[{b_index}]", "points cannot be negative"
+            yield b_index, "", "points cannot be negative"
         elif home + away != full:
             yield (
-                f"{where}.boards[{b_index}].home_points",
+                b_index,
+                "home_points",
                 f"home {decimal_text(Fraction(home, 2))} + away {decimal_text(Fraction(away, 2))}"
                 f" = {decimal_text(Fraction(home + away, 2))}, not games_per_board {games}",
             )
+
+
+def _board_problems(games: int, match: Match, where: str) -> Iterable[tuple[str, str]]:
+    """CL-14, CL-18: `board_problems` of one match, each at its path in the season file."""
+    for b_index, side, problem in board_problems(match.boards, games):
+        suffix = f".{side}" if side else ""
+        yield f"{where}.boards[{b_index}]{suffix}", problem
 
 
 def _round_robin_problems(season: Season) -> Iterable[tuple[str, str]]:
@@ -410,14 +547,14 @@ def season_problems(season: Season) -> Iterable[tuple[str, str]]:
     if not any(key == "rules.challenge_deadline_hours" for key, _ in found):
         notice = dt.timedelta(hours=rules.challenge_deadline_hours)
     clubs = season.club_division()
-    names = {d.name for d in season.divisions}
+    sizes = {d.name: len(d.clubs) for d in season.divisions}
     match_clubs: dict[str, tuple[str, str]] = {}
     for m_index, match in enumerate(season.matches):
         where = f"matches[{m_index}]"
         if match.id in match_clubs:
             yield f"{where}.id", f"duplicate match id {quoted(match.id)}"
         match_clubs.setdefault(match.id, (match.home, match.away))
-        yield from _match_problems(match, where, clubs, names, notice, rules.games_per_board)
+        yield from _match_problems(match, where, clubs, sizes, notice, rules.games_per_board)
     yield from _round_robin_problems(season)
     for f_index, forfeit in enumerate(season.director_forfeits):
         where = f"director_forfeits[{f_index}]"

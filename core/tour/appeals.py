@@ -78,12 +78,16 @@ def decide_appeal(
     lodged_at: datetime, day: date, zone: str = DEFAULT_APPEAL_ZONE, at: time = DEADLINE_TIME
 ) -> AppealDecision:
     """CCT-11: accept an appeal lodged before the end of 23:59 local on the session day,
-    refuse a later one."""
+    refuse a later one — and one lodged before that day begins (the project's reading: an
+    appeal is about a game played, and no game of the session is played before its day)."""
     deadline = appeal_deadline(day, zone, at)
     lodged = _aware(lodged_at, "the time the appeal was lodged")
-    accepted = lodged < appeals_close(day, zone, at)
     local = lodged.astimezone(deadline.tzinfo)
     when = f"lodged {local:%Y-%m-%d %H:%M:%S %Z}"
     cutoff = f"deadline {deadline:%Y-%m-%d %H:%M %Z}"
+    if local.date() < day:
+        early = f"{when}, before the game's session day {day.isoformat()} (CCT-11)"
+        return AppealDecision(False, lodged, deadline, early)
+    accepted = lodged < appeals_close(day, zone, at)
     reason = f"{when}, in time ({cutoff})" if accepted else f"{when}, too late ({cutoff}, CCT-11)"
     return AppealDecision(accepted, lodged, deadline, reason)

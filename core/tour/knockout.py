@@ -17,6 +17,7 @@ from fractions import Fraction
 
 import chess
 
+from core.points import decimal_text
 from core.results import STANDARD, Result
 from core.tour.timecontrols import DEFAULT_TIME_CONTROLS, Phase, TimeControl, TimeControls
 
@@ -130,11 +131,10 @@ class ContestStatus:
         return self.winner is not None
 
 
-def fmt_score(points: Fraction) -> str:
-    """A score as chess players write it: 2½, ½, 3."""
-    whole, half = divmod(points * 2, 2)
-    text = str(int(whole)) if whole or not half else ""
-    return text + ("½" if half else "")
+def _score(first: Fraction, second: Fraction) -> str:
+    """Two scores as an error message repeats them (`2.5–0.5`): plain decimals; how people
+    read scores (with ½) is the renderers' business, not core's."""
+    return f"{decimal_text(first)}–{decimal_text(second)}"
 
 
 def match_outcome(first: Fraction, second: Fraction, games: int) -> MatchOutcome:
@@ -213,7 +213,7 @@ class _Games:
             return None
         for match in self._matches:
             if match.match_no == game.match_no and match.outcome is not MatchOutcome.IN_PROGRESS:
-                score = f"{fmt_score(match.first)}–{fmt_score(match.second)}"
+                score = _score(match.first, match.second)
                 return (
                     f"match {match.match_no} was already {match.outcome.value.split()[-1]} "
                     f"{score} after {match.games} games: its game {match.games + 1} is not "
@@ -506,7 +506,7 @@ def finished_match(first: Fraction, second: Fraction) -> MatchOutcome:
     only when someone reached 2½ (2½–½, 3–0); 4 games when it was open after 3 (a leader
     at most 3: 3–1, 2½–1½, 2–2). Raises KnockoutError for a score no match can end on."""
     games = first + second
-    text = f"{fmt_score(first)}–{fmt_score(second)}"
+    text = _score(first, second)
     if min(first, second) < 0 or games.denominator != 1 or games not in (3, 4):
         raise KnockoutError(
             f"{text} is not a finished match: a match is 3 or 4 rapid games (CCT-8d)"
@@ -516,7 +516,7 @@ def finished_match(first: Fraction, second: Fraction) -> MatchOutcome:
         raise KnockoutError(f"{text} after 3 games is not decided, so a 4th game follows (CCT-8d)")
     if games == MATCH_GAMES and max(first, second) - 1 >= WINNING_SCORE:
         raise KnockoutError(
-            f"{text}: the match was won at 2½ after 3 games, so no 4th game was played (CCT-8d)"
+            f"{text}: the match was won at 2.5 after 3 games, so no 4th game was played (CCT-8d)"
         )
     return outcome
 
@@ -535,7 +535,6 @@ def blitz_decides(first: Fraction, second: Fraction) -> bool | None:
     None at 1–1 (an Armageddon follows). Raises KnockoutError for a score that is not 2 games."""
     if min(first, second) < 0 or first + second != BLITZ_GAMES:
         raise KnockoutError(
-            f"{fmt_score(first)}–{fmt_score(second)} is not a play-off of {BLITZ_GAMES} blitz "
-            "games (CCT-8d)"
+            f"{_score(first, second)} is not a play-off of {BLITZ_GAMES} blitz games (CCT-8d)"
         )
     return None if first == second else first > second

@@ -174,8 +174,25 @@ def test_non_numeric_match_id_is_a_usage_error(
     fake: FakeChessCom, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["chesscom", "match", "abc"]) == 2
-    assert "digits only" in capsys.readouterr().err
+    assert "digits, or a chess.com match URL" in capsys.readouterr().err
     assert fake.requests == []
+
+
+@pytest.mark.parametrize(
+    "reference",
+    [
+        "https://www.chess.com/club/matches/12803",
+        "https://www.chess.com/club/matches/12803/",
+        "chess.com/club/matches/12803?view=games",
+    ],
+)
+def test_cl_14_a_match_url_is_read_as_match_challenge_reads_it(
+    fake: FakeChessCom, capsys: pytest.CaptureFixture[str], reference: str
+) -> None:
+    """Issue 20: `arbiter chesscom match` takes the match URL that `/match challenge` takes."""
+    assert main(["chesscom", "match", reference, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["match"]["id"] == "12803"
+    assert fake.seen("match/12803")
 
 
 def test_config_file_chesscom_section_sets_url_and_contact(

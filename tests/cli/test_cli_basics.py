@@ -119,6 +119,22 @@ def test_readme_command_reference_is_current(capsys: pytest.CaptureFixture[str])
     assert section(readme) == generated, "run: arbiter commands --readme README.md"
 
 
+def test_readme_lists_every_subcommand_as_the_parser_has_it() -> None:
+    """Issue 20: the README's command list left out `season`, `tour`, `replay` and `demo`;
+    it is now generated from the parser (`arbiter commands --readme README.md`)."""
+    from bot.cli import build_parser
+    from bot.cli.work import cli_reference
+    from bot.cli.work.command_reference import section
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = section(readme, cli_reference.START, cli_reference.END)
+    assert listed == cli_reference.render(build_parser()), (
+        "run: arbiter commands --readme README.md"
+    )
+    for name in ("season import", "tour", "replay", "demo", "db backup", "chesscom match"):
+        assert f"`arbiter {name} " in listed, name
+
+
 def test_commands_readme_rewrites_only_the_section(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -250,3 +266,32 @@ def test_run_beside_another_running_bot_is_refused_before_contacting_discord(
     with sqlite3.connect(database) as connection:  # nothing was migrated by the refused bot
         assert connection.execute("PRAGMA user_version").fetchone() == (0,)
     connection.close()
+
+
+def test_run_logs_its_own_lines_not_discords_voice_warnings(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 20: `arbiter run` printed discord.py's PyNaCl / davey voice warnings before its
+    own line. Arbiter has no voice: they are filtered; at INFO discord.py says only warnings
+    and errors, Arbiter its own start-up lines."""
+    import logging
+
+    import discord
+
+    from bot.app.arbiter import ArbiterBot
+    from bot.app.config import Config
+    from bot.cli.run import configure_logging
+
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", list(root.handlers))  # restored after the test
+    monkeypatch.setattr(root, "level", root.level)
+    monkeypatch.setattr(logging.getLogger("discord"), "level", logging.NOTSET)
+    configure_logging("INFO")
+    assert logging.getLogger("discord").getEffectiveLevel() == logging.WARNING
+    assert logging.getLogger("bot.app.arbiter").getEffectiveLevel() == logging.INFO
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    with caplog.at_level(logging.DEBUG):
+        ArbiterBot(Config())
+    said = [record.getMessage() for record in caplog.records]
+    assert not [m for m in said if "voice will NOT be supported" in m], said

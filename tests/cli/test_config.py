@@ -50,11 +50,14 @@ def test_environment_overrides_token_and_chesscom_url(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("[chesscom]\ntimeout_seconds = -1\n", "chesscom.timeout_seconds: Input should be greater"),
+        ("[chesscom]\ntimeout_seconds = -1\n", "chesscom.timeout_seconds: must be more than 0"),
         ("[database]\npth = 'x'\n", "database.pth: unknown key"),
         ("chesscom = 3\n", "chesscom: should be a table ([chesscom] with its keys)"),
         ("rules = 'cl'\n", "rules: should be a table ([rules] with its keys)"),
-        ("log_level = 'LOUD'\n", "log_level: Input should be"),
+        (
+            "log_level = 'LOUD'\n",
+            "log_level: must be one of DEBUG, INFO, WARNING, ERROR or CRITICAL, not 'LOUD'",
+        ),
         ("[timezones]\nappeals = 'Mars/Olympus'\n", "timezones.appeals: unknown time zone"),
         (
             "[rules.cl]\nmax_members = 'many'\n",
@@ -92,3 +95,13 @@ def test_a_bad_value_from_the_environment_names_the_variable(tmp_path: Path) -> 
     message = str(caught.value)
     assert message.startswith("environment variable ARBITER_CHESSCOM_URL: chesscom.base_url: ")
     assert str(path) not in message
+
+
+def test_a_blank_token_is_no_token(tmp_path: Path) -> None:
+    """Issue 20: `DISCORD_TOKEN='   '` counted as a token (and `arbiter run` then failed at
+    Discord's login); a token of spaces, from the environment or the file, is none."""
+    path = tmp_path / "config.toml"
+    path.write_text('token = "   "\n')
+    assert load_config(path, environ={}).token is None
+    assert load_config(path, environ={"DISCORD_TOKEN": " \t "}).token is None
+    assert load_config(path, environ={"DISCORD_TOKEN": " abc \n"}).token == "abc"

@@ -161,7 +161,7 @@ CONSUMERS: dict[str, tuple[object, Callable[[Config], object]]] = {
     "rules.cl.reminder_hours": ([24], _reminders),
     "rules.cl.max_members": (500, lambda c: c.rules.cl.season_rules()),
     "rules.cl.max_avg_rating": (1800, lambda c: c.rules.cl.season_rules()),
-    "rules.cl.forfeits_to_disqualify": (2, lambda c: c.rules.cl.season_rules()),
+    "rules.cl.forfeits_to_disqualify": (4, lambda c: c.rules.cl.season_rules()),
     "rules.cl.start_time": ("12:00", _first_start),
     "rules.cl.divisions": (["Top", "Middle", "Bottom"], lambda c: c.rules.cl.season_divisions()),
     "rules.cl.min_players": ([12, 10, 4], lambda c: c.rules.cl.season_divisions()),
@@ -270,7 +270,7 @@ def test_cct_16_config_rules_and_season_file_rules_are_one_frozen_value() -> Non
         ("[chesscom]\ntimeout_seconds = nan\n", "chesscom.timeout_seconds: not a number (NaN)"),
         (
             "[chesscom]\nmax_retries = 1000000\n",
-            "chesscom.max_retries: Input should be less than or equal to 10",
+            "chesscom.max_retries: must be at most 10",
         ),
         ("[rules.cl]\nrelegated = 2\n", "rules.cl.relegated: 2 differs from promoted 3"),
         (
@@ -280,10 +280,10 @@ def test_cct_16_config_rules_and_season_file_rules_are_one_frozen_value() -> Non
         ("[rules.cl]\nreminder_hours = [48, 0]\n", "rules.cl.reminder_hours: 0 h would remind"),
         ("[rules.cl]\nreminder_hours = [-12]\n", "rules.cl.reminder_hours: -12 h would remind"),
         ("[rules.cl]\nreminder_hours = [12, 12]\n", "rules.cl.reminder_hours: each reminder once"),
-        ("[rules.cl]\nvote_quorum = 0\n", "rules.cl.vote_quorum: Input should be greater"),
+        ("[rules.cl]\nvote_quorum = 0\n", "rules.cl.vote_quorum: must be at least 1"),
         (
             "[rules.cl]\nchallenge_deadline_hours = 1e9\n",
-            "rules.cl.challenge_deadline_hours: Input should be",
+            "rules.cl.challenge_deadline_hours: must be at most 8784",
         ),
         ("[rules.cl]\nmax_avg_rating = nan\n", "rules.cl.max_avg_rating: not a number (NaN)"),
         (
@@ -293,7 +293,8 @@ def test_cct_16_config_rules_and_season_file_rules_are_one_frozen_value() -> Non
         ("[rules.cl]\nmin_players = [15, 0, 5]\n", "rules.cl.min_players: every division needs"),
         (
             "[rules.cct]\nappeal_deadline = '24:00'\n",
-            "rules.cct.appeal_deadline: String should match",
+            "rules.cct.appeal_deadline: must be a time of day as HH:MM (00:00 to 23:59),"
+            " not '24:00'",
         ),
     ],
 )
@@ -314,6 +315,34 @@ def test_a_config_value_core_cannot_honour_is_refused_naming_the_key(
     assert captured.out == "" and len(captured.err.splitlines()) == 1
     assert expected in captured.err
     assert not database.parent.exists()  # nothing written
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "rule"),
+    [
+        ("vote_quorum", 2, "CL-23"),
+        ("vote_quorum", 1, "CL-23"),
+        ("forfeits_to_disqualify", 2, "CL-15, CL-20, CL-21"),
+        ("min_club_admins", 1, "CL-3"),
+        ("timeout_ratio_limit_percent", 10, "CL-21"),
+    ],
+)
+def test_cl_23_cl_dq_a_config_cannot_lower_the_regulations_floors(
+    tmp_path: Path, key: str, value: int, rule: str
+) -> None:
+    """CL-23 (3 voting directors), CL-15/20/21 (3 or more forfeits), CL-3 (2 admins), CL-21
+    (above 25 %): the fixed part of a rule is no setting — a config lowering it is refused
+    with one line naming the key and the rule; a stricter value is accepted."""
+    path = tmp_path / "config.toml"
+    path.write_text(f"[rules.cl]\n{key} = {value}\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path, environ={})
+    message = str(caught.value)
+    assert f"rules.cl.{key}: {value} is below the regulation's" in message, message
+    assert rule in message and "\n" not in message
+    stricter = {"vote_quorum": 4, "forfeits_to_disqualify": 4, "min_club_admins": 3}
+    path.write_text(f"[rules.cl]\n{key} = {stricter.get(key, 30)}\n", encoding="utf-8")
+    assert load_config(path, environ={}).rules.cl.season_rules() is not None
 
 
 def test_a_config_file_with_a_bom_is_read(tmp_path: Path) -> None:

@@ -47,12 +47,33 @@ def test_cl_7_a_season_without_divisions_is_refused(
     assert "divisions: a season needs at least one division" in line
 
 
-def test_cl_12_a_division_without_clubs_is_refused(
+def test_cl_12_a_division_without_clubs_is_an_empty_table(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    data = season([], divisions={"P": ["A", "B"], "One": []})
+    """CL-7, CL-12 (issue 19): a season's configured divisions exist before clubs join, so
+    the bot's own export of such a season is a valid file: an empty division is read and
+    shown as an empty table (decided; season-file.md's reader note)."""
+    data = season([match("1", "A", "B")], divisions={"P": ["A", "B"], "One": []})
+    path = tmp_path / "season.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["league", str(path), "--json"]) == 0
+    divisions = json.loads(capsys.readouterr().out)["divisions"]
+    assert [(d["name"], len(d["standings"])) for d in divisions] == [("P", 2), ("One", 0)]
+
+
+@pytest.mark.parametrize(
+    ("round_", "shown"),
+    [(4, "round 4 is beyond the 3 rounds"), (10**30, "too large: at most 2⁵³")],
+)
+def test_cl_12_a_round_beyond_the_round_robin_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], round_: int, shown: str
+) -> None:
+    """CL-12: four clubs play three rounds; `round: 4` is a typo, refused with its path
+    instead of being stored; `1e30` too, as any whole number of a file past 2⁵³ (issue 20)."""
+    data = season([match("1", "A", "B", round=1)])
+    data["matches"][0]["round"] = round_
     line = _refused(tmp_path, capsys, data)
-    assert "divisions[1].clubs: a division needs at least one club" in line
+    assert "matches[0].round:" in line and shown in line
 
 
 @pytest.mark.parametrize("start", [1506880800, "1506880800", True])
@@ -138,7 +159,7 @@ def test_a_huge_unknown_name_is_not_echoed_whole(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     huge = "Z" * 1_000_000
-    data = season([match("1", "A", huge)])
+    data = season([match("1", "A", huge, [("a1", "z1", 1)])])
     line = _refused(tmp_path, capsys, data)
     assert "matches[0].away: unknown club 'ZZZZ" in line and "…" in line
     assert len(line) < 300

@@ -10,6 +10,7 @@ import dataclasses
 import datetime as dt
 import json
 import os
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -208,11 +209,22 @@ def test_the_calendar_has_one_utc_event_per_match_with_its_deadline(
     for event in events:
         start = event.decoded("dtstart")
         assert start.utcoffset() == dt.timedelta(0)
+        by_start[iso(start)] = str(event["summary"])
+        # RFC 5545 (issue 20): an end after the start, a UID without spaces or the season name
+        assert event.decoded("dtend") > start
+        assert re.fullmatch(r"[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}@arbiter", event["uid"])
+        if "D" in str(event["summary"]).split(" – "):  # CL-DQ: D is out, its match void
+            assert str(event["status"]) == "CANCELLED" and event.walk("VALARM") == []
+            continue
         (alarm,) = event.walk("VALARM")
         assert start - alarm.decoded("trigger") == dt.timedelta(hours=48)  # CL-15 as set
-        by_start[iso(start)] = str(event["summary"])
+    assert len({str(event["uid"]) for event in events}) == len(events)
     expected = {m["start"]: f"{m['home']} – {m['away']}" for m in data["matches"]}
-    assert by_start == expected
+    assert set(by_start) == set(expected)
+    for start, summary in by_start.items():
+        assert summary.startswith(expected[start]), summary
+    assert "C – D" in by_start.values()  # void (CL-DQ: D is out): cancelled, no result
+    assert "B – C (forfeit lost by B)" in by_start.values()
     assert (
         _arbiter(
             config, "calendar", data["name"], "--guild", str(GUILD), "--club", "c", "-o", str(out)
@@ -231,7 +243,7 @@ def richer_seasons(draw: st.DrawFn) -> dict[str, Any]:
     data["rules"] = {
         "challenge_deadline_hours": draw(st.integers(0, 200)),
         "max_avg_rating": draw(st.sampled_from([1700, 1650.5])),
-        "forfeits_to_disqualify": draw(st.integers(1, 3)),
+        "forfeits_to_disqualify": draw(st.integers(3, 5)),  # CL-DQ's floor: 3
     }
     offset = dt.timezone(dt.timedelta(minutes=draw(st.sampled_from([0, 90, -300]))))
     for m in data["matches"]:
@@ -400,3 +412,41 @@ def test_the_listing_counts_in_english(
     }
     assert lines["One"] == ["1 division", "1 match"]
     assert lines[two["name"]] == ["2 divisions", "2 matches"]
+
+
+def test_season_commands_take_db_and_show_a_decided_season_finished(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 20: `arbiter season` had no `--db` (reading `demo-out/arbiter.db` needed a
+    hand-written config) and `season list` showed a season whose every match was decided as
+    `scheduled`; `export -o` said nothing while `import` confirmed."""
+    monkeypatch.chdir(tmp_path)  # no ./config.toml: every default, and the default database
+    database = tmp_path / "elsewhere" / "league.db"
+    every_pair = season(
+        [
+            match("1", "A", "B", round=1),
+            match("2", "C", "D", round=1),
+            match("3", "A", "C", round=2),
+            match("4", "B", "D", round=2),
+            match("5", "A", "D", round=3),
+            match("6", "B", "C", round=3),
+        ]
+    )
+    half = season([match("1", "A", "B")])
+    half["name"] = "Half"
+    db = ["--guild", str(GUILD), "--db", str(database)]
+    assert main(["season", "import", _file(tmp_path, every_pair), *db]) == 0
+    assert main(["season", "import", _file(tmp_path, half, "half.json"), *db]) == 0
+    capsys.readouterr()
+    assert main(["season", "list", *db]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert [line.split("\t")[:2] for line in listed] == [
+        [every_pair["name"], "finished"],
+        ["Half", "running"],  # its phase from the facts: a deadline passed, a match to play
+    ]
+    assert not (tmp_path / "data").exists()  # the default database.path was not touched
+    out = tmp_path / "out.json"
+    assert main(["season", "export", every_pair["name"], *db, "-o", str(out)]) == 0
+    assert capsys.readouterr().out == f"exported {every_pair['name']!r} (6 matches) to {out}\n"
+    assert main(["season", "list", "--guild", str(GUILD), "--db", str(tmp_path / "no.db")]) == 2
+    assert "no database at" in capsys.readouterr().err

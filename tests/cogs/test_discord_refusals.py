@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.app.errors import UserError
 from bot.app.inputs import named, shown
-from bot.rendering.escape import user_text
+from bot.rendering.user_text import user_text
 from storage.clubs import name_key
 from tests.support.command_world import SPRING, CommandWorld, copy_world, league_bot, members
 

@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.app.errors import UserError
-from bot.app.permissions import is_arbiter, is_club_admin, is_director, is_hq
+from bot.app.permissions import ARBITER, CLUB_ADMIN, DIRECTOR, HQ, requires
 from storage.guild import GuildStore
 from tests.support.discord_harness import DiscordHarness
 
@@ -23,6 +23,13 @@ class ClubName(app_commands.Transformer):
 
     async def transform(self, interaction: discord.Interaction, value: str) -> str:
         raise app_commands.TransformerError(value, discord.AppCommandOptionType.string, self)
+
+
+class Gone:
+    """What aiohttp's response gives discord.py's HTTP errors: a 404 from Discord."""
+
+    status = 404
+    reason = "Not Found"
 
 
 class Probe(commands.Cog):
@@ -36,6 +43,10 @@ class Probe(commands.Cog):
     @probe.command(name="boom", description="Raise an unexpected error.")
     async def boom(self, interaction: discord.Interaction) -> None:
         raise ZeroDivisionError("deliberate")
+
+    @probe.command(name="expired", description="Answer after Discord forgot the interaction.")
+    async def expired(self, interaction: discord.Interaction) -> None:
+        raise discord.NotFound(Gone(), {"code": 10062, "message": "Unknown interaction"})
 
     @probe.command(name="late-boom", description="Defer, then raise.")
     async def late_boom(self, interaction: discord.Interaction) -> None:
@@ -56,20 +67,20 @@ class Probe(commands.Cog):
     async def refuse(self, interaction: discord.Interaction) -> None:
         raise UserError("That club is not registered.")
 
+    @requires(HQ)
     @probe.command(name="hq", description="HQ only.")
-    @is_hq()
     async def hq(self, interaction: discord.Interaction) -> None:
         self.ran.append("hq")
         await interaction.response.send_message("hq ok")
 
+    @requires(DIRECTOR)
     @probe.command(name="director", description="Directors only.")
-    @is_director()
     async def director(self, interaction: discord.Interaction) -> None:
         self.ran.append("director")
         await interaction.response.send_message("director ok")
 
+    @requires(ARBITER)
     @probe.command(name="arbiter", description="Arbiters only.")
-    @is_arbiter()
     async def arbiter(self, interaction: discord.Interaction) -> None:
         self.ran.append("arbiter")
         await interaction.response.send_message("arbiter ok")
@@ -113,9 +124,9 @@ class Probe(commands.Cog):
     async def shout(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message("x" * 2001)
 
+    @requires(CLUB_ADMIN)
     @probe.command(name="club", description="Club admins only.")
     @app_commands.describe(club="The club.", count="A number.")
-    @is_club_admin()
     async def club(self, interaction: discord.Interaction, club: str, count: int = 1) -> None:
         self.ran.append(f"club {club} {count}")
         await interaction.response.send_message(f"club {club} x{count}")
@@ -159,6 +170,17 @@ async def test_unexpected_exception_gives_ephemeral_error_with_id(
     [record] = reply.errors
     assert record.name == "bot.app.tree" and match.group(1) in record.getMessage()
     assert record.exc_info[0] is ZeroDivisionError
+
+
+async def test_an_answer_too_late_for_discord_is_dropped_quietly(
+    harness: DiscordHarness, probe: Probe, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 24's spiral: an answer after Discord's 3 s gets 404 Unknown interaction; the
+    handler used to log a traceback and try a follow-up (refused and logged again). Now: no
+    reply attempted, no error logged, one warning naming the command."""
+    outcome = await harness.command("probe expired", user=harness.member())
+    assert outcome.replies == [] and outcome.errors == []
+    assert any("too late to answer /probe expired" in r.getMessage() for r in caplog.records)
 
 
 async def test_error_after_defer_is_a_followup(harness: DiscordHarness, probe: Probe) -> None:

@@ -44,8 +44,12 @@ async def test_an_arbiters_boards_csv_is_the_result_with_score_and_ranks(
     world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
     world = world_file[1]
-    async with league_bot(copy_world(world_file, tmp_path)) as (bot, harness, _):
+    async with league_bot(copy_world(world_file, tmp_path)) as (bot, harness, clock):
         arbiter = members(harness)["arbiter"]
+        async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
+            played = await view.matches.get(world.open_match)
+        assert played is not None
+        await clock.advance_to(played.start + dt.timedelta(hours=3))  # CL-14: after its start
         outcome = await harness.command(
             "match result",
             user=arbiter,
@@ -61,28 +65,43 @@ async def test_an_arbiters_boards_csv_is_the_result_with_score_and_ranks(
         assert [(b.home_player, b.home_half, b.away_half) for b in boards] == [("a1", 3, 1)]
 
 
-async def test_a_director_reschedules_and_the_deadline_moves(
+async def test_cl_13_a_director_reschedules_in_the_leagues_zone_and_the_deadline_moves(
     world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
+    """CL-13, CL-22: the new start is read in the league's zone (America/Los_Angeles), or in
+    the zone given; the reply shows the instant in both the league's zone and UTC, and the
+    CL-15 deadline moves with it."""
     world = world_file[1]
     async with league_bot(copy_world(world_file, tmp_path)) as (bot, harness, _):
         director = members(harness)["director"]
         outcome = await harness.command(
             "match reschedule", user=director, match=world.open_match, start="2026-04-15 18:00"
         )
-        new = dt.datetime(2026, 4, 15, 18, tzinfo=dt.UTC)
-        assert f"<t:{int(new.timestamp())}" in (outcome.reply.content or "")
+        new = dt.datetime(2026, 4, 16, 1, tzinfo=dt.UTC)  # 18:00 Pacific daylight time
+        text = outcome.reply.content or ""
+        assert f"<t:{int(new.timestamp())}" in text
+        assert "2026-04-15 18:00 America/Los_Angeles" in text and "2026-04-16 01:00 UTC" in text
         deadline = new - dt.timedelta(hours=120)
-        assert f"<t:{int(deadline.timestamp())}:R>" in (outcome.reply.content or "")
+        assert f"<t:{int(deadline.timestamp())}:R>" in text
         async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
             match = await view.matches.get(world.open_match)
         assert match is not None and match.start == new
+        paris = await harness.command(
+            "match reschedule",
+            user=director,
+            match=world.open_match,
+            start="2026-04-20 20:00 Europe/Paris",
+        )
+        assert "2026-04-20 11:00 America/Los_Angeles" in (paris.reply.content or "")
+        assert "2026-04-20 18:00 UTC" in (paris.reply.content or "")
 
 
 async def test_report_defers_before_chesscom_and_answers_in_a_followup(
     world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
-    """The world's clubs have no chess.com club: the import is refused, after the defer."""
+    """The world's clubs have no chess.com club: the import is refused, after the defer —
+    which is private, so the refusal is one private line and no public "could not be
+    completed" message is left in the channel (issue 20)."""
     world = world_file[1]
     path = copy_world(world_file, tmp_path)
     async with league_bot(path) as (_, harness, _clock):
@@ -93,6 +112,9 @@ async def test_report_defers_before_chesscom_and_answers_in_a_followup(
         )
         assert outcome.replies[0].type == 5
         assert "chess.com" in outcome.replies[-1].text()
+        assert all(reply.ephemeral for reply in outcome.replies), outcome.replies
+        assert not any("could not be completed" in r.text() for r in outcome.replies)
+        assert not outcome.posts
         assert dump(path) == before
 
 

@@ -85,15 +85,20 @@ MUTATING: dict[str, Rule] = {
         lambda w, h: {"match": w.open_match, "chesscom_match": "12803"},
     ),
     "match accept": _rule({"club admin"}, ("club admin",), lambda w, h: {"match": w.to_accept}),
+    "match correct-challenge": _rule(  # CL-15: only an arbiter corrects a recorded challenge
+        {"arbiter"},
+        ("arbiter",),
+        lambda w, h: {"match": str(w.to_accept), "chesscom_match": "12804"},
+    ),
     "match report": _rule(
         {"club admin", "arbiter"},
         ("club admin", "arbiter"),
         lambda w, h: {"match": w.open_match, "chesscom_match": "12803"},
     ),
-    "match result": _rule(
+    "match result": _rule(  # CL-14: an arbiter's correction of a played match
         {"arbiter"},
         ("arbiter",),
-        lambda w, h: {"match": w.open_match, "file": Upload("boards.csv", BOARDS_CSV)},
+        lambda w, h: {"match": w.played_match, "file": Upload("boards.csv", BOARDS_CSV)},
     ),
     "match reschedule": _rule(
         {"director"},
@@ -117,6 +122,8 @@ MUTATING: dict[str, Rule] = {
         lambda w, h: {"season": SPRING, "division": "Premier Division", "club": "A"},
     ),
     "season schedule": _rule({"HQ"}, HQ, lambda w, h: {"season": SPRING}),
+    "season cutoff": _rule({"HQ"}, HQ, lambda w, h: {"season": SPRING, "date": "2026-12-01"}),
+    "season withdraw": _rule({"HQ"}, HQ, lambda w, h: {"season": "Test season", "club": "A"}),
     "season import": _rule(
         {"HQ"}, HQ, lambda w, h: {"file": Upload("season.json", SEASON_FILE), "name": "Copy"}
     ),
@@ -232,6 +239,7 @@ async def test_the_allowed_role_gets_through_the_same_options(
         ("season division-add", "HQ"),
         ("match reschedule", "director"),
         ("match result", "arbiter"),
+        ("match correct-challenge", "arbiter"),
         ("club admin-add", "club admin"),
         ("match accept", "club admin"),
         ("match challenge", "club admin"),

@@ -3,13 +3,17 @@ autocomplete from the guild's data, and the schedule preview's Confirm / Cancel 
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from bot.app.arbiter import ArbiterBot
 from tests.support.command_world import dump
 from tests.support.discord_harness import DiscordHarness
 
-FIRST_ROUND = "2099-03-07"
+FIRST_ROUND = (
+    dt.date.today() + dt.timedelta(days=364 - (dt.date.today().weekday() - 5) % 7)
+).isoformat()
+"""A Saturday about a year ahead: within the window a first round may lie in (5 years)."""
 
 
 async def _setup(harness: DiscordHarness) -> Any:

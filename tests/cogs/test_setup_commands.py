@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
+from bot.app.permissions import requirements
 from storage.guild import GuildStore
 from storage.guild_settings import GuildSettings
 from tests.support.discord_harness import OTHER_GUILD_ID, DiscordHarness
@@ -158,45 +159,42 @@ async def test_help_with_many_commands_fits_discords_embed_limits(
     assert "`/help`" in listed
 
 
-class _Closed(app_commands.Group):
-    """A group whose own check refuses everyone."""
+def test_every_check_of_a_command_is_a_requirement_it_declares(bot: ArbiterBot) -> None:
+    """/help decides from what each command declares (`@requires`, kept in its `extras`), so
+    the tree and /help agree only if a command has no other check — no check added apart
+    from its requirements, and no group or cog of Arbiter with an `interaction_check` of its
+    own (discord.py would run that first, unseen by /help)."""
+    commands_ = [c for c in bot.tree.walk_commands() if isinstance(c, app_commands.Command)]
+    assert commands_
+    for command in commands_:
+        assert list(command.checks) == list(requirements(command)), command.qualified_name
+    groups = [c for c in bot.tree.walk_commands() if isinstance(c, app_commands.Group)]
+    for group in groups:
+        own = type(group).interaction_check is app_commands.Group.interaction_check
+        assert own, f"/{group.qualified_name} has its own interaction_check"
+    for name, cog in bot.cogs.items():
+        own = type(cog).interaction_check is commands.Cog.interaction_check
+        assert own, f"cog {name} has its own interaction_check"
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return False
 
-
-class _ClosedCog(commands.Cog):
-    """A cog whose cog-wide check refuses everyone."""
-
-    @app_commands.command(name="cogcheck", description="Refused by its cog's check.")
-    async def cogcheck(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message("ran")
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return False
-
-
-async def test_help_honours_group_and_cog_wide_checks(
+async def test_help_lists_exactly_the_commands_whose_requirements_the_caller_meets(
     harness: DiscordHarness, bot: ArbiterBot
 ) -> None:
-    # discord.py runs a group's and a cog's interaction_check before a command's own checks;
-    # /help must not list a command those refuse.
-    async def callback(interaction: discord.Interaction) -> None:
-        await interaction.response.send_message("ran")
-
-    closed = _Closed(name="closed", description="Refused by its group's check.")
-    closed.add_command(app_commands.Command(name="inside", description="d", callback=callback))
-    bot.tree.add_command(closed)
-    await bot.add_cog(_ClosedCog())
-
-    member = harness.member()
-    for path in ("closed inside", "cogcheck"):
-        refused = await harness.command(path, user=member)
-        assert refused.ephemeral, path
-        assert refused.content == "You are not allowed to use this command here.", path
-    listed = (await harness.command("help", user=member)).reply.text()
-    assert "/help" in listed
-    assert "/closed" not in listed and "/cogcheck" not in listed
+    """A plain member sees no command needing a role; HQ sees HQ's commands but not the
+    director's, the arbiter's or Manage Server's; /help asks the same requirement objects the
+    tree runs."""
+    admin = harness.member(permissions=harness.MANAGE_SERVER)
+    await harness.command("setup set", user=admin, hq_role=harness.role("HQ"))
+    member, hq = harness.member(), harness.member("HQ")
+    shown = {}
+    for who, user in (("member", member), ("hq", hq)):
+        outcome = await harness.command("help", user=user)
+        shown[who] = "\n".join(reply.text() for reply in outcome.replies)
+    assert "`/club approve`" not in shown["member"] and "`/club approve`" in shown["hq"]
+    assert "`/match reschedule`" not in shown["hq"] and "`/setup set`" not in shown["hq"]
+    assert "`/standings`" in shown["member"] and "`/help`" in shown["member"]
+    refused = await harness.command("club approve", user=member, club="A")
+    assert refused.ephemeral and "league HQ" in refused.content
 
 
 async def test_setup_refuses_everyone_as_a_role_and_writes_nothing(

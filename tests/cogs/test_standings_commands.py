@@ -135,7 +135,8 @@ async def test_standings_image_and_crosstable_decode_at_size_and_repeat_byte_for
     await harness.command("crosstable", user=player, season=SEASON, division="P")
     await harness.command("crosstable", user=player, season=SEASON, division="P")
     (_, cross1), (_, cross2) = attached
-    assert cross1 == cross2 == crosstable_png(view)
+    assert cross1 == cross2  # the same facts, the same bytes
+    # as the division's crosstable, under a caption that says its state and day
     assert _decode(cross1).size == _decode(crosstable_png(view)).size
 
 
@@ -237,9 +238,17 @@ async def test_promotion_shows_the_make_up_button_that_only_directors_may_use(
     harness: DiscordHarness, bot: ArbiterBot
 ) -> None:
     await set_up(harness)
-    await import_test_season(bot.database, generated_season())
+    running = {**generated_season(), "name": "Running"}
+    await import_test_season(bot.database, running)
     player = harness.member()
+    # CL-1, CL-8: a running season without a cut-off past: its make-up is not voted on yet.
+    early = (await harness.command("season promotion", user=player, season="Running")).reply
+    assert early.buttons == [] and "Not put to the vote yet" in early.text()
+    await import_test_season(
+        bot.database, {**generated_season(), "rules": {"divisions_cutoff": "2017-11-30"}}
+    )
     reply = (await harness.command("season promotion", user=player, season=SEASON)).reply
+    assert "as at the cut-off, 2017-11-30" in reply.text()
     assert reply.buttons == ["Open the division make-up motion"]
     [button] = [c for row in reply.components for c in row["components"]]
     before = dump(bot.database.path)

@@ -85,6 +85,8 @@ async def test_cct_8a_core_1_the_draw_previews_then_stores_its_seeded_berger_pai
             player=name,
             user=desk.player(100 + index),
         )
+    ticked = await desk.run("event draw", desk.organiser, event="Drawn", seed="a`b")
+    assert ticked.reply.ephemeral and "backtick" in ticked.reply.text()  # it would end `seed`
     preview = await desk.run("event draw", desk.organiser, event="Drawn", seed="cct-2026")
     assert preview.reply.buttons == ["Confirm", "Cancel"]
     assert "Seed `cct-2026`" in preview.reply.text()

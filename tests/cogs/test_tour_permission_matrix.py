@@ -352,7 +352,7 @@ HOSTILE: dict[str, tuple[str, str, Options, str]] = {
         "tour create",
         "HQ",
         lambda w, h: {"name": "Tour\u202eevil"},
-        "control character",
+        "invisible character U+202E",  # the one name gate (issue 20)
     ),
     "a bad start date": (
         "event create",

@@ -171,7 +171,8 @@ async def test_cct_8a_a_draw_confirmed_after_its_players_changed_is_refused(desk
     await desk.run("event player-remove", desk.organiser, event="Stale", player="P01")
     await desk.run("event player-add", desk.organiser, event="Stale", player="Late")
     stale = await desk.click(preview.reply, "Confirm", desk.organiser)
-    assert "changed since the preview" in stale.reply.text(), stale.reply.text()
+    said = " / ".join(reply.text() for reply in stale.replies)  # the refusal: privately
+    assert "changed since the preview" in said, said
     assert (await event_of(desk, "Stale")).record.drawn_at is None
     again = await desk.run("event draw", desk.organiser, event="Stale", seed="same")
     stored = await desk.click(again.reply, "Confirm", desk.organiser)
@@ -195,7 +196,8 @@ async def test_cct_8c_a_knockout_confirmed_after_the_order_changed_is_refused(de
         "game correct", desk.arbiter, event="Stale ko", game=game, result=upset, reason="flag"
     )
     stale = await desk.click(preview.reply, "Confirm", desk.organiser)
-    assert "changed since the preview" in stale.reply.text(), stale.reply.text()
+    said = " / ".join(reply.text() for reply in stale.replies)  # the refusal: privately
+    assert "changed since the preview" in said, said
     assert (await event_of(desk, "Stale ko")).record.knockout_started_at is None
 
 
@@ -553,6 +555,7 @@ async def test_a_tour_file_passes_the_name_gate_and_reads_any_json_number(desk: 
     back); and a 5,000-digit number made the import (and `arbiter tour`) fail with an
     internal error."""
     history = json.loads((ROOT / "tests" / "scripts" / "tour" / "tour_history.json").read_text())
+    paths = {"player": "events[0].preliminary.order[0]", "event": "events[1].name"}
     for label, where in (("player", ("events", 0, "preliminary", "order", 0)), ("event", None)):
         document = json.loads(json.dumps(history))
         if where is None:
@@ -570,7 +573,9 @@ async def test_a_tour_file_passes_the_name_gate_and_reads_any_json_number(desk: 
             name=f"Gate {label}",
         )
         text = refused.reply.content or ""
-        assert refused.reply.ephemeral and f"{label} name" in text, refused.reply.text()
+        # the one name gate (core.names) refuses it as the file is read, naming where
+        assert refused.reply.ephemeral and "U+202E" in text, refused.reply.text()
+        assert paths[label] in text, text
         async with store_of(desk).read() as view:
             assert await view.tours.by_name(f"Gate {label}") is None
     huge = json.dumps(history).replace('"events"', '"x": ' + "9" * 5000 + ', "events"', 1)

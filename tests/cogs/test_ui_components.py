@@ -8,6 +8,8 @@ import datetime as dt
 import json
 from pathlib import Path
 
+import pytest
+
 from storage.guild import GuildStore
 from tests.support.command_world import SPRING, CommandWorld, copy_world, dump, league_bot, members
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
@@ -135,3 +137,57 @@ async def test_season_show_calendar_and_a_file_round_trip(
         assert copy.pop("name") == "Test season copy"
         original.pop("name")
         assert copy == original
+
+
+async def test_buttons_answer_through_the_trees_one_error_handler(
+    world_file: tuple[Path, CommandWorld], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21: the motion buttons had their own error wording and a literal 2000, and the
+    preview's Confirm caught only UserError (showing it in the public preview). Now a refused
+    Confirm leaves the public preview saying only that nothing was stored, and the clicker
+    gets the refusal privately; an unexpected failure of either button gets the tree's line
+    with an error id (logged), as a command would."""
+    from bot.app.errors import UserError
+    from bot.app.inputs import named
+    from bot.app.ui import motion_buttons
+    from bot.app.ui.confirm import FAILED
+    from bot.rendering.motions import vote_buttons
+
+    path = copy_world(world_file, tmp_path)
+    async with league_bot(path) as (bot, harness, _clock):
+        hq = members(harness)["HQ"]
+        before = dump(path)
+        preview = await harness.command("season schedule", user=hq, season=SPRING)
+        view = bot.get_cog("Seasons").previews[preview.reply.message_id or 0]  # type: ignore[union-attr]
+
+        async def refused() -> str:
+            raise UserError(f"Season {named('**x** <@1>')} changed meanwhile.")
+
+        monkeypatch.setattr(view, "on_confirm", refused)
+        button = _buttons(preview.reply.components)["Confirm"]["custom_id"]
+        clicked = await harness.click(
+            str(button), user=hq, message_id=preview.reply.message_id or 0
+        )
+        edited, private = clicked.replies
+        assert edited.content == FAILED and not edited.ephemeral
+        assert private.ephemeral and "changed meanwhile" in (private.content or "")
+        assert "<@1>" not in (private.content or "")  # the name it quotes neutralised
+        assert dump(path) == before
+
+        async def broken(*args: object) -> object:
+            raise RuntimeError("boom")
+
+        monkeypatch.setattr(motion_buttons, "cast_vote", broken)
+        director = harness.member("Director", user_id=102, name="d102")
+        motion = world_file[1].motion
+        payload = harness.click_payload(
+            f"motion:{motion}:yes",
+            director,
+            1,  # the motion's message, as Discord sends it with its buttons
+            message={"content": f"Motion {motion}", "components": vote_buttons(motion)},
+            channel_id=harness.channel("general"),
+        )
+        failed = await harness.run(payload, errors_expected=True)
+        assert failed.reply.ephemeral
+        assert "Something went wrong on my side (error id `" in (failed.reply.content or "")
+        assert any("button motion:" in record.getMessage() for record in failed.errors)

@@ -236,9 +236,10 @@ async def test_cl_8_promotion_button_opens_the_division_makeup_motion(tmp_path: 
         await set_up(harness)
         await import_test_season(bot.database)
         three = directors(harness, 3)
-        async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
-            season = await view.seasons.by_name("Test season")
-        assert season is not None
+        async with GuildStore(bot.database, DEFAULT_GUILD_ID).change(None, "t", "s") as uow:
+            season = await uow.seasons.by_name("Test season")
+            assert season is not None  # CL-1: its divisions cut-off is past
+            await uow.seasons.set_cutoff(season.id, START.date() - dt.timedelta(days=1))
         view_ = discord.ui.View(timeout=None)
         view_.add_item(DivisionMakeupButton(season.id))
         channel = bot.get_channel(harness.channel("general"))
@@ -255,6 +256,8 @@ async def test_cl_8_promotion_button_opens_the_division_makeup_motion(tmp_path: 
             motion.kind == "division-makeup"
             and motion.subject["next_season"] == "Test season (next)"
         )
+        again = await harness.click(f"makeup:{season.id}", user=three[1], message_id=sent.id)
+        assert again.ephemeral and "put to the vote once" in (again.content or "")
 
 
 async def test_cl_23_without_the_members_intent_opening_is_refused_with_how_to(

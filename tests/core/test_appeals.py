@@ -84,3 +84,11 @@ def test_cct_11_appeals_close_when_the_deadline_minute_is_over() -> None:
     assert close.astimezone(UTC) == utc(2021, 7, 7, 22, 0)  # 00:00 in Paris (CEST)
     assert decide_appeal(close - timedelta(microseconds=1), day).accepted
     assert not decide_appeal(close, day).accepted
+
+
+def test_cct_11_an_appeal_before_the_sessions_day_is_refused() -> None:
+    """CCT-11 (the project's reading): no game of a session is played before its day, so an
+    appeal lodged the evening before (Paris time) is refused, saying why; on the day it counts."""
+    early = decide_appeal(utc(2021, 7, 6, 21, 59), date(2021, 7, 7))  # 23:59 Paris, the 6th
+    assert not early.accepted and "before the game's session day 2021-07-07" in early.reason
+    assert decide_appeal(utc(2021, 7, 6, 22, 0), date(2021, 7, 7)).accepted  # 00:00 Paris

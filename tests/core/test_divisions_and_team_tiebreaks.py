@@ -22,7 +22,7 @@ def _two_divisions(order: list[str]) -> dict:
     `order` is the order the divisions are listed in the file."""
     clubs = {"Élite": "ABC", "Division Ouest": "DEF"}
     matches = [
-        match(home + away, home, away, [(home, away, 2)], division=name, round=r + 1)
+        match(home + away, home, away, [(home, away, 2)], division=name, week=r + 1)
         for name, letters in clubs.items()
         for r, (home, away) in enumerate(itertools.combinations(letters, 2))
     ]
@@ -82,7 +82,7 @@ def test_core_4_league_standings_call_crosstable_sb_and_de_on_match_points(
     pairs = {"AB": 2, "AC": 2, "AD": 1, "BC": 1, "BD": 2, "CD": 0}
     data = season(
         [
-            match(p, p[0], p[1], [(p[0].lower(), p[1].lower(), pts)], round=i + 1)
+            match(p, p[0], p[1], [(p[0].lower(), p[1].lower(), pts)], week=i + 1)
             for i, (p, pts) in enumerate(pairs.items())
         ]
     )
@@ -109,7 +109,7 @@ def test_core_4_league_order_is_match_points_then_crosstable_sb_then_de(
     pairs = list(itertools.combinations(clubs, 2))
     data = season(
         [
-            match(h + a, h, a, [(h.lower(), a.lower(), p)], round=i + 1)
+            match(h + a, h, a, [(h.lower(), a.lower(), p)], week=i + 1)
             for i, ((h, a), p) in enumerate(zip(pairs, points, strict=True))
         ],
         divisions={"P": list(clubs)},

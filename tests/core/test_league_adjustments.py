@@ -15,12 +15,12 @@ CLUBS = {"P": ["A", "B", "C"], "One": ["D", "E"]}
 def _dave_season(twice: bool) -> dict:
     """Dave plays twice for A; once (or twice, across divisions) for other clubs."""
     matches = [
-        match("1", "A", "C", [("Dave", "c1", 2), ("a2", "c2", 1)], round=1),
-        match("2", "A", "B", [("dave", "b1", 1.5), ("a2", "b2", 0)], round=2),
-        match("3", "D", "E", [("DAVE", "e1", 2), ("d2", "e2", 0)], round=3, division="One"),
+        match("1", "A", "C", [("Dave", "c1", 2), ("a2", "c2", 1)], week=1),
+        match("2", "A", "B", [("dave", "b1", 1.5), ("a2", "b2", 0)], week=2),
+        match("3", "D", "E", [("DAVE", "e1", 2), ("d2", "e2", 0)], week=3, division="One"),
     ]
     if twice:
-        matches.append(match("4", "C", "B", [("c1", "b1", 0), ("carol", "dave", 0)], round=4))
+        matches.append(match("4", "C", "B", [("c1", "b1", 0), ("carol", "dave", 0)], week=4))
     return season(matches, divisions=CLUBS, closed_accounts=["Carol"])
 
 
@@ -75,10 +75,10 @@ def test_cl_19_closed_account_scores_zero_case_insensitively() -> None:
 def test_cl_18_home_club_tie_goes_to_the_earliest_first_match() -> None:
     data = season(
         [
-            match("1", "B", "C", [("eve", "c1", 2)], round=1),
-            match("2", "A", "C", [("eve", "c1", 2)], round=2),
-            match("3", "A", "D", [("eve", "d1", 2)], round=3),
-            match("4", "B", "D", [("eve", "d2", 2)], round=4),
+            match("1", "B", "C", [("eve", "c1", 2)], week=1),
+            match("2", "A", "C", [("eve", "c1", 2)], week=2),
+            match("3", "A", "D", [("eve", "d1", 2)], week=3),
+            match("4", "B", "D", [("eve", "d2", 2)], week=4),
         ]
     )
     [eve] = _report(data).multi_team_players
@@ -89,14 +89,14 @@ def test_cl_18_appearances_count_only_finished_matches() -> None:
     # x: twice for A, once for B finished, once for B unfinished: one match elsewhere so far.
     data = season(
         [
-            match("1", "A", "C", [("x", "c1", 2)], round=1),
-            match("2", "A", "D", [("x", "d2", 2)], round=2),
-            match("3", "B", "C", [("x", "c1", 1), ("b2", "c2", 1)], round=3),
-            match("4", "B", "D", [("x", "d1", 1)], round=4, finished=False),
+            match("1", "A", "C", [("x", "c1", 2)], week=1),
+            match("2", "A", "D", [("x", "d2", 2)], week=2),
+            match("3", "B", "C", [("x", "c1", 1), ("b2", "c2", 1)], week=3),
+            match("4", "B", "D", [("x", "d1", 1)], week=4, finished=False),
         ]
     )
     assert _report(data).multi_team_players == ()
-    data["matches"][3] = match("4", "B", "D", [("x", "d1", 1)], round=4)
+    data["matches"][3] = match("4", "B", "D", [("x", "d1", 1)], week=4)
     [x] = _report(data).multi_team_players
     assert (x.home_club, x.other_matches) == ("A", 2)
 
@@ -119,10 +119,10 @@ def test_cl_18_home_club_tie_on_first_match_start_goes_to_club_name_not_match_id
     # though Zeta's first match has the smaller match id.
     data = season(
         [
-            match("a1", "Zeta", "Eta", [("fay", "e1", 2)], round=1, division="Two"),
-            match("z1", "Alpha", "Beta", [("fay", "b1", 2)], round=1, division="One"),
-            match("a2", "Theta", "Zeta", [("t1", "fay", 0)], round=2, division="Two"),
-            match("z2", "Gamma", "Alpha", [("g1", "FAY", 0)], round=2, division="One"),
+            match("a1", "Zeta", "Eta", [("fay", "e1", 2)], week=1, division="Two"),
+            match("z1", "Alpha", "Beta", [("fay", "b1", 2)], week=1, division="One"),
+            match("a2", "Theta", "Zeta", [("t1", "fay", 0)], week=2, division="Two"),
+            match("z2", "Gamma", "Alpha", [("g1", "FAY", 0)], week=2, division="One"),
         ],
         divisions={"One": ["Alpha", "Beta", "Gamma"], "Two": ["Zeta", "Eta", "Theta"]},
     )

@@ -107,12 +107,12 @@ def _three_failures(**extra: object) -> dict:
     """D beats A over the board, then never accepts three challenges; A beats B."""
     return season(
         [
-            match("1", "D", "A", [("d", "a", 2)], round=1),
-            match("2", "A", "B", [("a", "b", 2)], round=2),
-            match("3", "B", "D", round=3, finished=False, challenge="issued"),
-            match("4", "C", "D", round=4, finished=False, challenge="issued"),
-            match("5", "E", "D", round=5, finished=False, challenge="issued"),
-            match("6", "C", "E", [("c", "e", 2)], round=6),
+            match("1", "D", "A", [("d", "a", 2)], week=1),
+            match("2", "A", "B", [("a", "b", 2)], week=2),
+            match("3", "B", "D", week=3, finished=False, challenge="issued"),
+            match("4", "C", "D", week=4, finished=False, challenge="issued"),
+            match("5", "E", "D", week=5, finished=False, challenge="issued"),
+            match("6", "C", "E", [("c", "e", 2)], week=6),
         ],
         divisions={"P": ["A", "B", "C", "D", "E"]},
         **extra,
@@ -146,10 +146,10 @@ def test_cl_dq_before_the_third_failure_the_played_match_still_counts() -> None:
 def test_cl_dq_counters_are_separate() -> None:
     data = season(
         [
-            match("1", "B", "A", round=1, challenge="issued"),
-            match("2", "C", "A", round=2, challenge="issued"),
-            match("3", "A", "D", round=3, at_start={"A": {"players": 0}}),
-            match("4", "A", "E", round=4, at_start={"A": {"players": 0}}),
+            match("1", "B", "A", week=1, challenge="issued"),
+            match("2", "C", "A", week=2, challenge="issued"),
+            match("3", "A", "D", week=3, at_start={"A": {"players": 0}}),
+            match("4", "A", "E", week=4, at_start={"A": {"players": 0}}),
         ],
         divisions={"P": ["A", "B", "C", "D", "E"]},
     )

@@ -14,7 +14,7 @@ from tests.support.cl_seasons import match, season
 def _round_robin(results: dict[str, float]) -> dict:
     """Clubs A-D, one board per match; `results` maps "AB" to A's points on it."""
     matches = [
-        match(pair, pair[0], pair[1], [(pair[0].lower(), pair[1].lower(), points)], round=i + 1)
+        match(pair, pair[0], pair[1], [(pair[0].lower(), pair[1].lower(), points)], week=i + 1)
         for i, (pair, points) in enumerate(results.items())
     ]
     return season(matches)
@@ -74,7 +74,7 @@ def test_cl_17_direct_encounter_needs_every_tied_club_to_have_met() -> None:
 def test_cl_1_as_of_before_and_after_a_forfeit_deadline() -> None:
     # B never accepts A's challenge; the match starts 2017-10-08 18:00 UTC, so the
     # challenge deadline is 2017-10-03 18:00 UTC.
-    data = season([match("1", "A", "B", round=2, finished=False, challenge="issued")])
+    data = season([match("1", "A", "B", week=2, finished=False, challenge="issued")])
     before = league_report(load_season(data), as_of=dt.date(2017, 10, 2))
     assert before.forfeits == ()
     assert all(s.played == 0 for s in before.standings("P"))
@@ -145,7 +145,7 @@ def test_cl_16_champion_only_once_every_match_is_decided() -> None:
     )
     assert done.complete and done.champion == "A"
     data = _round_robin({"AB": 2, "CD": 0})
-    data["matches"].append(match("AC", "A", "C", round=3, finished=False))
+    data["matches"].append(match("AC", "A", "C", week=3, finished=False))
     pending = league_report(load_season(data))
     assert not pending.complete and pending.champion is None
 

@@ -94,10 +94,10 @@ def test_cl_21_an_allowed_fact_justifies_whatever_reason_was_claimed() -> None:
 def test_cl_21_multi_team_status_comes_from_the_cl_18_report() -> None:
     data = season(
         [
-            match("1", "A", "B", [("Dave", "b1", 2)], round=1),
-            match("2", "A", "C", [("dave", "c1", 2)], round=2),
-            match("3", "C", "D", [("DAVE", "d1", 2)], round=3),
-            match("4", "D", "B", [("dave", "b2", 2)], round=4),
+            match("1", "A", "B", [("Dave", "b1", 2)], week=1),
+            match("2", "A", "C", [("dave", "c1", 2)], week=2),
+            match("3", "C", "D", [("DAVE", "d1", 2)], week=3),
+            match("4", "D", "B", [("dave", "b2", 2)], week=4),
         ]
     )
     report = league_report(load_season(data))

@@ -392,3 +392,17 @@ def test_cl_20_player_removed_for_fair_play_still_counts_as_fielded(fixtures_dir
     assert report.forfeits == ()
     [result] = report.results
     assert (result.home_half, result.away_half, result.forfeit) == (7, 5, False)
+
+
+def test_a_chesscom_username_passes_the_name_gate() -> None:
+    """Issue 20, item 2: chess.com data is a door too — a board's player with a Cyrillic
+    look-alike or an invisible character is refused (a payload error), not stored as a
+    second player; real usernames pass."""
+    import pydantic
+
+    from bot.chesscom.models import MatchPlayer
+
+    assert MatchPlayer.model_validate({"username": "Gunner_Two-3"}).username == "Gunner_Two-3"
+    for bad in ("\u0430lice", "alice\u2060", "ａlice", ""):
+        with pytest.raises(pydantic.ValidationError):
+            MatchPlayer.model_validate({"username": bad})

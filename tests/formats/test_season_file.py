@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction as F
+from typing import Any
 
 import jsonschema
 import pytest
@@ -77,20 +78,40 @@ def test_import_export_round_trip_keeps_everything() -> None:
     data = season(
         [match("1", "A", "B", [("x", "y", 1.5)], at_start={"A": {"members": 12}})],
         closed_accounts=["Carol"],
-        rules={"games_per_board": 2, "custom": "kept"},
+        rules={"games_per_board": 2},
         director_forfeits=[{"match": "1", "club": "A", "decided": "2017-12-01T00:00:00+02:00"}],
-        extra_field={"anything": [1, 2]},
     )
     first = read_season_file(data)
     exported = dump_season(first)
     again = read_season_file(json.dumps(exported))
     assert again == first
     assert dump_season(again) == exported
-    assert exported["extra_field"] == {"anything": [1, 2]}
-    assert exported["rules"]["custom"] == "kept"
     assert first.matches[0].boards[0].home_points == F(3, 2)
     assert exported["matches"][0]["boards"][0]["away_points"] == 0.5
     assert exported["director_forfeits"][0]["decided"] == "2017-12-01T00:00:00+02:00"
+
+
+@pytest.mark.parametrize(
+    ("where", "key", "path"),
+    [
+        (("matches", 0), "board", "matches[0].board"),
+        (("matches", 0, "challenge"), "acepted", "matches[0].challenge.acepted"),
+        (("rules",), "games_per_bord", "rules.games_per_bord"),
+        ((), "extra_field", "extra_field"),
+    ],
+)
+def test_cl_14_cl_15_an_unknown_key_is_refused_with_its_json_path(
+    where: tuple[Any, ...], key: str, path: str
+) -> None:
+    """Issue 19: a season file is strict, as the config and the tour file are: a typo'd key
+    (`board` for `boards`, `acepted`, `games_per_bord`) is refused naming where it is, not
+    silently read as "no boards" (a double CL-20 forfeit) or "never accepted" (CL-15)."""
+    data = season([match("1", "A", "B")], rules={"games_per_board": 2})
+    place: Any = data
+    for step in where:
+        place = place[step]
+    place[key] = "typo"
+    assert (path, "Extra inputs are not permitted") in _problems(data)
 
 
 def test_schema_command_prints_the_season_schema(capsys: pytest.CaptureFixture[str]) -> None:
@@ -265,6 +286,24 @@ def test_cct_16_the_schema_and_an_export_show_every_season_setting() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("key", "value", "rule"),
+    [
+        ("vote_quorum", 1, "CL-23"),
+        ("forfeits_to_disqualify", 2, "CL-15, CL-20, CL-21"),
+        ("min_club_admins", 1, "CL-3"),
+        ("timeout_ratio_limit_percent", 12.5, "CL-21"),
+    ],
+)
+def test_cl_23_cl_dq_a_season_file_cannot_lower_the_regulations_floors(
+    key: str, value: float, rule: str
+) -> None:
+    """CL-23, CL-15/20/21, CL-3, CL-21: `rules.vote_quorum: 1` would let one director
+    disqualify a club; a file lowering a floor is refused naming the key and the rule."""
+    [(path, problem)] = _problems(season([match("1", "A", "B")], rules={key: value}))
+    assert path == f"rules.{key}" and rule in problem and "below the regulation" in problem
+
+
 def test_cl_15_cl_23_season_settings_round_trip_through_the_domain_value() -> None:
     given = {
         "reminder_hours": [72, 1],
@@ -273,14 +312,14 @@ def test_cl_15_cl_23_season_settings_round_trip_through_the_domain_value() -> No
         "vote_deadline_hours": 24,
         "vote_quorum": 4,
         "min_club_admins": 3,
-        "timeout_ratio_limit_percent": 12.5,
+        "timeout_ratio_limit_percent": 33.5,
         "clubs_per_division": 8,
         "start_time": "19:05",
         "start_zone": "Europe/Paris",
     }
     loaded = load_season(season([], rules=given))
     assert loaded.rules.reminder_hours == (72, 1) and loaded.rules.vote_quorum == 4
-    assert loaded.rules.timeout_ratio_limit_percent == F(25, 2)
+    assert loaded.rules.timeout_ratio_limit_percent == F(67, 2)
     assert {k: v for k, v in dump_season(loaded)["rules"].items() if k in given} == given
     assert load_season(dump_season(loaded)) == loaded
 

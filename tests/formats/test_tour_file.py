@@ -343,7 +343,7 @@ BAD_FILES: list[tuple[str, Any, str]] = [
     (
         "a match won at 2½ with a 4th game",
         lambda d: _ko(d, 2, 7).update(days=["3.5-0.5", "2-2"]),
-        "events[2].knockout[7].days[0]: 3½–½: the match was won at 2½ after 3 games, so no "
+        "events[2].knockout[7].days[0]: 3.5–0.5: the match was won at 2.5 after 3 games, so no "
         "4th game was played (CCT-8d)",
     ),
     (

@@ -120,3 +120,21 @@ def test_core_2_record_162_points_beyond_any_scoring_are_refused(points: str) ->
     text = "\n".join([*TWO, f"162  W {points}"]) + "\n"
     with pytest.raises(TrfError, match=r"^line 3: record 162 \(W\): .* at most 100"):
         trf_scores(parse_trf(text))
+
+
+@pytest.mark.parametrize(
+    ("record", "problem"),
+    [
+        ("001    1      Ann    1800", "the name 'Ann    1800' .columns 15-47. ends in a number"),
+        ("001    1 m    Ann Example" + " " * 22 + "x1800", "column 48 should be a space"),
+        ("001 12345     Ann", "column 9 should be a space"),
+    ],
+)
+def test_core_2_a_player_record_without_the_fixed_columns_is_refused(
+    record: str, problem: str
+) -> None:
+    """Issue 20: a `001` line written with a few spaces between its fields (not TRF's fixed
+    columns) was read as a player named `Ann    1800` with no rating; now refused, naming the
+    columns."""
+    with pytest.raises(TrfError, match=rf"^line 1: {problem}"):
+        parse_trf("\n".join([record, TWO[1]]) + "\n")

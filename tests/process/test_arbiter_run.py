@@ -26,8 +26,11 @@ import pytest
 import pytest_asyncio
 
 from bot.app.arbiter import arbiter_intents
+from bot.formats.season_file import load_season
+from bot.league.store import import_season
 from bot.offline.chesscom_standin import ChessComStandIn
 from storage.database import Database
+from storage.guild import GuildStore
 from storage.jobs import running_jobs
 from storage.outbox import pending_messages
 from storage.ownership import OwnerLock
@@ -269,10 +272,26 @@ async def test_a_league_story_over_the_gateway(running: Running) -> None:
     assert f"Challenge of match #{match_id} (Arsenal Fans – Fulham Fans) recorded" in reply.text()
     reply = await say(double, gus, "match accept", match=match_id)
     assert "accepted" in reply.text()
-    sent = await double.command(ann, "match report", match=match_id)
-    assert (await sent.response()).type == 5  # deferred: chess.com may be slow
+    # CL-14: no result before the start — the report waits for last week's match, of a
+    # season held in the database beside the bot (as `arbiter season import` would write).
+    early = await double.command(ann, "match report", match=match_id)
+    deferred, private = await early.replies_at_least(2)  # deferred privately, then refused
+    assert deferred.type == 5
+    assert private.ephemeral and "no result before its start" in private.text(), private.text()
+    assert all(r.ephemeral for r in early.replies[1:]), [r.text() for r in early.replies]
+    match_id = await _last_weeks_match(running)
+    sent = await double.command(ann, "match report", match=match_id, chesscom_match="7000002")
+    assert (await sent.response()).type == 5  # deferred (privately): chess.com may be slow
     reply = await sent.answer()
-    assert "Result: Arsenal Fans 2 – 2 Fulham Fans" in reply.text(), reply.text()
+    assert reply.ephemeral and "result imported" in reply.text(), reply.text()
+    # the result itself is posted for everyone, as a new message after the private answer
+    await double.wait_for(
+        lambda: any("Result: Arsenal Fans 2 – 2 Fulham Fans" in r.text() for r in sent.replies),
+        STEP,
+        "the public result",
+    )
+    [result] = [r for r in sent.replies if "Result: Arsenal Fans" in r.text()]
+    assert not result.ephemeral
     image = await say(
         double,
         league["zed"],
@@ -307,6 +326,50 @@ async def test_a_league_story_over_the_gateway(running: Running) -> None:
     assert texts[8].startswith(expected[8])
     assert all(len(i.replies) >= 1 for i in double.interactions.values())
     assert double.rest.unanswered == []
+
+
+async def _last_weeks_match(running: Running) -> int:
+    """Arsenal Fans – Fulham Fans, started a week ago with its challenge accepted in time, in
+    season "CL 2026" of the story's guild; chess.com's match 7000002 finished after it."""
+    start = dt.datetime.now(dt.UTC).replace(microsecond=0) - dt.timedelta(weeks=1)
+
+    def at(instant: dt.datetime) -> str:
+        return instant.isoformat().replace("+00:00", "Z")
+
+    data = {
+        "name": "CL 2026",
+        "divisions": [
+            {"name": "Premier", "min_players": 1, "clubs": ["Arsenal Fans", "Fulham Fans"]}
+        ],
+        "matches": [
+            {
+                "id": "P-1-1",
+                "division": "Premier",
+                "round": 1,
+                "home": "Arsenal Fans",
+                "away": "Fulham Fans",
+                "start": at(start),
+                "challenge": {
+                    "issued_by": "Arsenal Fans",
+                    "issued": at(start - dt.timedelta(days=7)),
+                    "accepted": at(start - dt.timedelta(days=6)),
+                },
+            }
+        ],
+    }
+    running.chesscom.serve_bytes(
+        "match/7000002",
+        chesscom_match(7000002, "arsenal-fans", "fulham-fans", start + dt.timedelta(hours=2)),
+    )
+    database = await Database.open(running.database)
+    try:
+        store = GuildStore(database, running.story.guild.id)
+        async with store.change(None, "test.import", "season") as uow:
+            record = await import_season(uow, load_season(data))
+            [match] = await uow.matches.of_season(record.id)
+    finally:
+        await database.close()
+    return match.id
 
 
 def responses(double: DiscordDouble, league: League) -> list[int]:
@@ -460,8 +523,8 @@ async def one_run(
     answered = {}
     for match, report in sent.items():
         answers = [r for r in report.replies if r.kind == "followup"]
-        if answers:
-            answered[match] = answers[0].text()
+        if answers:  # the private "result imported", then (unless killed) the public result
+            answered[match] = " / ".join(answer.text() for answer in answers)
     return answered
 
 
@@ -494,7 +557,7 @@ async def test_kill_9_during_concurrent_reports_loses_and_doubles_nothing(
             todo = {m: n for m, n in reports.items() if m not in done}
             last = kills == KILLS or not todo
             # The kill point: after 0 .. len(todo) of the bot's REST calls, i.e. within the
-            # first third of the batch (a report makes three: callback, follow-up, post).
+            # first third of the batch (a report makes four: callback, two follow-ups, post).
             kill_after = None if last else rnd.randint(0, len(todo))
             answered |= await one_run(running, league["arbi"], todo, kill_after, len(reports))
             if last:
@@ -503,7 +566,7 @@ async def test_kill_9_during_concurrent_reports_loses_and_doubles_nothing(
     finally:
         double.identify_window = 5.0
     assert kills == KILLS, f"the reports were all done after {kills} kills"
-    assert all("Result:" in text for text in answered.values()), answered
+    assert all("result imported" in text for text in answered.values()), answered
     assert set(answered) <= await finished(running.database, league.guild.id) == set(reports)
     await check_once(running.database, league.guild.id, double, set(reports))
 

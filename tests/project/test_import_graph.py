@@ -29,11 +29,13 @@ STUB = "bot.offline.discord_stub"
 """The one module allowed to: it plays Discord's gateway to the real discord.py offline."""
 
 BOT_TOP = ("bot.app.ui", "bot.app.arbiter", "bot.app.tree", "bot.app.permissions")
-BOT_TOP += ("bot.app.autocomplete", "bot.app.tour_autocomplete")
-"""The top of bot/: the Discord wiring (the Bot, its tree, checks, autocomplete, UI)."""
+BOT_TOP += ("bot.app.autocomplete", "bot.app.tour_autocomplete", "bot.app.interaction")
+BOT_TOP += ("bot.app.command_input",)
+"""The top of bot/: the Discord wiring (the Bot, its tree, checks, autocomplete, UI, the
+interaction type, option parsing)."""
 STARTERS = ("bot.cli", "bot.offline")
 """The doors that start or drive the bot (the CLI, the offline replay): above its top."""
-APP_LEAVES = ("errors", "config", "actor", "inputs", "mentions")
+APP_LEAVES = ("errors", "config", "actor", "inputs", "mentions", "date_window")
 """The modules of bot/app/ a use case may import (no Discord wiring in them)."""
 
 

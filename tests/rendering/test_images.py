@@ -26,6 +26,8 @@ from bot.rendering.crosstable_image import (
 from bot.rendering.division_view import (
     CellKind,
     DivisionView,
+    Fixture,
+    SeasonContext,
     division_view,
     halves_text,
     rank_text,
@@ -47,7 +49,13 @@ from bot.rendering.image_text import (
     has_code_boxes,
     hex_code,
 )
-from bot.rendering.standings_image import ROW_HEIGHT, WIDTH, standings_notes, standings_png
+from bot.rendering.standings_image import (
+    COLUMNS,
+    ROW_HEIGHT,
+    WIDTH,
+    standings_notes,
+    standings_png,
+)
 from core.league import league_report
 from tests.support.cl_seasons import match, season
 from tests.support.rendering_season import CLUBS, generated_report
@@ -141,7 +149,7 @@ def test_crosstable_shows_a_forfeit_a_pending_match_and_the_void_matches() -> No
 def test_shared_ranks_are_marked_and_noted() -> None:
     """CL-17: four clubs that all draw share rank 1 — `1=` in the row, a note under it."""
     matches = [
-        match(f"m{n}", home, away, [(f"{home}1", f"{away}1", 1)], round=n)
+        match(f"m{n}", home, away, [(f"{home}1", f"{away}1", 1)], week=n)
         for n, (home, away) in enumerate(
             [("A", "B"), ("C", "D"), ("A", "C"), ("B", "D"), ("A", "D"), ("B", "C")], start=1
         )
@@ -262,10 +270,16 @@ def test_the_fonts_ship_with_their_licence_in_the_wheel_and_stay_small() -> None
 
 
 def test_half_points_read_as_people_write_them() -> None:
+    """½ everywhere a person reads a score, and the quarters of a team SB (`61¼`, `2¾`) with
+    the vulgar fractions too (not `61.25` beside `13½`); a negative adjustment with a minus
+    sign; a value no rule produces as its exact decimal."""
     from fractions import Fraction
 
     assert [halves_text(Fraction(n, 2)) for n in (0, 1, 3, 27)] == ["0", "½", "1½", "13½"]
-    assert halves_text(Fraction(245, 4)) == "61.25"
+    assert halves_text(Fraction(245, 4)) == "61¼"
+    assert halves_text(Fraction(11, 4)) == "2¾" and halves_text(Fraction(1, 4)) == "¼"
+    assert halves_text(Fraction(-3, 2)) == "−1½"
+    assert halves_text(Fraction(1, 8)) == "0.125"
     assert halves_text(None) == ""
 
 
@@ -273,3 +287,48 @@ def test_views_are_plain_data_for_every_output() -> None:
     assert isinstance(VIEW, DivisionView)
     assert VIEW.title == "Test season · P"
     assert VIEW.caption("Standings") == "Standings"
+
+
+def _two_divisions(played_rounds: int) -> tuple[object, SeasonContext]:
+    """Divisions P (A-D) and One (E-H), 3 rounds each, `played_rounds` of them played."""
+    pairs = {1: [("A", "B"), ("C", "D")], 2: [("A", "C"), ("B", "D")], 3: [("A", "D"), ("B", "C")]}
+    matches = []
+    for division, rename in (("P", {}), ("One", dict(zip("ABCD", "EFGH", strict=True)))):
+        for number, games in pairs.items():
+            for index, (home, away) in enumerate(games):
+                home, away = rename.get(home, home), rename.get(away, away)
+                matches.append(
+                    match(
+                        f"{division}{number}{index}",
+                        home,
+                        away,
+                        [(f"{home}1", f"{away}1", 2 if home in "AE" else 1)],
+                        round=number,
+                        division=division,
+                        finished=number <= played_rounds,
+                    )
+                )
+    facts = load_season(season(matches, {"P": list("ABCD"), "One": list("EFGH")}))
+    fixtures = tuple(Fixture(m.id, m.home, m.away, m.round) for m in facts.matches)
+    return league_report(facts), SeasonContext(fixtures, 1, (), dt.date(2017, 12, 1))
+
+
+def test_an_image_says_its_state_its_cl_8_zones_and_the_cl_16_champion() -> None:
+    """Issue 20: the images had no "final" / "after round N" label or date, no promotion or
+    relegation zones and no champion mark, and GP sat between MP and SB (CL-17: MP, SB, DE)."""
+    report, context = _two_divisions(played_rounds=2)
+    running = division_view(report, "P", context)  # type: ignore[arg-type]
+    assert running.caption("Standings") == "Standings after round 2 of 3 · 2017-12-01"
+    assert running.champion is None and running.down and not running.up
+    report, context = _two_divisions(played_rounds=3)
+    top = division_view(report, "P", context)  # type: ignore[arg-type]
+    below = division_view(report, "One", context)  # type: ignore[arg-type]
+    assert top.caption("Standings") == "Final standings · 2017-12-01"
+    assert top.champion == "A" and below.champion is None
+    assert top.down == {top.rows[-1].club} and below.up == {below.rows[0].club}
+    notes = standings_notes(top)
+    assert any("goes up" in n for n in notes) and any("champion (CL-16)" in n for n in notes)
+    headers = [column.header for column in COLUMNS]
+    assert headers.index("MP") < headers.index("SB") < headers.index("DE") < headers.index("GP")
+    png = standings_png(top)
+    assert png.startswith(b"\x89PNG") and png != standings_png(division_view(report, "P"))

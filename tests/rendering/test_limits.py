@@ -9,11 +9,13 @@ import datetime as dt
 import sqlite3
 from pathlib import Path
 
+from bot.rendering import limits
 from bot.rendering.division_view import DivisionView
-from bot.rendering.escape import FIELD_LIMIT, TITLE_LIMIT, cut, user_text
 from bot.rendering.guild_settings import settings_embed
 from bot.rendering.league_embeds import standings_embeds as season_standings
 from bot.rendering.standings_embeds import standings_embeds
+from bot.rendering.text import cut
+from bot.rendering.user_text import user_text
 from storage.clubs import name_key
 from storage.guild_settings import GuildSettings
 from storage.outbox import OutboxMessage
@@ -50,7 +52,7 @@ def test_setup_show_escapes_an_undelivered_messages_error() -> None:
     embed = settings_embed(GuildSettings(5), failures=[failed]).to_dict()
     [value] = [f["value"] for f in embed["fields"] if f["name"] == "Undelivered messages"]
     assert r"403 Missing\_Access \*\*x\*\*" in value and "**x**" not in value
-    assert len(value) <= FIELD_LIMIT
+    assert len(value) <= limits.FIELD_VALUE
 
 
 def _rename(path: Path, renames: dict[str, str]) -> None:
@@ -81,7 +83,7 @@ async def test_match_show_with_two_long_markdown_names_fits_a_title(
     assert embeds, shown.replies
     for embed in embeds:
         title = embed["title"]
-        assert len(title) <= TITLE_LIMIT, len(title)
+        assert len(title) <= limits.EMBED_TITLE, len(title)
         home, away = title.split(" – ")
         for side in (home, away):
             assert side.endswith("…") and not _dangling(side)
@@ -94,5 +96,5 @@ def test_standings_and_season_titles_of_long_markdown_names_fit() -> None:
     view = DivisionView(STARS, UNDERSCORES, None, (), ())
     titles = [e.title or "" for e in standings_embeds(view.title, [view])]
     titles += [e.title or "" for e in season_standings(STARS + UNDERSCORES, [view])]
-    assert titles and all(len(t) <= TITLE_LIMIT and not _dangling(t) for t in titles), titles
+    assert titles and all(len(t) <= limits.EMBED_TITLE and not _dangling(t) for t in titles), titles
     assert all(t.startswith("\\*" * 100) for t in titles)

@@ -13,13 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.rendering.division_view import division_view
-from bot.rendering.pages import (
-    EMBED_LIMIT,
-    FIELD_COUNT_LIMIT,
-    field_pages,
-    line_pages,
-    split_line,
-)
+from bot.rendering.limits import EMBED_TOTAL, FIELDS_PER_EMBED
+from bot.rendering.pages import field_pages, line_pages, split_line
 from bot.rendering.standings_csv import HEADER, standings_csv
 from bot.rendering.standings_table import (
     ROW_LIMIT,
@@ -52,9 +47,21 @@ def test_short_names_are_distinct_and_explained_in_the_legend() -> None:
     assert "DQ" in legend
 
 
-def test_clashing_names_get_numbers_and_fitting_names_stay_whole() -> None:
+def test_clashing_initials_grow_apart_and_fitting_names_stay_whole() -> None:
+    """Clashing initials take longer forms that tell the clubs apart (`ReR`, `RoR` — not
+    `RR` and `RR2`, which read as the same club, issue 20); a number only when no form is
+    left; a name that fits stays whole."""
     short = abbreviations(["Red Rooks", "Royal Rooks", "Ro", "Rosa Rugosa Club"], 3)
-    assert short == {"Red Rooks": "RR", "Royal Rooks": "RR2", "Ro": "Ro", "Rosa Rugosa Club": "RRC"}
+    assert short == {
+        "Red Rooks": "ReR",
+        "Royal Rooks": "RoR",
+        "Ro": "Ro",
+        "Rosa Rugosa Club": "RRC",
+    }
+    fans = abbreviations(["Feyenoord Fans", "Flamengo Fans", "Fulham Fans"], 4)
+    assert fans == {"Feyenoord Fans": "FeF", "Flamengo Fans": "FlF", "Fulham Fans": "FuF"}
+    same = abbreviations(["Ab Cd", "Ab Ce"], 2)
+    assert same == {"Ab Cd": "Ab", "Ab Ce": "A2"}
 
 
 def test_wide_numbers_drop_columns_by_priority_but_never_overflow() -> None:
@@ -115,8 +122,8 @@ def test_field_pages_stay_within_25_fields_and_6000_characters(
     pages = field_pages(fields, reserved)
     assert [f for page in pages for f in page] == fields
     for page in pages:
-        assert 1 <= len(page) <= FIELD_COUNT_LIMIT
-        assert reserved + sum(len(n) + len(v) for n, v in page) <= EMBED_LIMIT
+        assert 1 <= len(page) <= FIELDS_PER_EMBED
+        assert reserved + sum(len(n) + len(v) for n, v in page) <= EMBED_TOTAL
 
 
 def test_field_pages_refuse_a_field_over_discords_limits() -> None:

@@ -14,7 +14,7 @@ from fractions import Fraction
 import discord
 
 from bot.offline.discord_stub import message_limit_problems
-from bot.rendering.escape import TITLE_LIMIT, user_text
+from bot.rendering import limits
 from bot.rendering.standings_table import ROW_LIMIT
 from bot.rendering.tour_csv import (
     FINALS_HEADER,
@@ -38,6 +38,7 @@ from bot.rendering.tour_standings_embeds import (
     tour_standings_embeds,
 )
 from bot.rendering.tour_views import finals_view, preliminary_view, tour_standings_view
+from bot.rendering.user_text import user_text
 from core.tour.prizes import REGULAR_PRIZES, ambassador_shares, distribute_prizes
 from tests.support.tour_events import (
     HOSTILE,
@@ -109,7 +110,7 @@ def test_hostile_names_are_escaped_exactly_once_in_embeds() -> None:
     assert "@everyone" not in text.replace(f"@{ZERO_WIDTH}everyone", "")
     assert "<@123456789012345678>" not in text
     outside_code = text.split("```")[0] + text.split("```")[-1]
-    assert "**Bold**" not in outside_code and "\\[link](" in outside_code
+    assert "**Bold**" not in outside_code and "\\[link\\](" in outside_code
     assert re.search(r"(?<!\\)\[link\]\(", outside_code) is None  # no masked link
 
 
@@ -120,7 +121,7 @@ def test_a_long_field_of_long_names_is_paged_and_every_player_kept() -> None:
     embeds = preliminary_embeds(view)
     within_limits(embeds)
     assert len(embeds) > 1
-    assert all(len(e.title or "") <= TITLE_LIMIT for e in embeds)
+    assert all(len(e.title or "") <= limits.EMBED_TITLE for e in embeds)
     text = text_of(embeds)
     assert all(user_text(name) in text for name in players)
     rows = [row for e in embeds if "```" in (e.description or "") for row in code_rows(e)[1:]]

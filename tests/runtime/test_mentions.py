@@ -15,8 +15,8 @@ import pytest
 
 from bot.league.matches.jobs import deadline_of
 from bot.rendering.division_view import DivisionView
-from bot.rendering.escape import BACKTICK_STANDIN, code_text, inline_code, user_text
 from bot.rendering.standings_table import division_block
+from bot.rendering.user_text import BACKTICK_STANDIN, code_text, inline_code, user_text
 from bot.runtime.clock import VirtualClock
 from core.league.standings import division_standings
 from storage.clubs import name_key
@@ -24,12 +24,13 @@ from tests.support.automation_world import ANNOUNCEMENTS, CLUBS, ROMANIA_CHANNEL
 from tests.support.chesscom_fake import FakeChessCom
 from tests.support.command_world import PENDING, CommandWorld, copy_world, league_bot, members
 from tests.support.discord_harness import Post
+from tests.support.discord_markdown import constructs, parse, shown
 
 NO_PINGS = {"parse": []}
 HOSTILE_REASON = "<@999> **x** @everyone"
 BOLD = "**Bold** [x](http://e.com)"
-BOLD_SHOWN = r"\*\*Bold\*\* \[x](http://e.com)"
-"""`BOLD` escaped: Discord shows it as typed (no bold, no masked link)."""
+BOLD_SHOWN = user_text(BOLD)
+"""`BOLD` neutralised: Discord shows it as typed (no bold, no masked link)."""
 NOTICE = 120
 
 
@@ -48,17 +49,26 @@ def embed_text(payload: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
+def _as_typed(markdown: str, typed: str) -> bool:
+    """Whether Discord shows `markdown` as exactly `typed` with no construct in it (the
+    zero-width space that breaks `@everyone` aside)."""
+    nodes = parse(markdown)
+    return not constructs(nodes) and shown(nodes).replace("\u200b", "") == typed
+
+
 def test_user_text_escapes_markdown_links_headings_and_mentions() -> None:
-    """Typed text is escaped for ordinary markdown; mentions broken so they show, not render."""
-    assert user_text(BOLD) == BOLD_SHOWN
-    assert user_text("__u__ ~~s~~ ||sp|| `c`") == r"\_\_u\_\_ \~\~s\~\~ \|\|sp\|\| \`c\`"
-    assert user_text("# Heading") == r"\# Heading"
-    assert user_text("a\\b") == "a\\\\b"
-    shown = user_text(HOSTILE_REASON)
-    assert "<@999>" not in shown and "@everyone" not in shown
-    assert shown.replace("\u200b", "") == r"<@999> \*\*x\*\* @everyone"
-    assert user_text("<@&123456789012345678>").replace("\u200b", "") == "<@&123456789012345678>"
-    assert "<@&1" not in user_text("<@&123456789012345678>")
+    """Typed text shows as typed: no markdown, masked link, heading, mention or ping."""
+    for typed in (
+        BOLD,
+        "__u__ ~~s~~ ||sp|| `c`",
+        "# Heading",
+        "a\\b *c*",
+        HOSTILE_REASON,
+        "<@&123456789012345678>",
+    ):
+        assert _as_typed(user_text(typed), typed), typed
+        assert constructs(parse(typed)), typed  # each is a construct when not escaped
+    assert "@everyone" not in user_text(HOSTILE_REASON)
 
 
 def test_code_text_keeps_everything_but_a_backtick_which_cannot_close_the_code() -> None:
@@ -97,9 +107,9 @@ async def test_a_hostile_reject_reason_pings_nobody_and_shows_as_typed(
         assert announced.channel_id == harness.channel("announcements")
         assert announced.payload["allowed_mentions"] == NO_PINGS
         for content in (reply.content or "", announced.content or ""):
-            assert r"\*\*x\*\*" in content and "**x**" not in content
-            assert "<@999>" not in content and "@everyone" not in content
-            assert "<@\u200b999>" in content and "@\u200beveryone" in content
+            nodes = parse(content)
+            assert HOSTILE_REASON in shown(nodes).replace("\u200b", "")
+            assert all(n.kind == "strong" for n in constructs(nodes)), constructs(nodes)
 
 
 def _rename(path: Path, old: str, new: str) -> None:

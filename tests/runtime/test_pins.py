@@ -52,9 +52,9 @@ async def test_a_result_that_moves_the_table_edits_the_pin_once(tmp_path: Path) 
         await _settle(bot)
         assert _edits(harness) == []
 
-        arbiter = harness.member("Arbiter")
-        boards = Upload("boards.csv", b"1,d1,a1,2,0\n2,d2,a2,2,0\n")
-        await harness.command("match result", user=arbiter, match=ids["5"], file=boards)
+        arbiter = harness.member("Arbiter")  # corrects B - D (D had won it 2:0)
+        boards = Upload("boards.csv", b"1,b1,d1,2,0\n2,b2,d2,2,0\n")
+        await harness.command("match result", user=arbiter, match=ids["4"], file=boards)
         await _settle(bot)
         [edit] = _edits(harness)
         assert edit.message_id == post.message_id and edit.channel_id == post.channel_id
@@ -79,9 +79,8 @@ async def test_a_restart_with_a_stale_pin_edits_it_once_and_an_unchanged_one_not
     # A result committed while no refresher listened (the bot crashed before its edit).
     database = await Database.open(path, clock=clock)
     async with GuildStore(database, DEFAULT_GUILD_ID).change(None, "test", "result") as uow:
-        boards = [BoardRecord(1, "d1", "a1", 4, 0), BoardRecord(2, "d2", "a2", 4, 0)]
-        await uow.matches.replace_boards(ids["5"], boards)
-        await uow.matches.finish(ids["5"], START)
+        boards = [BoardRecord(1, "b1", "d1", 4, 0), BoardRecord(2, "b2", "d2", 4, 0)]
+        await uow.matches.replace_boards(ids["4"], boards)  # B - D corrected: B wins
     await database.close()
 
     async with running_bot(path, clock, previous=first) as (bot, second):

@@ -229,7 +229,9 @@ async def test_a_chesscom_5xx_while_polling_is_retried_later_and_loses_nothing(
             record = await view.matches.get(m.id)
             assert record is not None and record.finished_at is None
             assert await view.jobs.pending("cl.poll", f"match:{m.id}") is not None
-    fake.serve("match/12803", team_match(fixtures_dir))
+    # CL-14: the match finished after its start (the recorded payload's 2010 end moved).
+    finish = int((m.start + dt.timedelta(hours=2)).timestamp())
+    fake.serve("match/12803", team_match(fixtures_dir, end_time=finish))
     clock = VirtualClock(clock() + dt.timedelta(hours=3))  # down for a while; catch up once
     async with world.bot(clock) as bot:
         await clock.advance(dt.timedelta(hours=5))

@@ -3,6 +3,9 @@ do what, what a refusal leaves (nothing), and what a valid call writes (one audi
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from bot.app.actor import Actor, Role
@@ -11,6 +14,7 @@ from bot.chesscom.client import ChessComClient
 from bot.league.clubs import service as clubs
 from bot.league.clubs.card import club_card
 from bot.league.clubs.service import club_url_id
+from bot.league.motions.lifecycle import MotionRequest, cast_vote, open_motion
 from bot.league.store import StandingsCache
 from core.league.season import SeasonRules
 from storage.database import Database
@@ -33,6 +37,7 @@ OTHER_GUILD = 20
 HQ = Actor(HQ_USER, frozenset({Role.HQ}))
 DIRECTOR = Actor(DIRECTOR_USER, frozenset({Role.DIRECTOR}))
 ADMIN = Actor(ADMIN_A[0])
+ELECTORATE = (DIRECTOR_USER, 106, 107)
 
 
 async def _registered(database: Database, client: ChessComClient) -> int:
@@ -151,31 +156,41 @@ async def test_reject_records_the_reason(database: Database, client: ChessComCli
     assert (event.club.status, event.club.reason) == ("rejected", "not a fan club")
 
 
-async def test_exclusion_needs_a_director_and_a_motion(
+async def test_cl_4_exclusion_needs_a_passed_exclude_club_motion(
     database: Database, client: ChessComClient
 ) -> None:
-    """CL-4, CL-23: exclusion is a director decision from a passed exclude-club motion of
-    this guild; HQ cannot exclude, and a director without one cannot either (an unknown,
-    open, undecided or other-kind motion is refused: no role bypasses a vote)."""
+    """CL-4, CL-23: exclusion is applied only by a passed exclude-club motion: HQ cannot open
+    one, an open, rejected or undecided motion leaves the club as it is (no role bypasses a
+    vote), and the passed one excludes it, audited as the last vote that closed it."""
     store = GuildStore(database, GUILD)
     club_id = await _registered(database, client)
-    motion = await stored_motion(store, "exclude-club", club_id=club_id)
-    await refused(database, clubs.exclude_club(store, HQ, club_id, motion, "profile"), "director")
-    await refused(database, clubs.exclude_club(store, DIRECTOR, club_id, 0, "profile"), "motion")
-    for other, why in (
-        (99999, "No motion 99999"),
-        (await stored_motion(store, "exclude-club", None, club_id=club_id), "is open"),
-        (await stored_motion(store, "exclude-club", "no-decision", club_id=club_id), "no-decision"),
-        (await stored_motion(store, "disqualify", club_id=club_id), "exclude-club motion"),
-    ):
-        await refused(database, clubs.exclude_club(store, DIRECTOR, club_id, other, "x"), why)
-    event = await audited(
-        database,
-        clubs.exclude_club(store, DIRECTOR, club_id, motion, "profile unclear"),
-        DIRECTOR_USER,
-        "club.exclude",
+    async with store.change(1, "setup.set", "s") as uow:
+        await uow.settings.update(directors_channel_id=77)
+    request = MotionRequest("exclude-club", "profile unclear", club=club_id)
+    await refused(database, open_motion(store, HQ, request, ELECTORATE), "director")
+
+    async def status() -> str:
+        async with store.read() as view:
+            club = await view.clubs.get(club_id)
+        assert club is not None
+        return club.status
+
+    rejected = await open_motion(store, DIRECTOR, request, ELECTORATE)
+    split = await open_motion(store, DIRECTOR, request, ELECTORATE)
+    waiting = await open_motion(store, DIRECTOR, request, ELECTORATE)
+    for director in ELECTORATE:
+        await cast_vote(store, director, rejected.id, False)
+    await cast_vote(store, ELECTORATE[0], split.id, True)
+    await cast_vote(store, ELECTORATE[1], split.id, False)  # split: no decision at once
+    await cast_vote(store, ELECTORATE[0], waiting.id, True)
+    assert await status() == "pending"
+    passed = await open_motion(store, DIRECTOR, request, ELECTORATE)
+    await cast_vote(store, ELECTORATE[0], passed.id, True)
+    await cast_vote(store, ELECTORATE[1], passed.id, True)
+    await audited(
+        database, cast_vote(store, ELECTORATE[2], passed.id, True), ELECTORATE[2], "motion.vote"
     )
-    assert event.club.status == "excluded"
+    assert await status() == "excluded"
 
 
 async def test_exclusion_records_the_exclusion_and_the_cl_23_disqualification(
@@ -195,7 +210,8 @@ async def test_exclusion_records_the_exclusion_and_the_cl_23_disqualification(
             ids.append(season.id)
         await uow.seasons.set_status(ids[0], "finished")
     motion = await stored_motion(store, "exclude-club", club_id=club_id)
-    event = await clubs.exclude_club(store, DIRECTOR, club_id, motion, "profile unclear")
+    async with store.change(DIRECTOR_USER, "test.exclude", f"club:{club_id}") as uow:
+        event = await clubs.exclude_club_in(uow, club_id, motion, "profile unclear", None)
     assert [s.season.name for s in event.seasons] == ["Now"]
     assert [d.club for d in event.seasons[0].after.disqualified] == [event.club.name]
     async with store.read() as view:
@@ -290,3 +306,38 @@ async def test_the_club_card_is_read_by_one_use_case(
         "Now P (Now)",
     )
     assert (card.members, card.forfeits) == (profile.members_count, {})
+
+
+async def test_cl_2_4_a_rejected_club_may_register_again(
+    database: Database, client: ChessComClient
+) -> None:
+    """CL-2..4 (issue 19): HQ's rejection is not for ever — the same chess.com club registers
+    again, pending once more with the admins of the new registration; an approved or pending
+    one still cannot be registered twice."""
+    store = GuildStore(database, GUILD)
+    club_id = await _registered(database, client)
+    await refused(database, clubs.register_club(store, client, ADMIN, CLUB, [202]), "already")
+    await clubs.reject_club(store, HQ, club_id, "Profile unclear")
+    again = await clubs.register_club(store, client, Actor(ADMIN_A[1]), CLUB, [209])
+    assert again.club.id == club_id and again.club.status == "pending"
+    async with store.read() as view:
+        assert await view.club_admins.admins_of(club_id) == [ADMIN_A[1], 209]
+
+
+async def test_cl_2_two_chesscom_clubs_of_one_display_name_both_register(
+    database: Database, client: ChessComClient, fake: FakeChessCom, fixtures_dir: Path
+) -> None:
+    """CL-2 (issue 19): chess.com display names are not unique; the second club of a name
+    registers, told apart by its url-id."""
+    profile = json.loads(
+        (fixtures_dir / "chesscom" / f"club_profile_{CLUB}.json").read_text(encoding="utf-8")
+    )
+    other = "dev-community-fans"
+    fake.serve(
+        f"club/{other}",
+        {**profile, "@id": f"https://api.chess.com/pub/club/{other}", "club_id": 99},
+    )
+    store = GuildStore(database, GUILD)
+    await _registered(database, client)
+    second = await clubs.register_club(store, client, Actor(ADMIN_A[1]), other, [209])
+    assert second.club.name == f"Chess.com Developer Community ({other})"

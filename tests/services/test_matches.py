@@ -1,6 +1,7 @@
 """Match, result, roster and decision services on a real SQLite file and the 127.0.0.1 fake
 chess.com: challenges, at-start facts, reschedule moving jobs, chess.com import (idempotent,
-closed accounts), manual results from CSV, roster links and removals, director decisions,
+closed accounts), manual results from CSV, roster links and removals, director decisions by
+motions only,
 hostile input, and a result import racing a reschedule on one match."""
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from bot.chesscom.client import ChessComClient
 from bot.formats.boards_csv import BoardRow, BoardsCsvError, parse_boards_csv
 from bot.league.matches import results
 from bot.league.matches import service as matches
-from bot.league.matches.jobs import KINDS, POLL
-from bot.league.motions import decisions
+from bot.league.matches.jobs import POLL
+from bot.league.motions.lifecycle import MotionRequest, cast_vote, open_motion
 from bot.league.rosters import service as rosters
 from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons
@@ -36,7 +37,6 @@ from storage.database import Clock, Database, SqliteDatabase
 from storage.guild import GuildStore
 from tests.support import services_world
 from tests.support.chesscom_fake import FakeChessCom
-from tests.support.motion_world import stored_motion
 from tests.support.services_world import (
     ADMIN_A,
     ADMIN_B,
@@ -74,7 +74,12 @@ class TwoSeasons:
     other_season_match: int
 
 
-async def _world(database: Database) -> TwoSeasons:
+PLAYED_SEASON = dt.date(2009, 7, 13)
+"""A first round before the recorded chess.com match 12803 finished (2010-01-10), and before
+the tests' clock: its result may be recorded (CL-14: never before the start)."""
+
+
+async def _world(database: Database, first_round: dt.date = dt.date(2024, 3, 1)) -> TwoSeasons:
     store = GuildStore(database, GUILD)
     async with store.change(None, "test.clubs", "clubs") as uow:
         ids = {}
@@ -90,7 +95,7 @@ async def _world(database: Database) -> TwoSeasons:
         for user in ADMIN_B:
             await uow.club_admins.add(ids["Team USA - Southwest"], user)
     for title in ("Spring", "Autumn"):
-        await seasons.create_season(store, HQ, DEFAULTS, title, dt.date(2024, 3, 1))
+        await seasons.create_season(store, HQ, DEFAULTS, title, first_round)
     for club in ("Team Romania", "Team USA - Southwest"):
         await seasons.add_club(store, HQ, "Spring", "Premier Division", club)
     for club in ("C", "D"):
@@ -144,15 +149,19 @@ async def test_challenge_issued_by_own_club_and_accepted_by_the_other(
     )
     assert accepted.match.challenge is not None
     assert accepted.match.challenge.accepted_source == "declared"
-    seen = await matches.record_challenge_issued(
-        w.store,
-        Actor.system(),
-        w.match,
-        CHESSCOM_MATCH,
-        club=w.clubs["Team Romania"],
-        source="chesscom",
+    # CL-15: a recorded challenge is not replaced, by the bot's sighting either.
+    await refused(
+        database,
+        matches.record_challenge_issued(
+            w.store,
+            Actor.system(),
+            w.match,
+            CHESSCOM_MATCH,
+            club=w.clubs["Team Romania"],
+            source="chesscom",
+        ),
+        "not replaced",
     )
-    assert seen.source == "chesscom"
     await refused(
         database,
         matches.record_challenge_issued(
@@ -216,7 +225,7 @@ async def test_import_a_finished_chesscom_match_idempotently(
 ) -> None:
     """CL-14, CL-19: a club admin imports the finished match: boards in half-points, the
     finish, players fielded; importing again leaves the same facts; the poll job stops."""
-    w = await _world(database)
+    w = await _world(database, PLAYED_SEASON)
     await refused(
         database,
         results.import_chesscom_result(w.store, client, PLAYER, w.match, CHESSCOM_MATCH),
@@ -286,7 +295,7 @@ async def test_import_records_closed_and_fair_play_accounts(
     player = payload["teams"]["team1"]["players"][0]
     player["status"] = "closed:fair_play_violations"
     fake.serve(f"match/{CHESSCOM_MATCH}", payload)
-    w = await _world(database)
+    w = await _world(database, PLAYED_SEASON)
     event = await results.import_chesscom_result(
         w.store, client, Actor.system(), w.match, CHESSCOM_MATCH
     )
@@ -315,7 +324,13 @@ def test_boards_csv_names_the_bad_line() -> None:
         ("1,alice,bob,1e999999,1\n", "line 1"),
         ("", "no boards"),
         ("a\x00b", "NUL"),
-        ("".join(f"{n},aa,bb,1,1\n" for n in range(1, 600)), "more than"),
+        ("".join(f"{n},a{n},b{n},1,1\n" for n in range(1, 600)), "line 501: board '501'"),
+        ("1" + "0" * 30 + ",alice,bob,1,1\n", "1 to 500"),
+        ("1,alice,bob,1,1\n2,ALICE,dave,1,1\n", "line 2: 'ALICE' already plays on line 1"),
+        ("1,alice,alice,1,1\n", "both sides"),
+        ("1,\u0430lice,bob,1,1\n", "not a chess.com username"),  # Cyrillic а
+        ("1,ａlice,bob,1,1\n", "not a chess.com username"),  # full-width ａ
+        ("1,alice²,bob,1,1\n", "not a chess.com username"),  # superscript two
     ):
         with pytest.raises(BoardsCsvError, match=where):
             parse_boards_csv(text)
@@ -323,7 +338,7 @@ def test_boards_csv_names_the_bad_line() -> None:
 
 async def test_manual_result_by_an_arbiter_only(database: Database) -> None:
     """CL-14: only an arbiter enters boards by hand; points must add up to the games."""
-    w = await _world(database)
+    w = await _world(database, PLAYED_SEASON)
     good = parse_boards_csv("1,alice,bob,2,0\n2,carol,dave,1,1\n")
     bad = parse_boards_csv("1,alice,bob,2,1\n")
     await refused(
@@ -345,7 +360,7 @@ async def test_manual_result_by_an_arbiter_only(database: Database) -> None:
         matches.reschedule_match(
             w.store, DIRECTOR, w.match, dt.datetime(2024, 5, 1, tzinfo=dt.UTC)
         ),
-        "has a result",
+        "is finished",
     )
 
 
@@ -392,126 +407,53 @@ async def test_roster_links_and_removals(database: Database) -> None:
     assert removal.verification == "pending" and removal.reason == "timeouts"
 
 
-async def test_director_decisions_need_a_motion(database: Database) -> None:
-    """CL-23: a director records a decision only with a passed motion of this guild of the
-    matching kind (an unknown, open, rejected or other-kind motion is refused);
-    HQ cannot; a match of another season, a club not in the match, unknown kinds and rules
-    are refused."""
+async def test_cl_23_director_decisions_are_recorded_only_by_a_passed_motion(
+    database: Database,
+) -> None:
+    """CL-23: no role bypasses a vote — a director decision fact is recorded only when its
+    motion passes: HQ cannot open one, a forfeit of a club not in the match, an unknown kind,
+    an unknown rule and a disqualification naming no club are refused at opening (nothing
+    written); an open or rejected motion records nothing; the passed one records its
+    decision with its id."""
     w = await _world(database)
     a = w.clubs["Team Romania"]
-    passed = await stored_motion(w.store, "forfeit", match_id=w.match, club_id=a)
-    still_open = await stored_motion(w.store, "forfeit", None, match_id=w.match, club_id=a)
-    rejected = await stored_motion(w.store, "forfeit", "rejected", match_id=w.match, club_id=a)
-    other_kind = await stored_motion(w.store, "disqualify", club_id=a)
-    await refused(
-        database,
-        decisions.record_decision(
-            w.store, HQ, "Spring", "forfeit", "CL-21", match_id=w.match, club=a, motion_id=passed
-        ),
-        "director",
-    )
-    await refused(
-        database,
-        decisions.record_decision(
-            w.store, DIRECTOR, "Spring", "forfeit", "CL-21", match_id=w.match, club=a
-        ),
-        "motion",
-    )
-    await refused(
-        database,
-        decisions.record_decision(
-            w.store,
-            DIRECTOR,
-            "Spring",
-            "forfeit",
-            "CL-21",
-            match_id=w.other_season_match,
-            club=a,
-            motion_id=passed,
-        ),
-        "not a match of season",
-    )
-    await refused(
-        database,
-        decisions.record_decision(
-            w.store,
-            DIRECTOR,
-            "Spring",
-            "forfeit",
-            "CL-21",
-            match_id=w.match,
-            club=w.clubs["C"],
-            motion_id=passed,
-        ),
-        "does not play",
-    )
-    await refused(
-        database,
-        decisions.record_decision(
-            w.store, DIRECTOR, "Spring", "banish", "CL-21", club=a, motion_id=passed
-        ),
-        "kind",
-    )
-    await refused(
-        database,
-        decisions.record_decision(
-            w.store, DIRECTOR, "Spring", "disqualification", "CL-99", club=a, motion_id=passed
-        ),
-        "rule",
-    )
-    await refused(
-        database,
-        decisions.record_decision(
-            w.store, DIRECTOR, "Spring", "disqualification", "CL-23", motion_id=passed
-        ),
-        "names the club",
-    )
-    for motion, why in (
-        (99999, "No motion 99999"),
-        (still_open, "is open"),
-        (rejected, "is rejected"),
-        (other_kind, "needs a forfeit motion"),
+    async with w.store.change(1, "setup.set", "s") as uow:
+        await uow.settings.update(directors_channel_id=77)
+    electorate = (DIRECTOR_USER, 106, 107)
+    forfeit = MotionRequest("forfeit", "Roster", match_id=w.match, club=a)
+    await refused(database, open_motion(w.store, HQ, forfeit, electorate), "director")
+    for request, why in (
+        (MotionRequest("forfeit", "x", match_id=w.match, club=w.clubs["C"]), "does not play"),
+        (MotionRequest("banish", "x", club=a), "kind"),
+        (MotionRequest("disqualify", "x", "Spring", club=a, rule="CL-99"), "rule"),
+        (MotionRequest("disqualify", "x", "Spring", rule="CL-23"), "names the club"),
+        (MotionRequest("forfeit", "x", match_id=w.other_season_match + 99, club=a), "No match"),
     ):
-        await refused(
-            database,
-            decisions.record_decision(
-                w.store,
-                DIRECTOR,
-                "Spring",
-                "forfeit",
-                "CL-21",
-                match_id=w.match,
-                club=a,
-                motion_id=motion,
-            ),
-            why,
-        )
-    event = await audited(
-        database,
-        decisions.record_decision(
-            w.store,
-            DIRECTOR,
-            "Spring",
-            "forfeit",
-            "cl-21",
-            match_id=w.match,
-            club=a,
-            motion_id=passed,
-        ),
-        DIRECTOR_USER,
-        "decision.forfeit",
-    )
-    assert (event.rule, event.motion_id, event.match_id) == ("CL-21", passed, w.match)
-    system = await decisions.record_decision(
-        w.store, Actor.system(), "Spring", "disqualification", "CL-DQ", club=a
-    )
-    assert system.motion_id is None
+        await refused(database, open_motion(w.store, DIRECTOR, request, electorate), why)
+
+    async def decisions() -> list[tuple[str, str, int | None]]:
+        async with w.store.read() as view:
+            return [(d.kind, d.rule, d.motion_id) for d in await view.decisions.of_season(w.season)]
+
+    rejected = await open_motion(w.store, DIRECTOR, forfeit, electorate)
+    still_open = await open_motion(w.store, DIRECTOR, forfeit, electorate)
+    for director in electorate:
+        await cast_vote(w.store, director, rejected.id, False)
+    await cast_vote(w.store, DIRECTOR_USER, still_open.id, True)
+    assert await decisions() == []
+    passed = await open_motion(w.store, DIRECTOR, forfeit, electorate)
+    for director in electorate:
+        cast = await cast_vote(w.store, director, passed.id, True)
+    assert cast.closed and cast.motion.status == "passed"
+    assert await decisions() == [("forfeit", "CL-21", passed.id)]
 
 
 async def test_another_guild_sees_nothing(database: Database, client: ChessComClient) -> None:
     """Every service given another guild's ids finds nothing and writes nothing."""
     w = await _world(database)
     other = GuildStore(database, 20)
+    async with other.change(1, "setup.set", "s") as uow:  # a guild that could hold motions
+        await uow.settings.update(directors_channel_id=77)
     before = await dump(database)
     calls = [
         matches.record_challenge_issued(other, Actor.system(), w.match, 1),
@@ -519,7 +461,7 @@ async def test_another_guild_sees_nothing(database: Database, client: ChessComCl
         results.enter_manual_result(other, ARBITER, w.match, parse_boards_csv("1,a1,b1,1,1")),
         results.import_chesscom_result(other, client, Actor.system(), w.match, CHESSCOM_MATCH),
         rosters.record_removal(other, Actor.system(), w.season, w.clubs["C"], "abc", "other"),
-        decisions.record_decision(other, Actor.system(), w.season, "exclusion", "CL-4", club=1),
+        open_motion(other, DIRECTOR, MotionRequest("exclude-club", "x", club=1), (1, 2, 3)),
     ]
     for call in calls:
         with pytest.raises(UserError, match="No "):
@@ -570,84 +512,59 @@ async def _gated(path: Path, clock: VirtualClock | None = None) -> GatedDatabase
 
 
 @pytest.mark.sqlite_only
-@pytest.mark.parametrize("first_service", ["reschedule", "import"])
-async def test_a_result_import_racing_a_reschedule_leaves_a_consistent_state(
-    tmp_path: Path, client: ChessComClient, fixtures_dir: Path, first_service: str
+@pytest.mark.parametrize("first_club", ["Team Romania", "Team USA - Southwest"])
+async def test_cl_15_two_clubs_declaring_the_challenge_at_once_one_is_recorded(
+    tmp_path: Path, first_club: str
 ) -> None:
-    """SQLite only: Its gate subclasses SQLite's Database to hold a unit of work open between two
-    connections to one SQLite file (issue 25: not yet ported to PostgreSQL).
-    Concurrency: an import and a reschedule of one match as real concurrent tasks on two
-    connections to one SQLite file (as the bot and a second process would), each order
-    forced: the first service's unit of work is held open after its writes, the second runs
-    up to its own unit of work (its earlier reads see the old state), then the first
-    commits. Reschedule first: the import then also finishes the moved match, its poll
-    cancelled. Import first: the reschedule sees the result and is refused with one
-    message. Never a lost board; exactly the audit rows of the services that committed."""
-    finished = fixtures_dir / "chesscom" / f"team_match_daily_finished_{CHESSCOM_MATCH}.json"
-    chesscom_boards = json.loads(finished.read_text(encoding="utf-8"))["boards"]
+    """SQLite only: its gate subclasses SQLite's Database to hold a unit of work open between
+    two connections to one SQLite file (issue 25: not yet ported to PostgreSQL).
+    CL-15, concurrency: both clubs of a match declare the challenge as real concurrent
+    tasks on two connections to one SQLite file (as the bot and a second process would), each
+    order forced: the first club's unit of work is held open after its writes, the second
+    runs up to its own unit of work (its earlier reads saw no challenge), then the first
+    commits. The second is refused inside its unit of work — a recorded challenge is not
+    replaced — so the first club's challenge stands, with exactly its audit row."""
     path = tmp_path / "race.db"
-    importer = await _gated(path)
-    await importer.migrate()
-    mover = await _gated(path, importer.clock)
+    first_db = await _gated(path)
+    await first_db.migrate()
+    second_db = await _gated(path, first_db.clock)
     try:
-        w = await _world(importer)
-        before = await audit(importer)
-        old, new = (
-            dt.datetime(2024, 3, 1, 19, tzinfo=dt.UTC),
-            dt.datetime(2024, 4, 5, 18, tzinfo=dt.UTC),
-        )
-        do_import = functools.partial(
-            results.import_chesscom_result,
-            GuildStore(importer, GUILD),
-            client,
-            Actor.system(),
+        w = await _world(first_db)
+        before = await audit(first_db)
+        admins = {"Team Romania": ADMIN_OF_A, "Team USA - Southwest": ADMIN_OF_B}
+        second_club = next(c for c in admins if c != first_club)
+        first = functools.partial(
+            matches.record_challenge_issued,
+            GuildStore(first_db, GUILD),
+            admins[first_club],
             w.match,
             CHESSCOM_MATCH,
         )
-        do_move = functools.partial(
-            matches.reschedule_match, GuildStore(mover, GUILD), DIRECTOR, w.match, new
+        second = functools.partial(
+            matches.record_challenge_issued,
+            GuildStore(second_db, GUILD),
+            admins[second_club],
+            w.match,
+            CHESSCOM_MATCH + 1,
         )
-        (held, first), (waiting, second) = (
-            ((mover, do_move), (importer, do_import))
-            if first_service == "reschedule"
-            else ((importer, do_import), (mover, do_move))
-        )
-        held.hold_next()
-        waiting.beginning.clear()
+        first_db.hold_next()
+        second_db.beginning.clear()
         first_task = asyncio.create_task(first())
-        await held.written.wait()  # the first service's writes are made, not committed
+        await first_db.written.wait()  # the first club's writes are made, not committed
         second_task = asyncio.create_task(second())
-        await waiting.beginning.wait()  # the second has read and reached its unit of work
+        await second_db.beginning.wait()  # the second has read and reached its unit of work
         assert not first_task.done() and not second_task.done()
-        held.release.set()
-        done = await asyncio.gather(first_task, second_task, return_exceptions=True)
-        outcome = dict(zip(("first", "second"), done, strict=True))
-        imported = outcome["first" if first_service == "import" else "second"]
-        moved = outcome["first" if first_service == "reschedule" else "second"]
-        assert not isinstance(imported, BaseException), imported
-        async with GuildStore(importer, GUILD).read() as view:
+        first_db.release.set()
+        recorded, refusal = await asyncio.gather(first_task, second_task, return_exceptions=True)
+        assert not isinstance(recorded, BaseException), recorded
+        assert isinstance(refusal, UserError) and "not replaced" in refusal.message, refusal
+        async with GuildStore(first_db, GUILD).read() as view:
             match = await view.matches.get(w.match)
-            jobs = {k: await view.jobs.pending(k, f"match:{w.match}") for k in KINDS}
-            boards = await view.matches.boards(w.match)
-        assert match is not None and match.finished_at is not None
-        # No lost board: every board of the chess.com match, as the import stored them.
-        assert tuple(boards) == imported.boards
-        assert [b.board for b in boards] == list(range(1, chesscom_boards + 1))
-        assert jobs[POLL] is None
-        rows = [(a[1], a[2], a[3]) for a in (await audit(importer))[len(before) :]]
-        imported_row = (None, "match.import", f"match:{w.match}")
-        if first_service == "import":
-            assert isinstance(moved, UserError), moved
-            assert moved.message == f"Match {w.match} has a result: it cannot be moved."
-            assert match.start == old
-            assert rows == [imported_row]
-        else:
-            assert not isinstance(moved, BaseException), moved
-            assert match.start == new
-            assert rows == [(DIRECTOR_USER, "match.reschedule", f"match:{w.match}"), imported_row]
-        deadline = jobs["cl.deadline"]
-        assert deadline is not None
-        assert deadline.due_at == match.start - dt.timedelta(hours=120)
+        assert match is not None and match.challenge is not None
+        assert match.challenge.issued_by == w.clubs[first_club]
+        assert match.chesscom_match_id == CHESSCOM_MATCH
+        rows = [(a[1], a[2]) for a in (await audit(first_db))[len(before) :]]
+        assert rows == [(admins[first_club].user_id, "match.challenge")]
     finally:
-        await mover.close()
-        await importer.close()
+        await second_db.close()
+        await first_db.close()

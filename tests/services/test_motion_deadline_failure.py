@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.league.motions.service import CLOSE_JOB
+from bot.league.motions.lifecycle import CLOSE_JOB
 from bot.runtime.clock import VirtualClock
 from storage.guild import GuildStore
 from tests.support.command_world import dump

@@ -13,7 +13,7 @@ import pytest
 from bot.app.actor import Actor, Role
 from bot.chesscom.client import ChessComClient
 from bot.formats.boards_csv import parse_boards_csv
-from bot.league.motions.service import MotionRequest, VoteRules, cast_vote, open_motion
+from bot.league.motions.lifecycle import MotionRequest, VoteRules, cast_vote, open_motion
 from bot.league.rosters.removal_checks import verify_removal
 from storage.database import Database
 from storage.guild import GuildStore
@@ -113,17 +113,30 @@ async def test_cl_23_exclude_club_takes_it_out(
 async def test_cl_8_division_makeup_creates_next_season(
     world: tuple[Database, dict[str, int]],
 ) -> None:
+    """CL-1, CL-8: the make-up is put to the vote only once the season is finished or past
+    its cut-off, once; passed, it creates next season and closes this one."""
     database, _ = world
-    motion = await _pass(
-        database, MotionRequest("division-makeup", "Adopt", "Test season", next_season="Season 2")
+    store = GuildStore(database, DEFAULT_GUILD_ID)
+    request = MotionRequest("division-makeup", "Adopt", "Test season", next_season="Season 2")
+    await refused(
+        database, open_motion(store, DIRECTOR, request, DIRECTORS), "is running", "cut-off"
     )
+    async with store.change(None, "test.cutoff", "season") as uow:  # the cut-off has passed
+        record = await uow.seasons.by_name("Test season")
+        assert record is not None
+        await uow.seasons.set_cutoff(record.id, START.date() - dt.timedelta(days=1))
+    motion = await _pass(database, request)
     assert await _decisions(database) == [("division-makeup", "CL-8", motion.id)]
-    async with GuildStore(database, DEFAULT_GUILD_ID).read() as view:
+    async with store.read() as view:
         created = await view.seasons.by_name("Season 2")
         assert created is not None
         [division] = await view.seasons.divisions(created.id)
         members = await view.seasons.members(created.id)
+        previous = await view.seasons.by_name("Test season")
     assert division.name == "P" and len(members) == 4
+    assert previous is not None and previous.closed
+    again = MotionRequest("division-makeup", "Again", "Test season", next_season="Season 3")
+    await refused(database, open_motion(store, DIRECTOR, again, DIRECTORS), "once")
 
 
 async def test_cl_23_other_records_and_applies_nothing(

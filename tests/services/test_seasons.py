@@ -253,8 +253,12 @@ async def test_schedule_calendar_and_promotion_are_read_use_cases(database: Data
     assert all(m.deadline == m.start - hours for m in found.matches)
     ajax = await season_calendar_of(store, "Spring", "ajax", before)
     assert len(ajax.matches) == 3 and all("Ajax" in (m.home, m.away) for m in ajax.matches)
-    late = await season_calendar_of(store, "Spring", None, found.matches[-1].start)
-    assert late.coming == tuple(m for m in found.matches if m.start == found.matches[-1].start)
+    # CL-15, CL-DQ: with no challenge ever issued, every club failed its third deadline by
+    # the last round's start: all are out, so that round is void and comes no more.
+    last = found.matches[-1].start
+    late = await season_calendar_of(store, "Spring", None, last)
+    assert late.coming == ()
+    assert late.void == {m.key for m in found.matches}
     promotion = await season_promotion(store, StandingsCache(), "Spring")
     assert promotion.season.name == "Spring" and promotion.proposal.moves == ()
 

@@ -56,3 +56,42 @@ async def test_bot_that_runs_jobs_owns_its_database_and_frees_it_on_close(
     third = ArbiterBot(config)
     async with third:
         await third.open_database()
+
+
+def test_a_clean_release_removes_the_lock_file(tmp_path: Path) -> None:
+    """Issue 20: after a clean stop no `.owner` file is left, as if a bot were running."""
+    database = tmp_path / "arbiter.db"
+    lock = OwnerLock.acquire(database)
+    assert (tmp_path / "arbiter.db.owner").read_text() != ""
+    lock.release()
+    assert not (tmp_path / "arbiter.db.owner").exists()
+
+
+def test_a_lock_file_removed_while_locking_is_not_owned_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An owner that locked a file its predecessor removed meanwhile (the predecessor's
+    clean stop) locks the file now at the path instead: two processes never both own."""
+    import fcntl
+    import os
+
+    database = tmp_path / "arbiter.db"
+    owner_file = tmp_path / "arbiter.db.owner"
+    real_flock = fcntl.flock
+    locked = []
+
+    def flock(descriptor: int, operation: int) -> None:
+        real_flock(descriptor, operation)
+        if operation & fcntl.LOCK_EX:
+            locked.append(descriptor)
+            if len(locked) == 1:  # the predecessor removes the file just now
+                owner_file.unlink()
+
+    monkeypatch.setattr("storage.ownership.fcntl.flock", flock)
+    lock = OwnerLock.acquire(database)
+    assert len(locked) == 2  # the removed file was let go and the new one locked
+    assert owner_file.read_text() == str(os.getpid())
+    monkeypatch.undo()
+    with pytest.raises(DatabaseOwned):
+        OwnerLock.acquire(database)
+    lock.release()

@@ -5,12 +5,15 @@ league (`--clubs 5`) keeps the default run fast; ARBITER_LONG_DEMO=1 plays full 
 
 from __future__ import annotations
 
+import csv
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import icalendar
 import pytest
 
 from bot.cli import main
@@ -63,8 +66,29 @@ def test_the_season_exercises_the_rules(tmp_path: Path, capsys: pytest.CaptureFi
 
 
 def test_the_outputs_are_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Besides the images, calendar and script: the printed summary in summary.txt, the
+    standings and results as CSV (issue 20), and no lock file left as if a bot ran."""
     out = tmp_path / "demo"
-    _demo(out, 2, 4, capsys)
+    printed = _demo(out, 2, 4, capsys)
+    assert (out / "summary.txt").read_text() == printed
+    with (out / "standings.csv").open(newline="") as file:
+        standings = list(csv.DictReader(file))
+    assert {row["division"] for row in standings} == {
+        "Premier Division",
+        "Division One",
+        "Division Two",
+    }
+    assert len(standings) == 12 and standings[0]["rank"] == "1"
+    with (out / "results.csv").open(newline="") as file:
+        results = list(csv.DictReader(file))
+    assert len(results) == 18  # 3 divisions of 4 clubs: 6 matches each
+    assert {row["decided"] for row in results} <= {"played", "forfeit", "void"}
+    assert not (out / "arbiter.db.owner").exists()
+    # CL-8's places scale with a small demo (issue 20: 3 of 4 clubs relegated before)
+    rules = json.loads((out / "season.json").read_text())["rules"]
+    assert rules["promoted"] == rules["relegated"] == 1
+    events = icalendar.Calendar.from_ical((out / "season.ics").read_bytes()).walk("VEVENT")
+    assert len(events) == 18 and all(e.decoded("dtend") > e.decoded("dtstart") for e in events)
     for division in ("premier-division", "division-one", "division-two"):
         for kind in ("standings", "crosstable"):
             assert (out / f"{kind}-{division}.png").read_bytes().startswith(b"\x89PNG")
@@ -77,6 +101,9 @@ def test_the_outputs_are_written(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_the_discord_surface_benchmark_runs_on_a_demo_database(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The benchmark reads a demo's database and times every case through the real tree.
+    Whether this (shared, loaded) machine met its targets is the benchmark's figure, not the
+    test's: exit 1 with a `MISSED` verdict is a slow run, any other failure is a failure."""
     out = tmp_path / "demo"
     printed = _demo(out, 4, 4, capsys)
     guild = printed.rsplit("(guild ", 1)[1].split(")")[0]
@@ -92,9 +119,11 @@ def test_the_discord_surface_benchmark_runs_on_a_demo_database(
         text=True,
         timeout=120,
     )
-    assert result.returncode == 0, result.stderr
+    slow = result.returncode == 1 and "MISSED" in result.stdout
+    assert result.returncode == 0 or slow, (result.returncode, result.stdout, result.stderr)
+    assert not result.stderr, result.stderr
     for line in ("standings embed", "standings image", "club autocomplete"):
-        assert line in result.stdout
+        assert re.search(rf"^  {line} +p50 +\d+\.\d+  p99 +\d+\.\d+", result.stdout, re.M), line
 
 
 def test_two_runs_with_the_same_seed_give_identical_transcripts(tmp_path: Path) -> None:

@@ -7,8 +7,10 @@ must appear, in order, in what the command printed (stdout then stderr, trailing
 ignored); a line `...` stands for lines left out. Examples that need Discord or chess.com go
 in another block type (```text, ```sh) and are not run.
 
-Each block runs like a shell session in its own copy of the repository's tracked files (so
-`db migrate` or `commands --readme README.md` write to the copy), beside a link to the
+Each page runs top to bottom as one reader would follow it: its blocks in order, like one
+shell session in one fresh copy of the repository's tracked files (so what an earlier block
+stores or writes — `db migrate`, `season import`, `commands --readme README.md` — is there
+for the next, and a page that works only after another page fails), beside a link to the
 shared folder (`../shared/...` works), with `arbiter` meaning this checkout's
 `python -m bot`, no DISCORD_TOKEN and chess.com pointed at a closed local port.
 """
@@ -174,10 +176,15 @@ def mismatch(command: Command, output: str) -> str | None:
 
 def run_block(block: Block, folder: Path) -> list[str]:
     """Run a block's commands in order in a fresh copy; return every failure, described."""
+    return run_page([block], folder)
+
+
+def run_page(blocks: list[Block], folder: Path) -> list[str]:
+    """Run the blocks of a page in order, in one fresh copy; return every failure."""
     copy = repository_copy(folder)
     environ = environment()
     failures = []
-    for command in block.commands:
+    for command in (command for block in blocks for command in block.commands):
         result = subprocess.run(
             command.argv, cwd=copy, env=environ, capture_output=True, text=True, timeout=120
         )
@@ -202,13 +209,22 @@ def test_docs_have_runnable_examples() -> None:
     assert {"README.md", "docs/standings.md", "docs/league.md"} <= documents
 
 
+def pages() -> list[list[Block]]:
+    """The console blocks page by page (README.md first), each page's in reading order."""
+    by_page: dict[str, list[Block]] = {}
+    for block in BLOCKS:
+        by_page.setdefault(block.where.split(":")[0], []).append(block)
+    return list(by_page.values())
+
+
 def test_every_doc_example_works_as_written(tmp_path: Path) -> None:
-    """All console blocks, run in parallel (each in its own copy of the repository)."""
+    """Every page's console blocks, top to bottom in one fresh copy of the repository per
+    page (the pages in parallel)."""
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = pool.map(
-            lambda item: run_block(item[1], tmp_path / str(item[0])), enumerate(BLOCKS)
+            lambda item: run_page(item[1], tmp_path / str(item[0])), enumerate(pages())
         )
-        failures = [failure for block_failures in results for failure in block_failures]
+        failures = [failure for page_failures in results for failure in page_failures]
     assert not failures, "\n\n".join(failures)
 
 

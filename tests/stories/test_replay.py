@@ -115,6 +115,10 @@ def test_a_bad_line_is_refused_naming_it_and_nothing_runs(
             HEADER[:-1] + ', "config": {"rules": {"cl": {"max_members": 0}}}}',
             "line 1: config.rules.cl.max_members",
         ),
+        (  # the one name gate (issue 20): a replay script is a door too
+            HEADER.replace('{"name": "alice"}', '{"name": "al\\u202eice"}'),
+            "the invisible character U+202E",
+        ),
     ],
 )
 def test_a_bad_header_is_refused(
@@ -200,3 +204,36 @@ async def test_the_outbox_on_a_virtual_clock_delivers_when_the_clock_runs(
     await clock.advance(timedelta(seconds=2))
     assert [post.content for post in harness.posts] == ["hello"]
     assert clock.due() == []
+
+
+def test_the_documented_autocomplete_on_an_integer_option_answers_choices(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/replay.md's own example — typing `ars` in /match report's integer `match` option
+    — is what Discord sends (the text typed so far) and gets choices, not a traceback."""
+    script = _script(
+        tmp_path,
+        '{"as": "alice", "autocomplete": "match report", "option": "match", "value": "ars"}',
+    )
+    assert main(["replay", str(script)]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "typing match:ars in /match report" in out and "choices: (none)" in out
+
+
+def test_the_readable_transcript_marks_edits_and_hides_the_stand_in_unless_verbose(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What the chess.com stand-in serves is not something a Discord user sees: left out of
+    the readable transcript (not of --json), shown with --verbose; a motion message the bot
+    edits is an edit, not a second post."""
+    script = ROOT / "tests" / "scripts" / "story_roster_removal_motion_forfeit.jsonl"
+    assert main(["replay", str(script)]) == 0
+    quiet = capsys.readouterr().out
+    assert main(["replay", str(script), "--verbose"]) == 0
+    verbose = capsys.readouterr().out
+    assert "serves" not in quiet and "chess.com /pub/" in verbose
+    assert "edit of a message in #" in quiet
+    lines = quiet.splitlines()
+    opened = [line for line in lines if line.startswith("  post #directors: Motion 1 ")]
+    edits = [line for line in lines if line.startswith("  edit of a message in #directors")]
+    assert len(opened) == 1 and edits, (opened, edits)

@@ -48,7 +48,13 @@ def test_every_kind_of_step(probe_cog: None, capsys: pytest.CaptureFixture[str])
     size = len((PROBE_SCRIPT.parent / "payload.json").read_bytes())
     assert records[6]["replies"][0]["content"] == f"payload.json: {size} bytes"
     assert records[14]["posts"] == [
-        {"channel": "announcements", "content": "Reminder set by @hq", "embeds": [], "files": []}
+        {
+            "channel": "announcements",
+            "edited": False,
+            "content": "Reminder set by @hq",
+            "embeds": [],
+            "files": [],
+        }
     ]
     early, due = records[16], records[17]
     assert early["posts"] == [] and early["at"] == "2017-08-01T09:59:00Z"

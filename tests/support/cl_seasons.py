@@ -20,6 +20,7 @@ def match(
     boards: list[tuple[str, str, float]] | None = None,
     *,
     round: int = 1,
+    week: int | None = None,
     division: str = "P",
     start: dt.datetime | None = None,
     finished: bool = True,
@@ -27,11 +28,13 @@ def match(
     at_start: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """A match; `boards` as (home player, away player, home points) with 2 games a board.
+    It starts in week `week` of the season (default: its `round`), unless `start` is given:
+    a test that orders more matches than a round robin has rounds uses `week`.
 
     Without boards it gets one board per default pairing (h1-a1 … h3-a3) won by home 2:0.
     `challenge`: "accepted" (on time), "issued" (never accepted), None (never issued).
     """
-    start = start or ROUND_ONE + dt.timedelta(weeks=round - 1)
+    start = start or ROUND_ONE + dt.timedelta(weeks=(week or round) - 1)
     if boards is None:
         boards = [(f"{home}{i}", f"{away}{i}", 1) for i in range(1, 4)]
     data: dict[str, Any] = {

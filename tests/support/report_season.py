@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -57,10 +58,16 @@ def season_file(
     return {"name": NAME, "divisions": listed, "matches": matches}, pairs
 
 
-def chesscom_match(number: int, home: str, away: str) -> bytes:
-    """The recorded finished match (two boards), re-addressed: its number and its clubs."""
+def chesscom_match(number: int, home: str, away: str, finished: dt.datetime | None = None) -> bytes:
+    """The recorded finished match (two boards), re-addressed: its number and its clubs,
+    finished at `finished` (default: an hour ago — after every seeded match's start, CL-14:
+    a result never comes before its start)."""
     text = TEMPLATE.replace("7000001", str(number))
-    return text.replace("arsenal-fans", home).replace("fulham-fans", away).encode()
+    payload = json.loads(text.replace("arsenal-fans", home).replace("fulham-fans", away))
+    end = finished or dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)
+    payload["end_time"] = int(end.timestamp())
+    payload["start_time"] = min(int(payload["start_time"]), payload["end_time"])
+    return json.dumps(payload).encode()
 
 
 async def seed(
@@ -71,7 +78,10 @@ async def seed(
     chess.com match's clubs."""
     database = await Database.open(path)
     try:
-        start = dt.datetime.now(dt.UTC).replace(microsecond=0) + dt.timedelta(days=14)
+        # Every match started before now (CL-14: a result comes after the start): the
+        # season's rounds are the weeks before the last one.
+        rounds = len(berger_table(clubs).rounds)
+        start = dt.datetime.now(dt.UTC).replace(microsecond=0) - dt.timedelta(weeks=rounds + 1)
         data, pairs = season_file(divisions, clubs, start)
         store = GuildStore(database, guild.id)
         async with store.change(None, "test.seed", "league") as uow:

@@ -1,26 +1,31 @@
 """Confirm / Cancel under a preview: only the member who asked may click; nothing happens
-until Confirm, and after `timeout` seconds the buttons are disabled and nothing is stored."""
+until Confirm, and after `timeout` seconds the buttons are disabled and nothing is stored.
+A Confirm that fails (refused, or unexpectedly) leaves the public preview saying only
+"nothing was stored" and answers the clicker privately through the tree's error handler."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 
-from bot.app.errors import UserError
+from bot.app.interaction import Interaction
+from bot.app.tree import ArbiterView, answer_error
 
 TIMEOUT = 60.0
 """Seconds a preview waits for Confirm."""
 EXPIRED = "This preview expired after 60 s: nothing was stored. Run the command again."
 CANCELLED = "Cancelled: nothing was stored."
+FAILED = "Not stored: the confirmation was refused (the reason went to whoever confirmed)."
 
 OnConfirm = Callable[[], Awaitable[str]]
 """What Confirm does; returns the line that replaces the preview's text."""
 
 
-class ConfirmView(discord.ui.View):
+class ConfirmView(ArbiterView):
     """Confirm runs `on_confirm` once; Cancel or the timeout store nothing. The deadline is
     read from `clock` (the database's), so a late click is refused even before the timer."""
 
@@ -37,10 +42,10 @@ class ConfirmView(discord.ui.View):
         self.clock = clock
         self.deadline = clock() + dt.timedelta(seconds=timeout)
         self.timeout_seconds = timeout
-        self.interaction: discord.Interaction | None = None
+        self.interaction: Interaction | None = None
         self.outcome: str | None = None  # "confirmed", "cancelled", "expired"
 
-    def arm(self, interaction: discord.Interaction) -> None:
+    def arm(self, interaction: Interaction) -> None:
         """Remember the preview's interaction (to edit it on expiry) and start the timer (a
         loop timer, not a task: nothing runs until it falls due)."""
         self.interaction = interaction
@@ -54,7 +59,7 @@ class ConfirmView(discord.ui.View):
             if isinstance(item, discord.ui.Button):
                 item.disabled = True
 
-    async def _already(self, interaction: discord.Interaction) -> bool:
+    async def _already(self, interaction: Interaction) -> bool:
         """A click after Confirm or Cancel: say so privately, change nothing."""
         if self.outcome is None or self.outcome == "expired":
             return False
@@ -73,7 +78,7 @@ class ConfirmView(discord.ui.View):
         if self.interaction is not None:
             await self.interaction.edit_original_response(content=EXPIRED, view=self)
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Only the member who asked may click."""
         if interaction.user.id == self.owner_id:
             return True
@@ -84,7 +89,7 @@ class ConfirmView(discord.ui.View):
         return False
 
     @discord.ui.button(label="Confirm", style=discord.ButtonStyle.success)
-    async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def confirm(self, interaction: Interaction, _: discord.ui.Button[ConfirmView]) -> None:
         """Store what the preview shows (refused after the deadline)."""
         if await self._already(interaction):
             return
@@ -97,12 +102,14 @@ class ConfirmView(discord.ui.View):
         self._close()
         try:
             line = await self.on_confirm()
-        except UserError as error:
-            line = error.markdown
+        except Exception as error:
+            await interaction.response.edit_message(content=FAILED, view=self)
+            await answer_error(interaction, error)
+            return
         await interaction.response.edit_message(content=line, view=self)
 
     @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def cancel(self, interaction: Interaction, _: discord.ui.Button[ConfirmView]) -> None:
         """Store nothing."""
         if await self._already(interaction):
             return

@@ -11,22 +11,19 @@ a click settles or disputes the report and the message then says so, without but
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any
 
 import discord
 
 from bot.app.command_input import actor_of
-from bot.app.errors import UserError
 from bot.app.permissions import guild_store
-from bot.app.tree import new_error_id
-from bot.rendering.escape import cut
+from bot.app.tree import answer_error
+from bot.rendering import limits
+from bot.rendering.text import cut
 from bot.rendering.tour_automation import GAME_PATTERN, game_custom_id
 from bot.rendering.tour_replies import reported
 from bot.tour.games.service import answer_report
-
-log = logging.getLogger(__name__)
 
 
 class GameAnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_PATTERN):
@@ -46,7 +43,7 @@ class GameAnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Any],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
@@ -54,27 +51,22 @@ class GameAnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         """The button of a click, from its custom id."""
         return cls(int(match["game"]), match["action"] == "confirm")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Settle or dispute the report; the message then shows it (a refusal goes to the
         clicker alone and changes nothing)."""
         try:
             store = guild_store(interaction)
             actor = await actor_of(store, interaction)
             changed = await answer_report(store, actor, self.game_id, self.confirm)
-        except UserError as refusal:
-            await interaction.response.send_message(cut(refusal.markdown, 2000), ephemeral=True)
-            return
-        except Exception:
-            error_id = new_error_id()
-            log.exception("game button %s failed (error %s)", interaction.data, error_id)
-            await interaction.response.send_message(
-                f"Something went wrong (error {error_id}).", ephemeral=True
-            )
+        except Exception as error:  # discord.py only logs a persistent button's failure
+            await answer_error(interaction, error)  # the tree's one handler: one private line
             return
         line = reported(changed.game, changed.name, changed.white, changed.black)
         if changed.decided:
             line += "\n" + "\n".join(changed.decided)
-        await interaction.response.edit_message(content=cut(line, 2000), view=None)
+        await interaction.response.edit_message(
+            content=cut(line, limits.MESSAGE_CONTENT), view=None
+        )
 
 
 def report_view(game_id: int) -> discord.ui.View:

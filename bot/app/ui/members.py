@@ -1,37 +1,34 @@
-"""Who the directors are now (CL-23's electorate), read from the guild's members.
+"""Who the directors are now (CL-23's electorate), for a command or button: the bot's one
+electorate reader (`ArbiterBot.directors_of`), its reason for not reading them turned into a
+refusal that tells the operator how to fix it.
 
 The electorate needs the Server Members intent (privileged): without it Discord sends no
-member list and role members are unknown, so opening a motion is refused with a message
-telling the operator how to enable it. Members are fetched for the one guild that opens a
+member list and role members are unknown. Members are fetched for the one guild that opens a
 motion (`guild.chunk()`), never for every guild at start-up.
 """
 
 from __future__ import annotations
 
-import discord
+from typing import TYPE_CHECKING
+
 from discord import app_commands
 
-from bot.app.permissions import guild_store
+from bot.app.interaction import Interaction
 from bot.league.electorate import INTENT_OFF, DirectorsUnknown, Unreadable
+
+if TYPE_CHECKING:
+    pass
 
 __all__ = ["INTENT_OFF", "director_ids"]
 
 
-async def director_ids(interaction: discord.Interaction) -> list[int]:
+async def director_ids(interaction: Interaction) -> list[int]:
     """CL-23: the members holding the director role now (bots excluded), sorted; refused
     (`DirectorsUnknown`, naming the cause) when they cannot be read."""
-    guild = interaction.guild
-    if guild is None:
+    if interaction.guild_id is None:
         raise app_commands.NoPrivateMessage()
-    async with guild_store(interaction).read() as view:
-        role_id = (await view.settings.get()).director_role_id
-    if role_id is None:
-        raise DirectorsUnknown(Unreadable.NO_ROLE)
-    if not interaction.client.intents.members:
-        raise DirectorsUnknown(Unreadable.INTENT_OFF)
-    if not guild.chunked:
-        await guild.chunk()
-    role = guild.get_role(role_id)
-    if role is None:
-        raise DirectorsUnknown(Unreadable.ROLE_DELETED)
-    return sorted(member.id for member in role.members if not member.bot)
+    bot = interaction.client
+    found = await bot.directors_of(interaction.guild_id)
+    if isinstance(found, Unreadable):
+        raise DirectorsUnknown(found)
+    return found

@@ -13,7 +13,6 @@ id (the motion or season id) and the database, never in memory.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -22,12 +21,12 @@ import discord
 
 from bot.app.actor import Role
 from bot.app.command_input import actor_of
-from bot.app.errors import UserError
+from bot.app.interaction import Interaction
 from bot.app.permissions import guild_store
-from bot.app.tree import new_error_id
+from bot.app.tree import answer_error
 from bot.app.ui.members import director_ids
-from bot.league.motions.service import MotionRequest, cast_vote, open_motion
-from bot.rendering.escape import cut
+from bot.league.motions.lifecycle import MotionRequest, cast_vote, open_motion
+from bot.rendering import limits
 from bot.rendering.motions import (
     MAKEUP_PATTERN,
     STATUS_LABEL,
@@ -35,22 +34,20 @@ from bot.rendering.motions import (
     makeup_custom_id,
     vote_custom_id,
 )
+from bot.rendering.text import cut
+from core.votes import MotionKind
 
-log = logging.getLogger(__name__)
 
-
-async def _answer(interaction: discord.Interaction, work: Callable[[], Awaitable[str]]) -> None:
-    """Run a click's work and answer the clicker alone: the result, or the refusal (a
-    UserError changes nothing), or an error id for anything unexpected (logged)."""
+async def _answer(interaction: Interaction, work: Callable[[], Awaitable[str]]) -> None:
+    """Run a click's work and answer the clicker alone: the result, or — through the tree's
+    one error handler — the refusal (a UserError changes nothing) or an error id. discord.py
+    only logs what a persistent button's callback raises, so it is delegated here."""
     try:
         text = await work()
-    except UserError as refusal:
-        text = refusal.markdown
-    except Exception:
-        error_id = new_error_id()
-        log.exception("button %s failed (error %s)", interaction.data, error_id)
-        text = f"Something went wrong (error {error_id})."
-    await interaction.response.send_message(cut(text, 2000), ephemeral=True)
+    except Exception as error:
+        await answer_error(interaction, error)
+        return
+    await interaction.response.send_message(cut(text, limits.MESSAGE_CONTENT), ephemeral=True)
 
 
 class MotionVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VOTE_PATTERN):
@@ -71,7 +68,7 @@ class MotionVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Any],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
@@ -79,7 +76,7 @@ class MotionVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         """The button of a click, from its custom id."""
         return cls(int(match["motion"]), match["choice"] == "yes")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Record the clicker's vote (an elector only, while open) and answer them alone."""
 
         async def vote() -> str:
@@ -88,7 +85,7 @@ class MotionVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         await _answer(interaction, vote)
 
 
-async def vote_text(interaction: discord.Interaction, motion_id: int, yes: bool) -> str:
+async def vote_text(interaction: Interaction, motion_id: int, yes: bool) -> str:
     """Cast the interaction user's vote; the sentence that answers them."""
     cast = await cast_vote(guild_store(interaction), interaction.user.id, motion_id, yes)
     choice = "yes" if yes else "no"
@@ -117,7 +114,7 @@ class DivisionMakeupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templ
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Any],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
@@ -125,14 +122,14 @@ class DivisionMakeupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templ
         """The button of a click, from its custom id."""
         return cls(int(match["season"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Open the motion (a director only) and answer the clicker alone."""
 
         async def open_() -> str:
             actor = await actor_of(guild_store(interaction), interaction)
             actor.require(Role.DIRECTOR)
             request = MotionRequest(
-                "division-makeup",
+                MotionKind.DIVISION_MAKEUP,
                 "CL-8: adopt next season's divisions as proposed from the standings.",
                 season=self.season_id,
             )

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from typing import Any
 
 import discord
+
+from bot.app.interaction import Interaction
+from bot.app.tree import ArbiterView
 
 TIMEOUT = 300.0
 
 
-class PageView(discord.ui.View):
+class PageView(ArbiterView):
     """Turns the pages of `embeds` in place; the footer says `Page n/N`."""
 
     def __init__(self, embeds: Sequence[discord.Embed], owner_id: int) -> None:
@@ -33,7 +37,7 @@ class PageView(discord.ui.View):
         self.previous.disabled = self.page == 0
         self.next.disabled = self.page == len(self.embeds) - 1
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Only the member who asked turns the pages (others get a private note)."""
         if interaction.user.id == self.owner_id:
             return True
@@ -42,24 +46,24 @@ class PageView(discord.ui.View):
         )
         return False
 
-    async def _show(self, interaction: discord.Interaction, page: int) -> None:
+    async def _show(self, interaction: Interaction, page: int) -> None:
         self.page = max(0, min(page, len(self.embeds) - 1))
         self._sync()
         await interaction.response.edit_message(embed=self.embeds[self.page], view=self)
 
     @discord.ui.button(label="Previous", style=discord.ButtonStyle.secondary)
-    async def previous(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def previous(self, interaction: Interaction, _: discord.ui.Button[PageView]) -> None:
         """One page back."""
         await self._show(interaction, self.page - 1)
 
     @discord.ui.button(label="Next", style=discord.ButtonStyle.secondary)
-    async def next(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def next(self, interaction: Interaction, _: discord.ui.Button[PageView]) -> None:
         """One page on."""
         await self._show(interaction, self.page + 1)
 
 
 async def send_pages(
-    interaction: discord.Interaction,
+    interaction: Interaction,
     embeds: Sequence[discord.Embed],
     *,
     ephemeral: bool = False,

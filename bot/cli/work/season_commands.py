@@ -18,10 +18,12 @@ from bot.cli.league import as_of_date
 from bot.cli.output_file import write_output
 from bot.cli.season_file import read_season
 from bot.formats.season_file import dump_season
+from bot.league.seasons.phase import phase_of
 from bot.league.store import LeagueStoreError, StandingsCache, import_season, load_season
-from bot.rendering.calendar_ics import CalendarMatch, season_calendar
+from bot.rendering.calendar_ics import calendar_matches, season_calendar
 from bot.rendering.league_json import report_json
 from bot.rendering.league_text import report_text
+from core.league import league_report
 from core.league.season import quoted
 from storage.database import DatabaseUnavailable
 from storage.errors import DatabaseError
@@ -37,9 +39,11 @@ def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], w
     from storage.locations import open_database, shown
 
     config = config_from_args(args)
-    location = config.database.location
+    chosen: Path | None = getattr(args, "db", None)  # `arbiter tour export` has no --db
+    location: Path | str = chosen if chosen is not None else config.database.location
+    key = "--db" if chosen is not None else config.database.key
     where = shown(location)
-    if not write and config.database.url is None and not config.database.path.exists():
+    if not write and isinstance(location, Path) and not location.exists():
         raise CliError(f"no database at {where}: nothing has been stored yet")
 
     async def main() -> T:
@@ -58,7 +62,7 @@ def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], w
     try:
         return asyncio.run(main())
     except DatabaseUnavailable as error:
-        raise CliError(f"{config.database.key}: {error}") from None
+        raise CliError(f"{key}: {error}") from None
     except DatabaseError as error:  # a runtime failure (locked, disk full): one line, exit 1
         raise CliError(f"database {where}: {error}", 1) from None
 
@@ -104,6 +108,9 @@ def run_export(args: argparse.Namespace) -> int:
 
     data = _run(args, work, write=False)
     _write(args.output, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
+    if args.output is not None:  # said, as `import` says what it stored
+        matches = len(data.get("matches") or [])
+        print(f"exported {quoted(data['name'])} ({matches} matches) to {args.output}")
     return 0
 
 
@@ -118,12 +125,14 @@ def run_list(args: argparse.Namespace) -> int:
 
     async def work(store: GuildStore) -> list[str]:
         lines = []
+        now = dt.datetime.now(dt.UTC)
         async with store.read() as view:
             for record in await view.seasons.all():
                 divisions = await view.seasons.divisions(record.id)
                 matches = await view.matches.of_season(record.id)
+                status = (await phase_of(view, record, now)).value
                 lines.append(
-                    f"{record.name}\t{record.status}\t{_counted(len(divisions), 'division')}"
+                    f"{record.name}\t{status}\t{_counted(len(divisions), 'division')}"
                     f"\t{_counted(len(matches), 'match')}\tversion {record.version}"
                 )
         return lines
@@ -158,19 +167,21 @@ def run_calendar(args: argparse.Namespace) -> int:
         async with store.read() as view:
             record = await _season(view, args.name, args.guild)
             season = await load_season(view, record)
-        notice = dt.timedelta(hours=season.rules.challenge_deadline_hours)
-        matches = season.matches
+        only = None
         if args.club is not None:
             names = {c.casefold(): c for d in season.divisions for c in d.clubs}
             club = names.get(args.club.strip().casefold())
             if club is None:
                 raise CliError(f"no club {quoted(args.club)} in season {quoted(record.name)}")
-            matches = tuple(m for m in matches if club in (m.home, m.away))
-        entries = [
-            CalendarMatch(m.id, m.division, m.round, m.home, m.away, m.start, m.start - notice)
-            for m in matches
-        ]
-        return season_calendar(record.name, entries, dt.datetime.now(dt.UTC))
+            only = [club]
+        now = dt.datetime.now(dt.UTC)
+        entries = calendar_matches(season, league_report(season, now=now), now, only)
+        return season_calendar(record.name, entries, now)
 
-    _write(args.output, _run(args, work, write=False))
+    data = _run(args, work, write=False)
+    _write(args.output, data)
+    if args.output is not None:
+        print(
+            f"wrote {data.count(b'BEGIN:VEVENT')} matches of {quoted(args.name)} to {args.output}"
+        )
     return 0

@@ -19,12 +19,14 @@ from bot.chesscom.reader import read_club_at_start, read_match
 from bot.league.automation.context import AutomationContext
 from bot.league.automation.judgement import disqualification_lines, judge_at, rank_changes
 from bot.league.automation.match_facts import MatchFacts, match_facts, match_id_of, same_instant
+from bot.league.matches.life import match_now
 from bot.league.matches.service import record_at_start_in
 from bot.league.store import load_season
 from bot.rendering import announcements
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import RetryLater
 from core.league.forfeits import challenge_failures
+from core.league.lifecycle import Door, Step, StepRefused, allow
 from core.league.season import ClubAtStart, Season
 from storage.guild import UnitOfWork
 from storage.jobs import Job
@@ -170,15 +172,22 @@ async def store_snapshot(job: Job, uow: UnitOfWork, snapshot: Snapshot | None) -
     ):
         uow.abandon()  # gone, played or moved since the read: nothing stored
         return
-    season = await load_season(uow.view(), facts.season)
+    current = await match_now(uow, facts.match, uow.now, full=True)
+    try:  # CL-FF, CL-DQ: nothing is judged at the start of a forfeited or void match
+        allow(current.view, Step.AT_START, Door.BOT)
+    except StepRefused as refusal:
+        uow.details["not_judged"] = str(refusal)
+        uow.abandon()
+        return
+    season = current.season
     records = snapshot.records
     observed = snapshot.observed
     judged = judge_at(
         _with_facts(season, facts.match.key, records), facts.match.key, facts.match.start
     )
     late = observed - facts.match.start > LATE_AFTER
-    for record in records.values():
-        await record_at_start_in(uow, Actor.system(), facts.match.id, record)
+    for record in records.values():  # the life cycle allowed it above
+        await record_at_start_in(uow, Actor.system(), facts.match.id, record, checked=True)
     uow.details["late"] = late
     uow.details["forfeits"] = [(b.club, b.rule) for b in judged.forfeits]
     if judged.void:

@@ -26,6 +26,8 @@ class Judged:
     void: bool
     before: LeagueReport
     after: LeagueReport
+    match: str = ""
+    """The match judged (its key)."""
 
     def losers(self) -> list[str]:
         """The clubs forfeiting the match at this instant, once each, in order."""
@@ -52,7 +54,7 @@ def judge_at(
     void = bool({match.home, match.away} & out_before)
     forfeits = tuple(b for b in after.forfeits if b.match == match_key and b.effective == instant)
     new = tuple(q for q in after.disqualified if q.club not in out_before)
-    return Judged(forfeits, new, void, before, after)
+    return Judged(forfeits, new, void, before, after, match_key)
 
 
 def _rank(standing: ClubStanding | None) -> str:
@@ -64,25 +66,26 @@ def _rank(standing: ClubStanding | None) -> str:
 
 
 def rank_changes(judged: Judged, clubs: set[str]) -> list[str]:
-    """One line per division where a rank moved or a club went out: the named `clubs` and
-    every club whose rank changed, `club before → after`."""
+    """One line per division where a rank of the named `clubs` (the match's) moved,
+    `club before → after`: the other clubs' moves at the same instant are their own matches'
+    to announce, so each is said once."""
     lines = []
     for name, table in judged.after.divisions:
         before = {s.club: s for s in judged.before.standings(name)}
-        changes = [
-            (s.club, _rank(before.get(s.club)), _rank(s))
-            for s in table
-            if _rank(before.get(s.club)) != _rank(s) or s.club in clubs
-        ]
+        changes = [(s.club, _rank(before.get(s.club)), _rank(s)) for s in table if s.club in clubs]
         if any(b != a for _, b, a in changes):
             lines.append(announcements.standings_change(name, changes))
     return lines
 
 
 def disqualification_lines(judged: Judged, season: Season) -> list[str]:
-    """CL-DQ announcements: each club out at this instant, its counter and its void matches."""
+    """CL-DQ announcements: each club put out at this instant by this match's breach, its
+    counter and its void matches — once: the other matches judged at the same instant (a
+    round shares its deadline) leave it to the match that caused it."""
     lines = []
     for q in judged.disqualified:
+        if q.match != judged.match:
+            continue
         count = sum(1 for b in judged.after.forfeits if b.club == q.club and b.rule == q.rule)
         void = sum(1 for m in season.matches if q.club in (m.home, m.away))
         lines.append(announcements.disqualified(q.club, q.rule, count, void))

@@ -28,7 +28,9 @@ class MatchFacts:
     @property
     def deadline(self) -> dt.datetime:
         """CL-15: the match's current challenge deadline."""
-        return deadline_of(self.match.start, self.season.rules.challenge_deadline_hours)
+        return deadline_of(
+            self.match.start, self.season.rules.challenge_deadline_hours, self.match.deadline_at
+        )
 
     def club(self, club_id: int) -> Club:
         """The home or away club by id."""

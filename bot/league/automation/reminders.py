@@ -13,8 +13,11 @@ from collections.abc import Sequence
 
 from bot.league.automation.match_facts import MatchFacts, match_facts, match_id_of, same_instant
 from bot.league.matches.jobs import REMINDER_FAMILY as PREFIX
-from bot.rendering import announcements
+from bot.league.matches.life import match_now
+from bot.rendering import announcements, limits
+from bot.rendering.text import cut
 from bot.runtime.scheduler import JobHandler
+from core.league.lifecycle import Door, Step, StepRefused, allow
 from storage.clubs import Club
 from storage.guild import UnitOfWork
 from storage.jobs import Job
@@ -65,6 +68,12 @@ def reminder_handler() -> JobHandler:
         ):
             uow.abandon()  # gone, played, moved, past its deadline or a later one due: silent
             return
+        current = await match_now(uow, facts.match, uow.now)
+        try:  # CL-DQ: a void match's clubs are not threatened with a forfeit
+            allow(current.view, Step.REMIND, Door.BOT)
+        except StepRefused:
+            uow.abandon()
+            return
         waiting = waiting_clubs(facts)
         settings = await uow.settings.get()
         reminded = []
@@ -82,7 +91,9 @@ def reminder_handler() -> JobHandler:
                 facts.deadline,
                 command,
             )
-            await uow.outbox.post(channel, content=text[:2000], ping_users=admins)
+            await uow.outbox.post(
+                channel, content=cut(text, limits.MESSAGE_CONTENT), ping_users=admins
+            )
             reminded.append(club.id)
         if not reminded:
             uow.abandon()

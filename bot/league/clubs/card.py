@@ -1,5 +1,6 @@
 """`/club info` as a read use case: a club's card — its admins, its division in the season
-it plays now, the forfeits counted there (CL-15, CL-20, CL-21) and its chess.com figures."""
+it plays now (its running one, `club_current_season`), the forfeits counted there (CL-15,
+CL-20, CL-21) and its chess.com figures."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.chesscom.client import ChessComClient, ChessComError
 from bot.league.references import find_club
+from bot.league.seasons.phase import club_current_season
 from bot.league.store import StandingsCache
 from bot.rendering.league_embeds import ClubInfo
 from storage.guild import GuildStore
@@ -30,14 +32,12 @@ async def club_card(
         found = await find_club(view.clubs, reference)
         admins = tuple(await view.club_admins.admins_of(found.id))
         division = None
-        current = None
-        for season in reversed(await view.seasons.all()):
-            place = [m for m in await view.seasons.members(season.id) if m.club_id == found.id]
-            if place and season.status != "finished":
-                names = {d.id: d.name for d in await view.seasons.divisions(season.id)}
-                division = f"{names[place[0].division_id]} ({season.name})"
-                current = season
-                break
+        playing = await club_current_season(view, found.id, store.database.clock())
+        current = None if playing is None else playing[0]
+        if current is not None:
+            place = [m for m in await view.seasons.members(current.id) if m.club_id == found.id]
+            names = {d.id: d.name for d in await view.seasons.divisions(current.id)}
+            division = f"{names[place[0].division_id]} ({current.name})"
     forfeits: dict[str, int] = {}
     if current is not None:
         report = await standings.report(store, current, now=store.database.clock())

@@ -1,5 +1,6 @@
 """Club use cases (CL-2..4): register a chess.com club, HQ's approval or rejection, exclusion
-by a passed director motion, the club's admins and its reminder channel.
+(applied by a passed exclude-club motion, `motions.actions.ExcludeClub`), the club's admins
+and its reminder channel.
 
 Each is one unit of work; a refusal raises `UserError` before anything is written.
 """
@@ -12,10 +13,9 @@ from dataclasses import dataclass
 
 from bot.app.actor import Actor, Role, require_club_admin
 from bot.app.errors import UserError
-from bot.app.inputs import NOTE_LIMIT, clean_text, positive_id, shown
+from bot.app.inputs import NOTE_LIMIT, clean_text, named, positive_id, shown
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
 from bot.chesscom.models import ClubProfile
-from bot.league.motions.decisions import passed_motion
 from bot.league.references import find_club
 from bot.league.store import load_season
 from bot.rendering import announcements
@@ -119,6 +119,14 @@ def _admins(actor: Actor, others: Sequence[int], min_admins: int) -> tuple[int, 
     return tuple(given)
 
 
+def _may_register(earlier: Club | None, url_id: str) -> None:
+    """CL-2..4: a chess.com club registers once per guild — again only after a rejection."""
+    if earlier is not None and earlier.status != "rejected":
+        raise UserError(
+            f"The chess.com club {named(url_id)} is already registered here ({earlier.status})."
+        )
+
+
 async def register_club(
     store: GuildStore,
     client: ChessComClient,
@@ -129,20 +137,32 @@ async def register_club(
     min_admins: int = MIN_ADMINS,
 ) -> ClubRegistered:
     """CL-2..4: register a chess.com club, pending until HQ decides; the caller and `admins`
-    become its admins. One chess.com club is registered once per guild."""
+    become its admins. One chess.com club is registered once per guild (again after a
+    rejection); a display name another club has is told apart by the url-id."""
     url_id = club_url_id(chesscom_club)
     linked = _admins(actor, admins, min_admins)
     async with store.read() as view:
-        if await view.clubs.by_chesscom(url_id) is not None:
-            raise UserError(f"The chess.com club {url_id} is already registered here.")
+        _may_register(await view.clubs.by_chesscom(url_id), url_id)
     profile = await read_club_profile(client, url_id)
     name = clean_text(profile.name or url_id, "club name")
     async with store.change(actor.user_id, "club.register", f"chesscom:{url_id}") as uow:
-        if await uow.clubs.by_chesscom(url_id) is not None:
-            raise UserError(f"The chess.com club {url_id} is already registered here.")
-        if await uow.clubs.by_name(name) is not None:
-            raise UserError(f"A club named {shown(name)} is already registered here.")
-        club = await uow.clubs.register(name, url_id, registered_by=actor.user_id)
+        earlier = await uow.clubs.by_chesscom(url_id)
+        _may_register(earlier, url_id)
+        taken = await uow.clubs.by_name(name)
+        if taken is not None and (earlier is None or taken.id != earlier.id):
+            # Two chess.com clubs may share a display name: this one is told apart by its
+            # url-id (names are unique in a guild).
+            name = clean_text(f"{name} ({url_id})", "club name")
+            if await uow.clubs.by_name(name) is not None:
+                raise UserError(f"A club named {shown(name)} is already registered here.")
+        if earlier is None:
+            club = await uow.clubs.register(name, url_id, registered_by=actor.user_id)
+        else:  # a rejected club registers again (CL-2..4): pending, with its new admins
+            reopened = await uow.clubs.reopen(earlier.id, name, actor.user_id)
+            assert reopened is not None
+            club = reopened
+            for user_id in await uow.club_admins.admins_of(club.id):
+                await uow.club_admins.remove(club.id, user_id)
         for user_id in linked:
             await uow.club_admins.add(club.id, user_id)
         await announce(uow, announcements.club_registered(club.name, url_id, linked))
@@ -163,9 +183,9 @@ async def _decide(
     async with store.change(actor.user_id, action, f"club:{club_id}") as uow:
         club = await find_club(uow.clubs, club_id)
         if club.status not in allowed:
-            raise UserError(f"Club {club.name} is {club.status}: it cannot be {status} now.")
+            raise UserError(f"Club {named(club.name)} is {club.status}: it cannot be {status} now.")
         if status == "approved" and len(await uow.club_admins.admins_of(club.id)) < min_admins:
-            raise UserError(f"Club {club.name} needs at least {min_admins} admins (CL-3).")
+            raise UserError(f"Club {named(club.name)} needs at least {min_admins} admins (CL-3).")
         decided = await uow.clubs.decide(club.id, status, actor.user_id, reason)
         assert decided is not None
         await announce(uow, announcements.club_decided(decided.name, status, reason))
@@ -200,7 +220,7 @@ class SeasonExclusion:
 
 @dataclass(frozen=True)
 class ClubExcluded:
-    """A club excluded by a passed motion, and the seasons not finished it was taken out of."""
+    """A club excluded by a passed motion, and the seasons not closed it was taken out of."""
 
     club: Club
     reason: str
@@ -211,7 +231,7 @@ EXCLUSION_DECISIONS: tuple[tuple[DecisionKind, str], ...] = (
     ("exclusion", "CL-4"),
     ("disqualification", "CL-23"),
 )
-"""What an exclusion records in each season the club plays that is not finished: the
+"""What an exclusion records in each season the club plays that is not closed: the
 exclusion itself, and the disqualification that takes its matches out (CL-23, CL-DQ)."""
 
 
@@ -219,16 +239,16 @@ async def exclude_club_in(
     uow: UnitOfWork, club_id: int, motion_id: int, reason: str, decided_by: int | None
 ) -> ClubExcluded:
     """CL-4, CL-23: exclude a club inside `uow` by the passed motion `motion_id`: its status
-    becomes excluded, and each season it plays that is not finished records the exclusion and
+    becomes excluded, and each season it plays that is not closed records the exclusion and
     a disqualification (none of its matches count). Refused if it is not pending or approved."""
     found = await find_club(uow.clubs, club_id)
     if found.status not in ("pending", "approved"):
-        raise UserError(f"Club {found.name} is {found.status}: it cannot be excluded.")
+        raise UserError(f"Club {named(found.name)} is {found.status}: it cannot be excluded.")
     decided = await uow.clubs.decide(found.id, "excluded", decided_by, reason)
     assert decided is not None
     seasons = []
     for season in await uow.seasons.all():
-        if season.status == "finished":
+        if season.closed:
             continue
         if not any(m.club_id == found.id for m in await uow.seasons.members(season.id)):
             continue
@@ -251,23 +271,6 @@ async def exclude_club_in(
     return ClubExcluded(decided, reason, tuple(seasons))
 
 
-async def exclude_club(
-    store: GuildStore, actor: Actor, club: str | int, motion_id: int, reason: str
-) -> ClubExcluded:
-    """CL-4, CL-23: a director applies a passed motion's exclusion of a club (its id is
-    required and must be a passed exclude-club motion of this guild: no role bypasses the
-    vote), in its own unit of work, announced."""
-    actor.require(Role.DIRECTOR)
-    motion = positive_id(motion_id, "The motion")
-    why = clean_text(reason, "reason", NOTE_LIMIT)
-    club_id = await _club_id(store, club)
-    async with store.change(actor.user_id, "club.exclude", f"club:{club_id}") as uow:
-        await passed_motion(uow.motions, motion, "exclusion")
-        excluded = await exclude_club_in(uow, club_id, motion, why, actor.user_id)
-        await announce(uow, announcements.club_decided(excluded.club.name, "excluded", why))
-    return excluded
-
-
 async def add_admin(
     store: GuildStore, actor: Actor, club: str | int, user_id: int
 ) -> AdminsChanged:
@@ -278,9 +281,11 @@ async def add_admin(
         found = await find_club(uow.clubs, club_id)
         await require_club_admin(uow.club_admins, actor, found.id, found.name)
         if found.status not in ("pending", "approved"):
-            raise UserError(f"Club {found.name} is {found.status}: its admins cannot change.")
+            raise UserError(
+                f"Club {named(found.name)} is {found.status}: its admins cannot change."
+            )
         if not await uow.club_admins.add(found.id, user):
-            raise UserError(f"<@{user}> is already an admin of {found.name}.")
+            raise UserError(f"<@{user}> is already an admin of {named(found.name)}.")
         admins = tuple(await uow.club_admins.admins_of(found.id))
     return AdminsChanged(found, user, True, admins)
 
@@ -296,9 +301,11 @@ async def remove_admin(
         await require_club_admin(uow.club_admins, actor, found.id, found.name)
         current = await uow.club_admins.admins_of(found.id)
         if user not in current:
-            raise UserError(f"<@{user}> is not an admin of {found.name}.")
+            raise UserError(f"<@{user}> is not an admin of {named(found.name)}.")
         if len(current) - 1 < min_admins:
-            raise UserError(f"Club {found.name} must keep at least {min_admins} admins (CL-3).")
+            raise UserError(
+                f"Club {named(found.name)} must keep at least {min_admins} admins (CL-3)."
+            )
         await uow.club_admins.remove(found.id, user)
         admins = tuple(await uow.club_admins.admins_of(found.id))
     return AdminsChanged(found, user, False, admins)

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.league.matches.counting import what_counts
+from bot.league.matches.life import match_now
 from bot.league.matches.lines import board_lines, match_line
 from bot.league.references import find_match, find_season
 from bot.league.store import StandingsCache
 from bot.rendering.league_embeds import BoardLine, MatchLine
 from core.league.forfeits import Breach
+from core.league.lifecycle import match_state
 from core.league.standings import ClubStanding
 from storage.guild import GuildStore
 from storage.matches import MatchRecord
@@ -18,11 +21,14 @@ from storage.matches import MatchRecord
 
 @dataclass(frozen=True)
 class MatchCard:
-    """What `/match show` shows: the match, its boards and its forfeits."""
+    """What `/match show` shows: the match, its boards, its forfeits, what it counts as when
+    not as played and why (CL-FF, CL-ADJ, CL-DQ), and its state in its life cycle."""
 
     line: MatchLine
     boards: tuple[BoardLine, ...]
     forfeits: tuple[Breach, ...]
+    counts: str | None = None
+    state: str = ""
 
 
 @dataclass(frozen=True)
@@ -35,30 +41,35 @@ class ResultCard:
     counted: tuple[int, int] | None
     adjusted: tuple[BoardLine, ...]
     ranks: tuple[tuple[str, ClubStanding | None], ...]
+    counts: str | None = None
+    """Why it counts otherwise than its boards (a forfeit, void, adjusted boards)."""
 
 
 async def match_card(
-    store: GuildStore, standings: StandingsCache, match: int, season: str | None = None
+    store: GuildStore, standings: StandingsCache, match: int | str, season: str | None = None
 ) -> MatchCard:
     """Match `match` of this guild (refused when `season` is named and it is another's),
     its boards and the forfeits recorded against it (CL-15, CL-5/6/20, a director's)."""
+    now = store.database.clock()
     async with store.read() as view:
         scope = None if season is None else await find_season(view.seasons, season)
         record = await find_match(view.matches, match, scope)
         boards = await view.matches.boards(record.id)
-        season_record = await find_season(view.seasons, record.season_id)
+        current = await match_now(view, record, now, full=True)
     line = await match_line(store, record)
-    report = await standings.report(store, season_record, now=store.database.clock())
+    report = await standings.report(store, current.record, now=now)
     rows = board_lines(boards, report.adjusted_players)
     forfeits = tuple(f for f in report.forfeits if f.match == record.key)
-    return MatchCard(line, tuple(rows), forfeits)
+    counted = what_counts(report, current.season, record.key)
+    return MatchCard(line, tuple(rows), forfeits, counted.why, match_state(current.view).value)
 
 
 async def result_card(
-    store: GuildStore, standings: StandingsCache, match: MatchRecord
+    store: GuildStore, standings: StandingsCache, match: MatchRecord, why: str | None = None
 ) -> ResultCard:
     """The just-recorded result of `match`: its score, how it counts (CL-18/19 adjustments
-    with why) and both clubs' standings in its division."""
+    with why; `why`: what the result's service said it counts as) and both clubs'
+    standings in its division."""
     line = await match_line(store, match)
     async with store.read() as view:
         season = await find_season(view.seasons, match.season_id)
@@ -71,4 +82,4 @@ async def result_card(
     table = {s.club: s for s in report.standings(line.division)}
     ranks = tuple((club, table.get(club)) for club in (line.home, line.away))
     assert line.score is not None
-    return ResultCard(line, line.score, counted, tuple(adjusted), ranks)
+    return ResultCard(line, line.score, counted, tuple(adjusted), ranks, why)

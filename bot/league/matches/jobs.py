@@ -54,16 +54,22 @@ def subject(match_id: int) -> str:
     return f"match:{match_id}"
 
 
-def deadline_of(start: dt.datetime, notice_hours: int) -> dt.datetime:
-    """CL-15: the challenge deadline of a match starting at `start`."""
-    return challenge_deadline(Match("", "", 1, "", "", start), notice_hours)
+def deadline_of(
+    start: dt.datetime, notice_hours: int, fixed: dt.datetime | None = None
+) -> dt.datetime:
+    """CL-15: the challenge deadline of a match starting at `start` (`fixed`: the match's
+    own, set by a passed reschedule motion)."""
+    return challenge_deadline(Match("", "", 1, "", "", start, deadline=fixed), notice_hours)
 
 
-def match_jobs(match_id: int, start: dt.datetime, rules: SeasonRules) -> list[PlannedJob]:
+def match_jobs(
+    match_id: int, start: dt.datetime, rules: SeasonRules, fixed: dt.datetime | None = None
+) -> list[PlannedJob]:
     """CL-15, CL-5/6/20: the reminders (the season's offsets before the challenge deadline,
     by default − 48 h and − 12 h), the deadline, the at-start snapshot and the first chess.com
-    poll (`poll_lead` before the deadline, at the latest at the start) of one match."""
-    deadline = deadline_of(start, rules.challenge_deadline_hours)
+    poll (`poll_lead` before the deadline, at the latest at the start) of one match (`fixed`:
+    its own deadline, set by a reschedule motion)."""
+    deadline = deadline_of(start, rules.challenge_deadline_hours, fixed)
     payload = {"match": match_id}
     jobs = [
         PlannedJob(REMINDER.format(hours=h), deadline - dt.timedelta(hours=h), payload)
@@ -78,12 +84,21 @@ def match_jobs(match_id: int, start: dt.datetime, rules: SeasonRules) -> list[Pl
 
 
 async def schedule_jobs(
-    uow: UnitOfWork, match_id: int, start: dt.datetime, rules: SeasonRules
+    uow: UnitOfWork,
+    match_id: int,
+    start: dt.datetime,
+    rules: SeasonRules,
+    fixed: dt.datetime | None = None,
 ) -> None:
     """Create (or move, by natural key) every job of the match in the unit of work, by its
-    season's frozen rules; a reminder already in the past is cancelled rather than fired late."""
-    for job in match_jobs(match_id, start, rules):
-        if job.kind.startswith(REMINDER_FAMILY) and job.due_at <= uow.now:
+    season's frozen rules (`fixed`: its own deadline); a reminder already past is cancelled
+    rather than fired late, and so is a fixed deadline already past (judged before)."""
+    for job in match_jobs(match_id, start, rules, fixed):
+        passed = job.due_at <= uow.now
+        judged = job.kind == DEADLINE and fixed is not None and fixed == job.due_at
+        if passed and (job.kind.startswith(REMINDER_FAMILY) or judged):
+            # A reminder is not fired late; a deadline a motion kept when it moved the match
+            # after it was judged (the judgement stands) is not judged again.
             await uow.jobs.cancel(job.kind, subject(match_id))
             continue
         await uow.jobs.schedule(job.kind, subject(match_id), job.due_at, job.payload)

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 from bot.league.matches.jobs import deadline_of
 from bot.league.references import find_season
-from bot.rendering.escape import user_text
 from bot.rendering.league_embeds import BoardLine, MatchLine, when
+from bot.rendering.user_text import user_text
 from storage.guild import GuildStore
 from storage.matches import BoardRecord, MatchRecord, Source
 
@@ -54,7 +54,7 @@ async def match_line(store: GuildStore, match: MatchRecord) -> MatchLine:
         home.name,
         away.name,
         match.start,
-        deadline_of(match.start, season.rules.challenge_deadline_hours),
+        deadline_of(match.start, season.rules.challenge_deadline_hours, match.deadline_at),
         match.finished_at is not None,
         score,
         challenge,

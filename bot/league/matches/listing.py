@@ -74,7 +74,7 @@ def match_lines(
                 clubs[m.home_club_id],
                 clubs[m.away_club_id],
                 m.start,
-                deadline_of(m.start, notice),
+                deadline_of(m.start, notice, m.deadline_at),
                 m.finished_at is not None,
                 score,
                 "",

@@ -10,21 +10,31 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
+from bot.app.errors import UserError, quote_mark
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
 from bot.chesscom.facts import FactsError, MatchFacts, Placement
 from bot.chesscom.models import FAIR_PLAY_STATUS, FINISHED
 from bot.chesscom.reader import read_match
 from bot.formats.boards_csv import BoardRow
+from bot.league.matches.boards import board_records, checked
+from bot.league.matches.counting import changed_matches, judged_counts, what_counts
 from bot.league.matches.jobs import POLL, cancel_jobs
+from bot.league.matches.life import MatchNow, allowed, match_now
 from bot.league.matches.service import chesscom_match_id
 from bot.league.references import find_match
+from bot.league.store import load_season
 from bot.rendering import announcements
 from bot.runtime.announce import announce
+from core.league import league_report
+from core.league.facts import compile_matches
+from core.league.forfeits import judge
+from core.league.lifecycle import Door, Step, finish_problem
+from core.league.season import Board as DomainBoard
+from core.league.season import ClubAtStart, Season
 from storage.club_admins import ClubAdminReader
 from storage.clubs import Club
 from storage.guild import GuildStore, UnitOfWork
-from storage.matches import BoardRecord, MatchRecord
+from storage.matches import AtStartRecord, BoardRecord, MatchRecord
 from storage.rosters import ClosedAccount
 
 
@@ -39,6 +49,10 @@ class ResultRecorded:
     away_half: int
     closed_accounts: tuple[str, ...]
     source: str
+    counts: str | None = None
+    """What it counts as, when not as played, and why (a forfeit, void, adjusted boards)."""
+    changed: tuple[str, ...] = ()
+    """Earlier matches whose counted result it changed (CL-18, CL-19), as announced."""
 
 
 async def _may_report(admins: ClubAdminReader, actor: Actor, match: MatchRecord) -> None:
@@ -52,7 +66,90 @@ async def _may_report(admins: ClubAdminReader, actor: Actor, match: MatchRecord)
     raise UserError(f"This needs a **club admin** of a club of match {match.id}, or an arbiter.")
 
 
-async def authorise_report(store: GuildStore, actor: Actor, match_id: int) -> None:
+def _door(actor: Actor) -> Door:
+    """Who reports: the bot, an arbiter (a correction), or a club admin."""
+    if actor.is_system:
+        return Door.BOT
+    return Door.ARBITER if actor.has(Role.ARBITER) else Door.CLUB
+
+
+@dataclass(frozen=True)
+class Prior:
+    """A match's result facts before a result replaces them, and its season's closed
+    accounts: with the season as it is after, they give the season as it was (what the
+    earlier matches counted as), without reading the season twice."""
+
+    now: MatchNow
+    boards: tuple[BoardRecord, ...]
+    at_start: tuple[AtStartRecord, ...]
+    closed: tuple[str, ...]
+
+
+async def _check_result(
+    uow: UnitOfWork, match: MatchRecord, door: Door, finished: dt.datetime
+) -> Prior:
+    """CL-14 through the life cycle: no result before the start, none finishing before it or
+    later than now, none replacing a recorded one but by an arbiter or the bot; and the
+    facts the result is about to replace."""
+    current = await match_now(uow, match, uow.now)
+    step = allowed(current.view, Step.RESULT, door)
+    problem = finish_problem(current.view, finished.astimezone(dt.UTC))
+    if problem is not None:
+        raise UserError(f"{problem}.")
+    uow.details["notes"] = list(step.notes)
+    return Prior(
+        current,
+        tuple(await uow.matches.boards(match.id)),
+        tuple(await uow.matches.at_start(match.id)),
+        tuple(a.username for a in await uow.rosters.closed_accounts(match.season_id)),
+    )
+
+
+def _as_it_was(season: Season, prior: Prior, key: str, clubs: dict[int, str]) -> Season:
+    """The season before the result: this match with its former boards, finish and at-start
+    facts, the former closed accounts (CL-19)."""
+    old = next(m for m in prior.now.season.matches if m.id == key)
+    matches = tuple(
+        replace(
+            m,
+            finished=old.finished,
+            boards=tuple(
+                DomainBoard(b.home_player, b.away_player, b.home_half, b.away_half)
+                for b in prior.boards
+            ),
+            at_start={
+                clubs[a.club_id]: ClubAtStart(a.members, a.avg_rating, a.players)
+                for a in prior.at_start
+            },
+        )
+        if m.id == key
+        else m
+        for m in season.matches
+    )
+    return replace(season, matches=matches, closed_accounts=prior.closed)
+
+
+async def _may_change_others(
+    uow: UnitOfWork, prior: Prior, match: MatchRecord, boards: Sequence[BoardRecord]
+) -> bool:
+    """Whether the result can change how any match counts beyond the judgement (CL-18,
+    CL-19): an account was seen closed or one of its players' is, or a player of its boards
+    (before or after) plays for another club elsewhere in the season. If not, its boards
+    count as played (or as judged), and so do the other matches'."""
+    closed = {a.username.lower() for a in await uow.rosters.closed_accounts(match.season_id)}
+    if closed != {name.lower() for name in prior.closed}:
+        return True
+    seats = [
+        seat
+        for b in (*boards, *prior.boards)
+        for seat in ((b.home_player, match.home_club_id), (b.away_player, match.away_club_id))
+    ]
+    if closed & {name.lower() for name, _ in seats}:
+        return True
+    return await uow.matches.plays_elsewhere(match.season_id, match.id, sorted(set(seats)))
+
+
+async def authorise_report(store: GuildStore, actor: Actor, match_id: int | str) -> None:
     """Refuse (naming who may) before anything is read from chess.com or a deferred, public
     reply is started; the unit of work checks again."""
     async with store.read() as view:
@@ -61,7 +158,7 @@ async def authorise_report(store: GuildStore, actor: Actor, match_id: int) -> No
 
 
 async def _clubs(
-    store: GuildStore, match_id: int, actor: Actor | None = None
+    store: GuildStore, match_id: int | str, actor: Actor | None = None
 ) -> tuple[MatchRecord, Club, Club, int]:
     """The match, its clubs and its games per board, in one read (refused first, when an
     actor is given, unless they may report its result)."""
@@ -98,7 +195,7 @@ class ChessComRead:
 async def read_chesscom_result(
     store: GuildStore,
     client: ChessComClient,
-    match_id: int,
+    match_id: int | str,
     chesscom_match: str | int | None = None,
     *,
     actor: Actor | None = None,
@@ -129,18 +226,26 @@ async def read_chesscom_result(
     except ChessComNotFound:
         raise UserError(f"No chess.com team match {chesscom}.") from None
     except ChessComError as error:
-        raise UserError(f"chess.com could not be read just now ({error.message}).") from None
+        raise UserError(
+            f"chess.com could not be read just now ({quote_mark(error.message)})."
+        ) from None
     except FactsError as error:
-        raise UserError(f"chess.com match {chesscom} is not this fixture: {error}") from None
+        raise UserError(
+            f"chess.com match {chesscom} is not this fixture: {quote_mark(str(error))}"
+        ) from None
     if facts.status != FINISHED or facts.match is None or facts.running_boards:
         raise UserError(f"chess.com match {chesscom} has not finished yet.")
     if facts.unpaired_boards:
         board, why = next(iter(facts.unpaired_boards.items()))
-        raise UserError(f"Board {board} cannot be read from chess.com: {why}.")
+        raise UserError(f"Board {board} cannot be read from chess.com: {quote_mark(why)}.")
     boards = tuple(
         BoardRecord(n, b.home_player, b.away_player, _halves(b.home_points), _halves(b.away_points))
         for n, b in zip(facts.board_numbers, facts.match.boards, strict=True)
     )
+    try:
+        checked(boards, games)
+    except UserError as problem:
+        raise UserError(f"chess.com match {chesscom} cannot be stored: {problem.message}") from None
     return ChessComRead(match, home, away, chesscom, facts, boards, observed)
 
 
@@ -148,7 +253,7 @@ async def import_chesscom_result(
     store: GuildStore,
     client: ChessComClient,
     actor: Actor,
-    match_id: int,
+    match_id: int | str,
     chesscom_match: str | int | None = None,
 ) -> ResultRecorded:
     """CL-14, CL-19: read a finished chess.com team match and store its boards (replacing
@@ -175,13 +280,19 @@ async def import_chesscom_result_in(
         raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
     link = None if current.chesscom_match_id == chesscom else chesscom
     finished = facts.match.finished or uow.now
+    # chess.com's own record of the linked match may be read again (a club admin's re-import
+    # is the bot's reading); any other result over a recorded one is an arbiter's correction.
+    door = Door.BOT if actor.is_system or link is None else _door(actor)
+    prior = await _check_result(uow, current, door, finished)
     await uow.matches.replace_boards(match.id, list(read.boards))
     await uow.matches.finish(match.id, finished, link_chesscom=link)
     closed = await _record_closed(uow, current.season_id, facts, read.observed)
     await _record_fielded(uow, current, read.home, read.away, facts)
     await cancel_jobs(uow, match.id, (POLL,))
     updated = replace(current, finished_at=finished.astimezone(dt.UTC), chesscom_match_id=chesscom)
-    return await _recorded(uow, updated, read.boards, read.home, read.away, closed, "chess.com")
+    return await _recorded(
+        uow, prior, updated, read.boards, read.home, read.away, closed, "chess.com"
+    )
 
 
 async def _record_closed(
@@ -211,6 +322,7 @@ async def _record_fielded(
 
 async def _recorded(
     uow: UnitOfWork,
+    prior: Prior,
     updated: MatchRecord,
     stored: Sequence[BoardRecord],
     home: Club,
@@ -219,48 +331,69 @@ async def _recorded(
     how: str,
 ) -> ResultRecorded:
     """The result as now stored: the match as just updated (not read back), its boards
-    exactly those just stored (`replace_boards`), by number."""
+    exactly those just stored (`replace_boards`), by number — announced once with what it
+    counts as and why (CL-FF, CL-ADJ, CL-DQ), the earlier matches it changed (a CL-18/19
+    finding) and the clubs it put out."""
     boards = tuple(sorted(stored, key=lambda b: b.board))
     home_half = sum(b.home_half for b in boards)
     away_half = sum(b.away_half for b in boards)
-    await announce(
-        uow, announcements.result_recorded(home.name, away.name, home_half, away_half, how)
+    changed: list[str] = []
+    if await _may_change_others(uow, prior, updated, boards):
+        season = await load_season(uow.view(), prior.now.record)
+        now = league_report(season, now=uow.now)
+        why = what_counts(now, season, updated.key).why
+        clubs = {home.id: home.name, away.id: away.name}
+        was = league_report(_as_it_was(season, prior, updated.key, clubs), now=uow.now)
+        changed = changed_matches(was, now, season, leave_out=[updated.key])
+        forfeits, disqualified = now.forfeits, now.disqualified
+    else:  # the judgement alone says what it counts as: the season read as judging needs it
+        season = await load_season(uow.view(), prior.now.record, for_judging=True)
+        judgement = judge(season, compile_matches(season), uow.now)
+        forfeits, disqualified = judgement.breaches, tuple(judgement.disqualified.values())
+        why = judged_counts(forfeits, disqualified, season, updated.key)
+    out_before = prior.now.out
+    gone = [q for q in disqualified if q.club not in out_before]
+    lines = [
+        announcements.result_recorded(home.name, away.name, home_half, away_half, how, why),
+        *(
+            announcements.disqualified(
+                q.club,
+                q.rule,
+                sum(1 for b in forfeits if b.club == q.club and b.rule == q.rule),
+                sum(1 for m in season.matches if q.club in (m.home, m.away)),
+            )
+            for q in gone
+        ),
+    ]
+    if changed:
+        lines.append(announcements.counted_changes(changed))
+    await announce(uow, "\n".join(lines))
+    uow.details["counts"] = why
+    return ResultRecorded(
+        updated, boards, home_half, away_half, tuple(closed), how, why, tuple(changed)
     )
-    return ResultRecorded(updated, boards, home_half, away_half, tuple(closed), how)
 
 
 async def enter_manual_result(
     store: GuildStore,
     actor: Actor,
-    match_id: int,
+    match_id: int | str,
     rows: Sequence[BoardRow],
     finished_at: dt.datetime | None = None,
 ) -> ResultRecorded:
     """CL-14: an arbiter enters a match's boards by hand (from a parsed boards CSV) when
     chess.com cannot supply them; each board's points add up to the season's games."""
     actor.require(Role.ARBITER)
-    if not rows:
-        raise UserError("A result needs at least one board.")
     if finished_at is not None and finished_at.tzinfo is None:
         raise UserError("The finish instant needs a time zone.")
     match, home, away, games = await _clubs(store, match_id)
-    boards = []
-    for row in rows:
-        home_half, away_half = _halves(row.home_points), _halves(row.away_points)
-        if home_half < 0 or away_half < 0 or home_half + away_half != 2 * games:
-            raise UserError(
-                f"Board {row.board}: the points must add up to {games} (the games per board)."
-            )
-        boards.append(
-            BoardRecord(row.board, row.home_player, row.away_player, home_half, away_half)
-        )
-    if len({b.board for b in boards}) != len(boards):
-        raise UserError("A board number is given twice.")
+    boards = board_records(rows, games)
     async with store.change(actor.user_id, "match.result", f"match:{match.id}") as uow:
         current = await find_match(uow.matches, match.id)
         finished = finished_at or uow.now
+        prior = await _check_result(uow, current, Door.ARBITER, finished)
         await uow.matches.replace_boards(match.id, boards)
         await uow.matches.finish(match.id, finished)
         await cancel_jobs(uow, match.id, (POLL,))
         updated = replace(current, finished_at=finished.astimezone(dt.UTC))
-        return await _recorded(uow, updated, boards, home, away, (), "entered by an arbiter")
+        return await _recorded(uow, prior, updated, boards, home, away, (), "entered by an arbiter")

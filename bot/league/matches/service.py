@@ -11,9 +11,12 @@ from bot.app.actor import Actor, Role, require_club_admin
 from bot.app.errors import UserError
 from bot.app.inputs import clean_text, shown
 from bot.league.matches.jobs import deadline_of, schedule_jobs
-from bot.league.references import find_match, find_season
+from bot.league.matches.life import allowed, check_step, match_now
+from bot.league.matches.starts import parse_local_instant, start_in_window
+from bot.league.references import find_club, find_match, find_season
 from bot.rendering import announcements
 from bot.runtime.announce import announce
+from core.league.lifecycle import CORRECTION_NOTE, Door, Step, moved_deadline
 from storage.guild import GuildStore, UnitOfWork
 from storage.matches import AtStartRecord, MatchRecord, Source
 
@@ -29,13 +32,16 @@ MAX_RATING = 4000.0
 
 @dataclass(frozen=True)
 class ChallengeRecorded:
-    """A challenge step recorded: who issued it (club id), how it was learned, and whether it
-    is now accepted."""
+    """A challenge step recorded: who issued it (club id), how it was learned, whether it is
+    now accepted, and what the life cycle notes of it (late: after the deadline, so CL-15's
+    judgement stands; void: the match counts for nobody)."""
 
     match: MatchRecord
     club_id: int
     source: Source
     accepted: bool
+    late: bool = False
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -48,11 +54,18 @@ class AtStartRecorded:
 
 @dataclass(frozen=True)
 class MatchRescheduled:
-    """A match moved, with its new CL-15 deadline."""
+    """A match moved, with its new CL-15 deadline and the zone its season's starts are
+    stated in (CL-13, CL-22)."""
 
     match: MatchRecord
     old_start: dt.datetime
     deadline: dt.datetime
+    zone: str = "UTC"
+
+
+def _door(source: Source) -> Door:
+    """The life cycle's door for how a challenge step was learned."""
+    return {"declared": Door.CLUB, "chesscom": Door.BOT, "director": Door.DIRECTOR}[source]
 
 
 def chesscom_match_id(reference: str | int) -> int:
@@ -71,7 +84,7 @@ def chesscom_match_id(reference: str | int) -> int:
     return number
 
 
-async def _match_id(store: GuildStore, match_id: int) -> int:
+async def _match_id(store: GuildStore, match_id: int | str) -> int:
     async with store.read() as view:
         return (await find_match(view.matches, match_id)).id
 
@@ -114,7 +127,7 @@ async def _acting_club(uow: UnitOfWork, actor: Actor, match: MatchRecord, club: 
 async def record_challenge_issued(
     store: GuildStore,
     actor: Actor,
-    match_id: int,
+    match_id: int | str,
     chesscom_match: str | int,
     *,
     club: int | None = None,
@@ -146,21 +159,65 @@ async def issue_challenge_in(
     match = await find_match(uow.matches, match_id)
     issuer = await _acting_club(uow, actor, match, club)
     await _authorise_source(uow, actor, source, issuer, await _club_name(uow, issuer))
-    if match.finished_at is not None:
-        raise UserError(f"Match {match.id} is finished.")
+    step = await check_step(uow, match, Step.ISSUE, _door(source))
     linked = await uow.matches.by_chesscom(chesscom)
     if linked is not None and linked.id != match.id:
         raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
     await uow.matches.link_chesscom(match.id, chesscom)
     await uow.matches.issue_challenge(match.id, issuer, at or uow.now, source)
+    uow.details["late"] = step.late
     updated = await find_match(uow.matches, match.id)
-    return ChallengeRecorded(updated, issuer, source, False)
+    return ChallengeRecorded(updated, issuer, source, False, step.late, step.notes)
+
+
+async def correct_challenge(
+    store: GuildStore,
+    actor: Actor,
+    match_id: int | str,
+    chesscom_match: str | int,
+    issued_by: str | None = None,
+) -> ChallengeRecorded:
+    """CL-15: an arbiter corrects a recorded challenge — its chess.com match and, if named,
+    the club that issued it — audited and announced; when it was issued and accepted stays
+    as recorded (the life cycle's `CORRECT_CHALLENGE`), so CL-15's judgement stands."""
+    actor.require(Role.ARBITER)
+    chesscom = chesscom_match_id(chesscom_match)
+    target = await _match_id(store, match_id)
+    async with store.change(actor.user_id, "match.challenge.correct", f"match:{target}") as uow:
+        match = await find_match(uow.matches, target)
+        step = await check_step(uow, match, Step.CORRECT_CHALLENGE, Door.ARBITER)
+        assert match.challenge is not None  # the life cycle refused a match without one
+        issuer = match.challenge.issued_by
+        if issued_by is not None:
+            club = await find_club(uow.clubs, issued_by)
+            issuer = await _acting_club(uow, actor, match, club.id)
+        linked = await uow.matches.by_chesscom(chesscom)
+        if linked is not None and linked.id != match.id:
+            raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
+        if chesscom == match.chesscom_match_id and issuer == match.challenge.issued_by:
+            raise UserError(f"Match {match.id}'s challenge is recorded so already.")
+        await uow.matches.link_chesscom(match.id, chesscom)
+        await uow.matches.correct_issuer(match.id, issuer)
+        uow.details.update(chesscom=chesscom, was=match.chesscom_match_id, issuer=issuer)
+        home, away = (
+            await _club_name(uow, match.home_club_id),
+            await _club_name(uow, match.away_club_id),
+        )
+        await announce(
+            uow,
+            announcements.challenge_corrected(
+                home, away, chesscom, await _club_name(uow, issuer), CORRECTION_NOTE
+            ),
+        )
+        updated = await find_match(uow.matches, match.id)
+        accepted = updated.challenge is not None and updated.challenge.accepted_at is not None
+        return ChallengeRecorded(updated, issuer, "declared", accepted, False, step.notes)
 
 
 async def record_challenge_accepted(
     store: GuildStore,
     actor: Actor,
-    match_id: int,
+    match_id: int | str,
     *,
     source: Source = "declared",
     at: dt.datetime | None = None,
@@ -181,10 +238,8 @@ async def accept_challenge_in(
 ) -> ChallengeRecorded:
     """`record_challenge_accepted` inside a unit of work the caller holds."""
     match = await find_match(uow.matches, match_id)
-    if match.challenge is None:
-        raise UserError(f"No challenge has been issued for match {match.id} yet.")
-    if match.challenge.accepted_at is not None:
-        raise UserError(f"The challenge of match {match.id} is accepted already.")
+    step = await check_step(uow, match, Step.ACCEPT, _door(source))
+    assert match.challenge is not None  # the life cycle refuses an acceptance before an issue
     other = (
         match.away_club_id
         if match.challenge.issued_by == match.home_club_id
@@ -192,14 +247,15 @@ async def accept_challenge_in(
     )
     await _authorise_source(uow, actor, source, other, await _club_name(uow, other))
     await uow.matches.accept_challenge(match.id, at or uow.now, source)
+    uow.details["late"] = step.late
     updated = await find_match(uow.matches, match.id)
-    return ChallengeRecorded(updated, other, source, True)
+    return ChallengeRecorded(updated, other, source, True, step.late, step.notes)
 
 
 async def record_at_start(
     store: GuildStore,
     actor: Actor,
-    match_id: int,
+    match_id: int | str,
     club_id: int,
     *,
     members: int | None,
@@ -231,43 +287,60 @@ def _check_at_start(actor: Actor, facts: AtStartRecord) -> None:
 
 
 async def record_at_start_in(
-    uow: UnitOfWork, actor: Actor, match_id: int, facts: AtStartRecord
+    uow: UnitOfWork, actor: Actor, match_id: int, facts: AtStartRecord, *, checked: bool = False
 ) -> AtStartRecorded:
     """`record_at_start` inside a unit of work the caller holds (the at-start job records both
-    clubs and its announcement together)."""
+    clubs and its announcement together; `checked`: it asked the life cycle already)."""
     _check_at_start(actor, facts)
     match = await find_match(uow.matches, match_id)
     if facts.club_id not in (match.home_club_id, match.away_club_id):
         raise UserError(f"That club does not play match {match.id}.")
+    if not checked:
+        door = Door.BOT if actor.is_system else Door.ARBITER  # an arbiter's is a correction
+        await check_step(uow, match, Step.AT_START, door)
     await uow.matches.set_at_start(match.id, facts)
     updated = await find_match(uow.matches, match.id)
     return AtStartRecorded(updated, facts)
 
 
 async def reschedule_match(
-    store: GuildStore, actor: Actor, match_id: int, start: dt.datetime
+    store: GuildStore, actor: Actor, match_id: int | str, start: dt.datetime | str
 ) -> MatchRescheduled:
-    """CL-13, CL-15: a director moves a match not yet played; its deadline, reminders,
-    snapshot and polling move with it in the same unit of work."""
+    """CL-13, CL-15: a director moves a match not yet played, before its challenge deadline
+    and to a start the notice still fits (else only a passed `reschedule` motion may, the
+    life cycle says); its deadline, reminders, snapshot and polling move with it in the same
+    unit of work. `start` as typed is read in the season's zone (`parse_local_instant`)."""
     actor.require(Role.DIRECTOR)
-    if start.tzinfo is None:
+    async with store.read() as view:
+        match = await find_match(view.matches, match_id)
+        zone = (await find_season(view.seasons, match.season_id)).rules.start_zone
+    instant = parse_local_instant(start, "new start", zone) if isinstance(start, str) else start
+    if instant.tzinfo is None:
         raise UserError("The new start needs a time zone.")
+    async with store.change(actor.user_id, "match.reschedule", f"match:{match.id}") as uow:
+        current = await find_match(uow.matches, match.id)
+        return await reschedule_in(uow, current, instant, Door.DIRECTOR)
+
+
+async def reschedule_in(
+    uow: UnitOfWork, match: MatchRecord, start: dt.datetime, door: Door
+) -> MatchRescheduled:
+    """`reschedule_match` inside a unit of work the caller holds, by `door` (a director, or
+    a passed motion: then also after the deadline, keeping the judged deadline, or to a start
+    closer than the notice, the deadline then being the new start — `moved_deadline`)."""
     start = start.astimezone(dt.UTC)
-    target = await _match_id(store, match_id)
-    async with store.change(actor.user_id, "match.reschedule", f"match:{target}") as uow:
-        match = await find_match(uow.matches, target)
-        if match.finished_at is not None or await uow.matches.boards(match.id):
-            raise UserError(f"Match {match.id} has a result: it cannot be moved.")
-        if start == match.start:
-            raise UserError(f"Match {match.id} starts then already.")
-        season = await find_season(uow.seasons, match.season_id)
-        await uow.matches.reschedule(match.id, start)
-        await schedule_jobs(uow, match.id, start, season.rules)
-        deadline = deadline_of(start, season.rules.challenge_deadline_hours)
-        home, away = (
-            await _club_name(uow, match.home_club_id),
-            await _club_name(uow, match.away_club_id),
-        )
-        await announce(uow, announcements.match_rescheduled(home, away, start, deadline))
-        updated = await find_match(uow.matches, match.id)
-    return MatchRescheduled(updated, match.start, deadline)
+    start_in_window(start, "new start", uow.now)
+    current = await match_now(uow, match, uow.now)
+    allowed(current.view, Step.RESCHEDULE, door, new_start=start)
+    fixed = moved_deadline(current.view, start)
+    rules = current.record.rules
+    await uow.matches.reschedule(match.id, start, fixed)
+    await schedule_jobs(uow, match.id, start, rules, fixed)
+    deadline = deadline_of(start, rules.challenge_deadline_hours, fixed)
+    home, away = (
+        await _club_name(uow, match.home_club_id),
+        await _club_name(uow, match.away_club_id),
+    )
+    await announce(uow, announcements.match_rescheduled(home, away, start, deadline))
+    updated = await find_match(uow.matches, match.id)
+    return MatchRescheduled(updated, match.start, deadline, rules.start_zone)

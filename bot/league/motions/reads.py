@@ -5,7 +5,7 @@ director types (only open ones when they are about to vote)."""
 from __future__ import annotations
 
 from bot.app.errors import UserError
-from bot.rendering.motions import motion_title
+from bot.rendering.motions import motion_label
 from storage.guild import GuildStore
 from storage.motions import Motion, MotionStatus
 
@@ -38,4 +38,4 @@ async def motion_choices(store: GuildStore, typed: str, open_only: bool) -> tupl
     key = typed.strip().casefold()
     async with store.read() as view:
         found = await view.motions.recent("open" if open_only else None, CANDIDATES)
-    return tuple(m for m in found if key in motion_title(m).casefold())[:CHOICES]
+    return tuple(m for m in found if key in motion_label(m).casefold())[:CHOICES]

@@ -53,7 +53,7 @@ async def check_roster(
     `ready` is awaited once club and season are found, before the standings and chess.com
     are read (an unknown club or season is refused before it)."""
     async with store.read() as view:
-        found, record = await club_season(view, club, season)
+        found, record = await club_season(view, club, season, store.database.clock())
         players = await fielded(view, found.id, record.id)
         closed = {a.username.casefold() for a in await view.rosters.closed_accounts(record.id)}
     await ready()

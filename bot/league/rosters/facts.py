@@ -3,25 +3,29 @@ current one) and the players the club fielded in it, with their games."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from bot.app.errors import UserError
+from bot.app.inputs import named
 from bot.league.references import find_club, find_season
+from bot.league.seasons.phase import club_current_season
 from storage.clubs import Club
 from storage.guild import GuildView
 from storage.seasons import SeasonRecord
 
 
 async def club_season(
-    view: GuildView, club: str | int, season: str | int | None
+    view: GuildView, club: str | int, season: str | int | None, now: dt.datetime
 ) -> tuple[Club, SeasonRecord]:
-    """The club and the season asked for, or the club's latest season not finished."""
+    """The club and the season asked for, or the club's current season at `now` — its
+    running one, not a newer one being set up (`club_current_season`)."""
     found = await find_club(view.clubs, club)
     if season is not None:
         return found, await find_season(view.seasons, season)
-    for record in reversed(await view.seasons.all()):
-        members = await view.seasons.members(record.id)
-        if record.status != "finished" and any(m.club_id == found.id for m in members):
-            return found, record
-    raise UserError(f"Club {found.name} plays in no running season: name the `season`.")
+    current = await club_current_season(view, found.id, now)
+    if current is None:
+        raise UserError(f"Club {named(found.name)} plays in no running season: name the `season`.")
+    return found, current[0]
 
 
 async def fielded(view: GuildView, club_id: int, season_id: int) -> dict[str, int]:
@@ -36,5 +40,5 @@ async def fielded(view: GuildView, club_id: int, season_id: int) -> dict[str, in
         for board in boards.get(match.id, ()):
             name = board.home_player if home else board.away_player
             key = spelled.setdefault(name.casefold(), name)
-            games[key] = games.get(key, 0) + 1
+            games[key] = games.get(key, 0) + match.games_per_board  # CL-14: a board's games
     return games

@@ -15,9 +15,9 @@ from bot.app.errors import UserError
 from bot.chesscom.client import ChessComError
 from bot.chesscom.models import PlayerStats
 from bot.league.electorate import Unreadable, not_read
-from bot.league.motions.service import MotionRequest, open_motion_in
+from bot.league.motions.lifecycle import MotionRequest, open_motion_in
 from bot.league.store import load_season
-from bot.rendering.escape import user_text
+from bot.rendering.user_text import user_text
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import RetryLater
 from core.league import league_report
@@ -28,6 +28,7 @@ from core.league.roster import (
     check_removal,
     is_multi_team,
 )
+from core.votes import MotionKind
 from storage.guild import GuildStore, UnitOfWork
 from storage.jobs import Job
 from storage.motions import Motion
@@ -38,6 +39,14 @@ VERIFY_JOB = "roster.verify"
 a crash before the verification loses nothing: it runs at the next start-up)."""
 RETRY_AFTER = dt.timedelta(minutes=10)
 """When the job tries again if the directors could not be read."""
+CHESSCOM_RETRY = dt.timedelta(minutes=30)
+"""CL-21: when the job reads chess.com again after it did not answer (a 5xx, a timeout)."""
+CHESSCOM_TRIES = 13
+"""CL-21: how often chess.com is tried for a removal's timeout ratio before the directors
+decide without it: the first try and 12 more, one every `CHESSCOM_RETRY` — over 6 hours. A
+brief outage never opens a forfeit motion; one that lasts that long does, saying so."""
+TRIES = "chesscom_tries"
+"""The verify job's payload key counting chess.com's unanswered tries."""
 
 _REASONS = {
     "multi-team": RemovalReason.MULTI_TEAM,
@@ -66,8 +75,9 @@ class RemovalVerified:
     earlier: bool = False
     """True if it had been verified before (by the job or an earlier call): nothing changed."""
     deferred: bool = False
-    """True if a motion is needed but the directors could not be read: nothing recorded; the
-    removal's pending `roster.verify` job tries again later."""
+    """True if a motion is needed but the directors could not be read, or chess.com did not
+    answer for the timeout ratio (CL-21): nothing recorded; the removal's pending
+    `roster.verify` job tries again later."""
     unreadable: Unreadable | None = None
     """Why the directors could not be read (deferred; None: not said)."""
 
@@ -87,21 +97,33 @@ async def schedule_verification(uow: UnitOfWork, removal_id: int) -> None:
 @dataclass(frozen=True)
 class _Fetched:
     """What the verification reads outside any transaction: the timeout ratio from chess.com
-    (None: not needed or not read) and the directors (None: could not be read)."""
+    (None: not needed, not given, or not read), why chess.com did not answer (None: it did, or
+    was not asked) and the directors (None: could not be read)."""
 
     timeout: float | None
     electorate: Sequence[int] | Unreadable | None
+    unanswered: str | None = None
 
 
-async def _timeout(stats: PlayerStatsSource, removal: Removal) -> float | None:
-    """CL-21: the player's daily timeout ratio, for a removal for timeouts (None otherwise or
-    when chess.com could not be read)."""
+async def _timeout(stats: PlayerStatsSource, removal: Removal) -> tuple[float | None, str | None]:
+    """CL-21: the player's daily timeout ratio for a removal for timeouts (None otherwise, or
+    when chess.com gives none), and why chess.com did not answer (None: it answered)."""
     if removal.reason != "timeouts":
-        return None
+        return None, None
     try:
-        return (await stats.player_stats(removal.username)).daily_timeout_percent
-    except ChessComError:
-        return None
+        return (await stats.player_stats(removal.username)).daily_timeout_percent, None
+    except ChessComError as error:
+        return None, error.message
+
+
+def waiting_for_chesscom(why: str) -> str:
+    """The clause a removal's reply gives while chess.com does not answer (CL-21)."""
+    hours = CHESSCOM_RETRY * (CHESSCOM_TRIES - 1) / dt.timedelta(hours=1)
+    return (
+        f"chess.com did not answer for the timeout ratio ({why}); the bot tries again every"
+        f" {CHESSCOM_RETRY // dt.timedelta(minutes=1)} minutes, {CHESSCOM_TRIES - 1} times"
+        f" over {hours:g} hours, before the directors decide without it"
+    )
 
 
 async def verify_removal(
@@ -120,9 +142,13 @@ async def verify_removal(
         removal = await view.rosters.removal(removal_id)
     if removal is None:
         raise UserError(f"No removal {removal_id} on this server.")
-    timeout = None if removal.verification != "pending" else await _timeout(stats, removal)
+    timeout, unanswered = (
+        (None, None) if removal.verification != "pending" else await _timeout(stats, removal)
+    )
     async with store.change(None, "roster.verify", removal_subject(removal_id)) as uow:
-        verified = await verify_removal_in(uow, removal_id, timeout, electorate, timeout_limit)
+        verified = await verify_removal_in(
+            uow, removal_id, timeout, electorate, timeout_limit, unanswered=unanswered
+        )
         if verified.earlier or verified.deferred:
             uow.abandon()
     return verified
@@ -134,11 +160,16 @@ async def verify_removal_in(
     timeout: float | None,
     electorate: Sequence[int] | Unreadable | None,
     timeout_limit: Fraction | None = None,
+    *,
+    unanswered: str | None = None,
+    gave_up: str | None = None,
 ) -> RemovalVerified:
     """`verify_removal` inside a unit of work the caller holds, with chess.com's timeout ratio
     read before: records the outcome, opens the forfeit motion (its id on the removal) and
     announces — or, for a removal verified before, changes nothing (`earlier`). The removal's
-    verification job is cancelled (done)."""
+    verification job is cancelled (done). CL-21: while chess.com does not answer for a
+    timeout ratio (`unanswered`: why) nothing is decided (`deferred`); once the job stops
+    trying (`gave_up`: how long it tried) the directors decide without the ratio."""
     removal = await uow.rosters.removal(removal_id)
     if removal is None:
         raise UserError(f"No removal {removal_id} on this server.")
@@ -160,6 +191,10 @@ async def verify_removal_in(
     if removal.verification != "pending":
         motion = None if removal.motion_id is None else await uow.motions.get(removal.motion_id)
         return RemovalVerified(removal_id, check, motion, None, earlier=True)
+    if not check.justified and unanswered is not None and gave_up is None:
+        return RemovalVerified(
+            removal_id, check, None, waiting_for_chesscom(unanswered), deferred=True
+        )
     if check.justified:
         await uow.jobs.cancel(VERIFY_JOB, removal_subject(removal_id))
         await uow.rosters.verify_removal(removal_id, "verified")
@@ -172,6 +207,8 @@ async def verify_removal_in(
     ]
     upcoming = min(matches, key=lambda m: m.start, default=None)
     why = check.explanation
+    if gave_up is not None:
+        why = f"{why} (chess.com did not answer {gave_up})"
     problem: str | None = None
     motion = None
     if upcoming is None:
@@ -182,7 +219,7 @@ async def verify_removal_in(
         )
     else:
         request = MotionRequest(
-            "forfeit",
+            MotionKind.FORFEIT,
             f"CL-21 removal not verified: {why}.",
             match_id=upcoming.id,
             club=club.id,
@@ -283,8 +320,8 @@ def verification_job(
             removal = await view.rosters.removal(removal_id)
         if removal is None or removal.verification != "pending":
             return _Fetched(None, ())
-        timeout = None if stats is None else await _timeout(stats, removal)
-        return _Fetched(timeout, await directors(job.guild_id))
+        timeout, unanswered = (None, None) if stats is None else await _timeout(stats, removal)
+        return _Fetched(timeout, await directors(job.guild_id), unanswered)
 
     async def handle(job: Job, uow: UnitOfWork, fetched: _Fetched) -> None:
         removal = await uow.rosters.removal(int(job.payload["removal"]))
@@ -306,6 +343,22 @@ def verification_job(
 
             # Said once: the payload records it in the unit of work that queues it.
             raise RetryLater(at, reason, payload={**job.payload, TOLD: cause.name}, then=tell)
-        await verify_removal_in(uow, removal.id, fetched.timeout, electorate)
+        verified = await verify_removal_in(
+            uow, removal.id, fetched.timeout, electorate, unanswered=fetched.unanswered
+        )
+        if verified.deferred and fetched.unanswered is not None:
+            tries = int(job.payload.get(TRIES, 0)) + 1
+            if tries < CHESSCOM_TRIES:  # CL-21: an outage is waited out, never a motion
+                payload = {**job.payload, TRIES: tries}
+                raise RetryLater(uow.now + CHESSCOM_RETRY, fetched.unanswered, payload=payload)
+            hours = CHESSCOM_RETRY * (tries - 1) / dt.timedelta(hours=1)
+            await verify_removal_in(
+                uow,
+                removal.id,
+                None,
+                electorate,
+                unanswered=fetched.unanswered,
+                gave_up=f"in {tries} tries over {hours:g} hours",
+            )
 
     return fetch, handle

@@ -3,12 +3,11 @@ club's removal of a player with its reason (verified later; stored as pending no
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from bot.app.actor import Actor, require_club_admin
 from bot.app.errors import UserError
-from bot.app.inputs import NOTE_LIMIT, clean_text, named, optional_text, positive_id, shown
+from bot.app.inputs import NOTE_LIMIT, chesscom_username, named, optional_text, positive_id
 from bot.league.references import find_club, find_season
 from bot.league.rosters.facts import club_season
 from bot.league.rosters.removal_checks import schedule_verification
@@ -17,7 +16,6 @@ from storage.guild import GuildStore
 from storage.rosters import Removal, RemovalReason
 from storage.seasons import SeasonRecord
 
-_USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{1,49}")
 REASONS: tuple[RemovalReason, ...] = ("multi-team", "timeouts", "other")
 
 
@@ -51,14 +49,6 @@ class ClubRemovals:
     removals: tuple[Removal, ...]
 
 
-def chesscom_username(text: str) -> str:
-    """A chess.com username as given (letters, digits, `_`, `-`; 2–50 characters)."""
-    name = clean_text(text, "chess.com username", 100)
-    if not _USERNAME.fullmatch(name):
-        raise UserError(f"{shown(name)} is not a chess.com username.")
-    return name
-
-
 async def link_account(
     store: GuildStore, actor: Actor, username: str, user_id: int | None = None
 ) -> AccountLinked:
@@ -75,7 +65,7 @@ async def link_account(
             if not await uow.club_admins.clubs_of(caller):
                 raise UserError("Linking another member's account needs a **club admin**.")
         if not await uow.rosters.link(target, name, caller):
-            raise UserError(f"The chess.com account {name} is linked to another member.")
+            raise UserError(f"The chess.com account {named(name)} is linked to another member.")
     return AccountLinked(target, name, caller)
 
 
@@ -89,10 +79,10 @@ async def record_removal(
     note: str | None = None,
 ) -> RemovalRecorded:
     """CL-21: a club admin records removing a player from their own club's roster, with the
-    reason (multi-team, timeouts or other), in the season named (None: the club's latest
-    season not finished); its verification is pending."""
+    reason (multi-team, timeouts or other), in the season named (None: the club's running
+    season, `club_current_season`); its verification is pending."""
     async with store.read() as view:
-        named_club, named_season = await club_season(view, club, season)
+        named_club, named_season = await club_season(view, club, season, store.database.clock())
     season_id, club_id = named_season.id, named_club.id
     if reason not in REASONS:
         raise UserError(f"The reason is one of {', '.join(REASONS)}.")
@@ -117,9 +107,9 @@ async def record_removal(
 async def club_removals(
     store: GuildStore, club: str | int, season: str | int | None
 ) -> ClubRemovals:
-    """The removals of the club in the season named (None: the club's latest season not
-    finished); anyone may read them."""
+    """The removals of the club in the season named (None: the club's running season);
+    anyone may read them."""
     async with store.read() as view:
-        found, record = await club_season(view, club, season)
+        found, record = await club_season(view, club, season, store.database.clock())
         removals = await view.rosters.removals(record.id, found.id)
     return ClubRemovals(found, record, tuple(removals))

@@ -6,35 +6,64 @@ from __future__ import annotations
 import json
 
 from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
-from bot.app.inputs import NAME_LIMIT, clean_text
+from bot.app.errors import UserError, quote_mark
+from bot.app.inputs import NAME_LIMIT, clean_text, shown
 from bot.formats.season_file import SeasonFileError, dump_season, load_season
 from bot.league.references import find_season
 from bot.league.store import LeagueStoreError, import_season
 from bot.league.store import load_season as load_stored
+from core.league.season import Season
 from storage.guild import GuildStore
 from storage.seasons import SeasonRecord
+
+
+def name_problems(season: Season) -> list[tuple[str, str]]:
+    """The season's, divisions' and clubs' names checked as `/season create`, `division-add`
+    and `/club register` check them (trimmed, not empty, at most 100 characters, no control
+    or direction-changing character): each failing one with its path in the file."""
+    named = [("name", "season name", season.name)]
+    for d_index, division in enumerate(season.divisions):
+        named.append((f"divisions[{d_index}].name", "division name", division.name))
+        named += [
+            (f"divisions[{d_index}].clubs[{c_index}]", "club name", club)
+            for c_index, club in enumerate(division.clubs)
+        ]
+    found = []
+    for path, what, value in named:
+        try:
+            if clean_text(value, what, NAME_LIMIT) != value:
+                found.append((path, f"the {what} {shown(value)} has spaces around it"))
+        except UserError as refusal:
+            found.append((path, refusal.message.rstrip(".")))
+    return found
 
 
 async def import_season_file(
     store: GuildStore, actor: Actor, data: bytes, name: str | None = None
 ) -> SeasonRecord:
-    """League HQ imports a season file as a new season (named `name`, else the file's)."""
+    """League HQ imports a season file as a new season (named `name`, else the file's),
+    refused naming the first problem's path: the file's own checks (unknown keys, rounds,
+    rules below the regulation's floors …) and the commands' name checks."""
     actor.require(Role.HQ)
     title = None if name is None else clean_text(name, "season name", NAME_LIMIT)
     try:
         season = load_season(data)
+        problems = name_problems(season)
+        if problems:
+            raise SeasonFileError(problems)
     except SeasonFileError as error:
         path, problem = error.problems[0]
         more = f" (and {len(error.problems) - 1} more)" if len(error.problems) > 1 else ""
         where = f"{path}: " if path else ""  # no path: the file as a whole (not JSON)
-        raise UserError(f"The season file is not valid: {where}{problem}{more}.") from None
+        raise UserError(
+            f"The season file is not valid: {quote_mark(where + problem)}{more}."
+        ) from None
     async with store.read() as view:
         taken = (title or season.name).strip()
         if await view.seasons.by_name(taken) is not None:
             # Said here, in Discord's words: the store's own message names the CLI's --replace.
             raise UserError(
-                f"A season named {taken!r} exists already: import it under another name"
+                f"A season named {shown(taken)} exists already: import it under another name"
                 " with the `name` option."
             )
     async with store.change(
@@ -43,7 +72,7 @@ async def import_season_file(
         try:
             return await import_season(uow, season, name=title)
         except LeagueStoreError as error:
-            raise UserError(f"The season cannot be imported: {error}.") from None
+            raise UserError(f"The season cannot be imported: {quote_mark(str(error))}.") from None
 
 
 async def export_season_file(store: GuildStore, season: str | int) -> tuple[str, bytes]:

@@ -40,11 +40,13 @@ class PlannedMatch:
 
 @dataclass(frozen=True)
 class ScheduledRound:
-    """One round of a schedule: its number, its first start and its fixtures (all divisions)."""
+    """One round of a schedule: its number, its first start, its fixtures (all divisions)
+    and the clubs without a match that round (CL-12: an odd division's bye)."""
 
     number: int
     start: dt.datetime
     fixtures: tuple[Fixture, ...]
+    idle: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,8 @@ class Schedule:
     matches: tuple[PlannedMatch, ...]
     stored: bool
     unchanged: bool
+    idle: tuple[tuple[int, str], ...] = ()
+    """(round, club) for each club without a match in a round (CL-12)."""
 
     @property
     def rounds(self) -> tuple[ScheduledRound, ...]:
@@ -64,7 +68,12 @@ class Schedule:
         for planned in self.matches:
             by_round.setdefault(planned.fixture.round, []).append(planned.fixture)
         return tuple(
-            ScheduledRound(n, min(f.start for f in by_round[n]), tuple(by_round[n]))
+            ScheduledRound(
+                n,
+                min(f.start for f in by_round[n]),
+                tuple(by_round[n]),
+                tuple(club for number, club in self.idle if number == n),
+            )
             for n in sorted(by_round)
         )
 
@@ -88,8 +97,11 @@ def _prefixes(names: list[str]) -> list[str]:
     return [p if initials.count(p) == 1 else f"{p}{i + 1}" for i, p in enumerate(initials)]
 
 
-async def _plan(view: GuildView | UnitOfWork, season: SeasonRecord) -> list[PlannedMatch]:
-    """CL-12: Berger pairings of every division with clubs, on the season's calendar."""
+async def _plan(
+    view: GuildView | UnitOfWork, season: SeasonRecord
+) -> tuple[list[PlannedMatch], list[tuple[int, str]]]:
+    """CL-12: Berger pairings of every division with clubs, on the season's calendar, and
+    each round's club without a match (a division with an odd number of clubs)."""
     divisions = await view.seasons.divisions(season.id)
     members = await view.seasons.members(season.id)
     names: dict[int, str] = {}
@@ -99,6 +111,7 @@ async def _plan(view: GuildView | UnitOfWork, season: SeasonRecord) -> list[Plan
         names[m.club_id] = club.name
     ids = {name: club_id for club_id, name in names.items()}
     plan: list[PlannedMatch] = []
+    idle: list[tuple[int, str]] = []
     for division, prefix in zip(divisions, _prefixes([d.name for d in divisions]), strict=True):
         clubs = [names[m.club_id] for m in members if m.division_id == division.id]
         if not clubs:
@@ -119,9 +132,10 @@ async def _plan(view: GuildView | UnitOfWork, season: SeasonRecord) -> list[Plan
         except ValueError as error:
             raise UserError(f"Season {named(season.name)} cannot be scheduled: {error}.") from None
         plan += [PlannedMatch(division.id, ids[f.home], ids[f.away], f) for f in schedule.fixtures]
+        idle += [(n, club) for n, club in enumerate(schedule.idle, start=1) if club is not None]
     if not plan:
         raise UserError(f"Season {named(season.name)} has no division with clubs to schedule.")
-    return plan
+    return plan, idle
 
 
 Row = tuple[str, int, int, int, dt.datetime]
@@ -146,17 +160,17 @@ async def schedule_season(
     if not confirm:
         async with store.read() as view:
             record = await find_season(view.seasons, season_id)
-            plan = await _plan(view, record)
+            plan, idle = await _plan(view, record)
             unchanged = await _unchanged(view, record, plan)
-        return Schedule(record, tuple(plan), False, unchanged)
+        return Schedule(record, tuple(plan), False, unchanged, tuple(idle))
     async with store.change(actor.user_id, "season.schedule", f"season:{season_id}") as uow:
         record = await find_season(uow.seasons, season_id)
-        plan = await _plan(uow, record)
+        plan, idle = await _plan(uow, record)
         if await _unchanged(uow, record, plan):
             uow.abandon()
-            return Schedule(record, tuple(plan), True, True)
+            return Schedule(record, tuple(plan), True, True, tuple(idle))
         await _store(uow, record, plan)
-    return Schedule(record, tuple(plan), True, False)
+    return Schedule(record, tuple(plan), True, False, tuple(idle))
 
 
 async def _unchanged(

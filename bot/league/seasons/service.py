@@ -11,7 +11,9 @@ from bot.app.config import ClDefaults
 from bot.app.errors import UserError
 from bot.app.inputs import NAME_LIMIT, clean_text, named, shown
 from bot.league.references import find_club, find_division, find_season
+from core.league.lifecycle import cutoff_problem
 from core.league.season import START_ZONE
+from core.votes import MotionKind
 from storage.clubs import Club
 from storage.guild import GuildStore, UnitOfWork
 from storage.seasons import (
@@ -61,19 +63,24 @@ async def create_season(
     *,
     zone: str = START_ZONE,
     with_divisions: bool = True,
+    cutoff: dt.date | None = None,
 ) -> SeasonCreated:
     """CL-1, CL-7: league HQ creates a season (name unique in the guild) with the config's
-    rule values, format and — unless `with_divisions` is False — divisions, frozen."""
+    rule values, format and — unless `with_divisions` is False — divisions, frozen, and its
+    divisions cut-off date (`cutoff`, CL-1: the standings then decide next season's)."""
     actor.require(Role.HQ)
     title = clean_text(name, "season name", NAME_LIMIT)
     if isinstance(round_days, bool) or not 1 <= round_days <= MAX_ROUND_DAYS:
         raise UserError(f"Rounds are 1 to {MAX_ROUND_DAYS} days apart, not {round_days}.")
+    problem = None if cutoff is None else cutoff_problem(cutoff, first_round)
+    if problem is not None:
+        raise UserError(f"{problem}.")
     async with store.change(actor.user_id, "season.create", f"season:{title}") as uow:
         if await uow.seasons.by_name(title) is not None:
             raise UserError(f"A season named {shown(title)} exists already.")
         season = await uow.seasons.create(
             title,
-            defaults.season_rules(zone),
+            defaults.season_rules(zone, cutoff),
             first_round=first_round,
             round_days=round_days,
             created_by=actor.user_id,
@@ -145,7 +152,7 @@ async def add_club(
         size = sum(1 for m in members if m.division_id == target.id)
         limit = record.rules.clubs_per_division
         if size >= limit:
-            raise UserError(f"Division {target.name} is full: {limit} clubs (CL-12).")
+            raise UserError(f"Division {named(target.name)} is full: {limit} clubs (CL-12).")
         await uow.seasons.add_club(record.id, target.id, found.id)
     return ClubPlaced(record, target, found, True, size + 1)
 
@@ -166,4 +173,80 @@ async def remove_club(
         await uow.seasons.remove_club(record.id, found.id)
         target = await find_division(uow.seasons, record, place.division_id)
         size = sum(1 for m in members if m.division_id == place.division_id) - 1
+    return ClubPlaced(record, target, found, False, size)
+
+
+@dataclass(frozen=True)
+class CutoffSet:
+    """A season's divisions cut-off date changed (None: the final standings decide)."""
+
+    season: SeasonRecord
+    cutoff: dt.date | None
+
+
+async def _open_season(uow: UnitOfWork, season_id: int) -> SeasonRecord:
+    """The season, refused once closed (its make-up adopted, CL-8)."""
+    record = await find_season(uow.seasons, season_id)
+    if record.closed:
+        raise UserError(f"Season {named(record.name)} is closed: its divisions were adopted.")
+    return record
+
+
+async def _first_day(uow: UnitOfWork, record: SeasonRecord) -> dt.date | None:
+    """CL-1: the day of the season's first round — its calendar's, else its earliest match's
+    start (UTC) — or None while it has neither."""
+    if record.first_round is not None:
+        return record.first_round
+    if record.round_dates:
+        return min(record.round_dates)
+    starts = [m.start for m in await uow.matches.of_season(record.id)]
+    return min(starts).astimezone(dt.UTC).date() if starts else None
+
+
+async def set_cutoff(
+    store: GuildStore, actor: Actor, season: str | int, cutoff: dt.date | None
+) -> CutoffSet:
+    """CL-1: league HQ sets (or, with None, clears) the season's divisions cut-off date —
+    until the season is closed and while no division make-up motion is open or passed (it
+    was computed on the date it had)."""
+    actor.require(Role.HQ)
+    season_id = await _season_id(store, season)
+    async with store.change(actor.user_id, "season.cutoff", f"season:{season_id}") as uow:
+        record = await _open_season(uow, season_id)
+        for motion in await uow.motions.of_season(record.id, MotionKind.DIVISION_MAKEUP):
+            if motion.status in ("open", "passed"):
+                raise UserError(
+                    f"Motion {motion.id} on {named(record.name)}'s divisions is {motion.status}:"
+                    " the cut-off it was proposed from stays."
+                )
+        if record.rules.divisions_cutoff == cutoff:
+            raise UserError(f"Season {named(record.name)}'s cut-off is that already.")
+        problem = None if cutoff is None else cutoff_problem(cutoff, await _first_day(uow, record))
+        if problem is not None:
+            raise UserError(f"{problem}.")
+        await uow.seasons.set_cutoff(record.id, cutoff)
+        updated = await find_season(uow.seasons, record.id)
+    return CutoffSet(updated, cutoff)
+
+
+async def withdraw_club(
+    store: GuildStore, actor: Actor, season: str | int, club: str | int
+) -> ClubPlaced:
+    """CL-8: league HQ records that a club of the season will not continue next season: its
+    place is freed in the promotion proposal (more may go up, fewer down). Refused for a club
+    not in the season, one withdrawn already, or a closed season."""
+    actor.require(Role.HQ)
+    season_id = await _season_id(store, season)
+    async with store.change(actor.user_id, "season.withdraw", f"season:{season_id}") as uow:
+        record = await _open_season(uow, season_id)
+        found = await find_club(uow.clubs, club)
+        members = await uow.seasons.members(record.id)
+        place = next((m for m in members if m.club_id == found.id), None)
+        if place is None:
+            raise UserError(f"Club {named(found.name)} is not in season {named(record.name)}.")
+        if place.withdrawn:
+            raise UserError(f"Club {named(found.name)} has withdrawn already (CL-8).")
+        await uow.seasons.set_withdrawn(record.id, found.id)
+        target = await find_division(uow.seasons, record, place.division_id)
+        size = sum(1 for m in members if m.division_id == place.division_id)
     return ClubPlaced(record, target, found, False, size)

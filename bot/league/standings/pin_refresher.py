@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from bot.league.standings.views import season_context
 from bot.league.store import StandingsCache
 from bot.rendering.division_view import division_view
 from bot.rendering.standings_embeds import pin_embeds
@@ -41,7 +42,8 @@ class StandingsPins:
             if record is None or pin.division_id not in names or pin.message_id is None:
                 continue
             report = await self.standings.report(store, record, now=uow.now)
-            embeds = pin_embeds(division_view(report, names[pin.division_id]))
+            context = await season_context(uow, self.standings, record, None)
+            embeds = pin_embeds(division_view(report, names[pin.division_id], context))
             shown = await uow.outbox.latest_embeds(pin.outbox_id, pin.message_id)
             if shown != json.loads(json.dumps(embeds)):  # as the outbox stores them
                 await uow.outbox.post(pin.channel_id, embeds=embeds, edit_of=pin.message_id)

@@ -5,6 +5,7 @@ every change."""
 from __future__ import annotations
 
 from bot.league.references import find_division, find_season
+from bot.league.standings.views import season_context
 from bot.league.store import StandingsCache
 from bot.rendering.division_view import DivisionView, division_view
 from bot.rendering.standings_embeds import pin_embeds
@@ -27,7 +28,7 @@ async def pin_standings(
         version = await uow.seasons.version(record.id)
         assert version is not None
         report = await standings.report(store, record, now=uow.now)
-        view = division_view(report, found.name)
+        view = division_view(report, found.name, await season_context(uow, standings, record, None))
         message = await uow.outbox.post(channel_id, embeds=pin_embeds(view))
         await uow.pins.pin(record.id, found.id, channel_id, message.id, version, user_id)
     return view

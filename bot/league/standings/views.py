@@ -4,21 +4,27 @@ as views of the cached standings report, for the embed, image, CSV or crosstable
 from __future__ import annotations
 
 import datetime as dt
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from weakref import WeakKeyDictionary
 
 from bot.league.references import find_division, find_season
 from bot.league.store import StandingsCache
-from bot.rendering.division_view import DivisionView, division_view
-from storage.guild import GuildStore
+from bot.rendering.division_view import DivisionView, Fixture, SeasonContext, division_view
+from core.league import end_of_day
+from storage.guild import GuildStore, GuildView, UnitOfWork
+from storage.seasons import SeasonRecord
 
 
 @dataclass(frozen=True)
 class SeasonViews:
-    """The season's name and the views of the divisions asked for, in the season's order."""
+    """The season's name, the views of the divisions asked for, in the season's order, and
+    the date they are as at (None: as at now — also when the date asked for is not over)."""
 
     season: str
     divisions: tuple[DivisionView, ...]
+    as_of: dt.date | None = None
 
 
 async def standings_views(
@@ -30,13 +36,60 @@ async def standings_views(
     ready: Callable[[], Awaitable[None]] | None = None,
 ) -> SeasonViews:
     """The views of every division of the season `season` names (of this guild only), or of
-    the division `division` names, as at the end of `as_of` (else now). `ready` runs once the
-    names are found, before the report is built (so a refusal comes first and stays private)."""
+    the division `division` names, as at the end of `as_of` (else now). CL-1: a day not over
+    yet is shown as at now — deadlines still to come are not judged as missed. `ready` runs
+    once the names are found, before the report is built (so a refusal comes first and stays
+    private)."""
+    now = store.database.clock()
+    if as_of is not None and end_of_day(as_of) > now:
+        as_of = None
     async with store.read() as view:
         record = await find_season(view.seasons, season)
         only = None if division is None else await find_division(view.seasons, record, division)
+        context = await season_context(view, standings, record, as_of or now.date())
     if ready is not None:
         await ready()
-    report = await standings.report(store, record, as_of=as_of, now=store.database.clock())
+    report = await standings.report(store, record, as_of=as_of, now=now)
     names = [name for name, _ in report.divisions] if only is None else [only.name]
-    return SeasonViews(record.name, tuple(division_view(report, name) for name in names))
+    views = tuple(division_view(report, name, context) for name in names)
+    return SeasonViews(record.name, views, as_of)
+
+
+CONTEXTS_KEPT = 64
+"""Season contexts kept per bot (by guild, season and version): a table asked for again
+reads no fixtures until the season changes."""
+_contexts: WeakKeyDictionary[StandingsCache, OrderedDict[tuple[int, int, int], SeasonContext]]
+_contexts = WeakKeyDictionary()
+
+
+async def season_context(
+    reader: GuildView | UnitOfWork,
+    standings: StandingsCache,
+    record: SeasonRecord,
+    on: dt.date | None,
+) -> SeasonContext:
+    """What the tables say besides the standings: the season's fixtures (for "after round 9
+    of 13"), its CL-8 places and withdrawn clubs (for the zones), the day (None: unsaid, as
+    on a pin, which is edited when the table changes, not when the day does). Kept beside
+    the bot's standings cache, per season version (every change bumps it)."""
+    kept = _contexts.setdefault(standings, OrderedDict())
+    key = (reader.guild_id, record.id, record.version)
+    context = kept.get(key)
+    if context is None:
+        context = kept[key] = await _read_context(reader, record)
+        while len(kept) > CONTEXTS_KEPT:
+            kept.popitem(last=False)
+    kept.move_to_end(key)
+    return replace(context, on=on)
+
+
+async def _read_context(reader: GuildView | UnitOfWork, record: SeasonRecord) -> SeasonContext:
+    clubs = {c.id: c.name for c in await reader.clubs.all()}
+    fixtures = tuple(
+        Fixture(m.key, clubs[m.home_club_id], clubs[m.away_club_id], m.round)
+        for m in await reader.matches.of_season(record.id)
+    )
+    withdrawn = tuple(
+        clubs[m.club_id] for m in await reader.seasons.members(record.id) if m.withdrawn
+    )
+    return SeasonContext(fixtures, record.rules.promotion_places, withdrawn, None)

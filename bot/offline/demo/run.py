@@ -1,6 +1,7 @@
 """`arbiter demo`: generate the season of a seed, write its replay script, play it through the
 real bot (`bot.offline.replay`) with progress on stderr, then read the database it left: the
-exported season file, standings and crosstable PNGs, the .ics calendar, and the summary."""
+exported season file, standings and crosstable PNGs, the .ics calendar, the standings and
+results as CSV, and the summary (printed, and kept in `summary.txt`)."""
 
 from __future__ import annotations
 
@@ -23,10 +24,12 @@ from bot.offline.discord_stub import stable_id
 from bot.offline.replay import replay, validate
 from bot.offline.script import At, parse_script
 from bot.offline.transcript import StepRecord
-from bot.rendering.calendar_ics import CalendarMatch, season_calendar
+from bot.rendering.calendar_ics import calendar_matches, season_calendar
 from bot.rendering.crosstable_image import crosstable_png
-from bot.rendering.division_view import division_view
+from bot.rendering.division_view import Fixture, SeasonContext, division_view
 from bot.rendering.league_text import proposal_text, report_text
+from bot.rendering.results_csv import results_csv
+from bot.rendering.standings_csv import season_standings_csv
 from bot.rendering.standings_image import standings_png
 from core.league import league_report, promotion_proposal
 from core.league.report import LeagueReport
@@ -38,6 +41,9 @@ SCRIPT = "season.jsonl"
 TRANSCRIPT = "transcript.txt"
 SEASON_FILE = "season.json"
 DATABASE = "arbiter.db"
+SUMMARY = "summary.txt"
+STANDINGS_CSV = "standings.csv"
+RESULTS_CSV = "results.csv"
 
 
 @dataclass(frozen=True)
@@ -98,18 +104,25 @@ async def _read(db_path: Path, season_name: str) -> tuple[Season, dict[str, Any]
         await database.close()
 
 
+def season_context(season: Season, on: dt.date | None) -> SeasonContext:
+    """The context of the season's tables from its facts (state, zones, champion)."""
+    fixtures = tuple(Fixture(m.id, m.home, m.away, m.round) for m in season.matches)
+    return SeasonContext(fixtures, season.rules.promotion_places, season.withdrawn, on)
+
+
 def write_outputs(out: Path, season: Season, report: LeagueReport, stamp: dt.datetime) -> None:
-    """The standings and crosstable PNGs of every division and the season's calendar."""
-    for name, _ in report.divisions:
-        view = division_view(report, name)
-        (out / f"standings-{slug(name)}.png").write_bytes(standings_png(view))
-        (out / f"crosstable-{slug(name)}.png").write_bytes(crosstable_png(view))
-    notice = dt.timedelta(hours=season.rules.challenge_deadline_hours)
-    entries = [
-        CalendarMatch(m.id, m.division, m.round, m.home, m.away, m.start, m.start - notice)
-        for m in season.matches
-    ]
-    (out / "season.ics").write_bytes(season_calendar(season.name, entries, stamp))
+    """The standings and crosstable PNGs of every division, the season's calendar, and the
+    standings and results as CSV."""
+    context = season_context(season, stamp.date())
+    views = [division_view(report, name, context) for name, _ in report.divisions]
+    for view in views:
+        (out / f"standings-{slug(view.division)}.png").write_bytes(standings_png(view))
+        (out / f"crosstable-{slug(view.division)}.png").write_bytes(crosstable_png(view))
+    (out / STANDINGS_CSV).write_text(season_standings_csv(views), encoding="utf-8", newline="")
+    (out / RESULTS_CSV).write_text(results_csv(season, report), encoding="utf-8", newline="")
+    (out / "season.ics").write_bytes(
+        season_calendar(season.name, calendar_matches(season, report, stamp), stamp)
+    )
 
 
 def play(
@@ -141,7 +154,8 @@ def play(
 
         def emit(record: StepRecord) -> None:
             stages(record)
-            written.write(record.as_text() + "\n")
+            if record.shown_in_text():
+                written.write(record.as_text() + "\n")
             if transcript is not None:
                 transcript(record)
 
@@ -155,7 +169,9 @@ def play(
     (out / SEASON_FILE).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     report = league_report(season, as_of=None, now=end)
     write_outputs(out, season, report, end)
-    return DemoResult(season, report, out, script.steps, tuple(script.waiting))
+    result = DemoResult(season, report, out, script.steps, tuple(script.waiting))
+    (out / SUMMARY).write_text(summary(result) + "\n", encoding="utf-8")
+    return result
 
 
 def _rule_order(rule: str) -> tuple[str, int, str]:
@@ -190,8 +206,11 @@ def summary(result: DemoResult) -> str:
         f"  director motions passed: {len(season.director_forfeits)} forfeit(s),"
         f" {len(season.director_disqualifications)} disqualification(s)",
         *(f"  waiting for {note}" for note in result.waiting),
-        f"  written to {result.out}: {SEASON_FILE}, {SCRIPT}, {TRANSCRIPT}, season.ics,"
-        " standings-*.png, crosstable-*.png",
+        f"  written to {result.out}: {SUMMARY} (this summary), {SEASON_FILE}, {SCRIPT},"
+        f" {TRANSCRIPT}, {STANDINGS_CSV}, {RESULTS_CSV}, season.ics, standings-*.png,"
+        " crosstable-*.png",
+        f"  {TRANSCRIPT} is what `arbiter replay {SCRIPT}` prints (add --verbose for the"
+        " chess.com stand-in's steps)",
         f"  the bot's database: {result.out / DATABASE} (guild {stable_id('guild', GUILD)})",
     ]
     return "\n".join(lines)

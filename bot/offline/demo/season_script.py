@@ -99,6 +99,13 @@ class _Timed:
     stage: str | None = field(default=None, compare=False)
 
 
+def promotion_places(clubs_per_division: int) -> int:
+    """CL-8's places for a demo of `clubs_per_division` clubs: the regulation's 3 for 12 or
+    13 clubs, scaled down for a smaller demo (1 for 4–7, 2 for 8–11), so a club in the
+    middle of a 4-club table is not relegated."""
+    return max(1, min(3, clubs_per_division // 4))
+
+
 class _Writer:
     """Builds the timeline, then the lines."""
 
@@ -106,6 +113,7 @@ class _Writer:
         self, world: World, clubs_per_division: int, commands: frozenset[str] | None
     ) -> None:
         self.world = world
+        self.places = promotion_places(clubs_per_division)
         self.commands = commands
         self.waiting: list[str] = []
         self.rng = random.Random(world.seed * 7919 + 1)
@@ -248,7 +256,7 @@ class _Writer:
         command = {
             "as": issuer.admins[0],
             "command": "match challenge",
-            "options": {"match": p.number, "chesscom_match": str(p.chesscom)},
+            "options": {"match": str(p.number), "chesscom_match": str(p.chesscom)},
         }
         if unaccepted:
             self.at(issue_at, [command])
@@ -264,7 +272,11 @@ class _Writer:
             command,
         ]
         self.at(issue_at, steps)
-        accept = {"as": other.admins[0], "command": "match accept", "options": {"match": p.number}}
+        accept = {
+            "as": other.admins[0],
+            "command": "match accept",
+            "options": {"match": str(p.number)},
+        }
         self.at(issue_at + dt.timedelta(hours=1 if late else 12), [accept])
         if not late:
             self.play(p, issuer, other, boards, name)
@@ -417,7 +429,11 @@ class _Writer:
         ]
         if p.fixture.round == 1:
             steps.append(
-                {"as": issuer.admins[0], "command": "match report", "options": {"match": p.number}}
+                {
+                    "as": issuer.admins[0],
+                    "command": "match report",
+                    "options": {"match": str(p.number)},
+                }
             )
             steps.append({"expect": {"error": None}})
         self.at(end, steps)
@@ -452,7 +468,7 @@ class _Writer:
                     "command": "vote open",
                     "options": {
                         "kind": "forfeit",
-                        "match": p.number,
+                        "match": str(p.number),
                         "club": club.name,
                         "reason": f"CL-21: {club.name} removed {player} from its roster"
                         " for a reason the bot cannot verify",
@@ -499,7 +515,10 @@ class _Writer:
             "start": START.isoformat().replace("+00:00", "Z"),
             "guild": {"name": GUILD, "roles": ROLES, "channels": CHANNELS},
             "members": members,
-            "config": {"chesscom": {"poll_minutes": POLL_MINUTES}},
+            "config": {
+                "chesscom": {"poll_minutes": POLL_MINUTES},
+                "rules": {"cl": {"promoted": self.places, "relegated": self.places}},
+            },
         }
         lines = [
             f"// arbiter demo --seed {w.seed}: a whole CL season, generated; replay it with"

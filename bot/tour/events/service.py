@@ -43,6 +43,15 @@ SEED_LIMIT = 100
 """Characters of a draw seed."""
 
 
+def seed_text(value: str | None, what: str) -> str | None:
+    """CCT-8a: a seed as typed (trimmed, through the name gate), without a backtick: it is
+    shown as code (`seed`), which a backtick would end early."""
+    seed = optional_text(value, what, SEED_LIMIT)
+    if seed is not None and "`" in seed:
+        raise UserError(f"A {what} may not hold a backtick (`).")
+    return seed
+
+
 def new_seed() -> str:
     """CCT-8a: a fresh random seed for a drawing of lots (shown and stored with the draw)."""
     return secrets.token_hex(6)
@@ -248,7 +257,7 @@ async def draw_event(
     are not the `previewed` numbers (the players changed since): a Confirm stores what its
     preview showed, or nothing."""
     actor.require(Role.HQ)
-    lots = optional_text(seed, "seed", SEED_LIMIT)
+    lots = seed_text(seed, "seed")
     if lots is not None and order is not None:
         raise UserError("Give either a `seed` or the `order` drawn elsewhere, not both.")
     if lots is None and order is None:
@@ -336,7 +345,7 @@ async def start_knockout(
     `previewed` seeds (a result changed since): a Confirm builds what its preview showed, or
     nothing."""
     actor.require(Role.HQ)
-    lots_seed = optional_text(lots, "lots seed", SEED_LIMIT)
+    lots_seed = seed_text(lots, "lots seed")
     async with store.change(actor.user_id, "event.start_knockout", f"event:{event}") as uow:
         view = uow.view()
         record = await find_event(view, event)

@@ -1,0 +1,71 @@
+"""The one board validator of the bot (CL-14, CL-18): the boards given by any door (an
+arbiter's boards CSV, a correction motion's, a chess.com import) checked by core's
+`board_problems` — the same check the season file gets — before anything is stored, so a
+stored match always exports to a file `arbiter league` accepts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from bot.app.errors import UserError
+from bot.app.inputs import shown
+from bot.formats.boards_csv import BoardRow
+from core.league.season import Board, board_problems
+from storage.matches import BoardRecord
+
+
+def _halves(value: Fraction, board: int) -> int:
+    """Points as whole half-points (integer arithmetic: a Fraction product is slow)."""
+    if value.denominator not in (1, 2):
+        raise UserError(f"Board {board}: points must be multiples of ½ (whole or half points).")
+    return value.numerator * (2 // value.denominator)
+
+
+def board_records(
+    rows: Sequence[BoardRow], games: int, *, empty: str = "A result needs at least one board."
+) -> tuple[BoardRecord, ...]:
+    """CL-14: `rows` as the boards to store, `checked` (`empty`: the refusal for no board)."""
+    if not rows:
+        raise UserError(empty)
+    boards = tuple(
+        BoardRecord(
+            row.board,
+            row.home_player,
+            row.away_player,
+            _halves(row.home_points, row.board),
+            _halves(row.away_points, row.board),
+        )
+        for row in rows
+    )
+    return checked(boards, games)
+
+
+def checked(boards: tuple[BoardRecord, ...], games: int) -> tuple[BoardRecord, ...]:
+    """CL-14, CL-18: `boards` if their points add up to the season's `games` per board, each
+    board number is given once and each player takes one seat; else refused (`UserError`)
+    naming the board."""
+    if len({b.board for b in boards}) != len(boards):
+        raise UserError("A board number is given twice.")
+    domain = [Board(b.home_player, b.away_player, b.home_half, b.away_half) for b in boards]
+    for index, field, _ in board_problems(domain, games):
+        board = boards[index]
+        if field in ("", "home_points"):
+            if board.home_half < 0 or board.away_half < 0:
+                raise UserError(f"Board {board.board}: points cannot be negative.")
+            raise UserError(
+                f"Board {board.board}: the points must add up to {games} (the games per board)."
+            )
+        name = getattr(board, field)
+        first = next(
+            b.board
+            for b in boards
+            if name.lower() in (b.home_player.lower(), b.away_player.lower())
+        )
+        if first == board.board:
+            raise UserError(f"Board {board.board}: {shown(name)} cannot play themselves.")
+        raise UserError(
+            f"Board {board.board}: {shown(name)} already plays on board {first} of this match"
+            " (a player takes one seat)."
+        )
+    return boards

@@ -1,0 +1,107 @@
+"""The bot's door to the match life cycle (`core.league.lifecycle`): every command, job and
+motion action that changes a match asks `check_step` inside its unit of work — on the facts
+as stored there and the unit's now — and gets the refusal as a `UserError`, or the notes
+(late, void) its reply and announcement give."""
+
+from __future__ import annotations
+
+import datetime as dt
+import weakref
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from bot.app.errors import UserError
+from bot.league.references import find_season
+from bot.league.store import load_season
+from core.league.lifecycle import (
+    Allowed,
+    Door,
+    MatchView,
+    Step,
+    StepRefused,
+    allow,
+    match_view,
+    void_clubs,
+)
+from core.league.season import Season
+from storage.guild import GuildView, UnitOfWork
+from storage.matches import MatchRecord
+from storage.seasons import SeasonRecord
+
+
+@dataclass(frozen=True)
+class MatchNow:
+    """A match as the life cycle sees it now: its season's record and facts, the clubs out
+    of the season by then (CL-DQ, with when), and its view."""
+
+    record: SeasonRecord
+    season: Season
+    view: MatchView
+    out: Mapping[str, dt.datetime]
+
+
+_KEPT = 16
+"""Seasons kept per connection (the newest read)."""
+_FACTS: weakref.WeakKeyDictionary[object, OrderedDict[tuple[int, int, int, bool], Season]] = (
+    weakref.WeakKeyDictionary()
+)
+"""The committed facts of recently judged seasons, by what they were read through and (guild,
+season, version, full): a season that has not changed since costs one version lookup. A unit
+of work that changed the season reads it afresh (its changes are not committed yet)."""
+
+
+async def _facts(view: GuildView | UnitOfWork, record: SeasonRecord, full: bool) -> Season:
+    """The season's facts as `load_season` reads them, kept by committed version."""
+    reader = view.view() if isinstance(view, UnitOfWork) else view
+    if isinstance(view, UnitOfWork) and record.id in view.bumped_seasons:
+        return await load_season(reader, record, for_judging=not full)
+    version = await reader.seasons.version(record.id)
+    kept = _FACTS.setdefault(view.reads, OrderedDict())
+    key = (record.guild_id, record.id, version or 0, full)
+    season = kept.get(key)
+    if season is None:
+        season = await load_season(reader, record, for_judging=not full)
+        kept[key] = season
+        while len(kept) > _KEPT:
+            kept.popitem(last=False)
+    else:
+        kept.move_to_end(key)
+    return season
+
+
+async def match_now(
+    view: GuildView | UnitOfWork, match: MatchRecord, now: dt.datetime, *, full: bool = False
+) -> MatchNow:
+    """The life cycle's view of `match` at `now`, from the facts stored in `view` — read as
+    judging needs them (no board row), or in `full` when the caller also scores the season
+    from them (its `season` then serves a league report)."""
+    record = await find_season(view.seasons, match.season_id)
+    season = await _facts(view, record, full)
+    out = void_clubs(season, now)
+    shown = replace(match_view(season, match.key, now, out), name=f"#{match.id} ({match.key})")
+    return MatchNow(record, season, shown, out)
+
+
+async def check_step(
+    uow: UnitOfWork,
+    match: MatchRecord,
+    step: Step,
+    door: Door,
+    *,
+    new_start: dt.datetime | None = None,
+) -> Allowed:
+    """Whether `door` may take `step` on `match` now (the unit of work's now): refused with
+    the life cycle's reason as a `UserError`, else what it allows and notes."""
+    current = await match_now(uow, match, uow.now)
+    return allowed(current.view, step, door, new_start=new_start)
+
+
+def allowed(
+    view: MatchView, step: Step, door: Door, *, new_start: dt.datetime | None = None
+) -> Allowed:
+    """`core.league.lifecycle.allow`, its refusal as a `UserError` (a sentence)."""
+    try:
+        return allow(view, step, door, new_start=new_start)
+    except StepRefused as refusal:
+        raise UserError(f"{refusal}.") from None

@@ -1,0 +1,624 @@
+"""What each kind of director motion does (CL-23), one class per kind: `check` reads what
+the motion is about when it opens (refused when its action could not be applied) and returns
+its typed subject; `apply` carries a passed motion out in the closing unit of work, as
+director decision facts naming the motion, and returns what was done with the standings'
+change. Adding a kind is one class here (and its `MotionKind`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+from zoneinfo import ZoneInfo
+
+from bot.app.errors import UserError
+from bot.app.inputs import NAME_LIMIT, clean_text, named, shown
+from bot.formats.boards_csv import BoardRow
+from bot.league.clubs.service import exclude_club_in
+from bot.league.matches.boards import board_records
+from bot.league.matches.life import allowed, check_step, match_now
+from bot.league.matches.service import reschedule_in
+from bot.league.matches.starts import parse_local_instant, start_in_window
+from bot.league.references import find_club, find_match, find_season
+from bot.league.seasons.promotion import promotion_in
+from bot.league.store import load_season
+from bot.rendering import motions as render
+from core.league import LeagueReport, league_report
+from core.league.lifecycle import Door, Step, moved_deadline
+from core.league.promotion import TIE_STANDS
+from core.votes import MotionKind
+from storage.decisions import NewDecision
+from storage.guild import UnitOfWork
+from storage.matches import BoardRecord
+from storage.motions import Motion
+from storage.seasons import SeasonRecord
+
+DISQUALIFY_RULES = ("CL-15", "CL-18", "CL-20", "CL-21", "CL-23", "CL-DQ")
+"""The rules a director disqualification may name (those the season file can carry)."""
+FORFEIT_RULE = "CL-21"
+"""CL-FF: a director forfeit (CL-21) can be added to any match; it counts towards CL-21's."""
+
+
+@dataclass(frozen=True)
+class MotionRequest:
+    """What a director puts to the vote: the kind and the subject its action needs."""
+
+    kind: MotionKind | str
+    reason: str
+    season: str | int | None = None
+    match_id: int | str | None = None
+    """The match: its number or its key (`DO-1-1`)."""
+    club: str | int | None = None
+    rule: str | None = None
+    boards: Sequence[BoardRow] = ()
+    next_season: str | None = None
+    start: dt.datetime | str | None = None
+    """A reschedule's new start (text is read in the season's zone, CL-13/22)."""
+    tie_order: Sequence[str] = ()
+    """A division make-up's decision on ties across a line (CL-17): the tied clubs, best
+    first."""
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What a motion is about, checked when it opened: its title and the action it would
+    take (shown on the motion), the season, match, club and rule it names, and the season
+    whose frozen CL-23 settings govern the vote (None: the config's)."""
+
+    title: str
+    details: str = ""
+    season_id: int | None = None
+    match_id: int | None = None
+    club_id: int | None = None
+    rule: str | None = None
+    governing: SeasonRecord | None = field(default=None, compare=False)
+
+    def stored(self) -> dict[str, Any]:
+        """What the motion keeps beyond its columns (its `subject` JSON)."""
+        return (
+            {"title": self.title, "details": self.details}
+            if self.details
+            else {"title": self.title}
+        )
+
+
+@dataclass(frozen=True)
+class Correction(Subject):
+    """CL-14: a result correction's subject: the corrected boards."""
+
+    boards: tuple[BoardRecord, ...] = ()
+
+    def stored(self) -> dict[str, Any]:
+        """The title, details and the boards as [number, home, away, home ½, away ½]."""
+        boards = [
+            [b.board, b.home_player, b.away_player, b.home_half, b.away_half] for b in self.boards
+        ]
+        return {**super().stored(), "boards": boards}
+
+    @staticmethod
+    def boards_of(motion: Motion) -> tuple[BoardRecord, ...]:
+        """The corrected boards a stored motion holds."""
+        return tuple(
+            BoardRecord(int(b[0]), str(b[1]), str(b[2]), int(b[3]), int(b[4]))
+            for b in motion.subject["boards"]
+        )
+
+
+@dataclass(frozen=True)
+class NextDivision:
+    """CL-8: one of next season's divisions: its name, clubs (best first) and minimum."""
+
+    name: str
+    clubs: tuple[str, ...]
+    min_players: int
+
+
+@dataclass(frozen=True)
+class Makeup(Subject):
+    """CL-8: a division make-up's subject: next season's name and divisions."""
+
+    next_season: str = ""
+    divisions: tuple[NextDivision, ...] = ()
+
+    def stored(self) -> dict[str, Any]:
+        """The title, details, next season's name and divisions as [name, clubs, min]."""
+        return {
+            **super().stored(),
+            "next_season": self.next_season,
+            "divisions": [[d.name, list(d.clubs), d.min_players] for d in self.divisions],
+        }
+
+    @staticmethod
+    def of(motion: Motion) -> tuple[str, tuple[NextDivision, ...]]:
+        """Next season's name and divisions a stored motion holds."""
+        divisions = tuple(
+            NextDivision(str(name), tuple(str(c) for c in clubs), int(minimum))
+            for name, clubs, minimum in motion.subject["divisions"]
+        )
+        return str(motion.subject["next_season"]), divisions
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What applying a passed motion did, as the sentence its closing says."""
+
+    text: str
+
+
+class NotApplied(Exception):
+    """A passed motion whose action can no longer be applied (said in its outcome)."""
+
+
+async def report_now(
+    uow: UnitOfWork, season: SeasonRecord, as_of: dt.date | None = None
+) -> LeagueReport:
+    """The season's league as at `as_of`, else as at the unit of work's now."""
+    loaded = await load_season(uow.view(), season)
+    if as_of is not None:
+        return league_report(loaded, as_of=as_of)
+    return league_report(loaded, now=uow.now)
+
+
+async def disqualified(uow: UnitOfWork, season: SeasonRecord, club: str) -> bool:
+    """CL-DQ: whether `club` is out of `season` now."""
+    report = await report_now(uow, season)
+    return any(d.club == club for d in report.disqualified)
+
+
+async def _season(uow: UnitOfWork, season_id: int | None) -> SeasonRecord:
+    season = None if season_id is None else await uow.seasons.get(season_id)
+    if season is None:
+        raise NotApplied("its season no longer exists")
+    return season
+
+
+class MotionAction(ABC):
+    """One kind of motion: what it checks when it opens and what it does once passed."""
+
+    kind: ClassVar[MotionKind]
+
+    @abstractmethod
+    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+        """CL-23: what the motion is about, refused (`UserError`) if its action could not be
+        applied now."""
+
+    @abstractmethod
+    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+        """Carry the passed motion out in its closing unit of work (`NotApplied`: why not)."""
+
+
+async def _match_subject(
+    uow: UnitOfWork, request: MotionRequest
+) -> tuple[Any, SeasonRecord, dict[int, str], str]:
+    """The match a motion names, its season, the guild's club names and its title."""
+    if request.match_id is None:
+        raise UserError(f"A {MotionKind(request.kind).value} motion names the match.")
+    match = await find_match(uow.matches, request.match_id)
+    season = await find_season(uow.seasons, match.season_id)
+    clubs = {c.id: c.name for c in await uow.clubs.all()}
+    home, away = clubs[match.home_club_id], clubs[match.away_club_id]
+    title = f"match {match.id} ({home} – {away}, round {match.round}, {season.name})"
+    return match, season, clubs, title
+
+
+class Forfeit(MotionAction):
+    """CL-21, CL-FF: a club forfeits a match (a director forfeit counts towards CL-21's
+    counter)."""
+
+    kind = MotionKind.FORFEIT
+
+    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+        """The match and the club forfeiting it (a club of the match, not disqualified)."""
+        match, season, _, title = await _match_subject(uow, request)
+        if request.club is None:
+            raise UserError("A forfeit motion names the club that forfeits.")
+        club = await find_club(uow.clubs, request.club)
+        if club.id not in (match.home_club_id, match.away_club_id):
+            raise UserError(f"{named(club.name)} does not play match {match.id}.")
+        if await disqualified(uow, season, club.name):
+            raise UserError(f"{named(club.name)} is already disqualified in {named(season.name)}.")
+        await check_step(uow, match, Step.DIRECTOR_FORFEIT, Door.MOTION)  # not on a void match
+        return Subject(
+            f"{title}, {club.name}",
+            f"{club.name} forfeits the match.",
+            season.id,
+            match.id,
+            club.id,
+            FORFEIT_RULE,
+            season,
+        )
+
+    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+        """The forfeit recorded as a director decision with the motion's id."""
+        season = await _season(uow, motion.season_id)
+        before = await report_now(uow, season)
+        clubs = {c.id: c.name for c in await uow.clubs.all()}
+        assert motion.match_id is not None and motion.club_id is not None
+        if await disqualified(uow, season, clubs[motion.club_id]):
+            raise NotApplied(f"{clubs[motion.club_id]} is disqualified already")
+        match = await uow.matches.get(motion.match_id)
+        if match is None:
+            raise NotApplied(f"match {motion.match_id} no longer exists")
+        try:  # CL-DQ: a match void since the motion opened takes no director forfeit
+            await check_step(uow, match, Step.DIRECTOR_FORFEIT, Door.MOTION)
+        except UserError as refusal:
+            raise NotApplied(refusal.message.rstrip(".")) from None
+        await uow.decisions.record(
+            season.id,
+            NewDecision(
+                "forfeit",
+                motion.rule or FORFEIT_RULE,
+                match_id=motion.match_id,
+                club_id=motion.club_id,
+                decided_at=uow.now,  # CL-DQ: judged in time order, from its decision
+                motion_id=motion.id,
+                note=motion.reason,
+            ),
+        )
+        done = f"{clubs[motion.club_id]} forfeits match {motion.match_id}."
+        return Outcome(f"{done} {render.standings_change(before, await report_now(uow, season))}")
+
+
+class Disqualify(MotionAction):
+    """CL-DQ, CL-18, CL-23: a club is disqualified from a season; none of its matches count."""
+
+    kind = MotionKind.DISQUALIFY
+
+    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+        """The season, the club (playing in it, not yet out) and the rule."""
+        if request.club is None:
+            raise UserError("A disqualify motion names the club.")
+        club = await find_club(uow.clubs, request.club)
+        if request.season is None:
+            raise UserError("A disqualify motion names the season.")
+        season = await find_season(uow.seasons, request.season)
+        rule = clean_text(request.rule or "", "rule", 20).upper()
+        if rule not in DISQUALIFY_RULES:
+            raise UserError(f"The rule is one of {', '.join(DISQUALIFY_RULES)}.")
+        if not any(m.club_id == club.id for m in await uow.seasons.members(season.id)):
+            raise UserError(f"{named(club.name)} does not play in season {named(season.name)}.")
+        if await disqualified(uow, season, club.name):
+            raise UserError(f"{named(club.name)} is already disqualified in {named(season.name)}.")
+        return Subject(
+            f"{club.name} in {season.name} ({rule})",
+            f"{club.name} is disqualified from {season.name}: none of its matches count (CL-DQ).",
+            season.id,
+            None,
+            club.id,
+            rule,
+            season,
+        )
+
+    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+        """The disqualification recorded, effective now, with the motion's id."""
+        season = await _season(uow, motion.season_id)
+        before = await report_now(uow, season)
+        clubs = {c.id: c.name for c in await uow.clubs.all()}
+        assert motion.club_id is not None
+        if await disqualified(uow, season, clubs[motion.club_id]):
+            raise NotApplied(f"{clubs[motion.club_id]} is disqualified already")
+        await uow.decisions.record(
+            season.id,
+            NewDecision(
+                "disqualification",
+                motion.rule or "CL-23",
+                club_id=motion.club_id,
+                decided_at=uow.now,
+                motion_id=motion.id,
+                note=motion.reason,
+            ),
+        )
+        done = f"{clubs[motion.club_id]} is disqualified from {season.name}."
+        return Outcome(f"{done} {render.standings_change(before, await report_now(uow, season))}")
+
+
+class CorrectResult(MotionAction):
+    """CL-14: a match's boards are replaced by the corrected ones."""
+
+    kind = MotionKind.CORRECT_RESULT
+
+    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+        """The match and its corrected boards (the one board validator's checks)."""
+        match, season, _, title = await _match_subject(uow, request)
+        boards = board_records(
+            request.boards,
+            season.rules.games_per_board,
+            empty="A result correction needs the corrected boards (a boards CSV).",
+        )
+        shown_boards = ", ".join(
+            f"{b.board}. {b.home_player}–{b.away_player} {b.home_half / 2:g}:{b.away_half / 2:g}"
+            for b in boards[:10]
+        )
+        return Correction(
+            title, f"Boards: {shown_boards}", season.id, match.id, None, "CL-14", season, boards
+        )
+
+    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+        """The boards replaced (the match finished now if it was not) and the correction
+        recorded with the motion's id."""
+        season = await _season(uow, motion.season_id)
+        before = await report_now(uow, season)
+        assert motion.match_id is not None
+        match = await uow.matches.get(motion.match_id)
+        if match is None:
+            raise NotApplied(f"match {motion.match_id} no longer exists")
+        boards = Correction.boards_of(motion)
+        await uow.matches.replace_boards(match.id, boards)
+        if match.finished_at is None:
+            await uow.matches.finish(match.id, uow.now)
+        await uow.decisions.record(
+            season.id,
+            NewDecision(
+                "result-correction",
+                "CL-14",
+                match_id=match.id,
+                decided_at=uow.now,
+                motion_id=motion.id,
+                note=motion.reason,
+            ),
+        )
+        done = f"The result of match {match.id} is corrected ({len(boards)} boards)."
+        return Outcome(f"{done} {render.standings_change(before, await report_now(uow, season))}")
+
+
+async def _playing_season(uow: UnitOfWork, club_id: int) -> SeasonRecord | None:
+    """The newest season not closed that the club plays in (its exclusion acts there), if
+    any: its CL-23 settings govern an exclude-club vote."""
+    playing = [
+        season
+        for season in await uow.seasons.all()
+        if not season.closed
+        and any(m.club_id == club_id for m in await uow.seasons.members(season.id))
+    ]
+    return max(playing, key=lambda season: season.id, default=None)
+
+
+class ExcludeClub(MotionAction):
+    """CL-4: a club is excluded from the league (and disqualified where it plays)."""
+
+    kind = MotionKind.EXCLUDE_CLUB
+
+    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+        """The club, pending or approved."""
+        if request.club is None:
+            raise UserError("An exclude-club motion names the club.")
+        club = await find_club(uow.clubs, request.club)
+        if club.status not in ("pending", "approved"):
+            raise UserError(f"Club {named(club.name)} is {club.status}: it cannot be excluded.")
+        return Subject(
+            club.name,
+            f"{club.name} is excluded from the league.",
+            None,
+            None,
+            club.id,
+            "CL-4",
+            await _playing_season(uow, club.id),
+        )
+
+    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+        """The one exclusion use case (`clubs.exclude_club_in`): excluded, and in every season
+        it plays that is not closed, the exclusion and a disqualification recorded."""
+        assert motion.club_id is not None
+        club = await uow.clubs.get(motion.club_id)
+        if club is None or club.status not in ("pending", "approved"):
+            raise NotApplied("the club cannot be excluded any more")
+        excluded = await exclude_club_in(uow, club.id, motion.id, motion.reason, None)
+        changes = [
+            f"{s.season.name}: {render.standings_change(s.before, s.after)}"
+            for s in excluded.seasons
+        ]
+        return Outcome(" ".join([f"{club.name} is excluded.", *changes]))
+
+
+def next_name(name: str) -> str:
+    """A default name for next season: the last number in the name plus one, else `… (next)`."""
+    found = list(re.finditer(r"\d+", name))
+    if not found:
+        return f"{name} (next)"[:NAME_LIMIT]
+    last = found[-1]
+    return (name[: last.start()] + str(int(last.group()) + 1) + name[last.end() :])[:NAME_LIMIT]
+
+
+class DivisionMakeup(MotionAction):
+    """CL-8: next season is created with the divisions proposed from this season's standings,
+    and this season is closed."""
+
+    kind = MotionKind.DIVISION_MAKEUP
+
+    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+        """The proposal from the standings as at the cut-off once past (else now), once per
+        season, only when it is finished or past its cut-off, every tie across a line
+        decided by `tie_order` (CL-17); next season's name free in the guild."""
+        if request.season is None:
+            raise UserError("A division make-up motion names the season it follows.")
+        season = await find_season(uow.seasons, request.season)
+        for earlier in await uow.motions.of_season(season.id, self.kind):
+            if earlier.status in ("open", "passed"):
+                raise UserError(
+                    f"Season {named(season.name)}'s division make-up is motion {earlier.id}"
+                    f" ({earlier.status}): it is put to the vote once."
+                )
+        name = clean_text(request.next_season or next_name(season.name), "season name", NAME_LIMIT)
+        if await uow.seasons.by_name(name) is not None:
+            raise UserError(f"A season named {shown(name)} exists already: name next season.")
+        order = [clean_text(club, "club", NAME_LIMIT) for club in request.tie_order]
+        found = await promotion_in(uow.view(), season, uow.now, order)
+        if found.not_yet is not None:
+            raise UserError(f"Season {named(season.name)} {found.not_yet} (CL-1, CL-8).")
+        proposal = found.proposal
+        if proposal.ties:
+            tie = proposal.ties[0]
+            clubs = ", ".join(named(c) for c in tie.clubs)
+            raise UserError(
+                f"CL-17: {clubs} share rank {tie.rank} of {named(tie.division)} across a"
+                f" {'/'.join(tie.destinations)} line — {TIE_STANDS}: name their order, best"
+                " first, in `tie_order`."
+            )
+        minimum = {d.name: d.min_players for d in await uow.seasons.divisions(season.id)}
+        moves = "; ".join(f"{m.club} {m.from_division} → {m.to_division}" for m in proposal.moves)
+        as_of = found.as_of
+        details = (
+            f"Creates season {name} with these divisions and closes {season.name}."
+            f" Moves: {moves or 'none'}."
+            + (f" Withdrawn: {', '.join(proposal.withdrawn)}." if proposal.withdrawn else "")
+            + (f" Standings as at {as_of.isoformat()}." if as_of else " Final standings.")
+            + (f" Ties decided by the directors: {', '.join(order)}." if order else "")
+        )
+        return Makeup(
+            f"divisions of {name} (from {season.name})",
+            details,
+            season.id,
+            None,
+            None,
+            "CL-8",
+            season,
+            name,
+            tuple(NextDivision(n, tuple(c), minimum[n]) for n, c in proposal.divisions),
+        )
+
+    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+        """Next season created with the adopted divisions (the clubs still in the league),
+        its rules copied from the season it follows."""
+        previous = await _season(uow, motion.season_id)
+        name, divisions = Makeup.of(motion)
+        if previous.closed:
+            raise NotApplied(f"{previous.name} is closed already")
+        if await uow.seasons.by_name(name) is not None:
+            raise NotApplied(f"a season named {name} exists already")
+        season = await uow.seasons.create(name, previous.rules, created_by=None)
+        placed = 0
+        for division in divisions:
+            row = await uow.seasons.add_division(season.id, division.name, division.min_players)
+            for club_name in division.clubs:
+                club = await uow.clubs.by_name(club_name)
+                if club is None or club.status != "approved":
+                    continue
+                await uow.seasons.add_club(season.id, row.id, club.id)
+                placed += 1
+        await uow.decisions.record(
+            previous.id,
+            NewDecision("division-makeup", "CL-8", decided_at=uow.now, motion_id=motion.id),
+        )
+        await uow.seasons.close(previous.id)
+        return Outcome(
+            f"Season {name} is created with {placed} clubs in the adopted divisions;"
+            f" {previous.name} is closed."
+        )
+
+
+@dataclass(frozen=True)
+class Move(Subject):
+    """CL-13, CL-15: a reschedule's subject: the match's new start."""
+
+    start: dt.datetime | None = None
+
+    def stored(self) -> dict[str, Any]:
+        """The title, details and the new start (ISO 8601, UTC)."""
+        assert self.start is not None
+        return {**super().stored(), "start": self.start.astimezone(dt.UTC).isoformat()}
+
+    @staticmethod
+    def start_of(motion: Motion) -> dt.datetime:
+        """The new start a stored motion holds."""
+        return dt.datetime.fromisoformat(str(motion.subject["start"]))
+
+
+class Reschedule(MotionAction):
+    """CL-13, CL-15: a match moves after its challenge deadline, or to a start closer than
+    the deadline's notice — what a director alone may not do (`matches.service`). A judged
+    deadline is kept (the judgement stands); a notice that no longer fits leaves the clubs
+    until the new start (`core.league.lifecycle.moved_deadline`)."""
+
+    kind = MotionKind.RESCHEDULE
+
+    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+        """The match and its new start (read in the season's zone when typed), a move the
+        life cycle allows a passed motion."""
+        match, season, _, title = await _match_subject(uow, request)
+        if request.start is None:
+            raise UserError("A reschedule motion names the new start.")
+        start = request.start
+        if isinstance(start, str):
+            start = parse_local_instant(start, "new start", season.rules.start_zone)
+        if start.tzinfo is None:
+            raise UserError("The new start needs a time zone.")
+        start_in_window(start, "new start", uow.now)
+        current = await match_now(uow, match, uow.now)
+        allowed(current.view, Step.RESCHEDULE, Door.MOTION, new_start=start)
+        fixed = moved_deadline(current.view, start)
+        if fixed is None:
+            deadline = "its challenge deadline moves with it (CL-15)"
+        elif fixed == current.view.deadline:
+            deadline = "its challenge deadline, already judged, stays as it was (CL-15)"
+        else:
+            deadline = "the challenge must then be issued and accepted before the new start"
+        local = start.astimezone(ZoneInfo(season.rules.start_zone))
+        return Move(
+            title,
+            f"Match {match.id} moves to {local:%Y-%m-%d %H:%M} {season.rules.start_zone}"
+            f" ({start.astimezone(dt.UTC):%Y-%m-%d %H:%M} UTC); {deadline}.",
+            season.id,
+            match.id,
+            None,
+            "CL-13",
+            season,
+            start.astimezone(dt.UTC),
+        )
+
+    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+        """The match moved with its jobs (`matches.service.reschedule_in`, door: a motion)."""
+        season = await _season(uow, motion.season_id)
+        assert motion.match_id is not None
+        match = await uow.matches.get(motion.match_id)
+        if match is None:
+            raise NotApplied(f"match {motion.match_id} no longer exists")
+        before = await report_now(uow, season)
+        try:
+            moved = await reschedule_in(uow, match, Move.start_of(motion), Door.MOTION)
+        except UserError as refusal:
+            raise NotApplied(refusal.message.rstrip(".")) from None
+        done = (
+            f"Match {match.id} now starts {moved.match.start:%Y-%m-%d %H:%M} UTC; challenge"
+            f" deadline {moved.deadline:%Y-%m-%d %H:%M} UTC."
+        )
+        return Outcome(f"{done} {render.standings_change(before, await report_now(uow, season))}")
+
+
+class Other(MotionAction):
+    """Any other discretionary decision: recorded by its passing, nothing applied."""
+
+    kind = MotionKind.OTHER
+
+    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+        """The reason is the subject."""
+        return Subject(request.reason[:80])
+
+    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+        """Nothing to apply."""
+        return Outcome("Decision recorded; nothing to apply.")
+
+
+ACTIONS: Mapping[MotionKind, MotionAction] = {
+    action.kind: action
+    for action in (
+        Forfeit(),
+        Disqualify(),
+        CorrectResult(),
+        ExcludeClub(),
+        DivisionMakeup(),
+        Reschedule(),
+        Other(),
+    )
+}
+"""Every kind's action, by kind (CL-23)."""
+
+
+def action_of(kind: MotionKind | str) -> MotionAction:
+    """The action of a kind given as its value (`/vote open kind:…`); refused if unknown."""
+    try:
+        return ACTIONS[MotionKind(kind)]
+    except ValueError:
+        raise UserError(f"The kind is one of {', '.join(k.value for k in ACTIONS)}.") from None

@@ -1,0 +1,292 @@
+"""A director motion's life (CL-23), the same for every kind: opened (its kind's action
+checked, refused with fewer than the quorum of directors), votes cast and changed, closed at
+its deadline (the `vote.close` job) or as soon as every elector voted — a passed motion's
+action (`actions.py`) applied in the closing unit of work, audited with the motion's id and
+announced with its effect on the standings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.app.actor import Actor, Role
+from bot.app.config import Config
+from bot.app.errors import UserError
+from bot.app.inputs import NOTE_LIMIT, clean_text
+from bot.league.motions.actions import MotionRequest, NotApplied, action_of
+from bot.rendering import motions as render
+from bot.runtime.announce import announce
+from core.votes import (
+    MINIMUM_VOTERS,
+    VOTE_HOURS,
+    MotionState,
+    can_open,
+    motion_deadline,
+    motion_status,
+)
+from storage.guild import GuildStore, UnitOfWork
+from storage.jobs import Job
+from storage.motions import Motion, MotionStatus, NewMotion
+from storage.seasons import SeasonRecord
+
+__all__ = [
+    "CLOSE_JOB",
+    "MotionRequest",
+    "VoteCast",
+    "VoteRules",
+    "cast_vote",
+    "close_motion",
+    "close_motion_in",
+    "open_motion",
+    "open_motion_in",
+    "run_close_job",
+    "season_vote_rules",
+    "vote_rules",
+]
+
+CLOSE_JOB = "vote.close"
+"""The scheduler's job kind that closes a motion at its deadline."""
+_STATUS: dict[MotionState, MotionStatus] = {
+    MotionState.PASSED: "passed",
+    MotionState.REJECTED: "rejected",
+    MotionState.NO_DECISION: "no-decision",
+}
+
+
+@dataclass(frozen=True)
+class VoteRules:
+    """CL-23's values for a motion: hours until its deadline, and the votes a decision needs
+    (a season's frozen settings, or the config's `[rules.cl]` for a motion of no season)."""
+
+    hours: int = VOTE_HOURS
+    quorum: int = MINIMUM_VOTERS
+
+
+def vote_rules(config: Config) -> VoteRules:
+    """CL-23's values from the config's `[rules.cl]` (vote_deadline_hours, vote_quorum)."""
+    rules = config.rules.cl.season_rules()
+    return VoteRules(rules.vote_deadline_hours, rules.vote_quorum)
+
+
+def season_vote_rules(season: SeasonRecord) -> VoteRules:
+    """CL-23's values frozen in a season's rules when it was created."""
+    return VoteRules(season.rules.vote_deadline_hours, season.rules.vote_quorum)
+
+
+@dataclass(frozen=True)
+class VoteCast:
+    """A vote recorded (`changed` False: the same vote again, nothing written) and the
+    motion after it (closed if that vote was the last elector's)."""
+
+    motion: Motion
+    changed: bool
+    closed: bool
+
+
+def _subject_of(motion_id: int) -> str:
+    return f"motion:{motion_id}"
+
+
+async def open_motion(
+    store: GuildStore,
+    actor: Actor,
+    request: MotionRequest,
+    electorate: Sequence[int],
+    no_season: VoteRules = VoteRules(),
+) -> Motion:
+    """CL-23: a director (or the bot, for a CL-21 removal) opens a motion put to `electorate`
+    — the members holding the director role now, frozen. Its deadline and quorum are those
+    frozen in its season (read in the opening unit of work), else `no_season` (the config's).
+    The motion message with its Yes / No buttons goes to the directors' channel (else the
+    announcements channel), and the closing job is scheduled, in one unit of work."""
+    kind = action_of(request.kind).kind
+    async with store.change(actor.user_id, "motion.open", f"motion:{kind.value}") as uow:
+        return await open_motion_in(uow, actor, request, electorate, no_season)
+
+
+async def open_motion_in(
+    uow: UnitOfWork,
+    actor: Actor,
+    request: MotionRequest,
+    electorate: Sequence[int],
+    no_season: VoteRules = VoteRules(),
+) -> Motion:
+    """`open_motion` inside a unit of work the caller holds (a CL-21 removal's verification
+    opens its forfeit motion in the unit of work that records it)."""
+    actor.require(Role.DIRECTOR)
+    voters = sorted(set(electorate))
+    action = action_of(request.kind)
+    reason = clean_text(request.reason, "reason", NOTE_LIMIT)
+    settings = await uow.settings.get()
+    channel = settings.motions_channel_id
+    if channel is None:
+        raise UserError(
+            "No channel for motions: set one with `/setup set directors_channel` "
+            "(or the announcements channel)."
+        )
+    subject = await action.check(uow, request)
+    rules = no_season if subject.governing is None else season_vote_rules(subject.governing)
+    if not can_open([str(v) for v in voters], rules.quorum):
+        raise UserError(
+            f"CL-23: a motion needs at least {rules.quorum} directors; the director role "
+            f"has {len(voters)} member{'s' if len(voters) != 1 else ''}."
+        )
+    motion_id = await uow.motions.open(
+        NewMotion(
+            action.kind,
+            reason,
+            tuple(voters),
+            motion_deadline(uow.now, rules.hours),
+            rules.quorum,
+            actor.user_id,
+            subject.season_id,
+            subject.match_id,
+            subject.club_id,
+            subject.rule,
+            subject.stored(),
+        )
+    )
+    motion = await uow.motions.get(motion_id)
+    assert motion is not None
+    message = await uow.outbox.post(
+        channel,
+        content=f"Motion {motion_id} is open: directors, vote below.",
+        embeds=[render.motion_embed(motion)],
+        components=render.vote_buttons(motion_id),
+    )
+    await uow.motions.set_message(motion_id, channel, message.id)
+    await uow.jobs.schedule(
+        CLOSE_JOB, _subject_of(motion_id), motion.deadline, {"motion": motion_id}
+    )
+    uow.details["motion"] = motion_id
+    opened = await uow.motions.get(motion_id)
+    assert opened is not None
+    return opened
+
+
+async def _find(uow: UnitOfWork, motion_id: int) -> Motion:
+    found = await uow.motions.get(motion_id) if motion_id > 0 else None
+    if found is None:
+        raise UserError(f"No motion {motion_id} on this server.")
+    return found
+
+
+async def cast_vote(store: GuildStore, user_id: int, motion_id: int, yes: bool) -> VoteCast:
+    """CL-23: an elector of the motion votes yes or no (or changes their vote) while it is
+    open; the same vote again changes nothing. When every elector has voted the motion closes
+    in the same unit of work."""
+    async with store.change(user_id, "motion.vote", _subject_of(motion_id)) as uow:
+        motion = await _find(uow, motion_id)
+        if motion.status != "open":
+            raise UserError(
+                f"Motion {motion.id} is closed ({render.STATUS_LABEL[motion.status]}): "
+                "votes are no longer taken."
+            )
+        if user_id not in motion.electorate:
+            raise UserError(
+                f"Only the directors who held the director role when motion {motion.id} "
+                "opened may vote on it."
+            )
+        if uow.now >= motion.deadline:
+            raise UserError(f"Motion {motion.id} has reached its deadline: it is closing.")
+        if not await uow.motions.vote(motion.id, user_id, yes):
+            uow.abandon()
+            return VoteCast(motion, False, False)
+        uow.details["motion"] = motion.id
+        voted = await _find(uow, motion.id)
+        closed = await _close(uow, voted, at_deadline=False)
+        if closed is None:
+            await _edit_message(uow, voted)
+            return VoteCast(voted, True, False)
+    return VoteCast(closed, True, True)
+
+
+async def close_motion(store: GuildStore, motion_id: int) -> Motion | None:
+    """CL-23: close a motion whose deadline has come (once, whichever door closes it first).
+    None if it was closed already or is not due."""
+    async with store.change(None, "motion.close", _subject_of(motion_id)) as uow:
+        return await close_motion_in(uow, motion_id)
+
+
+async def close_motion_in(uow: UnitOfWork, motion_id: int) -> Motion | None:
+    """`close_motion` inside a unit of work the caller holds (the `vote.close` job's);
+    abandons it when there is nothing to close."""
+    motion = await uow.motions.get(motion_id)
+    if motion is None or motion.status != "open":
+        uow.abandon()
+        return None
+    closed = await _close(uow, motion, at_deadline=True)
+    if closed is None:
+        uow.abandon()
+    return closed
+
+
+async def _close(uow: UnitOfWork, motion: Motion, *, at_deadline: bool) -> Motion | None:
+    """Close the motion if CL-23 says it is closed now (deadline, every elector voted, or a
+    split that can only end with no decision): apply a passed motion's action, edit its
+    message, announce. None if it stays open."""
+    at = max(uow.now, motion.deadline) if at_deadline else uow.now
+    status = motion_status(
+        [str(u) for u in motion.electorate],
+        {str(u): v for u, v in motion.votes.items()},
+        at,
+        motion.deadline,
+        motion.quorum,
+    )
+    if status.state is MotionState.OPEN and not status.can_close_early:
+        return None
+    # CL-23: a split motion (yes and no votes) can only end with no decision: it closes early.
+    outcome = _STATUS[status.outcome]
+    applied = ""
+    if outcome == "passed":
+        applied = await _apply_or_say_why(uow, motion)
+    await uow.motions.close(motion.id, outcome, applied)
+    await uow.jobs.cancel(CLOSE_JOB, _subject_of(motion.id))
+    uow.details.update(motion=motion.id, outcome=outcome)
+    closed = await uow.motions.get(motion.id)
+    assert closed is not None
+    await _edit_message(uow, closed)
+    await announce(uow, render.closing_announcement(closed))
+    return closed
+
+
+async def _apply_or_say_why(uow: UnitOfWork, motion: Motion) -> str:
+    """Apply a passed motion's action; if it fails, undo only the action's writes (a
+    savepoint) and say why, so the closing still ends the motion (a crash loses no vote)."""
+    try:
+        async with uow.savepoint():
+            return (await action_of(motion.kind).apply(uow, motion)).text
+    except NotApplied as why:
+        return f"Not applied: {why}"
+    except Exception as error:  # any failure of the action must still close the motion
+        uow.details["not_applied"] = f"{type(error).__name__}: {error}"
+        return f"Not applied: the action failed ({type(error).__name__}: {error})."
+
+
+async def _edit_message(uow: UnitOfWork, motion: Motion) -> None:
+    """Show the motion's current state on its message (through the outbox): the tally while
+    open; the outcome with the buttons disabled once closed. A message not delivered yet is
+    followed by a new one."""
+    if motion.channel_id is None or motion.outbox_id is None:
+        return
+    posted = await uow.outbox.get(motion.outbox_id)
+    message_id = None if posted is None else posted.message_id
+    closed = motion.status != "open"
+    if message_id is None and not closed:
+        return
+    await uow.outbox.post(
+        motion.channel_id,
+        content=f"Motion {motion.id} is {render.STATUS_LABEL[motion.status]}."
+        if closed
+        else f"Motion {motion.id} is open: directors, vote below.",
+        embeds=[render.motion_embed(motion)],
+        edit_of=message_id,
+        components=render.vote_buttons(motion.id, disabled=True) if closed else None,
+    )
+
+
+async def run_close_job(job: Job, uow: UnitOfWork) -> None:
+    """The `vote.close` job, in its unit of work: close its motion at the deadline (the
+    closing and the job's end commit together, so once; a motion closed meanwhile by its
+    last vote is left alone)."""
+    await close_motion_in(uow, int(job.payload["motion"]))

@@ -1,0 +1,66 @@
+"""A season's matches and results as CSV (`arbiter demo`'s results.csv): one row per match in
+round order — its id, division, round, clubs, start and finish (UTC), then, once decided,
+the game points (exact, `5.5`), the match points and how it was decided (`played`,
+`forfeit`; `void` for a disqualified club's match, CL-DQ), as the standings count it."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from fractions import Fraction
+
+from core.league.report import LeagueReport
+from core.league.season import Season
+from core.points import decimal_text
+
+HEADER = (
+    "match",
+    "division",
+    "round",
+    "home",
+    "away",
+    "start",
+    "finished",
+    "home_game_points",
+    "away_game_points",
+    "home_match_points",
+    "away_match_points",
+    "decided",
+)
+
+
+def _instant(value: dt.datetime | None) -> str:
+    return "" if value is None else value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
+
+
+def results_csv(season: Season, report: LeagueReport) -> str:
+    """The matches as CSV text (RFC 4180): empty result cells for a match not decided."""
+    results = {r.match: r for r in report.results}
+    out = {d.club for d in report.disqualified}
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(HEADER)
+    for match in sorted(season.matches, key=lambda m: (m.round, m.division, m.id)):
+        result = results.get(match.id)
+        row = [
+            match.id,
+            match.division,
+            str(match.round),
+            match.home,
+            match.away,
+            _instant(match.start),
+            _instant(match.finished),
+        ]
+        if result is None:
+            row += ["", "", "", "", "void" if {match.home, match.away} & out else ""]
+        else:
+            row += [
+                decimal_text(Fraction(result.home_half, 2)),
+                decimal_text(Fraction(result.away_half, 2)),
+                decimal_text(result.home_points),
+                decimal_text(result.away_points),
+                "forfeit" if result.forfeit else "played",
+            ]
+        writer.writerow(row)
+    return buffer.getvalue()

@@ -1,0 +1,409 @@
+"""A CL match's life cycle (CL-13, CL-14, CL-15, CL-FF, CL-DQ) as one explicit state machine.
+
+A match is *scheduled*, then its challenge is *issued* and *accepted* (CL-15), it *starts*
+(CL-13) and is *finished* (CL-14) — or it is *forfeited* at its challenge deadline (CL-15,
+and then for that reason only, CL-FF), or it is *void* because a club of it is disqualified
+(CL-DQ). Every door that changes a match — a club admin's command, a chess.com sighting, a
+scheduler job, an arbiter, a passed motion — asks `allow` first; a refused step says why, and
+an allowed one says whether it comes late (after the deadline: recorded as such, it never
+rewrites the CL-15 judgement) or on a void match (recorded, counting for nobody).
+
+The state is a pure function of the match's facts and the instant: nothing here is stored.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from core.league.facts import challenge_deadline, compile_matches
+from core.league.forfeits import judge
+from core.league.season import Season
+
+
+class MatchState(enum.Enum):
+    """Where a match stands (CL-13..15, CL-DQ)."""
+
+    SCHEDULED = "scheduled"
+    """Before its challenge deadline, no challenge recorded."""
+    ISSUED = "challenge issued"
+    """The challenge is issued, not accepted yet; the deadline is ahead."""
+    ACCEPTED = "challenge accepted"
+    """Issued and accepted in time (CL-15); not started yet."""
+    FORFEITED = "forfeited at its challenge deadline (CL-15)"
+    """The deadline passed without an issued and accepted challenge: judged (CL-FF)."""
+    STARTED = "started"
+    """Started on time (CL-13), no result yet."""
+    FINISHED = "finished"
+    """Its result is recorded (CL-14)."""
+    VOID = "void (CL-DQ)"
+    """A club of it is disqualified: none of its facts count for anyone."""
+
+
+class Step(enum.Enum):
+    """What a door wants to do to a match."""
+
+    ISSUE = "record the challenge as issued"
+    CORRECT_CHALLENGE = "correct the recorded challenge"
+    ACCEPT = "record the challenge as accepted"
+    RESULT = "record a result"
+    AT_START = "record the facts at the start"
+    RESCHEDULE = "move the match"
+    REMIND = "remind the clubs"
+    DIRECTOR_FORFEIT = "impose a director forfeit"
+
+
+class Door(enum.Enum):
+    """Who acts: the bot (from chess.com, or a job), a club admin, a director alone, an
+    arbiter (an audited correction), or a passed director motion (CL-23)."""
+
+    BOT = "the bot"
+    CLUB = "a club admin"
+    DIRECTOR = "a director"
+    ARBITER = "an arbiter"
+    MOTION = "a passed motion"
+
+
+class StepRefused(ValueError):
+    """A step the life cycle does not allow; the message says why (and what would)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    """What the life cycle reads of one match at one instant: its start and challenge
+    deadline, its challenge's instants, its finish, whether a result is stored and by which
+    chess.com match, and the club that made it void (None: it is not)."""
+
+    id: str
+    start: dt.datetime
+    deadline: dt.datetime
+    issued: dt.datetime | None
+    accepted: dt.datetime | None
+    finished: dt.datetime | None
+    now: dt.datetime
+    void_by: str | None = None
+    void_since: dt.datetime | None = None
+    """CL-DQ: when `void_by` was disqualified (breaches of this match at that very instant
+    are judged with it: only what takes effect later is void)."""
+    notice: dt.timedelta = dt.timedelta(0)
+    """CL-15's notice of the season (start − deadline for a match not moved)."""
+    name: str = ""
+    """How a refusal names the match (default: its id)."""
+
+    @property
+    def judged(self) -> bool:
+        """CL-15: the challenge deadline has passed, so it was judged."""
+        return self.now >= self.deadline
+
+    @property
+    def failed_cl15(self) -> bool:
+        """CL-15: the challenge was not issued and accepted by the deadline."""
+        return (
+            self.issued is None
+            or self.issued > self.deadline
+            or self.accepted is None
+            or self.accepted > self.deadline
+        )
+
+
+def match_state(view: MatchView) -> MatchState:
+    """The match's state at `view.now` (CL-13..15, CL-FF, CL-DQ)."""
+    if view.void_since is not None and view.void_since < view.now:
+        return MatchState.VOID
+    if view.finished is not None:
+        return MatchState.FINISHED
+    if view.judged and view.failed_cl15:
+        return MatchState.FORFEITED
+    if view.now >= view.start:
+        return MatchState.STARTED
+    if view.accepted is not None:
+        return MatchState.ACCEPTED
+    if view.issued is not None:
+        return MatchState.ISSUED
+    return MatchState.SCHEDULED
+
+
+@dataclass(frozen=True, slots=True)
+class Allowed:
+    """A step the life cycle allows: the state it was taken in, whether it is late (after
+    the challenge deadline: CL-15 was judged without it) and the notes a reply or an
+    announcement gives with it."""
+
+    state: MatchState
+    late: bool
+    notes: tuple[str, ...]
+
+
+LATE_NOTE = (
+    "recorded after the challenge deadline: it does not change the CL-15 judgement taken then"
+)
+"""CL-15: what a reply says of a challenge step declared or seen after the deadline."""
+
+
+def void_note(view: MatchView) -> str:
+    """CL-DQ: why a match counts for nobody."""
+    return f"void (CL-DQ): {view.void_by} is disqualified, so this match counts for nobody"
+
+
+def _refuse(view: MatchView, why: str) -> StepRefused:
+    return StepRefused(f"Match {view.name or view.id} {why}")
+
+
+def allow(
+    view: MatchView, step: Step, door: Door, *, new_start: dt.datetime | None = None
+) -> Allowed:
+    """CL-13..15, CL-FF, CL-DQ: whether `door` may take `step` on the match now; raises
+    `StepRefused` saying why not (and which door could). `new_start` is a reschedule's."""
+    state = match_state(view)
+    notes: list[str] = []
+    late = False
+    if step in (Step.ISSUE, Step.ACCEPT):
+        _challenge_step(view, step, state)
+        late = view.judged
+        if late:
+            notes.append(LATE_NOTE)
+    elif step is Step.CORRECT_CHALLENGE:
+        _correction_step(view, door, state)
+        notes.append(CORRECTION_NOTE)
+    elif step is Step.RESULT:
+        _result_step(view, door, state)
+        if state is MatchState.FORFEITED:
+            notes.append("it counts as forfeited at the challenge deadline (CL-15, CL-FF)")
+    elif step is Step.AT_START:
+        if door is not Door.ARBITER:
+            if view.now < view.start:
+                raise _refuse(view, "has not started: its facts at the start come at the start")
+            if state is MatchState.FORFEITED:
+                raise _refuse(view, "was not started on time: only CL-15 judges it (CL-FF)")
+            if view.void_since is not None and view.void_since < view.start:
+                raise _refuse(view, f"is {void_note(view)}: nothing is judged at its start")
+    elif step is Step.RESCHEDULE:
+        assert new_start is not None, "a reschedule names its new start"
+        _reschedule_step(view, door, state, new_start)
+    elif step is Step.REMIND:
+        if state not in (MatchState.SCHEDULED, MatchState.ISSUED) or view.judged:
+            raise _refuse(view, f"is {state.value}: no reminder is due")
+    elif step is Step.DIRECTOR_FORFEIT and state is MatchState.VOID:
+        raise _refuse(view, f"is {void_note(view)}; a director forfeit there would count")
+    if state is MatchState.VOID:
+        notes.append(void_note(view))
+    return Allowed(state, late, tuple(notes))
+
+
+def _challenge_step(view: MatchView, step: Step, state: MatchState) -> None:
+    """CL-15: a recorded challenge is never replaced (a correction is an arbiter's or a
+    motion's); it is accepted once, after it was issued; a finished match takes neither."""
+    if state is MatchState.FINISHED:
+        raise _refuse(view, "is finished: its challenge can no longer change")
+    if step is Step.ISSUE and view.issued is not None:
+        raise _refuse(
+            view,
+            "has its challenge recorded already: a recorded challenge is not replaced"
+            " (an arbiter corrects it: `/match correct-challenge`)",
+        )
+    if step is Step.ACCEPT:
+        if view.issued is None:
+            raise _refuse(view, "has no challenge issued yet")
+        if view.accepted is not None:
+            raise _refuse(view, "has its challenge accepted already")
+
+
+CORRECTION_NOTE = "its times stand, and so does the CL-15 judgement made with them"
+"""What a challenge correction never changes: when it was issued and accepted."""
+
+
+def _correction_step(view: MatchView, door: Door, state: MatchState) -> None:
+    """CL-15: a recorded challenge's chess.com match or issuing club is corrected only by an
+    arbiter or a passed motion (audited), never its instants — so the judgement at the
+    deadline, made with them, stands; a finished match's result is corrected instead."""
+    if door not in (Door.ARBITER, Door.MOTION):
+        raise _refuse(view, "has its challenge recorded: only an arbiter corrects it")
+    if view.issued is None:
+        raise _refuse(view, "has no challenge recorded: a club admin declares it")
+    if state is MatchState.FINISHED:
+        raise _refuse(view, "is finished: correct its result instead")
+
+
+def _result_step(view: MatchView, door: Door, state: MatchState) -> None:
+    """CL-14: no result before the start, none finished before it or in the future, and a
+    recorded result is replaced only by an arbiter, a motion or the bot's re-reading."""
+    if view.now < view.start:
+        raise _refuse(view, "has not started yet: no result before its start")
+    if view.finished is not None and door not in (Door.ARBITER, Door.MOTION, Door.BOT):
+        raise _refuse(
+            view, "has its result recorded already: an arbiter (or a director motion) corrects it"
+        )
+    del state
+
+
+def finish_problem(view: MatchView, finished: dt.datetime) -> str | None:
+    """CL-14: why a result cannot say it finished at `finished` (before the start, or later
+    than now), else None."""
+    if finished < view.start:
+        return f"Match {view.name or view.id} cannot have finished before its start"
+    if finished > view.now:
+        return f"Match {view.name or view.id} cannot have finished in the future"
+    return None
+
+
+def _reschedule_step(
+    view: MatchView, door: Door, state: MatchState, new_start: dt.datetime
+) -> None:
+    """CL-13, CL-15: a match not started moves; after its deadline, or to a start closer than
+    its notice, only by a passed motion (kind `reschedule`), and never undoing a judgement."""
+    if state in (MatchState.FINISHED, MatchState.STARTED):
+        raise _refuse(view, f"is {state.value}: it can no longer be moved")
+    if state is MatchState.VOID:
+        raise _refuse(view, f"is {void_note(view)}: it is not played")
+    if state is MatchState.FORFEITED:
+        raise _refuse(
+            view,
+            "was forfeited at its challenge deadline (CL-15): moving it cannot undo that judgement",
+        )
+    if new_start <= view.now:
+        raise _refuse(view, "cannot be moved to a start in the past")
+    if new_start == view.start:
+        raise _refuse(view, "starts then already")
+    if door is Door.MOTION:
+        return
+    if view.judged:
+        raise _refuse(
+            view,
+            "is past its challenge deadline: only a passed director motion moves it now"
+            " (`/vote open kind:reschedule`)",
+        )
+    if new_start - view.notice <= view.now:
+        raise _refuse(
+            view,
+            "would start sooner than the CL-15 notice allows: only a passed director motion"
+            " moves it there (`/vote open kind:reschedule`)",
+        )
+
+
+def moved_deadline(view: MatchView, new_start: dt.datetime) -> dt.datetime | None:
+    """CL-15 for a moved match: None when the notice still fits (the deadline follows the
+    start); the deadline already passed and judged when it has (the judgement stands);
+    otherwise — moved by a motion to a start closer than the notice — the new start itself.
+
+    Interpretation: directors who move a match on short notice leave the clubs until the
+    start to issue and accept the challenge; a judged deadline is never moved."""
+    if view.judged:
+        return view.deadline
+    if new_start - view.notice > view.now:
+        return None
+    return new_start
+
+
+def void_clubs(season: Season, now: dt.datetime) -> dict[str, dt.datetime]:
+    """CL-DQ: the clubs disqualified by `now`, with the instant each went out."""
+    judgement = judge(season, compile_matches(season), now)
+    return {club: q.effective for club, q in judgement.disqualified.items()}
+
+
+def match_view(
+    season: Season, match_id: str, now: dt.datetime, out: Mapping[str, dt.datetime] | None = None
+) -> MatchView:
+    """The life cycle's view of match `match_id` of `season` at `now` (`out`: the clubs
+    disqualified by then, `void_clubs`, when already known)."""
+    match = next(m for m in season.matches if m.id == match_id)
+    disqualified = void_clubs(season, now) if out is None else out
+    hours = season.rules.challenge_deadline_hours
+    challenge = match.challenge
+    out_of = sorted((disqualified[c], c) for c in (match.home, match.away) if c in disqualified)
+    return MatchView(
+        id=match.id,
+        start=match.start,
+        deadline=challenge_deadline(match, hours),
+        issued=None if challenge is None else challenge.issued,
+        accepted=None if challenge is None else challenge.accepted,
+        finished=match.finished,
+        now=now,
+        void_by=out_of[0][1] if out_of else None,
+        void_since=out_of[0][0] if out_of else None,
+        notice=dt.timedelta(hours=hours),
+    )
+
+
+def states(season: Season, now: dt.datetime) -> Iterable[tuple[str, MatchState]]:
+    """Every match of the season with its state at `now` (one judgement for all)."""
+    out = void_clubs(season, now)
+    for match in season.matches:
+        yield match.id, match_state(match_view(season, match.id, now, out))
+
+
+class SeasonPhase(enum.Enum):
+    """A CL season's life cycle (CL-1, CL-8): set up, scheduled, running, finished — every
+    match decided — and closed once next season's divisions are adopted."""
+
+    SETUP = "setup"
+    """Divisions and clubs being put together; no fixtures yet."""
+    SCHEDULED = "scheduled"
+    """Fixtures stored (CL-12, CL-13); no challenge deadline has passed yet."""
+    RUNNING = "running"
+    """From its first challenge deadline (CL-15) until every match is decided."""
+    FINISHED = "finished"
+    """Every match decided (CL-1): the final standings stand."""
+    CLOSED = "closed"
+    """Next season's divisions adopted by a passed motion (CL-8, CL-23)."""
+
+
+PREFERRED = (
+    SeasonPhase.RUNNING,
+    SeasonPhase.SCHEDULED,
+    SeasonPhase.FINISHED,
+    SeasonPhase.SETUP,
+)
+"""Which of a club's seasons a command without a `season` means: its running one, else the
+next to start, else the one just finished (its make-up not adopted), else one being set up;
+never a closed one."""
+
+
+def season_phase(
+    *,
+    scheduled: bool,
+    closed: bool,
+    deadlines: Iterable[dt.datetime],
+    complete: bool,
+    now: dt.datetime,
+) -> SeasonPhase:
+    """CL-1, CL-8: the phase of a season from what is stored — fixtures (`scheduled`), a
+    closing (`closed`), its matches' challenge `deadlines` — and whether every match is
+    decided as at `now` (`complete`, the league report's)."""
+    if closed:
+        return SeasonPhase.CLOSED
+    if not scheduled:
+        return SeasonPhase.SETUP
+    if complete:
+        return SeasonPhase.FINISHED
+    first = min(deadlines, default=None)
+    if first is not None and now >= first:
+        return SeasonPhase.RUNNING
+    return SeasonPhase.SCHEDULED
+
+
+def makeup_problem(phase: SeasonPhase, cutoff: dt.date | None, now: dt.datetime) -> str | None:
+    """CL-1, CL-8: why next season's divisions cannot be put to the vote yet (None: they
+    can) — only once the season is finished or past its divisions cut-off date (the end of
+    that day, UTC), and never for a closed season."""
+    if phase is SeasonPhase.CLOSED:
+        return "is closed: its divisions were adopted already"
+    if phase is SeasonPhase.FINISHED:
+        return None
+    if cutoff is not None and now > dt.datetime.combine(cutoff, dt.time.max, tzinfo=dt.UTC):
+        return None
+    until = f" or after its cut-off {cutoff.isoformat()}" if cutoff else " (it has no cut-off date)"
+    return f"is {phase.value}: its divisions are proposed once it is finished{until}"
+
+
+def cutoff_problem(cutoff: dt.date, first_day: dt.date | None) -> str | None:
+    """CL-1: why `cutoff` cannot be a season's divisions cut-off date — a day before its
+    first round (`first_day`; None: no fixtures or calendar yet), whose standings hold no
+    match, so the CL-8 proposal would be an empty table open to the vote at once — else None."""
+    if first_day is not None and cutoff < first_day:
+        return (
+            f"The cut-off date {cutoff.isoformat()} is before the season's first round,"
+            f" {first_day.isoformat()}: its standings would hold no match (CL-1)"
+        )
+    return None

@@ -1,0 +1,139 @@
+"""The match and season life cycles of `core.league.lifecycle` as pure functions: which door
+may take which step in which state, and what a step notes — the rules every command, job and
+motion goes through (the command-tree tests show the doors; these show the table)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+
+import pytest
+
+from core.league.lifecycle import (
+    CORRECTION_NOTE,
+    LATE_NOTE,
+    Door,
+    MatchState,
+    MatchView,
+    SeasonPhase,
+    Step,
+    StepRefused,
+    allow,
+    makeup_problem,
+    match_state,
+    moved_deadline,
+    season_phase,
+)
+
+START = dt.datetime(2027, 3, 10, 18, tzinfo=dt.UTC)
+DEADLINE = START - dt.timedelta(hours=120)
+HOUR = dt.timedelta(hours=1)
+
+
+def view(now: dt.datetime, **facts: object) -> MatchView:
+    """Match 7 starting at START with a 120 h notice, at `now`, with `facts`."""
+    base = MatchView("7", START, DEADLINE, None, None, None, now, notice=START - DEADLINE)
+    return replace(base, **facts)
+
+
+def test_cl_15_states_follow_the_challenge_the_deadline_and_the_start() -> None:
+    early = DEADLINE - 10 * HOUR
+    assert match_state(view(early)) is MatchState.SCHEDULED
+    assert match_state(view(early, issued=early)) is MatchState.ISSUED
+    assert match_state(view(early, issued=early, accepted=early)) is MatchState.ACCEPTED
+    assert match_state(view(DEADLINE, issued=early)) is MatchState.FORFEITED  # not accepted
+    assert match_state(view(START, issued=early, accepted=early)) is MatchState.STARTED
+    finished = view(START + HOUR, issued=early, accepted=early, finished=START + HOUR)
+    assert match_state(finished) is MatchState.FINISHED
+
+
+def test_cl_dq_a_match_of_a_disqualified_club_is_void_from_then_on() -> None:
+    out = DEADLINE - 48 * HOUR
+    assert match_state(view(out, void_by="D", void_since=out)) is MatchState.SCHEDULED
+    void = view(out + HOUR, void_by="D", void_since=out)
+    assert match_state(void) is MatchState.VOID
+    with pytest.raises(StepRefused, match="no reminder"):
+        allow(void, Step.REMIND, Door.BOT)
+    with pytest.raises(StepRefused, match="director forfeit there would count"):
+        allow(void, Step.DIRECTOR_FORFEIT, Door.DIRECTOR)
+
+
+def test_cl_15_a_recorded_challenge_is_never_replaced_and_late_steps_are_noted() -> None:
+    early = DEADLINE - 10 * HOUR
+    with pytest.raises(StepRefused, match="not replaced"):
+        allow(view(early, issued=early), Step.ISSUE, Door.CLUB)
+    with pytest.raises(StepRefused, match="not replaced"):
+        allow(view(early, issued=early), Step.ISSUE, Door.BOT)
+    late = allow(view(DEADLINE + HOUR), Step.ISSUE, Door.CLUB)
+    assert late.late and LATE_NOTE in late.notes
+    with pytest.raises(StepRefused, match="no challenge issued"):
+        allow(view(early), Step.ACCEPT, Door.CLUB)
+
+
+def test_cl_15_only_an_arbiter_or_a_motion_corrects_a_recorded_challenge() -> None:
+    early = DEADLINE - 10 * HOUR
+    issued = view(DEADLINE + HOUR, issued=early, accepted=early)
+    for door in (Door.CLUB, Door.DIRECTOR, Door.BOT):
+        with pytest.raises(StepRefused, match="only an arbiter corrects it"):
+            allow(issued, Step.CORRECT_CHALLENGE, door)
+    assert CORRECTION_NOTE in allow(issued, Step.CORRECT_CHALLENGE, Door.ARBITER).notes
+    assert allow(issued, Step.CORRECT_CHALLENGE, Door.MOTION).state is MatchState.ACCEPTED
+    with pytest.raises(StepRefused, match="no challenge recorded"):
+        allow(view(early), Step.CORRECT_CHALLENGE, Door.ARBITER)
+    done = replace(issued, now=START + 2 * HOUR, finished=START + HOUR)
+    with pytest.raises(StepRefused, match="correct its result instead"):
+        allow(done, Step.CORRECT_CHALLENGE, Door.ARBITER)
+
+
+def test_cl_14_no_result_before_the_start_and_a_recorded_one_is_corrected_not_replaced() -> None:
+    early = DEADLINE - 10 * HOUR
+    with pytest.raises(StepRefused, match="no result before its start"):
+        allow(view(START - HOUR, issued=early, accepted=early), Step.RESULT, Door.ARBITER)
+    done = view(START + 2 * HOUR, issued=early, accepted=early, finished=START + HOUR)
+    with pytest.raises(StepRefused, match="an arbiter"):
+        allow(done, Step.RESULT, Door.CLUB)
+    assert allow(done, Step.RESULT, Door.ARBITER).state is MatchState.FINISHED
+
+
+def test_cl_13_a_director_alone_moves_a_match_only_before_its_deadline_and_notice() -> None:
+    early = DEADLINE - 10 * HOUR
+    far = START + 7 * 24 * HOUR
+    assert allow(view(early), Step.RESCHEDULE, Door.DIRECTOR, new_start=far).state is (
+        MatchState.SCHEDULED
+    )
+    with pytest.raises(StepRefused, match="sooner than the CL-15 notice"):
+        allow(view(early), Step.RESCHEDULE, Door.DIRECTOR, new_start=early + 24 * HOUR)
+    with pytest.raises(StepRefused, match="only a passed director motion"):
+        allow(
+            view(DEADLINE + HOUR, issued=early, accepted=early),
+            Step.RESCHEDULE,
+            Door.DIRECTOR,
+            new_start=far,
+        )
+    forfeited = view(DEADLINE + HOUR)
+    with pytest.raises(StepRefused, match="cannot undo that judgement"):
+        allow(forfeited, Step.RESCHEDULE, Door.MOTION, new_start=far)
+    # a motion moves a judged (met) deadline's match; the judged deadline stays
+    met = view(DEADLINE + HOUR, issued=early, accepted=early)
+    assert allow(met, Step.RESCHEDULE, Door.MOTION, new_start=far).state is MatchState.ACCEPTED
+    assert moved_deadline(met, far) == DEADLINE
+    assert moved_deadline(view(early), far) is None  # the deadline follows the start
+    close = early + 24 * HOUR
+    assert moved_deadline(view(early), close) == close  # by a motion: until the start
+
+
+def test_cl_1_cl_8_season_phases_and_when_the_makeup_may_open() -> None:
+    now = DEADLINE + HOUR
+    kwargs = {"deadlines": [DEADLINE], "now": now}
+    assert season_phase(scheduled=False, closed=False, complete=False, **kwargs) is (
+        SeasonPhase.SETUP
+    )
+    running = season_phase(scheduled=True, closed=False, complete=False, **kwargs)
+    assert running is SeasonPhase.RUNNING
+    assert season_phase(scheduled=True, closed=False, complete=True, **kwargs) is (
+        SeasonPhase.FINISHED
+    )
+    assert makeup_problem(running, None, now) is not None
+    assert makeup_problem(running, (now - 48 * HOUR).date(), now) is None  # past the cut-off
+    assert makeup_problem(SeasonPhase.FINISHED, None, now) is None
+    assert "closed" in (makeup_problem(SeasonPhase.CLOSED, None, now) or "")
