@@ -249,9 +249,20 @@ class Translator:
 
     def is_call(self, i: int) -> bool:
         """Whether the word at `i`, followed by `(`, names a function (not a keyword, nor a
-        table whose column list follows)."""
+        table whose column list follows, nor a WITH query's name: `name (a, b) AS (…)`)."""
         if self.tokens[i].upper in _NOT_CALLS:
             return False
+        opening = self.next_sig(i)
+        if opening is not None:
+            after = self.next_sig(self.close_of(opening))
+            then = None if after is None else self.next_sig(after)
+            if (
+                after is not None
+                and self.tokens[after].is_word("AS")
+                and then is not None
+                and self.tokens[then].is_op("(")
+            ):
+                return False
         before = self.prev_sig(i)
         return before is None or not (
             self.tokens[before].kind is Kind.WORD and self.tokens[before].upper in _NAMES_TABLE

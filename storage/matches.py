@@ -206,7 +206,7 @@ class MatchReader:
         season (one query): what may make them a multi-team player (CL-18)."""
         if not seats:
             return False
-        values = ", ".join("(?, ?)" for _ in seats)
+        values = ", ".join("(?, CAST(? AS INTEGER))" for _ in seats)  # typed for PostgreSQL
         flat = [item for name, club in seats for item in (name.lower(), club)]
         row = await self._scope.fetchone(
             f"WITH here (name, club) AS (VALUES {values})"

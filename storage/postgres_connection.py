@@ -185,6 +185,10 @@ class PostgresConnection(Connection):
         simple-protocol message; nothing may be deferred."""
         if self._deferred:
             raise RuntimeError("a script with deferred statements waiting: flush them first")
+        if not any(
+            line.strip() and not line.lstrip().startswith("--") for line in script.split("\n")
+        ):
+            return  # nothing but comments (a migration that is SQLite's only): no trip
         await self._send(self._inner.execute(script))
 
     async def flush(self) -> None:
