@@ -52,6 +52,11 @@ class Database:
     BEGIN_READ = "BEGIN"
     """How a read block's snapshot begins."""
 
+    def serialising(self, guild_id: int | None) -> list[tuple[str, tuple[int, ...]]]:
+        """The statements after BEGIN that keep units of work of one guild one after the other
+        across processes, as SQLite's BEGIN IMMEDIATE keeps every unit (none here: it does)."""
+        return []
+
     def __init__(
         self,
         connection: Connection,
@@ -176,7 +181,7 @@ class Database:
 
     @asynccontextmanager
     async def transaction(
-        self, after_commit: Callable[[], None] | None = None
+        self, after_commit: Callable[[], None] | None = None, *, guild_id: int | None = None
     ) -> AsyncIterator[Connection]:
         """One write transaction (BEGIN_WRITE … COMMIT), rolled back whole if the block
         raises or the commit is refused. Nesting is refused: one use case, one transaction.
@@ -185,7 +190,8 @@ class Database:
         that failed — or any statement of the block that failed (`connection.failed`) —
         fails the transaction even if the block caught it.
         `after_commit()` runs once it committed (the lock released), even when the task was
-        cancelled while COMMIT was on the database thread (the cancellation follows it)."""
+        cancelled while COMMIT was on the database thread (the cancellation follows it).
+        `guild_id`: the guild the unit of work is of (`serialising`)."""
         if self.in_transaction_of_this_task() or self._reading_in_this_task():
             raise RuntimeError("a unit of work inside a unit of work: do all of it in one")
         async with self._exclusive():
@@ -196,6 +202,8 @@ class Database:
                 connection.failed = None
                 connection.in_unit = True
                 connection.defer(self.BEGIN_WRITE)
+                for statement, parameters in self.serialising(guild_id):
+                    connection.defer(statement, parameters)
                 yield connection
                 if connection.failed is not None:  # caught in the block: still not committed
                     raise connection.failed

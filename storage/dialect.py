@@ -57,6 +57,9 @@ CAST_ONLY = frozenset({"sum", "avg", "total"})
 """Aggregates whose PostgreSQL type differs (numeric for a sum of bigints): allowed only as
 the operand of an explicit CAST, so both engines give the same Python type."""
 
+POSTGRES_ONLY_PREFIX = "pg_"
+"""PostgreSQL's own functions (an advisory lock), in statements storage sends there alone."""
+
 DDL_FUNCTIONS = frozenset({"json_valid", "json_type"})
 """Translated in migrations' CHECK constraints only (storage/schema_translation.py)."""
 
@@ -293,6 +296,9 @@ class Translator:
             return closing + 1
         if name in DDL_FUNCTIONS and self.ddl:
             return self.json_check(name, arguments, closing, out)
+        if name.startswith(POSTGRES_ONLY_PREFIX):  # sent on PostgreSQL only (SQLite refuses it)
+            out.append(f"{name}({arguments})")
+            return closing + 1
         raise self.fail(f"the function {name}()")
 
     def json_check(self, name: str, arguments: str, closing: int, out: list[str]) -> int:

@@ -37,6 +37,9 @@ MIGRATION_LOCK = 0x4172_6269_7465_7201
 OWNER_LOCK = 0x4172_6269_7465_7202
 """The advisory lock key of the bot owning the database (`storage.ownership`)."""
 
+UNIT_LOCK_CLASS = 0x4172_6269
+"""The first key of the per-guild unit-of-work locks (`PostgresDatabase.serialising`)."""
+
 STATEMENT_CACHE = 1024
 """Prepared statements asyncpg keeps per connection (Arbiter has a few hundred texts)."""
 
@@ -77,6 +80,16 @@ class PostgresDatabase(Database):
     dialect = Dialect.POSTGRESQL
     BEGIN_WRITE = "BEGIN ISOLATION LEVEL READ COMMITTED"
     BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+
+    def serialising(self, guild_id: int | None) -> list[tuple[str, tuple[int, ...]]]:
+        """A transaction-level advisory lock per guild (all units of work of unknown guild
+        share one): a unit of work that reads, decides and writes sees every unit of its guild
+        that committed before it, as on SQLite, whose BEGIN IMMEDIATE does this for the whole
+        file — READ COMMITTED alone would let two processes both decide on the same old row.
+        Units of different guilds still run side by side (two int4 keys: the guild's id folded
+        into 31 bits; a clash only makes two guilds wait for each other)."""
+        key = 0 if guild_id is None else guild_id % 2_147_483_647
+        return [("SELECT pg_advisory_xact_lock(?, ?)", (UNIT_LOCK_CLASS, key))]
 
     def __init__(
         self, writer: PostgresConnection, reader: PostgresConnection, url: str, clock: Clock

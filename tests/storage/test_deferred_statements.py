@@ -167,8 +167,8 @@ async def test_deferred_statements_travel_only_through_the_connections_own_class
 async def test_postgres_trips_are_one_per_statement(database: Database) -> None:
     """How many round trips a unit makes: on SQLite the deferred writes ride with COMMIT (2
     trips for the unit above); on PostgreSQL each statement is one of its own, in order: BEGIN,
-    the query, the deferred writes (the boards' DELETE and INSERT, the finish, the audit row)
-    and COMMIT."""
+    the guild's unit-of-work lock, the query, the deferred writes (the boards' DELETE and
+    INSERT, the finish, the audit row) and COMMIT."""
     store = GuildStore(database, GUILD)
     _, match, _ = await _season(store)
     with trips(database) as count:
@@ -176,5 +176,5 @@ async def test_postgres_trips_are_one_per_statement(database: Database) -> None:
             await uow.matches.with_chesscom(match, 5)
             await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 3, 1)])
             await uow.matches.finish(match, FINISH)
-    assert count[0] == (2 if database.dialect is Dialect.SQLITE else 8)
+    assert count[0] == (2 if database.dialect is Dialect.SQLITE else 9)
     assert await _boards(database, match) == [(1, 3, 1)]
