@@ -1,7 +1,7 @@
 """The errors a database raises, whichever engine: PEP 249's hierarchy as the standard library's
 sqlite3 defines it. On SQLite they are sqlite3's own, unchanged; asyncpg's errors come back as
-the subclasses here (storage/postgres_connection.py), so a caller catching `IntegrityError`
-(or `sqlite3.IntegrityError`) handles a refusal the same on both engines."""
+their subclasses of the same names (storage/postgres_errors.py), so a caller catching
+`IntegrityError` (or `sqlite3.IntegrityError`) handles a refusal the same on both engines."""
 
 from __future__ import annotations
 
@@ -15,16 +15,3 @@ IntegrityError = sqlite3.IntegrityError
 
 OperationalError = sqlite3.OperationalError
 """The database could not run the statement (locked, unreachable, a serialization failure)."""
-
-
-class PostgresIntegrityError(sqlite3.IntegrityError):
-    """PostgreSQL refused a change by a constraint (SQLSTATE class 23); `sqlstate` says which."""
-
-    sqlstate: str = ""
-
-
-class PostgresOperationalError(sqlite3.OperationalError):
-    """PostgreSQL refused or could not run a statement; `sqlstate` says why ('' when the
-    connection itself failed)."""
-
-    sqlstate: str = ""

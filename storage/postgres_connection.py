@@ -19,7 +19,8 @@ import asyncpg
 
 from storage.connection import Connection, Cursor, Parameters
 from storage.dialect import Dialect, postgres_statement
-from storage.errors import DatabaseError, PostgresIntegrityError, PostgresOperationalError
+from storage.errors import DatabaseError
+from storage.postgres_errors import IntegrityError, OperationalError
 
 T = TypeVar("T")
 
@@ -37,11 +38,11 @@ def _rowcount(status: str) -> int:
 
 def converted(error: Exception) -> DatabaseError:
     """asyncpg's error as storage's (the message and SQLSTATE kept, the original its cause)."""
-    new: PostgresIntegrityError | PostgresOperationalError
+    new: IntegrityError | OperationalError
     if isinstance(error, asyncpg.IntegrityConstraintViolationError):
-        new = PostgresIntegrityError(str(error))
+        new = IntegrityError(str(error))
     else:
-        new = PostgresOperationalError(str(error))
+        new = OperationalError(str(error))
     new.sqlstate = str(getattr(error, "sqlstate", "") or "")
     new.__cause__ = error
     return new
@@ -205,9 +206,7 @@ class PostgresConnection(Connection):
         if status != "COMMIT":
             if self.failed is not None:
                 raise self.failed
-            raise PostgresOperationalError(
-                f"the transaction was not committed (the server said {status})"
-            )
+            raise OperationalError(f"the transaction was not committed (the server said {status})")
 
     async def end_snapshot(self) -> None:
         """End the transaction, if one may be open, by ROLLBACK; the deferred dropped."""

@@ -17,6 +17,8 @@ from storage.database import Database, SqliteDatabase
 from storage.dialect import postgres_statement
 from storage.postgres import PostgresDatabase
 from storage.postgres_connection import PostgresConnection
+from storage.schema_translation import SchemaState, translate_migration
+from tests.support.postgres_server import run_aside
 
 
 def database_config(location: Path | str) -> DatabaseConfig:
@@ -69,3 +71,87 @@ async def backup_to(database: Database, target: Path) -> int:
     if isinstance(database, SqliteDatabase):
         return await asyncio.to_thread(backup_database, database.path, target)
     return await backup_to_sqlite(database, target)
+
+
+def _is_url(location: Path | str) -> bool:
+    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
+
+
+def rows_at(
+    location: Path | str, sql: str, parameters: Sequence[Any] = ()
+) -> list[tuple[Any, ...]]:
+    """The rows of one query (SQLite's dialect) on a connection of its own, as another
+    process reads them: sqlite3 on the file, or asyncpg on the server (from a thread of its
+    own, so a test inside its event loop may call it)."""
+    if not _is_url(location):
+        connection = sqlite3.connect(location)
+        try:
+            return [tuple(row) for row in connection.execute(sql, tuple(parameters))]
+        finally:
+            connection.close()
+
+    async def read() -> list[tuple[Any, ...]]:
+        other = await asyncpg.connect(str(location))
+        try:
+            found = await other.fetch(postgres_statement(sql).sql, *parameters)
+        finally:
+            await other.close()
+        return [tuple(row) for row in found]
+
+    return run_aside(read())
+
+
+def dump_at(location: Path | str) -> list[str]:
+    """The whole database as text lines, read by a connection of its own: two dumps of one
+    backend are equal iff no row changed (SQLite: `iterdump`; PostgreSQL: every table's rows,
+    sorted, and every identity's next value)."""
+    if not _is_url(location):
+        connection = sqlite3.connect(location)
+        try:
+            return list(connection.iterdump())
+        finally:
+            connection.close()
+
+    async def read() -> list[str]:
+        other = await asyncpg.connect(str(location))
+        try:
+            tables = await other.fetch(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+                " ORDER BY tablename"
+            )
+            lines = []
+            for (table,) in tables:
+                found = await other.fetch(f'SELECT * FROM "{table}"')
+                lines += sorted(f"{table}: {tuple(row)!r}" for row in found)
+            sequences = await other.fetch(
+                "SELECT sequencename, last_value FROM pg_sequences"
+                " WHERE schemaname = current_schema() ORDER BY sequencename"
+            )
+            lines += [f"sequence {name}: {value}" for name, value in sequences]
+        finally:
+            await other.close()
+        return lines
+
+    return run_aside(read())
+
+
+def run_script_at(location: Path | str, script: str) -> None:
+    """Run a script of SQLite's dialect (as a migration is written: e.g. a trigger) on a
+    connection of its own; on PostgreSQL as storage/schema_translation.py translates it."""
+    if not _is_url(location):
+        connection = sqlite3.connect(location)
+        try:
+            connection.executescript(script)
+        finally:
+            connection.close()
+        return
+    translated = translate_migration(script, SchemaState(), "test script")
+
+    async def run() -> None:
+        other = await asyncpg.connect(str(location))
+        try:
+            await other.execute(translated)
+        finally:
+            await other.close()
+
+    run_aside(run())

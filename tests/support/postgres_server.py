@@ -77,11 +77,11 @@ def _start_embedded() -> str:
         finally:
             await connection.close()
 
-    _run_aside(configure())
+    run_aside(configure())
     return url
 
 
-def _run_aside(work: Coroutine[Any, Any, T]) -> T:
+def run_aside(work: Coroutine[Any, Any, T]) -> T:
     """Run `work` to its end on an event loop of its own in another thread (the caller may be
     inside a running loop: the first PostgreSQL test's fixture; or exiting: atexit)."""
     outcome: list[Any] = []
@@ -129,7 +129,7 @@ def worker_database() -> WorkerDatabase:
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         name = f"arbiter_test_{worker}_{os.getpid()}"
         _worker = WorkerDatabase(with_database(admin, name), admin, name)
-        _run_aside(_create(_worker))
+        run_aside(_create(_worker))
         atexit.register(_drop, _worker)
     return _worker
 
@@ -195,7 +195,7 @@ async def drop(admin_url: str, name: str) -> None:
 def _drop(worker: WorkerDatabase) -> None:
     """At exit: drop the worker's database (the embedded server is deleted anyway)."""
     with contextlib.suppress(OSError, asyncpg.PostgresError):  # the server may be stopping
-        _run_aside(drop(worker.admin_url, worker.name))
+        run_aside(drop(worker.admin_url, worker.name))
 
 
 async def open_postgres_test_database(clock: Clock) -> PostgresDatabase:
@@ -242,7 +242,7 @@ def empty_database(label: str) -> str:
     one of its own (a copy's target); dropped at exit."""
     worker = worker_database()
     name = f"{worker.name}_{label}"
-    _run_aside(recreate(worker.admin_url, name))
+    run_aside(recreate(worker.admin_url, name))
     atexit.register(_drop_named, worker.admin_url, name)
     return with_database(worker.admin_url, name)
 
@@ -250,4 +250,4 @@ def empty_database(label: str) -> str:
 def _drop_named(admin_url: str, name: str) -> None:
     """At exit: drop database `name` (the server may already be stopping)."""
     with contextlib.suppress(OSError, asyncpg.PostgresError):
-        _run_aside(drop(admin_url, name))
+        run_aside(drop(admin_url, name))
