@@ -9,6 +9,7 @@ from discord import app_commands
 from bot.app.autocomplete import MAX_CHOICES, name_choices
 from bot.app.errors import UserError
 from bot.app.interaction import Interaction
+from bot.rendering.text import cut
 from bot.tour.game_names import ROUND_NAMES, normal
 from bot.tour.games.reads import game_choices
 from bot.tour.games.targets import finals_states, knockout_ties
@@ -32,7 +33,7 @@ def _typed(interaction: Interaction, option: str) -> str | None:
 
 
 def _cut(text: str) -> str:
-    return text if len(text) <= NAME_LIMIT else text[: NAME_LIMIT - 1] + "…"
+    return cut(text, NAME_LIMIT)
 
 
 async def tours(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -70,8 +70,8 @@ def iso_text(value: object) -> object:
     if isinstance(value, dt.date):
         return value
     if not isinstance(value, str) or not _ISO_DAY.match(value):
-        shown = "a number" if isinstance(value, int | float) else "not ISO 8601 text"
-        raise ValueError(f"must be ISO 8601 text (YYYY-MM-DD…), {shown}")
+        number = ", not a number" if isinstance(value, int | float) else ""
+        raise ValueError(f"must be ISO 8601 text (YYYY-MM-DD…){number}")
     return value
 
 

@@ -8,6 +8,7 @@ import datetime as dt
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from bot.app.date_window import EARLIEST_DAY, latest_day
 from bot.league.matches.jobs import cancel_jobs, job_kinds
 from core.league import LeagueReport, league_report
 from core.league.facts import challenge_deadline
@@ -32,6 +33,19 @@ class LeagueStoreError(ValueError):
     """A season that cannot be imported as asked (its name is taken, a club differs)."""
 
 
+def _within_window(season: Season, today: dt.date) -> None:
+    """Refuse a file whose match dates lie outside the window every command accepts (from
+    2000 to five years ahead: `bot.app.date_window`), as a typo such as 9999 would be."""
+    latest = latest_day(today)
+    for m in season.matches:
+        for what, instant in (("start", m.start), ("finish", m.finished), ("deadline", m.deadline)):
+            if instant is not None and not EARLIEST_DAY <= instant.date() <= latest:
+                raise LeagueStoreError(
+                    f"match {m.id!r}: its {what} {instant:%Y-%m-%d} is outside the dates a"
+                    f" season may hold ({EARLIEST_DAY.isoformat()} to {latest.isoformat()})"
+                )
+
+
 async def import_season(
     uow: UnitOfWork, season: Season, *, name: str | None = None, replace: bool = False
 ) -> SeasonRecord:
@@ -41,6 +55,7 @@ async def import_season(
     first (its matches' pending jobs cancelled); a club the guild spells differently is
     refused (names are compared without case)."""
     name = (name or season.name).strip()
+    _within_window(season, uow.now.date())
     existing = await uow.seasons.by_name(name)
     if existing is not None:
         if not replace:

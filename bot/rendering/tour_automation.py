@@ -14,6 +14,8 @@ from typing import Any
 
 import discord
 
+from bot.rendering import limits
+from bot.rendering.text import cut
 from bot.rendering.tour_cards import clip, name, result_text, when
 from bot.rendering.tour_qualification_embeds import qualification_lines
 from core.results import Result
@@ -169,7 +171,5 @@ def finals_over(event: str, winner: str | None, tied: Sequence[str]) -> str:
 
 def _embed(title: str, lines: Sequence[str]) -> dict[str, Any]:
     """An embed (as Discord's dict) within Discord's limits."""
-    text = "\n".join(lines) or "Nothing yet."
-    if len(text) > 4000:
-        text = text[:3999] + "…"
-    return dict(discord.Embed(title=title[:256], description=text).to_dict())
+    text = cut("\n".join(lines) or "Nothing yet.", limits.EMBED_DESCRIPTION)
+    return dict(discord.Embed(title=cut(title, limits.EMBED_TITLE), description=text).to_dict())

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar, cast
@@ -30,6 +30,7 @@ from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from bot.runtime.clock import Callback
 from storage.database import Database
 from storage.guild import Committed, GuildStore, UnitOfWork
 from storage.jobs import Job, next_due, overdue_jobs, pending_jobs, running_jobs
@@ -37,7 +38,6 @@ from storage.jobs import Job, next_due, overdue_jobs, pending_jobs, running_jobs
 log = logging.getLogger(__name__)
 
 JobHandler = Callable[[Job, UnitOfWork], Awaitable[None]]
-Callback = Callable[[], Coroutine[object, object, object]]
 Fetched = TypeVar("Fetched")
 
 HORIZON = timedelta(hours=24)

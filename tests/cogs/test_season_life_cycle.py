@@ -135,11 +135,15 @@ async def test_cl_1_standings_as_of_a_day_not_over_are_as_at_now(
         (lambda d: d.setdefault("rules", {}).update(vote_quorum=1), "rules.vote_quorum: 1 is"),
         (lambda d: d["matches"][4].update(board=[]), "matches[4].board: Extra inputs"),
         (
+            lambda d: d["matches"][4].update(start="9999-12-31T18:00:00Z"),
+            "its start 9999-12-31 is outside the dates a season may hold (2000-01-01 to",
+        ),
+        (
             lambda d: d["divisions"][0]["clubs"].append("X\u200bY"),
             "divisions[0].clubs[5]: contains the invisible character U+200B",
         ),
     ],
-    ids=["a lowered CL-23 floor", "a typo", "a name the commands refuse"],
+    ids=["a lowered CL-23 floor", "a typo", "a start in 9999", "a name the commands refuse"],
 )
 async def test_cl_23_season_import_refuses_a_floor_lowered_a_typo_or_a_bad_name(
     world_file: tuple[Path, CommandWorld], tmp_path: Path, change: Any, expected: str
