@@ -104,7 +104,7 @@ def rows_at(
 def dump_at(location: Path | str) -> list[str]:
     """The whole database as text lines, read by a connection of its own: two dumps of one
     backend are equal iff no row changed (SQLite: `iterdump`; PostgreSQL: every table's rows,
-    sorted, and every identity's next value)."""
+    sorted, as lines of the same shape: `INSERT INTO "table" VALUES(…);`)."""
     if not _is_url(location):
         connection = sqlite3.connect(location)
         try:
@@ -122,12 +122,7 @@ def dump_at(location: Path | str) -> list[str]:
             lines = []
             for (table,) in tables:
                 found = await other.fetch(f'SELECT * FROM "{table}"')
-                lines += sorted(f"{table}: {tuple(row)!r}" for row in found)
-            sequences = await other.fetch(
-                "SELECT sequencename, last_value FROM pg_sequences"
-                " WHERE schemaname = current_schema() ORDER BY sequencename"
-            )
-            lines += [f"sequence {name}: {value}" for name, value in sequences]
+                lines += sorted(f'INSERT INTO "{table}" VALUES{tuple(row)!r};' for row in found)
         finally:
             await other.close()
         return lines
