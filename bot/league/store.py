@@ -258,6 +258,7 @@ def _time_points(season: Season) -> list[dt.datetime]:
 
 @dataclass(frozen=True)
 class _Cached:
+    season: Season
     report: LeagueReport
     valid_from: dt.datetime | None  # for reports as at "now": the window they hold in
     valid_until: dt.datetime | None
@@ -289,6 +290,17 @@ class StandingsCache:
         now: dt.datetime | None = None,
     ) -> LeagueReport:
         """The league report of the season as at `as_of` (else as at `now`), cached."""
+        return (await self.season_report(store, record, as_of, now))[1]
+
+    async def season_report(
+        self,
+        store: GuildStore,
+        record: SeasonRecord,
+        as_of: dt.date | None = None,
+        now: dt.datetime | None = None,
+    ) -> tuple[Season, LeagueReport]:
+        """`report`, with the season's facts it was computed from (a read such as
+        `/match show` needs both: no second read, no second judgement)."""
         async with store.read() as view:
             version = await view.seasons.version(record.id)
             if version is None:
@@ -297,7 +309,7 @@ class StandingsCache:
             hit = self._entries.get(key)
             if hit is not None and _holds(hit, as_of, now):
                 self._entries.move_to_end(key)
-                return hit.report
+                return hit.season, hit.report
             season = await load_season(view, record)
         cutoff_now = None if as_of is not None else now
         report = league_report(season, as_of=as_of, now=cutoff_now)
@@ -307,11 +319,11 @@ class StandingsCache:
             points = _time_points(season)
             valid_from = max((p for p in points if p < now), default=None)
             valid_until = min((p for p in points if p >= now), default=None)
-        self._entries[key] = _Cached(report, valid_from, valid_until)
+        self._entries[key] = _Cached(season, report, valid_from, valid_until)
         self._entries.move_to_end(key)
         while len(self._entries) > self._size:
             self._entries.popitem(last=False)
-        return report
+        return season, report
 
 
 def _holds(entry: _Cached, as_of: dt.date | None, now: dt.datetime | None) -> bool:

@@ -7,13 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.league.matches.counting import what_counts
-from bot.league.matches.life import match_now
 from bot.league.matches.lines import board_lines, match_line
 from bot.league.references import find_match, find_season
 from bot.league.store import StandingsCache
 from bot.rendering.league_embeds import BoardLine, MatchLine
 from core.league.forfeits import Breach
-from core.league.lifecycle import match_state
+from core.league.lifecycle import match_state, match_view
 from core.league.standings import ClubStanding
 from storage.guild import GuildStore
 from storage.matches import MatchRecord
@@ -55,13 +54,17 @@ async def match_card(
         scope = None if season is None else await find_season(view.seasons, season)
         record = await find_match(view.matches, match, scope)
         boards = await view.matches.boards(record.id)
-        current = await match_now(view, record, now, full=True)
+        season_record = await find_season(view.seasons, record.season_id)
     line = await match_line(store, record)
-    report = await standings.report(store, current.record, now=now)
+    # The cached report's season and judgement serve the life cycle's view too (CL-DQ: the
+    # clubs out by now are the report's disqualified): one read and one judgement at most.
+    facts, report = await standings.season_report(store, season_record, now=now)
+    out = {q.club: q.effective for q in report.disqualified}
+    state = match_state(match_view(facts, record.key, now, out))
     rows = board_lines(boards, report.adjusted_players)
     forfeits = tuple(f for f in report.forfeits if f.match == record.key)
-    counted = what_counts(report, current.season, record.key)
-    return MatchCard(line, tuple(rows), forfeits, counted.why, match_state(current.view).value)
+    counted = what_counts(report, facts, record.key)
+    return MatchCard(line, tuple(rows), forfeits, counted.why, state.value)
 
 
 async def result_card(
