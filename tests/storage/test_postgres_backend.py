@@ -6,6 +6,10 @@ its own on the session's server (tests/support/postgres_server.py)."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import asyncpg
@@ -16,7 +20,7 @@ from storage.migrations import discover
 from storage.ownership import DatabaseOwned, own
 from storage.postgres import PostgresDatabase, shown_url
 from storage.postgres_connection import PostgresConnection
-from tests.support.postgres_server import empty_database
+from tests.support.postgres_server import empty_database, reap_stale_servers
 
 
 async def _catalog(url: str) -> list[tuple[str, str]]:
@@ -120,3 +124,23 @@ def test_a_url_shown_in_messages_hides_its_password() -> None:
         "postgresql://bot:***@db.example/arbiter"
     )
     assert shown_url("postgresql://bot@db/arbiter") == "postgresql://bot@db/arbiter"
+
+
+def test_a_killed_sessions_server_folder_is_reaped_and_a_live_ones_kept(tmp_path: Path) -> None:
+    """A test run killed before its exit cleanup (SIGKILL, a closed pipe) leaves its embedded
+    server's folder: the next session removes it (its server stopped) once every process
+    that used it is gone, and keeps a folder whose owner lives or that is still starting."""
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    for name, owners in [("killed", [int(dead.stdout)]), ("live", [os.getpid()])]:
+        (tmp_path / f"arbiter-pg-{name}" / "data").mkdir(parents=True)
+        (tmp_path / f"arbiter-pg-{name}" / "data" / ".handle_pids.json").write_text(
+            json.dumps(owners)
+        )
+    (tmp_path / "arbiter-pg-starting" / "data").mkdir(parents=True)  # no owners written yet
+    assert reap_stale_servers(tmp_path) == [tmp_path / "arbiter-pg-killed"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["arbiter-pg-live", "arbiter-pg-starting"]

