@@ -76,6 +76,8 @@ def text_problem(text: str, limit: int) -> str | None:
         return "cannot be empty"
     if len(text) > limit:
         return f"is too long ({len(text)} characters; at most {limit})"
+    if text.isascii() and text.isprintable():
+        return None  # printable ASCII holds no control, invisible or odd space character
     for index, char in enumerate(text):
         if char in _EMOJI_JOINERS and _in_emoji(text, index):
             continue

@@ -85,6 +85,8 @@ def printable(value: str) -> str:
         raise ValueError(
             f"contains the control character U+{ord(found.group()):04X} (names are printed)"
         )
+    if value.isascii():
+        return value  # no control character (checked above) and nothing invisible
     for char in value:
         if invisible(char):
             raise ValueError(
