@@ -44,6 +44,7 @@ from bot.offline.demo.season_script import CHESSCOM_BASE
 from bot.offline.demo.world import DIVISIONS, generate
 from storage.database import Database
 from storage.guild import GuildStore
+from storage.locations import open_database
 
 GUILD = 1
 HQ = Actor(1, frozenset({Role.HQ}))
@@ -136,7 +137,7 @@ async def chesscom_only(planned: list[Planned], base_url: str) -> float:
 
 
 async def through_service(
-    path: Path,
+    path: Path | str,
     planned: list[Planned],
     base_url: str,
     statements: list[str] | None = None,
@@ -144,8 +145,8 @@ async def through_service(
 ) -> float:
     """Seconds for every import on its own task, through the service (the SQL statements
     run appended to `statements`, by the connection's trace callback; the trips the imports
-    made added to `trips`)."""
-    database = await Database.open(path, clock=lambda: NOW)
+    made added to `trips`). `path` may also be a PostgreSQL URL (benchmarks/postgres.py)."""
+    database = await open_database(path, clock=lambda: NOW)
     store = GuildStore(database, GUILD)
     settings = ClientSettings(contact="benchmarks/reports.py", base_url=base_url, max_retries=0)
     if statements is not None:  # both connections: the reader's reads, the writer's changes

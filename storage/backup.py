@@ -1,4 +1,6 @@
-"""Online backup of the database with SQLite's backup API: consistent while the bot writes."""
+"""Online backup of the database, consistent while the bot writes: a SQLite database with
+SQLite's backup API (`backup_database`), a PostgreSQL one as a new SQLite file holding every row
+of one snapshot (`backup_to_sqlite`: one file, restored with `arbiter db copy`)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,8 @@ import sqlite3
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+
+from storage.database import Database
 
 _COMPANIONS = ("", "-wal", "-shm", "-journal")
 """The live database file and the files SQLite keeps beside it."""
@@ -32,17 +36,22 @@ class BackupFailed(BackupError):
     file, the disk filled, SQLite failed): a runtime failure, not a bad request."""
 
 
-def _check_paths(source: Path, target: Path) -> None:
-    """Refuse a missing source, an existing target, a missing folder, or one of the live
-    database's own files; OSError from the file system is the caller's to report."""
-    if not source.is_file():
-        raise BackupError(f"no database at {source}")
+def _check_target(target: Path) -> None:
+    """Refuse an existing target, a folder, or a missing folder (OSError is the caller's)."""
     if target.is_dir():
         raise BackupError(f"{_short(target)} is a folder; give a new file's name")
     if target.exists():
         raise BackupError(f"{_short(target)} already exists; choose a new file")
     if not target.parent.is_dir():
         raise BackupError(f"folder {target.parent} does not exist")
+
+
+def _check_paths(source: Path, target: Path) -> None:
+    """Refuse a missing source, an existing target, a missing folder, or one of the live
+    database's own files; OSError from the file system is the caller's to report."""
+    if not source.is_file():
+        raise BackupError(f"no database at {source}")
+    _check_target(target)
     live = source.resolve()
     if target.resolve() in {live.with_name(live.name + end) for end in _COMPANIONS}:
         raise BackupError(f"{target} is one of the database's own files; choose a new file")
@@ -109,3 +118,39 @@ def backup_database(
             raise
         raise BackupFailed(f"cannot write {_short(target)}: {error.strerror or error}") from None
     return pages
+
+
+async def backup_to_sqlite(database: Database, target: Path) -> int:
+    """Copy every row of `database` (PostgreSQL, or any engine) as of one snapshot into the
+    new SQLite file `target`, migrated to the same version; returns the rows copied. The
+    file appears only once complete (written under a temporary name first)."""
+    from storage.copy import CopyMismatch, CopyRefused, copy_database
+
+    try:
+        _check_target(target)
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{target.name[:_PREFIX_CHARS]}.", suffix=".partial", dir=target.parent
+        )
+    except OSError as error:
+        raise BackupError(f"cannot use {_short(target)}: {error.strerror or error}") from None
+    os.close(handle)
+    partial = Path(temporary)
+    partial.unlink()  # SQLite creates it
+    try:
+        copy = await Database.open(partial)
+        try:
+            report = await copy_database(database, copy)
+        finally:
+            await copy.close()
+        if target.exists():
+            raise BackupError(f"{target} already exists; choose a new file")
+        partial.rename(target)
+    except BaseException as error:
+        for end in _COMPANIONS:
+            partial.with_name(partial.name + end).unlink(missing_ok=True)
+        if isinstance(error, CopyRefused | CopyMismatch):
+            raise BackupFailed(f"backup of {database.name} failed: {error}") from None
+        if isinstance(error, sqlite3.Error | OSError):
+            raise BackupFailed(f"backup of {database.name} failed: {error}") from None
+        raise
+    return report.total

@@ -6,10 +6,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, cast
 
-import aiosqlite
-
 from core.names import name_key as name_key  # the key of clubs.name_key, seasons.name_key
 from storage.codecs import from_text, to_text
+from storage.connection import Row
 from storage.scope import ReadScope, WriteScope
 
 ClubStatus = Literal["pending", "approved", "rejected", "excluded", "withdrawn"]
@@ -47,7 +46,7 @@ _COLUMNS = (
 )
 
 
-def _club(row: aiosqlite.Row) -> Club:
+def _club(row: Row) -> Club:
     return Club(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -135,11 +134,11 @@ class ClubRepository(ClubReader):
     ) -> Club:
         """Add a club (pending unless `status` says otherwise, e.g. an imported season's
         clubs); the name and the chess.com url-id must be new to the guild
-        (sqlite3.IntegrityError otherwise)."""
+        (storage.errors.IntegrityError otherwise)."""
         scope = self._write
         url_id = normalise_club(chesscom_id) if chesscom_id is not None else None
         now = to_text(scope.now)
-        cursor = await scope.execute(
+        club_id = await scope.insert(
             "INSERT INTO clubs (guild_id, chesscom_id, name, name_key, status, decided_by,"
             " decided_at, registered_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -154,8 +153,6 @@ class ClubRepository(ClubReader):
                 now,
             ),
         )
-        club_id = cursor.lastrowid
-        assert club_id is not None
         scope.record("clubs_registered", {"club": club_id, "name": name, "status": status})
         club = await self.get(club_id)
         assert club is not None

@@ -1,11 +1,15 @@
-"""The database connection units of work and reads use: aiosqlite's, through its public API
-only, plus statements held back until the next one (`defer`), sent in that same trip.
+"""The database connection units of work, reads and repositories use: `Connection`, what every
+engine's connection offers (run a statement written once, in SQLite's dialect with `?`
+placeholders; defer one until the next trip; end the transaction), and its SQLite
+implementation on aiosqlite's public API, the embedded default (`SqliteConnection`, here; the
+PostgreSQL one is storage/postgres_connection.py).
 
 Every trip to aiosqlite's thread costs a hand-off there and back through the event loop, and a
 unit of work's trips are serial, so a loop busy with other tasks stretches every one of them.
 A statement whose outcome nobody reads (a BEGIN, an audit row, a version bump) is deferred
 and runs, in order, just before whatever the connection runs next (a query, a write, COMMIT),
-so a read in the same transaction still sees it; an error in it surfaces there.
+so a read in the same transaction still sees it; an error in it surfaces there, and is the
+transaction's failure (`failed`) even if the statement it surfaced at was caught.
 
 How it travels: aiosqlite runs each call on a `sqlite3.Connection` on its thread, of the class
 `sqlite3.connect(factory=...)` names (a documented argument, which `aiosqlite.connect` passes
@@ -13,30 +17,170 @@ on). Ours, `ThreadConnection`, accepts a `Carried` in place of a statement's par
 deferred statements to run first, then the statement with its own parameters. Were aiosqlite
 ever to hand parameters on otherwise, sqlite3 would refuse a `Carried` loudly ("unsupported
 type"), never drop the statements it carries.
+
+On PostgreSQL any failed statement aborts the transaction: there `failed` is the unit's first
+failure, whatever raised it (`in_unit`), and later statements raise it again; on SQLite only a
+deferred statement's failure is recorded (a caught refusal of a statement one awaited leaves
+the transaction usable, as sqlite3 does).
 """
 
 from __future__ import annotations
 
 import sqlite3
 import weakref
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import aiosqlite
+
+from storage.dialect import Dialect
 
 Parameters = Sequence[Any]
 T = TypeVar("T")
 
 
+class Row(Protocol):
+    """A result row: its values by position or by column name (sqlite3.Row, asyncpg.Record)."""
+
+    def __getitem__(self, key: Any, /) -> Any: ...
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def keys(self) -> Any: ...
+
+
 @dataclass(frozen=True, slots=True)
-class _Deferred:
+class Deferred:
     """One held-back statement: `sql` with its parameters, or over many rows (`many`)."""
 
     sql: str
     parameters: Parameters | list[Parameters]
     many: bool
+
+
+_UNDOING = ("ROLLBACK",)
+"""Statements a failed unit may still run: they end it, or undo a savepoint's part."""
+
+
+class Cursor(ABC):
+    """A statement's outcome: `rowcount` (rows changed; -1 for a query) and its rows."""
+
+    @property
+    @abstractmethod
+    def rowcount(self) -> int:
+        """The rows the statement changed (-1 for a query)."""
+
+    @abstractmethod
+    async def fetchone(self) -> Any:
+        """The next row, or None."""
+
+    @abstractmethod
+    async def fetchall(self) -> list[Any]:
+        """Every remaining row."""
+
+    async def close(self) -> None:  # noqa: B027 (nothing to close for a fetched result)
+        """Close the cursor (a cursor holding its rows already has nothing to close)."""
+
+
+class Connection(ABC):
+    """A database connection with deferred statements and the unit-of-work failure rule."""
+
+    dialect: Dialect
+
+    def __init__(self) -> None:
+        self._deferred: list[Deferred] = []
+        self.failed: BaseException | None = None
+        """The failure of the open unit of work (None: none): on SQLite a deferred statement's,
+        on PostgreSQL any statement's (the first). It may have surfaced at someone else's
+        statement, who may have caught it: the unit must not commit (`Database.transaction()`
+        raises it again instead)."""
+        self.in_unit = False
+        """Whether a unit of work's transaction is open on this connection (PostgreSQL: its
+        statements' failures count, `_note_failure`)."""
+        self.trips = 0
+
+    def defer(self, sql: str, parameters: Parameters = ()) -> None:
+        """Run `sql` before the next statement (its cursor is not returned)."""
+        self._deferred.append(Deferred(sql, tuple(parameters), False))
+
+    def defer_many(self, sql: str, rows: Iterable[Parameters]) -> None:
+        """`executemany(sql, rows)` before the next statement."""
+        self._deferred.append(Deferred(sql, [tuple(row) for row in rows], True))
+
+    @property
+    def deferred(self) -> int:
+        """How many statements wait for the next trip."""
+        return len(self._deferred)
+
+    def discard_deferred(self) -> None:
+        """Forget the statements not sent yet (before a rollback: they must not run)."""
+        self._deferred.clear()
+
+    def _refuse_if_failed(self, sql: str) -> None:
+        """Inside a unit that already failed, raise that failure instead of running `sql`
+        (unless `sql` ends or undoes the transaction)."""
+        if (
+            self.failed is not None
+            and self.in_unit
+            and not sql.lstrip().upper().startswith(_UNDOING)
+        ):
+            raise self.failed
+
+    def _note_failure(self, error: BaseException) -> None:
+        """Record `error` as the unit's failure (the first one counts)."""
+        if self.in_unit and self.failed is None:
+            self.failed = error
+
+    async def _send(self, call: Awaitable[T]) -> T:
+        """Make one trip (the one place every trip passes, counted in `trips`)."""
+        self.trips += 1
+        return await call
+
+    @abstractmethod
+    async def execute(self, sql: str, parameters: Parameters = ()) -> Cursor:
+        """Run one statement (after the deferred ones)."""
+
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Iterable[Parameters]) -> Cursor:
+        """Run one statement over many rows (after the deferred ones)."""
+
+    @abstractmethod
+    async def execute_fetchall(self, sql: str, parameters: Parameters = ()) -> list[Any]:
+        """Run a query and read every row (after the deferred statements)."""
+
+    @abstractmethod
+    async def executescript(self, script: str) -> None:
+        """Run a script of statements in this engine's own dialect (migrations)."""
+
+    @abstractmethod
+    async def flush(self) -> None:
+        """Send the deferred statements now (none when nothing waits)."""
+
+    @abstractmethod
+    async def commit_transaction(self) -> None:
+        """Send the deferred statements and COMMIT."""
+
+    @abstractmethod
+    async def end_snapshot(self) -> None:
+        """End the transaction, if one is open, by ROLLBACK; the deferred statements dropped."""
+
+    @property
+    @abstractmethod
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open."""
+
+    @abstractmethod
+    async def set_trace_callback(self, handler: Callable[[str], object] | None) -> None:
+        """Call `handler(sql)` for every statement run (benchmarks, tests)."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close the connection (idempotent)."""
 
 
 class Carried:
@@ -47,7 +191,7 @@ class Carried:
 
     def __init__(
         self,
-        deferred: Sequence[_Deferred],
+        deferred: Sequence[Deferred],
         parameters: Parameters | Iterable[Parameters],
         owner: Connection,
         *,
@@ -123,11 +267,11 @@ class ThreadConnection(sqlite3.Connection):
         self.handed_out.clear()
 
 
-class Cursor:
-    """A statement's outcome on a `Connection`: `rowcount`, `lastrowid`, and its rows (each
-    fetch one trip, counted by the connection)."""
+class SqliteCursor(Cursor):
+    """A statement's outcome on a `SqliteConnection`: `rowcount`, `lastrowid`, and its rows
+    (each fetch one trip, counted by the connection)."""
 
-    def __init__(self, connection: Connection, inner: aiosqlite.Cursor) -> None:
+    def __init__(self, connection: SqliteConnection, inner: aiosqlite.Cursor) -> None:
         self._connection = connection
         self._inner = inner
 
@@ -138,7 +282,7 @@ class Cursor:
 
     @property
     def lastrowid(self) -> int | None:
-        """The rowid of the row an INSERT added."""
+        """The rowid of the row an INSERT added (SQLite only: repositories use RETURNING)."""
         return self._inner.lastrowid
 
     async def fetchone(self) -> aiosqlite.Row | None:
@@ -156,36 +300,16 @@ class Cursor:
         await self._connection._send(self._inner.close())
 
 
-class Connection:
+class SqliteConnection(Connection):
     """A database connection (aiosqlite's, autocommit: transactions are opened explicitly) with
     `defer`: statements held until the next trip, then run first in that same trip. `trips`
     counts the hand-offs to its thread (its cursors' fetches included)."""
 
+    dialect = Dialect.SQLITE
+
     def __init__(self, inner: aiosqlite.Connection) -> None:
+        super().__init__()
         self._inner = inner
-        self._deferred: list[_Deferred] = []
-        self.failed: BaseException | None = None
-        """The error of a deferred statement since the transaction began (None: none failed).
-        It surfaced at someone else's statement, who may have caught it: the transaction
-        must not commit (`Database.transaction()` raises it again instead)."""
-        self.trips = 0
-
-    def defer(self, sql: str, parameters: Parameters = ()) -> None:
-        """Run `sql` before the next statement, in its trip (its cursor is not returned)."""
-        self._deferred.append(_Deferred(sql, tuple(parameters), False))
-
-    def defer_many(self, sql: str, rows: Iterable[Parameters]) -> None:
-        """`executemany(sql, rows)` before the next statement, in its trip."""
-        self._deferred.append(_Deferred(sql, [tuple(row) for row in rows], True))
-
-    @property
-    def deferred(self) -> int:
-        """How many statements wait for the next trip."""
-        return len(self._deferred)
-
-    def discard_deferred(self) -> None:
-        """Forget the statements not sent yet (before a rollback: they must not run)."""
-        self._deferred.clear()
 
     def _carry(
         self, parameters: Parameters | Iterable[Parameters], *, closing: bool = False
@@ -203,15 +327,15 @@ class Connection:
         self.trips += 1
         return await call
 
-    async def execute(self, sql: str, parameters: Parameters = ()) -> Cursor:
+    async def execute(self, sql: str, parameters: Parameters = ()) -> SqliteCursor:
         """Run one statement (after the deferred ones, same trip)."""
         carried = self._carry(tuple(parameters))
-        return Cursor(self, await self._send(self._inner.execute(sql, carried)))
+        return SqliteCursor(self, await self._send(self._inner.execute(sql, carried)))
 
-    async def executemany(self, sql: str, rows: Iterable[Parameters]) -> Cursor:
+    async def executemany(self, sql: str, rows: Iterable[Parameters]) -> SqliteCursor:
         """Run one statement over many rows (after the deferred ones, same trip)."""
         carried = self._carry([tuple(row) for row in rows])
-        return Cursor(self, await self._send(self._inner.executemany(sql, carried)))
+        return SqliteCursor(self, await self._send(self._inner.executemany(sql, carried)))
 
     async def execute_fetchall(self, sql: str, parameters: Parameters = ()) -> list[aiosqlite.Row]:
         """Run a query and read every row, in one trip (after the deferred statements)."""
@@ -262,9 +386,9 @@ class Connection:
             self._inner.create_function(name, arguments, function, deterministic=deterministic)
         )
 
-    async def set_trace_callback(self, handler: Callable[[str], object]) -> None:
+    async def set_trace_callback(self, handler: Callable[[str], object] | None) -> None:
         """Call `handler(sql)` on the thread for every statement run (benchmarks, tests)."""
-        await self._send(self._inner.set_trace_callback(handler))
+        await self._send(self._inner.set_trace_callback(handler))  # type: ignore[arg-type]
 
     def iterdump(self) -> Any:
         """The database as SQL text, line by line (`async for`): tests compare dumps."""
@@ -276,7 +400,7 @@ class Connection:
         await self._inner.close()
 
 
-async def connect(path: Path) -> Connection:
+async def connect(path: Path) -> SqliteConnection:
     """Open `path` (or `:memory:`) in autocommit mode: transactions are opened explicitly."""
     inner = await aiosqlite.connect(str(path), isolation_level=None, factory=ThreadConnection)
-    return Connection(inner)
+    return SqliteConnection(inner)

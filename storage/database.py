@@ -1,12 +1,15 @@
-"""The SQLite database (WAL, foreign keys, busy timeout), migrated: a writer connection and,
-on a file, a read-only reader connection beside it.
+"""An Arbiter database: a writer connection and a read-only reader beside it, on SQLite (the
+embedded default: WAL, foreign keys, busy timeout; `SqliteDatabase`, here) or PostgreSQL
+(`storage/postgres.py`), migrated. The rules below are `Database`'s, the same on both engines.
 
 Every access goes through `read()` or `transaction()`. Transactions take the writer, one at a
 time (a lock keeps another task's statements out of an open transaction). A `read()` block
-outside a transaction takes the reader, inside one snapshot (BEGIN … COMMIT), so reads neither
-wait behind a long write nor see half of one. Services do not use these directly: they open a
-unit of work on a guild's store (`storage/guild.py`), which runs its repositories and its
-audit row inside one `transaction()`.
+outside a transaction takes the reader, inside one snapshot (SQLite: BEGIN … ROLLBACK on the
+read-only connection; PostgreSQL: REPEATABLE READ, READ ONLY), so reads neither wait behind a
+long write nor see half of one. Services do not use these directly: they open a unit of work
+on a guild's store (`storage/guild.py`), which runs its repositories and its audit row inside
+one `transaction()`. `storage.locations.open_database` opens either engine from the
+configuration's location.
 """
 
 from __future__ import annotations
@@ -21,8 +24,10 @@ from pathlib import Path
 
 import aiosqlite
 
-from storage.connection import Connection, connect
-from storage.migrations import apply_migrations
+from storage.connection import Connection, SqliteConnection, connect
+from storage.dialect import Dialect
+from storage.errors import DatabaseError
+from storage.migrations import MIGRATIONS_DIR, apply_migrations, sqlite_tables
 
 Clock = Callable[[], datetime]
 
@@ -33,18 +38,31 @@ def utc_now() -> datetime:
 
 
 class DatabaseUnavailable(Exception):
-    """The database file cannot be opened as SQLite (a folder, not a database, no access)."""
+    """The database cannot be opened (SQLite: a folder, not a database, no access;
+    PostgreSQL: no server there, refused, no such database)."""
 
 
 class Database:
-    """An open Arbiter database; build with `await Database.open(path)`."""
+    """An open Arbiter database; build with `await Database.open(path)` (SQLite) or
+    `storage.locations.open_database(location)` (SQLite or PostgreSQL)."""
+
+    dialect: Dialect
+    BEGIN_WRITE = "BEGIN IMMEDIATE"
+    """How a unit of work's transaction begins (SQLite: take the write lock at once)."""
+    BEGIN_READ = "BEGIN"
+    """How a read block's snapshot begins."""
+
+    def serialising(self, guild_id: int | None) -> list[tuple[str, tuple[int, ...]]]:
+        """The statements after BEGIN that keep units of work of one guild one after the other
+        across processes, as SQLite's BEGIN IMMEDIATE keeps every unit (none here: it does)."""
+        return []
 
     def __init__(
         self,
         connection: Connection,
-        path: Path,
         clock: Clock,
         *,
+        location: str,
         reader: Connection | None = None,
     ) -> None:
         self._connection = connection
@@ -55,38 +73,43 @@ class Database:
         for an in-memory database, which a second connection would not share)."""
         self._read_lock = asyncio.Lock()
         self._reader_owner: asyncio.Task[object] | None = None
-        self.path = path
+        self.location = location
+        """Where the database is, as the configuration names it: `open_database(location)`
+        opens it again (a PostgreSQL URL may hold a password: show `name` instead)."""
         self.clock = clock
+
+    @property
+    def name(self) -> str:
+        """The database for messages and logs (a file's path; a URL without its password)."""
+        return self.location
 
     @classmethod
     async def open(
         cls, path: Path | str, *, busy_timeout_ms: int = 5000, clock: Clock = utc_now
-    ) -> Database:
-        """Open (creating the file and its folder) and configure the database; no migration."""
-        path = Path(path)
-        if path.is_dir():  # refused here: aiosqlite's failed connect leaves its thread behind
-            raise DatabaseUnavailable(f"cannot open {path}: it is a folder")
-        connection = await _connect(path, busy_timeout_ms, "PRAGMA journal_mode=WAL")
-        reader = None
-        if str(path) != MEMORY:
-            try:
-                reader = await _connect(path, busy_timeout_ms, "PRAGMA query_only=ON")
-            except DatabaseUnavailable:
-                await connection.close()
-                raise
-        return cls(connection, path, clock, reader=reader)
+    ) -> SqliteDatabase:
+        """Open (creating the file and its folder) and configure the SQLite database at
+        `path`; no migration."""
+        kind = cls if issubclass(cls, SqliteDatabase) else SqliteDatabase
+        return await kind.open_file(Path(path), busy_timeout_ms, clock)
 
-    async def migrate(self) -> list[int]:
-        """Apply pending migrations, each in its own transaction; returns the versions applied."""
-        async with self.writer() as connection:
-            return await apply_migrations(connection)
+    async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
+        """Apply pending migrations (those of `directory`: tests give others), each in its own
+        transaction; returns the versions applied."""
+        raise NotImplementedError
 
     async def schema_version(self) -> int:
-        """The `PRAGMA user_version` of the database (the last migration applied)."""
-        async with self.read() as connection:
-            cursor = await connection.execute("PRAGMA user_version")
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        """The version of the last migration applied (0: none)."""
+        raise NotImplementedError
+
+    async def tables(self) -> dict[str, tuple[str, ...]]:
+        """Arbiter's tables (not the engine's own, nor the schema version's), each with the
+        tables its foreign keys point to, in creation order (a copy fills them in an order
+        that keeps every foreign key)."""
+        raise NotImplementedError
+
+    async def after_copy(self) -> None:
+        """Once rows were copied in with their ids (`storage.copy`): what the engine needs so
+        that new rows get new ids (nothing on SQLite, whose next rowid follows the largest)."""
 
     async def close(self) -> None:
         """Close the connections (idempotent)."""
@@ -147,7 +170,7 @@ class Database:
             self._reader_owner = asyncio.current_task()
             reader = self._reader
             try:
-                reader.defer("BEGIN")  # sent with the block's first query
+                reader.defer(self.BEGIN_READ)  # sent with the block's first query
                 yield reader
             finally:
                 self._reader_owner = None
@@ -158,15 +181,17 @@ class Database:
 
     @asynccontextmanager
     async def transaction(
-        self, after_commit: Callable[[], None] | None = None
+        self, after_commit: Callable[[], None] | None = None, *, guild_id: int | None = None
     ) -> AsyncIterator[Connection]:
-        """One write transaction (BEGIN IMMEDIATE … COMMIT), rolled back whole if the block
+        """One write transaction (BEGIN_WRITE … COMMIT), rolled back whole if the block
         raises or the commit is refused. Nesting is refused: one use case, one transaction.
         BEGIN goes with the block's first statement, and statements the block defers go with
         the next one (at the latest with COMMIT); a rollback drops those not sent, and one
-        that failed (`connection.failed`) fails the transaction even if the block caught it.
+        that failed — or any statement of the block that failed (`connection.failed`) —
+        fails the transaction even if the block caught it.
         `after_commit()` runs once it committed (the lock released), even when the task was
-        cancelled while COMMIT was on the database thread (the cancellation follows it)."""
+        cancelled while COMMIT was on the database thread (the cancellation follows it).
+        `guild_id`: the guild the unit of work is of (`serialising`)."""
         if self.in_transaction_of_this_task() or self._reading_in_this_task():
             raise RuntimeError("a unit of work inside a unit of work: do all of it in one")
         async with self._exclusive():
@@ -175,7 +200,10 @@ class Database:
                 # Inside the try: a cancellation while BEGIN waits for the write lock must
                 # still roll back the transaction BEGIN opens once it gets the lock.
                 connection.failed = None
-                connection.defer("BEGIN IMMEDIATE")
+                connection.in_unit = True
+                connection.defer(self.BEGIN_WRITE)
+                for statement, parameters in self.serialising(guild_id):
+                    connection.defer(statement, parameters)
                 yield connection
                 if connection.failed is not None:  # caught in the block: still not committed
                     raise connection.failed
@@ -183,6 +211,9 @@ class Database:
             except BaseException:
                 await connection.end_snapshot()  # drops the deferred, closes the cursors
                 raise
+            finally:
+                connection.in_unit = False
+                connection.failed = None
         if after_commit is not None:
             after_commit()
         if cancelled is not None:
@@ -211,7 +242,57 @@ MEMORY = ":memory:"
 """The in-memory database's name: one connection only (a second would open another)."""
 
 
-async def _connect(path: Path, busy_timeout_ms: int, mode: str) -> Connection:
+class SqliteDatabase(Database):
+    """The embedded default: one SQLite file (WAL), a writer and a query-only reader."""
+
+    dialect = Dialect.SQLITE
+
+    def __init__(
+        self,
+        connection: SqliteConnection,
+        path: Path,
+        clock: Clock,
+        *,
+        reader: SqliteConnection | None = None,
+    ) -> None:
+        super().__init__(connection, clock, location=str(path), reader=reader)
+        self._sqlite = connection
+        self.path = path
+
+    @classmethod
+    async def open_file(cls, path: Path, busy_timeout_ms: int, clock: Clock) -> SqliteDatabase:
+        """Open (creating the file and its folder) and configure the database; no migration."""
+        if path.is_dir():  # refused here: aiosqlite's failed connect leaves its thread behind
+            raise DatabaseUnavailable(f"cannot open {path}: it is a folder")
+        connection = await _connect(path, busy_timeout_ms, "PRAGMA journal_mode=WAL")
+        reader = None
+        if str(path) != MEMORY:
+            try:
+                reader = await _connect(path, busy_timeout_ms, "PRAGMA query_only=ON")
+            except DatabaseUnavailable:
+                await connection.close()
+                raise
+        return cls(connection, path, clock, reader=reader)
+
+    async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
+        """Apply pending migrations, each in its own transaction; returns the versions applied."""
+        async with self.writer():
+            return await apply_migrations(self._sqlite, directory)
+
+    async def schema_version(self) -> int:
+        """The `PRAGMA user_version` of the database (the last migration applied)."""
+        async with self.read() as connection:
+            cursor = await connection.execute("PRAGMA user_version")
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def tables(self) -> dict[str, tuple[str, ...]]:
+        """Arbiter's tables with the tables their foreign keys point to, in creation order."""
+        async with self.read() as connection:
+            return await sqlite_tables(connection)
+
+
+async def _connect(path: Path, busy_timeout_ms: int, mode: str) -> SqliteConnection:
     """A configured connection (rows by name, foreign keys, busy timeout, then `mode`: WAL for
     the writer, query-only for the reader), or `DatabaseUnavailable`."""
     try:
@@ -224,7 +305,7 @@ async def _connect(path: Path, busy_timeout_ms: int, mode: str) -> Connection:
         await connection.execute(mode)
         await connection.execute("PRAGMA foreign_keys=ON")
         await connection.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-    except sqlite3.Error as error:  # e.g. "file is not a database"
+    except DatabaseError as error:  # e.g. "file is not a database"
         await connection.close()
         raise DatabaseUnavailable(f"cannot open {path}: {error}") from None
     return connection

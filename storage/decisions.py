@@ -91,7 +91,7 @@ class DecisionRepository(DecisionReader):
         """Record a decision of the season (a forfeit's club must play its match); its id."""
         scope = self._write
         await self._seasons.bump(season_id)
-        cursor = await scope.execute(
+        new_id = await scope.insert(
             "INSERT INTO director_decisions (guild_id, season_id, kind, match_id, club_id, rule,"
             " decided_at, motion_id, note, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -107,8 +107,7 @@ class DecisionRepository(DecisionReader):
                 to_text(scope.now),
             ),
         )
-        assert cursor.lastrowid is not None
         scope.record(
             "decisions", {"season": season_id, "kind": decision.kind, "rule": decision.rule}
         )
-        return cursor.lastrowid
+        return new_id

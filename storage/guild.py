@@ -232,7 +232,9 @@ class GuildStore:
                 _notify(self.database, committed)
 
         try:
-            async with self.database.transaction(after_commit=announce) as connection:
+            async with self.database.transaction(
+                after_commit=announce, guild_id=self.guild_id
+            ) as connection:
                 scope = WriteScope(
                     connection, self.guild_id, self.database.clock(), dict(details or {})
                 )

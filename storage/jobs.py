@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
-
 from storage.codecs import from_text, to_text
+from storage.connection import Row
 from storage.database import Database
 from storage.scope import ReadScope, WriteScope
 
@@ -37,7 +36,7 @@ class Job:
 _COLUMNS = "id, guild_id, kind, subject, due_at, payload, status"
 
 
-def _job(row: aiosqlite.Row) -> Job:
+def _job(row: Row) -> Job:
     return Job(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -112,13 +111,11 @@ class JobRepository(JobReader):
         due_text = to_text(due_at)
         existing = await self.pending(kind, subject)
         if existing is None:
-            cursor = await scope.execute(
+            job_id = await scope.insert(
                 "INSERT INTO scheduled_jobs (guild_id, kind, subject, due_at, payload, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (scope.guild_id, kind, subject, due_text, _dumps(payload), to_text(scope.now)),
             )
-            job_id = cursor.lastrowid
-            assert job_id is not None
         else:
             job_id = existing.id
             await scope.execute(

@@ -8,9 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
-import aiosqlite
-
 from storage.codecs import from_text, instant_or_none, instant_text
+from storage.connection import Row
 from storage.scope import ReadScope, WriteScope
 from storage.seasons import SeasonRepository
 
@@ -98,7 +97,7 @@ _MATCH_COLUMNS = (
 )
 
 
-def _match(row: aiosqlite.Row) -> MatchRecord:
+def _match(row: Row) -> MatchRecord:
     challenge = None
     if row["issued_by_club_id"] is not None:
         challenge = ChallengeRecord(
@@ -207,7 +206,7 @@ class MatchReader:
         season (one query): what may make them a multi-team player (CL-18)."""
         if not seats:
             return False
-        values = ", ".join("(?, ?)" for _ in seats)
+        values = ", ".join("(?, CAST(? AS INTEGER))" for _ in seats)  # typed for PostgreSQL
         flat = [item for name, club in seats for item in (name.lower(), club)]
         row = await self._scope.fetchone(
             f"WITH here (name, club) AS (VALUES {values})"
@@ -361,7 +360,7 @@ class MatchRepository(MatchReader):
         ids = []
         for m in matches:
             c = m.challenge
-            cursor = await scope.execute(
+            new_id = await scope.insert(
                 "INSERT INTO matches (guild_id, season_id, division_id, key, round,"
                 " home_club_id, away_club_id, start, games_per_board, chesscom_match_id,"
                 " issued_by_club_id, issued_at, issued_source, accepted_at, accepted_source,"
@@ -387,8 +386,7 @@ class MatchRepository(MatchReader):
                     instant_text(m.deadline_at) if m.deadline_at else None,
                 ),
             )
-            assert cursor.lastrowid is not None
-            ids.append(cursor.lastrowid)
+            ids.append(new_id)
         scope.record("matches_added", {"season": season_id, "count": len(ids)})
         return ids
 

@@ -1,6 +1,8 @@
-"""Versioned schema migrations: `storage/migrations/NNNN_name.sql`, tracked in `user_version`.
+"""Versioned schema migrations: `storage/migrations/NNNN_name.sql`, SQLite's dialect, the one
+source for both engines (PostgreSQL runs each as `storage/schema_translation.py` translates
+it; `storage/postgres.py` applies them there, tracked in a `schema_version` table).
 
-Migration N runs only when the database's `PRAGMA user_version` is below N, in one
+On SQLite, migration N runs only when the database's `PRAGMA user_version` is below N, in one
 transaction that also sets `user_version = N`, so a failed migration leaves nothing behind
 and running the migrations twice changes nothing.
 """
@@ -8,13 +10,16 @@ and running the migrations twice changes nothing.
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 from core.names import folded
-from storage.connection import Connection
+from storage.connection import Connection, Row, SqliteConnection
+from storage.dialect import Dialect
+from storage.errors import DatabaseError, IntegrityError
+from storage.schema_translation import SchemaState, script_for, translate_migration
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -34,8 +39,13 @@ class Migration:
 
     @property
     def sql(self) -> str:
-        """The script's text."""
+        """The script's text, as written (SQLite's dialect, `-- dialect:` blocks included)."""
         return self.path.read_text(encoding="utf-8")
+
+    @property
+    def sqlite(self) -> str:
+        """The script as SQLite runs it (its `-- dialect: postgresql` blocks left out)."""
+        return script_for(self.sql, Dialect.SQLITE)
 
 
 def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
@@ -52,7 +62,9 @@ def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     return migrations
 
 
-async def apply_migrations(connection: Connection, directory: Path = MIGRATIONS_DIR) -> list[int]:
+async def apply_migrations(
+    connection: SqliteConnection, directory: Path = MIGRATIONS_DIR
+) -> list[int]:
     """Apply the migrations newer than `user_version`; return the versions applied."""
     await connection.create_function(
         "arbiter_name_key", 1, _sql_name_key, deterministic=True
@@ -67,7 +79,7 @@ async def apply_migrations(connection: Connection, directory: Path = MIGRATIONS_
         )
     applied = []
     for migration in migrations[current:]:
-        sql = migration.sql
+        sql = migration.sqlite
         rebuilds = sql.startswith(REBUILDS)
         script = f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {migration.version};\n"
         if rebuilds:
@@ -77,9 +89,7 @@ async def apply_migrations(connection: Connection, directory: Path = MIGRATIONS_
             if rebuilds:
                 cursor = await connection.execute("PRAGMA foreign_key_check")
                 if await cursor.fetchall():
-                    raise sqlite3.IntegrityError(
-                        f"migration {migration.path.name} broke a reference"
-                    )
+                    raise IntegrityError(f"migration {migration.path.name} broke a reference")
             await connection.execute("COMMIT")
         except BaseException:
             await rollback_if_open(connection)
@@ -106,5 +116,34 @@ async def rollback_if_open(connection: Connection) -> None:
     stop a queued statement: a BEGIN or script whose await was cancelled may still open a
     transaction. A ROLLBACK queued behind it closes that one; with none open it is a no-op.
     """
-    with contextlib.suppress(sqlite3.OperationalError):  # "no transaction is active"
+    with contextlib.suppress(DatabaseError):  # "no transaction is active"
         await connection.execute("ROLLBACK")
+
+
+def postgres_scripts(directory: Path = MIGRATIONS_DIR) -> list[str]:
+    """Every migration of `directory` as PostgreSQL runs it, by version (translated in order:
+    a migration may refer to what an earlier one created)."""
+    migrations = discover(directory)
+    return list(_translated(tuple((m.path.name, m.sql) for m in migrations)))
+
+
+@functools.lru_cache(maxsize=8)
+def _translated(scripts: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """The translations of (name, text) scripts, in order, computed once per set of texts."""
+    state = SchemaState()
+    return tuple(translate_migration(text, state, name) for name, text in scripts)
+
+
+async def sqlite_tables(connection: Connection) -> dict[str, tuple[str, ...]]:
+    """A SQLite database's tables (not SQLite's own) in creation order, each with the tables
+    its foreign keys point to."""
+    rows: list[Row] = await connection.execute_fetchall(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
+        " ORDER BY rowid"
+    )
+    tables = {}
+    for row in rows:
+        name = str(row[0])
+        keys = await connection.execute_fetchall(f'PRAGMA foreign_key_list("{name}")')
+        tables[name] = tuple(dict.fromkeys(str(key[2]) for key in keys))
+    return tables

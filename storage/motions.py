@@ -8,10 +8,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-import aiosqlite
-
 from core.votes import MotionKind
 from storage.codecs import from_text, to_text
+from storage.connection import Row
 from storage.scope import ReadScope, WriteScope
 
 MotionStatus = Literal["open", "passed", "rejected", "no-decision"]
@@ -65,7 +64,7 @@ _COLUMNS = (
 )
 
 
-def _motion(row: aiosqlite.Row, votes: dict[int, bool]) -> Motion:
+def _motion(row: Row, votes: dict[int, bool]) -> Motion:
     return Motion(
         id=row["id"],
         kind=MotionKind(row["kind"]),
@@ -152,7 +151,7 @@ class MotionRepository(MotionReader):
     async def open(self, motion: NewMotion) -> int:
         """Store a new open motion; its id."""
         scope = self._write
-        cursor = await scope.execute(
+        new_id = await scope.insert(
             "INSERT INTO motions (guild_id, kind, season_id, match_id, club_id, rule, subject,"
             " reason, opened_by, opened_at, deadline, quorum, electorate)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -172,9 +171,8 @@ class MotionRepository(MotionReader):
                 json.dumps(sorted(motion.electorate)),
             ),
         )
-        assert cursor.lastrowid is not None
-        scope.record("motions", {"id": cursor.lastrowid, "kind": MotionKind(motion.kind).value})
-        return cursor.lastrowid
+        scope.record("motions", {"id": new_id, "kind": MotionKind(motion.kind).value})
+        return new_id
 
     async def set_message(self, motion_id: int, channel_id: int, outbox_id: int) -> None:
         """Remember the motion message (its channel and outbox row)."""

@@ -10,9 +10,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
-
 from storage.codecs import from_text, to_text
+from storage.connection import Row
 from storage.database import Database
 from storage.scope import ReadScope, WriteScope
 
@@ -51,7 +50,7 @@ _COLUMNS = (
 )
 
 
-def _message(row: aiosqlite.Row) -> OutboxMessage:
+def _message(row: Row) -> OutboxMessage:
     return OutboxMessage(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -179,13 +178,12 @@ class OutboxRepository(OutboxReader):
             raise ValueError("an outbox message needs content or embeds")
         scope = self._write
         draft = _Draft.of(channel_id, content, embeds, edit_of, components, ping_users)
-        cursor = await scope.execute(
+        new_id = await scope.insert(
             "INSERT INTO outbox (guild_id, channel_id, content, embeds, edit_of, created_at,"
             " components, ping_users) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (scope.guild_id, channel_id, *draft.columns(to_text(scope.now))),
         )
-        assert cursor.lastrowid is not None
-        return self._queued(cursor.lastrowid, draft)
+        return self._queued(new_id, draft)
 
     async def post_to_announcements(self, content: str) -> OutboxMessage | None:
         """Queue `content` to the guild's announcements channel, read from the settings in the

@@ -1,19 +1,31 @@
-"""One running bot per database: a lock file beside the database, held while the bot runs.
+"""One running bot per database, held while the bot runs, released by the kernel or the server
+when the process dies (a crash never leaves it stale).
 
-The bot that runs jobs treats a `running` job at start-up as interrupted by a crash and
-fires every due deadline; a second bot on the same file would fire them twice. The lock is
-an OS lock (`flock`) on `<database>.owner`, so the kernel drops it when the process dies:
-a crash never leaves it stale. A clean stop removes the file (while still holding its lock;
-an owner checks, once locked, that the file it locked is still the one at the path, so a
-file removed meanwhile is never owned twice). Backups and migrations do not take it (they
-are safe beside a running bot).
+The bot that runs jobs treats a `running` job at start-up as interrupted by a crash and fires
+every due deadline; a second bot on the same database would fire them twice.
+- SQLite: an OS lock (`flock`) on `<database>.owner` beside the file, which the kernel drops
+  when the process dies. A clean stop removes the file (while still holding its lock; an
+  owner checks, once locked, that the file it locked is still the one at the path, so a file
+  removed meanwhile is never owned twice). One bot per file, always.
+- PostgreSQL: a session-level advisory lock on a connection of its own. A lone bot takes it
+  exclusively, so a second `arbiter run` on the same database is refused as on SQLite.
+  The hook for shard processes (issue 25 item 4): `own(database, shared=True)` takes the
+  lock shared, so shard processes may run side by side while a lone (unsharded) bot and
+  they exclude each other; the shards then divide the jobs and the outbox among themselves
+  with claims in the database (`FOR UPDATE SKIP LOCKED` with a lease, or an advisory lock
+  per shard, on `PostgresDatabase`'s connections), which is theirs to add.
+Backups, copies and migrations do not take it (they are safe beside a running bot).
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+from dataclasses import dataclass
 from pathlib import Path
+
+from storage.database import Database, SqliteDatabase
+from storage.postgres import OwnerConnection, OwnerLockTaken, PostgresDatabase
 
 
 class DatabaseOwned(Exception):
@@ -68,3 +80,36 @@ def _same_file(descriptor: int, path: Path) -> bool:
         return False
     held = os.fstat(descriptor)
     return (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino)
+
+
+@dataclass
+class Ownership:
+    """A held ownership of either engine's database; `await release()` gives it up."""
+
+    lock: OwnerLock | OwnerConnection
+
+    async def release(self) -> None:
+        """Give up ownership (idempotent)."""
+        if isinstance(self.lock, OwnerLock):
+            self.lock.release()
+        else:
+            await self.lock.release()
+
+
+async def own(database: Database, *, shared: bool = False) -> Ownership:
+    """Own `database` for this process, or raise `DatabaseOwned`. `shared` (PostgreSQL only:
+    shard processes) lets other shared owners run beside this one."""
+    if isinstance(database, SqliteDatabase):
+        if shared:
+            raise DatabaseOwned("a SQLite database has one bot: shards need PostgreSQL")
+        return Ownership(OwnerLock.acquire(database.path))
+    if not isinstance(database, PostgresDatabase):
+        raise TypeError(f"no ownership for {type(database).__name__}")
+    try:
+        return Ownership(await database.lock_owner(shared=shared))
+    except OwnerLockTaken:
+        how = "as shards" if not shared else "without shards"
+        raise DatabaseOwned(
+            f"another Arbiter is running on {database.name} ({how}); stop it first, or give"
+            " this one its own database.url"
+        ) from None

@@ -184,7 +184,7 @@ class RosterRepository(RosterReader):
         """Record a club's removal request (verification pending); its id."""
         scope = self._write
         await self._seasons.bump(season_id)
-        cursor = await scope.execute(
+        new_id = await scope.insert(
             "INSERT INTO roster_removals (guild_id, season_id, club_id, username, reason, note,"
             " requested_by, requested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -198,9 +198,8 @@ class RosterRepository(RosterReader):
                 to_text(scope.now),
             ),
         )
-        assert cursor.lastrowid is not None
         scope.record("roster_removals", {"club": club_id, "username": username, "reason": reason})
-        return cursor.lastrowid
+        return new_id
 
     async def verify_removal(
         self, removal_id: int, outcome: Verification, motion_id: int | None = None

@@ -9,9 +9,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
-
-from storage.connection import Connection, Cursor
+from storage.connection import Connection, Cursor, Row
 
 
 class ReadScope:
@@ -21,13 +19,13 @@ class ReadScope:
         self.connection = connection
         self.guild_id = guild_id
 
-    async def fetchone(self, sql: str, parameters: Iterable[Any] = ()) -> aiosqlite.Row | None:
+    async def fetchone(self, sql: str, parameters: Iterable[Any] = ()) -> Row | None:
         """The first row of a query, or None (for queries of at most a few rows: all are read,
         in one trip to the database thread)."""
         rows = await self.fetchall(sql, parameters)
         return rows[0] if rows else None
 
-    async def fetchall(self, sql: str, parameters: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+    async def fetchall(self, sql: str, parameters: Iterable[Any] = ()) -> list[Row]:
         """Every row of a query, executed and fetched in one trip to the database thread."""
         return await self.connection.execute_fetchall(sql, tuple(parameters))
 
@@ -57,6 +55,12 @@ class WriteScope(ReadScope):
         """Run one statement inside the unit of work's transaction."""
         return await self.connection.execute(sql, tuple(parameters))
 
+    async def insert(self, sql: str, parameters: Iterable[Any] = ()) -> int:
+        """Run one INSERT of a row into a table with an `id` column; the new row's id
+        (`RETURNING id`, on both engines)."""
+        rows = await self.connection.execute_fetchall(sql + " RETURNING id", tuple(parameters))
+        return int(rows[0][0])
+
     def execute_later(self, sql: str, parameters: Iterable[Any] = ()) -> None:
         """Run one statement whose cursor nobody reads, with the unit of work's next statement
         (one trip less; an error in it surfaces there, and rolls back the whole unit)."""
@@ -77,8 +81,8 @@ class WriteScope(ReadScope):
 
     @asynccontextmanager
     async def savepoint(self, name: str = "part") -> AsyncIterator[None]:
-        """A part of the unit of work that is undone alone if the block raises (SQLite's
-        SAVEPOINT … ROLLBACK TO): its writes, audit details and bumped seasons; then re-raises."""
+        """A part of the unit of work that is undone alone if the block raises (SAVEPOINT …
+        ROLLBACK TO): its writes, audit details and bumped seasons; then re-raises."""
         details = copy.deepcopy(self.details)
         bumped = set(self.bumped_seasons)
         await self.connection.execute(f"SAVEPOINT {name}")  # sends the earlier deferred ones
@@ -89,8 +93,8 @@ class WriteScope(ReadScope):
         except BaseException:
             self.connection.discard_deferred()  # the part's own: undone anyway
             await self.connection.execute(f"ROLLBACK TO SAVEPOINT {name}")
+            self.connection.failed = failed  # the part's own failure is undone
             await self.connection.execute(f"RELEASE SAVEPOINT {name}")
-            self.connection.failed = failed  # the part's own deferred failure is undone
             self.details.clear()
             self.details.update(details)
             self.bumped_seasons.clear()

@@ -9,11 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
-import aiosqlite
-
 from core.league.season import SeasonRules, exact_percent
 from storage.clubs import name_key
 from storage.codecs import day_or_none, from_text, to_text
+from storage.connection import Row
 from storage.scope import ReadScope, WriteScope
 
 SeasonStatus = Literal["setup", "scheduled", "finished"]
@@ -90,7 +89,7 @@ _SEASON_COLUMNS = (
 )
 
 
-def _season(row: aiosqlite.Row) -> SeasonRecord:
+def _season(row: Row) -> SeasonRecord:
     dates = row["round_dates"]
     return SeasonRecord(
         id=row["id"],
@@ -221,9 +220,9 @@ class SeasonRepository(SeasonReader):
         created_by: int | None = None,
     ) -> SeasonRecord:
         """A new season with its rule values frozen (CCT-16; a taken name raises
-        sqlite3.IntegrityError)."""
+        IntegrityError)."""
         scope = self._write
-        cursor = await scope.execute(
+        season_id = await scope.insert(
             "INSERT INTO seasons (guild_id, name, name_key, divisions_cutoff, first_round,"
             " round_days, round_dates, version, created_by, created_at, promotion_places,"
             " start_time, reminder_hours, timeout_ratio_limit_percent, "
@@ -248,8 +247,6 @@ class SeasonRepository(SeasonReader):
                 *(getattr(rules, field) for field in RULE_FIELDS),
             ),
         )
-        season_id = cursor.lastrowid
-        assert season_id is not None
         scope.record("seasons_created", {"season": season_id, "name": name})
         season = await self.get(season_id)
         assert season is not None
@@ -324,14 +321,12 @@ class SeasonRepository(SeasonReader):
         """Add a division below the season's others."""
         scope = self._write
         await self.bump(season_id)
-        cursor = await scope.execute(
+        division_id = await scope.insert(
             "INSERT INTO divisions (guild_id, season_id, position, name, min_players)"
             " SELECT ?, ?, coalesce(max(position), 0) + 1, ?, ? FROM divisions"
             " WHERE guild_id = ? AND season_id = ?",
             (scope.guild_id, season_id, name, min_players, scope.guild_id, season_id),
         )
-        division_id = cursor.lastrowid
-        assert division_id is not None
         scope.record("divisions_added", {"season": season_id, "division": name})
         row = await self._scope.fetchone(
             "SELECT id, season_id, position, name, min_players FROM divisions"
@@ -343,7 +338,7 @@ class SeasonRepository(SeasonReader):
 
     async def add_club(self, season_id: int, division_id: int, club_id: int) -> Membership:
         """Put a club in a division, last in its pairing order; a club already in a division
-        of the season raises sqlite3.IntegrityError."""
+        of the season raises IntegrityError."""
         scope = self._write
         await self.bump(season_id)
         await scope.execute(

@@ -9,14 +9,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import aiosqlite
-
 from core.tiebreaks import DeReading
 from core.tour.ranking import EventType, PointsTable
 from core.tour.rules import ROUND_REMINDER_MINUTES
 from core.tour.timecontrols import TimeControls
 from storage.clubs import name_key
 from storage.codecs import from_text, to_text
+from storage.connection import Row
 from storage.database import Database
 from storage.scope import ReadScope, WriteScope
 from storage.tour_codecs import event_rules_of, event_rules_text
@@ -127,7 +126,7 @@ def _instant(text: str | None) -> dt.datetime | None:
     return None if text is None else from_text(text)
 
 
-def _event(row: aiosqlite.Row) -> TourEventRecord:
+def _event(row: Row) -> TourEventRecord:
     points, controls, reminder = event_rules_of(row[10])
     return TourEventRecord(
         id=row[0],
@@ -261,7 +260,7 @@ class TourEventRepository(TourEventReader):
         """A new event, last of its tour, its rules frozen (CCT-16); a taken name raises
         IntegrityError."""
         scope = self._write
-        cursor = await scope.execute(
+        new_id = await scope.insert(
             "INSERT INTO tour_events (guild_id, tour_id, position, name, name_key, type, size,"
             " start, third_place_match, tiebreaks, rules, created_by, created_at)"
             " SELECT ?, ?, coalesce(max(position), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
@@ -283,9 +282,8 @@ class TourEventRepository(TourEventReader):
                 tour_id,
             ),
         )
-        assert cursor.lastrowid is not None
-        scope.record("tour_events_created", {"event": cursor.lastrowid, "name": event.name})
-        record = await self.get(cursor.lastrowid)
+        scope.record("tour_events_created", {"event": new_id, "name": event.name})
+        record = await self.get(new_id)
         assert record is not None
         return record
 

@@ -10,13 +10,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
-import aiosqlite
 import chess
 
 from core.results import Result
 from core.tour.game_reports import GameReport, Party, ReportStatus
 from core.tour.timecontrols import Phase
 from storage.codecs import from_text, to_text
+from storage.connection import Row
 from storage.scope import ReadScope, WriteScope
 
 Stage = Literal["preliminary", "knockout", "finals"]
@@ -122,7 +122,7 @@ def _instant(text: str | None) -> dt.datetime | None:
     return None if text is None else from_text(text)
 
 
-def _game(row: aiosqlite.Row) -> TourGame:
+def _game(row: Row) -> TourGame:
     return TourGame(
         id=row[0],
         event_id=row[1],
@@ -264,14 +264,13 @@ class TourGameRepository(TourGameReader):
     async def add(self, tour_id: int, event_id: int, game: NewGame) -> TourGame:
         """Add one open game (a knock-out or Finals game about to be reported)."""
         scope = self._write
-        cursor = await scope.execute(
+        new_id = await scope.insert(
             "INSERT INTO tour_games (guild_id, tour_id, event_id, stage, contest, round, board,"
             " phase, match_no, game_no, white_id, black_id)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             _new_row(scope.guild_id, tour_id, event_id, game),
         )
-        assert cursor.lastrowid is not None
-        added = await self.get(cursor.lastrowid)
+        added = await self.get(new_id)
         assert added is not None
         return added
 
@@ -417,7 +416,7 @@ class TourGameRepository(TourGameReader):
     ) -> int:
         """CCT-9: record an arbiter's correction of the game's result."""
         scope = self._write
-        cursor = await scope.execute(
+        new_id = await scope.insert(
             "INSERT INTO tour_overrides (guild_id, event_id, game_id, old_result, new_result,"
             " ground, explanation, expelled, arbiter_id, decided_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -434,9 +433,8 @@ class TourGameRepository(TourGameReader):
                 to_text(scope.now),
             ),
         )
-        assert cursor.lastrowid is not None
         scope.record("tour_overrides", {"game": game.id, "ground": ground})
-        return cursor.lastrowid
+        return new_id
 
 
 def _imported(game: NewGame, now: dt.datetime) -> tuple[Any, ...]:

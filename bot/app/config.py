@@ -62,11 +62,45 @@ class _Section(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
 class DatabaseConfig(_Section):
-    """Where the SQLite database lives and how long a writer waits for a lock."""
+    """Where the database is — a SQLite file (`path`, the embedded default) or a PostgreSQL
+    server (`url`), one or the other — and how long SQLite's writer waits for its lock."""
 
     path: Path = Field(Path("data/arbiter.db"), description="SQLite file; its folder is created")
+    url: str | None = Field(
+        None, description="PostgreSQL server instead of a file: postgresql://user@host/database"
+    )
     busy_timeout_ms: Count = Field(5000, ge=0, description="wait this long for a locked database")
+
+    @field_validator("url")
+    @classmethod
+    def _postgres_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if not value.startswith(POSTGRES_SCHEMES):
+            raise ValueError("must be a postgresql:// URL (a SQLite file is database.path)")
+        if not value.isprintable() or " " in value:
+            raise ValueError("must be a URL without spaces or control characters")
+        return value
+
+    @model_validator(mode="after")
+    def _path_or_url(self) -> Self:
+        if self.url is not None and "path" in self.model_fields_set:
+            raise ValueError("give database.path (SQLite) or database.url (PostgreSQL), not both")
+        return self
+
+    @property
+    def location(self) -> Path | str:
+        """What `storage.locations.open_database` opens: the URL, else the file's path."""
+        return self.url if self.url is not None else self.path
+
+    @property
+    def key(self) -> str:
+        """The key naming the database in messages: `database.url` or `database.path`."""
+        return "database.url" if self.url is not None else "database.path"
 
 
 class TimeZones(_Section):

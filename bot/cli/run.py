@@ -32,6 +32,8 @@ async def _serve(bot: ArbiterBot, token: str) -> None:
     import asyncio
     import signal
 
+    from storage.locations import shown
+
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for name in STOP_SIGNALS:
@@ -43,7 +45,8 @@ async def _serve(bot: ArbiterBot, token: str) -> None:
             try:
                 await bot.open_database()
             except RuntimeError as error:  # e.g. a schema newer than this program
-                raise CliError(f"cannot migrate {bot.config.database.path}: {error}", 1) from None
+                where = shown(bot.config.database.location)
+                raise CliError(f"cannot migrate {where}: {error}", 1) from None
             running = asyncio.create_task(bot.start(token), name="arbiter run")
             stopping = asyncio.create_task(stop.wait(), name="arbiter stop signal")
             try:
@@ -78,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         with reported_discord_failures():
             asyncio.run(_serve(ArbiterBot(config), token))
     except DatabaseUnavailable as error:
-        raise CliError(f"database.path: {error}", 2) from None
+        raise CliError(f"{config.database.key}: {error}", 2) from None
     except DatabaseOwned as error:
         raise CliError(str(error), 1) from None
     return 0

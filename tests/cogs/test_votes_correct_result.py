@@ -5,7 +5,6 @@ the standings it brings."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 from bot.formats.season_file import dump_season
 from bot.league.store import load_season as load_stored
 from bot.runtime.clock import VirtualClock
+from storage.errors import IntegrityError
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
 from tests.support.motion_world import (
@@ -125,7 +125,7 @@ async def test_cl_23_a_passed_motion_whose_action_fails_still_closes_once_and_sa
     from storage.decisions import DecisionRepository
 
     async def broken(*_: Any, **__: Any) -> None:
-        raise sqlite3.IntegrityError("CHECK constraint failed: forced")
+        raise IntegrityError("CHECK constraint failed: forced")
 
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):

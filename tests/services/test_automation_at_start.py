@@ -50,9 +50,9 @@ class QuickWorld(AutomationWorld):
 
 
 @pytest.fixture
-async def world(tmp_path: Path, fake: FakeChessCom) -> AutomationWorld:
-    built = await build_world(tmp_path / "arbiter.db", fake)
-    return QuickWorld(built.path, fake, built.clubs, built.season)
+async def world(database_location: Path | str, fake: FakeChessCom) -> AutomationWorld:
+    built = await build_world(database_location, fake)
+    return QuickWorld(built.location, fake, built.clubs, built.season)
 
 
 def _profile(name: str, members: int, average: float) -> dict[str, Any]:

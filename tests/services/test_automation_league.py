@@ -37,8 +37,8 @@ NOTICE = 120
 
 
 @pytest.fixture
-async def world(tmp_path: Path, fake: FakeChessCom) -> AutomationWorld:
-    return await build_world(tmp_path / "arbiter.db", fake)
+async def world(database_location: Path | str, fake: FakeChessCom) -> AutomationWorld:
+    return await build_world(database_location, fake)
 
 
 def _about(rows: list[tuple[int, str]], *words: str) -> list[tuple[int, str]]:

@@ -31,8 +31,8 @@ OTHER = 777  # Team Romania against Club C: not this fixture's opponent
 
 
 @pytest.fixture
-async def world(tmp_path: Path, fake: FakeChessCom) -> AutomationWorld:
-    return await build_world(tmp_path / "arbiter.db", fake)
+async def world(database_location: Path | str, fake: FakeChessCom) -> AutomationWorld:
+    return await build_world(database_location, fake)
 
 
 def _registration(fixtures_dir: Path, match_id: int, team1: str, team2: str) -> dict[str, Any]:

@@ -4,6 +4,8 @@ the chess.com readers registered with their fetch steps."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.league.automation.context import AutomationContext
 from bot.league.jobs import register_league_jobs
 from bot.league.matches.jobs import AT_START, DEADLINE, POLL, REMINDER, job_kinds
@@ -12,10 +14,12 @@ from core.league.season import MAX_CHALLENGE_DEADLINE_HOURS, SeasonRules
 from storage.database import Database
 
 
+@pytest.mark.sqlite_only
 async def test_one_reminder_handler_serves_every_offset_and_readers_fetch_first() -> None:
     """CL-15: `cl.reminder.<h>h` for 1 h .. MAX_CHALLENGE_DEADLINE_HOURS all resolve to the
     same registered handler; four registrations in all; at-start and poll read chess.com in a
-    fetch step, the deadline and reminders do not."""
+    fetch step, the deadline and reminders do not. No storage behaviour: an in-memory SQLite
+    database only stands in for the context's store, never read."""
     database = await Database.open(":memory:")
     registry = JobRegistry()
     kinds = register_league_jobs(registry, AutomationContext(database, None))

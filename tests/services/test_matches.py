@@ -15,8 +15,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
-import aiosqlite
 import pytest
 
 from bot.app.actor import Actor, Role
@@ -31,9 +31,10 @@ from bot.league.motions.lifecycle import MotionRequest, cast_vote, open_motion
 from bot.league.rosters import service as rosters
 from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons
-from bot.runtime.clock import VirtualClock
-from storage.database import Database
+from storage.connection import Connection
+from storage.database import Clock, Database, SqliteDatabase
 from storage.guild import GuildStore
+from storage.postgres import PostgresDatabase
 from tests.support import services_world
 from tests.support.chesscom_fake import FakeChessCom
 from tests.support.services_world import (
@@ -468,20 +469,14 @@ async def test_another_guild_sees_nothing(database: Database, client: ChessComCl
     assert await dump(database) == before
 
 
-class GatedDatabase(Database):
+class Gate:
     """A real database whose next unit of work can be held open after its writes, before its
-    COMMIT (the write lock held), and which tells when a unit of work is about to BEGIN: a
-    test then chooses the order of two racing services, with no sleeps."""
+    COMMIT (its locks held), and which tells when a unit of work is about to BEGIN: a test
+    then chooses the order of two racing services, with no sleeps. Mixed into each engine's
+    `Database` (`GatedSqlite`, `GatedPostgres`)."""
 
-    def __init__(
-        self,
-        connection: aiosqlite.Connection,
-        path: Path,
-        clock: VirtualClock,
-        *,
-        reader: aiosqlite.Connection | None = None,
-    ) -> None:
-        super().__init__(connection, path, clock, reader=reader)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.beginning = asyncio.Event()
         self.written = asyncio.Event()
         self.release = asyncio.Event()
@@ -494,36 +489,51 @@ class GatedDatabase(Database):
 
     @asynccontextmanager
     async def transaction(
-        self, after_commit: Callable[[], None] | None = None
-    ) -> AsyncIterator[aiosqlite.Connection]:
+        self, after_commit: Callable[[], None] | None = None, *, guild_id: int | None = None
+    ) -> AsyncIterator[Connection]:
         """`Database.transaction`, announcing its start and waiting for `release` to commit."""
         self.beginning.set()
-        async with super().transaction(after_commit) as connection:
+        async with super().transaction(after_commit, guild_id=guild_id) as connection:  # type: ignore[misc]
             yield connection
             self.written.set()
             await self.release.wait()
 
 
-async def _gated(path: Path, clock: VirtualClock | None = None) -> GatedDatabase:
-    database = await GatedDatabase.open(path, clock=clock or (lambda: services_world.NOW))
-    assert isinstance(database, GatedDatabase)
+class GatedSqlite(Gate, SqliteDatabase):
+    """The gate on a SQLite file."""
+
+
+class GatedPostgres(Gate, PostgresDatabase):
+    """The gate on a PostgreSQL database."""
+
+
+GatedDatabase = GatedSqlite | GatedPostgres
+
+
+async def _gated(location: Path | str, clock: Clock | None = None) -> GatedDatabase:
+    """A gated database at `location` (a SQLite file or a PostgreSQL URL): each call another
+    connection, as another process would have."""
+    clock = clock or (lambda: services_world.NOW)
+    if isinstance(location, str):
+        return await GatedPostgres.connect(location, clock=clock)
+    database = await GatedSqlite.open(location, clock=clock)
+    assert isinstance(database, GatedSqlite)
     return database
 
 
 @pytest.mark.parametrize("first_club", ["Team Romania", "Team USA - Southwest"])
 async def test_cl_15_two_clubs_declaring_the_challenge_at_once_one_is_recorded(
-    tmp_path: Path, first_club: str
+    database_location: Path | str, first_club: str
 ) -> None:
     """CL-15, concurrency: both clubs of a match declare the challenge as real concurrent
-    tasks on two connections to one SQLite file (as the bot and a second process would), each
+    tasks on two connections to one database (as the bot and a second process would), each
     order forced: the first club's unit of work is held open after its writes, the second
     runs up to its own unit of work (its earlier reads saw no challenge), then the first
     commits. The second is refused inside its unit of work — a recorded challenge is not
     replaced — so the first club's challenge stands, with exactly its audit row."""
-    path = tmp_path / "race.db"
-    first_db = await _gated(path)
+    first_db = await _gated(database_location)
     await first_db.migrate()
-    second_db = await _gated(path, first_db.clock)
+    second_db = await _gated(database_location, first_db.clock)
     try:
         w = await _world(first_db)
         before = await audit(first_db)

@@ -7,13 +7,12 @@ undone (savepoint), the job ends done, and later votes are refused as closed."""
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 from pathlib import Path
 
 from bot.league.motions.lifecycle import CLOSE_JOB
 from bot.runtime.clock import VirtualClock
 from storage.guild import GuildStore
-from tests.support.command_world import dump
+from tests.support.backends import dump_at, rows_at, run_script_at
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
 from tests.support.motion_world import START, directors, import_test_season, running_bot, set_up
 
@@ -22,30 +21,22 @@ CORRECTED = b"board,home_player,away_player,home_points,away_points\n1,a1,c1,0,2
 FORCED = "forced: no decisions today"
 
 
-def _refuse_decisions(path: Path) -> None:
-    """Make the database refuse every new director decision (a real SQLite error raised
-    inside the action, after it replaced the boards and finished the match)."""
-    connection = sqlite3.connect(path)
-    try:
-        connection.execute(
-            "CREATE TRIGGER refuse_decisions BEFORE INSERT ON director_decisions"
-            f" BEGIN SELECT RAISE(ABORT, '{FORCED}'); END"
-        )
-        connection.commit()
-    finally:
-        connection.close()
+def _refuse_decisions(location: Path | str) -> None:
+    """Make the database refuse every new director decision (a real error of the database
+    raised inside the action, after it replaced the boards and finished the match)."""
+    run_script_at(
+        location,
+        "CREATE TRIGGER refuse_decisions BEFORE INSERT ON director_decisions"
+        f" BEGIN SELECT RAISE(ABORT, '{FORCED}'); END;",
+    )
 
 
-def _rows(path: Path, sql: str) -> list[tuple[object, ...]]:
-    connection = sqlite3.connect(path)
-    try:
-        return list(connection.execute(sql))
-    finally:
-        connection.close()
+def _rows(location: Path | str, sql: str) -> list[tuple[object, ...]]:
+    return rows_at(location, sql)
 
 
 async def test_cl_23_a_passed_motion_whose_action_fails_at_its_deadline_still_closes_once(
-    tmp_path: Path,
+    database_location: Path | str,
 ) -> None:
     """CL-23: three of four directors vote Yes, so the motion waits for its deadline; the
     deadline job closes it, the correction's insert fails after the boards were replaced:
@@ -53,7 +44,7 @@ async def test_cl_23_a_passed_motion_whose_action_fails_at_its_deadline_still_cl
     'Not applied: … IntegrityError …', one announcement says so, the job is done (not failed),
     and a vote afterwards — the abstainer's or a changed one — is refused as closed, writing
     nothing."""
-    path = tmp_path / "a.db"
+    path = database_location
     clock = VirtualClock(START)
     async with running_bot(path, clock) as (bot, harness):
         await set_up(harness)
@@ -99,11 +90,11 @@ async def test_cl_23_a_passed_motion_whose_action_fails_at_its_deadline_still_cl
         assert bot.outbox is not None
         await clock.advance(dt.timedelta(0))  # the outbox's pass: the announcement is sent
         await bot.outbox.drained()
-        before_votes = dump(path)
+        before_votes = dump_at(path)
         late = await harness.click(f"motion:{motion_id}:yes", user=d4, message_id=post.message_id)
         changed = await harness.click(f"motion:{motion_id}:no", user=d1, message_id=post.message_id)
         await clock.advance(dt.timedelta(days=7))  # nothing left to run
-        after_votes = dump(path)
+        after_votes = dump_at(path)
         sent = [p for p in harness.sent.values() if "Not applied" in str(p.payload.get("content"))]
     # The correction (0-4 on board 1) was written, then undone with the failed action.
     assert [(b.board, b.home_half, b.away_half) for b in boards_before] == [(1, 4, 0)]

@@ -17,6 +17,7 @@ from bot.league.motions.lifecycle import MotionRequest, VoteRules, cast_vote, op
 from bot.league.rosters.removal_checks import verify_removal
 from storage.database import Database
 from storage.guild import GuildStore
+from storage.locations import open_database
 from storage.motions import Motion
 from tests.support.chesscom_fake import FakeChessCom
 from tests.support.cl_seasons import match, season
@@ -30,8 +31,8 @@ ANNOUNCE = 556
 
 
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[tuple[Database, dict[str, int]]]:
-    database = await Database.open(tmp_path / "m.db", clock=lambda: START)
+async def world(database_location: Path | str) -> AsyncIterator[tuple[Database, dict[str, int]]]:
+    database = await open_database(database_location, clock=lambda: START)
     await database.migrate()
     ids = await import_test_season(database)
     async with GuildStore(database, DEFAULT_GUILD_ID).change(1, "setup.set", "s") as uow:

@@ -11,8 +11,8 @@ from bot.chesscom.models import PlayerStats
 from bot.league.rosters.removal_checks import VERIFY_JOB, removal_subject, verify_removal
 from bot.league.rosters.service import record_removal
 from bot.runtime.clock import VirtualClock
-from storage.database import Database
 from storage.guild import GuildStore
+from storage.locations import open_database
 from tests.support.discord_harness import DEFAULT_GUILD_ID
 from tests.support.motion_world import START, directors, import_test_season, running_bot, set_up
 
@@ -25,20 +25,20 @@ class _NoChessCom:
 
 
 async def test_cl_21_a_removal_recorded_before_a_crash_is_verified_once_at_start_up(
-    tmp_path: Path,
+    database_location: Path | str,
 ) -> None:
     """CL-21, CL-23: a removal recorded with nothing run after it (a crash) keeps its pending
     `roster.verify` job; the next bot on the same file runs it at start-up, which opens one
     forfeit motion (its id stored on the removal) and announces it; verifying the removal
     twice more changes nothing and opens no second motion."""
-    path = tmp_path / "a.db"
+    path = database_location
     clock = VirtualClock(START)
     async with running_bot(path, clock) as (bot, first):
         await set_up(first)
         await import_test_season(bot.database)
         seated = directors(first, 3)
     # The "crashed" process: the removal is recorded, its verification never runs.
-    database = await Database.open(path, clock=clock)
+    database = await open_database(path, clock=clock)
     store = GuildStore(database, DEFAULT_GUILD_ID)
     try:
         event = await record_removal(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from typing import Any
 
 from bot.app.actor import Actor
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import Config, DatabaseConfig
+from bot.app.config import Config
 from bot.league.rosters.removal_checks import RETRY_AFTER, VERIFY_JOB, removal_subject
 from bot.league.rosters.service import record_removal
 from bot.offline.discord_stub import BOT_USER_ID, role_payload, user_payload
@@ -26,7 +25,8 @@ from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.jobs import Job
-from tests.support.command_world import dump
+from storage.locations import open_database
+from tests.support.backends import database_config, dump_at, rows_at
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member
 from tests.support.motion_world import START, directors, import_test_season, running_bot, set_up
 
@@ -37,23 +37,23 @@ ANNOUNCED = "Roster removal not verified (CL-21)"
 class Pending:
     """A league whose removal was recorded by a process that died before verifying it."""
 
-    path: Path
+    path: Path | str
     first: DiscordHarness
     seated: list[Member]
     removal_id: int
     job: Job
 
 
-async def _pending_removal(tmp_path: Path) -> Pending:
+async def _pending_removal(location: Path | str) -> Pending:
     """Roles and channels set up, the test season imported, three directors; then removal of
     a9 from A (reason `other`, which only the directors can judge) recorded with its
     `roster.verify` job due at START, and nothing run after it."""
-    path = tmp_path / "a.db"
+    path = location
     async with running_bot(path, VirtualClock(START)) as (bot, first):
         await set_up(first)
         await import_test_season(bot.database)
         seated = directors(first, 3)
-    database = await Database.open(path, clock=lambda: START)
+    database = await open_database(path, clock=lambda: START)
     try:
         event = await record_removal(
             GuildStore(database, DEFAULT_GUILD_ID),
@@ -83,10 +83,8 @@ async def production_start(
     """A bot started as in production, its scheduler and outbox on `clock`: `setup_hook` runs
     (recovering the missed jobs) with no guild cached yet — the gateway is not connected.
     Discord answers as before the restart (same ids; the messages sent before)."""
-    database = await Database.open(pending.path, clock=clock)
-    bot = ArbiterBot(
-        Config(database=DatabaseConfig(path=pending.path)), database=database, timer=clock
-    )
+    database = await open_database(pending.path, clock=clock)
+    bot = ArbiterBot(Config(database=database_config(pending.path)), database=database, timer=clock)
     harness = DiscordHarness(bot)
     harness.sent.update(pending.first.sent)
     for guild in list(bot.guilds):  # not connected: no GUILD_CREATE received yet
@@ -163,17 +161,13 @@ async def _state(database: Database, removal_id: int) -> tuple[Any, list[Any], l
     return removal, motions, jobs
 
 
-def _announcements(path: Path) -> list[str]:
-    connection = sqlite3.connect(path)
-    try:
-        rows = connection.execute("SELECT content FROM outbox ORDER BY id").fetchall()
-    finally:
-        connection.close()
+def _announcements(location: Path | str) -> list[str]:
+    rows = rows_at(location, "SELECT content FROM outbox ORDER BY id")
     return [str(row[0]) for row in rows if ANNOUNCED in str(row[0])]
 
 
 async def test_cl_21_verify_job_at_start_up_retries_without_directors_then_verifies_once(
-    tmp_path: Path,
+    database_location: Path | str,
 ) -> None:
     """CL-21, CL-23: at start-up the overdue `roster.verify` job finds no directors (no guild
     cached before the gateway connects): the same job moves RETRY_AFTER later and nothing
@@ -181,11 +175,11 @@ async def test_cl_21_verify_job_at_start_up_retries_without_directors_then_verif
     reaches that time with the directors readable, the removal is verified once: one forfeit
     motion to the three directors, its id on the removal, one announcement; later time
     changes nothing."""
-    pending = await _pending_removal(tmp_path)
+    pending = await _pending_removal(database_location)
     clock = VirtualClock(START)
-    before = dump(pending.path)
+    before = dump_at(pending.path)
     async with production_start(pending, clock) as (bot, harness):
-        after_start = dump(pending.path)
+        after_start = dump_at(pending.path)
         removal, motions, jobs = await _state(bot.database, pending.removal_id)
         gone, new = _changed(before, after_start)
         assert removal is not None and removal.verification == "pending"
@@ -221,7 +215,7 @@ async def test_cl_21_verify_job_at_start_up_retries_without_directors_then_verif
 
 
 async def test_cl_21_verify_job_runs_when_the_guild_becomes_available_across_a_restart(
-    tmp_path: Path,
+    database_location: Path | str,
 ) -> None:
     """CL-21, CL-23: a restart between the retry and its run loses nothing and runs nothing
     twice. The first start-up moves the job RETRY_AFTER later; the bot stops; the next
@@ -229,7 +223,7 @@ async def test_cl_21_verify_job_runs_when_the_guild_becomes_available_across_a_r
     gateway delivers the guild (`guild_available`) the job runs at once, not RETRY_AFTER
     later: verified once, one motion, one announcement; the retry time passing and a third
     start-up change nothing."""
-    pending = await _pending_removal(tmp_path)
+    pending = await _pending_removal(database_location)
     clock = VirtualClock(START)
     async with production_start(pending, clock) as (bot, _):
         _, motions, [job] = await _state(bot.database, pending.removal_id)

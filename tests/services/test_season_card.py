@@ -22,6 +22,7 @@ from bot.rendering.league_embeds import DivisionSize
 from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from storage.guild import GuildStore
+from storage.locations import open_database
 from tests.support.services_world import (
     ADMIN_A,
     ADMIN_B,
@@ -57,11 +58,13 @@ async def _season(store: GuildStore, clubs: tuple[str, ...], name: str = "Spring
         await seasons.add_club(store, HQ, name, DEFAULTS.divisions[0], club)
 
 
-async def test_season_card_counts_division_sizes_and_finished_matches(tmp_path: Path) -> None:
+async def test_season_card_counts_division_sizes_and_finished_matches(
+    database_location: Path | str,
+) -> None:
     """Each division with its clubs and minimum players (CL-9..11), in the season's order;
     matches finished out of all; the champion (CL-16) only once every match is decided."""
     clock = VirtualClock(NOW)
-    database = await Database.open(tmp_path / "arbiter.db", clock=clock)
+    database = await open_database(database_location, clock=clock)
     await database.migrate()
     try:
         await _card_follows_the_season(GuildStore(database, GUILD), clock)

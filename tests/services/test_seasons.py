@@ -18,6 +18,7 @@ from bot.league.seasons.calendar import season_calendar_of
 from bot.league.seasons.promotion import season_promotion
 from bot.league.store import StandingsCache, import_season, load_season
 from storage.database import Database
+from storage.dialect import Dialect
 from storage.guild import GuildStore
 from tests.support.services_world import (
     DIRECTOR_USER,
@@ -281,6 +282,7 @@ async def test_replacing_a_scheduled_season_cancels_its_matches_jobs(database: D
     async with store.read() as view:
         [new] = await view.matches.of_season(replaced.id)
         jobs = await view.jobs.of_subject(f"match:{old.id}")
-    assert new.id == old.id  # the id is reused: a pending job would now act on the new match
+    if database.dialect is Dialect.SQLITE:  # PostgreSQL's identity never gives an id again
+        assert new.id == old.id  # reused: a pending job would now act on the new match
     assert {job.kind for job in jobs} == set(KINDS)
     assert [job for job in jobs if job.status == "pending"] == []

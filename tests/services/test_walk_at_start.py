@@ -15,9 +15,9 @@ from tests.support.chesscom_fake import FakeChessCom
 
 
 @pytest.fixture
-async def world(tmp_path: Path, fake: FakeChessCom) -> AutomationWorld:
-    built = await build_world(tmp_path / "arbiter.db", fake)
-    return QuickWorld(built.path, fake, built.clubs, built.season)
+async def world(database_location: Path | str, fake: FakeChessCom) -> AutomationWorld:
+    built = await build_world(database_location, fake)
+    return QuickWorld(built.location, fake, built.clubs, built.season)
 
 
 async def test_a_snapshot_late_because_chesscom_hung_does_not_say_the_bot_was_down(

@@ -1,6 +1,7 @@
-"""`arbiter db backup` (storage/backup.py) while the bot reads and writes the same file: a unit
+"""`arbiter db backup` (storage/backup.py) while the bot reads and writes the database: a unit
 of work that has sent its deferred writes but not committed, and a read block holding its
-snapshot, neither block the backup nor leak into it; the copy is the last commit."""
+snapshot, neither block the backup nor leak into it; the copy (a SQLite file, from either
+backend) is the last commit."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from storage.backup import backup_database
 from storage.database import Database
 from storage.guild import GuildStore
+from tests.support.backends import backup_to
 
 GUILD = 34
 
@@ -50,11 +51,11 @@ async def test_a_backup_during_an_open_unit_and_an_open_read_copies_the_last_com
     async with store.read() as view:
         assert (await view.settings.get()).hq_role_id == 1  # the read snapshot is open
         target = tmp_path / "copy.db"
-        pages = await asyncio.to_thread(backup_database, database.path, target)
-        assert pages > 0
+        copied = await backup_to(database, target)  # SQLite: pages; PostgreSQL: rows
+        assert copied > 0
     assert _role_in(target) == 1  # the last commit, nothing of the open unit
     release.set()
     await unit
     second = tmp_path / "copy2.db"
-    await asyncio.to_thread(backup_database, database.path, second)
+    await backup_to(database, second)
     assert _role_in(second) == 2

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import sqlite3
 
 import pytest
 
 from storage.database import Database
+from storage.errors import IntegrityError
 from storage.guild import GuildStore
 from storage.matches import BoardRecord
 from tests.storage.test_unit_of_work_costs import _season
@@ -37,7 +37,7 @@ async def test_a_deferred_failure_caught_as_a_savepoint_part_failing_does_not_co
     store = GuildStore(database, GUILD)
     _, match, _ = await _season(store)
     before = await dump(database)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with store.change(1, "motion.close", "motion:1") as uow:
             await uow.matches.replace_boards(match, BAD)  # deferred: fails at the next trip
             try:  # as motions.apply_passed: a failing action must not fail the closing
@@ -55,11 +55,11 @@ async def test_a_deferred_failure_caught_at_a_later_statement_does_not_commit(
     store = GuildStore(database, GUILD)
     _, match, _ = await _season(store)
     before = await dump(database)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with store.change(1, "t", "x") as uow:
             await uow.matches.replace_boards(match, BAD)
             # the caller thinks its own write was refused, and carries on
-            with contextlib.suppress(sqlite3.IntegrityError):
+            with contextlib.suppress(IntegrityError):
                 await uow.settings.update(hq_role_id=4)
     assert await dump(database) == before
     async with store.change(1, "t", "x") as uow:  # the next unit is not blamed
@@ -74,7 +74,7 @@ async def test_a_part_whose_own_deferred_write_fails_is_undone_and_the_unit_comm
     _, match, _ = await _season(store)
     async with store.change(1, "t", "x") as uow:
         await uow.matches.replace_boards(match, GOOD)
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(IntegrityError):
             async with uow.savepoint():
                 await uow.matches.replace_boards(match, BAD)
         await uow.matches.finish(match, FINISH)
@@ -89,10 +89,10 @@ async def test_an_earlier_caught_failure_is_not_forgiven_by_a_later_part_rolling
     store = GuildStore(database, GUILD)
     _, match, _ = await _season(store)
     before = await dump(database)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with store.change(1, "t", "x") as uow:
             await uow.matches.replace_boards(match, BAD)
-            with contextlib.suppress(sqlite3.IntegrityError):
+            with contextlib.suppress(IntegrityError):
                 await uow.settings.update(hq_role_id=4)
             with pytest.raises(RuntimeError):
                 async with uow.savepoint():

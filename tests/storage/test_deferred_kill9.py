@@ -10,6 +10,8 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
+
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.matches import BoardRecord
@@ -21,9 +23,13 @@ from tests.support.services_world import dump
 LINE_TIMEOUT = 60.0  # seconds for the child's `mid`: a hung child fails the test
 
 
+@pytest.mark.sqlite_only
 async def test_a_unit_killed_after_its_deferred_writes_were_sent_leaves_nothing(
     tmp_path: Path,
 ) -> None:
+    """SQLite only: A process killed while aiosqlite's thread holds a unit's deferred writes:
+    SQLite's journal recovery on the file (PostgreSQL rolls back a dead session's transaction on
+    the server)."""
     path = tmp_path / "arbiter.db"
     database = await Database.open(path)
     await database.migrate()

@@ -12,8 +12,11 @@ from contextlib import contextmanager
 
 import pytest
 
-from storage.connection import Carried, _Deferred
+from storage.connection import Carried
+from storage.connection import Deferred as _Deferred
 from storage.database import Database
+from storage.dialect import Dialect
+from storage.errors import IntegrityError
 from storage.guild import GuildStore
 from storage.matches import BoardRecord
 from tests.storage.test_unit_of_work_costs import _season
@@ -44,7 +47,11 @@ async def _boards(database: Database, match: int) -> list[tuple[int, int, int]]:
     return [tuple(row) for row in rows]  # type: ignore[misc]
 
 
+@pytest.mark.sqlite_only
 async def test_writes_nobody_reads_go_with_the_commit_in_one_trip(database: Database) -> None:
+    """SQLite's trip saving: the deferred statements ride to aiosqlite's thread with the next
+    one (PostgreSQL sends each before the next statement: the same semantics, one round trip
+    each; test_postgres_trips_are_one_per_statement counts them there)."""
     store = GuildStore(database, GUILD)
     season, match, _ = await _season(store)
     async with store.change(1, "t", "x") as uow:
@@ -77,7 +84,7 @@ async def test_a_failing_deferred_write_rolls_the_whole_unit_back(database: Data
     store = GuildStore(database, GUILD)
     _, match, _ = await _season(store)
     before = await dump(database)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with store.change(1, "match.result", f"match:{match}") as uow:
             await uow.matches.finish(match, FINISH)
             # 5 + 0 is not 2 × 2 games: the boards' CHECK refuses it, at COMMIT's trip
@@ -113,7 +120,7 @@ async def test_a_savepoint_undoes_its_own_deferred_writes_and_the_unit_goes_on(
     _, match, _ = await _season(store)
     async with store.change(1, "t", "x") as uow:
         await uow.matches.finish(match, FINISH)
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(IntegrityError):
             async with uow.savepoint():
                 await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 9, 9)])
         with pytest.raises(RuntimeError):
@@ -133,13 +140,15 @@ async def test_a_read_block_without_a_query_makes_no_trip(database: Database) ->
     assert count[0] == 0
 
 
+@pytest.mark.sqlite_only
 async def test_deferred_statements_travel_only_through_the_connections_own_class(
     database: Database,
 ) -> None:
-    """The deferred statements ride in place of the next statement's parameters to the
-    sqlite3 connection class aiosqlite runs (`sqlite3.connect(factory=ThreadConnection)`):
-    a plain sqlite3 connection refuses such a `Carried` loudly instead of dropping what it
-    carries, so a change in how aiosqlite hands parameters on cannot lose a write silently."""
+    """SQLite's carrying: the deferred statements ride in place of the next statement's
+    parameters to the sqlite3 connection class aiosqlite runs
+    (`sqlite3.connect(factory=ThreadConnection)`): a plain sqlite3 connection refuses such a
+    `Carried` loudly instead of dropping what it carries, so a change in how aiosqlite hands
+    parameters on cannot lose a write silently."""
     carried = Carried([_Deferred("SELECT 1", (), False)], (), database._connection)
     plain = sqlite3.connect(":memory:")
     try:
@@ -153,3 +162,19 @@ async def test_deferred_statements_travel_only_through_the_connections_own_class
         await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 2, 2)])
         assert uow._scope.connection.deferred > 0  # waiting, then carried by the next trip
     assert await _boards(database, match) == [(1, 2, 2)]
+
+
+async def test_postgres_trips_are_one_per_statement(database: Database) -> None:
+    """How many round trips a unit makes: on SQLite the deferred writes ride with COMMIT (2
+    trips for the unit above); on PostgreSQL each statement is one of its own, in order: BEGIN,
+    the guild's unit-of-work lock, the query, the deferred writes (the boards' DELETE and
+    INSERT, the finish, the audit row) and COMMIT."""
+    store = GuildStore(database, GUILD)
+    _, match, _ = await _season(store)
+    with trips(database) as count:
+        async with store.change(1, "match.result", f"match:{match}") as uow:
+            await uow.matches.with_chesscom(match, 5)
+            await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 3, 1)])
+            await uow.matches.finish(match, FINISH)
+    assert count[0] == (2 if database.dialect is Dialect.SQLITE else 9)
+    assert await _boards(database, match) == [(1, 3, 1)]

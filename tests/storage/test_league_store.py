@@ -14,6 +14,7 @@ import pytest
 from core.league.season import SeasonRules
 from storage.database import Database
 from storage.decisions import NewDecision
+from storage.errors import IntegrityError
 from storage.guild import GuildStore
 from storage.matches import AtStartRecord, BoardRecord, ChallengeRecord, NewMatch
 from storage.migrations import discover
@@ -130,7 +131,7 @@ async def test_another_guild_sees_nothing_and_changes_nothing(database: Database
         lambda uow: uow.matches.replace_boards(f.match, [BoardRecord(1, "a", "b", 2, 2)]),
     ]
     for attempt in attempts:
-        with pytest.raises((LookupError, sqlite3.IntegrityError)):
+        with pytest.raises((LookupError, IntegrityError)):
             async with other.change(2, "test.intrude", "season") as uow:
                 await attempt(uow)
     async with other.change(2, "test.intrude", "season") as uow:
@@ -146,7 +147,7 @@ async def test_another_guild_sees_nothing_and_changes_nothing(database: Database
 async def test_a_club_cannot_play_in_two_divisions_of_one_season(database: Database) -> None:
     store = GuildStore(database, 10)
     f = await _season(store)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with store.change(1, "test", "x") as uow:
             await uow.seasons.add_club(f.season, f.second, f.clubs["A"])
 
@@ -154,7 +155,7 @@ async def test_a_club_cannot_play_in_two_divisions_of_one_season(database: Datab
 async def test_a_match_is_between_clubs_of_its_division(database: Database) -> None:
     store = GuildStore(database, 10)
     f = await _season(store)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with store.change(1, "test", "x") as uow:
             fixture = NewMatch(f.top, "T-9", 1, f.clubs["A"], f.clubs["C"], START)
             await uow.matches.add(f.season, fixture)
@@ -173,7 +174,7 @@ async def test_cl_14_boards_that_do_not_add_up_are_refused(
 ) -> None:
     store = GuildStore(database, 10)
     f = await _season(store)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with store.change(1, "test", "x") as uow:
             await uow.matches.replace_boards(f.match, boards)
     async with store.read() as view:
@@ -186,10 +187,10 @@ async def test_cl_14_board_points_follow_the_seasons_games_per_board(database: D
     f = await _season(store, games=1)
     async with store.change(1, "test", "x") as uow:
         await uow.matches.replace_boards(f.match, [BoardRecord(1, "a", "b", 1, 1)])
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with store.change(1, "test", "x") as uow:
             await uow.matches.replace_boards(f.match, [BoardRecord(1, "a", "b", 2, 2)])
-    with pytest.raises(sqlite3.IntegrityError):  # rules are frozen once matches exist
+    with pytest.raises(IntegrityError):  # rules are frozen once matches exist
         async with database.transaction() as connection:
             await connection.execute("UPDATE seasons SET games_per_board = 2")
 
@@ -197,10 +198,10 @@ async def test_cl_14_board_points_follow_the_seasons_games_per_board(database: D
 async def test_cl_15_a_challenge_is_issued_by_a_club_of_the_match(database: Database) -> None:
     store = GuildStore(database, 10)
     f = await _season(store)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with store.change(1, "test", "x") as uow:
             await uow.matches.issue_challenge(f.match, f.clubs["C"], START, "declared")
-    with pytest.raises(sqlite3.IntegrityError):  # accepted before any issue
+    with pytest.raises(IntegrityError):  # accepted before any issue
         async with store.change(1, "test", "x") as uow:
             await uow.matches.accept_challenge(f.match, START, "declared")
 
@@ -208,14 +209,14 @@ async def test_cl_15_a_challenge_is_issued_by_a_club_of_the_match(database: Data
 async def test_facts_and_decisions_name_clubs_of_their_match(database: Database) -> None:
     store = GuildStore(database, 10)
     f = await _season(store)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with store.change(1, "test", "x") as uow:
             await uow.matches.set_at_start(f.match, AtStartRecord(f.clubs["C"], 10))
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with store.change(1, "test", "x") as uow:
             decision = NewDecision("forfeit", "CL-21", f.match, f.clubs["D"])
             await uow.decisions.record(f.season, decision)
-    with pytest.raises(sqlite3.IntegrityError):  # a forfeit names a match and a club
+    with pytest.raises(IntegrityError):  # a forfeit names a match and a club
         async with store.change(1, "test", "x") as uow:
             await uow.decisions.record(f.season, NewDecision("forfeit", "CL-21"))
 
@@ -224,7 +225,7 @@ async def test_names_are_unique_per_guild_whatever_their_case(database: Database
     store = GuildStore(database, 10)
     await _season(store)
     for attempt in ("clubs", "seasons"):
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(IntegrityError):
             async with store.change(1, "test", "x") as uow:
                 if attempt == "clubs":
                     await uow.clubs.register("a")
@@ -240,7 +241,7 @@ async def test_a_failed_unit_of_work_leaves_nothing(database: Database) -> None:
     store = GuildStore(database, 10)
     f = await _season(store)
     before = await _counts(database)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with store.change(1, "test", "x") as uow:
             await uow.matches.replace_boards(f.match, [BoardRecord(1, "a", "b", 2, 2)])
             await uow.rosters.mark_closed(f.season, ClosedAccount("z"))
@@ -307,8 +308,12 @@ async def test_roster_links_belong_to_one_user(database: Database) -> None:
         assert await view.rosters.user_of("alice") is None
 
 
+@pytest.mark.sqlite_only
 async def test_migration_3_links_existing_club_admins_to_pending_clubs(tmp_path: Path) -> None:
-    """Admins linked to a url-id before clubs had rows keep their link, to a pending club."""
+    """SQLite only: A data migration applied to a SQLite file stopped at the version before it (on
+    PostgreSQL the same script runs translated; every migration runs there on an empty
+    database at each test's start).
+    Admins linked to a url-id before clubs had rows keep their link, to a pending club."""
     path = tmp_path / "old.db"
     with sqlite3.connect(path) as old:
         for migration in discover()[:2]:
@@ -334,10 +339,14 @@ async def test_migration_3_links_existing_club_admins_to_pending_clubs(tmp_path:
         await database.close()
 
 
+@pytest.mark.sqlite_only
 async def test_cct_16_migration_5_gives_existing_seasons_the_default_settings(
     tmp_path: Path,
 ) -> None:
-    """CCT-16, CL-15, CL-8: a season stored before migration 5 reads back with the regulation's
+    """SQLite only: A data migration applied to a SQLite file stopped at the version before it (on
+    PostgreSQL the same script runs translated; every migration runs there on an empty
+    database at each test's start).
+    CCT-16, CL-15, CL-8: a season stored before migration 5 reads back with the regulation's
     reminders, vote, admin and timeout values, and relegates as many as it promotes."""
     path = tmp_path / "old.db"
     with sqlite3.connect(path) as old:

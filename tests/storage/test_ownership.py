@@ -37,9 +37,12 @@ def test_a_dead_owner_leaves_no_stale_lock(tmp_path: Path) -> None:
     OwnerLock.acquire(database).release()
 
 
+@pytest.mark.sqlite_only
 async def test_bot_that_runs_jobs_owns_its_database_and_frees_it_on_close(
     tmp_path: Path,
 ) -> None:
+    """SQLite only: SQLite's owner lock file beside the database (test_postgres_backend checks the
+    advisory lock PostgreSQL's ownership uses)."""
     config = Config(database=DatabaseConfig(path=tmp_path / "arbiter.db"))
     first = ArbiterBot(config)
     async with first:

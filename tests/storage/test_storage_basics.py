@@ -13,6 +13,7 @@ from storage.database import Database
 from storage.guild import GuildStore
 from storage.guild_settings import GuildSettings
 from storage.migrations import discover
+from tests.support.backends import backup_to
 
 
 def _schema(path: Path) -> list[tuple[str, str]]:
@@ -22,7 +23,11 @@ def _schema(path: Path) -> list[tuple[str, str]]:
         ).fetchall()
 
 
+@pytest.mark.sqlite_only
 async def test_open_creates_folder_and_sets_pragmas(tmp_path: Path) -> None:
+    """SQLite only: SQLite's own set-up: the file's folder, WAL, foreign keys and busy timeout
+    pragmas (PostgreSQL has none of these; test_postgres_backend checks its connections'
+    settings)."""
     path = tmp_path / "deep" / "nested" / "arbiter.db"
     database = await Database.open(path, busy_timeout_ms=1234)
     try:
@@ -37,7 +42,10 @@ async def test_open_creates_folder_and_sets_pragmas(tmp_path: Path) -> None:
         await database.close()
 
 
+@pytest.mark.sqlite_only
 async def test_migrations_are_idempotent(tmp_path: Path) -> None:
+    """SQLite only: SQLite's file and sqlite_master compared across a reopen (test_postgres_backend
+    migrates a new PostgreSQL database twice and compares its catalog)."""
     path = tmp_path / "arbiter.db"
     database = await Database.open(path)
     latest = len(discover())
@@ -53,7 +61,11 @@ async def test_migrations_are_idempotent(tmp_path: Path) -> None:
     assert {name for name, _ in schema} >= {"audit", "guild_settings", "club_admins"}
 
 
+@pytest.mark.sqlite_only
 async def test_failed_migration_leaves_nothing_behind(tmp_path: Path) -> None:
+    """SQLite only: SQLite's executescript of a migration with a syntax error (on PostgreSQL such
+    text is refused by the translation before it runs; test_postgres_backend fails a migration
+    on the server)."""
     from storage.migrations import apply_migrations
 
     folder = tmp_path / "migrations"
@@ -70,7 +82,10 @@ async def test_failed_migration_leaves_nothing_behind(tmp_path: Path) -> None:
     await database.close()
 
 
+@pytest.mark.sqlite_only
 async def test_migration_refused_at_commit_leaves_nothing_behind(tmp_path: Path) -> None:
+    """SQLite only: SQLite's deferred foreign key refused at COMMIT of a migration script
+    (test_postgres_backend fails a migration on the server)."""
     # A deferred foreign key fails only at COMMIT: the migration must still roll back whole
     # (schema and user_version unchanged) and leave the shared connection usable.
     from storage.migrations import apply_migrations
@@ -186,8 +201,11 @@ async def _audit_actions(store: GuildStore) -> list[str]:
         return [entry.action for entry in await view.audit.recent()]
 
 
+@pytest.mark.sqlite_only
 async def test_backup_while_writing_is_consistent(database: Database, tmp_path: Path) -> None:
-    """Writes commit through the bot's connection between backup steps; the copy stays whole."""
+    """SQLite only: SQLite's backup API copying in steps, restarted by writes between them
+    (PostgreSQL's backup reads one snapshot: test_backup_during_units). Writes commit through
+    the bot's connection between backup steps; the copy stays whole."""
     store = GuildStore(database, 1)
     for user_id in range(1, 200):
         await _add_admin(store, f"club-{user_id}", user_id)
@@ -220,8 +238,8 @@ async def test_backup_while_writing_is_consistent(database: Database, tmp_path: 
 async def test_one_step_backup_is_a_consistent_snapshot(database: Database, tmp_path: Path) -> None:
     store = GuildStore(database, 1)
     await _set(store, hq_role_id=5)
-    pages = await asyncio.to_thread(backup_database, database.path, tmp_path / "copy.db")
-    assert pages > 0
+    copied = await backup_to(database, tmp_path / "copy.db")  # SQLite: pages; else rows
+    assert copied > 0
     copy = await Database.open(tmp_path / "copy.db")
     assert (await _settings(GuildStore(copy, 1))).hq_role_id == 5
     await copy.close()
@@ -265,9 +283,12 @@ async def test_abandoned_change_rolls_back_what_it_wrote_without_an_audit_row(
     assert await _audit_actions(store) == []
 
 
+@pytest.mark.sqlite_only
 async def test_change_cancelled_while_waiting_for_the_write_lock_leaves_no_open_transaction(
     tmp_path: Path,
 ) -> None:
+    """SQLite only: SQLite's file lock held by another process while BEGIN IMMEDIATE waits on
+    aiosqlite's thread (PostgreSQL has no database-wide write lock)."""
     # Another process holds the write lock, so BEGIN IMMEDIATE waits (busy timeout) in
     # aiosqlite's thread; a cancellation then must not leave the shared connection inside
     # the transaction that BEGIN opens once the lock is free.

@@ -6,7 +6,6 @@ work committing or rolling back whole."""
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 
 import pytest
 
@@ -18,6 +17,7 @@ from core.tour.ranking import EventType, PointsTable
 from core.tour.rules import TourRules
 from core.tour.timecontrols import DEFAULT_TIME_CONTROLS
 from storage.database import Database
+from storage.errors import IntegrityError
 from storage.guild import GuildStore
 from storage.tour_events import NewEvent
 from storage.tour_games import NewGame
@@ -78,7 +78,7 @@ async def test_another_guilds_tour_is_not_found_and_cannot_be_linked(database: D
         assert await view.tour_events.get(event_id) is None
         assert await view.tour_events.players(event_id) == []
         assert await view.tours.player(ids[0]) is None
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with theirs.change(None, "test.steal", "event") as uow:
             other = await uow.tours.create("Theirs", TourRules())
             stolen = await uow.tour_events.create(other.id, _event())
@@ -90,7 +90,7 @@ async def test_another_guilds_tour_is_not_found_and_cannot_be_linked(database: D
 async def test_an_event_player_must_be_of_the_events_tour(database: Database) -> None:
     store = GuildStore(database, GUILD)
     _, _, ids = await _tour_with_players(store, ["A", "B", "C", "D"])
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with store.change(None, "test.cross", "event") as uow:
             second = await uow.tours.create("Second", TourRules())
             event = await uow.tour_events.create(second.id, _event("Other"))
@@ -103,7 +103,7 @@ async def test_a_game_slot_and_a_linked_game_count_once(database: Database) -> N
     game = NewGame("preliminary", ids[0], ids[1], None, 1, 1)
     async with store.change(None, "test.games", "games") as uow:
         await uow.tour_games.add_many(tour_id, event_id, [game])
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with store.change(None, "test.twice", "games") as uow:
             await uow.tour_games.add(tour_id, event_id, game)
     async with store.change(None, "test.report", "games") as uow:
@@ -113,7 +113,7 @@ async def test_a_game_slot_and_a_linked_game_count_once(database: Database) -> N
         second = await uow.tour_games.add(
             tour_id, event_id, NewGame("preliminary", ids[2], ids[3], None, 1, 2)
         )
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with store.change(None, "test.same", "games") as uow:
             await uow.tour_games.apply(second, reported, by=502, source="player", source_ref="x")
     async with store.read() as view:
@@ -139,7 +139,7 @@ async def test_impossible_game_rows_are_refused_by_the_database(database: Databa
         f" black_id) VALUES ({GUILD}, {tour_id}, {event_id}, 'knockout', 'QF1', {ids[0]},"
         f" {ids[1]})",
     ):
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(IntegrityError):
             async with store.change(None, "test.bad", "games") as uow:
                 await uow._scope.execute(sql)
 

@@ -36,7 +36,10 @@ async def _role(store: GuildStore) -> int | None:
         return (await view.settings.get()).hq_role_id
 
 
+@pytest.mark.sqlite_only
 async def test_another_process_holding_the_write_lock(tmp_path: Path) -> None:
+    """SQLite only: SQLite's file lock held by another process and the busy timeout (PostgreSQL has
+    no database-wide write lock)."""
     path = tmp_path / "arbiter.db"
     database = await Database.open(path, busy_timeout_ms=200)
     holder: asyncio.subprocess.Process | None = None

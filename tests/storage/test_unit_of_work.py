@@ -3,12 +3,12 @@ together or not at all, and the running bot hears of the jobs and messages only 
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from storage.database import Database
+from storage.errors import IntegrityError
 from storage.guild import Committed, GuildStore, on_commit
 from storage.jobs import pending_jobs
 from storage.outbox import pending_messages
@@ -116,7 +116,7 @@ async def test_the_database_refuses_a_second_pending_job_of_the_same_key(
     # The partial unique index backs the repository: raw inserts cannot duplicate a key either.
     async with GuildStore(database, GUILD).change(1, "t", "s") as uow:
         await uow.jobs.schedule("deadline", "match:1", DUE)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with database.transaction() as connection:
             await connection.execute(
                 "INSERT INTO scheduled_jobs (guild_id, kind, subject, due_at, created_at)"

@@ -14,13 +14,15 @@ from typing import Any
 
 from bot.app.actor import Actor, Role
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import ChessComConfig, ClDefaults, Config, DatabaseConfig
+from bot.app.config import ChessComConfig, ClDefaults, Config
 from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons
 from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from storage.guild import GuildStore
+from storage.locations import open_database
 from storage.matches import MatchRecord
+from tests.support.backends import database_config
 from tests.support.chesscom_fake import FakeChessCom
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Post
 
@@ -49,7 +51,8 @@ def admin(club: str) -> Actor:
 class AutomationWorld:
     """The file, the fake chess.com, and every send of every bot started on the file."""
 
-    path: Path
+    location: Path | str
+    """The database: a SQLite file's path or a PostgreSQL URL (`database_location`)."""
     fake: FakeChessCom
     clubs: dict[str, int] = field(default_factory=dict)
     season: int = 0
@@ -61,7 +64,7 @@ class AutomationWorld:
 
     def config(self) -> Config:
         return Config(
-            database=DatabaseConfig(path=self.path),
+            database=database_config(self.location),
             chesscom=ChessComConfig(
                 base_url=self.fake.base_url, contact="tests@example.org", max_retries=0
             ),
@@ -70,7 +73,7 @@ class AutomationWorld:
     @asynccontextmanager
     async def bot(self, clock: VirtualClock) -> AsyncIterator[ArbiterBot]:
         """A new bot on the same database file, started (missed jobs run), then closed."""
-        database = await Database.open(self.path, clock=clock)
+        database = await open_database(self.location, clock=clock)
         bot = ArbiterBot(self.config(), database=database, timer=clock)
         harness = DiscordHarness(bot)
         self.harness = harness
@@ -115,12 +118,12 @@ def serve_clubs(fake: FakeChessCom, members: int = 120, average: float = 1500.0)
         fake.serve(f"club/{url_id}/matches", EMPTY_MATCH_LIST)
 
 
-async def build_world(path: Path, fake: FakeChessCom) -> AutomationWorld:
+async def build_world(location: Path | str, fake: FakeChessCom) -> AutomationWorld:
     """Four approved clubs with two admins each, an announcements channel, Team Romania's
     own reminder channel, and the season scheduled (3 rounds, 2 matches each)."""
-    world = AutomationWorld(path, fake)
+    world = AutomationWorld(location, fake)
     serve_clubs(fake)
-    database = await Database.open(path, clock=lambda: T0)
+    database = await open_database(location, clock=lambda: T0)
     await database.migrate()
     store = GuildStore(database, GUILD)
     async with store.change(None, "test.world", "world") as uow:

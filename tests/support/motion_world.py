@@ -15,7 +15,7 @@ import discord
 import pytest
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import Config, DatabaseConfig
+from bot.app.config import Config
 from bot.cli import main
 from bot.formats.season_file import dump_season, load_season
 from bot.league.store import import_season
@@ -25,7 +25,9 @@ from bot.runtime.clock import VirtualClock
 from bot.runtime.scheduler import Scheduler
 from storage.database import Database
 from storage.guild import GuildStore, on_commit
+from storage.locations import open_database
 from storage.motions import MotionKind, MotionStatus, NewMotion
+from tests.support.backends import database_config
 from tests.support.cl_seasons import match, season
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member
 
@@ -59,17 +61,17 @@ SEASON = season(
 
 @asynccontextmanager
 async def running_bot(
-    path: Path,
+    path: Path | str,
     clock: VirtualClock,
     previous: DiscordHarness | None = None,
     members: list[Member] | None = None,
 ) -> AsyncIterator[tuple[ArbiterBot, DiscordHarness]]:
-    """A bot on the database file `path` whose clock and scheduler are `clock`, with the
-    Discord harness (installed before start-up, so nothing can reach the network). With
-    `previous`, Discord is the same as that harness saw it: guilds, roles, channels and the
-    messages the bot posted, and `members` seated."""
-    database = await Database.open(path, clock=clock)
-    bot = ArbiterBot(Config(database=DatabaseConfig(path=path)), database=database)
+    """A bot on the database at `path` (a SQLite file, or a PostgreSQL URL) whose clock and
+    scheduler are `clock`, with the Discord harness (installed before start-up, so nothing
+    can reach the network). With `previous`, Discord is the same as that harness saw it:
+    guilds, roles, channels and the messages the bot posted, and `members` seated."""
+    database = await open_database(path, clock=clock)
+    bot = ArbiterBot(Config(database=database_config(path)), database=database)
     harness = DiscordHarness(bot)
     if previous is not None:
         same_discord(harness, previous)

@@ -27,11 +27,8 @@ ADMIN_B = (211, 212)
 
 async def dump(database: Database) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table, sorted: two dumps are equal iff nothing was written."""
+    tables = await database.tables()
     async with database.read() as connection:
-        cursor = await connection.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-        )
-        tables = [row[0] for row in await cursor.fetchall()]
         found: dict[str, list[tuple[Any, ...]]] = {}
         for table in sorted(tables):
             cursor = await connection.execute(f'SELECT * FROM "{table}"')

@@ -7,7 +7,6 @@ import argparse
 import asyncio
 import datetime as dt
 import json
-import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -26,7 +25,8 @@ from bot.rendering.league_json import report_json
 from bot.rendering.league_text import report_text
 from core.league import league_report
 from core.league.season import quoted
-from storage.database import Database, DatabaseUnavailable
+from storage.database import DatabaseUnavailable
+from storage.errors import DatabaseError
 from storage.guild import GuildStore, GuildView
 from storage.seasons import SeasonRecord
 
@@ -34,22 +34,27 @@ T = TypeVar("T")
 
 
 def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], write: bool) -> T:
-    """Open (and migrate) the configured database and run `work` on the guild's store."""
+    """Open (and migrate) the configured database (a SQLite file, or PostgreSQL's
+    `database.url`) and run `work` on the guild's store."""
+    from storage.locations import open_database, shown
+
     config = config_from_args(args)
     chosen: Path | None = getattr(args, "db", None)  # `arbiter tour export` has no --db
-    path = chosen if chosen is not None else config.database.path
-    if not write and not path.exists():
-        raise CliError(f"no database at {path}: nothing has been stored yet")
+    location: Path | str = chosen if chosen is not None else config.database.location
+    key = "--db" if chosen is not None else config.database.key
+    where = shown(location)
+    if not write and isinstance(location, Path) and not location.exists():
+        raise CliError(f"no database at {where}: nothing has been stored yet")
 
     async def main() -> T:
-        database = await Database.open(path, busy_timeout_ms=config.database.busy_timeout_ms)
+        database = await open_database(location, busy_timeout_ms=config.database.busy_timeout_ms)
         try:
             await database.migrate()
             store = GuildStore(database, args.guild)
             if not write:
                 async with store.read() as view:
                     if not await view.audit.recent(1):
-                        raise CliError(f"no guild {args.guild} in {path}")
+                        raise CliError(f"no guild {args.guild} in {where}")
             return await work(store)
         finally:
             await database.close()
@@ -57,9 +62,9 @@ def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], w
     try:
         return asyncio.run(main())
     except DatabaseUnavailable as error:
-        raise CliError(f"{'--db' if chosen is not None else 'database.path'}: {error}") from None
-    except sqlite3.Error as error:  # a runtime failure (locked, disk full): one line, exit 1
-        raise CliError(f"database {path}: {error}", 1) from None
+        raise CliError(f"{key}: {error}") from None
+    except DatabaseError as error:  # a runtime failure (locked, disk full): one line, exit 1
+        raise CliError(f"database {where}: {error}", 1) from None
 
 
 async def _season(view: GuildView, name: str, guild: int) -> SeasonRecord:

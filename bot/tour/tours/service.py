@@ -5,7 +5,6 @@ chess.com / lichess usernames). Each is one unit of work, audited."""
 from __future__ import annotations
 
 import re
-import sqlite3
 from dataclasses import dataclass
 
 from bot.app.actor import Actor, Role
@@ -13,6 +12,7 @@ from bot.app.config import Config
 from bot.app.errors import UserError
 from bot.app.inputs import NAME_LIMIT, clean_text, named, optional_text
 from bot.tour.references import find_player, find_tour
+from storage.errors import IntegrityError
 from storage.guild import GuildStore, GuildView
 from storage.tours import TourPlayer, TourRecord
 
@@ -104,7 +104,7 @@ async def link_player(
         try:
             if not usernames_only:
                 await uow.tours.link(found.id, user_id)
-        except sqlite3.IntegrityError:
+        except IntegrityError:
             raise UserError("That member is linked to another player of this tour.") from None
         if chesscom_name is not None or lichess_name is not None:
             await uow.tours.set_usernames(

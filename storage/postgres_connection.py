@@ -1,0 +1,231 @@
+"""The PostgreSQL connection units of work and reads use: asyncpg's, with the same interface and
+rules as the SQLite one (`storage/connection.py`). Statements arrive in SQLite's dialect and
+run as `storage.dialect.postgres_statement` translates them (cached per text); a statement
+that returns rows (a query, or RETURNING) is fetched, any other gives its row count from the
+command status (`UPDATE 3`).
+
+Deferred statements run, in order, just before the next statement (asyncpg has no public
+pipelining for different statements; each is a round trip of its own, of ~0.1 ms on a local
+socket): the same semantics as SQLite's — a read sees them, one that fails is the unit's
+failure, a rollback drops those not sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+import asyncpg
+
+from storage.connection import Connection, Cursor, Parameters
+from storage.dialect import Dialect, postgres_statement
+from storage.errors import DatabaseError
+from storage.postgres_errors import IntegrityError, OperationalError
+
+T = TypeVar("T")
+
+_COUNTED = ("INSERT", "UPDATE", "DELETE", "SELECT", "MERGE", "COPY", "MOVE", "FETCH")
+"""Command tags whose status ends with the rows affected."""
+
+
+def _rowcount(status: str) -> int:
+    """The rows a command changed, from its status (`INSERT 0 2` → 2); -1 when it says none."""
+    words = status.split()
+    if words and words[0] in _COUNTED and words[-1].isdigit():
+        return int(words[-1])
+    return -1
+
+
+def converted(error: Exception) -> DatabaseError:
+    """asyncpg's error as storage's (the message and SQLSTATE kept, the original its cause)."""
+    new: IntegrityError | OperationalError
+    if isinstance(error, asyncpg.IntegrityConstraintViolationError):
+        new = IntegrityError(str(error))
+    else:
+        new = OperationalError(str(error))
+    new.sqlstate = str(getattr(error, "sqlstate", "") or "")
+    new.__cause__ = error
+    return new
+
+
+async def open_connection(
+    url: str, statement_cache: int, settings: dict[str, str]
+) -> PostgresConnection:
+    """A connection to `url` with those server settings; OSError or ValueError (saying why:
+    no server, refused, no such database) when there is none to be had."""
+    try:
+        inner = await asyncpg.connect(
+            url, statement_cache_size=statement_cache, server_settings=settings
+        )
+    except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        raise ValueError(str(error)) from None
+    return PostgresConnection(inner)
+
+
+class PostgresCursor(Cursor):
+    """A statement's outcome: its rows (already fetched: no further trip) and row count."""
+
+    def __init__(self, rows: list[asyncpg.Record], rowcount: int) -> None:
+        self._rows = rows
+        self._next = 0
+        self._rowcount = rowcount
+
+    @property
+    def rowcount(self) -> int:
+        """The rows the statement changed or returned (-1 for a command with no count)."""
+        return self._rowcount
+
+    async def fetchone(self) -> asyncpg.Record | None:
+        """The next row, or None."""
+        if self._next >= len(self._rows):
+            return None
+        self._next += 1
+        return self._rows[self._next - 1]
+
+    async def fetchall(self) -> list[asyncpg.Record]:
+        """Every remaining row."""
+        rows, self._next = self._rows[self._next :], len(self._rows)
+        return rows
+
+
+class PostgresConnection(Connection):
+    """An asyncpg connection behind the shared interface (see the module's docstring)."""
+
+    dialect = Dialect.POSTGRESQL
+
+    def __init__(self, inner: asyncpg.Connection) -> None:
+        super().__init__()
+        self._inner = inner
+        self._sent_since_end = False
+        """Whether a statement went to the server since the last COMMIT or ROLLBACK (a
+        transaction may be open, whatever a cancelled await left the status saying)."""
+        self._trace: Callable[[str], object] | None = None
+
+    @property
+    def raw(self) -> asyncpg.Connection:
+        """The asyncpg connection itself (LISTEN, advisory locks and COPY for the code that
+        needs PostgreSQL's own features; not for repositories, which stay in one dialect)."""
+        return self._inner
+
+    async def _send(self, call: Awaitable[T]) -> T:
+        """Make one round trip (counted in `trips`); asyncpg's errors come back as storage's,
+        inside a unit of work the first one its failure, and a statement refused because the
+        transaction already failed raises that first failure again."""
+        self.trips += 1
+        self._sent_since_end = True
+        failure: BaseException
+        try:
+            return await call
+        except asyncpg.InFailedSQLTransactionError as error:
+            failure = self.failed if self.failed is not None else converted(error)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            failure = converted(error)
+        self._note_failure(failure)
+        raise failure
+
+    async def _run(self, sql: str, parameters: Sequence[Any]) -> PostgresCursor:
+        """One statement as PostgreSQL runs it (no deferred ones first)."""
+        statement = postgres_statement(sql)
+        if self._trace is not None:
+            self._trace(statement.sql)
+        if statement.returns_rows:
+            rows = await self._send(self._inner.fetch(statement.sql, *parameters))
+            return PostgresCursor(rows, len(rows))
+        status = await self._send(self._inner.execute(statement.sql, *parameters))
+        return PostgresCursor([], _rowcount(status))
+
+    async def _run_many(self, sql: str, rows: Sequence[Parameters]) -> None:
+        """One statement over many rows (asyncpg pipelines them), none returned."""
+        statement = postgres_statement(sql)
+        if self._trace is not None:
+            self._trace(statement.sql)
+        if rows:
+            await self._send(self._inner.executemany(statement.sql, rows))
+
+    async def _send_deferred(self) -> None:
+        """The deferred statements, in order (one failing raises: the unit's failure)."""
+        while self._deferred:
+            statement = self._deferred.pop(0)
+            if statement.many:
+                await self._run_many(statement.sql, statement.parameters)
+            else:
+                await self._run(statement.sql, statement.parameters)
+
+    async def execute(self, sql: str, parameters: Parameters = ()) -> PostgresCursor:
+        """Run one statement (after the deferred ones)."""
+        self._refuse_if_failed(sql)
+        await self._send_deferred()
+        return await self._run(sql, tuple(parameters))
+
+    async def executemany(self, sql: str, rows: Iterable[Parameters]) -> PostgresCursor:
+        """Run one statement over many rows (after the deferred ones)."""
+        self._refuse_if_failed(sql)
+        await self._send_deferred()
+        many = [tuple(row) for row in rows]
+        await self._run_many(sql, many)
+        return PostgresCursor([], len(many))
+
+    async def execute_fetchall(self, sql: str, parameters: Parameters = ()) -> list[asyncpg.Record]:
+        """Run a query and read every row (after the deferred statements)."""
+        cursor = await self.execute(sql, parameters)
+        return await cursor.fetchall()
+
+    async def native(self, sql: str, *parameters: Any) -> list[asyncpg.Record]:
+        """Run one statement written in PostgreSQL's own dialect (`$1` placeholders; not
+        translated: for storage/postgres.py's own catalog, lock and version statements),
+        after the deferred ones; its rows (none for a command)."""
+        self._refuse_if_failed(sql)
+        await self._send_deferred()
+        if self._trace is not None:
+            self._trace(sql)
+        rows: list[asyncpg.Record] = await self._send(self._inner.fetch(sql, *parameters))
+        return rows
+
+    async def executescript(self, script: str) -> None:
+        """Run a script in PostgreSQL's own dialect (migrations as translated), as one
+        simple-protocol message; nothing may be deferred."""
+        if self._deferred:
+            raise RuntimeError("a script with deferred statements waiting: flush them first")
+        if not any(
+            line.strip() and not line.lstrip().startswith("--") for line in script.split("\n")
+        ):
+            return  # nothing but comments (a migration that is SQLite's only): no trip
+        await self._send(self._inner.execute(script))
+
+    async def flush(self) -> None:
+        """Send the deferred statements now."""
+        self._refuse_if_failed("")
+        await self._send_deferred()
+
+    async def commit_transaction(self) -> None:
+        """Send the deferred statements and COMMIT; a transaction the server had already
+        aborted (it answers COMMIT with ROLLBACK) raises instead of passing for committed."""
+        await self._send_deferred()
+        status = await self._send(self._inner.execute("COMMIT"))
+        self._sent_since_end = False
+        if status != "COMMIT":
+            if self.failed is not None:
+                raise self.failed
+            raise OperationalError(f"the transaction was not committed (the server said {status})")
+
+    async def end_snapshot(self) -> None:
+        """End the transaction, if one may be open, by ROLLBACK; the deferred dropped."""
+        self._deferred.clear()
+        if self._sent_since_end:
+            await self._send(self._inner.execute("ROLLBACK"))
+            self._sent_since_end = False
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open (as the server last said)."""
+        return bool(self._inner.is_in_transaction())
+
+    async def set_trace_callback(self, handler: Callable[[str], object] | None) -> None:
+        """Call `handler(sql)` for every statement run (as PostgreSQL runs it)."""
+        self._trace = handler
+
+    async def close(self) -> None:
+        """Close the connection (idempotent)."""
+        self._deferred.clear()
+        if not self._inner.is_closed():
+            await self._inner.close()

@@ -1,0 +1,129 @@
+"""The one SQL text and its PostgreSQL form (storage/dialect.py, storage/schema_translation.py):
+each translated construct as PostgreSQL runs it, anything unknown refused by name (never a
+silently different query), and every migration of storage/migrations/ translating, so a new
+one with a construct the translation does not know fails here, not on a server."""
+
+from __future__ import annotations
+
+import pytest
+
+from storage.dialect import Dialect, UntranslatableSql, glob_regex, postgres_statement
+from storage.migrations import MIGRATIONS_DIR, discover, postgres_scripts
+from storage.schema_translation import SchemaState, script_for, translate_migration
+
+
+@pytest.mark.parametrize(
+    ("sqlite", "postgres"),
+    [
+        ("SELECT a FROM t WHERE b = ? AND c = ?", "SELECT a FROM t WHERE b = $1 AND c = $2"),
+        ("SELECT 1 FROM t WHERE name LIKE ?", "SELECT 1 FROM t WHERE name ILIKE $1 ESCAPE ''"),
+        ("SELECT 1 FROM t WHERE a IS b", "SELECT 1 FROM t WHERE a IS NOT DISTINCT FROM b"),
+        ("SELECT 1 FROM t WHERE a IS NOT b", "SELECT 1 FROM t WHERE a IS DISTINCT FROM b"),
+        ("SELECT 1 FROM t WHERE a IS NULL", "SELECT 1 FROM t WHERE a IS NULL"),
+        (
+            "SELECT ifnull(a, 0), instr(a, 'x') FROM t",
+            "SELECT coalesce(a, 0), strpos(a, 'x') FROM t",
+        ),
+        ("SELECT max(a, b), min(a) FROM t", "SELECT greatest(a, b), min(a) FROM t"),
+        ("SELECT CAST(sum(a) AS INTEGER) FROM t", "SELECT CAST(sum(a) AS BIGINT) FROM t"),
+        (
+            "INSERT OR IGNORE INTO t (a) VALUES (?)",
+            "INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING",
+        ),
+        ("BEGIN IMMEDIATE", "BEGIN"),
+        (
+            "WITH here (a, b) AS (VALUES (?, CAST(? AS INTEGER))) SELECT count(*) AS n FROM here",
+            "WITH here (a, b) AS (VALUES ($1, CAST($2 AS BIGINT))) SELECT count(*) AS n FROM here",
+        ),
+        ("SELECT 'it''s ? LIKE' FROM t -- a ? here", "SELECT 'it''s ? LIKE' FROM t "),
+    ],
+)
+def test_each_construct_reads_the_same_on_postgresql(sqlite: str, postgres: str) -> None:
+    assert postgres_statement(sqlite).sql == postgres
+
+
+def test_json_aggregates_give_sqlite_s_text_for_no_rows() -> None:
+    text = postgres_statement("SELECT json_group_array(a) FROM t").sql
+    assert text == "SELECT coalesce(CAST(json_agg(a) AS TEXT), '[]') FROM t"
+
+
+def test_a_query_or_returning_is_fetched_and_its_parameters_counted() -> None:
+    assert postgres_statement("SELECT ? , ?").returns_rows
+    insert = postgres_statement("INSERT INTO t (a, b) VALUES (?, ?) RETURNING id")
+    assert insert.returns_rows and insert.parameters == 2
+    assert not postgres_statement("UPDATE t SET a = ?").returns_rows
+
+
+@pytest.mark.parametrize(
+    ("sql", "names"),
+    [
+        ("PRAGMA user_version", "PRAGMA"),
+        ("SELECT rowid FROM t", "rowid"),
+        ("INSERT OR REPLACE INTO t VALUES (1)", "INSERT OR REPLACE"),
+        ("SELECT total(a) FROM t", "total() outside CAST"),
+        ("SELECT strftime('%s', a) FROM t", "the function strftime()"),
+        ("SELECT 1 FROM t WHERE ? IS NULL", "a parameter tested with IS"),
+        ("SELECT 1 FROM t WHERE a GLOB 'x*'", "GLOB"),
+    ],
+)
+def test_what_has_no_translation_is_refused_by_name(sql: str, names: str) -> None:
+    with pytest.raises(UntranslatableSql, match=names.replace("(", r"\(").replace(")", r"\)")):
+        postgres_statement(sql)
+
+
+def test_glob_patterns_of_checks_become_anchored_regexes() -> None:
+    assert glob_regex("[0-9]*.x?") == r"^[0-9].*\.x.$"
+
+
+def test_every_migration_translates_and_sqlite_runs_its_text_as_written() -> None:
+    migrations = discover(MIGRATIONS_DIR)
+    scripts = postgres_scripts(MIGRATIONS_DIR)
+    assert len(scripts) == len(migrations) >= 13
+    for migration, script in zip(migrations, scripts, strict=True):
+        assert "INTEGER PRIMARY KEY" not in script  # identities, not rowids
+        sqlite = migration.sqlite.splitlines()
+        assert len(sqlite) == len(migration.sql.splitlines())  # SQLite's errors name lines
+        if "-- dialect:" not in migration.sql:
+            assert migration.sqlite == migration.sql
+    by_name = {m.path.name: text for m, text in zip(migrations, scripts, strict=True)}
+    assert by_name["0012_nfkc_name_keys.sql"].strip() == ""  # nothing to rewrite there
+    assert "motions_new" not in by_name["0013_life_cycles.sql"]  # CHECKs changed in place
+
+
+def test_a_migration_s_tables_types_and_triggers_on_postgresql() -> None:
+    state = SchemaState()
+    script = translate_migration(
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL CHECK (name <> ''),"
+        " data TEXT CHECK (json_valid(data)), code TEXT CHECK (code GLOB '[A-Z]*'));\n"
+        "CREATE TRIGGER t_guard BEFORE UPDATE ON t WHEN OLD.name <> NEW.name\n"
+        "BEGIN SELECT RAISE(ABORT, 'names stay'); END;\n"
+        "INSERT INTO t (id, name) VALUES (7, 'x');",
+        state,
+        "0099_test.sql",
+    )
+    assert "id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY" in script
+    assert 'name TEXT COLLATE "C" NOT NULL' in script
+    assert "(data IS JSON)" in script and "code ~ '^[A-Z].*$'" in script
+    assert "ERRCODE = '23000'" in script and "BEFORE UPDATE ON t" in script
+    assert "setval(pg_get_serial_sequence('t', 'id')" in script  # after the explicit id
+    assert state.triggers == {"t_guard": "t"} and state.identities == {"t": "id"}
+
+
+def test_an_unknown_construct_in_a_migration_names_the_file_and_line() -> None:
+    with pytest.raises(UntranslatableSql, match=r"0099_test.sql line 2: the column type JSONB"):
+        translate_migration(
+            "CREATE TABLE a (x INTEGER);\nCREATE TABLE b (x JSONB);", SchemaState(), "0099_test.sql"
+        )
+
+
+def test_dialect_blocks_say_what_only_one_engine_runs() -> None:
+    text = (
+        "CREATE TABLE a (x INTEGER);\n-- dialect: sqlite\nPRAGMA foo;\n-- dialect: end\n"
+        "-- dialect: postgresql\nCREATE EXTENSION bar;\n-- dialect: end\n"
+    )
+    assert "PRAGMA foo;" in script_for(text, Dialect.SQLITE)
+    assert "CREATE EXTENSION" not in script_for(text, Dialect.SQLITE)
+    translated = translate_migration(text, SchemaState(), "0099_test.sql")
+    assert "CREATE EXTENSION bar;" in translated and "PRAGMA" not in translated
+    with pytest.raises(UntranslatableSql, match="unbalanced"):
+        translate_migration("-- dialect: end\n", SchemaState(), "0099_test.sql")
