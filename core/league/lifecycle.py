@@ -134,7 +134,19 @@ class Allowed:
     state: MatchState
     late: bool
     notes: tuple[str, ...]
+    not_before: dt.datetime | None = None
+    """CL-15: the earliest instant a late challenge step is stored at (`recorded_at`)."""
 
+    def recorded_at(self, at: dt.datetime) -> dt.datetime:
+        """When a challenge step taken `at` is stored: `at` — but a step the life cycle calls
+        late (taken once the deadline was reached, when CL-15 is judged) never at the
+        deadline itself, which would count as in time ("no later than") and rewrite the
+        judgement made at that instant."""
+        return at if self.not_before is None else max(at, self.not_before)
+
+
+AFTER_THE_DEADLINE = dt.timedelta(microseconds=1)
+"""How long after the deadline a late step taken at the deadline's very instant is stored."""
 
 LATE_NOTE = (
     "recorded after the challenge deadline: it does not change the CL-15 judgement taken then"
@@ -159,11 +171,13 @@ def allow(
     state = match_state(view)
     notes: list[str] = []
     late = False
+    not_before = None
     if step in (Step.ISSUE, Step.ACCEPT):
         _challenge_step(view, step, state)
         late = view.judged
         if late:
             notes.append(LATE_NOTE)
+            not_before = view.deadline + AFTER_THE_DEADLINE
     elif step is Step.CORRECT_CHALLENGE:
         _correction_step(view, door, state)
         notes.append(CORRECTION_NOTE)
@@ -189,7 +203,7 @@ def allow(
         raise _refuse(view, f"is {void_note(view)}; a director forfeit there would count")
     if state is MatchState.VOID:
         notes.append(void_note(view))
-    return Allowed(state, late, tuple(notes))
+    return Allowed(state, late, tuple(notes), not_before)
 
 
 def _challenge_step(view: MatchView, step: Step, state: MatchState) -> None:

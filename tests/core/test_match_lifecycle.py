@@ -137,3 +137,16 @@ def test_cl_1_cl_8_season_phases_and_when_the_makeup_may_open() -> None:
     assert makeup_problem(running, (now - 48 * HOUR).date(), now) is None  # past the cut-off
     assert makeup_problem(SeasonPhase.FINISHED, None, now) is None
     assert "closed" in (makeup_problem(SeasonPhase.CLOSED, None, now) or "")
+
+
+def test_cl_15_a_late_step_at_the_deadline_instant_is_stored_after_it() -> None:
+    """CL-15: "no later than" makes the deadline's instant in time for the judgement, which
+    the bot makes at that instant; a step the life cycle calls late (taken then or after) is
+    stored after it, so it cannot rewrite the judgement (found by the command-sequence
+    property test: a challenge at the deadline's instant undid its forfeits)."""
+    at_deadline = allow(view(DEADLINE), Step.ISSUE, Door.CLUB)
+    assert at_deadline.late and at_deadline.recorded_at(DEADLINE) > DEADLINE
+    later = DEADLINE + HOUR
+    assert allow(view(later), Step.ISSUE, Door.CLUB).recorded_at(later) == later
+    early = DEADLINE - HOUR
+    assert allow(view(early), Step.ISSUE, Door.CLUB).recorded_at(early) == early

@@ -80,6 +80,7 @@ CAST = ("player", "club admin", "other club's admin", "HQ", "director", "arbiter
 
 step = st.one_of(
     st.tuples(st.just("wait"), st.sampled_from([1, 13, 47, 100, 170])),
+    st.tuples(st.just("next start"), st.sampled_from([1, 30])),
     st.tuples(st.just("challenge"), st.sampled_from(KEYS), st.integers(0, 1)),
     st.tuples(st.just("accept"), st.sampled_from(KEYS), st.integers(0, 1)),
     st.tuples(
@@ -209,6 +210,12 @@ async def _run(
     if kind == "wait":
         await clock.advance(dt.timedelta(hours=move[1]))
         return False
+    if kind == "next start":  # past the next round's start, so results can be recorded
+        now = bot.database.clock()
+        coming = [r for r in ROUNDS if r > now]
+        if coming:
+            await clock.advance(coming[0] + dt.timedelta(hours=move[1]) - now)
+        return False
     if kind in ("challenge", "accept"):
         key, side = move[1], move[2]
         if kind == "accept":  # the club that did not issue it, when one did (else any)
@@ -225,6 +232,10 @@ async def _run(
     if kind == "result":
         key, by, points = move[1], move[2], move[3]
         started = await _started(bot, ids)
+        coming = [r for r in ROUNDS if r > bot.database.clock()]
+        if not started and coming and by == "arbiter":  # to a start, so the result can count
+            await clock.advance(coming[0] + dt.timedelta(hours=2) - bot.database.clock())
+            started = await _started(bot, ids)
         if started and key not in started:  # mostly a match that can take a result
             key = started[KEYS.index(key) % len(started)]
         home, away = CLUBS_OF[key]

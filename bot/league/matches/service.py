@@ -164,7 +164,7 @@ async def issue_challenge_in(
     if linked is not None and linked.id != match.id:
         raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
     await uow.matches.link_chesscom(match.id, chesscom)
-    await uow.matches.issue_challenge(match.id, issuer, at or uow.now, source)
+    await uow.matches.issue_challenge(match.id, issuer, step.recorded_at(at or uow.now), source)
     uow.details["late"] = step.late
     updated = await find_match(uow.matches, match.id)
     return ChallengeRecorded(updated, issuer, source, False, step.late, step.notes)
@@ -246,7 +246,7 @@ async def accept_challenge_in(
         else match.home_club_id
     )
     await _authorise_source(uow, actor, source, other, await _club_name(uow, other))
-    await uow.matches.accept_challenge(match.id, at or uow.now, source)
+    await uow.matches.accept_challenge(match.id, step.recorded_at(at or uow.now), source)
     uow.details["late"] = step.late
     updated = await find_match(uow.matches, match.id)
     return ChallengeRecorded(updated, other, source, True, step.late, step.notes)
