@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from datetime import date
 from types import TracebackType
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 import aiohttp
@@ -31,7 +31,14 @@ from bot.chesscom.models import (
     TeamMatch,
 )
 from bot.runtime.polite_http import VERSION as VERSION
-from bot.runtime.polite_http import ApiError, Failures, PoliteReader, Sleep, user_agent
+from bot.runtime.polite_http import (
+    ApiError,
+    Failures,
+    PoliteReader,
+    SiteSettings,
+    Sleep,
+    user_agent,
+)
 
 DEFAULT_BASE_URL = "https://api.chess.com/pub"
 FIRST_ARCHIVE_YEAR = 2005
@@ -40,20 +47,8 @@ FIRST_ARCHIVE_YEAR = 2005
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
-class ChessComSettings(Protocol):
-    """What the client needs from configuration (the `[chesscom]` section of config.toml)."""
-
-    @property
-    def base_url(self) -> str: ...
-
-    @property
-    def contact(self) -> str: ...
-
-    @property
-    def timeout_seconds(self) -> float: ...
-
-    @property
-    def max_retries(self) -> int: ...
+ChessComSettings = SiteSettings
+"""What the client needs from configuration (the `[chesscom]` section of config.toml)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,14 +17,20 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
-from typing import Protocol
 from urllib.parse import quote, urlencode
 
 import aiohttp
 from pydantic import ValidationError
 
 from bot.lichess.models import LichessGame
-from bot.runtime.polite_http import ApiError, Failures, PoliteReader, Sleep, user_agent
+from bot.runtime.polite_http import (
+    ApiError,
+    Failures,
+    PoliteReader,
+    SiteSettings,
+    Sleep,
+    user_agent,
+)
 
 DEFAULT_BASE_URL = "https://lichess.org"
 RATE_LIMIT_WAIT = 60.0
@@ -34,20 +40,8 @@ USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,29}$")
 """A lichess username: up to 30 letters, digits, `_` and `-`, starting with a letter or digit."""
 
 
-class LichessSettings(Protocol):
-    """What the client needs from configuration (the `[lichess]` section of config.toml)."""
-
-    @property
-    def base_url(self) -> str: ...
-
-    @property
-    def contact(self) -> str: ...
-
-    @property
-    def timeout_seconds(self) -> float: ...
-
-    @property
-    def max_retries(self) -> int: ...
+LichessSettings = SiteSettings
+"""What the client needs from configuration (the `[lichess]` section of config.toml)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import aiohttp
 
@@ -50,6 +50,24 @@ def user_agent(contact: str, site: str) -> str:
     if not contact:
         raise ValueError(f"{site} requires a contact in the User-Agent: set the contact")
     return f"Arbiter/{VERSION} ({contact})"
+
+
+class SiteSettings(Protocol):
+    """What a polite client needs from its configuration section (`[chesscom]`,
+    `[lichess]`): the site's address, the operator's contact for the User-Agent, the
+    timeout and how many times a failed request is retried."""
+
+    @property
+    def base_url(self) -> str: ...
+
+    @property
+    def contact(self) -> str: ...
+
+    @property
+    def timeout_seconds(self) -> float: ...
+
+    @property
+    def max_retries(self) -> int: ...
 
 
 class ApiError(Exception):
