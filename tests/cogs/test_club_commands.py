@@ -121,3 +121,38 @@ async def test_club_autocomplete_offers_the_callers_own_clubs_first(
         admin_b = members(harness)["other club's admin"]
         choices = await harness.autocomplete("club info", user=admin_b, focused="club")
         assert 1 <= len(choices) <= 25 and choices[0]["value"] == "B"
+
+
+async def test_cl_2_4_a_rejected_club_registers_again_through_the_tree(
+    world_file: tuple[Path, CommandWorld], tmp_path: Path, fixtures_dir: Path
+) -> None:
+    """CL-2..4 (issue 19): HQ rejects a registration; the club registers again with new
+    admins — pending once more, the same club row, the rejected admins replaced."""
+    with running_fake(fixtures_dir) as fake:
+        async with league_bot(copy_world(world_file, tmp_path), base_url=fake.base_url) as (
+            bot,
+            harness,
+            _,
+        ):
+            cast = members(harness)
+            player, hq = cast["player"], cast["HQ"]
+            url = f"https://www.chess.com/club/{DEV}"
+            first = harness.member(user_id=301, name="first")
+            await invoke(harness, "club register", player, {"chesscom_club": url, "admin2": first})
+            name = "Chess.com Developer Community"
+            rejected = await harness.command("club reject", user=hq, club=name, reason="Why.")
+            assert "rejected" in (rejected.reply.content or "")
+            again_admin = harness.member(user_id=302, name="again")
+            other = harness.member(user_id=303, name="other")
+            again = await invoke(
+                harness, "club register", again_admin, {"chesscom_club": url, "admin2": other}
+            )
+            assert "pending" in again.replies[-1].text(), again.replies[-1].text()
+            async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
+                club = await view.clubs.by_chesscom(DEV)
+                assert club is not None and club.status == "pending"
+                assert set(await view.club_admins.admins_of(club.id)) == {302, 303}
+            twice = await invoke(
+                harness, "club register", player, {"chesscom_club": url, "admin2": first}
+            )
+            assert "already registered" in twice.replies[-1].text()
