@@ -241,3 +241,28 @@ async def test_cl_1_a_cutoff_before_the_first_round_is_refused_naming_that_round
         assert makeup.reply.ephemeral and "is running" in (makeup.reply.content or "")
         later = await harness.command("season cutoff", user=hq, season="Spring", date="2026-05-01")
         assert later.reply.ephemeral and "first round, 2026-06-01" in (later.reply.content or "")
+
+
+async def test_cl_12_season_import_names_each_problem_with_its_path(
+    world_file: tuple[Path, CommandWorld], tmp_path: Path
+) -> None:
+    """Issue 20: a file with several problems is refused naming the first three with their
+    paths, in plain words, and counting the rest — privately, nothing written."""
+    data = json.loads(SEASON_FILE)
+    for index in range(4):
+        data["matches"][index]["bord"] = []
+    path = copy_world(world_file, tmp_path)
+    async with league_bot(path) as (_, harness, _clock):
+        before = dump(path)
+        outcome = await harness.command(
+            "season import",
+            user=members(harness)["HQ"],
+            file=Upload("season.json", json.dumps(data).encode()),
+            name="Copy",
+        )
+        seen = shown(parse(outcome.reply.content or ""))
+        assert outcome.reply.ephemeral, seen
+        for index in range(3):
+            assert f"matches[{index}].bord: unknown key" in seen, seen
+        assert "(and 1 more)" in seen and "matches[3]" not in seen
+        assert dump(path) == before

@@ -38,6 +38,10 @@ def name_problems(season: Season) -> list[tuple[str, str]]:
     return found
 
 
+PROBLEMS_SHOWN = 3
+"""Problems of a season file a refusal names, each with its path (the rest are counted)."""
+
+
 async def import_season_file(
     store: GuildStore, actor: Actor, data: bytes, name: str | None = None
 ) -> SeasonRecord:
@@ -52,12 +56,13 @@ async def import_season_file(
         if problems:
             raise SeasonFileError(problems)
     except SeasonFileError as error:
-        path, problem = error.problems[0]
-        more = f" (and {len(error.problems) - 1} more)" if len(error.problems) > 1 else ""
-        where = f"{path}: " if path else ""  # no path: the file as a whole (not JSON)
-        raise UserError(
-            f"The season file is not valid: {quote_mark(where + problem)}{more}."
-        ) from None
+        said = [
+            quote_mark(f"{path}: {problem}" if path else problem)  # no path: the whole file
+            for path, problem in error.problems[:PROBLEMS_SHOWN]
+        ]
+        rest = len(error.problems) - len(said)
+        more = f" (and {rest} more)" if rest else ""
+        raise UserError(f"The season file is not valid: {'; '.join(said)}{more}.") from None
     async with store.read() as view:
         taken = (title or season.name).strip()
         if await view.seasons.by_name(taken) is not None:
