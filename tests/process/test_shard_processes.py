@@ -141,8 +141,9 @@ async def test_shard_processes_judge_every_deadline_once_across_a_sigkill(
         await schedule_deadline(database, guild, now - dt.timedelta(seconds=1))
     config = write_config(tmp_path, database.url)
     ranges = shard_ranges(processes)
-    running = [await start_shards(config, double, shards) for shards in ranges]
+    running: list[ArbiterProcess] = []
     try:
+        running += await asyncio.gather(*(start_shards(config, double, r) for r in ranges))
         await double.wait_ready(SHARD_COUNT, timeout=30)
         for shard in range(SHARD_COUNT):  # each shard's session is its process's, with its guilds
             connection = double.gateway.connected(shard)
@@ -174,7 +175,14 @@ async def test_shard_processes_judge_every_deadline_once_across_a_sigkill(
             assert len(forfeits(double, guild)) == 1, (guild.id, forfeits(double, guild))
             assert "both clubs forfeit" in forfeits(double, guild)[0]
             assert await judged(database, guild) == ["forfeit"], guild.id
-        assert double.gateway.refused_identifies == 0
+        # Each shard identified once, the restarted process's once more. A restart within
+        # 5 s of its shards' last IDENTIFY may be refused first (op 9): Discord's session
+        # start limit is the application's, not the process's, and the bot identifies again.
+        accepted = [shard for _, shard, _ in double.gateway.identifies]
+        restarted = range(SHARD_COUNT // processes)
+        for shard in range(SHARD_COUNT):
+            assert accepted.count(shard) == (2 if shard in restarted else 1), accepted
+        assert double.gateway.refused_identifies <= 2 * len(restarted)
     finally:
         codes = []
         for process in running:
