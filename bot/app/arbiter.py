@@ -246,7 +246,7 @@ class ArbiterBot(commands.AutoShardedBot):
         on_commit(self.database, self.outbox.on_commit)
         self.outbox.start()
         sources = (StandingsPins(self.standings), EventPins())
-        self.pins = PinRefresher(self.database, sources, timer=self.timer)
+        self.pins = PinRefresher(self.database, sources, timer=self.timer, shards=self.shard_plan)
         on_commit(self.database, self.pins.on_commit)
         self.pins.start()
         repaired = await self.pins.repair()  # pins left stale by a change before a stop
