@@ -190,6 +190,7 @@ async def one_run(
 
 
 async def main_async(guilds: int, matches: int, runs: list[str]) -> int:
+    """Seed once, then each run of `runs` on a copy of the seeded database."""
     folder = Path(tempfile.mkdtemp(prefix="arbiter-shards-bench-"))
     admin = _server(folder)
     double = DiscordDouble(max_concurrency=16, heartbeat_interval_ms=5000)

@@ -6,7 +6,11 @@ sender take `Shards.where()` and each process reads only its own guilds' work.""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+_DIGITS = re.compile(r"[0-9]{1,9}")
+"""A shard id as written: ASCII digits only (not `+1`, `1_0` or other scripts' digits)."""
 
 MAX_SHARDS = 4096
 """More shards than any bot Arbiter is meant for (Discord: one per 2,500 guilds)."""
@@ -38,13 +42,10 @@ class Shards:
         ids: set[int] = set()
         for part in text.split(","):
             first, dash, last = part.strip().partition("-")
-            try:
-                low = int(first, 10)
-                high = int(last, 10) if dash else low
-            except ValueError:
-                raise ValueError(
-                    f"--shards {text!r}: expected shard ids such as 0-3 or 0,2,5"
-                ) from None
+            if not _DIGITS.fullmatch(first) or (dash and not _DIGITS.fullmatch(last)):
+                raise ValueError(f"--shards {text!r}: expected shard ids such as 0-3 or 0,2,5")
+            low = int(first)
+            high = int(last) if dash else low
             if high < low:
                 raise ValueError(f"--shards {text!r}: the range {part.strip()} runs backwards")
             if high - low >= MAX_SHARDS or high >= MAX_SHARDS:
@@ -67,6 +68,7 @@ class Shards:
         return f"(guild_id >> 22) % ? IN ({marks})", (self.count, *self.ids)
 
     def __str__(self) -> str:
+        """`shard(s) 0-3 of 8`, for logs."""
         return f"shard(s) {_ranges(self.ids)} of {self.count}"
 
 

@@ -39,8 +39,12 @@ def test_shards_parse_ranges_lists_and_refuse_nonsense() -> None:
         ("0-8", 8, "from 0 to 7"),
         ("-1", 8, "expected shard ids"),
         ("0", 0, "between 1 and"),
-        ("0-99999999999", 8, "at most"),
+        ("0-99999999", 8, "at most"),
+        ("0-" + "9" * 5000, 8, "expected shard ids"),
         ("0\x00", 8, "expected shard ids"),
+        ("\u0663", 8, "expected shard ids"),  # an Arabic-Indic three
+        ("1_0", 8, "expected shard ids"),
+        ("+1", 8, "expected shard ids"),
     ]:
         with pytest.raises(ValueError, match=message):
             Shards.parse(text, count)
