@@ -57,6 +57,12 @@ class Database:
         across processes, as SQLite's BEGIN IMMEDIATE keeps every unit (none here: it does)."""
         return []
 
+    def commit_notices(self, guild_id: int) -> list[tuple[str, tuple[object, ...]]]:
+        """The statements a unit of work of `guild_id` that left jobs or messages sends before
+        COMMIT so that other processes on the database hear of it (none on SQLite: one bot
+        runs on a file, and its listeners hear of its own commits)."""
+        return []
+
     def __init__(
         self,
         connection: Connection,

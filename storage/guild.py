@@ -254,5 +254,8 @@ class GuildStore:
                         to_text(scope.now),
                     ),
                 )
+                if uow.jobs.changed or uow.outbox.posted:  # other processes hear of it
+                    for statement, parameters in self.database.commit_notices(self.guild_id):
+                        connection.defer(statement, parameters)
         except _Abandoned:
             return

@@ -18,6 +18,7 @@ from storage.codecs import from_text, to_text
 from storage.connection import Row
 from storage.database import Database
 from storage.scope import ReadScope, WriteScope
+from storage.shards import Shards, shard_condition
 
 
 @dataclass(frozen=True)
@@ -214,12 +215,22 @@ def _dumps(payload: dict[str, Any]) -> str:
 
 
 async def pending_jobs(
-    database: Database, *, due_from: datetime | None = None, due_before: datetime | None = None
+    database: Database,
+    *,
+    due_from: datetime | None = None,
+    due_before: datetime | None = None,
+    shards: Shards | None = None,
+    guild_id: int | None = None,
 ) -> list[Job]:
-    """The pending jobs of every guild due in [due_from, due_before) (unbounded by default),
-    by due time: what the scheduler puts on its timer (for the scheduler only)."""
-    sql = f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE status = 'pending'"
-    parameters: list[str] = []
+    """The pending jobs of every guild (of `shards`' guilds; of `guild_id` only) due in
+    [due_from, due_before) (unbounded by default), by due time: what the scheduler puts on
+    its timer (for the scheduler only)."""
+    condition, shard_parameters = shard_condition(shards)
+    sql = f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE status = 'pending'{condition}"
+    parameters: list[object] = [*shard_parameters]
+    if guild_id is not None:
+        sql += " AND guild_id = ?"
+        parameters.append(guild_id)
     if due_from is not None:
         sql += " AND due_at >= ?"
         parameters.append(to_text(due_from))
@@ -232,12 +243,21 @@ async def pending_jobs(
 
 
 async def overdue_jobs(
-    database: Database, until: datetime, after: Job | None = None, limit: int = 500
+    database: Database,
+    until: datetime,
+    after: Job | None = None,
+    limit: int = 500,
+    *,
+    shards: Shards | None = None,
 ) -> list[Job]:
-    """The next `limit` pending jobs of every guild due by `until`, in due order, after `after`
-    (the last of the previous batch): start-up reads the jobs missed while down in batches."""
-    sql = f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE status = 'pending' AND due_at <= ?"
-    parameters: list[object] = [to_text(until)]
+    """The next `limit` pending jobs of every guild (of `shards`' guilds) due by `until`, in
+    due order, after `after` (the last of the previous batch): start-up reads the jobs missed
+    while down in batches."""
+    condition, shard_parameters = shard_condition(shards)
+    sql = (
+        f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE status = 'pending'{condition} AND due_at <= ?"
+    )
+    parameters: list[object] = [*shard_parameters, to_text(until)]
     if after is not None:
         sql += " AND (due_at > ? OR (due_at = ? AND id > ?))"
         parameters += [to_text(after.due_at), to_text(after.due_at), after.id]
@@ -248,22 +268,31 @@ async def overdue_jobs(
         return [_job(row) for row in await cursor.fetchall()]
 
 
-async def next_due(database: Database, due_from: datetime) -> datetime | None:
-    """The earliest due time of a pending job of any guild at or after `due_from`, if any."""
+async def next_due(
+    database: Database, due_from: datetime, *, shards: Shards | None = None
+) -> datetime | None:
+    """The earliest due time of a pending job of any guild (of `shards`' guilds) at or after
+    `due_from`, if any."""
+    condition, shard_parameters = shard_condition(shards)
     async with database.read() as connection:
         cursor = await connection.execute(
-            "SELECT MIN(due_at) FROM scheduled_jobs WHERE status = 'pending' AND due_at >= ?",
-            (to_text(due_from),),
+            "SELECT MIN(due_at) FROM scheduled_jobs"
+            f" WHERE status = 'pending'{condition} AND due_at >= ?",
+            (*shard_parameters, to_text(due_from)),
         )
         row = await cursor.fetchone()
     return None if row is None or row[0] is None else from_text(row[0])
 
 
-async def running_jobs(database: Database) -> list[Job]:
-    """Every job of every guild left `running`: at start-up, runs a crash interrupted (only a
-    database written by an older version, which committed the claim on its own)."""
+async def running_jobs(database: Database, *, shards: Shards | None = None) -> list[Job]:
+    """Every job of every guild (of `shards`' guilds) left `running`: at start-up, runs a
+    crash interrupted (only a database written by an older version, which committed the
+    claim on its own)."""
+    condition, parameters = shard_condition(shards)
     async with database.read() as connection:
         cursor = await connection.execute(
-            f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE status = 'running' ORDER BY id"
+            f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE status = 'running'{condition}"
+            " ORDER BY id",
+            parameters,
         )
         return [_job(row) for row in await cursor.fetchall()]

@@ -14,6 +14,7 @@ from storage.codecs import from_text, to_text
 from storage.connection import Row
 from storage.database import Database
 from storage.scope import ReadScope, WriteScope
+from storage.shards import Shards, shard_condition
 
 
 @dataclass(frozen=True)
@@ -265,10 +266,15 @@ class OutboxRepository(OutboxReader):
         return cursor.rowcount > 0
 
 
-async def pending_messages(database: Database) -> list[OutboxMessage]:
-    """Every guild's undelivered messages, oldest first: what the sender works through."""
+async def pending_messages(
+    database: Database, *, shards: Shards | None = None
+) -> list[OutboxMessage]:
+    """Every guild's (`shards`' guilds') undelivered messages, oldest first: what the sender
+    works through."""
+    condition, parameters = shard_condition(shards)
     async with database.read() as connection:
         cursor = await connection.execute(
-            f"SELECT {_COLUMNS} FROM outbox WHERE status = 'pending' ORDER BY id"
+            f"SELECT {_COLUMNS} FROM outbox WHERE status = 'pending'{condition} ORDER BY id",
+            parameters,
         )
         return [_message(row) for row in await cursor.fetchall()]

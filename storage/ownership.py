@@ -9,11 +9,14 @@ every due deadline; a second bot on the same database would fire them twice.
   removed meanwhile is never owned twice). One bot per file, always.
 - PostgreSQL: a session-level advisory lock on a connection of its own. A lone bot takes it
   exclusively, so a second `arbiter run` on the same database is refused as on SQLite.
-  The hook for shard processes (issue 25 item 4): `own(database, shared=True)` takes the
-  lock shared, so shard processes may run side by side while a lone (unsharded) bot and
-  they exclude each other; the shards then divide the jobs and the outbox among themselves
-  with claims in the database (`FOR UPDATE SKIP LOCKED` with a lease, or an advisory lock
-  per shard, on `PostgresDatabase`'s connections), which is theirs to add.
+  Shard processes (`own(database, shards=Shards(...))`) take it shared, so they run side by
+  side while a lone (unsharded) bot and they exclude each other, and each also takes an
+  exclusive advisory lock per shard it runs (and its shard count's, shared: processes
+  splitting the guilds by different counts refuse each other). A shard's guilds' jobs and
+  messages are the work of the process holding its lock (`storage.shards`); when that
+  process dies the server drops its locks, and the process restarted in its place takes
+  them and runs what was left (the jobs' claims and the outbox's nonces keep each once).
+  The same connection listens for other processes' commits (`Ownership.listen`).
 Backups, copies and migrations do not take it (they are safe beside a running bot).
 """
 
@@ -21,11 +24,13 @@ from __future__ import annotations
 
 import fcntl
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from storage.database import Database, SqliteDatabase
 from storage.postgres import OwnerConnection, OwnerLockTaken, PostgresDatabase
+from storage.shards import Shards
 
 
 class DatabaseOwned(Exception):
@@ -95,19 +100,47 @@ class Ownership:
         else:
             await self.lock.release()
 
+    async def listen(self, callback: Callable[[int], None]) -> None:
+        """Call `callback(guild_id)` whenever another process commits a unit of work of that
+        guild that left jobs or messages (PostgreSQL's LISTEN/NOTIFY); on SQLite nothing: one
+        bot runs on a file and hears its own commits in process (`storage.guild.on_commit`)."""
+        if isinstance(self.lock, OwnerConnection):
+            await self.lock.listen(callback)
 
-async def own(database: Database, *, shared: bool = False) -> Ownership:
+
+async def own(
+    database: Database, *, shared: bool = False, shards: Shards | None = None
+) -> Ownership:
     """Own `database` for this process, or raise `DatabaseOwned`. `shared` (PostgreSQL only:
-    shard processes) lets other shared owners run beside this one."""
+    shard processes) lets other shared owners run beside this one; `shards` (implies
+    `shared`) are the shards this process runs, alone."""
+    shared = shared or shards is not None
     if isinstance(database, SqliteDatabase):
         if shared:
-            raise DatabaseOwned("a SQLite database has one bot: shards need PostgreSQL")
+            raise DatabaseOwned(
+                "a SQLite database has one bot: shard processes need PostgreSQL"
+                ' ([database] url = "postgresql://…")'
+            )
         return Ownership(OwnerLock.acquire(database.path))
     if not isinstance(database, PostgresDatabase):
         raise TypeError(f"no ownership for {type(database).__name__}")
     try:
-        return Ownership(await database.lock_owner(shared=shared))
-    except OwnerLockTaken:
+        if shards is None:
+            return Ownership(await database.lock_owner(shared=shared))
+        return Ownership(
+            await database.lock_owner(shared=True, shards=shards.ids, shard_count=shards.count)
+        )
+    except OwnerLockTaken as taken:
+        if taken.shard is not None:
+            raise DatabaseOwned(
+                f"shard {taken.shard} is already run by another Arbiter on {database.name}:"
+                " give each process its own --shards"
+            ) from None
+        if taken.other_count is not None:
+            raise DatabaseOwned(
+                f"Arbiter processes with --shard-count {taken.other_count} run on"
+                f" {database.name}: every shard process needs the same --shard-count"
+            ) from None
         how = "as shards" if not shared else "without shards"
         raise DatabaseOwned(
             f"another Arbiter is running on {database.name} ({how}); stop it first, or give"

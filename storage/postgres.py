@@ -16,6 +16,7 @@ deferred statements, the same repositories and SQL text), on two asyncpg connect
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -36,6 +37,18 @@ MIGRATION_LOCK = 0x4172_6269_7465_7201
 
 OWNER_LOCK = 0x4172_6269_7465_7202
 """The advisory lock key of the bot owning the database (`storage.ownership`)."""
+
+SHARD_LOCK_CLASS = 0x4172_626A
+"""The first key of the shard locks: (SHARD_LOCK_CLASS, shard id), held exclusively by the
+process running that shard (`storage.ownership`)."""
+
+SHARD_COUNT_CLASS = 0x4172_626B
+"""The first key of the shard-count locks: (SHARD_COUNT_CLASS, count), held shared by every
+shard process; processes that split the guilds by different counts refuse to run together."""
+
+COMMIT_CHANNEL = "arbiter_commit"
+"""The LISTEN/NOTIFY channel a unit of work that left jobs or messages notifies (payload: its
+guild id), so the process running that guild's shard wakes its scheduler and outbox."""
 
 UNIT_LOCK_CLASS = 0x4172_6269
 """The first key of the per-guild unit-of-work locks (`PostgresDatabase.serialising`)."""
@@ -90,6 +103,16 @@ class PostgresDatabase(Database):
         into 31 bits; a clash only makes two guilds wait for each other)."""
         key = 0 if guild_id is None else guild_id % 2_147_483_647
         return [("SELECT pg_advisory_xact_lock(?, ?)", (UNIT_LOCK_CLASS, key))]
+
+    def commit_notices(self, guild_id: int) -> list[tuple[str, tuple[object, ...]]]:
+        """`pg_notify` on `COMMIT_CHANNEL` with the guild's id: the server delivers it to every
+        listener when (and only if) the transaction commits."""
+        return [("SELECT pg_notify(?, ?)", (COMMIT_CHANNEL, str(guild_id)))]
+
+    @property
+    def server_pid(self) -> int:
+        """The server process of the writer: the sender of this process's own notifications."""
+        return int(self._writer.raw.get_server_pid())
 
     def __init__(
         self, writer: PostgresConnection, reader: PostgresConnection, url: str, clock: Clock
@@ -200,32 +223,74 @@ class PostgresDatabase(Database):
                     f" coalesce(max({column}), 0) + 1, false) FROM {table}"
                 )
 
-    async def lock_owner(self, *, shared: bool) -> OwnerConnection:
+    async def lock_owner(
+        self, *, shared: bool, shards: tuple[int, ...] = (), shard_count: int | None = None
+    ) -> OwnerConnection:
         """Hold the owner lock on a connection of its own: exclusive (a lone bot), or shared
-        (shard processes, which divide the work among themselves); None if taken."""
+        (shard processes, which divide the work among themselves), then — for shard processes
+        — `shard_count`'s lock shared and each of `shards`' locks exclusively (the process
+        runs those shards' guilds alone). `OwnerLockTaken` (nothing held) if any is taken."""
         connection = await connect(self.url)
-        function = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
-        held = await connection.raw.fetchval(f"SELECT {function}($1)", OWNER_LOCK)
-        if not held:
-            await connection.close()
-            raise OwnerLockTaken(shared)
-        return OwnerConnection(connection)
+        try:
+            raw = connection.raw
+            function = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+            if not await raw.fetchval(f"SELECT {function}($1)", OWNER_LOCK):
+                raise OwnerLockTaken(shared)
+            if shard_count is not None:
+                await raw.fetchval(
+                    "SELECT pg_try_advisory_lock_shared($1, $2)", SHARD_COUNT_CLASS, shard_count
+                )
+                other = await raw.fetchval(
+                    "SELECT min(objid) FROM pg_locks WHERE locktype = 'advisory'"
+                    " AND classid = $1 AND objsubid = 2 AND objid <> $2 AND granted",
+                    SHARD_COUNT_CLASS,
+                    shard_count,
+                )
+                if other is not None:
+                    raise OwnerLockTaken(shared, other_count=int(other))
+            for shard in shards:
+                if not await raw.fetchval(
+                    "SELECT pg_try_advisory_lock($1, $2)", SHARD_LOCK_CLASS, shard
+                ):
+                    raise OwnerLockTaken(shared, shard=shard)
+        except BaseException:
+            await connection.close()  # the server releases whatever it took
+            raise
+        return OwnerConnection(connection, self.server_pid)
 
 
 class OwnerLockTaken(Exception):
     """The owner lock is held by another process (exclusively, or shared when `shared` was
-    not asked for)."""
+    not asked for); or `shard`'s lock is (another process runs it); or processes with
+    another shard count (`other_count`) run on the database."""
 
-    def __init__(self, shared: bool) -> None:
+    def __init__(
+        self, shared: bool, *, shard: int | None = None, other_count: int | None = None
+    ) -> None:
         super().__init__(shared)
         self.shared = shared
+        self.shard = shard
+        self.other_count = other_count
 
 
 @dataclass
 class OwnerConnection:
-    """The connection holding the owner lock: closing it releases the lock."""
+    """The connection holding the owner (and shard) locks: closing it releases them. It also
+    listens for other processes' commits (`listen`): it is otherwise idle."""
 
     connection: PostgresConnection
+    own_pid: int
+    """The server process of this process's writer (its notifications are not news here)."""
+
+    async def listen(self, callback: Callable[[int], None]) -> None:
+        """Call `callback(guild_id)` for each unit of work another process commits with jobs
+        or messages (`COMMIT_CHANNEL`), for as long as the lock is held."""
+
+        def heard(_connection: object, pid: int, _channel: str, payload: str) -> None:
+            if pid != self.own_pid and payload.isdigit():
+                callback(int(payload))
+
+        await self.connection.raw.add_listener(COMMIT_CHANNEL, heard)
 
     async def release(self) -> None:
         """Give the lock up (closing its connection; idempotent)."""

@@ -7,6 +7,7 @@ import datetime as dt
 import importlib.util
 import logging
 import pkgutil
+from typing import TypedDict
 
 import discord
 from discord.ext import commands
@@ -37,6 +38,7 @@ from storage.database import Database
 from storage.guild import GuildStore, on_commit
 from storage.locations import open_database
 from storage.ownership import DatabaseOwned, Ownership, own
+from storage.shards import Shards
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +87,20 @@ def arbiter_intents() -> discord.Intents:
     return intents
 
 
+class _Sharding(TypedDict, total=False):
+    """AutoShardedBot's options naming the shards of one process (none: all it is told)."""
+
+    shard_ids: list[int]
+    shard_count: int
+
+
+def _sharding(shards: Shards | None) -> _Sharding:
+    """`shard_ids` and `shard_count` for `shards` (nothing without: Discord's recommendation)."""
+    if shards is None:
+        return {}
+    return {"shard_ids": list(shards.ids), "shard_count": shards.count}
+
+
 class ArbiterBot(commands.AutoShardedBot):
     """Arbiter: opens storage, loads every cog and starts the durable scheduler on setup."""
 
@@ -98,6 +114,7 @@ class ArbiterBot(commands.AutoShardedBot):
         chesscom: ChessComClient | None = None,
         lichess: LichessClient | None = None,
         shared_ownership: bool = False,
+        shards: Shards | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -106,6 +123,7 @@ class ArbiterBot(commands.AutoShardedBot):
             tree_cls=ArbiterTree,
             help_command=None,
             allowed_mentions=NO_PINGS,  # a message that pings says whom (bot.app.mentions.pinging)
+            **_sharding(shards),
         )
         self.config = config
         self.jobs = JobRegistry()
@@ -121,6 +139,11 @@ class ArbiterBot(commands.AutoShardedBot):
         self.shared_ownership = shared_ownership
         """Own the database shared with other processes (PostgreSQL shard processes, which
         divide the work by claims) instead of alone (`storage.ownership.own`)."""
+        self.shard_plan = shards
+        """The shards this process runs, of an application run by several processes on one
+        PostgreSQL database (None: every shard Discord recommends, and every guild's work)."""
+        self._following: set[int] = set()
+        self._follows: set[asyncio.Task[None]] = set()
         self._owns_chesscom = chesscom is None and bool(config.chesscom.contact.strip())
         self.chesscom: ChessComClient | None = (
             ChessComClient(config.chesscom) if self._owns_chesscom else chesscom
@@ -189,7 +212,9 @@ class ArbiterBot(commands.AutoShardedBot):
             )
             if self.run_jobs:
                 try:
-                    self._owner = await own(database, shared=self.shared_ownership)
+                    self._owner = await own(
+                        database, shared=self.shared_ownership, shards=self.shard_plan
+                    )
                 except DatabaseOwned:
                     await database.close()
                     raise
@@ -217,11 +242,11 @@ class ArbiterBot(commands.AutoShardedBot):
         log.info("loaded cogs: %s", ", ".join(loaded))
         if not self.run_jobs:
             return
-        self.outbox = OutboxSender(self.database, self, timer=self.timer)
+        self.outbox = OutboxSender(self.database, self, timer=self.timer, shards=self.shard_plan)
         on_commit(self.database, self.outbox.on_commit)
         self.outbox.start()
         sources = (StandingsPins(self.standings), EventPins())
-        self.pins = PinRefresher(self.database, sources, timer=self.timer)
+        self.pins = PinRefresher(self.database, sources, timer=self.timer, shards=self.shard_plan)
         on_commit(self.database, self.pins.on_commit)
         self.pins.start()
         repaired = await self.pins.repair()  # pins left stale by a change before a stop
@@ -235,10 +260,36 @@ class ArbiterBot(commands.AutoShardedBot):
         )
         fetch, verify = verification_job(self.guild_store, self.chesscom, self.directors_of)
         self.jobs.register_fetching(VERIFY_JOB, fetch, verify)
-        self.scheduler = Scheduler(self.database, self.jobs, timer=self.timer)
+        self.scheduler = Scheduler(
+            self.database, self.jobs, timer=self.timer, shards=self.shard_plan
+        )
         on_commit(self.database, self.scheduler.on_commit)
+        if self._owner is not None:  # before recover(): a commit meanwhile is not missed
+            await self._owner.listen(self._heard)
         self.scheduler.start()
         await self.scheduler.recover()
+
+    def _heard(self, guild_id: int) -> None:
+        """Another process (the CLI, another shard process) committed jobs or messages of
+        `guild_id`: if the guild is this process's, wake the outbox and follow its jobs."""
+        if self.shard_plan is not None and not self.shard_plan.owns(guild_id):
+            return
+        if self.outbox is not None:
+            self.outbox.wake()
+        if self.scheduler is not None and guild_id not in self._following:
+            self._following.add(guild_id)
+            task = asyncio.create_task(self._follow(guild_id), name=f"follow {guild_id}")
+            self._follows.add(task)
+            task.add_done_callback(self._follows.discard)
+
+    async def _follow(self, guild_id: int) -> None:
+        """Put `guild_id`'s pending jobs on the timer (one read for a burst of notices)."""
+        assert self.scheduler is not None
+        self._following.discard(guild_id)
+        try:
+            await self.scheduler.follow(guild_id)
+        except Exception:  # the database: the next notice or the refill tries again
+            log.exception("could not follow the jobs of guild %d", guild_id)
 
     def chesscom_client(self) -> ChessComClient:
         """The bot's one chess.com client, for a command that must read chess.com; a
@@ -272,7 +323,10 @@ class ArbiterBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         """Every shard has received its guilds."""
-        log.info("ready: %d guild(s) on %d shard(s)", len(self.guilds), self.shard_count or 1)
+        if self.shard_plan is not None:
+            log.info("ready: %d guild(s) on %s", len(self.guilds), self.shard_plan)
+        else:
+            log.info("ready: %d guild(s) on %d shard(s)", len(self.guilds), self.shard_count or 1)
 
     async def close(self) -> None:
         """Stop everything (see `_close`), once: a second call (the signal handler's, then
@@ -283,6 +337,8 @@ class ArbiterBot(commands.AutoShardedBot):
 
     async def _close(self) -> None:
         """Stop the scheduler and the outbox sender, disconnect, and close the database."""
+        for task in list(self._follows):
+            task.cancel()
         if self.scheduler is not None:
             await self.scheduler.shutdown()
         if self.chesscom is not None and self._owns_chesscom:

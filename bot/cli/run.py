@@ -10,12 +10,26 @@ from bot.cli.errors import CliError
 
 if TYPE_CHECKING:  # discord.py and the bot are imported when `run` runs, not for --help
     from bot.app.arbiter import ArbiterBot
+    from bot.app.config import Config
+    from storage.shards import Shards
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `run`."""
     parser = subparsers.add_parser("run", help="start the bot (needs DISCORD_TOKEN)")
     add_config_option(parser)
+    parser.add_argument(
+        "--shards",
+        metavar="IDS",
+        help="run only these shards of the application (e.g. 0-3, or 0,2,5), beside other"
+        " processes running the others on the same PostgreSQL database (needs --shard-count)",
+    )
+    parser.add_argument(
+        "--shard-count",
+        metavar="N",
+        type=int,
+        help="how many shards the application has in all, the same in every shard process",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -75,16 +89,38 @@ def run(args: argparse.Namespace) -> int:
     from storage.ownership import DatabaseOwned
 
     config = config_from_args(args)
+    shards = shards_from_args(args, config)
     token = require_token(config)
     configure_logging(config.log_level)
     try:
         with reported_discord_failures():
-            asyncio.run(_serve(ArbiterBot(config), token))
+            asyncio.run(_serve(ArbiterBot(config, shards=shards), token))
     except DatabaseUnavailable as error:
         raise CliError(f"{config.database.key}: {error}", 2) from None
     except DatabaseOwned as error:
         raise CliError(str(error), 1) from None
     return 0
+
+
+def shards_from_args(args: argparse.Namespace, config: Config) -> Shards | None:
+    """The shards `--shards` and `--shard-count` name (None: every shard, one process); a
+    `CliError` (exit 2) for a bad pair, or on SQLite, whose file one bot owns alone."""
+    from storage.postgres import is_postgres_url
+    from storage.shards import Shards
+
+    if args.shards is None and args.shard_count is None:
+        return None
+    if args.shards is None or args.shard_count is None:
+        raise CliError("--shards and --shard-count go together (e.g. --shards 0-3 --shard-count 8)")
+    if not is_postgres_url(config.database.location):
+        raise CliError(
+            "shard processes need PostgreSQL: one bot owns a SQLite database alone. Set"
+            ' [database] url = "postgresql://…" in the configuration, or run without --shards'
+        )
+    try:
+        return Shards.parse(args.shards, args.shard_count)
+    except ValueError as error:
+        raise CliError(str(error)) from None
 
 
 def configure_logging(level: str) -> None:

@@ -34,6 +34,7 @@ from bot.runtime.wake_loop import WakeLoop
 from storage.database import Database
 from storage.guild import Committed, GuildStore
 from storage.outbox import OutboxMessage, pending_messages
+from storage.shards import Shards
 
 if TYPE_CHECKING:
     from bot.runtime.scheduler import Timer
@@ -108,6 +109,7 @@ class OutboxSender(WakeLoop):
         *,
         clock: Callable[[], datetime] | None = None,
         timer: Timer | None = None,
+        shards: Shards | None = None,
     ) -> None:
         super().__init__()
         self.database = database
@@ -115,10 +117,12 @@ class OutboxSender(WakeLoop):
         """The logged-in client messages are sent through (the bot itself)."""
         self.clock = clock or database.clock
         self.timer = timer
+        self.shards = shards
+        """The shards whose guilds' messages this process sends (None: every guild's)."""
 
     def on_commit(self, committed: Committed) -> None:
         """A unit of work committed: if it posted, deliver now."""
-        if committed.messages:
+        if committed.messages and (self.shards is None or self.shards.owns(committed.guild_id)):
             self.wake()
 
     def wake(self) -> None:
@@ -161,7 +165,9 @@ class OutboxSender(WakeLoop):
         self._wake.clear()
 
     async def _next_retry(self) -> datetime | None:
-        waits = [m.next_attempt_at for m in await pending_messages(self.database)]
+        waits = [
+            m.next_attempt_at for m in await pending_messages(self.database, shards=self.shards)
+        ]
         return min((w for w in waits if w is not None), default=None)
 
     async def deliver_due(self) -> list[OutboxMessage]:
@@ -169,7 +175,7 @@ class OutboxSender(WakeLoop):
         channel whose oldest message must wait holds its later ones back. Returns the sent."""
         sent: list[OutboxMessage] = []
         held: set[int] = set()
-        for message in await pending_messages(self.database):
+        for message in await pending_messages(self.database, shards=self.shards):
             if message.channel_id in held:
                 continue
             now = self.clock()

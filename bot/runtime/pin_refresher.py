@@ -22,6 +22,7 @@ from bot.runtime.scheduler import Timer
 from bot.runtime.wake_loop import WakeLoop
 from storage.database import Database
 from storage.guild import Committed, GuildStore, UnitOfWork
+from storage.shards import Shards
 
 log = logging.getLogger(__name__)
 
@@ -55,10 +56,17 @@ class PinRefresher(WakeLoop):
     """Keeps every source's pins in step with what they show (through the outbox)."""
 
     def __init__(
-        self, database: Database, sources: Sequence[PinSource], *, timer: Timer | None = None
+        self,
+        database: Database,
+        sources: Sequence[PinSource],
+        *,
+        timer: Timer | None = None,
+        shards: Shards | None = None,
     ) -> None:
         super().__init__()
         self.database = database
+        self.shards = shards
+        """The shards whose guilds' pins this process keeps (None: every guild's)."""
         self.sources = tuple(sources)
         self.timer = timer
         self._guilds: set[int] = set()
@@ -69,6 +77,8 @@ class PinRefresher(WakeLoop):
         """A unit of work committed: if it may have left a pin stale, or delivered a message a
         stale pin waited for, refresh that guild's pins."""
         guild = committed.guild_id
+        if self.shards is not None and not self.shards.owns(guild):
+            return
         if any(source.follows(committed) for source in self.sources) or (
             committed.sent and (guild in self._waiting or guild in self._refreshing)
         ):
@@ -100,6 +110,8 @@ class PinRefresher(WakeLoop):
         guilds: set[int] = set()
         for source in self.sources:
             guilds.update(await source.stale_guilds(self.database))
+        if self.shards is not None:
+            guilds = {guild for guild in guilds if self.shards.owns(guild)}
         edits = 0
         for guild_id in sorted(guilds):
             edits += await self.refresh(guild_id)

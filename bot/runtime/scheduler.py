@@ -34,6 +34,7 @@ from bot.runtime.clock import Callback
 from storage.database import Database
 from storage.guild import Committed, GuildStore, UnitOfWork
 from storage.jobs import Job, next_due, overdue_jobs, pending_jobs, running_jobs
+from storage.shards import Shards
 
 log = logging.getLogger(__name__)
 
@@ -236,6 +237,7 @@ class Scheduler:
         timer: Timer | None = None,
         *,
         horizon: timedelta = HORIZON,
+        shards: Shards | None = None,
     ) -> None:
         if horizon <= timedelta(0):
             raise ValueError("the scheduling horizon must be positive")
@@ -243,6 +245,8 @@ class Scheduler:
         self.registry = registry
         self.timer: Timer = timer if timer is not None else ApsTimer()
         self.horizon = horizon
+        self.shards = shards
+        """The shards whose guilds' jobs this process runs (None: every guild's)."""
         self._until: datetime | None = None  # every pending job due before it is on the timer
         self._refill_at: datetime | None = None
         self._lanes: dict[tuple[int, str], _Lane] = {}
@@ -274,7 +278,7 @@ class Scheduler:
         every job that fell due while the bot was down — once each, one at a time, in due
         order, read in batches — then `rebuild()`."""
         released = []
-        for job in await running_jobs(self.database):
+        for job in await running_jobs(self.database, shards=self.shards):
             store = GuildStore(self.database, job.guild_id)
             async with store.change(None, "job.release", f"job:{job.id}") as uow:
                 if await uow.jobs.release(job.id):
@@ -284,7 +288,9 @@ class Scheduler:
         now = self.database.clock()
         ran: list[int] = []
         last: Job | None = None
-        while batch := await overdue_jobs(self.database, now, after=last, limit=BATCH):
+        while batch := await overdue_jobs(
+            self.database, now, after=last, limit=BATCH, shards=self.shards
+        ):
             for job in batch:
                 ran += await self._run_subject(job)
             last = batch[-1]
@@ -298,7 +304,10 @@ class Scheduler:
 
     def on_commit(self, committed: Committed) -> None:
         """Follow a committed unit of work: put its new or moved jobs on the timer (or leave
-        them to the refill, beyond the horizon), drop cancelled ones."""
+        them to the refill, beyond the horizon), drop cancelled ones; a guild of another
+        process's shards is left to that process."""
+        if self.shards is not None and not self.shards.owns(committed.guild_id):
+            return
         for job in committed.jobs:
             if job.status == "pending" and (self._until is None or job.due_at < self._until):
                 self.add(job)
@@ -306,6 +315,15 @@ class Scheduler:
                 self.timer.remove(job_id(job.id))
                 if job.status == "pending":
                     self._arm_refill(job.due_at)
+
+    async def follow(self, guild_id: int) -> None:
+        """Another process committed jobs of `guild_id` (a PostgreSQL notification): put its
+        pending jobs on the timer as `on_commit` would (moved ones replace their timers; a
+        cancelled job's timer finds nothing to claim when it fires)."""
+        if self.shards is not None and not self.shards.owns(guild_id):
+            return
+        jobs = await pending_jobs(self.database, guild_id=guild_id)
+        self.on_commit(Committed(guild_id, tuple(jobs), ()))
 
     def add(self, job: Job) -> None:
         """Put a stored pending job on the timer (again: a moved job replaces its earlier time)."""
@@ -315,12 +333,14 @@ class Scheduler:
     async def _load(self, now: datetime) -> list[Job]:
         since = self._until
         until = max(now + self.horizon, since or now)
-        jobs = await pending_jobs(self.database, due_from=since, due_before=until)
+        jobs = await pending_jobs(
+            self.database, due_from=since, due_before=until, shards=self.shards
+        )
         self._until = until
         for job in jobs:
             self.add(job)
         self._refill_at = None
-        later = await next_due(self.database, until)
+        later = await next_due(self.database, until, shards=self.shards)
         if later is not None:
             self._arm_refill(later)
         return jobs

@@ -118,8 +118,9 @@ async def test_a_unit_of_work_cancelled_at_each_trip_is_all_or_nothing(
             break
     trips = made[0]  # the last, uncancelled unit's trips; its last one is COMMIT
     # The commit's own trips: SQLite sends the audit row with COMMIT (one trip); PostgreSQL
-    # sends it just before, inside the commit that is waited for to its end (two).
-    commit = 1 if database.dialect is Dialect.SQLITE else 2
+    # sends it and the commit notice (the unit scheduled a job) just before, inside the
+    # commit that is waited for to its end (three).
+    commit = 1 if database.dialect is Dialect.SQLITE else 3
     # cancelled at every trip before the commit: nothing; in it (queued): committed, and told
     assert outcomes == [("nothing", True)] * (trips - commit) + [("committed", True)] * commit + [
         ("committed", False),
