@@ -31,6 +31,7 @@ from storage.guild import GuildStore
 from tests.discord_double import DiscordDouble
 from tests.discord_double.world import Guild, shard_of
 from tests.support.arbiter_process import publish_tree
+from tests.support.cl_seasons import unchallenged_pair
 
 GUILDS = 8
 DUE_IN = dt.timedelta(seconds=1.0)
@@ -56,14 +57,8 @@ async def double() -> AsyncIterator[DiscordDouble]:
 
 
 def season(deadline: dt.datetime) -> dict[str, object]:
-    """Two clubs and one match, never challenged, whose challenge deadline is `deadline`."""
-    start = deadline + dt.timedelta(hours=CHALLENGE_DEADLINE_HOURS)
-    match = {"id": "1", "division": "P", "round": 1, "home": "Home", "away": "Away"}
-    return {
-        "name": "Shard Season",
-        "divisions": [{"name": "P", "min_players": 1, "clubs": ["Home", "Away"]}],
-        "matches": [match | {"start": start.isoformat().replace("+00:00", "Z"), "boards": []}],
-    }
+    """The one-match season whose deadline is `deadline` (`unchallenged_pair`)."""
+    return unchallenged_pair(deadline, CHALLENGE_DEADLINE_HOURS)
 
 
 async def seed(path: Path, guilds: list[Guild], now: dt.datetime) -> None:

@@ -30,6 +30,7 @@ from storage.postgres import PostgresDatabase
 from tests.discord_double import DiscordDouble
 from tests.discord_double.world import Guild, shard_of
 from tests.support.arbiter_process import ArbiterProcess
+from tests.support.cl_seasons import unchallenged_pair
 from tests.support.postgres_server import open_postgres_test_database
 
 SOAK = bool(os.environ.get("ARBITER_SOAK"))
@@ -51,14 +52,8 @@ async def double() -> AsyncIterator[DiscordDouble]:
 
 
 def season(deadline: dt.datetime) -> dict[str, object]:
-    """Two clubs and one match, never challenged, whose challenge deadline is `deadline`."""
-    start = deadline + dt.timedelta(hours=CHALLENGE_DEADLINE_HOURS)
-    match = {"id": "1", "division": "P", "round": 1, "home": "Home", "away": "Away"}
-    return {
-        "name": "Shard Season",
-        "divisions": [{"name": "P", "min_players": 1, "clubs": ["Home", "Away"]}],
-        "matches": [match | {"start": start.isoformat().replace("+00:00", "Z"), "boards": []}],
-    }
+    """The one-match season whose deadline is `deadline` (`unchallenged_pair`)."""
+    return unchallenged_pair(deadline, CHALLENGE_DEADLINE_HOURS)
 
 
 async def schedule_deadline(database: PostgresDatabase, guild: Guild, at: dt.datetime) -> None:

@@ -78,3 +78,15 @@ def season(
         "matches": matches,
         **extra,
     }
+
+
+def unchallenged_pair(deadline: dt.datetime, notice_hours: int) -> dict[str, Any]:
+    """Two clubs and one match, never challenged, whose CL-15 challenge deadline is
+    `deadline` (its start `notice_hours` later): a deadline the bot must judge as missed."""
+    start = deadline + dt.timedelta(hours=notice_hours)
+    match = {"id": "1", "division": "P", "round": 1, "home": "Home", "away": "Away"}
+    return {
+        "name": "Shard Season",
+        "divisions": [{"name": "P", "min_players": 1, "clubs": ["Home", "Away"]}],
+        "matches": [match | {"start": iso(start), "boards": []}],
+    }
