@@ -140,22 +140,16 @@ def bracket(found: Bracket) -> list[Embed]:
     return embeds(f"{name(found.read.loaded.record.name)}: knock-out", lines)
 
 
-def _status(read: EventRead) -> str:
-    """The event's status as stored, but `finished` once its last game is played (the stored
-    status stays `knockout` until then)."""
-    facts = read.loaded.facts
-    if read.loaded.record.type is not EventType.FINALS and played_event(facts) is not None:
-        return "finished"
-    return str(read.loaded.record.status)
-
-
 def event_card(read: EventRead) -> list[Embed]:
     """`/event show`."""
     record = read.loaded.record
+    finished = played_event(read.loaded.facts) if record.type is not EventType.FINALS else None
+    # the stored status stays `knockout` until the last game; once played, it is finished
+    status = "finished" if finished is not None else str(record.status)
     lines = [
         f"Tour: {name(read.tour)}; {record.type.value}, {record.size} players, from "
         f"{record.start.isoformat()}",
-        f"Status: {_status(read)}; players entered: {len(read.loaded.players)}",
+        f"Status: {status}; players entered: {len(read.loaded.players)}",
         f"3rd-place match: {'yes' if record.third_place_match else 'no'}; tie-breaks: "
         f"{record.reading.value}",
     ]
@@ -169,7 +163,6 @@ def event_card(read: EventRead) -> list[Embed]:
         lines += [f"- {name(p.name)}" for p in read.loaded.players]
     settled = sum(1 for g in read.loaded.games if g.status.settled)
     lines.append(f"Games settled: {settled}")
-    finished = played_event(read.loaded.facts) if record.type is not EventType.FINALS else None
     if finished is not None:
         table = finished.points_table or read.rules.points_table(record.type)
         assert table is not None

@@ -18,7 +18,8 @@ from discord import app_commands
 from bot.app.arbiter import offline_bot
 from bot.formats.season_file import dump_season
 from bot.league.store import load_season
-from bot.offline.demo.season_script import GUILD, DemoScript, season_script
+from bot.offline.demo.progress import Progress, slug
+from bot.offline.demo.season_script import GUILD, season_script
 from bot.offline.demo.world import generate
 from bot.offline.discord_stub import stable_id
 from bot.offline.replay import replay, validate
@@ -57,21 +58,6 @@ class DemoResult:
     waiting: tuple[str, ...] = ()
 
 
-class Progress:
-    """Stage lines on stderr as the replay passes each stage's first step."""
-
-    def __init__(self, script: DemoScript, stream: TextIO) -> None:
-        self.stages = script.stages
-        self.total = script.steps
-        self.stream = stream
-
-    def __call__(self, record: StepRecord) -> None:
-        stage = self.stages.get(record.step)
-        if stage is not None:
-            day = record.at.date().isoformat()
-            print(f"  {day}  step {record.step}/{self.total}: {stage}", file=self.stream)
-
-
 async def slash_commands() -> frozenset[str]:
     """The slash commands of the bot's tree (built offline, as `arbiter commands` does)."""
     from bot.app.config import Config
@@ -84,10 +70,6 @@ async def slash_commands() -> frozenset[str]:
             for c in bot.tree.walk_commands()
             if isinstance(c, app_commands.Command)
         )
-
-
-def slug(text: str) -> str:
-    return "-".join(text.lower().split())
 
 
 async def _read(db_path: Path, season_name: str) -> tuple[Season, dict[str, Any]]:

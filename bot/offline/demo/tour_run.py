@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from bot.offline.demo.progress import Progress, slug
 from bot.offline.demo.tour_script import GUILD, TourScript, tour_script
 from bot.offline.demo.tour_world import TOUR, TourWorld, generate
 from bot.offline.discord_stub import stable_id
@@ -52,26 +53,6 @@ class TourDemoResult:
     out: Path
     counts: dict[str, int] = field(default_factory=dict)
     images: list[str] = field(default_factory=list)
-
-
-class Progress:
-    """Stage lines on stderr as the replay passes each stage's first step."""
-
-    def __init__(self, script: TourScript, stream: TextIO) -> None:
-        self.stages = script.stages
-        self.total = script.steps
-        self.stream = stream
-
-    def __call__(self, record: StepRecord) -> None:
-        stage = self.stages.get(record.step)
-        if stage is not None:
-            day = record.at.date().isoformat()
-            print(f"  {day}  step {record.step}/{self.total}: {stage}", file=self.stream)
-
-
-def slug(text: str) -> str:
-    """A file name part: lowercase words joined by dashes."""
-    return "-".join(text.lower().split())
 
 
 async def _read(
