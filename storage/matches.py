@@ -90,11 +90,24 @@ class AtStartRecord:
     observed_at: dt.datetime | None = None
 
 
+@dataclass(frozen=True)
+class JudgingRows:
+    """A match's own rows as judging it needs them (`MatchReader.judging_rows`)."""
+
+    match: MatchRecord
+    boards: int
+    """How many boards it has (no board row read)."""
+    at_start: tuple[AtStartRecord, ...]
+
+
 _MATCH_COLUMNS = (
     "id, season_id, division_id, key, round, home_club_id, away_club_id, start, finished_at,"
     " issued_by_club_id, issued_at, issued_source, accepted_at, accepted_source,"
     " chesscom_match_id, games_per_board, deadline_at"
 )
+
+_MATCH_COLUMNS_OF_M = ", ".join(f"m.{column.strip()}" for column in _MATCH_COLUMNS.split(","))
+"""`_MATCH_COLUMNS` of the table named `m` in a query."""
 
 
 def _match(row: Row) -> MatchRecord:
@@ -208,13 +221,20 @@ class MatchReader:
             return False
         values = ", ".join("(?, CAST(? AS INTEGER))" for _ in seats)  # typed for PostgreSQL
         flat = [item for name, club in seats for item in (name.lower(), club)]
+        guild = self._scope.guild_id
+        side = (  # CROSS JOIN: SQLite keeps this order (by player, the boards_*_player indexes)
+            " SELECT 1 FROM here CROSS JOIN boards AS b CROSS JOIN matches AS m"
+            " WHERE lower(b.{0}_player) = here.name AND b.guild_id = ? AND m.id = b.match_id"
+            " AND m.guild_id = b.guild_id AND m.season_id = ? AND m.id <> ?"
+            " AND m.{0}_club_id <> here.club"
+        )
         row = await self._scope.fetchone(
             f"WITH here (name, club) AS (VALUES {values})"
-            " SELECT 1 FROM here, matches AS m JOIN boards AS b ON b.match_id = m.id"
-            " WHERE m.guild_id = ? AND m.season_id = ? AND b.guild_id = m.guild_id"
-            " AND m.id <> ? AND ((lower(b.home_player) = here.name AND m.home_club_id <> here.club)"
-            " OR (lower(b.away_player) = here.name AND m.away_club_id <> here.club)) LIMIT 1",
-            (*flat, self._scope.guild_id, season_id, match_id),
+            + side.format("home")
+            + " UNION ALL"
+            + side.format("away")
+            + " LIMIT 1",
+            (*flat, guild, season_id, match_id, guild, season_id, match_id),
         )
         return row is not None
 
@@ -228,6 +248,34 @@ class MatchReader:
             (self._scope.guild_id, season_id),
         )
         return {int(row[0]): int(row[1]) for row in rows}
+
+    async def judging_rows(self, match_id: int) -> JudgingRows | None:
+        """The match's own rows judging it needs (CL-FF): the match, its board count and its
+        at-start facts, in one query (None: no such match here)."""
+        rows = await self._scope.fetchall(
+            f"SELECT {_MATCH_COLUMNS_OF_M}, (SELECT count(*) FROM boards AS b"
+            " WHERE b.guild_id = m.guild_id AND b.match_id = m.id) AS board_count,"
+            " a.club_id AS at_club, a.members AS at_members, a.avg_rating AS at_rating,"
+            " a.players AS at_players, a.observed_at AS at_observed"
+            " FROM matches AS m LEFT JOIN match_at_start AS a"
+            " ON a.match_id = m.id AND a.guild_id = m.guild_id"
+            " WHERE m.guild_id = ? AND m.id = ? ORDER BY a.club_id",
+            (self._scope.guild_id, match_id),
+        )
+        if not rows:
+            return None
+        at_start = tuple(
+            AtStartRecord(
+                r["at_club"],
+                r["at_members"],
+                r["at_rating"],
+                r["at_players"],
+                instant_or_none(r["at_observed"]),
+            )
+            for r in rows
+            if r["at_club"] is not None
+        )
+        return JudgingRows(_match(rows[0]), int(rows[0]["board_count"]), at_start)
 
     async def boards_of_season(self, season_id: int) -> dict[int, list[BoardRecord]]:
         """Every board of the season by match id (one query: the standings load)."""
