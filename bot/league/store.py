@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 
 from bot.app.date_window import EARLIEST_DAY, latest_day
 from bot.league.matches.jobs import cancel_jobs, job_kinds
@@ -24,7 +25,7 @@ from core.league.season import (
 )
 from storage.decisions import NewDecision
 from storage.guild import GuildStore, GuildView, UnitOfWork
-from storage.matches import AtStartRecord, BoardRecord, ChallengeRecord, NewMatch
+from storage.matches import AtStartRecord, BoardRecord, ChallengeRecord, MatchRecord, NewMatch
 from storage.rosters import ClosedAccount
 from storage.seasons import SeasonRecord
 
@@ -168,6 +169,24 @@ async def load_season(
     the match life cycle) without reading a board row — each match's boards stand in as
     unnamed ones, as many as it has (CL-20 counts them), and no closed account (CL-19 only
     adjusts scores). Never for standings or scores."""
+    return (await load_season_facts(view, record, for_judging=for_judging)).season
+
+
+@dataclass(frozen=True)
+class SeasonFacts:
+    """A season's facts as `load_season` read them, with the club and division names by id
+    they were read with, so one match can be read again into them (`with_match_read`)."""
+
+    season: Season
+    club_names: Mapping[int, str]
+    division_names: Mapping[int, str]
+    for_judging: bool
+
+
+async def load_season_facts(
+    view: GuildView, record: SeasonRecord, *, for_judging: bool = False
+) -> SeasonFacts:
+    """`load_season`, with the ids it read by."""
     clubs = {club.id: club.name for club in await view.clubs.all()}
     divisions = await view.seasons.divisions(record.id)
     members = await view.seasons.members(record.id)
@@ -183,35 +202,17 @@ async def load_season(
     decisions = await view.decisions.of_season(record.id)
     division_names = {d.id: d.name for d in divisions}
     keys = {m.id: m.key for m in matches}
-    built = []
-    for m in matches:
-        c = m.challenge
-        built.append(
-            Match(
-                id=m.key,
-                division=division_names[m.division_id],
-                round=m.round,
-                home=clubs[m.home_club_id],
-                away=clubs[m.away_club_id],
-                start=m.start,
-                finished=m.finished_at,
-                challenge=None
-                if c is None
-                else Challenge(clubs[c.issued_by], c.issued_at, c.accepted_at),
-                at_start={
-                    clubs[a.club_id]: ClubAtStart(a.members, a.avg_rating, a.players)
-                    for a in at_start.get(m.id, ())
-                },
-                boards=(_UNNAMED,) * counts.get(m.id, 0)
-                if for_judging
-                else tuple(
-                    Board(b.home_player, b.away_player, b.home_half, b.away_half)
-                    for b in boards.get(m.id, ())
-                ),
-                deadline=m.deadline_at,
-            )
+    built = [
+        _match(
+            m,
+            clubs,
+            division_names,
+            at_start.get(m.id, ()),
+            counts.get(m.id, 0) if for_judging else boards.get(m.id, ()),
         )
-    return Season(
+        for m in matches
+    ]
+    season = Season(
         name=record.name,
         divisions=tuple(
             Division(
@@ -236,6 +237,52 @@ async def load_season(
         ),
         withdrawn=tuple(clubs[x.club_id] for x in members if x.withdrawn),
     )
+    return SeasonFacts(season, clubs, division_names, for_judging)
+
+
+def _match(
+    m: MatchRecord,
+    clubs: Mapping[int, str],
+    division_names: Mapping[int, str],
+    at_start: Iterable[AtStartRecord],
+    boards: int | Iterable[BoardRecord],
+) -> Match:
+    """One match's facts as a domain value; `boards` a count when read for judging (unnamed
+    stand-ins, `_UNNAMED`)."""
+    c = m.challenge
+    return Match(
+        id=m.key,
+        division=division_names[m.division_id],
+        round=m.round,
+        home=clubs[m.home_club_id],
+        away=clubs[m.away_club_id],
+        start=m.start,
+        finished=m.finished_at,
+        challenge=None if c is None else Challenge(clubs[c.issued_by], c.issued_at, c.accepted_at),
+        at_start={
+            clubs[a.club_id]: ClubAtStart(a.members, a.avg_rating, a.players) for a in at_start
+        },
+        boards=(_UNNAMED,) * boards
+        if isinstance(boards, int)
+        else tuple(Board(b.home_player, b.away_player, b.home_half, b.away_half) for b in boards),
+        deadline=m.deadline_at,
+    )
+
+
+async def with_match_read(view: GuildView, facts: SeasonFacts, match_id: int) -> SeasonFacts:
+    """`facts` with match `match_id`'s own rows read again (the match, its at-start facts,
+    its boards): the season as a change to that match alone left it, in one indexed read
+    instead of the whole season's. Only for judging facts (no board row, no closed account);
+    LookupError when the match is gone."""
+    if not facts.for_judging:
+        raise ValueError("only judging facts are read again a match at a time")
+    rows = await view.matches.judging_rows(match_id)
+    if rows is None:
+        raise LookupError(f"no match {match_id}")
+    names, divisions = facts.club_names, facts.division_names
+    changed = _match(rows.match, names, divisions, rows.at_start, rows.boards)
+    matches = tuple(changed if m.id == changed.id else m for m in facts.season.matches)
+    return replace(facts, season=replace(facts.season, matches=matches))
 
 
 def _time_points(season: Season) -> list[dt.datetime]:

@@ -9,11 +9,12 @@ director's decision). A club with any breach in a match loses it by forfeit; bot
 from __future__ import annotations
 
 import datetime as dt
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from core.league.facts import CompiledMatch
-from core.league.season import ClubAtStart, Match, Season, SeasonRules
+from core.league.facts import challenge_deadline
+from core.league.season import ClubAtStart, DirectorForfeit, Match, Season, SeasonRules
 
 COUNTED_RULES = ("CL-15", "CL-20", "CL-21")
 """CL-DQ: the three separate forfeit counters."""
@@ -77,22 +78,23 @@ def start_breaches(match: Match, min_players: int, rules: SeasonRules) -> list[B
     return found
 
 
-def match_breaches(facts: CompiledMatch, min_players: int, rules: SeasonRules) -> list[Breach]:
-    """CL-FF: a match not started on time is forfeited for CL-15 only; otherwise the start
-    facts are judged (director forfeits are added separately)."""
-    failed = challenge_failures(facts.source, facts.deadline)
+def match_breaches(
+    match: Match, deadline: dt.datetime, min_players: int, rules: SeasonRules
+) -> list[Breach]:
+    """CL-FF: a match not started on time (by its CL-15 `deadline`) is forfeited for CL-15
+    only; otherwise the start facts are judged (director forfeits are added separately)."""
+    failed = challenge_failures(match, deadline)
     if failed:
-        return [Breach(facts.deadline, facts.id, club, "CL-15") for club in failed]
-    return start_breaches(facts.source, min_players, rules)
+        return [Breach(deadline, match.id, club, "CL-15") for club in failed]
+    return start_breaches(match, min_players, rules)
 
 
-def director_breaches(season: Season, starts: Mapping[str, dt.datetime]) -> list[Breach]:
+def director_breaches(
+    forfeits: Iterable[DirectorForfeit], starts: Mapping[str, dt.datetime]
+) -> list[Breach]:
     """CL-21 (or another rule) forfeits decided by the directors, effective at the decision
-    or, without a date, at the match start."""
-    return [
-        Breach(f.decided or starts[f.match], f.match, f.club, f.rule)
-        for f in season.director_forfeits
-    ]
+    or, without a date, at the match start (`starts`, by match id)."""
+    return [Breach(f.decided or starts[f.match], f.match, f.club, f.rule) for f in forfeits]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,48 +112,113 @@ class ForfeitJudgement:
         return out
 
 
-def judge(
-    season: Season,
-    matches: Iterable[CompiledMatch],
-    cutoff: dt.datetime | None,
+def judge(season: Season, cutoff: dt.datetime | None) -> ForfeitJudgement:
+    """CL-FF, CL-DQ: the judgement of `season`'s facts by `cutoff` (None: all of them)."""
+    return SeasonJudging(season).at(cutoff)
+
+
+Event = tuple[dt.datetime, int, str, str, str]
+"""A breach or decision as judged: (effective, kind — 0 a directors' disqualification, 1 a
+breach —, match id or "", club, rule); sorted, the order they are judged in."""
+
+
+class SeasonJudging:
+    """CL-FF, CL-DQ on one season's facts at any instant: each match's breaches found once,
+    and the judgement kept for each span between breach and decision instants (it can only
+    change at one of them). Pure; the memo is the only state."""
+
+    __slots__ = ("_clubs_of", "_events", "_instants", "_kept", "season")
+
+    def __init__(
+        self,
+        season: Season,
+        events: list[Event] | None = None,
+        kept: dict[int, ForfeitJudgement] | None = None,
+    ) -> None:
+        """`events`: the season's breaches and decisions, sorted, when already known
+        (`with_match`), else found here from its facts; `kept`: the judgements of the same
+        events, shared (by prefix length)."""
+        self.season = season
+        if events is None:
+            starts = {m.id: m.start for m in season.matches}
+            events = [e for m in season.matches for e in _match_events(season, m)]
+            events.extend(_events(director_breaches(season.director_forfeits, starts)))
+            events.extend(
+                (q.decided or BEGINNING, 0, "", q.club, q.rule)
+                for q in season.director_disqualifications
+            )
+            events.sort()
+        self._events = events
+        self._instants = [event[0] for event in events]
+        self._clubs_of = {m.id: (m.home, m.away) for m in season.matches}
+        self._kept: dict[int, ForfeitJudgement] = {} if kept is None else kept
+
+    def with_match(self, season: Season, match_id: str) -> SeasonJudging:
+        """The judging of `season`, whose facts differ from this one's in match `match_id`
+        alone (the other matches' breaches are reused, that one's found again). When that
+        match's breaches are the same as before — a result that breaks no rule — the
+        judgements kept so far are shared: they are the same."""
+        match = next(m for m in season.matches if m.id == match_id)
+        decided = (f for f in season.director_forfeits if f.match == match_id)
+        found = _match_events(season, match)
+        found.extend(_events(director_breaches(decided, {match_id: match.start})))
+        found.sort()
+        if found == [e for e in self._events if e[2] == match_id]:
+            return SeasonJudging(season, self._events, self._kept)
+        events = [e for e in self._events if e[2] != match_id]
+        events.extend(found)
+        events.sort()  # nearly sorted already: one pass
+        return SeasonJudging(season, events)
+
+    def at(self, cutoff: dt.datetime | None) -> ForfeitJudgement:
+        """The judgement of every breach and decision effective by `cutoff` (None: all)."""
+        reached = len(self._instants) if cutoff is None else bisect_right(self._instants, cutoff)
+        kept = self._kept.get(reached)
+        if kept is None:
+            kept = self._kept[reached] = _walk(
+                self._events[:reached], self._clubs_of, self.season.rules
+            )
+        return kept
+
+
+def _match_events(season: Season, match: Match) -> list[Event]:
+    """The breaches of one match's facts (`match_breaches`) as events."""
+    minimum = next(d.min_players for d in season.divisions if d.name == match.division)
+    deadline = challenge_deadline(match, season.rules.challenge_deadline_hours)
+    return _events(match_breaches(match, deadline, minimum, season.rules))
+
+
+def _events(breaches: Iterable[Breach]) -> list[Event]:
+    """Breaches as events."""
+    return [(b.effective, 1, b.match, b.club, b.rule) for b in breaches]
+
+
+def _walk(
+    events: Iterable[tuple[dt.datetime, int, str, str, str]],
+    clubs_of: Mapping[str, tuple[str, str]],
+    rules: SeasonRules,
 ) -> ForfeitJudgement:
-    """CL-FF, CL-DQ: walk every breach effective by `cutoff` in time order, count it on its
+    """CL-FF, CL-DQ: walk the breaches and decisions in time order, count each breach on its
     rule's counter, and disqualify a club whose counter reaches `forfeits_to_disqualify`.
 
     A match whose club was already disqualified before a breach became effective is not
     played any more, so that breach is not judged (nobody is charged for a void match).
     """
-    rules = season.rules
-    minimum = {d.name: d.min_players for d in season.divisions}
-    clubs_of: dict[str, tuple[str, str]] = {}
-    starts: dict[str, dt.datetime] = {}
-    candidates: list[Breach] = []
-    for facts in matches:
-        clubs_of[facts.id] = (facts.home, facts.away)
-        starts[facts.id] = facts.start
-        candidates.extend(match_breaches(facts, minimum[facts.division], rules))
-    candidates.extend(director_breaches(season, starts))
-    events: list[tuple[dt.datetime, int, str, str, str]] = [
-        (b.effective, 1, b.match, b.club, b.rule) for b in candidates
-    ]
-    events.extend(
-        (q.decided or BEGINNING, 0, "", q.club, q.rule) for q in season.director_disqualifications
-    )
-    events.sort()
     counters: dict[tuple[str, str], int] = {}
     disqualified: dict[str, Disqualification] = {}
     counted: list[Breach] = []
     seen: set[tuple[str, str, str]] = set()
     for effective, kind, match, club, rule in events:
-        if cutoff is not None and effective > cutoff:
-            break
         if kind == 0:
             disqualified.setdefault(club, Disqualification(club, rule, effective))
             continue
-        if any(
-            c in disqualified and disqualified[c].effective < effective for c in clubs_of[match]
-        ):
-            continue
+        if disqualified:  # written out: the hot loop of every judgement
+            home, away = clubs_of[match]
+            gone_home, gone_away = disqualified.get(home), disqualified.get(away)
+            if (gone_home is not None and gone_home.effective < effective) or (
+                gone_away is not None and gone_away.effective < effective
+            ):
+                continue
         if (match, club, rule) in seen:
             continue
         seen.add((match, club, rule))

@@ -18,8 +18,8 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from core.league.facts import challenge_deadline, compile_matches
-from core.league.forfeits import judge
+from core.league.facts import challenge_deadline
+from core.league.forfeits import SeasonJudging
 from core.league.season import Season
 
 
@@ -310,10 +310,12 @@ def moved_deadline(view: MatchView, new_start: dt.datetime) -> dt.datetime | Non
     return new_start
 
 
-def void_clubs(season: Season, now: dt.datetime) -> dict[str, dt.datetime]:
-    """CL-DQ: the clubs disqualified by `now`, with the instant each went out."""
-    judgement = judge(season, compile_matches(season), now)
-    return {club: q.effective for club, q in judgement.disqualified.items()}
+def void_clubs(judging: Season | SeasonJudging, now: dt.datetime) -> dict[str, dt.datetime]:
+    """CL-DQ: the clubs disqualified by `now`, with the instant each went out (from a
+    season's facts, or its `SeasonJudging` when kept)."""
+    if isinstance(judging, Season):
+        judging = SeasonJudging(judging)
+    return {club: q.effective for club, q in judging.at(now).disqualified.items()}
 
 
 def match_view(

@@ -97,7 +97,7 @@ def league_report(
     cutoff = end_of_day(as_of) if as_of is not None else now
     games = season.rules.games_per_board
     matches = compile_matches(season)
-    judgement = judge(season, matches, cutoff)
+    judgement = judge(season, cutoff)
     finished = finished_by(matches, cutoff)
     multi = multi_team_players(finished)
     closed = sorted({name.lower() for name in season.closed_accounts})

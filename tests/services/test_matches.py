@@ -24,13 +24,15 @@ from bot.app.config import ClDefaults
 from bot.app.errors import UserError
 from bot.chesscom.client import ChessComClient
 from bot.formats.boards_csv import BoardRow, BoardsCsvError, parse_boards_csv
-from bot.league.matches import results
+from bot.league.matches import life, results
 from bot.league.matches import service as matches
 from bot.league.matches.jobs import POLL
 from bot.league.motions.lifecycle import MotionRequest, cast_vote, open_motion
 from bot.league.rosters import service as rosters
 from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons
+from bot.league.store import load_season
+from core.league.forfeits import SeasonJudging
 from storage.connection import Connection
 from storage.database import Clock, Database, SqliteDatabase
 from storage.guild import GuildStore
@@ -574,3 +576,32 @@ async def test_cl_15_two_clubs_declaring_the_challenge_at_once_one_is_recorded(
     finally:
         await second_db.close()
         await first_db.close()
+
+
+async def test_cl_ff_a_result_leaves_its_season_judged_for_the_next_unit_of_work(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The life cycle keeps a season's judging facts by committed version: a result's unit
+    of work leaves them (and their judgement) as a fresh read of the season gives them, so a
+    correction after it, and any unit after that, reads no season at all."""
+    w = await _world(database, PLAYED_SEASON)
+    boards = parse_boards_csv("1,alice,bob,2,0\n2,carol,dave,1,1\n")
+    await results.enter_manual_result(w.store, ARBITER, w.match, boards)
+
+    def read_again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the season was read again")
+
+    monkeypatch.setattr(life, "load_season_facts", read_again)
+    corrected = parse_boards_csv("1,alice,bob,0,2\n2,carol,dave,1,1\n")
+    event = await results.enter_manual_result(w.store, ARBITER, w.match, corrected)
+    assert (event.home_half, event.away_half) == (2, 6)
+    async with w.store.change(None, "test.look", f"match:{w.match}") as uow:
+        match = await uow.matches.get(w.match)
+        assert match is not None
+        kept = await life.match_now(uow, match, uow.now)
+        fresh = await load_season(uow.view(), kept.record, for_judging=True)
+        assert kept.season == fresh
+        assert kept.judging.at(uow.now) == SeasonJudging(fresh).at(uow.now)
+        # never challenged (CL-15), whatever its boards: both clubs forfeit it
+        assert [b.rule for b in kept.judging.at(uow.now).breaches] == ["CL-15", "CL-15"]
+        uow.abandon()

@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 
 from bot.app.errors import UserError
 from bot.league.references import find_season
-from bot.league.store import load_season
+from bot.league.store import SeasonFacts, load_season_facts, with_match_read
+from core.league.forfeits import SeasonJudging
 from core.league.lifecycle import (
     Allowed,
     Door,
@@ -33,41 +34,65 @@ from storage.seasons import SeasonRecord
 @dataclass(frozen=True)
 class MatchNow:
     """A match as the life cycle sees it now: its season's record and facts, the clubs out
-    of the season by then (CL-DQ, with when), and its view."""
+    of the season by then (CL-DQ, with when), its view, and the season's judging (kept with
+    the facts, so judging again at another instant or after one match changed is cheap)."""
 
     record: SeasonRecord
     season: Season
     view: MatchView
     out: Mapping[str, dt.datetime]
+    facts: SeasonFacts
+    judging: SeasonJudging
+    version: int | None
+    """The committed season version the facts are of (None: read with a unit of work's
+    changes not yet committed)."""
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A season's facts and their judging, as kept by committed version."""
+
+    facts: SeasonFacts
+    judging: SeasonJudging
 
 
 _KEPT = 16
 """Seasons kept per connection (the newest read)."""
-_FACTS: weakref.WeakKeyDictionary[object, OrderedDict[tuple[int, int, int, bool], Season]] = (
+_FACTS: weakref.WeakKeyDictionary[object, OrderedDict[tuple[int, int, int, bool], Judged]] = (
     weakref.WeakKeyDictionary()
 )
 """The committed facts of recently judged seasons, by what they were read through and (guild,
 season, version, full): a season that has not changed since costs one version lookup. A unit
-of work that changed the season reads it afresh (its changes are not committed yet)."""
+of work that changed the season reads it afresh (its changes are not committed yet), or
+reads again the one match it changed (`after_match_change`), kept once it commits."""
 
 
-async def _facts(view: GuildView | UnitOfWork, record: SeasonRecord, full: bool) -> Season:
-    """The season's facts as `load_season` reads them, kept by committed version."""
+def _keep(reads: object, key: tuple[int, int, int, bool], judged: Judged) -> None:
+    """Keep `judged` under `key` for what reads through `reads` (the newest `_KEPT`)."""
+    kept = _FACTS.setdefault(reads, OrderedDict())
+    kept[key] = judged
+    kept.move_to_end(key)
+    while len(kept) > _KEPT:
+        kept.popitem(last=False)
+
+
+async def _judged(
+    view: GuildView | UnitOfWork, record: SeasonRecord, full: bool
+) -> tuple[Judged, int | None]:
+    """The season's facts as `load_season` reads them and their judging, kept by committed
+    version (`record`'s, read in `view`), and that version (None: not committed yet)."""
     reader = view.view() if isinstance(view, UnitOfWork) else view
     if isinstance(view, UnitOfWork) and record.id in view.bumped_seasons:
-        return await load_season(reader, record, for_judging=not full)
-    version = await reader.seasons.version(record.id)
-    kept = _FACTS.setdefault(view.reads, OrderedDict())
-    key = (record.guild_id, record.id, version or 0, full)
-    season = kept.get(key)
-    if season is None:
-        season = await load_season(reader, record, for_judging=not full)
-        kept[key] = season
-        while len(kept) > _KEPT:
-            kept.popitem(last=False)
-    else:
-        kept.move_to_end(key)
-    return season
+        facts = await load_season_facts(reader, record, for_judging=not full)
+        return Judged(facts, SeasonJudging(facts.season)), None
+    key = (record.guild_id, record.id, record.version, full)
+    kept = _FACTS.get(view.reads)
+    judged = None if kept is None else kept.get(key)
+    if judged is None:
+        facts = await load_season_facts(reader, record, for_judging=not full)
+        judged = Judged(facts, SeasonJudging(facts.season))
+    _keep(view.reads, key, judged)
+    return judged, record.version
 
 
 async def match_now(
@@ -77,10 +102,36 @@ async def match_now(
     judging needs them (no board row), or in `full` when the caller also scores the season
     from them (its `season` then serves a league report)."""
     record = await find_season(view.seasons, match.season_id)
-    season = await _facts(view, record, full)
-    out = void_clubs(season, now)
+    judged, version = await _judged(view, record, full)
+    return _now_of(record, judged, version, match, now)
+
+
+def _now_of(
+    record: SeasonRecord, judged: Judged, version: int | None, match: MatchRecord, now: dt.datetime
+) -> MatchNow:
+    """`match` as the life cycle sees it at `now` in the judged facts (of `version`)."""
+    season = judged.facts.season
+    out = void_clubs(judged.judging, now)
     shown = replace(match_view(season, match.key, now, out), name=f"#{match.id} ({match.key})")
-    return MatchNow(record, season, shown, out)
+    return MatchNow(record, season, shown, out, judged.facts, judged.judging, version)
+
+
+async def after_match_change(uow: UnitOfWork, before: MatchNow, match: MatchRecord) -> MatchNow:
+    """The match's season as this unit of work leaves it, when the unit changed `match`'s own
+    rows alone (its boards, finish, at-start facts; no other match, decision or club) since
+    `before` was read in it: `before`'s judging facts with that match read again and judged
+    again by itself — not the whole season. When `before` was of a committed version, they
+    are kept, once the unit commits, for the next one (the unit bumps it once, and units of
+    one guild run one after the other: `Database.serialising`)."""
+    if before.record.id not in uow.bumped_seasons:
+        raise ValueError("after_match_change follows a change to the match")
+    facts = await with_match_read(uow.view(), before.facts, match.id)
+    judged = Judged(facts, before.judging.with_match(facts.season, match.key))
+    if before.version is not None:
+        key = (before.record.guild_id, before.record.id, before.version + 1, False)
+        reads = uow.reads
+        uow.after_commit(lambda: _keep(reads, key, judged))
+    return _now_of(before.record, judged, None, match, uow.now)
 
 
 async def check_step(

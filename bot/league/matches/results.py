@@ -19,22 +19,20 @@ from bot.formats.boards_csv import BoardRow
 from bot.league.matches.boards import board_records, checked
 from bot.league.matches.counting import changed_matches, judged_counts, what_counts
 from bot.league.matches.jobs import POLL, cancel_jobs
-from bot.league.matches.life import MatchNow, allowed, match_now
+from bot.league.matches.life import MatchNow, after_match_change, allowed, match_now
 from bot.league.matches.service import chesscom_match_id
 from bot.league.references import find_match
 from bot.league.store import load_season
 from bot.rendering import announcements
 from bot.runtime.announce import announce
 from core.league import league_report
-from core.league.facts import compile_matches
-from core.league.forfeits import judge
 from core.league.lifecycle import Door, Step, finish_problem
 from core.league.season import Board as DomainBoard
-from core.league.season import ClubAtStart, Season
+from core.league.season import Season
 from storage.club_admins import ClubAdminReader
 from storage.clubs import Club
 from storage.guild import GuildStore, UnitOfWork
-from storage.matches import AtStartRecord, BoardRecord, MatchRecord
+from storage.matches import BoardRecord, MatchRecord
 from storage.rosters import ClosedAccount
 
 
@@ -81,7 +79,6 @@ class Prior:
 
     now: MatchNow
     boards: tuple[BoardRecord, ...]
-    at_start: tuple[AtStartRecord, ...]
     closed: tuple[str, ...]
 
 
@@ -100,14 +97,13 @@ async def _check_result(
     return Prior(
         current,
         tuple(await uow.matches.boards(match.id)),
-        tuple(await uow.matches.at_start(match.id)),
         tuple(a.username for a in await uow.rosters.closed_accounts(match.season_id)),
     )
 
 
-def _as_it_was(season: Season, prior: Prior, key: str, clubs: dict[int, str]) -> Season:
+def _as_it_was(season: Season, prior: Prior, key: str) -> Season:
     """The season before the result: this match with its former boards, finish and at-start
-    facts, the former closed accounts (CL-19)."""
+    facts (as judged before it), the former closed accounts (CL-19)."""
     old = next(m for m in prior.now.season.matches if m.id == key)
     matches = tuple(
         replace(
@@ -117,10 +113,7 @@ def _as_it_was(season: Season, prior: Prior, key: str, clubs: dict[int, str]) ->
                 DomainBoard(b.home_player, b.away_player, b.home_half, b.away_half)
                 for b in prior.boards
             ),
-            at_start={
-                clubs[a.club_id]: ClubAtStart(a.members, a.avg_rating, a.players)
-                for a in prior.at_start
-            },
+            at_start=old.at_start,
         )
         if m.id == key
         else m
@@ -130,15 +123,22 @@ def _as_it_was(season: Season, prior: Prior, key: str, clubs: dict[int, str]) ->
 
 
 async def _may_change_others(
-    uow: UnitOfWork, prior: Prior, match: MatchRecord, boards: Sequence[BoardRecord]
+    uow: UnitOfWork,
+    prior: Prior,
+    match: MatchRecord,
+    boards: Sequence[BoardRecord],
+    seen_closed: Sequence[str],
 ) -> bool:
     """Whether the result can change how any match counts beyond the judgement (CL-18,
-    CL-19): an account was seen closed or one of its players' is, or a player of its boards
-    (before or after) plays for another club elsewhere in the season. If not, its boards
-    count as played (or as judged), and so do the other matches'."""
-    closed = {a.username.lower() for a in await uow.rosters.closed_accounts(match.season_id)}
-    if closed != {name.lower() for name in prior.closed}:
-        return True
+    CL-19): an account was seen closed (`seen_closed`, marked in this unit of work) or one of
+    its players' is, or a player of its boards (before or after) plays for another club
+    elsewhere in the season. If not, its boards count as played (or as judged), and so do
+    the other matches'."""
+    closed = {name.lower() for name in prior.closed}
+    if seen_closed:
+        now_closed = await uow.rosters.closed_accounts(match.season_id)
+        if {a.username.lower() for a in now_closed} != closed:
+            return True
     seats = [
         seat
         for b in (*boards, *prior.boards)
@@ -338,17 +338,17 @@ async def _recorded(
     home_half = sum(b.home_half for b in boards)
     away_half = sum(b.away_half for b in boards)
     changed: list[str] = []
-    if await _may_change_others(uow, prior, updated, boards):
+    if await _may_change_others(uow, prior, updated, boards, closed):
         season = await load_season(uow.view(), prior.now.record)
         now = league_report(season, now=uow.now)
         why = what_counts(now, season, updated.key).why
-        clubs = {home.id: home.name, away.id: away.name}
-        was = league_report(_as_it_was(season, prior, updated.key, clubs), now=uow.now)
+        was = league_report(_as_it_was(season, prior, updated.key), now=uow.now)
         changed = changed_matches(was, now, season, leave_out=[updated.key])
         forfeits, disqualified = now.forfeits, now.disqualified
-    else:  # the judgement alone says what it counts as: the season read as judging needs it
-        season = await load_season(uow.view(), prior.now.record, for_judging=True)
-        judgement = judge(season, compile_matches(season), uow.now)
+    else:  # the judgement alone says what it counts as: only this match's facts changed
+        after = await after_match_change(uow, prior.now, updated)
+        season = after.season
+        judgement = after.judging.at(uow.now)
         forfeits, disqualified = judgement.breaches, tuple(judgement.disqualified.values())
         why = judged_counts(forfeits, disqualified, season, updated.key)
     out_before = prior.now.out
