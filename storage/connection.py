@@ -153,6 +153,21 @@ class Connection(ABC):
     async def execute_fetchall(self, sql: str, parameters: Parameters = ()) -> list[Any]:
         """Run a query and read every row (after the deferred statements)."""
 
+    async def fetch_together(
+        self, queries: Sequence[tuple[str, Parameters]]
+    ) -> list[list[Any] | BaseException]:
+        """Run `queries` in order (after the deferred statements), each read to its end: its
+        rows, or the error it raised — one query's failure is its own, the others still run
+        (on PostgreSQL a failure aborts the transaction, so those after it raise that).
+        Here one after the other; SQLite's sends them in one trip."""
+        outcomes: list[list[Any] | BaseException] = []
+        for sql, parameters in queries:
+            try:
+                outcomes.append(await self.execute_fetchall(sql, parameters))
+            except Exception as error:
+                outcomes.append(error)
+        return outcomes
+
     @abstractmethod
     async def executescript(self, script: str) -> None:
         """Run a script of statements in this engine's own dialect (migrations)."""
@@ -187,7 +202,7 @@ class Carried:
     """What one trip carries in place of its statement's parameters: the deferred statements
     to run first, on the thread, and the statement's own parameters."""
 
-    __slots__ = ("closing", "deferred", "owner", "parameters")
+    __slots__ = ("closing", "deferred", "outcomes", "owner", "parameters", "queries")
 
     def __init__(
         self,
@@ -196,6 +211,7 @@ class Carried:
         owner: Connection,
         *,
         closing: bool = False,
+        queries: Sequence[tuple[str, Parameters]] = (),
     ) -> None:
         self.deferred = tuple(deferred)
         self.parameters = parameters
@@ -203,6 +219,10 @@ class Carried:
         """The connection whose statements these are: told of a deferred one that fails."""
         self.closing = closing
         """The statement ends the transaction (COMMIT): close the cursors handed out first."""
+        self.queries = tuple(queries)
+        """Queries to run after the deferred statements, each read to its end (`outcomes`)."""
+        self.outcomes: list[list[Any] | BaseException] = []
+        """Each of `queries`' rows, or the error it raised, once the trip has run."""
 
     def run_first(self, connection: ThreadConnection) -> Any:
         """On the thread: the deferred statements in order (one failing is noted on the owner,
@@ -217,6 +237,15 @@ class Carried:
         except BaseException as error:
             self.owner.failed = error
             raise
+        for sql, parameters in self.queries:
+            try:
+                cursor = sqlite3.Connection.execute(connection, sql, parameters)
+                try:
+                    self.outcomes.append(cursor.fetchall())
+                finally:
+                    cursor.close()
+            except Exception as error:
+                self.outcomes.append(error)
         if self.closing:
             connection.close_cursors()
         return self.parameters
@@ -341,6 +370,26 @@ class SqliteConnection(Connection):
         """Run a query and read every row, in one trip (after the deferred statements)."""
         carried = self._carry(tuple(parameters))
         return list(await self._send(self._inner.execute_fetchall(sql, carried)))
+
+    async def fetch_together(
+        self, queries: Sequence[tuple[str, Parameters]]
+    ) -> list[list[Any] | BaseException]:
+        """As `Connection.fetch_together`, in one trip: the deferred statements, every query
+        but the last carried (`Carried.queries`), then the last as the trip's own."""
+        if not queries:
+            return []
+        *first, (sql, parameters) = queries
+        batch, self._deferred = self._deferred, []
+        carried = Carried(batch, tuple(parameters), self, queries=first)
+        try:
+            last: list[Any] | BaseException = list(
+                await self._send(self._inner.execute_fetchall(sql, carried))
+            )
+        except Exception as error:
+            if len(carried.outcomes) < len(first):  # a deferred statement failed: all fail
+                raise
+            last = error
+        return [*carried.outcomes, last]
 
     async def executescript(self, script: str) -> None:
         """Run an SQL script (migrations); nothing may be deferred (a script takes none)."""

@@ -68,6 +68,9 @@ class GuildView:
         self.tour_games = TourGameReader(scope)
         self.tour_rulings = TourRulingReader(scope)
         self.tour_lookups = TourLookupReader(scope)
+        self.together = scope.together
+        """Independent reads of these repositories with their queries in one trip
+        (`ReadScope.together`)."""
         self.reads = scope.connection
         """What this view reads through: the same object for every view of one connection of
         one database (a key for caches of committed facts, kept by season version)."""
@@ -98,6 +101,9 @@ class UnitOfWork:
         self.tour_events = TourEventRepository(scope)
         self.tour_games = TourGameRepository(scope)
         self.tour_rulings = TourRulingRepository(scope)
+        self.together = scope.together
+        """Independent reads (or writes whose rows are read and no other depends on) of these
+        repositories with their queries in one trip (`ReadScope.together`)."""
         self.abandoned = False
         self.committed_callbacks: list[Callable[[], None]] = []
         """Called once the unit of work has committed (`after_commit`), in order."""

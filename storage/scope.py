@@ -3,13 +3,20 @@ work's instant and audit details. Repositories put `guild_id = ?` in every state
 
 from __future__ import annotations
 
+import asyncio
 import copy
-from collections.abc import AsyncIterator, Iterable
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Iterable
 from contextlib import asynccontextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from storage.connection import Connection, Cursor, Row
+
+A = TypeVar("A")
+B = TypeVar("B")
+C = TypeVar("C")
+D = TypeVar("D")
 
 
 class ReadScope:
@@ -18,6 +25,63 @@ class ReadScope:
     def __init__(self, connection: Connection, guild_id: int) -> None:
         self.connection = connection
         self.guild_id = guild_id
+        self._asked: list[tuple[str, tuple[Any, ...], asyncio.Future[list[Row]]]] | None = None
+        """The queries `together`'s reads have asked and wait for (None: not in `together`)."""
+
+    @overload
+    async def together(self, a: Awaitable[A], b: Awaitable[B], /) -> tuple[A, B]: ...
+
+    @overload
+    async def together(
+        self, a: Awaitable[A], b: Awaitable[B], c: Awaitable[C], /
+    ) -> tuple[A, B, C]: ...
+
+    @overload
+    async def together(
+        self, a: Awaitable[A], b: Awaitable[B], c: Awaitable[C], d: Awaitable[D], /
+    ) -> tuple[A, B, C, D]: ...
+
+    async def together(self, *reads: Awaitable[Any]) -> tuple[Any, ...]:
+        """Run independent reads of this scope's repositories (coroutines not yet awaited)
+        with their queries sent together: each read runs until it asks a query, the queries
+        asked go in one trip (`Connection.fetch_together`), and so on until every read is
+        done. Their results in order; the first read to fail (in argument order) raises,
+        once all are done. The reads must not depend on each other; a write among them is
+        one whose rows are read (RETURNING) and that none of the others depends on."""
+        if self._asked is not None:
+            for read in reads:  # never to run: closed, not left unawaited
+                if inspect.iscoroutine(read):
+                    read.close()
+            raise RuntimeError("together() inside together(): give it every read at once")
+        asked: list[tuple[str, tuple[Any, ...], asyncio.Future[list[Row]]]] = []
+        self._asked = asked
+        tasks = [asyncio.ensure_future(read) for read in reads]
+        try:
+            while True:
+                while sum(not t.done() for t in tasks) > len(asked):
+                    await asyncio.sleep(0)  # each read runs to its next query, or its end
+                if not asked:
+                    break
+                batch = asked[:]
+                del asked[:]
+                try:
+                    outcomes = await self.connection.fetch_together([(q, p) for q, p, _ in batch])
+                except Exception as failure:  # the deferred statements failed: every read
+                    outcomes = [failure] * len(batch)
+                for (_, _, future), outcome in zip(batch, outcomes, strict=True):
+                    if isinstance(outcome, BaseException):
+                        future.set_exception(outcome)
+                    else:
+                        future.set_result(outcome)
+        finally:
+            self._asked = None
+            for task in tasks:
+                task.cancel()
+        errors = [task.exception() for task in tasks]  # every one retrieved
+        for error in errors:
+            if error is not None:
+                raise error
+        return tuple(task.result() for task in tasks)
 
     async def fetchone(self, sql: str, parameters: Iterable[Any] = ()) -> Row | None:
         """The first row of a query, or None (for queries of at most a few rows: all are read,
@@ -26,8 +90,14 @@ class ReadScope:
         return rows[0] if rows else None
 
     async def fetchall(self, sql: str, parameters: Iterable[Any] = ()) -> list[Row]:
-        """Every row of a query, executed and fetched in one trip to the database thread."""
-        return await self.connection.execute_fetchall(sql, tuple(parameters))
+        """Every row of a query, executed and fetched in one trip to the database thread (in
+        `together`, in the trip of every query its reads ask at once)."""
+        asked = self._asked
+        if asked is None:
+            return await self.connection.execute_fetchall(sql, tuple(parameters))
+        future: asyncio.Future[list[Row]] = asyncio.get_running_loop().create_future()
+        asked.append((sql, tuple(parameters), future))
+        return await future
 
 
 class WriteScope(ReadScope):

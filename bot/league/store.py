@@ -181,6 +181,9 @@ class SeasonFacts:
     club_names: Mapping[int, str]
     division_names: Mapping[int, str]
     for_judging: bool
+    closed: tuple[str, ...]
+    """The season's closed accounts (CL-19), read judging or not (the judging season has
+    none: they only adjust scores)."""
 
 
 async def load_season_facts(
@@ -198,7 +201,7 @@ async def load_season_facts(
     else:
         boards = await view.matches.boards_of_season(record.id)
     at_start = await view.matches.at_start_of_season(record.id)
-    closed = [] if for_judging else await view.rosters.closed_accounts(record.id)
+    closed = tuple(a.username for a in await view.rosters.closed_accounts(record.id))
     decisions = await view.decisions.of_season(record.id)
     division_names = {d.id: d.name for d in divisions}
     keys = {m.id: m.key for m in matches}
@@ -224,7 +227,7 @@ async def load_season_facts(
         ),
         rules=record.rules,
         matches=tuple(built),
-        closed_accounts=tuple(a.username for a in closed),
+        closed_accounts=() if for_judging else closed,
         director_forfeits=tuple(
             DirectorForfeit(keys[d.match_id], clubs[d.club_id], d.rule, d.decided_at)
             for d in decisions
@@ -237,7 +240,7 @@ async def load_season_facts(
         ),
         withdrawn=tuple(clubs[x.club_id] for x in members if x.withdrawn),
     )
-    return SeasonFacts(season, clubs, division_names, for_judging)
+    return SeasonFacts(season, clubs, division_names, for_judging, closed)
 
 
 def _match(
@@ -271,8 +274,8 @@ def _match(
 
 async def with_match_read(view: GuildView, facts: SeasonFacts, match_id: int) -> SeasonFacts:
     """`facts` with match `match_id`'s own rows read again (the match, its at-start facts,
-    its boards): the season as a change to that match alone left it, in one indexed read
-    instead of the whole season's. Only for judging facts (no board row, no closed account);
+    its boards): the season as a change to that match alone (no closed account) left it, in
+    one indexed read instead of the whole season's. Only for judging facts (no board row);
     LookupError when the match is gone."""
     if not facts.for_judging:
         raise ValueError("only judging facts are read again a match at a time")

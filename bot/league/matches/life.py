@@ -96,12 +96,19 @@ async def _judged(
 
 
 async def match_now(
-    view: GuildView | UnitOfWork, match: MatchRecord, now: dt.datetime, *, full: bool = False
+    view: GuildView | UnitOfWork,
+    match: MatchRecord,
+    now: dt.datetime,
+    *,
+    full: bool = False,
+    record: SeasonRecord | None = None,
 ) -> MatchNow:
     """The life cycle's view of `match` at `now`, from the facts stored in `view` — read as
     judging needs them (no board row), or in `full` when the caller also scores the season
-    from them (its `season` then serves a league report)."""
-    record = await find_season(view.seasons, match.season_id)
+    from them (its `season` then serves a league report). `record`: the match's season as
+    just read in `view`, when the caller has it."""
+    if record is None:
+        record = await find_season(view.seasons, match.season_id)
     judged, version = await _judged(view, record, full)
     return _now_of(record, judged, version, match, now)
 
@@ -116,13 +123,13 @@ def _now_of(
     return MatchNow(record, season, shown, out, judged.facts, judged.judging, version)
 
 
-async def after_match_change(uow: UnitOfWork, before: MatchNow, match: MatchRecord) -> MatchNow:
+async def after_match_change(uow: UnitOfWork, before: MatchNow, match: MatchRecord) -> Judged:
     """The match's season as this unit of work leaves it, when the unit changed `match`'s own
-    rows alone (its boards, finish, at-start facts; no other match, decision or club) since
-    `before` was read in it: `before`'s judging facts with that match read again and judged
-    again by itself — not the whole season. When `before` was of a committed version, they
-    are kept, once the unit commits, for the next one (the unit bumps it once, and units of
-    one guild run one after the other: `Database.serialising`)."""
+    rows alone (its boards, finish, at-start facts; no other match, decision, club or closed
+    account) since `before` was read in it: `before`'s judging facts with that match read
+    again and judged again by itself — not the whole season. When `before` was of a committed
+    version, they are kept, once the unit commits, for the next one (the unit bumps it once,
+    and units of one guild run one after the other: `Database.serialising`)."""
     if before.record.id not in uow.bumped_seasons:
         raise ValueError("after_match_change follows a change to the match")
     facts = await with_match_read(uow.view(), before.facts, match.id)
@@ -131,7 +138,7 @@ async def after_match_change(uow: UnitOfWork, before: MatchNow, match: MatchReco
         key = (before.record.guild_id, before.record.id, before.version + 1, False)
         reads = uow.reads
         uow.after_commit(lambda: _keep(reads, key, judged))
-    return _now_of(before.record, judged, None, match, uow.now)
+    return judged
 
 
 async def check_step(

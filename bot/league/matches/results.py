@@ -5,9 +5,10 @@ result from a boards CSV. chess.com is read before the unit of work opens."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Awaitable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import TypeVar
 
 from bot.app.actor import Actor, Role
 from bot.app.errors import UserError, quote_mark
@@ -21,7 +22,7 @@ from bot.league.matches.counting import changed_matches, judged_counts, what_cou
 from bot.league.matches.jobs import POLL, cancel_jobs
 from bot.league.matches.life import MatchNow, after_match_change, allowed, match_now
 from bot.league.matches.service import chesscom_match_id
-from bot.league.references import find_match
+from bot.league.references import find_match, find_season
 from bot.league.store import load_season
 from bot.rendering import announcements
 from bot.runtime.announce import announce
@@ -34,6 +35,9 @@ from storage.clubs import Club
 from storage.guild import GuildStore, UnitOfWork
 from storage.matches import BoardRecord, MatchRecord
 from storage.rosters import ClosedAccount
+from storage.seasons import SeasonRecord
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -75,30 +79,61 @@ def _door(actor: Actor) -> Door:
 class Prior:
     """A match's result facts before a result replaces them, and its season's closed
     accounts: with the season as it is after, they give the season as it was (what the
-    earlier matches counted as), without reading the season twice."""
+    earlier matches counted as), without reading the season twice. `elsewhere`: whether a
+    player of its boards, before or after, plays for another club of the season (CL-18)."""
 
     now: MatchNow
     boards: tuple[BoardRecord, ...]
     closed: tuple[str, ...]
+    elsewhere: bool
 
 
-async def _check_result(
-    uow: UnitOfWork, match: MatchRecord, door: Door, finished: dt.datetime
+def _seats(match: MatchRecord, boards: Iterable[BoardRecord]) -> list[tuple[str, int]]:
+    """Each player of `boards` with the club they play for in `match`."""
+    return sorted(
+        {
+            seat
+            for b in boards
+            for seat in ((b.home_player, match.home_club_id), (b.away_player, match.away_club_id))
+        }
+    )
+
+
+async def _read_before(
+    uow: UnitOfWork, match: MatchRecord, boards: Sequence[BoardRecord], current: Awaitable[T]
+) -> tuple[T, SeasonRecord, tuple[BoardRecord, ...], bool]:
+    """What a result is checked against, in one trip before it writes: `current` (the match
+    read again in the unit of work), its season, its boards as stored, and whether a player
+    of those or of `boards` plays for another club of the season (CL-18). `match`: the match
+    as read before the unit (its season and clubs never change; the caller compares)."""
+    read, record, stored, elsewhere = await uow.together(
+        current,
+        find_season(uow.seasons, match.season_id),
+        uow.matches.boards(match.id),
+        uow.matches.plays_elsewhere(
+            match.season_id, match.id, _seats(match, boards), with_stored=True
+        ),
+    )
+    return read, record, tuple(stored), elsewhere
+
+
+def _check_result(
+    uow: UnitOfWork,
+    current: MatchNow,
+    door: Door,
+    finished: dt.datetime,
+    stored: tuple[BoardRecord, ...],
+    elsewhere: bool,
 ) -> Prior:
     """CL-14 through the life cycle: no result before the start, none finishing before it or
     later than now, none replacing a recorded one but by an arbiter or the bot; and the
     facts the result is about to replace."""
-    current = await match_now(uow, match, uow.now)
     step = allowed(current.view, Step.RESULT, door)
     problem = finish_problem(current.view, finished.astimezone(dt.UTC))
     if problem is not None:
         raise UserError(f"{problem}.")
     uow.details["notes"] = list(step.notes)
-    return Prior(
-        current,
-        tuple(await uow.matches.boards(match.id)),
-        tuple(a.username for a in await uow.rosters.closed_accounts(match.season_id)),
-    )
+    return Prior(current, stored, current.facts.closed, elsewhere)
 
 
 def _as_it_was(season: Season, prior: Prior, key: str) -> Season:
@@ -132,21 +167,16 @@ async def _may_change_others(
     """Whether the result can change how any match counts beyond the judgement (CL-18,
     CL-19): an account was seen closed (`seen_closed`, marked in this unit of work) or one of
     its players' is, or a player of its boards (before or after) plays for another club
-    elsewhere in the season. If not, its boards count as played (or as judged), and so do
-    the other matches'."""
+    elsewhere in the season (`prior.elsewhere`). If not, its boards count as played (or as
+    judged), and so do the other matches'."""
     closed = {name.lower() for name in prior.closed}
     if seen_closed:
         now_closed = await uow.rosters.closed_accounts(match.season_id)
         if {a.username.lower() for a in now_closed} != closed:
             return True
-    seats = [
-        seat
-        for b in (*boards, *prior.boards)
-        for seat in ((b.home_player, match.home_club_id), (b.away_player, match.away_club_id))
-    ]
-    if closed & {name.lower() for name, _ in seats}:
+    if closed & {name.lower() for name, _ in _seats(match, (*boards, *prior.boards))}:
         return True
-    return await uow.matches.plays_elsewhere(match.season_id, match.id, sorted(set(seats)))
+    return prior.elsewhere
 
 
 async def authorise_report(store: GuildStore, actor: Actor, match_id: int | str) -> None:
@@ -270,7 +300,9 @@ async def import_chesscom_result_in(
     job); a refusal (`UserError`) comes before anything is written."""
     match, chesscom, facts = read.match, read.chesscom, read.facts
     assert facts.match is not None
-    current, linked = await uow.matches.with_chesscom(match.id, chesscom)
+    (current, linked), record, stored, elsewhere = await _read_before(
+        uow, match, read.boards, uow.matches.with_chesscom(match.id, chesscom)
+    )
     if current is None:
         raise UserError(f"No match {match.id} on this server.")
     await _may_report(uow.club_admins, actor, current)
@@ -283,12 +315,12 @@ async def import_chesscom_result_in(
     # chess.com's own record of the linked match may be read again (a club admin's re-import
     # is the bot's reading); any other result over a recorded one is an arbiter's correction.
     door = Door.BOT if actor.is_system or link is None else _door(actor)
-    prior = await _check_result(uow, current, door, finished)
+    now = await match_now(uow, current, uow.now, record=record)
+    prior = _check_result(uow, now, door, finished, stored, elsewhere)
     await uow.matches.replace_boards(match.id, list(read.boards))
     await uow.matches.finish(match.id, finished, link_chesscom=link)
     closed = await _record_closed(uow, current.season_id, facts, read.observed)
     await _record_fielded(uow, current, read.home, read.away, facts)
-    await cancel_jobs(uow, match.id, (POLL,))
     updated = replace(current, finished_at=finished.astimezone(dt.UTC), chesscom_match_id=chesscom)
     return await _recorded(
         uow, prior, updated, read.boards, read.home, read.away, closed, "chess.com"
@@ -339,6 +371,7 @@ async def _recorded(
     away_half = sum(b.away_half for b in boards)
     changed: list[str] = []
     if await _may_change_others(uow, prior, updated, boards, closed):
+        await cancel_jobs(uow, updated.id, (POLL,))
         season = await load_season(uow.view(), prior.now.record)
         now = league_report(season, now=uow.now)
         why = what_counts(now, season, updated.key).why
@@ -346,8 +379,10 @@ async def _recorded(
         changed = changed_matches(was, now, season, leave_out=[updated.key])
         forfeits, disqualified = now.forfeits, now.disqualified
     else:  # the judgement alone says what it counts as: only this match's facts changed
-        after = await after_match_change(uow, prior.now, updated)
-        season = after.season
+        _, after = await uow.together(  # one trip
+            cancel_jobs(uow, updated.id, (POLL,)), after_match_change(uow, prior.now, updated)
+        )
+        season = after.facts.season
         judgement = after.judging.at(uow.now)
         forfeits, disqualified = judgement.breaches, tuple(judgement.disqualified.values())
         why = judged_counts(forfeits, disqualified, season, updated.key)
@@ -389,11 +424,13 @@ async def enter_manual_result(
     match, home, away, games = await _clubs(store, match_id)
     boards = board_records(rows, games)
     async with store.change(actor.user_id, "match.result", f"match:{match.id}") as uow:
-        current = await find_match(uow.matches, match.id)
+        current, record, stored, elsewhere = await _read_before(
+            uow, match, boards, find_match(uow.matches, match.id)
+        )
         finished = finished_at or uow.now
-        prior = await _check_result(uow, current, Door.ARBITER, finished)
+        now = await match_now(uow, current, uow.now, record=record)
+        prior = _check_result(uow, now, Door.ARBITER, finished, stored, elsewhere)
         await uow.matches.replace_boards(match.id, boards)
         await uow.matches.finish(match.id, finished)
-        await cancel_jobs(uow, match.id, (POLL,))
         updated = replace(current, finished_at=finished.astimezone(dt.UTC))
         return await _recorded(uow, prior, updated, boards, home, away, (), "entered by an arbiter")

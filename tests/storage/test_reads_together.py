@@ -1,0 +1,119 @@
+"""Reads together (`ReadScope.together`, `Connection.fetch_together`): independent reads of a
+unit of work's repositories send their queries at once — on SQLite in one trip to the
+database thread, after the deferred statements — and each gets exactly what it would have
+read alone; a failing read fails alone (its error raised, the others served), a deferred
+statement failing fails them all and the unit."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from storage.database import Database, SqliteDatabase
+from storage.errors import DatabaseError, IntegrityError
+from storage.guild import GuildStore, UnitOfWork
+from storage.matches import BoardRecord
+from tests.storage.test_deferred_statements import trips
+from tests.storage.test_unit_of_work_costs import _season
+
+GUILD = 32
+
+
+async def _alone(uow: UnitOfWork, season: int, match: int) -> tuple[object, ...]:
+    """The three reads one after the other."""
+    return (
+        await uow.seasons.get(season),
+        await uow.matches.boards(match),
+        await uow.matches.at_start(match),
+    )
+
+
+async def test_reads_together_read_what_each_reads_alone_in_one_trip(database: Database) -> None:
+    store = GuildStore(database, GUILD)
+    season, match, _ = await _season(store)
+    async with store.change(1, "t", "x") as uow:
+        await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 4, 0)])  # deferred
+        alone = await _alone(uow, season, match)
+        with trips(database) as count:
+            together = await uow.together(
+                uow.seasons.get(season), uow.matches.boards(match), uow.matches.at_start(match)
+            )
+        assert together == alone
+        assert together[1] == [BoardRecord(1, "a", "b", 4, 0)]  # the deferred write seen
+        uow.abandon()
+    if isinstance(database, SqliteDatabase):
+        assert count[0] == 1
+    else:  # PostgreSQL: one round trip per query, the same outcome
+        assert count[0] == 3
+
+
+async def test_a_read_asking_twice_gets_a_second_trip(database: Database) -> None:
+    store = GuildStore(database, GUILD)
+    season, match, _ = await _season(store)
+
+    async def twice() -> tuple[object, object]:
+        return await uow.seasons.get(season), await uow.matches.boards(match)
+
+    async with store.change(1, "t", "x") as uow:
+        with trips(database) as count:
+            first, second = await uow.together(twice(), uow.matches.at_start(match))
+        assert first == (await uow.seasons.get(season), [])
+        assert second == []
+        uow.abandon()
+    if isinstance(database, SqliteDatabase):
+        assert count[0] == 2
+
+
+@pytest.mark.sqlite_only
+async def test_a_failing_read_fails_alone(database: Database) -> None:
+    """On SQLite a refused query leaves the transaction usable: the others are served, the
+    failing read's own error is raised, and the unit may still commit what it wrote."""
+    store = GuildStore(database, GUILD)
+    _, match, _ = await _season(store)
+    served: list[object] = []
+
+    async def kept() -> object:
+        served.append(await uow.matches.boards(match))
+        return served[-1]
+
+    async def broken() -> object:
+        return await uow.matches._scope.fetchall("SELECT * FROM no_such_table")
+
+    async with store.change(1, "t", "x") as uow:
+        await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 4, 0)])
+        with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
+            await uow.together(kept(), broken())
+        assert served == [[BoardRecord(1, "a", "b", 4, 0)]]
+    async with store.read() as view:
+        assert await view.matches.boards(match) == [BoardRecord(1, "a", "b", 4, 0)]
+
+
+async def test_a_deferred_statement_failing_fails_every_read_and_the_unit(
+    database: Database,
+) -> None:
+    store = GuildStore(database, GUILD)
+    season, match, _ = await _season(store)
+    with pytest.raises(DatabaseError):
+        async with store.change(1, "t", "x") as uow:
+            # two boards of one number: the deferred insert breaks the primary key
+            await uow.matches.replace_boards(
+                match, [BoardRecord(1, "a", "b", 4, 0), BoardRecord(1, "c", "d", 4, 0)]
+            )
+            with pytest.raises(IntegrityError):
+                await uow.together(uow.seasons.get(season), uow.matches.boards(match))
+    async with store.read() as view:
+        assert await view.matches.boards(match) == []
+
+
+async def test_together_inside_together_is_refused(database: Database) -> None:
+    store = GuildStore(database, GUILD)
+    season, match, _ = await _season(store)
+
+    async def nested() -> object:
+        return await uow.together(uow.seasons.get(season), uow.matches.boards(match))
+
+    async with store.change(1, "t", "x") as uow:
+        with pytest.raises(RuntimeError, match="inside together"):
+            await uow.together(nested(), uow.matches.boards(match))
+        uow.abandon()
