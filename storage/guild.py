@@ -104,6 +104,7 @@ class UnitOfWork:
         self.together = scope.together
         """Independent reads (or writes whose rows are read and no other depends on) of these
         repositories with their queries in one trip (`ReadScope.together`)."""
+        self._view: GuildView | None = None
         self.abandoned = False
         self.committed_callbacks: list[Callable[[], None]] = []
         """Called once the unit of work has committed (`after_commit`), in order."""
@@ -130,8 +131,11 @@ class UnitOfWork:
 
     def view(self) -> GuildView:
         """Read-only repositories seeing this unit of work's writes (for computations that
-        take a view, such as the league report before and after a change)."""
-        return GuildView(self._scope)
+        take a view, such as the league report before and after a change); one per unit of
+        work (its readers hold nothing but the scope)."""
+        if self._view is None:
+            self._view = GuildView(self._scope)
+        return self._view
 
     @asynccontextmanager
     async def savepoint(self) -> AsyncIterator[None]:

@@ -185,7 +185,9 @@ def match_boards(
         if home_ended < games_per_board or away_ended < games_per_board:
             read.running.append(number)
             continue
-        read.boards[number] = BoardModel(
+        # Not validated again: both usernames passed the name gate in `MatchPlayer`, and
+        # points summed from game codes are whole halves (the hot path of every import).
+        read.boards[number] = BoardModel.model_construct(
             home_player=home_player.username,
             away_player=away_player.username,
             home_points=home_points,

@@ -7,6 +7,7 @@ never played daily chess). Usernames compare case-insensitively (`username_key`)
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from fractions import Fraction
 
@@ -57,8 +58,10 @@ _HALVES = {outcome: int(2 * STANDARD.points(outcome)) for outcome in Outcome}
 """`STANDARD`'s points of each outcome in half-points (whole numbers: CORE-1 scores halves)."""
 
 
+@functools.lru_cache(maxsize=256)
 def game_halves(code: str) -> int:
-    """`game_points` in half-points (win 2, draws 1, else 0): integer sums for whole boards."""
+    """`game_points` in half-points (win 2, draws 1, else 0): integer sums for whole boards
+    (kept per code: a match reads a few codes many times)."""
     return _HALVES[game_outcome(code)]
 
 
@@ -117,7 +120,7 @@ class MatchPlayer(_Payload):
     rating: int | None = None
     timeout_percent: float | None = None
 
-    @property
+    @functools.cached_property
     def board_number(self) -> int | None:
         """The board number (the board URL ends in it), or None before the match started."""
         segment = last_segment(self.board)

@@ -184,6 +184,8 @@ class SeasonFacts:
     closed: tuple[str, ...]
     """The season's closed accounts (CL-19), read judging or not (the judging season has
     none: they only adjust scores)."""
+    positions: Mapping[str, int]
+    """Each match's place in `season.matches`, by its id (a match read again keeps it)."""
 
 
 async def load_season_facts(
@@ -240,7 +242,8 @@ async def load_season_facts(
         ),
         withdrawn=tuple(clubs[x.club_id] for x in members if x.withdrawn),
     )
-    return SeasonFacts(season, clubs, division_names, for_judging, closed)
+    positions = {m.id: at for at, m in enumerate(season.matches)}
+    return SeasonFacts(season, clubs, division_names, for_judging, closed, positions)
 
 
 def _match(
@@ -284,8 +287,11 @@ async def with_match_read(view: GuildView, facts: SeasonFacts, match_id: int) ->
         raise LookupError(f"no match {match_id}")
     names, divisions = facts.club_names, facts.division_names
     changed = _match(rows.match, names, divisions, rows.at_start, rows.boards)
-    matches = tuple(changed if m.id == changed.id else m for m in facts.season.matches)
-    return replace(facts, season=replace(facts.season, matches=matches))
+    matches = facts.season.matches
+    at = facts.positions[changed.id]
+    return replace(
+        facts, season=replace(facts.season, matches=(*matches[:at], changed, *matches[at + 1 :]))
+    )
 
 
 def _time_points(season: Season) -> list[dt.datetime]:

@@ -14,7 +14,6 @@ from fractions import Fraction
 from core.points import decimal_text
 
 ELLIPSIS = "…"
-_FRACTIONS = {Fraction(0): "", Fraction(1, 4): "¼", Fraction(1, 2): "½", Fraction(3, 4): "¾"}
 MINUS = "−"
 """U+2212 MINUS SIGN: a negative score (an adjustment) reads as minus, not as a hyphen."""
 
@@ -33,21 +32,30 @@ def cut(text: str, limit: int) -> str:
     return kept + ELLIPSIS
 
 
+_QUARTERS = ("", "¼", "½", "¾")
+"""The vulgar fraction of each quarter of a point."""
+
+
 def points(value: Fraction | int) -> str:
     """A score as a person reads it: `3`, `3½`, `½`, `35¼`, `0`, `−½` (see the module)."""
-    value = Fraction(value)
-    magnitude = abs(value)
-    whole = magnitude.numerator // magnitude.denominator
-    rest = magnitude - whole
-    if rest not in _FRACTIONS:
+    if isinstance(value, int):
+        return _quarters(4 * value)
+    if 4 % value.denominator:
         return decimal_text(value)  # a value the rules never produce
-    text = (str(whole) if whole or not rest else "") + _FRACTIONS[rest]
-    return (MINUS if value < 0 else "") + text
+    return _quarters(value.numerator * (4 // value.denominator))
 
 
 def halves(half: int) -> str:
-    """Half-points (the database's integers: a board's 1½ is 3) as `points` writes them."""
-    return points(Fraction(half, 2))
+    """Half-points (the database's integers: a board's 1½ is 3) as `points` writes them
+    (in whole numbers: no Fraction made for a score on the hot path)."""
+    return _quarters(2 * half)
+
+
+def _quarters(quarters: int) -> str:
+    """A whole number of quarter points as `points` writes it."""
+    whole, rest = divmod(abs(quarters), 4)
+    text = (str(whole) if whole or not rest else "") + _QUARTERS[rest]
+    return (MINUS if quarters < 0 else "") + text
 
 
 def score(first: Fraction | int, second: Fraction | int) -> str:

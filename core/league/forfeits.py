@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.league.facts import challenge_deadline
 from core.league.season import ClubAtStart, DirectorForfeit, Match, Season, SeasonRules
@@ -122,36 +122,47 @@ Event = tuple[dt.datetime, int, str, str, str]
 breach —, match id or "", club, rule); sorted, the order they are judged in."""
 
 
+@dataclass(slots=True)
+class _Events:
+    """A season's events, sorted, with what judging them needs and the judgements made of
+    them so far (by how many events they take in): shared by every `SeasonJudging` of the
+    same events."""
+
+    events: list[Event]
+    clubs_of: dict[str, tuple[str, str]]
+    instants: list[dt.datetime] = field(init=False)
+    by_match: dict[str, list[Event]] = field(init=False)
+    kept: dict[int, ForfeitJudgement] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.instants = [event[0] for event in self.events]
+        self.by_match = {}
+        for event in self.events:
+            self.by_match.setdefault(event[2], []).append(event)
+
+
 class SeasonJudging:
     """CL-FF, CL-DQ on one season's facts at any instant: each match's breaches found once,
     and the judgement kept for each span between breach and decision instants (it can only
     change at one of them). Pure; the memo is the only state."""
 
-    __slots__ = ("_clubs_of", "_events", "_instants", "_kept", "season")
+    __slots__ = ("_events", "season")
 
-    def __init__(
-        self,
-        season: Season,
-        events: list[Event] | None = None,
-        kept: dict[int, ForfeitJudgement] | None = None,
-    ) -> None:
-        """`events`: the season's breaches and decisions, sorted, when already known
-        (`with_match`), else found here from its facts; `kept`: the judgements of the same
-        events, shared (by prefix length)."""
+    def __init__(self, season: Season, events: _Events | None = None) -> None:
+        """`events`: the season's breaches and decisions when already known (`with_match`),
+        else found here from its facts."""
         self.season = season
         if events is None:
             starts = {m.id: m.start for m in season.matches}
-            events = [e for m in season.matches for e in _match_events(season, m)]
-            events.extend(_events(director_breaches(season.director_forfeits, starts)))
-            events.extend(
+            found = [e for m in season.matches for e in _match_events(season, m)]
+            found.extend(_events(director_breaches(season.director_forfeits, starts)))
+            found.extend(
                 (q.decided or BEGINNING, 0, "", q.club, q.rule)
                 for q in season.director_disqualifications
             )
-            events.sort()
+            found.sort()
+            events = _Events(found, {m.id: (m.home, m.away) for m in season.matches})
         self._events = events
-        self._instants = [event[0] for event in events]
-        self._clubs_of = {m.id: (m.home, m.away) for m in season.matches}
-        self._kept: dict[int, ForfeitJudgement] = {} if kept is None else kept
 
     def with_match(self, season: Season, match_id: str) -> SeasonJudging:
         """The judging of `season`, whose facts differ from this one's in match `match_id`
@@ -163,20 +174,23 @@ class SeasonJudging:
         found = _match_events(season, match)
         found.extend(_events(director_breaches(decided, {match_id: match.start})))
         found.sort()
-        if found == [e for e in self._events if e[2] == match_id]:
-            return SeasonJudging(season, self._events, self._kept)
-        events = [e for e in self._events if e[2] != match_id]
+        if found == self._events.by_match.get(match_id, []):
+            return SeasonJudging(season, self._events)
+        events = [e for e in self._events.events if e[2] != match_id]
         events.extend(found)
         events.sort()  # nearly sorted already: one pass
-        return SeasonJudging(season, events)
+        return SeasonJudging(
+            season, _Events(events, {m.id: (m.home, m.away) for m in season.matches})
+        )
 
     def at(self, cutoff: dt.datetime | None) -> ForfeitJudgement:
         """The judgement of every breach and decision effective by `cutoff` (None: all)."""
-        reached = len(self._instants) if cutoff is None else bisect_right(self._instants, cutoff)
-        kept = self._kept.get(reached)
+        shared = self._events
+        reached = len(shared.instants) if cutoff is None else bisect_right(shared.instants, cutoff)
+        kept = shared.kept.get(reached)
         if kept is None:
-            kept = self._kept[reached] = _walk(
-                self._events[:reached], self._clubs_of, self.season.rules
+            kept = shared.kept[reached] = _walk(
+                shared.events[:reached], shared.clubs_of, self.season.rules
             )
         return kept
 

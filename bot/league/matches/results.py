@@ -193,10 +193,15 @@ async def _clubs(
     """The match, its clubs and its games per board, in one read (refused first, when an
     actor is given, unless they may report its result)."""
     async with store.read() as view:
-        match = await find_match(view.matches, match_id)
+        if isinstance(match_id, int):  # by number: the match and its clubs in one trip
+            match, (home, away) = await view.together(
+                find_match(view.matches, match_id), view.clubs.of_match(match_id)
+            )
+        else:
+            match = await find_match(view.matches, match_id)
+            home, away = await view.clubs.pair(match.home_club_id, match.away_club_id)
         if actor is not None:
             await _may_report(view.club_admins, actor, match)
-        home, away = await view.clubs.pair(match.home_club_id, match.away_club_id)
     assert home is not None and away is not None
     return match, home, away, match.games_per_board
 
