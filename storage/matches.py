@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
 from storage.codecs import from_text, instant_or_none, instant_text
 from storage.connection import Row
@@ -212,34 +212,16 @@ class MatchReader:
         return [BoardRecord(*row) for row in rows]
 
     async def plays_elsewhere(
-        self,
-        season_id: int,
-        match_id: int,
-        seats: Sequence[tuple[str, int]],
-        *,
-        with_stored: bool = False,
+        self, season_id: int, match_id: int, seats: Sequence[tuple[str, int]]
     ) -> bool:
         """Whether a player of `seats` ((chess.com username, the club they play for here),
         names compared case-insensitively) plays for another club in another match of the
-        season (one query): what may make them a multi-team player (CL-18). `with_stored`:
-        the players of the match's boards as stored count as seats too (asked before a
-        result replaces them)."""
-        guild = self._scope.guild_id
-        seated: list[str] = []
-        parameters: list[Any] = []
-        if seats:
-            seated.append("VALUES " + ", ".join("(?, CAST(? AS INTEGER))" for _ in seats))
-            parameters += [item for name, club in seats for item in (name.lower(), club)]
-        if with_stored:
-            for side in ("home", "away"):
-                seated.append(
-                    f"SELECT lower(s.{side}_player), sm.{side}_club_id FROM boards AS s"
-                    " JOIN matches AS sm ON sm.id = s.match_id AND sm.guild_id = s.guild_id"
-                    " WHERE s.guild_id = ? AND s.match_id = ?"
-                )
-                parameters += [guild, match_id]
-        if not seated:
+        season (one query): what may make them a multi-team player (CL-18)."""
+        if not seats:
             return False
+        values = ", ".join("(?, CAST(? AS INTEGER))" for _ in seats)  # typed for PostgreSQL
+        flat = [item for name, club in seats for item in (name.lower(), club)]
+        guild = self._scope.guild_id
         side = (  # CROSS JOIN: SQLite keeps this order (by player, the boards_*_player indexes)
             " SELECT 1 FROM here CROSS JOIN boards AS b CROSS JOIN matches AS m"
             " WHERE lower(b.{0}_player) = here.name AND b.guild_id = ? AND m.id = b.match_id"
@@ -247,12 +229,12 @@ class MatchReader:
             " AND m.{0}_club_id <> here.club"
         )
         row = await self._scope.fetchone(
-            f"WITH here (name, club) AS ({' UNION ALL '.join(seated)})"
+            f"WITH here (name, club) AS (VALUES {values})"
             + side.format("home")
             + " UNION ALL"
             + side.format("away")
             + " LIMIT 1",
-            (*parameters, guild, season_id, match_id, guild, season_id, match_id),
+            (*flat, guild, season_id, match_id, guild, season_id, match_id),
         )
         return row is not None
 

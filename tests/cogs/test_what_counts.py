@@ -114,6 +114,19 @@ async def test_cl_18_a_later_finding_lists_the_earlier_matches_it_changed_once(
         # both games there) counts as before and is not listed.
         assert "2 C 0 – 2 D (was 1 – 1)" in changed[0]
         assert "6 E 0 – 2 A (was 1 – 1)" in changed[0] and "3 A" not in changed[0]
+        # CL-18: the correction that takes c1 off D's board ends the finding: the earlier
+        # matches count as played again, and the correction's post says so (the stored
+        # board's player is asked about, not only the new one's).
+        await harness.command(
+            "match result",
+            user=arbiter,
+            match=world.open_match,
+            file=Upload("boards.csv", b"1,a4,d9,1,1\n"),
+        )
+        await clock.advance(dt.timedelta(0))
+        changed = [p for p in _posts(harness) if "changes how earlier matches count" in p]
+        assert len(changed) == 2, changed
+        assert "2 C 1 – 1 D (was 0 – 2)" in changed[1], changed[1]
 
 
 ROUND_SEASON = season(

@@ -78,12 +78,10 @@ async def test_cl_18_the_question_takes_the_player_indexes_on_sqlite(
     async with database.read() as connection:
         await connection.set_trace_callback(asked.append)
         async with store.read() as view:
-            seats = [("alice", clubs["A"])]
-            await view.matches.plays_elsewhere(spring, matches["ab"], seats)
-            await view.matches.plays_elsewhere(spring, matches["ab"], seats, with_stored=True)
+            await view.matches.plays_elsewhere(spring, matches["ab"], [("alice", clubs["A"])])
         await connection.set_trace_callback(None)
     questions = [statement for statement in asked if statement.startswith("WITH here")]
-    assert len(questions) == 2
+    assert len(questions) == 1
     for sql in questions:
         with sqlite3.connect(database.path) as plain:
             plan = [row[3] for row in plain.execute(f"EXPLAIN QUERY PLAN {sql}")]
@@ -91,22 +89,3 @@ async def test_cl_18_the_question_takes_the_player_indexes_on_sqlite(
         assert "USING INDEX boards_home_player" in searched, plan
         assert "USING INDEX boards_away_player" in searched, plan
         assert not any(step.startswith("SCAN b ") or step == "SCAN b" for step in plan), plan
-
-
-async def test_cl_18_the_stored_boards_of_the_match_count_as_seats_before_a_replacement(
-    database: Database,
-) -> None:
-    """Asked before a result replaces a match's boards, its stored players count too: a
-    replacement dropping a multi-team player still changes how other matches count."""
-    store = GuildStore(database, GUILD)
-    spring, matches, clubs = await _seasons(store)
-    async with store.read() as view:
-        elsewhere = view.matches.plays_elsewhere
-        # "ab"'s stored Alice (for A) plays for C in "cb"; the new seats alone do not tell
-        assert not await elsewhere(spring, matches["ab"], [("bob", clubs["B"])])
-        assert await elsewhere(spring, matches["ab"], [("bob", clubs["B"])], with_stored=True)
-        assert await elsewhere(spring, matches["ab"], [], with_stored=True)
-        # "da" of Autumn: Carol and dave play nowhere else in their season
-        autumn = await view.matches.get(matches["da"])
-        assert autumn is not None
-        assert not await elsewhere(autumn.season_id, matches["da"], [], with_stored=True)

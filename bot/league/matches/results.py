@@ -104,16 +104,21 @@ async def _read_before(
 ) -> tuple[T, SeasonRecord, tuple[BoardRecord, ...], bool]:
     """What a result is checked against, in one trip before it writes: `current` (the match
     read again in the unit of work), its season, its boards as stored, and whether a player
-    of those or of `boards` plays for another club of the season (CL-18). `match`: the match
-    as read before the unit (its season and clubs never change; the caller compares)."""
+    of those or of `boards` plays for another club of the season (CL-18) — the stored
+    boards' players asked again only when `boards` does not seat them all (a correction that
+    changes players). `match`: the match as read before the unit (its season and clubs never
+    change; the caller compares)."""
+    seats = _seats(match, boards)
     read, record, stored, elsewhere = await uow.together(
         current,
         find_season(uow.seasons, match.season_id),
         uow.matches.boards(match.id),
-        uow.matches.plays_elsewhere(
-            match.season_id, match.id, _seats(match, boards), with_stored=True
-        ),
+        uow.matches.plays_elsewhere(match.season_id, match.id, seats),
     )
+    asked = {(name.lower(), club) for name, club in seats}
+    unseated = [(n, c) for n, c in _seats(match, stored) if (n.lower(), c) not in asked]
+    if not elsewhere and unseated:
+        elsewhere = await uow.matches.plays_elsewhere(match.season_id, match.id, unseated)
     return read, record, tuple(stored), elsewhere
 
 
