@@ -19,6 +19,45 @@ C = TypeVar("C")
 D = TypeVar("D")
 
 
+class _Step:
+    """One read of `ReadScope.together`, run step by step in the caller's task (as a task
+    would run it, without a task or a pass of the event loop per query): what it waits on
+    now, and its result or error once done."""
+
+    __slots__ = ("coroutine", "done", "error", "result", "waiting")
+
+    def __init__(self, read: Awaitable[Any]) -> None:
+        self.coroutine = read.__await__()
+        self.done = False
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.waiting: asyncio.Future[Any] | None = None
+
+    def advance(self) -> None:
+        """Run the read on to what it waits on next, or to its end."""
+        try:
+            waiting = self.coroutine.send(None)
+        except StopIteration as stop:
+            self.done, self.result, self.waiting = True, stop.value, None
+        except Exception as error:
+            self.done, self.error, self.waiting = True, error, None
+        else:
+            self.waiting = waiting
+
+    async def wait(self) -> None:
+        """Wait for what the read waits on that is not a query (a lock, a pass of the loop);
+        its outcome reaches the read when it runs on."""
+        if self.waiting is None:
+            await asyncio.sleep(0)
+        else:
+            await asyncio.wait([self.waiting])
+
+    def close(self) -> None:
+        """Stop a read that will not run on (together failed or was cancelled)."""
+        if not self.done:
+            self.coroutine.close()
+
+
 class ReadScope:
     """The connection a guild's read-only repositories use, and the guild they are bound to."""
 
@@ -55,13 +94,17 @@ class ReadScope:
             raise RuntimeError("together() inside together(): give it every read at once")
         asked: list[tuple[str, tuple[Any, ...], asyncio.Future[list[Row]]]] = []
         self._asked = asked
-        tasks = [asyncio.ensure_future(read) for read in reads]
+        steps = [_Step(read) for read in reads]
         try:
-            while True:
-                while sum(not t.done() for t in tasks) > len(asked):
-                    await asyncio.sleep(0)  # each read runs to its next query, or its end
+            for step in steps:  # each runs to its first query (or its end), in this task
+                step.advance()
+            while not all(step.done for step in steps):
+                for step in steps:  # a read waiting on something else: that, then on
+                    while not step.done and not any(step.waiting is f for _, _, f in asked):
+                        await step.wait()
+                        step.advance()
                 if not asked:
-                    break
+                    continue
                 batch = asked[:]
                 del asked[:]
                 try:
@@ -73,15 +116,17 @@ class ReadScope:
                         future.set_exception(outcome)
                     else:
                         future.set_result(outcome)
+                for step in steps:
+                    if not step.done and step.waiting is not None and step.waiting.done():
+                        step.advance()
         finally:
             self._asked = None
-            for task in tasks:
-                task.cancel()
-        errors = [task.exception() for task in tasks]  # every one retrieved
-        for error in errors:
-            if error is not None:
-                raise error
-        return tuple(task.result() for task in tasks)
+            for step in steps:
+                step.close()
+        for step in steps:
+            if step.error is not None:
+                raise step.error
+        return tuple(step.result for step in steps)
 
     async def fetchone(self, sql: str, parameters: Iterable[Any] = ()) -> Row | None:
         """The first row of a query, or None (for queries of at most a few rows: all are read,

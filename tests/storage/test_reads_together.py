@@ -6,6 +6,7 @@ statement failing fails them all and the unit."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
@@ -116,4 +117,32 @@ async def test_together_inside_together_is_refused(database: Database) -> None:
     async with store.change(1, "t", "x") as uow:
         with pytest.raises(RuntimeError, match="inside together"):
             await uow.together(nested(), uow.matches.boards(match))
+        uow.abandon()
+
+
+async def test_a_read_waiting_on_something_else_first_is_served_after_it(
+    database: Database,
+) -> None:
+    """Reads run in the caller's task, step by step: one that waits on a lock or a pass of
+    the event loop before its query gets there all the same, with the others' rows."""
+    store = GuildStore(database, GUILD)
+    season, match, _ = await _season(store)
+    lock = asyncio.Lock()
+    await lock.acquire()
+
+    async def after_a_pass() -> object:
+        await asyncio.sleep(0)
+        return await uow.seasons.get(season)
+
+    async def after_the_lock() -> object:
+        async with lock:
+            return await uow.matches.boards(match)
+
+    async with store.change(1, "t", "x") as uow:
+        asyncio.get_running_loop().call_soon(lock.release)
+        passed, locked, alone = await uow.together(
+            after_a_pass(), after_the_lock(), uow.matches.at_start(match)
+        )
+        assert passed == await uow.seasons.get(season)
+        assert (locked, alone) == ([], [])
         uow.abandon()
