@@ -101,14 +101,19 @@ async def test_cl_18_a_later_finding_lists_the_earlier_matches_it_changed_once(
         )
         await clock.advance(dt.timedelta(0))
         assert not [p for p in _posts(harness) if "changes how earlier matches count" in p]
-        await harness.command(
-            "match result",
-            user=arbiter,
-            match=world.open_match,
-            file=Upload("boards.csv", b"1,a4,c1,1,1\n"),
-        )
-        await clock.advance(dt.timedelta(0))
-        changed = [p for p in _posts(harness) if "changes how earlier matches count" in p]
+
+        async def entered(boards: bytes) -> list[str]:
+            """The open match's result entered by the arbiter; the posts that list changes."""
+            await harness.command(
+                "match result",
+                user=arbiter,
+                match=world.open_match,
+                file=Upload("boards.csv", boards),
+            )
+            await clock.advance(dt.timedelta(0))
+            return [p for p in _posts(harness) if "changes how earlier matches count" in p]
+
+        changed = await entered(b"1,a4,c1,1,1\n")
         assert len(changed) == 1, changed
         # c1's boards now count for the opponent: C - D and E - A change; A - C (c1 lost
         # both games there) counts as before and is not listed.
@@ -117,14 +122,7 @@ async def test_cl_18_a_later_finding_lists_the_earlier_matches_it_changed_once(
         # CL-18: the correction that takes c1 off D's board ends the finding: the earlier
         # matches count as played again, and the correction's post says so (the stored
         # board's player is asked about, not only the new one's).
-        await harness.command(
-            "match result",
-            user=arbiter,
-            match=world.open_match,
-            file=Upload("boards.csv", b"1,a4,d9,1,1\n"),
-        )
-        await clock.advance(dt.timedelta(0))
-        changed = [p for p in _posts(harness) if "changes how earlier matches count" in p]
+        changed = await entered(b"1,a4,d9,1,1\n")
         assert len(changed) == 2, changed
         assert "2 C 1 – 1 D (was 0 – 2)" in changed[1], changed[1]
 
