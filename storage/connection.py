@@ -245,6 +245,11 @@ class Carried:
                 finally:
                     cursor.close()
             except Exception as error:
+                if self.owner.in_unit and not connection.in_transaction:
+                    # SQLite rolled the unit's transaction back itself (a full disk, an I/O
+                    # error): the unit has failed, and nothing more of this trip may run
+                    self.owner.failed = error
+                    raise
                 self.outcomes.append(error)
         if self.closing:
             connection.close_cursors()

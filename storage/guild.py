@@ -119,6 +119,11 @@ class UnitOfWork:
         """What this unit of work reads through (as `GuildView.reads`)."""
         return self._scope.connection
 
+    def season_changes(self, season_id: int) -> int:
+        """How many changes this unit of work made to the season so far (each repository
+        change counts): what it computed of the season is still true while this stands."""
+        return self._scope.season_changes.get(season_id, 0)
+
     @property
     def bumped_seasons(self) -> set[int]:
         """The seasons whose version this unit of work bumped so far."""

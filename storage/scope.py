@@ -44,18 +44,20 @@ class _Step:
         else:
             self.waiting = waiting
 
-    async def wait(self) -> None:
-        """Wait for what the read waits on that is not a query (a lock, a pass of the loop);
-        its outcome reaches the read when it runs on."""
-        if self.waiting is None:
-            await asyncio.sleep(0)
-        else:
-            await asyncio.wait([self.waiting])
-
-    def close(self) -> None:
-        """Stop a read that will not run on (together failed or was cancelled)."""
-        if not self.done:
-            self.coroutine.close()
+    def cancel(self) -> None:
+        """Stop a read that will not run on (together failed or was cancelled) as a task
+        stops: what it waits on cancelled and CancelledError thrown in at its `await`, so a
+        lock handed to it is passed on; closed if it still goes on."""
+        if self.done:
+            return
+        self.done = True
+        if self.waiting is not None:
+            self.waiting.cancel()
+        try:
+            self.coroutine.throw(asyncio.CancelledError())
+        except (Exception, asyncio.CancelledError):  # it ended, as asked, or failing on the way
+            return
+        self.coroutine.close()
 
 
 class ReadScope:
@@ -66,6 +68,9 @@ class ReadScope:
         self.guild_id = guild_id
         self._asked: list[tuple[str, tuple[Any, ...], asyncio.Future[list[Row]]]] | None = None
         """The queries `together`'s reads have asked and wait for (None: not in `together`)."""
+        self._asking: asyncio.Task[Any] | None = None
+        """The task running `together` (its reads run in it): another task's query on this
+        scope meanwhile is its own, sent at once."""
 
     @overload
     async def together(self, a: Awaitable[A], b: Awaitable[B], /) -> tuple[A, B]: ...
@@ -92,41 +97,60 @@ class ReadScope:
                 if inspect.iscoroutine(read):
                     read.close()
             raise RuntimeError("together() inside together(): give it every read at once")
+        steps: list[_Step] = []
+        try:
+            steps.extend(_Step(read) for read in reads)
+        except BaseException:
+            for read in reads:
+                if inspect.iscoroutine(read):
+                    read.close()
+            raise
         asked: list[tuple[str, tuple[Any, ...], asyncio.Future[list[Row]]]] = []
-        self._asked = asked
-        steps = [_Step(read) for read in reads]
+        self._asked, self._asking = asked, asyncio.current_task()
         try:
             for step in steps:  # each runs to its first query (or its end), in this task
                 step.advance()
             while not all(step.done for step in steps):
-                for step in steps:  # a read waiting on something else: that, then on
-                    while not step.done and not any(step.waiting is f for _, _, f in asked):
-                        await step.wait()
-                        step.advance()
-                if not asked:
+                if asked:  # the queries asked go first: a read may wait on another's rows
+                    await self._send_asked(asked)
+                    for step in steps:
+                        if not step.done and step.waiting is not None and step.waiting.done():
+                            step.advance()
                     continue
-                batch = asked[:]
-                del asked[:]
-                try:
-                    outcomes = await self.connection.fetch_together([(q, p) for q, p, _ in batch])
-                except Exception as failure:  # the deferred statements failed: every read
-                    outcomes = [failure] * len(batch)
-                for (_, _, future), outcome in zip(batch, outcomes, strict=True):
-                    if isinstance(outcome, BaseException):
-                        future.set_exception(outcome)
-                    else:
-                        future.set_result(outcome)
-                for step in steps:
-                    if not step.done and step.waiting is not None and step.waiting.done():
+                # every read still running waits on something else: the first that is done
+                waiting = [step for step in steps if not step.done]
+                futures = [step.waiting for step in waiting if step.waiting is not None]
+                if len(futures) < len(waiting):
+                    await asyncio.sleep(0)  # a read gave up one pass of the loop
+                else:
+                    await asyncio.wait(futures, return_when=asyncio.FIRST_COMPLETED)
+                for step in waiting:
+                    if step.waiting is None or step.waiting.done():
                         step.advance()
         finally:
-            self._asked = None
+            self._asked, self._asking = None, None
             for step in steps:
-                step.close()
+                step.cancel()
         for step in steps:
             if step.error is not None:
                 raise step.error
         return tuple(step.result for step in steps)
+
+    async def _send_asked(
+        self, asked: list[tuple[str, tuple[Any, ...], asyncio.Future[list[Row]]]]
+    ) -> None:
+        """Send the queries `together`'s reads asked, in one trip, and answer each."""
+        batch = asked[:]
+        del asked[:]
+        try:
+            outcomes = await self.connection.fetch_together([(q, p) for q, p, _ in batch])
+        except Exception as failure:  # the deferred statements failed: every read
+            outcomes = [failure] * len(batch)
+        for (_, _, future), outcome in zip(batch, outcomes, strict=True):
+            if isinstance(outcome, BaseException):
+                future.set_exception(outcome)
+            else:
+                future.set_result(outcome)
 
     async def fetchone(self, sql: str, parameters: Iterable[Any] = ()) -> Row | None:
         """The first row of a query, or None (for queries of at most a few rows: all are read,
@@ -138,7 +162,7 @@ class ReadScope:
         """Every row of a query, executed and fetched in one trip to the database thread (in
         `together`, in the trip of every query its reads ask at once)."""
         asked = self._asked
-        if asked is None:
+        if asked is None or asyncio.current_task() is not self._asking:
             return await self.connection.execute_fetchall(sql, tuple(parameters))
         future: asyncio.Future[list[Row]] = asyncio.get_running_loop().create_future()
         asked.append((sql, tuple(parameters), future))
@@ -162,6 +186,12 @@ class WriteScope(ReadScope):
         self.bumped_seasons: set[int] = set()
         """Seasons whose version this unit of work bumped (the pin refresher follows them);
         a season's version goes up once per unit of work, at its first change."""
+        self.season_changes: dict[int, int] = {}
+        """Each season's changes so far in this unit of work (every `bump`, the first or not):
+        what the unit computed of a season stays true only while this count stands."""
+        self.deleted_versions: dict[int, int] = {}
+        """The last version of each season this unit deleted: a season created with the
+        same id (SQLite gives it again) counts on from it."""
         self.epoch = 0
         """Goes up whenever rows this unit of work read may be gone (`forget_reads`): a
         repository caching what it read in the unit keeps the cache for one epoch only."""

@@ -192,6 +192,7 @@ class SeasonRepository(SeasonReader):
         `read_here`: the id was read from this guild's rows in this unit of work, so the
         season exists and the bump goes with the next statement (`execute_later`)."""
         scope = self._write
+        scope.season_changes[season_id] = scope.season_changes.get(season_id, 0) + 1
         if season_id in scope.bumped_seasons:
             return
         if read_here:
@@ -248,6 +249,12 @@ class SeasonRepository(SeasonReader):
             ),
         )
         scope.record("seasons_created", {"season": season_id, "name": name})
+        gone = scope.deleted_versions.get(season_id)
+        if gone is not None:  # SQLite gave a deleted season's id again: count on from its
+            await scope.execute(  # versions, so (id, version) never names two seasons' facts
+                "UPDATE seasons SET version = ? WHERE guild_id = ? AND id = ?",
+                (gone + 1, scope.guild_id, season_id),
+            )
         season = await self.get(season_id)
         assert season is not None
         return season
@@ -255,11 +262,13 @@ class SeasonRepository(SeasonReader):
     async def delete(self, season_id: int) -> bool:
         """Remove a season and every fact of it (divisions, matches, boards, decisions …)."""
         scope = self._write
-        cursor = await scope.execute(
-            "DELETE FROM seasons WHERE guild_id = ? AND id = ?", (scope.guild_id, season_id)
+        row = await scope.fetchone(
+            "DELETE FROM seasons WHERE guild_id = ? AND id = ? RETURNING version",
+            (scope.guild_id, season_id),
         )
-        if cursor.rowcount == 0:
+        if row is None:
             return False
+        scope.deleted_versions[season_id] = int(row[0])
         scope.forget_reads()  # its matches are gone
         scope.record("seasons_deleted", {"season": season_id})
         return True

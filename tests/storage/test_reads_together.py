@@ -146,3 +146,78 @@ async def test_a_read_waiting_on_something_else_first_is_served_after_it(
         assert passed == await uow.seasons.get(season)
         assert (locked, alone) == ([], [])
         uow.abandon()
+
+
+async def test_a_read_waiting_on_another_reads_lock_is_not_left_waiting(
+    database: Database,
+) -> None:
+    """One read holds a lock while its query is out, another waits on that lock: the queries
+    asked go first, so both finish (as with gather)."""
+    store = GuildStore(database, GUILD)
+    season, match, _ = await _season(store)
+    lock = asyncio.Lock()
+
+    async def holding() -> object:
+        async with lock:
+            return await uow.matches.boards(match)
+
+    async def waiting() -> object:
+        async with lock:
+            return await uow.seasons.get(season)
+
+    async with store.change(1, "t", "x") as uow:
+        held, got = await asyncio.wait_for(uow.together(holding(), waiting()), 10)
+        assert held == [] and got == await uow.seasons.get(season)
+        uow.abandon()
+
+
+async def test_cancelling_together_passes_a_lock_handed_to_a_read_on(
+    database: Database,
+) -> None:
+    """Cancelled while a read waits on a lock that was just handed to it, `together` stops
+    the read as a task is stopped: the lock goes on to the next waiter."""
+    store = GuildStore(database, GUILD)
+    season, match, _ = await _season(store)
+    lock = asyncio.Lock()
+    await lock.acquire()
+    async with store.read() as view:
+
+        async def locked() -> object:
+            async with lock:
+                return await view.matches.boards(match)
+
+        async def third() -> str:
+            async with lock:
+                return "the third got the lock"
+
+        main = asyncio.ensure_future(view.together(locked(), view.seasons.get(season)))
+        for _ in range(5):
+            await asyncio.sleep(0)  # main now waits on the lock
+        other = asyncio.ensure_future(third())
+        await asyncio.sleep(0)  # queued behind main's read
+        lock.release()  # handed to main's read ...
+        main.cancel()  # ... cancelled before it runs on
+        with pytest.raises(asyncio.CancelledError):
+            await main
+        assert await asyncio.wait_for(other, 10) == "the third got the lock"
+
+
+@pytest.mark.sqlite_only
+async def test_another_tasks_query_on_the_scope_meanwhile_is_its_own(
+    database: Database,
+) -> None:
+    """A read of `together` that hands a query to a task of its own (or any other task on
+    the scope) is answered: only the calling task's queries wait for the batch. (SQLite's
+    thread takes one call after another; a PostgreSQL connection refuses two queries at
+    once from two tasks, with or without `together`, as with `gather`.)"""
+    store = GuildStore(database, GUILD)
+    season, match, _ = await _season(store)
+    async with store.read() as view:
+
+        async def through_a_task() -> object:
+            return await asyncio.ensure_future(view.seasons.get(season))
+
+        spawned, boards = await asyncio.wait_for(
+            view.together(through_a_task(), view.matches.boards(match)), 10
+        )
+        assert spawned == await view.seasons.get(season) and boards == []

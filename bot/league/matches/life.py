@@ -129,15 +129,22 @@ async def after_match_change(uow: UnitOfWork, before: MatchNow, match: MatchReco
     account) since `before` was read in it: `before`'s judging facts with that match read
     again and judged again by itself — not the whole season. When `before` was of a committed
     version, they are kept, once the unit commits, for the next one (the unit bumps it once,
-    and units of one guild run one after the other: `Database.serialising`)."""
+    and units of one guild run one after the other: `Database.serialising`) — unless the unit
+    changed the season again after this read (`UnitOfWork.season_changes`)."""
     if before.record.id not in uow.bumped_seasons:
         raise ValueError("after_match_change follows a change to the match")
     facts = await with_match_read(uow.view(), before.facts, match.id)
     judged = Judged(facts, before.judging.with_match(facts.season, match.key))
     if before.version is not None:
-        key = (before.record.guild_id, before.record.id, before.version + 1, False)
-        reads = uow.reads
-        uow.after_commit(lambda: _keep(reads, key, judged))
+        season_id = before.record.id
+        key = (before.record.guild_id, season_id, before.version + 1, False)
+        reads, changes = uow.reads, uow.season_changes(season_id)
+
+        def keep() -> None:  # unless the unit changed the season again after this read
+            if uow.season_changes(season_id) == changes:
+                _keep(reads, key, judged)
+
+        uow.after_commit(keep)
     return judged
 
 
