@@ -269,6 +269,10 @@ class GuildStore:
                 yield uow
                 if uow.abandoned:
                     raise _Abandoned
+                if uow.outbox.unfilled:
+                    raise RuntimeError(
+                        f"announcements reserved and never filled: {sorted(uow.outbox.unfilled)}"
+                    )
                 connection.defer(  # sent with COMMIT
                     "INSERT INTO audit (guild_id, actor_id, action, subject, details, at)"
                     " VALUES (?, ?, ?, ?, ?, ?)",

@@ -109,6 +109,10 @@ class _Draft:
         )
 
 
+_UNFILLED = "(an announcement being written)"
+"""A reserved announcement's text until `fill` gives it its own (never committed so)."""
+
+
 class OutboxReader:
     """The outbox of exactly one guild."""
 
@@ -161,6 +165,8 @@ class OutboxRepository(OutboxReader):
         self._write = scope
         self.posted: list[OutboxMessage] = []
         self.sent: list[int] = []
+        self.unfilled: set[int] = set()
+        """Announcements reserved and not given their text yet (`reserve_announcement`)."""
 
     async def post(
         self,
@@ -204,6 +210,32 @@ class OutboxRepository(OutboxReader):
         if row is None:
             return None
         return self._queued(int(row[0]), replace(draft, channel_id=int(row[1])))
+
+    async def reserve_announcement(self) -> int | None:
+        """Queue an announcement whose text is not known yet (so its row goes in the trip of
+        the statements before it, `UnitOfWork.together`): its id, given its text by `fill`
+        before the unit of work commits (a unit with one left unfilled does not commit);
+        None, with nothing queued, when no announcements channel is set up."""
+        message = await self.post_to_announcements(_UNFILLED)
+        if message is None:
+            return None
+        self.unfilled.add(message.id)
+        return message.id
+
+    def fill(self, outbox_id: int, content: str) -> None:
+        """Give a reserved announcement its text (written with the unit's next statement)."""
+        if outbox_id not in self.unfilled:
+            raise ValueError(f"outbox row {outbox_id} is not a reserved announcement")
+        if not content:
+            raise ValueError("an outbox message needs content or embeds")
+        self.unfilled.discard(outbox_id)
+        self._write.execute_later(
+            "UPDATE outbox SET content = ? WHERE guild_id = ? AND id = ?",
+            (content, self._write.guild_id, outbox_id),
+        )
+        self.posted[:] = [
+            replace(m, content=content) if m.id == outbox_id else m for m in self.posted
+        ]
 
     def _queued(self, row_id: int, draft: _Draft) -> OutboxMessage:
         """The message just inserted as `row_id`, noted in the audit details and `posted`."""

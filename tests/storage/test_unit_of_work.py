@@ -213,3 +213,37 @@ async def test_after_commit_callbacks_run_only_once_the_unit_of_work_committed(
         uow.after_commit(lambda: called.append("abandoned"))
         uow.abandon()
     assert called == ["first", "second"]
+
+
+async def test_a_reserved_announcement_commits_only_with_its_text(database: Database) -> None:
+    """`reserve_announcement` queues the row before its text is known; `fill` gives the text
+    (stored, heard of on commit, audited once); a unit that leaves one unfilled commits
+    nothing; without an announcements channel nothing is reserved."""
+    heard: list[Committed] = []
+    on_commit(database, heard.append)
+    store = GuildStore(database, GUILD)
+    async with store.change(1, "t", "no channel") as uow:
+        assert await uow.outbox.reserve_announcement() is None
+    async with store.change(1, "t", "channel") as uow:
+        await uow.settings.update(announcements_channel_id=CHANNEL)
+        reserved = await uow.outbox.reserve_announcement()
+        assert reserved is not None
+        with pytest.raises(ValueError, match="needs content"):
+            uow.outbox.fill(reserved, "")
+        uow.outbox.fill(reserved, "Result: 15 – 19")
+        with pytest.raises(ValueError, match="not a reserved announcement"):
+            uow.outbox.fill(reserved, "twice")
+    [stored] = await pending_messages(database)
+    assert (stored.id, stored.channel_id, stored.content) == (reserved, CHANNEL, "Result: 15 – 19")
+    assert heard[-1].messages == (stored,)
+    async with store.read() as view:
+        entry = (await view.audit.recent())[-1]
+    assert entry.details["outbox"] == [{"id": reserved, "channel_id": CHANNEL, "edit_of": None}]
+
+    with pytest.raises(RuntimeError, match="never filled"):
+        async with store.change(1, "t", "forgotten") as uow:
+            await uow.club_admins.add("forgotten", 1)
+            assert await uow.outbox.reserve_announcement() is not None
+    assert [m.id for m in await pending_messages(database)] == [reserved]
+    async with store.read() as view:
+        assert await view.club_admins.admins_of("forgotten") == []

@@ -25,7 +25,7 @@ from bot.league.matches.service import chesscom_match_id
 from bot.league.references import find_match, find_season
 from bot.league.store import load_season
 from bot.rendering import announcements
-from bot.runtime.announce import announce
+from bot.runtime.announce import fill_announcement
 from core.league import league_report
 from core.league.lifecycle import Door, Step, finish_problem
 from core.league.season import Board as DomainBoard
@@ -380,8 +380,10 @@ async def _recorded(
     home_half = sum(b.home_half for b in boards)
     away_half = sum(b.away_half for b in boards)
     changed: list[str] = []
+    reserved: int | None = None
     if await _may_change_others(uow, prior, updated, boards, closed):
         await cancel_jobs(uow, updated.id, (POLL,))
+        reserved = await uow.outbox.reserve_announcement()
         season = await load_season(uow.view(), prior.now.record)
         now = league_report(season, now=uow.now)
         why = what_counts(now, season, updated.key).why
@@ -389,8 +391,10 @@ async def _recorded(
         changed = changed_matches(was, now, season, leave_out=[updated.key])
         forfeits, disqualified = now.forfeits, now.disqualified
     else:  # the judgement alone says what it counts as: only this match's facts changed
-        _, after = await uow.together(  # one trip
-            cancel_jobs(uow, updated.id, (POLL,)), after_match_change(uow, prior.now, updated)
+        _, after, reserved = await uow.together(  # one trip; the announcement told below
+            cancel_jobs(uow, updated.id, (POLL,)),
+            after_match_change(uow, prior.now, updated),
+            uow.outbox.reserve_announcement(),
         )
         season = after.facts.season
         judgement = after.judging.at(uow.now)
@@ -412,7 +416,7 @@ async def _recorded(
     ]
     if changed:
         lines.append(announcements.counted_changes(changed))
-    await announce(uow, "\n".join(lines))
+    fill_announcement(uow, reserved, "\n".join(lines))
     uow.details["counts"] = why
     return ResultRecorded(
         updated, boards, home_half, away_half, tuple(closed), how, why, tuple(changed)
