@@ -27,13 +27,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import asyncpg
 
 from benchmarks.reports import Trips, build, through_service
 from bot.offline.chesscom_standin import ChessComStandIn
 from storage.copy import copy_database, row_counts
 from storage.database import Database
 from storage.postgres import PostgresDatabase
+from tests.support.postgres_server import recreate, with_database
 
 URL_ENV = "ARBITER_BENCH_POSTGRES_URL"
 
@@ -49,22 +49,10 @@ def _server(folder: Path) -> str:
     return str(server.get_uri())
 
 
-def _with_database(url: str, name: str) -> str:
-    """`url` naming database `name`."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    return urlunsplit(urlsplit(url)._replace(path="/" + name))
-
-
 async def _fresh(admin: str, name: str) -> str:
     """A new, empty database `name` on the server (an earlier one of that name dropped)."""
-    connection = await asyncpg.connect(admin)
-    try:
-        await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await connection.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
-    finally:
-        await connection.close()
-    return _with_database(admin, name)
+    await recreate(admin, name)
+    return with_database(admin, name)
 
 
 async def _copied(built: Path, url: str) -> None:

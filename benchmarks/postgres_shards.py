@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import asyncpg
 
-from benchmarks.postgres import _fresh, _server, _with_database
+from benchmarks.postgres import _fresh, _server
 from bot.formats.season_file import load_season
 from bot.league.matches.jobs import DEADLINE, subject
 from bot.league.store import import_season
@@ -37,7 +37,8 @@ from storage.guild import GuildStore
 from storage.postgres import PostgresDatabase
 from tests.discord_double import DiscordDouble
 from tests.discord_double.world import Guild, shard_of
-from tests.support.arbiter_process import ArbiterProcess
+from tests.support.arbiter_process import ArbiterProcess, write_config
+from tests.support.postgres_server import recreate, with_database
 
 SHARD_COUNT = 4
 
@@ -86,21 +87,6 @@ async def seed(url: str, guilds: list[Guild], matches: int) -> int:
     return made
 
 
-def config_for(folder: Path, url: str) -> Path:
-    """A config.toml on `url`; chess.com and lichess nowhere (never polled)."""
-    path = folder / "config.toml"
-    path.write_text(
-        'log_level = "INFO"\n'
-        f'[database]\nurl = "{url}"\n'
-        '[chesscom]\nbase_url = "http://127.0.0.1:9/pub"\ncontact = "bench@example.org"\n'
-        "max_retries = 0\npoll_minutes = 1440\n"
-        '[lichess]\nbase_url = "http://127.0.0.1:9"\n'
-        "[rules.cl]\nmin_players = [1, 1, 1]\n",
-        encoding="utf-8",
-    )
-    return path
-
-
 async def counts(url: str) -> dict[str, int]:
     """Jobs by status, and the `job.done` audit rows (all, and beyond one per job)."""
     connection = await asyncpg.connect(url)
@@ -135,14 +121,9 @@ async def one_run(
     admin: str, template: str, name: str, double: DiscordDouble, folder: Path, plan: str
 ) -> None:
     """One configuration: `1`, `4` or `4kill`; prints its figures."""
-    connection = await asyncpg.connect(admin)
-    try:
-        await connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        await connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
-    finally:
-        await connection.close()
-    url = _with_database(admin, name)
-    config = config_for(folder, url)
+    await recreate(admin, name, template=template)
+    url = with_database(admin, name)
+    config = write_config(folder, "http://127.0.0.1:9/pub", database_url=url)
     total = (await counts(url)).get("pending", 0)
     processes = 1 if plan == "1" else SHARD_COUNT
     ranges = [f"0-{SHARD_COUNT - 1}"] if processes == 1 else [str(n) for n in range(processes)]

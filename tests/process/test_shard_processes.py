@@ -29,7 +29,7 @@ from storage.guild import GuildStore
 from storage.postgres import PostgresDatabase
 from tests.discord_double import DiscordDouble
 from tests.discord_double.world import Guild, shard_of
-from tests.support.arbiter_process import ArbiterProcess
+from tests.support.arbiter_process import ArbiterProcess, write_config
 from tests.support.cl_seasons import unchallenged_pair
 from tests.support.postgres_server import open_postgres_test_database
 
@@ -70,21 +70,6 @@ def shard_ranges(processes: int) -> list[str]:
     """`--shards` of each of `processes` processes splitting SHARD_COUNT shards."""
     each = SHARD_COUNT // processes
     return [f"{n * each}-{(n + 1) * each - 1}" for n in range(processes)]
-
-
-def write_config(folder: Path, url: str) -> Path:
-    """A config.toml on PostgreSQL at `url`; chess.com and lichess nowhere (never polled)."""
-    path = folder / "config.toml"
-    path.write_text(
-        'log_level = "INFO"\n'
-        f'[database]\nurl = "{url}"\n'
-        '[chesscom]\nbase_url = "http://127.0.0.1:9/pub"\ncontact = "tests@example.org"\n'
-        "max_retries = 0\npoll_minutes = 1440\n"
-        '[lichess]\nbase_url = "http://127.0.0.1:9"\n'
-        "[rules.cl]\nmin_players = [1, 1, 1]\n",
-        encoding="utf-8",
-    )
-    return path
 
 
 async def start_shards(config: Path, double: DiscordDouble, shards: str) -> ArbiterProcess:
@@ -134,7 +119,7 @@ async def test_shard_processes_judge_every_deadline_once_across_a_sigkill(
     now = dt.datetime.now(dt.UTC)
     for guild in before:  # overdue when the processes start: each runs its own at start-up
         await schedule_deadline(database, guild, now - dt.timedelta(seconds=1))
-    config = write_config(tmp_path, database.url)
+    config = write_config(tmp_path, "http://127.0.0.1:9/pub", database_url=database.url)
     ranges = shard_ranges(processes)
     running: list[ArbiterProcess] = []
     try:

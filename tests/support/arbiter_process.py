@@ -81,14 +81,18 @@ async def publish_tree(double: DiscordDouble, guild_id: int | None) -> None:
         assert response.status == 200, await response.text()
 
 
-def write_config(folder: Path, chesscom_url: str, extra: str = "") -> Path:
-    """A `config.toml` in `folder`: the database beside it, chess.com at `chesscom_url`
-    without retries or polling (a day apart), lichess nowhere, small divisions allowed."""
+def write_config(
+    folder: Path, chesscom_url: str, extra: str = "", *, database_url: str | None = None
+) -> Path:
+    """A `config.toml` in `folder`: the database beside it (or PostgreSQL at `database_url`),
+    chess.com at `chesscom_url` without retries or polling (a day apart), lichess nowhere,
+    small divisions allowed."""
     path = folder / "config.toml"
+    database = f'url = "{database_url}"' if database_url else f'path = "{folder / "arbiter.db"}"'
     path.write_text(
         'log_level = "INFO"\n'
         "[database]\n"
-        f'path = "{folder / "arbiter.db"}"\n'
+        f"{database}\n"
         "[chesscom]\n"
         f'base_url = "{chesscom_url}"\n'
         'contact = "tests@example.org"\n'

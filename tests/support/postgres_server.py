@@ -237,12 +237,13 @@ def children_first(tables: dict[str, tuple[str, ...]]) -> list[str]:
     return done
 
 
-async def recreate(admin_url: str, name: str) -> None:
-    """Drop database `name` if it exists and create it empty."""
+async def recreate(admin_url: str, name: str, *, template: str = "template0") -> None:
+    """Drop database `name` if it exists and create it anew: empty, or a copy of the
+    database `template`."""
     connection = await asyncpg.connect(admin_url)
     try:
         await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await connection.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+        await connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
     finally:
         await connection.close()
 
