@@ -140,17 +140,11 @@ class ChessComClient:
         return await self._reader.get(f"{self.base_url}/{path.lstrip('/')}", _json)
 
     async def _model(self, model: type[ModelT], path: str) -> ModelT:
-        data = await self.get_json(path)
-        try:
-            return model.model_validate(data)
-        except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(str(part) for part in first["loc"]) or "body"
-            raise ChessComPayloadError(
-                f"unexpected {model.__name__} payload at {where}: {first['msg']}",
-                f"{self.base_url}/{path}",
-                200,
-            ) from error
+        """GET `path` as `model`: the body parsed and validated in one pass (pydantic-core's
+        JSON reader, not `json.loads` and then the model: the hot path of every import), the
+        model kept for a 304 (models are frozen)."""
+        url = f"{self.base_url}/{path.lstrip('/')}"
+        return await self._reader.get(url, lambda body: _validated(model, body))
 
     async def team_match(self, match_id: int | str, *, live: bool = False) -> TeamMatch:
         """A daily team match (`/match/{id}`) or a live one (`/match/live/{id}`)."""
@@ -209,6 +203,19 @@ def archive_path(username: str, year: int, month: int) -> str:
     if not 1 <= month <= 12 or not FIRST_ARCHIVE_YEAR <= year <= date.max.year:
         raise ValueError(f"{year}/{month} is not a month with a chess.com game archive")
     return f"player/{_segment(username)}/games/{year:04d}/{month:02d}"
+
+
+def _validated(model: type[ModelT], body: str) -> ModelT:
+    """`body` as `model`; ValueError naming why not: not JSON, or where the JSON differs."""
+    try:
+        return model.model_validate_json(body)
+    except ValidationError as error:
+        first = error.errors()[0]
+        if first["type"] == "json_invalid":
+            raise ValueError(f"the answer is not JSON ({first['msg']})") from None
+        where = ".".join(str(part) for part in first["loc"]) or "body"
+        message = f"unexpected {model.__name__} payload at {where}: {first['msg']}"
+        raise ValueError(message) from None
 
 
 def _json(body: str) -> Any:

@@ -189,6 +189,14 @@ async def test_unexpected_payload_is_a_payload_error(fake: FakeChessCom) -> None
             await client.team_match(999)
 
 
+async def test_a_body_that_is_not_json_is_a_payload_error_naming_it(fake: FakeChessCom) -> None:
+    fake.serve_bytes("match/998", b"<html>maintenance</html>")
+    async with client_for(fake, Sleeps()) as client:
+        with pytest.raises(ChessComPayloadError, match=r"^the answer is not JSON \(") as caught:
+            await client.team_match(998)
+    assert caught.value.status == 200 and caught.value.url.endswith("/pub/match/998")
+
+
 async def test_a_shared_session_is_left_open(fake: FakeChessCom) -> None:
     async with aiohttp.ClientSession() as session:
         settings = ClientSettings(contact=CONTACT, base_url=fake.base_url)
