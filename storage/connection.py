@@ -56,11 +56,13 @@ class Row(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Deferred:
-    """One held-back statement: `sql` with its parameters, or over many rows (`many`)."""
+    """One held-back statement: `sql` with its parameters, or over many rows (`many`); or,
+    `ends_snapshot`, the end of the read snapshot left open (`defer_end_snapshot`)."""
 
     sql: str
     parameters: Parameters | list[Parameters]
     many: bool
+    ends_snapshot: bool = False
 
 
 _UNDOING = ("ROLLBACK",)
@@ -120,6 +122,15 @@ class Connection(ABC):
     def discard_deferred(self) -> None:
         """Forget the statements not sent yet (before a rollback: they must not run)."""
         self._deferred.clear()
+
+    carries_snapshot_end = False
+    """Whether `defer_end_snapshot` ends a read snapshot in the next trip at no cost of its
+    own (SQLite, whose deferred statements travel in that trip; not PostgreSQL, which sends
+    each as its own round trip)."""
+
+    def defer_end_snapshot(self) -> None:
+        """End the open read snapshot first thing in the next trip, as `end_snapshot` would."""
+        raise NotImplementedError("this connection ends its snapshots at once (end_snapshot)")
 
     def _refuse_if_failed(self, sql: str) -> None:
         """Inside a unit that already failed, raise that failure instead of running `sql`
@@ -230,7 +241,9 @@ class Carried:
         statement's own parameters."""
         try:
             for statement in self.deferred:
-                if statement.many:
+                if statement.ends_snapshot:  # as `end_snapshot`: cursors closed, if one is open
+                    connection.rollback()
+                elif statement.many:
                     sqlite3.Connection.executemany(connection, statement.sql, statement.parameters)
                 else:
                     sqlite3.Connection.execute(connection, statement.sql, statement.parameters)
@@ -417,6 +430,13 @@ class SqliteConnection(Connection):
         out (see `ThreadConnection`). One trip; the deferred statements dropped."""
         self._deferred.clear()
         await self._send(self._inner.rollback())
+
+    carries_snapshot_end = True
+
+    def defer_end_snapshot(self) -> None:
+        """End the open read snapshot (as `end_snapshot`: its cursors closed, ROLLBACK if a
+        transaction is open) on the thread, first thing in the next trip."""
+        self._deferred.append(Deferred("ROLLBACK", (), False, ends_snapshot=True))
 
     @property
     def in_transaction(self) -> bool:

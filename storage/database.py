@@ -79,6 +79,11 @@ class Database:
         for an in-memory database, which a second connection would not share)."""
         self._read_lock = asyncio.Lock()
         self._reader_owner: asyncio.Task[object] | None = None
+        self._readers_waiting = 0
+        """Tasks waiting for the reader (`read()`): the snapshot a block ends is theirs to
+        end, with their first trip, when there are any."""
+        self._snapshot_left_open = False
+        """Whether the last read block left its snapshot for the next one to end."""
         self.location = location
         """Where the database is, as the configuration names it: `open_database(location)`
         opens it again (a PostgreSQL URL may hold a password: show `name` instead)."""
@@ -172,18 +177,55 @@ class Database:
         if self._reading_in_this_task():
             yield self._reader
             return
-        async with self._read_lock:
+        self._readers_waiting += 1
+        try:
+            await self._read_lock.acquire()
+        except BaseException:  # cancelled waiting: a snapshot left for it must still end
+            self._readers_waiting -= 1
+            await self._end_left_snapshot()
+            raise
+        self._readers_waiting -= 1
+        reader, raised = self._reader, True
+        try:
             self._reader_owner = asyncio.current_task()
-            reader = self._reader
+            if self._snapshot_left_open:
+                reader.defer_end_snapshot()
+            reader.defer(self.BEGIN_READ)  # sent with the block's first query
+            yield reader
+            raised = False
+        finally:
+            self._reader_owner = None
             try:
-                reader.defer(self.BEGIN_READ)  # sent with the block's first query
-                yield reader
+                await self._end_read(reader, raised)
             finally:
-                self._reader_owner = None
-                if reader.deferred:  # no query ran: no snapshot was opened
-                    reader.discard_deferred()
-                else:  # a snapshot ends the same whichever way (its cursors closed)
-                    await reader.end_snapshot()
+                self._read_lock.release()
+
+    async def _end_left_snapshot(self) -> None:
+        """End the snapshot a block left for a read that then gave up waiting, unless another
+        read still waits for it (the reader is then free at once; the cancellation follows)."""
+        if not self._snapshot_left_open or self._readers_waiting or self._read_lock.locked():
+            return
+        async with self._read_lock:
+            if self._snapshot_left_open and self._reader is not None:
+                self._snapshot_left_open = False
+                await self._reader.end_snapshot()
+
+    async def _end_read(self, reader: Connection, raised: bool) -> None:
+        """End a read block's snapshot (a snapshot ends the same whichever way: its cursors
+        closed): at once, or — when another read waits and the block ended normally — with
+        that read's first trip (`Connection.defer_end_snapshot`), one trip fewer a read."""
+        if reader.deferred:  # no query ran: no snapshot was opened, the last one still open
+            reader.discard_deferred()
+            open_now = self._snapshot_left_open
+        else:
+            open_now = True
+        self._snapshot_left_open = False
+        if not open_now:
+            return
+        if not raised and self._readers_waiting and reader.carries_snapshot_end:
+            self._snapshot_left_open = True
+            return
+        await reader.end_snapshot()
 
     @asynccontextmanager
     async def transaction(
