@@ -191,6 +191,8 @@ def posted(double: DiscordDouble, league: League) -> list[str]:
 async def test_start_up_to_ready_and_sync_publishes_the_tree(running: Running) -> None:
     double, guild, expected = running.double, running.story.guild, running.expected_tree
     assert f"synced {len(expected)} command(s) to guild {guild.id}" in running.sync.log()
+    frozen = re.search(r"start-up heap frozen: (\d+) objects", running.spawned[0].log())
+    assert frozen is not None and int(frozen[1]) > 10_000  # modules, classes, validators
     ((synced_guild, sent),) = double.syncs
     assert synced_guild == guild.id
     assert json.loads(json.dumps(sent)) == json.loads(json.dumps(expected))
