@@ -5,8 +5,13 @@ next to raw aiosqlite transactions writing the same board rows and finishes, in 
 on copies of the same database. Target: the service at >= 50 % of the raw rate; every board
 stored exactly once (counted).
 
+The stand-in runs in a process of its own, as chess.com's server does: the CPU of serving
+the 200 matches is not charged to the service's event loop (`served_apart`).
+
 Both sides are measured in `--rounds` rounds (default 7) on fresh copies, alternating which
-goes first; the median share is judged (one round is at the mercy of a busy moment).
+goes first; the median share is judged (one round is at the mercy of a busy moment). Once
+built, the heap is frozen as `arbiter run` freezes it after start-up
+(`bot.runtime.heap.freeze_start_up`), so the collector works as it does in the bot.
 
 Run from the worktree root:
 `python3 benchmarks/reports.py [--seed S] [--imports N] [--rounds R] [--db PATH]`
@@ -17,16 +22,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import json
+import multiprocessing
 import random
 import shutil
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -42,6 +51,7 @@ from bot.offline.chesscom_standin import ChessComStandIn
 from bot.offline.demo.chesscom_payloads import Board, team_match
 from bot.offline.demo.season_script import CHESSCOM_BASE
 from bot.offline.demo.world import DIVISIONS, generate
+from bot.runtime.heap import freeze_start_up
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.locations import open_database
@@ -116,6 +126,40 @@ async def build(path: Path, seed: int, count: int, standin: ChessComStandIn) -> 
         clubs = (match.home_club_id, match.away_club_id)
         planned.append(Planned(match.id, match.season_id, clubs, chesscom, rows, end))
     return planned
+
+
+def _serve(payloads: dict[str, bytes], connection: Any) -> None:
+    """In the stand-in's own process: serve `payloads` on 127.0.0.1, send the base URL, and
+    stop when the benchmark says so."""
+
+    async def main() -> None:
+        standin = ChessComStandIn()
+        standin.payloads.update(payloads)
+        connection.send(await standin.start())
+        await asyncio.get_running_loop().run_in_executor(None, connection.recv)
+        await standin.stop()
+
+    asyncio.run(main())
+
+
+@contextlib.contextmanager
+def served_apart(standin: ChessComStandIn) -> Iterator[str]:
+    """What `standin` was told to serve, served by a process of its own (a fresh
+    interpreter, nothing of this one's state): its base URL for the block."""
+    context = multiprocessing.get_context("spawn")
+    ours, theirs = context.Pipe()
+    process = context.Process(target=_serve, args=(standin.payloads, theirs), daemon=True)
+    process.start()
+    try:
+        if not ours.poll(60):
+            raise RuntimeError("the chess.com stand-in's process did not start")
+        yield str(ours.recv())
+    finally:
+        with contextlib.suppress(OSError):
+            ours.send("stop")
+        process.join(10)
+        if process.is_alive():
+            process.kill()
 
 
 @dataclass
@@ -287,12 +331,12 @@ async def run(seed: int, count: int, folder: Path, keep: Path | None, rounds: in
     rounds and raw first in even ones (neither always runs on a warmer machine); every copy
     counted; the share judged is the median of the rounds'."""
     standin = ChessComStandIn()
-    base_url = await standin.start()
     built = folder / "built.db"
     shares: list[float] = []
     ok = True
-    try:
-        planned = await build(built, seed, count, standin)
+    planned = await build(built, seed, count, standin)
+    with served_apart(standin) as base_url:
+        freeze_start_up()  # as the bot does once started
         fetch_seconds = await chesscom_only(planned, base_url)
         for number in range(1, rounds + 1):
             service_db, raw_db = folder / f"service-{number}.db", folder / f"raw-{number}.db"
@@ -329,8 +373,6 @@ async def run(seed: int, count: int, folder: Path, keep: Path | None, rounds: in
                 if keep is not None:
                     shutil.copy(service_db, keep)
                     print(f"  the service's database: {keep}")
-    finally:
-        await standin.stop()
     ordered = sorted(shares)
     median = statistics.median(ordered)
     print(

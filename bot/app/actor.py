@@ -46,8 +46,9 @@ class Actor:
 
     @classmethod
     def system(cls) -> Actor:
-        """The bot itself or the shell: audited with no user id."""
-        return cls(None, frozenset(Role))
+        """The bot itself or the shell: audited with no user id (one value, made once: every
+        job and import asks for it)."""
+        return _SYSTEM
 
     @classmethod
     def member(cls, user_id: int, settings: GuildSettings, role_ids: Iterable[int]) -> Actor:
@@ -76,6 +77,10 @@ class Actor:
         if self.user_id is None:
             raise UserError("This must be done by a Discord user, not by the bot.")
         return self.user_id
+
+
+_SYSTEM = Actor(None, frozenset(Role))
+"""The system actor (`Actor.system`)."""
 
 
 async def require_club_admin(
