@@ -10,7 +10,7 @@ job's writes are committed at most once however often it fires.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -154,6 +154,21 @@ class JobRepository(JobReader):
         scope.record("jobs_cancelled", {"id": cancelled.id, "kind": kind, "subject": subject})
         self.changed.append(cancelled)
         return True
+
+    def cancel_pending(self, job: Job) -> None:
+        """Cancel `job`, read pending in this unit of work (`pending`) — it still is: no other
+        unit of the guild runs until this one ends — with the unit's next statement (no trip
+        of its own); noted as `cancel` notes it."""
+        if job.status != "pending" or job.guild_id != self._write.guild_id:
+            raise ValueError(f"job {job.id} was not read pending in this guild")
+        scope = self._write
+        scope.execute_later(
+            "UPDATE scheduled_jobs SET status = 'cancelled', finished_at = ?"
+            " WHERE id = ? AND guild_id = ? AND status = 'pending'",
+            (to_text(scope.now), job.id, scope.guild_id),
+        )
+        scope.record("jobs_cancelled", {"id": job.id, "kind": job.kind, "subject": job.subject})
+        self.changed.append(replace(job, status="cancelled"))
 
     async def claim(self, job_id: int, due_at: datetime | None = None) -> bool:
         """Mark a pending job running (the scheduler, in the unit of work that runs it); False

@@ -90,16 +90,6 @@ class AtStartRecord:
     observed_at: dt.datetime | None = None
 
 
-@dataclass(frozen=True)
-class JudgingRows:
-    """A match's own rows as judging it needs them (`MatchReader.judging_rows`)."""
-
-    match: MatchRecord
-    boards: int
-    """How many boards it has (no board row read)."""
-    at_start: tuple[AtStartRecord, ...]
-
-
 _MATCH_COLUMNS = (
     "id, season_id, division_id, key, round, home_club_id, away_club_id, start, finished_at,"
     " issued_by_club_id, issued_at, issued_source, accepted_at, accepted_source,"
@@ -248,34 +238,6 @@ class MatchReader:
             (self._scope.guild_id, season_id),
         )
         return {int(row[0]): int(row[1]) for row in rows}
-
-    async def judging_rows(self, match_id: int) -> JudgingRows | None:
-        """The match's own rows judging it needs (CL-FF): the match, its board count and its
-        at-start facts, in one query (None: no such match here)."""
-        rows = await self._scope.fetchall(
-            f"SELECT {_MATCH_COLUMNS_OF_M}, (SELECT count(*) FROM boards AS b"
-            " WHERE b.guild_id = m.guild_id AND b.match_id = m.id) AS board_count,"
-            " a.club_id AS at_club, a.members AS at_members, a.avg_rating AS at_rating,"
-            " a.players AS at_players, a.observed_at AS at_observed"
-            " FROM matches AS m LEFT JOIN match_at_start AS a"
-            " ON a.match_id = m.id AND a.guild_id = m.guild_id"
-            " WHERE m.guild_id = ? AND m.id = ? ORDER BY a.club_id",
-            (self._scope.guild_id, match_id),
-        )
-        if not rows:
-            return None
-        at_start = tuple(
-            AtStartRecord(
-                r["at_club"],
-                r["at_members"],
-                r["at_rating"],
-                r["at_players"],
-                instant_or_none(r["at_observed"]),
-            )
-            for r in rows
-            if r["at_club"] is not None
-        )
-        return JudgingRows(_match(rows[0]), int(rows[0]["board_count"]), at_start)
 
     async def boards_of_season(self, season_id: int) -> dict[int, list[BoardRecord]]:
         """Every board of the season by match id (one query: the standings load)."""

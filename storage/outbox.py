@@ -237,6 +237,24 @@ class OutboxRepository(OutboxReader):
             replace(m, content=content) if m.id == outbox_id else m for m in self.posted
         ]
 
+    def withdraw(self, outbox_id: int) -> None:
+        """Take back an announcement reserved in this unit of work and not filled (the change
+        it was to announce was refused): its row deleted with the unit's next statement, and
+        it is no longer noted in the audit details or among the messages posted."""
+        if outbox_id not in self.unfilled:
+            raise ValueError(f"outbox row {outbox_id} is not a reserved announcement")
+        self.unfilled.discard(outbox_id)
+        scope = self._write
+        scope.execute_later(
+            "DELETE FROM outbox WHERE guild_id = ? AND id = ?", (scope.guild_id, outbox_id)
+        )
+        self.posted[:] = [m for m in self.posted if m.id != outbox_id]
+        noted = [e for e in scope.details.get("outbox", []) if e.get("id") != outbox_id]
+        if noted:
+            scope.details["outbox"] = noted
+        else:
+            scope.details.pop("outbox", None)
+
     def _queued(self, row_id: int, draft: _Draft) -> OutboxMessage:
         """The message just inserted as `row_id`, noted in the audit details and `posted`."""
         scope = self._write

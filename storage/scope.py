@@ -17,6 +17,8 @@ A = TypeVar("A")
 B = TypeVar("B")
 C = TypeVar("C")
 D = TypeVar("D")
+E = TypeVar("E")
+F = TypeVar("F")
 
 
 class _Step:
@@ -84,6 +86,18 @@ class ReadScope:
     async def together(
         self, a: Awaitable[A], b: Awaitable[B], c: Awaitable[C], d: Awaitable[D], /
     ) -> tuple[A, B, C, D]: ...
+
+    @overload
+    async def together(
+        self,
+        a: Awaitable[A],
+        b: Awaitable[B],
+        c: Awaitable[C],
+        d: Awaitable[D],
+        e: Awaitable[E],
+        f: Awaitable[F],
+        /,
+    ) -> tuple[A, B, C, D, E, F]: ...
 
     async def together(self, *reads: Awaitable[Any]) -> tuple[Any, ...]:
         """Run independent reads of this scope's repositories (coroutines not yet awaited)

@@ -175,7 +175,7 @@ async def load_season(
 @dataclass(frozen=True)
 class SeasonFacts:
     """A season's facts as `load_season` read them, with the club and division names by id
-    they were read with, so one match can be read again into them (`with_match_read`)."""
+    they were read with, so one match's change can be made in them (`with_match_changed`)."""
 
     season: Season
     club_names: Mapping[int, str]
@@ -275,20 +275,29 @@ def _match(
     )
 
 
-async def with_match_read(view: GuildView, facts: SeasonFacts, match_id: int) -> SeasonFacts:
-    """`facts` with match `match_id`'s own rows read again (the match, its at-start facts,
-    its boards): the season as a change to that match alone (no closed account) left it, in
-    one indexed read instead of the whole season's. Only for judging facts (no board row);
-    LookupError when the match is gone."""
+def with_match_changed(
+    facts: SeasonFacts, match: MatchRecord, boards: int, fielded: Mapping[int, int]
+) -> SeasonFacts:
+    """Judging `facts` with match `match`'s own rows as a result just wrote them: its row as
+    `match` (its finish), `boards` boards (unnamed, as judging reads them) and the players
+    each club fielded (`fielded`, club id → players, the other at-start facts kept, as
+    `MatchRepository.set_fielded` writes them) — what `load_season_facts` would read back,
+    without reading it. Only for judging facts; KeyError when the match is not in them."""
     if not facts.for_judging:
-        raise ValueError("only judging facts are read again a match at a time")
-    rows = await view.matches.judging_rows(match_id)
-    if rows is None:
-        raise LookupError(f"no match {match_id}")
-    names, divisions = facts.club_names, facts.division_names
-    changed = _match(rows.match, names, divisions, rows.at_start, rows.boards)
+        raise ValueError("only judging facts are changed a match at a time")
+    at = facts.positions[match.key]
+    old = facts.season.matches[at]
+    at_start = dict(old.at_start)
+    for club_id, players in fielded.items():
+        name = facts.club_names[club_id]
+        known = at_start.get(name)
+        at_start[name] = (
+            ClubAtStart(None, None, players) if known is None else replace(known, players=players)
+        )
+    changed = replace(
+        old, finished=match.finished_at, boards=(_UNNAMED,) * boards, at_start=at_start
+    )
     matches = facts.season.matches
-    at = facts.positions[changed.id]
     return replace(
         facts, season=replace(facts.season, matches=(*matches[:at], changed, *matches[at + 1 :]))
     )

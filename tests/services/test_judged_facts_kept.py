@@ -31,7 +31,7 @@ async def _result(uow: UnitOfWork, played: MatchRecord) -> int | None:
     finished = played.start + dt.timedelta(days=1)
     await uow.matches.replace_boards(played.id, [BoardRecord(1, "x", "y", 4, 0)])
     await uow.matches.finish(played.id, finished)
-    await life.after_match_change(uow, before, replace(played, finished_at=finished))
+    life.after_match_change(uow, before, replace(played, finished_at=finished), boards=1)
     return before.version
 
 

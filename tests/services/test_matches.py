@@ -578,6 +578,87 @@ async def test_cl_15_two_clubs_declaring_the_challenge_at_once_one_is_recorded(
         await first_db.close()
 
 
+async def test_cl_14_an_import_refused_in_a_unit_that_goes_on_leaves_nothing(
+    database: Database, client: ChessComClient
+) -> None:
+    """CL-14: an import refused inside the unit of work — here by someone who may not report
+    it — as the poll job has one refused and goes on in the same unit, leaves nothing: no
+    announcement (the one reserved with its reads is withdrawn), the poll not cancelled, no
+    fact; the unit commits what it does next."""
+    w = await _world(database, PLAYED_SEASON)
+    async with w.store.change(None, "test.channel", "settings") as uow:
+        await uow.settings.update(announcements_channel_id=42)
+    read = await results.read_chesscom_result(w.store, client, w.match, CHESSCOM_MATCH)
+    async with w.store.read() as view:
+        assert await view.jobs.pending(POLL, f"match:{w.match}") is not None
+    before = await dump(database)
+    async with w.store.change(None, "test.poll", f"match:{w.match}") as uow:
+        with pytest.raises(UserError, match="club admin"):
+            await results.import_chesscom_result_in(uow, PLAYER, read)
+        uow.details["went_on"] = True
+    after = await dump(database)
+    assert {t for t in after if after[t] != before.get(t)} == {"audit"}
+    async with w.store.read() as view:
+        assert await view.jobs.pending(POLL, f"match:{w.match}") is not None
+        entry = (await view.audit.recent())[-1]
+    assert (entry.action, entry.details) == ("test.poll", {"went_on": True})
+
+
+async def test_cl_20_an_import_leaves_its_season_judged_with_the_players_fielded(
+    database: Database,
+    client: ChessComClient,
+    fake: FakeChessCom,
+    fixtures_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """CL-20, CL-FF: the judging facts a chess.com import leaves for the next unit of work —
+    made from what it wrote, the match not read again — are a fresh read's: the at-start
+    facts recorded before (members, average) kept with the players each club fielded, and
+    the club with none recorded given its players alone. (No account closed: a closure may
+    change other matches, and the season is then read whole.)"""
+    payload = json.loads(
+        (fixtures_dir / "chesscom" / "team_match_daily_finished_12803.json").read_text()
+    )
+    for team in payload["teams"].values():
+        for player in team["players"]:
+            player["status"] = "basic"
+    fake.serve(f"match/{CHESSCOM_MATCH}", payload)
+    w = await _world(database, PLAYED_SEASON)
+    romania, usa = w.clubs["Team Romania"], w.clubs["Team USA - Southwest"]
+    async with w.store.read() as view:
+        match = await view.matches.get(w.match)
+    assert match is not None
+    await matches.record_at_start(
+        w.store,
+        ARBITER,
+        w.match,
+        romania,
+        members=350,
+        avg_rating=1650.5,
+        players=15,
+        observed_at=match.start,
+    )
+    await results.import_chesscom_result(w.store, client, ADMIN_OF_A, w.match, CHESSCOM_MATCH)
+
+    def read_again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the season was read again")
+
+    async with w.store.change(None, "test.look", f"match:{w.match}") as uow:
+        with monkeypatch.context() as patch:
+            patch.setattr(life, "load_season_facts", read_again)
+            kept = await life.match_now(uow, match, uow.now)  # kept: the import's own
+        fresh = await load_season(uow.view(), kept.record, for_judging=True)
+        assert kept.season == fresh
+        assert kept.judging.at(uow.now) == SeasonJudging(fresh).at(uow.now)
+        (played,) = kept.season.matches
+        names = {romania: "Team Romania", usa: "Team USA - Southwest"}
+        by_club = {club: played.at_start[name] for club, name in names.items()}
+        assert (by_club[romania].members, by_club[romania].avg_rating) == (350, 1650.5)
+        assert (by_club[usa].members, by_club[usa].avg_rating) == (None, None)
+        assert by_club[romania].players == by_club[usa].players == 54
+        uow.abandon()
+
+
 async def test_cl_ff_a_result_leaves_its_season_judged_for_the_next_unit_of_work(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:

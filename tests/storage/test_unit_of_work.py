@@ -247,3 +247,70 @@ async def test_a_reserved_announcement_commits_only_with_its_text(database: Data
     assert [m.id for m in await pending_messages(database)] == [reserved]
     async with store.read() as view:
         assert await view.club_admins.admins_of("forgotten") == []
+
+
+async def test_a_withdrawn_announcement_leaves_nothing_and_the_unit_commits(
+    database: Database,
+) -> None:
+    """`withdraw` takes back a reserved announcement (a refused change): no row, no audit
+    note, nothing heard of; the rest of the unit commits; only a reservation is withdrawn."""
+    heard: list[Committed] = []
+    on_commit(database, heard.append)
+    store = GuildStore(database, GUILD)
+    async with store.change(1, "t", "channel") as uow:
+        await uow.settings.update(announcements_channel_id=CHANNEL)
+    async with store.change(1, "t", "refused") as uow:
+        reserved = await uow.outbox.reserve_announcement()
+        assert reserved is not None
+        kept = await uow.outbox.post(CHANNEL, content="kept")
+        uow.outbox.withdraw(reserved)
+        with pytest.raises(ValueError, match="not a reserved announcement"):
+            uow.outbox.withdraw(reserved)
+        with pytest.raises(ValueError, match="not a reserved announcement"):
+            uow.outbox.withdraw(kept.id)
+        await uow.jobs.schedule("cl.poll", "match:1", DUE)
+    assert [m.id for m in await pending_messages(database)] == [kept.id]
+    assert heard[-1].messages == (kept,)
+    async with store.read() as view:
+        entry = (await view.audit.recent())[-1]
+    assert entry.details["outbox"] == [{"id": kept.id, "channel_id": CHANNEL, "edit_of": None}]
+    assert [j.subject for j in await pending_jobs(database)] == ["match:1"]
+
+
+async def test_a_job_read_pending_is_cancelled_as_cancel_cancels_it(database: Database) -> None:
+    """`cancel_pending` (the job read in the unit, its UPDATE sent with the commit) leaves the
+    row, the audit note and what the scheduler hears exactly as `cancel` does."""
+    heard: list[Committed] = []
+    on_commit(database, heard.append)
+    store = GuildStore(database, GUILD)
+    async with store.change(1, "t", "jobs") as uow:
+        for subject in ("match:1", "match:2"):
+            await uow.jobs.schedule("cl.poll", subject, DUE, {"n": 1})
+    outcomes = []
+    for subject in ("match:1", "match:2"):
+        async with store.change(1, "t", subject) as uow:
+            if subject == "match:1":
+                assert await uow.jobs.cancel("cl.poll", subject)
+            else:
+                job = await uow.jobs.pending("cl.poll", subject)
+                assert job is not None
+                uow.jobs.cancel_pending(job)
+                with pytest.raises(ValueError, match="not read pending"):
+                    uow.jobs.cancel_pending(heard[-1].jobs[0])  # the cancelled one
+        async with store.read() as view:
+            entry = (await view.audit.recent())[-1]
+            (row,) = await view.jobs.of_subject(subject)
+        (cancelled,) = heard[-1].jobs
+        outcomes.append(
+            (
+                (cancelled.kind, cancelled.status, cancelled.payload),
+                entry.details["jobs_cancelled"][0]["kind"],
+                (row.status, row.id == cancelled.id),
+            )
+        )
+        assert entry.details["jobs_cancelled"] == [
+            {"id": cancelled.id, "kind": "cl.poll", "subject": subject}
+        ]
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[1][2] == ("cancelled", True)
+    assert await pending_jobs(database) == []

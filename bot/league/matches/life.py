@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from bot.app.errors import UserError
 from bot.league.references import find_season
-from bot.league.store import SeasonFacts, load_season_facts, with_match_read
+from bot.league.store import SeasonFacts, load_season_facts, with_match_changed
 from core.league.forfeits import SeasonJudging
 from core.league.lifecycle import (
     Allowed,
@@ -64,7 +64,7 @@ _FACTS: weakref.WeakKeyDictionary[object, OrderedDict[tuple[int, int, int, bool]
 """The committed facts of recently judged seasons, by what they were read through and (guild,
 season, version, full): a season that has not changed since costs one version lookup. A unit
 of work that changed the season reads it afresh (its changes are not committed yet), or
-reads again the one match it changed (`after_match_change`), kept once it commits."""
+makes the one match's change it made in them (`after_match_change`), kept once it commits."""
 
 
 def _keep(reads: object, key: tuple[int, int, int, bool], judged: Judged) -> None:
@@ -123,24 +123,33 @@ def _now_of(
     return MatchNow(record, season, shown, out, judged.facts, judged.judging, version)
 
 
-async def after_match_change(uow: UnitOfWork, before: MatchNow, match: MatchRecord) -> Judged:
+def after_match_change(
+    uow: UnitOfWork,
+    before: MatchNow,
+    match: MatchRecord,
+    *,
+    boards: int,
+    fielded: Mapping[int, int] | None = None,
+) -> Judged:
     """The match's season as this unit of work leaves it, when the unit changed `match`'s own
-    rows alone (its boards, finish, at-start facts; no other match, decision, club or closed
-    account) since `before` was read in it: `before`'s judging facts with that match read
-    again and judged again by itself — not the whole season. When `before` was of a committed
-    version, they are kept, once the unit commits, for the next one (the unit bumps it once,
-    and units of one guild run one after the other: `Database.serialising`) — unless the unit
-    changed the season again after this read (`UnitOfWork.season_changes`)."""
+    rows alone since `before` was read in it — its finish (`match`), its `boards` and the
+    players its clubs fielded (`fielded`, club id → players); no other match, decision, club
+    or closed account: `before`'s judging facts with that change made (nothing read again,
+    `with_match_changed`) and that match judged again by itself — not the whole season. When
+    `before` was of a committed version, they are kept, once the unit commits, for the next
+    one (the unit bumps it once, and units of one guild run one after the other:
+    `Database.serialising`) — unless the unit changed the season again after this
+    (`UnitOfWork.season_changes`)."""
     if before.record.id not in uow.bumped_seasons:
         raise ValueError("after_match_change follows a change to the match")
-    facts = await with_match_read(uow.view(), before.facts, match.id)
+    facts = with_match_changed(before.facts, match, boards, fielded or {})
     judged = Judged(facts, before.judging.with_match(facts.season, match.key))
     if before.version is not None:
         season_id = before.record.id
         key = (before.record.guild_id, season_id, before.version + 1, False)
         reads, changes = uow.reads, uow.season_changes(season_id)
 
-        def keep() -> None:  # unless the unit changed the season again after this read
+        def keep() -> None:  # unless the unit changed the season again after this
             if uow.season_changes(season_id) == changes:
                 _keep(reads, key, judged)
 

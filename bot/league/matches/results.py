@@ -5,7 +5,8 @@ result from a boards CSV. chess.com is read before the unit of work opens."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Awaitable, Iterable, Sequence
+from collections.abc import Awaitable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TypeVar
@@ -19,7 +20,7 @@ from bot.chesscom.reader import read_match
 from bot.formats.boards_csv import BoardRow
 from bot.league.matches.boards import board_records, checked
 from bot.league.matches.counting import changed_matches, judged_counts, what_counts
-from bot.league.matches.jobs import POLL, cancel_jobs
+from bot.league.matches.jobs import POLL, subject
 from bot.league.matches.life import MatchNow, after_match_change, allowed, match_now
 from bot.league.matches.service import chesscom_match_id
 from bot.league.references import find_match, find_season
@@ -33,6 +34,7 @@ from core.league.season import Season
 from storage.club_admins import ClubAdminReader
 from storage.clubs import Club
 from storage.guild import GuildStore, UnitOfWork
+from storage.jobs import Job
 from storage.matches import BoardRecord, MatchRecord
 from storage.rosters import ClosedAccount
 from storage.seasons import SeasonRecord
@@ -86,6 +88,10 @@ class Prior:
     boards: tuple[BoardRecord, ...]
     closed: tuple[str, ...]
     elsewhere: bool
+    poll: Job | None
+    """The match's pending poll, read with the rest: the result ends it (cancelled then)."""
+    reserved: int | None
+    """The result's announcement, reserved with the reads (None: no announcements channel)."""
 
 
 def _seats(match: MatchRecord, boards: Iterable[BoardRecord]) -> list[tuple[str, int]]:
@@ -99,36 +105,57 @@ def _seats(match: MatchRecord, boards: Iterable[BoardRecord]) -> list[tuple[str,
     )
 
 
+@dataclass(frozen=True)
+class _Before:
+    """What a result is checked against, read in one trip before it writes (`_read_before`)."""
+
+    record: SeasonRecord
+    stored: tuple[BoardRecord, ...]
+    elsewhere: bool
+    poll: Job | None
+    reserved: int | None
+
+
 async def _read_before(
     uow: UnitOfWork, match: MatchRecord, boards: Sequence[BoardRecord], current: Awaitable[T]
-) -> tuple[T, SeasonRecord, tuple[BoardRecord, ...], bool]:
+) -> tuple[T, _Before]:
     """What a result is checked against, in one trip before it writes: `current` (the match
-    read again in the unit of work), its season, its boards as stored, and whether a player
-    of those or of `boards` plays for another club of the season (CL-18) — the stored
-    boards' players asked again only when `boards` does not seat them all (a correction that
-    changes players). `match`: the match as read before the unit (its season and clubs never
-    change; the caller compares)."""
+    read again in the unit of work), its season, its boards as stored, whether a player of
+    those or of `boards` plays for another club of the season (CL-18) — the stored boards'
+    players asked again only when `boards` does not seat them all (a correction that changes
+    players) —, its pending poll, and its announcement reserved (its text comes once it is
+    judged: `_recorded`; a refusal withdraws it, `_withdrawn_if_refused`). `match`: the match
+    as read before the unit (its season and clubs never change; the caller compares)."""
     seats = _seats(match, boards)
-    read, record, stored, elsewhere = await uow.together(
+    read, record, stored, elsewhere, poll, reserved = await uow.together(
         current,
         find_season(uow.seasons, match.season_id),
         uow.matches.boards(match.id),
         uow.matches.plays_elsewhere(match.season_id, match.id, seats),
+        uow.jobs.pending(POLL, subject(match.id)),
+        uow.outbox.reserve_announcement(),
     )
     asked = {(name.lower(), club) for name, club in seats}
     unseated = [(n, c) for n, c in _seats(match, stored) if (n.lower(), c) not in asked]
     if not elsewhere and unseated:
         elsewhere = await uow.matches.plays_elsewhere(match.season_id, match.id, unseated)
-    return read, record, tuple(stored), elsewhere
+    return read, _Before(record, tuple(stored), elsewhere, poll, reserved)
+
+
+@contextmanager
+def _withdrawn_if_refused(uow: UnitOfWork, before: _Before) -> Iterator[None]:
+    """A result refused after its reads leaves nothing behind: its reserved announcement is
+    withdrawn (a poll job goes on in the same unit of work after a refused import)."""
+    try:
+        yield
+    except UserError:
+        if before.reserved is not None:
+            uow.outbox.withdraw(before.reserved)
+        raise
 
 
 def _check_result(
-    uow: UnitOfWork,
-    current: MatchNow,
-    door: Door,
-    finished: dt.datetime,
-    stored: tuple[BoardRecord, ...],
-    elsewhere: bool,
+    uow: UnitOfWork, current: MatchNow, door: Door, finished: dt.datetime, before: _Before
 ) -> Prior:
     """CL-14 through the life cycle: no result before the start, none finishing before it or
     later than now, none replacing a recorded one but by an arbiter or the bot; and the
@@ -138,7 +165,9 @@ def _check_result(
     if problem is not None:
         raise UserError(f"{problem}.")
     uow.details["notes"] = list(step.notes)
-    return Prior(current, stored, current.facts.closed, elsewhere)
+    return Prior(
+        current, before.stored, current.facts.closed, before.elsewhere, before.poll, before.reserved
+    )
 
 
 def _as_it_was(season: Season, prior: Prior, key: str) -> Season:
@@ -310,30 +339,35 @@ async def import_chesscom_result_in(
     job); a refusal (`UserError`) comes before anything is written."""
     match, chesscom, facts = read.match, read.chesscom, read.facts
     assert facts.match is not None
-    (current, linked), record, stored, elsewhere = await _read_before(
+    (current, linked), before = await _read_before(
         uow, match, read.boards, uow.matches.with_chesscom(match.id, chesscom)
     )
-    if current is None:
-        raise UserError(f"No match {match.id} on this server.")
-    await _may_report(uow.club_admins, actor, current)
-    if (current.home_club_id, current.away_club_id) != (match.home_club_id, match.away_club_id):
-        raise UserError(f"Match {match.id} changed meanwhile; try again.")
-    if linked is not None and linked.id != match.id:  # one fixture per chess.com match
-        raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
-    link = None if current.chesscom_match_id == chesscom else chesscom
-    finished = facts.match.finished or uow.now
-    # chess.com's own record of the linked match may be read again (a club admin's re-import
-    # is the bot's reading); any other result over a recorded one is an arbiter's correction.
-    door = Door.BOT if actor.is_system or link is None else _door(actor)
-    now = await match_now(uow, current, uow.now, record=record)
-    prior = _check_result(uow, now, door, finished, stored, elsewhere)
+    with _withdrawn_if_refused(uow, before):
+        if current is None:
+            raise UserError(f"No match {match.id} on this server.")
+        await _may_report(uow.club_admins, actor, current)
+        if (current.home_club_id, current.away_club_id) != (
+            match.home_club_id,
+            match.away_club_id,
+        ):
+            raise UserError(f"Match {match.id} changed meanwhile; try again.")
+        if linked is not None and linked.id != match.id:  # one fixture per chess.com match
+            raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
+        link = None if current.chesscom_match_id == chesscom else chesscom
+        finished = facts.match.finished or uow.now
+        # chess.com's own record of the linked match may be read again (a club admin's
+        # re-import is the bot's reading); any other result over a recorded one is an
+        # arbiter's correction.
+        door = Door.BOT if actor.is_system or link is None else _door(actor)
+        now = await match_now(uow, current, uow.now, record=before.record)
+        prior = _check_result(uow, now, door, finished, before)
     await uow.matches.replace_boards(match.id, list(read.boards))
     await uow.matches.finish(match.id, finished, link_chesscom=link)
     closed = await _record_closed(uow, current.season_id, facts, read.observed)
-    await _record_fielded(uow, current, read.home, read.away, facts)
+    fielded = await _record_fielded(uow, current, read.home, read.away, facts)
     updated = replace(current, finished_at=finished.astimezone(dt.UTC), chesscom_match_id=chesscom)
     return await _recorded(
-        uow, prior, updated, read.boards, read.home, read.away, closed, "chess.com"
+        uow, prior, updated, read.boards, read.home, read.away, closed, "chess.com", fielded
     )
 
 
@@ -350,9 +384,9 @@ async def _record_closed(
 
 async def _record_fielded(
     uow: UnitOfWork, match: MatchRecord, home: Club, away: Club, facts: MatchFacts
-) -> None:
+) -> dict[int, int]:
     """CL-20: the players each club fielded, kept with the members and average already
-    recorded at the start."""
+    recorded at the start; returns them (club id → players)."""
     assert facts.match is not None
     players = {}
     for club in (home, away):
@@ -360,6 +394,7 @@ async def _record_fielded(
         if fielded is not None and fielded.players is not None:
             players[club.id] = fielded.players
     await uow.matches.set_fielded(match.id, players)
+    return players
 
 
 async def _recorded(
@@ -371,19 +406,20 @@ async def _recorded(
     away: Club,
     closed: Sequence[str],
     how: str,
+    fielded: Mapping[int, int] | None = None,
 ) -> ResultRecorded:
     """The result as now stored: the match as just updated (not read back), its boards
     exactly those just stored (`replace_boards`), by number — announced once with what it
     counts as and why (CL-FF, CL-ADJ, CL-DQ), the earlier matches it changed (a CL-18/19
-    finding) and the clubs it put out."""
+    finding) and the clubs it put out. `fielded`: the players each club fielded, as the
+    result just recorded them (club id → players)."""
     boards = tuple(sorted(stored, key=lambda b: b.board))
     home_half = sum(b.home_half for b in boards)
     away_half = sum(b.away_half for b in boards)
     changed: list[str] = []
-    reserved: int | None = None
+    if prior.poll is not None:
+        uow.jobs.cancel_pending(prior.poll)
     if await _may_change_others(uow, prior, updated, boards, closed):
-        await cancel_jobs(uow, updated.id, (POLL,))
-        reserved = await uow.outbox.reserve_announcement()
         season = await load_season(uow.view(), prior.now.record)
         now = league_report(season, now=uow.now)
         why = what_counts(now, season, updated.key).why
@@ -391,11 +427,9 @@ async def _recorded(
         changed = changed_matches(was, now, season, leave_out=[updated.key])
         forfeits, disqualified = now.forfeits, now.disqualified
     else:  # the judgement alone says what it counts as: only this match's facts changed
-        _, after, reserved = await uow.together(  # one trip; the announcement told below
-            cancel_jobs(uow, updated.id, (POLL,)),
-            after_match_change(uow, prior.now, updated),
-            uow.outbox.reserve_announcement(),
-        )
+        after = after_match_change(
+            uow, prior.now, updated, boards=len(boards), fielded=fielded
+        )  # nothing read: the change is known
         season = after.facts.season
         judgement = after.judging.at(uow.now)
         forfeits, disqualified = judgement.breaches, tuple(judgement.disqualified.values())
@@ -416,7 +450,7 @@ async def _recorded(
     ]
     if changed:
         lines.append(announcements.counted_changes(changed))
-    fill_announcement(uow, reserved, "\n".join(lines))
+    fill_announcement(uow, prior.reserved, "\n".join(lines))
     uow.details["counts"] = why
     return ResultRecorded(
         updated, boards, home_half, away_half, tuple(closed), how, why, tuple(changed)
@@ -438,12 +472,11 @@ async def enter_manual_result(
     match, home, away, games = await _clubs(store, match_id)
     boards = board_records(rows, games)
     async with store.change(actor.user_id, "match.result", f"match:{match.id}") as uow:
-        current, record, stored, elsewhere = await _read_before(
-            uow, match, boards, find_match(uow.matches, match.id)
-        )
+        current, before = await _read_before(uow, match, boards, find_match(uow.matches, match.id))
         finished = finished_at or uow.now
-        now = await match_now(uow, current, uow.now, record=record)
-        prior = _check_result(uow, now, Door.ARBITER, finished, stored, elsewhere)
+        with _withdrawn_if_refused(uow, before):
+            now = await match_now(uow, current, uow.now, record=before.record)
+            prior = _check_result(uow, now, Door.ARBITER, finished, before)
         await uow.matches.replace_boards(match.id, boards)
         await uow.matches.finish(match.id, finished)
         updated = replace(current, finished_at=finished.astimezone(dt.UTC))
