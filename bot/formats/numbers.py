@@ -4,6 +4,7 @@ what JSON / TOML may hold where a number, a date or a printed name is due."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import re
 from fractions import Fraction
@@ -105,9 +106,12 @@ def short_name(value: str) -> str:
     return value
 
 
+@functools.lru_cache(maxsize=8192)
 def username(value: str) -> str:
     """A chess.com username, as `/roster link` requires it (`core.names.username_problem`):
-    a Cyrillic or full-width look-alike is not another player."""
+    a Cyrillic or full-width look-alike is not another player. Each distinct name is checked
+    once (a season's players are in every payload of their club's matches); a refused one
+    raises every time."""
     printable(value)
     problem = username_problem(value.strip())
     if problem is not None:
