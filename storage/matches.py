@@ -530,17 +530,17 @@ class MatchRepository(MatchReader):
     async def _insert_boards(
         self, boards: Sequence[tuple[int, BoardRecord]], season_id: int
     ) -> None:
-        """The boards in one statement; their games per board is the season's (checked by the
-        foreign key through the match)."""
+        """The boards in multi-row statements (`insert_rows_later`); their games per board is
+        the season's (checked by the foreign key through the match)."""
         scope = self._write
         if not boards:
             return
         first, _ = boards[0]
         known = self._known().get(first)
         games = known[1] if known else await self._games_per_board(season_id)
-        scope.executemany_later(
+        scope.insert_rows_later(
             "INSERT INTO boards (guild_id, match_id, board, home_player, away_player,"
-            " home_half, away_half, games_per_board) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " home_half, away_half, games_per_board) VALUES",
             [
                 (
                     scope.guild_id,
@@ -585,10 +585,10 @@ class MatchRepository(MatchReader):
         if not players:
             return
         await self._season_of(match_id)
-        scope.executemany_later(
-            "INSERT INTO match_at_start (guild_id, match_id, club_id, players) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (match_id, club_id) DO UPDATE SET players = excluded.players",
+        scope.insert_rows_later(
+            "INSERT INTO match_at_start (guild_id, match_id, club_id, players) VALUES",
             [(scope.guild_id, match_id, club_id, count) for club_id, count in players.items()],
+            "ON CONFLICT (match_id, club_id) DO UPDATE SET players = excluded.players",
         )
         for club_id in players:
             scope.record("at_start_recorded", {"match": match_id, "club": club_id})

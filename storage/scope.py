@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any, TypeVar, overload
@@ -183,6 +183,12 @@ class ReadScope:
         return await future
 
 
+ROWS_PER_INSERT = 100
+"""Rows in one multi-row INSERT (`WriteScope.insert_rows_later`): a few statement texts for
+the usual sizes, far below either engine's limit on parameters (SQLite 32,766; PostgreSQL
+65,535) whatever the columns."""
+
+
 class WriteScope(ReadScope):
     """A guild's scope inside an open unit of work: its instant (`now`, also the audit row's
     `at`) and the audit details the repositories and the block add to."""
@@ -228,6 +234,21 @@ class WriteScope(ReadScope):
     def executemany_later(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
         """`execute_later` for one statement over many rows."""
         self.connection.defer_many(sql, [tuple(row) for row in rows])
+
+    def insert_rows_later(self, head: str, rows: Sequence[Sequence[Any]], tail: str = "") -> None:
+        """`execute_later` of `head` (`INSERT INTO t (a, b) VALUES`) with the rows as one
+        multi-row VALUES list — `ROWS_PER_INSERT` rows a statement — and `tail` (e.g. an ON
+        CONFLICT clause) after it: one step on the database thread a statement, not one a
+        row as `executemany_later` takes (each step hands the interpreter lock back to the
+        event loop and waits to get it again: behind a busy loop, a wait of its own)."""
+        for start in range(0, len(rows), ROWS_PER_INSERT):
+            chunk = rows[start : start + ROWS_PER_INSERT]
+            width = len(chunk[0])
+            if any(len(row) != width for row in chunk):
+                raise ValueError("every row of one insert has the same columns")
+            values = ", ".join(["(" + ", ".join(["?"] * width) + ")"] * len(chunk))
+            parameters = [value for row in chunk for value in row]
+            self.execute_later(f"{head} {values}{' ' + tail if tail else ''}", parameters)
 
     def forget_reads(self) -> None:
         """Rows read earlier in the unit of work may be gone (deleted, or a savepoint undone):

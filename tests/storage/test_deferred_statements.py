@@ -72,6 +72,32 @@ async def test_writes_nobody_reads_go_with_the_commit_in_one_trip(database: Data
     assert entry.details["matches_finished"] == [{"match": match}]
 
 
+async def test_many_rows_go_as_multi_row_inserts_of_at_most_a_hundred(database: Database) -> None:
+    """`insert_rows_later`: 250 boards are three INSERT statements (100, 100, 50 rows) sent
+    with the commit, every row stored once; a replacement leaves exactly its own rows; rows
+    of different widths are refused before anything is sent."""
+    store = GuildStore(database, GUILD)
+    _, match, _ = await _season(store)
+    statements: list[str] = []
+    async with database.writer() as connection:
+        await connection.set_trace_callback(statements.append)
+    try:
+        many = [BoardRecord(n, f"h{n}", f"a{n}", 4, 0) for n in range(1, 251)]
+        async with store.change(1, "t", "many") as uow:
+            await uow.matches.replace_boards(match, many)
+    finally:
+        async with database.writer() as connection:
+            await connection.set_trace_callback(None)
+    inserts = [sql for sql in statements if sql.lstrip().upper().startswith("INSERT INTO BOARDS")]
+    assert [sql.count("), (") + 1 for sql in inserts] == [100, 100, 50]  # rows a statement
+    assert await _boards(database, match) == [(n, 4, 0) for n in range(1, 251)]
+    async with store.change(1, "t", "fewer") as uow:
+        await uow.matches.replace_boards(match, many[:3])
+        with pytest.raises(ValueError, match="same columns"):
+            uow._scope.insert_rows_later("INSERT INTO boards (guild_id) VALUES", [(1,), (1, 2)])
+    assert await _boards(database, match) == [(1, 4, 0), (2, 4, 0), (3, 4, 0)]
+
+
 async def test_a_read_in_the_unit_sees_its_deferred_writes(database: Database) -> None:
     store = GuildStore(database, GUILD)
     _, match, _ = await _season(store)
