@@ -14,13 +14,7 @@ from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
 from bot.cli.file_problems import invalid_file
 from bot.cli.input_file import input_path, read_input, shown
-from bot.formats.tour_file import TourFileError, parse_tour
-from bot.rendering.tour_json import tour_json
-from bot.rendering.tour_text import tour_text
 from core.league.season import quoted
-from core.tour.finals import FinalsError
-from core.tour.ranking import TourError
-from core.tour.report import tour_report
 
 
 def register(subparsers: Any) -> None:
@@ -73,6 +67,14 @@ def run(args: argparse.Namespace) -> int:
     for given, option in ((args.tour, "TOUR"), (args.guild, "--guild"), (args.output, "-o")):
         if given is not None:
             raise CliError(f"{option} goes with `arbiter tour export TOUR --guild ID`")
+    # imported here, not for every `arbiter` command (the tour file reader is a heavy import)
+    from bot.formats.tour_file import TourFileError, parse_tour
+    from bot.rendering.tour_json import tour_json
+    from bot.rendering.tour_text import tour_text
+    from core.tour.finals import FinalsError
+    from core.tour.ranking import TourError
+    from core.tour.report import tour_report
+
     config = config_from_args(args)
     try:
         text = read_input(args.file).decode("utf-8-sig")  # a BOM is not JSON
