@@ -65,3 +65,11 @@ def test_offline_commands_import_neither_discord_nor_aiohttp(args: tuple[str, ..
 def test_the_measurement_sees_discord_where_it_is_imported() -> None:
     """The parser above is not blind: `arbiter commands` builds the tree, so it loads discord."""
     assert "discord" in imported_packages("commands")
+
+
+@pytest.mark.parametrize("args", [("--help",), ("berger", "4")], ids=" ".join)
+def test_commands_without_a_tour_do_not_load_the_tour_file_reader(args: tuple[str, ...]) -> None:
+    """python-chess (under the tour file reader: PGN games) is loaded by `arbiter tour`, not by
+    every command's start (it cost each one about a quarter of a second)."""
+    assert "chess" not in imported_packages(*args)
+    assert "chess" in imported_packages("tour", "tests/data/tour_three_events.json")
