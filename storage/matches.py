@@ -305,14 +305,32 @@ class MatchRepository(MatchReader):
         self._placements: dict[int, tuple[int, int]] = {}
         """Match id → (season id, games per board), as read in this unit of work (neither
         ever changes for a stored match); kept for one epoch of the scope (`forget_reads`)."""
+        self._boardless: set[int] = set()
+        """Matches read with no board in this unit of work and given none since (a first
+        result: nothing to delete before its boards); kept for one epoch, as placements."""
         self._epoch = scope.epoch
 
     def _known(self) -> dict[int, tuple[int, int]]:
         """The placements read in this unit of work, none if rows may have gone since."""
+        self._same_epoch()
+        return self._placements
+
+    def _same_epoch(self) -> None:
+        """Forget what was read in this unit of work if rows may have gone since."""
         if self._epoch != self._write.epoch:
             self._placements.clear()
+            self._boardless.clear()
             self._epoch = self._write.epoch
-        return self._placements
+
+    async def boards(self, match_id: int) -> list[BoardRecord]:
+        """As `MatchReader.boards` (a match read without boards is known to have none)."""
+        found = await super().boards(match_id)
+        self._same_epoch()
+        if found:
+            self._boardless.discard(match_id)
+        else:
+            self._boardless.add(match_id)
+        return found
 
     async def get(self, match_id: int) -> MatchRecord | None:
         """The match with this id, or None (its season is known for the unit of work's
@@ -513,9 +531,12 @@ class MatchRepository(MatchReader):
         """Set the match's boards to exactly `boards` (an import replacing an earlier one)."""
         scope = self._write
         season_id = await self._season_of(match_id)
-        scope.execute_later(
-            "DELETE FROM boards WHERE guild_id = ? AND match_id = ?", (scope.guild_id, match_id)
-        )
+        self._same_epoch()
+        if match_id not in self._boardless:  # none read in this unit: delete what there is
+            scope.execute_later(
+                "DELETE FROM boards WHERE guild_id = ? AND match_id = ?",
+                (scope.guild_id, match_id),
+            )
         await self._insert_boards([(match_id, b) for b in boards], season_id)
         scope.record("boards_replaced", {"match": match_id, "count": len(boards)})
 
@@ -535,6 +556,8 @@ class MatchRepository(MatchReader):
         scope = self._write
         if not boards:
             return
+        self._same_epoch()
+        self._boardless.difference_update(match_id for match_id, _ in boards)
         first, _ = boards[0]
         known = self._known().get(first)
         games = known[1] if known else await self._games_per_board(season_id)

@@ -98,6 +98,38 @@ async def test_many_rows_go_as_multi_row_inserts_of_at_most_a_hundred(database: 
     assert await _boards(database, match) == [(1, 4, 0), (2, 4, 0), (3, 4, 0)]
 
 
+async def test_boards_read_empty_in_the_unit_are_not_deleted_first(database: Database) -> None:
+    """A first result (the unit read the match's boards: none) sends no DELETE before its
+    boards; a correction (boards read) and a second replacement in the same unit do, so each
+    leaves exactly its own boards."""
+    store = GuildStore(database, GUILD)
+    _, match, _ = await _season(store)
+
+    async def replaced(boards: list[list[BoardRecord]]) -> list[str]:
+        statements: list[str] = []
+        async with database.writer() as connection:
+            await connection.set_trace_callback(statements.append)
+        try:
+            async with store.change(1, "t", "boards") as uow:
+                await uow.matches.boards(match)
+                for each in boards:
+                    await uow.matches.replace_boards(match, each)
+        finally:
+            async with database.writer() as connection:
+                await connection.set_trace_callback(None)
+        return [sql for sql in statements if sql.lstrip().upper().startswith("DELETE")]
+
+    three = [BoardRecord(n, f"h{n}", f"a{n}", 2, 2) for n in (1, 2, 3)]
+    assert await replaced([three]) == []  # nothing stored: nothing to delete
+    assert await _boards(database, match) == [(1, 2, 2), (2, 2, 2), (3, 2, 2)]
+    assert len(await replaced([three[:2]])) == 1  # a correction deletes the stored ones
+    assert await _boards(database, match) == [(1, 2, 2), (2, 2, 2)]
+    async with store.change(1, "t", "clear") as uow:
+        await uow.matches.replace_boards(match, [])
+    assert len(await replaced([three, three[:1]])) == 1  # the second replaces the first's
+    assert await _boards(database, match) == [(1, 2, 2)]
+
+
 async def test_a_read_in_the_unit_sees_its_deferred_writes(database: Database) -> None:
     store = GuildStore(database, GUILD)
     _, match, _ = await _season(store)
