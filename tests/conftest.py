@@ -80,6 +80,17 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+LONG_FIRST = ("tests/stories/", "tests/process/", "tests/runtime/test_kill9.py")
+"""Where the suite's longest tests are (whole demos, documented examples, bot processes):
+collected first, so that the two workers do not end with one of them alone on a long test
+(collected last, they left the other worker idle for a good part of half a minute)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Move the tests under `LONG_FIRST` to the front (each group keeps its order)."""
+    items.sort(key=lambda item: not item.nodeid.startswith(LONG_FIRST))
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """The `database` fixture's backends: all of DATABASE_BACKENDS in BOTH_BACKENDS_FOLDERS (or
     everywhere with EVERY_TEST_ON_BOTH set), SQLite alone for a test marked `sqlite_only` and
