@@ -7,7 +7,9 @@ statement failing fails them all and the unit."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import sqlite3
+import warnings
 
 import pytest
 
@@ -221,3 +223,23 @@ async def test_another_tasks_query_on_the_scope_meanwhile_is_its_own(
             view.together(through_a_task(), view.matches.boards(match)), 10
         )
         assert spawned == await view.seasons.get(season) and boards == []
+
+
+async def test_a_bad_argument_is_refused_and_leaves_the_unit_usable(database: Database) -> None:
+    """Something that is not awaitable among the reads: refused before any read runs (the
+    reads given are closed, never left unawaited), and the unit of work goes on as before."""
+    store = GuildStore(database, GUILD)
+    season, match, _ = await _season(store)
+    async with store.change(1, "t", "x") as uow:
+        read = uow.seasons.get(season)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a coroutine never awaited would warn
+            with pytest.raises(AttributeError, match="__await__"):
+                await uow.together(read, 42)  # type: ignore[call-overload]
+            gc.collect()
+        assert read.cr_frame is None  # closed
+        record, boards = await uow.together(uow.seasons.get(season), uow.matches.boards(match))
+        assert record is not None and record.id == season and boards == []
+        await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 4, 0)])
+    async with store.read() as view:
+        assert await view.matches.boards(match) == [BoardRecord(1, "a", "b", 4, 0)]
