@@ -123,6 +123,11 @@ class Connection(ABC):
         """Forget the statements not sent yet (before a rollback: they must not run)."""
         self._deferred.clear()
 
+    multi_row_inserts = False
+    """Whether one multi-row INSERT costs less than `executemany` of its rows (SQLite: each
+    row of an executemany is a step of its own on the database thread; PostgreSQL's
+    executemany goes in one round trip)."""
+
     carries_snapshot_end = False
     """Whether `defer_end_snapshot` ends a read snapshot in the next trip at no cost of its
     own (SQLite, whose deferred statements travel in that trip; not PostgreSQL, which sends
@@ -432,6 +437,7 @@ class SqliteConnection(Connection):
         await self._send(self._inner.rollback())
 
     carries_snapshot_end = True
+    multi_row_inserts = True
 
     def defer_end_snapshot(self) -> None:
         """End the open read snapshot (as `end_snapshot`: its cursors closed, ROLLBACK if a

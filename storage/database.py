@@ -186,6 +186,7 @@ class Database:
             raise
         self._readers_waiting -= 1
         reader, raised = self._reader, True
+        trips = reader.trips
         try:
             self._reader_owner = asyncio.current_task()
             if self._snapshot_left_open:
@@ -196,7 +197,7 @@ class Database:
         finally:
             self._reader_owner = None
             try:
-                await self._end_read(reader, raised)
+                await self._end_read(reader, raised, queried=reader.trips != trips)
             finally:
                 self._read_lock.release()
 
@@ -210,15 +211,14 @@ class Database:
                 self._snapshot_left_open = False
                 await self._reader.end_snapshot()
 
-    async def _end_read(self, reader: Connection, raised: bool) -> None:
+    async def _end_read(self, reader: Connection, raised: bool, *, queried: bool) -> None:
         """End a read block's snapshot (a snapshot ends the same whichever way: its cursors
         closed): at once, or — when another read waits and the block ended normally — with
-        that read's first trip (`Connection.defer_end_snapshot`), one trip fewer a read."""
-        if reader.deferred:  # no query ran: no snapshot was opened, the last one still open
-            reader.discard_deferred()
-            open_now = self._snapshot_left_open
-        else:
-            open_now = True
+        that read's first trip (`Connection.defer_end_snapshot`), one trip fewer a read.
+        `queried`: whether the block made a trip (else it opened no snapshot, and the one
+        left to it, if any, is still open)."""
+        reader.discard_deferred()  # not sent: the block's BEGIN (and the ROLLBACK left to it)
+        open_now = True if queried else self._snapshot_left_open
         self._snapshot_left_open = False
         if not open_now:
             return

@@ -240,15 +240,25 @@ class WriteScope(ReadScope):
         multi-row VALUES list — `ROWS_PER_INSERT` rows a statement — and `tail` (e.g. an ON
         CONFLICT clause) after it: one step on the database thread a statement, not one a
         row as `executemany_later` takes (each step hands the interpreter lock back to the
-        event loop and waits to get it again: behind a busy loop, a wait of its own)."""
+        event loop and waits to get it again: behind a busy loop, a wait of its own). On a
+        connection that sends an `executemany` in one round trip (PostgreSQL), that instead.
+        No two rows may share a key the tail updates (PostgreSQL refuses a statement that
+        updates one row twice; SQLite would apply both)."""
+        if not rows:
+            return
+        width = len(rows[0])
+        if any(len(row) != width for row in rows):
+            raise ValueError("every row of one insert has the same columns")
+        after = f" {tail}" if tail else ""
+        one = "(" + ", ".join(["?"] * width) + ")"
+        if not self.connection.multi_row_inserts:
+            self.executemany_later(f"{head} {one}{after}", rows)
+            return
         for start in range(0, len(rows), ROWS_PER_INSERT):
             chunk = rows[start : start + ROWS_PER_INSERT]
-            width = len(chunk[0])
-            if any(len(row) != width for row in chunk):
-                raise ValueError("every row of one insert has the same columns")
-            values = ", ".join(["(" + ", ".join(["?"] * width) + ")"] * len(chunk))
+            values = ", ".join([one] * len(chunk))
             parameters = [value for row in chunk for value in row]
-            self.execute_later(f"{head} {values}{' ' + tail if tail else ''}", parameters)
+            self.execute_later(f"{head} {values}{after}", parameters)
 
     def forget_reads(self) -> None:
         """Rows read earlier in the unit of work may be gone (deleted, or a savepoint undone):

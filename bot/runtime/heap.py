@@ -14,8 +14,9 @@ collection walks the survivors of the tasks still running. Measured on the impor
 
 
 def freeze_start_up() -> int:
-    """Collect, then move every object alive — the modules, classes, validators and command
-    tree start-up made, which live as long as the process — to the collector's permanent
+    """Collect, then move every object alive — the modules, classes and validators imported
+    before the bot connects, which live as long as the process (the cogs and command tree,
+    made in `setup_hook` afterwards, are not among them) — to the collector's permanent
     generation (`gc.freeze`), so that a full collection skips them (before, one took tens of
     milliseconds of the event loop; benchmarks/reports.py: 12 % of the loop's time in the
     collector, 7 % after); and collect the young generation every `YOUNG_COLLECTION_EVERY`

@@ -12,7 +12,7 @@ import functools
 import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -592,16 +592,19 @@ async def test_cl_14_an_import_refused_in_a_unit_that_goes_on_leaves_nothing(
     async with w.store.read() as view:
         assert await view.jobs.pending(POLL, f"match:{w.match}") is not None
     before = await dump(database)
-    async with w.store.change(None, "test.poll", f"match:{w.match}") as uow:
-        with pytest.raises(UserError, match="club admin"):
-            await results.import_chesscom_result_in(uow, PLAYER, read)
-        uow.details["went_on"] = True
-    after = await dump(database)
-    assert {t for t in after if after[t] != before.get(t)} == {"audit"}
-    async with w.store.read() as view:
-        assert await view.jobs.pending(POLL, f"match:{w.match}") is not None
-        entry = (await view.audit.recent())[-1]
-    assert (entry.action, entry.details) == ("test.poll", {"went_on": True})
+    # refused by the life cycle's door, and with its season gone (read with the others)
+    gone = replace(read, match=replace(read.match, season_id=987654))
+    for actor, attempt, why in ((PLAYER, read, "club admin"), (HQ, gone, "season")):
+        async with w.store.change(None, "test.poll", f"match:{w.match}") as uow:
+            with pytest.raises(UserError, match=why):
+                await results.import_chesscom_result_in(uow, actor, attempt)
+            uow.details["went_on"] = True
+        after = await dump(database)
+        assert {t for t in after if after[t] != before.get(t)} == {"audit"}
+        async with w.store.read() as view:
+            assert await view.jobs.pending(POLL, f"match:{w.match}") is not None
+            entry = (await view.audit.recent())[-1]
+        assert (entry.action, entry.details) == ("test.poll", {"went_on": True})
 
 
 async def test_cl_20_an_import_leaves_its_season_judged_with_the_players_fielded(

@@ -23,7 +23,7 @@ from bot.league.matches.counting import changed_matches, judged_counts, what_cou
 from bot.league.matches.jobs import POLL, subject
 from bot.league.matches.life import MatchNow, after_match_change, allowed, match_now
 from bot.league.matches.service import chesscom_match_id
-from bot.league.references import find_match, find_season
+from bot.league.references import find_match
 from bot.league.store import load_season
 from bot.rendering import announcements
 from bot.runtime.announce import fill_announcement
@@ -109,7 +109,8 @@ def _seats(match: MatchRecord, boards: Iterable[BoardRecord]) -> list[tuple[str,
 class _Before:
     """What a result is checked against, read in one trip before it writes (`_read_before`)."""
 
-    record: SeasonRecord
+    record: SeasonRecord | None
+    """The match's season (None: gone, refused inside `_withdrawn_if_refused`)."""
     stored: tuple[BoardRecord, ...]
     elsewhere: bool
     poll: Job | None
@@ -128,8 +129,8 @@ async def _read_before(
     as read before the unit (its season and clubs never change; the caller compares)."""
     seats = _seats(match, boards)
     read, record, stored, elsewhere, poll, reserved = await uow.together(
-        current,
-        find_season(uow.seasons, match.season_id),
+        current,  # none of these refuses (a refusal would leave the reservation behind)
+        uow.seasons.get(match.season_id),
         uow.matches.boards(match.id),
         uow.matches.plays_elsewhere(match.season_id, match.id, seats),
         uow.jobs.pending(POLL, subject(match.id)),
@@ -143,11 +144,14 @@ async def _read_before(
 
 
 @contextmanager
-def _withdrawn_if_refused(uow: UnitOfWork, before: _Before) -> Iterator[None]:
+def _withdrawn_if_refused(uow: UnitOfWork, before: _Before) -> Iterator[SeasonRecord]:
     """A result refused after its reads leaves nothing behind: its reserved announcement is
-    withdrawn (a poll job goes on in the same unit of work after a refused import)."""
+    withdrawn (a poll job goes on in the same unit of work after a refused import). Gives
+    the match's season (refused when it is gone)."""
     try:
-        yield
+        if before.record is None:
+            raise UserError("This match's season is no longer on this server.")
+        yield before.record
     except UserError:
         if before.reserved is not None:
             uow.outbox.withdraw(before.reserved)
@@ -342,7 +346,7 @@ async def import_chesscom_result_in(
     (current, linked), before = await _read_before(
         uow, match, read.boards, uow.matches.with_chesscom(match.id, chesscom)
     )
-    with _withdrawn_if_refused(uow, before):
+    with _withdrawn_if_refused(uow, before) as record:
         if current is None:
             raise UserError(f"No match {match.id} on this server.")
         await _may_report(uow.club_admins, actor, current)
@@ -359,7 +363,7 @@ async def import_chesscom_result_in(
         # re-import is the bot's reading); any other result over a recorded one is an
         # arbiter's correction.
         door = Door.BOT if actor.is_system or link is None else _door(actor)
-        now = await match_now(uow, current, uow.now, record=before.record)
+        now = await match_now(uow, current, uow.now, record=record)
         prior = _check_result(uow, now, door, finished, before)
     await uow.matches.replace_boards(match.id, list(read.boards))
     await uow.matches.finish(match.id, finished, link_chesscom=link)
@@ -472,10 +476,12 @@ async def enter_manual_result(
     match, home, away, games = await _clubs(store, match_id)
     boards = board_records(rows, games)
     async with store.change(actor.user_id, "match.result", f"match:{match.id}") as uow:
-        current, before = await _read_before(uow, match, boards, find_match(uow.matches, match.id))
+        current, before = await _read_before(uow, match, boards, uow.matches.get(match.id))
         finished = finished_at or uow.now
-        with _withdrawn_if_refused(uow, before):
-            now = await match_now(uow, current, uow.now, record=before.record)
+        with _withdrawn_if_refused(uow, before) as record:
+            if current is None:
+                raise UserError(f"No match {match.id} on this server.")
+            now = await match_now(uow, current, uow.now, record=record)
             prior = _check_result(uow, now, Door.ARBITER, finished, before)
         await uow.matches.replace_boards(match.id, boards)
         await uow.matches.finish(match.id, finished)
