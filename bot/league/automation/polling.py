@@ -225,7 +225,7 @@ def poll_handler(
             try:
                 await import_chesscom_result_in(uow, system, read.result)
                 return  # finished: the import ends the polling
-            except UserError as refusal:  # refused before writing anything
+            except UserError as refusal:  # refused: nothing of it is left written
                 log.warning("match %d: import refused: %s", current.match.id, refusal.message)
         await uow.jobs.schedule(
             POLL, job.subject, _next_poll(context, current, uow.now), job.payload

@@ -340,7 +340,8 @@ async def import_chesscom_result_in(
     uow: UnitOfWork, actor: Actor, read: ChessComRead
 ) -> ResultRecorded:
     """`import_chesscom_result`'s store step inside a unit of work the caller holds (the poll
-    job); a refusal (`UserError`) comes before anything is written."""
+    job); a refusal (`UserError`) leaves nothing written (the announcement reserved with its
+    reads is withdrawn), so the caller may go on in the same unit of work."""
     match, chesscom, facts = read.match, read.chesscom, read.facts
     assert facts.match is not None
     (current, linked), before = await _read_before(
