@@ -19,7 +19,7 @@ def freeze_start_up() -> int:
     made in `setup_hook` afterwards, are not among them) — to the collector's permanent
     generation (`gc.freeze`), so that a full collection skips them (before, one took tens of
     milliseconds of the event loop; benchmarks/reports.py: 12 % of the loop's time in the
-    collector, 7 % after); and collect the young generation every `YOUNG_COLLECTION_EVERY`
+    collector, 8 % after); and collect the young generation every `YOUNG_COLLECTION_EVERY`
     allocations. Returns how many objects are frozen."""
     gc.collect()
     gc.freeze()
