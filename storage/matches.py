@@ -96,9 +96,6 @@ _MATCH_COLUMNS = (
     " chesscom_match_id, games_per_board, deadline_at"
 )
 
-_MATCH_COLUMNS_OF_M = ", ".join(f"m.{column.strip()}" for column in _MATCH_COLUMNS.split(","))
-"""`_MATCH_COLUMNS` of the table named `m` in a query."""
-
 
 def _match(row: Row) -> MatchRecord:
     challenge = None

@@ -62,6 +62,13 @@ class _Step:
         self.coroutine.close()
 
 
+def _close(reads: Iterable[Awaitable[Any]]) -> None:
+    """Close the coroutines among reads that will never run (not left unawaited)."""
+    for read in reads:
+        if inspect.iscoroutine(read):
+            read.close()
+
+
 class ReadScope:
     """The connection a guild's read-only repositories use, and the guild they are bound to."""
 
@@ -107,17 +114,13 @@ class ReadScope:
         once all are done. The reads must not depend on each other; a write among them is
         one whose rows are read (RETURNING) and that none of the others depends on."""
         if self._asked is not None:
-            for read in reads:  # never to run: closed, not left unawaited
-                if inspect.iscoroutine(read):
-                    read.close()
+            _close(reads)
             raise RuntimeError("together() inside together(): give it every read at once")
         steps: list[_Step] = []
         try:
             steps.extend(_Step(read) for read in reads)
         except BaseException:
-            for read in reads:
-                if inspect.iscoroutine(read):
-                    read.close()
+            _close(reads)
             raise
         asked: list[tuple[str, tuple[Any, ...], asyncio.Future[list[Row]]]] = []
         self._asked, self._asking = asked, asyncio.current_task()

@@ -174,12 +174,11 @@ async def load_season(
 
 @dataclass(frozen=True)
 class SeasonFacts:
-    """A season's facts as `load_season` read them, with the club and division names by id
-    they were read with, so one match's change can be made in them (`with_match_changed`)."""
+    """A season's facts as `load_season` read them, with the club names by id they were read
+    with, so one match's change can be made in them (`with_match_changed`)."""
 
     season: Season
     club_names: Mapping[int, str]
-    division_names: Mapping[int, str]
     for_judging: bool
     closed: tuple[str, ...]
     """The season's closed accounts (CL-19), read judging or not (the judging season has
@@ -243,7 +242,7 @@ async def load_season_facts(
         withdrawn=tuple(clubs[x.club_id] for x in members if x.withdrawn),
     )
     positions = {m.id: at for at, m in enumerate(season.matches)}
-    return SeasonFacts(season, clubs, division_names, for_judging, closed, positions)
+    return SeasonFacts(season, clubs, for_judging, closed, positions)
 
 
 def _match(

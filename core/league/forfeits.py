@@ -208,7 +208,7 @@ def _events(breaches: Iterable[Breach]) -> list[Event]:
 
 
 def _walk(
-    events: Iterable[tuple[dt.datetime, int, str, str, str]],
+    events: Iterable[Event],
     clubs_of: Mapping[str, tuple[str, str]],
     rules: SeasonRules,
 ) -> ForfeitJudgement:

@@ -78,20 +78,31 @@ def _door(actor: Actor) -> Door:
 
 
 @dataclass(frozen=True)
-class Prior:
-    """A match's result facts before a result replaces them, and its season's closed
-    accounts: with the season as it is after, they give the season as it was (what the
-    earlier matches counted as), without reading the season twice. `elsewhere`: whether a
-    player of its boards, before or after, plays for another club of the season (CL-18)."""
+class _Before:
+    """What a result is checked against, read in one trip before it writes (`_read_before`)."""
 
-    now: MatchNow
-    boards: tuple[BoardRecord, ...]
-    closed: tuple[str, ...]
+    record: SeasonRecord | None
+    """The match's season (None: gone, refused inside `_withdrawn_if_refused`)."""
+    stored: tuple[BoardRecord, ...]
+    """The match's boards as stored, which the result replaces."""
     elsewhere: bool
+    """Whether a player of its boards, before or after, plays for another club of the
+    season (CL-18)."""
     poll: Job | None
-    """The match's pending poll, read with the rest: the result ends it (cancelled then)."""
+    """The match's pending poll: the result ends it (cancelled then)."""
     reserved: int | None
     """The result's announcement, reserved with the reads (None: no announcements channel)."""
+
+
+@dataclass(frozen=True)
+class Prior:
+    """A match's result facts before a result replaces them (`before`) and the life cycle's
+    view of it then (`now`, its judged facts with the season's closed accounts): with the
+    season as it is after, they give the season as it was (what the earlier matches counted
+    as), without reading the season twice."""
+
+    now: MatchNow
+    before: _Before
 
 
 def _seats(match: MatchRecord, boards: Iterable[BoardRecord]) -> list[tuple[str, int]]:
@@ -103,18 +114,6 @@ def _seats(match: MatchRecord, boards: Iterable[BoardRecord]) -> list[tuple[str,
             for seat in ((b.home_player, match.home_club_id), (b.away_player, match.away_club_id))
         }
     )
-
-
-@dataclass(frozen=True)
-class _Before:
-    """What a result is checked against, read in one trip before it writes (`_read_before`)."""
-
-    record: SeasonRecord | None
-    """The match's season (None: gone, refused inside `_withdrawn_if_refused`)."""
-    stored: tuple[BoardRecord, ...]
-    elsewhere: bool
-    poll: Job | None
-    reserved: int | None
 
 
 async def _read_before(
@@ -169,9 +168,7 @@ def _check_result(
     if problem is not None:
         raise UserError(f"{problem}.")
     uow.details["notes"] = list(step.notes)
-    return Prior(
-        current, before.stored, current.facts.closed, before.elsewhere, before.poll, before.reserved
-    )
+    return Prior(current, before)
 
 
 def _as_it_was(season: Season, prior: Prior, key: str) -> Season:
@@ -184,7 +181,7 @@ def _as_it_was(season: Season, prior: Prior, key: str) -> Season:
             finished=old.finished,
             boards=tuple(
                 DomainBoard(b.home_player, b.away_player, b.home_half, b.away_half)
-                for b in prior.boards
+                for b in prior.before.stored
             ),
             at_start=old.at_start,
         )
@@ -192,7 +189,7 @@ def _as_it_was(season: Season, prior: Prior, key: str) -> Season:
         else m
         for m in season.matches
     )
-    return replace(season, matches=matches, closed_accounts=prior.closed)
+    return replace(season, matches=matches, closed_accounts=prior.now.facts.closed)
 
 
 async def _may_change_others(
@@ -205,16 +202,16 @@ async def _may_change_others(
     """Whether the result can change how any match counts beyond the judgement (CL-18,
     CL-19): an account was seen closed (`seen_closed`, marked in this unit of work) or one of
     its players' is, or a player of its boards (before or after) plays for another club
-    elsewhere in the season (`prior.elsewhere`). If not, its boards count as played (or as
+    elsewhere in the season (`prior.before.elsewhere`). If not, its boards count as played (or as
     judged), and so do the other matches'."""
-    closed = {name.lower() for name in prior.closed}
+    closed = {name.lower() for name in prior.now.facts.closed}
     if seen_closed:
         now_closed = await uow.rosters.closed_accounts(match.season_id)
         if {a.username.lower() for a in now_closed} != closed:
             return True
-    if closed & {name.lower() for name, _ in _seats(match, (*boards, *prior.boards))}:
+    if closed & {name.lower() for name, _ in _seats(match, (*boards, *prior.before.stored))}:
         return True
-    return prior.elsewhere
+    return prior.before.elsewhere
 
 
 async def authorise_report(store: GuildStore, actor: Actor, match_id: int | str) -> None:
@@ -422,8 +419,8 @@ async def _recorded(
     home_half = sum(b.home_half for b in boards)
     away_half = sum(b.away_half for b in boards)
     changed: list[str] = []
-    if prior.poll is not None:
-        uow.jobs.cancel_pending(prior.poll)
+    if prior.before.poll is not None:
+        uow.jobs.cancel_pending(prior.before.poll)
     if await _may_change_others(uow, prior, updated, boards, closed):
         season = await load_season(uow.view(), prior.now.record)
         now = league_report(season, now=uow.now)
@@ -455,7 +452,7 @@ async def _recorded(
     ]
     if changed:
         lines.append(announcements.counted_changes(changed))
-    fill_announcement(uow, prior.reserved, "\n".join(lines))
+    fill_announcement(uow, prior.before.reserved, "\n".join(lines))
     uow.details["counts"] = why
     return ResultRecorded(
         updated, boards, home_half, away_half, tuple(closed), how, why, tuple(changed)
