@@ -27,11 +27,11 @@ from core.tour.finals import FinalsError
 from core.tour.knockout import (
     KnockoutError,
     KoStage,
-    MatchOutcome,
     Tie,
     blitz_decides,
     finished_match,
     series_decided_by_matches,
+    series_matches,
 )
 from core.tour.ranking import (
     DEFAULT_POINTS_TABLES,
@@ -347,12 +347,20 @@ def _series_winner(k: KnockoutModel, where: str) -> str | None:
     if k.days is not None:
         if len(k.days) != 2:
             raise _Problem(f"{where}.days", f"a round is 2 matches (CCT-8d), not {len(k.days)}")
-        outcomes: list[MatchOutcome] = []
+        scores = []
         for d, day in enumerate(k.days):
             try:
-                outcomes.append(finished_match(*_score(day)))
-            except (KnockoutError, ValueError) as error:
+                scores.append(_score(day))
+            except ValueError as error:
                 raise _Problem(f"{where}.days[{d}]", str(error)) from None
+        try:
+            finished_match(*scores[0])
+        except KnockoutError as error:
+            raise _Problem(f"{where}.days[0]", str(error)) from None
+        try:
+            outcomes = series_matches(scores)
+        except KnockoutError as error:
+            raise _Problem(f"{where}.days[1]", str(error)) from None
         by_matches = series_decided_by_matches(outcomes)
         if by_matches is not None:
             if k.playoff is not None:

@@ -117,7 +117,8 @@ class SeriesView:
     def score_cells(self, first: bool) -> tuple[str, ...]:
         """The `SCORE_COLUMNS` of the higher (`first`) or lower player: each rapid match's
         score so far, the blitz score once a blitz game is played, W/L for the Armageddon,
-        and the series score (a match won 1, drawn ½)."""
+        and the series score (a match won 1, drawn ½; a match stopped once the series was
+        decided counts nothing, CCT-8d)."""
         status = self.status
         if status is None:
             return ("",) * len(SCORE_COLUMNS)
@@ -129,7 +130,9 @@ class SeriesView:
                 days[match.match_no - 1] = halves_text(mine)
             if match.outcome is MatchOutcome.DRAWN:
                 series += Fraction(1, 2)
-            elif match.outcome is not MatchOutcome.IN_PROGRESS and mine > theirs:
+            elif (
+                match.outcome in (MatchOutcome.FIRST_WON, MatchOutcome.SECOND_WON) and mine > theirs
+            ):
                 series += 1
         blitz = ""
         if status.playoff is not None and any(status.playoff):

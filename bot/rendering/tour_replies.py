@@ -96,10 +96,17 @@ def pairings(read: EventRead, lines: Sequence[PairingLine], starts: dict[int, An
     return embeds(f"{name(read.loaded.record.name)}: pairings", out)
 
 
+_MATCH_STATES = {
+    MatchOutcome.IN_PROGRESS: " (playing)",
+    MatchOutcome.STOPPED: " (stopped: the series was decided)",
+}
+"""CCT-8d: what a match score says besides its figures."""
+
+
 def _match_scores(status: ContestStatus) -> str:
     parts = []
     for m in status.matches:
-        state = "" if m.outcome is not MatchOutcome.IN_PROGRESS else " (playing)"
+        state = _MATCH_STATES.get(m.outcome, "")
         parts.append(f"day {m.match_no} {score(m.first)}–{score(m.second)}{state}")
     if status.playoff is not None:
         parts.append(f"play-off {score(status.playoff[0])}–{score(status.playoff[1])}")

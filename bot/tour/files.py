@@ -35,8 +35,8 @@ from core.tour.event_facts import knockout_state, preliminary_order, round_robin
 from core.tour.knockout import (
     ContestStatus,
     blitz_decides,
-    finished_match,
     series_decided_by_matches,
+    series_matches,
 )
 from core.tour.ranking import KNOCKOUT_PLACES, EventType, PointsTable
 from core.tour.rules import TourRules
@@ -331,9 +331,8 @@ def _winner(k: KnockoutModel) -> str:
     if k.playoff is not None and k.playoff.armageddon is not None:
         return str(k.a if k.playoff.armageddon == "a" else k.b)
     if k.days:
-        outcome = series_decided_by_matches(
-            [finished_match(*(Fraction(x) for x in d.split("-"))) for d in k.days]
-        )
+        days = [(Fraction(d.split("-")[0]), Fraction(d.split("-")[1])) for d in k.days]
+        outcome = series_decided_by_matches(series_matches(days))
         if outcome is not None:
             return str(k.a if outcome else k.b)
     assert k.playoff is not None

@@ -28,6 +28,8 @@ MATCH_GAMES = 4
 """CCT-8d: a rapid match has at most 4 games."""
 BLITZ_GAMES = 2
 """CCT-8d: a play-off starts with 2 blitz games."""
+SERIES_SAFE_SCORE = Fraction(2)
+"""CCT-8d: after winning match 1, this score in match 2 is at least a draw, so the series is won."""
 
 
 class KnockoutError(ValueError):
@@ -45,6 +47,8 @@ class MatchOutcome(enum.Enum):
     FIRST_WON = "first won"
     SECOND_WON = "second won"
     DRAWN = "drawn"
+    STOPPED = "stopped"
+    """The match stopped before 2½ or its 4th game because the series was already decided."""
 
 
 class ColourChoice(enum.Enum):
@@ -148,6 +152,22 @@ def match_outcome(first: Fraction, second: Fraction, games: int) -> MatchOutcome
     return MatchOutcome.IN_PROGRESS
 
 
+def series_certain(earlier: Sequence[MatchScore], first: Fraction, second: Fraction) -> bool | None:
+    """CCT-8d: True or False when the first or second player has already won the series
+    during the match scored `first`–`second`, so the match stops; None while it goes on.
+
+    Only the second match of a series can stop this way: the winner of match 1 who reaches
+    2 points in match 2 has at least drawn it, and the opponent can no longer win it.
+    """
+    if len(earlier) != 1:
+        return None
+    if earlier[0].outcome is MatchOutcome.FIRST_WON and first >= SERIES_SAFE_SCORE:
+        return True
+    if earlier[0].outcome is MatchOutcome.SECOND_WON and second >= SERIES_SAFE_SCORE:
+        return False
+    return None
+
+
 def _points(result: Result, first_is_white: bool) -> tuple[Fraction, Fraction]:
     """Game points (1/½/0) of the first and second player; a double forfeit is refused."""
     if result is Result.DOUBLE_FORFEIT:
@@ -212,6 +232,12 @@ class _Games:
         if game.phase is not Phase.RAPID:
             return None
         for match in self._matches:
+            if match.match_no == game.match_no and match.outcome is MatchOutcome.STOPPED:
+                score = _score(match.first, match.second)
+                return (
+                    f"match {match.match_no} stopped at {score} after {match.games} games "
+                    "because the series was decided: its remaining games are not played (CCT-8d)"
+                )
             if match.match_no == game.match_no and match.outcome is not MatchOutcome.IN_PROGRESS:
                 score = _score(match.first, match.second)
                 return (
@@ -286,6 +312,11 @@ def contest_status(
         score = (Fraction(0), Fraction(0))
         played = 0
         while match_outcome(*score, played) is MatchOutcome.IN_PROGRESS:
+            certain = series_certain(matches, *score) if plan.rapid_matches == 2 else None
+            if certain is not None:
+                # CCT-8d: the series is decided, so this match stops here.
+                matches.append(MatchScore(match_no, *score, played, MatchOutcome.STOPPED))
+                return decided(certain, Phase.RAPID)
             first_white = opening_white == (played % 2 == 0)
             next_slot = slot(Phase.RAPID, match_no, played + 1, first_white)
             game = record.take(next_slot)
@@ -521,9 +552,42 @@ def finished_match(first: Fraction, second: Fraction) -> MatchOutcome:
     return outcome
 
 
+def series_matches(days: Sequence[tuple[Fraction, Fraction]]) -> list[MatchOutcome]:
+    """CCT-8d: the outcomes of a series' two rapid matches from their final scores.
+
+    The second match may have stopped early, at 2–0 or 2–1 for the winner of the first,
+    because the series was then decided; a score that match could not have reached without
+    stopping first (3–0 or 3–1 for that player) is refused. Raises KnockoutError naming
+    the match.
+    """
+    if len(days) != 2:
+        raise KnockoutError(f"a round is 2 matches (CCT-8d), not {len(days)}")
+    first_day = finished_match(*days[0])
+    first, second = days[1]
+    if first_day is MatchOutcome.FIRST_WON:
+        leader, other = first, second
+    elif first_day is MatchOutcome.SECOND_WON:
+        leader, other = second, first
+    else:
+        return [first_day, finished_match(first, second)]
+    games = first + second
+    if leader == SERIES_SAFE_SCORE and games < MATCH_GAMES and other < SERIES_SAFE_SCORE:
+        if min(first, second) < 0 or games.denominator != 1:
+            raise KnockoutError(f"{_score(first, second)} is not a match score (CCT-8d)")
+        return [first_day, MatchOutcome.STOPPED]
+    outcome = finished_match(first, second)
+    if leader > WINNING_SCORE:
+        raise KnockoutError(
+            f"{_score(first, second)}: the winner of match 1 had 2 points in match 2 before its "
+            "last game, so the series was decided and the match stopped there (CCT-8d)"
+        )
+    return [first_day, outcome]
+
+
 def series_decided_by_matches(outcomes: Sequence[MatchOutcome]) -> bool | None:
     """CCT-8d: True/False when the first/second player won the series in the rapid matches
-    (won both, or won one and drew the other); None when a play-off follows."""
+    (won both, won one and drew the other, or won one and the other stopped); None when a
+    play-off follows."""
     won = set(outcomes)
     if (MatchOutcome.FIRST_WON in won) != (MatchOutcome.SECOND_WON in won):
         return MatchOutcome.FIRST_WON in won

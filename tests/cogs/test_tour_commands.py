@@ -369,6 +369,58 @@ async def test_cct_8d_8e_cct_7_a_level_series_goes_to_blitz_then_armageddon(desk
 
 
 @IN_MODULE_LOOP
+async def test_cct_8d_a_series_stops_once_its_winner_is_certain(desk: Desk) -> None:
+    """CCT-8d: after winning match 1, two points in match 2 decide the series at once."""
+    store = store_of(desk)
+    twelve = NAMES[:12]
+    await tour_with_event(
+        store,
+        tour="Stops",
+        event="Stops major",
+        kind=EventType.MAJOR,
+        players=twelve,
+        first_user=PLAYER_IDS + 700,
+    )
+    await preliminary_played(store, "Stops major", by_order(twelve))
+    await events.start_knockout(store, ORGANISER, "Stops major", confirm=True)
+    p01 = desk.player(700)
+    await desk.run("series choose", p01, event="Stops major", round="QF1", colour="white")
+
+    async def play(game: str, result: str) -> str:
+        outcome = await desk.run(
+            "game report", desk.arbiter, event="Stops major", game=game, result=result
+        )
+        return outcome.reply.content or ""
+
+    # Match 1: P01 wins 3-0. Match 2 (P01 Black first): a win, a loss, a win → 2-1.
+    for game, result in (
+        ("QF1 day 1 game 1", "1-0"),
+        ("QF1 day 1 game 2", "0-1"),
+        ("QF1 day 1 game 3", "1-0"),
+        ("QF1 day 2 game 1", "0-1"),
+        ("QF1 day 2 game 2", "0-1"),
+    ):
+        assert "wins the series" not in await play(game, result)
+    decided = await play("QF1 day 2 game 3", "0-1")
+    assert "QF1: P01 wins the series" in decided
+    shown = await desk.run("series show", p01, event="Stops major", round="QF1")
+    text = shown.reply.text()
+    assert "day 2 2–1 (stopped: the series was decided)" in text
+    assert "next:" not in text
+    fourth = await play("QF1 day 2 game 4", "1-0")
+    assert "QF1 is decided (P01 won)" in fourth and "is not played (CCT-8d)" in fourth
+    bracket = await desk.run("event bracket", p01, event="Stops major")
+    assert (
+        "**QF1** P01 – P08: day 1 3–0, day 2 2–1 (stopped: the series was decided); won by **P01**"
+        in bracket.reply.text()
+    )
+    async with store.read() as view:
+        loaded = await load_event(view, (await view.tour_events.by_name("Stops major"))[0])
+    settled = [g for g in loaded.games if g.contest == "QF1" and g.status.settled]
+    assert len(settled) == 6
+
+
+@IN_MODULE_LOOP
 async def test_cct_6_cct_3_cct_5_cct_8f_an_imported_tour_and_its_finals_with_bonus_points(
     desk: Desk, tmp_path: Path
 ) -> None:

@@ -61,12 +61,75 @@ def test_cct_8d_two_and_a_half_after_three_games_decides_the_match() -> None:
 
 
 def test_cct_8d_won_both_matches_wins_the_series() -> None:
-    # Match 2 starts with L as White: 0-1, 1-0 (H white), 0-1 → H wins 3-0.
-    status, games = play([W, B, W, B, W, B])
+    # Match 2 starts with L as White: three draws, then H wins game 4 as White → 2½-1½.
+    status, games = play([W, B, W, D, D, D, W])
+    assert status.matches[1].outcome is MatchOutcome.FIRST_WON
     assert status.winner == "H" and status.loser == "L"
     assert status.decided_by is Phase.RAPID
-    assert len(games) == 6
+    assert len(games) == 7
     assert status.next_game is None
+
+
+@pytest.mark.parametrize(
+    ("match_2", "score", "outcome"),
+    [
+        ([B, W], (F(2), F(0)), MatchOutcome.STOPPED),  # 2–0 after two games
+        ([B, B, B], (F(2), F(1)), MatchOutcome.STOPPED),  # 1–0, 1–1, then H wins game 3: 2–1
+        ([D, W, W, D], (F(2), F(2)), MatchOutcome.DRAWN),  # 1½–1½, then a draw: 2–2
+        ([B, D, B], (F(5, 2), F(1, 2)), MatchOutcome.FIRST_WON),  # 1½–½ then a win: 2½
+    ],
+)
+def test_cct_8d_after_winning_match_1_two_points_in_match_2_decide_the_series(
+    match_2: list[Result], score: tuple[F, F], outcome: MatchOutcome
+) -> None:
+    """CCT-8d: once the winner of match 1 has 2 points in match 2, the match stops."""
+    status, games = play([W, B, W, *match_2])
+    assert status.winner == "H" and status.decided_by is Phase.RAPID
+    assert (status.matches[1].first, status.matches[1].second) == score
+    assert status.matches[1].outcome is outcome
+    assert status.matches[1].games == len(match_2)
+    assert status.next_game is None and status.choice_required is None
+    assert len(games) == 3 + len(match_2)
+
+
+def test_cct_8d_the_lower_player_who_won_match_1_stops_match_2_at_two_points() -> None:
+    # L wins match 1 3-0 (H white in games 1 and 3), then L is White in match 2's game 1.
+    status, _ = play([B, W, B, W, B])
+    assert status.matches[1].outcome is MatchOutcome.STOPPED
+    assert (status.matches[1].first, status.matches[1].second) == (F(0), F(2))
+    assert status.winner == "L" and status.loser == "H"
+
+
+def test_cct_8d_one_and_a_half_all_after_three_games_is_not_decided() -> None:
+    status, _ = play([W, B, W, D, D, D])
+    assert status.matches[1].outcome is MatchOutcome.IN_PROGRESS
+    assert status.winner is None
+    assert status.next_game is not None
+    assert (status.next_game.match_no, status.next_game.game_no) == (2, 4)
+
+
+def test_cct_8d_match_1_never_stops_before_its_end() -> None:
+    """Two points in match 1 decide nothing: a draw and a win in it lead to different series."""
+    status, _ = play([W, B])
+    assert status.matches[0].outcome is MatchOutcome.IN_PROGRESS
+    assert status.next_game is not None and status.next_game.game_no == 3
+
+
+def test_cct_8d_a_play_off_only_when_the_matches_are_level() -> None:
+    # One match each: H wins match 1 3-0, L wins match 2 at 2½ before H reaches 2.
+    won_each, _ = play([W, B, W, W, D, W])
+    assert won_each.matches[1].outcome is MatchOutcome.SECOND_WON
+    assert won_each.winner is None and won_each.next_game is not None
+    assert won_each.next_game.phase is Phase.BLITZ
+    drawn_then_won, _ = play([D, D, D, D, B, W, B])
+    assert drawn_then_won.winner == "H" and drawn_then_won.next_game is None
+
+
+def test_cct_8d_a_game_after_a_stopped_match_is_refused() -> None:
+    _, games = play([W, B, W, B, W])
+    extra = PlayedGame(Phase.RAPID, "L", "H", D, match_no=2)
+    with pytest.raises(IllegalSequence, match=r"match 2 stopped at 2–0 after 2 games"):
+        series_status("H", "L", ALL_CHOSEN, [*games, extra])
 
 
 def test_cct_8d_win_plus_draw_wins_the_series() -> None:
@@ -208,7 +271,7 @@ def test_cct_8d_armageddon_after_one_blitz_game_is_rejected() -> None:
 
 
 def test_cct_8d_results_after_the_series_is_decided_are_rejected() -> None:
-    _, games = play([W, B, W, B, W, B])
+    _, games = play([W, B, W, B, W])
     extra = PlayedGame(Phase.BLITZ, "L", "H", D)
     with pytest.raises(IllegalSequence, match=r"already decided \('H' won\)"):
         series_status("H", "L", ALL_CHOSEN, [*games, extra])
@@ -278,7 +341,8 @@ def test_cct_8d_any_legal_sequence_ends_with_exactly_one_winner(stream: list[Res
     assert {status.winner, status.loser} == {"H", "L"}
     assert len(games) <= 11
     for match in status.matches:
-        assert 3 <= match.games <= 4
+        shortest = 2 if match.outcome is MatchOutcome.STOPPED else 3
+        assert shortest <= match.games <= 4
         assert match.first + match.second == match.games
     rapid = [g for g in games if g.phase is Phase.RAPID]
     assert all(sum(1 for g in rapid if g.match_no == n) <= 4 for n in (1, 2))

@@ -90,14 +90,15 @@ def test_cct_8c_8d_8e_the_knockout_replays_each_series_from_its_seeds() -> None:
     assert (qf1.pairing.higher, qf1.pairing.lower) == ("P01", "P08")
     assert qf1.status is not None and qf1.status.choice_required is not None  # CCT-8e first
     assert Tie.SF1 not in waiting.ties
-    # P01 chose Black in game 1 and wins both matches 2½–½ (4th games not played).
+    # P01 chose Black in game 1 and wins match 1 2½–½ (no 4th game), then leads match 2
+    # 2–0, which decides the series, so match 2 stops there.
     games = []
-    for match in (1, 2):
-        for number in range(3):
+    for match, played in ((1, 3), (2, 2)):
+        for number in range(played):
             p01_white = (number % 2 == 1) == (match == 1)
             white, black = ("P01", "P08") if p01_white else ("P08", "P01")
             result = Result.WHITE_WIN if white == "P01" else Result.BLACK_WIN
-            if number == 2:
+            if match == 1 and number == 2:
                 result = Result.DRAW
             games.append(_game(Phase.RAPID, white, black, result, match))
     series = {Tie.QF1: ContestFacts(chess.BLACK, games=tuple(games))}
@@ -105,6 +106,8 @@ def test_cct_8c_8d_8e_the_knockout_replays_each_series_from_its_seeds() -> None:
     assert state.winners == {Tie.QF1: "P01"}
     assert state.ties[Tie.QF1].status is not None
     assert state.ties[Tie.QF1].status.decided_by is Phase.RAPID
+    assert len(state.ties[Tie.QF1].status.matches[1:]) == 1
+    assert state.ties[Tie.QF1].status.matches[1].games == 2
 
 
 def test_cct_8c_games_of_a_round_whose_players_are_unknown_are_refused() -> None:

@@ -348,8 +348,19 @@ BAD_FILES: list[tuple[str, Any, str]] = [
     ),
     (
         "a series won 2-0 in matches with a play-off",
-        lambda d: _ko(d, 2, 7).update(days=["2.5-0.5", "3-1"], playoff={"blitz": "1-1"}),
+        lambda d: _ko(d, 2, 7).update(days=["2.5-0.5", "2-0"], playoff={"blitz": "1-1"}),
         "events[2].knockout[7].playoff: A won the series in the rapid matches",
+    ),
+    (
+        "a day-2 match that went on after the series was decided",
+        lambda d: _ko(d, 2, 7).update(days=["2.5-0.5", "3-1"]),
+        "events[2].knockout[7].days[1]: 3–1: the winner of match 1 had 2 points in match 2 "
+        "before its last game, so the series was decided and the match stopped there (CCT-8d)",
+    ),
+    (
+        "a day-2 match stopped at 2-0 after a drawn day 1",
+        lambda d: _ko(d, 2, 7).update(days=["2-2", "2-0"]),
+        "events[2].knockout[7].days[1]: 2–0 is not a finished match",
     ),
     (
         "a 3-game match not decided",
@@ -445,3 +456,19 @@ def test_schema_tour_publishes_the_tour_file_schema(capsys: pytest.CaptureFixtur
     assert {"name", "events"} <= set(schema["required"])
     knockout = schema["$defs"]["KnockoutPoints"]["properties"]
     assert {"winner", "runner-up", "3rd", "4th", "semi-final", "quarter-final"} == set(knockout)
+
+
+@pytest.mark.parametrize("days", [["2.5-0.5", "2-0"], ["2.5-0.5", "2-1"], ["2.5-0.5", "2-2"]])
+def test_cct_8d_a_day_2_match_stopped_once_the_series_was_decided_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], days: list[str]
+) -> None:
+    """CCT-8d: a real 2020-21 day-2 match stopped at 2–0 or 2–1 after a day-1 win."""
+    data = json.loads(THREE_EVENTS.read_text(encoding="utf-8"))
+    _ko(data, 2, 7).update(days=days)
+    path = tmp_path / "stopped.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = run_json(capsys, str(path))
+    major = result["events"][2]
+    assert [p["player"] for p in major["placings"][:4]] == ["B", "D", "A", "C"]
+    points = {row["player"]: row["points"] for row in major["tour_points"]}
+    assert (points["A"], points["C"]) == (50, 36)

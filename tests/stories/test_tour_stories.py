@@ -219,7 +219,7 @@ def test_cct_8c_cct_6_an_events_wrap_up_is_announced_once_across_a_restart(
     wrap = [(t, e) for _, t, e in titles if "is over: placings" in (e or "")]
     assert wrap == [
         (
-            "arbi: /game report event:Skilling Open game:3rd day 2 game 3 result:½-½",
+            "arbi: /game report event:Skilling Open game:3rd day 2 game 2 result:1-0",
             "Skilling Open is over: placings and tour points (CCT-8c, CCT-6)",
         )
     ]
