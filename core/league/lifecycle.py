@@ -199,11 +199,22 @@ def allow(
     elif step is Step.REMIND:
         if state not in (MatchState.SCHEDULED, MatchState.ISSUED) or view.judged:
             raise _refuse(view, f"is {state.value}: no reminder is due")
-    elif step is Step.DIRECTOR_FORFEIT and state is MatchState.VOID:
-        raise _refuse(view, f"is {void_note(view)}; a director forfeit there would count")
+    elif step is Step.DIRECTOR_FORFEIT and _void_by_now(view):
+        raise _refuse(
+            view, f"is {void_note(view)}: a director forfeit there would count for no one"
+        )
     if state is MatchState.VOID:
         notes.append(void_note(view))
     return Allowed(state, late, tuple(notes), not_before)
+
+
+def _void_by_now(view: MatchView) -> bool:
+    """CL-DQ: a disqualification already recorded voids the match for any new decision.
+
+    Breaches that take effect at the instant of the disqualification are judged with it,
+    but a director decision taken at or after it has nothing left to judge.
+    """
+    return view.void_since is not None and view.void_since <= view.now
 
 
 def _challenge_step(view: MatchView, step: Step, state: MatchState) -> None:
