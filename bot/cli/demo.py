@@ -13,6 +13,10 @@ from bot.cli.input_file import shown
 from core.league.season import quoted
 
 MAX_SEED = 2**31 - 1
+LEAGUE_OUT = "demo-out"
+"""The league demo's folder when no --out is given."""
+TOUR_OUT = "demo-tour-out"
+"""The tour demo's folder when no --out is given, apart from the league's so both can be kept."""
 
 
 def seed_number(text: str) -> int:
@@ -43,9 +47,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--out",
         type=Path,
-        default=Path("demo-out"),
+        default=None,
         metavar="DIR",
-        help="where to write (a new or empty folder; default ./demo-out)",
+        help=f"where to write (a new or empty folder; default ./{LEAGUE_OUT}, ./{TOUR_OUT} with --tour)",
     )
     parser.add_argument(
         "--clubs",
@@ -66,11 +70,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Refuse a non-empty --out (exit 2), then play and print the summary; an --out that
     cannot be written fails with exit 1."""
-    out: Path = args.out
+    out: Path = args.out or Path(TOUR_OUT if args.tour else LEAGUE_OUT)
     if args.tour and args.clubs is not None:
         raise CliError("--clubs goes with a league season, not with --tour", 2)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise CliError(f"--out {shown(out)}: exists and is not an empty folder", 2)
+        raise CliError(
+            f"--out {shown(out)}: exists and is not an empty folder "
+            "(remove it, or give another folder with --out)",
+            2,
+        )
     if args.tour:
         return _tour(args.seed, out)
     from bot.offline.demo.run import play, summary

@@ -117,3 +117,18 @@ def test_cli_refuses_clubs_with_a_tour(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["demo", "--tour", "--clubs", "4", "--out", str(tmp_path / "x")]) == 2
     assert "--clubs goes with a league season" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
+
+
+def test_each_demo_has_its_own_default_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`arbiter demo` then `arbiter demo --tour`, as the README gives them: the league's
+    folder does not stand in the tour's way (each default is checked before anything runs)."""
+    monkeypatch.chdir(tmp_path)
+    for folder in ("demo-out", "demo-tour-out"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "summary.txt").write_text("an earlier run\n", encoding="utf-8")
+    assert main(["demo"]) == 2
+    assert "--out demo-out: exists and is not an empty folder" in capsys.readouterr().err
+    assert main(["demo", "--tour"]) == 2
+    assert "--out demo-tour-out: exists and is not an empty folder" in capsys.readouterr().err
