@@ -57,7 +57,10 @@ def iso(instant: dt.datetime) -> str:
 def season_file(seed: int) -> dict[str, Any]:
     """One 13-club division (Berger), the first four rounds played with four boards."""
     rnd = random.Random(seed)
-    calendar = [dt.date.today() + dt.timedelta(weeks=w - PLAYED) for w in range(CLUBS)]
+    # The bot runs on the real clock: round PLAYED + 1 started yesterday, whatever the hour,
+    # so the reported matches have started on any day the benchmark runs.
+    current = dt.datetime.now(dt.UTC).date() - dt.timedelta(days=1)
+    calendar = [current + dt.timedelta(weeks=w - PLAYED) for w in range(CLUBS)]
     clubs = [f"Club {c:02d}" for c in range(CLUBS)]
     matches = []
     fixtures = division_schedule("Premier Division", clubs, calendar, id_prefix="P").fixtures
