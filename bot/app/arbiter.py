@@ -222,6 +222,9 @@ class ArbiterBot(commands.AutoShardedBot):
         applied = await self._database.migrate()
         if applied:
             log.info("database %s migrated to version %d", self._database.name, applied[-1])
+        else:
+            version = await self._database.schema_version()
+            log.info("database %s at schema version %d", self._database.name, version)
         return self._database
 
     async def load_cogs(self) -> list[str]:
@@ -239,7 +242,11 @@ class ArbiterBot(commands.AutoShardedBot):
         await self.open_database()
         self.add_dynamic_items(*DYNAMIC_ITEMS, *TOUR_DYNAMIC_ITEMS)
         loaded = await self.load_cogs()
-        log.info("loaded cogs: %s", ", ".join(loaded))
+        log.debug("loaded cogs: %s", ", ".join(loaded))
+        log.info(
+            "%d slash command(s) in the tree (arbiter sync publishes them)",
+            len(self.tree.get_commands()),
+        )
         if not self.run_jobs:
             return
         self.outbox = OutboxSender(self.database, self, timer=self.timer, shards=self.shard_plan)
@@ -251,7 +258,7 @@ class ArbiterBot(commands.AutoShardedBot):
         self.pins.start()
         repaired = await self.pins.repair()  # pins left stale by a change before a stop
         if repaired:
-            log.info("pins refreshed at start-up: %d", repaired)
+            log.debug("pins refreshed at start-up: %d", repaired)
         league = self._automation()
         register_league_jobs(self.jobs, league)
         register_tour_jobs(

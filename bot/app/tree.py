@@ -140,7 +140,7 @@ async def answer_error(interaction: Interaction, error: BaseException) -> None:
             "Please tell the league HQ this id."
         )
     else:
-        log.info("refused %s for user %s: %s", where, interaction.user.id, message)
+        log.debug("refused %s for user %s: %s", where, interaction.user.id, message)
     message = cut(message, limits.MESSAGE_CONTENT)  # a refusal may quote user input
     if interaction.type is discord.InteractionType.autocomplete:
         if not interaction.response.is_done():

@@ -49,7 +49,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=Path,
         default=None,
         metavar="DIR",
-        help=f"where to write (a new or empty folder; default ./{LEAGUE_OUT}, ./{TOUR_OUT} with --tour)",
+        help=(
+            f"where to write (a new or empty folder; default ./{LEAGUE_OUT}, "
+            f"./{TOUR_OUT} with --tour)"
+        ),
     )
     parser.add_argument(
         "--clubs",

@@ -131,11 +131,21 @@ def shards_from_args(args: argparse.Namespace, config: Config) -> Shards | None:
 def configure_logging(level: str) -> None:
     """Arbiter's log lines at `level` on stderr (discord.py's format). discord.py's own INFO
     chatter (gateway sessions, shards) shows only with DEBUG; its warnings and errors always.
-    Its voice warnings never: Arbiter has no voice (bot.app.arbiter silences them)."""
+    Its voice warnings never: Arbiter has no voice (bot.app.arbiter silences them). Colours
+    only on a terminal."""
     import logging
+    import os
+    import sys
 
     import discord
 
-    discord.utils.setup_logging(level=logging.getLevelName(level), root=True)
+    plain = None
+    if not sys.stderr.isatty() or os.environ.get("NO_COLOR"):
+        # discord.py colours its lines whenever it guesses a container; a file or a pipe
+        # (a service's journal) gets plain text.
+        plain = logging.Formatter(
+            "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{"
+        )
+    discord.utils.setup_logging(level=logging.getLevelName(level), formatter=plain, root=True)
     if level != "DEBUG":
         logging.getLogger("discord").setLevel(max(logging.WARNING, logging.getLevelName(level)))
