@@ -139,13 +139,15 @@ def configure_logging(level: str) -> None:
 
     import discord
 
-    plain = None
-    if not sys.stderr.isatty() or os.environ.get("NO_COLOR"):
+    numeric = logging.getLevelName(level)
+    if sys.stderr.isatty() and not os.environ.get("NO_COLOR"):
+        discord.utils.setup_logging(level=numeric, root=True)
+    else:
         # discord.py colours its lines whenever it guesses a container; a file or a pipe
         # (a service's journal) gets plain text.
         plain = logging.Formatter(
             "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{"
         )
-    discord.utils.setup_logging(level=logging.getLevelName(level), formatter=plain, root=True)
+        discord.utils.setup_logging(level=numeric, formatter=plain, root=True)
     if level != "DEBUG":
         logging.getLogger("discord").setLevel(max(logging.WARNING, logging.getLevelName(level)))
