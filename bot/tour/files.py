@@ -29,7 +29,7 @@ from bot.tour.game_names import ROUND_NAMES, TIE_OF, finals_key
 from bot.tour.references import find_tour
 from bot.tour.store import LoadedEvent, LoadedTour, load_event, load_tour
 from core.points import decimal_text
-from core.results import STANDARD, Result
+from core.results import STANDARD, Result, Scoring
 from core.tiebreaks import DeReading
 from core.tour.event_facts import knockout_state, preliminary_order, round_robin
 from core.tour.knockout import (
@@ -87,7 +87,9 @@ def _recorded_round(data: dict[str, Any], key: str, names: dict[int, str]) -> di
     return entry
 
 
-def _event_document(event: LoadedEvent) -> dict[str, Any]:
+def _event_document(event: LoadedEvent, tour_scoring: Scoring = STANDARD) -> dict[str, Any]:
+    """One finished event as the tour file writes it; its `scoring` when it is not 1/½/0 or
+    the tour's is not (an event without one takes the tour's when read back, CCT-8a)."""
     record, facts = event.record, event.facts
     document: dict[str, Any] = {
         "name": record.name,
@@ -98,7 +100,7 @@ def _event_document(event: LoadedEvent) -> dict[str, Any]:
     }
     if record.points is not None:
         document["points"] = _table(record.points)
-    if record.scoring != STANDARD:
+    if record.scoring != STANDARD or tour_scoring != STANDARD:
         document["scoring"] = scoring_name(record.scoring)
     if facts.recorded_order is not None:
         document["preliminary"] = {"order": [str(p) for p in facts.recorded_order]}
@@ -143,7 +145,9 @@ def tour_document(loaded: LoadedTour) -> dict[str, Any]:
         "name": loaded.record.name,
         "rules": written,
         "ambassadors": list(loaded.ambassadors),
-        "events": [_event_document(e) for e in loaded.events if e.record.id in loaded.played],
+        "events": [
+            _event_document(e, rules.scoring) for e in loaded.events if e.record.id in loaded.played
+        ],
     }
     if loaded.expelled:
         document["expelled"] = list(loaded.expelled)
