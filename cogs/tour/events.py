@@ -211,7 +211,13 @@ class Events(commands.Cog):
 
         async def confirm() -> str:
             stored = await events.set_event_points(
-                store, actor, event_id, points=points, scoring=scoring, confirm=True
+                store,
+                actor,
+                event_id,
+                points=points,
+                scoring=scoring,
+                confirm=True,
+                previewed=plan,
             )
             return f"Tour points of **{_n(stored.event.name)}** changed (CCT-6, CCT-8a)."
 

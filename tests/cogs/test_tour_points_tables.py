@@ -270,11 +270,38 @@ async def test_cct_6_cct_16_event_points_previews_confirms_and_is_audited(desk: 
 
 
 @IN_MODULE_LOOP
+async def test_cct_16_an_event_points_confirm_after_another_change_is_refused(
+    desk: Desk,
+) -> None:
+    """Two previews open at once: the first Confirm stores its change; the second, whose
+    preview showed the table as it was, stores nothing."""
+    await desk.run("tour create", desk.organiser, name="Two previews")
+    await desk.run(
+        "event create",
+        desk.organiser,
+        tour="Two previews",
+        name="Twice open",
+        type="regular",
+        start="2026-06-01",
+    )
+    first = await desk.run("event points", desk.organiser, event="Twice open", points=SKILLING)
+    second = await desk.run("event points", desk.organiser, event="Twice open", scoring="3/1/0")
+    await desk.click(first.reply, "Confirm", desk.organiser)
+    stale = await desk.click(second.reply, "Confirm", desk.organiser)
+    said = " / ".join(reply.text() for reply in stale.replies)
+    assert "changed since the preview" in said, said
+    record = await event_record(desk, "Twice open")
+    assert record.points is not None and record.points.knockout[KoStage.RUNNER_UP] == 20
+    assert record.scoring == STANDARD
+
+
+@IN_MODULE_LOOP
 async def test_cct_16_event_points_is_hq_only_and_refused_once_the_draw_is_confirmed(
     desk: Desk,
 ) -> None:
-    """A director or a player is refused in one private line; after the draw is confirmed
-    the organiser is refused too, saying so, and the table stays."""
+    """`/help` lists it for organisers only; a director or a player is refused in one private
+    line; after the draw is confirmed the organiser is refused too, saying so, and the table
+    stays."""
     await desk.run("tour create", desk.organiser, name="Frozen")
     await desk.run(
         "event create",
@@ -285,6 +312,9 @@ async def test_cct_16_event_points_is_hq_only_and_refused_once_the_draw_is_confi
         start="2026-06-01",
         players=8,
     )
+    help_text = (await desk.run("help", desk.organiser)).reply.text()
+    assert "/event points" in help_text and "before the draw" in help_text
+    assert "/event points" not in (await desk.run("help", desk.player(0))).reply.text()
     for who in (desk.director, desk.player(0)):
         refused = await desk.run("event points", who, event="Frozen open", points=SKILLING)
         line = refused.reply.content or ""

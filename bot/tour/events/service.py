@@ -199,11 +199,13 @@ async def set_event_points(
     points: str | None = None,
     scoring: str | None = None,
     confirm: bool,
+    previewed: PointsPlan | None = None,
 ) -> PointsPlan:
     """CCT-6/CCT-8a/CCT-16: replace an event's own tour points table or its preliminary's
     game scoring, only until its draw is confirmed (from then on it is what the event pays).
     Without `confirm` nothing is stored (the preview); with it the change is stored and
-    audited with the values before and after."""
+    audited with the values before and after — unless they are not what the `previewed`
+    plan showed (someone changed them in between): a Confirm stores its preview, or nothing."""
     actor.require(Role.HQ)
     if points is None and scoring is None:
         raise UserError("Give `points` (the event's table), `scoring`, or both.")
@@ -231,6 +233,11 @@ async def set_event_points(
         if not confirm:
             uow.abandon()
             return plan
+        if previewed is not None and not _same_plan(previewed, plan):
+            raise UserError(
+                f"The tour points of {named(record.name)} changed since the preview: nothing "
+                "is stored. Run `/event points` again to see the change it makes."
+            )
         if not await uow.tour_events.set_points(record, after, scoring_after):
             raise UserError(f"The draw of {named(record.name)} is confirmed: nothing is stored.")
         uow.details.update(points_change(plan))
@@ -242,6 +249,15 @@ def _same_table(one: PointsTable | None, other: PointsTable | None) -> bool:
     if one is None or other is None:
         return one is other
     return (one.preliminary, dict(one.knockout)) == (other.preliminary, dict(other.knockout))
+
+
+def _same_plan(one: PointsPlan, other: PointsPlan) -> bool:
+    """The two plans show the same tables and scorings, before and after."""
+    return (
+        _same_table(one.before, other.before)
+        and _same_table(one.after, other.after)
+        and (one.scoring_before, one.scoring_after) == (other.scoring_before, other.scoring_after)
+    )
 
 
 def points_change(plan: PointsPlan) -> dict[str, object]:
