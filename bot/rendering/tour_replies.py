@@ -59,8 +59,10 @@ def tour_card(card: TourCard) -> list[Embed]:
         + (", ".join(name(a) for a in card.ambassadors) or "none")
     )
     if card.rules is not None:
-        for kind, table in card.rules.points.items():
-            lines.append(f"{kind.value.capitalize()} tour points (CCT-6): {table_line(table)}")
+        for kind in EventType:  # Regular, then Major (the Finals pay none)
+            table = card.rules.points.get(kind)
+            if table is not None:
+                lines.append(f"{kind.value.capitalize()} tour points (CCT-6): {table_line(table)}")
         lines.append(f"Preliminary game scoring (CCT-8a): {scoring_line(card.rules.scoring)}")
     return embeds(name(card.name), lines, "No events yet.")
 

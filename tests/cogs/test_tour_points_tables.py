@@ -126,6 +126,7 @@ async def test_cct_16_tour_create_freezes_its_tables_and_scoring_for_its_events(
     assert f"Regular tour points (CCT-6): {SKILLING}" in card
     assert f"Major tour points (CCT-6): {MAJOR}; quarter-final 0" in card
     assert "Preliminary game scoring (CCT-8a): 3/1/0" in card
+    assert card.index("Regular tour points") < card.index("Major tour points")
     for name, kind in (("Later open", "regular"), ("Later major", "major")):
         await desk.run(
             "event create",
@@ -201,6 +202,17 @@ async def test_cct_6_a_bad_table_is_refused_in_one_line_and_nothing_is_created(
         line = refused.reply.content or ""
         assert refused.reply.ephemeral and words in line and "\n" not in line, line
         assert line.startswith("`points`"), line
+    hostile = await desk.run(
+        "event create",
+        desk.organiser,
+        tour="Refusals",
+        name="Bad",
+        type="regular",
+        start="2026-06-01",
+        points="prelim 10; **bold** 5; <@123456789012345678> 1",
+    )
+    line = hostile.reply.content or ""
+    assert hostile.reply.ephemeral and "not a key" in line and "**bold**" not in line, line
     async with store_of(desk).read() as view:
         assert await view.tour_events.by_name("Bad") == []
     tour = await desk.run(
