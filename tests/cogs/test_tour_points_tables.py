@@ -20,6 +20,7 @@ from core.tour.knockout import KoStage
 from storage.guild import GuildStore
 from storage.tour_events import TourEventRecord
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
+from tests.support.paths import ROOT
 from tests.support.tour_desk import Desk, tour_desk
 from tests.support.tour_events import REGULAR_PLAYERS
 from tests.support.tour_play import play_to_the_deciding_game
@@ -433,3 +434,19 @@ async def test_cct_6_cct_8a_export_and_import_keep_the_table_and_the_scoring(des
     again = await desk.run("tour export", desk.player(0), tour="Round trip again")
     (second,) = again.reply.uploads.values()
     assert json.loads(second)["events"] == document["events"]
+    # An imported event is past its draw: its table stays (CCT-16).
+    late = await desk.run(
+        "event points", desk.organiser, event="Round trip again: Trip open", scoring="1/½/0"
+    )
+    assert late.reply.ephemeral and "is confirmed" in (late.reply.content or "")
+
+
+@IN_MODULE_LOOP
+async def test_cct_16_an_event_imported_by_its_results_keeps_its_table(desk: Desk) -> None:
+    """An event read from a tour file by its official order was played: `/event points`
+    refuses it, saying so."""
+    history = (ROOT / "tests" / "data" / "tour_three_events.json").read_bytes()
+    await desk.run("tour import", desk.organiser, file=Upload("t.json", history), name="History")
+    refused = await desk.run("event points", desk.organiser, event="Regular One", points=SKILLING)
+    line = refused.reply.content or ""
+    assert refused.reply.ephemeral and "imported with its results" in line, line

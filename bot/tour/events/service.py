@@ -217,7 +217,12 @@ async def set_event_points(
                 "The Finals pay no tour points and have no preliminary: they have no table "
                 "to change (CCT-6, CCT-8f)."
             )
-        if record.drawn_at is not None or record.recorded:
+        if record.recorded:
+            raise UserError(
+                f"{named(record.name)} was imported with its results: its tour points table "
+                "and game scoring stay as they are (CCT-16)."
+            )
+        if record.drawn_at is not None:
             raise UserError(
                 f"The draw of {named(record.name)} is confirmed: its tour points table and "
                 "game scoring are frozen and stay as they are (CCT-16)."
@@ -240,7 +245,7 @@ async def set_event_points(
             )
         if not await uow.tour_events.set_points(record, after, scoring_after):
             raise UserError(f"The draw of {named(record.name)} is confirmed: nothing is stored.")
-        uow.details.update(points_change(plan))
+        uow.details.update(_points_change(plan))
         return plan
 
 
@@ -260,7 +265,7 @@ def _same_plan(one: PointsPlan, other: PointsPlan) -> bool:
     )
 
 
-def points_change(plan: PointsPlan) -> dict[str, object]:
+def _points_change(plan: PointsPlan) -> dict[str, object]:
     """The audit details of a points change: the table and scoring before and after."""
     return {
         "points_before": None if plan.before is None else table_line(plan.before),
