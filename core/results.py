@@ -82,3 +82,7 @@ class Scoring:
 
 STANDARD = Scoring()
 """The default 1 / ½ / 0 scoring."""
+
+THREE_ONE_ZERO = Scoring(Fraction(3), Fraction(1), Fraction(0))
+"""CCT-8a (config): 3 points a win, 1 a draw, 0 a loss, as later tour seasons scored their
+preliminaries."""

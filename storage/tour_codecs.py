@@ -8,7 +8,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from core.results import STANDARD, Scoring
 from core.tour.knockout import KoStage
+from core.tour.preliminary import SCORINGS, scoring_name
 from core.tour.ranking import EventType, PointsTable
 from core.tour.rules import ROUND_REMINDER_MINUTES, TourRules
 from core.tour.timecontrols import TimeControl, TimeControls
@@ -90,6 +92,7 @@ def tour_rules_text(rules: TourRules) -> str:
             "session_start": rules.session_start.strftime("%H:%M"),
             "ambassador_pool": rules.ambassador_pool,
             "round_reminder_minutes": rules.round_reminder_minutes,
+            "scoring": scoring_name(rules.scoring),
         },
         sort_keys=True,
     )
@@ -109,25 +112,39 @@ def tour_rules_of(text: str) -> TourRules:
         session_start=dt.time.fromisoformat(data["session_start"]),
         ambassador_pool=int(data["ambassador_pool"]),
         round_reminder_minutes=int(data.get("round_reminder_minutes", ROUND_REMINDER_MINUTES)),
+        scoring=scoring_of(data.get("scoring")),
     )
+
+
+def scoring_of(name: object) -> Scoring:
+    """CCT-8a: the stored scoring name as a `Scoring` (none stored: 1/½/0, as before the
+    setting existed)."""
+    return STANDARD if name is None else SCORINGS[str(name)]
 
 
 def event_rules_text(
     points: PointsTable | None,
     controls: TimeControls,
     reminder_minutes: int = ROUND_REMINDER_MINUTES,
+    scoring: Scoring = STANDARD,
 ) -> str:
     """CCT-16: an event's own frozen values (its tour points table — none for the Finals —,
-    its time controls, and how long before a round its pairings are posted) as the stored
-    JSON text."""
+    its time controls, how long before a round its pairings are posted, and its
+    preliminary's game scoring) as the stored JSON text."""
     return json.dumps(
         {
             "points": None if points is None else table_data(points),
             "time_controls": controls_data(controls),
             "round_reminder_minutes": reminder_minutes,
+            "scoring": scoring_name(scoring),
         },
         sort_keys=True,
     )
+
+
+def event_scoring_of(text: str) -> Scoring:
+    """CCT-8a: the preliminary's game scoring `event_rules_text` encoded."""
+    return scoring_of(json.loads(text).get("scoring"))
 
 
 def event_rules_of(text: str) -> tuple[PointsTable | None, TimeControls, int]:

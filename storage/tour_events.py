@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from core.results import STANDARD, Scoring
 from core.tiebreaks import DeReading
 from core.tour.ranking import EventType, PointsTable
 from core.tour.rules import ROUND_REMINDER_MINUTES
@@ -18,7 +19,7 @@ from storage.codecs import from_text, to_text
 from storage.connection import Row
 from storage.database import Database
 from storage.scope import ReadScope, WriteScope
-from storage.tour_codecs import event_rules_of, event_rules_text
+from storage.tour_codecs import event_rules_of, event_rules_text, event_scoring_of
 
 EventStatus = Literal["setup", "preliminary", "knockout", "recorded"]
 
@@ -51,6 +52,8 @@ class TourEventRecord:
     """The event has a pinned message (`tour_pins`)."""
     round_reminder_minutes: int = ROUND_REMINDER_MINUTES
     """How long before a round's start its pairings are posted, its players pinged (frozen)."""
+    scoring: Scoring = STANDARD
+    """CCT-8a: the preliminary's game scoring (frozen, changeable before the draw)."""
 
     @property
     def status(self) -> EventStatus:
@@ -90,6 +93,7 @@ class NewEvent:
     points: PointsTable | None
     time_controls: TimeControls
     round_reminder_minutes: int = ROUND_REMINDER_MINUTES
+    scoring: Scoring = STANDARD
 
 
 @dataclass(frozen=True)
@@ -150,6 +154,7 @@ def _event(row: Row) -> TourEventRecord:
         version=row[17],
         pinned=bool(row[18]),
         round_reminder_minutes=reminder,
+        scoring=event_scoring_of(row[10]),
     )
 
 
@@ -275,7 +280,9 @@ class TourEventRepository(TourEventReader):
                 event.start.isoformat(),
                 int(event.third_place_match),
                 event.reading.value,
-                event_rules_text(event.points, event.time_controls, event.round_reminder_minutes),
+                event_rules_text(
+                    event.points, event.time_controls, event.round_reminder_minutes, event.scoring
+                ),
                 created_by,
                 to_text(scope.now),
                 scope.guild_id,
@@ -286,6 +293,22 @@ class TourEventRepository(TourEventReader):
         record = await self.get(new_id)
         assert record is not None
         return record
+
+    async def set_points(
+        self, event: TourEventRecord, points: PointsTable | None, scoring: Scoring
+    ) -> bool:
+        """CCT-6/CCT-8a: the event's own tour points table and preliminary scoring, replaced
+        while it is not drawn (CCT-16: a drawn event keeps what it had); False when it is."""
+        scope = self._write
+        self.bump(event.id)
+        text = event_rules_text(points, event.time_controls, event.round_reminder_minutes, scoring)
+        cursor = await scope.execute(
+            "UPDATE tour_events SET rules = ? WHERE guild_id = ? AND id = ?"
+            " AND drawn_at IS NULL AND recorded = 0",
+            (text, scope.guild_id, event.id),
+        )
+        scope.record("tour_event_points", {"event": event.id})
+        return cursor.rowcount > 0
 
     async def add_player(self, event: TourEventRecord, player_id: int) -> None:
         """Enter a tour player in the event, last in entry order (twice raises IntegrityError)."""

@@ -18,7 +18,7 @@ from bot.formats.json_path import json_path
 from bot.formats.numbers import Name, printable
 from bot.rendering.standings_text import shown_text
 from core.points import half_points
-from core.results import Result
+from core.results import STANDARD, Result, Scoring
 from core.standings import standings
 from core.tiebreaks import CCT_8B, DeReading, Game
 from core.tour.calendar import check_start
@@ -33,6 +33,7 @@ from core.tour.knockout import (
     series_decided_by_matches,
     series_matches,
 )
+from core.tour.preliminary import SCORINGS
 from core.tour.ranking import (
     DEFAULT_POINTS_TABLES,
     KNOCKOUT_PLACES,
@@ -86,8 +87,13 @@ class PointsByType(_Model):
     major: PointsModel | None = None
 
 
+ScoringName = Literal["1/½/0", "3/1/0"]
+"""CCT-8a: a preliminary's game scoring (`core.tour.preliminary.SCORINGS`)."""
+
+
 class RulesModel(_Model):
     points: PointsByType = Field(default_factory=PointsByType)
+    scoring: ScoringName = Field("1/½/0", description="the preliminaries' game scoring (CCT-8a)")
 
 
 GameResult = Literal["1-0", "1/2-1/2", "0-1", "+/-", "-/+", "-/-"]
@@ -154,6 +160,9 @@ class EventModel(_Model):
     start: str | None = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$")
     end: str | None = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$")
     points: PointsModel | None = None
+    scoring: ScoringName | None = Field(
+        None, description="the preliminary's game scoring (CCT-8a; default the rules')"
+    )
     third_place_match: bool = True
     preliminary: PreliminaryModel
     knockout: list[KnockoutModel]
@@ -265,9 +274,16 @@ def _score(text: str) -> tuple[Fraction, Fraction]:
     return half_points(first.strip()), half_points(second.strip())
 
 
-def trf_order(path: Path, where: str, places_that_count: int, read: Reader) -> list[str]:
+def trf_order(
+    path: Path,
+    where: str,
+    places_that_count: int,
+    read: Reader,
+    scoring: Scoring = STANDARD,
+) -> list[str]:
     """CCT-8b: the preliminary order computed from a TRF file, read and scored as `arbiter
-    standings` reads it (encodings, records 162/299); a tie left after every criterion
+    standings` reads it (encodings, records 162/299; `scoring` where the file gives none,
+    CCT-8a); a tie left after every criterion
     within the places that earn points or go on is refused, as is a name with control
     characters (it would be printed)."""
     try:
@@ -278,7 +294,7 @@ def trf_order(path: Path, where: str, places_that_count: int, read: Reader) -> l
         raise _Problem(where, str(error)) from None
     try:
         tournament = parse_trf(text)
-        rows = scored_standings(tournament, trf_scores(tournament))
+        rows = scored_standings(tournament, trf_scores(tournament, scoring))
     except TrfError as error:
         raise _Problem(where, shown_text(f"{path}: {error}")) from None
     names: dict[Hashable, str] = {p.start_no: p.name for p in tournament.players}
@@ -299,10 +315,12 @@ def trf_order(path: Path, where: str, places_that_count: int, read: Reader) -> l
     return order
 
 
-def games_order(model: PreliminaryModel, where: str, places_that_count: int) -> list[str]:
-    """CCT-8b: the preliminary order computed from its games, as the bot computes it
-    (the players in pairing-number order, the event's DE reading, its drawing of lots); a
-    tie left within the places that earn points or go on is refused."""
+def games_order(
+    model: PreliminaryModel, where: str, places_that_count: int, scoring: Scoring = STANDARD
+) -> list[str]:
+    """CCT-8a/CCT-8b: the preliminary order computed from its games, as the bot computes it
+    (the players in pairing-number order, the event's game scoring, DE reading and drawing of
+    lots); a tie left within the places that earn points or go on is refused."""
     players = list(model.players or ())
     seen: dict[str, int] = {}
     for i, player in enumerate(players):
@@ -322,6 +340,7 @@ def games_order(model: PreliminaryModel, where: str, places_that_count: int) -> 
     rows = standings(
         players,
         games,
+        scoring=scoring,
         criteria=CCT_8B,
         reading=DeReading(model.tiebreaks),
         lots_seed=model.lots,
@@ -410,15 +429,17 @@ def _event(
     base: Path,
     tables: Mapping[EventType, PointsTable],
     read: Reader,
+    rules_scoring: str = "1/½/0",
 ) -> PlayedEvent:
     kind = EventType(model.type)
     table = points_table(model.points, f"{model.name} table") if model.points else None
     prelim = f"{where}.preliminary"
     counted = max(KNOCKOUT_PLACES, len((table or tables[kind]).preliminary))
+    scoring = SCORINGS[model.scoring or rules_scoring]
     if model.preliminary.trf is not None:
-        order = trf_order(base / model.preliminary.trf, f"{prelim}.trf", counted, read)
+        order = trf_order(base / model.preliminary.trf, f"{prelim}.trf", counted, read, scoring)
     elif model.preliminary.games is not None:
-        order = games_order(model.preliminary, prelim, counted)
+        order = games_order(model.preliminary, prelim, counted, scoring)
     else:
         order = list(model.preliminary.order or ())
         seen: dict[str, int] = {}
@@ -505,7 +526,7 @@ def _problems(model: TourFile, base: Path, read: Reader) -> Iterator[tuple[str, 
             continue
         names[e.name] = i
         try:
-            yield _event(e, f"events[{i}]", base, tables, read)
+            yield _event(e, f"events[{i}]", base, tables, read, model.rules.scoring)
         except _Problem as problem:
             yield problem.where, problem.what
 

@@ -16,6 +16,7 @@ from bot.rendering.tour_cards import (
     score,
     when,
 )
+from bot.rendering.tour_points import scoring_line, table_line
 from bot.tour.game_names import ROUND_NAMES
 from core.tour.event_facts import played_event
 from core.tour.knockout import ContestStatus, MatchOutcome
@@ -26,7 +27,7 @@ from storage.tour_rulings import Appeal, Incident
 
 if TYPE_CHECKING:  # the read models it renders (they render with it: no import at run time)
     from bot.tour.events.reads import Bracket, CalendarDay, EventRead, PairingLine
-    from bot.tour.events.service import DrawPlan, KnockoutPlan
+    from bot.tour.events.service import DrawPlan, KnockoutPlan, PointsPlan
     from bot.tour.games.reads import GameCard
     from bot.tour.games.targets import GameTarget
     from bot.tour.series.reads import SeriesCard
@@ -43,17 +44,41 @@ STATUS_WORDS = {
 
 
 def tour_card(card: TourCard) -> list[Embed]:
-    """`/tour show`."""
+    """`/tour show`: the events (with their own tour points table or game scoring when not
+    the tour's), players and Ambassadors, and the tour's tables and scoring (CCT-6, CCT-8a)."""
     lines = [
         f"{i}. **{name(e.name)}** · {e.type} · {e.players}/{e.size} players · from {e.start}"
-        f" · {e.status}" + (f" · won by {name(e.winner)}" if e.winner else "")
+        f" · {e.status}"
+        + (f" · won by {name(e.winner)}" if e.winner else "")
+        + (f" · own tour points: {table_line(e.points)}" if e.points else "")
+        + (f" · game scoring {scoring_line(e.scoring)}" if e.scoring else "")
         for i, e in enumerate(card.events, start=1)
     ]
     lines.append(
         f"Players: {card.players}; Ambassadors: "
         + (", ".join(name(a) for a in card.ambassadors) or "none")
     )
+    if card.rules is not None:
+        for kind in EventType:  # Regular, then Major (the Finals pay none)
+            table = card.rules.points.get(kind)
+            if table is not None:
+                lines.append(f"{kind.value.capitalize()} tour points (CCT-6): {table_line(table)}")
+        lines.append(f"Preliminary game scoring (CCT-8a): {scoring_line(card.rules.scoring)}")
     return embeds(name(card.name), lines, "No events yet.")
+
+
+def points_preview(plan: PointsPlan) -> list[Embed]:
+    """CCT-6/CCT-8a: an event's tour points table and game scoring, now and after the change."""
+    record = plan.event
+    lines = [
+        "Tour points (CCT-6) now: "
+        + (table_line(plan.before) if plan.before is not None else "none"),
+        "Tour points after: " + (table_line(plan.after) if plan.after is not None else "none"),
+        f"Game scoring (CCT-8a) now: {scoring_line(plan.scoring_before)}; after: "
+        f"{scoring_line(plan.scoring_after)}",
+        "This changes what the event pays; it can change until the draw is confirmed.",
+    ]
+    return embeds(f"{name(record.name)}: tour points", lines)
 
 
 def draw_preview(plan: DrawPlan) -> list[Embed]:
@@ -160,6 +185,9 @@ def event_card(read: EventRead) -> list[Embed]:
         f"3rd-place match: {'yes' if record.third_place_match else 'no'}; tie-breaks: "
         f"{record.reading.value}",
     ]
+    if record.points is not None:
+        lines.append(f"Tour points (CCT-6): {table_line(record.points)}")
+        lines.append(f"Game scoring (CCT-8a): {scoring_line(record.scoring)}")
     if record.drawn_at is not None:
         lines.append(
             f"Draw: {'seed `' + record.draw_seed + '`' if record.draw_seed else 'numbers given'}"

@@ -16,7 +16,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.rendering.division_view import CellKind, CrosstableCell
-from core.results import STANDARD
+from core.results import STANDARD, Scoring
 from core.standings import PlayerStanding
 from core.tiebreaks import DeReading, Game
 from core.tour.finals import FinalsRow, FinalsStandings
@@ -65,12 +65,13 @@ class PreliminaryView:
         return f"{row.rank}{'=' if row.tied else '*' if row.by_lot else ''}"
 
 
-def _cell(game: Game | None, white: bool) -> CrosstableCell:
-    """A game seen from one side: its points 1/½/0 (a forfeit as such); pending if none."""
+def _cell(game: Game | None, white: bool, scoring: Scoring = STANDARD) -> CrosstableCell:
+    """A game seen from one side: its points under the event's scoring, 1/½/0 or 3/1/0
+    (CCT-8a; a forfeit as such); pending if none."""
     if game is None:
         return CrosstableCell(CellKind.PENDING)
-    mine = STANDARD.game_points(game.result, white=white)
-    theirs = STANDARD.game_points(game.result, white=not white)
+    mine = scoring.game_points(game.result, white=white)
+    theirs = scoring.game_points(game.result, white=not white)
     kind = CellKind.FORFEIT if game.result.is_forfeit else CellKind.PLAYED
     return CrosstableCell(kind, mine, theirs)
 
@@ -83,6 +84,7 @@ def preliminary_view(
     reading: DeReading = DeReading.CCT,
     places_going_on: int = KNOCKOUT_PLACES,
     name_of: NameOf = str,
+    scoring: Scoring = STANDARD,
 ) -> PreliminaryView:
     """The view of a preliminary from its standings rows and decided games (a single round
     robin: each pair meets once; a later game of a pair replaces an earlier one)."""
@@ -98,7 +100,7 @@ def preliminary_view(
                 line.append(CrosstableCell(CellKind.SELF))
                 continue
             met = by_pair.get(frozenset((mine, theirs)))
-            line.append(_cell(met, met is not None and met.white == mine))
+            line.append(_cell(met, met is not None and met.white == mine, scoring))
         cells.append(tuple(line))
     playoff = frozenset(
         p for group in ties_for_places_going_on(rows, places_going_on) for p in group

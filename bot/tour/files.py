@@ -29,7 +29,7 @@ from bot.tour.game_names import ROUND_NAMES, TIE_OF, finals_key
 from bot.tour.references import find_tour
 from bot.tour.store import LoadedEvent, LoadedTour, load_event, load_tour
 from core.points import decimal_text
-from core.results import Result
+from core.results import STANDARD, Result, Scoring
 from core.tiebreaks import DeReading
 from core.tour.event_facts import knockout_state, preliminary_order, round_robin
 from core.tour.knockout import (
@@ -38,6 +38,7 @@ from core.tour.knockout import (
     series_decided_by_matches,
     series_matches,
 )
+from core.tour.preliminary import SCORINGS, scoring_name
 from core.tour.ranking import KNOCKOUT_PLACES, EventType, PointsTable
 from core.tour.rules import TourRules
 from core.tour.timecontrols import DEFAULT_TIME_CONTROLS, Phase
@@ -86,7 +87,9 @@ def _recorded_round(data: dict[str, Any], key: str, names: dict[int, str]) -> di
     return entry
 
 
-def _event_document(event: LoadedEvent) -> dict[str, Any]:
+def _event_document(event: LoadedEvent, tour_scoring: Scoring = STANDARD) -> dict[str, Any]:
+    """One finished event as the tour file writes it; its `scoring` when it is not 1/½/0 or
+    the tour's is not (an event without one takes the tour's when read back, CCT-8a)."""
     record, facts = event.record, event.facts
     document: dict[str, Any] = {
         "name": record.name,
@@ -97,6 +100,8 @@ def _event_document(event: LoadedEvent) -> dict[str, Any]:
     }
     if record.points is not None:
         document["points"] = _table(record.points)
+    if record.scoring != STANDARD or tour_scoring != STANDARD:
+        document["scoring"] = scoring_name(record.scoring)
     if facts.recorded_order is not None:
         document["preliminary"] = {"order": [str(p) for p in facts.recorded_order]}
     else:
@@ -131,11 +136,18 @@ def tour_document(loaded: LoadedTour) -> dict[str, Any]:
     """The tour file of the tour's stored facts (finished events only: an event still being
     played has no placings yet)."""
     rules = loaded.rules
+    written: dict[str, Any] = {
+        "points": {kind.value: _table(table) for kind, table in rules.points.items()}
+    }
+    if rules.scoring != STANDARD:
+        written["scoring"] = scoring_name(rules.scoring)
     document: dict[str, Any] = {
         "name": loaded.record.name,
-        "rules": {"points": {kind.value: _table(table) for kind, table in rules.points.items()}},
+        "rules": written,
         "ambassadors": list(loaded.ambassadors),
-        "events": [_event_document(e) for e in loaded.events if e.record.id in loaded.played],
+        "events": [
+            _event_document(e, rules.scoring) for e in loaded.events if e.record.id in loaded.played
+        ],
     }
     if loaded.expelled:
         document["expelled"] = list(loaded.expelled)
@@ -206,6 +218,7 @@ async def import_tour_file(
         base.session_start,
         base.ambassador_pool,
         base.round_reminder_minutes,
+        SCORINGS[model.rules.scoring],
     )
     finals = rules.sizes[EventType.FINALS]
     if model.finals is not None and len(model.finals.players) != finals:
@@ -264,6 +277,7 @@ async def _import_event(
             table,
             DEFAULT_TIME_CONTROLS,
             tour.rules.round_reminder_minutes,
+            SCORINGS[model.scoring] if model.scoring else tour.rules.scoring,
         ),
     )
     for player in names:

@@ -199,6 +199,7 @@ def event_facts_of(
         points_table=record.points,
         recorded_order=recorded_order,
         time_controls=record.time_controls,
+        scoring=record.scoring,
     )
 
 

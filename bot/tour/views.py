@@ -61,6 +61,7 @@ def _preliminary(loaded: LoadedEvent, rows: tuple[PlayerStanding, ...]) -> Preli
         games,
         reading=facts.reading,
         places_going_on=facts.places_that_count,
+        scoring=facts.scoring,
     )
 
 

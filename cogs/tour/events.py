@@ -58,6 +58,9 @@ class Events(commands.Cog):
         third_place_match="Play a 3rd-place match (default yes, CCT-8c).",
         tiebreaks="Direct encounter once (cct, default) or re-applied (fide2024), CCT-8b.",
         reminder_minutes="Post each round's pairings this long before it (default: the tour's).",
+        points="Own tour points: prelim 10 8 6 5 4 3 2 1; winner 40; runner-up 20; "
+        "semi-final 10 (CCT-6).",
+        scoring="Preliminary game scoring: 1/½/0 or 3/1/0 (default: the tour's, CCT-8a).",
     )
     @app_commands.autocomplete(tour=choose.tours)
     async def create(
@@ -74,8 +77,10 @@ class Events(commands.Cog):
             int, Whole("reminder_minutes", 1, MAX_REMINDER_MINUTES)
         ]
         | None = None,
+        points: str | None = None,
+        scoring: Literal["1/½/0", "3/1/0"] | None = None,
     ) -> None:
-        """CCT-2, CCT-16: the event's values frozen from its tour."""
+        """CCT-2, CCT-16: the event's values frozen from its tour (or given here)."""
         store = guild_store(interaction)
         record = await events.create_event(
             store,
@@ -88,6 +93,8 @@ class Events(commands.Cog):
             third_place_match=third_place_match,
             tiebreaks=DeReading(tiebreaks),
             reminder_minutes=reminder_minutes,
+            points=points,
+            scoring=scoring,
         )
         await interaction.response.send_message(
             f"Event **{_n(record.name)}** ({record.type.value}, {record.size} players, from "
@@ -176,6 +183,46 @@ class Events(commands.Cog):
 
         await self._preview(
             interaction, confirm, tour_replies.draw_preview(plan), store.database.clock
+        )
+
+    @requires(HQ)
+    @group.command(name="points", description="Change tour points or scoring before the draw (HQ).")
+    @app_commands.describe(
+        event="The event.",
+        points="Tour points: prelim 10 8 6 5 4 3 2 1; winner 40; runner-up 20; "
+        "semi-final 10 (CCT-6).",
+        scoring="Preliminary game scoring: 1/½/0 or 3/1/0 (CCT-8a).",
+    )
+    @app_commands.autocomplete(event=choose.events)
+    async def points(
+        self,
+        interaction: Interaction,
+        event: str,
+        points: str | None = None,
+        scoring: Literal["1/½/0", "3/1/0"] | None = None,
+    ) -> None:
+        """CCT-6/CCT-8a/CCT-16: a preview with Confirm / Cancel; until the draw only."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        plan = await events.set_event_points(
+            store, actor, event, points=points, scoring=scoring, confirm=False
+        )
+        event_id = plan.event.id
+
+        async def confirm() -> str:
+            stored = await events.set_event_points(
+                store,
+                actor,
+                event_id,
+                points=points,
+                scoring=scoring,
+                confirm=True,
+                previewed=plan,
+            )
+            return f"Tour points of **{_n(stored.event.name)}** changed (CCT-6, CCT-8a)."
+
+        await self._preview(
+            interaction, confirm, tour_replies.points_preview(plan), store.database.clock
         )
 
     async def _preview(

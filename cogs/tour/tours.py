@@ -41,12 +41,32 @@ class Tours(commands.Cog):
 
     @requires(HQ)
     @group.command(name="create", description="Create a tour with the rules of the config (HQ).")
-    @app_commands.describe(name="The tour's name.")
-    async def create(self, interaction: Interaction, name: str) -> None:
-        """CCT-16: the `[rules.cct]` values frozen into the tour."""
+    @app_commands.describe(
+        name="The tour's name.",
+        regular_points="Regular tour points: prelim 10 8 6 5 4 3 2 1; winner 40; runner-up 25; "
+        "semi-final 10 (CCT-6).",
+        major_points="Major tour points, written as regular_points (default: the config's, CCT-6).",
+        scoring="Preliminary game scoring: 1/½/0 (default) or 3/1/0 (CCT-8a).",
+    )
+    async def create(
+        self,
+        interaction: Interaction,
+        name: str,
+        regular_points: str | None = None,
+        major_points: str | None = None,
+        scoring: Literal["1/½/0", "3/1/0"] | None = None,
+    ) -> None:
+        """CCT-16: the `[rules.cct]` values frozen into the tour, the tables and scoring
+        given here instead of the config's."""
         store = guild_store(interaction)
         record = await tours.create_tour(
-            store, await actor_of(store, interaction), self.bot.config, name
+            store,
+            await actor_of(store, interaction),
+            self.bot.config,
+            name,
+            regular_points=regular_points,
+            major_points=major_points,
+            scoring=scoring,
         )
         await interaction.response.send_message(
             f"Tour **{_name(record.name)}** created (rules frozen, CCT-16)."

@@ -18,7 +18,7 @@ from types import MappingProxyType
 import chess
 
 from core.berger import pairing_table
-from core.results import Result
+from core.results import STANDARD, Result, Scoring
 from core.standings import PlayerStanding, standings
 from core.tiebreaks import CCT_8B, DeReading, Game
 from core.tour.events import ROUND_ORDER, KnockoutResult, PlayedEvent
@@ -107,6 +107,8 @@ class EventFacts:
     points_table: PointsTable | None = None
     recorded_order: tuple[Player, ...] | None = None
     time_controls: TimeControls = DEFAULT_TIME_CONTROLS
+    scoring: Scoring = STANDARD
+    """CCT-8a: the preliminary's game scoring, frozen with the event (1/½/0 or 3/1/0)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "series", MappingProxyType(dict(self.series)))
@@ -131,11 +133,23 @@ def round_robin(players: Sequence[Player]) -> tuple[Pairing, ...]:
 
 
 def preliminary_standings(facts: EventFacts) -> tuple[PlayerStanding, ...]:
-    """CCT-8b: points, DE, WIN, SB, KS from the settled games (the event's DE reading;
-    remaining ties by the event's drawing of lots when it ordered one)."""
+    """CCT-8a/CCT-8b: points, DE, WIN, SB, KS from the settled games (the event's DE reading;
+    remaining ties by the event's drawing of lots when it ordered one).
+
+    Every value counts game points as the event scores them. Under 3/1/0 a player's points
+    are 3 a win and 1 a draw; DE sums those points among the tied players; SB sums, over the
+    games, the opponent's final 3/1/0 score times the 3/1/0 points scored against them (a
+    draw weighs a third of a win, not a half); Koya sums the 3/1/0 points scored against
+    opponents with at least half of the most a player can score (3 a game). WIN counts wins
+    whatever the scoring."""
     games = [Game(g.white, g.black, g.result, g.round) for g in facts.prelim_games]
     return standings(
-        facts.players, games, criteria=CCT_8B, reading=facts.reading, lots_seed=facts.lots_seed
+        facts.players,
+        games,
+        scoring=facts.scoring,
+        criteria=CCT_8B,
+        reading=facts.reading,
+        lots_seed=facts.lots_seed,
     )
 
 

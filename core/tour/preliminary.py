@@ -1,12 +1,27 @@
-"""Ties in a preliminary's standings that the knock-out cannot start with (CCT-8b, CCT-8c):
-a rank still shared after every CCT-8b criterion among the places that go on."""
+"""A preliminary's game scoring (CCT-8a) and the ties in its standings that the knock-out
+cannot start with (CCT-8b, CCT-8c): a rank still shared after every CCT-8b criterion among
+the places that go on."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from types import MappingProxyType
 
+from core.results import STANDARD, THREE_ONE_ZERO, Scoring
 from core.standings import PlayerStanding
 from core.tour.ranking import KNOCKOUT_PLACES
+
+SCORINGS: Mapping[str, Scoring] = MappingProxyType({"1/½/0": STANDARD, "3/1/0": THREE_ONE_ZERO})
+"""CCT-8a (config): the game scorings a preliminary may use, by name: 1 / ½ / 0 (the
+regulation's), or 3 / 1 / 0 as later seasons used. An event freezes its own (CCT-16)."""
+
+
+def scoring_name(scoring: Scoring) -> str:
+    """CCT-8a: the name of a preliminary's game scoring (`1/½/0` or `3/1/0`)."""
+    for key, known in SCORINGS.items():
+        if known == scoring:
+            return key
+    raise ValueError("a preliminary scores 1/½/0 or 3/1/0 (CCT-8a)")
 
 
 def ties_for_places_going_on(

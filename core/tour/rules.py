@@ -1,8 +1,8 @@
 """The rule settings a tour freezes when it is created (CCT-16): event sizes, the top of the
-standings that qualifies, the tour points tables, the appeal deadline and its zone, the
-reconnection window, how long a report waits for the opponent, how long before a round's
-start its pairings are posted, the session start, the Ambassador pool. Events take their own
-values from their tour's rules when created."""
+standings that qualifies, the tour points tables, the preliminaries' game scoring, the appeal
+deadline and its zone, the reconnection window, how long a report waits for the opponent,
+how long before a round's start its pairings are posted, the session start, the Ambassador
+pool. Events take their own values from their tour's rules when created."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from core.results import STANDARD, Scoring
 from core.tour.appeals import DEADLINE_TIME, DEFAULT_APPEAL_ZONE
 from core.tour.disconnections import RECONNECT_WINDOW
+from core.tour.preliminary import SCORINGS
 from core.tour.prizes import AMBASSADOR_POOL_MINIMUM
 from core.tour.qualification import TOP_OF_STANDINGS
 from core.tour.ranking import DEFAULT_POINTS_TABLES, EVENT_SIZES, EventType, PointsTable
@@ -45,6 +47,8 @@ class TourRules:
     session_start: dt.time = SESSION_START
     ambassador_pool: int = AMBASSADOR_POOL_MINIMUM
     round_reminder_minutes: int = ROUND_REMINDER_MINUTES
+    scoring: Scoring = STANDARD
+    """CCT-8a: the game scoring of a new event's preliminary (1/½/0 or 3/1/0)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sizes", MappingProxyType(dict(self.sizes)))
@@ -55,6 +59,8 @@ class TourRules:
             raise ValueError("an event needs at least 3 players")
         if self.confirm_hours < 1:
             raise ValueError("a report waits at least one hour for the opponent")
+        if self.scoring not in SCORINGS.values():
+            raise ValueError("a preliminary scores 1/½/0 or 3/1/0 (CCT-8a)")
         if not 1 <= self.round_reminder_minutes <= MAX_REMINDER_MINUTES:
             raise ValueError(
                 f"a round's reminder comes 1 to {MAX_REMINDER_MINUTES} minutes before its start"

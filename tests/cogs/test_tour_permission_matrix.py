@@ -136,6 +136,7 @@ TOUR_MUTATING: dict[str, Rule] = {
     "event player-remove": _rule({"HQ"}, HQ, lambda w, h: {"event": "Setup", "player": "P02"}),
     "event draw": _rule({"HQ"}, HQ, lambda w, h: {"event": "Setup", "seed": "x"}),
     "event pin": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open"}),
+    "event points": _rule({"HQ"}, HQ, lambda w, h: {"event": "Setup", "scoring": "3/1/0"}),
     "event start-knockout": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open"}),
     "game report": _rule(
         {"event player", "arbiter"},

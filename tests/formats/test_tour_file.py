@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from bot.cli import main
+from bot.formats.tour_file import PreliminaryModel, games_order
+from core.results import STANDARD, THREE_ONE_ZERO
 from tests.support.paths import ROOT, SHARED
 
 THREE_EVENTS = ROOT / "tests" / "data" / "tour_three_events.json"
@@ -417,6 +419,11 @@ BAD_FILES: list[tuple[str, Any, str]] = [
         "events[0].colour: Extra inputs are not permitted",
     ),
     (
+        "a game scoring that is neither 1/½/0 nor 3/1/0 (CCT-8a)",
+        lambda d: d["events"][0].update(scoring="2/1/0"),
+        "events[0].scoring: Input should be '1/½/0' or '3/1/0'",
+    ),
+    (
         "Finals pair twice",
         lambda d: d["finals"]["matches"].append(
             {"a": "D", "b": "B", "winner": "B", "decided": "rapid"}
@@ -472,3 +479,43 @@ def test_cct_8d_a_day_2_match_stopped_once_the_series_was_decided_is_read(
     assert [p["player"] for p in major["placings"][:4]] == ["B", "D", "A", "C"]
     points = {row["player"]: row["points"] for row in major["tour_points"]}
     assert (points["A"], points["C"]) == (50, 36)
+
+
+def _reversal_games() -> list[dict[str, Any]]:
+    """8 players: A wins 4 and loses 3, B wins 2 and draws 5, the Cs draw among themselves
+    (1/½/0: B 4½, A 4; 3/1/0: A 12, B 11)."""
+    players = ["A", "B", "C1", "C2", "C3", "C4", "C5", "C6"]
+    wins = {("B", "A"), ("B", "C1"), ("A", "C1"), ("A", "C2"), ("A", "C3"), ("A", "C4")}
+    wins |= {("C5", "A"), ("C6", "A")}
+    games = []
+    for i, white in enumerate(players):
+        for black in players[i + 1 :]:
+            result = "1-0" if (white, black) in wins else "1/2-1/2"
+            result = "0-1" if (black, white) in wins else result
+            games.append({"round": 1, "white": white, "black": black, "result": result})
+    return games
+
+
+def test_cct_8a_an_events_3_1_0_scoring_orders_its_preliminary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`"scoring": "3/1/0"` on an event (docs/tour-file.md): its preliminary, given by its
+    games, is ordered by 3/1/0 points (A first), not by 1/½/0 (B first)."""
+    players = ["A", "B", "C1", "C2", "C3", "C4", "C5", "C6"]
+    prelim = {"players": players, "games": _reversal_games(), "lots": "x"}
+    model = PreliminaryModel.model_validate(prelim)
+    assert games_order(model, "p", 8, STANDARD)[0] == "B"
+    order = games_order(model, "p", 8, THREE_ONE_ZERO)
+    assert order[:2] == ["A", "B"]
+    event = _zero_event("Three", order, _higher_seeds_win(order))
+    event.update(preliminary=prelim, scoring="3/1/0")
+    path = tmp_path / "three.json"
+    path.write_text(json.dumps({"name": "T", "events": [event]}))
+    out = run_json(capsys, str(path))
+    places = {p["player"]: p["preliminary_place"] for p in out["events"][0]["tour_points"]}
+    assert (places["A"], places["B"]) == (1, 2)
+    event.pop("scoring")
+    path.write_text(json.dumps({"name": "T", "rules": {"scoring": "3/1/0"}, "events": [event]}))
+    assert (
+        run_json(capsys, str(path))["events"][0]["tour_points"] == out["events"][0]["tour_points"]
+    )

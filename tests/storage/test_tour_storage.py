@@ -6,10 +6,11 @@ work committing or rolling back whole."""
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 import pytest
 
-from core.results import Result
+from core.results import STANDARD, THREE_ONE_ZERO, Result
 from core.tiebreaks import DeReading
 from core.tour.game_reports import GameReport, Party, ReportStatus
 from core.tour.knockout import KoStage
@@ -163,3 +164,40 @@ async def test_a_draw_and_the_knockout_seeds_are_stored_with_the_event(database:
         ("D", 4, 1),
     ]
     assert version == 3  # created at 1, bumped by the entries' unit and by the draw's
+
+
+async def test_cct_8a_cct_16_an_events_scoring_and_table_change_only_before_its_draw(
+    database: Database,
+) -> None:
+    """A tour's and an event's game scoring read back as stored; `set_points` replaces an
+    undrawn event's table and scoring, and changes nothing once it is drawn."""
+    store = GuildStore(database, GUILD)
+    async with store.change(None, "test.tour", "tour") as uow:
+        tour = await uow.tours.create("Scored", TourRules(scoring=THREE_ONE_ZERO))
+        event = await uow.tour_events.create(
+            tour.id, replace(_event("Scored open"), scoring=THREE_ONE_ZERO)
+        )
+        players = [(await uow.tours.add_player(tour.id, n)).id for n in "ABCD"]
+        for player in players:
+            await uow.tour_events.add_player(event, player)
+    async with store.read() as view:
+        stored_tour = await view.tours.get(tour.id)
+        stored = await view.tour_events.get(event.id)
+    assert stored_tour is not None and stored_tour.rules.scoring == THREE_ONE_ZERO
+    assert stored is not None and stored.scoring == THREE_ONE_ZERO
+    other = PointsTable("other", (1,), {KoStage.WINNER: 2, KoStage.SEMI_FINAL: 1})
+    async with store.change(None, "test.points", "event") as uow:
+        assert await uow.tour_events.set_points(stored, other, STANDARD)
+    async with store.change(None, "test.draw", "event") as uow:
+        await uow.tour_events.record_draw(
+            event.id, "s", {p: n for n, p in enumerate(players, 1)}, None
+        )
+    async with store.read() as view:
+        changed = await view.tour_events.get(event.id)
+    assert changed is not None and changed.points == other and changed.scoring == STANDARD
+    assert changed.time_controls == DEFAULT_TIME_CONTROLS  # the rest of its rules kept
+    async with store.change(None, "test.points", "event") as uow:
+        assert not await uow.tour_events.set_points(changed, TABLE, THREE_ONE_ZERO)
+    async with store.read() as view:
+        kept = await view.tour_events.get(event.id)
+    assert kept is not None and kept.points == other and kept.scoring == STANDARD

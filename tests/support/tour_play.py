@@ -1,8 +1,9 @@
 """A drawn tour event played through the services for the automation's tests: the preliminary
 decided by the arbiter in the order given (the first listed wins), the knock-out started and
 each series played game by game — the higher-ranked player choosing White for game 1, winning
-both rapid games of each match and drawing the third (2½-½ twice, CCT-8d) — up to the event's
-deciding game, which is left for the caller (e.g. to a player's report)."""
+games 1 and 2 of match 1 and drawing game 3 (2½-½), then winning game 1 of match 2 and
+drawing games 2 and 3 (2-1: the series is decided and match 2 stops, CCT-8d) — up to the
+event's deciding game, which is left for the caller (e.g. to a player's report)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from storage.guild import GuildStore
 from tests.support.tour_world import ARBITER, ORGANISER, by_order, settle_preliminary
 
 DECIDING = "day 2 game 3"
-"""In these series the third game of match 2 decides (the higher-ranked leads 2½-½, 2-0)."""
+"""In these series a draw in game 3 of match 2 decides (2½-½, then 2-1 stops match 2)."""
 
 
 async def _loaded(store: GuildStore, event: str) -> LoadedEvent:
@@ -30,8 +31,9 @@ async def _loaded(store: GuildStore, event: str) -> LoadedEvent:
 
 
 def _result(target: GameTarget, rank: dict[str, int]) -> Result:
-    """The higher-ranked player wins games 1 and 2 of a match and draws game 3."""
-    if target.game_no == 3:
+    """The higher-ranked player wins game 1 of each match and game 2 of match 1, and draws
+    the rest."""
+    if target.game_no == 3 or (target.game_no == 2 and target.match_no == 2):
         return Result.DRAW
     higher = min((target.white, target.black), key=rank.__getitem__)
     return Result.WHITE_WIN if higher == target.white else Result.BLACK_WIN

@@ -15,12 +15,15 @@ from bot.app.actor import Actor, Role
 from bot.app.errors import UserError
 from bot.app.inputs import NAME_LIMIT, clean_text, named, optional_text, shown
 from bot.rendering import tour_cards
+from bot.rendering.tour_points import scoring_line, table_line
 from bot.runtime.announce import announce
 from bot.tour.automation import plan as automation
+from bot.tour.points_input import scoring_option, table_option
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import round_starts
 from bot.tour.store import load_event, load_tour
 from core.berger import MAX_PLAYERS, MIN_PLAYERS, draw_lots
+from core.results import Scoring
 from core.standings import PlayerStanding
 from core.tiebreaks import DeReading
 from core.tour.calendar import check_start
@@ -32,7 +35,7 @@ from core.tour.event_facts import (
 )
 from core.tour.knockout import QUARTER_FINALS
 from core.tour.preliminary import ties_for_places_going_on
-from core.tour.ranking import KNOCKOUT_PLACES, EventType
+from core.tour.ranking import KNOCKOUT_PLACES, EventType, PointsTable
 from core.tour.timecontrols import DEFAULT_TIME_CONTROLS
 from storage.guild import GuildStore, UnitOfWork
 from storage.tour_events import NewEvent, TourEventRecord
@@ -116,13 +119,22 @@ async def create_event(
     third_place_match: bool = True,
     tiebreaks: DeReading = DeReading.CCT,
     reminder_minutes: int | None = None,
+    points: str | None = None,
+    scoring: str | None = None,
 ) -> TourEventRecord:
     """CCT-2/CCT-16: a new event, last of its tour, with the tour's size for its type
-    (unless `players`), its points table, time controls and round reminder (the tour's,
-    unless `reminder_minutes`) frozen. The Finals come last and once."""
+    (unless `players`), its points table (CCT-6), preliminary game scoring (CCT-8a), time
+    controls and round reminder (the tour's, unless `points`, `scoring` or
+    `reminder_minutes` give its own) frozen. The Finals come last and once."""
     actor.require(Role.HQ)
     title = clean_text(name, "event name", NAME_LIMIT)
     day = _start(start)
+    if event_type is EventType.FINALS and (points is not None or scoring is not None):
+        raise UserError(
+            "The Finals pay no tour points and have no preliminary: `points` and `scoring` "
+            "are for Regular and Major events (CCT-6, CCT-8f)."
+        )
+    own_scoring = scoring_option(scoring)
     async with store.change(actor.user_id, "event.create", f"tour:{tour}") as uow:
         record = await find_tour(uow.view(), tour)
         rules = record.rules
@@ -150,6 +162,7 @@ async def create_event(
             )
         if any(e.name.casefold() == title.casefold() for e in existing):
             raise UserError(f"{named(record.name)} has an event named {named(title)} already.")
+        table = table_option(points, "points", label=f"{title} table", players=size)
         event = NewEvent(
             title,
             event_type,
@@ -157,11 +170,109 @@ async def create_event(
             day,
             third_place_match,
             tiebreaks,
-            rules.points_table(event_type),
+            table or rules.points_table(event_type),
             DEFAULT_TIME_CONTROLS,
             rules.round_reminder_minutes if reminder_minutes is None else reminder_minutes,
+            own_scoring or rules.scoring,
         )
         return await uow.tour_events.create(record.id, event, created_by=actor.user_id)
+
+
+@dataclass(frozen=True)
+class PointsPlan:
+    """CCT-6/CCT-8a: an event's tour points table and game scoring before and after a
+    change; `stored` once confirmed."""
+
+    event: TourEventRecord
+    before: PointsTable | None
+    after: PointsTable | None
+    scoring_before: Scoring
+    scoring_after: Scoring
+    stored: bool
+
+
+async def set_event_points(
+    store: GuildStore,
+    actor: Actor,
+    event: str | int,
+    *,
+    points: str | None = None,
+    scoring: str | None = None,
+    confirm: bool,
+    previewed: PointsPlan | None = None,
+) -> PointsPlan:
+    """CCT-6/CCT-8a/CCT-16: replace an event's own tour points table or its preliminary's
+    game scoring, only until its draw is confirmed (from then on it is what the event pays).
+    Without `confirm` nothing is stored (the preview); with it the change is stored and
+    audited with the values before and after — unless they are not what the `previewed`
+    plan showed (someone changed them in between): a Confirm stores its preview, or nothing."""
+    actor.require(Role.HQ)
+    if points is None and scoring is None:
+        raise UserError("Give `points` (the event's table), `scoring`, or both.")
+    new_scoring = scoring_option(scoring)
+    async with store.change(actor.user_id, "event.points", f"event:{event}") as uow:
+        record = await find_event(uow.view(), event)
+        if record.type is EventType.FINALS:
+            raise UserError(
+                "The Finals pay no tour points and have no preliminary: they have no table "
+                "to change (CCT-6, CCT-8f)."
+            )
+        if record.recorded:
+            raise UserError(
+                f"{named(record.name)} was imported with its results: its tour points table "
+                "and game scoring stay as they are (CCT-16)."
+            )
+        if record.drawn_at is not None:
+            raise UserError(
+                f"The draw of {named(record.name)} is confirmed: its tour points table and "
+                "game scoring are frozen and stay as they are (CCT-16)."
+            )
+        table = table_option(points, "points", label=f"{record.name} table", players=record.size)
+        after = table or record.points
+        scoring_after = new_scoring or record.scoring
+        if _same_table(after, record.points) and scoring_after == record.scoring:
+            raise UserError(
+                f"{named(record.name)} has that tour points table and game scoring already."
+            )
+        plan = PointsPlan(record, record.points, after, record.scoring, scoring_after, confirm)
+        if not confirm:
+            uow.abandon()
+            return plan
+        if previewed is not None and not _same_plan(previewed, plan):
+            raise UserError(
+                f"The tour points of {named(record.name)} changed since the preview: nothing "
+                "is stored. Run `/event points` again to see the change it makes."
+            )
+        if not await uow.tour_events.set_points(record, after, scoring_after):
+            raise UserError(f"The draw of {named(record.name)} is confirmed: nothing is stored.")
+        uow.details.update(_points_change(plan))
+        return plan
+
+
+def _same_table(one: PointsTable | None, other: PointsTable | None) -> bool:
+    """CCT-6: the two tables pay the same (whatever their labels say)."""
+    if one is None or other is None:
+        return one is other
+    return (one.preliminary, dict(one.knockout)) == (other.preliminary, dict(other.knockout))
+
+
+def _same_plan(one: PointsPlan, other: PointsPlan) -> bool:
+    """The two plans show the same tables and scorings, before and after."""
+    return (
+        _same_table(one.before, other.before)
+        and _same_table(one.after, other.after)
+        and (one.scoring_before, one.scoring_after) == (other.scoring_before, other.scoring_after)
+    )
+
+
+def _points_change(plan: PointsPlan) -> dict[str, object]:
+    """The audit details of a points change: the table and scoring before and after."""
+    return {
+        "points_before": None if plan.before is None else table_line(plan.before),
+        "points_after": None if plan.after is None else table_line(plan.after),
+        "scoring_before": scoring_line(plan.scoring_before),
+        "scoring_after": scoring_line(plan.scoring_after),
+    }
 
 
 async def _event_in_setup(uow: UnitOfWork, reference: str | int) -> TourEventRecord:

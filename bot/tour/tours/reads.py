@@ -12,6 +12,7 @@ from bot.app.errors import UserError
 from bot.app.inputs import named, shown
 from bot.tour.references import find_event, find_tour
 from bot.tour.store import LoadedTour, load_tour
+from core.results import Scoring
 from core.tour.prizes import (
     FUNDS,
     REGULAR_PRIZES,
@@ -22,8 +23,9 @@ from core.tour.prizes import (
     distribute_prizes,
 )
 from core.tour.qualification import QualificationList
-from core.tour.ranking import EventType, TourError
+from core.tour.ranking import EventType, PointsTable, TourError
 from core.tour.report import TourReport, event_qualification, tour_report
+from core.tour.rules import TourRules
 from storage.guild import GuildStore
 from storage.tour_events import TourEventRecord
 
@@ -39,16 +41,22 @@ class EventLine:
     status: str
     players: int
     winner: str | None
+    points: PointsTable | None = None
+    """CCT-6: the event's own tour points table, when it is not the tour's for its type."""
+    scoring: Scoring | None = None
+    """CCT-8a: the event's game scoring, when it is not the tour's."""
 
 
 @dataclass(frozen=True)
 class TourCard:
-    """`/tour show`: the tour's events in order, its players and Ambassadors."""
+    """`/tour show`: the tour's events in order, its players and Ambassadors, and its rules
+    (the tour points tables and game scoring new events take)."""
 
     name: str
     events: tuple[EventLine, ...]
     players: int
     ambassadors: tuple[str, ...]
+    rules: TourRules | None = None
 
 
 async def loaded_tour(store: GuildStore, tour: str) -> LoadedTour:
@@ -68,6 +76,10 @@ async def tour_card(store: GuildStore, tour: str) -> TourCard:
         winner = None
         if played is not None:
             winner = str(played.tour_event().winner)
+        own = record.points
+        tours = loaded.rules.points_table(record.type)
+        if own is None or tours is None or _pays(own) == _pays(tours):
+            own = None
         lines.append(
             EventLine(
                 record.name,
@@ -77,9 +89,22 @@ async def tour_card(store: GuildStore, tour: str) -> TourCard:
                 "finished" if played is not None else record.status,
                 len(event.players),
                 winner,
+                own,
+                None if record.scoring == loaded.rules.scoring else record.scoring,
             )
         )
-    return TourCard(loaded.record.name, tuple(lines), len(loaded.players), loaded.ambassadors)
+    return TourCard(
+        loaded.record.name,
+        tuple(lines),
+        len(loaded.players),
+        loaded.ambassadors,
+        loaded.rules,
+    )
+
+
+def _pays(table: PointsTable) -> tuple[object, ...]:
+    """CCT-6: what a table pays, whatever its label."""
+    return (table.preliminary, dict(table.knockout))
 
 
 def report_of(loaded: LoadedTour, after: str | None = None) -> TourReport:

@@ -5,13 +5,16 @@ chess.com / lichess usernames). Each is one unit of work, audited."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.app.actor import Actor, Role
 from bot.app.config import Config
 from bot.app.errors import UserError
 from bot.app.inputs import NAME_LIMIT, clean_text, named, optional_text
+from bot.tour.points_input import scoring_option, table_option
 from bot.tour.references import find_player, find_tour
+from core.berger import MAX_PLAYERS
+from core.tour.ranking import EventType
 from storage.errors import IntegrityError
 from storage.guild import GuildStore, GuildView
 from storage.tours import TourPlayer, TourRecord
@@ -38,14 +41,40 @@ def username(value: str | None, site: str) -> str | None:
     return text.lower()
 
 
-async def create_tour(store: GuildStore, actor: Actor, config: Config, name: str) -> TourRecord:
-    """CCT-2/CCT-16: a new tour with the `[rules.cct]` values (and the appeals zone) frozen."""
+async def create_tour(
+    store: GuildStore,
+    actor: Actor,
+    config: Config,
+    name: str,
+    *,
+    regular_points: str | None = None,
+    major_points: str | None = None,
+    scoring: str | None = None,
+) -> TourRecord:
+    """CCT-2/CCT-16: a new tour with the `[rules.cct]` values (and the appeals zone) frozen;
+    the Regular and Major tour points tables (CCT-6) and the preliminaries' game scoring
+    (CCT-8a) given here replace the config's."""
     actor.require(Role.HQ)
     shown = clean_text(name, "tour name", NAME_LIMIT)
     try:
         rules = config.rules.cct.tour_rules(config.timezones.appeals)
     except ValueError as error:
         raise UserError(f"The configuration's [rules.cct] cannot make a tour: {error}.") from None
+    tables = dict(rules.points)
+    for kind, text, option in (
+        (EventType.REGULAR, regular_points, "regular_points"),
+        (EventType.MAJOR, major_points, "major_points"),
+    ):
+        table = table_option(
+            text,
+            option,
+            label=f"{shown} {kind.value} table",
+            players=MAX_PLAYERS,
+            who="an event has at most",
+        )
+        if table is not None:
+            tables[kind] = table
+    rules = replace(rules, points=tables, scoring=scoring_option(scoring) or rules.scoring)
     async with store.change(actor.user_id, "tour.create", f"tour:{shown}") as uow:
         if await uow.tours.by_name(shown) is not None:
             raise UserError(f"A tour named {named(shown)} exists already.")

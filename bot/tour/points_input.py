@@ -1,0 +1,39 @@
+"""A points table or game scoring typed in Discord, read through `bot.formats.points_text`
+(CCT-6, CCT-8a): a bad one is refused in one line that quotes the part at fault."""
+
+from __future__ import annotations
+
+from bot.app.errors import UserError
+from bot.app.inputs import shown
+from bot.formats.points_text import PointsTextError, parse_points_table, parse_scoring
+from core.results import Scoring
+from core.tour.ranking import PointsTable
+
+
+def _refusal(what: str, error: PointsTextError) -> UserError:
+    if error.part is None:
+        return UserError(f"{what}: {error.problem}.")
+    return UserError(f"{what}: {shown(error.part)} {error.problem}.")
+
+
+def table_option(
+    text: str | None, option: str, *, label: str, players: int, who: str = "the event has"
+) -> PointsTable | None:
+    """CCT-6: the table an option gives (None when not given) for an event of at most
+    `players` (`who` says whose limit it is)."""
+    if text is None:
+        return None
+    try:
+        return parse_points_table(text, label=label, players=players, who=who)
+    except PointsTextError as error:
+        raise _refusal(f"`{option}`", error) from None
+
+
+def scoring_option(text: str | None) -> Scoring | None:
+    """CCT-8a: the game scoring an option gives (None when not given)."""
+    if text is None:
+        return None
+    try:
+        return parse_scoring(text)
+    except PointsTextError as error:
+        raise _refusal("`scoring`", error) from None
