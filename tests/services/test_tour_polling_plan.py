@@ -20,6 +20,8 @@ from bot.tour.automation.plan import (
     next_poll,
     poll_days,
     session_window,
+    target_day,
+    watchable,
 )
 from bot.tour.events import service as events
 from bot.tour.game_names import ROUND_NAMES
@@ -49,6 +51,12 @@ SESSION = dt.datetime(2026, 6, 1, 15, tzinfo=dt.UTC)  # 17:00 Paris
 CLOSE = dt.datetime(2026, 6, 1, 22, tzinfo=dt.UTC)  # 23:59 Paris is over
 
 
+def _agrees(loaded: LoadedEvent) -> bool:
+    """`poll_days` covers the day of every game the poll would look for (`open_targets`)."""
+    looked_for = {target_day(loaded, t) for t in open_targets(loaded) if watchable(t)}
+    return looked_for <= poll_days(loaded)
+
+
 async def _state(store: GuildStore) -> tuple[LoadedEvent, TourRules, Job | None, dict[str, Any]]:
     """The event now, its tour's rules, its pending poll job and the newest audit entry."""
     async with store.read() as view:
@@ -58,6 +66,7 @@ async def _state(store: GuildStore) -> tuple[LoadedEvent, TourRules, Job | None,
         loaded = await load_event(view, record)
         pending = await view.jobs.pending(POLL, f"event:{record.id}")
         [newest] = await view.audit.recent(limit=1)
+    assert _agrees(loaded)
     return loaded, tour.rules, pending, newest.details
 
 

@@ -29,7 +29,8 @@ from bot.tour.automation.kinds import (
     round_kind,
     stage_kind,
 )
-from bot.tour.games.targets import GameTarget, finals_states, knockout_ties, open_targets
+from bot.tour.game_names import ROUND_NAMES, finals_key
+from bot.tour.games.targets import GameTarget, finals_states, knockout_ties
 from bot.tour.schedule import (
     appeals_close_at,
     day_start,
@@ -38,11 +39,11 @@ from bot.tour.schedule import (
     stage_first_day,
 )
 from bot.tour.store import LoadedEvent
-from core.tour.event_facts import round_robin
 from core.tour.game_reports import ReportStatus
 from core.tour.knockout import ColourChoice, ContestStatus, Tie
 from core.tour.ranking import EventType
 from core.tour.rules import TourRules
+from core.tour.timecontrols import TimeControl
 from storage.guild import UnitOfWork
 from storage.tour_events import TourEventRecord
 
@@ -137,19 +138,27 @@ and when its appeals close (CCT-11)."""
 
 
 def watchable(target: GameTarget) -> bool:
-    """CCT-7: an open game (nobody reported it) a site can show: not an Armageddon, whose
-    two clocks differ."""
+    """CCT-7: an open game (nobody reported it) a site can show."""
     if target.row is not None and target.row.status is not ReportStatus.OPEN:
         return False
-    control = target.time_control
-    return control is not None and control.white_base == control.black_base
+    return target.time_control is not None and _site_shows(target.time_control)
+
+
+def _site_shows(control: TimeControl) -> bool:
+    """Whether a site can show a game at `control`: not an Armageddon, whose clocks differ."""
+    return control.white_base == control.black_base
 
 
 def _rounds(loaded: LoadedEvent) -> int:
     """How many rounds the event's round robin has (its days follow from them)."""
-    return loaded.derived(
-        "rounds", lambda: max((p.round for p in round_robin(loaded.facts.players)), default=1)
-    )
+    return loaded.derived("rounds", lambda: _count_rounds(loaded))
+
+
+def _count_rounds(loaded: LoadedEvent) -> int:
+    """`_rounds`, computed: the last round of the preliminary's games or the Finals' matches."""
+    if loaded.record.type is EventType.FINALS:
+        return max((s.pairing.round for s in finals_states(loaded)), default=1)
+    return max((g.round or 1 for g in loaded.games if g.stage == "preliminary"), default=1)
 
 
 def target_day(loaded: LoadedEvent, target: GameTarget) -> int:
@@ -164,37 +173,58 @@ def target_day(loaded: LoadedEvent, target: GameTarget) -> int:
 
 
 def poll_days(loaded: LoadedEvent) -> frozenset[int]:
-    """The event's days with a game still to be looked for on the sites: an open game a site
-    can show — a preliminary game, or a contest's next game as core's contest status gives it
-    (CCT-8d: never a game the contest no longer plays) — or a contest waiting for a colour
-    choice before its game 1 or its first blitz game (CCT-8e)."""
+    """The event's days with a game still to be looked for on the sites: an open preliminary
+    game, or a contest's next game as core's contest status gives it (CCT-8d: never a game
+    the contest no longer plays) that nobody reported — either at a time control a site can
+    show — or a contest waiting for a colour choice before its game 1 or its first blitz game
+    (CCT-8e). What `open_targets` and `watchable` give, without naming each game."""
     return loaded.derived("poll days", lambda: _poll_days(loaded))
 
 
 def _poll_days(loaded: LoadedEvent) -> frozenset[int]:
     """`poll_days`, computed (the memo's miss); none for facts the rules refuse."""
-    try:
-        days = {target_day(loaded, t) for t in open_targets(loaded) if watchable(t)}
-        waiting: list[tuple[ContestStatus | None, int | None, Tie | None]]
-        if loaded.record.type is EventType.FINALS:
-            waiting = [(s.status, s.pairing.round, None) for s in finals_states(loaded)]
-        else:
-            waiting = [(s.status, None, tie) for tie, s in knockout_ties(loaded).items()]
-    except UserError:
+    record = loaded.record
+    if record.drawn_at is None or record.recorded:
         return frozenset()
-    for status, round_no, tie in waiting:
-        choice = None if status is None else status.choice_required
-        if choice in (ColourChoice.MATCH_1_GAME_1, ColourChoice.BLITZ_1):
+    rounds = _rounds(loaded)
+    days = {
+        round_day(record, g.round, rounds)
+        for g in loaded.games
+        if g.stage == "preliminary"
+        and g.round is not None
+        and g.status is ReportStatus.OPEN
+        and _site_shows(record.time_controls.for_phase(g.phase))
+    }
+    contests: list[tuple[str, ContestStatus | None, int | None, Tie | None]]
+    try:
+        if record.type is EventType.FINALS:
+            contests = [
+                (finals_key(s.pairing.round, s.pairing.board), s.status, s.pairing.round, None)
+                for s in finals_states(loaded)
+            ]
+        else:
+            contests = [
+                (ROUND_NAMES[tie], s.status, None, tie) for tie, s in knockout_ties(loaded).items()
+            ]
+    except UserError:
+        return frozenset(days)
+    stored = {(g.contest, g.phase, g.match_no, g.game_no): g for g in loaded.games if g.contest}
+    for key, status, round_no, tie in contests:
+        if status is None:
+            continue
+        slot, choice = status.next_game, status.choice_required
+        if slot is not None:
+            row = stored.get((key, slot.phase, slot.match_no, slot.game_no))
+            if row is not None and row.status is not ReportStatus.OPEN:
+                continue
+            if not _site_shows(slot.time_control):
+                continue
+            match_no = slot.match_no
+        elif choice in (ColourChoice.MATCH_1_GAME_1, ColourChoice.BLITZ_1):
             match_no = 1 if choice is ColourChoice.MATCH_1_GAME_1 else None
-            days.add(
-                game_day(
-                    loaded.record,
-                    round_no=round_no,
-                    rounds=_rounds(loaded),
-                    tie=tie,
-                    match_no=match_no,
-                )
-            )
+        else:
+            continue
+        days.add(game_day(record, round_no=round_no, rounds=rounds, tie=tie, match_no=match_no))
     return frozenset(days)
 
 
