@@ -1,7 +1,7 @@
 """What the tour's job handlers need from the running bot: the database (and its clock), the
 bot's one chess.com client and one lichess client (None when no contact is configured: then
-those sites are not read), how often open pairings are polled and how soon a poll that met an
-outage tries again."""
+those sites are not read), the least time between two polls of a session and how soon a poll
+that met an outage tries again."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from storage.guild import GuildStore
 
 RETRY_AFTER_OUTAGE = dt.timedelta(minutes=5)
 """A poll that could not read a site (an outage, a 5xx after the client's retries) looks
-again this soon (at the latest at the next regular poll)."""
+again this soon (at the latest at its session's close)."""
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,13 @@
 — a command, a button, a job, an arbiter's ruling — goes through here): a report waiting for
 confirmation gets its auto-confirmation at `reported_at + confirm_hours` (the tour's frozen
 value); a report answered, decided or corrected loses it (a dispute stops the timer); the
-change that decides an event's last game schedules its wrap-up, once."""
+change that decides an event's last game schedules its wrap-up, once; the event's poll job
+follows the sessions with a game still to look for (`plan.follow_polling`)."""
 
 from __future__ import annotations
 
 from bot.tour.automation.kinds import CONFIRM, WRAPUP, event_subject, game_subject
+from bot.tour.automation.plan import follow_polling
 from bot.tour.games.targets import finals_states
 from bot.tour.store import LoadedEvent
 from core.tour.event_facts import played_event
@@ -54,3 +56,4 @@ async def follow_game(
     if event_finished(after) and not event_finished(before):
         event_id = before.record.id
         await uow.jobs.schedule(WRAPUP, event_subject(event_id), uow.now, {"event": event_id})
+    await follow_polling(uow, before, after)

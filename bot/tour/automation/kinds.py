@@ -11,8 +11,8 @@ again moves it (a guild has one pending job per key).
 - `cct.confirm`: a report still waiting after `confirm_hours` confirmed by the bot;
 - `cct.wrapup`: the event's last game decided — placings, tour points, ranking and the next
   event's qualification announced;
-- `cct.poll`: the event's open pairings looked up on chess.com and lichess.org every
-  `poll_minutes`.
+- `cct.poll`: the open games of one session looked up on chess.com and lichess.org, at most
+  3 times between its start and its appeal close (CCT-11), then the next session's.
 """
 
 from __future__ import annotations

@@ -1,19 +1,32 @@
-"""Games found where they are played: every `poll_minutes`, one job per event (`cct.poll`,
-subject `event:<id>`) looks up each open pairing whose two players have linked usernames on
-chess.com or lichess.org — a preliminary game, a knock-out series' or Finals match's next game
-— for the one finished game between them in its session's window, at its time control, with
-its colours (CCT-7, `core.tour.game_search`), through the bot's one client of each site and
-one poll's fetch plan (`bot.sites.poll`: at most one request per pairing, a player's archive
-read once for every pairing it serves).
+"""Games found where they are played: the event's one poll job (`cct.poll`, subject
+`event:<id>`) looks up each open game of one session whose two players have linked usernames
+on chess.com or lichess.org — a preliminary game, a knock-out series' or Finals match's next
+game — for the one finished game between them in its session's window, at its time control,
+with its colours (CCT-7, `core.tour.game_search`), through the bot's one client of each site
+and one poll's fetch plan (`bot.sites.poll`: at most one request per pairing, a player's
+archive read once for every pairing it serves).
+
+When: polling follows the games, not the hours. A session is polled only while it has a game
+still to look for (`plan.poll_days`: open games, and contests' next games as core's contest
+status gives them, so a knock-out game after its series is decided or a 4th game after a match
+is won at 2½ (CCT-8d) is never polled), and only from its start until its appeals close
+(CCT-11: 23:59 in the appeals zone on the session's day is over), at most `POLLS_PER_SESSION`
+(3) times: at its start, once between, and at the close, which finds whatever ended in the
+session. Each session with a game is one run of at most 3 jobs, and a run starts again within a
+session only when a game becomes open there, so an event's poll jobs are at most 3 per game
+however long it lasts. One job per session, rather than one per game, reads a player's archive
+once for all their games of the session. Every change to a game keeps the job on the earliest
+open session with a game (`plan.follow_polling`, in the change's own unit of work): a game
+settled by any door is no longer looked for, and the job is cancelled when nothing is left.
+The job is a stored row, so a poll due while the bot was down runs at its start-up.
 
 The sites are read in the job's fetch step (no transaction); what was found is recorded in the
 job's unit of work as the bot's report (`Party.SYSTEM`, source `bot`, with the game's link and
 PGN and its CCT-7 flag), waiting for either player's Confirm / Dispute — the same use case as a
 player's report, so the same game never counts twice (its URL) and a pairing reported meanwhile
 is left alone. An outage or a 5xx records nothing: when no request succeeded the job retries
-(`RetryLater`), when some did the pairings that failed are looked at again `retry_after` later.
-The job schedules its next poll (its natural key) until the event is over; a poll with no
-pairing in its window waits for the next window's start.
+(`RetryLater`, the same job), when some did the next of the session's polls comes
+`retry_after` later.
 
 *Interpretation:* a pairing's window is its session's day (from the session's start, 24 h);
 an Armageddon is never looked for (a site gives both players one base time); a game found on
@@ -26,7 +39,6 @@ import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from bot.app.actor import Actor
 from bot.app.errors import UserError
@@ -37,13 +49,19 @@ from bot.sites.poll import poll
 from bot.tour.automation.context import TourAutomation
 from bot.tour.automation.follow import event_finished
 from bot.tour.automation.kinds import POLL, payload_int
+from bot.tour.automation.plan import (
+    first_poll,
+    next_poll,
+    session_of,
+    target_day,
+    watchable,
+)
 from bot.tour.games.pgn import game_url, read_game
 from bot.tour.games.service import report_in
 from bot.tour.games.targets import GameTarget, open_targets
-from bot.tour.schedule import day_start, game_day
+from bot.tour.schedule import day_start
 from bot.tour.store import LoadedEvent, load_event
-from core.tour.event_facts import round_robin
-from core.tour.game_reports import Party, ReportStatus, confirm_deadline
+from core.tour.game_reports import Party, confirm_deadline
 from core.tour.game_search import GameQuery, SearchStatus, Site, SiteGame
 from core.tour.rules import TourRules
 from storage.guild import UnitOfWork
@@ -67,40 +85,20 @@ class Found:
 @dataclass(frozen=True)
 class PollRead:
     """What one poll read (the fetch step): the games found, how many pairings could not be
-    read (an outage), when each pairing searched was read, the requests made, and the next
-    window's start when no pairing was in its window."""
+    read (an outage), when each pairing searched was read, and the requests made."""
 
     found: tuple[Found, ...]
     failed: int
     reads: Mapping[str, str]
     requests: int
-    next_window: dt.datetime | None = None
-    idle: bool = False
-    """No pairing was in its window (then `next_window` is the next one's start, if any)."""
 
 
 def _window(
     loaded: LoadedEvent, rules: TourRules, target: GameTarget
 ) -> tuple[dt.datetime, dt.datetime]:
     """The session window a target's game is looked for in."""
-    rounds = max((p.round for p in round_robin(loaded.facts.players)), default=1)
-    day = game_day(
-        loaded.record,
-        round_no=target.round,
-        rounds=rounds,
-        tie=target.tie,
-        match_no=target.match_no,
-    )
-    start = day_start(loaded.record, rules, day)
+    start = day_start(loaded.record, rules, target_day(loaded, target))
     return start, start + WINDOW
-
-
-def _watchable(target: GameTarget) -> bool:
-    """An open pairing (nobody reported it) a site can show: not an Armageddon."""
-    if target.row is not None and target.row.status is not ReportStatus.OPEN:
-        return False
-    control = target.time_control
-    return control is not None and control.white_base == control.black_base
 
 
 def watches(
@@ -108,14 +106,15 @@ def watches(
     rules: TourRules,
     players: Mapping[str, TourPlayer],
     last_read: Mapping[str, str],
+    day: int,
     sites: frozenset[Site] = frozenset(Site),
-) -> list[tuple[Watch, dt.datetime]]:
-    """Each open pairing watched on each of `sites` (those the bot can read) where both its
-    players have a username, with its window's start (the pairing's name is its key;
-    `last_read` orders the deferred)."""
+) -> list[Watch]:
+    """Each open game of the event's day `day` watched on each of `sites` (those the bot can
+    read) where both its players have a username (the pairing's name is its key; `last_read`
+    orders the deferred)."""
     found = []
     for target in open_targets(loaded):
-        if not _watchable(target):
+        if not watchable(target) or target_day(loaded, target) != day:
             continue
         white, black = players.get(target.white), players.get(target.black)
         if white is None or black is None or target.time_control is None:
@@ -135,7 +134,7 @@ def watches(
             ):
                 continue
             query = GameQuery(site, first, second, first, start, end, target.time_control)
-            found.append((Watch(target.name, query, when), start))
+            found.append(Watch(target.name, query, when))
     return found
 
 
@@ -146,9 +145,9 @@ def _counted(loaded: LoadedEvent) -> Callable[[SiteGame], bool]:
 
 
 def poll_fetcher(context: TourAutomation) -> Callable[[Job], Awaitable[PollRead | None]]:
-    """The read-only step of `cct.poll` jobs: the event's open pairings looked up on the
-    sites; None when the polling has ended (the event is gone or over). `RetryLater` when no
-    request succeeded (nothing recorded)."""
+    """The read-only step of `cct.poll` jobs: the open games of the job's session looked up
+    on the sites; None when the polling has ended (the event is gone or over). `RetryLater`
+    when no request succeeded (nothing recorded)."""
 
     async def fetch(job: Job) -> PollRead | None:
         store = context.store(job.guild_id)
@@ -162,19 +161,20 @@ def poll_fetcher(context: TourAutomation) -> Callable[[Job], Awaitable[PollRead 
         if event_finished(loaded):
             return None
         now = context.now()
+        session = session_of(job.payload, job.due_at)
         read_before: dict[str, str] = dict(job.payload.get("read") or {})
         readable = frozenset(
             site
             for site, client in ((Site.CHESSCOM, context.chesscom), (Site.LICHESS, context.lichess))
             if client is not None
         )
-        watched = watches(loaded, tour.rules, players, read_before, readable)
-        kept = {str(w.pairing) for w, _ in watched}
+        if session is None:  # a job of an older version: the next poll says which session
+            return PollRead((), 0, {}, 0)
+        current = watches(loaded, tour.rules, players, read_before, session.day, readable)
+        kept = {str(w.pairing) for w in current}
         read_before = {k: v for k, v in read_before.items() if k in kept}  # open ones only
-        current = [w for w, start in watched if start <= now]
-        later = [start for _, start in watched if start > now]
         if not current:
-            return PollRead((), 0, read_before, 0, min(later, default=None), idle=True)
+            return PollRead((), 0, read_before, 0)
         result = await poll(
             current,
             now,
@@ -201,10 +201,11 @@ def poll_fetcher(context: TourAutomation) -> Callable[[Job], Awaitable[PollRead 
 
 async def _report(
     context: TourAutomation, uow: UnitOfWork, event_id: int, found: Found, rules: TourRules
-) -> bool:
+) -> LoadedEvent | None:
     """Record one found game as the bot's report and post it with the Confirm / Dispute
-    buttons, pinging both players; False (nothing of it kept) when the pairing was reported
-    meanwhile, the game counted already or its PGN does not fit."""
+    buttons, pinging both players; returns the event as the report leaves it, or None
+    (nothing of it kept) when the pairing was reported meanwhile, the game counted already
+    or its PGN does not fit."""
     game = found.game
     try:
         async with uow.savepoint():
@@ -224,7 +225,7 @@ async def _report(
     except UserError as refusal:
         log.info("event %d: %s not taken: %s", event_id, found.pairing, refusal.message)
         uow.details.setdefault("not_taken", []).append([found.pairing, refusal.message])
-        return False
+        return None
     stored = changed.game
     white_user, black_user = after.user_of(changed.white), after.user_of(changed.black)
     assert stored.reported_at is not None and stored.result is not None
@@ -250,25 +251,15 @@ async def _report(
             ping_users=[u for u in (white_user, black_user) if u is not None],
         )
     uow.details.setdefault("reported", []).append([found.pairing, game.url])
-    return True
-
-
-def _next_poll(context: TourAutomation, read: PollRead, now: dt.datetime) -> dt.datetime:
-    """Every `poll_every`; sooner after an outage; at the next window when none is open."""
-    due = now + context.poll_every
-    if read.failed:
-        due = min(due, now + context.retry_after)
-    if read.idle and read.next_window is not None:
-        due = max(due, read.next_window)
-    return due
+    return after
 
 
 def poll_handler(
     context: TourAutomation,
 ) -> Callable[[Job, UnitOfWork, PollRead | None], Awaitable[None]]:
     """The handler of `cct.poll` jobs, in the job's unit of work: each game found reported
-    (as the bot, waiting for the players), then the next poll scheduled — or, when the event
-    is over or gone, the polling ended."""
+    (as the bot, waiting for the players), then the session's next poll or the next
+    session's first scheduled — or, when no game is left to look for, the polling ended."""
 
     async def record(job: Job, uow: UnitOfWork, read: PollRead | None) -> None:
         event_id = payload_int(job.payload, "event")
@@ -277,13 +268,34 @@ def poll_handler(
         if read is None or record is None or tour is None:
             uow.abandon()  # polling has ended
             return
+        latest: LoadedEvent | None = None
         reported = 0
         for found in read.found:
-            reported += await _report(context, uow, event_id, found, tour.rules)
-        uow.details["poll"] = {"requests": read.requests, "found": reported, "failed": read.failed}
-        payload: dict[str, Any] = {"event": event_id}
-        if read.reads:
-            payload["read"] = dict(read.reads)
-        await uow.jobs.schedule(POLL, job.subject, _next_poll(context, read, uow.now), payload)
+            after = await _report(context, uow, event_id, found, tour.rules)
+            if after is not None:
+                latest, reported = after, reported + 1
+        if latest is None:
+            latest = await load_event(uow.view(), record, database=context.database)
+        done = session_of(job.payload, job.due_at)
+        now = uow.now
+        if done is None:
+            following = first_poll(latest, tour.rules, now)
+        else:
+            retry = context.retry_after if read.failed else None
+            following = next_poll(
+                latest, tour.rules, now, done, every=context.poll_every, retry_after=retry
+            )
+        uow.details["poll"] = {
+            "day": None if done is None else done.day,
+            "requests": read.requests,
+            "found": reported,
+            "failed": read.failed,
+        }
+        if following is None:
+            await uow.jobs.cancel(POLL, job.subject)  # one a report's change may have planned
+            return
+        same = done is not None and following.day == done.day
+        payload = following.payload(event_id, dict(read.reads) if same else None)
+        await uow.jobs.schedule(POLL, job.subject, following.due_at, payload)
 
     return record

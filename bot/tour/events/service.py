@@ -414,6 +414,8 @@ async def draw_event(
         uow.details["numbers"] = list(numbers)
         await _announce_embeds(uow, tour_cards.pairings_embeds(record.name, pairings, starts))
         await automation.schedule(uow, automation.draw_jobs(record, tour.rules, len(starts)))
+        drawn = await find_event(uow.view(), record.id)
+        await automation.follow_polling(uow, None, await load_event(uow.view(), drawn))
         return plan
 
 
@@ -505,6 +507,8 @@ async def start_knockout(
         )
         tour = await find_tour(view, record.tour_id)
         await automation.schedule(uow, automation.knockout_jobs(record, tour.rules))
+        started = await find_event(view, record.id)
+        await automation.follow_polling(uow, loaded, await load_event(view, started))
         await announce(uow, tour_cards.knockout_started(record.name, quarters))
         return plan
 
