@@ -1,7 +1,7 @@
 """`arbiter tour FILE.json`: a CCT tour from a tour file — every event's placings and tour
 points, the tour standings, the Finals qualification and the Finals table; and
-`arbiter tour export TOUR --guild ID [-o FILE]`: a guild's stored tour written as that file
-(what `/tour export` gives)."""
+`arbiter tour export TOUR --guild ID [--db PATH] [-o FILE]`: a guild's stored tour written as
+that file (what `/tour export` gives)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,13 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("tour", nargs="?", metavar="TOUR", help="with export: the tour's name")
     parser.add_argument("--guild", type=_guild, metavar="ID", help="with export: the guild id")
+    parser.add_argument(
+        "--db",
+        type=Path,
+        metavar="PATH",
+        help="with export: the database file (default: database.path of the configuration), "
+        "e.g. demo-tour-out/arbiter.db",
+    )
     parser.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="with export: write here, not stdout"
     )
@@ -64,7 +71,13 @@ def run(args: argparse.Namespace) -> int:
     `export TOUR --guild ID` writes a stored tour instead."""
     if args.file == EXPORT and args.tour is not None:
         return run_export(args)
-    for given, option in ((args.tour, "TOUR"), (args.guild, "--guild"), (args.output, "-o")):
+    given_options = (
+        (args.tour, "TOUR"),
+        (args.guild, "--guild"),
+        (args.db, "--db"),
+        (args.output, "-o"),
+    )
+    for given, option in given_options:
         if given is not None:
             raise CliError(f"{option} goes with `arbiter tour export TOUR --guild ID`")
     # imported here, not for every `arbiter` command (the tour file reader is a heavy import)

@@ -67,24 +67,13 @@ def _run(script: Path, db: Path) -> list[tuple[Step, StepRecord]]:
 
 
 def _tour_json(tmp_path: Path, db: Path, guild: int, tour: str, capsys: Any) -> dict[str, Any]:
-    config = tmp_path / "config.toml"
-    config.write_text(f'[database]\npath = "{db}"\n')
     exported = tmp_path / "exported.tour.json"
     code = main(
-        [
-            "tour",
-            "export",
-            tour,
-            "--guild",
-            str(guild),
-            "-o",
-            str(exported),
-            "--config",
-            str(config),
-        ]
+        ["tour", "export", tour, "--guild", str(guild), "--db", str(db), "-o", str(exported)]
     )
-    assert code == 0, capsys.readouterr().err
-    capsys.readouterr()
+    said = capsys.readouterr()
+    assert code == 0, said.err
+    assert said.out.startswith(f"exported '{tour}' (") and said.out.endswith(f"to {exported}\n")
     assert main(["tour", str(exported), "--json"]) == 0
     return json.loads(capsys.readouterr().out)
 

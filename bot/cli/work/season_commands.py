@@ -39,7 +39,7 @@ def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], w
     from storage.locations import open_database, shown
 
     config = config_from_args(args)
-    chosen: Path | None = getattr(args, "db", None)  # `arbiter tour export` has no --db
+    chosen: Path | None = args.db
     location: Path | str = chosen if chosen is not None else config.database.location
     key = "--db" if chosen is not None else config.database.key
     where = shown(location)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from bot.app.errors import UserError
@@ -11,6 +12,7 @@ from bot.cli.errors import CliError
 from bot.cli.output_file import write_output
 from bot.cli.work.season_commands import _run
 from bot.tour.files import export_tour_file
+from core.league.season import quoted
 from storage.guild import GuildStore
 
 
@@ -27,5 +29,7 @@ def export_tour(args: argparse.Namespace) -> None:
     data = _run(args, work, write=False)
     if args.output is None:
         sys.stdout.buffer.write(data)
-    else:
-        write_output(args.output, data)
+        return
+    write_output(args.output, data)
+    events = len(json.loads(data).get("events") or [])
+    print(f"exported {quoted(args.tour)} ({events} events) to {args.output}")
