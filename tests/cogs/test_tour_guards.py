@@ -1,0 +1,95 @@
+"""No fact before its time, none rewritten after it is relied on: the tour's guards tried
+through the real command tree (and the real config loader and CLI), one test per guard, the
+rule ID in its name. One bot serves the module; each test works on its own tour."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from bot.app.config import Config, DatabaseConfig
+from bot.tour.store import LoadedEvent, load_event
+from storage.guild import GuildStore
+from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
+from tests.support.tour_desk import Desk, tour_desk
+from tests.support.tour_world import player_names, tour_with_event
+
+IN_MODULE_LOOP = pytest.mark.asyncio(loop_scope="module")
+NAMES = player_names(8)
+PAST = "2026-04-20"
+"""An event start before the desk's clock (2026-05-01 09:00 UTC): its preliminary sessions
+have all started."""
+MATE = """[Event "Open"]
+[Site "?"]
+[White "Carlsen, Magnus"]
+[Black "So, Wesley"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+"""
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def desk(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Desk]:
+    """One bot for the module's tests."""
+    path = tmp_path_factory.mktemp("tour-guards") / "tour.db"
+    async with tour_desk(path, config=Config(database=DatabaseConfig(path=path))) as running:
+        yield running
+
+
+def store_of(desk: Desk) -> GuildStore:
+    """The default guild's store."""
+    return GuildStore(desk.bot.database, DEFAULT_GUILD_ID)
+
+
+async def event_of(desk: Desk, event: str) -> LoadedEvent:
+    """The event as stored now."""
+    async with store_of(desk).read() as view:
+        return await load_event(view, (await view.tour_events.by_name(event))[0])
+
+
+def first_game(loaded: LoadedEvent) -> str:
+    """The name of the event's first preliminary game (round 1, board 1)."""
+    game = min(
+        (g for g in loaded.games if g.stage == "preliminary"),
+        key=lambda g: (g.round or 0, g.board or 0),
+    )
+    return loaded.game_name(game)
+
+
+@IN_MODULE_LOOP
+async def test_cct_7_a_pgn_with_control_bytes_is_refused_and_not_logged_as_an_error(
+    desk: Desk, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A PGN holding NUL (which PostgreSQL cannot store) or another control byte is refused
+    with one line; a PGN python-chess cannot read is refused without python-chess's ERROR
+    log line (the sender's mistake, not ours). Nothing is stored either way."""
+    await tour_with_event(
+        store_of(desk), tour="Pgn tour", event="Pgn open", players=NAMES, start=PAST
+    )
+    game = first_game(await event_of(desk, "Pgn open"))
+    caplog.set_level(logging.WARNING)
+    for bad, said in (
+        (MATE.replace("Qh5", "Qh5\x00"), "control character (U+0000) on line 7"),
+        (MATE.replace("[Site", "\x1b[Site"), "control character (U+001B) on line 2"),
+        (MATE.replace("Qxf7#", "Qxe8#"), "cannot be read"),
+    ):
+        refused = await desk.run(
+            "game report",
+            desk.arbiter,
+            event="Pgn open",
+            game=game,
+            pgn=Upload("g.pgn", bad.encode()),
+        )
+        text = refused.reply.content or ""
+        assert refused.reply.ephemeral and said in text and "\n" not in text, text
+    assert not (await event_of(desk, "Pgn open")).facts.prelim_games
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
+    counted = await desk.run(
+        "game report", desk.arbiter, event="Pgn open", game=game, pgn=Upload("g.pgn", MATE.encode())
+    )
+    assert "1-0, decided by an arbiter" in (counted.reply.content or ""), counted.reply.text()
