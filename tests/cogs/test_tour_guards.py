@@ -4,6 +4,7 @@ rule ID in its name. One bot serves the module; each test works on its own tour.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator
 
@@ -14,6 +15,8 @@ from bot.app.config import Config, DatabaseConfig
 from bot.tour.store import LoadedEvent, load_event
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
+from tests.support.discord_markdown import constructs, parse, shown
+from tests.support.paths import ROOT
 from tests.support.tour_desk import Desk, tour_desk
 from tests.support.tour_world import player_names, tour_with_event
 
@@ -93,3 +96,32 @@ async def test_cct_7_a_pgn_with_control_bytes_is_refused_and_not_logged_as_an_er
         "game report", desk.arbiter, event="Pgn open", game=game, pgn=Upload("g.pgn", MATE.encode())
     )
     assert "1-0, decided by an arbiter" in (counted.reply.content or ""), counted.reply.text()
+
+
+HOSTILE = "**Bold** <@123> [free](https://evil.example) <t:0:R>"
+"""A player name in a tour file with Discord's syntax: bold, a mention, a masked link and a
+timestamp."""
+
+
+@IN_MODULE_LOOP
+async def test_a_refused_tour_file_quotes_its_names_as_typed(desk: Desk) -> None:
+    """`/tour import` of a file that names a hostile player twice (and as a knock-out winner
+    who did not play) is refused quoting the names through the one gate out: Discord shows
+    them as typed, with no bold, mention, link or timestamp of theirs. Nothing is stored."""
+    history = json.loads((ROOT / "tests" / "scripts" / "tour" / "tour_history.json").read_text())
+    order = history["events"][0]["preliminary"]["order"]
+    order[-2:] = [HOSTILE, HOSTILE]
+    history["events"][0]["knockout"][0]["winner"] = HOSTILE
+    refused = await desk.run(
+        "tour import",
+        desk.organiser,
+        file=Upload("t.json", json.dumps(history).encode()),
+        name="Hostile history",
+    )
+    text = refused.reply.content or ""
+    assert refused.reply.ephemeral and "listed twice" in text, text
+    nodes = parse(text)
+    assert not constructs(nodes), (text, constructs(nodes))
+    assert repr(HOSTILE) in shown(nodes), shown(nodes)
+    async with store_of(desk).read() as view:
+        assert await view.tours.by_name("Hostile history") is None
