@@ -17,7 +17,7 @@ from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
 from tests.support.discord_markdown import constructs, parse, shown
 from tests.support.paths import ROOT
-from tests.support.tour_desk import Desk, tour_desk
+from tests.support.tour_desk import PLAYER_IDS, Desk, tour_desk
 from tests.support.tour_world import player_names, tour_with_event
 
 IN_MODULE_LOOP = pytest.mark.asyncio(loop_scope="module")
@@ -125,3 +125,45 @@ async def test_a_refused_tour_file_quotes_its_names_as_typed(desk: Desk) -> None
     assert repr(HOSTILE) in shown(nodes), shown(nodes)
     async with store_of(desk).read() as view:
         assert await view.tours.by_name("Hostile history") is None
+
+
+@IN_MODULE_LOOP
+async def test_cct_11_one_appeal_per_player_per_game_decided_once(desk: Desk) -> None:
+    """CCT-11: a player's second appeal about the same game is refused naming the first (its
+    number and when it was lodged) and nothing is stored; another game, or another player,
+    may appeal. An appeal decided once cannot be decided again."""
+    await tour_with_event(
+        store_of(desk),
+        tour="Appeal tour",
+        event="Appeal open",
+        players=NAMES,
+        first_user=PLAYER_IDS + 100,
+        start="2026-05-01",
+    )
+    loaded = await event_of(desk, "Appeal open")
+    game = first_game(loaded)
+    player = desk.player(100)
+    lodged = await desk.run("appeal lodge", player, event="Appeal open", game=game, text="Help.")
+    assert "recorded" in (lodged.reply.content or ""), lodged.reply.text()
+    first = int((lodged.reply.content or "").split()[1])
+    again = await desk.run("appeal lodge", player, event="Appeal open", game=game, text="Again.")
+    text = again.reply.content or ""
+    assert again.reply.ephemeral and f"appeal {first}, lodged 2026-05-01 11:00 CEST" in text, text
+    other = await desk.run(
+        "appeal lodge", desk.player(101), event="Appeal open", game=game, text="Me too."
+    )
+    assert "recorded" in (other.reply.content or ""), other.reply.text()
+    async with store_of(desk).read() as view:
+        assert len(await view.tour_rulings.appeals(loaded.record.id)) == 2
+    decided = await desk.run(
+        "appeal decide", desk.arbiter, appeal=first, decision="dismissed", reason="No evidence."
+    )
+    assert "dismissed" in (decided.reply.content or ""), decided.reply.text()
+    twice = await desk.run(
+        "appeal decide", desk.arbiter, appeal=first, decision="upheld", reason="Changed my mind."
+    )
+    said = twice.reply.content or ""
+    assert twice.reply.ephemeral and "dismissed already" in said and "once" in said, said
+    async with store_of(desk).read() as view:
+        stored = await view.tour_rulings.appeal(first)
+    assert stored is not None and (stored.status, stored.reason) == ("dismissed", "No evidence.")
