@@ -14,6 +14,7 @@ import pytest_asyncio
 from bot.app.config import Config, DatabaseConfig
 from bot.tour.store import LoadedEvent, load_event
 from storage.guild import GuildStore
+from storage.tours import TourPlayer
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
 from tests.support.discord_markdown import constructs, parse, shown
 from tests.support.paths import ROOT
@@ -167,3 +168,62 @@ async def test_cct_11_one_appeal_per_player_per_game_decided_once(desk: Desk) ->
     async with store_of(desk).read() as view:
         stored = await view.tour_rulings.appeal(first)
     assert stored is not None and (stored.status, stored.reason) == ("dismissed", "No evidence.")
+
+
+async def _player(desk: Desk, tour: str, name: str) -> TourPlayer:
+    async with store_of(desk).read() as view:
+        record = await view.tours.by_name(tour)
+        assert record is not None
+        found = await view.tours.player_by_name(record.id, name)
+    assert found is not None
+    return found
+
+
+@IN_MODULE_LOOP
+async def test_a_link_is_never_removed_silently(desk: Desk) -> None:
+    """`/tour link` with a blank (whitespace-only) username, or with neither a member nor a
+    username, unlinked the member without a word: both are refused, the links kept. A link is
+    removed by `/tour unlink` alone, previewed and confirmed: the member, or one username."""
+    await tour_with_event(
+        store_of(desk),
+        tour="Link tour",
+        event="Link open",
+        players=NAMES,
+        first_user=PLAYER_IDS + 200,
+        start=PAST,
+    )
+    set_names = await desk.run(
+        "tour link", desk.organiser, tour="Link tour", player="P01", chesscom="p01cc", lichess="p1"
+    )
+    assert f"<@{PLAYER_IDS + 200}>" in (set_names.reply.content or ""), set_names.reply.text()
+    for options, said in (
+        ({"chesscom": "   "}, "blank chess.com username links nothing"),
+        ({"lichess": "\t"}, "blank lichess username links nothing"),
+        ({}, "`/tour unlink`"),
+    ):
+        refused = await desk.run(
+            "tour link", desk.organiser, tour="Link tour", player="P01", **options
+        )
+        text = refused.reply.content or ""
+        assert refused.reply.ephemeral and said in text, text
+    kept = await _player(desk, "Link tour", "P01")
+    assert (kept.user_id, kept.chesscom, kept.lichess) == (PLAYER_IDS + 200, "p01cc", "p1")
+
+    preview = await desk.run(
+        "tour unlink", desk.organiser, tour="Link tour", player="P01", site="chess.com"
+    )
+    assert "without the chess.com username p01cc?" in preview.reply.text(), preview.reply.text()
+    assert (await _player(desk, "Link tour", "P01")).chesscom == "p01cc"  # a preview only
+    removed = await desk.click(preview.reply, "Confirm", desk.organiser)
+    assert "removed" in removed.reply.text(), removed.reply.text()
+    after = await _player(desk, "Link tour", "P01")
+    assert (after.user_id, after.chesscom, after.lichess) == (PLAYER_IDS + 200, None, "p1")
+
+    member = await desk.run("tour unlink", desk.organiser, tour="Link tour", player="P01")
+    assert f"unlinked from <@{PLAYER_IDS + 200}>?" in member.reply.text(), member.reply.text()
+    await desk.click(member.reply, "Confirm", desk.organiser)
+    after = await _player(desk, "Link tour", "P01")
+    assert (after.user_id, after.chesscom, after.lichess) == (None, None, "p1")
+    nothing = await desk.run("tour unlink", desk.organiser, tour="Link tour", player="P01")
+    said = nothing.reply.content or ""
+    assert nothing.reply.ephemeral and "has no member: nothing to unlink" in said, said

@@ -126,6 +126,7 @@ TOUR_MUTATING: dict[str, Rule] = {
     "tour link": _rule(
         {"HQ"}, HQ, lambda w, h: {"player": "P05", "user": h.member(user_id=9999), "tour": "Tour"}
     ),
+    "tour unlink": _rule({"HQ"}, HQ, lambda w, h: {"player": "P05", "tour": "Tour"}),
     "tour import": _rule({"HQ"}, HQ, lambda w, h: {"file": Upload("t.json", SMALL_TOUR)}),
     "event create": _rule(
         {"HQ"},
@@ -439,6 +440,24 @@ HOSTILE: dict[str, tuple[str, str, Options, str]] = {
         "HQ",
         lambda w, h: {"player": "P05", "tour": "Tour", "chesscom": "no spaces allowed"},
         "chess.com username",
+    ),
+    "a blank chess.com username": (
+        "tour link",
+        "HQ",
+        lambda w, h: {"player": "P05", "tour": "Tour", "chesscom": "   "},
+        "blank chess.com username links nothing",
+    ),
+    "a link with neither a member nor a username": (
+        "tour link",
+        "HQ",
+        lambda w, h: {"player": "P05", "tour": "Tour"},
+        "/tour unlink",
+    ),
+    "an unlink of a username never set": (
+        "tour unlink",
+        "HQ",
+        lambda w, h: {"player": "P05", "tour": "Tour", "site": "lichess"},
+        "nothing to unlink",
     ),
     "a tour file that is not JSON": (
         "tour import",
