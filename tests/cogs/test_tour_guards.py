@@ -4,6 +4,7 @@ rule ID in its name. One bot serves the module; each test works on its own tour.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -227,3 +228,88 @@ async def test_a_link_is_never_removed_silently(desk: Desk) -> None:
     nothing = await desk.run("tour unlink", desk.organiser, tour="Link tour", player="P01")
     said = nothing.reply.content or ""
     assert nothing.reply.ephemeral and "has no member: nothing to unlink" in said, said
+
+
+SESSION_TWO = dt.datetime(2026, 5, 1, 15, tzinfo=dt.UTC)
+"""The session of day 2 of an event starting 2026-04-30: 17:00 Paris, after the desk's clock."""
+
+
+async def _two_days(desk: Desk, tour: str, first_user: int) -> tuple[LoadedEvent, str, str]:
+    """An 8-player event that started yesterday: its day 1 (rounds 1-3) was played, its day
+    2 (rounds 4-5) starts at 17:00 Paris today. The event, a round 1 game and a round 4 game
+    of its first player."""
+    await tour_with_event(
+        store_of(desk),
+        tour=tour,
+        event=f"{tour} open",
+        players=NAMES,
+        first_user=first_user,
+        start="2026-04-30",
+    )
+    loaded = await event_of(desk, f"{tour} open")
+    mine = [g for g in loaded.games if loaded.names[g.white_id] == "P01"]
+    played = next(g for g in mine if g.round is not None and g.round <= 3)
+    later = next(g for g in mine if g.round == 4 or g.round == 5)
+    return loaded, loaded.game_name(played), loaded.game_name(later)
+
+
+def _too_early(text: str, game: str) -> bool:
+    """One line naming the game and its session's start as a Discord timestamp."""
+    stamp = f"<t:{int(SESSION_TWO.timestamp())}:F>"
+    return stamp in text and game in text and "\n" not in text
+
+
+@IN_MODULE_LOOP
+async def test_cct_9_no_report_or_arbiters_entry_before_the_games_session(desk: Desk) -> None:
+    """A player's report before the game's session has started is refused with one private
+    line giving the session's start as a Discord timestamp, so the 12-hour auto-confirmation
+    can never make it final; so is an arbiter's entry and correction (CCT-9: a result without
+    play is a walkover, another door). A game whose session started is reported as ever,
+    and a tour file of a historic event still imports (it is no live report)."""
+    _loaded, played, later = await _two_days(desk, "Early", PLAYER_IDS + 300)
+    white = desk.player(300)
+    reported = await desk.run("game report", white, event="Early open", game=played, result="1-0")
+    assert "waiting for the opponent" in (reported.reply.content or ""), reported.reply.text()
+    for caller, command, options in (
+        (white, "game report", {"result": "1-0"}),
+        (desk.arbiter, "game report", {"result": "1-0"}),
+        (desk.arbiter, "game correct", {"result": "0-1", "reason": "early"}),
+    ):
+        refused = await desk.run(command, caller, event="Early open", game=later, **options)
+        text = refused.reply.content or ""
+        assert refused.reply.ephemeral and _too_early(text, later), (command, text)
+    after = await event_of(desk, "Early open")
+    assert next(g for g in after.games if after.game_name(g) == later).report.result is None
+    assert len([g for g in after.games if g.status.value != "open"]) == 1
+    history = (ROOT / "tests" / "scripts" / "tour" / "tour_history.json").read_bytes()
+    imported = await desk.run(
+        "tour import", desk.organiser, file=Upload("t.json", history), name="Early history"
+    )
+    assert "imported" in (imported.reply.content or ""), imported.reply.text()
+
+
+@IN_MODULE_LOOP
+async def test_cct_10_no_disconnection_before_the_games_session(desk: Desk) -> None:
+    """A disconnection happens during a game: one recorded before the game's session starts
+    is refused with the session's start (nothing stored, no result), one in a game whose
+    session started is ruled as ever."""
+    loaded, played, later = await _two_days(desk, "Dropped early", PLAYER_IDS + 400)
+    options = {
+        "player": "P01",
+        "clock_seconds": 20,
+        "reconnected_within_30s": False,
+        "backup_connection": True,
+    }
+    refused = await desk.run(
+        "incident disconnection", desk.arbiter, event="Dropped early open", game=later, **options
+    )
+    text = refused.reply.content or ""
+    assert refused.reply.ephemeral and _too_early(text, later), text
+    async with store_of(desk).read() as view:
+        assert not await view.tour_rulings.incidents(loaded.record.id)
+    ruled = await desk.run(
+        "incident disconnection", desk.arbiter, event="Dropped early open", game=played, **options
+    )
+    assert "lost" in (ruled.reply.content or ""), ruled.reply.text()
+    after = await event_of(desk, "Dropped early open")
+    assert [after.game_name(g) for g in after.games if g.status.settled] == [played]

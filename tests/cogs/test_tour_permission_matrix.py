@@ -20,7 +20,7 @@ import pytest
 import pytest_asyncio
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import Config
+from bot.app.config import CctDefaults, Config, RuleDefaults
 from bot.runtime.clock import VirtualClock
 from bot.tour.appeals.service import lodge_appeal
 from bot.tour.events import service as events
@@ -249,8 +249,12 @@ class Desk:
 async def _build(store: GuildStore, config: Config) -> World:
     """The tour: Open (16, drawn, nothing played), Major (12, preliminary played in order
     P01 first, knock-out started: QF1 waits for P01's colour), Setup (not drawn, P02 in),
-    P03 an Ambassador, one appeal open."""
-    await tour_with_event(store, config=config)
+    P03 an Ambassador, one appeal open. Open's first day is today, its sessions at 09:00
+    Paris: NOW (12:00 UTC) is after the session and within its appeals."""
+    morning = RuleDefaults(cct=CctDefaults(session_start="09:00"))
+    await tour_with_event(
+        store, config=config.model_copy(update={"rules": morning}), start="2026-05-01"
+    )
     await tour_with_event(store, event="Major", kind=EventType.MAJOR, players=NAMES[:12])
     await settle_preliminary(store, "Major", by_order(NAMES))
     await events.start_knockout(store, ORGANISER, "Major", confirm=True)

@@ -40,9 +40,8 @@ from bot.tour.automation.kinds import POLL, payload_int
 from bot.tour.games.pgn import game_url, read_game
 from bot.tour.games.service import report_in
 from bot.tour.games.targets import GameTarget, open_targets
-from bot.tour.schedule import day_start, game_day
+from bot.tour.schedule import day_start, target_day
 from bot.tour.store import LoadedEvent, load_event
-from core.tour.event_facts import round_robin
 from core.tour.game_reports import Party, ReportStatus, confirm_deadline
 from core.tour.game_search import GameQuery, SearchStatus, Site, SiteGame
 from core.tour.rules import TourRules
@@ -82,16 +81,9 @@ class PollRead:
 def _window(
     loaded: LoadedEvent, rules: TourRules, target: GameTarget
 ) -> tuple[dt.datetime, dt.datetime]:
-    """The session window a target's game is looked for in."""
-    rounds = max((p.round for p in round_robin(loaded.facts.players)), default=1)
-    day = game_day(
-        loaded.record,
-        round_no=target.round,
-        rounds=rounds,
-        tie=target.tie,
-        match_no=target.match_no,
-    )
-    start = day_start(loaded.record, rules, day)
+    """The session window a target's game is looked for in (it opens at the session start
+    every door recording a result checks: `target_session`)."""
+    start = day_start(loaded.record, rules, target_day(loaded, target))
     return start, start + WINDOW
 
 
