@@ -13,14 +13,26 @@ import pytest
 import pytest_asyncio
 
 from bot.app.config import Config, DatabaseConfig
+from bot.tour.events import service as events
+from bot.tour.games import service as games
 from bot.tour.store import LoadedEvent, load_event
+from core.results import Result
+from core.tour.ranking import EventType
 from storage.guild import GuildStore
 from storage.tours import TourPlayer
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
 from tests.support.discord_markdown import constructs, parse, shown
 from tests.support.paths import ROOT
 from tests.support.tour_desk import PLAYER_IDS, Desk, tour_desk
-from tests.support.tour_world import player_names, tour_with_event
+from tests.support.tour_play import play_to_the_deciding_game
+from tests.support.tour_world import (
+    ARBITER,
+    ORGANISER,
+    by_order,
+    player_names,
+    preliminary_played,
+    tour_with_event,
+)
 
 IN_MODULE_LOOP = pytest.mark.asyncio(loop_scope="module")
 NAMES = player_names(8)
@@ -313,3 +325,47 @@ async def test_cct_10_no_disconnection_before_the_games_session(desk: Desk) -> N
     assert "lost" in (ruled.reply.content or ""), ruled.reply.text()
     after = await event_of(desk, "Dropped early open")
     assert [after.game_name(g) for g in after.games if g.status.settled] == [played]
+
+
+@IN_MODULE_LOOP
+async def test_cct_8f_cct_6_no_correction_feeds_the_bonus_of_drawn_finals(desk: Desk) -> None:
+    """CCT-8f, CCT-6: the Finals' bonus points are the tour standings at their start. Once
+    the Finals are drawn, an arbiter's correction of an earlier event's result (CCT-9) is
+    refused naming the Finals, and nothing changes; the same correction went through before
+    their draw."""
+    store = store_of(desk)
+    await tour_with_event(
+        store,
+        tour="Fixed bonus",
+        event="Fixed open",
+        players=NAMES,
+        first_user=PLAYER_IDS + 500,
+        start=PAST,
+    )
+    await preliminary_played(store, "Fixed open", by_order(NAMES))
+    deciding = await play_to_the_deciding_game(store, "Fixed open", NAMES)
+    await games.report_game(store, ARBITER, "Fixed open", deciding, Result.DRAW)
+    loaded = await event_of(desk, "Fixed open")
+    game = next(
+        loaded.game_name(g)
+        for g in loaded.games
+        if {loaded.names[g.white_id], loaded.names[g.black_id]} == {"P01", "P08"}
+    )
+    before = await desk.run(
+        "game correct", desk.arbiter, event="Fixed open", game=game, result="½-½", reason="flag"
+    )
+    assert not before.reply.ephemeral, before.reply.text()
+    await events.create_event(
+        store, ORGANISER, "Fixed bonus", "Fixed finals", EventType.FINALS, "2026-05-20"
+    )
+    for name in player_names(10):
+        await events.add_player(store, ORGANISER, "Fixed finals", name)
+    await events.draw_event(store, ORGANISER, "Fixed finals", seed="f", confirm=True)
+    refused = await desk.run(
+        "game correct", desk.arbiter, event="Fixed open", game=game, result="1-0", reason="back"
+    )
+    text = refused.reply.content or ""
+    assert refused.reply.ephemeral and "Fixed finals" in text and "CCT-8f" in text, text
+    after = await event_of(desk, "Fixed open")
+    stored = next(g for g in after.games if after.game_name(g) == game)
+    assert stored.result is Result.DRAW

@@ -29,6 +29,7 @@ from core.tour.event_facts import (
     knockout_state,
     preliminary_standings,
 )
+from core.tour.finals import feeds_drawn_finals
 from core.tour.game_reports import (
     Action,
     GameReport,
@@ -44,6 +45,7 @@ from core.tour.overrides import OverrideReason
 from core.tour.ranking import KNOCKOUT_PLACES, EventType
 from storage.database import Database
 from storage.guild import GuildStore, UnitOfWork
+from storage.tour_events import TourEventRecord
 from storage.tour_games import NewGame, Source, TourGame
 from storage.tours import TourPlayer
 
@@ -88,6 +90,20 @@ def too_early(error: SessionNotStarted, game: str) -> UserError:
         f"{named(game)} is played in the session starting {tour_cards.when(error.starts)}: "
         "nothing is recorded about it before then."
     )
+
+
+async def check_bonus_fixed(uow: UnitOfWork, record: TourEventRecord) -> None:
+    """CCT-8f, CCT-6: refuse a change to a result of an event before Finals already drawn
+    (their bonus points were read from its tour points), naming the Finals."""
+    for other in await uow.tour_events.of_tour(record.tour_id):
+        if other.type is EventType.FINALS and feeds_drawn_finals(
+            record.type, record.position, other.position, other.drawn_at is not None
+        ):
+            raise UserError(
+                f"The Finals {named(other.name)} are drawn: their bonus points come from the "
+                f"tour points of {named(record.name)} (CCT-8f, CCT-6), so its results no longer "
+                "change."
+            )
 
 
 async def session_of(uow: UnitOfWork, loaded: LoadedEvent, target: GameTarget) -> Session:
@@ -322,6 +338,7 @@ async def report_in(
             )
     if parsed is not None:
         _check_pgn_players(parsed, await _identities(uow, loaded), target, source_ref)
+    await check_bonus_fixed(uow, loaded.record)
     current = target.row.report if target.row is not None else GameReport()
     try:
         new = transition(
@@ -414,6 +431,8 @@ async def answer_in(
             who = "a player" if row.reported_side is Party.SYSTEM else "the opponent"
             raise UserError(f"Only {who} in {named(target.name)} confirms or disputes its report.")
         party = names[mine]
+    if confirm:
+        await check_bonus_fixed(uow, record)
     try:
         new = transition(row.report, action, party, session=await session_of(uow, loaded, target))
     except ReportRefused as error:
@@ -471,6 +490,7 @@ async def correct_game(
     async with store.change(actor.user_id, "game.correct", f"event:{event}") as uow:
         loaded = await _event(uow, event, store.database)
         target = find_target(loaded, game)
+        await check_bonus_fixed(uow, loaded.record)
         current = target.row.report if target.row is not None else GameReport()
         session = await session_of(uow, loaded, target)
         try:

@@ -14,7 +14,7 @@ from bot.app.inputs import clean_text, named
 from bot.rendering import tour_cards
 from bot.runtime.announce import announce
 from bot.tour.automation.follow import follow_game
-from bot.tour.games.service import check_settled, game_row, too_early
+from bot.tour.games.service import check_bonus_fixed, check_settled, game_row, too_early
 from bot.tour.games.targets import find_target
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import target_session
@@ -128,6 +128,7 @@ async def record_disconnection(
         if ruling.outcome is DisconnectionOutcome.LOST:
             result = Result.BLACK_WIN if who == target.white else Result.WHITE_WIN
             current = target.row.report if target.row is not None else GameReport()
+            await check_bonus_fixed(uow, record)
             session = target_session(loaded, tour.rules, target, uow.now)
             try:
                 decided = transition(current, Action.REPORT, Party.ARBITER, result, session=session)
