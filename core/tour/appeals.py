@@ -105,7 +105,7 @@ class LodgedAppeal:
 
 def second_appeal(earlier: Sequence[LodgedAppeal], zone: str = DEFAULT_APPEAL_ZONE) -> str | None:
     """CCT-11: why a player's appeal about a game they appealed already is refused, or None.
-    *Interpretation:* one appeal per player per game; the first is decided, not repeated."""
+    *Interpretation:* one appeal per player per game. The first is decided, not repeated."""
     if not earlier:
         return None
     first = min(earlier, key=lambda appeal: appeal.id)
