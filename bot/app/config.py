@@ -32,7 +32,7 @@ from core.league.season import START_ZONE
 from core.tour.appeals import DEADLINE_TIME, DEFAULT_APPEAL_ZONE
 from core.tour.disconnections import RECONNECT_WINDOW
 from core.tour.prizes import AMBASSADOR_POOL_MINIMUM
-from core.tour.qualification import TOP_OF_STANDINGS
+from core.tour.qualification import TOP_OF_STANDINGS, size_problems
 from core.tour.ranking import DEFAULT_POINTS_TABLES, EVENT_SIZES, EventType
 from core.tour.rules import (
     CONFIRM_HOURS,
@@ -227,6 +227,16 @@ class CctDefaults(_Section):
     ambassador_pool: Count = Field(
         AMBASSADOR_POOL_MINIMUM, ge=AMBASSADOR_POOL_MINIMUM, description="CCT-5, US dollars"
     )
+
+    @model_validator(mode="after")
+    def _sizes_hold_the_qualified(self) -> Self:
+        """CCT-3: refuse event sizes that cannot hold the players qualified by right, at
+        start-up, naming the key (not found by a failing wrap-up weeks later)."""
+        for kind, problem in size_problems(
+            {kind: self.event_size(kind) for kind in EventType}, self.qualifying_top
+        ):
+            raise ValueError(f"{kind.value}_players: {problem}")
+        return self
 
     def tour_rules(self, appeal_zone: str = DEFAULT_APPEAL_ZONE) -> TourRules:
         """CCT-16: every rule value a new tour freezes, its appeal deadline in `appeal_zone`

@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.app.actor import Actor, Role
 from bot.app.config import Config
-from bot.app.errors import UserError
+from bot.app.errors import UserError, quote_mark
 from bot.app.inputs import NAME_LIMIT, clean_text, named
 from bot.formats.tour_file import (
     EventModel,
@@ -202,7 +202,8 @@ async def import_tour_file(
     try:
         model, _, tables = parse_tour_file(text, read=_no_trf)
     except TourFileError as error:
-        first = "; ".join(f"{where}: {what}" for where, what in error.problems[:3])
+        # The problems quote the file's text (names as written): marked, shown as typed.
+        first = "; ".join(quote_mark(f"{where}: {what}") for where, what in error.problems[:3])
         more = f" (and {len(error.problems) - 3} more)" if len(error.problems) > 3 else ""
         raise UserError(f"The tour file cannot be used: {first}{more}.") from None
     title = clean_text(name if name is not None else model.name, "tour name", NAME_LIMIT)

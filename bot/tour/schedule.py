@@ -6,6 +6,7 @@ appeal deadline (CCT-11) is read from."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 
 from core.tour.appeals import appeals_close
 from core.tour.calendar import (
@@ -16,10 +17,16 @@ from core.tour.calendar import (
     preliminary_day,
     session_start,
 )
+from core.tour.event_facts import round_robin
+from core.tour.game_reports import Session
 from core.tour.knockout import Tie
 from core.tour.ranking import EventType
 from core.tour.rules import TourRules
 from storage.tour_events import TourEventRecord
+
+if TYPE_CHECKING:
+    from bot.tour.games.targets import GameTarget
+    from bot.tour.store import LoadedEvent
 
 
 def round_day(event: TourEventRecord, round_no: int, rounds: int) -> int:
@@ -54,6 +61,27 @@ def game_day(
         return knockout_day(tie, match_no)
     assert round_no is not None
     return round_day(event, round_no, rounds)
+
+
+def target_day(loaded: LoadedEvent, target: GameTarget) -> int:
+    """The event day a game of the event is played on (its round's, or its knock-out
+    match's)."""
+    rounds = max((p.round for p in round_robin(loaded.facts.players)), default=1)
+    return game_day(
+        loaded.record,
+        round_no=target.round,
+        rounds=rounds,
+        tie=target.tie,
+        match_no=target.match_no,
+    )
+
+
+def target_session(
+    loaded: LoadedEvent, rules: TourRules, target: GameTarget, now: dt.datetime
+) -> Session:
+    """The playing session of a game, as the bot's game search reads it (its window opens at
+    this start) and as every door recording a result or an incident checks it."""
+    return Session(now, day_start(loaded.record, rules, target_day(loaded, target)))
 
 
 def session_date(event: TourEventRecord, day: int) -> dt.date:

@@ -16,6 +16,7 @@ from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of, read_attachment
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
+from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
 from bot.rendering.tour_cards import as_embeds, name
@@ -38,6 +39,8 @@ class Tours(commands.Cog):
 
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
+        self.previews: dict[int, ConfirmView] = {}
+        """Open unlink previews by message id (tests expire them without waiting)."""
 
     @requires(HQ)
     @group.command(name="create", description="Create a tour with the rules of the config (HQ).")
@@ -156,7 +159,7 @@ class Tours(commands.Cog):
     @group.command(name="link", description="Link a member to a tour player (HQ).")
     @app_commands.describe(
         player="The player.",
-        user="The member (leave out, with no username, to unlink).",
+        user="The member (leave out to set usernames only; `/tour unlink` removes a link).",
         tour="The tour (default: the newest with that player).",
         chesscom="The player's chess.com username.",
         lichess="The player's lichess username.",
@@ -188,6 +191,48 @@ class Tours(commands.Cog):
             ephemeral=True,
         )
 
+    @requires(HQ)
+    @group.command(name="unlink", description="Remove a player's member or username; Confirm (HQ).")
+    @app_commands.describe(
+        player="The player.",
+        tour="The tour (default: the newest with that player).",
+        site="What to remove: the member (default), or the chess.com or lichess username.",
+    )
+    @app_commands.autocomplete(player=choose.players, tour=choose.tours)
+    async def unlink(
+        self,
+        interaction: Interaction,
+        player: str,
+        tour: str | None = None,
+        site: Literal["member", "chess.com", "lichess"] = "member",
+    ) -> None:
+        """A link is removed only so: said, previewed, confirmed (`/tour link` never removes)."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        plan = await tours.unlink_player(store, actor, player, tour=tour, site=site, confirm=False)
+        tour_id = plan.tour.id
+
+        async def confirm() -> str:
+            done = await tours.unlink_player(
+                store,
+                actor,
+                plan.player.name,
+                tour=tour_id,
+                site=plan.site,
+                confirm=True,
+                previewed=plan.value,
+            )
+            return f"{_unlinked(done)}: removed."
+
+        buttons = ConfirmView(interaction.user.id, confirm, store.database.clock)
+        await interaction.response.send_message(
+            content=f"{_unlinked(plan)}? Nothing is removed until you confirm (60 s).",
+            view=buttons,
+        )
+        buttons.arm(interaction)
+        original = await interaction.original_response()
+        self.previews[original.id] = buttons
+
     @group.command(name="export", description="The tour as a tour file (JSON attachment).")
     @app_commands.describe(tour="The tour.")
     @app_commands.autocomplete(tour=choose.tours)
@@ -214,6 +259,14 @@ class Tours(commands.Cog):
 
 def _name(text: str) -> str:
     return name(text)
+
+
+def _unlinked(plan: tours.PlayerUnlinked) -> str:
+    """The link a preview (or its Confirm) removes, in words."""
+    who = f"**{_name(plan.player.name)}** ({_name(plan.tour.name)})"
+    if plan.site == "member":
+        return f"{who} unlinked from <@{plan.value}>"
+    return f"{who} without the {plan.site} username {_name(plan.value)}"
 
 
 async def setup(bot: ArbiterBot) -> None:

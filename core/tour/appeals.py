@@ -8,6 +8,7 @@ playing session in the configured zone (default Europe/Paris, CET/CEST).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -91,3 +92,31 @@ def decide_appeal(
     accepted = lodged < appeals_close(day, zone, at)
     reason = f"{when}, in time ({cutoff})" if accepted else f"{when}, too late ({cutoff}, CCT-11)"
     return AppealDecision(accepted, lodged, deadline, reason)
+
+
+@dataclass(frozen=True, slots=True)
+class LodgedAppeal:
+    """An appeal already recorded: its number, status and when it was lodged."""
+
+    id: int
+    status: str
+    lodged_at: datetime
+
+
+def second_appeal(earlier: Sequence[LodgedAppeal], zone: str = DEFAULT_APPEAL_ZONE) -> str | None:
+    """CCT-11: why a player's appeal about a game they appealed already is refused, or None.
+    *Interpretation:* one appeal per player per game. The first is decided, not repeated."""
+    if not earlier:
+        return None
+    first = min(earlier, key=lambda appeal: appeal.id)
+    local = _aware(first.lodged_at, "the time the appeal was lodged").astimezone(_zone(zone))
+    return (
+        f"you appealed this game already: appeal {first.id}, lodged {local:%Y-%m-%d %H:%M %Z}"
+        f" ({first.status}); one appeal per player per game (CCT-11)"
+    )
+
+
+def check_undecided(status: str, appeal_id: int) -> None:
+    """CCT-11: an appeal is decided once; ValueError when it was decided already."""
+    if status != "open":
+        raise ValueError(f"appeal {appeal_id} was {status} already: an appeal is decided once")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import io
+import re
 from dataclasses import dataclass
 
 import chess
@@ -51,10 +52,29 @@ class EarlyDrawCheck:
     termination: str | None
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+"""Control characters a PGN never holds (a tab and line breaks are text): NUL cannot even
+be stored by PostgreSQL."""
+
+
+class _QuietBuilder(chess.pgn.GameBuilder[chess.pgn.Game]):
+    """python-chess's game builder without its ERROR log line for each complaint: a PGN that
+    cannot be read is the sender's mistake, refused with the complaint, not a fault of ours."""
+
+    def handle_error(self, error: Exception) -> None:
+        self.game.errors.append(error)
+
+
 def read_pgn(text: str) -> chess.pgn.Game:
-    """Read exactly the first game of a PGN text; a text without moves or with illegal ones
-    is refused with the reader's message."""
-    game = chess.pgn.read_game(io.StringIO(text))
+    """Read exactly the first game of a PGN text; a text holding a control character, without
+    moves or with illegal ones is refused with the reason."""
+    control = _CONTROL.search(text)
+    if control is not None:
+        line = text.count("\n", 0, control.start()) + 1
+        raise PgnError(
+            f"the PGN holds a control character (U+{ord(control.group()):04X}) on line {line}"
+        )
+    game = chess.pgn.read_game(io.StringIO(text), Visitor=_QuietBuilder)
     if game is None:
         raise PgnError("the PGN text holds no game")
     if game.errors:

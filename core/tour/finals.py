@@ -129,6 +129,15 @@ def bonus_points(tour_points: Mapping[Player, int]) -> dict[Player, Fraction]:
     }
 
 
+def feeds_drawn_finals(
+    event_type: EventType, position: int, finals_position: int, finals_drawn: bool
+) -> bool:
+    """CCT-8f, CCT-6: whether an event's results feed the bonus of Finals already drawn.
+    The bonus is the tour standings at the Finals' start: an event before them gives the
+    tour points it is read from, so once they are drawn none of its results may change."""
+    return event_type is not EventType.FINALS and finals_drawn and position < finals_position
+
+
 @dataclass(frozen=True, slots=True)
 class FinalsRow:
     """CCT-8f: one finalist's bonus, match points and total, with the shared rank."""

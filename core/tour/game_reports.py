@@ -70,6 +70,41 @@ class ReportRefused(ValueError):
     """An action the life cycle does not allow; the message says why and what to do."""
 
 
+class SessionNotStarted(ReportRefused):
+    """A result, or an incident, for a game whose playing session has not started: `starts`
+    is when it does."""
+
+    def __init__(self, starts: dt.datetime) -> None:
+        super().__init__(
+            f"the game's session starts at {starts.isoformat()}: nothing is played yet"
+        )
+        self.starts = starts
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """When an action is taken (`now`) and when the game's playing session starts, both
+    timezone-aware: a game is played in its session, never before it."""
+
+    now: dt.datetime
+    starts: dt.datetime
+
+    def __post_init__(self) -> None:
+        if self.now.tzinfo is None or self.starts.tzinfo is None:
+            raise ValueError("a session's instants must be timezone-aware")
+
+    @property
+    def started(self) -> bool:
+        """Whether the session has started (its start instant included)."""
+        return self.now >= self.starts
+
+    def check(self) -> None:
+        """CCT-2, CCT-8a/8d/8f: refuse (SessionNotStarted) anything recorded about a game
+        before its session starts: a report, an arbiter's entry, a disconnection (CCT-10)."""
+        if not self.started:
+            raise SessionNotStarted(self.starts)
+
+
 @dataclass(frozen=True, slots=True)
 class GameReport:
     """A game's result as it stands: status, the result (None while open) and who reported
@@ -90,11 +125,25 @@ PLAYER_RESULTS = frozenset({Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN})
 
 
 def transition(
-    report: GameReport, action: Action, party: Party, result: Result | None = None
+    report: GameReport,
+    action: Action,
+    party: Party,
+    result: Result | None = None,
+    *,
+    session: Session | None,
 ) -> GameReport:
     """The game's result after `party` does `action` (with `result` for a report or a
-    correction); ReportRefused when the life cycle does not allow it."""
+    correction); ReportRefused when the life cycle does not allow it.
+
+    A game with no result standing gets none before its `session` starts, from anyone: a
+    premature report would be confirmed by the clock (`confirm_deadline`) before the game
+    is played. *Interpretation:* an arbiter's entry is refused too (a result without play
+    is a walkover award, another door). Every door of the bot gives `session`; None skips
+    the check (a caller with no calendar; a tour-file import stores a historic event's
+    results without this life cycle)."""
     status = report.status
+    if session is not None and action in (Action.REPORT, Action.CORRECT) and not status.settled:
+        session.check()
     if action is Action.REPORT:
         return _report(report, party, _needs(result))
     if action is Action.CORRECT:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import itertools
 import math
-from collections.abc import Callable, Collection, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.tour.ranking import EVENT_SIZES, EventType, TourError, TourEvent, TourRank, tie_at_cut
@@ -25,6 +25,35 @@ MAX_MAJOR_WINNERS = 3
 """CCT-3: at most 3 Finals places go to Major winners."""
 FINALS_AMBASSADOR_PLACES = 2
 """CCT-3: the last Finals places go to the best-ranked Ambassadors not already qualified."""
+
+
+def size_problems(sizes: Mapping[EventType, int], top: int) -> list[tuple[EventType, str]]:
+    """CCT-3: the event sizes that cannot hold the players qualified by right, each with why.
+    A Regular or a Major takes the top `top` of the tour standings. The Finals take 8 places
+    by merit (Major winners, then the standings) and the 2 best-ranked Ambassadors, 10 in
+    all, whatever `top` says."""
+    problems = []
+    for kind in (EventType.REGULAR, EventType.MAJOR):
+        if sizes[kind] < top:
+            problems.append(
+                (
+                    kind,
+                    f"a {kind.value.title()} event of {sizes[kind]} cannot hold the top {top} "
+                    "of the tour standings, who qualify by right (CCT-3)",
+                )
+            )
+    by_right = FINALS_MERIT_PLACES + FINALS_AMBASSADOR_PLACES
+    if sizes[EventType.FINALS] < by_right:
+        problems.append(
+            (
+                EventType.FINALS,
+                f"Finals of {sizes[EventType.FINALS]} cannot hold the {by_right} players who "
+                f"qualify by right ({FINALS_MERIT_PLACES} by merit and "
+                f"{FINALS_AMBASSADOR_PLACES} Ambassadors, CCT-3)",
+            )
+        )
+    return problems
+
 
 ORGANISER_PLACES: dict[EventType, str] = {
     EventType.REGULAR: "wildcards (priority to Tour Ambassadors), invitations and popular votes",

@@ -177,7 +177,7 @@ CONSUMERS: dict[str, tuple[object, Callable[[Config], object]]] = {
     "rules.cl.vote_quorum": (4, _vote),
     "rules.cct.regular_players": (12, _qualified),
     "rules.cct.major_players": (16, lambda c: c.rules.cct.event_size(EventType.MAJOR)),
-    "rules.cct.finals_players": (8, lambda c: c.rules.cct.event_size(EventType.FINALS)),
+    "rules.cct.finals_players": (12, lambda c: c.rules.cct.event_size(EventType.FINALS)),
     "rules.cct.qualifying_top": (6, _qualified),
     "rules.cct.appeal_deadline": ("22:00", _appeal),
     "rules.cct.reconnect_seconds": (45, _reconnect),

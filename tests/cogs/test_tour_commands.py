@@ -538,10 +538,13 @@ async def test_cct_11_an_appeal_is_refused_after_2359_paris_on_the_sessions_day(
     assert outsider.reply.ephemeral and "**player**" in (outsider.reply.content or "")
     # 23:59:30 Paris (21:59:30 UTC) is still in time; midnight is not.
     await desk.clock.advance_to(dt.datetime(2026, 5, 1, 21, 59, 30, tzinfo=dt.UTC))
-    still = await desk.run("appeal lodge", player, event="Appealed", game=day_one, text="Again.")
+    other = desk.player(801)  # one appeal per player per game: another player of the event
+    still = await desk.run("appeal lodge", other, event="Appealed", game=day_one, text="Again.")
     assert "recorded" in (still.reply.content or "")
     await desk.clock.advance_to(dt.datetime(2026, 5, 1, 22, 0, 1, tzinfo=dt.UTC))
-    late = await desk.run("appeal lodge", player, event="Appealed", game=day_one, text="Late.")
+    late = await desk.run(
+        "appeal lodge", desk.player(802), event="Appealed", game=day_one, text="Late."
+    )
     assert late.reply.ephemeral and "too late" in (late.reply.content or "")
     decided = await desk.run(
         "appeal decide", desk.arbiter, appeal=appeal_id, decision="dismissed", reason="No evidence."

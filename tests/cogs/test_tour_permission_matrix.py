@@ -20,7 +20,7 @@ import pytest
 import pytest_asyncio
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import Config
+from bot.app.config import CctDefaults, Config, RuleDefaults
 from bot.runtime.clock import VirtualClock
 from bot.tour.appeals.service import lodge_appeal
 from bot.tour.events import service as events
@@ -126,6 +126,7 @@ TOUR_MUTATING: dict[str, Rule] = {
     "tour link": _rule(
         {"HQ"}, HQ, lambda w, h: {"player": "P05", "user": h.member(user_id=9999), "tour": "Tour"}
     ),
+    "tour unlink": _rule({"HQ"}, HQ, lambda w, h: {"player": "P05", "tour": "Tour"}),
     "tour import": _rule({"HQ"}, HQ, lambda w, h: {"file": Upload("t.json", SMALL_TOUR)}),
     "event create": _rule(
         {"HQ"},
@@ -249,8 +250,12 @@ class Desk:
 async def _build(store: GuildStore, config: Config) -> World:
     """The tour: Open (16, drawn, nothing played), Major (12, preliminary played in order
     P01 first, knock-out started: QF1 waits for P01's colour), Setup (not drawn, P02 in),
-    P03 an Ambassador, one appeal open."""
-    await tour_with_event(store, config=config)
+    P03 an Ambassador, one appeal open. Open's first day is today, its sessions at 09:00
+    Paris: NOW (12:00 UTC) is after the session and within its appeals."""
+    morning = RuleDefaults(cct=CctDefaults(session_start="09:00"))
+    await tour_with_event(
+        store, config=config.model_copy(update={"rules": morning}), start="2026-05-01"
+    )
     await tour_with_event(store, event="Major", kind=EventType.MAJOR, players=NAMES[:12])
     await settle_preliminary(store, "Major", by_order(NAMES))
     await events.start_knockout(store, ORGANISER, "Major", confirm=True)
@@ -440,6 +445,24 @@ HOSTILE: dict[str, tuple[str, str, Options, str]] = {
         "HQ",
         lambda w, h: {"player": "P05", "tour": "Tour", "chesscom": "no spaces allowed"},
         "chess.com username",
+    ),
+    "a blank chess.com username": (
+        "tour link",
+        "HQ",
+        lambda w, h: {"player": "P05", "tour": "Tour", "chesscom": "   "},
+        "blank chess.com username links nothing",
+    ),
+    "a link with neither a member nor a username": (
+        "tour link",
+        "HQ",
+        lambda w, h: {"player": "P05", "tour": "Tour"},
+        "/tour unlink",
+    ),
+    "an unlink of a username never set": (
+        "tour unlink",
+        "HQ",
+        lambda w, h: {"player": "P05", "tour": "Tour", "site": "lichess"},
+        "nothing to unlink",
     ),
     "a tour file that is not JSON": (
         "tour import",

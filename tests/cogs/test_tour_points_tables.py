@@ -388,7 +388,7 @@ async def test_cct_6_cct_8a_export_and_import_keep_the_table_and_the_scoring(des
         tour="Round trip",
         name="Trip open",
         type="regular",
-        start="2026-06-01",
+        start="2026-04-01",
         players=8,
         third_place_match=False,
         points=SKILLING,
@@ -399,7 +399,7 @@ async def test_cct_6_cct_8a_export_and_import_keep_the_table_and_the_scoring(des
         tour="Round trip",
         name="Trip standard",
         type="regular",
-        start="2026-06-15",
+        start="2026-04-11",
         players=8,
         scoring="1/½/0",
     )

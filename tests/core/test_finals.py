@@ -12,12 +12,14 @@ from core.results import Result
 from core.tour.finals import (
     FinalsError,
     bonus_points,
+    feeds_drawn_finals,
     finals_match_status,
     finals_rounds,
     finals_standings,
     match_points,
 )
 from core.tour.knockout import ColourChoice, ContestStatus, IllegalSequence, PlayedGame
+from core.tour.ranking import EventType
 from core.tour.timecontrols import Phase
 
 W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN
@@ -159,3 +161,12 @@ def test_cct_8f_every_decided_match_hands_out_three_points(stream: list[Result])
     assert sum(points.values()) == 3
     assert sorted(points.values()) in ([0, 3], [1, 2])
     assert (sorted(points.values()) == [0, 3]) == (status.decided_by is Phase.RAPID)
+
+
+def test_cct_8f_cct_6_an_earlier_events_results_feed_the_bonus_of_drawn_finals() -> None:
+    """CCT-8f, CCT-6: once the Finals are drawn, an event before them feeds their bonus
+    (its results no longer change); the Finals themselves, and Finals not drawn, do not."""
+    assert feeds_drawn_finals(EventType.REGULAR, 1, 3, True)
+    assert feeds_drawn_finals(EventType.MAJOR, 2, 3, True)
+    assert not feeds_drawn_finals(EventType.REGULAR, 1, 3, False)
+    assert not feeds_drawn_finals(EventType.FINALS, 3, 3, True)

@@ -138,8 +138,9 @@ def boundary() -> Iterator[str]:
 
 
 async def _seed(path: Path, now: dt.datetime) -> None:
-    """The event drawn 20 days ago, played (at its 3rd day's evening) to its deciding game,
-    which its White player reported (the draw that decides it) 13 hours ago."""
+    """The event drawn 20 days ago, its preliminary played at its 3rd day's evening and its
+    knock-out at its last day's evening (every session started) to its deciding game, which
+    its White player reported (the draw that decides it) 13 hours ago."""
     start = (now - dt.timedelta(days=20)).date()
     clock = VirtualClock(dt.datetime.combine(start, dt.time(0), tzinfo=dt.UTC))
     database = await Database.open(path, clock=clock)
@@ -150,7 +151,11 @@ async def _seed(path: Path, now: dt.datetime) -> None:
             await uow.settings.update(announcements_channel_id=CHANNEL)
         await tour_with_event(store, players=ORDER, seed="k9", start=start.isoformat())
         await clock.advance_to(clock() + dt.timedelta(days=2, hours=20))
-        deciding = await play_to_the_deciding_game(store, "Open", ORDER)
+
+        async def last_day() -> None:
+            await clock.advance_to(clock() + dt.timedelta(days=6))
+
+        deciding = await play_to_the_deciding_game(store, "Open", ORDER, last_day)
         await clock.advance_to(now - dt.timedelta(hours=13))
         async with store.read() as view:
             record = (await view.tour_events.by_name("Open"))[0]

@@ -20,13 +20,13 @@ from bot.tour.automation.plan import (
     next_poll,
     poll_days,
     session_window,
-    target_day,
     watchable,
 )
 from bot.tour.events import service as events
 from bot.tour.game_names import ROUND_NAMES
 from bot.tour.games import service as games
 from bot.tour.games.targets import knockout_ties, open_targets
+from bot.tour.schedule import target_day
 from bot.tour.series import service as series
 from bot.tour.store import LoadedEvent, load_event
 from core.results import Result
@@ -91,7 +91,7 @@ def clock() -> VirtualClock:
 
 @pytest.mark.on_clock
 async def test_cct_8d_the_poll_follows_the_games_left_and_stops_with_the_last(
-    database: Database,
+    database: Database, clock: VirtualClock
 ) -> None:
     """The draw plans day 1's first poll at its start; the unit of work that settles day 1's
     last game moves it to day 2; the preliminary's last cancels it; the knock-out's start
@@ -108,6 +108,7 @@ async def test_cct_8d_the_poll_follows_the_games_left_and_stops_with_the_last(
     result = by_order(ORDER)
     prelim = [t for t in open_targets(loaded) if t.stage == "preliminary"]
     day_one = [t for t in prelim if t.round is not None and t.round <= 3]
+    await clock.advance_to(SESSION)  # a game is recorded once its session has started
     for target in day_one:
         await _report(store, target.name, result(target.white, target.black))
         _, _, pending, details = await _state(store)
@@ -115,6 +116,7 @@ async def test_cct_8d_the_poll_follows_the_games_left_and_stops_with_the_last(
             assert _poll_changes(details) == []  # day 1 still has games to look for
     assert _poll_changes(details) == [("scheduled", 2)]  # in the last one's unit of work
     assert pending is not None and pending.payload["day"] == 2
+    await clock.advance_to(SESSION + dt.timedelta(days=2))
     for target in prelim[len(day_one) :]:
         await _report(store, target.name, result(target.white, target.black))
     _, _, pending, details = await _state(store)
@@ -127,6 +129,7 @@ async def test_cct_8d_the_poll_follows_the_games_left_and_stops_with_the_last(
     quarters = (Tie.QF1, Tie.QF2, Tie.QF3, Tie.QF4)
     for tie in quarters:
         await series.choose_colour(store, ARBITER, "Open", ROUND_NAMES[tie], "white")
+    await clock.advance_to(SESSION + dt.timedelta(days=3))
     for number, tie in enumerate(quarters, start=1):
         for game_no in (1, 2, 3):  # won, won, drawn: 2½-½
             loaded, _, _, _ = await _state(store)

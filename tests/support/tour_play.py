@@ -7,7 +7,7 @@ event's deciding game, which is left for the caller (e.g. to a player's report).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot.tour.events import service as events
 from bot.tour.game_names import ROUND_NAMES
@@ -39,11 +39,20 @@ def _result(target: GameTarget, rank: dict[str, int]) -> Result:
     return Result.WHITE_WIN if higher == target.white else Result.BLACK_WIN
 
 
-async def play_to_the_deciding_game(store: GuildStore, event: str, order: Sequence[str]) -> str:
+async def play_to_the_deciding_game(
+    store: GuildStore,
+    event: str,
+    order: Sequence[str],
+    knockout_day: Callable[[], Awaitable[None]] | None = None,
+) -> str:
     """Play the drawn event up to its deciding game and return that game's name: the
-    preliminary in `order`, the knock-out built from it, every series played as above."""
+    preliminary in `order`, the knock-out built from it, every series played as above.
+    `knockout_day` (e.g. the clock moved on) runs once the knock-out is built, before its
+    games: a game is recorded only once its session has started."""
     await settle_preliminary(store, event, by_order(order))
     await events.start_knockout(store, ORGANISER, event, confirm=True)
+    if knockout_day is not None:
+        await knockout_day()
     rank = {name: i for i, name in enumerate(order)}
     while True:
         loaded = await _loaded(store, event)

@@ -46,7 +46,7 @@ async def tour_with_event(
     kind: EventType = EventType.REGULAR,
     players: Sequence[str] | None = None,
     seed: str | None = "s1",
-    start: str = "2026-05-01",
+    start: str = "2026-04-21",
     first_user: int = FIRST_USER,
     config: Config | None = None,
 ) -> None:

@@ -19,7 +19,13 @@ from bot.tour.games.targets import GameTarget, find_target
 from bot.tour.references import find_appeal, find_event, find_tour
 from bot.tour.schedule import game_day, session_date
 from bot.tour.store import LoadedEvent, load_event
-from core.tour.appeals import AppealDecision, decide_appeal
+from core.tour.appeals import (
+    AppealDecision,
+    LodgedAppeal,
+    check_undecided,
+    decide_appeal,
+    second_appeal,
+)
 from core.tour.event_facts import round_robin
 from core.tour.rules import TourRules
 from storage.guild import GuildStore
@@ -58,7 +64,8 @@ def appeal_check(
 async def lodge_appeal(
     store: GuildStore, actor: Actor, event: str, game: str, text: str
 ) -> AppealLodged:
-    """CCT-11: a player's appeal about a game of their event, refused after the deadline."""
+    """CCT-11: a player's appeal about a game of their event, refused after the deadline
+    and when it is their second about that game."""
     user = actor.require_user()
     body = clean_text(text, "appeal", APPEAL_LIMIT)
     async with store.change(actor.user_id, "appeal.lodge", f"event:{event}") as uow:
@@ -75,6 +82,14 @@ async def lodge_appeal(
         decision = appeal_check(loaded, target, tour.rules, uow.now)
         if not decision.accepted:
             raise UserError(f"Appeal refused: {decision.reason}.")
+        earlier = [
+            LodgedAppeal(a.id, a.status, a.lodged_at)
+            for a in await uow.tour_rulings.appeals(record.id)
+            if a.player_id == mine.id and a.game == target.name
+        ]
+        repeated = second_appeal(earlier, tour.rules.appeal_zone)
+        if repeated is not None:
+            raise UserError(f"Appeal refused: {repeated}.")
         appeal_id = await uow.tour_rulings.add_appeal(
             record.id, target.name, mine.id, user, body, decision.deadline
         )
@@ -94,9 +109,12 @@ async def decide(
     why = clean_text(reason, "reason", NOTE_LIMIT)
     async with store.change(actor.user_id, "appeal.decide", f"appeal:{appeal}") as uow:
         found = await find_appeal(uow.view(), appeal)
-        if found.status != "open":
-            raise UserError(f"Appeal {found.id} was {found.status} already.")
-        await uow.tour_rulings.decide_appeal(found.id, decision, why, actor.user_id)
+        try:
+            check_undecided(found.status, found.id)
+        except ValueError as error:
+            raise UserError(f"{str(error).capitalize()} (CCT-11).") from None
+        if not await uow.tour_rulings.decide_appeal(found.id, decision, why, actor.user_id):
+            raise UserError(f"Appeal {found.id} was decided meanwhile: it is decided once.")
         record = await uow.tour_events.get(found.event_id)
         assert record is not None
         await announce(uow, tour_cards.appeal_decided(found.id, record.name, decision, why))

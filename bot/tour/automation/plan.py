@@ -161,17 +161,6 @@ def _count_rounds(loaded: LoadedEvent) -> int:
     return max((g.round or 1 for g in loaded.games if g.stage == "preliminary"), default=1)
 
 
-def target_day(loaded: LoadedEvent, target: GameTarget) -> int:
-    """The event day a game is played on (its session's, CCT-8a/d/f)."""
-    return game_day(
-        loaded.record,
-        round_no=target.round,
-        rounds=_rounds(loaded),
-        tie=target.tie,
-        match_no=target.match_no,
-    )
-
-
 def poll_days(loaded: LoadedEvent) -> frozenset[int]:
     """The event's days with a game still to be looked for on the sites: an open preliminary
     game, or a contest's next game as core's contest status gives it (CCT-8d: never a game

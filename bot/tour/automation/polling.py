@@ -53,13 +53,12 @@ from bot.tour.automation.plan import (
     first_poll,
     next_poll,
     session_of,
-    target_day,
     watchable,
 )
 from bot.tour.games.pgn import game_url, read_game
 from bot.tour.games.service import report_in
 from bot.tour.games.targets import GameTarget, open_targets
-from bot.tour.schedule import day_start
+from bot.tour.schedule import day_start, target_day
 from bot.tour.store import LoadedEvent, load_event
 from core.tour.game_reports import Party, confirm_deadline
 from core.tour.game_search import GameQuery, SearchStatus, Site, SiteGame
@@ -96,7 +95,8 @@ class PollRead:
 def _window(
     loaded: LoadedEvent, rules: TourRules, target: GameTarget
 ) -> tuple[dt.datetime, dt.datetime]:
-    """The session window a target's game is looked for in."""
+    """The session window a target's game is looked for in (it opens at the session start
+    every door recording a result checks: `target_session`)."""
     start = day_start(loaded.record, rules, target_day(loaded, target))
     return start, start + WINDOW
 

@@ -19,7 +19,8 @@ from bot.tour.automation.follow import follow_game
 from bot.tour.game_names import ROUND_NAMES, finals_key, finals_key_of
 from bot.tour.games.pgn import PgnGame, check_linked, check_players, read_game
 from bot.tour.games.targets import GameTarget, find_target
-from bot.tour.references import find_event
+from bot.tour.references import find_event, find_tour
+from bot.tour.schedule import target_session
 from bot.tour.store import LoadedEvent, load_event, remember_committed
 from core.results import Outcome, Result
 from core.tour.event_facts import (
@@ -28,12 +29,15 @@ from core.tour.event_facts import (
     knockout_state,
     preliminary_standings,
 )
+from core.tour.finals import feeds_drawn_finals
 from core.tour.game_reports import (
     Action,
     GameReport,
     Party,
     ReportRefused,
     ReportStatus,
+    Session,
+    SessionNotStarted,
     transition,
 )
 from core.tour.knockout import KnockoutError, Tie
@@ -41,6 +45,7 @@ from core.tour.overrides import OverrideReason
 from core.tour.ranking import KNOCKOUT_PLACES, EventType
 from storage.database import Database
 from storage.guild import GuildStore, UnitOfWork
+from storage.tour_events import TourEventRecord
 from storage.tour_games import NewGame, Source, TourGame
 from storage.tours import TourPlayer
 
@@ -73,8 +78,38 @@ class GameChanged:
     decided: tuple[str, ...] = ()
 
 
-def _refused(error: ReportRefused) -> UserError:
+def _refused(error: ReportRefused, target: GameTarget | None = None) -> UserError:
+    if isinstance(error, SessionNotStarted):
+        return too_early(error, target.name if target is not None else "This game")
     return UserError(str(error))
+
+
+def too_early(error: SessionNotStarted, game: str) -> UserError:
+    """The one line refusing a result or an incident before the game's session starts."""
+    return UserError(
+        f"{named(game)} is played in the session starting {tour_cards.when(error.starts)}: "
+        "nothing is recorded about it before then."
+    )
+
+
+async def check_bonus_fixed(uow: UnitOfWork, record: TourEventRecord) -> None:
+    """CCT-8f, CCT-6: refuse a change to a result of an event before Finals already drawn
+    (their bonus points were read from its tour points), naming the Finals."""
+    for other in await uow.tour_events.of_tour(record.tour_id):
+        if other.type is EventType.FINALS and feeds_drawn_finals(
+            record.type, record.position, other.position, other.drawn_at is not None
+        ):
+            raise UserError(
+                f"The Finals {named(other.name)} are drawn: their bonus points come from the "
+                f"tour points of {named(record.name)} (CCT-8f, CCT-6), so its results no longer "
+                "change."
+            )
+
+
+async def session_of(uow: UnitOfWork, loaded: LoadedEvent, target: GameTarget) -> Session:
+    """The playing session of `target`, from its tour's session time (CCT-16: frozen)."""
+    tour = await find_tour(uow.view(), loaded.record.tour_id)
+    return target_session(loaded, tour.rules, target, uow.now)
 
 
 def _party(actor: Actor, loaded: LoadedEvent, target: GameTarget) -> Party:
@@ -303,11 +338,14 @@ async def report_in(
             )
     if parsed is not None:
         _check_pgn_players(parsed, await _identities(uow, loaded), target, source_ref)
+    await check_bonus_fixed(uow, loaded.record)
     current = target.row.report if target.row is not None else GameReport()
     try:
-        new = transition(current, Action.REPORT, party, result)
+        new = transition(
+            current, Action.REPORT, party, result, session=await session_of(uow, loaded, target)
+        )
     except ReportRefused as error:
-        raise _refused(error) from None
+        raise _refused(error, target) from None
     row = await game_row(uow, loaded, target)
     origin: Source = source or _SOURCES[party]
     flagged = bool(parsed and parsed.early_draw.flagged)
@@ -393,10 +431,12 @@ async def answer_in(
             who = "a player" if row.reported_side is Party.SYSTEM else "the opponent"
             raise UserError(f"Only {who} in {named(target.name)} confirms or disputes its report.")
         party = names[mine]
+    if confirm:
+        await check_bonus_fixed(uow, record)
     try:
-        new = transition(row.report, action, party)
+        new = transition(row.report, action, party, session=await session_of(uow, loaded, target))
     except ReportRefused as error:
-        raise _refused(error) from None
+        raise _refused(error, target) from None
     stored = await uow.tour_games.apply(row, new, by=actor.user_id)
     uow.tour_events.bump(record.id)
     after, decided = (
@@ -450,11 +490,13 @@ async def correct_game(
     async with store.change(actor.user_id, "game.correct", f"event:{event}") as uow:
         loaded = await _event(uow, event, store.database)
         target = find_target(loaded, game)
+        await check_bonus_fixed(uow, loaded.record)
         current = target.row.report if target.row is not None else GameReport()
+        session = await session_of(uow, loaded, target)
         try:
-            new = transition(current, Action.CORRECT, Party.ARBITER, result)
+            new = transition(current, Action.CORRECT, Party.ARBITER, result, session=session)
         except ReportRefused as error:
-            raise _refused(error) from None
+            raise _refused(error, target) from None
         expelled: list[int] = []
         if GROUNDS[ground] is OverrideReason.DELIBERATE_DISCONNECTION:
             loser = _loser(result, target.white, target.black)

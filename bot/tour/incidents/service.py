@@ -14,9 +14,10 @@ from bot.app.inputs import clean_text, named
 from bot.rendering import tour_cards
 from bot.runtime.announce import announce
 from bot.tour.automation.follow import follow_game
-from bot.tour.games.service import check_settled, game_row
+from bot.tour.games.service import check_bonus_fixed, check_settled, game_row, too_early
 from bot.tour.games.targets import find_target
 from bot.tour.references import find_event, find_tour
+from bot.tour.schedule import target_session
 from bot.tour.store import load_event
 from core.results import Result
 from core.tour.disconnections import (
@@ -25,7 +26,14 @@ from core.tour.disconnections import (
     DisconnectionRuling,
     rule_disconnection,
 )
-from core.tour.game_reports import Action, GameReport, Party, ReportRefused, transition
+from core.tour.game_reports import (
+    Action,
+    GameReport,
+    Party,
+    ReportRefused,
+    SessionNotStarted,
+    transition,
+)
 from storage.guild import GuildStore
 from storage.tour_rulings import NewIncident, Outcome
 
@@ -74,6 +82,10 @@ async def record_disconnection(
         window = tour.rules.reconnect_window
         loaded = await load_event(view, record)
         target = find_target(loaded, game)
+        try:  # CCT-10: a disconnection happens during the game, never before its session
+            target_session(loaded, tour.rules, target, uow.now).check()
+        except SessionNotStarted as error:
+            raise too_early(error, target.name) from None
         if target.row is not None and target.row.status.settled:
             raise UserError(
                 f"{named(target.name)} has a settled result: a disconnection is ruled on while "
@@ -116,8 +128,10 @@ async def record_disconnection(
         if ruling.outcome is DisconnectionOutcome.LOST:
             result = Result.BLACK_WIN if who == target.white else Result.WHITE_WIN
             current = target.row.report if target.row is not None else GameReport()
+            await check_bonus_fixed(uow, record)
+            session = target_session(loaded, tour.rules, target, uow.now)
             try:
-                decided = transition(current, Action.REPORT, Party.ARBITER, result)
+                decided = transition(current, Action.REPORT, Party.ARBITER, result, session=session)
             except ReportRefused as error:
                 raise UserError(str(error)) from None
             row = await game_row(uow, loaded, target)

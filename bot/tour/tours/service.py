@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from bot.app.actor import Actor, Role
 from bot.app.config import Config
 from bot.app.errors import UserError
-from bot.app.inputs import NAME_LIMIT, clean_text, named, optional_text
+from bot.app.inputs import NAME_LIMIT, clean_text, named, optional_text, shown
 from bot.tour.points_input import scoring_option, table_option
 from bot.tour.references import find_player, find_tour
 from core.berger import MAX_PLAYERS
@@ -31,8 +32,13 @@ class PlayerLinked:
 
 
 def username(value: str | None, site: str) -> str | None:
-    """A chess.com or lichess username as stored (lower-case), or None; refused when it
-    cannot be one."""
+    """A chess.com or lichess username as stored (lower-case), or None when not given;
+    refused when it cannot be one (a blank one too: it would link nothing)."""
+    if value is not None and not value.strip():
+        raise UserError(
+            f"A blank {site} username links nothing: give the username (to remove one, "
+            f"`/tour unlink site: {site}`)."
+        )
     text = optional_text(value, f"{site} username", 50)
     if text is None:
         return None
@@ -115,10 +121,13 @@ async def link_player(
     lichess: str | None = None,
 ) -> PlayerLinked:
     """Link a member to a tour player, setting usernames when given; the organiser's (a
-    player's report and confirmation go by this link). No member and no username unlinks
-    the member; usernames alone keep the member linked as they were."""
+    player's report and confirmation go by this link). Usernames alone keep the member
+    linked as they were; neither a member nor a username is refused (`unlink_player`
+    removes a link, never this)."""
     actor.require(Role.HQ)
     chesscom_name, lichess_name = username(chesscom, "chess.com"), username(lichess, "lichess")
+    if user_id is None and chesscom_name is None and lichess_name is None:
+        raise UserError("Give the member or a username to link (to remove a link, `/tour unlink`).")
     async with store.change(actor.user_id, "tour.link", f"player:{player}") as uow:
         view = uow.view()
         record = await find_tour(view, tour) if tour is not None else await _tour_of(view, player)
@@ -144,6 +153,81 @@ async def link_player(
         updated = await uow.tours.player(found.id)
         assert updated is not None
         return PlayerLinked(record, updated)
+
+
+UnlinkSite = Literal["member", "chess.com", "lichess"]
+UNLINK_SITES: tuple[UnlinkSite, ...] = ("member", "chess.com", "lichess")
+"""What `/tour unlink` removes: the member, or the chess.com or lichess username."""
+
+
+@dataclass(frozen=True)
+class PlayerUnlinked:
+    """A link to remove (the preview) or removed: the tour, the player as they were, what
+    is removed (`site`) and its value (the member's id, or the username)."""
+
+    tour: TourRecord
+    player: TourPlayer
+    site: UnlinkSite
+    value: str
+    stored: bool
+
+
+def _linked_value(player: TourPlayer, site: UnlinkSite) -> str | None:
+    if site == "member":
+        return None if player.user_id is None else str(player.user_id)
+    return player.chesscom if site == "chess.com" else player.lichess
+
+
+async def unlink_player(
+    store: GuildStore,
+    actor: Actor,
+    player: str,
+    *,
+    tour: str | int | None = None,
+    site: str = "member",
+    confirm: bool,
+    previewed: str | None = None,
+) -> PlayerUnlinked:
+    """Remove a tour player's member link (their reports and confirmations go by it) or one
+    of their usernames (the bot's game search), said explicitly: refused when there is none.
+    Without `confirm` nothing is stored (the preview); with it the link is removed, unless it
+    is no longer the `previewed` value (a Confirm removes what its preview showed, or
+    nothing)."""
+    actor.require(Role.HQ)
+    chosen = next((s for s in UNLINK_SITES if s == site), None)
+    if chosen is None:
+        raise UserError(
+            f"{shown(site)} is not what a link is to: one of {', '.join(UNLINK_SITES)}."
+        )
+    async with store.change(actor.user_id, "tour.unlink", f"player:{player}") as uow:
+        view = uow.view()
+        record = await find_tour(view, tour) if tour is not None else await _tour_of(view, player)
+        found = await find_player(view, record, player)
+        value = _linked_value(found, chosen)
+        if value is None:
+            what = "no member" if chosen == "member" else f"no {chosen} username"
+            raise UserError(f"{named(found.name)} has {what}: nothing to unlink.")
+        plan = PlayerUnlinked(record, found, chosen, value, confirm)
+        if not confirm:
+            uow.abandon()
+            return plan
+        if previewed is not None and previewed != value:
+            raise UserError(
+                f"The link of {named(found.name)} changed since the preview: nothing is "
+                "removed. Run `/tour unlink` again to see it."
+            )
+        if chosen == "member":
+            await uow.tours.link(found.id, None)
+        else:
+            await uow.tours.set_usernames(
+                found.id,
+                None if chosen == "chess.com" else found.chesscom,
+                None if chosen == "lichess" else found.lichess,
+            )
+        uow.details["removed"] = chosen
+        for event_id in await uow.tour_events.events_of_player(found.id):
+            uow.tour_events.bump(event_id)  # the event's players (their links) changed
+        return plan
 
 
 async def _tour_of(view: GuildView, player: str) -> TourRecord:
