@@ -12,11 +12,20 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
 
 from bot.formats.json_path import json_path
 from bot.formats.numbers import Name, printable
 from bot.rendering.standings_text import shown_text
+from core.names import NOTE_LIMIT
 from core.points import half_points
 from core.results import Result
 from core.standings import standings
@@ -33,14 +42,16 @@ from core.tour.knockout import (
     finished_match,
     series_decided_by_matches,
 )
+from core.tour.qualification import FinalsField, FinalsFieldError, check_decline, field_problem
 from core.tour.ranking import (
     DEFAULT_POINTS_TABLES,
+    EVENT_SIZES,
     KNOCKOUT_PLACES,
     EventType,
     PointsTable,
     TourError,
 )
-from core.tour.report import FinalsMatch, FinalsResults, Tour
+from core.tour.report import FinalsMatch, FinalsResults, Tour, event_finals_field
 from core.trf import TrfError, decode_trf, parse_trf
 from core.trf2026 import scored_standings, trf_scores
 
@@ -166,9 +177,35 @@ class FinalsMatchModel(_Model):
     decided: Literal["rapid", "tiebreak"]
 
 
+Note = Annotated[
+    str, StringConstraints(min_length=1, max_length=NOTE_LIMIT), AfterValidator(printable)
+]
+
+
+class DeclineModel(_Model):
+    """CCT-3 (extension): a qualified player who declined the Finals, with the organiser's
+    note."""
+
+    player: Name
+    note: Note | None = None
+
+
 class FinalsModel(_Model):
-    players: list[Name]
+    """The Finals: the finalists in pairing-number order (none yet: not drawn) and their
+    decided matches; (extension, CCT-3) who declined, in order, and the wildcards."""
+
+    players: list[Name] = Field(
+        default_factory=list, description="the finalists in pairing-number order; none: not drawn"
+    )
     matches: list[FinalsMatchModel] = Field(default_factory=list)
+    declined: list[DeclineModel] = Field(
+        default_factory=list, description="CCT-3: players who declined, in the order they did"
+    )
+    wildcards: list[Name] | None = Field(
+        None,
+        description="CCT-3: the organiser's wildcards into places the lists cannot fill "
+        "(absent: every finalist not offered a place)",
+    )
 
 
 class TourFile(_Model):
@@ -541,19 +578,83 @@ def parse_tour_file(
         else:
             problems.append(item)
     finals = None
-    if model.finals is not None:
+    if model.finals is not None and model.finals.players:
         try:
             finals = _finals(model.finals, events)
         except _Problem as problem:
             problems.append((problem.where, problem.what))
+    elif model.finals is not None and model.finals.matches:
+        problems.append(("finals.matches", "matches need the finalists (finals.players)"))
     if len(set(model.ambassadors)) != len(model.ambassadors):
         problems.append(("ambassadors", "an Ambassador is listed twice"))
     if len(set(model.expelled)) != len(model.expelled):
         problems.append(("expelled", "a player is listed twice"))
+    wildcards: tuple[str, ...] = ()
+    if model.finals is not None and not problems:
+        try:
+            wildcards = _finals_field(model, events)
+        except _Problem as problem:
+            problems.append((problem.where, problem.what))
     if problems:
         raise TourFileError(problems)
-    tour = Tour(model.name, tuple(events), finals, tuple(model.ambassadors), tuple(model.expelled))
+    declined = () if model.finals is None else tuple(d.player for d in model.finals.declined)
+    tour = Tour(
+        model.name,
+        tuple(events),
+        finals,
+        tuple(model.ambassadors),
+        tuple(model.expelled),
+        declined,
+        wildcards,
+    )
     return model, tour, rules_tables(model.rules)
+
+
+def _finals_field(model: TourFile, events: Sequence[PlayedEvent]) -> tuple[str, ...]:
+    """CCT-3: the Finals' declines and wildcards checked as the bot checks them — each
+    decliner offered a place when they declined, each finalist offered a place or a
+    wildcard into a place the lists cannot fill — giving the wildcards (when the file does
+    not list them: every finalist not offered a place)."""
+    finals = model.finals
+    assert finals is not None
+    size = len(finals.players) or EVENT_SIZES[EventType.FINALS]
+    tables = rules_tables(model.rules)
+
+    def field(declined: Sequence[str], wildcards: Sequence[str] = ()) -> FinalsField:
+        try:
+            return event_finals_field(
+                events,
+                size,
+                ambassadors=model.ambassadors,
+                tables=tables,
+                expelled=model.expelled,
+                declined=declined,
+                wildcards=wildcards,
+            )
+        except TourError as error:
+            raise _Problem("finals", str(error)) from None
+
+    names: list[str] = []
+    for i, decline in enumerate(finals.declined):
+        try:
+            check_decline(field(names), decline.player, finals.players, name=repr)
+        except FinalsFieldError as error:
+            raise _Problem(f"finals.declined[{i}].player", str(error)) from None
+        names.append(decline.player)
+    if finals.wildcards is None:
+        before = field(names)
+        wildcards = [p for p in finals.players if not before.offered(p)]
+    else:
+        wildcards = list(finals.wildcards)
+        for i, player in enumerate(wildcards):
+            if wildcards.index(player) != i:
+                raise _Problem(f"finals.wildcards[{i}]", f"{player!r} is listed twice")
+            if finals.players and player not in finals.players:
+                raise _Problem(f"finals.wildcards[{i}]", f"{player!r} is not a finalist")
+    problem = field_problem(field(names, wildcards), finals.players, wildcards, repr)
+    if problem is not None:
+        raise _Problem("finals.players" if finals.players else "finals.wildcards", problem)
+    return tuple(wildcards)
 
 
 def _pydantic_message(error: Any) -> str:
