@@ -55,6 +55,8 @@ from core.tour.report import FinalsMatch, FinalsResults, Tour, event_finals_fiel
 from core.trf import TrfError, decode_trf, parse_trf
 from core.trf2026 import scored_standings, trf_scores
 
+FINALS_SIZE = EVENT_SIZES[EventType.FINALS]
+"""CCT-2: the Finals' places when the file's reader does not say (`finals_size`)."""
 SCORE = r"^\s*\d+(\.5)?\s*-\s*\d+(\.5)?\s*$"
 Score = Annotated[str, Field(pattern=SCORE, description='"2.5-1.5", first-named player first')]
 MAX_TABLE_POINTS = 1000
@@ -540,17 +542,18 @@ def _problems(model: TourFile, base: Path, read: Reader) -> Iterator[tuple[str, 
 
 
 def parse_tour(
-    text: str, base: Path = Path("."), read: Reader = _read_bytes
+    text: str, base: Path = Path("."), read: Reader = _read_bytes, finals_size: int | None = None
 ) -> tuple[Tour, dict[EventType, PointsTable]]:
     """The tour of a tour file's text (TRF paths relative to `base`, read with `read`) and its
     default points tables per event type; raise TourFileError listing every problem with its
-    JSON path."""
-    _, tour, tables = parse_tour_file(text, base, read)
+    JSON path. The Finals field (CCT-3) is checked for Finals of `finals_size` places
+    (default: as many as the file's finalists, else 10)."""
+    _, tour, tables = parse_tour_file(text, base, read, finals_size)
     return tour, tables
 
 
 def parse_tour_file(
-    text: str, base: Path = Path("."), read: Reader = _read_bytes
+    text: str, base: Path = Path("."), read: Reader = _read_bytes, finals_size: int | None = None
 ) -> tuple[TourFile, Tour, dict[EventType, PointsTable]]:
     """`parse_tour`, also giving the validated file itself (what `/tour import` stores)."""
     try:
@@ -590,9 +593,11 @@ def parse_tour_file(
     if len(set(model.expelled)) != len(model.expelled):
         problems.append(("expelled", "a player is listed twice"))
     wildcards: tuple[str, ...] = ()
-    if model.finals is not None and not problems:
+    size = finals_size or len(model.finals.players if model.finals else ()) or FINALS_SIZE
+    drawn = 0 if model.finals is None else len(model.finals.players)
+    if model.finals is not None and not problems and drawn in (0, size):
         try:
-            wildcards = _finals_field(model, events)
+            wildcards = _finals_field(model, events, size)
         except _Problem as problem:
             problems.append((problem.where, problem.what))
     if problems:
@@ -610,14 +615,14 @@ def parse_tour_file(
     return model, tour, rules_tables(model.rules)
 
 
-def _finals_field(model: TourFile, events: Sequence[PlayedEvent]) -> tuple[str, ...]:
+def _finals_field(model: TourFile, events: Sequence[PlayedEvent], size: int) -> tuple[str, ...]:
     """CCT-3: the Finals' declines and wildcards checked as the bot checks them — each
     decliner offered a place when they declined, each finalist offered a place or a
     wildcard into a place the lists cannot fill — giving the wildcards (when the file does
-    not list them: every finalist not offered a place)."""
+    not list them: every finalist not offered a place). Finals of another size than `size`
+    are refused by the size check instead."""
     finals = model.finals
     assert finals is not None
-    size = len(finals.players) or EVENT_SIZES[EventType.FINALS]
     tables = rules_tables(model.rules)
 
     def field(declined: Sequence[str], wildcards: Sequence[str] = ()) -> FinalsField:

@@ -201,7 +201,9 @@ async def import_tour_file(
     except UnicodeDecodeError:
         raise UserError("The tour file is not UTF-8 text.") from None
     try:
-        model, parsed, tables = parse_tour_file(text, read=_no_trf)
+        model, parsed, tables = parse_tour_file(
+            text, read=_no_trf, finals_size=config.rules.cct.finals_players
+        )
     except TourFileError as error:
         first = "; ".join(f"{where}: {what}" for where, what in error.problems[:3])
         more = f" (and {len(error.problems) - 3} more)" if len(error.problems) > 3 else ""

@@ -137,6 +137,8 @@ TOUR_MUTATING: dict[str, Rule] = {
     "event draw": _rule({"HQ"}, HQ, lambda w, h: {"event": "Setup", "seed": "x"}),
     "event pin": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open"}),
     "event start-knockout": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open"}),
+    "finals decline": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open", "player": "P01"}),
+    "finals decline-undo": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open", "player": "P01"}),
     "game report": _rule(
         {"event player", "arbiter"},
         ("player", "arbiter"),
