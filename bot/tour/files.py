@@ -223,7 +223,7 @@ async def import_tour_file(
         base.round_reminder_minutes,
     )
     finals = rules.sizes[EventType.FINALS]
-    if model.finals is not None and len(model.finals.players) != finals:
+    if model.finals is not None and model.finals.players and len(model.finals.players) != finals:
         raise UserError(
             f"The tour file cannot be used: its Finals have {len(model.finals.players)} "
             f"players, not the tour's {finals} (CCT-8f, `[rules.cct] finals_players`)."
