@@ -1,6 +1,7 @@
-"""The tour file (formats/tour-file.md): pydantic models for its JSON, and the adapter that
-turns a file into the core's domain values (`core.tour.report.Tour`), refusing every bad
-case with the JSON path of the problem."""
+"""The tour file (formats/tour-file.md, with the extensions of docs/tour.md and
+docs/tour-file.md): pydantic models for its JSON, and the adapter that turns a file into the
+core's domain values (`core.tour.report.Tour`), refusing every bad case with the JSON path
+of the problem."""
 
 from __future__ import annotations
 

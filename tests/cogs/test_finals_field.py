@@ -325,3 +325,24 @@ async def test_cct_3_a_tour_file_with_a_wildcard_and_no_open_place_is_refused(
     )
     text = refused(outcome)
     assert "finals.declined[0].player" in text and "nothing to decline" in text, text
+
+
+@IN_MODULE_LOOP
+async def test_cct_3_the_field_is_set_once_the_finals_are_drawn(desk: Desk) -> None:
+    """A decline, or its withdrawal, comes before the draw; and only the Finals take one."""
+    document = {**SMALL_TOUR, "finals": {"players": LISTED, "declined": [], "wildcards": []}}
+    data = json.dumps(document).encode()
+    imported = await desk.run(
+        "tour import", desk.organiser, file=Upload("t.json", data), name="Drawn tour"
+    )
+    assert "imported" in (imported.reply.content or ""), imported.reply.text()
+    for command in ("finals decline", "finals decline-undo"):
+        text = refused(
+            await desk.run(command, desk.organiser, event="Drawn tour: Finals", player="Bo")
+        )
+        assert "are drawn" in text and "cannot change" in text, text
+    text = refused(
+        await desk.run("finals decline", desk.organiser, event="Drawn tour: Major One", player="Bo")
+    )
+    assert "is not the Finals" in text, text
+    assert await declines(desk, "Drawn tour: Finals") == []
