@@ -173,6 +173,11 @@ async def test_cct_3_an_ambassador_place_goes_to_the_next_ambassador_then_a_wild
     Ambassador is left, the place is open, and the organiser's wildcard fills it — shown as
     a wildcard by /tour qualification and /event show."""
     finals = await finals_of(desk, "Ambassador tour")
+    hostile = await desk.run(
+        "finals decline", desk.organiser, event=finals, player="Max", note="@everyone **now**"
+    )
+    shown = hostile.reply.text()  # the note is user text: shown as typed, never a ping
+    assert "now" in shown and "@everyone" not in shown and "**now**" not in shown, shown
     assert "offered to Ned" in (await decline(desk, finals, "Max")).reply.text()
     open_place = (await decline(desk, finals, "Ned")).reply.text()
     assert "open for a wildcard" in open_place, open_place
