@@ -351,3 +351,21 @@ async def test_cct_3_the_field_is_set_once_the_finals_are_drawn(desk: Desk) -> N
     )
     assert "is not the Finals" in text, text
     assert await declines(desk, "Drawn tour: Finals") == []
+
+
+@IN_MODULE_LOOP
+async def test_cct_3_the_finals_draw_checks_the_field_again(desk: Desk) -> None:
+    """The list may change after the players were entered (here Max stops being an
+    Ambassador): the draw refuses a field the rules no longer give, and draws it once they
+    give it again."""
+    finals = await finals_of(desk, "Draw tour")
+    for player in LISTED:
+        added = await desk.run("event player-add", desk.organiser, event=finals, player=player)
+        assert not added.reply.ephemeral, added.reply.text()
+    await desk.run("tour ambassador-remove", desk.organiser, tour="Draw tour", player="Max")
+    text = refused(await desk.run("event draw", desk.organiser, event=finals, seed="s"))
+    assert "cannot be drawn" in text and "Max is not qualified" in text, text
+    await desk.run("tour ambassador-add", desk.organiser, tour="Draw tour", player="Max")
+    preview = await desk.run("event draw", desk.organiser, event=finals, seed="s")
+    drawn = await desk.click(preview.reply, "Confirm", desk.organiser)
+    assert "stored" in drawn.reply.text(), drawn.reply.text()
