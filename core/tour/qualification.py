@@ -424,9 +424,11 @@ def check_entry(
             f"wildcard: {field.taken()}"
         )
     if not wildcard:
+        into = "the open place"
+        if field.open_places > 1:
+            into = f"one of the {field.open_places} open places"
         raise FinalsFieldError(
-            f"{name(player)} is not qualified for the Finals: enter them as a wildcard into "
-            f"one of the {field.open_places} open places"
+            f"{name(player)} is not qualified for the Finals: enter them as a wildcard into {into}"
         )
 
 
