@@ -69,7 +69,7 @@ class TourEventRecord:
 @dataclass(frozen=True)
 class EventPlayer:
     """A player's entry in an event: entry order, pairing number, knock-out seed, imported
-    official place."""
+    official place, and whether the organiser entered them as a Finals wildcard (CCT-3)."""
 
     player_id: int
     name: str
@@ -78,6 +78,19 @@ class EventPlayer:
     pairing_no: int | None
     ko_seed: int | None
     recorded_place: int | None
+    wildcard: bool = False
+
+
+@dataclass(frozen=True)
+class FinalsDecline:
+    """CCT-3: a player who declined the Finals, with the organiser's note, who recorded it
+    and when."""
+
+    player_id: int
+    name: str
+    note: str | None
+    declined_by: int | None
+    declined_at: dt.datetime
 
 
 @dataclass(frozen=True)
@@ -206,12 +219,22 @@ class TourEventReader:
         """The event's players in entry order."""
         rows = await self._scope.fetchall(
             "SELECT e.player_id, p.name, p.user_id, e.entry_no, e.pairing_no, e.ko_seed,"
-            " e.recorded_place FROM event_players AS e"
+            " e.recorded_place, e.wildcard FROM event_players AS e"
             " JOIN tour_players AS p ON p.id = e.player_id"
             " WHERE e.guild_id = ? AND e.event_id = ? ORDER BY e.entry_no",
             (self._scope.guild_id, event_id),
         )
-        return [EventPlayer(*row) for row in rows]
+        return [EventPlayer(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7])) for r in rows]
+
+    async def declines(self, event_id: int) -> list[FinalsDecline]:
+        """CCT-3: the players who declined the Finals `event_id`, in the order they did."""
+        rows = await self._scope.fetchall(
+            "SELECT d.player_id, p.name, d.note, d.declined_by, d.declined_at"
+            " FROM finals_declines AS d JOIN tour_players AS p ON p.id = d.player_id"
+            " WHERE d.guild_id = ? AND d.event_id = ? ORDER BY d.id",
+            (self._scope.guild_id, event_id),
+        )
+        return [FinalsDecline(r[0], r[1], r[2], r[3], from_text(r[4])) for r in rows]
 
     async def events_of_player(self, player_id: int) -> list[int]:
         """The ids of the events the tour player is entered in."""
@@ -310,17 +333,55 @@ class TourEventRepository(TourEventReader):
         scope.record("tour_event_points", {"event": event.id})
         return cursor.rowcount > 0
 
-    async def add_player(self, event: TourEventRecord, player_id: int) -> None:
-        """Enter a tour player in the event, last in entry order (twice raises IntegrityError)."""
+    async def add_player(
+        self, event: TourEventRecord, player_id: int, *, wildcard: bool = False
+    ) -> None:
+        """Enter a tour player in the event, last in entry order, as a Finals wildcard
+        (CCT-3) when `wildcard` (twice raises IntegrityError)."""
         scope = self._write
         self.bump(event.id)
         await scope.execute(
-            "INSERT INTO event_players (guild_id, tour_id, event_id, player_id, entry_no)"
-            " SELECT ?, ?, ?, ?, coalesce(max(entry_no), 0) + 1 FROM event_players"
+            "INSERT INTO event_players (guild_id, tour_id, event_id, player_id, entry_no,"
+            " wildcard) SELECT ?, ?, ?, ?, coalesce(max(entry_no), 0) + 1, ? FROM event_players"
             " WHERE guild_id = ? AND event_id = ?",
-            (scope.guild_id, event.tour_id, event.id, player_id, scope.guild_id, event.id),
+            (
+                scope.guild_id,
+                event.tour_id,
+                event.id,
+                player_id,
+                int(wildcard),
+                scope.guild_id,
+                event.id,
+            ),
         )
-        scope.record("event_players_added", {"event": event.id, "player": player_id})
+        details: dict[str, object] = {"event": event.id, "player": player_id}
+        if wildcard:
+            details["wildcard"] = True
+        scope.record("event_players_added", details)
+
+    async def add_decline(
+        self, event: TourEventRecord, player_id: int, note: str | None, by: int | None
+    ) -> None:
+        """CCT-3: the player declined the Finals `event` (twice raises IntegrityError)."""
+        scope = self._write
+        self.bump(event.id)
+        await scope.execute(
+            "INSERT INTO finals_declines (guild_id, tour_id, event_id, player_id, note,"
+            " declined_by, declined_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (scope.guild_id, event.tour_id, event.id, player_id, note, by, to_text(scope.now)),
+        )
+        scope.record("finals_declines_added", {"event": event.id, "player": player_id})
+
+    async def remove_decline(self, event_id: int, player_id: int) -> bool:
+        """CCT-3: a decline withdrawn (before the draw); False when there was none."""
+        scope = self._write
+        self.bump(event_id)
+        cursor = await scope.execute(
+            "DELETE FROM finals_declines WHERE guild_id = ? AND event_id = ? AND player_id = ?",
+            (scope.guild_id, event_id, player_id),
+        )
+        scope.record("finals_declines_removed", {"event": event_id, "player": player_id})
+        return cursor.rowcount > 0
 
     async def remove_player(self, event_id: int, player_id: int) -> bool:
         """Take a player out of an event (before the draw)."""

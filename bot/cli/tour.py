@@ -94,7 +94,9 @@ def run(args: argparse.Namespace) -> int:
     except UnicodeDecodeError:
         raise CliError(f"{shown(args.file)}: not UTF-8 text") from None
     try:
-        tour, tables = parse_tour(text, args.file.parent, read_capped)
+        tour, tables = parse_tour(
+            text, args.file.parent, read_capped, config.rules.cct.finals_players
+        )
     except TourFileError as error:
         raise invalid_file(args.file, "tour", error.problems) from None
     if args.after is not None and args.after not in {e.name for e in tour.events}:

@@ -1,6 +1,7 @@
-"""The tour file (formats/tour-file.md): pydantic models for its JSON, and the adapter that
-turns a file into the core's domain values (`core.tour.report.Tour`), refusing every bad
-case with the JSON path of the problem."""
+"""The tour file (formats/tour-file.md, with the extensions of docs/tour.md and
+docs/tour-file.md): pydantic models for its JSON, and the adapter that turns a file into the
+core's domain values (`core.tour.report.Tour`), refusing every bad case with the JSON path
+of the problem."""
 
 from __future__ import annotations
 
@@ -12,11 +13,20 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
 
 from bot.formats.json_path import json_path
 from bot.formats.numbers import Name, printable
 from bot.rendering.standings_text import shown_text
+from core.names import NOTE_LIMIT
 from core.points import half_points
 from core.results import STANDARD, Result, Scoring
 from core.standings import standings
@@ -34,17 +44,21 @@ from core.tour.knockout import (
     series_matches,
 )
 from core.tour.preliminary import SCORINGS
+from core.tour.qualification import FinalsField, FinalsFieldError, check_decline, field_problem
 from core.tour.ranking import (
     DEFAULT_POINTS_TABLES,
+    EVENT_SIZES,
     KNOCKOUT_PLACES,
     EventType,
     PointsTable,
     TourError,
 )
-from core.tour.report import FinalsMatch, FinalsResults, Tour
+from core.tour.report import FinalsMatch, FinalsResults, Tour, event_finals_field
 from core.trf import TrfError, decode_trf, parse_trf
 from core.trf2026 import scored_standings, trf_scores
 
+FINALS_SIZE = EVENT_SIZES[EventType.FINALS]
+"""CCT-2: the Finals' places when the file's reader does not say (`finals_size`)."""
 SCORE = r"^\s*\d+(\.5)?\s*-\s*\d+(\.5)?\s*$"
 Score = Annotated[str, Field(pattern=SCORE, description='"2.5-1.5", first-named player first')]
 MAX_TABLE_POINTS = 1000
@@ -175,9 +189,35 @@ class FinalsMatchModel(_Model):
     decided: Literal["rapid", "tiebreak"]
 
 
+Note = Annotated[
+    str, StringConstraints(min_length=1, max_length=NOTE_LIMIT), AfterValidator(printable)
+]
+
+
+class DeclineModel(_Model):
+    """CCT-3 (extension): a qualified player who declined the Finals, with the organiser's
+    note."""
+
+    player: Name
+    note: Note | None = None
+
+
 class FinalsModel(_Model):
-    players: list[Name]
+    """The Finals: the finalists in pairing-number order (none yet: not drawn) and their
+    decided matches; (extension, CCT-3) who declined, in order, and the wildcards."""
+
+    players: list[Name] = Field(
+        default_factory=list, description="the finalists in pairing-number order; none: not drawn"
+    )
     matches: list[FinalsMatchModel] = Field(default_factory=list)
+    declined: list[DeclineModel] = Field(
+        default_factory=list, description="CCT-3: players who declined, in the order they did"
+    )
+    wildcards: list[Name] | None = Field(
+        None,
+        description="CCT-3: the organiser's wildcards into places the lists cannot fill "
+        "(absent: every finalist not offered a place)",
+    )
 
 
 class TourFile(_Model):
@@ -532,17 +572,18 @@ def _problems(model: TourFile, base: Path, read: Reader) -> Iterator[tuple[str, 
 
 
 def parse_tour(
-    text: str, base: Path = Path("."), read: Reader = _read_bytes
+    text: str, base: Path = Path("."), read: Reader = _read_bytes, finals_size: int | None = None
 ) -> tuple[Tour, dict[EventType, PointsTable]]:
     """The tour of a tour file's text (TRF paths relative to `base`, read with `read`) and its
     default points tables per event type; raise TourFileError listing every problem with its
-    JSON path."""
-    _, tour, tables = parse_tour_file(text, base, read)
+    JSON path. The Finals field (CCT-3) is checked for Finals of `finals_size` places
+    (default: as many as the file's finalists, else 10)."""
+    _, tour, tables = parse_tour_file(text, base, read, finals_size)
     return tour, tables
 
 
 def parse_tour_file(
-    text: str, base: Path = Path("."), read: Reader = _read_bytes
+    text: str, base: Path = Path("."), read: Reader = _read_bytes, finals_size: int | None = None
 ) -> tuple[TourFile, Tour, dict[EventType, PointsTable]]:
     """`parse_tour`, also giving the validated file itself (what `/tour import` stores)."""
     try:
@@ -570,19 +611,85 @@ def parse_tour_file(
         else:
             problems.append(item)
     finals = None
-    if model.finals is not None:
+    if model.finals is not None and model.finals.players:
         try:
             finals = _finals(model.finals, events)
         except _Problem as problem:
             problems.append((problem.where, problem.what))
+    elif model.finals is not None and model.finals.matches:
+        problems.append(("finals.matches", "matches need the finalists (finals.players)"))
     if len(set(model.ambassadors)) != len(model.ambassadors):
         problems.append(("ambassadors", "an Ambassador is listed twice"))
     if len(set(model.expelled)) != len(model.expelled):
         problems.append(("expelled", "a player is listed twice"))
+    wildcards: tuple[str, ...] = ()
+    size = finals_size or len(model.finals.players if model.finals else ()) or FINALS_SIZE
+    drawn = 0 if model.finals is None else len(model.finals.players)
+    if model.finals is not None and not problems and drawn in (0, size):
+        try:
+            wildcards = _finals_field(model, events, size)
+        except _Problem as problem:
+            problems.append((problem.where, problem.what))
     if problems:
         raise TourFileError(problems)
-    tour = Tour(model.name, tuple(events), finals, tuple(model.ambassadors), tuple(model.expelled))
+    declined = () if model.finals is None else tuple(d.player for d in model.finals.declined)
+    tour = Tour(
+        model.name,
+        tuple(events),
+        finals,
+        tuple(model.ambassadors),
+        tuple(model.expelled),
+        declined,
+        wildcards,
+    )
     return model, tour, rules_tables(model.rules)
+
+
+def _finals_field(model: TourFile, events: Sequence[PlayedEvent], size: int) -> tuple[str, ...]:
+    """CCT-3: the Finals' declines and wildcards checked as the bot checks them — each
+    decliner offered a place when they declined, each finalist offered a place or a
+    wildcard into a place the lists cannot fill — giving the wildcards (when the file does
+    not list them: every finalist not offered a place). Finals of another size than `size`
+    are refused by the size check instead."""
+    finals = model.finals
+    assert finals is not None
+    tables = rules_tables(model.rules)
+
+    def field(declined: Sequence[str], wildcards: Sequence[str] = ()) -> FinalsField:
+        try:
+            return event_finals_field(
+                events,
+                size,
+                ambassadors=model.ambassadors,
+                tables=tables,
+                expelled=model.expelled,
+                declined=declined,
+                wildcards=wildcards,
+            )
+        except TourError as error:
+            raise _Problem("finals", str(error)) from None
+
+    names: list[str] = []
+    for i, decline in enumerate(finals.declined):
+        try:
+            check_decline(field(names), decline.player, finals.players, name=repr)
+        except FinalsFieldError as error:
+            raise _Problem(f"finals.declined[{i}].player", str(error)) from None
+        names.append(decline.player)
+    if finals.wildcards is None:
+        before = field(names)
+        wildcards = [p for p in finals.players if not before.offered(p)]
+    else:
+        wildcards = list(finals.wildcards)
+        for i, player in enumerate(wildcards):
+            if wildcards.index(player) != i:
+                raise _Problem(f"finals.wildcards[{i}]", f"{player!r} is listed twice")
+            if finals.players and player not in finals.players:
+                raise _Problem(f"finals.wildcards[{i}]", f"{player!r} is not a finalist")
+    problem = field_problem(field(names, wildcards), finals.players, wildcards, repr)
+    if problem is not None:
+        raise _Problem("finals.players" if finals.players else "finals.wildcards", problem)
+    return tuple(wildcards)
 
 
 def _pydantic_message(error: Any) -> str:

@@ -82,6 +82,26 @@ def knockout_started(event: str, quarters: Sequence[tuple[str, str, str]]) -> st
     return f"The knock-out of **{name(event)}** starts (CCT-8c): {ties}."
 
 
+def finals_declined(event: str, player: str, replaced_by: Sequence[str]) -> str:
+    """CCT-3: a qualified player declined the Finals; their place is offered on."""
+    return f"**{name(player)}** declined **{name(event)}** (CCT-3): {went_to(replaced_by)}."
+
+
+def finals_decline_withdrawn(event: str, player: str, replaced_by: Sequence[str]) -> str:
+    """CCT-3: a mistaken decline withdrawn; the player is offered their place again."""
+    back = "their place is theirs again"
+    if replaced_by:
+        back += f", no longer offered to {', '.join(name(p) for p in replaced_by)}"
+    return f"The decline of **{name(player)}** from **{name(event)}** is withdrawn (CCT-3): {back}."
+
+
+def went_to(replaced_by: Sequence[str]) -> str:
+    """CCT-3: where a declined place went: the next in line, or an open place for a wildcard."""
+    if not replaced_by:
+        return "no one is next in line, so the place is open for a wildcard"
+    return f"the place is offered to {', '.join(name(p) for p in replaced_by)}"
+
+
 MESSAGE_LIMIT = 2000
 """Discord's limit on a message's text."""
 

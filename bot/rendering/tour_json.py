@@ -82,6 +82,13 @@ def tour_json(report: TourReport) -> dict[str, Any]:
         },
         "finals": None,
     }
+    field = report.field
+    if field is not None:
+        document["qualification"]["declined"] = [
+            {"player": d.player, "replaced_by": list(d.replaced_by)} for d in field.declines
+        ]
+        document["qualification"]["wildcards"] = list(field.wildcards)
+        document["qualification"]["places_open"] = field.open_places
     if report.finals is not None:
         document["finals"] = {
             "standings": [

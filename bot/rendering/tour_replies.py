@@ -14,6 +14,7 @@ from bot.rendering.tour_cards import (
     name,
     result_text,
     score,
+    went_to,
     when,
 )
 from bot.rendering.tour_points import scoring_line, table_line
@@ -22,12 +23,14 @@ from core.tour.event_facts import played_event
 from core.tour.knockout import ContestStatus, MatchOutcome
 from core.tour.ranking import EventType
 from core.tour.report import event_report
+from storage.tour_events import EventPlayer
 from storage.tour_games import TourGame
 from storage.tour_rulings import Appeal, Incident
 
 if TYPE_CHECKING:  # the read models it renders (they render with it: no import at run time)
     from bot.tour.events.reads import Bracket, CalendarDay, EventRead, PairingLine
     from bot.tour.events.service import DrawPlan, KnockoutPlan, PointsPlan
+    from bot.tour.finals.field import DeclinePlan
     from bot.tour.games.reads import GameCard
     from bot.tour.games.targets import GameTarget
     from bot.tour.series.reads import SeriesCard
@@ -193,9 +196,9 @@ def event_card(read: EventRead) -> list[Embed]:
             f"Draw: {'seed `' + record.draw_seed + '`' if record.draw_seed else 'numbers given'}"
             f" ({when(record.drawn_at)})"
         )
-        lines += [f"{p.pairing_no}. {name(p.name)}" for p in read.loaded.by_pairing]
+        lines += [f"{p.pairing_no}. {name(p.name)}{_wildcard(p)}" for p in read.loaded.by_pairing]
     else:
-        lines += [f"- {name(p.name)}" for p in read.loaded.players]
+        lines += [f"- {name(p.name)}{_wildcard(p)}" for p in read.loaded.players]
     settled = sum(1 for g in read.loaded.games if g.status.settled)
     lines.append(f"Games settled: {settled}")
     if finished is not None:
@@ -208,6 +211,26 @@ def event_card(read: EventRead) -> list[Embed]:
             for (place, _), p in zip(report.placings, report.points, strict=True)
         ]
     return embeds(name(record.name), lines)
+
+
+def _wildcard(player: EventPlayer) -> str:
+    """CCT-3: the mark of a player entered in the Finals as a wildcard."""
+    return " (wildcard, CCT-3)" if player.wildcard else ""
+
+
+def declined_place(plan: DeclinePlan) -> str:
+    """CCT-3: where a declined Finals place goes."""
+    return went_to(plan.replaced_by)
+
+
+def decline_preview(plan: DeclinePlan) -> list[Embed]:
+    """CCT-3: a decline before it is stored: where the place goes, places open after it."""
+    lines = [f"**{name(plan.player)}** declines {name(plan.event.name)}."]
+    if plan.note is not None:
+        lines.append(f"Note: {name(plan.note)}")
+    lines.append(f"Then {declined_place(plan)} (CCT-3).")
+    lines.append(f"Places open for wildcards after it: {plan.open_places}.")
+    return embeds(f"{name(plan.event.name)}: decline", lines)
 
 
 def calendar(read: EventRead, days: Sequence[CalendarDay]) -> list[Embed]:

@@ -94,7 +94,18 @@ def tour_text(report: TourReport) -> str:
         others = [str(p) for p in group_of.get(q.player, ()) if p != q.player]
         playoff_note = f" — play-off with {', '.join(others)}" if others else ""
         lines.append(f"  {n:>2}. {q.player} — {why(q)} ({detail(q)}){playoff_note}")
-    if qual.places_left:
+    field = report.field
+    if field is not None and (field.declines or field.wildcards):
+        for d in field.declines:
+            went = ", ".join(str(p) for p in d.replaced_by)
+            place = f"place offered to {went}" if went else "no one next in line: place open"
+            lines.append(f"  Declined: {d.player} — {place}")
+        wildcards = ", ".join(str(p) for p in field.wildcards) or "none"
+        lines.append(
+            f"  Places left: {qual.places_left} — wildcards (organiser): {wildcards}; "
+            f"still open: {field.open_places}"
+        )
+    elif qual.places_left:
         lines.append(
             f"  Places left: {qual.places_left} (the best-ranked Tour Ambassadors not already "
             "qualified, named by the organiser)"

@@ -25,6 +25,7 @@ from bot.formats.tour_file import (
     parse_tour_file,
     points_table,
 )
+from bot.tour.finals import field as finals_field
 from bot.tour.game_names import ROUND_NAMES, TIE_OF, finals_key
 from bot.tour.references import find_tour
 from bot.tour.store import LoadedEvent, LoadedTour, load_event, load_tour
@@ -44,7 +45,7 @@ from core.tour.rules import TourRules
 from core.tour.timecontrols import DEFAULT_TIME_CONTROLS, Phase
 from storage.guild import GuildStore, UnitOfWork
 from storage.tour_codecs import table_data
-from storage.tour_events import NewEvent
+from storage.tour_events import FinalsDecline, NewEvent, TourEventRecord
 from storage.tour_games import NewGame
 from storage.tours import TourRecord
 
@@ -166,7 +167,19 @@ def tour_document(loaded: LoadedTour) -> dict[str, Any]:
                 for m in tour.finals.matches
             ],
         }
+    if finals is not None and (tour.finals is not None or loaded.declines or tour.finals_wildcards):
+        field = document.setdefault("finals", {})
+        field["declined"] = [_decline(d) for d in loaded.declines]
+        field["wildcards"] = list(tour.finals_wildcards)
     return document
+
+
+def _decline(decline: FinalsDecline) -> dict[str, str]:
+    """CCT-3: a Finals decline as the tour file writes it (docs/tour-file.md)."""
+    entry = {"player": decline.name}
+    if decline.note is not None:
+        entry["note"] = decline.note
+    return entry
 
 
 def file_name(tour: str) -> str:
@@ -200,7 +213,9 @@ async def import_tour_file(
     except UnicodeDecodeError:
         raise UserError("The tour file is not UTF-8 text.") from None
     try:
-        model, _, tables = parse_tour_file(text, read=_no_trf)
+        model, parsed, tables = parse_tour_file(
+            text, read=_no_trf, finals_size=config.rules.cct.finals_players
+        )
     except TourFileError as error:
         # The problems quote the file's text (names as written): marked, shown as typed.
         first = "; ".join(quote_mark(f"{where}: {what}") for where, what in error.problems[:3])
@@ -222,7 +237,7 @@ async def import_tour_file(
         SCORINGS[model.rules.scoring],
     )
     finals = rules.sizes[EventType.FINALS]
-    if model.finals is not None and len(model.finals.players) != finals:
+    if model.finals is not None and model.finals.players and len(model.finals.players) != finals:
         raise UserError(
             f"The tour file cannot be used: its Finals have {len(model.finals.players)} "
             f"players, not the tour's {finals} (CCT-8f, `[rules.cct] finals_players`)."
@@ -235,13 +250,16 @@ async def import_tour_file(
         last = dt.date(2000, 1, 1)
         for event in model.events:
             last = await _import_event(uow, tour, event, tables, ids) or last
-        if model.finals is not None:
-            await _import_finals(uow, tour, model.finals, ids, last + dt.timedelta(days=9))
         for ambassador in model.ambassadors:
             player = await _player(uow, tour, ambassador, ids)
             await uow.tours.set_ambassador(player, True)
         for name in model.expelled:
             await uow.tours.expel(await _player(uow, tour, name, ids))
+        if model.finals is not None:
+            start = last + dt.timedelta(days=9)
+            wildcards = {str(p) for p in parsed.finals_wildcards}
+            held = await _import_finals(uow, tour, model.finals, wildcards, ids, start)
+            await finals_field.check_field(uow, held, "imported")
         return tour
 
 
@@ -364,16 +382,22 @@ async def _order_of(uow: UnitOfWork, event_id: int) -> list[str]:
 
 
 async def _import_finals(
-    uow: UnitOfWork, tour: TourRecord, model: FinalsModel, ids: dict[str, int], start: dt.date
-) -> None:
-    """The Finals: the finalists in their order (their pairing numbers) and the decided
-    matches, each recorded on its Berger pairing (CCT-8f)."""
+    uow: UnitOfWork,
+    tour: TourRecord,
+    model: FinalsModel,
+    wildcards: set[str],
+    ids: dict[str, int],
+    start: dt.date,
+) -> TourEventRecord:
+    """The Finals: their declines in order and their wildcards (CCT-3), the finalists in
+    their order (their pairing numbers) and the decided matches, each recorded on its Berger
+    pairing (CCT-8f). Finals not drawn yet keep only their declines and wildcards."""
     record = await uow.tour_events.create(
         tour.id,
         NewEvent(
             "Finals",
             EventType.FINALS,
-            len(model.players),
+            tour.rules.sizes[EventType.FINALS],
             start,
             False,
             DeReading.CCT,
@@ -382,8 +406,15 @@ async def _import_finals(
             tour.rules.round_reminder_minutes,
         ),
     )
-    for player in model.players:
-        await uow.tour_events.add_player(record, await _player(uow, tour, player, ids))
+    for decline in model.declined:
+        player_id = await _player(uow, tour, decline.player, ids)
+        await uow.tour_events.add_decline(record, player_id, decline.note, None)
+    entered = model.players or [p for p in model.wildcards or () if p in wildcards]
+    for player in entered:
+        player_id = await _player(uow, tour, player, ids)
+        await uow.tour_events.add_player(record, player_id, wildcard=player in wildcards)
+    if not model.players:
+        return record
     await uow.tour_events.record_draw(
         record.id, None, {ids[p]: n for n, p in enumerate(model.players, start=1)}, None
     )
@@ -402,3 +433,4 @@ async def _import_finals(
             for m in model.matches
         ],
     )
+    return record

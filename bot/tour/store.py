@@ -30,13 +30,14 @@ from core.tour.event_facts import (
 from core.tour.events import PlayedEvent
 from core.tour.finals import bonus_points
 from core.tour.knockout import PlayedGame, Tie
+from core.tour.qualification import FinalsField
 from core.tour.ranking import EventType, tour_records
 from core.tour.ranking import TourRecord as RankRecord
-from core.tour.report import FinalsResults, Tour
+from core.tour.report import FinalsResults, Tour, event_finals_field
 from core.tour.rules import TourRules
 from storage.database import Database
 from storage.guild import GuildView
-from storage.tour_events import EventPlayer, TourEventRecord
+from storage.tour_events import EventPlayer, FinalsDecline, TourEventRecord
 from storage.tour_games import ContestRow, TourGame
 from storage.tours import TourPlayer, TourRecord
 
@@ -280,6 +281,8 @@ class LoadedTour:
     events: tuple[LoadedEvent, ...]
     played: Mapping[int, PlayedEvent] = field(default_factory=dict)
     """The finished Regular and Major events (event id → the event as the ranking counts it)."""
+    declines: tuple[FinalsDecline, ...] = ()
+    """CCT-3: the players who declined the Finals, in the order they did."""
 
     @property
     def rules(self) -> TourRules:
@@ -332,13 +335,49 @@ class LoadedTour:
         results: FinalsResults | None = None
         if finals is not None and finals.facts.players:
             results = finals_results(finals.facts)
-        return Tour(self.record.name, events, results, self.ambassadors, self.expelled)
+        return Tour(
+            self.record.name,
+            events,
+            results,
+            self.ambassadors,
+            self.expelled,
+            tuple(d.name for d in self.declines),
+            self.wildcards(),
+        )
+
+    def wildcards(self) -> tuple[str, ...]:
+        """CCT-3: the players entered in the Finals as wildcards, in entry order."""
+        finals = self.finals()
+        return () if finals is None else tuple(p.name for p in finals.players if p.wildcard)
+
+    def finals_field(
+        self, finals: LoadedEvent, declined: Sequence[str] | None = None
+    ) -> FinalsField:
+        """CCT-3: the Finals field from the events finished before `finals`, its declines
+        (or those `declined`, in order: what a decline or its withdrawal would leave) and
+        its wildcards."""
+        if declined is None:
+            declined = tuple(d.name for d in self.declines)
+        return event_finals_field(
+            self.played_before(finals),
+            finals.record.size,
+            ambassadors=self.ambassadors,
+            tables=self.rules.points,
+            expelled=self.expelled,
+            declined=declined,
+            wildcards=self.wildcards(),
+        )
 
 
 async def load_tour(view: GuildView, record: TourRecord) -> LoadedTour:
-    """The tour, its players and every event loaded; finished events made `PlayedEvent`s."""
+    """The tour, its players and every event loaded; finished events made `PlayedEvent`s;
+    the Finals' declines (CCT-3)."""
     players = tuple(await view.tours.players(record.id))
     events = tuple([await load_event(view, e) for e in await view.tour_events.of_tour(record.id)])
+    declines: tuple[FinalsDecline, ...] = ()
+    for event in events:
+        if event.record.type is EventType.FINALS:
+            declines = tuple(await view.tour_events.declines(event.record.id))
     played = {}
     for event in events:
         if event.record.type is EventType.FINALS:
@@ -346,7 +385,7 @@ async def load_tour(view: GuildView, record: TourRecord) -> LoadedTour:
         finished = played_event(event.facts)
         if finished is not None:
             played[event.record.id] = finished
-    return LoadedTour(record, players, events, played)
+    return LoadedTour(record, players, events, played, declines)
 
 
 def round_name(tie: Tie) -> str:

@@ -104,7 +104,10 @@ class Events(commands.Cog):
     @requires(HQ)
     @group.command(name="player-add", description="Enter a player before the draw (HQ).")
     @app_commands.describe(
-        event="The event.", player="The player's name.", user="The member who is this player."
+        event="The event.",
+        player="The player's name.",
+        user="The member who is this player.",
+        wildcard="Finals only: the organiser's wildcard into an open place (CCT-3).",
     )
     @app_commands.autocomplete(event=choose.events, player=choose.players)
     async def player_add(
@@ -113,8 +116,10 @@ class Events(commands.Cog):
         event: str,
         player: str,
         user: discord.Member | None = None,
+        wildcard: bool = False,
     ) -> None:
-        """A tour player of that name (new or known), linked to `user` if given."""
+        """A tour player of that name (new or known), linked to `user` if given; the Finals
+        take qualified players and wildcards into open places (CCT-3)."""
         store = guild_store(interaction)
         changed = await events.add_player(
             store,
@@ -122,9 +127,11 @@ class Events(commands.Cog):
             event,
             player,
             None if user is None else user.id,
+            wildcard=wildcard,
         )
+        how = " as a wildcard (CCT-3)" if wildcard else ""
         await interaction.response.send_message(
-            f"**{_n(changed.player.name)}** plays in {_n(changed.event.name)} "
+            f"**{_n(changed.player.name)}** plays in {_n(changed.event.name)}{how} "
             f"({changed.players}/{changed.event.size})."
         )
 

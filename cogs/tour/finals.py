@@ -1,5 +1,7 @@
 """`/finals`: the Finals table (CCT-8f) — bonus points from the tour ranking at the Finals'
-start, match points 3/0 (rapid) and 2/1 (tie-break), total, a tie for first flagged."""
+start, match points 3/0 (rapid) and 2/1 (tie-break), total, a tie for first flagged — and
+the Finals field as it forms (CCT-3): a qualified player's decline (preview, then Confirm)
+and its withdrawal before the draw."""
 
 from __future__ import annotations
 
@@ -8,11 +10,16 @@ from discord.ext import commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
+from bot.app.command_input import actor_of
 from bot.app.interaction import Interaction
-from bot.app.permissions import guild_store
+from bot.app.permissions import HQ, guild_store, requires
+from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.pages import send_pages
+from bot.rendering import tour_replies
+from bot.rendering.tour_cards import as_embeds, name
 from bot.rendering.tour_standings_embeds import finals_embeds
 from bot.tour import views
+from bot.tour.finals import field
 from bot.tour.finals.reads import finals_card
 
 
@@ -20,11 +27,15 @@ class Finals(commands.Cog):
     """The tour Finals."""
 
     group = app_commands.Group(
-        name="finals", description="The tour Finals: table with bonus points.", guild_only=True
+        name="finals",
+        description="The tour Finals: table with bonus points, declines.",
+        guild_only=True,
     )
 
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
+        self.previews: dict[int, ConfirmView] = {}
+        """Open previews by message id (tests expire them without waiting)."""
 
     @group.command(name="standings", description="The Finals table: match points, bonus, total.")
     @app_commands.describe(event="The Finals.")
@@ -33,6 +44,65 @@ class Finals(commands.Cog):
         """CCT-8f."""
         card = await finals_card(guild_store(interaction), event)
         await send_pages(interaction, finals_embeds(views.finals(card.event, card.standings)))
+
+    @requires(HQ)
+    @group.command(
+        name="decline", description="A qualified player declined the Finals; preview, Confirm (HQ)."
+    )
+    @app_commands.describe(
+        event="The Finals.", player="The player who declined.", note="Why, or how they said so."
+    )
+    @app_commands.autocomplete(event=choose.events, player=choose.players)
+    async def decline(
+        self, interaction: Interaction, event: str, player: str, note: str | None = None
+    ) -> None:
+        """CCT-3: the place goes to the next in line (an Ambassador's to the next one)."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        plan = await field.decline(store, actor, event, player, note=note, confirm=False)
+        event_id = plan.event.id
+
+        async def confirm() -> str:
+            stored = await field.decline(
+                store,
+                actor,
+                event_id,
+                plan.player,
+                note=note,
+                confirm=True,
+                previewed=plan.replaced_by,
+            )
+            return (
+                f"Decline of **{name(stored.player)}** stored; "
+                f"{tour_replies.declined_place(stored)}; it is announced."
+            )
+
+        buttons = ConfirmView(interaction.user.id, confirm, store.database.clock)
+        await interaction.response.send_message(
+            content="Nothing is stored until you confirm (60 s).",
+            embed=as_embeds(tour_replies.decline_preview(plan))[0],
+            view=buttons,
+        )
+        buttons.arm(interaction)
+        original = await interaction.original_response()
+        self.previews[original.id] = buttons
+
+    @requires(HQ)
+    @group.command(
+        name="decline-undo", description="Withdraw a mistaken decline before the draw (HQ)."
+    )
+    @app_commands.describe(event="The Finals.", player="The player whose decline is withdrawn.")
+    @app_commands.autocomplete(event=choose.events, player=choose.players)
+    async def decline_undo(self, interaction: Interaction, event: str, player: str) -> None:
+        """CCT-3: the player is offered their place again."""
+        store = guild_store(interaction)
+        undone = await field.withdraw_decline(
+            store, await actor_of(store, interaction), event, player
+        )
+        await interaction.response.send_message(
+            f"The decline of **{name(undone.player)}** from {name(undone.event.name)} is "
+            f"withdrawn: they are offered their place again ({undone.open_places} open)."
+        )
 
 
 async def setup(bot: ArbiterBot) -> None:

@@ -114,9 +114,10 @@ class Tours(commands.Cog):
     @app_commands.describe(tour="The tour.", event="The event.")
     @app_commands.autocomplete(tour=choose.tours, event=choose.events)
     async def qualification(self, interaction: Interaction, tour: str, event: str) -> None:
-        """CCT-3: winners, the top of the tour standings, Ambassadors, places left."""
-        record, listed = await reads.qualification(guild_store(interaction), tour, event)
-        await send_pages(interaction, qualification_embeds(record.name, listed))
+        """CCT-3: winners, the top of the tour standings, Ambassadors, places left; for the
+        Finals, declines (and whom their places went to), wildcards and places open."""
+        record, listed, field = await reads.qualification(guild_store(interaction), tour, event)
+        await send_pages(interaction, qualification_embeds(record.name, listed, field=field))
 
     @requires(HQ)
     @group.command(name="ambassador-add", description="Make a player a Tour Ambassador (HQ).")

@@ -3,7 +3,8 @@
 Regular: the top 8 of the tour standings. Major: Regular winners since the previous Major
 plus the top 8. Finals: Major winners (at most 3) then the standings up to 8, then the 2
 best-ranked Ambassadors not already in. A player who declines is replaced by the next in
-the standings (an Ambassador by the next Ambassador). Places left go to the organiser.
+the standings (an Ambassador by the next Ambassador). Places left go to the organiser: for
+the Finals, wildcards into the places the lists cannot fill (`finals_field`).
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def size_problems(sizes: Mapping[EventType, int], top: int) -> list[tuple[EventT
 ORGANISER_PLACES: dict[EventType, str] = {
     EventType.REGULAR: "wildcards (priority to Tour Ambassadors), invitations and popular votes",
     EventType.MAJOR: "wildcards",
-    EventType.FINALS: "none (the regulation assigns every Finals place)",
+    EventType.FINALS: "wildcards, into the places the lists cannot fill",
 }
 """CCT-3: how the organiser fills the places left."""
 
@@ -321,3 +322,168 @@ def _finals_builder(
     for entry in build.walk(FINALS_AMBASSADOR_PLACES, pool, skip=build.reasons.keys()):
         build.add(entry.player, Reason.AMBASSADOR, _rank_text(entry))
     return build
+
+
+class FinalsFieldError(TourError):
+    """CCT-3: a decline, a wildcard or an entry the Finals field does not allow."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """CCT-3: a player offered a Finals place who declined it, and who was offered it next
+    (nobody when the lists cannot fill it: the place is then open for a wildcard)."""
+
+    player: Player
+    replaced_by: tuple[Player, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FinalsField:
+    """CCT-3 *Interpretation*: the Finals field as it forms. `listed` is the qualification
+    list once the declines are applied, `declines` says where each declined place went,
+    and `wildcards` are the organiser's players in the places the lists cannot fill."""
+
+    listed: QualificationList
+    declines: tuple[Decline, ...]
+    wildcards: tuple[Player, ...]
+
+    @property
+    def open_places(self) -> int:
+        """CCT-3: the places neither a qualifier nor a wildcard holds."""
+        return self.listed.places_left - len(self.wildcards)
+
+    @property
+    def declined(self) -> tuple[Player, ...]:
+        """The players who declined, in the order they did."""
+        return tuple(d.player for d in self.declines)
+
+    def offered(self, player: Player) -> bool:
+        """CCT-3: whether `player` is offered a place (qualified and not declined)."""
+        return any(q.player == player for q in self.listed.qualified)
+
+    def taken(self) -> str:
+        """How the places are held, as a refusal says it ("10 of 10 places are taken by
+        qualifiers", "by 8 qualifiers and 2 wildcards")."""
+        qualifiers, wildcards = len(self.listed.qualified), len(self.wildcards)
+        held = qualifiers + wildcards
+        by = "qualifiers"
+        if wildcards:
+            by = f"{qualifiers} qualifiers and {wildcards} wildcard{'s' if wildcards != 1 else ''}"
+        return f"{held} of {self.listed.size} places are taken by {by}"
+
+
+def finals_field(
+    ranking: Sequence[TourRank],
+    major_winners: Sequence[tuple[str, Player]],
+    ambassadors: Collection[Player],
+    declined: Sequence[Player] = (),
+    wildcards: Sequence[Player] = (),
+    expelled: Collection[Player] = (),
+    size: int | None = None,
+) -> FinalsField:
+    """CCT-3 *Interpretation*: the Finals field from the list (`qualify_for_finals`), the
+    declines in the order they were recorded and the players entered as wildcards.
+
+    Each decline's place goes to the next in the tour standings (an Ambassador place to the
+    next Ambassador): the player the list gains when it is applied. An expelled player
+    (CCT-9) is out as a decliner is, without being one. A wildcard who is offered a place
+    after all holds it as a qualifier, not as a wildcard."""
+    out = list(dict.fromkeys(expelled))
+    before = qualify_for_finals(ranking, major_winners, ambassadors, out, size)
+    declines = []
+    for player in dict.fromkeys(declined):
+        out.append(player)
+        after = qualify_for_finals(ranking, major_winners, ambassadors, out, size)
+        had = {q.player for q in before.qualified}
+        gained = tuple(q.player for q in after.qualified if q.player not in had)
+        declines.append(Decline(player, gained))
+        before = after
+    offered = {q.player for q in before.qualified}
+    kept = tuple(p for p in dict.fromkeys(wildcards) if p not in offered)
+    return FinalsField(before, tuple(declines), kept)
+
+
+def check_decline(
+    field: FinalsField,
+    player: Player,
+    entered: Collection[Player] = (),
+    name: Callable[[Player], str] = str,
+) -> None:
+    """CCT-3: only a player offered a Finals place can decline it, and not once entered in
+    the Finals (they are taken out first)."""
+    if player in field.declined:
+        raise FinalsFieldError(f"{name(player)} declined the Finals already")
+    if not field.offered(player):
+        raise FinalsFieldError(
+            f"{name(player)} is not offered a Finals place, so there is nothing to decline"
+        )
+    if player in entered:
+        raise FinalsFieldError(
+            f"{name(player)} is entered in the Finals: take them out before recording their decline"
+        )
+
+
+def check_entry(
+    field: FinalsField,
+    player: Player,
+    *,
+    wildcard: bool,
+    name: Callable[[Player], str] = str,
+) -> None:
+    """CCT-3 *Interpretation*: a player enters the Finals when offered a place (qualified
+    and not declined), or as a wildcard into a place the lists cannot fill. A decliner
+    enters only once the decline is withdrawn."""
+    if player in field.declined:
+        raise FinalsFieldError(
+            f"{name(player)} declined the Finals: they cannot be entered unless the decline "
+            "is withdrawn"
+        )
+    offered = field.offered(player)
+    if wildcard and offered:
+        raise FinalsFieldError(
+            f"{name(player)} is qualified for the Finals: they take their place without a wildcard"
+        )
+    if offered:
+        return
+    if field.open_places <= 0:
+        if wildcard:
+            raise FinalsFieldError(f"no Finals place is open for a wildcard: {field.taken()}")
+        raise FinalsFieldError(
+            f"{name(player)} is not qualified for the Finals and no place is open for a "
+            f"wildcard: {field.taken()}"
+        )
+    if not wildcard:
+        into = "the open place"
+        if field.open_places > 1:
+            into = f"one of the {field.open_places} open places"
+        raise FinalsFieldError(
+            f"{name(player)} is not qualified for the Finals: enter them as a wildcard into {into}"
+        )
+
+
+def field_problem(
+    field: FinalsField,
+    entered: Sequence[Player],
+    wildcards: Collection[Player],
+    name: Callable[[Player], str] = str,
+) -> str | None:
+    """CCT-3 *Interpretation*: what makes the players `entered` in the Finals (those in
+    `wildcards` entered as wildcards) a field the rules do not give, or None. Checked again
+    whenever the list or the declines change under the entries (a later event, an undone
+    decline, the draw)."""
+    for player in entered:
+        if player in field.declined:
+            return (
+                f"{name(player)} declined the Finals: they cannot be entered unless the "
+                "decline is withdrawn"
+            )
+        if not field.offered(player) and player not in wildcards:
+            return f"{name(player)} is not qualified for the Finals and is not a wildcard"
+    if field.open_places < 0:
+        count = len(field.wildcards)
+        return (
+            f"{count} wildcard{'s' if count != 1 else ''} for "
+            f"{field.listed.places_left} open place{'s' if field.listed.places_left != 1 else ''}: "
+            f"{len(field.listed.qualified)} of {field.listed.size} places go to qualifiers"
+        )
+    return None

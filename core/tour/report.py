@@ -11,7 +11,9 @@ from core.tour.events import PlayedEvent
 from core.tour.finals import FinalsError, FinalsStandings, bonus_points, finals_standings
 from core.tour.knockout import ContestStatus, KoStage
 from core.tour.qualification import (
+    FinalsField,
     QualificationList,
+    finals_field,
     major_winners,
     qualify_for_event,
     qualify_for_finals,
@@ -74,18 +76,23 @@ class FinalsResults:
 class Tour:
     """CCT-2: a tour — its events in order, when held the Finals, its Tour Ambassadors
     (CCT-3: the Finals' last places, CCT-5: the pool) and the players expelled from it
-    (CCT-9: they play no further event, so they qualify for none)."""
+    (CCT-9: they play no further event, so they qualify for none), the players who declined
+    the Finals in the order they did and the Finals' wildcards (CCT-3)."""
 
     name: str
     events: tuple[PlayedEvent, ...]
     finals: FinalsResults | None = None
     ambassadors: tuple[Player, ...] = ()
     expelled: tuple[Player, ...] = ()
+    finals_declined: tuple[Player, ...] = ()
+    finals_wildcards: tuple[Player, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "events", tuple(self.events))
         object.__setattr__(self, "ambassadors", tuple(self.ambassadors))
         object.__setattr__(self, "expelled", tuple(self.expelled))
+        object.__setattr__(self, "finals_declined", tuple(self.finals_declined))
+        object.__setattr__(self, "finals_wildcards", tuple(self.finals_wildcards))
         names = [e.name for e in self.events]
         if len(set(names)) != len(names):
             raise TourError("two events have the same name")
@@ -121,6 +128,8 @@ class TourReport:
     ranking: tuple[TourRank, ...]
     qualification: QualificationList
     finals: FinalsStandings | None
+    field: FinalsField | None = None
+    """CCT-3: the Finals field as it formed: declines, where their places went, wildcards."""
 
 
 def event_report(event: PlayedEvent, table: PointsTable) -> EventReport:
@@ -148,7 +157,8 @@ def tour_report(
     """CCT-3/6/8c/8f: the tour after the event named `after` (then without the Finals) or
     after every event. An event scores with its own table, else `tables[its type]` (CCT-16).
     The Finals list gives its 2 Ambassador places to the tour's best-ranked Ambassadors not
-    already in (a tour naming none leaves them to the organiser)."""
+    already in (a tour naming none leaves them to the organiser). The Finals' declines and
+    wildcards count only after every event (CCT-3): before, no one had declined yet."""
     events = list(tour.events)
     if after is not None:
         names = [e.name for e in events]
@@ -163,8 +173,14 @@ def tour_report(
     )
     records = tour_records(frozen, tables)
     ranking = rank_records(records.values())
-    qualification = qualify_for_finals(
-        ranking, major_winners(frozen), tour.ambassadors, tour.expelled, size=finals_size
+    field = finals_field(
+        ranking,
+        major_winners(frozen),
+        tour.ambassadors,
+        tour.finals_declined if after is None else (),
+        tour.finals_wildcards if after is None else (),
+        tour.expelled,
+        size=finals_size,
     )
     finals = None
     if after is None and tour.finals is not None:
@@ -174,7 +190,7 @@ def tour_report(
             )
         points = {p: records[p].points if p in records else 0 for p in tour.finals.players}
         finals = finals_standings(bonus_points(points), (m.status() for m in tour.finals.matches))
-    return TourReport(tour.name, after, reports, ranking, qualification, finals)
+    return TourReport(tour.name, after, reports, ranking, field.listed, finals, field)
 
 
 def event_qualification(
@@ -197,3 +213,22 @@ def event_qualification(
         return qualify_for_finals(ranking, major_winners(frozen), ambassadors, expelled, size=size)
     winners = regular_winners_since_last_major(frozen) if event_type is EventType.MAJOR else []
     return qualify_for_event(event_type, ranking, winners, expelled, size=size, top=top)
+
+
+def event_finals_field(
+    prior: Sequence[PlayedEvent],
+    size: int,
+    *,
+    ambassadors: Collection[Player] = (),
+    tables: Mapping[EventType, PointsTable] = DEFAULT_POINTS_TABLES,
+    expelled: Collection[Player] = (),
+    declined: Sequence[Player] = (),
+    wildcards: Sequence[Player] = (),
+) -> FinalsField:
+    """CCT-3: the Finals field after the events `prior` — the list with the `declined`
+    players' places offered on, and the `wildcards` in the places it cannot fill."""
+    frozen = [e.tour_event().with_points_table(tables) for e in prior]
+    ranking = rank_records(tour_records(frozen, tables).values())
+    return finals_field(
+        ranking, major_winners(frozen), ambassadors, declined, wildcards, expelled, size
+    )

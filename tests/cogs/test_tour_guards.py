@@ -358,8 +358,9 @@ async def test_cct_8f_cct_6_no_correction_feeds_the_bonus_of_drawn_finals(desk: 
     await events.create_event(
         store, ORGANISER, "Fixed bonus", "Fixed finals", EventType.FINALS, "2026-05-20"
     )
-    for name in player_names(10):
-        await events.add_player(store, ORGANISER, "Fixed finals", name)
+    for number, name in enumerate(player_names(10), start=1):
+        # CCT-3: places 1-8 of the standings; the 2 places no Ambassador fills are wildcards.
+        await events.add_player(store, ORGANISER, "Fixed finals", name, wildcard=number > 8)
     await events.draw_event(store, ORGANISER, "Fixed finals", seed="f", confirm=True)
     refused = await desk.run(
         "game correct", desk.arbiter, event="Fixed open", game=game, result="1-0", reason="back"

@@ -139,6 +139,8 @@ TOUR_MUTATING: dict[str, Rule] = {
     "event pin": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open"}),
     "event points": _rule({"HQ"}, HQ, lambda w, h: {"event": "Setup", "scoring": "3/1/0"}),
     "event start-knockout": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open"}),
+    "finals decline": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open", "player": "P01"}),
+    "finals decline-undo": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open", "player": "P01"}),
     "game report": _rule(
         {"event player", "arbiter"},
         ("player", "arbiter"),

@@ -201,3 +201,42 @@ async def test_cct_8a_cct_16_an_events_scoring_and_table_change_only_before_its_
     async with store.read() as view:
         kept = await view.tour_events.get(event.id)
     assert kept is not None and kept.points == other and kept.scoring == STANDARD
+
+
+async def test_cct_3_finals_declines_and_wildcards_are_stored_with_the_finals(
+    database: Database,
+) -> None:
+    """CCT-3: a Finals entry keeps its wildcard flag; declines read back in the order they
+    were recorded, with their note, and are withdrawn by deleting them; a player declines
+    once, and only a player of the Finals' own tour."""
+    store = GuildStore(database, GUILD)
+    tour_id, _, ids = await _tour_with_players(store, ["A", "B", "C", "D"])
+    async with store.change(7, "test.finals", "finals") as uow:
+        finals = await uow.tour_events.create(
+            tour_id, replace(_event("Finals", size=4), type=EventType.FINALS)
+        )
+        await uow.tour_events.add_player(finals, ids[0], wildcard=True)
+        await uow.tour_events.add_player(finals, ids[1])
+        await uow.tour_events.add_decline(finals, ids[3], "Busy", 7)
+        await uow.tour_events.add_decline(finals, ids[2], None, 7)
+    async with store.read() as view:
+        entries = await view.tour_events.players(finals.id)
+        declined = await view.tour_events.declines(finals.id)
+    assert [(p.name, p.wildcard) for p in entries] == [("A", True), ("B", False)]
+    assert [(d.name, d.note, d.declined_by) for d in declined] == [
+        ("D", "Busy", 7),
+        ("C", None, 7),
+    ]
+    with pytest.raises(IntegrityError):
+        async with store.change(7, "test.twice", "finals") as uow:
+            await uow.tour_events.add_decline(finals, ids[3], None, 7)
+    with pytest.raises(IntegrityError):
+        async with store.change(7, "test.cross", "finals") as uow:
+            other = await uow.tours.create("Other", TourRules())
+            stranger = await uow.tours.add_player(other.id, "Z")
+            await uow.tour_events.add_decline(finals, stranger.id, None, 7)
+    async with store.change(7, "test.undo", "finals") as uow:
+        assert await uow.tour_events.remove_decline(finals.id, ids[3])
+        assert not await uow.tour_events.remove_decline(finals.id, ids[3])
+    async with store.read() as view:
+        assert [d.name for d in await view.tour_events.declines(finals.id)] == ["C"]

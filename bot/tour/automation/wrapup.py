@@ -43,6 +43,8 @@ def _next_qualification(
     if not later:
         return report.qualification, None
     following = later[0].record
+    if following.type is EventType.FINALS:
+        return tour.finals_field(later[0]).listed, following.name
     listed = event_qualification(
         tour.played_before(later[0]),
         following.type,

@@ -18,6 +18,7 @@ from bot.rendering import tour_cards
 from bot.rendering.tour_points import scoring_line, table_line
 from bot.runtime.announce import announce
 from bot.tour.automation import plan as automation
+from bot.tour.finals import field as finals_field
 from bot.tour.points_input import scoring_option, table_option
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import round_starts
@@ -285,10 +286,17 @@ async def _event_in_setup(uow: UnitOfWork, reference: str | int) -> TourEventRec
 
 
 async def add_player(
-    store: GuildStore, actor: Actor, event: str, player: str, user_id: int | None = None
+    store: GuildStore,
+    actor: Actor,
+    event: str,
+    player: str,
+    user_id: int | None = None,
+    *,
+    wildcard: bool = False,
 ) -> EntryChanged:
     """Enter a player in an event before the draw: a tour player of that name (made when new)
-    linked to `user_id` when given."""
+    linked to `user_id` when given. The Finals take a player offered a place, or a
+    `wildcard` into a place the lists cannot fill (CCT-3)."""
     actor.require(Role.HQ)
     name = clean_text(player, "player name", NAME_LIMIT)
     async with store.change(actor.user_id, "event.player_add", f"event:{event}") as uow:
@@ -316,7 +324,14 @@ async def add_player(
                 f"{named(found.name)} was expelled from the tour: they play no further event "
                 "of it (CCT-9)."
             )
-        await uow.tour_events.add_player(record, found.id)
+        if record.type is EventType.FINALS:
+            await finals_field.check_entry_of(uow, record, found.name, wildcard)
+        elif wildcard:
+            raise UserError(
+                f"Only the Finals take wildcards (CCT-3): enter {named(found.name)} in "
+                f"{named(record.name)} without `wildcard`."
+            )
+        await uow.tour_events.add_player(record, found.id, wildcard=wildcard)
         linked = await uow.tours.player(found.id)
         assert linked is not None
         return EntryChanged(record, linked, len(entered) + 1)
@@ -383,6 +398,8 @@ async def draw_event(
                 "needs them all."
             )
         await _check_finals_bonus(uow, record, tour)
+        if record.type is EventType.FINALS:
+            await finals_field.check_field(uow, record)
         names = [p.name for p in entered]
         numbers = draw_lots(names, lots) if lots is not None else _given_order(order or "", names)
         pairings = round_robin(numbers)

@@ -22,7 +22,7 @@ from core.tour.prizes import (
     ambassador_shares,
     distribute_prizes,
 )
-from core.tour.qualification import QualificationList
+from core.tour.qualification import FinalsField, QualificationList
 from core.tour.ranking import EventType, PointsTable, TourError
 from core.tour.report import TourReport, event_qualification, tour_report
 from core.tour.rules import TourRules
@@ -131,12 +131,19 @@ async def tour_standings(store: GuildStore, tour: str, after: str | None = None)
 
 async def qualification(
     store: GuildStore, tour: str, event: str
-) -> tuple[TourEventRecord, QualificationList]:
-    """CCT-3: who is qualified for `event` and why, from the events finished before it."""
+) -> tuple[TourEventRecord, QualificationList, FinalsField | None]:
+    """CCT-3: who is qualified for `event` and why, from the events finished before it; for
+    the Finals, the field as it forms (declines, wildcards, places open)."""
     loaded = await loaded_tour(store, tour)
     async with store.read() as view:
         record = await find_event(view, event, loaded.record)
     target = next(e for e in loaded.events if e.record.id == record.id)
+    if record.type is EventType.FINALS:
+        try:
+            field = loaded.finals_field(target)
+        except TourError as error:
+            raise UserError(f"Qualification for {named(record.name)}: {error}.") from None
+        return record, field.listed, field
     try:
         listed = event_qualification(
             loaded.played_before(target),
@@ -149,7 +156,7 @@ async def qualification(
         )
     except TourError as error:
         raise UserError(f"Qualification for {named(record.name)}: {error}.") from None
-    return record, listed
+    return record, listed, None
 
 
 @dataclass(frozen=True)
