@@ -31,7 +31,13 @@ from bot.tour.store import LoadedEvent, LoadedTour, load_event, load_tour
 from core.points import decimal_text
 from core.results import Result
 from core.tiebreaks import DeReading
-from core.tour.event_facts import knockout_state, preliminary_order, round_robin
+from core.tour.event_facts import (
+    FinalsMatchState,
+    finals_matches,
+    knockout_state,
+    preliminary_order,
+    round_robin,
+)
 from core.tour.knockout import (
     ContestStatus,
     blitz_decides,
@@ -83,7 +89,13 @@ def _recorded_round(data: dict[str, Any], key: str, names: dict[int, str]) -> di
     entry["winner"] = names[data["winner"]]
     if data.get("walkover"):
         entry["walkover"] = True
+        entry.update(_award_fields(data))
     return entry
+
+
+def _award_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """A walkover's reason and note as the file writes them (CCT-9), when known."""
+    return {field: data[field] for field in ("reason", "note") if data.get(field) is not None}
 
 
 def _event_document(event: LoadedEvent) -> dict[str, Any]:
@@ -144,17 +156,27 @@ def tour_document(loaded: LoadedTour) -> dict[str, Any]:
     if finals is not None and tour.finals is not None:
         document["finals"] = {
             "players": [str(p) for p in tour.finals.players],
-            "matches": [
-                {
-                    "a": str(m.a),
-                    "b": str(m.b),
-                    "winner": str(m.winner),
-                    "decided": "rapid" if m.rapid else "tiebreak",
-                }
-                for m in tour.finals.matches
-            ],
+            "matches": [_finals_entry(finals, m) for m in finals_matches(finals.facts) if m.winner],
         }
     return document
+
+
+def _finals_entry(finals: LoadedEvent, match: FinalsMatchState) -> dict[str, Any]:
+    """A decided Finals match as the file writes it; an awarded one with `walkover` and its
+    reason (CCT-9)."""
+    pairing = match.pairing
+    entry: dict[str, Any] = {
+        "a": str(pairing.white),
+        "b": str(pairing.black),
+        "winner": str(match.winner),
+        "decided": "rapid" if match.rapid else "tiebreak",
+    }
+    row = finals.contests.get(finals_key(pairing.round, pairing.board))
+    if match.record is not None and match.record.walkover:
+        entry["walkover"] = True
+        if row is not None and row.recorded is not None:
+            entry.update(_award_fields(row.recorded))
+    return entry
 
 
 def file_name(tour: str) -> str:
@@ -312,6 +334,8 @@ async def _import_event(
                     "b": ids[k.b],
                     "winner": ids[_winner(k)],
                     "walkover": k.walkover,
+                    **({"reason": k.reason} if k.reason else {}),
+                    **({"note": k.note} if k.note else {}),
                     "days": k.days,
                     "playoff": None
                     if k.playoff is None
@@ -383,7 +407,15 @@ async def _import_finals(
                 finals_key(
                     by_pair[frozenset((m.a, m.b))].round, by_pair[frozenset((m.a, m.b))].board
                 ),
-                {"a": ids[m.a], "b": ids[m.b], "winner": ids[m.winner], "decided": m.decided},
+                {
+                    "a": ids[m.a],
+                    "b": ids[m.b],
+                    "winner": ids[m.winner],
+                    "decided": m.decided,
+                    **(
+                        {"walkover": True, "reason": m.reason, "note": m.note} if m.walkover else {}
+                    ),
+                },
             )
             for m in model.matches
         ],
