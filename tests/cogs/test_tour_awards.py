@@ -14,11 +14,14 @@ import pytest
 import pytest_asyncio
 
 from bot.app.ui.confirm import CANCELLED
+from bot.tour import views
 from bot.tour.events import service as events
 from bot.tour.files import export_tour_file
+from bot.tour.games.targets import knockout_ties
 from bot.tour.series import awards
 from bot.tour.store import load_event
 from core.tour.event_facts import round_robin
+from core.tour.knockout import Tie
 from core.tour.ranking import EventType
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
@@ -117,6 +120,10 @@ async def test_cct_9_a_series_award_previews_then_decides_the_round_and_the_brac
     assert "QF1 day 1 game 1" in card and "won by **P01**" in card  # the game is kept
     bracket = (await desk.run("event bracket", desk.player(1), event=event)).reply.text()
     assert "**QF1** P01 – P08: walkover (illness: P08 has the flu)" in bracket
+    async with store_of(desk).read() as view:
+        loaded = await load_event(view, (await view.tour_events.by_name(event))[0])
+    image = views.bracket(loaded, knockout_ties(loaded))  # what bracket.png draws
+    assert image.get(Tie.QF1).footer() == ("✓ P01 by walkover (illness)", "")
     reported = await desk.run(
         "game report", desk.arbiter, event=event, game="QF1 day 1 game 2", result="1-0"
     )
