@@ -129,6 +129,21 @@ async def test_cct_9_a_series_award_previews_then_decides_the_round_and_the_brac
     )
     assert reported.reply.ephemeral  # no game after the award
 
+    # A knock-out game not played is a forfeit win that counts in its match (CCT-8d).
+    await desk.run("series choose", desk.player(1), event=event, round="QF2", colour="white")
+    preview = await desk.run(
+        "game award",
+        desk.arbiter,
+        event=event,
+        game="QF2 day 1 game 1",
+        winner="P07",
+        reason="no-show",
+    )
+    await desk.click(preview.reply, "Confirm", desk.arbiter)
+    card = (await desk.run("series show", desk.player(1), event=event, round="QF2")).reply.text()
+    assert "QF2 day 1 game 1: P02 – P07 -/+ (decided)" in card
+    assert "next: QF2 day 1 game 2 — White P07, Black P02" in card
+
 
 @IN_MODULE_LOOP
 async def test_cct_9_cct_6_awards_finish_an_event_and_the_tour_file_keeps_them(
