@@ -17,8 +17,8 @@ from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
 from bot.rendering.tour_standings_embeds import finals_embeds
 from bot.tour import views
+from bot.tour.finals import awards
 from bot.tour.finals.reads import finals_card
-from bot.tour.series import awards
 from cogs.tour.series import Reason, award_preview
 
 

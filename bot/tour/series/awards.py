@@ -1,8 +1,9 @@
-"""CCT-9 awards without play: an arbiter gives a knock-out series (`/series award`) or a
-Finals match (`/finals award`) to one player for a reason (withdrawal, no-show, illness, or
-another with a note). A preview says who gets what and what follows; Confirm stores the
-award, its audit row and its announcement in one unit of work. Only an undecided contest
-may be awarded: games already played stay recorded and shown, the award decides it."""
+"""CCT-9 awards without play: an arbiter gives a knock-out series (`/series award`) to one
+player for a reason (withdrawal, no-show, illness, or another with a note). A preview says
+who gets what and what follows; Confirm stores the award, its audit row and its
+announcement in one unit of work. Only an undecided contest may be awarded: games already
+played stay recorded and shown, the award decides it. A Finals match's award
+(`bot.tour.finals.awards`) and a game's (`bot.tour.games.service`) share its pieces."""
 
 from __future__ import annotations
 
@@ -15,21 +16,18 @@ from bot.app.errors import UserError
 from bot.app.inputs import NOTE_LIMIT, clean_text, named, shown
 from bot.rendering import tour_cards
 from bot.runtime.announce import announce
-from bot.tour.automation.follow import event_finished, follow_award
-from bot.tour.game_names import ROUND_NAMES, TIE_OF, finals_key, normal, pairing_name
-from bot.tour.games.targets import finals_states, knockout_ties
+from bot.tour.automation.follow import follow_award
+from bot.tour.game_names import ROUND_NAMES, TIE_OF, normal
+from bot.tour.games.targets import knockout_ties
 from bot.tour.references import find_event
 from bot.tour.store import LoadedEvent, load_event
 from core.tour.event_facts import (
     AwardReason,
     AwardRefused,
     ContestRecord,
-    FinalsMatchState,
-    award_finals_match,
     award_series,
     knockout_state,
 )
-from core.tour.finals import DEFAULT_FINALS_SCORING as SCORING
 from core.tour.knockout import KnockoutError, Tie
 from core.tour.ranking import KNOCKOUT_PLACES, EventType
 from storage.guild import GuildStore, UnitOfWork
@@ -75,7 +73,7 @@ def award_player(typed: str, players: Sequence[str], contest: str) -> str:
     )
 
 
-def _no_waiting(loaded: LoadedEvent, key: str, label: str) -> None:
+def refuse_waiting(loaded: LoadedEvent, key: str, label: str) -> None:
     """A contest whose game waits for a confirmation is settled first: the award would leave
     that report hanging."""
     waiting = [g for g in loaded.games if g.contest == key and not g.status.settled]
@@ -86,7 +84,7 @@ def _no_waiting(loaded: LoadedEvent, key: str, label: str) -> None:
         )
 
 
-def _record_data(
+def record_data(
     loaded: LoadedEvent, players: tuple[str, str], record: ContestRecord
 ) -> dict[str, Any]:
     """The award as stored: the tour file's round with `walkover` and `reason` (CCT-9)."""
@@ -141,7 +139,7 @@ _ONWARD: dict[Tie, Tie] = {
 """CCT-8c: the round a round's winner goes on to."""
 
 
-async def _store(
+async def store_award(
     uow: UnitOfWork,
     before: LoadedEvent,
     after: LoadedEvent,
@@ -201,8 +199,8 @@ async def award_contest_series(
             awarded = award_series(state, who, why, text)
         except AwardRefused as error:
             raise UserError(f"Not awarded: {error}.") from None
-        _no_waiting(loaded, key, key)
-        row = _row(loaded, key, _record_data(loaded, players, awarded))
+        refuse_waiting(loaded, key, key)
+        row = contest_row(loaded, key, record_data(loaded, players, awarded))
         after = loaded.with_contest(row)
         try:
             follows = _knockout_follows(loaded, after, tie)
@@ -214,73 +212,13 @@ async def award_contest_series(
         if not confirm:
             uow.abandon()
             return plan
-        await _store(uow, loaded, after, row, plan)
+        await store_award(uow, loaded, after, row, plan)
         return plan
 
 
-def _row(loaded: LoadedEvent, key: str, data: dict[str, Any]) -> ContestRow:
+def contest_row(loaded: LoadedEvent, key: str, data: dict[str, Any]) -> ContestRow:
     """The contest's row with the award as its record (its colour choices kept)."""
     row = loaded.contests.get(key)
     if row is None:
         return ContestRow(key, None, None, None, None, data)
     return replace(row, recorded=data)
-
-
-def _finals_state(loaded: LoadedEvent, match: str) -> tuple[FinalsMatchState, str, str]:
-    for state in finals_states(loaded):
-        p = state.pairing
-        label = pairing_name(p.round, str(p.white), str(p.black))
-        if normal(label) == normal(match):
-            return state, finals_key(p.round, p.board), label
-    raise UserError(f"No Finals match {shown(match)} in {named(loaded.record.name)}.")
-
-
-async def award_contest_finals(
-    store: GuildStore,
-    actor: Actor,
-    event: str | int,
-    match: str,
-    winner: str,
-    reason: str,
-    note: str | None = None,
-    *,
-    confirm: bool,
-) -> AwardPlan:
-    """CCT-9 with CCT-8f: the Finals match `match` (`R2 A v B`) awarded to `winner` without
-    play; it scores 3/0 as a rapid win (`core.tour.finals.AWARD_DECIDED_BY`)."""
-    actor.require(Role.ARBITER)
-    why, text = award_reason(reason, note)
-    async with store.change(actor.user_id, "finals.award", f"event:{event}") as uow:
-        view = uow.view()
-        record = await find_event(view, event)
-        if record.type is not EventType.FINALS:
-            raise UserError(f"{named(record.name)} is not the Finals: `/series award`.")
-        if record.recorded:
-            raise UserError(f"{named(record.name)} was imported by its results: it stands.")
-        loaded = await load_event(view, record)
-        if not loaded.facts.players:
-            raise UserError(f"{named(record.name)} has no draw yet (`/event draw`).")
-        state, key, label = _finals_state(loaded, match)
-        players = (str(state.pairing.white), str(state.pairing.black))
-        who = award_player(winner, players, label)
-        try:
-            awarded = award_finals_match(state, who, why, text)
-        except AwardRefused as error:
-            raise UserError(f"Not awarded: {error}.") from None
-        _no_waiting(loaded, key, label)
-        row = _row(loaded, key, _record_data(loaded, players, awarded))
-        after = loaded.with_contest(row)
-        loser = players[1] if who == players[0] else players[0]
-        played = sum(1 for g in loaded.games if g.contest == key)
-        follows: tuple[str, ...] = (
-            f"{tour_cards.name(who)} {SCORING.rapid_win} match points, "
-            f"{tour_cards.name(loser)} {SCORING.rapid_loss} (CCT-8f)",
-        )
-        if event_finished(after):
-            follows += (f"{tour_cards.name(record.name)} are over: the table is final",)
-        plan = AwardPlan(record.name, label, who, loser, why, text, played, follows)
-        if not confirm:
-            uow.abandon()
-            return plan
-        await _store(uow, loaded, after, row, plan)
-        return plan
