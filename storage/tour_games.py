@@ -405,6 +405,18 @@ class TourGameRepository(TourGameReader):
             ],
         )
 
+    async def award_contest(self, event_id: int, key: str, data: dict[str, Any]) -> None:
+        """CCT-9: a knock-out series or Finals match awarded without play, stored as its
+        recorded outcome (`data`: the tour file's round with `walkover` and `reason`); the
+        colour choices made before stay."""
+        scope = self._write
+        await scope.execute(
+            "INSERT INTO tour_contests (guild_id, event_id, key, recorded) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (event_id, key) DO UPDATE SET recorded = excluded.recorded",
+            (scope.guild_id, event_id, key, json.dumps(data, sort_keys=True)),
+        )
+        scope.record("tour_awards", {"event": event_id, "contest": key, **data})
+
     async def add_override(
         self,
         game: TourGame,

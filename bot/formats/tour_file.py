@@ -152,6 +152,10 @@ class PlayoffModel(_Model):
 
 
 Round = Literal["QF1", "QF2", "QF3", "QF4", "SF1", "SF2", "F", "3rd"]
+AwardReasonText = Literal["withdrawal", "no-show", "illness", "other"]
+"""CCT-9: why a round or Finals match was awarded without play."""
+Note = Annotated[Name, Field(max_length=200)]
+"""A walkover's short note, printed as it is (the name gate)."""
 
 
 class KnockoutModel(_Model):
@@ -164,6 +168,8 @@ class KnockoutModel(_Model):
     playoff: PlayoffModel | None = None
     winner: Name | None = None
     walkover: bool = False
+    reason: AwardReasonText | None = Field(None, description="a walkover's reason (CCT-9)")
+    note: Note | None = Field(None, description="a walkover's short note (CCT-9)")
 
 
 class EventModel(_Model):
@@ -187,9 +193,12 @@ class FinalsMatchModel(_Model):
     b: Name
     winner: Name
     decided: Literal["rapid", "tiebreak"]
+    walkover: bool = Field(False, description="awarded without play, scored 3/0 (CCT-9, 8f)")
+    reason: AwardReasonText | None = None
+    note: Note | None = None
 
 
-Note = Annotated[
+DeclineNote = Annotated[
     str, StringConstraints(min_length=1, max_length=NOTE_LIMIT), AfterValidator(printable)
 ]
 
@@ -199,7 +208,7 @@ class DeclineModel(_Model):
     note."""
 
     player: Name
-    note: Note | None = None
+    note: DeclineNote | None = None
 
 
 class FinalsModel(_Model):
@@ -402,6 +411,8 @@ def _series_winner(k: KnockoutModel, where: str) -> str | None:
         if k.days is not None or k.playoff is not None:
             raise _Problem(f"{where}.walkover", "a walkover has no scores (awarded without play)")
         return None
+    if k.reason is not None or k.note is not None:
+        raise _Problem(f"{where}.reason", "a reason or note belongs to a walkover (CCT-9)")
     by_matches: bool | None = None
     if k.days is not None:
         if len(k.days) != 2:
@@ -550,6 +561,12 @@ def _finals(model: FinalsModel, events: Sequence[PlayedEvent]) -> FinalsResults:
                 "are a single round robin (CCT-8f)",
             )
         pairs[pair] = i
+        if m.walkover and m.decided != "rapid":
+            raise _Problem(
+                f"{where}.decided", "an awarded match scores as a rapid win, 3/0 (CCT-8f, CCT-9)"
+            )
+        if not m.walkover and (m.reason is not None or m.note is not None):
+            raise _Problem(f"{where}.reason", "a reason or note belongs to a walkover (CCT-9)")
         matches.append(FinalsMatch(m.a, m.b, m.winner, m.decided == "rapid"))
     try:
         return FinalsResults(tuple(model.players), tuple(matches))

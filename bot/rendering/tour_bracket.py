@@ -92,6 +92,8 @@ class SeriesView:
     winner: Hashable | None
     walkover: bool
     controls: TimeControls
+    walkover_reason: str | None = None
+    """CCT-9: why the series was awarded without play, when known."""
 
     @property
     def known(self) -> bool:
@@ -182,7 +184,7 @@ class SeriesView:
         """How the winner won: the series score, the blitz score, or the Armageddon."""
         status = self.status
         if self.walkover:
-            return "by walkover"
+            return "by walkover" + (f" ({self.walkover_reason})" if self.walkover_reason else "")
         if status is None or status.decided_by is None:
             return "won"
         first = self.won(True)
@@ -230,6 +232,7 @@ def bracket_view(
     third_place_match: bool = True,
     controls: TimeControls = DEFAULT_TIME_CONTROLS,
     name_of: NameOf = str,
+    walkover_reasons: Mapping[Tie, str] | None = None,
 ) -> BracketView:
     """CCT-8c: the bracket from preliminary places 1-8 and the series so far. Raises
     KnockoutError for a status or winner that does not fit the bracket (a series whose
@@ -274,6 +277,7 @@ def bracket_view(
                 winners.get(tie),
                 tie in walkovers,
                 controls,
+                (walkover_reasons or {}).get(tie),
             )
         )
     return BracketView(event, tuple(series), controls)

@@ -19,7 +19,7 @@ from bot.rendering.user_text import user_text
 from core.results import Result
 from core.tour.disconnections import DisconnectionRuling
 from core.tour.early_draws import EarlyDrawCheck
-from core.tour.event_facts import Pairing
+from core.tour.event_facts import ContestRecord, Pairing
 
 COLOUR = discord.Colour.dark_gold()
 PAGE = 1800
@@ -132,6 +132,25 @@ def correction_notice(event: str, game: str, result: Result, explanation: str, g
     return (
         f"Arbiter decision in **{name(event)}**: {name(game)} is {result_text(result)} "
         f"({ground}; {name(explanation)}) (CCT-9)."
+    )
+
+
+def walkover_text(record: ContestRecord) -> str:
+    """CCT-9: a contest awarded without play, with its reason and note (never as games)."""
+    if record.reason is None:
+        return "walkover"
+    note = "" if record.note is None else f": {name(record.note)}"
+    return f"walkover ({record.reason.value}{note})"
+
+
+def award_notice(
+    event: str, contest: str, winner: str, loser: str, reason: str, note: str | None
+) -> str:
+    """CCT-9: an arbiter's award without play, with its reason."""
+    why = reason if note is None else f"{reason}: {name(note)}"
+    return (
+        f"Arbiter decision in **{name(event)}**: {name(contest)} is awarded to "
+        f"**{name(winner)}** against {name(loser)} without play — walkover ({why}) (CCT-9)."
     )
 
 

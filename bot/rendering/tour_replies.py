@@ -14,6 +14,7 @@ from bot.rendering.tour_cards import (
     name,
     result_text,
     score,
+    walkover_text,
     went_to,
     when,
 )
@@ -33,6 +34,7 @@ if TYPE_CHECKING:  # the read models it renders (they render with it: no import 
     from bot.tour.finals.field import DeclinePlan
     from bot.tour.games.reads import GameCard
     from bot.tour.games.targets import GameTarget
+    from bot.tour.series.awards import AwardPlan
     from bot.tour.series.reads import SeriesCard
     from bot.tour.tours.reads import TourCard
 
@@ -106,6 +108,28 @@ def knockout_preview(plan: KnockoutPlan) -> list[Embed]:
     return embeds(f"{name(plan.event.name)}: knock-out (CCT-8c)", lines)
 
 
+def award_preview(plan: AwardPlan) -> list[Embed]:
+    """CCT-9: who gets what by an award without play, and what follows."""
+    why = plan.reason.value if plan.note is None else f"{plan.reason.value}: {name(plan.note)}"
+    lines = [
+        f"**{name(plan.winner)}** wins {name(plan.contest)} against {name(plan.loser)} without "
+        f"play — walkover ({why}), CCT-9."
+    ]
+    if plan.played:
+        lines.append(f"The {plan.played} game(s) played so far stay recorded; the award decides.")
+    lines += [f"Then: {line}" for line in plan.follows]
+    return embeds(f"{name(plan.event)}: award {name(plan.contest)}", lines)
+
+
+def award_stored(plan: AwardPlan) -> str:
+    """The line that replaces an award's preview once confirmed."""
+    then = "" if not plan.follows else " " + "; ".join(plan.follows) + "."
+    return (
+        f"{name(plan.contest)} awarded to **{name(plan.winner)}** without play (walkover, "
+        f"{plan.reason.value}; CCT-9, audited).{then}"
+    )
+
+
 def pairings(read: EventRead, lines: Sequence[PairingLine], starts: dict[int, Any]) -> list[Embed]:
     """CCT-8a: pairings with results so far."""
     out: list[str] = []
@@ -167,6 +191,8 @@ def bracket(found: Bracket) -> list[Embed]:
         key = ROUND_NAMES[tie]
         higher, lower = str(state.pairing.higher), str(state.pairing.lower)
         scores = "recorded" if state.status is None else _match_scores(state.status)
+        if state.record is not None and state.record.walkover:
+            scores = walkover_text(state.record)
         winner = None if state.record is None else str(state.record.winner)
         lines.append(
             f"**{key}** {name(higher)} – {name(lower)}: {scores}; "
@@ -280,6 +306,10 @@ def series_card(card: SeriesCard) -> list[Embed]:
     lines = [f"{name(card.first)} – {name(card.second)}"]
     if card.status is not None:
         lines.append(_match_scores(card.status))
+    if card.record is not None and card.record.walkover:
+        lines.append(f"{walkover_text(card.record)}: awarded without play (CCT-9)")
+        if card.games:
+            lines.append("Games played before the award (kept; the award decides):")
     loaded = card.read.loaded
     for g in card.games:
         white, black = loaded.names[g.white_id], loaded.names[g.black_id]

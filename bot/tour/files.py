@@ -32,7 +32,13 @@ from bot.tour.store import LoadedEvent, LoadedTour, load_event, load_tour
 from core.points import decimal_text
 from core.results import STANDARD, Result, Scoring
 from core.tiebreaks import DeReading
-from core.tour.event_facts import knockout_state, preliminary_order, round_robin
+from core.tour.event_facts import (
+    FinalsMatchState,
+    finals_matches,
+    knockout_state,
+    preliminary_order,
+    round_robin,
+)
 from core.tour.knockout import (
     ContestStatus,
     blitz_decides,
@@ -85,7 +91,13 @@ def _recorded_round(data: dict[str, Any], key: str, names: dict[int, str]) -> di
     entry["winner"] = names[data["winner"]]
     if data.get("walkover"):
         entry["walkover"] = True
+        entry.update(_award_fields(data))
     return entry
+
+
+def _award_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """A walkover's reason and note as the file writes them (CCT-9), when known."""
+    return {field: data[field] for field in ("reason", "note") if data.get(field) is not None}
 
 
 def _event_document(event: LoadedEvent, tour_scoring: Scoring = STANDARD) -> dict[str, Any]:
@@ -157,20 +169,15 @@ def tour_document(loaded: LoadedTour) -> dict[str, Any]:
     if finals is not None and tour.finals is not None:
         document["finals"] = {
             "players": [str(p) for p in tour.finals.players],
-            "matches": [
-                {
-                    "a": str(m.a),
-                    "b": str(m.b),
-                    "winner": str(m.winner),
-                    "decided": "rapid" if m.rapid else "tiebreak",
-                }
-                for m in tour.finals.matches
-            ],
+            "matches": [_finals_entry(finals, m) for m in finals_matches(finals.facts) if m.winner],
         }
     if finals is not None and (tour.finals is not None or loaded.declines or tour.finals_wildcards):
         field = document.setdefault("finals", {})
         field["declined"] = [_decline(d) for d in loaded.declines]
-        field["wildcards"] = list(tour.finals_wildcards)
+        wildcards = list(tour.finals_wildcards)
+        if "players" in field:  # drawn: in pairing order, as an import enters them
+            wildcards.sort(key=field["players"].index)
+        field["wildcards"] = wildcards
     return document
 
 
@@ -179,6 +186,24 @@ def _decline(decline: FinalsDecline) -> dict[str, str]:
     entry = {"player": decline.name}
     if decline.note is not None:
         entry["note"] = decline.note
+    return entry
+
+
+def _finals_entry(finals: LoadedEvent, match: FinalsMatchState) -> dict[str, Any]:
+    """A decided Finals match as the file writes it; an awarded one with `walkover` and its
+    reason (CCT-9)."""
+    pairing = match.pairing
+    entry: dict[str, Any] = {
+        "a": str(pairing.white),
+        "b": str(pairing.black),
+        "winner": str(match.winner),
+        "decided": "rapid" if match.rapid else "tiebreak",
+    }
+    row = finals.contests.get(finals_key(pairing.round, pairing.board))
+    if match.record is not None and match.record.walkover:
+        entry["walkover"] = True
+        if row is not None and row.recorded is not None:
+            entry.update(_award_fields(row.recorded))
     return entry
 
 
@@ -345,6 +370,8 @@ async def _import_event(
                     "b": ids[k.b],
                     "winner": ids[_winner(k)],
                     "walkover": k.walkover,
+                    **({"reason": k.reason} if k.reason else {}),
+                    **({"note": k.note} if k.note else {}),
                     "days": k.days,
                     "playoff": None
                     if k.playoff is None
@@ -428,7 +455,15 @@ async def _import_finals(
                 finals_key(
                     by_pair[frozenset((m.a, m.b))].round, by_pair[frozenset((m.a, m.b))].board
                 ),
-                {"a": ids[m.a], "b": ids[m.b], "winner": ids[m.winner], "decided": m.decided},
+                {
+                    "a": ids[m.a],
+                    "b": ids[m.b],
+                    "winner": ids[m.winner],
+                    "decided": m.decided,
+                    **(
+                        {"walkover": True, "reason": m.reason, "note": m.note} if m.walkover else {}
+                    ),
+                },
             )
             for m in model.matches
         ],

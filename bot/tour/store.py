@@ -19,6 +19,7 @@ from bot.tour.game_names import (
     pairing_name,
 )
 from core.tour.event_facts import (
+    AwardReason,
     ContestFacts,
     ContestRecord,
     EventFacts,
@@ -73,6 +74,12 @@ class LoadedEvent:
         return LoadedEvent(
             self.record, self.players, tuple(games), self.contests, self.names, facts
         )
+
+    def with_contest(self, contest: ContestRow) -> LoadedEvent:
+        """The event as it is with `contest` stored as given (an award, CCT-9)."""
+        contests = {**self.contests, contest.key: contest}
+        facts = event_facts_of(self.record, self.players, self.games, contests)
+        return LoadedEvent(self.record, self.players, self.games, contests, self.names, facts)
 
     def user_of(self, name: str) -> int | None:
         """The member linked to the event's player `name`, if any."""
@@ -130,8 +137,13 @@ def _record(data: Mapping[str, object] | None, names: Mapping[int, str]) -> Cont
         return None
     winner = data["winner"]
     assert isinstance(winner, int)
+    reason, note = data.get("reason"), data.get("note")
     return ContestRecord(
-        names[winner], bool(data.get("walkover", False)), data.get("decided", "rapid") == "rapid"
+        names[winner],
+        bool(data.get("walkover", False)),
+        data.get("decided", "rapid") == "rapid",
+        None if reason is None else AwardReason(reason),
+        None if note is None else str(note),
     )
 
 

@@ -73,6 +73,11 @@ def bracket(loaded: LoadedEvent, ties: dict[Tie, TieState]) -> BracketView:
     }
     awarded = {tie: state.record.winner for tie, state in ties.items() if state.record}
     walkovers = [tie for tie, state in ties.items() if state.record and state.record.walkover]
+    reasons = {
+        tie: state.record.reason.value
+        for tie, state in ties.items()
+        if state.record is not None and state.record.reason is not None
+    }
     return bracket_view(
         loaded.record.name,
         Bracket(tuple(facts.seeds)),
@@ -81,6 +86,7 @@ def bracket(loaded: LoadedEvent, ties: dict[Tie, TieState]) -> BracketView:
         walkovers=walkovers,
         third_place_match=facts.third_place_match,
         controls=facts.time_controls,
+        walkover_reasons=reasons,
     )
 
 

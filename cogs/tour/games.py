@@ -1,6 +1,7 @@
 """`/game`: report a game (a player's report waits for the opponent's persistent Confirm /
 Dispute buttons; an arbiter's entry is final), read its result from a PGN or a chess.com /
-lichess.org link (CCT-7 flag for the arbiters), correct it as an arbiter (CCT-9), show it."""
+lichess.org link (CCT-7 flag for the arbiters), correct it as an arbiter (CCT-9), award a
+game not played as a forfeit win (preview, then Confirm; CCT-9), show it."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from bot.app.errors import UserError
 from bot.app.interaction import Interaction
 from bot.app.mentions import pinging
 from bot.app.permissions import ARBITER, guild_store, requires
+from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.game_buttons import report_view
 from bot.app.ui.pages import send_pages
 from bot.rendering import limits, tour_replies
@@ -24,6 +26,7 @@ from bot.rendering.text import cut
 from bot.rendering.tour_cards import as_embeds
 from bot.tour.games import links, reads
 from bot.tour.games import service as games
+from cogs.tour.series import Reason, award_preview
 from core.results import Result
 
 ResultText = Literal["1-0", "½-½", "0-1", "+/-", "-/+", "-/-"]
@@ -54,6 +57,8 @@ class Games(commands.Cog):
 
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
+        self.previews: dict[int, ConfirmView] = {}
+        """Open previews by message id (tests expire them without waiting)."""
 
     @group.command(name="report", description="Report a game's result (a player, or an arbiter).")
     @app_commands.describe(
@@ -151,6 +156,46 @@ class Games(commands.Cog):
             line += "\n" + "\n".join(changed.decided)
         await interaction.response.send_message(
             cut(f"{line} (CCT-9, audited)", limits.MESSAGE_CONTENT)
+        )
+
+    @requires(ARBITER)
+    @group.command(name="award", description="Award a game not played, a forfeit (arbiter).")
+    @app_commands.describe(
+        event="The event.",
+        game="The game.",
+        winner="The player who is awarded the game.",
+        reason="Why: withdrawal, no-show, illness or other (CCT-9).",
+        note="A short note (needed for other; shown and audited).",
+    )
+    @app_commands.autocomplete(event=choose.events, game=choose.games)
+    async def award(
+        self,
+        interaction: Interaction,
+        event: str,
+        game: str,
+        winner: str,
+        reason: Reason,
+        note: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        """CCT-9 with CORE-2: a forfeit win (+/-), never an invented 1-0."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        plan = await games.award_tour_game(
+            store, actor, event, game, winner, reason, note, confirm=False
+        )
+
+        async def confirm() -> str:
+            stored = await games.award_tour_game(
+                store, actor, event, game, winner, reason, note, confirm=True
+            )
+            return tour_replies.award_stored(stored)
+
+        await award_preview(
+            self.previews,
+            interaction,
+            confirm,
+            tour_replies.award_preview(plan),
+            store.database.clock,
         )
 
     @group.command(name="show", description="A game: players, result, how it stands.")

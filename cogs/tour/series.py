@@ -1,10 +1,13 @@
 """`/series`: a knock-out round (or a Finals match) — its games, match and series score and
-what comes next with colours and time control (CCT-7, CCT-8c-e) — and the higher-ranked
-player's colour choices (CCT-8e)."""
+what comes next with colours and time control (CCT-7, CCT-8c-e) — the higher-ranked
+player's colour choices (CCT-8e), and an arbiter's award without play (preview, then
+Confirm; CCT-9)."""
 
 from __future__ import annotations
 
-from typing import Literal
+import datetime as dt
+from collections.abc import Callable
+from typing import Any, Literal
 
 from discord import app_commands
 from discord.ext import commands
@@ -13,12 +16,35 @@ from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of
 from bot.app.interaction import Interaction
-from bot.app.permissions import guild_store
+from bot.app.permissions import ARBITER, guild_store, requires
+from bot.app.ui.confirm import ConfirmView, OnConfirm
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
 from bot.rendering.tour_cards import as_embeds, name
-from bot.tour.series import reads
+from bot.tour.series import awards, reads
 from bot.tour.series import service as series
+
+Reason = Literal["withdrawal", "no-show", "illness", "other"]
+"""CCT-9: why a contest or game is awarded without play."""
+
+
+async def award_preview(
+    previews: dict[int, ConfirmView],
+    interaction: Interaction,
+    confirm: OnConfirm,
+    pages: list[dict[str, Any]],
+    clock: Callable[[], dt.datetime],
+) -> None:
+    """Reply with an award's preview under Confirm / Cancel (only the caller may click)."""
+    buttons = ConfirmView(interaction.user.id, confirm, clock)
+    await interaction.response.send_message(
+        content="Nothing is stored until you confirm (60 s).",
+        embed=as_embeds(pages)[0],
+        view=buttons,
+    )
+    buttons.arm(interaction)
+    original = await interaction.original_response()
+    previews[original.id] = buttons
 
 
 class Series(commands.Cog):
@@ -30,6 +56,8 @@ class Series(commands.Cog):
 
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
+        self.previews: dict[int, ConfirmView] = {}
+        """Open previews by message id (tests expire them without waiting)."""
 
     @group.command(name="show", description="A knock-out round: games, scores, what comes next.")
     @app_commands.describe(event="The event.", round="QF1 … SF2, F or 3rd (Finals: R1 A v B).")
@@ -61,6 +89,46 @@ class Series(commands.Cog):
         await interaction.response.send_message(
             f"{name(chosen.contest)}: {name(chosen.chooser)} takes {colour} for the "
             f"{chosen.choice.value} (CCT-8e)."
+        )
+
+    @requires(ARBITER)
+    @group.command(name="award", description="Award a knock-out round without play (arbiter).")
+    @app_commands.describe(
+        event="The event.",
+        round="QF1 … SF2, F or 3rd.",
+        winner="The player who is awarded the round.",
+        reason="Why: withdrawal, no-show, illness or other (CCT-9).",
+        note="A short note (needed for other; shown and audited).",
+    )
+    @app_commands.autocomplete(event=choose.events, round=choose.rounds)
+    async def award(
+        self,
+        interaction: Interaction,
+        event: str,
+        round: str,
+        winner: str,
+        reason: Reason,
+        note: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        """CCT-9: a walkover, never invented games; the bracket follows on Confirm."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        plan = await awards.award_contest_series(
+            store, actor, event, round, winner, reason, note, confirm=False
+        )
+
+        async def confirm() -> str:
+            stored = await awards.award_contest_series(
+                store, actor, event, round, winner, reason, note, confirm=True
+            )
+            return tour_replies.award_stored(stored)
+
+        await award_preview(
+            self.previews,
+            interaction,
+            confirm,
+            tour_replies.award_preview(plan),
+            store.database.clock,
         )
 
 

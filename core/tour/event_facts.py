@@ -10,6 +10,7 @@ construction. Nothing derived is stored: standings, winners and placings come fr
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -22,7 +23,13 @@ from core.results import STANDARD, Result, Scoring
 from core.standings import PlayerStanding, standings
 from core.tiebreaks import CCT_8B, DeReading, Game
 from core.tour.events import ROUND_ORDER, KnockoutResult, PlayedEvent
-from core.tour.finals import FinalsStandings, finals_match_plan, finals_standings
+from core.tour.finals import (
+    AWARD_DECIDED_BY,
+    FinalsStandings,
+    finals_match_plan,
+    finals_standings,
+)
+from core.tour.game_reports import GameReport, ReportStatus
 from core.tour.knockout import (
     Bracket,
     ContestStatus,
@@ -61,15 +68,31 @@ class PrelimGame:
     result: Result
 
 
+class AwardReason(enum.Enum):
+    """CCT-9: why an arbiter awards a game, a series or a Finals match without play."""
+
+    WITHDRAWAL = "withdrawal"
+    NO_SHOW = "no-show"
+    ILLNESS = "illness"
+    OTHER = "other"
+
+
+class AwardRefused(ValueError):
+    """CCT-9: an award the rules do not allow (the contest or game is decided already)."""
+
+
 @dataclass(frozen=True, slots=True)
 class ContestRecord:
-    """A knock-out round or Finals match known only by its recorded outcome (a historic
-    event imported from a tour file): the winner, whether it was a walkover, and for the
-    Finals whether it was decided in the rapid games (CCT-8f: 3/0) or the tie-break (2/1)."""
+    """A knock-out round or Finals match known by its recorded outcome (a historic event
+    imported from a tour file, or an arbiter's award): the winner, whether it was a walkover
+    (with the award's reason and note, CCT-9), and for the Finals whether it was decided in
+    the rapid games (CCT-8f: 3/0) or the tie-break (2/1)."""
 
     winner: Player
     walkover: bool = False
     rapid: bool = True
+    reason: AwardReason | None = None
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +264,75 @@ def knockout_state(facts: EventFacts) -> KnockoutState:
         if state.winner is not None:
             winners[tie] = state.winner
     return KnockoutState(bracket, ties, facts.third_place_match)
+
+
+def _check_award(
+    what: str,
+    players: tuple[Player, Player],
+    status: ContestStatus | None,
+    record: ContestRecord | None,
+    winner: Player,
+    reason: AwardReason,
+    note: str | None,
+) -> None:
+    """CCT-9: an award names one of the two players, an undecided contest, and a note for
+    the reason `other`."""
+    if winner not in players:
+        raise AwardRefused(f"{winner!r} does not play {what} ({players[0]!r} v {players[1]!r})")
+    if record is not None:
+        how = "by walkover" if record.walkover else "as recorded"
+        raise AwardRefused(f"{what} is decided already: {record.winner!r} won it {how}")
+    if status is not None and status.decided:
+        raise AwardRefused(f"{what} is decided already: {status.winner!r} won it over the board")
+    if reason is AwardReason.OTHER and not (note and note.strip()):
+        raise AwardRefused("an award for another reason needs a short note saying why (CCT-9)")
+
+
+def award_series(
+    state: TieState, winner: Player, reason: AwardReason, note: str | None = None
+) -> ContestRecord:
+    """CCT-9: a knock-out series awarded to `winner` without play. Only an undecided series
+    may be awarded; games already played stay recorded, the award decides it, and the
+    bracket and placings follow from the winner as from any other (CCT-8c, CCT-6)."""
+    players = (state.pairing.higher, state.pairing.lower)
+    _check_award(state.tie.value, players, state.status, state.record, winner, reason, note)
+    return ContestRecord(winner, walkover=True, reason=reason, note=note)
+
+
+def award_finals_match(
+    state: FinalsMatchState, winner: Player, reason: AwardReason, note: str | None = None
+) -> ContestRecord:
+    """CCT-9 with CCT-8f: a Finals match awarded to `winner` without play. It scores as a
+    match won in the rapid games (3/0, `core.tour.finals.AWARD_DECIDED_BY`)."""
+    pairing = state.pairing
+    what = f"R{pairing.round} {pairing.white!r} v {pairing.black!r}"
+    players = (pairing.white, pairing.black)
+    _check_award(what, players, state.status, state.record, winner, reason, note)
+    rapid = AWARD_DECIDED_BY is Phase.RAPID
+    return ContestRecord(winner, walkover=True, rapid=rapid, reason=reason, note=note)
+
+
+def award_game(
+    report: GameReport,
+    white: Player,
+    black: Player,
+    winner: Player,
+    reason: AwardReason,
+    note: str | None = None,
+) -> Result:
+    """CCT-9 with CORE-2: a game awarded without play is a forfeit win (+/- or -/+), never
+    an invented 1-0; it counts as a win and as a played game for DE and SB. Only a game
+    with no result yet (not reported, not settled) may be awarded."""
+    if winner not in (white, black):
+        raise AwardRefused(f"{winner!r} does not play that game ({white!r} v {black!r})")
+    if report.status is not ReportStatus.OPEN:
+        assert report.result is not None
+        raise AwardRefused(
+            f"the game has a result already ({report.result.value}, {report.status.value})"
+        )
+    if reason is AwardReason.OTHER and not (note and note.strip()):
+        raise AwardRefused("an award for another reason needs a short note saying why (CCT-9)")
+    return Result.WHITE_FORFEIT_WIN if winner == white else Result.BLACK_FORFEIT_WIN
 
 
 def played_event(facts: EventFacts) -> PlayedEvent | None:

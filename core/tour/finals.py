@@ -44,6 +44,11 @@ class FinalsScoring:
 DEFAULT_FINALS_SCORING = FinalsScoring()
 """CCT-8f: rapid win 3 / loss 0; tie-break win 2 / loss 1."""
 
+AWARD_DECIDED_BY = Phase.RAPID
+"""CCT-8f with CCT-9, *interpretation*: a Finals match awarded without play (withdrawal,
+no-show, illness) counts as won in the rapid games, 3/0. No tie-break was played, so the
+2/1 of a tie-break does not apply, and the player who did not play earns nothing."""
+
 
 @dataclass(frozen=True, slots=True)
 class FinalsPairing:

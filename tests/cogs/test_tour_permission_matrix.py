@@ -156,6 +156,26 @@ TOUR_MUTATING: dict[str, Rule] = {
         ("player", "arbiter"),
         lambda w, h: {"event": "Major", "round": "QF1", "colour": "white"},
     ),
+    "series award": _rule(
+        {"arbiter"},
+        ARBITER,
+        lambda w, h: {"event": "Major", "round": "QF1", "winner": "P01", "reason": "no-show"},
+    ),
+    "game award": _rule(
+        {"arbiter"},
+        ARBITER,
+        lambda w, h: {"event": "Open", "game": w.game, "winner": "P01", "reason": "illness"},
+    ),
+    "finals award": _rule(
+        {"arbiter"},
+        ARBITER,
+        lambda w, h: {
+            "event": "Open",
+            "match": "R1 P01 v P10",
+            "winner": "P01",
+            "reason": "no-show",
+        },
+    ),
     "incident disconnection": _rule(
         {"arbiter"},
         ARBITER,

@@ -380,6 +380,21 @@ BAD_FILES: list[tuple[str, Any, str]] = [
         "events[0].knockout[7].walkover: a walkover has no scores",
     ),
     (
+        "CCT-9: a reason without a walkover",
+        lambda d: _ko(d, 0, 0).update(reason="illness"),
+        "events[0].knockout[0].reason: a reason or note belongs to a walkover (CCT-9)",
+    ),
+    (
+        "CCT-9: an unknown walkover reason",
+        lambda d: _ko(d, 0, 7).update(reason="bored"),
+        "events[0].knockout[7].reason: Input should be 'withdrawal', 'no-show', 'illness' or",
+    ),
+    (
+        "CCT-9: an awarded Finals match scored as a tie-break",
+        lambda d: d["finals"]["matches"][0].update(walkover=True, decided="tiebreak"),
+        "finals.matches[0].decided: an awarded match scores as a rapid win, 3/0",
+    ),
+    (
         "3rd-place match in an event without one",
         lambda d: d["events"][1]["knockout"].append(
             {"round": "3rd", "a": "B", "b": "J", "winner": "B"}

@@ -240,3 +240,22 @@ async def test_cct_3_finals_declines_and_wildcards_are_stored_with_the_finals(
         assert not await uow.tour_events.remove_decline(finals.id, ids[3])
     async with store.read() as view:
         assert [d.name for d in await view.tour_events.declines(finals.id)] == ["C"]
+
+
+async def test_cct_9_an_award_replaces_a_contests_record_and_keeps_its_colour_choice(
+    database: Database,
+) -> None:
+    """CCT-9: an award is the contest's recorded outcome, stored over a colour choice made
+    before (one row per contest), and audited with the unit of work."""
+    store = GuildStore(database, GUILD)
+    _, event_id, ids = await _tour_with_players(store, ["A", "B", "C", "D"])
+    async with store.change(None, "test.choose", "event") as uow:
+        await uow.tour_games.choose(event_id, "QF1", "colour_game_1", True, None)
+    award = {"a": ids[0], "b": ids[1], "winner": ids[1], "walkover": True, "reason": "no-show"}
+    async with store.change(None, "series.award", "event") as uow:
+        await uow.tour_games.award_contest(event_id, "QF1", award)
+    async with store.read() as view:
+        (row,) = await view.tour_games.contests(event_id)
+        audit = await view.audit.recent(1)
+    assert row.key == "QF1" and row.colour_game_1 is True and row.recorded == award
+    assert audit[0].action == "series.award"

@@ -60,8 +60,13 @@ async def tour_with_event(
     if exists is None:
         await tours.create_tour(store, ORGANISER, config or Config(), tour)
     await events.create_event(store, ORGANISER, tour, event, kind, start, players=len(names))
+    # CCT-3: a Finals of a tour with no earlier event has nobody qualified: every place is open
+    # for the organiser's wildcards (a tour that had events is built by its own test).
+    wildcards = kind is EventType.FINALS and exists is None
     for index, name in enumerate(names):
-        await events.add_player(store, ORGANISER, event, name, first_user + index)
+        await events.add_player(
+            store, ORGANISER, event, name, first_user + index, wildcard=wildcards
+        )
     if seed is not None:
         await events.draw_event(store, ORGANISER, event, seed=seed, confirm=True)
 

@@ -57,3 +57,11 @@ async def follow_game(
         event_id = before.record.id
         await uow.jobs.schedule(WRAPUP, event_subject(event_id), uow.now, {"event": event_id})
     await follow_polling(uow, before, after)
+
+
+async def follow_award(uow: UnitOfWork, before: LoadedEvent, after: LoadedEvent) -> None:
+    """CCT-9: an award that decides an event's last contest schedules its wrap-up, once."""
+    if event_finished(after) and not event_finished(before):
+        event_id = before.record.id
+        await uow.jobs.schedule(WRAPUP, event_subject(event_id), uow.now, {"event": event_id})
+    await follow_polling(uow, before, after)

@@ -1,7 +1,8 @@
 """Game use cases, each one unit of work through the life cycle of core/tour/game_reports:
 a player's report (waiting for the opponent), the opponent's confirmation or dispute (a
 dispute goes to the arbiters' channel), an arbiter's entry (final), an arbiter's correction
-with its reason (CCT-9, audited as an override). A PGN fills the result and is checked for a
+with its reason (CCT-9, audited as an override), an arbiter's award of a game not played
+(a forfeit win, CCT-9 with CORE-2). A PGN fills the result and is checked for a
 draw before move 40 (CCT-7, flagged to the arbiters); a game read from a chess.com /
 lichess.org game counts once. After every settled result the event's facts are checked
 against the knock-out and Finals rules (CCT-8c-f) before anything commits."""
@@ -16,20 +17,23 @@ from bot.app.inputs import NOTE_LIMIT, clean_text, named
 from bot.rendering import tour_cards
 from bot.runtime.announce import announce
 from bot.tour.automation.follow import follow_game
+from bot.tour.finals.bonus import check_bonus_fixed
 from bot.tour.game_names import ROUND_NAMES, finals_key, finals_key_of
 from bot.tour.games.pgn import PgnGame, check_linked, check_players, read_game
 from bot.tour.games.targets import GameTarget, find_target
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import target_session
+from bot.tour.series.awards import AwardPlan, award_player, award_reason
 from bot.tour.store import LoadedEvent, load_event, remember_committed
 from core.results import Outcome, Result
 from core.tour.event_facts import (
+    AwardRefused,
+    award_game,
     finals_match,
     finals_matches,
     knockout_state,
     preliminary_standings,
 )
-from core.tour.finals import feeds_drawn_finals
 from core.tour.game_reports import (
     Action,
     GameReport,
@@ -45,7 +49,6 @@ from core.tour.overrides import OverrideReason
 from core.tour.ranking import KNOCKOUT_PLACES, EventType
 from storage.database import Database
 from storage.guild import GuildStore, UnitOfWork
-from storage.tour_events import TourEventRecord
 from storage.tour_games import NewGame, Source, TourGame
 from storage.tours import TourPlayer
 
@@ -90,20 +93,6 @@ def too_early(error: SessionNotStarted, game: str) -> UserError:
         f"{named(game)} is played in the session starting {tour_cards.when(error.starts)}: "
         "nothing is recorded about it before then."
     )
-
-
-async def check_bonus_fixed(uow: UnitOfWork, record: TourEventRecord) -> None:
-    """CCT-8f, CCT-6: refuse a change to a result of an event before Finals already drawn
-    (their bonus points were read from its tour points), naming the Finals."""
-    for other in await uow.tour_events.of_tour(record.tour_id):
-        if other.type is EventType.FINALS and feeds_drawn_finals(
-            record.type, record.position, other.position, other.drawn_at is not None
-        ):
-            raise UserError(
-                f"The Finals {named(other.name)} are drawn: their bonus points come from the "
-                f"tour points of {named(record.name)} (CCT-8f, CCT-6), so its results no longer "
-                "change."
-            )
 
 
 async def session_of(uow: UnitOfWork, loaded: LoadedEvent, target: GameTarget) -> Session:
@@ -554,3 +543,58 @@ async def _to_arbiters(uow: UnitOfWork, content: str) -> None:
     channel = settings.arbiters_channel
     if channel is not None:
         await uow.outbox.post(channel, content=tour_cards.clip(content))
+
+
+async def award_tour_game(
+    store: GuildStore,
+    actor: Actor,
+    event: str | int,
+    game: str,
+    winner: str,
+    reason: str,
+    note: str | None = None,
+    *,
+    confirm: bool,
+) -> AwardPlan:
+    """CCT-9: the game `game` awarded to `winner` without play, as a forfeit win. Preview
+    without `confirm`; with it the result, its override row and announcement are stored."""
+    actor.require(Role.ARBITER)
+    why, text = award_reason(reason, note)
+    async with store.change(actor.user_id, "game.award", f"event:{event}") as uow:
+        loaded = await _event(uow, event, store.database)
+        await check_bonus_fixed(uow, loaded.record)
+        target = find_target(loaded, game)
+        who = award_player(winner, (target.white, target.black), target.name)
+        current = target.row.report if target.row is not None else GameReport()
+        try:
+            result = award_game(current, target.white, target.black, who, why, text)
+            # CCT-9: an award without play may come before the game's session (a withdrawal
+            # is known in advance), so the session is not checked.
+            new = transition(current, Action.CORRECT, Party.ARBITER, result, session=None)
+        except (AwardRefused, ReportRefused) as error:
+            raise UserError(f"Not awarded: {target.name}: {error}.") from None
+        loser = target.black if who == target.white else target.white
+        row = await game_row(uow, loaded, target)
+        ground = f"walkover ({why.value})"
+        await uow.tour_games.add_override(row, result, ground, text or why.value, (), actor.user_id)
+        stored = await uow.tour_games.apply(row, new, by=actor.user_id, source="arbiter")
+        uow.tour_events.bump(loaded.record.id)
+        after, decided = check_settled(loaded, stored)
+        if target.stage == "preliminary" and len(loaded.facts.seeds) == KNOCKOUT_PLACES:
+            _keep_seeds(loaded, after)
+        follows = (f"{tour_cards.name(target.name)} is {tour_cards.result_text(result)}",)
+        plan = AwardPlan(
+            loaded.record.name, target.name, who, loser, why, text, 0, follows + decided
+        )
+        if not confirm:
+            uow.abandon()
+            return plan
+        await follow_game(uow, loaded, stored, after)
+        await announce(
+            uow,
+            tour_cards.award_notice(plan.event, plan.contest, who, loser, why.value, text),
+        )
+        for line in decided:
+            await announce(uow, line)
+    remember_committed(store.database, store.guild_id, after)
+    return plan

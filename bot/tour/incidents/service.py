@@ -14,7 +14,8 @@ from bot.app.inputs import clean_text, named
 from bot.rendering import tour_cards
 from bot.runtime.announce import announce
 from bot.tour.automation.follow import follow_game
-from bot.tour.games.service import check_bonus_fixed, check_settled, game_row, too_early
+from bot.tour.finals.bonus import check_bonus_fixed
+from bot.tour.games.service import check_settled, game_row, too_early
 from bot.tour.games.targets import find_target
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import target_session

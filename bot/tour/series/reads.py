@@ -11,6 +11,7 @@ from bot.app.inputs import named, shown
 from bot.tour.events.reads import EventRead, read_event
 from bot.tour.game_names import ROUND_NAMES, TIE_OF, finals_key, normal, pairing_name
 from bot.tour.games.targets import GameTarget, finals_states, knockout_ties, open_targets
+from core.tour.event_facts import ContestRecord
 from core.tour.knockout import ContestStatus
 from core.tour.ranking import EventType
 from storage.guild import GuildStore
@@ -30,6 +31,8 @@ class SeriesCard:
     games: tuple[TourGame, ...]
     next_game: GameTarget | None
     recorded_winner: str | None = None
+    record: ContestRecord | None = None
+    """The contest's recorded outcome: an import or an award (CCT-9, a walkover)."""
 
 
 async def series_card(store: GuildStore, event: str, round: str) -> SeriesCard:
@@ -70,4 +73,5 @@ async def series_card(store: GuildStore, event: str, round: str) -> SeriesCard:
         games,
         upcoming,
         None if record is None else str(record.winner),
+        record,
     )

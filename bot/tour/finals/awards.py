@@ -1,0 +1,90 @@
+"""CCT-9 `/finals award`: an arbiter gives a Finals match to one player without play, for a
+reason (withdrawal, no-show, illness, or another with a note). It scores as a rapid win, 3/0
+(CCT-8f, `core.tour.finals.AWARD_DECIDED_BY`); the preview, the unit of work and the refusals
+are those of a series' award (`bot.tour.series.awards`)."""
+
+from __future__ import annotations
+
+from bot.app.actor import Actor, Role
+from bot.app.errors import UserError
+from bot.app.inputs import named, shown
+from bot.rendering import tour_cards
+from bot.tour.automation.follow import event_finished
+from bot.tour.game_names import finals_key, normal, pairing_name
+from bot.tour.games.targets import finals_states
+from bot.tour.references import find_event
+from bot.tour.series.awards import (
+    AwardPlan,
+    award_player,
+    award_reason,
+    contest_row,
+    record_data,
+    refuse_waiting,
+    store_award,
+)
+from bot.tour.store import LoadedEvent, load_event
+from core.tour.event_facts import AwardRefused, FinalsMatchState, award_finals_match
+from core.tour.finals import DEFAULT_FINALS_SCORING as SCORING
+from core.tour.ranking import EventType
+from storage.guild import GuildStore
+
+
+def _finals_state(loaded: LoadedEvent, match: str) -> tuple[FinalsMatchState, str, str]:
+    """The Finals match `match` names (`R2 A v B`): its state, key and name."""
+    for state in finals_states(loaded):
+        p = state.pairing
+        label = pairing_name(p.round, str(p.white), str(p.black))
+        if normal(label) == normal(match):
+            return state, finals_key(p.round, p.board), label
+    raise UserError(f"No Finals match {shown(match)} in {named(loaded.record.name)}.")
+
+
+async def award_contest_finals(
+    store: GuildStore,
+    actor: Actor,
+    event: str | int,
+    match: str,
+    winner: str,
+    reason: str,
+    note: str | None = None,
+    *,
+    confirm: bool,
+) -> AwardPlan:
+    """CCT-9 with CCT-8f: the Finals match `match` (`R2 A v B`) awarded to `winner` without
+    play; it scores 3/0 as a rapid win (`core.tour.finals.AWARD_DECIDED_BY`)."""
+    actor.require(Role.ARBITER)
+    why, text = award_reason(reason, note)
+    async with store.change(actor.user_id, "finals.award", f"event:{event}") as uow:
+        view = uow.view()
+        record = await find_event(view, event)
+        if record.type is not EventType.FINALS:
+            raise UserError(f"{named(record.name)} is not the Finals: `/series award`.")
+        if record.recorded:
+            raise UserError(f"{named(record.name)} was imported by its results: it stands.")
+        loaded = await load_event(view, record)
+        if not loaded.facts.players:
+            raise UserError(f"{named(record.name)} has no draw yet (`/event draw`).")
+        state, key, label = _finals_state(loaded, match)
+        players = (str(state.pairing.white), str(state.pairing.black))
+        who = award_player(winner, players, label)
+        try:
+            awarded = award_finals_match(state, who, why, text)
+        except AwardRefused as error:
+            raise UserError(f"Not awarded: {error}.") from None
+        refuse_waiting(loaded, key, label)
+        row = contest_row(loaded, key, record_data(loaded, players, awarded))
+        after = loaded.with_contest(row)
+        loser = players[1] if who == players[0] else players[0]
+        played = sum(1 for g in loaded.games if g.contest == key)
+        follows: tuple[str, ...] = (
+            f"{tour_cards.name(who)} {SCORING.rapid_win} match points, "
+            f"{tour_cards.name(loser)} {SCORING.rapid_loss} (CCT-8f)",
+        )
+        if event_finished(after):
+            follows += (f"{tour_cards.name(record.name)} are over: the table is final",)
+        plan = AwardPlan(record.name, label, who, loser, why, text, played, follows)
+        if not confirm:
+            uow.abandon()
+            return plan
+        await store_award(uow, loaded, after, row, plan)
+        return plan
