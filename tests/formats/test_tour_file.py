@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main
-from tests.support.paths import ROOT, SHARED
+from tests.support.paths import FIXTURES, ROOT
 
 THREE_EVENTS = ROOT / "tests" / "data" / "tour_three_events.json"
 
@@ -279,9 +279,9 @@ def test_cct_8b_preliminary_order_computed_from_a_trf(
     """CCT-8b: the Airthings Masters 2020 preliminary as a TRF gives its official order
     (Carlsen, So, Nakamura, Nepo, Radjabov, Aronian, MVL, Dubov, Harikrishna, Grischuk …);
     knock-out winners are the higher seeds, so preliminary places show that order."""
-    trf = SHARED / "fixtures" / "tiebreaks" / "airthings_masters_2020_prelim.trf"
+    trf = FIXTURES / "tiebreaks" / "airthings_masters_2020_prelim.trf"
     expected = json.loads(
-        (SHARED / "fixtures/tiebreaks/airthings_masters_2020_prelim.expected.json").read_text()
+        (FIXTURES / "tiebreaks/airthings_masters_2020_prelim.expected.json").read_text()
     )["official_order"]
     event = {
         "name": "Airthings Masters",
