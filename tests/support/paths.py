@@ -5,5 +5,3 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 """The recorded and published inputs the tests read (see tests/fixtures/README.md)."""
-
-SHARED = ROOT.parent / "shared"
