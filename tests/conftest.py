@@ -29,6 +29,7 @@ from tests.support.services_world import NOW
 settings.register_profile("arbiter", deadline=None)
 settings.load_profile("arbiter")
 
+
 @pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
     """The read-only `tests/fixtures` folder (regulation fixtures, chess.com payloads)."""

@@ -262,7 +262,7 @@ class CctDefaults(_Section):
 
 
 class RuleDefaults(_Section):
-    """Rule settings new seasons and events start from (RULES.md values)."""
+    """Rule settings new seasons and events start from (the defaults of docs/rules.md)."""
 
     cl: ClDefaults = Field(default_factory=ClDefaults)
     cct: CctDefaults = Field(default_factory=CctDefaults)

@@ -6,6 +6,7 @@ This keeps `grep -rn "CL-18"` finding the rule, its code and its tests, as docs/
 from __future__ import annotations
 
 import re
+
 from tests.support.paths import ROOT
 
 RULES = ROOT / "docs" / "rules.md"
@@ -15,7 +16,8 @@ RULE_ID = re.compile(r"\b(?:CL|CCT|CORE)-(?:\d+[a-z]?(?:\.\.\d+)?|[A-Z]{2,})\b")
 
 
 def _rule_ids() -> list[str]:
-    """Every rule ID docs/rules.md mentions (`CL-9..11`, `CCT-8b`, `CL-ADJ`), in order, once each."""
+    """Every rule ID docs/rules.md mentions (`CL-9..11`, `CCT-8b`, `CL-ADJ`), in order, once
+    each."""
     return list(dict.fromkeys(RULE_ID.findall(RULES.read_text())))
 
 
