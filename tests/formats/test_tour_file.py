@@ -1,4 +1,4 @@
-"""`arbiter tour`: a whole CCT tour from a tour file, worked out by hand from RULES.md
+"""`arbiter tour`: a whole CCT tour from a tour file, worked out by hand from docs/rules.md
 (CCT-2, CCT-3, CCT-6, CCT-8b, CCT-8c, CCT-8d, CCT-8f)."""
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import re
 
 from tests.support.paths import ROOT
 
-RULES = ROOT / "docs" / "rules.md"
+RULES = ROOT / "docs/rules.md"
 """The rules as the bot applies them, each with its ID: the list every check here reads."""
 
 RULE_ID = re.compile(r"\b(?:CL|CCT|CORE)-(?:\d+[a-z]?(?:\.\.\d+)?|[A-Z]{2,})\b")
