@@ -23,7 +23,7 @@ STAGES: Mapping[KoStage, str] = {
     KoStage.SEMI_FINAL: "semi-final",
     KoStage.QUARTER_FINAL: "quarter-final",
 }
-"""The knock-out stages by the tour file's names (formats/tour-file.md)."""
+"""The knock-out stages by the tour file's names (docs/tour-file.md)."""
 _STAGE_OF = {name: stage for stage, name in STAGES.items()}
 
 

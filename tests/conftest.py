@@ -1,4 +1,4 @@
-"""Shared test fixtures: the shared fixtures folder, a migrated database, the Discord harness,
+"""Shared test fixtures: the recorded fixtures folder, a migrated database, the Discord harness,
 the chess.com fake and a client on it, the populated league of the command-surface tests."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from storage.database import Clock, Database, SqliteDatabase, utc_now
 from tests.support.chesscom_fake import FakeChessCom, running_fake
 from tests.support.command_world import CommandWorld, build_world
 from tests.support.discord_harness import DiscordHarness
-from tests.support.paths import SHARED
+from tests.support.paths import FIXTURES
 from tests.support.postgres_server import open_postgres_test_database
 from tests.support.services_world import NOW
 
@@ -29,24 +29,11 @@ from tests.support.services_world import NOW
 settings.register_profile("arbiter", deadline=None)
 settings.load_profile("arbiter")
 
-FIXTURES = SHARED / "fixtures"
-
-
-def pytest_sessionstart(session: pytest.Session) -> None:
-    """Stop at once, with one clear line, when the shared reference folder is missing: the
-    regulation fixtures are inputs of many tests, which would otherwise fail one by one."""
-    if not FIXTURES.is_dir():
-        pytest.exit(
-            f"the shared folder is missing: expected {SHARED} beside this checkout "
-            "(regulations, RULES.md and fixtures; see README.md)",
-            returncode=4,
-        )
-
 
 @pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
-    """The read-only `../shared/fixtures` folder (regulation fixtures, chess.com payloads)."""
-    assert FIXTURES.is_dir(), f"shared fixtures not found at {FIXTURES}"
+    """The read-only `tests/fixtures` folder (regulation fixtures, chess.com payloads)."""
+    assert FIXTURES.is_dir(), f"test fixtures not found at {FIXTURES}"
     return FIXTURES
 
 
@@ -207,7 +194,7 @@ def harness(bot: ArbiterBot) -> Iterator[DiscordHarness]:
 
 @pytest.fixture
 def fake(fixtures_dir: Path) -> Iterator[FakeChessCom]:
-    """The 127.0.0.1 chess.com fake serving the shared payloads (a module may serve more)."""
+    """The 127.0.0.1 chess.com fake serving the recorded payloads (a module may serve more)."""
     with running_fake(fixtures_dir) as server:
         yield server
 

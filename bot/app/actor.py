@@ -1,4 +1,5 @@
-"""Who is acting on a use case, and the role checks of SURFACE.md's table, in one place.
+"""Who is acting on a use case, and the role checks of the roles tables in one place
+(docs/league-in-discord.md, docs/tour.md).
 
 Cogs, scheduler jobs and the CLI all pass an `Actor`; services check it, so a rule of who may
 do what is enforced the same way whichever door a request came in by. HQ is not implicitly a

@@ -47,6 +47,8 @@ TOKEN_ENV = "DISCORD_TOKEN"
 CHESSCOM_URL_ENV = "ARBITER_CHESSCOM_URL"
 CHESSCOM_CONTACT_ENV = "ARBITER_CHESSCOM_CONTACT"
 DISCORD_API_ENV = "ARBITER_DISCORD_API"
+DATABASE_URL_ENV = "ARBITER_DATABASE_URL"
+"""A PostgreSQL URL that replaces the file's database, so its password need not sit in a file."""
 DISCORD_API = "https://discord.com/api/v10"
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -272,7 +274,7 @@ class CctDefaults(_Section):
 
 
 class RuleDefaults(_Section):
-    """Rule settings new seasons and events start from (RULES.md values)."""
+    """Rule settings new seasons and events start from (the defaults of docs/rules.md)."""
 
     cl: ClDefaults = Field(default_factory=ClDefaults)
     cct: CctDefaults = Field(default_factory=CctDefaults)
@@ -373,7 +375,8 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
 
     `DISCORD_TOKEN` replaces `token`; `ARBITER_CHESSCOM_URL` replaces `chesscom.base_url`;
     `ARBITER_CHESSCOM_CONTACT` replaces `chesscom.contact`; `ARBITER_DISCORD_API` replaces
-    `discord.api_base`.
+    `discord.api_base`; `ARBITER_DATABASE_URL` replaces `database.url`, and the file's
+    `database.path` is then not used.
     """
     env = os.environ if environ is None else environ
     path = DEFAULT_PATH if path is None else path
@@ -397,6 +400,11 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
             if env.get(variable):
                 chesscom[key] = env[variable]
                 from_env[("chesscom", key)] = variable
+    database = data.setdefault("database", {})
+    if isinstance(database, dict) and env.get(DATABASE_URL_ENV, "").strip():
+        database.pop("path", None)
+        database["url"] = env[DATABASE_URL_ENV].strip()
+        from_env[("database", "url")] = DATABASE_URL_ENV
     discord = data.setdefault("discord", {})
     if isinstance(discord, dict) and env.get(DISCORD_API_ENV):
         discord["api_base"] = env[DISCORD_API_ENV]

@@ -1,5 +1,5 @@
 """`arbiter league FILE.json`: the CL standings (or the CL-8 promotion proposal) computed
-from a season file, as a readable table or as season-file.md's JSON."""
+from a season file, as a readable table or as the JSON of docs/season-file.md."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def register(subparsers: Any) -> None:
         help="CL standings from a season file",
         description="Compute the CL standings (or the promotion proposal) from a season file.",
     )
-    parser.add_argument("file", metavar="FILE.json", help="a season file (season-file.md)")
+    parser.add_argument("file", metavar="FILE.json", help="a season file (docs/season-file.md)")
     parser.add_argument(
         "--as-of", metavar="YYYY-MM-DD", help="standings at the end of that day (UTC)"
     )

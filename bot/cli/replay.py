@@ -1,5 +1,5 @@
 """`arbiter replay SCRIPT.jsonl [--db PATH] [--json]`: run a script of Discord interactions
-through the real bot, offline (`../shared/formats/replay.md`, docs/replay.md)."""
+through the real bot, offline (docs/replay.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """`arbiter schema NAME`: print the published JSON Schema of a file format, generated from
-its models (season: the CL season file of season-file.md; tour: the CCT tour file of
-tour-file.md)."""
+its models (season: the CL season file of docs/season-file.md; tour: the CCT tour file of
+docs/tour-file.md)."""
 
 from __future__ import annotations
 

@@ -55,7 +55,7 @@ def register(subparsers: Any) -> None:
         return sub
 
     imp = action("import", "store a season file in the database", "run_import")
-    imp.add_argument("file", metavar="FILE.json", help="a season file (season-file.md)")
+    imp.add_argument("file", metavar="FILE.json", help="a season file (docs/season-file.md)")
     imp.add_argument("--name", help="the season's name in the guild (default: the file's)")
     imp.add_argument("--replace", action="store_true", help="overwrite a season of that name")
     exp = action("export", "write a stored season as a season file", "run_export")

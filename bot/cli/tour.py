@@ -23,7 +23,7 @@ def register(subparsers: Any) -> None:
         "tour",
         help="CCT tour standings from a tour file",
         description="Compute every event's placings and tour points, the tour standings, the "
-        "Finals qualification and the Finals table from a tour file (tour-file.md).",
+        "Finals qualification and the Finals table from a tour file (docs/tour-file.md).",
     )
     parser.add_argument(
         "file", type=input_path, metavar="FILE.json", help="a tour file (or: export TOUR)"

@@ -1,4 +1,4 @@
-"""The CL season file (`../shared/formats/season-file.md`): an adapter between JSON and the
+"""The CL season file (docs/season-file.md): an adapter between JSON and the
 season's domain values (`core.league.season`).
 
 The pydantic models here are the file's shape — its published JSON Schema, an unknown key

@@ -1,7 +1,6 @@
-"""The tour file (formats/tour-file.md, with the extensions of docs/tour.md and
-docs/tour-file.md): pydantic models for its JSON, and the adapter that turns a file into the
-core's domain values (`core.tour.report.Tour`), refusing every bad case with the JSON path
-of the problem."""
+"""The tour file (docs/tour-file.md): pydantic models for its JSON, and the adapter that
+turns a file into the core's domain values (`core.tour.report.Tour`), refusing every bad
+case with the JSON path of the problem."""
 
 from __future__ import annotations
 
@@ -230,8 +229,7 @@ class FinalsModel(_Model):
 
 
 class TourFile(_Model):
-    """A CCT tour file (formats/tour-file.md; `ambassadors` and `expelled` are extensions,
-    docs/tour.md)."""
+    """A CCT tour file (docs/tour-file.md)."""
 
     name: Name
     rules: RulesModel = Field(default_factory=RulesModel)

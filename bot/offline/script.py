@@ -1,4 +1,4 @@
-"""A replay script (`../shared/formats/replay.md`) read into values: a header, then steps.
+"""A replay script (docs/replay.md) read into values: a header, then steps.
 
 JSON Lines: blank lines and lines starting with `//` are skipped; the first other line is the
 header, each later one a step. Anything wrong raises `ScriptError` naming the line and the

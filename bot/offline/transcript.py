@@ -1,4 +1,4 @@
-"""What a replay step produced, in the shapes of `replay.md`: one JSON line per step, or a
+"""What a replay step produced, in the shapes of `docs/replay.md`: one JSON line per step, or a
 readable transcript. Only what Discord users see is kept (no ids, no timestamps), so the same
 script gives the same bytes. A message the bot edited (a motion's tally) is marked as an edit,
 not shown as a new post; the chess.com stand-in's steps (what it serves) are left out of the
@@ -105,7 +105,7 @@ class StepRecord:
     readable transcript unless verbose."""
 
     def as_json(self) -> str:
-        """The step's JSON line (replay.md's shape)."""
+        """The step's JSON line (the shape of docs/replay.md)."""
         record = {
             "step": self.step,
             "at": instant_text(self.at),

@@ -1,4 +1,4 @@
-"""The league as JSON: the report of season-file.md's output section and the CL-8
+"""The league as JSON: the report of docs/season-file.md's output section and the CL-8
 proposal (`arbiter league --json`)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ def _number(value: Fraction | None) -> int | float | None:
 
 
 def report_json(report: LeagueReport) -> dict[str, Any]:
-    """The report as the JSON of season-file.md's output section."""
+    """The report as the JSON of docs/season-file.md's output section."""
     return {
         "season": report.season,
         "as_of": report.as_of.isoformat() if report.as_of else None,

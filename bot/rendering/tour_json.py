@@ -1,4 +1,4 @@
-"""A tour report as the JSON of formats/tour-file.md (`arbiter tour --json`)."""
+"""A tour report as the JSON of docs/tour-file.md (`arbiter tour --json`)."""
 
 from __future__ import annotations
 

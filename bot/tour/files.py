@@ -1,4 +1,4 @@
-"""The tour file door (formats/tour-file.md, with the extensions of docs/tour.md): a tour's
+"""The tour file door (docs/tour-file.md): a tour's
 stored facts written out — the tour's points tables, its Ambassadors, every finished Regular
 and Major event (preliminary games with pairing order, DE reading and drawing of lots; each
 knock-out round's day scores, play-off and winner) and the Finals (finalists, decided

@@ -1,6 +1,6 @@
 """How a tour game and a contest are named in commands, replies and the tour file: a
 preliminary game `R3 Carlsen v So`, a knock-out game `QF1 day 1 game 3`, `QF1 blitz 2`,
-`QF1 armageddon` (SURFACE.md), a Finals game `R2 Carlsen v So game 3` / `… blitz 1` /
+`QF1 armageddon` (docs/tour.md), a Finals game `R2 Carlsen v So game 3` / `… blitz 1` /
 `… armageddon`; a knock-out round by its tour-file name (QF1 … SF2, F, 3rd), a Finals match
 by `R2 Carlsen v So`. Names are compared without case and with spaces collapsed."""
 
@@ -23,7 +23,7 @@ ROUND_NAMES: Mapping[Tie, str] = {
     Tie.FINAL: "F",
     Tie.THIRD_PLACE: "3rd",
 }
-"""CCT-8c: the knock-out rounds by their tour-file names (formats/tour-file.md)."""
+"""CCT-8c: the knock-out rounds by their tour-file names (docs/tour-file.md)."""
 TIE_OF: Mapping[str, Tie] = {name.casefold(): tie for tie, name in ROUND_NAMES.items()}
 
 

@@ -1,1 +1,1 @@
-"""The league's Discord surface: one cog module per command group (SURFACE.md, first part)."""
+"""The league's Discord surface: one cog module per command group (docs/league-in-discord.md)."""

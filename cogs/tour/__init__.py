@@ -1,1 +1,1 @@
-"""The tour's Discord surface: one cog module per command group (SURFACE.md, second part)."""
+"""The tour's Discord surface: one cog module per command group (docs/tour.md)."""

@@ -238,7 +238,7 @@ class Tours(commands.Cog):
     @app_commands.describe(tour="The tour.")
     @app_commands.autocomplete(tour=choose.tours)
     async def export(self, interaction: Interaction, tour: str) -> None:
-        """The tour file (formats/tour-file.md), for `arbiter tour` or another server."""
+        """The tour file (docs/tour-file.md), for `arbiter tour` or another server."""
         filename, data = await files.export_tour_file(guild_store(interaction), tour)
         await interaction.response.send_message(
             f"Tour file `{filename}`.", file=discord.File(io.BytesIO(data), filename=filename)

@@ -34,7 +34,7 @@ FORFEITS_TO_DISQUALIFY = 3
 PROMOTION_PLACES = 3
 """CL-8: clubs promoted and relegated at each division boundary."""
 REMINDER_HOURS = (48, 12)
-"""CL-15 (SURFACE.md): reminders this many hours before the challenge deadline."""
+"""CL-15: reminders this many hours before the challenge deadline."""
 CLUBS_PER_DIVISION = 13
 """CL-12: clubs of a division's single round robin."""
 START_TIME = dt.time(11, 0)

@@ -55,7 +55,7 @@ def forfeit_result(match: str, home: str, away: str, losers: Iterable[str]) -> M
 
 @dataclass(frozen=True, slots=True)
 class ClubStanding:
-    """One club's line in a division table (season-file.md output)."""
+    """One club's line in a division table (docs/season-file.md output)."""
 
     rank: int | None
     club: str

@@ -23,9 +23,9 @@ from bot.cli.input_file import MAX_INPUT_BYTES
 from bot.cli.work.command_reference import END, START
 from bot.formats.tour_file import TourFileError, parse_tour
 from core.league.season import quoted
-from tests.support.paths import ROOT, SHARED
+from tests.support.paths import FIXTURES, ROOT
 
-TRF = SHARED / "fixtures" / "tiebreaks" / "fide_held_round_robin.trf"
+TRF = FIXTURES / "tiebreaks" / "fide_held_round_robin.trf"
 SEASON = ROOT / "docs" / "examples" / "season.json"
 
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.support.paths import ROOT, SHARED
+from tests.support.paths import FIXTURES, ROOT
 
 HEAVY = {"discord", "aiohttp", "aiosqlite", "apscheduler"}
 """Top-level packages an offline command must not load."""
@@ -45,7 +45,7 @@ def imported_packages(*args: str) -> set[str]:
         ("--help",),
         ("berger", "4"),
         ("berger", "5", "--double", "--json"),
-        ("standings", str(SHARED / "fixtures" / "tiebreaks" / "fide_held_round_robin.trf")),
+        ("standings", str(FIXTURES / "tiebreaks" / "fide_held_round_robin.trf")),
         ("league", "docs/examples/season.json"),
         ("league", "docs/examples/season.json", "--promotion", "--json"),
         ("schema", "season"),

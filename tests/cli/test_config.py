@@ -105,3 +105,33 @@ def test_a_blank_token_is_no_token(tmp_path: Path) -> None:
     assert load_config(path, environ={}).token is None
     assert load_config(path, environ={"DISCORD_TOKEN": " \t "}).token is None
     assert load_config(path, environ={"DISCORD_TOKEN": " abc \n"}).token == "abc"
+
+
+def test_arbiter_database_url_replaces_the_files_database(tmp_path: Path) -> None:
+    """ARBITER_DATABASE_URL puts the bot on that PostgreSQL server, whatever the file says
+    (a `url`, a SQLite `path`, or nothing), so the password need not be written in a file;
+    unset or blank, the file decides."""
+    url = "postgresql://arbiter:secret@db.example/arbiter"
+    on_file = tmp_path / "file.toml"
+    on_file.write_text('[database]\npath = "league.db"\nbusy_timeout_ms = 10\n')
+    on_server = tmp_path / "server.toml"
+    on_server.write_text('[database]\nurl = "postgresql://other@elsewhere/other"\n')
+    for path in (on_file, on_server, tmp_path / "none.toml"):
+        database = load_config(path, environ={"ARBITER_DATABASE_URL": url}).database
+        assert database.url == url and database.location == url
+        assert database.key == "database.url"
+    assert (
+        load_config(on_file, environ={"ARBITER_DATABASE_URL": url}).database.busy_timeout_ms == 10
+    )
+    assert load_config(on_file, environ={}).database.location == Path("league.db")
+    assert load_config(on_file, environ={"ARBITER_DATABASE_URL": " "}).database.url is None
+    assert load_config(on_server, environ={}).database.url == "postgresql://other@elsewhere/other"
+
+
+def test_a_bad_arbiter_database_url_names_the_variable(tmp_path: Path) -> None:
+    """A URL that is not PostgreSQL's is refused as coming from the environment variable."""
+    with pytest.raises(ConfigError) as refused:
+        load_config(tmp_path / "none.toml", environ={"ARBITER_DATABASE_URL": "sqlite:x.db"})
+    message = str(refused.value)
+    assert message.startswith("environment variable ARBITER_DATABASE_URL: database.url: ")
+    assert "postgresql://" in message

@@ -131,3 +131,21 @@ def test_copy_refuses_bad_locations_a_missing_source_and_itself(
     (tmp_path / "same.db").touch()
     assert says in refused(["db", "copy", "--from", source, "--to", target], capsys)
     assert not (tmp_path / "b.db").exists()
+
+
+def test_db_migrate_uses_the_url_of_arbiter_database_url(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`arbiter db migrate` with ARBITER_DATABASE_URL set migrates that PostgreSQL database,
+    not the configured SQLite file, and never prints the URL's password."""
+    url = empty_database("from_env")
+    config = _config(tmp_path, "sqlite", f'path = "{tmp_path / "unused.db"}"')
+    monkeypatch.setenv("ARBITER_DATABASE_URL", url)
+    code, out, err = _arbiter(capsys, "db", "migrate", "--config", str(config))
+    assert code == 0 and "migrated to schema version" in out, err
+    assert "postgresql://" in out and not (tmp_path / "unused.db").exists()
+    password = url.split("://", 1)[1].split("@", 1)[0].partition(":")[2]
+    assert not password or password not in out
+    assert asyncio.run(_counts(url))  # the schema is there: every table counted
+    code, out, err = _arbiter(capsys, "db", "migrate", "--config", str(config))
+    assert code == 0 and "nothing to do" in out, err

@@ -52,7 +52,7 @@ def test_cl_12_a_division_without_clubs_is_an_empty_table(
 ) -> None:
     """CL-7, CL-12 (issue 19): a season's configured divisions exist before clubs join, so
     the bot's own export of such a season is a valid file: an empty division is read and
-    shown as an empty table (decided; season-file.md's reader note)."""
+    shown as an empty table (decided; docs/season-file.md: a division's clubs may be empty)."""
     data = season([match("1", "A", "B")], divisions={"P": ["A", "B"], "One": []})
     path = tmp_path / "season.json"
     path.write_text(json.dumps(data), encoding="utf-8")

@@ -1,7 +1,8 @@
 """The permission matrix, generated from the tree: every command of `bot.app.tree` is either
-read-only or a mutating command with the roles of SURFACE.md's table that may run it; every
-other role (a club admin acting for another club, HQ acting as a director…) is refused with
-one ephemeral line naming the role it needs, and the database file's dump is unchanged."""
+read-only or a mutating command with the roles of docs/league-in-discord.md's table that may
+run it; every other role (a club admin acting for another club, HQ acting as a director…) is
+refused with one ephemeral line naming the role it needs, and the database file's dump is
+unchanged."""
 
 from __future__ import annotations
 
@@ -37,8 +38,9 @@ ROLES = (
     "arbiter",
     "server manager",
 )
-"""Who may act, as SURFACE.md's table has them; "club admin" is an admin of the club (or of a
-club of the match) the command acts for, "other club's admin" one of a different club."""
+"""Who may act, as the roles table of docs/league-in-discord.md has them; "club admin" is an
+admin of the club (or of a club of the match) the command acts for, "other club's admin" one
+of a different club."""
 
 Options = Callable[[CommandWorld, DiscordHarness], dict[str, Any]]
 
@@ -152,8 +154,8 @@ MUTATING: dict[str, Rule] = {
     ),
     "standings-pin": _rule({"HQ"}, HQ, lambda w, h: {"season": "Test season", "division": "P"}),
 }
-"""Every command that changes the league, with who may run it (SURFACE.md). `roster link`
-is checked linking another member's account (anyone may link their own)."""
+"""Every command that changes the league, with who may run it (docs/league-in-discord.md).
+`roster link` is checked linking another member's account (anyone may link their own)."""
 
 READ_ONLY = {
     "club info",
@@ -198,7 +200,8 @@ def test_every_command_of_the_tree_is_in_the_permission_matrix() -> None:
 
 
 def test_the_matrix_refuses_hq_as_a_director_and_admins_of_another_club() -> None:
-    """SURFACE.md: HQ is not implicitly a director; a club admin acts for their own club."""
+    """docs/league-in-discord.md: HQ is not implicitly a director; a club admin acts for their
+    own club."""
     assert ("match reschedule", "HQ") in CASES and ("vote cast", "HQ") in CASES
     assert ("club admin-add", "other club's admin") in CASES
     assert ("match challenge", "other club's admin") in CASES

@@ -1,7 +1,7 @@
 """CCT-8b on a real tour preliminary: the Airthings Masters 2020 (12 players, 66 games), its
 pairing numbers as the organiser drew them given to `/event draw`, every game entered one by
 one through `/game report`, gives the official order and the tie-break values (PTS, WIN, SB,
-KS) of `../shared/fixtures/tiebreaks` in `/event standings` — the embed's order and the CSV's
+KS) of `tests/fixtures/tiebreaks` in `/event standings` — the embed's order and the CSV's
 exact values."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The tour's permission matrix, generated from the tree: every `/tour`, `/event`, `/game`,
 `/series`, `/finals`, `/incident` and `/appeal` command is either read-only or a changing
-command with the roles of SURFACE.md's tour table that may run it (Player = a member linked
+command with the roles of docs/tour.md's roles list that may run it (Player = a member linked
 to a player of the game or event; Organiser = the HQ role; Arbiter). Every other role gets
 one private line naming the role it needs and the database is unchanged; organisers are not
 arbiters, players cannot report others' games, nobody acts in another guild. One bot serves
@@ -61,7 +61,7 @@ ROLES = (
     "arbiter",
     "server manager",
 )
-"""SURFACE.md's tour table: any member; the member linked to the game's White player (P01);
+"""docs/tour.md's roles: any member; the member linked to the game's White player (P01);
 the member linked to P16 (a player of the event, not of the game); the organiser; a
 director; an arbiter; a server manager."""
 NOW = dt.datetime(2026, 5, 1, 12, tzinfo=dt.UTC)
@@ -199,7 +199,7 @@ TOUR_MUTATING: dict[str, Rule] = {
         lambda w, h: {"appeal": w.appeal, "decision": "dismissed", "reason": "No evidence."},
     ),
 }
-"""Every command that changes the tour, with who may run it (SURFACE.md's tour table)."""
+"""Every command that changes the tour, with who may run it (docs/tour.md's roles)."""
 
 TOUR_READ_ONLY = {
     "tour show",
@@ -330,7 +330,7 @@ def test_every_tour_command_is_in_the_matrix() -> None:
 
 
 def test_the_matrix_refuses_organisers_as_arbiters_and_players_of_other_games() -> None:
-    """SURFACE.md: organisers are not arbiters; a player reports only their own games."""
+    """docs/tour.md: organisers are not arbiters; a player reports only their own games."""
     assert ("game correct", "HQ") in CASES and ("appeal decide", "HQ") in CASES
     assert ("game report", "other event player") in CASES
     assert ("game report", "HQ") in CASES and ("series choose", "other event player") in CASES

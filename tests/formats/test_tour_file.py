@@ -1,4 +1,4 @@
-"""`arbiter tour`: a whole CCT tour from a tour file, worked out by hand from RULES.md
+"""`arbiter tour`: a whole CCT tour from a tour file, worked out by hand from docs/rules.md
 (CCT-2, CCT-3, CCT-6, CCT-8b, CCT-8c, CCT-8d, CCT-8f)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from bot.cli import main
 from bot.formats.tour_file import PreliminaryModel, games_order
 from core.results import STANDARD, THREE_ONE_ZERO
-from tests.support.paths import ROOT, SHARED
+from tests.support.paths import FIXTURES, ROOT
 
 THREE_EVENTS = ROOT / "tests" / "data" / "tour_three_events.json"
 
@@ -281,9 +281,9 @@ def test_cct_8b_preliminary_order_computed_from_a_trf(
     """CCT-8b: the Airthings Masters 2020 preliminary as a TRF gives its official order
     (Carlsen, So, Nakamura, Nepo, Radjabov, Aronian, MVL, Dubov, Harikrishna, Grischuk …);
     knock-out winners are the higher seeds, so preliminary places show that order."""
-    trf = SHARED / "fixtures" / "tiebreaks" / "airthings_masters_2020_prelim.trf"
+    trf = FIXTURES / "tiebreaks" / "airthings_masters_2020_prelim.trf"
     expected = json.loads(
-        (SHARED / "fixtures/tiebreaks/airthings_masters_2020_prelim.expected.json").read_text()
+        (FIXTURES / "tiebreaks/airthings_masters_2020_prelim.expected.json").read_text()
     )["official_order"]
     event = {
         "name": "Airthings Masters",

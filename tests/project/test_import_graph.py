@@ -1,8 +1,9 @@
 """The import graph of core/, storage/, bot/ and cogs/, read from the source (every import,
-those under `if TYPE_CHECKING:` and inside functions included): the layers of DESIGN.md, the
-inner layers of bot/, no cycle in storage/, and nothing of ours reaching into aiosqlite's or
-discord.py's private attributes (outside the offline Discord, bot/offline/discord_stub.py,
-which stands in for Discord's gateway and must build discord.py's state by hand).
+those under `if TYPE_CHECKING:` and inside functions included): the layers of README.md (For
+developers), the inner layers of bot/, no cycle in storage/, and nothing of ours reaching into
+aiosqlite's or discord.py's private attributes (outside the offline Discord,
+bot/offline/discord_stub.py, which stands in for Discord's gateway and must build discord.py's
+state by hand).
 
 Each rule is a function over the graph or a module's syntax tree; the last tests feed each one
 a small violation of its own, so a rule that silently stopped seeing anything would fail."""
@@ -136,8 +137,8 @@ def within(name: str, *prefixes: str) -> bool:
 
 
 def layer_violations(graph: list[Edge]) -> list[str]:
-    """DESIGN.md: core ← storage ← bot ← cogs (imports only point down); nothing imports
-    cogs (the bot loads them as extensions by name)."""
+    """README.md, For developers: core ← storage ← bot ← cogs (imports only point down);
+    nothing imports cogs (the bot loads them as extensions by name)."""
     allowed = {
         "core": {"core"},
         "storage": {"storage", "core"},

@@ -1,4 +1,5 @@
-"""The layering rule of DESIGN.md (imports only point down) and the style checks (ruff)."""
+"""The layering rule of README.md, For developers (imports only point down) and the style
+checks (ruff)."""
 
 from __future__ import annotations
 

@@ -1,21 +1,24 @@
-"""Every rule ID of RULES.md is implemented in core/ (named in its code) and named by a test.
+"""Every rule ID of docs/rules.md is implemented in core/ (named in its code) and named by a test.
 
-This keeps `grep -rn "CL-18"` finding the rule, its code and its tests, as RULES.md asks.
+This keeps `grep -rn "CL-18"` finding the rule, its code and its tests, as docs/rules.md says.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-from tests.support.paths import ROOT, SHARED
+from tests.support.paths import ROOT
+
+RULES = ROOT / "docs/rules.md"
+"""The rules as the bot applies them, each with its ID: the list every check here reads."""
 
 RULE_ID = re.compile(r"\b(?:CL|CCT|CORE)-(?:\d+[a-z]?(?:\.\.\d+)?|[A-Z]{2,})\b")
 
 
 def _rule_ids() -> list[str]:
-    """Every rule ID RULES.md mentions (`CL-9..11`, `CCT-8b`, `CL-ADJ`), in order, once each."""
-    return list(dict.fromkeys(RULE_ID.findall((SHARED / "RULES.md").read_text())))
+    """Every rule ID docs/rules.md mentions (`CL-9..11`, `CCT-8b`, `CL-ADJ`), in order, once
+    each."""
+    return list(dict.fromkeys(RULE_ID.findall(RULES.read_text())))
 
 
 def _text(folder: str) -> str:
@@ -32,7 +35,7 @@ def _test_token(rule: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", rule.lower()).strip("_")
 
 
-def test_rules_md_defines_the_expected_families() -> None:
+def test_the_rules_page_defines_the_expected_families() -> None:
     ids = _rule_ids()
     assert {"CL-18", "CL-ADJ", "CL-DQ", "CCT-8b", "CORE-1", "CL-22"} <= set(ids)
 
@@ -54,4 +57,4 @@ def test_every_rule_id_is_named_by_a_test() -> None:
 
 
 def test_repository_layout_is_found() -> None:
-    assert (ROOT / "core").is_dir() and Path(SHARED / "RULES.md").is_file()
+    assert (ROOT / "core").is_dir() and RULES.is_file()

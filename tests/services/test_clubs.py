@@ -266,7 +266,8 @@ async def test_reminder_channel_and_another_guilds_club(
 
 
 def test_a_member_holds_the_configured_roles_only() -> None:
-    """SURFACE.md: roles come from the guild's settings; holding HQ does not make a director."""
+    """docs/league-in-discord.md: roles come from the guild's settings; holding HQ does not
+    make a director."""
     settings = GuildSettings(GUILD, hq_role_id=1, director_role_id=2, arbiter_role_id=3)
     assert Actor.member(5, settings, [1, 9]).roles == frozenset({Role.HQ})
     assert Actor.member(5, settings, [2, 3]).roles == frozenset({Role.DIRECTOR, Role.ARBITER})

@@ -10,8 +10,8 @@ in another block type (```text, ```sh) and are not run.
 Each page runs top to bottom as one reader would follow it: its blocks in order, like one
 shell session in one fresh copy of the repository's tracked files (so what an earlier block
 stores or writes — `db migrate`, `season import`, `commands --readme README.md` — is there
-for the next, and a page that works only after another page fails), beside a link to the
-shared folder (`../shared/...` works), with `arbiter` meaning this checkout's
+for the next, and a page that works only after another page fails), with nothing beside it
+(every file an example reads is in the repository), with `arbiter` meaning this checkout's
 `python -m bot`, no DISCORD_TOKEN and chess.com pointed at a closed local port.
 """
 
@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.paths import ROOT, SHARED
+from tests.support.paths import ROOT
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^(`{3,})(\S*)\s*$")
@@ -125,7 +125,7 @@ BLOCKS = console_blocks()
 
 
 def repository_copy(into: Path) -> Path:
-    """Copy the tracked files of the repository to `into/repo` beside a link `into/shared`."""
+    """Copy the tracked files of the repository to `into/repo`, with nothing beside it."""
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         cwd=ROOT,
@@ -138,7 +138,6 @@ def repository_copy(into: Path) -> Path:
         if source.is_file():
             (copy / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, copy / name)
-    (into / "shared").symlink_to(SHARED, target_is_directory=True)
     return copy
 
 

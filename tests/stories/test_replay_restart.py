@@ -1,4 +1,4 @@
-"""The replay's `restart` step (formats/replay.md): a league script restarts the bot between
+"""The replay's `restart` step (docs/replay.md): a league script restarts the bot between
 a challenge and its CL-15 deadline — idle, down across the reminders, down across the
 deadline, and once more after it — and every reminder and the deadline are judged exactly
 once; a bad `restart` line is refused naming it."""

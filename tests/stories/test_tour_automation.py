@@ -1,4 +1,4 @@
-"""The tour running itself (SURFACE.md, the tour's "What happens on its own"; issue 23),
+"""The tour running itself (docs/tour.md, "What happens on its own"; issue 23),
 through the real bot on the virtual clock with restarts between steps: the user story
 tests/scripts/tour_automation/story_tour_runs_itself.jsonl is replayed once and every automatic
 post counted — each round's reminder (pinging exactly its players), the games found on

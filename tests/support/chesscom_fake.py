@@ -1,5 +1,5 @@
 """The chess.com stand-in (`bot.offline.chesscom_standin`) for tests: loaded with the recorded
-payloads of `../shared/fixtures/chesscom`, run in its own thread and event loop (so both async
+payloads of `tests/fixtures/chesscom`, run in its own thread and event loop (so both async
 client tests and the synchronous CLI, which calls `asyncio.run`, can talk to it), with a
 per-request `delay` and paths that `hang` until the test ends."""
 
@@ -35,7 +35,7 @@ ROUTES = {
     "player/farzyplayschess": "player_profile_farzyplayschess.json",
     "player/erik/stats": "player_stats_erik.json",
 }
-"""API path (after `/pub/`) → recorded payload in `../shared/fixtures/chesscom`."""
+"""API path (after `/pub/`) → recorded payload in `tests/fixtures/chesscom`."""
 
 SYNTHETIC: dict[str, Any] = {
     # A player who never played daily chess has no `chess_daily` at all.

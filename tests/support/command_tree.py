@@ -14,7 +14,7 @@ from bot.app.arbiter import ArbiterBot
 from tests.support.command_world import config_for
 
 TOUR_GROUPS = ("tour", "event", "game", "series", "finals", "incident", "appeal")
-"""The tour's command groups (SURFACE.md, second part)."""
+"""The tour's command groups (docs/tour.md)."""
 
 
 def is_tour_command(name: str) -> bool:

@@ -106,7 +106,8 @@ async def league_bot(
 
 
 def members(harness: DiscordHarness) -> dict[str, Member]:
-    """The cast, the same ids in every harness: one per role of SURFACE.md's table."""
+    """The cast, the same ids in every harness: one per role of the roles table of
+    docs/league-in-discord.md."""
     return {
         "player": harness.member(user_id=PLAYER_USER, name="player"),
         "club admin": harness.member(user_id=ADMINS["A"][0], name="admin-a"),

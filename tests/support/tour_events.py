@@ -30,10 +30,10 @@ from core.tour.knockout import (
     series_status,
 )
 from core.tour.report import TourReport, tour_report
-from tests.support.paths import SHARED
+from tests.support.paths import FIXTURES
 
 DATA = Path(__file__).parents[1] / "data"
-AIRTHINGS = SHARED / "fixtures" / "tiebreaks" / "airthings_masters_2020_prelim"
+AIRTHINGS = FIXTURES / "tiebreaks" / "airthings_masters_2020_prelim"
 
 REGULAR_PLAYERS = (
     "Magnus Carlsen",

@@ -1,6 +1,6 @@
 """The chess.com Published-Data payloads of the demo world, shaped as the real API answers
-(`../shared/fixtures/chesscom`): club profiles and match lists, team matches in registration,
-in progress and finished with their boards, player profiles and stats."""
+(as recorded in `tests/fixtures/chesscom`): club profiles and match lists, team matches in
+registration, in progress and finished with their boards, player profiles and stats."""
 
 from __future__ import annotations
 

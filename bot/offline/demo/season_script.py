@@ -1,4 +1,4 @@
-"""The demo season as a replay script (`../shared/formats/replay.md`): the guild and its
+"""The demo season as a replay script (docs/replay.md): the guild and its
 members, clubs registered and approved, the season created and scheduled, then every round's
 challenges, start facts and results on the clock, with the world's rule-testing events.
 
@@ -69,7 +69,8 @@ class DemoScript:
     fixtures: list[Planned]
     steps: int = 0
     waiting: list[str] = field(default_factory=list)
-    """SURFACE.md commands the bot lacks, and how the script does without each."""
+    """League commands (docs/league-in-discord.md) the bot lacks, and how the script does
+    without each."""
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
@@ -128,7 +129,7 @@ class _Writer:
         self.guest_club = self.guests()
 
     def has(self, command: str) -> bool:
-        """Whether the bot has this slash command (None: assume every SURFACE.md command)."""
+        """Whether the bot has this slash command (None: assume every league command)."""
         return self.commands is None or command in self.commands
 
     def at(
@@ -548,7 +549,7 @@ def season_script(
     world: World, clubs_per_division: int = 13, commands: frozenset[str] | None = None
 ) -> DemoScript:
     """The replay script of the whole season of `world`, for a bot with these slash
-    `commands` (None: all of SURFACE.md); a missing one is played another way or left out,
+    `commands` (None: every league command); a missing one is played another way or left out,
     and named in the script's `waiting`."""
     return _Writer(world, clubs_per_division, commands).build()
 

@@ -1,4 +1,4 @@
-"""The demo tour as a replay script (`../shared/formats/replay.md`): the guild, its organiser,
+"""The demo tour as a replay script (docs/replay.md): the guild, its organiser,
 arbiter and players, then each event on the virtual clock — created and drawn the morning of
 its first day, each session's games entered after it (20:30 in the appeals zone; the bot posts
 the round reminders at 16:00 and closes the appeals at midnight on its own), the knock-out

@@ -1,5 +1,5 @@
 """The tour's job kinds and their natural keys (kind, subject): one family or kind per row of
-SURFACE.md's "What happens on its own", each job about one event (`event:<id>`) or one game
+"What happens on its own" of docs/tour.md, each job about one event (`event:<id>`) or one game
 (`game:<id>`), so jobs of one subject run one at a time in due order and scheduling a job
 again moves it (a guild has one pending job per key).
 
