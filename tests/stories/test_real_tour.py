@@ -19,6 +19,7 @@ from bot.cli import main
 from bot.offline.discord_stub import stable_id
 from bot.offline.script import Command, parse_script
 from bot.offline.transcript import StepRecord
+from core.berger import berger_table
 from tests.stories.test_tour_stories import _replayed, _run, _tour_json
 from tests.support.real_tour import (
     STORY,
@@ -95,6 +96,17 @@ def test_cct_6_the_data_reproduce_every_published_tour_total() -> None:
     for played, published in _snapshots():
         totals = expected_standings(SEASON[:played])
         assert {p: totals[p] for p in published} == published, played
+
+
+def test_cct_8f_the_finals_pairing_numbers_put_every_reported_pairing_in_its_round() -> None:
+    """CCT-8f, CORE-1: under the Finals pairing numbers inferred from the round reports, the
+    Berger table puts every pairing a report dated in that round, and meets every pair once."""
+    numbers = FINALS["pairing_numbers"]
+    rounds = [{frozenset((p.white, p.black)) for p in boards} for boards in berger_table(10).rounds]
+    for known in FINALS["known_scores"]:
+        pair = frozenset((numbers[known["a"]], numbers[known["b"]]))
+        assert pair in rounds[known["round"] - 1], known
+    assert len({frozenset((m["a"], m["b"])) for m in FINALS["matches"]}) == 45
 
 
 def _arbiter_tour(tmp_path: Path, document: dict[str, Any], capsys: Any) -> dict[str, Any]:

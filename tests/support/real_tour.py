@@ -470,28 +470,29 @@ def _finals_steps(script: Script, event: Event, features: Features, *, create: b
     name = event["event"]
     script.comment(
         "The Finals (CCT-8f, CCT-3): Nepomniachtchi, qualified on tour points, declined; three\n"
-        "wildcards played. Pairing numbers by tour points (not the real ones); each match's\n"
-        "winner and whether it was won in the rapid games or the tie-break are real, the game\n"
-        "scores are rebuilt except where the data hold them."
+        "wildcards played. The pairing numbers are inferred from the round reports (see the\n"
+        "data); each match's winner and whether it was won in the rapid games or the tie-break\n"
+        "are real, the game scores are rebuilt except where the data hold them."
     )
     if create:
         script.command(
             "hq", "event create", tour=TOUR, name=name, type="finals", start=event["start"]
         )
     q = event["qualification"]
-    order = list(event["players"])
+    players = list(event["players"])
     if features.finals_field:
         for player in q["declined"]:
             script.command("hq", "finals decline", event=name, player=player)
             script.step(expect={"error": None})
-        for player in order:
+        for player in players:
             if player in q["wildcards"]:
                 script.command("hq", "event player-add", event=name, player=player, wildcard=True)
             else:
                 script.command("hq", "event player-add", event=name, player=player)
     else:
-        for player in order:
+        for player in players:
             script.command("hq", "event player-add", event=name, player=player)
+    order = draw_order(event)
     script.command("hq", "event draw", event=name, order=", ".join(order))
     script.step(**{"as": "hq", "click": {"message": "last", "button": "Confirm"}})
     known = {frozenset((m["a"], m["b"])): m for m in event.get("known_scores", [])}
@@ -500,21 +501,49 @@ def _finals_steps(script: Script, event: Event, features: Features, *, create: b
     for r, boards in enumerate(table.rounds, start=1):
         for p in boards:
             white, black = order[p.white - 1], order[p.black - 1]
-            m = by_pair[frozenset((white, black))]
-            w_won = m["winner"] == white
+            pair = frozenset((white, black))
+            m, real = by_pair[pair], known.get(pair)
             contest = f"R{r} {white} v {black}"
+            if real is not None and real.get("round", r) != r:
+                raise DataError(f"{contest}: the data put it in round {real['round']}")
             if m["decided"] == "rapid":
-                games = _finals_rapid(known.get(frozenset((white, black))), white, w_won)
+                games = _finals_rapid(real, white, m["winner"] == white)
                 for g, pts in enumerate(games, start=1):
                     script.report(name, f"{contest} game {g}", _white_result(pts, g % 2 == 1))
-            else:
-                for g in range(1, 5):
-                    script.report(name, f"{contest} game {g}", "½-½")
+                continue
+            for g in range(1, 5):
+                script.report(name, f"{contest} game {g}", "½-½")
+            script.command("arbi", "series choose", event=name, round=contest, colour="white")
+            blitz, armageddon = _finals_playoff(real, white, m["winner"])
+            for g, pts in enumerate(blitz, start=1):
+                script.report(name, f"{contest} blitz {g}", _white_result(pts, g == 1))
+            if armageddon is not None:
                 script.command("arbi", "series choose", event=name, round=contest, colour="white")
-                blitz = [Fraction(1), HALF] if w_won else [Fraction(0), HALF]
-                for g, pts in enumerate(blitz, start=1):
-                    script.report(name, f"{contest} blitz {g}", _white_result(pts, g == 1))
+                script.report(name, f"{contest} armageddon", armageddon)
     script.command("arbi", "finals standings", event=name)
+
+
+def _finals_playoff(
+    real: Mapping[str, Any] | None, white: str, winner: str
+) -> tuple[list[Fraction], str | None]:
+    """A Finals tie-break (White's points per blitz game, the Armageddon result): the real
+    one where the data hold it, else a rebuilt 1½-½ in the blitz."""
+    playoff = (real or {}).get("playoff")
+    if playoff is None:
+        won = winner == white
+        return ([Fraction(1), HALF] if won else [Fraction(0), HALF]), None
+    a, _ = score_of(playoff["blitz"])
+    mine = a if real is not None and real["a"] == white else 2 - a
+    blitz = {
+        Fraction(1): [HALF, HALF],
+        Fraction(3, 2): [Fraction(1), HALF],
+        HALF: [Fraction(0), HALF],
+        Fraction(2): [Fraction(1), Fraction(1)],
+        Fraction(0): [Fraction(0), Fraction(0)],
+    }[mine]
+    if mine != 1:
+        return blitz, None
+    return blitz, "1-0" if winner == white else "0-1"
 
 
 def _finals_rapid(known: Mapping[str, Any] | None, white: str, white_won: bool) -> list[Fraction]:
@@ -523,6 +552,9 @@ def _finals_rapid(known: Mapping[str, Any] | None, white: str, white_won: bool) 
     if known is None:
         return [Fraction(1), HALF, Fraction(1)] if white_won else [Fraction(0), HALF, Fraction(0)]
     a, b = score_of(known["score"])
+    if "games" in known:
+        games = games_of(known["games"])
+        return games if known["a"] == white else [1 - g for g in games]
     mine, theirs = (a, b) if known["a"] == white else (b, a)
     return rebuild_day(f"{_num(mine)}-{_num(theirs)}", 1, 0)
 
