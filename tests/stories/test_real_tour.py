@@ -23,15 +23,16 @@ from core.berger import berger_table
 from tests.stories.test_tour_stories import _replayed, _run, _tour_json
 from tests.support.real_tour import (
     STORY,
-    TODAY,
     TOUR,
     Event,
+    bot_features,
     expected_placings,
     expected_standings,
     expected_tour_points,
     finals_story,
     load_events,
     preliminary_order,
+    replacements,
     series_of,
     stopped_early,
     story,
@@ -161,10 +162,15 @@ def test_cct_6_cct_8f_cct_3_arbiter_tour_on_the_season_file_gives_the_published_
     the Finals table (match points, bonus, total) and the eight qualified finalists.
     Series whose day 2 stopped early are given by their winner (a reader without the
     series-end rule would refuse their days)."""
-    report = _arbiter_tour(tmp_path, tour_file(EVENTS, early_stops=False), capsys)
+    document = tour_file(EVENTS, early_stops=False, finals_field=bot_features().finals_field)
+    report = _arbiter_tour(tmp_path, document, capsys)
     _check_report(report, SEASON)
     qualified = {q["player"] for q in report["qualification"]["finals"]}
-    assert {p for p, _ in FINALS["qualification"]["qualified"]} <= qualified
+    published = FINALS["qualification"]
+    assert {p for p, _ in published["qualified"]} - set(published["declined"]) <= qualified
+    if bot_features().finals_field:  # the declined place goes to the next in the standings
+        assert set(published["declined"]).isdisjoint(qualified)
+        assert set(replacements(FINALS)) <= qualified
 
 
 def _events_standings(records: list[tuple[Any, StepRecord]]) -> dict[str, list[str]]:
@@ -185,7 +191,7 @@ def test_cct_8b_the_real_preliminaries_replayed_give_the_published_order(tmp_pat
     real = [e for e in SEASON if e["preliminary"]["complete"]]
     assert [e["event"] for e in real] == ["Airthings Masters", "Opera Euro Rapid"]
     script = tmp_path / "preliminaries.jsonl"
-    script.write_text(story(real, TODAY, knockouts=False), encoding="utf-8")
+    script.write_text(story(real, bot_features(), knockouts=False), encoding="utf-8")
     records = _run(script, tmp_path / "preliminaries.db")
     assert all(r.error is None for _, r in records), [r.error for _, r in records if r.error]
     shown = _events_standings(records)
@@ -202,14 +208,17 @@ def test_cct_8c_cct_8d_cct_8e_the_skilling_open_knockout_played_through_the_bot(
     skilling = SEASON[0]
     assert not any(stopped_early(series_of(k)) for k in skilling["knockout"])
     script = tmp_path / "skilling.jsonl"
-    script.write_text(story([skilling], TODAY), encoding="utf-8")
+    features = bot_features()
+    script.write_text(story([skilling], features), encoding="utf-8")
     records = _run(script, tmp_path / "skilling.db")
     assert all(r.error is None for _, r in records), [r.error for _, r in records if r.error]
     show = next(r for c, r in records if isinstance(c, Command) and c.path == "event show")
     text = show.replies[0]["embeds"][0]["description"]
     assert "Status: finished;" in text, text
-    placed = [(int(p), n) for p, n, _ in PLACED.findall(text.split("**Placings**")[1])]
-    assert placed == expected_placings(skilling)
+    placed = [(int(p), n, int(t)) for p, n, t in PLACED.findall(text.split("**Placings**")[1])]
+    assert [(p, n) for p, n, _ in placed] == expected_placings(skilling)
+    if features.points_option:  # the event's own table: runner-up 20, no 3rd-place match
+        assert {n: t for _, n, t in placed} == expected_tour_points(skilling)
 
 
 def _finals_table(record: StepRecord) -> list[tuple[int, str, int, Fraction, Fraction]]:
@@ -249,7 +258,7 @@ def test_cct_8f_cct_3_the_real_finals_played_through_the_bot(tmp_path: Path) -> 
         json.dumps(tour_file(SEASON, early_stops=False), ensure_ascii=False), encoding="utf-8"
     )
     script = tmp_path / "finals.jsonl"
-    script.write_text(finals_story("season.tour.json"), encoding="utf-8")
+    script.write_text(finals_story("season.tour.json", features=bot_features()), encoding="utf-8")
     records = _run(script, tmp_path / "finals.db")
     assert all(r.error is None for _, r in records), [r.error for _, r in records if r.error]
     replies = [

@@ -12,14 +12,22 @@ Run `python3 -m tests.support.real_tour` to rewrite tests/scripts/tour/story_rea
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import itertools
 import json
+import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
+from discord import app_commands
+
+from bot.app.arbiter import ArbiterBot
 from core.berger import berger_table
+from tests.support.command_world import config_for
 from tests.support.paths import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "cct2021"
@@ -50,6 +58,30 @@ class Features:
 
 ALL = Features()
 TODAY = Features(points_option=False, award=False, finals_field=False)
+
+
+@functools.cache
+def bot_features() -> Features:
+    """Which of the `Features` commands the bot of this checkout has (its real command tree),
+    so the checks that can run today run with what is there."""
+
+    async def options() -> dict[str, set[str]]:
+        with tempfile.TemporaryDirectory() as folder:
+            bot = ArbiterBot(config_for(Path(folder) / "tree.db"), run_jobs=False)
+            async with bot:
+                await bot.setup_hook()
+                return {
+                    c.qualified_name: {p.name for p in c.parameters}
+                    for c in bot.tree.walk_commands()
+                    if isinstance(c, app_commands.Command)
+                }
+
+    tree = asyncio.run(options())
+    return Features(
+        points_option="points" in tree.get("event create", set()),
+        award="series award" in tree,
+        finals_field="finals decline" in tree and "wildcard" in tree.get("event player-add", set()),
+    )
 
 
 def load_events() -> list[Event]:
@@ -291,16 +323,23 @@ def stopped_early(s: Series) -> bool:
     )
 
 
-def tour_file(events: Sequence[Event], *, early_stops: bool = True) -> dict[str, Any]:
+def tour_file(
+    events: Sequence[Event], *, early_stops: bool = True, finals_field: bool = False
+) -> dict[str, Any]:
     """The season as a tour file (shared formats/tour-file.md): preliminary order, knock-out
     days and play-offs, the Aimchess walkover, each event's table, the Finals matches. With
     `early_stops` false a series whose day 2 stopped early is given by its winner only, for
-    readers that do not know the series-end rule of CCT-8d."""
+    readers that do not know the series-end rule of CCT-8d; with `finals_field` the Finals
+    carry who declined and the wildcards (CCT-3)."""
     out: list[dict[str, Any]] = []
     finals: dict[str, Any] | None = None
     for event in events:
         if event["type"] == "finals":
-            finals = {"players": list(event["players"]), "matches": event["matches"]}
+            finals = {"players": draw_order(event), "matches": event["matches"]}
+            if finals_field:
+                q = event["qualification"]
+                finals["declined"] = [{"player": p} for p in q["declined"]]
+                finals["wildcards"] = [p for p in q["wildcards"] if p not in replacements(event)]
             continue
         knockout = []
         for k in event["knockout"]:
@@ -481,11 +520,24 @@ def _finals_steps(script: Script, event: Event, features: Features, *, create: b
     q = event["qualification"]
     players = list(event["players"])
     if features.finals_field:
+        stand_ins = replacements(event)
         for player in q["declined"]:
-            script.command("hq", "finals decline", event=name, player=player)
+            script.command(
+                "hq",
+                "finals decline",
+                event=name,
+                player=player,
+                note="A scheduling clash (chess24).",
+            )
+            script.step(**{"as": "hq", "click": {"message": "last", "button": "Confirm"}})
             script.step(expect={"error": None})
+        script.comment(
+            "The reports call all three wildcards; under CCT-3 the declined place goes to\n"
+            f"the next in the tour standings ({', '.join(stand_ins)}), the open places to\n"
+            "wildcards."
+        )
         for player in players:
-            if player in q["wildcards"]:
+            if player in q["wildcards"] and player not in stand_ins:
                 script.command("hq", "event player-add", event=name, player=player, wildcard=True)
             else:
                 script.command("hq", "event player-add", event=name, player=player)
@@ -521,6 +573,15 @@ def _finals_steps(script: Script, event: Event, features: Features, *, create: b
                 script.command("arbi", "series choose", event=name, round=contest, colour="white")
                 script.report(name, f"{contest} armageddon", armageddon)
     script.command("arbi", "finals standings", event=name)
+
+
+def replacements(event: Event) -> list[str]:
+    """CCT-3: whom the declined qualifiers' places go to: the next players in the tour
+    standings before the Finals who are not qualified already."""
+    qualified = {p for p, _ in event["qualification"]["qualified"]}
+    standings = sorted(event["tour_points_before"].items(), key=lambda pt: -pt[1])
+    others = [p for p, _ in standings if p not in qualified]
+    return others[: len(event["qualification"]["declined"])]
 
 
 def _finals_playoff(
