@@ -466,13 +466,15 @@ def _series_steps(script: Script, name: str, s: Series, features: Features) -> N
         script.comment(f"{s.round}: awarded to {s.winner} without play (CCT-9).")
         if features.award:
             script.command(
-                "hq",
+                "arbi",
                 "series award",
                 event=name,
                 round=s.round,
                 winner=s.winner,
-                reason="Withdrawal through illness (awarded without play).",
+                reason="illness",
+                note="The opponent withdrew through illness (ChessBase).",
             )
+            script.step(**{"as": "arbi", "click": {"message": "last", "button": "Confirm"}})
             script.step(expect={"error": None})
         return
     notes = [f"day {i + 1} order rebuilt from its score" for i, r in enumerate(s.rebuilt) if r]
