@@ -173,6 +173,17 @@ def test_cct_6_cct_8f_cct_3_arbiter_tour_on_the_season_file_gives_the_published_
         assert set(replacements(FINALS)) <= qualified
 
 
+def test_cct_6_arbiter_tour_gives_the_published_standings_after_each_event_that_printed_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CCT-6: `arbiter tour` on the season cut after the Magnus Carlsen Invitational, the FTX
+    Crypto Cup and the Aimchess US Rapid gives the tour totals published then."""
+    for played, published in _snapshots():
+        report = _arbiter_tour(tmp_path, tour_file(SEASON[:played], early_stops=False), capsys)
+        standings = {s["player"]: s["points"] for s in report["standings"]}
+        assert {p: standings[p] for p in published} == published, played
+
+
 def _events_standings(records: list[tuple[Any, StepRecord]]) -> dict[str, list[str]]:
     """Each `/event standings` reply: the preliminary order (full names)."""
     shown = {}
