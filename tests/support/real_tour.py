@@ -13,6 +13,7 @@ Run `python3 -m tests.support.real_tour` to rewrite tests/scripts/tour/story_rea
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import functools
 import itertools
 import json
@@ -27,6 +28,16 @@ from discord import app_commands
 
 from bot.app.arbiter import ArbiterBot
 from core.berger import berger_table
+from core.tour.appeals import DEFAULT_APPEAL_ZONE
+from core.tour.calendar import (
+    event_date,
+    finals_day,
+    knockout_day,
+    preliminary_day,
+    session_start,
+)
+from core.tour.knockout import Tie
+from core.tour.rules import SESSION_START
 from tests.support.command_world import config_for
 from tests.support.paths import ROOT
 
@@ -37,6 +48,9 @@ HALF = Fraction(1, 2)
 POINT = {"1": Fraction(1), "½": HALF, "0": Fraction(0)}
 RESULT = {Fraction(1): "1-0", HALF: "½-½", Fraction(0): "0-1"}
 ROUNDS = ("QF1", "QF2", "QF3", "QF4", "SF1", "SF2", "F", "3rd")
+TIES = dict(zip(ROUNDS, Tie, strict=True))
+START = dt.datetime(2020, 11, 20, 8, tzinfo=dt.UTC)
+"""The script's first instant, before the first event."""
 
 Event = dict[str, Any]
 
@@ -326,7 +340,7 @@ def stopped_early(s: Series) -> bool:
 def tour_file(
     events: Sequence[Event], *, early_stops: bool = True, finals_field: bool = False
 ) -> dict[str, Any]:
-    """The season as a tour file (shared formats/tour-file.md): preliminary order, knock-out
+    """The season as a tour file (docs/tour-file.md): preliminary order, knock-out
     days and play-offs, the Aimchess walkover, each event's table, the Finals matches. With
     `early_stops` false a series whose day 2 stopped early is given by its winner only, for
     readers that do not know the series-end rule of CCT-8d; with `finals_field` the Finals
@@ -392,10 +406,20 @@ def member(name: str) -> str:
 
 
 class Script:
-    """JSON Lines of a replay script (shared formats/replay.md)."""
+    """JSON Lines of a replay script (docs/replay.md), with the clock it has reached."""
 
     def __init__(self) -> None:
         self.lines: list[str] = []
+        self.now = START
+
+    def session(self, start: str, day: int) -> None:
+        """Move the clock to the session of the event's day `day`, unless it is there: a game
+        is recorded once its session has started (CCT-9)."""
+        date = event_date(dt.date.fromisoformat(start), day)
+        instant = session_start(date, SESSION_START, DEFAULT_APPEAL_ZONE).astimezone(dt.UTC)
+        if instant > self.now:
+            self.now = instant
+            self.step(at=instant.isoformat().replace("+00:00", "Z"))
 
     def comment(self, text: str) -> None:
         self.lines.extend(f"// {line}".rstrip() for line in text.splitlines())
@@ -461,7 +485,7 @@ def _white_result(a_points: Fraction, a_white: bool) -> str:
     return RESULT[a_points if a_white else 1 - a_points]
 
 
-def _series_steps(script: Script, name: str, s: Series, features: Features) -> None:
+def _series_steps(script: Script, name: str, start: str, s: Series, features: Features) -> None:
     if s.walkover:
         script.comment(f"{s.round}: awarded to {s.winner} without play (CCT-9).")
         if features.award:
@@ -480,12 +504,16 @@ def _series_steps(script: Script, name: str, s: Series, features: Features) -> N
     notes = [f"day {i + 1} order rebuilt from its score" for i, r in enumerate(s.rebuilt) if r]
     script.comment(f"{s.round}: {s.a} v {s.b}" + (f" ({'; '.join(notes)})" if notes else ""))
     script.command("arbi", "series choose", event=name, round=s.round, colour="white")
+    tie = TIES[s.round]
     for match_no, games in enumerate(s.days, start=1):
+        script.session(start, knockout_day(tie, match_no))
         for game_no, pts in enumerate(games, start=1):
             a_white = (game_no % 2 == 1) == (match_no == 1)
             script.report(
                 name, f"{s.round} day {match_no} game {game_no}", _white_result(pts, a_white)
             )
+    if s.blitz or s.armageddon:
+        script.session(start, knockout_day(tie, None))
     if s.blitz:
         a_first = s.blitz_first_white == "a"
         script.command(
@@ -553,6 +581,7 @@ def _finals_steps(script: Script, event: Event, features: Features, *, create: b
     by_pair = {frozenset((m["a"], m["b"])): m for m in event["matches"]}
     table = berger_table(len(order))
     for r, boards in enumerate(table.rounds, start=1):
+        script.session(event["start"], finals_day(r, len(table.rounds)))
         for p in boards:
             white, black = order[p.white - 1], order[p.black - 1]
             pair = frozenset((white, black))
@@ -682,7 +711,9 @@ def story(
             )
         script.command("hq", "event draw", event=name, order=", ".join(draw_order(event)))
         script.step(**{"as": "hq", "click": {"message": "last", "button": "Confirm"}})
+        rounds = len(berger_table(len(draw_order(event))).rounds)
         for r, white, black, result in _prelim_games(event):
+            script.session(event["start"], preliminary_day(r, rounds))
             script.report(name, f"R{r} {white} v {black}", result)
         script.command("fan", "event standings", event=name)
         if not knockouts:
@@ -690,7 +721,7 @@ def story(
         script.command("hq", "event start-knockout", event=name)
         script.step(**{"as": "hq", "click": {"message": "last", "button": "Confirm"}})
         for k in sorted(event["knockout"], key=lambda k: ROUNDS.index(k["round"])):
-            _series_steps(script, name, series_of(k), features)
+            _series_steps(script, name, event["start"], series_of(k), features)
         script.command("fan", "event show", event=name)
         script.command("fan", "tour standings", tour=TOUR)
     if knockouts:
@@ -731,7 +762,7 @@ def finals_story(
 def _header() -> dict[str, Any]:
     return {
         "replay": 1,
-        "start": "2020-11-20T08:00:00Z",
+        "start": START.isoformat().replace("+00:00", "Z"),
         "guild": {
             "name": "Champions Chess Tour",
             "roles": ["HQ", "Arbiters"],

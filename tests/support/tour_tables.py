@@ -12,20 +12,23 @@ LEGEND = re.compile(r"^`(?P<short>[^`]+)` (?P<full>.+)$", re.MULTILINE)
 
 def table_rows(description: str) -> list[tuple[str, str, list[str]]]:
     """(rank, player, number cells) of every row of the embed's code block. Numbers are
-    right-aligned under their headings (a cell may be empty: DE not applied), names are one
-    word (a longer name is shortened, with the legend below the table)."""
+    right-aligned under their headings (a cell may be empty: DE not applied), a name fills
+    the space before the first heading (a longer one is shortened, with the legend below
+    the table)."""
     block = description.split("```")[1].strip("\n")
     header, *lines = block.splitlines()
     legend = {m["short"]: m["full"] for m in LEGEND.finditer(description.split("```")[2])}
     name_at = header.index("Player")
     ends, at = [], name_at + len("Player")
-    for heading in header[at:].split():
+    headings = header[at:].split()
+    first = header.index(headings[0], at)  # where the number columns begin
+    for heading in headings:
         at = header.index(heading, at) + len(heading)
         ends.append(at)
     rows = []
     for line in lines:
-        name = line[name_at:].split()[0]
-        start = line.index(name, name_at) + len(name)
+        name = line[name_at:first].strip()
+        start = first
         cells = []
         for end in ends:
             cells.append(line[start:end].strip())
