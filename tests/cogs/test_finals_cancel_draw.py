@@ -20,6 +20,7 @@ from bot.tour.games.targets import open_targets
 from bot.tour.store import LoadedEvent, load_event
 from bot.tour.tours import service as tours
 from core.results import Result
+from core.tour.event_facts import round_robin
 from core.tour.ranking import EventType
 from storage.guild import GuildStore
 from storage.jobs import Job
@@ -212,6 +213,21 @@ async def test_cct_8f_cct_16_a_played_finals_result_keeps_the_draw(desk: Desk) -
         "The draw of the Finals Played finals stands: the Finals hold 1 game(s) with a report "
         "or a result, and a played Finals result is never thrown away (CCT-8f)."
     ), text
+    # A match awarded without play (CCT-9) keeps the draw as well, and is named.
+    other = next(
+        p for p in round_robin((await event_of(desk, finals)).facts.players) if p.board == 2
+    )
+    options = {
+        "event": finals,
+        "match": f"R1 {other.white} v {other.black}",
+        "winner": str(other.white),
+        "reason": "withdrawal",
+    }
+    preview = await desk.run("finals award", desk.arbiter, **options)
+    await desk.click(preview.reply, "Confirm", desk.arbiter)
+    before = await audit_actions(desk)
+    text = refused(await desk.run("finals cancel-draw", desk.organiser, event=finals))
+    assert "1 game(s) with a report or a result and 1 match(es) decided without play" in text
     text = refused(await desk.run("finals cancel-draw", desk.organiser, event="Played open"))
     assert "is not the Finals" in text, text
     assert await audit_actions(desk) == before
