@@ -417,6 +417,27 @@ class TourEventRepository(TourEventReader):
         )
         scope.record("tour_draws", {"event": event_id, "seed": seed})
 
+    async def cancel_draw(self, event_id: int) -> bool:
+        """CCT-8f: the draw undone — its seed, who drew it and when, and every pairing number
+        (the entries stay); False when the event has no draw of its own to undo (not drawn,
+        imported by its results, or its knock-out started)."""
+        scope = self._write
+        self.bump(event_id)
+        cursor = await scope.execute(
+            "UPDATE tour_events SET draw_seed = NULL, drawn_by = NULL, drawn_at = NULL"
+            " WHERE guild_id = ? AND id = ? AND drawn_at IS NOT NULL AND recorded = 0"
+            " AND knockout_started_at IS NULL",
+            (scope.guild_id, event_id),
+        )
+        if cursor.rowcount == 0:
+            return False
+        await scope.execute(
+            "UPDATE event_players SET pairing_no = NULL WHERE guild_id = ? AND event_id = ?",
+            (scope.guild_id, event_id),
+        )
+        scope.record("tour_draws_cancelled", {"event": event_id})
+        return True
+
     async def start_knockout(
         self, event_id: int, seeds: Sequence[int], lots_seed: str | None, by: int | None
     ) -> None:

@@ -417,6 +417,23 @@ class TourGameRepository(TourGameReader):
         )
         scope.record("tour_awards", {"event": event_id, "contest": key, **data})
 
+    async def remove_unplayed(self, event_id: int) -> int:
+        """CCT-8f: an event's games with no report and no result, and its contests with no
+        recorded outcome (colour choices), removed with the draw they belonged to; games
+        reported or settled are never removed. Returns the games removed."""
+        scope = self._write
+        cursor = await scope.execute(
+            "DELETE FROM tour_games WHERE guild_id = ? AND event_id = ? AND status = 'open'"
+            " AND result IS NULL",
+            (scope.guild_id, event_id),
+        )
+        await scope.execute(
+            "DELETE FROM tour_contests WHERE guild_id = ? AND event_id = ? AND recorded IS NULL",
+            (scope.guild_id, event_id),
+        )
+        scope.record("tour_games_removed", {"event": event_id, "games": cursor.rowcount})
+        return cursor.rowcount
+
     async def add_override(
         self,
         game: TourGame,

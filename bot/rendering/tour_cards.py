@@ -95,6 +95,14 @@ def finals_decline_withdrawn(event: str, player: str, replaced_by: Sequence[str]
     return f"The decline of **{name(player)}** from **{name(event)}** is withdrawn (CCT-3): {back}."
 
 
+def finals_draw_cancelled(event: str) -> str:
+    """CCT-8f: the Finals' draw cancelled before any game of them was played."""
+    return (
+        f"The draw of **{name(event)}** is cancelled (CCT-8f): its pairings no longer stand and "
+        "no game of it was played. The players stay entered; the Finals will be drawn again."
+    )
+
+
 def went_to(replaced_by: Sequence[str]) -> str:
     """CCT-3: where a declined place went: the next in line, or an open place for a wildcard."""
     if not replaced_by:

@@ -31,6 +31,7 @@ from storage.tour_rulings import Appeal, Incident
 if TYPE_CHECKING:  # the read models it renders (they render with it: no import at run time)
     from bot.tour.events.reads import Bracket, CalendarDay, EventRead, PairingLine
     from bot.tour.events.service import DrawPlan, KnockoutPlan, PointsPlan
+    from bot.tour.finals.draw import CancelDrawPlan
     from bot.tour.finals.field import DeclinePlan
     from bot.tour.games.reads import GameCard
     from bot.tour.games.targets import GameTarget
@@ -257,6 +258,39 @@ def decline_preview(plan: DeclinePlan) -> list[Embed]:
     lines.append(f"Then {declined_place(plan)} (CCT-3).")
     lines.append(f"Places open for wildcards after it: {plan.open_places}.")
     return embeds(f"{name(plan.event.name)}: decline", lines)
+
+
+def cancel_draw_preview(plan: CancelDrawPlan) -> list[Embed]:
+    """CCT-8f: what cancelling the Finals' draw undoes, and what stays."""
+    lines = ["No Finals game has a report or a result: the draw can be cancelled (CCT-8f)."]
+    lines.append("**Undone:** the pairing numbers")
+    lines += [f"{no}. {name(player)}" for no, player in enumerate(plan.numbers, start=1)]
+    lines.append(f"and the {plan.matches} matches over {plan.rounds} rounds.")
+    jobs = (
+        f"{plan.reminders} round reminder(s), {plan.polls} poll(s) of the sites and "
+        f"{plan.appeal_closes} appeal close(s)"
+    )
+    if plan.other_jobs:
+        jobs += f" and {plan.other_jobs} other job(s)"
+    lines.append(f"**Cancelled:** {jobs} still scheduled.")
+    lines.append(
+        f"**Stay:** the {plan.entries} entries ({plan.wildcards} wildcard(s)) and "
+        f"{plan.declines} decline(s) (CCT-3)."
+    )
+    lines.append(
+        "Then an earlier event's result may be corrected, and `/event draw` draws the Finals "
+        "again, checking their field once more (CCT-3)."
+    )
+    return embeds(f"{name(plan.event.name)}: cancel the draw", lines)
+
+
+def cancel_draw_stored(plan: CancelDrawPlan) -> str:
+    """The line that replaces the preview once the Finals' draw is cancelled."""
+    return (
+        f"Draw of **{name(plan.event.name)}** cancelled (CCT-8f, audited): "
+        f"{plan.reminders + plan.polls + plan.appeal_closes + plan.other_jobs} scheduled "
+        "job(s) cancelled; it is announced. Draw them again with `/event draw`."
+    )
 
 
 def calendar(read: EventRead, days: Sequence[CalendarDay]) -> list[Embed]:

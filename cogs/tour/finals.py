@@ -1,8 +1,9 @@
 """`/finals`: the Finals table (CCT-8f) — bonus points from the tour ranking at the Finals'
 start, match points 3/0 (rapid) and 2/1 (tie-break), total, a tie for first flagged — the
 Finals field as it forms (CCT-3): a qualified player's decline (preview, then Confirm) and its
-withdrawal before the draw — and an arbiter's award of a Finals match without play (preview,
-then Confirm; CCT-9)."""
+withdrawal before the draw — the draw's cancellation while no Finals game is played (preview,
+then Confirm) — and an arbiter's award of a Finals match without play (preview, then
+Confirm; CCT-9)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from bot.rendering import tour_replies
 from bot.rendering.tour_cards import as_embeds, name
 from bot.rendering.tour_standings_embeds import finals_embeds
 from bot.tour import views
-from bot.tour.finals import awards, field
+from bot.tour.finals import awards, draw, field
 from bot.tour.finals.reads import finals_card
 from cogs.tour.series import Reason, award_preview
 
@@ -30,7 +31,7 @@ class Finals(commands.Cog):
 
     group = app_commands.Group(
         name="finals",
-        description="The tour Finals: table with bonus points, declines.",
+        description="The tour Finals: table with bonus points, declines, the draw's cancellation.",
         guild_only=True,
     )
 
@@ -105,6 +106,36 @@ class Finals(commands.Cog):
             f"The decline of **{name(undone.player)}** from {name(undone.event.name)} is "
             f"withdrawn: they are offered their place again ({undone.open_places} open)."
         )
+
+    @requires(HQ)
+    @group.command(
+        name="cancel-draw",
+        description="Cancel the Finals' draw while no game is played; preview, Confirm (HQ).",
+    )
+    @app_commands.describe(event="The Finals.")
+    @app_commands.autocomplete(event=choose.events)
+    async def cancel_draw(self, interaction: Interaction, event: str) -> None:
+        """CCT-8f: so an earlier event can be corrected; `/event draw` draws them again."""
+        store = guild_store(interaction)
+        actor = await actor_of(store, interaction)
+        plan = await draw.cancel_draw(store, actor, event, confirm=False)
+        event_id = plan.event.id
+
+        async def confirm() -> str:
+            stored = await draw.cancel_draw(
+                store, actor, event_id, confirm=True, previewed=plan.numbers
+            )
+            return tour_replies.cancel_draw_stored(stored)
+
+        buttons = ConfirmView(interaction.user.id, confirm, store.database.clock)
+        await interaction.response.send_message(
+            content="Nothing is stored until you confirm (60 s).",
+            embed=as_embeds(tour_replies.cancel_draw_preview(plan))[0],
+            view=buttons,
+        )
+        buttons.arm(interaction)
+        original = await interaction.original_response()
+        self.previews[original.id] = buttons
 
     @requires(ARBITER)
     @group.command(name="award", description="Award a Finals match without play (arbiter).")

@@ -143,6 +143,39 @@ def feeds_drawn_finals(
     return event_type is not EventType.FINALS and finals_drawn and position < finals_position
 
 
+class DrawCancelRefused(FinalsError):
+    """The Finals' draw stands: something was played or decided in them."""
+
+
+@dataclass(frozen=True, slots=True)
+class FinalsPlay:
+    """What the drawn Finals hold that their draw's cancellation would throw away: games with
+    a report or a result, matches decided without play (awarded or recorded), and the
+    disconnections and appeals recorded about their games."""
+
+    reported_games: int = 0
+    decided_matches: int = 0
+    rulings: int = 0
+
+
+def check_draw_cancellable(play: FinalsPlay) -> None:
+    """CCT-8f, read with CCT-16: the Finals' draw may be cancelled, so that an earlier event
+    feeding their bonus can be corrected, only while nothing is played or decided in them.
+    A played Finals result is never thrown away: otherwise the draw stands."""
+    held = []
+    if play.reported_games:
+        held.append(f"{play.reported_games} game(s) with a report or a result")
+    if play.decided_matches:
+        held.append(f"{play.decided_matches} match(es) decided without play")
+    if play.rulings:
+        held.append(f"{play.rulings} disconnection(s) or appeal(s) recorded")
+    if held:
+        raise DrawCancelRefused(
+            f"the Finals hold {' and '.join(held)}, and a played Finals result is never "
+            "thrown away (CCT-8f)"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class FinalsRow:
     """CCT-8f: one finalist's bonus, match points and total, with the shared rank."""

@@ -141,6 +141,7 @@ TOUR_MUTATING: dict[str, Rule] = {
     "event start-knockout": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open"}),
     "finals decline": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open", "player": "P01"}),
     "finals decline-undo": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open", "player": "P01"}),
+    "finals cancel-draw": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open"}),
     "game report": _rule(
         {"event player", "arbiter"},
         ("player", "arbiter"),

@@ -10,8 +10,11 @@ from hypothesis import strategies as st
 
 from core.results import Result
 from core.tour.finals import (
+    DrawCancelRefused,
     FinalsError,
+    FinalsPlay,
     bonus_points,
+    check_draw_cancellable,
     feeds_drawn_finals,
     finals_match_status,
     finals_rounds,
@@ -170,3 +173,21 @@ def test_cct_8f_cct_6_an_earlier_events_results_feed_the_bonus_of_drawn_finals()
     assert feeds_drawn_finals(EventType.MAJOR, 2, 3, True)
     assert not feeds_drawn_finals(EventType.REGULAR, 1, 3, False)
     assert not feeds_drawn_finals(EventType.FINALS, 3, 3, True)
+
+
+def test_cct_8f_cct_16_the_finals_draw_is_cancelled_only_while_nothing_is_played() -> None:
+    """CCT-8f read with CCT-16: drawn Finals with nothing played may have their draw
+    cancelled; a reported game, a match decided without play or a recorded ruling keeps it,
+    and the refusal names each."""
+    check_draw_cancellable(FinalsPlay())
+    for play, said in (
+        (FinalsPlay(reported_games=1), "1 game(s) with a report or a result"),
+        (FinalsPlay(decided_matches=2), "2 match(es) decided without play"),
+        (FinalsPlay(rulings=1), "1 disconnection(s) or appeal(s) recorded"),
+    ):
+        with pytest.raises(DrawCancelRefused, match=r"never thrown away \(CCT-8f\)") as error:
+            check_draw_cancellable(play)
+        assert said in str(error.value)
+    with pytest.raises(DrawCancelRefused) as error:
+        check_draw_cancellable(FinalsPlay(reported_games=3, decided_matches=1))
+    assert "3 game(s) with a report or a result and 1 match(es)" in str(error.value)

@@ -259,3 +259,40 @@ async def test_cct_9_an_award_replaces_a_contests_record_and_keeps_its_colour_ch
         audit = await view.audit.recent(1)
     assert row.key == "QF1" and row.colour_game_1 is True and row.recorded == award
     assert audit[0].action == "series.award"
+
+
+async def test_cct_8f_a_cancelled_draw_clears_its_numbers_and_keeps_played_games(
+    database: Database,
+) -> None:
+    """CCT-8f: cancelling a draw clears its seed and pairing numbers (the entries stay),
+    removes the open game rows and colour choices it left, never a reported game or a
+    recorded outcome, and refuses an event with no draw of its own."""
+    store = GuildStore(database, GUILD)
+    tour_id, event_id, ids = await _tour_with_players(store, ["A", "B", "C", "D"])
+    async with store.change(7, "test.draw", "event") as uow:
+        await uow.tour_events.record_draw(
+            event_id, "seed", {p: i + 1 for i, p in enumerate(ids)}, 7
+        )
+        opened = await uow.tour_games.add(
+            tour_id, event_id, NewGame("preliminary", ids[0], ids[3], None, 1, 1)
+        )
+        played = await uow.tour_games.add(
+            tour_id, event_id, NewGame("preliminary", ids[1], ids[2], None, 1, 2)
+        )
+        await uow.tour_games.apply(played, GameReport(ReportStatus.DECIDED, Result.DRAW), by=7)
+        await uow.tour_games.choose(event_id, "R1B1", "colour_blitz_1", True, None)
+        await uow.tour_games.award_contest(event_id, "R1B2", {"a": ids[1], "winner": ids[1]})
+    async with store.change(7, "test.cancel", "event") as uow:
+        assert await uow.tour_games.remove_unplayed(event_id) == 1
+        assert await uow.tour_events.cancel_draw(event_id)
+    async with store.read() as view:
+        event = await view.tour_events.get(event_id)
+        players = await view.tour_events.players(event_id)
+        games = await view.tour_games.of_event(event_id)
+        contests = await view.tour_games.contests(event_id)
+    assert event is not None and event.status == "setup" and event.draw_seed is None
+    assert [(p.name, p.pairing_no) for p in players] == [(n, None) for n in "ABCD"]
+    assert [g.id for g in games] == [played.id] and opened.id != played.id
+    assert [c.key for c in contests] == ["R1B2"]
+    async with store.change(7, "test.cancel", "event") as uow:
+        assert not await uow.tour_events.cancel_draw(event_id)

@@ -21,5 +21,6 @@ async def check_bonus_fixed(uow: UnitOfWork, record: TourEventRecord) -> None:
             raise UserError(
                 f"The Finals {named(other.name)} are drawn: their bonus points come from the "
                 f"tour points of {named(record.name)} (CCT-8f, CCT-6), so its results no longer "
-                "change."
+                "change. To correct it, cancel the Finals' draw with `/finals cancel-draw` "
+                "first, while no Finals game is played."
             )
