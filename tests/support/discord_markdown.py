@@ -130,9 +130,14 @@ def parse(markdown: str) -> list[Node]:
     return _inline(markdown)
 
 
+LITERAL = ("text", "code", "codeblock", "url")
+"""Nodes whose value the client shows as it is: text, inline code, a code block, a bare URL."""
+
+
 def shown(nodes: list[Node] | tuple[Node, ...]) -> str:
-    """The text a reader sees in `nodes` (formatting dropped; a construct's value)."""
-    return "".join(node.value if node.kind == "text" else shown(node.children) for node in nodes)
+    """The text a reader sees in `nodes`: formatting dropped, code and bare URLs as written,
+    the text inside other constructs."""
+    return "".join(node.value if node.kind in LITERAL else shown(node.children) for node in nodes)
 
 
 def constructs(nodes: list[Node] | tuple[Node, ...]) -> list[Node]:
