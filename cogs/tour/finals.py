@@ -7,6 +7,8 @@ Confirm; CCT-9)."""
 
 from __future__ import annotations
 
+import functools
+
 from discord import app_commands
 from discord.ext import commands
 
@@ -23,7 +25,7 @@ from bot.rendering.tour_standings_embeds import finals_embeds
 from bot.tour import views
 from bot.tour.finals import awards, draw, field
 from bot.tour.finals.reads import finals_card
-from cogs.tour.series import Reason, award_preview
+from cogs.tour.series import Reason, run_award
 
 
 class Finals(commands.Cog):
@@ -159,23 +161,10 @@ class Finals(commands.Cog):
         """CCT-9 with CCT-8f: an awarded match scores 3/0, as a rapid win."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
-        plan = await awards.award_contest_finals(
-            store, actor, event, match, winner, reason, note, confirm=False
+        award = functools.partial(
+            awards.award_contest_finals, store, actor, event, match, winner, reason, note
         )
-
-        async def confirm() -> str:
-            stored = await awards.award_contest_finals(
-                store, actor, event, match, winner, reason, note, confirm=True
-            )
-            return tour_replies.award_stored(stored)
-
-        await award_preview(
-            self.previews,
-            interaction,
-            confirm,
-            tour_replies.award_preview(plan),
-            store.database.clock,
-        )
+        await run_award(self.previews, interaction, award, store.database.clock)
 
 
 async def setup(bot: ArbiterBot) -> None:

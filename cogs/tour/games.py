@@ -5,6 +5,7 @@ game not played as a forfeit win (preview, then Confirm; CCT-9), show it."""
 
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 import discord
@@ -26,7 +27,7 @@ from bot.rendering.text import cut
 from bot.rendering.tour_cards import as_embeds
 from bot.tour.games import links, reads
 from bot.tour.games import service as games
-from cogs.tour.series import Reason, award_preview
+from cogs.tour.series import Reason, run_award
 from core.results import Result
 
 ResultText = Literal["1-0", "½-½", "0-1", "+/-", "-/+", "-/-"]
@@ -180,23 +181,10 @@ class Games(commands.Cog):
         """CCT-9 with CORE-2: a forfeit win (+/-), never an invented 1-0."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
-        plan = await games.award_tour_game(
-            store, actor, event, game, winner, reason, note, confirm=False
+        award = functools.partial(
+            games.award_tour_game, store, actor, event, game, winner, reason, note
         )
-
-        async def confirm() -> str:
-            stored = await games.award_tour_game(
-                store, actor, event, game, winner, reason, note, confirm=True
-            )
-            return tour_replies.award_stored(stored)
-
-        await award_preview(
-            self.previews,
-            interaction,
-            confirm,
-            tour_replies.award_preview(plan),
-            store.database.clock,
-        )
+        await run_award(self.previews, interaction, award, store.database.clock)
 
     @group.command(name="show", description="A game: players, result, how it stands.")
     @app_commands.describe(event="The event.", game="The game.")

@@ -6,8 +6,9 @@ Confirm; CCT-9)."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
-from typing import Any, Literal
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Literal
 
 from discord import app_commands
 from discord.ext import commands
@@ -17,29 +18,35 @@ from bot.app.arbiter import ArbiterBot
 from bot.app.command_input import actor_of
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, guild_store, requires
-from bot.app.ui.confirm import ConfirmView, OnConfirm
+from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
 from bot.rendering.tour_cards import as_embeds, name
 from bot.tour.series import awards, reads
 from bot.tour.series import service as series
+from bot.tour.series.awards import AwardPlan
 
 Reason = Literal["withdrawal", "no-show", "illness", "other"]
 """CCT-9: why a contest or game is awarded without play."""
 
 
-async def award_preview(
+async def run_award(
     previews: dict[int, ConfirmView],
     interaction: Interaction,
-    confirm: OnConfirm,
-    pages: list[dict[str, Any]],
+    award: Callable[..., Awaitable[AwardPlan]],
     clock: Callable[[], dt.datetime],
 ) -> None:
-    """Reply with an award's preview under Confirm / Cancel (only the caller may click)."""
+    """CCT-9: reply with an award's preview under Confirm / Cancel (only the caller may
+    click); Confirm makes the award. `award(confirm=…)` is the use case, its options given."""
+    plan = await award(confirm=False)
+
+    async def confirm() -> str:
+        return tour_replies.award_stored(await award(confirm=True))
+
     buttons = ConfirmView(interaction.user.id, confirm, clock)
     await interaction.response.send_message(
         content="Nothing is stored until you confirm (60 s).",
-        embed=as_embeds(pages)[0],
+        embed=as_embeds(tour_replies.award_preview(plan))[0],
         view=buttons,
     )
     buttons.arm(interaction)
@@ -113,23 +120,10 @@ class Series(commands.Cog):
         """CCT-9: a walkover, never invented games; the bracket follows on Confirm."""
         store = guild_store(interaction)
         actor = await actor_of(store, interaction)
-        plan = await awards.award_contest_series(
-            store, actor, event, round, winner, reason, note, confirm=False
+        award = functools.partial(
+            awards.award_contest_series, store, actor, event, round, winner, reason, note
         )
-
-        async def confirm() -> str:
-            stored = await awards.award_contest_series(
-                store, actor, event, round, winner, reason, note, confirm=True
-            )
-            return tour_replies.award_stored(stored)
-
-        await award_preview(
-            self.previews,
-            interaction,
-            confirm,
-            tour_replies.award_preview(plan),
-            store.database.clock,
-        )
+        await run_award(self.previews, interaction, award, store.database.clock)
 
 
 async def setup(bot: ArbiterBot) -> None:
