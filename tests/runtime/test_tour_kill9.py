@@ -7,7 +7,8 @@ many times, restarting it on the same file.
 The event (8 players) was drawn 20 days ago and played to its deciding game, which a player
 reported 13 hours ago: its round reminders (silent: their sessions are over), the appeal
 closes of its nine days (silent too: no appeal was lodged), the report's auto-confirmation,
-which decides the event and schedules its wrap-up, are all due; its poll is not (the report left no game to look for).
+which decides the event and schedules its wrap-up, are all due; its poll is not (the report
+left no game to look for).
 Afterwards every job due ran exactly once (one `job.done` each, none failed), every outbox row
 reached the recording boundary exactly once, and each automatic post is there once.
 `ARBITER_SOAK=1`: 60 rounds; `ARBITER_SEED` picks the kill points."""

@@ -67,6 +67,10 @@ def test_the_season_exercises_the_rules(tmp_path: Path, capsys: pytest.CaptureFi
     listed = [int(part.split("CL-")[1]) for part in forfeits.split(", ") if "CL-" in part]
     assert listed == sorted(listed), forfeits  # CL-5 before CL-15: the regulation's order
     assert "disqualified: none" not in summary
+    # CL-8, CL-DQ: the disqualified club is proposed nowhere, listed apart for the directors
+    proposal = printed[printed.index("promotion / relegation proposal") : printed.index("Summary:")]
+    assert "\nDivision Two (4 clubs)\n" in proposal
+    assert "  Aston Villa Fans — disqualified: its place is for the directors to decide" in proposal
     assert "director motions passed: 1 forfeit(s)" in summary
 
 
