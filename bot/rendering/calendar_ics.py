@@ -3,6 +3,9 @@ its start and end in UTC, the result once it is known, and the CL-15 challenge d
 an alarm on the event.
 
 - DTEND: when the match finished, once known; else a week after the start (a CL round).
+- A forfeit and a void match say what happened in a sentence, with the rule: "Juventus Fans
+  won by forfeit: Celtic Fans had too few players (CL-20)", "void: D was disqualified
+  (CL-DQ), so this match counts for no one".
 - UID: a name-based UUID of the season and the match id, `…@arbiter` — stable, so a calendar
   imported again updates its events, and made only of the characters RFC 5545 expects
   (a season name may hold spaces and anything else).
@@ -19,8 +22,9 @@ import icalendar
 
 from bot.rendering.text import halves
 from core.league.facts import challenge_deadline
+from core.league.forfeits import Breach
 from core.league.lifecycle import MatchState, states
-from core.league.report import LeagueReport
+from core.league.report import LeagueReport, rule_order
 from core.league.season import Season
 
 ROUND = dt.timedelta(days=7)
@@ -32,8 +36,9 @@ UID_SPACE = uuid.UUID("9b3f1f56-6c7e-4a0e-9c57-3f1d7a0b2c41")
 @dataclass(frozen=True)
 class CalendarMatch:
     """What the calendar shows of one match; `deadline` is its CL-15 challenge deadline,
-    `end` when it finished (None: not yet), `result` its score once decided (`5½–2½`,
-    `forfeit lost by A`)."""
+    `end` when it finished (None: not yet), `result` its short result once decided (`5½–2½`,
+    `A won by forfeit`), `outcome` the sentence saying what happened (a forfeit's or a void
+    match's reason)."""
 
     id: str
     division: str
@@ -46,6 +51,7 @@ class CalendarMatch:
     result: str | None = None
     cancelled: bool = False
     """Void (CL-DQ: a club of it is disqualified): the event says STATUS:CANCELLED."""
+    outcome: str | None = None
 
 
 def event_uid(season: str, match: str) -> str:
@@ -77,13 +83,16 @@ def season_calendar(season: str, matches: Iterable[CalendarMatch], stamp: dt.dat
         event.add("dtstart", start)
         event.add("dtend", max(end, start + dt.timedelta(minutes=1)))
         score = f" ({match.result})" if match.result else ""
+        score = " (void)" if match.cancelled else score
         event.add("summary", f"{match.home} – {match.away}{score}")
         lines = [
             f"{season}, {match.division}, round {match.round} (match {match.id}).",
             f"Challenge deadline (CL-15): {_utc(deadline)}",
         ]
-        if match.result:
-            lines.append(f"Result: {match.home} {match.result} {match.away}")
+        if match.outcome:
+            lines.append(f"{match.outcome[0].upper()}{match.outcome[1:]}.")
+        elif match.result:
+            lines.append(f"Result: {match.home} {match.result} {match.away}.")
         event.add("description", "\n".join(lines))
         event.add("categories", [match.division])
         if match.cancelled:
@@ -100,25 +109,70 @@ def season_calendar(season: str, matches: Iterable[CalendarMatch], stamp: dt.dat
     return data
 
 
+BREACHES = {
+    "CL-5": "had more members than the limit",
+    "CL-6": "was over the rating limit",
+    "CL-15": "did not start the match on time",
+    "CL-20": "had too few players",
+    "CL-21": "lost it by the directors' decision on roster removals",
+}
+"""What each forfeit rule says a club did, as the calendar writes it."""
+
+
+def _broke(club: str, rules: Sequence[str]) -> str:
+    """`Celtic Fans had too few players (CL-20)`: a club and the rules it broke."""
+    said = [f"{BREACHES.get(rule, 'broke a rule')} ({rule})" for rule in rules]
+    return f"{club} {' and '.join(said) if said else 'lost by forfeit'}"
+
+
+def forfeit_text(home: str, away: str, losers: Sequence[str], breaches: Sequence[Breach]) -> str:
+    """A forfeit as a sentence: who won and why the other lost, or that both lost and why."""
+    rules = {
+        club: sorted({b.rule for b in breaches if b.club == club}, key=rule_order)
+        for club in (home, away)
+    }
+    if len(losers) == 2:
+        both = " and ".join(_broke(club, rules[club]) for club in (home, away))
+        return f"both clubs lost by forfeit: {both}"
+    if not losers:
+        return "decided by forfeit"
+    (loser,) = losers
+    winner = away if loser == home else home
+    return f"{winner} won by forfeit: {_broke(loser, rules[loser])}"
+
+
+def void_text(clubs: Sequence[str]) -> str:
+    """A void match as a sentence: who was disqualified, and that it counts for no one."""
+    who = " and ".join(clubs) if clubs else "a club"
+    verb = "were" if len(clubs) > 1 else "was"
+    return f"void: {who} {verb} disqualified (CL-DQ), so this match counts for no one"
+
+
 def calendar_matches(
     season: Season, report: LeagueReport, now: dt.datetime, only: Sequence[str] | None = None
 ) -> list[CalendarMatch]:
     """The season's matches (of the clubs in `only`, if given) with their deadlines (CL-15,
     a rescheduled match's own), ends, the results the report decided (a forfeit says who
-    lost it) and, at `now`, which are void (CL-DQ)."""
+    won and why) and, at `now`, which are void (CL-DQ) and why."""
     hours = season.rules.challenge_deadline_hours
     void = {key for key, state in states(season, now) if state is MatchState.VOID}
     results = {r.match: r for r in report.results}
+    out = [d.club for d in report.disqualified]
     entries = []
     for m in season.matches:
         if only is not None and m.home not in only and m.away not in only:
             continue
         result = None if m.id in void else results.get(m.id)  # void: counts for nobody
-        text = None
-        if result is not None and result.forfeit:
+        text = outcome = None
+        if m.id in void:
+            outcome = void_text([club for club in (m.home, m.away) if club in out])
+        elif result is not None and result.forfeit:
             sides = ((m.home, result.home_points), (m.away, result.away_points))
             lost = [club for club, got in sides if not got]
-            text = f"forfeit lost by {' and '.join(lost)}" if lost else "forfeit"
+            breaches = [b for b in report.forfeits if b.match == m.id]
+            outcome = forfeit_text(m.home, m.away, lost, breaches)
+            winners = [club for club, got in sides if got]
+            text = f"{winners[0]} won by forfeit" if len(winners) == 1 else "double forfeit"
         elif result is not None:
             text = f"{halves(result.home_half)}–{halves(result.away_half)}"
         entries.append(
@@ -133,6 +187,7 @@ def calendar_matches(
                 m.finished,
                 text,
                 m.id in void,
+                outcome,
             )
         )
     return entries

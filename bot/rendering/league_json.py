@@ -56,7 +56,8 @@ def report_json(report: LeagueReport) -> dict[str, Any]:
 
 
 def proposal_json(report: LeagueReport, proposal: Proposal) -> dict[str, Any]:
-    """The CL-8 proposal as JSON: next season's divisions, the moves and the withdrawals."""
+    """The CL-8 proposal as JSON: next season's divisions, the moves, the withdrawals and the
+    disqualified clubs (CL-DQ: placed in no division, for the directors)."""
     return {
         "season": report.season,
         "as_of": report.as_of.isoformat() if report.as_of else None,
@@ -65,4 +66,5 @@ def proposal_json(report: LeagueReport, proposal: Proposal) -> dict[str, Any]:
             {"club": m.club, "from": m.from_division, "to": m.to_division} for m in proposal.moves
         ],
         "withdrawn": list(proposal.withdrawn),
+        "disqualified": list(proposal.disqualified),
     }

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from core.league import LeagueReport, Proposal
+from core.league.promotion import DISQUALIFIED_PLACE
 from core.points import decimal_text
 
 HEADER = ("Rk", "Club", "P", "W", "D", "L", "MP", "SB", "DE", "GP")
@@ -66,7 +67,8 @@ def report_text(report: LeagueReport) -> str:
 
 
 def proposal_text(report: LeagueReport, proposal: Proposal) -> str:
-    """The CL-8 proposal as text; `Moves: none` when every club stays (one division)."""
+    """The CL-8 proposal as text; `Moves: none` when every club stays (one division); a
+    disqualified club listed apart (CL-DQ)."""
     when = f"as of {report.as_of}" if report.as_of else "on the current standings"
     lines = [f"{report.season}: promotion / relegation proposal ({when}), for a director vote"]
     for name, clubs in proposal.divisions:
@@ -78,4 +80,7 @@ def proposal_text(report: LeagueReport, proposal: Proposal) -> str:
         lines += ["", "Moves: none"]
     if proposal.withdrawn:
         lines += ["", "Withdrawn:"] + [f"  {c}" for c in proposal.withdrawn]
+    if proposal.disqualified:
+        lines += ["", "Disqualified (CL-DQ), placed in no division:"]
+        lines += [f"  {c} — {DISQUALIFIED_PLACE}" for c in proposal.disqualified]
     return "\n".join(lines)

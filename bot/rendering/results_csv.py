@@ -1,7 +1,11 @@
 """A season's matches and results as CSV (`arbiter demo`'s results.csv): one row per match in
 round order — its id, division, round, clubs, start and finish (UTC), then, once decided,
 the game points (exact, `5.5`), the match points and how it was decided (`played`,
-`forfeit`; `void` for a disqualified club's match, CL-DQ), as the standings count it."""
+`forfeit`; `void` for a disqualified club's match, CL-DQ), as the standings count it.
+
+`counts` says whether the standings count the match: `yes`, `no` for a void one (its note
+says `void (CL-DQ): D was disqualified`, even when it was played and has scores), empty
+while it is not decided. A table built from the rows whose `counts` is `yes` is the bot's."""
 
 from __future__ import annotations
 
@@ -27,6 +31,8 @@ HEADER = (
     "home_match_points",
     "away_match_points",
     "decided",
+    "counts",
+    "note",
 )
 
 
@@ -43,6 +49,7 @@ def results_csv(season: Season, report: LeagueReport) -> str:
     writer.writerow(HEADER)
     for match in sorted(season.matches, key=lambda m: (m.round, m.division, m.id)):
         result = results.get(match.id)
+        gone = [club for club in (match.home, match.away) if club in out]
         row = [
             match.id,
             match.division,
@@ -53,14 +60,20 @@ def results_csv(season: Season, report: LeagueReport) -> str:
             _instant(match.finished),
         ]
         if result is None:
-            row += ["", "", "", "", "void" if {match.home, match.away} & out else ""]
+            row += ["", "", "", ""]
         else:
             row += [
                 decimal_text(Fraction(result.home_half, 2)),
                 decimal_text(Fraction(result.away_half, 2)),
                 decimal_text(result.home_points),
                 decimal_text(result.away_points),
-                "forfeit" if result.forfeit else "played",
             ]
+        if gone:
+            verb = "were" if len(gone) > 1 else "was"
+            row += ["void", "no", f"void (CL-DQ): {' and '.join(gone)} {verb} disqualified"]
+        elif result is None:
+            row += ["", "", ""]
+        else:
+            row += ["forfeit" if result.forfeit else "played", "yes", ""]
         writer.writerow(row)
     return buffer.getvalue()

@@ -14,9 +14,9 @@ from fractions import Fraction
 
 from bot.rendering.division_view import DivisionView, rank_text
 from bot.rendering.pages import DESCRIPTION_LIMIT, line_pages, pack
+from bot.rendering.text import points
 from bot.rendering.user_text import code_text, inline_code, user_text
 from core.league.standings import ClubStanding
-from core.points import decimal_text
 
 ROW_LIMIT = 30
 """Characters a table row may take: a phone shows about this many in a code block."""
@@ -29,7 +29,8 @@ SMALL_WORDS = frozenset({"of", "the", "de", "du", "des", "la", "le", "and", "&",
 
 
 def _score(value: Fraction | None) -> str:
-    return "" if value is None else decimal_text(value)
+    """A score as people read it in Discord, as the images write it: `8½`, `35¼`."""
+    return "" if value is None else points(value)
 
 
 COLUMNS: dict[str, Callable[[ClubStanding], str]] = {

@@ -109,15 +109,27 @@ def found_game(found: FoundGame) -> str:
     return clip(text)
 
 
-def appeals_closed(event: str, day: int, date: dt.date, lodged: int, open_now: int) -> str:
-    """CCT-11: the appeals of a session day are closed."""
-    counts = f"{lodged} appeal(s) lodged for it"
+def appeals_closed(
+    event: str, day: int, date: dt.date, lodged: int, open_now: int, decided: int = 0
+) -> str:
+    """CCT-11: the appeals of a session day are closed, with what was lodged for it, what the
+    arbiters still have to decide, and what they decided that day."""
+    counts = f"{_appeals(lodged)} lodged for it"
     if open_now:
         counts += f", {open_now} still open for the arbiters"
+    if decided:
+        counts += f", {_appeals(decided)} decided that day"
     return (
         f"Appeals for **{name(event)}**, day {day} ({date.isoformat()}), are closed "
         f"(CCT-11, 23:59 in the appeals zone): {counts}."
     )
+
+
+def _appeals(count: int) -> str:
+    """`1 appeal`, `2 appeals`, `no appeal`."""
+    if not count:
+        return "no appeal"
+    return f"{count} appeal{'' if count == 1 else 's'}"
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """An event's days as an iCalendar file (RFC 5545): one calendar event per session, starting
-at its session start in UTC, saying what is played that day."""
+at its session start in UTC and ending 4 hours later (`core.tour.calendar.SESSION_LENGTH`,
+so no calendar shows a zero-length event), saying what is played that day."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from collections.abc import Iterable
 from typing import Protocol
 
 import icalendar
+
+from core.tour.calendar import session_end
 
 
 class SessionDay(Protocol):
@@ -64,6 +67,7 @@ def _add_days(
         entry.add("uid", f"{tour}/{event}/day{day.day}@arbiter")
         entry.add("dtstamp", stamp.astimezone(dt.UTC))
         entry.add("dtstart", day.start.astimezone(dt.UTC))
+        entry.add("dtend", session_end(day.start).astimezone(dt.UTC))
         entry.add("summary", f"{event}: {day.what}")
         entry.add("description", f"{tour}, {event}, day {day.day}: {day.what}.")
         calendar.add_component(entry)

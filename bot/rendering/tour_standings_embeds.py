@@ -27,7 +27,6 @@ from bot.rendering.standings_table import (
 from bot.rendering.text import cut
 from bot.rendering.tour_views import FinalsView, PreliminaryView, TourStandingsView
 from bot.rendering.user_text import user_text
-from core.points import decimal_text
 
 NO_PLAYERS = "No players yet."
 PRELIMINARY_COLUMNS = ("Pts", "DE", "WIN", "SB", "KS")
@@ -100,7 +99,7 @@ def preliminary_table(view: PreliminaryView) -> TextTable:
         "Pts": [halves_text(row.points) for row in rows],
         "DE": [halves_text(row.de) for row in rows],
         "WIN": [str(row.wins) for row in rows],
-        "SB": [decimal_text(row.sb) for row in rows],
+        "SB": [halves_text(row.sb) for row in rows],
         "KS": [halves_text(row.ks) for row in rows],
     }
     marks = [PRELIMINARY_LEGEND]

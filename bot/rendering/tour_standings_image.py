@@ -14,7 +14,6 @@ from bot.rendering.division_view import halves_text
 from bot.rendering.image_table import Cell, Column, TableStyle, table_png
 from bot.rendering.image_text import CODE_NOTE, has_code_boxes
 from bot.rendering.tour_views import FinalsView, PreliminaryView, TourStandingsView
-from core.points import decimal_text
 
 WIDTH = 900
 ROW_HEIGHT = 34
@@ -80,7 +79,7 @@ def preliminary_model(view: PreliminaryView) -> TableModel:
                 _rank(view.rank_text(index), row.player in view.playoff),
                 Cell(name),
                 *(Cell(text) for text in numbers),
-                Cell(decimal_text(row.sb)),
+                Cell(halves_text(row.sb)),
                 Cell(halves_text(row.ks)),
             ]
         )

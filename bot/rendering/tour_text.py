@@ -72,8 +72,8 @@ def tour_text(report: TourReport) -> str:
             f"{r.rank}{'=' if r.tied else ''}",
             str(r.player),
             str(r.record.points),
-            str(r.record.events),
             str(r.record.wins),
+            str(r.record.events),
             str(r.record.finals),
             str(r.record.semi_finals),
             str(r.record.quarter_finals),
@@ -81,7 +81,7 @@ def tour_text(report: TourReport) -> str:
         )
         for r in report.ranking
     ]
-    header = ("Rk", "Player", "Pts", "Ev", "W", "F", "SF", "QF", "")
+    header = ("Rk", "Player", "Pts", "W", "Ev", "F", "SF", "QF", "")
     lines += _table(header, rows, {1, 8})
     for group in report.qualification.playoffs_required:
         names = ", ".join(str(p) for p in group)

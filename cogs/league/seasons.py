@@ -32,7 +32,7 @@ from bot.rendering.league_embeds import (
 )
 from bot.rendering.text import halves
 from bot.rendering.user_text import user_text
-from core.league.promotion import TIE_STANDS
+from core.league.promotion import DISQUALIFIED_PLACE, TIE_STANDS
 
 
 class Seasons(commands.Cog):
@@ -286,6 +286,9 @@ class Seasons(commands.Cog):
         ]
         if proposal.withdrawn:
             lines.append(f"Withdrawn: {', '.join(user_text(c) for c in proposal.withdrawn)}.")
+        lines += [
+            f"**{user_text(c)}**: {DISQUALIFIED_PLACE} (CL-DQ)." for c in proposal.disqualified
+        ]
         if found.not_yet is not None:
             lines.append(f"Not put to the vote yet: the season {user_text(found.not_yet)}.")
         lines.append(

@@ -10,6 +10,8 @@ from core.league.standings import ClubStanding
 
 TIE_STANDS = "tie stands — the directors decide"
 """CL-17, CL-8: how a tie across a promotion or relegation line is shown."""
+DISQUALIFIED_PLACE = "disqualified: its place is for the directors to decide"
+"""CL-DQ, CL-8: how a disqualified club is shown beside the proposal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,13 +38,16 @@ class Tie:
 
 @dataclass(frozen=True, slots=True)
 class Proposal:
-    """CL-8: next season's divisions (best first), the moves, the withdrawn clubs, and the
-    ties the directors must decide (placed in name order until they do)."""
+    """CL-8: next season's divisions (best first), the moves, the withdrawn clubs, the ties
+    the directors must decide (placed in name order until they do), and the disqualified
+    clubs (CL-DQ), placed nowhere: their places are for the directors to decide."""
 
     divisions: tuple[tuple[str, tuple[str, ...]], ...]
     moves: tuple[Move, ...]
     withdrawn: tuple[str, ...]
     ties: tuple[Tie, ...] = ()
+    disqualified: tuple[str, ...] = ()
+    """CL-DQ: in name order, neither staying nor relegated by position."""
 
 
 def _ordered(table: Sequence[ClubStanding], gone: set[str], order: Sequence[str]) -> list[str]:
@@ -85,7 +90,8 @@ def promotion_proposal(
     not broken by name: it is reported (`Proposal.ties`, "tie stands — the directors
     decide"); `order`, the directors' decision, ranks tied clubs it names in that order.
     """
-    gone = set(withdrawn)
+    out = {s.club for _, table in tables for s in table if s.disqualified} - set(withdrawn)
+    gone = set(withdrawn) | out
     ranked = [_ordered(table, gone, order) for _, table in tables]
     sizes = [len(table) for _, table in tables]
     ladder: list[str] = []
@@ -122,4 +128,10 @@ def promotion_proposal(
             places_to = sorted({destination[c] for c in clubs})
             if len(places_to) > 1:
                 ties.append(Tie(name, rank, tuple(sorted(clubs)), tuple(places_to)))
-    return Proposal(tuple(divisions), tuple(moves), tuple(sorted(gone)), tuple(ties))
+    return Proposal(
+        tuple(divisions),
+        tuple(moves),
+        tuple(sorted(gone - out)),
+        tuple(ties),
+        tuple(sorted(out)),
+    )

@@ -7,7 +7,7 @@ two days — quarter-finals days 4-5, semi-finals days 6-7, the Final and the 3r
 days 8-9 — match 1 on the first day, match 2 and the play-off on the second (CCT-8d). The
 Finals play one round a day over 9 days (CCT-8f).
 *Interpretation:* the regulation gives no hours; every session starts at the tour's
-`session_start` in its appeals zone.
+`session_start` in its appeals zone and, on a calendar, lasts a fixed 4 hours.
 """
 
 from __future__ import annotations
@@ -32,6 +32,17 @@ KNOCKOUT_FIRST_DAY: dict[Tie, int] = {
     Tie.THIRD_PLACE: 8,
 }
 """CCT-8c/d: the first of the two days of each knock-out round."""
+
+
+SESSION_LENGTH = dt.timedelta(hours=4)
+"""*Interpretation:* how long a session lasts on a calendar (its DTEND). The regulation gives
+no hours; 4 hours holds a preliminary day's rapid rounds or a knock-out day's games with
+their play-off. Appeals stay open later, until 23:59 (CCT-11)."""
+
+
+def session_end(start: dt.datetime) -> dt.datetime:
+    """When a session that starts at `start` ends on a calendar (`SESSION_LENGTH` later)."""
+    return start + SESSION_LENGTH
 
 
 LATEST_START = dt.date.max - dt.timedelta(days=31)

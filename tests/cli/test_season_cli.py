@@ -206,14 +206,16 @@ def test_the_calendar_has_one_utc_event_per_match_with_its_deadline(
     events = icalendar.Calendar.from_ical(out.read_bytes()).walk("VEVENT")
     assert len(events) == len(data["matches"])
     by_start = {}
+    described = {}
     for event in events:
         start = event.decoded("dtstart")
         assert start.utcoffset() == dt.timedelta(0)
         by_start[iso(start)] = str(event["summary"])
+        described[str(event["summary"])] = str(event["description"])
         # RFC 5545 (issue 20): an end after the start, a UID without spaces or the season name
         assert event.decoded("dtend") > start
         assert re.fullmatch(r"[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}@arbiter", event["uid"])
-        if "D" in str(event["summary"]).split(" – "):  # CL-DQ: D is out, its match void
+        if str(event["summary"]).startswith("C – D"):  # CL-DQ: D is out, its match void
             assert str(event["status"]) == "CANCELLED" and event.walk("VALARM") == []
             continue
         (alarm,) = event.walk("VALARM")
@@ -223,8 +225,19 @@ def test_the_calendar_has_one_utc_event_per_match_with_its_deadline(
     assert set(by_start) == set(expected)
     for start, summary in by_start.items():
         assert summary.startswith(expected[start]), summary
-    assert "C – D" in by_start.values()  # void (CL-DQ: D is out): cancelled, no result
-    assert "B – C (forfeit lost by B)" in by_start.values()
+    # what happened, as sentences naming the rule (issue 32): a forfeit says who won and why
+    # the other lost, a void match (CL-DQ: D is out) that it counts for no one and why
+    assert "C – D (void)" in by_start.values()
+    assert described["C – D (void)"].endswith(
+        "\nVoid: D was disqualified (CL-DQ), so this match counts for no one."
+    )
+    assert described["A – B (B won by forfeit)"].endswith(
+        "\nB won by forfeit: A had more members than the limit (CL-5)."
+    )
+    assert described["B – C (C won by forfeit)"].endswith(
+        "\nC won by forfeit: B lost it by the directors' decision on roster removals (CL-21)."
+    )
+    assert not any("forfeit lost by" in text for text in described.values())
     assert (
         _arbiter(
             config, "calendar", data["name"], "--guild", str(GUILD), "--club", "c", "-o", str(out)
@@ -233,6 +246,22 @@ def test_the_calendar_has_one_utc_event_per_match_with_its_deadline(
     )
     assert len(icalendar.Calendar.from_ical(out.read_bytes()).walk("VEVENT")) == 2
     assert _arbiter(config, "calendar", data["name"], "--guild", str(GUILD), "--club", "Z") == 2
+
+
+def test_a_double_forfeit_in_the_calendar_says_both_lost_and_why(
+    tmp_path: Path, config: Path
+) -> None:
+    """CL-15: no challenge by the deadline, so both clubs lost; the event says so, and why."""
+    data = season([match("1", "A", "B", challenge=None)])
+    assert _arbiter(config, "import", _file(tmp_path, data), "--guild", str(GUILD)) == 0
+    out = tmp_path / "season.ics"
+    assert _arbiter(config, "calendar", data["name"], "--guild", str(GUILD), "-o", str(out)) == 0
+    (event,) = icalendar.Calendar.from_ical(out.read_bytes()).walk("VEVENT")
+    assert str(event["summary"]) == "A – B (double forfeit)"
+    assert str(event["description"]).endswith(
+        "\nBoth clubs lost by forfeit: A did not start the match on time (CL-15) and B did not"
+        " start the match on time (CL-15)."
+    )
 
 
 @st.composite

@@ -5,11 +5,13 @@ works on its own tour."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from collections.abc import AsyncIterator
 from fractions import Fraction
 
+import icalendar
 import pytest
 import pytest_asyncio
 
@@ -301,6 +303,14 @@ async def test_cct_8f_a_finals_of_the_tours_own_size_is_drawn_one_round_a_day(de
     assert "66 games over 11 rounds" in drawn.reply.text(), drawn.reply.text()
     calendar = await desk.run("event calendar", desk.player(7400), event="Twelve Finals")
     assert "Round 11" in calendar.reply.text(), calendar.reply.text()
+    # issue 32: every session has an end, 4 hours after its start (no zero-length events)
+    ics = icalendar.Calendar.from_ical(calendar.reply.uploads["event.ics"])
+    sessions = ics.walk("VEVENT")
+    assert len(sessions) == 11
+    for session in sessions:
+        start = session.decoded("dtstart")
+        assert session.decoded("dtend") - start == dt.timedelta(hours=4)
+        assert start.utcoffset() == dt.timedelta(0)
 
 
 @IN_MODULE_LOOP

@@ -4,13 +4,16 @@ then DE on match points, computed by `core.crosstable`)."""
 from __future__ import annotations
 
 import itertools
+import json
 from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import core.league.standings as league_standings
+from bot.cli import main
 from bot.formats.season_file import load_season
 from core import crosstable
 from core.league import league_report, promotion_proposal
@@ -135,3 +138,27 @@ def test_core_4_league_order_is_match_points_then_crosstable_sb_then_de(
             assert (above.rank == below.rank) == (de[above.club] == de[below.club])
         else:
             assert above.rank < below.rank
+
+
+def test_cl_8_cl_dq_a_disqualified_club_is_proposed_nowhere_and_listed_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CL-DQ: A, who won every Élite match, is disqualified by the directors, so none of its
+    matches count. CL-8's proposal neither keeps it in Élite nor relegates it by position:
+    it is listed apart for the directors, and its freed place spares C from relegation."""
+    data = _two_divisions(["Élite", "Division Ouest"])
+    data["director_disqualifications"] = [{"club": "A", "rule": "CL-18"}]
+    report = league_report(load_season(data))
+    proposal = promotion_proposal(report.divisions, places=1)
+    assert dict(proposal.divisions) == {"Élite": ("B", "D", "C"), "Division Ouest": ("E", "F")}
+    assert proposal.disqualified == ("A",) and proposal.withdrawn == ()
+    assert [(m.club, m.to_division) for m in proposal.moves] == [("D", "Élite")]
+    # the same through `arbiter league --promotion` on the season file
+    path = tmp_path / "season.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["league", str(path), "--promotion"]) == 0
+    printed = capsys.readouterr().out
+    assert (
+        "Disqualified (CL-DQ), placed in no division:\n  A — disqualified: its place is" in printed
+    )
+    assert "  A: " not in printed  # not among the moves

@@ -157,7 +157,7 @@ def test_the_12_player_major_shows_the_official_airthings_order() -> None:
     assert [row[1].text for row in rows][:8] == [
         "Carlsen", "So", "Nakamura", "Nepo", "Radjabov", "Aronian", "MVL", "Dubov",
     ]  # fmt: skip
-    assert [row[5].text for row in rows][:3] == ["35.5", "34.5", "33.5"]
+    assert [row[5].text for row in rows][:3] == ["35½", "34½", "33½"]  # issue 32
     assert decode(preliminary_png(major)).size == (WIDTH, table_height(12, len(_notes(major))))
 
 

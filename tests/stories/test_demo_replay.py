@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import icalendar
@@ -53,8 +54,12 @@ def test_printed_standings_and_proposal_equal_arbiter_league_on_the_exported_fil
 
 
 def test_the_season_exercises_the_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """CL-15, CL-20, CL-21 forfeits (the last by a passed director motion), CL-DQ."""
-    printed = _demo(tmp_path / "demo", 1, 5, capsys)
+    """CL-15, CL-20, CL-21 forfeits (the last by a passed director motion), CL-DQ; and the
+    outputs say what happened (issue 32)."""
+    out = tmp_path / "demo"
+    printed = _demo(out, 1, 5, capsys)
+    _results_csv_marks_void_matches_and_gives_the_bots_table(out)
+    _season_ics_says_why_a_match_is_void_or_forfeited(out)
     summary = printed[printed.index("Summary:") :]
     forfeits = summary.splitlines()[1]
     for rule in ("CL-15", "CL-20", "CL-21"):
@@ -62,7 +67,51 @@ def test_the_season_exercises_the_rules(tmp_path: Path, capsys: pytest.CaptureFi
     listed = [int(part.split("CL-")[1]) for part in forfeits.split(", ") if "CL-" in part]
     assert listed == sorted(listed), forfeits  # CL-5 before CL-15: the regulation's order
     assert "disqualified: none" not in summary
+    # CL-8, CL-DQ: the disqualified club is proposed nowhere, listed apart for the directors
+    proposal = printed[printed.index("promotion / relegation proposal") : printed.index("Summary:")]
+    assert "\nDivision Two (4 clubs)\n" in proposal
+    assert "  Aston Villa Fans — disqualified: its place is for the directors to decide" in proposal
     assert "director motions passed: 1 forfeit(s)" in summary
+
+
+def _results_csv_marks_void_matches_and_gives_the_bots_table(out: Path) -> None:
+    """CL-DQ: results.csv says a disqualified club's matches count for no one (`counts` no,
+    with why), so the match points summed from the rows that count are the bot's table."""
+    with (out / "results.csv").open(newline="") as file:
+        results = list(csv.DictReader(file))
+    with (out / "standings.csv").open(newline="") as file:
+        standings = list(csv.DictReader(file))
+    void = [row for row in results if row["counts"] == "no"]
+    assert void and all(row["decided"] == "void" for row in void)
+    assert all(row["note"].startswith("void (CL-DQ): ") for row in void)
+    assert any(row["home_game_points"] for row in void)  # played, and still void
+    assert {row["counts"] for row in results} == {"yes", "no"}  # every match decided
+    built: dict[str, Fraction] = {row["club"]: Fraction(0) for row in standings}
+    for row in results:
+        if row["counts"] == "yes":
+            built[row["home"]] += Fraction(row["home_match_points"])
+            built[row["away"]] += Fraction(row["away_match_points"])
+    assert built == {row["club"]: Fraction(row["match_points"]) for row in standings}
+
+
+def _season_ics_says_why_a_match_is_void_or_forfeited(out: Path) -> None:
+    """CL-6, CL-20, CL-DQ: the calendar writes a forfeit and a void match as sentences."""
+    events = icalendar.Calendar.from_ical((out / "season.ics").read_bytes()).walk("VEVENT")
+    texts = [str(event["description"]) for event in events]
+    assert any(
+        text.endswith(
+            "\nHamburg Fans won by forfeit: PSV Fans was over the rating limit (CL-6) and had"
+            " too few players (CL-20)."
+        )
+        for text in texts
+    ), texts
+    void = [str(e["description"]) for e in events if str(e.get("status")) == "CANCELLED"]
+    assert void and all(
+        text.endswith(
+            "Void: Aston Villa Fans was disqualified (CL-DQ), so this match counts for no one."
+        )
+        for text in void
+    )
 
 
 def test_the_outputs_are_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

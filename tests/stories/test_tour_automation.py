@@ -165,17 +165,33 @@ def _reports_are_confirmed_by_timeout_across_the_restart_and_a_dispute_stops_it(
     assert not any("R1 Dario v Bruno" in name for _, name in confirmed)  # disputed
 
 
+def _appeal_jobs(db: Path) -> dict[str, str]:
+    """The status of each appeals-close job, by kind (`cct.appeals.day1` …)."""
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute(
+            "SELECT kind, status FROM scheduled_jobs WHERE guild_id = ? AND kind LIKE ?",
+            (GUILD, "cct.appeals.%"),
+        ).fetchall()
+    return {str(kind): str(status) for kind, status in rows}
+
+
 def _cct_11_appeals_close_once_a_session_and_a_minute_late_is_refused(
     replayed: tuple[Path, list[StepRecord]],
 ) -> None:
-    _, records = replayed
-    for day in (1, 2, 3, 4):
-        assert len(_count(records, f"**Summer Open**, day {day} (")) == 1, day
-    [closed] = _count(records, "day 1 (2026-06-01), are closed")
-    assert (
-        "1 appeal(s) lodged for it, 1 still open"
-        in _posts(records)[[s for s, _ in _posts(records)].index(closed)][1]
-    )
+    """CCT-11: a session's appeals close once; the close is posted only on a day with an
+    appeal lodged for it (day 1) or decided (day 2), never as "0 appeal(s) lodged"."""
+    db, records = replayed
+    for day, posts in ((1, 1), (2, 1), (3, 0), (4, 0)):
+        assert len(_count(records, f"**Summer Open**, day {day} (")) == posts, day
+    jobs = _appeal_jobs(db)
+    assert all(jobs[f"cct.appeals.day{day}"] == "done" for day in (1, 2, 3, 4)), jobs
+    [(_, first)] = [post for post in _posts(records) if "day 1 (2026-06-01), are closed" in post[1]]
+    assert first.endswith("1 appeal lodged for it, 1 still open for the arbiters.")
+    [(_, second)] = [
+        post for post in _posts(records) if "day 2 (2026-06-02), are closed" in post[1]
+    ]
+    assert second.endswith("no appeal lodged for it, 1 appeal decided that day.")
+    assert not any("0 appeal" in text for _, text in _posts(records))
     replies = [
         (r.at.isoformat(), reply["content"] or "")
         for r in records

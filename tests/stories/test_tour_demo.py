@@ -12,6 +12,7 @@ import io
 import os
 from pathlib import Path
 
+import icalendar
 import pytest
 
 from bot.cli import main
@@ -21,6 +22,7 @@ from bot.offline.demo.tour_world import generate
 from bot.offline.replay import replay, validate
 from bot.offline.script import parse_script
 from bot.offline.transcript import StepRecord
+from core.tour.calendar import SESSION_LENGTH
 
 LONG = os.environ.get("ARBITER_LONG_PROPERTIES") == "1"
 
@@ -58,6 +60,8 @@ def _every_output_is_written(played: tuple[TourDemoResult, str]) -> None:
     assert all((result.out / n).read_bytes().startswith(b"\x89PNG") for n in pngs)
     calendar = (result.out / "tour.ics").read_text()
     assert calendar.count("BEGIN:VEVENT") == 9 * 4
+    sessions = icalendar.Calendar.from_ical(calendar).walk("VEVENT")
+    assert all(s.decoded("dtend") == s.decoded("dtstart") + SESSION_LENGTH for s in sessions)
     assert printed.count("staged: ") == len(result.script.staged) == 8
 
 

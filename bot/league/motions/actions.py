@@ -464,6 +464,12 @@ class DivisionMakeup(MotionAction):
             f"Creates season {name} with these divisions and closes {season.name}."
             f" Moves: {moves or 'none'}."
             + (f" Withdrawn: {', '.join(proposal.withdrawn)}." if proposal.withdrawn else "")
+            + (
+                f" Disqualified (CL-DQ), in no division: {', '.join(proposal.disqualified)}."
+                " The directors decide their places."
+                if proposal.disqualified
+                else ""
+            )
             + (f" Standings as at {as_of.isoformat()}." if as_of else " Final standings.")
             + (f" Ties decided by the directors: {', '.join(order)}." if order else "")
         )

@@ -1,9 +1,13 @@
 """CCT-11: when 23:59 in the tour's appeals zone is over on a session day, appeals for that
-session close — announced once with how many were lodged and how many the arbiters still
-have to decide (a later appeal is refused by `/appeal lodge` itself, whatever the time the
-bot learns of it). A stale job (its time no longer fits the event) says nothing."""
+session close (a later appeal is refused by `/appeal lodge` itself, whatever the time the
+bot learns of it). The close is announced once, and only when there is something to say: an
+appeal lodged for that session, or one decided that day, with how many the arbiters still
+have to decide. A day without appeals posts nothing, and a stale job (its time no longer
+fits the event) says nothing either."""
 
 from __future__ import annotations
+
+from zoneinfo import ZoneInfo
 
 from bot.rendering import tour_automation as render
 from bot.runtime.announce import announce
@@ -31,13 +35,25 @@ def appeals_close_handler() -> JobHandler:
             return
         date = session_date(record, day)
         deadline = appeal_deadline(date, rules.appeal_zone, rules.appeal_deadline)
-        of_day = [
-            a
-            for a in await uow.tour_rulings.appeals(record.id)
-            if same_instant(a.deadline, deadline)
-        ]
+        appeals = await uow.tour_rulings.appeals(record.id)
+        of_day = [a for a in appeals if same_instant(a.deadline, deadline)]
+        zone = ZoneInfo(rules.appeal_zone)
+        decided = sum(
+            1
+            for a in appeals
+            if a.decided_at is not None and a.decided_at.astimezone(zone).date() == date
+        )
         still_open = sum(1 for a in of_day if a.status == "open")
-        uow.details["appeals"] = {"day": day, "lodged": len(of_day), "open": still_open}
-        await announce(uow, render.appeals_closed(record.name, day, date, len(of_day), still_open))
+        uow.details["appeals"] = {
+            "day": day,
+            "lodged": len(of_day),
+            "open": still_open,
+            "decided": decided,
+        }
+        if not of_day and not decided:
+            return  # nothing lodged or decided: a quiet day posts nothing
+        await announce(
+            uow, render.appeals_closed(record.name, day, date, len(of_day), still_open, decided)
+        )
 
     return close
