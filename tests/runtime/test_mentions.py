@@ -141,7 +141,7 @@ async def test_a_markdown_club_name_shows_literally_in_info_standings_and_announ
         table = embed_text(standings.reply.data)
         assert BOLD_SHOWN in outside_code(table)  # the legend
         code = table.split("```")[1]
-        assert " 1 **Bold " in code and "\\" not in code  # in the table: as typed, shortened
+        assert " 1 **Bold** [" in code and "\\" not in code  # in the table: as typed, shortened
         moved = await harness.command(
             "match reschedule",
             user=cast["director"],
