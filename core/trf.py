@@ -6,8 +6,11 @@ federation 54-56, FIDE id 58-68, birth date 70-79, points 81-84, rank 86-89, the
 ten columns from 92: opponent (4), colour (`w`/`b`/`-`), result. Letter codes are
 case-insensitive; a forfeit may carry colour `-` against a named opponent (FIDE's own
 example file does). Lines end at `\n`, `\r\n` or `\r` only; `###` lines are comments
-(TRF-2026). The points and rank of an input file are the other program's: they are never
-read, always computed. Every parse error names the line and the problem. What the TRF-2026
+(TRF-2026). Some programs write the birth date, points or rank one column right or left
+of TRF's: each is then read by its shape (a date `YYYY/MM/DD`, a number) within one column
+of its place, and a record that reads two ways with different values is refused naming both.
+The points and rank of an input file are the other program's: they are never used, always
+computed. Every parse error names the line and the problem. What the TRF-2026
 records mean for the scores is `core.trf2026`.
 """
 
