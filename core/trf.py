@@ -6,8 +6,11 @@ federation 54-56, FIDE id 58-68, birth date 70-79, points 81-84, rank 86-89, the
 ten columns from 92: opponent (4), colour (`w`/`b`/`-`), result. Letter codes are
 case-insensitive; a forfeit may carry colour `-` against a named opponent (FIDE's own
 example file does). Lines end at `\n`, `\r\n` or `\r` only; `###` lines are comments
-(TRF-2026). The points and rank of an input file are the other program's: they are never
-read, always computed. Every parse error names the line and the problem. What the TRF-2026
+(TRF-2026). Some programs write the birth date, points or rank one column right or left
+of TRF's: each is then read by its shape (a date `YYYY/MM/DD`, a number) within one column
+of its place, and a record that reads two ways with different values is refused naming both.
+The points and rank of an input file are the other program's: they are never used, always
+computed. Every parse error names the line and the problem. What the TRF-2026
 records mean for the scores is `core.trf2026`.
 """
 
@@ -69,6 +72,8 @@ class TrfPlayer:
     fide_id: str = ""
     birth_date: str = ""
     line: int = 0
+    file_points: Fraction | None = None
+    """The points the file states (columns 81-84): shown, never used for a score."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,9 +138,40 @@ def _is_number(text: str) -> bool:
     return ascii_digits(whole) and (fraction == "" or ascii_digits(fraction))
 
 
-_SEPARATORS = (4, 9, 14, 48, 53, 57, 69, 80, 85, 90)
-"""1-based columns of a `001` record that separate its fixed fields: a space each (CORE-2)."""
+_SEPARATORS = (4, 9, 14, 48, 53, 57)
+"""1-based columns of a `001` record that separate its fixed fields up to the FIDE id: a space
+each (CORE-2)."""
 _NAME_THEN_NUMBER = re.compile(r"\S {2,}\d+$")
+_TAIL = (68, 90)
+"""0-based columns 69-90 of a `001` record: birth date, points and rank with the spaces
+around them, where a field one column off is read by its shape."""
+_DATE = re.compile(r"[0-9]{4}/[0-9]{2}/[0-9]{2}")
+_POINTS = re.compile(r"-?[0-9]{1,3}(?:\.[0-9])?")
+_RANK = re.compile(r"[0-9]{1,4}")
+
+
+@dataclass(frozen=True, slots=True)
+class _TailField:
+    """A field of a `001` record's tail: its name, 0-based columns and the shape of its text."""
+
+    name: str
+    start: int
+    end: int
+    shape: re.Pattern[str]
+
+    @property
+    def columns(self) -> str:
+        return f"columns {self.start + 1}-{self.end}"
+
+
+_TAIL_FIELDS = (
+    _TailField("birth date", 69, 79, _DATE),
+    _TailField("points", 80, 84, _POINTS),
+    _TailField("rank", 85, 89, _RANK),
+)
+_Reading = tuple[tuple[str, int], ...]
+"""One reading of a record's tail: the text and its start column (0-based) of each field,
+`("", -1)` for a blank field."""
 
 
 def _check_columns(line: str, line_no: int) -> None:
@@ -143,12 +179,7 @@ def _check_columns(line: str, line_no: int) -> None:
     is refused, not read as a player named `Ann    1800` with no rating."""
     for column in _SEPARATORS:
         if len(line) >= column and line[column - 1] != " ":
-            found = line[max(0, column - 6) : column + 5]
-            raise TrfError(
-                line_no,
-                f"column {column} should be a space between fixed fields, found {found!r}:"
-                " a 001 record keeps TRF's columns (name 15-47, rating 49-52, rounds from 92)",
-            )
+            _refuse_column(line, line_no, column)
     name = line[14:47].rstrip(" ")
     if _NAME_THEN_NUMBER.search(name):
         raise TrfError(
@@ -156,6 +187,106 @@ def _check_columns(line: str, line_no: int) -> None:
             f"the name {name.strip()!r} (columns 15-47) ends in a number after spaces:"
             " is the rating in columns 49-52?",
         )
+
+
+def _refuse_column(line: str, line_no: int, column: int) -> None:
+    found = line[max(0, column - 6) : column + 5]
+    raise TrfError(
+        line_no,
+        f"column {column} should be a space between fixed fields, found {found!r}:"
+        " a 001 record keeps TRF's columns (name 15-47, rating 49-52, rounds from 92;"
+        " a birth date, points or rank one column off is read by its shape)",
+    )
+
+
+def _tail(line: str, line_no: int) -> tuple[str, str]:
+    """The birth date and points text of a `001` record (CORE-2).
+
+    Written in TRF's columns, they are read there. Some programs write the birth date,
+    points or rank one column right or left of them: each is then recognised by its shape
+    (a date `YYYY/MM/DD`, a number of points, a rank) within one column of its place. A
+    record that reads two ways with different values is refused naming both."""
+    start, end = _TAIL
+    padded = line[: end + 1].ljust(end + 1)
+    if all(padded[c] == " " for c in (start, 79, 84, end - 1)):
+        return _in_place(line, line_no)
+    if padded[start - 1] != " " and padded[start] != " ":
+        _refuse_column(line, line_no, start + 1)
+    if padded[end - 1] != " " and padded[end] != " ":
+        _refuse_column(line, line_no, end + 1)
+    tokens = [(m.group(), start + m.start()) for m in re.finditer(r"\S+", padded[start:end])]
+    readings = _readings(tokens, 0)
+    if not readings:
+        for text, at in tokens:
+            if not any(_fits(field, text, at) for field in _TAIL_FIELDS):
+                raise TrfError(
+                    line_no,
+                    f"{text!r} (columns {at + 1}-{at + len(text)}) is not a birth date"
+                    " (70-79), points (81-84) or rank (86-89), nor one of them one column"
+                    " off: a 001 record keeps TRF's columns",
+                )
+        column = next(c for c in (start, 79, 84, end - 1) if padded[c] != " ") + 1
+        _refuse_column(line, line_no, column)
+    if len(readings) > 1:
+        raise TrfError(line_no, _two_readings(readings[0], readings[1]))
+    (birth, _), (points, _), _ = readings[0]
+    return birth, points
+
+
+def _in_place(line: str, line_no: int) -> tuple[str, str]:
+    """The birth date and points of a record whose tail keeps TRF's columns."""
+    for start, end, what in ((80, 84, "points"), (85, 89, "rank")):
+        # Never trusted, but checked: text here means the columns are misaligned.
+        text = _field(line, start, end)
+        if text and not _is_number(text):
+            raise TrfError(
+                line_no,
+                f"{what} {text!r} (columns {start + 1}-{end}) is not a number: "
+                "are the columns aligned? rounds start at column 92",
+            )
+    return _field(line, 69, 79), _field(line, 80, 84)
+
+
+def _readings(tokens: Sequence[tuple[str, int]], first: int) -> list[_Reading]:
+    """Every way to give the tokens, in order, to the tail fields from `first` on: each token
+    to a field of its shape lying within one column of the field's place."""
+    if first == len(_TAIL_FIELDS):
+        return [] if tokens else [()]
+    blank: list[_Reading] = [(("", -1), *rest) for rest in _readings(tokens, first + 1)]
+    if not tokens:
+        return blank
+    text, at = tokens[0]
+    if not _fits(_TAIL_FIELDS[first], text, at):
+        return blank
+    return [((text, at), *rest) for rest in _readings(tokens[1:], first + 1)] + blank
+
+
+def _fits(field: _TailField, text: str, at: int) -> bool:
+    """True when `text` at 0-based column `at` has the field's shape and lies in its
+    columns, or one column right or left of them."""
+    within = field.start - 1 <= at and at + len(text) <= field.end + 1
+    narrow = len(text) <= field.end - field.start
+    return within and narrow and field.shape.fullmatch(text) is not None
+
+
+def _two_readings(one: _Reading, other: _Reading) -> str:
+    """A refusal naming the fields two readings disagree on and what each reads there."""
+    differ = [i for i, (a, b) in enumerate(zip(one, other, strict=True)) if a[0] != b[0]]
+    text, at = next(r[i] for i in differ for r in (one, other) if r[i][0])
+
+    def told(reading: _Reading) -> str:
+        return " and ".join(
+            f"{_TAIL_FIELDS[i].name} {reading[i][0]!r}"
+            if reading[i][0]
+            else f"no {_TAIL_FIELDS[i].name}"
+            for i in differ
+        )
+
+    places = " and ".join(f"{_TAIL_FIELDS[i].name} {_TAIL_FIELDS[i].columns}" for i in differ)
+    return (
+        f"{text!r} at column {at + 1} is one column off both the {places}: it reads"
+        f" {told(one)}, or {told(other)}; write the record in TRF's columns"
+    )
 
 
 def _parse_player(line: str, line_no: int) -> TrfPlayer:
@@ -169,15 +300,14 @@ def _parse_player(line: str, line_no: int) -> TrfPlayer:
     rating_text = _field(line, 48, 52)
     if rating_text and not ascii_digits(rating_text):
         raise TrfError(line_no, f"rating {rating_text!r} (columns 49-52) is not a number")
-    for start, end, what in ((57, 68, "FIDE id"), (80, 84, "points"), (85, 89, "rank")):
-        # Never trusted, but checked: text here means the columns are misaligned.
-        text = _field(line, start, end)
-        if text and not _is_number(text):
-            raise TrfError(
-                line_no,
-                f"{what} {text!r} (columns {start + 1}-{end}) is not a number: "
-                "are the columns aligned? rounds start at column 92",
-            )
+    fide_id = _field(line, 57, 68)
+    if fide_id and not _is_number(fide_id):
+        raise TrfError(
+            line_no,
+            f"FIDE id {fide_id!r} (columns 58-68) is not a number: "
+            "are the columns aligned? rounds start at column 92",
+        )
+    birth_date, points = _tail(line, line_no)
     body = line.rstrip()
     count = max(0, (len(body) - ROUNDS_COLUMN + 9) // 10)
     return TrfPlayer(
@@ -188,8 +318,9 @@ def _parse_player(line: str, line_no: int) -> TrfPlayer:
         title=_field(line, 10, 13),
         rating=int(rating_text) if rating_text else None,
         federation=_field(line, 53, 56),
-        fide_id=_field(line, 57, 68),
-        birth_date=_field(line, 69, 79),
+        fide_id=fide_id,
+        birth_date=birth_date,
+        file_points=Fraction(points) if points else None,
         line=line_no,
     )
 

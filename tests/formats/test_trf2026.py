@@ -33,10 +33,10 @@ def _text(name: str) -> str:
 
 
 def _author_points(text: str) -> dict[int, F]:
-    """The points column (81-84) of every player record, as the file's author wrote it."""
-    return {
-        int(line[4:8]): F(line[80:84].strip()) for line in trf_lines(text) if line.startswith("001")
-    }
+    """The points (81-84, or one column off) of every player record, as its author wrote them."""
+    points = {p.start_no: p.file_points for p in parse_trf(text).players}
+    assert None not in points.values()
+    return {number: F(value or 0) for number, value in points.items()}
 
 
 def _standings(text: str) -> tuple[PlayerStanding, ...]:

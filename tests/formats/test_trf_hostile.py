@@ -4,6 +4,8 @@ record 162 values no scoring has (CORE-2)."""
 from __future__ import annotations
 
 import json
+import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -138,3 +140,57 @@ def test_core_2_a_player_record_without_the_fixed_columns_is_refused(
     columns."""
     with pytest.raises(TrfError, match=rf"^line 1: {problem}"):
         parse_trf("\n".join([record, TWO[1]]) + "\n")
+
+
+SHIFTED = Path(__file__).parents[1] / "data" / "trf" / "trf2026_team_shifted_columns.trf"
+
+
+def test_core_2_a_birth_date_and_points_one_column_off_are_read_by_their_shape() -> None:
+    """Issue 32: programs write TRF-2026 files whose birth date (71-80) and points (83-85)
+    sit one column right of TRF's; each field is read where its shape is, not refused."""
+    tournament = parse_trf(SHIFTED.read_text(encoding="utf-8"))
+    read = [(p.start_no, p.birth_date, p.file_points, p.fide_id) for p in tournament.players]
+    assert read == [
+        (1, "1988/04/12", Fraction(5, 2), "1503014"),
+        (2, "1995/11/30", Fraction(2), "1510231"),
+        (3, "2001/02/07", Fraction(3, 2), "1522108"),
+        (4, "1979/09/23", Fraction(0), "1530712"),
+    ]
+    assert [r.opponent for r in tournament.players[0].rounds] == [4, 2, 3]
+
+
+def test_core_2_the_shifted_team_file_reads_at_the_cli_door(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`arbiter standings` reads the shifted file and ranks it from its games."""
+    assert main(["standings", str(SHIFTED), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["standings"]
+    assert [(r["start_no"], r["points"]) for r in rows] == [(1, 2.5), (2, 2), (3, 1.5), (4, 0)]
+
+
+@pytest.mark.parametrize(
+    ("tail", "problem"),
+    [
+        (  # a bare 2 in column 85: points one column right, or the rank one column left
+            " 1990/01/01     2",
+            "'2' at column 85 is one column off both the points columns 81-84 and rank"
+            " columns 86-89: it reads points '2' and no rank, or no points and rank '2'",
+        ),
+        ("  1990/01/01  12.5    1", "'12.5' (columns 83-86) is not a birth date"),
+        ("  1990/01/0112.5    1", "'1990/01/0112.5' (columns 71-84) is not a birth date"),
+    ],
+)
+def test_core_2_a_record_that_reads_two_ways_or_none_is_refused(
+    tail: str, problem: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record whose tail has two readings with different values is refused naming the
+    line, the fields and both readings; one two columns off, or glued, is refused too."""
+    head = f"001    1 m    {'Alpha':<33} 2000 NOR {'':>11}"
+    record = (head + tail).ljust(91) + "   2 w 1"
+    text = "\n".join([record, TWO[1]]) + "\n"
+    with pytest.raises(TrfError, match="^line 1: " + re.escape(problem)):
+        parse_trf(text)
+    path = tmp_path / "two_ways.trf"
+    path.write_text(text, encoding="utf-8")
+    assert main(["standings", str(path)]) == 2
+    assert "line 1: " in capsys.readouterr().err
