@@ -46,7 +46,7 @@ async def run_award(
     buttons = ConfirmView(interaction.user.id, confirm, clock)
     await interaction.response.send_message(
         content="Nothing is stored until you confirm (60 s).",
-        embed=as_embeds(tour_replies.award_preview(plan))[0],
+        embeds=as_embeds(tour_replies.award_preview(plan)),
         view=buttons,
     )
     buttons.arm(interaction)

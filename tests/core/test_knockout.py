@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from fractions import Fraction as F
 
@@ -24,6 +25,7 @@ from core.tour.knockout import (
     SeriesChoices,
     Tie,
     match_outcome,
+    series_matches,
     series_status,
 )
 from core.tour.timecontrols import ARMAGEDDON, BLITZ, RAPID, Phase
@@ -437,3 +439,25 @@ def test_cct_8c_winner_of_an_unpaired_tie_is_rejected() -> None:
 def test_cct_8c_bracket_needs_eight_different_players() -> None:
     with pytest.raises(KnockoutError, match="8 different players"):
         Bracket(("a",) * 8)
+
+
+@pytest.mark.parametrize("match_1", [[W, B, W], [B, W, B]], ids=["H won", "L won"])
+def test_cct_8d_a_file_reads_match_2_as_the_games_ended_it(match_1: list[Result]) -> None:
+    """CCT-8d: every way match 2 can end after a match-1 win, played game by game, and its
+    final score read from a tour file give the same outcome (the two readings agree)."""
+    endings = 0
+    for results in itertools.product((W, D, B), repeat=4):
+        status, games = play(match_1)
+        for result in results:
+            if status.next_game is None or status.next_game.match_no != 2:
+                break
+            games.append(status.next_game.played(result))
+            status = series_status("H", "L", ALL_CHOSEN, games)
+        day_2 = status.matches[1]
+        if day_2.outcome is MatchOutcome.IN_PROGRESS:
+            continue
+        endings += 1
+        day_1 = status.matches[0]
+        read = series_matches([(day_1.first, day_1.second), (day_2.first, day_2.second)])
+        assert read == [day_1.outcome, day_2.outcome], (results, day_2)
+    assert endings == 81
