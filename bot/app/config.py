@@ -25,7 +25,7 @@ from pydantic import (
 )
 
 from bot.formats.numbers import Count, Number
-from bot.formats.plain_words import plain
+from bot.formats.plain_words import plain, suggestion, unknown_first
 from bot.formats.rule_fields import HHMM, rule_fields, season_rules
 from core.league import season as league
 from core.league.season import START_ZONE
@@ -413,10 +413,11 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
         config = Config.model_validate(data)
     except ValidationError as error:
         said: dict[str, list[str]] = {}  # every problem, by where its value came from
-        for problem in error.errors():
+        problems = unknown_first(error.errors())
+        for problem in problems:
             loc = tuple(str(part) for part in problem["loc"])
             source = f"environment variable {from_env[loc]}" if loc in from_env else str(path)
-            said.setdefault(source, []).append(_describe(problem))
+            said.setdefault(source, []).append(_describe(problem) + suggestion(problem, problems))
         raise ConfigError(
             "; ".join(f"{source}: {'; '.join(problems)}" for source, problems in said.items())
         ) from None

@@ -641,8 +641,8 @@ def test_a_config_with_several_problems_is_one_line_naming_every_key(
     assert count == 3
     line = refused(["run", "--config", str(config)], capsys)
     assert line == (
-        f"arbiter run: {config}: log_level: must be one of DEBUG, INFO, WARNING, ERROR or"
-        " CRITICAL, not 'LOUD'; chesscom.timeout_seconds: must be more than 0; bogus: unknown key"
+        f"arbiter run: {config}: bogus: unknown key; log_level: must be one of DEBUG, INFO,"
+        " WARNING, ERROR or CRITICAL, not 'LOUD'; chesscom.timeout_seconds: must be more than 0"
     )
     assert "Input should" not in line and "(and " not in line
     assert files_under(tmp_path) == {Path("config.toml")}
