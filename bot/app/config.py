@@ -122,7 +122,9 @@ class TimeZones(_Section):
 
 
 MAX_RETRIES = 10
-"""chesscom.max_retries: more would keep a command waiting minutes on a failing API."""
+"""chesscom.max_retries and `--retries`: more would keep a command waiting minutes."""
+MAX_TIMEOUT_SECONDS = 600
+"""chesscom.timeout_seconds and `--timeout`: a longer wait per request is a hung command."""
 
 
 def _clock(text: str) -> dt.time:
@@ -285,7 +287,7 @@ class ChessComConfig(_Section):
 
     base_url: str = Field("https://api.chess.com/pub", pattern=r"^https?://")
     contact: str = Field("", description="operator contact, sent in the User-Agent")
-    timeout_seconds: Number = Field(10.0, gt=0, le=600, description="per request")
+    timeout_seconds: Number = Field(10.0, gt=0, le=MAX_TIMEOUT_SECONDS, description="per request")
     max_retries: Count = Field(3, ge=0, le=MAX_RETRIES, description="on 429 / 5xx / network")
     poll_minutes: Count = Field(
         60, ge=1, le=24 * 60, description="how often open matches are read from chess.com"
@@ -298,7 +300,7 @@ class LichessConfig(_Section):
 
     base_url: str = Field("https://lichess.org", pattern=r"^https?://")
     contact: str = Field("", description="operator contact for the User-Agent; '' = chesscom's")
-    timeout_seconds: Number = Field(10.0, gt=0, le=600, description="per request")
+    timeout_seconds: Number = Field(10.0, gt=0, le=MAX_TIMEOUT_SECONDS, description="per request")
     max_retries: Count = Field(3, ge=0, le=MAX_RETRIES, description="on 429 / 5xx / network")
 
 

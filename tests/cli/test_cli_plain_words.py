@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from pydantic_core import core_schema
 
+from bot.app.config import MAX_RETRIES, MAX_TIMEOUT_SECONDS
 from bot.formats.plain_words import plain
 from tests.cli.test_cli_hostile import refused
 from tests.support.cl_seasons import match, season
@@ -104,3 +105,20 @@ def test_every_kind_of_pydantic_problem_has_plain_words() -> None:
         problem = {"type": kind, "loc": ("x",), "msg": "PYDANTIC WORDS", "input": 1, "ctx": {}}
         words = plain(problem)
         assert words and "PYDANTIC" not in words, kind
+
+
+def test_config_and_flag_refuse_the_same_timeout_and_retries(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """chesscom.timeout_seconds and `--timeout`, chesscom.max_retries and `--retries`: one
+    limit each, and both doors refuse the value just above it, naming the limit."""
+    too_long, too_many = MAX_TIMEOUT_SECONDS + 1, MAX_RETRIES + 1
+    flag = refused(["chesscom", "player", "erik", f"--timeout={too_long}"], capsys)
+    assert f"at most {MAX_TIMEOUT_SECONDS:g}" in flag
+    flag = refused(["chesscom", "player", "erik", f"--retries={too_many}"], capsys)
+    assert f"from 0 to {MAX_RETRIES}" in flag
+    config = tmp_path / "config.toml"
+    config.write_text(f"[chesscom]\ntimeout_seconds = {too_long}\nmax_retries = {too_many}\n")
+    line = refused(["chesscom", "player", "erik", "--config", str(config)], capsys)
+    assert f"chesscom.timeout_seconds: must be at most {MAX_TIMEOUT_SECONDS}" in line
+    assert f"chesscom.max_retries: must be at most {MAX_RETRIES}" in line
