@@ -25,7 +25,7 @@ from pydantic import (
 )
 
 from bot.formats.numbers import Count, Number
-from bot.formats.plain_words import plain
+from bot.formats.plain_words import plain, suggestion, unknown_first
 from bot.formats.rule_fields import HHMM, rule_fields, season_rules
 from core.league import season as league
 from core.league.season import START_ZONE
@@ -122,7 +122,9 @@ class TimeZones(_Section):
 
 
 MAX_RETRIES = 10
-"""chesscom.max_retries: more would keep a command waiting minutes on a failing API."""
+"""chesscom.max_retries and `--retries`: more would keep a command waiting minutes."""
+MAX_TIMEOUT_SECONDS = 600
+"""chesscom.timeout_seconds and `--timeout`: a longer wait per request is a hung command."""
 
 
 def _clock(text: str) -> dt.time:
@@ -285,7 +287,7 @@ class ChessComConfig(_Section):
 
     base_url: str = Field("https://api.chess.com/pub", pattern=r"^https?://")
     contact: str = Field("", description="operator contact, sent in the User-Agent")
-    timeout_seconds: Number = Field(10.0, gt=0, le=600, description="per request")
+    timeout_seconds: Number = Field(10.0, gt=0, le=MAX_TIMEOUT_SECONDS, description="per request")
     max_retries: Count = Field(3, ge=0, le=MAX_RETRIES, description="on 429 / 5xx / network")
     poll_minutes: Count = Field(
         60, ge=1, le=24 * 60, description="how often open matches are read from chess.com"
@@ -298,7 +300,7 @@ class LichessConfig(_Section):
 
     base_url: str = Field("https://lichess.org", pattern=r"^https?://")
     contact: str = Field("", description="operator contact for the User-Agent; '' = chesscom's")
-    timeout_seconds: Number = Field(10.0, gt=0, le=600, description="per request")
+    timeout_seconds: Number = Field(10.0, gt=0, le=MAX_TIMEOUT_SECONDS, description="per request")
     max_retries: Count = Field(3, ge=0, le=MAX_RETRIES, description="on 429 / 5xx / network")
 
 
@@ -413,10 +415,11 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
         config = Config.model_validate(data)
     except ValidationError as error:
         said: dict[str, list[str]] = {}  # every problem, by where its value came from
-        for problem in error.errors():
+        problems = unknown_first(error.errors())
+        for problem in problems:
             loc = tuple(str(part) for part in problem["loc"])
             source = f"environment variable {from_env[loc]}" if loc in from_env else str(path)
-            said.setdefault(source, []).append(_describe(problem))
+            said.setdefault(source, []).append(_describe(problem) + suggestion(problem, problems))
         raise ConfigError(
             "; ".join(f"{source}: {'; '.join(problems)}" for source, problems in said.items())
         ) from None

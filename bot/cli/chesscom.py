@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from bot.app.config import MAX_RETRIES, MAX_TIMEOUT_SECONDS
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
 from core.league.season import quoted
@@ -27,14 +28,11 @@ if TYPE_CHECKING:  # aiohttp and the client are imported when a command runs, no
 
 NOT_FOUND_EXIT = 1
 NETWORK_EXIT = 1
-MAX_TIMEOUT_SECONDS = 3600.0
-"""`--timeout` above an hour is refused: aiohttp cannot schedule an infinite or huge timeout."""
-MAX_RETRIES = 10
-"""`--retries` above this is refused: each retry backs off, so more would mean hours."""
 
 
 def timeout_option(text: str) -> float:
-    """`--timeout SECONDS`: a finite number of seconds, above 0 and at most an hour."""
+    """`--timeout SECONDS`: a finite number of seconds, above 0 and at most
+    MAX_TIMEOUT_SECONDS, the limit of chesscom.timeout_seconds."""
     try:
         value = float(text)
     except ValueError:
@@ -134,7 +132,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--timeout",
         type=timeout_option,
         metavar="SECONDS",
-        help="seconds per request, at most 3600 (default: chesscom.timeout_seconds)",
+        help=f"seconds per request, at most {MAX_TIMEOUT_SECONDS}"
+        " (default: chesscom.timeout_seconds)",
     )
     common.add_argument(
         "--retries",

@@ -4,7 +4,8 @@ season files): `must be at least 1`, `must be a whole number`, `unknown key` —
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.formats.rule_fields import HHMM
@@ -26,6 +27,8 @@ def plain(problem: Any, patterns: Mapping[str, str] | None = None, table: str | 
     if kind in ("model_type", "model_attributes_type", "dict_type"):
         where = f"[{table}] " if table else ""
         return f"should be a table ({where}with its keys), not a single value"
+    if kind == "json_invalid":
+        return f"not JSON: {ctx.get('error', 'cannot be read')}"
     if kind == "missing":
         return "is required"
     bounds = {
@@ -36,7 +39,9 @@ def plain(problem: Any, patterns: Mapping[str, str] | None = None, table: str | 
     }
     if kind in bounds:
         words, key = bounds[kind]
-        bound = ctx[key]
+        bound = ctx.get(key)
+        if bound is None:
+            return "is out of range"
         return f"{words} {bound:g}" if isinstance(bound, float) else f"{words} {bound}"
     if kind == "string_pattern_mismatch":
         meaning = {**PATTERNS, **(patterns or {})}.get(ctx.get("pattern", ""))
@@ -54,4 +59,36 @@ def plain(problem: Any, patterns: Mapping[str, str] | None = None, table: str | 
         return "must be text (in quotes)"
     if kind in ("list_type", "tuple_type"):
         return "must be a list ([…])"
-    return str(problem["msg"]).removeprefix("Value error, ")
+    if kind in ("string_too_long", "too_long"):
+        unit = "characters" if kind == "string_too_long" else "items"
+        return f"must have at most {ctx.get('max_length')} {unit}"
+    if kind in ("string_too_short", "too_short"):
+        unit = "characters" if kind == "string_too_short" else "items"
+        return f"must have at least {ctx.get('min_length')} {unit}"
+    if kind == "enum":
+        expected = str(ctx.get("expected", "")).replace("'", "")
+        return f"must be one of {expected}{shown}"
+    if kind in ("value_error", "assertion_error"):  # our own checks, already in plain words
+        return str(problem["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    return "is not a value this file accepts"
+
+
+def unknown_first(problems: Sequence[Any]) -> list[Any]:
+    """pydantic's problems with every unknown key first, since a typo'd key is what makes
+    the key it meant missing; the rest keep their order."""
+    return sorted(problems, key=lambda problem: problem["type"] != "extra_forbidden")
+
+
+def suggestion(problem: Any, problems: Sequence[Any]) -> str:
+    """` — did you mean `divisions`?` for an unknown key close to a key missing from the same
+    object, or nothing."""
+    if problem["type"] != "extra_forbidden" or not problem["loc"]:
+        return ""
+    parent, key = tuple(problem["loc"][:-1]), str(problem["loc"][-1])
+    missing = [
+        str(other["loc"][-1])
+        for other in problems
+        if other["type"] == "missing" and tuple(other["loc"][:-1]) == parent and other["loc"]
+    ]
+    close = difflib.get_close_matches(key, missing, n=1)
+    return f" — did you mean `{close[0]}`?" if close else ""

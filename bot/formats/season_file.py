@@ -39,7 +39,7 @@ from bot.formats.numbers import (
     iso_text,
     whole_number,
 )
-from bot.formats.plain_words import plain
+from bot.formats.plain_words import plain, suggestion, unknown_first
 from bot.formats.rule_fields import known_zone, rule_fields, rule_values, season_rules
 from core.league import season as domain
 from core.league.season import season_problems
@@ -402,8 +402,9 @@ def _parse(data: str | bytes | dict[str, Any]) -> tuple[SeasonModel, domain.Seas
         else:
             model = SeasonModel.model_validate_json(data)
     except ValidationError as error:
+        items = unknown_first(error.errors(include_url=False))
         problems = [
-            (json_path(item["loc"]), plain(item)) for item in error.errors(include_url=False)
+            (json_path(item["loc"]), plain(item) + suggestion(item, items)) for item in items
         ]
         raise SeasonFileError(problems) from None
     try:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -24,6 +23,7 @@ from pydantic import (
 
 from bot.formats.json_path import json_path
 from bot.formats.numbers import Name, printable
+from bot.formats.plain_words import plain, suggestion, unknown_first
 from bot.rendering.standings_text import shown_text
 from core.names import NOTE_LIMIT
 from core.points import half_points
@@ -616,7 +616,11 @@ def parse_tour_file(
     try:
         model = TourFile.model_validate(data)
     except ValidationError as error:
-        found = [(json_path(e["loc"]) or "(file)", _pydantic_message(e)) for e in error.errors()]
+        items = unknown_first(error.errors())
+        found = [
+            (json_path(e["loc"]) or "(file)", _pydantic_message(e) + suggestion(e, items))
+            for e in items
+        ]
         raise TourFileError(found) from None
     problems: list[tuple[str, str]] = []
     events: list[PlayedEvent] = []
@@ -708,10 +712,9 @@ def _finals_field(model: TourFile, events: Sequence[PlayedEvent], size: int) -> 
 
 
 def _pydantic_message(error: Any) -> str:
-    message = str(error["msg"])
     if error["type"] == "string_pattern_mismatch" and error["ctx"]["pattern"] == SCORE:
         return f'{error["input"]!r} is not a score like "2.5-1.5"'
-    return re.sub(r"^Value error, ", "", message)
+    return plain(error)
 
 
 def load_tour(path: Path, read: Reader = _read_bytes) -> tuple[Tour, dict[EventType, PointsTable]]:

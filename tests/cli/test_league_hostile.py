@@ -215,4 +215,4 @@ def test_a_file_level_problem_names_the_file_once(
     """Not JSON: no `(file):` path, the file named once, in front."""
     line = _refused(tmp_path, capsys, "{")
     assert line.startswith(f"arbiter league: {tmp_path / 'season.json'} is not a valid season file")
-    assert "(file)" not in line and "Invalid JSON" in line
+    assert "(file)" not in line and ": not JSON: " in line

@@ -142,8 +142,22 @@ async def test_cl_1_standings_as_of_a_day_not_over_are_as_at_now(
             lambda d: d["divisions"][0]["clubs"].append("X\u200bY"),
             "divisions[0].clubs[5]: contains the invisible character U+200B",
         ),
+        (lambda d: d.update(name="x" * 6000), "name: must have at most 100 characters"),
+        (lambda d: d.update(name=3), "name: must be text (in quotes)"),
+        (
+            lambda d: d.update(divisons=d.pop("divisions")),
+            "divisons: unknown key — did you mean",
+        ),
     ],
-    ids=["a lowered CL-23 floor", "a typo", "a start in 9999", "a name the commands refuse"],
+    ids=[
+        "a lowered CL-23 floor",
+        "a typo",
+        "a start in 9999",
+        "a name the commands refuse",
+        "a too-long name",
+        "a wrong type",
+        "a typo'd required key",
+    ],
 )
 async def test_cl_23_season_import_refuses_a_floor_lowered_a_typo_or_a_bad_name(
     world_file: tuple[Path, CommandWorld], tmp_path: Path, change: Any, expected: str

@@ -370,3 +370,32 @@ async def test_cct_8f_cct_6_no_correction_feeds_the_bonus_of_drawn_finals(desk: 
     after = await event_of(desk, "Fixed open")
     stored = next(g for g in after.games if after.game_name(g) == game)
     assert stored.result is Result.DRAW
+
+
+@IN_MODULE_LOOP
+async def test_tour_import_says_a_file_s_problems_in_plain_words(desk: Desk) -> None:
+    """`/tour import` of a file with a wrong type, an extra key or a bad choice is refused in
+    plain words, not pydantic's (issue 32, item 4)."""
+    history = json.loads((ROOT / "tests" / "scripts" / "tour" / "tour_history.json").read_text())
+    for change, said in (
+        ({"name": 3}, "name: must be text (in quotes)"),
+        ({"bogus": 1}, "bogus: unknown key"),
+    ):
+        refused = await desk.run(
+            "tour import",
+            desk.organiser,
+            file=Upload("t.json", json.dumps({**history, **change}).encode()),
+            name="Plain words",
+        )
+        text = refused.reply.content or ""
+        assert refused.reply.ephemeral and said in text, text
+        assert "Input should" not in text and "Extra inputs" not in text
+    history["events"][0]["scoring"] = "2/1/0"
+    refused = await desk.run(
+        "tour import",
+        desk.organiser,
+        file=Upload("t.json", json.dumps(history).encode()),
+        name="Plain words",
+    )
+    text = refused.reply.content or ""
+    assert "scoring: must be one of 1/½/0 or 3/1/0" in text, text
