@@ -24,6 +24,7 @@ from pydantic import (
     model_validator,
 )
 
+from bot.app.request_limits import MAX_RETRIES, MAX_TIMEOUT_SECONDS
 from bot.formats.numbers import Count, Number
 from bot.formats.plain_words import plain, suggestion, unknown_first
 from bot.formats.rule_fields import HHMM, rule_fields, season_rules
@@ -119,12 +120,6 @@ class TimeZones(_Section):
         except (ZoneInfoNotFoundError, ValueError):
             raise ValueError(f"unknown time zone {value!r} (use an IANA name)") from None
         return value
-
-
-MAX_RETRIES = 10
-"""chesscom.max_retries and `--retries`: more would keep a command waiting minutes."""
-MAX_TIMEOUT_SECONDS = 600
-"""chesscom.timeout_seconds and `--timeout`: a longer wait per request is a hung command."""
 
 
 def _clock(text: str) -> dt.time:

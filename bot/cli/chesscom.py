@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from bot.app.config import MAX_RETRIES, MAX_TIMEOUT_SECONDS
+from bot.app.request_limits import MAX_RETRIES, MAX_TIMEOUT_SECONDS
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
 from core.league.season import quoted

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pydantic_core import core_schema
 
-from bot.app.config import MAX_RETRIES, MAX_TIMEOUT_SECONDS
+from bot.app.request_limits import MAX_RETRIES, MAX_TIMEOUT_SECONDS
 from bot.formats.plain_words import plain
 from tests.cli.test_cli_hostile import refused
 from tests.support.cl_seasons import match, season
