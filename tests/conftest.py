@@ -67,7 +67,12 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-LONG_FIRST = ("tests/stories/", "tests/process/", "tests/runtime/test_kill9.py")
+LONG_FIRST = (
+    "tests/stories/",
+    "tests/process/",
+    "tests/runtime/test_kill9.py",
+    "tests/project/test_self_contained.py",
+)
 """Where the suite's longest tests are (whole demos, documented examples, bot processes):
 collected first, so that the two workers do not end with one of them alone on a long test
 (collected last, they left the other worker idle for a good part of half a minute)."""

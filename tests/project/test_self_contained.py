@@ -207,3 +207,25 @@ def test_the_tests_find_their_fixtures_and_rules_in_the_copy(copy: Path) -> None
     )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     assert re.search(r"\b\d+ passed\b", run.stdout) and " failed" not in run.stdout
+
+
+def test_both_demos_run_in_the_copy_in_the_readmes_order(copy: Path) -> None:
+    """`arbiter demo` then `arbiter demo --tour`, as the README gives them, in the copy with
+    nothing beside it: each writes its own default folder (the league at 4 clubs a division,
+    to keep the suite short; the full league is the same script at 13)."""
+    readme = (copy / "README.md").read_text(encoding="utf-8")
+    assert readme.index("&& arbiter demo\n") < readme.index("arbiter demo --tour\n")
+    environ = {**os.environ, "PYTHONPATH": str(copy)}
+    environ.pop("PYTEST_XDIST_WORKER", None)
+    for argv in (["demo", "--clubs", "4"], ["demo", "--tour"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "bot", *argv],
+            cwd=copy,
+            env=environ,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+    assert (copy / "demo-out" / "arbiter.db").is_file()
+    assert (copy / "demo-tour-out" / "tour.json").is_file()
