@@ -66,7 +66,7 @@ def game_day(
 def target_day(loaded: LoadedEvent, target: GameTarget) -> int:
     """The event day a game of the event is played on (its round's, or its knock-out
     match's)."""
-    rounds = loaded.derived("round-robin rounds", lambda: _rounds(loaded))
+    rounds = round_count(loaded)
     return game_day(
         loaded.record,
         round_no=target.round,
@@ -76,9 +76,12 @@ def target_day(loaded: LoadedEvent, target: GameTarget) -> int:
     )
 
 
-def _rounds(loaded: LoadedEvent) -> int:
-    """How many rounds the event's round robin has (CORE-1), 1 before the draw."""
-    return max((p.round for p in round_robin(loaded.facts.players)), default=1)
+def round_count(loaded: LoadedEvent) -> int:
+    """How many rounds the event's round robin has (CORE-1), 1 before the draw; its days
+    follow from them."""
+    return loaded.derived(
+        "rounds", lambda: max((p.round for p in round_robin(loaded.facts.players)), default=1)
+    )
 
 
 def target_session(

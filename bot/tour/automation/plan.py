@@ -35,6 +35,7 @@ from bot.tour.schedule import (
     appeals_close_at,
     day_start,
     game_day,
+    round_count,
     round_day,
     stage_first_day,
 )
@@ -149,18 +150,6 @@ def _site_shows(control: TimeControl) -> bool:
     return control.white_base == control.black_base
 
 
-def _rounds(loaded: LoadedEvent) -> int:
-    """How many rounds the event's round robin has (its days follow from them)."""
-    return loaded.derived("rounds", lambda: _count_rounds(loaded))
-
-
-def _count_rounds(loaded: LoadedEvent) -> int:
-    """`_rounds`, computed: the last round of the preliminary's games or the Finals' matches."""
-    if loaded.record.type is EventType.FINALS:
-        return max((s.pairing.round for s in finals_states(loaded)), default=1)
-    return max((g.round or 1 for g in loaded.games if g.stage == "preliminary"), default=1)
-
-
 def poll_days(loaded: LoadedEvent) -> frozenset[int]:
     """The event's days with a game still to be looked for on the sites: an open preliminary
     game, or a contest's next game as core's contest status gives it (CCT-8d: never a game
@@ -175,7 +164,7 @@ def _poll_days(loaded: LoadedEvent) -> frozenset[int]:
     record = loaded.record
     if record.drawn_at is None or record.recorded:
         return frozenset()
-    rounds = _rounds(loaded)
+    rounds = round_count(loaded)
     days = {
         round_day(record, g.round, rounds)
         for g in loaded.games
