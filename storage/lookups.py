@@ -153,7 +153,7 @@ class LookupReader:
             club_filter = " AND c.name_key = ?"
             parameters += (folded(club),)
         rows = await self._scope.fetchall(
-            "SELECT player FROM ("
+            "SELECT min(player) FROM ("
             " SELECT CASE WHEN c.id = m.home_club_id THEN b.home_player ELSE b.away_player END"
             " AS player FROM boards AS b JOIN matches AS m ON m.id = b.match_id"
             " JOIN clubs AS c ON c.id IN (m.home_club_id, m.away_club_id)"

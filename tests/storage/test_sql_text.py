@@ -8,7 +8,9 @@ import ast
 import re
 from pathlib import Path
 
+from core.tour.rules import TourRules
 from storage.database import Database
+from storage.guild import GuildStore
 from storage.migrations import MIGRATIONS_DIR, POSTGRESQL, discover
 from storage.postgres import PostgresDatabase
 from storage.postgres_connection import PostgresConnection, numbered
@@ -213,3 +215,19 @@ async def test_the_migrations_give_both_engines_the_same_tables_and_columns(
         assert await _columns(database) == await _columns(sqlite)
     finally:
         await sqlite.close()
+
+
+async def test_name_lookups_grouped_by_key_read_alike_on_both_engines(database: Database) -> None:
+    """Autocomplete's player names, grouped by their folded key, name one spelling per key
+    (an aggregate: PostgreSQL refuses a bare column beside GROUP BY, SQLite picks any row)."""
+    store = GuildStore(database, 1)
+    async with store.change(1, "test", "names") as uow:
+        assert await uow.rosters.link(5, "Alice", 5)
+        assert await uow.rosters.link(6, "Bob", 6)
+        tour = await uow.tours.create("Spring", TourRules())
+        await uow.tours.add_player(tour.id, "Alice")
+        await uow.tours.add_player(tour.id, "Alan")
+    async with store.read() as view:
+        assert await view.lookups.players("A") == ["Alice"]
+        assert await view.tour_lookups.players("al") == ["Alan", "Alice"]
+        assert await view.tour_lookups.players("al", "spring") == ["Alan", "Alice"]
