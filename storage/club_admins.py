@@ -82,8 +82,8 @@ class ClubAdminRepository(ClubAdminReader):
             registered = await ClubRepository(scope).register(normalise_club(club), club)
             club_id = registered.id
         cursor = await scope.execute(
-            "INSERT OR IGNORE INTO club_admins (guild_id, club_id, user_id, added_at)"
-            " VALUES (?, ?, ?, ?)",
+            "INSERT INTO club_admins (guild_id, club_id, user_id, added_at)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
             (scope.guild_id, club_id, user_id, to_text(scope.now)),
         )
         if cursor.rowcount == 0:

@@ -122,7 +122,7 @@ class LookupReader:
             " FROM matches AS m JOIN seasons AS s ON s.id = m.season_id"
             " JOIN clubs AS h ON h.id = m.home_club_id JOIN clubs AS a ON a.id = m.away_club_id"
             " WHERE m.guild_id = ? AND (lower(m.key) LIKE ? ESCAPE '\\'"
-            " OR CAST(m.id AS TEXT) LIKE ?"
+            " OR CAST(m.id AS TEXT) LIKE ? ESCAPE '\\'"
             " OR h.name_key LIKE ? ESCAPE '\\' OR a.name_key LIKE ? ESCAPE '\\'"
             f" OR s.name_key LIKE ? ESCAPE '\\'){season_filter}"
             " ORDER BY mine DESC, m.finished_at IS NOT NULL, m.start < ?, m.start, m.id LIMIT ?",
@@ -153,7 +153,7 @@ class LookupReader:
             club_filter = " AND c.name_key = ?"
             parameters += (folded(club),)
         rows = await self._scope.fetchall(
-            "SELECT player FROM ("
+            "SELECT min(player) FROM ("
             " SELECT CASE WHEN c.id = m.home_club_id THEN b.home_player ELSE b.away_player END"
             " AS player FROM boards AS b JOIN matches AS m ON m.id = b.match_id"
             " JOIN clubs AS c ON c.id IN (m.home_club_id, m.away_club_id)"

@@ -206,7 +206,7 @@ class MatchReader:
         season (one query): what may make them a multi-team player (CL-18)."""
         if not seats:
             return False
-        values = ", ".join("(?, CAST(? AS INTEGER))" for _ in seats)  # typed for PostgreSQL
+        values = ", ".join("(?, CAST(? AS BIGINT))" for _ in seats)  # typed for PostgreSQL
         flat = [item for name, club in seats for item in (name.lower(), club)]
         guild = self._scope.guild_id
         side = (  # CROSS JOIN: SQLite keeps this order (by player, the boards_*_player indexes)

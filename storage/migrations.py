@@ -1,6 +1,10 @@
-"""Versioned schema migrations: `storage/migrations/NNNN_name.sql`, SQLite's dialect, the one
-source for both engines (PostgreSQL runs each as `storage/schema_translation.py` translates
-it; `storage/postgres.py` applies them there, tracked in a `schema_version` table).
+"""Versioned schema migrations: `storage/migrations/NNNN_name.sql`, run as written by both
+engines, except where PostgreSQL needs its own text: then `migrations/postgresql/NNNN_name.sql`
+is its twin. A table's DDL differs between the engines (SQLite's `INTEGER PRIMARY KEY` is the
+rowid, PostgreSQL's is a `BIGINT` identity; PostgreSQL's text columns are `COLLATE "C"` to
+compare byte-wise as SQLite's do; JSON checks and triggers are spelled differently), so a
+migration that creates or alters columns has a twin. `storage/postgres.py` applies them there,
+tracked in an `arbiter_schema_version` table.
 
 On SQLite, migration N runs only when the database's `PRAGMA user_version` is below N, in one
 transaction that also sets `user_version = N`, so a failed migration leaves nothing behind
@@ -10,18 +14,17 @@ and running the migrations twice changes nothing.
 from __future__ import annotations
 
 import contextlib
-import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from core.names import folded
 from storage.connection import Connection, Row, SqliteConnection
-from storage.dialect import Dialect
 from storage.errors import DatabaseError, IntegrityError
-from storage.schema_translation import SchemaState, script_for, translate_migration
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+POSTGRESQL = "postgresql"
+"""The folder, inside the migrations', of the migrations PostgreSQL runs in a text of its own."""
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 REBUILDS = "-- rebuilds tables"
 """A migration whose first line is this rebuilds tables other tables refer to (SQLite's
@@ -39,13 +42,19 @@ class Migration:
 
     @property
     def sql(self) -> str:
-        """The script's text, as written (SQLite's dialect, `-- dialect:` blocks included)."""
+        """The script as SQLite runs it."""
         return self.path.read_text(encoding="utf-8")
 
     @property
-    def sqlite(self) -> str:
-        """The script as SQLite runs it (its `-- dialect: postgresql` blocks left out)."""
-        return script_for(self.sql, Dialect.SQLITE)
+    def postgres_path(self) -> Path:
+        """The script PostgreSQL runs: the twin in `postgresql/` if there is one."""
+        twin = self.path.parent / POSTGRESQL / self.path.name
+        return twin if twin.exists() else self.path
+
+    @property
+    def postgres_sql(self) -> str:
+        """The script as PostgreSQL runs it."""
+        return self.postgres_path.read_text(encoding="utf-8")
 
 
 def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
@@ -79,7 +88,7 @@ async def apply_migrations(
         )
     applied = []
     for migration in migrations[current:]:
-        sql = migration.sqlite
+        sql = migration.sql
         rebuilds = sql.startswith(REBUILDS)
         script = f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {migration.version};\n"
         if rebuilds:
@@ -121,17 +130,8 @@ async def rollback_if_open(connection: Connection) -> None:
 
 
 def postgres_scripts(directory: Path = MIGRATIONS_DIR) -> list[str]:
-    """Every migration of `directory` as PostgreSQL runs it, by version (translated in order:
-    a migration may refer to what an earlier one created)."""
-    migrations = discover(directory)
-    return list(_translated(tuple((m.path.name, m.sql) for m in migrations)))
-
-
-@functools.lru_cache(maxsize=8)
-def _translated(scripts: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
-    """The translations of (name, text) scripts, in order, computed once per set of texts."""
-    state = SchemaState()
-    return tuple(translate_migration(text, state, name) for name, text in scripts)
+    """Every migration of `directory` as PostgreSQL runs it, by version."""
+    return [migration.postgres_sql for migration in discover(directory)]
 
 
 async def sqlite_tables(connection: Connection) -> dict[str, tuple[str, ...]]:

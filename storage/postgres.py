@@ -7,8 +7,8 @@ deferred statements, the same repositories and SQL text), on two asyncpg connect
   processes sharing the database never both win it.
 - A `read()` block is one snapshot on the reader: `REPEATABLE READ, READ ONLY` (the reader
   connection refuses writes as SQLite's query-only one does).
-- The schema is storage/migrations/ as translated (`storage/schema_translation.py`), applied
-  in order, each migration in one transaction with its version in `arbiter_schema_version`,
+- The schema is storage/migrations/ (with PostgreSQL's twins in its `postgresql/` folder),
+  applied in order, each migration in one transaction with its version in `arbiter_schema_version`,
   under a transaction-level advisory lock: processes starting together migrate once.
 - Ownership (`storage/ownership.py`): a session-level advisory lock on a connection of its
   own, exclusive for a lone bot; the server drops it when that process dies.
@@ -138,7 +138,7 @@ class PostgresDatabase(Database):
         return cls(writer, reader, url, clock)
 
     async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
-        """Apply pending migrations (translated), each in its own transaction under the
+        """Apply pending migrations, each in its own transaction under the
         migration lock; returns the versions applied."""
         scripts = postgres_scripts(directory)
         applied = []

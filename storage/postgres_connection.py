@@ -1,6 +1,6 @@
 """The PostgreSQL connection units of work and reads use: asyncpg's, with the same interface and
-rules as the SQLite one (`storage/connection.py`). Statements arrive in SQLite's dialect and
-run as `storage.dialect.postgres_statement` translates them (cached per text); a statement
+rules as the SQLite one (`storage/connection.py`). Statements are the same text on both
+engines; here their `?` placeholders become asyncpg's `$1, $2 …` (`numbered`). A statement
 that returns rows (a query, or RETURNING) is fetched, any other gives its row count from the
 command status (`UPDATE 3`).
 
@@ -12,13 +12,15 @@ failure, a rollback drops those not sent.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 import asyncpg
 
 from storage.connection import Connection, Cursor, Parameters
-from storage.dialect import Dialect, postgres_statement
+from storage.dialect import Dialect
 from storage.errors import DatabaseError
 from storage.postgres_errors import IntegrityError, OperationalError
 
@@ -26,6 +28,28 @@ T = TypeVar("T")
 
 _COUNTED = ("INSERT", "UPDATE", "DELETE", "SELECT", "MERGE", "COPY", "MOVE", "FETCH")
 """Command tags whose status ends with the rows affected."""
+
+
+_PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?")
+"""A string literal (left as it is) or a `?` placeholder."""
+
+_RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES)\b|\bRETURNING\b", re.IGNORECASE)
+"""A query, or a write that returns rows."""
+
+
+@functools.lru_cache(maxsize=4096)
+def numbered(sql: str) -> str:
+    """`sql` with its `?` placeholders numbered as asyncpg takes them: `$1, $2 …`."""
+    count = 0
+
+    def number(match: re.Match[str]) -> str:
+        nonlocal count
+        if match.group() != "?":
+            return match.group()
+        count += 1
+        return f"${count}"
+
+    return _PLACEHOLDER.sub(number, sql)
 
 
 def _rowcount(status: str) -> int:
@@ -104,7 +128,7 @@ class PostgresConnection(Connection):
     @property
     def raw(self) -> asyncpg.Connection:
         """The asyncpg connection itself (LISTEN, advisory locks and COPY for the code that
-        needs PostgreSQL's own features; not for repositories, which stay in one dialect)."""
+        needs PostgreSQL's own features; not for repositories, whose SQL both engines run)."""
         return self._inner
 
     async def _send(self, call: Awaitable[T]) -> T:
@@ -125,22 +149,22 @@ class PostgresConnection(Connection):
 
     async def _run(self, sql: str, parameters: Sequence[Any]) -> PostgresCursor:
         """One statement as PostgreSQL runs it (no deferred ones first)."""
-        statement = postgres_statement(sql)
+        text = numbered(sql)
         if self._trace is not None:
-            self._trace(statement.sql)
-        if statement.returns_rows:
-            rows = await self._send(self._inner.fetch(statement.sql, *parameters))
+            self._trace(text)
+        if _RETURNS_ROWS.search(sql):
+            rows = await self._send(self._inner.fetch(text, *parameters))
             return PostgresCursor(rows, len(rows))
-        status = await self._send(self._inner.execute(statement.sql, *parameters))
+        status = await self._send(self._inner.execute(text, *parameters))
         return PostgresCursor([], _rowcount(status))
 
     async def _run_many(self, sql: str, rows: Sequence[Parameters]) -> None:
         """One statement over many rows (asyncpg pipelines them), none returned."""
-        statement = postgres_statement(sql)
+        text = numbered(sql)
         if self._trace is not None:
-            self._trace(statement.sql)
+            self._trace(text)
         if rows:
-            await self._send(self._inner.executemany(statement.sql, rows))
+            await self._send(self._inner.executemany(text, rows))
 
     async def _send_deferred(self) -> None:
         """The deferred statements, in order (one failing raises: the unit's failure)."""
@@ -171,9 +195,9 @@ class PostgresConnection(Connection):
         return await cursor.fetchall()
 
     async def native(self, sql: str, *parameters: Any) -> list[asyncpg.Record]:
-        """Run one statement written in PostgreSQL's own dialect (`$1` placeholders; not
-        translated: for storage/postgres.py's own catalog, lock and version statements),
-        after the deferred ones; its rows (none for a command)."""
+        """Run one statement with asyncpg's own `$1` placeholders (storage/postgres.py's own
+        catalog, lock and version statements), after the deferred ones; its rows (none for a
+        command)."""
         self._refuse_if_failed(sql)
         await self._send_deferred()
         if self._trace is not None:
@@ -182,8 +206,8 @@ class PostgresConnection(Connection):
         return rows
 
     async def executescript(self, script: str) -> None:
-        """Run a script in PostgreSQL's own dialect (migrations as translated), as one
-        simple-protocol message; nothing may be deferred."""
+        """Run a script (a migration) as one simple-protocol message; nothing may be
+        deferred."""
         if self._deferred:
             raise RuntimeError("a script with deferred statements waiting: flush them first")
         if not any(

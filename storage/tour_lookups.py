@@ -69,7 +69,7 @@ class TourLookupReader:
         if tour:
             parameters += (tour.strip().casefold(),)
         rows = await self._scope.fetchall(
-            "SELECT p.name FROM tour_players AS p JOIN tours AS t ON t.id = p.tour_id"
+            "SELECT min(p.name) FROM tour_players AS p JOIN tours AS t ON t.id = p.tour_id"
             f" WHERE p.guild_id = ? AND p.name_key LIKE ? ESCAPE '\\'{tour_filter}"
             " GROUP BY p.name_key ORDER BY p.name_key LIMIT ?",
             (*parameters, CANDIDATES),

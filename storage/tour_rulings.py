@@ -144,10 +144,11 @@ class TourRulingReader:
     async def recent_appeals(self, text: str, limit: int = 200) -> list[Appeal]:
         """Appeals whose id, game or text holds `text`, open first, newest first (for
         autocomplete)."""
-        like = "%" + text.strip().casefold().replace("%", "").replace("_", "") + "%"
+        typed = text.strip().casefold().replace("%", "").replace("_", "")
+        like = "%" + typed.replace("\\", "\\\\") + "%"
         rows = await self._scope.fetchall(
-            f"{_APPEAL} WHERE guild_id = ? AND (CAST(id AS TEXT) LIKE ?"
-            " OR lower(game) LIKE ? OR lower(text) LIKE ?)"
+            f"{_APPEAL} WHERE guild_id = ? AND (CAST(id AS TEXT) LIKE ? ESCAPE '\\'"
+            " OR lower(game) LIKE ? ESCAPE '\\' OR lower(text) LIKE ? ESCAPE '\\')"
             " ORDER BY status <> 'open', id DESC LIMIT ?",
             (self._scope.guild_id, like, like, like, limit),
         )

@@ -4,9 +4,7 @@
 -- (the same function, registered by storage.migrations). A row whose new key another row of
 -- its guild already holds keeps its old key: names stored before the gate stay distinct
 -- rather than failing the upgrade.
--- PostgreSQL has nothing to rewrite: a database there is made at this version or later
--- (Arbiter ran on SQLite only before), or copied from a SQLite file already migrated.
--- dialect: sqlite
+-- PostgreSQL has nothing to rewrite (postgresql/0012_nfkc_name_keys.sql).
 UPDATE OR IGNORE clubs SET name_key = arbiter_name_key(name)
     WHERE name_key <> arbiter_name_key(name);
 UPDATE OR IGNORE seasons SET name_key = arbiter_name_key(name)
@@ -15,4 +13,3 @@ UPDATE OR IGNORE roster_links SET username_key = arbiter_name_key(username)
     WHERE username_key <> arbiter_name_key(username);
 UPDATE OR IGNORE closed_accounts SET username_key = arbiter_name_key(username)
     WHERE username_key <> arbiter_name_key(username);
--- dialect: end

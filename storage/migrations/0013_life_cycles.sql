@@ -14,8 +14,7 @@ ALTER TABLE seasons ADD COLUMN closed_at TEXT;
 -- deadline or to a start closer than it. SQLite cannot change a CHECK in place: the table
 -- is rebuilt with the same rows (its votes and removals keep pointing at them). PostgreSQL
 -- changes the three CHECKs naming the kinds in place instead (dropping the table there
--- would take its votes' and removals' foreign keys with it).
--- dialect: sqlite
+-- would take its votes' and removals' foreign keys with it): postgresql/0013_life_cycles.sql.
 CREATE TABLE motions_new (
     id          INTEGER PRIMARY KEY,
     guild_id    INTEGER NOT NULL,
@@ -56,26 +55,6 @@ FROM motions;
 DROP TABLE motions;
 ALTER TABLE motions_new RENAME TO motions;
 CREATE INDEX motions_status ON motions (guild_id, status, id);
--- dialect: end
--- dialect: postgresql
-DO $$
-DECLARE
-    found record;
-BEGIN
-    FOR found IN SELECT conname FROM pg_constraint
-        WHERE conrelid = 'motions'::regclass AND contype = 'c'
-            AND pg_get_constraintdef(oid) LIKE '%''forfeit''%'
-    LOOP
-        EXECUTE format('ALTER TABLE motions DROP CONSTRAINT %I', found.conname);
-    END LOOP;
-END
-$$;
-ALTER TABLE motions
-    ADD CHECK (kind IN ('forfeit', 'disqualify', 'correct-result', 'exclude-club',
-                        'division-makeup', 'reschedule', 'other')),
-    ADD CHECK (kind NOT IN ('forfeit', 'correct-result', 'reschedule') OR match_id IS NOT NULL),
-    ADD CHECK (kind NOT IN ('forfeit', 'disqualify', 'exclude-club') OR club_id IS NOT NULL);
--- dialect: end
 
 -- The regulation's fixed parts (CL-23's 3 voting directors, CL-15/20/21's 3 forfeits, CL-3's
 -- 2 admins, CL-21's 25 %) were settings before: a season frozen below one is raised to it.

@@ -26,8 +26,13 @@ def _refuse_decisions(location: Path | str) -> None:
     raised inside the action, after it replaced the boards and finished the match)."""
     run_script_at(
         location,
-        "CREATE TRIGGER refuse_decisions BEFORE INSERT ON director_decisions"
+        sqlite="CREATE TRIGGER refuse_decisions BEFORE INSERT ON director_decisions"
         f" BEGIN SELECT RAISE(ABORT, '{FORCED}'); END;",
+        postgresql="CREATE FUNCTION refuse_decisions_check() RETURNS trigger"
+        " LANGUAGE plpgsql AS $body$ BEGIN"
+        f" RAISE EXCEPTION USING MESSAGE = '{FORCED}', ERRCODE = '23000'; END $body$;"
+        " CREATE TRIGGER refuse_decisions BEFORE INSERT ON director_decisions"
+        " FOR EACH ROW EXECUTE FUNCTION refuse_decisions_check();",
     )
 
 

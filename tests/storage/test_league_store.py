@@ -311,8 +311,7 @@ async def test_roster_links_belong_to_one_user(database: Database) -> None:
 @pytest.mark.sqlite_only
 async def test_migration_3_links_existing_club_admins_to_pending_clubs(tmp_path: Path) -> None:
     """SQLite only: A data migration applied to a SQLite file stopped at the version before it (on
-    PostgreSQL the same script runs translated; every migration runs there on an empty
-    database at each test's start).
+    PostgreSQL every migration runs on an empty database at each test's start).
     Admins linked to a url-id before clubs had rows keep their link, to a pending club."""
     path = tmp_path / "old.db"
     with sqlite3.connect(path) as old:
@@ -344,8 +343,7 @@ async def test_cct_16_migration_5_gives_existing_seasons_the_default_settings(
     tmp_path: Path,
 ) -> None:
     """SQLite only: A data migration applied to a SQLite file stopped at the version before it (on
-    PostgreSQL the same script runs translated; every migration runs there on an empty
-    database at each test's start).
+    PostgreSQL every migration runs on an empty database at each test's start).
     CCT-16, CL-15, CL-8: a season stored before migration 5 reads back with the regulation's
     reminders, vote, admin and timeout values, and relegates as many as it promotes."""
     path = tmp_path / "old.db"

@@ -14,10 +14,8 @@ import asyncpg
 from bot.app.config import DatabaseConfig
 from storage.backup import backup_database, backup_to_sqlite
 from storage.database import Database, SqliteDatabase
-from storage.dialect import postgres_statement
 from storage.postgres import PostgresDatabase
-from storage.postgres_connection import PostgresConnection
-from storage.schema_translation import SchemaState, translate_migration
+from storage.postgres_connection import PostgresConnection, numbered
 from tests.support.postgres_server import run_aside
 
 
@@ -32,7 +30,7 @@ def database_config(location: Path | str) -> DatabaseConfig:
 async def write_from_another_process(
     database: Database, sql: str, parameters: Sequence[Any] = ()
 ) -> None:
-    """Run one write (SQLite's dialect) on a connection of its own, as another process (the
+    """Run one write (`?` placeholders) on a connection of its own, as another process (the
     CLI, a second bot) would: sqlite3 on the file, or asyncpg on the server."""
     if isinstance(database, SqliteDatabase):
         other = sqlite3.connect(database.path, isolation_level=None)
@@ -44,7 +42,7 @@ async def write_from_another_process(
     assert isinstance(database, PostgresDatabase)
     connection = await asyncpg.connect(database.url)
     try:
-        await connection.execute(postgres_statement(sql).sql, *parameters)
+        await connection.execute(numbered(sql), *parameters)
     finally:
         await connection.close()
 
@@ -80,7 +78,7 @@ def _is_url(location: Path | str) -> bool:
 def rows_at(
     location: Path | str, sql: str, parameters: Sequence[Any] = ()
 ) -> list[tuple[Any, ...]]:
-    """The rows of one query (SQLite's dialect) on a connection of its own, as another
+    """The rows of one query (`?` placeholders) on a connection of its own, as another
     process reads them: sqlite3 on the file, or asyncpg on the server (from a thread of its
     own, so a test inside its event loop may call it)."""
     if not _is_url(location):
@@ -93,7 +91,7 @@ def rows_at(
     async def read() -> list[tuple[Any, ...]]:
         other = await asyncpg.connect(str(location))
         try:
-            found = await other.fetch(postgres_statement(sql).sql, *parameters)
+            found = await other.fetch(numbered(sql), *parameters)
         finally:
             await other.close()
         return [tuple(row) for row in found]
@@ -130,22 +128,21 @@ def dump_at(location: Path | str) -> list[str]:
     return run_aside(read())
 
 
-def run_script_at(location: Path | str, script: str) -> None:
-    """Run a script of SQLite's dialect (as a migration is written: e.g. a trigger) on a
-    connection of its own; on PostgreSQL as storage/schema_translation.py translates it."""
+def run_script_at(location: Path | str, *, sqlite: str, postgresql: str) -> None:
+    """Run a script (e.g. a trigger, which the engines spell differently) on a connection of
+    its own: `sqlite` on a SQLite file, `postgresql` on the server."""
     if not _is_url(location):
         connection = sqlite3.connect(location)
         try:
-            connection.executescript(script)
+            connection.executescript(sqlite)
         finally:
             connection.close()
         return
-    translated = translate_migration(script, SchemaState(), "test script")
 
     async def run() -> None:
         other = await asyncpg.connect(str(location))
         try:
-            await other.execute(translated)
+            await other.execute(postgresql)
         finally:
             await other.close()
 

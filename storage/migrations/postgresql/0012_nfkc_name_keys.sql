@@ -1,0 +1,3 @@
+-- PostgreSQL's text of ../0012_nfkc_name_keys.sql: nothing to rewrite here. A database on PostgreSQL is made at
+-- this version or later (Arbiter ran on SQLite only before), or copied from a SQLite file
+-- already migrated.
