@@ -68,12 +68,6 @@ class GuildView:
         self.tour_games = TourGameReader(scope)
         self.tour_rulings = TourRulingReader(scope)
         self.tour_lookups = TourLookupReader(scope)
-        self.together = scope.together
-        """Independent reads of these repositories with their queries in one trip
-        (`ReadScope.together`)."""
-        self.reads = scope.connection
-        """What this view reads through: the same object for every view of one connection of
-        one database (a key for caches of committed facts, kept by season version)."""
 
 
 class UnitOfWork:
@@ -101,9 +95,6 @@ class UnitOfWork:
         self.tour_events = TourEventRepository(scope)
         self.tour_games = TourGameRepository(scope)
         self.tour_rulings = TourRulingRepository(scope)
-        self.together = scope.together
-        """Independent reads (or writes whose rows are read and no other depends on) of these
-        repositories with their queries in one trip (`ReadScope.together`)."""
         self._view: GuildView | None = None
         self.abandoned = False
         self.committed_callbacks: list[Callable[[], None]] = []
@@ -113,16 +104,6 @@ class UnitOfWork:
     def now(self) -> datetime:
         """The unit of work's instant (aware UTC)."""
         return self._scope.now
-
-    @property
-    def reads(self) -> object:
-        """What this unit of work reads through (as `GuildView.reads`)."""
-        return self._scope.connection
-
-    def season_changes(self, season_id: int) -> int:
-        """How many changes this unit of work made to the season so far (each repository
-        change counts): what it computed of the season is still true while this stands."""
-        return self._scope.season_changes.get(season_id, 0)
 
     @property
     def bumped_seasons(self) -> set[int]:
@@ -269,11 +250,7 @@ class GuildStore:
                 yield uow
                 if uow.abandoned:
                     raise _Abandoned
-                if uow.outbox.unfilled:
-                    raise RuntimeError(
-                        f"announcements reserved and never filled: {sorted(uow.outbox.unfilled)}"
-                    )
-                connection.defer(  # sent with COMMIT
+                await connection.execute(
                     "INSERT INTO audit (guild_id, actor_id, action, subject, details, at)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (
@@ -287,6 +264,6 @@ class GuildStore:
                 )
                 if uow.jobs.changed or uow.outbox.posted:  # other processes hear of it
                     for statement, parameters in self.database.commit_notices(self.guild_id):
-                        connection.defer(statement, parameters)
+                        await connection.execute(statement, parameters)
         except _Abandoned:
             return

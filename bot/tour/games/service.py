@@ -347,7 +347,7 @@ async def report_in(
         source_ref=reference,
         early_draw=flagged if parsed else None,
     )
-    uow.tour_events.bump(loaded.record.id)
+    await uow.tour_events.bump(loaded.record.id)
     after, decided = (
         check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
     )
@@ -427,7 +427,7 @@ async def answer_in(
     except ReportRefused as error:
         raise _refused(error, target) from None
     stored = await uow.tour_games.apply(row, new, by=actor.user_id)
-    uow.tour_events.bump(record.id)
+    await uow.tour_events.bump(record.id)
     after, decided = (
         check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
     )
@@ -499,7 +499,7 @@ async def correct_game(
         stored = await uow.tour_games.apply(row, new, by=actor.user_id, source="arbiter")
         for player in expelled:
             await uow.tours.expel(player)
-        uow.tour_events.bump(loaded.record.id)
+        await uow.tour_events.bump(loaded.record.id)
         after, decided = check_settled(loaded, stored)
         if target.stage == "preliminary" and len(loaded.facts.seeds) == KNOCKOUT_PLACES:
             _keep_seeds(loaded, after)
@@ -578,7 +578,7 @@ async def award_tour_game(
         ground = f"walkover ({why.value})"
         await uow.tour_games.add_override(row, result, ground, text or why.value, (), actor.user_id)
         stored = await uow.tour_games.apply(row, new, by=actor.user_id, source="arbiter")
-        uow.tour_events.bump(loaded.record.id)
+        await uow.tour_events.bump(loaded.record.id)
         after, decided = check_settled(loaded, stored)
         if target.stage == "preliminary" and len(loaded.facts.seeds) == KNOCKOUT_PLACES:
             _keep_seeds(loaded, after)
