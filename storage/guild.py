@@ -97,8 +97,6 @@ class UnitOfWork:
         self.tour_rulings = TourRulingRepository(scope)
         self._view: GuildView | None = None
         self.abandoned = False
-        self.committed_callbacks: list[Callable[[], None]] = []
-        """Called once the unit of work has committed (`after_commit`), in order."""
 
     @property
     def now(self) -> datetime:
@@ -128,21 +126,13 @@ class UnitOfWork:
         """A part of the unit of work undone alone if the block raises (its rows, audit
         details, scheduled jobs and queued messages); the exception goes on to the caller."""
         jobs, messages = len(self.jobs.changed), len(self.outbox.posted)
-        callbacks = len(self.committed_callbacks)
         try:
             async with self._scope.savepoint():
                 yield
         except BaseException:
             del self.jobs.changed[jobs:]
             del self.outbox.posted[messages:]
-            del self.committed_callbacks[callbacks:]
             raise
-
-    def after_commit(self, callback: Callable[[], None]) -> None:
-        """Call `callback()` once this unit of work has committed — never if it rolls back,
-        or if the savepoint it was added in is undone (e.g. keep what it computed of the
-        committed facts). It must not raise."""
-        self.committed_callbacks.append(callback)
 
     def abandon(self) -> None:
         """Nothing to change after all: roll back at the end of the block, with no audit row."""
@@ -220,8 +210,6 @@ class GuildStore:
 
         def announce() -> None:  # committed (even if the task was cancelled meanwhile)
             assert uow is not None
-            for callback in uow.committed_callbacks:
-                callback()
             committed = Committed(
                 self.guild_id,
                 tuple(uow.jobs.changed),

@@ -189,35 +189,6 @@ async def test_an_announcement_goes_to_the_channel_read_in_the_same_statement(
     assert entry.details["outbox"] == [{"id": message.id, "channel_id": CHANNEL, "edit_of": None}]
 
 
-async def test_after_commit_callbacks_run_only_once_the_unit_of_work_committed(
-    database: Database,
-) -> None:
-    """`uow.after_commit`: called after COMMIT, in order; never for a unit rolled back or
-    abandoned, nor for one added in a savepoint that was undone."""
-    store = GuildStore(database, GUILD)
-    called: list[str] = []
-    async with store.change(9, "club.approve", "club:a") as uow:
-        await uow.club_admins.add("a", 9)
-        uow.after_commit(lambda: called.append("first"))
-        with pytest.raises(RuntimeError):
-            async with uow.savepoint():
-                uow.after_commit(lambda: called.append("undone"))
-                raise RuntimeError("the part fails")
-        uow.after_commit(lambda: called.append("second"))
-        assert called == []  # not yet: nothing is committed inside the block
-    assert called == ["first", "second"]
-
-    with pytest.raises(RuntimeError):
-        async with store.change(9, "club.approve", "club:b") as uow:
-            await uow.club_admins.add("b", 9)
-            uow.after_commit(lambda: called.append("rolled back"))
-            raise RuntimeError("the unit fails")
-    async with store.change(9, "club.approve", "club:c") as uow:
-        uow.after_commit(lambda: called.append("abandoned"))
-        uow.abandon()
-    assert called == ["first", "second"]
-
-
 async def test_an_announcement_goes_to_the_channel_set_up_and_commits_with_the_unit(
     database: Database,
 ) -> None:
