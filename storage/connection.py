@@ -1,27 +1,12 @@
 """The database connection units of work, reads and repositories use: `Connection`, what every
 engine's connection offers (run a statement written once, in SQLite's dialect with `?`
-placeholders; defer one until the next trip; end the transaction), and its SQLite
-implementation on aiosqlite's public API, the embedded default (`SqliteConnection`, here; the
-PostgreSQL one is storage/postgres_connection.py).
-
-Every trip to aiosqlite's thread costs a hand-off there and back through the event loop, and a
-unit of work's trips are serial, so a loop busy with other tasks stretches every one of them.
-A statement whose outcome nobody reads (a BEGIN, an audit row, a version bump) is deferred
-and runs, in order, just before whatever the connection runs next (a query, a write, COMMIT),
-so a read in the same transaction still sees it; an error in it surfaces there, and is the
-transaction's failure (`failed`) even if the statement it surfaced at was caught.
-
-How it travels: aiosqlite runs each call on a `sqlite3.Connection` on its thread, of the class
-`sqlite3.connect(factory=...)` names (a documented argument, which `aiosqlite.connect` passes
-on). Ours, `ThreadConnection`, accepts a `Carried` in place of a statement's parameters: the
-deferred statements to run first, then the statement with its own parameters. Were aiosqlite
-ever to hand parameters on otherwise, sqlite3 would refuse a `Carried` loudly ("unsupported
-type"), never drop the statements it carries.
+placeholders; end the transaction), and its SQLite implementation on aiosqlite's public API,
+the embedded default (`SqliteConnection`, here; the PostgreSQL one is
+storage/postgres_connection.py). Statements run one after the other, each awaited.
 
 On PostgreSQL any failed statement aborts the transaction: there `failed` is the unit's first
-failure, whatever raised it (`in_unit`), and later statements raise it again; on SQLite only a
-deferred statement's failure is recorded (a caught refusal of a statement one awaited leaves
-the transaction usable, as sqlite3 does).
+failure, whatever raised it (`in_unit`), and later statements raise it again. On SQLite a
+caught refusal of a statement leaves the transaction usable, as sqlite3 does.
 """
 
 from __future__ import annotations
@@ -30,7 +15,6 @@ import sqlite3
 import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -52,17 +36,6 @@ class Row(Protocol):
     def __iter__(self) -> Iterator[Any]: ...
 
     def keys(self) -> Any: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Deferred:
-    """One held-back statement: `sql` with its parameters, or over many rows (`many`); or,
-    `ends_snapshot`, the end of the read snapshot left open (`defer_end_snapshot`)."""
-
-    sql: str
-    parameters: Parameters | list[Parameters]
-    many: bool
-    ends_snapshot: bool = False
 
 
 _UNDOING = ("ROLLBACK",)
@@ -90,52 +63,20 @@ class Cursor(ABC):
 
 
 class Connection(ABC):
-    """A database connection with deferred statements and the unit-of-work failure rule."""
+    """A database connection with the unit-of-work failure rule."""
 
     dialect: Dialect
 
     def __init__(self) -> None:
-        self._deferred: list[Deferred] = []
         self.failed: BaseException | None = None
-        """The failure of the open unit of work (None: none): on SQLite a deferred statement's,
-        on PostgreSQL any statement's (the first). It may have surfaced at someone else's
-        statement, who may have caught it: the unit must not commit (`Database.transaction()`
-        raises it again instead)."""
+        """The failure of the open unit of work (None: none). PostgreSQL records a statement's
+        failure here even when its caller caught it: the unit must not commit
+        (`Database.transaction()` raises it again instead)."""
         self.in_unit = False
         """Whether a unit of work's transaction is open on this connection (PostgreSQL: its
         statements' failures count, `_note_failure`)."""
         self.trips = 0
-
-    def defer(self, sql: str, parameters: Parameters = ()) -> None:
-        """Run `sql` before the next statement (its cursor is not returned)."""
-        self._deferred.append(Deferred(sql, tuple(parameters), False))
-
-    def defer_many(self, sql: str, rows: Iterable[Parameters]) -> None:
-        """`executemany(sql, rows)` before the next statement."""
-        self._deferred.append(Deferred(sql, [tuple(row) for row in rows], True))
-
-    @property
-    def deferred(self) -> int:
-        """How many statements wait for the next trip."""
-        return len(self._deferred)
-
-    def discard_deferred(self) -> None:
-        """Forget the statements not sent yet (before a rollback: they must not run)."""
-        self._deferred.clear()
-
-    multi_row_inserts = False
-    """Whether one multi-row INSERT costs less than `executemany` of its rows (SQLite: each
-    row of an executemany is a step of its own on the database thread; PostgreSQL's
-    executemany goes in one round trip)."""
-
-    carries_snapshot_end = False
-    """Whether `defer_end_snapshot` ends a read snapshot in the next trip at no cost of its
-    own (SQLite, whose deferred statements travel in that trip; not PostgreSQL, which sends
-    each as its own round trip)."""
-
-    def defer_end_snapshot(self) -> None:
-        """End the open read snapshot first thing in the next trip, as `end_snapshot` would."""
-        raise NotImplementedError("this connection ends its snapshots at once (end_snapshot)")
+        """Calls made to the database so far (benchmarks report them)."""
 
     def _refuse_if_failed(self, sql: str) -> None:
         """Inside a unit that already failed, raise that failure instead of running `sql`
@@ -153,52 +94,33 @@ class Connection(ABC):
             self.failed = error
 
     async def _send(self, call: Awaitable[T]) -> T:
-        """Make one trip (the one place every trip passes, counted in `trips`)."""
+        """Make one call to the database (counted in `trips`)."""
         self.trips += 1
         return await call
 
     @abstractmethod
     async def execute(self, sql: str, parameters: Parameters = ()) -> Cursor:
-        """Run one statement (after the deferred ones)."""
+        """Run one statement."""
 
     @abstractmethod
     async def executemany(self, sql: str, rows: Iterable[Parameters]) -> Cursor:
-        """Run one statement over many rows (after the deferred ones)."""
+        """Run one statement over many rows."""
 
     @abstractmethod
     async def execute_fetchall(self, sql: str, parameters: Parameters = ()) -> list[Any]:
-        """Run a query and read every row (after the deferred statements)."""
-
-    async def fetch_together(
-        self, queries: Sequence[tuple[str, Parameters]]
-    ) -> list[list[Any] | BaseException]:
-        """Run `queries` in order (after the deferred statements), each read to its end: its
-        rows, or the error it raised — one query's failure is its own, the others still run
-        (on PostgreSQL a failure aborts the transaction, so those after it raise that).
-        Here one after the other; SQLite's sends them in one trip."""
-        outcomes: list[list[Any] | BaseException] = []
-        for sql, parameters in queries:
-            try:
-                outcomes.append(await self.execute_fetchall(sql, parameters))
-            except Exception as error:
-                outcomes.append(error)
-        return outcomes
+        """Run a query and read every row."""
 
     @abstractmethod
     async def executescript(self, script: str) -> None:
         """Run a script of statements in this engine's own dialect (migrations)."""
 
     @abstractmethod
-    async def flush(self) -> None:
-        """Send the deferred statements now (none when nothing waits)."""
-
-    @abstractmethod
     async def commit_transaction(self) -> None:
-        """Send the deferred statements and COMMIT."""
+        """COMMIT the open transaction."""
 
     @abstractmethod
     async def end_snapshot(self) -> None:
-        """End the transaction, if one is open, by ROLLBACK; the deferred statements dropped."""
+        """End the transaction, if one is open, by ROLLBACK."""
 
     @property
     @abstractmethod
@@ -214,72 +136,11 @@ class Connection(ABC):
         """Close the connection (idempotent)."""
 
 
-class Carried:
-    """What one trip carries in place of its statement's parameters: the deferred statements
-    to run first, on the thread, and the statement's own parameters."""
-
-    __slots__ = ("closing", "deferred", "outcomes", "owner", "parameters", "queries")
-
-    def __init__(
-        self,
-        deferred: Sequence[Deferred],
-        parameters: Parameters | Iterable[Parameters],
-        owner: Connection,
-        *,
-        closing: bool = False,
-        queries: Sequence[tuple[str, Parameters]] = (),
-    ) -> None:
-        self.deferred = tuple(deferred)
-        self.parameters = parameters
-        self.owner = owner
-        """The connection whose statements these are: told of a deferred one that fails."""
-        self.closing = closing
-        """The statement ends the transaction (COMMIT): close the cursors handed out first."""
-        self.queries = tuple(queries)
-        """Queries to run after the deferred statements, each read to its end (`outcomes`)."""
-        self.outcomes: list[list[Any] | BaseException] = []
-        """Each of `queries`' rows, or the error it raised, once the trip has run."""
-
-    def run_first(self, connection: ThreadConnection) -> Any:
-        """On the thread: the deferred statements in order (one failing is noted on the owner,
-        `Connection.failed`, and raised), the cursors closed when `closing`; returns the
-        statement's own parameters."""
-        try:
-            for statement in self.deferred:
-                if statement.ends_snapshot:  # as `end_snapshot`: cursors closed, if one is open
-                    connection.rollback()
-                elif statement.many:
-                    sqlite3.Connection.executemany(connection, statement.sql, statement.parameters)
-                else:
-                    sqlite3.Connection.execute(connection, statement.sql, statement.parameters)
-        except BaseException as error:
-            self.owner.failed = error
-            raise
-        for sql, parameters in self.queries:
-            try:
-                cursor = sqlite3.Connection.execute(connection, sql, parameters)
-                try:
-                    self.outcomes.append(cursor.fetchall())
-                finally:
-                    cursor.close()
-            except Exception as error:
-                if self.owner.in_unit and not connection.in_transaction:
-                    # SQLite rolled the unit's transaction back itself (a full disk, an I/O
-                    # error): the unit has failed, and nothing more of this trip may run
-                    self.owner.failed = error
-                    raise
-                self.outcomes.append(error)
-        if self.closing:
-            connection.close_cursors()
-        return self.parameters
-
-
 class ThreadConnection(sqlite3.Connection):
-    """The sqlite3 connection aiosqlite drives on its thread: runs what a `Carried` carries
-    before the statement, and closes the cursors it handed out before COMMIT (`Carried.closing`)
-    and ROLLBACK (`rollback()`): a statement not read to its end keeps its snapshot even after
-    the transaction ended, so the next BEGIN on this connection would read that old snapshot
-    again, and a BEGIN IMMEDIATE fail once another connection committed."""
+    """The sqlite3 connection aiosqlite drives on its thread. It closes the cursors it handed
+    out before COMMIT and ROLLBACK: a statement not read to its end keeps its snapshot even
+    after the transaction ended, so the next BEGIN on this connection would read that old
+    snapshot again, and a BEGIN IMMEDIATE fail once another connection committed."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -287,17 +148,13 @@ class ThreadConnection(sqlite3.Connection):
         """The cursors handed out and still referenced (`close_cursors` closes them)."""
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
-        """`sqlite3.Connection.execute`, after what a `Carried` carries; the cursor noted."""
-        if isinstance(parameters, Carried):
-            parameters = parameters.run_first(self)
+        """`sqlite3.Connection.execute`, the cursor noted."""
         cursor = super().execute(sql, parameters)
         self.handed_out.add(cursor)
         return cursor
 
     def executemany(self, sql: str, rows: Any, /) -> sqlite3.Cursor:
-        """`sqlite3.Connection.executemany`, after what a `Carried` carries; the cursor noted."""
-        if isinstance(rows, Carried):
-            rows = rows.run_first(self)
+        """`sqlite3.Connection.executemany`, the cursor noted."""
         cursor = super().executemany(sql, rows)
         self.handed_out.add(cursor)
         return cursor
@@ -353,9 +210,7 @@ class SqliteCursor(Cursor):
 
 
 class SqliteConnection(Connection):
-    """A database connection (aiosqlite's, autocommit: transactions are opened explicitly) with
-    `defer`: statements held until the next trip, then run first in that same trip. `trips`
-    counts the hand-offs to its thread (its cursors' fetches included)."""
+    """A database connection (aiosqlite's, autocommit: transactions are opened explicitly)."""
 
     dialect = Dialect.SQLITE
 
@@ -363,86 +218,31 @@ class SqliteConnection(Connection):
         super().__init__()
         self._inner = inner
 
-    def _carry(
-        self, parameters: Parameters | Iterable[Parameters], *, closing: bool = False
-    ) -> Any:
-        """The parameters to hand aiosqlite for the next trip: as given, or a `Carried` with
-        the deferred statements (which are then no longer waiting)."""
-        if not self._deferred and not closing:
-            return parameters
-        batch, self._deferred = self._deferred, []
-        return Carried(batch, parameters, self, closing=closing)
-
-    async def _send(self, call: Awaitable[T]) -> T:
-        """Make one trip: `call` is one of aiosqlite's coroutines, queued for its thread as
-        it is awaited here (the one place every trip passes, counted in `trips`)."""
-        self.trips += 1
-        return await call
-
     async def execute(self, sql: str, parameters: Parameters = ()) -> SqliteCursor:
-        """Run one statement (after the deferred ones, same trip)."""
-        carried = self._carry(tuple(parameters))
-        return SqliteCursor(self, await self._send(self._inner.execute(sql, carried)))
+        """Run one statement."""
+        return SqliteCursor(self, await self._send(self._inner.execute(sql, tuple(parameters))))
 
     async def executemany(self, sql: str, rows: Iterable[Parameters]) -> SqliteCursor:
-        """Run one statement over many rows (after the deferred ones, same trip)."""
-        carried = self._carry([tuple(row) for row in rows])
-        return SqliteCursor(self, await self._send(self._inner.executemany(sql, carried)))
+        """Run one statement over many rows."""
+        many = [tuple(row) for row in rows]
+        return SqliteCursor(self, await self._send(self._inner.executemany(sql, many)))
 
     async def execute_fetchall(self, sql: str, parameters: Parameters = ()) -> list[aiosqlite.Row]:
-        """Run a query and read every row, in one trip (after the deferred statements)."""
-        carried = self._carry(tuple(parameters))
-        return list(await self._send(self._inner.execute_fetchall(sql, carried)))
-
-    async def fetch_together(
-        self, queries: Sequence[tuple[str, Parameters]]
-    ) -> list[list[Any] | BaseException]:
-        """As `Connection.fetch_together`, in one trip: the deferred statements, every query
-        but the last carried (`Carried.queries`), then the last as the trip's own."""
-        if not queries:
-            return []
-        *first, (sql, parameters) = queries
-        batch, self._deferred = self._deferred, []
-        carried = Carried(batch, tuple(parameters), self, queries=first)
-        try:
-            last: list[Any] | BaseException = list(
-                await self._send(self._inner.execute_fetchall(sql, carried))
-            )
-        except Exception as error:
-            if len(carried.outcomes) < len(first):  # a deferred statement failed: all fail
-                raise
-            last = error
-        return [*carried.outcomes, last]
+        """Run a query and read every row."""
+        return list(await self._send(self._inner.execute_fetchall(sql, tuple(parameters))))
 
     async def executescript(self, script: str) -> None:
-        """Run an SQL script (migrations); nothing may be deferred (a script takes none)."""
-        if self._deferred:
-            raise RuntimeError("a script with deferred statements waiting: flush them first")
+        """Run an SQL script (migrations)."""
         await self._send(self._inner.executescript(script))
 
-    async def flush(self) -> None:
-        """Send the deferred statements now (one trip; none when nothing waits)."""
-        if self._deferred:
-            await self.execute("")
-
     async def commit_transaction(self) -> None:
-        """Send the deferred statements, close the cursors handed out (see `ThreadConnection`)
-        and COMMIT, in one trip."""
-        await self._send(self._inner.execute("COMMIT", self._carry((), closing=True)))
+        """Close the cursors handed out (see `ThreadConnection`) and COMMIT."""
+        await self._send(self._inner.commit())
 
     async def end_snapshot(self) -> None:
         """End the transaction, if one is open, by ROLLBACK after closing the cursors handed
-        out (see `ThreadConnection`). One trip; the deferred statements dropped."""
-        self._deferred.clear()
+        out (see `ThreadConnection`)."""
         await self._send(self._inner.rollback())
-
-    carries_snapshot_end = True
-    multi_row_inserts = True
-
-    def defer_end_snapshot(self) -> None:
-        """End the open read snapshot (as `end_snapshot`: its cursors closed, ROLLBACK if a
-        transaction is open) on the thread, first thing in the next trip."""
-        self._deferred.append(Deferred("ROLLBACK", (), False, ends_snapshot=True))
 
     @property
     def in_transaction(self) -> bool:
@@ -476,7 +276,6 @@ class SqliteConnection(Connection):
 
     async def close(self) -> None:
         """Close the connection and stop its thread (idempotent)."""
-        self._deferred.clear()
         await self._inner.close()
 
 

@@ -79,11 +79,6 @@ class Database:
         for an in-memory database, which a second connection would not share)."""
         self._read_lock = asyncio.Lock()
         self._reader_owner: asyncio.Task[object] | None = None
-        self._readers_waiting = 0
-        """Tasks waiting for the reader (`read()`): the snapshot a block ends is theirs to
-        end, with their first trip, when there are any."""
-        self._snapshot_left_open = False
-        """Whether the last read block left its snapshot for the next one to end."""
         self.location = location
         """Where the database is, as the configuration names it: `open_database(location)`
         opens it again (a PostgreSQL URL may hold a password: show `name` instead)."""
@@ -130,8 +125,8 @@ class Database:
 
     @property
     def trips(self) -> int:
-        """Hand-offs to the database threads made so far, both connections together (what
-        deferring statements saves; benchmarks and tests count them)."""
+        """Calls made to the database so far, both connections together (benchmarks report
+        them)."""
         reader = 0 if self._reader is None else self._reader.trips
         return self._connection.trips + reader
 
@@ -177,55 +172,15 @@ class Database:
         if self._reading_in_this_task():
             yield self._reader
             return
-        self._readers_waiting += 1
-        try:
-            await self._read_lock.acquire()
-        except BaseException:  # cancelled waiting: a snapshot left for it must still end
-            self._readers_waiting -= 1
-            await self._end_left_snapshot()
-            raise
-        self._readers_waiting -= 1
-        reader, raised = self._reader, True
-        trips = reader.trips
-        try:
-            self._reader_owner = asyncio.current_task()
-            if self._snapshot_left_open:
-                reader.defer_end_snapshot()
-            reader.defer(self.BEGIN_READ)  # sent with the block's first query
-            yield reader
-            raised = False
-        finally:
-            self._reader_owner = None
-            try:
-                await self._end_read(reader, raised, queried=reader.trips != trips)
-            finally:
-                self._read_lock.release()
-
-    async def _end_left_snapshot(self) -> None:
-        """End the snapshot a block left for a read that then gave up waiting, unless another
-        read still waits for it (the reader is then free at once; the cancellation follows)."""
-        if not self._snapshot_left_open or self._readers_waiting or self._read_lock.locked():
-            return
         async with self._read_lock:
-            if self._snapshot_left_open and self._reader is not None:
-                self._snapshot_left_open = False
-                await self._reader.end_snapshot()
-
-    async def _end_read(self, reader: Connection, raised: bool, *, queried: bool) -> None:
-        """End a read block's snapshot (a snapshot ends the same whichever way: its cursors
-        closed): at once, or — when another read waits and the block ended normally — with
-        that read's first trip (`Connection.defer_end_snapshot`), one trip fewer a read.
-        `queried`: whether the block made a trip (else it opened no snapshot, and the one
-        left to it, if any, is still open)."""
-        reader.discard_deferred()  # not sent: the block's BEGIN (and the ROLLBACK left to it)
-        open_now = True if queried else self._snapshot_left_open
-        self._snapshot_left_open = False
-        if not open_now:
-            return
-        if not raised and self._readers_waiting and reader.carries_snapshot_end:
-            self._snapshot_left_open = True
-            return
-        await reader.end_snapshot()
+            reader = self._reader
+            self._reader_owner = asyncio.current_task()
+            try:
+                await reader.execute(self.BEGIN_READ)
+                yield reader
+            finally:
+                self._reader_owner = None
+                await reader.end_snapshot()
 
     @asynccontextmanager
     async def transaction(
@@ -233,10 +188,8 @@ class Database:
     ) -> AsyncIterator[Connection]:
         """One write transaction (BEGIN_WRITE … COMMIT), rolled back whole if the block
         raises or the commit is refused. Nesting is refused: one use case, one transaction.
-        BEGIN goes with the block's first statement, and statements the block defers go with
-        the next one (at the latest with COMMIT); a rollback drops those not sent, and one
-        that failed — or any statement of the block that failed (`connection.failed`) —
-        fails the transaction even if the block caught it.
+        On PostgreSQL a statement of the block that failed (`connection.failed`) fails the
+        transaction even if the block caught it.
         `after_commit()` runs once it committed (the lock released), even when the task was
         cancelled while COMMIT was on the database thread (the cancellation follows it).
         `guild_id`: the guild the unit of work is of (`serialising`)."""
@@ -249,15 +202,15 @@ class Database:
                 # still roll back the transaction BEGIN opens once it gets the lock.
                 connection.failed = None
                 connection.in_unit = True
-                connection.defer(self.BEGIN_WRITE)
+                await connection.execute(self.BEGIN_WRITE)
                 for statement, parameters in self.serialising(guild_id):
-                    connection.defer(statement, parameters)
+                    await connection.execute(statement, parameters)
                 yield connection
                 if connection.failed is not None:  # caught in the block: still not committed
                     raise connection.failed
                 cancelled = await _commit(connection)
             except BaseException:
-                await connection.end_snapshot()  # drops the deferred, closes the cursors
+                await connection.end_snapshot()  # closes the cursors
                 raise
             finally:
                 connection.in_unit = False

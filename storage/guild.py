@@ -68,12 +68,6 @@ class GuildView:
         self.tour_games = TourGameReader(scope)
         self.tour_rulings = TourRulingReader(scope)
         self.tour_lookups = TourLookupReader(scope)
-        self.together = scope.together
-        """Independent reads of these repositories with their queries in one trip
-        (`ReadScope.together`)."""
-        self.reads = scope.connection
-        """What this view reads through: the same object for every view of one connection of
-        one database (a key for caches of committed facts, kept by season version)."""
 
 
 class UnitOfWork:
@@ -101,28 +95,13 @@ class UnitOfWork:
         self.tour_events = TourEventRepository(scope)
         self.tour_games = TourGameRepository(scope)
         self.tour_rulings = TourRulingRepository(scope)
-        self.together = scope.together
-        """Independent reads (or writes whose rows are read and no other depends on) of these
-        repositories with their queries in one trip (`ReadScope.together`)."""
         self._view: GuildView | None = None
         self.abandoned = False
-        self.committed_callbacks: list[Callable[[], None]] = []
-        """Called once the unit of work has committed (`after_commit`), in order."""
 
     @property
     def now(self) -> datetime:
         """The unit of work's instant (aware UTC)."""
         return self._scope.now
-
-    @property
-    def reads(self) -> object:
-        """What this unit of work reads through (as `GuildView.reads`)."""
-        return self._scope.connection
-
-    def season_changes(self, season_id: int) -> int:
-        """How many changes this unit of work made to the season so far (each repository
-        change counts): what it computed of the season is still true while this stands."""
-        return self._scope.season_changes.get(season_id, 0)
 
     @property
     def bumped_seasons(self) -> set[int]:
@@ -147,21 +126,13 @@ class UnitOfWork:
         """A part of the unit of work undone alone if the block raises (its rows, audit
         details, scheduled jobs and queued messages); the exception goes on to the caller."""
         jobs, messages = len(self.jobs.changed), len(self.outbox.posted)
-        callbacks = len(self.committed_callbacks)
         try:
             async with self._scope.savepoint():
                 yield
         except BaseException:
             del self.jobs.changed[jobs:]
             del self.outbox.posted[messages:]
-            del self.committed_callbacks[callbacks:]
             raise
-
-    def after_commit(self, callback: Callable[[], None]) -> None:
-        """Call `callback()` once this unit of work has committed — never if it rolls back,
-        or if the savepoint it was added in is undone (e.g. keep what it computed of the
-        committed facts). It must not raise."""
-        self.committed_callbacks.append(callback)
 
     def abandon(self) -> None:
         """Nothing to change after all: roll back at the end of the block, with no audit row."""
@@ -239,8 +210,6 @@ class GuildStore:
 
         def announce() -> None:  # committed (even if the task was cancelled meanwhile)
             assert uow is not None
-            for callback in uow.committed_callbacks:
-                callback()
             committed = Committed(
                 self.guild_id,
                 tuple(uow.jobs.changed),
@@ -269,11 +238,7 @@ class GuildStore:
                 yield uow
                 if uow.abandoned:
                     raise _Abandoned
-                if uow.outbox.unfilled:
-                    raise RuntimeError(
-                        f"announcements reserved and never filled: {sorted(uow.outbox.unfilled)}"
-                    )
-                connection.defer(  # sent with COMMIT
+                await connection.execute(
                     "INSERT INTO audit (guild_id, actor_id, action, subject, details, at)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (
@@ -287,6 +252,6 @@ class GuildStore:
                 )
                 if uow.jobs.changed or uow.outbox.posted:  # other processes hear of it
                     for statement, parameters in self.database.commit_notices(self.guild_id):
-                        connection.defer(statement, parameters)
+                        await connection.execute(statement, parameters)
         except _Abandoned:
             return

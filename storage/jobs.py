@@ -155,14 +155,13 @@ class JobRepository(JobReader):
         self.changed.append(cancelled)
         return True
 
-    def cancel_pending(self, job: Job) -> None:
-        """Cancel `job`, read pending in this unit of work (`pending`) — it still is: no other
-        unit of the guild runs until this one ends — with the unit's next statement (no trip
-        of its own); noted as `cancel` notes it."""
+    async def cancel_pending(self, job: Job) -> None:
+        """Cancel `job`, read pending in this unit of work (`pending`): it still is, as no
+        other unit of the guild runs until this one ends. Noted as `cancel` notes it."""
         if job.status != "pending" or job.guild_id != self._write.guild_id:
             raise ValueError(f"job {job.id} was not read pending in this guild")
         scope = self._write
-        scope.execute_later(
+        await scope.execute(
             "UPDATE scheduled_jobs SET status = 'cancelled', finished_at = ?"
             " WHERE id = ? AND guild_id = ? AND status = 'pending'",
             (to_text(scope.now), job.id, scope.guild_id),

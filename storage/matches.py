@@ -299,73 +299,18 @@ class MatchRepository(MatchReader):
         super().__init__(scope)
         self._write = scope
         self._seasons = SeasonRepository(scope)
-        self._placements: dict[int, tuple[int, int]] = {}
-        """Match id → (season id, games per board), as read in this unit of work (neither
-        ever changes for a stored match); kept for one epoch of the scope (`forget_reads`)."""
-        self._boardless: set[int] = set()
-        """Matches read with no board in this unit of work and given none since (a first
-        result: nothing to delete before its boards); kept for one epoch, as placements."""
-        self._epoch = scope.epoch
-
-    def _known(self) -> dict[int, tuple[int, int]]:
-        """The placements read in this unit of work, none if rows may have gone since."""
-        self._same_epoch()
-        return self._placements
-
-    def _same_epoch(self) -> None:
-        """Forget what was read in this unit of work if rows may have gone since."""
-        if self._epoch != self._write.epoch:
-            self._placements.clear()
-            self._boardless.clear()
-            self._epoch = self._write.epoch
-
-    async def boards(self, match_id: int) -> list[BoardRecord]:
-        """As `MatchReader.boards` (a match read without boards is known to have none)."""
-        found = await super().boards(match_id)
-        self._same_epoch()
-        if found:
-            self._boardless.discard(match_id)
-        else:
-            self._boardless.add(match_id)
-        return found
-
-    async def get(self, match_id: int) -> MatchRecord | None:
-        """The match with this id, or None (its season is known for the unit of work's
-        later changes to it)."""
-        match = await super().get(match_id)
-        if match is not None:
-            self._known()[match.id] = (match.season_id, match.games_per_board)
-        return match
-
-    async def with_chesscom(
-        self, match_id: int, chesscom_match_id: int
-    ) -> tuple[MatchRecord | None, MatchRecord | None]:
-        """As `MatchReader.with_chesscom` (the match's season is known for later changes)."""
-        match, linked = await super().with_chesscom(match_id, chesscom_match_id)
-        if match is not None:
-            self._known()[match.id] = (match.season_id, match.games_per_board)
-        return match, linked
 
     async def _season_of(self, match_id: int) -> int:
         """The match's season, bumped (LookupError if the guild has no such match)."""
-        season_id, _ = await self._placement(match_id)
-        await self._seasons.bump(season_id, read_here=True)
-        return season_id
-
-    async def _placement(self, match_id: int) -> tuple[int, int]:
-        """(season id, games per board) of a match, read once per unit of work."""
-        known = self._known().get(match_id)
-        if known is not None:
-            return known
         row = await self._scope.fetchone(
-            "SELECT season_id, games_per_board FROM matches WHERE guild_id = ? AND id = ?",
+            "SELECT season_id FROM matches WHERE guild_id = ? AND id = ?",
             (self._scope.guild_id, match_id),
         )
         if row is None:
             raise LookupError(f"no match {match_id} in this guild")
-        placement = (int(row[0]), int(row[1]))
-        self._known()[match_id] = placement
-        return placement
+        season_id = int(row[0])
+        await self._seasons.bump(season_id)
+        return season_id
 
     async def _games_per_board(self, season_id: int) -> int:
         row = await self._scope.fetchone(
@@ -435,7 +380,6 @@ class MatchRepository(MatchReader):
             "DELETE FROM matches WHERE guild_id = ? AND season_id = ?", (scope.guild_id, season_id)
         )
         ids = [int(row[0]) for row in rows]
-        scope.forget_reads()  # the season's matches are gone
         scope.record("matches_deleted", {"season": season_id, "count": len(ids)})
         return ids
 
@@ -511,12 +455,12 @@ class MatchRepository(MatchReader):
         await self._season_of(match_id)
         finished = instant_text(at) if at else None
         if link_chesscom is None:
-            scope.execute_later(
+            await scope.execute(
                 "UPDATE matches SET finished_at = ? WHERE guild_id = ? AND id = ?",
                 (finished, scope.guild_id, match_id),
             )
         else:
-            scope.execute_later(
+            await scope.execute(
                 "UPDATE matches SET finished_at = ?, chesscom_match_id = ?"
                 " WHERE guild_id = ? AND id = ?",
                 (finished, link_chesscom, scope.guild_id, match_id),
@@ -528,12 +472,9 @@ class MatchRepository(MatchReader):
         """Set the match's boards to exactly `boards` (an import replacing an earlier one)."""
         scope = self._write
         season_id = await self._season_of(match_id)
-        self._same_epoch()
-        if match_id not in self._boardless:  # none read in this unit: delete what there is
-            scope.execute_later(
-                "DELETE FROM boards WHERE guild_id = ? AND match_id = ?",
-                (scope.guild_id, match_id),
-            )
+        await scope.execute(
+            "DELETE FROM boards WHERE guild_id = ? AND match_id = ?", (scope.guild_id, match_id)
+        )
         await self._insert_boards([(match_id, b) for b in boards], season_id)
         scope.record("boards_replaced", {"match": match_id, "count": len(boards)})
 
@@ -548,17 +489,13 @@ class MatchRepository(MatchReader):
     async def _insert_boards(
         self, boards: Sequence[tuple[int, BoardRecord]], season_id: int
     ) -> None:
-        """The boards in multi-row statements (`insert_rows_later`); their games per board is
-        the season's (checked by the foreign key through the match)."""
+        """The boards in multi-row statements (`WriteScope.insert_rows`); their games per
+        board is the season's (checked by the foreign key through the match)."""
         scope = self._write
         if not boards:
             return
-        self._same_epoch()
-        self._boardless.difference_update(match_id for match_id, _ in boards)
-        first, _ = boards[0]
-        known = self._known().get(first)
-        games = known[1] if known else await self._games_per_board(season_id)
-        scope.insert_rows_later(
+        games = await self._games_per_board(season_id)
+        await scope.insert_rows(
             "INSERT INTO boards (guild_id, match_id, board, home_player, away_player,"
             " home_half, away_half, games_per_board) VALUES",
             [
@@ -605,7 +542,7 @@ class MatchRepository(MatchReader):
         if not players:
             return
         await self._season_of(match_id)
-        scope.insert_rows_later(
+        await scope.insert_rows(
             "INSERT INTO match_at_start (guild_id, match_id, club_id, players) VALUES",
             [(scope.guild_id, match_id, club_id, count) for club_id, count in players.items()],
             "ON CONFLICT (match_id, club_id) DO UPDATE SET players = excluded.players",

@@ -109,10 +109,6 @@ class _Draft:
         )
 
 
-_UNFILLED = "(an announcement being written)"
-"""A reserved announcement's text until `fill` gives it its own (never committed so)."""
-
-
 class OutboxReader:
     """The outbox of exactly one guild."""
 
@@ -165,8 +161,6 @@ class OutboxRepository(OutboxReader):
         self._write = scope
         self.posted: list[OutboxMessage] = []
         self.sent: list[int] = []
-        self.unfilled: set[int] = set()
-        """Announcements reserved and not given their text yet (`reserve_announcement`)."""
 
     async def post(
         self,
@@ -194,7 +188,7 @@ class OutboxRepository(OutboxReader):
 
     async def post_to_announcements(self, content: str) -> OutboxMessage | None:
         """Queue `content` to the guild's announcements channel, read from the settings in the
-        same statement (one trip); None, with nothing queued, when no channel is set up."""
+        same statement; None, with nothing queued, when no channel is set up."""
         if not content:
             raise ValueError("an outbox message needs content or embeds")
         scope = self._write
@@ -210,50 +204,6 @@ class OutboxRepository(OutboxReader):
         if row is None:
             return None
         return self._queued(int(row[0]), replace(draft, channel_id=int(row[1])))
-
-    async def reserve_announcement(self) -> int | None:
-        """Queue an announcement whose text is not known yet (so its row goes in the trip of
-        the statements before it, `UnitOfWork.together`): its id, given its text by `fill`
-        before the unit of work commits (a unit with one left unfilled does not commit);
-        None, with nothing queued, when no announcements channel is set up."""
-        message = await self.post_to_announcements(_UNFILLED)
-        if message is None:
-            return None
-        self.unfilled.add(message.id)
-        return message.id
-
-    def fill(self, outbox_id: int, content: str) -> None:
-        """Give a reserved announcement its text (written with the unit's next statement)."""
-        if outbox_id not in self.unfilled:
-            raise ValueError(f"outbox row {outbox_id} is not a reserved announcement")
-        if not content:
-            raise ValueError("an outbox message needs content or embeds")
-        self.unfilled.discard(outbox_id)
-        self._write.execute_later(
-            "UPDATE outbox SET content = ? WHERE guild_id = ? AND id = ?",
-            (content, self._write.guild_id, outbox_id),
-        )
-        self.posted[:] = [
-            replace(m, content=content) if m.id == outbox_id else m for m in self.posted
-        ]
-
-    def withdraw(self, outbox_id: int) -> None:
-        """Take back an announcement reserved in this unit of work and not filled (the change
-        it was to announce was refused): its row deleted with the unit's next statement, and
-        it is no longer noted in the audit details or among the messages posted."""
-        if outbox_id not in self.unfilled:
-            raise ValueError(f"outbox row {outbox_id} is not a reserved announcement")
-        self.unfilled.discard(outbox_id)
-        scope = self._write
-        scope.execute_later(
-            "DELETE FROM outbox WHERE guild_id = ? AND id = ?", (scope.guild_id, outbox_id)
-        )
-        self.posted[:] = [m for m in self.posted if m.id != outbox_id]
-        noted = [e for e in scope.details.get("outbox", []) if e.get("id") != outbox_id]
-        if noted:
-            scope.details["outbox"] = noted
-        else:
-            scope.details.pop("outbox", None)
 
     def _queued(self, row_id: int, draft: _Draft) -> OutboxMessage:
         """The message just inserted as `row_id`, noted in the audit details and `posted`."""

@@ -1,5 +1,5 @@
 """The PostgreSQL database: the same `Database` as SQLite's (units of work, read snapshots,
-deferred statements, the same repositories and SQL text), on two asyncpg connections.
+the same repositories and SQL text), on two asyncpg connections.
 
 - Units of work take the writer one at a time in this process (as on SQLite), each one
   transaction `BEGIN ISOLATION LEVEL READ COMMITTED … COMMIT`: a claim such as the scheduler's

@@ -3,11 +3,6 @@ rules as the SQLite one (`storage/connection.py`). Statements are the same text 
 engines; here their `?` placeholders become asyncpg's `$1, $2 …` (`numbered`). A statement
 that returns rows (a query, or RETURNING) is fetched, any other gives its row count from the
 command status (`UPDATE 3`).
-
-Deferred statements run, in order, just before the next statement (asyncpg has no public
-pipelining for different statements; each is a round trip of its own, of ~0.1 ms on a local
-socket): the same semantics as SQLite's — a read sees them, one that fails is the unit's
-failure, a rollback drops those not sent.
 """
 
 from __future__ import annotations
@@ -148,7 +143,7 @@ class PostgresConnection(Connection):
         raise failure
 
     async def _run(self, sql: str, parameters: Sequence[Any]) -> PostgresCursor:
-        """One statement as PostgreSQL runs it (no deferred ones first)."""
+        """One statement as PostgreSQL runs it."""
         text = numbered(sql)
         if self._trace is not None:
             self._trace(text)
@@ -166,65 +161,45 @@ class PostgresConnection(Connection):
         if rows:
             await self._send(self._inner.executemany(text, rows))
 
-    async def _send_deferred(self) -> None:
-        """The deferred statements, in order (one failing raises: the unit's failure)."""
-        while self._deferred:
-            statement = self._deferred.pop(0)
-            if statement.many:
-                await self._run_many(statement.sql, statement.parameters)
-            else:
-                await self._run(statement.sql, statement.parameters)
-
     async def execute(self, sql: str, parameters: Parameters = ()) -> PostgresCursor:
-        """Run one statement (after the deferred ones)."""
+        """Run one statement."""
         self._refuse_if_failed(sql)
-        await self._send_deferred()
         return await self._run(sql, tuple(parameters))
 
     async def executemany(self, sql: str, rows: Iterable[Parameters]) -> PostgresCursor:
-        """Run one statement over many rows (after the deferred ones)."""
+        """Run one statement over many rows."""
         self._refuse_if_failed(sql)
-        await self._send_deferred()
         many = [tuple(row) for row in rows]
         await self._run_many(sql, many)
         return PostgresCursor([], len(many))
 
     async def execute_fetchall(self, sql: str, parameters: Parameters = ()) -> list[asyncpg.Record]:
-        """Run a query and read every row (after the deferred statements)."""
+        """Run a query and read every row."""
         cursor = await self.execute(sql, parameters)
         return await cursor.fetchall()
 
     async def native(self, sql: str, *parameters: Any) -> list[asyncpg.Record]:
-        """Run one statement with asyncpg's own `$1` placeholders (storage/postgres.py's own
-        catalog, lock and version statements), after the deferred ones; its rows (none for a
-        command)."""
+        """Run one statement with asyncpg's own `$1` placeholders and return its rows.
+
+        It serves storage/postgres.py's own catalog, lock and version statements.
+        """
         self._refuse_if_failed(sql)
-        await self._send_deferred()
         if self._trace is not None:
             self._trace(sql)
         rows: list[asyncpg.Record] = await self._send(self._inner.fetch(sql, *parameters))
         return rows
 
     async def executescript(self, script: str) -> None:
-        """Run a script (a migration) as one simple-protocol message; nothing may be
-        deferred."""
-        if self._deferred:
-            raise RuntimeError("a script with deferred statements waiting: flush them first")
+        """Run a script, a migration, as one simple-protocol message."""
         if not any(
             line.strip() and not line.lstrip().startswith("--") for line in script.split("\n")
         ):
             return  # nothing but comments (a migration that is SQLite's only): no trip
         await self._send(self._inner.execute(script))
 
-    async def flush(self) -> None:
-        """Send the deferred statements now."""
-        self._refuse_if_failed("")
-        await self._send_deferred()
-
     async def commit_transaction(self) -> None:
-        """Send the deferred statements and COMMIT; a transaction the server had already
+        """COMMIT; a transaction the server had already
         aborted (it answers COMMIT with ROLLBACK) raises instead of passing for committed."""
-        await self._send_deferred()
         status = await self._send(self._inner.execute("COMMIT"))
         self._sent_since_end = False
         if status != "COMMIT":
@@ -233,8 +208,7 @@ class PostgresConnection(Connection):
             raise OperationalError(f"the transaction was not committed (the server said {status})")
 
     async def end_snapshot(self) -> None:
-        """End the transaction, if one may be open, by ROLLBACK; the deferred dropped."""
-        self._deferred.clear()
+        """End the transaction, if one may be open, by ROLLBACK."""
         if self._sent_since_end:
             await self._send(self._inner.execute("ROLLBACK"))
             self._sent_since_end = False
@@ -250,6 +224,5 @@ class PostgresConnection(Connection):
 
     async def close(self) -> None:
         """Close the connection (idempotent)."""
-        self._deferred.clear()
         if not self._inner.is_closed():
             await self._inner.close()

@@ -184,23 +184,13 @@ class SeasonRepository(SeasonReader):
         super().__init__(scope)
         self._write = scope
 
-    async def bump(self, season_id: int, *, read_here: bool = False) -> None:
+    async def bump(self, season_id: int) -> None:
         """Mark the season changed (its cached standings are stale); LookupError if the guild
         has no such season. The version goes up once per unit of work, at its first change:
         a cache keyed by version must not keep a report read between two changes of one
-        unit of work (none does: reports read inside one come before its changes).
-        `read_here`: the id was read from this guild's rows in this unit of work, so the
-        season exists and the bump goes with the next statement (`execute_later`)."""
+        unit of work (none does: reports read inside one come before its changes)."""
         scope = self._write
-        scope.season_changes[season_id] = scope.season_changes.get(season_id, 0) + 1
         if season_id in scope.bumped_seasons:
-            return
-        if read_here:
-            scope.execute_later(
-                "UPDATE seasons SET version = version + 1 WHERE guild_id = ? AND id = ?",
-                (scope.guild_id, season_id),
-            )
-            scope.bumped_seasons.add(season_id)
             return
         cursor = await scope.execute(
             "UPDATE seasons SET version = version + 1 WHERE guild_id = ? AND id = ?",
@@ -269,7 +259,6 @@ class SeasonRepository(SeasonReader):
         if row is None:
             return False
         scope.deleted_versions[season_id] = int(row[0])
-        scope.forget_reads()  # its matches are gone
         scope.record("seasons_deleted", {"season": season_id})
         return True
 

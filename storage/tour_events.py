@@ -271,12 +271,12 @@ class TourEventRepository(TourEventReader):
         self._write = scope
         self.bumped: set[int] = set()
 
-    def bump(self, event_id: int) -> None:
-        """Mark the event changed (with the next statement; once per unit of work)."""
+    async def bump(self, event_id: int) -> None:
+        """Mark the event changed (once per unit of work)."""
         if event_id in self.bumped:
             return
         scope = self._write
-        scope.execute_later(
+        await scope.execute(
             "UPDATE tour_events SET version = version + 1 WHERE guild_id = ? AND id = ?",
             (scope.guild_id, event_id),
         )
@@ -323,7 +323,7 @@ class TourEventRepository(TourEventReader):
         """CCT-6/CCT-8a: the event's own tour points table and preliminary scoring, replaced
         while it is not drawn (CCT-16: a drawn event keeps what it had); False when it is."""
         scope = self._write
-        self.bump(event.id)
+        await self.bump(event.id)
         text = event_rules_text(points, event.time_controls, event.round_reminder_minutes, scoring)
         cursor = await scope.execute(
             "UPDATE tour_events SET rules = ? WHERE guild_id = ? AND id = ?"
@@ -339,7 +339,7 @@ class TourEventRepository(TourEventReader):
         """Enter a tour player in the event, last in entry order, as a Finals wildcard
         (CCT-3) when `wildcard` (twice raises IntegrityError)."""
         scope = self._write
-        self.bump(event.id)
+        await self.bump(event.id)
         await scope.execute(
             "INSERT INTO event_players (guild_id, tour_id, event_id, player_id, entry_no,"
             " wildcard) SELECT ?, ?, ?, ?, coalesce(max(entry_no), 0) + 1, ? FROM event_players"
@@ -364,7 +364,7 @@ class TourEventRepository(TourEventReader):
     ) -> None:
         """CCT-3: the player declined the Finals `event` (twice raises IntegrityError)."""
         scope = self._write
-        self.bump(event.id)
+        await self.bump(event.id)
         await scope.execute(
             "INSERT INTO finals_declines (guild_id, tour_id, event_id, player_id, note,"
             " declined_by, declined_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -375,7 +375,7 @@ class TourEventRepository(TourEventReader):
     async def remove_decline(self, event_id: int, player_id: int) -> bool:
         """CCT-3: a decline withdrawn (before the draw); False when there was none."""
         scope = self._write
-        self.bump(event_id)
+        await self.bump(event_id)
         cursor = await scope.execute(
             "DELETE FROM finals_declines WHERE guild_id = ? AND event_id = ? AND player_id = ?",
             (scope.guild_id, event_id, player_id),
@@ -386,7 +386,7 @@ class TourEventRepository(TourEventReader):
     async def remove_player(self, event_id: int, player_id: int) -> bool:
         """Take a player out of an event (before the draw)."""
         scope = self._write
-        self.bump(event_id)
+        await self.bump(event_id)
         cursor = await scope.execute(
             "DELETE FROM event_players WHERE guild_id = ? AND event_id = ? AND player_id = ?",
             (scope.guild_id, event_id, player_id),
@@ -404,13 +404,13 @@ class TourEventRepository(TourEventReader):
         """CCT-8a: the draw — its seed (None: numbers drawn elsewhere and given) and each
         player's pairing number (player id → number)."""
         scope = self._write
-        self.bump(event_id)
+        await self.bump(event_id)
         await scope.execute(
             "UPDATE tour_events SET draw_seed = ?, drawn_by = ?, drawn_at = ?"
             " WHERE guild_id = ? AND id = ?",
             (seed, drawn_by, to_text(scope.now), scope.guild_id, event_id),
         )
-        scope.executemany_later(
+        await scope.executemany(
             "UPDATE event_players SET pairing_no = ? WHERE guild_id = ? AND event_id = ?"
             " AND player_id = ?",
             [(number, scope.guild_id, event_id, player) for player, number in numbers.items()],
@@ -422,7 +422,7 @@ class TourEventRepository(TourEventReader):
         (the entries stay); False when the event has no draw of its own to undo (not drawn,
         imported by its results, or its knock-out started)."""
         scope = self._write
-        self.bump(event_id)
+        await self.bump(event_id)
         cursor = await scope.execute(
             "UPDATE tour_events SET draw_seed = NULL, drawn_by = NULL, drawn_at = NULL"
             " WHERE guild_id = ? AND id = ? AND drawn_at IS NOT NULL AND recorded = 0"
@@ -444,13 +444,13 @@ class TourEventRepository(TourEventReader):
         """CCT-8c: the knock-out built from preliminary places 1-8 (`seeds`, player ids, 1st
         first), frozen with the drawing of lots that settled remaining ties, if any."""
         scope = self._write
-        self.bump(event_id)
+        await self.bump(event_id)
         await scope.execute(
             "UPDATE tour_events SET knockout_started_at = ?, knockout_started_by = ?,"
             " lots_seed = ? WHERE guild_id = ? AND id = ?",
             (to_text(scope.now), by, lots_seed, scope.guild_id, event_id),
         )
-        scope.executemany_later(
+        await scope.executemany(
             "UPDATE event_players SET ko_seed = ? WHERE guild_id = ? AND event_id = ?"
             " AND player_id = ?",
             [(place, scope.guild_id, event_id, p) for place, p in enumerate(seeds, start=1)],
@@ -463,7 +463,7 @@ class TourEventRepository(TourEventReader):
         """An imported event: its official preliminary places (player id → place) and the
         knock-out seeds they give; the event is marked recorded."""
         scope = self._write
-        self.bump(event_id)
+        await self.bump(event_id)
         now = to_text(scope.now)
         await scope.execute(
             "UPDATE tour_events SET recorded = 1, drawn_at = ?, knockout_started_at = ?"
@@ -471,7 +471,7 @@ class TourEventRepository(TourEventReader):
             (now, now if seeds else None, scope.guild_id, event_id),
         )
         seed_of = {p: place for place, p in enumerate(seeds, start=1)}
-        scope.executemany_later(
+        await scope.executemany(
             "UPDATE event_players SET recorded_place = ?, pairing_no = ?, ko_seed = ?"
             " WHERE guild_id = ? AND event_id = ? AND player_id = ?",
             [

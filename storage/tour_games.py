@@ -248,9 +248,9 @@ class TourGameRepository(TourGameReader):
         self._write = scope
 
     async def add_many(self, tour_id: int, event_id: int, games: Sequence[NewGame]) -> None:
-        """Add open games (the pairings of a draw), sent with the next statement."""
+        """Add open games (the pairings of a draw)."""
         scope = self._write
-        scope.executemany_later(
+        await scope.executemany(
             "INSERT INTO tour_games (guild_id, tour_id, event_id, stage, contest, round, board,"
             " phase, match_no, game_no, white_id, black_id, status, result, source, settled_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -397,7 +397,7 @@ class TourGameRepository(TourGameReader):
     ) -> None:
         """Imported outcomes of knock-out rounds or Finals matches (key, tour file data)."""
         scope = self._write
-        scope.executemany_later(
+        await scope.executemany(
             "INSERT INTO tour_contests (guild_id, event_id, key, recorded) VALUES (?, ?, ?, ?)",
             [
                 (scope.guild_id, event_id, key, json.dumps(data, sort_keys=True))

@@ -118,7 +118,7 @@ async def rounds(interaction: Interaction, current: str) -> list[app_commands.Ch
             record = await find_event(view, event)
         except UserError:
             return []
-        loaded = await load_event(view, record, database=store.database)
+        loaded = await load_event(view, record)
     try:
         if record.type is EventType.FINALS:
             names = [

@@ -44,13 +44,9 @@ async def _serve(bot: ArbiterBot, token: str) -> None:
     whole close (scheduler, outbox, gateway, database, ownership) before returning, since
     `asyncio.run` cancels whatever is still running once this returns."""
     import asyncio
-    import logging
     import signal
 
-    from bot.runtime.heap import freeze_start_up
     from storage.locations import shown
-
-    log = logging.getLogger(__name__)
 
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -65,7 +61,6 @@ async def _serve(bot: ArbiterBot, token: str) -> None:
             except RuntimeError as error:  # e.g. a schema newer than this program
                 where = shown(bot.config.database.location)
                 raise CliError(f"cannot migrate {where}: {error}", 1) from None
-            log.info("start-up heap frozen: %d objects", freeze_start_up())
             running = asyncio.create_task(bot.start(token), name="arbiter run")
             stopping = asyncio.create_task(stop.wait(), name="arbiter stop signal")
             try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bot.app.date_window import EARLIEST_DAY, latest_day
 from bot.league.matches.jobs import cancel_jobs, job_kinds
@@ -174,23 +174,18 @@ async def load_season(
 
 @dataclass(frozen=True)
 class SeasonFacts:
-    """A season's facts as `load_season` read them, with the club names by id they were read
-    with, so one match's change can be made in them (`with_match_changed`)."""
+    """A season's facts as `load_season` read them, and its closed accounts."""
 
     season: Season
-    club_names: Mapping[int, str]
-    for_judging: bool
     closed: tuple[str, ...]
     """The season's closed accounts (CL-19), read judging or not (the judging season has
     none: they only adjust scores)."""
-    positions: Mapping[str, int]
-    """Each match's place in `season.matches`, by its id (a match read again keeps it)."""
 
 
 async def load_season_facts(
     view: GuildView, record: SeasonRecord, *, for_judging: bool = False
 ) -> SeasonFacts:
-    """`load_season`, with the ids it read by."""
+    """`load_season`, with the season's closed accounts."""
     clubs = {club.id: club.name for club in await view.clubs.all()}
     divisions = await view.seasons.divisions(record.id)
     members = await view.seasons.members(record.id)
@@ -241,8 +236,7 @@ async def load_season_facts(
         ),
         withdrawn=tuple(clubs[x.club_id] for x in members if x.withdrawn),
     )
-    positions = {m.id: at for at, m in enumerate(season.matches)}
-    return SeasonFacts(season, clubs, for_judging, closed, positions)
+    return SeasonFacts(season, closed)
 
 
 def _match(
@@ -271,34 +265,6 @@ def _match(
         if isinstance(boards, int)
         else tuple(Board(b.home_player, b.away_player, b.home_half, b.away_half) for b in boards),
         deadline=m.deadline_at,
-    )
-
-
-def with_match_changed(
-    facts: SeasonFacts, match: MatchRecord, boards: int, fielded: Mapping[int, int]
-) -> SeasonFacts:
-    """Judging `facts` with match `match`'s own rows as a result just wrote them: its row as
-    `match` (its finish), `boards` boards (unnamed, as judging reads them) and the players
-    each club fielded (`fielded`, club id → players, the other at-start facts kept, as
-    `MatchRepository.set_fielded` writes them) — what `load_season_facts` would read back,
-    without reading it. Only for judging facts; KeyError when the match is not in them."""
-    if not facts.for_judging:
-        raise ValueError("only judging facts are changed a match at a time")
-    at = facts.positions[match.key]
-    old = facts.season.matches[at]
-    at_start = dict(old.at_start)
-    for club_id, players in fielded.items():
-        name = facts.club_names[club_id]
-        known = at_start.get(name)
-        at_start[name] = (
-            ClubAtStart(None, None, players) if known is None else replace(known, players=players)
-        )
-    changed = replace(
-        old, finished=match.finished_at, boards=(_UNNAMED,) * boards, at_start=at_start
-    )
-    matches = facts.season.matches
-    return replace(
-        facts, season=replace(facts.season, matches=(*matches[:at], changed, *matches[at + 1 :]))
     )
 
 

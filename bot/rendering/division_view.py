@@ -12,7 +12,7 @@ from enum import Enum
 from fractions import Fraction
 
 from bot.rendering.text import points
-from core.league.promotion import Proposal, promotion_proposal
+from core.league.promotion import promotion_proposal
 from core.league.report import LeagueReport
 from core.league.standings import ClubStanding, MatchResult
 
@@ -168,20 +168,6 @@ def _progress(
     return Progress(done, rounds, not open_rounds)
 
 
-_last_proposal: list[tuple[LeagueReport, int, tuple[str, ...], Proposal]] = []
-"""The proposal of the last report asked about (the divisions of one report ask in turn)."""
-
-
-def _proposal(report: LeagueReport, places: int, withdrawn: tuple[str, ...]) -> Proposal:
-    if _last_proposal:
-        last, last_places, last_withdrawn, proposal = _last_proposal[0]
-        if last is report and (last_places, last_withdrawn) == (places, withdrawn):
-            return proposal
-    proposal = promotion_proposal(report.divisions, places, withdrawn)
-    _last_proposal[:] = [(report, places, withdrawn, proposal)]
-    return proposal
-
-
 def _zones(
     report: LeagueReport, division: str, places: int, withdrawn: tuple[str, ...]
 ) -> tuple[frozenset[str], frozenset[str]]:
@@ -190,7 +176,7 @@ def _zones(
         return frozenset(), frozenset()
     names = [name for name, _ in report.divisions]
     order = {name: index for index, name in enumerate(names)}
-    proposal = _proposal(report, places, withdrawn)
+    proposal = promotion_proposal(report.divisions, places, withdrawn)
     moves = [m for m in proposal.moves if m.from_division == division]
     up = frozenset(m.club for m in moves if order[m.to_division] < order[division])
     down = frozenset(m.club for m in moves if order[m.to_division] > order[division])

@@ -11,12 +11,3 @@ async def announce(uow: UnitOfWork, content: str) -> bool:
     """Post `content` to the guild's announcements channel; False when none is set up (the
     change itself still commits)."""
     return await uow.outbox.post_to_announcements(cut(content, limits.MESSAGE_CONTENT)) is not None
-
-
-def fill_announcement(uow: UnitOfWork, outbox_id: int | None, content: str) -> bool:
-    """Give an announcement reserved in the unit of work (`uow.outbox.reserve_announcement`,
-    None: no channel) its text, cut as `announce` cuts it; False when none was reserved."""
-    if outbox_id is None:
-        return False
-    uow.outbox.fill(outbox_id, cut(content, limits.MESSAGE_CONTENT))
-    return True

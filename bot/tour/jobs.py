@@ -27,7 +27,7 @@ def register_tour_jobs(registry: JobRegistry, context: TourAutomation) -> list[s
     sites' polling with its fetch step — and return them (families as `<prefix>*`)."""
     registry.register_family(ROUND_FAMILY, round_reminder_handler())
     registry.register_family(APPEALS_FAMILY, appeals_close_handler())
-    registry.register(CONFIRM, confirm_handler(context.database))
+    registry.register(CONFIRM, confirm_handler())
     registry.register(WRAPUP, wrapup_handler())
     registry.register_fetching(POLL, poll_fetcher(context), poll_handler(context))
     return kinds()

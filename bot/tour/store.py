@@ -5,9 +5,8 @@ same standings, placings, points and Finals table from them."""
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeVar, cast
 
@@ -36,7 +35,6 @@ from core.tour.ranking import EventType, tour_records
 from core.tour.ranking import TourRecord as RankRecord
 from core.tour.report import FinalsResults, Tour, event_finals_field
 from core.tour.rules import TourRules
-from storage.database import Database
 from storage.guild import GuildView
 from storage.tour_events import EventPlayer, FinalsDecline, TourEventRecord
 from storage.tour_games import ContestRow, TourGame
@@ -216,72 +214,14 @@ def event_facts_of(
     )
 
 
-async def load_event(
-    view: GuildView, record: TourEventRecord, *, database: Database | None = None
-) -> LoadedEvent:
-    """Everything stored about the event (three queries), with its facts; with `database`
-    (the view's), none when the version `record` names was loaded before (`EventCache`)."""
-    cached = None if database is None else _CACHE.get(database, view.guild_id, record)
-    if cached is not None:
-        return cached
+async def load_event(view: GuildView, record: TourEventRecord) -> LoadedEvent:
+    """Everything stored about the event (three queries), with its facts."""
     players = tuple(await view.tour_events.players(record.id))
     games = tuple(await view.tour_games.of_event(record.id))
     contests = {c.key: c for c in await view.tour_games.contests(record.id)}
     facts = event_facts_of(record, players, games, contests)
     names = {p.player_id: p.name for p in players}
-    loaded = LoadedEvent(record, players, games, contests, names, facts)
-    if database is not None:
-        _CACHE.put(database, view.guild_id, loaded)
-    return loaded
-
-
-class EventCache:
-    """Loaded events by database, guild and event, each at the version it was read at: an
-    event's version goes up with every change (in the change's own unit of work), so a
-    loaded event of the version a read finds is what the database holds. Filled only
-    outside units of work (what a unit reads may still roll back); read inside them too."""
-
-    def __init__(self) -> None:
-        self._by_database: weakref.WeakKeyDictionary[
-            Database, dict[tuple[int, int], LoadedEvent]
-        ] = weakref.WeakKeyDictionary()
-
-    def get(self, database: Database, guild_id: int, record: TourEventRecord) -> LoadedEvent | None:
-        """The loaded event at `record`'s version, if it was loaded before."""
-        found = self._by_database.get(database, {}).get((guild_id, record.id))
-        if found is None or found.record != record:
-            return None
-        return found
-
-    def clear(self) -> None:
-        """Forget every loaded event (the next reads load them again; benchmarks measure
-        the first read after a change this way)."""
-        self._by_database.clear()
-
-    def put(self, database: Database, guild_id: int, loaded: LoadedEvent) -> None:
-        """Remember `loaded` (read outside any unit of work)."""
-        if database.in_transaction_of_this_task():
-            return
-        self._by_database.setdefault(database, {})[(guild_id, loaded.record.id)] = loaded
-
-
-_CACHE = EventCache()
-"""The process's loaded events (one per database and event, at its latest version read)."""
-
-
-def event_cache() -> EventCache:
-    """The process's loaded events."""
-    return _CACHE
-
-
-def remember_committed(database: Database, guild_id: int, after: LoadedEvent) -> None:
-    """A unit of work that changed only this event's games (and bumped it once) committed:
-    its in-memory state is the event at the next version, kept for the next read."""
-    record = replace(after.record, version=after.record.version + 1)
-    committed = LoadedEvent(
-        record, after.players, after.games, after.contests, after.names, replace(after.facts)
-    )
-    _CACHE.put(database, guild_id, committed)
+    return LoadedEvent(record, players, games, contests, names, facts)
 
 
 @dataclass(frozen=True)

@@ -621,36 +621,6 @@ async def test_game_autocomplete_offers_the_callers_own_open_games_first(desk: D
 
 
 @IN_MODULE_LOOP
-async def test_the_event_a_change_leaves_in_memory_is_what_the_database_holds(desk: Desk) -> None:
-    """The loaded event kept after a report, a confirmation and a correction (the next read
-    skips the database) equals the event read back from it, facts and rows."""
-    from bot.tour.store import event_cache
-    from bot.tour.store import load_event as load
-
-    store = store_of(desk)
-    await tour_with_event(store, tour="Memory", event="Remembered", first_user=PLAYER_IDS + 1100)
-    async with store.read() as view:
-        record = (await view.tour_events.by_name("Remembered"))[0]
-        loaded = await load(view, record, database=store.database)
-    game = loaded.games[0]
-    white = desk.player(1100 + NAMES.index(loaded.names[game.white_id]))
-    black = desk.player(1100 + NAMES.index(loaded.names[game.black_id]))
-    name = loaded.game_name(game)
-    report = await desk.run("game report", white, event="Remembered", game=name, result="1-0")
-    await desk.click(report.reply, "Confirm", black)
-    await desk.run(
-        "game correct", desk.arbiter, event="Remembered", game=name, result="0-1", reason="Seen."
-    )
-    async with store.read() as view:
-        record = (await view.tour_events.by_name("Remembered"))[0]
-        assert event_cache().get(store.database, DEFAULT_GUILD_ID, record) is not None
-        kept = await load(view, record, database=store.database)
-        fresh = await load(view, record)
-    assert kept is not fresh and kept.record == fresh.record
-    assert kept.games == fresh.games and kept.facts == fresh.facts
-
-
-@IN_MODULE_LOOP
 async def test_an_events_pin_is_edited_after_every_change(desk: Desk) -> None:
     await tour_with_event(store_of(desk), tour="Pins", event="Pinned", first_user=PLAYER_IDS + 1200)
     channel = desk.harness.channel("general")

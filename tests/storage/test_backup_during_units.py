@@ -1,5 +1,5 @@
 """`arbiter db backup` (storage/backup.py) while the bot reads and writes the database: a unit
-of work that has sent its deferred writes but not committed, and a read block holding its
+of work that has sent its writes but not committed, and a read block holding its
 snapshot, neither block the backup nor leak into it; the copy (a SQLite file, from either
 backend) is the last commit."""
 
@@ -39,10 +39,9 @@ async def test_a_backup_during_an_open_unit_and_an_open_read_copies_the_last_com
     async def open_unit() -> None:
         async with store.change(1, "setup.set", "guild_settings") as uow:
             await uow.settings.update(hq_role_id=2)
-            uow._scope.execute_later(
+            await uow._scope.execute(
                 "UPDATE guild_settings SET arbiter_role_id = 5 WHERE guild_id = ?", (GUILD,)
-            )
-            await uow._scope.connection.flush()  # the deferred write is in SQLite, uncommitted
+            )  # the write is in the database, uncommitted
             written.set()
             await release.wait()
 

@@ -1,6 +1,6 @@
-"""Crash safety of deferred statements: a real process killed with SIGKILL while its unit of work
-has sent deferred writes (and spilled pages into the WAL file) but not committed leaves nothing of
-that unit, and the database opens and works afterwards (tests/support/deferred_kill_child.py;
+"""Crash safety of a unit of work: a real process killed with SIGKILL while its unit of work has
+sent its writes (and spilled pages into the WAL file) but not committed leaves nothing of that
+unit, and the database opens and works afterwards (tests/support/deferred_kill_child.py;
 synchronised by the child's `mid` line, no sleeping)."""
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ LINE_TIMEOUT = 60.0  # seconds for the child's `mid`: a hung child fails the tes
 
 
 @pytest.mark.sqlite_only
-async def test_a_unit_killed_after_its_deferred_writes_were_sent_leaves_nothing(
+async def test_a_unit_killed_after_its_writes_were_sent_leaves_nothing(
     tmp_path: Path,
 ) -> None:
-    """SQLite only: A process killed while aiosqlite's thread holds a unit's deferred writes:
+    """SQLite only: A process killed while a unit's writes are uncommitted:
     SQLite's journal recovery on the file (PostgreSQL rolls back a dead session's transaction on
     the server)."""
     path = tmp_path / "arbiter.db"

@@ -2,9 +2,8 @@
 read only part of a query, raised, or ran long while many units committed — so a checkpoint
 can always reset SQLite's WAL file (it would otherwise grow without bound behind an idle
 reader), and PostgreSQL's reader is never left idle in a transaction (holding back vacuum).
-On SQLite a block that another read waits for leaves its snapshot for that read to end first
-thing in its own first trip (one trip fewer a read under load): the waiting read still reads
-the last commit, and a read that gives up waiting does not leave the snapshot open."""
+A read that waited for the reader reads the last commit, and a read that gives up waiting
+leaves no snapshot open."""
 
 from __future__ import annotations
 
@@ -13,9 +12,8 @@ import contextlib
 
 import pytest
 
-from storage.database import Database, SqliteDatabase
+from storage.database import Database
 from storage.guild import GuildStore
-from tests.storage.test_deferred_statements import trips
 from tests.support.backends import reader_holds_a_snapshot, write_from_another_process
 
 GUILD = 33
@@ -124,10 +122,10 @@ async def test_a_unit_that_half_read_a_query_does_not_lock_out_the_next_unit(
 
 async def _queued_behind(
     database: Database, store: GuildStore, first_block: str
-) -> tuple[int | None, int | None, int]:
+) -> tuple[int | None, int | None]:
     """A read holding the reader (`first_block`: "whole" reads its query to the end, "half"
     leaves it running) while a second read waits and another task commits: (what the first
-    read, what the second read, the trips the two reads made)."""
+    read, what the second read)."""
     holding, waiting = asyncio.Event(), asyncio.Event()
     seen: list[int | None] = []
 
@@ -136,22 +134,19 @@ async def _queued_behind(
         async with store.read() as view:
             seen.append((await view.settings.get()).hq_role_id)
 
-    with trips(database) as count:
-        async with store.read() as view:
-            seen.append((await view.settings.get()).hq_role_id)
-            if first_block == "half":
-                async with database.read() as connection:
-                    cursor = await connection.execute("SELECT * FROM audit")
-                    assert await cursor.fetchone() is not None  # still running
-            task = asyncio.create_task(second())
-            await waiting.wait()
-            await asyncio.sleep(0)  # it waits for the reader now
-            holding.set()
-            await asyncio.create_task(_commit(store, 77))
-        await task
-    with trips(database) as committing:  # what the commit costs alone, to leave it out
-        await _commit(store, 77)
-    return seen[0], seen[1], count[0] - committing[0]
+    async with store.read() as view:
+        seen.append((await view.settings.get()).hq_role_id)
+        if first_block == "half":
+            async with database.read() as connection:
+                cursor = await connection.execute("SELECT * FROM audit")
+                assert await cursor.fetchone() is not None  # still running
+        task = asyncio.create_task(second())
+        await waiting.wait()
+        await asyncio.sleep(0)  # it waits for the reader now
+        holding.set()
+        await asyncio.create_task(_commit(store, 77))
+    await task
+    return seen[0], seen[1]
 
 
 async def test_a_read_waiting_for_the_reader_reads_the_last_commit(database: Database) -> None:
@@ -159,26 +154,9 @@ async def test_a_read_waiting_for_the_reader_reads_the_last_commit(database: Dat
     await _commit(store, 1)
     for first_block in ("whole", "half"):
         await _commit(store, 1)
-        before, after, _ = await _queued_behind(database, store, first_block)
+        before, after = await _queued_behind(database, store, first_block)
         assert (before, after) == (1, 77)
         assert not await reader_holds_a_snapshot(database)
-
-
-@pytest.mark.sqlite_only
-async def test_a_waiting_read_ends_the_snapshot_before_it_in_its_own_first_trip(
-    database: Database,
-) -> None:
-    """Trips are SQLite's (PostgreSQL sends a deferred ROLLBACK as a round trip of its own, so
-    there each block ends its snapshot itself, test above)."""
-    assert isinstance(database, SqliteDatabase)
-    store = GuildStore(database, GUILD)
-    await _commit(store, 1)
-    with trips(database) as alone:
-        async with store.read() as view:
-            await view.settings.get()
-    assert alone[0] == 2  # the query (after BEGIN), then ROLLBACK
-    _, _, queued = await _queued_behind(database, store, "whole")
-    assert queued == 3  # the first query, the second (after ROLLBACK, BEGIN), its ROLLBACK
 
 
 async def test_a_read_that_gives_up_waiting_leaves_no_snapshot(database: Database) -> None:

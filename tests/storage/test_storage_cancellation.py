@@ -1,6 +1,6 @@
-"""Units of work and read blocks cancelled at every await (BEGIN deferred, a flush in flight,
-COMMIT in flight, the read snapshot opening): afterwards neither connection is left in a
-transaction, no deferred statement leaks into the next unit, the unit is all or nothing, and
+"""Units of work and read blocks cancelled at every await (BEGIN, a statement in flight, COMMIT
+in flight, the read snapshot opening): afterwards neither connection is left in a
+transaction, nothing of the unit leaks into the next one, the unit is all or nothing, and
 a unit that did commit is announced to the listeners even though its task was cancelled."""
 
 from __future__ import annotations
@@ -30,12 +30,12 @@ async def _role(database: Database) -> int | None:
 
 
 async def _unit(database: Database, role: int) -> None:
-    """A unit with a read, a write and a deferred job row, so BEGIN, a flush and COMMIT
+    """A unit with a read, some writes and a job row, so BEGIN, the statements and COMMIT
     each have their own await."""
     async with GuildStore(database, GUILD).change(1, "setup.set", "guild_settings") as uow:
         await uow.settings.get()
         await uow.settings.update(hq_role_id=role)
-        uow._scope.execute_later(
+        await uow._scope.execute(
             "UPDATE guild_settings SET announcements_channel_id = ? WHERE guild_id = ?",
             (role, GUILD),
         )
@@ -53,7 +53,6 @@ async def _after_turns(task: asyncio.Task[object], turns: int) -> None:
 
 async def _writer_is_clean(database: Database) -> None:
     async with database.writer() as connection:
-        assert connection.deferred == 0
         await connection.execute("SELECT 1")
         assert not connection.in_transaction
 
@@ -117,10 +116,7 @@ async def test_a_unit_of_work_cancelled_at_each_trip_is_all_or_nothing(
         if not cancelled:
             break
     trips = made[0]  # the last, uncancelled unit's trips; its last one is COMMIT
-    # The commit's own trips: SQLite sends the audit row with COMMIT (one trip); PostgreSQL
-    # sends it and the commit notice (the unit scheduled a job) just before, inside the
-    # commit that is waited for to its end (three).
-    commit = 1 if database.dialect is Dialect.SQLITE else 3
+    commit = 1  # COMMIT alone is waited for to its end, even when cancelled
     # cancelled at every trip before the commit: nothing; in it (queued): committed, and told
     assert outcomes == [("nothing", True)] * (trips - commit) + [("committed", True)] * commit + [
         ("committed", False),
@@ -207,7 +203,7 @@ async def test_a_read_cancelled_at_any_await_leaves_no_snapshot_open(database: D
         await _unit(database, 200 + turns)
         assert await _role(database) == 200 + turns  # a fresh snapshot, not an old one
         async with database.read() as connection:
-            assert connection.deferred == 1  # only the new block's BEGIN waits
+            assert connection.in_transaction  # the new block's own snapshot
         await _reader_is_clean(database)
 
 
@@ -216,7 +212,6 @@ async def _reader_is_clean(database: Database) -> None:
     assert reader is not None
     await reader.execute("SELECT 1")  # a trip: its state is settled
     assert not reader.in_transaction
-    assert reader.deferred == 0
 
 
 async def test_wait_for_timeouts_around_reads_and_units_leave_both_connections_usable(

@@ -11,7 +11,10 @@ from storage.database import Database
 from storage.errors import IntegrityError
 from storage.guild import Committed, GuildStore, on_commit
 from storage.jobs import pending_jobs
+from storage.matches import BoardRecord
 from storage.outbox import pending_messages
+from tests.storage.test_unit_of_work_costs import _season
+from tests.support.services_world import dump
 
 GUILD = 5
 CHANNEL = 77
@@ -186,95 +189,35 @@ async def test_an_announcement_goes_to_the_channel_read_in_the_same_statement(
     assert entry.details["outbox"] == [{"id": message.id, "channel_id": CHANNEL, "edit_of": None}]
 
 
-async def test_after_commit_callbacks_run_only_once_the_unit_of_work_committed(
+async def test_an_announcement_goes_to_the_channel_set_up_and_commits_with_the_unit(
     database: Database,
 ) -> None:
-    """`uow.after_commit`: called after COMMIT, in order; never for a unit rolled back or
-    abandoned, nor for one added in a savepoint that was undone."""
-    store = GuildStore(database, GUILD)
-    called: list[str] = []
-    async with store.change(9, "club.approve", "club:a") as uow:
-        await uow.club_admins.add("a", 9)
-        uow.after_commit(lambda: called.append("first"))
-        with pytest.raises(RuntimeError):
-            async with uow.savepoint():
-                uow.after_commit(lambda: called.append("undone"))
-                raise RuntimeError("the part fails")
-        uow.after_commit(lambda: called.append("second"))
-        assert called == []  # not yet: nothing is committed inside the block
-    assert called == ["first", "second"]
-
-    with pytest.raises(RuntimeError):
-        async with store.change(9, "club.approve", "club:b") as uow:
-            await uow.club_admins.add("b", 9)
-            uow.after_commit(lambda: called.append("rolled back"))
-            raise RuntimeError("the unit fails")
-    async with store.change(9, "club.approve", "club:c") as uow:
-        uow.after_commit(lambda: called.append("abandoned"))
-        uow.abandon()
-    assert called == ["first", "second"]
-
-
-async def test_a_reserved_announcement_commits_only_with_its_text(database: Database) -> None:
-    """`reserve_announcement` queues the row before its text is known; `fill` gives the text
-    (stored, heard of on commit, audited once); a unit that leaves one unfilled commits
-    nothing; without an announcements channel nothing is reserved."""
+    """`post_to_announcements` queues the text to the guild's announcements channel (stored,
+    heard of on commit, audited once); without a channel nothing is queued."""
     heard: list[Committed] = []
     on_commit(database, heard.append)
     store = GuildStore(database, GUILD)
     async with store.change(1, "t", "no channel") as uow:
-        assert await uow.outbox.reserve_announcement() is None
+        assert await uow.outbox.post_to_announcements("Result: 15 – 19") is None
+    assert await pending_messages(database) == []
     async with store.change(1, "t", "channel") as uow:
         await uow.settings.update(announcements_channel_id=CHANNEL)
-        reserved = await uow.outbox.reserve_announcement()
-        assert reserved is not None
-        with pytest.raises(ValueError, match="needs content"):
-            uow.outbox.fill(reserved, "")
-        uow.outbox.fill(reserved, "Result: 15 – 19")
-        with pytest.raises(ValueError, match="not a reserved announcement"):
-            uow.outbox.fill(reserved, "twice")
+        posted = await uow.outbox.post_to_announcements("Result: 15 – 19")
+        assert posted is not None
     [stored] = await pending_messages(database)
-    assert (stored.id, stored.channel_id, stored.content) == (reserved, CHANNEL, "Result: 15 – 19")
+    assert (stored.id, stored.channel_id, stored.content) == (posted.id, CHANNEL, "Result: 15 – 19")
     assert heard[-1].messages == (stored,)
     async with store.read() as view:
         entry = (await view.audit.recent())[-1]
-    assert entry.details["outbox"] == [{"id": reserved, "channel_id": CHANNEL, "edit_of": None}]
-
-    with pytest.raises(RuntimeError, match="never filled"):
-        async with store.change(1, "t", "forgotten") as uow:
-            await uow.club_admins.add("forgotten", 1)
-            assert await uow.outbox.reserve_announcement() is not None
-    assert [m.id for m in await pending_messages(database)] == [reserved]
+    assert entry.details["outbox"] == [{"id": posted.id, "channel_id": CHANNEL, "edit_of": None}]
+    with pytest.raises(RuntimeError, match="refused"):
+        async with store.change(1, "t", "refused") as uow:
+            await uow.club_admins.add("refused", 1)
+            assert await uow.outbox.post_to_announcements("never sent") is not None
+            raise RuntimeError("refused after writing")
+    assert [m.id for m in await pending_messages(database)] == [posted.id]
     async with store.read() as view:
-        assert await view.club_admins.admins_of("forgotten") == []
-
-
-async def test_a_withdrawn_announcement_leaves_nothing_and_the_unit_commits(
-    database: Database,
-) -> None:
-    """`withdraw` takes back a reserved announcement (a refused change): no row, no audit
-    note, nothing heard of; the rest of the unit commits; only a reservation is withdrawn."""
-    heard: list[Committed] = []
-    on_commit(database, heard.append)
-    store = GuildStore(database, GUILD)
-    async with store.change(1, "t", "channel") as uow:
-        await uow.settings.update(announcements_channel_id=CHANNEL)
-    async with store.change(1, "t", "refused") as uow:
-        reserved = await uow.outbox.reserve_announcement()
-        assert reserved is not None
-        kept = await uow.outbox.post(CHANNEL, content="kept")
-        uow.outbox.withdraw(reserved)
-        with pytest.raises(ValueError, match="not a reserved announcement"):
-            uow.outbox.withdraw(reserved)
-        with pytest.raises(ValueError, match="not a reserved announcement"):
-            uow.outbox.withdraw(kept.id)
-        await uow.jobs.schedule("cl.poll", "match:1", DUE)
-    assert [m.id for m in await pending_messages(database)] == [kept.id]
-    assert heard[-1].messages == (kept,)
-    async with store.read() as view:
-        entry = (await view.audit.recent())[-1]
-    assert entry.details["outbox"] == [{"id": kept.id, "channel_id": CHANNEL, "edit_of": None}]
-    assert [j.subject for j in await pending_jobs(database)] == ["match:1"]
+        assert await view.club_admins.admins_of("refused") == []
 
 
 async def test_a_job_read_pending_is_cancelled_as_cancel_cancels_it(database: Database) -> None:
@@ -294,9 +237,9 @@ async def test_a_job_read_pending_is_cancelled_as_cancel_cancels_it(database: Da
             else:
                 job = await uow.jobs.pending("cl.poll", subject)
                 assert job is not None
-                uow.jobs.cancel_pending(job)
+                await uow.jobs.cancel_pending(job)
                 with pytest.raises(ValueError, match="not read pending"):
-                    uow.jobs.cancel_pending(heard[-1].jobs[0])  # the cancelled one
+                    await uow.jobs.cancel_pending(heard[-1].jobs[0])  # the cancelled one
         async with store.read() as view:
             entry = (await view.audit.recent())[-1]
             (row,) = await view.jobs.of_subject(subject)
@@ -314,3 +257,117 @@ async def test_a_job_read_pending_is_cancelled_as_cancel_cancels_it(database: Da
     assert outcomes[0] == outcomes[1]
     assert outcomes[1][2] == ("cancelled", True)
     assert await pending_jobs(database) == []
+
+
+FINISH = datetime(2024, 3, 4, 19, 0, tzinfo=UTC)
+BAD = [BoardRecord(1, "a", "b", 5, 0)]  # 5 + 0 is not 2 × 2 games: the boards' CHECK refuses
+GOOD = [BoardRecord(1, "a", "b", 3, 1)]
+
+
+async def _boards(database: Database, match: int) -> list[tuple[int, int, int]]:
+    async with database.read() as connection:
+        rows = await connection.execute_fetchall(
+            "SELECT board, home_half, away_half FROM boards WHERE match_id = ? ORDER BY board",
+            (match,),
+        )
+    return [(row[0], row[1], row[2]) for row in rows]
+
+
+async def test_a_result_unit_stores_its_boards_bumps_its_season_and_audits(
+    database: Database,
+) -> None:
+    store = GuildStore(database, GUILD)
+    season, match, _ = await _season(store)
+    async with store.change(1, "t", "x") as uow:
+        await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 4, 0)])
+    async with store.read() as view:
+        version = await view.seasons.version(season)
+    async with store.change(1, "match.result", f"match:{match}") as uow:
+        await uow.matches.with_chesscom(match, 5)
+        await uow.matches.replace_boards(match, GOOD)
+        await uow.matches.finish(match, FINISH)
+    assert await _boards(database, match) == [(1, 3, 1)]
+    async with store.read() as view:
+        [entry] = [e for e in await view.audit.recent() if e.action == "match.result"]
+        assert (await view.seasons.version(season)) == version + 1
+    assert entry.details["matches_finished"] == [{"match": match}]
+
+
+async def test_many_rows_are_stored_once_and_a_replacement_leaves_its_own(
+    database: Database,
+) -> None:
+    """`insert_rows`: 250 boards stored once each; a replacement leaves exactly its own
+    rows; rows of different widths are refused before anything is sent."""
+    store = GuildStore(database, GUILD)
+    _, match, _ = await _season(store)
+    many = [BoardRecord(n, f"h{n}", f"a{n}", 4, 0) for n in range(1, 251)]
+    async with store.change(1, "t", "many") as uow:
+        await uow.matches.replace_boards(match, many)
+    assert await _boards(database, match) == [(n, 4, 0) for n in range(1, 251)]
+    async with store.change(1, "t", "fewer") as uow:
+        await uow.matches.replace_boards(match, many[:3])
+        with pytest.raises(ValueError, match="same columns"):
+            await uow._scope.insert_rows("INSERT INTO boards (guild_id) VALUES", [(1,), (1, 2)])
+    assert await _boards(database, match) == [(1, 4, 0), (2, 4, 0), (3, 4, 0)]
+    async with store.change(1, "t", "twice") as uow:
+        await uow.matches.replace_boards(match, many[:2])
+        await uow.matches.replace_boards(match, many[:1])
+        assert [(b.board, b.home_half) for b in await uow.matches.boards(match)] == [(1, 4)]
+    assert await _boards(database, match) == [(1, 4, 0)]
+
+
+async def test_a_failing_write_rolls_the_whole_unit_back(database: Database) -> None:
+    store = GuildStore(database, GUILD)
+    _, match, _ = await _season(store)
+    before = await dump(database)
+    with pytest.raises(IntegrityError):
+        async with store.change(1, "match.result", f"match:{match}") as uow:
+            await uow.matches.finish(match, FINISH)
+            await uow.matches.replace_boards(match, BAD)
+    assert await dump(database) == before  # no finish, no bump, no audit row
+    async with database.writer() as connection:
+        assert not connection.in_transaction
+    async with store.change(1, "t", "x") as uow:  # the connection is fine afterwards
+        await uow.matches.replace_boards(match, [BoardRecord(1, "a", "b", 1, 3)])
+    assert await _boards(database, match) == [(1, 1, 3)]
+
+
+async def test_a_unit_that_raises_after_writing_leaves_nothing(database: Database) -> None:
+    store = GuildStore(database, GUILD)
+    _, match, _ = await _season(store)
+    before = await dump(database)
+    with pytest.raises(RuntimeError):
+        async with store.change(1, "match.result", f"match:{match}") as uow:
+            await uow.matches.replace_boards(match, GOOD)
+            raise RuntimeError("the service refused after writing")
+    assert await dump(database) == before
+    async with store.change(1, "setup.set", "guild_settings") as uow:
+        await uow.settings.update(hq_role_id=9)
+    assert await _boards(database, match) == []
+
+
+async def test_a_savepoint_undoes_its_own_writes_and_the_unit_goes_on(database: Database) -> None:
+    store = GuildStore(database, GUILD)
+    _, match, _ = await _season(store)
+    async with store.change(1, "t", "x") as uow:
+        await uow.matches.finish(match, FINISH)
+        with pytest.raises(IntegrityError):
+            async with uow.savepoint():
+                await uow.matches.replace_boards(match, BAD)
+        with pytest.raises(RuntimeError):
+            async with uow.savepoint():
+                await uow.matches.replace_boards(match, GOOD)
+                raise RuntimeError("the part failed after writing")
+    assert await _boards(database, match) == []
+    async with store.read() as view:
+        assert (await view.matches.get(match)).finished_at == FINISH  # type: ignore[union-attr]
+
+
+async def test_abandon_after_writes_leaves_nothing(database: Database) -> None:
+    store = GuildStore(database, GUILD)
+    _, match, _ = await _season(store)
+    before = await dump(database)
+    async with store.change(1, "t", "x") as uow:
+        await uow.matches.replace_boards(match, GOOD)
+        uow.abandon()
+    assert await dump(database) == before

@@ -2,9 +2,9 @@
 work.
 
 `python -m tests.support.deferred_kill_child DATABASE MATCH` opens DATABASE, starts a unit of work
-that replaces MATCH's boards and finishes it (deferred statements), sends them to SQLite together
-with a deferred batch of audit rows big enough to spill pages into the WAL file before any COMMIT,
-prints `mid` and waits on stdin for a line that never comes: the test kills it there."""
+that replaces MATCH's boards and finishes it, then writes a batch of audit rows big enough to
+spill pages into the WAL file before any COMMIT, prints `mid` and waits on stdin for a line that
+never comes: the test kills it there."""
 
 from __future__ import annotations
 
@@ -31,11 +31,10 @@ async def main(path: Path, match: int) -> None:
         await uow.matches.finish(match, dt.datetime(2024, 3, 4, 19, tzinfo=dt.UTC))
         scope = uow._scope
         await scope.execute("PRAGMA cache_size = 10")
-        scope.executemany_later(
+        await scope.executemany(
             "INSERT INTO audit (guild_id, action, subject, at) VALUES (?, 'spill', ?, 'x')",
             [(GUILD, "s" * 1000) for _ in range(ROWS)],
         )
-        await scope.connection.flush()
         print("mid", flush=True)
         sys.stdin.readline()  # blocks the whole process: the test kills it here
     await database.close()

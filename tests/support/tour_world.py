@@ -111,4 +111,4 @@ async def preliminary_played(
                     result(loaded.names[game.white_id], loaded.names[game.black_id]),
                 )
                 await uow.tour_games.apply(game, decided, by=None, source="import")
-        uow.tour_events.bump(record.id)
+        await uow.tour_events.bump(record.id)

@@ -5,11 +5,9 @@ result from a boards CSV. chess.com is read before the unit of work opens."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Awaitable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import TypeVar
 
 from bot.app.actor import Actor, Role
 from bot.app.errors import UserError, quote_mark
@@ -21,13 +19,14 @@ from bot.formats.boards_csv import BoardRow
 from bot.league.matches.boards import board_records, checked
 from bot.league.matches.counting import changed_matches, judged_counts, what_counts
 from bot.league.matches.jobs import POLL, subject
-from bot.league.matches.life import MatchNow, after_match_change, allowed, match_now
+from bot.league.matches.life import MatchNow, allowed, match_now
 from bot.league.matches.service import chesscom_match_id
 from bot.league.references import find_match
-from bot.league.store import load_season
+from bot.league.store import load_season, load_season_facts
 from bot.rendering import announcements
-from bot.runtime.announce import fill_announcement
+from bot.runtime.announce import announce
 from core.league import league_report
+from core.league.forfeits import SeasonJudging
 from core.league.lifecycle import Door, Step, finish_problem
 from core.league.season import Board as DomainBoard
 from core.league.season import Season
@@ -38,8 +37,6 @@ from storage.jobs import Job
 from storage.matches import BoardRecord, MatchRecord
 from storage.rosters import ClosedAccount
 from storage.seasons import SeasonRecord
-
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -79,10 +76,10 @@ def _door(actor: Actor) -> Door:
 
 @dataclass(frozen=True)
 class _Before:
-    """What a result is checked against, read in one trip before it writes (`_read_before`)."""
+    """What a result is checked against, read before it writes (`_read_before`)."""
 
-    record: SeasonRecord | None
-    """The match's season (None: gone, refused inside `_withdrawn_if_refused`)."""
+    record: SeasonRecord
+    """The match's season."""
     stored: tuple[BoardRecord, ...]
     """The match's boards as stored, which the result replaces."""
     elsewhere: bool
@@ -90,8 +87,6 @@ class _Before:
     season (CL-18)."""
     poll: Job | None
     """The match's pending poll: the result ends it (cancelled then)."""
-    reserved: int | None
-    """The result's announcement, reserved with the reads (None: no announcements channel)."""
 
 
 @dataclass(frozen=True)
@@ -117,44 +112,20 @@ def _seats(match: MatchRecord, boards: Iterable[BoardRecord]) -> list[tuple[str,
 
 
 async def _read_before(
-    uow: UnitOfWork, match: MatchRecord, boards: Sequence[BoardRecord], current: Awaitable[T]
-) -> tuple[T, _Before]:
-    """What a result is checked against, in one trip before it writes: `current` (the match
-    read again in the unit of work), its season, its boards as stored, whether a player of
-    those or of `boards` plays for another club of the season (CL-18) — the stored boards'
-    players asked again only when `boards` does not seat them all (a correction that changes
-    players) —, its pending poll, and its announcement reserved (its text comes once it is
-    judged: `_recorded`; a refusal withdraws it, `_withdrawn_if_refused`). `match`: the match
-    as read before the unit (its season and clubs never change; the caller compares)."""
-    seats = _seats(match, boards)
-    read, record, stored, elsewhere, poll, reserved = await uow.together(
-        current,  # none of these refuses (a refusal would leave the reservation behind)
-        uow.seasons.get(match.season_id),
-        uow.matches.boards(match.id),
-        uow.matches.plays_elsewhere(match.season_id, match.id, seats),
-        uow.jobs.pending(POLL, subject(match.id)),
-        uow.outbox.reserve_announcement(),
-    )
-    asked = {(name.lower(), club) for name, club in seats}
-    unseated = [(n, c) for n, c in _seats(match, stored) if (n.lower(), c) not in asked]
-    if not elsewhere and unseated:
-        elsewhere = await uow.matches.plays_elsewhere(match.season_id, match.id, unseated)
-    return read, _Before(record, tuple(stored), elsewhere, poll, reserved)
-
-
-@contextmanager
-def _withdrawn_if_refused(uow: UnitOfWork, before: _Before) -> Iterator[SeasonRecord]:
-    """A result refused after its reads leaves nothing behind: its reserved announcement is
-    withdrawn (a poll job goes on in the same unit of work after a refused import). Gives
-    the match's season (refused when it is gone)."""
-    try:
-        if before.record is None:
-            raise UserError("This match's season is no longer on this server.")
-        yield before.record
-    except UserError:
-        if before.reserved is not None:
-            uow.outbox.withdraw(before.reserved)
-        raise
+    uow: UnitOfWork, match: MatchRecord, boards: Sequence[BoardRecord]
+) -> _Before:
+    """What a result is checked against: the match's season (refused when it is gone), its
+    boards as stored, whether a player of those or of `boards` plays for another club of
+    the season (CL-18), and its pending poll. `match`: the match as read before the unit
+    (its season and clubs never change; the caller compares)."""
+    record = await uow.seasons.get(match.season_id)
+    if record is None:
+        raise UserError("This match's season is no longer on this server.")
+    stored = await uow.matches.boards(match.id)
+    seats = _seats(match, (*boards, *stored))
+    elsewhere = await uow.matches.plays_elsewhere(match.season_id, match.id, seats)
+    poll = await uow.jobs.pending(POLL, subject(match.id))
+    return _Before(record, tuple(stored), elsewhere, poll)
 
 
 def _check_result(
@@ -228,13 +199,8 @@ async def _clubs(
     """The match, its clubs and its games per board, in one read (refused first, when an
     actor is given, unless they may report its result)."""
     async with store.read() as view:
-        if isinstance(match_id, int):  # by number: the match and its clubs in one trip
-            match, (home, away) = await view.together(
-                find_match(view.matches, match_id), view.clubs.of_match(match_id)
-            )
-        else:
-            match = await find_match(view.matches, match_id)
-            home, away = await view.clubs.pair(match.home_club_id, match.away_club_id)
+        match = await find_match(view.matches, match_id)
+        home, away = await view.clubs.pair(match.home_club_id, match.away_club_id)
         if actor is not None:
             await _may_report(view.club_admins, actor, match)
     assert home is not None and away is not None
@@ -337,39 +303,33 @@ async def import_chesscom_result_in(
     uow: UnitOfWork, actor: Actor, read: ChessComRead
 ) -> ResultRecorded:
     """`import_chesscom_result`'s store step inside a unit of work the caller holds (the poll
-    job); a refusal (`UserError`) leaves nothing written (the announcement reserved with its
-    reads is withdrawn), so the caller may go on in the same unit of work."""
+    job). Every refusal (`UserError`) comes before the first write, so the caller may go on
+    in the same unit of work."""
     match, chesscom, facts = read.match, read.chesscom, read.facts
     assert facts.match is not None
-    (current, linked), before = await _read_before(
-        uow, match, read.boards, uow.matches.with_chesscom(match.id, chesscom)
-    )
-    with _withdrawn_if_refused(uow, before) as record:
-        if current is None:
-            raise UserError(f"No match {match.id} on this server.")
-        await _may_report(uow.club_admins, actor, current)
-        if (current.home_club_id, current.away_club_id) != (
-            match.home_club_id,
-            match.away_club_id,
-        ):
-            raise UserError(f"Match {match.id} changed meanwhile; try again.")
-        if linked is not None and linked.id != match.id:  # one fixture per chess.com match
-            raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
-        link = None if current.chesscom_match_id == chesscom else chesscom
-        finished = facts.match.finished or uow.now
-        # chess.com's own record of the linked match may be read again (a club admin's
-        # re-import is the bot's reading); any other result over a recorded one is an
-        # arbiter's correction.
-        door = Door.BOT if actor.is_system or link is None else _door(actor)
-        now = await match_now(uow, current, uow.now, record=record)
-        prior = _check_result(uow, now, door, finished, before)
+    current, linked = await uow.matches.with_chesscom(match.id, chesscom)
+    before = await _read_before(uow, match, read.boards)
+    if current is None:
+        raise UserError(f"No match {match.id} on this server.")
+    await _may_report(uow.club_admins, actor, current)
+    if (current.home_club_id, current.away_club_id) != (match.home_club_id, match.away_club_id):
+        raise UserError(f"Match {match.id} changed meanwhile; try again.")
+    if linked is not None and linked.id != match.id:  # one fixture per chess.com match
+        raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
+    link = None if current.chesscom_match_id == chesscom else chesscom
+    finished = facts.match.finished or uow.now
+    # chess.com's own record of the linked match may be read again (a club admin's re-import
+    # is the bot's reading); any other result over a recorded one is an arbiter's correction.
+    door = Door.BOT if actor.is_system or link is None else _door(actor)
+    now = await match_now(uow, current, uow.now, record=before.record)
+    prior = _check_result(uow, now, door, finished, before)
     await uow.matches.replace_boards(match.id, list(read.boards))
     await uow.matches.finish(match.id, finished, link_chesscom=link)
     closed = await _record_closed(uow, current.season_id, facts, read.observed)
-    fielded = await _record_fielded(uow, current, read.home, read.away, facts)
+    await _record_fielded(uow, current, read.home, read.away, facts)
     updated = replace(current, finished_at=finished.astimezone(dt.UTC), chesscom_match_id=chesscom)
     return await _recorded(
-        uow, prior, updated, read.boards, read.home, read.away, closed, "chess.com", fielded
+        uow, prior, updated, read.boards, read.home, read.away, closed, "chess.com"
     )
 
 
@@ -386,9 +346,9 @@ async def _record_closed(
 
 async def _record_fielded(
     uow: UnitOfWork, match: MatchRecord, home: Club, away: Club, facts: MatchFacts
-) -> dict[int, int]:
+) -> None:
     """CL-20: the players each club fielded, kept with the members and average already
-    recorded at the start; returns them (club id → players)."""
+    recorded at the start."""
     assert facts.match is not None
     players = {}
     for club in (home, away):
@@ -396,7 +356,6 @@ async def _record_fielded(
         if fielded is not None and fielded.players is not None:
             players[club.id] = fielded.players
     await uow.matches.set_fielded(match.id, players)
-    return players
 
 
 async def _recorded(
@@ -408,19 +367,17 @@ async def _recorded(
     away: Club,
     closed: Sequence[str],
     how: str,
-    fielded: Mapping[int, int] | None = None,
 ) -> ResultRecorded:
     """The result as now stored: the match as just updated (not read back), its boards
-    exactly those just stored (`replace_boards`), by number — announced once with what it
-    counts as and why (CL-FF, CL-ADJ, CL-DQ), the earlier matches it changed (a CL-18/19
-    finding) and the clubs it put out. `fielded`: the players each club fielded, as the
-    result just recorded them (club id → players)."""
+    exactly those just stored (`replace_boards`), by number. It is announced once with what
+    it counts as and why (CL-FF, CL-ADJ, CL-DQ), the earlier matches it changed (a CL-18/19
+    finding) and the clubs it put out."""
     boards = tuple(sorted(stored, key=lambda b: b.board))
     home_half = sum(b.home_half for b in boards)
     away_half = sum(b.away_half for b in boards)
     changed: list[str] = []
     if prior.before.poll is not None:
-        uow.jobs.cancel_pending(prior.before.poll)
+        await uow.jobs.cancel_pending(prior.before.poll)
     if await _may_change_others(uow, prior, updated, boards, closed):
         season = await load_season(uow.view(), prior.now.record)
         now = league_report(season, now=uow.now)
@@ -429,11 +386,9 @@ async def _recorded(
         changed = changed_matches(was, now, season, leave_out=[updated.key])
         forfeits, disqualified = now.forfeits, now.disqualified
     else:  # the judgement alone says what it counts as: only this match's facts changed
-        after = after_match_change(
-            uow, prior.now, updated, boards=len(boards), fielded=fielded
-        )  # nothing read: the change is known
-        season = after.facts.season
-        judgement = after.judging.at(uow.now)
+        facts = await load_season_facts(uow.view(), prior.now.record, for_judging=True)
+        season = facts.season
+        judgement = SeasonJudging(season).at(uow.now)
         forfeits, disqualified = judgement.breaches, tuple(judgement.disqualified.values())
         why = judged_counts(forfeits, disqualified, season, updated.key)
     out_before = prior.now.out
@@ -452,7 +407,7 @@ async def _recorded(
     ]
     if changed:
         lines.append(announcements.counted_changes(changed))
-    fill_announcement(uow, prior.before.reserved, "\n".join(lines))
+    await announce(uow, "\n".join(lines))
     uow.details["counts"] = why
     return ResultRecorded(
         updated, boards, home_half, away_half, tuple(closed), how, why, tuple(changed)
@@ -474,13 +429,13 @@ async def enter_manual_result(
     match, home, away, games = await _clubs(store, match_id)
     boards = board_records(rows, games)
     async with store.change(actor.user_id, "match.result", f"match:{match.id}") as uow:
-        current, before = await _read_before(uow, match, boards, uow.matches.get(match.id))
+        current = await uow.matches.get(match.id)
+        before = await _read_before(uow, match, boards)
+        if current is None:
+            raise UserError(f"No match {match.id} on this server.")
         finished = finished_at or uow.now
-        with _withdrawn_if_refused(uow, before) as record:
-            if current is None:
-                raise UserError(f"No match {match.id} on this server.")
-            now = await match_now(uow, current, uow.now, record=record)
-            prior = _check_result(uow, now, Door.ARBITER, finished, before)
+        now = await match_now(uow, current, uow.now, record=before.record)
+        prior = _check_result(uow, now, Door.ARBITER, finished, before)
         await uow.matches.replace_boards(match.id, boards)
         await uow.matches.finish(match.id, finished)
         updated = replace(current, finished_at=finished.astimezone(dt.UTC))

@@ -42,7 +42,7 @@ class StandingsPins:
             if record is None or pin.division_id not in names or pin.message_id is None:
                 continue
             report = await self.standings.report(store, record, now=uow.now)
-            context = await season_context(uow, self.standings, record, None)
+            context = await season_context(uow, record, None)
             embeds = pin_embeds(division_view(report, names[pin.division_id], context))
             shown = await uow.outbox.latest_embeds(pin.outbox_id, pin.message_id)
             if shown != json.loads(json.dumps(embeds)):  # as the outbox stores them

@@ -28,7 +28,7 @@ async def pin_standings(
         version = await uow.seasons.version(record.id)
         assert version is not None
         report = await standings.report(store, record, now=uow.now)
-        view = division_view(report, found.name, await season_context(uow, standings, record, None))
+        view = division_view(report, found.name, await season_context(uow, record, None))
         message = await uow.outbox.post(channel_id, embeds=pin_embeds(view))
         await uow.pins.pin(record.id, found.id, channel_id, message.id, version, user_id)
     return view

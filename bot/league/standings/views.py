@@ -4,10 +4,8 @@ as views of the cached standings report, for the embed, image, CSV or crosstable
 from __future__ import annotations
 
 import datetime as dt
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from weakref import WeakKeyDictionary
 
 from bot.league.references import find_division, find_season
 from bot.league.store import StandingsCache
@@ -46,7 +44,7 @@ async def standings_views(
     async with store.read() as view:
         record = await find_season(view.seasons, season)
         only = None if division is None else await find_division(view.seasons, record, division)
-        context = await season_context(view, standings, record, as_of or now.date())
+        context = await season_context(view, record, as_of or now.date())
     if ready is not None:
         await ready()
     report = await standings.report(store, record, as_of=as_of, now=now)
@@ -55,32 +53,13 @@ async def standings_views(
     return SeasonViews(record.name, views, as_of)
 
 
-CONTEXTS_KEPT = 64
-"""Season contexts kept per bot (by guild, season and version): a table asked for again
-reads no fixtures until the season changes."""
-_contexts: WeakKeyDictionary[StandingsCache, OrderedDict[tuple[int, int, int], SeasonContext]]
-_contexts = WeakKeyDictionary()
-
-
 async def season_context(
-    reader: GuildView | UnitOfWork,
-    standings: StandingsCache,
-    record: SeasonRecord,
-    on: dt.date | None,
+    reader: GuildView | UnitOfWork, record: SeasonRecord, on: dt.date | None
 ) -> SeasonContext:
     """What the tables say besides the standings: the season's fixtures (for "after round 9
     of 13"), its CL-8 places and withdrawn clubs (for the zones), the day (None: unsaid, as
-    on a pin, which is edited when the table changes, not when the day does). Kept beside
-    the bot's standings cache, per season version (every change bumps it)."""
-    kept = _contexts.setdefault(standings, OrderedDict())
-    key = (reader.guild_id, record.id, record.version)
-    context = kept.get(key)
-    if context is None:
-        context = kept[key] = await _read_context(reader, record)
-        while len(kept) > CONTEXTS_KEPT:
-            kept.popitem(last=False)
-    kept.move_to_end(key)
-    return replace(context, on=on)
+    on a pin, which is edited when the table changes, not when the day does)."""
+    return replace(await _read_context(reader, record), on=on)
 
 
 async def _read_context(reader: GuildView | UnitOfWork, record: SeasonRecord) -> SeasonContext:

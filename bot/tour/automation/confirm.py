@@ -14,12 +14,11 @@ from bot.tour.automation.kinds import payload_int, same_instant
 from bot.tour.games.service import answer_in
 from bot.tour.store import load_event
 from core.tour.game_reports import ReportStatus, confirm_deadline
-from storage.database import Database
 from storage.guild import UnitOfWork
 from storage.jobs import Job
 
 
-def confirm_handler(database: Database) -> JobHandler:
+def confirm_handler() -> JobHandler:
     """The handler of `cct.confirm` jobs, in the job's unit of work: the confirmation, its
     follow-ups (a decided series, the event's wrap-up) and its announcement commit with the
     job's end, so a report is confirmed once."""
@@ -39,11 +38,11 @@ def confirm_handler(database: Database) -> JobHandler:
             uow.abandon()  # reported again at another time: that report's job confirms it
             return
         view = uow.view()
-        loaded = await load_event(view, record, database=database)
+        loaded = await load_event(view, record)
         await announce(
             uow, render.auto_confirmed(record.name, loaded.game_name(row), row.result, hours)
         )
-        changed, _ = await answer_in(uow, database, Actor.system(), row.id, confirm=True)
+        changed, _ = await answer_in(uow, Actor.system(), row.id, confirm=True)
         uow.details["confirmed"] = changed.name
 
     return confirm

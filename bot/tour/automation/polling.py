@@ -156,7 +156,7 @@ def poll_fetcher(context: TourAutomation) -> Callable[[Job], Awaitable[PollRead 
             tour = None if record is None else await view.tours.get(record.tour_id)
             if record is None or tour is None or record.drawn_at is None or record.recorded:
                 return None
-            loaded = await load_event(view, record, database=context.database)
+            loaded = await load_event(view, record)
             players = {p.name: p for p in await view.tours.players(record.tour_id)}
         if event_finished(loaded):
             return None
@@ -212,7 +212,6 @@ async def _report(
             parsed = read_game(game.pgn) if game.pgn else None
             changed, after = await report_in(
                 uow,
-                context.database,
                 Actor.system(),
                 event_id,
                 found.pairing,
@@ -275,7 +274,7 @@ def poll_handler(
             if after is not None:
                 latest, reported = after, reported + 1
         if latest is None:
-            latest = await load_event(uow.view(), record, database=context.database)
+            latest = await load_event(uow.view(), record)
         done = session_of(job.payload, job.due_at)
         now = uow.now
         if done is None:

@@ -64,7 +64,7 @@ async def pin_event(store: GuildStore, actor: Actor, event: str, channel_id: int
         record = await find_event(view, event)
         embeds = await pin_embeds(view, record)
         message = await uow.outbox.post(channel_id, embeds=embeds)
-        uow.tour_events.bump(record.id)  # its record now says it is pinned
+        await uow.tour_events.bump(record.id)  # its record now says it is pinned
         await uow.tour_events.add_pin(record.id, channel_id, message.id, actor.user_id)
         return record.name
 

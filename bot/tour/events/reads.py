@@ -37,7 +37,7 @@ async def read_event(store: GuildStore, event: str | int) -> EventRead:
     async with store.read() as view:
         record = await find_event(view, event)
         tour = await find_tour(view, record.tour_id)
-        loaded = await load_event(view, record, database=store.database)
+        loaded = await load_event(view, record)
         return EventRead(loaded, tour.rules, tour.name)
 
 

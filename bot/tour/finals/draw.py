@@ -123,7 +123,7 @@ async def cancel_draw(
             raise UserError(f"The Finals {named(record.name)} have no draw to cancel.")
         await uow.tour_games.remove_unplayed(record.id)
         for job in jobs:
-            uow.jobs.cancel_pending(job)
+            await uow.jobs.cancel_pending(job)
         uow.details["numbers"] = list(numbers)
         uow.details["seed"] = record.draw_seed
         await announce(uow, tour_cards.finals_draw_cancelled(record.name))

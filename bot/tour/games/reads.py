@@ -64,7 +64,7 @@ async def game_choices(
             record = await find_event(view, event)
         except UserError:  # an unknown or ambiguous event: nothing to offer
             return []
-        loaded = await load_event(view, record, database=store.database)
+        loaded = await load_event(view, record)
         mine = await view.tours.player_of_user(record.tour_id, user_id)
     return _ranked(loaded, typed, None if mine is None else mine.name)
 

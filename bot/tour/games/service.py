@@ -24,7 +24,7 @@ from bot.tour.games.targets import GameTarget, find_target
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import target_session
 from bot.tour.series.awards import AwardPlan, award_player, award_reason
-from bot.tour.store import LoadedEvent, load_event, remember_committed
+from bot.tour.store import LoadedEvent, load_event
 from core.results import Outcome, Result
 from core.tour.event_facts import (
     AwardRefused,
@@ -47,7 +47,6 @@ from core.tour.game_reports import (
 from core.tour.knockout import KnockoutError, Tie
 from core.tour.overrides import OverrideReason
 from core.tour.ranking import KNOCKOUT_PLACES, EventType
-from storage.database import Database
 from storage.guild import GuildStore, UnitOfWork
 from storage.tour_games import NewGame, Source, TourGame
 from storage.tours import TourPlayer
@@ -124,14 +123,14 @@ def _opponent_user(loaded: LoadedEvent, party: Party, target: GameTarget) -> int
     return loaded.user_of(target.black if party is Party.WHITE else target.white)
 
 
-async def _event(uow: UnitOfWork, event: str | int, database: Database) -> LoadedEvent:
+async def _event(uow: UnitOfWork, event: str | int) -> LoadedEvent:
     view = uow.view()
     record = await find_event(view, event)
     if record.recorded:
         raise UserError(
             f"{named(record.name)} was imported by its results: it has no games to report."
         )
-    return await load_event(view, record, database=database)
+    return await load_event(view, record)
 
 
 async def _identities(uow: UnitOfWork, loaded: LoadedEvent) -> dict[str, TourPlayer]:
@@ -281,9 +280,8 @@ async def report_game(
     both are given); the PGN's game (or the linked game, `source_ref`) counts only once."""
     parsed = read_game(pgn) if pgn is not None else None
     async with store.change(actor.user_id, "game.report", f"event:{event}") as uow:
-        changed, after = await report_in(
+        changed, _ = await report_in(
             uow,
-            store.database,
             actor,
             event,
             game,
@@ -292,13 +290,11 @@ async def report_game(
             source=source,
             source_ref=source_ref,
         )
-    remember_committed(store.database, store.guild_id, after)
     return changed
 
 
 async def report_in(
     uow: UnitOfWork,
-    database: Database,
     actor: Actor,
     event: str | int,
     game: str,
@@ -315,7 +311,7 @@ async def report_in(
     if result is None:
         raise UserError("Give the result, or a PGN (or game link) to read it from.")
     reference = source_ref or (parsed.source_ref if parsed else None)
-    loaded = await _event(uow, event, database)
+    loaded = await _event(uow, event)
     target = find_target(loaded, game)
     if party is None:
         party = _party(actor, loaded, target)
@@ -347,7 +343,7 @@ async def report_in(
         source_ref=reference,
         early_draw=flagged if parsed else None,
     )
-    uow.tour_events.bump(loaded.record.id)
+    await uow.tour_events.bump(loaded.record.id)
     after, decided = (
         check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
     )
@@ -391,13 +387,12 @@ async def answer_report(
     the waiting time comes as the system."""
     verb = "game.confirm" if confirm else "game.dispute"
     async with store.change(actor.user_id, verb, f"game:{game_id}") as uow:
-        changed, after = await answer_in(uow, store.database, actor, game_id, confirm)
-    remember_committed(store.database, store.guild_id, after)
+        changed, _ = await answer_in(uow, actor, game_id, confirm)
     return changed
 
 
 async def answer_in(
-    uow: UnitOfWork, database: Database, actor: Actor, game_id: int, confirm: bool
+    uow: UnitOfWork, actor: Actor, game_id: int, confirm: bool
 ) -> tuple[GameChanged, LoadedEvent]:
     """`answer_report` inside a unit of work (the auto-confirmation job's); what changed and
     the event as the change leaves it."""
@@ -408,7 +403,7 @@ async def answer_in(
     view = uow.view()
     record = await view.tour_events.get(row.event_id)
     assert record is not None
-    loaded = await load_event(view, record, database=database)
+    loaded = await load_event(view, record)
     target = find_target(loaded, loaded.game_name(row))
     if actor.is_system:
         party = Party.SYSTEM
@@ -427,7 +422,7 @@ async def answer_in(
     except ReportRefused as error:
         raise _refused(error, target) from None
     stored = await uow.tour_games.apply(row, new, by=actor.user_id)
-    uow.tour_events.bump(record.id)
+    await uow.tour_events.bump(record.id)
     after, decided = (
         check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
     )
@@ -477,7 +472,7 @@ async def correct_game(
     if ground not in GROUNDS:
         raise UserError(f"No ground {named(ground)}: one of {', '.join(GROUNDS)}.")
     async with store.change(actor.user_id, "game.correct", f"event:{event}") as uow:
-        loaded = await _event(uow, event, store.database)
+        loaded = await _event(uow, event)
         target = find_target(loaded, game)
         await check_bonus_fixed(uow, loaded.record)
         current = target.row.report if target.row is not None else GameReport()
@@ -499,7 +494,7 @@ async def correct_game(
         stored = await uow.tour_games.apply(row, new, by=actor.user_id, source="arbiter")
         for player in expelled:
             await uow.tours.expel(player)
-        uow.tour_events.bump(loaded.record.id)
+        await uow.tour_events.bump(loaded.record.id)
         after, decided = check_settled(loaded, stored)
         if target.stage == "preliminary" and len(loaded.facts.seeds) == KNOCKOUT_PLACES:
             _keep_seeds(loaded, after)
@@ -522,7 +517,6 @@ async def correct_game(
         )
         for line in decided:
             await announce(uow, line)
-    remember_committed(store.database, store.guild_id, after)
     return changed
 
 
@@ -561,7 +555,7 @@ async def award_tour_game(
     actor.require(Role.ARBITER)
     why, text = award_reason(reason, note)
     async with store.change(actor.user_id, "game.award", f"event:{event}") as uow:
-        loaded = await _event(uow, event, store.database)
+        loaded = await _event(uow, event)
         await check_bonus_fixed(uow, loaded.record)
         target = find_target(loaded, game)
         who = award_player(winner, (target.white, target.black), target.name)
@@ -578,7 +572,7 @@ async def award_tour_game(
         ground = f"walkover ({why.value})"
         await uow.tour_games.add_override(row, result, ground, text or why.value, (), actor.user_id)
         stored = await uow.tour_games.apply(row, new, by=actor.user_id, source="arbiter")
-        uow.tour_events.bump(loaded.record.id)
+        await uow.tour_events.bump(loaded.record.id)
         after, decided = check_settled(loaded, stored)
         if target.stage == "preliminary" and len(loaded.facts.seeds) == KNOCKOUT_PLACES:
             _keep_seeds(loaded, after)
@@ -596,5 +590,4 @@ async def award_tour_game(
         )
         for line in decided:
             await announce(uow, line)
-    remember_committed(store.database, store.guild_id, after)
     return plan

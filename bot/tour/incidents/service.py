@@ -139,7 +139,7 @@ async def record_disconnection(
             ground = "disconnection" if backup_connection else "no-backup-connection"
             await uow.tour_games.add_override(row, result, ground, ruling.reason, (), actor.user_id)
             stored = await uow.tour_games.apply(row, decided, by=actor.user_id, source="incident")
-            uow.tour_events.bump(record.id)
+            await uow.tour_events.bump(record.id)
             changed, lines = check_settled(loaded, stored)
             await follow_game(uow, loaded, stored, changed)
             for line in lines:

@@ -150,7 +150,7 @@ async def store_award(
     """The award, its announcement and the jobs it calls for, in the unit of work."""
     assert row.recorded is not None
     await uow.tour_games.award_contest(before.record.id, row.key, row.recorded)
-    uow.tour_events.bump(before.record.id)
+    await uow.tour_events.bump(before.record.id)
     uow.details["award"] = {"contest": plan.contest, "reason": plan.reason.value}
     await follow_award(uow, before, after)
     await announce(

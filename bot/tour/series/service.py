@@ -89,6 +89,6 @@ async def choose_colour(
             raise UserError(f"{named(key)} waits for no colour choice now.")
         choice = status.choice_required
         await uow.tour_games.choose(record.id, key, SLOTS[choice], chosen, actor.user_id)
-        uow.tour_events.bump(record.id)
+        await uow.tour_events.bump(record.id)
         label = key if record.type is not EventType.FINALS else loaded.contest_name(key)
         return ColourChosen(record.name, label, choice, chooser, chosen)

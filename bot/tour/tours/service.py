@@ -149,7 +149,7 @@ async def link_player(
                 found.id, chesscom_name or found.chesscom, lichess_name or found.lichess
             )
         for event_id in await uow.tour_events.events_of_player(found.id):
-            uow.tour_events.bump(event_id)  # the event's players (their links) changed
+            await uow.tour_events.bump(event_id)  # the event's players (their links) changed
         updated = await uow.tours.player(found.id)
         assert updated is not None
         return PlayerLinked(record, updated)
@@ -226,7 +226,7 @@ async def unlink_player(
             )
         uow.details["removed"] = chosen
         for event_id in await uow.tour_events.events_of_player(found.id):
-            uow.tour_events.bump(event_id)  # the event's players (their links) changed
+            await uow.tour_events.bump(event_id)  # the event's players (their links) changed
         return plan
 
 
