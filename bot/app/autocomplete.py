@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from discord import app_commands
 
 from bot.app.interaction import Interaction
-from bot.rendering import limits
-from bot.rendering.text import cut
-from bot.rendering.user_text import plain
+from bot.rendering.common import limits
+from bot.rendering.common.text import cut
+from bot.rendering.common.user_text import plain
 from storage.guild import GuildStore
 from storage.lookups import ClubCandidate, MatchCandidate, SeasonCandidate
 

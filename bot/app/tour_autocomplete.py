@@ -7,9 +7,9 @@ from __future__ import annotations
 from discord import app_commands
 
 from bot.app.autocomplete import MAX_CHOICES, name_choices
-from bot.app.errors import UserError
 from bot.app.interaction import Interaction
-from bot.rendering.text import cut
+from bot.kernel.errors import UserError
+from bot.rendering.common.text import cut
 from bot.tour.game_names import ROUND_NAMES, normal
 from bot.tour.games.reads import game_choices
 from bot.tour.games.targets import finals_states, knockout_ties

@@ -18,8 +18,8 @@ from bot.app.ui.pages import send_pages
 from bot.league.clubs import service
 from bot.league.clubs.card import club_card
 from bot.league.clubs.listing import club_list
-from bot.rendering.league_embeds import club_embed, paged
-from bot.rendering.user_text import user_text
+from bot.rendering.common.user_text import user_text
+from bot.rendering.league.embeds import club_embed, paged
 
 
 class Clubs(commands.Cog):

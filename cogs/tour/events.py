@@ -20,11 +20,11 @@ from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.confirm import ConfirmView, OnConfirm
 from bot.app.ui.pages import send_pages
-from bot.rendering import tour_replies
-from bot.rendering.tour_calendar import event_calendar_ics
-from bot.rendering.tour_cards import as_embeds, name
-from bot.rendering.tour_csv import preliminary_csv
-from bot.rendering.tour_standings_image import preliminary_png
+from bot.rendering.tour.calendar_ics import event_calendar_ics
+from bot.rendering.tour.cards import as_embeds, name
+from bot.rendering.tour.standings_csv import preliminary_csv
+from bot.rendering.tour.standings_image import preliminary_png
+from bot.tour import replies as tour_replies
 from bot.tour import views
 from bot.tour.events import pin, reads
 from bot.tour.events import service as events

@@ -20,8 +20,8 @@ from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, guild_store, requires
 from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.pages import send_pages
-from bot.rendering import tour_replies
-from bot.rendering.tour_cards import as_embeds, name
+from bot.rendering.tour.cards import as_embeds, name
+from bot.tour import replies as tour_replies
 from bot.tour.series import awards, reads
 from bot.tour.series import service as series
 from bot.tour.series.awards import AwardPlan

@@ -20,7 +20,7 @@ import pytest
 import pytest_asyncio
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import CctDefaults, Config, RuleDefaults
+from bot.kernel.config import CctDefaults, Config, RuleDefaults
 from bot.runtime.clock import VirtualClock
 from bot.tour.appeals.service import lodge_appeal
 from bot.tour.events import service as events

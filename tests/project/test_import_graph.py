@@ -372,7 +372,7 @@ def test_the_layers_of_design_md() -> None:
 
 def test_the_inner_layers_of_bot() -> None:
     _, graph = _ours()
-    assert any(e.source.startswith("bot.league") and e.target == "bot.app.errors" for e in graph)
+    assert any(e.source.startswith("bot.league") and e.target == "bot.kernel.errors" for e in graph)
     assert bot_violations(graph) == []
 
 
@@ -419,26 +419,27 @@ def test_a_cycle_seen_only_by_type_checking_is_found() -> None:
 def test_the_layer_and_bot_rules_catch_what_they_forbid() -> None:
     modules = {
         "core.x": "import storage.y\n",
-        "storage.y": "from bot.app import errors\n",
+        "storage.y": "from bot.kernel import errors\n",
         "bot.runtime.z": "from bot.league import store\n",
         "bot.league.store": "from bot.app.tree import ArbiterTree\nfrom bot.tour import w\n",
-        "bot.tour.w": "from ..app import errors\n",
-        "bot.app.errors": "",
+        "bot.tour.w": "from ..kernel import errors\n",
+        "bot.kernel.errors": "",
         "bot.app.tree": "",
         "bot.cli.run": "from bot.app.tree import ArbiterTree\n",
         "cogs.a": "import storage.y\n",
         "bot.b": "import cogs.a\n",
         "bot.app": "",
+        "bot.kernel": "",
         "bot.league": "",
         "bot.tour": "",
     }
     graph = edges(modules)
-    assert Edge("bot.tour.w", "bot.app.errors", False) in graph  # a relative import
+    assert Edge("bot.tour.w", "bot.kernel.errors", False) in graph  # a relative import
     assert sorted(layer_violations(graph)) == [
         "bot.b -> cogs.a",
         "cogs.a -> storage.y",
         "core.x -> storage.y",
-        "storage.y -> bot.app.errors",
+        "storage.y -> bot.kernel.errors",
     ]
     assert sorted(bot_violations(graph)) == [
         "league and tour entangled: bot.league.store -> bot.tour.w",

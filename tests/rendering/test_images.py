@@ -15,31 +15,14 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from bot.formats.season_file import load_season
-from bot.rendering.crosstable_image import (
-    WIDTH as CROSSTABLE_WIDTH,
-)
-from bot.rendering.crosstable_image import (
-    cell_text,
-    crosstable_notes,
-    crosstable_png,
-)
-from bot.rendering.division_view import (
-    CellKind,
-    DivisionView,
-    Fixture,
-    SeasonContext,
-    division_view,
-    halves_text,
-    rank_text,
-)
-from bot.rendering.image_table import (
+from bot.rendering.common.image_table import (
     HEADER_HEIGHT,
     MARGIN,
     NOTE_HEIGHT,
     SUBTITLE_HEIGHT,
     TITLE_HEIGHT,
 )
-from bot.rendering.image_text import (
+from bot.rendering.common.image_text import (
     CODE_NOTE,
     FONTS,
     Pen,
@@ -49,7 +32,24 @@ from bot.rendering.image_text import (
     has_code_boxes,
     hex_code,
 )
-from bot.rendering.standings_image import (
+from bot.rendering.league.crosstable_image import (
+    WIDTH as CROSSTABLE_WIDTH,
+)
+from bot.rendering.league.crosstable_image import (
+    cell_text,
+    crosstable_notes,
+    crosstable_png,
+)
+from bot.rendering.league.division_view import (
+    CellKind,
+    DivisionView,
+    Fixture,
+    SeasonContext,
+    division_view,
+    halves_text,
+    rank_text,
+)
+from bot.rendering.league.standings_image import (
     COLUMNS,
     ROW_HEIGHT,
     WIDTH,

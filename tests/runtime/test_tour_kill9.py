@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from bot.app.actor import Actor
+from bot.kernel.actor import Actor
 from bot.runtime.clock import VirtualClock
 from bot.tour.games import service as games
 from bot.tour.games.targets import find_target

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.app.actor import Actor, Role
-from bot.app.config import Config
+from bot.kernel.actor import Actor, Role
+from bot.kernel.config import Config
 from bot.tour.events import service as events
 from bot.tour.games import service as games
 from bot.tour.games.targets import open_targets

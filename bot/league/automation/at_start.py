@@ -12,17 +12,17 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
-from bot.app.actor import Actor
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
 from bot.chesscom.facts import FactsError, Placement
 from bot.chesscom.reader import read_club_at_start, read_match
+from bot.kernel.actor import Actor
 from bot.league.automation.context import AutomationContext
 from bot.league.automation.judgement import disqualification_lines, judge_at, rank_changes
 from bot.league.automation.match_facts import MatchFacts, match_facts, match_id_of, same_instant
 from bot.league.matches.life import match_now
 from bot.league.matches.service import record_at_start_in
 from bot.league.store import load_season
-from bot.rendering import announcements
+from bot.rendering.league import announcements
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import RetryLater
 from core.league.forfeits import challenge_failures

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from bot.league.automation.match_facts import MatchFacts, match_facts, match_id_of, same_instant
 from bot.league.matches.jobs import REMINDER_FAMILY as PREFIX
 from bot.league.matches.life import match_now
-from bot.rendering import announcements, limits
-from bot.rendering.text import cut
+from bot.rendering.common import limits
+from bot.rendering.common.text import cut
+from bot.rendering.league import announcements
 from bot.runtime.scheduler import JobHandler
 from core.league.lifecycle import Door, Step, StepRefused, allow
 from storage.clubs import Club

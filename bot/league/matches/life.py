@@ -11,7 +11,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from bot.app.errors import UserError
+from bot.kernel.errors import UserError
 from bot.league.references import find_season
 from bot.league.store import SeasonFacts, load_season_facts, with_match_changed
 from core.league.forfeits import SeasonJudging

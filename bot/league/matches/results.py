@@ -11,13 +11,13 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TypeVar
 
-from bot.app.actor import Actor, Role
-from bot.app.errors import UserError, quote_mark
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
 from bot.chesscom.facts import FactsError, MatchFacts, Placement
 from bot.chesscom.models import FAIR_PLAY_STATUS, FINISHED
 from bot.chesscom.reader import read_match
 from bot.formats.boards_csv import BoardRow
+from bot.kernel.actor import Actor, Role
+from bot.kernel.errors import UserError, quote_mark
 from bot.league.matches.boards import board_records, checked
 from bot.league.matches.counting import changed_matches, judged_counts, what_counts
 from bot.league.matches.jobs import POLL, subject
@@ -25,7 +25,7 @@ from bot.league.matches.life import MatchNow, after_match_change, allowed, match
 from bot.league.matches.service import chesscom_match_id
 from bot.league.references import find_match
 from bot.league.store import load_season
-from bot.rendering import announcements
+from bot.rendering.league import announcements
 from bot.runtime.announce import fill_announcement
 from core.league import league_report
 from core.league.lifecycle import Door, Step, finish_problem

@@ -7,14 +7,14 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from bot.app.actor import Actor, Role, require_club_admin
-from bot.app.errors import UserError
-from bot.app.inputs import clean_text, shown
+from bot.kernel.actor import Actor, Role, require_club_admin
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import clean_text, shown
 from bot.league.matches.jobs import deadline_of, schedule_jobs
 from bot.league.matches.life import allowed, check_step, match_now
 from bot.league.matches.starts import parse_local_instant, start_in_window
 from bot.league.references import find_club, find_match, find_season
-from bot.rendering import announcements
+from bot.rendering.league import announcements
 from bot.runtime.announce import announce
 from core.league.lifecycle import CORRECTION_NOTE, Door, Step, moved_deadline
 from storage.guild import GuildStore, UnitOfWork

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 from zoneinfo import ZoneInfo
 
-from bot.app.errors import UserError
-from bot.app.inputs import NAME_LIMIT, clean_text, named, shown
 from bot.formats.boards_csv import BoardRow
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import NAME_LIMIT, clean_text, named, shown
 from bot.league.clubs.service import exclude_club_in
 from bot.league.matches.boards import board_records
 from bot.league.matches.life import allowed, check_step, match_now
@@ -25,7 +25,7 @@ from bot.league.matches.starts import parse_local_instant, start_in_window
 from bot.league.references import find_club, find_match, find_season
 from bot.league.seasons.promotion import promotion_in
 from bot.league.store import load_season
-from bot.rendering import motions as render
+from bot.rendering.league import motions as render
 from core.league import LeagueReport, league_report
 from core.league.lifecycle import Door, Step, moved_deadline
 from core.league.promotion import TIE_STANDS

@@ -21,10 +21,10 @@ from bot.offline.discord_stub import stable_id
 from bot.offline.replay import replay, validate
 from bot.offline.script import At, parse_script
 from bot.offline.transcript import StepRecord
-from bot.rendering.tour_bracket_image import bracket_png
-from bot.rendering.tour_calendar import tour_calendar_ics
-from bot.rendering.tour_standings_image import finals_png, preliminary_png, tour_standings_png
-from bot.rendering.tour_text import tour_text
+from bot.rendering.tour.bracket_image import bracket_png
+from bot.rendering.tour.calendar_ics import tour_calendar_ics
+from bot.rendering.tour.report_text import tour_text
+from bot.rendering.tour.standings_image import finals_png, preliminary_png, tour_standings_png
 from bot.tour import views
 from bot.tour.events.reads import event_calendar
 from bot.tour.files import export_tour_file

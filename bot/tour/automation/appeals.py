@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
-from bot.rendering import tour_automation as render
+from bot.rendering.tour import automation as render
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import JobHandler
 from bot.tour.automation.kinds import payload_int, same_instant

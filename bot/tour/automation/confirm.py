@@ -6,8 +6,8 @@ or made at another time (a stale job) does nothing."""
 
 from __future__ import annotations
 
-from bot.app.actor import Actor
-from bot.rendering import tour_automation as render
+from bot.kernel.actor import Actor
+from bot.rendering.tour import automation as render
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import JobHandler
 from bot.tour.automation.kinds import payload_int, same_instant

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.app.errors import UserError
+from bot.kernel.errors import UserError
 from bot.tour.automation.kinds import (
     APPEALS_FAMILY,
     KNOCKOUT_STAGES,

@@ -40,9 +40,9 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
-from bot.app.actor import Actor
-from bot.app.errors import UserError
-from bot.rendering import tour_automation as render
+from bot.kernel.actor import Actor
+from bot.kernel.errors import UserError
+from bot.rendering.tour import automation as render
 from bot.runtime.scheduler import RetryLater
 from bot.sites.fetch_plan import Watch
 from bot.sites.poll import poll

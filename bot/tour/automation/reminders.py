@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.rendering import tour_automation as render
+from bot.rendering.tour import automation as render
 from bot.runtime.scheduler import JobHandler
 from bot.tour.automation.kinds import KNOCKOUT_STAGES, ROUND_FAMILY, payload_int, same_instant
 from bot.tour.automation.plan import reminder_lead, round_start, stage_start

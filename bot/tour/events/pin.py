@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.app.actor import Actor, Role
-from bot.rendering import tour_replies
-from bot.rendering.tour_standings_embeds import finals_embeds, preliminary_embeds
+from bot.kernel.actor import Actor, Role
+from bot.rendering.tour.standings_embeds import finals_embeds, preliminary_embeds
 from bot.runtime.pin_refresher import Refreshed
+from bot.tour import replies as tour_replies
 from bot.tour import views
 from bot.tour.events.reads import Bracket, EventRead
 from bot.tour.games.targets import knockout_ties, open_targets

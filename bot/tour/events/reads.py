@@ -7,8 +7,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from bot.app.errors import UserError
-from bot.app.inputs import named
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import named
 from bot.tour.games.targets import GameTarget, knockout_ties, open_targets
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import day_start, round_starts

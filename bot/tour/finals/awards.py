@@ -5,10 +5,10 @@ are those of a series' award (`bot.tour.series.awards`)."""
 
 from __future__ import annotations
 
-from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
-from bot.app.inputs import named, shown
-from bot.rendering import tour_cards
+from bot.kernel.actor import Actor, Role
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import named, shown
+from bot.rendering.tour import cards as tour_cards
 from bot.tour.automation.follow import event_finished
 from bot.tour.game_names import finals_key, normal, pairing_name
 from bot.tour.games.targets import finals_states

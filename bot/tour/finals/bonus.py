@@ -3,8 +3,8 @@ them, so once the Finals are drawn those events' results no longer change."""
 
 from __future__ import annotations
 
-from bot.app.errors import UserError
-from bot.app.inputs import named
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import named
 from core.tour.finals import feeds_drawn_finals
 from core.tour.ranking import EventType
 from storage.guild import UnitOfWork

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.app.errors import UserError
+from bot.kernel.errors import UserError
 from bot.tour.events.reads import EventRead, read_event
 from bot.tour.game_names import normal
 from bot.tour.games.links import Usernames

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
-from bot.app.inputs import NOTE_LIMIT, clean_text, named
-from bot.rendering import tour_cards
+from bot.kernel.actor import Actor, Role
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import NOTE_LIMIT, clean_text, named
+from bot.rendering.tour import cards as tour_cards
 from bot.runtime.announce import announce
 from bot.tour.automation.follow import follow_game
 from bot.tour.finals.bonus import check_bonus_fixed

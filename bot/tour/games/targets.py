@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.app.errors import UserError
-from bot.app.inputs import named, shown
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import named, shown
 from bot.tour.game_names import (
     ROUND_NAMES,
     TIE_OF,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.app.errors import UserError
-from bot.app.inputs import named, shown
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import named, shown
 from bot.tour.events.reads import EventRead, read_event
 from bot.tour.game_names import ROUND_NAMES, TIE_OF, finals_key, normal, pairing_name
 from bot.tour.games.targets import GameTarget, finals_states, knockout_ties, open_targets

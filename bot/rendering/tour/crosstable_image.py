@@ -1,0 +1,60 @@
+"""`/event standings format:image` (crosstable): a preliminary's crosstable as a PNG drawn
+by the league's crosstable (`crosstable_image.grid_png`) — players in standings order, each
+cell the row player's points against the column player (1, ½, 0; F+ / F− a forfeit won /
+lost; · still to play), tinted by who won, then points and rank.
+
+API: `preliminary_crosstable_png(view: PreliminaryView)` -> PNG `bytes`;
+`preliminary_grid(view)` -> the rows drawn and `preliminary_crosstable_notes(view)` the
+notes, for tests."""
+
+from __future__ import annotations
+
+from bot.rendering.common.image_text import CODE_NOTE, has_code_boxes
+from bot.rendering.league.crosstable_image import GridRow, grid_png
+from bot.rendering.league.division_view import halves_text
+from bot.rendering.tour.standings_image import PLAYOFF
+from bot.rendering.tour.views import PreliminaryView
+
+NOTE = "Each cell: the row player's points against the column player"
+NOTE_COLOURS = "(green won, yellow drawn, red lost; the column player's are in the mirrored cell)"
+NOTE_MORE = "F+ / F− forfeit won / lost · a dot: not played yet · Pts points · Rk rank"
+
+
+def preliminary_grid(view: PreliminaryView) -> list[GridRow]:
+    """CCT-8a: one crosstable line per player, in standings order."""
+    return [
+        GridRow(
+            name,
+            cells,
+            halves_text(row.points),
+            view.rank_text(index),
+            rank_tint=PLAYOFF if row.player in view.playoff else None,
+        )
+        for index, (row, name, cells) in enumerate(
+            zip(view.rows, view.names, view.cells, strict=True)
+        )
+    ]
+
+
+def preliminary_crosstable_notes(view: PreliminaryView) -> list[str]:
+    """How to read a cell, then the marks that appear."""
+    notes = [NOTE, NOTE_COLOURS, NOTE_MORE]
+    if any(row.tied for row in view.rows):
+        notes.append("2= shared rank after every CCT-8b criterion")
+    if view.playoff:
+        notes.append(
+            f"Amber rank: play-off required, a tie for a place that goes on (places "
+            f"1–{view.places_going_on}, CCT-8c)"
+        )
+    if any(map(has_code_boxes, (view.event, *view.names))):
+        notes.append(CODE_NOTE)
+    return notes
+
+
+def preliminary_crosstable_png(view: PreliminaryView) -> bytes:
+    """The preliminary's crosstable as PNG bytes; the same view always gives the same bytes."""
+    subtitle = view.caption("Preliminary crosstable")
+    rows = preliminary_grid(view)
+    return grid_png(
+        view.event, subtitle, ("Player", "Pts"), rows, preliminary_crosstable_notes(view)
+    )
