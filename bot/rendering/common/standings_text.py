@@ -3,23 +3,13 @@ rank marked `=`, a rank decided by lot `*`, `-` where a tie-break was not applie
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from bot.formats.terminal import shown_text
 from core.points import decimal_text
 from core.standings import PlayerStanding
-
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-"""Characters a terminal acts on (C0/C1 controls such as ESC and BEL, line separators, bidi
-overrides) rather than shows."""
-
-
-def shown_text(text: str) -> str:
-    """`text` with every control character escaped (`\\x1b`): names come from other programs'
-    files and are printed, so an ESC sequence in one must not clear or retitle the terminal."""
-    return _UNSAFE.sub(lambda found: repr(found.group())[1:-1], text)
 
 
 def score_text(value: Fraction | None) -> str:
