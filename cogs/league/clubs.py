@@ -18,8 +18,9 @@ from bot.app.ui.pages import send_pages
 from bot.league.clubs import service
 from bot.league.clubs.card import club_card
 from bot.league.clubs.listing import club_list
+from bot.rendering.common.embeds import paged
 from bot.rendering.common.user_text import user_text
-from bot.rendering.league.embeds import club_embed, paged
+from bot.rendering.league.embeds import club_embed
 
 
 class Clubs(commands.Cog):

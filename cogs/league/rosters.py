@@ -25,9 +25,9 @@ from bot.league.electorate import DirectorsUnknown, Unreadable
 from bot.league.rosters import service
 from bot.league.rosters.check import check_roster
 from bot.league.rosters.removal_checks import PlayerStatsSource, verify_removal
+from bot.rendering.common.embeds import paged
 from bot.rendering.common.text import timestamp
 from bot.rendering.common.user_text import user_text
-from bot.rendering.league.embeds import paged
 
 
 class _NoChessCom:

@@ -23,15 +23,11 @@ from bot.league.seasons import service as seasons
 from bot.league.seasons.calendar import season_calendar_of
 from bot.league.seasons.card import season_card
 from bot.league.seasons.promotion import season_promotion
+from bot.rendering.common.embeds import paged
 from bot.rendering.common.text import halves
 from bot.rendering.common.user_text import user_text
 from bot.rendering.league.calendar_ics import CalendarMatch, season_calendar
-from bot.rendering.league.embeds import (
-    calendar_embeds,
-    paged,
-    schedule_preview,
-    season_embed,
-)
+from bot.rendering.league.embeds import calendar_embeds, schedule_preview, season_embed
 from core.league.promotion import DISQUALIFIED_PLACE, TIE_STANDS
 
 

@@ -15,6 +15,8 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from bot.formats.season_file import load_season
+from bot.rendering.common.crosstable_grid import WIDTH as CROSSTABLE_WIDTH
+from bot.rendering.common.crosstable_grid import CellKind, cell_text
 from bot.rendering.common.image_table import (
     HEADER_HEIGHT,
     MARGIN,
@@ -32,21 +34,13 @@ from bot.rendering.common.image_text import (
     has_code_boxes,
     hex_code,
 )
-from bot.rendering.league.crosstable_image import (
-    WIDTH as CROSSTABLE_WIDTH,
-)
-from bot.rendering.league.crosstable_image import (
-    cell_text,
-    crosstable_notes,
-    crosstable_png,
-)
+from bot.rendering.common.text import halves_text
+from bot.rendering.league.crosstable_image import crosstable_notes, crosstable_png
 from bot.rendering.league.division_view import (
-    CellKind,
     DivisionView,
     Fixture,
     SeasonContext,
     division_view,
-    halves_text,
     rank_text,
 )
 from bot.rendering.league.standings_image import (

@@ -15,8 +15,8 @@ import discord
 
 from bot.offline.discord_stub import message_limit_problems
 from bot.rendering.common import limits
+from bot.rendering.common.text_table import ROW_LIMIT
 from bot.rendering.common.user_text import user_text
-from bot.rendering.league.standings_table import ROW_LIMIT
 from bot.rendering.tour.prizes_embeds import (
     AmbassadorPool,
     EventPrizes,

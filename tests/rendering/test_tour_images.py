@@ -13,6 +13,7 @@ from dataclasses import replace
 import pytest
 from PIL import Image, ImageChops, ImageColor
 
+from bot.rendering.common.crosstable_grid import WON, CellKind, cell_text
 from bot.rendering.common.image_table import (
     BAND,
     HEADER_HEIGHT,
@@ -23,8 +24,6 @@ from bot.rendering.common.image_table import (
     TITLE_HEIGHT,
 )
 from bot.rendering.common.image_text import CODE_NOTE
-from bot.rendering.league.crosstable_image import WON, cell_text
-from bot.rendering.league.division_view import CellKind
 from bot.rendering.tour.bracket import (
     SCORE_COLUMNS,
     bracket_view,

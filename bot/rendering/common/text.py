@@ -74,3 +74,9 @@ def timestamp(instant: dt.datetime, style: str = "F") -> str:
 def countdown(instant: dt.datetime) -> str:
     """An instant with its live countdown: `<t:…:F> (<t:…:R>)`."""
     return f"{timestamp(instant)} ({timestamp(instant, 'R')})"
+
+
+def halves_text(value: Fraction | None) -> str:
+    """A score as a person reads it (`points`: `13½`, `½`, `3`, an SB of
+    `61¼`); none (a direct encounter not applied): empty."""
+    return "" if value is None else points(value)

@@ -8,19 +8,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 from fractions import Fraction
 
-from bot.rendering.common.text import points
+from bot.rendering.common.crosstable_grid import CellKind, CrosstableCell
 from core.league.promotion import Proposal, promotion_proposal
 from core.league.report import LeagueReport
 from core.league.standings import ClubStanding, MatchResult
-
-
-def halves_text(value: Fraction | None) -> str:
-    """A score as a person reads it (`bot.rendering.common.text.points`: `13½`, `½`, `3`, an SB of
-    `61¼`); none (a direct encounter not applied): empty."""
-    return "" if value is None else points(value)
 
 
 def rank_text(row: ClubStanding) -> str:
@@ -28,30 +21,6 @@ def rank_text(row: ClubStanding) -> str:
     if row.disqualified or row.rank is None:
         return "DQ"
     return f"{row.rank}{'=' if row.tied else ''}"
-
-
-class CellKind(Enum):
-    """What a crosstable cell holds."""
-
-    SELF = "self"
-    """The diagonal: a club does not meet itself."""
-    PENDING = "pending"
-    """Not decided yet."""
-    PLAYED = "played"
-    """Played over the boards: the game points of both sides."""
-    FORFEIT = "forfeit"
-    """Decided by forfeit (CL-5/6/15/20/21): `mine` is the row club's match points (1 or 0)."""
-
-
-@dataclass(frozen=True, slots=True)
-class CrosstableCell:
-    """The row club's result against the column club: its game points first (a forfeit
-    scores match points only); `void` when a disqualified club's match no longer counts."""
-
-    kind: CellKind
-    mine: Fraction = Fraction(0)
-    theirs: Fraction = Fraction(0)
-    void: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,17 +13,15 @@ from typing import NamedTuple
 import discord
 
 from bot.rendering.common import limits
+from bot.rendering.common.embeds import COLOUR, paged
 from bot.rendering.common.pages import line_pages
 from bot.rendering.common.text import countdown, cut, halves, timestamp
 from bot.rendering.common.user_text import inline_code, user_text
 from bot.rendering.league.division_view import DivisionView
 from bot.rendering.league.standings_table import standings_pages
 
-COLOUR = discord.Colour.dark_teal()
 TITLE_SIDE = 110
 """Characters of one club's escaped name in a title naming both (2 × 110 + a score ≤ 256)."""
-LIST_PAGE = 1800
-"""Characters of a list page's description (short enough to read on a phone)."""
 
 
 def _side(club: str) -> str:
@@ -34,14 +32,6 @@ def _side(club: str) -> str:
 def when(instant: dt.datetime) -> str:
     """An instant every reader sees in their own zone: `<t:…:F>`."""
     return timestamp(instant)
-
-
-def paged(title: str, lines: Sequence[str], empty: str) -> list[discord.Embed]:
-    """Embeds titled `title` (as typed: names in it are neutralised here, once) holding the
-    markdown `lines` (or `empty`), split into pages."""
-    pages = line_pages(lines, LIST_PAGE) or [empty]
-    shown = cut(user_text(title), limits.EMBED_TITLE)
-    return [discord.Embed(title=shown, description=page, colour=COLOUR) for page in pages]
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 import discord
 
 from bot.rendering.common import limits
+from bot.rendering.common.embeds import COLOUR
 from bot.rendering.common.text import cut
 from bot.rendering.common.user_text import user_text
 from bot.rendering.league.division_view import DivisionView
-from bot.rendering.league.embeds import COLOUR
 from bot.rendering.league.standings_table import standings_pages
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from bot.rendering.common.image_table import GREY, Cell, Column, TableStyle, table_png
 from bot.rendering.common.image_text import CODE_NOTE, has_code_boxes
-from bot.rendering.league.division_view import DivisionView, halves_text, rank_text
+from bot.rendering.common.text import halves_text
+from bot.rendering.league.division_view import DivisionView, rank_text
 from core.league.standings import ClubStanding
 
 WIDTH = 900

@@ -21,7 +21,7 @@ from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bot.rendering.league.division_view import halves_text
+from bot.rendering.common.text import halves_text
 from bot.rendering.tour.views import NameOf
 from core.tour.events import ROUND_ORDER, PlayedEvent
 from core.tour.knockout import (

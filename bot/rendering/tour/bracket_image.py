@@ -18,6 +18,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
+from bot.rendering.common.crosstable_grid import WON
 from bot.rendering.common.image_table import (
     BAND,
     BAND_INK,
@@ -34,7 +35,6 @@ from bot.rendering.common.image_table import (
     theme_palette,
 )
 from bot.rendering.common.image_text import CODE_NOTE, Pen, has_code_boxes, png_bytes
-from bot.rendering.league.crosstable_image import WON
 from bot.rendering.tour.bracket import SCORE_COLUMNS, BracketView, SeriesView, clock_text
 from core.tour.knockout import Tie
 

@@ -9,9 +9,9 @@ notes, for tests."""
 
 from __future__ import annotations
 
+from bot.rendering.common.crosstable_grid import GridRow, grid_png
 from bot.rendering.common.image_text import CODE_NOTE, has_code_boxes
-from bot.rendering.league.crosstable_image import GridRow, grid_png
-from bot.rendering.league.division_view import halves_text
+from bot.rendering.common.text import halves_text
 from bot.rendering.tour.standings_image import PLAYOFF
 from bot.rendering.tour.views import PreliminaryView
 

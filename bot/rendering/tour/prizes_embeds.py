@@ -16,8 +16,8 @@ from fractions import Fraction
 
 import discord
 
+from bot.rendering.common.embeds import paged
 from bot.rendering.common.user_text import user_text
-from bot.rendering.league.embeds import paged
 from bot.rendering.tour.views import NameOf
 from core.tour.prizes import PrizeDistribution, PrizeTable
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import discord
 
+from bot.rendering.common.embeds import paged
 from bot.rendering.common.user_text import user_text
-from bot.rendering.league.embeds import paged
 from bot.rendering.tour.report_json import detail, why
 from bot.rendering.tour.views import NameOf
 from core.tour.qualification import FinalsField, QualificationList

@@ -15,17 +15,11 @@ from collections.abc import Hashable, Sequence
 import discord
 
 from bot.rendering.common import limits
+from bot.rendering.common.embeds import COLOUR
 from bot.rendering.common.pages import DESCRIPTION_LIMIT, pack
-from bot.rendering.common.text import cut
+from bot.rendering.common.text import cut, halves_text
+from bot.rendering.common.text_table import TextTable, ranked_lines, short_name_legend, table_block
 from bot.rendering.common.user_text import user_text
-from bot.rendering.league.division_view import halves_text
-from bot.rendering.league.embeds import COLOUR
-from bot.rendering.league.standings_table import (
-    TextTable,
-    ranked_lines,
-    short_name_legend,
-    table_block,
-)
 from bot.rendering.tour.views import FinalsView, PreliminaryView, TourStandingsView
 
 NO_PLAYERS = "No players yet."

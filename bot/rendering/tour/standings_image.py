@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from bot.rendering.common.image_table import Cell, Column, TableStyle, table_png
 from bot.rendering.common.image_text import CODE_NOTE, has_code_boxes
-from bot.rendering.league.division_view import halves_text
+from bot.rendering.common.text import halves_text
 from bot.rendering.tour.views import FinalsView, PreliminaryView, TourStandingsView
 
 WIDTH = 900

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.rendering.league.division_view import CellKind, CrosstableCell
+from bot.rendering.common.crosstable_grid import CellKind, CrosstableCell
 from core.results import STANDARD, Scoring
 from core.standings import PlayerStanding
 from core.tiebreaks import DeReading, Game
