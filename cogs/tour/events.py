@@ -22,6 +22,7 @@ from bot.app.ui.confirm import ConfirmView, OnConfirm
 from bot.app.ui.pages import send_pages
 from bot.rendering.tour.calendar_ics import event_calendar_ics
 from bot.rendering.tour.cards import as_embeds, name
+from bot.rendering.tour.crosstable_image import preliminary_crosstable_png
 from bot.rendering.tour.standings_csv import preliminary_csv
 from bot.rendering.tour.standings_image import preliminary_png
 from bot.tour import replies as tour_replies
@@ -264,7 +265,9 @@ class Events(commands.Cog):
         await send_pages(interaction, as_embeds(tour_replies.pairings(read, lines, starts)))
 
     @group.command(name="standings", description="Preliminary standings: DE, WIN, SB, KS.")
-    @app_commands.describe(event="The event.", format="embed (default) or csv.")
+    @app_commands.describe(
+        event="The event.", format="embed (default), image (table and crosstable) or csv."
+    )
     @app_commands.autocomplete(event=choose.events)
     async def standings(
         self,
@@ -282,8 +285,10 @@ class Events(commands.Cog):
             )
             return
         if format == "image":
-            png = discord.File(io.BytesIO(preliminary_png(view)), filename="standings.png")
-            await interaction.response.send_message(file=png)
+            images = {"standings.png": preliminary_png(view)}
+            images["crosstable.png"] = preliminary_crosstable_png(view)
+            files = [discord.File(io.BytesIO(data), filename=n) for n, data in images.items()]
+            await interaction.response.send_message(files=files)
             return
         await send_pages(interaction, views.preliminary_pages(read.loaded, rows))
 

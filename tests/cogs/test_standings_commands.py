@@ -23,9 +23,10 @@ from bot.rendering.common.image_table import (
     SUBTITLE_HEIGHT,
     TITLE_HEIGHT,
 )
+from bot.rendering.common.standings_image import ROW_HEIGHT, WIDTH
 from bot.rendering.league.crosstable_image import crosstable_png
 from bot.rendering.league.division_view import division_view
-from bot.rendering.league.standings_image import ROW_HEIGHT, WIDTH, standings_notes
+from bot.rendering.league.standings_image import standings_notes
 from storage.guild import GuildStore
 from tests.support.command_world import dump
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness

@@ -34,6 +34,7 @@ from bot.rendering.common.image_text import (
     has_code_boxes,
     hex_code,
 )
+from bot.rendering.common.standings_image import ROW_HEIGHT, WIDTH
 from bot.rendering.common.text import halves_text
 from bot.rendering.league.crosstable_image import crosstable_notes, crosstable_png
 from bot.rendering.league.division_view import (
@@ -43,13 +44,7 @@ from bot.rendering.league.division_view import (
     division_view,
     rank_text,
 )
-from bot.rendering.league.standings_image import (
-    COLUMNS,
-    ROW_HEIGHT,
-    WIDTH,
-    standings_notes,
-    standings_png,
-)
+from bot.rendering.league.standings_image import COLUMNS, standings_notes, standings_png
 from core.league import league_report
 from tests.support.cl_seasons import match, season
 from tests.support.rendering_season import CLUBS, generated_report

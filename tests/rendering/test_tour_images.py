@@ -24,6 +24,7 @@ from bot.rendering.common.image_table import (
     TITLE_HEIGHT,
 )
 from bot.rendering.common.image_text import CODE_NOTE
+from bot.rendering.common.standings_image import PLAYOFF, ROW_HEIGHT, WIDTH
 from bot.rendering.tour.bracket import (
     SCORE_COLUMNS,
     bracket_view,
@@ -48,9 +49,6 @@ from bot.rendering.tour.crosstable_image import (
     preliminary_grid,
 )
 from bot.rendering.tour.standings_image import (
-    PLAYOFF,
-    ROW_HEIGHT,
-    WIDTH,
     finals_model,
     finals_png,
     preliminary_model,

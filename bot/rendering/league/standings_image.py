@@ -7,15 +7,12 @@ and listed last."""
 
 from __future__ import annotations
 
-from bot.rendering.common.image_table import GREY, Cell, Column, TableStyle, table_png
-from bot.rendering.common.image_text import CODE_NOTE, has_code_boxes
+from bot.rendering.common.image_table import GREY, Cell, Column
+from bot.rendering.common.standings_image import code_note, model_png
 from bot.rendering.common.text import halves_text
 from bot.rendering.league.division_view import DivisionView, rank_text
 from core.league.standings import ClubStanding
 
-WIDTH = 900
-ROW_HEIGHT = 34
-STYLE = TableStyle(width=WIDTH, body_size=17, row_height=ROW_HEIGHT, flex=1)
 COLUMNS = (
     Column("Rk", "right", 48),
     Column("Club", "left", 220),
@@ -74,14 +71,10 @@ def mark_notes(view: DivisionView, dq_note: str) -> list[str]:
         notes.append(TIED_NOTE)
     if any(row.disqualified for row in view.rows):
         notes.append(dq_note)
-    if any(map(has_code_boxes, (view.title, *(row.club for row in view.rows)))):
-        notes.append(CODE_NOTE)
-    return notes
+    return notes + code_note((view.title, *(row.club for row in view.rows)))
 
 
 def standings_png(view: DivisionView) -> bytes:
     """The division's standings as PNG bytes; the same view always gives the same bytes."""
     rows = [_cells(row, view) for row in view.rows]
-    return table_png(
-        view.title, view.caption("Standings"), COLUMNS, rows, standings_notes(view), STYLE
-    )
+    return model_png(view.title, view.caption("Standings"), (COLUMNS, rows, standings_notes(view)))

@@ -1,5 +1,5 @@
 """`/event standings format:image` (crosstable): a preliminary's crosstable as a PNG drawn
-by the league's crosstable (`crosstable_image.grid_png`) — players in standings order, each
+by the shared crosstable grid (`crosstable_grid.grid_png`) — players in standings order, each
 cell the row player's points against the column player (1, ½, 0; F+ / F− a forfeit won /
 lost; · still to play), tinted by who won, then points and rank.
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from bot.rendering.common.crosstable_grid import GridRow, grid_png
 from bot.rendering.common.image_text import CODE_NOTE, has_code_boxes
+from bot.rendering.common.standings_image import PLAYOFF
 from bot.rendering.common.text import halves_text
-from bot.rendering.tour.standings_image import PLAYOFF
 from bot.rendering.tour.views import PreliminaryView
 
 NOTE = "Each cell: the row player's points against the column player"

@@ -1,7 +1,7 @@
 """`/tour qualification`: who is qualified for an event and why (CCT-3) as embeds — one
 line per qualified player with every reason and what backs it, the places left and who
 fills them, and the ties at a cut that need a play-off (CCT-6). Names as typed, escaped
-once (`user_text.user_text`); long lists paged (`league_embeds.paged`).
+once (`user_text.user_text`); long lists paged (`common.embeds.paged`).
 
 API: `qualification_embeds(event, qualification, *, name_of=str, field=None)` ->
 `list[discord.Embed]` from `core.tour.qualification.QualificationList`, with the Finals'

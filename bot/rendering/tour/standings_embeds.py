@@ -1,5 +1,5 @@
 """`/event standings`, `/finals standings` and `/tour standings` as embeds: the league's
-phone-width tables (`standings_table.ranked_lines`: rows of at most 30 characters, short
+phone-width tables (`text_table.ranked_lines`: rows of at most 30 characters, short
 names explained below, columns kept by importance) under the event's or tour's name, split
 into embed pages when long. Names in the code block are shown as typed (`code_text`); in the
 title and the legend they are escaped once (`user_text.user_text`).

@@ -1,5 +1,5 @@
 """`/event standings`, `/finals standings` and `/tour standings` with `format:image`: the
-tables as PNGs in the league's style (`image_table.table_png`, about 900 px wide), names
+tables as PNGs in the league's style (`common.standings_image`, about 900 px wide), names
 drawn as typed; shared ranks marked `2=`, a rank that needs a play-off tinted amber.
 
 API: `preliminary_png(view: PreliminaryView)`, `finals_png(view: FinalsView)`,
@@ -8,21 +8,10 @@ gives the same bytes); `*_model(view)` -> the (columns, rows, notes) drawn, for 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-
-from bot.rendering.common.image_table import Cell, Column, TableStyle, table_png
-from bot.rendering.common.image_text import CODE_NOTE, has_code_boxes
+from bot.rendering.common.image_table import Cell, Column
+from bot.rendering.common.standings_image import TableModel, code_note, model_png, rank_cell
 from bot.rendering.common.text import halves_text
 from bot.rendering.tour.views import FinalsView, PreliminaryView, TourStandingsView
-
-WIDTH = 900
-ROW_HEIGHT = 34
-STYLE = TableStyle(width=WIDTH, body_size=17, row_height=ROW_HEIGHT, flex=1)
-PLAYOFF = "#fbe3a6"
-"""The tint of a rank that a play-off (or the organiser) must still decide."""
-
-TableModel = tuple[Sequence[Column], list[list[Cell]], list[str]]
-"""What a table image draws: its columns, its rows of cells, the notes under it."""
 
 PRELIMINARY_COLUMNS = (
     Column("Rk", "right", 48),
@@ -59,16 +48,6 @@ TOUR_LEGEND = (
 )
 
 
-def _code_note(texts: Iterable[str]) -> list[str]:
-    """CODE_NOTE when a text needs a code box (a letter the image font lacks)."""
-    return [CODE_NOTE] if any(map(has_code_boxes, texts)) else []
-
-
-def _rank(text: str, playoff: bool) -> Cell:
-    """A rank cell, tinted when a play-off (or the organiser) must still decide it."""
-    return Cell(text, tint=PLAYOFF if playoff else None)
-
-
 def preliminary_model(view: PreliminaryView) -> TableModel:
     """CCT-8b: the preliminary's columns, cells and notes."""
     rows = []
@@ -76,7 +55,7 @@ def preliminary_model(view: PreliminaryView) -> TableModel:
         numbers = (halves_text(row.points), halves_text(row.de), str(row.wins))
         rows.append(
             [
-                _rank(view.rank_text(index), row.player in view.playoff),
+                rank_cell(view.rank_text(index), row.player in view.playoff),
                 Cell(name),
                 *(Cell(text) for text in numbers),
                 Cell(halves_text(row.sb)),
@@ -93,22 +72,20 @@ def preliminary_model(view: PreliminaryView) -> TableModel:
             f"Amber rank: play-off required, a tie for a place that goes on (places "
             f"1–{view.places_going_on}, CCT-8c)"
         )
-    notes += _code_note((view.event, *view.names))
+    notes += code_note((view.event, *view.names))
     return PRELIMINARY_COLUMNS, rows, notes
 
 
 def preliminary_png(view: PreliminaryView) -> bytes:
     """The preliminary's standings (CCT-8b) as PNG bytes."""
-    columns, rows, notes = preliminary_model(view)
-    subtitle = view.caption("Preliminary standings")
-    return table_png(view.event, subtitle, columns, rows, notes, STYLE)
+    return model_png(view.event, view.caption("Preliminary standings"), preliminary_model(view))
 
 
 def finals_model(view: FinalsView) -> TableModel:
     """CCT-8f: the Finals table's columns, cells and notes."""
     rows = [
         [
-            _rank(view.rank_text(index), row.player in view.tied_for_first),
+            rank_cell(view.rank_text(index), row.player in view.tied_for_first),
             Cell(name),
             Cell(str(row.match_points)),
             Cell(halves_text(row.bonus)),
@@ -121,14 +98,13 @@ def finals_model(view: FinalsView) -> TableModel:
         notes.append("Amber rank: a tie for first, decided as the organiser announces (CCT-8f)")
     elif any(view.rank_text(i).endswith("=") for i in range(len(view.rows))):
         notes.append("2= shared rank: equal totals")
-    notes += _code_note((view.event, *view.names))
+    notes += code_note((view.event, *view.names))
     return FINALS_COLUMNS, rows, notes
 
 
 def finals_png(view: FinalsView) -> bytes:
     """The Finals table (CCT-8f) as PNG bytes."""
-    columns, rows, notes = finals_model(view)
-    return table_png(view.event, "Finals · match points + bonus", columns, rows, notes, STYLE)
+    return model_png(view.event, "Finals · match points + bonus", finals_model(view))
 
 
 def tour_standings_model(view: TourStandingsView) -> TableModel:
@@ -145,7 +121,7 @@ def tour_standings_model(view: TourStandingsView) -> TableModel:
         )
         rows.append(
             [
-                _rank(view.rank_text(index), row.player in view.playoff),
+                rank_cell(view.rank_text(index), row.player in view.playoff),
                 Cell(name),
                 Cell(str(record.points)),
                 *(Cell(str(n)) for n in counts),
@@ -156,12 +132,10 @@ def tour_standings_model(view: TourStandingsView) -> TableModel:
         notes.append("2= shared rank: still tied after all five criteria")
     if view.playoff:
         notes.append("Amber rank: play-off required (organiser may forgo), the tie decides a place")
-    notes += _code_note((view.tour, view.after or "", *view.names))
+    notes += code_note((view.tour, view.after or "", *view.names))
     return TOUR_COLUMNS, rows, notes
 
 
 def tour_standings_png(view: TourStandingsView) -> bytes:
     """The tour standings (CCT-6) as PNG bytes."""
-    columns, rows, notes = tour_standings_model(view)
-    subtitle = view.caption("Tour standings")
-    return table_png(view.tour, subtitle, columns, rows, notes, STYLE)
+    return model_png(view.tour, view.caption("Tour standings"), tour_standings_model(view))
