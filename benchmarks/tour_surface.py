@@ -28,8 +28,8 @@ from bot.app.arbiter import ArbiterBot
 from bot.kernel.config import Config, DatabaseConfig
 from bot.offline.discord_stub import DiscordStub, Member
 from bot.tour.events import service as events
+from bot.tour.game_targets import GameTarget, open_targets
 from bot.tour.games import service as games
-from bot.tour.games.targets import GameTarget, open_targets
 from bot.tour.series.service import choose_colour
 from bot.tour.store import event_cache, load_event
 from core.results import Result

@@ -11,8 +11,8 @@ from bot.app.interaction import Interaction
 from bot.kernel.errors import UserError
 from bot.rendering.common.text import cut
 from bot.tour.game_names import ROUND_NAMES, normal
+from bot.tour.game_targets import finals_states, knockout_ties
 from bot.tour.games.reads import game_choices
-from bot.tour.games.targets import finals_states, knockout_ties
 from bot.tour.references import find_event
 from bot.tour.store import load_event
 from core.tour.ranking import EventType

@@ -29,12 +29,12 @@ from storage.tour_games import TourGame
 from storage.tour_rulings import Appeal, Incident
 
 if TYPE_CHECKING:  # the read models it renders (they render with it: no import at run time)
-    from bot.tour.events.reads import Bracket, CalendarDay, EventRead, PairingLine
+    from bot.tour.event_reads import Bracket, CalendarDay, EventRead, PairingLine
     from bot.tour.events.service import DrawPlan, KnockoutPlan, PointsPlan
     from bot.tour.finals.draw import CancelDrawPlan
     from bot.tour.finals.field import DeclinePlan
+    from bot.tour.game_targets import GameTarget
     from bot.tour.games.reads import GameCard
-    from bot.tour.games.targets import GameTarget
     from bot.tour.series.awards import AwardPlan
     from bot.tour.series.reads import SeriesCard
     from bot.tour.tours.reads import TourCard

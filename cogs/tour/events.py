@@ -25,9 +25,10 @@ from bot.rendering.tour.cards import as_embeds, name
 from bot.rendering.tour.crosstable_image import preliminary_crosstable_png
 from bot.rendering.tour.standings_csv import preliminary_csv
 from bot.rendering.tour.standings_image import preliminary_png
+from bot.tour import event_reads as reads
 from bot.tour import replies as tour_replies
 from bot.tour import views
-from bot.tour.events import pin, reads
+from bot.tour.events import pin
 from bot.tour.events import service as events
 from core.tiebreaks import DeReading
 from core.tour.ranking import EventType

@@ -24,7 +24,7 @@ from bot.kernel.config import CctDefaults, Config, RuleDefaults
 from bot.runtime.clock import VirtualClock
 from bot.tour.appeals.service import lodge_appeal
 from bot.tour.events import service as events
-from bot.tour.games.targets import open_targets
+from bot.tour.game_targets import open_targets
 from bot.tour.store import load_event
 from bot.tour.tours import service as tours
 from core.tour.ranking import EventType

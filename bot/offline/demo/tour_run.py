@@ -26,9 +26,9 @@ from bot.rendering.tour.calendar_ics import tour_calendar_ics
 from bot.rendering.tour.report_text import tour_text
 from bot.rendering.tour.standings_image import finals_png, preliminary_png, tour_standings_png
 from bot.tour import views
-from bot.tour.events.reads import event_calendar
+from bot.tour.event_reads import event_calendar
 from bot.tour.files import export_tour_file
-from bot.tour.games.targets import knockout_ties
+from bot.tour.game_targets import knockout_ties
 from bot.tour.tours.reads import loaded_tour, report_of
 from core.tour.event_facts import finals_table, preliminary_standings
 from core.tour.ranking import EventType

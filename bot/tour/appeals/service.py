@@ -15,7 +15,7 @@ from bot.kernel.inputs import NOTE_LIMIT, clean_text, named
 from bot.rendering.tour import cards as tour_cards
 from bot.runtime.announce import announce
 from bot.tour.game_names import TIE_OF
-from bot.tour.games.targets import GameTarget, find_target
+from bot.tour.game_targets import GameTarget, find_target
 from bot.tour.references import find_appeal, find_event, find_tour
 from bot.tour.schedule import game_day, session_date
 from bot.tour.store import LoadedEvent, load_event

@@ -12,8 +12,8 @@ from bot.rendering.tour.standings_embeds import finals_embeds
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import JobHandler
 from bot.tour import views
-from bot.tour.automation.follow import event_finished
-from bot.tour.automation.kinds import WRAPUP, payload_int
+from bot.tour.planning.follow import event_finished
+from bot.tour.planning.kinds import WRAPUP, payload_int
 from bot.tour.store import LoadedEvent, LoadedTour, load_tour
 from bot.tour.tours.reads import report_of
 from core.tour.qualification import QualificationList

@@ -17,8 +17,8 @@ from bot.kernel.inputs import NAME_LIMIT, clean_text, named, optional_text, show
 from bot.rendering.tour import cards as tour_cards
 from bot.rendering.tour.points import scoring_line, table_line
 from bot.runtime.announce import announce
-from bot.tour.automation import plan as automation
 from bot.tour.finals import field as finals_field
+from bot.tour.planning import plan as automation
 from bot.tour.points_input import scoring_option, table_option
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import round_starts

@@ -9,9 +9,9 @@ from bot.kernel.actor import Actor, Role
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import named, shown
 from bot.rendering.tour import cards as tour_cards
-from bot.tour.automation.follow import event_finished
 from bot.tour.game_names import finals_key, normal, pairing_name
-from bot.tour.games.targets import finals_states
+from bot.tour.game_targets import finals_states
+from bot.tour.planning.follow import event_finished
 from bot.tour.references import find_event
 from bot.tour.series.awards import (
     AwardPlan,

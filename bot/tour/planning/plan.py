@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.kernel.errors import UserError
-from bot.tour.automation.kinds import (
+from bot.tour.game_names import ROUND_NAMES, finals_key
+from bot.tour.game_targets import GameTarget, finals_states, knockout_ties
+from bot.tour.planning.kinds import (
     APPEALS_FAMILY,
     KNOCKOUT_STAGES,
     POLL,
@@ -29,8 +31,6 @@ from bot.tour.automation.kinds import (
     round_kind,
     stage_kind,
 )
-from bot.tour.game_names import ROUND_NAMES, finals_key
-from bot.tour.games.targets import GameTarget, finals_states, knockout_ties
 from bot.tour.schedule import (
     appeals_close_at,
     day_start,

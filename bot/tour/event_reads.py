@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import named
-from bot.tour.games.targets import GameTarget, knockout_ties, open_targets
+from bot.tour.game_targets import GameTarget, knockout_ties, open_targets
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import day_start, round_starts
 from bot.tour.store import LoadedEvent, load_event

@@ -7,9 +7,9 @@ follows the sessions with a game still to look for (`plan.follow_polling`)."""
 
 from __future__ import annotations
 
-from bot.tour.automation.kinds import CONFIRM, WRAPUP, event_subject, game_subject
-from bot.tour.automation.plan import follow_polling
-from bot.tour.games.targets import finals_states
+from bot.tour.game_targets import finals_states
+from bot.tour.planning.kinds import CONFIRM, WRAPUP, event_subject, game_subject
+from bot.tour.planning.plan import follow_polling
 from bot.tour.store import LoadedEvent
 from core.tour.event_facts import played_event
 from core.tour.game_reports import ReportStatus, confirm_deadline
