@@ -10,8 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import league as autocomplete
 from bot.app.command_input import Whole, actor_of, read_boards
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, DIRECTOR, guild_store, requires

@@ -14,8 +14,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import league as autocomplete
 from bot.app.command_input import parse_day
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires

@@ -6,8 +6,8 @@ from __future__ import annotations
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import tour as choose
 from bot.app.command_input import Whole, actor_of
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, guild_store, requires

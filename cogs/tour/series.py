@@ -13,8 +13,8 @@ from typing import Literal
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import tour as choose
 from bot.app.command_input import actor_of
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, guild_store, requires

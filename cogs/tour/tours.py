@@ -11,8 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import tour as choose
 from bot.app.command_input import actor_of, read_attachment
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from bot.app.autocomplete import MAX_CHOICES, name_choices
+from bot.app.autocomplete.league import MAX_CHOICES, name_choices
 from bot.app.interaction import Interaction
 from bot.kernel.errors import UserError
 from bot.rendering.common.text import cut
