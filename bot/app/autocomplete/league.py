@@ -1,6 +1,6 @@
-"""Autocomplete ranking: the guild's candidates (from `storage.lookups`) ordered for the
-member typing — their own clubs and the next unplayed matches first, then names that start
-with the typed text — and cut to Discord's 25 choices of at most 100 characters."""
+"""Autocomplete of the league's options: the guild's candidates (from `storage.lookups`)
+ordered for the member typing. Their own clubs and the next unplayed matches come first,
+then names that start with the typed text."""
 
 from __future__ import annotations
 
@@ -9,24 +9,18 @@ from collections.abc import Sequence
 
 from discord import app_commands
 
+from bot.app.autocomplete.common import (
+    MAX_CHOICES,
+    NAME_LIMIT,
+    choice_name,
+    looked_up,
+    name_choices,
+    other_option,
+    starts,
+    store_of,
+)
 from bot.app.interaction import Interaction
-from bot.rendering.common import limits
-from bot.rendering.common.text import cut
-from bot.rendering.common.user_text import plain
-from storage.guild import GuildStore
 from storage.lookups import ClubCandidate, MatchCandidate, SeasonCandidate
-
-MAX_CHOICES = limits.CHOICES
-NAME_LIMIT = limits.CHOICE_NAME
-
-
-def _name(text: str) -> str:
-    """A choice's name: plain text (a choice shows no markdown), cut to Discord's 100."""
-    return cut(plain(text), NAME_LIMIT)
-
-
-def _starts(name: str, typed: str) -> bool:
-    return name.casefold().startswith(typed.strip().casefold())
 
 
 def _club_label(club: ClubCandidate) -> str:
@@ -37,11 +31,11 @@ def club_choices(candidates: Sequence[ClubCandidate], typed: str) -> list[app_co
     """The member's clubs first, then approved, then the rest; prefix matches before others."""
     ranked = sorted(
         candidates,
-        key=lambda c: (not c.mine, c.status != "approved", not _starts(c.name, typed), c.name),
+        key=lambda c: (not c.mine, c.status != "approved", not starts(c.name, typed), c.name),
     )
     return [
         app_commands.Choice(
-            name=_name(_club_label(c)),
+            name=choice_name(_club_label(c)),
             value=c.name[:NAME_LIMIT],
         )
         for c in ranked[:MAX_CHOICES]
@@ -54,19 +48,11 @@ def season_choices(
     """Running seasons first (newest first), prefix matches before others."""
     ranked = sorted(
         enumerate(candidates),
-        key=lambda p: (p[1].status == "finished", not _starts(p[1].name, typed), p[0]),
+        key=lambda p: (p[1].status == "finished", not starts(p[1].name, typed), p[0]),
     )
     return [
-        app_commands.Choice(name=_name(c.name), value=c.name[:NAME_LIMIT])
+        app_commands.Choice(name=choice_name(c.name), value=c.name[:NAME_LIMIT])
         for _, c in ranked[:MAX_CHOICES]
-    ]
-
-
-def name_choices(names: Sequence[str], typed: str) -> list[app_commands.Choice[str]]:
-    """Plain names (divisions, players): prefix matches first, order kept otherwise."""
-    ranked = sorted(enumerate(names), key=lambda p: (not _starts(p[1], typed), p[0]))
-    return [
-        app_commands.Choice(name=_name(n), value=n[:NAME_LIMIT]) for _, n in ranked[:MAX_CHOICES]
     ]
 
 
@@ -74,7 +60,7 @@ def match_label(match: MatchCandidate) -> str:
     """`Spring · P-R3 · Alpha vs Beta · 2026-03-07` (✓ once played)."""
     done = " ✓" if match.finished else ""
     day = match.start.date().isoformat()
-    return _name(f"{match.season} · {match.key} · {match.home} vs {match.away} · {day}{done}")
+    return choice_name(f"{match.season} · {match.key} · {match.home} vs {match.away} · {day}{done}")
 
 
 def match_choices(
@@ -93,66 +79,40 @@ def match_choices(
     return [app_commands.Choice(name=match_label(m), value=str(m.id)) for m in ranked[:MAX_CHOICES]]
 
 
-def _store(interaction: Interaction) -> GuildStore | None:
-    if interaction.guild_id is None:
-        return None
-    return interaction.client.guild_store(interaction.guild_id)
-
-
-def _typed(interaction: Interaction, option: str) -> str | None:
-    """What the member typed so far in another option of the command (None: nothing)."""
-    value = getattr(interaction.namespace, option, None)
-    return str(value) if value else None
-
-
 async def clubs(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `club` option."""
-    store = _store(interaction)
-    if store is None:
-        return []
-    async with store.read() as view:
-        found = await view.lookups.clubs(current, interaction.user.id)
-    return club_choices(found, current)
+    found = await looked_up(interaction, lambda v: v.lookups.clubs(current, interaction.user.id))
+    return [] if found is None else club_choices(found, current)
 
 
 async def seasons(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `season` option."""
-    store = _store(interaction)
-    if store is None:
-        return []
-    async with store.read() as view:
-        found = await view.lookups.seasons(current)
-    return season_choices(found, current)
+    found = await looked_up(interaction, lambda view: view.lookups.seasons(current))
+    return [] if found is None else season_choices(found, current)
 
 
 async def divisions(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `division` option (of the `season` already typed, if any)."""
-    store = _store(interaction)
-    if store is None:
-        return []
-    async with store.read() as view:
-        found = await view.lookups.divisions(current, _typed(interaction, "season"))
-    return name_choices(found, current)
+    season = other_option(interaction, "season")
+    found = await looked_up(interaction, lambda view: view.lookups.divisions(current, season))
+    return [] if found is None else name_choices(found, current)
 
 
 async def matches(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `match` option: the caller's clubs' and the next matches first."""
-    store = _store(interaction)
+    store = store_of(interaction)
     if store is None:
         return []
     now = store.database.clock()
     async with store.read() as view:
         found = await view.lookups.matches(
-            str(current), interaction.user.id, now, _typed(interaction, "season")
+            str(current), interaction.user.id, now, other_option(interaction, "season")
         )
     return match_choices(found, now)
 
 
 async def players(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `player` option (of the `club` already typed, if any)."""
-    store = _store(interaction)
-    if store is None:
-        return []
-    async with store.read() as view:
-        found = await view.lookups.players(current, _typed(interaction, "club"))
-    return name_choices(found, current)
+    club = other_option(interaction, "club")
+    found = await looked_up(interaction, lambda view: view.lookups.players(current, club))
+    return [] if found is None else name_choices(found, current)

@@ -6,56 +6,38 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from bot.app.autocomplete.league import MAX_CHOICES, name_choices
+from bot.app.autocomplete.common import (
+    MAX_CHOICES,
+    NAME_LIMIT,
+    choice_name,
+    looked_up,
+    name_choices,
+    other_option,
+    store_of,
+)
 from bot.app.interaction import Interaction
 from bot.kernel.errors import UserError
-from bot.rendering.common.text import cut
 from bot.tour.game_names import ROUND_NAMES, normal
 from bot.tour.game_targets import finals_states, knockout_ties
 from bot.tour.games.reads import game_choices
 from bot.tour.references import find_event
 from bot.tour.store import load_event
 from core.tour.ranking import EventType
-from storage.guild import GuildStore
-
-NAME_LIMIT = 100
-
-
-def _store(interaction: Interaction) -> GuildStore | None:
-    if interaction.guild_id is None:
-        return None
-    return interaction.client.guild_store(interaction.guild_id)
-
-
-def _typed(interaction: Interaction, option: str) -> str | None:
-    value = getattr(interaction.namespace, option, None)
-    return str(value) if value else None
-
-
-def _cut(text: str) -> str:
-    return cut(text, NAME_LIMIT)
 
 
 async def tours(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `tour` option."""
-    store = _store(interaction)
-    if store is None:
-        return []
-    async with store.read() as view:
-        found = await view.tour_lookups.tours(current)
-    return name_choices(found, current)
+    found = await looked_up(interaction, lambda view: view.tour_lookups.tours(current))
+    return [] if found is None else name_choices(found, current)
 
 
 async def events(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for an `event` option: the member's events first; the value is the
     event's name, or `Tour: Event` when another tour has an event of that name."""
-    store = _store(interaction)
-    if store is None:
+    user, tour = interaction.user.id, other_option(interaction, "tour")
+    found = await looked_up(interaction, lambda view: view.tour_lookups.events(current, user, tour))
+    if found is None:
         return []
-    async with store.read() as view:
-        found = await view.tour_lookups.events(
-            current, interaction.user.id, _typed(interaction, "tour")
-        )
     counts: dict[str, int] = {}
     for event in found:
         counts[event.name.casefold()] = counts.get(event.name.casefold(), 0) + 1
@@ -64,16 +46,16 @@ async def events(interaction: Interaction, current: str) -> list[app_commands.Ch
         value = event.name if counts[event.name.casefold()] == 1 else f"{event.tour}: {event.name}"
         label = f"{event.tour} · {event.name} ({event.type})" + (" · yours" if event.mine else "")
         if len(value) <= NAME_LIMIT:
-            choices.append(app_commands.Choice(name=_cut(label), value=value))
+            choices.append(app_commands.Choice(name=choice_name(label), value=value))
     return choices
 
 
 async def players(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `player` option: of the event typed (if any), else of the tour."""
-    store = _store(interaction)
+    store = store_of(interaction)
     if store is None:
         return []
-    event = _typed(interaction, "event")
+    event = other_option(interaction, "event")
     async with store.read() as view:
         if event:
             try:
@@ -82,21 +64,21 @@ async def players(interaction: Interaction, current: str) -> list[app_commands.C
                 return []
             found = await view.tour_lookups.event_players(current, record.id)
         else:
-            found = await view.tour_lookups.players(current, _typed(interaction, "tour"))
+            found = await view.tour_lookups.players(current, other_option(interaction, "tour"))
     return name_choices(found, current)
 
 
 async def games(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `game` option: the event's games, the member's open ones first."""
-    store = _store(interaction)
+    store = store_of(interaction)
     if store is None:
         return []
     found = await game_choices(
-        store, _typed(interaction, "event"), str(current), interaction.user.id
+        store, other_option(interaction, "event"), str(current), interaction.user.id
     )
     return [
         app_commands.Choice(
-            name=_cut(
+            name=choice_name(
                 choice.name + (" · yours" if choice.mine else "") + ("" if choice.open else " ✓")
             ),
             value=choice.name,
@@ -109,8 +91,8 @@ async def games(interaction: Interaction, current: str) -> list[app_commands.Cho
 async def rounds(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for a `round` option: the event's known knock-out rounds (or Finals
     matches)."""
-    store = _store(interaction)
-    event = _typed(interaction, "event")
+    store = store_of(interaction)
+    event = other_option(interaction, "event")
     if store is None or not event:
         return []
     async with store.read() as view:
@@ -135,12 +117,12 @@ async def rounds(interaction: Interaction, current: str) -> list[app_commands.Ch
 
 async def appeals(interaction: Interaction, current: str | int) -> list[app_commands.Choice[int]]:
     """Autocomplete for an `appeal` option: open appeals first, newest first."""
-    store = _store(interaction)
-    if store is None:
+    found = await looked_up(
+        interaction, lambda view: view.tour_rulings.recent_appeals(str(current))
+    )
+    if found is None:
         return []
-    async with store.read() as view:
-        found = await view.tour_rulings.recent_appeals(str(current))
     return [
-        app_commands.Choice(name=_cut(f"{a.id} · {a.game} · {a.status}"), value=a.id)
+        app_commands.Choice(name=choice_name(f"{a.id} · {a.game} · {a.status}"), value=a.id)
         for a in found[:MAX_CHOICES]
     ]
