@@ -3,7 +3,9 @@
 
 Cogs, scheduler jobs and the CLI all pass an `Actor`; services check it, so a rule of who may
 do what is enforced the same way whichever door a request came in by. HQ is not implicitly a
-director, and no role stands in for another.
+director, and no role stands in for another. The life cycles in core/ name the capacity an
+actor acts in on a match or a game its party (`core.league.lifecycle.Party`,
+`core.tour.game_reports.Party`).
 """
 
 from __future__ import annotations

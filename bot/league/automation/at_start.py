@@ -26,7 +26,7 @@ from bot.rendering.league import announcements
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import RetryLater
 from core.league.forfeits import challenge_failures
-from core.league.lifecycle import Door, Step, StepRefused, allow
+from core.league.lifecycle import Party, Step, StepRefused, allow
 from core.league.season import ClubAtStart, Season
 from storage.guild import UnitOfWork
 from storage.jobs import Job
@@ -174,7 +174,7 @@ async def store_snapshot(job: Job, uow: UnitOfWork, snapshot: Snapshot | None) -
         return
     current = await match_now(uow, facts.match, uow.now, full=True)
     try:  # CL-FF, CL-DQ: nothing is judged at the start of a forfeited or void match
-        allow(current.view, Step.AT_START, Door.BOT)
+        allow(current.view, Step.AT_START, Party.BOT)
     except StepRefused as refusal:
         uow.details["not_judged"] = str(refusal)
         uow.abandon()

@@ -28,7 +28,7 @@ from bot.league.store import load_season
 from bot.rendering.league import announcements
 from bot.runtime.announce import fill_announcement
 from core.league import league_report
-from core.league.lifecycle import Door, Step, finish_problem
+from core.league.lifecycle import Party, Step, finish_problem
 from core.league.season import Board as DomainBoard
 from core.league.season import Season
 from storage.club_admins import ClubAdminReader
@@ -70,11 +70,11 @@ async def _may_report(admins: ClubAdminReader, actor: Actor, match: MatchRecord)
     raise UserError(f"This needs a **club admin** of a club of match {match.id}, or an arbiter.")
 
 
-def _door(actor: Actor) -> Door:
+def _party(actor: Actor) -> Party:
     """Who reports: the bot, an arbiter (a correction), or a club admin."""
     if actor.is_system:
-        return Door.BOT
-    return Door.ARBITER if actor.has(Role.ARBITER) else Door.CLUB
+        return Party.BOT
+    return Party.ARBITER if actor.has(Role.ARBITER) else Party.CLUB
 
 
 @dataclass(frozen=True)
@@ -158,12 +158,12 @@ def _withdrawn_if_refused(uow: UnitOfWork, before: _Before) -> Iterator[SeasonRe
 
 
 def _check_result(
-    uow: UnitOfWork, current: MatchNow, door: Door, finished: dt.datetime, before: _Before
+    uow: UnitOfWork, current: MatchNow, party: Party, finished: dt.datetime, before: _Before
 ) -> Prior:
     """CL-14 through the life cycle: no result before the start, none finishing before it or
     later than now, none replacing a recorded one but by an arbiter or the bot; and the
     facts the result is about to replace."""
-    step = allowed(current.view, Step.RESULT, door)
+    step = allowed(current.view, Step.RESULT, party)
     problem = finish_problem(current.view, finished.astimezone(dt.UTC))
     if problem is not None:
         raise UserError(f"{problem}.")
@@ -360,9 +360,9 @@ async def import_chesscom_result_in(
         # chess.com's own record of the linked match may be read again (a club admin's
         # re-import is the bot's reading); any other result over a recorded one is an
         # arbiter's correction.
-        door = Door.BOT if actor.is_system or link is None else _door(actor)
+        party = Party.BOT if actor.is_system or link is None else _party(actor)
         now = await match_now(uow, current, uow.now, record=record)
-        prior = _check_result(uow, now, door, finished, before)
+        prior = _check_result(uow, now, party, finished, before)
     await uow.matches.replace_boards(match.id, list(read.boards))
     await uow.matches.finish(match.id, finished, link_chesscom=link)
     closed = await _record_closed(uow, current.season_id, facts, read.observed)
@@ -480,7 +480,7 @@ async def enter_manual_result(
             if current is None:
                 raise UserError(f"No match {match.id} on this server.")
             now = await match_now(uow, current, uow.now, record=record)
-            prior = _check_result(uow, now, Door.ARBITER, finished, before)
+            prior = _check_result(uow, now, Party.ARBITER, finished, before)
         await uow.matches.replace_boards(match.id, boards)
         await uow.matches.finish(match.id, finished)
         updated = replace(current, finished_at=finished.astimezone(dt.UTC))
