@@ -1,5 +1,5 @@
 """The tour's read models as the views the tour renderers draw (bot/rendering/tour/views.py,
-tour_bracket.py): a preliminary with its standings and games, the knock-out bracket with
+bracket.py): a preliminary with its standings and games, the knock-out bracket with
 each series' state, the Finals table, the tour standings with their play-off marks, the
 prizes — so the embeds, images and CSV of the tour commands come from one set of modules."""
 

@@ -1,7 +1,7 @@
 """The tour's text pieces and announcements: names shown as typed (`escape`), results as
 players write them, instants as Discord timestamps, the draw's pairings, and the notices of
 disputes, CCT-7 flags, CCT-9 corrections, CCT-10 rulings and CCT-11 appeals. The tables,
-images and CSV are the tour renderers' (tour_standings_embeds, tour_bracket_image, …)."""
+images and CSV are the tour renderers' (standings_embeds, bracket_image, …)."""
 
 from __future__ import annotations
 
