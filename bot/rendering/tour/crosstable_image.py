@@ -10,9 +10,9 @@ notes, for tests."""
 from __future__ import annotations
 
 from bot.rendering.common.crosstable_grid import GridRow, grid_png
-from bot.rendering.common.image_text import CODE_NOTE, has_code_boxes
 from bot.rendering.common.standings_image import PLAYOFF
 from bot.rendering.common.text import halves_text
+from bot.rendering.tour.standings_image import preliminary_marks
 from bot.rendering.tour.views import PreliminaryView
 
 NOTE = "Each cell: the row player's points against the column player"
@@ -38,17 +38,7 @@ def preliminary_grid(view: PreliminaryView) -> list[GridRow]:
 
 def preliminary_crosstable_notes(view: PreliminaryView) -> list[str]:
     """How to read a cell, then the marks that appear."""
-    notes = [NOTE, NOTE_COLOURS, NOTE_MORE]
-    if any(row.tied for row in view.rows):
-        notes.append("2= shared rank after every CCT-8b criterion")
-    if view.playoff:
-        notes.append(
-            f"Amber rank: play-off required, a tie for a place that goes on (places "
-            f"1–{view.places_going_on}, CCT-8c)"
-        )
-    if any(map(has_code_boxes, (view.event, *view.names))):
-        notes.append(CODE_NOTE)
-    return notes
+    return [NOTE, NOTE_COLOURS, NOTE_MORE, *preliminary_marks(view)]
 
 
 def preliminary_crosstable_png(view: PreliminaryView) -> bytes:

@@ -48,6 +48,22 @@ TOUR_LEGEND = (
 )
 
 
+def preliminary_marks(view: PreliminaryView) -> list[str]:
+    """The notes for the marks a preliminary's table or crosstable shows: shared ranks,
+    ranks drawn by lot, play-offs (CCT-8b, CCT-8c) and letters drawn as code boxes."""
+    notes = []
+    if any(row.tied for row in view.rows):
+        notes.append("2= shared rank: still tied after every CCT-8b criterion")
+    if any(row.by_lot for row in view.rows):
+        notes.append("4* a rank decided by drawing of lots")
+    if view.playoff:
+        notes.append(
+            f"Amber rank: play-off required, a tie for a place that goes on (places "
+            f"1–{view.places_going_on}, CCT-8c)"
+        )
+    return notes + code_note((view.event, *view.names))
+
+
 def preliminary_model(view: PreliminaryView) -> TableModel:
     """CCT-8b: the preliminary's columns, cells and notes."""
     rows = []
@@ -62,17 +78,7 @@ def preliminary_model(view: PreliminaryView) -> TableModel:
                 Cell(halves_text(row.ks)),
             ]
         )
-    notes = [PRELIMINARY_LEGEND]
-    if any(row.tied for row in view.rows):
-        notes.append("2= shared rank: still tied after every CCT-8b criterion")
-    if any(row.by_lot for row in view.rows):
-        notes.append("4* a rank decided by drawing of lots")
-    if view.playoff:
-        notes.append(
-            f"Amber rank: play-off required, a tie for a place that goes on (places "
-            f"1–{view.places_going_on}, CCT-8c)"
-        )
-    notes += code_note((view.event, *view.names))
+    notes = [PRELIMINARY_LEGEND, *preliminary_marks(view)]
     return PRELIMINARY_COLUMNS, rows, notes
 
 
