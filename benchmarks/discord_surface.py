@@ -25,8 +25,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import Config, DatabaseConfig
 from bot.formats.season_file import load_season
+from bot.kernel.config import Config, DatabaseConfig
 from bot.league.store import import_season
 from bot.offline.discord_stub import DiscordStub
 from core.league.schedule import division_schedule

@@ -204,8 +204,8 @@ async def through_job(events: int, noise: int) -> None:
     reporting each game found); an hour later the next polls read the pairings still open."""
     import tempfile
 
-    from bot.app.actor import Actor, Role
-    from bot.app.config import Config
+    from bot.kernel.actor import Actor, Role
+    from bot.kernel.config import Config
     from bot.runtime.clock import VirtualClock
     from bot.runtime.scheduler import JobRegistry, Scheduler
     from bot.tour.automation.context import TourAutomation

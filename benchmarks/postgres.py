@@ -129,7 +129,7 @@ async def surface(seed: int, runs: int, folder: Path) -> int:
     """benchmarks/discord_surface.py's commands on its generated league, in a SQLite file and
     copied into PostgreSQL (`storage.copy`): the same figures for each engine."""
     from benchmarks.discord_surface import GUILD, measure, populate
-    from bot.app.config import DatabaseConfig
+    from bot.kernel.config import DatabaseConfig
 
     admin = _server(folder)
     built = folder / "surface.db"

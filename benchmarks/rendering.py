@@ -18,11 +18,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.rendering.crosstable_image import crosstable_png  # noqa: E402
-from bot.rendering.division_view import division_view  # noqa: E402
-from bot.rendering.standings_csv import standings_csv  # noqa: E402
-from bot.rendering.standings_image import standings_png  # noqa: E402
-from bot.rendering.standings_table import standings_pages  # noqa: E402
+from bot.rendering.league.crosstable_image import crosstable_png  # noqa: E402
+from bot.rendering.league.division_view import division_view  # noqa: E402
+from bot.rendering.league.standings_csv import standings_csv  # noqa: E402
+from bot.rendering.league.standings_image import standings_png  # noqa: E402
+from bot.rendering.league.standings_table import standings_pages  # noqa: E402
 from tests.support.rendering_season import generated_report  # noqa: E402
 
 

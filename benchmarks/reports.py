@@ -39,9 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import aiosqlite
 
-from bot.app.actor import Actor, Role
-from bot.app.config import ClDefaults
 from bot.chesscom.client import ChessComClient, ClientSettings
+from bot.kernel.actor import Actor, Role
+from bot.kernel.config import ClDefaults
 from bot.league.matches.results import import_chesscom_result
 from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons

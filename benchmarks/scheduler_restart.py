@@ -45,7 +45,7 @@ TOUR_KINDS = (
     "cct.poll",
     "cct.wrapup",
 )
-"""A tour event's jobs (bot/tour/automation/kinds.py), subject `event:<n>`; each event also
+"""A tour event's jobs (bot/tour/planning/kinds.py), subject `event:<n>`; each event also
 has reports waiting for their auto-confirmation (`cct.confirm`, subject `game:<n>`)."""
 CONFIRMS = 3
 """Reports waiting per event (a job each)."""

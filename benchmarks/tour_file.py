@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.formats.tour_file import load_tour  # noqa: E402
-from bot.rendering.tour_text import tour_text  # noqa: E402
+from bot.rendering.tour.report_text import tour_text  # noqa: E402
 from core.tour.report import tour_report  # noqa: E402
 
 PLAYERS = [f"Player {i:02d}" for i in range(1, 25)]

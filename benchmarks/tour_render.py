@@ -22,31 +22,31 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.rendering.tour_bracket import bracket_view  # noqa: E402
-from bot.rendering.tour_bracket_image import bracket_png  # noqa: E402
-from bot.rendering.tour_crosstable_image import preliminary_crosstable_png  # noqa: E402
-from bot.rendering.tour_csv import (  # noqa: E402
-    finals_csv,
-    preliminary_csv,
-    tour_standings_csv,
-)
-from bot.rendering.tour_prizes_embeds import (  # noqa: E402
+from bot.rendering.tour.bracket import bracket_view  # noqa: E402
+from bot.rendering.tour.bracket_image import bracket_png  # noqa: E402
+from bot.rendering.tour.crosstable_image import preliminary_crosstable_png  # noqa: E402
+from bot.rendering.tour.prizes_embeds import (  # noqa: E402
     AmbassadorPool,
     EventPrizes,
     prizes_embeds,
 )
-from bot.rendering.tour_qualification_embeds import qualification_embeds  # noqa: E402
-from bot.rendering.tour_standings_embeds import (  # noqa: E402
+from bot.rendering.tour.qualification_embeds import qualification_embeds  # noqa: E402
+from bot.rendering.tour.standings_csv import (  # noqa: E402
+    finals_csv,
+    preliminary_csv,
+    tour_standings_csv,
+)
+from bot.rendering.tour.standings_embeds import (  # noqa: E402
     finals_embeds,
     preliminary_embeds,
     tour_standings_embeds,
 )
-from bot.rendering.tour_standings_image import (  # noqa: E402
+from bot.rendering.tour.standings_image import (  # noqa: E402
     finals_png,
     preliminary_png,
     tour_standings_png,
 )
-from bot.rendering.tour_views import (  # noqa: E402
+from bot.rendering.tour.views import (  # noqa: E402
     finals_view,
     preliminary_view,
     tour_standings_view,

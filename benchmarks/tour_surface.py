@@ -25,11 +25,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import Config, DatabaseConfig
+from bot.kernel.config import Config, DatabaseConfig
 from bot.offline.discord_stub import DiscordStub, Member
 from bot.tour.events import service as events
+from bot.tour.game_targets import GameTarget, open_targets
 from bot.tour.games import service as games
-from bot.tour.games.targets import GameTarget, open_targets
 from bot.tour.series.service import choose_colour
 from bot.tour.store import load_event
 from core.results import Result

@@ -8,7 +8,7 @@ from discord.ext import commands
 from bot.app.arbiter import ArbiterBot
 from bot.app.interaction import Interaction
 from bot.app.permissions import can_use
-from bot.rendering.help import help_embeds
+from bot.rendering.common.help import help_embeds
 
 
 class Help(commands.Cog):

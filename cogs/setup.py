@@ -7,13 +7,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app.actor import Role
 from bot.app.arbiter import ArbiterBot
-from bot.app.errors import UserError
 from bot.app.guild_setup import GuildSetup
 from bot.app.interaction import Interaction
 from bot.app.permissions import MANAGE_SERVER, guild_store, requires
-from bot.rendering.guild_settings import settings_embed
+from bot.kernel.actor import Role
+from bot.kernel.errors import UserError
+from bot.rendering.common.guild_settings import settings_embed
 
 
 class Setup(commands.Cog):

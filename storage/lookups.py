@@ -14,7 +14,7 @@ CANDIDATES = 200
 """At most this many rows per lookup (the ranking keeps 25)."""
 
 
-def _like(text: str) -> str:
+def like_pattern(text: str) -> str:
     """A LIKE pattern matching `text` anywhere, its wildcards taken literally."""
     escaped = folded(text).replace("\\", "\\\\").replace("%", "\\%")
     return "%" + escaped.replace("_", "\\_") + "%"
@@ -68,7 +68,7 @@ class LookupReader:
             " FROM clubs AS c WHERE c.guild_id = ?"
             " AND (c.name_key LIKE ? ESCAPE '\\' OR c.chesscom_id LIKE ? ESCAPE '\\')"
             " ORDER BY c.name_key LIMIT ?",
-            (user_id, self._scope.guild_id, _like(text), _like(text), CANDIDATES),
+            (user_id, self._scope.guild_id, like_pattern(text), like_pattern(text), CANDIDATES),
         )
         return [ClubCandidate(r[0], r[1], r[2], bool(r[3])) for r in rows]
 
@@ -77,7 +77,7 @@ class LookupReader:
         rows = await self._scope.fetchall(
             "SELECT id, name, status FROM seasons WHERE guild_id = ? AND name_key LIKE ?"
             " ESCAPE '\\' ORDER BY id DESC LIMIT ?",
-            (self._scope.guild_id, _like(text), CANDIDATES),
+            (self._scope.guild_id, like_pattern(text), CANDIDATES),
         )
         return [SeasonCandidate(r[0], r[1], r[2]) for r in rows]
 
@@ -85,7 +85,7 @@ class LookupReader:
         """Division names holding `text`: of the season named `season`, else of any season
         (newest first)."""
         season_filter = " AND s.name_key = ?" if season else ""
-        parameters: tuple[object, ...] = (self._scope.guild_id, _like(text))
+        parameters: tuple[object, ...] = (self._scope.guild_id, like_pattern(text))
         if season:
             parameters += (folded(season),)
         rows = await self._scope.fetchall(
@@ -102,7 +102,7 @@ class LookupReader:
         """Matches whose key or clubs hold `text` (of the season named `season` if given):
         the member's clubs' first, then unplayed ones from the next start on."""
         season_filter = " AND s.name_key = ?" if season else ""
-        like = _like(text)
+        like = like_pattern(text)
         parameters: tuple[object, ...] = (
             user_id,
             self._scope.guild_id,
@@ -146,7 +146,7 @@ class LookupReader:
     async def players(self, text: str, club: str | None = None) -> list[str]:
         """chess.com usernames holding `text` that played a board (for the club named `club`
         if given) or are linked to a member."""
-        like = _like(text)
+        like = like_pattern(text)
         club_filter = ""
         parameters: tuple[object, ...] = (self._scope.guild_id, like)
         if club:

@@ -5,14 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from storage.lookups import CANDIDATES
+from core.names import folded
+from storage.lookups import CANDIDATES, like_pattern
 from storage.scope import ReadScope
-
-
-def _like(text: str) -> str:
-    """A LIKE pattern matching `text` anywhere, its wildcards taken literally."""
-    escaped = text.strip().casefold().replace("\\", "\\\\").replace("%", "\\%")
-    return "%" + escaped.replace("_", "\\_") + "%"
 
 
 @dataclass(frozen=True)
@@ -37,7 +32,7 @@ class TourLookupReader:
         rows = await self._scope.fetchall(
             "SELECT name FROM tours WHERE guild_id = ? AND name_key LIKE ? ESCAPE '\\'"
             " ORDER BY id DESC LIMIT ?",
-            (self._scope.guild_id, _like(text), CANDIDATES),
+            (self._scope.guild_id, like_pattern(text), CANDIDATES),
         )
         return [str(r[0]) for r in rows]
 
@@ -46,11 +41,11 @@ class TourLookupReader:
     ) -> list[EventCandidate]:
         """Events whose name (or tour's name) holds `text`, of the tour named `tour` if given:
         the member's own events first, then newest first."""
-        like = _like(text)
+        like = like_pattern(text)
         tour_filter = " AND t.name_key = ?" if tour else ""
         parameters: tuple[object, ...] = (user_id, self._scope.guild_id, like, like)
         if tour:
-            parameters += (tour.strip().casefold(),)
+            parameters += (folded(tour),)
         rows = await self._scope.fetchall(
             "SELECT e.id, t.name, e.name, e.type, EXISTS (SELECT 1 FROM event_players AS ep"
             " JOIN tour_players AS p ON p.id = ep.player_id WHERE ep.event_id = e.id"
@@ -65,9 +60,9 @@ class TourLookupReader:
     async def players(self, text: str, tour: str | None = None) -> list[str]:
         """Tour player names holding `text`, of the tour named `tour` if given."""
         tour_filter = " AND t.name_key = ?" if tour else ""
-        parameters: tuple[object, ...] = (self._scope.guild_id, _like(text))
+        parameters: tuple[object, ...] = (self._scope.guild_id, like_pattern(text))
         if tour:
-            parameters += (tour.strip().casefold(),)
+            parameters += (folded(tour),)
         rows = await self._scope.fetchall(
             "SELECT min(p.name) FROM tour_players AS p JOIN tours AS t ON t.id = p.tour_id"
             f" WHERE p.guild_id = ? AND p.name_key LIKE ? ESCAPE '\\'{tour_filter}"
@@ -82,6 +77,6 @@ class TourLookupReader:
             "SELECT p.name FROM event_players AS e JOIN tour_players AS p ON p.id = e.player_id"
             " WHERE e.guild_id = ? AND e.event_id = ? AND p.name_key LIKE ? ESCAPE '\\'"
             " ORDER BY coalesce(e.pairing_no, e.entry_no) LIMIT ?",
-            (self._scope.guild_id, event_id, _like(text), CANDIDATES),
+            (self._scope.guild_id, event_id, like_pattern(text), CANDIDATES),
         )
         return [str(r[0]) for r in rows]

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import settings
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import Config, DatabaseConfig
 from bot.chesscom.client import ChessComClient, ClientSettings
+from bot.kernel.config import Config, DatabaseConfig
 from bot.runtime.clock import VirtualClock
 from storage.database import Clock, Database, SqliteDatabase, utc_now
 from tests.support.chesscom_fake import FakeChessCom, running_fake

@@ -12,14 +12,14 @@ from typing import TypedDict
 import discord
 from discord.ext import commands
 
-from bot.app.config import Config
 from bot.app.discord_endpoint import IdentifyPacer, ask_gateway, use_api
-from bot.app.errors import UserError
-from bot.app.mentions import NO_PINGS
 from bot.app.tree import ArbiterTree
 from bot.app.ui.game_buttons import TOUR_DYNAMIC_ITEMS
 from bot.app.ui.motion_buttons import DYNAMIC_ITEMS
 from bot.chesscom.client import ChessComClient
+from bot.kernel.config import Config
+from bot.kernel.errors import UserError
+from bot.kernel.mentions import NO_PINGS
 from bot.league.automation.context import AutomationContext
 from bot.league.electorate import Unreadable
 from bot.league.jobs import register_league_jobs
@@ -122,7 +122,7 @@ class ArbiterBot(commands.AutoShardedBot):
             chunk_guilds_at_startup=False,
             tree_cls=ArbiterTree,
             help_command=None,
-            allowed_mentions=NO_PINGS,  # a message that pings says whom (bot.app.mentions.pinging)
+            allowed_mentions=NO_PINGS,  # a message that pings says whom (mentions.pinging)
             **_sharding(shards),
         )
         self.config = config

@@ -10,13 +10,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.app.actor import Actor
-from bot.app.date_window import EARLIEST_DAY, YEARS_AHEAD, latest_day
-from bot.app.errors import OptionRefused, UserError, quote_mark
-from bot.app.inputs import shown
 from bot.app.interaction import Interaction
 from bot.formats.boards_csv import BoardRow, BoardsCsvError, parse_boards_csv
-from bot.rendering import limits
+from bot.kernel.actor import Actor
+from bot.kernel.date_window import EARLIEST_DAY, YEARS_AHEAD, latest_day
+from bot.kernel.errors import OptionRefused, UserError, quote_mark
+from bot.kernel.inputs import shown
+from bot.rendering.common import limits
 from storage.guild import GuildStore
 
 MAX_ATTACHMENT = 1_000_000

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.app.errors import UserError
+from bot.kernel.errors import UserError
 from storage.guild import GuildStore
 from storage.guild_settings import SETTING_KEYS, GuildSettings
 from storage.outbox import OutboxMessage

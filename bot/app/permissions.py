@@ -9,7 +9,7 @@ admin of a club, a server permission — declared once per command and kept in i
 `requires` goes above the command decorator (it needs the command). Each requirement is a
 check: a refusal raises `RoleRequired` (or discord.py's `MissingPermissions`) naming what is
 needed; the tree's error handler shows it and nothing is changed. Use cases check their
-`Actor` again (bot.app.actor), for the doors that are not commands (jobs, the CLI).
+`Actor` again (bot.kernel.actor), for the doors that are not commands (jobs, the CLI).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from typing import Any, Protocol, TypeVar
 import discord
 from discord import app_commands
 
-from bot.app.actor import Role
-from bot.app.errors import RoleRequired
 from bot.app.interaction import Interaction
-from bot.rendering.user_text import user_text
+from bot.kernel.actor import Role
+from bot.kernel.errors import RoleRequired
+from bot.rendering.common.user_text import user_text
 from storage.guild import GuildStore
 
 REQUIRES = "requires"

@@ -15,12 +15,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.app.errors import RoleRequired, UserError
 from bot.app.interaction import Interaction
 from bot.app.permissions import permission_name
-from bot.rendering import limits
-from bot.rendering.text import cut
-from bot.rendering.user_text import inline_code, user_text
+from bot.kernel.errors import RoleRequired, UserError
+from bot.rendering.common import limits
+from bot.rendering.common.text import cut
+from bot.rendering.common.user_text import inline_code, user_text
 
 log = logging.getLogger(__name__)
 

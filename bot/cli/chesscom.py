@@ -16,15 +16,15 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from bot.app.request_limits import MAX_RETRIES, MAX_TIMEOUT_SECONDS
 from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
+from bot.kernel.request_limits import MAX_RETRIES, MAX_TIMEOUT_SECONDS
 from core.league.season import quoted
 
 if TYPE_CHECKING:  # aiohttp and the client are imported when a command runs, not for --help
-    from bot.app.config import ChessComConfig
     from bot.chesscom.client import ChessComClient, ClientSettings
     from bot.chesscom.facts import MatchFacts
+    from bot.kernel.config import ChessComConfig
 
 NOT_FOUND_EXIT = 1
 NETWORK_EXIT = 1
@@ -58,7 +58,7 @@ def _printable(text: str, what: str) -> str:
 def check_match_id(text: str) -> str:
     """A team match id, or a chess.com match URL as `/match challenge` takes it
     (`https://www.chess.com/club/matches/1234567`): its id, as digits."""
-    from bot.app.errors import UserError
+    from bot.kernel.errors import UserError
     from bot.league.matches.service import chesscom_match_id
 
     try:
@@ -78,8 +78,8 @@ def name_option(text: str) -> str:
 
 def player_option(text: str) -> str:
     """A chess.com username, checked before any request (as `/roster link` checks it)."""
-    from bot.app.errors import UserError
-    from bot.app.inputs import chesscom_username
+    from bot.kernel.errors import UserError
+    from bot.kernel.inputs import chesscom_username
 
     name = name_option(text)
     try:
@@ -216,8 +216,8 @@ async def _run(show: Show, settings: ClientSettings, args: argparse.Namespace) -
 
 def cli_settings(args: argparse.Namespace, configured: ChessComConfig) -> ClientSettings:
     """Client settings: the options where given, else the configuration's `[chesscom]`."""
-    from bot.app.config import CHESSCOM_CONTACT_ENV
     from bot.chesscom.client import ClientSettings
+    from bot.kernel.config import CHESSCOM_CONTACT_ENV
 
     contact = (args.contact or configured.contact).strip()
     if not contact:

@@ -12,7 +12,7 @@ from bot.cli.input_file import input_path, read_input, shown
 from bot.cli.output_file import write_output
 
 if TYPE_CHECKING:  # discord.py and the bot are imported when `commands` runs, not for --help
-    from bot.app.config import Config
+    from bot.kernel.config import Config
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

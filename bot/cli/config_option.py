@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from bot.cli.errors import CliError
 from bot.cli.input_file import check_input, input_path, shown
 
-if TYPE_CHECKING:  # bot.app.config loads pydantic: imported when a command runs, not for --help
-    from bot.app.config import Config
+if TYPE_CHECKING:  # bot.kernel.config loads pydantic: imported when a command runs, not for --help
+    from bot.kernel.config import Config
 
 
 def add_config_option(parser: argparse.ArgumentParser) -> None:
@@ -27,7 +27,7 @@ def add_config_option(parser: argparse.ArgumentParser) -> None:
 def config_from_args(args: argparse.Namespace) -> Config:
     """The validated configuration, or a `CliError` (exit 2) naming the bad key. A file named
     with --config must exist (a typo must not mean every default, i.e. a new empty database)."""
-    from bot.app.config import DEFAULT_PATH, ConfigError, load_config
+    from bot.kernel.config import DEFAULT_PATH, ConfigError, load_config
 
     path: Path | None = args.config
     if path is not None and not path.exists():

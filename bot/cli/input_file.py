@@ -13,7 +13,7 @@ import stat
 from pathlib import Path
 
 from bot.cli.errors import CliError
-from bot.rendering.text import cut
+from bot.rendering.common.text import cut
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 """16 MiB: a season file or TRF export of a real event is well under 1 MiB."""

@@ -54,8 +54,8 @@ def run(args: argparse.Namespace) -> int:
     """Read the season, compute, print; bad files fail with exit 2 (CliError)."""
     if args.withdraw and not args.promotion:
         raise CliError("--withdraw only applies to the --promotion proposal")
-    from bot.rendering.league_json import proposal_json, report_json
-    from bot.rendering.league_text import proposal_text, report_text
+    from bot.rendering.league.report_json import proposal_json, report_json
+    from bot.rendering.league.report_text import proposal_text, report_text
     from core.league import league_report, promotion_proposal
 
     as_of = None if args.as_of is None else as_of_date(args.as_of)

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from bot.rendering.text import cut
+from bot.rendering.common.text import cut
 
 MESSAGE_LIMIT = 300
 """Characters of argparse's message shown; its own (`unrecognized arguments: …`,

@@ -10,7 +10,7 @@ from bot.cli.errors import CliError
 
 if TYPE_CHECKING:  # discord.py and the bot are imported when `run` runs, not for --help
     from bot.app.arbiter import ArbiterBot
-    from bot.app.config import Config
+    from bot.kernel.config import Config
     from storage.shards import Shards
 
 

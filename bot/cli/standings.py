@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 from typing import cast
 
-from bot.rendering.standings_json import standings_json
-from bot.rendering.standings_text import shown_text, standings_text
+from bot.formats.terminal import shown_text
+from bot.rendering.common.standings_json import standings_json
+from bot.rendering.common.standings_text import standings_text
 from core.league.season import quoted
 from core.points import half_points
 from core.results import STANDARD, Scoring

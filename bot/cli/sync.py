@@ -9,7 +9,7 @@ from bot.cli.config_option import add_config_option, config_from_args, require_t
 from core.league.season import quoted
 
 if TYPE_CHECKING:  # discord.py and the bot are imported when `sync` runs, not for --help
-    from bot.app.config import Config
+    from bot.kernel.config import Config
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

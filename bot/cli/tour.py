@@ -82,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(f"{option} goes with `arbiter tour export TOUR --guild ID`")
     # imported here, not for every `arbiter` command (the tour file reader is a heavy import)
     from bot.formats.tour_file import TourFileError, parse_tour
-    from bot.rendering.tour_json import tour_json
-    from bot.rendering.tour_text import tour_text
+    from bot.rendering.tour.report_json import tour_json
+    from bot.rendering.tour.report_text import tour_text
     from core.tour.finals import FinalsError
     from core.tour.ranking import TourError
     from core.tour.report import tour_report

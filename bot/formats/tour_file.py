@@ -24,7 +24,7 @@ from pydantic import (
 from bot.formats.json_path import json_path
 from bot.formats.numbers import Name, printable
 from bot.formats.plain_words import plain, suggestion, unknown_first
-from bot.rendering.standings_text import shown_text
+from bot.formats.terminal import shown_text
 from core.names import NOTE_LIMIT
 from core.points import half_points
 from core.results import STANDARD, Result, Scoring

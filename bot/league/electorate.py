@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import enum
 
-from bot.app.errors import UserError
+from bot.kernel.errors import UserError
 
 SETUP_ROLE = "`/setup set director_role`"
 

@@ -3,8 +3,8 @@ or a refusal saying it does not exist (another guild's ids are simply not found)
 
 from __future__ import annotations
 
-from bot.app.errors import UserError
-from bot.app.inputs import NAME_LIMIT, clean_text, named, shown
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import NAME_LIMIT, clean_text, named, shown
 from storage.clubs import Club, ClubReader
 from storage.matches import MatchReader, MatchRecord
 from storage.seasons import DivisionRecord, SeasonReader, SeasonRecord

@@ -9,7 +9,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from bot.app.date_window import EARLIEST_DAY, latest_day
+from bot.kernel.date_window import EARLIEST_DAY, latest_day
 from bot.league.matches.jobs import cancel_jobs, job_kinds
 from core.league import LeagueReport, league_report
 from core.league.facts import challenge_deadline
@@ -36,7 +36,7 @@ class LeagueStoreError(ValueError):
 
 def _within_window(season: Season, today: dt.date) -> None:
     """Refuse a file whose match dates lie outside the window every command accepts (from
-    2000 to five years ahead: `bot.app.date_window`), as a typo such as 9999 would be."""
+    2000 to five years ahead: `bot.kernel.date_window`), as a typo such as 9999 would be."""
     latest = latest_day(today)
     for m in season.matches:
         for what, instant in (("start", m.start), ("finish", m.finished), ("deadline", m.deadline)):

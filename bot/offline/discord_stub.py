@@ -35,7 +35,7 @@ import discord
 from discord import app_commands
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
-from bot.rendering import limits
+from bot.rendering.common import limits
 
 EPHEMERAL = 64
 APPLICATION_ID = 900_000_000_000_000_001

@@ -24,7 +24,7 @@ from pydantic import ValidationError
 import bot.app.tree as tree_module
 import bot.tour.events.service as tour_events
 from bot.app.arbiter import ArbiterBot, offline_bot
-from bot.app.config import Config
+from bot.kernel.config import Config
 from bot.offline.chesscom_standin import ChessComStandIn
 from bot.offline.discord_stub import (
     DiscordStub,
@@ -58,7 +58,7 @@ from bot.offline.transcript import (
     reply_text,
     reply_view,
 )
-from bot.rendering.text import cut
+from bot.rendering.common.text import cut
 from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from storage.ownership import OwnerLock

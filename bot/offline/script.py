@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.offline.discord_stub import ATTACHMENT_LIMIT, Upload
-from bot.rendering.text import cut
+from bot.rendering.common.text import cut
 from core.league.season import QUOTE_LIMIT, quoted
 from core.names import NAME_LIMIT, text_problem
 

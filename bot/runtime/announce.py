@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.rendering import limits
-from bot.rendering.text import cut
+from bot.rendering.common import limits
+from bot.rendering.common.text import cut
 from storage.guild import UnitOfWork
 
 

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from bot.app.mentions import pinging
+from bot.kernel.mentions import pinging
 from bot.runtime.wake_loop import WakeLoop
 from storage.database import Database
 from storage.guild import Committed, GuildStore

@@ -13,10 +13,6 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from bot.app.actor import Actor, Role
-from bot.app.config import Config
-from bot.app.errors import UserError, quote_mark
-from bot.app.inputs import NAME_LIMIT, clean_text, named
 from bot.formats.tour_file import (
     EventModel,
     FinalsModel,
@@ -25,6 +21,10 @@ from bot.formats.tour_file import (
     parse_tour_file,
     points_table,
 )
+from bot.kernel.actor import Actor, Role
+from bot.kernel.config import Config
+from bot.kernel.errors import UserError, quote_mark
+from bot.kernel.inputs import NAME_LIMIT, clean_text, named
 from bot.tour.finals import field as finals_field
 from bot.tour.game_names import ROUND_NAMES, TIE_OF, finals_key
 from bot.tour.references import find_tour

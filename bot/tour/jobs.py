@@ -1,6 +1,6 @@
 """Plug the tour's jobs into the bot's job registry (called in `setup_hook`, before the
 scheduler runs what fell due while the bot was down): one handler per family or kind of
-bot/tour/automation/kinds.py."""
+bot/tour/planning/kinds.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ from bot.runtime.scheduler import JobRegistry
 from bot.tour.automation.appeals import appeals_close_handler
 from bot.tour.automation.confirm import confirm_handler
 from bot.tour.automation.context import TourAutomation
-from bot.tour.automation.kinds import (
+from bot.tour.automation.polling import poll_fetcher, poll_handler
+from bot.tour.automation.reminders import round_reminder_handler
+from bot.tour.automation.wrapup import wrapup_handler
+from bot.tour.planning.kinds import (
     APPEALS_FAMILY,
     CONFIRM,
     POLL,
@@ -16,9 +19,6 @@ from bot.tour.automation.kinds import (
     WRAPUP,
     kinds,
 )
-from bot.tour.automation.polling import poll_fetcher, poll_handler
-from bot.tour.automation.reminders import round_reminder_handler
-from bot.tour.automation.wrapup import wrapup_handler
 
 
 def register_tour_jobs(registry: JobRegistry, context: TourAutomation) -> list[str]:

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from bot.app.errors import UserError
-from bot.app.inputs import shown
 from bot.formats.points_text import PointsTextError, parse_points_table, parse_scoring
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import shown
 from core.results import Scoring
 from core.tour.ranking import PointsTable
 

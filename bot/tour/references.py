@@ -6,8 +6,8 @@ name (autocomplete offers the form that is unique)."""
 
 from __future__ import annotations
 
-from bot.app.errors import UserError
-from bot.app.inputs import NAME_LIMIT, clean_text, named, shown
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import NAME_LIMIT, clean_text, named, shown
 from storage.guild import GuildView
 from storage.tour_events import TourEventRecord
 from storage.tour_rulings import Appeal

@@ -25,7 +25,7 @@ from core.tour.rules import TourRules
 from storage.tour_events import TourEventRecord
 
 if TYPE_CHECKING:
-    from bot.tour.games.targets import GameTarget
+    from bot.tour.game_targets import GameTarget
     from bot.tour.store import LoadedEvent
 
 

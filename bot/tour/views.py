@@ -1,5 +1,5 @@
-"""The tour's read models as the views the tour renderers draw (bot/rendering/tour_views.py,
-tour_bracket.py): a preliminary with its standings and games, the knock-out bracket with
+"""The tour's read models as the views the tour renderers draw (bot/rendering/tour/views.py,
+bracket.py): a preliminary with its standings and games, the knock-out bracket with
 each series' state, the Finals table, the tour standings with their play-off marks, the
 prizes — so the embeds, images and CSV of the tour commands come from one set of modules."""
 
@@ -10,11 +10,11 @@ from fractions import Fraction
 
 import discord
 
-from bot.rendering.tour_bracket import BracketView, bracket_view
-from bot.rendering.tour_bracket_image import bracket_png
-from bot.rendering.tour_prizes_embeds import AmbassadorPool, EventPrizes
-from bot.rendering.tour_standings_embeds import preliminary_embeds
-from bot.rendering.tour_views import (
+from bot.rendering.tour.bracket import BracketView, bracket_view
+from bot.rendering.tour.bracket_image import bracket_png
+from bot.rendering.tour.prizes_embeds import AmbassadorPool, EventPrizes
+from bot.rendering.tour.standings_embeds import preliminary_embeds
+from bot.rendering.tour.views import (
     FinalsView,
     PreliminaryView,
     TourStandingsView,

@@ -9,8 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import league as autocomplete
 from bot.app.command_input import actor_of
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
@@ -18,8 +18,9 @@ from bot.app.ui.pages import send_pages
 from bot.league.clubs import service
 from bot.league.clubs.card import club_card
 from bot.league.clubs.listing import club_list
-from bot.rendering.league_embeds import club_embed, paged
-from bot.rendering.user_text import user_text
+from bot.rendering.common.embeds import paged
+from bot.rendering.common.user_text import user_text
+from bot.rendering.league.embeds import club_embed
 
 
 class Clubs(commands.Cog):

@@ -10,8 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import league as autocomplete
 from bot.app.command_input import Whole, actor_of, read_boards
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, DIRECTOR, guild_store, requires
@@ -20,10 +20,10 @@ from bot.league.matches import results, service
 from bot.league.matches.card import match_card, result_card
 from bot.league.matches.lines import match_line
 from bot.league.matches.listing import season_matches
-from bot.rendering.division_view import rank_text
-from bot.rendering.league_embeds import match_embed, match_list, result_embed, when
-from bot.rendering.text import countdown
-from bot.rendering.user_text import user_text
+from bot.rendering.common.text import countdown
+from bot.rendering.common.user_text import user_text
+from bot.rendering.league.division_view import rank_text
+from bot.rendering.league.embeds import match_embed, match_list, result_embed, when
 
 
 def _notes(notes: tuple[str, ...]) -> str:

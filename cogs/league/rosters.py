@@ -12,8 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import league as autocomplete
 from bot.app.command_input import actor_of
 from bot.app.interaction import Interaction
 from bot.app.permissions import CLUB_ADMIN, guild_store, requires
@@ -25,9 +25,9 @@ from bot.league.electorate import DirectorsUnknown, Unreadable
 from bot.league.rosters import service
 from bot.league.rosters.check import check_roster
 from bot.league.rosters.removal_checks import PlayerStatsSource, verify_removal
-from bot.rendering.league_embeds import paged
-from bot.rendering.text import timestamp
-from bot.rendering.user_text import user_text
+from bot.rendering.common.embeds import paged
+from bot.rendering.common.text import timestamp
+from bot.rendering.common.user_text import user_text
 
 
 class _NoChessCom:

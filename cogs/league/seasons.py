@@ -9,8 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import league as autocomplete
 from bot.app.command_input import Whole, actor_of, parse_day, read_attachment
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
@@ -23,15 +23,11 @@ from bot.league.seasons import service as seasons
 from bot.league.seasons.calendar import season_calendar_of
 from bot.league.seasons.card import season_card
 from bot.league.seasons.promotion import season_promotion
-from bot.rendering.calendar_ics import CalendarMatch, season_calendar
-from bot.rendering.league_embeds import (
-    calendar_embeds,
-    paged,
-    schedule_preview,
-    season_embed,
-)
-from bot.rendering.text import halves
-from bot.rendering.user_text import user_text
+from bot.rendering.common.embeds import paged
+from bot.rendering.common.text import halves
+from bot.rendering.common.user_text import user_text
+from bot.rendering.league.calendar_ics import CalendarMatch, season_calendar
+from bot.rendering.league.embeds import calendar_embeds, schedule_preview, season_embed
 from core.league.promotion import DISQUALIFIED_PLACE, TIE_STANDS
 
 

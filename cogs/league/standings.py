@@ -14,20 +14,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import league as autocomplete
 from bot.app.command_input import parse_day
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.pages import send_pages
 from bot.league.standings.pinning import pin_standings
 from bot.league.standings.views import standings_views
-from bot.rendering import limits
-from bot.rendering.crosstable_image import crosstable_png
-from bot.rendering.standings_csv import standings_csv
-from bot.rendering.standings_embeds import standings_embeds
-from bot.rendering.standings_image import standings_png
-from bot.rendering.user_text import user_text
+from bot.rendering.common import limits
+from bot.rendering.common.user_text import user_text
+from bot.rendering.league.crosstable_image import crosstable_png
+from bot.rendering.league.standings_csv import standings_csv
+from bot.rendering.league.standings_embeds import standings_embeds
+from bot.rendering.league.standings_image import standings_png
 
 
 def file_name(*parts: str, suffix: str) -> str:

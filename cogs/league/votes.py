@@ -10,8 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import league as autocomplete
 from bot.app.command_input import MOTION, actor_of, read_boards
 from bot.app.interaction import Interaction
 from bot.app.permissions import DIRECTOR, guild_store, requires
@@ -20,7 +20,7 @@ from bot.app.ui.motion_buttons import vote_text
 from bot.league.motions.actions import ACTIONS, DISQUALIFY_RULES, MotionRequest
 from bot.league.motions.lifecycle import open_motion, vote_rules
 from bot.league.motions.reads import motion_card, motion_choices, motion_list
-from bot.rendering.motions import motion_embed, motion_label, motion_title, motions_embed
+from bot.rendering.league.motions import motion_embed, motion_label, motion_title, motions_embed
 
 Status = Literal["open", "passed", "rejected", "no-decision"]
 

@@ -9,14 +9,14 @@ from typing import Literal
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import tour as choose
 from bot.app.command_input import Whole, actor_of
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, guild_store, requires
 from bot.app.ui.pages import send_pages
-from bot.rendering import tour_replies
-from bot.rendering.tour_cards import as_embeds, name, when
+from bot.rendering.tour.cards import as_embeds, name, when
+from bot.tour import replies as tour_replies
 from bot.tour.appeals import reads
 from bot.tour.appeals import service as appeals
 

@@ -13,20 +13,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import tour as choose
 from bot.app.command_input import Whole, actor_of
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.confirm import ConfirmView, OnConfirm
 from bot.app.ui.pages import send_pages
-from bot.rendering import tour_replies
-from bot.rendering.tour_calendar import event_calendar_ics
-from bot.rendering.tour_cards import as_embeds, name
-from bot.rendering.tour_csv import preliminary_csv
-from bot.rendering.tour_standings_image import preliminary_png
+from bot.rendering.tour.calendar_ics import event_calendar_ics
+from bot.rendering.tour.cards import as_embeds, name
+from bot.rendering.tour.crosstable_image import preliminary_crosstable_png
+from bot.rendering.tour.standings_csv import preliminary_csv
+from bot.rendering.tour.standings_image import preliminary_png
+from bot.tour import event_reads as reads
+from bot.tour import replies as tour_replies
 from bot.tour import views
-from bot.tour.events import pin, reads
+from bot.tour.events import pin
 from bot.tour.events import service as events
 from core.tiebreaks import DeReading
 from core.tour.ranking import EventType
@@ -264,7 +266,9 @@ class Events(commands.Cog):
         await send_pages(interaction, as_embeds(tour_replies.pairings(read, lines, starts)))
 
     @group.command(name="standings", description="Preliminary standings: DE, WIN, SB, KS.")
-    @app_commands.describe(event="The event.", format="embed (default) or csv.")
+    @app_commands.describe(
+        event="The event.", format="embed (default), image (table and crosstable) or csv."
+    )
     @app_commands.autocomplete(event=choose.events)
     async def standings(
         self,
@@ -282,8 +286,10 @@ class Events(commands.Cog):
             )
             return
         if format == "image":
-            png = discord.File(io.BytesIO(preliminary_png(view)), filename="standings.png")
-            await interaction.response.send_message(file=png)
+            images = {"standings.png": preliminary_png(view)}
+            images["crosstable.png"] = preliminary_crosstable_png(view)
+            files = [discord.File(io.BytesIO(data), filename=n) for n, data in images.items()]
+            await interaction.response.send_message(files=files)
             return
         await send_pages(interaction, views.preliminary_pages(read.loaded, rows))
 

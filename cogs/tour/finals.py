@@ -12,16 +12,16 @@ import functools
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import tour as choose
 from bot.app.command_input import actor_of
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, HQ, guild_store, requires
 from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.pages import send_pages
-from bot.rendering import tour_replies
-from bot.rendering.tour_cards import as_embeds, name
-from bot.rendering.tour_standings_embeds import finals_embeds
+from bot.rendering.tour.cards import as_embeds, name
+from bot.rendering.tour.standings_embeds import finals_embeds
+from bot.tour import replies as tour_replies
 from bot.tour import views
 from bot.tour.finals import awards, draw, field
 from bot.tour.finals.reads import finals_card

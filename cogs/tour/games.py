@@ -12,19 +12,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import tour as choose
 from bot.app.command_input import actor_of, read_attachment
-from bot.app.errors import UserError
 from bot.app.interaction import Interaction
-from bot.app.mentions import pinging
 from bot.app.permissions import ARBITER, guild_store, requires
 from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.game_buttons import report_view
 from bot.app.ui.pages import send_pages
-from bot.rendering import limits, tour_replies
-from bot.rendering.text import cut
-from bot.rendering.tour_cards import as_embeds
+from bot.kernel.errors import UserError
+from bot.kernel.mentions import pinging
+from bot.rendering.common import limits
+from bot.rendering.common.text import cut
+from bot.rendering.tour.cards import as_embeds
+from bot.tour import replies as tour_replies
 from bot.tour.games import links, reads
 from bot.tour.games import service as games
 from cogs.tour.series import Reason, run_award

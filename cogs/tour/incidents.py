@@ -6,14 +6,14 @@ from __future__ import annotations
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import tour as choose
 from bot.app.command_input import Whole, actor_of
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, guild_store, requires
 from bot.app.ui.pages import send_pages
-from bot.rendering import tour_replies
-from bot.rendering.tour_cards import as_embeds, incident_notice
+from bot.rendering.tour.cards import as_embeds, incident_notice
+from bot.tour import replies as tour_replies
 from bot.tour.incidents import reads
 from bot.tour.incidents import service as incidents
 

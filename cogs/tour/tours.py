@@ -11,21 +11,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
+from bot.app.autocomplete import tour as choose
 from bot.app.command_input import actor_of, read_attachment
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.pages import send_pages
-from bot.rendering import tour_replies
-from bot.rendering.tour_cards import as_embeds, name
-from bot.rendering.tour_csv import tour_standings_csv
-from bot.rendering.tour_prizes_embeds import prizes_embeds
-from bot.rendering.tour_qualification_embeds import qualification_embeds
-from bot.rendering.tour_standings_embeds import tour_standings_embeds
-from bot.rendering.tour_standings_image import tour_standings_png
+from bot.rendering.tour.cards import as_embeds, name
+from bot.rendering.tour.prizes_embeds import prizes_embeds
+from bot.rendering.tour.qualification_embeds import qualification_embeds
+from bot.rendering.tour.standings_csv import tour_standings_csv
+from bot.rendering.tour.standings_embeds import tour_standings_embeds
+from bot.rendering.tour.standings_image import tour_standings_png
 from bot.tour import files, views
+from bot.tour import replies as tour_replies
 from bot.tour.tours import reads
 from bot.tour.tours import service as tours
 

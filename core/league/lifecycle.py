@@ -43,7 +43,7 @@ class MatchState(enum.Enum):
 
 
 class Step(enum.Enum):
-    """What a door wants to do to a match."""
+    """What a party wants to do to a match."""
 
     ISSUE = "record the challenge as issued"
     CORRECT_CHALLENGE = "correct the recorded challenge"
@@ -55,7 +55,7 @@ class Step(enum.Enum):
     DIRECTOR_FORFEIT = "impose a director forfeit"
 
 
-class Door(enum.Enum):
+class Party(enum.Enum):
     """Who acts: the bot (from chess.com, or a job), a club admin, a director alone, an
     arbiter (an audited correction), or a passed director motion (CL-23)."""
 
@@ -164,10 +164,10 @@ def _refuse(view: MatchView, why: str) -> StepRefused:
 
 
 def allow(
-    view: MatchView, step: Step, door: Door, *, new_start: dt.datetime | None = None
+    view: MatchView, step: Step, party: Party, *, new_start: dt.datetime | None = None
 ) -> Allowed:
-    """CL-13..15, CL-FF, CL-DQ: whether `door` may take `step` on the match now; raises
-    `StepRefused` saying why not (and which door could). `new_start` is a reschedule's."""
+    """CL-13..15, CL-FF, CL-DQ: whether `party` may take `step` on the match now; raises
+    `StepRefused` saying why not (and which party could). `new_start` is a reschedule's."""
     state = match_state(view)
     notes: list[str] = []
     late = False
@@ -179,14 +179,14 @@ def allow(
             notes.append(LATE_NOTE)
             not_before = view.deadline + AFTER_THE_DEADLINE
     elif step is Step.CORRECT_CHALLENGE:
-        _correction_step(view, door, state)
+        _correction_step(view, party, state)
         notes.append(CORRECTION_NOTE)
     elif step is Step.RESULT:
-        _result_step(view, door, state)
+        _result_step(view, party, state)
         if state is MatchState.FORFEITED:
             notes.append("it counts as forfeited at the challenge deadline (CL-15, CL-FF)")
     elif step is Step.AT_START:
-        if door is not Door.ARBITER:
+        if party is not Party.ARBITER:
             if view.now < view.start:
                 raise _refuse(view, "has not started: its facts at the start come at the start")
             if state is MatchState.FORFEITED:
@@ -195,7 +195,7 @@ def allow(
                 raise _refuse(view, f"is {void_note(view)}: nothing is judged at its start")
     elif step is Step.RESCHEDULE:
         assert new_start is not None, "a reschedule names its new start"
-        _reschedule_step(view, door, state, new_start)
+        _reschedule_step(view, party, state, new_start)
     elif step is Step.REMIND:
         if state not in (MatchState.SCHEDULED, MatchState.ISSUED) or view.judged:
             raise _refuse(view, f"is {state.value}: no reminder is due")
@@ -239,11 +239,11 @@ CORRECTION_NOTE = "its times stand, and so does the CL-15 judgement made with th
 """What a challenge correction never changes: when it was issued and accepted."""
 
 
-def _correction_step(view: MatchView, door: Door, state: MatchState) -> None:
+def _correction_step(view: MatchView, party: Party, state: MatchState) -> None:
     """CL-15: a recorded challenge's chess.com match or issuing club is corrected only by an
     arbiter or a passed motion (audited), never its instants — so the judgement at the
     deadline, made with them, stands; a finished match's result is corrected instead."""
-    if door not in (Door.ARBITER, Door.MOTION):
+    if party not in (Party.ARBITER, Party.MOTION):
         raise _refuse(view, "has its challenge recorded: only an arbiter corrects it")
     if view.issued is None:
         raise _refuse(view, "has no challenge recorded: a club admin declares it")
@@ -251,12 +251,12 @@ def _correction_step(view: MatchView, door: Door, state: MatchState) -> None:
         raise _refuse(view, "is finished: correct its result instead")
 
 
-def _result_step(view: MatchView, door: Door, state: MatchState) -> None:
+def _result_step(view: MatchView, party: Party, state: MatchState) -> None:
     """CL-14: no result before the start, none finished before it or in the future, and a
     recorded result is replaced only by an arbiter, a motion or the bot's re-reading."""
     if view.now < view.start:
         raise _refuse(view, "has not started yet: no result before its start")
-    if view.finished is not None and door not in (Door.ARBITER, Door.MOTION, Door.BOT):
+    if view.finished is not None and party not in (Party.ARBITER, Party.MOTION, Party.BOT):
         raise _refuse(
             view, "has its result recorded already: an arbiter (or a director motion) corrects it"
         )
@@ -274,7 +274,7 @@ def finish_problem(view: MatchView, finished: dt.datetime) -> str | None:
 
 
 def _reschedule_step(
-    view: MatchView, door: Door, state: MatchState, new_start: dt.datetime
+    view: MatchView, party: Party, state: MatchState, new_start: dt.datetime
 ) -> None:
     """CL-13, CL-15: a match not started moves; after its deadline, or to a start closer than
     its notice, only by a passed motion (kind `reschedule`), and never undoing a judgement."""
@@ -291,7 +291,7 @@ def _reschedule_step(
         raise _refuse(view, "cannot be moved to a start in the past")
     if new_start == view.start:
         raise _refuse(view, "starts then already")
-    if door is Door.MOTION:
+    if party is Party.MOTION:
         return
     if view.judged:
         raise _refuse(

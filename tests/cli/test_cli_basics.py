@@ -279,8 +279,8 @@ def test_run_logs_its_own_lines_not_discords_voice_warnings(
     import discord
 
     from bot.app.arbiter import ArbiterBot
-    from bot.app.config import Config
     from bot.cli.run import configure_logging
+    from bot.kernel.config import Config
 
     root = logging.getLogger()
     monkeypatch.setattr(root, "handlers", list(root.handlers))  # restored after the test

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.app.config import Config
 from bot.cli import main
 from bot.cli.input_file import MAX_INPUT_BYTES
 from bot.cli.work.command_reference import END, START
 from bot.formats.tour_file import TourFileError, parse_tour
+from bot.kernel.config import Config
 from core.league.season import quoted
 from tests.support.paths import FIXTURES, ROOT
 
@@ -661,7 +661,7 @@ def test_a_config_that_is_not_utf8_says_so(
 def test_a_newline_in_a_message_never_splits_the_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The net under every message: a config path with a newline, printed by bot.app.config
+    """The net under every message: a config path with a newline, printed by bot.kernel.config
     as it is, still comes out as one line."""
     config = tmp_path / "con\nfig.toml"
     config.write_text("bogus = 1\n")

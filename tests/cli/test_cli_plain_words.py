@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from pydantic_core import core_schema
 
-from bot.app.request_limits import MAX_RETRIES, MAX_TIMEOUT_SECONDS
 from bot.formats.plain_words import plain
+from bot.kernel.request_limits import MAX_RETRIES, MAX_TIMEOUT_SECONDS
 from tests.cli.test_cli_hostile import refused
 from tests.support.cl_seasons import match, season
 

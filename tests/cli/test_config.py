@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.config import Config, ConfigError, load_config
+from bot.kernel.config import Config, ConfigError, load_config
 from tests.support.paths import ROOT
 
 EXAMPLE = ROOT / "config.example.toml"

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.app.config import Config, ConfigError, load_config
 from bot.cli import main
+from bot.kernel.config import Config, ConfigError, load_config
 from bot.league.matches.jobs import match_jobs
 from bot.lichess.client import LichessClient
 from core.league.promotion import promotion_proposal

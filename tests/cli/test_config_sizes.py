@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.config import ConfigError, load_config
+from bot.kernel.config import ConfigError, load_config
 from tests.cli.test_cli_basics import arbiter
 
 

@@ -24,7 +24,7 @@ from bot.cli import main
 from bot.formats.season_file import RulesModel, dump_season
 from bot.formats.season_file import load_season as load_file
 from bot.league.store import StandingsCache, import_season, load_season
-from bot.rendering.league_json import report_json
+from bot.rendering.league.report_json import report_json
 from core.league import league_report
 from core.league.season import Season
 from storage.database import Database

@@ -7,9 +7,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bot.app.errors import UserError
-from bot.app.inputs import named, shown
-from bot.rendering.user_text import user_text
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import named, shown
+from bot.rendering.common.user_text import user_text
 from storage.clubs import name_key
 from tests.support.command_world import SPRING, CommandWorld, copy_world, league_bot, members
 

@@ -13,10 +13,10 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from bot.tour.automation.kinds import event_subject
 from bot.tour.events import service as events
+from bot.tour.game_targets import open_targets
 from bot.tour.games import service as games
-from bot.tour.games.targets import open_targets
+from bot.tour.planning.kinds import event_subject
 from bot.tour.store import LoadedEvent, load_event
 from bot.tour.tours import service as tours
 from core.results import Result

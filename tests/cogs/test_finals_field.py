@@ -16,8 +16,8 @@ import pytest
 import pytest_asyncio
 
 from bot.formats.tour_file import parse_tour
-from bot.rendering.tour_json import tour_json
-from bot.rendering.tour_text import tour_text
+from bot.rendering.tour.report_json import tour_json
+from bot.rendering.tour.report_text import tour_text
 from core.tour.report import tour_report
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Outcome, Upload

@@ -12,8 +12,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.errors import UserError
 from bot.app.permissions import ARBITER, CLUB_ADMIN, DIRECTOR, HQ, requires
+from bot.kernel.errors import UserError
 from storage.guild import GuildStore
 from tests.support.discord_harness import DiscordHarness
 

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.app.command_input import Whole
-from bot.rendering import limits
+from bot.rendering.common import limits
 from tests.support.command_world import (
     ADMINS,
     BOARDS_CSV,

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import ChessComConfig, Config, DatabaseConfig
-from bot.app.errors import UserError
 from bot.chesscom.client import ChessComError
 from bot.chesscom.models import PlayerStats
+from bot.kernel.config import ChessComConfig, Config, DatabaseConfig
+from bot.kernel.errors import UserError
 from bot.league.rosters.check import check_roster
 from bot.league.store import StandingsCache
 from bot.runtime.clock import VirtualClock

@@ -16,16 +16,17 @@ from PIL import Image
 
 import bot.offline.discord_stub as stub
 from bot.app.arbiter import ArbiterBot
-from bot.rendering.crosstable_image import crosstable_png
-from bot.rendering.division_view import division_view
-from bot.rendering.image_table import (
+from bot.rendering.common.image_table import (
     HEADER_HEIGHT,
     MARGIN,
     NOTE_HEIGHT,
     SUBTITLE_HEIGHT,
     TITLE_HEIGHT,
 )
-from bot.rendering.standings_image import ROW_HEIGHT, WIDTH, standings_notes
+from bot.rendering.common.standings_image import ROW_HEIGHT, WIDTH
+from bot.rendering.league.crosstable_image import crosstable_png
+from bot.rendering.league.division_view import division_view
+from bot.rendering.league.standings_image import standings_notes
 from storage.guild import GuildStore
 from tests.support.command_world import dump
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness

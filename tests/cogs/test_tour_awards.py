@@ -17,7 +17,7 @@ from bot.app.ui.confirm import CANCELLED
 from bot.tour import views
 from bot.tour.events import service as events
 from bot.tour.files import export_tour_file
-from bot.tour.games.targets import knockout_ties
+from bot.tour.game_targets import knockout_ties
 from bot.tour.series import awards
 from bot.tour.store import load_event
 from core.tour.event_facts import round_robin

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.app.config import CctDefaults, Config, RuleDefaults
+from bot.kernel.config import CctDefaults, Config, RuleDefaults
 from bot.tour.events import service as events
 from bot.tour.store import load_event
 from bot.tour.tours import service as tours
@@ -436,7 +436,7 @@ async def test_cct_6_cct_3_cct_5_cct_8f_an_imported_tour_and_its_finals_with_bon
     assert "imported" in (imported.reply.content or "")
     standings = await desk.run("tour standings", desk.player(0), tour="History")
     from bot.formats.tour_file import parse_tour
-    from bot.rendering.tour_json import tour_json
+    from bot.rendering.tour.report_json import tour_json
     from core.tour.report import tour_report
 
     tour, tables = parse_tour(json.dumps(document))

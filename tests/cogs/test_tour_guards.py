@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from bot.app.config import Config, DatabaseConfig
+from bot.kernel.config import Config, DatabaseConfig
 from bot.tour.events import service as events
 from bot.tour.games import service as games
 from bot.tour.store import LoadedEvent, load_event

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot.app.config import ChessComConfig, Config, DatabaseConfig, LichessConfig
+from bot.kernel.config import ChessComConfig, Config, DatabaseConfig, LichessConfig
 from bot.offline.chesscom_standin import ChessComStandIn
 from bot.offline.lichess_standin import LichessStandIn
 from bot.tour.store import load_event

@@ -20,11 +20,11 @@ import pytest
 import pytest_asyncio
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import CctDefaults, Config, RuleDefaults
+from bot.kernel.config import CctDefaults, Config, RuleDefaults
 from bot.runtime.clock import VirtualClock
 from bot.tour.appeals.service import lodge_appeal
 from bot.tour.events import service as events
-from bot.tour.games.targets import open_targets
+from bot.tour.game_targets import open_targets
 from bot.tour.store import load_event
 from bot.tour.tours import service as tours
 from core.tour.ranking import EventType

@@ -344,7 +344,8 @@ async def test_cct_16_event_points_is_hq_only_and_refused_once_the_draw_is_confi
 @IN_MODULE_LOOP
 async def test_cct_8a_a_3_1_0_preliminary_is_ranked_by_its_own_points(desk: Desk) -> None:
     """An event scored 3/1/0: A (4 wins, 3 losses) has 12 and leads B (2 wins, 5 draws: 11),
-    who would lead 4½ to 4 under 1/½/0; `/event standings` shows the 3/1/0 points."""
+    who would lead 4½ to 4 under 1/½/0. `/event standings` shows the 3/1/0 points as CSV,
+    and as a table and a crosstable image."""
     await desk.run("tour create", desk.organiser, name="Three points")
     await desk.run(
         "event create",
@@ -375,6 +376,11 @@ async def test_cct_8a_a_3_1_0_preliminary_is_ranked_by_its_own_points(desk: Desk
         ("1", "Alpha", "12", "4", "69", "0"),
         ("2", "Bravo", "11", "2", "87", "3"),
     ]
+    image = await desk.run("event standings", desk.player(0), event="Three open", format="image")
+    uploads = image.reply.uploads
+    assert sorted(uploads) == ["crosstable.png", "standings.png"]  # the table and CCT-8a's grid
+    assert all(data.startswith(b"\x89PNG") for data in uploads.values())
+    assert uploads["crosstable.png"] != uploads["standings.png"]
 
 
 @IN_MODULE_LOOP

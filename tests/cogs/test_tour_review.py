@@ -15,10 +15,10 @@ import icalendar
 import pytest
 import pytest_asyncio
 
-from bot.app.config import CctDefaults, ChessComConfig, Config, DatabaseConfig, RuleDefaults
 from bot.formats.tour_file import parse_tour
+from bot.kernel.config import CctDefaults, ChessComConfig, Config, DatabaseConfig, RuleDefaults
 from bot.offline.chesscom_standin import ChessComStandIn
-from bot.rendering.tour_json import tour_json
+from bot.rendering.tour.report_json import tour_json
 from bot.tour.files import export_tour_file
 from bot.tour.store import LoadedEvent, load_event
 from bot.tour.tours import service as tours

@@ -147,11 +147,11 @@ async def test_buttons_answer_through_the_trees_one_error_handler(
     Confirm leaves the public preview saying only that nothing was stored, and the clicker
     gets the refusal privately; an unexpected failure of either button gets the tree's line
     with an error id (logged), as a command would."""
-    from bot.app.errors import UserError
-    from bot.app.inputs import named
     from bot.app.ui import motion_buttons
     from bot.app.ui.confirm import FAILED
-    from bot.rendering.motions import vote_buttons
+    from bot.kernel.errors import UserError
+    from bot.kernel.inputs import named
+    from bot.rendering.league.motions import vote_buttons
 
     path = copy_world(world_file, tmp_path)
     async with league_bot(path) as (bot, harness, _clock):

@@ -296,7 +296,7 @@ async def test_vote_open_autocompletes_clubs_seasons_and_matches_as_the_other_co
     tmp_path: Path,
 ) -> None:
     """`/vote open`'s club, season and match options offer what `/club info`, `/season show`
-    and `/match show` offer (one ranking, bot/app/autocomplete.py, not a second copy)."""
+    and `/match show` offer (one ranking, bot/app/autocomplete/league.py, not a second copy)."""
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
         await set_up(harness)

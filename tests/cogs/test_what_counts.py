@@ -9,8 +9,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from bot.app.actor import Actor
 from bot.app.arbiter import ArbiterBot
+from bot.kernel.actor import Actor
 from bot.league.matches import service as matches
 from bot.league.matches.jobs import schedule_jobs
 from storage.guild import GuildStore

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.formats.season_file import load_season
-from bot.rendering.league_json import report_json
+from bot.rendering.league.report_json import report_json
 from core.crosstable import Encounter, sonneborn_berger
 from core.league import league_report
 from tests.support.cl_seasons import match, season

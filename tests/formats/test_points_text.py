@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.formats.points_text import PointsTextError, parse_points_table, parse_scoring
-from bot.rendering.tour_points import table_line
+from bot.rendering.tour.points import table_line
 from core.results import STANDARD, THREE_ONE_ZERO
 from core.tour.knockout import KoStage
 from core.tour.ranking import REGULAR_POINTS, PointsTable

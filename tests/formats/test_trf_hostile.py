@@ -94,7 +94,7 @@ def test_core_2_trf_error_messages_show_control_characters_escaped(
     lines: list[str], problem: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A TRF message quotes names from the file: the CLI prints it with its control
-    characters escaped (bot.rendering.standings_text.shown_text), as the table does, both in
+    characters escaped (bot.formats.terminal.shown_text), as the table does, both in
     `arbiter standings` and in a tour's TRF preliminary."""
     path = tmp_path / "evil\x1b.trf"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -21,8 +21,8 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import ChessComConfig, Config, DatabaseConfig, DiscordConfig
 from bot.formats.season_file import load_season
+from bot.kernel.config import ChessComConfig, Config, DatabaseConfig, DiscordConfig
 from bot.league.matches.jobs import DEADLINE, subject
 from bot.league.store import import_season
 from core.league.season import CHALLENGE_DEADLINE_HOURS

@@ -13,8 +13,8 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import DISCORD_API, Config, ConfigError, load_config
 from bot.app.discord_endpoint import IdentifyPacer, ask_gateway, use_api
+from bot.kernel.config import DISCORD_API, Config, ConfigError, load_config
 from tests.support.paths import ROOT
 
 

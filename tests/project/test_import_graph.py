@@ -1,6 +1,7 @@
 """The import graph of core/, storage/, bot/ and cogs/, read from the source (every import,
 those under `if TYPE_CHECKING:` and inside functions included): the layers of README.md (For
-developers), the inner layers of bot/, no cycle in storage/, and nothing of ours reaching into
+developers), the layers of bot/'s folders, no two folders of bot/ importing each other, no
+cycle in storage/, and nothing of ours reaching into
 aiosqlite's or discord.py's private attributes (outside the offline Discord,
 bot/offline/discord_stub.py, which stands in for Discord's gateway and must build discord.py's
 state by hand).
@@ -29,15 +30,30 @@ LIBRARIES = ("aiosqlite", "discord")
 STUB = "bot.offline.discord_stub"
 """The one module allowed to: it plays Discord's gateway to the real discord.py offline."""
 
-BOT_TOP = ("bot.app.ui", "bot.app.arbiter", "bot.app.tree", "bot.app.permissions")
-BOT_TOP += ("bot.app.autocomplete", "bot.app.tour_autocomplete", "bot.app.interaction")
-BOT_TOP += ("bot.app.command_input",)
-"""The top of bot/: the Discord wiring (the Bot, its tree, checks, autocomplete, UI, the
-interaction type, option parsing)."""
-STARTERS = ("bot.cli", "bot.offline")
-"""The doors that start or drive the bot (the CLI, the offline replay): above its top."""
-APP_LEAVES = ("errors", "config", "actor", "inputs", "mentions", "date_window")
-"""The modules of bot/app/ a use case may import (no Discord wiring in them)."""
+BOT_LAYERS: tuple[tuple[str, ...], ...] = (
+    ("bot.formats",),
+    ("bot.rendering",),
+    ("bot.kernel",),
+    ("bot.runtime",),
+    ("bot.chesscom", "bot.lichess"),
+    ("bot.sites",),
+    ("bot.league", "bot.tour"),
+    ("bot.app",),
+    ("bot.offline",),
+    ("bot.cli",),
+)
+"""The folders of bot/ from the bottom up. A folder imports only folders of lower layers,
+never one of its own layer, so no two folders import each other. formats is the gate in and
+rendering the renderer out; kernel is what every use case imports (errors, the actor,
+inputs, configuration); runtime runs the outbox, the scheduler and HTTP; chesscom and
+lichess are the sites' clients and sites polls them; league and tour are the use cases; app
+is the Discord wiring (the bot, its tree, checks, autocomplete, UI); offline and the CLI
+start and drive it."""
+RENDERING_LAYERS: tuple[tuple[str, ...], ...] = (
+    ("bot.rendering.common",),
+    ("bot.rendering.league", "bot.rendering.tour"),
+)
+"""The renderers: what both competitions share, then each competition's own."""
 
 
 @dataclass(frozen=True)
@@ -153,30 +169,58 @@ def layer_violations(graph: list[Edge]) -> list[str]:
     ]
 
 
-def bot_violations(graph: list[Edge]) -> list[str]:
-    """The inner layers of bot/: its top (Discord wiring) is imported only by itself and the
-    doors that start the bot; league and tour use cases import of bot/app only its leaves and
-    never each other; the runtime imports neither competition."""
+def _layer_of(name: str, layers: tuple[tuple[str, ...], ...]) -> tuple[int, str] | None:
+    """The layer index and folder of module `name` in `layers` (None: in none of them)."""
+    for index, layer in enumerate(layers):
+        for folder in layer:
+            if within(name, folder):
+                return index, folder
+    return None
+
+
+def bot_violations(
+    graph: list[Edge], layers: tuple[tuple[str, ...], ...] = BOT_LAYERS
+) -> list[str]:
+    """The imports between folders of `layers` that do not point to a lower layer."""
     found = []
     for e in graph:
-        source, target = e.source, e.target
-        if not within(source, "bot") or not within(target, "bot"):
+        source, target = _layer_of(e.source, layers), _layer_of(e.target, layers)
+        if source is None or target is None or source[1] == target[1]:
             continue
-        if within(target, *BOT_TOP) and not within(source, *BOT_TOP, *STARTERS):
-            found.append(f"top of bot imported: {source} -> {target}")
-        if (
-            within(source, "bot.league", "bot.tour")
-            and within(target, "bot.app")
-            and target.split(".")[2:3] not in ([leaf] for leaf in APP_LEAVES)
-        ):
-            found.append(f"use case imports Discord wiring: {source} -> {target}")
-        if within(source, "bot.runtime") and within(target, "bot.league", "bot.tour"):
-            found.append(f"runtime imports a competition: {source} -> {target}")
-        if (within(source, "bot.league") and within(target, "bot.tour")) or (
-            within(source, "bot.tour") and within(target, "bot.league")
-        ):
-            found.append(f"league and tour entangled: {source} -> {target}")
+        if target[0] >= source[0]:
+            found.append(f"{source[1]} is not above {target[1]}: {e.source} -> {e.target}")
     return found
+
+
+def folder_edges(graph: list[Edge], depth: int) -> list[Edge]:
+    """The imports between folders `depth` names deep (`bot.tour` is 2, `bot.tour.games` 3):
+    one edge per pair, typing-only when every import behind it is. A module stands for the
+    folder it is in, and a folder never counts as importing one inside or around it."""
+    packages = {e.source for e in graph} | {e.target for e in graph}
+
+    def folder(name: str) -> str:
+        is_package = any(other.startswith(name + ".") for other in packages)
+        parts = name.split(".") if is_package else name.split(".")[:-1]
+        return ".".join(parts[:depth])
+
+    typing: dict[tuple[str, str], bool] = {}
+    for e in graph:
+        pair = folder(e.source), folder(e.target)
+        if not within(pair[0], pair[1]) and not within(pair[1], pair[0]):
+            typing[pair] = typing.get(pair, True) and e.typing_only
+    return [Edge(source, target, only) for (source, target), only in typing.items()]
+
+
+def folder_cycles(graph: list[Edge], prefix: str) -> list[list[str]]:
+    """The folders under `prefix`, at every depth, that import each other (directly or round
+    a loop), typing-only imports included."""
+    deepest = max((len(e.source.split(".")) for e in graph if within(e.source, prefix)), default=0)
+    start = len(prefix.split(".")) + 1
+    return [
+        component
+        for depth in range(start, deepest)
+        for component in cycles(folder_edges(graph, depth), prefix)
+    ]
 
 
 def cycles(graph: list[Edge], prefix: str) -> list[list[str]]:
@@ -372,8 +416,20 @@ def test_the_layers_of_design_md() -> None:
 
 def test_the_inner_layers_of_bot() -> None:
     _, graph = _ours()
-    assert any(e.source.startswith("bot.league") and e.target == "bot.app.errors" for e in graph)
+    assert any(e.source.startswith("bot.league") and e.target == "bot.kernel.errors" for e in graph)
+    assert any(within(e.source, "bot.rendering.tour", "bot.rendering.league") for e in graph)
     assert bot_violations(graph) == []
+    assert bot_violations(graph, RENDERING_LAYERS) == []
+
+
+def test_no_two_folders_of_bot_import_each_other_even_at_type_level() -> None:
+    modules, graph = _ours()
+    typing_only = [e for e in graph if e.typing_only and within(e.source, "bot")]
+    assert len(folder_edges(graph, 3)) > 50  # the rule sees the folders' imports
+    assert folder_cycles(graph, "bot") == [], f"typing-only imports in bot: {typing_only}"
+    top = {name.split(".")[1] for name in modules if within(name, "bot") and name.count(".")}
+    placed = {folder.split(".")[1] for layer in BOT_LAYERS for folder in layer}
+    assert top - placed == {"__main__"}  # every folder of bot/ has its layer
 
 
 def test_no_cycle_in_storage_even_at_type_level() -> None:
@@ -419,32 +475,58 @@ def test_a_cycle_seen_only_by_type_checking_is_found() -> None:
 def test_the_layer_and_bot_rules_catch_what_they_forbid() -> None:
     modules = {
         "core.x": "import storage.y\n",
-        "storage.y": "from bot.app import errors\n",
+        "storage.y": "from bot.kernel import errors\n",
         "bot.runtime.z": "from bot.league import store\n",
         "bot.league.store": "from bot.app.tree import ArbiterTree\nfrom bot.tour import w\n",
-        "bot.tour.w": "from ..app import errors\n",
-        "bot.app.errors": "",
+        "bot.tour.w": "from ..kernel import errors\n",
+        "bot.kernel.errors": "",
         "bot.app.tree": "",
         "bot.cli.run": "from bot.app.tree import ArbiterTree\n",
         "cogs.a": "import storage.y\n",
         "bot.b": "import cogs.a\n",
         "bot.app": "",
+        "bot.kernel": "",
         "bot.league": "",
         "bot.tour": "",
     }
     graph = edges(modules)
-    assert Edge("bot.tour.w", "bot.app.errors", False) in graph  # a relative import
+    assert Edge("bot.tour.w", "bot.kernel.errors", False) in graph  # a relative import
     assert sorted(layer_violations(graph)) == [
         "bot.b -> cogs.a",
         "cogs.a -> storage.y",
         "core.x -> storage.y",
-        "storage.y -> bot.app.errors",
+        "storage.y -> bot.kernel.errors",
     ]
     assert sorted(bot_violations(graph)) == [
-        "league and tour entangled: bot.league.store -> bot.tour.w",
-        "runtime imports a competition: bot.runtime.z -> bot.league.store",
-        "top of bot imported: bot.league.store -> bot.app.tree",
-        "use case imports Discord wiring: bot.league.store -> bot.app.tree",
+        "bot.league is not above bot.app: bot.league.store -> bot.app.tree",
+        "bot.league is not above bot.tour: bot.league.store -> bot.tour.w",
+        "bot.runtime is not above bot.league: bot.runtime.z -> bot.league.store",
+    ]
+
+
+FOLDER_CYCLE = {
+    "bot.tour": "",
+    "bot.tour.games": "",
+    "bot.tour.games.service": "from bot.tour.series.awards import award\n",
+    "bot.tour.series": "",
+    "bot.tour.series.awards": "if TYPE_CHECKING:\n    from bot.tour.games import service\n",
+    "bot.tour.store": "from bot.tour.games.service import x\n",
+    "bot.tour.games.reads": "from bot.tour.store import LoadedEvent\n",
+}
+
+
+def test_two_folders_importing_each_other_are_found_at_any_depth() -> None:
+    """Two folders of bot.tour importing each other, one of the imports only for type
+    checking; a module of bot.tour itself and one inside its folder may import each other."""
+    graph = edges(FOLDER_CYCLE)
+    assert folder_cycles(graph, "bot") == [["bot.tour.games", "bot.tour.series"]]
+    assert Edge("bot.tour.series", "bot.tour.games", True) in folder_edges(graph, 3)
+    no_typing = FOLDER_CYCLE | {"bot.tour.series.awards": ""}
+    assert folder_cycles(edges(no_typing), "bot") == []
+    upward = edges({"bot.formats.a": "import bot.kernel.b\n", "bot.kernel.b": ""})
+    assert folder_cycles(upward, "bot") == []  # one way is not a cycle: the layers catch it
+    assert bot_violations(upward) == [
+        "bot.formats is not above bot.kernel: bot.formats.a -> bot.kernel.b"
     ]
 
 

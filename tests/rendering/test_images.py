@@ -15,31 +15,16 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from bot.formats.season_file import load_season
-from bot.rendering.crosstable_image import (
-    WIDTH as CROSSTABLE_WIDTH,
-)
-from bot.rendering.crosstable_image import (
-    cell_text,
-    crosstable_notes,
-    crosstable_png,
-)
-from bot.rendering.division_view import (
-    CellKind,
-    DivisionView,
-    Fixture,
-    SeasonContext,
-    division_view,
-    halves_text,
-    rank_text,
-)
-from bot.rendering.image_table import (
+from bot.rendering.common.crosstable_grid import WIDTH as CROSSTABLE_WIDTH
+from bot.rendering.common.crosstable_grid import CellKind, cell_text
+from bot.rendering.common.image_table import (
     HEADER_HEIGHT,
     MARGIN,
     NOTE_HEIGHT,
     SUBTITLE_HEIGHT,
     TITLE_HEIGHT,
 )
-from bot.rendering.image_text import (
+from bot.rendering.common.image_text import (
     CODE_NOTE,
     FONTS,
     Pen,
@@ -49,13 +34,17 @@ from bot.rendering.image_text import (
     has_code_boxes,
     hex_code,
 )
-from bot.rendering.standings_image import (
-    COLUMNS,
-    ROW_HEIGHT,
-    WIDTH,
-    standings_notes,
-    standings_png,
+from bot.rendering.common.standings_image import ROW_HEIGHT, WIDTH
+from bot.rendering.common.text import halves_text
+from bot.rendering.league.crosstable_image import crosstable_notes, crosstable_png
+from bot.rendering.league.division_view import (
+    DivisionView,
+    Fixture,
+    SeasonContext,
+    division_view,
+    rank_text,
 )
+from bot.rendering.league.standings_image import COLUMNS, standings_notes, standings_png
 from core.league import league_report
 from tests.support.cl_seasons import match, season
 from tests.support.rendering_season import CLUBS, generated_report

@@ -9,13 +9,13 @@ import datetime as dt
 import sqlite3
 from pathlib import Path
 
-from bot.rendering import limits
-from bot.rendering.division_view import DivisionView
-from bot.rendering.guild_settings import settings_embed
-from bot.rendering.league_embeds import standings_embeds as season_standings
-from bot.rendering.standings_embeds import standings_embeds
-from bot.rendering.text import cut
-from bot.rendering.user_text import user_text
+from bot.rendering.common import limits
+from bot.rendering.common.guild_settings import settings_embed
+from bot.rendering.common.text import cut
+from bot.rendering.common.user_text import user_text
+from bot.rendering.league.division_view import DivisionView
+from bot.rendering.league.embeds import standings_embeds as season_standings
+from bot.rendering.league.standings_embeds import standings_embeds
 from storage.clubs import name_key
 from storage.guild_settings import GuildSettings
 from storage.outbox import OutboxMessage

@@ -12,17 +12,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rendering.division_view import division_view
-from bot.rendering.limits import EMBED_TOTAL, FIELDS_PER_EMBED
-from bot.rendering.pages import field_pages, line_pages, split_line
-from bot.rendering.standings_csv import HEADER, standings_csv
-from bot.rendering.standings_table import (
-    ROW_LIMIT,
-    abbreviations,
-    division_block,
-    standings_pages,
-    standings_table,
-)
+from bot.rendering.common.limits import EMBED_TOTAL, FIELDS_PER_EMBED
+from bot.rendering.common.pages import field_pages, line_pages, split_line
+from bot.rendering.common.text_table import ROW_LIMIT, abbreviations
+from bot.rendering.league.division_view import division_view
+from bot.rendering.league.standings_csv import HEADER, standings_csv
+from bot.rendering.league.standings_table import division_block, standings_pages, standings_table
 from tests.support.rendering_season import CLUBS, generated_report
 
 VIEW = division_view(generated_report(), "P")

@@ -14,9 +14,17 @@ from fractions import Fraction
 import discord
 
 from bot.offline.discord_stub import message_limit_problems
-from bot.rendering import limits
-from bot.rendering.standings_table import ROW_LIMIT
-from bot.rendering.tour_csv import (
+from bot.rendering.common import limits
+from bot.rendering.common.text_table import ROW_LIMIT
+from bot.rendering.common.user_text import user_text
+from bot.rendering.tour.prizes_embeds import (
+    AmbassadorPool,
+    EventPrizes,
+    dollars,
+    prizes_embeds,
+)
+from bot.rendering.tour.qualification_embeds import qualification_embeds
+from bot.rendering.tour.standings_csv import (
     FINALS_HEADER,
     PRELIMINARY_HEADER,
     TOUR_HEADER,
@@ -24,21 +32,13 @@ from bot.rendering.tour_csv import (
     preliminary_csv,
     tour_standings_csv,
 )
-from bot.rendering.tour_prizes_embeds import (
-    AmbassadorPool,
-    EventPrizes,
-    dollars,
-    prizes_embeds,
-)
-from bot.rendering.tour_qualification_embeds import qualification_embeds
-from bot.rendering.tour_standings_embeds import (
+from bot.rendering.tour.standings_embeds import (
     finals_embeds,
     preliminary_embeds,
     preliminary_table,
     tour_standings_embeds,
 )
-from bot.rendering.tour_views import finals_view, preliminary_view, tour_standings_view
-from bot.rendering.user_text import user_text
+from bot.rendering.tour.views import finals_view, preliminary_view, tour_standings_view
 from core.tour.prizes import REGULAR_PRIZES, ambassador_shares, distribute_prizes
 from tests.support.tour_events import (
     HOSTILE,

@@ -13,9 +13,8 @@ from dataclasses import replace
 import pytest
 from PIL import Image, ImageChops, ImageColor
 
-from bot.rendering.crosstable_image import WON, cell_text
-from bot.rendering.division_view import CellKind
-from bot.rendering.image_table import (
+from bot.rendering.common.crosstable_grid import WON, CellKind, cell_text
+from bot.rendering.common.image_table import (
     BAND,
     HEADER_HEIGHT,
     MARGIN,
@@ -24,14 +23,15 @@ from bot.rendering.image_table import (
     SUBTITLE_HEIGHT,
     TITLE_HEIGHT,
 )
-from bot.rendering.image_text import CODE_NOTE
-from bot.rendering.tour_bracket import (
+from bot.rendering.common.image_text import CODE_NOTE
+from bot.rendering.common.standings_image import PLAYOFF, ROW_HEIGHT, WIDTH
+from bot.rendering.tour.bracket import (
     SCORE_COLUMNS,
     bracket_view,
     control_text,
     played_event_bracket,
 )
-from bot.rendering.tour_bracket_image import (
+from bot.rendering.tour.bracket_image import (
     BOX_HEIGHT,
     LABEL_HEIGHT,
     ROW_GAP,
@@ -40,18 +40,15 @@ from bot.rendering.tour_bracket_image import (
     bracket_notes,
     bracket_png,
 )
-from bot.rendering.tour_bracket_image import (
+from bot.rendering.tour.bracket_image import (
     WIDTH as BRACKET_WIDTH,
 )
-from bot.rendering.tour_crosstable_image import (
+from bot.rendering.tour.crosstable_image import (
     preliminary_crosstable_notes,
     preliminary_crosstable_png,
     preliminary_grid,
 )
-from bot.rendering.tour_standings_image import (
-    PLAYOFF,
-    ROW_HEIGHT,
-    WIDTH,
+from bot.rendering.tour.standings_image import (
     finals_model,
     finals_png,
     preliminary_model,
@@ -59,7 +56,7 @@ from bot.rendering.tour_standings_image import (
     tour_standings_model,
     tour_standings_png,
 )
-from bot.rendering.tour_views import (
+from bot.rendering.tour.views import (
     PreliminaryView,
     finals_view,
     tour_standings_view,

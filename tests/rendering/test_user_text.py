@@ -20,17 +20,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.app.errors import UserError
-from bot.app.inputs import named, shown
 from bot.app.tree import describe_error
 from bot.formats.season_file import load_season
-from bot.rendering import announcements, league_embeds
-from bot.rendering.division_view import DivisionView
-from bot.rendering.image_text import drawable
-from bot.rendering.motions import closing_announcement, motion_embed, motion_label, motion_line
-from bot.rendering.standings_table import division_block
-from bot.rendering.text import countdown, cut, halves, points, score, timestamp
-from bot.rendering.user_text import Escaped, ours, plain, user_text
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import named, shown
+from bot.rendering.common.image_text import drawable
+from bot.rendering.common.text import countdown, cut, halves, points, score, timestamp
+from bot.rendering.common.user_text import Escaped, ours, plain, user_text
+from bot.rendering.league import announcements
+from bot.rendering.league import embeds as league_embeds
+from bot.rendering.league.division_view import DivisionView
+from bot.rendering.league.motions import (
+    closing_announcement,
+    motion_embed,
+    motion_label,
+    motion_line,
+)
+from bot.rendering.league.standings_table import division_block
 from core.league import league_report
 from core.league.standings import division_standings
 from storage.motions import Motion
@@ -266,7 +272,7 @@ def test_every_renderer_shows_the_bots_formatting_and_no_other(name: str, text: 
 def test_a_motion_outcome_is_neutralised_once_not_twice() -> None:
     """Issue 20: the motion's "Standings: …" line was escaped when made and again when shown,
     so names with `_ * \\ | ~` showed literal backslashes. Stored as typed, shown once."""
-    from bot.rendering.motions import standings_change
+    from bot.rendering.league.motions import standings_change
 
     season: dict[str, Any] = {
         "name": "S",

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from bot.league.matches.jobs import deadline_of
-from bot.rendering.division_view import DivisionView
-from bot.rendering.standings_table import division_block
-from bot.rendering.user_text import BACKTICK_STANDIN, code_text, inline_code, user_text
+from bot.rendering.common.user_text import BACKTICK_STANDIN, code_text, inline_code, user_text
+from bot.rendering.league.division_view import DivisionView
+from bot.rendering.league.standings_table import division_block
 from bot.runtime.clock import VirtualClock
 from core.league.standings import division_standings
 from storage.clubs import name_key
@@ -202,7 +202,7 @@ async def test_cl15_reminders_ping_exactly_their_admins_also_after_a_restart(
 @pytest.mark.parametrize("users", [(), (5, 6)])
 def test_pinging_allows_exactly_the_named_users(users: tuple[int, ...]) -> None:
     """A message pings whom it names and nobody else; no names: nobody."""
-    from bot.app.mentions import pinging
+    from bot.kernel.mentions import pinging
 
     data = pinging(users).to_dict()
     assert data["parse"] == [] and data.get("users", []) == list(users)

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.app.arbiter import ArbiterBot
-from bot.rendering.motions import vote_buttons
+from bot.rendering.league.motions import vote_buttons
 from bot.runtime.clock import VirtualClock
 from bot.runtime.outbox import OutboxSender, backoff
 from storage.guild import GuildStore

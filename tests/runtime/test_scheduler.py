@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import Config
+from bot.kernel.config import Config
 from bot.runtime.clock import VirtualClock
 from bot.runtime.scheduler import REFILL, JobRegistry, Recovery, Scheduler, job_id
 from storage.database import Database

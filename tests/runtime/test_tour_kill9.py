@@ -32,10 +32,10 @@ from typing import Any, ClassVar
 
 import pytest
 
-from bot.app.actor import Actor
+from bot.kernel.actor import Actor
 from bot.runtime.clock import VirtualClock
+from bot.tour.game_targets import find_target
 from bot.tour.games import service as games
-from bot.tour.games.targets import find_target
 from bot.tour.store import load_event
 from core.results import Result
 from storage.database import Database

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.app.config import ChessComConfig, Config
+from bot.kernel.config import ChessComConfig, Config
 from bot.league.matches import service as matches
 from bot.league.store import load_season
 from bot.runtime.clock import VirtualClock

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
 from bot.chesscom.client import ChessComClient
+from bot.kernel.actor import Actor, Role
+from bot.kernel.errors import UserError
 from bot.league.clubs import service as clubs
 from bot.league.clubs.card import club_card
 from bot.league.clubs.service import club_url_id

@@ -8,9 +8,9 @@ import datetime as dt
 
 import pytest
 
-from bot.app.actor import Actor, Role
-from bot.app.config import ClDefaults
 from bot.formats.boards_csv import parse_boards_csv
+from bot.kernel.actor import Actor, Role
+from bot.kernel.config import ClDefaults
 from bot.league.clubs.listing import club_list
 from bot.league.matches import results
 from bot.league.matches import service as matches

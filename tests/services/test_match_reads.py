@@ -9,9 +9,9 @@ import datetime as dt
 
 import pytest
 
-from bot.app.actor import Actor, Role
-from bot.app.config import ClDefaults
 from bot.formats.boards_csv import parse_boards_csv
+from bot.kernel.actor import Actor, Role
+from bot.kernel.config import ClDefaults
 from bot.league.matches import results
 from bot.league.matches import service as matches
 from bot.league.matches.card import match_card, result_card

@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
-from bot.app.actor import Actor, Role
-from bot.app.config import ClDefaults
-from bot.app.errors import UserError
 from bot.chesscom.client import ChessComClient
 from bot.formats.boards_csv import BoardRow, BoardsCsvError, parse_boards_csv
+from bot.kernel.actor import Actor, Role
+from bot.kernel.config import ClDefaults
+from bot.kernel.errors import UserError
 from bot.league.matches import life, results
 from bot.league.matches import service as matches
 from bot.league.matches.jobs import POLL

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.actor import Actor, Role
 from bot.chesscom.client import ChessComClient
 from bot.formats.boards_csv import parse_boards_csv
+from bot.kernel.actor import Actor, Role
 from bot.league.motions.lifecycle import MotionRequest, VoteRules, cast_vote, open_motion
 from bot.league.rosters.removal_checks import verify_removal
 from storage.database import Database

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.league.motions.reads import motion_card, motion_choices, motion_list
-from bot.rendering.motions import motion_title
+from bot.rendering.league.motions import motion_title
 from storage.database import Database
 from storage.guild import GuildStore
 from tests.support.motion_world import stored_motion

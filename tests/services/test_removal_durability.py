@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.app.actor import Actor
 from bot.chesscom.models import PlayerStats
+from bot.kernel.actor import Actor
 from bot.league.rosters.removal_checks import VERIFY_JOB, removal_subject, verify_removal
 from bot.league.rosters.service import record_removal
 from bot.runtime.clock import VirtualClock

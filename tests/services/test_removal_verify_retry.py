@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.app.actor import Actor
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import Config
+from bot.kernel.actor import Actor
+from bot.kernel.config import Config
 from bot.league.rosters.removal_checks import RETRY_AFTER, VERIFY_JOB, removal_subject
 from bot.league.rosters.service import record_removal
 from bot.offline.discord_stub import BOT_USER_ID, role_payload, user_payload

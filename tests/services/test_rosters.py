@@ -8,8 +8,8 @@ import datetime as dt
 
 import pytest
 
-from bot.app.actor import Actor, Role
-from bot.app.config import ClDefaults
+from bot.kernel.actor import Actor, Role
+from bot.kernel.config import ClDefaults
 from bot.league.rosters import service as rosters
 from bot.league.seasons import service as seasons
 from storage.database import Database

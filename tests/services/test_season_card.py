@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.actor import Actor, Role
-from bot.app.config import ClDefaults
 from bot.formats.boards_csv import parse_boards_csv
+from bot.kernel.actor import Actor, Role
+from bot.kernel.config import ClDefaults
 from bot.league.matches import results
 from bot.league.matches import service as matches
 from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons
 from bot.league.seasons.card import season_card
 from bot.league.store import StandingsCache
-from bot.rendering.league_embeds import DivisionSize
+from bot.rendering.league.embeds import DivisionSize
 from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from storage.guild import GuildStore

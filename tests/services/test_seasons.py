@@ -8,9 +8,9 @@ import datetime as dt
 
 import pytest
 
-from bot.app.actor import Actor, Role
-from bot.app.config import ClDefaults
-from bot.app.errors import UserError
+from bot.kernel.actor import Actor, Role
+from bot.kernel.config import ClDefaults
+from bot.kernel.errors import UserError
 from bot.league.matches.jobs import KINDS
 from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons

@@ -1,4 +1,4 @@
-"""When the tour's sites are polled (bot/tour/automation/plan.py, issue 31): an 8-player
+"""When the tour's sites are polled (bot/tour/planning/plan.py, issue 31): an 8-player
 Regular played through the services on a real database, its one poll job read after each
 change — on the first session with a game still to look for, moved on in the unit of work
 that settles a session's last game, never on a day whose only games are no longer played
@@ -13,8 +13,12 @@ from typing import Any
 import pytest
 
 from bot.runtime.clock import VirtualClock
-from bot.tour.automation.kinds import POLL
-from bot.tour.automation.plan import (
+from bot.tour.events import service as events
+from bot.tour.game_names import ROUND_NAMES
+from bot.tour.game_targets import knockout_ties, open_targets
+from bot.tour.games import service as games
+from bot.tour.planning.kinds import POLL
+from bot.tour.planning.plan import (
     SessionPoll,
     first_poll,
     next_poll,
@@ -22,10 +26,6 @@ from bot.tour.automation.plan import (
     session_window,
     watchable,
 )
-from bot.tour.events import service as events
-from bot.tour.game_names import ROUND_NAMES
-from bot.tour.games import service as games
-from bot.tour.games.targets import knockout_ties, open_targets
 from bot.tour.schedule import target_day
 from bot.tour.series import service as series
 from bot.tour.store import LoadedEvent, load_event

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import Config, DatabaseConfig
+from bot.kernel.config import Config, DatabaseConfig
 from storage.ownership import DatabaseOwned, OwnerLock
 from tests.support.paths import ROOT
 

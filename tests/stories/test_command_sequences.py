@@ -30,15 +30,15 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from bot.app.actor import Actor, Role
 from bot.app.arbiter import ArbiterBot
 from bot.cli import main
 from bot.formats.season_file import dump_season
 from bot.formats.season_file import load_season as load_file
+from bot.kernel.actor import Actor, Role
 from bot.league.matches.jobs import AT_START, POLL, cancel_jobs, schedule_jobs
 from bot.league.seasons.files import import_season_file
 from bot.league.store import StandingsCache, load_season
-from bot.rendering.league_json import report_json
+from bot.rendering.league.report_json import report_json
 from core.league import league_report
 from core.league.facts import challenge_deadline
 from core.league.season import Season

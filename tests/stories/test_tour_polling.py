@@ -22,8 +22,8 @@ from bot.offline.discord_stub import stable_id
 from bot.offline.replay import replay, validate
 from bot.offline.script import parse_script
 from bot.offline.transcript import StepRecord
-from bot.tour.automation.kinds import POLL
-from bot.tour.automation.plan import POLLS_PER_SESSION, session_window
+from bot.tour.planning.kinds import POLL
+from bot.tour.planning.plan import POLLS_PER_SESSION, session_window
 from bot.tour.store import load_event
 from core.tour.calendar import EVENT_DAYS
 from storage.database import Database

@@ -172,9 +172,9 @@ def test_a_tour_file_imported_back_gives_the_same_tour(
     first = _tour_json(tmp_path, db, guild, "Major Tour", capsys)
 
     async def copy() -> dict[str, Any]:
-        from bot.app.actor import Actor, Role
-        from bot.app.config import Config
-        from bot.rendering.tour_json import tour_json
+        from bot.kernel.actor import Actor, Role
+        from bot.kernel.config import Config
+        from bot.rendering.tour.report_json import tour_json
         from bot.tour.files import export_tour_file, import_tour_file
         from bot.tour.tours.reads import loaded_tour, report_of
         from storage.database import Database

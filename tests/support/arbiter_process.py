@@ -24,7 +24,7 @@ from typing import Any
 import aiohttp
 
 from bot.app.arbiter import offline_bot
-from bot.app.config import Config
+from bot.kernel.config import Config
 from tests.discord_double import DiscordDouble
 from tests.support.paths import ROOT
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.app.actor import Actor, Role
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import ChessComConfig, ClDefaults, Config
+from bot.kernel.actor import Actor, Role
+from bot.kernel.config import ChessComConfig, ClDefaults, Config
 from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons
 from bot.runtime.clock import VirtualClock

@@ -11,7 +11,7 @@ from typing import Any, cast
 
 import asyncpg
 
-from bot.app.config import DatabaseConfig
+from bot.kernel.config import DatabaseConfig
 from storage.backup import backup_database, backup_to_sqlite
 from storage.database import Database, SqliteDatabase
 from storage.postgres import PostgresDatabase

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import ChessComConfig, Config, DatabaseConfig
+from bot.kernel.config import ChessComConfig, Config, DatabaseConfig
 from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from storage.guild import GuildStore

@@ -15,9 +15,9 @@ import discord
 import pytest
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import Config
 from bot.cli import main
 from bot.formats.season_file import dump_season, load_season
+from bot.kernel.config import Config
 from bot.league.store import import_season
 from bot.league.store import load_season as load_stored
 from bot.offline.discord_stub import role_payload

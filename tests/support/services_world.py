@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from bot.app.errors import UserError
+from bot.kernel.errors import UserError
 from bot.runtime.clock import VirtualClock
 from storage.database import Database
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.config import Config
+from bot.kernel.config import Config
 from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from tests.support.command_world import config_for

@@ -16,7 +16,7 @@ from pathlib import Path
 import chess
 
 from bot.formats.tour_file import load_tour
-from bot.rendering.tour_views import PreliminaryView, preliminary_view
+from bot.rendering.tour.views import PreliminaryView, preliminary_view
 from core.berger import berger_table
 from core.results import Result
 from core.standings import PlayerStanding, standings

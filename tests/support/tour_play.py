@@ -11,8 +11,8 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot.tour.events import service as events
 from bot.tour.game_names import ROUND_NAMES
+from bot.tour.game_targets import GameTarget, knockout_ties, open_targets
 from bot.tour.games import service as games
-from bot.tour.games.targets import GameTarget, knockout_ties, open_targets
 from bot.tour.series import service as series
 from bot.tour.store import LoadedEvent, load_event
 from core.results import Result

@@ -1,4 +1,4 @@
-"""Reading back the tables the tour's embeds show (bot/rendering/tour_standings_embeds.py):
+"""Reading back the tables the tour's embeds show (bot/rendering/tour/standings_embeds.py):
 the rows of the code block, each as rank, player (its full name from the legend below the
 table when it was shortened) and the number columns, in order."""
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.app.actor import Actor, Role
-from bot.app.config import Config
+from bot.kernel.actor import Actor, Role
+from bot.kernel.config import Config
 from bot.tour.events import service as events
+from bot.tour.game_targets import open_targets
 from bot.tour.games import service as games
-from bot.tour.games.targets import open_targets
 from bot.tour.store import load_event
 from bot.tour.tours import service as tours
 from core.results import Result

@@ -19,11 +19,11 @@ import discord
 from bot.app.command_input import actor_of
 from bot.app.permissions import guild_store
 from bot.app.tree import answer_error
-from bot.rendering import limits
-from bot.rendering.text import cut
-from bot.rendering.tour_automation import GAME_PATTERN, game_custom_id
-from bot.rendering.tour_replies import reported
+from bot.rendering.common import limits
+from bot.rendering.common.text import cut
+from bot.rendering.tour.automation import GAME_PATTERN, game_custom_id
 from bot.tour.games.service import answer_report
+from bot.tour.replies import reported
 
 
 class GameAnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_PATTERN):

@@ -19,22 +19,22 @@ from typing import Any
 
 import discord
 
-from bot.app.actor import Role
 from bot.app.command_input import actor_of
 from bot.app.interaction import Interaction
 from bot.app.permissions import guild_store
 from bot.app.tree import answer_error
 from bot.app.ui.members import director_ids
+from bot.kernel.actor import Role
 from bot.league.motions.lifecycle import MotionRequest, cast_vote, open_motion
-from bot.rendering import limits
-from bot.rendering.motions import (
+from bot.rendering.common import limits
+from bot.rendering.common.text import cut
+from bot.rendering.league.motions import (
     MAKEUP_PATTERN,
     STATUS_LABEL,
     VOTE_PATTERN,
     makeup_custom_id,
     vote_custom_id,
 )
-from bot.rendering.text import cut
 from core.votes import MotionKind
 
 

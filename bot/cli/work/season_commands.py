@@ -20,9 +20,9 @@ from bot.cli.season_file import read_season
 from bot.formats.season_file import dump_season
 from bot.league.seasons.phase import phase_of
 from bot.league.store import LeagueStoreError, StandingsCache, import_season, load_season
-from bot.rendering.calendar_ics import calendar_matches, season_calendar
-from bot.rendering.league_json import report_json
-from bot.rendering.league_text import report_text
+from bot.rendering.league.calendar_ics import calendar_matches, season_calendar
+from bot.rendering.league.report_json import report_json
+from bot.rendering.league.report_text import report_text
 from core.league import league_report
 from core.league.season import quoted
 from storage.database import DatabaseUnavailable

@@ -7,10 +7,10 @@ import argparse
 import json
 import sys
 
-from bot.app.errors import UserError
 from bot.cli.errors import CliError
 from bot.cli.output_file import write_output
 from bot.cli.work.season_commands import _run
+from bot.kernel.errors import UserError
 from bot.tour.files import export_tour_file
 from core.league.season import quoted
 from storage.guild import GuildStore

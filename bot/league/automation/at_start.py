@@ -12,21 +12,21 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
-from bot.app.actor import Actor
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
 from bot.chesscom.facts import FactsError, Placement
 from bot.chesscom.reader import read_club_at_start, read_match
+from bot.kernel.actor import Actor
 from bot.league.automation.context import AutomationContext
 from bot.league.automation.judgement import disqualification_lines, judge_at, rank_changes
 from bot.league.automation.match_facts import MatchFacts, match_facts, match_id_of, same_instant
 from bot.league.matches.life import match_now
 from bot.league.matches.service import record_at_start_in
 from bot.league.store import load_season
-from bot.rendering import announcements
+from bot.rendering.league import announcements
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import RetryLater
 from core.league.forfeits import challenge_failures
-from core.league.lifecycle import Door, Step, StepRefused, allow
+from core.league.lifecycle import Party, Step, StepRefused, allow
 from core.league.season import ClubAtStart, Season
 from storage.guild import UnitOfWork
 from storage.jobs import Job
@@ -174,7 +174,7 @@ async def store_snapshot(job: Job, uow: UnitOfWork, snapshot: Snapshot | None) -
         return
     current = await match_now(uow, facts.match, uow.now, full=True)
     try:  # CL-FF, CL-DQ: nothing is judged at the start of a forfeited or void match
-        allow(current.view, Step.AT_START, Door.BOT)
+        allow(current.view, Step.AT_START, Party.BOT)
     except StepRefused as refusal:
         uow.details["not_judged"] = str(refusal)
         uow.abandon()

@@ -18,7 +18,7 @@ from bot.league.automation.judgement import (
 )
 from bot.league.automation.match_facts import match_facts, match_id_of, same_instant
 from bot.league.store import load_season
-from bot.rendering import announcements
+from bot.rendering.league import announcements
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import JobHandler
 from core.league.season import Season

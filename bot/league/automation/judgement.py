@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from bot.rendering import announcements
+from bot.rendering.league import announcements
 from core.league import league_report
 from core.league.forfeits import Breach, Disqualification
 from core.league.report import LeagueReport

@@ -17,10 +17,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.app.actor import Actor
-from bot.app.errors import UserError
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
 from bot.chesscom.models import FINISHED, TeamMatch, last_segment
+from bot.kernel.actor import Actor
+from bot.kernel.errors import UserError
 from bot.league.automation.context import AutomationContext
 from bot.league.automation.match_facts import MatchFacts, match_facts, match_id_of
 from bot.league.matches.jobs import POLL

@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from bot.league.automation.match_facts import MatchFacts, match_facts, match_id_of, same_instant
 from bot.league.matches.jobs import REMINDER_FAMILY as PREFIX
 from bot.league.matches.life import match_now
-from bot.rendering import announcements, limits
-from bot.rendering.text import cut
+from bot.rendering.common import limits
+from bot.rendering.common.text import cut
+from bot.rendering.league import announcements
 from bot.runtime.scheduler import JobHandler
-from core.league.lifecycle import Door, Step, StepRefused, allow
+from core.league.lifecycle import Party, Step, StepRefused, allow
 from storage.clubs import Club
 from storage.guild import UnitOfWork
 from storage.jobs import Job
@@ -70,7 +71,7 @@ def reminder_handler() -> JobHandler:
             return
         current = await match_now(uow, facts.match, uow.now)
         try:  # CL-DQ: a void match's clubs are not threatened with a forfeit
-            allow(current.view, Step.REMIND, Door.BOT)
+            allow(current.view, Step.REMIND, Party.BOT)
         except StepRefused:
             uow.abandon()
             return

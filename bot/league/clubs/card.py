@@ -10,7 +10,7 @@ from bot.chesscom.client import ChessComClient, ChessComError
 from bot.league.references import find_club
 from bot.league.seasons.phase import club_current_season
 from bot.league.store import StandingsCache
-from bot.rendering.league_embeds import ClubInfo
+from bot.rendering.league.embeds import ClubInfo
 from storage.guild import GuildStore
 
 FORFEIT_RULES = ("CL-15", "CL-20", "CL-21")

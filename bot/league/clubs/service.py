@@ -11,14 +11,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.app.actor import Actor, Role, require_club_admin
-from bot.app.errors import UserError
-from bot.app.inputs import NOTE_LIMIT, clean_text, named, positive_id, shown
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
 from bot.chesscom.models import ClubProfile
+from bot.kernel.actor import Actor, Role, require_club_admin
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import NOTE_LIMIT, clean_text, named, positive_id, shown
 from bot.league.references import find_club
 from bot.league.store import load_season
-from bot.rendering import announcements
+from bot.rendering.league import announcements
 from bot.runtime.announce import announce
 from core.league import LeagueReport, league_report
 from core.league.registration import MIN_ADMINS

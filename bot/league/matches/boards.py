@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from bot.app.errors import UserError
-from bot.app.inputs import shown
 from bot.formats.boards_csv import BoardRow
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import shown
 from core.league.season import Board, board_problems
 from storage.matches import BoardRecord
 

@@ -10,7 +10,7 @@ from bot.league.matches.counting import what_counts
 from bot.league.matches.lines import board_lines, match_line
 from bot.league.references import find_match, find_season
 from bot.league.store import StandingsCache
-from bot.rendering.league_embeds import BoardLine, MatchLine
+from bot.rendering.league.embeds import BoardLine, MatchLine
 from core.league.forfeits import Breach
 from core.league.lifecycle import match_state, match_view
 from core.league.standings import ClubStanding

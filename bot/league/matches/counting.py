@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.rendering.text import halves as points_text
+from bot.rendering.common.text import halves as points_text
 from core.league import LeagueReport
 from core.league.forfeits import Breach, Disqualification
 from core.league.season import Season

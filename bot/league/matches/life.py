@@ -9,14 +9,14 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from bot.app.errors import UserError
+from bot.kernel.errors import UserError
 from bot.league.references import find_season
 from bot.league.store import SeasonFacts, load_season_facts
 from core.league.forfeits import SeasonJudging
 from core.league.lifecycle import (
     Allowed,
-    Door,
     MatchView,
+    Party,
     Step,
     StepRefused,
     allow,
@@ -69,21 +69,21 @@ async def check_step(
     uow: UnitOfWork,
     match: MatchRecord,
     step: Step,
-    door: Door,
+    party: Party,
     *,
     new_start: dt.datetime | None = None,
 ) -> Allowed:
-    """Whether `door` may take `step` on `match` now (the unit of work's now): refused with
+    """Whether `party` may take `step` on `match` now (the unit of work's now): refused with
     the life cycle's reason as a `UserError`, else what it allows and notes."""
     current = await match_now(uow, match, uow.now)
-    return allowed(current.view, step, door, new_start=new_start)
+    return allowed(current.view, step, party, new_start=new_start)
 
 
 def allowed(
-    view: MatchView, step: Step, door: Door, *, new_start: dt.datetime | None = None
+    view: MatchView, step: Step, party: Party, *, new_start: dt.datetime | None = None
 ) -> Allowed:
     """`core.league.lifecycle.allow`, its refusal as a `UserError` (a sentence)."""
     try:
-        return allow(view, step, door, new_start=new_start)
+        return allow(view, step, party, new_start=new_start)
     except StepRefused as refusal:
         raise UserError(f"{refusal}.") from None

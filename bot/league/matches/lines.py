@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 from bot.league.matches.jobs import deadline_of
 from bot.league.references import find_season
-from bot.rendering.league_embeds import BoardLine, MatchLine, when
-from bot.rendering.user_text import user_text
+from bot.rendering.common.user_text import user_text
+from bot.rendering.league.embeds import BoardLine, MatchLine, when
 from storage.guild import GuildStore
 from storage.matches import BoardRecord, MatchRecord, Source
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from bot.league.matches.jobs import deadline_of
 from bot.league.references import find_club, find_season
-from bot.rendering.league_embeds import MatchLine
+from bot.rendering.league.embeds import MatchLine
 from storage.guild import GuildStore
 from storage.matches import BoardRecord, MatchRecord
 from storage.seasons import SeasonRecord

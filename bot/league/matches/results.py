@@ -9,13 +9,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from bot.app.actor import Actor, Role
-from bot.app.errors import UserError, quote_mark
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
 from bot.chesscom.facts import FactsError, MatchFacts, Placement
 from bot.chesscom.models import FAIR_PLAY_STATUS, FINISHED
 from bot.chesscom.reader import read_match
 from bot.formats.boards_csv import BoardRow
+from bot.kernel.actor import Actor, Role
+from bot.kernel.errors import UserError, quote_mark
 from bot.league.matches.boards import board_records, checked
 from bot.league.matches.counting import changed_matches, judged_counts, what_counts
 from bot.league.matches.jobs import POLL, subject
@@ -23,11 +23,11 @@ from bot.league.matches.life import MatchNow, allowed, match_now
 from bot.league.matches.service import chesscom_match_id
 from bot.league.references import find_match
 from bot.league.store import load_season, load_season_facts
-from bot.rendering import announcements
+from bot.rendering.league import announcements
 from bot.runtime.announce import announce
 from core.league import league_report
 from core.league.forfeits import SeasonJudging
-from core.league.lifecycle import Door, Step, finish_problem
+from core.league.lifecycle import Party, Step, finish_problem
 from core.league.season import Board as DomainBoard
 from core.league.season import Season
 from storage.club_admins import ClubAdminReader
@@ -67,11 +67,11 @@ async def _may_report(admins: ClubAdminReader, actor: Actor, match: MatchRecord)
     raise UserError(f"This needs a **club admin** of a club of match {match.id}, or an arbiter.")
 
 
-def _door(actor: Actor) -> Door:
+def _party(actor: Actor) -> Party:
     """Who reports: the bot, an arbiter (a correction), or a club admin."""
     if actor.is_system:
-        return Door.BOT
-    return Door.ARBITER if actor.has(Role.ARBITER) else Door.CLUB
+        return Party.BOT
+    return Party.ARBITER if actor.has(Role.ARBITER) else Party.CLUB
 
 
 @dataclass(frozen=True)
@@ -129,12 +129,12 @@ async def _read_before(
 
 
 def _check_result(
-    uow: UnitOfWork, current: MatchNow, door: Door, finished: dt.datetime, before: _Before
+    uow: UnitOfWork, current: MatchNow, party: Party, finished: dt.datetime, before: _Before
 ) -> Prior:
     """CL-14 through the life cycle: no result before the start, none finishing before it or
     later than now, none replacing a recorded one but by an arbiter or the bot; and the
     facts the result is about to replace."""
-    step = allowed(current.view, Step.RESULT, door)
+    step = allowed(current.view, Step.RESULT, party)
     problem = finish_problem(current.view, finished.astimezone(dt.UTC))
     if problem is not None:
         raise UserError(f"{problem}.")
@@ -320,9 +320,9 @@ async def import_chesscom_result_in(
     finished = facts.match.finished or uow.now
     # chess.com's own record of the linked match may be read again (a club admin's re-import
     # is the bot's reading); any other result over a recorded one is an arbiter's correction.
-    door = Door.BOT if actor.is_system or link is None else _door(actor)
+    party = Party.BOT if actor.is_system or link is None else _party(actor)
     now = await match_now(uow, current, uow.now, record=before.record)
-    prior = _check_result(uow, now, door, finished, before)
+    prior = _check_result(uow, now, party, finished, before)
     await uow.matches.replace_boards(match.id, list(read.boards))
     await uow.matches.finish(match.id, finished, link_chesscom=link)
     closed = await _record_closed(uow, current.season_id, facts, read.observed)
@@ -435,7 +435,7 @@ async def enter_manual_result(
             raise UserError(f"No match {match.id} on this server.")
         finished = finished_at or uow.now
         now = await match_now(uow, current, uow.now, record=before.record)
-        prior = _check_result(uow, now, Door.ARBITER, finished, before)
+        prior = _check_result(uow, now, Party.ARBITER, finished, before)
         await uow.matches.replace_boards(match.id, boards)
         await uow.matches.finish(match.id, finished)
         updated = replace(current, finished_at=finished.astimezone(dt.UTC))

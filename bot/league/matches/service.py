@@ -7,16 +7,16 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from bot.app.actor import Actor, Role, require_club_admin
-from bot.app.errors import UserError
-from bot.app.inputs import clean_text, shown
+from bot.kernel.actor import Actor, Role, require_club_admin
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import clean_text, shown
 from bot.league.matches.jobs import deadline_of, schedule_jobs
 from bot.league.matches.life import allowed, check_step, match_now
 from bot.league.matches.starts import parse_local_instant, start_in_window
 from bot.league.references import find_club, find_match, find_season
-from bot.rendering import announcements
+from bot.rendering.league import announcements
 from bot.runtime.announce import announce
-from core.league.lifecycle import CORRECTION_NOTE, Door, Step, moved_deadline
+from core.league.lifecycle import CORRECTION_NOTE, Party, Step, moved_deadline
 from storage.guild import GuildStore, UnitOfWork
 from storage.matches import AtStartRecord, MatchRecord, Source
 
@@ -63,9 +63,9 @@ class MatchRescheduled:
     zone: str = "UTC"
 
 
-def _door(source: Source) -> Door:
-    """The life cycle's door for how a challenge step was learned."""
-    return {"declared": Door.CLUB, "chesscom": Door.BOT, "director": Door.DIRECTOR}[source]
+def _party(source: Source) -> Party:
+    """The life cycle's party for how a challenge step was learned."""
+    return {"declared": Party.CLUB, "chesscom": Party.BOT, "director": Party.DIRECTOR}[source]
 
 
 def chesscom_match_id(reference: str | int) -> int:
@@ -159,7 +159,7 @@ async def issue_challenge_in(
     match = await find_match(uow.matches, match_id)
     issuer = await _acting_club(uow, actor, match, club)
     await _authorise_source(uow, actor, source, issuer, await _club_name(uow, issuer))
-    step = await check_step(uow, match, Step.ISSUE, _door(source))
+    step = await check_step(uow, match, Step.ISSUE, _party(source))
     linked = await uow.matches.by_chesscom(chesscom)
     if linked is not None and linked.id != match.id:
         raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
@@ -185,7 +185,7 @@ async def correct_challenge(
     target = await _match_id(store, match_id)
     async with store.change(actor.user_id, "match.challenge.correct", f"match:{target}") as uow:
         match = await find_match(uow.matches, target)
-        step = await check_step(uow, match, Step.CORRECT_CHALLENGE, Door.ARBITER)
+        step = await check_step(uow, match, Step.CORRECT_CHALLENGE, Party.ARBITER)
         assert match.challenge is not None  # the life cycle refused a match without one
         issuer = match.challenge.issued_by
         if issued_by is not None:
@@ -238,7 +238,7 @@ async def accept_challenge_in(
 ) -> ChallengeRecorded:
     """`record_challenge_accepted` inside a unit of work the caller holds."""
     match = await find_match(uow.matches, match_id)
-    step = await check_step(uow, match, Step.ACCEPT, _door(source))
+    step = await check_step(uow, match, Step.ACCEPT, _party(source))
     assert match.challenge is not None  # the life cycle refuses an acceptance before an issue
     other = (
         match.away_club_id
@@ -296,8 +296,8 @@ async def record_at_start_in(
     if facts.club_id not in (match.home_club_id, match.away_club_id):
         raise UserError(f"That club does not play match {match.id}.")
     if not checked:
-        door = Door.BOT if actor.is_system else Door.ARBITER  # an arbiter's is a correction
-        await check_step(uow, match, Step.AT_START, door)
+        party = Party.BOT if actor.is_system else Party.ARBITER  # an arbiter's is a correction
+        await check_step(uow, match, Step.AT_START, party)
     await uow.matches.set_at_start(match.id, facts)
     updated = await find_match(uow.matches, match.id)
     return AtStartRecorded(updated, facts)
@@ -319,19 +319,19 @@ async def reschedule_match(
         raise UserError("The new start needs a time zone.")
     async with store.change(actor.user_id, "match.reschedule", f"match:{match.id}") as uow:
         current = await find_match(uow.matches, match.id)
-        return await reschedule_in(uow, current, instant, Door.DIRECTOR)
+        return await reschedule_in(uow, current, instant, Party.DIRECTOR)
 
 
 async def reschedule_in(
-    uow: UnitOfWork, match: MatchRecord, start: dt.datetime, door: Door
+    uow: UnitOfWork, match: MatchRecord, start: dt.datetime, party: Party
 ) -> MatchRescheduled:
-    """`reschedule_match` inside a unit of work the caller holds, by `door` (a director, or
+    """`reschedule_match` inside a unit of work the caller holds, by `party` (a director, or
     a passed motion: then also after the deadline, keeping the judged deadline, or to a start
     closer than the notice, the deadline then being the new start — `moved_deadline`)."""
     start = start.astimezone(dt.UTC)
     start_in_window(start, "new start", uow.now)
     current = await match_now(uow, match, uow.now)
-    allowed(current.view, Step.RESCHEDULE, door, new_start=start)
+    allowed(current.view, Step.RESCHEDULE, party, new_start=start)
     fixed = moved_deadline(current.view, start)
     rules = current.record.rules
     await uow.matches.reschedule(match.id, start, fixed)

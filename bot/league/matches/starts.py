@@ -7,9 +7,9 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.app.date_window import EARLIEST_DAY, YEARS_AHEAD, latest_day
-from bot.app.errors import UserError
-from bot.app.inputs import shown
+from bot.kernel.date_window import EARLIEST_DAY, YEARS_AHEAD, latest_day
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import shown
 
 
 def parse_local_instant(text: str, what: str, zone: str) -> dt.datetime:

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 from zoneinfo import ZoneInfo
 
-from bot.app.errors import UserError
-from bot.app.inputs import NAME_LIMIT, clean_text, named, shown
 from bot.formats.boards_csv import BoardRow
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import NAME_LIMIT, clean_text, named, shown
 from bot.league.clubs.service import exclude_club_in
 from bot.league.matches.boards import board_records
 from bot.league.matches.life import allowed, check_step, match_now
@@ -25,9 +25,9 @@ from bot.league.matches.starts import parse_local_instant, start_in_window
 from bot.league.references import find_club, find_match, find_season
 from bot.league.seasons.promotion import promotion_in
 from bot.league.store import load_season
-from bot.rendering import motions as render
+from bot.rendering.league import motions as render
 from core.league import LeagueReport, league_report
-from core.league.lifecycle import Door, Step, moved_deadline
+from core.league.lifecycle import Party, Step, moved_deadline
 from core.league.promotion import TIE_STANDS
 from core.votes import MotionKind
 from storage.decisions import NewDecision
@@ -220,7 +220,7 @@ class Forfeit(MotionAction):
             raise UserError(f"{named(club.name)} does not play match {match.id}.")
         if await disqualified(uow, season, club.name):
             raise UserError(f"{named(club.name)} is already disqualified in {named(season.name)}.")
-        await check_step(uow, match, Step.DIRECTOR_FORFEIT, Door.MOTION)  # not on a void match
+        await check_step(uow, match, Step.DIRECTOR_FORFEIT, Party.MOTION)  # not on a void match
         return Subject(
             f"{title}, {club.name}",
             f"{club.name} forfeits the match.",
@@ -243,7 +243,7 @@ class Forfeit(MotionAction):
         if match is None:
             raise NotApplied(f"match {motion.match_id} no longer exists")
         try:  # CL-DQ: a match void since the motion opened takes no director forfeit
-            await check_step(uow, match, Step.DIRECTOR_FORFEIT, Door.MOTION)
+            await check_step(uow, match, Step.DIRECTOR_FORFEIT, Party.MOTION)
         except UserError as refusal:
             raise NotApplied(refusal.message.rstrip(".")) from None
         await uow.decisions.record(
@@ -553,7 +553,7 @@ class Reschedule(MotionAction):
             raise UserError("The new start needs a time zone.")
         start_in_window(start, "new start", uow.now)
         current = await match_now(uow, match, uow.now)
-        allowed(current.view, Step.RESCHEDULE, Door.MOTION, new_start=start)
+        allowed(current.view, Step.RESCHEDULE, Party.MOTION, new_start=start)
         fixed = moved_deadline(current.view, start)
         if fixed is None:
             deadline = "its challenge deadline moves with it (CL-15)"
@@ -575,7 +575,7 @@ class Reschedule(MotionAction):
         )
 
     async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
-        """The match moved with its jobs (`matches.service.reschedule_in`, door: a motion)."""
+        """The match moved with its jobs (`matches.service.reschedule_in`, party: a motion)."""
         season = await _season(uow, motion.season_id)
         assert motion.match_id is not None
         match = await uow.matches.get(motion.match_id)
@@ -583,7 +583,7 @@ class Reschedule(MotionAction):
             raise NotApplied(f"match {motion.match_id} no longer exists")
         before = await report_now(uow, season)
         try:
-            moved = await reschedule_in(uow, match, Move.start_of(motion), Door.MOTION)
+            moved = await reschedule_in(uow, match, Move.start_of(motion), Party.MOTION)
         except UserError as refusal:
             raise NotApplied(refusal.message.rstrip(".")) from None
         done = (

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.app.actor import Actor, Role
-from bot.app.config import Config
-from bot.app.errors import UserError
-from bot.app.inputs import NOTE_LIMIT, clean_text
+from bot.kernel.actor import Actor, Role
+from bot.kernel.config import Config
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import NOTE_LIMIT, clean_text
 from bot.league.motions.actions import MotionRequest, NotApplied, action_of
-from bot.rendering import motions as render
+from bot.rendering.league import motions as render
 from bot.runtime.announce import announce
 from core.votes import (
     MINIMUM_VOTERS,

@@ -4,8 +4,8 @@ director types (only open ones when they are about to vote)."""
 
 from __future__ import annotations
 
-from bot.app.errors import UserError
-from bot.rendering.motions import motion_label
+from bot.kernel.errors import UserError
+from bot.rendering.league.motions import motion_label
 from storage.guild import GuildStore
 from storage.motions import Motion, MotionStatus
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.app.errors import UserError
-from bot.app.inputs import named
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import named
 from bot.league.references import find_club, find_season
 from bot.league.seasons.phase import club_current_season
 from storage.clubs import Club

@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
 
-from bot.app.actor import Actor
-from bot.app.errors import UserError
 from bot.chesscom.client import ChessComError
 from bot.chesscom.models import PlayerStats
+from bot.kernel.actor import Actor
+from bot.kernel.errors import UserError
 from bot.league.electorate import Unreadable, not_read
 from bot.league.motions.lifecycle import MotionRequest, open_motion_in
 from bot.league.store import load_season
-from bot.rendering.user_text import user_text
+from bot.rendering.common.user_text import user_text
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import RetryLater
 from core.league import league_report

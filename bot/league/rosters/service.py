@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.app.actor import Actor, require_club_admin
-from bot.app.errors import UserError
-from bot.app.inputs import NOTE_LIMIT, chesscom_username, named, optional_text, positive_id
+from bot.kernel.actor import Actor, require_club_admin
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import NOTE_LIMIT, chesscom_username, named, optional_text, positive_id
 from bot.league.references import find_club, find_season
 from bot.league.rosters.facts import club_season
 from bot.league.rosters.removal_checks import schedule_verification

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from bot.league.matches.listing import match_lines
 from bot.league.references import find_club, find_season
 from bot.league.store import load_season
-from bot.rendering.league_embeds import MatchLine
+from bot.rendering.league.embeds import MatchLine
 from core.league.lifecycle import MatchState, states
 from storage.guild import GuildStore
 

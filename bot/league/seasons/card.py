@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.league.references import find_season
 from bot.league.seasons.phase import phase_of
 from bot.league.store import StandingsCache
-from bot.rendering.league_embeds import DivisionSize, SeasonInfo
+from bot.rendering.league.embeds import DivisionSize, SeasonInfo
 from storage.guild import GuildStore
 
 

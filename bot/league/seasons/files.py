@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-from bot.app.actor import Actor, Role
-from bot.app.errors import UserError, quote_mark
-from bot.app.inputs import NAME_LIMIT, clean_text, shown
 from bot.formats.season_file import SeasonFileError, dump_season, load_season
+from bot.kernel.actor import Actor, Role
+from bot.kernel.errors import UserError, quote_mark
+from bot.kernel.inputs import NAME_LIMIT, clean_text, shown
 from bot.league.references import find_season
 from bot.league.store import LeagueStoreError, import_season
 from bot.league.store import load_season as load_stored

@@ -11,12 +11,12 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
-from bot.app.inputs import named
+from bot.kernel.actor import Actor, Role
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import named
 from bot.league.matches.jobs import cancel_jobs, job_kinds, schedule_jobs
 from bot.league.references import find_season
-from bot.rendering import announcements
+from bot.rendering.league import announcements
 from bot.runtime.announce import announce
 from core.berger import berger_table
 from core.league.schedule import Fixture, division_schedule

@@ -6,10 +6,10 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from bot.app.actor import Actor, Role
-from bot.app.config import ClDefaults
-from bot.app.errors import UserError
-from bot.app.inputs import NAME_LIMIT, clean_text, named, shown
+from bot.kernel.actor import Actor, Role
+from bot.kernel.config import ClDefaults
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import NAME_LIMIT, clean_text, named, shown
 from bot.league.references import find_club, find_division, find_season
 from core.league.lifecycle import cutoff_problem
 from core.league.season import START_ZONE

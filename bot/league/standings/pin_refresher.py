@@ -11,8 +11,8 @@ import json
 
 from bot.league.standings.views import season_context
 from bot.league.store import StandingsCache
-from bot.rendering.division_view import division_view
-from bot.rendering.standings_embeds import pin_embeds
+from bot.rendering.league.division_view import division_view
+from bot.rendering.league.standings_embeds import pin_embeds
 from bot.runtime.pin_refresher import Refreshed
 from storage.database import Database
 from storage.guild import Committed, GuildStore, UnitOfWork

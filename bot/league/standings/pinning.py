@@ -7,8 +7,8 @@ from __future__ import annotations
 from bot.league.references import find_division, find_season
 from bot.league.standings.views import season_context
 from bot.league.store import StandingsCache
-from bot.rendering.division_view import DivisionView, division_view
-from bot.rendering.standings_embeds import pin_embeds
+from bot.rendering.league.division_view import DivisionView, division_view
+from bot.rendering.league.standings_embeds import pin_embeds
 from storage.guild import GuildStore
 
 

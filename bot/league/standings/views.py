@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 from bot.league.references import find_division, find_season
 from bot.league.store import StandingsCache
-from bot.rendering.division_view import DivisionView, Fixture, SeasonContext, division_view
+from bot.rendering.league.division_view import DivisionView, Fixture, SeasonContext, division_view
 from core.league import end_of_day
 from storage.guild import GuildStore, GuildView, UnitOfWork
 from storage.seasons import SeasonRecord

@@ -25,13 +25,13 @@ from bot.offline.discord_stub import stable_id
 from bot.offline.replay import replay, validate
 from bot.offline.script import At, parse_script
 from bot.offline.transcript import StepRecord
-from bot.rendering.calendar_ics import calendar_matches, season_calendar
-from bot.rendering.crosstable_image import crosstable_png
-from bot.rendering.division_view import Fixture, SeasonContext, division_view
-from bot.rendering.league_text import proposal_text, report_text
-from bot.rendering.results_csv import results_csv
-from bot.rendering.standings_csv import season_standings_csv
-from bot.rendering.standings_image import standings_png
+from bot.rendering.league.calendar_ics import calendar_matches, season_calendar
+from bot.rendering.league.crosstable_image import crosstable_png
+from bot.rendering.league.division_view import Fixture, SeasonContext, division_view
+from bot.rendering.league.report_text import proposal_text, report_text
+from bot.rendering.league.results_csv import results_csv
+from bot.rendering.league.standings_csv import season_standings_csv
+from bot.rendering.league.standings_image import standings_png
 from core.league import league_report, promotion_proposal
 from core.league.report import LeagueReport
 from core.league.season import Season
@@ -60,7 +60,7 @@ class DemoResult:
 
 async def slash_commands() -> frozenset[str]:
     """The slash commands of the bot's tree (built offline, as `arbiter commands` does)."""
-    from bot.app.config import Config
+    from bot.kernel.config import Config
 
     bot = await offline_bot(Config())
     async with bot:

@@ -21,14 +21,14 @@ from bot.offline.discord_stub import stable_id
 from bot.offline.replay import replay, validate
 from bot.offline.script import At, parse_script
 from bot.offline.transcript import StepRecord
-from bot.rendering.tour_bracket_image import bracket_png
-from bot.rendering.tour_calendar import tour_calendar_ics
-from bot.rendering.tour_standings_image import finals_png, preliminary_png, tour_standings_png
-from bot.rendering.tour_text import tour_text
+from bot.rendering.tour.bracket_image import bracket_png
+from bot.rendering.tour.calendar_ics import tour_calendar_ics
+from bot.rendering.tour.report_text import tour_text
+from bot.rendering.tour.standings_image import finals_png, preliminary_png, tour_standings_png
 from bot.tour import views
-from bot.tour.events.reads import event_calendar
+from bot.tour.event_reads import event_calendar
 from bot.tour.files import export_tour_file
-from bot.tour.games.targets import knockout_ties
+from bot.tour.game_targets import knockout_ties
 from bot.tour.tours.reads import loaded_tour, report_of
 from core.tour.event_facts import finals_table, preliminary_standings
 from core.tour.ranking import EventType

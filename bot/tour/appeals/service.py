@@ -9,13 +9,13 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
-from bot.app.inputs import NOTE_LIMIT, clean_text, named
-from bot.rendering import tour_cards
+from bot.kernel.actor import Actor, Role
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import NOTE_LIMIT, clean_text, named
+from bot.rendering.tour import cards as tour_cards
 from bot.runtime.announce import announce
 from bot.tour.game_names import TIE_OF
-from bot.tour.games.targets import GameTarget, find_target
+from bot.tour.game_targets import GameTarget, find_target
 from bot.tour.references import find_appeal, find_event, find_tour
 from bot.tour.schedule import game_day, session_date
 from bot.tour.store import LoadedEvent, load_event

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
-from bot.rendering import tour_automation as render
+from bot.rendering.tour import automation as render
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import JobHandler
-from bot.tour.automation.kinds import payload_int, same_instant
+from bot.tour.planning.kinds import payload_int, same_instant
 from bot.tour.schedule import appeals_close_at, session_date
 from core.tour.appeals import appeal_deadline
 from storage.guild import UnitOfWork

@@ -1,17 +1,17 @@
 """A report that waited `confirm_hours` (the tour's frozen value) without an answer is
 confirmed by the bot, through the same life cycle and use case as the opponent's Confirm,
 and announced as confirmed automatically. A report answered, disputed or decided meanwhile
-has lost its job (bot/tour/automation/follow.py); a job that finds the report gone, settled
+has lost its job (bot/tour/planning/follow.py); a job that finds the report gone, settled
 or made at another time (a stale job) does nothing."""
 
 from __future__ import annotations
 
-from bot.app.actor import Actor
-from bot.rendering import tour_automation as render
+from bot.kernel.actor import Actor
+from bot.rendering.tour import automation as render
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import JobHandler
-from bot.tour.automation.kinds import payload_int, same_instant
 from bot.tour.games.service import answer_in
+from bot.tour.planning.kinds import payload_int, same_instant
 from bot.tour.store import load_event
 from core.tour.game_reports import ReportStatus, confirm_deadline
 from storage.guild import UnitOfWork

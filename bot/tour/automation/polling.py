@@ -40,24 +40,24 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
-from bot.app.actor import Actor
-from bot.app.errors import UserError
-from bot.rendering import tour_automation as render
+from bot.kernel.actor import Actor
+from bot.kernel.errors import UserError
+from bot.rendering.tour import automation as render
 from bot.runtime.scheduler import RetryLater
 from bot.sites.fetch_plan import Watch
 from bot.sites.poll import poll
 from bot.tour.automation.context import TourAutomation
-from bot.tour.automation.follow import event_finished
-from bot.tour.automation.kinds import POLL, payload_int
-from bot.tour.automation.plan import (
+from bot.tour.game_targets import GameTarget, open_targets
+from bot.tour.games.pgn import game_url, read_game
+from bot.tour.games.service import report_in
+from bot.tour.planning.follow import event_finished
+from bot.tour.planning.kinds import POLL, payload_int
+from bot.tour.planning.plan import (
     first_poll,
     next_poll,
     session_of,
     watchable,
 )
-from bot.tour.games.pgn import game_url, read_game
-from bot.tour.games.service import report_in
-from bot.tour.games.targets import GameTarget, open_targets
 from bot.tour.schedule import day_start, target_day
 from bot.tour.store import LoadedEvent, load_event
 from core.tour.game_reports import Party, confirm_deadline

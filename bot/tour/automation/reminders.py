@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.rendering import tour_automation as render
+from bot.rendering.tour import automation as render
 from bot.runtime.scheduler import JobHandler
-from bot.tour.automation.kinds import KNOCKOUT_STAGES, ROUND_FAMILY, payload_int, same_instant
-from bot.tour.automation.plan import reminder_lead, round_start, stage_start
 from bot.tour.game_names import ROUND_NAMES
-from bot.tour.games.targets import finals_states, knockout_ties
+from bot.tour.game_targets import finals_states, knockout_ties
+from bot.tour.planning.kinds import KNOCKOUT_STAGES, ROUND_FAMILY, payload_int, same_instant
+from bot.tour.planning.plan import reminder_lead, round_start, stage_start
 from bot.tour.store import LoadedEvent, load_event
 from core.tour.event_facts import round_robin
 from core.tour.knockout import ContestStatus

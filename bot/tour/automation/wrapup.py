@@ -6,14 +6,14 @@ a wrap-up that already ran for the event (its done job) is not repeated."""
 
 from __future__ import annotations
 
-from bot.app.errors import UserError
-from bot.rendering import tour_automation as render
-from bot.rendering.tour_standings_embeds import finals_embeds
+from bot.kernel.errors import UserError
+from bot.rendering.tour import automation as render
+from bot.rendering.tour.standings_embeds import finals_embeds
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import JobHandler
 from bot.tour import views
-from bot.tour.automation.follow import event_finished
-from bot.tour.automation.kinds import WRAPUP, payload_int
+from bot.tour.planning.follow import event_finished
+from bot.tour.planning.kinds import WRAPUP, payload_int
 from bot.tour.store import LoadedEvent, LoadedTour, load_tour
 from bot.tour.tours.reads import report_of
 from core.tour.qualification import QualificationList

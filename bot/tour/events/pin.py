@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.app.actor import Actor, Role
-from bot.rendering import tour_replies
-from bot.rendering.tour_standings_embeds import finals_embeds, preliminary_embeds
+from bot.kernel.actor import Actor, Role
+from bot.rendering.tour.standings_embeds import finals_embeds, preliminary_embeds
 from bot.runtime.pin_refresher import Refreshed
+from bot.tour import replies as tour_replies
 from bot.tour import views
-from bot.tour.events.reads import Bracket, EventRead
-from bot.tour.games.targets import knockout_ties, open_targets
+from bot.tour.event_reads import Bracket, EventRead
+from bot.tour.game_targets import knockout_ties, open_targets
 from bot.tour.references import find_event, find_tour
 from bot.tour.store import LoadedEvent, load_event, load_tour
 from core.tour.event_facts import finals_table, preliminary_standings

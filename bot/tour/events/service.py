@@ -11,14 +11,14 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
-from bot.app.inputs import NAME_LIMIT, clean_text, named, optional_text, shown
-from bot.rendering import tour_cards
-from bot.rendering.tour_points import scoring_line, table_line
+from bot.kernel.actor import Actor, Role
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import NAME_LIMIT, clean_text, named, optional_text, shown
+from bot.rendering.tour import cards as tour_cards
+from bot.rendering.tour.points import scoring_line, table_line
 from bot.runtime.announce import announce
-from bot.tour.automation import plan as automation
 from bot.tour.finals import field as finals_field
+from bot.tour.planning import plan as automation
 from bot.tour.points_input import scoring_option, table_option
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import round_starts

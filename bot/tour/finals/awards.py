@@ -5,13 +5,13 @@ are those of a series' award (`bot.tour.series.awards`)."""
 
 from __future__ import annotations
 
-from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
-from bot.app.inputs import named, shown
-from bot.rendering import tour_cards
-from bot.tour.automation.follow import event_finished
+from bot.kernel.actor import Actor, Role
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import named, shown
+from bot.rendering.tour import cards as tour_cards
 from bot.tour.game_names import finals_key, normal, pairing_name
-from bot.tour.games.targets import finals_states
+from bot.tour.game_targets import finals_states
+from bot.tour.planning.follow import event_finished
 from bot.tour.references import find_event
 from bot.tour.series.awards import (
     AwardPlan,

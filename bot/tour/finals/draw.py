@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
-from bot.app.inputs import named
-from bot.rendering import tour_cards
+from bot.kernel.actor import Actor, Role
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import named
+from bot.rendering.tour import cards as tour_cards
 from bot.runtime.announce import announce
-from bot.tour.automation.kinds import APPEALS_FAMILY, POLL, ROUND_FAMILY, event_subject
+from bot.tour.planning.kinds import APPEALS_FAMILY, POLL, ROUND_FAMILY, event_subject
 from bot.tour.references import find_event
 from bot.tour.store import load_event
 from core.tour.event_facts import round_robin

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
-from bot.app.inputs import NOTE_LIMIT, named, optional_text
-from bot.rendering import tour_cards
+from bot.kernel.actor import Actor, Role
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import NOTE_LIMIT, named, optional_text
+from bot.rendering.tour import cards as tour_cards
 from bot.runtime.announce import announce
 from bot.tour.references import find_event, find_player, find_tour
 from bot.tour.store import LoadedEvent, LoadedTour, load_tour

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bot.app.errors import UserError
-from bot.app.inputs import named
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import named
 from bot.tour.references import find_event, find_tour
 from bot.tour.store import load_tour
 from core.tour.event_facts import FinalsMatchState, finals_matches, finals_table

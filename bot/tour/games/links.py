@@ -11,9 +11,9 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.app.errors import UserError
-from bot.app.inputs import shown
 from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import shown
 from bot.lichess.client import LichessClient, LichessError, LichessNotFound
 from bot.tour.games.pgn import game_url
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import chess.pgn
 
-from bot.app.errors import UserError
-from bot.app.inputs import shown
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import shown
 from core.results import Result
 from core.tour.early_draws import EarlyDrawCheck, PgnError, check_early_draw, read_pgn
 

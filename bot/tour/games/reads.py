@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.app.errors import UserError
-from bot.tour.events.reads import EventRead, read_event
+from bot.kernel.errors import UserError
+from bot.tour.event_reads import EventRead, read_event
 from bot.tour.game_names import normal
+from bot.tour.game_targets import GameTarget, find_target, open_targets
 from bot.tour.games.links import Usernames
 from bot.tour.games.pgn import game_url
-from bot.tour.games.targets import GameTarget, find_target, open_targets
 from bot.tour.references import find_event
 from bot.tour.store import LoadedEvent, load_event
 from storage.guild import GuildStore

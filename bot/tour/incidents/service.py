@@ -8,15 +8,15 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
-from bot.app.inputs import clean_text, named
-from bot.rendering import tour_cards
+from bot.kernel.actor import Actor, Role
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import clean_text, named
+from bot.rendering.tour import cards as tour_cards
 from bot.runtime.announce import announce
-from bot.tour.automation.follow import follow_game
-from bot.tour.finals.bonus import check_bonus_fixed
+from bot.tour.finals_bonus import check_bonus_fixed
+from bot.tour.game_targets import find_target
 from bot.tour.games.service import check_settled, game_row, too_early
-from bot.tour.games.targets import find_target
+from bot.tour.planning.follow import follow_game
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import target_session
 from bot.tour.store import load_event

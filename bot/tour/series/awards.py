@@ -11,15 +11,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
-from bot.app.inputs import NOTE_LIMIT, clean_text, named, shown
-from bot.rendering import tour_cards
+from bot.kernel.actor import Actor, Role
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import NOTE_LIMIT, clean_text, named, shown
+from bot.rendering.tour import cards as tour_cards
 from bot.runtime.announce import announce
-from bot.tour.automation.follow import follow_award
-from bot.tour.finals.bonus import check_bonus_fixed
+from bot.tour.finals_bonus import check_bonus_fixed
 from bot.tour.game_names import ROUND_NAMES, TIE_OF, normal
-from bot.tour.games.targets import knockout_ties
+from bot.tour.game_targets import knockout_ties
+from bot.tour.planning.follow import follow_award
 from bot.tour.references import find_event
 from bot.tour.store import LoadedEvent, load_event
 from core.tour.event_facts import (

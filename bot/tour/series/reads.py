@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.app.errors import UserError
-from bot.app.inputs import named, shown
-from bot.tour.events.reads import EventRead, read_event
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import named, shown
+from bot.tour.event_reads import EventRead, read_event
 from bot.tour.game_names import ROUND_NAMES, TIE_OF, finals_key, normal, pairing_name
-from bot.tour.games.targets import GameTarget, finals_states, knockout_ties, open_targets
+from bot.tour.game_targets import GameTarget, finals_states, knockout_ties, open_targets
 from core.tour.event_facts import ContestRecord
 from core.tour.knockout import ContestStatus
 from core.tour.ranking import EventType

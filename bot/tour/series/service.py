@@ -10,11 +10,11 @@ from dataclasses import dataclass
 
 import chess
 
-from bot.app.actor import Actor, Role
-from bot.app.errors import UserError
-from bot.app.inputs import named, shown
+from bot.kernel.actor import Actor, Role
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import named, shown
 from bot.tour.game_names import ROUND_NAMES, TIE_OF, finals_key, normal, pairing_name
-from bot.tour.games.targets import finals_states, knockout_ties
+from bot.tour.game_targets import finals_states, knockout_ties
 from bot.tour.references import find_event
 from bot.tour.store import load_event
 from core.tour.knockout import ColourChoice, ContestStatus

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bot.app.errors import UserError
-from bot.app.inputs import named, shown
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import named, shown
 from bot.tour.references import find_event, find_tour
 from bot.tour.store import LoadedTour, load_tour
 from core.results import Scoring

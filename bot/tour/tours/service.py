@@ -8,10 +8,10 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from bot.app.actor import Actor, Role
-from bot.app.config import Config
-from bot.app.errors import UserError
-from bot.app.inputs import NAME_LIMIT, clean_text, named, optional_text, shown
+from bot.kernel.actor import Actor, Role
+from bot.kernel.config import Config
+from bot.kernel.errors import UserError
+from bot.kernel.inputs import NAME_LIMIT, clean_text, named, optional_text, shown
 from bot.tour.points_input import scoring_option, table_option
 from bot.tour.references import find_player, find_tour
 from core.berger import MAX_PLAYERS

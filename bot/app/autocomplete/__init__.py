@@ -1,0 +1,1 @@
+"""Autocomplete of the commands' options, one module per competition."""

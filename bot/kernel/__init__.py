@@ -1,0 +1,1 @@
+"""What every use case imports: errors, the actor, input checks, configuration."""

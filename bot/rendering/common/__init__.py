@@ -1,0 +1,1 @@
+"""What both competitions' renderers share: text, limits, pages, images."""

@@ -1,0 +1,1 @@
+"""The league's renderers: embeds, images, CSV, text and JSON."""

@@ -1,0 +1,1 @@
+"""The tour's renderers: cards, tables, images, CSV, text and JSON."""

@@ -1,0 +1,50 @@
+"""`/event standings format:image` (crosstable): a preliminary's crosstable as a PNG drawn
+by the shared crosstable grid (`crosstable_grid.grid_png`) — players in standings order, each
+cell the row player's points against the column player (1, ½, 0; F+ / F− a forfeit won /
+lost; · still to play), tinted by who won, then points and rank.
+
+API: `preliminary_crosstable_png(view: PreliminaryView)` -> PNG `bytes`;
+`preliminary_grid(view)` -> the rows drawn and `preliminary_crosstable_notes(view)` the
+notes, for tests."""
+
+from __future__ import annotations
+
+from bot.rendering.common.crosstable_grid import GridRow, grid_png
+from bot.rendering.common.standings_image import PLAYOFF
+from bot.rendering.common.text import halves_text
+from bot.rendering.tour.standings_image import preliminary_marks
+from bot.rendering.tour.views import PreliminaryView
+
+NOTE = "Each cell: the row player's points against the column player"
+NOTE_COLOURS = "(green won, yellow drawn, red lost; the column player's are in the mirrored cell)"
+NOTE_MORE = "F+ / F− forfeit won / lost · a dot: not played yet · Pts points · Rk rank"
+
+
+def preliminary_grid(view: PreliminaryView) -> list[GridRow]:
+    """CCT-8a: one crosstable line per player, in standings order."""
+    return [
+        GridRow(
+            name,
+            cells,
+            halves_text(row.points),
+            view.rank_text(index),
+            rank_tint=PLAYOFF if row.player in view.playoff else None,
+        )
+        for index, (row, name, cells) in enumerate(
+            zip(view.rows, view.names, view.cells, strict=True)
+        )
+    ]
+
+
+def preliminary_crosstable_notes(view: PreliminaryView) -> list[str]:
+    """How to read a cell, then the marks that appear."""
+    return [NOTE, NOTE_COLOURS, NOTE_MORE, *preliminary_marks(view)]
+
+
+def preliminary_crosstable_png(view: PreliminaryView) -> bytes:
+    """The preliminary's crosstable as PNG bytes; the same view always gives the same bytes."""
+    subtitle = view.caption("Preliminary crosstable")
+    rows = preliminary_grid(view)
+    return grid_png(
+        view.event, subtitle, ("Player", "Pts"), rows, preliminary_crosstable_notes(view)
+    )

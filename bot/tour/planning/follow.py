@@ -1,0 +1,67 @@
+"""The jobs a change to a game calls for, decided in the change's own unit of work (every door
+— a command, a button, a job, an arbiter's ruling — goes through here): a report waiting for
+confirmation gets its auto-confirmation at `reported_at + confirm_hours` (the tour's frozen
+value); a report answered, decided or corrected loses it (a dispute stops the timer); the
+change that decides an event's last game schedules its wrap-up, once; the event's poll job
+follows the sessions with a game still to look for (`plan.follow_polling`)."""
+
+from __future__ import annotations
+
+from bot.tour.game_targets import finals_states
+from bot.tour.planning.kinds import CONFIRM, WRAPUP, event_subject, game_subject
+from bot.tour.planning.plan import follow_polling
+from bot.tour.store import LoadedEvent
+from core.tour.event_facts import played_event
+from core.tour.game_reports import ReportStatus, confirm_deadline
+from core.tour.knockout import KnockoutError
+from core.tour.ranking import EventType
+from storage.guild import UnitOfWork
+from storage.tour_games import TourGame
+
+
+def event_finished(loaded: LoadedEvent) -> bool:
+    """CCT-8c/8f: every game that decides the event is decided — the Final (and the 3rd-place
+    match) of a Regular or Major, every match of the Finals."""
+    return loaded.derived("finished", lambda: _finished(loaded))
+
+
+def _finished(loaded: LoadedEvent) -> bool:
+    """`event_finished`, computed (the memo's miss)."""
+    if loaded.record.recorded or loaded.record.drawn_at is None:
+        return False
+    if loaded.record.type is EventType.FINALS:
+        states = finals_states(loaded)
+        return bool(states) and all(state.winner is not None for state in states)
+    try:
+        return played_event(loaded.facts) is not None
+    except KnockoutError:
+        return False
+
+
+async def follow_game(
+    uow: UnitOfWork, before: LoadedEvent, stored: TourGame, after: LoadedEvent
+) -> None:
+    """Schedule or cancel what the game's change calls for (see the module)."""
+    subject = game_subject(stored.id)
+    if stored.status is ReportStatus.REPORTED and stored.reported_at is not None:
+        tour = await uow.tours.get(before.record.tour_id)
+        assert tour is not None
+        due = confirm_deadline(stored.reported_at, tour.rules.confirm_hours)
+        payload = {"game": stored.id, "event": before.record.id}
+        await uow.jobs.schedule(CONFIRM, subject, due, payload)
+    else:
+        was = next((g for g in before.games if g.id == stored.id), None)
+        if was is not None and was.status is ReportStatus.REPORTED:
+            await uow.jobs.cancel(CONFIRM, subject)
+    if event_finished(after) and not event_finished(before):
+        event_id = before.record.id
+        await uow.jobs.schedule(WRAPUP, event_subject(event_id), uow.now, {"event": event_id})
+    await follow_polling(uow, before, after)
+
+
+async def follow_award(uow: UnitOfWork, before: LoadedEvent, after: LoadedEvent) -> None:
+    """CCT-9: an award that decides an event's last contest schedules its wrap-up, once."""
+    if event_finished(after) and not event_finished(before):
+        event_id = before.record.id
+        await uow.jobs.schedule(WRAPUP, event_subject(event_id), uow.now, {"event": event_id})
+    await follow_polling(uow, before, after)
