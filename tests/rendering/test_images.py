@@ -242,7 +242,7 @@ def test_a_club_named_in_another_script_changes_the_image_and_only_cjk_adds_a_no
 
 
 def test_the_fonts_ship_with_their_licence_in_the_wheel_and_stay_small() -> None:
-    """The .ttf files and LICENSE are package data of `bot.rendering` (so a wheel has them)
+    """The .ttf files and LICENSE are package data of `bot.rendering.common` (so a wheel has them)
     and weigh at most 1.5 MB together."""
     shipped = sorted(p.name for p in FONTS.iterdir())
     assert shipped == ["DejaVuSans.ttf", "DejaVuSansCondensed.ttf", "LICENSE"]
@@ -251,7 +251,7 @@ def test_the_fonts_ship_with_their_licence_in_the_wheel_and_stay_small() -> None
     pyproject = tomllib.loads(
         (Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8")
     )
-    patterns = pyproject["tool"]["setuptools"]["package-data"]["bot.rendering"]
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["bot.rendering.common"]
     for name in shipped:
         assert any(fnmatch.fnmatch(f"fonts/{name}", pattern) for pattern in patterns), name
     assert font(17).getname() == ("DejaVu Sans", "Book")
