@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from bot.app.actor import Actor, Role
 from bot.app.errors import UserError, quote_mark
-from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
+from bot.chesscom.client import ChessComClient
 from bot.chesscom.facts import FactsError, MatchFacts, Placement
 from bot.chesscom.models import FAIR_PLAY_STATUS, FINISHED
 from bot.chesscom.reader import read_match
@@ -27,6 +27,7 @@ from bot.league.references import find_match
 from bot.league.store import load_season
 from bot.rendering import announcements
 from bot.runtime.announce import fill_announcement
+from bot.runtime.polite_http import ApiError, ApiNotFound
 from core.league import league_report
 from core.league.lifecycle import Door, Step, finish_problem
 from core.league.season import Board as DomainBoard
@@ -293,9 +294,9 @@ async def read_chesscom_result(
         facts = await read_match(
             client, chesscom, placement, observed_at=observed, games_per_board=games
         )
-    except ChessComNotFound:
+    except ApiNotFound:
         raise UserError(f"No chess.com team match {chesscom}.") from None
-    except ChessComError as error:
+    except ApiError as error:
         raise UserError(
             f"chess.com could not be read just now ({quote_mark(error.message)})."
         ) from None

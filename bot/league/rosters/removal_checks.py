@@ -12,13 +12,13 @@ from typing import Protocol
 
 from bot.app.actor import Actor
 from bot.app.errors import UserError
-from bot.chesscom.client import ChessComError
 from bot.chesscom.models import PlayerStats
 from bot.league.electorate import Unreadable, not_read
 from bot.league.motions.lifecycle import MotionRequest, open_motion_in
 from bot.league.store import load_season
 from bot.rendering.user_text import user_text
 from bot.runtime.announce import announce
+from bot.runtime.polite_http import ApiError
 from bot.runtime.scheduler import RetryLater
 from core.league import league_report
 from core.league.roster import (
@@ -112,7 +112,7 @@ async def _timeout(stats: PlayerStatsSource, removal: Removal) -> tuple[float | 
         return None, None
     try:
         return (await stats.player_stats(removal.username)).daily_timeout_percent, None
-    except ChessComError as error:
+    except ApiError as error:
         return None, error.message
 
 
