@@ -1,6 +1,6 @@
 """`arbiter season import|export|list|standings|calendar`: a guild's CL seasons in the
 database from the shell. Only the arguments are set up here; the work (database, adapters,
-rendering) lives in `bot.cli.work.season_commands`, imported when a season command runs."""
+rendering) lives in `bot.cli.handlers.season`, imported when a season command runs."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from core.league.season import quoted
 
 
 def _lazy(name: str) -> Callable[[argparse.Namespace], int]:
-    """The handler `name` of `bot.cli.work.season_commands`, imported only when it runs."""
+    """The handler `name` of `bot.cli.handlers.season`, imported only when it runs."""
 
     def run(args: argparse.Namespace) -> int:
-        from bot.cli.work import season_commands
+        from bot.cli.handlers import season as season_handlers
 
-        handler: Callable[[argparse.Namespace], int] = getattr(season_commands, name)
+        handler: Callable[[argparse.Namespace], int] = getattr(season_handlers, name)
         return handler(args)
 
     return run

@@ -119,7 +119,7 @@ def run_export(args: argparse.Namespace) -> int:
         raise CliError("export needs --guild ID (the guild the tour belongs to)")
     if args.after is not None or args.json:
         raise CliError("--after and --json go with a tour file, not with export")
-    from bot.cli.work.tour_commands import export_tour
+    from bot.cli.handlers.tour import export_tour
 
     export_tour(args)
     return 0

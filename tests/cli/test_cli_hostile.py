@@ -19,8 +19,8 @@ from pydantic import ValidationError
 
 from bot.app.config import Config
 from bot.cli import main
+from bot.cli.handlers.reference import END, START
 from bot.cli.input_file import MAX_INPUT_BYTES
-from bot.cli.work.command_reference import END, START
 from bot.formats.tour_file import TourFileError, parse_tour
 from core.league.season import quoted
 from tests.support.paths import FIXTURES, ROOT
