@@ -187,6 +187,14 @@ def finals_match_named(loaded: LoadedEvent, name: str) -> FinalsMatchState | Non
     return next((s for s in finals_states(loaded) if normal(finals_label(s)) == wanted), None)
 
 
+def finals_match(loaded: LoadedEvent, name: str) -> FinalsMatchState:
+    """The Finals match `name` names, or a refusal."""
+    state = finals_match_named(loaded, name)
+    if state is None:
+        raise UserError(f"No Finals match {shown(name)} in {named(loaded.record.name)}.")
+    return state
+
+
 def known_tie(loaded: LoadedEvent, tie: Tie) -> TieState:
     """CCT-8c: the knock-out round `tie`, refused until its players are known."""
     ties = knockout_ties(loaded)

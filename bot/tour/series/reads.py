@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.app.errors import UserError
-from bot.app.inputs import named, shown
 from bot.tour.events.reads import EventRead, read_event
 from bot.tour.game_names import ROUND_NAMES, finals_key
 from bot.tour.games.targets import (
     GameTarget,
     finals_label,
-    finals_match_named,
+    finals_match,
     open_targets,
     tie_named,
 )
@@ -46,9 +44,7 @@ async def series_card(store: GuildStore, event: str, round: str) -> SeriesCard:
     read = await read_event(store, event)
     loaded = read.loaded
     if loaded.record.type is EventType.FINALS:
-        state = finals_match_named(loaded, round)
-        if state is None:
-            raise UserError(f"No Finals match {shown(round)} in {named(loaded.record.name)}.")
+        state = finals_match(loaded, round)
         p = state.pairing
         key, label = finals_key(p.round, p.board), finals_label(state)
         first, second = str(p.white), str(p.black)

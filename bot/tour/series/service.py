@@ -14,7 +14,7 @@ from bot.app.actor import Actor, Role
 from bot.app.errors import UserError
 from bot.app.inputs import named, shown
 from bot.tour.game_names import ROUND_NAMES, finals_key
-from bot.tour.games.targets import finals_match_named, tie_named
+from bot.tour.games.targets import finals_match, tie_named
 from bot.tour.references import find_event
 from bot.tour.store import load_event
 from core.tour.knockout import ColourChoice, ContestStatus
@@ -58,9 +58,7 @@ async def choose_colour(
                     "The Finals' play-off colours are the organiser's: this needs the "
                     "**league HQ** or **arbiter** role."
                 )
-            state = finals_match_named(loaded, round)
-            if state is None:
-                raise UserError(f"No Finals match {shown(round)} in {named(record.name)}.")
+            state = finals_match(loaded, round)
             p = state.pairing
             key, chooser, status = finals_key(p.round, p.board), str(p.white), state.status
         else:
