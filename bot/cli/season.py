@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli.config_option import add_config_option
-from core.league.season import quoted
+from bot.cli.parser import guild_option
 
 
 def _lazy(name: str) -> Callable[[argparse.Namespace], int]:
@@ -25,16 +25,6 @@ def _lazy(name: str) -> Callable[[argparse.Namespace], int]:
     return run
 
 
-def _guild(text: str) -> int:
-    try:
-        guild = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (a number)") from None
-    if guild <= 0:
-        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (a positive number)")
-    return guild
-
-
 def register(subparsers: Any) -> None:
     """Add `season` with its import, export, list, standings and calendar subcommands."""
     parser = subparsers.add_parser("season", help="a guild's CL seasons in the database")
@@ -42,7 +32,7 @@ def register(subparsers: Any) -> None:
 
     def action(name: str, help: str, handler: str) -> Any:
         sub = actions.add_parser(name, help=help, description=help)
-        sub.add_argument("--guild", type=_guild, required=True, metavar="ID", help="guild id")
+        sub.add_argument("--guild", type=guild_option, required=True, metavar="ID", help="guild id")
         sub.add_argument(
             "--db",
             type=Path,
