@@ -1,5 +1,8 @@
-"""Standings pins: the message per division of a season that the bot keeps up to date, and
-which of them show an older version of their season than the database holds (stale)."""
+"""The league's standings pins: the message per division of a season that the bot keeps up to
+date, and which of them show an older version of their season than the database holds (stale).
+
+An event's pin is stored with its event, in storage/tour_events.py. The bot keeps both kinds up
+to date in bot/runtime/pin_refresher.py."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from bot.league.electorate import Unreadable
 from bot.league.jobs import register_league_jobs
 from bot.league.motions.lifecycle import CLOSE_JOB, run_close_job
 from bot.league.rosters.removal_checks import VERIFY_JOB, resume_verifications, verification_job
-from bot.league.standings.pin_refresher import StandingsPins
+from bot.league.standings.pin import StandingsPins
 from bot.league.store import StandingsCache
 from bot.lichess.client import LichessClient
 from bot.runtime.outbox import OutboxSender

@@ -3,13 +3,7 @@
 from bot.chesscom.client import (
     DEFAULT_BASE_URL,
     ChessComClient,
-    ChessComError,
-    ChessComNotFound,
-    ChessComPayloadError,
-    ChessComRefused,
     ChessComSettings,
-    ChessComTimeout,
-    ChessComUnavailable,
     ClientSettings,
 )
 from bot.chesscom.facts import FactsError, MatchFacts, Placement, club_at_start, match_facts
@@ -18,13 +12,7 @@ from bot.chesscom.reader import RatingSource, read_club_at_start, read_match
 __all__ = [
     "DEFAULT_BASE_URL",
     "ChessComClient",
-    "ChessComError",
-    "ChessComNotFound",
-    "ChessComPayloadError",
-    "ChessComRefused",
     "ChessComSettings",
-    "ChessComTimeout",
-    "ChessComUnavailable",
     "ClientSettings",
     "FactsError",
     "MatchFacts",

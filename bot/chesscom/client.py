@@ -4,20 +4,17 @@ chess.com rate-limits parallel requests and refuses requests without a User-Agen
 contact, so every request goes through one `PoliteReader` (`bot.runtime.polite_http`): one lock,
 `Arbiter/<version> (<contact>)`, ETags reused (`If-None-Match` → 304 → the cached body), and
 429 / 5xx / network failures retried with back-off (honouring `Retry-After`). 404 / 410 raise
-`ChessComNotFound` at once.
+`ApiNotFound` at once.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass
 from datetime import date
-from types import TracebackType
 from typing import Any, TypeVar
 from urllib.parse import quote
 
-import aiohttp
 from pydantic import BaseModel, ValidationError
 
 from bot.chesscom.models import (
@@ -31,14 +28,7 @@ from bot.chesscom.models import (
     TeamMatch,
 )
 from bot.runtime.polite_http import VERSION as VERSION
-from bot.runtime.polite_http import (
-    ApiError,
-    Failures,
-    PoliteReader,
-    SiteSettings,
-    Sleep,
-    user_agent,
-)
+from bot.runtime.polite_http import PoliteClient, SiteSettings
 
 DEFAULT_BASE_URL = "https://api.chess.com/pub"
 FIRST_ARCHIVE_YEAR = 2005
@@ -61,79 +51,11 @@ class ClientSettings:
     max_retries: int = 3
 
 
-class ChessComError(ApiError):
-    """A request to chess.com failed; `url` and (when there was a response) `status` tell which."""
-
-
-class ChessComNotFound(ChessComError):
-    """chess.com answered 404 or 410: no such match, club or player (or no longer)."""
-
-
-class ChessComUnavailable(ChessComError):
-    """chess.com could not be reached or kept failing (429, 5xx, network) after every retry."""
-
-
-class ChessComTimeout(ChessComUnavailable):
-    """Every attempt timed out."""
-
-
-class ChessComRefused(ChessComError):
-    """chess.com refused the request (another 4xx, e.g. 403 without a User-Agent)."""
-
-
-class ChessComPayloadError(ChessComError):
-    """chess.com answered 200 with a body that is not the JSON Arbiter expects."""
-
-
-FAILURES = Failures(
-    not_found=ChessComNotFound,
-    unavailable=ChessComUnavailable,
-    timeout=ChessComTimeout,
-    refused=ChessComRefused,
-    payload=ChessComPayloadError,
-)
-
-
-class ChessComClient:
+class ChessComClient(PoliteClient):
     """An async chess.com API client. Use as `async with ChessComClient(settings) as client:`
-    or call `close()`; a session passed in is shared and left open."""
+    or call `close()`. A session passed in is shared and left open."""
 
-    def __init__(
-        self,
-        settings: ChessComSettings,
-        *,
-        session: aiohttp.ClientSession | None = None,
-        sleep: Sleep = asyncio.sleep,
-        backoff_seconds: float = 1.0,
-    ) -> None:
-        self.base_url = settings.base_url.rstrip("/")
-        self.user_agent = user_agent(settings.contact, "chess.com")
-        self._reader = PoliteReader(
-            agent=self.user_agent,
-            accept="application/json",
-            timeout_seconds=settings.timeout_seconds,
-            max_retries=settings.max_retries,
-            failures=FAILURES,
-            session=session,
-            sleep=sleep,
-            backoff_seconds=backoff_seconds,
-        )
-        self.max_retries = settings.max_retries
-
-    async def __aenter__(self) -> ChessComClient:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
-    async def close(self) -> None:
-        """Close the session if this client opened it."""
-        await self._reader.close()
+    SITE = "chess.com"
 
     async def get_json(self, path: str) -> Any:
         """GET `base_url + path` and return the decoded JSON (one request in flight at a time)."""

@@ -10,10 +10,11 @@ from collections.abc import Mapping
 from datetime import datetime
 from enum import Enum
 
-from bot.chesscom.client import ChessComClient, ChessComNotFound
+from bot.chesscom.client import ChessComClient
 from bot.chesscom.facts import MatchFacts, Placement, club_at_start, match_facts
 from bot.chesscom.models import ClubProfile
 from bot.formats.season_file import ChallengeModel, ClubAtStartModel
+from bot.runtime.polite_http import ApiNotFound
 
 
 class RatingSource(Enum):
@@ -67,7 +68,7 @@ async def member_ratings(client: ChessComClient, url_id: str) -> list[int | None
     for member in members.all:
         try:
             stats = await client.player_stats(member.username)
-        except ChessComNotFound:
+        except ApiNotFound:
             continue
         ratings.append(stats.daily_rating)
     return ratings

@@ -187,15 +187,15 @@ def _handler(show: Show) -> Callable[[argparse.Namespace], int]:
         if args.chesscom_command == "match":
             args.id = check_match_id(args.id)
 
-        from bot.chesscom.client import ChessComError, ChessComNotFound
         from bot.chesscom.facts import FactsError
+        from bot.runtime.polite_http import ApiError, ApiNotFound
 
         settings = cli_settings(args, config_from_args(args).chesscom)
         try:
             text = asyncio.run(_run(show, settings, args))
-        except ChessComNotFound as error:
+        except ApiNotFound as error:
             raise CliError(f"not found: {error.message} ({error.url})", NOT_FOUND_EXIT) from error
-        except ChessComError as error:
+        except ApiError as error:
             raise CliError(f"chess.com: {error.message} ({error.url})", NETWORK_EXIT) from error
         except FactsError as error:
             raise CliError(str(error), 1) from error

@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 async def reference(config: Config) -> str:
     """The Markdown reference of every command of every cog, built offline."""
     from bot.app.arbiter import offline_bot
-    from bot.cli.work.command_reference import render
+    from bot.cli.handlers.reference import render
 
     bot = await offline_bot(config)
     async with bot:
@@ -44,8 +44,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from bot.cli import build_parser
-    from bot.cli.work import cli_reference
-    from bot.cli.work.command_reference import replace_section
+    from bot.cli.handlers.reference import CLI_END, CLI_START, render_cli, replace_section
 
     text = asyncio.run(reference(config_from_args(args)))
     if args.readme is None:
@@ -54,8 +53,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         readme = read_input(args.readme).decode("utf-8")
         updated = replace_section(readme, text)
-        if cli_reference.START in updated:  # the list of subcommands, where the README has it
-            updated = cli_reference.replace_section(updated, cli_reference.render(build_parser()))
+        if CLI_START in updated:  # the list of subcommands, where the README has it
+            updated = replace_section(updated, render_cli(build_parser()), CLI_START, CLI_END)
     except UnicodeDecodeError:
         raise CliError(f"{shown(args.readme)}: not UTF-8 text", 2) from None
     except ValueError as error:

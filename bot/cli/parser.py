@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from bot.rendering.common.text import cut
+from core.league.season import quoted
 
 MESSAGE_LIMIT = 300
 """Characters of argparse's message shown; its own (`unrecognized arguments: …`,
@@ -26,6 +27,19 @@ def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
     """`message` on one line: control characters escaped, cut at `limit` characters."""
     text = escaped(message)
     return cut(text, limit)
+
+
+def guild_option(text: str) -> int:
+    """A guild id from the command line: a positive integer (0 would mean "global")."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (a number)") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (ids are positive)")
+    if value >= 2**64:
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (ids are 64-bit)")
+    return value
 
 
 class ArgumentParser(argparse.ArgumentParser):

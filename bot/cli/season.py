@@ -1,6 +1,6 @@
 """`arbiter season import|export|list|standings|calendar`: a guild's CL seasons in the
 database from the shell. Only the arguments are set up here; the work (database, adapters,
-rendering) lives in `bot.cli.work.season_commands`, imported when a season command runs."""
+rendering) lives in `bot.cli.handlers.season`, imported when a season command runs."""
 
 from __future__ import annotations
 
@@ -10,29 +10,19 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli.config_option import add_config_option
-from core.league.season import quoted
+from bot.cli.parser import guild_option
 
 
 def _lazy(name: str) -> Callable[[argparse.Namespace], int]:
-    """The handler `name` of `bot.cli.work.season_commands`, imported only when it runs."""
+    """The handler `name` of `bot.cli.handlers.season`, imported only when it runs."""
 
     def run(args: argparse.Namespace) -> int:
-        from bot.cli.work import season_commands
+        from bot.cli.handlers import season as season_handlers
 
-        handler: Callable[[argparse.Namespace], int] = getattr(season_commands, name)
+        handler: Callable[[argparse.Namespace], int] = getattr(season_handlers, name)
         return handler(args)
 
     return run
-
-
-def _guild(text: str) -> int:
-    try:
-        guild = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (a number)") from None
-    if guild <= 0:
-        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (a positive number)")
-    return guild
 
 
 def register(subparsers: Any) -> None:
@@ -42,7 +32,7 @@ def register(subparsers: Any) -> None:
 
     def action(name: str, help: str, handler: str) -> Any:
         sub = actions.add_parser(name, help=help, description=help)
-        sub.add_argument("--guild", type=_guild, required=True, metavar="ID", help="guild id")
+        sub.add_argument("--guild", type=guild_option, required=True, metavar="ID", help="guild id")
         sub.add_argument(
             "--db",
             type=Path,

@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from bot.cli.config_option import add_config_option, config_from_args, require_token
-from core.league.season import quoted
+from bot.cli.parser import guild_option
 
 if TYPE_CHECKING:  # discord.py and the bot are imported when `sync` runs, not for --help
     from bot.kernel.config import Config
@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "or to one guild (instant; default: sync_guild from the configuration).",
     )
     target = parser.add_mutually_exclusive_group()
-    target.add_argument("--guild", type=guild_id, metavar="ID", help="sync to this guild only")
+    target.add_argument("--guild", type=guild_option, metavar="ID", help="sync to this guild only")
     target.add_argument(
         "--global",
         dest="everywhere",
@@ -30,19 +30,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_config_option(parser)
     parser.set_defaults(handler=sync)
-
-
-def guild_id(text: str) -> int:
-    """A guild id from the command line: a positive integer (0 would mean "global")."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (a number)") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (ids are positive)")
-    if value >= 2**64:
-        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (ids are 64-bit)")
-    return value
 
 
 async def sync_commands(config: Config, token: str, guild_id: int | None) -> list[str]:

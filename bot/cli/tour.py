@@ -14,6 +14,7 @@ from bot.cli.config_option import add_config_option, config_from_args
 from bot.cli.errors import CliError
 from bot.cli.file_problems import invalid_file
 from bot.cli.input_file import input_path, read_input, shown
+from bot.cli.parser import guild_option
 from core.league.season import quoted
 
 
@@ -29,7 +30,9 @@ def register(subparsers: Any) -> None:
         "file", type=input_path, metavar="FILE.json", help="a tour file (or: export TOUR)"
     )
     parser.add_argument("tour", nargs="?", metavar="TOUR", help="with export: the tour's name")
-    parser.add_argument("--guild", type=_guild, metavar="ID", help="with export: the guild id")
+    parser.add_argument(
+        "--guild", type=guild_option, metavar="ID", help="with export: the guild id"
+    )
     parser.add_argument(
         "--db",
         type=Path,
@@ -55,12 +58,6 @@ def read_capped(path: Path) -> bytes:
         return read_input(path)
     except CliError as error:
         raise ValueError(error.message) from None
-
-
-def _guild(text: str) -> int:
-    if not text.isdigit() or int(text) <= 0:
-        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a guild id (a positive number)")
-    return int(text)
 
 
 EXPORT = Path("export")
@@ -119,7 +116,7 @@ def run_export(args: argparse.Namespace) -> int:
         raise CliError("export needs --guild ID (the guild the tour belongs to)")
     if args.after is not None or args.json:
         raise CliError("--after and --json go with a tour file, not with export")
-    from bot.cli.work.tour_commands import export_tour
+    from bot.cli.handlers.tour import export_tour
 
     export_tour(args)
     return 0

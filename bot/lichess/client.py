@@ -4,37 +4,25 @@ lichess asks API clients to "only make one request at a time" and, after a 429, 
 full minute before resuming API usage"; a User-Agent names the operator. So every request goes
 through one `PoliteReader` (`bot.runtime.polite_http`): one lock, `Arbiter/<version>
 (<contact>)`, ETags reused when lichess sends one, 5xx / network failures retried with back-off,
-a 429 waited for at least `RATE_LIMIT_WAIT` seconds (longer if `Retry-After` says so), 404 →
-`LichessNotFound` at once. Games come as NDJSON (`Accept: application/x-ndjson`) with the PGN in
+a 429 waited for at least a minute (longer if `Retry-After` says so), 404 → `ApiNotFound` at
+once. Games come as NDJSON (`Accept: application/x-ndjson`) with the PGN in
 each object (`pgnInJson=true`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from types import TracebackType
 from urllib.parse import quote, urlencode
 
-import aiohttp
 from pydantic import ValidationError
 
 from bot.lichess.models import LichessGame
-from bot.runtime.polite_http import (
-    ApiError,
-    Failures,
-    PoliteReader,
-    SiteSettings,
-    Sleep,
-    user_agent,
-)
+from bot.runtime.polite_http import PoliteClient, SiteSettings
 
 DEFAULT_BASE_URL = "https://lichess.org"
-RATE_LIMIT_WAIT = 60.0
-"""Seconds waited after a 429 at the least: lichess asks for a full minute."""
 NDJSON = "application/x-ndjson"
 USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,29}$")
 """A lichess username: up to 30 letters, digits, `_` and `-`, starting with a letter or digit."""
@@ -52,39 +40,6 @@ class LichessClientSettings:
     base_url: str = DEFAULT_BASE_URL
     timeout_seconds: float = 10.0
     max_retries: int = 3
-
-
-class LichessError(ApiError):
-    """A request to lichess failed; `url` and (when there was a response) `status` tell which."""
-
-
-class LichessNotFound(LichessError):
-    """lichess answered 404 or 410: no such user."""
-
-
-class LichessUnavailable(LichessError):
-    """lichess could not be reached or kept failing (429, 5xx, network) after every retry."""
-
-
-class LichessTimeout(LichessUnavailable):
-    """Every attempt timed out."""
-
-
-class LichessRefused(LichessError):
-    """lichess refused the request (another 4xx)."""
-
-
-class LichessPayloadError(LichessError):
-    """lichess answered 200 with a body that is not the NDJSON of games Arbiter expects."""
-
-
-FAILURES = Failures(
-    not_found=LichessNotFound,
-    unavailable=LichessUnavailable,
-    timeout=LichessTimeout,
-    refused=LichessRefused,
-    payload=LichessPayloadError,
-)
 
 
 def check_username(name: str) -> str:
@@ -121,48 +76,14 @@ def games_from_ndjson(body: str) -> list[LichessGame]:
     return games
 
 
-class LichessClient:
+class LichessClient(PoliteClient):
     """An async lichess client. Use as `async with LichessClient(settings) as client:` or call
-    `close()`; a session passed in is shared and left open."""
+    `close()`. A session passed in is shared and left open."""
 
-    def __init__(
-        self,
-        settings: LichessSettings,
-        *,
-        session: aiohttp.ClientSession | None = None,
-        sleep: Sleep = asyncio.sleep,
-        backoff_seconds: float = 1.0,
-    ) -> None:
-        self.base_url = settings.base_url.rstrip("/")
-        self.user_agent = user_agent(settings.contact, "lichess")
-        self.timeout_seconds = settings.timeout_seconds
-        self.max_retries = settings.max_retries
-        self._reader = PoliteReader(
-            agent=self.user_agent,
-            accept=NDJSON,
-            timeout_seconds=settings.timeout_seconds,
-            max_retries=settings.max_retries,
-            failures=FAILURES,
-            session=session,
-            sleep=sleep,
-            backoff_seconds=backoff_seconds,
-            rate_limit_wait=RATE_LIMIT_WAIT,
-        )
-
-    async def __aenter__(self) -> LichessClient:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
-    async def close(self) -> None:
-        """Close the session if this client opened it."""
-        await self._reader.close()
+    SITE = "lichess"
+    ACCEPT = NDJSON
+    RATE_LIMIT_WAIT = 60.0
+    """Seconds waited after a 429 at the least: lichess asks for a full minute."""
 
     def user_games_url(
         self,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -436,35 +436,37 @@ class _Run:
     async def _restart(self, step: Restart) -> StepRecord:
         """Stop the bot, move the clock while none runs, start a new one; what the new one
         did at start-up (missed jobs, their messages) is the step's output."""
-        before = len(self.stub.posts)
-        with logged_errors() as errors:
-            try:
-                await self.stop_bot()
-                if step.instant is not None:
-                    await self.clock.advance_to(step.instant)  # nothing runs: no bot is up
-                await self.start_bot()
-                await self.clock.advance_to(self.clock())  # the outbox, and jobs due now
-            except Exception as error:
-                raise ReplayFailure(
-                    f"step {step.number} (line {step.line}): the restart failed:"
-                    f" {type(error).__name__}: {error}"
-                ) from error
-        record = StepRecord(step.number, step.line, "the bot restarted", self.clock())
-        self._posts(record, before)
-        record.error = "; ".join(_describe(r) for r in errors) or None
-        return record
+
+        async def restart() -> None:
+            await self.stop_bot()
+            if step.instant is not None:
+                await self.clock.advance_to(step.instant)  # nothing runs: no bot is up
+            await self.start_bot()
+            await self.clock.advance_to(self.clock())  # the outbox, and jobs due now
+
+        return await self._bot_step(step, "the bot restarted", "the restart failed", restart)
 
     async def _advance(self, step: At) -> StepRecord:
+        async def advance() -> None:
+            await self.clock.advance_to(step.instant)
+
+        return await self._bot_step(step, "clock advanced", "a job stopped the clock", advance)
+
+    async def _bot_step(
+        self, step: Step, title: str, failed: str, run: Callable[[], Awaitable[None]]
+    ) -> StepRecord:
+        """Run a step of the bot's own, not a user's: the messages it posted are its output and
+        the errors it logged its error. An exception stops the replay, named as `failed`."""
         before = len(self.stub.posts)
         with logged_errors() as errors:
             try:
-                await self.clock.advance_to(step.instant)
+                await run()
             except Exception as error:
                 raise ReplayFailure(
-                    f"step {step.number} (line {step.line}): a job stopped the clock:"
+                    f"step {step.number} (line {step.line}): {failed}:"
                     f" {type(error).__name__}: {error}"
                 ) from error
-        record = StepRecord(step.number, step.line, "clock advanced", self.clock())
+        record = StepRecord(step.number, step.line, title, self.clock())
         self._posts(record, before)
         record.error = "; ".join(_describe(r) for r in errors) or None
         return record

@@ -2,21 +2,23 @@
 event's standings, bracket or Finals table) are brought to the version of what they show
 after every committed change, and once at start-up.
 
-Each kind of pin is a `PinSource`. After a unit of work that bumped what a source follows (the
-database tells it on commit), the refresher runs one pass for that guild: one unit of work in
-which every source queues an outbox edit for each stale pin whose table changed and records
-the version it now shows. Re-running finds nothing stale, so an edit is never queued twice,
-and a crash between a change and its pin's edit is repaired at the next start (`repair`). A
-pin whose own message has not reached Discord yet cannot be edited (no message id): its guild
-is remembered and refreshed when the outbox records a message of that guild as sent.
+Each kind of pin is a `PinSource`: the league's standings pins (bot/league/standings/pin.py)
+and the tour's event pins (bot/tour/events/pin.py). After a unit of work that bumped what a
+source follows, the refresher runs one pass for that guild. In one unit of work every source
+queues an outbox edit for each stale pin whose table changed and records the version it now
+shows. Re-running finds nothing stale, so an edit is never queued twice, and a crash between a
+change and its pin's edit is repaired at the next start (`repair`). A pin whose own message has
+not reached Discord yet cannot be edited, as it has no message id. Its guild is remembered and
+refreshed when the outbox records a message of that guild as sent.
 """
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.runtime.scheduler import Timer
 from bot.runtime.wake_loop import WakeLoop
@@ -50,6 +52,22 @@ class PinSource(Protocol):
 
     async def refresh(self, store: GuildStore, uow: UnitOfWork) -> Refreshed:
         """Queue the edits of the guild's stale pins and record the versions they show."""
+
+
+async def edit_if_changed(
+    uow: UnitOfWork,
+    channel_id: int,
+    outbox_id: int,
+    message_id: int,
+    embeds: Sequence[Mapping[str, Any]],
+) -> int:
+    """Queue an edit of a pinned message when `embeds` differ from what it shows or is about
+    to show. Returns the edits queued, 1 or 0."""
+    shown = await uow.outbox.latest_embeds(outbox_id, message_id)
+    if shown == json.loads(json.dumps(embeds)):  # as the outbox stores them
+        return 0
+    await uow.outbox.post(channel_id, embeds=embeds, edit_of=message_id)
+    return 1
 
 
 class PinRefresher(WakeLoop):

@@ -7,8 +7,9 @@ User-Agent with contact details, and patience after a 429 (lichess: "wait a full
 wait too; a 200 with an `ETag` is remembered and the next request for the URL sends
 `If-None-Match` (304 → the remembered value); 429 / 5xx / network failures / time-outs are
 retried `max_retries` times, waiting `Retry-After` (seconds form) or 1 s, 2 s, 4 s … and after
-a 429 at least `rate_limit_wait`; 404 / 410 raise `not_found` at once; another 4xx `refused`.
-Each API names its own error classes (`Failures`), so callers catch e.g. `ChessComNotFound`.
+a 429 at least `rate_limit_wait`; 404 / 410 raise `ApiNotFound` at once; another 4xx
+`ApiRefused`. `PoliteClient` is what the chess.com and lichess clients share: their settings,
+the reader and closing it.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ import asyncio
 import json
 import math
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from importlib import metadata
-from typing import Any, Protocol, TypeVar
+from types import TracebackType
+from typing import Any, ClassVar, Protocol, Self, TypeVar
 
 import aiohttp
 
@@ -80,20 +81,24 @@ class ApiError(Exception):
         self.status = status
 
 
-@dataclass(frozen=True, slots=True)
-class Failures:
-    """The error classes one API's client raises, by kind of failure."""
+class ApiNotFound(ApiError):
+    """The site answered 404 or 410: no such match, club, player or user (or no longer)."""
 
-    not_found: type[ApiError]
-    """404 / 410: no such thing (not retried)."""
-    unavailable: type[ApiError]
-    """429, 5xx or network failures after every retry."""
-    timeout: type[ApiError]
-    """Every attempt timed out (a kind of `unavailable`)."""
-    refused: type[ApiError]
-    """Another 4xx, e.g. 403 without a User-Agent."""
-    payload: type[ApiError]
-    """A 200 whose body is not what the client reads."""
+
+class ApiUnavailable(ApiError):
+    """The site could not be reached or kept failing (429, 5xx, network) after every retry."""
+
+
+class ApiTimeout(ApiUnavailable):
+    """Every attempt timed out."""
+
+
+class ApiRefused(ApiError):
+    """The site refused the request (another 4xx, e.g. 403 without a User-Agent)."""
+
+
+class ApiPayloadError(ApiError):
+    """The site answered 200 with a body that is not what the client reads."""
 
 
 class PoliteReader:
@@ -107,7 +112,6 @@ class PoliteReader:
         accept: str,
         timeout_seconds: float,
         max_retries: int,
-        failures: Failures,
         session: aiohttp.ClientSession | None = None,
         sleep: Sleep = asyncio.sleep,
         backoff_seconds: float = 1.0,
@@ -121,7 +125,6 @@ class PoliteReader:
         self.accept = accept
         self.timeout = aiohttp.ClientTimeout(total=timeout_seconds)
         self.max_retries = max_retries
-        self.failures = failures
         self.rate_limit_wait = rate_limit_wait
         self._session = session
         self._owns_session = session is None
@@ -143,7 +146,7 @@ class PoliteReader:
         return self._session
 
     async def get(self, url: str, decode: Callable[[str], Decoded]) -> Decoded:
-        """GET `url` and return `decode(body)` (ValueError from it → `failures.payload`), or the
+        """GET `url` and return `decode(body)` (ValueError from it → `ApiPayloadError`), or the
         value remembered for a 304; one request in flight at a time."""
         async with self._lock:
             return await self._get(url, decode)
@@ -171,7 +174,7 @@ class PoliteReader:
                         body = await response.text()
                         return self._remember(url, response.headers.get("ETag"), body, decode)
                     if response.status in GONE_STATUSES:
-                        raise self.failures.not_found(
+                        raise ApiNotFound(
                             await _error_message(response, "not found"), url, response.status
                         )
                     if response.status in RETRY_STATUSES:
@@ -181,7 +184,7 @@ class PoliteReader:
                         if response.status == RATE_LIMITED:
                             delay = max(delay, self.rate_limit_wait)
                         continue
-                    raise self.failures.refused(
+                    raise ApiRefused(
                         await _error_message(response, f"HTTP {response.status}"),
                         url,
                         response.status,
@@ -195,8 +198,8 @@ class PoliteReader:
         tries = self.max_retries + 1
         message = f"{failure} (after {tries} attempt{'s' if tries != 1 else ''})"
         if timed_out:
-            raise self.failures.timeout(message, url)
-        raise self.failures.unavailable(message, url)
+            raise ApiTimeout(message, url)
+        raise ApiUnavailable(message, url)
 
     def _remember(
         self, url: str, etag: str | None, body: str, decode: Callable[[str], Decoded]
@@ -204,13 +207,62 @@ class PoliteReader:
         try:
             value = decode(body)
         except ValueError as error:
-            raise self.failures.payload(str(error), url, 200) from error
+            raise ApiPayloadError(str(error), url, 200) from error
         if etag:
             self._cache.pop(url, None)
             self._cache[url] = (etag, value)
             while len(self._cache) > CACHE_ENTRIES:
                 del self._cache[next(iter(self._cache))]
         return value
+
+
+class PoliteClient:
+    """A client of one site over a `PoliteReader`. Use as `async with Client(settings) as
+    client:` or call `close()`. A session passed in is shared and left open."""
+
+    SITE: ClassVar[str]
+    """The site's name, for the error about a missing contact."""
+    ACCEPT: ClassVar[str] = "application/json"
+    RATE_LIMIT_WAIT: ClassVar[float] = 0.0
+    """Seconds waited after a 429 at the least."""
+
+    def __init__(
+        self,
+        settings: SiteSettings,
+        *,
+        session: aiohttp.ClientSession | None = None,
+        sleep: Sleep = asyncio.sleep,
+        backoff_seconds: float = 1.0,
+    ) -> None:
+        self.base_url = settings.base_url.rstrip("/")
+        self.user_agent = user_agent(settings.contact, self.SITE)
+        self.timeout_seconds = settings.timeout_seconds
+        self.max_retries = settings.max_retries
+        self._reader = PoliteReader(
+            agent=self.user_agent,
+            accept=self.ACCEPT,
+            timeout_seconds=settings.timeout_seconds,
+            max_retries=settings.max_retries,
+            session=session,
+            sleep=sleep,
+            backoff_seconds=backoff_seconds,
+            rate_limit_wait=self.RATE_LIMIT_WAIT,
+        )
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the session if this client opened it."""
+        await self._reader.close()
 
 
 def _retry_after(value: str | None, default: float) -> float:

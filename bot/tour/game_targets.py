@@ -175,6 +175,44 @@ def _finals_states(loaded: LoadedEvent) -> list[FinalsMatchState]:
         raise UserError(f"The Finals {named(loaded.record.name)}: {error}") from None
 
 
+def finals_label(state: FinalsMatchState) -> str:
+    """A Finals match's name, e.g. `R2 A v B`."""
+    p = state.pairing
+    return pairing_name(p.round, str(p.white), str(p.black))
+
+
+def finals_match_named(loaded: LoadedEvent, name: str) -> FinalsMatchState | None:
+    """The Finals match `name` names, as `finals_label` writes it, or None."""
+    wanted = normal(name)
+    return next((s for s in finals_states(loaded) if normal(finals_label(s)) == wanted), None)
+
+
+def finals_match(loaded: LoadedEvent, name: str) -> FinalsMatchState:
+    """The Finals match `name` names, or a refusal."""
+    state = finals_match_named(loaded, name)
+    if state is None:
+        raise UserError(f"No Finals match {shown(name)} in {named(loaded.record.name)}.")
+    return state
+
+
+def known_tie(loaded: LoadedEvent, tie: Tie) -> TieState:
+    """CCT-8c: the knock-out round `tie`, refused until its players are known."""
+    ties = knockout_ties(loaded)
+    if tie not in ties:
+        if not ties:
+            raise UserError(f"The knock-out of {named(loaded.record.name)} has not started.")
+        raise UserError(f"The players of {ROUND_NAMES[tie]} are not known yet (CCT-8c).")
+    return ties[tie]
+
+
+def tie_named(loaded: LoadedEvent, round: str) -> tuple[Tie, TieState]:
+    """The knock-out round `round` names (QF1 … SF2, F, 3rd) and its state, or a refusal."""
+    tie = TIE_OF.get(round.strip().casefold())
+    if tie is None:
+        raise UserError(f"{shown(round)} is not a knock-out round (QF1 … SF2, F, 3rd).")
+    return tie, known_tie(loaded, tie)
+
+
 def find_target(loaded: LoadedEvent, text: str) -> GameTarget:
     """The game `text` names in the event (see the module docstring); a refusal naming
     what is wrong otherwise."""
@@ -187,33 +225,26 @@ def find_target(loaded: LoadedEvent, text: str) -> GameTarget:
             return _row_target(loaded, row)
     if record.type is EventType.FINALS:
         parsed = parse_slot(text, days=False)
-        if parsed is not None:
-            for state in finals_states(loaded):
-                p = state.pairing
-                label = pairing_name(p.round, str(p.white), str(p.black))
-                if normal(label) == normal(parsed.contest):
-                    return _contest_target(
-                        loaded,
-                        stage="finals",
-                        key=finals_key(p.round, p.board),
-                        label=label,
-                        status=state.status,
-                        phase=parsed.phase,
-                        match_no=parsed.match_no,
-                        game_no=parsed.game_no,
-                        round_no=p.round,
-                        board=p.board,
-                    )
+        state = None if parsed is None else finals_match_named(loaded, parsed.contest)
+        if parsed is not None and state is not None:
+            p = state.pairing
+            return _contest_target(
+                loaded,
+                stage="finals",
+                key=finals_key(p.round, p.board),
+                label=finals_label(state),
+                status=state.status,
+                phase=parsed.phase,
+                match_no=parsed.match_no,
+                game_no=parsed.game_no,
+                round_no=p.round,
+                board=p.board,
+            )
     else:
         parsed = parse_slot(text, days=True)
         tie = None if parsed is None else TIE_OF.get(parsed.contest.casefold())
         if parsed is not None and tie is not None:
-            ties = knockout_ties(loaded)
-            if tie not in ties:
-                if not ties:
-                    raise UserError(f"The knock-out of {named(record.name)} has not started.")
-                raise UserError(f"The players of {ROUND_NAMES[tie]} are not known yet (CCT-8c).")
-            tie_state = ties[tie]
+            tie_state = known_tie(loaded, tie)
             return _contest_target(
                 loaded,
                 stage="knockout",

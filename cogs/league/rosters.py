@@ -19,7 +19,6 @@ from bot.app.interaction import Interaction
 from bot.app.permissions import CLUB_ADMIN, guild_store, requires
 from bot.app.ui.members import director_ids
 from bot.app.ui.pages import send_pages
-from bot.chesscom.client import ChessComError
 from bot.chesscom.models import PlayerStats
 from bot.league.electorate import DirectorsUnknown, Unreadable
 from bot.league.rosters import service
@@ -28,6 +27,7 @@ from bot.league.rosters.removal_checks import PlayerStatsSource, verify_removal
 from bot.rendering.common.embeds import paged
 from bot.rendering.common.text import timestamp
 from bot.rendering.common.user_text import user_text
+from bot.runtime.polite_http import ApiError
 
 
 class _NoChessCom:
@@ -35,7 +35,7 @@ class _NoChessCom:
 
     async def player_stats(self, username: str) -> PlayerStats:
         """Always unknown."""
-        raise ChessComError("chess.com is not configured (no contact)", "")
+        raise ApiError("chess.com is not configured (no contact)", "")
 
 
 class Rosters(commands.Cog):

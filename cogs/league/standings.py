@@ -1,6 +1,6 @@
 """`/standings` (embed, image or CSV), `/crosstable` (a PNG) and `/standings-pin` (HQ: a standings
 message the bot edits after every change, kept up to date by
-`bot/league/standings/pin_refresher.py`). Reports come from the bot's standings cache: an unchanged
+`bot/league/standings/pin.py`). Reports come from the bot's standings cache: an unchanged
 season costs a version lookup."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from bot.app.command_input import parse_day
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.pages import send_pages
-from bot.league.standings.pinning import pin_standings
+from bot.league.standings.pin import pin_standings
 from bot.league.standings.views import standings_views
 from bot.rendering.common import limits
 from bot.rendering.common.user_text import user_text

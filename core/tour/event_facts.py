@@ -189,6 +189,13 @@ def preliminary_order(facts: EventFacts) -> tuple[Player, ...]:
     return tuple(row.player for row in preliminary_standings(facts))
 
 
+def _winner(status: ContestStatus | None, record: ContestRecord | None) -> Player | None:
+    """A contest's winner: its recorded outcome's, else its games' once they decide it."""
+    if record is not None:
+        return record.winner
+    return status.winner if status is not None else None
+
+
 @dataclass(frozen=True, slots=True)
 class TieState:
     """CCT-8c/8d: a knock-out round whose players are known: the pairing (higher-ranked
@@ -202,9 +209,7 @@ class TieState:
     @property
     def winner(self) -> Player | None:
         """The series winner, once decided."""
-        if self.record is not None:
-            return self.record.winner
-        return self.status.winner if self.status is not None else None
+        return _winner(self.status, self.record)
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,9 +379,7 @@ class FinalsMatchState:
     @property
     def winner(self) -> Player | None:
         """The match winner, once decided."""
-        if self.record is not None:
-            return self.record.winner
-        return self.status.winner if self.status is not None else None
+        return _winner(self.status, self.record)
 
     @property
     def rapid(self) -> bool | None:

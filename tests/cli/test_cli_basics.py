@@ -111,7 +111,7 @@ def test_sync_sends_the_tree_to_the_chosen_guild(
 
 
 def test_readme_command_reference_is_current(capsys: pytest.CaptureFixture[str]) -> None:
-    from bot.cli.work.command_reference import section
+    from bot.cli.handlers.reference import section
 
     assert main(["commands"]) == 0
     generated = capsys.readouterr().out
@@ -123,14 +123,11 @@ def test_readme_lists_every_subcommand_as_the_parser_has_it() -> None:
     """Issue 20: the README's command list left out `season`, `tour`, `replay` and `demo`;
     it is now generated from the parser (`arbiter commands --readme README.md`)."""
     from bot.cli import build_parser
-    from bot.cli.work import cli_reference
-    from bot.cli.work.command_reference import section
+    from bot.cli.handlers.reference import CLI_END, CLI_START, render_cli, section
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    listed = section(readme, cli_reference.START, cli_reference.END)
-    assert listed == cli_reference.render(build_parser()), (
-        "run: arbiter commands --readme README.md"
-    )
+    listed = section(readme, CLI_START, CLI_END)
+    assert listed == render_cli(build_parser()), "run: arbiter commands --readme README.md"
     for name in ("season import", "tour", "replay", "demo", "db backup", "chesscom match"):
         assert f"`arbiter {name} " in listed, name
 
@@ -138,7 +135,7 @@ def test_readme_lists_every_subcommand_as_the_parser_has_it() -> None:
 def test_commands_readme_rewrites_only_the_section(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bot.cli.work.command_reference import END, START
+    from bot.cli.handlers.reference import END, START
 
     readme = tmp_path / "README.md"
     readme.write_text(f"# Title\n\n{START}\nold\n{END}\n\nTail\n")

@@ -18,8 +18,8 @@ import pytest
 from pydantic import ValidationError
 
 from bot.cli import main
+from bot.cli.handlers.reference import END, START
 from bot.cli.input_file import MAX_INPUT_BYTES
-from bot.cli.work.command_reference import END, START
 from bot.formats.tour_file import TourFileError, parse_tour
 from bot.kernel.config import Config
 from core.league.season import quoted

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from bot.app.arbiter import ArbiterBot
-from bot.chesscom.client import ChessComError
 from bot.chesscom.models import PlayerStats
 from bot.kernel.config import ChessComConfig, Config, DatabaseConfig
 from bot.kernel.errors import UserError
 from bot.league.rosters.check import check_roster
 from bot.league.store import StandingsCache
 from bot.runtime.clock import VirtualClock
+from bot.runtime.polite_http import ApiError
 from bot.runtime.scheduler import Scheduler
 from storage.database import Database
 from storage.guild import GuildStore, on_commit
@@ -172,7 +172,7 @@ class _Stats:
 
     async def player_stats(self, username: str) -> PlayerStats:
         if username not in self.percents:
-            raise ChessComError("not found", username)
+            raise ApiError("not found", username)
         record = {"timeout_percent": self.percents[username]}
         return PlayerStats.model_validate({"chess_daily": {"record": record}})
 

@@ -8,15 +8,9 @@ import socket
 
 import pytest
 
-from bot.chesscom.client import (
-    VERSION,
-    ChessComClient,
-    ChessComNotFound,
-    ChessComUnavailable,
-    ClientSettings,
-    archive_path,
-)
+from bot.chesscom.client import VERSION, ChessComClient, ClientSettings, archive_path
 from bot.chesscom.games import site_games
+from bot.runtime.polite_http import ApiNotFound, ApiUnavailable
 from tests.support.chesscom_fake import FakeChessCom
 from tests.support.paths import ROOT
 
@@ -73,7 +67,7 @@ async def test_5xx_retries_exhausted_and_an_outage_are_errors_never_an_archive(
     fake.serve_status(PATH, 503)
     sleeps = Sleeps()
     async with client_for(fake, sleeps, retries=2) as client:
-        with pytest.raises(ChessComUnavailable, match=r"HTTP 503 \(after 3 attempts\)"):
+        with pytest.raises(ApiUnavailable, match=r"HTTP 503 \(after 3 attempts\)"):
             await client.player_games("albarook", 2021, 2)
     assert sleeps.delays == [1.0, 2.0]
     with socket.socket() as probe:
@@ -81,7 +75,7 @@ async def test_5xx_retries_exhausted_and_an_outage_are_errors_never_an_archive(
         port = probe.getsockname()[1]
     down = ClientSettings(contact=CONTACT, base_url=f"http://127.0.0.1:{port}/pub", max_retries=0)
     async with ChessComClient(down, sleep=Sleeps()) as client:
-        with pytest.raises(ChessComUnavailable):
+        with pytest.raises(ApiUnavailable):
             await client.player_games("albarook", 2021, 2)
 
 
@@ -106,14 +100,14 @@ async def test_the_stand_in_files_added_games_in_both_players_monthly_archives(
         alba_feb = await client.player_games("albarook", 2021, 2)
         bruno_mar = await client.player_games("BrunoKnight", 2021, 3)
         empty = await client.player_games("albarook", 2021, 4)
-        with pytest.raises(ChessComNotFound):
+        with pytest.raises(ApiNotFound):
             await client.player_games("nobody", 2021, 2)
     assert [game.url for game in alba_feb.games] == ["https://www.chess.com/game/live/1"]
     assert [g.game_id for g in site_games(bruno_mar.games)] == ["live/2"]
     assert empty.games == []
     fake.serve_status("player/albarook/games/2021/02", 500)  # a status set wins
     async with client_for(fake, Sleeps(), retries=0) as client:
-        with pytest.raises(ChessComUnavailable):
+        with pytest.raises(ApiUnavailable):
             await client.player_games("albarook", 2021, 2)
     assert [game["end_time"] for game in fake.archives[("albarook", 2021, 3)]] == [feb_end + 1]
 

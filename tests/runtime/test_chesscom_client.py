@@ -10,17 +10,15 @@ import aiohttp
 import pytest
 from pydantic import BaseModel, ConfigDict
 
-from bot.chesscom.client import (
-    VERSION,
-    ChessComClient,
-    ChessComNotFound,
-    ChessComPayloadError,
-    ChessComRefused,
-    ChessComTimeout,
-    ChessComUnavailable,
-    ClientSettings,
-)
+from bot.chesscom.client import VERSION, ChessComClient, ClientSettings
 from bot.chesscom.reader import RatingSource, read_club_at_start
+from bot.runtime.polite_http import (
+    ApiNotFound,
+    ApiPayloadError,
+    ApiRefused,
+    ApiTimeout,
+    ApiUnavailable,
+)
 from tests.support.chesscom_fake import FakeChessCom
 
 CONTACT = "ops@example.org"
@@ -128,7 +126,7 @@ async def test_retries_exhausted_raise_unavailable(fake: FakeChessCom) -> None:
     fake.fail("match/12803", 500, times=5)
     sleeps = Sleeps()
     async with client_for(fake, sleeps, retries=2) as client:
-        with pytest.raises(ChessComUnavailable, match=r"HTTP 500 \(after 3 attempts\)"):
+        with pytest.raises(ApiUnavailable, match=r"HTTP 500 \(after 3 attempts\)"):
             await client.team_match(12803)
     assert len(fake.seen("match/12803")) == 3
     assert sleeps.delays == [1.0, 2.0]
@@ -137,7 +135,7 @@ async def test_retries_exhausted_raise_unavailable(fake: FakeChessCom) -> None:
 async def test_404_raises_not_found_at_once_with_chess_com_message(fake: FakeChessCom) -> None:
     sleeps = Sleeps()
     async with client_for(fake, sleeps) as client:
-        with pytest.raises(ChessComNotFound) as caught:
+        with pytest.raises(ApiNotFound) as caught:
             await client.player("nonexistent_user_xyz_123")
     assert caught.value.status == 404
     assert caught.value.message == 'User "nonexistent_user_xyz_123" not found.'
@@ -149,7 +147,7 @@ async def test_404_raises_not_found_at_once_with_chess_com_message(fake: FakeChe
 async def test_410_is_not_found_too(fake: FakeChessCom) -> None:
     fake.fail("match/12803", 410)
     async with client_for(fake, Sleeps()) as client:
-        with pytest.raises(ChessComNotFound):
+        with pytest.raises(ApiNotFound):
             await client.team_match(12803)
 
 
@@ -157,7 +155,7 @@ async def test_403_is_refused_without_retry(fake: FakeChessCom) -> None:
     fake.fail("player/erik", 403)
     sleeps = Sleeps()
     async with client_for(fake, sleeps) as client:
-        with pytest.raises(ChessComRefused):
+        with pytest.raises(ApiRefused):
             await client.player("erik")
     assert sleeps.delays == []
 
@@ -166,7 +164,7 @@ async def test_slow_response_times_out(fake: FakeChessCom) -> None:
     fake.hang.add("player/slowpoke")
     sleeps = Sleeps()
     async with client_for(fake, sleeps, timeout=0.2, retries=1) as client:
-        with pytest.raises(ChessComTimeout, match=r"no answer within 0\.2 s"):
+        with pytest.raises(ApiTimeout, match=r"no answer within 0\.2 s"):
             await client.player("slowpoke")
     assert sleeps.delays == [1.0]
 
@@ -177,7 +175,7 @@ async def test_unreachable_server_raises_unavailable() -> None:
     )
     sleeps = Sleeps()
     async with ChessComClient(settings, sleep=sleeps) as client:
-        with pytest.raises(ChessComUnavailable, match="after 2 attempts"):
+        with pytest.raises(ApiUnavailable, match="after 2 attempts"):
             await client.player("erik")
     assert sleeps.delays == [1.0]
 
@@ -185,14 +183,14 @@ async def test_unreachable_server_raises_unavailable() -> None:
 async def test_unexpected_payload_is_a_payload_error(fake: FakeChessCom) -> None:
     fake.serve("match/999", {"teams": "not an object"})
     async with client_for(fake, Sleeps()) as client:
-        with pytest.raises(ChessComPayloadError, match="TeamMatch payload at teams"):
+        with pytest.raises(ApiPayloadError, match="TeamMatch payload at teams"):
             await client.team_match(999)
 
 
 async def test_a_body_that_is_not_json_is_a_payload_error_naming_it(fake: FakeChessCom) -> None:
     fake.serve_bytes("match/998", b"<html>maintenance</html>")
     async with client_for(fake, Sleeps()) as client:
-        with pytest.raises(ChessComPayloadError, match=r"^the answer is not JSON \(") as caught:
+        with pytest.raises(ApiPayloadError, match=r"^the answer is not JSON \(") as caught:
             await client.team_match(998)
     assert caught.value.status == 200 and caught.value.url.endswith("/pub/match/998")
 

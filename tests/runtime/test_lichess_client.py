@@ -14,17 +14,15 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from bot.lichess.client import (
-    RATE_LIMIT_WAIT,
-    LichessClient,
-    LichessClientSettings,
-    LichessNotFound,
-    LichessPayloadError,
-    LichessRefused,
-    LichessUnavailable,
-)
+from bot.lichess.client import LichessClient, LichessClientSettings
 from bot.offline.lichess_standin import LichessStandIn
-from bot.runtime.polite_http import VERSION
+from bot.runtime.polite_http import (
+    VERSION,
+    ApiNotFound,
+    ApiPayloadError,
+    ApiRefused,
+    ApiUnavailable,
+)
 from tests.support.paths import ROOT
 
 EXPORT = (
@@ -105,7 +103,9 @@ async def test_an_etag_is_sent_back_and_a_304_returns_the_remembered_games(
     assert second == first and len(second) == 3
 
 
-@pytest.mark.parametrize(("retry_after", "waited"), [("5", RATE_LIMIT_WAIT), ("90", 90.0)])
+@pytest.mark.parametrize(
+    ("retry_after", "waited"), [("5", LichessClient.RATE_LIMIT_WAIT), ("90", 90.0)]
+)
 async def test_a_429_waits_at_least_a_full_minute(
     lichess: SlowLichess, retry_after: str, waited: float
 ) -> None:
@@ -133,7 +133,7 @@ async def test_5xx_is_retried_with_back_off_then_given_up(lichess: SlowLichess) 
         assert len(await client.user_games("alba-rook")) == 3
         assert sleeps.delays == [1.0, 2.0]
         lichess.fail(USER, 502, times=5)
-        with pytest.raises(LichessUnavailable, match=r"HTTP 502 \(after 3 attempts\)"):
+        with pytest.raises(ApiUnavailable, match=r"HTTP 502 \(after 3 attempts\)"):
             await client.user_games("alba-rook")
     assert sleeps.delays == [1.0, 2.0, 1.0, 2.0]
     assert [seen.status for seen in lichess.requests][-3:] == [502, 502, 502]
@@ -145,7 +145,7 @@ async def test_an_outage_is_an_error_never_a_result() -> None:
         port = probe.getsockname()[1]
     sleeps = Sleeps()
     async with client_for(f"http://127.0.0.1:{port}", sleeps, retries=1) as client:
-        with pytest.raises(LichessUnavailable, match="after 2 attempts"):
+        with pytest.raises(ApiUnavailable, match="after 2 attempts"):
             await client.user_games("alba-rook")
     assert sleeps.delays == [1.0]
 
@@ -153,7 +153,7 @@ async def test_an_outage_is_an_error_never_a_result() -> None:
 async def test_an_unknown_user_is_not_found_at_once(lichess: SlowLichess) -> None:
     sleeps = Sleeps()
     async with client_for(lichess.base_url, sleeps) as client:
-        with pytest.raises(LichessNotFound, match="Not found") as caught:
+        with pytest.raises(ApiNotFound, match="Not found") as caught:
             await client.user_games("nobody-here")
     assert caught.value.status == 404 and sleeps.delays == []
 
@@ -163,10 +163,10 @@ async def test_a_bad_request_is_refused_and_a_bad_line_is_a_payload_error(
 ) -> None:
     lichess.fail(USER, 400)
     async with client_for(lichess.base_url, Sleeps()) as client:
-        with pytest.raises(LichessRefused):
+        with pytest.raises(ApiRefused):
             await client.user_games("alba-rook")
         lichess.add_game({"createdAt": 1, "players": {"white": {"user": {"id": "carla"}}}})
-        with pytest.raises(LichessPayloadError, match="line 1: unexpected game at id"):
+        with pytest.raises(ApiPayloadError, match="line 1: unexpected game at id"):
             await client.user_games("carla")
 
 

@@ -1,7 +1,7 @@
-"""Standings pins kept up to date (bot/league/standings/pin_refresher.py): a result that moves the
-table edits the
-pin's message exactly once through the outbox; a pin left stale by a change the bot never
-followed (a crash) is edited once at the next start; an unchanged season edits nothing."""
+"""Standings pins kept up to date (bot/league/standings/pin.py): a result that moves the
+table edits the pin's message exactly once through the outbox; a pin left stale by a change the
+bot never followed (a crash) is edited once at the next start; an unchanged season edits
+nothing."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import pytest
 from bot.kernel.actor import Actor, Role
 from bot.kernel.config import ClDefaults
 from bot.league.seasons import service as seasons
-from bot.league.standings.pinning import pin_standings
+from bot.league.standings.pin import pin_standings
 from bot.league.store import StandingsCache
 from storage.database import Database
 from storage.guild import GuildStore

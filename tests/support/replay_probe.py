@@ -12,8 +12,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
-from bot.chesscom.client import ChessComError
 from bot.lichess.client import LichessClient
+from bot.runtime.polite_http import ApiError
 from bot.sites.fetch_plan import Watch
 from bot.sites.poll import poll
 from core.tour.game_search import GameQuery, Site
@@ -68,7 +68,7 @@ class ReplayProbe(commands.Cog):
     async def fetch(self, interaction: discord.Interaction, path: str) -> None:
         try:
             data = await self.bot.chesscom_client().get_json(path)  # the bot's one client
-        except ChessComError as error:
+        except ApiError as error:
             await interaction.response.send_message(f"chess.com said {error.status}")
             return
         await interaction.response.send_message(f"name: {data['name']}")

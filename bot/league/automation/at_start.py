@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
-from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
+from bot.chesscom.client import ChessComClient
 from bot.chesscom.facts import FactsError, Placement
 from bot.chesscom.reader import read_club_at_start, read_match
 from bot.kernel.actor import Actor
@@ -24,6 +24,7 @@ from bot.league.matches.service import record_at_start_in
 from bot.league.store import load_season
 from bot.rendering.league import announcements
 from bot.runtime.announce import announce
+from bot.runtime.polite_http import ApiError, ApiNotFound
 from bot.runtime.scheduler import RetryLater
 from core.league.forfeits import challenge_failures
 from core.league.lifecycle import Party, Step, StepRefused, allow
@@ -45,7 +46,7 @@ async def _club_facts(
         return None, None
     try:
         _, facts = await read_club_at_start(client, url_id)
-    except ChessComNotFound:
+    except ApiNotFound:
         return None, None
     return facts.members, facts.avg_rating
 
@@ -72,7 +73,7 @@ async def _fielded(
             observed_at=observed,
             games_per_board=facts.season.rules.games_per_board,
         )
-    except (ChessComNotFound, FactsError) as error:
+    except (ApiNotFound, FactsError) as error:
         log.warning("match %d: chess.com match %d unreadable: %s", facts.match.id, chesscom, error)
         return fielded
     if read.match is None or read.status not in ("in_progress", "finished"):
@@ -146,7 +147,7 @@ def at_start_fetcher(context: AutomationContext) -> Callable[[Job], Awaitable[Sn
             home = await _club_facts(client, facts.home.chesscom_id)
             away = await _club_facts(client, facts.away.chesscom_id)
             fielded = await _fielded(client, facts, observed)
-        except ChessComError as error:
+        except ApiError as error:
             log.warning("match %d: at-start snapshot postponed: %s", facts.match.id, error)
             raise RetryLater(observed + context.poll_every, error.message) from None
         records = {

@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
+from bot.chesscom.client import ChessComClient
 from bot.chesscom.models import FINISHED, TeamMatch, last_segment
 from bot.kernel.actor import Actor
 from bot.kernel.errors import UserError
@@ -30,6 +30,7 @@ from bot.league.matches.results import (
     read_chesscom_result,
 )
 from bot.league.matches.service import accept_challenge_in, issue_challenge_in
+from bot.runtime.polite_http import ApiError, ApiNotFound
 from bot.runtime.scheduler import RetryLater
 from core.league.forfeits import challenge_failures
 from core.league.season import Challenge, Match
@@ -105,7 +106,7 @@ async def _sighting(
     client: ChessComClient, store: GuildStore, facts: MatchFacts
 ) -> Sighting | None:
     """The fixture's chess.com match: the linked one, else the first candidate from the
-    clubs' lists not linked to another fixture. Raises ChessComError on an outage."""
+    clubs' lists not linked to another fixture. Raises ApiError on an outage."""
     linked = facts.match.chesscom_match_id
     ids = [linked] if linked is not None else await _candidates(client, facts)
     for chesscom_id in ids:
@@ -116,7 +117,7 @@ async def _sighting(
                 continue
         try:
             payload = await client.team_match(chesscom_id)
-        except ChessComNotFound:
+        except ApiNotFound:
             continue
         issuer = _issuer(facts, payload)
         if issuer is None:
@@ -170,7 +171,7 @@ def poll_fetcher(context: AutomationContext) -> Callable[[Job], Awaitable[PollRe
         try:
             if not _complete(facts) or now >= facts.match.start:
                 sighting = await _sighting(client, store, facts)
-        except ChessComError as failure:
+        except ApiError as failure:
             log.warning("match %d: chess.com poll failed: %s", facts.match.id, failure.message)
             raise RetryLater(_next_poll(context, facts, now), failure.message) from None
         if sighting is not None and sighting.payload.status == FINISHED:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.chesscom.client import ChessComClient, ChessComError
+from bot.chesscom.client import ChessComClient
 from bot.league.references import find_club
 from bot.league.seasons.phase import club_current_season
 from bot.league.store import StandingsCache
 from bot.rendering.league.embeds import ClubInfo
+from bot.runtime.polite_http import ApiError
 from storage.guild import GuildStore
 
 FORFEIT_RULES = ("CL-15", "CL-20", "CL-21")
@@ -51,7 +52,7 @@ async def club_card(
         try:
             profile = await chesscom.club(found.chesscom_id)
             members, average = profile.members_count, profile.average_daily_rating
-        except ChessComError:
+        except ApiError:
             pass
     return ClubInfo(
         found.name,

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
+from bot.chesscom.client import ChessComClient
 from bot.chesscom.models import ClubProfile
 from bot.kernel.actor import Actor, Role, require_club_admin
 from bot.kernel.errors import UserError
@@ -20,6 +20,7 @@ from bot.league.references import find_club
 from bot.league.store import load_season
 from bot.rendering.league import announcements
 from bot.runtime.announce import announce
+from bot.runtime.polite_http import ApiError, ApiNotFound
 from core.league import LeagueReport, league_report
 from core.league.registration import MIN_ADMINS
 from storage.clubs import Club, ClubStatus
@@ -96,9 +97,9 @@ async def read_club_profile(client: ChessComClient, url_id: str) -> ClubProfile:
     unit of work opens: no network inside a transaction)."""
     try:
         profile = await client.club(url_id)
-    except ChessComNotFound:
+    except ApiNotFound:
         raise UserError(f"No such chess.com club: {shown(url_id)}.") from None
-    except ChessComError as error:
+    except ApiError as error:
         raise UserError(
             f"chess.com could not be read just now ({error.message}); try again."
         ) from None

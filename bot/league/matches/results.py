@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
+from bot.chesscom.client import ChessComClient
 from bot.chesscom.facts import FactsError, MatchFacts, Placement
 from bot.chesscom.models import FAIR_PLAY_STATUS, FINISHED
 from bot.chesscom.reader import read_match
@@ -25,6 +25,7 @@ from bot.league.references import find_match
 from bot.league.store import load_season, load_season_facts
 from bot.rendering.league import announcements
 from bot.runtime.announce import announce
+from bot.runtime.polite_http import ApiError, ApiNotFound
 from core.league import league_report
 from core.league.forfeits import SeasonJudging
 from core.league.lifecycle import Party, Step, finish_problem
@@ -259,9 +260,9 @@ async def read_chesscom_result(
         facts = await read_match(
             client, chesscom, placement, observed_at=observed, games_per_board=games
         )
-    except ChessComNotFound:
+    except ApiNotFound:
         raise UserError(f"No chess.com team match {chesscom}.") from None
-    except ChessComError as error:
+    except ApiError as error:
         raise UserError(
             f"chess.com could not be read just now ({quote_mark(error.message)})."
         ) from None

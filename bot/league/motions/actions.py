@@ -30,7 +30,7 @@ from core.league import LeagueReport, league_report
 from core.league.lifecycle import Party, Step, moved_deadline
 from core.league.promotion import TIE_STANDS
 from core.votes import MotionKind
-from storage.decisions import NewDecision
+from storage.decisions import DecisionKind, NewDecision
 from storage.guild import UnitOfWork
 from storage.matches import BoardRecord
 from storage.motions import Motion
@@ -175,6 +175,39 @@ async def _season(uow: UnitOfWork, season_id: int | None) -> SeasonRecord:
     return season
 
 
+async def _club_still_in(uow: UnitOfWork, season: SeasonRecord, motion: Motion) -> str:
+    """The name of the motion's club, which must not have been disqualified since the motion
+    opened."""
+    assert motion.club_id is not None
+    club = await uow.clubs.get(motion.club_id)
+    assert club is not None
+    if await disqualified(uow, season, club.name):
+        raise NotApplied(f"{club.name} is disqualified already")
+    return club.name
+
+
+async def _decide(
+    uow: UnitOfWork,
+    season: SeasonRecord,
+    motion: Motion,
+    kind: DecisionKind,
+    rule: str,
+    match_id: int | None = None,
+) -> None:
+    """Record the passed motion's decision about its club, effective now: CL-DQ judges
+    decisions in time order, from when they were made."""
+    decision = NewDecision(
+        kind,
+        rule,
+        match_id=match_id,
+        club_id=motion.club_id,
+        decided_at=uow.now,
+        motion_id=motion.id,
+        note=motion.reason,
+    )
+    await uow.decisions.record(season.id, decision)
+
+
 class MotionAction(ABC):
     """One kind of motion: what it checks when it opens and what it does once passed."""
 
@@ -235,10 +268,8 @@ class Forfeit(MotionAction):
         """The forfeit recorded as a director decision with the motion's id."""
         season = await _season(uow, motion.season_id)
         before = await report_now(uow, season)
-        clubs = {c.id: c.name for c in await uow.clubs.all()}
-        assert motion.match_id is not None and motion.club_id is not None
-        if await disqualified(uow, season, clubs[motion.club_id]):
-            raise NotApplied(f"{clubs[motion.club_id]} is disqualified already")
+        club = await _club_still_in(uow, season, motion)
+        assert motion.match_id is not None
         match = await uow.matches.get(motion.match_id)
         if match is None:
             raise NotApplied(f"match {motion.match_id} no longer exists")
@@ -246,19 +277,8 @@ class Forfeit(MotionAction):
             await check_step(uow, match, Step.DIRECTOR_FORFEIT, Party.MOTION)
         except UserError as refusal:
             raise NotApplied(refusal.message.rstrip(".")) from None
-        await uow.decisions.record(
-            season.id,
-            NewDecision(
-                "forfeit",
-                motion.rule or FORFEIT_RULE,
-                match_id=motion.match_id,
-                club_id=motion.club_id,
-                decided_at=uow.now,  # CL-DQ: judged in time order, from its decision
-                motion_id=motion.id,
-                note=motion.reason,
-            ),
-        )
-        done = f"{clubs[motion.club_id]} forfeits match {motion.match_id}."
+        await _decide(uow, season, motion, "forfeit", motion.rule or FORFEIT_RULE, motion.match_id)
+        done = f"{club} forfeits match {motion.match_id}."
         return Outcome(f"{done} {render.standings_change(before, await report_now(uow, season))}")
 
 
@@ -296,22 +316,9 @@ class Disqualify(MotionAction):
         """The disqualification recorded, effective now, with the motion's id."""
         season = await _season(uow, motion.season_id)
         before = await report_now(uow, season)
-        clubs = {c.id: c.name for c in await uow.clubs.all()}
-        assert motion.club_id is not None
-        if await disqualified(uow, season, clubs[motion.club_id]):
-            raise NotApplied(f"{clubs[motion.club_id]} is disqualified already")
-        await uow.decisions.record(
-            season.id,
-            NewDecision(
-                "disqualification",
-                motion.rule or "CL-23",
-                club_id=motion.club_id,
-                decided_at=uow.now,
-                motion_id=motion.id,
-                note=motion.reason,
-            ),
-        )
-        done = f"{clubs[motion.club_id]} is disqualified from {season.name}."
+        club = await _club_still_in(uow, season, motion)
+        await _decide(uow, season, motion, "disqualification", motion.rule or "CL-23")
+        done = f"{club} is disqualified from {season.name}."
         return Outcome(f"{done} {render.standings_change(before, await report_now(uow, season))}")
 
 

@@ -8,10 +8,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bot.chesscom.client import ChessComError
 from bot.league.rosters.facts import club_season, fielded
 from bot.league.rosters.removal_checks import PlayerStatsSource
 from bot.league.store import StandingsCache
+from bot.runtime.polite_http import ApiError
 from core.league.adjustments import MultiTeamPlayer
 from core.league.season import exact_percent
 from storage.guild import GuildStore
@@ -66,7 +66,7 @@ async def check_roster(
     for name in sorted(players, key=str.casefold):
         try:
             percent = (await chesscom.player_stats(name)).daily_timeout_percent
-        except ChessComError:
+        except ApiError:
             unknown.append(name)
             continue
         if percent is not None and exact_percent(percent) > limit:

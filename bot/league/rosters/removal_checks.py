@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
 
-from bot.chesscom.client import ChessComError
 from bot.chesscom.models import PlayerStats
 from bot.kernel.actor import Actor
 from bot.kernel.errors import UserError
@@ -19,6 +18,7 @@ from bot.league.motions.lifecycle import MotionRequest, open_motion_in
 from bot.league.store import load_season
 from bot.rendering.common.user_text import user_text
 from bot.runtime.announce import announce
+from bot.runtime.polite_http import ApiError
 from bot.runtime.scheduler import RetryLater
 from core.league import league_report
 from core.league.roster import (
@@ -112,7 +112,7 @@ async def _timeout(stats: PlayerStatsSource, removal: Removal) -> tuple[float | 
         return None, None
     try:
         return (await stats.player_stats(removal.username)).daily_timeout_percent, None
-    except ChessComError as error:
+    except ApiError as error:
         return None, error.message
 
 

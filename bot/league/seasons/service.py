@@ -165,15 +165,24 @@ async def remove_club(
     season_id = await _season_id(store, season)
     async with store.change(actor.user_id, "season.club_remove", f"season:{season_id}") as uow:
         record = await _setup_season(uow, season_id)
-        found = await find_club(uow.clubs, club)
-        members = await uow.seasons.members(record.id)
-        place: Membership | None = next((m for m in members if m.club_id == found.id), None)
-        if place is None:
-            raise UserError(f"Club {named(found.name)} is not in season {named(record.name)}.")
+        found, _, target, size = await _placed_club(uow, record, club)
         await uow.seasons.remove_club(record.id, found.id)
-        target = await find_division(uow.seasons, record, place.division_id)
-        size = sum(1 for m in members if m.division_id == place.division_id) - 1
-    return ClubPlaced(record, target, found, False, size)
+    return ClubPlaced(record, target, found, False, size - 1)
+
+
+async def _placed_club(
+    uow: UnitOfWork, record: SeasonRecord, club: str | int
+) -> tuple[Club, Membership, DivisionRecord, int]:
+    """The club, its place in the season, its division and how many clubs that division
+    has. Refused for a club not in the season."""
+    found = await find_club(uow.clubs, club)
+    members = await uow.seasons.members(record.id)
+    place = next((m for m in members if m.club_id == found.id), None)
+    if place is None:
+        raise UserError(f"Club {named(found.name)} is not in season {named(record.name)}.")
+    division = await find_division(uow.seasons, record, place.division_id)
+    size = sum(1 for m in members if m.division_id == place.division_id)
+    return found, place, division, size
 
 
 @dataclass(frozen=True)
@@ -239,14 +248,8 @@ async def withdraw_club(
     season_id = await _season_id(store, season)
     async with store.change(actor.user_id, "season.withdraw", f"season:{season_id}") as uow:
         record = await _open_season(uow, season_id)
-        found = await find_club(uow.clubs, club)
-        members = await uow.seasons.members(record.id)
-        place = next((m for m in members if m.club_id == found.id), None)
-        if place is None:
-            raise UserError(f"Club {named(found.name)} is not in season {named(record.name)}.")
+        found, place, target, size = await _placed_club(uow, record, club)
         if place.withdrawn:
             raise UserError(f"Club {named(found.name)} has withdrawn already (CL-8).")
         await uow.seasons.set_withdrawn(record.id, found.id)
-        target = await find_division(uow.seasons, record, place.division_id)
-        size = sum(1 for m in members if m.division_id == place.division_id)
     return ClubPlaced(record, target, found, False, size)

@@ -1,12 +1,21 @@
-"""What both demos (the league's and the tour's) share while they run: the stage lines on
-stderr as the replay passes each stage's first step, and the file names of their outputs."""
+"""What both demos (the league's and the tour's) share while they run: the replay of their
+script with the stage lines on stderr as it passes each stage's first step, and the file names
+of their outputs."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import asyncio
+import datetime as dt
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Protocol, TextIO
 
+from bot.offline.replay import replay, validate
+from bot.offline.script import At, parse_script
 from bot.offline.transcript import StepRecord
+
+TRANSCRIPT = "transcript.txt"
+DATABASE = "arbiter.db"
 
 
 class Staged(Protocol):
@@ -17,6 +26,10 @@ class Staged(Protocol):
 
     @property
     def steps(self) -> int: ...
+
+    def text(self) -> str:
+        """The script as JSON lines."""
+        ...
 
 
 class Progress:
@@ -37,3 +50,36 @@ class Progress:
 def slug(text: str) -> str:
     """A file name part: lowercase words joined by dashes."""
     return "-".join(text.lower().split())
+
+
+def replay_demo(
+    script: Staged,
+    out: Path,
+    name: str,
+    progress: TextIO,
+    transcript: Callable[[StepRecord], None] | None,
+    *,
+    every_step: bool,
+) -> dt.datetime:
+    """Write `script` to `out / name` and replay it into the database in `out`, with the stage
+    lines on `progress` and the transcript in its file, every step or those shown without
+    `--verbose`. Returns the instant of the script's last step."""
+    (out / name).write_text(script.text(), encoding="utf-8")
+    parsed = parse_script(script.text(), out)
+    db_path = out / DATABASE
+    stages = Progress(script, progress)
+    with (out / TRANSCRIPT).open("w", encoding="utf-8") as written:
+
+        def emit(record: StepRecord) -> None:
+            stages(record)
+            if every_step or record.shown_in_text():
+                written.write(record.as_text() + "\n")
+            if transcript is not None:
+                transcript(record)
+
+        asyncio.run(validate(parsed, db_path))
+        asyncio.run(replay(parsed, db_path, emit))
+    return max(
+        (step.instant for step in parsed.steps if isinstance(step, At)),
+        default=parsed.header.start,
+    )

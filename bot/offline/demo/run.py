@@ -18,12 +18,10 @@ from discord import app_commands
 from bot.app.arbiter import offline_bot
 from bot.formats.season_file import dump_season
 from bot.league.store import load_season
-from bot.offline.demo.progress import Progress, slug
+from bot.offline.demo.progress import DATABASE, TRANSCRIPT, replay_demo, slug
 from bot.offline.demo.season_script import GUILD, season_script
 from bot.offline.demo.world import generate
 from bot.offline.discord_stub import stable_id
-from bot.offline.replay import replay, validate
-from bot.offline.script import At, parse_script
 from bot.offline.transcript import StepRecord
 from bot.rendering.league.calendar_ics import calendar_matches, season_calendar
 from bot.rendering.league.crosstable_image import crosstable_png
@@ -39,9 +37,7 @@ from storage.database import Database
 from storage.guild import GuildStore
 
 SCRIPT = "season.jsonl"
-TRANSCRIPT = "transcript.txt"
 SEASON_FILE = "season.json"
-DATABASE = "arbiter.db"
 SUMMARY = "summary.txt"
 STANDINGS_CSV = "standings.csv"
 RESULTS_CSV = "results.csv"
@@ -123,30 +119,13 @@ def play(
     world = generate(seed, clubs)
     script = season_script(world, clubs, asyncio.run(slash_commands()))
     out.mkdir(parents=True, exist_ok=True)
-    (out / SCRIPT).write_text(script.text(), encoding="utf-8")
-    parsed = parse_script(script.text(), out)
-    db_path = out / DATABASE
     print(
         f"arbiter demo: seed {seed}, {len(world.clubs)} clubs in 3 divisions,"
         f" {len(script.fixtures)} matches, {script.steps} steps",
         file=progress,
     )
-    stages = Progress(script, progress)
-    with (out / TRANSCRIPT).open("w", encoding="utf-8") as written:
-
-        def emit(record: StepRecord) -> None:
-            stages(record)
-            if record.shown_in_text():
-                written.write(record.as_text() + "\n")
-            if transcript is not None:
-                transcript(record)
-
-        asyncio.run(validate(parsed, db_path))
-        asyncio.run(replay(parsed, db_path, emit))
-    end = max(
-        (step.instant for step in parsed.steps if isinstance(step, At)),
-        default=parsed.header.start,
-    )
+    end = replay_demo(script, out, SCRIPT, progress, transcript, every_step=False)
+    db_path = out / DATABASE
     season, data = asyncio.run(_read(db_path, world.season))
     (out / SEASON_FILE).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     report = league_report(season, as_of=None, now=end)

@@ -14,12 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from bot.offline.demo.progress import Progress, slug
+from bot.offline.demo.progress import DATABASE, TRANSCRIPT, replay_demo, slug
 from bot.offline.demo.tour_script import GUILD, TourScript, tour_script
 from bot.offline.demo.tour_world import TOUR, TourWorld, generate
 from bot.offline.discord_stub import stable_id
-from bot.offline.replay import replay, validate
-from bot.offline.script import At, parse_script
 from bot.offline.transcript import StepRecord
 from bot.rendering.tour.bracket_image import bracket_png
 from bot.rendering.tour.calendar_ics import tour_calendar_ics
@@ -37,10 +35,8 @@ from storage.database import Database
 from storage.guild import GuildStore
 
 SCRIPT = "tour.jsonl"
-TRANSCRIPT = "transcript.txt"
 TOUR_FILE = "tour.json"
 CALENDAR = "tour.ics"
-DATABASE = "arbiter.db"
 
 
 @dataclass
@@ -139,26 +135,10 @@ def play_tour(
     world = generate(seed)
     script = tour_script(world)
     out.mkdir(parents=True, exist_ok=True)
-    (out / SCRIPT).write_text(script.text(), encoding="utf-8")
-    parsed = parse_script(script.text(), out)
-    db_path = out / DATABASE
     sizes = ", ".join(f"{e.name} ({len(e.entrants)})" for e in world.events)
     print(f"arbiter demo --tour: seed {seed}, {sizes}, {script.steps} steps", file=progress)
-    stages = Progress(script, progress)
-    with (out / TRANSCRIPT).open("w", encoding="utf-8") as written:
-
-        def emit(record: StepRecord) -> None:
-            stages(record)
-            written.write(record.as_text() + "\n")
-            if transcript is not None:
-                transcript(record)
-
-        asyncio.run(validate(parsed, db_path))
-        asyncio.run(replay(parsed, db_path, emit))
-    end = max(
-        (step.instant for step in parsed.steps if isinstance(step, At)),
-        default=parsed.header.start,
-    )
+    end = replay_demo(script, out, SCRIPT, progress, transcript, every_step=True)
+    db_path = out / DATABASE
     report, counts, images = asyncio.run(_read(db_path, out, end))
     return TourDemoResult(world, script, report, out, counts, images)
 

@@ -6,12 +6,11 @@ not yet, and at start-up for a change no refresher followed."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from bot.kernel.actor import Actor, Role
 from bot.rendering.tour.standings_embeds import finals_embeds, preliminary_embeds
-from bot.runtime.pin_refresher import Refreshed
+from bot.runtime.pin_refresher import Refreshed, edit_if_changed
 from bot.tour import replies as tour_replies
 from bot.tour import views
 from bot.tour.event_reads import Bracket, EventRead
@@ -94,10 +93,9 @@ class EventPins:
             if record is None:
                 continue
             embeds = await pin_embeds(view, record)
-            shown = await uow.outbox.latest_embeds(pin.outbox_id, pin.message_id)
-            if shown != json.loads(json.dumps(embeds)):  # as the outbox stores them
-                await uow.outbox.post(pin.channel_id, embeds=embeds, edit_of=pin.message_id)
-                edits += 1
+            edits += await edit_if_changed(
+                uow, pin.channel_id, pin.outbox_id, pin.message_id, embeds
+            )
             await uow.tour_events.pin_rendered(pin.event_id, pin.event_version)
             brought += 1
         return Refreshed(edits, brought, waiting)

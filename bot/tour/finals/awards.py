@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from bot.kernel.actor import Actor, Role
 from bot.kernel.errors import UserError
-from bot.kernel.inputs import named, shown
+from bot.kernel.inputs import named
 from bot.rendering.tour import cards as tour_cards
-from bot.tour.game_names import finals_key, normal, pairing_name
-from bot.tour.game_targets import finals_states
+from bot.tour.game_names import finals_key
+from bot.tour.game_targets import finals_label, finals_match
 from bot.tour.planning.follow import event_finished
 from bot.tour.references import find_event
 from bot.tour.series.awards import (
@@ -22,21 +22,11 @@ from bot.tour.series.awards import (
     refuse_waiting,
     store_award,
 )
-from bot.tour.store import LoadedEvent, load_event
-from core.tour.event_facts import AwardRefused, FinalsMatchState, award_finals_match
+from bot.tour.store import load_event
+from core.tour.event_facts import AwardRefused, award_finals_match
 from core.tour.finals import DEFAULT_FINALS_SCORING as SCORING
 from core.tour.ranking import EventType
 from storage.guild import GuildStore
-
-
-def _finals_state(loaded: LoadedEvent, match: str) -> tuple[FinalsMatchState, str, str]:
-    """The Finals match `match` names (`R2 A v B`): its state, key and name."""
-    for state in finals_states(loaded):
-        p = state.pairing
-        label = pairing_name(p.round, str(p.white), str(p.black))
-        if normal(label) == normal(match):
-            return state, finals_key(p.round, p.board), label
-    raise UserError(f"No Finals match {shown(match)} in {named(loaded.record.name)}.")
 
 
 async def award_contest_finals(
@@ -64,7 +54,8 @@ async def award_contest_finals(
         loaded = await load_event(view, record)
         if not loaded.facts.players:
             raise UserError(f"{named(record.name)} has no draw yet (`/event draw`).")
-        state, key, label = _finals_state(loaded, match)
+        state = finals_match(loaded, match)
+        key, label = finals_key(state.pairing.round, state.pairing.board), finals_label(state)
         players = (str(state.pairing.white), str(state.pairing.black))
         who = award_player(winner, players, label)
         try:

@@ -11,10 +11,11 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.chesscom.client import ChessComClient, ChessComError, ChessComNotFound
+from bot.chesscom.client import ChessComClient
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import shown
-from bot.lichess.client import LichessClient, LichessError, LichessNotFound
+from bot.lichess.client import LichessClient
+from bot.runtime.polite_http import ApiError, ApiNotFound
 from bot.tour.games.pgn import game_url
 
 
@@ -53,9 +54,9 @@ async def _chesscom(
         for year, month in _months(now):
             try:
                 archive = await client.player_games(username, year, month)
-            except ChessComNotFound:
+            except ApiNotFound:
                 continue
-            except ChessComError as error:
+            except ApiError as error:
                 raise UserError(f"chess.com could not be read: {error}") from None
             for game in archive.games:
                 if game_url(game.url or "") == url and game.pgn:
@@ -76,9 +77,9 @@ async def _lichess(client: LichessClient | None, url: str, usernames: Sequence[s
     vs = usernames[1] if len(usernames) > 1 else None
     try:
         games = await client.user_games(usernames[0], vs=vs)
-    except LichessNotFound:
+    except ApiNotFound:
         games = []
-    except (LichessError, ValueError) as error:
+    except (ApiError, ValueError) as error:
         raise UserError(f"lichess.org could not be read: {error}") from None
     for game in games:
         if game.id == game_id and game.pgn:

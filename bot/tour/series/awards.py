@@ -17,8 +17,8 @@ from bot.kernel.inputs import NOTE_LIMIT, clean_text, named, shown
 from bot.rendering.tour import cards as tour_cards
 from bot.runtime.announce import announce
 from bot.tour.finals_bonus import check_bonus_fixed
-from bot.tour.game_names import ROUND_NAMES, TIE_OF, normal
-from bot.tour.game_targets import knockout_ties
+from bot.tour.game_names import ROUND_NAMES, normal
+from bot.tour.game_targets import tie_named
 from bot.tour.planning.follow import follow_award
 from bot.tour.references import find_event
 from bot.tour.store import LoadedEvent, load_event
@@ -30,7 +30,7 @@ from core.tour.event_facts import (
     knockout_state,
 )
 from core.tour.knockout import KnockoutError, Tie
-from core.tour.ranking import KNOCKOUT_PLACES, EventType
+from core.tour.ranking import EventType
 from storage.guild import GuildStore, UnitOfWork
 from storage.tour_games import ContestRow
 
@@ -185,15 +185,7 @@ async def award_contest_series(
             raise UserError(f"{named(record.name)} was imported by its results: it stands.")
         await check_bonus_fixed(uow, record)
         loaded = await load_event(view, record)
-        tie = TIE_OF.get(round.strip().casefold())
-        if tie is None:
-            raise UserError(f"{shown(round)} is not a knock-out round (QF1 … SF2, F, 3rd).")
-        ties = knockout_ties(loaded)
-        if tie not in ties:
-            if len(loaded.facts.seeds) != KNOCKOUT_PLACES:
-                raise UserError(f"The knock-out of {named(record.name)} has not started.")
-            raise UserError(f"The players of {ROUND_NAMES[tie]} are not known yet (CCT-8c).")
-        state = ties[tie]
+        tie, state = tie_named(loaded, round)
         key = ROUND_NAMES[tie]
         players = (str(state.pairing.higher), str(state.pairing.lower))
         who = award_player(winner, players, key)

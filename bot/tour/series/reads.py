@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.kernel.errors import UserError
-from bot.kernel.inputs import named, shown
 from bot.tour.event_reads import EventRead, read_event
-from bot.tour.game_names import ROUND_NAMES, TIE_OF, finals_key, normal, pairing_name
-from bot.tour.game_targets import GameTarget, finals_states, knockout_ties, open_targets
+from bot.tour.game_names import ROUND_NAMES, finals_key
+from bot.tour.game_targets import (
+    GameTarget,
+    finals_label,
+    finals_match,
+    open_targets,
+    tie_named,
+)
 from core.tour.event_facts import ContestRecord
 from core.tour.knockout import ContestStatus
 from core.tour.ranking import EventType
@@ -40,28 +44,16 @@ async def series_card(store: GuildStore, event: str, round: str) -> SeriesCard:
     read = await read_event(store, event)
     loaded = read.loaded
     if loaded.record.type is EventType.FINALS:
-        for state in finals_states(loaded):
-            p = state.pairing
-            label = pairing_name(p.round, str(p.white), str(p.black))
-            if normal(label) == normal(round):
-                key, first, second = finals_key(p.round, p.board), str(p.white), str(p.black)
-                status, record = state.status, state.record
-                break
-        else:
-            raise UserError(f"No Finals match {shown(round)} in {named(loaded.record.name)}.")
+        state = finals_match(loaded, round)
+        p = state.pairing
+        key, label = finals_key(p.round, p.board), finals_label(state)
+        first, second = str(p.white), str(p.black)
+        status, record = state.status, state.record
     else:
-        tie = TIE_OF.get(round.strip().casefold())
-        if tie is None:
-            raise UserError(f"{shown(round)} is not a knock-out round (QF1 … SF2, F, 3rd).")
-        ties = knockout_ties(loaded)
-        if tie not in ties:
-            if not ties:
-                raise UserError(f"The knock-out of {named(loaded.record.name)} has not started.")
-            raise UserError(f"The players of {ROUND_NAMES[tie]} are not known yet (CCT-8c).")
-        state_ = ties[tie]
+        tie, tie_state = tie_named(loaded, round)
         key, label = ROUND_NAMES[tie], ROUND_NAMES[tie]
-        first, second = str(state_.pairing.higher), str(state_.pairing.lower)
-        status, record = state_.status, state_.record
+        first, second = str(tie_state.pairing.higher), str(tie_state.pairing.lower)
+        status, record = tie_state.status, tie_state.record
     games = tuple(sorted((g for g in loaded.games if g.contest == key), key=lambda g: g.order))
     upcoming = next((t for t in open_targets(loaded) if t.contest == key), None)
     return SeriesCard(

@@ -13,8 +13,8 @@ import chess
 from bot.kernel.actor import Actor, Role
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import named, shown
-from bot.tour.game_names import ROUND_NAMES, TIE_OF, finals_key, normal, pairing_name
-from bot.tour.game_targets import finals_states, knockout_ties
+from bot.tour.game_names import ROUND_NAMES, finals_key
+from bot.tour.game_targets import finals_match, tie_named
 from bot.tour.references import find_event
 from bot.tour.store import load_event
 from core.tour.knockout import ColourChoice, ContestStatus
@@ -58,22 +58,12 @@ async def choose_colour(
                     "The Finals' play-off colours are the organiser's: this needs the "
                     "**league HQ** or **arbiter** role."
                 )
-            for state in finals_states(loaded):
-                p = state.pairing
-                label = pairing_name(p.round, str(p.white), str(p.black))
-                if normal(label) == normal(round):
-                    key, chooser, status = finals_key(p.round, p.board), str(p.white), state.status
-                    break
-            else:
-                raise UserError(f"No Finals match {shown(round)} in {named(record.name)}.")
+            state = finals_match(loaded, round)
+            p = state.pairing
+            key, chooser, status = finals_key(p.round, p.board), str(p.white), state.status
         else:
-            tie = TIE_OF.get(round.strip().casefold())
-            if tie is None:
-                raise UserError(f"{shown(round)} is not a knock-out round (QF1 … SF2, F, 3rd).")
-            ties = knockout_ties(loaded)
-            if tie not in ties:
-                raise UserError(f"The players of {ROUND_NAMES[tie]} are not known yet (CCT-8c).")
-            key, chooser, status = ROUND_NAMES[tie], str(ties[tie].pairing.higher), ties[tie].status
+            tie, tie_state = tie_named(loaded, round)
+            key, chooser, status = ROUND_NAMES[tie], str(tie_state.pairing.higher), tie_state.status
             if not actor.has(Role.ARBITER):
                 mine = (
                     None

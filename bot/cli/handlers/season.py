@@ -1,5 +1,5 @@
-"""The work of `arbiter season …` (see `bot.cli.season`): the database, the season-file
-and database adapters, and the shared league rendering."""
+"""What `arbiter season import|export|list|standings|calendar` do, once `bot.cli.season` has
+read their arguments: open the database, store or read the guild's seasons and render them."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The work of `arbiter tour export` (see `bot.cli.tour`): the database, the tour-file door
-`/tour export` uses (bot/tour/files.py), written to stdout or a file."""
+"""What `arbiter tour export` does, once `bot.cli.tour` has read its arguments: the stored tour
+as its tour file, through the door `/tour export` uses (bot/tour/files.py), on stdout or in a
+file."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import json
 import sys
 
 from bot.cli.errors import CliError
+from bot.cli.handlers.season import _run
 from bot.cli.output_file import write_output
-from bot.cli.work.season_commands import _run
 from bot.kernel.errors import UserError
 from bot.tour.files import export_tour_file
 from core.league.season import quoted
