@@ -7,11 +7,9 @@ from typing import Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.pages import send_pages
@@ -20,19 +18,13 @@ from bot.league.clubs.card import club_card
 from bot.league.clubs.listing import club_list
 from bot.rendering.league_embeds import club_embed, paged
 from bot.rendering.user_text import user_text
+from cogs._common import ArbiterCog, guild_group, store_and_actor
 
 
-class Clubs(commands.Cog):
+class Clubs(ArbiterCog):
     """The league's clubs."""
 
-    group = app_commands.Group(
-        name="club",
-        description="Register, approve and look up the league's clubs.",
-        guild_only=True,
-    )
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
+    group = guild_group("club", "Register, approve and look up the league's clubs.")
 
     @group.command(
         name="register", description="Register a chess.com club (you are its first admin)."
@@ -50,8 +42,7 @@ class Clubs(commands.Cog):
         admin3: discord.Member | None = None,
     ) -> None:
         """CL-2..4: pending until HQ decides; reads the chess.com profile (deferred first)."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         client = self.bot.chesscom_client()
         await interaction.response.defer(ephemeral=True, thinking=True)
         others = [admin2.id] + ([admin3.id] if admin3 else [])
@@ -69,8 +60,8 @@ class Clubs(commands.Cog):
     @app_commands.autocomplete(club=autocomplete.clubs)
     async def approve(self, interaction: Interaction, club: str) -> None:
         """CL-3: HQ approves a club that has its admins."""
-        store = guild_store(interaction)
-        event = await service.approve_club(store, await actor_of(store, interaction), club)
+        store, actor = await store_and_actor(interaction)
+        event = await service.approve_club(store, actor, club)
         await interaction.response.send_message(
             f"Club **{user_text(event.club.name)}** is approved."
         )
@@ -81,8 +72,8 @@ class Clubs(commands.Cog):
     @app_commands.autocomplete(club=autocomplete.clubs)
     async def reject(self, interaction: Interaction, club: str, reason: str) -> None:
         """CL-2..4: HQ rejects a pending club."""
-        store = guild_store(interaction)
-        event = await service.reject_club(store, await actor_of(store, interaction), club, reason)
+        store, actor = await store_and_actor(interaction)
+        event = await service.reject_club(store, actor, club, reason)
         await interaction.response.send_message(
             f"Club **{user_text(event.club.name)}** is rejected: {user_text(event.reason or '')}"
         )
@@ -123,8 +114,8 @@ class Clubs(commands.Cog):
     @app_commands.autocomplete(club=autocomplete.clubs)
     async def admin_add(self, interaction: Interaction, club: str, user: discord.Member) -> None:
         """CL-3: a club admin adds another admin to their own club."""
-        store = guild_store(interaction)
-        event = await service.add_admin(store, await actor_of(store, interaction), club, user.id)
+        store, actor = await store_and_actor(interaction)
+        event = await service.add_admin(store, actor, club, user.id)
         await interaction.response.send_message(
             f"{user.mention} is now an admin of **{user_text(event.club.name)}**.", ephemeral=True
         )
@@ -134,8 +125,8 @@ class Clubs(commands.Cog):
     @app_commands.autocomplete(club=autocomplete.clubs)
     async def admin_remove(self, interaction: Interaction, club: str, user: discord.Member) -> None:
         """CL-3: a club keeps at least two admins."""
-        store = guild_store(interaction)
-        event = await service.remove_admin(store, await actor_of(store, interaction), club, user.id)
+        store, actor = await store_and_actor(interaction)
+        event = await service.remove_admin(store, actor, club, user.id)
         await interaction.response.send_message(
             f"{user.mention} is no longer an admin of **{user_text(event.club.name)}**.",
             ephemeral=True,
@@ -151,9 +142,9 @@ class Clubs(commands.Cog):
         channel: discord.TextChannel | None = None,
     ) -> None:
         """A club admin sets their club's reminder channel."""
-        store = guild_store(interaction)
+        store, actor = await store_and_actor(interaction)
         event = await service.set_reminder_channel(
-            store, await actor_of(store, interaction), club, channel.id if channel else None
+            store, actor, club, channel.id if channel else None
         )
         where = f"<#{event.channel_id}>" if event.channel_id else "the announcements channel"
         await interaction.response.send_message(

@@ -12,7 +12,6 @@ from typing import Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
@@ -28,6 +27,7 @@ from bot.rendering.standings_csv import standings_csv
 from bot.rendering.standings_embeds import standings_embeds
 from bot.rendering.standings_image import standings_png
 from bot.rendering.user_text import user_text
+from cogs._common import ArbiterCog
 
 
 def file_name(*parts: str, suffix: str) -> str:
@@ -36,11 +36,8 @@ def file_name(*parts: str, suffix: str) -> str:
     return "-".join(w for w in words if w) + suffix
 
 
-class Standings(commands.Cog):
+class Standings(ArbiterCog):
     """The league's tables."""
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
 
     @staticmethod
     def _defer(interaction: Interaction) -> Callable[[], Awaitable[None]]:

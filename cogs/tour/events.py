@@ -4,21 +4,17 @@ numbers (preview, then Confirm; CCT-8a), show its pairings, standings (CCT-8b), 
 
 from __future__ import annotations
 
-import datetime as dt
 import io
-from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import Whole, actor_of
+from bot.app.command_input import Whole
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
-from bot.app.ui.confirm import ConfirmView, OnConfirm
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
 from bot.rendering.tour_calendar import event_calendar_ics
@@ -28,24 +24,18 @@ from bot.rendering.tour_standings_image import preliminary_png
 from bot.tour import views
 from bot.tour.events import pin, reads
 from bot.tour.events import service as events
+from cogs._common import ArbiterCog, guild_group, store_and_actor
 from core.tiebreaks import DeReading
 from core.tour.ranking import EventType
 from core.tour.rules import MAX_REMINDER_MINUTES
 
 
-class Events(commands.Cog):
+class Events(ArbiterCog):
     """The tour's events."""
 
-    group = app_commands.Group(
-        name="event",
-        description="Tour events: players, the draw, pairings, standings, the knock-out.",
-        guild_only=True,
+    group = guild_group(
+        "event", "Tour events: players, the draw, pairings, standings, the knock-out."
     )
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
-        self.previews: dict[int, ConfirmView] = {}
-        """Open previews by message id (tests expire them without waiting)."""
 
     @requires(HQ)
     @group.command(name="create", description="Add an event to a tour (HQ).")
@@ -81,10 +71,10 @@ class Events(commands.Cog):
         scoring: Literal["1/½/0", "3/1/0"] | None = None,
     ) -> None:
         """CCT-2, CCT-16: the event's values frozen from its tour (or given here)."""
-        store = guild_store(interaction)
+        store, actor = await store_and_actor(interaction)
         record = await events.create_event(
             store,
-            await actor_of(store, interaction),
+            actor,
             tour,
             name,
             EventType(type),
@@ -120,10 +110,10 @@ class Events(commands.Cog):
     ) -> None:
         """A tour player of that name (new or known), linked to `user` if given; the Finals
         take qualified players and wildcards into open places (CCT-3)."""
-        store = guild_store(interaction)
+        store, actor = await store_and_actor(interaction)
         changed = await events.add_player(
             store,
-            await actor_of(store, interaction),
+            actor,
             event,
             player,
             None if user is None else user.id,
@@ -141,10 +131,8 @@ class Events(commands.Cog):
     @app_commands.autocomplete(event=choose.events, player=choose.players)
     async def player_remove(self, interaction: Interaction, event: str, player: str) -> None:
         """Before the draw only."""
-        store = guild_store(interaction)
-        changed = await events.remove_player(
-            store, await actor_of(store, interaction), event, player
-        )
+        store, actor = await store_and_actor(interaction)
+        changed = await events.remove_player(store, actor, event, player)
         await interaction.response.send_message(
             f"**{_n(changed.player.name)}** no longer plays in {_n(changed.event.name)} "
             f"({changed.players}/{changed.event.size})."
@@ -166,8 +154,7 @@ class Events(commands.Cog):
         order: str | None = None,
     ) -> None:
         """CCT-8a: a preview with Confirm / Cancel (60 s); the same seed on Confirm."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         plan = await events.draw_event(store, actor, event, seed=seed, order=order, confirm=False)
         event_id = plan.event.id
 
@@ -188,8 +175,8 @@ class Events(commands.Cog):
                 f"games over {rounds} rounds; the pairings are announced."
             )
 
-        await self._preview(
-            interaction, confirm, tour_replies.draw_preview(plan), store.database.clock
+        await self.preview(
+            interaction, confirm, embeds=as_embeds(tour_replies.draw_preview(plan))[:1]
         )
 
     @requires(HQ)
@@ -209,8 +196,7 @@ class Events(commands.Cog):
         scoring: Literal["1/½/0", "3/1/0"] | None = None,
     ) -> None:
         """CCT-6/CCT-8a/CCT-16: a preview with Confirm / Cancel; until the draw only."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         plan = await events.set_event_points(
             store, actor, event, points=points, scoring=scoring, confirm=False
         )
@@ -228,27 +214,9 @@ class Events(commands.Cog):
             )
             return f"Tour points of **{_n(stored.event.name)}** changed (CCT-6, CCT-8a)."
 
-        await self._preview(
-            interaction, confirm, tour_replies.points_preview(plan), store.database.clock
+        await self.preview(
+            interaction, confirm, embeds=as_embeds(tour_replies.points_preview(plan))[:1]
         )
-
-    async def _preview(
-        self,
-        interaction: Interaction,
-        confirm: OnConfirm,
-        pages: list[dict[str, Any]],
-        clock: Callable[[], dt.datetime],
-    ) -> None:
-        """Reply with a preview under Confirm / Cancel (only the caller may click)."""
-        buttons = ConfirmView(interaction.user.id, confirm, clock)
-        await interaction.response.send_message(
-            content="Nothing is stored until you confirm (60 s).",
-            embed=as_embeds(pages)[0],
-            view=buttons,
-        )
-        buttons.arm(interaction)
-        original = await interaction.original_response()
-        self.previews[original.id] = buttons
 
     @group.command(name="pairings", description="An event's pairings and results.")
     @app_commands.describe(event="The event.", round="Only this round.")
@@ -327,10 +295,10 @@ class Events(commands.Cog):
         channel: discord.TextChannel | None = None,
     ) -> None:
         """The standings (then the bracket), edited after every change."""
-        store = guild_store(interaction)
+        store, actor = await store_and_actor(interaction)
         where = channel.id if channel is not None else interaction.channel_id
         assert where is not None
-        pinned = await pin.pin_event(store, await actor_of(store, interaction), event, where)
+        pinned = await pin.pin_event(store, actor, event, where)
         await interaction.response.send_message(
             f"**{_n(pinned)}** is pinned in <#{where}>: the message follows every change.",
             ephemeral=True,
@@ -346,8 +314,7 @@ class Events(commands.Cog):
         self, interaction: Interaction, event: str, lots: str | None = None
     ) -> None:
         """CCT-8c: from the final preliminary order."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         plan = await events.start_knockout(store, actor, event, lots=lots, confirm=False)
         event_id = plan.event.id
 
@@ -358,8 +325,8 @@ class Events(commands.Cog):
             ties = "; ".join(f"{t} {_n(a)} – {_n(b)}" for t, a, b in stored.quarter_finals)
             return f"Knock-out of **{_n(stored.event.name)}** started: {ties}."
 
-        await self._preview(
-            interaction, confirm, tour_replies.knockout_preview(plan), store.database.clock
+        await self.preview(
+            interaction, confirm, embeds=as_embeds(tour_replies.knockout_preview(plan))[:1]
         )
 
 

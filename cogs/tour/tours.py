@@ -9,14 +9,12 @@ from typing import Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of, read_attachment
+from bot.app.command_input import read_attachment
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
-from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.pages import send_pages
 from bot.rendering import tour_replies
 from bot.rendering.tour_cards import as_embeds, name
@@ -28,19 +26,13 @@ from bot.rendering.tour_standings_image import tour_standings_png
 from bot.tour import files, views
 from bot.tour.tours import reads
 from bot.tour.tours import service as tours
+from cogs._common import ArbiterCog, guild_group, store_and_actor
 
 
-class Tours(commands.Cog):
+class Tours(ArbiterCog):
     """The Champions Chess Tour's tours."""
 
-    group = app_commands.Group(
-        name="tour", description="Tours: events, standings, qualification, prizes.", guild_only=True
-    )
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
-        self.previews: dict[int, ConfirmView] = {}
-        """Open unlink previews by message id (tests expire them without waiting)."""
+    group = guild_group("tour", "Tours: events, standings, qualification, prizes.")
 
     @requires(HQ)
     @group.command(name="create", description="Create a tour with the rules of the config (HQ).")
@@ -61,10 +53,10 @@ class Tours(commands.Cog):
     ) -> None:
         """CCT-16: the `[rules.cct]` values frozen into the tour, the tables and scoring
         given here instead of the config's."""
-        store = guild_store(interaction)
+        store, actor = await store_and_actor(interaction)
         record = await tours.create_tour(
             store,
-            await actor_of(store, interaction),
+            actor,
             self.bot.config,
             name,
             regular_points=regular_points,
@@ -138,10 +130,8 @@ class Tours(commands.Cog):
     async def _ambassador(
         self, interaction: Interaction, tour: str, player: str, ambassador: bool
     ) -> None:
-        store = guild_store(interaction)
-        changed = await tours.set_ambassador(
-            store, await actor_of(store, interaction), tour, player, ambassador
-        )
+        store, actor = await store_and_actor(interaction)
+        changed = await tours.set_ambassador(store, actor, tour, player, ambassador)
         state = "is now a Tour Ambassador" if ambassador else "is no longer a Tour Ambassador"
         await interaction.response.send_message(
             f"**{_name(changed.player.name)}** {state} of {_name(changed.tour.name)}."
@@ -176,10 +166,10 @@ class Tours(commands.Cog):
         lichess: str | None = None,
     ) -> None:
         """A player's reports and confirmations go by this link."""
-        store = guild_store(interaction)
+        store, actor = await store_and_actor(interaction)
         changed = await tours.link_player(
             store,
-            await actor_of(store, interaction),
+            actor,
             player,
             None if user is None else user.id,
             tour=tour,
@@ -208,8 +198,7 @@ class Tours(commands.Cog):
         site: Literal["member", "chess.com", "lichess"] = "member",
     ) -> None:
         """A link is removed only so: said, previewed, confirmed (`/tour link` never removes)."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         plan = await tours.unlink_player(store, actor, player, tour=tour, site=site, confirm=False)
         tour_id = plan.tour.id
 
@@ -225,14 +214,8 @@ class Tours(commands.Cog):
             )
             return f"{_unlinked(done)}: removed."
 
-        buttons = ConfirmView(interaction.user.id, confirm, store.database.clock)
-        await interaction.response.send_message(
-            content=f"{_unlinked(plan)}? Nothing is removed until you confirm (60 s).",
-            view=buttons,
-        )
-        buttons.arm(interaction)
-        original = await interaction.original_response()
-        self.previews[original.id] = buttons
+        content = f"{_unlinked(plan)}? Nothing is removed until you confirm (60 s)."
+        await self.preview(interaction, confirm, content=content)
 
     @group.command(name="export", description="The tour as a tour file (JSON attachment).")
     @app_commands.describe(tour="The tour.")
@@ -251,8 +234,7 @@ class Tours(commands.Cog):
         self, interaction: Interaction, file: discord.Attachment, name: str | None = None
     ) -> None:
         """Historic events entered by their known results; one unit of work."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         data = await read_attachment(file, "tour file", ".json")
         record = await files.import_tour_file(store, actor, self.bot.config, data, name)
         await interaction.response.send_message(f"Tour **{_name(record.name)}** imported.")

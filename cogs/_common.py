@@ -1,0 +1,63 @@
+"""What the cogs share: their base class, a guild-only command group, the caller's store
+and actor, and a preview under Confirm / Cancel.
+
+The module's name starts with an underscore, so the bot does not load it as a cog."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app.actor import Actor
+from bot.app.arbiter import ArbiterBot
+from bot.app.command_input import actor_of
+from bot.app.interaction import Interaction
+from bot.app.permissions import guild_store
+from bot.app.ui.confirm import ConfirmView, OnConfirm
+from storage.guild import GuildStore
+
+NOT_STORED_YET = "Nothing is stored until you confirm (60 s)."
+"""The text above a preview's Confirm / Cancel buttons."""
+
+
+def guild_group(name: str, description: str) -> app_commands.Group:
+    """A slash-command group that is used on servers only."""
+    return app_commands.Group(name=name, description=description, guild_only=True)
+
+
+async def store_and_actor(interaction: Interaction) -> tuple[GuildStore, Actor]:
+    """The repositories of the caller's guild, and the caller with the roles they hold."""
+    store = guild_store(interaction)
+    return store, await actor_of(store, interaction)
+
+
+class ArbiterCog(commands.Cog):
+    """A cog of the bot. It keeps the previews it has opened."""
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+        self.previews: dict[int, ConfirmView] = {}
+        """Open previews by message id (tests expire them without waiting)."""
+
+    async def preview(
+        self,
+        interaction: Interaction,
+        confirm: OnConfirm,
+        *,
+        content: str = NOT_STORED_YET,
+        embeds: Sequence[discord.Embed] = (),
+    ) -> None:
+        """Replies with a preview under Confirm / Cancel. Only the caller may click, and
+        Confirm runs `confirm`."""
+        clock = guild_store(interaction).database.clock
+        buttons = ConfirmView(interaction.user.id, confirm, clock)
+        if embeds:
+            await interaction.response.send_message(content=content, embeds=embeds, view=buttons)
+        else:
+            await interaction.response.send_message(content=content, view=buttons)
+        buttons.arm(interaction)
+        original = await interaction.original_response()
+        self.previews[original.id] = buttons

@@ -1,0 +1,74 @@
+"""The award without play that `/series award`, `/finals award` and `/game award` share
+(CCT-9): its reasons, the help of its options, and its preview under Confirm / Cancel.
+
+The module's name starts with an underscore, so the bot does not load it as a cog."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import Literal, Protocol
+
+from discord import app_commands
+
+from bot.app.actor import Actor
+from bot.app.interaction import Interaction
+from bot.rendering import tour_replies
+from bot.rendering.tour_cards import as_embeds
+from bot.tour.series.awards import AwardPlan
+from cogs._common import ArbiterCog, store_and_actor
+from storage.guild import GuildStore
+
+Reason = Literal["withdrawal", "no-show", "illness", "other"]
+"""CCT-9: why a contest or game is awarded without play."""
+
+Note = app_commands.Range[str, 1, 200]
+"""A short note on an award, shown and audited."""
+
+AWARD_HELP = {
+    "reason": "Why: withdrawal, no-show, illness or other (CCT-9).",
+    "note": "A short note (needed for other; shown and audited).",
+}
+"""The help of the options every award command has."""
+
+
+class Award(Protocol):
+    """A use case that awards a game or contest: it previews without `confirm`, and stores
+    and announces the award with it."""
+
+    def __call__(
+        self,
+        store: GuildStore,
+        actor: Actor,
+        event: str,
+        which: str,
+        winner: str,
+        reason: str,
+        note: str | None,
+        /,
+        *,
+        confirm: bool,
+    ) -> Awaitable[AwardPlan]:
+        """Preview or make the award of `which` in `event` to `winner`."""
+        ...
+
+
+async def run_award(
+    cog: ArbiterCog,
+    interaction: Interaction,
+    award: Award,
+    event: str,
+    which: str,
+    winner: str,
+    reason: Reason,
+    note: str | None,
+) -> None:
+    """CCT-9: replies with the award's preview under Confirm / Cancel. Only the caller may
+    click, and Confirm makes the award."""
+    store, actor = await store_and_actor(interaction)
+    plan = await award(store, actor, event, which, winner, reason, note, confirm=False)
+
+    async def confirm() -> str:
+        stored = await award(store, actor, event, which, winner, reason, note, confirm=True)
+        return tour_replies.award_stored(stored)
+
+    await cog.preview(interaction, confirm, embeds=as_embeds(tour_replies.award_preview(plan)))
