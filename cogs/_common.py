@@ -1,11 +1,13 @@
 """What the cogs share: their base class, a guild-only command group, the caller's store
-and actor, and a preview under Confirm / Cancel.
+and actor, a preview under Confirm / Cancel, and a table sent as embeds, image or CSV.
 
 The module's name starts with an underscore, so the bot does not load it as a cog."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import io
+from collections.abc import Callable, Sequence
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -17,10 +19,14 @@ from bot.app.command_input import actor_of
 from bot.app.interaction import Interaction
 from bot.app.permissions import guild_store
 from bot.app.ui.confirm import ConfirmView, OnConfirm
+from bot.app.ui.pages import send_pages
 from storage.guild import GuildStore
 
 NOT_STORED_YET = "Nothing is stored until you confirm (60 s)."
 """The text above a preview's Confirm / Cancel buttons."""
+
+TableFormat = Literal["embed", "image", "csv"]
+"""How a table is sent: as embeds, as a PNG image or as a CSV file."""
 
 
 def guild_group(name: str, description: str) -> app_commands.Group:
@@ -32,6 +38,30 @@ async def store_and_actor(interaction: Interaction) -> tuple[GuildStore, Actor]:
     """The repositories of the caller's guild, and the caller with the roles they hold."""
     store = guild_store(interaction)
     return store, await actor_of(store, interaction)
+
+
+def as_file(data: bytes, filename: str) -> discord.File:
+    """A file to attach to a reply."""
+    return discord.File(io.BytesIO(data), filename=filename)
+
+
+async def send_table(
+    interaction: Interaction,
+    format: TableFormat,
+    stem: str,
+    *,
+    embeds: Callable[[], Sequence[discord.Embed]],
+    image: Callable[[], bytes],
+    csv: Callable[[], str],
+) -> None:
+    """Replies with a table in the format asked for. Only that format is drawn, and a file
+    is named after `stem` (`standings.png`)."""
+    if format == "csv":
+        await interaction.response.send_message(file=as_file(csv().encode(), f"{stem}.csv"))
+    elif format == "image":
+        await interaction.response.send_message(file=as_file(image(), f"{stem}.png"))
+    else:
+        await send_pages(interaction, embeds())
 
 
 class ArbiterCog(commands.Cog):

@@ -3,8 +3,6 @@ show it, its calendar (embed + .ics), the CL-8 proposal, and season files in and
 
 from __future__ import annotations
 
-import io
-
 import discord
 from discord import app_commands
 
@@ -30,7 +28,7 @@ from bot.rendering.league_embeds import (
 )
 from bot.rendering.text import halves
 from bot.rendering.user_text import user_text
-from cogs._common import NOT_STORED_YET, ArbiterCog, guild_group, store_and_actor
+from cogs._common import NOT_STORED_YET, ArbiterCog, as_file, guild_group, store_and_actor
 from core.league.promotion import DISQUALIFIED_PLACE, TIE_STANDS
 
 
@@ -182,10 +180,9 @@ class Seasons(ArbiterCog):
             ],
             len(plan.matches),
         )
-        season_id = plan.season.id
 
         async def confirm() -> str:
-            stored = await schedule.schedule_season(store, actor, season_id, confirm=True)
+            stored = await schedule.schedule_season(store, actor, plan.season.id, confirm=True)
             if stored.unchanged:
                 shown = user_text(stored.season.name)
                 return f"{shown} was already scheduled so: nothing changed."
@@ -236,7 +233,7 @@ class Seasons(ArbiterCog):
             ],
             now,
         )
-        file = discord.File(io.BytesIO(ics), filename="calendar.ics")
+        file = as_file(ics, "calendar.ics")
         await send_pages(
             interaction, calendar_embeds(found.season, list(found.coming)), files=[file]
         )
@@ -293,9 +290,7 @@ class Seasons(ArbiterCog):
     async def export(self, interaction: Interaction, season: str) -> None:
         """The season file, for `arbiter season import` or another server."""
         name, data = await season_files.export_season_file(guild_store(interaction), season)
-        await interaction.response.send_message(
-            f"Season file `{name}`.", file=discord.File(io.BytesIO(data), filename=name)
-        )
+        await interaction.response.send_message(f"Season file `{name}`.", file=as_file(data, name))
 
     @requires(HQ)
     @group.command(name="import", description="Import a season file as a new season (HQ).")

@@ -5,10 +5,8 @@ season costs a version lookup."""
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Awaitable, Callable
-from typing import Literal
 
 import discord
 from discord import app_commands
@@ -27,7 +25,7 @@ from bot.rendering.standings_csv import standings_csv
 from bot.rendering.standings_embeds import standings_embeds
 from bot.rendering.standings_image import standings_png
 from bot.rendering.user_text import user_text
-from cogs._common import ArbiterCog
+from cogs._common import ArbiterCog, TableFormat, as_file
 
 
 def file_name(*parts: str, suffix: str) -> str:
@@ -63,7 +61,7 @@ class Standings(ArbiterCog):
         season: str,
         division: str | None = None,
         as_of: str | None = None,
-        format: Literal["embed", "image", "csv"] = "embed",
+        format: TableFormat = "embed",
     ) -> None:
         """CL-17: P W D L, MP, GP, SB, DE; shared ranks `=` and disqualified clubs marked."""
         today = guild_store(interaction).database.clock().date()
@@ -153,7 +151,7 @@ async def _send_files(interaction: Interaction, title: str, files: list[tuple[st
         chunk = files[start : start + limits.FILES_PER_MESSAGE]
         await interaction.followup.send(
             content=f"**{user_text(title)}**" if start == 0 else discord.utils.MISSING,
-            files=[discord.File(io.BytesIO(data), filename=name) for name, data in chunk],
+            files=[as_file(data, name) for name, data in chunk],
         )
 
 

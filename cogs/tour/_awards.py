@@ -24,12 +24,6 @@ Reason = Literal["withdrawal", "no-show", "illness", "other"]
 Note = app_commands.Range[str, 1, 200]
 """A short note on an award, shown and audited."""
 
-AWARD_HELP = {
-    "reason": "Why: withdrawal, no-show, illness or other (CCT-9).",
-    "note": "A short note (needed for other; shown and audited).",
-}
-"""The help of the options every award command has."""
-
 
 class Award(Protocol):
     """A use case that awards a game or contest: it previews without `confirm`, and stores

@@ -4,7 +4,6 @@ numbers (preview, then Confirm; CCT-8a), show its pairings, standings (CCT-8b), 
 
 from __future__ import annotations
 
-import io
 from typing import Literal
 
 import discord
@@ -24,7 +23,7 @@ from bot.rendering.tour_standings_image import preliminary_png
 from bot.tour import views
 from bot.tour.events import pin, reads
 from bot.tour.events import service as events
-from cogs._common import ArbiterCog, guild_group, store_and_actor
+from cogs._common import ArbiterCog, TableFormat, as_file, guild_group, send_table, store_and_actor
 from core.tiebreaks import DeReading
 from core.tour.ranking import EventType
 from core.tour.rules import MAX_REMINDER_MINUTES
@@ -156,13 +155,12 @@ class Events(ArbiterCog):
         """CCT-8a: a preview with Confirm / Cancel (60 s); the same seed on Confirm."""
         store, actor = await store_and_actor(interaction)
         plan = await events.draw_event(store, actor, event, seed=seed, order=order, confirm=False)
-        event_id = plan.event.id
 
         async def confirm() -> str:
             stored = await events.draw_event(
                 store,
                 actor,
-                event_id,
+                plan.event.id,
                 seed=plan.seed,
                 order=order,
                 confirm=True,
@@ -200,13 +198,12 @@ class Events(ArbiterCog):
         plan = await events.set_event_points(
             store, actor, event, points=points, scoring=scoring, confirm=False
         )
-        event_id = plan.event.id
 
         async def confirm() -> str:
             stored = await events.set_event_points(
                 store,
                 actor,
-                event_id,
+                plan.event.id,
                 points=points,
                 scoring=scoring,
                 confirm=True,
@@ -238,22 +235,19 @@ class Events(ArbiterCog):
         self,
         interaction: Interaction,
         event: str,
-        format: Literal["embed", "image", "csv"] = "embed",
+        format: TableFormat = "embed",
     ) -> None:
         """CCT-8b."""
         read, rows = await reads.event_standings(guild_store(interaction), event)
         view = views.preliminary(read.loaded, rows)
-        if format == "csv":
-            data = preliminary_csv(view).encode()
-            await interaction.response.send_message(
-                file=discord.File(io.BytesIO(data), filename="standings.csv")
-            )
-            return
-        if format == "image":
-            png = discord.File(io.BytesIO(preliminary_png(view)), filename="standings.png")
-            await interaction.response.send_message(file=png)
-            return
-        await send_pages(interaction, views.preliminary_pages(read.loaded, rows))
+        await send_table(
+            interaction,
+            format,
+            "standings",
+            embeds=lambda: views.preliminary_pages(read.loaded, rows),
+            image=lambda: preliminary_png(view),
+            csv=lambda: preliminary_csv(view),
+        )
 
     @group.command(name="bracket", description="The knock-out: series scores and next games.")
     @app_commands.describe(event="The event.")
@@ -262,7 +256,7 @@ class Events(ArbiterCog):
         """CCT-8c-e: each round's score, the next game, its colours and time control."""
         found = await reads.event_bracket(guild_store(interaction), event)
         png = views.bracket_image(found.read.loaded, found.ties)
-        file = discord.File(io.BytesIO(png), filename="bracket.png")
+        file = as_file(png, "bracket.png")
         await send_pages(interaction, as_embeds(tour_replies.bracket(found)), files=[file])
 
     @group.command(name="show", description="An event: its state, players and draw.")
@@ -281,7 +275,7 @@ class Events(ArbiterCog):
         store = guild_store(interaction)
         read, days = await reads.event_calendar(store, event)
         ics = event_calendar_ics(read.tour, read.loaded.record.name, days, store.database.clock())
-        file = discord.File(io.BytesIO(ics), filename="event.ics")
+        file = as_file(ics, "event.ics")
         await send_pages(interaction, as_embeds(tour_replies.calendar(read, days)), files=[file])
 
     @requires(HQ)
@@ -316,11 +310,10 @@ class Events(ArbiterCog):
         """CCT-8c: from the final preliminary order."""
         store, actor = await store_and_actor(interaction)
         plan = await events.start_knockout(store, actor, event, lots=lots, confirm=False)
-        event_id = plan.event.id
 
         async def confirm() -> str:
             stored = await events.start_knockout(
-                store, actor, event_id, lots=lots, confirm=True, previewed=plan.seeds
+                store, actor, plan.event.id, lots=lots, confirm=True, previewed=plan.seeds
             )
             ties = "; ".join(f"{t} {_n(a)} – {_n(b)}" for t, a, b in stored.quarter_finals)
             return f"Knock-out of **{_n(stored.event.name)}** started: {ties}."

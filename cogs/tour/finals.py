@@ -21,7 +21,7 @@ from bot.tour import views
 from bot.tour.finals import awards, draw, field
 from bot.tour.finals.reads import finals_card
 from cogs._common import ArbiterCog, guild_group, store_and_actor
-from cogs.tour._awards import AWARD_HELP, Note, Reason, run_award
+from cogs.tour._awards import Note, Reason, run_award
 
 
 class Finals(ArbiterCog):
@@ -53,13 +53,12 @@ class Finals(ArbiterCog):
         """CCT-3: the place goes to the next in line (an Ambassador's to the next one)."""
         store, actor = await store_and_actor(interaction)
         plan = await field.decline(store, actor, event, player, note=note, confirm=False)
-        event_id = plan.event.id
 
         async def confirm() -> str:
             stored = await field.decline(
                 store,
                 actor,
-                event_id,
+                plan.event.id,
                 plan.player,
                 note=note,
                 confirm=True,
@@ -100,11 +99,10 @@ class Finals(ArbiterCog):
         """CCT-8f: so an earlier event can be corrected; `/event draw` draws them again."""
         store, actor = await store_and_actor(interaction)
         plan = await draw.cancel_draw(store, actor, event, confirm=False)
-        event_id = plan.event.id
 
         async def confirm() -> str:
             stored = await draw.cancel_draw(
-                store, actor, event_id, confirm=True, previewed=plan.numbers
+                store, actor, plan.event.id, confirm=True, previewed=plan.numbers
             )
             return tour_replies.cancel_draw_stored(stored)
 
@@ -118,7 +116,8 @@ class Finals(ArbiterCog):
         event="The Finals.",
         match="The match, as R1 A v B.",
         winner="The player who is awarded the match.",
-        **AWARD_HELP,
+        reason="Why: withdrawal, no-show, illness or other (CCT-9).",
+        note="A short note (needed for other; shown and audited).",
     )
     @app_commands.autocomplete(event=choose.events, match=choose.rounds)
     async def award(

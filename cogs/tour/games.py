@@ -25,7 +25,7 @@ from bot.rendering.tour_cards import as_embeds
 from bot.tour.games import links, reads
 from bot.tour.games import service as games
 from cogs._common import ArbiterCog, guild_group, store_and_actor
-from cogs.tour._awards import AWARD_HELP, Note, Reason, run_award
+from cogs.tour._awards import Note, Reason, run_award
 from core.results import Result
 
 ResultText = Literal["1-0", "½-½", "0-1", "+/-", "-/+", "-/-"]
@@ -155,7 +155,8 @@ class Games(ArbiterCog):
         event="The event.",
         game="The game.",
         winner="The player who is awarded the game.",
-        **AWARD_HELP,
+        reason="Why: withdrawal, no-show, illness or other (CCT-9).",
+        note="A short note (needed for other; shown and audited).",
     )
     @app_commands.autocomplete(event=choose.events, game=choose.games)
     async def award(

@@ -19,7 +19,7 @@ from bot.rendering.tour_cards import as_embeds, name
 from bot.tour.series import awards, reads
 from bot.tour.series import service as series
 from cogs._common import ArbiterCog, guild_group, store_and_actor
-from cogs.tour._awards import AWARD_HELP, Note, Reason, run_award
+from cogs.tour._awards import Note, Reason, run_award
 
 
 class Series(ArbiterCog):
@@ -63,7 +63,8 @@ class Series(ArbiterCog):
         event="The event.",
         round="QF1 … SF2, F or 3rd.",
         winner="The player who is awarded the round.",
-        **AWARD_HELP,
+        reason="Why: withdrawal, no-show, illness or other (CCT-9).",
+        note="A short note (needed for other; shown and audited).",
     )
     @app_commands.autocomplete(event=choose.events, round=choose.rounds)
     async def award(

@@ -4,7 +4,6 @@ file out and in."""
 
 from __future__ import annotations
 
-import io
 from typing import Literal
 
 import discord
@@ -26,7 +25,7 @@ from bot.rendering.tour_standings_image import tour_standings_png
 from bot.tour import files, views
 from bot.tour.tours import reads
 from bot.tour.tours import service as tours
-from cogs._common import ArbiterCog, guild_group, store_and_actor
+from cogs._common import ArbiterCog, TableFormat, as_file, guild_group, send_table, store_and_actor
 
 
 class Tours(ArbiterCog):
@@ -85,22 +84,19 @@ class Tours(ArbiterCog):
         interaction: Interaction,
         tour: str,
         after: str | None = None,
-        format: Literal["embed", "image", "csv"] = "embed",
+        format: TableFormat = "embed",
     ) -> None:
         """CCT-6: points with the five criteria, shared ranks, play-off marks."""
         report = await reads.tour_standings(guild_store(interaction), tour, after)
         view = views.tour_standings(report)
-        if format == "csv":
-            data = tour_standings_csv(view).encode()
-            await interaction.response.send_message(
-                file=discord.File(io.BytesIO(data), filename="tour-standings.csv")
-            )
-            return
-        if format == "image":
-            png = discord.File(io.BytesIO(tour_standings_png(view)), filename="tour-standings.png")
-            await interaction.response.send_message(file=png)
-            return
-        await send_pages(interaction, tour_standings_embeds(view))
+        await send_table(
+            interaction,
+            format,
+            "tour-standings",
+            embeds=lambda: tour_standings_embeds(view),
+            image=lambda: tour_standings_png(view),
+            csv=lambda: tour_standings_csv(view),
+        )
 
     @group.command(name="qualification", description="Who is qualified for an event, and why.")
     @app_commands.describe(tour="The tour.", event="The event.")
@@ -200,14 +196,13 @@ class Tours(ArbiterCog):
         """A link is removed only so: said, previewed, confirmed (`/tour link` never removes)."""
         store, actor = await store_and_actor(interaction)
         plan = await tours.unlink_player(store, actor, player, tour=tour, site=site, confirm=False)
-        tour_id = plan.tour.id
 
         async def confirm() -> str:
             done = await tours.unlink_player(
                 store,
                 actor,
                 plan.player.name,
-                tour=tour_id,
+                tour=plan.tour.id,
                 site=plan.site,
                 confirm=True,
                 previewed=plan.value,
@@ -224,7 +219,7 @@ class Tours(ArbiterCog):
         """The tour file (docs/tour-file.md), for `arbiter tour` or another server."""
         filename, data = await files.export_tour_file(guild_store(interaction), tour)
         await interaction.response.send_message(
-            f"Tour file `{filename}`.", file=discord.File(io.BytesIO(data), filename=filename)
+            f"Tour file `{filename}`.", file=as_file(data, filename)
         )
 
     @requires(HQ)
