@@ -1,5 +1,5 @@
-"""What the cogs share: their base class, a guild-only command group, the caller's store
-and actor, a preview under Confirm / Cancel, and a table sent as embeds, image or CSV.
+"""What the cogs share: their base class, a guild-only command group, a preview under
+Confirm / Cancel, and a table sent as embeds, image or CSV.
 
 The module's name starts with an underscore, so the bot does not load it as a cog."""
 
@@ -13,14 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app.actor import Actor
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import actor_of
 from bot.app.interaction import Interaction
 from bot.app.permissions import guild_store
 from bot.app.ui.confirm import ConfirmView, OnConfirm
 from bot.app.ui.pages import send_pages
-from storage.guild import GuildStore
 
 NOT_STORED_YET = "Nothing is stored until you confirm (60 s)."
 """The text above a preview's Confirm / Cancel buttons."""
@@ -32,12 +29,6 @@ TableFormat = Literal["embed", "image", "csv"]
 def guild_group(name: str, description: str) -> app_commands.Group:
     """A slash-command group that is used on servers only."""
     return app_commands.Group(name=name, description=description, guild_only=True)
-
-
-async def store_and_actor(interaction: Interaction) -> tuple[GuildStore, Actor]:
-    """The repositories of the caller's guild, and the caller with the roles they hold."""
-    store = guild_store(interaction)
-    return store, await actor_of(store, interaction)
 
 
 def as_file(data: bytes, filename: str) -> discord.File:

@@ -15,6 +15,7 @@ from bot.app.date_window import EARLIEST_DAY, YEARS_AHEAD, latest_day
 from bot.app.errors import OptionRefused, UserError, quote_mark
 from bot.app.inputs import shown
 from bot.app.interaction import Interaction
+from bot.app.permissions import guild_store
 from bot.formats.boards_csv import BoardRow, BoardsCsvError, parse_boards_csv
 from bot.rendering import limits
 from storage.guild import GuildStore
@@ -71,6 +72,12 @@ async def actor_of(store: GuildStore, interaction: Interaction) -> Actor:
     member = interaction.user
     roles = [r.id for r in member.roles] if isinstance(member, discord.Member) else []
     return Actor.member(member.id, settings, roles)
+
+
+async def store_and_actor(interaction: Interaction) -> tuple[GuildStore, Actor]:
+    """The repositories of the caller's guild, and the caller with the roles they hold."""
+    store = guild_store(interaction)
+    return store, await actor_of(store, interaction)
 
 
 def parse_day(text: str, what: str, today: dt.date | None = None, *, past: bool = False) -> dt.date:

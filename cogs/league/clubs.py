@@ -10,6 +10,7 @@ from discord import app_commands
 
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
+from bot.app.command_input import store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.pages import send_pages
@@ -18,7 +19,7 @@ from bot.league.clubs.card import club_card
 from bot.league.clubs.listing import club_list
 from bot.rendering.league_embeds import club_embed, paged
 from bot.rendering.user_text import user_text
-from cogs._common import ArbiterCog, guild_group, store_and_actor
+from cogs._common import ArbiterCog, guild_group
 
 
 class Clubs(ArbiterCog):

@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import Whole, read_boards
+from bot.app.command_input import Whole, read_boards, store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, DIRECTOR, guild_store, requires
 from bot.app.ui.pages import send_pages
@@ -23,7 +23,7 @@ from bot.rendering.division_view import rank_text
 from bot.rendering.league_embeds import match_embed, match_list, result_embed, when
 from bot.rendering.text import countdown
 from bot.rendering.user_text import user_text
-from cogs._common import ArbiterCog, guild_group, store_and_actor
+from cogs._common import ArbiterCog, guild_group
 
 
 def _notes(notes: tuple[str, ...]) -> str:

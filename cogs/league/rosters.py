@@ -13,6 +13,7 @@ from discord import app_commands
 
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
+from bot.app.command_input import store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import CLUB_ADMIN, guild_store, requires
 from bot.app.ui.members import director_ids
@@ -26,7 +27,7 @@ from bot.league.rosters.removal_checks import PlayerStatsSource, verify_removal
 from bot.rendering.league_embeds import paged
 from bot.rendering.text import timestamp
 from bot.rendering.user_text import user_text
-from cogs._common import ArbiterCog, guild_group, store_and_actor
+from cogs._common import ArbiterCog, guild_group
 
 
 class _NoChessCom:

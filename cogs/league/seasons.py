@@ -8,7 +8,7 @@ from discord import app_commands
 
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import Whole, parse_day, read_attachment
+from bot.app.command_input import Whole, parse_day, read_attachment, store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.motion_buttons import DivisionMakeupButton
@@ -28,7 +28,7 @@ from bot.rendering.league_embeds import (
 )
 from bot.rendering.text import halves
 from bot.rendering.user_text import user_text
-from cogs._common import NOT_STORED_YET, ArbiterCog, as_file, guild_group, store_and_actor
+from cogs._common import NOT_STORED_YET, ArbiterCog, as_file, guild_group
 from core.league.promotion import DISQUALIFIED_PLACE, TIE_STANDS
 
 

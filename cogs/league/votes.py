@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.app import autocomplete
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import MOTION, read_boards
+from bot.app.command_input import MOTION, read_boards, store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import DIRECTOR, guild_store, requires
 from bot.app.ui.members import director_ids
@@ -20,7 +20,7 @@ from bot.league.motions.actions import ACTIONS, DISQUALIFY_RULES, MotionRequest
 from bot.league.motions.lifecycle import open_motion, vote_rules
 from bot.league.motions.reads import motion_card, motion_choices, motion_list
 from bot.rendering.motions import motion_embed, motion_label, motion_title, motions_embed
-from cogs._common import ArbiterCog, guild_group, store_and_actor
+from cogs._common import ArbiterCog, guild_group
 
 Status = Literal["open", "passed", "rejected", "no-decision"]
 

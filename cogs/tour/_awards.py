@@ -1,22 +1,21 @@
 """The award without play that `/series award`, `/finals award` and `/game award` share
-(CCT-9): its reasons, the help of its options, and its preview under Confirm / Cancel.
+(CCT-9): its reasons, its note, and its preview under Confirm / Cancel.
 
 The module's name starts with an underscore, so the bot does not load it as a cog."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
-from typing import Literal, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Literal
 
 from discord import app_commands
 
-from bot.app.actor import Actor
+from bot.app.command_input import store_and_actor
 from bot.app.interaction import Interaction
 from bot.rendering import tour_replies
 from bot.rendering.tour_cards import as_embeds
 from bot.tour.series.awards import AwardPlan
-from cogs._common import ArbiterCog, store_and_actor
-from storage.guild import GuildStore
+from cogs._common import ArbiterCog
 
 Reason = Literal["withdrawal", "no-show", "illness", "other"]
 """CCT-9: why a contest or game is awarded without play."""
@@ -25,31 +24,10 @@ Note = app_commands.Range[str, 1, 200]
 """A short note on an award, shown and audited."""
 
 
-class Award(Protocol):
-    """A use case that awards a game or contest: it previews without `confirm`, and stores
-    and announces the award with it."""
-
-    def __call__(
-        self,
-        store: GuildStore,
-        actor: Actor,
-        event: str,
-        which: str,
-        winner: str,
-        reason: str,
-        note: str | None,
-        /,
-        *,
-        confirm: bool,
-    ) -> Awaitable[AwardPlan]:
-        """Preview or make the award of `which` in `event` to `winner`."""
-        ...
-
-
 async def run_award(
     cog: ArbiterCog,
     interaction: Interaction,
-    award: Award,
+    award: Callable[..., Awaitable[AwardPlan]],
     event: str,
     which: str,
     winner: str,
@@ -57,7 +35,8 @@ async def run_award(
     note: str | None,
 ) -> None:
     """CCT-9: replies with the award's preview under Confirm / Cancel. Only the caller may
-    click, and Confirm makes the award."""
+    click, and Confirm makes the award. `award` is the use case, called with the store, the
+    actor and the options that follow it here."""
     store, actor = await store_and_actor(interaction)
     plan = await award(store, actor, event, which, winner, reason, note, confirm=False)
 

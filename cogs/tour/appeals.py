@@ -10,7 +10,7 @@ from discord import app_commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import Whole
+from bot.app.command_input import Whole, store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, guild_store, requires
 from bot.app.ui.pages import send_pages
@@ -18,7 +18,7 @@ from bot.rendering import tour_replies
 from bot.rendering.tour_cards import as_embeds, name, when
 from bot.tour.appeals import reads
 from bot.tour.appeals import service as appeals
-from cogs._common import ArbiterCog, guild_group, store_and_actor
+from cogs._common import ArbiterCog, guild_group
 
 
 class Appeals(ArbiterCog):

@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import Whole
+from bot.app.command_input import Whole, store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.pages import send_pages
@@ -23,7 +23,7 @@ from bot.rendering.tour_standings_image import preliminary_png
 from bot.tour import views
 from bot.tour.events import pin, reads
 from bot.tour.events import service as events
-from cogs._common import ArbiterCog, TableFormat, as_file, guild_group, send_table, store_and_actor
+from cogs._common import ArbiterCog, TableFormat, as_file, guild_group, send_table
 from core.tiebreaks import DeReading
 from core.tour.ranking import EventType
 from core.tour.rules import MAX_REMINDER_MINUTES

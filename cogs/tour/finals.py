@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
+from bot.app.command_input import store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, HQ, guild_store, requires
 from bot.app.ui.pages import send_pages
@@ -20,7 +21,7 @@ from bot.rendering.tour_standings_embeds import finals_embeds
 from bot.tour import views
 from bot.tour.finals import awards, draw, field
 from bot.tour.finals.reads import finals_card
-from cogs._common import ArbiterCog, guild_group, store_and_actor
+from cogs._common import ArbiterCog, guild_group
 from cogs.tour._awards import Note, Reason, run_award
 
 

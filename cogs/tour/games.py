@@ -12,7 +12,7 @@ from discord import app_commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import read_attachment
+from bot.app.command_input import read_attachment, store_and_actor
 from bot.app.errors import UserError
 from bot.app.interaction import Interaction
 from bot.app.mentions import pinging
@@ -24,7 +24,7 @@ from bot.rendering.text import cut
 from bot.rendering.tour_cards import as_embeds
 from bot.tour.games import links, reads
 from bot.tour.games import service as games
-from cogs._common import ArbiterCog, guild_group, store_and_actor
+from cogs._common import ArbiterCog, guild_group
 from cogs.tour._awards import Note, Reason, run_award
 from core.results import Result
 

@@ -7,7 +7,7 @@ from discord import app_commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import Whole
+from bot.app.command_input import Whole, store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, guild_store, requires
 from bot.app.ui.pages import send_pages
@@ -15,7 +15,7 @@ from bot.rendering import tour_replies
 from bot.rendering.tour_cards import as_embeds, incident_notice
 from bot.tour.incidents import reads
 from bot.tour.incidents import service as incidents
-from cogs._common import ArbiterCog, guild_group, store_and_actor
+from cogs._common import ArbiterCog, guild_group
 
 OFFLINE_SECONDS = Whole("offline_seconds", 0, 3600)
 """CCT-10: seconds a player was offline (at most an hour)."""

@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
+from bot.app.command_input import store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, guild_store, requires
 from bot.app.ui.pages import send_pages
@@ -18,7 +19,7 @@ from bot.rendering import tour_replies
 from bot.rendering.tour_cards import as_embeds, name
 from bot.tour.series import awards, reads
 from bot.tour.series import service as series
-from cogs._common import ArbiterCog, guild_group, store_and_actor
+from cogs._common import ArbiterCog, guild_group
 from cogs.tour._awards import Note, Reason, run_award
 
 

@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.app import tour_autocomplete as choose
 from bot.app.arbiter import ArbiterBot
-from bot.app.command_input import read_attachment
+from bot.app.command_input import read_attachment, store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.pages import send_pages
@@ -25,7 +25,7 @@ from bot.rendering.tour_standings_image import tour_standings_png
 from bot.tour import files, views
 from bot.tour.tours import reads
 from bot.tour.tours import service as tours
-from cogs._common import ArbiterCog, TableFormat, as_file, guild_group, send_table, store_and_actor
+from cogs._common import ArbiterCog, TableFormat, as_file, guild_group, send_table
 
 
 class Tours(ArbiterCog):
