@@ -6,7 +6,7 @@ The module's name starts with an underscore, so the bot does not load it as a co
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Literal
 
 import discord
@@ -29,6 +29,16 @@ TableFormat = Literal["embed", "image", "csv"]
 def guild_group(name: str, description: str) -> app_commands.Group:
     """A slash-command group that is used on servers only."""
     return app_commands.Group(name=name, description=description, guild_only=True)
+
+
+def thinking(interaction: Interaction) -> Callable[[], Awaitable[None]]:
+    """A public "thinking…" for a slow reply. The use case sends it once the options are
+    known good, so a refusal before it can still be private."""
+
+    async def ready() -> None:
+        await interaction.response.defer(thinking=True)
+
+    return ready
 
 
 def as_file(data: bytes, filename: str) -> discord.File:

@@ -19,7 +19,7 @@ from bot.league.clubs.card import club_card
 from bot.league.clubs.listing import club_list
 from bot.rendering.league_embeds import club_embed, paged
 from bot.rendering.user_text import user_text
-from cogs._common import ArbiterCog, guild_group
+from cogs._common import ArbiterCog, guild_group, thinking
 
 
 class Clubs(ArbiterCog):
@@ -87,10 +87,7 @@ class Clubs(ArbiterCog):
     async def info(self, interaction: Interaction, club: str) -> None:
         """The club's card; members and daily average are read from chess.com now."""
         store = guild_store(interaction)
-
-        async def ready() -> None:  # an unknown club was refused privately before this
-            await interaction.response.defer(thinking=True)
-
+        ready = thinking(interaction)  # an unknown club is refused privately before it
         card = await club_card(store, self.bot.standings, self.bot.chesscom, club, ready)
         await interaction.followup.send(embed=club_embed(card))
 

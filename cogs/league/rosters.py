@@ -27,7 +27,7 @@ from bot.league.rosters.removal_checks import PlayerStatsSource, verify_removal
 from bot.rendering.league_embeds import paged
 from bot.rendering.text import timestamp
 from bot.rendering.user_text import user_text
-from cogs._common import ArbiterCog, guild_group
+from cogs._common import ArbiterCog, guild_group, thinking
 
 
 class _NoChessCom:
@@ -75,10 +75,7 @@ class Rosters(ArbiterCog):
         """Multi-team players and closed accounts from the season's facts; timeout ratios
         above the season's limit read from chess.com now (deferred first)."""
         store = guild_store(interaction)
-
-        async def ready() -> None:  # an unknown club or season was refused privately
-            await interaction.response.defer(thinking=True)
-
+        ready = thinking(interaction)  # an unknown club or season is refused privately
         found = await check_roster(store, self.bot.standings, self._chesscom(), club, season, ready)
         players = found.players
         lines = [f"**{len(players)} players fielded** in {found.season}:"]

@@ -6,7 +6,6 @@ season costs a version lookup."""
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
@@ -25,7 +24,7 @@ from bot.rendering.standings_csv import standings_csv
 from bot.rendering.standings_embeds import standings_embeds
 from bot.rendering.standings_image import standings_png
 from bot.rendering.user_text import user_text
-from cogs._common import ArbiterCog, TableFormat, as_file
+from cogs._common import ArbiterCog, TableFormat, as_file, thinking
 
 
 def file_name(*parts: str, suffix: str) -> str:
@@ -36,15 +35,6 @@ def file_name(*parts: str, suffix: str) -> str:
 
 class Standings(ArbiterCog):
     """The league's tables."""
-
-    @staticmethod
-    def _defer(interaction: Interaction) -> Callable[[], Awaitable[None]]:
-        """A public "thinking…" for a slow render, sent once the options are known good."""
-
-        async def ready() -> None:
-            await interaction.response.defer(thinking=True)
-
-        return ready
 
     @app_commands.command(name="standings", description="A season's tables (embed, image, CSV).")
     @app_commands.describe(
@@ -66,7 +56,7 @@ class Standings(ArbiterCog):
         """CL-17: P W D L, MP, GP, SB, DE; shared ranks `=` and disqualified clubs marked."""
         today = guild_store(interaction).database.clock().date()
         day = None if as_of is None else parse_day(as_of, "as_of date", today, past=True)
-        ready = None if format == "embed" else self._defer(interaction)
+        ready = None if format == "embed" else thinking(interaction)
         found = await standings_views(
             guild_store(interaction), self.bot.standings, season, division, day, ready
         )
@@ -106,7 +96,7 @@ class Standings(ArbiterCog):
             self.bot.standings,
             season,
             division,
-            ready=self._defer(interaction),
+            ready=thinking(interaction),
         )
         [view] = found.divisions
         png = file_name("crosstable", view.season, view.division, suffix=".png")
