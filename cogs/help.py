@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.app.interaction import Interaction
 from bot.app.permissions import can_use
 from bot.rendering.common.help import help_embeds
+from cogs._common import ArbiterCog
 
 
-class Help(commands.Cog):
+class Help(ArbiterCog):
     """The command list, filtered by what the caller may use."""
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
 
     @app_commands.command(name="help", description="List the Arbiter commands you can use here.")
     async def help(self, interaction: Interaction) -> None:

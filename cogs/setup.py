@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.app.guild_setup import GuildSetup
@@ -14,9 +13,10 @@ from bot.app.permissions import MANAGE_SERVER, guild_store, requires
 from bot.kernel.actor import Role
 from bot.kernel.errors import UserError
 from bot.rendering.common.guild_settings import settings_embed
+from cogs._common import ArbiterCog
 
 
-class Setup(commands.Cog):
+class Setup(ArbiterCog):
     """Server set-up for Arbiter."""
 
     group = app_commands.Group(
@@ -25,9 +25,6 @@ class Setup(commands.Cog):
         default_permissions=discord.Permissions(manage_guild=True),
         guild_only=True,
     )
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
 
     @requires(MANAGE_SERVER)
     @group.command(name="show", description="Show the roles and channel Arbiter uses here.")

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.app.interaction import Interaction
+from bot.app.permissions import guild_store
 from bot.formats.boards_csv import BoardRow, BoardsCsvError, parse_boards_csv
 from bot.kernel.actor import Actor
 from bot.kernel.date_window import EARLIEST_DAY, YEARS_AHEAD, latest_day
@@ -71,6 +72,12 @@ async def actor_of(store: GuildStore, interaction: Interaction) -> Actor:
     member = interaction.user
     roles = [r.id for r in member.roles] if isinstance(member, discord.Member) else []
     return Actor.member(member.id, settings, roles)
+
+
+async def store_and_actor(interaction: Interaction) -> tuple[GuildStore, Actor]:
+    """The repositories of the caller's guild, and the caller with the roles they hold."""
+    store = guild_store(interaction)
+    return store, await actor_of(store, interaction)
 
 
 def parse_day(text: str, what: str, today: dt.date | None = None, *, past: bool = False) -> dt.date:

@@ -7,11 +7,10 @@ from typing import Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.app.autocomplete import league as autocomplete
-from bot.app.command_input import actor_of
+from bot.app.command_input import store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
 from bot.app.ui.pages import send_pages
@@ -21,19 +20,13 @@ from bot.league.clubs.listing import club_list
 from bot.rendering.common.embeds import paged
 from bot.rendering.common.user_text import user_text
 from bot.rendering.league.embeds import club_embed
+from cogs._common import ArbiterCog, guild_group, thinking
 
 
-class Clubs(commands.Cog):
+class Clubs(ArbiterCog):
     """The league's clubs."""
 
-    group = app_commands.Group(
-        name="club",
-        description="Register, approve and look up the league's clubs.",
-        guild_only=True,
-    )
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
+    group = guild_group("club", "Register, approve and look up the league's clubs.")
 
     @group.command(
         name="register", description="Register a chess.com club (you are its first admin)."
@@ -51,8 +44,7 @@ class Clubs(commands.Cog):
         admin3: discord.Member | None = None,
     ) -> None:
         """CL-2..4: pending until HQ decides; reads the chess.com profile (deferred first)."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         client = self.bot.chesscom_client()
         await interaction.response.defer(ephemeral=True, thinking=True)
         others = [admin2.id] + ([admin3.id] if admin3 else [])
@@ -70,8 +62,8 @@ class Clubs(commands.Cog):
     @app_commands.autocomplete(club=autocomplete.clubs)
     async def approve(self, interaction: Interaction, club: str) -> None:
         """CL-3: HQ approves a club that has its admins."""
-        store = guild_store(interaction)
-        event = await service.approve_club(store, await actor_of(store, interaction), club)
+        store, actor = await store_and_actor(interaction)
+        event = await service.approve_club(store, actor, club)
         await interaction.response.send_message(
             f"Club **{user_text(event.club.name)}** is approved."
         )
@@ -82,8 +74,8 @@ class Clubs(commands.Cog):
     @app_commands.autocomplete(club=autocomplete.clubs)
     async def reject(self, interaction: Interaction, club: str, reason: str) -> None:
         """CL-2..4: HQ rejects a pending club."""
-        store = guild_store(interaction)
-        event = await service.reject_club(store, await actor_of(store, interaction), club, reason)
+        store, actor = await store_and_actor(interaction)
+        event = await service.reject_club(store, actor, club, reason)
         await interaction.response.send_message(
             f"Club **{user_text(event.club.name)}** is rejected: {user_text(event.reason or '')}"
         )
@@ -96,10 +88,7 @@ class Clubs(commands.Cog):
     async def info(self, interaction: Interaction, club: str) -> None:
         """The club's card; members and daily average are read from chess.com now."""
         store = guild_store(interaction)
-
-        async def ready() -> None:  # an unknown club was refused privately before this
-            await interaction.response.defer(thinking=True)
-
+        ready = thinking(interaction)  # an unknown club is refused privately before it
         card = await club_card(store, self.bot.standings, self.bot.chesscom, club, ready)
         await interaction.followup.send(embed=club_embed(card))
 
@@ -124,8 +113,8 @@ class Clubs(commands.Cog):
     @app_commands.autocomplete(club=autocomplete.clubs)
     async def admin_add(self, interaction: Interaction, club: str, user: discord.Member) -> None:
         """CL-3: a club admin adds another admin to their own club."""
-        store = guild_store(interaction)
-        event = await service.add_admin(store, await actor_of(store, interaction), club, user.id)
+        store, actor = await store_and_actor(interaction)
+        event = await service.add_admin(store, actor, club, user.id)
         await interaction.response.send_message(
             f"{user.mention} is now an admin of **{user_text(event.club.name)}**.", ephemeral=True
         )
@@ -135,8 +124,8 @@ class Clubs(commands.Cog):
     @app_commands.autocomplete(club=autocomplete.clubs)
     async def admin_remove(self, interaction: Interaction, club: str, user: discord.Member) -> None:
         """CL-3: a club keeps at least two admins."""
-        store = guild_store(interaction)
-        event = await service.remove_admin(store, await actor_of(store, interaction), club, user.id)
+        store, actor = await store_and_actor(interaction)
+        event = await service.remove_admin(store, actor, club, user.id)
         await interaction.response.send_message(
             f"{user.mention} is no longer an admin of **{user_text(event.club.name)}**.",
             ephemeral=True,
@@ -152,9 +141,9 @@ class Clubs(commands.Cog):
         channel: discord.TextChannel | None = None,
     ) -> None:
         """A club admin sets their club's reminder channel."""
-        store = guild_store(interaction)
+        store, actor = await store_and_actor(interaction)
         event = await service.set_reminder_channel(
-            store, await actor_of(store, interaction), club, channel.id if channel else None
+            store, actor, club, channel.id if channel else None
         )
         where = f"<#{event.channel_id}>" if event.channel_id else "the announcements channel"
         await interaction.response.send_message(

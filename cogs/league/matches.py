@@ -8,11 +8,10 @@ from zoneinfo import ZoneInfo
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.app.autocomplete import league as autocomplete
-from bot.app.command_input import Whole, actor_of, read_boards
+from bot.app.command_input import Whole, read_boards, store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, DIRECTOR, guild_store, requires
 from bot.app.ui.pages import send_pages
@@ -24,6 +23,7 @@ from bot.rendering.common.text import countdown
 from bot.rendering.common.user_text import user_text
 from bot.rendering.league.division_view import rank_text
 from bot.rendering.league.embeds import match_embed, match_list, result_embed, when
+from cogs._common import ArbiterCog, guild_group
 
 
 def _notes(notes: tuple[str, ...]) -> str:
@@ -32,15 +32,10 @@ def _notes(notes: tuple[str, ...]) -> str:
     return "".join(f" Note: {user_text(note[0].upper() + note[1:])}." for note in notes)
 
 
-class Matches(commands.Cog):
+class Matches(ArbiterCog):
     """The league's matches."""
 
-    group = app_commands.Group(
-        name="match", description="Matches: challenges, results, reschedules.", guild_only=True
-    )
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
+    group = guild_group("match", "Matches: challenges, results, reschedules.")
 
     @group.command(name="list", description="A season's matches (of a club, a round, or yours).")
     @app_commands.describe(
@@ -83,10 +78,8 @@ class Matches(commands.Cog):
     @app_commands.autocomplete(match=autocomplete.matches)
     async def challenge(self, interaction: Interaction, match: str, chesscom_match: str) -> None:
         """CL-15: declared by an admin of a club of the match."""
-        store = guild_store(interaction)
-        event = await service.record_challenge_issued(
-            store, await actor_of(store, interaction), match, chesscom_match
-        )
+        store, actor = await store_and_actor(interaction)
+        event = await service.record_challenge_issued(store, actor, match, chesscom_match)
         line = await match_line(store, event.match)
         when_due = "" if event.late else f"; it must be accepted before {countdown(line.deadline)}"
         await interaction.response.send_message(
@@ -112,10 +105,8 @@ class Matches(commands.Cog):
         issued_by: str | None = None,
     ) -> None:
         """CL-15: its instants stand, so the deadline's judgement does too."""
-        store = guild_store(interaction)
-        event = await service.correct_challenge(
-            store, await actor_of(store, interaction), match, chesscom_match, issued_by
-        )
+        store, actor = await store_and_actor(interaction)
+        event = await service.correct_challenge(store, actor, match, chesscom_match, issued_by)
         line = await match_line(store, event.match)
         await interaction.response.send_message(
             f"Challenge of match #{line.id} ({user_text(line.home)} – {user_text(line.away)})"
@@ -127,10 +118,8 @@ class Matches(commands.Cog):
     @app_commands.autocomplete(match=autocomplete.matches)
     async def accept(self, interaction: Interaction, match: str) -> None:
         """CL-15: declared by an admin of the club that did not issue it."""
-        store = guild_store(interaction)
-        event = await service.record_challenge_accepted(
-            store, await actor_of(store, interaction), match
-        )
+        store, actor = await store_and_actor(interaction)
+        event = await service.record_challenge_accepted(store, actor, match)
         line = await match_line(store, event.match)
         await interaction.response.send_message(
             f"Challenge of match #{line.id} ({user_text(line.home)} – {user_text(line.away)})"
@@ -148,8 +137,7 @@ class Matches(commands.Cog):
         """CL-14, CL-19: deferred first (chess.com may be slow), privately: chess.com may
         refuse (no such match, not finished), and a refusal stays private; the result is
         then posted for everyone as a new message."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         await results.authorise_report(store, actor, match)
         client = self.bot.chesscom_client()  # a refusal ("not configured") stays private too
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -168,8 +156,7 @@ class Matches(commands.Cog):
     @app_commands.autocomplete(match=autocomplete.matches)
     async def result(self, interaction: Interaction, match: str, file: discord.Attachment) -> None:
         """CL-14: the manual fallback; a bad line is named."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         # No defer: nothing here calls chess.com, and a refusal (a bad line) after a public
         # defer could not be private.
         rows = await read_boards(file)
@@ -197,8 +184,7 @@ class Matches(commands.Cog):
     async def reschedule(self, interaction: Interaction, match: str, start: str) -> None:
         """CL-13, CL-15: the deadline and the match's jobs move with it; after the deadline,
         or closer than its notice, only a passed `reschedule` motion moves it."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         event = await service.reschedule_match(store, actor, match, start)
         moved = event.match.start
         local = moved.astimezone(ZoneInfo(event.zone))

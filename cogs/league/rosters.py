@@ -10,11 +10,10 @@ from typing import Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.app.autocomplete import league as autocomplete
-from bot.app.command_input import actor_of
+from bot.app.command_input import store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import CLUB_ADMIN, guild_store, requires
 from bot.app.ui.members import director_ids
@@ -28,6 +27,7 @@ from bot.rendering.common.embeds import paged
 from bot.rendering.common.text import timestamp
 from bot.rendering.common.user_text import user_text
 from bot.runtime.polite_http import ApiError
+from cogs._common import ArbiterCog, guild_group, thinking
 
 
 class _NoChessCom:
@@ -38,17 +38,10 @@ class _NoChessCom:
         raise ApiError("chess.com is not configured (no contact)", "")
 
 
-class Rosters(commands.Cog):
+class Rosters(ArbiterCog):
     """Club rosters (CL-18, CL-19, CL-21)."""
 
-    group = app_commands.Group(
-        name="roster",
-        description="chess.com accounts, roster checks and removals.",
-        guild_only=True,
-    )
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
+    group = guild_group("roster", "chess.com accounts, roster checks and removals.")
 
     def _chesscom(self) -> PlayerStatsSource:
         """The bot's one chess.com client, or none without a contact."""
@@ -66,9 +59,9 @@ class Rosters(commands.Cog):
         user: discord.Member | None = None,
     ) -> None:
         """A player links their own account; a club admin may link another member's."""
-        store = guild_store(interaction)
+        store, actor = await store_and_actor(interaction)
         event = await service.link_account(
-            store, await actor_of(store, interaction), chesscom_username, user.id if user else None
+            store, actor, chesscom_username, user.id if user else None
         )
         await interaction.response.send_message(
             f"chess.com account **{user_text(event.username)}** is linked to <@{event.user_id}>.",
@@ -82,10 +75,7 @@ class Rosters(commands.Cog):
         """Multi-team players and closed accounts from the season's facts; timeout ratios
         above the season's limit read from chess.com now (deferred first)."""
         store = guild_store(interaction)
-
-        async def ready() -> None:  # an unknown club or season was refused privately
-            await interaction.response.defer(thinking=True)
-
+        ready = thinking(interaction)  # an unknown club or season is refused privately
         found = await check_roster(store, self.bot.standings, self._chesscom(), club, season, ready)
         players = found.players
         lines = [f"**{len(players)} players fielded** in {found.season}:"]
@@ -133,8 +123,7 @@ class Rosters(commands.Cog):
         """Recorded first, with its `roster.verify` job (so a crash loses no verification);
         then verified at once from the facts and chess.com (deferred) — once, whichever of
         this and the job comes first — and a forfeit motion opened when it cannot be verified."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         event = await service.record_removal(store, actor, season, club, player, reason, note)
         await interaction.response.defer(thinking=True)
         try:

@@ -3,18 +3,14 @@ show it, its calendar (embed + .ics), the CL-8 proposal, and season files in and
 
 from __future__ import annotations
 
-import io
-
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.app.autocomplete import league as autocomplete
-from bot.app.command_input import Whole, actor_of, parse_day, read_attachment
+from bot.app.command_input import Whole, parse_day, read_attachment, store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
-from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.motion_buttons import DivisionMakeupButton
 from bot.app.ui.pages import send_pages
 from bot.league.seasons import files as season_files
@@ -28,22 +24,14 @@ from bot.rendering.common.text import halves
 from bot.rendering.common.user_text import user_text
 from bot.rendering.league.calendar_ics import CalendarMatch, season_calendar
 from bot.rendering.league.embeds import calendar_embeds, schedule_preview, season_embed
+from cogs._common import NOT_STORED_YET, ArbiterCog, as_file, guild_group
 from core.league.promotion import DISQUALIFIED_PLACE, TIE_STANDS
 
 
-class Seasons(commands.Cog):
+class Seasons(ArbiterCog):
     """The league's seasons."""
 
-    group = app_commands.Group(
-        name="season",
-        description="Create, schedule and show the league's seasons.",
-        guild_only=True,
-    )
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
-        self.previews: dict[int, ConfirmView] = {}
-        """Open schedule previews by message id (tests expire them without waiting)."""
+    group = guild_group("season", "Create, schedule and show the league's seasons.")
 
     @requires(HQ)
     @group.command(name="create", description="Create a season with the rules of the config (HQ).")
@@ -62,8 +50,7 @@ class Seasons(commands.Cog):
         cutoff: str | None = None,
     ) -> None:
         """CL-1, CL-7: rules and divisions frozen from the config."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         today = store.database.clock().date()
         day = parse_day(first_round, "first round", today)
         last = None if cutoff is None else parse_day(cutoff, "cut-off date", today, past=True)
@@ -86,10 +73,10 @@ class Seasons(commands.Cog):
     @app_commands.autocomplete(season=autocomplete.seasons)
     async def cutoff(self, interaction: Interaction, season: str, date: str | None = None) -> None:
         """CL-1: until the season closes, and not under an open make-up motion."""
-        store = guild_store(interaction)
+        store, actor = await store_and_actor(interaction)
         today = store.database.clock().date()
         day = None if date is None else parse_day(date, "cut-off date", today, past=True)
-        event = await seasons.set_cutoff(store, await actor_of(store, interaction), season, day)
+        event = await seasons.set_cutoff(store, actor, season, day)
         shown = "cleared: the final standings decide" if day is None else day.isoformat()
         await interaction.response.send_message(
             f"Divisions cut-off of **{user_text(event.season.name)}**: {shown} (CL-1, CL-8)."
@@ -101,8 +88,8 @@ class Seasons(commands.Cog):
     @app_commands.autocomplete(season=autocomplete.seasons, club=autocomplete.clubs)
     async def withdraw(self, interaction: Interaction, season: str, club: str) -> None:
         """CL-8: its place is freed in the promotion proposal."""
-        store = guild_store(interaction)
-        event = await seasons.withdraw_club(store, await actor_of(store, interaction), season, club)
+        store, actor = await store_and_actor(interaction)
+        event = await seasons.withdraw_club(store, actor, season, club)
         await interaction.response.send_message(
             f"**{user_text(event.club.name)}** ({user_text(event.division.name)}) will not"
             f" continue after {user_text(event.season.name)}: its place is freed (CL-8)."
@@ -122,10 +109,8 @@ class Seasons(commands.Cog):
         min_players: app_commands.Transform[int, Whole("min_players", 1, 1000)],
     ) -> None:
         """CL-7, CL-9..11."""
-        store = guild_store(interaction)
-        event = await seasons.add_division(
-            store, await actor_of(store, interaction), season, name, min_players
-        )
+        store, actor = await store_and_actor(interaction)
+        event = await seasons.add_division(store, actor, season, name, min_players)
         await interaction.response.send_message(
             f"Division **{user_text(event.division.name)}** added to"
             f" {user_text(event.season.name)}."
@@ -141,10 +126,8 @@ class Seasons(commands.Cog):
         self, interaction: Interaction, season: str, division: str, club: str
     ) -> None:
         """CL-12: up to the season's clubs per division."""
-        store = guild_store(interaction)
-        event = await seasons.add_club(
-            store, await actor_of(store, interaction), season, division, club
-        )
+        store, actor = await store_and_actor(interaction)
+        event = await seasons.add_club(store, actor, season, division, club)
         await interaction.response.send_message(
             f"**{user_text(event.club.name)}** plays in {user_text(event.division.name)} of"
             f" {user_text(event.season.name)} "
@@ -163,8 +146,8 @@ class Seasons(commands.Cog):
         self, interaction: Interaction, season: str, division: str, club: str
     ) -> None:
         """Before the season is scheduled."""
-        store = guild_store(interaction)
-        event = await seasons.remove_club(store, await actor_of(store, interaction), season, club)
+        store, actor = await store_and_actor(interaction)
+        event = await seasons.remove_club(store, actor, season, club)
         await interaction.response.send_message(
             f"**{user_text(event.club.name)}** no longer plays in {user_text(event.division.name)}"
             f" of {user_text(event.season.name)}."
@@ -178,8 +161,7 @@ class Seasons(commands.Cog):
     @app_commands.autocomplete(season=autocomplete.seasons)
     async def schedule_(self, interaction: Interaction, season: str) -> None:
         """CL-12, CL-13: a preview with Confirm / Cancel (60 s); nothing is stored before."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         plan = await schedule.schedule_season(store, actor, season, confirm=False)
         pages = schedule_preview(
             plan.season.name,
@@ -194,24 +176,19 @@ class Seasons(commands.Cog):
             ],
             len(plan.matches),
         )
-        season_id = plan.season.id
 
         async def confirm() -> str:
-            stored = await schedule.schedule_season(store, actor, season_id, confirm=True)
+            stored = await schedule.schedule_season(store, actor, plan.season.id, confirm=True)
             if stored.unchanged:
                 shown = user_text(stored.season.name)
                 return f"{shown} was already scheduled so: nothing changed."
             shown = user_text(stored.season.name)
             return f"Scheduled **{shown}**: {len(stored.matches)} matches stored."
 
-        buttons = ConfirmView(interaction.user.id, confirm, store.database.clock)
-        note = "Nothing is stored until you confirm (60 s)."
+        note = NOT_STORED_YET
         if plan.unchanged:
             note = "These fixtures are stored already; confirming changes nothing."
-        await interaction.response.send_message(content=note, embed=pages[0], view=buttons)
-        buttons.arm(interaction)
-        original = await interaction.original_response()
-        self.previews[original.id] = buttons
+        await self.preview(interaction, confirm, content=note, embeds=pages[:1])
 
     @group.command(name="show", description="A season's status, divisions and progress.")
     @app_commands.describe(season="The season.")
@@ -252,7 +229,7 @@ class Seasons(commands.Cog):
             ],
             now,
         )
-        file = discord.File(io.BytesIO(ics), filename="calendar.ics")
+        file = as_file(ics, "calendar.ics")
         await send_pages(
             interaction, calendar_embeds(found.season, list(found.coming)), files=[file]
         )
@@ -309,9 +286,7 @@ class Seasons(commands.Cog):
     async def export(self, interaction: Interaction, season: str) -> None:
         """The season file, for `arbiter season import` or another server."""
         name, data = await season_files.export_season_file(guild_store(interaction), season)
-        await interaction.response.send_message(
-            f"Season file `{name}`.", file=discord.File(io.BytesIO(data), filename=name)
-        )
+        await interaction.response.send_message(f"Season file `{name}`.", file=as_file(data, name))
 
     @requires(HQ)
     @group.command(name="import", description="Import a season file as a new season (HQ).")
@@ -323,8 +298,7 @@ class Seasons(commands.Cog):
         name: str | None = None,
     ) -> None:
         """Validated by the season-file adapter; size-capped; one unit of work."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         # No defer: reading (≤ 1 MB) and importing are local and quick, and a refusal after a
         # public defer could not be private.
         data = await read_attachment(file, "season file", ".json")

@@ -5,14 +5,10 @@ season costs a version lookup."""
 
 from __future__ import annotations
 
-import io
 import re
-from collections.abc import Awaitable, Callable
-from typing import Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.app.autocomplete import league as autocomplete
@@ -28,6 +24,7 @@ from bot.rendering.league.crosstable_image import crosstable_png
 from bot.rendering.league.standings_csv import standings_csv
 from bot.rendering.league.standings_embeds import standings_embeds
 from bot.rendering.league.standings_image import standings_png
+from cogs._common import ArbiterCog, TableFormat, as_file, thinking
 
 
 def file_name(*parts: str, suffix: str) -> str:
@@ -36,20 +33,8 @@ def file_name(*parts: str, suffix: str) -> str:
     return "-".join(w for w in words if w) + suffix
 
 
-class Standings(commands.Cog):
+class Standings(ArbiterCog):
     """The league's tables."""
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
-
-    @staticmethod
-    def _defer(interaction: Interaction) -> Callable[[], Awaitable[None]]:
-        """A public "thinking…" for a slow render, sent once the options are known good."""
-
-        async def ready() -> None:
-            await interaction.response.defer(thinking=True)
-
-        return ready
 
     @app_commands.command(name="standings", description="A season's tables (embed, image, CSV).")
     @app_commands.describe(
@@ -66,12 +51,12 @@ class Standings(commands.Cog):
         season: str,
         division: str | None = None,
         as_of: str | None = None,
-        format: Literal["embed", "image", "csv"] = "embed",
+        format: TableFormat = "embed",
     ) -> None:
         """CL-17: P W D L, MP, GP, SB, DE; shared ranks `=` and disqualified clubs marked."""
         today = guild_store(interaction).database.clock().date()
         day = None if as_of is None else parse_day(as_of, "as_of date", today, past=True)
-        ready = None if format == "embed" else self._defer(interaction)
+        ready = None if format == "embed" else thinking(interaction)
         found = await standings_views(
             guild_store(interaction), self.bot.standings, season, division, day, ready
         )
@@ -111,7 +96,7 @@ class Standings(commands.Cog):
             self.bot.standings,
             season,
             division,
-            ready=self._defer(interaction),
+            ready=thinking(interaction),
         )
         [view] = found.divisions
         png = file_name("crosstable", view.season, view.division, suffix=".png")
@@ -156,7 +141,7 @@ async def _send_files(interaction: Interaction, title: str, files: list[tuple[st
         chunk = files[start : start + limits.FILES_PER_MESSAGE]
         await interaction.followup.send(
             content=f"**{user_text(title)}**" if start == 0 else discord.utils.MISSING,
-            files=[discord.File(io.BytesIO(data), filename=name) for name, data in chunk],
+            files=[as_file(data, name) for name, data in chunk],
         )
 
 

@@ -8,11 +8,10 @@ from typing import Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.app.autocomplete import league as autocomplete
-from bot.app.command_input import MOTION, actor_of, read_boards
+from bot.app.command_input import MOTION, read_boards, store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import DIRECTOR, guild_store, requires
 from bot.app.ui.members import director_ids
@@ -21,21 +20,15 @@ from bot.league.motions.actions import ACTIONS, DISQUALIFY_RULES, MotionRequest
 from bot.league.motions.lifecycle import open_motion, vote_rules
 from bot.league.motions.reads import motion_card, motion_choices, motion_list
 from bot.rendering.league.motions import motion_embed, motion_label, motion_title, motions_embed
+from cogs._common import ArbiterCog, guild_group
 
 Status = Literal["open", "passed", "rejected", "no-decision"]
 
 
-class Votes(commands.Cog):
+class Votes(ArbiterCog):
     """Director motions."""
 
-    group = app_commands.Group(
-        name="vote",
-        description="Director motions (CL-23): open, list, show, cast.",
-        guild_only=True,
-    )
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
+    group = guild_group("vote", "Director motions (CL-23): open, list, show, cast.")
 
     @requires(DIRECTOR)
     @group.command(name="open", description="Put a discretionary decision to the directors.")
@@ -72,7 +65,7 @@ class Votes(commands.Cog):
         tie_order: app_commands.Range[str, 1, 1000] | None = None,
     ) -> None:
         """Open the motion and reply with it (the message itself goes to the directors)."""
-        actor = await actor_of(guild_store(interaction), interaction)
+        store, actor = await store_and_actor(interaction)
         rows = [] if boards is None else await read_boards(boards)
         request = MotionRequest(
             kind,
@@ -87,7 +80,7 @@ class Votes(commands.Cog):
             tie_order=[c.strip() for c in (tie_order or "").split(",") if c.strip()],
         )
         motion = await open_motion(
-            guild_store(interaction),
+            store,
             actor,
             request,
             await director_ids(interaction),

@@ -7,11 +7,10 @@ from __future__ import annotations
 from typing import Literal
 
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.app.autocomplete import tour as choose
-from bot.app.command_input import Whole, actor_of
+from bot.app.command_input import Whole, store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, guild_store, requires
 from bot.app.ui.pages import send_pages
@@ -19,19 +18,13 @@ from bot.rendering.tour.cards import as_embeds, name, when
 from bot.tour import replies as tour_replies
 from bot.tour.appeals import reads
 from bot.tour.appeals import service as appeals
+from cogs._common import ArbiterCog, guild_group
 
 
-class Appeals(commands.Cog):
+class Appeals(ArbiterCog):
     """Fair-play appeals."""
 
-    group = app_commands.Group(
-        name="appeal",
-        description="Fair-play appeals (CCT-11): lodge, list, decide.",
-        guild_only=True,
-    )
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
+    group = guild_group("appeal", "Fair-play appeals (CCT-11): lodge, list, decide.")
 
     @group.command(name="lodge", description="Lodge a fair-play appeal about a game (a player).")
     @app_commands.describe(event="The event.", game="The game.", text="Your appeal, in writing.")
@@ -44,10 +37,8 @@ class Appeals(commands.Cog):
         text: app_commands.Range[str, 1, 1500],
     ) -> None:
         """CCT-11: by 23:59 (appeals zone) on the day of the game's session."""
-        store = guild_store(interaction)
-        lodged = await appeals.lodge_appeal(
-            store, await actor_of(store, interaction), event, game, text
-        )
+        store, actor = await store_and_actor(interaction)
+        lodged = await appeals.lodge_appeal(store, actor, event, game, text)
         await interaction.response.send_message(
             f"Appeal {lodged.id} about {name(lodged.game)} recorded at "
             f"{when(lodged.decision.lodged_at)} (deadline {when(lodged.decision.deadline)}).",
@@ -74,10 +65,8 @@ class Appeals(commands.Cog):
         reason: app_commands.Range[str, 1, 500],
     ) -> None:
         """CCT-11: recorded and announced."""
-        store = guild_store(interaction)
-        decided = await appeals.decide(
-            store, await actor_of(store, interaction), appeal, decision, reason
-        )
+        store, actor = await store_and_actor(interaction)
+        decided = await appeals.decide(store, actor, appeal, decision, reason)
         await interaction.response.send_message(f"Appeal {decided.id}: {decided.status}.")
 
 

@@ -4,21 +4,16 @@ numbers (preview, then Confirm; CCT-8a), show its pairings, standings (CCT-8b), 
 
 from __future__ import annotations
 
-import datetime as dt
-import io
-from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.app.autocomplete import tour as choose
-from bot.app.command_input import Whole, actor_of
+from bot.app.command_input import Whole, store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
-from bot.app.ui.confirm import ConfirmView, OnConfirm
 from bot.app.ui.pages import send_pages
 from bot.rendering.tour.calendar_ics import event_calendar_ics
 from bot.rendering.tour.cards import as_embeds, name
@@ -30,24 +25,18 @@ from bot.tour import replies as tour_replies
 from bot.tour import views
 from bot.tour.events import pin
 from bot.tour.events import service as events
+from cogs._common import ArbiterCog, TableFormat, as_file, guild_group, send_table
 from core.tiebreaks import DeReading
 from core.tour.ranking import EventType
 from core.tour.rules import MAX_REMINDER_MINUTES
 
 
-class Events(commands.Cog):
+class Events(ArbiterCog):
     """The tour's events."""
 
-    group = app_commands.Group(
-        name="event",
-        description="Tour events: players, the draw, pairings, standings, the knock-out.",
-        guild_only=True,
+    group = guild_group(
+        "event", "Tour events: players, the draw, pairings, standings, the knock-out."
     )
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
-        self.previews: dict[int, ConfirmView] = {}
-        """Open previews by message id (tests expire them without waiting)."""
 
     @requires(HQ)
     @group.command(name="create", description="Add an event to a tour (HQ).")
@@ -83,10 +72,10 @@ class Events(commands.Cog):
         scoring: Literal["1/½/0", "3/1/0"] | None = None,
     ) -> None:
         """CCT-2, CCT-16: the event's values frozen from its tour (or given here)."""
-        store = guild_store(interaction)
+        store, actor = await store_and_actor(interaction)
         record = await events.create_event(
             store,
-            await actor_of(store, interaction),
+            actor,
             tour,
             name,
             EventType(type),
@@ -122,10 +111,10 @@ class Events(commands.Cog):
     ) -> None:
         """A tour player of that name (new or known), linked to `user` if given; the Finals
         take qualified players and wildcards into open places (CCT-3)."""
-        store = guild_store(interaction)
+        store, actor = await store_and_actor(interaction)
         changed = await events.add_player(
             store,
-            await actor_of(store, interaction),
+            actor,
             event,
             player,
             None if user is None else user.id,
@@ -143,10 +132,8 @@ class Events(commands.Cog):
     @app_commands.autocomplete(event=choose.events, player=choose.players)
     async def player_remove(self, interaction: Interaction, event: str, player: str) -> None:
         """Before the draw only."""
-        store = guild_store(interaction)
-        changed = await events.remove_player(
-            store, await actor_of(store, interaction), event, player
-        )
+        store, actor = await store_and_actor(interaction)
+        changed = await events.remove_player(store, actor, event, player)
         await interaction.response.send_message(
             f"**{_n(changed.player.name)}** no longer plays in {_n(changed.event.name)} "
             f"({changed.players}/{changed.event.size})."
@@ -168,16 +155,14 @@ class Events(commands.Cog):
         order: str | None = None,
     ) -> None:
         """CCT-8a: a preview with Confirm / Cancel (60 s); the same seed on Confirm."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         plan = await events.draw_event(store, actor, event, seed=seed, order=order, confirm=False)
-        event_id = plan.event.id
 
         async def confirm() -> str:
             stored = await events.draw_event(
                 store,
                 actor,
-                event_id,
+                plan.event.id,
                 seed=plan.seed,
                 order=order,
                 confirm=True,
@@ -190,8 +175,8 @@ class Events(commands.Cog):
                 f"games over {rounds} rounds; the pairings are announced."
             )
 
-        await self._preview(
-            interaction, confirm, tour_replies.draw_preview(plan), store.database.clock
+        await self.preview(
+            interaction, confirm, embeds=as_embeds(tour_replies.draw_preview(plan))[:1]
         )
 
     @requires(HQ)
@@ -211,18 +196,16 @@ class Events(commands.Cog):
         scoring: Literal["1/½/0", "3/1/0"] | None = None,
     ) -> None:
         """CCT-6/CCT-8a/CCT-16: a preview with Confirm / Cancel; until the draw only."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         plan = await events.set_event_points(
             store, actor, event, points=points, scoring=scoring, confirm=False
         )
-        event_id = plan.event.id
 
         async def confirm() -> str:
             stored = await events.set_event_points(
                 store,
                 actor,
-                event_id,
+                plan.event.id,
                 points=points,
                 scoring=scoring,
                 confirm=True,
@@ -230,27 +213,9 @@ class Events(commands.Cog):
             )
             return f"Tour points of **{_n(stored.event.name)}** changed (CCT-6, CCT-8a)."
 
-        await self._preview(
-            interaction, confirm, tour_replies.points_preview(plan), store.database.clock
+        await self.preview(
+            interaction, confirm, embeds=as_embeds(tour_replies.points_preview(plan))[:1]
         )
-
-    async def _preview(
-        self,
-        interaction: Interaction,
-        confirm: OnConfirm,
-        pages: list[dict[str, Any]],
-        clock: Callable[[], dt.datetime],
-    ) -> None:
-        """Reply with a preview under Confirm / Cancel (only the caller may click)."""
-        buttons = ConfirmView(interaction.user.id, confirm, clock)
-        await interaction.response.send_message(
-            content="Nothing is stored until you confirm (60 s).",
-            embed=as_embeds(pages)[0],
-            view=buttons,
-        )
-        buttons.arm(interaction)
-        original = await interaction.original_response()
-        self.previews[original.id] = buttons
 
     @group.command(name="pairings", description="An event's pairings and results.")
     @app_commands.describe(event="The event.", round="Only this round.")
@@ -274,24 +239,20 @@ class Events(commands.Cog):
         self,
         interaction: Interaction,
         event: str,
-        format: Literal["embed", "image", "csv"] = "embed",
+        format: TableFormat = "embed",
     ) -> None:
         """CCT-8b."""
         read, rows = await reads.event_standings(guild_store(interaction), event)
         view = views.preliminary(read.loaded, rows)
-        if format == "csv":
-            data = preliminary_csv(view).encode()
-            await interaction.response.send_message(
-                file=discord.File(io.BytesIO(data), filename="standings.csv")
-            )
-            return
-        if format == "image":
-            images = {"standings.png": preliminary_png(view)}
-            images["crosstable.png"] = preliminary_crosstable_png(view)
-            files = [discord.File(io.BytesIO(data), filename=n) for n, data in images.items()]
-            await interaction.response.send_message(files=files)
-            return
-        await send_pages(interaction, views.preliminary_pages(read.loaded, rows))
+        await send_table(
+            interaction,
+            format,
+            "standings",
+            embeds=lambda: views.preliminary_pages(read.loaded, rows),
+            image=lambda: preliminary_png(view),
+            csv=lambda: preliminary_csv(view),
+            crosstable=lambda: preliminary_crosstable_png(view),
+        )
 
     @group.command(name="bracket", description="The knock-out: series scores and next games.")
     @app_commands.describe(event="The event.")
@@ -300,7 +261,7 @@ class Events(commands.Cog):
         """CCT-8c-e: each round's score, the next game, its colours and time control."""
         found = await reads.event_bracket(guild_store(interaction), event)
         png = views.bracket_image(found.read.loaded, found.ties)
-        file = discord.File(io.BytesIO(png), filename="bracket.png")
+        file = as_file(png, "bracket.png")
         await send_pages(interaction, as_embeds(tour_replies.bracket(found)), files=[file])
 
     @group.command(name="show", description="An event: its state, players and draw.")
@@ -319,7 +280,7 @@ class Events(commands.Cog):
         store = guild_store(interaction)
         read, days = await reads.event_calendar(store, event)
         ics = event_calendar_ics(read.tour, read.loaded.record.name, days, store.database.clock())
-        file = discord.File(io.BytesIO(ics), filename="event.ics")
+        file = as_file(ics, "event.ics")
         await send_pages(interaction, as_embeds(tour_replies.calendar(read, days)), files=[file])
 
     @requires(HQ)
@@ -333,10 +294,10 @@ class Events(commands.Cog):
         channel: discord.TextChannel | None = None,
     ) -> None:
         """The standings (then the bracket), edited after every change."""
-        store = guild_store(interaction)
+        store, actor = await store_and_actor(interaction)
         where = channel.id if channel is not None else interaction.channel_id
         assert where is not None
-        pinned = await pin.pin_event(store, await actor_of(store, interaction), event, where)
+        pinned = await pin.pin_event(store, actor, event, where)
         await interaction.response.send_message(
             f"**{_n(pinned)}** is pinned in <#{where}>: the message follows every change.",
             ephemeral=True,
@@ -352,20 +313,18 @@ class Events(commands.Cog):
         self, interaction: Interaction, event: str, lots: str | None = None
     ) -> None:
         """CCT-8c: from the final preliminary order."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         plan = await events.start_knockout(store, actor, event, lots=lots, confirm=False)
-        event_id = plan.event.id
 
         async def confirm() -> str:
             stored = await events.start_knockout(
-                store, actor, event_id, lots=lots, confirm=True, previewed=plan.seeds
+                store, actor, plan.event.id, lots=lots, confirm=True, previewed=plan.seeds
             )
             ties = "; ".join(f"{t} {_n(a)} – {_n(b)}" for t, a, b in stored.quarter_finals)
             return f"Knock-out of **{_n(stored.event.name)}** started: {ties}."
 
-        await self._preview(
-            interaction, confirm, tour_replies.knockout_preview(plan), store.database.clock
+        await self.preview(
+            interaction, confirm, embeds=as_embeds(tour_replies.knockout_preview(plan))[:1]
         )
 
 

@@ -7,17 +7,13 @@ Confirm; CCT-9)."""
 
 from __future__ import annotations
 
-import functools
-
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.app.autocomplete import tour as choose
-from bot.app.command_input import actor_of
+from bot.app.command_input import store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, HQ, guild_store, requires
-from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.pages import send_pages
 from bot.rendering.tour.cards import as_embeds, name
 from bot.rendering.tour.standings_embeds import finals_embeds
@@ -25,22 +21,16 @@ from bot.tour import replies as tour_replies
 from bot.tour import views
 from bot.tour.finals import awards, draw, field
 from bot.tour.finals.reads import finals_card
-from cogs.tour.series import Reason, run_award
+from cogs._common import ArbiterCog, guild_group
+from cogs.tour._awards import Note, Reason, run_award
 
 
-class Finals(commands.Cog):
+class Finals(ArbiterCog):
     """The tour Finals."""
 
-    group = app_commands.Group(
-        name="finals",
-        description="The tour Finals: table with bonus points, declines, the draw's cancellation.",
-        guild_only=True,
+    group = guild_group(
+        "finals", "The tour Finals: table with bonus points, declines, the draw's cancellation."
     )
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
-        self.previews: dict[int, ConfirmView] = {}
-        """Open previews by message id (tests expire them without waiting)."""
 
     @group.command(name="standings", description="The Finals table: match points, bonus, total.")
     @app_commands.describe(event="The Finals.")
@@ -62,16 +52,14 @@ class Finals(commands.Cog):
         self, interaction: Interaction, event: str, player: str, note: str | None = None
     ) -> None:
         """CCT-3: the place goes to the next in line (an Ambassador's to the next one)."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         plan = await field.decline(store, actor, event, player, note=note, confirm=False)
-        event_id = plan.event.id
 
         async def confirm() -> str:
             stored = await field.decline(
                 store,
                 actor,
-                event_id,
+                plan.event.id,
                 plan.player,
                 note=note,
                 confirm=True,
@@ -82,15 +70,9 @@ class Finals(commands.Cog):
                 f"{tour_replies.declined_place(stored)}; it is announced."
             )
 
-        buttons = ConfirmView(interaction.user.id, confirm, store.database.clock)
-        await interaction.response.send_message(
-            content="Nothing is stored until you confirm (60 s).",
-            embed=as_embeds(tour_replies.decline_preview(plan))[0],
-            view=buttons,
+        await self.preview(
+            interaction, confirm, embeds=as_embeds(tour_replies.decline_preview(plan))[:1]
         )
-        buttons.arm(interaction)
-        original = await interaction.original_response()
-        self.previews[original.id] = buttons
 
     @requires(HQ)
     @group.command(
@@ -100,10 +82,8 @@ class Finals(commands.Cog):
     @app_commands.autocomplete(event=choose.events, player=choose.players)
     async def decline_undo(self, interaction: Interaction, event: str, player: str) -> None:
         """CCT-3: the player is offered their place again."""
-        store = guild_store(interaction)
-        undone = await field.withdraw_decline(
-            store, await actor_of(store, interaction), event, player
-        )
+        store, actor = await store_and_actor(interaction)
+        undone = await field.withdraw_decline(store, actor, event, player)
         await interaction.response.send_message(
             f"The decline of **{name(undone.player)}** from {name(undone.event.name)} is "
             f"withdrawn: they are offered their place again ({undone.open_places} open)."
@@ -118,26 +98,18 @@ class Finals(commands.Cog):
     @app_commands.autocomplete(event=choose.events)
     async def cancel_draw(self, interaction: Interaction, event: str) -> None:
         """CCT-8f: so an earlier event can be corrected; `/event draw` draws them again."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         plan = await draw.cancel_draw(store, actor, event, confirm=False)
-        event_id = plan.event.id
 
         async def confirm() -> str:
             stored = await draw.cancel_draw(
-                store, actor, event_id, confirm=True, previewed=plan.numbers
+                store, actor, plan.event.id, confirm=True, previewed=plan.numbers
             )
             return tour_replies.cancel_draw_stored(stored)
 
-        buttons = ConfirmView(interaction.user.id, confirm, store.database.clock)
-        await interaction.response.send_message(
-            content="Nothing is stored until you confirm (60 s).",
-            embed=as_embeds(tour_replies.cancel_draw_preview(plan))[0],
-            view=buttons,
+        await self.preview(
+            interaction, confirm, embeds=as_embeds(tour_replies.cancel_draw_preview(plan))[:1]
         )
-        buttons.arm(interaction)
-        original = await interaction.original_response()
-        self.previews[original.id] = buttons
 
     @requires(ARBITER)
     @group.command(name="award", description="Award a Finals match without play (arbiter).")
@@ -156,15 +128,12 @@ class Finals(commands.Cog):
         match: str,
         winner: str,
         reason: Reason,
-        note: app_commands.Range[str, 1, 200] | None = None,
+        note: Note | None = None,
     ) -> None:
         """CCT-9 with CCT-8f: an awarded match scores 3/0, as a rapid win."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
-        award = functools.partial(
-            awards.award_contest_finals, store, actor, event, match, winner, reason, note
+        await run_award(
+            self, interaction, awards.award_contest_finals, event, match, winner, reason, note
         )
-        await run_award(self.previews, interaction, award, store.database.clock)
 
 
 async def setup(bot: ArbiterBot) -> None:

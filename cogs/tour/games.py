@@ -5,19 +5,16 @@ game not played as a forfeit win (preview, then Confirm; CCT-9), show it."""
 
 from __future__ import annotations
 
-import functools
 from typing import Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.app.autocomplete import tour as choose
-from bot.app.command_input import actor_of, read_attachment
+from bot.app.command_input import read_attachment, store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, guild_store, requires
-from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.game_buttons import report_view
 from bot.app.ui.pages import send_pages
 from bot.kernel.errors import UserError
@@ -28,7 +25,8 @@ from bot.rendering.tour.cards import as_embeds
 from bot.tour import replies as tour_replies
 from bot.tour.games import links, reads
 from bot.tour.games import service as games
-from cogs.tour.series import Reason, run_award
+from cogs._common import ArbiterCog, guild_group
+from cogs.tour._awards import Note, Reason, run_award
 from core.results import Result
 
 ResultText = Literal["1-0", "½-½", "0-1", "+/-", "-/+", "-/-"]
@@ -50,17 +48,10 @@ Ground = Literal[
 ]
 
 
-class Games(commands.Cog):
+class Games(ArbiterCog):
     """The tour's games."""
 
-    group = app_commands.Group(
-        name="game", description="Tour games: report, correct, show.", guild_only=True
-    )
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
-        self.previews: dict[int, ConfirmView] = {}
-        """Open previews by message id (tests expire them without waiting)."""
+    group = guild_group("game", "Tour games: report, correct, show.")
 
     @group.command(name="report", description="Report a game's result (a player, or an arbiter).")
     @app_commands.describe(
@@ -81,8 +72,7 @@ class Games(commands.Cog):
         link: str | None = None,
     ) -> None:
         """A player's report waits for the opponent; an arbiter's is final (CCT-9)."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         if pgn is not None and link is not None:
             raise UserError("Give a PGN or a link, not both.")
         text = None
@@ -149,9 +139,9 @@ class Games(commands.Cog):
         ground: Ground = "other",
     ) -> None:
         """CCT-9: an arbiter's decision, audited as an override."""
-        store = guild_store(interaction)
+        store, actor = await store_and_actor(interaction)
         changed = await games.correct_game(
-            store, await actor_of(store, interaction), event, game, RESULTS[result], reason, ground
+            store, actor, event, game, RESULTS[result], reason, ground
         )
         line = tour_replies.reported(changed.game, changed.name, changed.white, changed.black)
         if changed.decided:
@@ -177,15 +167,10 @@ class Games(commands.Cog):
         game: str,
         winner: str,
         reason: Reason,
-        note: app_commands.Range[str, 1, 200] | None = None,
+        note: Note | None = None,
     ) -> None:
         """CCT-9 with CORE-2: a forfeit win (+/-), never an invented 1-0."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
-        award = functools.partial(
-            games.award_tour_game, store, actor, event, game, winner, reason, note
-        )
-        await run_award(self.previews, interaction, award, store.database.clock)
+        await run_award(self, interaction, games.award_tour_game, event, game, winner, reason, note)
 
     @group.command(name="show", description="A game: players, result, how it stands.")
     @app_commands.describe(event="The event.", game="The game.")

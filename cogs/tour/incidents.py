@@ -4,11 +4,10 @@ applied and announced — and anyone lists an event's incidents."""
 from __future__ import annotations
 
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.app.autocomplete import tour as choose
-from bot.app.command_input import Whole, actor_of
+from bot.app.command_input import Whole, store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import ARBITER, guild_store, requires
 from bot.app.ui.pages import send_pages
@@ -16,20 +15,16 @@ from bot.rendering.tour.cards import as_embeds, incident_notice
 from bot.tour import replies as tour_replies
 from bot.tour.incidents import reads
 from bot.tour.incidents import service as incidents
+from cogs._common import ArbiterCog, guild_group
 
 OFFLINE_SECONDS = Whole("offline_seconds", 0, 3600)
 """CCT-10: seconds a player was offline (at most an hour)."""
 
 
-class Incidents(commands.Cog):
+class Incidents(ArbiterCog):
     """Disconnections during tour games."""
 
-    group = app_commands.Group(
-        name="incident", description="Disconnections (CCT-10): record, list.", guild_only=True
-    )
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
+    group = guild_group("incident", "Disconnections (CCT-10): record, list.")
 
     @requires(ARBITER)
     @group.command(name="disconnection", description="Record a disconnection (arbiter).")
@@ -56,10 +51,10 @@ class Incidents(commands.Cog):
         | None = None,
     ) -> None:
         """CCT-10: continue, paused with 30 s off, or lost."""
-        store = guild_store(interaction)
+        store, actor = await store_and_actor(interaction)
         ruled = await incidents.record_disconnection(
             store,
-            await actor_of(store, interaction),
+            actor,
             event,
             game,
             player,

@@ -4,19 +4,16 @@ file out and in."""
 
 from __future__ import annotations
 
-import io
 from typing import Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
 from bot.app.autocomplete import tour as choose
-from bot.app.command_input import actor_of, read_attachment
+from bot.app.command_input import read_attachment, store_and_actor
 from bot.app.interaction import Interaction
 from bot.app.permissions import HQ, guild_store, requires
-from bot.app.ui.confirm import ConfirmView
 from bot.app.ui.pages import send_pages
 from bot.rendering.tour.cards import as_embeds, name
 from bot.rendering.tour.prizes_embeds import prizes_embeds
@@ -28,19 +25,13 @@ from bot.tour import files, views
 from bot.tour import replies as tour_replies
 from bot.tour.tours import reads
 from bot.tour.tours import service as tours
+from cogs._common import ArbiterCog, TableFormat, as_file, guild_group, send_table
 
 
-class Tours(commands.Cog):
+class Tours(ArbiterCog):
     """The Champions Chess Tour's tours."""
 
-    group = app_commands.Group(
-        name="tour", description="Tours: events, standings, qualification, prizes.", guild_only=True
-    )
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
-        self.previews: dict[int, ConfirmView] = {}
-        """Open unlink previews by message id (tests expire them without waiting)."""
+    group = guild_group("tour", "Tours: events, standings, qualification, prizes.")
 
     @requires(HQ)
     @group.command(name="create", description="Create a tour with the rules of the config (HQ).")
@@ -61,10 +52,10 @@ class Tours(commands.Cog):
     ) -> None:
         """CCT-16: the `[rules.cct]` values frozen into the tour, the tables and scoring
         given here instead of the config's."""
-        store = guild_store(interaction)
+        store, actor = await store_and_actor(interaction)
         record = await tours.create_tour(
             store,
-            await actor_of(store, interaction),
+            actor,
             self.bot.config,
             name,
             regular_points=regular_points,
@@ -93,22 +84,19 @@ class Tours(commands.Cog):
         interaction: Interaction,
         tour: str,
         after: str | None = None,
-        format: Literal["embed", "image", "csv"] = "embed",
+        format: TableFormat = "embed",
     ) -> None:
         """CCT-6: points with the five criteria, shared ranks, play-off marks."""
         report = await reads.tour_standings(guild_store(interaction), tour, after)
         view = views.tour_standings(report)
-        if format == "csv":
-            data = tour_standings_csv(view).encode()
-            await interaction.response.send_message(
-                file=discord.File(io.BytesIO(data), filename="tour-standings.csv")
-            )
-            return
-        if format == "image":
-            png = discord.File(io.BytesIO(tour_standings_png(view)), filename="tour-standings.png")
-            await interaction.response.send_message(file=png)
-            return
-        await send_pages(interaction, tour_standings_embeds(view))
+        await send_table(
+            interaction,
+            format,
+            "tour-standings",
+            embeds=lambda: tour_standings_embeds(view),
+            image=lambda: tour_standings_png(view),
+            csv=lambda: tour_standings_csv(view),
+        )
 
     @group.command(name="qualification", description="Who is qualified for an event, and why.")
     @app_commands.describe(tour="The tour.", event="The event.")
@@ -138,10 +126,8 @@ class Tours(commands.Cog):
     async def _ambassador(
         self, interaction: Interaction, tour: str, player: str, ambassador: bool
     ) -> None:
-        store = guild_store(interaction)
-        changed = await tours.set_ambassador(
-            store, await actor_of(store, interaction), tour, player, ambassador
-        )
+        store, actor = await store_and_actor(interaction)
+        changed = await tours.set_ambassador(store, actor, tour, player, ambassador)
         state = "is now a Tour Ambassador" if ambassador else "is no longer a Tour Ambassador"
         await interaction.response.send_message(
             f"**{_name(changed.player.name)}** {state} of {_name(changed.tour.name)}."
@@ -176,10 +162,10 @@ class Tours(commands.Cog):
         lichess: str | None = None,
     ) -> None:
         """A player's reports and confirmations go by this link."""
-        store = guild_store(interaction)
+        store, actor = await store_and_actor(interaction)
         changed = await tours.link_player(
             store,
-            await actor_of(store, interaction),
+            actor,
             player,
             None if user is None else user.id,
             tour=tour,
@@ -208,31 +194,23 @@ class Tours(commands.Cog):
         site: Literal["member", "chess.com", "lichess"] = "member",
     ) -> None:
         """A link is removed only so: said, previewed, confirmed (`/tour link` never removes)."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         plan = await tours.unlink_player(store, actor, player, tour=tour, site=site, confirm=False)
-        tour_id = plan.tour.id
 
         async def confirm() -> str:
             done = await tours.unlink_player(
                 store,
                 actor,
                 plan.player.name,
-                tour=tour_id,
+                tour=plan.tour.id,
                 site=plan.site,
                 confirm=True,
                 previewed=plan.value,
             )
             return f"{_unlinked(done)}: removed."
 
-        buttons = ConfirmView(interaction.user.id, confirm, store.database.clock)
-        await interaction.response.send_message(
-            content=f"{_unlinked(plan)}? Nothing is removed until you confirm (60 s).",
-            view=buttons,
-        )
-        buttons.arm(interaction)
-        original = await interaction.original_response()
-        self.previews[original.id] = buttons
+        content = f"{_unlinked(plan)}? Nothing is removed until you confirm (60 s)."
+        await self.preview(interaction, confirm, content=content)
 
     @group.command(name="export", description="The tour as a tour file (JSON attachment).")
     @app_commands.describe(tour="The tour.")
@@ -241,7 +219,7 @@ class Tours(commands.Cog):
         """The tour file (docs/tour-file.md), for `arbiter tour` or another server."""
         filename, data = await files.export_tour_file(guild_store(interaction), tour)
         await interaction.response.send_message(
-            f"Tour file `{filename}`.", file=discord.File(io.BytesIO(data), filename=filename)
+            f"Tour file `{filename}`.", file=as_file(data, filename)
         )
 
     @requires(HQ)
@@ -251,8 +229,7 @@ class Tours(commands.Cog):
         self, interaction: Interaction, file: discord.Attachment, name: str | None = None
     ) -> None:
         """Historic events entered by their known results; one unit of work."""
-        store = guild_store(interaction)
-        actor = await actor_of(store, interaction)
+        store, actor = await store_and_actor(interaction)
         data = await read_attachment(file, "tour file", ".json")
         record = await files.import_tour_file(store, actor, self.bot.config, data, name)
         await interaction.response.send_message(f"Tour **{_name(record.name)}** imported.")
