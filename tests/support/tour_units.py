@@ -9,12 +9,15 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from bot.runtime.clock import VirtualClock
+from bot.tour.events import service as events
 from bot.tour.store import LoadedEvent, load_event
 from storage.audit import AuditEntry
 from storage.guild import GuildStore
 from storage.jobs import Job
 from storage.outbox import OutboxMessage
 from tests.support.services_world import dump
+from tests.support.tour_world import ORGANISER, by_order, preliminary_played, tour_with_event
 
 T = TypeVar("T")
 
@@ -114,3 +117,14 @@ async def event_of(store: GuildStore, event: str) -> LoadedEvent:
     """The event named `event` as stored now."""
     async with store.read() as view:
         return await load_event(view, (await view.tour_events.by_name(event))[0])
+
+
+async def knockout_on_its_first_day(
+    store: GuildStore, clock: VirtualClock, names: list[str]
+) -> None:
+    """An 8-player Regular `Open` of `names` drawn, its preliminary decided in that order,
+    its knock-out started and the clock on the knock-out's first session."""
+    await tour_with_event(store, players=names)
+    await preliminary_played(store, "Open", by_order(names))
+    await events.start_knockout(store, ORGANISER, "Open", confirm=True)
+    await clock.advance_to(at("2026-04-24 15:30"))

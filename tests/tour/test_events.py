@@ -68,7 +68,12 @@ async def test_players_enter_and_leave_an_event_before_its_draw_only(store: Guil
     await events.create_event(store, ORGANISER, "Tour", "Blitz", EventType.REGULAR, "2026-05-21")
     entered, unit = await written(store, events.add_player(store, ORGANISER, "Blitz", "Zed", 77))
     assert unit.audit.action == "event.player_add" and entered.players == 1
-    assert entered.player.user_id == 77 and unit.tables == {"tour_players", "event_players", "tour_events", "audit"}
+    assert entered.player.user_id == 77 and unit.tables == {
+        "tour_players",
+        "event_players",
+        "tour_events",
+        "audit",
+    }
     await refused(store.database, events.add_player(store, ORGANISER, "Blitz", "zed"), "already")
     await refused(store.database, events.add_player(store, ORGANISER, "Blitz", "Amy", 77), "<@77>")
     left, unit = await written(store, events.remove_player(store, ORGANISER, "Blitz", "Zed"))
