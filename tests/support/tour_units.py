@@ -35,12 +35,19 @@ ARBITERS = 701
 
 @dataclass(frozen=True)
 class Written:
-    """What one call wrote: its audit row, its posts, its new or changed jobs, the tables."""
+    """What a call wrote: the audit row of each unit of work, its posts, its new or changed
+    jobs, the tables."""
 
-    audit: AuditEntry
+    audits: tuple[AuditEntry, ...]
     posts: tuple[OutboxMessage, ...]
     jobs: tuple[Job, ...]
     tables: frozenset[str]
+
+    @property
+    def audit(self) -> AuditEntry:
+        """The audit row of the call's one unit of work."""
+        [entry] = self.audits
+        return entry
 
     def announced(self) -> list[str]:
         """The text of the posts to the announcements channel."""
@@ -92,20 +99,20 @@ async def _job_ids(store: GuildStore) -> list[int]:
         return [int(row[0]) for row in await cursor.fetchall()]
 
 
-async def written(store: GuildStore, call: Awaitable[T]) -> tuple[T, Written]:
-    """Run `call` and return its result with what it wrote: exactly one audit row (one unit
-    of work, committed whole), the messages, jobs and tables that came with it."""
+async def written(store: GuildStore, call: Awaitable[T], *, units: int = 1) -> tuple[T, Written]:
+    """Run `call` and return its result with what it wrote: an audit row for each of its
+    `units` units of work (each committed whole), the messages, jobs and tables with them."""
     tables_before = await dump(store.database)
     audit_before, posts_before, jobs_before = await _state(store)
     result = await call
     tables_after = await dump(store.database)
     audit_after, posts_after, jobs_after = await _state(store)
     new_audit = [e for e in audit_after if e.id not in {b.id for b in audit_before}]
-    assert len(new_audit) == 1, [(e.action, e.subject) for e in new_audit]
+    assert len(new_audit) == units, [(e.action, e.subject) for e in new_audit]
     posts = tuple(p for n, p in sorted(posts_after.items()) if n not in posts_before)
     jobs = tuple(j for n, j in sorted(jobs_after.items()) if jobs_before.get(n) != j)
     tables = frozenset(t for t, rows in tables_after.items() if tables_before.get(t) != rows)
-    return result, Written(new_audit[0], posts, jobs, tables)
+    return result, Written(tuple(new_audit), posts, jobs, tables)
 
 
 def at(text: str) -> dt.datetime:
