@@ -303,15 +303,7 @@ async def desk(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Desk]:
     harness = DiscordHarness(bot)
     async with bot:
         await bot.setup_hook()
-        manager = harness.member(permissions=harness.MANAGE_SERVER)
-        await harness.command(
-            "setup set",
-            user=manager,
-            hq_role=harness.role("HQ"),
-            director_role=harness.role("Director"),
-            arbiter_role=harness.role("Arbiter"),
-            announcements=harness.channel("announcements"),
-        )
+        await harness.set_up(announcements="announcements")
         world = await _build(GuildStore(database, DEFAULT_GUILD_ID), bot.config)
         await clock.advance(dt.timedelta(0))
         watch = Watch(path)

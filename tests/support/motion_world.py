@@ -28,7 +28,7 @@ from storage.guild import GuildStore, on_commit
 from storage.locations import open_database
 from storage.motions import MotionKind, MotionStatus, NewMotion
 from tests.support.backends import database_config
-from tests.support.cl_seasons import match, season
+from tests.support.cl_seasons import match, season, unplayed
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member
 
 START = dt.datetime(2026, 3, 2, 12, tzinfo=dt.UTC)
@@ -45,15 +45,7 @@ PLAYED = [
 SEASON = season(
     [
         *PLAYED,
-        match(
-            "5",
-            "A",
-            "D",
-            round=3,
-            start=dt.datetime(2026, 4, 1, 18, tzinfo=dt.UTC),
-            finished=False,
-            challenge=None,
-        ),
+        unplayed("5", "A", "D", round=3, start=dt.datetime(2026, 4, 1, 18, tzinfo=dt.UTC)),
     ]
 )
 """Division P of A-D: two rounds played (A leads), a third round (A - D) still to come."""
@@ -159,15 +151,7 @@ async def club_admin(bot: ArbiterBot, harness: DiscordHarness, club: str) -> Mem
 async def set_up(harness: DiscordHarness) -> Member:
     """`/setup set` the roles, the announcements and the directors' channel; the admin."""
     admin = harness.member(permissions=harness.MANAGE_SERVER)
-    await harness.command(
-        "setup set",
-        user=admin,
-        hq_role=harness.role("HQ"),
-        director_role=harness.role("Director"),
-        arbiter_role=harness.role("Arbiter"),
-        announcements=harness.channel("announcements"),
-        directors_channel=harness.channel("general"),
-    )
+    await harness.set_up(admin, announcements="announcements", directors_channel="general")
     return admin
 
 

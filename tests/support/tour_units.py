@@ -17,7 +17,7 @@ from storage.guild import GuildStore
 from storage.jobs import Job
 from storage.outbox import OutboxMessage
 from tests.support.services_world import dump
-from tests.support.tour_world import ORGANISER, by_order, preliminary_played, tour_with_event
+from tests.support.tour_world import ORGANISER, tour_with_event
 
 T = TypeVar("T")
 
@@ -131,7 +131,6 @@ async def knockout_on_its_first_day(
 ) -> None:
     """An 8-player Regular `Open` of `names` drawn, its preliminary decided in that order,
     its knock-out started and the clock on the knock-out's first session."""
-    await tour_with_event(store, players=names)
-    await preliminary_played(store, "Open", by_order(names))
+    await tour_with_event(store, players=names, played=True)
     await events.start_knockout(store, ORGANISER, "Open", confirm=True)
     await clock.advance_to(at("2026-04-24 15:30"))

@@ -16,14 +16,7 @@ from core.tour.ranking import EventType
 from storage.guild import GuildStore
 from tests.support.services_world import dump, refused
 from tests.support.tour_units import event_of, written
-from tests.support.tour_world import (
-    ARBITER,
-    ORGANISER,
-    by_order,
-    player_names,
-    preliminary_played,
-    tour_with_event,
-)
+from tests.support.tour_world import ARBITER, ORGANISER, player_names, tour_with_event
 
 pytestmark = pytest.mark.on_clock
 NAMES = player_names(8)
@@ -138,21 +131,23 @@ async def test_cct_8c_the_knockout_is_built_from_the_final_order_with_its_jobs(
     await refused(
         store.database, events.start_knockout(store, ORGANISER, "Open", confirm=True), "CCT-8c"
     )
-    await preliminary_played(store, "Open", by_order(NAMES))
+    await tour_with_event(store, event="Rapid", players=NAMES, played=True)
     before = await dump(store.database)
-    preview = await events.start_knockout(store, ORGANISER, "Open", confirm=False)
+    preview = await events.start_knockout(store, ORGANISER, "Rapid", confirm=False)
     assert await dump(store.database) == before and preview.seeds == tuple(NAMES)
-    plan, unit = await written(store, events.start_knockout(store, ORGANISER, "Open", confirm=True))
+    plan, unit = await written(
+        store, events.start_knockout(store, ORGANISER, "Rapid", confirm=True)
+    )
     assert plan.quarter_finals[0] == ("QF1", "P01", "P08")
     assert unit.audit.action == "event.start_knockout"
     assert unit.announced() == [
-        "The knock-out of **Open** starts (CCT-8c): QF1 P01 – P08; QF2 P02 – P07; "
+        "The knock-out of **Rapid** starts (CCT-8c): QF1 P01 – P08; QF2 P02 – P07; "
         "QF3 P03 – P06; QF4 P04 – P05."
     ]
     stages = [f"cct.round.{s}-day{d}" for s in ("qf", "sf", "f") for d in (1, 2)]
     appeals = [f"cct.appeals.day{n}" for n in range(4, 10)]
     assert unit.kinds() == sorted([*stages, *appeals, "cct.poll"])
-    assert [str(s) for s in (await event_of(store, "Open")).facts.seeds] == NAMES
+    assert [str(s) for s in (await event_of(store, "Rapid")).facts.seeds] == NAMES
     await refused(
-        store.database, events.start_knockout(store, ORGANISER, "Open", confirm=True), "started"
+        store.database, events.start_knockout(store, ORGANISER, "Rapid", confirm=True), "started"
     )

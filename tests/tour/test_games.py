@@ -15,17 +15,17 @@ from core.tour.game_reports import ReportStatus
 from storage.guild import GuildStore
 from tests.support.services_world import refused
 from tests.support.tour_units import at, event_of, written
-from tests.support.tour_world import ARBITER, member, player_names, tour_with_event
+from tests.support.tour_world import (
+    ARBITER,
+    EARLY_DRAW_MOVES,
+    member,
+    pgn_text,
+    player_names,
+    tour_with_event,
+)
 
 pytestmark = pytest.mark.on_clock
 NAMES = player_names(8)
-EARLY_DRAW = """[Event "Open"]
-[White "{white}"]
-[Black "{black}"]
-[Result "1/2-1/2"]
-
-1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 1/2-1/2
-"""
 
 
 async def first_game(store: GuildStore, clock: VirtualClock) -> tuple[GameTarget, int, int]:
@@ -134,13 +134,13 @@ async def test_cct_7_a_pgn_draw_before_move_40_is_flagged_to_the_arbiters(
     stored and the arbiters are told of the early draw in the same unit of work; a PGN of
     other players is refused, writing nothing."""
     target, _, _ = await first_game(store, clock)
-    pgn = EARLY_DRAW.format(white=target.white, black=target.black)
-    wrong = EARLY_DRAW.format(white=target.black, black=target.white)
+    early = pgn_text(target.white, target.black, EARLY_DRAW_MOVES)
+    wrong = pgn_text(target.black, target.white, EARLY_DRAW_MOVES)
     await refused(
         store.database, games.report_game(store, ARBITER, "Open", target.name, None, pgn=wrong)
     )
     changed, unit = await written(
-        store, games.report_game(store, ARBITER, "Open", target.name, None, pgn=pgn)
+        store, games.report_game(store, ARBITER, "Open", target.name, None, pgn=early)
     )
     assert changed.early_draw and changed.game.result is Result.DRAW
     assert unit.audit.action == "game.report" and len(unit.to_arbiters()) == 1
