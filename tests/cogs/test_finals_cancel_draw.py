@@ -75,8 +75,7 @@ async def drawn_finals(desk: Desk, tour: str, first_user: int, finals_start: str
         # CCT-3: places 1-8 of the standings, P09 an Ambassador; no Ambassador is left for
         # the last place, which takes a wildcard.
         await events.add_player(store, ORGANISER, finals, name, wildcard=name == "P10")
-    preview = await desk.run("event draw", desk.organiser, event=finals, seed="f")
-    drawn = await desk.click(preview.reply, "Confirm", desk.organiser)
+    drawn = await desk.draw(finals, "f")
     assert "stored" in drawn.reply.text(), drawn.reply.text()
     return game
 
@@ -149,8 +148,7 @@ async def test_cct_8f_cct_16_the_finals_draw_is_cancelled_then_the_correction_pa
     text = refused(await desk.run("event draw", desk.organiser, event=finals, seed="g"))
     assert "cannot be drawn" in text and "P09 is not qualified" in text, text
     await desk.run("tour ambassador-add", desk.organiser, tour="Undo", player="P09")
-    preview = await desk.run("event draw", desk.organiser, event=finals, seed="g")
-    redrawn = await desk.click(preview.reply, "Confirm", desk.organiser)
+    redrawn = await desk.draw(finals, "g")
     assert "stored" in redrawn.reply.text(), redrawn.reply.text()
     again_drawn = await desk.event(finals)
     assert again_drawn.record.draw_seed == "g" and len(again_drawn.by_pairing) == 10

@@ -13,12 +13,11 @@ from fractions import Fraction
 from pathlib import Path
 
 from bot.app.config import CctDefaults, Config, RuleDefaults
-from bot.tour.events import service as events
-from bot.tour.store import load_event
 from bot.tour.tours import service as tours
 from core.berger import draw_lots
 from core.tour.event_facts import round_robin
 from core.tour.ranking import EventType
+from storage.tour_games import TourGame
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
 from tests.support.paths import ROOT
 from tests.support.tour_desk import IN_MODULE_LOOP, PLAYER_IDS, Desk, module_desk
@@ -28,6 +27,7 @@ from tests.support.tour_world import (
     EARLY_DRAW_MOVES,
     ORGANISER,
     by_order,
+    knockout_started,
     pgn_text,
     player_names,
     preliminary_played,
@@ -69,8 +69,7 @@ async def test_cct_8a_core_1_the_draw_previews_then_stores_its_seeded_berger_pai
     assert other.reply.ephemeral  # only the organiser who asked confirms
     confirmed = await desk.click(preview.reply, "Confirm", desk.organiser)
     assert "120 games over 15 rounds" in (confirmed.reply.content or "")
-    async with desk.store.read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Drawn"))[0])
+    loaded = await desk.event("Drawn")
     assert loaded.record.draw_seed == "cct-2026"
     # Replayed from its stored seed over the players in entry order: the same numbers and
     # the same Berger pairings as stored.
@@ -105,8 +104,7 @@ async def test_cct_9_a_players_report_waits_for_the_opponent_and_an_arbiters_is_
     desk: Desk,
 ) -> None:
     await tour_with_event(desk.store, tour="Reports", event="Reported", first_user=PLAYER_IDS + 200)
-    async with desk.store.read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Reported"))[0])
+    loaded = await desk.event("Reported")
     game = next(g for g in loaded.games if g.round == 1)
     name = loaded.game_name(game)
     white = desk.player(200 + NAMES.index(loaded.names[game.white_id]))
@@ -146,8 +144,7 @@ async def test_cct_9_a_dispute_goes_to_the_arbiters_and_a_correction_is_audited(
     await tour_with_event(
         desk.store, tour="Disputes", event="Disputed", first_user=PLAYER_IDS + 300
     )
-    async with desk.store.read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Disputed"))[0])
+    loaded = await desk.event("Disputed")
     game = next(g for g in loaded.games if g.round == 2)
     name = loaded.game_name(game)
     white = desk.player(300 + NAMES.index(loaded.names[game.white_id]))
@@ -182,8 +179,7 @@ async def test_cct_7_a_pgn_fills_the_result_flags_an_early_draw_and_counts_once(
     await tour_with_event(
         desk.store, tour="Pgns", event="Pgn event", players=names, first_user=PLAYER_IDS + 400
     )
-    async with desk.store.read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Pgn event"))[0])
+    loaded = await desk.event("Pgn event")
     pairing = next(
         g
         for g in loaded.games
@@ -249,8 +245,7 @@ async def test_cct_8c_the_knockout_waits_for_the_preliminary_then_follows_the_fi
     bracket = await desk.run("event bracket", desk.player(501), event="Knock open")
     text = bracket.reply.text()
     assert "**QF2** P02 – P07" in text and "colour of game 1 of match 1" in text
-    async with store.read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Knock open"))[0])
+    loaded = await desk.event("Knock open")
     top = next(
         g
         for g in loaded.games
@@ -272,16 +267,14 @@ async def test_cct_8c_the_knockout_waits_for_the_preliminary_then_follows_the_fi
 async def test_cct_8d_8e_cct_7_a_level_series_goes_to_blitz_then_armageddon(desk: Desk) -> None:
     store = desk.store
     twelve = NAMES[:12]
-    await tour_with_event(
+    await knockout_started(
         store,
+        "Series major",
         tour="Series",
-        event="Series major",
         kind=EventType.MAJOR,
         players=twelve,
         first_user=PLAYER_IDS + 600,
-        played=True,
     )
-    await events.start_knockout(store, ORGANISER, "Series major", confirm=True)
     p01, p08 = desk.player(600), desk.player(607)
     wrong = await desk.run("series choose", p08, event="Series major", round="QF1", colour="white")
     assert wrong.reply.ephemeral and "higher-ranked player" in (wrong.reply.content or "")
@@ -343,16 +336,14 @@ async def test_cct_8d_a_series_stops_once_its_winner_is_certain(desk: Desk) -> N
     """CCT-8d: after winning match 1, two points in match 2 decide the series at once."""
     store = desk.store
     twelve = NAMES[:12]
-    await tour_with_event(
+    await knockout_started(
         store,
+        "Stops major",
         tour="Stops",
-        event="Stops major",
         kind=EventType.MAJOR,
         players=twelve,
         first_user=PLAYER_IDS + 700,
-        played=True,
     )
-    await events.start_knockout(store, ORGANISER, "Stops major", confirm=True)
     p01 = desk.player(700)
     await desk.run("series choose", p01, event="Stops major", round="QF1", colour="white")
 
@@ -384,8 +375,7 @@ async def test_cct_8d_a_series_stops_once_its_winner_is_certain(desk: Desk) -> N
         "**QF1** P01 – P08: day 1 3–0, day 2 2–1 (stopped: the series was decided); won by **P01**"
         in bracket.reply.text()
     )
-    async with store.read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Stops major"))[0])
+    loaded = await desk.event("Stops major")
     settled = [g for g in loaded.games if g.contest == "QF1" and g.status.settled]
     assert len(settled) == 6
 
@@ -454,31 +444,27 @@ async def test_cct_6_cct_3_cct_5_cct_8f_an_imported_tour_and_its_finals_with_bon
 @IN_MODULE_LOOP
 async def test_cct_10_a_disconnection_is_ruled_applied_and_announced(desk: Desk) -> None:
     await tour_with_event(desk.store, tour="Drops", event="Dropped", first_user=PLAYER_IDS + 700)
-    async with desk.store.read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Dropped"))[0])
+    loaded = await desk.event("Dropped")
     first, second = loaded.games[0], loaded.games[1]
-    paused = await desk.run(
-        "incident disconnection",
-        desk.arbiter,
-        event="Dropped",
-        game=loaded.game_name(first),
-        player=loaded.names[first.white_id],
-        clock_seconds=200,
-        reconnected_within_30s=False,
-        backup_connection=True,
-    )
-    assert "paused" in (paused.reply.content or "") and "170 s left" in (paused.reply.content or "")
-    lost = await desk.run(
-        "incident disconnection",
-        desk.arbiter,
-        event="Dropped",
-        game=loaded.game_name(second),
-        player=loaded.names[second.black_id],
-        clock_seconds=20,
-        reconnected_within_30s=False,
-        backup_connection=True,
-    )
-    assert "lost" in (lost.reply.content or "") and "Result: 1-0" in (lost.reply.content or "")
+
+    async def disconnection(game: TourGame, player_id: int, seconds: int) -> str:
+        """The arbiter's reply to a disconnection not reconnected within 30 s."""
+        said = await desk.run(
+            "incident disconnection",
+            desk.arbiter,
+            event="Dropped",
+            game=loaded.game_name(game),
+            player=loaded.names[player_id],
+            clock_seconds=seconds,
+            reconnected_within_30s=False,
+            backup_connection=True,
+        )
+        return said.reply.content or ""
+
+    paused = await disconnection(first, first.white_id, 200)
+    assert "paused" in paused and "170 s left" in paused
+    lost = await disconnection(second, second.black_id, 20)
+    assert "lost" in lost and "Result: 1-0" in lost
     shown = await desk.run(
         "game show", desk.player(700), event="Dropped", game=loaded.game_name(second)
     )
@@ -496,8 +482,7 @@ async def test_cct_11_an_appeal_is_refused_after_2359_paris_on_the_sessions_day(
         first_user=PLAYER_IDS + 800,
         start="2026-05-01",
     )
-    async with desk.store.read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Appealed"))[0])
+    loaded = await desk.event("Appealed")
     day_one = loaded.game_name(next(g for g in loaded.games if g.round == 1))
     player = desk.player(800)
     lodged = await desk.run(
@@ -617,8 +602,7 @@ async def test_an_events_pin_is_edited_after_every_change(desk: Desk) -> None:
     await _settle(desk)
     posted = [p for p in desk.harness.posts if p.channel_id == channel and not p.edited]
     assert posted and "Preliminary standings" in posted[-1].embeds[0]["description"]
-    async with desk.store.read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Pinned"))[0])
+    loaded = await desk.event("Pinned")
     game = loaded.games[0]
     await desk.run(
         "game report", desk.arbiter, event="Pinned", game=loaded.game_name(game), result="1-0"

@@ -19,10 +19,9 @@ from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
 from tests.support.motion_world import (
     START,
     directors,
-    import_test_season,
     league_json,
+    league_ready,
     running_bot,
-    set_up,
     table,
 )
 
@@ -44,8 +43,7 @@ async def test_cl_23_correct_result_from_a_csv_attachment_changes_boards_and_sta
     carrying the motion id."""
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
-        await set_up(harness)
-        ids = await import_test_season(bot.database)
+        _, ids = await league_ready(bot, harness)
         d1, d2, d3 = directors(harness, 3)
         before = table(await league_json(bot.database, tmp_path, capsys, "2026-03-02"))
         opened = await harness.command(
@@ -98,8 +96,7 @@ async def test_a_non_utf8_boards_file_is_refused_as_match_result_refuses_it(
     (before, it was decoded with replacement characters and refused as a bad username)."""
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
-        await set_up(harness)
-        ids = await import_test_season(bot.database)
+        _, ids = await league_ready(bot, harness)
         d1, _, _ = directors(harness, 3)
         latin1 = CORRECTED.replace(b"c1", "c\xe91".encode("latin-1"))
         opened = await harness.command(
@@ -129,8 +126,7 @@ async def test_cl_23_a_passed_motion_whose_action_fails_still_closes_once_and_sa
 
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
-        await set_up(harness)
-        ids = await import_test_season(bot.database)
+        _, ids = await league_ready(bot, harness)
         d1, d2, d3 = directors(harness, 3)
         store = GuildStore(bot.database, DEFAULT_GUILD_ID)
         async with store.read() as view:

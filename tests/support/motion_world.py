@@ -155,6 +155,12 @@ async def set_up(harness: DiscordHarness) -> Member:
     return admin
 
 
+async def league_ready(bot: ArbiterBot, harness: DiscordHarness) -> tuple[Member, dict[str, int]]:
+    """`set_up` the guild, then import the test season: the admin, and match key → match id."""
+    admin = await set_up(harness)
+    return admin, await import_test_season(bot.database)
+
+
 async def import_test_season(database: Database, data: dict[str, Any] = SEASON) -> dict[str, int]:
     """Import the season file `data` into the default guild; match key → match id."""
     store = GuildStore(database, DEFAULT_GUILD_ID)

@@ -19,6 +19,7 @@ from bot.app.arbiter import ArbiterBot
 from bot.app.config import Config
 from bot.runtime.clock import VirtualClock
 from bot.tour.store import LoadedEvent
+from core.tour.event_facts import round_robin
 from storage.database import Database
 from storage.guild import GuildStore
 from tests.support.command_world import config_for
@@ -53,6 +54,11 @@ class Desk:
     async def event(self, name: str) -> LoadedEvent:
         """The event named `name` as stored now."""
         return await event_of(self.store, name)
+
+    async def first_pairing(self, event: str) -> tuple[str, str]:
+        """White and Black of round 1, board 1 of the event's round robin."""
+        first = round_robin((await self.event(event)).facts.players)[0]
+        return str(first.white), str(first.black)
 
     def player(self, index: int) -> Member:
         """The member linked to the `index`-th player."""

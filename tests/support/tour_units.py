@@ -10,14 +10,13 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from bot.runtime.clock import VirtualClock
-from bot.tour.events import service as events
 from bot.tour.store import LoadedEvent, load_event
 from storage.audit import AuditEntry
 from storage.guild import GuildStore
 from storage.jobs import Job
 from storage.outbox import OutboxMessage
 from tests.support.services_world import dump
-from tests.support.tour_world import ORGANISER, tour_with_event
+from tests.support.tour_world import knockout_started
 
 T = TypeVar("T")
 
@@ -131,6 +130,5 @@ async def knockout_on_its_first_day(
 ) -> None:
     """An 8-player Regular `Open` of `names` drawn, its preliminary decided in that order,
     its knock-out started and the clock on the knock-out's first session."""
-    await tour_with_event(store, players=names, played=True)
-    await events.start_knockout(store, ORGANISER, "Open", confirm=True)
+    await knockout_started(store, "Open", players=names)
     await clock.advance_to(at("2026-04-24 15:30"))

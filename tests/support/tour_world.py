@@ -5,6 +5,7 @@ preliminary and play knock-out series game by game."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from bot.app.actor import Actor, Role
 from bot.app.config import Config
@@ -86,6 +87,13 @@ async def tour_with_event(
         await events.draw_event(store, ORGANISER, event, seed=seed, confirm=True)
     if played:
         await preliminary_played(store, event, by_order(names))
+
+
+async def knockout_started(store: GuildStore, event: str, **options: Any) -> None:
+    """`tour_with_event(store, event=event, **options)` with its preliminary decided in the
+    order of its players and its knock-out started."""
+    await tour_with_event(store, event=event, played=True, **options)
+    await events.start_knockout(store, ORGANISER, event, confirm=True)
 
 
 def by_order(names: Sequence[str]) -> Callable[[str, str], Result]:
