@@ -24,7 +24,7 @@ GUILD = 33
 """The guild of the tour service tests."""
 EVE = dt.datetime(2026, 4, 20, 9, tzinfo=dt.UTC)
 """The day before the test events start (`tour_with_event`: 2026-04-21, sessions at 15:00
-UTC, appeals closing at 22:00 UTC; an 8-player Regular plays its preliminary on days 1-3 and
+UTC, appeals closing at 22:00 UTC. An 8-player Regular plays its preliminary on days 1-3 and
 its knock-out on days 4-9)."""
 ANNOUNCEMENTS = 700
 """The announcements channel of the tour tests' guild."""

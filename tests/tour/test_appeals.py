@@ -1,7 +1,7 @@
 """Appeals (CCT-11) and disconnections (CCT-10) called directly over a real SQLite unit of
 work: an appeal lodged by a player of the game's event before its session's day is over and
 decided once by an arbiter, a disconnection ruled and applied, each one unit of work with its
-audit row and announcement; a refusal writes nothing."""
+audit row and announcement. A refusal writes nothing."""
 
 from __future__ import annotations
 
@@ -34,10 +34,10 @@ async def first_game(store: GuildStore) -> tuple[GameTarget, int]:
 async def test_cct_11_an_appeal_is_lodged_in_time_once_and_decided_once(
     store: GuildStore, clock: VirtualClock
 ) -> None:
-    """CCT-11: on the game's day its White appeals (stored and announced together); someone
+    """CCT-11: on the game's day its White appeals (stored and announced together). Someone
     who does not play the event, a second appeal of that game and one after 23:59 of the
-    session's day are refused; the arbiter's decision is announced, a second one refused;
-    each refusal writes nothing."""
+    session's day are refused. The arbiter's decision is announced, a second one refused.
+    Each refusal writes nothing."""
     target, white = await first_game(store)
     await clock.advance_to(at("2026-04-21 16:00"))
     lodge = appeals.lodge_appeal
@@ -66,9 +66,9 @@ async def test_cct_11_an_appeal_is_lodged_in_time_once_and_decided_once(
 async def test_cct_10_a_disconnection_is_ruled_and_a_lost_game_applied(
     store: GuildStore, clock: VirtualClock
 ) -> None:
-    """CCT-10: before the session a disconnection is refused; a player back within 30 s plays
-    on (the incident stored and announced, no result); one without a backup connection loses
-    the game, its result stored with the incident in one unit of work; the settled game then
+    """CCT-10: before the session a disconnection is refused. A player back within 30 s plays
+    on (the incident stored and announced, no result). One without a backup connection loses
+    the game, its result stored with the incident in one unit of work. The settled game then
     takes no ruling. Each refusal writes nothing."""
     target, _ = await first_game(store)
     record = incidents.record_disconnection

@@ -1,6 +1,6 @@
 """The tour's jobs run as the bot's scheduler runs them, over a real SQLite unit of work: a
 round's reminder posted once, pinging its players, and a report left unanswered confirmed by
-the bot (CCT-9), each with the job's end and its audit row in one unit of work; a job that
+the bot (CCT-9), each with the job's end and its audit row in one unit of work. A job that
 finds nothing to do ends without writing anything else."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ async def test_a_days_round_reminders_ping_their_players_once(
 ) -> None:
     """An hour before the first session the reminders of its rounds 1-3 are posted to the
     announcements channel, each pinging exactly the eight players, each job ending with its
-    post in its own unit of work; run again, the done jobs write nothing."""
+    post in its own unit of work. Run again, the done jobs write nothing."""
     await tour_with_event(store, players=player_names(8))
     loaded = await event_of(store, "Open")
     subject = f"event:{loaded.record.id}"

@@ -1,6 +1,6 @@
 """Awards without play called directly over a real SQLite unit of work (CCT-9): a
 preliminary game and a Finals match (CCT-8f) awarded as forfeit wins, each previewed without
-a write, then stored, audited and announced in one unit of work; a refusal writes nothing.
+a write, then stored, audited and announced in one unit of work. A refusal writes nothing.
 A knock-out series' award is in test_series.py."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.on_clock
 
 async def test_cct_9_a_preliminary_game_is_awarded_as_a_forfeit_win(store: GuildStore) -> None:
     """CCT-9: before its session a game is awarded to Black for White's withdrawal: the
-    preview writes nothing, the Confirm stores the forfeit and announces it together; another
+    preview writes nothing, the Confirm stores the forfeit and announces it together. Another
     reason without a note, a player not in the game and a second award are refused, writing
     nothing."""
     await tour_with_event(store, players=player_names(8))
@@ -59,7 +59,7 @@ async def test_cct_9_cct_8f_a_finals_match_is_awarded_and_scores_as_a_rapid_win(
     store: GuildStore, clock: VirtualClock
 ) -> None:
     """CCT-9, CCT-8f: a Finals match awarded for a no-show is stored, announced and audited
-    in one unit of work, its winner given the rapid win's match points; `/series award` on
+    in one unit of work, its winner given the rapid win's match points. `/series award` on
     the Finals and a second award are refused, writing nothing."""
     await tour_with_event(store, event="Finals", kind=EventType.FINALS, players=player_names(10))
     pairing = finals_states(await event_of(store, "Finals"))[0].pairing

@@ -26,7 +26,7 @@ async def test_cct_2_cct_16_a_tour_and_its_event_are_created_with_their_rules_fr
     store: GuildStore,
 ) -> None:
     """CCT-2, CCT-16: HQ creates a tour (the config's rules frozen) and an event last in it,
-    each one audited unit of work without posts or jobs; an arbiter, a taken name and a
+    each one audited unit of work without posts or jobs. An arbiter, a taken name and a
     second Finals are refused, writing nothing."""
     record, unit = await written(store, tours.create_tour(store, ORGANISER, Config(), "Tour"))
     assert (unit.audit.action, unit.audit.actor_id) == ("tour.create", ORGANISER.user_id)
@@ -55,7 +55,7 @@ async def test_cct_2_cct_16_a_tour_and_its_event_are_created_with_their_rules_fr
 
 async def test_players_enter_and_leave_an_event_before_its_draw_only(store: GuildStore) -> None:
     """CCT-8a: a player entered (a new tour player linked to a member) and taken out before
-    the draw, each audited; a second entry, a member linked twice and any change after the
+    the draw, each audited. A second entry, a member linked twice and any change after the
     draw are refused, writing nothing."""
     await tour_with_event(store, players=NAMES, seed=None)
     await events.create_event(store, ORGANISER, "Tour", "Blitz", EventType.REGULAR, "2026-05-21")
@@ -81,7 +81,7 @@ async def test_players_enter_and_leave_an_event_before_its_draw_only(store: Guil
 async def test_cct_8a_core_1_the_draw_stores_pairings_announcement_and_jobs_together(
     store: GuildStore,
 ) -> None:
-    """CCT-8a, CORE-1: the preview writes nothing; the Confirm stores the seeded numbers and
+    """CCT-8a, CORE-1: the preview writes nothing. The Confirm stores the seeded numbers and
     every Berger game, announces the pairings and schedules each round's reminder, each day's
     appeal close and the first poll, in one unit of work. A draw short of players, a changed
     preview and a second draw are refused, writing nothing."""
@@ -123,9 +123,9 @@ async def test_cct_8a_core_1_the_draw_stores_pairings_announcement_and_jobs_toge
 async def test_cct_8c_the_knockout_is_built_from_the_final_order_with_its_jobs(
     store: GuildStore,
 ) -> None:
-    """CCT-8c: refused while a preliminary game is open; once all are settled the preview
+    """CCT-8c: refused while a preliminary game is open. Once all are settled the preview
     writes nothing and the Confirm freezes the eight seeds, announces the quarter-finals and
-    schedules each stage day's reminder and appeal close, in one unit of work; a second start
+    schedules each stage day's reminder and appeal close, in one unit of work. A second start
     is refused, writing nothing."""
     await tour_with_event(store, players=NAMES)
     await refused(

@@ -1,6 +1,6 @@
 """The Finals' use cases called directly over a real SQLite unit of work: the Finals drawn
 as a round robin of matches (CCT-8f) and their draw cancelled while no Finals game is played
-(CCT-8f with CCT-16), each one unit of work with its audit row, announcement and jobs; a
+(CCT-8f with CCT-16), each one unit of work with its audit row, announcement and jobs. A
 refusal writes nothing. The Finals here are a tour's only event, its ten places wildcards."""
 
 from __future__ import annotations
@@ -51,9 +51,9 @@ async def test_cct_8f_the_finals_draw_stores_its_matches_jobs_and_announcement(
 async def test_cct_8f_cct_16_the_finals_draw_is_cancelled_until_a_game_is_played(
     store: GuildStore, clock: VirtualClock
 ) -> None:
-    """CCT-8f, CCT-16: the cancel's preview writes nothing; the Confirm drops the numbers and
+    """CCT-8f, CCT-16: the cancel's preview writes nothing. The Confirm drops the numbers and
     cancels every pending job of the draw, announcing it, in one unit of work. Drawn again and
-    with one Finals game entered, a cancel is refused, writing nothing; so is a cancel of an
+    with one Finals game entered, a cancel is refused, writing nothing. So is a cancel of an
     undrawn event."""
     await finals_entered(store)
     drawn = await events.draw_event(store, ORGANISER, "Finals", seed="s1", confirm=True)

@@ -1,7 +1,7 @@
 """The game use cases called directly over a real SQLite unit of work: a player's report, the
 opponent's confirmation or dispute, an arbiter's correction (CCT-9), a PGN's draw before move
 40 flagged (CCT-7). Each is one unit of work whose result, audit row, posts and jobs are
-written together; a refusal writes nothing."""
+written together. A refusal writes nothing."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ async def first_game(store: GuildStore, clock: VirtualClock) -> tuple[GameTarget
 async def on_first_session(
     store: GuildStore, clock: VirtualClock, target: GameTarget
 ) -> tuple[GameTarget, int, int]:
-    """The clock moved to the first session; `target` with its White's and Black's members."""
+    """Move the clock to the first session. Returns `target` and its White's and Black's members."""
     await clock.advance_to(at("2026-04-21 15:30"))
     loaded = await event_of(store, "Open")
     white, black = loaded.user_of(target.white), loaded.user_of(target.black)
@@ -49,9 +49,9 @@ async def on_first_session(
 async def test_cct_9_a_players_report_waits_for_the_opponents_confirmation(
     store: GuildStore, clock: VirtualClock
 ) -> None:
-    """CCT-9: before its session a report is refused; White's report waits (its
+    """CCT-9: before its session a report is refused. White's report waits (its
     auto-confirmation scheduled with it), someone else's is refused, Black's Confirm settles
-    the game and cancels that job in the same unit of work; each refusal writes nothing."""
+    the game and cancels that job in the same unit of work. Each refusal writes nothing."""
     await tour_with_event(store, players=NAMES)
     target = open_targets(await event_of(store, "Open"))[0]
     await refused(
@@ -101,7 +101,7 @@ async def test_cct_9_a_correction_for_deliberate_disconnection_expels_the_loser(
     store: GuildStore, clock: VirtualClock
 ) -> None:
     """CCT-9: an arbiter's correction on the ground of a deliberate disconnection needs a
-    decisive result (a draw is refused, writing nothing); with one it stores the override,
+    decisive result (a draw is refused, writing nothing). With one it stores the override,
     expels the loser and announces the correction together."""
     target, _, _ = await first_game(store, clock)
     deliberate = "deliberate-disconnection"
@@ -131,7 +131,7 @@ async def test_cct_7_a_pgn_draw_before_move_40_is_flagged_to_the_arbiters(
     store: GuildStore, clock: VirtualClock
 ) -> None:
     """CCT-7: an arbiter enters a game from its PGN, a draw agreed at move 5: the result is
-    stored and the arbiters are told of the early draw in the same unit of work; a PGN of
+    stored and the arbiters are told of the early draw in the same unit of work. A PGN of
     other players is refused, writing nothing."""
     target, _, _ = await first_game(store, clock)
     early = pgn_text(target.white, target.black, EARLY_DRAW_MOVES)

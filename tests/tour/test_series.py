@@ -1,6 +1,6 @@
 """The knock-out series' use cases called directly over a real SQLite unit of work: the
 higher-ranked player's colour choice (CCT-8e) and a series awarded without play (CCT-9),
-each one unit of work with its audit row and announcement; a refusal writes nothing."""
+each one unit of work with its audit row and announcement. A refusal writes nothing."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ NAMES = player_names(8)
 async def test_cct_8e_the_higher_ranked_player_chooses_the_colour_once(
     store: GuildStore, clock: VirtualClock
 ) -> None:
-    """CCT-8e: in QF1 only P01 (the higher-ranked) or an arbiter chooses; P08's choice is
-    refused, P01's stored and audited (no post), a second choice refused; each refusal writes
+    """CCT-8e: in QF1 only P01 (the higher-ranked) or an arbiter chooses. P08's choice is
+    refused, P01's stored and audited (no post), a second choice refused. Each refusal writes
     nothing."""
     await knockout_on_its_first_day(store, clock, NAMES)
     lower, higher = member(user_of(7)), member(user_of(0))
@@ -45,7 +45,7 @@ async def test_cct_9_a_series_awarded_without_play_is_announced_with_what_follow
     store: GuildStore, clock: VirtualClock
 ) -> None:
     """CCT-9: QF2 awarded to P07 for P02's withdrawal: the preview writes nothing, the Confirm
-    records the walkover and announces it, in one unit of work; a second
+    records the walkover and announces it, in one unit of work. A second
     award, an unknown round and a player not in it are refused, writing nothing."""
     await knockout_on_its_first_day(store, clock, NAMES)
     award = awards.award_contest_series

@@ -1,6 +1,6 @@
 """The tour's player use cases called directly over a real SQLite unit of work: Tour
 Ambassadors named (CCT-3, CCT-5) and members linked to and unlinked from tour players, each
-one audited unit of work; a refusal writes nothing."""
+one audited unit of work. A refusal writes nothing."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.on_clock
 
 async def test_cct_5_a_tour_ambassador_is_named_once_and_un_named(store: GuildStore) -> None:
     """CCT-3, CCT-5: HQ names a new player a Tour Ambassador (the player made with it) and
-    un-names them, each audited; naming twice, an arbiter naming, and un-naming a player the
+    un-names them, each audited. Naming twice, an arbiter naming, and un-naming a player the
     tour does not know are refused, writing nothing."""
     await tour_with_event(store, players=player_names(8), seed=None)
     named, unit = await written(store, tours.set_ambassador(store, ORGANISER, "Tour", "Amb", True))
@@ -35,9 +35,9 @@ async def test_cct_5_a_tour_ambassador_is_named_once_and_un_named(store: GuildSt
 async def test_a_member_is_linked_to_one_player_and_unlinked_after_a_preview(
     store: GuildStore,
 ) -> None:
-    """A member and a chess.com username linked to a player (audited); the same member for
-    another player, a bad username and nothing to link are refused; the unlink's preview
-    writes nothing and its Confirm removes the member; a second unlink is refused. Each
+    """A member and a chess.com username linked to a player (audited). The same member for
+    another player, a bad username and nothing to link are refused. The unlink's preview
+    writes nothing and its Confirm removes the member. A second unlink is refused. Each
     refusal writes nothing."""
     await tour_with_event(store, players=player_names(8), seed=None)
     await tours.set_ambassador(store, ORGANISER, "Tour", "Amb", True)
