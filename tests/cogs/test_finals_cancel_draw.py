@@ -8,63 +8,34 @@ P09 (a Tour Ambassador) and P10 (the organiser's wildcard, no Ambassador being l
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator
-
-import pytest
-import pytest_asyncio
 
 from bot.tour.events import service as events
 from bot.tour.game_targets import open_targets
 from bot.tour.games import service as games
 from bot.tour.planning.kinds import event_subject
-from bot.tour.store import LoadedEvent, load_event
 from bot.tour.tours import service as tours
 from core.results import Result
 from core.tour.event_facts import round_robin
 from core.tour.ranking import EventType
-from storage.guild import GuildStore
 from storage.jobs import Job
-from tests.support.discord_harness import DEFAULT_GUILD_ID, Outcome
+from tests.support.discord_harness import Outcome
 from tests.support.discord_markdown import parse, shown
-from tests.support.tour_desk import PLAYER_IDS, Desk, tour_desk
+from tests.support.tour_desk import IN_MODULE_LOOP, PLAYER_IDS, Desk, module_desk
 from tests.support.tour_play import play_to_the_deciding_game
-from tests.support.tour_world import (
-    ARBITER,
-    ORGANISER,
-    by_order,
-    player_names,
-    preliminary_played,
-    tour_with_event,
-)
+from tests.support.tour_world import ARBITER, ORGANISER, player_names, tour_with_event
 
-IN_MODULE_LOOP = pytest.mark.asyncio(loop_scope="module")
 NAMES = player_names(10)
 PAST = "2026-04-20"
 """A start before the desk's clock (2026-05-01 09:00 UTC): the Regular event is played out."""
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def desk(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Desk]:
-    """One bot for the module's tests."""
-    async with tour_desk(tmp_path_factory.mktemp("finals-cancel") / "tour.db") as running:
-        yield running
-
-
-def store_of(desk: Desk) -> GuildStore:
-    """The default guild's store."""
-    return GuildStore(desk.bot.database, DEFAULT_GUILD_ID)
-
-
-async def event_of(desk: Desk, event: str) -> LoadedEvent:
-    """The event as stored now."""
-    async with store_of(desk).read() as view:
-        return await load_event(view, (await view.tour_events.by_name(event))[0])
+desk = module_desk("finals-cancel")
 
 
 async def jobs_of(desk: Desk, event: str) -> list[Job]:
     """Every job of the event, whatever its status."""
-    loaded = await event_of(desk, event)
-    async with store_of(desk).read() as view:
+    loaded = await desk.event(event)
+    async with desk.store.read() as view:
         return await view.jobs.of_subject(event_subject(loaded.record.id))
 
 
@@ -78,15 +49,20 @@ def refused(outcome: Outcome) -> str:
 async def drawn_finals(desk: Desk, tour: str, first_user: int, finals_start: str) -> str:
     """The tour's Regular event played out and its Finals drawn through the command tree
     (seed "f"); the name of the Regular event's game P01 v P08, to correct later."""
-    store = store_of(desk)
+    store = desk.store
     regular = f"{tour} open"
     await tour_with_event(
-        store, tour=tour, event=regular, players=NAMES, first_user=first_user, start=PAST
+        store,
+        tour=tour,
+        event=regular,
+        players=NAMES,
+        first_user=first_user,
+        start=PAST,
+        played=True,
     )
-    await preliminary_played(store, regular, by_order(NAMES))
     deciding = await play_to_the_deciding_game(store, regular, NAMES)
     await games.report_game(store, ARBITER, regular, deciding, Result.DRAW)
-    loaded = await event_of(desk, regular)
+    loaded = await desk.event(regular)
     game = next(
         loaded.game_name(g)
         for g in loaded.games
@@ -99,15 +75,14 @@ async def drawn_finals(desk: Desk, tour: str, first_user: int, finals_start: str
         # CCT-3: places 1-8 of the standings, P09 an Ambassador; no Ambassador is left for
         # the last place, which takes a wildcard.
         await events.add_player(store, ORGANISER, finals, name, wildcard=name == "P10")
-    preview = await desk.run("event draw", desk.organiser, event=finals, seed="f")
-    drawn = await desk.click(preview.reply, "Confirm", desk.organiser)
+    drawn = await desk.draw(finals, "f")
     assert "stored" in drawn.reply.text(), drawn.reply.text()
     return game
 
 
 async def audit_actions(desk: Desk) -> list[str]:
     """The actions of the guild's audit rows, oldest first."""
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         return [a.action for a in await view.audit.recent(1000)]
 
 
@@ -134,26 +109,26 @@ async def test_cct_8f_cct_16_the_finals_draw_is_cancelled_then_the_correction_pa
     preview = await desk.run("finals cancel-draw", desk.organiser, event=finals)
     shown_text = preview.reply.text()
     assert "Nothing is stored" in (preview.reply.content or ""), shown_text
-    drawn = (await event_of(desk, finals)).by_pairing
+    drawn = (await desk.event(finals)).by_pairing
     assert f"1. {drawn[0].name}" in shown_text and "45 matches over 9 rounds" in shown_text
     assert "9 round reminder(s), 1 poll(s) of the sites and 9 appeal close(s)" in shown_text
     assert "10 entries (1 wildcard(s))" in shown_text, shown_text
     cancelled = await desk.click(preview.reply, "Cancel", desk.organiser)
     assert "nothing was stored" in cancelled.reply.text().lower(), cancelled.reply.text()
-    assert (await event_of(desk, finals)).record.drawn_at is not None
+    assert (await desk.event(finals)).record.drawn_at is not None
     assert [j for j in await jobs_of(desk, finals) if j.status == "pending"] == pending
     assert "finals.cancel_draw" not in await audit_actions(desk)
 
     preview = await desk.run("finals cancel-draw", desk.organiser, event=finals)
     confirmed = await desk.click(preview.reply, "Confirm", desk.organiser)
     assert "cancelled" in confirmed.reply.text() and "19 scheduled job(s)" in confirmed.reply.text()
-    after = await event_of(desk, finals)
+    after = await desk.event(finals)
     assert after.record.drawn_at is None and after.record.draw_seed is None
     assert len(after.players) == 10 and all(p.pairing_no is None for p in after.players)
     assert [p.name for p in after.players if p.wildcard] == ["P10"]
     jobs = {j.id: j.status for j in await jobs_of(desk, finals)}
     assert all(jobs[j.id] == "cancelled" for j in pending), jobs
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         [audit] = [a for a in await view.audit.recent(20) if a.action == "finals.cancel_draw"]
     assert audit.actor_id == desk.organiser.id and audit.details["seed"] == "f"
     assert audit.details["numbers"] == [p.name for p in drawn]
@@ -173,10 +148,9 @@ async def test_cct_8f_cct_16_the_finals_draw_is_cancelled_then_the_correction_pa
     text = refused(await desk.run("event draw", desk.organiser, event=finals, seed="g"))
     assert "cannot be drawn" in text and "P09 is not qualified" in text, text
     await desk.run("tour ambassador-add", desk.organiser, tour="Undo", player="P09")
-    preview = await desk.run("event draw", desk.organiser, event=finals, seed="g")
-    redrawn = await desk.click(preview.reply, "Confirm", desk.organiser)
+    redrawn = await desk.draw(finals, "g")
     assert "stored" in redrawn.reply.text(), redrawn.reply.text()
-    again_drawn = await event_of(desk, finals)
+    again_drawn = await desk.event(finals)
     assert again_drawn.record.draw_seed == "g" and len(again_drawn.by_pairing) == 10
     fresh = [j for j in await jobs_of(desk, finals) if j.status == "pending"]
     assert len(fresh) == len(pending) and not {j.id for j in fresh} & set(jobs)
@@ -192,7 +166,7 @@ async def test_cct_8f_cancelling_the_finals_draw_needs_the_hq_role(desk: Desk) -
         text = refused(await desk.run("finals cancel-draw", caller, event="Roles finals"))
         assert "league HQ" in text, text
     assert await audit_actions(desk) == before
-    assert (await event_of(desk, "Roles finals")).record.drawn_at is not None
+    assert (await desk.event("Roles finals")).record.drawn_at is not None
 
 
 @IN_MODULE_LOOP
@@ -202,7 +176,7 @@ async def test_cct_8f_cct_16_a_played_finals_result_keeps_the_draw(desk: Desk) -
     cancelled this way."""
     await drawn_finals(desk, "Played", PLAYER_IDS + 300, "2026-04-30")
     finals = "Played finals"
-    target = next(t for t in open_targets(await event_of(desk, finals)) if t.stage == "finals")
+    target = next(t for t in open_targets(await desk.event(finals)) if t.stage == "finals")
     reported = await desk.run(
         "game report", desk.arbiter, event=finals, game=target.name, result="1-0"
     )
@@ -214,9 +188,7 @@ async def test_cct_8f_cct_16_a_played_finals_result_keeps_the_draw(desk: Desk) -
         "or a result, and a played Finals result is never thrown away (CCT-8f)."
     ), text
     # A match awarded without play (CCT-9) keeps the draw as well, and is named.
-    other = next(
-        p for p in round_robin((await event_of(desk, finals)).facts.players) if p.board == 2
-    )
+    other = next(p for p in round_robin((await desk.event(finals)).facts.players) if p.board == 2)
     options = {
         "event": finals,
         "match": f"R1 {other.white} v {other.black}",
@@ -231,6 +203,6 @@ async def test_cct_8f_cct_16_a_played_finals_result_keeps_the_draw(desk: Desk) -
     text = refused(await desk.run("finals cancel-draw", desk.organiser, event="Played open"))
     assert "is not the Finals" in text, text
     assert await audit_actions(desk) == before
-    after = await event_of(desk, finals)
+    after = await desk.event(finals)
     assert after.record.drawn_at is not None and len(after.by_pairing) == 10
     assert len([g for g in after.games if g.status.settled]) == 1

@@ -9,22 +9,16 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import AsyncIterator
 from typing import Any
-
-import pytest
-import pytest_asyncio
 
 from bot.formats.tour_file import parse_tour
 from bot.rendering.tour.report_json import tour_json
 from bot.rendering.tour.report_text import tour_text
 from core.tour.report import tour_report
-from storage.guild import GuildStore
-from tests.support.discord_harness import DEFAULT_GUILD_ID, Outcome, Upload
+from tests.support.discord_harness import Outcome, Upload
 from tests.support.discord_markdown import parse, shown
-from tests.support.tour_desk import Desk, tour_desk
+from tests.support.tour_desk import IN_MODULE_LOOP, Desk, module_desk
 
-IN_MODULE_LOOP = pytest.mark.asyncio(loop_scope="module")
 MAJOR = ["Ada", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal"]
 REGULAR = ["Ivy", "Jo", "Kai", "Lu", "Max", "Ned", "Oz", "Pip"]
 LISTED = ["Ada", "Bo", "Ivy", "Di", "Jo", "Cy", "Lu", "Kai", "Fay", "Max"]
@@ -62,16 +56,7 @@ SMALL_TOUR = {
 }
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def desk(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Desk]:
-    """One bot for the module's tests."""
-    async with tour_desk(tmp_path_factory.mktemp("finals-field") / "tour.db") as running:
-        yield running
-
-
-def store_of(desk: Desk) -> GuildStore:
-    """The default guild's store."""
-    return GuildStore(desk.bot.database, DEFAULT_GUILD_ID)
+desk = module_desk("finals-field")
 
 
 async def finals_of(desk: Desk, tour: str) -> str:
@@ -79,11 +64,9 @@ async def finals_of(desk: Desk, tour: str) -> str:
     data = json.dumps(SMALL_TOUR).encode()
     imported = await desk.run("tour import", desk.organiser, file=Upload("t.json", data), name=tour)
     assert "imported" in (imported.reply.content or ""), imported.reply.text()
-    made = await desk.run(
-        "event create",
-        desk.organiser,
-        tour=tour,
-        name="Finals",
+    made = await desk.create_event(
+        tour,
+        "Finals",
         type="finals",
         start="2026-06-01",
     )
@@ -103,7 +86,7 @@ async def decline(desk: Desk, finals: str, player: str, note: str | None = None)
 
 async def declines(desk: Desk, finals: str) -> list[str]:
     """The declines stored for the Finals `finals`."""
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         tour, _, event = finals.partition(": ")
         owner = await view.tours.by_name(tour)
         assert owner is not None
@@ -138,7 +121,7 @@ async def test_cct_3_a_decline_is_previewed_cancel_stores_nothing_confirm_stores
     confirmed = await decline(desk, finals, "Kai", "Plays elsewhere")
     assert "offered to Ed" in confirmed.reply.text(), confirmed.reply.text()
     assert await declines(desk, finals) == ["Kai"]
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         [audit] = [a for a in await view.audit.recent(5) if a.action == "finals.decline"]
     assert audit.actor_id == desk.organiser.id and audit.details["replaced_by"] == ["Ed"]
     await desk.clock.advance(dt.timedelta(0))  # the outbox's pass: posts delivered
@@ -212,7 +195,7 @@ async def test_cct_3_a_player_neither_qualified_nor_a_wildcard_is_refused(desk: 
     """Every place is a qualifier's: Ed (9th) is refused, with or without a wildcard, and
     nothing is written; a qualified player enters without one."""
     finals = await finals_of(desk, "Full tour")
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         before = len(await view.audit.recent(500))
     text = refused(await desk.run("event player-add", desk.organiser, event=finals, player="Ed"))
     assert text == (
@@ -229,7 +212,7 @@ async def test_cct_3_a_player_neither_qualified_nor_a_wildcard_is_refused(desk: 
     assert "qualified for the Finals" in text and "without a wildcard" in text, text
     newcomer = await desk.run("event player-add", desk.organiser, event=finals, player="Zed")
     assert "Zed is not qualified" in refused(newcomer)
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         assert len(await view.audit.recent(500)) == before
         owner = await view.tours.by_name("Full tour")
         assert owner is not None
@@ -320,7 +303,7 @@ async def test_cct_3_a_tour_file_with_a_wildcard_and_no_open_place_is_refused(
     )
     text = refused(outcome)
     assert "finals.wildcards" in text and "1 wildcard for 0 open places" in text, text
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         assert await view.tours.by_name("Bad wildcard") is None
     document = {**SMALL_TOUR, "finals": {"declined": [{"player": "Ed"}]}}
     outcome = await desk.run(
@@ -367,6 +350,5 @@ async def test_cct_3_the_finals_draw_checks_the_field_again(desk: Desk) -> None:
     text = refused(await desk.run("event draw", desk.organiser, event=finals, seed="s"))
     assert "cannot be drawn" in text and "Max is not qualified" in text, text
     await desk.run("tour ambassador-add", desk.organiser, tour="Draw tour", player="Max")
-    preview = await desk.run("event draw", desk.organiser, event=finals, seed="s")
-    drawn = await desk.click(preview.reply, "Confirm", desk.organiser)
+    drawn = await desk.draw(finals, "s")
     assert "stored" in drawn.reply.text(), drawn.reply.text()

@@ -7,14 +7,11 @@ unchanged."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.support.command_tree import is_tour_command, tree_commands
+from tests.support.command_tree import Rule, is_tour_command, rule, tree_commands
 from tests.support.command_world import (
     ADMINS,
     BOARDS_CSV,
@@ -27,7 +24,7 @@ from tests.support.command_world import (
     league_bot,
     members,
 )
-from tests.support.discord_harness import DiscordHarness, Upload
+from tests.support.discord_harness import Upload
 
 ROLES = (
     "player",
@@ -42,25 +39,9 @@ ROLES = (
 admin of the club (or of a club of the match) the command acts for, "other club's admin" one
 of a different club."""
 
-Options = Callable[[CommandWorld, DiscordHarness], dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class Rule:
-    """Who may run a mutating command, the words its refusal must hold, valid options."""
-
-    allowed: frozenset[str]
-    names: tuple[str, ...]
-    options: Options
-
-
-def _rule(allowed: set[str], names: tuple[str, ...], options: Options) -> Rule:
-    return Rule(frozenset(allowed), names, options)
-
-
 HQ = ("league HQ",)
-MUTATING: dict[str, Rule] = {
-    "club register": _rule(
+MUTATING: dict[str, Rule[CommandWorld]] = {
+    "club register": rule(
         set(ROLES),
         (),
         lambda w, h: {
@@ -68,80 +49,78 @@ MUTATING: dict[str, Rule] = {
             "admin2": h.member(user_id=9),
         },
     ),
-    "club approve": _rule({"HQ"}, HQ, lambda w, h: {"club": PENDING}),
-    "club reject": _rule({"HQ"}, HQ, lambda w, h: {"club": PENDING, "reason": "No."}),
-    "club admin-add": _rule(
+    "club approve": rule({"HQ"}, HQ, lambda w, h: {"club": PENDING}),
+    "club reject": rule({"HQ"}, HQ, lambda w, h: {"club": PENDING, "reason": "No."}),
+    "club admin-add": rule(
         {"club admin"}, ("club admin",), lambda w, h: {"club": "A", "user": h.member(user_id=299)}
     ),
-    "club admin-remove": _rule(
+    "club admin-remove": rule(
         {"club admin"},
         ("club admin",),
         lambda w, h: {"club": "A", "user": h.member(user_id=ADMINS["A"][2])},
     ),
-    "club channel": _rule(
+    "club channel": rule(
         {"club admin"}, ("club admin",), lambda w, h: {"club": "A", "channel": h.channel("general")}
     ),
-    "match challenge": _rule(
+    "match challenge": rule(
         {"club admin"},
         ("club admin",),
         lambda w, h: {"match": w.open_match, "chesscom_match": "12803"},
     ),
-    "match accept": _rule({"club admin"}, ("club admin",), lambda w, h: {"match": w.to_accept}),
-    "match correct-challenge": _rule(  # CL-15: only an arbiter corrects a recorded challenge
+    "match accept": rule({"club admin"}, ("club admin",), lambda w, h: {"match": w.to_accept}),
+    "match correct-challenge": rule(  # CL-15: only an arbiter corrects a recorded challenge
         {"arbiter"},
         ("arbiter",),
         lambda w, h: {"match": str(w.to_accept), "chesscom_match": "12804"},
     ),
-    "match report": _rule(
+    "match report": rule(
         {"club admin", "arbiter"},
         ("club admin", "arbiter"),
         lambda w, h: {"match": w.open_match, "chesscom_match": "12803"},
     ),
-    "match result": _rule(  # CL-14: an arbiter's correction of a played match
+    "match result": rule(  # CL-14: an arbiter's correction of a played match
         {"arbiter"},
         ("arbiter",),
         lambda w, h: {"match": w.played_match, "file": Upload("boards.csv", BOARDS_CSV)},
     ),
-    "match reschedule": _rule(
+    "match reschedule": rule(
         {"director"},
         ("director",),
         lambda w, h: {"match": w.open_match, "start": "2026-04-08 18:00"},
     ),
-    "season create": _rule(
-        {"HQ"}, HQ, lambda w, h: {"name": "Autumn", "first_round": "2026-09-01"}
-    ),
-    "season division-add": _rule(
+    "season create": rule({"HQ"}, HQ, lambda w, h: {"name": "Autumn", "first_round": "2026-09-01"}),
+    "season division-add": rule(
         {"HQ"}, HQ, lambda w, h: {"season": SPRING, "name": "Second", "min_players": 3}
     ),
-    "season club-add": _rule(
+    "season club-add": rule(
         {"HQ"},
         HQ,
         lambda w, h: {"season": SPRING, "division": "Premier Division", "club": "C"},
     ),
-    "season club-remove": _rule(
+    "season club-remove": rule(
         {"HQ"},
         HQ,
         lambda w, h: {"season": SPRING, "division": "Premier Division", "club": "A"},
     ),
-    "season schedule": _rule({"HQ"}, HQ, lambda w, h: {"season": SPRING}),
-    "season cutoff": _rule({"HQ"}, HQ, lambda w, h: {"season": SPRING, "date": "2026-12-01"}),
-    "season withdraw": _rule({"HQ"}, HQ, lambda w, h: {"season": "Test season", "club": "A"}),
-    "season import": _rule(
+    "season schedule": rule({"HQ"}, HQ, lambda w, h: {"season": SPRING}),
+    "season cutoff": rule({"HQ"}, HQ, lambda w, h: {"season": SPRING, "date": "2026-12-01"}),
+    "season withdraw": rule({"HQ"}, HQ, lambda w, h: {"season": "Test season", "club": "A"}),
+    "season import": rule(
         {"HQ"}, HQ, lambda w, h: {"file": Upload("season.json", SEASON_FILE), "name": "Copy"}
     ),
-    "setup set": _rule(
+    "setup set": rule(
         {"server manager"}, ("Manage Server",), lambda w, h: {"hq_role": h.role("Arbiter")}
     ),
-    "vote open": _rule({"director"}, ("director",), lambda w, h: {"kind": "other", "reason": "x"}),
-    "vote cast": _rule(
+    "vote open": rule({"director"}, ("director",), lambda w, h: {"kind": "other", "reason": "x"}),
+    "vote cast": rule(
         {"director"}, ("director",), lambda w, h: {"motion": w.motion, "choice": "yes"}
     ),
-    "roster link": _rule(
+    "roster link": rule(
         {"club admin", "other club's admin"},
         ("club admin",),
         lambda w, h: {"chesscom_username": "someone", "user": h.member(user_id=299)},
     ),
-    "roster remove": _rule(
+    "roster remove": rule(
         {"club admin"},
         ("club admin",),
         lambda w, h: {
@@ -152,7 +131,7 @@ MUTATING: dict[str, Rule] = {
             "season": "Test season",
         },
     ),
-    "standings-pin": _rule({"HQ"}, HQ, lambda w, h: {"season": "Test season", "division": "P"}),
+    "standings-pin": rule({"HQ"}, HQ, lambda w, h: {"season": "Test season", "division": "P"}),
 }
 """Every command that changes the league, with who may run it (docs/league-in-discord.md).
 `roster link` is checked linking another member's account (anyone may link their own)."""

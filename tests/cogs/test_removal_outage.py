@@ -15,7 +15,7 @@ from storage.guild import GuildStore
 from storage.motions import Motion
 from tests.support.chesscom_fake import FakeChessCom
 from tests.support.command_world import CommandWorld, copy_world, league_bot, members
-from tests.support.discord_harness import DEFAULT_GUILD_ID
+from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Outcome
 
 STATS = "player/a2/stats"
 FORTY = {"chess_daily": {"record": {"win": 5, "loss": 5, "draw": 0, "timeout_percent": 40}}}
@@ -26,6 +26,18 @@ async def _motions(bot: ArbiterBot) -> list[Motion]:
         return [m for m in await view.motions.recent() if m.kind == "forfeit"]
 
 
+async def _remove_a2_while_down(fake: FakeChessCom, harness: DiscordHarness) -> Outcome:
+    """With chess.com answering 503, A's admin removes a2 for timeouts; the reply."""
+    fake.serve_status(STATS, 503)
+    return await harness.command(
+        "roster remove",
+        user=members(harness)["club admin"],
+        club="A",
+        player="a2",
+        reason="timeouts",
+    )
+
+
 async def test_cl_21_a_brief_outage_waits_and_an_answer_verifies_without_a_motion(
     world_file: tuple[Path, CommandWorld], tmp_path: Path, fake: FakeChessCom
 ) -> None:
@@ -34,14 +46,7 @@ async def test_cl_21_a_brief_outage_waits_and_an_answer_verifies_without_a_motio
         harness,
         clock,
     ):
-        fake.serve_status(STATS, 503)
-        outcome = await harness.command(
-            "roster remove",
-            user=members(harness)["club admin"],
-            club="A",
-            player="a2",
-            reason="timeouts",
-        )
+        outcome = await _remove_a2_while_down(fake, harness)
         text = outcome.replies[-1].content or ""
         assert "Not verified yet: chess.com did not answer" in text and "6 hours" in text, text
         await clock.advance(CHESSCOM_RETRY)  # a retry: still down, still nothing decided
@@ -61,14 +66,7 @@ async def test_cl_21_an_outage_lasting_6_hours_puts_the_removal_to_the_directors
         harness,
         clock,
     ):
-        fake.serve_status(STATS, 503)
-        await harness.command(
-            "roster remove",
-            user=members(harness)["club admin"],
-            club="A",
-            player="a2",
-            reason="timeouts",
-        )
+        await _remove_a2_while_down(fake, harness)
         await clock.advance(CHESSCOM_RETRY * (CHESSCOM_TRIES - 2))
         assert await _motions(bot) == []  # 12 tries, 5½ hours: still waiting
         await clock.advance(CHESSCOM_RETRY + dt.timedelta(minutes=1))

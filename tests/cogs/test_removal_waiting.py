@@ -20,9 +20,8 @@ from tests.support.motion_world import (
     START,
     club_admin,
     directors,
-    import_test_season,
+    league_ready,
     running_bot,
-    set_up,
 )
 
 RECORDED = "Removal of **a9** from **A** recorded (other)."
@@ -65,8 +64,7 @@ async def test_cl_21_remove_not_verified_yet_names_the_real_cause(
     guess about the intent. (A deleted role: test_roster_remove_replies.)"""
     path = tmp_path / "a.db"
     async with running_bot(path, VirtualClock(START)) as (bot, harness):
-        await set_up(harness)
-        await import_test_season(bot.database)
+        await league_ready(bot, harness)
         directors(harness, 3)
         admin = await club_admin(bot, harness, "A")
         if cause == "no role":
@@ -90,8 +88,7 @@ async def test_cl_21_verify_job_tells_the_directors_once_then_verifies_after_the
     path = tmp_path / "a.db"
     clock = VirtualClock(START)
     async with running_bot(path, clock) as (bot, harness):
-        manager = await set_up(harness)
-        await import_test_season(bot.database)
+        manager, _ = await league_ready(bot, harness)
         seated = directors(harness, 3)
         admin = await club_admin(bot, harness, "A")
         _no_director_role(path)
@@ -142,8 +139,7 @@ async def test_cl_21_verify_job_without_a_channel_tells_once_one_is_set_up(
     path = tmp_path / "a.db"
     clock = VirtualClock(START)
     async with running_bot(path, clock) as (bot, harness):
-        manager = await set_up(harness)
-        await import_test_season(bot.database)
+        manager, _ = await league_ready(bot, harness)
         directors(harness, 3)
         admin = await club_admin(bot, harness, "A")
         _no_director_role(path)

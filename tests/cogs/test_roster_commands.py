@@ -23,7 +23,7 @@ from bot.runtime.scheduler import Scheduler
 from storage.database import Database
 from storage.guild import GuildStore, on_commit
 from tests.support.chesscom_fake import FakeChessCom
-from tests.support.cl_seasons import match, season
+from tests.support.cl_seasons import match, season, unplayed
 from tests.support.command_world import dump
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness
 from tests.support.motion_world import START, club_admin, directors, import_test_season, set_up
@@ -34,16 +34,7 @@ SEASON = season(
         match("2", "C", "D", [("m1", "d1", 1)], round=1),
         match("3", "A", "C", [("a1", "c1", 2), ("slowpoke", "c2", 0)], round=2),
         match("4", "B", "D", [("b1", "m1", 0)], round=2),
-        match(
-            "5",
-            "A",
-            "D",
-            [],
-            round=3,
-            start=dt.datetime(2026, 4, 1, 18, tzinfo=dt.UTC),
-            finished=False,
-            challenge=None,
-        ),
+        unplayed("5", "A", "D", [], round=3, start=dt.datetime(2026, 4, 1, 18, tzinfo=dt.UTC)),
     ],
     closed_accounts=["a2"],
 )

@@ -13,15 +13,16 @@ from bot.app.arbiter import ArbiterBot
 from bot.league.rosters.removal_checks import VERIFY_JOB, removal_subject
 from bot.runtime.clock import VirtualClock
 from storage.guild import GuildStore
+from storage.jobs import Job
+from storage.motions import Motion
 from storage.rosters import Removal
-from tests.support.discord_harness import DEFAULT_GUILD_ID
+from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member, Outcome
 from tests.support.motion_world import (
     START,
     club_admin,
     directors,
-    import_test_season,
+    league_ready,
     running_bot,
-    set_up,
 )
 
 RECORDED = "Removal of **a9** from **A** recorded (other)."
@@ -33,6 +34,21 @@ async def _only_removal(bot: ArbiterBot) -> Removal:
         assert record is not None
         [removal] = await view.rosters.removals(record.id)
     return removal
+
+
+async def _remove_a9(
+    bot: ArbiterBot, harness: DiscordHarness, admin: Member
+) -> tuple[Outcome, Removal, list[Motion], Job | None]:
+    """A's admin removes a9 for `other` (note "left"): the reply, the removal, the motions
+    and the removal's pending verification job."""
+    outcome = await harness.command(
+        "roster remove", user=admin, club="A", player="a9", reason="other", note="left"
+    )
+    removal = await _only_removal(bot)
+    async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
+        motions = await view.motions.recent()
+        job = await view.jobs.pending(VERIFY_JOB, removal_subject(removal.id))
+    return outcome, removal, motions, job
 
 
 def _outbox(path: Path) -> list[str]:
@@ -52,21 +68,14 @@ async def test_cl_21_remove_with_the_director_role_deleted_replies_not_verified_
     `roster.verify` job stays pending to try again."""
     path = tmp_path / "a.db"
     async with running_bot(path, VirtualClock(START)) as (bot, harness):
-        await set_up(harness)
-        await import_test_season(bot.database)
+        await league_ready(bot, harness)
         directors(harness, 3)
         admin = await club_admin(bot, harness, "A")
         bot._connection.parse_guild_role_delete(
             {"guild_id": str(DEFAULT_GUILD_ID), "role_id": str(harness.role("Director"))}
         )
         sent_before = _outbox(path)
-        outcome = await harness.command(
-            "roster remove", user=admin, club="A", player="a9", reason="other", note="left"
-        )
-        removal = await _only_removal(bot)
-        async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
-            motions = await view.motions.recent()
-            job = await view.jobs.pending(VERIFY_JOB, removal_subject(removal.id))
+        outcome, removal, motions, job = await _remove_a9(bot, harness, admin)
         sent_after = _outbox(path)
     assert outcome.replies[0].type == 5  # deferred before the verification
     text = outcome.replies[-1].content or ""
@@ -87,17 +96,10 @@ async def test_cl_21_remove_without_a_quorum_of_directors_replies_no_motion(
     CL-23's refusal; the removal is recorded as refuted, announced once, its job done."""
     path = tmp_path / "a.db"
     async with running_bot(path, VirtualClock(START)) as (bot, harness):
-        await set_up(harness)
-        await import_test_season(bot.database)
+        await league_ready(bot, harness)
         directors(harness, 1)
         admin = await club_admin(bot, harness, "A")
-        outcome = await harness.command(
-            "roster remove", user=admin, club="A", player="a9", reason="other", note="left"
-        )
-        removal = await _only_removal(bot)
-        async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
-            motions = await view.motions.recent()
-            job = await view.jobs.pending(VERIFY_JOB, removal_subject(removal.id))
+        outcome, removal, motions, job = await _remove_a9(bot, harness, admin)
     text = outcome.replies[-1].content or ""
     first, second = text.split("\n")
     assert first == RECORDED
@@ -122,8 +124,7 @@ async def test_cl_21_remove_from_a_club_with_no_match_left_replies_no_motion(
     the reply says "No motion" and why; recorded as refuted, no motion opened."""
     path = tmp_path / "a.db"
     async with running_bot(path, VirtualClock(START)) as (bot, harness):
-        await set_up(harness)
-        await import_test_season(bot.database)
+        await league_ready(bot, harness)
         directors(harness, 3)
         admin = await club_admin(bot, harness, "B")
         outcome = await harness.command(

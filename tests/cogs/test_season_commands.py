@@ -17,14 +17,7 @@ FIRST_ROUND = (
 
 
 async def _setup(harness: DiscordHarness) -> Any:
-    admin = harness.member(permissions=harness.MANAGE_SERVER)
-    await harness.command(
-        "setup set",
-        user=admin,
-        hq_role=harness.role("HQ"),
-        director_role=harness.role("Director"),
-        arbiter_role=harness.role("Arbiter"),
-    )
+    await harness.set_up()
     return harness.member("HQ", name="hq")
 
 

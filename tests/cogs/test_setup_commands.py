@@ -33,14 +33,7 @@ async def test_setup_set_stores_roles_and_show_reports_them(
     harness: DiscordHarness, bot: ArbiterBot
 ) -> None:
     admin = harness.member(permissions=harness.MANAGE_SERVER)
-    reply = await harness.command(
-        "setup set",
-        user=admin,
-        hq_role=harness.role("HQ"),
-        director_role=harness.role("Director"),
-        arbiter_role=harness.role("Arbiter"),
-        announcements=harness.channel("announcements"),
-    )
+    reply = await harness.set_up(admin, announcements="announcements")
     assert reply.ephemeral and reply.embeds[0]["title"] == "Arbiter set-up saved"
 
     async with GuildStore(bot.database, admin.guild_id).read() as view:

@@ -29,11 +29,9 @@ async def test_cct_8b_the_airthings_preliminary_entered_game_by_game_gives_its_o
         games = list(csv.DictReader(handle))
     async with tour_desk(tmp_path / "tour.db") as desk:
         await desk.run("tour create", desk.organiser, name="Champions Chess Tour 2020-21")
-        await desk.run(
-            "event create",
-            desk.organiser,
-            tour="Champions Chess Tour 2020-21",
-            name="Airthings Masters",
+        await desk.create_event(
+            "Champions Chess Tour 2020-21",
+            "Airthings Masters",
             type="major",
             start="2020-12-26",
         )

@@ -8,34 +8,24 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import AsyncIterator
-
-import pytest
-import pytest_asyncio
 
 from bot.app.ui.confirm import CANCELLED
 from bot.tour import views
-from bot.tour.events import service as events
 from bot.tour.files import export_tour_file
 from bot.tour.game_targets import knockout_ties
 from bot.tour.series import awards
 from bot.tour.store import load_event
-from core.tour.event_facts import round_robin
 from core.tour.knockout import Tie
 from core.tour.ranking import EventType
-from storage.guild import GuildStore
-from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
-from tests.support.tour_desk import PLAYER_IDS, Desk, tour_desk
+from tests.support.discord_harness import Upload
+from tests.support.tour_desk import IN_MODULE_LOOP, PLAYER_IDS, Desk, module_desk
 from tests.support.tour_world import (
     ARBITER,
-    ORGANISER,
-    by_order,
+    knockout_started,
     player_names,
-    preliminary_played,
     tour_with_event,
 )
 
-IN_MODULE_LOOP = pytest.mark.asyncio(loop_scope="module")
 NAMES = player_names(16)
 WINNERS = (
     ("QF1", "P01"),
@@ -49,15 +39,7 @@ WINNERS = (
 )
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def desk(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Desk]:
-    """One bot for the module's tests."""
-    async with tour_desk(tmp_path_factory.mktemp("awards") / "tour.db") as running:
-        yield running
-
-
-def store_of(desk: Desk) -> GuildStore:
-    return GuildStore(desk.bot.database, DEFAULT_GUILD_ID)
+desk = module_desk("awards")
 
 
 async def _announced(desk: Desk) -> list[str]:
@@ -67,15 +49,12 @@ async def _announced(desk: Desk) -> list[str]:
 
 
 async def _audit(desk: Desk) -> list[str]:
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         return [e.action for e in await view.audit.recent(50)]
 
 
 async def _knockout(desk: Desk, tour: str, event: str, first: int) -> None:
-    store = store_of(desk)
-    await tour_with_event(store, tour=tour, event=event, first_user=PLAYER_IDS + first)
-    await preliminary_played(store, event, by_order(NAMES))
-    await events.start_knockout(store, ORGANISER, event, confirm=True)
+    await knockout_started(desk.store, event, tour=tour, first_user=PLAYER_IDS + first)
 
 
 @IN_MODULE_LOOP
@@ -120,8 +99,7 @@ async def test_cct_9_a_series_award_previews_then_decides_the_round_and_the_brac
     assert "QF1 day 1 game 1" in card and "won by **P01**" in card  # the game is kept
     bracket = (await desk.run("event bracket", desk.player(1), event=event)).reply.text()
     assert "**QF1** P01 – P08: walkover (illness: P08 has the flu)" in bracket
-    async with store_of(desk).read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name(event))[0])
+    loaded = await desk.event(event)
     image = views.bracket(loaded, knockout_ties(loaded))  # what bracket.png draws
     assert image.get(Tie.QF1).footer() == ("✓ P01 by walkover (illness)", "")
     reported = await desk.run(
@@ -199,7 +177,7 @@ async def test_cct_9_cct_6_awards_finish_an_event_and_the_tour_file_keeps_them(
     assert "imported" in (imported.reply.content or ""), imported.reply.content
     again = (await desk.run("tour standings", desk.player(100), tour="Walks again")).reply.text()
     assert again.replace("Walks again", "Walks") == standings
-    store = store_of(desk)
+    store = desk.store
     async with store.read() as view:
         tours = await view.tours.by_name("Walks again")
         assert tours is not None
@@ -215,12 +193,9 @@ async def test_cct_9_cct_6_awards_finish_an_event_and_the_tour_file_keeps_them(
 async def test_cct_9_core_2_a_game_award_is_a_forfeit_win_counted_in_the_standings(
     desk: Desk,
 ) -> None:
-    store = store_of(desk)
+    store = desk.store
     await tour_with_event(store, tour="Forfeits", event="Forfeit open", first_user=PLAYER_IDS + 200)
-    async with store.read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Forfeit open"))[0])
-    first = round_robin(loaded.facts.players)[0]
-    white, black = str(first.white), str(first.black)
+    white, black = await desk.first_pairing("Forfeit open")
     game = f"R1 {white} v {black}"
     options = {"event": "Forfeit open", "game": game, "winner": black, "reason": "no-show"}
     refused = await desk.run("game award", desk.player(200), **options)
@@ -250,7 +225,7 @@ async def test_cct_9_core_2_a_game_award_is_a_forfeit_win_counted_in_the_standin
 async def test_cct_9_cct_8f_a_finals_award_scores_3_0_and_the_tour_file_keeps_it(
     desk: Desk,
 ) -> None:
-    store = store_of(desk)
+    store = desk.store
     ten = NAMES[:10]
     await tour_with_event(
         store,
@@ -260,10 +235,7 @@ async def test_cct_9_cct_8f_a_finals_award_scores_3_0_and_the_tour_file_keeps_it
         players=ten,
         first_user=PLAYER_IDS + 300,
     )
-    async with store.read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Walk finals"))[0])
-    first = round_robin(loaded.facts.players)[0]
-    white, black = str(first.white), str(first.black)
+    white, black = await desk.first_pairing("Walk finals")
     match = f"R1 {white} v {black}"
     options = {"event": "Walk finals", "match": match, "winner": white, "reason": "withdrawal"}
     refused = await desk.run("finals award", desk.player(300), **options)

@@ -9,55 +9,36 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import AsyncIterator
 from fractions import Fraction
 from pathlib import Path
 
-import pytest
-import pytest_asyncio
-
 from bot.kernel.config import CctDefaults, Config, RuleDefaults
-from bot.tour.events import service as events
-from bot.tour.store import load_event
 from bot.tour.tours import service as tours
 from core.berger import draw_lots
 from core.tour.event_facts import round_robin
 from core.tour.ranking import EventType
-from storage.guild import GuildStore
-from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
+from storage.tour_games import TourGame
+from tests.support.discord_harness import Upload
 from tests.support.paths import ROOT
-from tests.support.tour_desk import PLAYER_IDS, Desk, tour_desk
+from tests.support.tour_desk import IN_MODULE_LOOP, PLAYER_IDS, Desk, module_desk
 from tests.support.tour_tables import column as bonus_column
 from tests.support.tour_tables import number, table_rows
 from tests.support.tour_world import (
+    EARLY_DRAW_MOVES,
     ORGANISER,
     by_order,
+    knockout_started,
+    pgn_text,
     player_names,
     preliminary_played,
     tour_with_event,
 )
 
-IN_MODULE_LOOP = pytest.mark.asyncio(loop_scope="module")
 NAMES = player_names(16)
-EARLY_DRAW = """[Event "Open"]
-[White "P01"]
-[Black "P02"]
-[Result "1/2-1/2"]
-
-1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 1/2-1/2
-"""
+EARLY_DRAW = pgn_text("P01", "P02", EARLY_DRAW_MOVES)
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def desk(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Desk]:
-    """One bot for the module's tests."""
-    async with tour_desk(tmp_path_factory.mktemp("tour-tree") / "tour.db") as running:
-        yield running
-
-
-def store_of(desk: Desk) -> GuildStore:
-    """The default guild's store."""
-    return GuildStore(desk.bot.database, DEFAULT_GUILD_ID)
+desk = module_desk("tour-tree")
 
 
 async def _settle(desk: Desk) -> None:
@@ -69,36 +50,26 @@ async def test_cct_8a_core_1_the_draw_previews_then_stores_its_seeded_berger_pai
     desk: Desk,
 ) -> None:
     await desk.run("tour create", desk.organiser, name="Draw tour")
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Draw tour",
-        name="Drawn",
+    await desk.create_event(
+        "Draw tour",
+        "Drawn",
         type="regular",
         start="2026-05-01",
     )
-    for index, name in enumerate(NAMES):
-        await desk.run(
-            "event player-add",
-            desk.organiser,
-            event="Drawn",
-            player=name,
-            user=desk.player(100 + index),
-        )
+    await desk.enter("Drawn", NAMES, 100)
     ticked = await desk.run("event draw", desk.organiser, event="Drawn", seed="a`b")
     assert ticked.reply.ephemeral and "backtick" in ticked.reply.text()  # it would end `seed`
     preview = await desk.run("event draw", desk.organiser, event="Drawn", seed="cct-2026")
     assert preview.reply.buttons == ["Confirm", "Cancel"]
     assert "Seed `cct-2026`" in preview.reply.text()
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         record = (await view.tour_events.by_name("Drawn"))[0]
         assert record.drawn_at is None  # the preview stored nothing
     other = await desk.click(preview.reply, "Confirm", desk.player(3))
     assert other.reply.ephemeral  # only the organiser who asked confirms
     confirmed = await desk.click(preview.reply, "Confirm", desk.organiser)
     assert "120 games over 15 rounds" in (confirmed.reply.content or "")
-    async with store_of(desk).read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Drawn"))[0])
+    loaded = await desk.event("Drawn")
     assert loaded.record.draw_seed == "cct-2026"
     # Replayed from its stored seed over the players in entry order: the same numbers and
     # the same Berger pairings as stored.
@@ -118,12 +89,12 @@ async def test_cct_8a_core_1_the_draw_previews_then_stores_its_seeded_berger_pai
 
 @IN_MODULE_LOOP
 async def test_cct_8a_a_draw_without_a_seed_shows_the_one_it_generated(desk: Desk) -> None:
-    await tour_with_event(store_of(desk), tour="Seedless", event="Seedless open", seed=None)
+    await tour_with_event(desk.store, tour="Seedless", event="Seedless open", seed=None)
     preview = await desk.run("event draw", desk.organiser, event="Seedless open")
     seed = preview.reply.text().split("Seed `")[1].split("`")[0]
     assert seed
     await desk.click(preview.reply, "Confirm", desk.organiser)
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         record = (await view.tour_events.by_name("Seedless open"))[0]
     assert record.draw_seed == seed
 
@@ -132,11 +103,8 @@ async def test_cct_8a_a_draw_without_a_seed_shows_the_one_it_generated(desk: Des
 async def test_cct_9_a_players_report_waits_for_the_opponent_and_an_arbiters_is_final(
     desk: Desk,
 ) -> None:
-    await tour_with_event(
-        store_of(desk), tour="Reports", event="Reported", first_user=PLAYER_IDS + 200
-    )
-    async with store_of(desk).read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Reported"))[0])
+    await tour_with_event(desk.store, tour="Reports", event="Reported", first_user=PLAYER_IDS + 200)
+    loaded = await desk.event("Reported")
     game = next(g for g in loaded.games if g.round == 1)
     name = loaded.game_name(game)
     white = desk.player(200 + NAMES.index(loaded.names[game.white_id]))
@@ -174,10 +142,9 @@ async def test_cct_9_a_dispute_goes_to_the_arbiters_and_a_correction_is_audited(
     desk: Desk,
 ) -> None:
     await tour_with_event(
-        store_of(desk), tour="Disputes", event="Disputed", first_user=PLAYER_IDS + 300
+        desk.store, tour="Disputes", event="Disputed", first_user=PLAYER_IDS + 300
     )
-    async with store_of(desk).read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Disputed"))[0])
+    loaded = await desk.event("Disputed")
     game = next(g for g in loaded.games if g.round == 2)
     name = loaded.game_name(game)
     white = desk.player(300 + NAMES.index(loaded.names[game.white_id]))
@@ -201,7 +168,7 @@ async def test_cct_9_a_dispute_goes_to_the_arbiters_and_a_correction_is_audited(
     shown = await desk.run("game show", desk.player(301), event="Disputed", game=name)
     text = shown.reply.text()
     assert "0-1 → 1-0" in text and "The arbiter saw White win on time." in text and "CCT-9" in text
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         audit = [e.action for e in await view.audit.recent(10)]
     assert "game.correct" in audit and "game.dispute" in audit
 
@@ -210,10 +177,9 @@ async def test_cct_9_a_dispute_goes_to_the_arbiters_and_a_correction_is_audited(
 async def test_cct_7_a_pgn_fills_the_result_flags_an_early_draw_and_counts_once(desk: Desk) -> None:
     names = NAMES[:8]
     await tour_with_event(
-        store_of(desk), tour="Pgns", event="Pgn event", players=names, first_user=PLAYER_IDS + 400
+        desk.store, tour="Pgns", event="Pgn event", players=names, first_user=PLAYER_IDS + 400
     )
-    async with store_of(desk).read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Pgn event"))[0])
+    loaded = await desk.event("Pgn event")
     pairing = next(
         g
         for g in loaded.games
@@ -265,7 +231,7 @@ async def test_cct_7_a_pgn_fills_the_result_flags_an_early_draw_and_counts_once(
 async def test_cct_8c_the_knockout_waits_for_the_preliminary_then_follows_the_final_order(
     desk: Desk,
 ) -> None:
-    store = store_of(desk)
+    store = desk.store
     await tour_with_event(store, tour="Knock", event="Knock open", first_user=PLAYER_IDS + 500)
     refused = await desk.run("event start-knockout", desk.organiser, event="Knock open")
     assert refused.reply.ephemeral and "120 preliminary game(s)" in (refused.reply.content or "")
@@ -279,8 +245,7 @@ async def test_cct_8c_the_knockout_waits_for_the_preliminary_then_follows_the_fi
     bracket = await desk.run("event bracket", desk.player(501), event="Knock open")
     text = bracket.reply.text()
     assert "**QF2** P02 – P07" in text and "colour of game 1 of match 1" in text
-    async with store.read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Knock open"))[0])
+    loaded = await desk.event("Knock open")
     top = next(
         g
         for g in loaded.games
@@ -300,18 +265,16 @@ async def test_cct_8c_the_knockout_waits_for_the_preliminary_then_follows_the_fi
 
 @IN_MODULE_LOOP
 async def test_cct_8d_8e_cct_7_a_level_series_goes_to_blitz_then_armageddon(desk: Desk) -> None:
-    store = store_of(desk)
+    store = desk.store
     twelve = NAMES[:12]
-    await tour_with_event(
+    await knockout_started(
         store,
+        "Series major",
         tour="Series",
-        event="Series major",
         kind=EventType.MAJOR,
         players=twelve,
         first_user=PLAYER_IDS + 600,
     )
-    await preliminary_played(store, "Series major", by_order(twelve))
-    await events.start_knockout(store, ORGANISER, "Series major", confirm=True)
     p01, p08 = desk.player(600), desk.player(607)
     wrong = await desk.run("series choose", p08, event="Series major", round="QF1", colour="white")
     assert wrong.reply.ephemeral and "higher-ranked player" in (wrong.reply.content or "")
@@ -371,18 +334,16 @@ async def test_cct_8d_8e_cct_7_a_level_series_goes_to_blitz_then_armageddon(desk
 @IN_MODULE_LOOP
 async def test_cct_8d_a_series_stops_once_its_winner_is_certain(desk: Desk) -> None:
     """CCT-8d: after winning match 1, two points in match 2 decide the series at once."""
-    store = store_of(desk)
+    store = desk.store
     twelve = NAMES[:12]
-    await tour_with_event(
+    await knockout_started(
         store,
+        "Stops major",
         tour="Stops",
-        event="Stops major",
         kind=EventType.MAJOR,
         players=twelve,
         first_user=PLAYER_IDS + 700,
     )
-    await preliminary_played(store, "Stops major", by_order(twelve))
-    await events.start_knockout(store, ORGANISER, "Stops major", confirm=True)
     p01 = desk.player(700)
     await desk.run("series choose", p01, event="Stops major", round="QF1", colour="white")
 
@@ -414,8 +375,7 @@ async def test_cct_8d_a_series_stops_once_its_winner_is_certain(desk: Desk) -> N
         "**QF1** P01 – P08: day 1 3–0, day 2 2–1 (stopped: the series was decided); won by **P01**"
         in bracket.reply.text()
     )
-    async with store.read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Stops major"))[0])
+    loaded = await desk.event("Stops major")
     settled = [g for g in loaded.games if g.contest == "QF1" and g.status.settled]
     assert len(settled) == 6
 
@@ -448,11 +408,9 @@ async def test_cct_6_cct_3_cct_5_cct_8f_an_imported_tour_and_its_finals_with_bon
     )
     assert "qualification (CCT-3)" in qualification.reply.text()
     # The Finals: drawn, one match played; bonus from the events before them (CCT-8f).
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour="History",
-        name="History finals",
+    await desk.create_event(
+        "History",
+        "History finals",
         type="finals",
         start="2021-03-01",
     )
@@ -485,34 +443,28 @@ async def test_cct_6_cct_3_cct_5_cct_8f_an_imported_tour_and_its_finals_with_bon
 
 @IN_MODULE_LOOP
 async def test_cct_10_a_disconnection_is_ruled_applied_and_announced(desk: Desk) -> None:
-    await tour_with_event(
-        store_of(desk), tour="Drops", event="Dropped", first_user=PLAYER_IDS + 700
-    )
-    async with store_of(desk).read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Dropped"))[0])
+    await tour_with_event(desk.store, tour="Drops", event="Dropped", first_user=PLAYER_IDS + 700)
+    loaded = await desk.event("Dropped")
     first, second = loaded.games[0], loaded.games[1]
-    paused = await desk.run(
-        "incident disconnection",
-        desk.arbiter,
-        event="Dropped",
-        game=loaded.game_name(first),
-        player=loaded.names[first.white_id],
-        clock_seconds=200,
-        reconnected_within_30s=False,
-        backup_connection=True,
-    )
-    assert "paused" in (paused.reply.content or "") and "170 s left" in (paused.reply.content or "")
-    lost = await desk.run(
-        "incident disconnection",
-        desk.arbiter,
-        event="Dropped",
-        game=loaded.game_name(second),
-        player=loaded.names[second.black_id],
-        clock_seconds=20,
-        reconnected_within_30s=False,
-        backup_connection=True,
-    )
-    assert "lost" in (lost.reply.content or "") and "Result: 1-0" in (lost.reply.content or "")
+
+    async def disconnection(game: TourGame, player_id: int, seconds: int) -> str:
+        """The arbiter's reply to a disconnection not reconnected within 30 s."""
+        said = await desk.run(
+            "incident disconnection",
+            desk.arbiter,
+            event="Dropped",
+            game=loaded.game_name(game),
+            player=loaded.names[player_id],
+            clock_seconds=seconds,
+            reconnected_within_30s=False,
+            backup_connection=True,
+        )
+        return said.reply.content or ""
+
+    paused = await disconnection(first, first.white_id, 200)
+    assert "paused" in paused and "170 s left" in paused
+    lost = await disconnection(second, second.black_id, 20)
+    assert "lost" in lost and "Result: 1-0" in lost
     shown = await desk.run(
         "game show", desk.player(700), event="Dropped", game=loaded.game_name(second)
     )
@@ -524,14 +476,13 @@ async def test_cct_10_a_disconnection_is_ruled_applied_and_announced(desk: Desk)
 @IN_MODULE_LOOP
 async def test_cct_11_an_appeal_is_refused_after_2359_paris_on_the_sessions_day(desk: Desk) -> None:
     await tour_with_event(
-        store_of(desk),
+        desk.store,
         tour="Appeals",
         event="Appealed",
         first_user=PLAYER_IDS + 800,
         start="2026-05-01",
     )
-    async with store_of(desk).read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Appealed"))[0])
+    loaded = await desk.event("Appealed")
     day_one = loaded.game_name(next(g for g in loaded.games if g.round == 1))
     player = desk.player(800)
     lodged = await desk.run(
@@ -563,7 +514,7 @@ async def test_cct_11_an_appeal_is_refused_after_2359_paris_on_the_sessions_day(
 
 @IN_MODULE_LOOP
 async def test_cct_16_a_tour_keeps_the_rules_it_was_created_with(desk: Desk) -> None:
-    store = store_of(desk)
+    store = desk.store
     small = Config(
         rules=RuleDefaults(
             cct=CctDefaults(regular_players=8, confirm_hours=3, round_reminder_minutes=30)
@@ -571,27 +522,21 @@ async def test_cct_16_a_tour_keeps_the_rules_it_was_created_with(desk: Desk) -> 
     )
     await tours.create_tour(store, ORGANISER, small, "Frozen")
     await tours.create_tour(store, ORGANISER, Config(), "Later")
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Frozen",
-        name="Frozen open",
+    await desk.create_event(
+        "Frozen",
+        "Frozen open",
         type="regular",
         start="2026-05-01",
     )
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Later",
-        name="Later open",
+    await desk.create_event(
+        "Later",
+        "Later open",
         type="regular",
         start="2026-05-01",
     )
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Later",
-        name="Later own",
+    await desk.create_event(
+        "Later",
+        "Later own",
         type="regular",
         start="2026-05-20",
         reminder_minutes=90,
@@ -609,9 +554,7 @@ async def test_cct_16_a_tour_keeps_the_rules_it_was_created_with(desk: Desk) -> 
 
 @IN_MODULE_LOOP
 async def test_game_autocomplete_offers_the_callers_own_open_games_first(desk: Desk) -> None:
-    await tour_with_event(
-        store_of(desk), tour="Choices", event="Chosen", first_user=PLAYER_IDS + 900
-    )
+    await tour_with_event(desk.store, tour="Choices", event="Chosen", first_user=PLAYER_IDS + 900)
     mine = await desk.choices("game report", desk.player(904), "game", event="Chosen")
     assert len(mine) == 25 and all("P05" in name for name in mine[:15])
     typed = await desk.choices("game report", desk.player(904), "game", event="Chosen", game="R3 ")
@@ -621,16 +564,16 @@ async def test_game_autocomplete_offers_the_callers_own_open_games_first(desk: D
 
 
 @IN_MODULE_LOOP
+@IN_MODULE_LOOP
 async def test_an_events_pin_is_edited_after_every_change(desk: Desk) -> None:
-    await tour_with_event(store_of(desk), tour="Pins", event="Pinned", first_user=PLAYER_IDS + 1200)
+    await tour_with_event(desk.store, tour="Pins", event="Pinned", first_user=PLAYER_IDS + 1200)
     channel = desk.harness.channel("general")
     pinned = await desk.run("event pin", desk.organiser, event="Pinned", channel=channel)
     assert pinned.reply.ephemeral and "is pinned" in (pinned.reply.content or "")
     await _settle(desk)
     posted = [p for p in desk.harness.posts if p.channel_id == channel and not p.edited]
     assert posted and "Preliminary standings" in posted[-1].embeds[0]["description"]
-    async with store_of(desk).read() as view:
-        loaded = await load_event(view, (await view.tour_events.by_name("Pinned"))[0])
+    loaded = await desk.event("Pinned")
     game = loaded.games[0]
     await desk.run(
         "game report", desk.arbiter, event="Pinned", game=loaded.game_name(game), result="1-0"

@@ -7,65 +7,38 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
 from bot.kernel.config import Config, DatabaseConfig
 from bot.tour.events import service as events
 from bot.tour.games import service as games
-from bot.tour.store import LoadedEvent, load_event
+from bot.tour.store import LoadedEvent
 from core.results import Result
 from core.tour.ranking import EventType
-from storage.guild import GuildStore
 from storage.tours import TourPlayer
-from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
+from tests.support.discord_harness import Upload
 from tests.support.discord_markdown import constructs, parse, shown
 from tests.support.paths import ROOT
-from tests.support.tour_desk import PLAYER_IDS, Desk, tour_desk
+from tests.support.tour_desk import IN_MODULE_LOOP, PLAYER_IDS, Desk, module_desk
 from tests.support.tour_play import play_to_the_deciding_game
 from tests.support.tour_world import (
     ARBITER,
+    MATE_MOVES,
     ORGANISER,
-    by_order,
+    pgn_text,
     player_names,
-    preliminary_played,
     tour_with_event,
 )
 
-IN_MODULE_LOOP = pytest.mark.asyncio(loop_scope="module")
 NAMES = player_names(8)
 PAST = "2026-04-20"
 """An event start before the desk's clock (2026-05-01 09:00 UTC): its preliminary sessions
 have all started."""
-MATE = """[Event "Open"]
-[Site "?"]
-[White "Carlsen, Magnus"]
-[Black "So, Wesley"]
-[Result "1-0"]
-
-1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
-"""
+MATE = pgn_text("Carlsen, Magnus", "So, Wesley", MATE_MOVES, site="?")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def desk(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Desk]:
-    """One bot for the module's tests."""
-    path = tmp_path_factory.mktemp("tour-guards") / "tour.db"
-    async with tour_desk(path, config=Config(database=DatabaseConfig(path=path))) as running:
-        yield running
-
-
-def store_of(desk: Desk) -> GuildStore:
-    """The default guild's store."""
-    return GuildStore(desk.bot.database, DEFAULT_GUILD_ID)
-
-
-async def event_of(desk: Desk, event: str) -> LoadedEvent:
-    """The event as stored now."""
-    async with store_of(desk).read() as view:
-        return await load_event(view, (await view.tour_events.by_name(event))[0])
+desk = module_desk("tour-guards", config=lambda path: Config(database=DatabaseConfig(path=path)))
 
 
 def first_game(loaded: LoadedEvent) -> str:
@@ -84,10 +57,8 @@ async def test_cct_7_a_pgn_with_control_bytes_is_refused_and_not_logged_as_an_er
     """A PGN holding NUL (which PostgreSQL cannot store) or another control byte is refused
     with one line; a PGN python-chess cannot read is refused without python-chess's ERROR
     log line (the sender's mistake, not ours). Nothing is stored either way."""
-    await tour_with_event(
-        store_of(desk), tour="Pgn tour", event="Pgn open", players=NAMES, start=PAST
-    )
-    game = first_game(await event_of(desk, "Pgn open"))
+    await tour_with_event(desk.store, tour="Pgn tour", event="Pgn open", players=NAMES, start=PAST)
+    game = first_game(await desk.event("Pgn open"))
     caplog.set_level(logging.WARNING)
     for bad, said in (
         (MATE.replace("Qh5", "Qh5\x00"), "control character (U+0000) on line 7"),
@@ -103,7 +74,7 @@ async def test_cct_7_a_pgn_with_control_bytes_is_refused_and_not_logged_as_an_er
         )
         text = refused.reply.content or ""
         assert refused.reply.ephemeral and said in text and "\n" not in text, text
-    assert not (await event_of(desk, "Pgn open")).facts.prelim_games
+    assert not (await desk.event("Pgn open")).facts.prelim_games
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]
     counted = await desk.run(
@@ -137,7 +108,7 @@ async def test_a_refused_tour_file_quotes_its_names_as_typed(desk: Desk) -> None
     nodes = parse(text)
     assert not constructs(nodes), (text, constructs(nodes))
     assert repr(HOSTILE) in shown(nodes), shown(nodes)
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         assert await view.tours.by_name("Hostile history") is None
 
 
@@ -147,14 +118,14 @@ async def test_cct_11_one_appeal_per_player_per_game_decided_once(desk: Desk) ->
     number and when it was lodged) and nothing is stored; another game, or another player,
     may appeal. An appeal decided once cannot be decided again."""
     await tour_with_event(
-        store_of(desk),
+        desk.store,
         tour="Appeal tour",
         event="Appeal open",
         players=NAMES,
         first_user=PLAYER_IDS + 100,
         start="2026-05-01",
     )
-    loaded = await event_of(desk, "Appeal open")
+    loaded = await desk.event("Appeal open")
     game = first_game(loaded)
     player = desk.player(100)
     lodged = await desk.run("appeal lodge", player, event="Appeal open", game=game, text="Help.")
@@ -167,7 +138,7 @@ async def test_cct_11_one_appeal_per_player_per_game_decided_once(desk: Desk) ->
         "appeal lodge", desk.player(101), event="Appeal open", game=game, text="Me too."
     )
     assert "recorded" in (other.reply.content or ""), other.reply.text()
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         assert len(await view.tour_rulings.appeals(loaded.record.id)) == 2
     decided = await desk.run(
         "appeal decide", desk.arbiter, appeal=first, decision="dismissed", reason="No evidence."
@@ -178,13 +149,13 @@ async def test_cct_11_one_appeal_per_player_per_game_decided_once(desk: Desk) ->
     )
     said = twice.reply.content or ""
     assert twice.reply.ephemeral and "dismissed already" in said and "once" in said, said
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         stored = await view.tour_rulings.appeal(first)
     assert stored is not None and (stored.status, stored.reason) == ("dismissed", "No evidence.")
 
 
 async def _player(desk: Desk, tour: str, name: str) -> TourPlayer:
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         record = await view.tours.by_name(tour)
         assert record is not None
         found = await view.tours.player_by_name(record.id, name)
@@ -198,7 +169,7 @@ async def test_a_link_is_never_removed_silently(desk: Desk) -> None:
     username, unlinked the member without a word: both are refused, the links kept. A link is
     removed by `/tour unlink` alone, previewed and confirmed: the member, or one username."""
     await tour_with_event(
-        store_of(desk),
+        desk.store,
         tour="Link tour",
         event="Link open",
         players=NAMES,
@@ -251,14 +222,14 @@ async def _two_days(desk: Desk, tour: str, first_user: int) -> tuple[LoadedEvent
     2 (rounds 4-5) starts at 17:00 Paris today. The event, a round 1 game and a round 4 game
     of its first player."""
     await tour_with_event(
-        store_of(desk),
+        desk.store,
         tour=tour,
         event=f"{tour} open",
         players=NAMES,
         first_user=first_user,
         start="2026-04-30",
     )
-    loaded = await event_of(desk, f"{tour} open")
+    loaded = await desk.event(f"{tour} open")
     mine = [g for g in loaded.games if loaded.names[g.white_id] == "P01"]
     played = next(g for g in mine if g.round is not None and g.round <= 3)
     later = next(g for g in mine if g.round == 4 or g.round == 5)
@@ -290,7 +261,7 @@ async def test_cct_9_no_report_or_arbiters_entry_before_the_games_session(desk: 
         refused = await desk.run(command, caller, event="Early open", game=later, **options)
         text = refused.reply.content or ""
         assert refused.reply.ephemeral and _too_early(text, later), (command, text)
-    after = await event_of(desk, "Early open")
+    after = await desk.event("Early open")
     assert next(g for g in after.games if after.game_name(g) == later).report.result is None
     assert len([g for g in after.games if g.status.value != "open"]) == 1
     history = (ROOT / "tests" / "scripts" / "tour" / "tour_history.json").read_bytes()
@@ -317,13 +288,13 @@ async def test_cct_10_no_disconnection_before_the_games_session(desk: Desk) -> N
     )
     text = refused.reply.content or ""
     assert refused.reply.ephemeral and _too_early(text, later), text
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         assert not await view.tour_rulings.incidents(loaded.record.id)
     ruled = await desk.run(
         "incident disconnection", desk.arbiter, event="Dropped early open", game=played, **options
     )
     assert "lost" in (ruled.reply.content or ""), ruled.reply.text()
-    after = await event_of(desk, "Dropped early open")
+    after = await desk.event("Dropped early open")
     assert [after.game_name(g) for g in after.games if g.status.settled] == [played]
 
 
@@ -333,7 +304,7 @@ async def test_cct_8f_cct_6_no_correction_feeds_the_bonus_of_drawn_finals(desk: 
     the Finals are drawn, an arbiter's correction of an earlier event's result (CCT-9) is
     refused naming the Finals, and nothing changes; the same correction went through before
     their draw."""
-    store = store_of(desk)
+    store = desk.store
     await tour_with_event(
         store,
         tour="Fixed bonus",
@@ -341,11 +312,11 @@ async def test_cct_8f_cct_6_no_correction_feeds_the_bonus_of_drawn_finals(desk: 
         players=NAMES,
         first_user=PLAYER_IDS + 500,
         start=PAST,
+        played=True,
     )
-    await preliminary_played(store, "Fixed open", by_order(NAMES))
     deciding = await play_to_the_deciding_game(store, "Fixed open", NAMES)
     await games.report_game(store, ARBITER, "Fixed open", deciding, Result.DRAW)
-    loaded = await event_of(desk, "Fixed open")
+    loaded = await desk.event("Fixed open")
     game = next(
         loaded.game_name(g)
         for g in loaded.games
@@ -367,7 +338,7 @@ async def test_cct_8f_cct_6_no_correction_feeds_the_bonus_of_drawn_finals(desk: 
     )
     text = refused.reply.content or ""
     assert refused.reply.ephemeral and "Fixed finals" in text and "CCT-8f" in text, text
-    after = await event_of(desk, "Fixed open")
+    after = await desk.event("Fixed open")
     stored = next(g for g in after.games if after.game_name(g) == game)
     assert stored.result is Result.DRAW
 

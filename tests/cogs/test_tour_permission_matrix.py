@@ -11,10 +11,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -30,7 +29,7 @@ from bot.tour.tours import service as tours
 from core.tour.ranking import EventType
 from storage.database import Database
 from storage.guild import GuildStore
-from tests.support.command_tree import is_tour_command, tree_commands
+from tests.support.command_tree import Options, Rule, is_tour_command, rule, tree_commands
 from tests.support.command_world import config_for
 from tests.support.discord_harness import (
     DEFAULT_GUILD_ID,
@@ -101,73 +100,57 @@ class World:
     appeal: int
 
 
-Options = Callable[[World, DiscordHarness], dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class Rule:
-    """Who may run a changing command, the words its refusal must hold, valid options."""
-
-    allowed: frozenset[str]
-    names: tuple[str, ...]
-    options: Options
-
-
-def _rule(allowed: set[str], names: tuple[str, ...], options: Options) -> Rule:
-    return Rule(frozenset(allowed), names, options)
-
-
 HQ = ("league HQ",)
 ARBITER = ("arbiter",)
-TOUR_MUTATING: dict[str, Rule] = {
-    "tour create": _rule({"HQ"}, HQ, lambda w, h: {"name": "Tour 2"}),
-    "tour ambassador-add": _rule({"HQ"}, HQ, lambda w, h: {"tour": "Tour", "player": "P02"}),
-    "tour ambassador-remove": _rule({"HQ"}, HQ, lambda w, h: {"tour": "Tour", "player": "P03"}),
-    "tour link": _rule(
+TOUR_MUTATING: dict[str, Rule[World]] = {
+    "tour create": rule({"HQ"}, HQ, lambda w, h: {"name": "Tour 2"}),
+    "tour ambassador-add": rule({"HQ"}, HQ, lambda w, h: {"tour": "Tour", "player": "P02"}),
+    "tour ambassador-remove": rule({"HQ"}, HQ, lambda w, h: {"tour": "Tour", "player": "P03"}),
+    "tour link": rule(
         {"HQ"}, HQ, lambda w, h: {"player": "P05", "user": h.member(user_id=9999), "tour": "Tour"}
     ),
-    "tour unlink": _rule({"HQ"}, HQ, lambda w, h: {"player": "P05", "tour": "Tour"}),
-    "tour import": _rule({"HQ"}, HQ, lambda w, h: {"file": Upload("t.json", SMALL_TOUR)}),
-    "event create": _rule(
+    "tour unlink": rule({"HQ"}, HQ, lambda w, h: {"player": "P05", "tour": "Tour"}),
+    "tour import": rule({"HQ"}, HQ, lambda w, h: {"file": Upload("t.json", SMALL_TOUR)}),
+    "event create": rule(
         {"HQ"},
         HQ,
         lambda w, h: {"tour": "Tour", "name": "Second", "type": "regular", "start": "2026-06-01"},
     ),
-    "event player-add": _rule({"HQ"}, HQ, lambda w, h: {"event": "Setup", "player": "New"}),
-    "event player-remove": _rule({"HQ"}, HQ, lambda w, h: {"event": "Setup", "player": "P02"}),
-    "event draw": _rule({"HQ"}, HQ, lambda w, h: {"event": "Setup", "seed": "x"}),
-    "event pin": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open"}),
-    "event points": _rule({"HQ"}, HQ, lambda w, h: {"event": "Setup", "scoring": "3/1/0"}),
-    "event start-knockout": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open"}),
-    "finals decline": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open", "player": "P01"}),
-    "finals decline-undo": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open", "player": "P01"}),
-    "finals cancel-draw": _rule({"HQ"}, HQ, lambda w, h: {"event": "Open"}),
-    "game report": _rule(
+    "event player-add": rule({"HQ"}, HQ, lambda w, h: {"event": "Setup", "player": "New"}),
+    "event player-remove": rule({"HQ"}, HQ, lambda w, h: {"event": "Setup", "player": "P02"}),
+    "event draw": rule({"HQ"}, HQ, lambda w, h: {"event": "Setup", "seed": "x"}),
+    "event pin": rule({"HQ"}, HQ, lambda w, h: {"event": "Open"}),
+    "event points": rule({"HQ"}, HQ, lambda w, h: {"event": "Setup", "scoring": "3/1/0"}),
+    "event start-knockout": rule({"HQ"}, HQ, lambda w, h: {"event": "Open"}),
+    "finals decline": rule({"HQ"}, HQ, lambda w, h: {"event": "Open", "player": "P01"}),
+    "finals decline-undo": rule({"HQ"}, HQ, lambda w, h: {"event": "Open", "player": "P01"}),
+    "finals cancel-draw": rule({"HQ"}, HQ, lambda w, h: {"event": "Open"}),
+    "game report": rule(
         {"event player", "arbiter"},
         ("player", "arbiter"),
         lambda w, h: {"event": "Open", "game": w.game, "result": "1-0"},
     ),
-    "game correct": _rule(
+    "game correct": rule(
         {"arbiter"},
         ARBITER,
         lambda w, h: {"event": "Open", "game": w.game, "result": "0-1", "reason": "Left."},
     ),
-    "series choose": _rule(
+    "series choose": rule(
         {"event player", "arbiter"},
         ("player", "arbiter"),
         lambda w, h: {"event": "Major", "round": "QF1", "colour": "white"},
     ),
-    "series award": _rule(
+    "series award": rule(
         {"arbiter"},
         ARBITER,
         lambda w, h: {"event": "Major", "round": "QF1", "winner": "P01", "reason": "no-show"},
     ),
-    "game award": _rule(
+    "game award": rule(
         {"arbiter"},
         ARBITER,
         lambda w, h: {"event": "Open", "game": w.game, "winner": "P01", "reason": "illness"},
     ),
-    "finals award": _rule(
+    "finals award": rule(
         {"arbiter"},
         ARBITER,
         lambda w, h: {
@@ -177,7 +160,7 @@ TOUR_MUTATING: dict[str, Rule] = {
             "reason": "no-show",
         },
     ),
-    "incident disconnection": _rule(
+    "incident disconnection": rule(
         {"arbiter"},
         ARBITER,
         lambda w, h: {
@@ -189,12 +172,12 @@ TOUR_MUTATING: dict[str, Rule] = {
             "backup_connection": True,
         },
     ),
-    "appeal lodge": _rule(
+    "appeal lodge": rule(
         {"event player", "other event player"},
         ("player",),
         lambda w, h: {"event": "Open", "game": w.game, "text": "My opponent was helped."},
     ),
-    "appeal decide": _rule(
+    "appeal decide": rule(
         {"arbiter"},
         ARBITER,
         lambda w, h: {"appeal": w.appeal, "decision": "dismissed", "reason": "No evidence."},
@@ -303,15 +286,7 @@ async def desk(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Desk]:
     harness = DiscordHarness(bot)
     async with bot:
         await bot.setup_hook()
-        manager = harness.member(permissions=harness.MANAGE_SERVER)
-        await harness.command(
-            "setup set",
-            user=manager,
-            hq_role=harness.role("HQ"),
-            director_role=harness.role("Director"),
-            arbiter_role=harness.role("Arbiter"),
-            announcements=harness.channel("announcements"),
-        )
+        await harness.set_up(announcements="announcements")
         world = await _build(GuildStore(database, DEFAULT_GUILD_ID), bot.config)
         await clock.advance(dt.timedelta(0))
         watch = Watch(path)
@@ -374,7 +349,7 @@ async def test_nobody_acts_on_another_guilds_tour(desk: Desk) -> None:
     assert desk.watch.version() == before
 
 
-HOSTILE: dict[str, tuple[str, str, Options, str]] = {
+HOSTILE: dict[str, tuple[str, str, Options[World], str]] = {
     "an empty tour name": ("tour create", "HQ", lambda w, h: {"name": "   "}, "cannot be empty"),
     "a huge tour name": ("tour create", "HQ", lambda w, h: {"name": "x" * 300}, "too long"),
     "a control character": (

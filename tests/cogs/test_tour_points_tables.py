@@ -10,58 +10,35 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import AsyncIterator
-
-import pytest
-import pytest_asyncio
 
 from core.results import STANDARD, THREE_ONE_ZERO, Result
 from core.tour.knockout import KoStage
-from storage.guild import GuildStore
 from storage.tour_events import TourEventRecord
-from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
+from tests.support.discord_harness import Upload
 from tests.support.paths import ROOT
-from tests.support.tour_desk import Desk, tour_desk
+from tests.support.tour_desk import IN_MODULE_LOOP, Desk, module_desk
 from tests.support.tour_events import REGULAR_PLAYERS
 from tests.support.tour_play import play_to_the_deciding_game
 from tests.support.tour_world import preliminary_played
 
-IN_MODULE_LOOP = pytest.mark.asyncio(loop_scope="module")
 SKILLING = "prelim 10 8 6 5 4 3 2 1; winner 40; runner-up 20; semi-final 10; quarter-final 0"
 """The 2020-21 tour's first event: runner-up 20, semi-final losers 10, no 3rd-place match."""
 MAJOR = "prelim 20 16 12 10 8 6 4 2; winner 80; runner-up 50; 3rd 30; 4th 20; semi-final 20"
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def desk(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Desk]:
-    """One bot for the module's tests."""
-    async with tour_desk(tmp_path_factory.mktemp("tour-points") / "tour.db") as running:
-        yield running
-
-
-def store_of(desk: Desk) -> GuildStore:
-    """The default guild's store."""
-    return GuildStore(desk.bot.database, DEFAULT_GUILD_ID)
+desk = module_desk("tour-points")
 
 
 async def event_record(desk: Desk, name: str) -> TourEventRecord:
     """The event as stored now."""
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         return (await view.tour_events.by_name(name))[0]
 
 
 async def enter_and_draw(desk: Desk, event: str, players: list[str], first: int = 0) -> None:
     """Enter `players` (linked members) and confirm a seeded draw, all through the tree."""
-    for index, name in enumerate(players):
-        await desk.run(
-            "event player-add",
-            desk.organiser,
-            event=event,
-            player=name,
-            user=desk.player(first + index),
-        )
-    preview = await desk.run("event draw", desk.organiser, event=event, seed="lots")
-    confirmed = await desk.click(preview.reply, "Confirm", desk.organiser)
+    await desk.enter(event, players, first)
+    confirmed = await desk.draw(event)
     assert "stored" in (confirmed.reply.content or ""), confirmed.reply.text()
 
 
@@ -73,11 +50,9 @@ async def test_cct_6_cct_16_the_skilling_open_pays_its_runner_up_20_as_its_own_t
     3rd-place match: `/event show` prints the table, and once played the runner-up gets 20
     knock-out points (8 + 20 for 2nd place), the semi-final losers 10 each."""
     await desk.run("tour create", desk.organiser, name="CCT 2020-21")
-    made = await desk.run(
-        "event create",
-        desk.organiser,
-        tour="CCT 2020-21",
-        name="Skilling Open",
+    made = await desk.create_event(
+        "CCT 2020-21",
+        "Skilling Open",
         type="regular",
         start="2020-11-22",
         third_place_match=False,
@@ -92,7 +67,7 @@ async def test_cct_6_cct_16_the_skilling_open_pays_its_runner_up_20_as_its_own_t
 
     players = list(REGULAR_PLAYERS)
     await enter_and_draw(desk, "Skilling Open", players)
-    deciding = await play_to_the_deciding_game(store_of(desk), "Skilling Open", players)
+    deciding = await play_to_the_deciding_game(desk.store, "Skilling Open", players)
     final = await desk.run(
         "game report", desk.arbiter, event="Skilling Open", game=deciding, result="½-½"
     )
@@ -129,11 +104,9 @@ async def test_cct_16_tour_create_freezes_its_tables_and_scoring_for_its_events(
     assert "Preliminary game scoring (CCT-8a): 3/1/0" in card
     assert card.index("Regular tour points") < card.index("Major tour points")
     for name, kind in (("Later open", "regular"), ("Later major", "major")):
-        await desk.run(
-            "event create",
-            desk.organiser,
-            tour="Later season",
-            name=name,
+        await desk.create_event(
+            "Later season",
+            name,
             type=kind,
             start="2026-06-01",
         )
@@ -151,11 +124,9 @@ async def test_cct_16_tour_create_freezes_its_tables_and_scoring_for_its_events(
 async def test_cct_6_an_events_own_table_and_scoring_override_the_tours(desk: Desk) -> None:
     """`/event create points: scoring:` give the event its own; `/tour show` marks them."""
     await desk.run("tour create", desk.organiser, name="Own tables")
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Own tables",
-        name="Own open",
+    await desk.create_event(
+        "Own tables",
+        "Own open",
         type="regular",
         start="2026-06-01",
         points="PRELIM 12, 9, 7; Winner 45; Runner Up 22; SF 11",
@@ -190,11 +161,9 @@ async def test_cct_6_a_bad_table_is_refused_in_one_line_and_nothing_is_created(
         "prelim 10; winner 40": "misses runner-up, semi-final",
     }
     for text, words in cases.items():
-        refused = await desk.run(
-            "event create",
-            desk.organiser,
-            tour="Refusals",
-            name="Bad",
+        refused = await desk.create_event(
+            "Refusals",
+            "Bad",
             type="regular",
             start="2026-06-01",
             players=8,
@@ -203,18 +172,16 @@ async def test_cct_6_a_bad_table_is_refused_in_one_line_and_nothing_is_created(
         line = refused.reply.content or ""
         assert refused.reply.ephemeral and words in line and "\n" not in line, line
         assert line.startswith("`points`"), line
-    hostile = await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Refusals",
-        name="Bad",
+    hostile = await desk.create_event(
+        "Refusals",
+        "Bad",
         type="regular",
         start="2026-06-01",
         points="prelim 10; **bold** 5; <@123456789012345678> 1",
     )
     line = hostile.reply.content or ""
     assert hostile.reply.ephemeral and "not a key" in line and "**bold**" not in line, line
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         assert await view.tour_events.by_name("Bad") == []
     tour = await desk.run(
         "tour create",
@@ -224,13 +191,11 @@ async def test_cct_6_a_bad_table_is_refused_in_one_line_and_nothing_is_created(
     )
     line = tour.reply.content or ""
     assert tour.reply.ephemeral and line.startswith("`major_points`") and "3rd without 4th" in line
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         assert await view.tours.by_name("Bad tour") is None
-    finals = await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Refusals",
-        name="Refused finals",
+    finals = await desk.create_event(
+        "Refusals",
+        "Refused finals",
         type="finals",
         start="2026-07-01",
         scoring="3/1/0",
@@ -243,11 +208,9 @@ async def test_cct_6_cct_16_event_points_previews_confirms_and_is_audited(desk: 
     """`/event points` (HQ) shows the table now and after; nothing changes until Confirm;
     the Confirm stores it with an audit row holding both."""
     await desk.run("tour create", desk.organiser, name="Changes")
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Changes",
-        name="Change open",
+    await desk.create_event(
+        "Changes",
+        "Change open",
         type="regular",
         start="2026-06-01",
     )
@@ -267,7 +230,7 @@ async def test_cct_6_cct_16_event_points_previews_confirms_and_is_audited(desk: 
     after = await event_record(desk, "Change open")
     assert after.points is not None and after.points.knockout[KoStage.RUNNER_UP] == 20
     assert after.scoring == THREE_ONE_ZERO
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         audit = [a for a in await view.audit.recent(20) if a.action == "event.points"]
     assert len(audit) == 1 and audit[0].actor_id == desk.organiser.id
     assert audit[0].details["points_after"] == SKILLING
@@ -289,11 +252,9 @@ async def test_cct_16_an_event_points_confirm_after_another_change_is_refused(
     """Two previews open at once: the first Confirm stores its change; the second, whose
     preview showed the table as it was, stores nothing."""
     await desk.run("tour create", desk.organiser, name="Two previews")
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Two previews",
-        name="Twice open",
+    await desk.create_event(
+        "Two previews",
+        "Twice open",
         type="regular",
         start="2026-06-01",
     )
@@ -316,11 +277,9 @@ async def test_cct_16_event_points_is_hq_only_and_refused_once_the_draw_is_confi
     line; after the draw is confirmed the organiser is refused too, saying so, and the table
     stays."""
     await desk.run("tour create", desk.organiser, name="Frozen")
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Frozen",
-        name="Frozen open",
+    await desk.create_event(
+        "Frozen",
+        "Frozen open",
         type="regular",
         start="2026-06-01",
         players=8,
@@ -347,11 +306,9 @@ async def test_cct_8a_a_3_1_0_preliminary_is_ranked_by_its_own_points(desk: Desk
     who would lead 4½ to 4 under 1/½/0. `/event standings` shows the 3/1/0 points as CSV,
     and as a table and a crosstable image."""
     await desk.run("tour create", desk.organiser, name="Three points")
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Three points",
-        name="Three open",
+    await desk.create_event(
+        "Three points",
+        "Three open",
         type="regular",
         start="2026-06-01",
         players=8,
@@ -367,7 +324,7 @@ async def test_cct_8a_a_3_1_0_preliminary_is_ranked_by_its_own_points(desk: Desk
             return Result.WHITE_WIN
         return Result.BLACK_WIN if (black, white) in wins else Result.DRAW
 
-    await preliminary_played(store_of(desk), "Three open", result)
+    await preliminary_played(desk.store, "Three open", result)
     table = await desk.run("event standings", desk.player(0), event="Three open", format="csv")
     rows = list(csv.DictReader(io.StringIO(table.reply.uploads["standings.csv"].decode())))
     columns = ("rank", "player", "points", "wins", "sb", "ks")
@@ -388,22 +345,18 @@ async def test_cct_6_cct_8a_export_and_import_keep_the_table_and_the_scoring(des
     """`/tour export` writes the event's own table and `"scoring": "3/1/0"` (and the tour's);
     `/tour import` of that file stores them again, the same placings following."""
     await desk.run("tour create", desk.organiser, name="Round trip", scoring="3/1/0")
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Round trip",
-        name="Trip open",
+    await desk.create_event(
+        "Round trip",
+        "Trip open",
         type="regular",
         start="2026-04-01",
         players=8,
         third_place_match=False,
         points=SKILLING,
     )
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Round trip",
-        name="Trip standard",
+    await desk.create_event(
+        "Round trip",
+        "Trip standard",
         type="regular",
         start="2026-04-11",
         players=8,
@@ -412,7 +365,7 @@ async def test_cct_6_cct_8a_export_and_import_keep_the_table_and_the_scoring(des
     for event in ("Trip open", "Trip standard"):
         names = [f"T{n}" for n in range(1, 9)]
         await enter_and_draw(desk, event, names, first=300)
-        deciding = await play_to_the_deciding_game(store_of(desk), event, names)
+        deciding = await play_to_the_deciding_game(desk.store, event, names)
         await desk.run("game report", desk.arbiter, event=event, game=deciding, result="½-½")
     exported = await desk.run("tour export", desk.player(0), tour="Round trip")
     (data,) = exported.reply.uploads.values()
@@ -428,7 +381,7 @@ async def test_cct_6_cct_8a_export_and_import_keep_the_table_and_the_scoring(des
         "tour import", desk.organiser, file=Upload("t.json", data), name="Round trip again"
     )
     assert not imported.reply.ephemeral, imported.reply.text()
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         tour = await view.tours.by_name("Round trip again")
         assert tour is not None and tour.rules.scoring == THREE_ONE_ZERO
         copy, copy_standard = await view.tour_events.of_tour(tour.id)

@@ -20,34 +20,25 @@ from bot.kernel.config import CctDefaults, ChessComConfig, Config, DatabaseConfi
 from bot.offline.chesscom_standin import ChessComStandIn
 from bot.rendering.tour.report_json import tour_json
 from bot.tour.files import export_tour_file
-from bot.tour.store import LoadedEvent, load_event
+from bot.tour.store import LoadedEvent
 from bot.tour.tours import service as tours
 from core.results import Result
 from core.tour.report import tour_report
-from storage.guild import GuildStore
-from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
+from tests.support.discord_harness import Upload
 from tests.support.discord_markdown import parse, shown
 from tests.support.paths import ROOT
-from tests.support.tour_desk import Desk, tour_desk
+from tests.support.tour_desk import IN_MODULE_LOOP, Desk, tour_desk
 from tests.support.tour_tables import table_rows
 from tests.support.tour_world import (
+    MATE_MOVES,
     ORGANISER,
-    by_order,
+    pgn_text,
     player_names,
     preliminary_played,
     tour_with_event,
 )
 
-IN_MODULE_LOOP = pytest.mark.asyncio(loop_scope="module")
 NAMES = player_names(8)
-MATE = """[Event "Open"]
-[Site "{site}"]
-[White "{white}"]
-[Black "{black}"]
-[Result "1-0"]
-
-1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
-"""
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -68,17 +59,6 @@ async def desk(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Desk]:
         await standin.stop()
 
 
-def store_of(desk: Desk) -> GuildStore:
-    """The default guild's store."""
-    return GuildStore(desk.bot.database, DEFAULT_GUILD_ID)
-
-
-async def event_of(desk: Desk, event: str) -> LoadedEvent:
-    """The event as stored now."""
-    async with store_of(desk).read() as view:
-        return await load_event(view, (await view.tour_events.by_name(event))[0])
-
-
 def pairing(loaded: LoadedEvent, a: str, b: str) -> tuple[str, str, str]:
     """The name, White and Black of the preliminary game between `a` and `b`."""
     game = next(
@@ -95,13 +75,13 @@ async def test_cct_8a_a_pgn_of_another_pairing_is_refused(desk: Desk) -> None:
     """A PGN whose players are two other players of the event (or one of this game's and
     another of the event's) is not this game: refused, nothing stored."""
     await tour_with_event(
-        store_of(desk), tour="Pgn tour", event="Pgn open", players=NAMES, first_user=7000
+        desk.store, tour="Pgn tour", event="Pgn open", players=NAMES, first_user=7000
     )
-    loaded = await event_of(desk, "Pgn open")
+    loaded = await desk.event("Pgn open")
     name, white, _ = pairing(loaded, "P01", "P02")
     _, other_white, other_black = pairing(loaded, "P03", "P04")
     for header_white, header_black in ((other_white, other_black), (white, "P05")):
-        pgn = MATE.format(site="?", white=header_white, black=header_black)
+        pgn = pgn_text(header_white, header_black, MATE_MOVES, site="?")
         refused = await desk.run(
             "game report",
             desk.arbiter,
@@ -111,9 +91,9 @@ async def test_cct_8a_a_pgn_of_another_pairing_is_refused(desk: Desk) -> None:
         )
         assert refused.reply.ephemeral, refused.reply.text()
         assert "another pairing" in (refused.reply.content or ""), refused.reply.text()
-    assert not (await event_of(desk, "Pgn open")).facts.prelim_games
+    assert not (await desk.event("Pgn open")).facts.prelim_games
     # A PGN naming this game's players (or neither, e.g. full names) still counts.
-    pgn = MATE.format(site="?", white="Carlsen, Magnus", black="So, Wesley")
+    pgn = pgn_text("Carlsen, Magnus", "So, Wesley", MATE_MOVES, site="?")
     counted = await desk.run(
         "game report", desk.arbiter, event="Pgn open", game=name, pgn=Upload("g.pgn", pgn.encode())
     )
@@ -125,9 +105,9 @@ async def test_cct_8a_a_game_link_to_another_pairing_is_refused(desk: Desk) -> N
     """A chess.com game found in one player's archive but played against someone else than
     this game's opponent (whose chess.com username is linked) is not this game."""
     await tour_with_event(
-        store_of(desk), tour="Link tour", event="Link open", players=NAMES, first_user=7100
+        desk.store, tour="Link tour", event="Link open", players=NAMES, first_user=7100
     )
-    loaded = await event_of(desk, "Link open")
+    loaded = await desk.event("Link open")
     name, white, black = pairing(loaded, "P01", "P02")
     for player in (white, black):
         await desk.run(
@@ -135,9 +115,7 @@ async def test_cct_8a_a_game_link_to_another_pairing_is_refused(desk: Desk) -> N
         )
     url = "https://www.chess.com/game/live/424242"
     archive = {
-        "games": [
-            {"url": url, "pgn": MATE.format(site=url, white=f"{white}cc", black="somebodyelse")}
-        ]
+        "games": [{"url": url, "pgn": pgn_text(f"{white}cc", "somebodyelse", MATE_MOVES, site=url)}]
     }
     desk.chesscom.serve_bytes(  # type: ignore[attr-defined]
         f"player/{white.lower()}cc/games/2026/05", json.dumps(archive).encode()
@@ -145,7 +123,7 @@ async def test_cct_8a_a_game_link_to_another_pairing_is_refused(desk: Desk) -> N
     refused = await desk.run("game report", desk.arbiter, event="Link open", game=name, link=url)
     assert refused.reply.ephemeral, refused.reply.text()
     assert "not this game" in (refused.reply.content or ""), refused.reply.text()
-    assert not (await event_of(desk, "Link open")).facts.prelim_games
+    assert not (await desk.event("Link open")).facts.prelim_games
 
 
 @IN_MODULE_LOOP
@@ -153,30 +131,21 @@ async def test_cct_8a_a_draw_confirmed_after_its_players_changed_is_refused(desk
     """The Confirm stores what the preview showed, or nothing: a player taken out and another
     entered in between change the numbers the seed gives, so the preview is stale."""
     await desk.run("tour create", desk.organiser, name="Stale draw")
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Stale draw",
-        name="Stale",
+    await desk.create_event(
+        "Stale draw",
+        "Stale",
         type="regular",
         start="2026-05-01",
         players=8,
     )
-    for index, player in enumerate(NAMES):
-        await desk.run(
-            "event player-add",
-            desk.organiser,
-            event="Stale",
-            player=player,
-            user=desk.player(7200 + index),
-        )
+    await desk.enter("Stale", NAMES, 7200)
     preview = await desk.run("event draw", desk.organiser, event="Stale", seed="same")
     await desk.run("event player-remove", desk.organiser, event="Stale", player="P01")
     await desk.run("event player-add", desk.organiser, event="Stale", player="Late")
     stale = await desk.click(preview.reply, "Confirm", desk.organiser)
     said = " / ".join(reply.text() for reply in stale.replies)  # the refusal: privately
     assert "changed since the preview" in said, said
-    assert (await event_of(desk, "Stale")).record.drawn_at is None
+    assert (await desk.event("Stale")).record.drawn_at is None
     again = await desk.run("event draw", desk.organiser, event="Stale", seed="same")
     stored = await desk.click(again.reply, "Confirm", desk.organiser)
     assert "stored" in stored.reply.text(), stored.reply.text()
@@ -188,12 +157,11 @@ async def test_cct_8c_a_knockout_confirmed_after_the_order_changed_is_refused(de
     nothing: an arbiter's correction in between that moves places 1-8 makes it stale."""
     names = player_names(10)
     await tour_with_event(
-        store_of(desk), tour="Stale ko", event="Stale ko", players=names, first_user=7300
+        desk.store, tour="Stale ko", event="Stale ko", players=names, first_user=7300, played=True
     )
-    await preliminary_played(store_of(desk), "Stale ko", by_order(names))
     preview = await desk.run("event start-knockout", desk.organiser, event="Stale ko")
     assert "QF1: P01 – P08" in preview.reply.text(), preview.reply.text()
-    game, white, _ = pairing(await event_of(desk, "Stale ko"), "P08", "P09")
+    game, white, _ = pairing(await desk.event("Stale ko"), "P08", "P09")
     upset = "0-1" if white == "P08" else "1-0"
     await desk.run(
         "game correct", desk.arbiter, event="Stale ko", game=game, result=upset, reason="flag"
@@ -201,7 +169,7 @@ async def test_cct_8c_a_knockout_confirmed_after_the_order_changed_is_refused(de
     stale = await desk.click(preview.reply, "Confirm", desk.organiser)
     said = " / ".join(reply.text() for reply in stale.replies)  # the refusal: privately
     assert "changed since the preview" in said, said
-    assert (await event_of(desk, "Stale ko")).record.knockout_started_at is None
+    assert (await desk.event("Stale ko")).record.knockout_started_at is None
 
 
 @IN_MODULE_LOOP
@@ -209,18 +177,16 @@ async def test_an_event_whose_days_fall_past_the_calendar_is_refused(desk: Desk)
     """A start in year 9999 leaves no room for the event's days: one private line at
     creation, not an internal error at the draw."""
     await desk.run("tour create", desk.organiser, name="Far tour")
-    refused = await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Far tour",
-        name="Far",
+    refused = await desk.create_event(
+        "Far tour",
+        "Far",
         type="regular",
         start="9999-12-31",
     )
     assert refused.reply.ephemeral and "9999-12-31" in (refused.reply.content or ""), (
         refused.reply.text()
     )
-    async with store_of(desk).read() as view:
+    async with desk.store.read() as view:
         assert not await view.tour_events.by_name("Far")
 
 
@@ -230,11 +196,9 @@ async def test_cct_8f_a_finals_of_another_size_is_refused_at_creation(desk: Desk
     `arbiter tour` checks an exported Finals against that size, so a Finals of 12 drawn in
     Discord would be shown here and refused there (and its 11th round has no day)."""
     await desk.run("tour create", desk.organiser, name="Finals size")
-    refused = await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Finals size",
-        name="Big Finals",
+    refused = await desk.create_event(
+        "Finals size",
+        "Big Finals",
         type="finals",
         start="2026-09-01",
         players=12,
@@ -242,11 +206,9 @@ async def test_cct_8f_a_finals_of_another_size_is_refused_at_creation(desk: Desk
     assert refused.reply.ephemeral and "10 players" in (refused.reply.content or ""), (
         refused.reply.text()
     )
-    made = await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Finals size",
-        name="Finals",
+    made = await desk.create_event(
+        "Finals size",
+        "Finals",
         type="finals",
         start="2026-09-01",
         players=10,
@@ -271,7 +233,7 @@ async def test_a_tour_file_whose_event_dates_cannot_be_exported_is_refused(desk:
         )
         text = shown(parse(refused.reply.content or ""))  # as Discord shows it
         assert refused.reply.ephemeral and "events[0].start" in text and problem in text, text
-        async with store_of(desk).read() as view:
+        async with desk.store.read() as view:
             assert await view.tours.by_name(f"Dated {start}") is None
 
 
@@ -280,26 +242,16 @@ async def test_cct_8f_a_finals_of_the_tours_own_size_is_drawn_one_round_a_day(de
     """A tour frozen with `finals_players = 12` (CCT-2 config): its Finals draw used to fail
     with an internal error (no day for round 10); they play one round a day, 11 days."""
     twelve = Config(rules=RuleDefaults(cct=CctDefaults(finals_players=12)))
-    await tours.create_tour(store_of(desk), ORGANISER, twelve, "Twelve")
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Twelve",
-        name="Twelve Finals",
+    await tours.create_tour(desk.store, ORGANISER, twelve, "Twelve")
+    await desk.create_event(
+        "Twelve",
+        "Twelve Finals",
         type="finals",
         start="2026-09-01",
     )
-    for index, player in enumerate(player_names(12)):
-        await desk.run(
-            "event player-add",
-            desk.organiser,
-            event="Twelve Finals",
-            player=player,
-            user=desk.player(7400 + index),
-            wildcard=True,  # a tour with no event yet: every place is a wildcard's (CCT-3)
-        )
-    preview = await desk.run("event draw", desk.organiser, event="Twelve Finals", seed="x")
-    drawn = await desk.click(preview.reply, "Confirm", desk.organiser)
+    # A tour with no event yet: every place is a wildcard's (CCT-3).
+    await desk.enter("Twelve Finals", player_names(12), 7400, wildcard=True)
+    drawn = await desk.draw("Twelve Finals", "x")
     assert "66 games over 11 rounds" in drawn.reply.text(), drawn.reply.text()
     calendar = await desk.run("event calendar", desk.player(7400), event="Twelve Finals")
     assert "Round 11" in calendar.reply.text(), calendar.reply.text()
@@ -318,7 +270,7 @@ async def test_names_in_tour_titles_pass_the_renderer_once(desk: Desk) -> None:
     """A tour or event name is user text: shown as typed in an embed's title too (markdown
     escaped, a mention neutralised), as the league's titles and the tour's own lines are."""
     tour, event = "**Loud** @everyone", "_Slanted_ Open"
-    await tour_with_event(store_of(desk), tour=tour, event=event, players=NAMES, first_user=7500)
+    await tour_with_event(desk.store, tour=tour, event=event, players=NAMES, first_user=7500)
     titles = {
         "tour show": (await desk.run("tour show", desk.organiser, tour=tour)).reply,
         "event show": (await desk.run("event show", desk.organiser, event=event)).reply,
@@ -351,9 +303,8 @@ async def test_cct_8d_a_correction_cannot_strand_a_reported_4th_game(desk: Desk)
     decided match with a 4th game whose confirmation could never be accepted)."""
     names = player_names(8)
     await tour_with_event(
-        store_of(desk), tour="Strand", event="Strand", players=names, first_user=7600
+        desk.store, tour="Strand", event="Strand", players=names, first_user=7600, played=True
     )
-    await preliminary_played(store_of(desk), "Strand", by_order(names))
     preview = await desk.run("event start-knockout", desk.organiser, event="Strand")
     await desk.click(preview.reply, "Confirm", desk.organiser)
     top = desk.harness.member(user_id=7600, name="p01")  # P01 v P08 in QF1
@@ -409,7 +360,7 @@ async def test_cct_9_an_expelled_player_plays_and_qualifies_for_no_further_event
         "event draw", desk.organiser, event="Exile Open", order=", ".join(players)
     )
     await desk.click(preview.reply, "Confirm", desk.organiser)
-    game, white, _ = pairing(await event_of(desk, "Exile Open"), "Carlsen", "So")
+    game, white, _ = pairing(await desk.event("Exile Open"), "Carlsen", "So")
     await desk.run(
         "game correct",
         desk.arbiter,
@@ -419,11 +370,9 @@ async def test_cct_9_an_expelled_player_plays_and_qualifies_for_no_further_event
         reason="disconnected on purpose",
         ground="deliberate-disconnection",
     )
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour="Exiles",
-        name="Exile Finals",
+    await desk.create_event(
+        "Exiles",
+        "Exile Finals",
         type="finals",
         start="2026-09-01",
     )
@@ -438,7 +387,7 @@ async def test_cct_9_an_expelled_player_plays_and_qualifies_for_no_further_event
     )
     shown = re.findall(r"^\d+\. \*\*(.+?)\*\*", listed.reply.text(), re.M)
     assert "Carlsen" not in shown and len(shown) == 8, listed.reply.text()
-    _, data = await export_tour_file(store_of(desk), "Exiles")
+    _, data = await export_tour_file(desk.store, "Exiles")
     assert json.loads(data)["expelled"] == ["Carlsen"]
     tour, tables = parse_tour(data.decode())
     report = tour_json(tour_report(tour, None, tables))
@@ -451,13 +400,13 @@ async def test_setting_a_players_usernames_keeps_their_member_linked(desk: Desk)
     so that player could no longer report or confirm their games; a link with neither a
     member nor a username is refused (`/tour unlink` removes a link)."""
     await tour_with_event(
-        store_of(desk), tour="Usernames", event="Usernames", players=NAMES, first_user=7700
+        desk.store, tour="Usernames", event="Usernames", players=NAMES, first_user=7700
     )
     linked = await desk.run(
         "tour link", desk.organiser, tour="Usernames", player="P01", chesscom="p01cc"
     )
     assert "<@7700>" in (linked.reply.content or ""), linked.reply.text()
-    name, white, _ = pairing(await event_of(desk, "Usernames"), "P01", "P02")
+    name, white, _ = pairing(await desk.event("Usernames"), "P01", "P02")
     p01 = desk.harness.member(user_id=7700, name="p01")
     result = "1-0" if white == "P01" else "0-1"
     reported = await desk.run("game report", p01, event="Usernames", game=name, result=result)
@@ -497,11 +446,9 @@ async def test_cct_8b_the_de_reading_of_the_event_orders_its_standings_and_brack
     and the knock-out preview follow the event's reading."""
     tour = f"Readings {reading}"
     await desk.run("tour create", desk.organiser, name=tour)
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour=tour,
-        name=tour,
+    await desk.create_event(
+        tour,
+        tour,
         type="regular",
         start="2026-05-01",
         players=8,
@@ -511,7 +458,7 @@ async def test_cct_8b_the_de_reading_of_the_event_orders_its_standings_and_brack
         await desk.run("event player-add", desk.organiser, event=tour, player=player)
     preview = await desk.run("event draw", desk.organiser, event=tour, order=",".join("ABCDEFGH"))
     await desk.click(preview.reply, "Confirm", desk.organiser)
-    await preliminary_played(store_of(desk), tour, _by_hand)
+    await preliminary_played(desk.store, tour, _by_hand)
     shown = await desk.run("event standings", desk.player(0), event=tour)
     rows = table_rows(shown.reply.embeds[0]["description"])
     assert "".join(player for _, player, _ in rows)[:6] == order, rows
@@ -589,7 +536,7 @@ async def test_a_tour_file_passes_the_name_gate_and_reads_any_json_number(desk: 
         # the one name gate (core.names) refuses it as the file is read, naming where
         assert refused.reply.ephemeral and "U+202E" in text, refused.reply.text()
         assert paths[label] in text, text
-        async with store_of(desk).read() as view:
+        async with desk.store.read() as view:
             assert await view.tours.by_name(f"Gate {label}") is None
     huge = json.dumps(history).replace('"events"', '"x": ' + "9" * 5000 + ', "events"', 1)
     refused = await desk.run(

@@ -17,6 +17,7 @@ from tests.support.motion_world import (
     directors,
     import_test_season,
     league_json,
+    league_ready,
     running_bot,
     set_up,
     table,
@@ -60,8 +61,7 @@ async def test_cl_23_forfeit_with_three_directors_changing_votes_passes_and_chan
 ) -> None:
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
-        await set_up(harness)
-        ids = await import_test_season(bot.database)
+        _, ids = await league_ready(bot, harness)
         d1, d2, d3 = directors(harness, 3)
         before = table(await league_json(bot.database, tmp_path, capsys, "2026-03-02"))
         motion = await _open(
@@ -118,8 +118,7 @@ async def test_cl_23_forfeit_with_three_directors_changing_votes_passes_and_chan
 async def test_cl_23_five_directors_a_split_closes_early_with_no_decision(tmp_path: Path) -> None:
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
-        await set_up(harness)
-        ids = await import_test_season(bot.database)
+        _, ids = await league_ready(bot, harness)
         five = directors(harness, 5)
         stranger = harness.member(name="player")
         motion = await _open(
@@ -150,8 +149,7 @@ async def test_cl_23_rejected_motion_changes_nothing(
 ) -> None:
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
-        await set_up(harness)
-        await import_test_season(bot.database)
+        await league_ready(bot, harness)
         three = directors(harness, 3)
         before = await league_json(bot.database, tmp_path, capsys, "2026-03-02")
         motion = await _open(
@@ -173,8 +171,7 @@ async def test_cl_23_rejected_motion_changes_nothing(
 async def test_cl_23_deadline_closes_with_no_decision_and_nothing_changes(tmp_path: Path) -> None:
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
-        await set_up(harness)
-        ids = await import_test_season(bot.database)
+        _, ids = await league_ready(bot, harness)
         five = directors(harness, 5)
         motion = await _open(harness, five[0], kind="forfeit", match=ids["1"], club="A", reason="x")
         post = _message(harness, motion)
@@ -233,8 +230,7 @@ async def test_cl_8_promotion_button_opens_the_division_makeup_motion(tmp_path: 
 
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
-        await set_up(harness)
-        await import_test_season(bot.database)
+        await league_ready(bot, harness)
         three = directors(harness, 3)
         async with GuildStore(bot.database, DEFAULT_GUILD_ID).change(None, "t", "s") as uow:
             season = await uow.seasons.by_name("Test season")
@@ -265,8 +261,7 @@ async def test_cl_23_without_the_members_intent_opening_is_refused_with_how_to(
 ) -> None:
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
-        await set_up(harness)
-        await import_test_season(bot.database)
+        await league_ready(bot, harness)
         three = directors(harness, 3)
         bot._connection._intents.members = False
         reply = await harness.command("vote open", user=three[0], kind="other", reason="x")
@@ -278,8 +273,7 @@ async def test_cl_23_without_the_members_intent_opening_is_refused_with_how_to(
 async def test_vote_autocomplete_offers_the_guilds_motions(tmp_path: Path) -> None:
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
-        await set_up(harness)
-        await import_test_season(bot.database)
+        await league_ready(bot, harness)
         three = directors(harness, 3)
         motion = await _open(harness, three[0], kind="other", reason="Adopt the logo")
         choices = await harness.autocomplete(
@@ -299,8 +293,7 @@ async def test_vote_open_autocompletes_clubs_seasons_and_matches_as_the_other_co
     and `/match show` offer (one ranking, bot/app/autocomplete/league.py, not a second copy)."""
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
-        await set_up(harness)
-        await import_test_season(bot.database)
+        await league_ready(bot, harness)
         [director] = directors(harness, 1)
         for option, other, typed in (
             ("club", "club info", ""),

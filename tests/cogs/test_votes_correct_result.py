@@ -15,18 +15,19 @@ from bot.league.store import load_season as load_stored
 from bot.runtime.clock import VirtualClock
 from storage.errors import IntegrityError
 from storage.guild import GuildStore
-from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
+from tests.support.discord_harness import DEFAULT_GUILD_ID
 from tests.support.motion_world import (
+    CORRECTED,
     START,
+    ballot,
     directors,
-    import_test_season,
     league_json,
+    league_ready,
+    open_correction,
     running_bot,
-    set_up,
     table,
 )
 
-CORRECTED = b"board,home_player,away_player,home_points,away_points\n1,a1,c1,0,2\n"
 """Match 3 (A - C, recorded 2-0 for A on board 1) as it was really played: C won both games."""
 
 
@@ -44,25 +45,13 @@ async def test_cl_23_correct_result_from_a_csv_attachment_changes_boards_and_sta
     carrying the motion id."""
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
-        await set_up(harness)
-        ids = await import_test_season(bot.database)
+        _, ids = await league_ready(bot, harness)
         d1, d2, d3 = directors(harness, 3)
         before = table(await league_json(bot.database, tmp_path, capsys, "2026-03-02"))
-        opened = await harness.command(
-            "vote open",
-            user=d1,
-            kind="correct-result",
-            match=ids["3"],
-            boards=Upload("boards.csv", CORRECTED),
-            reason="Board 1 was reported the wrong way round",
-        )
+        opened = await open_correction(harness, d1, ids["3"])
         assert opened.ephemeral and "is open" in (opened.content or ""), opened.content
         motion = int((opened.content or "").split()[1])
-        [post] = [
-            p
-            for p in harness.sent.values()
-            if any(f"motion:{motion}:yes" in str(r) for r in p.payload.get("components", []))
-        ]
+        post = ballot(harness, motion)
         assert "a1" in str(post.payload["embeds"]) and "c1" in str(post.payload["embeds"])
         for d in (d1, d2, d3):
             reply = await harness.click(f"motion:{motion}:yes", user=d, message_id=post.message_id)
@@ -98,18 +87,10 @@ async def test_a_non_utf8_boards_file_is_refused_as_match_result_refuses_it(
     (before, it was decoded with replacement characters and refused as a bad username)."""
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
-        await set_up(harness)
-        ids = await import_test_season(bot.database)
+        _, ids = await league_ready(bot, harness)
         d1, _, _ = directors(harness, 3)
         latin1 = CORRECTED.replace(b"c1", "c\xe91".encode("latin-1"))
-        opened = await harness.command(
-            "vote open",
-            user=d1,
-            kind="correct-result",
-            match=ids["3"],
-            boards=Upload("boards.csv", latin1),
-            reason="Board 1 was reported the wrong way round",
-        )
+        opened = await open_correction(harness, d1, ids["3"], latin1)
         assert opened.ephemeral and "not UTF-8" in (opened.content or ""), opened.content
         async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
             assert await view.motions.recent() == []
@@ -129,26 +110,14 @@ async def test_cl_23_a_passed_motion_whose_action_fails_still_closes_once_and_sa
 
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
-        await set_up(harness)
-        ids = await import_test_season(bot.database)
+        _, ids = await league_ready(bot, harness)
         d1, d2, d3 = directors(harness, 3)
         store = GuildStore(bot.database, DEFAULT_GUILD_ID)
         async with store.read() as view:
             before = await view.matches.boards(ids["3"])
-        opened = await harness.command(
-            "vote open",
-            user=d1,
-            kind="correct-result",
-            match=ids["3"],
-            boards=Upload("boards.csv", CORRECTED),
-            reason="Board 1 was reported the wrong way round",
-        )
+        opened = await open_correction(harness, d1, ids["3"])
         motion = int((opened.content or "").split()[1])
-        [post] = [
-            p
-            for p in harness.sent.values()
-            if any(f"motion:{motion}:yes" in str(r) for r in p.payload.get("components", []))
-        ]
+        post = ballot(harness, motion)
         monkeypatch.setattr(DecisionRepository, "record", broken)
         for d in (d1, d2, d3):
             reply = await harness.click(f"motion:{motion}:yes", user=d, message_id=post.message_id)

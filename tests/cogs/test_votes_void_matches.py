@@ -9,7 +9,12 @@ from pathlib import Path
 from bot.runtime.clock import VirtualClock
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member
-from tests.support.motion_world import START, directors, import_test_season, running_bot, set_up
+from tests.support.motion_world import (
+    START,
+    directors,
+    league_ready,
+    running_bot,
+)
 
 
 async def _passed(harness: DiscordHarness, voters: list[Member], **options: object) -> str:
@@ -22,6 +27,16 @@ async def _passed(harness: DiscordHarness, voters: list[Member], **options: obje
         last = await harness.command("vote cast", user=voter, motion=motion, choice="yes")
     assert last is not None
     return last.content or ""
+
+
+DISQUALIFY_B = {
+    "kind": "disqualify",
+    "season": "Test season",
+    "club": "B",
+    "rule": "CL-23",
+    "reason": "Discretion",
+}
+"""The options of a motion to disqualify club B (CL-DQ)."""
 
 
 async def _forfeits(harness: DiscordHarness, bot_database: object) -> list[tuple[str, int | None]]:
@@ -39,18 +54,9 @@ async def test_cl_dq_a_forfeit_motion_on_a_void_match_is_refused_at_opening(
 ) -> None:
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
-        await set_up(harness)
-        ids = await import_test_season(bot.database)
+        _, ids = await league_ready(bot, harness)
         three = directors(harness, 3)
-        done = await _passed(
-            harness,
-            three,
-            kind="disqualify",
-            season="Test season",
-            club="B",
-            rule="CL-23",
-            reason="Discretion",
-        )
+        done = await _passed(harness, three, **DISQUALIFY_B)
         assert "passed" in done
         # Match 1 (A – B) was played, but B is disqualified: it counts for nobody (CL-DQ).
         refused = await harness.command(
@@ -70,23 +76,14 @@ async def test_cl_dq_a_forfeit_motion_whose_match_became_void_executes_nothing(
 ) -> None:
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "a.db", clock) as (bot, harness):
-        await set_up(harness)
-        ids = await import_test_season(bot.database)
+        _, ids = await league_ready(bot, harness)
         three = directors(harness, 3)
         opened = await harness.command(
             "vote open", user=three[0], kind="forfeit", match=ids["1"], club="A", reason="x"
         )
         assert "is open" in (opened.content or "")
         forfeit = int((opened.content or "").split()[1])
-        await _passed(
-            harness,
-            three,
-            kind="disqualify",
-            season="Test season",
-            club="B",
-            rule="CL-23",
-            reason="Discretion",
-        )
+        await _passed(harness, three, **DISQUALIFY_B)
         for voter in three:
             last = await harness.command("vote cast", user=voter, motion=forfeit, choice="yes")
         announced = " ".join(p.content or "" for p in last.posts)

@@ -14,7 +14,7 @@ from storage.database import Database
 from storage.guild import GuildStore
 from storage.matches import BoardRecord
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Post, Upload
-from tests.support.motion_world import START, import_test_season, running_bot, set_up
+from tests.support.motion_world import START, import_test_season, league_ready, running_bot, set_up
 
 SEASON = "Test season"
 
@@ -40,8 +40,7 @@ async def _pin(harness: DiscordHarness) -> Post:
 async def test_a_result_that_moves_the_table_edits_the_pin_once(tmp_path: Path) -> None:
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "bot.db", clock) as (bot, harness):
-        await set_up(harness)
-        ids = await import_test_season(bot.database)
+        _, ids = await league_ready(bot, harness)
         post = await _pin(harness)
         assert "A" in post.embeds[0]["description"]
         await _settle(bot)
@@ -102,8 +101,7 @@ async def test_a_change_that_leaves_the_table_as_shown_records_the_version_witho
     stale (the version it shows is recorded), so nothing is redone at the next refresh."""
     clock = VirtualClock(START)
     async with running_bot(tmp_path / "bot.db", clock) as (bot, harness):
-        await set_up(harness)
-        await import_test_season(bot.database)
+        await league_ready(bot, harness)
         await _pin(harness)
         await _settle(bot)
         async with GuildStore(bot.database, DEFAULT_GUILD_ID).change(None, "t", "s") as uow:

@@ -24,7 +24,9 @@ from tests.support.chesscom_fake import FakeChessCom
 from tests.support.motion_world import stored_motion
 from tests.support.services_world import (
     ADMIN_A,
+    DIRECTOR,
     DIRECTOR_USER,
+    HQ,
     HQ_USER,
     audited,
     dump,
@@ -34,8 +36,6 @@ from tests.support.services_world import (
 CLUB = "chess-com-developer-community"
 GUILD = 10
 OTHER_GUILD = 20
-HQ = Actor(HQ_USER, frozenset({Role.HQ}))
-DIRECTOR = Actor(DIRECTOR_USER, frozenset({Role.DIRECTOR}))
 ADMIN = Actor(ADMIN_A[0])
 ELECTORATE = (DIRECTOR_USER, 106, 107)
 

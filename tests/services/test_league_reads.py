@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from bot.formats.boards_csv import parse_boards_csv
-from bot.kernel.actor import Actor, Role
+from bot.kernel.actor import Actor
 from bot.kernel.config import ClDefaults
 from bot.league.clubs.listing import club_list
 from bot.league.matches import results
@@ -21,21 +21,12 @@ from bot.league.store import StandingsCache
 from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from storage.guild import GuildStore
-from tests.support.services_world import (
-    ADMIN_A,
-    ADMIN_B,
-    ARBITER_USER,
-    HQ_USER,
-    dump,
-    refused,
-)
+from tests.support.services_world import ADMIN_A, ADMIN_B, ARBITER, HQ, dump, refused
 
 pytestmark = pytest.mark.on_clock
 """Every test's `database` runs on the services' clock (the `clock` fixture, at `NOW`)."""
 
 GUILD, OTHER_GUILD = 10, 11
-HQ = Actor(HQ_USER, frozenset({Role.HQ}))
-ARBITER = Actor(ARBITER_USER, frozenset({Role.ARBITER}))
 DEFAULTS = ClDefaults(clubs_per_division=4, divisions=["Premier", "Second"], min_players=[1, 1])
 
 

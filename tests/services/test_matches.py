@@ -21,7 +21,7 @@ import pytest
 
 from bot.chesscom.client import ChessComClient
 from bot.formats.boards_csv import BoardRow, BoardsCsvError, parse_boards_csv
-from bot.kernel.actor import Actor, Role
+from bot.kernel.actor import Actor
 from bot.kernel.config import ClDefaults
 from bot.kernel.errors import UserError
 from bot.league.matches import life, results
@@ -42,9 +42,11 @@ from tests.support.chesscom_fake import FakeChessCom
 from tests.support.services_world import (
     ADMIN_A,
     ADMIN_B,
+    ARBITER,
     ARBITER_USER,
+    DIRECTOR,
     DIRECTOR_USER,
-    HQ_USER,
+    HQ,
     PLAYER_USER,
     audit,
     audited,
@@ -56,9 +58,6 @@ pytestmark = pytest.mark.on_clock
 """Every test's `database` runs on the services' clock (the `clock` fixture, at `NOW`)."""
 
 GUILD = 10
-HQ = Actor(HQ_USER, frozenset({Role.HQ}))
-DIRECTOR = Actor(DIRECTOR_USER, frozenset({Role.DIRECTOR}))
-ARBITER = Actor(ARBITER_USER, frozenset({Role.ARBITER}))
 ADMIN_OF_A, ADMIN_OF_B = Actor(ADMIN_A[0]), Actor(ADMIN_B[0])
 PLAYER = Actor(PLAYER_USER)
 DEFAULTS = ClDefaults(clubs_per_division=4)

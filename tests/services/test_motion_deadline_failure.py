@@ -13,10 +13,16 @@ from bot.league.motions.lifecycle import CLOSE_JOB
 from bot.runtime.clock import VirtualClock
 from storage.guild import GuildStore
 from tests.support.backends import dump_at, rows_at, run_script_at
-from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
-from tests.support.motion_world import START, directors, import_test_season, running_bot, set_up
+from tests.support.discord_harness import DEFAULT_GUILD_ID
+from tests.support.motion_world import (
+    START,
+    ballot,
+    directors,
+    league_ready,
+    open_correction,
+    running_bot,
+)
 
-CORRECTED = b"board,home_player,away_player,home_points,away_points\n1,a1,c1,0,2\n"
 """Match 3 (A - C, recorded 2-0 for A on board 1) with C winning both games."""
 FORCED = "forced: no decisions today"
 
@@ -52,24 +58,12 @@ async def test_cl_23_a_passed_motion_whose_action_fails_at_its_deadline_still_cl
     path = database_location
     clock = VirtualClock(START)
     async with running_bot(path, clock) as (bot, harness):
-        await set_up(harness)
-        ids = await import_test_season(bot.database)
+        _, ids = await league_ready(bot, harness)
         d1, d2, d3, d4 = directors(harness, 4)
         store = GuildStore(bot.database, DEFAULT_GUILD_ID)
-        opened = await harness.command(
-            "vote open",
-            user=d1,
-            kind="correct-result",
-            match=ids["3"],
-            boards=Upload("boards.csv", CORRECTED),
-            reason="Board 1 was reported the wrong way round",
-        )
+        opened = await open_correction(harness, d1, ids["3"])
         motion_id = int((opened.content or "").split()[1])
-        [post] = [
-            p
-            for p in harness.sent.values()
-            if any(f"motion:{motion_id}:yes" in str(r) for r in p.payload.get("components", []))
-        ]
+        post = ballot(harness, motion_id)
         for d in (d1, d2, d3):
             reply = await harness.click(
                 f"motion:{motion_id}:yes", user=d, message_id=post.message_id

@@ -8,19 +8,18 @@ import datetime as dt
 
 import pytest
 
-from bot.kernel.actor import Actor, Role
+from bot.kernel.actor import Actor
 from bot.kernel.config import ClDefaults
 from bot.league.rosters import service as rosters
 from bot.league.seasons import service as seasons
 from storage.database import Database
 from storage.guild import GuildStore
-from tests.support.services_world import ADMIN_A, HQ_USER, audited, dump, refused
+from tests.support.services_world import ADMIN_A, HQ, audited, dump, refused
 
 pytestmark = pytest.mark.on_clock
 """Every test's `database` runs on the services' clock (the `clock` fixture, at `NOW`)."""
 
 GUILD, OTHER_GUILD = 10, 11
-HQ = Actor(HQ_USER, frozenset({Role.HQ}))
 ADMIN = Actor(ADMIN_A[0])
 DEFAULTS = ClDefaults(clubs_per_division=4)
 TOP = DEFAULTS.divisions[0]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.formats.boards_csv import parse_boards_csv
-from bot.kernel.actor import Actor, Role
+from bot.kernel.actor import Actor
 from bot.kernel.config import ClDefaults
 from bot.league.matches import results
 from bot.league.matches import service as matches
@@ -23,22 +23,12 @@ from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.locations import open_database
-from tests.support.services_world import (
-    ADMIN_A,
-    ADMIN_B,
-    ARBITER_USER,
-    HQ_USER,
-    NOW,
-    dump,
-    refused,
-)
+from tests.support.services_world import ADMIN_A, ADMIN_B, ARBITER, HQ, NOW, dump, refused
 
 pytestmark = pytest.mark.on_clock
 """Every test's `database` runs on the services' clock (the `clock` fixture, at `NOW`)."""
 
 GUILD, OTHER_GUILD = 10, 11
-HQ = Actor(HQ_USER, frozenset({Role.HQ}))
-ARBITER = Actor(ARBITER_USER, frozenset({Role.ARBITER}))
 DEFAULTS = ClDefaults(
     clubs_per_division=4, divisions=["Premier", "Second", "Third"], min_players=[1, 3, 2]
 )

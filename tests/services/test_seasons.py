@@ -8,7 +8,6 @@ import datetime as dt
 
 import pytest
 
-from bot.kernel.actor import Actor, Role
 from bot.kernel.config import ClDefaults
 from bot.kernel.errors import UserError
 from bot.league.matches.jobs import KINDS
@@ -20,20 +19,12 @@ from bot.league.store import StandingsCache, import_season, load_season
 from storage.database import Database
 from storage.dialect import Dialect
 from storage.guild import GuildStore
-from tests.support.services_world import (
-    DIRECTOR_USER,
-    HQ_USER,
-    audited,
-    dump,
-    refused,
-)
+from tests.support.services_world import DIRECTOR, HQ, HQ_USER, audited, dump, refused
 
 pytestmark = pytest.mark.on_clock
 """Every test's `database` runs on the services' clock (the `clock` fixture, at `NOW`)."""
 
 GUILD = 10
-HQ = Actor(HQ_USER, frozenset({Role.HQ}))
-DIRECTOR = Actor(DIRECTOR_USER, frozenset({Role.DIRECTOR}))
 DEFAULTS = ClDefaults(games_per_board=3, clubs_per_division=4, challenge_deadline_hours=100)
 FIRST = dt.date(2024, 3, 1)
 

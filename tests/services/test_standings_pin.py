@@ -8,20 +8,18 @@ import datetime as dt
 
 import pytest
 
-from bot.kernel.actor import Actor, Role
 from bot.kernel.config import ClDefaults
 from bot.league.seasons import service as seasons
 from bot.league.standings.pin import pin_standings
 from bot.league.store import StandingsCache
 from storage.database import Database
 from storage.guild import GuildStore
-from tests.support.services_world import HQ_USER, audited, refused
+from tests.support.services_world import HQ, HQ_USER, audited, refused
 
 pytestmark = pytest.mark.on_clock
 """Every test's `database` runs on the services' clock (the `clock` fixture, at `NOW`)."""
 
 GUILD, OTHER_GUILD = 10, 11
-HQ = Actor(HQ_USER, frozenset({Role.HQ}))
 DEFAULTS = ClDefaults(clubs_per_division=4, divisions=["Premier", "Second"], min_players=[1, 1])
 CHANNEL, OTHER_CHANNEL = 500, 501
 

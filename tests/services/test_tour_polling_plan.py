@@ -35,13 +35,7 @@ from core.tour.rules import TourRules
 from storage.database import Database
 from storage.guild import GuildStore
 from storage.jobs import Job
-from tests.support.tour_world import (
-    ARBITER,
-    ORGANISER,
-    by_order,
-    player_names,
-    tour_with_event,
-)
+from tests.support.tour_world import ARBITER, ORGANISER, by_order, player_names, tour_with_event
 
 GUILD = 31
 ORDER = player_names(8)

@@ -61,6 +61,23 @@ def match(
     return data
 
 
+def unplayed(
+    id: str,
+    home: str,
+    away: str,
+    boards: list[tuple[str, str, float]] | None = None,
+    *,
+    round: int,
+    start: dt.datetime,
+    challenge: str | None = None,
+) -> dict[str, Any]:
+    """A match of round `round` starting at `start`, not finished (no challenge unless
+    `challenge` says so)."""
+    return match(
+        id, home, away, boards, round=round, start=start, finished=False, challenge=challenge
+    )
+
+
 def season(
     matches: list[dict[str, Any]],
     divisions: dict[str, list[str]] | None = None,

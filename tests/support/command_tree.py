@@ -6,12 +6,40 @@ from __future__ import annotations
 import asyncio
 import functools
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Generic, TypeVar
 
 from discord import app_commands
 
 from bot.app.arbiter import ArbiterBot
 from tests.support.command_world import config_for
+from tests.support.discord_harness import DiscordHarness
+
+W = TypeVar("W")
+Options = Callable[[W, DiscordHarness], dict[str, Any]]
+"""Valid options of a command in a test world `W` (and its harness)."""
+
+
+@dataclass(frozen=True)
+class Rule(Generic[W]):
+    """Who may run a changing command, the words its refusal must hold, and valid options
+    for it in a test world `W`."""
+
+    allowed: frozenset[str]
+    names: tuple[str, ...]
+    options: Options[W]
+
+
+def rule(
+    allowed: set[str],
+    names: tuple[str, ...],
+    options: Callable[[W, DiscordHarness], dict[str, Any]],
+) -> Rule[W]:
+    """A `Rule` with `allowed` as a frozen set."""
+    return Rule(frozenset(allowed), names, options)
+
 
 TOUR_GROUPS = ("tour", "event", "game", "series", "finals", "incident", "appeal")
 """The tour's command groups (docs/tour.md)."""

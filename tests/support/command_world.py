@@ -20,7 +20,7 @@ from bot.kernel.config import ChessComConfig, Config, DatabaseConfig
 from bot.runtime.clock import VirtualClock
 from storage.database import Database
 from storage.guild import GuildStore
-from tests.support.cl_seasons import match, season
+from tests.support.cl_seasons import season, unplayed
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member, Outcome
 from tests.support.motion_world import PLAYED, START, import_test_season, seat, set_up
 
@@ -37,29 +37,14 @@ NOBODY_CHESSCOM = "http://127.0.0.1:9/pub"
 fails at once instead of touching the internet."""
 
 
+OVERDUE = dt.datetime(2026, 3, 10, 18, tzinfo=dt.UTC)
+"""The start of match 6 (E v A): its challenge was issued and never accepted."""
+
 SEASON = season(
     [
         *PLAYED,
-        match(
-            "5",
-            "A",
-            "D",
-            [],
-            round=3,
-            start=dt.datetime(2026, 4, 1, 18, tzinfo=dt.UTC),
-            finished=False,
-            challenge=None,
-        ),
-        match(
-            "6",
-            "E",
-            "A",
-            [],
-            round=4,
-            start=dt.datetime(2026, 3, 10, 18, tzinfo=dt.UTC),
-            finished=False,
-            challenge="issued",
-        ),
+        unplayed("5", "A", "D", [], round=3, start=dt.datetime(2026, 4, 1, 18, tzinfo=dt.UTC)),
+        unplayed("6", "E", "A", [], round=4, start=OVERDUE, challenge="issued"),
     ],
     {"P": ["A", "B", "C", "D", "E"]},
 )

@@ -119,6 +119,19 @@ class DiscordHarness(DiscordStub):
         payload = self.command_payload(path, user, options, dm=dm)
         return await self.run(payload, errors_expected=errors_expected)
 
+    async def set_up(self, user: Member | None = None, **channels: str) -> Outcome:
+        """`/setup set` the HQ, Director and Arbiter roles and each channel option named here
+        (e.g. `announcements="announcements"`), as `user` (default: a server manager)."""
+        manager = user or self.member(permissions=self.MANAGE_SERVER)
+        return await self.command(
+            "setup set",
+            user=manager,
+            hq_role=self.role("HQ"),
+            director_role=self.role("Director"),
+            arbiter_role=self.role("Arbiter"),
+            **{option: self.channel(name) for option, name in channels.items()},
+        )
+
     async def autocomplete(
         self, path: str, *, user: Member, focused: str, **options: Any
     ) -> list[dict[str, Any]]:

@@ -28,8 +28,15 @@ from storage.guild import GuildStore, on_commit
 from storage.locations import open_database
 from storage.motions import MotionKind, MotionStatus, NewMotion
 from tests.support.backends import database_config
-from tests.support.cl_seasons import match, season
-from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member
+from tests.support.cl_seasons import match, season, unplayed
+from tests.support.discord_harness import (
+    DEFAULT_GUILD_ID,
+    DiscordHarness,
+    Member,
+    Outcome,
+    Post,
+    Upload,
+)
 
 START = dt.datetime(2026, 3, 2, 12, tzinfo=dt.UTC)
 """The clock when a test starts: after the test season's played rounds, before its last."""
@@ -45,15 +52,7 @@ PLAYED = [
 SEASON = season(
     [
         *PLAYED,
-        match(
-            "5",
-            "A",
-            "D",
-            round=3,
-            start=dt.datetime(2026, 4, 1, 18, tzinfo=dt.UTC),
-            finished=False,
-            challenge=None,
-        ),
+        unplayed("5", "A", "D", round=3, start=dt.datetime(2026, 4, 1, 18, tzinfo=dt.UTC)),
     ]
 )
 """Division P of A-D: two rounds played (A leads), a third round (A - D) still to come."""
@@ -159,16 +158,43 @@ async def club_admin(bot: ArbiterBot, harness: DiscordHarness, club: str) -> Mem
 async def set_up(harness: DiscordHarness) -> Member:
     """`/setup set` the roles, the announcements and the directors' channel; the admin."""
     admin = harness.member(permissions=harness.MANAGE_SERVER)
-    await harness.command(
-        "setup set",
-        user=admin,
-        hq_role=harness.role("HQ"),
-        director_role=harness.role("Director"),
-        arbiter_role=harness.role("Arbiter"),
-        announcements=harness.channel("announcements"),
-        directors_channel=harness.channel("general"),
-    )
+    await harness.set_up(admin, announcements="announcements", directors_channel="general")
     return admin
+
+
+CORRECTED = b"board,home_player,away_player,home_points,away_points\n1,a1,c1,0,2\n"
+"""A result correction's boards: board 1 of match 3 (A – C) won by C 2-0."""
+
+
+async def open_correction(
+    harness: DiscordHarness, director: Member, match_id: int, boards: bytes = CORRECTED
+) -> Outcome:
+    """`/vote open` a correct-result motion on `match_id` by `director` with `boards` as its
+    CSV; the reply."""
+    return await harness.command(
+        "vote open",
+        user=director,
+        kind="correct-result",
+        match=match_id,
+        boards=Upload("boards.csv", boards),
+        reason="Board 1 was reported the wrong way round",
+    )
+
+
+def ballot(harness: DiscordHarness, motion: int) -> Post:
+    """The post carrying the vote buttons of motion `motion`."""
+    [post] = [
+        p
+        for p in harness.sent.values()
+        if any(f"motion:{motion}:yes" in str(r) for r in p.payload.get("components", []))
+    ]
+    return post
+
+
+async def league_ready(bot: ArbiterBot, harness: DiscordHarness) -> tuple[Member, dict[str, int]]:
+    """`set_up` the guild, then import the test season: the admin, and match key → match id."""
+    admin = await set_up(harness)
+    return admin, await import_test_season(bot.database)
 
 
 async def import_test_season(database: Database, data: dict[str, Any] = SEASON) -> dict[str, int]:

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from bot.kernel.actor import Actor, Role
 from bot.kernel.errors import UserError
 from bot.runtime.clock import VirtualClock
 from storage.database import Database
@@ -23,6 +24,9 @@ ARBITER_USER = 103
 PLAYER_USER = 104
 ADMIN_A = (201, 202)
 ADMIN_B = (211, 212)
+HQ = Actor(HQ_USER, frozenset({Role.HQ}))
+DIRECTOR = Actor(DIRECTOR_USER, frozenset({Role.DIRECTOR}))
+ARBITER = Actor(ARBITER_USER, frozenset({Role.ARBITER}))
 
 
 async def dump(database: Database) -> dict[str, list[tuple[Any, ...]]]:

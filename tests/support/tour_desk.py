@@ -6,18 +6,28 @@ helpers to click a reply's buttons by label and to set up a tour with a drawn ev
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+import pytest_asyncio
+
 from bot.app.arbiter import ArbiterBot
 from bot.kernel.config import Config
 from bot.runtime.clock import VirtualClock
+from bot.tour.store import LoadedEvent
+from core.tour.event_facts import round_robin
 from storage.database import Database
+from storage.guild import GuildStore
 from tests.support.command_world import config_for
-from tests.support.discord_harness import DiscordHarness, Member, Outcome, Reply
+from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member, Outcome, Reply
+from tests.support.tour_units import event_of
+
+IN_MODULE_LOOP = pytest.mark.asyncio(loop_scope="module")
+"""The mark of a test sharing its module's desk (and its event loop)."""
 
 START = dt.datetime(2026, 5, 1, 9, tzinfo=dt.UTC)
 ORGANISER_ID, ARBITER_ID, DIRECTOR_ID, MANAGER_ID = 301, 302, 303, 304
@@ -35,6 +45,20 @@ class Desk:
     organiser: Member
     arbiter: Member
     director: Member
+
+    @property
+    def store(self) -> GuildStore:
+        """The default guild's store."""
+        return GuildStore(self.bot.database, DEFAULT_GUILD_ID)
+
+    async def event(self, name: str) -> LoadedEvent:
+        """The event named `name` as stored now."""
+        return await event_of(self.store, name)
+
+    async def first_pairing(self, event: str) -> tuple[str, str]:
+        """White and Black of round 1, board 1 of the event's round robin."""
+        first = round_robin((await self.event(event)).facts.players)[0]
+        return str(first.white), str(first.black)
 
     def player(self, index: int) -> Member:
         """The member linked to the `index`-th player."""
@@ -56,6 +80,30 @@ class Desk:
             channel_id=reply.channel_id,
         )
         return await self.harness.run(payload)
+
+    async def create_event(self, tour: str, name: str, **options: Any) -> Outcome:
+        """`/event create` `name` in `tour` as the organiser, with `options` (type, start …)."""
+        return await self.run("event create", self.organiser, tour=tour, name=name, **options)
+
+    async def enter(
+        self, event: str, players: Sequence[str], first: int = 0, **options: Any
+    ) -> None:
+        """`/event player-add` each of `players` (with `options`), player n linked to
+        `self.player(first + n)`."""
+        for index, name in enumerate(players):
+            await self.run(
+                "event player-add",
+                self.organiser,
+                event=event,
+                player=name,
+                user=self.player(first + index),
+                **options,
+            )
+
+    async def draw(self, event: str, seed: str = "lots") -> Outcome:
+        """`/event draw` from `seed` and its Confirm clicked; the Confirm's outcome."""
+        preview = await self.run("event draw", self.organiser, event=event, seed=seed)
+        return await self.click(preview.reply, "Confirm", self.organiser)
 
     async def choices(self, path: str, user: Member, focused: str, **options: Any) -> list[str]:
         """The autocomplete values offered for option `focused`."""
@@ -85,18 +133,23 @@ async def tour_desk(
         )
         if set_up:
             manager = harness.member(permissions=harness.MANAGE_SERVER, user_id=MANAGER_ID)
-            await harness.command(
-                "setup set",
-                user=manager,
-                hq_role=harness.role("HQ"),
-                director_role=harness.role("Director"),
-                arbiter_role=harness.role("Arbiter"),
-                announcements=harness.channel("announcements"),
-                arbiters_channel=harness.channel("general"),
-            )
+            await harness.set_up(manager, announcements="announcements", arbiters_channel="general")
         await clock.advance(dt.timedelta(0))
         yield desk
     harness.check()
+
+
+def module_desk(folder: str, config: Callable[[Path], Config] | None = None) -> Any:
+    """A module-scoped `desk` fixture: one bot for the module's tests on a database file in a
+    new `folder` (its config `config(path)`, default the tests' with chess.com nowhere)."""
+
+    @pytest_asyncio.fixture(scope="module", loop_scope="module", name="desk")
+    async def desk(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Desk]:
+        path = tmp_path_factory.mktemp(folder) / "tour.db"
+        async with tour_desk(path, config=None if config is None else config(path)) as running:
+            yield running
+
+    return desk
 
 
 async def drawn_event(
@@ -114,22 +167,12 @@ async def drawn_event(
     `desk.player(first_player + n)`), drawn from `seed` and confirmed; the Confirm's outcome."""
     if create_tour:
         await desk.run("tour create", desk.organiser, name=tour)
-    await desk.run(
-        "event create",
-        desk.organiser,
-        tour=tour,
-        name=event,
+    await desk.create_event(
+        tour,
+        event,
         type=kind,
         start="2026-05-01",
         players=len(players),
     )
-    for index, name in enumerate(players):
-        await desk.run(
-            "event player-add",
-            desk.organiser,
-            event=event,
-            player=name,
-            user=desk.player(first_player + index),
-        )
-    preview = await desk.run("event draw", desk.organiser, event=event, seed=seed)
-    return await desk.click(preview.reply, "Confirm", desk.organiser)
+    await desk.enter(event, players, first_player)
+    return await desk.draw(event, seed)

@@ -5,6 +5,7 @@ preliminary and play knock-out series game by game."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from bot.kernel.actor import Actor, Role
 from bot.kernel.config import Config
@@ -21,11 +22,24 @@ from storage.guild import GuildStore
 ORGANISER = Actor(101, frozenset({Role.HQ}))
 ARBITER = Actor(103, frozenset({Role.ARBITER}))
 FIRST_USER = 1000
+MATE_MOVES = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"
+"""The moves of a mate in four, White winning."""
+EARLY_DRAW_MOVES = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 1/2-1/2"
+"""The moves of a draw agreed at move 5 (CCT-7: before move 40)."""
 
 
 def player_names(count: int, prefix: str = "P") -> list[str]:
     """`P01`, `P02` … (sorted as numbered)."""
     return [f"{prefix}{n:02d}" for n in range(1, count + 1)]
+
+
+def pgn_text(white: str, black: str, moves: str, *, site: str | None = None) -> str:
+    """The PGN of a game of the event "Open": its headers (`site` when given), a blank line,
+    then `moves`, which end with the result."""
+    site_line = "" if site is None else f'[Site "{site}"]\n'
+    result = moves.rsplit(" ", 1)[1]
+    headers = f'[White "{white}"]\n[Black "{black}"]\n[Result "{result}"]\n'
+    return f'[Event "Open"]\n{site_line}{headers}\n{moves}\n'
 
 
 def user_of(index: int) -> int:
@@ -49,9 +63,11 @@ async def tour_with_event(
     start: str = "2026-04-21",
     first_user: int = FIRST_USER,
     config: Config | None = None,
+    played: bool = False,
 ) -> None:
     """A tour (created unless it exists) with an event of `players` (linked to members from
-    `first_user`), drawn from `seed` (None: not drawn)."""
+    `first_user`), drawn from `seed` (None: not drawn), its preliminary decided in the order
+    of `players` when `played`."""
     names = list(
         players or player_names({EventType.REGULAR: 16, EventType.MAJOR: 12}.get(kind, 10))
     )
@@ -69,6 +85,15 @@ async def tour_with_event(
         )
     if seed is not None:
         await events.draw_event(store, ORGANISER, event, seed=seed, confirm=True)
+    if played:
+        await preliminary_played(store, event, by_order(names))
+
+
+async def knockout_started(store: GuildStore, event: str, **options: Any) -> None:
+    """`tour_with_event(store, event=event, **options)` with its preliminary decided in the
+    order of its players and its knock-out started."""
+    await tour_with_event(store, event=event, played=True, **options)
+    await events.start_knockout(store, ORGANISER, event, confirm=True)
 
 
 def by_order(names: Sequence[str]) -> Callable[[str, str], Result]:

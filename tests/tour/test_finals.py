@@ -1,0 +1,79 @@
+"""The Finals' use cases called directly over a real SQLite unit of work: the Finals drawn
+as a round robin of matches (CCT-8f) and their draw cancelled while no Finals game is played
+(CCT-8f with CCT-16), each one unit of work with its audit row, announcement and jobs. A
+refusal writes nothing. The Finals here are a tour's only event, its ten places wildcards."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.runtime.clock import VirtualClock
+from bot.tour.events import service as events
+from bot.tour.finals import draw as finals
+from bot.tour.game_targets import finals_states
+from bot.tour.games import service as games
+from core.results import Result
+from core.tour.ranking import EventType
+from storage.guild import GuildStore
+from tests.support.services_world import dump, refused
+from tests.support.tour_units import at, event_of, written
+from tests.support.tour_world import ARBITER, ORGANISER, player_names, tour_with_event
+
+pytestmark = pytest.mark.on_clock
+ROUNDS = [f"cct.round.r{n}" for n in range(1, 10)]
+APPEALS = [f"cct.appeals.day{n}" for n in range(1, 10)]
+
+
+async def finals_entered(store: GuildStore) -> None:
+    """A tour whose only event is a 10-player Finals, entered and not drawn."""
+    await tour_with_event(
+        store, event="Finals", kind=EventType.FINALS, players=player_names(10), seed=None
+    )
+
+
+async def test_cct_8f_the_finals_draw_stores_its_matches_jobs_and_announcement(
+    store: GuildStore,
+) -> None:
+    """CCT-8f: the Finals' draw stores the numbers (its matches are played, not stored
+    ahead), announces the pairings and schedules a reminder and an appeal close for each of
+    its nine days, in one unit of work."""
+    await finals_entered(store)
+    plan, unit = await written(
+        store, events.draw_event(store, ORGANISER, "Finals", seed="s1", confirm=True)
+    )
+    assert len(plan.pairings) == 45 and len(plan.starts) == 9
+    assert unit.audit.action == "event.draw" and "tour_games" not in unit.tables
+    assert unit.kinds() == sorted([*ROUNDS, *APPEALS, "cct.poll"])
+    assert len(unit.announced()) == 1 and "Finals" in unit.announced()[0]
+    assert len(finals_states(await event_of(store, "Finals"))) == 45
+
+
+async def test_cct_8f_cct_16_the_finals_draw_is_cancelled_until_a_game_is_played(
+    store: GuildStore, clock: VirtualClock
+) -> None:
+    """CCT-8f, CCT-16: the cancel's preview writes nothing. The Confirm drops the numbers and
+    cancels every pending job of the draw, announcing it, in one unit of work. Drawn again and
+    with one Finals game entered, a cancel is refused, writing nothing. So is a cancel of an
+    undrawn event."""
+    await finals_entered(store)
+    drawn = await events.draw_event(store, ORGANISER, "Finals", seed="s1", confirm=True)
+    before = await dump(store.database)
+    preview = await finals.cancel_draw(store, ORGANISER, "Finals", confirm=False)
+    assert await dump(store.database) == before
+    assert (preview.numbers, preview.reminders, preview.appeal_closes) == (drawn.numbers, 9, 9)
+    plan, unit = await written(
+        store, finals.cancel_draw(store, ORGANISER, "Finals", confirm=True, previewed=drawn.numbers)
+    )
+    assert plan.stored and unit.audit.action == "finals.cancel_draw"
+    assert len(unit.jobs) == 19 and {j.status for j in unit.jobs} == {"cancelled"}
+    assert len(unit.announced()) == 1
+    assert (await event_of(store, "Finals")).record.drawn_at is None
+    await refused(store.database, finals.cancel_draw(store, ORGANISER, "Finals", confirm=True))
+    await events.draw_event(store, ORGANISER, "Finals", seed="s2", confirm=True)
+    await clock.advance_to(at("2026-04-21 15:30"))
+    pairing = finals_states(await event_of(store, "Finals"))[0].pairing
+    match = f"R1 {pairing.white} v {pairing.black}"
+    await games.report_game(store, ARBITER, "Finals", f"{match} game 1", Result.DRAW)
+    await refused(
+        store.database, finals.cancel_draw(store, ORGANISER, "Finals", confirm=True), "stands"
+    )
