@@ -1,5 +1,8 @@
-"""The instants that matter for each CL match (CL-15 challenge deadline, CL-13/22 start) and
-what becomes of the match at each, judged on the facts known — for a scheduler to act on."""
+"""The instants that matter for each CL match and what becomes of the match at each.
+
+These are the CL-15 challenge deadline and the CL-13 and CL-22 start. The match is judged on the
+facts known, for a scheduler to act on.
+"""
 
 from __future__ import annotations
 
@@ -31,8 +34,11 @@ class Deadline:
 
 
 def match_deadlines(season: Season, match: Match) -> tuple[Deadline, Deadline]:
-    """CL-15 then CL-5/6/20 (CL-FF): at the challenge deadline a club without an issued or
-    accepted challenge forfeits; at the start, a started match is judged on its start facts."""
+    """CL-15, then CL-5, CL-6 and CL-20 by CL-FF: what happens at each deadline of a match.
+
+    At the challenge deadline a club without an issued or accepted challenge forfeits. At the start,
+    a started match is judged on its start facts.
+    """
     rules = season.rules
     deadline = challenge_deadline(match, rules.challenge_deadline_hours)
     failed = challenge_failures(match, deadline)
@@ -63,7 +69,7 @@ def match_deadlines(season: Season, match: Match) -> tuple[Deadline, Deadline]:
 
 
 def season_deadlines(season: Season, after: dt.datetime | None = None) -> list[Deadline]:
-    """Every match's deadlines in time order (only those later than `after` when given)."""
+    """Every match's deadlines in time order, only those later than `after` when it is given."""
     found = [d for m in season.matches for d in match_deadlines(season, m)]
     if after is not None:
         found = [d for d in found if d.instant > after]
