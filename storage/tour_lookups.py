@@ -17,7 +17,9 @@ def _like(text: str) -> str:
 
 @dataclass(frozen=True)
 class EventCandidate:
-    """An event that matches the typed text, with its tour; `mine` if the member plays in it."""
+    """An event that matches the typed text, with its tour. `mine` is set if the member plays in
+    it.
+    """
 
     id: int
     tour: str
@@ -44,8 +46,10 @@ class TourLookupReader:
     async def events(
         self, text: str, user_id: int, tour: str | None = None
     ) -> list[EventCandidate]:
-        """Events whose name (or tour's name) holds `text`, of the tour named `tour` if given:
-        the member's own events first, then newest first."""
+        """Events whose name or tour's name holds `text`, of the tour named `tour` if given.
+
+        The member's own events come first, then the newest first.
+        """
         like = _like(text)
         tour_filter = " AND t.name_key = ?" if tour else ""
         parameters: tuple[object, ...] = (user_id, self._scope.guild_id, like, like)
