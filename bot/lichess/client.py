@@ -1,12 +1,12 @@
 """The lichess.org game-export client: one session, one request at a time, polite.
 
-lichess asks API clients to "only make one request at a time" and, after a 429, to "wait a
-full minute before resuming API usage"; a User-Agent names the operator. So every request goes
-through one `PoliteReader` (`bot.runtime.polite_http`): one lock, `Arbiter/<version>
-(<contact>)`, ETags reused when lichess sends one, 5xx / network failures retried with back-off,
-a 429 waited for at least `RATE_LIMIT_WAIT` seconds (longer if `Retry-After` says so), 404 →
-`LichessNotFound` at once. Games come as NDJSON (`Accept: application/x-ndjson`) with the PGN in
-each object (`pgnInJson=true`).
+lichess asks API clients to "only make one request at a time" and, after a 429, to "wait a full
+minute before resuming API usage". A User-Agent names the operator. Every request thus goes through
+one `PoliteReader` from `bot.runtime.polite_http`. It holds one lock, sends `Arbiter/<version>
+(<contact>)` and reuses ETags when lichess sends one. It retries 5xx and network failures with
+back-off, and waits at least `RATE_LIMIT_WAIT` seconds after a 429, or longer if `Retry-After` says
+so. A 404 raises `LichessNotFound` at once. Games come as NDJSON, asked for with `Accept:
+application/x-ndjson`, with the PGN in each object through `pgnInJson=true`.
 """
 
 from __future__ import annotations
@@ -41,12 +41,12 @@ USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,29}$")
 
 
 LichessSettings = SiteSettings
-"""What the client needs from configuration (the `[lichess]` section of config.toml)."""
+"""What the client needs from configuration, the `[lichess]` section of config.toml."""
 
 
 @dataclass(frozen=True, slots=True)
 class LichessClientSettings:
-    """Plain client settings, for tests and tools (config.toml provides the same fields)."""
+    """Plain client settings for tests and tools. config.toml provides the same fields."""
 
     contact: str
     base_url: str = DEFAULT_BASE_URL
@@ -55,7 +55,7 @@ class LichessClientSettings:
 
 
 class LichessError(ApiError):
-    """A request to lichess failed; `url` and (when there was a response) `status` tell which."""
+    """A request to lichess failed. `url` and, when there was a response, `status` tell which."""
 
 
 class LichessNotFound(LichessError):
@@ -63,7 +63,9 @@ class LichessNotFound(LichessError):
 
 
 class LichessUnavailable(LichessError):
-    """lichess could not be reached or kept failing (429, 5xx, network) after every retry."""
+    """lichess could not be reached or kept failing with 429, 5xx or network errors after every
+    retry.
+    """
 
 
 class LichessTimeout(LichessUnavailable):
@@ -71,7 +73,7 @@ class LichessTimeout(LichessUnavailable):
 
 
 class LichessRefused(LichessError):
-    """lichess refused the request (another 4xx)."""
+    """lichess refused the request with another 4xx."""
 
 
 class LichessPayloadError(LichessError):
@@ -105,7 +107,7 @@ def millis(instant: datetime) -> int:
 
 
 def games_from_ndjson(body: str) -> list[LichessGame]:
-    """The games of an NDJSON body (blank lines skipped); ValueError naming the line otherwise."""
+    """The games of an NDJSON body, skipping blank lines, or ValueError naming a bad line."""
     games = []
     for number, line in enumerate(body.splitlines(), start=1):
         if not line.strip():
@@ -122,8 +124,11 @@ def games_from_ndjson(body: str) -> list[LichessGame]:
 
 
 class LichessClient:
-    """An async lichess client. Use as `async with LichessClient(settings) as client:` or call
-    `close()`; a session passed in is shared and left open."""
+    """An async lichess client.
+
+    Use it as `async with LichessClient(settings) as client:` or call `close()`. A session passed in
+    is shared and left open.
+    """
 
     def __init__(
         self,
@@ -172,8 +177,11 @@ class LichessClient:
         since: datetime | None = None,
         until: datetime | None = None,
     ) -> str:
-        """The export URL of a user's finished games (against `vs`, played in [since, until]),
-        each with its PGN; ValueError for a name that is not a lichess username."""
+        """The export URL of a user's finished games, each with its PGN.
+
+        It asks for games against `vs`, played in [since, until]. Raises ValueError for a name that
+        is not a lichess username.
+        """
         query: dict[str, str] = {}
         if vs is not None:
             query["vs"] = check_username(vs)
@@ -193,7 +201,11 @@ class LichessClient:
         since: datetime | None = None,
         until: datetime | None = None,
     ) -> list[LichessGame]:
-        """A user's finished games (`/api/games/user/{username}`), most recent first, against
-        `vs` and played between `since` and `until` when given, each with its PGN."""
+        """A user's finished games from `/api/games/user/{username}`, most recent first, each with
+        its PGN.
+
+        With `vs`, `since` and `until`, only games against that user and played in that window are
+        read.
+        """
         url = self.user_games_url(username, vs=vs, since=since, until=until)
         return await self._reader.get(url, games_from_ndjson)
