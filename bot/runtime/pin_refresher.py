@@ -1,14 +1,16 @@
-"""The pin refresher: messages the bot keeps up to date (a league division's standings, a tour
-event's standings, bracket or Finals table) are brought to the version of what they show
-after every committed change, and once at start-up.
+"""The pin refresher keeps the messages the bot maintains in step with what they show.
 
-Each kind of pin is a `PinSource`. After a unit of work that bumped what a source follows (the
-database tells it on commit), the refresher runs one pass for that guild: one unit of work in
-which every source queues an outbox edit for each stale pin whose table changed and records
-the version it now shows. Re-running finds nothing stale, so an edit is never queued twice,
-and a crash between a change and its pin's edit is repaired at the next start (`repair`). A
-pin whose own message has not reached Discord yet cannot be edited (no message id): its guild
-is remembered and refreshed when the outbox records a message of that guild as sent.
+Such messages are a league division's standings and a tour event's standings, bracket or Finals
+table. They are brought to the version of what they show after every committed change, and once at
+start-up.
+
+Each kind of pin is a `PinSource`. The database tells the refresher on commit when a unit of work
+bumped what a source follows. The refresher then runs one pass for that guild in one unit of work.
+In it every source queues an outbox edit for each stale pin whose table changed and records the
+version it now shows. Re-running finds nothing stale, so an edit is never queued twice, and `repair`
+mends a crash between a change and its pin's edit at the next start. A pin whose own message has not
+reached Discord yet has no message id and cannot be edited. Its guild is remembered and refreshed
+when the outbox records a message of that guild as sent.
 """
 
 from __future__ import annotations
@@ -46,14 +48,14 @@ class PinSource(Protocol):
         """Whether this commit may have left one of the guild's pins of this kind stale."""
 
     async def stale_guilds(self, database: Database) -> list[int]:
-        """The guilds holding a posted pin of this kind behind its version (start-up)."""
+        """The guilds holding a posted pin of this kind behind its version, read at start-up."""
 
     async def refresh(self, store: GuildStore, uow: UnitOfWork) -> Refreshed:
         """Queue the edits of the guild's stale pins and record the versions they show."""
 
 
 class PinRefresher(WakeLoop):
-    """Keeps every source's pins in step with what they show (through the outbox)."""
+    """Keeps every source's pins in step with what they show, through the outbox."""
 
     def __init__(
         self,
@@ -66,7 +68,7 @@ class PinRefresher(WakeLoop):
         super().__init__()
         self.database = database
         self.shards = shards
-        """The shards whose guilds' pins this process keeps (None: every guild's)."""
+        """The shards whose guilds' pins this process keeps, or None for every guild's."""
         self.sources = tuple(sources)
         self.timer = timer
         self._guilds: set[int] = set()
@@ -89,7 +91,7 @@ class PinRefresher(WakeLoop):
                 self._wake.set()
 
     def start(self) -> None:
-        """Refresh in the background until `stop()` (without a timer; call inside the loop)."""
+        """Refreshes in the background until `stop()`, without a timer. Call it inside the loop."""
         if self.timer is None:
             self._spawn("arbiter pins")
 
@@ -97,7 +99,7 @@ class PinRefresher(WakeLoop):
         await self._pass()
 
     async def _pass(self) -> None:
-        """Refresh every guild marked since the last pass (a failure waits for the next)."""
+        """Refreshes every guild marked since the last pass. A failure waits for the next pass."""
         guilds, self._guilds = sorted(self._guilds), set()
         for guild_id in guilds:
             try:
@@ -106,7 +108,7 @@ class PinRefresher(WakeLoop):
                 log.exception("pins of guild %d not refreshed", guild_id)
 
     async def repair(self) -> int:
-        """At start-up: refresh every guild holding a stale pin; the edits queued."""
+        """At start-up, refreshes every guild holding a stale pin and returns the edits queued."""
         guilds: set[int] = set()
         for source in self.sources:
             guilds.update(await source.stale_guilds(self.database))
@@ -118,9 +120,11 @@ class PinRefresher(WakeLoop):
         return edits
 
     async def refresh(self, guild_id: int) -> int:
-        """Bring each stale pin of the guild up to its version, in one unit of work (an edit
-        when what it shows changed, the version recorded either way). Returns the edits
-        queued (0 and nothing written when nothing was stale)."""
+        """Brings each stale pin of the guild up to its version in one unit of work.
+
+        It queues an edit when what the pin shows changed, and records the version either way.
+        Returns the edits queued, 0 with nothing written when nothing was stale.
+        """
         store = GuildStore(self.database, guild_id)
         edits = 0
         waiting = False

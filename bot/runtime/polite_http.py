@@ -1,14 +1,17 @@
-"""Reading a public web API politely (chess.com, lichess.org): one session, one request in
-flight, a User-Agent naming the operator, ETags reused, retries with back-off.
+"""Reads a public web API politely, as chess.com and lichess.org ask.
 
-Both sites ask the same of a client: requests one at a time (parallel ones get 429), a
-User-Agent with contact details, and patience after a 429 (lichess: "wait a full minute").
-`PoliteReader.get` does that for one URL: the lock is held across the retries, so other callers
-wait too; a 200 with an `ETag` is remembered and the next request for the URL sends
-`If-None-Match` (304 → the remembered value); 429 / 5xx / network failures / time-outs are
-retried `max_retries` times, waiting `Retry-After` (seconds form) or 1 s, 2 s, 4 s … and after
-a 429 at least `rate_limit_wait`; 404 / 410 raise `not_found` at once; another 4xx `refused`.
-Each API names its own error classes (`Failures`), so callers catch e.g. `ChessComNotFound`.
+It keeps one session and one request in flight, sends a User-Agent naming the operator, reuses ETags
+and retries with back-off. Both sites ask the same of a client: requests one at a time, since
+parallel ones get 429, a User-Agent with contact details, and patience after a 429. lichess asks to
+"wait a full minute".
+
+`PoliteReader.get` does that for one URL. The lock is held across the retries, so other callers wait
+too. A 200 with an `ETag` is remembered, and the next request for the URL sends `If-None-Match`,
+where a 304 gives the remembered value. 429, 5xx, network failures and time-outs are retried
+`max_retries` times. The wait is `Retry-After` in its seconds form, or 1 s, 2 s, 4 s and so on, and
+at least `rate_limit_wait` after a 429. A 404 or 410 raises `not_found` at once, and another 4xx
+raises `refused`. Each API names its own error classes in `Failures`, so callers catch errors such
+as `ChessComNotFound`.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 GONE_STATUSES = frozenset({404, 410})
 RATE_LIMITED = 429
 CACHE_ENTRIES = 2048
-"""At most this many ETag-cached values are kept (the oldest is dropped first)."""
+"""At most this many ETag-cached values are kept. The oldest is dropped first."""
 
 Sleep = Callable[[float], Awaitable[None]]
 Decoded = TypeVar("Decoded")
@@ -45,7 +48,9 @@ VERSION = _version()
 
 
 def user_agent(contact: str, site: str) -> str:
-    """`Arbiter/<version> (<contact>)`; ValueError without a contact (`site` requires one)."""
+    """The User-Agent `Arbiter/<version> (<contact>)`, or ValueError without a contact that
+    `site` requires.
+    """
     contact = contact.strip()
     if not contact:
         raise ValueError(f"{site} requires a contact in the User-Agent: set the contact")
@@ -53,9 +58,11 @@ def user_agent(contact: str, site: str) -> str:
 
 
 class SiteSettings(Protocol):
-    """What a polite client needs from its configuration section (`[chesscom]`,
-    `[lichess]`): the site's address, the operator's contact for the User-Agent, the
-    timeout and how many times a failed request is retried."""
+    """What a polite client needs from its configuration section, `[chesscom]` or `[lichess]`.
+
+    That is the site's address, the operator's contact for the User-Agent, the timeout and how many
+    times a failed request is retried.
+    """
 
     @property
     def base_url(self) -> str: ...
@@ -71,7 +78,7 @@ class SiteSettings(Protocol):
 
 
 class ApiError(Exception):
-    """A request to a web API failed; `url` and (when there was a response) `status` tell which."""
+    """A request to a web API failed. `url` and, when there was a response, `status` tell which."""
 
     def __init__(self, message: str, url: str, status: int | None = None) -> None:
         super().__init__(message)
@@ -85,11 +92,11 @@ class Failures:
     """The error classes one API's client raises, by kind of failure."""
 
     not_found: type[ApiError]
-    """404 / 410: no such thing (not retried)."""
+    """A 404 or 410: there is no such thing, and it is not retried."""
     unavailable: type[ApiError]
     """429, 5xx or network failures after every retry."""
     timeout: type[ApiError]
-    """Every attempt timed out (a kind of `unavailable`)."""
+    """Every attempt timed out, which is a kind of `unavailable`."""
     refused: type[ApiError]
     """Another 4xx, e.g. 403 without a User-Agent."""
     payload: type[ApiError]
@@ -97,8 +104,10 @@ class Failures:
 
 
 class PoliteReader:
-    """GETs for one API, serialised, cached by ETag and retried. Close it (or let the owner of
-    a session passed in close that)."""
+    """GETs for one API, serialised, cached by ETag and retried.
+
+    Close it, or let the owner of a session passed in close that.
+    """
 
     def __init__(
         self,
@@ -143,8 +152,10 @@ class PoliteReader:
         return self._session
 
     async def get(self, url: str, decode: Callable[[str], Decoded]) -> Decoded:
-        """GET `url` and return `decode(body)` (ValueError from it → `failures.payload`), or the
-        value remembered for a 304; one request in flight at a time."""
+        """GETs `url` and returns `decode(body)`, or the value remembered for a 304.
+
+        A ValueError from `decode` becomes `failures.payload`. One request is in flight at a time.
+        """
         async with self._lock:
             return await self._get(url, decode)
 
@@ -214,8 +225,11 @@ class PoliteReader:
 
 
 def _retry_after(value: str | None, default: float) -> float:
-    """The delay a `Retry-After` header asks for (seconds form), else the back-off default
-    (also for a value that is not a finite number of seconds: `inf` would never return)."""
+    """The delay a `Retry-After` header asks for in its seconds form, else the back-off default.
+
+    The default also applies to a value that is not a finite number of seconds, since `inf` would
+    never return.
+    """
     if value is None:
         return default
     try:
