@@ -1,7 +1,9 @@
-"""The bot's door to the match life cycle (`core.league.lifecycle`): every command, job and
-motion action that changes a match asks `check_step` inside its unit of work — on the facts
-as stored there and the unit's now — and gets the refusal as a `UserError`, or the notes
-(late, void) its reply and announcement give."""
+"""The bot's door to the match life cycle in `core.league.lifecycle`.
+
+Every command, job and motion action that changes a match asks `check_step` inside its unit of work,
+on the facts as stored there and the unit's now. It gets the refusal as a `UserError`, or the notes
+that its reply and announcement give, such as late or void.
+"""
 
 from __future__ import annotations
 
@@ -33,9 +35,12 @@ from storage.seasons import SeasonRecord
 
 @dataclass(frozen=True)
 class MatchNow:
-    """A match as the life cycle sees it now: its season's record and facts, the clubs out
-    of the season by then (CL-DQ, with when), its view, and the season's judging (kept with
-    the facts, so judging again at another instant or after one match changed is cheap)."""
+    """A match as the life cycle sees it now.
+
+    It holds its season's record and facts, the clubs out of the season by then by CL-DQ with when,
+    its view and the season's judging. The judging is kept with the facts, so judging again at
+    another instant or after one match changed is cheap.
+    """
 
     record: SeasonRecord
     season: Season
@@ -103,10 +108,12 @@ async def match_now(
     full: bool = False,
     record: SeasonRecord | None = None,
 ) -> MatchNow:
-    """The life cycle's view of `match` at `now`, from the facts stored in `view` — read as
-    judging needs them (no board row), or in `full` when the caller also scores the season
-    from them (its `season` then serves a league report). `record`: the match's season as
-    just read in `view`, when the caller has it."""
+    """The life cycle's view of `match` at `now`, from the facts stored in `view`.
+
+    The facts are read as judging needs them, with no board row, or in `full` when the caller also
+    scores the season from them. Its `season` then serves a league report. `record` is the match's
+    season as just read in `view`, when the caller has it.
+    """
     if record is None:
         record = await find_season(view.seasons, match.season_id)
     judged, version = await _judged(view, record, full)
@@ -116,7 +123,7 @@ async def match_now(
 def _now_of(
     record: SeasonRecord, judged: Judged, version: int | None, match: MatchRecord, now: dt.datetime
 ) -> MatchNow:
-    """`match` as the life cycle sees it at `now` in the judged facts (of `version`)."""
+    """`match` as the life cycle sees it at `now` in the judged facts of `version`."""
     season = judged.facts.season
     out = void_clubs(judged.judging, now)
     shown = replace(match_view(season, match.key, now, out), name=f"#{match.id} ({match.key})")
@@ -165,8 +172,11 @@ async def check_step(
     *,
     new_start: dt.datetime | None = None,
 ) -> Allowed:
-    """Whether `door` may take `step` on `match` now (the unit of work's now): refused with
-    the life cycle's reason as a `UserError`, else what it allows and notes."""
+    """Whether `door` may take `step` on `match` at the unit of work's now.
+
+    A refusal raises the life cycle's reason as a `UserError`. Otherwise it returns what the life
+    cycle allows and notes.
+    """
     current = await match_now(uow, match, uow.now)
     return allowed(current.view, step, door, new_start=new_start)
 
@@ -174,7 +184,7 @@ async def check_step(
 def allowed(
     view: MatchView, step: Step, door: Door, *, new_start: dt.datetime | None = None
 ) -> Allowed:
-    """`core.league.lifecycle.allow`, its refusal as a `UserError` (a sentence)."""
+    """`core.league.lifecycle.allow`, with its refusal raised as a `UserError` sentence."""
     try:
         return allow(view, step, door, new_start=new_start)
     except StepRefused as refusal:

@@ -1,9 +1,11 @@
-"""The standings pins as a source of the bot's pin refresher (bot/runtime/pin_refresher.py):
-after a unit of work that bumped a season's version and once at start-up, each stale pin (the
-version it shows is older than its season's) gets an outbox edit of its message, recorded
-with the version it now shows in the same unit of work. A change that leaves a division's
-table as the pin shows it (a reschedule, a roster note) records the new version without an
-edit: Discord is not asked to redraw the same table."""
+"""The standings pins as a source of the bot's pin refresher in bot/runtime/pin_refresher.py.
+
+After a unit of work that bumped a season's version, and once at start-up, each stale pin gets an
+outbox edit of its message. A pin is stale when the version it shows is older than its season's. The
+edit is recorded with the version it now shows in the same unit of work. A change that leaves a
+division's table as the pin shows it, such as a reschedule or a roster note, records the new version
+without an edit, so Discord is not asked to redraw the same table.
+"""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from storage.pins import guilds_with_stale_pins
 
 
 class StandingsPins:
-    """The league's division standings pins (`/standings-pin`)."""
+    """The league's division standings pins, made by `/standings-pin`."""
 
     def __init__(self, standings: StandingsCache) -> None:
         self.standings = standings

@@ -1,6 +1,9 @@
-"""`/standings-pin` as a use case: post a division's standings through the outbox and record
-the pin (with the season's version it shows) so bot/league/standings/pin_refresher.py edits it after
-every change."""
+"""`/standings-pin` as a use case: posts a division's standings through the outbox and records the
+pin.
+
+The pin records the season's version it shows, so bot/league/standings/pin_refresher.py edits it
+after every change.
+"""
 
 from __future__ import annotations
 
@@ -20,8 +23,11 @@ async def pin_standings(
     division: str,
     channel_id: int,
 ) -> DivisionView:
-    """League HQ (checked by the caller) pins the division's standings in `channel_id`, in
-    one unit of work (pinning a division again replaces its pin); the standings pinned."""
+    """League HQ pins the division's standings in `channel_id` in one unit of work, and gets the
+    standings pinned.
+
+    The caller checks the role. Pinning a division again replaces its pin.
+    """
     async with store.change(user_id, "standings.pin", f"season:{season}") as uow:
         record = await find_season(uow.seasons, season)
         found = await find_division(uow.seasons, record, division)
