@@ -1,7 +1,10 @@
-"""The tour's read models as the views the tour renderers draw (bot/rendering/tour_views.py,
-tour_bracket.py): a preliminary with its standings and games, the knock-out bracket with
-each series' state, the Finals table, the tour standings with their play-off marks, the
-prizes — so the embeds, images and CSV of the tour commands come from one set of modules."""
+"""The tour's read models as the views the tour renderers draw.
+
+The renderers are bot/rendering/tour_views.py and tour_bracket.py. The views are a preliminary with
+its standings and games, the knock-out bracket with each series' state, the Finals table, the tour
+standings with their play-off marks, and the prizes. The embeds, images and CSV of the tour commands
+thus come from one set of modules.
+"""
 
 from __future__ import annotations
 
@@ -33,13 +36,15 @@ from core.tour.report import TourReport
 
 
 def preliminary(loaded: LoadedEvent, rows: tuple[PlayerStanding, ...]) -> PreliminaryView:
-    """CCT-8b: the preliminary's standings with its settled games (once per loaded event)."""
+    """CCT-8b: the preliminary's standings with its settled games, once per loaded event."""
     return loaded.derived("preliminary view", lambda: _preliminary(loaded, rows))
 
 
 def preliminary_pages(loaded: LoadedEvent, rows: tuple[PlayerStanding, ...]) -> list[discord.Embed]:
-    """CCT-8b: the standings embeds (drawn once per loaded event, handed out as new embeds:
-    a reply's pages get their own footers)."""
+    """CCT-8b: the standings embeds, drawn once per loaded event and handed out as new embeds.
+
+    A reply's pages get their own footers.
+    """
     pages = loaded.derived(
         "preliminary pages",
         lambda: [e.to_dict() for e in preliminary_embeds(preliminary(loaded, rows))],
@@ -48,7 +53,7 @@ def preliminary_pages(loaded: LoadedEvent, rows: tuple[PlayerStanding, ...]) -> 
 
 
 def bracket_image(loaded: LoadedEvent, ties: dict[Tie, TieState]) -> bytes:
-    """CCT-8c-e: the bracket PNG (drawn once per loaded event)."""
+    """CCT-8c to CCT-8e: the bracket PNG, drawn once per loaded event."""
     return loaded.derived("bracket png", lambda: bracket_png(bracket(loaded, ties)))
 
 

@@ -1,8 +1,10 @@
-"""A report that waited `confirm_hours` (the tour's frozen value) without an answer is
-confirmed by the bot, through the same life cycle and use case as the opponent's Confirm,
-and announced as confirmed automatically. A report answered, disputed or decided meanwhile
-has lost its job (bot/tour/automation/follow.py); a job that finds the report gone, settled
-or made at another time (a stale job) does nothing."""
+"""The bot confirms a report that waited `confirm_hours` without an answer.
+
+`confirm_hours` is the tour's frozen value. The bot goes through the same life cycle and use case as
+the opponent's Confirm, and the report is announced as confirmed automatically. A report answered,
+disputed or decided meanwhile has lost its job, see bot/tour/automation/follow.py. A stale job that
+finds the report gone, settled or made at another time does nothing.
+"""
 
 from __future__ import annotations
 
@@ -20,9 +22,11 @@ from storage.jobs import Job
 
 
 def confirm_handler(database: Database) -> JobHandler:
-    """The handler of `cct.confirm` jobs, in the job's unit of work: the confirmation, its
-    follow-ups (a decided series, the event's wrap-up) and its announcement commit with the
-    job's end, so a report is confirmed once."""
+    """The handler of `cct.confirm` jobs, run in the job's unit of work.
+
+    The confirmation, its follow-ups and its announcement commit with the job's end, so a report is
+    confirmed once. The follow-ups are a decided series and the event's wrap-up.
+    """
 
     async def confirm(job: Job, uow: UnitOfWork) -> None:
         row = await uow.tour_games.get(payload_int(job.payload, "game"))
