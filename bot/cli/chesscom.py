@@ -1,9 +1,9 @@
-"""`arbiter chesscom …`: show what the bot reads from chess.com (a match, a club, a player).
+"""`arbiter chesscom …`: shows what the bot reads from chess.com about a match, a club or a player.
 
-Settings come from the `[chesscom]` section of the configuration (`--config`, where the
-environment variables `ARBITER_CHESSCOM_URL` and `ARBITER_CHESSCOM_CONTACT` override the
-file); `--base-url`, `--contact`, `--timeout` and `--retries` override both for one call.
-Network failures and unknown ids print one line on stderr and exit 1.
+Settings come from the `[chesscom]` section of the configuration given by `--config`, where the
+environment variables `ARBITER_CHESSCOM_URL` and `ARBITER_CHESSCOM_CONTACT` override the file.
+`--base-url`, `--contact`, `--timeout` and `--retries` override both for one call. Network failures
+and unknown ids print one line on stderr and exit 1.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def timeout_option(text: str) -> float:
 
 
 MAX_NAME = 100
-"""Longest username or club url-id accepted (chess.com's are far shorter)."""
+"""Longest username or club url-id accepted. chess.com's are far shorter."""
 
 
 def _printable(text: str, what: str) -> str:
@@ -56,8 +56,11 @@ def _printable(text: str, what: str) -> str:
 
 
 def check_match_id(text: str) -> str:
-    """A team match id, or a chess.com match URL as `/match challenge` takes it
-    (`https://www.chess.com/club/matches/1234567`): its id, as digits."""
+    """A team match id as digits, from an id or a chess.com match URL as `/match challenge` takes
+    it.
+
+    Such a URL looks like `https://www.chess.com/club/matches/1234567`.
+    """
     from bot.app.errors import UserError
     from bot.league.matches.service import chesscom_match_id
 
@@ -77,7 +80,7 @@ def name_option(text: str) -> str:
 
 
 def player_option(text: str) -> str:
-    """A chess.com username, checked before any request (as `/roster link` checks it)."""
+    """A chess.com username, checked before any request as `/roster link` checks it."""
     from bot.app.errors import UserError
     from bot.app.inputs import chesscom_username
 
@@ -89,7 +92,7 @@ def player_option(text: str) -> str:
 
 
 def base_url_option(text: str) -> str:
-    """`--base-url`: an http(s) URL with a host (empty means the configured one)."""
+    """`--base-url`: an http or https URL with a host. Empty means the configured one."""
     if not text:
         return text
     parts = urlsplit(text)
@@ -99,7 +102,7 @@ def base_url_option(text: str) -> str:
 
 
 def contact_option(text: str) -> str:
-    """`--contact`: one printable line for the User-Agent (empty means the configured one)."""
+    """`--contact`: one printable line for the User-Agent. Empty means the configured one."""
     if len(text) > 200:
         raise argparse.ArgumentTypeError("longer than 200 characters")
     return _printable(text, "contact")
@@ -255,7 +258,7 @@ async def _show_match(client: ChessComClient, args: argparse.Namespace) -> str:
 
 
 def match_json(facts: MatchFacts) -> dict[str, Any]:
-    """The facts as JSON: `match` is a season-file match; the rest uses season-file names."""
+    """The facts as JSON. `match` is a season-file match, and the rest uses season-file names."""
     return {
         "status": facts.status,
         "match": facts.match.model_dump(mode="json") if facts.match else None,

@@ -14,7 +14,9 @@ if TYPE_CHECKING:  # bot.app.config loads pydantic: imported when a command runs
 
 
 def add_config_option(parser: argparse.ArgumentParser) -> None:
-    """Add `--config PATH` (default ./config.toml, where a missing file means the defaults)."""
+    """Adds `--config PATH`. The default is ./config.toml, where a missing file means the
+    defaults.
+    """
     parser.add_argument(
         "--config",
         type=input_path,
@@ -25,8 +27,11 @@ def add_config_option(parser: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
-    """The validated configuration, or a `CliError` (exit 2) naming the bad key. A file named
-    with --config must exist (a typo must not mean every default, i.e. a new empty database)."""
+    """The validated configuration, or a `CliError` with exit 2 naming the bad key.
+
+    A file named with --config must exist, since a typo must not mean every default and so a new
+    empty database.
+    """
     from bot.app.config import DEFAULT_PATH, ConfigError, load_config
 
     path: Path | None = args.config
@@ -40,7 +45,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
 
 
 def require_token(config: Config) -> str:
-    """The bot token, or a `CliError` (exit 2) saying how to set `DISCORD_TOKEN`."""
+    """The bot token, or a `CliError` with exit 2 saying how to set `DISCORD_TOKEN`."""
     if not config.token:
         raise CliError(
             "no Discord bot token: set the DISCORD_TOKEN environment variable "

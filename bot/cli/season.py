@@ -1,6 +1,9 @@
-"""`arbiter season import|export|list|standings|calendar`: a guild's CL seasons in the
-database from the shell. Only the arguments are set up here; the work (database, adapters,
-rendering) lives in `bot.cli.work.season_commands`, imported when a season command runs."""
+"""`arbiter season import|export|list|standings|calendar`: a guild's CL seasons in the database,
+from the shell.
+
+Only the arguments are set up here. The work of database, adapters and rendering lives in
+`bot.cli.work.season_commands`, imported when a season command runs.
+"""
 
 from __future__ import annotations
 

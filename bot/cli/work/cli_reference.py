@@ -1,6 +1,9 @@
-"""The list of `arbiter` subcommands, generated from the argument parser itself (so it cannot
-leave one out), for the README's copy between two marker lines — rewritten with the slash
-command reference by `arbiter commands --readme README.md`, checked current by a test."""
+"""The list of `arbiter` subcommands, generated from the argument parser itself so it cannot leave
+one out.
+
+It is for the README's copy between two marker lines, rewritten with the slash command reference by
+`arbiter commands --readme README.md`. A test checks it is current.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +16,10 @@ END = "<!-- cli-reference:end -->"
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[argparse.ArgumentParser, str]]:
-    """Every runnable subcommand of `parser` with its one-line help, depth first, in the
-    order they were added (as `bot.cli.parser.ArgumentParser` notes them)."""
+    """Every runnable subcommand of `parser` with its one-line help, depth first.
+
+    They come in the order they were added, as `bot.cli.parser.ArgumentParser` notes them.
+    """
     found: list[tuple[argparse.ArgumentParser, str]] = []
     for _, help_text, sub in getattr(parser, "subcommands", []):
         nested = _subcommands(sub)
@@ -23,7 +28,9 @@ def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[argparse.Argumen
 
 
 def _usage(parser: argparse.ArgumentParser) -> str:
-    """The subcommand's usage on one line (`arbiter season list --guild ID [--db PATH] …`)."""
+    """The subcommand's usage on one line, such as `arbiter season list --guild ID [--db PATH]
+    …`.
+    """
     parser.formatter_class = functools.partial(argparse.HelpFormatter, width=10_000)
     usage = parser.format_usage().removeprefix("usage: ").strip()
     return " ".join(usage.split()).replace(" [-h]", "")
@@ -34,8 +41,11 @@ def _reads_config(parser: argparse.ArgumentParser) -> bool:
 
 
 def render(parser: argparse.ArgumentParser) -> str:
-    """Markdown: one line per subcommand — its usage and what it does, and whether it reads
-    the configuration file (`--config`)."""
+    """Markdown with one line per subcommand: its usage, what it does, and whether it reads the
+    configuration file.
+
+    The configuration file is the one `--config` names.
+    """
     lines = []
     for sub, help_text in sorted(_subcommands(parser), key=lambda item: item[0].prog):
         config = " Reads the configuration (`--config`)." if _reads_config(sub) else ""

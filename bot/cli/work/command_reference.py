@@ -1,7 +1,7 @@
-"""The command reference, generated from the command tree (printed by `arbiter commands`).
+"""The command reference generated from the command tree, which `arbiter commands` prints.
 
-The README holds a copy between two marker lines; `arbiter commands --readme README.md`
-rewrites it and a test checks it is current.
+The README holds a copy between two marker lines. `arbiter commands --readme README.md` rewrites it
+and a test checks it is current.
 """
 
 from __future__ import annotations
@@ -70,7 +70,10 @@ def replace_section(readme: str, reference: str) -> str:
 
 
 def section(readme: str, start: str = START, end: str = END) -> str:
-    """The reference currently between the markers of `readme` (the slash commands'; the
-    subcommands' with `bot.cli.work.cli_reference`'s markers)."""
+    """The reference currently between the markers of `readme`.
+
+    By default these are the slash commands' markers. The subcommands' use the markers of
+    `bot.cli.work.cli_reference`.
+    """
     begin = readme.index(start) + len(start) + 1
     return readme[begin : readme.index(end)]

@@ -1,5 +1,8 @@
-"""The work of `arbiter tour export` (see `bot.cli.tour`): the database, the tour-file door
-`/tour export` uses (bot/tour/files.py), written to stdout or a file."""
+"""The work of `arbiter tour export`, see `bot.cli.tour`.
+
+It uses the database and the tour-file door that `/tour export` uses in bot/tour/files.py, and
+writes to stdout or a file.
+"""
 
 from __future__ import annotations
 
