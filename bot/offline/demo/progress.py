@@ -1,5 +1,8 @@
-"""What both demos (the league's and the tour's) share while they run: the stage lines on
-stderr as the replay passes each stage's first step, and the file names of their outputs."""
+"""What the league's and the tour's demos share while they run.
+
+That is the stage lines on stderr as the replay passes each stage's first step, and the file names
+of their outputs.
+"""
 
 from __future__ import annotations
 
