@@ -1,10 +1,14 @@
-"""`/crosstable`: a division's crosstable as a PNG — clubs in standings order, each cell the
-row club's game points against the column club, tinted by who won (F+/F− a forfeit won/lost,
-· still to play), match points and rank at the end; shared ranks `2=`, disqualified clubs
-greyed. As in a chess crosstable, the column club's points are in the mirrored cell, so a
-cell holds one score: in DejaVu Sans Condensed that takes 13 clubs from 1314 px (both scores,
-Pillow's default font) to about 800 px. Phones show ~550 px inline; 13 score columns, a
-readable club name, match points and rank do not fit in that, so Discord scales it down."""
+"""`/crosstable`: a division's crosstable as a PNG.
+
+Clubs come in standings order. Each cell holds the row club's game points against the column club,
+tinted by who won. F+ and F− mark a forfeit won or lost, and · a match still to play. Match points
+and rank come at the end. Shared ranks show as `2=`, and disqualified clubs are greyed.
+
+As in a chess crosstable, the column club's points are in the mirrored cell, so a cell holds one
+score. In DejaVu Sans Condensed that takes 13 clubs from 1314 px, with both scores in Pillow's
+default font, to about 800 px. Phones show about 550 px inline, and 13 score columns, a readable
+club name, match points and rank do not fit in that, so Discord scales it down.
+"""
 
 from __future__ import annotations
 
@@ -33,8 +37,9 @@ DQ_NOTE = "DQ disqualified (CL-DQ): its matches, shown in grey, count for no one
 
 
 def cell_text(cell: CrosstableCell) -> str:
-    """What a cell shows: the row club's game points (`13½`), `F+`, `F−`, `·`, or nothing
-    on the diagonal."""
+    """What a cell shows: the row club's game points such as `13½`, `F+`, `F−`, `·`, or nothing
+    on the diagonal.
+    """
     if cell.kind is CellKind.SELF:
         return ""
     if cell.kind is CellKind.PENDING:
@@ -65,9 +70,11 @@ def crosstable_notes(view: DivisionView) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class GridRow:
-    """One line of a crosstable: the entrant's name, its cells against every column entrant
-    (in row order), its total and rank as shown; `out` greys it and strikes the name
-    through (a disqualified club)."""
+    """One line of a crosstable.
+
+    It holds the entrant's name, its cells against every column entrant in row order, and its total
+    and rank as shown. `out` greys it and strikes the name through, for a disqualified club.
+    """
 
     name: str
     cells: Sequence[CrosstableCell]
@@ -75,7 +82,7 @@ class GridRow:
     rank: str
     out: bool = False
     rank_tint: str | None = None
-    """A tint on the rank (the tour's play-off mark)."""
+    """A tint on the rank, which is the tour's play-off mark."""
 
 
 def grid_png(
@@ -85,9 +92,11 @@ def grid_png(
     rows: Sequence[GridRow],
     notes: Sequence[str],
 ) -> bytes:
-    """A crosstable as PNG bytes — number, name, one score column per entrant, total, rank —
-    with `headers` naming the name and total columns (`Club`/`MP`, `Player`/`Pts`); the
-    league's and the tour's crosstables both draw through it."""
+    """A crosstable as PNG bytes: number, name, one score column per entrant, total and rank.
+
+    `headers` name the name and total columns, such as `Club` and `MP` or `Player` and `Pts`. The
+    league's and the tour's crosstables both draw through it.
+    """
     numbers = [str(n) for n in range(1, len(rows) + 1)]
     name_header, total_header = headers
     columns = [
@@ -113,7 +122,7 @@ def grid_png(
 
 
 def crosstable_png(view: DivisionView) -> bytes:
-    """The division's crosstable as PNG bytes; the same view always gives the same bytes."""
+    """The division's crosstable as PNG bytes. The same view always gives the same bytes."""
     rows = [
         GridRow(
             row.club,

@@ -1,10 +1,13 @@
-"""`/event standings`, `/finals standings` and `/tour standings` with `format:image`: the
-tables as PNGs in the league's style (`image_table.table_png`, about 900 px wide), names
-drawn as typed; shared ranks marked `2=`, a rank that needs a play-off tinted amber.
+"""`/event standings`, `/finals standings` and `/tour standings` with `format:image`.
 
-API: `preliminary_png(view: PreliminaryView)`, `finals_png(view: FinalsView)`,
-`tour_standings_png(view: TourStandingsView)`, each -> PNG `bytes` (the same view always
-gives the same bytes); `*_model(view)` -> the (columns, rows, notes) drawn, for tests."""
+The tables are PNGs in the league's style from `image_table.table_png`, about 900 px wide, with
+names drawn as typed. Shared ranks are marked `2=`, and a rank that needs a play-off is tinted
+amber.
+
+API: `preliminary_png(view: PreliminaryView)`, `finals_png(view: FinalsView)` and
+`tour_standings_png(view: TourStandingsView)` each return PNG `bytes`, and the same view always
+gives the same bytes. For tests, `*_model(view)` gives the columns, rows and notes drawn.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ WIDTH = 900
 ROW_HEIGHT = 34
 STYLE = TableStyle(width=WIDTH, body_size=17, row_height=ROW_HEIGHT, flex=1)
 PLAYOFF = "#fbe3a6"
-"""The tint of a rank that a play-off (or the organiser) must still decide."""
+"""The tint of a rank that a play-off or the organiser must still decide."""
 
 TableModel = tuple[Sequence[Column], list[list[Cell]], list[str]]
 """What a table image draws: its columns, its rows of cells, the notes under it."""
@@ -60,12 +63,12 @@ TOUR_LEGEND = (
 
 
 def _code_note(texts: Iterable[str]) -> list[str]:
-    """CODE_NOTE when a text needs a code box (a letter the image font lacks)."""
+    """CODE_NOTE when a text needs a code box, for a letter the image font lacks."""
     return [CODE_NOTE] if any(map(has_code_boxes, texts)) else []
 
 
 def _rank(text: str, playoff: bool) -> Cell:
-    """A rank cell, tinted when a play-off (or the organiser) must still decide it."""
+    """A rank cell, tinted when a play-off or the organiser must still decide it."""
     return Cell(text, tint=PLAYOFF if playoff else None)
 
 
@@ -98,7 +101,7 @@ def preliminary_model(view: PreliminaryView) -> TableModel:
 
 
 def preliminary_png(view: PreliminaryView) -> bytes:
-    """The preliminary's standings (CCT-8b) as PNG bytes."""
+    """The CCT-8b preliminary standings as PNG bytes."""
     columns, rows, notes = preliminary_model(view)
     subtitle = view.caption("Preliminary standings")
     return table_png(view.event, subtitle, columns, rows, notes, STYLE)
@@ -126,7 +129,7 @@ def finals_model(view: FinalsView) -> TableModel:
 
 
 def finals_png(view: FinalsView) -> bytes:
-    """The Finals table (CCT-8f) as PNG bytes."""
+    """The CCT-8f Finals table as PNG bytes."""
     columns, rows, notes = finals_model(view)
     return table_png(view.event, "Finals · match points + bonus", columns, rows, notes, STYLE)
 
@@ -161,7 +164,7 @@ def tour_standings_model(view: TourStandingsView) -> TableModel:
 
 
 def tour_standings_png(view: TourStandingsView) -> bytes:
-    """The tour standings (CCT-6) as PNG bytes."""
+    """The CCT-6 tour standings as PNG bytes."""
     columns, rows, notes = tour_standings_model(view)
     subtitle = view.caption("Tour standings")
     return table_png(view.tour, subtitle, columns, rows, notes, STYLE)
