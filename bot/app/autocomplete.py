@@ -1,6 +1,9 @@
-"""Autocomplete ranking: the guild's candidates (from `storage.lookups`) ordered for the
-member typing — their own clubs and the next unplayed matches first, then names that start
-with the typed text — and cut to Discord's 25 choices of at most 100 characters."""
+"""Autocomplete ranking of the guild's candidates from `storage.lookups`.
+
+Candidates are ordered for the member typing: their own clubs and the next unplayed matches first,
+then names that start with the typed text. They are cut to Discord's 25 choices of at most 100
+characters.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ NAME_LIMIT = limits.CHOICE_NAME
 
 
 def _name(text: str) -> str:
-    """A choice's name: plain text (a choice shows no markdown), cut to Discord's 100."""
+    """A choice's name in plain text, cut to Discord's 100. A choice shows no markdown."""
     return cut(plain(text), NAME_LIMIT)
 
 
@@ -34,7 +37,9 @@ def _club_label(club: ClubCandidate) -> str:
 
 
 def club_choices(candidates: Sequence[ClubCandidate], typed: str) -> list[app_commands.Choice[str]]:
-    """The member's clubs first, then approved, then the rest; prefix matches before others."""
+    """The member's clubs first, then approved ones, then the rest, with prefix matches before
+    others.
+    """
     ranked = sorted(
         candidates,
         key=lambda c: (not c.mine, c.status != "approved", not _starts(c.name, typed), c.name),
@@ -51,7 +56,7 @@ def club_choices(candidates: Sequence[ClubCandidate], typed: str) -> list[app_co
 def season_choices(
     candidates: Sequence[SeasonCandidate], typed: str
 ) -> list[app_commands.Choice[str]]:
-    """Running seasons first (newest first), prefix matches before others."""
+    """Running seasons first, newest first, with prefix matches before others."""
     ranked = sorted(
         enumerate(candidates),
         key=lambda p: (p[1].status == "finished", not _starts(p[1].name, typed), p[0]),
@@ -63,7 +68,9 @@ def season_choices(
 
 
 def name_choices(names: Sequence[str], typed: str) -> list[app_commands.Choice[str]]:
-    """Plain names (divisions, players): prefix matches first, order kept otherwise."""
+    """Plain names such as divisions and players, prefix matches first and the order kept
+    otherwise.
+    """
     ranked = sorted(enumerate(names), key=lambda p: (not _starts(p[1], typed), p[0]))
     return [
         app_commands.Choice(name=_name(n), value=n[:NAME_LIMIT]) for _, n in ranked[:MAX_CHOICES]
@@ -71,7 +78,7 @@ def name_choices(names: Sequence[str], typed: str) -> list[app_commands.Choice[s
 
 
 def match_label(match: MatchCandidate) -> str:
-    """`Spring · P-R3 · Alpha vs Beta · 2026-03-07` (✓ once played)."""
+    """A match choice such as `Spring · P-R3 · Alpha vs Beta · 2026-03-07`, with ✓ once played."""
     done = " ✓" if match.finished else ""
     day = match.start.date().isoformat()
     return _name(f"{match.season} · {match.key} · {match.home} vs {match.away} · {day}{done}")
@@ -80,8 +87,11 @@ def match_label(match: MatchCandidate) -> str:
 def match_choices(
     candidates: Sequence[MatchCandidate], now: dt.datetime
 ) -> list[app_commands.Choice[str]]:
-    """The member's clubs' matches first, then unplayed ones from the next start on, then
-    unplayed ones already started, then played ones (latest first)."""
+    """The member's clubs' matches first, then the other matches.
+
+    After them come unplayed ones from the next start on, then unplayed ones already started, then
+    played ones, latest first.
+    """
 
     def key(m: MatchCandidate) -> tuple[bool, int, float]:
         if m.finished:
@@ -100,7 +110,7 @@ def _store(interaction: Interaction) -> GuildStore | None:
 
 
 def _typed(interaction: Interaction, option: str) -> str | None:
-    """What the member typed so far in another option of the command (None: nothing)."""
+    """What the member typed so far in another option of the command, or None for nothing."""
     value = getattr(interaction.namespace, option, None)
     return str(value) if value else None
 
@@ -126,7 +136,7 @@ async def seasons(interaction: Interaction, current: str) -> list[app_commands.C
 
 
 async def divisions(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for a `division` option (of the `season` already typed, if any)."""
+    """Autocomplete for a `division` option, of the `season` already typed if any."""
     store = _store(interaction)
     if store is None:
         return []
@@ -149,7 +159,7 @@ async def matches(interaction: Interaction, current: str) -> list[app_commands.C
 
 
 async def players(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for a `player` option (of the `club` already typed, if any)."""
+    """Autocomplete for a `player` option, of the `club` already typed if any."""
     store = _store(interaction)
     if store is None:
         return []

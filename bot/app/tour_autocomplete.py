@@ -1,6 +1,9 @@
-"""Autocomplete of the tour's options — `tour`, `event`, `player`, `game`, `round`, `appeal` —
-from the guild's own data, ranked for the member typing (their own events and open games
-first) and cut to Discord's 25 choices of at most 100 characters."""
+"""Autocomplete of the tour's options from the guild's own data.
+
+The options are `tour`, `event`, `player`, `game`, `round` and `appeal`. Choices are ranked for the
+member typing, with their own events and open games first, and cut to Discord's 25 choices of at
+most 100 characters.
+"""
 
 from __future__ import annotations
 
@@ -47,8 +50,10 @@ async def tours(interaction: Interaction, current: str) -> list[app_commands.Cho
 
 
 async def events(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for an `event` option: the member's events first; the value is the
-    event's name, or `Tour: Event` when another tour has an event of that name."""
+    """Autocomplete for an `event` option, the member's events first.
+
+    The value is the event's name, or `Tour: Event` when another tour has an event of that name.
+    """
     store = _store(interaction)
     if store is None:
         return []
@@ -69,7 +74,7 @@ async def events(interaction: Interaction, current: str) -> list[app_commands.Ch
 
 
 async def players(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for a `player` option: of the event typed (if any), else of the tour."""
+    """Autocomplete for a `player` option, of the event typed if any, else of the tour."""
     store = _store(interaction)
     if store is None:
         return []
@@ -107,8 +112,7 @@ async def games(interaction: Interaction, current: str) -> list[app_commands.Cho
 
 
 async def rounds(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for a `round` option: the event's known knock-out rounds (or Finals
-    matches)."""
+    """Autocomplete for a `round` option: the event's known knock-out rounds or Finals matches."""
     store = _store(interaction)
     event = _typed(interaction, "event")
     if store is None or not event:
