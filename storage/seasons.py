@@ -41,8 +41,8 @@ RULE_FIELDS = (
 class SeasonRecord:
     """A season as stored: its rule values, calendar and `version`.
 
-    The rule values are frozen at creation by CCT-16. The calendar is the first round with round
-    days, or explicit dates. Every change to the season bumps `version`.
+    The rule values are frozen at creation, as CCT-16 requires. The calendar is the first round
+    with round days, or explicit dates. Every change to the season bumps `version`.
     """
 
     id: int

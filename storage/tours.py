@@ -19,7 +19,7 @@ from storage.tour_codecs import tour_rules_of, tour_rules_text
 
 @dataclass(frozen=True)
 class TourRecord:
-    """A tour as stored, with its rules frozen at creation by CCT-16."""
+    """A tour as stored, with its rules frozen at creation, as CCT-16 requires."""
 
     id: int
     guild_id: int

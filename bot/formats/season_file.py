@@ -139,7 +139,7 @@ DisqualificationRule = Literal["CL-15", "CL-18", "CL-20", "CL-21", "CL-23", "CL-
 
 
 class DivisionModel(_Fact):
-    """A division by CL-7 with its clubs and its minimum number of players by CL-9..11."""
+    """A CL-7 division with its clubs and its CL-9..11 minimum number of players."""
 
     model_config = ConfigDict(title="Division")
 
@@ -149,7 +149,7 @@ class DivisionModel(_Fact):
 
 
 class ChallengeModel(_Fact):
-    """The chess.com challenge for a match by CL-15: who issued it, when, and its acceptance."""
+    """The CL-15 chess.com challenge for a match: who issued it, when, and its acceptance."""
 
     model_config = ConfigDict(title="Challenge")
 

@@ -137,7 +137,7 @@ TIMEOUT_FLOOR = RuleFloor(
 
 @dataclass(frozen=True, slots=True)
 class SeasonRules:
-    """Every rule value a season is judged and run by, frozen when it is created by CCT-16.
+    """Every rule value a season is judged and run by, frozen at creation as CCT-16 requires.
 
     The season file's `rules`, the database's season row and the config's `[rules.cl]` are all
     generated from these fields. A value marked with a floor is the regulation's fixed part, such as
@@ -317,7 +317,7 @@ def _reminder_problems(hours: tuple[int, ...]) -> Iterable[tuple[str, str]]:
 
 @dataclass(frozen=True, slots=True)
 class Division:
-    """A division by CL-7, in the season's order, best first.
+    """A CL-7 division, in the season's order, best first.
 
     It holds its clubs in pairing order and its minimum number of players by CL-9..11.
     """
@@ -329,7 +329,7 @@ class Division:
 
 @dataclass(frozen=True, slots=True)
 class Challenge:
-    """The chess.com challenge of a match by CL-15: who issued it, when, and its acceptance."""
+    """The CL-15 chess.com challenge of a match: who issued it, when, and its acceptance."""
 
     issued_by: str
     issued: dt.datetime
