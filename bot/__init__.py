@@ -1,1 +1,1 @@
-"""Arbiter: the running program (config, bot, scheduler, services, clients, CLI)."""
+"""Arbiter: the running program, with its config, bot, scheduler, services, clients and CLI."""

@@ -1,1 +1,3 @@
-"""Arbiter core: the regulations as pure functions and immutable data (no I/O, no Discord)."""
+"""Arbiter core: the regulations as pure functions and immutable data, with no I/O and no
+Discord.
+"""

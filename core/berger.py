@@ -1,8 +1,8 @@
-"""Round-robin pairings by the FIDE Berger tables (CORE-1, FIDE Handbook C.05 Annex 1).
+"""Round-robin pairings by the FIDE Berger tables, CORE-1 and FIDE Handbook C.05 Annex 1.
 
-For n players the table of N = n rounded up to even is used; with odd n, whoever meets
-pairing number N has no game that round (a bye). Board 1 is always the game of number N.
-Double round robins and the drawing of lots for pairing numbers (CCT-8a) live here too.
+For n players the table of N is used, where N is n rounded up to even. With odd n, whoever meets
+pairing number N has a bye that round. Board 1 is always the game of number N. Double round robins
+and the drawing of lots for pairing numbers by CCT-8a live here too.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TypeVar
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 24
-"""CORE-1: the sizes the bot pairs (FIDE publishes 3/4 … 15/16; the rule extends to 24)."""
+"""CORE-1: the sizes the bot pairs. FIDE publishes 3/4 … 15/16 and the rule extends to 24."""
 
 _Entrant = TypeVar("_Entrant", bound=Hashable)
 
@@ -29,7 +29,9 @@ class Pairing:
 
 @dataclass(frozen=True, slots=True)
 class BergerTable:
-    """A full single round robin: `rounds[r][b]` is board b+1 of round r+1; `byes[r]` sits out."""
+    """A full single round robin: `rounds[r][b]` is board b+1 of round r+1 and `byes[r]` sits
+    out.
+    """
 
     players: int
     rounds: tuple[tuple[Pairing, ...], ...]
@@ -49,7 +51,7 @@ def _coloured(a: int, b: int) -> Pairing:
 
 
 def berger_round(players: int, round_no: int) -> tuple[Pairing, ...]:
-    """CORE-1: the boards of one round of the Berger table for `players` (byes included)."""
+    """CORE-1: the boards of one round of the Berger table for `players`, byes included."""
     size = _even_size(players)
     cycle = size - 1
     if not 1 <= round_no <= cycle:
@@ -87,13 +89,13 @@ def _reversed(boards: tuple[Pairing, ...]) -> tuple[Pairing, ...]:
 
 
 def double_berger_table(players: int, *, swap_last_two: bool = True) -> BergerTable:
-    """CORE-1: a double round robin: the first cycle, then the table again colours reversed.
+    """CORE-1: a double round robin, the first cycle and then the table again with colours reversed.
 
-    With `swap_last_two` (the default, as FIDE C.05 Annex 1 recommends) the last two rounds
-    of the first cycle only are played in swapped order; the second cycle keeps the table
-    order, as FIDE's reference pairing program (gacrux, Berger with two meetings) plays it.
-    That is what avoids three games in a row with one colour for every size (repeating the
-    swap in the second cycle gives no. 4 of 4 players White in rounds 3, 4 and 5).
+    With `swap_last_two`, the default that FIDE C.05 Annex 1 recommends, only the last two rounds of
+    the first cycle are played in swapped order. The second cycle keeps the table order, as FIDE's
+    reference pairing program gacrux plays Berger with two meetings. This avoids three games in a
+    row with one colour for every size. Repeating the swap in the second cycle would give no. 4 of 4
+    players White in rounds 3, 4 and 5.
     """
     single = berger_table(players)
     order = list(range(len(single.rounds)))
@@ -109,7 +111,7 @@ def double_berger_table(players: int, *, swap_last_two: bool = True) -> BergerTa
 
 
 def pairing_table(players: int, *, double: bool = False, swap_last_two: bool = True) -> BergerTable:
-    """CORE-1: the single or double Berger table for 3..24 players (the sizes the bot runs)."""
+    """CORE-1: the single or double Berger table for the 3 to 24 players the bot runs."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(
             f"a round robin here has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
@@ -120,10 +122,11 @@ def pairing_table(players: int, *, double: bool = False, swap_last_two: bool = T
 
 
 def draw_lots(entrants: Sequence[_Entrant], seed: int | str) -> tuple[_Entrant, ...]:
-    """CCT-8a: pairing numbers by lot: the entrants in pairing-number order (index 0 is no. 1).
+    """CCT-8a: draws pairing numbers by lot and returns the entrants in pairing-number order.
 
-    The draw is a pure function of the entrants' listed order and the recorded `seed`
-    (`random.Random(seed)`), so the same seed replays the same draw and it can be audited.
+    Index 0 is no. 1. The draw is a pure function of the entrants' listed order and the recorded
+    `seed`, through `random.Random(seed)`, so the same seed replays the same draw and it can be
+    audited.
     """
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise ValueError(f"a draw seed is an integer or a string, not {seed!r}")

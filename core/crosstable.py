@@ -1,10 +1,9 @@
-"""Encounters between competitors and the tie-break primitives both individual and team
-standings share: Sonneborn-Berger (and its cut), Koya and direct encounter (CORE-3, CORE-4,
-CL-17).
+"""Encounters between competitors and the tie-break primitives that individual and team standings
+share: Sonneborn-Berger and its cut, Koya and direct encounter, by CORE-3, CORE-4 and CL-17.
 
-A competitor is any hashable id (a pairing number, a club name). An `Encounter` is one
-game (individual) or one match (team) with the points each side scored in it; callers
-decide which encounters count (forfeits do, in a round robin; void ones do not).
+A competitor is any hashable id, such as a pairing number or a club name. An `Encounter` is one game
+or one team match with the points each side scored in it. Callers decide which encounters count: in
+a round robin forfeits do and void ones do not.
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ class Encounter:
 def totals(
     encounters: Iterable[Encounter], competitors: Iterable[Hashable] = ()
 ) -> dict[Hashable, Fraction]:
-    """Total points per competitor over `encounters` (competitors listed start at 0)."""
+    """Total points per competitor over `encounters`. Listed competitors start at 0."""
     encounters = tuple(encounters)
     scale = _scale(encounters, {})
     if scale is not None:  # exact integers over `scale` (see `_scale`)
@@ -51,9 +50,11 @@ SCALE_LIMIT = 1024
 
 
 def _scale(encounters: Sequence[Encounter], final: Mapping[Hashable, Fraction]) -> int | None:
-    """A common denominator of every score involved (2 for halves), or None when none is
-    small: products are then exact integers over its square (CORE-5: the same exact values
-    as Fraction arithmetic, without its cost per operation)."""
+    """A common denominator of every score involved, or None when none is small.
+
+    With halves it is 2. Products are then exact integers over its square, which gives the same
+    exact values as Fraction arithmetic without its cost per operation, as CORE-5 requires.
+    """
     scale = 1
     for value in final.values():
         scale = math.lcm(scale, value.denominator)
@@ -91,8 +92,11 @@ def sonneborn_berger(
 def sonneborn_berger_cut(
     encounters: Iterable[Encounter], final: Mapping[Hashable, Fraction], cut: int = 1
 ) -> dict[Hashable, Fraction]:
-    """CORE-3 SB-C1 (FIDE C.07 art. 14.1): SB without each competitor's `cut` least
-    significant games: lowest opponent's final score first, then lowest contribution."""
+    """CORE-3 SB-C1, FIDE C.07 art. 14.1: SB without each competitor's `cut` least significant
+    games.
+
+    The lowest opponent's final score goes first, then the lowest contribution.
+    """
     if cut < 0:
         raise ValueError(f"cannot cut {cut} values")
     encounters = tuple(encounters)
@@ -121,8 +125,10 @@ def sonneborn_berger_cut(
 def koya(
     encounters: Iterable[Encounter], final: Mapping[Hashable, Fraction], threshold: Fraction
 ) -> dict[Hashable, Fraction]:
-    """CORE-3 KS (Koya): points scored against competitors whose final score is at least
-    `threshold` (50 % of the maximum possible score in FIDE C.07)."""
+    """CORE-3 KS, Koya: points scored against competitors whose final score is at least `threshold`.
+
+    FIDE C.07 sets the threshold at 50 % of the maximum possible score.
+    """
     encounters = tuple(encounters)
     scale = _scale(encounters, final)
     if scale is not None:  # exact integers over `scale` (see `_scale`)
@@ -146,8 +152,11 @@ def koya(
 def direct_encounter(
     group: Iterable[Hashable], encounters: Iterable[Encounter]
 ) -> dict[Hashable, Fraction] | None:
-    """CORE-3 DE / CL-17b: points among `group` only, averaged per pair when pairs met more
-    than once; None when some pair of the group never met (DE then does not apply)."""
+    """CORE-3 DE and CL-17b: points among `group` only, averaged per pair when pairs met more than
+    once.
+
+    Returns None when some pair of the group never met, since DE then does not apply.
+    """
     members = set(group)
     per_pair: dict[frozenset[Hashable], list[tuple[Hashable, Fraction, Hashable, Fraction]]] = (
         defaultdict(list)

@@ -1,14 +1,17 @@
-"""The one gate for names and texts that people or chess.com give Arbiter (club, season and
-division names, chess.com usernames, reasons and notes), whichever door they come in by: a
-slash command, a season file, a boards CSV, chess.com data or a replay script.
+"""The one gate for names and texts that people or chess.com give Arbiter.
 
-A name is refused when it holds a character that shows nothing or changes how the text
-around it shows — control characters, Unicode format characters (category Cf: the
-direction overrides U+202E…, the word joiner U+2060, the byte-order mark U+FEFF, the
-zero-width space), line and paragraph separators, private-use, surrogate and unassigned
-code points, and the other default-ignorable characters (variation selectors, Hangul
-fillers) — or when it is longer than its bound. Names are compared by `name_key`: the NFKC
-compatibility form, case-folded, spaces collapsed, so `Ｂ`, `b` and `B` are one name.
+These are club, season and division names, chess.com usernames, reasons and notes, whichever door
+they come in by: a slash command, a season file, a boards CSV, chess.com data or a replay script.
+
+A name is refused when it is longer than its bound or holds a character that shows nothing or
+changes how the text around it shows. Those are control characters, Unicode format characters of
+category Cf, line and paragraph separators, private-use, surrogate and unassigned code points, and
+the other default-ignorable characters. Category Cf holds the direction overrides from U+202E, the
+word joiner U+2060, the byte-order mark U+FEFF and the zero-width space. Default-ignorable ones
+include variation selectors and Hangul fillers.
+
+Names are compared by `name_key`: the NFKC compatibility form, case-folded, with spaces collapsed,
+so `Ｂ`, `b` and `B` are one name.
 """
 
 from __future__ import annotations
@@ -21,11 +24,14 @@ NAME_LIMIT = 100
 NOTE_LIMIT = 500
 """Characters of a reason or a note."""
 USERNAME_LIMIT = 50
-"""Characters of a chess.com username (chess.com allows 3–25; older accounts are longer)."""
+"""Characters of a chess.com username. Chess.com allows 3–25 and older accounts are longer."""
 
 _USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,49}")
-"""A chess.com username: ASCII letters, digits, `_` and `-` (so a Cyrillic `а` or a
-full-width `ａ` look-alike is refused, not counted as another player)."""
+"""A chess.com username: ASCII letters, digits, `_` and `-`.
+
+A Cyrillic `а` or a full-width `ａ` look-alike is thus refused rather than counted as
+another player.
+"""
 
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _IGNORABLE = (
@@ -39,12 +45,17 @@ _IGNORABLE = (
     (0xFFA0, 0xFFA0),  # HALFWIDTH HANGUL FILLER
     (0xE0100, 0xE01EF),  # VARIATION SELECTORS SUPPLEMENT
 )
-"""Default-ignorable characters (Unicode's Default_Ignorable_Code_Point) outside the refused
-categories: each draws nothing, so two names differing by one look the same."""
+"""Default-ignorable characters outside the refused categories, by Unicode's
+Default_Ignorable_Code_Point.
+
+Each draws nothing, so two names differing by one look the same.
+"""
 
 
 def invisible(char: str) -> bool:
-    """Whether `char` shows nothing or changes how the text shows (see the module)."""
+    """Whether `char` shows nothing or changes how the text shows. The module docstring lists
+    them.
+    """
     if unicodedata.category(char) in _REFUSED_CATEGORIES:
         return True
     code = ord(char)
@@ -52,13 +63,18 @@ def invisible(char: str) -> bool:
 
 
 _EMOJI_JOINERS = frozenset({"\u200d", "\ufe0e", "\ufe0f"})
-"""The zero-width joiner and the text / emoji variation selectors: invisible, but part of
-an emoji sequence (`❤️`, `👨‍👩‍👧`) when they follow a symbol, as chess.com club names hold."""
+"""The zero-width joiner and the text and emoji variation selectors.
+
+They are invisible, but part of an emoji sequence such as `❤️` or `👨‍👩‍👧` when they follow a symbol,
+as chess.com club names hold.
+"""
 
 
 def _in_emoji(text: str, index: int) -> bool:
-    """Whether the joiner or selector at `index` follows a symbol (or another selector of
-    a sequence): allowed there, and dropped when names are compared."""
+    """Whether the joiner or selector at `index` follows a symbol or another selector of a sequence.
+
+    It is allowed there, and dropped when names are compared.
+    """
     previous = text[index - 1] if index > 0 else ""
     return bool(previous) and (unicodedata.category(previous) == "So" or previous in _EMOJI_JOINERS)
 
@@ -69,9 +85,11 @@ def _spaces_only_plain(text: str) -> bool:
 
 
 def text_problem(text: str, limit: int) -> str | None:
-    """What is wrong with `text` (already trimmed) as a name or note of at most `limit`
-    characters, in words that follow "The <what> …" (`is empty`, `is too long …`, `holds the
-    invisible character U+202E …`); None when it passes."""
+    """What is wrong with `text` as a name or note of at most `limit` characters, or None.
+
+    `text` is already trimmed. The words follow "The <what> …", as in `is empty`, `is too long …` or
+    `holds the invisible character U+202E …`.
+    """
     if not text:
         return "cannot be empty"
     if len(text) > limit:
@@ -93,17 +111,23 @@ def text_problem(text: str, limit: int) -> str | None:
 
 
 def folded(text: str) -> str:
-    """`text` as names are compared: its NFKC form, case-folded (NFKC again, as Unicode's
-    NFKC_Casefold does), without emoji joiners and selectors (`❤️` is `❤`), runs of spaces
-    as one, trimmed (empty stays empty)."""
+    """`text` as names are compared.
+
+    It takes the NFKC form and case-folds it, then applies NFKC again as Unicode's NFKC_Casefold
+    does. Emoji joiners and selectors are dropped, so `❤️` is `❤`. Runs of spaces become one and the
+    result is trimmed. Empty stays empty.
+    """
     text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
     text = "".join(c for c in text if c not in _EMOJI_JOINERS)
     return " ".join(text.split())
 
 
 def name_key(name: str) -> str:
-    """A name as compared and kept unique per guild (`folded`): look-alikes by compatibility
-    collide (`Ｃｌｕｂ`, `club`, `CLUB`); ValueError for an empty name."""
+    """A name as compared and kept unique per guild in `folded`.
+
+    Look-alikes by compatibility collide, so `Ｃｌｕｂ`, `club` and `CLUB` are one name. Raises
+    ValueError for an empty name.
+    """
     key = folded(name)
     if not key:
         raise ValueError("a name cannot be empty")
@@ -111,8 +135,11 @@ def name_key(name: str) -> str:
 
 
 def username_problem(text: str) -> str | None:
-    """What is wrong with `text` (trimmed) as a chess.com username, as `text_problem` says it;
-    None when it is one (ASCII letters, digits, `_`, `-`, at most 50 characters)."""
+    """What is wrong with the trimmed `text` as a chess.com username, worded as `text_problem` words
+    it.
+
+    Returns None when it is one: ASCII letters, digits, `_` and `-`, at most 50 characters.
+    """
     problem = text_problem(text, USERNAME_LIMIT)
     if problem is not None:
         return problem

@@ -1,9 +1,9 @@
-"""Exact scores: points are `Fraction`s that are multiples of ½, never binary floats (CORE-5).
+"""Exact scores by CORE-5: points are `Fraction`s that are multiples of ½, never binary floats.
 
-Parsing accepts ints, exact floats, decimal strings and "a/b" strings (a file's stricter
-number fields are the adapters' concern: `bot/formats/numbers.py`); JSON output turns a
-Fraction back into an int when whole, else into the float it equals exactly (halves and
-quarters are exact in binary); text output shows it as an exact decimal (`decimal_text`).
+Parsing accepts ints, exact floats, decimal strings and "a/b" strings. A file's stricter number
+fields are the adapters' concern, in `bot/formats/numbers.py`. JSON output turns a Fraction back
+into an int when whole, else into the float it equals exactly. Halves and quarters are exact in
+binary. Text output shows a score as an exact decimal with `decimal_text`.
 """
 
 from __future__ import annotations
@@ -39,12 +39,15 @@ def to_fraction(value: object) -> Fraction:
 
 
 _COMMON_HALVES: dict[int | float, Fraction] = {n / 2: Fraction(n, 2) for n in range(-8, 401)}
-"""The halves from -4 to 200, shared (Fractions are immutable): a season file's points are
-almost all among them, so parsing one is a dict look-up (the 190,000-game benchmark)."""
+"""The halves from -4 to 200, shared since Fractions are immutable.
+
+A season file's points are almost all among them, so parsing one is a dict look-up. This matters for
+the 190,000-game benchmark.
+"""
 
 
 def half_points(value: object) -> Fraction:
-    """Parse a score that must be a multiple of ½ (CORE-5); raise ValueError otherwise."""
+    """Parses a score that must be a multiple of ½ by CORE-5, or raises ValueError."""
     kind = type(value)
     if kind is float or kind is int:  # not bool (True == 1 would hit the table)
         common: Fraction | None = _COMMON_HALVES.get(value)  # type: ignore[call-overload]  # an int or float, checked above
@@ -65,8 +68,11 @@ def json_number(value: Fraction | int) -> int | float:
 
 
 def decimal_text(value: Fraction | int) -> str:
-    """An exact score as text output shows it: `6`, `6.5`, `32.25`, or `a/b` when it has no
-    decimal of at most six places (a float's text could round it)."""
+    """An exact score as text output shows it: `6`, `6.5`, `32.25`, or `a/b`.
+
+    The fraction form is used when the score has no decimal of at most six places, since a float's
+    text could round it.
+    """
     value = Fraction(value)
     for places in range(0, 7):
         scaled = value * 10**places

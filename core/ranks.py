@@ -1,5 +1,8 @@
-"""Shared ranks (CORE-3, CL-17, CCT-6, CCT-8f): entries still tied after every criterion
-share a rank and the next rank skips past them (1, 2, 2, 4) — numbered here, once."""
+"""Shared ranks by CORE-3, CL-17, CCT-6 and CCT-8f, numbered here once.
+
+Entries still tied after every criterion share a rank, and the next rank skips past them, as in 1,
+2, 2, 4.
+"""
 
 from __future__ import annotations
 
@@ -16,8 +19,10 @@ def equal_runs(ordered: Iterable[T], key: Callable[[T], object]) -> list[list[T]
 
 
 def shared_ranks(groups: Iterable[Sequence[T]]) -> Iterator[tuple[int, Sequence[T]]]:
-    """CORE-3 / CL-17: each group of tied entries, best first, with the rank its members
-    share; a group of k takes k places, so the ranks run 1, 2, 2, 4."""
+    """CORE-3 and CL-17: each group of tied entries, best first, with the rank its members share.
+
+    A group of k takes k places, so the ranks run 1, 2, 2, 4.
+    """
     rank = 1
     for group in groups:
         yield rank, group

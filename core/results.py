@@ -1,8 +1,8 @@
-"""Game results and scoring systems (CORE-2, CCT-8a).
+"""Game results and scoring systems by CORE-2 and CCT-8a.
 
-A result is one of 1-0, ½-½, 0-1 or a forfeit (+/-, -/+, and the double forfeit -/-).
-Forfeit wins count as wins; in a round robin a forfeit counts as a played game for SB and
-DE (FIDE C.07 art. 15.2). Points come from a `Scoring` (1/½/0 by default, 3/1/0 possible).
+A result is one of 1-0, ½-½, 0-1 or a forfeit: +/-, -/+ and the double forfeit -/-. Forfeit wins
+count as wins. In a round robin a forfeit counts as a played game for SB and DE, by FIDE C.07 art.
+15.2. Points come from a `Scoring`, which is 1/½/0 by default and may be 3/1/0.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ class Result(enum.Enum):
 
     @property
     def is_forfeit(self) -> bool:
-        """True for the three forfeit results (no game was played over the board)."""
+        """True for the three forfeit results, where no game was played over the board."""
         return self in (Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT)
 
     def outcome(self, white: bool) -> Outcome:
-        """The outcome for the White (`white=True`) or Black player."""
+        """The outcome for the White player when `white` is True, else for the Black player."""
         return _OUTCOMES[self][0 if white else 1]
 
 
@@ -52,15 +52,17 @@ _OUTCOMES: dict[Result, tuple[Outcome, Outcome]] = {
 
 @dataclass(frozen=True, slots=True)
 class Scoring:
-    """CORE-2: points for a win, a draw and a loss (1/½/0 by default; 3/1/0 as some seasons)."""
+    """CORE-2: points for a win, a draw and a loss, 1/½/0 by default or 3/1/0 as some seasons
+    use.
+    """
 
     win: Fraction = Fraction(1)
     draw: Fraction = Fraction(1, 2)
     loss: Fraction = Fraction(0)
     forfeit_win: Fraction | None = None
-    """Points of a forfeit win when they differ from `win` (e.g. a TRF-2026 record 299)."""
+    """Points of a forfeit win when they differ from `win`, as in a TRF-2026 record 299."""
     forfeit_loss: Fraction | None = None
-    """Points of a forfeit loss when they differ from `loss` (TRF-2026 `A`, absence)."""
+    """Points of a forfeit loss when they differ from `loss`, as for a TRF-2026 absence `A`."""
 
     def points(self, outcome: Outcome) -> Fraction:
         """The points one outcome is worth under this scoring."""
@@ -71,7 +73,7 @@ class Scoring:
         return self.loss
 
     def game_points(self, result: Result, white: bool) -> Fraction:
-        """CORE-2: the points one side of a game scores; a forfeit may be worth its own."""
+        """CORE-2: the points one side of a game scores. A forfeit may be worth its own."""
         outcome = result.outcome(white=white)
         if result.is_forfeit:
             special = self.forfeit_win if outcome is Outcome.WIN else self.forfeit_loss
@@ -84,5 +86,6 @@ STANDARD = Scoring()
 """The default 1 / ½ / 0 scoring."""
 
 THREE_ONE_ZERO = Scoring(Fraction(3), Fraction(1), Fraction(0))
-"""CCT-8a (config): 3 points a win, 1 a draw, 0 a loss, as later tour seasons scored their
-preliminaries."""
+"""CCT-8a: 3 points a win, 1 a draw and 0 a loss, as later tour seasons scored their
+preliminaries.
+"""

@@ -1,8 +1,9 @@
-"""Individual standings: players ordered by points and an ordered tie-break list (CORE-3,
-CCT-8b), with shared ranks when a tie remains (1, 2, 2, 4).
+"""Individual standings by CORE-3 and CCT-8b.
 
-The order of the input games never matters (CORE-5): every value is a sum over the games
-and tied players are listed in the order of the `players` sequence (their start numbers).
+Players are ordered by points and an ordered tie-break list, with shared ranks such as 1, 2, 2, 4
+when a tie remains. By CORE-5 the order of the input games never matters. Every value is a sum over
+the games, and tied players are listed in the order of the `players` sequence, which is their start
+numbers.
 """
 
 from __future__ import annotations
@@ -28,9 +29,12 @@ from core.tiebreaks import (
 
 @dataclass(frozen=True, slots=True)
 class PlayerStanding:
-    """CORE-3: one row of the standings. `de` is None where direct encounter was not applied
-    (no tie, or not every tied pair has met); `tied` marks a shared rank; `by_lot` marks a
-    rank that a drawing of lots decided after every criterion left the tie."""
+    """CORE-3: one row of the standings.
+
+    `de` is None where direct encounter was not applied, because there was no tie or not every tied
+    pair has met. `tied` marks a shared rank. `by_lot` marks a rank that a drawing of lots decided
+    after every criterion left the tie.
+    """
 
     rank: int
     player: Hashable
@@ -48,7 +52,7 @@ Group = list[Hashable]
 
 
 def _split(group: Group, value: Mapping[Hashable, object]) -> list[Group]:
-    """Split a tied group by a value, best (highest) first, keeping the input order inside."""
+    """Splits a tied group by a value, highest first, keeping the input order inside each part."""
     levels = sorted({value[p] for p in group}, reverse=True)  # type: ignore[type-var]  # one criterion: Fractions
     return [[p for p in group if value[p] == level] for level in levels]
 
@@ -59,9 +63,10 @@ def _split_by_de(
     reading: DeReading,
     shown: dict[Hashable, Fraction],
 ) -> list[Group]:
-    """CORE-3 DE on one tied group; with `fide2024` re-applied to each smaller tied part.
+    """CORE-3 DE on one tied group, re-applied to each smaller tied part under `fide2024`.
 
-    `shown` keeps each player's DE score from the first (widest) group it was computed in."""
+    `shown` keeps each player's DE score from the first and widest group it was computed in.
+    """
     scores = direct_encounter(group, encounters)
     if scores is None:
         return [group]
@@ -124,13 +129,15 @@ def standings(
     lots_seed: int | str | None = None,
     adjustments: Mapping[Hashable, Fraction] | None = None,
 ) -> tuple[PlayerStanding, ...]:
-    """CORE-3 / CCT-8b: the standings in rank order; players still tied share a rank, unless
-    the event orders a drawing of lots (`lots_seed`), which then orders each remaining tie.
+    """CORE-3 and CCT-8b: the standings in rank order.
 
-    `players` lists every player once, in start-number order (the order tied players are
-    shown in); `criteria` starts with PTS (default CCT-8b: PTS, DE, WIN, SB, KS). The draw
-    is `core.berger.draw_lots` over a tied group in that order, so a recorded seed replays it.
-    `adjustments` add a bonus or penalty to a player's points (e.g. TRF-2026 record 299).
+    Players still tied share a rank, unless the event orders a drawing of lots by `lots_seed`, which
+    then orders each remaining tie.
+
+    `players` lists every player once, in start-number order, which is the order tied players are
+    shown in. `criteria` starts with PTS. The CCT-8b default is PTS, DE, WIN, SB, KS. The draw is
+    `core.berger.draw_lots` over a tied group in that order, so a recorded seed replays it.
+    `adjustments` add a bonus or penalty to a player's points, as a TRF-2026 record 299 does.
     """
     values = player_values(
         players, games, byes, scoring=scoring, max_score=max_score, adjustments=adjustments

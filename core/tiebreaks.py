@@ -1,8 +1,8 @@
-"""Individual tie-break values from a list of games (CORE-2, CORE-3, CCT-8b).
+"""Individual tie-break values from a list of games, by CORE-2, CORE-3 and CCT-8b.
 
-Games carry a `Result` (forfeits included); byes carry the `Outcome` they are worth. Points
-follow a `Scoring`; SB, SB-C1, Koya and DE come from `core.crosstable`, the one shared
-implementation, fed with every game, forfeits and double forfeits included (CORE-2).
+Games carry a `Result`, forfeits included, and byes carry the `Outcome` they are worth. Points
+follow a `Scoring`. SB, SB-C1, Koya and DE come from `core.crosstable`, the one shared
+implementation. By CORE-2 it is fed with every game, forfeits and double forfeits included.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from core.results import STANDARD, Outcome, Result, Scoring
 
 
 class Criterion(enum.StrEnum):
-    """CORE-3: the criteria a standings order can be built from (after PTS, in order)."""
+    """CORE-3: the criteria a standings order can be built from, in order after PTS."""
 
     PTS = "PTS"
     DE = "DE"
@@ -30,8 +30,9 @@ class Criterion(enum.StrEnum):
 class DeReading(enum.StrEnum):
     """CCT-8b: how direct encounter is applied to a tied group.
 
-    `cct` (default): once over the group tied on the preceding criteria; `fide2024`: then
-    re-applied to every smaller sub-group still tied (FIDE C.07 art. 6.2)."""
+    With `cct`, the default, it is applied once over the group tied on the preceding criteria. With
+    `fide2024` it is then re-applied to every smaller sub-group still tied, by FIDE C.07 art. 6.2.
+    """
 
     CCT = "cct"
     FIDE2024 = "fide2024"
@@ -49,7 +50,7 @@ CCT_8B: tuple[Criterion, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """CORE-2: one game of the event between two players (ids), with its round if known."""
+    """CORE-2: one game of the event between two player ids, with its round if known."""
 
     white: Hashable
     black: Hashable
@@ -59,9 +60,11 @@ class Game:
 
 @dataclass(frozen=True, slots=True)
 class Bye:
-    """A round without a game that is still scored, e.g. a half-point bye (TRF `H`);
-    `points`, when given, is what this kind of bye is worth in the event (TRF-2026 `162`)
-    instead of the points of its outcome."""
+    """A round without a game that is still scored, such as a half-point bye, TRF `H`.
+
+    `points`, when given, is what this kind of bye is worth in the event, as TRF-2026 `162` sets it,
+    instead of the points of its outcome.
+    """
 
     player: Hashable
     outcome: Outcome
@@ -71,7 +74,7 @@ class Bye:
 
 @dataclass(frozen=True, slots=True)
 class PlayerValues:
-    """Every player's points and order-independent tie-break values (DE depends on groups)."""
+    """Every player's points and order-independent tie-break values. DE depends on groups."""
 
     points: dict[Hashable, Fraction]
     wins: dict[Hashable, int]
@@ -82,7 +85,7 @@ class PlayerValues:
 
 
 def game_encounters(games: Iterable[Game], scoring: Scoring = STANDARD) -> tuple[Encounter, ...]:
-    """CORE-2: games as crosstable encounters; forfeits count as played games (C.07 15.2)."""
+    """CORE-2: games as crosstable encounters. Forfeits count as played games by C.07 15.2."""
     return tuple(
         Encounter(
             g.white,
@@ -121,10 +124,10 @@ def player_values(
 ) -> PlayerValues:
     """CORE-3: points, WIN, SB, SB-C1 and KS of every player.
 
-    WIN counts games won, forfeit wins included (byes are not games). KS counts points
-    against players with at least half of `max_score`, by default a win for every game or
-    scored bye of the player with the most (a complete round robin: n-1 games per cycle).
-    `adjustments` (a bonus or penalty per player) change the points only: SB and KS weigh
+    WIN counts games won, forfeit wins included. Byes are not games. KS counts points against
+    players with at least half of `max_score`. By default that is a win for every game or scored bye
+    of the player with the most, which in a complete round robin is n-1 games per cycle.
+    `adjustments` add a bonus or penalty per player and change the points only. SB and KS weigh
     opponents by what they scored in the event, as FIDE's reference program gacrux does.
     """
     games = tuple(games)

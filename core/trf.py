@@ -1,17 +1,19 @@
-"""FIDE Tournament Report File (TRF-16, and the lines of TRF-2026) for round robins: parse
-and write (CORE-2, CCT-8a).
+"""FIDE Tournament Report Files for round robins: parses and writes TRF-16 and the lines of
+TRF-2026, by CORE-2 and CCT-8a.
 
-Player records (`001`) are fixed columns: start number 5-8, name 15-47, rating 49-52,
-federation 54-56, FIDE id 58-68, birth date 70-79, points 81-84, rank 86-89, then per round
-ten columns from 92: opponent (4), colour (`w`/`b`/`-`), result. Letter codes are
-case-insensitive; a forfeit may carry colour `-` against a named opponent (FIDE's own
-example file does). Lines end at `\n`, `\r\n` or `\r` only; `###` lines are comments
-(TRF-2026). Some programs write the birth date, points or rank one column right or left
-of TRF's: each is then read by its shape (a date `YYYY/MM/DD`, a number) within one column
-of its place, and a record that reads two ways with different values is refused naming both.
-The points and rank of an input file are the other program's: they are never used, always
-computed. Every parse error names the line and the problem. What the TRF-2026
-records mean for the scores is `core.trf2026`.
+Player records `001` have fixed columns: start number 5-8, name 15-47, rating 49-52,
+federation 54-56, FIDE id 58-68, birth date 70-79, points 81-84 and rank 86-89. Each round
+then takes ten columns from 92: a 4-column opponent, the colour `w`, `b` or `-`, and the
+result. Letter codes are case-insensitive. A forfeit may carry colour `-` against a named
+opponent, as FIDE's own example file does. Lines end at `\n`, `\r\n` or `\r` only, and by
+TRF-2026 `###` lines are comments.
+
+Some programs write the birth date, points or rank one column right or left of TRF's. Each
+is then read by its shape within one column of its place, a date `YYYY/MM/DD` or a number.
+A record that reads two ways with different values is refused naming both. The points and
+rank of an input file are the other program's, so they are never used and always computed.
+Every parse error names the line and the problem. What the TRF-2026 records mean for the
+scores is in `core.trf2026`.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from core.results import Outcome, Result
 from core.tiebreaks import Bye, Game
 
 ROUNDS_COLUMN = 91
-"""0-based column where round 1 starts (TRF-16 column 92); each round takes 10 columns."""
+"""The 0-based column where round 1 starts, TRF-16 column 92. Each round takes 10 columns."""
 
 _PLAYED = {"1": Outcome.WIN, "=": Outcome.DRAW, "0": Outcome.LOSS}
 _UNRATED = {"W": "1", "D": "=", "L": "0"}
@@ -35,11 +37,14 @@ _OPPOSITE = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "-+"}
 _LINE_END = re.compile(r"\r\n|\r|\n")
 """TRF lines end at LF, CR LF or CR, never at U+0085 or another Unicode separator."""
 COMMENT = "###"
-"""TRF-2026: a line starting with `###` is a comment (kept, written back, never read)."""
+"""TRF-2026: a line starting with `###` is a comment. It is kept and written back, never read."""
 
 
 class TrfError(ValueError):
-    """A malformed TRF: `line` (1-based, 0 when not tied to one line) and the problem."""
+    """A malformed TRF: the `line` and the problem.
+
+    `line` is 1-based, and 0 when the problem is not tied to one line.
+    """
 
     def __init__(self, line: int, problem: str) -> None:
         super().__init__(f"line {line}: {problem}" if line else problem)
@@ -49,9 +54,12 @@ class TrfError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class TrfRound:
-    """One round of a player record: opponent start number (None: no opponent), colour
-    (`w`, `b`, or None: no opponent, or a forfeit written with `-`) and the result code in
-    upper case (`1 = 0 + - W D L H F U Z`, or blank)."""
+    """One round of a player record: opponent start number, colour and result code.
+
+    The opponent is None when there is none. The colour is `w`, `b`, or None when there is no
+    opponent or a forfeit is written with `-`. The result code is in upper case, one of `1 = 0 + - W
+    D L H F U Z`, or blank.
+    """
 
     opponent: int | None
     colour: str | None
@@ -60,7 +68,7 @@ class TrfRound:
 
 @dataclass(frozen=True, slots=True)
 class TrfPlayer:
-    """A `001` record (without the points and rank it may carry) and its line number."""
+    """A `001` record and its line number, without the points and rank it may carry."""
 
     start_no: int
     name: str
@@ -73,14 +81,17 @@ class TrfPlayer:
     birth_date: str = ""
     line: int = 0
     file_points: Fraction | None = None
-    """The points the file states (columns 81-84): shown, never used for a score."""
+    """The points the file states in columns 81-84. They are shown, never used for a score."""
 
 
 @dataclass(frozen=True, slots=True)
 class TrfTournament:
-    """A parsed TRF: its non-player records (code, text after column 4; `###` comments
-    keep all after the `###`) in file order, its players by start number, and the line of
-    each record (empty for a tournament built in code), so that it is written back in order."""
+    """A parsed TRF, kept so that it is written back in order.
+
+    It holds its non-player records in file order as code and text after column 4. A `###` comment
+    keeps all after the `###`. It holds its players by start number and the line of each record,
+    which is empty for a tournament built in code.
+    """
 
     records: tuple[tuple[str, str], ...]
     players: tuple[TrfPlayer, ...]
@@ -88,18 +99,21 @@ class TrfTournament:
 
     @property
     def name(self) -> str:
-        """The tournament name (record 012), or an empty string."""
+        """The tournament name from record 012, or an empty string."""
         return next((value.strip() for code, value in self.records if code == "012"), "")
 
 
 def ascii_digits(text: str) -> bool:
-    """True for a non-empty run of 0-9 only: `str.isdigit()` also takes `²` or `¹`, which
-    `int()` then refuses with a traceback instead of a line-numbered TrfError."""
+    """True for a non-empty run of 0-9 only.
+
+    `str.isdigit()` also takes `²` or `¹`, which `int()` then refuses with a traceback instead of a
+    line-numbered TrfError.
+    """
     return text.isascii() and text.isdigit()
 
 
 def _field(line: str, start: int, end: int) -> str:
-    """Columns start+1..end without their padding (spaces only: a name may end in U+0085)."""
+    """Columns start+1 to end without their padding of spaces. A name may end in U+0085."""
     return line[start:end].strip(" ")
 
 
@@ -133,14 +147,16 @@ def _parse_round(line: str, line_no: int, index: int) -> TrfRound:
 
 
 def _is_number(text: str) -> bool:
-    """True for a plain decimal number such as `12`, `5.0`, `3.5` or `-1.0` (a penalty)."""
+    """True for a plain decimal number such as `12`, `5.0`, `3.5` or the penalty `-1.0`."""
     whole, _, fraction = text.removeprefix("-").partition(".")
     return ascii_digits(whole) and (fraction == "" or ascii_digits(fraction))
 
 
 _SEPARATORS = (4, 9, 14, 48, 53, 57)
-"""1-based columns of a `001` record that separate its fixed fields up to the FIDE id: a space
-each (CORE-2)."""
+"""CORE-2: the 1-based columns of a `001` record that separate its fixed fields up to the FIDE id.
+
+Each holds a space.
+"""
 _NAME_THEN_NUMBER = re.compile(r"\S {2,}\d+$")
 _TAIL = (68, 90)
 """0-based columns 69-90 of a `001` record: birth date, points and rank with the spaces
@@ -170,13 +186,18 @@ _TAIL_FIELDS = (
     _TailField("rank", 85, 89, _RANK),
 )
 _Reading = tuple[tuple[str, int], ...]
-"""One reading of a record's tail: the text and its start column (0-based) of each field,
-`("", -1)` for a blank field."""
+"""One reading of a record's tail: the text and 0-based start column of each field.
+
+A blank field reads as `("", -1)`.
+"""
 
 
 def _check_columns(line: str, line_no: int) -> None:
-    """A `001` record written without its fixed columns (fields separated by a few spaces)
-    is refused, not read as a player named `Ann    1800` with no rating."""
+    """Refuses a `001` record written without its fixed columns.
+
+    Such a record has fields separated by a few spaces. It would otherwise be read as a player named
+    `Ann    1800` with no rating.
+    """
     for column in _SEPARATORS:
         if len(line) >= column and line[column - 1] != " ":
             _refuse_column(line, line_no, column)
@@ -200,12 +221,13 @@ def _refuse_column(line: str, line_no: int, column: int) -> None:
 
 
 def _tail(line: str, line_no: int) -> tuple[str, str]:
-    """The birth date and points text of a `001` record (CORE-2).
+    """CORE-2: the birth date and points text of a `001` record.
 
-    Written in TRF's columns, they are read there. Some programs write the birth date,
-    points or rank one column right or left of them: each is then recognised by its shape
-    (a date `YYYY/MM/DD`, a number of points, a rank) within one column of its place. A
-    record that reads two ways with different values is refused naming both."""
+    Written in TRF's columns, they are read there. Some programs write the birth date, points or
+    rank one column right or left of them. Each is then recognised by its shape within one column of
+    its place: a date `YYYY/MM/DD`, a number of points or a rank. A record that reads two ways with
+    different values is refused naming both.
+    """
     start, end = _TAIL
     padded = line[: end + 1].ljust(end + 1)
     if all(padded[c] == " " for c in (start, 79, 84, end - 1)):
@@ -326,8 +348,11 @@ def _parse_player(line: str, line_no: int) -> TrfPlayer:
 
 
 def decode_trf(data: bytes) -> str:
-    """The text of a TRF file's bytes: UTF-8, else Windows-1252 (Swiss-Manager's and Vega's:
-    0x85 is `…`), else Latin-1 (every byte is a character)."""
+    """The text of a TRF file's bytes: UTF-8, else Windows-1252, else Latin-1.
+
+    Swiss-Manager and Vega write Windows-1252, where 0x85 is `…`. In Latin-1 every byte is a
+    character.
+    """
     for encoding in ("utf-8", "cp1252"):
         try:
             return data.decode(encoding)
@@ -337,15 +362,16 @@ def decode_trf(data: bytes) -> str:
 
 
 def trf_lines(text: str) -> list[str]:
-    """The lines of a TRF text, split at LF, CR LF or CR only (a byte order mark dropped)."""
+    """The lines of a TRF text, split at LF, CR LF or CR only. A byte order mark is dropped."""
     return _LINE_END.split(text.removeprefix("\ufeff"))
 
 
 def parse_trf(text: str) -> TrfTournament:
-    """Read a TRF-16 or TRF-2026 text; raise `TrfError` naming the line of the first problem.
+    """Reads a TRF-16 or TRF-2026 text. Raises `TrfError` naming the line of the first problem.
 
-    Besides the columns, it checks that start numbers are unique, that every opponent
-    exists, and that both records of a game agree on round, colours and result."""
+    Besides the columns, it checks that start numbers are unique, that every opponent exists, and
+    that both records of a game agree on round, colours and result.
+    """
     records: list[tuple[str, str]] = []
     record_lines: list[int] = []
     players: list[TrfPlayer] = []
@@ -431,14 +457,17 @@ def _result(white_code: str, black_code: str) -> Result:
 
 
 def cell_text(rnd: TrfRound) -> str:
-    """A round's ten-column cell as a TRF writes it (`   3 w 1`, `0000 - H`)."""
+    """A round's ten-column cell as a TRF writes it, such as `   3 w 1` or `0000 - H`."""
     opponent = f"{rnd.opponent:>4}" if rnd.opponent else "0000"
     return f"{opponent} {rnd.colour or '-'} {rnd.code}"
 
 
 def _writes_the_game(player: TrfPlayer, rnd: TrfRound, back: TrfRound) -> bool:
-    """True when this record is the game's White: colour `w`, or a forfeit written with `-`
-    whose partner has `b`, or (both `-`) the lower start number."""
+    """True when this record is the game's White.
+
+    That is colour `w`, or a forfeit written with `-` whose partner has `b`. When both have `-`,
+    White is the lower start number.
+    """
     if rnd.colour is not None:
         return rnd.colour == "w"
     if back.colour is not None:
@@ -449,12 +478,13 @@ def _writes_the_game(player: TrfPlayer, rnd: TrfRound, back: TrfRound) -> bool:
 def games_and_byes(
     tournament: TrfTournament, bye_points: Mapping[str, Fraction] | None = None
 ) -> tuple[tuple[Game, ...], tuple[Bye, ...]]:
-    """CORE-2: the games (by start number, with rounds) and scored byes of a parsed TRF.
+    """CORE-2: the games and scored byes of a parsed TRF, by start number and with rounds.
 
-    Unplayed pairings (blank result) give nothing. A bye is worth its outcome (`H` a draw,
-    `F`/`U`/`+` a win, `Z`/`-`/blank nothing) unless `bye_points` gives its code's points
-    (TRF-2026 record 162). A forfeit written with colour `-` is a game with the record of
-    `_writes_the_game` as White (colours do not change any tie-break here)."""
+    Unplayed pairings with a blank result give nothing. A bye is worth its outcome: `H` a draw, `F`,
+    `U` or `+` a win, and `Z`, `-` or blank nothing. `bye_points` overrides that with its code's
+    points, from TRF-2026 record 162. A forfeit written with colour `-` is a game with the record of
+    `_writes_the_game` as White. Colours do not change any tie-break here.
+    """
     games: list[Game] = []
     byes: list[Bye] = []
     by_no = {p.start_no: p for p in tournament.players}
@@ -496,10 +526,11 @@ def round_robin_trf(
     rounds: int,
     name: str = "",
 ) -> TrfTournament:
-    """Build a TRF tournament from games between start numbers 1..len(names), round by round.
+    """Builds a TRF tournament from games between start numbers 1 to len(names), round by round.
 
-    A round where a player has neither a game nor a bye is written as `0000 - Z` (the
-    Berger table's phantom opponent: no game, no points)."""
+    A round where a player has neither a game nor a bye is written as `0000 - Z`. That is the Berger
+    table's phantom opponent: no game and no points.
+    """
     slots: dict[int, dict[int, TrfRound]] = {no: {} for no in range(1, len(names) + 1)}
     for g in games:
         if g.round is None or not 1 <= g.round <= rounds:
@@ -529,7 +560,7 @@ def round_robin_trf(
 
 
 def _points_text(points: Fraction) -> str:
-    """Points as the 4-column TRF field: `3.5`, `10.0`; halves only."""
+    """Points as the 4-column TRF field, such as `3.5` or `10.0`. Only halves are allowed."""
     if (points * 2).denominator != 1:
         raise ValueError(f"TRF points must be halves, not {points}")
     sign = "-" if points < 0 else ""
@@ -546,10 +577,11 @@ def dump_trf(
     points: Mapping[int, Fraction] | None = None,
     ranks: Mapping[int, int] | None = None,
 ) -> str:
-    """Write a TRF text; points and ranks (by start number) are the computed ones.
+    """Writes a TRF text with the computed points and ranks, by start number.
 
-    Records and players keep the order of the file read (comments and TRF-2026 records
-    included), so a TRF-2026 file is written back as TRF-2026 and a TRF-16 file as TRF-16."""
+    Records and players keep the order of the file read, comments and TRF-2026 records included. A
+    TRF-2026 file is thus written back as TRF-2026 and a TRF-16 file as TRF-16.
+    """
     placed: list[tuple[int, int, str]] = []
     for index, (code, value) in enumerate(tournament.records):
         line = tournament.record_lines[index] if tournament.record_lines else 0

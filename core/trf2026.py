@@ -1,16 +1,20 @@
-"""What the TRF-2026 records of a parsed TRF mean for the scores (CORE-2, CORE-5).
+"""What the TRF-2026 records of a parsed TRF mean for the scores, by CORE-2 and CORE-5.
 
-FIDE's TRF-2026 adds records to TRF-16. Two change what a player scores, and are applied:
-`162` (points per result kind: `W` win, forfeit win and full-point bye; `D` draw and
-half-point bye; `L` loss; `A` absence: zero-point bye and forfeit loss; `P` the
-pairing-allocated bye; `X` an unknown result, which no `001` code carries) and `299`
-(abnormal assignment points: columns 5 type, 14-17 points, 20-22 round, then start numbers
-from 24; a blank type is a bonus or penalty for the players named, a typed record without
-round or players is the value of that result kind for everyone). Record `240` (byes: column
-5 `F` full, `H` half or `Z` zero point, 7-9 round, start numbers from 11) gives those players
-that bye in that round where their `001` cell is empty, and must agree with a filled one (as
-gacrux reads it). Descriptive records are read and written back; every other record is read,
-written back and reported as ignored.
+FIDE's TRF-2026 adds records to TRF-16. Two change what a player scores, and are applied.
+
+- `162` gives points per result kind. `W` is a win, forfeit win and full-point bye. `D` is
+  a draw and half-point bye. `L` is a loss. `A` is an absence, a zero-point bye and a
+  forfeit loss. `P` is the pairing-allocated bye. `X` is an unknown result, which no `001`
+  code carries.
+- `299` gives abnormal assignment points: column 5 the type, 14-17 the points, 20-22 the
+  round, then start numbers from 24. A blank type is a bonus or penalty for the players
+  named. A typed record without round or players is the value of that result kind for
+  everyone.
+
+Record `240` lists byes: column 5 is `F` full, `H` half or `Z` zero point, 7-9 the round, and start
+numbers follow from 11. It gives those players that bye in that round where their `001` cell is
+empty, and must agree with a filled one, as gacrux reads it. Descriptive records are read and
+written back. Every other record is read, written back and reported as ignored.
 """
 
 from __future__ import annotations
@@ -36,24 +40,29 @@ from core.trf import (
 )
 
 APPLIED = frozenset({"001", "012", "162", "240", "299", COMMENT})
-"""Records whose content decides the standings (012 only titles them)."""
+"""Records whose content decides the standings. Record 012 only titles them."""
 
 DESCRIPTIVE = frozenset(
     {"022", "032", "042", "052", "062", "072", "082", "092", "102", "112", "122", "132"}
     | {"142", "152", "172", "182", "222", "XXR"}
 )
-"""Records that describe the event (place, dates, arbiters, time control, rounds) and
-cannot change a score: read and written back without a note."""
+"""Records that describe the event and cannot change a score.
+
+They hold the place, dates, arbiters, time control and rounds. They are read and written back
+without a note.
+"""
 
 MAX_GAME_POINTS = Fraction(100)
-"""The most a result may be worth (record 162, `--points`): beyond it is a typo, and the
-4-column TRF points field could not hold a score made of it."""
+"""The most a result may be worth in record 162 or `--points`.
+
+Beyond it is a typo, and the 4-column TRF points field could not hold a score made of it.
+"""
 
 TEAM_RECORDS = frozenset({"013", "310"})
 """A file with these is a team event: its `240` and `299` records then concern teams."""
 
 TEAM_APPLIED = frozenset({"240", "299"})
-"""Records applied to players, but to teams in a team event (so ignored there)."""
+"""Records applied to players, but to teams in a team event, where they are ignored."""
 
 _NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
 _PAIRS = re.compile(rf"\s*(?:[A-Za-z]\s*{_NUMBER}\s*)+")
@@ -67,7 +76,7 @@ _SYMBOLS_162 = {
     "P": ("pab",),
     "X": (),
 }
-"""TRF-2026 record 162: which result kinds each symbol prices (`X` has no `001` code)."""
+"""TRF-2026 record 162: which result kinds each symbol prices. `X` has no `001` code."""
 
 _DEFAULTS_162 = {"W": Fraction(1), "D": Fraction(1, 2), "L": Fraction(0), "A": Fraction(0)}
 
@@ -81,7 +90,7 @@ _TYPES_299 = {
     "+": "forfeit_win",
     "-": "forfeit_loss",
 }
-"""Record 299 types (column 5) and the result kind a tournament-wide record prices."""
+"""Record 299 types in column 5, and the result kind a tournament-wide record prices."""
 
 _BYE_KINDS = {
     "F": "full_bye",
@@ -104,21 +113,23 @@ _BYES_240 = {
 
 @dataclass(frozen=True, slots=True)
 class TrfScores:
-    """How a TRF scores its results: the scoring of games, the points of each bye code that
-    the file prices, each player's bonus or penalty (by start number), and the line of the
-    first record that set the scoring (0: the file sets none), and the byes of record 240 that
-    fill empty cells."""
+    """How a TRF scores its results.
+
+    It holds the scoring of games, the points of each bye code that the file prices, each player's
+    bonus or penalty by start number, and the line of the first record that set the scoring, 0 when
+    the file sets none. It also holds the byes of record 240 that fill empty cells.
+    """
 
     scoring: Scoring
     bye_points: Mapping[str, Fraction] = field(default_factory=dict)
     adjustments: Mapping[Hashable, Fraction] = field(default_factory=dict)
     scoring_line: int = 0
     byes: Mapping[tuple[int, int], str] = field(default_factory=dict)
-    """Record 240's byes for empty `001` cells: (start number, round) → bye code."""
+    """Record 240's byes for empty `001` cells, mapping (start number, round) to a bye code."""
 
 
 def _points(text: str, line: int, where: str) -> Fraction:
-    """A points field (`11.5`, `-1.0`) as an exact multiple of ½ (CORE-5)."""
+    """CORE-5: a points field such as `11.5` or `-1.0` as an exact multiple of ½."""
     if not re.fullmatch(_NUMBER, text):
         raise TrfError(line, f"{where}: {text!r} is not a number of points")
     value = Fraction(text)
@@ -158,9 +169,11 @@ def _kinds_162(given: Mapping[str, Fraction]) -> dict[str, Fraction]:
 
 
 def _read_299(value: str, line: int, players: set[int]) -> tuple[str, Fraction, tuple[int, ...]]:
-    """Record 299 (fixed columns): its type (blank: a bonus or penalty), points (14-17) and
-    the start numbers it names (from 24); a typed record scoped to a round or to players is
-    refused, not guessed."""
+    """Record 299 in fixed columns: its type, points and the start numbers it names.
+
+    A blank type is a bonus or penalty. Points are in columns 14-17 and start numbers from 24. A
+    typed record scoped to a round or to players is refused, not guessed.
+    """
     text = f"299 {value}".ljust(23)
     kind = text[4].upper()
     if kind != " " and kind not in _TYPES_299:
@@ -194,8 +207,10 @@ def _read_299(value: str, line: int, players: set[int]) -> tuple[str, Fraction, 
 
 
 def _read_240(value: str, line: int, players: set[int]) -> tuple[str, int, tuple[int, ...]]:
-    """Record 240 (fixed columns): its bye type (5), round (7-9) and the start numbers it
-    names (11-14, 16-19, …)."""
+    """Record 240 in fixed columns: its bye type, round and the start numbers it names.
+
+    The type is in column 5, the round in 7-9 and start numbers in 11-14, 16-19 and so on.
+    """
     text = f"240 {value}".ljust(10)
     kind = text[4].upper()
     if kind not in _BYES_240:
@@ -218,8 +233,11 @@ def _read_240(value: str, line: int, players: set[int]) -> tuple[str, int, tuple
 
 
 def _byes_240(tournament: TrfTournament) -> dict[tuple[int, int], str]:
-    """Record 240's byes that fill an empty cell; a bye that a filled cell contradicts, or
-    that another 240 line gives differently, is refused naming the line."""
+    """Record 240's byes that fill an empty cell.
+
+    A bye that a filled cell contradicts, or that another 240 line gives differently, is refused
+    naming the line.
+    """
     by_no = {p.start_no: p for p in tournament.players}
     given: dict[tuple[int, int], tuple[str, int]] = {}
     fills: dict[tuple[int, int], str] = {}
@@ -269,15 +287,17 @@ def with_byes(tournament: TrfTournament, byes: Mapping[tuple[int, int], str]) ->
 
 
 def is_team_event(tournament: TrfTournament) -> bool:
-    """True when the file has team records (`013`, `310`)."""
+    """True when the file has team records, `013` or `310`."""
     return any(code in TEAM_RECORDS for code, _ in tournament.records)
 
 
 def trf_scores(tournament: TrfTournament, default: Scoring = STANDARD) -> TrfScores:
-    """CORE-2: the scoring a TRF states (records 162 and tournament-wide 299, in file order),
-    else `default`, each player's bonus or penalty (blank-type 299) and the byes of record
-    240; a team event's 240 and 299 records concern teams and are left out. Raise `TrfError`
-    naming a malformed or contradicted record."""
+    """CORE-2: the scoring a TRF states, each player's bonus or penalty, and the byes of record 240.
+
+    The scoring comes from records 162 and tournament-wide 299 in file order, else from `default`.
+    Bonuses and penalties come from blank-type 299 records. A team event's 240 and 299 records
+    concern teams and are left out. Raises `TrfError` naming a malformed or contradicted record.
+    """
     kinds: dict[str, Fraction] = {}
     adjustments: dict[Hashable, Fraction] = {}
     scoring_line = 0
@@ -315,9 +335,11 @@ def scored_standings(
     reading: DeReading = DeReading.CCT,
     lots_seed: str | None = None,
 ) -> tuple[PlayerStanding, ...]:
-    """CORE-2/CORE-3/CCT-8b: the standings of a parsed TRF (players by start number) scored
-    as `scores` says — the one reading of a file, for `arbiter standings` and for a tour's
-    TRF preliminary alike."""
+    """CORE-2, CORE-3 and CCT-8b: the standings of a parsed TRF, scored as `scores` says.
+
+    Players are by start number. This is the one reading of a file, for `arbiter standings` and for
+    a tour's TRF preliminary alike.
+    """
     games, byes = games_and_byes(with_byes(tournament, scores.byes), scores.bye_points)
     return standings(
         [p.start_no for p in tournament.players],
@@ -331,9 +353,11 @@ def scored_standings(
 
 
 def ignored_records(tournament: TrfTournament) -> tuple[tuple[str, int], ...]:
-    """The records read but not applied, each once with its number of lines, in the order
-    they first appear: anything neither applied nor descriptive (team, acceleration,
-    tie-break and unknown records), and a team event's `240` and `299` records."""
+    """The records read but not applied, each once with its number of lines, in first-seen order.
+
+    These are the records neither applied nor descriptive, such as team, acceleration, tie-break and
+    unknown records, and a team event's `240` and `299` records.
+    """
     team_event = is_team_event(tournament)
     counts: Counter[str] = Counter()
     for code, _ in tournament.records:

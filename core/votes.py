@@ -1,5 +1,8 @@
-"""Directors' discretion (CL-23): the state of a motion as a pure function of the directors,
-their votes at a moment, and the motion's deadline."""
+"""Directors' discretion by CL-23.
+
+The state of a motion is a pure function of the directors, their votes at a moment and the motion's
+deadline.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +14,15 @@ from dataclasses import dataclass
 MINIMUM_VOTERS = 3
 """CL-23: a decision needs at least three directors voting."""
 VOTE_HOURS = 72
-"""CL-23: a motion's deadline after it opens (config)."""
+"""CL-23: a motion's configured deadline after it opens."""
 
 
 class MotionKind(enum.StrEnum):
-    """CL-23: what a director motion decides — the one spelling of the kinds, stored as its
-    value and offered by `/vote open` (each kind's action is one class in the bot)."""
+    """CL-23: what a director motion decides.
+
+    This is the one spelling of the kinds, stored as its value and offered by `/vote open`. Each
+    kind's action is one class in the bot.
+    """
 
     FORFEIT = "forfeit"
     """CL-21, CL-FF: a club forfeits a match."""
@@ -57,7 +63,9 @@ class MotionStatus:
 
 
 def can_open(directors: Collection[str], quorum: int = MINIMUM_VOTERS) -> bool:
-    """CL-23: with fewer than `quorum` (three) directors no discretion can be exercised."""
+    """CL-23: with fewer than `quorum` directors no discretion can be exercised. The quorum is
+    three.
+    """
     return len(set(directors)) >= quorum
 
 
@@ -79,10 +87,12 @@ def motion_status(
     deadline: dt.datetime,
     quorum: int = MINIMUM_VOTERS,
 ) -> MotionStatus:
-    """CL-23: passed when ≥ 3 voted and all yes; rejected when ≥ 3 voted and all no; else
-    no decision. The motion closes at its deadline or once every director voted; a split
-    motion (its outcome can only be no decision) can close early. `votes` maps a director
-    to yes (True) / no (False); abstaining means not voting.
+    """CL-23: a motion passes when 3 or more voted and all said yes.
+
+    It is rejected when 3 or more voted and all said no, else there is no decision. The motion
+    closes at its deadline or once every director voted. A split motion, whose outcome can only be
+    no decision, can close early. `votes` maps a director to True for yes or False for no.
+    Abstaining means not voting.
     """
     members = set(directors)
     if not can_open(members, quorum):

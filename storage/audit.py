@@ -1,4 +1,4 @@
-"""Reading a guild's audit trail (each unit of work writes one row: `storage/guild.py`)."""
+"""Reads a guild's audit trail. Each unit of work writes one row, see `storage/guild.py`."""
 
 from __future__ import annotations
 

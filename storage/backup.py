@@ -1,6 +1,9 @@
-"""Online backup of the database, consistent while the bot writes: a SQLite database with
-SQLite's backup API (`backup_database`), a PostgreSQL one as a new SQLite file holding every row
-of one snapshot (`backup_to_sqlite`: one file, restored with `arbiter db copy`)."""
+"""Online backup of the database, consistent while the bot writes.
+
+A SQLite database is copied with SQLite's backup API by `backup_database`. A PostgreSQL one becomes
+a new SQLite file holding every row of one snapshot, by `backup_to_sqlite`. That is one file,
+restored with `arbiter db copy`.
+"""
 
 from __future__ import annotations
 
@@ -28,16 +31,21 @@ def _short(path: Path) -> str:
 
 
 class BackupError(Exception):
-    """A backup that cannot be made; nothing was written."""
+    """A backup that cannot be made. Nothing was written."""
 
 
 class BackupFailed(BackupError):
-    """A backup that was begun but could not be written or finished (the folder refused the
-    file, the disk filled, SQLite failed): a runtime failure, not a bad request."""
+    """A backup that was begun but could not be written or finished.
+
+    The folder refused the file, the disk filled or SQLite failed. This is a runtime failure, not a
+    bad request.
+    """
 
 
 def _check_target(target: Path) -> None:
-    """Refuse an existing target, a folder, or a missing folder (OSError is the caller's)."""
+    """Refuses an existing target, a folder or a missing folder. OSError is the caller's to
+    report.
+    """
     if target.is_dir():
         raise BackupError(f"{_short(target)} is a folder; give a new file's name")
     if target.exists():
@@ -47,8 +55,11 @@ def _check_target(target: Path) -> None:
 
 
 def _check_paths(source: Path, target: Path) -> None:
-    """Refuse a missing source, an existing target, a missing folder, or one of the live
-    database's own files; OSError from the file system is the caller's to report."""
+    """Refuses a missing source, an existing target, a missing folder, or one of the live database's
+    own files.
+
+    OSError from the file system is the caller's to report.
+    """
     if not source.is_file():
         raise BackupError(f"no database at {source}")
     _check_target(target)
@@ -64,12 +75,12 @@ def backup_database(
     pages: int = -1,
     progress: Callable[[int, int, int], object] | None = None,
 ) -> int:
-    """Copy `source` to the new file `target` as one consistent snapshot; returns its pages.
+    """Copies `source` to the new file `target` as one consistent snapshot, and returns its pages.
 
-    By default the copy is one backup step inside a read transaction: writers (WAL mode) are
-    not blocked and the copy is the database as of one commit. With `pages` > 0 it is copied
-    in steps; SQLite restarts the copy whenever another connection writes, so it stays
-    consistent. `progress(status, remaining, total)` is called after each step.
+    By default the copy is one backup step inside a read transaction. Writers in WAL mode are not
+    blocked, and the copy is the database as of one commit. With `pages` > 0 it is copied in steps.
+    SQLite restarts the copy whenever another connection writes, so it stays consistent.
+    `progress(status, remaining, total)` is called after each step.
     """
     try:
         _check_paths(source, target)
@@ -121,9 +132,12 @@ def backup_database(
 
 
 async def backup_to_sqlite(database: Database, target: Path) -> int:
-    """Copy every row of `database` (PostgreSQL, or any engine) as of one snapshot into the
-    new SQLite file `target`, migrated to the same version; returns the rows copied. The
-    file appears only once complete (written under a temporary name first)."""
+    """Copies every row of `database` as of one snapshot into the new SQLite file `target`, and
+    returns the rows copied.
+
+    The source may be PostgreSQL or any engine. The file is migrated to the same version. It is
+    written under a temporary name first, so it appears only once complete.
+    """
     from storage.copy import CopyMismatch, CopyRefused, copy_database
 
     try:

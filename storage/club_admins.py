@@ -1,8 +1,8 @@
-"""Club admins (CL-2..4): the Discord users of one guild linked to one of its clubs.
+"""Club admins by CL-2..4: the Discord users of one guild linked to one of its clubs.
 
-A club is named by its id, or by text: its chess.com url-id or its display name. Adding an
-admin to a chess.com url-id the guild does not know yet registers that club as pending (as
-migration 0003 did for admins linked before clubs had rows), so HQ decides it.
+A club is named by its id, or by text: its chess.com url-id or its display name. Adding an admin to
+a chess.com url-id the guild does not know yet registers that club as pending, so HQ decides it.
+Migration 0003 did the same for admins linked before clubs had rows.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class ClubAdminReader:
         return [str(row[0]) for row in rows]
 
     async def club_ids_of(self, user_id: int) -> set[int]:
-        """The ids of the clubs `user_id` administers in this guild (one query)."""
+        """The ids of the clubs `user_id` administers in this guild, read in one query."""
         rows = await self._scope.fetchall(
             "SELECT club_id FROM club_admins WHERE guild_id = ? AND user_id = ?",
             (self._scope.guild_id, user_id),
@@ -72,8 +72,11 @@ class ClubAdminRepository(ClubAdminReader):
         self._write = scope
 
     async def add(self, club: str | int, user_id: int) -> bool:
-        """Make `user_id` an admin of `club`; False if they already were (nothing changes).
-        An unknown club id raises LookupError; an unknown url-id registers a pending club."""
+        """Makes `user_id` an admin of `club`. Returns False, changing nothing, if they already
+        were.
+
+        An unknown club id raises LookupError and an unknown url-id registers a pending club.
+        """
         scope = self._write
         club_id = await self._club_id(club)
         if club_id is None:
@@ -92,7 +95,9 @@ class ClubAdminRepository(ClubAdminReader):
         return True
 
     async def remove(self, club: str | int, user_id: int) -> bool:
-        """Unlink `user_id` from `club`; False if they were not an admin (nothing changes)."""
+        """Unlinks `user_id` from `club`. Returns False, changing nothing, if they were not an
+        admin.
+        """
         scope = self._write
         club_id = await self._club_id(club)
         if club_id is None:

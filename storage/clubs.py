@@ -1,4 +1,6 @@
-"""Clubs of one guild (CL-2..4): chess.com url-id, display name, HQ's decision, reminder channel."""
+"""Clubs of one guild by CL-2..4: chess.com url-id, display name, HQ's decision and reminder
+channel.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ CLUB_STATUSES: tuple[ClubStatus, ...] = ("pending", "approved", "rejected", "exc
 
 
 def normalise_club(club: str) -> str:
-    """A chess.com club url-id as stored: trimmed and lower-case (chess.com ids are)."""
+    """A chess.com club url-id as stored: trimmed and lower-case, as chess.com ids are."""
     club = club.strip().lower()
     if not club:
         raise ValueError("a club url-id cannot be empty")
@@ -25,7 +27,7 @@ def normalise_club(club: str) -> str:
 
 @dataclass(frozen=True)
 class Club:
-    """A club of one guild; `chesscom_id` is None for a club imported without one."""
+    """A club of one guild. `chesscom_id` is None for a club imported without one."""
 
     id: int
     guild_id: int
@@ -78,11 +80,11 @@ class ClubReader:
         return None if row is None else _club(row)
 
     async def get(self, club_id: int) -> Club | None:
-        """The club with this id, or None (also for another guild's id)."""
+        """The club with this id, or None. Another guild's id also gives None."""
         return await self._one("id = ?", club_id)
 
     async def pair(self, first: int, second: int) -> tuple[Club | None, Club | None]:
-        """The two clubs with these ids (a match's), in one query; None for an unknown id."""
+        """The two clubs of a match with these ids, read in one query. An unknown id gives None."""
         rows = await self._scope.fetchall(
             f"SELECT {_COLUMNS} FROM clubs WHERE guild_id = ? AND id IN (?, ?)",
             (self._scope.guild_id, first, second),
@@ -99,7 +101,7 @@ class ClubReader:
         return await self._one("chesscom_id = ?", normalise_club(url_id))
 
     async def find(self, reference: str | int) -> Club | None:
-        """A club by id, chess.com url-id or display name (in that order)."""
+        """A club by id, chess.com url-id or display name, tried in that order."""
         if isinstance(reference, int):
             return await self.get(reference)
         if not reference.strip():
@@ -107,7 +109,7 @@ class ClubReader:
         return await self.by_chesscom(reference) or await self.by_name(reference)
 
     async def all(self, status: ClubStatus | None = None) -> list[Club]:
-        """The guild's clubs (of one status if given), by name."""
+        """The guild's clubs by name, only those of `status` when it is given."""
         where, parameters = "", cast(tuple[Any, ...], ())
         if status is not None:
             where, parameters = " AND status = ?", (status,)
@@ -134,9 +136,11 @@ class ClubRepository(ClubReader):
         registered_by: int | None = None,
         decided_by: int | None = None,
     ) -> Club:
-        """Add a club (pending unless `status` says otherwise, e.g. an imported season's
-        clubs); the name and the chess.com url-id must be new to the guild
-        (storage.errors.IntegrityError otherwise)."""
+        """Adds a club, pending unless `status` says otherwise, as for an imported season's clubs.
+
+        The name and the chess.com url-id must be new to the guild, or storage.errors.IntegrityError
+        is raised.
+        """
         scope = self._write
         url_id = normalise_club(chesscom_id) if chesscom_id is not None else None
         now = to_text(scope.now)
@@ -163,7 +167,9 @@ class ClubRepository(ClubReader):
     async def decide(
         self, club_id: int, status: ClubStatus, decided_by: int | None, reason: str | None = None
     ) -> Club | None:
-        """Set a club's status with who decided, now, and why; None if no such club."""
+        """Sets a club's status with who decided, when and why. Returns None if there is no such
+        club.
+        """
         scope = self._write
         cursor = await scope.execute(
             "UPDATE clubs SET status = ?, decided_by = ?, decided_at = ?, reason = ?"
@@ -176,8 +182,11 @@ class ClubRepository(ClubReader):
         return await self.get(club_id)
 
     async def reopen(self, club_id: int, name: str, registered_by: int | None) -> Club | None:
-        """CL-2..4: a rejected club registers again: pending once more, under `name`, its
-        earlier decision cleared (its history stays in the audit); None if no such club."""
+        """CL-2..4: a rejected club registers again and is pending once more under `name`.
+
+        Its earlier decision is cleared, while its history stays in the audit. Returns None if there
+        is no such club.
+        """
         scope = self._write
         cursor = await scope.execute(
             "UPDATE clubs SET status = 'pending', decided_by = NULL, decided_at = NULL,"
@@ -191,7 +200,7 @@ class ClubRepository(ClubReader):
         return await self.get(club_id)
 
     async def set_reminder_channel(self, club_id: int, channel_id: int | None) -> bool:
-        """Send the club's reminders to `channel_id` (None: the announcements channel)."""
+        """Sends the club's reminders to `channel_id`, or to the announcements channel for None."""
         scope = self._write
         cursor = await scope.execute(
             "UPDATE clubs SET reminder_channel_id = ? WHERE guild_id = ? AND id = ?",

@@ -1,5 +1,7 @@
-"""How values are stored as text: instants as ISO 8601 UTC, days as ISO dates. Every
-repository reads and writes them through these (pure functions, no database)."""
+"""How values are stored as text: instants as ISO 8601 UTC and days as ISO dates.
+
+Every repository reads and writes them through these pure functions, which use no database.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +9,20 @@ import datetime as dt
 
 
 def to_text(instant: dt.datetime) -> str:
-    """An aware instant as the ISO 8601 UTC text stored in the database (whole seconds:
-    stamps such as `created_at`, due times, the audit's `at`)."""
+    """An aware instant as the ISO 8601 UTC text stored in the database, in whole seconds.
+
+    Stamps such as `created_at`, due times and the audit's `at` are stored this way.
+    """
     if instant.tzinfo is None:
         raise ValueError("stored instants must be timezone-aware")
     return instant.astimezone(dt.UTC).isoformat(timespec="seconds")
 
 
 def instant_text(instant: dt.datetime) -> str:
-    """An aware instant as stored for league facts: ISO 8601 UTC, sub-seconds kept (a season
-    file's instants come back exactly)."""
+    """An aware instant as stored for league facts: ISO 8601 UTC with sub-seconds kept.
+
+    A season file's instants thus come back exactly.
+    """
     if instant.tzinfo is None:
         raise ValueError("stored instants must be timezone-aware")
     return instant.astimezone(dt.UTC).isoformat()
@@ -28,10 +34,10 @@ def from_text(text: str) -> dt.datetime:
 
 
 def instant_or_none(text: str | None) -> dt.datetime | None:
-    """`from_text` of a nullable column (None stays None)."""
+    """`from_text` of a nullable column. None stays None."""
     return None if text is None else from_text(text)
 
 
 def day_or_none(text: str | None) -> dt.date | None:
-    """The date of a nullable ISO date column (None stays None)."""
+    """The date of a nullable ISO date column. None stays None."""
     return None if text is None else dt.date.fromisoformat(text)

@@ -1,7 +1,10 @@
-"""Every row of one Arbiter database into another, empty one, whichever engines (`arbiter db copy`
-from a SQLite file to PostgreSQL, and `arbiter db backup` of a PostgreSQL database into a new
-SQLite file): one read snapshot of the source, one transaction on the target, tables parents
-first, ids kept, then the row counts of both compared."""
+"""Every row of one Arbiter database into another, empty one, whichever the engines.
+
+`arbiter db copy` uses it from a SQLite file to PostgreSQL, and `arbiter db backup` from a
+PostgreSQL database into a new SQLite file. It reads one snapshot of the source and writes in one
+transaction on the target, parent tables first, keeping ids. Then the row counts of both are
+compared.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from storage.database import Database
 from storage.migrations import discover
 
 BATCH = 2000
-"""Rows sent to the target per executemany (bounded memory per statement)."""
+"""Rows sent to the target per executemany, which bounds the memory per statement."""
 
 
 class CopyRefused(Exception):
@@ -20,12 +23,14 @@ class CopyRefused(Exception):
 
 
 class CopyMismatch(Exception):
-    """A copy whose target does not hold what the source held (counts differ): rolled back."""
+    """A copy whose target does not hold what the source held, because the counts differ. It is
+    rolled back.
+    """
 
 
 @dataclass(frozen=True)
 class CopyReport:
-    """What a copy moved: the rows per table (the same on both sides) and the schema version."""
+    """What a copy moved: the rows per table, the same on both sides, and the schema version."""
 
     rows: Mapping[str, int]
     version: int
@@ -37,8 +42,10 @@ class CopyReport:
 
 
 def parents_first(tables: Mapping[str, tuple[str, ...]]) -> list[str]:
-    """The tables ordered so that each comes after every table its foreign keys point to (a
-    table pointing to itself keeps its rows in id order)."""
+    """The tables ordered so that each comes after every table its foreign keys point to.
+
+    A table pointing to itself keeps its rows in id order.
+    """
     done: list[str] = []
 
     def visit(table: str, path: tuple[str, ...]) -> None:
@@ -66,9 +73,11 @@ async def row_counts(database: Database) -> dict[str, int]:
 
 
 async def copy_database(source: Database, target: Database) -> CopyReport:
-    """Copy every row of the migrated `source` into `target` (migrated here to the same
-    version), in one transaction, refusing a target that holds any row or a source whose
-    schema is not this program's; the counts are compared before the commit."""
+    """Copies every row of the migrated `source` into `target` in one transaction.
+
+    `target` is migrated here to the same version. A target that holds any row is refused, and so is
+    a source whose schema is not this program's. The counts are compared before the commit.
+    """
     version = len(discover())
     source_version = await source.schema_version()
     if source_version != version:

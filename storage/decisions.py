@@ -1,5 +1,7 @@
-"""Director decisions of one guild's seasons (CL-23): forfeits, disqualifications, result
-corrections, exclusions and division make-up, each with the motion that passed it."""
+"""Director decisions of one guild's seasons by CL-23, each with the motion that passed it.
+
+They are forfeits, disqualifications, result corrections, exclusions and division make-up.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ DecisionKind = Literal[
 
 @dataclass(frozen=True)
 class NewDecision:
-    """A decision to record; `decided_at` None means it takes effect at the match start."""
+    """A decision to record. A `decided_at` of None means it takes effect at the match start."""
 
     kind: DecisionKind
     rule: str
@@ -52,7 +54,7 @@ class DecisionReader:
         self._scope = scope
 
     async def of_season(self, season_id: int, kind: DecisionKind | None = None) -> list[Decision]:
-        """The season's decisions (of one kind if given), in the order recorded."""
+        """The season's decisions in the order recorded, only those of `kind` when it is given."""
         where, extra = "", cast(tuple[Any, ...], ())
         if kind is not None:
             where, extra = " AND kind = ?", (kind,)
@@ -88,7 +90,9 @@ class DecisionRepository(DecisionReader):
         self._seasons = SeasonRepository(scope)
 
     async def record(self, season_id: int, decision: NewDecision) -> int:
-        """Record a decision of the season (a forfeit's club must play its match); its id."""
+        """Records a decision of the season and returns its id. A forfeit's club must play its
+        match.
+        """
         scope = self._write
         await self._seasons.bump(season_id)
         new_id = await scope.insert(

@@ -1,5 +1,8 @@
-"""A guild's Arbiter settings: its HQ, director and arbiter roles, its announcements channel,
-the directors' channel (motions) and the arbiters' channel (disputed tour results)."""
+"""A guild's Arbiter settings: its roles and channels.
+
+The roles are HQ, director and arbiter. The channels are the announcements channel, the directors'
+channel for motions and the arbiters' channel for disputed tour results.
+"""
 
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ SETTING_KEYS = (
 
 @dataclass(frozen=True)
 class GuildSettings:
-    """The settings of one guild; `None` means not configured yet."""
+    """The settings of one guild. `None` means not configured yet."""
 
     guild_id: int
     hq_role_id: int | None = None
@@ -49,7 +52,7 @@ class GuildSettingsReader:
         self._scope = scope
 
     async def get(self) -> GuildSettings:
-        """This guild's settings (all `None` before the first `/setup set`)."""
+        """This guild's settings. All are `None` before the first `/setup set`."""
         guild_id = self._scope.guild_id
         row = await self._scope.fetchone(
             f"SELECT {', '.join(SETTING_KEYS)} FROM guild_settings WHERE guild_id = ?",
@@ -68,8 +71,10 @@ class GuildSettingsRepository(GuildSettingsReader):
         self._write = scope
 
     async def update(self, **changes: int | None) -> GuildSettings:
-        """Set the given settings (others unchanged), noting before/after in the audit details;
-        returns the result."""
+        """Sets the given settings and leaves the others unchanged, then returns the result.
+
+        The audit details note the values before and after.
+        """
         unknown = set(changes) - set(SETTING_KEYS)
         if unknown:
             raise ValueError(f"unknown guild settings: {sorted(unknown)}")

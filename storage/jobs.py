@@ -1,10 +1,10 @@
 """Durable scheduled jobs: the database is the only truth for deadlines and reminders.
 
-A job has a natural key (kind, subject), e.g. ("challenge-deadline", "match:7"): a guild has at
-most one pending job per key, so scheduling it again moves that job. The scheduler reads every
-pending job at start-up (`pending_jobs`, the one read across guilds, for the scheduler only)
-and claims a job in the unit of work that runs it (`UPDATE … WHERE status = 'pending'`), so a
-job's writes are committed at most once however often it fires.
+A job has a natural key of kind and subject, such as ("challenge-deadline", "match:7"). A guild has
+at most one pending job per key, so scheduling it again moves that job. The scheduler reads every
+pending job at start-up with `pending_jobs`, the one read across guilds, which is for the scheduler
+only. It claims a job in the unit of work that runs it with `UPDATE … WHERE status = 'pending'`, so
+a job's writes are committed at most once however often it fires.
 """
 
 from __future__ import annotations
@@ -64,8 +64,10 @@ class JobReader:
         return None if row is None else _job(row)
 
     async def due(self, subject: str, until: datetime) -> list[Job]:
-        """The pending jobs of `subject` (any kind) due by `until`, in due order (ties by id):
-        what one firing runs, so jobs of one subject run in due order whatever fired first."""
+        """The pending jobs of `subject` of any kind due by `until`, in due order with ties by id.
+
+        One firing runs these, so jobs of one subject run in due order whatever fired first.
+        """
         rows = await self._scope.fetchall(
             f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE guild_id = ? AND subject = ?"
             " AND status = 'pending' AND due_at <= ? ORDER BY due_at, id",
@@ -74,7 +76,7 @@ class JobReader:
         return [_job(row) for row in rows]
 
     async def of_subject(self, subject: str) -> list[Job]:
-        """Every job of `subject`, whatever its status, oldest first (its history)."""
+        """Every job of `subject` whatever its status, oldest first, which is its history."""
         rows = await self._scope.fetchall(
             f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE guild_id = ? AND subject = ? ORDER BY id",
             (self._scope.guild_id, subject),
@@ -103,8 +105,11 @@ class JobRepository(JobReader):
     async def schedule(
         self, kind: str, subject: str, due_at: datetime, payload: dict[str, Any] | None = None
     ) -> Job:
-        """The pending job (kind, subject) due at `due_at` (aware): created, or — if one is
-        pending already — moved there with the new payload (same id)."""
+        """Schedules the pending job (kind, subject) at the aware `due_at`.
+
+        It is created, or moved there with the new payload and the same id when one is pending
+        already.
+        """
         if not kind or not subject:
             raise ValueError("a job needs a kind and a subject")
         scope = self._write
@@ -140,7 +145,9 @@ class JobRepository(JobReader):
         return job
 
     async def cancel(self, kind: str, subject: str) -> bool:
-        """Cancel the pending job (kind, subject); False if there is none (nothing changes)."""
+        """Cancels the pending job (kind, subject). Returns False, changing nothing, if there is
+        none.
+        """
         scope = self._write
         row = await scope.fetchone(  # at most one pending job per key: one row at most
             "UPDATE scheduled_jobs SET status = 'cancelled', finished_at = ?"
@@ -170,9 +177,11 @@ class JobRepository(JobReader):
         self.changed.append(replace(job, status="cancelled"))
 
     async def claim(self, job_id: int, due_at: datetime | None = None) -> bool:
-        """Mark a pending job running (the scheduler, in the unit of work that runs it); False
-        if it was not pending — another firing or a cancel got there first — or, with
-        `due_at`, was moved to another time since it was read."""
+        """Marks a pending job running, as the scheduler does in the unit of work that runs it.
+
+        Returns False if it was not pending, because another firing or a cancel got there first.
+        With `due_at` it also returns False if the job was moved to another time since it was read.
+        """
         sql = (
             "UPDATE scheduled_jobs SET status = 'running'"
             " WHERE id = ? AND guild_id = ? AND status = 'pending'"
@@ -202,8 +211,10 @@ class JobRepository(JobReader):
             scope.details["error"] = error
 
     async def release(self, job_id: int) -> bool:
-        """Put a job a crash left `running` back to pending, unless a pending job of the same
-        key exists (then the interrupted one is cancelled as superseded); True if released."""
+        """Puts a job a crash left `running` back to pending, and returns True if it was released.
+
+        If a pending job of the same key exists, the interrupted one is cancelled as superseded.
+        """
         scope = self._write
         cursor = await scope.execute(
             "UPDATE scheduled_jobs SET status = 'pending'"
@@ -236,9 +247,11 @@ async def pending_jobs(
     shards: Shards | None = None,
     guild_id: int | None = None,
 ) -> list[Job]:
-    """The pending jobs of every guild (of `shards`' guilds; of `guild_id` only) due in
-    [due_from, due_before) (unbounded by default), by due time: what the scheduler puts on
-    its timer (for the scheduler only)."""
+    """The pending jobs due in [due_from, due_before), by due time, for the scheduler's timer.
+
+    It reads every guild's jobs, or those of `shards`' guilds, or of `guild_id` only. The window is
+    unbounded by default. Only the scheduler calls it.
+    """
     condition, shard_parameters = shard_condition(shards)
     sql = f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE status = 'pending'{condition}"
     parameters: list[object] = [*shard_parameters]
@@ -264,9 +277,11 @@ async def overdue_jobs(
     *,
     shards: Shards | None = None,
 ) -> list[Job]:
-    """The next `limit` pending jobs of every guild (of `shards`' guilds) due by `until`, in
-    due order, after `after` (the last of the previous batch): start-up reads the jobs missed
-    while down in batches."""
+    """The next `limit` pending jobs due by `until`, in due order, after `after`.
+
+    `after` is the last job of the previous batch. It reads every guild's jobs, or those of
+    `shards`' guilds. Start-up reads the jobs missed while down in such batches.
+    """
     condition, shard_parameters = shard_condition(shards)
     sql = (
         f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE status = 'pending'{condition} AND due_at <= ?"
@@ -285,8 +300,10 @@ async def overdue_jobs(
 async def next_due(
     database: Database, due_from: datetime, *, shards: Shards | None = None
 ) -> datetime | None:
-    """The earliest due time of a pending job of any guild (of `shards`' guilds) at or after
-    `due_from`, if any."""
+    """The earliest due time of a pending job at or after `due_from`, if any.
+
+    It reads every guild's jobs, or those of `shards`' guilds.
+    """
     condition, shard_parameters = shard_condition(shards)
     async with database.read() as connection:
         cursor = await connection.execute(
@@ -299,9 +316,11 @@ async def next_due(
 
 
 async def running_jobs(database: Database, *, shards: Shards | None = None) -> list[Job]:
-    """Every job of every guild (of `shards`' guilds) left `running`: at start-up, runs a
-    crash interrupted (only a database written by an older version, which committed the
-    claim on its own)."""
+    """Every job left `running`, which at start-up means a run that a crash interrupted.
+
+    It reads every guild's jobs, or those of `shards`' guilds. Only a database written by an older
+    version, which committed the claim on its own, can hold such jobs.
+    """
     condition, parameters = shard_condition(shards)
     async with database.read() as connection:
         cursor = await connection.execute(

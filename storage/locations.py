@@ -1,5 +1,8 @@
-"""Where a database is: a SQLite file (`path`, or `sqlite:PATH`) or a PostgreSQL server
-(`postgresql://…`), and `open_database` opening either behind the one `Database` interface."""
+"""Where a database is, and `open_database` opening it behind the one `Database` interface.
+
+A location is a SQLite file, given as `path` or `sqlite:PATH`, or a PostgreSQL server given as
+`postgresql://…`.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +15,10 @@ SQLITE_PREFIX = "sqlite:"
 
 
 def sqlite_path(location: str | Path) -> Path | None:
-    """The SQLite file `location` names (`sqlite:PATH` or a plain path), or None for a
-    PostgreSQL URL."""
+    """The SQLite file `location` names, or None for a PostgreSQL URL.
+
+    A SQLite location is `sqlite:PATH` or a plain path.
+    """
     if isinstance(location, Path):
         return location
     if is_postgres_url(location):
@@ -24,9 +29,11 @@ def sqlite_path(location: str | Path) -> Path | None:
 async def open_database(
     location: str | Path, *, busy_timeout_ms: int = 5000, clock: Clock = utc_now
 ) -> Database:
-    """Open (no migration) the database at `location`: SQLite for a path or `sqlite:PATH`
-    (`busy_timeout_ms` is how long its writer waits for the file's lock), PostgreSQL for a
-    `postgresql://` or `postgres://` URL."""
+    """Opens the database at `location` without migrating it.
+
+    A path or `sqlite:PATH` opens SQLite, and `busy_timeout_ms` is how long its writer waits for the
+    file's lock. A `postgresql://` or `postgres://` URL opens PostgreSQL.
+    """
     path = sqlite_path(location)
     if path is None:
         return await PostgresDatabase.connect(str(location), clock=clock)

@@ -11,7 +11,7 @@ from storage.codecs import to_text
 from storage.scope import ReadScope
 
 CANDIDATES = 200
-"""At most this many rows per lookup (the ranking keeps 25)."""
+"""At most this many rows per lookup. The ranking keeps 25."""
 
 
 def like_pattern(text: str) -> str:
@@ -22,7 +22,7 @@ def like_pattern(text: str) -> str:
 
 @dataclass(frozen=True)
 class ClubCandidate:
-    """A club that matches the typed text; `mine` if the member administers it."""
+    """A club that matches the typed text. `mine` is set if the member administers it."""
 
     id: int
     name: str
@@ -41,7 +41,7 @@ class SeasonCandidate:
 
 @dataclass(frozen=True)
 class MatchCandidate:
-    """A match that matches the typed text (its key, season or a club's name)."""
+    """A match that matches the typed text by its key, season or a club's name."""
 
     id: int
     season: str
@@ -82,8 +82,9 @@ class LookupReader:
         return [SeasonCandidate(r[0], r[1], r[2]) for r in rows]
 
     async def divisions(self, text: str, season: str | None) -> list[str]:
-        """Division names holding `text`: of the season named `season`, else of any season
-        (newest first)."""
+        """Division names holding `text`, of the season named `season`, else of any season newest
+        first.
+        """
         season_filter = " AND s.name_key = ?" if season else ""
         parameters: tuple[object, ...] = (self._scope.guild_id, like_pattern(text))
         if season:
@@ -99,8 +100,10 @@ class LookupReader:
     async def matches(
         self, text: str, user_id: int, now: dt.datetime, season: str | None = None
     ) -> list[MatchCandidate]:
-        """Matches whose key or clubs hold `text` (of the season named `season` if given):
-        the member's clubs' first, then unplayed ones from the next start on."""
+        """Matches whose key or clubs hold `text`, of the season named `season` if given.
+
+        The member's clubs' matches come first, then unplayed ones from the next start on.
+        """
         season_filter = " AND s.name_key = ?" if season else ""
         like = like_pattern(text)
         parameters: tuple[object, ...] = (

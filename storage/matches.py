@@ -1,5 +1,8 @@
-"""Matches of one guild's seasons (CL-12..15, CL-20): fixtures, challenges and how each step
-was learned, at-start facts per club, and boards in integer half-points (CL-14)."""
+"""Matches of one guild's seasons by CL-12..15 and CL-20.
+
+They hold fixtures, challenges and how each step was learned, at-start facts per club, and boards in
+integer half-points by CL-14.
+"""
 
 from __future__ import annotations
 
@@ -20,8 +23,10 @@ or a director set it."""
 
 @dataclass(frozen=True)
 class ChallengeRecord:
-    """A match's challenge (CL-15): the issuing club, when, and the acceptance; each with
-    how it was learned."""
+    """A match's challenge by CL-15: the issuing club, when, and the acceptance.
+
+    Each comes with how it was learned.
+    """
 
     issued_by: int
     issued_at: dt.datetime
@@ -32,7 +37,7 @@ class ChallengeRecord:
 
 @dataclass(frozen=True)
 class NewMatch:
-    """A fixture to add: `key` is its id in the season file (unique in the season)."""
+    """A fixture to add. `key` is its id in the season file, unique in the season."""
 
     division_id: int
     key: str
@@ -62,15 +67,17 @@ class MatchRecord:
     challenge: ChallengeRecord | None
     chesscom_match_id: int | None
     games_per_board: int
-    """The season's (CL-14: every board's points add up to it)."""
+    """The season's games per board. By CL-14 every board's points add up to it."""
     deadline_at: dt.datetime | None = None
-    """CL-15: the challenge deadline a passed reschedule motion fixed (None: the season's
-    notice before the start)."""
+    """CL-15: the challenge deadline a passed reschedule motion fixed.
+
+    None means the season's notice before the start.
+    """
 
 
 @dataclass(frozen=True)
 class BoardRecord:
-    """One board (CL-14): chess.com usernames as given, points in integer half-points."""
+    """One board by CL-14: chess.com usernames as given, and points in integer half-points."""
 
     board: int
     home_player: str
@@ -81,7 +88,7 @@ class BoardRecord:
 
 @dataclass(frozen=True)
 class AtStartRecord:
-    """A club's facts at a match's start (CL-5, CL-6, CL-20); any may be unknown."""
+    """A club's facts at a match's start by CL-5, CL-6 and CL-20. Any may be unknown."""
 
     club_id: int
     members: int | None = None
@@ -131,7 +138,7 @@ class MatchReader:
         self._scope = scope
 
     async def get(self, match_id: int) -> MatchRecord | None:
-        """The match with this id, or None (also for another guild's id)."""
+        """The match with this id, or None. Another guild's id also gives None."""
         row = await self._scope.fetchone(
             f"SELECT {_MATCH_COLUMNS} FROM matches WHERE guild_id = ? AND id = ?",
             (self._scope.guild_id, match_id),
@@ -148,8 +155,10 @@ class MatchReader:
         return None if row is None else _match(row)
 
     async def with_key(self, key: str) -> list[MatchRecord]:
-        """The guild's matches whose season-file id is `key` (compared case-insensitively),
-        one per season at most, oldest season first."""
+        """The guild's matches whose season-file id is `key`, oldest season first.
+
+        Keys are compared case-insensitively, and there is at most one per season.
+        """
         rows = await self._scope.fetchall(
             f"SELECT {_MATCH_COLUMNS} FROM matches WHERE guild_id = ? AND upper(key) = upper(?)"
             " ORDER BY season_id",
@@ -160,8 +169,10 @@ class MatchReader:
     async def with_chesscom(
         self, match_id: int, chesscom_match_id: int
     ) -> tuple[MatchRecord | None, MatchRecord | None]:
-        """The match with this id and the fixture linked to that chess.com team match (the
-        same one, another, or None), in one query."""
+        """The match with this id and the fixture linked to that chess.com team match, in one query.
+
+        The linked fixture is the same one, another, or None.
+        """
         rows = await self._scope.fetchall(
             f"SELECT {_MATCH_COLUMNS} FROM matches WHERE guild_id = ?"
             " AND (id = ? OR chesscom_match_id = ?)",
@@ -201,9 +212,11 @@ class MatchReader:
     async def plays_elsewhere(
         self, season_id: int, match_id: int, seats: Sequence[tuple[str, int]]
     ) -> bool:
-        """Whether a player of `seats` ((chess.com username, the club they play for here),
-        names compared case-insensitively) plays for another club in another match of the
-        season (one query): what may make them a multi-team player (CL-18)."""
+        """CL-18: whether a player of `seats` plays for another club in another match of the season.
+
+        `seats` holds (chess.com username, the club they play for here) pairs. Names are compared
+        case-insensitively, and one query answers. This is what may make them a multi-team player.
+        """
         if not seats:
             return False
         values = ", ".join("(?, CAST(? AS BIGINT))" for _ in seats)  # typed for PostgreSQL
@@ -226,8 +239,10 @@ class MatchReader:
         return row is not None
 
     async def board_counts(self, season_id: int) -> dict[int, int]:
-        """How many boards each match of the season has, by match id (one query, no board
-        row read: what judging CL-20 by the boards needs)."""
+        """How many boards each match of the season has, by match id.
+
+        One query answers without reading any board row. Judging CL-20 by the boards needs this.
+        """
         rows = await self._scope.fetchall(
             "SELECT b.match_id, count(*) FROM matches AS m JOIN boards AS b ON b.match_id = m.id"
             " WHERE m.guild_id = ? AND m.season_id = ? AND b.guild_id = m.guild_id"
@@ -237,7 +252,7 @@ class MatchReader:
         return {int(row[0]): int(row[1]) for row in rows}
 
     async def boards_of_season(self, season_id: int) -> dict[int, list[BoardRecord]]:
-        """Every board of the season by match id (one query: the standings load)."""
+        """Every board of the season by match id, read in one query for the standings."""
         rows = await self._scope.fetchall(
             "SELECT b.match_id, b.board, b.home_player, b.away_player, b.home_half, b.away_half"
             " FROM matches AS m JOIN boards AS b ON b.match_id = m.id"
@@ -276,8 +291,11 @@ class MatchReader:
         return found
 
     async def with_facts(self, season_id: int) -> list[int]:
-        """The season's matches holding any fact beyond the fixture (a challenge, a chess.com
-        link, a finish, boards, at-start facts or a director decision), by id."""
+        """The season's matches holding any fact beyond the fixture, by id.
+
+        Such a fact is a challenge, a chess.com link, a finish, boards, at-start facts or a director
+        decision.
+        """
         rows = await self._scope.fetchall(
             "SELECT m.id FROM matches AS m WHERE m.guild_id = ? AND m.season_id = ? AND ("
             " m.issued_at IS NOT NULL OR m.chesscom_match_id IS NOT NULL"
@@ -292,8 +310,10 @@ class MatchReader:
 
 
 class MatchRepository(MatchReader):
-    """The matches of one guild, changed inside a unit of work; every change bumps the
-    version of the match's season."""
+    """The matches of one guild, changed inside a unit of work.
+
+    Every change bumps the version of the match's season.
+    """
 
     def __init__(self, scope: WriteScope) -> None:
         super().__init__(scope)
@@ -322,8 +342,10 @@ class MatchRepository(MatchReader):
         return int(row[0])
 
     async def add_many(self, season_id: int, matches: Sequence[NewMatch]) -> list[int]:
-        """Add fixtures to a season (both clubs must be in the match's division); their ids
-        in the same order."""
+        """Adds fixtures to a season and returns their ids in the same order.
+
+        Both clubs must be in the match's division.
+        """
         scope = self._write
         games = await self._games_per_board(season_id)
         await self._seasons.bump(season_id)
@@ -368,8 +390,10 @@ class MatchRepository(MatchReader):
         return record
 
     async def delete_of_season(self, season_id: int) -> list[int]:
-        """Remove every fixture of the season (a schedule made again before any fact); the
-        ids removed."""
+        """Removes every fixture of the season and returns the ids removed.
+
+        This is for a schedule made again before any fact.
+        """
         scope = self._write
         await self._seasons.bump(season_id)
         rows = await self._scope.fetchall(
@@ -386,8 +410,11 @@ class MatchRepository(MatchReader):
     async def reschedule(
         self, match_id: int, start: dt.datetime, deadline: dt.datetime | None = None
     ) -> None:
-        """Move a match's start and with it its CL-15 deadline (`deadline`: the match's own,
-        fixed by a passed reschedule motion; None: the season's notice before the start)."""
+        """Moves a match's start and with it its CL-15 deadline.
+
+        `deadline` is the match's own, fixed by a passed reschedule motion. None means the season's
+        notice before the start.
+        """
         scope = self._write
         await self._season_of(match_id)
         await scope.execute(
@@ -402,7 +429,7 @@ class MatchRepository(MatchReader):
         scope.record("matches_rescheduled", {"match": match_id, "start": instant_text(start)})
 
     async def link_chesscom(self, match_id: int, chesscom_match_id: int | None) -> None:
-        """Link the fixture to a chess.com team match (one fixture per chess.com match)."""
+        """Links the fixture to a chess.com team match. Each chess.com match has one fixture."""
         scope = self._write
         await self._season_of(match_id)
         await scope.execute(
@@ -414,7 +441,7 @@ class MatchRepository(MatchReader):
     async def issue_challenge(
         self, match_id: int, club_id: int, at: dt.datetime, source: Source
     ) -> None:
-        """Record that `club_id` issued the challenge at `at` (clears an acceptance)."""
+        """Records that `club_id` issued the challenge at `at`. This clears an acceptance."""
         scope = self._write
         await self._season_of(match_id)
         await scope.execute(
@@ -437,7 +464,7 @@ class MatchRepository(MatchReader):
         scope.record("challenges_corrected", {"match": match_id, "club": club_id})
 
     async def accept_challenge(self, match_id: int, at: dt.datetime, source: Source) -> None:
-        """Record the challenge's acceptance (refused by the database before an issue)."""
+        """Records the challenge's acceptance. The database refuses it before an issue."""
         scope = self._write
         await self._season_of(match_id)
         await scope.execute(
@@ -449,8 +476,11 @@ class MatchRepository(MatchReader):
     async def finish(
         self, match_id: int, at: dt.datetime | None, *, link_chesscom: int | None = None
     ) -> None:
-        """Record when the match finished (None: not finished) and, when `link_chesscom` is
-        given, link it to that chess.com team match in the same statement (`link_chesscom`)."""
+        """Records when the match finished, or None when it has not.
+
+        When `link_chesscom` is given, the same statement links the match to that chess.com team
+        match.
+        """
         scope = self._write
         await self._season_of(match_id)
         finished = instant_text(at) if at else None
@@ -469,7 +499,9 @@ class MatchRepository(MatchReader):
         scope.record("matches_finished", {"match": match_id})
 
     async def replace_boards(self, match_id: int, boards: Sequence[BoardRecord]) -> None:
-        """Set the match's boards to exactly `boards` (an import replacing an earlier one)."""
+        """Sets the match's boards to exactly `boards`, as an import replacing an earlier one
+        does.
+        """
         scope = self._write
         season_id = await self._season_of(match_id)
         await scope.execute(
@@ -481,7 +513,7 @@ class MatchRepository(MatchReader):
     async def add_boards_many(
         self, season_id: int, boards: Sequence[tuple[int, BoardRecord]]
     ) -> None:
-        """Add boards to many matches of one season at once (a season import)."""
+        """Adds boards to many matches of one season at once, for a season import."""
         await self._seasons.bump(season_id)
         await self._insert_boards(boards, season_id)
         self._write.record("boards_added", {"season": season_id, "count": len(boards)})
@@ -514,7 +546,7 @@ class MatchRepository(MatchReader):
         )
 
     async def set_at_start(self, match_id: int, facts: AtStartRecord) -> None:
-        """Record (or replace) one club's facts at the match's start."""
+        """Records or replaces one club's facts at the match's start."""
         scope = self._write
         await self._season_of(match_id)
         await scope.execute(
@@ -536,8 +568,10 @@ class MatchRepository(MatchReader):
         scope.record("at_start_recorded", {"match": match_id, "club": facts.club_id})
 
     async def set_fielded(self, match_id: int, players: Mapping[int, int]) -> None:
-        """Record how many players each club (club id → players) fielded, keeping the other
-        at-start facts already recorded (CL-20); one statement for every club."""
+        """CL-20: records how many players each club fielded, in one statement for every club.
+
+        `players` maps club id to players. The other at-start facts already recorded are kept.
+        """
         scope = self._write
         if not players:
             return

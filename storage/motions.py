@@ -1,5 +1,8 @@
-"""Director motions of one guild (CL-23): the motion with its frozen electorate and deadline,
-the directors' votes (one each, changeable until it closes), and its closing."""
+"""Director motions of one guild by CL-23.
+
+A motion has its frozen electorate and deadline, the directors' votes and its closing. Each director
+votes once and may change the vote until the motion closes.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ MotionStatus = Literal["open", "passed", "rejected", "no-decision"]
 
 @dataclass(frozen=True)
 class NewMotion:
-    """A motion to open: its kind, subject, reason, electorate (user ids) and deadline."""
+    """A motion to open: its kind, subject, reason, electorate of user ids and deadline."""
 
     kind: MotionKind
     reason: str
@@ -35,7 +38,7 @@ class NewMotion:
 
 @dataclass(frozen=True)
 class Motion:
-    """A stored motion; `votes` maps a director's user id to yes (True) / no (False)."""
+    """A stored motion. `votes` maps a director's user id to True for yes or False for no."""
 
     id: int
     kind: MotionKind
@@ -146,7 +149,7 @@ class MotionRepository(MotionReader):
         self._write = scope
 
     async def open(self, motion: NewMotion) -> int:
-        """Store a new open motion; its id."""
+        """Stores a new open motion and returns its id."""
         scope = self._write
         new_id = await scope.insert(
             "INSERT INTO motions (guild_id, kind, season_id, match_id, club_id, rule, subject,"
@@ -172,15 +175,18 @@ class MotionRepository(MotionReader):
         return new_id
 
     async def set_message(self, motion_id: int, channel_id: int, outbox_id: int) -> None:
-        """Remember the motion message (its channel and outbox row)."""
+        """Remembers the motion message by its channel and outbox row."""
         await self._write.execute(
             "UPDATE motions SET channel_id = ?, outbox_id = ? WHERE guild_id = ? AND id = ?",
             (channel_id, outbox_id, self._write.guild_id, motion_id),
         )
 
     async def vote(self, motion_id: int, director_id: int, choice: bool) -> bool:
-        """Record or change a director's vote on an open motion; False if nothing changed
-        (the same vote again, or the motion is closed)."""
+        """Records or changes a director's vote on an open motion.
+
+        Returns False if nothing changed, because the vote is the same again or the motion is
+        closed.
+        """
         scope = self._write
         cursor = await scope.execute(
             "INSERT INTO motion_votes (guild_id, motion_id, director_id, choice, at)"
@@ -196,8 +202,10 @@ class MotionRepository(MotionReader):
         return changed
 
     async def close(self, motion_id: int, status: MotionStatus, outcome: str) -> bool:
-        """Close an open motion with its status; False if it was closed already (so a motion
-        closes exactly once, whichever door closes it)."""
+        """Closes an open motion with its status. Returns False if it was closed already.
+
+        A motion thus closes exactly once, whichever door closes it.
+        """
         scope = self._write
         cursor = await scope.execute(
             "UPDATE motions SET status = ?, closed_at = ?, outcome = ?"

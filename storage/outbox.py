@@ -1,6 +1,9 @@
-"""The outbox: messages to post (or edits to make) in Discord, written in the same unit of work
-as the change they announce. The bot's sender (`bot/runtime/outbox.py`) delivers them in order per
-channel and marks one sent only once Discord accepted it, keeping Discord's message id."""
+"""The outbox: messages to post or edits to make in Discord.
+
+They are written in the same unit of work as the change they announce. The bot's sender in
+`bot/runtime/outbox.py` delivers them in order per channel and marks one sent only once Discord
+accepted it, keeping Discord's message id.
+"""
 
 from __future__ import annotations
 
@@ -19,8 +22,11 @@ from storage.shards import Shards, shard_condition
 
 @dataclass(frozen=True)
 class OutboxMessage:
-    """One message of the outbox. `embeds` are Discord embed objects (dicts); `edit_of` names
-    a message of the channel to edit instead of posting a new one."""
+    """One message of the outbox.
+
+    `embeds` are Discord embed objects as dicts. `edit_of` names a message of the channel to edit
+    instead of posting a new one.
+    """
 
     id: int
     guild_id: int
@@ -36,12 +42,15 @@ class OutboxMessage:
     created_at: datetime
     components: tuple[dict[str, Any], ...] | None = None
     ping_users: tuple[int, ...] = ()
-    """The users the message may ping (its intended mentions); nobody else is pinged."""
+    """The users the message may ping, its intended mentions. Nobody else is pinged."""
 
     @property
     def nonce(self) -> str:
-        """The nonce sent with the message: Discord refuses a second message with the same
-        nonce (enforce_nonce), so a send repeated after a crash does not post twice."""
+        """The nonce sent with the message.
+
+        Discord refuses a second message with the same nonce under enforce_nonce, so a send repeated
+        after a crash does not post twice.
+        """
         return f"outbox-{self.id}"
 
 
@@ -124,8 +133,11 @@ class OutboxReader:
         return None if row is None else _message(row)
 
     async def latest_embeds(self, outbox_id: int, message_id: int) -> list[Any] | None:
-        """The embeds Discord message `message_id` shows or is about to: those of the newest
-        of its post (outbox row `outbox_id`) and its queued edits; None if neither is here."""
+        """The embeds Discord message `message_id` shows or is about to show, or None.
+
+        They are those of the newest of its post, outbox row `outbox_id`, and its queued edits. None
+        means neither is here.
+        """
         row = await self._scope.fetchone(
             "SELECT embeds FROM outbox WHERE guild_id = ? AND (id = ? OR edit_of = ?)"
             " ORDER BY id DESC LIMIT 1",
@@ -134,7 +146,9 @@ class OutboxReader:
         return None if row is None else list(json.loads(row[0]))
 
     async def failures(self, limit: int = 5) -> list[OutboxMessage]:
-        """The latest messages given up for good (missing channel or permission), newest first."""
+        """The latest messages given up for good, newest first, for a missing channel or
+        permission.
+        """
         rows = await self._scope.fetchall(
             f"SELECT {_COLUMNS} FROM outbox WHERE guild_id = ? AND status = 'failed'"
             " ORDER BY id DESC LIMIT ?",
@@ -152,9 +166,11 @@ class OutboxReader:
 
 
 class OutboxRepository(OutboxReader):
-    """The outbox of one guild inside a unit of work. `posted` lists the messages written, so
-    the sender is woken once the unit of work commits; `sent` the rows recorded as delivered
-    (a pin waiting for its message's id learns of it)."""
+    """The outbox of one guild inside a unit of work.
+
+    `posted` lists the messages written, so the sender is woken once the unit of work commits.
+    `sent` lists the rows recorded as delivered, so a pin waiting for its message's id learns of it.
+    """
 
     def __init__(self, scope: WriteScope) -> None:
         super().__init__(scope)
@@ -172,9 +188,11 @@ class OutboxRepository(OutboxReader):
         components: Sequence[Mapping[str, Any]] | None = None,
         ping_users: Sequence[int] = (),
     ) -> OutboxMessage:
-        """Queue a message to `channel_id` (or, with `edit_of`, an edit of that message);
-        `components` are Discord component rows (None: an edit keeps the message's own);
-        `ping_users` the users it pings (by default nobody, whatever its text says)."""
+        """Queues a message to `channel_id`, or an edit of the message `edit_of` names.
+
+        `components` are Discord component rows, and None lets an edit keep the message's own.
+        `ping_users` are the users it pings. By default it pings nobody, whatever its text says.
+        """
         if not content and not embeds:
             raise ValueError("an outbox message needs content or embeds")
         scope = self._write
@@ -231,7 +249,9 @@ class OutboxRepository(OutboxReader):
         return message
 
     async def mark_sent(self, outbox_id: int, message_id: int) -> bool:
-        """Record that Discord accepted the message as `message_id`; False if not pending."""
+        """Records that Discord accepted the message as `message_id`. Returns False if it was not
+        pending.
+        """
         scope = self._write
         cursor = await scope.execute(
             "UPDATE outbox SET status = 'sent', message_id = ?, attempts = attempts + 1,"
@@ -244,7 +264,9 @@ class OutboxRepository(OutboxReader):
         return cursor.rowcount > 0
 
     async def retry_later(self, outbox_id: int, at: datetime, error: str) -> bool:
-        """Record a transient failure (5xx, 429, network): try again at `at`."""
+        """Records a transient failure, such as a 5xx, a 429 or a network error, to try again at
+        `at`.
+        """
         scope = self._write
         cursor = await scope.execute(
             "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, error = ?"
@@ -255,7 +277,7 @@ class OutboxRepository(OutboxReader):
         return cursor.rowcount > 0
 
     async def mark_failed(self, outbox_id: int, error: str) -> bool:
-        """Give the message up for good (missing channel or permission), keeping why."""
+        """Gives the message up for good for a missing channel or permission, keeping why."""
         scope = self._write
         cursor = await scope.execute(
             "UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?,"
@@ -269,8 +291,10 @@ class OutboxRepository(OutboxReader):
 async def pending_messages(
     database: Database, *, shards: Shards | None = None
 ) -> list[OutboxMessage]:
-    """Every guild's (`shards`' guilds') undelivered messages, oldest first: what the sender
-    works through."""
+    """Every guild's undelivered messages, oldest first, which the sender works through.
+
+    With `shards`, only the messages of those shards' guilds are read.
+    """
     condition, parameters = shard_condition(shards)
     async with database.read() as connection:
         cursor = await connection.execute(

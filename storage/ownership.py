@@ -1,23 +1,27 @@
-"""One running bot per database, held while the bot runs, released by the kernel or the server
-when the process dies (a crash never leaves it stale).
+"""One running bot per database.
 
-The bot that runs jobs treats a `running` job at start-up as interrupted by a crash and fires
-every due deadline; a second bot on the same database would fire them twice.
-- SQLite: an OS lock (`flock`) on `<database>.owner` beside the file, which the kernel drops
-  when the process dies. A clean stop removes the file (while still holding its lock; an
-  owner checks, once locked, that the file it locked is still the one at the path, so a file
-  removed meanwhile is never owned twice). One bot per file, always.
+The bot holds it while it runs, and the kernel or the server releases it when the process dies, so a
+crash never leaves it stale. The bot that runs jobs treats a `running` job at start-up as
+interrupted by a crash and fires every due deadline. A second bot on the same database would fire
+them twice.
+
+- SQLite: an OS lock by `flock` on `<database>.owner` beside the file, which the kernel
+  drops when the process dies. A clean stop removes the file while still holding its lock.
+  Once locked, an owner checks that the file it locked is still the one at the path, so a
+  file removed meanwhile is never owned twice. There is one bot per file, always.
 - PostgreSQL: a session-level advisory lock on a connection of its own. A lone bot takes it
   exclusively, so a second `arbiter run` on the same database is refused as on SQLite.
-  Shard processes (`own(database, shards=Shards(...))`) take it shared, so they run side by
-  side while a lone (unsharded) bot and they exclude each other, and each also takes an
-  exclusive advisory lock per shard it runs (and its shard count's, shared: processes
-  splitting the guilds by different counts refuse each other). A shard's guilds' jobs and
-  messages are the work of the process holding its lock (`storage.shards`); when that
-  process dies the server drops its locks, and the process restarted in its place takes
-  them and runs what was left (the jobs' claims and the outbox's nonces keep each once).
-  The same connection listens for other processes' commits (`Ownership.listen`).
-Backups, copies and migrations do not take it (they are safe beside a running bot).
+  Shard processes, from `own(database, shards=Shards(...))`, take it shared. They run side
+  by side, while a lone unsharded bot and they exclude each other. Each also takes an
+  exclusive advisory lock per shard it runs, and its shard count's lock shared, so
+  processes splitting the guilds by different counts refuse each other. A shard's guilds'
+  jobs and messages are the work of the process holding its lock, see `storage.shards`.
+  When that process dies the server drops its locks, and the process restarted in its
+  place takes them and runs what was left. The jobs' claims and the outbox's nonces keep
+  each piece of work done once. The same connection listens for other processes' commits
+  through `Ownership.listen`.
+
+Backups, copies and migrations do not take it, since they are safe beside a running bot.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ class DatabaseOwned(Exception):
 
 
 class OwnerLock:
-    """The held ownership of one database file; `release()` (or process exit) frees it."""
+    """The held ownership of one database file. `release()` or process exit frees it."""
 
     def __init__(self, path: Path, descriptor: int) -> None:
         self.path = path
@@ -67,8 +71,10 @@ class OwnerLock:
         return cls(path, descriptor)
 
     def release(self) -> None:
-        """Give up ownership and remove the lock file (idempotent): a clean stop leaves
-        nothing that looks like a running bot."""
+        """Gives up ownership and removes the lock file, and may be called again.
+
+        A clean stop leaves nothing that looks like a running bot.
+        """
         if self._descriptor is not None:
             if _same_file(self._descriptor, self.path):
                 self.path.unlink(missing_ok=True)
@@ -78,7 +84,7 @@ class OwnerLock:
 
 
 def _same_file(descriptor: int, path: Path) -> bool:
-    """Whether the open `descriptor` is the file now at `path` (not one removed since)."""
+    """Whether the open `descriptor` is the file now at `path` and not one removed since."""
     try:
         now = os.stat(path)
     except FileNotFoundError:
@@ -89,21 +95,24 @@ def _same_file(descriptor: int, path: Path) -> bool:
 
 @dataclass
 class Ownership:
-    """A held ownership of either engine's database; `await release()` gives it up."""
+    """A held ownership of either engine's database. `await release()` gives it up."""
 
     lock: OwnerLock | OwnerConnection
 
     async def release(self) -> None:
-        """Give up ownership (idempotent)."""
+        """Gives up ownership. Calling it again does nothing."""
         if isinstance(self.lock, OwnerLock):
             self.lock.release()
         else:
             await self.lock.release()
 
     async def listen(self, callback: Callable[[int], None]) -> None:
-        """Call `callback(guild_id)` whenever another process commits a unit of work of that
-        guild that left jobs or messages (PostgreSQL's LISTEN/NOTIFY); on SQLite nothing: one
-        bot runs on a file and hears its own commits in process (`storage.guild.on_commit`)."""
+        """Calls `callback(guild_id)` whenever another process commits a unit of work of that guild.
+
+        Only units that left jobs or messages count, heard through PostgreSQL's LISTEN/NOTIFY. On
+        SQLite it does nothing, since one bot runs on a file and hears its own commits in process
+        through `storage.guild.on_commit`.
+        """
         if isinstance(self.lock, OwnerConnection):
             await self.lock.listen(callback)
 
@@ -111,9 +120,11 @@ class Ownership:
 async def own(
     database: Database, *, shared: bool = False, shards: Shards | None = None
 ) -> Ownership:
-    """Own `database` for this process, or raise `DatabaseOwned`. `shared` (PostgreSQL only:
-    shard processes) lets other shared owners run beside this one; `shards` (implies
-    `shared`) are the shards this process runs, alone."""
+    """Owns `database` for this process, or raises `DatabaseOwned`.
+
+    `shared`, for PostgreSQL shard processes only, lets other shared owners run beside this one.
+    `shards` implies `shared` and names the shards this process runs alone.
+    """
     shared = shared or shards is not None
     if isinstance(database, SqliteDatabase):
         if shared:

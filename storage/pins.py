@@ -15,8 +15,11 @@ from storage.scope import ReadScope, WriteScope
 
 @dataclass(frozen=True)
 class Pin:
-    """A pinned standings message: where it is, the outbox row that posted it (its Discord id
-    once sent) and the season version it shows."""
+    """A pinned standings message: where it is, the outbox row that posted it and the season version
+    it shows.
+
+    The outbox row gives its Discord id once sent.
+    """
 
     id: int
     guild_id: int
@@ -61,8 +64,10 @@ class PinReader:
         return [Pin(*row) for row in rows]
 
     async def unsent_stale(self) -> bool:
-        """Whether a pin behind its season waits for its own message to reach Discord (its
-        edit needs the message's id)."""
+        """Whether a pin behind its season waits for its own message to reach Discord.
+
+        Its edit needs the message's id.
+        """
         row = await self._scope.fetchone(
             f"{_SELECT} WHERE p.guild_id = ? AND p.rendered_version < s.version"
             " AND o.message_id IS NULL LIMIT 1",
@@ -87,8 +92,10 @@ class PinRepository(PinReader):
         version: int,
         created_by: int | None,
     ) -> None:
-        """Pin the division's standings to the message posted by `outbox_id` (replacing any
-        earlier pin of that division)."""
+        """Pins the division's standings to the message posted by `outbox_id`.
+
+        It replaces any earlier pin of that division.
+        """
         scope = self._write
         await scope.execute(
             "INSERT INTO standings_pins (guild_id, season_id, division_id, channel_id,"
@@ -110,7 +117,9 @@ class PinRepository(PinReader):
         scope.record("pin", {"season_id": season_id, "division_id": division_id})
 
     async def rendered(self, pin_id: int, version: int) -> bool:
-        """Record that the pin's message now shows `version` (only ever forwards)."""
+        """Records that the pin's message now shows `version`. The version only ever moves
+        forward.
+        """
         cursor = await self._write.execute(
             "UPDATE standings_pins SET rendered_version = ?"
             " WHERE id = ? AND guild_id = ? AND rendered_version < ?",
@@ -120,7 +129,7 @@ class PinRepository(PinReader):
 
 
 async def guilds_with_stale_pins(database: Database) -> list[int]:
-    """Every guild holding a stale, posted pin (the start-up repair)."""
+    """Every guild holding a stale, posted pin, for the start-up repair."""
     async with database.read() as connection:
         cursor = await connection.execute(
             "SELECT DISTINCT p.guild_id FROM standings_pins AS p"

@@ -1,6 +1,9 @@
-"""asyncpg's errors as storage raises them: subclasses of sqlite3's PEP 249 classes of the same
-names (storage/errors.py), so a caller catches, and a message names, a refusal alike on both
-engines (`IntegrityError: …`); `sqlstate` keeps PostgreSQL's code."""
+"""asyncpg's errors as storage raises them.
+
+They are subclasses of sqlite3's PEP 249 classes of the same names from storage/errors.py, so a
+caller catches a refusal, and a message names it, alike on both engines, as in `IntegrityError: …`.
+`sqlstate` keeps PostgreSQL's code.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +11,14 @@ import sqlite3
 
 
 class IntegrityError(sqlite3.IntegrityError):
-    """PostgreSQL refused a change by a constraint (SQLSTATE class 23)."""
+    """PostgreSQL refused a change by a constraint, SQLSTATE class 23."""
 
     sqlstate: str = ""
 
 
 class OperationalError(sqlite3.OperationalError):
-    """PostgreSQL refused or could not run a statement ('' sqlstate: the connection failed)."""
+    """PostgreSQL refused or could not run a statement. An empty sqlstate means the connection
+    failed.
+    """
 
     sqlstate: str = ""

@@ -1,5 +1,8 @@
-"""Players of one guild: closed chess.com accounts of a season (CL-19), roster links (a
-Discord user ↔ a chess.com username) and roster removals a club asks for (CL-18, CL-21)."""
+"""Players of one guild: closed accounts, roster links and roster removals.
+
+Closed chess.com accounts of a season are kept by CL-19. A roster link ties a Discord user to a
+chess.com username. Roster removals a club asks for are checked by CL-18 and CL-21.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ Verification = Literal["pending", "verified", "refuted", "motion"]
 
 @dataclass(frozen=True)
 class ClosedAccount:
-    """A chess.com account seen closed (CL-19): when, and the status chess.com gave."""
+    """A chess.com account seen closed by CL-19: when, and the status chess.com gave."""
 
     username: str
     seen_at: dt.datetime | None = None
@@ -49,7 +52,7 @@ class Removal:
     requested_by: int | None
     requested_at: dt.datetime
     motion_id: int | None = None
-    """The forfeit motion its verification opened (CL-21), if any."""
+    """The CL-21 forfeit motion its verification opened, if any."""
 
 
 _REMOVAL_COLUMNS = (
@@ -98,7 +101,7 @@ class RosterReader:
         return None if row is None else RosterLink(row[0], row[1], row[2], from_text(row[3]))
 
     async def removals(self, season_id: int, club_id: int | None = None) -> list[Removal]:
-        """The season's removals (of one club if given), oldest first."""
+        """The season's removals, oldest first, only those of `club` when it is given."""
         where, extra = "", cast(tuple[Any, ...], ())
         if club_id is not None:
             where, extra = " AND club_id = ?", (club_id,)
@@ -127,7 +130,7 @@ class RosterRepository(RosterReader):
         self._seasons = SeasonRepository(scope)
 
     async def mark_closed(self, season_id: int, account: ClosedAccount) -> None:
-        """Record (or update) a closed account of the season (CL-19)."""
+        """CL-19: records or updates a closed account of the season."""
         scope = self._write
         await self._seasons.bump(season_id)
         await scope.execute(
@@ -146,8 +149,10 @@ class RosterRepository(RosterReader):
         scope.record("closed_accounts", {"season": season_id, "username": account.username})
 
     async def link(self, user_id: int, username: str, linked_by: int | None) -> bool:
-        """Link a chess.com username to a Discord user; False if it already belongs to
-        another user (nothing changes)."""
+        """Links a chess.com username to a Discord user.
+
+        Returns False, changing nothing, if it already belongs to another user.
+        """
         scope = self._write
         current = await self.user_of(username)
         if current is not None and current.user_id != user_id:
@@ -181,7 +186,7 @@ class RosterRepository(RosterReader):
         note: str | None = None,
         requested_by: int | None = None,
     ) -> int:
-        """Record a club's removal request (verification pending); its id."""
+        """Records a club's removal request with its verification pending, and returns its id."""
         scope = self._write
         await self._seasons.bump(season_id)
         new_id = await scope.insert(
@@ -204,7 +209,7 @@ class RosterRepository(RosterReader):
     async def verify_removal(
         self, removal_id: int, outcome: Verification, motion_id: int | None = None
     ) -> bool:
-        """Record what the verification of a removal found (and the motion it opened)."""
+        """Records what the verification of a removal found and the motion it opened."""
         scope = self._write
         row = await self._scope.fetchone(
             "SELECT season_id FROM roster_removals WHERE guild_id = ? AND id = ?",

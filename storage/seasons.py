@@ -1,5 +1,8 @@
-"""Seasons of one guild: rule values frozen at creation, the round calendar, divisions and
-their clubs, and the version counter every change to the season bumps (CL-1, CL-7, CL-12)."""
+"""Seasons of one guild by CL-1, CL-7 and CL-12.
+
+A season holds rule values frozen at creation, the round calendar, divisions and their clubs, and
+the version counter every change to the season bumps.
+"""
 
 from __future__ import annotations
 
@@ -31,13 +34,16 @@ RULE_FIELDS = (
     "clubs_per_division",
     "start_zone",
 )
-"""The rule values stored as they are, one column each (the rest are converted below)."""
+"""The rule values stored as they are, one column each. The rest are converted below."""
 
 
 @dataclass(frozen=True)
 class SeasonRecord:
-    """A season as stored: its rule values frozen at creation (CCT-16), calendar (first round
-    + round days, or explicit dates) and `version` (bumped by every change to the season)."""
+    """A season as stored: its rule values, calendar and `version`.
+
+    The rule values are frozen at creation, as CCT-16 requires. The calendar is the first round
+    with round days, or explicit dates. Every change to the season bumps `version`.
+    """
 
     id: int
     guild_id: int
@@ -51,17 +57,19 @@ class SeasonRecord:
     created_by: int | None
     created_at: dt.datetime
     closed_at: dt.datetime | None = None
-    """When its division make-up was adopted (CL-8): closed (None: not closed)."""
+    """CL-8: when its division make-up was adopted and the season closed, or None when not
+    closed.
+    """
 
     @property
     def closed(self) -> bool:
-        """Closed: its make-up adopted (a season stored 'finished' by older versions too)."""
+        """Closed: its make-up adopted. Older versions stored such a season as 'finished' too."""
         return self.closed_at is not None or self.status == "finished"
 
 
 @dataclass(frozen=True)
 class DivisionRecord:
-    """A division of a season; `position` 1 is the top division (CL-7)."""
+    """A division of a season. By CL-7 `position` 1 is the top division."""
 
     id: int
     season_id: int
@@ -72,8 +80,10 @@ class DivisionRecord:
 
 @dataclass(frozen=True)
 class Membership:
-    """A club's place in a season: its division, its pairing order there, and whether it
-    withdrew from next season (CL-8)."""
+    """A club's place in a season: its division, its pairing order there, and whether it withdrew.
+
+    By CL-8 a club may withdraw from next season.
+    """
 
     season_id: int
     division_id: int
@@ -123,7 +133,7 @@ class SeasonReader:
         self._scope = scope
 
     async def get(self, season_id: int) -> SeasonRecord | None:
-        """The season with this id, or None (also for another guild's id)."""
+        """The season with this id, or None. Another guild's id also gives None."""
         row = await self._scope.fetchone(
             f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = ? AND id = ?",
             (self._scope.guild_id, season_id),
@@ -131,7 +141,7 @@ class SeasonReader:
         return None if row is None else _season(row)
 
     async def by_name(self, name: str) -> SeasonRecord | None:
-        """The season of this name (compared case-insensitively), or None."""
+        """The season of this name, compared case-insensitively, or None."""
         if not name.strip():
             return None
         row = await self._scope.fetchone(
@@ -149,7 +159,7 @@ class SeasonReader:
         return [_season(row) for row in rows]
 
     async def version(self, season_id: int) -> int | None:
-        """The season's version counter (one indexed lookup), or None if there is no season."""
+        """The season's version counter from one indexed lookup, or None if there is no season."""
         row = await self._scope.fetchone(
             "SELECT version FROM seasons WHERE guild_id = ? AND id = ?",
             (self._scope.guild_id, season_id),
@@ -177,8 +187,10 @@ class SeasonReader:
 
 
 class SeasonRepository(SeasonReader):
-    """The seasons of one guild, changed inside a unit of work; every change to a season
-    bumps its version in the same transaction."""
+    """The seasons of one guild, changed inside a unit of work.
+
+    Every change to a season bumps its version in the same transaction.
+    """
 
     def __init__(self, scope: WriteScope) -> None:
         super().__init__(scope)
@@ -210,8 +222,9 @@ class SeasonRepository(SeasonReader):
         round_dates: Sequence[dt.date] | None = None,
         created_by: int | None = None,
     ) -> SeasonRecord:
-        """A new season with its rule values frozen (CCT-16; a taken name raises
-        IntegrityError)."""
+        """A new season with its rule values frozen by CCT-16. A taken name raises
+        IntegrityError.
+        """
         scope = self._write
         season_id = await scope.insert(
             "INSERT INTO seasons (guild_id, name, name_key, divisions_cutoff, first_round,"
@@ -250,7 +263,9 @@ class SeasonRepository(SeasonReader):
         return season
 
     async def delete(self, season_id: int) -> bool:
-        """Remove a season and every fact of it (divisions, matches, boards, decisions …)."""
+        """Removes a season and every fact of it, such as divisions, matches, boards and
+        decisions.
+        """
         scope = self._write
         row = await scope.fetchone(
             "DELETE FROM seasons WHERE guild_id = ? AND id = ? RETURNING version",
@@ -263,7 +278,7 @@ class SeasonRepository(SeasonReader):
         return True
 
     async def set_status(self, season_id: int, status: SeasonStatus) -> None:
-        """Move the season to `status` (setup → scheduled → finished)."""
+        """Moves the season to `status`: setup, then scheduled, then finished."""
         scope = self._write
         await self.bump(season_id)
         await scope.execute(
@@ -273,7 +288,9 @@ class SeasonRepository(SeasonReader):
         scope.record("seasons_status", {"season": season_id, "status": status})
 
     async def close(self, season_id: int) -> bool:
-        """CL-8: the season is closed now (its make-up adopted); False if it was already."""
+        """CL-8: the season is closed now, with its make-up adopted. Returns False if it was
+        already.
+        """
         scope = self._write
         await self.bump(season_id)
         cursor = await scope.execute(
@@ -284,7 +301,7 @@ class SeasonRepository(SeasonReader):
         return cursor.rowcount > 0
 
     async def set_cutoff(self, season_id: int, cutoff: dt.date | None) -> None:
-        """CL-1: the season's divisions cut-off date (None: the final standings decide)."""
+        """CL-1: the season's divisions cut-off date. None means the final standings decide."""
         scope = self._write
         await self.bump(season_id)
         await scope.execute(
@@ -335,8 +352,10 @@ class SeasonRepository(SeasonReader):
         return DivisionRecord(*row)
 
     async def add_club(self, season_id: int, division_id: int, club_id: int) -> Membership:
-        """Put a club in a division, last in its pairing order; a club already in a division
-        of the season raises IntegrityError."""
+        """Puts a club in a division, last in its pairing order.
+
+        A club already in a division of the season raises IntegrityError.
+        """
         scope = self._write
         await self.bump(season_id)
         await scope.execute(
@@ -355,8 +374,9 @@ class SeasonRepository(SeasonReader):
         return Membership(season_id, division_id, club_id, int(row[0]), False)
 
     async def remove_club(self, season_id: int, club_id: int) -> bool:
-        """Take a club out of the season's divisions (refused by the database while it has
-        matches there)."""
+        """Takes a club out of the season's divisions. The database refuses it while it has
+        matches there.
+        """
         scope = self._write
         await self.bump(season_id)
         cursor = await scope.execute(
@@ -367,7 +387,7 @@ class SeasonRepository(SeasonReader):
         return cursor.rowcount > 0
 
     async def set_withdrawn(self, season_id: int, club_id: int, withdrawn: bool = True) -> bool:
-        """Mark a club of the season as not continuing next season (CL-8)."""
+        """CL-8: marks a club of the season as not continuing next season."""
         scope = self._write
         await self.bump(season_id)
         cursor = await scope.execute(

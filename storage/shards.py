@@ -1,8 +1,10 @@
-"""The shards a process runs (`arbiter run --shards 0-3 --shard-count 8`): which guilds' jobs and
-outbox messages are its work. Discord puts guild `g` on shard `(g >> 22) % shard_count`; the
-process owning that shard (its advisory lock, `storage.ownership`) is the one that runs the
-guild's jobs and sends its messages, so the cross-guild reads of the scheduler and the outbox
-sender take `Shards.where()` and each process reads only its own guilds' work."""
+"""The shards a process runs, as in `arbiter run --shards 0-3 --shard-count 8`.
+
+They say which guilds' jobs and outbox messages are its work. Discord puts guild `g` on shard `(g >>
+22) % shard_count`. The process owning that shard through its advisory lock in `storage.ownership`
+runs the guild's jobs and sends its messages. The cross-guild reads of the scheduler and the outbox
+sender thus take `Shards.where()`, and each process reads only its own guilds' work.
+"""
 
 from __future__ import annotations
 
@@ -10,15 +12,19 @@ import re
 from dataclasses import dataclass
 
 _DIGITS = re.compile(r"[0-9]{1,9}")
-"""A shard id as written: ASCII digits only (not `+1`, `1_0` or other scripts' digits)."""
+"""A shard id as written, in ASCII digits only. `+1`, `1_0` and other scripts' digits are
+refused.
+"""
 
 MAX_SHARDS = 4096
-"""More shards than any bot Arbiter is meant for (Discord: one per 2,500 guilds)."""
+"""More shards than any bot Arbiter is meant for. Discord wants one per 2,500 guilds."""
 
 
 @dataclass(frozen=True)
 class Shards:
-    """Shard ids `ids` of `count` shards in all (ids sorted, distinct, each below `count`)."""
+    """Shard ids `ids` of `count` shards in all. The ids are sorted, distinct, and each below
+    `count`.
+    """
 
     ids: tuple[int, ...]
     count: int
@@ -37,8 +43,11 @@ class Shards:
 
     @classmethod
     def parse(cls, text: str, count: int) -> Shards:
-        """`0-3`, `5`, or `0-1,6` (ranges and single ids, comma-separated) of `count` shards;
-        `ValueError` saying what is wrong otherwise."""
+        """Reads ranges and single ids, comma-separated, such as `0-3`, `5` or `0-1,6`, of `count`
+        shards.
+
+        Otherwise it raises `ValueError` saying what is wrong.
+        """
         ids: set[int] = set()
         for part in text.split(","):
             first, dash, last = part.strip().partition("-")
@@ -62,19 +71,23 @@ class Shards:
         return self.of(guild_id) in self.ids
 
     def where(self) -> tuple[str, tuple[int, ...]]:
-        """The SQL condition (with its parameters) keeping rows of this process's guilds, to
-        AND into a cross-guild read of a table with `guild_id` (the same text on both engines)."""
+        """The SQL condition, with its parameters, keeping rows of this process's guilds.
+
+        It is ANDed into a cross-guild read of a table with `guild_id`, with the same text on both
+        engines.
+        """
         marks = ", ".join("?" * len(self.ids))
         return f"(guild_id >> 22) % ? IN ({marks})", (self.count, *self.ids)
 
     def __str__(self) -> str:
-        """`shard(s) 0-3 of 8`, for logs."""
+        """The shards for logs, such as `shard(s) 0-3 of 8`."""
         return f"shard(s) {_ranges(self.ids)} of {self.count}"
 
 
 def shard_condition(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
-    """`" AND <Shards.where()>"` and its parameters, or nothing for a process running every
-    guild (a lone bot)."""
+    """`" AND <Shards.where()>"` and its parameters, or nothing for a lone bot running every
+    guild.
+    """
     if shards is None:
         return "", ()
     sql, parameters = shards.where()
@@ -82,7 +95,7 @@ def shard_condition(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
 
 
 def _ranges(ids: tuple[int, ...]) -> str:
-    """`0-3,6` for (0, 1, 2, 3, 6)."""
+    """The ids as text, so (0, 1, 2, 3, 6) gives `0-3,6`."""
     parts: list[str] = []
     start = previous = ids[0]
     for shard in (*ids[1:], None):

@@ -1,5 +1,8 @@
-"""The tour's rule values as stored JSON (CCT-16): a tour's `TourRules`, an event's tour
-points table and time controls. Decoding gives back exactly the values encoded."""
+"""The tour's rule values as stored JSON, by CCT-16.
+
+These are a tour's `TourRules`, an event's tour points table and its time controls. Decoding gives
+back exactly the values encoded.
+"""
 
 from __future__ import annotations
 
@@ -23,12 +26,12 @@ STAGES: Mapping[KoStage, str] = {
     KoStage.SEMI_FINAL: "semi-final",
     KoStage.QUARTER_FINAL: "quarter-final",
 }
-"""The knock-out stages by the tour file's names (docs/tour-file.md)."""
+"""The knock-out stages by the tour file's names, see docs/tour-file.md."""
 _STAGE_OF = {name: stage for stage, name in STAGES.items()}
 
 
 def table_data(table: PointsTable) -> dict[str, Any]:
-    """CCT-6: a points table as JSON data (the tour file's shape, with its label)."""
+    """CCT-6: a points table as JSON data, in the tour file's shape with its label."""
     return {
         "label": table.label,
         "preliminary": list(table.preliminary),
@@ -117,8 +120,10 @@ def tour_rules_of(text: str) -> TourRules:
 
 
 def scoring_of(name: object) -> Scoring:
-    """CCT-8a: the stored scoring name as a `Scoring` (none stored: 1/½/0, as before the
-    setting existed)."""
+    """CCT-8a: the stored scoring name as a `Scoring`.
+
+    When none is stored it is 1/½/0, as before the setting existed.
+    """
     return STANDARD if name is None else SCORINGS[str(name)]
 
 
@@ -128,9 +133,11 @@ def event_rules_text(
     reminder_minutes: int = ROUND_REMINDER_MINUTES,
     scoring: Scoring = STANDARD,
 ) -> str:
-    """CCT-16: an event's own frozen values (its tour points table — none for the Finals —,
-    its time controls, how long before a round its pairings are posted, and its
-    preliminary's game scoring) as the stored JSON text."""
+    """CCT-16: an event's own frozen values as the stored JSON text.
+
+    They are its tour points table, which the Finals have none of, its time controls, how long
+    before a round its pairings are posted, and its preliminary's game scoring.
+    """
     return json.dumps(
         {
             "points": None if points is None else table_data(points),
@@ -148,8 +155,10 @@ def event_scoring_of(text: str) -> Scoring:
 
 
 def event_rules_of(text: str) -> tuple[PointsTable | None, TimeControls, int]:
-    """The event's values `event_rules_text` encoded (an event stored before the reminder
-    setting existed has the default)."""
+    """The event's values that `event_rules_text` encoded.
+
+    An event stored before the reminder setting existed has the default.
+    """
     data = json.loads(text)
     points = data.get("points")
     minutes = int(data.get("round_reminder_minutes", ROUND_REMINDER_MINUTES))

@@ -1,6 +1,9 @@
-"""Events of a guild's tours and their players (CCT-2, CCT-8a, CCT-8c, CCT-16): type, size,
-start, 3rd-place match, tie-break reading, frozen rules, the draw (seed and pairing numbers),
-the knock-out start (the seeds), an event's pin, and the version every change bumps."""
+"""Events of a guild's tours and their players, by CCT-2, CCT-8a, CCT-8c and CCT-16.
+
+An event holds its type, size, start, 3rd-place match, tie-break reading and frozen rules. It holds
+the draw with its seed and pairing numbers, the knock-out start with its seeds, the event's pin, and
+the version every change bumps.
+"""
 
 from __future__ import annotations
 
@@ -26,8 +29,11 @@ EventStatus = Literal["setup", "preliminary", "knockout", "recorded"]
 
 @dataclass(frozen=True)
 class TourEventRecord:
-    """An event as stored; `drawn_at` once the draw is made, `knockout_started_at` once the
-    knock-out was built, `recorded` for an event imported by its known results."""
+    """An event as stored.
+
+    `drawn_at` is set once the draw is made and `knockout_started_at` once the knock-out was built.
+    `recorded` marks an event imported by its known results.
+    """
 
     id: int
     guild_id: int
@@ -49,16 +55,19 @@ class TourEventRecord:
     recorded: bool
     version: int
     pinned: bool = False
-    """The event has a pinned message (`tour_pins`)."""
+    """The event has a pinned message in `tour_pins`."""
     round_reminder_minutes: int = ROUND_REMINDER_MINUTES
-    """How long before a round's start its pairings are posted, its players pinged (frozen)."""
+    """How long before a round's start its pairings are posted and its players pinged, frozen."""
     scoring: Scoring = STANDARD
-    """CCT-8a: the preliminary's game scoring (frozen, changeable before the draw)."""
+    """CCT-8a: the preliminary's game scoring, frozen and changeable before the draw."""
 
     @property
     def status(self) -> EventStatus:
-        """Where the event stands: before the draw, its preliminary (or Finals round robin),
-        its knock-out, or imported by its results."""
+        """Where the event stands.
+
+        It is before the draw, in its preliminary or Finals round robin, in its knock-out, or
+        imported by its results.
+        """
         if self.recorded:
             return "recorded"
         if self.knockout_started_at is not None:
@@ -68,8 +77,11 @@ class TourEventRecord:
 
 @dataclass(frozen=True)
 class EventPlayer:
-    """A player's entry in an event: entry order, pairing number, knock-out seed, imported
-    official place, and whether the organiser entered them as a Finals wildcard (CCT-3)."""
+    """A player's entry in an event.
+
+    It holds the entry order, pairing number, knock-out seed, imported official place, and whether
+    the organiser entered the player as a Finals wildcard by CCT-3.
+    """
 
     player_id: int
     name: str
@@ -111,8 +123,10 @@ class NewEvent:
 
 @dataclass(frozen=True)
 class TourPin:
-    """An event's pinned message: where, its outbox row (its Discord id once sent), and the
-    event version it shows."""
+    """An event's pinned message: where it is, its outbox row and the event version it shows.
+
+    The outbox row gives its Discord id once sent.
+    """
 
     id: int
     event_id: int
@@ -178,15 +192,17 @@ class TourEventReader:
         self._scope = scope
 
     async def get(self, event_id: int) -> TourEventRecord | None:
-        """The event with this id, or None (also for another guild's)."""
+        """The event with this id, or None. Another guild's id also gives None."""
         row = await self._scope.fetchone(
             f"{_EVENT} WHERE guild_id = ? AND id = ?", (self._scope.guild_id, event_id)
         )
         return None if row is None else _event(row)
 
     async def by_name(self, name: str, tour_id: int | None = None) -> list[TourEventRecord]:
-        """The events of this name (case-insensitively), of `tour_id` if given, newest
-        tour first (names are unique within a tour)."""
+        """The events of this name, compared case-insensitively, newest tour first.
+
+        Only events of `tour_id` are read when it is given. Names are unique within a tour.
+        """
         if not name.strip():
             return []
         tour_filter = " AND tour_id = ?" if tour_id is not None else ""
@@ -252,8 +268,11 @@ class TourEventReader:
         return None if row is None else TourPin(*row)
 
     async def stale_pins(self) -> list[TourPin]:
-        """The pins behind their event's version, posted ones first (by id): what the pin
-        refresher edits (a pin whose message is not in Discord yet has no message id)."""
+        """The pins behind their event's version, posted ones first by id, which the pin refresher
+        edits.
+
+        A pin whose message is not in Discord yet has no message id.
+        """
         rows = await self._scope.fetchall(
             f"{_PIN} WHERE p.guild_id = ? AND p.rendered_version < e.version"
             " ORDER BY o.message_id IS NULL, p.id",
@@ -263,8 +282,10 @@ class TourEventReader:
 
 
 class TourEventRepository(TourEventReader):
-    """The tour events of one guild inside a unit of work; every change to an event bumps its
-    version (once per unit of work)."""
+    """The tour events of one guild inside a unit of work.
+
+    Every change to an event bumps its version, once per unit of work.
+    """
 
     def __init__(self, scope: WriteScope) -> None:
         super().__init__(scope)
@@ -285,8 +306,10 @@ class TourEventRepository(TourEventReader):
     async def create(
         self, tour_id: int, event: NewEvent, *, created_by: int | None = None
     ) -> TourEventRecord:
-        """A new event, last of its tour, its rules frozen (CCT-16); a taken name raises
-        IntegrityError."""
+        """A new event, last of its tour, with its rules frozen by CCT-16.
+
+        A taken name raises IntegrityError.
+        """
         scope = self._write
         new_id = await scope.insert(
             "INSERT INTO tour_events (guild_id, tour_id, position, name, name_key, type, size,"
@@ -320,8 +343,10 @@ class TourEventRepository(TourEventReader):
     async def set_points(
         self, event: TourEventRecord, points: PointsTable | None, scoring: Scoring
     ) -> bool:
-        """CCT-6/CCT-8a: the event's own tour points table and preliminary scoring, replaced
-        while it is not drawn (CCT-16: a drawn event keeps what it had); False when it is."""
+        """CCT-6 and CCT-8a: replaces the event's own tour points table and preliminary scoring.
+
+        By CCT-16 a drawn event keeps what it had, so this returns False once it is drawn.
+        """
         scope = self._write
         await self.bump(event.id)
         text = event_rules_text(points, event.time_controls, event.round_reminder_minutes, scoring)
@@ -336,8 +361,11 @@ class TourEventRepository(TourEventReader):
     async def add_player(
         self, event: TourEventRecord, player_id: int, *, wildcard: bool = False
     ) -> None:
-        """Enter a tour player in the event, last in entry order, as a Finals wildcard
-        (CCT-3) when `wildcard` (twice raises IntegrityError)."""
+        """Enters a tour player in the event, last in entry order.
+
+        With `wildcard` the player enters as a Finals wildcard by CCT-3. Entering twice raises
+        IntegrityError.
+        """
         scope = self._write
         await self.bump(event.id)
         await scope.execute(
@@ -362,7 +390,7 @@ class TourEventRepository(TourEventReader):
     async def add_decline(
         self, event: TourEventRecord, player_id: int, note: str | None, by: int | None
     ) -> None:
-        """CCT-3: the player declined the Finals `event` (twice raises IntegrityError)."""
+        """CCT-3: the player declined the Finals `event`. Declining twice raises IntegrityError."""
         scope = self._write
         await self.bump(event.id)
         await scope.execute(
@@ -373,7 +401,7 @@ class TourEventRepository(TourEventReader):
         scope.record("finals_declines_added", {"event": event.id, "player": player_id})
 
     async def remove_decline(self, event_id: int, player_id: int) -> bool:
-        """CCT-3: a decline withdrawn (before the draw); False when there was none."""
+        """CCT-3: a decline withdrawn before the draw. Returns False when there was none."""
         scope = self._write
         await self.bump(event_id)
         cursor = await scope.execute(
@@ -384,7 +412,7 @@ class TourEventRepository(TourEventReader):
         return cursor.rowcount > 0
 
     async def remove_player(self, event_id: int, player_id: int) -> bool:
-        """Take a player out of an event (before the draw)."""
+        """Takes a player out of an event before the draw."""
         scope = self._write
         await self.bump(event_id)
         cursor = await scope.execute(
@@ -401,8 +429,11 @@ class TourEventRepository(TourEventReader):
         numbers: Mapping[int, int],
         drawn_by: int | None,
     ) -> None:
-        """CCT-8a: the draw — its seed (None: numbers drawn elsewhere and given) and each
-        player's pairing number (player id → number)."""
+        """CCT-8a: the draw, its seed and each player's pairing number.
+
+        The seed is None when the numbers were drawn elsewhere and given. `numbers` maps player id
+        to number.
+        """
         scope = self._write
         await self.bump(event_id)
         await scope.execute(
@@ -418,9 +449,12 @@ class TourEventRepository(TourEventReader):
         scope.record("tour_draws", {"event": event_id, "seed": seed})
 
     async def cancel_draw(self, event_id: int) -> bool:
-        """CCT-8f: the draw undone — its seed, who drew it and when, and every pairing number
-        (the entries stay); False when the event has no draw of its own to undo (not drawn,
-        imported by its results, or its knock-out started)."""
+        """CCT-8f: the draw undone, which clears its seed, who drew it and when, and every pairing
+        number.
+
+        The entries stay. Returns False when the event has no draw of its own to undo, because it is
+        not drawn, was imported by its results, or its knock-out started.
+        """
         scope = self._write
         await self.bump(event_id)
         cursor = await scope.execute(
@@ -441,8 +475,11 @@ class TourEventRepository(TourEventReader):
     async def start_knockout(
         self, event_id: int, seeds: Sequence[int], lots_seed: str | None, by: int | None
     ) -> None:
-        """CCT-8c: the knock-out built from preliminary places 1-8 (`seeds`, player ids, 1st
-        first), frozen with the drawing of lots that settled remaining ties, if any."""
+        """CCT-8c: the knock-out built from preliminary places 1-8.
+
+        `seeds` are player ids, 1st first. They are frozen with the drawing of lots that settled
+        remaining ties, if any.
+        """
         scope = self._write
         await self.bump(event_id)
         await scope.execute(
@@ -460,8 +497,10 @@ class TourEventRepository(TourEventReader):
     async def record_results(
         self, event_id: int, places: Mapping[int, int], seeds: Sequence[int]
     ) -> None:
-        """An imported event: its official preliminary places (player id → place) and the
-        knock-out seeds they give; the event is marked recorded."""
+        """An imported event: its official preliminary places and the knock-out seeds they give.
+
+        The places map player id to place. The event is marked recorded.
+        """
         scope = self._write
         await self.bump(event_id)
         now = to_text(scope.now)
@@ -481,7 +520,7 @@ class TourEventRepository(TourEventReader):
         )
 
     async def add_pin(self, event_id: int, channel_id: int, outbox_id: int, by: int | None) -> None:
-        """The event's pin (replacing an earlier one), showing its current version."""
+        """The event's pin, showing its current version. It replaces an earlier one."""
         scope = self._write
         await scope.execute(
             "INSERT INTO tour_pins (guild_id, event_id, channel_id, outbox_id,"
@@ -504,8 +543,11 @@ class TourEventRepository(TourEventReader):
 
 
 async def guilds_with_stale_event_pins(database: Database) -> list[int]:
-    """Every guild holding an event pin that is posted and behind its event (start-up
-    repair: a change committed while no refresher followed it)."""
+    """Every guild holding an event pin that is posted and behind its event, for the start-up
+    repair.
+
+    Such a pin comes from a change committed while no refresher followed it.
+    """
     async with database.read() as connection:
         cursor = await connection.execute(
             "SELECT DISTINCT p.guild_id FROM tour_pins AS p"

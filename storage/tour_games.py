@@ -1,6 +1,8 @@
-"""The games of a guild's tour events with their result's life cycle (core/tour/game_reports),
-the knock-out series and Finals matches (colour choices, imported outcomes) and the arbiters'
-overrides (CCT-9)."""
+"""The games of a guild's tour events and what is recorded about them.
+
+It holds each game's result life cycle from core/tour/game_reports, the knock-out series and Finals
+matches with colour choices and imported outcomes, and the arbiters' overrides by CCT-9.
+"""
 
 from __future__ import annotations
 
@@ -27,8 +29,10 @@ COLOUR_SLOTS: tuple[ColourSlot, ...] = ("colour_game_1", "colour_blitz_1", "colo
 
 @dataclass(frozen=True)
 class TourGame:
-    """A game as stored: where it belongs (stage, contest, round/board, phase, match, number),
-    its players by colour, and its result's life cycle."""
+    """A game as stored: where it belongs, its players by colour and its result's life cycle.
+
+    Where it belongs is given by stage, contest, round or board, phase, match and number.
+    """
 
     id: int
     event_id: int
@@ -79,13 +83,16 @@ class NewGame:
     match_no: int | None = None
     game_no: int = 1
     result: Result | None = None
-    """An imported game's result (stored decided, source `import`); None: an open game."""
+    """An imported game's result, stored decided with source `import`. None means an open game."""
 
 
 @dataclass(frozen=True)
 class ContestRow:
-    """A knock-out series or Finals match: the first player's colour choices (CCT-8e) and an
-    imported outcome (the tour file's round, as JSON data)."""
+    """A knock-out series or Finals match: the first player's colour choices and an imported
+    outcome.
+
+    The choices follow CCT-8e. The outcome is the tour file's round, as JSON data.
+    """
 
     key: str
     colour_game_1: chess.Color | None
@@ -150,7 +157,7 @@ def _game(row: Row) -> TourGame:
 
 
 def colour_text(colour: chess.Color | None) -> str | None:
-    """A colour as stored ('white' / 'black')."""
+    """A colour as stored, 'white' or 'black'."""
     if colour is None:
         return None
     return "white" if colour == chess.WHITE else "black"
@@ -167,7 +174,7 @@ class TourGameReader:
         self._scope = scope
 
     async def get(self, game_id: int) -> TourGame | None:
-        """The game with this id, or None (also for another guild's)."""
+        """The game with this id, or None. Another guild's id also gives None."""
         row = await self._scope.fetchone(
             f"{_GAME} WHERE guild_id = ? AND id = ?", (self._scope.guild_id, game_id)
         )
@@ -262,7 +269,7 @@ class TourGameRepository(TourGameReader):
         scope.record("tour_games_added", {"event": event_id, "games": len(games)})
 
     async def add(self, tour_id: int, event_id: int, game: NewGame) -> TourGame:
-        """Add one open game (a knock-out or Finals game about to be reported)."""
+        """Adds one open game, a knock-out or Finals game about to be reported."""
         scope = self._write
         new_id = await scope.insert(
             "INSERT INTO tour_games (guild_id, tour_id, event_id, stage, contest, round, board,"
@@ -285,9 +292,11 @@ class TourGameRepository(TourGameReader):
         source_ref: str | None = None,
         early_draw: bool | None = None,
     ) -> TourGame:
-        """Store the game's result as the life cycle left it: a new report notes who
-        reported it (and from what), a confirmation, dispute or decision who settled it.
-        Returns the game as now stored (not read back)."""
+        """Stores the game's result as the life cycle left it, and returns the game as now stored.
+
+        A new report notes who reported it and from what. A confirmation, dispute or decision notes
+        who settled it. The game returned is not read back.
+        """
         scope = self._write
         now = to_text(scope.now)
         at = from_text(now)
@@ -395,7 +404,7 @@ class TourGameRepository(TourGameReader):
     async def record_contests(
         self, event_id: int, records: Iterable[tuple[str, dict[str, Any]]]
     ) -> None:
-        """Imported outcomes of knock-out rounds or Finals matches (key, tour file data)."""
+        """Imported outcomes of knock-out rounds or Finals matches, as key and tour file data."""
         scope = self._write
         await scope.executemany(
             "INSERT INTO tour_contests (guild_id, event_id, key, recorded) VALUES (?, ?, ?, ?)",
@@ -406,9 +415,12 @@ class TourGameRepository(TourGameReader):
         )
 
     async def award_contest(self, event_id: int, key: str, data: dict[str, Any]) -> None:
-        """CCT-9: a knock-out series or Finals match awarded without play, stored as its
-        recorded outcome (`data`: the tour file's round with `walkover` and `reason`); the
-        colour choices made before stay."""
+        """CCT-9: a knock-out series or Finals match awarded without play, stored as its recorded
+        outcome.
+
+        `data` is the tour file's round with `walkover` and `reason`. The colour choices made before
+        stay.
+        """
         scope = self._write
         await scope.execute(
             "INSERT INTO tour_contests (guild_id, event_id, key, recorded) VALUES (?, ?, ?, ?)"
@@ -418,9 +430,12 @@ class TourGameRepository(TourGameReader):
         scope.record("tour_awards", {"event": event_id, "contest": key, **data})
 
     async def remove_unplayed(self, event_id: int) -> int:
-        """CCT-8f: an event's games with no report and no result, and its contests with no
-        recorded outcome (colour choices), removed with the draw they belonged to; games
-        reported or settled are never removed. Returns the games removed."""
+        """CCT-8f: removes an event's open games and undecided contests with the draw they belonged
+        to.
+
+        Open games have no report and no result. Undecided contests have no recorded outcome, only
+        colour choices. Games reported or settled are never removed. Returns the games removed.
+        """
         scope = self._write
         cursor = await scope.execute(
             "DELETE FROM tour_games WHERE guild_id = ? AND event_id = ? AND status = 'open'"
@@ -467,7 +482,9 @@ class TourGameRepository(TourGameReader):
 
 
 def _imported(game: NewGame, now: dt.datetime) -> tuple[Any, ...]:
-    """status, result, source, settled_at of a new game (decided when imported with one)."""
+    """The status, result, source and settled_at of a new game. It is decided when imported with
+    one.
+    """
     if game.result is None:
         return ("open", None, None, None)
     return ("decided", game.result.value, "import", to_text(now))

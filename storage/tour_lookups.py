@@ -12,7 +12,9 @@ from storage.scope import ReadScope
 
 @dataclass(frozen=True)
 class EventCandidate:
-    """An event that matches the typed text, with its tour; `mine` if the member plays in it."""
+    """An event that matches the typed text, with its tour. `mine` is set if the member plays in
+    it.
+    """
 
     id: int
     tour: str

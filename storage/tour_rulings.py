@@ -1,5 +1,8 @@
-"""An arbiter's records of a guild's tour events: disconnection incidents with their computed
-outcome (CCT-10) and fair-play appeals with their deadline and decision (CCT-11)."""
+"""An arbiter's records of a guild's tour events.
+
+They are disconnection incidents with their computed outcome by CCT-10, and fair-play appeals with
+their deadline and decision by CCT-11.
+"""
 
 from __future__ import annotations
 
@@ -135,7 +138,7 @@ class TourRulingReader:
         return [_appeal(row) for row in rows]
 
     async def appeal(self, appeal_id: int) -> Appeal | None:
-        """The appeal with this id, or None (also for another guild's)."""
+        """The appeal with this id, or None. Another guild's id also gives None."""
         row = await self._scope.fetchone(
             f"{_APPEAL} WHERE guild_id = ? AND id = ?", (self._scope.guild_id, appeal_id)
         )
@@ -197,7 +200,7 @@ class TourRulingRepository(TourRulingReader):
         text: str,
         deadline: dt.datetime,
     ) -> int:
-        """CCT-11: record an appeal lodged in time (now), with its deadline."""
+        """CCT-11: records an appeal lodged in time, now, with its deadline."""
         scope = self._write
         new_id = await scope.insert(
             "INSERT INTO tour_appeals (guild_id, event_id, game, player_id, lodged_by, text,"
@@ -219,7 +222,7 @@ class TourRulingRepository(TourRulingReader):
     async def decide_appeal(
         self, appeal_id: int, status: AppealStatus, reason: str, by: int | None
     ) -> bool:
-        """CCT-11: an arbiter's decision on an open appeal; False if it was not open."""
+        """CCT-11: an arbiter's decision on an open appeal. Returns False if it was not open."""
         scope = self._write
         cursor = await scope.execute(
             "UPDATE tour_appeals SET status = ?, reason = ?, decided_by = ?, decided_at = ?"

@@ -1,6 +1,8 @@
-"""Tours of one guild and their players (CCT-2, CCT-3, CCT-16): a tour's rules frozen at
-creation; each player's name, linked member, chess.com / lichess usernames, Ambassador flag
-and expulsion."""
+"""Tours of one guild and their players, by CCT-2, CCT-3 and CCT-16.
+
+A tour's rules are frozen at creation. Each player has a name, a linked member, chess.com and
+lichess usernames, an Ambassador flag and an expulsion.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from storage.tour_codecs import tour_rules_of, tour_rules_text
 
 @dataclass(frozen=True)
 class TourRecord:
-    """A tour as stored: its rules frozen at creation (CCT-16)."""
+    """A tour as stored, with its rules frozen at creation, as CCT-16 requires."""
 
     id: int
     guild_id: int
@@ -29,7 +31,7 @@ class TourRecord:
 
 @dataclass(frozen=True)
 class TourPlayer:
-    """A player of a tour: name, linked member, usernames, Ambassador, expelled (CCT-9)."""
+    """A player of a tour: name, linked member, usernames, Ambassador, and expulsion by CCT-9."""
 
     id: int
     tour_id: int
@@ -63,14 +65,14 @@ class TourReader:
         self._scope = scope
 
     async def get(self, tour_id: int) -> TourRecord | None:
-        """The tour with this id, or None (also for another guild's)."""
+        """The tour with this id, or None. Another guild's id also gives None."""
         row = await self._scope.fetchone(
             f"{_TOUR} WHERE guild_id = ? AND id = ?", (self._scope.guild_id, tour_id)
         )
         return None if row is None else _tour(row)
 
     async def by_name(self, name: str) -> TourRecord | None:
-        """The tour of this name (compared case-insensitively), or None."""
+        """The tour of this name, compared case-insensitively, or None."""
         if not name.strip():
             return None
         row = await self._scope.fetchone(
@@ -101,7 +103,7 @@ class TourReader:
         return None if row is None else _player(row)
 
     async def player_by_name(self, tour_id: int, name: str) -> TourPlayer | None:
-        """The tour's player of this name (case-insensitively), or None."""
+        """The tour's player of this name, compared case-insensitively, or None."""
         if not name.strip():
             return None
         row = await self._scope.fetchone(
@@ -129,7 +131,7 @@ class TourRepository(TourReader):
     async def create(
         self, name: str, rules: TourRules, *, created_by: int | None = None
     ) -> TourRecord:
-        """A new tour with its rules frozen (CCT-16); a taken name raises IntegrityError."""
+        """A new tour with its rules frozen by CCT-16. A taken name raises IntegrityError."""
         scope = self._write
         new_id = await scope.insert(
             "INSERT INTO tours (guild_id, name, name_key, rules, created_by, created_at)"
@@ -149,7 +151,7 @@ class TourRepository(TourReader):
         return tour
 
     async def delete(self, tour_id: int) -> bool:
-        """Remove a tour and every fact of it (events, players, games …)."""
+        """Removes a tour and every fact of it, such as events, players and games."""
         scope = self._write
         cursor = await scope.execute(
             "DELETE FROM tours WHERE guild_id = ? AND id = ?", (scope.guild_id, tour_id)
@@ -167,7 +169,7 @@ class TourRepository(TourReader):
         lichess: str | None = None,
         ambassador: bool = False,
     ) -> TourPlayer:
-        """A new player of the tour (a taken name or linked member raises IntegrityError)."""
+        """A new player of the tour. A taken name or linked member raises IntegrityError."""
         scope = self._write
         new_id = await scope.insert(
             "INSERT INTO tour_players (guild_id, tour_id, name, name_key, user_id, chesscom,"
@@ -190,8 +192,10 @@ class TourRepository(TourReader):
         return player
 
     async def link(self, player_id: int, user_id: int | None) -> None:
-        """Link the player to a member (None: unlink); a member linked to another player of
-        the tour raises IntegrityError."""
+        """Links the player to a member, or unlinks for None.
+
+        A member linked to another player of the tour raises IntegrityError.
+        """
         scope = self._write
         await scope.execute(
             "UPDATE tour_players SET user_id = ? WHERE guild_id = ? AND id = ?",
@@ -202,7 +206,7 @@ class TourRepository(TourReader):
     async def set_usernames(
         self, player_id: int, chesscom: str | None, lichess: str | None
     ) -> None:
-        """Set the player's chess.com and lichess usernames (None: none)."""
+        """Sets the player's chess.com and lichess usernames. None means none."""
         scope = self._write
         await scope.execute(
             "UPDATE tour_players SET chesscom = ?, lichess = ? WHERE guild_id = ? AND id = ?",
@@ -215,7 +219,7 @@ class TourRepository(TourReader):
         )
 
     async def set_ambassador(self, player_id: int, ambassador: bool) -> None:
-        """Make the player a Tour Ambassador or not (CCT-3, CCT-5)."""
+        """Makes the player a Tour Ambassador or not, by CCT-3 and CCT-5."""
         scope = self._write
         await scope.execute(
             "UPDATE tour_players SET ambassador = ? WHERE guild_id = ? AND id = ?",
@@ -224,7 +228,7 @@ class TourRepository(TourReader):
         scope.record("tour_ambassadors", {"player": player_id, "ambassador": ambassador})
 
     async def expel(self, player_id: int) -> None:
-        """CCT-9: the player is expelled (no prize, CCT-5)."""
+        """CCT-9: the player is expelled and by CCT-5 gets no prize."""
         scope = self._write
         await scope.execute(
             "UPDATE tour_players SET expelled_at = coalesce(expelled_at, ?)"

@@ -47,8 +47,10 @@ VOICE_WARNINGS = (
     "PyNaCl is not installed, voice will NOT be supported",
     "davey is not installed, voice will NOT be supported",
 )
-"""What discord.py warns when a client starts without its voice libraries: Arbiter has no
-voice, so these say nothing to its operator (filtered out of discord.py's log)."""
+"""What discord.py warns when a client starts without its voice libraries.
+
+Arbiter has no voice, so these say nothing to its operator and are filtered out of discord.py's log.
+"""
 
 
 def _not_about_voice(record: logging.LogRecord) -> bool:
@@ -59,13 +61,16 @@ logging.getLogger("discord.client").addFilter(_not_about_voice)
 
 
 def cog_names(package: str = COGS_PACKAGE) -> list[str]:
-    """Every cog module under the cogs package and its competition packages (`cogs.setup`,
-    `cogs.league.matches`, …), by name, found without importing them here."""
+    """Every cog module under the cogs package and its competition packages, by name, found without
+    importing them here.
+
+    Examples are `cogs.setup` and `cogs.league.matches`.
+    """
     return sorted(_modules_under(package))
 
 
 def _modules_under(package: str) -> list[str]:
-    """The modules of `package` and of its sub-packages, by name (private ones left out)."""
+    """The modules of `package` and of its sub-packages, by name. Private ones are left out."""
     spec = importlib.util.find_spec(package)
     if spec is None or spec.submodule_search_locations is None:
         raise RuntimeError(f"cogs package {package!r} not found")
@@ -79,23 +84,28 @@ def _modules_under(package: str) -> list[str]:
 
 
 def arbiter_intents() -> discord.Intents:
-    """The default intents plus Server Members (privileged; enable it in the Developer Portal):
-    a motion's electorate is the members holding the director role (CL-23). Members are
-    fetched per guild when a motion opens, not chunked for every guild at start-up."""
+    """The default intents plus the privileged Server Members intent, which must be enabled in the
+    Developer Portal.
+
+    By CL-23 a motion's electorate is the members holding the director role. Members are fetched per
+    guild when a motion opens, not chunked for every guild at start-up.
+    """
     intents = discord.Intents.default()
     intents.members = True
     return intents
 
 
 class _Sharding(TypedDict, total=False):
-    """AutoShardedBot's options naming the shards of one process (none: all it is told)."""
+    """AutoShardedBot's options naming the shards of one process, or none for all it is told."""
 
     shard_ids: list[int]
     shard_count: int
 
 
 def _sharding(shards: Shards | None) -> _Sharding:
-    """`shard_ids` and `shard_count` for `shards` (nothing without: Discord's recommendation)."""
+    """`shard_ids` and `shard_count` for `shards`. Without them it gives nothing, which follows
+    Discord's recommendation.
+    """
     if shards is None:
         return {}
     return {"shard_ids": list(shards.ids), "shard_count": shards.count}
@@ -137,34 +147,46 @@ class ArbiterBot(commands.AutoShardedBot):
         self.pins: PinRefresher | None = None
         self._owner: Ownership | None = None
         self.shared_ownership = shared_ownership
-        """Own the database shared with other processes (PostgreSQL shard processes, which
-        divide the work by claims) instead of alone (`storage.ownership.own`)."""
+        """Owns the database shared with other processes instead of alone, through
+        `storage.ownership.own`.
+
+        The other processes are PostgreSQL shard processes, which divide the work by claims.
+        """
         self.shard_plan = shards
         """The shards this process runs, of an application run by several processes on one
-        PostgreSQL database (None: every shard Discord recommends, and every guild's work)."""
+        PostgreSQL database.
+
+        None means every shard Discord recommends, and every guild's work.
+        """
         self._following: set[int] = set()
         self._follows: set[asyncio.Task[None]] = set()
         self._owns_chesscom = chesscom is None and bool(config.chesscom.contact.strip())
         self.chesscom: ChessComClient | None = (
             ChessComClient(config.chesscom) if self._owns_chesscom else chesscom
         )
-        """The bot's one chess.com client (one request in flight, one ETag cache), shared by
-        every command and job; None without a contact, which chess.com requires."""
+        """The bot's one chess.com client, with one request in flight and one ETag cache, shared by
+        every command and job.
+
+        It is None without a contact, which chess.com requires.
+        """
         settings = config.lichess_settings()
         self._owns_lichess = lichess is None and bool(settings.contact.strip())
         self.lichess: LichessClient | None = (
             LichessClient(settings) if self._owns_lichess else lichess
         )
-        """The bot's one lichess client (one request in flight, polite), shared by `/game
-        report link:` and the tour's polling; made from `config.lichess_settings()` when none
-        was given (none without a contact: then lichess is not read)."""
+        """The bot's one polite lichess client, with one request in flight.
+
+        `/game report link:` and the tour's polling share it. It is made from
+        `config.lichess_settings()` when none was given. Without a contact there is none, and
+        lichess is then not read.
+        """
         self._pacer = IdentifyPacer()
         self._shutdown: asyncio.Task[None] | None = None
         use_api(config.discord.api_base)
 
     @property
     def database(self) -> Database:
-        """The open database (available from `setup_hook` on)."""
+        """The open database, available from `setup_hook` on."""
         if self._database is None:
             raise RuntimeError("the database is not open yet (setup_hook has not run)")
         return self._database
@@ -174,9 +196,12 @@ class ArbiterBot(commands.AutoShardedBot):
         return GuildStore(self.database, guild_id)
 
     async def directors_of(self, guild_id: int) -> list[int] | Unreadable:
-        """CL-23: the members of a guild holding its director role now (bots excluded), from
-        the member cache (the guild chunked if it is not yet); else why they cannot be read
-        (no director role, role deleted, Server Members intent off, guild not available)."""
+        """CL-23: the members of a guild holding its director role now, or why they cannot be read.
+
+        Bots are excluded. The members come from the member cache, and the guild is chunked if it is
+        not yet. They cannot be read without a director role, when the role was deleted, when the
+        Server Members intent is off, or when the guild is not available.
+        """
         async with self.guild_store(guild_id).read() as view:
             role_id = (await view.settings.get()).director_role_id
         if role_id is None:
@@ -197,14 +222,20 @@ class ArbiterBot(commands.AutoShardedBot):
         return sorted(member.id for member in role.members if not member.bot)
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
-        """The gateway delivered a guild (after start-up, or an outage): CL-21 verifications
-        that waited for its directors run now, not RETRY_AFTER after start-up's attempt."""
+        """The gateway delivered a guild, after start-up or an outage.
+
+        CL-21 verifications that waited for its directors run now, rather than RETRY_AFTER after
+        start-up's attempt.
+        """
         if self.scheduler is not None:
             await resume_verifications(self.guild_store(guild.id))
 
     async def open_database(self) -> Database:
-        """Open and migrate the configured database (once). A bot that runs jobs first takes
-        ownership of it (`DatabaseOwned` if another bot runs on it)."""
+        """Opens and migrates the configured database, once.
+
+        A bot that runs jobs first takes ownership of it, and raises `DatabaseOwned` if another bot
+        runs on it.
+        """
         if self._database is None:
             settings = self.config.database
             database = await open_database(
@@ -228,7 +259,7 @@ class ArbiterBot(commands.AutoShardedBot):
         return self._database
 
     async def load_cogs(self) -> list[str]:
-        """Load every cog module of `cogs/` as an extension; returns their names."""
+        """Loads every cog module of `cogs/` as an extension and returns their names."""
         names = cog_names()
         for name in names:
             if name not in self.extensions:
@@ -236,9 +267,12 @@ class ArbiterBot(commands.AutoShardedBot):
         return names
 
     async def setup_hook(self) -> None:
-        """Open storage, load the cogs, start the outbox sender and the standings pin
-        refresher (repairing stale pins), then start the scheduler: run the jobs missed while
-        down (in due order) and schedule the rest."""
+        """Starts the bot's parts in order.
+
+        It opens storage, loads the cogs, starts the outbox sender and the standings pin refresher,
+        which repairs stale pins. Then it starts the scheduler, which runs the jobs missed while
+        down in due order and schedules the rest.
+        """
         await self.open_database()
         self.add_dynamic_items(*DYNAMIC_ITEMS, *TOUR_DYNAMIC_ITEMS)
         loaded = await self.load_cogs()
@@ -277,8 +311,11 @@ class ArbiterBot(commands.AutoShardedBot):
         await self.scheduler.recover()
 
     def _heard(self, guild_id: int) -> None:
-        """Another process (the CLI, another shard process) committed jobs or messages of
-        `guild_id`: if the guild is this process's, wake the outbox and follow its jobs."""
+        """Another process committed jobs or messages of `guild_id`.
+
+        That process is the CLI or another shard process. If the guild is this process's, it wakes
+        the outbox and follows the guild's jobs.
+        """
         if self.shard_plan is not None and not self.shard_plan.owns(guild_id):
             return
         if self.outbox is not None:
@@ -290,7 +327,7 @@ class ArbiterBot(commands.AutoShardedBot):
             task.add_done_callback(self._follows.discard)
 
     async def _follow(self, guild_id: int) -> None:
-        """Put `guild_id`'s pending jobs on the timer (one read for a burst of notices)."""
+        """Puts `guild_id`'s pending jobs on the timer, with one read for a burst of notices."""
         assert self.scheduler is not None
         self._following.discard(guild_id)
         try:
@@ -299,8 +336,11 @@ class ArbiterBot(commands.AutoShardedBot):
             log.exception("could not follow the jobs of guild %d", guild_id)
 
     def chesscom_client(self) -> ChessComClient:
-        """The bot's one chess.com client, for a command that must read chess.com; a
-        `UserError` saying so when no contact is configured (chess.com requires one)."""
+        """The bot's one chess.com client, for a command that must read chess.com.
+
+        It raises a `UserError` saying so when no contact is configured, since chess.com requires
+        one.
+        """
         if self.chesscom is None:
             raise UserError(
                 "chess.com is not configured on this bot: its operator must set"
@@ -309,23 +349,28 @@ class ArbiterBot(commands.AutoShardedBot):
         return self.chesscom
 
     def _automation(self) -> AutomationContext:
-        """The league jobs' context, with the bot's one chess.com client (none without a
-        contact, which chess.com requires: then nothing is polled)."""
+        """The league jobs' context, with the bot's one chess.com client.
+
+        Without a contact, which chess.com requires, there is no client and nothing is polled.
+        """
         if self.chesscom is None:
             log.warning("chesscom.contact is not set: chess.com is not polled")
         every = dt.timedelta(minutes=self.config.chesscom.poll_minutes)
         return AutomationContext(self.database, self.chesscom, every)
 
     async def connect(self, *, reconnect: bool = True) -> None:
-        """Ask the API where the gateway is (also the address dialled after an invalid
-        session) and how many sessions may start at once, then connect every shard."""
+        """Asks the API where the gateway is and how many sessions may start at once, then connects
+        every shard.
+
+        The gateway's address is also the one dialled after an invalid session.
+        """
         gateway = await ask_gateway(self.http)
         self._pacer = IdentifyPacer(gateway.max_concurrency)
         log.info("gateway %s: %d shard(s) recommended", gateway.url, gateway.shards)
         await super().connect(reconnect=reconnect)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        """Wait only as long as Discord's IDENTIFY limit needs (see `IdentifyPacer`)."""
+        """Waits only as long as Discord's IDENTIFY limit needs, see `IdentifyPacer`."""
         await self._pacer.wait(shard_id or 0)
 
     async def on_ready(self) -> None:
@@ -336,8 +381,11 @@ class ArbiterBot(commands.AutoShardedBot):
             log.info("ready: %d guild(s) on %d shard(s)", len(self.guilds), self.shard_count or 1)
 
     async def close(self) -> None:
-        """Stop everything (see `_close`), once: a second call (the signal handler's, then
-        `async with`'s) waits for the first to finish rather than returning early."""
+        """Stops everything once, see `_close`.
+
+        A second call, such as the signal handler's and then `async with`'s, waits for the first to
+        finish rather than returning early.
+        """
         if self._shutdown is None:
             self._shutdown = asyncio.create_task(self._close(), name="arbiter close")
         await asyncio.shield(self._shutdown)
@@ -366,7 +414,10 @@ class ArbiterBot(commands.AutoShardedBot):
 
 
 async def offline_bot(config: Config) -> ArbiterBot:
-    """A bot on an in-memory database that runs no jobs: its setup hook (or `login()`) loads
-    the command tree without touching the real database (sync, schema checks, reference)."""
+    """A bot on an in-memory database that runs no jobs.
+
+    Its setup hook, or `login()`, loads the command tree without touching the real database, for
+    sync, schema checks and the reference.
+    """
     database = await Database.open(":memory:")
     return ArbiterBot(config, database=database, run_jobs=False)

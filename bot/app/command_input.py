@@ -21,13 +21,16 @@ from bot.rendering.common import limits
 from storage.guild import GuildStore
 
 MAX_ATTACHMENT = 1_000_000
-"""Bytes of an attachment a command reads (a season file, a boards CSV)."""
+"""Bytes of an attachment a command reads, such as a season file or a boards CSV."""
 
 
 class Whole(app_commands.Transformer):
-    """An integer option of the domain `low`…`high` (an id: 1…2⁵³, Discord's largest):
-    published with those bounds, and checked again when a command runs, since a raw
-    interaction can carry any integer (a value past SQLite's 2⁶³ would fail as an error)."""
+    """An integer option of the domain `low` to `high`, published with those bounds and checked
+    again when a command runs.
+
+    An id runs from 1 to 2⁵³, Discord's largest. The check is repeated because a raw interaction can
+    carry any integer, and a value past SQLite's 2⁶³ would fail as an error.
+    """
 
     def __init__(self, what: str, low: int = 1, high: int = limits.INTEGER_OPTION) -> None:
         self.what, self.low, self.high = what, low, high
@@ -66,7 +69,7 @@ MOTION = Whole("motion")
 
 
 async def actor_of(store: GuildStore, interaction: Interaction) -> Actor:
-    """The caller with the guild roles they hold (read against `/setup`'s roles)."""
+    """The caller with the guild roles they hold, read against `/setup`'s roles."""
     async with store.read() as view:
         settings = await view.settings.get()
     member = interaction.user
@@ -81,8 +84,11 @@ async def store_and_actor(interaction: Interaction) -> tuple[GuildStore, Actor]:
 
 
 def parse_day(text: str, what: str, today: dt.date | None = None, *, past: bool = False) -> dt.date:
-    """A `YYYY-MM-DD` date from 2000 to `YEARS_AHEAD` years after `today`; without `past`,
-    one before `today` is refused (`today` None: the date of the clock is not checked)."""
+    """A `YYYY-MM-DD` date from 2000 to `YEARS_AHEAD` years after `today`.
+
+    Without `past`, a date before `today` is refused. When `today` is None the date of the clock is
+    not checked.
+    """
     try:
         day = dt.date.fromisoformat(text.strip())
     except ValueError:
@@ -112,8 +118,10 @@ async def read_attachment(attachment: discord.Attachment, what: str, suffix: str
 
 
 async def read_boards(attachment: discord.Attachment) -> list[BoardRow]:
-    """A boards CSV attachment (`/match result`, `/vote open correct-result`) as its rows:
-    a `.csv` within the size cap, UTF-8, every line valid (a bad one is named)."""
+    """A boards CSV attachment as its rows, for `/match result` and `/vote open correct-result`.
+
+    It must be a `.csv` within the size cap, in UTF-8, with every line valid. A bad line is named.
+    """
     data = await read_attachment(attachment, "boards file", ".csv")
     try:
         text = data.decode("utf-8")

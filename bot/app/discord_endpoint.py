@@ -1,14 +1,14 @@
 """Where the bot reaches Discord, and how fast it may open gateway sessions.
 
-The REST root comes from the configuration (`discord.api_base`); the gateway's address is
-never written down here: it is asked of that API (`GET /gateway/bot`), as Discord asks bots
-to, and also becomes the address discord.py dials after an invalid session. Nothing here
-knows whether the other end is Discord or a test's stand-in.
+The REST root comes from the configuration's `discord.api_base`. The gateway's address is never
+written down here. It is asked of that API with `GET /gateway/bot`, as Discord asks bots to, and
+also becomes the address discord.py dials after an invalid session. Nothing here knows whether the
+other end is Discord or a test's stand-in.
 
-IDENTIFY is limited by Discord to `session_start_limit.max_concurrency` per 5 seconds, in
-buckets `shard_id % max_concurrency`; `IdentifyPacer` waits exactly as long as that needs
-(discord.py's default hook sleeps 5 s before every IDENTIFY but the first, whatever the
-limit and however long ago the bucket's last one was).
+Discord limits IDENTIFY to `session_start_limit.max_concurrency` per 5 seconds, in buckets of
+`shard_id % max_concurrency`. `IdentifyPacer` waits exactly as long as that needs. discord.py's
+default hook sleeps 5 s before every IDENTIFY but the first, whatever the limit and however long ago
+the bucket's last one was.
 """
 
 from __future__ import annotations
@@ -30,10 +30,11 @@ before sending one, and the first may be slower on the way than the next."""
 
 
 def use_api(base: str) -> None:
-    """Send every REST call (webhooks and interaction replies included) to `base`.
+    """Sends every REST call to `base`, webhooks and interaction replies included.
 
-    discord.py builds each URL from the class attribute `Route.BASE`; setting it is the one
-    switch it has for this (its `_set_api_version` sets the same attribute)."""
+    discord.py builds each URL from the class attribute `Route.BASE`. Setting it is the one switch
+    it has for this, and its `_set_api_version` sets the same attribute.
+    """
     Route.BASE = base.rstrip("/")
 
 
@@ -47,17 +48,23 @@ class Gateway:
 
 
 async def ask_gateway(http: HTTPClient) -> Gateway:
-    """Ask the API for the gateway and make its address the one discord.py falls back to
-    (`DiscordWebSocket.DEFAULT_GATEWAY`, a class attribute, dialled after an invalid
-    session or for a fixed shard count) instead of Discord's own."""
+    """Asks the API for the gateway and makes its address the one discord.py falls back to, instead
+    of Discord's own.
+
+    That fallback is the class attribute `DiscordWebSocket.DEFAULT_GATEWAY`, dialled after an
+    invalid session or for a fixed shard count.
+    """
     shards, url, limits = await http.get_bot_gateway()
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
     return Gateway(shards, url, max(1, int(limits.get("max_concurrency", 1))))
 
 
 class IdentifyPacer:
-    """Spaces IDENTIFYs as Discord allows: one per bucket (`shard_id % max_concurrency`)
-    every `window` seconds (Discord's 5 and a margin), the first of each bucket at once."""
+    """Spaces IDENTIFYs as Discord allows.
+
+    It allows one per bucket, `shard_id % max_concurrency`, every `window` seconds, which is
+    Discord's 5 plus a margin. The first of each bucket goes at once.
+    """
 
     def __init__(
         self,
@@ -75,7 +82,7 @@ class IdentifyPacer:
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def wait(self, shard_id: int) -> None:
-        """Return when shard `shard_id` may IDENTIFY (and count that IDENTIFY)."""
+        """Returns when shard `shard_id` may IDENTIFY, and counts that IDENTIFY."""
         bucket = shard_id % self.max_concurrency
         lock = self._locks.setdefault(bucket, asyncio.Lock())
         async with lock:

@@ -9,7 +9,7 @@ from storage.outbox import OutboxMessage
 
 
 class GuildSetup:
-    """Reads and changes one guild's Arbiter settings (audited)."""
+    """Reads and changes one guild's Arbiter settings, audited."""
 
     def __init__(self, store: GuildStore) -> None:
         self._store = store
@@ -20,7 +20,7 @@ class GuildSetup:
             return await view.settings.get(), await view.outbox.failures()
 
     async def configure(self, actor_id: int, changes: dict[str, int]) -> GuildSettings:
-        """Apply `changes` (setting → Discord id); at least one is required."""
+        """Applies `changes`, which map a setting to a Discord id. At least one is required."""
         if not changes:
             raise UserError(
                 "Nothing to change: give at least one of the roles or the announcements channel."

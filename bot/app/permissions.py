@@ -1,6 +1,8 @@
-"""What a command requires of its caller — a guild role (`Role`: HQ, director, arbiter), the
-admin of a club, a server permission — declared once per command and kept in its public
-`extras`, so the tree checks it, `/help` filters by it and the command reference prints it:
+"""What a command requires of its caller, declared once per command.
+
+A requirement is a guild `Role`, which is HQ, director or arbiter, the admin of a club, or a server
+permission. It is kept in the command's public `extras`, so the tree checks it, `/help` filters by
+it and the command reference prints it:
 
     @requires(HoldsRole(Role.HQ))
     @group.command(name="approve", description="…")
@@ -28,7 +30,7 @@ from bot.rendering.common.user_text import user_text
 from storage.guild import GuildStore
 
 REQUIRES = "requires"
-"""The key of a command's `extras` holding its requirements (a tuple)."""
+"""The key of a command's `extras` holding its requirements as a tuple."""
 
 C = TypeVar("C", bound=app_commands.Command[Any, ..., Any])
 
@@ -36,20 +38,23 @@ _PERMISSION_NAMES = {"manage_guild": "Manage Server", "view_channel": "View Chan
 
 
 def permission_name(flag: str) -> str:
-    """The name Discord's client shows for a permission flag (`manage_guild` → Manage Server)."""
+    """The name Discord's client shows for a permission flag, so `manage_guild` is Manage Server."""
     return _PERMISSION_NAMES.get(flag, flag.replace("_", " ").title())
 
 
 def guild_store(interaction: Interaction) -> GuildStore:
-    """The repositories of the interaction's guild; refuses outside a server."""
+    """The repositories of the interaction's guild. It refuses outside a server."""
     if interaction.guild_id is None:
         raise app_commands.NoPrivateMessage()
     return interaction.client.guild_store(interaction.guild_id)
 
 
 class Requirement(Protocol):
-    """Something a command needs of its caller: `text` as /help and the reference say it
-    (`league HQ role`); calling it checks the caller (True, or raises the refusal)."""
+    """Something a command needs of its caller.
+
+    `text` is how /help and the reference say it, such as `league HQ role`. Calling it checks the
+    caller, returning True or raising the refusal.
+    """
 
     @property
     def text(self) -> str:
@@ -57,13 +62,13 @@ class Requirement(Protocol):
         ...
 
     async def __call__(self, interaction: Interaction) -> bool:
-        """True if the caller meets it; else raises the refusal naming it."""
+        """True if the caller meets it. Otherwise it raises the refusal naming it."""
         ...
 
 
 @dataclass(frozen=True)
 class HoldsRole:
-    """The caller holds the guild's `role` (as `/setup set` configured it)."""
+    """The caller holds the guild's `role`, as `/setup set` configured it."""
 
     role: Role
 
@@ -73,7 +78,9 @@ class HoldsRole:
         return f"{self.role.value} role"
 
     async def __call__(self, interaction: Interaction) -> bool:
-        """True if the caller holds the role; refuses naming it (or how to set it up)."""
+        """True if the caller holds the role. Otherwise it refuses, naming the role or how to set
+        it up.
+        """
         async with guild_store(interaction).read() as view:
             settings = await view.settings.get()
         role_id: int | None = getattr(settings, self.role.setting)
@@ -101,14 +108,14 @@ class AdministersClub:
         return f"admin of the club in `{self.option}`"
 
     async def __call__(self, interaction: Interaction) -> bool:
-        """True for an admin of the club (of any club when the option is not given yet)."""
+        """True for an admin of the club, or of any club when the option is not given yet."""
         club = getattr(interaction.namespace, self.option, None)
         return await administers_club(interaction, None if club is None else str(club))
 
 
 @dataclass(frozen=True)
 class HasPermission:
-    """The caller has the server permission `flag` here (`manage_guild`)."""
+    """The caller has the server permission `flag` here, such as `manage_guild`."""
 
     flag: str
 
@@ -118,7 +125,7 @@ class HasPermission:
         return permission_name(self.flag)
 
     async def __call__(self, interaction: Interaction) -> bool:
-        """True with the permission; else discord.py's `MissingPermissions`."""
+        """True with the permission. Otherwise it raises discord.py's `MissingPermissions`."""
         if interaction.guild_id is None:
             raise app_commands.NoPrivateMessage()
         if getattr(interaction.permissions, self.flag):
@@ -127,8 +134,11 @@ class HasPermission:
 
 
 def requires(*needs: Requirement) -> Callable[[C], C]:
-    """Declare what a command needs: each becomes one of its checks and is listed in its
-    `extras` (read by /help and the command reference). Put it above the command decorator."""
+    """Declares what a command needs. Put it above the command decorator.
+
+    Each requirement becomes one of its checks and is listed in its `extras`, which /help and the
+    command reference read.
+    """
 
     def decorate(command: C) -> C:
         if not isinstance(command, app_commands.Command):
@@ -142,13 +152,15 @@ def requires(*needs: Requirement) -> Callable[[C], C]:
 
 
 def requirements(command: app_commands.Command[Any, ..., Any]) -> Sequence[Requirement]:
-    """What `command` needs of its caller (declared with `requires`)."""
+    """What `command` needs of its caller, as declared with `requires`."""
     found: Sequence[Requirement] = command.extras.get(REQUIRES, ())
     return found
 
 
 async def administers_club(interaction: Interaction, club: str | None) -> bool:
-    """Whether the caller is an admin of `club` (of any club when `club` is None); else refuse."""
+    """Whether the caller is an admin of `club`, or of any club when `club` is None. Otherwise it
+    refuses.
+    """
     user_id = interaction.user.id
     async with guild_store(interaction).read() as view:
         allowed = (
@@ -164,9 +176,11 @@ async def administers_club(interaction: Interaction, club: str | None) -> bool:
 
 
 async def can_use(interaction: Interaction, command: app_commands.Command[Any, ..., Any]) -> bool:
-    """Whether the caller may run `command` here (for /help): its context (a server-only
-    command in a direct message), the default permissions of it and its groups, and what it
-    declares it requires."""
+    """Whether the caller may run `command` here, for /help.
+
+    It weighs the command's context, such as a server-only command in a direct message, the default
+    permissions of it and its groups, and what it declares it requires.
+    """
     node: app_commands.Command[Any, ..., Any] | app_commands.Group | None = command
     while node is not None:
         if interaction.guild_id is None and node.guild_only:

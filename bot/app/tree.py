@@ -1,9 +1,10 @@
-"""Arbiter's one error handler, for every app command and every button or modal: the
-command tree's `on_error`, and `answer_error` for components (their views' `on_error`, and
-the callbacks of persistent buttons, which discord.py only logs, delegate to it).
+"""Arbiter's one error handler, for every app command and every button or modal.
 
-Users get one short ephemeral line; anything unexpected also gets an error id, and the log
-gets the traceback under that id, so a report can be matched to its cause.
+It is the command tree's `on_error`, and `answer_error` for components. Their views' `on_error` and
+the callbacks of persistent buttons, which discord.py only logs, delegate to it.
+
+Users get one short ephemeral line. Anything unexpected also gets an error id, and the log gets the
+traceback under that id, so a report can be matched to its cause.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def new_error_id() -> str:
 
 
 PUBLIC_FAILURE = "This command could not be completed."
-"""What a public "thinking…" message becomes when its command fails (details go privately)."""
+"""What a public "thinking…" message becomes when its command fails. The details go privately."""
 
 VALUE_SHOWN = 100
 """Characters of a refused option value that a transformer's refusal repeats."""
@@ -43,7 +44,7 @@ def _role(role: str | int) -> str:
 
 
 def describe_error(error: BaseException) -> tuple[str, bool]:
-    """The message for the user and whether the error was unexpected (needs an id)."""
+    """The message for the user, and whether the error was unexpected and so needs an id."""
     cause: BaseException = error
     if isinstance(error, app_commands.CommandInvokeError):
         cause = error.original
@@ -86,7 +87,7 @@ _NEEDS_A_SERVER = (
     app_commands.MissingAnyRole,
     RoleRequired,
 )
-"""Refusals no one can overcome in a direct message (a cooldown, say, is not one)."""
+"""Refusals no one can overcome in a direct message. A cooldown, say, is not one."""
 
 
 def _where(interaction: Interaction) -> str:
@@ -100,18 +101,20 @@ def _where(interaction: Interaction) -> str:
 
 
 UNKNOWN_INTERACTION = 10062
-"""Discord's error code for an interaction it no longer knows (not answered within 3 s)."""
+"""Discord's error code for an interaction it no longer knows, one not answered within 3 s."""
 
 
 def _expired(error: BaseException) -> bool:
-    """Whether `error` is Discord refusing a late answer (404 Unknown interaction)."""
+    """Whether `error` is Discord refusing a late answer with 404 Unknown interaction."""
     cause = getattr(error, "original", error)
     return isinstance(cause, discord.NotFound) and cause.code == UNKNOWN_INTERACTION
 
 
 async def answer_error(interaction: Interaction, error: BaseException) -> None:
-    """Answer a failed command, button or modal with one ephemeral line (an error id and a
-    logged traceback for anything unexpected); never raises."""
+    """Answers a failed command, button or modal with one ephemeral line, and never raises.
+
+    Anything unexpected gets an error id and a logged traceback.
+    """
     if interaction.guild_id is None and isinstance(error, _NEEDS_A_SERVER):
         # No role or server permission can be held in a direct message: say what helps.
         error = app_commands.NoPrivateMessage()
@@ -169,15 +172,15 @@ class ArbiterTree(app_commands.CommandTree):
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        """Reply with a short ephemeral message; log unexpected errors with an id."""
+        """Replies with a short ephemeral message, and logs unexpected errors with an id."""
         await answer_error(interaction, error)
 
 
 class ArbiterView(discord.ui.View):
-    """A view whose buttons' failures go through the one error handler (`answer_error`)."""
+    """A view whose buttons' failures go through the one error handler, `answer_error`."""
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any], /
     ) -> None:
-        """A button's callback (or this view's check) raised: answer as a command would."""
+        """A button's callback or this view's check raised, so it answers as a command would."""
         await answer_error(interaction, error)

@@ -32,18 +32,18 @@ from bot.runtime.polite_http import PoliteClient, SiteSettings
 
 DEFAULT_BASE_URL = "https://api.chess.com/pub"
 FIRST_ARCHIVE_YEAR = 2005
-"""No chess.com game archive is older (the site opened in 2005)."""
+"""No chess.com game archive is older. The site opened in 2005."""
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 ChessComSettings = SiteSettings
-"""What the client needs from configuration (the `[chesscom]` section of config.toml)."""
+"""What the client needs from configuration, the `[chesscom]` section of config.toml."""
 
 
 @dataclass(frozen=True, slots=True)
 class ClientSettings:
-    """Plain client settings, for the CLI and tests (config.toml provides the same fields)."""
+    """Plain client settings for the CLI and tests. config.toml provides the same fields."""
 
     contact: str
     base_url: str = DEFAULT_BASE_URL
@@ -58,18 +58,22 @@ class ChessComClient(PoliteClient):
     SITE = "chess.com"
 
     async def get_json(self, path: str) -> Any:
-        """GET `base_url + path` and return the decoded JSON (one request in flight at a time)."""
+        """GETs `base_url + path` and returns the decoded JSON, with one request in flight at a
+        time.
+        """
         return await self._reader.get(f"{self.base_url}/{path.lstrip('/')}", _json)
 
     async def _model(self, model: type[ModelT], path: str) -> ModelT:
-        """GET `path` as `model`: the body parsed and validated in one pass (pydantic-core's
-        JSON reader, not `json.loads` and then the model: the hot path of every import), the
-        model kept for a 304 (models are frozen)."""
+        """GETs `path` as `model`, parsing and validating the body in one pass.
+
+        It uses pydantic-core's JSON reader rather than `json.loads` and then the model, since this
+        is the hot path of every import. The frozen model is kept for a 304.
+        """
         url = f"{self.base_url}/{path.lstrip('/')}"
         return await self._reader.get(url, lambda body: _validated(model, body))
 
     async def team_match(self, match_id: int | str, *, live: bool = False) -> TeamMatch:
-        """A daily team match (`/match/{id}`) or a live one (`/match/live/{id}`)."""
+        """A daily team match at `/match/{id}` or a live one at `/match/live/{id}`."""
         return await self._model(TeamMatch, _match_path(match_id, live))
 
     async def match_board(
@@ -83,7 +87,7 @@ class ChessComClient(PoliteClient):
         return await self._model(ClubProfile, f"club/{_segment(url_id)}")
 
     async def club_members(self, url_id: str) -> ClubMembers:
-        """A club's members (weekly, monthly and all-time activity groups)."""
+        """A club's members in the weekly, monthly and all-time activity groups."""
         return await self._model(ClubMembers, f"club/{_segment(url_id)}/members")
 
     async def club_matches(self, url_id: str) -> ClubMatches:
@@ -91,16 +95,18 @@ class ChessComClient(PoliteClient):
         return await self._model(ClubMatches, f"club/{_segment(url_id)}/matches")
 
     async def player(self, username: str) -> PlayerProfile:
-        """A player's profile (status tells a closed account)."""
+        """A player's profile. Its status tells a closed account."""
         return await self._model(PlayerProfile, f"player/{_segment(username)}")
 
     async def player_stats(self, username: str) -> PlayerStats:
-        """A player's statistics (daily rating and timeout percentage)."""
+        """A player's statistics: the daily rating and the timeout percentage."""
         return await self._model(PlayerStats, f"player/{_segment(username)}/stats")
 
     async def player_games(self, username: str, year: int, month: int) -> GameArchive:
-        """The games a player finished in one month (`/player/{name}/games/{YYYY}/{MM}`, the
-        monthly archive: live and daily games, each with its PGN)."""
+        """The games a player finished in one month, from `/player/{name}/games/{YYYY}/{MM}`.
+
+        This monthly archive holds live and daily games, each with its PGN.
+        """
         return await self._model(GameArchive, archive_path(username, year, month))
 
 
@@ -120,15 +126,17 @@ def _match_path(match_id: int | str, live: bool) -> str:
 
 
 def archive_path(username: str, year: int, month: int) -> str:
-    """The API path of a player's monthly game archive; ValueError for a month that cannot
-    have one (before chess.com existed, or not a month)."""
+    """The API path of a player's monthly game archive.
+
+    Raises ValueError for a month that cannot have one, before chess.com existed or not a month.
+    """
     if not 1 <= month <= 12 or not FIRST_ARCHIVE_YEAR <= year <= date.max.year:
         raise ValueError(f"{year}/{month} is not a month with a chess.com game archive")
     return f"player/{_segment(username)}/games/{year:04d}/{month:02d}"
 
 
 def _validated(model: type[ModelT], body: str) -> ModelT:
-    """`body` as `model`; ValueError naming why not: not JSON, or where the JSON differs."""
+    """`body` as `model`, or ValueError naming why not: not JSON, or where the JSON differs."""
     try:
         return model.model_validate_json(body)
     except ValidationError as error:
@@ -141,7 +149,7 @@ def _validated(model: type[ModelT], body: str) -> ModelT:
 
 
 def _json(body: str) -> Any:
-    """A response body as JSON (ValueError naming why it is not)."""
+    """A response body as JSON, or ValueError naming why it is not."""
     try:
         return json.loads(body)
     except ValueError as error:

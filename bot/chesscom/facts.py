@@ -1,8 +1,10 @@
-"""Season facts from chess.com payloads: a team match as a season-file `Match`, plus what the
-regulations need from it (CL-14 boards, CL-15 challenge, CL-5/CL-6 eligibility, CL-19 closures).
+"""Season facts from chess.com payloads: a team match as a season-file `Match`.
 
-Pure functions: the caller fetches (see `bot.chesscom.reader`) and supplies what chess.com
-cannot know — the season match id, division, round and which club is home (`Placement`).
+It also reads what the regulations need from the match: CL-14 boards, the CL-15 challenge, CL-5 and
+CL-6 eligibility and CL-19 closures.
+
+These are pure functions. The caller fetches through `bot.chesscom.reader` and supplies what
+chess.com cannot know in a `Placement`: the season match id, division, round and which club is home.
 """
 
 from __future__ import annotations
@@ -36,9 +38,9 @@ class FactsError(ValueError):
 class Placement:
     """Where a chess.com match sits in the season, which chess.com cannot tell.
 
-    `clubs` maps a chess.com club url-id to its season club name (unmapped clubs keep their
-    chess.com name). `home` / `away` are season club names; when `home` is None, chess.com's
-    team1 is home. `id` defaults to the chess.com match id.
+    `clubs` maps a chess.com club url-id to its season club name, and unmapped clubs keep their
+    chess.com name. `home` and `away` are season club names. When `home` is None, chess.com's team1
+    is home. `id` defaults to the chess.com match id.
     """
 
     id: str | None = None
@@ -49,7 +51,7 @@ class Placement:
     clubs: Mapping[str, str] = field(default_factory=dict)
 
     def club_name(self, team: MatchTeam) -> str:
-        """The season name of a chess.com team (via `clubs`, else its chess.com name)."""
+        """The season name of a chess.com team, through `clubs`, else its chess.com name."""
         by_id = {key.casefold(): name for key, name in self.clubs.items()}
         url_id = (team.url_id or "").casefold()
         return by_id.get(url_id) or team.name or team.url_id or UNKNOWN_CLUB
@@ -57,9 +59,11 @@ class Placement:
 
 @dataclass(frozen=True, slots=True)
 class MatchFacts:
-    """What one chess.com team match tells the season: the `Match` (None while its start time
-    is unknown), each club's players, closed accounts (CL-19: closed statuses and fair-play
-    removals) and fair-play cases."""
+    """What one chess.com team match tells the season.
+
+    It holds the `Match`, None while its start time is unknown, each club's players, the CL-19
+    closed accounts from closed statuses and fair-play removals, and the fair-play cases.
+    """
 
     status: str
     match: MatchModel | None
@@ -70,10 +74,12 @@ class MatchFacts:
     board_numbers: tuple[int, ...]
     """chess.com's board number of each of `match.boards`, in the same order."""
     running_boards: tuple[int, ...]
-    """Boards with a game still running (both players listed)."""
+    """Boards with a game still running, where both players are listed."""
     unpaired_boards: dict[int, str] = field(default_factory=dict)
-    """Boards left out because one side's player is missing and cannot be read: board →
-    reason (see `match_boards`)."""
+    """Boards left out because one side's player is missing and cannot be read.
+
+    It maps each board to the reason `match_boards` gives.
+    """
 
     @property
     def challenge_issued(self) -> bool:
@@ -82,8 +88,10 @@ class MatchFacts:
 
 
 def board_points(player: MatchPlayer) -> tuple[Fraction, int]:
-    """CL-14: a player's points on their board and how many of its games have ended (summed
-    in whole half-points: one Fraction per board, not one per game)."""
+    """CL-14: a player's points on their board and how many of its games have ended.
+
+    Points are summed in whole half-points, with one Fraction per board rather than per game.
+    """
     halves = ended = 0
     for code in (player.played_as_white, player.played_as_black):
         if code:
@@ -94,8 +102,11 @@ def board_points(player: MatchPlayer) -> tuple[Fraction, int]:
 
 @dataclass(frozen=True, slots=True)
 class BoardsRead:
-    """The boards of a started match: finished ones by board number, the numbers of boards
-    with a game still running, and boards missing a player with the reason (board → why)."""
+    """The boards of a started match.
+
+    It gives the finished ones by board number, the numbers of boards with a game still running, and
+    the boards missing a player, each with the reason.
+    """
 
     boards: dict[int, BoardModel]
     running: list[int]
@@ -105,9 +116,11 @@ class BoardsRead:
 def _removed_player(
     team: MatchTeam, club: str, missing: list[int], number: int
 ) -> tuple[str | None, str]:
-    """CL-19: who was on board `number` of `team` when chess.com no longer lists them: its
-    only fair-play removal not listed among its players, when it has exactly one board
-    without a player; else None and why it cannot be told."""
+    """CL-19: who was on board `number` of `team` when chess.com no longer lists them.
+
+    That is the team's only fair-play removal not listed among its players, when it has exactly one
+    board without a player. Otherwise it returns None and why it cannot be told.
+    """
     listed = {username_key(p.username) for p in team.players}
     removed = [n for n in team.fair_play_removals if username_key(n) not in listed]
     if not removed:
@@ -122,7 +135,7 @@ def _removed_player(
 
 
 def seated(team: MatchTeam) -> dict[int, MatchPlayer]:
-    """The team's players by board number (players without a board left out)."""
+    """The team's players by board number. Players without a board are left out."""
     boards = {}
     for player in team.players:
         number = player.board_number
@@ -137,16 +150,17 @@ def match_boards(
     games_per_board: int = 2,
     names: tuple[str, str] = ("home", "away"),
 ) -> BoardsRead:
-    """CL-14: the finished boards by board number (home and away points from all their
-    games), the numbers of boards with a game still running (left out), and the boards with
-    one side's player missing.
+    """CL-14: the finished boards by board number, the running ones and those missing a player.
+
+    Finished boards have home and away points from all their games. Boards with a game still running
+    are left out by number.
 
     chess.com drops a player removed for fair play from the match's players and lists them in
-    `fair_play_removals`. Such a board is read from the remaining player's games once they
-    have all ended (the removed player scored the rest of the board's points), naming the
-    removed player when the club has exactly one such removal and one such board; the league
-    then adjusts it as a closed account's board (CL-19, CL-ADJ). Otherwise it is left out,
-    in `unpaired`, with the reason — never as running.
+    `fair_play_removals`. Such a board is read from the remaining player's games once they have all
+    ended, since the removed player scored the rest of the board's points. It names the removed
+    player when the club has exactly one such removal and one such board. The league then adjusts it
+    as a closed account's board by CL-19 and CL-ADJ. Otherwise the board is left out in `unpaired`
+    with the reason, and never counted as running.
     """
     by_board = [seated(team) for team in (home, away)]
     numbers = sorted(by_board[0].keys() | by_board[1].keys())
@@ -201,10 +215,10 @@ def challenge_seen(
 ) -> ChallengeModel:
     """CL-15: the challenge as this sighting proves it, merged with an earlier sighting.
 
-    The API gives no issue or acceptance times, so the instants are upper bounds: the
-    observation time, capped at the start for a started match (it was accepted before it
-    began). Acceptance is proved by a started match, or in registration by the opponent club
-    having players signed up. `known` (an earlier sighting) keeps its earlier instants.
+    The API gives no issue or acceptance times, so the instants are upper bounds. Each is the
+    observation time, capped at the start for a started match, since it was accepted before it
+    began. A started match proves acceptance, and so does the opponent club having players signed up
+    during registration. `known`, an earlier sighting, keeps its earlier instants.
     """
     bound = observed_at
     if payload.started and payload.start_time is not None:
@@ -233,13 +247,14 @@ def match_facts(
     known_challenge: ChallengeModel | None = None,
     at_start: Mapping[str, ClubAtStartModel] | None = None,
 ) -> MatchFacts:
-    """CL-14, CL-15, CL-19: read a team match (any status) as season facts.
+    """CL-14, CL-15 and CL-19: reads a team match of any status as season facts.
 
-    Registration: the challenge was issued by team1 (the club that created it) and the clubs
-    are known; no boards. Started: the boards whose games have all ended, each club's
-    players, the number of players fielded (`at_start[club].players`: its listed players
-    plus its boards whose player chess.com no longer lists), closed accounts and fair-play
-    cases. `at_start` adds members / average rating (CL-5, CL-6) per season club.
+    In registration, the challenge was issued by team1, the club that created it, and the clubs are
+    known, with no boards yet. Once started, it reads the boards whose games have all ended, each
+    club's players, the number of players fielded, closed accounts and fair-play cases. The number
+    fielded, `at_start[club].players`, counts its listed players plus its boards whose player
+    chess.com no longer lists. `at_start` adds members and average rating per season club, by CL-5
+    and CL-6.
     """
     team1 = payload.team1
     if team1 is None:
@@ -335,7 +350,7 @@ def match_facts(
 
 
 def _unique(names: Iterable[str]) -> tuple[str, ...]:
-    """Usernames once each (case-insensitively), sorted."""
+    """Usernames once each, compared case-insensitively, and sorted."""
     by_key: dict[str, str] = {}
     for name in names:
         by_key.setdefault(username_key(name), name)
@@ -343,7 +358,7 @@ def _unique(names: Iterable[str]) -> tuple[str, ...]:
 
 
 def average_rating(ratings: Iterable[int | None]) -> Fraction | None:
-    """CL-6: the exact mean of the known ratings (members without one are left out)."""
+    """CL-6: the exact mean of the known ratings. Members without one are left out."""
     known = [rating for rating in ratings if rating is not None]
     return Fraction(sum(known), len(known)) if known else None
 

@@ -1,12 +1,11 @@
-"""chess.com archive games as site games (`core.tour.game_search.SiteGame`), for the search of
-a paired game (CCT-7).
+"""chess.com archive games as `core.tour.game_search.SiteGame` values, for the CCT-7 search of a
+paired game.
 
-The result is read from both sides' result codes: `win` for one side is that side's win; a
-draw code for both (`agreed`, `repetition`, `stalemate`, `insufficient`, `50move`,
-`timevsinsufficient`) is a draw; anything else is no decided result (None), so the game is
-never taken. A live game's `time_control` is `"<base>"` or `"<base>+<increment>"` in seconds; a
-daily one (`"1/86400"`) has no clock. Standard chess is `rules == "chess"` from the initial
-position.
+The result is read from both sides' result codes. `win` for one side is that side's win. A draw code
+for both sides is a draw: `agreed`, `repetition`, `stalemate`, `insufficient`, `50move` or
+`timevsinsufficient`. Anything else is no decided result, None, so the game is never taken. A live
+game's `time_control` is `"<base>"` or `"<base>+<increment>"` in seconds. A daily one such as
+`"1/86400"` has no clock. Standard chess is `rules == "chess"` from the initial position.
 """
 
 from __future__ import annotations
@@ -23,8 +22,10 @@ STANDARD_RULES = "chess"
 
 
 def clock_of(time_control: str | None) -> SiteClock | None:
-    """A live game's clock from chess.com's PGN-style time control (`"900+10"`, `"600"`);
-    None for daily games (`"1/86400"`) and anything else."""
+    """A live game's clock from chess.com's PGN-style time control, such as `"900+10"` or `"600"`.
+
+    Returns None for daily games such as `"1/86400"` and for anything else.
+    """
     if not time_control:
         return None
     base, plus, increment = time_control.strip().partition("+")
@@ -47,14 +48,16 @@ def result_of(game: ArchiveGame) -> Result | None:
 
 
 def game_id_of(url: str) -> str | None:
-    """The game's id on chess.com: the last two segments of its URL (`live/4415534338`), as
-    live and daily games are numbered apart."""
+    """The game's id on chess.com: the last two segments of its URL, such as `live/4415534338`.
+
+    Live and daily games are numbered apart.
+    """
     parts = [part for part in urlsplit(url).path.split("/") if part]
     return "/".join(parts[-2:]) if len(parts) >= 2 else None
 
 
 def _standard(game: ArchiveGame) -> bool:
-    """Standard chess from the initial position (not chess960 or a set-up position)."""
+    """Standard chess from the initial position, not chess960 or a set-up position."""
     if (game.rules or STANDARD_RULES) != STANDARD_RULES:
         return False
     setup = game.initial_setup
@@ -62,8 +65,10 @@ def _standard(game: ArchiveGame) -> bool:
 
 
 def site_game(game: ArchiveGame) -> SiteGame | None:
-    """The archive game as a site game; None when it lacks what identifies it (its URL, both
-    usernames, its end)."""
+    """The archive game as a site game, or None when it lacks what identifies it.
+
+    It needs its URL, both usernames and its end.
+    """
     if not game.url or game.end_time is None or not game.white.username:
         return None
     game_id = game_id_of(game.url)

@@ -1,8 +1,9 @@
 """Pydantic models of the chess.com Published-Data API payloads Arbiter reads.
 
-Every model tolerates missing keys and ignores unknown ones: the API omits keys freely (most
-match `settings`, a `played_as_*` key until that game ends, `chess_daily` for a player who
-never played daily chess). Usernames compare case-insensitively (`username_key`).
+Every model tolerates missing keys and ignores unknown ones, because the API omits keys freely. Most
+matches have no `settings`, a `played_as_*` key is missing until that game ends, and `chess_daily`
+is missing for a player who never played daily chess. Usernames compare case-insensitively through
+`username_key`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ IN_PROGRESS = "in_progress"
 FINISHED = "finished"
 SCHEDULED = "scheduled"
 STARTED_STATUSES = frozenset({IN_PROGRESS, FINISHED})
-"""Match statuses in which the boards are set and games are (or were) played."""
+"""Match statuses in which the boards are set and games are being or were played."""
 
 DRAW_CODES = frozenset(
     {"agreed", "repetition", "stalemate", "insufficient", "50move", "timevsinsufficient"}
@@ -33,14 +34,16 @@ FAIR_PLAY_STATUS = "closed:fair_play_violations"
 
 
 def username_key(name: str) -> str:
-    """The form under which two chess.com usernames are equal (they compare case-insensitively)."""
+    """The form under which two chess.com usernames are equal. They compare case-insensitively."""
     return name.casefold()
 
 
 def game_outcome(code: str) -> Outcome:
-    """CORE-2: what a chess.com result code means for the player it is reported for:
-    `win` a win; `agreed`, `repetition`, `stalemate`, `insufficient`, `50move`,
-    `timevsinsufficient` a draw; every other code (`timeout`, `resigned`, …) a loss."""
+    """CORE-2: what a chess.com result code means for the player it is reported for.
+
+    `win` is a win. `agreed`, `repetition`, `stalemate`, `insufficient`, `50move` and
+    `timevsinsufficient` are draws. Every other code, such as `timeout` or `resigned`, is a loss.
+    """
     code = code.strip().lower()
     if code == WIN_CODE:
         return Outcome.WIN
@@ -55,18 +58,21 @@ def game_points(code: str) -> Fraction:
 
 
 _HALVES = {outcome: int(2 * STANDARD.points(outcome)) for outcome in Outcome}
-"""`STANDARD`'s points of each outcome in half-points (whole numbers: CORE-1 scores halves)."""
+"""`STANDARD`'s points of each outcome in whole half-points, since CORE-1 scores halves."""
 
 
 @functools.lru_cache(maxsize=256)
 def game_halves(code: str) -> int:
-    """`game_points` in half-points (win 2, draws 1, else 0): integer sums for whole boards
-    (kept per code: a match reads a few codes many times)."""
+    """`game_points` in half-points: a win 2, a draw 1, else 0.
+
+    The integers sum into whole boards. They are kept per code, since a match reads a few codes many
+    times.
+    """
     return _HALVES[game_outcome(code)]
 
 
 def is_closed_status(status: str | None) -> bool:
-    """True for a closed account: any status starting with `closed` (CL-19)."""
+    """CL-19: True for a closed account, meaning any status starting with `closed`."""
     return status is not None and status.strip().lower().startswith("closed")
 
 
@@ -76,7 +82,7 @@ def is_fair_play_status(status: str | None) -> bool:
 
 
 def last_segment(url: str | None) -> str | None:
-    """The last path segment of an API URL (a club url-id, a username, a board number)."""
+    """The last path segment of an API URL, such as a club url-id, a username or a board number."""
     if not url:
         return None
     segment = url.rstrip("/").rsplit("/", 1)[-1]
@@ -90,8 +96,11 @@ class _Payload(BaseModel):
 
 
 class MatchSettings(_Payload):
-    """A team match's settings; any key may be missing. Daily time controls are strings
-    (`"1/259200"`), live ones an integer of seconds plus `time_increment`."""
+    """A team match's settings, where any key may be missing.
+
+    Daily time controls are strings such as `"1/259200"`. Live ones are an integer of seconds plus
+    `time_increment`.
+    """
 
     rules: str | None = None
     time_class: str | None = None
@@ -106,10 +115,13 @@ class MatchSettings(_Payload):
 
 
 class MatchPlayer(_Payload):
-    """A player of a team match. In registration: rating, timeout_percent and status; once
-    started: board URL, status and `played_as_white`/`played_as_black` once each game ends.
-    The username passes the one name gate (`core.names`) as every door's do: a payload with
-    another is refused, not stored as a player no command can name."""
+    """A player of a team match.
+
+    In registration it holds the rating, timeout_percent and status. Once started it holds the board
+    URL, the status and `played_as_white` or `played_as_black` once each game ends. The username
+    passes the one name gate in `core.names`, as every door's do. A payload with another is refused
+    rather than stored as a player no command can name.
+    """
 
     username: Username
     status: str | None = None
@@ -122,13 +134,13 @@ class MatchPlayer(_Payload):
 
     @functools.cached_property
     def board_number(self) -> int | None:
-        """The board number (the board URL ends in it), or None before the match started."""
+        """The board number, which the board URL ends in, or None before the match started."""
         segment = last_segment(self.board)
         return int(segment) if segment and segment.isdigit() else None
 
     @property
     def is_closed(self) -> bool:
-        """True when the account is closed (CL-19)."""
+        """True when the account is closed, by CL-19."""
         return is_closed_status(self.status)
 
 
@@ -145,12 +157,12 @@ class MatchTeam(_Payload):
 
     @property
     def url_id(self) -> str | None:
-        """The club's url-id (`team-romania`), taken from its API or web URL."""
+        """The club's url-id, such as `team-romania`, taken from its API or web URL."""
         return last_segment(self.api_id) or last_segment(self.url)
 
 
 class TeamMatch(_Payload):
-    """A daily or live team match (`/match/{id}`, `/match/live/{id}`)."""
+    """A daily or live team match, from `/match/{id}` or `/match/live/{id}`."""
 
     api_id: str | None = Field(None, alias="@id")
     name: str = ""
@@ -165,7 +177,7 @@ class TeamMatch(_Payload):
 
     @property
     def team1(self) -> MatchTeam | None:
-        """The first club (on chess.com, the club that created the challenge)."""
+        """The first club, which on chess.com is the club that created the challenge."""
         return self.teams.get("team1")
 
     @property
@@ -175,17 +187,17 @@ class TeamMatch(_Payload):
 
     @property
     def match_id(self) -> str | None:
-        """The chess.com match id (the last segment of `@id`)."""
+        """The chess.com match id, the last segment of `@id`."""
         return last_segment(self.api_id) or last_segment(self.url)
 
     @property
     def is_live(self) -> bool:
-        """True for a live team match (its URL has `/live/`)."""
+        """True for a live team match, whose URL has `/live/`."""
         return "/live/" in (self.api_id or self.url or "")
 
     @property
     def started(self) -> bool:
-        """True once the boards are set (`in_progress` or `finished`)."""
+        """True once the boards are set, `in_progress` or `finished`."""
         return self.status in STARTED_STATUSES
 
 
@@ -198,7 +210,7 @@ class BoardGamePlayer(_Payload):
 
 
 class BoardGame(_Payload):
-    """One game of a match board; `end_time` and results are absent while it runs."""
+    """One game of a match board. `end_time` and results are absent while it runs."""
 
     url: str | None = None
     time_class: str | None = None
@@ -211,9 +223,11 @@ class BoardGame(_Payload):
 
 
 class ArchiveGame(BoardGame):
-    """A game of a player's monthly archive (`/player/{name}/games/{YYYY}/{MM}`): a finished
-    live or daily game with its PGN, variant (`rules`: `chess` for standard chess) and the
-    position it started from (`initial_setup`, a FEN)."""
+    """A game of a player's monthly archive at `/player/{name}/games/{YYYY}/{MM}`.
+
+    It is a finished live or daily game with its PGN and its variant in `rules`, which is `chess`
+    for standard chess. `initial_setup` is the FEN of the position it started from.
+    """
 
     pgn: str | None = None
     rules: str | None = None
@@ -229,14 +243,14 @@ class GameArchive(_Payload):
 
 
 class MatchBoard(_Payload):
-    """A board of a team match (`/match/{id}/{board}`): each player's board score and games."""
+    """A board of a team match at `/match/{id}/{board}`: each player's board score and games."""
 
     board_scores: dict[str, HalfPoints] = Field(default_factory=dict)
     games: list[BoardGame] = Field(default_factory=list)
 
 
 class ClubProfile(_Payload):
-    """A club's profile (`/club/{url-id}`): member count, average daily rating, admins."""
+    """A club's profile at `/club/{url-id}`: member count, average daily rating and admins."""
 
     api_id: str | None = Field(None, alias="@id")
     name: str = ""
@@ -256,7 +270,7 @@ class ClubProfile(_Payload):
 
     @property
     def admins(self) -> list[str]:
-        """The admins' usernames (the API lists player URLs)."""
+        """The admins' usernames. The API lists player URLs."""
         return [name for name in (last_segment(url) for url in self.admin) if name]
 
 
@@ -268,7 +282,7 @@ class ClubMember(_Payload):
 
 
 class ClubMembers(_Payload):
-    """A club's members (`/club/{url-id}/members`), in disjoint activity groups."""
+    """A club's members at `/club/{url-id}/members`, in disjoint activity groups."""
 
     weekly: list[ClubMember] = Field(default_factory=list)
     monthly: list[ClubMember] = Field(default_factory=list)
@@ -276,7 +290,7 @@ class ClubMembers(_Payload):
 
     @property
     def all(self) -> list[ClubMember]:
-        """Every member once (the groups are disjoint; duplicates are dropped all the same)."""
+        """Every member once. The groups are disjoint, but duplicates are dropped all the same."""
         seen: set[str] = set()
         members: list[ClubMember] = []
         for member in [*self.weekly, *self.monthly, *self.all_time]:
@@ -304,7 +318,7 @@ class ClubMatch(_Payload):
 
 
 class ClubMatches(_Payload):
-    """A club's team matches (`/club/{url-id}/matches`) by state."""
+    """A club's team matches at `/club/{url-id}/matches`, by state."""
 
     finished: list[ClubMatch] = Field(default_factory=list)
     in_progress: list[ClubMatch] = Field(default_factory=list)
@@ -312,7 +326,7 @@ class ClubMatches(_Payload):
 
 
 class PlayerProfile(_Payload):
-    """A player's profile (`/player/{name}`); `status` tells a closed account (CL-19)."""
+    """A player's profile at `/player/{name}`. By CL-19 `status` tells a closed account."""
 
     api_id: str | None = Field(None, alias="@id")
     username: str = ""
@@ -325,7 +339,7 @@ class PlayerProfile(_Payload):
 
     @property
     def is_closed(self) -> bool:
-        """True when the account is closed (any `closed…` status, CL-19)."""
+        """CL-19: True when the account is closed, with any `closed…` status."""
         return is_closed_status(self.status)
 
     @property
@@ -343,7 +357,7 @@ class Rating(_Payload):
 
 
 class GameRecord(_Payload):
-    """Win/loss/draw counts; daily modes add time per move and the timeout percentage."""
+    """Win, loss and draw counts. Daily modes add time per move and the timeout percentage."""
 
     win: int | None = None
     loss: int | None = None
@@ -361,8 +375,10 @@ class ModeStats(_Payload):
 
 
 class PlayerStats(_Payload):
-    """A player's statistics (`/player/{name}/stats`); `chess_daily` is absent for a player
-    who never played daily chess."""
+    """A player's statistics at `/player/{name}/stats`.
+
+    `chess_daily` is absent for a player who never played daily chess.
+    """
 
     chess_daily: ModeStats | None = None
     chess960_daily: ModeStats | None = None
@@ -378,6 +394,6 @@ class PlayerStats(_Payload):
 
     @property
     def daily_timeout_percent(self) -> float | None:
-        """The daily timeout percentage (CL-21's 25 % threshold), or None without daily games."""
+        """The daily timeout percentage for CL-21's 25 % threshold, or None without daily games."""
         daily = self.chess_daily
         return daily.record.timeout_percent if daily and daily.record else None

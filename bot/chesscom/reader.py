@@ -1,7 +1,7 @@
-"""Read season facts from chess.com: the client's fetches combined with `bot.chesscom.facts`.
+"""Reads season facts from chess.com, combining the client's fetches with `bot.chesscom.facts`.
 
-These are the calls services and the CLI make; every request goes through the one client,
-so they stay serialised and cached.
+Services and the CLI make these calls. Every request goes through the one client, so they stay
+serialised and cached.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from bot.runtime.polite_http import ApiNotFound
 
 
 class RatingSource(Enum):
-    """Where a club's average rating (CL-6) comes from."""
+    """Where a club's CL-6 average rating comes from."""
 
     PROFILE = "profile"
-    """The club profile's `average_daily_rating` (one request)."""
+    """The club profile's `average_daily_rating`, read in one request."""
     MEMBERS = "members"
-    """The mean daily rating of its members (one request per member)."""
+    """The mean daily rating of its members, read in one request per member."""
 
 
 async def read_match(
@@ -52,8 +52,10 @@ async def read_match(
 async def read_club_at_start(
     client: ChessComClient, url_id: str, source: RatingSource = RatingSource.PROFILE
 ) -> tuple[ClubProfile, ClubAtStartModel]:
-    """CL-5, CL-6: a club's profile and its member count and average daily rating, read now
-    (call it at the match start); the average per `source`."""
+    """CL-5 and CL-6: a club's profile, member count and average daily rating, read now.
+
+    Call it at the match start. The average follows `source`.
+    """
     profile = await client.club(url_id)
     if source is RatingSource.PROFILE:
         return profile, club_at_start(profile)
@@ -61,8 +63,11 @@ async def read_club_at_start(
 
 
 async def member_ratings(client: ChessComClient, url_id: str) -> list[int | None]:
-    """CL-6: every club member's daily rating (None without daily games); members whose
-    account is gone (404) are left out. One request per member, serialised by the client."""
+    """CL-6: every club member's daily rating, or None without daily games.
+
+    Members whose account is gone with a 404 are left out. It makes one request per member,
+    serialised by the client.
+    """
     members = await client.club_members(url_id)
     ratings: list[int | None] = []
     for member in members.all:

@@ -1,14 +1,14 @@
 """The `arbiter` command line: one entry point whose subcommands live in sibling modules.
 
-Every module in this package that defines `register(subparsers)` adds its subcommands, so a
-feature adds a command by adding a module, without editing a central list. A subcommand sets
-`handler=` (a callable taking the parsed namespace and returning an exit code) with
-`set_defaults`; it signals a user error by raising `CliError`. Argument errors are one line
-too (`bot.cli.parser.ArgumentParser`), exit 2.
+Every module in this package that defines `register(subparsers)` adds its subcommands, so a feature
+adds a command by adding a module, without editing a central list. A subcommand sets `handler=` with
+`set_defaults`, a callable that takes the parsed namespace and returns an exit code. It signals a
+user error by raising `CliError`. Argument errors are one line too, through
+`bot.cli.parser.ArgumentParser`, and exit 2.
 
-Every module here is imported to build the parser, even for `arbiter --help`, so a module
-imports at its top only what `register` needs; discord.py, aiohttp, aiosqlite, pydantic
-models and the bot are imported inside the functions that run (tests/cli/test_cli_imports.py).
+Every module here is imported to build the parser, even for `arbiter --help`, so a module imports at
+its top only what `register` needs. discord.py, aiohttp, aiosqlite, pydantic models and the bot are
+imported inside the functions that run, as tests/cli/test_cli_imports.py checks.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from bot.cli.parser import ArgumentParser, one_line
 __all__ = ["CliError", "build_parser", "main"]
 
 MESSAGE_LIMIT = 1000
-"""The longest refusal printed: messages quote user text cut short already; this is the net."""
+"""The longest refusal printed. Messages quote user text cut short already, so this is the net."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one `arbiter` subcommand and return its exit code (2 for usage and input errors)."""
+    """Runs one `arbiter` subcommand and returns its exit code, 2 for usage and input errors."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -1,4 +1,4 @@
-"""`arbiter berger N [--double] [--json]`: print the FIDE Berger pairing table (CORE-1)."""
+"""`arbiter berger N [--double] [--json]`: prints the FIDE Berger pairing table by CORE-1."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def player_count(text: str) -> int:
-    """N: a whole number in ASCII digits (int() would also take '٤' or '1_0')."""
+    """N: a whole number in ASCII digits. int() would also take '٤' or '1_0'."""
     digits = text.removeprefix("-")
     if not (digits.isascii() and digits.isdigit() and len(digits) <= 6):
         raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number of players")
@@ -64,7 +64,7 @@ def table_text(table: BergerTable) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the table asked for; an unsupported player count is a usage error (exit 2)."""
+    """Prints the table asked for. An unsupported player count is a usage error with exit 2."""
     if not args.swap and not args.double:
         raise CliError("--no-swap only applies to a double round robin (--double)")
     try:

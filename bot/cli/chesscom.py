@@ -1,9 +1,9 @@
-"""`arbiter chesscom …`: show what the bot reads from chess.com (a match, a club, a player).
+"""`arbiter chesscom …`: shows what the bot reads from chess.com about a match, a club or a player.
 
-Settings come from the `[chesscom]` section of the configuration (`--config`, where the
-environment variables `ARBITER_CHESSCOM_URL` and `ARBITER_CHESSCOM_CONTACT` override the
-file); `--base-url`, `--contact`, `--timeout` and `--retries` override both for one call.
-Network failures and unknown ids print one line on stderr and exit 1.
+Settings come from the `[chesscom]` section of the configuration given by `--config`, where the
+environment variables `ARBITER_CHESSCOM_URL` and `ARBITER_CHESSCOM_CONTACT` override the file.
+`--base-url`, `--contact`, `--timeout` and `--retries` override both for one call. Network failures
+and unknown ids print one line on stderr and exit 1.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def timeout_option(text: str) -> float:
 
 
 MAX_NAME = 100
-"""Longest username or club url-id accepted (chess.com's are far shorter)."""
+"""Longest username or club url-id accepted. chess.com's are far shorter."""
 
 
 def _printable(text: str, what: str) -> str:
@@ -89,7 +89,7 @@ def player_option(text: str) -> str:
 
 
 def base_url_option(text: str) -> str:
-    """`--base-url`: an http(s) URL with a host (empty means the configured one)."""
+    """`--base-url`: an http or https URL with a host. Empty means the configured one."""
     if not text:
         return text
     parts = urlsplit(text)
@@ -99,7 +99,7 @@ def base_url_option(text: str) -> str:
 
 
 def contact_option(text: str) -> str:
-    """`--contact`: one printable line for the User-Agent (empty means the configured one)."""
+    """`--contact`: one printable line for the User-Agent. Empty means the configured one."""
     if len(text) > 200:
         raise argparse.ArgumentTypeError("longer than 200 characters")
     return _printable(text, "contact")
@@ -255,7 +255,7 @@ async def _show_match(client: ChessComClient, args: argparse.Namespace) -> str:
 
 
 def match_json(facts: MatchFacts) -> dict[str, Any]:
-    """The facts as JSON: `match` is a season-file match; the rest uses season-file names."""
+    """The facts as JSON. `match` is a season-file match, and the rest uses season-file names."""
     return {
         "status": facts.status,
         "match": facts.match.model_dump(mode="json") if facts.match else None,

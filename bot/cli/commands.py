@@ -1,5 +1,8 @@
-"""`arbiter commands`: print the slash-command reference, or refresh the README's copies of it
-and of the list of `arbiter` subcommands (both generated, between their marker lines)."""
+"""`arbiter commands`: prints the slash-command reference, or refreshes the README's copies.
+
+The README holds generated copies of the reference and of the list of `arbiter` subcommands, each
+between its marker lines.
+"""
 
 from __future__ import annotations
 

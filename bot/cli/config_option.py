@@ -14,7 +14,9 @@ if TYPE_CHECKING:  # bot.kernel.config loads pydantic: imported when a command r
 
 
 def add_config_option(parser: argparse.ArgumentParser) -> None:
-    """Add `--config PATH` (default ./config.toml, where a missing file means the defaults)."""
+    """Adds `--config PATH`. The default is ./config.toml, where a missing file means the
+    defaults.
+    """
     parser.add_argument(
         "--config",
         type=input_path,
@@ -40,7 +42,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
 
 
 def require_token(config: Config) -> str:
-    """The bot token, or a `CliError` (exit 2) saying how to set `DISCORD_TOKEN`."""
+    """The bot token, or a `CliError` with exit 2 saying how to set `DISCORD_TOKEN`."""
     if not config.token:
         raise CliError(
             "no Discord bot token: set the DISCORD_TOKEN environment variable "

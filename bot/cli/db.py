@@ -1,6 +1,9 @@
-"""`arbiter db migrate`, `arbiter db backup PATH` and `arbiter db copy --from A --to B`: maintain
-the configured database (a SQLite file, `database.path`, or PostgreSQL, `database.url`), and
-move every row of one into another, empty one (e.g. a league from SQLite to PostgreSQL)."""
+"""`arbiter db migrate`, `arbiter db backup PATH` and `arbiter db copy --from A --to B`.
+
+They maintain the configured database, a SQLite file in `database.path` or PostgreSQL in
+`database.url`. The copy moves every row of one database into another, empty one, for instance a
+league from SQLite to PostgreSQL.
+"""
 
 from __future__ import annotations
 
@@ -61,8 +64,11 @@ def location(text: str) -> str:
 
 
 def backup_path(text: str) -> Path:
-    """The argparse type of the backup file: a new file's name, not empty, not a folder
-    (`new.db/`; Path would drop the slash), without control characters."""
+    """The argparse type of the backup file: a new file's name, not empty, not a folder, without
+    control characters.
+
+    A folder is written like `new.db/`, and Path would drop the slash.
+    """
     if not text.strip():
         raise argparse.ArgumentTypeError("the backup file name is empty")
     if text.endswith(("/", os.sep)):
@@ -109,9 +115,12 @@ def run_migrate(args: argparse.Namespace) -> int:
 
 
 def run_backup(args: argparse.Namespace) -> int:
-    """Back up the configured database to PATH: a refused request exits 2, a copy that could
-    not be written or finished exits 1 (nothing is left behind either way). A SQLite file is
-    copied page by page; a PostgreSQL database becomes a SQLite file of the same rows."""
+    """Backs up the configured database to PATH.
+
+    A refused request exits 2, and a copy that could not be written or finished exits 1. Nothing is
+    left behind either way. A SQLite file is copied page by page. A PostgreSQL database becomes a
+    SQLite file of the same rows.
+    """
     from storage.backup import BackupError, BackupFailed, backup_database
 
     config = config_from_args(args)
@@ -136,7 +145,7 @@ def _shown_url(url: str) -> str:
 
 
 def _backup_postgres(url: str, target: Path) -> int:
-    """`storage.backup.backup_to_sqlite` of the database at `url` (no server: exit 2)."""
+    """`storage.backup.backup_to_sqlite` of the database at `url`. No server means exit 2."""
     import asyncio
 
     from storage.backup import backup_to_sqlite
@@ -157,9 +166,12 @@ def _backup_postgres(url: str, target: Path) -> int:
 
 
 def run_copy(args: argparse.Namespace) -> int:
-    """Copy every row of --from into --to (migrated first, refused unless empty), then compare
-    the row counts of every table on both sides: a refusal exits 2, a failure 1, and nothing
-    is left in the target either way."""
+    """Copies every row of --from into --to, then compares the row counts of every table on both
+    sides.
+
+    The target is migrated first and refused unless empty. A refusal exits 2 and a failure 1, and
+    nothing is left in the target either way.
+    """
     import asyncio
 
     from storage.copy import CopyMismatch, CopyRefused, copy_database, row_counts

@@ -1,7 +1,10 @@
-"""`arbiter demo [--seed N] [--out DIR]`: a whole generated CL season played through the real
-bot offline — no token, no network — then its standings, champion and promotion proposal;
-`arbiter demo --tour`: a whole generated CCT tour the same way, then its tour standings, the
-Finals table and what the bot did on its own."""
+"""`arbiter demo [--seed N] [--out DIR]` plays a whole generated CL season through the real bot
+offline.
+
+It needs no token and no network, and then prints the standings, champion and promotion proposal.
+`arbiter demo --tour` plays a whole generated CCT tour the same way, then prints its tour standings,
+the Finals table and what the bot did on its own.
+"""
 
 from __future__ import annotations
 
@@ -71,8 +74,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    """Refuse a non-empty --out (exit 2), then play and print the summary; an --out that
-    cannot be written fails with exit 1."""
+    """Refuses a non-empty --out with exit 2, then plays and prints the summary.
+
+    An --out that cannot be written fails with exit 1.
+    """
     out: Path = args.out or Path(TOUR_OUT if args.tour else LEAGUE_OUT)
     if args.tour and args.clubs is not None:
         raise CliError("--clubs goes with a league season, not with --tour", 2)

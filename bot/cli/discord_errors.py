@@ -10,8 +10,10 @@ from bot.cli.errors import CliError
 
 @contextmanager
 def reported_discord_failures() -> Iterator[None]:
-    """Turn a refused token (exit 2), an unreachable Discord or a refused request (exit 1)
-    into a `CliError`, for every subcommand that logs in."""
+    """Turns a refused token, an unreachable Discord or a refused request into a `CliError`.
+
+    A refused token exits 2, and the others exit 1. Every subcommand that logs in uses it.
+    """
     import aiohttp  # imported by the commands that log in, not by every `arbiter` start
     import discord
 

@@ -1,8 +1,8 @@
-"""Input files of CLI commands, read with a size cap: a device such as /dev/zero, or a file far
-larger than any real one, is refused with one line instead of filling memory.
+"""Input files of CLI commands, read with a size cap.
 
-Every command that reads a file the user names (a TRF file, a season file, the
-configuration, a README) goes through here; the limit is documented in README.md.
+A device such as /dev/zero, or a file far larger than any real one, is refused with one line instead
+of filling memory. Every command that reads a file the user names goes through here: a TRF file, a
+season file, the configuration or a README. README.md documents the limit.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ MAX_INPUT_BYTES = 16 * 1024 * 1024
 LIMIT_TEXT = "16 MiB"
 
 _SHOWN_NAME = 120
-"""Longest file name shown whole in a message; a longer one is cut (a 1 MB name is not echoed)."""
+"""Longest file name shown whole in a message. A longer one is cut, so a 1 MB name is not echoed."""
 
 
 def shown(path: str | os.PathLike[str]) -> str:
@@ -44,9 +44,12 @@ def _open_error(path: str | os.PathLike[str], error: OSError) -> CliError:
 
 
 def read_input(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of the input file `path`, at most MAX_INPUT_BYTES; a missing, unreadable or
-    larger file, or a folder, is a CliError (exit 2) naming the file. Pipes and devices are
-    read up to the cap too, so `<(…)` and /dev/stdin work and /dev/zero is refused."""
+    """The bytes of the input file `path`, at most MAX_INPUT_BYTES.
+
+    A missing, unreadable or larger file, or a folder, is a CliError with exit 2 naming the file.
+    Pipes and devices are read up to the cap too, so `<(…)` and /dev/stdin work and /dev/zero is
+    refused.
+    """
     if os.fspath(path) == "":
         raise CliError("the input file name is empty", 2)
     try:
@@ -64,8 +67,11 @@ def read_input(path: str | os.PathLike[str]) -> bytes:
 
 
 def check_input(path: Path) -> None:
-    """Refuse, before another reader opens it, a file it could not read in bounded memory: a
-    folder, something that is not a regular file (/dev/zero), or a file over the limit."""
+    """Refuses a file that could not be read in bounded memory, before another reader opens it.
+
+    That is a folder, something that is not a regular file such as /dev/zero, or a file over the
+    limit.
+    """
     try:
         status = path.stat()
     except FileNotFoundError:
@@ -83,8 +89,10 @@ def check_input(path: Path) -> None:
 
 
 def input_path(text: str) -> Path:
-    """The argparse type of an input-file argument: an empty name is refused at once (a bare
-    `Path("")` would mean the current folder)."""
+    """The argparse type of an input-file argument. An empty name is refused at once.
+
+    A bare `Path("")` would mean the current folder.
+    """
     if not text:
         raise argparse.ArgumentTypeError("the file name is empty")
     return Path(text)

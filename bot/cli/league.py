@@ -1,5 +1,8 @@
-"""`arbiter league FILE.json`: the CL standings (or the CL-8 promotion proposal) computed
-from a season file, as a readable table or as the JSON of docs/season-file.md."""
+"""`arbiter league FILE.json`: the CL standings or the CL-8 promotion proposal, computed from a
+season file.
+
+It prints a readable table, or the JSON of docs/season-file.md.
+"""
 
 from __future__ import annotations
 
@@ -15,8 +18,10 @@ from core.league.season import quoted
 
 
 def as_of_date(text: str) -> dt.date:
-    """`--as-of`: a calendar date written YYYY-MM-DD (not 20171030, which Python also reads);
-    refused with one line (a CliError, exit 2)."""
+    """`--as-of`: a calendar date written YYYY-MM-DD.
+
+    20171030, which Python also reads, is refused with one line as a CliError with exit 2.
+    """
     try:
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
             raise ValueError(text)
@@ -51,7 +56,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read the season, compute, print; bad files fail with exit 2 (CliError)."""
+    """Reads the season, computes and prints. Bad files fail with a CliError and exit 2."""
     if args.withdraw and not args.promotion:
         raise CliError("--withdraw only applies to the --promotion proposal")
     from bot.rendering.league.report_json import proposal_json, report_json

@@ -1,6 +1,9 @@
-"""Output files of CLI commands (`--trf-out`, `season … -o`, `commands --readme`), written whole
-or not at all: a path that cannot be written is a runtime failure (exit 1), one line, and a
-failure half-way never leaves a truncated file where the user's file was."""
+"""Output files of CLI commands, written whole or not at all.
+
+These are `--trf-out`, `season … -o` and `commands --readme`. A path that cannot be written is a
+runtime failure with exit 1 and one line. A failure half-way never leaves a truncated file where the
+user's file was.
+"""
 
 from __future__ import annotations
 
@@ -13,11 +16,11 @@ from bot.cli.errors import CliError
 from bot.cli.input_file import shown
 
 _PREFIX_CHARS = 100
-"""How much of the file's name the temporary file borrows (a name near the limit stays legal)."""
+"""How much of the file's name the temporary file borrows, so a name near the limit stays legal."""
 
 
 def _mode(target: Path) -> int:
-    """The permissions the written file gets: the old file's, else a new file's (umask)."""
+    """The permissions the written file gets: the old file's, else a new file's under the umask."""
     try:
         return stat.S_IMODE(target.stat().st_mode)
     except FileNotFoundError:
@@ -27,8 +30,10 @@ def _mode(target: Path) -> int:
 
 
 def write_output(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file beside it, renamed over it at the end;
-    a device or pipe (`-o /dev/stdout`) is written directly. Raises CliError (exit 1)."""
+    """Writes `data` to `path` through a temporary file beside it, renamed over it at the end.
+
+    A device or pipe such as `-o /dev/stdout` is written directly. Raises CliError with exit 1.
+    """
     try:
         target = path.resolve()
         if target.exists() and not target.is_file():
@@ -54,5 +59,5 @@ def write_output(path: Path, data: bytes) -> None:
 
 
 def _reason(error: OSError) -> str:
-    """The system's words for a failure (`No such file or directory`), without the path."""
+    """The system's words for a failure, such as `No such file or directory`, without the path."""
     return str(error.strerror or error)

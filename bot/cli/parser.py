@@ -1,7 +1,9 @@
-"""The `arbiter` argument parser: argparse's, but a refusal is ONE line on stderr (the
-project's standard for bad input), not usage lines and then `error:`; `--help` is unchanged.
-A refusal names the subcommand that refused (`arbiter standings: error: …`), unknown
-arguments after a subcommand too."""
+"""The `arbiter` argument parser: argparse's, but a refusal is one line on stderr.
+
+This is the project's standard for bad input, rather than usage lines and then `error:`. `--help` is
+unchanged. A refusal names the subcommand that refused, as in `arbiter standings: error: …`, and so
+do unknown arguments after a subcommand.
+"""
 
 from __future__ import annotations
 
@@ -14,12 +16,15 @@ from bot.rendering.common.text import cut
 from core.league.season import quoted
 
 MESSAGE_LIMIT = 300
-"""Characters of argparse's message shown; its own (`unrecognized arguments: …`,
-`invalid choice: …`) repeat user text whole."""
+"""Characters of argparse's message shown.
+
+Its own messages, such as `unrecognized arguments: …` and `invalid choice: …`, repeat user text
+whole.
+"""
 
 
 def escaped(message: str) -> str:
-    """`message` on one line: control characters (a newline too) written as escapes."""
+    """`message` on one line, with control characters and newlines written as escapes."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
 
 
@@ -43,15 +48,21 @@ def guild_option(text: str) -> int:
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """The top-level parser; its subcommands' parsers are `SubcommandParser`s. Every parser
-    records its `prog` as the `cli_prog` default, so the subcommand that ran is `args.cli_prog`."""
+    """The top-level parser, whose subcommands' parsers are `SubcommandParser`s.
+
+    Every parser records its `prog` as the `cli_prog` default, so the subcommand that ran is
+    `args.cli_prog`.
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.set_defaults(cli_prog=self.prog)
         self.subcommands: list[tuple[str, str, ArgumentParser]] = []
-        """Each subcommand added (name, help, parser), in order: argparse keeps them only in
-        private attributes, and the README's list of subcommands is generated from them."""
+        """Each subcommand added, as (name, help, parser), in order.
+
+        argparse keeps them only in private attributes, and the README's list of subcommands is
+        generated from them.
+        """
 
     def add_subparsers(self, **kwargs: Any) -> Any:
         """argparse's, making subcommand parsers `SubcommandParser`s and noting each one
@@ -70,19 +81,22 @@ class ArgumentParser(argparse.ArgumentParser):
         return action
 
     def error(self, message: str) -> NoReturn:
-        """Print `PROG: error: MESSAGE; see PROG --help` on stderr and exit 2."""
+        """Prints `PROG: error: MESSAGE` and a pointer to `PROG --help` on stderr, and exits 2."""
         print(f"{self.prog}: error: {one_line(message)}; see {self.prog} --help", file=sys.stderr)
         raise SystemExit(2)
 
 
 class SubcommandParser(ArgumentParser):
-    """A subcommand's parser: it refuses arguments it does not know itself, so the refusal
-    names it (argparse would hand them up and the top level would say `arbiter: error`)."""
+    """A subcommand's parser, which refuses the arguments it does not know itself so that the
+    refusal names it.
+
+    argparse would hand them up and the top level would say `arbiter: error`.
+    """
 
     def parse_known_args(  # type: ignore[override]  # typeshed overloads it; one signature here
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
-        """argparse's, but leftovers are an error here (`unrecognized arguments`)."""
+        """argparse's, but leftovers such as `unrecognized arguments` are an error here."""
         parsed, extras = super().parse_known_args(args, namespace)
         if extras:
             self.error(f"unrecognized arguments: {' '.join(extras)}")

@@ -1,5 +1,8 @@
-"""`arbiter replay SCRIPT.jsonl [--db PATH] [--json]`: run a script of Discord interactions
-through the real bot, offline (docs/replay.md)."""
+"""`arbiter replay SCRIPT.jsonl [--db PATH] [--json]` runs a script of Discord interactions through
+the real bot, offline.
+
+docs/replay.md describes the script.
+"""
 
 from __future__ import annotations
 
@@ -41,7 +44,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    """Parse and check the script (exit 2 naming the line), then replay it step by step."""
+    """Parses and checks the script, exiting 2 with the line at fault, then replays it step by
+    step.
+    """
     import asyncio
 
     from bot.offline.replay import ReplayFailure, replay, validate

@@ -1,4 +1,4 @@
-"""`arbiter run`: start the bot (storage, cogs, scheduler, then connect to Discord)."""
+"""`arbiter run`: starts the bot with its storage, cogs and scheduler, then connects to Discord."""
 
 from __future__ import annotations
 
@@ -34,15 +34,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 STOP_SIGNALS = ("SIGTERM", "SIGINT")
-"""What stops `arbiter run` cleanly (exit 0): a service manager's stop, or Ctrl-C."""
+"""What stops `arbiter run` cleanly with exit 0: a service manager's stop, or Ctrl-C."""
 START_GRACE_SECONDS = 5.0
 """How long `bot.start()` may take to return once the bot is closed."""
 
 
 async def _serve(bot: ArbiterBot, token: str) -> None:
-    """Run the bot until Discord ends it or a stop signal arrives; either way wait for the
-    whole close (scheduler, outbox, gateway, database, ownership) before returning, since
-    `asyncio.run` cancels whatever is still running once this returns."""
+    """Runs the bot until Discord ends it or a stop signal arrives.
+
+    Either way it waits for the whole close of the scheduler, outbox, gateway, database and
+    ownership before returning, since `asyncio.run` cancels whatever is still running once this
+    returns.
+    """
     import asyncio
     import signal
 
@@ -103,8 +106,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def shards_from_args(args: argparse.Namespace, config: Config) -> Shards | None:
-    """The shards `--shards` and `--shard-count` name (None: every shard, one process); a
-    `CliError` (exit 2) for a bad pair, or on SQLite, whose file one bot owns alone."""
+    """The shards `--shards` and `--shard-count` name, or None for every shard in one process.
+
+    A bad pair raises a `CliError` with exit 2, and so does sharding on SQLite, whose file one bot
+    owns alone.
+    """
     from storage.postgres import is_postgres_url
     from storage.shards import Shards
 
@@ -124,10 +130,12 @@ def shards_from_args(args: argparse.Namespace, config: Config) -> Shards | None:
 
 
 def configure_logging(level: str) -> None:
-    """Arbiter's log lines at `level` on stderr (discord.py's format). discord.py's own INFO
-    chatter (gateway sessions, shards) shows only with DEBUG; its warnings and errors always.
-    Its voice warnings never: Arbiter has no voice (bot.app.arbiter silences them). Colours
-    only on a terminal."""
+    """Arbiter's log lines at `level` on stderr, in discord.py's format.
+
+    discord.py's own INFO chatter about gateway sessions and shards shows only with DEBUG, and its
+    warnings and errors always. Its voice warnings never show, since Arbiter has no voice and
+    bot.app.arbiter silences them. Colours show only on a terminal.
+    """
     import logging
     import os
     import sys

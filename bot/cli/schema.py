@@ -1,6 +1,7 @@
-"""`arbiter schema NAME`: print the published JSON Schema of a file format, generated from
-its models (season: the CL season file of docs/season-file.md; tour: the CCT tour file of
-docs/tour-file.md)."""
+"""`arbiter schema NAME`: print the published JSON Schema of a file format, generated from its
+models. The season format is the CL season file of docs/season-file.md, and the tour format the CCT
+tour file of docs/tour-file.md.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ SCHEMAS: dict[str, str] = {
     "season": "bot.formats.season_file:season_schema",
     "tour": "bot.formats.tour_file:tour_schema",
 }
-"""Format name → the function giving its published JSON Schema (imported when asked)."""
+"""Maps a format name to the function giving its published JSON Schema, imported when asked."""
 
 
 def register(subparsers: Any) -> None:

@@ -1,5 +1,8 @@
-"""Reading a season file for a CLI command: every failure becomes a CliError (exit 2), one
-line naming the file and the path of the first problem (`bot.cli.file_problems`)."""
+"""Reads a season file for a CLI command.
+
+Every failure becomes a CliError with exit 2 and one line naming the file and the path of the first
+problem, through `bot.cli.file_problems`.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""`arbiter standings FILE.trf`: the standings of a round robin from any program's TRF-16
-or TRF-2026 export, ranked by points and the CCT-8b tie-breaks (CORE-3); the file's own
-ranks and points are ignored and computed again (`--trf-out` writes them back)."""
+"""`arbiter standings FILE.trf`: the standings of a round robin from any program's TRF export.
+
+It reads TRF-16 or TRF-2026 and ranks by points and the CCT-8b tie-breaks of CORE-3. The file's own
+ranks and points are ignored and computed again, and `--trf-out` writes them back.
+"""
 
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ from .input_file import input_path, read_input
 from .output_file import write_output
 
 MAX_POINTS = MAX_GAME_POINTS
-"""The most a game may be worth with `--points` (as in record 162): above is a typo."""
+"""The most a game may be worth with `--points`, as in record 162. Above is a typo."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -78,8 +80,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def parse_scoring(text: str) -> Scoring:
-    """Read `W,D,L` (e.g. `3,1,0` or `1,0.5,0`), each a multiple of ½ (CORE-5) from 0 to
-    `MAX_POINTS`; raise CliError for anything else."""
+    """Reads `W,D,L`, such as `3,1,0` or `1,0.5,0`, or raises CliError for anything else.
+
+    By CORE-5 each must be a multiple of ½, from 0 to `MAX_POINTS`.
+    """
     parts = [part.strip() for part in text.split(",")]
     if len(parts) != 3:
         raise CliError(f"--points needs three numbers W,D,L, not {quoted(text)}")
@@ -97,16 +101,18 @@ def parse_scoring(text: str) -> Scoring:
 
 
 def parse_lots(seed: str | None) -> str | None:
-    """The recorded seed of `--lots`; an empty one would be a drawing nobody can replay."""
+    """The recorded seed of `--lots`. An empty one would be a drawing nobody can replay."""
     if seed is not None and not seed.strip():
         raise CliError("--lots needs a seed to record, not an empty string")
     return seed
 
 
 def read_tournament(path: Path) -> TrfTournament:
-    """Read and parse a TRF file (UTF-8, else Windows-1252, else Latin-1); unreadable or
-    malformed input is a CliError (exit 2). A TRF message quotes names and text of the file:
-    its control characters are shown escaped (`shown_text`), as in the table."""
+    """Reads and parses a TRF file as UTF-8, else Windows-1252, else Latin-1.
+
+    Unreadable or malformed input is a CliError with exit 2. A TRF message quotes names and text of
+    the file, and its control characters are shown escaped by `shown_text`, as in the table.
+    """
     try:
         return parse_trf(decode_trf(read_input(path)))
     except TrfError as error:
@@ -114,7 +120,7 @@ def read_tournament(path: Path) -> TrfTournament:
 
 
 def read_scores(path: Path, tournament: TrfTournament, given: Scoring | None) -> TrfScores:
-    """The file's scoring (records 162 and 299), or `--points`; both at once is refused."""
+    """The file's scoring from records 162 and 299, or `--points`. Both at once is refused."""
     try:
         scores = trf_scores(tournament, given or STANDARD)
     except TrfError as error:
@@ -130,8 +136,11 @@ def read_scores(path: Path, tournament: TrfTournament, given: Scoring | None) ->
 
 
 def write_trf(path: Path, tournament: TrfTournament, rows: tuple[PlayerStanding, ...]) -> None:
-    """Write the tournament with the computed points and ranks to `path` (UTF-8). Points the
-    TRF columns cannot hold are refused (exit 2); a path that cannot be written fails (exit 1)."""
+    """Writes the tournament with the computed points and ranks to `path` in UTF-8.
+
+    Points the TRF columns cannot hold are refused with exit 2. A path that cannot be written fails
+    with exit 1.
+    """
     try:
         text = dump_trf(
             tournament,
@@ -144,7 +153,7 @@ def write_trf(path: Path, tournament: TrfTournament, rows: tuple[PlayerStanding,
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the standings of the TRF file (JSON with --json); note the ignored records."""
+    """Prints the standings of the TRF file, as JSON with --json, and notes the ignored records."""
     given = parse_scoring(args.points) if args.points is not None else None
     seed = parse_lots(args.lots)
     tournament = read_tournament(args.file)

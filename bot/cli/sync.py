@@ -1,4 +1,6 @@
-"""`arbiter sync [--guild ID]`: publish the slash commands to Discord (never done on start)."""
+"""`arbiter sync [--guild ID]`: publishes the slash commands to Discord, which is never done on
+start.
+"""
 
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 async def sync_commands(config: Config, token: str, guild_id: int | None) -> list[str]:
-    """Log in over HTTP only, load the command tree and sync it; returns the names synced."""
+    """Logs in over HTTP only, loads the command tree and syncs it, returning the names synced."""
     import discord
 
     from bot.app.arbiter import offline_bot

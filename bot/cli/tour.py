@@ -1,7 +1,9 @@
-"""`arbiter tour FILE.json`: a CCT tour from a tour file — every event's placings and tour
-points, the tour standings, the Finals qualification and the Finals table; and
-`arbiter tour export TOUR --guild ID [--db PATH] [-o FILE]`: a guild's stored tour written as
-that file (what `/tour export` gives)."""
+"""`arbiter tour FILE.json` and `arbiter tour export`: a CCT tour from or to a tour file.
+
+`arbiter tour FILE.json` computes every event's placings and tour points, the tour standings, the
+Finals qualification and the Finals table. `arbiter tour export TOUR --guild ID [--db PATH] [-o
+FILE]` writes a guild's stored tour as that file, as `/tour export` gives it.
+"""
 
 from __future__ import annotations
 
@@ -52,8 +54,11 @@ def register(subparsers: Any) -> None:
 
 
 def read_capped(path: Path) -> bytes:
-    """A file the tour names, read within the input cap (a device such as /dev/zero is
-    refused, not read into memory); a refusal is a ValueError for the JSON path's message."""
+    """A file the tour names, read within the input cap.
+
+    A device such as /dev/zero is refused rather than read into memory. A refusal is a ValueError
+    carrying the JSON path's message.
+    """
     try:
         return read_input(path)
     except CliError as error:
@@ -64,8 +69,10 @@ EXPORT = Path("export")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read, compute, print; a bad file or --after fails with exit 2 naming the JSON path.
-    `export TOUR --guild ID` writes a stored tour instead."""
+    """Reads, computes and prints. A bad file or --after fails with exit 2 naming the JSON path.
+
+    `export TOUR --guild ID` writes a stored tour instead.
+    """
     if args.file == EXPORT and args.tour is not None:
         return run_export(args)
     given_options = (
@@ -110,8 +117,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """`arbiter tour export TOUR --guild ID`: the tour file of a stored tour (as
-    `/tour export` writes it), on stdout or in `-o FILE`."""
+    """`arbiter tour export TOUR --guild ID`: the tour file of a stored tour, on stdout or in `-o
+    FILE`.
+
+    It is the file `/tour export` writes.
+    """
     if args.guild is None:
         raise CliError("export needs --guild ID (the guild the tour belongs to)")
     if args.after is not None or args.json:

@@ -1,8 +1,11 @@
-"""A match's boards as CSV (the arbiter's manual result, `/match result`): one board a line,
-`board,home_player,away_player,home_points,away_points`, a header line optional. Points are
-exact halves (`1.5`, `1½`); players are chess.com usernames, checked as `/roster link` checks
-them (`core.names`: a Cyrillic or full-width look-alike is refused, not a second player), and
-a player plays one board of a match. An error names the bad line."""
+"""A match's boards as CSV, for the arbiter's manual result with `/match result`.
+
+Each line is one board, `board,home_player,away_player,home_points,away_points`, and a header line
+is optional. Points are exact halves such as `1.5` or `1½`. Players are chess.com usernames, checked
+as `/roster link` checks them through `core.names`, so a Cyrillic or full-width look-alike is
+refused rather than taken as a second player. A player plays one board of a match. An error names
+the bad line.
+"""
 
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ MAX_BOARDS = 500
 
 
 class BoardsCsvError(ValueError):
-    """A boards file that cannot be read; the message names the line."""
+    """A boards file that cannot be read. The message names the line."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,7 @@ def _player(text: str, line: int, column: str) -> str:
 
 
 def parse_boards_csv(text: str) -> list[BoardRow]:
-    """The boards of a CSV text, in the order given; board numbers once each."""
+    """The boards of a CSV text in the order given. Each board number appears once."""
     if len(text.encode("utf-8", "replace")) > MAX_BYTES:
         raise BoardsCsvError(f"the file is larger than {MAX_BYTES // 1000} kB")
     if "\x00" in text:

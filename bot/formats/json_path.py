@@ -9,9 +9,12 @@ from core.league.season import QUOTE_LIMIT, quoted
 
 
 def json_path(loc: Iterable[Any]) -> str:
-    """A pydantic location as a JSON path: ("matches", 3, "boards", 7, "home_points") →
-    `matches[3].boards[7].home_points`; a key of the file (an `at_start` club, an event
-    name) quoted when it is long or not printable; "" for the whole file."""
+    """A pydantic location as a JSON path, or "" for the whole file.
+
+    For example ("matches", 3, "boards", 7, "home_points") becomes
+    `matches[3].boards[7].home_points`. A key of the file, such as an `at_start` club or an event
+    name, is quoted when it is long or not printable.
+    """
     text = ""
     for part in loc:
         if isinstance(part, int):

@@ -1,5 +1,7 @@
-"""Number, instant and name fields shared by Arbiter's files (season file, config.toml):
-what JSON / TOML may hold where a number, a date or a printed name is due."""
+"""Number, instant and name fields shared by Arbiter's files, the season file and config.toml.
+
+They say what JSON or TOML may hold where a number, a date or a printed name is due.
+"""
 
 from __future__ import annotations
 
@@ -25,8 +27,11 @@ from core.points import half_points, json_number
 
 
 def number_only(value: object) -> object:
-    """Refuse text and booleans where a file must hold a number (CORE-5): pydantic's lax mode
-    would read `"1.5"` as 1.5 and `true` as 1, which the published JSON Schema refuses."""
+    """CORE-5: refuses text and booleans where a file must hold a number.
+
+    pydantic's lax mode would read `"1.5"` as 1.5 and `true` as 1, which the published JSON Schema
+    refuses.
+    """
     if isinstance(value, bool):
         raise ValueError("a boolean is not a number")
     if isinstance(value, str):
@@ -35,7 +40,7 @@ def number_only(value: object) -> object:
 
 
 def _half_points_field(value: object) -> Fraction:
-    """The `HalfPoints` validator: a number (not text, not a boolean), a multiple of ½."""
+    """The `HalfPoints` validator: a number that is a multiple of ½, neither text nor a boolean."""
     return half_points(number_only(value))
 
 
@@ -45,8 +50,11 @@ HalfPoints = Annotated[
     PlainSerializer(json_number, return_type=int | float, when_used="json"),
     WithJsonSchema({"type": "number", "multipleOf": 0.5}),
 ]
-"""A pydantic field type for a score that is a multiple of ½, serialised as a JSON number
-(an integer when whole). One Python call validates a value (no second Fraction check)."""
+"""A pydantic field type for a score that is a multiple of ½, serialised as a JSON number.
+
+A whole score is written as an integer. One Python call validates a value, with no second Fraction
+check.
+"""
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -54,8 +62,11 @@ _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def finite_number(value: object) -> object:
-    """A number (CORE-5: not text, not a boolean) that is finite: NaN is "not a number",
-    not "must be greater than 0"; infinity is refused with its own word."""
+    """CORE-5: a finite number that is neither text nor a boolean.
+
+    NaN is called "not a number" rather than "must be greater than 0", and infinity is refused with
+    its own word.
+    """
     value = number_only(value)
     if isinstance(value, float):
         if math.isnan(value):
@@ -66,8 +77,11 @@ def finite_number(value: object) -> object:
 
 
 def iso_text(value: object) -> object:
-    """A date or date-time must be ISO 8601 text (`2017-10-01T18:00:00Z`), as the published
-    schema says: pydantic alone would also read a Unix integer or a string of digits."""
+    """A date or date-time must be ISO 8601 text such as `2017-10-01T18:00:00Z`, as the published
+    schema says.
+
+    pydantic alone would also read a Unix integer or a string of digits.
+    """
     if isinstance(value, dt.date):
         return value
     if not isinstance(value, str) or not _ISO_DAY.match(value):
@@ -77,10 +91,13 @@ def iso_text(value: object) -> object:
 
 
 def printable(value: str) -> str:
-    """A name Arbiter prints as it is (terminal, Discord), through the one name gate
-    (`core.names`): control characters, ANSI escapes and invisible characters (direction
-    overrides, the word joiner, the byte-order mark…) are refused, since they would rewrite
-    what a reader sees or make two names look alike."""
+    """A name Arbiter prints as it is, on a terminal or in Discord, checked by the one name gate in
+    `core.names`.
+
+    Control characters, ANSI escapes and invisible characters are refused, since they would rewrite
+    what a reader sees or make two names look alike. Invisible characters include direction
+    overrides, the word joiner and the byte-order mark.
+    """
     found = _CONTROL.search(value)
     if found:
         raise ValueError(
@@ -97,8 +114,10 @@ def printable(value: str) -> str:
 
 
 def short_name(value: str) -> str:
-    """A club, season or division name: printable, not blank, at most `NAME_LIMIT`
-    characters, as every command requires (`core.names.text_problem`)."""
+    """A club, season or division name as every command requires it, by `core.names.text_problem`.
+
+    It is printable, not blank, and at most `NAME_LIMIT` characters.
+    """
     printable(value)
     problem = text_problem(value.strip(), NAME_LIMIT)
     if problem is not None:
@@ -108,10 +127,12 @@ def short_name(value: str) -> str:
 
 @functools.lru_cache(maxsize=8192)
 def username(value: str) -> str:
-    """A chess.com username, as `/roster link` requires it (`core.names.username_problem`):
-    a Cyrillic or full-width look-alike is not another player. Each distinct name is checked
-    once (a season's players are in every payload of their club's matches); a refused one
-    raises every time."""
+    """A chess.com username as `/roster link` requires it, by `core.names.username_problem`.
+
+    A Cyrillic or full-width look-alike is not another player. Each distinct name is checked once,
+    since a season's players are in every payload of their club's matches. A refused name raises
+    every time.
+    """
     printable(value)
     problem = username_problem(value.strip())
     if problem is not None:
@@ -120,13 +141,18 @@ def username(value: str) -> str:
 
 
 WHOLE_LIMIT = 2**53
-"""No whole number of a file is larger (JSON's exact integers, Discord's integer options):
-a count, hours or a round past it is a typo, and past 2⁶³ it would not fit an SQLite column."""
+"""No whole number of a file is larger, as JSON's exact integers and Discord's integer options
+allow.
+
+A count, hours or a round past it is a typo, and past 2⁶³ it would not fit an SQLite column.
+"""
 
 
 def whole_number(value: object) -> object:
-    """A finite number (`finite_number`) of at most `WHOLE_LIMIT` either way, so a forged
-    10³⁰ is refused with its key instead of failing when it is stored."""
+    """A `finite_number` of at most `WHOLE_LIMIT` either way.
+
+    A forged 10³⁰ is thus refused with its key instead of failing when it is stored.
+    """
     value = finite_number(value)
     if isinstance(value, int | float) and abs(value) > WHOLE_LIMIT:
         raise ValueError(f"too large: at most 2⁵³ ({WHOLE_LIMIT:,})")
@@ -134,9 +160,9 @@ def whole_number(value: object) -> object:
 
 
 Count = Annotated[int, BeforeValidator(whole_number)]
-"""An integer field (a count, hours, a round): text, booleans and NaN refused."""
+"""An integer field such as a count, hours or a round. Text, booleans and NaN are refused."""
 Number = Annotated[float, BeforeValidator(finite_number)]
-"""A real-valued field (a rating, seconds): text, booleans, NaN and infinity refused."""
+"""A real-valued field such as a rating or seconds. Text, booleans, NaN and infinity are refused."""
 Printable = Annotated[str, AfterValidator(printable)]
 """A name that will be printed: no control characters."""
 Name = Annotated[str, StringConstraints(min_length=1), AfterValidator(printable)]
@@ -146,4 +172,4 @@ ShortName = Annotated[
 ]
 """A club, season or division name: printed, not blank, at most 100 characters."""
 Username = Annotated[str, StringConstraints(min_length=1), AfterValidator(username)]
-"""A chess.com username (ASCII letters, digits, `_`, `-`)."""
+"""A chess.com username of ASCII letters, digits, `_` and `-`."""

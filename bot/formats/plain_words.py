@@ -1,6 +1,8 @@
-"""pydantic's validation problems in plain words, for every file Arbiter reads (the config,
-season files): `must be at least 1`, `must be a whole number`, `unknown key` — not pydantic's
-`Input should be greater than or equal to 1`, each said under the key it is about."""
+"""pydantic's validation problems in plain words, for every file Arbiter reads.
+
+The config and season files say `must be at least 1`, `must be a whole number` or `unknown key`
+under the key each is about, rather than pydantic's `Input should be greater than or equal to 1`.
+"""
 
 from __future__ import annotations
 
@@ -16,10 +18,12 @@ PATTERNS = {HHMM: "must be a time of day as HH:MM (00:00 to 23:59)"}
 
 
 def plain(problem: Any, patterns: Mapping[str, str] | None = None, table: str | None = None) -> str:
-    """One pydantic problem in plain words (`must be at least 1`), not pydantic's own
-    (`Input should be greater than or equal to 1`, `String should match pattern '^…$'`);
-    `patterns` says in words what each regular expression of the model means; `table`
-    names a TOML table where one was expected (`[chesscom]`)."""
+    """One pydantic problem in plain words, such as `must be at least 1`.
+
+    pydantic's own words would be `Input should be greater than or equal to 1` or `String should
+    match pattern '^…$'`. `patterns` says in words what each regular expression of the model means.
+    `table` names a TOML table where one was expected, such as `[chesscom]`.
+    """
     kind, ctx, given = problem["type"], problem.get("ctx") or {}, problem.get("input")
     shown = f", not {quoted(given)}" if isinstance(given, str) else ""
     if kind == "extra_forbidden":
@@ -74,8 +78,10 @@ def plain(problem: Any, patterns: Mapping[str, str] | None = None, table: str | 
 
 
 def unknown_first(problems: Sequence[Any]) -> list[Any]:
-    """pydantic's problems with every unknown key first, since a typo'd key is what makes
-    the key it meant missing; the rest keep their order."""
+    """pydantic's problems with every unknown key first, the rest in their order.
+
+    A typo'd key is what makes the key it meant missing.
+    """
     return sorted(problems, key=lambda problem: problem["type"] != "extra_forbidden")
 
 

@@ -1,13 +1,13 @@
-"""A tour points table and a preliminary's game scoring as a person types them in Discord
-(CCT-6, CCT-8a), read into core values, each bad part refused in one line.
+"""A tour points table and a preliminary's game scoring as a person types them in Discord.
 
-A table is keys, each followed by its points, for example
-`prelim 10 8 6 5 4 3 2 1; winner 40; runner-up 20; semi-final 10; quarter-final 0`.
-Keys and numbers may be separated by spaces, `;`, `,`, `:` or `=`, in any case and order.
-`prelim` takes the points of preliminary places 1, 2, 3 and so on; every other key takes
-one number. `prelim`, `winner`, `runner-up` and `semi-final` are required; `quarter-final`
-defaults to 0; `3rd` and `4th` come together or not at all (without them both semi-final
-losers get the `semi-final` points), as in the tour file.
+They are read into core values by CCT-6 and CCT-8a, and each bad part is refused in one line.
+
+A table is keys, each followed by its points, for example `prelim 10 8 6 5 4 3 2 1; winner 40;
+runner-up 20; semi-final 10; quarter-final 0`. Keys and numbers may be separated by spaces, `;`,
+`,`, `:` or `=`, in any case and order. `prelim` takes the points of preliminary places 1, 2, 3 and
+so on, and every other key takes one number. `prelim`, `winner`, `runner-up` and `semi-final` are
+required. `quarter-final` defaults to 0. `3rd` and `4th` come together or not at all, as in the tour
+file. Without them both semi-final losers get the `semi-final` points.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from core.tour.preliminary import SCORINGS
 from core.tour.ranking import PointsTable
 
 MAX_TABLE_POINTS = 1000
-"""The most one place or stage may give (the tour file's bound; a Major winner gets 80)."""
+"""The most one place or stage may give, the tour file's bound. A Major winner gets 80."""
 PRELIM = "prelim"
 KEYS: Mapping[str, KoStage | None] = {
     PRELIM: None,
@@ -66,8 +66,11 @@ _WHOLE = re.compile(r"^\+?\d+$")
 
 
 class PointsTextError(ValueError):
-    """A table or scoring that cannot be read: `problem` says what is wrong with `part`
-    (the words as typed, None when the problem is with the whole)."""
+    """A table or scoring that cannot be read.
+
+    `problem` says what is wrong with `part`, the words as typed. `part` is None when the problem is
+    with the whole.
+    """
 
     def __init__(self, problem: str, part: str | None = None) -> None:
         super().__init__(problem if part is None else f"{part!r} {problem}")
@@ -80,7 +83,7 @@ def _key(word: str) -> str | None:
 
 
 def _words(text: str) -> list[str]:
-    """The words of the text, a key written in two words (`runner up`) joined."""
+    """The words of the text, with a key written in two words such as `runner up` joined."""
     words = [w for w in _SEPARATORS.split(text.strip()) if w]
     joined: list[str] = []
     for word in words:
@@ -92,7 +95,7 @@ def _words(text: str) -> list[str]:
 
 
 def _clauses(text: str) -> list[tuple[str, str, list[str]]]:
-    """(key, the key as typed, its numbers as typed) in the order written."""
+    """The keys in the order written, each with the key and its numbers as typed."""
     clauses: list[tuple[str, str, list[str]]] = []
     for word in _words(text):
         key = _key(word)
@@ -124,9 +127,11 @@ def _points(word: str, part: str) -> int:
 def parse_points_table(
     text: str, *, label: str, players: int, who: str = "the event has"
 ) -> PointsTable:
-    """CCT-6: a points table from one line of text for an event of at most `players`
-    players (it pays no more preliminary places; `who` says whose limit it is in a refusal);
-    PointsTextError names the first bad part."""
+    """CCT-6: a points table from one line of text for an event of at most `players` players.
+
+    The table pays no more preliminary places than that, and `who` says whose limit it is in a
+    refusal. PointsTextError names the first bad part.
+    """
     if not text.strip():
         raise PointsTextError(
             "The table is empty: give prelim, winner, runner-up and semi-final points"
@@ -172,8 +177,10 @@ def parse_points_table(
 
 
 def parse_scoring(text: str) -> Scoring:
-    """CCT-8a: a preliminary's game scoring, `1/½/0` (also written `1/0.5/0` or
-    `standard`) or `3/1/0`; PointsTextError otherwise."""
+    """CCT-8a: a preliminary's game scoring, `1/½/0` or `3/1/0`, or PointsTextError.
+
+    `1/½/0` may also be written `1/0.5/0` or `standard`.
+    """
     key = text.strip().lower().replace(" ", "")
     key = {"1/0.5/0": "1/½/0", "1/.5/0": "1/½/0", "standard": "1/½/0"}.get(key, key)
     if key not in SCORINGS:

@@ -1,7 +1,10 @@
-"""The rule settings of a CL season as pydantic fields, generated from the one definition,
-`core.league.season.SeasonRules` (its fields' types, defaults, bounds and descriptions), so
-the config's `[rules.cl]` and the season file's `rules` cannot drift from it or each other;
-and the conversion of such a model's values back to a `SeasonRules`."""
+"""The rule settings of a CL season as pydantic fields, and their conversion back.
+
+The fields are generated from the one definition, `core.league.season.SeasonRules`, with its fields'
+types, defaults, bounds and descriptions. The config's `[rules.cl]` and the season file's `rules`
+thus cannot drift from it or from each other. A model's values are converted back to a `SeasonRules`
+here too.
+"""
 
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ HHMM = r"^([01]\d|2[0-3]):[0-5]\d$"
 
 
 def _describe(meta: Mapping[str, Any]) -> str:
-    """A field's description: its rule and what it is (and its floor, when it has one)."""
+    """A field's description: its rule, what it is, and its floor when it has one."""
     text = f"{meta['rule']}: {meta['doc']}"
     floor = meta["floor"]
     if floor is not None:
@@ -44,9 +47,12 @@ def _default(value: object) -> object:
 def rule_fields(
     *, leave_out: Collection[str] = (), day: Any = dt.date
 ) -> dict[str, tuple[Any, Any]]:
-    """Every `SeasonRules` field (but `leave_out`) as a pydantic (type, field) pair, in the
-    dataclass's order: integers as `Count`, reals and percentages as `Number`, lists of
-    hours, HH:MM times, zones and dates (`day`: the date type a file validates with)."""
+    """Every `SeasonRules` field but `leave_out` as a pydantic (type, field) pair, in the
+    dataclass's order.
+
+    Integers become `Count`, and reals and percentages `Number`. Lists of hours, HH:MM times, zones
+    and dates are typed too. `day` is the date type a file validates with.
+    """
     hints = get_type_hints(SeasonRules)
     found: dict[str, tuple[Any, Any]] = {}
     for item in rule_settings():
@@ -77,7 +83,7 @@ def rule_fields(
 
 
 def known_zone(value: str) -> str:
-    """A start zone: an IANA name the machine knows (CL-13, CL-22)."""
+    """A start zone by CL-13 and CL-22: an IANA name the machine knows."""
     try:
         ZoneInfo(value)
     except (ZoneInfoNotFoundError, ValueError):
@@ -86,9 +92,11 @@ def known_zone(value: str) -> str:
 
 
 def season_rules(values: Mapping[str, Any], **given: Any) -> SeasonRules:
-    """The `SeasonRules` a model's values stand for (every field the model has; `given`
-    adds or replaces some, e.g. the config's zone): lists as tuples, HH:MM as a time, a
-    percentage exactly (`exact_percent`)."""
+    """The `SeasonRules` a model's values stand for.
+
+    Every field the model has is used, and `given` adds or replaces some, such as the config's zone.
+    Lists become tuples, HH:MM a time, and a percentage is kept exact by `exact_percent`.
+    """
     hints = get_type_hints(SeasonRules)
     converted: dict[str, Any] = {}
     for item in dataclasses.fields(SeasonRules):
@@ -106,8 +114,9 @@ def season_rules(values: Mapping[str, Any], **given: Any) -> SeasonRules:
 
 
 def rule_values(rules: SeasonRules, *, leave_out: Collection[str] = ()) -> dict[str, Any]:
-    """A `SeasonRules` as a model's values (every field but `leave_out`), the inverse of
-    `season_rules`."""
+    """A `SeasonRules` as a model's values, every field but `leave_out`. This is the inverse of
+    `season_rules`.
+    """
     return {
         item.name: _default(getattr(rules, item.name))
         for item in dataclasses.fields(SeasonRules)

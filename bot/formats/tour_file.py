@@ -1,6 +1,8 @@
-"""The tour file (docs/tour-file.md): pydantic models for its JSON, and the adapter that
-turns a file into the core's domain values (`core.tour.report.Tour`), refusing every bad
-case with the JSON path of the problem."""
+"""The tour file of docs/tour-file.md: pydantic models for its JSON and the adapter to core.
+
+The adapter turns a file into the core's domain values, a `core.tour.report.Tour`, and refuses every
+bad case with the JSON path of the problem.
+"""
 
 from __future__ import annotations
 
@@ -57,16 +59,18 @@ from core.trf import TrfError, decode_trf, parse_trf
 from core.trf2026 import scored_standings, trf_scores
 
 FINALS_SIZE = EVENT_SIZES[EventType.FINALS]
-"""CCT-2: the Finals' places when the file's reader does not say (`finals_size`)."""
+"""CCT-2: the Finals' places when the file's reader does not give `finals_size`."""
 SCORE = r"^\s*\d+(\.5)?\s*-\s*\d+(\.5)?\s*$"
 Score = Annotated[str, Field(pattern=SCORE, description='"2.5-1.5", first-named player first')]
 MAX_TABLE_POINTS = 1000
-"""The most one place or stage of a CCT-6 table may give (a Major winner gets 80)."""
+"""The most one place or stage of a CCT-6 table may give. A Major winner gets 80."""
 Points = Annotated[int, Field(ge=0, le=MAX_TABLE_POINTS)]
 
 Reader = Callable[[Path], bytes]
-"""Reads a file the tour file names (bounded, in the CLI); raises OSError, or ValueError
-with a message naming the file."""
+"""Reads a file the tour file names, with a bound, in the CLI.
+
+Raises OSError, or ValueError with a message naming the file.
+"""
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -78,7 +82,7 @@ class _Model(BaseModel):
 
 
 class KnockoutPoints(_Model):
-    """CCT-6: tour points per knock-out stage (3rd/4th default to the semi-final value)."""
+    """CCT-6: tour points per knock-out stage. 3rd and 4th default to the semi-final value."""
 
     winner: Points
     runner_up: Points = Field(alias="runner-up")
@@ -101,7 +105,7 @@ class PointsByType(_Model):
 
 
 ScoringName = Literal["1/½/0", "3/1/0"]
-"""CCT-8a: a preliminary's game scoring (`core.tour.preliminary.SCORINGS`)."""
+"""CCT-8a: a preliminary's game scoring, one of `core.tour.preliminary.SCORINGS`."""
 
 
 class RulesModel(_Model):
@@ -113,7 +117,7 @@ GameResult = Literal["1-0", "1/2-1/2", "0-1", "+/-", "-/+", "-/-"]
 
 
 class PrelimGameModel(_Model):
-    """One preliminary game (CCT-8a): its round, White, Black and result."""
+    """One preliminary game by CCT-8a: its round, White, Black and result."""
 
     round: int = Field(ge=1, le=100)
     white: Name
@@ -122,9 +126,12 @@ class PrelimGameModel(_Model):
 
 
 class PreliminaryModel(_Model):
-    """The official order (best first, every player), a TRF file to compute it (CCT-8b), or
-    (extension, written by `/tour export`) the players in pairing-number order with every
-    game, the tie-break reading and a drawing of lots for ties left after every criterion."""
+    """The preliminary's order: the official one, a TRF file to compute it, or the games.
+
+    The official order lists every player, best first. A TRF file computes it by CCT-8b. As an
+    extension written by `/tour export`, it may give the players in pairing-number order with every
+    game, the tie-break reading and a drawing of lots for ties left after every criterion.
+    """
 
     order: list[Name] | None = None
     trf: Name | None = Field(None, description="path relative to the tour file")
@@ -144,7 +151,7 @@ class PreliminaryModel(_Model):
 
 
 class PlayoffModel(_Model):
-    """CCT-8d: the 2 blitz games' score and, at 1-1, the Armageddon winner (a or b)."""
+    """CCT-8d: the 2 blitz games' score and, at 1-1, the Armageddon winner, a or b."""
 
     blitz: Score
     armageddon: Literal["a", "b"] | None = None
@@ -154,11 +161,11 @@ Round = Literal["QF1", "QF2", "QF3", "QF4", "SF1", "SF2", "F", "3rd"]
 AwardReasonText = Literal["withdrawal", "no-show", "illness", "other"]
 """CCT-9: why a round or Finals match was awarded without play."""
 Note = Annotated[Name, Field(max_length=200)]
-"""A walkover's short note, printed as it is (the name gate)."""
+"""A walkover's short note, printed as it is, so it passes the name gate."""
 
 
 class KnockoutModel(_Model):
-    """One knock-out round (CCT-8c/8d)."""
+    """One knock-out round by CCT-8c and CCT-8d."""
 
     round: Round
     a: Name
@@ -203,16 +210,20 @@ DeclineNote = Annotated[
 
 
 class DeclineModel(_Model):
-    """CCT-3 (extension): a qualified player who declined the Finals, with the organiser's
-    note."""
+    """CCT-3, an extension: a qualified player who declined the Finals, with the organiser's
+    note.
+    """
 
     player: Name
     note: DeclineNote | None = None
 
 
 class FinalsModel(_Model):
-    """The Finals: the finalists in pairing-number order (none yet: not drawn) and their
-    decided matches; (extension, CCT-3) who declined, in order, and the wildcards."""
+    """The Finals: the finalists in pairing-number order and their decided matches.
+
+    No finalists means the Finals are not drawn yet. As an extension by CCT-3, it also lists who
+    declined, in order, and the wildcards.
+    """
 
     players: list[Name] = Field(
         default_factory=list, description="the finalists in pairing-number order; none: not drawn"
@@ -229,7 +240,7 @@ class FinalsModel(_Model):
 
 
 class TourFile(_Model):
-    """A CCT tour file (docs/tour-file.md)."""
+    """A CCT tour file, as docs/tour-file.md describes it."""
 
     name: Name
     rules: RulesModel = Field(default_factory=RulesModel)
@@ -255,11 +266,11 @@ STAGE_KEYS: Mapping[KoStage, str] = {
     KoStage.SEMI_FINAL: "semi-final",
     KoStage.QUARTER_FINAL: "quarter-final",
 }
-"""The tour file's names of the knock-out stages (also used by the JSON output)."""
+"""The tour file's names of the knock-out stages. The JSON output uses them too."""
 
 
 class TourFileError(ValueError):
-    """A tour file that cannot be used: every problem as (JSON path, message)."""
+    """A tour file that cannot be used, with every problem as a (JSON path, message) pair."""
 
     def __init__(self, problems: Sequence[tuple[str, str]]) -> None:
         super().__init__("; ".join(f"{where}: {what}" for where, what in problems))
@@ -274,7 +285,7 @@ class _Problem(Exception):
 
 
 def _check_day(text: str | None, where: str, *, first: bool) -> None:
-    """An event's date: a calendar date; its first day leaves room for the event's days."""
+    """An event's date: a calendar date whose first day leaves room for the event's days."""
     if text is None:
         return
     try:
@@ -328,11 +339,13 @@ def trf_order(
     read: Reader,
     scoring: Scoring = STANDARD,
 ) -> list[str]:
-    """CCT-8b: the preliminary order computed from a TRF file, read and scored as `arbiter
-    standings` reads it (encodings, records 162/299; `scoring` where the file gives none,
-    CCT-8a); a tie left after every criterion
-    within the places that earn points or go on is refused, as is a name with control
-    characters (it would be printed)."""
+    """CCT-8b: the preliminary order computed from a TRF file.
+
+    The file is read and scored as `arbiter standings` reads it, with its encodings and records 162
+    and 299. `scoring` applies by CCT-8a where the file gives none. A tie left after every criterion
+    within the places that earn points or go on is refused. So is a name with control characters,
+    since it would be printed.
+    """
     try:
         text = decode_trf(read(path))
     except OSError as error:
@@ -365,9 +378,11 @@ def trf_order(
 def games_order(
     model: PreliminaryModel, where: str, places_that_count: int, scoring: Scoring = STANDARD
 ) -> list[str]:
-    """CCT-8a/CCT-8b: the preliminary order computed from its games, as the bot computes it
-    (the players in pairing-number order, the event's game scoring, DE reading and drawing of
-    lots); a tie left within the places that earn points or go on is refused."""
+    """CCT-8a and CCT-8b: the preliminary order computed from its games, as the bot computes it.
+
+    It uses the players in pairing-number order, the event's game scoring, its DE reading and its
+    drawing of lots. A tie left within the places that earn points or go on is refused.
+    """
     players = list(model.players or ())
     seen: dict[str, int] = {}
     for i, player in enumerate(players):
@@ -404,7 +419,7 @@ def games_order(
 
 
 def _series_winner(k: KnockoutModel, where: str) -> str | None:
-    """CCT-8d: the winner the scores decide (None when they do not), checking each score."""
+    """CCT-8d: the winner the scores decide, or None when they do not. Each score is checked."""
     if k.walkover:
         if k.days is not None or k.playoff is not None:
             raise _Problem(f"{where}.walkover", "a walkover has no scores (awarded without play)")
@@ -525,8 +540,11 @@ def _event(
 
 
 def _finals(model: FinalsModel, events: Sequence[PlayedEvent]) -> FinalsResults:
-    """CCT-8f: the Finals, every finalist a player of the tour's events (their tour points
-    set everyone's bonus: a name the events never saw would count 0 and move the baseline)."""
+    """CCT-8f: the Finals, where every finalist must be a player of the tour's events.
+
+    Their tour points set everyone's bonus, so a name the events never saw would count 0 and move
+    the baseline.
+    """
     played = {p for event in events for p in event.order}
     seen: dict[str, int] = {}
     for i, player in enumerate(model.players):
@@ -589,10 +607,12 @@ def _problems(model: TourFile, base: Path, read: Reader) -> Iterator[tuple[str, 
 def parse_tour(
     text: str, base: Path = Path("."), read: Reader = _read_bytes, finals_size: int | None = None
 ) -> tuple[Tour, dict[EventType, PointsTable]]:
-    """The tour of a tour file's text (TRF paths relative to `base`, read with `read`) and its
-    default points tables per event type; raise TourFileError listing every problem with its
-    JSON path. The Finals field (CCT-3) is checked for Finals of `finals_size` places
-    (default: as many as the file's finalists, else 10)."""
+    """The tour of a tour file's text and its default points tables per event type.
+
+    TRF paths are relative to `base` and read with `read`. Raises TourFileError listing every
+    problem with its JSON path. The CCT-3 Finals field is checked for Finals of `finals_size`
+    places. By default that is as many as the file's finalists, else 10.
+    """
     _, tour, tables = parse_tour_file(text, base, read, finals_size)
     return tour, tables
 
@@ -600,7 +620,7 @@ def parse_tour(
 def parse_tour_file(
     text: str, base: Path = Path("."), read: Reader = _read_bytes, finals_size: int | None = None
 ) -> tuple[TourFile, Tour, dict[EventType, PointsTable]]:
-    """`parse_tour`, also giving the validated file itself (what `/tour import` stores)."""
+    """`parse_tour`, also giving the validated file itself, which `/tour import` stores."""
     try:
         data: Any = json.loads(text)
     except json.JSONDecodeError as error:
@@ -665,11 +685,14 @@ def parse_tour_file(
 
 
 def _finals_field(model: TourFile, events: Sequence[PlayedEvent], size: int) -> tuple[str, ...]:
-    """CCT-3: the Finals' declines and wildcards checked as the bot checks them — each
-    decliner offered a place when they declined, each finalist offered a place or a
-    wildcard into a place the lists cannot fill — giving the wildcards (when the file does
-    not list them: every finalist not offered a place). Finals of another size than `size`
-    are refused by the size check instead."""
+    """CCT-3: the Finals' declines and wildcards checked as the bot checks them, giving the
+    wildcards.
+
+    Each decliner must have been offered a place when they declined. Each finalist must be offered a
+    place or be a wildcard into a place the lists cannot fill. When the file does not list the
+    wildcards, they are every finalist not offered a place. Finals of another size than `size` are
+    refused by the size check instead.
+    """
     finals = model.finals
     assert finals is not None
     tables = rules_tables(model.rules)
@@ -718,8 +741,10 @@ def _pydantic_message(error: Any) -> str:
 
 
 def load_tour(path: Path, read: Reader = _read_bytes) -> tuple[Tour, dict[EventType, PointsTable]]:
-    """Read the tour file at `path` and the TRF files it names with `read` (see
-    `parse_tour`); unreadable files are a TourFileError."""
+    """Reads the tour file at `path` and the TRF files it names with `read`, as `parse_tour` does.
+
+    Unreadable files are a TourFileError.
+    """
     try:
         text = read(path).decode("utf-8-sig")
     except OSError as error:
@@ -733,5 +758,5 @@ def load_tour(path: Path, read: Reader = _read_bytes) -> tuple[Tour, dict[EventT
 
 
 def tour_schema() -> dict[str, Any]:
-    """The published JSON Schema of the tour file (`arbiter schema tour`)."""
+    """The published JSON Schema of the tour file, printed by `arbiter schema tour`."""
     return TourFile.model_json_schema()

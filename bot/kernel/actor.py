@@ -1,5 +1,4 @@
-"""Who is acting on a use case, and the role checks of the roles tables in one place
-(docs/league-in-discord.md, docs/tour.md).
+"""Who is acting on a use case, and the role checks of the roles tables in one place.
 
 Cogs, scheduler jobs and the CLI all pass an `Actor`; services check it, so a rule of who may
 do what is enforced the same way whichever door a request came in by. HQ is not implicitly a
@@ -21,8 +20,11 @@ from storage.guild_settings import GuildSettings
 
 
 class Role(enum.Enum):
-    """A guild role that `/setup` configures — the one definition for the commands' checks
-    (bot.app.permissions) and the actors of use cases. The value is how a refusal names it."""
+    """A guild role that `/setup` configures.
+
+    This is the one definition for the commands' checks in bot.app.permissions and for the actors of
+    use cases. The value is how a refusal names the role.
+    """
 
     HQ = "league HQ"
     DIRECTOR = "director"
@@ -30,27 +32,32 @@ class Role(enum.Enum):
 
     @property
     def setting(self) -> str:
-        """The guild setting holding this role's id (`hq_role_id`)."""
+        """The guild setting holding this role's id, such as `hq_role_id`."""
         return f"{self.name.lower()}_role_id"
 
     @property
     def option(self) -> str:
-        """The `/setup set` option that sets it (`hq_role`)."""
+        """The `/setup set` option that sets it, such as `hq_role`."""
         return f"{self.name.lower()}_role"
 
 
 @dataclass(frozen=True)
 class Actor:
-    """A Discord user (`user_id`) with the guild roles they hold, or the system (the bot's own
-    jobs, the CLI): `user_id` None. The system holds every role and acts for every club."""
+    """A Discord user with the guild roles they hold, or the system.
+
+    The system is the bot's own jobs or the CLI, and its `user_id` is None. The system holds every
+    role and acts for every club.
+    """
 
     user_id: int | None
     roles: frozenset[Role] = frozenset()
 
     @classmethod
     def system(cls) -> Actor:
-        """The bot itself or the shell: audited with no user id (one value, made once: every
-        job and import asks for it)."""
+        """The bot itself or the shell, audited with no user id.
+
+        It is one value, made once, since every job and import asks for it.
+        """
         return _SYSTEM
 
     @classmethod
@@ -63,33 +70,33 @@ class Actor:
 
     @property
     def is_system(self) -> bool:
-        """True for the bot or the CLI (no Discord user)."""
+        """True for the bot or the CLI, where there is no Discord user."""
         return self.user_id is None
 
     def has(self, role: Role) -> bool:
-        """Whether the actor holds exactly this role (HQ is not a director)."""
+        """Whether the actor holds exactly this role. HQ is not a director."""
         return role in self.roles
 
     def require(self, role: Role) -> None:
-        """Refuse (UserError naming the role) unless the actor holds `role`."""
+        """Refuses with a UserError naming the role unless the actor holds `role`."""
         if not self.has(role):
             raise UserError(f"This needs the **{role.value}** role.")
 
     def require_user(self) -> int:
-        """The acting user's id; refuses the system where a person must act."""
+        """The acting user's id. It refuses the system where a person must act."""
         if self.user_id is None:
             raise UserError("This must be done by a Discord user, not by the bot.")
         return self.user_id
 
 
 _SYSTEM = Actor(None, frozenset(Role))
-"""The system actor (`Actor.system`)."""
+"""The system actor, `Actor.system`."""
 
 
 async def require_club_admin(
     admins: ClubAdminReader, actor: Actor, club_id: int, name: str
 ) -> None:
-    """Refuse unless the actor is an admin of this club (the system acts for any club)."""
+    """Refuses unless the actor is an admin of this club. The system acts for any club."""
     if actor.is_system:
         return
     assert actor.user_id is not None

@@ -1,7 +1,7 @@
 """Arbiter's configuration: `config.toml` validated into immutable pydantic models.
 
-A missing file means every default; a bad file raises `ConfigError` with one line naming the
-key and the problem, so the CLI can print it and exit 2 without a traceback.
+A missing file means every default. A bad file raises `ConfigError` with one line naming the key and
+the problem, so the CLI can print it and exit 2 without a traceback.
 """
 
 from __future__ import annotations
@@ -56,11 +56,11 @@ LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 
 class ConfigError(Exception):
-    """A configuration file that cannot be used; `str()` is the one-line explanation."""
+    """A configuration file that cannot be used. `str()` is the one-line explanation."""
 
 
 class _Section(BaseModel):
-    """Base of config sections: immutable, and an unknown key is an error (catches typos)."""
+    """Base of config sections: immutable, and an unknown key is an error, which catches typos."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -69,8 +69,11 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 class DatabaseConfig(_Section):
-    """Where the database is — a SQLite file (`path`, the embedded default) or a PostgreSQL
-    server (`url`), one or the other — and how long SQLite's writer waits for its lock."""
+    """Where the database is, and how long SQLite's writer waits for its lock.
+
+    The database is either a SQLite file at `path`, the embedded default, or a PostgreSQL server at
+    `url`.
+    """
 
     path: Path = Field(Path("data/arbiter.db"), description="SQLite file; its folder is created")
     url: str | None = Field(
@@ -107,7 +110,7 @@ class DatabaseConfig(_Section):
 
 
 class TimeZones(_Section):
-    """The zones in which the regulations state their times (stored instants are UTC)."""
+    """The zones in which the regulations state their times. Stored instants are UTC."""
 
     league_start: str = Field(START_ZONE, description="CL-13/CL-22 start time zone")
     appeals: str = Field(DEFAULT_APPEAL_ZONE, description="CCT-11 appeal deadline zone")
@@ -123,19 +126,25 @@ class TimeZones(_Section):
 
 
 def _clock(text: str) -> dt.time:
-    """An `HH:MM` setting (validated by its pattern) as a time of day."""
+    """An `HH:MM` setting, validated by its pattern, as a time of day."""
     return dt.time.fromisoformat(text)
 
 
 CL_LEFT_OUT = tuple(f.name for f in league.rule_settings() if not f.metadata["config"])
-"""`SeasonRules` fields the config does not set as such: a season's cut-off is given when it
-is created (`/season create cutoff`), its zone is `timezones.league_start`."""
+"""`SeasonRules` fields the config does not set as such.
+
+A season's cut-off is given when it is created with `/season create cutoff`, and its zone is
+`timezones.league_start`.
+"""
 
 
 class _ClSettings(_Section):
-    """CL defaults frozen into each new season (CCT-16): every `SeasonRules` field (generated
-    from it, `bot.formats.rule_fields`, but `CL_LEFT_OUT`) plus the divisions new seasons
-    start with. A value below the regulation's floor (CL-23's 3 voters …) is refused."""
+    """CL defaults frozen into each new season by CCT-16.
+
+    They are every `SeasonRules` field but `CL_LEFT_OUT`, generated from it by
+    `bot.formats.rule_fields`, plus the divisions new seasons start with. A value below the
+    regulation's floor, such as fewer than CL-23's 3 voters, is refused.
+    """
 
     divisions: list[str] = Field(
         default_factory=lambda: ["Premier Division", "Division One", "Division Two"],
@@ -148,7 +157,7 @@ class _ClSettings(_Section):
 
     @model_validator(mode="after")
     def _honourable(self) -> Self:
-        """Refuse what core cannot honour, naming the key (ConfigError adds the file)."""
+        """Refuses what core cannot honour, naming the key. ConfigError adds the file."""
         for key, problem in league.rules_problems(self.season_rules()):
             raise ValueError(f"{key}: {problem}")
         if len(self.min_players) != len(self.divisions):
@@ -165,9 +174,11 @@ class _ClSettings(_Section):
     def season_rules(
         self, zone: str = START_ZONE, cutoff: dt.date | None = None
     ) -> league.SeasonRules:
-        """CCT-16: every rule value a new season freezes (the season file's `rules`), its
-        matches starting at `start_time` in `zone` (the config's `timezones.league_start`),
-        its divisions decided by the standings as at `cutoff` (CL-1)."""
+        """CCT-16: every rule value a new season freezes, which are the season file's `rules`.
+
+        Its matches start at `start_time` in `zone`, the config's `timezones.league_start`. Its
+        divisions are decided by the standings as at `cutoff`, by CL-1.
+        """
         return season_rules(dict(self), start_zone=zone, divisions_cutoff=cutoff)
 
     def season_divisions(self) -> tuple[league.Division, ...]:
@@ -178,7 +189,7 @@ class _ClSettings(_Section):
         )
 
     def start_clock(self) -> dt.time:
-        """CL-13: the local start time of every match (`division_schedule(at=…)`)."""
+        """CL-13: the local start time of every match, for `division_schedule(at=…)`."""
         return self.season_rules().start_time
 
     def timeout_limit(self) -> Fraction:
@@ -199,7 +210,7 @@ else:
 
 
 class CctDefaults(_Section):
-    """CCT defaults frozen into each new event (CCT-16)."""
+    """CCT defaults frozen into each new event by CCT-16."""
 
     regular_players: Count = Field(EVENT_SIZES[EventType.REGULAR], ge=2, description="CCT-2")
     major_players: Count = Field(EVENT_SIZES[EventType.MAJOR], ge=2, description="CCT-2")
@@ -229,8 +240,11 @@ class CctDefaults(_Section):
 
     @model_validator(mode="after")
     def _sizes_hold_the_qualified(self) -> Self:
-        """CCT-3: refuse event sizes that cannot hold the players qualified by right, at
-        start-up, naming the key (not found by a failing wrap-up weeks later)."""
+        """CCT-3: refuses at start-up event sizes that cannot hold the players qualified by right,
+        naming the key.
+
+        Otherwise a failing wrap-up would find it weeks later.
+        """
         for kind, problem in size_problems(
             {kind: self.event_size(kind) for kind in EventType}, self.qualifying_top
         ):
@@ -238,8 +252,10 @@ class CctDefaults(_Section):
         return self
 
     def tour_rules(self, appeal_zone: str = DEFAULT_APPEAL_ZONE) -> TourRules:
-        """CCT-16: every rule value a new tour freezes, its appeal deadline in `appeal_zone`
-        (the config's `timezones.appeals`)."""
+        """CCT-16: every rule value a new tour freezes.
+
+        Its appeal deadline is in `appeal_zone`, the config's `timezones.appeals`.
+        """
         return TourRules(
             sizes={kind: self.event_size(kind) for kind in EventType},
             qualifying_top=self.qualifying_top,
@@ -254,7 +270,7 @@ class CctDefaults(_Section):
         )
 
     def event_size(self, event_type: EventType) -> int:
-        """CCT-2: the players of a new event of this type (`qualify_for_event(size=…)`)."""
+        """CCT-2: the players of a new event of this type, for `qualify_for_event(size=…)`."""
         return {
             EventType.REGULAR: self.regular_players,
             EventType.MAJOR: self.major_players,
@@ -262,23 +278,23 @@ class CctDefaults(_Section):
         }[event_type]
 
     def appeal_clock(self) -> dt.time:
-        """CCT-11: the local time of the appeal deadline (`decide_appeal(at=…)`)."""
+        """CCT-11: the local time of the appeal deadline, for `decide_appeal(at=…)`."""
         return _clock(self.appeal_deadline)
 
     def reconnect_window(self) -> dt.timedelta:
-        """CCT-10: the reconnection window (`disconnection_outcome(window=…)`)."""
+        """CCT-10: the reconnection window, for `disconnection_outcome(window=…)`."""
         return dt.timedelta(seconds=self.reconnect_seconds)
 
 
 class RuleDefaults(_Section):
-    """Rule settings new seasons and events start from (the defaults of docs/rules.md)."""
+    """Rule settings new seasons and events start from, the defaults of docs/rules.md."""
 
     cl: ClDefaults = Field(default_factory=ClDefaults)
     cct: CctDefaults = Field(default_factory=CctDefaults)
 
 
 class ChessComConfig(_Section):
-    """How to reach chess.com's Published-Data API (read by `bot` clients)."""
+    """How to reach chess.com's Published-Data API, which `bot` clients read."""
 
     base_url: str = Field("https://api.chess.com/pub", pattern=r"^https?://")
     contact: str = Field("", description="operator contact, sent in the User-Agent")
@@ -290,8 +306,11 @@ class ChessComConfig(_Section):
 
 
 class LichessConfig(_Section):
-    """How to reach lichess.org's public API (the game export, read by `bot.lichess`). An empty
-    `contact` means the `[chesscom]` one: one operator, one address (`Config.lichess_settings`)."""
+    """How to reach lichess.org's public API, whose game export `bot.lichess` reads.
+
+    An empty `contact` means the `[chesscom]` one, since one operator has one address, as
+    `Config.lichess_settings` applies it.
+    """
 
     base_url: str = Field("https://lichess.org", pattern=r"^https?://")
     contact: str = Field("", description="operator contact for the User-Agent; '' = chesscom's")
@@ -300,8 +319,10 @@ class LichessConfig(_Section):
 
 
 class DiscordConfig(_Section):
-    """Where Discord's HTTP API is (the gateway's address is asked of it: `GET /gateway/bot`).
-    Only tests change it, to run the real program against a local stand-in."""
+    """Where Discord's HTTP API is. The gateway's address is asked of it with `GET /gateway/bot`.
+
+    Only tests change it, to run the real program against a local stand-in.
+    """
 
     api_base: str = Field(
         DISCORD_API, pattern=r"^https?://[^\s/]+(/\S*)?$", description="REST API root, versioned"
@@ -340,8 +361,10 @@ class Config(_Section):
     @field_validator("token", mode="before")
     @classmethod
     def _blank_token(cls, value: object) -> object:
-        """A token of spaces (`DISCORD_TOKEN='   '`, `token = ""`) is no token; a real one
-        is used without the spaces or line break a copy and paste may add."""
+        """A token of spaces is no token, as with `DISCORD_TOKEN='   '` or `token = ""`.
+
+        A real one is used without the spaces or line break a copy and paste may add.
+        """
         if isinstance(value, str):
             return value.strip() or None
         return value
@@ -356,8 +379,10 @@ def _key(problem: Any) -> str:
 
 
 def _describe(problem: Any) -> str:
-    """One problem as `key.path: what is wrong`, in plain words (a section's own check that
-    names its key says it under that key)."""
+    """One problem as `key.path: what is wrong`, in plain words.
+
+    A section's own check that names its key says it under that key.
+    """
     key = _key(problem)
     message = plain(problem, _PATTERNS, table=key)
     if problem["type"] == "value_error":
@@ -368,11 +393,12 @@ def _describe(problem: Any) -> str:
 
 
 def load_config(path: Path | None = None, environ: dict[str, str] | None = None) -> Config:
-    """Read `path` (default `./config.toml`; missing means defaults) and apply the environment.
+    """Reads `path` and applies the environment.
 
-    `DISCORD_TOKEN` replaces `token`; `ARBITER_CHESSCOM_URL` replaces `chesscom.base_url`;
-    `ARBITER_CHESSCOM_CONTACT` replaces `chesscom.contact`; `ARBITER_DISCORD_API` replaces
-    `discord.api_base`; `ARBITER_DATABASE_URL` replaces `database.url`, and the file's
+    The default path is `./config.toml`, and a missing file means the defaults. `DISCORD_TOKEN`
+    replaces `token`, `ARBITER_CHESSCOM_URL` replaces `chesscom.base_url`,
+    `ARBITER_CHESSCOM_CONTACT` replaces `chesscom.contact`, and `ARBITER_DISCORD_API` replaces
+    `discord.api_base`. `ARBITER_DATABASE_URL` replaces `database.url`, and the file's
     `database.path` is then not used.
     """
     env = os.environ if environ is None else environ

@@ -17,17 +17,22 @@ _QUOTED = re.compile(f"{_OPEN}([^{_OPEN}{_CLOSE}]*){_CLOSE}")
 
 
 def quote_mark(value: str) -> str:
-    """`value` (already quoted for a message) marked as user text: a `UserError` built from a
-    message holding it shows it as typed in Discord and unchanged elsewhere. The two marker
-    characters themselves (control characters, which the name gate refuses) are shown as
-    U+FFFD, so no value can close its mark early."""
+    """`value`, already quoted for a message, marked as user text.
+
+    A `UserError` built from a message holding it shows it as typed in Discord and unchanged
+    elsewhere. The two marker characters themselves are shown as U+FFFD, so no value can close its
+    mark early. They are control characters, which the name gate refuses.
+    """
     clean = value.replace(_OPEN, "\ufffd").replace(_CLOSE, "\ufffd")
     return f"{_OPEN}{clean}{_CLOSE}"
 
 
 class UserError(Exception):
-    """A request refused for a reason the user can fix (raised by services). `message` is the
-    plain text (CLI, logs); `markdown` is it for Discord, the quoted user values escaped."""
+    """A request refused for a reason the user can fix, raised by services.
+
+    `message` is the plain text for the CLI and logs. `markdown` is the same for Discord, with the
+    quoted user values escaped.
+    """
 
     def __init__(self, message: str) -> None:
         plain = _QUOTED.sub(r"\1", message)
@@ -37,12 +42,15 @@ class UserError(Exception):
 
 
 class OptionRefused(UserError, app_commands.AppCommandError):
-    """A command option outside what it may hold, refused by its transformer before the
-    command runs (discord.py passes an `AppCommandError` from a transformer on as it is)."""
+    """A command option outside what it may hold, refused by its transformer before the command
+    runs.
+
+    discord.py passes an `AppCommandError` from a transformer on as it is.
+    """
 
 
 class RoleRequired(app_commands.CheckFailure):
-    """A permission check refused the command; `message` names the role it needs."""
+    """A permission check refused the command. `message` names the role it needs."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)

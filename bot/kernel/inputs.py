@@ -1,7 +1,10 @@
-"""User text checked before a service stores or repeats it, through the one name gate
-(`core.names`): trimmed, not empty, no invisible or control character, of a bounded length —
-so a hostile name never reaches the database or a message whole — and chess.com usernames
-as chess.com spells them. Each refusal is one line naming what was wrong."""
+"""User text checked before a service stores or repeats it, through the one name gate in
+`core.names`.
+
+Text is trimmed, not empty, free of invisible and control characters, and of a bounded length, so a
+hostile name never reaches the database or a message whole. chess.com usernames are checked as
+chess.com spells them. Each refusal is one line naming what was wrong.
+"""
 
 from __future__ import annotations
 
@@ -22,24 +25,31 @@ __all__ = [
 SHOWN = 40
 """Characters of a bad value an error message repeats."""
 SNOWFLAKE_LIMIT = 2**63
-"""Discord ids (users, channels, roles) are below 2⁶³ (SQLite's INTEGER too)."""
+"""Discord ids of users, channels and roles are below 2⁶³, as SQLite's INTEGER is too."""
 
 
 def shown(value: str) -> str:
-    """A value as a refusal (`UserError`) quotes it: escaped and cut, and marked so Discord
-    shows it as typed (no markdown) while the CLI prints it unchanged."""
+    """A value as a `UserError` refusal quotes it: escaped, cut and marked.
+
+    The mark makes Discord show it as typed, with no markdown, while the CLI prints it unchanged.
+    """
     return quote_mark(repr(value[:SHOWN]) + ("…" if len(value) > SHOWN else ""))
 
 
 def named(name: str) -> str:
-    """A stored name (club, season, division) as a refusal names it: unchanged, but marked so
-    Discord shows it as typed (a name holding `_` or `*` is not markdown)."""
+    """A stored club, season or division name as a refusal names it: unchanged, but marked.
+
+    The mark makes Discord show it as typed, so a name holding `_` or `*` is not markdown.
+    """
     return quote_mark(name)
 
 
 def clean_text(value: str, what: str, limit: int = NAME_LIMIT, *, required: bool = True) -> str:
-    """`value` trimmed; refused (one line saying why) when empty (if required), too long, or
-    holding an invisible or control character (`core.names.text_problem`)."""
+    """`value` trimmed, or refused with one line saying why.
+
+    It is refused when empty if required, too long, or holding an invisible or control character, as
+    `core.names.text_problem` finds.
+    """
     text = value.strip()
     if not text and not required:
         return text
@@ -57,8 +67,11 @@ def optional_text(value: str | None, what: str, limit: int = NOTE_LIMIT) -> str 
 
 
 def chesscom_username(text: str) -> str:
-    """A chess.com username as given (ASCII letters, digits, `_`, `-`; at most 50 characters), as
-    every door checks it (`/roster link`, boards CSVs, season files)."""
+    """A chess.com username as given, checked as every door checks it.
+
+    It holds ASCII letters, digits, `_` and `-`, at most 50 characters. The doors are `/roster
+    link`, boards CSVs and season files.
+    """
     name = text.strip()
     problem = username_problem(name)
     if problem is not None:
@@ -67,7 +80,7 @@ def chesscom_username(text: str) -> str:
 
 
 def positive_id(value: int, what: str) -> int:
-    """A Discord id (a user's, a channel's): a positive integer below 2⁶³, not a boolean."""
+    """A Discord id of a user or a channel: a positive integer below 2⁶³, not a boolean."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < SNOWFLAKE_LIMIT:
         raise UserError(f"{what} must be a positive id.")
     return value

@@ -1,5 +1,8 @@
-"""Who a bot message may ping: nobody unless the message names them. Discord enforces this
-(`allowed_mentions`), so a `<@id>` or `@everyone` in text a user typed never pings."""
+"""Who a bot message may ping: nobody unless the message names them.
+
+Discord enforces this through `allowed_mentions`, so a `<@id>` or `@everyone` in text a user typed
+never pings.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ NO_PINGS = discord.AllowedMentions.none()
 
 
 def pinging(users: Iterable[int]) -> discord.AllowedMentions:
-    """Allow exactly `users` to be pinged (no roles, no @everyone); nobody when empty."""
+    """Allows exactly `users` to be pinged, with no roles and no @everyone. Nobody when empty."""
     ids = list(dict.fromkeys(users))
     if not ids:
         return NO_PINGS

@@ -1,6 +1,9 @@
 """The limits of a chess.com or lichess.org request, shared by the configuration and the CLI's
-flags so both refuse the same values (a module of its own: the CLI reads it without loading
-the configuration's models)."""
+flags.
+
+Both thus refuse the same values. It is a module of its own so that the CLI reads it without loading
+the configuration's models.
+"""
 
 from __future__ import annotations
 

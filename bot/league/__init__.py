@@ -1,2 +1,4 @@
-"""The CL league's use cases (one package per feature: clubs, seasons, matches, rosters, motions,
-standings), its automation jobs, read models and database adapter."""
+"""The CL league's use cases, its automation jobs, read models and database adapter.
+
+There is one package per feature: clubs, seasons, matches, rosters, motions and standings.
+"""

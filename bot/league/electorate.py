@@ -1,6 +1,8 @@
-"""Why CL-23's electorate (the members holding the director role) cannot be read now, so a
-reply or an announcement names the cause and what fixes it, and a retrying job knows whether
-waiting helps."""
+"""Why CL-23's electorate cannot be read now, so a reply can name the cause and its fix.
+
+The electorate is the members holding the director role. A reply or an announcement names the cause
+and what fixes it, and a retrying job knows whether waiting helps.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +14,10 @@ SETUP_ROLE = "`/setup set director_role`"
 
 
 class Unreadable(enum.Enum):
-    """A cause: `what` happened and the `fix`; `lasting` is True when only a person can fix
-    it (waiting does not)."""
+    """A cause: `what` happened and the `fix`.
+
+    `lasting` is True when only a person can fix it and waiting does not.
+    """
 
     NO_ROLE = (
         "no director role is set",
@@ -35,7 +39,7 @@ class Unreadable(enum.Enum):
 
     @property
     def why(self) -> str:
-        """What happened, and what fixes it (in parentheses) if a person must."""
+        """What happened, and what fixes it in parentheses if a person must."""
         return f"{self.what} ({self.fix})" if self.fix else self.what
 
 
@@ -55,7 +59,7 @@ _REFUSALS = {
 
 
 class DirectorsUnknown(UserError):
-    """A command that needs the directors now is refused; `cause` says why."""
+    """A command that needs the directors now is refused. `cause` says why."""
 
     def __init__(self, cause: Unreadable) -> None:
         super().__init__(_REFUSALS[cause])

@@ -1,5 +1,7 @@
-"""Plug the league's match jobs into the bot's job registry (called in `setup_hook`, before
-the scheduler runs what fell due while the bot was down)."""
+"""Plugs the league's match jobs into the bot's job registry.
+
+It is called in `setup_hook`, before the scheduler runs what fell due while the bot was down.
+"""
 
 from __future__ import annotations
 
@@ -13,9 +15,11 @@ from bot.runtime.scheduler import JobRegistry
 
 
 def register_league_jobs(registry: JobRegistry, context: AutomationContext) -> list[str]:
-    """Register the match jobs — one handler for the reminder family (`cl.reminder.<h>h`,
-    whatever offsets a season froze), the deadline, and the chess.com reading kinds with
-    their fetch steps — and return the kinds (the family as `cl.reminder.*`)."""
+    """Registers the match jobs and returns their kinds, with the family shown as `cl.reminder.*`.
+
+    The jobs are one handler for the reminder family `cl.reminder.<h>h`, whatever offsets a season
+    froze, the deadline, and the chess.com reading kinds with their fetch steps.
+    """
     registry.register_family(REMINDER_FAMILY, reminder_handler())
     registry.register(DEADLINE, deadline_handler())
     registry.register_fetching(AT_START, at_start_fetcher(context), store_snapshot)

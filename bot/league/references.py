@@ -1,5 +1,7 @@
-"""What a user names — a club, a season, a division, a match — found in the guild's own data,
-or a refusal saying it does not exist (another guild's ids are simply not found)."""
+"""What a user names, found in the guild's own data, or a refusal saying it does not exist.
+
+A user names a club, a season, a division or a match. Another guild's ids are simply not found.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from storage.matches import MatchReader, MatchRecord
 from storage.seasons import DivisionRecord, SeasonReader, SeasonRecord
 
 MAX_ID = 2**53
-"""No stored id is larger (Discord's largest integer option; SQLite stops at 2⁶³)."""
+"""No stored id is larger. It is Discord's largest integer option, and SQLite stops at 2⁶³."""
 
 
 async def find_club(clubs: ClubReader, reference: str | int) -> Club:
@@ -38,7 +40,7 @@ async def find_season(seasons: SeasonReader, reference: str | int) -> SeasonReco
 async def find_division(
     seasons: SeasonReader, season: SeasonRecord, reference: str | int
 ) -> DivisionRecord:
-    """A division of the season by id or name (case-insensitively)."""
+    """A division of the season by id or name. Names compare case-insensitively."""
     divisions = await seasons.divisions(season.id)
     if isinstance(reference, int):
         found = [d for d in divisions if d.id == reference]
@@ -53,9 +55,11 @@ async def find_division(
 async def find_match(
     matches: MatchReader, reference: int | str, season: SeasonRecord | None = None
 ) -> MatchRecord:
-    """A match by its number (`12`, `#12`) or its key (`DO-1-1`, as the season file and the
-    lists show it), of `season` when given: a match of another season is refused, and a key
-    several seasons share must be told apart by the season or the number."""
+    """A match by its number, such as `12` or `#12`, or by its key, such as `DO-1-1`.
+
+    Keys are written as the season file and the lists show them. With `season`, a match of another
+    season is refused. A key several seasons share must be told apart by the season or the number.
+    """
     if isinstance(reference, str):
         text = clean_text(reference, "match", NAME_LIMIT)
         number = text.removeprefix("#")

@@ -1,6 +1,8 @@
-"""The league's database adapter: a season's facts written into a guild's store, and read
-back as the same season values the season-file adapter produces, so `league_report` gives
-the same standings from either; plus the per-season standings cache keyed by its version."""
+"""The league's database adapter, and the per-season standings cache keyed by its version.
+
+A season's facts are written into a guild's store and read back as the same season values the
+season-file adapter produces, so `league_report` gives the same standings from either.
+"""
 
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from storage.seasons import SeasonRecord
 
 
 class LeagueStoreError(ValueError):
-    """A season that cannot be imported as asked (its name is taken, a club differs)."""
+    """A season that cannot be imported as asked, because its name is taken or a club differs."""
 
 
 def _within_window(season: Season, today: dt.date) -> None:
@@ -50,11 +52,13 @@ def _within_window(season: Season, today: dt.date) -> None:
 async def import_season(
     uow: UnitOfWork, season: Season, *, name: str | None = None, replace: bool = False
 ) -> SeasonRecord:
-    """Write a validated season into the unit of work's guild as a new season named `name`
-    (default: the season's own). Its clubs are the guild's clubs of those names (added,
-    approved, when new). A taken name is refused unless `replace`, which drops the old season
-    first (its matches' pending jobs cancelled); a club the guild spells differently is
-    refused (names are compared without case)."""
+    """Writes a validated season into the unit of work's guild as a new season named `name`.
+
+    The name defaults to the season's own. Its clubs are the guild's clubs of those names, added and
+    approved when new. A taken name is refused unless `replace`, which first drops the old season
+    and cancels its matches' pending jobs. A club the guild spells differently is refused, and names
+    are compared without case.
+    """
     name = (name or season.name).strip()
     _within_window(season, uow.now.date())
     existing = await uow.seasons.by_name(name)
@@ -162,13 +166,16 @@ _UNNAMED = Board("", "", 0, 0)
 async def load_season(
     view: GuildView, record: SeasonRecord, *, for_judging: bool = False
 ) -> Season:
-    """The season's facts from the database as the same domain values the season file gives
-    (`bot.formats.season_file.load_season`), so `league_report` computes the same league.
+    """The season's facts from the database as the same domain values the season file gives.
 
-    `for_judging`: the facts the forfeits and disqualifications are judged on (CL-FF, CL-DQ,
-    the match life cycle) without reading a board row — each match's boards stand in as
-    unnamed ones, as many as it has (CL-20 counts them), and no closed account (CL-19 only
-    adjusts scores). Never for standings or scores."""
+    They are the values of `bot.formats.season_file.load_season`, so `league_report` computes the
+    same league.
+
+    `for_judging` reads the facts that forfeits and disqualifications are judged on by CL-FF, CL-DQ
+    and the match life cycle, without reading a board row. Each match's boards are stood in by
+    unnamed ones, as many as it has, since CL-20 counts them. No closed account is read, since CL-19
+    only adjusts scores. Such facts are never for standings or scores.
+    """
     return (await load_season_facts(view, record, for_judging=for_judging)).season
 
 
@@ -246,8 +253,10 @@ def _match(
     at_start: Iterable[AtStartRecord],
     boards: int | Iterable[BoardRecord],
 ) -> Match:
-    """One match's facts as a domain value; `boards` a count when read for judging (unnamed
-    stand-ins, `_UNNAMED`)."""
+    """One match's facts as a domain value.
+
+    `boards` is a count when read for judging, with unnamed stand-ins from `_UNNAMED`.
+    """
     c = m.challenge
     return Match(
         id=m.key,
@@ -269,8 +278,10 @@ def _match(
 
 
 def _time_points(season: Season) -> list[dt.datetime]:
-    """Every instant at which a report computed 'now' may change without a write: starts,
-    challenge deadlines, finishes and decisions (CL-15, CL-20, CL-23)."""
+    """Every instant at which a report computed for 'now' may change without a write.
+
+    These are starts, challenge deadlines, finishes and decisions, by CL-15, CL-20 and CL-23.
+    """
     hours = season.rules.challenge_deadline_hours
     points: list[dt.datetime] = []
     for m in season.matches:
@@ -319,7 +330,7 @@ class StandingsCache:
         as_of: dt.date | None = None,
         now: dt.datetime | None = None,
     ) -> LeagueReport:
-        """The league report of the season as at `as_of` (else as at `now`), cached."""
+        """The league report of the season as at `as_of`, else as at `now`, cached."""
         return (await self.season_report(store, record, as_of, now))[1]
 
     async def season_report(
@@ -329,8 +340,10 @@ class StandingsCache:
         as_of: dt.date | None = None,
         now: dt.datetime | None = None,
     ) -> tuple[Season, LeagueReport]:
-        """`report`, with the season's facts it was computed from (a read such as
-        `/match show` needs both: no second read, no second judgement)."""
+        """`report`, with the season's facts it was computed from.
+
+        A read such as `/match show` needs both, with no second read and no second judgement.
+        """
         async with store.read() as view:
             version = await view.seasons.version(record.id)
             if version is None:

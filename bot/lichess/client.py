@@ -29,12 +29,12 @@ USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,29}$")
 
 
 LichessSettings = SiteSettings
-"""What the client needs from configuration (the `[lichess]` section of config.toml)."""
+"""What the client needs from configuration, the `[lichess]` section of config.toml."""
 
 
 @dataclass(frozen=True, slots=True)
 class LichessClientSettings:
-    """Plain client settings, for tests and tools (config.toml provides the same fields)."""
+    """Plain client settings for tests and tools. config.toml provides the same fields."""
 
     contact: str
     base_url: str = DEFAULT_BASE_URL
@@ -60,7 +60,7 @@ def millis(instant: datetime) -> int:
 
 
 def games_from_ndjson(body: str) -> list[LichessGame]:
-    """The games of an NDJSON body (blank lines skipped); ValueError naming the line otherwise."""
+    """The games of an NDJSON body, skipping blank lines, or ValueError naming a bad line."""
     games = []
     for number, line in enumerate(body.splitlines(), start=1):
         if not line.strip():
@@ -93,8 +93,11 @@ class LichessClient(PoliteClient):
         since: datetime | None = None,
         until: datetime | None = None,
     ) -> str:
-        """The export URL of a user's finished games (against `vs`, played in [since, until]),
-        each with its PGN; ValueError for a name that is not a lichess username."""
+        """The export URL of a user's finished games, each with its PGN.
+
+        It asks for games against `vs`, played in [since, until]. Raises ValueError for a name that
+        is not a lichess username.
+        """
         query: dict[str, str] = {}
         if vs is not None:
             query["vs"] = check_username(vs)
@@ -114,7 +117,11 @@ class LichessClient(PoliteClient):
         since: datetime | None = None,
         until: datetime | None = None,
     ) -> list[LichessGame]:
-        """A user's finished games (`/api/games/user/{username}`), most recent first, against
-        `vs` and played between `since` and `until` when given, each with its PGN."""
+        """A user's finished games from `/api/games/user/{username}`, most recent first, each with
+        its PGN.
+
+        With `vs`, `since` and `until`, only games against that user and played in that window are
+        read.
+        """
         url = self.user_games_url(username, vs=vs, since=since, until=until)
         return await self._reader.get(url, games_from_ndjson)

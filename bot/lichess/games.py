@@ -1,12 +1,13 @@
-"""lichess games as site games (`core.tour.game_search.SiteGame`), for the search of a paired
-game (CCT-7).
+"""lichess games as `core.tour.game_search.SiteGame` values, for the CCT-7 search of a paired game.
 
-A game's result comes from its `status` and `winner` (lichess's `GameStatusName`): a game
-ended by mate, resignation, time, a player leaving (`timeout`) or a variant's end goes to the
-`winner`; `draw`, `stalemate`, `insufficientMaterialClaim`, or `outoftime` without a winner
-(the flag fell against a side that cannot mate) is a draw. Any other status (`created`,
-`started`, `aborted`, `noStart`, `unknownFinish`, and `cheat`, an ending lichess's fair-play
-team decided) gives no decided result (None): such a game is never taken, an arbiter decides.
+A game's result comes from its `status` and `winner`, lichess's `GameStatusName`. A game ended by
+mate, resignation, time, a player leaving with `timeout`, or a variant's end goes to the `winner`.
+`draw`, `stalemate`, `insufficientMaterialClaim`, and `outoftime` without a winner are draws. The
+last means the flag fell against a side that cannot mate.
+
+Any other status gives no decided result, None. Such statuses are `created`, `started`, `aborted`,
+`noStart`, `unknownFinish` and `cheat`, an ending lichess's fair-play team decided. Such a game is
+never taken, and an arbiter decides.
 """
 
 from __future__ import annotations
@@ -19,14 +20,16 @@ from core.tour.game_search import Site, SiteClock, SiteGame
 
 PUBLIC_URL = "https://lichess.org"
 WON = frozenset({"mate", "resign", "outoftime", "timeout", "variantEnd"})
-"""Statuses that end a game with a winner (`outoftime` without one is a draw)."""
+"""Statuses that end a game with a winner. `outoftime` without one is a draw."""
 DRAWN = frozenset({"draw", "stalemate", "insufficientMaterialClaim", "outoftime"})
 """Statuses that end a game drawn when there is no winner."""
 STANDARD = "standard"
 
 
 def result_of(game: LichessGame) -> Result | None:
-    """CORE-2: the game's result from its status and winner, or None (see the module)."""
+    """CORE-2: the game's result from its status and winner, or None, as the module docstring
+    says.
+    """
     if game.winner in ("white", "black") and game.status in WON:
         return Result.WHITE_WIN if game.winner == "white" else Result.BLACK_WIN
     if game.winner is None and game.status in DRAWN:
@@ -35,7 +38,7 @@ def result_of(game: LichessGame) -> Result | None:
 
 
 def _standard(game: LichessGame) -> bool:
-    """Standard chess from the initial position (not a variant or `fromPosition`)."""
+    """Standard chess from the initial position, not a variant or `fromPosition`."""
     if game.variant != STANDARD:
         return False
     fen = game.initial_fen
@@ -43,8 +46,10 @@ def _standard(game: LichessGame) -> bool:
 
 
 def site_game(game: LichessGame) -> SiteGame | None:
-    """The exported game as a site game; None when a side is not a lichess user (the
-    computer, an anonymous player)."""
+    """The exported game as a site game, or None when a side is not a lichess user.
+
+    Such a side is the computer or an anonymous player.
+    """
     white, black = game.players.white.username, game.players.black.username
     if not white or not black:
         return None

@@ -1,9 +1,10 @@
-"""Pydantic models of lichess.org's game export (`/api/games/user/{user}`, one JSON object per
-line of NDJSON), as its published API documentation describes them (schema `GameJson`).
+"""Pydantic models of lichess.org's game export at `/api/games/user/{user}`.
 
-Every model tolerates missing keys and ignores unknown ones. Timestamps (`createdAt`,
-`lastMoveAt`) are milliseconds since the epoch; `clock` is absent for correspondence games;
-a player is a user (`user.name`, `user.id`) or the computer (`aiLevel`, no user).
+The export has one JSON object per line of NDJSON, as the published API documentation describes it
+under the schema `GameJson`. Every model tolerates missing keys and ignores unknown ones. The
+timestamps `createdAt` and `lastMoveAt` are milliseconds since the epoch. `clock` is absent for
+correspondence games. A player is a user, with `user.name` and `user.id`, or the computer, with
+`aiLevel` and no user.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ class _Payload(BaseModel):
 
 
 def from_millis(value: int) -> datetime:
-    """A lichess timestamp (milliseconds since the epoch) as an aware UTC instant."""
+    """A lichess timestamp, in milliseconds since the epoch, as an aware UTC instant."""
     return datetime.fromtimestamp(value / 1000, tz=UTC)
 
 
@@ -32,7 +33,7 @@ class LichessUser(_Payload):
 
 
 class LichessPlayer(_Payload):
-    """One side of a game: a user with a rating, or the computer (`ai_level`)."""
+    """One side of a game: a user with a rating, or the computer at `ai_level`."""
 
     user: LichessUser | None = None
     rating: int | None = None
@@ -52,7 +53,7 @@ class LichessPlayers(_Payload):
 
 
 class LichessClock(_Payload):
-    """A real-time game's clock, in seconds (`totalTime` = initial + 40 × increment)."""
+    """A real-time game's clock in seconds. `totalTime` is the initial time plus 40 × increment."""
 
     initial: int
     increment: int
@@ -60,8 +61,10 @@ class LichessClock(_Payload):
 
 
 class LichessGame(_Payload):
-    """One exported game: id, variant, speed, timestamps, status, players, the winner's colour
-    (absent for a draw or an unfinished game), its clock and, with `pgnInJson`, its PGN."""
+    """One exported game: id, variant, speed, timestamps, status, players, winner, clock and PGN.
+
+    The winner's colour is absent for a draw or an unfinished game. The PGN comes with `pgnInJson`.
+    """
 
     id: str
     rated: bool | None = None
@@ -81,5 +84,5 @@ class LichessGame(_Payload):
 
     @property
     def ended_at(self) -> datetime:
-        """When the game's last move was played (its creation if it has no move)."""
+        """When the game's last move was played, or its creation if it has no move."""
         return from_millis(self.last_move_at if self.last_move_at is not None else self.created_at)

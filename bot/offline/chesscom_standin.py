@@ -1,13 +1,16 @@
-"""A chess.com stand-in: a real aiohttp server on 127.0.0.1 (a free port) answering
-`/pub/<path>` with what it was told to serve, so the real chess.com client runs offline.
+"""A chess.com stand-in, so the real chess.com client runs offline.
 
-Each path answers a JSON body (with an ETag, 304 on a matching `If-None-Match`), or a bare
-HTTP status from now on (`serve_status`), or the next N times only (`fail`). Games added with
-`add_game` are served in both players' monthly archives (`player/{name}/games/{YYYY}/{MM}`, by
-the month the game ended, oldest first; a month without games is `{"games": []}` for a player
-the stand-in knows); a payload served at an archive's path wins over the added games. Any
-other path is chess.com's 404. It records every request and the most requests in flight at
-once. The replay runs it in its own event loop (`start`/`stop`); the tests run it in a thread.
+It is a real aiohttp server on a free port of 127.0.0.1, answering `/pub/<path>` with what it was
+told to serve. Each path answers a JSON body with an ETag, and a 304 on a matching `If-None-Match`.
+`serve_status` makes a path answer a bare HTTP status from now on, and `fail` does so for the next N
+times only.
+
+Games added with `add_game` are served in both players' monthly archives at
+`player/{name}/games/{YYYY}/{MM}`, by the month the game ended, oldest first. A month without games
+is `{"games": []}` for a player the stand-in knows. A payload served at an archive's path wins over
+the added games. Any other path is chess.com's 404. It records every request and the most requests
+in flight at once. The replay runs it in its own event loop with `start` and `stop`, and the tests
+run it in a thread.
 """
 
 from __future__ import annotations
@@ -52,14 +55,17 @@ class ChessComStandIn(StandInServer):
         self.serve_bytes(path, json.dumps(payload).encode())
 
     def serve_bytes(self, path: str, body: bytes) -> None:
-        """Serve `body` (as JSON) at `/pub/<path>` from now on."""
+        """Serves `body` as JSON at `/pub/<path>` from now on."""
         key = api_path(path)
         self.statuses.pop(key, None)
         self.payloads[key] = body
 
     def add_game(self, game: dict[str, Any]) -> None:
-        """Add a finished game (an archive game's JSON: `white`/`black` with `username`, and
-        `end_time` in seconds) to both players' archives of the month it ended in."""
+        """Adds a finished game to both players' archives of the month it ended in.
+
+        The game is an archive game's JSON, with `white` and `black` holding a `username`, and
+        `end_time` in seconds.
+        """
         ended = datetime.fromtimestamp(int(game["end_time"]), tz=UTC)
         for side in ("white", "black"):
             name = str(game[side]["username"]).casefold()

@@ -1,21 +1,21 @@
 """Discord, offline: real interactions in, recorded replies and channel posts out.
 
-`DiscordStub` builds a real `discord.Interaction` from a raw interaction payload and hands
-it to the bot the way the gateway does, so the real `bot.app.tree` runs (checks, transformers,
-autocomplete, views, the error handler). It answers at Discord's HTTP boundary: interaction
+`DiscordStub` builds a real `discord.Interaction` from a raw interaction payload and hands it to the
+bot the way the gateway does. The real `bot.app.tree` thus runs its checks, transformers,
+autocomplete, views and error handler. The stub answers at Discord's HTTP boundary. Interaction
 replies go through the webhook adapter in the context variable
-`discord.webhook.async_.async_context`, which it replaces with a recorder; messages posted or
-edited in channels go through `bot.http.request`, which it answers as Discord would (nonces,
-404 for an unknown channel or message, 403 for a denied channel, 400 over Discord's limits);
-attachments are read from it through `bot.http.get_from_cdn`. Any other REST call is
-recorded as unanswered. Guilds, roles, channels and members live in the bot's connection
-state; their ids are derived from their names (`stable_id`), and message and interaction ids
-come from a counter of the stub, so the same interactions give the same ids.
+`discord.webhook.async_.async_context`, which it replaces with a recorder. Messages posted or edited
+in channels go through `bot.http.request`, which it answers as Discord would, with nonces, a 404 for
+an unknown channel or message, a 403 for a denied channel, and a 400 over Discord's limits.
+Attachments are read from it through `bot.http.get_from_cdn`. Any other REST call is recorded as
+unanswered. Guilds, roles, channels and members live in the bot's connection state. Their ids are
+derived from their names by `stable_id`, and message and interaction ids come from a counter of the
+stub, so the same interactions give the same ids.
 
-The discord.py internals it touches (`_connection.parse_interaction_create`,
-`_add_guild_from_data`, the webhook adapter, `http.request`, `http.get_from_cdn`) are used
-here only, so a discord.py upgrade breaks one place. The replay (`bot.offline.replay`) and
-the tests' harness (`tests/support/discord_harness.py`) are both built on it.
+The discord.py internals it touches are used here only, so a discord.py upgrade breaks one place.
+They are `_connection.parse_interaction_create`, `_add_guild_from_data`, the webhook adapter,
+`http.request` and `http.get_from_cdn`. The replay in `bot.offline.replay` and the tests' harness in
+`tests/support/discord_harness.py` are both built on it.
 """
 
 from __future__ import annotations
@@ -46,14 +46,16 @@ ATTACHMENT_LIMIT = 8 * 1024 * 1024
 
 
 def stable_id(*parts: object) -> int:
-    """A Discord id derived from names (e.g. guild, "role", "HQ"): the same names give the
-    same id in every run, different names practically never the same."""
+    """A Discord id derived from names, such as guild, "role" and "HQ".
+
+    The same names give the same id in every run, and different names practically never the same.
+    """
     digest = hashlib.sha256("\x1f".join(str(part) for part in parts).encode()).digest()
     return 100_000_000_000_000_000 + int.from_bytes(digest[:8], "big") % 800_000_000_000_000_000
 
 
 def _file_names(body: dict[str, Any]) -> list[str]:
-    """The names of the files a message body carries (discord.py lists them in `attachments`)."""
+    """The names of the files a message body carries. discord.py lists them in `attachments`."""
     return [str(item.get("filename")) for item in body.get("attachments") or []]
 
 
@@ -86,11 +88,13 @@ class Reply:
     message_id: int | None = None
     channel_id: int | None = None
     uploads: dict[str, bytes] = field(default_factory=dict)
-    """The attached files' bytes by file name (what a member would download)."""
+    """The attached files' bytes by file name, which is what a member would download."""
 
     @property
     def type(self) -> int | None:
-        """The interaction response type (4 message, 5 defer, 7 update, 8 autocomplete, 9 modal)."""
+        """The interaction response type: 4 message, 5 defer, 7 update, 8 autocomplete or 9
+        modal.
+        """
         return self.payload.get("type") if self.kind == "response" else None
 
     @property
@@ -127,12 +131,12 @@ class Reply:
 
     @property
     def ephemeral(self) -> bool:
-        """Whether only the caller sees it (flag 64)."""
+        """Whether only the caller sees it, flag 64."""
         return bool((self.data.get("flags") or 0) & EPHEMERAL)
 
     @property
     def choices(self) -> list[dict[str, Any]]:
-        """Autocomplete choices (response type 8)."""
+        """Autocomplete choices, response type 8."""
         return self.data.get("choices") or []
 
     def text(self) -> str:
@@ -148,8 +152,10 @@ class Reply:
 
 @dataclass
 class Post:
-    """A message the bot posted to a channel through the REST API (not an interaction reply),
-    e.g. an announcement."""
+    """A message the bot posted to a channel through the REST API, such as an announcement.
+
+    It is not an interaction reply.
+    """
 
     channel_id: int
     payload: dict[str, Any]
@@ -179,9 +185,12 @@ class Post:
 
 @dataclass
 class Outcome:
-    """Everything the bot sent for one interaction, in order: replies to the interaction and
-    messages posted to channels (`posts`); the errors it logged, the tasks it left pending or
-    failing (`stray`) and the REST calls nobody answered (`unanswered`)."""
+    """Everything the bot sent for one interaction, in order, and what went wrong.
+
+    It holds the replies to the interaction and the messages posted to channels in `posts`. It also
+    holds the errors it logged, the tasks it left pending or failing in `stray`, and the REST calls
+    nobody answered in `unanswered`.
+    """
 
     replies: list[Reply] = field(default_factory=list)
     posts: list[Post] = field(default_factory=list)
@@ -191,7 +200,7 @@ class Outcome:
 
     @property
     def reply(self) -> Reply:
-        """The first reply (usually the only one); fails if the bot sent nothing."""
+        """The first reply, usually the only one. It fails if the bot sent nothing."""
         if not self.replies:
             raise LookupError("the bot sent no reply")
         return self.replies[0]
@@ -212,7 +221,7 @@ class Upload:
 
 
 def message_limit_problems(body: dict[str, Any]) -> list[str]:
-    """Every way a message body breaks Discord's limits (Discord answers 400 to each)."""
+    """Every way a message body breaks Discord's limits. Discord answers 400 to each."""
     problems = []
     if len(body.get("content") or "") > limits.MESSAGE_CONTENT:
         problems.append(
@@ -290,7 +299,7 @@ def http_error(
 
 
 def refuse_over_limits(body: dict[str, Any]) -> None:
-    """Answer as Discord does (400 Invalid Form Body) to a message over Discord's limits."""
+    """Answers as Discord does, with 400 Invalid Form Body, to a message over Discord's limits."""
     problems = message_limit_problems(body)
     if problems:
         message = f"Invalid Form Body: {'; '.join(problems)}"
@@ -496,7 +505,7 @@ class _ErrorRecords(logging.Handler):
 
 @contextmanager
 def logged_errors() -> Iterator[list[logging.LogRecord]]:
-    """Every record of level ERROR or above logged (by any logger) inside the block."""
+    """Every record of level ERROR or above logged by any logger inside the block."""
     handler = _ErrorRecords()
     root = logging.getLogger()
     root.addHandler(handler)
@@ -513,8 +522,11 @@ _IN_INTERACTION: contextvars.ContextVar[bool] = contextvars.ContextVar(
 
 @contextmanager
 def _tasks() -> Iterator[list[asyncio.Task[Any]]]:
-    """Every task the block starts, and every task those start (tasks inherit the context;
-    the bot's own long-lived tasks, such as the outbox sender, do not count)."""
+    """Every task the block starts, and every task those start.
+
+    Tasks inherit the context. The bot's own long-lived tasks, such as the outbox sender, do not
+    count.
+    """
     loop = asyncio.get_running_loop()
     previous = loop.get_task_factory()
     created: list[asyncio.Task[Any]] = []
@@ -539,9 +551,12 @@ def _tasks() -> Iterator[list[asyncio.Task[Any]]]:
 
 
 async def _settle(tasks: list[asyncio.Task[Any]], direct: int) -> list[str]:
-    """Wait for the first `direct` tasks (what the gateway started for the interaction: event
-    dispatch, the tree call); then cancel any task started meanwhile that is still pending.
-    Returns the problems: tasks left pending, tasks that raised."""
+    """Waits for the first `direct` tasks, then cancels any task started meanwhile that is still
+    pending.
+
+    The direct tasks are what the gateway started for the interaction: event dispatch and the tree
+    call. Returns the problems: tasks left pending and tasks that raised.
+    """
     await asyncio.gather(*tasks[:direct], return_exceptions=True)
     await asyncio.sleep(0)
     problems = []
@@ -560,8 +575,10 @@ async def _settle(tasks: list[asyncio.Task[Any]], direct: int) -> list[str]:
 def find_command(
     tree: app_commands.CommandTree, path: str
 ) -> tuple[list[str], app_commands.Command[Any, ..., Any]]:
-    """The slash command `/path` of `tree` (subcommands separated by spaces) and its names;
-    LookupError if there is none."""
+    """The slash command `/path` of `tree` and its names, or LookupError if there is none.
+
+    Subcommands are separated by spaces.
+    """
     names = path.split()
     node: Any = tree.get_command(names[0]) if names else None
     for name in names[1:]:
@@ -593,9 +610,12 @@ class DiscordStub:
         self.attach(bot)
 
     def attach(self, bot: discord.Client) -> None:
-        """Answer for `bot`: its application and user set, its REST calls and CDN reads served
-        here. A second bot (a restart) finds Discord as the first left it — messages, ids,
-        uploads —; put the guilds in its cache again with `add_guild` and `seat`."""
+        """Answers for `bot`: its application and user are set, and its REST calls and CDN reads
+        served here.
+
+        A second bot, as after a restart, finds Discord as the first left it, with its messages, ids
+        and uploads. Put the guilds in its cache again with `add_guild` and `seat`.
+        """
         self.bot = bot
         self.tree: app_commands.CommandTree = bot.tree  # type: ignore[attr-defined]
         state = bot._connection
@@ -608,7 +628,9 @@ class DiscordStub:
         bot.http.get_from_cdn = self._cdn  # type: ignore[method-assign]
 
     def fresh_id(self) -> int:
-        """A new id (messages, interactions, anonymous members): counted, so deterministic."""
+        """A new id for messages, interactions and anonymous members, counted so it is
+        deterministic.
+        """
         return next(self._ids)
 
     # -- Discord's REST API ------------------------------------------------------------------
@@ -677,15 +699,18 @@ class DiscordStub:
         retry_after: float | None = None,
         times: int = 1,
     ) -> None:
-        """Make Discord answer the next `times` `method` message calls (to `channel_id`, or to
-        any channel) with the error `status`, e.g. 503, or 429 with a Retry-After header."""
+        """Makes Discord answer the next `times` `method` message calls with the error `status`.
+
+        The calls are those to `channel_id`, or to any channel. The status may be 503, or 429 with a
+        Retry-After header.
+        """
         data = {"code": 0, "message": _REASONS.get(status, "Error")}
         for _ in range(times):
             error = http_error(status, data, retry_after=retry_after)
             self._answers.append((method, channel_id, error))
 
     def deny(self, channel_id: int) -> None:
-        """Take the bot's permission to post in `channel_id` away (Discord answers 403)."""
+        """Takes the bot's permission to post in `channel_id` away, so Discord answers 403."""
         self.denied.add(channel_id)
 
     # -- the world ---------------------------------------------------------------------------
@@ -698,8 +723,10 @@ class DiscordStub:
         roles: tuple[str, ...] = (),
         channels: tuple[str, ...] = ("general", "announcements"),
     ) -> discord.Guild:
-        """Put a guild with named roles and text channels into the bot's cache (ids derived
-        from the guild id and the names)."""
+        """Puts a guild with named roles and text channels into the bot's cache.
+
+        The ids are derived from the guild id and the names.
+        """
         name = name or f"Guild {guild_id}"
         self.guild_names[guild_id] = name
         self.roles[guild_id] = {"@everyone": guild_id} | {
@@ -756,7 +783,7 @@ class DiscordStub:
         user_id: int | None = None,
         name: str = "member",
     ) -> Member:
-        """A member of `guild_id` holding the named roles and `permissions` (none by default)."""
+        """A member of `guild_id` holding the named roles and `permissions`, none by default."""
         return Member(
             id=user_id or self.fresh_id(),
             name=name,
@@ -766,8 +793,10 @@ class DiscordStub:
         )
 
     def seat(self, guild_id: int, members: list[Member]) -> None:
-        """Put `members` (and the bot) into the guild's member cache, fully chunked, as the
-        Server Members intent gives it (so `role.members` lists who holds a role)."""
+        """Puts `members` and the bot into the guild's member cache, fully chunked.
+
+        This is how the Server Members intent gives it, so `role.members` lists who holds a role.
+        """
         guild = self.bot.get_guild(guild_id)
         assert guild is not None
         state = self.bot._connection
@@ -807,7 +836,9 @@ class DiscordStub:
     # -- building payloads -------------------------------------------------------------------
 
     def find_command(self, path: str) -> tuple[list[str], app_commands.Command[Any, ..., Any]]:
-        """The slash command `/path` (subcommands separated by spaces); LookupError if none."""
+        """The slash command `/path`, with subcommands separated by spaces, or LookupError if
+        there is none.
+        """
         return find_command(self.tree, path)
 
     def _upload(self, upload: Upload, guild_id: int | None) -> dict[str, Any]:
@@ -897,9 +928,11 @@ class DiscordStub:
         dm: bool = False,
         channel_id: int | None = None,
     ) -> dict[str, Any]:
-        """A raw INTERACTION_CREATE payload of type `kind` by `user` in `channel_id` (by
-        default the first channel of its guild); with `dm`: in a direct message with the bot,
-        as Discord sends it: `user`, no guild, no member."""
+        """A raw INTERACTION_CREATE payload of type `kind` by `user` in `channel_id`.
+
+        The channel is by default the first channel of its guild. With `dm` it is in a direct
+        message with the bot, as Discord sends it: `user`, no guild and no member.
+        """
         common = {
             "id": str(self.fresh_id()),
             "application_id": str(APPLICATION_ID),
@@ -944,7 +977,7 @@ class DiscordStub:
         dm: bool = False,
         channel_id: int | None = None,
     ) -> dict[str, Any]:
-        """The payload of `/path` (subcommands separated by spaces) with `options`."""
+        """The payload of `/path` with `options`. Subcommands are separated by spaces."""
         names, command = self.find_command(path)
         leaf, resolved = self._options(command, user, options, focused)
         for depth in range(len(names) - 1, 0, -1):
@@ -968,8 +1001,11 @@ class DiscordStub:
         component_type: int = 2,
         values: list[str] | None = None,
     ) -> dict[str, Any]:
-        """The payload of a click on component `custom_id` (button 2, select 3…) of the bot's
-        message `message_id` (whose body is `message`, if known)."""
+        """The payload of a click on component `custom_id` of the bot's message `message_id`.
+
+        Components are buttons of type 2, selects of type 3 and so on. `message` is the message's
+        body, if known.
+        """
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None:
             data["values"] = values
@@ -992,14 +1028,17 @@ class DiscordStub:
             outcome.posts.extend(self.posts[posted:])
 
     async def run(self, payload: dict[str, Any]) -> Outcome:
-        """Deliver one raw interaction payload (command, autocomplete or component click) the
-        way the gateway does and wait for the bot to finish with it; returns what it sent (with
-        a background outbox drained), the errors it logged, the tasks it left pending or
-        failing (cancelled) and the REST calls nobody answered.
+        """Delivers one raw interaction payload the way the gateway does, and waits for the bot to
+        finish with it.
 
-        Commands reach the real `tree._call` through discord.py's own invoker, so errors
-        raised before the command runs (an unknown command, a signature out of sync with
-        Discord) reach the tree's error handler as they do in production."""
+        The payload is a command, an autocomplete or a component click. It returns what the bot
+        sent, with a background outbox drained, the errors it logged, the tasks it left pending or
+        failing, which are cancelled, and the REST calls nobody answered.
+
+        Commands reach the real `tree._call` through discord.py's own invoker. Errors raised before
+        the command runs, such as an unknown command or a signature out of sync with Discord, thus
+        reach the tree's error handler as they do in production.
+        """
         unanswered = len(self.unanswered)
         channel_id = int(payload["channel_id"])
         with self._recording(channel_id) as outcome, logged_errors() as errors, _tasks() as tasks:

@@ -1,14 +1,15 @@
-"""A lichess.org stand-in: a real aiohttp server on 127.0.0.1 (a free port) answering the game
-export `/api/games/user/{username}` from the games it was given, as lichess does, so the real
-lichess client runs offline.
+"""A lichess.org stand-in, so the real lichess client runs offline.
 
-Games are lichess's exported JSON objects (`add_game`, `add_ndjson`). A user's export holds the
-games they played (by `players.*.user.id`, ignoring case), filtered like lichess's: `vs`
-(the opponent), `since`/`until` (on `createdAt`, milliseconds, inclusive), `finished` /
-`ongoing` (a game still `created` or `started` is ongoing), `max`; most recent first; as NDJSON,
-without the `pgn` field unless `pgnInJson=true`. A user with no game is lichess's 404, unless
-named with `add_user`. `serve_status`/`fail` (by path, e.g. `/api/games/user/alice`) script
-failures as the chess.com stand-in does.
+It is a real aiohttp server on a free port of 127.0.0.1 answering the game export
+`/api/games/user/{username}` from the games it was given, as lichess does.
+
+Games are lichess's exported JSON objects, added with `add_game` or `add_ndjson`. A user's export
+holds the games they played, matched by `players.*.user.id` ignoring case. It filters them as
+lichess does: by `vs` for the opponent, by `since` and `until` on `createdAt` in milliseconds,
+inclusive, by `finished` or `ongoing`, and by `max`. A game still `created` or `started` is ongoing.
+Games come most recent first as NDJSON, without the `pgn` field unless `pgnInJson=true`. A user with
+no game is lichess's 404, unless named with `add_user`. `serve_status` and `fail`, by path such as
+`/api/games/user/alice`, script failures as the chess.com stand-in does.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ ONGOING = frozenset({"created", "started"})
 
 
 def _user_ids(game: dict[str, Any]) -> tuple[str, str]:
-    """The lowercase user ids of White and Black ("" for the computer)."""
+    """The lowercase user ids of White and Black. The computer's is ""."""
 
     def user_id(side: str) -> str:
         players = game.get("players")
@@ -60,17 +61,19 @@ class LichessStandIn(StandInServer):
         return path.strip("/")
 
     def add_game(self, game: dict[str, Any]) -> None:
-        """Serve one exported game (lichess's JSON object) from now on."""
+        """Serves one exported game, lichess's JSON object, from now on."""
         self.games.append(game)
 
     def add_ndjson(self, body: bytes) -> None:
-        """Serve every game of an NDJSON export (one JSON object a line) from now on."""
+        """Serves every game of an NDJSON export, one JSON object a line, from now on."""
         for line in body.decode().splitlines():
             if line.strip():
                 self.add_game(json.loads(line))
 
     def add_user(self, name: str) -> None:
-        """Make `name` a known user even without games (their export is empty, not a 404)."""
+        """Makes `name` a known user even without games, so their export is empty rather than a
+        404.
+        """
         self.users.add(name.casefold())
 
     def error_body(self, status: int, message: str) -> dict[str, Any]:

@@ -1,11 +1,12 @@
 """`arbiter replay`: a script of Discord interactions run through the real bot, offline.
 
-The real `ArbiterBot` (cogs, tree, checks, services, database, scheduler, outbox sender) runs
-on a `VirtualClock`: the database's "now", the scheduler's timer and the sender's passes. The
-Discord boundary is `DiscordStub` (replies and channel posts recorded, ids derived from names
-or counted), chess.com is `ChessComStandIn` on 127.0.0.1 (the configured `chesscom.base_url`
-points at it). Steps run in order; each gives a `StepRecord`. Nothing depends on real time or
-randomness (error ids are counted), so the same script gives the same transcript.
+The real `ArbiterBot`, with its cogs, tree, checks, services, database, scheduler and outbox sender,
+runs on a `VirtualClock`. The clock gives the database's "now", the scheduler's timer and the
+sender's passes. The Discord boundary is `DiscordStub`, which records replies and channel posts and
+derives ids from names or counts them. chess.com is `ChessComStandIn` on 127.0.0.1, and the
+configured `chesscom.base_url` points at it. Steps run in order and each gives a `StepRecord`.
+Nothing depends on real time or randomness, since error ids are counted, so the same script gives
+the same transcript.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ CONTACT = "arbiter replay"
 
 
 class ReplayFailure(Exception):
-    """The replay stopped: an expectation failed or a step could not run (exit 1)."""
+    """The replay stopped with exit 1: an expectation failed or a step could not run."""
 
 
 def replay_config(
@@ -78,9 +79,12 @@ def replay_config(
     chesscom_url: str = PLACEHOLDER_URL,
     lichess_url: str = LICHESS_PLACEHOLDER_URL,
 ) -> Config:
-    """The bot's configuration: the header's `config` (as config.toml), the database at
-    `db_path`, chess.com and lichess at their stand-ins (no retries unless the script sets
-    them: a retry would wait real seconds). ScriptError on the header line if it is bad."""
+    """The bot's configuration, or ScriptError on the header line if it is bad.
+
+    It takes the header's `config` as config.toml, the database at `db_path`, and chess.com and
+    lichess at their stand-ins. There are no retries unless the script sets them, since a retry
+    would wait real seconds.
+    """
     data = dict(script.header.config)
     line = script.header.line
     for key in ("database", "token"):
@@ -102,9 +106,11 @@ def replay_config(
 
 
 def check_against_tree(script: Script, tree: discord.app_commands.CommandTree) -> None:
-    """Every command, option and value of the script exists, has the option's type and is
-    one of its choices if it has some, as Discord requires (ScriptError naming the line
-    otherwise), before any step runs."""
+    """Checks the script before any step runs, raising ScriptError naming the line.
+
+    Every command, option and value must exist, have the option's type and be one of its choices if
+    it has some, as Discord requires.
+    """
     header = script.header
     members = {m.name for m in header.members}
     for step in script.steps:
@@ -220,8 +226,10 @@ def _counted_error_ids() -> Iterator[None]:
 
 @contextmanager
 def _counted_seeds() -> Iterator[None]:
-    """Draw seeds `replay-1`, `replay-2` … instead of random ones (a `/event draw` without a
-    seed shows the one it made): the same script gives the same draw."""
+    """Draws seeds `replay-1`, `replay-2` and so on instead of random ones.
+
+    A `/event draw` without a seed shows the one it made, so the same script gives the same draw.
+    """
     counter = itertools.count(1)
     original = tour_events.new_seed
     tour_events.new_seed = lambda: f"replay-{next(counter)}"
@@ -233,7 +241,7 @@ def _counted_seeds() -> Iterator[None]:
 
 @contextmanager
 def _quiet_logs() -> Iterator[None]:
-    """Keep log records off stderr (errors reach the transcript through each step)."""
+    """Keeps log records off stderr. Errors reach the transcript through each step."""
     handler = logging.NullHandler()
     root = logging.getLogger()
     root.addHandler(handler)
@@ -253,8 +261,11 @@ class _Message:
 
 
 class _Run:
-    """One replay in progress: the bot (a new one after each restart), its Discord, the
-    clock, the stand-ins and what the steps made."""
+    """One replay in progress: the bot, its Discord, the clock, the stand-ins and what the steps
+    made.
+
+    There is a new bot after each restart.
+    """
 
     def __init__(
         self,
@@ -295,9 +306,11 @@ class _Run:
         return self._stub
 
     async def start_bot(self) -> None:
-        """Start a bot on the database file and the clock, as a process start-up would: its
-        setup hook (migrations, cogs, outbox, scheduler: jobs missed while down run now, in
-        due order), then the gateway delivering the guild with its members."""
+        """Starts a bot on the database file and the clock, as a process start-up would.
+
+        Its setup hook runs migrations, cogs, the outbox and the scheduler, and jobs missed while
+        down run now, in due order. Then the gateway delivers the guild with its members.
+        """
         database = await Database.open(self.db_path, clock=self.clock)
         bot = ArbiterBot(self.config, database=database, timer=self.clock)
         await self._running.enter_async_context(bot)
@@ -313,8 +326,10 @@ class _Run:
         await bot.on_guild_available(guild)
 
     async def stop_bot(self) -> None:
-        """Stop the bot as on SIGTERM (scheduler, outbox, database closed); the timers it left
-        on the clock go with it, as a process's do."""
+        """Stops the bot as on SIGTERM, closing the scheduler, outbox and database.
+
+        The timers it left on the clock go with it, as a process's do.
+        """
         await self._running.aclose()
         self._running = AsyncExitStack()
         self._bot = None
@@ -412,7 +427,7 @@ class _Run:
         raise TypeError(f"unknown step {step!r}")
 
     def _chesscom(self, step: ChessCom) -> str:
-        """Set what the chess.com stand-in answers; the step's title."""
+        """Sets what the chess.com stand-in answers, and returns the step's title."""
         if step.game is not None:
             self.standin.add_game(step.game)
             white, black = step.game["white"]["username"], step.game["black"]["username"]
@@ -425,7 +440,7 @@ class _Run:
         return f"chess.com {step.path} serves {len(step.body or b'')} bytes"
 
     def _lichess(self, step: Lichess) -> str:
-        """Set what the lichess stand-in answers; the step's title."""
+        """Sets what the lichess stand-in answers, and returns the step's title."""
         if step.path is not None and step.status is not None:
             self.lichess.serve_status(step.path, step.status)
             return f"lichess {step.path} answers {step.status}"
@@ -578,7 +593,7 @@ def _summary(texts: list[str]) -> str:
 
 
 def check_expectation(expect: Expect, record: StepRecord) -> None:
-    """ReplayFailure naming the expect step if `record` (the step before) does not match."""
+    """Raises ReplayFailure naming the expect step if `record`, the step before, does not match."""
     where = f"step {expect.number} (line {expect.line})"
     of = f"step {record.step}"
     replies = [reply_text(reply) for reply in record.replies]
@@ -610,8 +625,11 @@ def check_expectation(expect: Expect, record: StepRecord) -> None:
 
 
 async def validate(script: Script, db_path: Path) -> None:
-    """Everything that can be checked before a step runs: the config, and every command and
-    option against the real command tree (loaded on an in-memory database)."""
+    """Everything that can be checked before a step runs.
+
+    That is the config, and every command and option against the real command tree, loaded on an
+    in-memory database.
+    """
     config = replay_config(script, db_path)
     with _quiet_logs():
         checker = await offline_bot(config)
@@ -621,8 +639,10 @@ async def validate(script: Script, db_path: Path) -> None:
 
 
 async def replay(script: Script, db_path: Path, emit: Callable[[StepRecord], None]) -> None:
-    """Run `script` on a new database at `db_path`, handing each step's record to `emit`;
-    ReplayFailure if an expectation fails or a step cannot run. Call `validate` first."""
+    """Runs `script` on a new database at `db_path`, handing each step's record to `emit`.
+
+    Raises ReplayFailure if an expectation fails or a step cannot run. Call `validate` first.
+    """
     standin = ChessComStandIn()
     lichess = LichessStandIn()
     clock = VirtualClock(script.header.start)

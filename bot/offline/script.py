@@ -1,9 +1,9 @@
-"""A replay script (docs/replay.md) read into values: a header, then steps.
+"""A replay script, as docs/replay.md describes it, read into values: a header, then steps.
 
-JSON Lines: blank lines and lines starting with `//` are skipped; the first other line is the
-header, each later one a step. Anything wrong raises `ScriptError` naming the line and the
-problem, before anything runs. Files a step names (attachments, chess.com payloads) are read
-here, relative to the script's folder.
+It is JSON Lines. Blank lines and lines starting with `//` are skipped. The first other line is the
+header, and each later one a step. Anything wrong raises `ScriptError` naming the line and the
+problem, before anything runs. Files a step names, such as attachments and chess.com payloads, are
+read here, relative to the script's folder.
 """
 
 from __future__ import annotations
@@ -22,19 +22,21 @@ from core.names import NAME_LIMIT, text_problem
 VERSION = 1
 MAX_FILE_BYTES = 16 * 1024 * 1024
 UNSET: Any = object()
-"""An `expect` key the script did not give (`"error": null` is a real expectation)."""
+"""An `expect` key the script did not give. `"error": null` is a real expectation."""
 
 
 def _quoted(value: object) -> str:
-    """Script text as a message quotes it: escaped and cut (`core.league.season.quoted`), so a
-    1 MB key or a terminal escape in a script is not echoed whole."""
+    """Script text as a message quotes it, escaped and cut by `core.league.season.quoted`.
+
+    A 1 MB key or a terminal escape in a script is thus not echoed whole.
+    """
     if isinstance(value, str):
         return quoted(value)
     return cut(repr(value), QUOTE_LIMIT)
 
 
 class ScriptError(Exception):
-    """A script that cannot run: `line` (1-based) and what is wrong there."""
+    """A script that cannot run: the 1-based `line` and what is wrong there."""
 
     def __init__(self, line: int, problem: str) -> None:
         super().__init__(f"line {line}: {problem}")
@@ -66,7 +68,9 @@ class Header:
 
 @dataclass(frozen=True)
 class Step:
-    """A step: its number (1 = the first step after the header) and line in the script."""
+    """A step: its number and its line in the script. Number 1 is the first step after the
+    header.
+    """
 
     number: int
     line: int
@@ -81,8 +85,11 @@ class At(Step):
 
 @dataclass(frozen=True)
 class Command(Step):
-    """`/path` by `member` with `options` (raw script values: `@name`, `&name`, `#name`,
-    `Upload`), in channel `channel` (None: the guild's first channel)."""
+    """`/path` by `member` with `options` in channel `channel`.
+
+    The options are raw script values such as `@name`, `&name`, `#name` or `Upload`. The channel is
+    None for the guild's first channel.
+    """
 
     member: str
     path: str
@@ -92,7 +99,7 @@ class Command(Step):
 
 @dataclass(frozen=True)
 class Autocomplete(Step):
-    """`member` typing `value` into option `option` of `/path` (other options filled)."""
+    """`member` typing `value` into option `option` of `/path`, with the other options filled."""
 
     member: str
     path: str
@@ -104,8 +111,10 @@ class Autocomplete(Step):
 
 @dataclass(frozen=True)
 class Click(Step):
-    """`member` clicking the button labelled `button` on a message of step `target` (None:
-    the latest message with such a button)."""
+    """`member` clicking the button labelled `button` on a message of step `target`.
+
+    When `target` is None it is the latest message with such a button.
+    """
 
     member: str
     button: str
@@ -114,8 +123,11 @@ class Click(Step):
 
 @dataclass(frozen=True)
 class ChessCom(Step):
-    """From now on the stand-in answers `path` with `body` (JSON bytes) or `status`; or, with
-    `game` (path None), it adds a finished game to both players' monthly archives."""
+    """From now on the stand-in answers `path` with `body` or `status`.
+
+    `body` is JSON bytes. With `game` and no path, it adds a finished game to both players' monthly
+    archives instead.
+    """
 
     path: str | None
     body: bytes | None
@@ -125,8 +137,11 @@ class ChessCom(Step):
 
 @dataclass(frozen=True)
 class Lichess(Step):
-    """From now on the lichess stand-in serves `games` (exported JSON objects) in its export,
-    or answers `path` with `status`."""
+    """From now on the lichess stand-in serves `games` in its export, or answers `path` with
+    `status`.
+
+    `games` are exported JSON objects.
+    """
 
     games: tuple[dict[str, Any], ...] = ()
     path: str | None = None
@@ -135,15 +150,17 @@ class Lichess(Step):
 
 @dataclass(frozen=True)
 class Restart(Step):
-    """The bot stops as on SIGTERM and a new one starts on the same database and clock; the
-    clock moves to `instant` (None: stays) while no bot runs."""
+    """The bot stops as on SIGTERM and a new one starts on the same database and clock.
+
+    The clock moves to `instant` while no bot runs. None leaves it where it is.
+    """
 
     instant: datetime | None = None
 
 
 @dataclass(frozen=True)
 class Expect(Step):
-    """Assertions on the previous step's output (UNSET: not asserted)."""
+    """Assertions on the previous step's output. UNSET means not asserted."""
 
     ephemeral: Any = UNSET
     contains: Any = UNSET
@@ -161,7 +178,7 @@ class Script:
 
 
 def parse_instant(value: Any, line: int, key: str) -> datetime:
-    """An ISO 8601 instant with a time zone (`2017-08-01T09:00:00Z`), in UTC."""
+    """An ISO 8601 instant with a time zone, such as `2017-08-01T09:00:00Z`, in UTC."""
     if not isinstance(value, str):
         raise ScriptError(line, f"{key}: expected an instant such as 2017-08-01T09:00:00Z")
     try:
@@ -183,8 +200,11 @@ def _keys(obj: dict[str, Any], line: int, allowed: set[str], what: str) -> None:
 
 
 def _name(value: Any, line: int, key: str) -> str:
-    """A guild, role, channel or member name of the header, through the one name gate
-    (`core.names`): no invisible or control character, at most 100 characters."""
+    """A guild, role, channel or member name of the header, through the one name gate in
+    `core.names`.
+
+    It has no invisible or control character and is at most 100 characters.
+    """
     if not isinstance(value, str) or not value.strip():
         raise ScriptError(line, f"{key}: expected a non-empty name")
     problem = text_problem(value.strip(), NAME_LIMIT)
@@ -204,7 +224,7 @@ def _names(value: Any, line: int, key: str) -> tuple[str, ...]:
 
 
 def _read(folder: Path, value: Any, line: int, key: str, limit: int) -> tuple[str, bytes]:
-    """A file named relative to the script: (its name, its bytes)."""
+    """A file named relative to the script, as its name and its bytes."""
     if not isinstance(value, str) or not value:
         raise ScriptError(line, f"{key}: expected a file name relative to the script")
     path = folder / value
@@ -414,7 +434,7 @@ class _Parser:
         )
 
     def advance(self, instant: datetime, given: Any, line: int, key: str) -> None:
-        """Move the script's clock to `instant`; ScriptError if that is backwards."""
+        """Moves the script's clock to `instant`. Raises ScriptError if that is backwards."""
         if instant < self.clock:
             raise ScriptError(
                 line,
@@ -493,8 +513,11 @@ def _status(value: Any, line: int, key: str) -> int:
 
 
 def archive_game(value: Any, line: int) -> dict[str, Any]:
-    """A chess.com archive game of a script: white and black usernames, an `end_time` in
-    seconds (the month of the archives it goes to)."""
+    """A chess.com archive game of a script.
+
+    It has white and black usernames and an `end_time` in seconds, which sets the month of the
+    archives it goes to.
+    """
     if not isinstance(value, dict):
         raise ScriptError(line, "chesscom.game: expected an archive game object")
     for side in ("white", "black"):
@@ -520,7 +543,7 @@ def lichess_game(value: Any, line: int) -> dict[str, Any]:
 
 
 def parse_script(text: str, folder: Path) -> Script:
-    """The script in `text` (files it names are relative to `folder`); ScriptError if bad."""
+    """The script in `text`, with files it names relative to `folder`. Raises ScriptError if bad."""
     header: Header | None = None
     parser: _Parser | None = None
     for number, raw in enumerate(text.splitlines(), start=1):

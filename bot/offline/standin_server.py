@@ -1,8 +1,10 @@
-"""What the offline stand-ins of chess.com and lichess.org share: a real aiohttp server on
-127.0.0.1 (a free port) that records every request and the most requests in flight at once,
-answers scripted failures first (`fail`, the next N requests of a path) and bare statuses
-(`serve_status`, from now on), and marks bodies with an ETag (304 on a matching
-`If-None-Match`). Each stand-in says what a path answers otherwise (`answer_body`).
+"""What the offline stand-ins of chess.com and lichess.org share.
+
+It is a real aiohttp server on a free port of 127.0.0.1. It records every request and the most
+requests in flight at once. It answers scripted failures first, with `fail` for the next N requests
+of a path, and bare statuses from now on with `serve_status`. It marks bodies with an ETag, and
+answers 304 on a matching `If-None-Match`. Each stand-in says in `answer_body` what a path answers
+otherwise.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from aiohttp import web
 
 @dataclass
 class Seen:
-    """One request a stand-in received (`query`: the URL's query string, "" without one)."""
+    """One request a stand-in received. `query` is the URL's query string, "" without one."""
 
     path: str
     user_agent: str | None
@@ -39,8 +41,11 @@ class Body:
 
 @functools.lru_cache(maxsize=4096)
 def etag_of(data: bytes) -> str:
-    """The ETag a stand-in gives a body (the same body, the same tag; each body hashed once,
-    so serving a payload again costs the stand-in, and a benchmark timing it, nothing)."""
+    """The ETag a stand-in gives a body. The same body gets the same tag.
+
+    Each body is hashed once, so serving a payload again costs the stand-in nothing, nor a benchmark
+    timing it.
+    """
     return '"' + hashlib.sha256(data).hexdigest()[:16] + '"'
 
 
@@ -57,9 +62,9 @@ class StandInServer:
     _runner: web.AppRunner | None = None
 
     route = "/{path:.+}"
-    """The aiohttp route the stand-in answers (its `path` part is the key)."""
+    """The aiohttp route the stand-in answers. Its `path` part is the key."""
     prefix = ""
-    """What `base_url` adds after `http://host:port` (e.g. `/pub` for chess.com)."""
+    """What `base_url` adds after `http://host:port`, such as `/pub` for chess.com."""
 
     def key(self, path: str) -> str:
         """The key of a request path under which statuses and failures are set."""
@@ -72,7 +77,7 @@ class StandInServer:
     def fail(
         self, path: str, status: int, times: int = 1, headers: dict[str, str] | None = None
     ) -> None:
-        """Answer the next `times` requests for `path` with `status` (and headers)."""
+        """Answers the next `times` requests for `path` with `status` and the given headers."""
         self.failures.setdefault(self.key(path), []).extend([(status, headers or {})] * times)
 
     def seen(self, path: str) -> list[Seen]:
@@ -80,7 +85,7 @@ class StandInServer:
         return [request for request in self.requests if request.path == self.key(path)]
 
     def error_body(self, status: int, message: str) -> dict[str, Any]:
-        """The JSON an error answer carries (each site has its own shape)."""
+        """The JSON an error answer carries. Each site has its own shape."""
         return {"error": message}
 
     def answer_body(self, key: str, request: web.Request) -> Body:
@@ -138,7 +143,7 @@ class StandInServer:
         return app
 
     async def start(self) -> str:
-        """Listen on 127.0.0.1 (a free port) in the running loop; returns the base URL."""
+        """Listens on a free port of 127.0.0.1 in the running loop, and returns the base URL."""
         self._runner = web.AppRunner(self.application())
         await self._runner.setup()
         await web.TCPSite(self._runner, "127.0.0.1", 0).start()
@@ -147,7 +152,7 @@ class StandInServer:
         return self.base_url
 
     async def stop(self) -> None:
-        """Stop listening (idempotent)."""
+        """Stops listening. Calling it again does nothing."""
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

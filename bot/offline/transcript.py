@@ -1,8 +1,11 @@
-"""What a replay step produced, in the shapes of `docs/replay.md`: one JSON line per step, or a
-readable transcript. Only what Discord users see is kept (no ids, no timestamps), so the same
-script gives the same bytes. A message the bot edited (a motion's tally) is marked as an edit,
-not shown as a new post; the chess.com stand-in's steps (what it serves) are left out of the
-readable transcript unless asked for (`--verbose`), as no Discord user sees them."""
+"""What a replay step produced, in the shapes of `docs/replay.md`.
+
+It gives one JSON line per step, or a readable transcript. Only what Discord users see is kept, with
+no ids and no timestamps, so the same script gives the same bytes. A message the bot edited, such as
+a motion's tally, is marked as an edit rather than shown as a new post. The chess.com stand-in's
+steps, which say what it serves, are left out of the readable transcript unless `--verbose` asks for
+them, as no Discord user sees them.
+"""
 
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ def instant_text(instant: datetime) -> str:
 
 
 Shown = Callable[[str | None], str | None]
-"""Text as a Discord client shows it (mentions by name)."""
+"""Text as a Discord client shows it, with mentions by name."""
 
 _MENTION = re.compile(r"<(@&|@!?|#)(\d+)>")
 
@@ -31,8 +34,11 @@ _MENTION = re.compile(r"<(@&|@!?|#)(\d+)>")
 def mentions_by_name(
     roles: dict[int, str], channels: dict[int, str], users: dict[int, str]
 ) -> Shown:
-    """Show `<@&id>` as `@role`, `<#id>` as `#channel`, `<@id>` as `@member`, as a Discord
-    client does (unknown ids stay as they are)."""
+    """Shows `<@&id>` as `@role`, `<#id>` as `#channel` and `<@id>` as `@member`, as a Discord
+    client does.
+
+    Unknown ids stay as they are.
+    """
 
     def name(match: re.Match[str]) -> str:
         kind, number = match.group(1), int(match.group(2))
@@ -62,7 +68,9 @@ def _embed(embed: dict[str, Any], shown: Shown) -> dict[str, Any]:
 
 
 def reply_view(reply: Reply, shown: Shown = _as_is) -> dict[str, Any] | None:
-    """A reply as the transcript shows it; None for what shows nothing (a defer, a delete)."""
+    """A reply as the transcript shows it, or None for what shows nothing, such as a defer or a
+    delete.
+    """
     if reply.kind == "delete" or reply.type in (5, 6):
         return None
     view: dict[str, Any] = {
@@ -78,8 +86,10 @@ def reply_view(reply: Reply, shown: Shown = _as_is) -> dict[str, Any] | None:
 
 
 def post_view(post: Post, channels: dict[int, str], shown: Shown = _as_is) -> dict[str, Any]:
-    """A channel message as the transcript shows it (the channel by name); `edited` when it
-    is an earlier message edited (its new state), not a new message."""
+    """A channel message as the transcript shows it, with the channel by name.
+
+    `edited` marks an earlier message edited into its new state, rather than a new message.
+    """
     return {
         "channel": channels.get(post.channel_id, str(post.channel_id)),
         "edited": post.edited,
@@ -101,11 +111,13 @@ class StepRecord:
     posts: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
     backstage: bool = False
-    """A step no Discord user sees (what the chess.com stand-in serves): left out of the
-    readable transcript unless verbose."""
+    """A step no Discord user sees, such as what the chess.com stand-in serves.
+
+    It is left out of the readable transcript unless verbose.
+    """
 
     def as_json(self) -> str:
-        """The step's JSON line (the shape of docs/replay.md)."""
+        """The step's JSON line, in the shape of docs/replay.md."""
         record = {
             "step": self.step,
             "at": instant_text(self.at),
@@ -116,7 +128,7 @@ class StepRecord:
         return json.dumps(record, ensure_ascii=False)
 
     def shown_in_text(self, verbose: bool = False) -> bool:
-        """Whether the readable transcript shows this step (backstage ones only if verbose)."""
+        """Whether the readable transcript shows this step. Backstage steps show only if verbose."""
         return verbose or not self.backstage
 
     def as_text(self) -> str:
@@ -171,7 +183,7 @@ def _message(label: str, message: dict[str, Any]) -> list[str]:
 
 
 def reply_text(view: dict[str, Any]) -> str:
-    """Everything a message says (content, embeds, buttons, choices), for `contains`."""
+    """Everything a message says, for `contains`: content, embeds, buttons and choices."""
     parts = [view.get("content") or ""]
     for embed in view["embeds"]:
         parts += [embed["title"] or "", embed["description"] or ""]

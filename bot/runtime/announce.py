@@ -1,4 +1,4 @@
-"""Queue an announcement in the unit of work of the change it announces (the outbox)."""
+"""Queues an announcement in the outbox, in the unit of work of the change it announces."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from storage.guild import UnitOfWork
 
 
 async def announce(uow: UnitOfWork, content: str) -> bool:
-    """Post `content` to the guild's announcements channel; False when none is set up (the
-    change itself still commits)."""
+    """Posts `content` to the guild's announcements channel, or returns False when none is set up.
+
+    The change itself still commits.
+    """
     return await uow.outbox.post_to_announcements(cut(content, limits.MESSAGE_CONTENT)) is not None

@@ -1,8 +1,8 @@
 """A virtual clock: the time of a test or an offline replay, moved by hand.
 
-It is the database's clock (call it for "now") and the scheduler's timer (`add`/`remove`):
-`advance_to(instant)` moves time forward, running every timer due on the way in due order
-(ties in the order they were added) with the clock set to each one's due time. Nothing waits
+It is the database's clock, called for "now", and the scheduler's timer with `add` and `remove`.
+`advance_to(instant)` moves time forward and runs every timer due on the way in due order, with ties
+in the order they were added. The clock is set to each timer's due time as it runs. Nothing waits
 for real time.
 """
 
@@ -32,7 +32,7 @@ class VirtualClock:
         return self._now
 
     def add(self, key: str, run_at: datetime, callback: Callback) -> None:
-        """Run `callback()` when the clock reaches `run_at`; replaces a timer of the same key."""
+        """Runs `callback()` when the clock reaches `run_at`, replacing a timer of the same key."""
         order = next(self._order)
         self._timers[key] = (run_at, order, callback)
         heapq.heappush(self._queue, (run_at, order, key))
@@ -42,7 +42,7 @@ class VirtualClock:
         self._timers.pop(key, None)
 
     def due(self) -> list[tuple[datetime, str]]:
-        """Every timer still waiting, by due time: (due, key)."""
+        """Every timer still waiting, by due time, as (due, key) pairs."""
         return sorted((run_at, key) for key, (run_at, _, _) in self._timers.items())
 
     def _next(self, limit: datetime) -> tuple[str, Callback] | None:
@@ -57,8 +57,11 @@ class VirtualClock:
         return None
 
     async def advance_to(self, instant: datetime) -> list[str]:
-        """Move to `instant`, running each timer due by then, in due order (one at a time, to
-        the end, so a timer a callback adds within the window runs too); returns their keys."""
+        """Moves to `instant`, running each timer due by then in due order, and returns their keys.
+
+        Timers run one at a time to the end, so a timer that a callback adds within the window runs
+        too.
+        """
         if instant < self._now:
             raise ValueError("the virtual clock does not go backwards")
         ran = []
@@ -70,5 +73,5 @@ class VirtualClock:
         return ran
 
     async def advance(self, delta: timedelta) -> list[str]:
-        """`advance_to(now + delta)`."""
+        """Calls `advance_to(now + delta)`."""
         return await self.advance_to(self._now + delta)

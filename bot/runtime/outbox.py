@@ -1,19 +1,22 @@
-"""The outbox sender: delivers the messages units of work queued (`uow.outbox.post`), in order
-per channel, and marks one sent only once Discord accepted it (keeping the message id).
+"""The outbox sender: delivers the messages that units of work queued with `uow.outbox.post`.
+
+It delivers them in order per channel and marks one sent only once Discord accepted it, keeping the
+message id.
 
 Messages go through discord.py's public API: `PartialMessageable.send` for a new message and
-`PartialMessage.edit` for an edit, with the stored component rows rebuilt as a view of buttons
-(never listened to: the clicks go to the persistent items the bot registered at start-up).
-Each new message carries the nonce `outbox-<row id>`, which discord.py sends with
-`enforce_nonce`: Discord answers a repeated send of the same nonce with the message it already
-created, so a crash between "accepted by Discord" and "marked sent" does not post twice.
-5xx, 429 and network errors are retried with exponential back-off (a 429's retry-after is
-honoured); a missing channel or message (404), a missing permission (403) or a refused body
-(other 4xx) is recorded as a permanent failure, which `/setup show` reports. A message pings
-exactly the users stored with it (`ping_users`, usually none), whatever its text says.
+`PartialMessage.edit` for an edit. The stored component rows are rebuilt as a view of buttons that
+is never listened to, since the clicks go to the persistent items the bot registered at start-up.
+Each new message carries the nonce `outbox-<row id>`, which discord.py sends with `enforce_nonce`.
+Discord answers a repeated send of the same nonce with the message it already created, so a crash
+between "accepted by Discord" and "marked sent" does not post twice.
 
-On a virtual clock (`timer=`, the offline replay) there is no background task: a wake puts a
-pass on the clock at "now" and a pass puts the next one at the earliest retry, so the clock's
+5xx, 429 and network errors are retried with exponential back-off, honouring a 429's retry-after. A
+missing channel or message with 404, a missing permission with 403, or a refused body with another
+4xx is recorded as a permanent failure, which `/setup show` reports. A message pings exactly the
+users stored with it in `ping_users`, usually none, whatever its text says.
+
+On a virtual clock, given as `timer=` by the offline replay, there is no background task. A wake
+puts a pass on the clock at "now" and a pass puts the next one at the earliest retry, so the clock's
 `advance_to` drives delivery and nothing waits for real time.
 """
 
@@ -50,7 +53,7 @@ IDLE_CHECK = timedelta(minutes=5)
 
 
 class Transient(Exception):
-    """A send that may succeed later; `retry_after` is Discord's wait, when it said one."""
+    """A send that may succeed later. `retry_after` is Discord's wait, when it gave one."""
 
     def __init__(self, reason: str, retry_after: float | None = None) -> None:
         super().__init__(reason)
@@ -58,7 +61,9 @@ class Transient(Exception):
 
 
 class Permanent(Exception):
-    """A send that cannot succeed as it stands (missing channel, permission, refused body)."""
+    """A send that cannot succeed as it stands, for a missing channel, permission or a refused
+    body.
+    """
 
 
 def backoff(attempts: int) -> timedelta:
@@ -98,9 +103,12 @@ def _retry_after(error: discord.HTTPException) -> float | None:
 
 
 class OutboxSender(WakeLoop):
-    """Works through the outbox: `deliver_due()` is one pass; `start()` runs passes whenever a
-    unit of work that posted commits (`on_commit`) or a retry falls due. A message in flight
-    at `stop()` stays pending and is sent again, under its nonce, at the next start."""
+    """Works through the outbox.
+
+    `deliver_due()` is one pass. `start()` runs passes whenever a unit of work that posted commits,
+    through `on_commit`, or a retry falls due. A message in flight at `stop()` stays pending and is
+    sent again under its nonce at the next start.
+    """
 
     def __init__(
         self,
@@ -114,11 +122,11 @@ class OutboxSender(WakeLoop):
         super().__init__()
         self.database = database
         self.client = client
-        """The logged-in client messages are sent through (the bot itself)."""
+        """The logged-in client that messages are sent through, which is the bot itself."""
         self.clock = clock or database.clock
         self.timer = timer
         self.shards = shards
-        """The shards whose guilds' messages this process sends (None: every guild's)."""
+        """The shards whose guilds' messages this process sends, or None for every guild's."""
 
     def on_commit(self, committed: Committed) -> None:
         """A unit of work committed: if it posted, deliver now."""
@@ -126,15 +134,17 @@ class OutboxSender(WakeLoop):
             self.wake()
 
     def wake(self) -> None:
-        """Run a delivery pass as soon as possible (on a virtual clock: at its "now")."""
+        """Runs a delivery pass as soon as possible. On a virtual clock that is at its "now"."""
         if self.timer is not None:
             self.timer.add(PASS_TIMER, self.clock(), self._timed_pass)
         else:
             self._wake.set()
 
     def start(self) -> None:
-        """Deliver in the background until `stop()` (call inside the running loop); on a
-        virtual clock, put a first pass on it instead."""
+        """Delivers in the background until `stop()`. Call it inside the running loop.
+
+        On a virtual clock it puts a first pass on the clock instead.
+        """
         if self.timer is not None:
             self.wake()
         elif self._task is None:
@@ -171,8 +181,11 @@ class OutboxSender(WakeLoop):
         return min((w for w in waits if w is not None), default=None)
 
     async def deliver_due(self) -> list[OutboxMessage]:
-        """One pass: send every pending message that is due, oldest first per channel; a
-        channel whose oldest message must wait holds its later ones back. Returns the sent."""
+        """One pass: sends every pending message that is due, oldest first per channel, and returns
+        the sent.
+
+        A channel whose oldest message must wait holds its later ones back.
+        """
         sent: list[OutboxMessage] = []
         held: set[int] = set()
         for message in await pending_messages(self.database, shards=self.shards):
@@ -190,7 +203,7 @@ class OutboxSender(WakeLoop):
         return sent
 
     async def _deliver(self, message: OutboxMessage) -> str:
-        """Send one message and record the outcome: "sent", "failed" (for good) or "wait"."""
+        """Sends one message and records the outcome: "sent", "failed" for good, or "wait"."""
         store = GuildStore(self.database, message.guild_id)
         try:
             discord_id = await self._send(message)
@@ -216,7 +229,7 @@ class OutboxSender(WakeLoop):
         return "sent"
 
     async def _send(self, message: OutboxMessage) -> int:
-        """Post the message (or make its edit) and return Discord's id of the message."""
+        """Posts the message or makes its edit, and returns Discord's id of the message."""
         channel = self.client.get_partial_messageable(message.channel_id, guild_id=message.guild_id)
         options: dict[str, Any] = {
             "content": message.content,
@@ -233,10 +246,12 @@ class OutboxSender(WakeLoop):
 
 
 def _view(rows: tuple[dict[str, Any], ...]) -> discord.ui.View:
-    """The stored component rows (Discord's JSON) as a view of buttons, stopped at once: it
-    never listens, so discord.py keeps no per-message copy of it (the persistent dynamic
-    items registered at start-up answer the clicks). A row of anything but buttons is
-    refused for good (`Permanent`): nothing in Arbiter stores one."""
+    """The stored component rows, Discord's JSON, as a view of buttons stopped at once.
+
+    It never listens, so discord.py keeps no per-message copy of it. The persistent dynamic items
+    registered at start-up answer the clicks. A row of anything but buttons is refused for good as
+    `Permanent`, since nothing in Arbiter stores one.
+    """
     view = discord.ui.View(timeout=None)
     for number, row in enumerate(rows):
         for item in row.get("components", ()):

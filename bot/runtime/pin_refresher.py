@@ -1,6 +1,4 @@
-"""The pin refresher: messages the bot keeps up to date (a league division's standings, a tour
-event's standings, bracket or Finals table) are brought to the version of what they show
-after every committed change, and once at start-up.
+"""The pin refresher keeps the messages the bot maintains in step with what they show.
 
 Each kind of pin is a `PinSource`: the league's standings pins (bot/league/standings/pin.py)
 and the tour's event pins (bot/tour/events/pin.py). After a unit of work that bumped what a
@@ -48,7 +46,7 @@ class PinSource(Protocol):
         """Whether this commit may have left one of the guild's pins of this kind stale."""
 
     async def stale_guilds(self, database: Database) -> list[int]:
-        """The guilds holding a posted pin of this kind behind its version (start-up)."""
+        """The guilds holding a posted pin of this kind behind its version, read at start-up."""
 
     async def refresh(self, store: GuildStore, uow: UnitOfWork) -> Refreshed:
         """Queue the edits of the guild's stale pins and record the versions they show."""
@@ -71,7 +69,7 @@ async def edit_if_changed(
 
 
 class PinRefresher(WakeLoop):
-    """Keeps every source's pins in step with what they show (through the outbox)."""
+    """Keeps every source's pins in step with what they show, through the outbox."""
 
     def __init__(
         self,
@@ -84,7 +82,7 @@ class PinRefresher(WakeLoop):
         super().__init__()
         self.database = database
         self.shards = shards
-        """The shards whose guilds' pins this process keeps (None: every guild's)."""
+        """The shards whose guilds' pins this process keeps, or None for every guild's."""
         self.sources = tuple(sources)
         self.timer = timer
         self._guilds: set[int] = set()
@@ -107,7 +105,7 @@ class PinRefresher(WakeLoop):
                 self._wake.set()
 
     def start(self) -> None:
-        """Refresh in the background until `stop()` (without a timer; call inside the loop)."""
+        """Refreshes in the background until `stop()`, without a timer. Call it inside the loop."""
         if self.timer is None:
             self._spawn("arbiter pins")
 
@@ -115,7 +113,7 @@ class PinRefresher(WakeLoop):
         await self._pass()
 
     async def _pass(self) -> None:
-        """Refresh every guild marked since the last pass (a failure waits for the next)."""
+        """Refreshes every guild marked since the last pass. A failure waits for the next pass."""
         guilds, self._guilds = sorted(self._guilds), set()
         for guild_id in guilds:
             try:
@@ -124,7 +122,7 @@ class PinRefresher(WakeLoop):
                 log.exception("pins of guild %d not refreshed", guild_id)
 
     async def repair(self) -> int:
-        """At start-up: refresh every guild holding a stale pin; the edits queued."""
+        """At start-up, refreshes every guild holding a stale pin and returns the edits queued."""
         guilds: set[int] = set()
         for source in self.sources:
             guilds.update(await source.stale_guilds(self.database))
@@ -136,9 +134,11 @@ class PinRefresher(WakeLoop):
         return edits
 
     async def refresh(self, guild_id: int) -> int:
-        """Bring each stale pin of the guild up to its version, in one unit of work (an edit
-        when what it shows changed, the version recorded either way). Returns the edits
-        queued (0 and nothing written when nothing was stale)."""
+        """Brings each stale pin of the guild up to its version in one unit of work.
+
+        It queues an edit when what the pin shows changed, and records the version either way.
+        Returns the edits queued, 0 with nothing written when nothing was stale.
+        """
         store = GuildStore(self.database, guild_id)
         edits = 0
         waiting = False

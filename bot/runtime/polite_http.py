@@ -1,5 +1,4 @@
-"""Reading a public web API politely (chess.com, lichess.org): one session, one request in
-flight, a User-Agent naming the operator, ETags reused, retries with back-off.
+"""Reads a public web API politely, as chess.com and lichess.org ask.
 
 Both sites ask the same of a client: requests one at a time (parallel ones get 429), a
 User-Agent with contact details, and patience after a 429 (lichess: "wait a full minute").
@@ -28,7 +27,7 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 GONE_STATUSES = frozenset({404, 410})
 RATE_LIMITED = 429
 CACHE_ENTRIES = 2048
-"""At most this many ETag-cached values are kept (the oldest is dropped first)."""
+"""At most this many ETag-cached values are kept. The oldest is dropped first."""
 
 Sleep = Callable[[float], Awaitable[None]]
 Decoded = TypeVar("Decoded")
@@ -46,7 +45,9 @@ VERSION = _version()
 
 
 def user_agent(contact: str, site: str) -> str:
-    """`Arbiter/<version> (<contact>)`; ValueError without a contact (`site` requires one)."""
+    """The User-Agent `Arbiter/<version> (<contact>)`, or ValueError without a contact that
+    `site` requires.
+    """
     contact = contact.strip()
     if not contact:
         raise ValueError(f"{site} requires a contact in the User-Agent: set the contact")
@@ -54,9 +55,11 @@ def user_agent(contact: str, site: str) -> str:
 
 
 class SiteSettings(Protocol):
-    """What a polite client needs from its configuration section (`[chesscom]`,
-    `[lichess]`): the site's address, the operator's contact for the User-Agent, the
-    timeout and how many times a failed request is retried."""
+    """What a polite client needs from its configuration section, `[chesscom]` or `[lichess]`.
+
+    That is the site's address, the operator's contact for the User-Agent, the timeout and how many
+    times a failed request is retried.
+    """
 
     @property
     def base_url(self) -> str: ...
@@ -72,7 +75,7 @@ class SiteSettings(Protocol):
 
 
 class ApiError(Exception):
-    """A request to a web API failed; `url` and (when there was a response) `status` tell which."""
+    """A request to a web API failed. `url` and, when there was a response, `status` tell which."""
 
     def __init__(self, message: str, url: str, status: int | None = None) -> None:
         super().__init__(message)
@@ -102,8 +105,10 @@ class ApiPayloadError(ApiError):
 
 
 class PoliteReader:
-    """GETs for one API, serialised, cached by ETag and retried. Close it (or let the owner of
-    a session passed in close that)."""
+    """GETs for one API, serialised, cached by ETag and retried.
+
+    Close it, or let the owner of a session passed in close that.
+    """
 
     def __init__(
         self,
@@ -266,8 +271,11 @@ class PoliteClient:
 
 
 def _retry_after(value: str | None, default: float) -> float:
-    """The delay a `Retry-After` header asks for (seconds form), else the back-off default
-    (also for a value that is not a finite number of seconds: `inf` would never return)."""
+    """The delay a `Retry-After` header asks for in its seconds form, else the back-off default.
+
+    The default also applies to a value that is not a finite number of seconds, since `inf` would
+    never return.
+    """
     if value is None:
         return default
     try:

@@ -1,20 +1,20 @@
-"""Durable scheduling: a timer (APScheduler, or a virtual clock) fires jobs, the database says
-which jobs exist.
+"""Durable scheduling: a timer fires jobs and the database says which jobs exist.
 
-Features plug a job kind into `JobRegistry` (kind → handler). Services schedule, move and
-cancel jobs in their unit of work (`uow.jobs.schedule(kind, subject, due_at)`); the scheduler
-learns of them when it commits (`on_commit`).
+The timer is APScheduler or a virtual clock. Features plug a job kind into `JobRegistry`, which maps
+a kind to its handler. Services schedule, move and cancel jobs in their unit of work with
+`uow.jobs.schedule(kind, subject, due_at)`, and the scheduler learns of them through `on_commit`
+when it commits.
 
-Exactly once: a job's handler writes through the unit of work that also claims the job
-(`UPDATE … WHERE status = 'pending'`) and records it done, so its facts, its messages, its
-follow-up jobs and the job's end commit together or not at all; a crash at any point leaves
-the job pending with nothing of it written, and it runs again cleanly. Network reads go in an
-optional `fetch` step before that unit of work (it may run more than once; it must not write).
+Exactly once: a job's handler writes through the unit of work that also claims the job with `UPDATE
+… WHERE status = 'pending'` and records it done. Its facts, its messages, its follow-up jobs and the
+job's end thus commit together or not at all. A crash at any point leaves the job pending with
+nothing of it written, and it runs again cleanly. Network reads go in an optional `fetch` step
+before that unit of work. It may run more than once, so it must not write.
 
-One at a time per subject: jobs of one guild and subject (e.g. `match:7`) never interleave, and
-run in due order whatever fired first. At start-up `recover()` runs every job that fell due
-while the bot was down, once each and in due order, then puts the jobs due within `horizon`
-on the timer; a refill timer loads the next window when its first job falls due.
+One at a time per subject: jobs of one guild and subject, such as `match:7`, never interleave, and
+run in due order whatever fired first. At start-up `recover()` runs every job that fell due while
+the bot was down, once each and in due order. It then puts the jobs due within `horizon` on the
+timer, and a refill timer loads the next window when its first job falls due.
 """
 
 from __future__ import annotations
@@ -47,9 +47,12 @@ BATCH = 500
 
 
 class RetryLater(Exception):
-    """Raised by a fetch or a handler: nothing of this run is kept and the job (still pending,
-    same id) moves to `at` — e.g. chess.com answered 5xx. `payload` (if given) replaces the
-    job's, and `then` runs in the unit of work that moves it (e.g. to say once why it waits)."""
+    """Raised by a fetch or a handler to move the job to `at`, keeping nothing of this run.
+
+    The job stays pending with the same id, for instance when chess.com answered 5xx. `payload`, if
+    given, replaces the job's. `then` runs in the unit of work that moves it, for instance to say
+    once why it waits.
+    """
 
     def __init__(
         self,
@@ -68,16 +71,22 @@ class RetryLater(Exception):
 
 @dataclass(frozen=True)
 class JobKind:
-    """How one kind of job runs: an optional read-only `fetch(job)` outside any transaction,
-    then `apply(job, uow, fetched)` inside the job's unit of work."""
+    """How one kind of job runs.
+
+    An optional read-only `fetch(job)` runs outside any transaction, then `apply(job, uow, fetched)`
+    inside the job's unit of work.
+    """
 
     fetch: Callable[[Job], Awaitable[object]] | None
     apply: Callable[[Job, UnitOfWork, object], Awaitable[None]]
 
 
 class JobRegistry:
-    """The job kinds the bot knows how to run: single kinds, and families of kinds sharing a
-    prefix (`cl.reminder.` for `cl.reminder.48h`, `cl.reminder.12h`, …) with one handler."""
+    """The job kinds the bot knows how to run: single kinds, and families of kinds sharing a prefix.
+
+    A family has one handler, as `cl.reminder.` has for `cl.reminder.48h`, `cl.reminder.12h` and so
+    on.
+    """
 
     def __init__(self) -> None:
         self._kinds: dict[str, JobKind] = {}
@@ -86,9 +95,13 @@ class JobRegistry:
         self._family_handlers: dict[str, object] = {}
 
     def register(self, kind: str, handler: JobHandler) -> None:
-        """Run `await handler(job, uow)` for jobs of `kind`, inside the unit of work that claims
-        the job and records it done: write only through `uow` (the database is held for the
-        call, so no network I/O — use `register_fetching`). A kind has one handler."""
+        """Runs `await handler(job, uow)` for jobs of `kind` inside the unit of work that claims the
+        job.
+
+        That unit of work also records the job done. Write only through `uow`. The database is held
+        for the call, so do no network I/O there and use `register_fetching` instead. A kind has one
+        handler.
+        """
 
         async def apply(job: Job, uow: UnitOfWork, fetched: object) -> None:
             await handler(job, uow)
@@ -101,9 +114,12 @@ class JobRegistry:
         fetch: Callable[[Job], Awaitable[Fetched]],
         handler: Callable[[Job, UnitOfWork, Fetched], Awaitable[None]],
     ) -> None:
-        """Like `register`, with a network step: `fetched = await fetch(job)` runs first,
-        outside any transaction (it may run again after a crash, so it only reads), then
-        `await handler(job, uow, fetched)` in the job's unit of work."""
+        """Like `register`, with a network step.
+
+        `fetched = await fetch(job)` runs first, outside any transaction. It may run again after a
+        crash, so it only reads. Then `await handler(job, uow, fetched)` runs in the job's unit of
+        work.
+        """
 
         async def apply(job: Job, uow: UnitOfWork, fetched: object) -> None:
             await handler(job, uow, cast(Fetched, fetched))
@@ -111,9 +127,11 @@ class JobRegistry:
         self._add(kind, handler, JobKind(fetch, apply))
 
     def register_family(self, prefix: str, handler: JobHandler) -> None:
-        """Like `register`, for every kind `prefix` + a non-empty rest (e.g. `cl.reminder.` for
-        a reminder per offset, the offset in the kind so each has its own natural key); the
-        handler reads the rest from `job.kind`. A kind registered on its own wins."""
+        """Like `register`, for every kind made of `prefix` and a non-empty rest.
+
+        `cl.reminder.` gives a reminder per offset, with the offset in the kind so each has its own
+        natural key. The handler reads the rest from `job.kind`. A kind registered on its own wins.
+        """
         if not prefix.endswith("."):
             raise ValueError(f"a job family prefix ends with '.': {prefix!r}")
         if prefix in self._family_handlers and self._family_handlers[prefix] is not handler:
@@ -132,20 +150,21 @@ class JobRegistry:
         self._kinds[kind] = entry
 
     def kind(self, kind: str) -> JobKind | None:
-        """How jobs of `kind` run, if registered (on its own, else by the longest family
-        prefix it extends)."""
+        """How jobs of `kind` run, if registered on its own or by the longest family prefix it
+        extends.
+        """
         if kind in self._kinds:
             return self._kinds[kind]
         prefixes = [p for p in self._families if kind.startswith(p) and len(kind) > len(p)]
         return self._families[max(prefixes, key=len)] if prefixes else None
 
     def kinds(self) -> list[str]:
-        """Every registered kind, sorted (a family as `<prefix>*`)."""
+        """Every registered kind, sorted, with a family shown as `<prefix>*`."""
         return sorted([*self._kinds, *(f"{p}*" for p in self._families)])
 
 
 def new_scheduler() -> AsyncIOScheduler:
-    """An APScheduler that never drops a late job (its default grace is 1 s) and works in UTC."""
+    """An APScheduler that works in UTC and never drops a late job. Its default grace is 1 s."""
     return AsyncIOScheduler(
         timezone=ZoneInfo("UTC"),
         job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
@@ -157,32 +176,39 @@ class Timer(Protocol):
     the offline replay."""
 
     def add(self, key: str, run_at: datetime, callback: Callback) -> None:
-        """Call `callback()` at `run_at`; replaces the timer `key` if there is one."""
+        """Calls `callback()` at `run_at`, replacing the timer `key` if there is one."""
 
     def remove(self, key: str) -> None:
         """Drop the timer `key`, if any."""
 
 
 class ApsTimer:
-    """Real time: APScheduler's date triggers, each firing run in a task the timer tracks so
-    `shutdown()` lets the runs in flight finish and record their end."""
+    """Real time: APScheduler's date triggers.
+
+    Each firing runs in a task the timer tracks, so `shutdown()` lets the runs in flight finish and
+    record their end.
+    """
 
     def __init__(self, aps: AsyncIOScheduler | None = None) -> None:
         self.aps = aps or new_scheduler()
         self._in_flight: set[asyncio.Task[object]] = set()
 
     def start(self) -> None:
-        """Start APScheduler; call inside the running event loop (e.g. in `setup_hook`)."""
+        """Starts APScheduler. Call it inside the running event loop, for instance in
+        `setup_hook`.
+        """
         if not self.aps.running:
             self.aps.start()
 
     async def shutdown(self) -> None:
-        """Stop firing, then wait for the runs in flight.
+        """Stops firing, then waits for the runs in flight.
 
         APScheduler's `shutdown()` only queues the stop on the loop, and its executor cancels a
         firing it submitted but has not started yet, logging "Error running job … CancelledError".
-        So: pause first (a queued wake-up then submits nothing), give the firings already
-        submitted one loop turn — each only starts its tracked run and ends — then stop."""
+        So this pauses first, and a queued wake-up then submits nothing. It gives the firings
+        already submitted one loop turn, in which each only starts its tracked run and ends, and
+        then stops.
+        """
         if self.aps.running:
             self.aps.pause()
             await asyncio.sleep(0)
@@ -191,7 +217,7 @@ class ApsTimer:
             await asyncio.gather(*self._in_flight, return_exceptions=True)
 
     def add(self, key: str, run_at: datetime, callback: Callback) -> None:
-        """Schedule `callback` at `run_at` (APScheduler job id `key`)."""
+        """Schedules `callback` at `run_at` as APScheduler job id `key`."""
         self.aps.add_job(
             self._fire, "date", run_date=run_at, args=[callback], id=key, replace_existing=True
         )
@@ -210,8 +236,11 @@ class ApsTimer:
 
 @dataclass(frozen=True)
 class Recovery:
-    """What a start-up did: runs a crash left `running` put back (ids), the jobs run because
-    they fell due while the bot was down (ids, in the order run), jobs put on the timer."""
+    """What a start-up did, by job ids.
+
+    It lists the runs a crash left `running` that were put back, the jobs run because they fell due
+    while the bot was down in the order run, and the jobs put on the timer.
+    """
 
     released: tuple[int, ...]
     ran: tuple[int, ...]
@@ -219,7 +248,7 @@ class Recovery:
 
 
 class _Lane:
-    """The lock of one (guild, subject) and how many firings hold or wait for it."""
+    """The lock of one (guild, subject) pair and how many firings hold or wait for it."""
 
     def __init__(self) -> None:
         self.lock = asyncio.Lock()
@@ -227,8 +256,10 @@ class _Lane:
 
 
 class Scheduler:
-    """Schedules database jobs on a timer and runs each exactly once, one at a time per
-    subject. Jobs due within `horizon` are on the timer; later ones are loaded when due."""
+    """Schedules database jobs on a timer and runs each exactly once, one at a time per subject.
+
+    Jobs due within `horizon` are on the timer. Later ones are loaded when due.
+    """
 
     def __init__(
         self,
@@ -246,7 +277,7 @@ class Scheduler:
         self.timer: Timer = timer if timer is not None else ApsTimer()
         self.horizon = horizon
         self.shards = shards
-        """The shards whose guilds' jobs this process runs (None: every guild's)."""
+        """The shards whose guilds' jobs this process runs, or None for every guild's."""
         self._until: datetime | None = None  # every pending job due before it is on the timer
         self._refill_at: datetime | None = None
         self._lanes: dict[tuple[int, str], _Lane] = {}
@@ -259,7 +290,7 @@ class Scheduler:
         return self.timer.aps
 
     def start(self) -> None:
-        """Start the timer (APScheduler needs the running loop: call in `setup_hook`)."""
+        """Starts the timer. APScheduler needs the running loop, so call it in `setup_hook`."""
         if isinstance(self.timer, ApsTimer):
             self.timer.start()
 
@@ -269,14 +300,20 @@ class Scheduler:
             await self.timer.shutdown()
 
     async def rebuild(self) -> list[Job]:
-        """Put every pending job due within the horizon on the timer (overdue ones at once)
-        and arm the refill for the later ones; returns the jobs put on the timer."""
+        """Puts every pending job due within the horizon on the timer and returns them.
+
+        Overdue jobs run at once. The refill is armed for the later ones.
+        """
         return await self._load(self.database.clock())
 
     async def recover(self) -> Recovery:
-        """At process start-up: release the runs an older version's crash left `running`, run
-        every job that fell due while the bot was down — once each, one at a time, in due
-        order, read in batches — then `rebuild()`."""
+        """At process start-up, recovers the jobs missed while the bot was down, then calls
+        `rebuild()`.
+
+        It releases the runs an older version's crash left `running`. It then runs every job that
+        fell due while the bot was down, once each, one at a time and in due order, reading them in
+        batches.
+        """
         released = []
         for job in await running_jobs(self.database, shards=self.shards):
             store = GuildStore(self.database, job.guild_id)
@@ -303,9 +340,11 @@ class Scheduler:
         return Recovery(tuple(released), tuple(ran), len(scheduled))
 
     def on_commit(self, committed: Committed) -> None:
-        """Follow a committed unit of work: put its new or moved jobs on the timer (or leave
-        them to the refill, beyond the horizon), drop cancelled ones; a guild of another
-        process's shards is left to that process."""
+        """Follows a committed unit of work, putting its new or moved jobs on the timer.
+
+        Jobs beyond the horizon are left to the refill, and cancelled ones are dropped. A guild of
+        another process's shards is left to that process.
+        """
         if self.shards is not None and not self.shards.owns(committed.guild_id):
             return
         for job in committed.jobs:
@@ -317,16 +356,18 @@ class Scheduler:
                     self._arm_refill(job.due_at)
 
     async def follow(self, guild_id: int) -> None:
-        """Another process committed jobs of `guild_id` (a PostgreSQL notification): put its
-        pending jobs on the timer as `on_commit` would (moved ones replace their timers; a
-        cancelled job's timer finds nothing to claim when it fires)."""
+        """Another process committed jobs of `guild_id`, as a PostgreSQL notification says.
+
+        Its pending jobs go on the timer as `on_commit` would put them. Moved ones replace their
+        timers, and a cancelled job's timer finds nothing to claim when it fires.
+        """
         if self.shards is not None and not self.shards.owns(guild_id):
             return
         jobs = await pending_jobs(self.database, guild_id=guild_id)
         self.on_commit(Committed(guild_id, tuple(jobs), ()))
 
     def add(self, job: Job) -> None:
-        """Put a stored pending job on the timer (again: a moved job replaces its earlier time)."""
+        """Puts a stored pending job on the timer. A moved job replaces its earlier time."""
         run_at = max(job.due_at, self.database.clock())
         self.timer.add(job_id(job.id), run_at, functools.partial(self.run, job))
 
@@ -355,8 +396,11 @@ class Scheduler:
         log.info("scheduler loaded %d job(s) due before %s", len(loaded), self._until)
 
     async def run(self, job: Job) -> bool:
-        """A firing of `job`: run, one at a time for its (guild, subject) and in due order,
-        every pending job of that subject due by `job`'s time; True if `job` itself ran."""
+        """A firing of `job`, returning True if `job` itself ran.
+
+        It runs every pending job of that subject due by `job`'s time, one at a time for its (guild,
+        subject) pair and in due order.
+        """
         return job.id in await self._run_subject(job)
 
     async def _run_subject(self, job: Job) -> list[int]:
@@ -374,8 +418,11 @@ class Scheduler:
                 del self._lanes[key]
 
     async def _run_one(self, job: Job) -> bool:
-        """Fetch, then claim, apply and finish in one unit of work; False if not run (unknown
-        kind, or no longer pending at that time)."""
+        """Fetches, then claims, applies and finishes the job in one unit of work.
+
+        Returns False if it did not run, for an unknown kind or a job no longer pending at that
+        time.
+        """
         kind = self.registry.kind(job.kind)
         if kind is None:
             log.warning("job %d of unknown kind %r left pending", job.id, job.kind)
@@ -412,7 +459,7 @@ class Scheduler:
             return await self._end(job, f"{type(failure).__name__}: {failure}", details)
 
     async def _end(self, job: Job, error: str | None, details: dict[str, str]) -> bool:
-        """Claim and end `job` with nothing else written: failed (its writes rolled back)."""
+        """Claims and ends `job` as failed with nothing else written, its writes rolled back."""
         store = GuildStore(self.database, job.guild_id)
         action = "job.done" if error is None else "job.failed"
         async with store.change(None, action, f"job:{job.id}", details) as uow:

@@ -1,5 +1,8 @@
-"""The background task shared by the outbox sender and the standings pin refresher: it sleeps
-until woken, runs one pass, and says whether a pass is due or running (for tests to wait on)."""
+"""The background task shared by the outbox sender and the standings pin refresher.
+
+It sleeps until woken and runs one pass. It says whether a pass is due or running, so tests can wait
+on it.
+"""
 
 from __future__ import annotations
 
@@ -16,12 +19,12 @@ class WakeLoop:
         self._busy = False
 
     def _spawn(self, name: str) -> None:
-        """Start the task (call inside the running loop); a second call does nothing."""
+        """Starts the task inside the running loop. A second call does nothing."""
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name=name)
 
     async def stop(self) -> None:
-        """Stop the background task; work left undone is picked up again at the next start."""
+        """Stops the background task. Work left undone is picked up again at the next start."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -29,7 +32,7 @@ class WakeLoop:
             self._task = None
 
     async def drained(self) -> None:
-        """Wait until no pass is due or running (tests, after a wake)."""
+        """Waits until no pass is due or running, as tests do after a wake."""
         while self._task is not None and (self._wake.is_set() or self._busy):
             await asyncio.sleep(0)
 
@@ -48,5 +51,5 @@ class WakeLoop:
         self._wake.clear()
 
     async def _background_pass(self) -> None:
-        """One pass of the work (each subclass says which)."""
+        """One pass of the work. Each subclass says which."""
         raise NotImplementedError

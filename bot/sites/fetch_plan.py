@@ -1,18 +1,20 @@
-"""Which requests one poll of the open pairings makes to chess.com and lichess — pure, so the
-cost of a poll is known before any request: at most one request per pairing.
+"""Which requests one poll of the open pairings makes to chess.com and lichess.
 
-chess.com has no per-opponent search: a player's games come by month
-(`/pub/player/{name}/games/{YYYY}/{MM}`, every game they finished that month), and either
-player's archive holds the game. So the plan reads, for each pairing, every month its window
-touches up to now, from one of the two players, choosing the player whose archive also serves
-the most other pairings (a player in several open pairings is read once). lichess's export
-filters by opponent and time (`/api/games/user/{name}?vs=…&since=…&until=…`), one request per
-pair of players and window, started `EARLY_START` before the window so a game begun a little
-early is seen (the search keeps only games that ended in it).
+It is pure, so the cost of a poll is known before any request, and it makes at most one request per
+pairing.
 
-A poll makes at most `budget` requests (default: one per pairing). A pairing whose needs do not
-fit is `deferred` — searched on the next poll, when pairings read longest ago go first — and
-is never searched on part of its games: a month not read could hold a second candidate.
+chess.com has no per-opponent search. A player's games come by month from
+`/pub/player/{name}/games/{YYYY}/{MM}`, holding every game they finished that month, and either
+player's archive holds the game. So for each pairing the plan reads every month its window touches
+up to now, from one of the two players. It chooses the player whose archive also serves the most
+other pairings, so a player in several open pairings is read once. lichess's export filters by
+opponent and time with `/api/games/user/{name}?vs=…&since=…&until=…`. That is one request per pair
+of players and window, started `EARLY_START` before the window so a game begun a little early is
+seen. The search keeps only games that ended in the window.
+
+A poll makes at most `budget` requests, by default one per pairing. A pairing whose needs do not fit
+is `deferred` and searched on the next poll, where pairings read longest ago go first. It is never
+searched on part of its games, since a month not read could hold a second candidate.
 """
 
 from __future__ import annotations
@@ -24,12 +26,16 @@ from datetime import datetime, timedelta
 from core.tour.game_search import GameQuery, Site
 
 EARLY_START = timedelta(hours=2)
-"""The lichess export starts this long before the window (a game begun early, ended in it)."""
+"""The lichess export starts this long before the window, for a game begun early that ended in
+it.
+"""
 
 
 @dataclass(frozen=True, slots=True, order=True)
 class ArchiveRequest:
-    """chess.com: a player's monthly archive (the username casefolded: chess.com ignores case)."""
+    """chess.com: a player's monthly archive, with the username casefolded since chess.com
+    ignores case.
+    """
 
     username: str
     year: int
@@ -51,8 +57,11 @@ SiteRequest = ArchiveRequest | ExportRequest
 
 @dataclass(frozen=True, slots=True)
 class Watch:
-    """One open pairing watched on one site: the caller's `pairing` id, what is searched, and
-    when this pairing was last read completely (None: never) — the oldest go first."""
+    """One open pairing watched on one site.
+
+    It holds the caller's `pairing` id, what is searched, and when this pairing was last read
+    completely, None for never. The oldest go first.
+    """
 
     pairing: Hashable
     query: GameQuery
@@ -61,9 +70,12 @@ class Watch:
 
 @dataclass(frozen=True, slots=True)
 class FetchPlan:
-    """One poll: the requests to make, in order; for each watch searched this poll (by its
-    index in the watches given) the requests its games come from; the watches left for the
-    next poll because the budget ran out. A watch whose round has not begun is in neither."""
+    """One poll: the requests to make in order, the requests each watch needs, and the watches left.
+
+    For each watch searched this poll, by its index in the watches given, it lists the requests its
+    games come from. The watches left for the next poll are those the budget did not cover. A watch
+    whose round has not begun is in neither.
+    """
 
     requests: tuple[SiteRequest, ...]
     reads: dict[int, tuple[SiteRequest, ...]]
@@ -75,7 +87,7 @@ class FetchPlan:
 
 
 def months(start: datetime, end: datetime) -> list[tuple[int, int]]:
-    """The (year, month) of every UTC month that `[start, end]` touches, in order."""
+    """The year and month of every UTC month that `[start, end]` touches, in order."""
     first, last = (start.year, start.month), (end.year, end.month)
     found = []
     year, month = first
@@ -102,10 +114,13 @@ def _needs(watch: Watch, now: datetime) -> list[list[SiteRequest]]:
 
 
 def plan_fetch(watches: Sequence[Watch], now: datetime, budget: int | None = None) -> FetchPlan:
-    """The requests of one poll of `watches` at `now`: each watch's needs served, sharing
-    chess.com archives between pairings, in the order of `last_read` (never read first, then
-    oldest; ties in the order given), within `budget` requests (default: one per distinct
-    pairing). A watch whose needs would go over the budget is deferred whole."""
+    """The requests of one poll of `watches` at `now`, within `budget` requests.
+
+    Each watch's needs are served, sharing chess.com archives between pairings. Watches go in the
+    order of `last_read`: never read first, then oldest, with ties in the order given. The budget
+    defaults to one request per distinct pairing. A watch whose needs would go over the budget is
+    deferred whole.
+    """
     if budget is None:
         budget = len({watch.pairing for watch in watches})
     needs = [_needs(watch, now) for watch in watches]

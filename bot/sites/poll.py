@@ -1,9 +1,9 @@
-"""One poll of the open pairings: the fetch plan read from chess.com and lichess, and each
-pairing searched among the games read (CCT-7, `core.tour.game_search`).
+"""One poll of the open pairings, by CCT-7 and `core.tour.game_search`.
 
-Reads only, no writes: a job calls this in its fetch step and records what was found in its
-unit of work. A request that fails (an outage, a 5xx after the client's retries, an unknown
-username) leaves every watch that needed it unsearched this poll, with the reason — an
+It reads the fetch plan from chess.com and lichess and searches each pairing among the games read.
+It only reads and never writes: a job calls this in its fetch step and records what was found in its
+unit of work. A request that fails leaves every watch that needed it unsearched this poll, with the
+reason. Such a failure is an outage, a 5xx after the client's retries, or an unknown username. An
 outage never yields a result, and never "no game".
 """
 
@@ -24,9 +24,12 @@ from core.tour.game_search import GameSearch, Site, SiteGame, find_games
 
 @dataclass(frozen=True, slots=True)
 class Poll:
-    """What one poll found: a search per watch read completely (by its index in the watches
-    given), why the others that needed a failed request were not searched, the watches left
-    for the next poll by the budget, and how many requests were made."""
+    """What one poll found.
+
+    It holds a search per watch read completely, by its index in the watches given, and why the
+    others that needed a failed request were not searched. It also holds the watches the budget left
+    for the next poll, and how many requests were made.
+    """
 
     searches: dict[int, GameSearch]
     failures: dict[int, str]
@@ -37,7 +40,7 @@ class Poll:
 async def read_request(
     request: SiteRequest, chesscom: ChessComClient | None, lichess: LichessClient | None
 ) -> list[SiteGame]:
-    """The games one request reads, as site games; ApiError or ValueError when it cannot."""
+    """The games one request reads, as site games. Raises ApiError or ValueError when it cannot."""
     if isinstance(request, ArchiveRequest):
         if chesscom is None:
             raise ValueError("chess.com is not read: no contact is configured")
@@ -61,10 +64,13 @@ async def poll(
     taken_if: Callable[[SiteGame], bool] | None = None,
     budget: int | None = None,
 ) -> Poll:
-    """Plan the poll (`plan_fetch`), make its requests one after the other, and search every
-    watch whose requests all succeeded, in the order given (a game found for one watch is
-    taken for the later ones, as are the `taken` keys and the games read for which
-    `taken_if` says so — e.g. a game already counted, known by its URL)."""
+    """Plans the poll with `plan_fetch`, makes its requests one after the other, and searches the
+    watches.
+
+    Every watch whose requests all succeeded is searched, in the order given. A game found for one
+    watch is taken for the later ones. So are the `taken` keys, and the games read for which
+    `taken_if` says so, such as a game already counted and known by its URL.
+    """
     plan = plan_fetch(watches, now, budget)
     read: dict[SiteRequest, list[SiteGame]] = {}
     failed: dict[SiteRequest, str] = {}

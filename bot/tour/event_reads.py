@@ -1,6 +1,9 @@
-"""Event read models: the event card, its pairings by round with results, the preliminary
-standings with DE/WIN/SB/KS (CCT-8b), the knock-out bracket with each series' score and next
-game (CCT-8c-e), and its calendar — all derived from the stored facts on every read."""
+"""Event read models, all derived from the stored facts on every read.
+
+They are the event card, its pairings by round with results, the CCT-8b preliminary standings with
+DE, WIN, SB and KS, the knock-out bracket with each series' score and next game by CCT-8c to CCT-8e,
+and its calendar.
+"""
 
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ from storage.tour_games import TourGame
 
 @dataclass(frozen=True)
 class EventRead:
-    """An event loaded with its tour's rules (one read snapshot)."""
+    """An event loaded with its tour's rules, from one read snapshot."""
 
     loaded: LoadedEvent
     rules: TourRules
@@ -43,7 +46,7 @@ async def read_event(store: GuildStore, event: str | int) -> EventRead:
 
 @dataclass(frozen=True)
 class PairingLine:
-    """One preliminary (or Finals) game: round, board, players, result and its status."""
+    """One preliminary or Finals game: round, board, players, result and its status."""
 
     round: int
     board: int
@@ -55,8 +58,10 @@ class PairingLine:
 async def event_pairings(
     store: GuildStore, event: str, round_no: int | None = None
 ) -> tuple[EventRead, list[PairingLine], dict[int, dt.datetime]]:
-    """CCT-8a: the event's pairings (of `round_no` if given) with their results so far, and
-    each round's session start."""
+    """CCT-8a: the event's pairings with their results so far, and each round's session start.
+
+    Only round `round_no` is given when it is set.
+    """
     read = await read_event(store, event)
     loaded = read.loaded
     if loaded.record.drawn_at is None:
@@ -77,7 +82,7 @@ async def event_pairings(
 async def event_standings(
     store: GuildStore, event: str
 ) -> tuple[EventRead, tuple[PlayerStanding, ...]]:
-    """CCT-8b: the preliminary standings (points, DE, WIN, SB, KS, shared ranks)."""
+    """CCT-8b: the preliminary standings with points, DE, WIN, SB, KS and shared ranks."""
     read = await read_event(store, event)
     loaded = read.loaded
     if loaded.record.type is EventType.FINALS:
@@ -97,7 +102,9 @@ class Bracket:
 
 
 async def event_bracket(store: GuildStore, event: str) -> Bracket:
-    """CCT-8c-e: the bracket with series scores and the next game (colours, time control)."""
+    """CCT-8c to CCT-8e: the bracket with series scores and the next game's colours and time
+    control.
+    """
     read = await read_event(store, event)
     loaded = read.loaded
     if loaded.record.type is EventType.FINALS:
@@ -121,8 +128,10 @@ class CalendarDay:
 async def event_calendar(
     store: GuildStore, event: str | int
 ) -> tuple[EventRead, list[CalendarDay]]:
-    """The event's days: preliminary rounds, knock-out rounds (CCT-8d: two days each) or
-    Finals rounds, each with its session start."""
+    """The event's days, each with its session start.
+
+    They are preliminary rounds, knock-out rounds of two days each by CCT-8d, or Finals rounds.
+    """
     read = await read_event(store, event)
     record = read.loaded.record
     days: list[CalendarDay] = []

@@ -1,9 +1,11 @@
-"""The tour file door (docs/tour-file.md): a tour's
-stored facts written out — the tour's points tables, its Ambassadors, every finished Regular
-and Major event (preliminary games with pairing order, DE reading and drawing of lots; each
-knock-out round's day scores, play-off and winner) and the Finals (finalists, decided
-matches) — so `arbiter tour` on the file computes exactly what the bot shows; and a tour
-file read back as a new tour, historic events stored by their known results."""
+"""The tour file door of docs/tour-file.md: a tour's stored facts written out, and a file read back.
+
+The file holds the tour's points tables, its Ambassadors, every finished Regular and Major event and
+the Finals. An event has its preliminary games with pairing order, DE reading and drawing of lots,
+and each knock-out round's day scores, play-off and winner. The Finals have their finalists and
+decided matches. `arbiter tour` on the file thus computes exactly what the bot shows. A tour file is
+read back as a new tour, with historic events stored by their known results.
+"""
 
 from __future__ import annotations
 
@@ -56,7 +58,7 @@ from storage.tour_games import NewGame
 from storage.tours import TourRecord
 
 EVENT_LENGTH = dt.timedelta(days=8)
-"""CCT-2: an event's last day is 8 days after its first (9 days)."""
+"""CCT-2: an event's last day is 8 days after its first, 9 days in all."""
 
 
 def _table(table: PointsTable) -> dict[str, Any]:
@@ -70,7 +72,7 @@ def _pair(first: object, second: object) -> str:
 
 
 def _knockout_round(status: ContestStatus, key: str, higher: str, lower: str) -> dict[str, Any]:
-    """A knock-out round as the tour file writes it, from its replayed games (CCT-8d)."""
+    """A knock-out round as the tour file writes it, from its replayed games by CCT-8d."""
     entry: dict[str, Any] = {"round": key, "a": higher, "b": lower}
     entry["days"] = [_pair(m.first, m.second) for m in status.matches]
     if status.playoff is not None and status.decided_by is not Phase.RAPID:
@@ -96,13 +98,16 @@ def _recorded_round(data: dict[str, Any], key: str, names: dict[int, str]) -> di
 
 
 def _award_fields(data: dict[str, Any]) -> dict[str, Any]:
-    """A walkover's reason and note as the file writes them (CCT-9), when known."""
+    """A CCT-9 walkover's reason and note as the file writes them, when known."""
     return {field: data[field] for field in ("reason", "note") if data.get(field) is not None}
 
 
 def _event_document(event: LoadedEvent, tour_scoring: Scoring = STANDARD) -> dict[str, Any]:
-    """One finished event as the tour file writes it; its `scoring` when it is not 1/½/0 or
-    the tour's is not (an event without one takes the tour's when read back, CCT-8a)."""
+    """One finished event as the tour file writes it.
+
+    Its `scoring` is written when it or the tour's is not 1/½/0. By CCT-8a an event without one
+    takes the tour's when read back.
+    """
     record, facts = event.record, event.facts
     document: dict[str, Any] = {
         "name": record.name,
@@ -146,8 +151,10 @@ def _event_document(event: LoadedEvent, tour_scoring: Scoring = STANDARD) -> dic
 
 
 def tour_document(loaded: LoadedTour) -> dict[str, Any]:
-    """The tour file of the tour's stored facts (finished events only: an event still being
-    played has no placings yet)."""
+    """The tour file of the tour's stored facts.
+
+    Only finished events are written, since an event still being played has no placings yet.
+    """
     rules = loaded.rules
     written: dict[str, Any] = {
         "points": {kind.value: _table(table) for kind, table in rules.points.items()}
@@ -182,7 +189,7 @@ def tour_document(loaded: LoadedTour) -> dict[str, Any]:
 
 
 def _decline(decline: FinalsDecline) -> dict[str, str]:
-    """CCT-3: a Finals decline as the tour file writes it (docs/tour-file.md)."""
+    """CCT-3: a Finals decline as the tour file writes it, see docs/tour-file.md."""
     entry = {"player": decline.name}
     if decline.note is not None:
         entry["note"] = decline.note
@@ -190,8 +197,10 @@ def _decline(decline: FinalsDecline) -> dict[str, str]:
 
 
 def _finals_entry(finals: LoadedEvent, match: FinalsMatchState) -> dict[str, Any]:
-    """A decided Finals match as the file writes it; an awarded one with `walkover` and its
-    reason (CCT-9)."""
+    """A decided Finals match as the file writes it.
+
+    An awarded one has `walkover` and its CCT-9 reason.
+    """
     pairing = match.pairing
     entry: dict[str, Any] = {
         "a": str(pairing.white),
@@ -214,7 +223,7 @@ def file_name(tour: str) -> str:
 
 
 async def export_tour_file(store: GuildStore, tour: str) -> tuple[str, bytes]:
-    """`/tour export` and `arbiter tour export`: (file name, JSON bytes)."""
+    """`/tour export` and `arbiter tour export`: the file name and the JSON bytes."""
     async with store.read() as view:
         record = await find_tour(view, tour)
         loaded = await load_tour(view, record)
@@ -229,9 +238,12 @@ def _no_trf(path: object) -> bytes:
 async def import_tour_file(
     store: GuildStore, actor: Actor, config: Config, data: bytes, name: str | None = None
 ) -> TourRecord:
-    """`/tour import`: a tour file stored as a new tour (named `name`, default the file's):
-    its events with their known results, the Finals with their decided matches, its
-    Ambassadors — one unit of work; a bad file is refused naming its first problems."""
+    """`/tour import`: a tour file stored as a new tour, in one unit of work.
+
+    The tour is named `name`, by default the file's name. It stores the events with their known
+    results, the Finals with their decided matches, and its Ambassadors. A bad file is refused
+    naming its first problems.
+    """
     actor.require(Role.HQ)
     try:
         text = data.decode("utf-8-sig")
@@ -385,7 +397,7 @@ async def _import_event(
 
 
 def _winner(k: KnockoutModel) -> str:
-    """A knock-out round's winner as the file decides it (validated by the adapter)."""
+    """A knock-out round's winner as the file decides it. The adapter validated it."""
     if k.winner is not None:
         return str(k.winner)
     if k.playoff is not None and k.playoff.armageddon is not None:
@@ -401,7 +413,7 @@ def _winner(k: KnockoutModel) -> str:
 
 
 async def _order_of(uow: UnitOfWork, event_id: int) -> list[str]:
-    """The preliminary order of an event just imported with its games (CCT-8b)."""
+    """CCT-8b: the preliminary order of an event just imported with its games."""
     record = await uow.tour_events.get(event_id)
     assert record is not None
     loaded = await load_event(uow.view(), record)
@@ -416,9 +428,12 @@ async def _import_finals(
     ids: dict[str, int],
     start: dt.date,
 ) -> TourEventRecord:
-    """The Finals: their declines in order and their wildcards (CCT-3), the finalists in
-    their order (their pairing numbers) and the decided matches, each recorded on its Berger
-    pairing (CCT-8f). Finals not drawn yet keep only their declines and wildcards."""
+    """The Finals as imported.
+
+    It stores their CCT-3 declines in order and their wildcards, the finalists in their order of
+    pairing numbers, and the decided matches, each recorded on its CCT-8f Berger pairing. Finals not
+    drawn yet keep only their declines and wildcards.
+    """
     record = await uow.tour_events.create(
         tour.id,
         NewEvent(

@@ -12,8 +12,11 @@ from storage.tour_events import TourEventRecord
 
 
 async def check_bonus_fixed(uow: UnitOfWork, record: TourEventRecord) -> None:
-    """CCT-8f, CCT-6: refuse a change to a result of an event before Finals already drawn
-    (their bonus points were read from its tour points), naming the Finals."""
+    """CCT-8f and CCT-6: refuses a change to a result of an event before Finals already drawn,
+    naming the Finals.
+
+    The Finals' bonus points were read from that event's tour points.
+    """
     for other in await uow.tour_events.of_tour(record.tour_id):
         if other.type is EventType.FINALS and feeds_drawn_finals(
             record.type, record.position, other.position, other.drawn_at is not None

@@ -1,8 +1,10 @@
-"""How a tour game and a contest are named in commands, replies and the tour file: a
-preliminary game `R3 Carlsen v So`, a knock-out game `QF1 day 1 game 3`, `QF1 blitz 2`,
-`QF1 armageddon` (docs/tour.md), a Finals game `R2 Carlsen v So game 3` / `… blitz 1` /
-`… armageddon`; a knock-out round by its tour-file name (QF1 … SF2, F, 3rd), a Finals match
-by `R2 Carlsen v So`. Names are compared without case and with spaces collapsed."""
+"""How a tour game and a contest are named in commands, replies and the tour file.
+
+A preliminary game is `R3 Carlsen v So`. A knock-out game is `QF1 day 1 game 3`, `QF1 blitz 2` or
+`QF1 armageddon`, as docs/tour.md writes them. A Finals game is `R2 Carlsen v So game 3`, `… blitz
+1` or `… armageddon`. A knock-out round goes by its tour-file name, QF1 to SF2, F or 3rd, and a
+Finals match by `R2 Carlsen v So`. Names are compared without case and with spaces collapsed.
+"""
 
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ ROUND_NAMES: Mapping[Tie, str] = {
     Tie.FINAL: "F",
     Tie.THIRD_PLACE: "3rd",
 }
-"""CCT-8c: the knock-out rounds by their tour-file names (docs/tour-file.md)."""
+"""CCT-8c: the knock-out rounds by their tour-file names, see docs/tour-file.md."""
 TIE_OF: Mapping[str, Tie] = {name.casefold(): tie for tie, name in ROUND_NAMES.items()}
 
 
@@ -33,12 +35,12 @@ def normal(text: str) -> str:
 
 
 def finals_key(round_no: int, board: int) -> str:
-    """A Finals match's stored key (`R3B2`)."""
+    """A Finals match's stored key, such as `R3B2`."""
     return f"R{round_no}B{board}"
 
 
 def finals_key_of(key: str) -> tuple[int, int]:
-    """The (round, board) of a Finals match's stored key."""
+    """The round and board of a Finals match's stored key."""
     found = re.fullmatch(r"R(\d+)B(\d+)", key)
     if found is None:
         raise ValueError(f"{key!r} is not a Finals match key")
@@ -51,8 +53,11 @@ def pairing_name(round_no: int, white: str, black: str) -> str:
 
 
 def slot_suffix(phase: Phase, match_no: int | None, game_no: int, *, days: bool) -> str:
-    """The part naming a game inside its contest: `day 1 game 3` in a knock-out round
-    (`days`), `game 3` in a Finals match, `blitz 2`, `armageddon`."""
+    """The part naming a game inside its contest.
+
+    It is `day 1 game 3` in a knock-out round with `days`, `game 3` in a Finals match, `blitz 2` or
+    `armageddon`.
+    """
     if phase is Phase.RAPID:
         return f"day {match_no} game {game_no}" if days else f"game {game_no}"
     if phase is Phase.BLITZ:
@@ -63,7 +68,7 @@ def slot_suffix(phase: Phase, match_no: int | None, game_no: int, *, days: bool)
 def contest_game_name(
     contest: str, phase: Phase, match_no: int | None, game_no: int, *, days: bool
 ) -> str:
-    """A knock-out (`QF1 day 1 game 3`) or Finals (`R2 A v B game 3`) game's name."""
+    """A knock-out or Finals game's name, such as `QF1 day 1 game 3` or `R2 A v B game 3`."""
     return f"{contest} {slot_suffix(phase, match_no, game_no, days=days)}"
 
 
@@ -90,7 +95,9 @@ _FINALS = re.compile(
 
 
 def parse_slot(text: str, *, days: bool) -> SlotName | None:
-    """A contest game's name read back (`QF1 day 2 game 1`, `R1 A v B blitz 2`), or None."""
+    """A contest game's name read back, such as `QF1 day 2 game 1` or `R1 A v B blitz 2`, or
+    None.
+    """
     found = (_KNOCKOUT if days else _FINALS).match(" ".join(text.split()))
     if found is None:
         return None

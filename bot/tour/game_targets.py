@@ -1,7 +1,9 @@
-"""A game named in a command, found in its event: a preliminary pairing, or a knock-out or
-Finals game — which must be its contest's next game (CCT-8d: a match ends at 2½, the 4th
-game is skipped once decided, the play-off only when the series is level, CCT-8e colours)
-or one already recorded. Also every game still open in an event, for autocomplete."""
+"""A game named in a command, found in its event, and every game still open for autocomplete.
+
+The game is a preliminary pairing, or a knock-out or Finals game that is recorded already or is its
+contest's next game. By CCT-8d a match ends at 2½, the 4th game is skipped once decided, and the
+play-off comes only when the series is level. Colours follow CCT-8e.
+"""
 
 from __future__ import annotations
 
@@ -28,8 +30,11 @@ from storage.tour_games import Stage, TourGame
 
 @dataclass(frozen=True)
 class GameTarget:
-    """A game of an event: where it belongs, its players by colour (names), its time
-    control, and its stored row (None: a contest's next game, not reported yet)."""
+    """A game of an event: where it belongs, its players' names by colour, its time control and its
+    stored row.
+
+    The row is None for a contest's next game not reported yet.
+    """
 
     name: str
     stage: Stage
@@ -96,7 +101,7 @@ def _contest_target(
     board: int | None = None,
     tie: Tie | None = None,
 ) -> GameTarget:
-    """A contest's game: recorded already, or its next game (anything else refused)."""
+    """A contest's game that is recorded already or is its next game. Anything else is refused."""
     days = stage == "knockout"
     wanted = contest_game_name(label, phase, match_no, game_no, days=days)
     row = _stored(loaded, key, phase, match_no, game_no)
@@ -148,7 +153,9 @@ def _contest_target(
 
 
 def knockout_ties(loaded: LoadedEvent) -> dict[Tie, TieState]:
-    """CCT-8c: the event's knock-out rounds whose players are known (none before it starts)."""
+    """CCT-8c: the event's knock-out rounds whose players are known. There are none before it
+    starts.
+    """
     return loaded.derived("knockout", lambda: _knockout_ties(loaded))
 
 
@@ -162,7 +169,7 @@ def _knockout_ties(loaded: LoadedEvent) -> dict[Tie, TieState]:
 
 
 def finals_states(loaded: LoadedEvent) -> list[FinalsMatchState]:
-    """CCT-8f: every Finals match (none before the draw)."""
+    """CCT-8f: every Finals match. There are none before the draw."""
     return loaded.derived("finals", lambda: _finals_states(loaded))
 
 
@@ -214,8 +221,9 @@ def tie_named(loaded: LoadedEvent, round: str) -> tuple[Tie, TieState]:
 
 
 def find_target(loaded: LoadedEvent, text: str) -> GameTarget:
-    """The game `text` names in the event (see the module docstring); a refusal naming
-    what is wrong otherwise."""
+    """The game `text` names in the event, as the module docstring says, or a refusal naming what
+    is wrong.
+    """
     record = loaded.record
     if record.drawn_at is None:
         raise UserError(f"{named(record.name)} has no draw yet: it has no games.")
@@ -263,8 +271,11 @@ def find_target(loaded: LoadedEvent, text: str) -> GameTarget:
 
 
 def open_targets(loaded: LoadedEvent) -> list[GameTarget]:
-    """Every game of the event that still needs a settled result: open preliminary games
-    and each contest's next game (or its report waiting for confirmation)."""
+    """Every game of the event that still needs a settled result.
+
+    These are the open preliminary games and each contest's next game, or its report waiting for
+    confirmation.
+    """
     return loaded.derived("open", lambda: _open_targets(loaded))
 
 

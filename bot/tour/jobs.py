@@ -22,9 +22,11 @@ from bot.tour.planning.kinds import (
 
 
 def register_tour_jobs(registry: JobRegistry, context: TourAutomation) -> list[str]:
-    """Register the tour's job kinds — the round reminders and appeal closes (families,
-    whatever rounds and days an event has), the auto-confirmation, the wrap-up and the
-    sites' polling with its fetch step — and return them (families as `<prefix>*`)."""
+    """Registers the tour's job kinds and returns them, with families as `<prefix>*`.
+
+    The kinds are the round reminders and appeal closes, which are families whatever rounds and days
+    an event has, the auto-confirmation, the wrap-up and the sites' polling with its fetch step.
+    """
     registry.register_family(ROUND_FAMILY, round_reminder_handler())
     registry.register_family(APPEALS_FAMILY, appeals_close_handler())
     registry.register(CONFIRM, confirm_handler())

@@ -1,5 +1,7 @@
-"""A points table or game scoring typed in Discord, read through `bot.formats.points_text`
-(CCT-6, CCT-8a): a bad one is refused in one line that quotes the part at fault."""
+"""A points table or game scoring typed in Discord, read through `bot.formats.points_text`.
+
+This follows CCT-6 and CCT-8a. A bad one is refused in one line that quotes the part at fault.
+"""
 
 from __future__ import annotations
 
@@ -19,8 +21,10 @@ def _refusal(what: str, error: PointsTextError) -> UserError:
 def table_option(
     text: str | None, option: str, *, label: str, players: int, who: str = "the event has"
 ) -> PointsTable | None:
-    """CCT-6: the table an option gives (None when not given) for an event of at most
-    `players` (`who` says whose limit it is)."""
+    """CCT-6: the table an option gives for an event of at most `players`, or None when not given.
+
+    `who` says whose limit it is.
+    """
     if text is None:
         return None
     try:
@@ -30,7 +34,7 @@ def table_option(
 
 
 def scoring_option(text: str | None) -> Scoring | None:
-    """CCT-8a: the game scoring an option gives (None when not given)."""
+    """CCT-8a: the game scoring an option gives, or None when not given."""
     if text is None:
         return None
     try:

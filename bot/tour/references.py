@@ -1,8 +1,10 @@
-"""What a user names in the tour — a tour, an event, a player, an appeal — found in the
-guild's own data, or a refusal saying it does not exist (another guild's are not found).
+"""What a user names in the tour, found in the guild's own data, or a refusal saying it does not
+exist.
 
-An event is named by its name, or `Tour: Event` when several tours have an event of that
-name (autocomplete offers the form that is unique)."""
+A user names a tour, an event, a player or an appeal. Another guild's are not found. An event is
+named by its name, or as `Tour: Event` when several tours have an event of that name. Autocomplete
+offers the form that is unique.
+"""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ async def find_tour(view: GuildView, reference: str | int) -> TourRecord:
 async def find_event(
     view: GuildView, reference: str | int, tour: TourRecord | None = None
 ) -> TourEventRecord:
-    """An event by id, by name (of `tour` if given), or as `Tour: Event`."""
+    """An event by id, by name within `tour` if given, or as `Tour: Event`."""
     if isinstance(reference, int):
         record = await view.tour_events.get(reference)
         if record is None or (tour is not None and record.tour_id != tour.id):

@@ -1,8 +1,11 @@
-"""The tour commands' replies that are not tables, as Discord embed dicts built from the
-tour's read models: the tour card, the draw and knock-out previews, an event's card (with its
-placings once finished), pairings, bracket lines (each series' score and next game) and
-calendar, a game's and a series' card, incidents and appeals. The tables and images are the
-tour renderers' (bot/tour/views.py builds their views)."""
+"""The tour commands' replies that are not tables, as Discord embed dicts built from the tour's read
+models.
+
+They are the tour card, the draw and knock-out previews, an event's card with its placings once
+finished, pairings, bracket lines with each series' score and next game, the calendar, a game's and
+a series' card, incidents and appeals. The tables and images belong to the tour renderers, and
+bot/tour/views.py builds their views.
+"""
 
 from __future__ import annotations
 
@@ -50,8 +53,11 @@ STATUS_WORDS = {
 
 
 def tour_card(card: TourCard) -> list[Embed]:
-    """`/tour show`: the events (with their own tour points table or game scoring when not
-    the tour's), players and Ambassadors, and the tour's tables and scoring (CCT-6, CCT-8a)."""
+    """`/tour show`: the events, players and Ambassadors, and the tour's tables and scoring by CCT-6
+    and CCT-8a.
+
+    An event shows its own tour points table or game scoring when it is not the tour's.
+    """
     lines = [
         f"{i}. **{name(e.name)}** · {e.type} · {e.players}/{e.size} players · from {e.start}"
         f" · {e.status}"

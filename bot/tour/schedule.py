@@ -1,7 +1,9 @@
-"""When an event's rounds and games are played: each preliminary or Finals round's session
-start and each game's session day, from the event's start date and the tour's session time
-and zone (core/tour/calendar.py) — what the draw announces, `/event calendar` lists and the
-appeal deadline (CCT-11) is read from."""
+"""When an event's rounds and games are played.
+
+It gives each preliminary or Finals round's session start and each game's session day, from the
+event's start date and the tour's session time and zone, using core/tour/calendar.py. The draw
+announces these, `/event calendar` lists them, and the CCT-11 appeal deadline is read from them.
+"""
 
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
 
 
 def round_day(event: TourEventRecord, round_no: int, rounds: int) -> int:
-    """The event day of a preliminary round (CCT-8a) or a Finals round (CCT-8f)."""
+    """The event day of a CCT-8a preliminary round or a CCT-8f Finals round."""
     if event.type is EventType.FINALS:
         return finals_day(round_no, rounds)
     return preliminary_day(round_no, rounds)
@@ -43,7 +45,7 @@ def day_start(event: TourEventRecord, rules: TourRules, day: int) -> dt.datetime
 
 
 def round_starts(event: TourEventRecord, rules: TourRules, rounds: int) -> dict[int, dt.datetime]:
-    """Each round's session start (rounds played the same day share it)."""
+    """Each round's session start. Rounds played the same day share it."""
     return {r: day_start(event, rules, round_day(event, r, rounds)) for r in range(1, rounds + 1)}
 
 
@@ -55,8 +57,10 @@ def game_day(
     tie: Tie | None = None,
     match_no: int | None = None,
 ) -> int:
-    """The event day a game is played on: its round's (preliminary, Finals) or its
-    knock-out match's (CCT-8d: match 2 and the play-off on the round's second day)."""
+    """The event day a game is played on: its round's, or its knock-out match's.
+
+    By CCT-8d match 2 and the play-off are on the round's second day.
+    """
     if tie is not None:
         return knockout_day(tie, match_no)
     assert round_no is not None
@@ -64,8 +68,7 @@ def game_day(
 
 
 def target_day(loaded: LoadedEvent, target: GameTarget) -> int:
-    """The event day a game of the event is played on (its round's, or its knock-out
-    match's)."""
+    """The event day a game of the event is played on, its round's or its knock-out match's."""
     rounds = round_count(loaded)
     return game_day(
         loaded.record,
@@ -77,8 +80,10 @@ def target_day(loaded: LoadedEvent, target: GameTarget) -> int:
 
 
 def round_count(loaded: LoadedEvent) -> int:
-    """How many rounds the event's round robin has (CORE-1), 1 before the draw; its days
-    follow from them."""
+    """How many rounds the event's CORE-1 round robin has, 1 before the draw.
+
+    Its days follow from them.
+    """
     return loaded.derived(
         "rounds", lambda: max((p.round for p in round_robin(loaded.facts.players)), default=1)
     )
@@ -87,18 +92,21 @@ def round_count(loaded: LoadedEvent) -> int:
 def target_session(
     loaded: LoadedEvent, rules: TourRules, target: GameTarget, now: dt.datetime
 ) -> Session:
-    """The playing session of a game, as the bot's game search reads it (its window opens at
-    this start) and as every door recording a result or an incident checks it."""
+    """The playing session of a game.
+
+    The bot's game search reads it, and its window opens at this start. Every door recording a
+    result or an incident checks it.
+    """
     return Session(now, day_start(loaded.record, rules, target_day(loaded, target)))
 
 
 def session_date(event: TourEventRecord, day: int) -> dt.date:
-    """The calendar date of the event's day `day` (the session's day, CCT-11)."""
+    """The calendar date of the event's day `day`, which is the session's day for CCT-11."""
     return event_date(event.start, day)
 
 
 def stage_first_day(ties: tuple[Tie, ...]) -> int:
-    """The first of the two days a knock-out stage (its ties) is played on (CCT-8d)."""
+    """CCT-8d: the first of the two days a knock-out stage and its ties are played on."""
     return KNOCKOUT_FIRST_DAY[ties[0]]
 
 

@@ -1,7 +1,10 @@
-"""The tour's database adapter: an event's stored facts read back as the core's
-`EventFacts` (players named, only settled results), and a tour's events as the core's `Tour`
-— the same values the tour-file adapter produces, so the bot and `arbiter tour` compute the
-same standings, placings, points and Finals table from them."""
+"""The tour's database adapter: stored facts read back as core values.
+
+An event's stored facts are read as the core's `EventFacts`, with players named and only settled
+results. A tour's events are read as the core's `Tour`. These are the same values the tour-file
+adapter produces, so the bot and `arbiter tour` compute the same standings, placings, points and
+Finals table from them.
+"""
 
 from __future__ import annotations
 
@@ -45,8 +48,11 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class LoadedEvent:
-    """An event with everything stored about it, and its facts for core: `names` maps tour
-    player ids to names (the facts' player identities), `ids` back."""
+    """An event with everything stored about it, and its facts for core.
+
+    `names` maps tour player ids to names, which are the facts' player identities, and `ids` maps
+    back.
+    """
 
     record: TourEventRecord
     players: tuple[EventPlayer, ...]
@@ -55,10 +61,10 @@ class LoadedEvent:
     names: Mapping[int, str]
     facts: EventFacts
     memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    """Values derived from the facts, computed once per loaded event (`derived`)."""
+    """Values derived from the facts, computed once per loaded event by `derived`."""
 
     def derived(self, key: str, compute: Callable[[], T]) -> T:
-        """`compute()` once for this loaded event (the facts never change in it)."""
+        """Calls `compute()` once for this loaded event. The facts never change in it."""
         if key not in self.memo:
             self.memo[key] = compute()
         return cast(T, self.memo[key])
@@ -94,12 +100,14 @@ class LoadedEvent:
 
     @property
     def by_pairing(self) -> tuple[EventPlayer, ...]:
-        """The players in pairing-number order (after the draw)."""
+        """The players in pairing-number order, after the draw."""
         drawn = [p for p in self.players if p.pairing_no is not None]
         return tuple(sorted(drawn, key=lambda p: p.pairing_no or 0))
 
     def game_name(self, game: TourGame) -> str:
-        """The game's name in commands (`R3 A v B`, `QF1 day 1 game 3`, `R2 A v B game 3`)."""
+        """The game's name in commands, such as `R3 A v B`, `QF1 day 1 game 3` or `R2 A v B game
+        3`.
+        """
         if game.stage == "preliminary":
             assert game.round is not None
             return pairing_name(game.round, self.names[game.white_id], self.names[game.black_id])
@@ -112,7 +120,7 @@ class LoadedEvent:
         )
 
     def contest_name(self, key: str) -> str:
-        """A knock-out round's name (its key) or a Finals match's (`R3 A v B`)."""
+        """A knock-out round's name, its key, or a Finals match's, such as `R3 A v B`."""
         if self.record.type is not EventType.FINALS:
             return key
         round_no, board = finals_key_of(key)
@@ -165,7 +173,7 @@ def event_facts_of(
     games: Sequence[TourGame],
     contests: Mapping[str, ContestRow],
 ) -> EventFacts:
-    """The event's facts for core, players named (names are unique in a tour)."""
+    """The event's facts for core, with players named. Names are unique in a tour."""
     names = {p.player_id: p.name for p in players}
     drawn = sorted(
         (p for p in players if p.pairing_no is not None), key=lambda p: p.pairing_no or 0
@@ -232,7 +240,9 @@ class LoadedTour:
     players: tuple[TourPlayer, ...]
     events: tuple[LoadedEvent, ...]
     played: Mapping[int, PlayedEvent] = field(default_factory=dict)
-    """The finished Regular and Major events (event id → the event as the ranking counts it)."""
+    """The finished Regular and Major events, mapping event id to the event as the ranking counts
+    it.
+    """
     declines: tuple[FinalsDecline, ...] = ()
     """CCT-3: the players who declined the Finals, in the order they did."""
 
@@ -248,7 +258,7 @@ class LoadedTour:
 
     @property
     def expelled(self) -> tuple[str, ...]:
-        """CCT-9: players expelled (in breach: no prize, CCT-5)."""
+        """CCT-9: players expelled, in breach, who get no prize by CCT-5."""
         return tuple(p.name for p in self.players if p.expelled)
 
     def finals(self) -> LoadedEvent | None:
@@ -271,8 +281,9 @@ class LoadedTour:
         return {str(p): r for p, r in tour_records(frozen, self.rules.points).items()}
 
     def finals_bonus(self, finals: LoadedEvent) -> dict[str, Fraction]:
-        """CCT-8f: each finalist's bonus from the tour points at the Finals' start (the
-        events before it)."""
+        """CCT-8f: each finalist's bonus from the tour points at the Finals' start, from the
+        events before it.
+        """
         records = self.records_before(finals)
         points: dict[Hashable, int] = {
             p: records[str(p)].points if str(p) in records else 0 for p in finals.facts.players
@@ -305,9 +316,12 @@ class LoadedTour:
     def finals_field(
         self, finals: LoadedEvent, declined: Sequence[str] | None = None
     ) -> FinalsField:
-        """CCT-3: the Finals field from the events finished before `finals`, its declines
-        (or those `declined`, in order: what a decline or its withdrawal would leave) and
-        its wildcards."""
+        """CCT-3: the Finals field from the events finished before `finals`, its declines and its
+        wildcards.
+
+        With `declined` it uses those declines in order, which is what a decline or its withdrawal
+        would leave.
+        """
         if declined is None:
             declined = tuple(d.name for d in self.declines)
         return event_finals_field(
@@ -322,8 +336,10 @@ class LoadedTour:
 
 
 async def load_tour(view: GuildView, record: TourRecord) -> LoadedTour:
-    """The tour, its players and every event loaded; finished events made `PlayedEvent`s;
-    the Finals' declines (CCT-3)."""
+    """The tour, its players and every event loaded.
+
+    Finished events become `PlayedEvent`s, and the Finals' CCT-3 declines are read.
+    """
     players = tuple(await view.tours.players(record.id))
     events = tuple([await load_event(view, e) for e in await view.tour_events.of_tour(record.id)])
     declines: tuple[FinalsDecline, ...] = ()
@@ -341,5 +357,5 @@ async def load_tour(view: GuildView, record: TourRecord) -> LoadedTour:
 
 
 def round_name(tie: Tie) -> str:
-    """A knock-out round's name (QF1 … SF2, F, 3rd)."""
+    """A knock-out round's name, QF1 to SF2, F or 3rd."""
     return ROUND_NAMES[tie]

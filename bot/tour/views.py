@@ -33,13 +33,15 @@ from core.tour.report import TourReport
 
 
 def preliminary(loaded: LoadedEvent, rows: tuple[PlayerStanding, ...]) -> PreliminaryView:
-    """CCT-8b: the preliminary's standings with its settled games (once per loaded event)."""
+    """CCT-8b: the preliminary's standings with its settled games, once per loaded event."""
     return loaded.derived("preliminary view", lambda: _preliminary(loaded, rows))
 
 
 def preliminary_pages(loaded: LoadedEvent, rows: tuple[PlayerStanding, ...]) -> list[discord.Embed]:
-    """CCT-8b: the standings embeds (drawn once per loaded event, handed out as new embeds:
-    a reply's pages get their own footers)."""
+    """CCT-8b: the standings embeds, drawn once per loaded event and handed out as new embeds.
+
+    A reply's pages get their own footers.
+    """
     pages = loaded.derived(
         "preliminary pages",
         lambda: [e.to_dict() for e in preliminary_embeds(preliminary(loaded, rows))],
@@ -48,7 +50,7 @@ def preliminary_pages(loaded: LoadedEvent, rows: tuple[PlayerStanding, ...]) -> 
 
 
 def bracket_image(loaded: LoadedEvent, ties: dict[Tie, TieState]) -> bytes:
-    """CCT-8c-e: the bracket PNG (drawn once per loaded event)."""
+    """CCT-8c to CCT-8e: the bracket PNG, drawn once per loaded event."""
     return loaded.derived("bracket png", lambda: bracket_png(bracket(loaded, ties)))
 
 

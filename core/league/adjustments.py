@@ -1,7 +1,7 @@
-"""Multi-team players (CL-18), closed accounts (CL-19) and the board adjustment (CL-ADJ).
+"""Multi-team players by CL-18, closed accounts by CL-19 and the board adjustment by CL-ADJ.
 
-Appearances are the boards of finished matches across every division, including matches
-later voided by a disqualification. Usernames are compared case-insensitively (lower-cased).
+Appearances are the boards of finished matches across every division, including matches later voided
+by a disqualification. Usernames are compared case-insensitively.
 """
 
 from __future__ import annotations
@@ -26,16 +26,19 @@ class MultiTeamPlayer:
 def finished_by(
     matches: Iterable[CompiledMatch], cutoff: dt.datetime | None
 ) -> list[CompiledMatch]:
-    """CL-1: the matches finished on or before `cutoff` (every finished one without it)."""
+    """CL-1: the matches finished on or before `cutoff`, or every finished one without it."""
     return [
         m for m in matches if m.finished is not None and (cutoff is None or m.finished <= cutoff)
     ]
 
 
 def multi_team_players(finished: Sequence[CompiledMatch]) -> list[MultiTeamPlayer]:
-    """CL-18: each player's home club is the club they played most matches for (ties: the
-    earliest first match, then club name); one match elsewhere is tolerated, two or more
-    make a multi-team player. `finished` must be in chronological order (as compiled)."""
+    """CL-18: finds each player's home club and the multi-team players.
+
+    The home club is the club a player played most matches for. Ties go to the earliest first match,
+    then the club name. One match elsewhere is tolerated, two or more make a multi-team player.
+    `finished` must be in chronological order, as compiled.
+    """
     # player -> club -> [matches, first match start, last match index counted]. The tie is
     # on the first match's start instant: two first matches starting at the same instant
     # are equally early, so the club name decides (not the match id).
@@ -67,8 +70,12 @@ def multi_team_players(finished: Sequence[CompiledMatch]) -> list[MultiTeamPlaye
 
 
 def adjusted_home_half(match: CompiledMatch, adjusted: frozenset[str], games: int) -> int:
-    """CL-ADJ / CL-19: the home club's half-points after adjusting the boards of `adjusted`
-    players: an adjusted player scores 0 and the opponent all `games`; both adjusted → split."""
+    """CL-ADJ and CL-19: the home club's half-points after adjusting the boards of `adjusted`
+    players.
+
+    An adjusted player scores 0 and the opponent gets all `games`. When both are adjusted the points
+    are split.
+    """
     if match.players.isdisjoint(adjusted):
         return match.home_half
     full = 2 * games

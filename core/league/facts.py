@@ -1,7 +1,7 @@
 """A season's matches compiled once into plain tuples and integer half-points.
 
-The standings pass reads these instead of the domain values, so its per-board work is a
-few tuple reads and integer additions (the hot path of large seasons).
+The standings pass reads these instead of the domain values, so its per-board work is a few tuple
+reads and integer additions. This is the hot path of large seasons.
 """
 
 from __future__ import annotations
@@ -12,13 +12,16 @@ from dataclasses import dataclass
 from core.league.season import Match, Season
 
 CompiledBoard = tuple[str, str, int]
-"""A board as (home player key, away player key, home half-points)."""
+"""A board as home player key, away player key and home half-points."""
 
 
 @dataclass(frozen=True, slots=True)
 class CompiledMatch:
-    """One match ready for the standings pass: usernames lower-cased (compared
-    case-insensitively), points in halves, its CL-15 deadline, its chronological index."""
+    """One match ready for the standings pass.
+
+    Usernames are lower-cased so they compare case-insensitively, and points are in halves. It
+    carries its CL-15 deadline and its chronological index.
+    """
 
     index: int
     id: str
@@ -36,16 +39,20 @@ class CompiledMatch:
 
 
 def challenge_deadline(match: Match, hours: int) -> dt.datetime:
-    """CL-15: the instant by which the challenge must be issued and accepted: `hours` before
-    the start, unless a reschedule fixed the match's own (`Match.deadline`)."""
+    """CL-15: the instant by which the challenge must be issued and accepted.
+
+    That is `hours` before the start, unless a reschedule fixed the match's own `Match.deadline`.
+    """
     if match.deadline is not None:
         return match.deadline
     return match.start - dt.timedelta(hours=hours)
 
 
 def compile_matches(season: Season) -> tuple[CompiledMatch, ...]:
-    """Every match compiled, in chronological order (start, then id): the order in which
-    facts are judged, so the result does not depend on the order they were given in."""
+    """Every match compiled, in chronological order by start and then id.
+
+    Facts are judged in this order, so the result does not depend on the order they were given in.
+    """
     per_board = 2 * season.rules.games_per_board
     hours = season.rules.challenge_deadline_hours
     ordered = sorted(season.matches, key=lambda m: (m.start, m.id))

@@ -1,9 +1,10 @@
-"""Forfeits derived from facts (CL-15, CL-5, CL-6, CL-20, CL-21, CL-FF) and the
-disqualifications they lead to (CL-DQ).
+"""Forfeits derived from facts by CL-15, CL-5, CL-6, CL-20, CL-21 and CL-FF, and the
+disqualifications they lead to by CL-DQ.
 
-A *breach* is one rule one club broke in one match, effective at an instant (the challenge
-deadline, the match start, the finish when the player count comes from the boards, or a
-director's decision). A club with any breach in a match loses it by forfeit; both → both 0.
+A *breach* is one rule one club broke in one match, effective at an instant. That instant is the
+challenge deadline, the match start, the finish when the player count comes from the boards, or a
+director's decision. A club with any breach in a match loses it by forfeit. When both clubs breach,
+both score 0.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ BEGINNING = dt.datetime.min.replace(tzinfo=dt.UTC)
 
 @dataclass(frozen=True, slots=True, order=True)
 class Breach:
-    """One rule broken by one club in one match, effective from `effective` (CL-FF)."""
+    """One rule broken by one club in one match, effective from `effective`, by CL-FF."""
 
     effective: dt.datetime
     match: str
@@ -34,8 +35,11 @@ class Breach:
 
 @dataclass(frozen=True, slots=True)
 class Disqualification:
-    """A club out of the season (CL-DQ) from `effective`, by the rule that put it out, and
-    the match whose breach made its counter reach the limit (None: the directors decided)."""
+    """A club out of the season by CL-DQ from `effective`.
+
+    It names the rule that put the club out and the match whose breach made its counter reach the
+    limit. The match is None when the directors decided.
+    """
 
     club: str
     rule: str
@@ -46,8 +50,8 @@ class Disqualification:
 def challenge_failures(match: Match, deadline: dt.datetime) -> tuple[str, ...]:
     """CL-15, judged at the deadline: the clubs that failed to start on time.
 
-    No challenge issued by the deadline → both failed; issued but not accepted by then →
-    the club that had to accept failed (either club may issue, the other accepts).
+    If no challenge was issued by the deadline, both clubs failed. If it was issued but not accepted
+    by then, the club that had to accept failed. Either club may issue and the other accepts.
     """
     challenge = match.challenge
     if challenge is None or challenge.issued > deadline:
@@ -58,10 +62,10 @@ def challenge_failures(match: Match, deadline: dt.datetime) -> tuple[str, ...]:
 
 
 def start_breaches(match: Match, min_players: int, rules: SeasonRules) -> list[Breach]:
-    """CL-5, CL-6, CL-20 judged on the facts at the start of a match that was started (CL-FF).
+    """CL-5, CL-6 and CL-20 judged on the facts at the start of a match that was started, by CL-FF.
 
-    A club's player count is `at_start.players`, else the number of boards once the match
-    has finished (effective then); a fact that is unknown breaks nothing.
+    A club's player count is `at_start.players`, else the number of boards once the match has
+    finished, effective then. A fact that is unknown breaks nothing.
     """
     found: list[Breach] = []
     for club in (match.home, match.away):
@@ -81,8 +85,11 @@ def start_breaches(match: Match, min_players: int, rules: SeasonRules) -> list[B
 def match_breaches(
     match: Match, deadline: dt.datetime, min_players: int, rules: SeasonRules
 ) -> list[Breach]:
-    """CL-FF: a match not started on time (by its CL-15 `deadline`) is forfeited for CL-15
-    only; otherwise the start facts are judged (director forfeits are added separately)."""
+    """CL-FF: judges a match at its start.
+
+    A match not started on time by its CL-15 `deadline` is forfeited for CL-15 only. Otherwise the
+    start facts are judged. Director forfeits are added separately.
+    """
     failed = challenge_failures(match, deadline)
     if failed:
         return [Breach(deadline, match.id, club, "CL-15") for club in failed]
@@ -92,8 +99,11 @@ def match_breaches(
 def director_breaches(
     forfeits: Iterable[DirectorForfeit], starts: Mapping[str, dt.datetime]
 ) -> list[Breach]:
-    """CL-21 (or another rule) forfeits decided by the directors, effective at the decision
-    or, without a date, at the match start (`starts`, by match id)."""
+    """CL-21 or other forfeits decided by the directors.
+
+    Each is effective at the decision or, without a date, at the match start given in `starts` by
+    match id.
+    """
     return [Breach(f.decided or starts[f.match], f.match, f.club, f.rule) for f in forfeits]
 
 
@@ -113,20 +123,27 @@ class ForfeitJudgement:
 
 
 def judge(season: Season, cutoff: dt.datetime | None) -> ForfeitJudgement:
-    """CL-FF, CL-DQ: the judgement of `season`'s facts by `cutoff` (None: all of them)."""
+    """CL-FF and CL-DQ: the judgement of `season`'s facts by `cutoff`, or of all of them for
+    None.
+    """
     return SeasonJudging(season).at(cutoff)
 
 
 Event = tuple[dt.datetime, int, str, str, str]
-"""A breach or decision as judged: (effective, kind — 0 a directors' disqualification, 1 a
-breach —, match id or "", club, rule); sorted, the order they are judged in."""
+"""A breach or decision as judged, in the order they are judged in.
+
+The fields are the effective instant, the kind, the match id or "", the club and the rule. Kind 0 is
+a directors' disqualification and kind 1 a breach.
+"""
 
 
 @dataclass(slots=True)
 class _Events:
-    """A season's events, sorted, with what judging them needs and the judgements made of
-    them so far (by how many events they take in): shared by every `SeasonJudging` of the
-    same events."""
+    """A season's events, sorted, with what judging them needs and the judgements made so far.
+
+    The judgements are keyed by how many events they take in. Every `SeasonJudging` of the same
+    events shares one.
+    """
 
     events: list[Event]
     clubs_of: dict[str, tuple[str, str]]
@@ -142,15 +159,20 @@ class _Events:
 
 
 class SeasonJudging:
-    """CL-FF, CL-DQ on one season's facts at any instant: each match's breaches found once,
-    and the judgement kept for each span between breach and decision instants (it can only
-    change at one of them). Pure; the memo is the only state."""
+    """CL-FF and CL-DQ on one season's facts at any instant.
+
+    Each match's breaches are found once. The judgement is kept for each span between breach and
+    decision instants, because it can only change at one of them. This is pure and the memo is its
+    only state.
+    """
 
     __slots__ = ("_events", "season")
 
     def __init__(self, season: Season, events: _Events | None = None) -> None:
-        """`events`: the season's breaches and decisions when already known (`with_match`),
-        else found here from its facts."""
+        """`events`: the season's breaches and decisions when already known from `with_match`.
+
+        Otherwise they are found here from its facts.
+        """
         self.season = season
         if events is None:
             starts = {m.id: m.start for m in season.matches}
@@ -165,10 +187,12 @@ class SeasonJudging:
         self._events = events
 
     def with_match(self, season: Season, match_id: str) -> SeasonJudging:
-        """The judging of `season`, whose facts differ from this one's in match `match_id`
-        alone (the other matches' breaches are reused, that one's found again). When that
-        match's breaches are the same as before — a result that breaks no rule — the
-        judgements kept so far are shared: they are the same."""
+        """The judging of `season`, whose facts differ from this one's in match `match_id` alone.
+
+        The other matches' breaches are reused and that match's are found again. When that match's
+        breaches are the same as before, as for a result that breaks no rule, the judgements kept so
+        far are shared because they are the same.
+        """
         match = next(m for m in season.matches if m.id == match_id)
         decided = (f for f in season.director_forfeits if f.match == match_id)
         found = _match_events(season, match)
@@ -184,7 +208,7 @@ class SeasonJudging:
         )
 
     def at(self, cutoff: dt.datetime | None) -> ForfeitJudgement:
-        """The judgement of every breach and decision effective by `cutoff` (None: all)."""
+        """The judgement of every breach and decision effective by `cutoff`, or all for None."""
         shared = self._events
         reached = len(shared.instants) if cutoff is None else bisect_right(shared.instants, cutoff)
         kept = shared.kept.get(reached)
@@ -196,7 +220,7 @@ class SeasonJudging:
 
 
 def _match_events(season: Season, match: Match) -> list[Event]:
-    """The breaches of one match's facts (`match_breaches`) as events."""
+    """The breaches of one match's facts, found by `match_breaches`, as events."""
     minimum = next(d.min_players for d in season.divisions if d.name == match.division)
     deadline = challenge_deadline(match, season.rules.challenge_deadline_hours)
     return _events(match_breaches(match, deadline, minimum, season.rules))
@@ -212,11 +236,12 @@ def _walk(
     clubs_of: Mapping[str, tuple[str, str]],
     rules: SeasonRules,
 ) -> ForfeitJudgement:
-    """CL-FF, CL-DQ: walk the breaches and decisions in time order, count each breach on its
-    rule's counter, and disqualify a club whose counter reaches `forfeits_to_disqualify`.
+    """CL-FF and CL-DQ: walks the breaches and decisions in time order.
 
-    A match whose club was already disqualified before a breach became effective is not
-    played any more, so that breach is not judged (nobody is charged for a void match).
+    Each breach counts on its rule's counter, and a club whose counter reaches
+    `forfeits_to_disqualify` is disqualified. A match whose club was already disqualified before a
+    breach became effective is not played any more, so that breach is not judged and nobody is
+    charged for a void match.
     """
     counters: dict[tuple[str, str], int] = {}
     disqualified: dict[str, Disqualification] = {}

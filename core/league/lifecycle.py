@@ -1,14 +1,15 @@
-"""A CL match's life cycle (CL-13, CL-14, CL-15, CL-FF, CL-DQ) as one explicit state machine.
+"""A CL match's life cycle by CL-13, CL-14, CL-15, CL-FF and CL-DQ, as one explicit state machine.
 
-A match is *scheduled*, then its challenge is *issued* and *accepted* (CL-15), it *starts*
-(CL-13) and is *finished* (CL-14) — or it is *forfeited* at its challenge deadline (CL-15,
-and then for that reason only, CL-FF), or it is *void* because a club of it is disqualified
-(CL-DQ). Every door that changes a match — a club admin's command, a chess.com sighting, a
-scheduler job, an arbiter, a passed motion — asks `allow` first; a refused step says why, and
-an allowed one says whether it comes late (after the deadline: recorded as such, it never
-rewrites the CL-15 judgement) or on a void match (recorded, counting for nobody).
+A match is *scheduled*, then its challenge is *issued* and *accepted* by CL-15, it *starts* by CL-13
+and is *finished* by CL-14. Otherwise it is *forfeited* at its challenge deadline, for CL-15 only by
+CL-FF, or it is *void* because one of its clubs is disqualified by CL-DQ.
 
-The state is a pure function of the match's facts and the instant: nothing here is stored.
+Every door that changes a match asks `allow` first: a club admin's command, a chess.com sighting, a
+scheduler job, an arbiter or a passed motion. A refused step says why. An allowed one says whether
+it comes late, after the deadline, or on a void match. A late step is recorded as such and never
+rewrites the CL-15 judgement. A step on a void match is recorded and counts for nobody.
+
+The state is a pure function of the match's facts and the instant, so nothing here is stored.
 """
 
 from __future__ import annotations
@@ -24,20 +25,20 @@ from core.league.season import Season
 
 
 class MatchState(enum.Enum):
-    """Where a match stands (CL-13..15, CL-DQ)."""
+    """Where a match stands, by CL-13 to CL-15 and CL-DQ."""
 
     SCHEDULED = "scheduled"
     """Before its challenge deadline, no challenge recorded."""
     ISSUED = "challenge issued"
-    """The challenge is issued, not accepted yet; the deadline is ahead."""
+    """The challenge is issued but not accepted yet, and the deadline is ahead."""
     ACCEPTED = "challenge accepted"
-    """Issued and accepted in time (CL-15); not started yet."""
+    """Issued and accepted in time by CL-15, and not started yet."""
     FORFEITED = "forfeited at its challenge deadline (CL-15)"
-    """The deadline passed without an issued and accepted challenge: judged (CL-FF)."""
+    """The deadline passed without an issued and accepted challenge, judged by CL-FF."""
     STARTED = "started"
-    """Started on time (CL-13), no result yet."""
+    """Started on time by CL-13, with no result yet."""
     FINISHED = "finished"
-    """Its result is recorded (CL-14)."""
+    """Its result is recorded by CL-14."""
     VOID = "void (CL-DQ)"
     """A club of it is disqualified: none of its facts count for anyone."""
 
@@ -67,14 +68,16 @@ class Party(enum.Enum):
 
 
 class StepRefused(ValueError):
-    """A step the life cycle does not allow; the message says why (and what would)."""
+    """A step the life cycle does not allow. The message says why and what would be allowed."""
 
 
 @dataclass(frozen=True, slots=True)
 class MatchView:
-    """What the life cycle reads of one match at one instant: its start and challenge
-    deadline, its challenge's instants, its finish, whether a result is stored and by which
-    chess.com match, and the club that made it void (None: it is not)."""
+    """What the life cycle reads of one match at one instant.
+
+    It reads the start and challenge deadline, the challenge's instants, the finish, whether a
+    result is stored and by which chess.com match, and the club that made it void, if any.
+    """
 
     id: str
     start: dt.datetime
@@ -85,12 +88,15 @@ class MatchView:
     now: dt.datetime
     void_by: str | None = None
     void_since: dt.datetime | None = None
-    """CL-DQ: when `void_by` was disqualified (breaches of this match at that very instant
-    are judged with it: only what takes effect later is void)."""
+    """CL-DQ: when `void_by` was disqualified.
+
+    Breaches of this match at that very instant are judged with it. Only what takes effect later is
+    void.
+    """
     notice: dt.timedelta = dt.timedelta(0)
-    """CL-15's notice of the season (start − deadline for a match not moved)."""
+    """CL-15's notice of the season, the start minus the deadline for a match not moved."""
     name: str = ""
-    """How a refusal names the match (default: its id)."""
+    """How a refusal names the match. The default is its id."""
 
     @property
     def judged(self) -> bool:
@@ -109,7 +115,7 @@ class MatchView:
 
 
 def match_state(view: MatchView) -> MatchState:
-    """The match's state at `view.now` (CL-13..15, CL-FF, CL-DQ)."""
+    """The match's state at `view.now` by CL-13 to CL-15, CL-FF and CL-DQ."""
     if view.void_since is not None and view.void_since < view.now:
         return MatchState.VOID
     if view.finished is not None:
@@ -127,21 +133,26 @@ def match_state(view: MatchView) -> MatchState:
 
 @dataclass(frozen=True, slots=True)
 class Allowed:
-    """A step the life cycle allows: the state it was taken in, whether it is late (after
-    the challenge deadline: CL-15 was judged without it) and the notes a reply or an
-    announcement gives with it."""
+    """A step the life cycle allows, with the state it was taken in and the notes that go with it.
+
+    It says whether the step is late, that is after the challenge deadline when CL-15 was judged
+    without it. A reply or an announcement gives the notes with it.
+    """
 
     state: MatchState
     late: bool
     notes: tuple[str, ...]
     not_before: dt.datetime | None = None
-    """CL-15: the earliest instant a late challenge step is stored at (`recorded_at`)."""
+    """CL-15: the earliest instant a late challenge step is stored at, its `recorded_at`."""
 
     def recorded_at(self, at: dt.datetime) -> dt.datetime:
-        """When a challenge step taken `at` is stored: `at` — but a step the life cycle calls
-        late (taken once the deadline was reached, when CL-15 is judged) never at the
-        deadline itself, which would count as in time ("no later than") and rewrite the
-        judgement made at that instant."""
+        """When a challenge step taken `at` is stored.
+
+        It is stored at `at`, except that a late step is never stored at the deadline itself. A step
+        is late when taken once the deadline was reached and CL-15 was judged. Storing it at the
+        deadline would count as in time, since the rule says "no later than", and would rewrite the
+        judgement made at that instant.
+        """
         return at if self.not_before is None else max(at, self.not_before)
 
 
@@ -218,8 +229,11 @@ def _void_by_now(view: MatchView) -> bool:
 
 
 def _challenge_step(view: MatchView, step: Step, state: MatchState) -> None:
-    """CL-15: a recorded challenge is never replaced (a correction is an arbiter's or a
-    motion's); it is accepted once, after it was issued; a finished match takes neither."""
+    """CL-15: checks a challenge step.
+
+    A recorded challenge is never replaced, since a correction is for an arbiter or a motion. It is
+    accepted once, after it was issued. A finished match takes neither step.
+    """
     if state is MatchState.FINISHED:
         raise _refuse(view, "is finished: its challenge can no longer change")
     if step is Step.ISSUE and view.issued is not None:
@@ -264,8 +278,10 @@ def _result_step(view: MatchView, party: Party, state: MatchState) -> None:
 
 
 def finish_problem(view: MatchView, finished: dt.datetime) -> str | None:
-    """CL-14: why a result cannot say it finished at `finished` (before the start, or later
-    than now), else None."""
+    """CL-14: why a result cannot say it finished at `finished`, or None when it can.
+
+    It cannot finish before the start or later than now.
+    """
     if finished < view.start:
         return f"Match {view.name or view.id} cannot have finished before its start"
     if finished > view.now:
@@ -276,8 +292,11 @@ def finish_problem(view: MatchView, finished: dt.datetime) -> str | None:
 def _reschedule_step(
     view: MatchView, party: Party, state: MatchState, new_start: dt.datetime
 ) -> None:
-    """CL-13, CL-15: a match not started moves; after its deadline, or to a start closer than
-    its notice, only by a passed motion (kind `reschedule`), and never undoing a judgement."""
+    """CL-13 and CL-15: checks that a match may move.
+
+    A match not started moves. After its deadline, or to a start closer than its notice, it moves
+    only by a passed `reschedule` motion, and never so that a judgement is undone.
+    """
     if state in (MatchState.FINISHED, MatchState.STARTED):
         raise _refuse(view, f"is {state.value}: it can no longer be moved")
     if state is MatchState.VOID:
@@ -308,12 +327,15 @@ def _reschedule_step(
 
 
 def moved_deadline(view: MatchView, new_start: dt.datetime) -> dt.datetime | None:
-    """CL-15 for a moved match: None when the notice still fits (the deadline follows the
-    start); the deadline already passed and judged when it has (the judgement stands);
-    otherwise — moved by a motion to a start closer than the notice — the new start itself.
+    """CL-15 for a moved match: the deadline it keeps.
 
-    Interpretation: directors who move a match on short notice leave the clubs until the
-    start to issue and accept the challenge; a judged deadline is never moved."""
+    Returns None when the notice still fits, since the deadline then follows the start. When the
+    deadline already passed and was judged, that deadline stands. Otherwise the match was moved by a
+    motion to a start closer than the notice, and the new start itself is returned.
+
+    Interpretation: directors who move a match on short notice leave the clubs until the start to
+    issue and accept the challenge. A judged deadline is never moved.
+    """
     if view.judged:
         return view.deadline
     if new_start - view.notice > view.now:
@@ -322,8 +344,10 @@ def moved_deadline(view: MatchView, new_start: dt.datetime) -> dt.datetime | Non
 
 
 def void_clubs(judging: Season | SeasonJudging, now: dt.datetime) -> dict[str, dt.datetime]:
-    """CL-DQ: the clubs disqualified by `now`, with the instant each went out (from a
-    season's facts, or its `SeasonJudging` when kept)."""
+    """CL-DQ: the clubs disqualified by `now`, with the instant each went out.
+
+    They come from a season's facts, or from its `SeasonJudging` when one is kept.
+    """
     if isinstance(judging, Season):
         judging = SeasonJudging(judging)
     return {club: q.effective for club, q in judging.at(now).disqualified.items()}
@@ -332,8 +356,10 @@ def void_clubs(judging: Season | SeasonJudging, now: dt.datetime) -> dict[str, d
 def match_view(
     season: Season, match_id: str, now: dt.datetime, out: Mapping[str, dt.datetime] | None = None
 ) -> MatchView:
-    """The life cycle's view of match `match_id` of `season` at `now` (`out`: the clubs
-    disqualified by then, `void_clubs`, when already known)."""
+    """The life cycle's view of match `match_id` of `season` at `now`.
+
+    `out` holds the clubs disqualified by then, from `void_clubs`, when already known.
+    """
     match = next(m for m in season.matches if m.id == match_id)
     disqualified = void_clubs(season, now) if out is None else out
     hours = season.rules.challenge_deadline_hours
@@ -354,26 +380,29 @@ def match_view(
 
 
 def states(season: Season, now: dt.datetime) -> Iterable[tuple[str, MatchState]]:
-    """Every match of the season with its state at `now` (one judgement for all)."""
+    """Every match of the season with its state at `now`, from one judgement for all."""
     out = void_clubs(season, now)
     for match in season.matches:
         yield match.id, match_state(match_view(season, match.id, now, out))
 
 
 class SeasonPhase(enum.Enum):
-    """A CL season's life cycle (CL-1, CL-8): set up, scheduled, running, finished — every
-    match decided — and closed once next season's divisions are adopted."""
+    """A CL season's life cycle by CL-1 and CL-8.
+
+    A season is set up, scheduled, running, finished once every match is decided, and closed once
+    next season's divisions are adopted.
+    """
 
     SETUP = "setup"
-    """Divisions and clubs being put together; no fixtures yet."""
+    """Divisions and clubs are being put together, with no fixtures yet."""
     SCHEDULED = "scheduled"
-    """Fixtures stored (CL-12, CL-13); no challenge deadline has passed yet."""
+    """Fixtures are stored by CL-12 and CL-13, and no challenge deadline has passed yet."""
     RUNNING = "running"
-    """From its first challenge deadline (CL-15) until every match is decided."""
+    """From its first CL-15 challenge deadline until every match is decided."""
     FINISHED = "finished"
-    """Every match decided (CL-1): the final standings stand."""
+    """Every match is decided by CL-1, so the final standings stand."""
     CLOSED = "closed"
-    """Next season's divisions adopted by a passed motion (CL-8, CL-23)."""
+    """Next season's divisions are adopted by a passed motion, by CL-8 and CL-23."""
 
 
 PREFERRED = (
@@ -382,9 +411,11 @@ PREFERRED = (
     SeasonPhase.FINISHED,
     SeasonPhase.SETUP,
 )
-"""Which of a club's seasons a command without a `season` means: its running one, else the
-next to start, else the one just finished (its make-up not adopted), else one being set up;
-never a closed one."""
+"""Which of a club's seasons a command without a `season` means.
+
+It is the running season, else the next to start, else the one just finished while its make-up is
+not adopted, else one being set up. It is never a closed one.
+"""
 
 
 def season_phase(
@@ -395,9 +426,12 @@ def season_phase(
     complete: bool,
     now: dt.datetime,
 ) -> SeasonPhase:
-    """CL-1, CL-8: the phase of a season from what is stored — fixtures (`scheduled`), a
-    closing (`closed`), its matches' challenge `deadlines` — and whether every match is
-    decided as at `now` (`complete`, the league report's)."""
+    """CL-1 and CL-8: the phase of a season from what is stored.
+
+    It reads whether fixtures are `scheduled`, whether the season is `closed`, its matches'
+    challenge `deadlines`, and whether every match is decided as at `now`. That last one is
+    `complete`, taken from the league report.
+    """
     if closed:
         return SeasonPhase.CLOSED
     if not scheduled:
@@ -411,9 +445,11 @@ def season_phase(
 
 
 def makeup_problem(phase: SeasonPhase, cutoff: dt.date | None, now: dt.datetime) -> str | None:
-    """CL-1, CL-8: why next season's divisions cannot be put to the vote yet (None: they
-    can) — only once the season is finished or past its divisions cut-off date (the end of
-    that day, UTC), and never for a closed season."""
+    """CL-1 and CL-8: why next season's divisions cannot be put to the vote yet, or None.
+
+    They can be voted on only once the season is finished or past its divisions cut-off date,
+    counted to the end of that day in UTC. A closed season never takes a vote.
+    """
     if phase is SeasonPhase.CLOSED:
         return "is closed: its divisions were adopted already"
     if phase is SeasonPhase.FINISHED:
@@ -425,9 +461,12 @@ def makeup_problem(phase: SeasonPhase, cutoff: dt.date | None, now: dt.datetime)
 
 
 def cutoff_problem(cutoff: dt.date, first_day: dt.date | None) -> str | None:
-    """CL-1: why `cutoff` cannot be a season's divisions cut-off date — a day before its
-    first round (`first_day`; None: no fixtures or calendar yet), whose standings hold no
-    match, so the CL-8 proposal would be an empty table open to the vote at once — else None."""
+    """CL-1: why `cutoff` cannot be a season's divisions cut-off date, or None when it can.
+
+    A day before the first round `first_day` is refused, because its standings hold no match and the
+    CL-8 proposal would be an empty table open to the vote at once. `first_day` is None when there
+    are no fixtures or calendar yet.
+    """
     if first_day is not None and cutoff < first_day:
         return (
             f"The cut-off date {cutoff.isoformat()} is before the season's first round,"

@@ -1,5 +1,8 @@
-"""The promotion / relegation proposal for next season (CL-8), from the standings as at the
-divisions cut-off (CL-1); the directors adopt the make-up by vote (CL-23)."""
+"""The promotion and relegation proposal for next season by CL-8.
+
+It is built from the standings as at the divisions cut-off of CL-1. The directors adopt the make-up
+by vote under CL-23.
+"""
 
 from __future__ import annotations
 
@@ -25,22 +28,27 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class Tie:
-    """CL-17, CL-8: clubs sharing a rank across a promotion or relegation line — the tie
-    stands (CL-17 breaks it no further), so the directors decide who goes where."""
+    """CL-17 and CL-8: clubs sharing a rank across a promotion or relegation line.
+
+    CL-17 breaks the tie no further, so the tie stands and the directors decide who goes where.
+    """
 
     division: str
     rank: int
     clubs: tuple[str, ...]
     """The tied clubs, in name order."""
     destinations: tuple[str, ...]
-    """The divisions the places they share lead to (the proposal's, in name order)."""
+    """The divisions the shared places lead to, in the proposal's name order."""
 
 
 @dataclass(frozen=True, slots=True)
 class Proposal:
-    """CL-8: next season's divisions (best first), the moves, the withdrawn clubs, the ties
-    the directors must decide (placed in name order until they do), and the disqualified
-    clubs (CL-DQ), placed nowhere: their places are for the directors to decide."""
+    """CL-8: next season's divisions, best first, with the moves and what the directors decide.
+
+    It lists the withdrawn clubs and the ties the directors must decide, placed in name order until
+    they do. Clubs disqualified by CL-DQ are placed nowhere, since their places are for the
+    directors to decide.
+    """
 
     divisions: tuple[tuple[str, tuple[str, ...]], ...]
     moves: tuple[Move, ...]
@@ -51,8 +59,10 @@ class Proposal:
 
 
 def _ordered(table: Sequence[ClubStanding], gone: set[str], order: Sequence[str]) -> list[str]:
-    """A division's clubs in standings order, withdrawn ones left out; clubs sharing a rank
-    in the directors' `order` when it names them (else in name order, as listed)."""
+    """A division's clubs in standings order, withdrawn ones left out.
+
+    Clubs sharing a rank follow the directors' `order` when it names them, else name order.
+    """
     given = {club: index for index, club in enumerate(order)}
     staying = [s for s in table if s.club not in gone]
     return [
@@ -75,20 +85,22 @@ def promotion_proposal(
     withdrawn: Iterable[str] = (),
     order: Sequence[str] = (),
 ) -> Proposal:
-    """CL-8: the top `places` of each lower division go up, the bottom `places` of each
-    higher division go down; every division keeps its size. `tables` are in the season's
-    division order, best first (CL-7: names and order are configuration).
+    """CL-8: the top `places` of each lower division go up and the bottom `places` of each higher
+    division go down, so every division keeps its size.
 
-    Interpretation: clubs are laid on one ladder (each division in standings order, with the
-    top `places` of the division below placed above the bottom `places` of the one above)
-    and the ladder is cut at the division sizes. Withdrawn clubs leave the ladder, so a
-    place freed in a division first spares a club from relegation (best first), then lets
-    one more club come up. Disqualified clubs are ranked last. The last division keeps what
-    remains (its vacancies are for new clubs).
+    `tables` are in the season's division order, best first. By CL-7 names and order are
+    configuration.
 
-    CL-17: clubs still tied share their rank, so a tie whose clubs the line would split is
-    not broken by name: it is reported (`Proposal.ties`, "tie stands — the directors
-    decide"); `order`, the directors' decision, ranks tied clubs it names in that order.
+    Interpretation: clubs are laid on one ladder, each division in standings order, with the top
+    `places` of the division below placed above the bottom `places` of the one above. The ladder is
+    cut at the division sizes. Withdrawn clubs leave the ladder, so a place freed in a division
+    first spares a club from relegation, best first, and then lets one more club come up.
+    Disqualified clubs are ranked last. The last division keeps what remains, and its vacancies are
+    for new clubs.
+
+    CL-17: clubs still tied share their rank, so a tie that the line would split is not broken by
+    name. It is reported in `Proposal.ties` as "tie stands — the directors decide". `order` is the
+    directors' decision and ranks the tied clubs it names in that order.
     """
     out = {s.club for _, table in tables for s in table if s.disqualified} - set(withdrawn)
     gone = set(withdrawn) | out

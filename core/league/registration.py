@@ -1,9 +1,9 @@
-"""Club participation (CL-2..4): a chess.com club's registration and its life cycle.
+"""Club participation by CL-2..4: a chess.com club's registration and its life cycle.
 
-A registration names the chess.com club (url-id), the football club its members support and
-the Discord users linked as its admins. It is *pending* until league HQ approves or rejects
-it; a club whose profile does not make clear it is a fan club may be *excluded* only through
-a passed director motion (CL-23, `core.votes`). Every transition returns a new value.
+A registration names the chess.com club by url-id, the football club its members support and the
+Discord users linked as its admins. It is *pending* until league HQ approves or rejects it. A club
+whose profile does not make clear it is a fan club may be *excluded* only through a passed director
+motion under CL-23, see `core.votes`. Every transition returns a new value.
 """
 
 from __future__ import annotations
@@ -40,34 +40,42 @@ class ExclusionMotion:
     votes: Mapping[str, bool]
     deadline: dt.datetime
     quorum: int = MINIMUM_VOTERS
-    """CL-23: directors voting for a decision (the season's setting)."""
+    """CL-23: the directors voting for a decision, as the season sets it."""
 
 
 @dataclass(frozen=True, slots=True)
 class ClubRegistration:
-    """CL-2..4: a chess.com club (url-id, compared case-insensitively) registered for the
-    fans of `football_club`, with the Discord users who can start its matches."""
+    """CL-2..4: a chess.com club registered for the fans of `football_club`.
+
+    The club's url-id is compared case-insensitively. The registration holds the Discord users who
+    can start its matches.
+    """
 
     club: str
     football_club: str
     admins: tuple[str, ...]
     state: RegistrationState = RegistrationState.PENDING
     reason: str = ""
-    """Why the club was rejected or excluded (empty otherwise)."""
+    """Why the club was rejected or excluded, and empty otherwise."""
 
     @property
     def key(self) -> str:
-        """The club's url-id as chess.com compares it (case-insensitively)."""
+        """The club's url-id as chess.com compares it, case-insensitively."""
         return self.club.casefold()
 
     def eligible(self, min_admins: int = MIN_ADMINS) -> bool:
-        """CL-3: at least `min_admins` (the season's setting, 2) distinct admins linked."""
+        """CL-3: checks that at least `min_admins` distinct admins are linked. The season sets it
+        to 2.
+        """
         return len(set(self.admins)) >= min_admins
 
 
 def register_club(club: str, football_club: str, admins: Iterable[str]) -> ClubRegistration:
-    """CL-2..4: a new, pending registration; refused without a club url-id or football
-    club. Admins are kept once each, in the order given."""
+    """CL-2..4: a new, pending registration.
+
+    It is refused without a club url-id or football club. Admins are kept once each, in the order
+    given.
+    """
     club, football_club = club.strip(), football_club.strip()
     if not club:
         raise RegistrationError("a registration needs the chess.com club url-id")
@@ -89,7 +97,7 @@ def _require(registration: ClubRegistration, *allowed: RegistrationState, action
 
 
 def link_admins(registration: ClubRegistration, admins: Iterable[str]) -> ClubRegistration:
-    """CL-3: link more Discord users as the club's admins (while pending or approved)."""
+    """CL-3: links more Discord users as the club's admins while it is pending or approved."""
     _require(
         registration, RegistrationState.PENDING, RegistrationState.APPROVED, action="link admins"
     )
@@ -100,8 +108,10 @@ def link_admins(registration: ClubRegistration, admins: Iterable[str]) -> ClubRe
 
 
 def approve(registration: ClubRegistration, min_admins: int = MIN_ADMINS) -> ClubRegistration:
-    """CL-3: league HQ approves a pending registration that has at least `min_admins` (two)
-    admins."""
+    """CL-3: league HQ approves a pending registration that has at least `min_admins` admins.
+
+    The season sets `min_admins` to two.
+    """
     _require(registration, RegistrationState.PENDING, action="approve it")
     if not registration.eligible(min_admins):
         raise RegistrationError(

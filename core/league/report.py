@@ -1,5 +1,7 @@
-"""The whole league computed from a season's facts (CL-1, CL-14..21, CL-DQ, CL-17):
-forfeits, disqualifications, adjustments and every division's standings, as at a cut-off."""
+"""The whole league computed from a season's facts by CL-1, CL-14 to CL-21, CL-DQ and CL-17.
+
+It gives forfeits, disqualifications, adjustments and every division's standings, as at a cut-off.
+"""
 
 from __future__ import annotations
 
@@ -27,19 +29,19 @@ from core.league.standings import (
 
 
 def rule_order(rule: str) -> tuple[str, int, str]:
-    """Sort key putting rule IDs in their natural order (CL-5 before CL-20)."""
+    """Sort key putting rule IDs in their natural order, so CL-5 comes before CL-20."""
     prefix, _, number = rule.partition("-")
     return prefix, int(number) if number.isdigit() else 10**6, rule
 
 
 def end_of_day(day: dt.date) -> dt.datetime:
-    """CL-1: `--as-of DATE` means what was known at the end of that day (UTC)."""
+    """CL-1: `--as-of DATE` means what was known at the end of that day in UTC."""
     return dt.datetime.combine(day, dt.time.max, tzinfo=dt.UTC)
 
 
 @dataclass(frozen=True, slots=True)
 class LeagueReport:
-    """Everything derived from a season as at `as_of` (None: every fact in the file)."""
+    """Everything derived from a season as at `as_of`, or from every fact in the file for None."""
 
     season: str
     as_of: dt.date | None
@@ -53,8 +55,11 @@ class LeagueReport:
 
     @property
     def champion(self) -> str | None:
-        """CL-16: the winner of the first division listed (CL-7: the top one, whatever its
-        name), once every match is decided (CL-1) and if no tie shares first place."""
+        """CL-16: the winner of the first division listed.
+
+        By CL-7 that is the top division, whatever its name. There is a winner once every match is
+        decided by CL-1 and if no tie shares first place.
+        """
         if not self.complete or not self.divisions:
             return None
         table = self.divisions[0][1]
@@ -69,9 +74,12 @@ class LeagueReport:
 def season_complete(
     season: Season, matches: Sequence[CompiledMatch], decided: set[str], out: set[str]
 ) -> bool:
-    """CL-1, CL-12, CL-16: every match is decided — each match in the file, and a decided
-    match for every pair of clubs of each division (a single round robin), pairs with a
-    disqualified club excepted (their matches are void)."""
+    """CL-1, CL-12 and CL-16: checks that every match is decided.
+
+    Each match in the file must be decided, and each division's single round robin needs a decided
+    match for every pair of clubs. Pairs with a disqualified club are left out, since their matches
+    are void.
+    """
     met: set[frozenset[str]] = set()
     for match in matches:
         if {match.home, match.away} & out:
@@ -89,10 +97,10 @@ def season_complete(
 def league_report(
     season: Season, as_of: dt.date | None = None, now: dt.datetime | None = None
 ) -> LeagueReport:
-    """Compute the league from facts alone (CORE-5: the order of the file does not matter).
+    """Computes the league from facts alone. By CORE-5 the order of the file does not matter.
 
-    Facts and deadlines count up to the end of `as_of` (UTC) when given, else up to `now`
-    when given, else all of them (a deadline in the file is then taken as passed).
+    Facts and deadlines count up to the end of `as_of` in UTC when it is given, else up to `now`
+    when given, else all of them. In the last case a deadline in the file is taken as passed.
     """
     cutoff = end_of_day(as_of) if as_of is not None else now
     games = season.rules.games_per_board

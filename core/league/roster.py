@@ -1,9 +1,9 @@
-"""Roster protection (CL-21): is a club's removal of a player from its roster justified?
+"""Roster protection by CL-21: checks if a club's removal of a player from its roster is justified.
 
-Admins may remove a player only when the player is a multi-team player (CL-18) or has a
-timeout ratio above 25 % over the last 90 days. The bot records every removal with its
-claimed reason and checks it here; a removal it cannot verify goes to a director vote
-(CL-23), which may punish it with a forfeit (the director forfeits of `core.league.forfeits`).
+Admins may remove a player only when the player is a multi-team player by CL-18 or has a timeout
+ratio above 25 % over the last 90 days. The bot records every removal with its claimed reason and
+checks it here. A removal it cannot verify goes to a director vote under CL-23, which may punish it
+with one of the director forfeits of `core.league.forfeits`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from core.league.adjustments import MultiTeamPlayer
 from core.league.season import TIMEOUT_RATIO_LIMIT_PERCENT, exact_percent
 
 TIMEOUT_LIMIT_PERCENT = TIMEOUT_RATIO_LIMIT_PERCENT
-"""CL-21 (config): a timeout ratio strictly above this percentage justifies a removal."""
+"""CL-21: a timeout ratio strictly above this configured percentage justifies a removal."""
 
 
 class RemovalReason(enum.Enum):
@@ -38,9 +38,11 @@ class RemovalVerdict(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class RosterRemoval:
-    """A removal as recorded: the player, the club, the claimed reason, and the facts known
-    about the player — CL-18 multi-team status and the daily timeout percentage over the
-    last 90 days (None when unknown)."""
+    """A removal as recorded: the player, the club, the claimed reason and the facts known.
+
+    The facts are the player's CL-18 multi-team status and the daily timeout percentage over the
+    last 90 days. Each is None when unknown.
+    """
 
     player: str
     club: str
@@ -59,13 +61,15 @@ class RemovalCheck:
 
     @property
     def justified(self) -> bool:
-        """True when the facts allow the removal (no vote needed)."""
+        """True when the facts allow the removal, so no vote is needed."""
         return self.verdict is RemovalVerdict.JUSTIFIED
 
 
 def is_multi_team(player: str, found: Iterable[MultiTeamPlayer]) -> bool:
-    """CL-18: whether `player` (compared case-insensitively) is among the multi-team players
-    a league report found (its `multi_team_players`)."""
+    """CL-18: checks if `player` is among the `multi_team_players` a league report found.
+
+    Usernames are compared case-insensitively.
+    """
     key = player.lower()
     return any(p.player == key for p in found)
 
@@ -73,12 +77,14 @@ def is_multi_team(player: str, found: Iterable[MultiTeamPlayer]) -> bool:
 def check_removal(
     removal: RosterRemoval, limit_percent: Fraction | int = TIMEOUT_LIMIT_PERCENT
 ) -> RemovalCheck:
-    """CL-21: justified when the player is a multi-team player, or their timeout ratio is
-    strictly above `limit_percent` (25 % exactly is not enough); otherwise — another reason,
-    a claim the facts contradict, or facts unknown — the removal goes to a director vote.
+    """CL-21: judges a removal.
 
-    Interpretation: the rule allows a removal on either fact, so a removal is justified by
-    whichever allowed fact holds, even when the admin claimed the other one.
+    It is justified when the player is a multi-team player, or their timeout ratio is strictly above
+    `limit_percent`. Exactly 25 % is not enough. Otherwise the removal goes to a director vote. That
+    covers another reason, a claim the facts contradict and unknown facts.
+
+    Interpretation: the rule allows a removal on either fact, so a removal is justified by whichever
+    allowed fact holds, even when the admin claimed the other one.
     """
     timeout = None if removal.timeout_percent is None else exact_percent(removal.timeout_percent)
     limit = Fraction(limit_percent)

@@ -1,5 +1,8 @@
-"""A CL season's round-robin schedule (CL-12, CL-13, CL-22): pairings from the Berger tables
-(CORE-1), home/away from the Berger colours, start at a local time on each calendar date."""
+"""A CL season's round-robin schedule by CL-12, CL-13 and CL-22.
+
+Pairings come from the Berger tables of CORE-1, home and away from the Berger colours, and each
+match starts at a local time on its calendar date.
+"""
 
 from __future__ import annotations
 
@@ -13,15 +16,18 @@ from core.league.season import START_TIME, START_ZONE, Match
 
 
 def start_instant(day: dt.date, at: dt.time = START_TIME, zone: str = START_ZONE) -> dt.datetime:
-    """CL-13/22: the UTC instant of `at` in `zone` on `day` (the zone's own DST applies, so
-    in weeks when US and EU daylight saving differ 11:00 Pacific is 19:00 CET, not 20:00)."""
+    """CL-13 and CL-22: the UTC instant of `at` in `zone` on `day`.
+
+    The zone's own DST applies, so in weeks when US and EU daylight saving differ, 11:00 Pacific is
+    19:00 CET and not 20:00.
+    """
     local = dt.datetime.combine(day, at, tzinfo=ZoneInfo(zone))
     return local.astimezone(dt.UTC)
 
 
 @dataclass(frozen=True, slots=True)
 class Fixture:
-    """One scheduled match: its id, round, clubs (home = Berger White) and UTC start."""
+    """One scheduled match: its id, round, clubs and UTC start. Home is Berger's White."""
 
     id: str
     division: str
@@ -50,10 +56,13 @@ def division_schedule(
     zone: str = START_ZONE,
     max_clubs: int | None = None,
 ) -> DivisionSchedule:
-    """CL-12: pair `clubs` (in pairing-number order) by the Berger table; round r is played
-    on `calendar[r-1]`; with an odd number of clubs one club is idle each round. Match ids
-    are `{prefix}-{round}-{board}` (prefix: the division's initials). `max_clubs` is the
-    season's clubs per division (CL-12, config 13): a division with more is refused."""
+    """CL-12: pairs `clubs`, given in pairing-number order, by the Berger table.
+
+    Round r is played on `calendar[r-1]`. With an odd number of clubs one club is idle each round.
+    Match ids are `{prefix}-{round}-{board}`, where the prefix is the division's initials.
+    `max_clubs` is the season's clubs per division, 13 by CL-12's configuration, and a division with
+    more is refused.
+    """
     if len(set(clubs)) != len(clubs):
         raise ValueError(f"division {division!r} lists a club twice")
     if max_clubs is not None and len(clubs) > max_clubs:
@@ -87,7 +96,7 @@ def division_schedule(
 
 
 def fixture_match(fixture: Fixture) -> Match:
-    """A scheduled fixture as a season's match (no facts yet: no challenge, no boards)."""
+    """A scheduled fixture as a season's match, with no facts yet: no challenge and no boards."""
     return Match(
         id=fixture.id,
         division=fixture.division,

@@ -1,8 +1,8 @@
-"""A CL season's facts as immutable domain values (CL-1..CL-23), and their cross-checks.
+"""A CL season's facts as immutable domain values, by CL-1 to CL-23, and their cross-checks.
 
-Every adapter — the season file, the database — produces these same values; standings,
-forfeits and disqualifications are derived from them by the rest of `core.league`. Scores
-are integer half-points (a board's 1.5 is 3), so they are exact and cheap to add.
+Every adapter, the season file and the database alike, produces these same values. The rest of
+`core.league` derives standings, forfeits and disqualifications from them. Scores are integer
+half-points, so a board's 1.5 is 3. That keeps them exact and cheap to add.
 """
 
 from __future__ import annotations
@@ -23,8 +23,10 @@ GAMES_PER_BOARD = 2
 CHALLENGE_DEADLINE_HOURS = 120
 """CL-15: the challenge is issued and accepted this long before the start."""
 MAX_CHALLENGE_DEADLINE_HOURS = 24 * 366
-"""CL-15: the longest challenge notice core accepts (a year): a longer one is a typo, and
-would put every match's deadline out of the calendar."""
+"""CL-15: the longest challenge notice core accepts, a year.
+
+A longer one is a typo and would put every match's deadline out of the calendar.
+"""
 MAX_MEMBERS = 400
 """CL-5: a club's members at match start."""
 MAX_AVG_RATING = 1700.0
@@ -38,9 +40,9 @@ REMINDER_HOURS = (48, 12)
 CLUBS_PER_DIVISION = 13
 """CL-12: clubs of a division's single round robin."""
 START_TIME = dt.time(11, 0)
-"""CL-22: matches start at 11:00 … (config)."""
+"""CL-22: matches start at 11:00 by default, a configured value."""
 START_ZONE = "America/Los_Angeles"
-"""CL-22: … Pacific time (config)."""
+"""CL-22: the time zone of the start, Pacific time by default, a configured value."""
 TIMEOUT_RATIO_LIMIT_PERCENT = Fraction(25)
 """CL-21: a timeout ratio above this justifies removing a player from a roster."""
 QUOTE_LIMIT = 60
@@ -48,16 +50,21 @@ QUOTE_LIMIT = 60
 
 
 def quoted(name: str) -> str:
-    """A name as an error message quotes it: escaped (repr) and cut at `QUOTE_LIMIT`
-    characters, so a hostile 1 MB name or an ANSI escape never reaches the terminal whole."""
+    """A name as an error message quotes it, escaped with repr and cut at `QUOTE_LIMIT` characters.
+
+    A hostile 1 MB name or an ANSI escape thus never reaches the terminal whole.
+    """
     if len(name) > QUOTE_LIMIT:
         return repr(name[:QUOTE_LIMIT]) + "…"
     return repr(name)
 
 
 def exact_percent(value: Fraction | Decimal | float | int) -> Fraction:
-    """A percentage as an exact Fraction: a float is read as the decimal it prints as
-    (chess.com's `33.33` is 3333/100), so comparing with the limit is exact."""
+    """A percentage as an exact Fraction.
+
+    A float is read as the decimal it prints as, so chess.com's `33.33` is 3333/100 and comparing
+    with the limit is exact.
+    """
     if isinstance(value, bool):
         raise ValueError("a percentage cannot be a boolean")
     if isinstance(value, float):
@@ -71,13 +78,16 @@ def exact_percent(value: Fraction | Decimal | float | int) -> Fraction:
 
 
 MAX_REMINDERS = 10
-"""CL-15: reminders a season may send per match (more would flood the clubs' channels)."""
+"""CL-15: the reminders a season may send per match. More would flood the clubs' channels."""
 
 
 @dataclass(frozen=True, slots=True)
 class RuleFloor:
-    """A fixed part of the regulation a setting cannot go below: the lowest value its text
-    allows and the rule that says so (a config or season file lowering it is refused)."""
+    """A fixed part of the regulation that a setting cannot go below.
+
+    It holds the lowest value the regulation's text allows and the rule that says so. A config or
+    season file lowering it is refused.
+    """
 
     lowest: int | Fraction
     rule: str
@@ -95,10 +105,12 @@ def about(
     floor: RuleFloor | None = None,
     config: bool = True,
 ) -> dict[str, Any]:
-    """A `SeasonRules` field's metadata: the rule it belongs to, what it is, its bounds
-    (`items`: a list's most values) and its floor — the one definition the config's
-    `[rules.cl]` and the season file's `rules` are generated from (`config`: False when the
-    config does not set it as such, e.g. the cut-off date or the zone)."""
+    """A `SeasonRules` field's metadata: its rule, what it is, its bounds and its floor.
+
+    `items` is a list's largest length. This is the one definition that the config's `[rules.cl]`
+    and the season file's `rules` are generated from. `config` is False when the config does not set
+    the field as such, as for the cut-off date or the zone.
+    """
     return {
         "rule": rule,
         "doc": doc,
@@ -125,12 +137,14 @@ TIMEOUT_FLOOR = RuleFloor(
 
 @dataclass(frozen=True, slots=True)
 class SeasonRules:
-    """Every rule value a season is judged and run by, frozen when it is created (CCT-16):
-    the season file's `rules`, the database's season row and the config's `[rules.cl]` — all
-    generated from these fields. A value marked with a floor is the regulation's fixed part
-    (CL-23's three voters, CL-DQ's three forfeits …): it may be set stricter, never lower.
-    Fixed outright, and so no setting at all: CL-23's unanimity, and CL-5/6's comparison (a
-    club *over* the limit at the start breaks it)."""
+    """Every rule value a season is judged and run by, frozen at creation as CCT-16 requires.
+
+    The season file's `rules`, the database's season row and the config's `[rules.cl]` are all
+    generated from these fields. A value marked with a floor is the regulation's fixed part, such as
+    CL-23's three voters or CL-DQ's three forfeits. It may be set stricter, never lower. Some parts
+    are fixed outright and so are no setting at all: CL-23's unanimity, and the comparison of CL-5
+    and CL-6, where a club *over* the limit at the start breaks it.
+    """
 
     games_per_board: int = field(
         default=GAMES_PER_BOARD, metadata=about("CL-14", "games per board", ge=1)
@@ -216,18 +230,21 @@ class SeasonRules:
 
     @property
     def promotion_places(self) -> int:
-        """CL-8: the places exchanged at each division boundary (`promotion_proposal`)."""
+        """CL-8: the places exchanged at each division boundary by `promotion_proposal`."""
         return self.promoted
 
 
 def rule_settings() -> tuple[Field[Any], ...]:
-    """The fields of `SeasonRules`, in order, each with its metadata (`setting`)."""
+    """The fields of `SeasonRules` in order, each with its `setting` metadata."""
     return fields(SeasonRules)
 
 
 def floor_problems(rules: SeasonRules) -> Iterable[tuple[str, str]]:
-    """The regulation's fixed parts a setting lowers, each a (key, problem) pair naming the
-    rule (CL-23, CL-15/20/21, CL-3, CL-21): such a config or season file is refused."""
+    """The regulation's fixed parts that a setting lowers, as (key, problem) pairs.
+
+    Each problem names the rule, among CL-23, CL-15, CL-20, CL-21 and CL-3. A config or season file
+    with any of them is refused.
+    """
     for item in rule_settings():
         floor = item.metadata["floor"]
         value = getattr(rules, item.name)
@@ -241,9 +258,11 @@ def floor_problems(rules: SeasonRules) -> Iterable[tuple[str, str]]:
 
 
 def rules_problems(rules: SeasonRules) -> Iterable[tuple[str, str]]:
-    """CCT-16: the rule values core cannot honour, each a (key, problem) pair naming the key
-    as the season file's `rules` and the config's `[rules.cl]` spell it: bounds, then the
-    regulation's floors (`floor_problems`), then how the values fit together."""
+    """CCT-16: the rule values core cannot honour, as (key, problem) pairs.
+
+    Keys are spelt as the season file's `rules` and the config's `[rules.cl]` spell them. The bounds
+    come first, then the regulation's `floor_problems`, then how the values fit together.
+    """
     for item in rule_settings():
         value = getattr(rules, item.name)
         if not isinstance(value, int | float | Fraction) or isinstance(value, bool):
@@ -284,7 +303,7 @@ def rules_problems(rules: SeasonRules) -> Iterable[tuple[str, str]]:
 
 
 def _reminder_problems(hours: tuple[int, ...]) -> Iterable[tuple[str, str]]:
-    """CL-15: reminders come before the deadline (a positive offset), once each, in a year."""
+    """CL-15: reminders come before the deadline, at a positive offset, once each, within a year."""
     for h in hours:
         if h <= 0:
             yield "reminder_hours", f"{h} h would remind at or after the challenge deadline"
@@ -298,8 +317,10 @@ def _reminder_problems(hours: tuple[int, ...]) -> Iterable[tuple[str, str]]:
 
 @dataclass(frozen=True, slots=True)
 class Division:
-    """A division (CL-7) in the season's order, best first: its clubs in pairing order and
-    its minimum number of players (CL-9..11)."""
+    """A CL-7 division, in the season's order, best first.
+
+    It holds its clubs in pairing order and its minimum number of players by CL-9..11.
+    """
 
     name: str
     min_players: int
@@ -308,7 +329,7 @@ class Division:
 
 @dataclass(frozen=True, slots=True)
 class Challenge:
-    """The chess.com challenge of a match (CL-15): who issued it, when, and its acceptance."""
+    """The CL-15 chess.com challenge of a match: who issued it, when, and its acceptance."""
 
     issued_by: str
     issued: dt.datetime
@@ -317,7 +338,7 @@ class Challenge:
 
 @dataclass(frozen=True, slots=True)
 class ClubAtStart:
-    """A club's facts at match start (CL-5, CL-6, CL-20); any may be unknown (None)."""
+    """A club's facts at match start by CL-5, CL-6 and CL-20. Any may be None when unknown."""
 
     members: int | None = None
     avg_rating: float | None = None
@@ -326,7 +347,7 @@ class ClubAtStart:
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """One board of a team match (CL-14): a player of each club and their half-points."""
+    """One board of a team match by CL-14: a player of each club and their half-points."""
 
     home_player: str
     away_player: str
@@ -336,8 +357,10 @@ class Board:
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """A team match between two clubs of one division (CL-13..15, CL-20); `id` is stable
-    (the season file's id, the database's key)."""
+    """A team match between two clubs of one division, by CL-13 to CL-15 and CL-20.
+
+    Its `id` is stable: the season file's id and the database's key.
+    """
 
     id: str
     division: str
@@ -350,15 +373,19 @@ class Match:
     at_start: Mapping[str, ClubAtStart] = field(default_factory=dict)
     boards: tuple[Board, ...] = ()
     deadline: dt.datetime | None = None
-    """CL-15: the challenge deadline a passed reschedule motion fixed (a judged deadline
-    kept, or the new start when the notice no longer fits); None: the season's
-    `challenge_deadline_hours` before the start."""
+    """CL-15: the challenge deadline a passed reschedule motion fixed.
+
+    It is either a judged deadline kept or the new start when the notice no longer fits. When None,
+    the deadline is the season's `challenge_deadline_hours` before the start.
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class DirectorForfeit:
-    """A forfeit imposed by the directors (CL-21, CL-23) on one club in one match; without
-    `decided` it takes effect at the match start."""
+    """A forfeit imposed by the directors on one club in one match, by CL-21 and CL-23.
+
+    Without `decided` it takes effect at the match start.
+    """
 
     match: str
     club: str
@@ -368,7 +395,7 @@ class DirectorForfeit:
 
 @dataclass(frozen=True, slots=True)
 class DirectorDisqualification:
-    """A disqualification decided by the directors (CL-18, CL-23)."""
+    """A disqualification decided by the directors, by CL-18 and CL-23."""
 
     club: str
     rule: str = "CL-23"
@@ -390,20 +417,24 @@ class Season:
     """CL-8: clubs not continuing next season."""
 
     def club_division(self) -> dict[str, str]:
-        """Each club's division name (clubs are unique across divisions once checked)."""
+        """Each club's division name. Once checked, clubs are unique across divisions."""
         return {club: d.name for d in self.divisions for club in d.clubs}
 
 
 def round_robin_rounds(clubs: int) -> int:
-    """CL-12, CORE-1: the rounds of a single round robin of `clubs` (with an odd number one
-    club is idle each round, so there are as many rounds as clubs)."""
+    """CL-12 and CORE-1: the rounds of a single round robin of `clubs`.
+
+    With an odd number one club is idle each round, so there are as many rounds as clubs.
+    """
     return clubs if clubs % 2 else max(clubs - 1, 0)
 
 
 def _division_problems(season: Season) -> Iterable[tuple[str, str]]:
-    """CL-7, CL-12: at least one division; names and clubs unique (clubs compared
-    case-insensitively, as chess.com compares them). A division may have no clubs yet: a
-    season's configured divisions exist before clubs join (it shows an empty table)."""
+    """CL-7 and CL-12: checks there is at least one division and that names and clubs are unique.
+
+    Clubs are compared case-insensitively, as chess.com compares them. A division may have no clubs
+    yet, since a season's configured divisions exist before clubs join and show an empty table.
+    """
     if not season.divisions:
         yield "divisions", "a season needs at least one division (CL-7)"
     seen: dict[str, tuple[str, str]] = {}  # casefolded club -> (club, division)
@@ -434,9 +465,12 @@ def _match_problems(
     notice: dt.timedelta | None,
     games: int,
 ) -> Iterable[tuple[str, str]]:
-    """One match's cross-checks: clubs of its division, times in order, a challenge by one
-    of its clubs, each player seated once, and board points adding up; `sizes` is each
-    division's number of clubs (a round within its round robin's)."""
+    """One match's cross-checks.
+
+    Its clubs belong to its division, its times are in order, its challenge comes from one of its
+    clubs, each player is seated once and the board points add up. `sizes` is each division's number
+    of clubs, which bounds its round.
+    """
     division_names = sizes.keys()
     if match.division not in division_names:
         yield f"{where}.division", f"unknown division {quoted(match.division)}"
@@ -483,10 +517,12 @@ def _match_problems(
 
 
 def board_problems(boards: Sequence[Board], games: int) -> Iterable[tuple[int, str, str]]:
-    """CL-14, CL-18: the one check of a match's boards — each board's points add up to `games`
-    (never negative) and a player takes one seat (usernames compared case-insensitively) —
-    as (board index, field, problem) triples; the season file and every door that stores
-    boards (an arbiter's result, a correction motion, a chess.com import) use it."""
+    """CL-14 and CL-18: the one check of a match's boards, as (board index, field, problem) triples.
+
+    Each board's points add up to `games` and are never negative, and a player takes one seat.
+    Usernames are compared case-insensitively. The season file and every door that stores boards use
+    it: an arbiter's result, a correction motion and a chess.com import.
+    """
     full = 2 * games
     seated: dict[str, int] = {}
     for b_index, board in enumerate(boards):
@@ -536,9 +572,11 @@ def _round_robin_problems(season: Season) -> Iterable[tuple[str, str]]:
 
 
 def season_problems(season: Season) -> Iterable[tuple[str, str]]:
-    """Cross-checks of a season's facts, each a (path, problem) pair: divisions and clubs,
-    unique match ids, matches within a division and met once, boards adding up to
-    games_per_board, and decisions naming known matches and clubs."""
+    """Cross-checks of a season's facts, as (path, problem) pairs.
+
+    It checks divisions and clubs, unique match ids, matches within a division and met once, boards
+    adding up to games_per_board, and decisions naming known matches and clubs.
+    """
     yield from _division_problems(season)
     rules = season.rules
     notice: dt.timedelta | None = None

@@ -1,5 +1,8 @@
-"""Division standings (CL-14, CL-17): match points, W/D/L, game points, then Sonneborn-Berger
-and direct encounter from `core.crosstable`, remaining ties sharing the rank."""
+"""Division standings by CL-14 and CL-17.
+
+Clubs rank by match points, W/D/L and game points, then by Sonneborn-Berger and direct encounter
+from `core.crosstable`. Remaining ties share the rank.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +17,11 @@ from core.ranks import equal_runs, shared_ranks
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
-    """A decided match as it counts (CL-14): match points, game points (in halves; forfeits
-    score no game points), and whether it was a forfeit."""
+    """A decided match as it counts by CL-14: match points, game points and whether it was a
+    forfeit.
+
+    Game points are in halves, and forfeits score no game points.
+    """
 
     match: str
     home: str
@@ -28,7 +34,7 @@ class MatchResult:
 
 
 def board_result(match: str, home: str, away: str, home_half: int, away_half: int) -> MatchResult:
-    """CL-14: more game points wins the match (1 point), a draw gives ½ each."""
+    """CL-14: more game points wins the match and 1 point, and a draw gives ½ each."""
     if home_half > away_half:
         points = (ONE, ZERO)
     elif home_half < away_half:
@@ -39,7 +45,10 @@ def board_result(match: str, home: str, away: str, home_half: int, away_half: in
 
 
 def forfeit_result(match: str, home: str, away: str, losers: Iterable[str]) -> MatchResult:
-    """CL-5/6/15/20/21: a club that forfeits scores 0 and its opponent 1; both → both 0."""
+    """CL-5, CL-6, CL-15, CL-20 and CL-21: a club that forfeits scores 0 and its opponent 1.
+
+    When both forfeit, both score 0.
+    """
     lost = set(losers)
     return MatchResult(
         match,
@@ -55,7 +64,7 @@ def forfeit_result(match: str, home: str, away: str, losers: Iterable[str]) -> M
 
 @dataclass(frozen=True, slots=True)
 class ClubStanding:
-    """One club's line in a division table (docs/season-file.md output)."""
+    """One club's line in a division table, as docs/season-file.md shows the output."""
 
     rank: int | None
     club: str
@@ -74,10 +83,13 @@ class ClubStanding:
 def division_standings(
     clubs: Sequence[str], results: Sequence[MatchResult], disqualified: Iterable[str] = ()
 ) -> list[ClubStanding]:
-    """CL-17: rank a division by match points, then SB, then direct encounter (once, among
-    the clubs still tied, only when they all met); remaining ties share the rank (1, 2, 2, 4)
-    and are listed in name order. Disqualified clubs (CL-DQ) follow unranked, and no match of
-    theirs counts for anyone; `results` are the division's decided matches."""
+    """CL-17: ranks a division by match points, then SB, then direct encounter.
+
+    Direct encounter applies once, among the clubs still tied, and only when they all met. Remaining
+    ties share the rank, as in 1, 2, 2, 4, and are listed in name order. Clubs disqualified by CL-DQ
+    follow unranked, and no match of theirs counts for anyone. `results` are the division's decided
+    matches.
+    """
     out_clubs = set(disqualified)
     active = [c for c in clubs if c not in out_clubs]
     counted = [r for r in results if r.home not in out_clubs and r.away not in out_clubs]

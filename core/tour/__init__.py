@@ -1,2 +1,5 @@
-"""The CCT individual tour (CCT-2..CCT-16): events, knock-out series, the Finals, tour points
-and ranking, qualification, prizes, and the arbiter's rules for games."""
+"""The CCT individual tour, CCT-2 to CCT-16.
+
+It covers events, knock-out series, the Finals, tour points and ranking, qualification, prizes and
+the arbiter's rules for games.
+"""

@@ -1,9 +1,10 @@
-"""Fair-play appeal deadline (CCT-11): 23:59 in the configured zone on the session's day.
+"""The fair-play appeal deadline by CCT-11: 23:59 in the configured zone on the session's day.
 
-Instants are timezone-aware datetimes passed in by the caller (never read from a clock
-here). *Interpretation:* "not later than 23:59" includes the whole minute 23:59, so an
-appeal is in time when lodged before midnight local time; the local day is that of the
-playing session in the configured zone (default Europe/Paris, CET/CEST).
+Instants are timezone-aware datetimes passed in by the caller and never read from a clock here.
+
+*Interpretation:* "not later than 23:59" includes the whole minute 23:59, so an appeal is in time
+when lodged before midnight local time. The local day is that of the playing session in the
+configured zone, which defaults to Europe/Paris, CET or CEST.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 DEFAULT_APPEAL_ZONE = "Europe/Paris"
-"""CCT-11 (config): the zone whose 23:59 is the deadline."""
+"""CCT-11: the configured zone whose 23:59 is the deadline."""
 
 DEADLINE_TIME = time(23, 59)
 """CCT-11: appeals by 23:59 on the day of the playing session."""
@@ -41,8 +42,9 @@ def session_day(
 ) -> date:
     """CCT-11: the calendar day of a playing session in the appeal zone.
 
-    *Interpretation:* a session that runs past midnight takes place on both days; its day is
-    the last one (pass `session_end`), else the deadline would fall before its last games."""
+    *Interpretation:* a session that runs past midnight takes place on both days. Its day is the
+    last one, given as `session_end`, or the deadline would fall before its last games.
+    """
     start = _aware(session_start, "the session start")
     if session_end is None:
         return start.astimezone(_zone(zone)).date()
@@ -55,13 +57,15 @@ def session_day(
 def appeal_deadline(
     day: date, zone: str = DEFAULT_APPEAL_ZONE, at: time = DEADLINE_TIME
 ) -> datetime:
-    """CCT-11: `at` (23:59, the event's setting) local time on `day` in `zone`."""
+    """CCT-11: `at` local time on `day` in `zone`. The event sets `at`, by default 23:59."""
     return datetime.combine(day, at, tzinfo=_zone(zone))
 
 
 def appeals_close(day: date, zone: str = DEFAULT_APPEAL_ZONE, at: time = DEADLINE_TIME) -> datetime:
-    """CCT-11: when the appeals of a session day close — the end of the deadline minute
-    (*interpretation*: "not later than 23:59" includes that whole minute)."""
+    """CCT-11: when the appeals of a session day close, at the end of the deadline minute.
+
+    *Interpretation:* "not later than 23:59" includes that whole minute.
+    """
     return appeal_deadline(day, zone, at) + timedelta(minutes=1)
 
 
@@ -78,9 +82,11 @@ class AppealDecision:
 def decide_appeal(
     lodged_at: datetime, day: date, zone: str = DEFAULT_APPEAL_ZONE, at: time = DEADLINE_TIME
 ) -> AppealDecision:
-    """CCT-11: accept an appeal lodged before the end of 23:59 local on the session day,
-    refuse a later one — and one lodged before that day begins (the project's reading: an
-    appeal is about a game played, and no game of the session is played before its day)."""
+    """CCT-11: accepts an appeal lodged before the end of 23:59 local on the session day.
+
+    A later one is refused, and so is one lodged before that day begins. That is the project's
+    reading: an appeal is about a game played, and no game of the session is played before its day.
+    """
     deadline = appeal_deadline(day, zone, at)
     lodged = _aware(lodged_at, "the time the appeal was lodged")
     local = lodged.astimezone(deadline.tzinfo)
@@ -117,6 +123,6 @@ def second_appeal(earlier: Sequence[LodgedAppeal], zone: str = DEFAULT_APPEAL_ZO
 
 
 def check_undecided(status: str, appeal_id: int) -> None:
-    """CCT-11: an appeal is decided once; ValueError when it was decided already."""
+    """CCT-11: an appeal is decided once. Raises ValueError when it was decided already."""
     if status != "open":
         raise ValueError(f"appeal {appeal_id} was {status} already: an appeal is decided once")

@@ -1,8 +1,8 @@
-"""Disconnections during a game (CCT-10): what happens to the game and the clock.
+"""Disconnections during a game by CCT-10: what happens to the game and the clock.
 
-A disconnected player has a 30 s window to reconnect while their clock runs. The caller
-passes how long the player was offline (None when they did not reconnect within the
-window); the ruling says whether play continues, is paused, or the game is lost.
+A disconnected player has a 30 s window to reconnect while their clock runs. The caller passes how
+long the player was offline, or None when they did not reconnect within the window. The ruling says
+whether play continues, is paused, or the game is lost.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 RECONNECT_WINDOW = timedelta(seconds=30)
-"""CCT-10: time a disconnected player has to reconnect (and loses when paused)."""
+"""CCT-10: the time a disconnected player has to reconnect, and loses when paused."""
 
 
 class DisconnectionOutcome(enum.Enum):
@@ -25,9 +25,11 @@ class DisconnectionOutcome(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Disconnection:
-    """CCT-10: one incident — the player's clock when they dropped, how long they were
-    offline (None: not reconnected within the window), and whether a backup connection
-    was in place."""
+    """CCT-10: one incident.
+
+    It holds the player's clock when they dropped, how long they were offline, and whether a backup
+    connection was in place. The offline time is None when they did not reconnect within the window.
+    """
 
     clock: timedelta
     offline_for: timedelta | None
@@ -42,7 +44,7 @@ class Disconnection:
 
 @dataclass(frozen=True, slots=True)
 class DisconnectionRuling:
-    """CCT-10: the outcome, the player's clock afterwards (None when lost), and why."""
+    """CCT-10: the outcome, the player's clock afterwards and why. The clock is None when lost."""
 
     outcome: DisconnectionOutcome
     clock_after: timedelta | None
@@ -54,11 +56,13 @@ def rule_disconnection(
 ) -> DisconnectionRuling:
     """CCT-10: the ruling for one disconnection.
 
-    No backup connection → lost. Reconnected within the window → play on with the offline
-    time off the clock (if that empties the clock, the flag fell: lost). Not reconnected →
-    lost with less than 30 s on the clock, else paused and resumed with 30 s off.
-    *Interpretation:* exactly 30 s left and not reconnected is also lost, as resuming with
-    0 s would be a loss on time at once.
+    Without a backup connection the game is lost. A player who reconnected within the window plays
+    on with the offline time taken off the clock. If that empties the clock, the flag fell and the
+    game is lost. A player who did not reconnect loses with less than 30 s on the clock, else the
+    game is paused and resumed with 30 s off.
+
+    *Interpretation:* exactly 30 s left and not reconnected is also lost, as resuming with 0 s would
+    be a loss on time at once.
     """
     lost = DisconnectionOutcome.LOST
     if not incident.backup_connection:

@@ -1,14 +1,17 @@
-"""Flagging draws agreed before move 40 in a PGN game (CCT-7).
+"""Flags draws agreed before move 40 in a PGN game, by CCT-7.
 
-No draw offers or agreements are allowed before both sides have completed move 40, except
-as the Laws of Chess allow. How a drawn game is judged, from python-chess's reading of the
-PGN: (1) a game not drawn, or drawn with both sides past move 40, is fine; (2) a final
-position that is stalemate, dead for lack of material, a threefold repetition or a 50-move
-position is a lawful draw; (3) a `Termination` header saying the game ended on time, with
-the side that flagged facing a side that cannot mate, is a lawful draw (timeout vs
-insufficient material). Anything else is flagged as a presumed early draw by agreement —
-a header that claims repetition or stalemate but the moves do not show it is flagged too:
-the moves are the evidence, the header is only a label.
+No draw offers or agreements are allowed before both sides have completed move 40, except as the
+Laws of Chess allow. A drawn game is judged from python-chess's reading of the PGN in three steps.
+
+1. A game not drawn, or drawn with both sides past move 40, is fine.
+2. A final position that is stalemate, dead for lack of material, a threefold repetition
+   or a 50-move position is a lawful draw.
+3. A `Termination` header saying the game ended on time, with the side that flagged facing
+   a side that cannot mate, is a lawful draw of timeout against insufficient material.
+
+Anything else is flagged as a presumed early draw by agreement. A header that claims repetition or
+stalemate when the moves do not show it is flagged too, because the moves are the evidence and the
+header is only a label.
 """
 
 from __future__ import annotations
@@ -53,8 +56,10 @@ class EarlyDrawCheck:
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-"""Control characters a PGN never holds (a tab and line breaks are text): NUL cannot even
-be stored by PostgreSQL."""
+"""Control characters a PGN never holds. A tab and line breaks are text.
+
+PostgreSQL cannot even store NUL.
+"""
 
 
 class _QuietBuilder(chess.pgn.GameBuilder[chess.pgn.Game]):
@@ -66,8 +71,11 @@ class _QuietBuilder(chess.pgn.GameBuilder[chess.pgn.Game]):
 
 
 def read_pgn(text: str) -> chess.pgn.Game:
-    """Read exactly the first game of a PGN text; a text holding a control character, without
-    moves or with illegal ones is refused with the reason."""
+    """Reads exactly the first game of a PGN text.
+
+    A text holding a control character, without moves or with illegal ones is refused with the
+    reason.
+    """
     control = _CONTROL.search(text)
     if control is not None:
         line = text.count("\n", 0, control.start()) + 1
@@ -83,14 +91,19 @@ def read_pgn(text: str) -> chess.pgn.Game:
 
 
 def _time_forfeit(termination: str | None) -> bool:
-    """True when the Termination header says the game ended on time ("Time forfeit",
-    chess.com's "Game drawn by timeout vs insufficient material")."""
+    """True when the Termination header says the game ended on time.
+
+    Examples are "Time forfeit" and chess.com's "Game drawn by timeout vs insufficient material".
+    """
     return "time" in (termination or "").lower()
 
 
 def check_early_draw(game: chess.pgn.Game | str) -> EarlyDrawCheck:
-    """CCT-7: flag a draw before both sides completed move 40 that the Laws of Chess do not
-    explain (see the module docstring for how the evidence is weighed)."""
+    """CCT-7: flags a draw before both sides completed move 40 that the Laws of Chess do not
+    explain.
+
+    The module docstring says how the evidence is weighed.
+    """
     if isinstance(game, str):
         game = read_pgn(game)
     termination = game.headers.get("Termination")

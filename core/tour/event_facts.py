@@ -1,11 +1,13 @@
-"""One tour event's stored facts as core values, and what is derived from them: the Berger
-pairings of the drawn pairing numbers (CORE-1, CCT-8a), the preliminary standings (CCT-8b),
-the knock-out bracket and each series' state (CCT-8c-e), the Finals matches and table
-(CCT-8f), and, once the event is over, the `PlayedEvent` the tour ranking counts (CCT-6).
+"""One tour event's stored facts as core values, and what is derived from them.
 
-Only settled results are facts here (confirmed or decided, `core.tour.game_reports`); the
-database and a tour file give the same values, so the bot and `arbiter tour` agree by
-construction. Nothing derived is stored: standings, winners and placings come from here.
+It derives the Berger pairings of the drawn pairing numbers by CORE-1 and CCT-8a, the preliminary
+standings by CCT-8b, the knock-out bracket and each series' state by CCT-8c to CCT-8e, and the
+Finals matches and table by CCT-8f. Once the event is over it gives the `PlayedEvent` the tour
+ranking counts by CCT-6.
+
+Only settled results are facts here, those confirmed or decided in `core.tour.game_reports`. The
+database and a tour file give the same values, so the bot and `arbiter tour` agree by construction.
+Nothing derived is stored: standings, winners and placings come from here.
 """
 
 from __future__ import annotations
@@ -78,15 +80,18 @@ class AwardReason(enum.Enum):
 
 
 class AwardRefused(ValueError):
-    """CCT-9: an award the rules do not allow (the contest or game is decided already)."""
+    """CCT-9: an award the rules do not allow, because the contest or game is decided already."""
 
 
 @dataclass(frozen=True, slots=True)
 class ContestRecord:
-    """A knock-out round or Finals match known by its recorded outcome (a historic event
-    imported from a tour file, or an arbiter's award): the winner, whether it was a walkover
-    (with the award's reason and note, CCT-9), and for the Finals whether it was decided in
-    the rapid games (CCT-8f: 3/0) or the tie-break (2/1)."""
+    """A knock-out round or Finals match known by its recorded outcome.
+
+    It comes from a historic event imported from a tour file, or from an arbiter's award. It holds
+    the winner and whether it was a walkover, with the award's reason and note by CCT-9. For the
+    Finals it says whether the match was decided in the rapid games, scored 3/0 by CCT-8f, or in the
+    tie-break, scored 2/1.
+    """
 
     winner: Player
     walkover: bool = False
@@ -97,9 +102,12 @@ class ContestRecord:
 
 @dataclass(frozen=True, slots=True)
 class ContestFacts:
-    """A knock-out series or Finals match: the first player's colour choices (CCT-8e; the
-    Finals' first player is the Berger-table White, who has White in game 1), its settled
-    games in order, or its recorded outcome."""
+    """A knock-out series or Finals match: colour choices, settled games in order, or a recorded
+    outcome.
+
+    The colour choices are the first player's, by CCT-8e. The Finals' first player is the
+    Berger-table White, who has White in game 1.
+    """
 
     colour_game_1: chess.Color | None = None
     colour_blitz_1: chess.Color | None = None
@@ -113,9 +121,12 @@ NO_CONTEST = ContestFacts()
 
 @dataclass(frozen=True, slots=True)
 class EventFacts:
-    """CCT-2: an event's facts. `players` are in pairing-number order (index 0 is no. 1;
-    empty before the draw); `seeds` are preliminary places 1-8 as the knock-out was built
-    from them (empty before it started); `recorded_order` is an imported official order."""
+    """CCT-2: an event's facts.
+
+    `players` are in pairing-number order, with index 0 as no. 1, and empty before the draw. `seeds`
+    are preliminary places 1-8 as the knock-out was built from them, empty before it started.
+    `recorded_order` is an imported official order.
+    """
 
     name: str
     type: EventType
@@ -131,7 +142,7 @@ class EventFacts:
     recorded_order: tuple[Player, ...] | None = None
     time_controls: TimeControls = DEFAULT_TIME_CONTROLS
     scoring: Scoring = STANDARD
-    """CCT-8a: the preliminary's game scoring, frozen with the event (1/½/0 or 3/1/0)."""
+    """CCT-8a: the preliminary's game scoring, 1/½/0 or 3/1/0, frozen with the event."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "series", MappingProxyType(dict(self.series)))
@@ -145,8 +156,11 @@ class EventFacts:
 
 
 def round_robin(players: Sequence[Player]) -> tuple[Pairing, ...]:
-    """CORE-1 / CCT-8a / CCT-8f: every game of the single round robin of `players` in
-    pairing-number order, by the Berger table (with an odd number, no game against the bye)."""
+    """CORE-1, CCT-8a and CCT-8f: every game of the single round robin of `players` by the Berger
+    table.
+
+    `players` are in pairing-number order. With an odd number there is no game against the bye.
+    """
     table = pairing_table(len(players))
     return tuple(
         Pairing(r + 1, b + 1, players[p.white - 1], players[p.black - 1])
@@ -156,15 +170,17 @@ def round_robin(players: Sequence[Player]) -> tuple[Pairing, ...]:
 
 
 def preliminary_standings(facts: EventFacts) -> tuple[PlayerStanding, ...]:
-    """CCT-8a/CCT-8b: points, DE, WIN, SB, KS from the settled games (the event's DE reading;
-    remaining ties by the event's drawing of lots when it ordered one).
+    """CCT-8a and CCT-8b: points, DE, WIN, SB and KS from the settled games.
 
-    Every value counts game points as the event scores them. Under 3/1/0 a player's points
-    are 3 a win and 1 a draw; DE sums those points among the tied players; SB sums, over the
-    games, the opponent's final 3/1/0 score times the 3/1/0 points scored against them (a
-    draw weighs a third of a win, not a half); Koya sums the 3/1/0 points scored against
-    opponents with at least half of the most a player can score (3 a game). WIN counts wins
-    whatever the scoring."""
+    DE follows the event's reading. Remaining ties are ordered by the event's drawing of lots when
+    it ordered one.
+
+    Every value counts game points as the event scores them. Under 3/1/0 a player scores 3 a win and
+    1 a draw. DE sums those points among the tied players. SB sums, over the games, the opponent's
+    final 3/1/0 score times the 3/1/0 points scored against them, so a draw weighs a third of a win
+    rather than a half. Koya sums the 3/1/0 points scored against opponents with at least half of
+    the most a player can score, which is 3 a game. WIN counts wins whatever the scoring.
+    """
     games = [Game(g.white, g.black, g.result, g.round) for g in facts.prelim_games]
     return standings(
         facts.players,
@@ -182,8 +198,11 @@ def preliminary_complete(facts: EventFacts) -> bool:
 
 
 def preliminary_order(facts: EventFacts) -> tuple[Player, ...]:
-    """CCT-8b: the preliminary order, best first: the recorded official order, else the
-    standings (players still tied listed by pairing number)."""
+    """CCT-8b: the preliminary order, best first.
+
+    It is the recorded official order, else the standings with players still tied listed by pairing
+    number.
+    """
     if facts.recorded_order is not None:
         return facts.recorded_order
     return tuple(row.player for row in preliminary_standings(facts))
@@ -198,8 +217,10 @@ def _winner(status: ContestStatus | None, record: ContestRecord | None) -> Playe
 
 @dataclass(frozen=True, slots=True)
 class TieState:
-    """CCT-8c/8d: a knock-out round whose players are known: the pairing (higher-ranked
-    first) and the series' state, or its recorded outcome."""
+    """CCT-8c and CCT-8d: a knock-out round whose players are known.
+
+    Returns the pairing, higher-ranked first, and the series' state or its recorded outcome.
+    """
 
     tie: Tie
     pairing: KoPairing
@@ -227,17 +248,19 @@ class KnockoutState:
 
     @property
     def finished(self) -> bool:
-        """CCT-8c: the Final (and the 3rd-place match, if the event has one) are decided."""
+        """CCT-8c: the Final is decided, and so is the 3rd-place match if the event has one."""
         needed = [Tie.FINAL] + ([Tie.THIRD_PLACE] if self.third_place_match else [])
         winners = self.winners
         return all(tie in winners for tie in needed)
 
 
 def knockout_state(facts: EventFacts) -> KnockoutState:
-    """CCT-8c-e: the bracket built from the seeds and each known round's series replayed in
-    order from its settled games (or read from its record); raises KnockoutError (or its
-    IllegalSequence) for facts the rules do not allow, such as games of a round whose
-    players are not known."""
+    """CCT-8c to CCT-8e: the bracket built from the seeds, with each known round's series replayed.
+
+    Each series is replayed in order from its settled games or read from its record. Raises
+    KnockoutError or its IllegalSequence for facts the rules do not allow, such as games of a round
+    whose players are not known.
+    """
     bracket = Bracket(tuple(facts.seeds))
     ties: dict[Tie, TieState] = {}
     winners: dict[Tie, Player] = {}
@@ -296,9 +319,12 @@ def _check_award(
 def award_series(
     state: TieState, winner: Player, reason: AwardReason, note: str | None = None
 ) -> ContestRecord:
-    """CCT-9: a knock-out series awarded to `winner` without play. Only an undecided series
-    may be awarded; games already played stay recorded, the award decides it, and the
-    bracket and placings follow from the winner as from any other (CCT-8c, CCT-6)."""
+    """CCT-9: a knock-out series awarded to `winner` without play.
+
+    Only an undecided series may be awarded. Games already played stay recorded and the award
+    decides the series. The bracket and placings follow from the winner as from any other, by CCT-8c
+    and CCT-6.
+    """
     players = (state.pairing.higher, state.pairing.lower)
     _check_award(state.tie.value, players, state.status, state.record, winner, reason, note)
     return ContestRecord(winner, walkover=True, reason=reason, note=note)
@@ -307,8 +333,10 @@ def award_series(
 def award_finals_match(
     state: FinalsMatchState, winner: Player, reason: AwardReason, note: str | None = None
 ) -> ContestRecord:
-    """CCT-9 with CCT-8f: a Finals match awarded to `winner` without play. It scores as a
-    match won in the rapid games (3/0, `core.tour.finals.AWARD_DECIDED_BY`)."""
+    """CCT-9 with CCT-8f: a Finals match awarded to `winner` without play.
+
+    It scores as a match won in the rapid games, 3/0, as `core.tour.finals.AWARD_DECIDED_BY` says.
+    """
     pairing = state.pairing
     what = f"R{pairing.round} {pairing.white!r} v {pairing.black!r}"
     players = (pairing.white, pairing.black)
@@ -325,9 +353,11 @@ def award_game(
     reason: AwardReason,
     note: str | None = None,
 ) -> Result:
-    """CCT-9 with CORE-2: a game awarded without play is a forfeit win (+/- or -/+), never
-    an invented 1-0; it counts as a win and as a played game for DE and SB. Only a game
-    with no result yet (not reported, not settled) may be awarded."""
+    """CCT-9 with CORE-2: a game awarded without play is a forfeit win, never an invented 1-0.
+
+    The forfeit is +/- or -/+. It counts as a win and as a played game for DE and SB. Only a game
+    with no result yet, neither reported nor settled, may be awarded.
+    """
     if winner not in (white, black):
         raise AwardRefused(f"{winner!r} does not play that game ({white!r} v {black!r})")
     if report.status is not ReportStatus.OPEN:
@@ -341,8 +371,10 @@ def award_game(
 
 
 def played_event(facts: EventFacts) -> PlayedEvent | None:
-    """CCT-6/CCT-8c: the event as the tour ranking counts it, once its knock-out is over
-    (None before)."""
+    """CCT-6 and CCT-8c: the event as the tour ranking counts it, once its knock-out is over.
+
+    Returns None before that.
+    """
     if facts.type is EventType.FINALS or len(facts.seeds) != KNOCKOUT_PLACES:
         return None
     state = knockout_state(facts)
@@ -383,7 +415,7 @@ class FinalsMatchState:
 
     @property
     def rapid(self) -> bool | None:
-        """Whether it was decided in the rapid games (None while undecided)."""
+        """Whether it was decided in the rapid games. None while undecided."""
         if self.record is not None:
             return self.record.rapid
         if self.status is None or not self.status.decided:
@@ -394,8 +426,10 @@ class FinalsMatchState:
 def _finals_status(
     pairing: Pairing, contest: ContestFacts, controls: TimeControls
 ) -> ContestStatus:
-    """CCT-8f: a Finals match replayed from its games; the play-off colours are those of the
-    first (Berger-White) player as chosen."""
+    """CCT-8f: a Finals match replayed from its games.
+
+    The play-off colours are those the first player, the Berger White, chose.
+    """
 
     def chosen(colour: chess.Color | None) -> Player | None:
         if colour is None:

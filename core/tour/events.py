@@ -38,13 +38,18 @@ PLACE_OF_STAGE: Mapping[KoStage, int] = {
     KoStage.SEMI_FINAL: 3,
     KoStage.QUARTER_FINAL: 5,
 }
-"""CCT-8c: the event place of each knock-out stage (without a 3rd-place match both
-semi-final losers are 3rd; the quarter-final losers share 5th)."""
+"""CCT-8c: the event place of each knock-out stage.
+
+Without a 3rd-place match both semi-final losers are 3rd. The quarter-final losers share 5th.
+"""
 
 
 class BracketError(KnockoutError):
-    """CCT-8c: a knock-out round that does not follow the bracket; `tie` names the round and
-    `field` what is wrong in it (`players`, `winner`, or `rounds` for a missing/extra one)."""
+    """CCT-8c: a knock-out round that does not follow the bracket.
+
+    `tie` names the round and `field` what is wrong in it: `players`, `winner`, or `rounds` for a
+    missing or extra round.
+    """
 
     def __init__(self, tie: Tie | None, field: str, message: str) -> None:
         super().__init__(message)
@@ -54,8 +59,9 @@ class BracketError(KnockoutError):
 
 @dataclass(frozen=True, slots=True)
 class KnockoutResult:
-    """One knock-out round as played: its players (either order), the winner, and whether it
-    was awarded without play."""
+    """One knock-out round as played: its players in either order, the winner, and whether it was
+    awarded without play.
+    """
 
     tie: Tie
     a: Player
@@ -74,8 +80,10 @@ def _describe(tie: Tie, bracket: Bracket, higher: Player, lower: Player) -> str:
 def check_knockout(
     order: Sequence[Player], results: Sequence[KnockoutResult], third_place_match: bool
 ) -> dict[Tie, Player]:
-    """CCT-8c: the winners of a complete knock-out, checked round by round against the
-    bracket built from the preliminary order; raises BracketError naming the round."""
+    """CCT-8c: the winners of a complete knock-out, checked round by round against the bracket.
+
+    The bracket is built from the preliminary order. Raises BracketError naming the round.
+    """
     by_tie: dict[Tie, KnockoutResult] = {}
     for result in results:
         if result.tie in by_tie:
@@ -111,9 +119,12 @@ def check_knockout(
 
 @dataclass(frozen=True, slots=True)
 class PlayedEvent:
-    """CCT-2/CCT-8c: a finished Regular or Major event: its preliminary order (best first,
-    every player; its length is the event's size), the knock-out rounds, whether it had a
-    3rd-place match, and its own points table if it set one (CCT-6 config)."""
+    """CCT-2 and CCT-8c: a finished Regular or Major event.
+
+    It holds the preliminary order of every player, best first, whose length is the event's size. It
+    holds the knock-out rounds, whether it had a 3rd-place match, and its own points table if it set
+    one by CCT-6.
+    """
 
     name: str
     type: EventType
@@ -147,7 +158,7 @@ class PlayedEvent:
         return tuple(r.tie for r in self.knockout if r.walkover)
 
     def stages(self) -> dict[Player, KoStage]:
-        """CCT-6/CCT-8c: the knock-out stage every player reached (NONE below place 8)."""
+        """CCT-6 and CCT-8c: the knock-out stage every player reached, NONE below place 8."""
         winners = {r.tie: r.winner for r in self.knockout}
         reached = Bracket(self.order[:KNOCKOUT_PLACES]).stages(winners)
         return {p: reached.get(p, KoStage.NONE) for p in self.order}
@@ -158,13 +169,16 @@ class PlayedEvent:
         return tuple(EventFinish(p, i + 1, stages[p]) for i, p in enumerate(self.order))
 
     def tour_event(self) -> TourEvent:
-        """This event as the tour ranking counts it (CCT-6)."""
+        """This event as the tour ranking counts it by CCT-6."""
         return TourEvent(self.name, self.type, self.finishes(), self.points_table)
 
     def placings(self) -> tuple[tuple[int, Player], ...]:
-        """CCT-8c: (place, player) best first — the final decides 1-2, the 3rd-place match
-        3-4 (without one both semi-final losers are 3rd), quarter-final losers share 5th (in
-        preliminary order), the rest keep their preliminary places."""
+        """CCT-8c: the places as (place, player) pairs, best first.
+
+        The final decides 1-2 and the 3rd-place match 3-4. Without one both semi-final losers are
+        3rd. Quarter-final losers share 5th in preliminary order. The rest keep their preliminary
+        places.
+        """
         placed = [
             (PLACE_OF_STAGE.get(f.stage, f.place), f.place, f.player) for f in self.finishes()
         ]

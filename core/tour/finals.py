@@ -1,10 +1,12 @@
-"""The tour Finals (CCT-8f): a round robin of matches scored 3/0 (rapid) or 2/1 (tie-break),
-plus bonus points from tour points.
+"""The tour Finals by CCT-8f: a round robin of matches plus bonus points from tour points.
 
-Each round's match is a one-match contest of `core.tour.knockout` (4 rapid games won at 2½,
-then 2 blitz and an Armageddon at 2-2), so match and play-off rules live in one place.
-*Interpretation:* the regulation gives no Finals colours; the Berger-table White has White
-in rapid game 1 (then alternating), and the play-off colours are inputs set by the organiser.
+A match won in the rapid games scores 3/0 and one won in the tie-break scores 2/1.
+
+Each round's match is a one-match contest of `core.tour.knockout`: 4 rapid games won at 2½, then 2
+blitz and an Armageddon at 2-2. Match and play-off rules thus live in one place.
+
+*Interpretation:* the regulation gives no Finals colours. The Berger-table White has White in rapid
+game 1, and colours then alternate. The play-off colours are inputs set by the organiser.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ class FinalsError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class FinalsScoring:
-    """CCT-8f (config): match points for a rapid win/loss and a tie-break win/loss."""
+    """CCT-8f: the configured match points for a rapid win and loss and a tie-break win and loss."""
 
     rapid_win: int = 3
     rapid_loss: int = 0
@@ -42,12 +44,15 @@ class FinalsScoring:
 
 
 DEFAULT_FINALS_SCORING = FinalsScoring()
-"""CCT-8f: rapid win 3 / loss 0; tie-break win 2 / loss 1."""
+"""CCT-8f: a rapid win scores 3 and a loss 0. A tie-break win scores 2 and a loss 1."""
 
 AWARD_DECIDED_BY = Phase.RAPID
-"""CCT-8f with CCT-9, *interpretation*: a Finals match awarded without play (withdrawal,
-no-show, illness) counts as won in the rapid games, 3/0. No tie-break was played, so the
-2/1 of a tie-break does not apply, and the player who did not play earns nothing."""
+"""CCT-8f with CCT-9, *interpretation*: a Finals match awarded without play counts as won in the
+rapid games, 3/0.
+
+Withdrawal, no-show and illness are such cases. No tie-break was played, so the 2/1 of a tie-break
+does not apply, and the player who did not play earns nothing.
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +65,10 @@ class FinalsPairing:
 
 
 def finals_rounds(players: Sequence[Player]) -> tuple[tuple[FinalsPairing, ...], ...]:
-    """CCT-8f: the 9 rounds of the 10-player Finals by the Berger table (CORE-1);
-    `players[0]` holds pairing number 1."""
+    """CCT-8f: the 9 rounds of the 10-player Finals by the Berger table of CORE-1.
+
+    `players[0]` holds pairing number 1.
+    """
     size = EVENT_SIZES[EventType.FINALS]
     if len(players) != size or len(set(players)) != size:
         raise FinalsError(f"the Finals need {size} different players, got {len(players)}")
@@ -78,8 +85,10 @@ def finals_match_plan(
     blitz_1_white: Player | None = None,
     armageddon_white: Player | None = None,
 ) -> ContestPlan:
-    """CCT-8f: one Finals match as a one-match contest; play-off colours as chosen (None = not
-    yet known, the status then asks for the choice)."""
+    """CCT-8f: one Finals match as a one-match contest, with play-off colours as chosen.
+
+    Colours are None when not yet known, and the status then asks for the choice.
+    """
     for chosen in (blitz_1_white, armageddon_white):
         if chosen is not None and chosen not in (white, black):
             raise FinalsError(f"{chosen!r} does not play in {white!r} v {black!r}")
@@ -105,7 +114,7 @@ def finals_match_status(
     armageddon_white: Player | None = None,
     controls: TimeControls = DEFAULT_TIME_CONTROLS,
 ) -> ContestStatus:
-    """CCT-8f: the next game of a Finals match, or its winner (see `core.tour.knockout`)."""
+    """CCT-8f: the next game of a Finals match or its winner, as `core.tour.knockout` finds them."""
     plan = finals_match_plan(white, black, blitz_1_white, armageddon_white)
     return contest_status(plan, games, controls)
 
@@ -123,8 +132,11 @@ def match_points(
 
 
 def bonus_points(tour_points: Mapping[Player, int]) -> dict[Player, Fraction]:
-    """CCT-8f: the finalist with the fewest tour points starts on 0; every other gets ½ per
-    full 10 tour points above that player (12 or 19 more both give ½, 20 gives 1)."""
+    """CCT-8f: the bonus points of the finalists.
+
+    The finalist with the fewest tour points starts on 0. Every other gets ½ per full 10 tour points
+    above that player, so 12 or 19 more both give ½ and 20 gives 1.
+    """
     if not tour_points:
         raise FinalsError("no finalists")
     lowest = min(tour_points.values())
@@ -149,9 +161,11 @@ class DrawCancelRefused(FinalsError):
 
 @dataclass(frozen=True, slots=True)
 class FinalsPlay:
-    """What the drawn Finals hold that their draw's cancellation would throw away: games with
-    a report or a result, matches decided without play (awarded or recorded), and the
-    disconnections and appeals recorded about their games."""
+    """What the drawn Finals hold that cancelling their draw would throw away.
+
+    These are games with a report or a result, matches decided without play by award or record, and
+    the disconnections and appeals recorded about their games.
+    """
 
     reported_games: int = 0
     decided_matches: int = 0
@@ -189,8 +203,11 @@ class FinalsRow:
 
 @dataclass(frozen=True, slots=True)
 class FinalsStandings:
-    """CCT-8f: the Finals table; `tied_for_first` names the players sharing first place, which
-    the organiser decides as announced (the bot only flags it)."""
+    """CCT-8f: the Finals table.
+
+    `tied_for_first` names the players sharing first place. The organiser decides that tie as
+    announced, and the bot only flags it.
+    """
 
     rows: tuple[FinalsRow, ...]
     tied_for_first: tuple[Player, ...]
@@ -201,8 +218,11 @@ def finals_standings(
     matches: Iterable[ContestStatus],
     scoring: FinalsScoring = DEFAULT_FINALS_SCORING,
 ) -> FinalsStandings:
-    """CCT-8f: standings = bonus + match points of the decided matches (undecided ones count
-    nothing yet); equal totals share the rank; a tie for first is flagged."""
+    """CCT-8f: the standings are the bonus plus the match points of the decided matches.
+
+    Undecided matches count nothing yet. Equal totals share the rank, and a tie for first is
+    flagged.
+    """
     earned: dict[Player, int] = dict.fromkeys(bonus, 0)
     for status in matches:
         if not status.decided:

@@ -1,13 +1,15 @@
-"""The life cycle of a tour game's result: reported → confirmed | disputed → decided.
+"""The life cycle of a tour game's result: reported, then confirmed or disputed, then decided.
 
-A player's report waits for the opponent: Confirm settles it, Dispute sends it to the
-arbiters. An arbiter's entry is final (CCT-9: the arbiter records a result); a settled result
-changes only by an arbiter's correction, which is audited with its reason (CCT-9). The bot
-itself may report a game it found on chess.com or lichess.org — waiting, as a player's report
-does, for either player's Confirm or Dispute — and confirm a report that waited its
-confirmation time (`confirm_deadline`). Every
-door that records a result — a command, a button, a job, a file import — goes through
-`transition`, so who may do what to a game is decided here once.
+A player's report waits for the opponent. Confirm settles it and Dispute sends it to the arbiters.
+An arbiter's entry is final, since by CCT-9 the arbiter records a result. A settled result changes
+only by an arbiter's correction, which is audited with its reason by CCT-9.
+
+The bot itself may report a game it found on chess.com or lichess.org. Such a report waits for
+either player's Confirm or Dispute, as a player's report does. The bot also confirms a report that
+waited its confirmation time, the `confirm_deadline`.
+
+Every door that records a result goes through `transition`: a command, a button, a job or a file
+import. Who may do what to a game is thus decided here once.
 """
 
 from __future__ import annotations
@@ -30,12 +32,12 @@ class ReportStatus(enum.Enum):
 
     @property
     def settled(self) -> bool:
-        """A confirmed or decided result: it counts (standings, series, Finals)."""
+        """A confirmed or decided result. It counts for standings, series and Finals."""
         return self in (ReportStatus.CONFIRMED, ReportStatus.DECIDED)
 
 
 class Party(enum.Enum):
-    """Who acts on a game: one of its two players, an arbiter, or the bot (a job)."""
+    """Who acts on a game: one of its two players, an arbiter, or the bot running a job."""
 
     WHITE = "white"
     BLACK = "black"
@@ -49,7 +51,7 @@ class Party(enum.Enum):
 
     @property
     def opponent(self) -> Party:
-        """The other player of the game (only for a player)."""
+        """The other player of the game. Only a player has one."""
         if self is Party.WHITE:
             return Party.BLACK
         if self is Party.BLACK:
@@ -67,7 +69,7 @@ class Action(enum.Enum):
 
 
 class ReportRefused(ValueError):
-    """An action the life cycle does not allow; the message says why and what to do."""
+    """An action the life cycle does not allow. The message says why and what to do."""
 
 
 class SessionNotStarted(ReportRefused):
@@ -83,8 +85,10 @@ class SessionNotStarted(ReportRefused):
 
 @dataclass(frozen=True, slots=True)
 class Session:
-    """When an action is taken (`now`) and when the game's playing session starts, both
-    timezone-aware: a game is played in its session, never before it."""
+    """When an action is taken and when the game's playing session starts, both timezone-aware.
+
+    `now` is the action's instant. A game is played in its session, never before it.
+    """
 
     now: dt.datetime
     starts: dt.datetime
@@ -95,21 +99,26 @@ class Session:
 
     @property
     def started(self) -> bool:
-        """Whether the session has started (its start instant included)."""
+        """Whether the session has started. Its start instant counts as started."""
         return self.now >= self.starts
 
     def check(self) -> None:
-        """CCT-2, CCT-8a/8d/8f: refuse (SessionNotStarted) anything recorded about a game
-        before its session starts: a report, an arbiter's entry, a disconnection (CCT-10)."""
+        """CCT-2, CCT-8a, CCT-8d and CCT-8f: refuses anything recorded about a game before its
+        session starts.
+
+        It raises SessionNotStarted for a report, an arbiter's entry or a CCT-10 disconnection.
+        """
         if not self.started:
             raise SessionNotStarted(self.starts)
 
 
 @dataclass(frozen=True, slots=True)
 class GameReport:
-    """A game's result as it stands: status, the result (None while open) and who reported
-    it: a player, the bot (`Party.SYSTEM`, a game found on a site), or None (an arbiter's
-    entry or an open game)."""
+    """A game's result as it stands: its status, the result and who reported it.
+
+    The result is None while open. The reporter is a player, the bot as `Party.SYSTEM` for a game
+    found on a site, or None for an arbiter's entry or an open game.
+    """
 
     status: ReportStatus = ReportStatus.OPEN
     result: Result | None = None
@@ -121,7 +130,7 @@ class GameReport:
 
 
 PLAYER_RESULTS = frozenset({Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN})
-"""CCT-8a: what a player reports (1-0, ½-½, 0-1); forfeits are the arbiter's decisions."""
+"""CCT-8a: what a player reports, 1-0, ½-½ or 0-1. Forfeits are the arbiter's decisions."""
 
 
 def transition(
@@ -132,15 +141,18 @@ def transition(
     *,
     session: Session | None,
 ) -> GameReport:
-    """The game's result after `party` does `action` (with `result` for a report or a
-    correction); ReportRefused when the life cycle does not allow it.
+    """The game's result after `party` does `action`.
 
-    A game with no result standing gets none before its `session` starts, from anyone: a
-    premature report would be confirmed by the clock (`confirm_deadline`) before the game
-    is played. *Interpretation:* an arbiter's entry is refused too (a result without play
-    is a walkover award, another door). Every door of the bot gives `session`; None skips
-    the check (a caller with no calendar; a tour-file import stores a historic event's
-    results without this life cycle)."""
+    `result` is given for a report or a correction. Raises ReportRefused when the life cycle does
+    not allow the action.
+
+    A game with no result standing gets none from anyone before its `session` starts. Otherwise the
+    clock would confirm a premature report by `confirm_deadline` before the game is played.
+    *Interpretation:* an arbiter's entry is refused too, since a result without play is a walkover
+    award, which is another door. Every door of the bot gives `session`. None skips the check, for a
+    caller with no calendar. A tour-file import stores a historic event's results without this life
+    cycle.
+    """
     status = report.status
     if session is not None and action in (Action.REPORT, Action.CORRECT) and not status.settled:
         session.check()
@@ -216,8 +228,10 @@ def _not_waiting(report: GameReport) -> str:
 
 
 def confirm_deadline(reported_at: dt.datetime, confirm_hours: int) -> dt.datetime:
-    """When a report still waiting for the opponent is confirmed by the bot (the tour's
-    `confirm_hours`, frozen at creation)."""
+    """When the bot confirms a report still waiting for the opponent.
+
+    The wait is the tour's `confirm_hours`, frozen at creation.
+    """
     if reported_at.tzinfo is None:
         raise ValueError("the report instant must be timezone-aware")
     return reported_at + dt.timedelta(hours=confirm_hours)

@@ -1,12 +1,14 @@
-"""Finding a paired game among the games a site lists (CCT-7): the one finished game between
-the two players in the round's window, at the event's time control — or none, or
-"ambiguous" when more than one fits. Never a wrong one: anything uncertain is left to a
-player's report or an arbiter, with the near misses listed so they can see why.
+"""Finds a paired game among the games a site lists, by CCT-7.
 
-A site game is the same value whichever site it came from (`SiteGame`; the adapters in
-`bot/chesscom/` and `bot/lichess/` build it). Usernames compare case-insensitively, as both
-sites treat them. A game belongs to a round when it **ended** in the round's window
-`[start, end)`: both sites give the end of a finished game, not always its start.
+The search looks for the one finished game between the two players in the round's window, at the
+event's time control. It finds that game, none, or "ambiguous" when more than one fits. It never
+finds a wrong one: anything uncertain is left to a player's report or an arbiter, with the near
+misses listed so they can see why.
+
+A site game is the same `SiteGame` value whichever site it came from. The adapters in
+`bot/chesscom/` and `bot/lichess/` build it. Usernames compare case-insensitively, as both sites
+treat them. A game belongs to a round when it **ended** in the round's window `[start, end)`,
+because both sites give the end of a finished game but not always its start.
 """
 
 from __future__ import annotations
@@ -29,22 +31,28 @@ class Site(enum.Enum):
 
 
 def same_user(one: str, other: str) -> bool:
-    """Whether two usernames name the same account (both sites ignore case)."""
+    """Whether two usernames name the same account. Both sites ignore case."""
     return one.casefold() == other.casefold()
 
 
 @dataclass(frozen=True, slots=True)
 class SiteClock:
-    """The clock a site game was played with: one base time for both players (seconds) and an
-    increment per move (seconds). Correspondence ("daily") games have none."""
+    """The clock a site game was played with: one base time for both players and an increment per
+    move.
+
+    Both are in seconds. Correspondence games, which sites call "daily", have none.
+    """
 
     base_seconds: int
     increment_seconds: int
 
     def matches(self, control: TimeControl) -> bool:
-        """CCT-7: whether this clock is `control`. A site gives both players the same base, so
-        a control with different bases (Armageddon: White 5 min, Black 4) never matches:
-        such a game cannot be recognised from the site and is reported by hand."""
+        """CCT-7: whether this clock is `control`.
+
+        A site gives both players the same base, so a control with different bases never matches.
+        Armageddon, with White 5 min and Black 4, is such a control. Such a game cannot be
+        recognised from the site and is reported by hand.
+        """
         white = control.white_base.total_seconds()
         black = control.black_base.total_seconds()
         return (
@@ -59,9 +67,12 @@ class SiteClock:
 
 @dataclass(frozen=True, slots=True)
 class SiteGame:
-    """A game as a site lists it. `result` is None for a game with no decided result (aborted,
-    never started, ended by the site's fair-play team, or a code Arbiter does not know);
-    `standard` is False for a variant or a game from a set-up position."""
+    """A game as a site lists it.
+
+    `result` is None for a game with no decided result: aborted, never started, ended by the site's
+    fair-play team, or with a code Arbiter does not know. `standard` is False for a variant or a
+    game from a set-up position.
+    """
 
     site: Site
     game_id: str
@@ -80,7 +91,7 @@ class SiteGame:
         return (self.site, self.game_id)
 
     def between(self, first: str, second: str) -> bool:
-        """Whether the two players of this game are `first` and `second` (either colours)."""
+        """Whether the two players of this game are `first` and `second`, in either colours."""
         return (same_user(self.white, first) and same_user(self.black, second)) or (
             same_user(self.white, second) and same_user(self.black, first)
         )
@@ -88,9 +99,12 @@ class SiteGame:
 
 @dataclass(frozen=True, slots=True)
 class GameQuery:
-    """What is searched for one pairing on one site: the two players' usernames there, which of
-    them has White when the pairing says so (None: either), the round's window and the time
-    control its games are played at (CCT-7)."""
+    """What is searched for one pairing on one site, by CCT-7.
+
+    It holds the two players' usernames there, which of them has White when the pairing says so, the
+    round's window and the time control its games are played at. White is None when either may have
+    it.
+    """
 
     site: Site
     first: str
@@ -135,10 +149,13 @@ class Miss(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class GameSearch:
-    """CCT-7: a search's outcome. FOUND: `game` is the one candidate, with the move-40 check of
-    its PGN (`early_draw`, or why it could not be made: `pgn_problem`). AMBIGUOUS: `candidates`
-    holds the games that fit equally. `misses`: the games between the two players in the window
-    that did not fit, and why — for whoever reports the game by hand."""
+    """CCT-7: a search's outcome.
+
+    For FOUND, `game` is the one candidate, with the move-40 check of its PGN in `early_draw`, or
+    why the check could not be made in `pgn_problem`. For AMBIGUOUS, `candidates` holds the games
+    that fit equally. `misses` holds the games between the two players in the window that did not
+    fit, and why, for whoever reports the game by hand.
+    """
 
     status: SearchStatus
     game: SiteGame | None = None
@@ -149,7 +166,9 @@ class GameSearch:
 
 
 def _miss(game: SiteGame, query: GameQuery, taken: frozenset[tuple[Site, str]]) -> Miss | None:
-    """Why `game` (between the two players, in the window) is not a candidate, if it is not."""
+    """Why `game` is not a candidate, or None if it is. The game is between the two players, in
+    the window.
+    """
     if game.key in taken:
         return Miss.TAKEN
     if game.result is None:
@@ -178,11 +197,14 @@ def find_game(
     games: Iterable[SiteGame],
     taken: Iterable[tuple[Site, str]] = (),
 ) -> GameSearch:
-    """CCT-7: the one finished game on `query.site` between the two players that ended in
-    `[query.start, query.end)`, is standard chess, was played at `query.time_control`, with
-    White as the pairing says (when it says), and was not taken for another game (`taken`:
-    `SiteGame.key`s). One such game → FOUND with its move-40 check; none → NONE; more than one
-    → AMBIGUOUS (never a guess). A game listed twice (from both players' archives) counts once."""
+    """CCT-7: the one finished game on `query.site` between the two players.
+
+    The game must have ended in `[query.start, query.end)`, be standard chess, be played at
+    `query.time_control`, have White as the pairing says when it says, and not be taken for another
+    game. `taken` holds `SiteGame.key`s. One such game gives FOUND with its move-40 check, none
+    gives NONE, and more than one gives AMBIGUOUS, never a guess. A game listed twice, from both
+    players' archives, counts once.
+    """
     taken_keys = frozenset(taken)
     seen: dict[tuple[Site, str], SiteGame] = {}
     for game in games:
@@ -223,9 +245,11 @@ def find_games(
     searches: Sequence[tuple[GameQuery, Iterable[SiteGame]]],
     taken: Iterable[tuple[Site, str]] = (),
 ) -> list[GameSearch]:
-    """CCT-7: `find_game` for several pairings in order, each game taken at most once: a game
-    found for one pairing is `taken` for the later ones (e.g. game 1 and game 3 of a knock-out
-    match, same players and colours: search them in playing order)."""
+    """CCT-7: `find_game` for several pairings in order, each game taken at most once.
+
+    A game found for one pairing is `taken` for the later ones. Game 1 and game 3 of a knock-out
+    match have the same players and colours, so search them in playing order.
+    """
     taken_keys = set(taken)
     results = []
     for query, games in searches:

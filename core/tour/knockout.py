@@ -1,11 +1,12 @@
-"""Knock-out rounds of Regular and Major events (CCT-8c, CCT-8d, CCT-8e).
+"""Knock-out rounds of Regular and Major events, by CCT-8c, CCT-8d and CCT-8e.
 
-A *contest* is a head-to-head: one or more rapid matches of 4 games (won at 2½, 2-2 drawn,
-4th game skipped when decided) and, when no one won a match without losing one, a play-off
-of 2 blitz games then an Armageddon (draw → Black). A knock-out round is a contest of two
-matches; a Finals round (CCT-8f, `core.tour.finals`) is a contest of one. Given the games played
-so far, `contest_status` tells the next game (colours and time control) or the winner, and
-rejects sequences the regulation does not allow with `IllegalSequence`.
+A *contest* is a head-to-head of one or more rapid matches of 4 games. A match is won at 2½, drawn
+at 2-2, and its 4th game is skipped when it is decided. When no one won a match without losing one,
+a play-off follows: 2 blitz games, then an Armageddon where a draw goes to Black. A knock-out round
+is a contest of two matches. A Finals round is a contest of one, see CCT-8f and `core.tour.finals`.
+
+Given the games played so far, `contest_status` tells the next game with its colours and time
+control, or the winner. It rejects sequences the regulation does not allow with `IllegalSequence`.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ class IllegalSequence(KnockoutError):
 
 
 class MatchOutcome(enum.Enum):
-    """CCT-8d: the state of one rapid match, from the first (higher-ranked) player's side."""
+    """CCT-8d: the state of one rapid match, from the side of the first, higher-ranked player."""
 
     IN_PROGRESS = "in progress"
     FIRST_WON = "first won"
@@ -61,7 +62,7 @@ class ColourChoice(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class GameSlot:
-    """The next game to play: its phase, match number (rapid only), number, colours, clock."""
+    """The next game to play: its phase, match number for rapid games, number, colours and clock."""
 
     phase: Phase
     match_no: int | None
@@ -77,7 +78,7 @@ class GameSlot:
 
 @dataclass(frozen=True, slots=True)
 class PlayedGame:
-    """A recorded game: phase, players by colour, result, and the match (1 or 2) if rapid."""
+    """A recorded game: phase, players by colour, result, and the match 1 or 2 if rapid."""
 
     phase: Phase
     white: Player
@@ -99,8 +100,11 @@ class MatchScore:
 
 @dataclass(frozen=True, slots=True)
 class ContestPlan:
-    """Who plays, how many rapid matches (2 in a knock-out round, 1 in the Finals), and the
-    first player's colours (CCT-8e; `chess.WHITE`/`chess.BLACK`, None = not chosen yet)."""
+    """Who plays, how many rapid matches, and the first player's colours by CCT-8e.
+
+    A knock-out round has 2 rapid matches and the Finals 1. Colours are `chess.WHITE` or
+    `chess.BLACK`, or None when not chosen yet.
+    """
 
     first: Player
     second: Player
@@ -118,8 +122,11 @@ class ContestPlan:
 
 @dataclass(frozen=True, slots=True)
 class ContestStatus:
-    """Where a contest stands: match scores, play-off score, and either the next game, a
-    colour choice still to make, or the winner (and by which phase it was decided)."""
+    """Where a contest stands: match scores, play-off score, and what comes next.
+
+    That is the next game, a colour choice still to make, or the winner and the phase that decided
+    it.
+    """
 
     matches: tuple[MatchScore, ...]
     playoff: tuple[Fraction, Fraction] | None = None
@@ -136,8 +143,10 @@ class ContestStatus:
 
 
 def _score(first: Fraction, second: Fraction) -> str:
-    """Two scores as an error message repeats them (`2.5–0.5`): plain decimals; how people
-    read scores (with ½) is the renderers' business, not core's."""
+    """Two scores as an error message repeats them, such as `2.5–0.5`, in plain decimals.
+
+    How people read scores with ½ is the renderers' business, not core's.
+    """
     return f"{decimal_text(first)}–{decimal_text(second)}"
 
 
@@ -153,11 +162,11 @@ def match_outcome(first: Fraction, second: Fraction, games: int) -> MatchOutcome
 
 
 def series_certain(earlier: Sequence[MatchScore], first: Fraction, second: Fraction) -> bool | None:
-    """CCT-8d: True or False when the first or second player has already won the series
-    during the match scored `first`–`second`, so the match stops; None while it goes on.
+    """CCT-8d: whether a player has already won the series during the match scored `first`–`second`.
 
-    Only the second match of a series can stop this way: the winner of match 1 who reaches
-    2 points in match 2 has at least drawn it, and the opponent can no longer win it.
+    Returns True for the first player and False for the second, and the match stops. Returns None
+    while it goes on. Only the second match of a series can stop this way: the winner of match 1 who
+    reaches 2 points in match 2 has at least drawn it, and the opponent can no longer win it.
     """
     if len(earlier) != 1:
         return None
@@ -169,7 +178,7 @@ def series_certain(earlier: Sequence[MatchScore], first: Fraction, second: Fract
 
 
 def _points(result: Result, first_is_white: bool) -> tuple[Fraction, Fraction]:
-    """Game points (1/½/0) of the first and second player; a double forfeit is refused."""
+    """Game points 1/½/0 of the first and second player. A double forfeit is refused."""
     if result is Result.DOUBLE_FORFEIT:
         raise IllegalSequence(
             "a double forfeit has no winner, so a knock-out game cannot end that way; "
@@ -188,7 +197,10 @@ class _Games:
         self._matches = matches
 
     def take(self, slot: GameSlot) -> PlayedGame | None:
-        """The next recorded game if it is `slot` (else IllegalSequence); None when none left."""
+        """The next recorded game if it is `slot`, None when none is left.
+
+        Raises IllegalSequence when the next game is another one.
+        """
         if self._index >= len(self._games):
             return None
         game = self._games[self._index]
@@ -282,11 +294,12 @@ def contest_status(
     games: Sequence[PlayedGame],
     controls: TimeControls = DEFAULT_TIME_CONTROLS,
 ) -> ContestStatus:
-    """CCT-8d/8e: replay `games` in order against the plan; return the next game or the winner.
+    """CCT-8d and CCT-8e: replays `games` in order against the plan and returns the next game or the
+    winner.
 
-    Rapid colours alternate within a match and match 2 starts reversed; the play-off's first
-    blitz colour and Armageddon colour are the first player's choices. Raises
-    `IllegalSequence` for a game out of order, with the wrong colours, or after the decision.
+    Rapid colours alternate within a match and match 2 starts reversed. The play-off's first blitz
+    colour and Armageddon colour are the first player's choices. Raises `IllegalSequence` for a game
+    out of order, with the wrong colours, or after the decision.
     """
     first, second = plan.first, plan.second
     matches: list[MatchScore] = []
@@ -367,7 +380,7 @@ def contest_status(
 
 @dataclass(frozen=True, slots=True)
 class SeriesChoices:
-    """CCT-8e: the higher-ranked player's colour choices (None = not chosen yet)."""
+    """CCT-8e: the higher-ranked player's colour choices. None means not chosen yet."""
 
     match_1_game_1: chess.Color | None
     blitz_1: chess.Color | None = None
@@ -375,7 +388,9 @@ class SeriesChoices:
 
 
 def series_plan(higher: Player, lower: Player, choices: SeriesChoices) -> ContestPlan:
-    """CCT-8d/8e: a knock-out round of two rapid matches; the higher-ranked player chooses."""
+    """CCT-8d and CCT-8e: a knock-out round of two rapid matches. The higher-ranked player
+    chooses.
+    """
     return ContestPlan(
         first=higher,
         second=lower,
@@ -411,10 +426,11 @@ class Tie(enum.Enum):
 
 
 class KoStage(enum.Enum):
-    """CCT-6/CCT-5: how far a player went in the knock-out (NONE: out after preliminaries).
+    """CCT-6 and CCT-5: how far a player went in the knock-out. NONE means out after preliminaries.
 
-    A semi-final loser is THIRD or FOURTH once the 3rd-place match (CCT-8c) is decided;
-    SEMI_FINAL without one (or before it is played)."""
+    A semi-final loser is THIRD or FOURTH once the CCT-8c 3rd-place match is decided. Without one,
+    or before it is played, the loser is SEMI_FINAL.
+    """
 
     NONE = "preliminaries only"
     QUARTER_FINAL = "quarter-final loser"
@@ -442,7 +458,9 @@ SEMI_FINALS: Mapping[Tie, tuple[Tie, Tie]] = {
 
 @dataclass(frozen=True, slots=True)
 class KoPairing:
-    """One knock-out tie: the higher-ranked (better preliminary place) and the lower player."""
+    """One knock-out tie: the higher-ranked player, with the better preliminary place, and the
+    lower one.
+    """
 
     tie: Tie
     higher: Player
@@ -451,7 +469,7 @@ class KoPairing:
 
 @dataclass(frozen=True, slots=True)
 class Bracket:
-    """CCT-8c: the knock-out bracket built from preliminary places 1-8 (`places[0]` is 1st)."""
+    """CCT-8c: the knock-out bracket built from preliminary places 1-8. `places[0]` is 1st."""
 
     places: tuple[Player, ...]
 
@@ -462,7 +480,7 @@ class Bracket:
             )
 
     def place(self, player: Player) -> int:
-        """The player's preliminary place (1-8)."""
+        """The player's preliminary place, 1-8."""
         try:
             return self.places.index(player) + 1
         except ValueError:
@@ -508,9 +526,12 @@ class Bracket:
         return known
 
     def stages(self, winners: Mapping[Tie, Player]) -> dict[Player, KoStage]:
-        """CCT-6: the stage each of the 8 reached from the decided ties (a player still in
-        the running shows the round they are playing; tour points need the final stages).
-        The 3rd-place match, when decided, makes its players THIRD and FOURTH (CCT-8c)."""
+        """CCT-6: the stage each of the 8 reached from the decided ties.
+
+        A player still in the running shows the round they are playing, since tour points need the
+        final stages. By CCT-8c the 3rd-place match, when decided, makes its players THIRD and
+        FOURTH.
+        """
         known = self.pairings(winners)
         stage = dict.fromkeys(self.places, KoStage.QUARTER_FINAL)
         for tie in (Tie.SF1, Tie.SF2):
@@ -533,9 +554,12 @@ class Bracket:
 
 
 def finished_match(first: Fraction, second: Fraction) -> MatchOutcome:
-    """CCT-8d: the outcome of a finished rapid match from its final score alone: 3 games
-    only when someone reached 2½ (2½–½, 3–0); 4 games when it was open after 3 (a leader
-    at most 3: 3–1, 2½–1½, 2–2). Raises KnockoutError for a score no match can end on."""
+    """CCT-8d: the outcome of a finished rapid match from its final score alone.
+
+    It took 3 games only when someone reached 2½, as in 2½–½ or 3–0. It took 4 games when it was
+    open after 3, with a leader of at most 3: 3–1, 2½–1½ or 2–2. Raises KnockoutError for a score no
+    match can end on.
+    """
     games = first + second
     text = _score(first, second)
     if min(first, second) < 0 or games.denominator != 1 or games not in (3, 4):
@@ -555,10 +579,9 @@ def finished_match(first: Fraction, second: Fraction) -> MatchOutcome:
 def series_matches(days: Sequence[tuple[Fraction, Fraction]]) -> list[MatchOutcome]:
     """CCT-8d: the outcomes of a series' two rapid matches from their final scores.
 
-    The second match may have stopped early, at 2–0 or 2–1 for the winner of the first,
-    because the series was then decided; a score that match could not have reached without
-    stopping first (3–0 or 3–1 for that player) is refused. Raises KnockoutError naming
-    the match.
+    The second match may have stopped early, at 2–0 or 2–1 for the winner of the first, because the
+    series was then decided. A score that match could not have reached without stopping first, 3–0
+    or 3–1 for that player, is refused. Raises KnockoutError naming the match.
     """
     if len(days) != 2:
         raise KnockoutError(f"a round is 2 matches (CCT-8d), not {len(days)}")
@@ -585,9 +608,12 @@ def series_matches(days: Sequence[tuple[Fraction, Fraction]]) -> list[MatchOutco
 
 
 def series_decided_by_matches(outcomes: Sequence[MatchOutcome]) -> bool | None:
-    """CCT-8d: True/False when the first/second player won the series in the rapid matches
-    (won both, won one and drew the other, or won one and the other stopped); None when a
-    play-off follows."""
+    """CCT-8d: whether a player won the series in the rapid matches, or None when a play-off
+    follows.
+
+    Returns True for the first player and False for the second. A player wins by winning both
+    matches, winning one and drawing the other, or winning one while the other stopped.
+    """
     won = set(outcomes)
     if (MatchOutcome.FIRST_WON in won) != (MatchOutcome.SECOND_WON in won):
         return MatchOutcome.FIRST_WON in won
@@ -595,8 +621,11 @@ def series_decided_by_matches(outcomes: Sequence[MatchOutcome]) -> bool | None:
 
 
 def blitz_decides(first: Fraction, second: Fraction) -> bool | None:
-    """CCT-8d: True/False when the first/second player won the 2 blitz games of a play-off;
-    None at 1–1 (an Armageddon follows). Raises KnockoutError for a score that is not 2 games."""
+    """CCT-8d: whether a player won the 2 blitz games of a play-off.
+
+    Returns True for the first player and False for the second. At 1–1 it returns None, since an
+    Armageddon follows. Raises KnockoutError for a score that is not 2 games.
+    """
     if min(first, second) < 0 or first + second != BLITZ_GAMES:
         raise KnockoutError(
             f"{_score(first, second)} is not a play-off of {BLITZ_GAMES} blitz games (CCT-8d)"

@@ -1,9 +1,9 @@
-"""Arbiter overrides of a game result (CCT-9), as a record to be audited.
+"""Arbiter overrides of a game result by CCT-9, as a record to be audited.
 
-The arbiter declares a result (usually a loss) for a reason the regulation names: leaving
-the camera view, leaving before the end was confirmed, a deliberate disconnection (which
-also expels the player), or a disconnection ruling (CCT-10). Every override carries a
-written explanation, the arbiter and an aware timestamp.
+The arbiter declares a result, usually a loss, for a reason the regulation names. The reasons are
+leaving the camera view, leaving before the end was confirmed, a deliberate disconnection, which
+also expels the player, and a CCT-10 disconnection ruling. Every override carries a written
+explanation, the arbiter and an aware timestamp.
 """
 
 from __future__ import annotations
@@ -31,8 +31,10 @@ class OverrideReason(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class ArbiterOverride:
-    """CCT-9: a result set by an arbiter, with reason, explanation, who and when; a
-    deliberate disconnection must name the expelled player(s)."""
+    """CCT-9: a result set by an arbiter, with the reason, explanation, who and when.
+
+    A deliberate disconnection must name the expelled players.
+    """
 
     game: str
     result: Result

@@ -1,10 +1,9 @@
-"""Prize money per event and the Ambassador pool (CCT-5).
+"""Prize money per event and the Ambassador pool, by CCT-5.
 
-Amounts are whole US dollars in tables; a table must sum exactly to its event's fund.
-Ambassador shares are exact `Fraction`s of a dollar (a $200,000 pool over 3 Ambassadors
-gives 200000/3 each), so the shares always sum to the pool; rounding to cents is left to
-whoever pays. A player in breach of the regulations gets nothing: the prize is withheld,
-not passed on to anyone else.
+Amounts are whole US dollars in tables, and a table must sum exactly to its event's fund. Ambassador
+shares are exact `Fraction`s of a dollar, so a $200,000 pool over 3 Ambassadors gives 200000/3 each
+and the shares always sum to the pool. Rounding to cents is left to whoever pays. A player in breach
+of the regulations gets nothing: the prize is withheld, not passed on to anyone else.
 """
 
 from __future__ import annotations
@@ -37,9 +36,12 @@ class PrizeError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class PrizeTable:
-    """CCT-5 (config): dollars per place (players ranked by place alone: preliminary places
-    9-16 of a Regular, every place of the Finals) and per knock-out stage (each player there).
-    Validated on creation to sum exactly to `fund`."""
+    """CCT-5: the configured dollars per place and per knock-out stage.
+
+    Players are ranked by place alone in preliminary places 9-16 of a Regular and in every place of
+    the Finals. A stage pays each player there. The table is validated on creation to sum exactly to
+    `fund`.
+    """
 
     label: str
     fund: int
@@ -83,8 +85,10 @@ class PrizeTable:
         return self.places.get(finish.place, 0)
 
     def stage_amount(self, stage: KoStage) -> int:
-        """CCT-5: the prize of a stage; 3rd and 4th are paid as semi-final losers unless the
-        table prices them itself."""
+        """CCT-5: the prize of a stage.
+
+        3rd and 4th are paid as semi-final losers unless the table prices them itself.
+        """
         if stage in (KoStage.THIRD, KoStage.FOURTH) and stage not in self.knockout:
             stage = KoStage.SEMI_FINAL
         return self.knockout.get(stage, 0)
@@ -101,12 +105,14 @@ REGULAR_PRIZES = PrizeTable(
         KoStage.WINNER: 30_000,
     },
 )
-"""CCT-5: the default Regular table (places 9-16 $2,500 … winner $30,000)."""
+"""CCT-5: the default Regular table, from $2,500 for places 9-16 to $30,000 for the winner."""
 
 
 @dataclass(frozen=True, slots=True)
 class Prize:
-    """CCT-5: one player's prize; `withheld` when the player is in breach (nothing is paid)."""
+    """CCT-5: one player's prize. It is `withheld` when the player is in breach, and nothing is
+    paid.
+    """
 
     player: Player
     amount: int
@@ -132,7 +138,7 @@ def distribute_prizes(
     finishes: Iterable[EventFinish],
     in_breach: Collection[Player] = (),
 ) -> PrizeDistribution:
-    """CCT-5: the prize of every player of an event; players in breach get none."""
+    """CCT-5: the prize of every player of an event. Players in breach get none."""
     finishes = tuple(finishes)
     players = Counter(f.player for f in finishes)
     places = Counter(f.place for f in finishes)
@@ -157,8 +163,10 @@ def ambassador_shares(
     in_breach: Collection[Player] = (),
     minimum: int = AMBASSADOR_POOL_MINIMUM,
 ) -> dict[Player, Fraction]:
-    """CCT-5: the Ambassador pool split equally, in exact Fractions of a dollar; a share of
-    an Ambassador in breach is 0 (withheld, not re-split)."""
+    """CCT-5: the Ambassador pool split equally, in exact Fractions of a dollar.
+
+    The share of an Ambassador in breach is 0. It is withheld and not split again.
+    """
     if pool < minimum:
         raise PrizeError(f"the Ambassador pool must be at least ${minimum:,}, not ${pool:,}")
     if not ambassadors:

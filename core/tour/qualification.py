@@ -1,10 +1,10 @@
-"""Who is qualified for the next tour event, and why (CCT-3).
+"""Who is qualified for the next tour event, and why, by CCT-3.
 
-Regular: the top 8 of the tour standings. Major: Regular winners since the previous Major
-plus the top 8. Finals: Major winners (at most 3) then the standings up to 8, then the 2
-best-ranked Ambassadors not already in. A player who declines is replaced by the next in
-the standings (an Ambassador by the next Ambassador). Places left go to the organiser: for
-the Finals, wildcards into the places the lists cannot fill (`finals_field`).
+A Regular takes the top 8 of the tour standings. A Major takes the Regular winners since the
+previous Major, then the top 8. The Finals take the Major winners, at most 3, then the standings up
+to 8, then the 2 best-ranked Ambassadors not already in. A player who declines is replaced by the
+next in the standings, and an Ambassador by the next Ambassador. Places left go to the organiser.
+For the Finals these are wildcards into the places the lists cannot fill, see `finals_field`.
 """
 
 from __future__ import annotations
@@ -30,9 +30,11 @@ FINALS_AMBASSADOR_PLACES = 2
 
 def size_problems(sizes: Mapping[EventType, int], top: int) -> list[tuple[EventType, str]]:
     """CCT-3: the event sizes that cannot hold the players qualified by right, each with why.
-    A Regular or a Major takes the top `top` of the tour standings. The Finals take 8 places
-    by merit (Major winners, then the standings) and the 2 best-ranked Ambassadors, 10 in
-    all, whatever `top` says."""
+
+    A Regular or a Major takes the top `top` of the tour standings. The Finals take 8 places by
+    merit, Major winners then the standings, and the 2 best-ranked Ambassadors, 10 in all, whatever
+    `top` says.
+    """
     problems = []
     for kind in (EventType.REGULAR, EventType.MAJOR):
         if sizes[kind] < top:
@@ -76,7 +78,7 @@ class Reason(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Qualifier:
-    """CCT-3: one qualification reason with its detail (event won, tour rank)."""
+    """CCT-3: one qualification reason with its detail, such as the event won or the tour rank."""
 
     reason: Reason
     detail: str
@@ -93,8 +95,11 @@ class Qualified:
 
 @dataclass(frozen=True, slots=True)
 class QualificationList:
-    """CCT-3: the qualified players in order, places left for the organiser, and groups
-    whose remaining tie decides a place ("play-off required (organiser may forgo)")."""
+    """CCT-3: the qualified players in order, the places left for the organiser, and the open ties.
+
+    The open ties are groups whose remaining tie decides a place, shown as "play-off required
+    (organiser may forgo)".
+    """
 
     event_type: EventType
     size: int
@@ -115,14 +120,16 @@ class _Builder:
         self.playoffs: list[tuple[Player, ...]] = []
 
     def add(self, player: Player, reason: Reason, detail: str) -> None:
-        """Qualify `player` for `reason` (a second reason is added to the first)."""
+        """Qualifies `player` for `reason`. A second reason is added to the first."""
         self.reasons.setdefault(player, []).append(Qualifier(reason, detail))
 
     def walk(
         self, count: int, pool: Sequence[TourRank], skip: Collection[Player]
     ) -> list[TourRank]:
-        """Take the first `count` of `pool` not in `skip` (nor declined); a tie at the cut is
-        kept as a candidate play-off (see `result`)."""
+        """Takes the first `count` of `pool` that are neither in `skip` nor declined.
+
+        A tie at the cut is kept as a candidate play-off, which `result` checks.
+        """
         eligible = [r for r in pool if r.player not in skip and r.player not in self.declined]
         taken = eligible[:count]
         group = tie_at_cut(eligible, len(taken)) if count > 0 else ()
@@ -136,10 +143,11 @@ class _Builder:
         size: int,
         rebuild: Callable[[Sequence[TourRank]], Collection[Player]],
     ) -> QualificationList:
-        """The finished list; refuses more players by right than the event has places.
+        """The finished list. Refuses more players by right than the event has places.
 
-        `rebuild` lists who qualifies from a reordered ranking: a tie found at a cut is
-        flagged only if ordering its players differently changes who qualifies (CCT-6)."""
+        `rebuild` lists who qualifies from a reordered ranking. A tie found at a cut is flagged only
+        if ordering its players differently changes who qualifies, by CCT-6.
+        """
         qualified = tuple(
             Qualified(p, tuple(reasons), self.rank.get(p)) for p, reasons in self.reasons.items()
         )
@@ -167,17 +175,22 @@ class _Builder:
 def _decliners_last(
     ranking: Sequence[TourRank], declined: Collection[Player], winners: Collection[Player] = ()
 ) -> list[TourRank]:
-    """The ranking with decliners listed after the players tied with them, declining event
-    winners last of all: how a tie happens to be listed must not decide whether a decliner
-    held a standings place (and so is replaced). *Interpretation:* a decliner tied across
-    the top-8 cut held no standings place; a declining winner there held an extra place."""
+    """The ranking with decliners listed after the players tied with them, and declining event
+    winners last.
+
+    How a tie happens to be listed must not decide whether a decliner held a standings place and so
+    is replaced. *Interpretation:* a decliner tied across the top-8 cut held no standings place, and
+    a declining winner there held an extra place.
+    """
     out, won = set(declined), set(winners)
     return sorted(ranking, key=lambda r: (r.rank, r.player in out, r.player in out & won))
 
 
 MAX_ORDERS_TRIED = 5040
-"""CCT-6: a tied group of up to 7 players is tried in every order; a larger one at a cut
-is flagged without trying (it is then all but certain to decide a place)."""
+"""CCT-6: a tied group of up to 7 players is tried in every order.
+
+A larger one at a cut is flagged without trying, since it is then all but certain to decide a place.
+"""
 
 
 def _decides(
@@ -185,9 +198,11 @@ def _decides(
     ranking: Sequence[TourRank],
     changes: Callable[[Sequence[TourRank]], bool],
 ) -> bool:
-    """CCT-6: whether some other resolution of the tie among `group` (their entries permuted
-    in their own slots of the ranking) `changes` who qualifies; True for a group too large
-    to try every order."""
+    """CCT-6: whether another resolution of the tie among `group` `changes` who qualifies.
+
+    Each resolution permutes the group's entries in their own slots of the ranking. Returns True for
+    a group too large to try every order.
+    """
     members = set(group)
     slots = [i for i, r in enumerate(ranking) if r.player in members]
     entries = [ranking[i] for i in slots]
@@ -203,7 +218,9 @@ def _decides(
 
 
 def regular_winners_since_last_major(events: Sequence[TourEvent]) -> list[tuple[str, Player]]:
-    """CCT-3: (event, winner) of the Regular events played after the last Major, in order."""
+    """CCT-3: the (event, winner) pairs of the Regular events played after the last Major, in
+    order.
+    """
     last_major = max((i for i, e in enumerate(events) if e.type is EventType.MAJOR), default=-1)
     return [
         (e.name, e.winner)
@@ -213,7 +230,7 @@ def regular_winners_since_last_major(events: Sequence[TourEvent]) -> list[tuple[
 
 
 def major_winners(events: Sequence[TourEvent]) -> list[tuple[str, Player]]:
-    """CCT-3: (event, winner) of every Major, in order."""
+    """CCT-3: the (event, winner) pairs of every Major, in order."""
     return [
         (e.name, e.winner) for e in events if e.type is EventType.MAJOR and e.winner is not None
     ]
@@ -231,12 +248,12 @@ def qualify_for_event(
     size: int | None = None,
     top: int = TOP_OF_STANDINGS,
 ) -> QualificationList:
-    """CCT-3: who is qualified for the next Regular or Major event (`top`: the places taken
-    from the tour standings, the event's setting).
+    """CCT-3: who is qualified for the next Regular or Major event.
 
-    `winners` are (event name, winner) of the Regular events since the previous Major (used
-    for a Major only). The top 8 are taken by position in the ranking (overlap with winners
-    allowed); a decliner's place goes to the next in the standings.
+    `top` is the number of places taken from the tour standings, an event setting. `winners` are the
+    (event name, winner) pairs of the Regular events since the previous Major and are used for a
+    Major only. The top 8 are taken by position in the ranking, and they may overlap with the
+    winners. A decliner's place goes to the next in the standings.
     """
     if event_type is EventType.FINALS:
         raise TourError("use qualify_for_finals for the Finals (CCT-3)")
@@ -256,7 +273,9 @@ def _event_builder(
     declined: Collection[Player],
     top: int = TOP_OF_STANDINGS,
 ) -> _Builder:
-    """CCT-3: Regular winners since the last Major, then the top 8 (see `qualify_for_event`)."""
+    """CCT-3: Regular winners since the last Major, then the top 8, as `qualify_for_event` gives
+    them.
+    """
     build = _Builder(_decliners_last(ranking, declined, [w for _, w in winners]), declined)
     ranking = build.ranking
     # Each player qualified by right who declines frees exactly one place (however many
@@ -286,9 +305,12 @@ def qualify_for_finals(
     declined: Collection[Player] = (),
     size: int | None = None,
 ) -> QualificationList:
-    """CCT-3: the Finals — Major winners (at most 3), then the tour standings up to 8 places,
-    then the 2 best-ranked Ambassadors not already qualified (a declining Ambassador is
-    replaced by the next Ambassador)."""
+    """CCT-3: the Finals.
+
+    The Major winners come first, at most 3, then the tour standings up to 8 places, then the 2
+    best-ranked Ambassadors not already qualified. A declining Ambassador is replaced by the next
+    Ambassador.
+    """
     size = EVENT_SIZES[EventType.FINALS] if size is None else size
     if len(major_winners) > MAX_MAJOR_WINNERS:
         raise TourError(
@@ -309,7 +331,9 @@ def _finals_builder(
     ambassadors: Collection[Player],
     declined: Collection[Player],
 ) -> _Builder:
-    """CCT-3: Major winners, standings up to 8, then Ambassadors (see `qualify_for_finals`)."""
+    """CCT-3: Major winners, standings up to 8, then Ambassadors, as `qualify_for_finals` gives
+    them.
+    """
     build = _Builder(_decliners_last(ranking, declined), declined)
     ranking = build.ranking
     for event, winner in major_winners:
@@ -330,8 +354,10 @@ class FinalsFieldError(TourError):
 
 @dataclass(frozen=True, slots=True)
 class Decline:
-    """CCT-3: a player offered a Finals place who declined it, and who was offered it next
-    (nobody when the lists cannot fill it: the place is then open for a wildcard)."""
+    """CCT-3: a player offered a Finals place who declined it, and who was offered it next.
+
+    Nobody is offered it when the lists cannot fill it, and the place is then open for a wildcard.
+    """
 
     player: Player
     replaced_by: tuple[Player, ...]
@@ -358,12 +384,15 @@ class FinalsField:
         return tuple(d.player for d in self.declines)
 
     def offered(self, player: Player) -> bool:
-        """CCT-3: whether `player` is offered a place (qualified and not declined)."""
+        """CCT-3: whether `player` is offered a place, being qualified and not declined."""
         return any(q.player == player for q in self.listed.qualified)
 
     def taken(self) -> str:
-        """How the places are held, as a refusal says it ("10 of 10 places are taken by
-        qualifiers", "by 8 qualifiers and 2 wildcards")."""
+        """How the places are held, as a refusal says it.
+
+        Examples are "10 of 10 places are taken by qualifiers" and "by 8 qualifiers and 2
+        wildcards".
+        """
         qualifiers, wildcards = len(self.listed.qualified), len(self.wildcards)
         held = qualifiers + wildcards
         by = "qualifiers"
@@ -381,13 +410,14 @@ def finals_field(
     expelled: Collection[Player] = (),
     size: int | None = None,
 ) -> FinalsField:
-    """CCT-3 *Interpretation*: the Finals field from the list (`qualify_for_finals`), the
-    declines in the order they were recorded and the players entered as wildcards.
+    """CCT-3 *Interpretation*: the Finals field from the list, the declines and the wildcards.
 
-    Each decline's place goes to the next in the tour standings (an Ambassador place to the
-    next Ambassador): the player the list gains when it is applied. An expelled player
-    (CCT-9) is out as a decliner is, without being one. A wildcard who is offered a place
-    after all holds it as a qualifier, not as a wildcard."""
+    The list comes from `qualify_for_finals`, the declines in the order they were recorded, and the
+    wildcards are the players entered as such. Each decline's place goes to the next in the tour
+    standings, and an Ambassador place to the next Ambassador. That is the player the list gains
+    when the decline is applied. A player expelled by CCT-9 is out as a decliner is, without being
+    one. A wildcard who is offered a place after all holds it as a qualifier, not as a wildcard.
+    """
     out = list(dict.fromkeys(expelled))
     before = qualify_for_finals(ranking, major_winners, ambassadors, out, size)
     declines = []
@@ -409,8 +439,11 @@ def check_decline(
     entered: Collection[Player] = (),
     name: Callable[[Player], str] = str,
 ) -> None:
-    """CCT-3: only a player offered a Finals place can decline it, and not once entered in
-    the Finals (they are taken out first)."""
+    """CCT-3: only a player offered a Finals place can decline it, and not once entered in the
+    Finals.
+
+    Players entered in the Finals are taken out first.
+    """
     if player in field.declined:
         raise FinalsFieldError(f"{name(player)} declined the Finals already")
     if not field.offered(player):
@@ -430,9 +463,11 @@ def check_entry(
     wildcard: bool,
     name: Callable[[Player], str] = str,
 ) -> None:
-    """CCT-3 *Interpretation*: a player enters the Finals when offered a place (qualified
-    and not declined), or as a wildcard into a place the lists cannot fill. A decliner
-    enters only once the decline is withdrawn."""
+    """CCT-3 *Interpretation*: a player enters the Finals when offered a place or as a wildcard.
+
+    A player is offered a place when qualified and not declined. A wildcard takes a place the lists
+    cannot fill. A decliner enters only once the decline is withdrawn.
+    """
     if player in field.declined:
         raise FinalsFieldError(
             f"{name(player)} declined the Finals: they cannot be entered unless the decline "
@@ -467,10 +502,12 @@ def field_problem(
     wildcards: Collection[Player],
     name: Callable[[Player], str] = str,
 ) -> str | None:
-    """CCT-3 *Interpretation*: what makes the players `entered` in the Finals (those in
-    `wildcards` entered as wildcards) a field the rules do not give, or None. Checked again
-    whenever the list or the declines change under the entries (a later event, an undone
-    decline, the draw)."""
+    """CCT-3 *Interpretation*: what makes the players `entered` in the Finals a field the rules do
+    not give, or None.
+
+    Those in `wildcards` entered as wildcards. The field is checked again whenever the list or the
+    declines change under the entries: after a later event, an undone decline or the draw.
+    """
     for player in entered:
         if player in field.declined:
             return (

@@ -1,7 +1,8 @@
-"""The tour: event types and sizes (CCT-2), tour points and the tour ranking (CCT-6).
+"""The tour: event types and sizes by CCT-2, tour points and the tour ranking by CCT-6.
 
-Points tables are data frozen into each event (CCT-16). The defaults are CCT-6's: Regular
-40/25/15/10/0 in the knock-out and 10/8/6/5/4/3/2/1 for preliminary places; Major doubled.
+Points tables are data frozen into each event by CCT-16. The defaults are CCT-6's. A Regular gives
+40/25/15/10/0 in the knock-out and 10/8/6/5/4/3/2/1 for preliminary places, and a Major doubles
+them.
 """
 
 from __future__ import annotations
@@ -30,8 +31,11 @@ EVENT_SIZES: Mapping[EventType, int] = {
     EventType.MAJOR: 12,
     EventType.FINALS: 10,
 }
-"""CCT-2 (config): the default number of players per event type; an event's own size is
-however many players its preliminary has (2020-21 held 16-player Majors)."""
+"""CCT-2: the configured default number of players per event type.
+
+An event's own size is however many players its preliminary has. The 2020-21 tour held 16-player
+Majors.
+"""
 
 KNOCKOUT_PLACES = 8
 """CCT-8c: preliminary places 1-8 go on to the knock-out."""
@@ -44,22 +48,26 @@ KO_SLOTS: Mapping[KoStage, int] = {
     KoStage.RUNNER_UP: 1,
     KoStage.WINNER: 1,
 }
-"""CCT-8c: how many players finish at each knock-out stage (the two semi-final losers are
-either both SEMI_FINAL, or THIRD and FOURTH after the 3rd-place match)."""
+"""CCT-8c: how many players finish at each knock-out stage.
+
+The two semi-final losers are either both SEMI_FINAL, or THIRD and FOURTH after the 3rd-place match.
+"""
 
 SEMI_FINAL_LOSERS = frozenset({KoStage.SEMI_FINAL, KoStage.THIRD, KoStage.FOURTH})
 """CCT-8c: the stages of a semi-final loser, with or without the 3rd-place match."""
 
 
 class TourError(ValueError):
-    """Tour data the regulation does not allow (bad table, inconsistent event)."""
+    """Tour data the regulation does not allow, such as a bad table or an inconsistent event."""
 
 
 @dataclass(frozen=True, slots=True)
 class PointsTable:
-    """CCT-6 (config): tour points by preliminary place (index 0 = 1st) and knock-out stage;
-    `label` says where the table comes from. A table without 3rd/4th values gives both
-    semi-final losers its SEMI_FINAL value."""
+    """CCT-6: the configured tour points by preliminary place and knock-out stage.
+
+    Index 0 of the places is 1st. `label` says where the table comes from. A table without 3rd and
+    4th values gives both semi-final losers its SEMI_FINAL value.
+    """
 
     label: str
     preliminary: tuple[int, ...]
@@ -78,7 +86,7 @@ class PointsTable:
         return prelim + self.stage_points(stage)
 
     def stage_points(self, stage: KoStage) -> int:
-        """CCT-6: the knock-out points of a stage (3rd/4th fall back to the semi-final value)."""
+        """CCT-6: the knock-out points of a stage. 3rd and 4th fall back to the semi-final value."""
         if stage in (KoStage.THIRD, KoStage.FOURTH) and stage not in self.knockout:
             stage = KoStage.SEMI_FINAL
         return self.knockout.get(stage, 0)
@@ -104,7 +112,7 @@ REGULAR_POINTS = PointsTable(
         KoStage.WINNER: 40,
     },
 )
-"""CCT-6: the default Regular table (semi-final loser without a 3rd-place match: 10)."""
+"""CCT-6: the default Regular table. A semi-final loser without a 3rd-place match gets 10."""
 
 MAJOR_POINTS = REGULAR_POINTS.scaled(2, label="CCT-6 default Major table (Regular doubled)")
 """CCT-6: the default Major table, every Regular value doubled."""
@@ -113,7 +121,7 @@ DEFAULT_POINTS_TABLES: Mapping[EventType, PointsTable] = {
     EventType.REGULAR: REGULAR_POINTS,
     EventType.MAJOR: MAJOR_POINTS,
 }
-"""CCT-6: default tables per event type (the Finals award the tour title, not tour points)."""
+"""CCT-6: default tables per event type. The Finals award the tour title, not tour points."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,9 +135,11 @@ class EventFinish:
 
 @dataclass(frozen=True, slots=True)
 class TourEvent:
-    """CCT-2: a finished Regular or Major event with every participant's finish, and the
-    tour points table frozen into it at creation (CCT-16; None: the table passed for its type
-    when points are computed — see `with_points_table`)."""
+    """CCT-2: a finished Regular or Major event with every participant's finish.
+
+    By CCT-16 the tour points table is frozen into it at creation. When None, the table passed for
+    its type is used when points are computed, see `with_points_table`.
+    """
 
     name: str
     type: EventType
@@ -159,8 +169,10 @@ class TourEvent:
     def with_points_table(
         self, tables: Mapping[EventType, PointsTable] = DEFAULT_POINTS_TABLES
     ) -> TourEvent:
-        """CCT-16: this event with its type's table in `tables` frozen into it (an event that
-        already stores one keeps it: rules change only prospectively)."""
+        """CCT-16: this event with its type's table in `tables` frozen into it.
+
+        An event that already stores one keeps it, since rules change only prospectively.
+        """
         if self.points_table is not None:
             return self
         table = tables.get(self.type)
@@ -170,7 +182,7 @@ class TourEvent:
 
     @property
     def winner(self) -> Player | None:
-        """The event winner (knock-out winner), if known."""
+        """The event winner, that is the knock-out winner, if known."""
         return next((f.player for f in self.finishes if f.stage is KoStage.WINNER), None)
 
 
@@ -187,7 +199,10 @@ class TourRecord:
     quarter_finals: int = 0
 
     def sort_key(self) -> tuple[int, ...]:
-        """CCT-6: points, wins (more), events (fewer), final/SF/QF appearances (more)."""
+        """CCT-6: points, wins, events and final, SF and QF appearances.
+
+        More is better for all of them except events, where fewer is better.
+        """
         return (
             -self.points,
             -self.wins,
@@ -200,7 +215,9 @@ class TourRecord:
 
 @dataclass(frozen=True, slots=True)
 class TourRank:
-    """CCT-6: one line of the tour ranking; `tied` when the rank is shared after all criteria."""
+    """CCT-6: one line of the tour ranking. `tied` is set when the rank is shared after all
+    criteria.
+    """
 
     rank: int
     player: Player
@@ -219,9 +236,9 @@ def tour_records(
 ) -> dict[Player, TourRecord]:
     """CCT-6: tour points and tie criteria per player over `events`.
 
-    An event scores with the table frozen into it (CCT-16), else with `tables[event.type]`.
-    An appearance counts every knock-out round played: a finalist also appeared in a
-    semi-final and a quarter-final.
+    An event scores with the table frozen into it by CCT-16, else with `tables[event.type]`. An
+    appearance counts every knock-out round played, so a finalist also appeared in a semi-final and
+    a quarter-final.
     """
     records: dict[Player, TourRecord] = {}
     for event in events:
@@ -246,13 +263,16 @@ def tour_ranking(
     events: Iterable[TourEvent],
     tables: Mapping[EventType, PointsTable] = DEFAULT_POINTS_TABLES,
 ) -> tuple[TourRank, ...]:
-    """CCT-6: the tour ranking over `events` (see `rank_records`)."""
+    """CCT-6: the tour ranking over `events`, as `rank_records` orders it."""
     return rank_records(tour_records(events, tables).values())
 
 
 def rank_records(records: Iterable[TourRecord]) -> tuple[TourRank, ...]:
-    """CCT-6: order by points and the five tie criteria; players equal on all of them share
-    the rank (1, 2, 2, 4), listed by their id for a stable display."""
+    """CCT-6: orders by points and the five tie criteria.
+
+    Players equal on all of them share the rank, as in 1, 2, 2, 4, and are listed by their id for a
+    stable display.
+    """
     ordered = sorted(records, key=lambda r: (r.sort_key(), str(r.player)))
     return tuple(
         TourRank(rank, record.player, record, len(group) > 1)
@@ -262,8 +282,11 @@ def rank_records(records: Iterable[TourRecord]) -> tuple[TourRank, ...]:
 
 
 def tie_at_cut(ranking: Sequence[TourRank], taken: int) -> tuple[Player, ...]:
-    """CCT-6: the players sharing the rank that the cut after `taken` places splits (some in,
-    some out) — a "play-off required (organiser may forgo)" group; empty when the cut is clean."""
+    """CCT-6: the players sharing the rank that the cut after `taken` places splits.
+
+    Some are in and some out. This is a "play-off required (organiser may forgo)" group. It is empty
+    when the cut is clean.
+    """
     if not 0 < taken < len(ranking) or ranking[taken - 1].rank != ranking[taken].rank:
         return ()
     rank = ranking[taken].rank

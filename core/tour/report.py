@@ -1,6 +1,8 @@
-"""A whole tour computed from its played events and Finals: every event's placings and tour
-points (CCT-6, CCT-8c), the tour ranking, the Finals qualification (CCT-3) and the Finals
-table with bonus points (CCT-8f)."""
+"""A whole tour computed from its played events and Finals.
+
+It gives every event's placings and tour points by CCT-6 and CCT-8c, the tour ranking, the Finals
+qualification by CCT-3 and the Finals table with bonus points by CCT-8f.
+"""
 
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ Player = Hashable
 
 @dataclass(frozen=True, slots=True)
 class FinalsMatch:
-    """CCT-8f: one decided Finals match — in the rapid games (3/0) or the tie-break (2/1)."""
+    """CCT-8f: one decided Finals match, in the rapid games for 3/0 or the tie-break for 2/1."""
 
     a: Player
     b: Player
@@ -52,7 +54,7 @@ class FinalsMatch:
 
 @dataclass(frozen=True, slots=True)
 class FinalsResults:
-    """CCT-8f: the finalists and the matches decided so far (each pair meets once)."""
+    """CCT-8f: the finalists and the matches decided so far. Each pair meets once."""
 
     players: tuple[Player, ...]
     matches: tuple[FinalsMatch, ...] = ()
@@ -74,10 +76,13 @@ class FinalsResults:
 
 @dataclass(frozen=True, slots=True)
 class Tour:
-    """CCT-2: a tour — its events in order, when held the Finals, its Tour Ambassadors
-    (CCT-3: the Finals' last places, CCT-5: the pool) and the players expelled from it
-    (CCT-9: they play no further event, so they qualify for none), the players who declined
-    the Finals in the order they did and the Finals' wildcards (CCT-3)."""
+    """CCT-2: a tour and who takes part in it.
+
+    It holds its events in order, the Finals when held, and its Tour Ambassadors, who take the
+    Finals' last places by CCT-3 and share the pool by CCT-5. It holds the players expelled from it,
+    who by CCT-9 play no further event and so qualify for none. It also holds the players who
+    declined the Finals, in the order they did, and the Finals' wildcards by CCT-3.
+    """
 
     name: str
     events: tuple[PlayedEvent, ...]
@@ -110,7 +115,7 @@ class EventPoints:
 
 @dataclass(frozen=True, slots=True)
 class EventReport:
-    """CCT-8c/CCT-6: one event's placings and tour points (in placing order)."""
+    """CCT-8c and CCT-6: one event's placings and tour points, in placing order."""
 
     event: PlayedEvent
     table: PointsTable
@@ -120,7 +125,7 @@ class EventReport:
 
 @dataclass(frozen=True, slots=True)
 class TourReport:
-    """The tour as after `after` (None: after every event, with the Finals)."""
+    """The tour as after `after`, or after every event with the Finals for None."""
 
     name: str
     after: str | None
@@ -154,11 +159,15 @@ def tour_report(
     tables: Mapping[EventType, PointsTable] = DEFAULT_POINTS_TABLES,
     finals_size: int = EVENT_SIZES[EventType.FINALS],
 ) -> TourReport:
-    """CCT-3/6/8c/8f: the tour after the event named `after` (then without the Finals) or
-    after every event. An event scores with its own table, else `tables[its type]` (CCT-16).
-    The Finals list gives its 2 Ambassador places to the tour's best-ranked Ambassadors not
-    already in (a tour naming none leaves them to the organiser). The Finals' declines and
-    wildcards count only after every event (CCT-3): before, no one had declined yet."""
+    """CCT-3, CCT-6, CCT-8c and CCT-8f: the tour after the event named `after`, or after every
+    event.
+
+    After a named event the Finals are left out. An event scores with its own table, else with the
+    table in `tables` for its type, by CCT-16. The Finals list gives its 2 Ambassador places to the
+    tour's best-ranked Ambassadors not already in, and a tour naming none leaves them to the
+    organiser. By CCT-3 the Finals' declines and wildcards count only after every event, since
+    before that no one had declined yet.
+    """
     events = list(tour.events)
     if after is not None:
         names = [e.name for e in events]
@@ -203,10 +212,13 @@ def event_qualification(
     tables: Mapping[EventType, PointsTable] = DEFAULT_POINTS_TABLES,
     expelled: Collection[Player] = (),
 ) -> QualificationList:
-    """CCT-3: who is qualified for an event of `event_type` and `size` played after the
-    events `prior` (in tour order): the top of the tour standings after them, the Regular
-    winners since the last Major for a Major, Major winners and Ambassadors for the Finals.
-    CCT-9: an `expelled` player qualifies for nothing; their place goes on as a decliner's."""
+    """CCT-3: who is qualified for an event of `event_type` and `size` played after the events
+    `prior`.
+
+    `prior` is in tour order. It takes the top of the tour standings after them, the Regular winners
+    since the last Major for a Major, and the Major winners and Ambassadors for the Finals. By CCT-9
+    an `expelled` player qualifies for nothing, and their place goes on as a decliner's.
+    """
     frozen = [e.tour_event().with_points_table(tables) for e in prior]
     ranking = rank_records(tour_records(frozen, tables).values())
     if event_type is EventType.FINALS:

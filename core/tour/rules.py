@@ -1,8 +1,10 @@
-"""The rule settings a tour freezes when it is created (CCT-16): event sizes, the top of the
-standings that qualifies, the tour points tables, the preliminaries' game scoring, the appeal
-deadline and its zone, the reconnection window, how long a report waits for the opponent,
-how long before a round's start its pairings are posted, the session start, the Ambassador
-pool. Events take their own values from their tour's rules when created."""
+"""The rule settings a tour freezes when it is created, by CCT-16.
+
+They are the event sizes, the top of the standings that qualifies, the tour points tables, the
+preliminaries' game scoring, the appeal deadline and its zone, the reconnection window, how long a
+report waits for the opponent, how long before a round's start its pairings are posted, the session
+start and the Ambassador pool. Events take their own values from their tour's rules when created.
+"""
 
 from __future__ import annotations
 
@@ -22,13 +24,18 @@ from core.tour.ranking import DEFAULT_POINTS_TABLES, EVENT_SIZES, EventType, Poi
 CONFIRM_HOURS = 12
 """SURFACE: a player's report waits this long for the opponent before the bot confirms it."""
 ROUND_REMINDER_MINUTES = 60
-"""SURFACE: a round's pairings and colours are posted, its players pinged, this long before
-its start (an event setting, frozen when the event is created)."""
+"""SURFACE: how long before its start a round's pairings and colours are posted and its players
+pinged.
+
+It is an event setting, frozen when the event is created.
+"""
 MAX_REMINDER_MINUTES = 24 * 60
-"""A round's reminder comes at most a day before it (sessions are a day apart)."""
+"""A round's reminder comes at most a day before it, since sessions are a day apart."""
 SESSION_START = dt.time(17, 0)
-"""*Interpretation:* playing sessions start at 17:00 in the appeals zone (the regulation gives
-no time; the 2020-21 sessions started then, CET)."""
+"""*Interpretation:* playing sessions start at 17:00 in the appeals zone.
+
+The regulation gives no time. The 2020-21 sessions started then, CET.
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +55,7 @@ class TourRules:
     ambassador_pool: int = AMBASSADOR_POOL_MINIMUM
     round_reminder_minutes: int = ROUND_REMINDER_MINUTES
     scoring: Scoring = STANDARD
-    """CCT-8a: the game scoring of a new event's preliminary (1/½/0 or 3/1/0)."""
+    """CCT-8a: the game scoring of a new event's preliminary, 1/½/0 or 3/1/0."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sizes", MappingProxyType(dict(self.sizes)))
@@ -72,5 +79,5 @@ class TourRules:
         return dt.timedelta(seconds=self.reconnect_seconds)
 
     def points_table(self, event_type: EventType) -> PointsTable | None:
-        """CCT-6: the tour points table of a new event of this type (None for the Finals)."""
+        """CCT-6: the tour points table of a new event of this type, None for the Finals."""
         return self.points.get(event_type)

@@ -1,6 +1,6 @@
-"""Time controls of the tour as data (CCT-7): rapid, blitz and Armageddon.
+"""Time controls of the tour as data by CCT-7: rapid, blitz and Armageddon.
 
-Each event freezes its own set (CCT-16); the defaults are the 2020-21 regulation's.
+Each event freezes its own set by CCT-16. The defaults are the 2020-21 regulation's.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ class Phase(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class TimeControl:
-    """CCT-7: base time per colour, increment per move, and who wins a drawn game (if anyone)."""
+    """CCT-7: base time per colour, increment per move, and who wins a drawn game, if anyone."""
 
     name: str
     white_base: timedelta
@@ -37,7 +37,7 @@ class TimeControl:
 
 @dataclass(frozen=True, slots=True)
 class TimeControls:
-    """CCT-7 (config): the time control for each phase of a knock-out round or Finals match."""
+    """CCT-7: the configured time control for each phase of a knock-out round or Finals match."""
 
     rapid: TimeControl
     blitz: TimeControl
@@ -61,7 +61,7 @@ BLITZ = TimeControl("blitz", timedelta(minutes=5), timedelta(minutes=5), timedel
 ARMAGEDDON = TimeControl(
     "armageddon", timedelta(minutes=5), timedelta(minutes=4), timedelta(0), draw_goes_to_black=True
 )
-"""CCT-7: Armageddon, White 5 minutes, Black 4, no increment; Black wins on a draw."""
+"""CCT-7: Armageddon, White 5 minutes, Black 4, no increment. Black wins on a draw."""
 
 DEFAULT_TIME_CONTROLS = TimeControls(rapid=RAPID, blitz=BLITZ, armageddon=ARMAGEDDON)
 """CCT-7: the 2020-21 regulation's time controls."""

@@ -28,7 +28,9 @@ def _club_label(club: ClubCandidate) -> str:
 
 
 def club_choices(candidates: Sequence[ClubCandidate], typed: str) -> list[app_commands.Choice[str]]:
-    """The member's clubs first, then approved, then the rest; prefix matches before others."""
+    """The member's clubs first, then approved ones, then the rest, with prefix matches before
+    others.
+    """
     ranked = sorted(
         candidates,
         key=lambda c: (not c.mine, c.status != "approved", not starts(c.name, typed), c.name),
@@ -45,7 +47,7 @@ def club_choices(candidates: Sequence[ClubCandidate], typed: str) -> list[app_co
 def season_choices(
     candidates: Sequence[SeasonCandidate], typed: str
 ) -> list[app_commands.Choice[str]]:
-    """Running seasons first (newest first), prefix matches before others."""
+    """Running seasons first, newest first, with prefix matches before others."""
     ranked = sorted(
         enumerate(candidates),
         key=lambda p: (p[1].status == "finished", not starts(p[1].name, typed), p[0]),
@@ -57,7 +59,7 @@ def season_choices(
 
 
 def match_label(match: MatchCandidate) -> str:
-    """`Spring · P-R3 · Alpha vs Beta · 2026-03-07` (✓ once played)."""
+    """A match choice such as `Spring · P-R3 · Alpha vs Beta · 2026-03-07`, with ✓ once played."""
     done = " ✓" if match.finished else ""
     day = match.start.date().isoformat()
     return choice_name(f"{match.season} · {match.key} · {match.home} vs {match.away} · {day}{done}")
@@ -66,8 +68,11 @@ def match_label(match: MatchCandidate) -> str:
 def match_choices(
     candidates: Sequence[MatchCandidate], now: dt.datetime
 ) -> list[app_commands.Choice[str]]:
-    """The member's clubs' matches first, then unplayed ones from the next start on, then
-    unplayed ones already started, then played ones (latest first)."""
+    """The member's clubs' matches first, then the other matches.
+
+    After them come unplayed ones from the next start on, then unplayed ones already started, then
+    played ones, latest first.
+    """
 
     def key(m: MatchCandidate) -> tuple[bool, int, float]:
         if m.finished:

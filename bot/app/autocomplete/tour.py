@@ -1,6 +1,9 @@
-"""Autocomplete of the tour's options — `tour`, `event`, `player`, `game`, `round`, `appeal` —
-from the guild's own data, ranked for the member typing (their own events and open games
-first) and cut to Discord's 25 choices of at most 100 characters."""
+"""Autocomplete of the tour's options from the guild's own data.
+
+The options are `tour`, `event`, `player`, `game`, `round` and `appeal`. Choices are ranked for the
+member typing, with their own events and open games first, and cut to Discord's 25 choices of at
+most 100 characters.
+"""
 
 from __future__ import annotations
 

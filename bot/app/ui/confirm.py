@@ -1,7 +1,10 @@
-"""Confirm / Cancel under a preview: only the member who asked may click; nothing happens
-until Confirm, and after `timeout` seconds the buttons are disabled and nothing is stored.
-A Confirm that fails (refused, or unexpectedly) leaves the public preview saying only
-"nothing was stored" and answers the clicker privately through the tree's error handler."""
+"""Confirm and Cancel buttons under a preview.
+
+Only the member who asked may click. Nothing happens until Confirm, and after `timeout` seconds the
+buttons are disabled and nothing is stored. A Confirm that fails, refused or unexpectedly, leaves
+the public preview saying only "nothing was stored" and answers the clicker privately through the
+tree's error handler.
+"""
 
 from __future__ import annotations
 
@@ -22,12 +25,15 @@ CANCELLED = "Cancelled: nothing was stored."
 FAILED = "Not stored: the confirmation was refused (the reason went to whoever confirmed)."
 
 OnConfirm = Callable[[], Awaitable[str]]
-"""What Confirm does; returns the line that replaces the preview's text."""
+"""What Confirm does. It returns the line that replaces the preview's text."""
 
 
 class ConfirmView(ArbiterView):
-    """Confirm runs `on_confirm` once; Cancel or the timeout store nothing. The deadline is
-    read from `clock` (the database's), so a late click is refused even before the timer."""
+    """Confirm runs `on_confirm` once, while Cancel or the timeout store nothing.
+
+    The deadline is read from `clock`, the database's, so a late click is refused even before the
+    timer fires.
+    """
 
     def __init__(
         self,
@@ -46,15 +52,20 @@ class ConfirmView(ArbiterView):
         self.outcome: str | None = None  # "confirmed", "cancelled", "expired"
 
     def arm(self, interaction: Interaction) -> None:
-        """Remember the preview's interaction (to edit it on expiry) and start the timer (a
-        loop timer, not a task: nothing runs until it falls due)."""
+        """Remembers the preview's interaction, to edit it on expiry, and starts the timer.
+
+        The timer is a loop timer, not a task, so nothing runs until it falls due.
+        """
         self.interaction = interaction
         loop = asyncio.get_running_loop()
         loop.call_later(self.timeout_seconds, lambda: loop.create_task(self.expire()))
 
     def _close(self) -> None:
-        """Disable the buttons. The view keeps listening until the timer (`expire`), so a
-        second click that raced the edit (a double click) still gets an answer."""
+        """Disables the buttons.
+
+        The view keeps listening until the timer's `expire`, so a second click that raced the edit,
+        such as a double click, still gets an answer.
+        """
         for item in self.children:
             if isinstance(item, discord.ui.Button):
                 item.disabled = True
@@ -69,7 +80,7 @@ class ConfirmView(ArbiterView):
         return True
 
     async def expire(self) -> None:
-        """The timeout: disable the buttons and say nothing was stored (once)."""
+        """The timeout disables the buttons and says once that nothing was stored."""
         self.stop()
         if self.outcome is not None:
             return
@@ -90,7 +101,7 @@ class ConfirmView(ArbiterView):
 
     @discord.ui.button(label="Confirm", style=discord.ButtonStyle.success)
     async def confirm(self, interaction: Interaction, _: discord.ui.Button[ConfirmView]) -> None:
-        """Store what the preview shows (refused after the deadline)."""
+        """Stores what the preview shows. It is refused after the deadline."""
         if await self._already(interaction):
             return
         if self.outcome is not None or self.clock() >= self.deadline:

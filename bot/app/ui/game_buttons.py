@@ -1,9 +1,11 @@
-"""The Confirm / Dispute buttons under a player's game report, as persistent
-`discord.ui.DynamicItem`s (registered at start-up, so they keep working after a restart):
-the game id is in the custom id (`tourgame:<id>:confirm|dispute`), the report in the
-database. Only the reported game's opponent may click (either player when the bot reported a
-game it found on a site; the life cycle refuses anyone else);
-a click settles or disputes the report and the message then says so, without buttons.
+"""The Confirm and Dispute buttons under a player's game report, as persistent
+`discord.ui.DynamicItem`s.
+
+They are registered at start-up, so they keep working after a restart. The game id is in the custom
+id, `tourgame:<id>:confirm|dispute`, and the report is in the database. Only the reported game's
+opponent may click, or either player when the bot reported a game it found on a site. The life cycle
+refuses anyone else. A click settles or disputes the report, and the message then says so, without
+buttons.
 
     view = report_view(game.id)
     await interaction.response.send_message(text, view=view)
@@ -52,8 +54,10 @@ class GameAnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         return cls(int(match["game"]), match["action"] == "confirm")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Settle or dispute the report; the message then shows it (a refusal goes to the
-        clicker alone and changes nothing)."""
+        """Settles or disputes the report, and the message then shows it.
+
+        A refusal goes to the clicker alone and changes nothing.
+        """
         try:
             store = guild_store(interaction)
             actor = await actor_of(store, interaction)

@@ -1,10 +1,11 @@
-"""Persistent buttons of motions (CL-23), as `discord.ui.DynamicItem`s registered at start-up
-(`bot.add_dynamic_items`), so they keep working after a restart: the state is in the custom
-id (the motion or season id) and the database, never in memory.
+"""Persistent buttons of CL-23 motions, as `discord.ui.DynamicItem`s registered at start-up.
 
-- `MotionVoteButton`: the Yes / No buttons on a motion message (`motion:<id>:yes|no`).
-- `DivisionMakeupButton`: opens the division make-up motion of a season (`makeup:<season id>`);
-  `/season promotion` attaches it to its reply:
+They are registered with `bot.add_dynamic_items`, so they keep working after a restart. The state is
+in the custom id, which holds the motion or season id, and in the database, never in memory.
+
+- `MotionVoteButton`: the Yes and No buttons on a motion message, `motion:<id>:yes|no`.
+- `DivisionMakeupButton`: opens the division make-up motion of a season,
+  `makeup:<season id>`. `/season promotion` attaches it to its reply:
 
       view = discord.ui.View(timeout=None)
       view.add_item(DivisionMakeupButton(season.id))
@@ -39,9 +40,12 @@ from core.votes import MotionKind
 
 
 async def _answer(interaction: Interaction, work: Callable[[], Awaitable[str]]) -> None:
-    """Run a click's work and answer the clicker alone: the result, or — through the tree's
-    one error handler — the refusal (a UserError changes nothing) or an error id. discord.py
-    only logs what a persistent button's callback raises, so it is delegated here."""
+    """Runs a click's work and answers the clicker alone.
+
+    The answer is the result, or through the tree's one error handler the refusal or an error id. A
+    UserError changes nothing. discord.py only logs what a persistent button's callback raises, so
+    it is delegated here.
+    """
     try:
         text = await work()
     except Exception as error:
@@ -51,7 +55,7 @@ async def _answer(interaction: Interaction, work: Callable[[], Awaitable[str]]) 
 
 
 class MotionVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VOTE_PATTERN):
-    """A motion's Yes or No button: an elector's vote (the same as `/vote cast`)."""
+    """A motion's Yes or No button: an elector's vote, the same as `/vote cast`."""
 
     def __init__(self, motion_id: int, yes: bool, *, disabled: bool = False) -> None:
         super().__init__(
@@ -77,7 +81,9 @@ class MotionVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         return cls(int(match["motion"]), match["choice"] == "yes")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Record the clicker's vote (an elector only, while open) and answer them alone."""
+        """Records the clicker's vote and answers them alone. Only an elector may vote, while the
+        motion is open.
+        """
 
         async def vote() -> str:
             return await vote_text(interaction, self.motion_id, self.yes)
@@ -86,7 +92,7 @@ class MotionVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
 
 
 async def vote_text(interaction: Interaction, motion_id: int, yes: bool) -> str:
-    """Cast the interaction user's vote; the sentence that answers them."""
+    """Casts the interaction user's vote and returns the sentence that answers them."""
     cast = await cast_vote(guild_store(interaction), interaction.user.id, motion_id, yes)
     choice = "yes" if yes else "no"
     if not cast.changed:
@@ -98,8 +104,11 @@ async def vote_text(interaction: Interaction, motion_id: int, yes: bool) -> str:
 
 
 class DivisionMakeupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MAKEUP_PATTERN):
-    """CL-8: `/season promotion`'s button; a director's click opens the division make-up
-    motion of the season (next season named after it, e.g. 2017 → 2018)."""
+    """CL-8: `/season promotion`'s button. A director's click opens the division make-up motion of
+    the season.
+
+    Next season is named after it, so 2017 gives 2018.
+    """
 
     def __init__(self, season_id: int) -> None:
         super().__init__(
@@ -123,7 +132,7 @@ class DivisionMakeupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templ
         return cls(int(match["season"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Open the motion (a director only) and answer the clicker alone."""
+        """Opens the motion and answers the clicker alone. Only a director may open it."""
 
         async def open_() -> str:
             actor = await actor_of(guild_store(interaction), interaction)
@@ -145,4 +154,4 @@ class DivisionMakeupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templ
 
 
 DYNAMIC_ITEMS = (MotionVoteButton, DivisionMakeupButton)
-"""Registered by the bot at start-up (`bot.add_dynamic_items(*DYNAMIC_ITEMS)`)."""
+"""Registered by the bot at start-up with `bot.add_dynamic_items(*DYNAMIC_ITEMS)`."""

@@ -1,5 +1,8 @@
-"""Previous / Next buttons over a list of embeds: only the member who asked may turn the
-pages; the buttons stop answering after `timeout` seconds (the message stays as it is)."""
+"""Previous and Next buttons over a list of embeds.
+
+Only the member who asked may turn the pages. The buttons stop answering after `timeout` seconds,
+and the message stays as it is.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ TIMEOUT = 300.0
 
 
 class PageView(ArbiterView):
-    """Turns the pages of `embeds` in place; the footer says `Page n/N`."""
+    """Turns the pages of `embeds` in place. The footer says `Page n/N`."""
 
     def __init__(self, embeds: Sequence[discord.Embed], owner_id: int) -> None:
         super().__init__(timeout=None)
@@ -38,7 +41,7 @@ class PageView(ArbiterView):
         self.next.disabled = self.page == len(self.embeds) - 1
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        """Only the member who asked turns the pages (others get a private note)."""
+        """Only the member who asked turns the pages. Others get a private note."""
         if interaction.user.id == self.owner_id:
             return True
         await interaction.response.send_message(
@@ -69,8 +72,10 @@ async def send_pages(
     ephemeral: bool = False,
     files: Sequence[discord.File] = (),
 ) -> None:
-    """Reply with the first page and, when there are more, Previous / Next buttons (as the
-    first reply, or as a follow-up after a defer)."""
+    """Replies with the first page and, when there are more, Previous and Next buttons.
+
+    It sends the first reply, or a follow-up after a defer.
+    """
     view = PageView(embeds, interaction.user.id) if len(embeds) > 1 else discord.utils.MISSING
     if interaction.response.is_done():
         await interaction.followup.send(

@@ -34,8 +34,10 @@ T = TypeVar("T")
 
 
 def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], write: bool) -> T:
-    """Open (and migrate) the configured database (a SQLite file, or PostgreSQL's
-    `database.url`) and run `work` on the guild's store."""
+    """Opens and migrates the configured database and runs `work` on the guild's store.
+
+    The database is a SQLite file, or PostgreSQL at `database.url`.
+    """
     from storage.locations import open_database, shown
 
     config = config_from_args(args)
@@ -100,7 +102,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Write the stored season as a season file (plain JSON)."""
+    """Writes the stored season as a plain JSON season file."""
 
     async def work(store: GuildStore) -> dict[str, Any]:
         async with store.read() as view:
@@ -161,7 +163,7 @@ def run_standings(args: argparse.Namespace) -> int:
 
 
 def run_calendar(args: argparse.Namespace) -> int:
-    """The season's matches (one club's with --club) as an .ics file."""
+    """The season's matches as an .ics file, only one club's with --club."""
 
     async def work(store: GuildStore) -> bytes:
         async with store.read() as view:

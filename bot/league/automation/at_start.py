@@ -1,9 +1,11 @@
-"""CL-5, CL-6, CL-20 at the match start: both clubs' chess.com profiles (members, daily
-average) and the match (players fielded) read now and stored as the at-start facts with the
-instant observed, with an announcement that says when a snapshot was taken late and which
-forfeits the facts cause. chess.com is read in the job's fetch step and the facts stored in
-its unit of work; chess.com unreachable: nothing is stored and the job retries at the next
-poll (late, and saying so)."""
+"""CL-5, CL-6 and CL-20 at the match start: the at-start facts read from chess.com and stored.
+
+Both clubs' chess.com profiles, with members and daily average, and the match, with the players
+fielded, are read now. They are stored as the at-start facts with the instant observed. An
+announcement says when a snapshot was taken late and which forfeits the facts cause. chess.com is
+read in the job's fetch step and the facts are stored in its unit of work. When chess.com is
+unreachable nothing is stored, and the job retries at the next poll, late and saying so.
+"""
 
 from __future__ import annotations
 
@@ -114,8 +116,10 @@ def _describe(name: str, f: AtStartRecord) -> str:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What chess.com said at the start (the fetch step): the match start it was read for,
-    each club's facts by name, and the instant observed."""
+    """What chess.com said at the start, read by the fetch step.
+
+    It holds the match start it was read for, each club's facts by name and the instant observed.
+    """
 
     start: dt.datetime
     records: dict[str, AtStartRecord]
@@ -123,9 +127,12 @@ class Snapshot:
 
 
 def at_start_fetcher(context: AutomationContext) -> Callable[[Job], Awaitable[Snapshot | None]]:
-    """The read-only step of `cl.at_start` jobs, outside any transaction: both clubs' profiles
-    and the match read now; None when no snapshot is due. chess.com unreachable: `RetryLater`
-    at the next poll (nothing stored; the snapshot then says it was late)."""
+    """The read-only step of `cl.at_start` jobs, run outside any transaction.
+
+    It reads both clubs' profiles and the match now, and returns None when no snapshot is due. When
+    chess.com is unreachable it raises `RetryLater` for the next poll. Nothing is stored, and the
+    snapshot then says it was late.
+    """
 
     async def fetch(job: Job) -> Snapshot | None:
         async with context.store(job.guild_id).read() as view:
@@ -160,8 +167,11 @@ def at_start_fetcher(context: AutomationContext) -> Callable[[Job], Awaitable[Sn
 
 
 async def store_snapshot(job: Job, uow: UnitOfWork, snapshot: Snapshot | None) -> None:
-    """The handler of `cl.at_start` jobs, in the job's unit of work: the fetched facts stored
-    (if the match still starts then) with their announcement and the forfeits they cause."""
+    """The handler of `cl.at_start` jobs, run in the job's unit of work.
+
+    If the match still starts then, it stores the fetched facts with their announcement and the
+    forfeits they cause.
+    """
     if snapshot is None:
         uow.abandon()
         return

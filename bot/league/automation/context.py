@@ -1,5 +1,8 @@
-"""What every league job handler needs: the database (and its clock), the bot's one chess.com
-client (None when no contact is configured), and how often open matches are polled."""
+"""What every league job handler needs.
+
+That is the database and its clock, the bot's one chess.com client, and how often open matches are
+polled. The client is None when no contact is configured.
+"""
 
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ class AutomationContext:
     poll_every: dt.timedelta = dt.timedelta(minutes=60)
 
     def now(self) -> dt.datetime:
-        """The database clock's instant (virtual in tests)."""
+        """The database clock's instant, which is virtual in tests."""
         return self.database.clock()
 
     def store(self, guild_id: int) -> GuildStore:

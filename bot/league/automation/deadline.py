@@ -1,7 +1,10 @@
-"""CL-15 at the challenge deadline: judged from the facts as they stood at the deadline
-(core derives the forfeits; none is stored), CL-DQ checked through the league report, and
-forfeits, disqualifications (their matches void for everyone) and the ranks that moved
-announced — in one unit of work with the job's completion, so exactly once."""
+"""CL-15 at the challenge deadline, judged from the facts as they stood then.
+
+Core derives the forfeits and none is stored. CL-DQ is checked through the league report. The
+forfeits, the disqualifications and the ranks that moved are announced, and a disqualified club's
+matches are void for everyone. This all happens in one unit of work with the job's completion, so
+exactly once.
+"""
 
 from __future__ import annotations
 
@@ -32,15 +35,17 @@ LATE = 60
 
 
 JUDGED_KEPT = 8
-"""How many (season version, deadline) judgements a handler keeps for the next jobs."""
+"""How many judgements a handler keeps for the next jobs, keyed by season version and deadline."""
 
 _Key = tuple[int, int, int, dt.datetime]
 
 
 def deadline_handler() -> JobHandler:
-    """The handler of `cl.deadline` jobs, run in the job's unit of work. The matches of a
-    round share their deadline and judging one writes nothing to the season, so the season
-    and its two reports are computed once per (season version, deadline) and reused."""
+    """The handler of `cl.deadline` jobs, run in the job's unit of work.
+
+    The matches of a round share their deadline, and judging one writes nothing to the season. The
+    season and its two reports are thus computed once per season version and deadline, and reused.
+    """
     kept: OrderedDict[_Key, tuple[Season, Reports]] = OrderedDict()
 
     async def judge(job: Job, uow: UnitOfWork) -> None:

@@ -1,6 +1,9 @@
-"""What one instant of one match brings, judged by core on the season's facts: the forfeits
-of that match effective then, the clubs disqualified then (CL-DQ), and the ranks that moved
-(before → after the instant). Nothing derived is stored; this only feeds announcements."""
+"""What one instant of one match brings, judged by core on the season's facts.
+
+It gives the forfeits of that match effective then, the clubs disqualified then by CL-DQ, and the
+ranks that moved from before the instant to after it. Nothing derived is stored. This only feeds
+announcements.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +22,9 @@ JUST_BEFORE = dt.timedelta(microseconds=1)
 
 @dataclass(frozen=True)
 class Judged:
-    """A match's instant judged: `void` when a club of it was out before (nothing judged)."""
+    """A match's instant judged. `void` is set when a club of it was out before, and nothing is
+    judged.
+    """
 
     forfeits: tuple[Breach, ...]
     disqualified: tuple[Disqualification, ...]
@@ -27,7 +32,7 @@ class Judged:
     before: LeagueReport
     after: LeagueReport
     match: str = ""
-    """The match judged (its key)."""
+    """The key of the match judged."""
 
     def losers(self) -> list[str]:
         """The clubs forfeiting the match at this instant, once each, in order."""
@@ -39,15 +44,17 @@ Reports = tuple[LeagueReport, LeagueReport]
 
 
 def reports_at(season: Season, instant: dt.datetime) -> Reports:
-    """The league reports just before `instant` and at it (what `judge_at` compares)."""
+    """The league reports just before `instant` and at it, which `judge_at` compares."""
     return league_report(season, now=instant - JUST_BEFORE), league_report(season, now=instant)
 
 
 def judge_at(
     season: Season, match_key: str, instant: dt.datetime, reports: Reports | None = None
 ) -> Judged:
-    """CL-FF, CL-DQ: the league just before and at `instant`, and what changed for the match
-    (`reports`: those of `reports_at(season, instant)` when already computed)."""
+    """CL-FF and CL-DQ: the league just before and at `instant`, and what changed for the match.
+
+    `reports` are those of `reports_at(season, instant)` when already computed.
+    """
     match = next(m for m in season.matches if m.id == match_key)
     before, after = reports if reports is not None else reports_at(season, instant)
     out_before = {q.club for q in before.disqualified}
@@ -66,9 +73,11 @@ def _rank(standing: ClubStanding | None) -> str:
 
 
 def rank_changes(judged: Judged, clubs: set[str]) -> list[str]:
-    """One line per division where a rank of the named `clubs` (the match's) moved,
-    `club before → after`: the other clubs' moves at the same instant are their own matches'
-    to announce, so each is said once."""
+    """One line per division where a rank of the match's `clubs` moved, as `club before → after`.
+
+    The other clubs' moves at the same instant are for their own matches to announce, so each is
+    said once.
+    """
     lines = []
     for name, table in judged.after.divisions:
         before = {s.club: s for s in judged.before.standings(name)}
@@ -79,9 +88,11 @@ def rank_changes(judged: Judged, clubs: set[str]) -> list[str]:
 
 
 def disqualification_lines(judged: Judged, season: Season) -> list[str]:
-    """CL-DQ announcements: each club put out at this instant by this match's breach, its
-    counter and its void matches — once: the other matches judged at the same instant (a
-    round shares its deadline) leave it to the match that caused it."""
+    """CL-DQ announcements: each club put out at this instant by this match's breach.
+
+    Each gives the club's counter and its void matches, and is said once. A round shares its
+    deadline, so the other matches judged at the same instant leave it to the match that caused it.
+    """
     lines = []
     for q in judged.disqualified:
         if q.match != judged.match:

@@ -42,8 +42,10 @@ class MatchFacts:
 
 
 async def match_facts(view: GuildView | UnitOfWork, match_id: int) -> MatchFacts | None:
-    """The match `match_id` with its season and clubs; None if it is gone (a season made
-    again before any fact)."""
+    """The match `match_id` with its season and clubs, or None if it is gone.
+
+    A season made again before any fact drops its matches.
+    """
     match = await view.matches.get(match_id)
     if match is None:
         return None
@@ -55,8 +57,11 @@ async def match_facts(view: GuildView | UnitOfWork, match_id: int) -> MatchFacts
 
 
 def same_instant(a: dt.datetime, b: dt.datetime) -> bool:
-    """Whether a job's due time is this instant (a moved match moves its jobs; a job whose
-    time no longer fits its match is stale and does nothing)."""
+    """Whether a job's due time is this instant.
+
+    A moved match moves its jobs, so a job whose time no longer fits its match is stale and does
+    nothing.
+    """
     return abs(a - b) < SAME_INSTANT
 
 

@@ -1,13 +1,16 @@
-"""chess.com polling of one open match, every `poll_minutes`, through the bot's one client.
+"""chess.com polling of one open match every `poll_minutes`, through the bot's one client.
 
-Before the challenge is complete: the clubs' match lists — a match against the fixture's
-opponent seen in registration or later counts as issued (by chess.com's team1, the club that
-created it) and accepted at the instant first seen, an upper bound, recorded as "seen on
-chess.com". Once started: the linked match, imported through the `/match report` service
-when finished (which announces the result and ends the polling). An outage (5xx, timeout)
-records nothing, never a forfeit: the job retries at the next poll (`RetryLater`). chess.com
-is read in the job's fetch step; what it saw is recorded in the job's unit of work, where the
-`cl.poll` job schedules its next poll (its natural key) until the match is finished.
+Before the challenge is complete, it reads the clubs' match lists. A match against the fixture's
+opponent seen in registration or later counts as issued by chess.com's team1, the club that created
+it. It also counts as accepted at the instant first seen, which is an upper bound, and is recorded
+as "seen on chess.com".
+
+Once the match has started, it reads the linked match. When that is finished it is imported through
+the `/match report` service, which announces the result and ends the polling. An outage such as a
+5xx or a timeout records nothing and never a forfeit, and the job retries at the next poll with
+`RetryLater`. chess.com is read in the job's fetch step. What it saw is recorded in the job's unit
+of work, where the `cl.poll` job schedules its next poll by its natural key until the match is
+finished.
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ def _complete(facts: MatchFacts) -> bool:
 
 
 def _failed_cl15(facts: MatchFacts) -> bool:
-    """CL-15 already failed at a passed deadline (the match will not be played)."""
+    """CL-15 already failed at a passed deadline, so the match will not be played."""
     c = facts.match.challenge
     match = Match(
         facts.match.key,
@@ -94,7 +97,7 @@ async def _candidates(client: ChessComClient, facts: MatchFacts) -> list[int]:
 
 
 def _issuer(facts: MatchFacts, payload: TeamMatch) -> int | None:
-    """The fixture's club that created the chess.com match (team1); None if neither is."""
+    """The fixture's club that created the chess.com match as team1, or None if neither did."""
     team1 = last_segment(payload.team1.api_id) if payload.team1 is not None else None
     for club in (facts.home, facts.away):
         if team1 and club.chesscom_id and normalise_club(team1) == club.chesscom_id:
@@ -127,8 +130,11 @@ async def _sighting(
 
 
 def _next_poll(context: AutomationContext, facts: MatchFacts, now: dt.datetime) -> dt.datetime:
-    """Every `poll_minutes`; an incomplete challenge gets a last look just before its
-    deadline; a complete one is not read again before the start."""
+    """When the next poll comes.
+
+    Polls come every `poll_minutes`. An incomplete challenge gets a last look just before its
+    deadline, and a complete one is not read again before the start.
+    """
     due = now + context.poll_every
     if not _complete(facts):
         last_call = facts.deadline - LAST_CALL
@@ -141,17 +147,23 @@ def _next_poll(context: AutomationContext, facts: MatchFacts, now: dt.datetime) 
 
 @dataclass(frozen=True)
 class PollRead:
-    """What one poll read on chess.com (the fetch step): the fixture's match if seen, and the
-    finished match's result ready to import (None if not finished or not importable)."""
+    """What one poll read on chess.com in the fetch step.
+
+    It holds the fixture's match if seen, and the finished match's result ready to import. The
+    result is None if the match is not finished or not importable.
+    """
 
     sighting: Sighting | None
     result: ChessComRead | None
 
 
 def poll_fetcher(context: AutomationContext) -> Callable[[Job], Awaitable[PollRead | None]]:
-    """The read-only step of `cl.poll` jobs, outside any transaction: the clubs' match lists
-    or the linked match, and a finished match's result; None when polling has ended. An
-    outage (5xx, timeout) records nothing, never a forfeit: `RetryLater` at the next poll."""
+    """The read-only step of `cl.poll` jobs, run outside any transaction.
+
+    It reads the clubs' match lists or the linked match, and a finished match's result. It returns
+    None when polling has ended. An outage such as a 5xx or a timeout records nothing and never a
+    forfeit, and raises `RetryLater` for the next poll.
+    """
 
     async def fetch(job: Job) -> PollRead | None:
         store = context.store(job.guild_id)
@@ -189,9 +201,11 @@ def poll_fetcher(context: AutomationContext) -> Callable[[Job], Awaitable[PollRe
 def poll_handler(
     context: AutomationContext,
 ) -> Callable[[Job, UnitOfWork, PollRead | None], Awaitable[None]]:
-    """The handler of `cl.poll` jobs, in the job's unit of work: a sighting recorded as the
-    challenge issued and accepted, a finished match imported (which ends the polling), else
-    the job moved to the next poll."""
+    """The handler of `cl.poll` jobs, run in the job's unit of work.
+
+    A sighting is recorded as the challenge issued and accepted. A finished match is imported, which
+    ends the polling. Otherwise the job moves to the next poll.
+    """
 
     async def poll(job: Job, uow: UnitOfWork, read: PollRead | None) -> None:
         current = await match_facts(uow, match_id_of(job.payload))

@@ -1,9 +1,11 @@
-"""CL-15 reminders (deadline − 48 h and − 12 h): the admins of each club that has not yet
-issued or accepted the challenge are mentioned in the club's reminder channel (default the
-announcements channel) with the deadline and the command to run. A challenge already
-accepted, a finished match or a stale job (the match moved) says nothing; after a jump in
-time only the last reminder due speaks, and none once the deadline passed (its judgement
-speaks instead)."""
+"""CL-15 reminders at the deadline minus 48 h and minus 12 h.
+
+The admins of each club that has not yet issued or accepted the challenge are mentioned in the
+club's reminder channel, by default the announcements channel, with the deadline and the command to
+run. A challenge already accepted, a finished match or a stale job of a moved match says nothing.
+After a jump in time only the last reminder due speaks, and none speaks once the deadline passed,
+since its judgement speaks instead.
+"""
 
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ log = logging.getLogger(__name__)
 
 
 def reminder_hours(kind: str) -> int:
-    """The hours before the deadline a reminder kind stands for (`cl.reminder.48h` → 48)."""
+    """The hours before the deadline a reminder kind stands for, so `cl.reminder.48h` gives 48."""
     hours = kind.removeprefix(PREFIX).removesuffix("h")
     if not kind.startswith(PREFIX) or not hours.isdigit():
         raise ValueError(f"{kind!r} is not a reminder kind")
@@ -37,14 +39,20 @@ def reminder_hours(kind: str) -> int:
 def superseded(
     hours: int, rules_hours: Sequence[int], deadline: dt.datetime, now: dt.datetime
 ) -> bool:
-    """True when a later reminder of the same deadline (fewer hours before it) is due too at
-    `now` — the bot was down over both — so this earlier one says nothing."""
+    """True when a later reminder of the same deadline is due too at `now`.
+
+    The later reminder comes fewer hours before the deadline. Both are due when the bot was down
+    over both, so this earlier one says nothing.
+    """
     return any(h < hours and now >= deadline - dt.timedelta(hours=h) for h in rules_hours)
 
 
 def waiting_clubs(facts: MatchFacts) -> list[tuple[Club, str]]:
-    """CL-15: the clubs still to act and the command each runs: with no challenge either
-    club may issue it (both reminded); an issued one waits for the other club to accept."""
+    """CL-15: the clubs still to act and the command each runs.
+
+    With no challenge either club may issue it, so both are reminded. An issued challenge waits for
+    the other club to accept.
+    """
     challenge = facts.match.challenge
     if challenge is None:
         return [(facts.home, "/match challenge"), (facts.away, "/match challenge")]
@@ -54,8 +62,10 @@ def waiting_clubs(facts: MatchFacts) -> list[tuple[Club, str]]:
 
 
 def reminder_handler() -> JobHandler:
-    """The handler of the `cl.reminder.<h>h` family, run in the job's unit of work (the
-    reminders and the job's end commit together: each reminder is posted once)."""
+    """The handler of the `cl.reminder.<h>h` family, run in the job's unit of work.
+
+    The reminders and the job's end commit together, so each reminder is posted once.
+    """
 
     async def remind(job: Job, uow: UnitOfWork) -> None:
         offset = reminder_hours(job.kind)

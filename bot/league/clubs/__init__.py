@@ -1,1 +1,1 @@
-"""Club use cases and reads (CL-2..4)."""
+"""Club use cases and reads, by CL-2..4."""

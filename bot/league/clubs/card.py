@@ -1,6 +1,9 @@
-"""`/club info` as a read use case: a club's card — its admins, its division in the season
-it plays now (its running one, `club_current_season`), the forfeits counted there (CL-15,
-CL-20, CL-21) and its chess.com figures."""
+"""`/club info` as a read use case: a club's card.
+
+It shows the club's admins, its division in the season it plays now, the forfeits counted there by
+CL-15, CL-20 and CL-21, and its chess.com figures. The season it plays now is its running one, from
+`club_current_season`.
+"""
 
 from __future__ import annotations
 
@@ -25,10 +28,13 @@ async def club_card(
     reference: str,
     ready: Callable[[], Awaitable[None]],
 ) -> ClubInfo:
-    """The card of the club `reference` names; `ready` is awaited once the club is found,
-    before chess.com is read through `chesscom`, the bot's one client (only for a club with a
-    chess.com id; an unknown club is refused before it). chess.com unreachable, or no client
-    (no contact configured): the card shows what the database knows."""
+    """The card of the club `reference` names.
+
+    `ready` is awaited once the club is found, before chess.com is read through `chesscom`, the
+    bot's one client. chess.com is read only for a club with a chess.com id, and an unknown club is
+    refused before that. When chess.com is unreachable, or there is no client because no contact is
+    configured, the card shows what the database knows.
+    """
     async with store.read() as view:
         found = await find_club(view.clubs, reference)
         admins = tuple(await view.club_admins.admins_of(found.id))

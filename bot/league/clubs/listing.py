@@ -7,6 +7,6 @@ from storage.guild import GuildStore
 
 
 async def club_list(store: GuildStore, status: ClubStatus | None = None) -> tuple[Club, ...]:
-    """The clubs of this guild only (of `status` if given), ordered by name."""
+    """The clubs of this guild only, ordered by name, only those of `status` when it is given."""
     async with store.read() as view:
         return tuple(await view.clubs.all(status))

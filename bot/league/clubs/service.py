@@ -1,8 +1,9 @@
-"""Club use cases (CL-2..4): register a chess.com club, HQ's approval or rejection, exclusion
-(applied by a passed exclude-club motion, `motions.actions.ExcludeClub`), the club's admins
-and its reminder channel.
+"""Club use cases by CL-2..4.
 
-Each is one unit of work; a refusal raises `UserError` before anything is written.
+They register a chess.com club, record HQ's approval or rejection, and exclude a club when a passed
+exclude-club motion applies `motions.actions.ExcludeClub`. They also manage the club's admins and
+its reminder channel. Each is one unit of work, and a refusal raises `UserError` before anything is
+written.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ class ClubRegistered:
 
 @dataclass(frozen=True)
 class ClubDecided:
-    """A club's status changed (approved, rejected)."""
+    """A club's status changed to approved or rejected."""
 
     club: Club
     status: ClubStatus
@@ -66,14 +67,14 @@ class AdminsChanged:
 
 @dataclass(frozen=True)
 class ReminderChannelSet:
-    """Where a club's reminders go now (None: the announcements channel)."""
+    """Where a club's reminders go now. None means the announcements channel."""
 
     club: Club
     channel_id: int | None
 
 
 async def _club_id(store: GuildStore, reference: str | int) -> int:
-    """The id of the club a user named (looked up again inside the unit of work)."""
+    """The id of the club a user named. It is looked up again inside the unit of work."""
     async with store.read() as view:
         return (await find_club(view.clubs, reference)).id
 
@@ -93,8 +94,10 @@ def club_url_id(reference: str) -> str:
 
 
 async def read_club_profile(client: ChessComClient, url_id: str) -> ClubProfile:
-    """CL-2: the club's chess.com profile; it must exist and be a club (call it before any
-    unit of work opens: no network inside a transaction)."""
+    """CL-2: the club's chess.com profile, which must exist and be a club.
+
+    Call it before any unit of work opens, since there is no network inside a transaction.
+    """
     try:
         profile = await client.club(url_id)
     except ApiNotFound:
@@ -109,7 +112,7 @@ async def read_club_profile(client: ChessComClient, url_id: str) -> ClubProfile:
 
 
 def _admins(actor: Actor, others: Sequence[int], min_admins: int) -> tuple[int, ...]:
-    """CL-3: the caller first, then the others; distinct, at least `min_admins`."""
+    """CL-3: the caller first, then the others, distinct and at least `min_admins` of them."""
     given = [actor.require_user(), *(positive_id(a, "An admin") for a in others)]
     if len(given) > MAX_ADMINS:
         raise UserError(f"A registration links at most {MAX_ADMINS} admins.")
@@ -137,9 +140,11 @@ async def register_club(
     *,
     min_admins: int = MIN_ADMINS,
 ) -> ClubRegistered:
-    """CL-2..4: register a chess.com club, pending until HQ decides; the caller and `admins`
-    become its admins. One chess.com club is registered once per guild (again after a
-    rejection); a display name another club has is told apart by the url-id."""
+    """CL-2..4: registers a chess.com club, pending until HQ decides.
+
+    The caller and `admins` become its admins. One chess.com club is registered once per guild, or
+    again after a rejection. A display name another club has is told apart by the url-id.
+    """
     url_id = club_url_id(chesscom_club)
     linked = _admins(actor, admins, min_admins)
     async with store.read() as view:
@@ -232,16 +237,22 @@ EXCLUSION_DECISIONS: tuple[tuple[DecisionKind, str], ...] = (
     ("exclusion", "CL-4"),
     ("disqualification", "CL-23"),
 )
-"""What an exclusion records in each season the club plays that is not closed: the
-exclusion itself, and the disqualification that takes its matches out (CL-23, CL-DQ)."""
+"""What an exclusion records in each season the club plays that is not closed.
+
+It records the exclusion itself and, by CL-23 and CL-DQ, the disqualification that takes its matches
+out.
+"""
 
 
 async def exclude_club_in(
     uow: UnitOfWork, club_id: int, motion_id: int, reason: str, decided_by: int | None
 ) -> ClubExcluded:
-    """CL-4, CL-23: exclude a club inside `uow` by the passed motion `motion_id`: its status
-    becomes excluded, and each season it plays that is not closed records the exclusion and
-    a disqualification (none of its matches count). Refused if it is not pending or approved."""
+    """CL-4 and CL-23: excludes a club inside `uow` by the passed motion `motion_id`.
+
+    Its status becomes excluded. Each season it plays that is not closed records the exclusion and a
+    disqualification, so none of its matches count. It is refused if the club is not pending or
+    approved.
+    """
     found = await find_club(uow.clubs, club_id)
     if found.status not in ("pending", "approved"):
         raise UserError(f"Club {named(found.name)} is {found.status}: it cannot be excluded.")
@@ -294,7 +305,7 @@ async def add_admin(
 async def remove_admin(
     store: GuildStore, actor: Actor, club: str | int, user_id: int, *, min_admins: int = MIN_ADMINS
 ) -> AdminsChanged:
-    """CL-3: a club admin unlinks an admin of their own club; the club keeps `min_admins`."""
+    """CL-3: a club admin unlinks an admin of their own club. The club keeps `min_admins`."""
     user = positive_id(user_id, "The user")
     club_id = await _club_id(store, club)
     async with store.change(actor.user_id, "club.admin_remove", f"club:{club_id}") as uow:
@@ -315,7 +326,7 @@ async def remove_admin(
 async def set_reminder_channel(
     store: GuildStore, actor: Actor, club: str | int, channel_id: int | None
 ) -> ReminderChannelSet:
-    """Where a club admin wants their club's reminders (None: the announcements channel)."""
+    """Where a club admin wants their club's reminders. None means the announcements channel."""
     channel = None if channel_id is None else positive_id(channel_id, "The channel")
     club_id = await _club_id(store, club)
     async with store.change(actor.user_id, "club.channel", f"club:{club_id}") as uow:

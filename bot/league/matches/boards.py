@@ -1,7 +1,9 @@
-"""The one board validator of the bot (CL-14, CL-18): the boards given by any door (an
-arbiter's boards CSV, a correction motion's, a chess.com import) checked by core's
-`board_problems` — the same check the season file gets — before anything is stored, so a
-stored match always exports to a file `arbiter league` accepts."""
+"""The one board validator of the bot, by CL-14 and CL-18.
+
+The boards given by any door are checked by core's `board_problems` before anything is stored. The
+doors are an arbiter's boards CSV, a correction motion and a chess.com import. The season file gets
+the same check, so a stored match always exports to a file that `arbiter league` accepts.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from storage.matches import BoardRecord
 
 
 def _halves(value: Fraction, board: int) -> int:
-    """Points as whole half-points (integer arithmetic: a Fraction product is slow)."""
+    """Points as whole half-points, since integer arithmetic is faster than a Fraction product."""
     if value.denominator not in (1, 2):
         raise UserError(f"Board {board}: points must be multiples of ½ (whole or half points).")
     return value.numerator * (2 // value.denominator)
@@ -25,7 +27,10 @@ def _halves(value: Fraction, board: int) -> int:
 def board_records(
     rows: Sequence[BoardRow], games: int, *, empty: str = "A result needs at least one board."
 ) -> tuple[BoardRecord, ...]:
-    """CL-14: `rows` as the boards to store, `checked` (`empty`: the refusal for no board)."""
+    """CL-14: `rows` as the boards to store, checked by `checked`.
+
+    `empty` is the refusal for no board.
+    """
     if not rows:
         raise UserError(empty)
     boards = tuple(
@@ -42,9 +47,11 @@ def board_records(
 
 
 def checked(boards: tuple[BoardRecord, ...], games: int) -> tuple[BoardRecord, ...]:
-    """CL-14, CL-18: `boards` if their points add up to the season's `games` per board, each
-    board number is given once and each player takes one seat; else refused (`UserError`)
-    naming the board."""
+    """CL-14 and CL-18: returns `boards` if they pass, else raises `UserError` naming the board.
+
+    Their points must add up to the season's `games` per board, each board number must be given
+    once, and each player must take one seat.
+    """
     if len({b.board for b in boards}) != len(boards):
         raise UserError("A board number is given twice.")
     domain = [Board(b.home_player, b.away_player, b.home_half, b.away_half) for b in boards]

@@ -1,6 +1,9 @@
-"""`/match show` and the reply after a result as read use cases: a match's line and boards
-(CL-18/19 adjustments with why) with its forfeits, or its score as recorded and as it counts
-with both clubs' standings in the division now."""
+"""`/match show` and the reply after a result, as read use cases.
+
+`/match show` gives a match's line and boards with its forfeits. Boards adjusted by CL-18 or CL-19
+say why. The reply after a result gives its score as recorded and as it counts, with both clubs'
+standings in the division now.
+"""
 
 from __future__ import annotations
 
@@ -20,8 +23,11 @@ from storage.matches import MatchRecord
 
 @dataclass(frozen=True)
 class MatchCard:
-    """What `/match show` shows: the match, its boards, its forfeits, what it counts as when
-    not as played and why (CL-FF, CL-ADJ, CL-DQ), and its state in its life cycle."""
+    """What `/match show` shows: the match, its boards, its forfeits and its life-cycle state.
+
+    When the match does not count as played, it also shows what it counts as and why, by CL-FF,
+    CL-ADJ and CL-DQ.
+    """
 
     line: MatchLine
     boards: tuple[BoardLine, ...]
@@ -32,8 +38,12 @@ class MatchCard:
 
 @dataclass(frozen=True)
 class ResultCard:
-    """What the reply to a result shows: the score recorded and as it counts (None until
-    the report counts it), the adjusted boards and each club's standing (None: unranked)."""
+    """What the reply to a result shows.
+
+    It shows the score recorded and as it counts, the adjusted boards and each club's standing. The
+    counted score is None until the report counts it, and a standing is None when the club is
+    unranked.
+    """
 
     line: MatchLine
     score: tuple[int, int]
@@ -41,14 +51,17 @@ class ResultCard:
     adjusted: tuple[BoardLine, ...]
     ranks: tuple[tuple[str, ClubStanding | None], ...]
     counts: str | None = None
-    """Why it counts otherwise than its boards (a forfeit, void, adjusted boards)."""
+    """Why it counts otherwise than its boards, for a forfeit, a void match or adjusted boards."""
 
 
 async def match_card(
     store: GuildStore, standings: StandingsCache, match: int | str, season: str | None = None
 ) -> MatchCard:
-    """Match `match` of this guild (refused when `season` is named and it is another's),
-    its boards and the forfeits recorded against it (CL-15, CL-5/6/20, a director's)."""
+    """Match `match` of this guild, its boards and the forfeits recorded against it.
+
+    It is refused when `season` is named and the match belongs to another. The forfeits are those of
+    CL-15, CL-5, CL-6 and CL-20, and a director's.
+    """
     now = store.database.clock()
     async with store.read() as view:
         scope = None if season is None else await find_season(view.seasons, season)
@@ -70,9 +83,11 @@ async def match_card(
 async def result_card(
     store: GuildStore, standings: StandingsCache, match: MatchRecord, why: str | None = None
 ) -> ResultCard:
-    """The just-recorded result of `match`: its score, how it counts (CL-18/19 adjustments
-    with why; `why`: what the result's service said it counts as) and both clubs'
-    standings in its division."""
+    """The just-recorded result of `match`: its score, how it counts and both clubs' standings.
+
+    Boards adjusted by CL-18 or CL-19 say why. `why` is what the result's service said it counts as.
+    The standings are those of its division.
+    """
     line = await match_line(store, match)
     async with store.read() as view:
         season = await find_season(view.seasons, match.season_id)

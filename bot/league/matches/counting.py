@@ -1,7 +1,9 @@
-"""What a match counts as, and why, in words (CL-14, CL-FF, CL-ADJ, CL-DQ): the result posts,
-the replies to a result and `/match show` say it beside the score on the boards, and a
-change that alters earlier matches' counted results lists them — read from the league
-report, never stored."""
+"""What a match counts as, and why, in words, by CL-14, CL-FF, CL-ADJ and CL-DQ.
+
+The result posts, the replies to a result and `/match show` say it beside the score on the boards. A
+change that alters earlier matches' counted results lists them. It is read from the league report
+and never stored.
+"""
 
 from __future__ import annotations
 
@@ -30,8 +32,11 @@ def _why(rule: str, season: Season, division: str) -> str:
 
 @dataclass(frozen=True)
 class Counted:
-    """How a match counts now: its counted half-points (None: not decided) and the sentence
-    saying why it differs from its boards (None: it counts as played)."""
+    """How a match counts now: its counted half-points and the sentence saying why.
+
+    The half-points are None when the match is not decided. The sentence says why it differs from
+    its boards, and is None when it counts as played.
+    """
 
     home_half: int | None
     away_half: int | None
@@ -41,9 +46,11 @@ class Counted:
 def judged_counts(
     forfeits: Sequence[Breach], disqualified: Sequence[Disqualification], season: Season, key: str
 ) -> str | None:
-    """CL-FF, CL-DQ: why match `key` does not count as played, from the judgement alone —
-    void when a club of it is disqualified (none of its matches count), a forfeit (who, and
-    the rule's reason) — else None."""
+    """CL-FF and CL-DQ: why match `key` does not count as played, from the judgement alone, or None.
+
+    It is void when a club of it is disqualified, since none of that club's matches count. It may be
+    a forfeit, naming who forfeited and the rule's reason.
+    """
     match = next(m for m in season.matches if m.id == key)
     out = {q.club: q for q in disqualified}
     gone = [club for club in (match.home, match.away) if club in out]
@@ -62,8 +69,10 @@ def judged_counts(
 
 
 def what_counts(report: LeagueReport, season: Season, key: str) -> Counted:
-    """CL-FF, CL-ADJ, CL-DQ: how match `key` counts in `report` and why — void, a forfeit
-    (`judged_counts`), or its boards adjusted (CL-18, CL-19)."""
+    """CL-FF, CL-ADJ and CL-DQ: how match `key` counts in `report`, and why.
+
+    It may be void, a forfeit from `judged_counts`, or have its boards adjusted by CL-18 or CL-19.
+    """
     why = judged_counts(report.forfeits, report.disqualified, season, key)
     if why is not None:
         return Counted(None, None, why)
@@ -94,8 +103,10 @@ def _score(result: MatchResult | None) -> str:
 def changed_matches(
     before: LeagueReport, after: LeagueReport, season: Season, leave_out: Sequence[str] = ()
 ) -> list[str]:
-    """The matches (but `leave_out`) whose counted result differs between two reports, each
-    as `key home score away (was …)`: what a later finding (CL-18, CL-19) changed."""
+    """The matches whose counted result differs between two reports, leaving out `leave_out`.
+
+    Each reads `key home score away (was …)`. This is what a later CL-18 or CL-19 finding changed.
+    """
     old = {r.match: r for r in before.results}
     new = {r.match: r for r in after.results}
     names = {m.id: (m.home, m.away) for m in season.matches}

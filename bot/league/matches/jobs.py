@@ -1,7 +1,9 @@
-"""The scheduled jobs of one match, by natural key (kind, `match:<id>`): the CL-15 reminders
-at the season's frozen offsets, the challenge deadline, the at-start snapshot and result
-polling (their handlers come with the scheduler's league jobs; a job of an unknown kind stays
-pending)."""
+"""The scheduled jobs of one match, by natural key (kind, `match:<id>`).
+
+They are the CL-15 reminders at the season's frozen offsets, the challenge deadline, the at-start
+snapshot and result polling. Their handlers come with the scheduler's league jobs, and a job of an
+unknown kind stays pending.
+"""
 
 from __future__ import annotations
 
@@ -13,22 +15,28 @@ from core.league.season import Match, SeasonRules
 from storage.guild import UnitOfWork
 
 REMINDER_FAMILY = "cl.reminder."
-"""Every reminder kind starts so: one handler serves the family (`JobRegistry.register_family`)."""
+"""Every reminder kind starts so. One handler serves the family, see
+`JobRegistry.register_family`.
+"""
 REMINDER = REMINDER_FAMILY + "{hours}h"
-"""A reminder's kind carries its offset, so each reminder of a match has its own natural key
-(kind, `match:<id>`) while the match stays the one subject its jobs are serialised by."""
+"""A reminder's kind carries its offset, so each reminder of a match has its own natural key.
+
+The key is (kind, `match:<id>`), while the match stays the one subject its jobs are serialised by.
+"""
 DEADLINE = "cl.deadline"
 AT_START = "cl.at_start"
 POLL = "cl.poll"
 
 
 def job_kinds(rules: SeasonRules) -> tuple[str, ...]:
-    """Every job kind a match of a season with these rules has (its reminders first)."""
+    """Every job kind a match of a season with these rules has, its reminders first."""
     return (*(REMINDER.format(hours=h) for h in rules.reminder_hours), DEADLINE, AT_START, POLL)
 
 
 KINDS = job_kinds(SeasonRules())
-"""The job kinds of a match under the regulation's values (reminders at − 48 h and − 12 h)."""
+"""The job kinds of a match under the regulation's values, with reminders at 48 h and 12 h
+before.
+"""
 POLL_LEAD_AFTER_REMINDERS = dt.timedelta(hours=24)
 """The first chess.com poll comes this long before the season's first reminder, so a
 challenge already on chess.com silences the reminders."""
@@ -36,7 +44,7 @@ challenge already on chess.com silences the reminders."""
 
 @dataclass(frozen=True)
 class PlannedJob:
-    """One job of a match: kind, due instant (UTC) and payload."""
+    """One job of a match: its kind, its due instant in UTC and its payload."""
 
     kind: str
     due_at: dt.datetime
@@ -57,18 +65,23 @@ def subject(match_id: int) -> str:
 def deadline_of(
     start: dt.datetime, notice_hours: int, fixed: dt.datetime | None = None
 ) -> dt.datetime:
-    """CL-15: the challenge deadline of a match starting at `start` (`fixed`: the match's
-    own, set by a passed reschedule motion)."""
+    """CL-15: the challenge deadline of a match starting at `start`.
+
+    `fixed` is the match's own deadline, set by a passed reschedule motion.
+    """
     return challenge_deadline(Match("", "", 1, "", "", start, deadline=fixed), notice_hours)
 
 
 def match_jobs(
     match_id: int, start: dt.datetime, rules: SeasonRules, fixed: dt.datetime | None = None
 ) -> list[PlannedJob]:
-    """CL-15, CL-5/6/20: the reminders (the season's offsets before the challenge deadline,
-    by default − 48 h and − 12 h), the deadline, the at-start snapshot and the first chess.com
-    poll (`poll_lead` before the deadline, at the latest at the start) of one match (`fixed`:
-    its own deadline, set by a reschedule motion)."""
+    """CL-15, CL-5, CL-6 and CL-20: the jobs of one match.
+
+    They are the reminders at the season's offsets before the challenge deadline, by default 48 h
+    and 12 h, the deadline, the at-start snapshot and the first chess.com poll. The poll comes
+    `poll_lead` before the deadline and at the latest at the start. `fixed` is the match's own
+    deadline, set by a reschedule motion.
+    """
     deadline = deadline_of(start, rules.challenge_deadline_hours, fixed)
     payload = {"match": match_id}
     jobs = [
@@ -90,9 +103,12 @@ async def schedule_jobs(
     rules: SeasonRules,
     fixed: dt.datetime | None = None,
 ) -> None:
-    """Create (or move, by natural key) every job of the match in the unit of work, by its
-    season's frozen rules (`fixed`: its own deadline); a reminder already past is cancelled
-    rather than fired late, and so is a fixed deadline already past (judged before)."""
+    """Creates or moves every job of the match in the unit of work, by natural key.
+
+    The jobs follow the season's frozen rules, and `fixed` is the match's own deadline. A reminder
+    already past is cancelled rather than fired late. So is a fixed deadline already past, since it
+    was judged before.
+    """
     for job in match_jobs(match_id, start, rules, fixed):
         passed = job.due_at <= uow.now
         judged = job.kind == DEADLINE and fixed is not None and fixed == job.due_at

@@ -1,7 +1,9 @@
-"""The bot's door to the match life cycle (`core.league.lifecycle`): every command, job and
-motion action that changes a match asks `check_step` inside its unit of work — on the facts
-as stored there and the unit's now — and gets the refusal as a `UserError`, or the notes
-(late, void) its reply and announcement give."""
+"""The bot's door to the match life cycle in `core.league.lifecycle`.
+
+Every command, job and motion action that changes a match asks `check_step` inside its unit of work,
+on the facts as stored there and the unit's now. It gets the refusal as a `UserError`, or the notes
+that its reply and announcement give, such as late or void.
+"""
 
 from __future__ import annotations
 
@@ -82,7 +84,7 @@ async def check_step(
 def allowed(
     view: MatchView, step: Step, party: Party, *, new_start: dt.datetime | None = None
 ) -> Allowed:
-    """`core.league.lifecycle.allow`, its refusal as a `UserError` (a sentence)."""
+    """`core.league.lifecycle.allow`, with its refusal raised as a `UserError` sentence."""
     try:
         return allow(view, step, party, new_start=new_start)
     except StepRefused as refusal:

@@ -15,15 +15,18 @@ from storage.matches import BoardRecord, MatchRecord, Source
 
 
 def _learned(at: dt.datetime, source: Source | None) -> str:
-    """When and how a challenge step became known: a step first seen by polling chess.com
-    happened by then at the latest (an upper bound), and says so."""
+    """When and how a challenge step became known.
+
+    A step first seen by polling chess.com happened by then at the latest, an upper bound, and says
+    so.
+    """
     if source == "chesscom":
         return f"by {when(at)} (seen on chess.com then; an upper bound)"
     return when(at) if source is None else f"{when(at)} ({source})"
 
 
 async def match_line(store: GuildStore, match: MatchRecord) -> MatchLine:
-    """The match's line (score None until boards are stored)."""
+    """The match's line. The score is None until boards are stored."""
     async with store.read() as view:
         season = await find_season(view.seasons, match.season_id)
         division = next(
@@ -62,14 +65,16 @@ async def match_line(store: GuildStore, match: MatchRecord) -> MatchLine:
 
 
 ADJUSTED_WHY = {"CL-18": "multi-team player (CL-18)", "CL-19": "closed account (CL-19)"}
-"""Why a board was adjusted (CL-ADJ), by the rule of the adjusted player."""
+"""Why a board was adjusted by CL-ADJ, by the rule of the adjusted player."""
 
 
 def board_lines(
     boards: Sequence[BoardRecord], adjusted_players: Sequence[tuple[str, str]]
 ) -> list[BoardLine]:
-    """The match's boards as shown, each adjusted one (CL-18/19) with why; `adjusted_players`
-    is the league report's (lower-case username, rule) pairs."""
+    """The match's boards as shown, each one adjusted by CL-18 or CL-19 with why.
+
+    `adjusted_players` holds the league report's (lower-case username, rule) pairs.
+    """
     rule_of = dict(adjusted_players)
 
     def why(board: BoardRecord) -> str | None:

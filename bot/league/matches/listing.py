@@ -29,8 +29,11 @@ async def season_matches(
     round: int | None = None,
     admin: int | None = None,
 ) -> MatchList:
-    """The matches of the season (of this guild): of `club` only, of `round` only, and of the
-    clubs user `admin` administers only, when given."""
+    """The matches of the season of this guild.
+
+    When given, `club`, `round` and `admin` keep only that club's matches, that round's, and those
+    of the clubs that user administers.
+    """
     async with store.read() as view:
         record = await find_season(view.seasons, season)
         only = None if club is None else (await find_club(view.clubs, club)).id
@@ -55,8 +58,10 @@ def match_lines(
     clubs: Mapping[int, str],
     boards: Mapping[int, Sequence[BoardRecord]] | None = None,
 ) -> tuple[MatchLine, ...]:
-    """The matches as list lines in start order, each with its CL-15 challenge deadline and,
-    when `boards` are given, its score (None before any board is stored)."""
+    """The matches as list lines in start order, each with its CL-15 challenge deadline.
+
+    When `boards` are given each line has its score, which is None before any board is stored.
+    """
     notice = season.rules.challenge_deadline_hours
     lines = []
     for m in sorted(matches, key=lambda m: (m.start, m.key)):

@@ -1,6 +1,9 @@
-"""Match results (CL-14, CL-19): import a finished chess.com match — replacing an earlier
-import of the same match — with its closed and fair-play accounts, or an arbiter's manual
-result from a boards CSV. chess.com is read before the unit of work opens."""
+"""Match results by CL-14 and CL-19.
+
+A finished chess.com match is imported with its closed and fair-play accounts, replacing an earlier
+import of the same match. An arbiter may instead enter a manual result from a boards CSV. chess.com
+is read before the unit of work opens.
+"""
 
 from __future__ import annotations
 
@@ -42,8 +45,10 @@ from storage.seasons import SeasonRecord
 
 @dataclass(frozen=True)
 class ResultRecorded:
-    """A match's boards as now stored, its finish, and (for an import) the accounts seen
-    closed (CL-19)."""
+    """A match's boards as now stored and its finish.
+
+    For an import it also holds the accounts seen closed, by CL-19.
+    """
 
     match: MatchRecord
     boards: tuple[BoardRecord, ...]
@@ -52,9 +57,9 @@ class ResultRecorded:
     closed_accounts: tuple[str, ...]
     source: str
     counts: str | None = None
-    """What it counts as, when not as played, and why (a forfeit, void, adjusted boards)."""
+    """What it counts as, when not as played, and why: a forfeit, void or adjusted boards."""
     changed: tuple[str, ...] = ()
-    """Earlier matches whose counted result it changed (CL-18, CL-19), as announced."""
+    """Earlier matches whose counted result it changed by CL-18 or CL-19, as announced."""
 
 
 async def _may_report(admins: ClubAdminReader, actor: Actor, match: MatchRecord) -> None:
@@ -84,8 +89,9 @@ class _Before:
     stored: tuple[BoardRecord, ...]
     """The match's boards as stored, which the result replaces."""
     elsewhere: bool
-    """Whether a player of its boards, before or after, plays for another club of the
-    season (CL-18)."""
+    """CL-18: whether a player of its boards, before or after, plays for another club of the
+    season.
+    """
     poll: Job | None
     """The match's pending poll: the result ends it (cancelled then)."""
 
@@ -144,8 +150,11 @@ def _check_result(
 
 
 def _as_it_was(season: Season, prior: Prior, key: str) -> Season:
-    """The season before the result: this match with its former boards, finish and at-start
-    facts (as judged before it), the former closed accounts (CL-19)."""
+    """The season before the result.
+
+    It holds this match with its former boards, finish and at-start facts as judged before it, and
+    the former closed accounts of CL-19.
+    """
     old = next(m for m in prior.now.season.matches if m.id == key)
     matches = tuple(
         replace(
@@ -171,11 +180,13 @@ async def _may_change_others(
     boards: Sequence[BoardRecord],
     seen_closed: Sequence[str],
 ) -> bool:
-    """Whether the result can change how any match counts beyond the judgement (CL-18,
-    CL-19): an account was seen closed (`seen_closed`, marked in this unit of work) or one of
-    its players' is, or a player of its boards (before or after) plays for another club
-    elsewhere in the season (`prior.before.elsewhere`). If not, its boards count as played (or as
-    judged), and so do the other matches'."""
+    """CL-18 and CL-19: whether the result can change how any match counts beyond the judgement.
+
+    It can when an account was seen closed, `seen_closed` marked in this unit of work, or one of its
+    players' accounts is closed. It can also when a player of its boards, before or after, plays for
+    another club elsewhere in the season, as `prior.before.elsewhere` says. If not, its boards count
+    as played or as judged, and so do the other matches'.
+    """
     closed = {name.lower() for name in prior.now.facts.closed}
     if seen_closed:
         now_closed = await uow.rosters.closed_accounts(match.season_id)
@@ -187,8 +198,11 @@ async def _may_change_others(
 
 
 async def authorise_report(store: GuildStore, actor: Actor, match_id: int | str) -> None:
-    """Refuse (naming who may) before anything is read from chess.com or a deferred, public
-    reply is started; the unit of work checks again."""
+    """Refuses, naming who may, before anything is read from chess.com or a public reply is
+    deferred.
+
+    The unit of work checks again.
+    """
     async with store.read() as view:
         match = await find_match(view.matches, match_id)
         await _may_report(view.club_admins, actor, match)
@@ -197,8 +211,10 @@ async def authorise_report(store: GuildStore, actor: Actor, match_id: int | str)
 async def _clubs(
     store: GuildStore, match_id: int | str, actor: Actor | None = None
 ) -> tuple[MatchRecord, Club, Club, int]:
-    """The match, its clubs and its games per board, in one read (refused first, when an
-    actor is given, unless they may report its result)."""
+    """The match, its clubs and its games per board, in one read.
+
+    When an actor is given, it first refuses unless they may report the match's result.
+    """
     async with store.read() as view:
         match = await find_match(view.matches, match_id)
         home, away = await view.clubs.pair(match.home_club_id, match.away_club_id)
@@ -209,7 +225,7 @@ async def _clubs(
 
 
 def _halves(value: Fraction) -> int:
-    """Points as whole half-points (integer arithmetic: a Fraction product is slow)."""
+    """Points as whole half-points, since integer arithmetic is faster than a Fraction product."""
     if value.denominator not in (1, 2):
         raise UserError("points must be multiples of ½")
     return value.numerator * (2 // value.denominator)
@@ -217,8 +233,11 @@ def _halves(value: Fraction) -> int:
 
 @dataclass(frozen=True)
 class ChessComRead:
-    """A finished chess.com team match read for a fixture, ready to store (`read_chesscom_result`
-    reads it outside any unit of work; `import_chesscom_result_in` stores it)."""
+    """A finished chess.com team match read for a fixture, ready to store.
+
+    `read_chesscom_result` reads it outside any unit of work and `import_chesscom_result_in` stores
+    it.
+    """
 
     match: MatchRecord
     home: Club
@@ -237,9 +256,11 @@ async def read_chesscom_result(
     *,
     actor: Actor | None = None,
 ) -> ChessComRead:
-    """CL-14: read a finished chess.com team match for the fixture (network only, nothing
-    written); refused with `UserError` when it cannot be imported (or, when `actor` is
-    given, before chess.com is read, unless they may report the result)."""
+    """CL-14: reads a finished chess.com team match for the fixture, over the network only.
+
+    Nothing is written. It raises `UserError` when the match cannot be imported. When `actor` is
+    given, it first refuses unless they may report the result, before chess.com is read.
+    """
     match, home, away, games = await _clubs(store, match_id, actor)
     if chesscom_match is None:
         if match.chesscom_match_id is None:
@@ -293,8 +314,11 @@ async def import_chesscom_result(
     match_id: int | str,
     chesscom_match: str | int | None = None,
 ) -> ResultRecorded:
-    """CL-14, CL-19: read a finished chess.com team match and store its boards (replacing
-    an earlier import), its finish and the accounts seen closed or removed for fair play."""
+    """CL-14 and CL-19: reads a finished chess.com team match and stores it.
+
+    It stores the boards, replacing an earlier import, the finish and the accounts seen closed or
+    removed for fair play.
+    """
     read = await read_chesscom_result(store, client, match_id, chesscom_match, actor=actor)
     async with store.change(actor.user_id, "match.import", f"match:{read.match.id}") as uow:
         return await import_chesscom_result_in(uow, actor, read)
@@ -337,7 +361,7 @@ async def import_chesscom_result_in(
 async def _record_closed(
     uow: UnitOfWork, season_id: int, facts: MatchFacts, observed: dt.datetime
 ) -> tuple[str, ...]:
-    """CL-19: every account seen closed (or removed for fair play) in the match."""
+    """CL-19: every account seen closed or removed for fair play in the match."""
     fair = {name.casefold() for name in facts.fair_play}
     for name in facts.closed_accounts:
         status = FAIR_PLAY_STATUS if name.casefold() in fair else "closed"
@@ -422,8 +446,10 @@ async def enter_manual_result(
     rows: Sequence[BoardRow],
     finished_at: dt.datetime | None = None,
 ) -> ResultRecorded:
-    """CL-14: an arbiter enters a match's boards by hand (from a parsed boards CSV) when
-    chess.com cannot supply them; each board's points add up to the season's games."""
+    """CL-14: an arbiter enters a match's boards by hand from a parsed boards CSV.
+
+    This is for when chess.com cannot supply them. Each board's points add up to the season's games.
+    """
     actor.require(Role.ARBITER)
     if finished_at is not None and finished_at.tzinfo is None:
         raise UserError("The finish instant needs a time zone.")

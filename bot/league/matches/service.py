@@ -1,5 +1,8 @@
-"""Match use cases (CL-13..15, CL-5/6/20): a challenge issued and accepted (and how each was
-learned), the clubs' facts at the start, and a director's reschedule moving the match's jobs."""
+"""Match use cases by CL-13..15, CL-5, CL-6 and CL-20.
+
+They record a challenge issued and accepted with how each was learned, the clubs' facts at the
+start, and a director's reschedule, which moves the match's jobs.
+"""
 
 from __future__ import annotations
 
@@ -32,9 +35,12 @@ MAX_RATING = 4000.0
 
 @dataclass(frozen=True)
 class ChallengeRecorded:
-    """A challenge step recorded: who issued it (club id), how it was learned, whether it is
-    now accepted, and what the life cycle notes of it (late: after the deadline, so CL-15's
-    judgement stands; void: the match counts for nobody)."""
+    """A challenge step recorded.
+
+    It holds the issuing club's id, how it was learned, whether it is now accepted, and what the
+    life cycle notes of it. Late means after the deadline, so CL-15's judgement stands. Void means
+    the match counts for nobody.
+    """
 
     match: MatchRecord
     club_id: int
@@ -54,8 +60,10 @@ class AtStartRecorded:
 
 @dataclass(frozen=True)
 class MatchRescheduled:
-    """A match moved, with its new CL-15 deadline and the zone its season's starts are
-    stated in (CL-13, CL-22)."""
+    """A match moved, with its new CL-15 deadline and the zone its season's starts are stated in.
+
+    The zone follows CL-13 and CL-22.
+    """
 
     match: MatchRecord
     old_start: dt.datetime
@@ -92,7 +100,7 @@ async def _match_id(store: GuildStore, match_id: int | str) -> int:
 async def _authorise_source(
     uow: UnitOfWork, actor: Actor, source: Source, club_id: int, club_name: str
 ) -> None:
-    """declared: an admin of the club; chesscom: the bot; director: the director role."""
+    """declared is an admin of the club, chesscom the bot, and director the director role."""
     if source == "declared":
         await require_club_admin(uow.club_admins, actor, club_id, club_name)
     elif source == "chesscom":
@@ -108,8 +116,11 @@ async def _club_name(uow: UnitOfWork, club_id: int) -> str:
 
 
 async def _acting_club(uow: UnitOfWork, actor: Actor, match: MatchRecord, club: int | None) -> int:
-    """The club of the match the caller acts for: `club` if given, else the one they
-    administer (refused when they administer neither or both)."""
+    """The club of the match the caller acts for.
+
+    It is `club` if given, else the one they administer. It is refused when they administer neither
+    or both.
+    """
     sides = (match.home_club_id, match.away_club_id)
     if club is not None:
         if club not in sides:
@@ -134,8 +145,11 @@ async def record_challenge_issued(
     source: Source = "declared",
     at: dt.datetime | None = None,
 ) -> ChallengeRecorded:
-    """CL-15: the caller's club issued the chess.com challenge (declared), or the bot saw it
-    (chesscom, `at` the first sighting), or a director set it; links the chess.com match."""
+    """CL-15: records the chess.com challenge as issued and links the chess.com match.
+
+    The caller's club declared it, or the bot saw it with `at` as the first sighting, or a director
+    set it.
+    """
     chesscom = chesscom_match_id(chesscom_match)
     target = await _match_id(store, match_id)
     async with store.change(actor.user_id, "match.challenge", f"match:{target}") as uow:
@@ -154,8 +168,10 @@ async def issue_challenge_in(
     source: Source = "declared",
     at: dt.datetime | None = None,
 ) -> ChallengeRecorded:
-    """`record_challenge_issued` inside a unit of work the caller holds (a scheduler job that
-    records it with other changes, all or nothing)."""
+    """`record_challenge_issued` inside a unit of work the caller holds.
+
+    A scheduler job uses it to record the step with other changes, all or nothing.
+    """
     match = await find_match(uow.matches, match_id)
     issuer = await _acting_club(uow, actor, match, club)
     await _authorise_source(uow, actor, source, issuer, await _club_name(uow, issuer))
@@ -177,9 +193,12 @@ async def correct_challenge(
     chesscom_match: str | int,
     issued_by: str | None = None,
 ) -> ChallengeRecorded:
-    """CL-15: an arbiter corrects a recorded challenge — its chess.com match and, if named,
-    the club that issued it — audited and announced; when it was issued and accepted stays
-    as recorded (the life cycle's `CORRECT_CHALLENGE`), so CL-15's judgement stands."""
+    """CL-15: an arbiter corrects a recorded challenge, audited and announced.
+
+    The correction may change its chess.com match and, if named, the club that issued it. When it
+    was issued and accepted stays as recorded, by the life cycle's `CORRECT_CHALLENGE`, so CL-15's
+    judgement stands.
+    """
     actor.require(Role.ARBITER)
     chesscom = chesscom_match_id(chesscom_match)
     target = await _match_id(store, match_id)
@@ -222,7 +241,7 @@ async def record_challenge_accepted(
     source: Source = "declared",
     at: dt.datetime | None = None,
 ) -> ChallengeRecorded:
-    """CL-15: the other club (not the issuer) accepted the challenge."""
+    """CL-15: the other club, not the issuer, accepted the challenge."""
     target = await _match_id(store, match_id)
     async with store.change(actor.user_id, "match.accept", f"match:{target}") as uow:
         return await accept_challenge_in(uow, actor, target, source=source, at=at)
@@ -263,8 +282,10 @@ async def record_at_start(
     players: int | None,
     observed_at: dt.datetime,
 ) -> AtStartRecorded:
-    """CL-5, CL-6, CL-20: a club's members, daily average and players fielded at the start,
-    with when they were observed (the bot's snapshot, or an arbiter)."""
+    """CL-5, CL-6 and CL-20: a club's members, daily average and players fielded at the start.
+
+    It records when they were observed, by the bot's snapshot or an arbiter.
+    """
     target = await _match_id(store, match_id)
     facts = AtStartRecord(club_id, members, avg_rating, players, observed_at)
     _check_at_start(actor, facts)
@@ -289,8 +310,11 @@ def _check_at_start(actor: Actor, facts: AtStartRecord) -> None:
 async def record_at_start_in(
     uow: UnitOfWork, actor: Actor, match_id: int, facts: AtStartRecord, *, checked: bool = False
 ) -> AtStartRecorded:
-    """`record_at_start` inside a unit of work the caller holds (the at-start job records both
-    clubs and its announcement together; `checked`: it asked the life cycle already)."""
+    """`record_at_start` inside a unit of work the caller holds.
+
+    The at-start job records both clubs and its announcement together. `checked` says it asked the
+    life cycle already.
+    """
     _check_at_start(actor, facts)
     match = await find_match(uow.matches, match_id)
     if facts.club_id not in (match.home_club_id, match.away_club_id):
@@ -306,10 +330,13 @@ async def record_at_start_in(
 async def reschedule_match(
     store: GuildStore, actor: Actor, match_id: int | str, start: dt.datetime | str
 ) -> MatchRescheduled:
-    """CL-13, CL-15: a director moves a match not yet played, before its challenge deadline
-    and to a start the notice still fits (else only a passed `reschedule` motion may, the
-    life cycle says); its deadline, reminders, snapshot and polling move with it in the same
-    unit of work. `start` as typed is read in the season's zone (`parse_local_instant`)."""
+    """CL-13 and CL-15: a director moves a match not yet played.
+
+    The move must come before its challenge deadline and to a start the notice still fits.
+    Otherwise, the life cycle says, only a passed `reschedule` motion may move it. Its deadline,
+    reminders, snapshot and polling move with it in the same unit of work. `start` as typed is read
+    in the season's zone by `parse_local_instant`.
+    """
     actor.require(Role.DIRECTOR)
     async with store.read() as view:
         match = await find_match(view.matches, match_id)

@@ -1,6 +1,8 @@
-"""A start as a league member types it (CL-13, CL-22): a local date and time read in the
-league's zone — the season's frozen start zone, `America/Los_Angeles` by default — or with
-an explicit offset or IANA zone; the instant in UTC."""
+"""A start as a league member types it, by CL-13 and CL-22, as an instant in UTC.
+
+A local date and time is read in the league's zone, which is the season's frozen start zone,
+`America/Los_Angeles` by default. It may instead carry an explicit offset or IANA zone.
+"""
 
 from __future__ import annotations
 
@@ -13,10 +15,13 @@ from bot.kernel.inputs import shown
 
 
 def parse_local_instant(text: str, what: str, zone: str) -> dt.datetime:
-    """`YYYY-MM-DD HH:MM` read in `zone` (the league's, CL-13/22: `America/Los_Angeles` by
-    default), or with an explicit offset (`…+02:00`, `…Z`) or IANA zone after it
-    (`2026-04-01 20:00 Europe/Paris`); the instant in UTC. A local time that does not exist
-    (skipped by daylight saving) or exists twice is refused rather than guessed."""
+    """`YYYY-MM-DD HH:MM` read in `zone` as an instant in UTC.
+
+    The zone is the league's by CL-13 and CL-22, `America/Los_Angeles` by default. An explicit
+    offset such as `…+02:00` or `…Z`, or an IANA zone after the time as in `2026-04-01 20:00
+    Europe/Paris`, overrides it. A local time that does not exist because daylight saving skipped
+    it, or that exists twice, is refused rather than guessed.
+    """
     words = text.strip().rsplit(" ", 1)
     place = zone
     if len(words) == 2 and ("/" in words[1] or words[1].upper() == "UTC"):
@@ -41,7 +46,7 @@ def parse_local_instant(text: str, what: str, zone: str) -> dt.datetime:
 
 
 def _in_utc(instant: dt.datetime, local: ZoneInfo, place: str) -> dt.datetime:
-    """`instant` (naive: read in `local`) in UTC; a skipped or doubled local time refused."""
+    """The naive `instant`, read in `local`, in UTC. A skipped or doubled local time is refused."""
     if instant.tzinfo is not None:
         return instant.astimezone(dt.UTC)
     early = instant.replace(tzinfo=local, fold=0)
@@ -57,8 +62,12 @@ def _in_utc(instant: dt.datetime, local: ZoneInfo, place: str) -> dt.datetime:
 
 
 def start_in_window(start: dt.datetime, what: str, now: dt.datetime) -> None:
-    """Refuse a start more than `YEARS_AHEAD` years after `now` (a typo such as 9999), as
-    every date a command reads is refused; the life cycle judges the rest (past, notice)."""
+    """Refuses a start more than `YEARS_AHEAD` years after `now`, as every date a command reads is
+    refused.
+
+    A typo such as 9999 is caught here. The life cycle judges the rest, such as a past start or the
+    notice.
+    """
     if start.date() > latest_day(now.date()):
         raise UserError(
             f"The {what} {start:%Y-%m-%d %H:%M} is more than {YEARS_AHEAD} years ahead."

@@ -1,1 +1,1 @@
-"""Directors' motions and decisions (CL-23)."""
+"""Directors' motions and decisions, by CL-23."""

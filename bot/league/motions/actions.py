@@ -1,8 +1,10 @@
-"""What each kind of director motion does (CL-23), one class per kind: `check` reads what
-the motion is about when it opens (refused when its action could not be applied) and returns
-its typed subject; `apply` carries a passed motion out in the closing unit of work, as
-director decision facts naming the motion, and returns what was done with the standings'
-change. Adding a kind is one class here (and its `MotionKind`)."""
+"""What each kind of director motion does by CL-23, one class per kind.
+
+`check` reads what the motion is about when it opens and returns its typed subject. It refuses when
+the action could not be applied. `apply` carries a passed motion out in the closing unit of work, as
+director decision facts naming the motion, and returns what was done with the standings' change.
+Adding a kind is one class here and its `MotionKind`.
+"""
 
 from __future__ import annotations
 
@@ -37,9 +39,11 @@ from storage.motions import Motion
 from storage.seasons import SeasonRecord
 
 DISQUALIFY_RULES = ("CL-15", "CL-18", "CL-20", "CL-21", "CL-23", "CL-DQ")
-"""The rules a director disqualification may name (those the season file can carry)."""
+"""The rules a director disqualification may name, which are those the season file can carry."""
 FORFEIT_RULE = "CL-21"
-"""CL-FF: a director forfeit (CL-21) can be added to any match; it counts towards CL-21's."""
+"""CL-FF: a CL-21 director forfeit can be added to any match, and it counts towards CL-21's
+counter.
+"""
 
 
 @dataclass(frozen=True)
@@ -50,23 +54,25 @@ class MotionRequest:
     reason: str
     season: str | int | None = None
     match_id: int | str | None = None
-    """The match: its number or its key (`DO-1-1`)."""
+    """The match, by its number or its key such as `DO-1-1`."""
     club: str | int | None = None
     rule: str | None = None
     boards: Sequence[BoardRow] = ()
     next_season: str | None = None
     start: dt.datetime | str | None = None
-    """A reschedule's new start (text is read in the season's zone, CL-13/22)."""
+    """A reschedule's new start. Text is read in the season's zone by CL-13 and CL-22."""
     tie_order: Sequence[str] = ()
-    """A division make-up's decision on ties across a line (CL-17): the tied clubs, best
-    first."""
+    """A division make-up's decision on ties across a line by CL-17: the tied clubs, best first."""
 
 
 @dataclass(frozen=True)
 class Subject:
-    """What a motion is about, checked when it opened: its title and the action it would
-    take (shown on the motion), the season, match, club and rule it names, and the season
-    whose frozen CL-23 settings govern the vote (None: the config's)."""
+    """What a motion is about, checked when it opened.
+
+    It holds its title and the action it would take, both shown on the motion, and the season,
+    match, club and rule it names. It also holds the season whose frozen CL-23 settings govern the
+    vote, or None for the config's.
+    """
 
     title: str
     details: str = ""
@@ -77,7 +83,7 @@ class Subject:
     governing: SeasonRecord | None = field(default=None, compare=False)
 
     def stored(self) -> dict[str, Any]:
-        """What the motion keeps beyond its columns (its `subject` JSON)."""
+        """What the motion keeps beyond its columns, in its `subject` JSON."""
         return (
             {"title": self.title, "details": self.details}
             if self.details
@@ -109,7 +115,7 @@ class Correction(Subject):
 
 @dataclass(frozen=True)
 class NextDivision:
-    """CL-8: one of next season's divisions: its name, clubs (best first) and minimum."""
+    """CL-8: one of next season's divisions, with its name, its clubs best first and its minimum."""
 
     name: str
     clubs: tuple[str, ...]
@@ -149,7 +155,7 @@ class Outcome:
 
 
 class NotApplied(Exception):
-    """A passed motion whose action can no longer be applied (said in its outcome)."""
+    """A passed motion whose action can no longer be applied. Its outcome says so."""
 
 
 async def report_now(
@@ -215,12 +221,14 @@ class MotionAction(ABC):
 
     @abstractmethod
     async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
-        """CL-23: what the motion is about, refused (`UserError`) if its action could not be
-        applied now."""
+        """CL-23: what the motion is about.
+
+        Raises `UserError` if its action could not be applied now.
+        """
 
     @abstractmethod
     async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
-        """Carry the passed motion out in its closing unit of work (`NotApplied`: why not)."""
+        """Carries the passed motion out in its closing unit of work. `NotApplied` says why not."""
 
 
 async def _match_subject(
@@ -238,13 +246,14 @@ async def _match_subject(
 
 
 class Forfeit(MotionAction):
-    """CL-21, CL-FF: a club forfeits a match (a director forfeit counts towards CL-21's
-    counter)."""
+    """CL-21 and CL-FF: a club forfeits a match. A director forfeit counts towards CL-21's
+    counter.
+    """
 
     kind = MotionKind.FORFEIT
 
     async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
-        """The match and the club forfeiting it (a club of the match, not disqualified)."""
+        """The match and the club forfeiting it, which is a club of the match not disqualified."""
         match, season, _, title = await _match_subject(uow, request)
         if request.club is None:
             raise UserError("A forfeit motion names the club that forfeits.")
@@ -283,12 +292,14 @@ class Forfeit(MotionAction):
 
 
 class Disqualify(MotionAction):
-    """CL-DQ, CL-18, CL-23: a club is disqualified from a season; none of its matches count."""
+    """CL-DQ, CL-18 and CL-23: a club is disqualified from a season, and none of its matches
+    count.
+    """
 
     kind = MotionKind.DISQUALIFY
 
     async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
-        """The season, the club (playing in it, not yet out) and the rule."""
+        """The season, the club and the rule. The club plays in the season and is not yet out."""
         if request.club is None:
             raise UserError("A disqualify motion names the club.")
         club = await find_club(uow.clubs, request.club)
@@ -328,7 +339,7 @@ class CorrectResult(MotionAction):
     kind = MotionKind.CORRECT_RESULT
 
     async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
-        """The match and its corrected boards (the one board validator's checks)."""
+        """The match and its corrected boards, passed through the one board validator's checks."""
         match, season, _, title = await _match_subject(uow, request)
         boards = board_records(
             request.boards,
@@ -344,8 +355,10 @@ class CorrectResult(MotionAction):
         )
 
     async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
-        """The boards replaced (the match finished now if it was not) and the correction
-        recorded with the motion's id."""
+        """The boards replaced and the correction recorded with the motion's id.
+
+        The match is finished now if it was not.
+        """
         season = await _season(uow, motion.season_id)
         before = await report_now(uow, season)
         assert motion.match_id is not None
@@ -372,8 +385,10 @@ class CorrectResult(MotionAction):
 
 
 async def _playing_season(uow: UnitOfWork, club_id: int) -> SeasonRecord | None:
-    """The newest season not closed that the club plays in (its exclusion acts there), if
-    any: its CL-23 settings govern an exclude-club vote."""
+    """The newest season not closed that the club plays in, if any.
+
+    Its exclusion acts there, and its CL-23 settings govern an exclude-club vote.
+    """
     playing = [
         season
         for season in await uow.seasons.all()
@@ -384,7 +399,7 @@ async def _playing_season(uow: UnitOfWork, club_id: int) -> SeasonRecord | None:
 
 
 class ExcludeClub(MotionAction):
-    """CL-4: a club is excluded from the league (and disqualified where it plays)."""
+    """CL-4: a club is excluded from the league and disqualified where it plays."""
 
     kind = MotionKind.EXCLUDE_CLUB
 
@@ -406,8 +421,11 @@ class ExcludeClub(MotionAction):
         )
 
     async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
-        """The one exclusion use case (`clubs.exclude_club_in`): excluded, and in every season
-        it plays that is not closed, the exclusion and a disqualification recorded."""
+        """The one exclusion use case, `clubs.exclude_club_in`.
+
+        The club is excluded, and in every season it plays that is not closed the exclusion and a
+        disqualification are recorded.
+        """
         assert motion.club_id is not None
         club = await uow.clubs.get(motion.club_id)
         if club is None or club.status not in ("pending", "approved"):
@@ -436,9 +454,12 @@ class DivisionMakeup(MotionAction):
     kind = MotionKind.DIVISION_MAKEUP
 
     async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
-        """The proposal from the standings as at the cut-off once past (else now), once per
-        season, only when it is finished or past its cut-off, every tie across a line
-        decided by `tie_order` (CL-17); next season's name free in the guild."""
+        """The proposal from the standings as at the cut-off once past, else now.
+
+        It is made once per season and only when the season is finished or past its cut-off. Every
+        tie across a line is decided by `tie_order` by CL-17. Next season's name must be free in the
+        guild.
+        """
         if request.season is None:
             raise UserError("A division make-up motion names the season it follows.")
         season = await find_season(uow.seasons, request.season)
@@ -493,8 +514,10 @@ class DivisionMakeup(MotionAction):
         )
 
     async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
-        """Next season created with the adopted divisions (the clubs still in the league),
-        its rules copied from the season it follows."""
+        """Next season created with the adopted divisions, holding the clubs still in the league.
+
+        Its rules are copied from the season it follows.
+        """
         previous = await _season(uow, motion.season_id)
         name, divisions = Makeup.of(motion)
         if previous.closed:
@@ -529,7 +552,7 @@ class Move(Subject):
     start: dt.datetime | None = None
 
     def stored(self) -> dict[str, Any]:
-        """The title, details and the new start (ISO 8601, UTC)."""
+        """The title, details and the new start in ISO 8601 UTC."""
         assert self.start is not None
         return {**super().stored(), "start": self.start.astimezone(dt.UTC).isoformat()}
 
@@ -540,16 +563,21 @@ class Move(Subject):
 
 
 class Reschedule(MotionAction):
-    """CL-13, CL-15: a match moves after its challenge deadline, or to a start closer than
-    the deadline's notice — what a director alone may not do (`matches.service`). A judged
-    deadline is kept (the judgement stands); a notice that no longer fits leaves the clubs
-    until the new start (`core.league.lifecycle.moved_deadline`)."""
+    """CL-13 and CL-15: a match moves after its challenge deadline, or to a start closer than the
+    deadline's notice.
+
+    A director alone may not do this, see `matches.service`. A judged deadline is kept, so the
+    judgement stands. A notice that no longer fits leaves the clubs until the new start, as
+    `core.league.lifecycle.moved_deadline` says.
+    """
 
     kind = MotionKind.RESCHEDULE
 
     async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
-        """The match and its new start (read in the season's zone when typed), a move the
-        life cycle allows a passed motion."""
+        """The match and its new start, a move the life cycle allows a passed motion.
+
+        A typed start is read in the season's zone.
+        """
         match, season, _, title = await _match_subject(uow, request)
         if request.start is None:
             raise UserError("A reschedule motion names the new start.")
@@ -626,11 +654,13 @@ ACTIONS: Mapping[MotionKind, MotionAction] = {
         Other(),
     )
 }
-"""Every kind's action, by kind (CL-23)."""
+"""Every kind's action by kind, by CL-23."""
 
 
 def action_of(kind: MotionKind | str) -> MotionAction:
-    """The action of a kind given as its value (`/vote open kind:…`); refused if unknown."""
+    """The action of a kind given as its value, as in `/vote open kind:…`. An unknown kind is
+    refused.
+    """
     try:
         return ACTIONS[MotionKind(kind)]
     except ValueError:

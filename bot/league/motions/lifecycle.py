@@ -1,8 +1,10 @@
-"""A director motion's life (CL-23), the same for every kind: opened (its kind's action
-checked, refused with fewer than the quorum of directors), votes cast and changed, closed at
-its deadline (the `vote.close` job) or as soon as every elector voted — a passed motion's
-action (`actions.py`) applied in the closing unit of work, audited with the motion's id and
-announced with its effect on the standings."""
+"""A director motion's life by CL-23, the same for every kind.
+
+A motion is opened after its kind's action is checked, and refused with fewer than the quorum of
+directors. Votes are cast and changed. It closes at its deadline through the `vote.close` job, or as
+soon as every elector voted. A passed motion's action from `actions.py` is applied in the closing
+unit of work, audited with the motion's id and announced with its effect on the standings.
+"""
 
 from __future__ import annotations
 
@@ -55,15 +57,17 @@ _STATUS: dict[MotionState, MotionStatus] = {
 
 @dataclass(frozen=True)
 class VoteRules:
-    """CL-23's values for a motion: hours until its deadline, and the votes a decision needs
-    (a season's frozen settings, or the config's `[rules.cl]` for a motion of no season)."""
+    """CL-23's values for a motion: hours until its deadline and the votes a decision needs.
+
+    They are a season's frozen settings, or the config's `[rules.cl]` for a motion of no season.
+    """
 
     hours: int = VOTE_HOURS
     quorum: int = MINIMUM_VOTERS
 
 
 def vote_rules(config: Config) -> VoteRules:
-    """CL-23's values from the config's `[rules.cl]` (vote_deadline_hours, vote_quorum)."""
+    """CL-23's values from the config's `[rules.cl]`: vote_deadline_hours and vote_quorum."""
     rules = config.rules.cl.season_rules()
     return VoteRules(rules.vote_deadline_hours, rules.vote_quorum)
 
@@ -75,8 +79,11 @@ def season_vote_rules(season: SeasonRecord) -> VoteRules:
 
 @dataclass(frozen=True)
 class VoteCast:
-    """A vote recorded (`changed` False: the same vote again, nothing written) and the
-    motion after it (closed if that vote was the last elector's)."""
+    """A vote recorded and the motion after it.
+
+    `changed` is False for the same vote again, with nothing written. The motion is closed if that
+    vote was the last elector's.
+    """
 
     motion: Motion
     changed: bool
@@ -94,11 +101,13 @@ async def open_motion(
     electorate: Sequence[int],
     no_season: VoteRules = VoteRules(),
 ) -> Motion:
-    """CL-23: a director (or the bot, for a CL-21 removal) opens a motion put to `electorate`
-    — the members holding the director role now, frozen. Its deadline and quorum are those
-    frozen in its season (read in the opening unit of work), else `no_season` (the config's).
-    The motion message with its Yes / No buttons goes to the directors' channel (else the
-    announcements channel), and the closing job is scheduled, in one unit of work."""
+    """CL-23: a director, or the bot for a CL-21 removal, opens a motion put to `electorate`.
+
+    The electorate is the members holding the director role now, frozen. Its deadline and quorum are
+    those frozen in its season, read in the opening unit of work, else the config's `no_season`. The
+    motion message with its Yes and No buttons goes to the directors' channel, else the
+    announcements channel. The closing job is scheduled in the same unit of work.
+    """
     kind = action_of(request.kind).kind
     async with store.change(actor.user_id, "motion.open", f"motion:{kind.value}") as uow:
         return await open_motion_in(uow, actor, request, electorate, no_season)
@@ -111,8 +120,10 @@ async def open_motion_in(
     electorate: Sequence[int],
     no_season: VoteRules = VoteRules(),
 ) -> Motion:
-    """`open_motion` inside a unit of work the caller holds (a CL-21 removal's verification
-    opens its forfeit motion in the unit of work that records it)."""
+    """`open_motion` inside a unit of work the caller holds.
+
+    A CL-21 removal's verification opens its forfeit motion in the unit of work that records it.
+    """
     actor.require(Role.DIRECTOR)
     voters = sorted(set(electorate))
     action = action_of(request.kind)
@@ -172,9 +183,11 @@ async def _find(uow: UnitOfWork, motion_id: int) -> Motion:
 
 
 async def cast_vote(store: GuildStore, user_id: int, motion_id: int, yes: bool) -> VoteCast:
-    """CL-23: an elector of the motion votes yes or no (or changes their vote) while it is
-    open; the same vote again changes nothing. When every elector has voted the motion closes
-    in the same unit of work."""
+    """CL-23: an elector of the motion votes yes or no, or changes their vote, while it is open.
+
+    The same vote again changes nothing. When every elector has voted the motion closes in the same
+    unit of work.
+    """
     async with store.change(user_id, "motion.vote", _subject_of(motion_id)) as uow:
         motion = await _find(uow, motion_id)
         if motion.status != "open":
@@ -202,15 +215,19 @@ async def cast_vote(store: GuildStore, user_id: int, motion_id: int, yes: bool) 
 
 
 async def close_motion(store: GuildStore, motion_id: int) -> Motion | None:
-    """CL-23: close a motion whose deadline has come (once, whichever door closes it first).
-    None if it was closed already or is not due."""
+    """CL-23: closes a motion whose deadline has come, once, whichever door closes it first.
+
+    Returns None if it was closed already or is not due.
+    """
     async with store.change(None, "motion.close", _subject_of(motion_id)) as uow:
         return await close_motion_in(uow, motion_id)
 
 
 async def close_motion_in(uow: UnitOfWork, motion_id: int) -> Motion | None:
-    """`close_motion` inside a unit of work the caller holds (the `vote.close` job's);
-    abandons it when there is nothing to close."""
+    """`close_motion` inside a unit of work the caller holds, the `vote.close` job's.
+
+    It abandons the unit when there is nothing to close.
+    """
     motion = await uow.motions.get(motion_id)
     if motion is None or motion.status != "open":
         uow.abandon()
@@ -222,9 +239,11 @@ async def close_motion_in(uow: UnitOfWork, motion_id: int) -> Motion | None:
 
 
 async def _close(uow: UnitOfWork, motion: Motion, *, at_deadline: bool) -> Motion | None:
-    """Close the motion if CL-23 says it is closed now (deadline, every elector voted, or a
-    split that can only end with no decision): apply a passed motion's action, edit its
-    message, announce. None if it stays open."""
+    """Closes the motion if CL-23 says it is closed now, and returns None if it stays open.
+
+    A motion closes at its deadline, once every elector voted, or on a split that can only end with
+    no decision. A passed motion's action is applied, its message edited and the outcome announced.
+    """
     at = max(uow.now, motion.deadline) if at_deadline else uow.now
     status = motion_status(
         [str(u) for u in motion.electorate],
@@ -251,8 +270,11 @@ async def _close(uow: UnitOfWork, motion: Motion, *, at_deadline: bool) -> Motio
 
 
 async def _apply_or_say_why(uow: UnitOfWork, motion: Motion) -> str:
-    """Apply a passed motion's action; if it fails, undo only the action's writes (a
-    savepoint) and say why, so the closing still ends the motion (a crash loses no vote)."""
+    """Applies a passed motion's action. If it fails, only the action's writes are undone and the
+    reason is given.
+
+    A savepoint undoes the action, so the closing still ends the motion and a crash loses no vote.
+    """
     try:
         async with uow.savepoint():
             return (await action_of(motion.kind).apply(uow, motion)).text
@@ -264,9 +286,11 @@ async def _apply_or_say_why(uow: UnitOfWork, motion: Motion) -> str:
 
 
 async def _edit_message(uow: UnitOfWork, motion: Motion) -> None:
-    """Show the motion's current state on its message (through the outbox): the tally while
-    open; the outcome with the buttons disabled once closed. A message not delivered yet is
-    followed by a new one."""
+    """Shows the motion's current state on its message through the outbox.
+
+    While open it shows the tally. Once closed it shows the outcome with the buttons disabled. A
+    message not delivered yet is followed by a new one.
+    """
     if motion.channel_id is None or motion.outbox_id is None:
         return
     posted = await uow.outbox.get(motion.outbox_id)
@@ -286,7 +310,9 @@ async def _edit_message(uow: UnitOfWork, motion: Motion) -> None:
 
 
 async def run_close_job(job: Job, uow: UnitOfWork) -> None:
-    """The `vote.close` job, in its unit of work: close its motion at the deadline (the
-    closing and the job's end commit together, so once; a motion closed meanwhile by its
-    last vote is left alone)."""
+    """The `vote.close` job closes its motion at the deadline, in its unit of work.
+
+    The closing and the job's end commit together, so it happens once. A motion closed meanwhile by
+    its last vote is left alone.
+    """
     await close_motion_in(uow, int(job.payload["motion"]))

@@ -1,6 +1,8 @@
-"""`/vote list`, `/vote show` and the motion autocomplete as read use cases (CL-23): the
-guild's motions newest first, one motion with its votes, and the motions matching what a
-director types (only open ones when they are about to vote)."""
+"""`/vote list`, `/vote show` and the motion autocomplete as read use cases, by CL-23.
+
+They give the guild's motions newest first, one motion with its votes, and the motions matching what
+a director types. Only open ones match when the director is about to vote.
+"""
 
 from __future__ import annotations
 
@@ -10,21 +12,21 @@ from storage.guild import GuildStore
 from storage.motions import Motion, MotionStatus
 
 LISTED = 100
-"""`/vote list` reads at most this many motions (the newest)."""
+"""`/vote list` reads at most this many of the newest motions."""
 CANDIDATES = 200
-"""The autocomplete looks among at most this many motions (the newest)."""
+"""The autocomplete looks among at most this many of the newest motions."""
 CHOICES = 25
 """Discord: at most 25 autocomplete choices."""
 
 
 async def motion_list(store: GuildStore, status: MotionStatus | None = None) -> tuple[Motion, ...]:
-    """The motions of this guild only (of `status` if given), newest first."""
+    """The motions of this guild only, newest first, only those of `status` when it is given."""
     async with store.read() as view:
         return tuple(await view.motions.recent(status, LISTED))
 
 
 async def motion_card(store: GuildStore, motion_id: int) -> Motion:
-    """The motion `motion_id` of this guild with its votes; another guild's is not found."""
+    """The motion `motion_id` of this guild with its votes. Another guild's is not found."""
     async with store.read() as view:
         found = await view.motions.get(motion_id) if motion_id > 0 else None
     if found is None:
@@ -33,8 +35,11 @@ async def motion_card(store: GuildStore, motion_id: int) -> Motion:
 
 
 async def motion_choices(store: GuildStore, typed: str, open_only: bool) -> tuple[Motion, ...]:
-    """The newest motions of this guild whose title holds `typed` (case-insensitively),
-    only open ones when `open_only` (a vote can be cast on nothing else), at most 25."""
+    """The newest motions of this guild whose title holds `typed`, at most 25.
+
+    Titles compare case-insensitively. With `open_only` only open motions match, since a vote can be
+    cast on nothing else.
+    """
     key = typed.strip().casefold()
     async with store.read() as view:
         found = await view.motions.recent("open" if open_only else None, CANDIDATES)

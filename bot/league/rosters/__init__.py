@@ -1,1 +1,1 @@
-"""Roster use cases and reads (CL-18, CL-19, CL-21)."""
+"""Roster use cases and reads, by CL-18, CL-19 and CL-21."""

@@ -1,6 +1,8 @@
-"""`/roster check` as a read use case: a club's players fielded in a season, with those
-playing for several clubs (CL-18), those whose account is closed (CL-19) and those whose
-chess.com timeout ratio is above the season's limit (CL-21), read now."""
+"""`/roster check` as a read use case: a club's players fielded in a season, with the ones to watch.
+
+It lists those playing for several clubs by CL-18, those whose account is closed by CL-19, and those
+whose chess.com timeout ratio is above the season's limit by CL-21, read now.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from storage.guild import GuildStore
 
 @dataclass(frozen=True)
 class TimeoutAbove:
-    """A player whose daily timeout ratio is above the season's limit (CL-21)."""
+    """A player whose daily timeout ratio is above the season's CL-21 limit."""
 
     player: str
     percent: float
@@ -32,7 +34,7 @@ class RosterCheck:
     club: str
     season: str
     players: dict[str, int]
-    """Players fielded (as first spelled) → games played for the club."""
+    """Players fielded, as first spelled, mapped to the games they played for the club."""
     multi_team: tuple[MultiTeamPlayer, ...]
     closed: tuple[str, ...]
     timeout_limit: Fraction
@@ -49,9 +51,11 @@ async def check_roster(
     season: str | None,
     ready: Callable[[], Awaitable[None]],
 ) -> RosterCheck:
-    """CL-18, CL-19, CL-21 for the club's players of `season` (default: its current one);
-    `ready` is awaited once club and season are found, before the standings and chess.com
-    are read (an unknown club or season is refused before it)."""
+    """CL-18, CL-19 and CL-21 for the club's players of `season`, by default its current one.
+
+    `ready` is awaited once club and season are found, before the standings and chess.com are read.
+    An unknown club or season is refused before that.
+    """
     async with store.read() as view:
         found, record = await club_season(view, club, season, store.database.clock())
         players = await fielded(view, found.id, record.id)

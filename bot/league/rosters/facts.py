@@ -1,5 +1,8 @@
-"""What `/roster` reads of a club's season: the season meant (named, or the club's
-current one) and the players the club fielded in it, with their games."""
+"""What `/roster` reads of a club's season.
+
+It reads the season meant, named or the club's current one, and the players the club fielded in it,
+with their games.
+"""
 
 from __future__ import annotations
 
@@ -17,8 +20,11 @@ from storage.seasons import SeasonRecord
 async def club_season(
     view: GuildView, club: str | int, season: str | int | None, now: dt.datetime
 ) -> tuple[Club, SeasonRecord]:
-    """The club and the season asked for, or the club's current season at `now` — its
-    running one, not a newer one being set up (`club_current_season`)."""
+    """The club and the season asked for, or the club's current season at `now`.
+
+    The current season is its running one, not a newer one being set up, as `club_current_season`
+    finds it.
+    """
     found = await find_club(view.clubs, club)
     if season is not None:
         return found, await find_season(view.seasons, season)
@@ -29,7 +35,9 @@ async def club_season(
 
 
 async def fielded(view: GuildView, club_id: int, season_id: int) -> dict[str, int]:
-    """The club's players of the season (as first spelled) → games they played for it."""
+    """The club's players of the season, as first spelled, mapped to the games they played for
+    it.
+    """
     games: dict[str, int] = {}
     spelled: dict[str, str] = {}
     boards = await view.matches.boards_of_season(season_id)

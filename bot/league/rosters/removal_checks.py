@@ -1,6 +1,9 @@
-"""CL-21: verify a recorded roster removal's stated reason — multi-team from the season's
-facts (CL-18), timeouts from chess.com's daily timeout ratio — and, when it cannot be
-verified, open a `forfeit` motion for the club's next match of the season, saying why."""
+"""CL-21: verifies a recorded roster removal's stated reason.
+
+A multi-team player is checked on the season's facts by CL-18, and timeouts on chess.com's daily
+timeout ratio. When the reason cannot be verified, a `forfeit` motion is opened for the club's next
+match of the season, saying why.
+"""
 
 from __future__ import annotations
 
@@ -35,16 +38,22 @@ from storage.motions import Motion
 from storage.rosters import Removal
 
 VERIFY_JOB = "roster.verify"
-"""The scheduler's job kind that verifies a recorded removal (scheduled with the removal, so
-a crash before the verification loses nothing: it runs at the next start-up)."""
+"""The scheduler's job kind that verifies a recorded removal.
+
+It is scheduled with the removal, so a crash before the verification loses nothing and it runs at
+the next start-up.
+"""
 RETRY_AFTER = dt.timedelta(minutes=10)
 """When the job tries again if the directors could not be read."""
 CHESSCOM_RETRY = dt.timedelta(minutes=30)
-"""CL-21: when the job reads chess.com again after it did not answer (a 5xx, a timeout)."""
+"""CL-21: when the job reads chess.com again after it did not answer, after a 5xx or a timeout."""
 CHESSCOM_TRIES = 13
-"""CL-21: how often chess.com is tried for a removal's timeout ratio before the directors
-decide without it: the first try and 12 more, one every `CHESSCOM_RETRY` — over 6 hours. A
-brief outage never opens a forfeit motion; one that lasts that long does, saying so."""
+"""CL-21: how often chess.com is tried for a removal's timeout ratio before the directors decide
+without it.
+
+That is the first try and 12 more, one every `CHESSCOM_RETRY`, over 6 hours. A brief outage never
+opens a forfeit motion. One that lasts that long does, saying so.
+"""
 TRIES = "chesscom_tries"
 """The verify job's payload key counting chess.com's unanswered tries."""
 
@@ -56,7 +65,7 @@ _REASONS = {
 
 
 class PlayerStatsSource(Protocol):
-    """Where timeout ratios come from (the chess.com client, or a test's fake of it)."""
+    """Where timeout ratios come from: the chess.com client, or a test's fake of it."""
 
     async def player_stats(self, username: str) -> PlayerStats:
         """A player's statistics."""
@@ -64,22 +73,26 @@ class PlayerStatsSource(Protocol):
 
 @dataclass(frozen=True)
 class RemovalVerified:
-    """What the verification found, and the forfeit motion it opened (if any), or why none
-    could be opened."""
+    """What the verification found, and the forfeit motion it opened if any, or why none could be
+    opened.
+    """
 
     removal_id: int
     check: RemovalCheck
     motion: Motion | None
     no_motion: str | None
-    """Why no motion was opened, as Discord markdown (user values in it escaped)."""
+    """Why no motion was opened, as Discord markdown with user values escaped."""
     earlier: bool = False
-    """True if it had been verified before (by the job or an earlier call): nothing changed."""
+    """True if the job or an earlier call had verified it before, so nothing changed."""
     deferred: bool = False
-    """True if a motion is needed but the directors could not be read, or chess.com did not
-    answer for the timeout ratio (CL-21): nothing recorded; the removal's pending
-    `roster.verify` job tries again later."""
+    """CL-21: True if nothing was recorded and the removal's pending `roster.verify` job tries again
+    later.
+
+    This happens when a motion is needed but the directors could not be read, or when chess.com did
+    not answer for the timeout ratio.
+    """
     unreadable: Unreadable | None = None
-    """Why the directors could not be read (deferred; None: not said)."""
+    """Why the directors could not be read, for a deferred check. None leaves it unsaid."""
 
 
 def removal_subject(removal_id: int) -> str:
@@ -88,7 +101,7 @@ def removal_subject(removal_id: int) -> str:
 
 
 async def schedule_verification(uow: UnitOfWork, removal_id: int) -> None:
-    """Schedule the removal's verification (due now) in the unit of work that records it."""
+    """Schedules the removal's verification, due now, in the unit of work that records it."""
     await uow.jobs.schedule(
         VERIFY_JOB, removal_subject(removal_id), uow.now, {"removal": removal_id}
     )
@@ -96,9 +109,12 @@ async def schedule_verification(uow: UnitOfWork, removal_id: int) -> None:
 
 @dataclass(frozen=True)
 class _Fetched:
-    """What the verification reads outside any transaction: the timeout ratio from chess.com
-    (None: not needed, not given, or not read), why chess.com did not answer (None: it did, or
-    was not asked) and the directors (None: could not be read)."""
+    """What the verification reads outside any transaction.
+
+    It reads the timeout ratio from chess.com, None when not needed, not given or not read. It notes
+    why chess.com did not answer, None when it did or was not asked. It reads the directors, None
+    when they could not be read.
+    """
 
     timeout: float | None
     electorate: Sequence[int] | Unreadable | None
@@ -106,8 +122,12 @@ class _Fetched:
 
 
 async def _timeout(stats: PlayerStatsSource, removal: Removal) -> tuple[float | None, str | None]:
-    """CL-21: the player's daily timeout ratio for a removal for timeouts (None otherwise, or
-    when chess.com gives none), and why chess.com did not answer (None: it answered)."""
+    """CL-21: the player's daily timeout ratio for a removal for timeouts, and why chess.com did not
+    answer.
+
+    The ratio is None for other removals or when chess.com gives none. The reason is None when
+    chess.com answered.
+    """
     if removal.reason != "timeouts":
         return None, None
     try:
@@ -117,7 +137,7 @@ async def _timeout(stats: PlayerStatsSource, removal: Removal) -> tuple[float | 
 
 
 def waiting_for_chesscom(why: str) -> str:
-    """The clause a removal's reply gives while chess.com does not answer (CL-21)."""
+    """The CL-21 clause a removal's reply gives while chess.com does not answer."""
     hours = CHESSCOM_RETRY * (CHESSCOM_TRIES - 1) / dt.timedelta(hours=1)
     return (
         f"chess.com did not answer for the timeout ratio ({why}); the bot tries again every"
@@ -133,11 +153,14 @@ async def verify_removal(
     electorate: Sequence[int] | Unreadable | None,
     timeout_limit: Fraction | None = None,
 ) -> RemovalVerified:
-    """CL-21: check removal `removal_id`'s reason; verified → marked so; otherwise the bot
-    opens a forfeit motion for the club's next match (to `electorate`, the directors now;
-    why they could not be read, or None; CL-23's settings are the season's) and the
-    announcement says why, all in one unit of work. Once only: a removal verified before
-    (by its `roster.verify` job or an earlier call) is reported as it is, unchanged."""
+    """CL-21: checks the reason of removal `removal_id`, in one unit of work.
+
+    A verified removal is marked so. Otherwise the bot opens a forfeit motion for the club's next
+    match and the announcement says why. The motion goes to `electorate`, the directors now, with
+    why they could not be read or None, and CL-23's settings are the season's. It happens once only:
+    a removal verified before, by its `roster.verify` job or an earlier call, is reported as it is,
+    unchanged.
+    """
     async with store.read() as view:
         removal = await view.rosters.removal(removal_id)
     if removal is None:
@@ -164,12 +187,15 @@ async def verify_removal_in(
     unanswered: str | None = None,
     gave_up: str | None = None,
 ) -> RemovalVerified:
-    """`verify_removal` inside a unit of work the caller holds, with chess.com's timeout ratio
-    read before: records the outcome, opens the forfeit motion (its id on the removal) and
-    announces — or, for a removal verified before, changes nothing (`earlier`). The removal's
-    verification job is cancelled (done). CL-21: while chess.com does not answer for a
-    timeout ratio (`unanswered`: why) nothing is decided (`deferred`); once the job stops
-    trying (`gave_up`: how long it tried) the directors decide without the ratio."""
+    """`verify_removal` inside a unit of work the caller holds, with chess.com's timeout ratio read
+    before.
+
+    It records the outcome, opens the forfeit motion with its id on the removal, and announces. For
+    a removal verified before it changes nothing, as `earlier` says. The removal's verification job
+    is cancelled as done. CL-21: while chess.com does not answer for a timeout ratio, nothing is
+    decided and the check is `deferred`, with `unanswered` saying why. Once the job stops trying,
+    `gave_up` says how long it tried, and the directors decide without the ratio.
+    """
     removal = await uow.rosters.removal(removal_id)
     if removal is None:
         raise UserError(f"No removal {removal_id} on this server.")
@@ -247,9 +273,12 @@ async def verify_removal_in(
 
 
 async def resume_verifications(store: GuildStore) -> list[int]:
-    """Move the guild's `roster.verify` jobs waiting to retry (the directors could not be
-    read) to now; called when the guild becomes available, since at start-up the jobs run
-    before the gateway delivers any guild. Returns the removals whose job moved."""
+    """Moves the guild's `roster.verify` jobs waiting to retry to now, and returns the removals
+    whose job moved.
+
+    These jobs wait because the directors could not be read. It is called when the guild becomes
+    available, since at start-up the jobs run before the gateway delivers any guild.
+    """
     now = store.database.clock()
     async with store.read() as view:
         waiting = [
@@ -277,17 +306,25 @@ async def resume_verifications(store: GuildStore) -> list[int]:
 
 
 Directors = Callable[[int], Awaitable[Sequence[int] | Unreadable | None]]
-"""The directors of a guild now (by guild id), else why they cannot be read (None: unsaid)."""
+"""The directors of a guild now by guild id, else why they cannot be read. None leaves the reason
+unsaid.
+"""
 
 TOLD = "told"
-"""The verify job's payload key set (to the cause's name) once the directors' channel was
-told that the removal waits for a lasting reason: kept with the job that retries, moved in
-the same unit of work as the announcement, so it is said once and never lost or repeated."""
+"""The verify job's payload key, set to the cause's name once the directors' channel was told.
+
+The channel is told that the removal waits for a lasting reason. The key is kept with the job that
+retries and moved in the same unit of work as the announcement, so it is said once and never lost or
+repeated.
+"""
 
 
 async def _tell_waiting(uow: UnitOfWork, removal: Removal, cause: Unreadable) -> bool:
-    """Queue, to the directors' channel (else announcements), that `removal` waits for
-    verification and what fixes it; False when the guild has neither channel."""
+    """Queues a note that `removal` waits for verification and what fixes it.
+
+    The note goes to the directors' channel, else announcements. Returns False when the guild has
+    neither channel.
+    """
     channel = (await uow.settings.get()).motions_channel_id
     if channel is None:
         return False
@@ -310,9 +347,12 @@ def verification_job(
 ) -> tuple[
     Callable[[Job], Awaitable[_Fetched]], Callable[[Job, UnitOfWork, _Fetched], Awaitable[None]]
 ]:
-    """The `roster.verify` job's fetch (chess.com's timeout ratio and the directors, read
-    outside the transaction) and handler (`verify_removal_in`, once). Without the directors
-    the job tries again later; without chess.com a timeout ratio counts as not read."""
+    """The `roster.verify` job's fetch and handler.
+
+    The fetch reads chess.com's timeout ratio and the directors outside the transaction. The handler
+    is `verify_removal_in` and runs once. Without the directors the job tries again later. Without
+    chess.com a timeout ratio counts as not read.
+    """
 
     async def fetch(job: Job) -> _Fetched:
         removal_id = int(job.payload["removal"])

@@ -1,5 +1,8 @@
-"""Roster use cases (CL-18, CL-21): link a chess.com account to a Discord user, and record a
-club's removal of a player with its reason (verified later; stored as pending now)."""
+"""Roster use cases by CL-18 and CL-21.
+
+They link a chess.com account to a Discord user, and record a club's removal of a player with its
+reason. The removal is stored as pending now and verified later.
+"""
 
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ class AccountLinked:
 
 @dataclass(frozen=True)
 class RemovalRecorded:
-    """A roster removal recorded (verification pending, CL-21)."""
+    """A roster removal recorded, its CL-21 verification pending."""
 
     removal_id: int
     season_id: int
@@ -52,8 +55,10 @@ class ClubRemovals:
 async def link_account(
     store: GuildStore, actor: Actor, username: str, user_id: int | None = None
 ) -> AccountLinked:
-    """A player links their own chess.com account; a club admin (of any club) may link
-    someone else's. An account belongs to one user of the guild."""
+    """A player links their own chess.com account, and an admin of any club may link someone else's.
+
+    An account belongs to one user of the guild.
+    """
     caller = actor.user_id
     target = caller if user_id is None else positive_id(user_id, "The user")
     if target is None:
@@ -78,9 +83,11 @@ async def record_removal(
     reason: str,
     note: str | None = None,
 ) -> RemovalRecorded:
-    """CL-21: a club admin records removing a player from their own club's roster, with the
-    reason (multi-team, timeouts or other), in the season named (None: the club's running
-    season, `club_current_season`); its verification is pending."""
+    """CL-21: a club admin records removing a player from their own club's roster, with the reason.
+
+    The reason is multi-team, timeouts or other. The season is the one named, or for None the club's
+    running season from `club_current_season`. Its verification is pending.
+    """
     async with store.read() as view:
         named_club, named_season = await club_season(view, club, season, store.database.clock())
     season_id, club_id = named_season.id, named_club.id
@@ -107,8 +114,10 @@ async def record_removal(
 async def club_removals(
     store: GuildStore, club: str | int, season: str | int | None
 ) -> ClubRemovals:
-    """The removals of the club in the season named (None: the club's running season);
-    anyone may read them."""
+    """The removals of the club in the season named, or in the club's running season for None.
+
+    Anyone may read them.
+    """
     async with store.read() as view:
         found, record = await club_season(view, club, season, store.database.clock())
         removals = await view.rosters.removals(record.id, found.id)

@@ -1,1 +1,1 @@
-"""Season use cases and reads (CL-1, CL-7, CL-8, CL-12, CL-13)."""
+"""Season use cases and reads, by CL-1, CL-7, CL-8, CL-12 and CL-13."""

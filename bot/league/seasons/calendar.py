@@ -1,5 +1,8 @@
-"""`/season calendar` as a read use case: a season's matches (one club's, if named) in
-start order with their CL-15 challenge deadlines, and the next ones not played yet."""
+"""`/season calendar` as a read use case.
+
+It lists a season's matches, or one club's if named, in start order with their CL-15 challenge
+deadlines, and the next ones not played yet.
+"""
 
 from __future__ import annotations
 
@@ -15,13 +18,16 @@ from storage.guild import GuildStore
 
 VOID = MatchState.VOID
 CALENDAR_MATCHES = 60
-"""Matches `/season calendar` lists as coming (the .ics holds them all)."""
+"""Matches `/season calendar` lists as coming. The .ics file holds them all."""
 
 
 @dataclass(frozen=True)
 class SeasonCalendar:
-    """A season's matches by start, the next `CALENDAR_MATCHES` not finished and not void,
-    and the void ones' keys (CL-DQ: a disqualified club's matches are cancelled)."""
+    """A season's matches by start, the next `CALENDAR_MATCHES` not finished and not void, and the
+    void ones' keys.
+
+    By CL-DQ a disqualified club's matches are cancelled.
+    """
 
     season: str
     matches: tuple[MatchLine, ...]
@@ -32,8 +38,11 @@ class SeasonCalendar:
 async def season_calendar_of(
     store: GuildStore, season: str, club: str | None, now: dt.datetime
 ) -> SeasonCalendar:
-    """The season's (or one club's) matches with starts and CL-15 deadlines; `coming`: those
-    not finished nor void that start at or after `now`; `void`: a disqualified club's."""
+    """The season's matches, or one club's, with starts and CL-15 deadlines.
+
+    `coming` holds those neither finished nor void that start at or after `now`. `void` holds a
+    disqualified club's.
+    """
     async with store.read() as view:
         record = await find_season(view.seasons, season)
         only = None if club is None else (await find_club(view.clubs, club)).id

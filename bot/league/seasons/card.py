@@ -1,6 +1,9 @@
-"""`/season show` as a read use case: a season's card — its phase in its life cycle (setup,
-scheduled, running, finished, closed: CL-1, CL-8) and calendar, each
-division's clubs and minimum players, how many matches are finished, and its champion."""
+"""`/season show` as a read use case: a season's card.
+
+It shows the season's phase in its life cycle by CL-1 and CL-8, its calendar, each division's clubs
+and minimum players, how many matches are finished, and its champion. The phases are setup,
+scheduled, running, finished and closed.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +15,10 @@ from storage.guild import GuildStore
 
 
 async def season_card(store: GuildStore, standings: StandingsCache, reference: str) -> SeasonInfo:
-    """The card of the season `reference` names (of this guild only); the champion (CL-16)
-    comes from the cached standings as at now."""
+    """The card of the season `reference` names, in this guild only.
+
+    The CL-16 champion comes from the cached standings as at now.
+    """
     now = store.database.clock()
     async with store.read() as view:
         record = await find_season(view.seasons, reference)

@@ -1,5 +1,8 @@
-"""A season as a file: league HQ imports one (validated by the season-file adapter, written
-by the league store in one unit of work) or anyone exports one."""
+"""A season as a file, which league HQ imports or anyone exports.
+
+An import is validated by the season-file adapter and written by the league store in one unit of
+work.
+"""
 
 from __future__ import annotations
 
@@ -18,9 +21,12 @@ from storage.seasons import SeasonRecord
 
 
 def name_problems(season: Season) -> list[tuple[str, str]]:
-    """The season's, divisions' and clubs' names checked as `/season create`, `division-add`
-    and `/club register` check them (trimmed, not empty, at most 100 characters, no control
-    or direction-changing character): each failing one with its path in the file."""
+    """The season's, divisions' and clubs' names, checked as the commands check them, each failing
+    one with its path.
+
+    The checks are those of `/season create`, `division-add` and `/club register`: trimmed, not
+    empty, at most 100 characters, and no control or direction-changing character.
+    """
     named = [("name", "season name", season.name)]
     for d_index, division in enumerate(season.divisions):
         named.append((f"divisions[{d_index}].name", "division name", division.name))
@@ -39,15 +45,17 @@ def name_problems(season: Season) -> list[tuple[str, str]]:
 
 
 PROBLEMS_SHOWN = 3
-"""Problems of a season file a refusal names, each with its path (the rest are counted)."""
+"""Problems of a season file a refusal names, each with its path. The rest are counted."""
 
 
 async def import_season_file(
     store: GuildStore, actor: Actor, data: bytes, name: str | None = None
 ) -> SeasonRecord:
-    """League HQ imports a season file as a new season (named `name`, else the file's),
-    refused naming the first problem's path: the file's own checks (unknown keys, rounds,
-    rules below the regulation's floors …) and the commands' name checks."""
+    """League HQ imports a season file as a new season named `name`, else the file's name.
+
+    It is refused naming the first problem's path. The checks are the file's own, such as unknown
+    keys, rounds or rules below the regulation's floors, and the commands' name checks.
+    """
     actor.require(Role.HQ)
     title = None if name is None else clean_text(name, "season name", NAME_LIMIT)
     try:
@@ -81,7 +89,7 @@ async def import_season_file(
 
 
 async def export_season_file(store: GuildStore, season: str | int) -> tuple[str, bytes]:
-    """The season's file name and JSON (anyone may read a season)."""
+    """The season's file name and JSON. Anyone may read a season."""
     async with store.read() as view:
         record = await find_season(view.seasons, season)
         facts = await load_stored(view, record)

@@ -1,6 +1,9 @@
-"""A season's phase in its life cycle (`core.league.lifecycle.SeasonPhase`) read from what
-is stored, and the season a command without a `season` option means for a club: its running
-one (never a closed one, nor a newer one being set up while it still runs)."""
+"""A season's phase in its life cycle, and the season a command without a `season` option means.
+
+The phase is a `core.league.lifecycle.SeasonPhase` read from what is stored. For a club the season
+meant is its running one. It is never a closed one, nor a newer one being set up while the club's
+season still runs.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from storage.seasons import SeasonRecord
 async def phase_of(
     view: GuildView, record: SeasonRecord, now: dt.datetime, report: LeagueReport | None = None
 ) -> SeasonPhase:
-    """CL-1, CL-8: the season's phase at `now` (`report`: its league as at now, when known)."""
+    """CL-1 and CL-8: the season's phase at `now`. `report` is its league as at now, when known."""
     if record.closed:
         return SeasonPhase.CLOSED
     matches = await view.matches.of_season(record.id)
@@ -38,9 +41,12 @@ async def phase_of(
 async def club_current_season(
     view: GuildView, club_id: int, now: dt.datetime
 ) -> tuple[SeasonRecord, SeasonPhase] | None:
-    """The season a club's command without `season` is about: the club's running season,
-    else its next to start, else the one just finished (make-up not adopted), else one being
-    set up — newest first within each; None if it plays in no season that is not closed."""
+    """The season a club's command without `season` is about.
+
+    It is the club's running season, else its next to start, else the one just finished with its
+    make-up not adopted, else one being set up, newest first within each. Returns None if the club
+    plays in no season that is not closed.
+    """
     found: list[tuple[int, int, SeasonRecord, SeasonPhase]] = []
     for record in await view.seasons.all():
         if record.closed:

@@ -1,8 +1,10 @@
-"""The CL-8 promotion and relegation proposal of a season, the one read `/season promotion`
-and the division make-up motion share: from the standings as at the divisions cut-off (CL-1)
-once that day is over (else as at now, said so), the withdrawn clubs' places freed, ties
-across a line left to the directors (CL-17), with whether the make-up may be put to the vote
-yet (finished, or past the cut-off)."""
+"""The CL-8 promotion and relegation proposal of a season.
+
+`/season promotion` and the division make-up motion share this one read. It comes from the standings
+as at the CL-1 divisions cut-off once that day is over, else as at now, and says so. The withdrawn
+clubs' places are freed, and ties across a line are left to the directors by CL-17. It says whether
+the make-up may be put to the vote yet, which needs the season finished or past the cut-off.
+"""
 
 from __future__ import annotations
 
@@ -22,8 +24,12 @@ from storage.seasons import SeasonRecord
 
 @dataclass(frozen=True)
 class SeasonPromotion:
-    """A season, its CL-8 proposal, the date of the standings it comes from (None: as at
-    now), its phase, and why the make-up motion cannot open yet (None: it can)."""
+    """A season, its CL-8 proposal, the date of its standings, its phase, and why the motion cannot
+    open yet.
+
+    The date is None for the standings as at now. The reason is None when the make-up motion can
+    open.
+    """
 
     season: SeasonRecord
     proposal: Proposal
@@ -33,8 +39,11 @@ class SeasonPromotion:
 
 
 def standings_date(record: SeasonRecord, now: dt.datetime) -> dt.date | None:
-    """CL-1: the cut-off date whose standings decide, once that day is over; None (the
-    standings as at now, the final ones once finished) before or without one."""
+    """CL-1: the cut-off date whose standings decide, once that day is over.
+
+    Before that or without one it returns None, meaning the standings as at now, or the final ones
+    once finished.
+    """
     cutoff = record.rules.divisions_cutoff
     return cutoff if cutoff is not None and end_of_day(cutoff) <= now else None
 
@@ -58,8 +67,11 @@ def _proposal(
 async def promotion_in(
     view: GuildView, record: SeasonRecord, now: dt.datetime, order: Sequence[str] = ()
 ) -> SeasonPromotion:
-    """CL-8 inside a read or unit of work (the make-up motion's check): the proposal from
-    the deciding standings, honouring withdrawals and the directors' tie `order`."""
+    """CL-8 inside a read or unit of work, as the make-up motion's check uses it.
+
+    The proposal comes from the deciding standings and honours withdrawals and the directors' tie
+    `order`.
+    """
     season = await load_season(view, record)
     as_of = standings_date(record, now)
     report = league_report(season, as_of=as_of) if as_of else league_report(season, now=now)

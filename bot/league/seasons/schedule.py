@@ -1,9 +1,9 @@
-"""Schedule a season (CL-12, CL-13, CL-22): Berger pairings per division on the calendar
-dates at the season's local start time, stored with every match's jobs in one unit of work.
+"""Schedules a season by CL-12, CL-13 and CL-22.
 
-Asked for a preview it stores nothing (the cog shows it with Confirm / Cancel); on confirm
-it stores. Scheduling again gives the same fixtures (nothing is written), and is refused
-once any match holds a fact (a challenge, a result, a decision …).
+Berger pairings per division go on the calendar dates at the season's local start time, and are
+stored with every match's jobs in one unit of work. A preview stores nothing and the cog shows it
+with Confirm and Cancel. Confirming stores it. Scheduling again gives the same fixtures and writes
+nothing. It is refused once any match holds a fact, such as a challenge, a result or a decision.
 """
 
 from __future__ import annotations
@@ -40,8 +40,11 @@ class PlannedMatch:
 
 @dataclass(frozen=True)
 class ScheduledRound:
-    """One round of a schedule: its number, its first start, its fixtures (all divisions)
-    and the clubs without a match that round (CL-12: an odd division's bye)."""
+    """One round of a schedule: its number, its first start, its fixtures and its idle clubs.
+
+    The fixtures are those of all divisions. By CL-12 an odd division has a club without a match
+    that round.
+    """
 
     number: int
     start: dt.datetime
@@ -51,19 +54,22 @@ class ScheduledRound:
 
 @dataclass(frozen=True)
 class Schedule:
-    """The season's fixtures; `stored` once confirmed, `unchanged` when they were stored
-    already exactly so (nothing written)."""
+    """The season's fixtures.
+
+    `stored` is set once confirmed. `unchanged` is set when they were stored already exactly so, and
+    nothing was written.
+    """
 
     season: SeasonRecord
     matches: tuple[PlannedMatch, ...]
     stored: bool
     unchanged: bool
     idle: tuple[tuple[int, str], ...] = ()
-    """(round, club) for each club without a match in a round (CL-12)."""
+    """CL-12: the (round, club) pairs for each club without a match in a round."""
 
     @property
     def rounds(self) -> tuple[ScheduledRound, ...]:
-        """The fixtures by round number, each round with its earliest start (the preview)."""
+        """The fixtures by round number for the preview, each round with its earliest start."""
         by_round: dict[int, list[Fixture]] = {}
         for planned in self.matches:
             by_round.setdefault(planned.fixture.round, []).append(planned.fixture)
@@ -100,8 +106,10 @@ def _prefixes(names: list[str]) -> list[str]:
 async def _plan(
     view: GuildView | UnitOfWork, season: SeasonRecord
 ) -> tuple[list[PlannedMatch], list[tuple[int, str]]]:
-    """CL-12: Berger pairings of every division with clubs, on the season's calendar, and
-    each round's club without a match (a division with an odd number of clubs)."""
+    """CL-12: Berger pairings of every division with clubs, on the season's calendar.
+
+    It also gives each round's club without a match, in a division with an odd number of clubs.
+    """
     divisions = await view.seasons.divisions(season.id)
     members = await view.seasons.members(season.id)
     names: dict[int, str] = {}
@@ -152,8 +160,11 @@ def _same(plan: list[PlannedMatch], stored: list[Row]) -> bool:
 async def schedule_season(
     store: GuildStore, actor: Actor, season: str | int, *, confirm: bool
 ) -> Schedule:
-    """CL-12, CL-13: league HQ schedules a season: a preview (`confirm` False, nothing
-    stored) or the fixtures stored with their jobs (`confirm` True)."""
+    """CL-12 and CL-13: league HQ schedules a season.
+
+    With `confirm` False it gives a preview and stores nothing. With `confirm` True it stores the
+    fixtures with their jobs.
+    """
     actor.require(Role.HQ)
     async with store.read() as view:
         season_id = (await find_season(view.seasons, season)).id
@@ -176,7 +187,9 @@ async def schedule_season(
 async def _unchanged(
     view: GuildView | UnitOfWork, season: SeasonRecord, plan: list[PlannedMatch]
 ) -> bool:
-    """Whether the season's stored fixtures are this plan; refused once any match has facts."""
+    """Whether the season's stored fixtures are this plan. It is refused once any match has
+    facts.
+    """
     stored = await view.matches.of_season(season.id)
     if not stored:
         return False

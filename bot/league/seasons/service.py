@@ -1,5 +1,8 @@
-"""Season use cases (CL-1, CL-7, CL-12): create a season with its rules frozen from the
-config, add divisions, put approved clubs in them and take them out before scheduling."""
+"""Season use cases by CL-1, CL-7 and CL-12.
+
+They create a season with its rules frozen from the config, add divisions, and put approved clubs in
+them or take them out before scheduling.
+"""
 
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ MAX_MIN_PLAYERS = 1000
 
 @dataclass(frozen=True)
 class SeasonCreated:
-    """A new season, its frozen rules and its divisions (from the config, CL-7)."""
+    """A new season, its frozen rules and its divisions from the config by CL-7."""
 
     season: SeasonRecord
     divisions: tuple[DivisionRecord, ...]
@@ -44,7 +47,7 @@ class DivisionAdded:
 
 @dataclass(frozen=True)
 class ClubPlaced:
-    """A club put in (or taken out of) a division of a season."""
+    """A club put in or taken out of a division of a season."""
 
     season: SeasonRecord
     division: DivisionRecord
@@ -65,9 +68,12 @@ async def create_season(
     with_divisions: bool = True,
     cutoff: dt.date | None = None,
 ) -> SeasonCreated:
-    """CL-1, CL-7: league HQ creates a season (name unique in the guild) with the config's
-    rule values, format and — unless `with_divisions` is False — divisions, frozen, and its
-    divisions cut-off date (`cutoff`, CL-1: the standings then decide next season's)."""
+    """CL-1 and CL-7: league HQ creates a season with a name unique in the guild.
+
+    It takes the config's rule values and format and, unless `with_divisions` is False, its
+    divisions, all frozen. `cutoff` is its CL-1 divisions cut-off date, whose standings then decide
+    next season's divisions.
+    """
     actor.require(Role.HQ)
     title = clean_text(name, "season name", NAME_LIMIT)
     if isinstance(round_days, bool) or not 1 <= round_days <= MAX_ROUND_DAYS:
@@ -102,7 +108,7 @@ async def _season_id(store: GuildStore, reference: str | int) -> int:
 
 
 async def _setup_season(uow: UnitOfWork, season_id: int) -> SeasonRecord:
-    """The season, refused once it has fixtures (its divisions are then fixed)."""
+    """The season, refused once it has fixtures, since its divisions are then fixed."""
     season = await find_season(uow.seasons, season_id)
     if season.status != "setup" or await uow.matches.of_season(season.id):
         raise UserError(
@@ -114,7 +120,7 @@ async def _setup_season(uow: UnitOfWork, season_id: int) -> SeasonRecord:
 async def add_division(
     store: GuildStore, actor: Actor, season: str | int, name: str, min_players: int
 ) -> DivisionAdded:
-    """CL-7, CL-9..11: league HQ adds a division (below the others) with its minimum players."""
+    """CL-7 and CL-9..11: league HQ adds a division below the others, with its minimum players."""
     actor.require(Role.HQ)
     title = clean_text(name, "division name", NAME_LIMIT)
     if isinstance(min_players, bool) or not 1 <= min_players <= MAX_MIN_PLAYERS:
@@ -132,8 +138,10 @@ async def add_division(
 async def add_club(
     store: GuildStore, actor: Actor, season: str | int, division: str | int, club: str | int
 ) -> ClubPlaced:
-    """CL-12: league HQ puts an approved club in a division, up to the season's clubs per
-    division; a club plays in one division of a season."""
+    """CL-12: league HQ puts an approved club in a division, up to the season's clubs per division.
+
+    A club plays in one division of a season.
+    """
     actor.require(Role.HQ)
     season_id = await _season_id(store, season)
     async with store.change(actor.user_id, "season.club_add", f"season:{season_id}") as uow:
@@ -187,14 +195,14 @@ async def _placed_club(
 
 @dataclass(frozen=True)
 class CutoffSet:
-    """A season's divisions cut-off date changed (None: the final standings decide)."""
+    """A season's divisions cut-off date changed. None means the final standings decide."""
 
     season: SeasonRecord
     cutoff: dt.date | None
 
 
 async def _open_season(uow: UnitOfWork, season_id: int) -> SeasonRecord:
-    """The season, refused once closed (its make-up adopted, CL-8)."""
+    """The season, refused once closed with its make-up adopted by CL-8."""
     record = await find_season(uow.seasons, season_id)
     if record.closed:
         raise UserError(f"Season {named(record.name)} is closed: its divisions were adopted.")
@@ -202,8 +210,10 @@ async def _open_season(uow: UnitOfWork, season_id: int) -> SeasonRecord:
 
 
 async def _first_day(uow: UnitOfWork, record: SeasonRecord) -> dt.date | None:
-    """CL-1: the day of the season's first round — its calendar's, else its earliest match's
-    start (UTC) — or None while it has neither."""
+    """CL-1: the day of the season's first round, or None while it has neither calendar nor match.
+
+    It is its calendar's first day, else its earliest match's start in UTC.
+    """
     if record.first_round is not None:
         return record.first_round
     if record.round_dates:
@@ -215,9 +225,11 @@ async def _first_day(uow: UnitOfWork, record: SeasonRecord) -> dt.date | None:
 async def set_cutoff(
     store: GuildStore, actor: Actor, season: str | int, cutoff: dt.date | None
 ) -> CutoffSet:
-    """CL-1: league HQ sets (or, with None, clears) the season's divisions cut-off date —
-    until the season is closed and while no division make-up motion is open or passed (it
-    was computed on the date it had)."""
+    """CL-1: league HQ sets the season's divisions cut-off date, or clears it with None.
+
+    It may do so until the season is closed and while no division make-up motion is open or passed,
+    since such a motion was computed on the date it had.
+    """
     actor.require(Role.HQ)
     season_id = await _season_id(store, season)
     async with store.change(actor.user_id, "season.cutoff", f"season:{season_id}") as uow:
@@ -241,9 +253,11 @@ async def set_cutoff(
 async def withdraw_club(
     store: GuildStore, actor: Actor, season: str | int, club: str | int
 ) -> ClubPlaced:
-    """CL-8: league HQ records that a club of the season will not continue next season: its
-    place is freed in the promotion proposal (more may go up, fewer down). Refused for a club
-    not in the season, one withdrawn already, or a closed season."""
+    """CL-8: league HQ records that a club of the season will not continue next season.
+
+    Its place is freed in the promotion proposal, so more may go up and fewer down. It is refused
+    for a club not in the season, one withdrawn already, or a closed season.
+    """
     actor.require(Role.HQ)
     season_id = await _season_id(store, season)
     async with store.change(actor.user_id, "season.withdraw", f"season:{season_id}") as uow:

@@ -1,1 +1,1 @@
-"""Standings views and pins (CL-14, CL-17)."""
+"""Standings views and pins, by CL-14 and CL-17."""

@@ -1,5 +1,8 @@
-"""`/standings` and `/crosstable` as a read use case: a season's divisions (or the one named)
-as views of the cached standings report, for the embed, image, CSV or crosstable to render."""
+"""`/standings` and `/crosstable` as a read use case.
+
+It gives a season's divisions, or the one named, as views of the cached standings report, for the
+embed, image, CSV or crosstable to render.
+"""
 
 from __future__ import annotations
 
@@ -17,8 +20,11 @@ from storage.seasons import SeasonRecord
 
 @dataclass(frozen=True)
 class SeasonViews:
-    """The season's name, the views of the divisions asked for, in the season's order, and
-    the date they are as at (None: as at now — also when the date asked for is not over)."""
+    """The season's name, the views of the divisions asked for in the season's order, and their
+    date.
+
+    The date is None for as at now, which is also used when the date asked for is not over.
+    """
 
     season: str
     divisions: tuple[DivisionView, ...]
@@ -33,11 +39,14 @@ async def standings_views(
     as_of: dt.date | None = None,
     ready: Callable[[], Awaitable[None]] | None = None,
 ) -> SeasonViews:
-    """The views of every division of the season `season` names (of this guild only), or of
-    the division `division` names, as at the end of `as_of` (else now). CL-1: a day not over
-    yet is shown as at now — deadlines still to come are not judged as missed. `ready` runs
-    once the names are found, before the report is built (so a refusal comes first and stays
-    private)."""
+    """The views of every division of the season `season` names, or of the division `division`
+    names.
+
+    Only this guild's season is found. The views are as at the end of `as_of`, else now. By CL-1 a
+    day not over yet is shown as at now, so deadlines still to come are not judged as missed.
+    `ready` runs once the names are found, before the report is built, so a refusal comes first and
+    stays private.
+    """
     now = store.database.clock()
     if as_of is not None and end_of_day(as_of) > now:
         as_of = None

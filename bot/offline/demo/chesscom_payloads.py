@@ -1,6 +1,8 @@
-"""The chess.com Published-Data payloads of the demo world, shaped as the real API answers
-(as recorded in `tests/fixtures/chesscom`): club profiles and match lists, team matches in
-registration, in progress and finished with their boards, player profiles and stats."""
+"""The chess.com Published-Data payloads of the demo world, shaped as the real API answers.
+
+They follow the recordings in `tests/fixtures/chesscom`: club profiles and match lists, team matches
+in registration, in progress and finished with their boards, and player profiles and stats.
+"""
 
 from __future__ import annotations
 
@@ -33,8 +35,11 @@ def _stamp(instant: dt.datetime) -> int:
 def club_profile(
     club: Club, *, members: int | None = None, average: int | None = None
 ) -> dict[str, Any]:
-    """`/pub/club/{url-id}`: the profile with its member count and average daily rating
-    (CL-5/6), both overridable for a club over a limit at one match start."""
+    """`/pub/club/{url-id}`: the profile with its member count and average daily rating by CL-5 and
+    CL-6.
+
+    Both may be overridden for a club over a limit at one match start.
+    """
     return {
         "@id": f"{API}/club/{club.url_id}",
         "name": club.name,
@@ -53,8 +58,10 @@ def club_profile(
 
 @dataclass(frozen=True)
 class Board:
-    """One board of a demo match: the two players and each game's points for the home player
-    (1, ½ as 0.5, or 0), white game first."""
+    """One board of a demo match: the two players and each game's points for the home player.
+
+    Points are 1, 0.5 or 0, white game first.
+    """
 
     home: Player
     away: Player
@@ -130,9 +137,11 @@ def team_match(
     unpaired: Mapping[str, Sequence[Player]],
     end: dt.datetime | None = None,
 ) -> dict[str, Any]:
-    """`/pub/match/{id}` in `registration`, `in_progress` or `finished` (with the boards'
-    results); home is team1, the club that issued the challenge; `unpaired` (by club url-id)
-    lists players signed up without a board (an opponent club short of players, CL-20)."""
+    """`/pub/match/{id}` in `registration`, `in_progress` or `finished`, with the boards' results.
+
+    Home is team1, the club that issued the challenge. `unpaired` lists players signed up without a
+    board, by club url-id, for an opponent club short of players under CL-20.
+    """
     payload: dict[str, Any] = {
         "@id": f"{API}/match/{match_id}",
         "name": name,
@@ -182,7 +191,7 @@ def club_matches(listed: Sequence[ListedMatch]) -> dict[str, Any]:
 
 
 def player_profile(player: Player, number: int) -> dict[str, Any]:
-    """`/pub/player/{username}`: the account and its status (`closed` for CL-19)."""
+    """`/pub/player/{username}`: the account and its status, `closed` for CL-19."""
     return {
         "@id": f"{API}/player/{player.username}",
         "url": f"{WEB}/member/{player.username}",
@@ -195,7 +204,7 @@ def player_profile(player: Player, number: int) -> dict[str, Any]:
 
 
 def player_stats(player: Player) -> dict[str, Any]:
-    """`/pub/player/{username}/stats`: the daily rating and the timeout ratio (CL-21)."""
+    """`/pub/player/{username}/stats`: the daily rating and the CL-21 timeout ratio."""
     return {
         "chess_daily": {
             "last": {"rating": player.rating, "date": 1500000000, "rd": 45},

@@ -1,7 +1,10 @@
-"""`arbiter demo`: generate the season of a seed, write its replay script, play it through the
-real bot (`bot.offline.replay`) with progress on stderr, then read the database it left: the
-exported season file, standings and crosstable PNGs, the .ics calendar, the standings and
-results as CSV, and the summary (printed, and kept in `summary.txt`)."""
+"""`arbiter demo`: plays the season of a seed through the real bot and reads back what it left.
+
+It generates the season, writes its replay script and plays it through `bot.offline.replay` with
+progress on stderr. It then reads the database it left: the exported season file, standings and
+crosstable PNGs, the .ics calendar, the standings and results as CSV, and the summary, printed and
+kept in `summary.txt`.
+"""
 
 from __future__ import annotations
 
@@ -83,7 +86,7 @@ async def _read(db_path: Path, season_name: str) -> tuple[Season, dict[str, Any]
 
 
 def season_context(season: Season, on: dt.date | None) -> SeasonContext:
-    """The context of the season's tables from its facts (state, zones, champion)."""
+    """The context of the season's tables from its facts: state, zones and champion."""
     fixtures = tuple(Fixture(m.id, m.home, m.away, m.round) for m in season.matches)
     return SeasonContext(fixtures, season.rules.promotion_places, season.withdrawn, on)
 
@@ -111,8 +114,11 @@ def play(
     progress: TextIO | None = None,
     transcript: Callable[[StepRecord], None] | None = None,
 ) -> DemoResult:
-    """Generate, write, replay and read back the season of `seed` into `out` (a new or empty
-    folder). Raises ReplayFailure if a step of the script fails."""
+    """Generates, writes, replays and reads back the season of `seed` into the new or empty folder
+    `out`.
+
+    Raises ReplayFailure if a step of the script fails.
+    """
     import asyncio
 
     progress = sys.stderr if progress is None else progress
@@ -136,15 +142,19 @@ def play(
 
 
 def _rule_order(rule: str) -> tuple[str, int, str]:
-    """Rule ids in the regulation's order: CL-5 before CL-15 (by number, not as text)."""
+    """Rule ids in the regulation's order, by number rather than as text, so CL-5 comes before
+    CL-15.
+    """
     prefix, _, rest = rule.partition("-")
     digits = "".join(ch for ch in rest if ch.isdigit())
     return prefix, int(digits) if digits else 0, rest
 
 
 def summary(result: DemoResult) -> str:
-    """The standings (as `arbiter league` prints them for the season file), the champion,
-    the promotion proposal and what the rules did."""
+    """The standings, the champion, the promotion proposal and what the rules did.
+
+    The standings are as `arbiter league` prints them for the season file.
+    """
     season, report = result.season, result.report
     # CL-8: as `arbiter league --promotion` makes it, on the standings at the cut-off date
     at_cutoff = league_report(season, as_of=season.rules.divisions_cutoff)

@@ -1,10 +1,12 @@
-"""The demo season as a replay script (docs/replay.md): the guild and its
-members, clubs registered and approved, the season created and scheduled, then every round's
-challenges, start facts and results on the clock, with the world's rule-testing events.
+"""The demo season as a replay script, as docs/replay.md describes.
 
-Match ids are the database's: a fresh database numbers the fixtures 1, 2 … in the order
-`arbiter`'s scheduler stores them (division by division, CL-12 Berger order), which is the
-order `core.league.schedule.division_schedule` gives here.
+It sets up the guild and its members, registers and approves clubs, and creates and schedules the
+season. Then come every round's challenges, start facts and results on the clock, with the world's
+rule-testing events.
+
+Match ids are the database's. A fresh database numbers the fixtures 1, 2 and so on in the order
+`arbiter`'s scheduler stores them, division by division in CL-12 Berger order. That is the order
+`core.league.schedule.division_schedule` gives here.
 """
 
 from __future__ import annotations
@@ -33,11 +35,11 @@ GUILD = "CL League"
 ROLES = ["HQ", "Directors", "Arbiters"]
 CHANNELS = ["announcements", "directors", "results"]
 NOTICE = dt.timedelta(hours=120)
-"""CL-15: the challenge deadline before the start (the config default)."""
+"""CL-15: the challenge deadline before the start, the config default."""
 CHESSCOM_BASE = 7_000_000
 """chess.com team match ids of the demo: this plus the season match id."""
 LISTED = "listed"
-"""Key of a club match list placeholder in the timeline (made in clock order)."""
+"""Key of a club match list placeholder in the timeline, made in clock order."""
 POLL_MINUTES = 24 * 60
 """The slowest polling the config allows: a season of polls stays quick to replay."""
 
@@ -62,15 +64,16 @@ class Planned:
 
 @dataclass
 class DemoScript:
-    """The script's lines, and the step numbers where each stage begins (for progress)."""
+    """The script's lines, and the step numbers where each stage begins, for progress."""
 
     lines: list[str]
     stages: dict[int, str]
     fixtures: list[Planned]
     steps: int = 0
     waiting: list[str] = field(default_factory=list)
-    """League commands (docs/league-in-discord.md) the bot lacks, and how the script does
-    without each."""
+    """League commands of docs/league-in-discord.md that the bot lacks, and how the script does
+    without each.
+    """
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
@@ -101,9 +104,11 @@ class _Timed:
 
 
 def promotion_places(clubs_per_division: int) -> int:
-    """CL-8's places for a demo of `clubs_per_division` clubs: the regulation's 3 for 12 or
-    13 clubs, scaled down for a smaller demo (1 for 4–7, 2 for 8–11), so a club in the
-    middle of a 4-club table is not relegated."""
+    """CL-8's places for a demo of `clubs_per_division` clubs.
+
+    The regulation gives 3 for 12 or 13 clubs. A smaller demo scales it down, 1 for 4–7 clubs and 2
+    for 8–11, so a club in the middle of a 4-club table is not relegated.
+    """
     return max(1, min(3, clubs_per_division // 4))
 
 
@@ -129,7 +134,7 @@ class _Writer:
         self.guest_club = self.guests()
 
     def has(self, command: str) -> bool:
-        """Whether the bot has this slash command (None: assume every league command)."""
+        """Whether the bot has this slash command. None assumes every league command."""
         return self.commands is None or command in self.commands
 
     def at(
@@ -231,9 +236,12 @@ class _Writer:
         self.at(START + dt.timedelta(days=3), season, "the season is created and scheduled")
 
     def challenge(self, p: Planned) -> None:
-        """CL-15: the home club issues and the other accepts, by command (the bot's polling
-        of the clubs' match lists may see it first); the late and unaccepted events: issued
-        after the deadline, or issued with a chess.com match that never appears."""
+        """CL-15: the home club issues and the other accepts, by command.
+
+        The bot's polling of the clubs' match lists may see it first. The late and unaccepted events
+        are a challenge issued after the deadline, and one issued with a chess.com match that never
+        appears.
+        """
         e = self.events
         rnd = p.fixture.round
         unaccepted = self.is_event(p, e.unaccepted)
@@ -283,8 +291,11 @@ class _Writer:
             self.play(p, issuer, other, boards, name)
 
     def boards(self, p: Planned, issuer: Club) -> list[Board]:
-        """The boards of the match (issuer's player first): the division's minimum and a few
-        more, fewer for the CL-20 event; the CL-18 and CL-19 players where they play."""
+        """The boards of the match, issuer's player first.
+
+        There are the division's minimum and a few more, fewer for the CL-20 event, with the CL-18
+        and CL-19 players where they play.
+        """
         minimum = DIVISIONS[p.home.division][1]
         count = min(minimum + self.rng.randint(0, 5), len(p.home.players), len(p.away.players))
         other = p.away if issuer is p.home else p.home
@@ -307,19 +318,25 @@ class _Writer:
         return result
 
     def event_match(self, club: str, rnd: int) -> int:
-        """The number of `club`'s match in round `rnd`, or in the next round it plays (with
-        an odd number of clubs each club sits one round out), else its last."""
+        """The number of `club`'s match in round `rnd`, or in the next round it plays, else its
+        last.
+
+        With an odd number of clubs each club sits one round out.
+        """
         played = [p for p in self.planned if club in (p.home.name, p.away.name)]
         later = [p for p in played if p.fixture.round >= rnd]
         return (later[0] if later else played[-1]).number
 
     def is_event(self, p: Planned, event: tuple[str, int]) -> bool:
-        """Whether `p` is the match an event (club, round) falls on."""
+        """Whether `p` is the match that an event's club and round fall on."""
         return p.number == self.event_match(*event)
 
     def guests(self) -> dict[int, str]:
-        """CL-18: round → the club the multi-team player plays for that round (a club of
-        their division, not their own, whose match that round is not against their own)."""
+        """CL-18: maps each round to the club the multi-team player plays for that round.
+
+        It is a club of their division, not their own, whose match that round is not against their
+        own.
+        """
         home, _, rounds = self.events.multi_team
         chosen: dict[int, str] = {}
         for rnd in rounds:
@@ -334,8 +351,11 @@ class _Writer:
         return chosen
 
     def short_club(self, p: Planned) -> str | None:
-        """CL-20: the club fielding too few players in this match, if any: the event's club
-        in its round, and the disqualified club in its first three matches (CL-DQ)."""
+        """CL-20: the club fielding too few players in this match, if any.
+
+        That is the event's club in its round, and by CL-DQ the disqualified club in its first three
+        matches.
+        """
         e = self.events
         clubs = (p.home.name, p.away.name)
         if self.is_event(p, e.too_few):
@@ -440,8 +460,11 @@ class _Writer:
         self.at(end, steps)
 
     def removal(self) -> None:
-        """CL-21: a club removes a player for an `other` reason; the bot opens a motion (it
-        cannot verify the reason) and the directors pass it: the club forfeits its next match."""
+        """CL-21: a club removes a player for an `other` reason.
+
+        The bot cannot verify the reason and opens a motion, which the directors pass, so the club
+        forfeits its next match.
+        """
         club_name, player, rnd = self.events.removal
         club = self.world.club(club_name)
         p = self.planned[self.event_match(club_name, rnd) - 1]
@@ -548,9 +571,11 @@ class _Writer:
 def season_script(
     world: World, clubs_per_division: int = 13, commands: frozenset[str] | None = None
 ) -> DemoScript:
-    """The replay script of the whole season of `world`, for a bot with these slash
-    `commands` (None: every league command); a missing one is played another way or left out,
-    and named in the script's `waiting`."""
+    """The replay script of the whole season of `world`, for a bot with these slash `commands`.
+
+    None means every league command. A missing command is played another way or left out, and named
+    in the script's `waiting`.
+    """
     return _Writer(world, clubs_per_division, commands).build()
 
 

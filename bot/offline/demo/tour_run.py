@@ -1,8 +1,11 @@
-"""`arbiter demo --tour`: generate the tour of a seed, write its replay script, play it through
-the real bot (`bot.offline.replay`) with progress on stderr, then read the database it left:
-the exported tour file, the preliminary standings, brackets, Finals and tour standings as
-PNGs, the tour's calendar (.ics), and the summary — the report printed exactly as `arbiter
-tour` prints it for the tour file written, then what the staged moments did."""
+"""`arbiter demo --tour`: plays the tour of a seed through the real bot and reads back what it left.
+
+It generates the tour, writes its replay script and plays it through `bot.offline.replay` with
+progress on stderr. It then reads the database it left: the exported tour file, the preliminary
+standings, brackets, Finals and tour standings as PNGs, the tour's .ics calendar, and the summary.
+The summary prints the report exactly as `arbiter tour` prints it for the tour file written, then
+what the staged moments did.
+"""
 
 from __future__ import annotations
 
@@ -54,8 +57,11 @@ class TourDemoResult:
 async def _read(
     db_path: Path, out: Path, stamp: dt.datetime
 ) -> tuple[TourReport, dict[str, int], list[str]]:
-    """The tour from the replay's database: its report, the outputs written, and the counts the
-    summary gives (games by who settled them, what the bot did on its own)."""
+    """The tour from the replay's database: its report, the outputs written and the summary's
+    counts.
+
+    The counts give games by who settled them and what the bot did on its own.
+    """
     database = await Database.open(db_path)
     try:
         store = GuildStore(database, stable_id("guild", GUILD))
@@ -92,8 +98,9 @@ async def _read(
 
 
 async def _counts(store: GuildStore, events: list[int]) -> dict[str, int]:
-    """The tour's games by source, what the bot did on its own (from the audit), disputes,
-    incidents and appeals."""
+    """The tour's games by source, what the bot did on its own from the audit, and the disputes,
+    incidents and appeals.
+    """
     counts: dict[str, int] = {}
     async with store.read() as view:
         for event_id in events:
@@ -129,8 +136,11 @@ def play_tour(
     progress: TextIO | None = None,
     transcript: Callable[[StepRecord], None] | None = None,
 ) -> TourDemoResult:
-    """Generate, write, replay and read back the tour of `seed` into `out` (a new or empty
-    folder). Raises ReplayFailure if a step of the script fails."""
+    """Generates, writes, replays and reads back the tour of `seed` into the new or empty folder
+    `out`.
+
+    Raises ReplayFailure if a step of the script fails.
+    """
     progress = sys.stderr if progress is None else progress
     world = generate(seed)
     script = tour_script(world)

@@ -1,9 +1,12 @@
-"""The demo tour as a replay script (docs/replay.md): the guild, its organiser,
-arbiter and players, then each event on the virtual clock — created and drawn the morning of
-its first day, each session's games entered after it (20:30 in the appeals zone; the bot posts
-the round reminders at 16:00 and closes the appeals at midnight on its own), the knock-out
-started after day 3, each knock-out day's games, the Finals' nine rounds — with the world's
-staged moments (bot/offline/demo/tour_world.py) and `expect` steps checking each of them."""
+"""The demo tour as a replay script, as docs/replay.md describes.
+
+It sets up the guild, its organiser, arbiter and players. Then each event runs on the virtual clock.
+It is created and drawn the morning of its first day, and each session's games are entered after it
+at 20:30 in the appeals zone. The bot posts the round reminders at 16:00 and closes the appeals at
+midnight on its own. The knock-out starts after day 3, followed by each knock-out day's games and
+the Finals' nine rounds. The world's staged moments from bot/offline/demo/tour_world.py come with
+`expect` steps checking each of them.
+"""
 
 from __future__ import annotations
 
@@ -20,9 +23,9 @@ from core.tour.ranking import EventType
 
 GUILD = "Tour Club"
 ZONE = ZoneInfo("Europe/Paris")
-"""CCT-11's zone (the config default): the sessions' days and hours are read in it."""
+"""CCT-11's zone, the config default. The sessions' days and hours are read in it."""
 POLL_MINUTES = 180
-"""How often the bot polls chess.com and lichess in the demo (a day of polls stays quick)."""
+"""How often the bot polls chess.com and lichess in the demo, so a day of polls stays quick."""
 STAGES = (
     ("qf", (Tie.QF1, Tie.QF2, Tie.QF3, Tie.QF4)),
     ("sf", (Tie.SF1, Tie.SF2)),
@@ -38,14 +41,16 @@ def local(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
 
 
 def instant(value: dt.datetime) -> str:
-    """A script instant (`2026-03-02T16:00:00Z`)."""
+    """A script instant such as `2026-03-02T16:00:00Z`."""
     return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @dataclass
 class TourScript:
-    """The script's lines, where each stage begins (step numbers, for progress), and what
-    the summary counts of the staged moments."""
+    """The script's lines, the step numbers where each stage begins, and the summary's counts.
+
+    The step numbers are for progress. The counts are those of the staged moments.
+    """
 
     lines: list[str] = field(default_factory=list)
     stages: dict[int, str] = field(default_factory=dict)
@@ -62,17 +67,17 @@ class TourScript:
         self.lines.append(f"// {text}")
 
     def step(self, obj: dict[str, Any]) -> int:
-        """Add a step; returns its number."""
+        """Adds a step and returns its number."""
         self.lines.append(json.dumps(obj, ensure_ascii=False))
         self.steps += 1
         return self.steps
 
     def stage(self, name: str) -> None:
-        """The next step begins a stage (shown as progress)."""
+        """The next step begins a stage, shown as progress."""
         self.stages[self.steps + 1] = name
 
     def at(self, when: dt.datetime) -> None:
-        """Advance the clock (never backwards, never to where it is)."""
+        """Advances the clock, never backwards and never to where it is."""
         if self.clock is None or when > self.clock:
             self.step({"at": instant(when)})
             self.clock = when
@@ -108,7 +113,7 @@ def _header(world: TourWorld) -> dict[str, Any]:
 def _chesscom_game(
     white: str, black: str, result: str, ended: dt.datetime, number: int
 ) -> dict[str, Any]:
-    """An archive game as chess.com publishes it (a short legal PGN with the result)."""
+    """An archive game as chess.com publishes it, a short legal PGN with the result."""
     won = result == "1-0"
     pgn = (
         f'[Event "Live Chess"]\n[Site "Chess.com"]\n[White "{white}"]\n[Black "{black}"]\n'
@@ -132,7 +137,7 @@ def _chesscom_game(
 def _lichess_game(
     white: str, black: str, result: str, ended: dt.datetime, game_id: str
 ) -> dict[str, Any]:
-    """An exported game as lichess publishes it (`pgnInJson`)."""
+    """An exported game as lichess publishes it with `pgnInJson`."""
     won = result == "1-0"
     pgn = (
         f'[Event "Rated rapid game"]\n[Site "https://lichess.org/{game_id}"]\n'
@@ -160,7 +165,7 @@ def _lichess_game(
 
 
 def _username(name: str, site: str) -> str:
-    """A player's username on a site (`AlinaVarga`, `alina-varga`)."""
+    """A player's username on a site, such as `AlinaVarga` or `alina-varga`."""
     first, last = name.split()
     return f"{first}{last}" if site == "chesscom" else f"{first}-{last}".lower()
 
@@ -176,7 +181,7 @@ class _Writer:
         self.number = 7_100_000
 
     def report(self, item: Report, event: str, by: str = "arbi") -> int:
-        """A game's result entered (by the arbiter unless `by` says who); its step."""
+        """A game's result entered by the arbiter, unless `by` says who, and returns its step."""
         return self.script.command(
             by, "game report", event=event, game=item.game, result=item.result
         )
@@ -193,7 +198,7 @@ class _Writer:
                 self.report(item, event)
 
     def set_up(self, plan: EventPlan) -> None:
-        """The event created, its players entered (the sites' pairs linked), drawn."""
+        """The event created, its players entered with the sites' pairs linked, and drawn."""
         s = self.script
         s.stage(f"{plan.name}: entries and the draw")
         s.at(local(plan.start, 9))
@@ -290,7 +295,7 @@ class _Writer:
                 s.expect(contains="dismissed")
 
     def _site_names(self, plan: EventPlan, index: int) -> list[str]:
-        """The event's games a site serves (the bot reports them, not the arbiter)."""
+        """The event's games a site serves. The bot reports them, not the arbiter."""
         if index > 1:
             return []
         white, black = self.world.chesscom_pair if index == 0 else self.world.lichess_pair
@@ -304,8 +309,11 @@ class _Writer:
     def _site_game(
         self, plan: EventPlan, index: int, day: int, date: dt.date
     ) -> tuple[str, str | None] | None:
-        """The day's game a site serves (added before the session's poll): what the bot then
-        posts, and who confirms it (None: nobody, the timer does)."""
+        """The day's game a site serves, added before the session's poll.
+
+        It gives what the bot then posts and who confirms it. None means nobody, and the timer
+        confirms it.
+        """
         if index > 1 or day != 1:
             return None
         white, black = self.world.chesscom_pair if index == 0 else self.world.lichess_pair
@@ -338,7 +346,9 @@ class _Writer:
         return f"Found on lichess.org: **{plan.name}**, {game.game}", None
 
     def _staged(self, plan: EventPlan, index: int, day: int, reports: list[Report]) -> set[str]:
-        """The day's staged reports (player reports, a dispute, a disconnection); their games."""
+        """The day's staged reports and their games: player reports, a dispute and a
+        disconnection.
+        """
         s = self.script
         done: set[str] = set()
         decisive = [r for r in reports if r.result != "½-½"]

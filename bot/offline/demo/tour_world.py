@@ -1,14 +1,16 @@
-"""The demo tour of a seed (`arbiter demo --tour`): fourteen players of known strength, two
-Regular events and a Major of 8, then a 10-player Finals — every result decided here, with the
-rules of core/ (the draw's Berger pairings, CCT-8b standings, CCT-8c-e series, CCT-3
-qualification, CCT-8f matches), so the script knows each game's name and colours before the
-bot plays it. The same seed gives the same tour; the bot then computes every standing itself.
+"""The demo tour of a seed, for `arbiter demo --tour`.
 
-Staged on purpose (one each): a Regular game found on chess.com and one on lichess.org by the
-bot's polling (confirmed by a click, and by the 12-hour timer), player reports confirmed by the
-opponent, a disputed report settled by an arbiter, a disconnection ruled lost (CCT-10), an
-appeal lodged in time and a late one refused (CCT-11), and a Major quarter-final decided by
-Armageddon (a draw: Black wins, CCT-7/8d).
+It has fourteen players of known strength, two Regular events and a Major of 8, then a 10-player
+Finals. Every result is decided here with the rules of core/: the draw's Berger pairings, CCT-8b
+standings, CCT-8c to CCT-8e series, CCT-3 qualification and CCT-8f matches. The script thus knows
+each game's name and colours before the bot plays it. The same seed gives the same tour, and the bot
+then computes every standing itself.
+
+Some moments are staged on purpose, one each. A Regular game is found on chess.com and one on
+lichess.org by the bot's polling, confirmed by a click and by the 12-hour timer. Player reports are
+confirmed by the opponent. A disputed report is settled by an arbiter. A disconnection is ruled lost
+by CCT-10. An appeal is lodged in time and a late one refused by CCT-11. A Major quarter-final is
+decided by Armageddon, where a draw means Black wins by CCT-7 and CCT-8d.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ NAMES = (
     "Nils Berg",
 )
 SIZE = 8
-"""Players of each Regular and the Major (the demo's small events; 8 go on to the knock-out)."""
+"""Players of each Regular and the Major, the demo's small events. 8 go on to the knock-out."""
 FINALISTS = 10
 """CCT-2: the Finals' players."""
 TOUR = "Demo Tour"
@@ -73,12 +75,12 @@ EVENTS = (
     ("Easter Major", EventType.MAJOR, dt.date(2026, 3, 30)),
     ("Tour Finals", EventType.FINALS, dt.date(2026, 4, 13)),
 )
-"""The tour's events in order: name, type, first day (each lasts 9 days, CCT-2)."""
+"""The tour's events in order: name, type and first day. By CCT-2 each lasts 9 days."""
 
 
 @dataclass(frozen=True)
 class DemoPlayer:
-    """A player: their name, their member's name in the guild, their strength (0 best)."""
+    """A player: their name, their member's name in the guild, and their strength, 0 being best."""
 
     name: str
     member: str
@@ -87,7 +89,7 @@ class DemoPlayer:
 
 @dataclass(frozen=True)
 class Report:
-    """A game's result as the script enters it (the game's name, `1-0`, `½-½` or `0-1`)."""
+    """A game's result as the script enters it: the game's name and `1-0`, `½-½` or `0-1`."""
 
     game: str
     result: str
@@ -97,8 +99,10 @@ class Report:
 
 @dataclass(frozen=True)
 class Choice:
-    """A colour choice (CCT-8e): the contest, the colour, who chooses (a player's name, or
-    None: the organiser, for a Finals play-off)."""
+    """A CCT-8e colour choice: the contest, the colour and who chooses.
+
+    The chooser is a player's name, or None for the organiser in a Finals play-off.
+    """
 
     contest: str
     colour: str
@@ -110,9 +114,12 @@ Item = Report | Choice
 
 @dataclass
 class EventPlan:
-    """One event: its entrants in entry order, the draw's seed and the pairing numbers it
-    gives, the preliminary's results by round and board, the order they give, and each
-    knock-out round's or Finals match's choices and games in playing order (by day)."""
+    """One event as the script plays it.
+
+    It holds its entrants in entry order, the draw's seed and the pairing numbers it gives, the
+    preliminary's results by round and board and the order they give. It also holds each knock-out
+    round's or Finals match's choices and games in playing order, by day.
+    """
 
     name: str
     type: EventType
@@ -169,12 +176,12 @@ def _member(name: str) -> str:
 
 
 def _rng(seed: int, what: str) -> random.Random:
-    """A random stream of the seed for one purpose (the same seed, the same stream)."""
+    """A random stream of the seed for one purpose. The same seed gives the same stream."""
     return random.Random(f"{seed}:{what}")
 
 
 def _result(white: str, black: str, strength: dict[str, int], rng: random.Random) -> Result:
-    """Mostly the stronger wins; sometimes a draw, rarely an upset."""
+    """Mostly the stronger wins, sometimes it is a draw, and rarely an upset."""
     stronger_white = strength[white] < strength[black]
     roll = rng.random()
     if roll < 0.22:
@@ -184,8 +191,10 @@ def _result(white: str, black: str, strength: dict[str, int], rng: random.Random
 
 
 def _preliminary(plan: EventPlan, strength: dict[str, int], seed: int) -> None:
-    """Results without a tie left after every CCT-8b criterion for a place that goes on
-    (the knock-out must start, CCT-8c): tried again from the next sub-seed if not."""
+    """Results without a tie left after every CCT-8b criterion for a place that goes on.
+
+    By CCT-8c the knock-out must start. If a tie is left, it tries again from the next sub-seed.
+    """
     from core.berger import draw_lots
 
     plan.numbers = tuple(draw_lots(list(plan.entrants), plan.seed))
@@ -215,7 +224,7 @@ def _preliminary(plan: EventPlan, strength: dict[str, int], seed: int) -> None:
 
 
 def _game(slot_white: str, winner: str | None) -> Result:
-    """The result of a game `winner` wins (None: drawn), given who has White."""
+    """The result of a game that `winner` wins, given who has White. None means drawn."""
     if winner is None:
         return Result.DRAW
     return Result.WHITE_WIN if winner == slot_white else Result.BLACK_WIN
@@ -224,10 +233,12 @@ def _game(slot_white: str, winner: str | None) -> Result:
 def _series(
     tie: Tie, higher: str, lower: str, winner: str, armageddon: bool
 ) -> tuple[list[Item], str]:
-    """CCT-8d/8e: a knock-out round played out — the higher-ranked player taking White for
-    game 1 — to the planned winner: both matches won 2½-½ (two wins and a draw), or, for
-    the Armageddon round, one match each, 1-1 in blitz and a drawn Armageddon that the
-    higher-ranked player, choosing Black, wins (CCT-7)."""
+    """CCT-8d and CCT-8e: a knock-out round played out to the planned winner.
+
+    The higher-ranked player takes White for game 1. Both matches are won 2½-½, with two wins and a
+    draw. For the Armageddon round each player wins one match, the blitz ends 1-1, and the
+    higher-ranked player, choosing Black, wins the drawn Armageddon by CCT-7.
+    """
     name = ROUND_NAMES[tie]
     choices = SeriesChoices(None)
     games: list[PlayedGame] = []
@@ -266,8 +277,11 @@ def _series(
 
 
 def _knockout(plan: EventPlan, strength: dict[str, int], seed: int) -> None:
-    """CCT-8c: the bracket from the preliminary order, each round to its planned winner
-    (the stronger player, now and then the other), the Major's Armageddon round staged."""
+    """CCT-8c: the bracket from the preliminary order, each round to its planned winner.
+
+    The planned winner is the stronger player, now and then the other. The Major's Armageddon round
+    is staged.
+    """
     rng = _rng(seed, f"{plan.name}:knockout")
     bracket = Bracket(plan.order[:8])
     winners: dict[Tie, str] = {}
@@ -293,9 +307,11 @@ def _knockout(plan: EventPlan, strength: dict[str, int], seed: int) -> None:
 
 
 def _finals(plan: EventPlan, strength: dict[str, int], seed: int) -> None:
-    """CCT-8f: every Finals match to its planned winner — 2½-½ in the rapid games, or, for
-    two of them, four draws and two blitz wins (the organiser giving the Berger White the
-    first blitz game's White)."""
+    """CCT-8f: every Finals match played to its planned winner.
+
+    Most are won 2½-½ in the rapid games. Two have four draws and two blitz wins, with the organiser
+    giving the Berger White the first blitz game's White.
+    """
     from core.berger import draw_lots
 
     rng = _rng(seed, "finals")
@@ -336,15 +352,17 @@ def _finals(plan: EventPlan, strength: dict[str, int], seed: int) -> None:
 def _qualified(
     listed: QualificationList, size: int, pool: Sequence[str], strength: dict[str, int]
 ) -> list[str]:
-    """CCT-3: the qualified players, then the organiser's wildcards (the strongest of the
-    pool not yet in) for the places left."""
+    """CCT-3: the qualified players, then the organiser's wildcards for the places left.
+
+    The wildcards are the strongest of the pool not yet in.
+    """
     names = [str(q.player) for q in listed.qualified]
     rest = sorted((p for p in pool if p not in names), key=strength.__getitem__)
     return (names + rest)[:size]
 
 
 def generate(seed: int) -> TourWorld:
-    """The demo tour of `seed` (see the module)."""
+    """The demo tour of `seed`, as the module docstring describes."""
     rng = _rng(seed, "players")
     order = list(NAMES)
     rng.shuffle(order)
@@ -391,8 +409,10 @@ def generate(seed: int) -> TourWorld:
 
 
 def _decisive_pair(plan: EventPlan, round_no: int) -> tuple[str, str]:
-    """A decisive game of the event's first day (White, Black) — of round `round_no` if it
-    has one: the one a site serves."""
+    """A decisive game of the event's first day, as (White, Black), which is the one a site serves.
+
+    It is of round `round_no` if it has one.
+    """
     rounds = [round_no] + [r for r in (1, 2, 3) if r != round_no]
     for wanted in rounds:
         for p in plan.pairings:

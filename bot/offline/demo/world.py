@@ -1,6 +1,9 @@
-"""The demo's league, generated from a seed: three divisions of clubs with chess.com-like
-accounts, and the rule-testing events the season will play out. Pure and deterministic: the
-same seed gives the same world (`random.Random(seed)`, nothing else random)."""
+"""The demo's league, generated from a seed.
+
+It has three divisions of clubs with chess.com-like accounts, and the rule-testing events the season
+will play out. It is pure and deterministic: the same seed gives the same world, through
+`random.Random(seed)` and nothing else random.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 DIVISIONS = (("Premier Division", 15, 1560), ("Division One", 11, 1400), ("Division Two", 5, 1230))
-"""Name, minimum players (CL-9..11) and the clubs' typical daily rating, in CL-7 order."""
+"""Name, minimum players by CL-9..11 and the clubs' typical daily rating, in CL-7 order."""
 
 FOOTBALL = (
     "Arsenal", "Chelsea", "Liverpool", "Everton", "Tottenham", "Leeds United", "Aston Villa",
@@ -20,7 +23,7 @@ FOOTBALL = (
     "Hamburg", "PSG", "Marseille", "Lyon", "Galatasaray", "Fenerbahce", "Boca Juniors",
     "River Plate", "Flamengo", "Santos", "Anderlecht", "Club Brugge", "Olympiacos",
 )  # fmt: skip
-"""Football clubs whose supporters' chess.com clubs play the demo league (CL-2..4)."""
+"""Football clubs whose supporters' chess.com clubs play the demo league, by CL-2..4."""
 
 SYLLABLES = (
     "ka", "lo", "mir", "an", "tek", "zo", "ri", "vel", "dan", "no", "sha", "pe", "gru", "xi",
@@ -36,7 +39,9 @@ def slug(name: str) -> str:
 
 @dataclass
 class Player:
-    """A chess.com account playing for a club: rating, timeout ratio (%) and account status."""
+    """A chess.com account playing for a club: its rating, timeout ratio in percent and account
+    status.
+    """
 
     username: str
     rating: int
@@ -46,8 +51,11 @@ class Player:
 
 @dataclass
 class Club:
-    """A fan club: display name, url-id, chess.com club id, size, players and its two
-    Discord admins (member names of the script)."""
+    """A fan club: display name, url-id, chess.com club id, size, players and its two Discord
+    admins.
+
+    The admins are member names of the script.
+    """
 
     name: str
     url_id: str
@@ -65,8 +73,10 @@ class Club:
 
 @dataclass(frozen=True)
 class Events:
-    """Which clubs, rounds and players the rule-testing events fall on (club names; rounds
-    1-based), chosen from the seed."""
+    """Which clubs, rounds and players the rule-testing events fall on, chosen from the seed.
+
+    Clubs go by name and rounds count from 1.
+    """
 
     late_challenge: tuple[str, int]
     """CL-15: this club issues its challenge after the deadline in that round."""
@@ -79,13 +89,15 @@ class Events:
     too_few: tuple[str, int]
     """CL-20: fields fewer players than its division's minimum in that round."""
     multi_team: tuple[str, str, tuple[int, int]]
-    """CL-18: (the player's home club, the player, two rounds played for other clubs)."""
+    """CL-18: the player's home club, the player and two rounds played for other clubs."""
     closed: tuple[str, str, int]
-    """CL-19: (club, player whose account is closed, the round it is seen closed)."""
+    """CL-19: the club, the player whose account is closed and the round it is seen closed."""
     removal: tuple[str, str, int]
-    """CL-21: (club, player removed for `other` reasons, the round the motion forfeits)."""
+    """CL-21: the club, the player removed for `other` reasons and the round the motion forfeits."""
     disqualified: str
-    """CL-DQ: this Division Two club starts none of its first three matches (CL-15 × 3)."""
+    """CL-DQ: this Division Two club starts none of its first three matches, three CL-15
+    breaches.
+    """
 
 
 @dataclass
@@ -103,7 +115,9 @@ class World:
     rng_state: int = field(default=0, repr=False)
 
     def division(self, index: int) -> list[Club]:
-        """The clubs of division `index` (0 = Premier), in the order they were added."""
+        """The clubs of division `index` in the order they were added. Index 0 is the Premier
+        division.
+        """
         return [club for club in self.clubs if club.division == index]
 
     def club(self, name: str) -> Club:
@@ -132,8 +146,11 @@ def _players(rng: random.Random, mean: int, count: int, taken: set[str]) -> list
 
 
 def generate(seed: int, clubs_per_division: int = 13) -> World:
-    """The league of `seed`: `clubs_per_division` clubs in each of the three divisions
-    (13, CL-12), about 25 players each, and where the events fall."""
+    """The league of `seed`: `clubs_per_division` clubs in each of the three divisions, and where
+    the events fall.
+
+    CL-12 allows 13 clubs. Each club has about 25 players.
+    """
     rng = random.Random(seed)
     names = rng.sample(FOOTBALL, 3 * clubs_per_division)
     taken: set[str] = set()

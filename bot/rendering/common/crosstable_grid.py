@@ -52,8 +52,9 @@ WON, DRAWN, LOST, DIAGONAL = "#dcf1dc", "#fbf0cc", "#f8dcda", "#d5dbe3"
 
 
 def cell_text(cell: CrosstableCell) -> str:
-    """What a cell shows: the row club's game points (`13½`), `F+`, `F−`, `·`, or nothing
-    on the diagonal."""
+    """What a cell shows: the row club's game points such as `13½`, `F+`, `F−`, `·`, or nothing
+    on the diagonal.
+    """
     if cell.kind is CellKind.SELF:
         return ""
     if cell.kind is CellKind.PENDING:
@@ -79,9 +80,11 @@ def _cell(cell: CrosstableCell) -> Cell:
 
 @dataclass(frozen=True, slots=True)
 class GridRow:
-    """One line of a crosstable: the entrant's name, its cells against every column entrant
-    (in row order), its total and rank as shown; `out` greys it and strikes the name
-    through (a disqualified club)."""
+    """One line of a crosstable.
+
+    It holds the entrant's name, its cells against every column entrant in row order, and its total
+    and rank as shown. `out` greys it and strikes the name through, for a disqualified club.
+    """
 
     name: str
     cells: Sequence[CrosstableCell]
@@ -89,7 +92,7 @@ class GridRow:
     rank: str
     out: bool = False
     rank_tint: str | None = None
-    """A tint on the rank (the tour's play-off mark)."""
+    """A tint on the rank, which is the tour's play-off mark."""
 
 
 def grid_png(
@@ -99,9 +102,11 @@ def grid_png(
     rows: Sequence[GridRow],
     notes: Sequence[str],
 ) -> bytes:
-    """A crosstable as PNG bytes — number, name, one score column per entrant, total, rank —
-    with `headers` naming the name and total columns (`Club`/`MP`, `Player`/`Pts`); the
-    league's and the tour's crosstables both draw through it."""
+    """A crosstable as PNG bytes: number, name, one score column per entrant, total and rank.
+
+    `headers` name the name and total columns, such as `Club` and `MP` or `Player` and `Pts`. The
+    league's and the tour's crosstables both draw through it.
+    """
     numbers = [str(n) for n in range(1, len(rows) + 1)]
     name_header, total_header = headers
     columns = [

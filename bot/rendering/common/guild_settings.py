@@ -29,8 +29,11 @@ def settings_embed(
     title: str = "Arbiter set-up",
     failures: Sequence[OutboxMessage] = (),
 ) -> discord.Embed:
-    """An embed listing each setting as a mention, or "not set", and the latest messages
-    Arbiter gave up delivering (missing channel or permission)."""
+    """An embed listing each setting as a mention or "not set", and the messages Arbiter gave up
+    delivering.
+
+    Those are the latest messages lost to a missing channel or permission.
+    """
     embed = discord.Embed(title=title, colour=discord.Colour.blurple())
     embed.add_field(name="League HQ role", value=_role(settings.hq_role_id), inline=False)
     embed.add_field(name="Director role", value=_role(settings.director_role_id), inline=False)

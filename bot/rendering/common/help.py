@@ -13,8 +13,10 @@ TITLE = "Arbiter commands you can use here"
 
 
 def help_embeds(commands: list[app_commands.Command[Any, ..., Any]]) -> list[discord.Embed]:
-    """Embeds listing `/name — description` for each command, in name order; each fits one
-    message (a long list is split over several, never cut)."""
+    """Embeds listing `/name — description` for each command, in name order.
+
+    Each embed fits one message. A long list is split over several, never cut.
+    """
     lines = [
         f"`/{command.qualified_name}` — {command.description}"
         for command in sorted(commands, key=lambda c: c.qualified_name)

@@ -1,6 +1,8 @@
-"""A table painted as a PNG — title, a dark header band, shaded rows, notes — shared by the
-league's and the tour's standings images and crosstables, which only say what each cell
-holds; the heading and notes are drawn here for the bracket image too."""
+"""A table painted as a PNG, with a title, a dark header band, shaded rows and notes.
+
+The league's and the tour's standings images and crosstables share it and only say what each cell
+holds. The heading and notes are drawn here for the bracket image too.
+"""
 
 from __future__ import annotations
 
@@ -35,15 +37,17 @@ BAND = "#2f3b4c"
 BAND_INK = "#ffffff"
 RULE = "#c9d1db"
 BLEND_STEPS = 12
-"""Shades between an ink and a ground in `theme_palette` (anti-aliased text's edges)."""
+"""Shades between an ink and a ground in `theme_palette`, for the edges of anti-aliased text."""
 
 
 @cache
 def theme_palette(colours: tuple[str, ...], texts: tuple[tuple[str, str], ...]) -> Image.Image:
-    """A palette ("P" image) for `png_bytes` holding `colours` exactly and, for each
-    (ink, ground) of `texts`, `BLEND_STEPS` shades between them (anti-aliased text's
-    edges): an image drawn in these colours alone keeps its fills exact and its text's
-    edges within a few levels."""
+    """A "P" image palette for `png_bytes`.
+
+    It holds `colours` exactly and, for each (ink, ground) pair of `texts`, `BLEND_STEPS` shades
+    between them for the edges of anti-aliased text. An image drawn in these colours alone keeps its
+    fills exact and its text's edges within a few levels.
+    """
     exact = [ImageColor.getrgb(c)[:3] for c in colours]
     shades = []
     for ink, ground in texts:
@@ -62,7 +66,7 @@ def theme_palette(colours: tuple[str, ...], texts: tuple[tuple[str, str], ...]) 
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """One cell: its text, and how it stands out (a tint, grey ink, struck through)."""
+    """One cell: its text, and how it stands out with a tint, grey ink or a strike-through."""
 
     text: str
     tint: str | None = None
@@ -72,7 +76,7 @@ class Cell:
 
 @dataclass(frozen=True, slots=True)
 class Column:
-    """A column: its header, alignment, a minimum width and the padding each side (px)."""
+    """A column: its header, alignment, a minimum width and the padding each side, in pixels."""
 
     header: str
     align: Align = "right"
@@ -82,8 +86,11 @@ class Column:
 
 @dataclass(frozen=True, slots=True)
 class TableStyle:
-    """Sizes of one table image; `flex` is the column that takes the width left over
-    (its texts are shortened with … to fit it); `condensed` sets it in DejaVu Sans Condensed."""
+    """Sizes of one table image.
+
+    `flex` is the column that takes the width left over, and its texts are shortened with … to fit
+    it. `condensed` sets the table in DejaVu Sans Condensed.
+    """
 
     width: int
     body_size: int
@@ -99,8 +106,10 @@ class TableStyle:
 def column_widths(
     columns: Sequence[Column], rows: Sequence[Sequence[Cell]], style: TableStyle
 ) -> list[int]:
-    """Each column's width: its widest text plus padding, at least its minimum; the flex
-    column takes what is left of `style.width` (at least its minimum)."""
+    """Each column's width: its widest text plus padding, at least its minimum.
+
+    The flex column takes what is left of `style.width`, at least its minimum.
+    """
     body, head = style.pen(style.body_size), style.pen(HEADER_SIZE)
     widths = []
     for index, column in enumerate(columns):
@@ -120,8 +129,10 @@ def table_png(
     notes: Sequence[str],
     style: TableStyle,
 ) -> bytes:
-    """The table as PNG bytes: `width` wide unless the columns need more; the height is
-    the title block, the header band, one `row_height` per row and one line per note."""
+    """The table as PNG bytes, `width` wide unless the columns need more.
+
+    The height is the title block, the header band, one `row_height` per row and one line per note.
+    """
     widths = column_widths(columns, rows, style)
     width = max(style.width, sum(widths) + 2 * MARGIN)
     top = heading_height(subtitle)
@@ -164,21 +175,25 @@ def table_png(
 
 
 def heading_height(subtitle: str) -> int:
-    """Where an image's content starts: the top margin, the title and the subtitle (if any)."""
+    """Where an image's content starts: after the top margin, the title and any subtitle."""
     return MARGIN + TITLE_HEIGHT + (SUBTITLE_HEIGHT if subtitle else 0)
 
 
 def notes_height(notes: Sequence[str]) -> int:
-    """The height the notes under an image's content take (half a line's gap, then a line
-    each); nothing without notes."""
+    """The height the notes under an image's content take, nothing without notes.
+
+    That is half a line's gap, then a line each.
+    """
     return (NOTE_HEIGHT // 2 if notes else 0) + NOTE_HEIGHT * len(notes)
 
 
 def draw_heading(
     canvas: ImageDraw.ImageDraw, width: int, title: str, subtitle: str, condensed: bool = False
 ) -> None:
-    """The title, and the subtitle in muted ink under it, across an image `width` wide
-    (the tables and the bracket share it)."""
+    """The title, with the subtitle in muted ink under it, across an image `width` wide.
+
+    The tables and the bracket share it.
+    """
     Pen(TITLE_SIZE, condensed).draw_in(
         canvas, (MARGIN, MARGIN, width - MARGIN, MARGIN + TITLE_HEIGHT), title, INK
     )

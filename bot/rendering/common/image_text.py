@@ -1,12 +1,15 @@
-"""Text on the league's PNG images, in the DejaVu Sans fonts shipped in `fonts/` (never a
-system font, so the same facts give the same bytes), laid out by FreeType's basic layout.
+"""Text on the league's PNG images, in the DejaVu Sans fonts shipped in `fonts/`.
 
-DejaVu draws Latin (with Extended-A and B), Greek, Cyrillic, ½ and the dashes. A character
-it lacks (CJK, emoji) and right-to-left letters (basic layout can neither order nor join
-them) are drawn as a box holding the character's Unicode code in hex, as GNU Unifont does:
-a big CJK font would outweigh the bot, and a silent `?` would make every such club look
-alike, while boxes keep each name distinct. The images say so in `CODE_NOTE`; the embed
-and CSV stay the readable form of such a name."""
+A system font is never used, so the same facts give the same bytes. Text is laid out by FreeType's
+basic layout.
+
+DejaVu draws Latin with Extended-A and B, Greek, Cyrillic, ½ and the dashes. A character it lacks,
+such as CJK or emoji, and right-to-left letters, which basic layout can neither order nor join, are
+drawn as a box holding the character's Unicode code in hex, as GNU Unifont does. A big CJK font
+would outweigh the bot, and a silent `?` would make every such club look alike, while boxes keep
+each name distinct. The images say so in `CODE_NOTE`, and the embed and CSV stay the readable form
+of such a name.
+"""
 
 from __future__ import annotations
 
@@ -28,8 +31,10 @@ RIGHT_TO_LEFT = frozenset({"R", "AL"})
 
 @cache
 def font(size: int, condensed: bool = False) -> ImageFont.FreeTypeFont:
-    """DejaVu Sans (or Sans Condensed) at `size` pixels, with the basic layout everywhere,
-    so a machine with Raqm draws the same pixels as one without."""
+    """DejaVu Sans or Sans Condensed at `size` pixels, with the basic layout everywhere.
+
+    A machine with Raqm thus draws the same pixels as one without.
+    """
     path = CONDENSED if condensed else SANS
     return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
 
@@ -42,15 +47,17 @@ def _mask(face: ImageFont.FreeTypeFont, text: str) -> bytes:
 
 @cache
 def _in_font(char: str, condensed: bool) -> bool:
-    """Whether that DejaVu face has `char` (a missing one draws the shared .notdef box)."""
+    """Whether that DejaVu face has `char`. A missing one draws the shared .notdef box."""
     probe = font(20, condensed)
     return _mask(probe, char) != _mask(probe, "\uffff")
 
 
 @cache
 def drawn(char: str) -> bool:
-    """Whether the images draw `char` as a letter (both faces have it, left to right);
-    otherwise it is drawn as a code box."""
+    """Whether the images draw `char` as a letter, which needs both faces to have it left to right.
+
+    Otherwise it is drawn as a code box.
+    """
     if char.isspace():
         return True
     if unicodedata.bidirectional(char) in RIGHT_TO_LEFT:
@@ -59,15 +66,18 @@ def drawn(char: str) -> bool:
 
 
 def _dropped(char: str) -> bool:
-    """Invisible joiners and variation selectors (as in emoji sequences) draw nothing."""
+    """Invisible joiners and variation selectors, as in emoji sequences, draw nothing."""
     return unicodedata.category(char) == "Cf" or 0xFE00 <= ord(char) <= 0xFE0F
 
 
 @lru_cache(maxsize=4096)
 def drawable(text: str) -> str:
-    """`text` as the images draw it: composed (NFC), control characters as spaces, joiners
-    dropped, a letter the fonts lack spelled by its compatibility form if they have that
-    (full-width `Ａ` → `A`), else kept for a code box."""
+    """`text` as the images draw it.
+
+    It is composed to NFC, control characters become spaces and joiners are dropped. A letter the
+    fonts lack is spelled by its compatibility form if they have that, so full-width `Ａ` becomes
+    `A`. Otherwise it is kept for a code box.
+    """
     out = []
     for char in unicodedata.normalize("NFC", text):
         if unicodedata.category(char) in ("Cc", "Zl", "Zp"):
@@ -85,7 +95,7 @@ def drawable(text: str) -> str:
 
 
 def has_code_boxes(text: str) -> bool:
-    """Whether drawing `text` needs a code box (so the image should carry `CODE_NOTE`)."""
+    """Whether drawing `text` needs a code box, so the image should carry `CODE_NOTE`."""
     return not all(map(drawn, drawable(text)))
 
 
@@ -102,7 +112,7 @@ class Pen:
         self.font = font(size, condensed)
         self.digits = font(max(6, round(size * 0.45)), True)
         self.cap = self.font.getbbox("H", anchor="ls")[1] * -1
-        """The height of a capital above the baseline (for centring in a row)."""
+        """The height of a capital above the baseline, for centring in a row."""
 
     def _pieces(self, text: str) -> list[str]:
         """Runs of drawn letters, and each character for a code box on its own."""
@@ -173,8 +183,10 @@ class Pen:
         fill: str,
         align: str = "left",
     ) -> None:
-        """Draw `text` vertically centred in `box` (left, top, right, bottom), aligned
-        left, right or centre within it."""
+        """Draws `text` vertically centred in `box`, aligned left, right or centre within it.
+
+        `box` is (left, top, right, bottom).
+        """
         left, top, right, bottom = box
         width = self.width(text)
         if align == "right":
@@ -187,11 +199,14 @@ class Pen:
 
 
 def png_bytes(image: Image.Image, palette: Image.Image | None = None) -> bytes:
-    """The image as PNG with no metadata (no time, no text chunks): same pixels, same bytes.
-    zlib level 1: half the encoding time of level 6 for about 9% more bytes. With a
-    `palette` (a "P" image, `image_table.theme_palette`) each pixel is first mapped to its
-    nearest palette colour, without dithering: PNG then skips the per-row filtering of RGB,
-    a fifth of the encoding time for a big image (the tour's bracket) and half the bytes."""
+    """The image as PNG with no metadata, no time and no text chunks, so the same pixels give the
+    same bytes.
+
+    zlib level 1 takes half the encoding time of level 6 for about 9% more bytes. With a `palette`,
+    a "P" image from `image_table.theme_palette`, each pixel is first mapped to its nearest palette
+    colour without dithering. PNG then skips the per-row filtering of RGB, which saves a fifth of
+    the encoding time for a big image such as the tour's bracket, and half the bytes.
+    """
     if palette is not None:
         image = image.quantize(palette=palette, dither=Image.Dither.NONE)
     buffer = io.BytesIO()

@@ -1,5 +1,8 @@
-"""Long content split into pages that fit Discord's embed limits, for Previous/Next buttons:
-lines into descriptions (≤ 4,096 characters), fields into embeds (≤ 25, ≤ 6,000 in all)."""
+"""Long content split into pages that fit Discord's embed limits, for Previous and Next buttons.
+
+Lines go into descriptions of at most 4,096 characters, and fields into embeds of at most 25 fields
+and 6,000 characters in all.
+"""
 
 from __future__ import annotations
 
@@ -16,9 +19,11 @@ T = TypeVar("T")
 def pack(
     items: Sequence[T], size: Callable[[T], int], budget: int, count: int | None, gap: int = 0
 ) -> list[list[T]]:
-    """Items in order into as few consecutive pages as greedy filling gives: each page's
-    sizes plus `gap` between neighbours stay within `budget`, at most `count` items a page.
-    An item larger than `budget` alone is a ValueError (split it first)."""
+    """Items in order into as few consecutive pages as greedy filling gives.
+
+    Each page's sizes, plus `gap` between neighbours, stay within `budget`, with at most `count`
+    items a page. An item larger than `budget` alone raises ValueError, so split it first.
+    """
     pages: list[list[T]] = []
     used = 0
     for item in items:
@@ -40,7 +45,7 @@ def pack(
 
 
 def split_line(line: str, limit: int) -> list[str]:
-    """A line cut into pieces of at most `limit` characters (their concatenation is the line)."""
+    """A line cut into pieces of at most `limit` characters, whose concatenation is the line."""
     if limit < 1:
         raise ValueError("a page must hold at least one character")
     return [line[i : i + limit] for i in range(0, len(line), limit)] or [""]
@@ -49,9 +54,11 @@ def split_line(line: str, limit: int) -> list[str]:
 def line_pages(
     lines: Sequence[str], limit: int = DESCRIPTION_LIMIT, max_lines: int | None = None
 ) -> list[str]:
-    """Lines joined by newlines into pages of at most `limit` characters (and `max_lines`
-    lines): order kept, none lost; a text holding newlines counts as its lines, and a line
-    longer than a page is cut over several. No lines: no pages."""
+    """Lines joined by newlines into pages of at most `limit` characters and `max_lines` lines.
+
+    The order is kept and no line is lost. A text holding newlines counts as its lines, and a line
+    longer than a page is cut over several. No lines give no pages.
+    """
     pieces = [
         piece for text in lines for line in text.split("\n") for piece in split_line(line, limit)
     ]
@@ -59,13 +66,15 @@ def line_pages(
 
 
 Field = tuple[str, str]
-"""An embed field: (name, value)."""
+"""An embed field, as a (name, value) pair."""
 
 
 def field_pages(fields: Sequence[Field], reserved: int = 0) -> list[list[Field]]:
-    """Fields into embeds of at most 25 fields whose names and values, with `reserved`
-    characters of title, description and footer, stay within 6,000. A field over Discord's
-    own limits (name 256, value 1,024, never empty) is a ValueError."""
+    """Fields into embeds of at most 25 fields within 6,000 characters.
+
+    The names and values count, with `reserved` characters of title, description and footer. A field
+    over Discord's own limits, a name of 256, a value of 1,024 or an empty one, raises ValueError.
+    """
     for name, value in fields:
         if not name or not value:
             raise ValueError("an embed field needs a name and a value")

@@ -1,5 +1,8 @@
-"""The individual standings as a JSON document (`arbiter standings --json`): rows in rank
-order, tied players sharing a rank, every score a JSON number (CORE-5: exact halves)."""
+"""The individual standings as a JSON document, for `arbiter standings --json`.
+
+Rows come in rank order, tied players share a rank, and every score is a JSON number. By CORE-5 the
+scores are exact halves.
+"""
 
 from __future__ import annotations
 
@@ -12,15 +15,18 @@ from core.standings import PlayerStanding
 
 
 def number_or_null(value: Fraction | int | None) -> int | float | None:
-    """A score as a JSON number, or None (JSON `null`) where there is none."""
+    """A score as a JSON number, or None for JSON `null` where there is none."""
     return None if value is None else json_number(value)
 
 
 def standings_json(
     rows: tuple[PlayerStanding, ...], names: Mapping[Any, str], lots: bool = False
 ) -> dict[str, Any]:
-    """The document `{"standings": [...]}`; with a drawing of lots (`lots`), each row also
-    tells whether the draw decided its rank (`by_lot`)."""
+    """The document `{"standings": [...]}`.
+
+    With a drawing of lots in `lots`, each row also tells in `by_lot` whether the draw decided its
+    rank.
+    """
     entries: list[dict[str, Any]] = []
     for row in rows:
         entry: dict[str, Any] = {

@@ -1,5 +1,8 @@
-"""The individual standings as a text table (`arbiter standings`): exact scores, a shared
-rank marked `=`, a rank decided by lot `*`, `-` where a tie-break was not applied."""
+"""The individual standings as a text table, for `arbiter standings`.
+
+Scores are exact. A shared rank is marked `=`, a rank decided by lot `*`, and `-` stands where a
+tie-break was not applied.
+"""
 
 from __future__ import annotations
 
@@ -13,15 +16,17 @@ from core.standings import PlayerStanding
 
 
 def score_text(value: Fraction | None) -> str:
-    """An exact score as text (`core.points.decimal_text`), `-` where there is none."""
+    """An exact score as text through `core.points.decimal_text`, or `-` where there is none."""
     return "-" if value is None else decimal_text(value)
 
 
 def standings_text(
     rows: tuple[PlayerStanding, ...], names: Mapping[Any, str], title: str = ""
 ) -> str:
-    """A readable table under `title` (if any), one row per player in rank order; control
-    characters in names are shown escaped (`shown_text`), as the caller must do in `title`."""
+    """A readable table under any `title`, with one row per player in rank order.
+
+    Control characters in names are shown escaped by `shown_text`, as the caller must do in `title`.
+    """
     names = {player: shown_text(name) for player, name in names.items()}
     width = max([len("Name"), *(len(n) for n in names.values())])
     header = f"{'Rank':>4}  {'No':>3}  {'Name':<{width}}  {'Pts':>5}  {'DE':>5}  "

@@ -1,10 +1,12 @@
-"""How Arbiter writes the small things every output shares, once: text cut to a limit with
-"…", scores with ½ (and ¼, ¾ for the Sonneborn-Berger values of a team league), and
-instants as Discord timestamps with their countdown.
+"""How Arbiter writes the small things every output shares, once.
 
-Scores: a multiple of ¼ is written with the vulgar fractions chess players use (`13½`,
-`½`, `35¼`, `2¾`, `−1½`); any other value (none arises from the rules) as its exact decimal.
-Files meant for programs (CSV, JSON) keep exact decimals (`35.25`)."""
+These are text cut to a limit with "…", scores with ½, and instants as Discord timestamps with their
+countdown. The Sonneborn-Berger values of a team league also use ¼ and ¾.
+
+Scores: a multiple of ¼ is written with the vulgar fractions chess players use, as in `13½`, `½`,
+`35¼`, `2¾` or `−1½`. Any other value, which the rules never produce, is written as its exact
+decimal. Files meant for programs, CSV and JSON, keep exact decimals such as `35.25`.
+"""
 
 from __future__ import annotations
 
@@ -15,13 +17,17 @@ from core.points import decimal_text
 
 ELLIPSIS = "…"
 MINUS = "−"
-"""U+2212 MINUS SIGN: a negative score (an adjustment) reads as minus, not as a hyphen."""
+"""U+2212 MINUS SIGN, so that a negative score from an adjustment reads as minus rather than a
+hyphen.
+"""
 
 
 def cut(text: str, limit: int) -> str:
-    """`text` within `limit` characters: itself when it fits, else its start and "…" (the
-    result is exactly `limit` long). Never leaves half an escape: a lone trailing backslash
-    would escape the "…" or the markdown after it (`**{name}**`)."""
+    """`text` within `limit` characters: itself when it fits, else its start and "…".
+
+    The result is then exactly `limit` long. It never leaves half an escape, since a lone trailing
+    backslash would escape the "…" or the markdown after it, as in `**{name}**`.
+    """
     if limit < 1:
         raise ValueError("a limit holds at least one character")
     if len(text) <= limit:
@@ -37,7 +43,9 @@ _QUARTERS = ("", "¼", "½", "¾")
 
 
 def points(value: Fraction | int) -> str:
-    """A score as a person reads it: `3`, `3½`, `½`, `35¼`, `0`, `−½` (see the module)."""
+    """A score as a person reads it, such as `3`, `3½`, `½`, `35¼`, `0` or `−½`, as the module
+    docstring says.
+    """
     if isinstance(value, int):
         return _quarters(4 * value)
     if 4 % value.denominator:
@@ -46,8 +54,10 @@ def points(value: Fraction | int) -> str:
 
 
 def halves(half: int) -> str:
-    """Half-points (the database's integers: a board's 1½ is 3) as `points` writes them
-    (in whole numbers: no Fraction made for a score on the hot path)."""
+    """Half-points as `points` writes them, from the database's integers, where a board's 1½ is 3.
+
+    It works in whole numbers, so no Fraction is made for a score on the hot path.
+    """
     return _quarters(2 * half)
 
 
@@ -59,13 +69,16 @@ def _quarters(quarters: int) -> str:
 
 
 def score(first: Fraction | int, second: Fraction | int) -> str:
-    """Two scores of a result: `2½–1½` (an en dash between)."""
+    """Two scores of a result with an en dash between, such as `2½–1½`."""
     return f"{points(first)}–{points(second)}"
 
 
 def timestamp(instant: dt.datetime, style: str = "F") -> str:
-    """An aware instant as a Discord timestamp (`<t:UNIX:F>`), which every reader sees in
-    their own zone; `R` is the live countdown ("in 3 days")."""
+    """An aware instant as a Discord timestamp such as `<t:UNIX:F>`, which every reader sees in
+    their own zone.
+
+    `R` is the live countdown, as in "in 3 days".
+    """
     if instant.tzinfo is None:
         raise ValueError("a timestamp needs an aware instant")
     return f"<t:{int(instant.timestamp())}:{style}>"

@@ -25,23 +25,28 @@ SMALL_WORDS = frozenset({"of", "the", "de", "du", "des", "la", "le", "and", "&",
 
 
 def _ascii(text: str) -> str:
-    """`text` folded to printable ASCII (accents dropped, other letters left out), so a
-    monospace column stays aligned on every device."""
+    """`text` folded to printable ASCII, so a monospace column stays aligned on every device.
+
+    Accents are dropped and other letters left out.
+    """
     folded = unicodedata.normalize("NFKD", text)
     return "".join(c for c in folded if " " <= c <= "~")
 
 
 def _words(name: str) -> list[str]:
-    """The words of a name that count for its initials (small words left out)."""
+    """The words of a name that count for its initials. Small words are left out."""
     plain = " ".join(_ascii(name).split())
     words = [w for w in plain.replace("-", " ").split() if w[:1].isalnum()]
     return [w for w in words if w.lower() not in SMALL_WORDS] or words
 
 
 def _shorts(name: str, width: int) -> list[str]:
-    """Short forms of a name in at most `width` characters, plainest first: the name itself
-    if it fits; its initials (`FF`); then ever longer starts of its first word before the
-    other initials (`FeF`, `FeyF`, `FeyeF`…); its start. A clash moves to the next form."""
+    """Short forms of a name in at most `width` characters, plainest first.
+
+    The forms are the name itself if it fits, its initials such as `FF`, then ever longer starts of
+    its first word before the other initials, such as `FeF`, `FeyF` and `FeyeF`, and finally its
+    start. A clash moves to the next form.
+    """
     plain = " ".join(_ascii(name).split())
     if len(plain) <= width:
         return [plain]
@@ -58,10 +63,12 @@ def _shorts(name: str, width: int) -> list[str]:
 
 
 def abbreviations(clubs: Sequence[str], width: int) -> dict[str, str]:
-    """A distinct short name of at most `width` characters for each club: clubs whose short
-    forms clash all take their next, longer form (`Feyenoord Fans` and `Flamengo Fans` are
-    `FeF` and `FlF`, not `FF` and `FF2`); only when the forms run out does a club take a
-    number at its end."""
+    """A distinct short name of at most `width` characters for each club.
+
+    Clubs whose short forms clash all take their next, longer form, so `Feyenoord Fans` and
+    `Flamengo Fans` become `FeF` and `FlF` rather than `FF` and `FF2`. Only when the forms run out
+    does a club take a number at its end.
+    """
     forms = {club: _shorts(club, width) or [f"C{i}"[:width]] for i, club in enumerate(clubs, 1)}
     level = dict.fromkeys(clubs, 0)
     for _ in range(width + 2):
@@ -88,8 +95,11 @@ def abbreviations(clubs: Sequence[str], width: int) -> dict[str, str]:
 
 @dataclass(frozen=True, slots=True)
 class TextTable:
-    """A division as text: the table lines (header first, each ≤ `ROW_LIMIT`) and the
-    lines under it (the legend of short names, the marks, the columns left out)."""
+    """A division as text: the table lines and the lines under it.
+
+    The table lines come header first, each at most `ROW_LIMIT`. The lines under it hold the legend
+    of short names, the marks and the columns left out.
+    """
 
     lines: tuple[str, ...]
     legend: tuple[str, ...]
@@ -101,8 +111,11 @@ def _width(values: Sequence[str], header: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class RankedLines:
-    """A ranked table as text lines (header first): `short` gives each name as the table
-    shows it, `left_out` the number columns that had values but no room."""
+    """A ranked table as text lines, header first.
+
+    `short` gives each name as the table shows it, and `left_out` the number columns that had values
+    but no room.
+    """
 
     lines: tuple[str, ...]
     short: Mapping[str, str]
@@ -119,10 +132,13 @@ def ranked_lines(
     blank: Sequence[bool] = (),
     limit: int = ROW_LIMIT,
 ) -> RankedLines:
-    """Rows of at most `limit` characters — rank, a distinct short name, then the number
-    columns of `values` (in its order) that fit, kept by `priority` (a column with no value
-    at all is left out); a row flagged in `blank` shows no numbers (a disqualified club).
-    Shared by the league's and the tour's standings embeds."""
+    """Rows of at most `limit` characters: rank, a distinct short name, then the number columns that
+    fit.
+
+    The number columns come from `values`, in its order, and are kept by `priority`. A column with
+    no value at all is left out. A row flagged in `blank`, a disqualified club, shows no numbers.
+    The league's and the tour's standings embeds share it.
+    """
     used = _width(ranks, "Rk") + 1 + CLUB_MIN
     kept: list[str] = []
     for name in priority:
@@ -154,17 +170,21 @@ def ranked_lines(
 
 
 def short_name_legend(names: Sequence[str], short: Mapping[str, str]) -> list[str]:
-    """A legend line for each name the table shortened: the short name as code, then the
-    name as typed (escaped once)."""
+    """A legend line for each name the table shortened: the short name as code, then the name as
+    typed, escaped once.
+    """
     return [
         f"{inline_code(short[n])} {user_text(n)}" for n in names if short[n] != " ".join(n.split())
     ]
 
 
 def table_block(heading: str, table: TextTable, limit: int = DESCRIPTION_LIMIT) -> list[str]:
-    """A table as embed text — `heading`, the table in a code block, the legend — in pieces
-    of at most `limit` characters: one piece when it fits, else the table split by rows
-    (header and heading repeated) and then the legend."""
+    """A table as embed text in pieces of at most `limit` characters.
+
+    The text is the `heading`, the table in a code block and the legend. It is one piece when it
+    fits. Otherwise the table is split by rows, repeating the header and heading, and then the
+    legend follows.
+    """
     whole = "\n".join([heading, FENCE, *table.lines, FENCE, *table.legend])
     if len(whole) <= limit:
         return [whole]

@@ -33,14 +33,16 @@ import re
 _INLINE = re.compile(r"[\\*_~|`\[\]<>]")
 """Characters that open or close markdown, links or angle-bracket constructs anywhere."""
 _LINK = re.compile(r"(?<=[A-Za-z0-9+.-]):(?=//)")
-"""The `:` of a bare link's `scheme://` (Discord links `https://…` and `http://…`)."""
+"""The `:` of a bare link's `scheme://`. Discord links `https://…` and `http://…`."""
 _LINE_START = re.compile(r"(^|\n)([ \t]*)(#|-|\+|\d+(?=\.))(\.?)")
 """Line-start markup: a heading or subtext `#` / `-#`, a list `-` / `+` / `1.`."""
 _EVERYONE = re.compile(r"@(everyone|here)")
 ZERO_WIDTH_SPACE = "\u200b"
 BACKTICK_STANDIN = "\u02cb"
-"""MODIFIER LETTER GRAVE ACCENT (ˋ): a backtick inside code, where no escape exists — a
-backslash would show as typed and a backtick would close the code."""
+"""MODIFIER LETTER GRAVE ACCENT ˋ, standing for a backtick inside code, where no escape exists.
+
+A backslash would show as typed and a backtick would close the code.
+"""
 
 
 class Escaped(str):
@@ -58,8 +60,11 @@ def _line_start(found: re.Match[str]) -> str:
 
 
 def user_text(text: str) -> Escaped:
-    """`text` as typed, for message content, embed titles, descriptions and fields: every
-    Discord construct in it neutralised (see the module); an `Escaped` is returned as is."""
+    """`text` as typed, for message content, embed titles, descriptions and fields.
+
+    Every Discord construct in it is neutralised, as the module docstring lists. An `Escaped` is
+    returned as is.
+    """
     if isinstance(text, Escaped):
         return text
     escaped = _INLINE.sub(lambda found: "\\" + found.group(), text)
@@ -70,24 +75,29 @@ def user_text(text: str) -> Escaped:
 
 
 def ours(markdown: str) -> Escaped:
-    """The bot's own markdown (whose user parts went through `user_text`), marked so that
-    passing it on never escapes it again."""
+    """The bot's own markdown, whose user parts went through `user_text`, marked so that passing
+    it on never escapes it again.
+    """
     return Escaped(markdown)
 
 
 def plain(text: str) -> str:
-    """`text` for where Discord shows no markdown (embed footers and author names,
-    autocomplete choices, button labels): as typed, a line break as a space."""
+    """`text` for where Discord shows no markdown, as typed, with a line break as a space.
+
+    Such places are embed footers and author names, autocomplete choices and button labels.
+    """
     return " ".join(text.splitlines()) if "\n" in text or "\r" in text else text
 
 
 def code_text(text: str) -> str:
-    """`text` for inside a code block or inline code: everything there shows as typed except
-    the backtick, which would close the code, so it is shown as ˋ (one character for one,
-    keeping monospace columns aligned)."""
+    """`text` for inside a code block or inline code.
+
+    Everything there shows as typed except the backtick, which would close the code. It is shown as
+    ˋ instead, one character for one, keeping monospace columns aligned.
+    """
     return text.replace("`", BACKTICK_STANDIN)
 
 
 def inline_code(text: str) -> Escaped:
-    """`text` as inline code (`` `text` ``), safe whatever it holds."""
+    """`text` as inline code, safe whatever it holds."""
     return Escaped(f"`{code_text(text)}`")

@@ -1,8 +1,8 @@
 """Announcement texts the services queue in the outbox with the change they announce.
 
-Instants are Discord timestamps (`<t:UNIX:F>`), which every reader sees in their own zone.
-Names and reasons come as typed and are escaped here (`escape.user_text`), around our own
-markdown; none of these texts pings anyone unless its message names whom (`ping_users`).
+Instants are Discord timestamps such as `<t:UNIX:F>`, which every reader sees in their own zone.
+Names and reasons come as typed and are escaped here by `escape.user_text`, around our own markdown.
+None of these texts pings anyone unless its message names whom in `ping_users`.
 """
 
 from __future__ import annotations
@@ -16,13 +16,16 @@ from bot.rendering.common.user_text import user_text
 
 
 def club_url(url_id: str) -> str:
-    """A chess.com club's page: its url-id percent-encoded in the path (a link shows no
-    markdown, so escaping it would break the link; encoding keeps it one link)."""
+    """A chess.com club's page, with its url-id percent-encoded in the path.
+
+    A link shows no markdown, so escaping the url-id would break the link, while encoding keeps it
+    one link.
+    """
     return f"https://www.chess.com/club/{quote(url_id, safe='')}"
 
 
 def club_registered(name: str, url_id: str, admins: Sequence[int]) -> str:
-    """A new registration waiting for HQ (CL-2..4)."""
+    """A new registration waiting for HQ, by CL-2..4."""
     mentions = ", ".join(f"<@{a}>" for a in admins)
     return (
         f"New club registration: **{user_text(name)}**"
@@ -32,19 +35,19 @@ def club_registered(name: str, url_id: str, admins: Sequence[int]) -> str:
 
 
 def club_decided(name: str, status: str, reason: str | None) -> str:
-    """HQ's (or the directors') decision on a club."""
+    """HQ's or the directors' decision on a club."""
     why = f" Reason: {user_text(reason)}" if reason else ""
     return f"Club **{user_text(name)}** is now **{status}**.{why}"
 
 
 def season_scheduled(season: str, matches: int, first: dt.datetime | None) -> str:
-    """A season's fixtures are out (CL-12/13)."""
+    """A season's fixtures are out, by CL-12 and CL-13."""
     when = f"; the first round starts {timestamp(first)}" if first else ""
     return f"Season **{user_text(season)}** is scheduled: {matches} matches{when}."
 
 
 def match_rescheduled(home: str, away: str, start: dt.datetime, deadline: dt.datetime) -> str:
-    """A director moved a match (and with it its CL-15 deadline)."""
+    """A director moved a match, and with it its CL-15 deadline."""
     return (
         f"**{user_text(home)}** vs **{user_text(away)}** now starts {timestamp(start)};"
         f" the challenge must be issued and accepted by {timestamp(deadline)} (CL-15)."
@@ -52,7 +55,7 @@ def match_rescheduled(home: str, away: str, start: dt.datetime, deadline: dt.dat
 
 
 def challenge_corrected(home: str, away: str, chesscom: int, issuer: str, stands: str) -> str:
-    """CL-15: an arbiter corrected a recorded challenge (its chess.com match, its issuer)."""
+    """CL-15: an arbiter corrected a recorded challenge's chess.com match or issuer."""
     return (
         f"An arbiter corrected the challenge of **{user_text(home)}** vs **{user_text(away)}**:"
         f" chess.com match {chesscom}, issued by **{user_text(issuer)}**; {stands} (CL-15)."
@@ -62,8 +65,11 @@ def challenge_corrected(home: str, away: str, chesscom: int, issuer: str, stands
 def result_recorded(
     home: str, away: str, home_half: int, away_half: int, how: str, counts: str | None = None
 ) -> str:
-    """A match result entered (imported from chess.com or by an arbiter), and what it counts
-    as when that is not the boards' score (`counts`: a forfeit, void, adjusted boards)."""
+    """A match result entered, imported from chess.com or by an arbiter.
+
+    When the match does not count as the boards' score, `counts` says what it counts as: a forfeit,
+    void or adjusted boards.
+    """
     text = (
         f"Result ({how}): **{user_text(home)}** {halves(home_half)} – {halves(away_half)}"
         f" **{user_text(away)}**"
@@ -81,7 +87,7 @@ def counted_changes(matches: Sequence[str]) -> str:
 
 
 def decision_recorded(kind: str, subject: str, rule: str, motion_id: int | None) -> str:
-    """A director decision applied (CL-23)."""
+    """A director decision applied, by CL-23."""
     motion = f" (motion {motion_id})" if motion_id is not None else ""
     return f"Director decision{motion}: **{kind}** — {user_text(subject)} under {rule}."
 
@@ -94,8 +100,10 @@ def challenge_reminder(
     deadline: dt.datetime,
     command: str,
 ) -> str:
-    """CL-15: a club that has not issued (or accepted) its challenge is reminded, by name
-    (the message pings exactly `admins`: post it with `ping_users=admins`)."""
+    """CL-15: a club that has not issued or accepted its challenge is reminded, by name.
+
+    The message pings exactly `admins`, so post it with `ping_users=admins`.
+    """
     mentions = " ".join(f"<@{a}>" for a in admins) or f"Admins of **{user_text(club)}**"
     step = "issued and accepted" if command == "/match challenge" else "accepted"
     return (
@@ -123,7 +131,7 @@ def deadline_forfeits(
 
 
 def disqualified(club: str, rule: str, forfeits: int, void: int) -> str:
-    """CL-DQ: a club is out of the season; none of its matches count for anyone."""
+    """CL-DQ: a club is out of the season, and none of its matches count for anyone."""
     return (
         f"**{user_text(club)}** is disqualified (CL-DQ: {forfeits} forfeits under {rule})."
         f" None of its {void} matches count in anyone's standings."

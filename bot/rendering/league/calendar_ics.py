@@ -1,14 +1,16 @@
-"""A season's matches as an iCalendar file (RFC 5545): one event per match with both clubs,
-its start and end in UTC, the result once it is known, and the CL-15 challenge deadline as
-an alarm on the event.
+"""A season's matches as an iCalendar file by RFC 5545.
 
-- DTEND: when the match finished, once known; else a week after the start (a CL round).
+There is one event per match with both clubs, its start and end in UTC, the result once it is known,
+and the CL-15 challenge deadline as an alarm on the event.
+
+- DTEND: when the match finished, once known, else a week after the start, which is a CL
+  round.
 - A forfeit and a void match say what happened in a sentence, with the rule: "Juventus Fans
   won by forfeit: Celtic Fans had too few players (CL-20)", "void: D was disqualified
   (CL-DQ), so this match counts for no one".
-- UID: a name-based UUID of the season and the match id, `…@arbiter` — stable, so a calendar
-  imported again updates its events, and made only of the characters RFC 5545 expects
-  (a season name may hold spaces and anything else).
+- UID: a name-based UUID of the season and the match id, `…@arbiter`. It is stable, so a
+  calendar imported again updates its events. It is made only of the characters RFC 5545
+  expects, since a season name may hold spaces and anything else.
 """
 
 from __future__ import annotations
@@ -30,15 +32,19 @@ from core.league.season import Season
 ROUND = dt.timedelta(days=7)
 """An unfinished match's event lasts a round."""
 UID_SPACE = uuid.UUID("9b3f1f56-6c7e-4a0e-9c57-3f1d7a0b2c41")
-"""The namespace of the events' name-based UUIDs (any fixed UUID, Arbiter's own)."""
+"""The namespace of the events' name-based UUIDs. Any fixed UUID would do, and this is Arbiter's
+own.
+"""
 
 
 @dataclass(frozen=True)
 class CalendarMatch:
-    """What the calendar shows of one match; `deadline` is its CL-15 challenge deadline,
-    `end` when it finished (None: not yet), `result` its short result once decided (`5½–2½`,
-    `A won by forfeit`), `outcome` the sentence saying what happened (a forfeit's or a void
-    match's reason)."""
+    """What the calendar shows of one match.
+
+    `deadline` is its CL-15 challenge deadline and `end` when it finished, None until then. `result`
+    is its short result once decided, such as `5½–2½` or `A won by forfeit`. `outcome` is the
+    sentence saying what happened, a forfeit's or a void match's reason.
+    """
 
     id: str
     division: str
@@ -50,7 +56,7 @@ class CalendarMatch:
     end: dt.datetime | None = None
     result: str | None = None
     cancelled: bool = False
-    """Void (CL-DQ: a club of it is disqualified): the event says STATUS:CANCELLED."""
+    """Void by CL-DQ, since a club of it is disqualified. The event says STATUS:CANCELLED."""
     outcome: str | None = None
 
 
@@ -64,10 +70,12 @@ def _utc(instant: dt.datetime) -> str:
 
 
 def season_calendar(season: str, matches: Iterable[CalendarMatch], stamp: dt.datetime) -> bytes:
-    """The matches as an .ics file: each event from the match start to its end (UTC),
-    naming both clubs and, once decided, the result, with an alarm at the challenge
-    deadline (CL-15) — a void match (CL-DQ) is cancelled instead (STATUS:CANCELLED, no
-    alarm). `stamp` is DTSTAMP."""
+    """The matches as an .ics file.
+
+    Each event runs from the match start to its end in UTC and names both clubs and, once decided,
+    the result. It has an alarm at the CL-15 challenge deadline. A match void by CL-DQ is cancelled
+    instead, with STATUS:CANCELLED and no alarm. `stamp` is DTSTAMP.
+    """
     calendar = icalendar.Calendar()
     calendar.add("prodid", "-//Arbiter//CL season calendar//EN")
     calendar.add("version", "2.0")
@@ -120,7 +128,7 @@ BREACHES = {
 
 
 def _broke(club: str, rules: Sequence[str]) -> str:
-    """`Celtic Fans had too few players (CL-20)`: a club and the rules it broke."""
+    """A club and the rules it broke, such as `Celtic Fans had too few players (CL-20)`."""
     said = [f"{BREACHES.get(rule, 'broke a rule')} ({rule})" for rule in rules]
     return f"{club} {' and '.join(said) if said else 'lost by forfeit'}"
 
@@ -151,9 +159,12 @@ def void_text(clubs: Sequence[str]) -> str:
 def calendar_matches(
     season: Season, report: LeagueReport, now: dt.datetime, only: Sequence[str] | None = None
 ) -> list[CalendarMatch]:
-    """The season's matches (of the clubs in `only`, if given) with their deadlines (CL-15,
-    a rescheduled match's own), ends, the results the report decided (a forfeit says who
-    won and why) and, at `now`, which are void (CL-DQ) and why."""
+    """The season's matches with their deadlines, ends, results and which are void.
+
+    Only the matches of the clubs in `only` are given when it is set. The deadline is the CL-15 one,
+    or a rescheduled match's own. The results are those the report decided, and a forfeit says who
+    won and why. It also says which matches are void at `now` by CL-DQ, and why.
+    """
     hours = season.rules.challenge_deadline_hours
     void = {key for key, state in states(season, now) if state is MatchState.VOID}
     results = {r.match: r for r in report.results}

@@ -1,7 +1,10 @@
-"""What the standings outputs (image, crosstable, text table, CSV) show of one division: a
-small view built from the core's league report, so each output formats and none computes —
-with the state it is of ("after round 9 of 13", "final", the day), the CL-8 zones (the
-clubs the promotion proposal moves up or down as the table stands) and the CL-16 champion."""
+"""What the standings outputs show of one division.
+
+The outputs are the image, the crosstable, the text table and the CSV. The view is small and built
+from the core's league report, so each output formats and none computes. It holds the state it is
+of, such as "after round 9 of 13", "final" or the day. It holds the CL-8 zones, which are the clubs
+the promotion proposal moves up or down as the table stands, and the CL-16 champion.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +20,9 @@ from core.league.standings import ClubStanding, MatchResult
 
 
 def rank_text(row: ClubStanding) -> str:
-    """`3`, `2=` for a shared rank, `DQ` for a disqualified club (CL-17, CL-DQ)."""
+    """The rank as shown by CL-17 and CL-DQ: `3`, `2=` for a shared rank, or `DQ` for a
+    disqualified club.
+    """
     if row.disqualified or row.rank is None:
         return "DQ"
     return f"{row.rank}{'=' if row.tied else ''}"
@@ -35,9 +40,11 @@ class Fixture:
 
 @dataclass(frozen=True, slots=True)
 class SeasonContext:
-    """What the outputs say around a table besides the report: the season's fixtures (for
-    "after round 9 of 13"), its CL-8 places and withdrawn clubs (for the zones), and the day
-    the standings are of (None: not said)."""
+    """What the outputs say around a table besides the report.
+
+    That is the season's fixtures, for "after round 9 of 13", its CL-8 places and withdrawn clubs,
+    for the zones, and the day the standings are of. The day is None when not said.
+    """
 
     fixtures: tuple[Fixture, ...] = ()
     places: int = 0
@@ -47,8 +54,10 @@ class SeasonContext:
 
 @dataclass(frozen=True, slots=True)
 class Progress:
-    """How far a division is: every match of rounds 1…`rounds_done` decided, of `rounds`;
-    `final` once every match is decided."""
+    """How far a division is: every match of rounds 1 to `rounds_done` is decided, out of `rounds`.
+
+    `final` is set once every match is decided.
+    """
 
     rounds_done: int
     rounds: int
@@ -65,8 +74,10 @@ class Progress:
 
 @dataclass(frozen=True, slots=True)
 class DivisionView:
-    """A division's table and crosstable as at a date (None: every fact known), with its
-    state, zones and champion when the season's context was given."""
+    """A division's table and crosstable as at a date, or with every fact known for None.
+
+    It has its state, zones and champion when the season's context was given.
+    """
 
     season: str
     division: str
@@ -76,7 +87,7 @@ class DivisionView:
     """`cells[i][j]`: the club of `rows[i]` against the club of `rows[j]`."""
     progress: Progress | None = None
     on: dt.date | None = None
-    """The day the standings are of (the cut-off date, else the day they were made)."""
+    """The day the standings are of: the cut-off date, else the day they were made."""
     up: frozenset[str] = frozenset()
     """CL-8: the clubs the promotion proposal moves up a division as the table stands."""
     down: frozenset[str] = frozenset()
@@ -90,8 +101,11 @@ class DivisionView:
         return f"{self.season} · {self.division}"
 
     def caption(self, what: str) -> str:
-        """`Standings after round 9 of 13 · 2024-03-01`, `Final standings · 2024-05-01`,
-        `Standings as of 2024-03-01` (what is known, nothing more)."""
+        """The heading's words, such as `Standings after round 9 of 13 · 2024-03-01` or `Final
+        standings · 2024-05-01`.
+
+        `Standings as of 2024-03-01` says what is known and nothing more.
+        """
         parts = []
         if self.progress is not None and self.progress.final:
             head = f"Final {what.lower()}"
@@ -125,8 +139,10 @@ def _cell(result: MatchResult | None, club: str, void: bool) -> CrosstableCell:
 def _progress(
     clubs: set[str], out: set[str], report: LeagueReport, fixtures: Sequence[Fixture]
 ) -> Progress | None:
-    """CL-1, CL-12: how many rounds of the division are complete (a disqualified club's
-    matches are void, so decided)."""
+    """CL-1 and CL-12: how many rounds of the division are complete.
+
+    A disqualified club's matches are void, so they count as decided.
+    """
     own = [f for f in fixtures if f.home in clubs and f.away in clubs]
     if not own:
         return None
@@ -155,10 +171,12 @@ def _zones(
 def division_view(
     report: LeagueReport, division: str, context: SeasonContext | None = None
 ) -> DivisionView:
-    """The view of one division of `report`; KeyError names an unknown division. The cells
-    come from the report's decided matches (a CL season meets each pair once, CL-12; a
-    later result of a pair replaces an earlier one). With the season's `context`, the view
-    also knows its state, zones and champion."""
+    """The view of one division of `report`. KeyError names an unknown division.
+
+    The cells come from the report's decided matches. By CL-12 a CL season meets each pair once, and
+    a later result of a pair replaces an earlier one. With the season's `context`, the view also
+    knows its state, zones and champion.
+    """
     rows = tuple(report.standings(division))
     clubs = [row.club for row in rows]
     members = set(clubs)

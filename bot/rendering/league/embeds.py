@@ -1,7 +1,10 @@
-"""The league's slash-command replies as embeds: clubs, seasons, matches, calendars,
-schedule previews, results and rosters — every instant a Discord timestamp (deadlines with
-a countdown), long lists split into pages within Discord's limits. Names, keys and usernames
-are shown as typed (`escape`), our own markdown around them kept."""
+"""The league's slash-command replies as embeds.
+
+They cover clubs, seasons, matches, calendars, schedule previews, results and rosters. Every instant
+is a Discord timestamp, and deadlines have a countdown. Long lists are split into pages within
+Discord's limits. Names, keys and usernames are shown as typed through `escape`, with our own
+markdown around them kept.
+"""
 
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ TITLE_SIDE = 110
 
 
 def _side(club: str) -> str:
-    """A club's name in a title naming both clubs: escaped, cut so both (and a score) fit."""
+    """A club's name in a title naming both clubs, escaped and cut so both and a score fit."""
     return cut(user_text(club), TITLE_SIDE)
 
 
@@ -102,7 +105,7 @@ def match_list(title: str, matches: Sequence[MatchLine]) -> list[discord.Embed]:
 
 @dataclass(frozen=True)
 class BoardLine:
-    """One board of a match and, when adjusted (CL-18/19), why."""
+    """One board of a match and, when adjusted by CL-18 or CL-19, why."""
 
     board: int
     home_player: str
@@ -119,8 +122,11 @@ def match_embed(
     counts: str | None = None,
     state: str = "",
 ) -> list[discord.Embed]:
-    """`/match show`: clubs, start, deadline with countdown, challenge, its state (void
-    (CL-DQ) …), the boards' score and what it counts as, boards, forfeits."""
+    """`/match show`: the match's clubs, start, deadline with countdown, challenge and state.
+
+    The state may be void by CL-DQ. It also shows the boards' score and what it counts as, the
+    boards and the forfeits.
+    """
     embed = discord.Embed(
         title=f"{_side(match.home)} – {_side(match.away)}",
         description=f"{user_text(match.season)} · {user_text(match.division)} · round"
@@ -159,7 +165,7 @@ def match_embed(
 
 
 def board_line(board: BoardLine) -> str:
-    """`3. alice 1½–½ bob` (and why, when adjusted)."""
+    """A board line such as `3. alice 1½–½ bob`, with why when adjusted."""
     text = (
         f"{board.board}. {user_text(board.home_player)} {halves(board.home_half)}–"
         f"{halves(board.away_half)} {user_text(board.away_player)}"
@@ -175,8 +181,10 @@ def result_embed(
     ranks: Sequence[tuple[str, str]],
     why: str | None = None,
 ) -> discord.Embed:
-    """After a result: the score as recorded, as it counts (CL-18/19 adjustments, a forfeit,
-    void — `why`), and each club's new rank."""
+    """After a result: the score as recorded, as it counts, and each club's new rank.
+
+    `why` says why it counts otherwise, for CL-18 or CL-19 adjustments, a forfeit or a void match.
+    """
     embed = discord.Embed(
         title=f"Result: {_side(match.home)} {halves(score[0])} – {halves(score[1])}"
         f" {_side(match.away)}",
@@ -211,7 +219,7 @@ def schedule_preview(
 
 
 class DivisionSize(NamedTuple):
-    """A division of a season: its clubs and its minimum players (CL-9..11)."""
+    """A division of a season: its clubs and its minimum players by CL-9..11."""
 
     name: str
     clubs: int

@@ -1,6 +1,9 @@
-"""Motion messages (CL-23): the embed with the electorate, the tally and the deadline, its
-Yes / No buttons (enabled while open), the closing announcement, and a standings change.
-Reasons, subjects, outcomes and names are shown as typed (`escape.user_text`)."""
+"""Motion messages by CL-23.
+
+They are the embed with the electorate, the tally and the deadline, its Yes and No buttons, enabled
+while open, the closing announcement and a standings change. Reasons, subjects, outcomes and names
+are shown as typed through `escape.user_text`.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from core.league import LeagueReport
 from storage.motions import Motion
 
 VOTE_ID = "motion:{motion}:{choice}"
-"""The custom id of a motion's Yes / No button (the persistent DynamicItem parses it)."""
+"""The custom id of a motion's Yes or No button, which the persistent DynamicItem parses."""
 VOTE_PATTERN = r"motion:(?P<motion>[0-9]{1,16}):(?P<choice>yes|no)"
 MAKEUP_ID = "makeup:{season}"
 """The custom id of `/season promotion`'s button that opens the division make-up motion."""
@@ -38,7 +41,7 @@ _COLOUR = {
 
 
 def vote_custom_id(motion_id: int, yes: bool) -> str:
-    """The custom id of the Yes (or No) button of motion `motion_id`."""
+    """The custom id of the Yes or No button of motion `motion_id`."""
     return VOTE_ID.format(motion=motion_id, choice="yes" if yes else "no")
 
 
@@ -48,7 +51,7 @@ def makeup_custom_id(season_id: int) -> str:
 
 
 def vote_buttons(motion_id: int, *, disabled: bool = False) -> list[dict[str, Any]]:
-    """The motion's action row (Discord component JSON): Yes (green) and No (red)."""
+    """The motion's action row as Discord component JSON: Yes in green and No in red."""
     return [
         {
             "type": 1,
@@ -80,20 +83,27 @@ def _subject(motion: Motion) -> str:
 
 
 def motion_title(motion: Motion) -> str:
-    """`Motion 7 · forfeit: match 12 (A – B), club A`, as markdown (the subject as typed)."""
+    """The motion's title as markdown, such as `Motion 7 · forfeit: match 12 (A – B), club A`.
+
+    The subject is shown as typed.
+    """
     return cut(
         f"Motion {motion.id} · {motion.kind}: {user_text(_subject(motion))}", limits.EMBED_TITLE
     )
 
 
 def motion_label(motion: Motion) -> str:
-    """The title where Discord shows no markdown (an autocomplete choice): plain, ≤ 100."""
+    """The title where Discord shows no markdown, as in an autocomplete choice: plain, at most
+    100 characters.
+    """
     return cut(plain(f"Motion {motion.id} · {motion.kind}: {_subject(motion)}"), limits.CHOICE_NAME)
 
 
 def motion_embed(motion: Motion) -> dict[str, Any]:
-    """The motion message's embed: the subject, reason, electorate with each vote, the tally
-    and the deadline (a Discord timestamp with a countdown) or the outcome."""
+    """The motion message's embed: the subject, reason, electorate with each vote, and the tally.
+
+    It ends with the deadline as a Discord timestamp with a countdown, or with the outcome.
+    """
     yes = sum(1 for v in motion.votes.values() if v)
     no = len(motion.votes) - yes
     embed = discord.Embed(
@@ -146,7 +156,7 @@ def motion_line(motion: Motion) -> str:
 
 
 def motions_embed(motions: Sequence[Motion], status: str | None) -> dict[str, Any]:
-    """`/vote list`: the motions (newest first), one line each."""
+    """`/vote list`: the motions, newest first, one line each."""
     title = "Motions" if status is None else f"Motions ({STATUS_LABEL.get(status, status)})"
     lines = [motion_line(m) for m in motions[: limits.FIELDS_PER_EMBED]]
     text = cut("\n".join(lines) if lines else "No motions.", limits.EMBED_DESCRIPTION)

@@ -1,5 +1,7 @@
-"""The league as JSON: the report of docs/season-file.md's output section and the CL-8
-proposal (`arbiter league --json`)."""
+"""The league as JSON for `arbiter league --json`.
+
+It gives the report of docs/season-file.md's output section and the CL-8 proposal.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from core.points import json_number
 
 
 def _number(value: Fraction | None) -> int | float | None:
-    """A score as a JSON number, or null when it was not computed (an unapplied DE)."""
+    """A score as a JSON number, or null when it was not computed, as for an unapplied DE."""
     return None if value is None else json_number(value)
 
 
@@ -57,7 +59,10 @@ def report_json(report: LeagueReport) -> dict[str, Any]:
 
 def proposal_json(report: LeagueReport, proposal: Proposal) -> dict[str, Any]:
     """The CL-8 proposal as JSON: next season's divisions, the moves, the withdrawals and the
-    disqualified clubs (CL-DQ: placed in no division, for the directors)."""
+    disqualified clubs.
+
+    By CL-DQ the disqualified clubs are placed in no division, for the directors.
+    """
     return {
         "season": report.season,
         "as_of": report.as_of.isoformat() if report.as_of else None,

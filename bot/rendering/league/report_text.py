@@ -1,5 +1,7 @@
-"""The league as aligned text for a terminal: one table per division with forfeits and
-adjusted players, and the CL-8 proposal (`arbiter league`)."""
+"""The league as aligned text for a terminal, for `arbiter league`.
+
+It gives one table per division with forfeits and adjusted players, and the CL-8 proposal.
+"""
 
 from __future__ import annotations
 
@@ -10,16 +12,16 @@ from core.league.promotion import DISQUALIFIED_PLACE
 from core.points import decimal_text
 
 HEADER = ("Rk", "Club", "P", "W", "D", "L", "MP", "SB", "DE", "GP")
-"""CL-17's order: match points, then the tie-breaks SB and DE; game points after them."""
+"""CL-17's order: match points, then the tie-breaks SB and DE, with game points after them."""
 
 
 def number_or_blank(value: Fraction | None) -> str:
-    """A score as exact decimal text, blank when it was not computed (an unapplied DE)."""
+    """A score as exact decimal text, blank when it was not computed, as for an unapplied DE."""
     return "" if value is None else decimal_text(value)
 
 
 def _aligned(rows: list[tuple[str, ...]]) -> list[str]:
-    """Rows as columns: the club name (column 1) left-aligned, every number right-aligned."""
+    """Rows as columns: the club name in column 1 left-aligned, and every number right-aligned."""
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return [
         "  ".join(
@@ -67,8 +69,11 @@ def report_text(report: LeagueReport) -> str:
 
 
 def proposal_text(report: LeagueReport, proposal: Proposal) -> str:
-    """The CL-8 proposal as text; `Moves: none` when every club stays (one division); a
-    disqualified club listed apart (CL-DQ)."""
+    """The CL-8 proposal as text.
+
+    It says `Moves: none` when every club stays, as with one division. By CL-DQ a disqualified club
+    is listed apart.
+    """
     when = f"as of {report.as_of}" if report.as_of else "on the current standings"
     lines = [f"{report.season}: promotion / relegation proposal ({when}), for a director vote"]
     for name, clubs in proposal.divisions:

@@ -1,11 +1,14 @@
-"""A season's matches and results as CSV (`arbiter demo`'s results.csv): one row per match in
-round order — its id, division, round, clubs, start and finish (UTC), then, once decided,
-the game points (exact, `5.5`), the match points and how it was decided (`played`,
-`forfeit`; `void` for a disqualified club's match, CL-DQ), as the standings count it.
+"""A season's matches and results as CSV, such as `arbiter demo`'s results.csv.
 
-`counts` says whether the standings count the match: `yes`, `no` for a void one (its note
-says `void (CL-DQ): D was disqualified`, even when it was played and has scores), empty
-while it is not decided. A table built from the rows whose `counts` is `yes` is the bot's."""
+There is one row per match in round order. It has the id, division, round, clubs, start and finish
+in UTC. Once decided it has the game points, exact as in `5.5`, the match points and how it was
+decided, as the standings count it. That is `played`, `forfeit`, or `void` for a disqualified club's
+match by CL-DQ.
+
+`counts` says whether the standings count the match. It is `yes`, `no` for a void one, or empty
+while it is not decided. A void match's note says `void (CL-DQ): D was disqualified`, even when it
+was played and has scores. A table built from the rows whose `counts` is `yes` is the bot's.
+"""
 
 from __future__ import annotations
 
@@ -41,7 +44,7 @@ def _instant(value: dt.datetime | None) -> str:
 
 
 def results_csv(season: Season, report: LeagueReport) -> str:
-    """The matches as CSV text (RFC 4180): empty result cells for a match not decided."""
+    """The matches as CSV text by RFC 4180, with empty result cells for a match not decided."""
     results = {r.match: r for r in report.results}
     out = {d.club for d in report.disqualified}
     buffer = io.StringIO()

@@ -1,6 +1,9 @@
-"""`/standings format:csv`: a division's table as CSV — a header row, one row per club in
-table order, exact values as text (`9.5`, `61.25`; never a float's noise). A whole season
-(`arbiter demo`'s standings.csv) is the same with the division first on each row."""
+"""`/standings format:csv`: a division's table as CSV.
+
+It has a header row, then one row per club in table order, with exact values as text such as `9.5`
+or `61.25` and never a float's noise. A whole season, as in `arbiter demo`'s standings.csv, is the
+same with the division first on each row.
+"""
 
 from __future__ import annotations
 
@@ -41,8 +44,10 @@ def _row(row: ClubStanding) -> list[str]:
 
 
 def standings_csv(view: DivisionView) -> str:
-    """The table as CSV text (RFC 4180: CRLF line ends, quotes where needed); an empty
-    rank is a disqualified club, an empty DE one where direct encounter did not apply."""
+    """The table as CSV text by RFC 4180, with CRLF line ends and quotes where needed.
+
+    An empty rank is a disqualified club, and an empty DE one where direct encounter did not apply.
+    """
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(HEADER)

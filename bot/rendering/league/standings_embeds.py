@@ -16,15 +16,19 @@ from bot.rendering.league.standings_table import standings_pages
 
 
 def standings_embeds(title: str, views: Sequence[DivisionView]) -> list[discord.Embed]:
-    """The divisions' tables as embed pages titled `title` (names in it shown as typed)."""
+    """The divisions' tables as embed pages titled `title`. Names in the title are shown as
+    typed.
+    """
     pages = standings_pages(views) or ["No divisions."]
     shown = cut(user_text(title), limits.EMBED_TITLE)
     return [discord.Embed(title=shown, description=page, colour=COLOUR) for page in pages]
 
 
 def pin_embeds(view: DivisionView) -> list[dict[str, object]]:
-    """A pinned division's standings as the embed dicts of one message (the outbox stores
-    them): its pages while they fit one message's limits."""
+    """A pinned division's standings as the embed dicts of one message, which the outbox stores.
+
+    It holds its pages while they fit one message's limits.
+    """
     kept: list[dict[str, object]] = []
     used = 0
     for embed in standings_embeds(view.title, [view]):

@@ -1,9 +1,11 @@
-"""`/standings format:image`: a division's table as a PNG, about 900 px wide for a phone;
-its state under the title (`Standings after round 9 of 13 · 2026-03-01`, `Final standings`),
-the columns in CL-17's order (match points, then SB and DE, the tie-breaks; game points
-after them), the CL-8 zones tinted (the clubs the proposal moves up green, down red), the
-CL-16 champion starred, shared ranks marked `2=`, disqualified clubs greyed, struck through
-and listed last."""
+"""`/standings format:image`: a division's table as a PNG about 900 px wide, for a phone.
+
+Its state is under the title, as in `Standings after round 9 of 13 · 2026-03-01` or `Final
+standings`. The columns follow CL-17's order: match points, then the tie-breaks SB and DE, with game
+points after them. The CL-8 zones are tinted, green for the clubs the proposal moves up and red for
+those it moves down. The CL-16 champion is starred, shared ranks are marked `2=`, and disqualified
+clubs are greyed, struck through and listed last.
+"""
 
 from __future__ import annotations
 
@@ -63,9 +65,11 @@ def standings_notes(view: DivisionView) -> list[str]:
 
 
 def mark_notes(view: DivisionView, dq_note: str) -> list[str]:
-    """The notes for the marks the division's image shows (both images): shared ranks,
-    a disqualified club (`dq_note`, each image saying how it shows its matches), and
-    letters drawn as code boxes."""
+    """The notes for the marks the division's image shows, in both images.
+
+    The marks are shared ranks, a disqualified club and letters drawn as code boxes. `dq_note` lets
+    each image say how it shows a disqualified club's matches.
+    """
     notes = []
     if any(row.tied for row in view.rows):
         notes.append(TIED_NOTE)
@@ -75,6 +79,6 @@ def mark_notes(view: DivisionView, dq_note: str) -> list[str]:
 
 
 def standings_png(view: DivisionView) -> bytes:
-    """The division's standings as PNG bytes; the same view always gives the same bytes."""
+    """The division's standings as PNG bytes. The same view always gives the same bytes."""
     rows = [_cells(row, view) for row in view.rows]
     return model_png(view.title, view.caption("Standings"), (COLUMNS, rows, standings_notes(view)))

@@ -1,9 +1,12 @@
-"""What the tour posts on its own (bot/tour/automation/): a round's pairings and colours
-before its session, pinging its players; a report confirmed automatically; a game found on a
-site, waiting for the players' Confirm / Dispute (the buttons of a player's report); the close
-of a session's appeals (CCT-11); and an event's wrap-up — placings (CCT-8c), tour points
-(CCT-6), the tour ranking and the next event's qualification (CCT-3). Names are shown as typed
-(`tour_cards.name`), a linked player as their mention, instants as Discord timestamps."""
+"""What the tour posts on its own from bot/tour/automation/.
+
+It posts a round's pairings and colours before its session, pinging its players, and a report
+confirmed automatically. It posts a game found on a site, waiting for the players' Confirm or
+Dispute with the buttons of a player's report. It posts the close of a session's appeals by CCT-11,
+and an event's wrap-up: the CCT-8c placings, CCT-6 tour points, the tour ranking and the next
+event's CCT-3 qualification. Names are shown as typed through `tour_cards.name`, a linked player as
+their mention, and instants as Discord timestamps.
+"""
 
 from __future__ import annotations
 
@@ -23,10 +26,10 @@ from core.tour.qualification import QualificationList
 from core.tour.ranking import TourRank
 
 GAME_PATTERN = r"tourgame:(?P<game>[0-9]{1,18}):(?P<action>confirm|dispute)"
-"""The custom id of a report's Confirm / Dispute button (a persistent button)."""
+"""The custom id of a report's persistent Confirm or Dispute button."""
 
 RANKING_SHOWN = 10
-"""Tour ranking rows a wrap-up shows (the whole ranking is `/tour standings`)."""
+"""Tour ranking rows a wrap-up shows. The whole ranking is `/tour standings`."""
 
 
 def game_custom_id(game_id: int, confirm: bool) -> str:
@@ -35,8 +38,10 @@ def game_custom_id(game_id: int, confirm: bool) -> str:
 
 
 def report_buttons(game_id: int) -> list[dict[str, Any]]:
-    """A report's Confirm (green) and Dispute (red) buttons as Discord component JSON (the
-    same custom ids as a player's report: one persistent handler)."""
+    """A report's Confirm and Dispute buttons as Discord component JSON, green and red.
+
+    They use the same custom ids as a player's report, so one persistent handler serves both.
+    """
     return [
         {
             "type": 1,
@@ -59,18 +64,20 @@ def player(display: str, user_id: int | None) -> str:
 
 
 def relative(instant: dt.datetime) -> str:
-    """An instant with its countdown (`in 1 hour`), in every reader's own zone."""
+    """An instant with its countdown, such as `in 1 hour`, in every reader's own zone."""
     return f"{when(instant)} ({discord.utils.format_dt(instant, 'R')})"
 
 
 def round_reminder(event: str, title: str, start: dt.datetime, lines: Sequence[str]) -> str:
-    """A round's (or knock-out day's) pairings and colours before its session starts."""
+    """A round's or knock-out day's pairings and colours before its session starts."""
     head = f"**{name(event)}**, {title} — starts {relative(start)}:"
     return clip("\n".join([head, *lines]))
 
 
 def pairing_line(board: str, white: str, black: str, note: str = "") -> str:
-    """One pairing: White first (`1. @A (White) – @B`), with a note (its clock, a choice)."""
+    """One pairing, White first, as in `1. @A (White) – @B`, with a note such as its clock or a
+    choice.
+    """
     return f"{board} {white} (White) – {black}" + (f" · {note}" if note else "")
 
 
@@ -134,7 +141,7 @@ def _appeals(count: int) -> str:
 
 @dataclass(frozen=True)
 class Placing:
-    """One player's place in a finished event and the tour points it gave (CCT-8c, CCT-6)."""
+    """One player's place in a finished event and the tour points it gave, by CCT-8c and CCT-6."""
 
     place: str
     player: str
@@ -182,6 +189,6 @@ def finals_over(event: str, winner: str | None, tied: Sequence[str]) -> str:
 
 
 def _embed(title: str, lines: Sequence[str]) -> dict[str, Any]:
-    """An embed (as Discord's dict) within Discord's limits."""
+    """An embed as Discord's dict, within Discord's limits."""
     text = cut("\n".join(lines) or "Nothing yet.", limits.EMBED_DESCRIPTION)
     return dict(discord.Embed(title=cut(title, limits.EMBED_TITLE), description=text).to_dict())

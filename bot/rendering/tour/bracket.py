@@ -1,19 +1,23 @@
-"""What the knock-out bracket shows (CCT-8c/8d/8e, CCT-7): every series of a Regular or
-Major event — QF1-QF4, SF1-SF2, the Final and the 3rd-place match when the event has one —
-with its players and seeds, its match and play-off scores, its winner, and for a series in
-progress the next game: which game, its colours and its time control. Built from the core's
-bracket and series statuses; the image (`tour_bracket_image`) only draws it.
+"""What the knock-out bracket shows, by CCT-8c, CCT-8d, CCT-8e and CCT-7.
 
-API (for the `tour` stream's `/event bracket` and `/series show`):
+It shows every series of a Regular or Major event: QF1-QF4, SF1-SF2, the Final, and the 3rd-place
+match when the event has one. Each has its players and seeds, its match and play-off scores and its
+winner. A series in progress shows the next game: which game, its colours and its time control. The
+view is built from the core's bracket and series statuses, and the image in `tour_bracket_image`
+only draws it.
+
+API, for the `tour` stream's `/event bracket` and `/series show`:
+
 - `bracket_view(event, bracket, *, statuses, awarded, walkovers, third_place_match,
-  controls, name_of)` -> `BracketView`; `statuses[tie]` is `core.tour.knockout.
-  series_status(higher, lower, …)` of that tie (its first player the higher-ranked);
-  `awarded[tie]` a winner known without games (a walkover, an imported result).
+  controls, name_of)` -> `BracketView`. `statuses[tie]` is `core.tour.knockout.
+  series_status(higher, lower, …)` of that tie, its first player the higher-ranked.
+  `awarded[tie]` is a winner known without games, from a walkover or an imported result.
 - `played_event_bracket(event: PlayedEvent, *, name_of)` -> `BracketView` of a finished
-  event known by its winners (a tour file's).
+  event known by its winners, such as a tour file's.
 - `slot_text(slot)`, `control_text(control)`, `clock_text(control)`,
   `SeriesView.score_cells(first)`, `SeriesView.footer()` -> the texts each series box
-  shows (and `/series show` may)."""
+  shows, which `/series show` may use too.
+"""
 
 from __future__ import annotations
 
@@ -51,8 +55,11 @@ FEEDERS: Mapping[Tie, tuple[str, str]] = {
 }
 """CCT-8c: who fills each slot of a series before its players are known."""
 SCORE_COLUMNS = ("D1", "D2", "Bz", "Ar", "S")
-"""A series' score columns: the rapid matches of day 1 and 2, the blitz play-off, the
-Armageddon, and the series (a match won counts 1, a drawn one ½)."""
+"""A series' score columns: the rapid matches of days 1 and 2, the blitz play-off, the Armageddon
+and the series.
+
+In the series column a match won counts 1 and a drawn one ½.
+"""
 
 
 def slot_text(slot: GameSlot) -> str:
@@ -65,23 +72,28 @@ def slot_text(slot: GameSlot) -> str:
 
 
 def control_text(control: TimeControl) -> str:
-    """CCT-7: a time control as players read it (`rapid 15 min + 10 s`), saying who a
-    drawn Armageddon goes to."""
+    """CCT-7: a time control as players read it, such as `rapid 15 min + 10 s`.
+
+    It says who a drawn Armageddon goes to.
+    """
     text = str(control)
     return f"{text}, a draw goes to Black" if control.draw_goes_to_black else text
 
 
 def clock_text(control: TimeControl) -> str:
-    """CCT-7: a time control's clocks alone (`15 min + 10 s`, `W 5 / B 4 min + 0 s`)."""
+    """CCT-7: a time control's clocks alone, such as `15 min + 10 s` or `W 5 / B 4 min + 0 s`."""
     return str(control).removeprefix(f"{control.name} ")
 
 
 @dataclass(frozen=True, slots=True)
 class SeriesView:
-    """One series of the bracket: its players as core ids (None until known) and `names`
-    as shown (what fills each slot while unknown), their preliminary places, the core's
-    status (None before any game: the colours still to choose), its winner, and whether it
-    was awarded without play."""
+    """One series of the bracket.
+
+    It holds its players as core ids, None until known, and `names` as shown, which fill each slot
+    while unknown. It holds their preliminary places, the core's status, its winner, and whether it
+    was awarded without play. The status is None before any game, while the colours are still to
+    choose.
+    """
 
     tie: Tie
     higher: Hashable | None
@@ -113,14 +125,16 @@ class SeriesView:
         return self.names[0] if player == self.higher else self.names[1]
 
     def won(self, first: bool) -> bool:
-        """Whether the higher (`first`) or lower player won the series."""
+        """Whether the higher player, `first`, or the lower player won the series."""
         return self.winner is not None and self.winner == (self.higher if first else self.lower)
 
     def score_cells(self, first: bool) -> tuple[str, ...]:
-        """The `SCORE_COLUMNS` of the higher (`first`) or lower player: each rapid match's
-        score so far, the blitz score once a blitz game is played, W/L for the Armageddon,
-        and the series score (a match won 1, drawn ½; a match stopped once the series was
-        decided counts nothing, CCT-8d)."""
+        """The `SCORE_COLUMNS` of the higher player, `first`, or of the lower player.
+
+        They are each rapid match's score so far, the blitz score once a blitz game is played, W or
+        L for the Armageddon, and the series score. In the series score a match won counts 1 and a
+        drawn one ½. By CCT-8d a match stopped once the series was decided counts nothing.
+        """
         status = self.status
         if status is None:
             return ("",) * len(SCORE_COLUMNS)
@@ -146,10 +160,12 @@ class SeriesView:
         return (*days, blitz, armageddon, halves_text(series) if played else "")
 
     def footer(self, shorten: Callable[[str], str] = str) -> tuple[str, str]:
-        """Two lines under the players: who won and how, or the next game (which one and
-        its time control, then its colours or the colour choice due, CCT-8e), or what the
-        series waits for; each name in them passes `shorten` (the image fits it to a third
-        of the line, so both colours stay readable)."""
+        """Two lines under the players saying who won and how, or what comes next.
+
+        What comes next is the next game, which one and its time control, then its colours or the
+        CCT-8e colour choice due, or else what the series waits for. Each name in them passes
+        `shorten`. The image fits a name to a third of the line, so both colours stay readable.
+        """
         if not self.known:
             if self.tie in QUARTER_FINALS:
                 return ("Waits for the preliminary (CCT-8c)", "")
@@ -199,23 +215,29 @@ class SeriesView:
 
 
 def _next_text(phase: Phase, game: str, control: TimeControl) -> str:
-    """`day 2 game 2 · rapid 15 min + 10 s`; `Armageddon · W 5 / B 4 min + 0 s` (the game
-    already names its time control)."""
+    """The next game's line, such as `day 2 game 2 · rapid 15 min + 10 s` or `Armageddon · W 5 / B 4
+    min + 0 s`.
+
+    An Armageddon's name already names its time control.
+    """
     clock = clock_text(control) if phase is Phase.ARMAGEDDON else str(control)
     return f"{game} · {clock}"
 
 
 @dataclass(frozen=True, slots=True)
 class BracketView:
-    """A knock-out bracket (CCT-8c): the event, its series in `ROUND_ORDER` (the 3rd-place
-    match only when the event has one) and the time controls it is played at (CCT-7)."""
+    """A CCT-8c knock-out bracket: the event, its series in `ROUND_ORDER`, and the CCT-7 time
+    controls it is played at.
+
+    The 3rd-place match is there only when the event has one.
+    """
 
     event: str
     series: tuple[SeriesView, ...]
     controls: TimeControls
 
     def get(self, tie: Tie) -> SeriesView:
-        """The series of `tie`; KeyError when the event has no such series."""
+        """The series of `tie`. Raises KeyError when the event has no such series."""
         for series in self.series:
             if series.tie is tie:
                 return series
@@ -234,9 +256,11 @@ def bracket_view(
     name_of: NameOf = str,
     walkover_reasons: Mapping[Tie, str] | None = None,
 ) -> BracketView:
-    """CCT-8c: the bracket from preliminary places 1-8 and the series so far. Raises
-    KnockoutError for a status or winner that does not fit the bracket (a series whose
-    players are not known yet, a winner who did not play it)."""
+    """CCT-8c: the bracket from preliminary places 1-8 and the series so far.
+
+    Raises KnockoutError for a status or winner that does not fit the bracket, such as a series
+    whose players are not known yet or a winner who did not play it.
+    """
     statuses = dict(statuses or {})
     winners: dict[Tie, Hashable] = {
         tie: status.winner for tie, status in statuses.items() if status.winner is not None
@@ -284,7 +308,7 @@ def bracket_view(
 
 
 def played_event_bracket(event: PlayedEvent, *, name_of: NameOf = str) -> BracketView:
-    """CCT-8c: the bracket of a finished event known by its winners (no scores)."""
+    """CCT-8c: the bracket of a finished event known by its winners, without scores."""
     return bracket_view(
         event.name,
         Bracket(event.order[:KNOCKOUT_PLACES]),

@@ -1,15 +1,17 @@
-"""`/event bracket`: the knock-out bracket (CCT-8c) as a PNG in the league's style (its
-fonts, colours, heading and notes from `image_table`): quarter-finals, semi-finals and the
-Final in three columns joined by lines, the 3rd-place match under the Final when the event
-has one. Each series is a box: a dark band with its name and the score columns (D1 D2 Bz Ar
-S), a line per player (seed, name as typed, scores; the winner tinted green), and two lines
-saying who won and how, or the next game with its time control (CCT-7) and colours
-(CCT-8e). About 1,200 px wide (Discord scales it to a phone), stored with the
-palette of its colours (`image_table.theme_palette`): a fifth of the encoding time.
+"""`/event bracket`: the CCT-8c knock-out bracket as a PNG in the league's style.
 
-API: `bracket_png(view: BracketView)` -> PNG `bytes` (the same view always gives the same
-bytes); `bracket_image(view)` -> the RGB image before the palette, `bracket_layout(view)`
--> where each series' box goes and `bracket_notes(view)` the notes, for tests."""
+It takes its fonts, colours, heading and notes from `image_table`. Quarter-finals, semi-finals and
+the Final sit in three columns joined by lines, and the 3rd-place match goes under the Final when
+the event has one. Each series is a box. It has a dark band with its name and the score columns D1
+D2 Bz Ar S. It has a line per player with seed, name as typed and scores, the winner tinted green.
+Two lines say who won and how, or give the next game with its CCT-7 time control and CCT-8e colours.
+The image is about 1,200 px wide, and Discord scales it to a phone. It is stored with the palette of
+its colours from `image_table.theme_palette`, which takes a fifth of the encoding time.
+
+API: `bracket_png(view: BracketView)` -> PNG `bytes`, where the same view always gives the same
+bytes. For tests, `bracket_image(view)` gives the RGB image before the palette,
+`bracket_layout(view)` where each series' box goes, and `bracket_notes(view)` the notes.
+"""
 
 from __future__ import annotations
 
@@ -63,7 +65,7 @@ PALETTE = theme_palette(
 """Every colour the bracket draws with, and the shades of its text's edges."""
 ROUNDS = ("Quarter-finals", "Semi-finals", "Final")
 QF_ORDER = (Tie.QF1, Tie.QF4, Tie.QF2, Tie.QF3)
-"""Top to bottom: each semi-final's two quarter-finals side by side (CCT-8c)."""
+"""CCT-8c: from top to bottom, each semi-final's two quarter-finals side by side."""
 LEGEND = (
     "D1 / D2 the rapid matches of day 1 and 2 (won at 2½) · Bz the blitz play-off · "
     "Ar Armageddon won (W) or lost (L) · S series: a match won 1, drawn ½ (CCT-8d)"
@@ -84,14 +86,19 @@ class Box:
 
 
 def _column_x(column: int) -> int:
-    """The left edge of a round's column (0 quarter-finals, 1 semi-finals, 2 Final)."""
+    """The left edge of a round's column: 0 for quarter-finals, 1 for semi-finals, 2 for the
+    Final.
+    """
     return MARGIN + column * (BOX_WIDTH + COLUMN_GAP)
 
 
 def bracket_layout(view: BracketView) -> dict[Tie, Box]:
-    """Each series' box: the quarter-finals stacked in `QF_ORDER`, each semi-final level
-    with the middle of its two, the Final between the semi-finals, the 3rd-place match
-    (when played) level with the last quarter-final."""
+    """Each series' box.
+
+    The quarter-finals are stacked in `QF_ORDER`, and each semi-final is level with the middle of
+    its two. The Final sits between the semi-finals. The 3rd-place match, when played, is level with
+    the last quarter-final.
+    """
     top = heading_height(_subtitle(view)) + LABEL_HEIGHT
     step = BOX_HEIGHT + ROW_GAP
     boxes = {tie: Box(tie, _column_x(0), top + i * step) for i, tie in enumerate(QF_ORDER)}
@@ -105,8 +112,11 @@ def bracket_layout(view: BracketView) -> dict[Tie, Box]:
 
 
 def bracket_notes(view: BracketView) -> list[str]:
-    """The lines under the bracket: the score columns, the seeds and colours, the time
-    controls (CCT-7), and the code-box note when a name needs it."""
+    """The lines under the bracket: the score columns, the seeds and colours, and the CCT-7 time
+    controls.
+
+    The code-box note is added when a name needs it.
+    """
     controls = view.controls
     times = " · ".join(
         f"{c.name[:1].upper()}{c.name[1:]} {clock_text(c)}"
@@ -127,7 +137,7 @@ def _subtitle(view: BracketView) -> str:
 
 
 class _Pens:
-    """The sizes of text a bracket uses (made once per image)."""
+    """The sizes of text a bracket uses, made once per image."""
 
     def __init__(self) -> None:
         self.name = Pen(NAME_SIZE, CONDENSED)
@@ -147,8 +157,10 @@ def _score_lefts(x: int) -> list[int]:
 
 @cache
 def _band() -> Image.Image:
-    """A box's dark band with the score columns' headers, drawn once and pasted in each
-    box (the same in all; only the series' name differs)."""
+    """A box's dark band with the score columns' headers, drawn once and pasted in each box.
+
+    It is the same in all boxes, and only the series' name differs.
+    """
     band = Image.new("RGB", (BOX_WIDTH, BAND_HEIGHT), BAND)
     canvas = ImageDraw.Draw(band)
     pen = Pen(SMALL_SIZE, CONDENSED)
@@ -220,7 +232,7 @@ def bracket_png(view: BracketView) -> bytes:
 
 
 def bracket_image(view: BracketView) -> Image.Image:
-    """The bracket drawn in full colour (RGB)."""
+    """The bracket drawn in full RGB colour."""
     subtitle = _subtitle(view)
     boxes = bracket_layout(view)
     notes = bracket_notes(view)

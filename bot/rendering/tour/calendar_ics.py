@@ -1,6 +1,9 @@
-"""An event's days as an iCalendar file (RFC 5545): one calendar event per session, starting
-at its session start in UTC and ending 4 hours later (`core.tour.calendar.SESSION_LENGTH`,
-so no calendar shows a zero-length event), saying what is played that day."""
+"""An event's days as an iCalendar file by RFC 5545.
+
+There is one calendar event per session, saying what is played that day. It starts at its session
+start in UTC and ends 4 hours later, by `core.tour.calendar.SESSION_LENGTH`, so no calendar shows a
+zero-length event.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ class SessionDay(Protocol):
 
     @property
     def day(self) -> int:
-        """The event day (1 first)."""
+        """The event day, where day 1 is the first."""
 
     @property
     def start(self) -> dt.datetime:
@@ -32,7 +35,7 @@ class SessionDay(Protocol):
 def event_calendar_ics(
     tour: str, event: str, days: Iterable[SessionDay], stamp: dt.datetime
 ) -> bytes:
-    """The event's sessions as an .ics file; `stamp` is DTSTAMP (the database clock)."""
+    """The event's sessions as an .ics file. `stamp` is DTSTAMP, from the database clock."""
     return tour_calendar_ics(tour, [(event, days)], stamp, name=f"{tour}: {event}")
 
 
@@ -43,7 +46,7 @@ def tour_calendar_ics(
     *,
     name: str | None = None,
 ) -> bytes:
-    """Every session of several events of a tour (the whole tour) as one .ics file."""
+    """Every session of several events of a tour, the whole tour, as one .ics file."""
     calendar = icalendar.Calendar()
     calendar.add("prodid", "-//Arbiter//CCT event calendar//EN")
     calendar.add("version", "2.0")

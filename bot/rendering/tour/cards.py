@@ -32,7 +32,7 @@ def when(instant: dt.datetime) -> str:
 
 
 def result_text(result: Result | None) -> str:
-    """A result as players write it: 1-0, ½-½, 0-1, +/-, -/+, -/-; `…` when not in."""
+    """A result as players write it: 1-0, ½-½, 0-1, +/-, -/+ or -/-, and `…` when not in."""
     if result is None:
         return "…"
     return "½-½" if result is Result.DRAW else result.value
@@ -44,12 +44,12 @@ def score(value: Fraction) -> str:
 
 
 def name(text: object) -> str:
-    """A player, event or tour name as typed (no markdown)."""
+    """A player, event or tour name as typed, with no markdown."""
     return user_text(str(text))
 
 
 def embeds(title: str, lines: Sequence[str], empty: str = "Nothing yet.") -> list[dict[str, Any]]:
-    """Embeds (as Discord's dicts) titled `title` with `lines`, split into pages."""
+    """Embeds as Discord's dicts, titled `title` with `lines`, split into pages."""
     pages = line_pages(lines, PAGE) or [empty]
     return [
         dict(
@@ -83,12 +83,12 @@ def knockout_started(event: str, quarters: Sequence[tuple[str, str, str]]) -> st
 
 
 def finals_declined(event: str, player: str, replaced_by: Sequence[str]) -> str:
-    """CCT-3: a qualified player declined the Finals; their place is offered on."""
+    """CCT-3: a qualified player declined the Finals, and their place is offered on."""
     return f"**{name(player)}** declined **{name(event)}** (CCT-3): {went_to(replaced_by)}."
 
 
 def finals_decline_withdrawn(event: str, player: str, replaced_by: Sequence[str]) -> str:
-    """CCT-3: a mistaken decline withdrawn; the player is offered their place again."""
+    """CCT-3: a mistaken decline withdrawn, and the player is offered their place again."""
     back = "their place is theirs again"
     if replaced_by:
         back += f", no longer offered to {', '.join(name(p) for p in replaced_by)}"
@@ -128,7 +128,7 @@ def early_draw_flag(event: str, game: str, check: EarlyDrawCheck) -> str:
 
 
 def dispute_notice(event: str, game: str, result: Result | None, by: str) -> str:
-    """A disputed report: the arbiters decide (`/game report` as arbiter is final)."""
+    """A disputed report goes to the arbiters. `/game report` by an arbiter is final."""
     return (
         f"Disputed in **{name(event)}**: {name(game)}, reported {result_text(result)}, disputed "
         f"by {by}. An arbiter decides with `/game report` (final) or `/game correct`."
@@ -144,7 +144,7 @@ def correction_notice(event: str, game: str, result: Result, explanation: str, g
 
 
 def walkover_text(record: ContestRecord) -> str:
-    """CCT-9: a contest awarded without play, with its reason and note (never as games)."""
+    """CCT-9: a contest awarded without play, with its reason and note, never shown as games."""
     if record.reason is None:
         return "walkover"
     note = "" if record.note is None else f": {name(record.note)}"
@@ -165,7 +165,7 @@ def award_notice(
 def incident_notice(
     event: str, game: str, player: str, ruling: DisconnectionRuling, result: Result | None
 ) -> str:
-    """CCT-10: a disconnection's ruling (and the result it set)."""
+    """CCT-10: a disconnection's ruling and the result it set."""
     text = (
         f"Disconnection in **{name(event)}**, {name(game)}: {name(player)} — {ruling.outcome.value}"
     )
@@ -191,5 +191,5 @@ def appeal_decided(appeal: int, event: str, decision: str, reason: str) -> str:
 
 
 def as_embeds(dicts: Sequence[dict[str, Any]]) -> list[discord.Embed]:
-    """Embed dicts (as the outbox stores them) as discord.py embeds for a reply."""
+    """Embed dicts, as the outbox stores them, turned into discord.py embeds for a reply."""
     return [discord.Embed.from_dict(d) for d in dicts]

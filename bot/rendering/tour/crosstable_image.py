@@ -3,9 +3,14 @@ by the shared crosstable grid (`crosstable_grid.grid_png`) — players in standi
 cell the row player's points against the column player (1, ½, 0; F+ / F− a forfeit won /
 lost; · still to play), tinted by who won, then points and rank.
 
-API: `preliminary_crosstable_png(view: PreliminaryView)` -> PNG `bytes`;
-`preliminary_grid(view)` -> the rows drawn and `preliminary_crosstable_notes(view)` the
-notes, for tests."""
+It is drawn by the league's crosstable, `crosstable_image.grid_png`. Players come in standings
+order. Each cell holds the row player's points against the column player, 1, ½ or 0, with F+ or F−
+for a forfeit won or lost and · for a game still to play. Cells are tinted by who won, and points
+and rank come last.
+
+API: `preliminary_crosstable_png(view: PreliminaryView)` -> PNG `bytes`. For tests,
+`preliminary_grid(view)` gives the rows drawn and `preliminary_crosstable_notes(view)` the notes.
+"""
 
 from __future__ import annotations
 
@@ -42,7 +47,7 @@ def preliminary_crosstable_notes(view: PreliminaryView) -> list[str]:
 
 
 def preliminary_crosstable_png(view: PreliminaryView) -> bytes:
-    """The preliminary's crosstable as PNG bytes; the same view always gives the same bytes."""
+    """The preliminary's crosstable as PNG bytes. The same view always gives the same bytes."""
     subtitle = view.caption("Preliminary crosstable")
     rows = preliminary_grid(view)
     return grid_png(

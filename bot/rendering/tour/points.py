@@ -1,5 +1,8 @@
-"""A tour points table and a preliminary's game scoring as text (CCT-6, CCT-8a), in the
-grammar `/event points` reads (`bot.formats.points_text`), so a table shown can be typed back."""
+"""A tour points table and a preliminary's game scoring as text, by CCT-6 and CCT-8a.
+
+The text follows the grammar `/event points` reads through `bot.formats.points_text`, so a table
+shown can be typed back.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,9 @@ from core.tour.ranking import PointsTable
 
 
 def table_line(table: PointsTable) -> str:
-    """CCT-6: `prelim 10 8 6 5 4 3 2 1; winner 40; runner-up 25; 3rd 15; 4th 10; …`."""
+    """CCT-6: a table as text, such as `prelim 10 8 6 5 4 3 2 1; winner 40; runner-up 25; 3rd 15;
+    4th 10; …`.
+    """
     parts = [f"{PRELIM} " + " ".join(str(p) for p in table.preliminary)]
     parts += [
         f"{key} {table.knockout[stage]}"

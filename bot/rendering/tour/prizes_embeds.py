@@ -1,12 +1,15 @@
-"""`/tour prizes`: prize money (CCT-5) as embeds — each event's distribution by its table
-(who gets what, a prize withheld from a player in breach), and the Ambassador pool shared
-equally. Dollars are exact: whole amounts as `$30,000`; a share that is not a whole number
-of cents (a pool split three ways) is shown rounded to the cent and marked ≈, since the
-regulation leaves rounding to whoever pays. Names escaped once (`user_text.user_text`).
+"""`/tour prizes`: CCT-5 prize money as embeds.
 
-API: `prizes_embeds(title, events, pool, *, name_of=str)` -> `list[discord.Embed]`, with
-`events` a sequence of `EventPrizes(event, table, distribution)` (`core.tour.prizes`) and
-`pool` an `AmbassadorPool(pool, shares)` from `ambassador_shares`, or None."""
+It shows each event's distribution by its table, who gets what and any prize withheld from a player
+in breach, and the Ambassador pool shared equally. Dollars are exact, with whole amounts as
+`$30,000`. A share that is not a whole number of cents, as when a pool is split three ways, is shown
+rounded to the cent and marked ≈, since the regulation leaves rounding to whoever pays. Names are
+escaped once through `user_text.user_text`.
+
+API: `prizes_embeds(title, events, pool, *, name_of=str)` -> `list[discord.Embed]`. `events` is a
+sequence of `EventPrizes(event, table, distribution)` from `core.tour.prizes`, and `pool` an
+`AmbassadorPool(pool, shares)` from `ambassador_shares`, or None.
+"""
 
 from __future__ import annotations
 
@@ -35,15 +38,17 @@ class EventPrizes:
 
 @dataclass(frozen=True, slots=True)
 class AmbassadorPool:
-    """CCT-5: the Ambassador pool and each Ambassador's exact share (0: withheld)."""
+    """CCT-5: the Ambassador pool and each Ambassador's exact share. A withheld share is 0."""
 
     pool: int | Fraction
     shares: Mapping[Hashable, Fraction]
 
 
 def dollars(amount: int | Fraction) -> str:
-    """An exact amount of dollars: `$30,000`, `$66,666.50`; a share finer than a cent is
-    rounded to it (half to even) and marked: `≈ $66,666.67`."""
+    """An exact amount of dollars, such as `$30,000` or `$66,666.50`.
+
+    A share finer than a cent is rounded to it, half to even, and marked, as in `≈ $66,666.67`.
+    """
     cents = Fraction(amount) * 100
     rounded = round(cents)
     whole, part = divmod(rounded, 100)
@@ -52,7 +57,7 @@ def dollars(amount: int | Fraction) -> str:
 
 
 def event_lines(prizes: EventPrizes, name_of: NameOf = str) -> list[str]:
-    """CCT-5: an event's table, then each prize (largest first), then the totals."""
+    """CCT-5: an event's table, then each prize largest first, then the totals."""
     table, shared = prizes.table, prizes.distribution
     lines = [
         f"**{user_text(prizes.event)}** · {user_text(table.label)} · fund {dollars(table.fund)}"
@@ -69,7 +74,7 @@ def event_lines(prizes: EventPrizes, name_of: NameOf = str) -> list[str]:
 
 
 def pool_lines(pool: AmbassadorPool, name_of: NameOf = str) -> list[str]:
-    """CCT-5: the Ambassador pool, shared equally; a share withheld for a breach is 0."""
+    """CCT-5: the Ambassador pool, shared equally. A share withheld for a breach is 0."""
     count = len(pool.shares)
     lines = [f"**Ambassador pool** · {dollars(pool.pool)} shared equally by {count}"]
     for player, share in pool.shares.items():
@@ -87,8 +92,10 @@ def prizes_embeds(
     *,
     name_of: NameOf = str,
 ) -> list[discord.Embed]:
-    """`/tour prizes`: every event's distribution, then the Ambassador pool, paged under
-    `title` (the tour's name, escaped here)."""
+    """`/tour prizes`: every event's distribution, then the Ambassador pool, paged under `title`.
+
+    The title is the tour's name, escaped here.
+    """
     lines: list[str] = []
     for prizes in events:
         if lines:

@@ -4,8 +4,9 @@ fills them, and the ties at a cut that need a play-off (CCT-6). Names as typed, 
 once (`user_text.user_text`); long lists paged (`common.embeds.paged`).
 
 API: `qualification_embeds(event, qualification, *, name_of=str, field=None)` ->
-`list[discord.Embed]` from `core.tour.qualification.QualificationList`, with the Finals'
-declines, wildcards and open places from a `FinalsField`."""
+`list[discord.Embed]` from `core.tour.qualification.QualificationList`. For the Finals, the
+declines, wildcards and open places come from a `FinalsField`.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from core.tour.ranking import EventType
 AMBASSADOR_PLACES = (
     "the best-ranked Tour Ambassadors not already qualified, named by the organiser (CCT-3)"
 )
-"""Who fills a Finals place left: the Ambassadors (the list names them once known)."""
+"""Who fills a Finals place left: the Ambassadors. The list names them once known."""
 
 
 def qualification_lines(
@@ -29,9 +30,12 @@ def qualification_lines(
     name_of: NameOf = str,
     field: FinalsField | None = None,
 ) -> list[str]:
-    """CCT-3: the list as lines — a summary, each qualified player, the places left and
-    the play-offs required; for the Finals' `field`, who declined and whom their place
-    went to, the wildcards and the places still open."""
+    """CCT-3: the list as lines.
+
+    It gives a summary, each qualified player, the places left and the play-offs required. For the
+    Finals' `field` it adds who declined and whom their place went to, the wildcards and the places
+    still open.
+    """
     q = qualification
     summary = f"**{q.size} places** ({q.event_type.value}) · {len(q.qualified)} qualified · "
     if field is not None:
@@ -62,7 +66,9 @@ def qualification_lines(
 
 
 def field_lines(field: FinalsField, name_of: NameOf = str) -> list[str]:
-    """CCT-3: the Finals' declines (whom each place went to), wildcards and open places."""
+    """CCT-3: the Finals' declines with whom each place went to, the wildcards and the open
+    places.
+    """
     lines = []
     for d in field.declines:
         went = ", ".join(user_text(name_of(p)) for p in d.replaced_by)
@@ -84,7 +90,7 @@ def qualification_embeds(
     name_of: NameOf = str,
     field: FinalsField | None = None,
 ) -> list[discord.Embed]:
-    """`/tour qualification`: the list for `event` (CCT-3), paged."""
+    """`/tour qualification`: the CCT-3 list for `event`, paged."""
     title = f"{event} · qualification (CCT-3)"  # paged shows it as typed
     lines = qualification_lines(qualification, name_of, field)
     return paged(title, lines, "No one is qualified yet.")

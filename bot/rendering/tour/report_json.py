@@ -1,4 +1,4 @@
-"""A tour report as the JSON of docs/tour-file.md (`arbiter tour --json`)."""
+"""A tour report as the JSON of docs/tour-file.md, for `arbiter tour --json`."""
 
 from __future__ import annotations
 
@@ -20,12 +20,14 @@ WHY: dict[Reason, str] = {
 
 
 def why(qualified: Qualified) -> str:
-    """CCT-3: every reason a player is qualified, short (`Major winner`, `tour standings`)."""
+    """CCT-3: every reason a player is qualified, in short, such as `Major winner` or `tour
+    standings`.
+    """
     return "; ".join(dict.fromkeys(WHY[q.reason] for q in qualified.reasons))
 
 
 def detail(qualified: Qualified) -> str:
-    """CCT-3: what backs each reason (`won Opera Euro Rapid`, `tour rank 3`)."""
+    """CCT-3: what backs each reason, such as `won Opera Euro Rapid` or `tour rank 3`."""
     return "; ".join(q.detail for q in qualified.reasons)
 
 
@@ -50,8 +52,10 @@ def _event(report: EventReport) -> dict[str, Any]:
 
 
 def tour_json(report: TourReport) -> dict[str, Any]:
-    """The document: events, standings (with tie and play-off flags), Finals qualification,
-    and the Finals table when the Finals are in the file (and no --after)."""
+    """The document: events, standings with tie and play-off flags, and the Finals qualification.
+
+    It adds the Finals table when the Finals are in the file and no --after is given.
+    """
     playoff = {p for group in report.qualification.playoffs_required for p in group}
     document: dict[str, Any] = {
         "name": report.name,

@@ -1,4 +1,4 @@
-"""A tour report as text tables like the ones chess sites publish (`arbiter tour`)."""
+"""A tour report as text tables like the ones chess sites publish, for `arbiter tour`."""
 
 from __future__ import annotations
 

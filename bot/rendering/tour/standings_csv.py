@@ -1,9 +1,12 @@
-"""`format:csv` of the tour's tables — the preliminary (CCT-8b), the Finals (CCT-8f), the
-tour standings (CCT-6): a header row, one row per player in table order, exact values as
-text (`6.5`, `28.25`; never a float's noise), names as typed. RFC 4180 like the league's.
+"""`format:csv` of the tour's tables: the CCT-8b preliminary, the CCT-8f Finals and the CCT-6 tour
+standings.
 
-API: `preliminary_csv(view: PreliminaryView)`, `finals_csv(view: FinalsView)`,
-`tour_standings_csv(view: TourStandingsView)`, each -> CSV `str` (CRLF line ends)."""
+Each has a header row, then one row per player in table order, with exact values as text such as
+`6.5` or `28.25`, never a float's noise, and names as typed. It follows RFC 4180 like the league's.
+
+API: `preliminary_csv(view: PreliminaryView)`, `finals_csv(view: FinalsView)` and
+`tour_standings_csv(view: TourStandingsView)` each return a CSV `str` with CRLF line ends.
+"""
 
 from __future__ import annotations
 
@@ -56,7 +59,7 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
 
 
 def preliminary_csv(view: PreliminaryView) -> str:
-    """CCT-8b: the preliminary; an empty `de` where direct encounter did not apply."""
+    """CCT-8b: the preliminary. `de` is empty where direct encounter did not apply."""
     return _csv(
         PRELIMINARY_HEADER,
         (

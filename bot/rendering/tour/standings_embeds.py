@@ -4,9 +4,16 @@ names explained below, columns kept by importance) under the event's or tour's n
 into embed pages when long. Names in the code block are shown as typed (`code_text`); in the
 title and the legend they are escaped once (`user_text.user_text`).
 
-API: `preliminary_embeds(view: PreliminaryView)`, `finals_embeds(view: FinalsView)`,
-`tour_standings_embeds(view: TourStandingsView)`, each -> `list[discord.Embed]` (one per
-page; the caller pages through them as the league's `/standings` does)."""
+They use the league's phone-width tables from `standings_table.ranked_lines`, with rows of at most
+30 characters, short names explained below and columns kept by importance. The tables go under the
+event's or tour's name and are split into embed pages when long. Names in the code block are shown
+as typed through `code_text`. In the title and the legend they are escaped once through
+`user_text.user_text`.
+
+API: `preliminary_embeds(view: PreliminaryView)`, `finals_embeds(view: FinalsView)` and
+`tour_standings_embeds(view: TourStandingsView)` each return a `list[discord.Embed]` with one embed
+per page. The caller pages through them as the league's `/standings` does.
+"""
 
 from __future__ import annotations
 
@@ -24,7 +31,7 @@ from bot.rendering.tour.views import FinalsView, PreliminaryView, TourStandingsV
 
 NO_PLAYERS = "No players yet."
 PRELIMINARY_COLUMNS = ("Pts", "DE", "WIN", "SB", "KS")
-"""CCT-8b: points, then the tie-breaks in their order (also the order kept when narrow)."""
+"""CCT-8b: points, then the tie-breaks in their order, which is also the order kept when narrow."""
 PRELIMINARY_LEGEND = "DE direct encounter · WIN games won · SB Sonneborn-Berger · KS Koya"
 FINALS_COLUMNS = ("MP", "Bonus", "Total")
 FINALS_PRIORITY = ("Total", "MP", "Bonus")
@@ -60,7 +67,7 @@ def _groups(
 
 
 def _embeds(title: str, heading: str, table: TextTable | None) -> list[discord.Embed]:
-    """The table's pages as embeds titled `title` (escaped here, once)."""
+    """The table's pages as embeds titled `title`, escaped here once."""
     pieces = [f"{heading}\n{NO_PLAYERS}"] if table is None else table_block(heading, table)
     pages = ["\n\n".join(page) for page in pack(pieces, len, DESCRIPTION_LIMIT, None, gap=2)]
     shown = cut(user_text(title), limits.EMBED_TITLE)
@@ -75,8 +82,10 @@ def _table(
     marks: Sequence[str],
     after: Sequence[str],
 ) -> TextTable:
-    """The ranked lines, then the legend: short names, the marks line (with the columns
-    left out, if any), and the lines `after` it."""
+    """The ranked lines, then the legend: short names, the marks line and the lines `after` it.
+
+    The marks line names the columns left out, if any.
+    """
     table = ranked_lines(ranks, names, values, priority, name_header="Player")
     legend = short_name_legend(names, table.short)
     shown = list(marks)
@@ -112,7 +121,7 @@ def preliminary_table(view: PreliminaryView) -> TextTable:
 
 
 def preliminary_embeds(view: PreliminaryView) -> list[discord.Embed]:
-    """`/event standings`: the preliminary's table (CCT-8b), paginated."""
+    """`/event standings`: the CCT-8b preliminary table, paginated."""
     heading = view.caption("**Preliminary standings**")
     return _embeds(view.event, heading, preliminary_table(view) if view.rows else None)
 
@@ -141,7 +150,7 @@ def finals_table(view: FinalsView) -> TextTable:
 
 
 def finals_embeds(view: FinalsView) -> list[discord.Embed]:
-    """`/finals standings`: the Finals table (CCT-8f), paginated."""
+    """`/finals standings`: the CCT-8f Finals table, paginated."""
     heading = "**Finals standings** · match points + bonus"
     return _embeds(view.event, heading, finals_table(view) if view.rows else None)
 
@@ -170,7 +179,7 @@ def tour_standings_table(view: TourStandingsView) -> TextTable:
 
 
 def tour_standings_embeds(view: TourStandingsView) -> list[discord.Embed]:
-    """`/tour standings`: tour points and the five criteria (CCT-6), paginated."""
+    """`/tour standings`: tour points and the five CCT-6 criteria, paginated."""
     heading = "**Tour standings**"
     if view.after:
         heading += f" after {user_text(view.after)}"  # an event's name, as typed

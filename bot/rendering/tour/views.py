@@ -1,14 +1,19 @@
-"""What the tour's table outputs (embeds, PNGs, CSV) show: small views built from core/tour
-values — a preliminary's standings and crosstable (CCT-8b), the Finals table (CCT-8f), the
-tour standings (CCT-6) — so each output formats and none computes.
+"""What the tour's table outputs show, as small views built from core/tour values.
 
-API (the `tour` stream's cogs build a view, then hand it to any output):
+The outputs are embeds, PNGs and CSV. The views are a preliminary's CCT-8b standings and crosstable,
+the CCT-8f Finals table and the CCT-6 tour standings, so each output formats and none computes.
+
+API: the `tour` stream's cogs build a view, then hand it to any output.
+
 - `preliminary_view(event, rows, games, *, reading, places_going_on, name_of)` ->
-  `PreliminaryView`; `rows` from `core.standings.standings` (the event's CCT-8b reading).
+  `PreliminaryView`. `rows` come from `core.standings.standings` with the event's CCT-8b
+  reading.
 - `finals_view(event, standings, *, name_of)` -> `FinalsView` from `core.tour.finals`.
 - `tour_standings_view(tour, ranking, *, after, qualification, name_of)` ->
-  `TourStandingsView` from `core.tour.ranking` (play-off marks from the CCT-3 list).
-`name_of` turns a core player id into the name as typed (default `str`)."""
+  `TourStandingsView` from `core.tour.ranking`, with play-off marks from the CCT-3 list.
+
+`name_of` turns a core player id into the name as typed, `str` by default.
+"""
 
 from __future__ import annotations
 
@@ -36,9 +41,12 @@ READINGS: dict[DeReading, str] = {
 
 @dataclass(frozen=True, slots=True)
 class PreliminaryView:
-    """A preliminary's standings (CCT-8b) and crosstable: `rows` in rank order with `names`
-    beside them, `cells[i][j]` the result of row i's player against row j's, and `playoff`
-    the players still tied for a place that goes on (`places_going_on`, CCT-8c)."""
+    """A preliminary's CCT-8b standings and crosstable.
+
+    `rows` are in rank order with `names` beside them. `cells[i][j]` is the result of row i's player
+    against row j's. `playoff` holds the players still tied for a place that goes on, by
+    `places_going_on` and CCT-8c.
+    """
 
     event: str
     reading: DeReading
@@ -48,7 +56,7 @@ class PreliminaryView:
     places_going_on: int
     playoff: frozenset[Hashable]
     played: int
-    """Games decided so far (of `len(rows) * (len(rows) - 1) // 2` in a single round robin)."""
+    """Games decided so far, out of `len(rows) * (len(rows) - 1) // 2` in a single round robin."""
 
     @property
     def games(self) -> int:
@@ -66,8 +74,10 @@ class PreliminaryView:
 
 
 def _cell(game: Game | None, white: bool, scoring: Scoring = STANDARD) -> CrosstableCell:
-    """A game seen from one side: its points under the event's scoring, 1/½/0 or 3/1/0
-    (CCT-8a; a forfeit as such); pending if none."""
+    """A game seen from one side: its points under the event's CCT-8a scoring, 1/½/0 or 3/1/0.
+
+    A forfeit shows as such, and a game with no result is pending.
+    """
     if game is None:
         return CrosstableCell(CellKind.PENDING)
     mine = scoring.game_points(game.result, white=white)
@@ -86,8 +96,11 @@ def preliminary_view(
     name_of: NameOf = str,
     scoring: Scoring = STANDARD,
 ) -> PreliminaryView:
-    """The view of a preliminary from its standings rows and decided games (a single round
-    robin: each pair meets once; a later game of a pair replaces an earlier one)."""
+    """The view of a preliminary from its standings rows and decided games.
+
+    In a single round robin each pair meets once, and a later game of a pair replaces an earlier
+    one.
+    """
     players = [row.player for row in rows]
     by_pair: dict[frozenset[Hashable], Game] = {}
     for game in games:
@@ -119,8 +132,11 @@ def preliminary_view(
 
 @dataclass(frozen=True, slots=True)
 class FinalsView:
-    """The Finals table (CCT-8f): rows in rank order, names beside them, and the players
-    sharing first place (flagged: the organiser decides as announced)."""
+    """The CCT-8f Finals table: rows in rank order with names beside them, and the players sharing
+    first place.
+
+    Those are flagged, and the organiser decides as announced.
+    """
 
     event: str
     rows: tuple[FinalsRow, ...]
@@ -146,9 +162,12 @@ def finals_view(event: str, standings: FinalsStandings, *, name_of: NameOf = str
 
 @dataclass(frozen=True, slots=True)
 class TourStandingsView:
-    """The tour standings (CCT-6): rows in rank order with names, after an event (None:
-    every event), and the players of a tie that decides a qualification place
-    ("play-off required (organiser may forgo)")."""
+    """The CCT-6 tour standings: rows in rank order with names, after an event or every event for
+    None.
+
+    It also marks the players of a tie that decides a qualification place, as "play-off required
+    (organiser may forgo)".
+    """
 
     tour: str
     after: str | None
@@ -157,7 +176,9 @@ class TourStandingsView:
     playoff: frozenset[Hashable]
 
     def caption(self, what: str) -> str:
-        """`Tour standings after Opera Euro Rapid` (`what` alone after every event)."""
+        """The title, such as `Tour standings after Opera Euro Rapid`, or `what` alone after
+        every event.
+        """
         return f"{what} after {self.after}" if self.after else what
 
     def rank_text(self, index: int) -> str:
@@ -174,8 +195,10 @@ def tour_standings_view(
     qualification: QualificationList | None = None,
     name_of: NameOf = str,
 ) -> TourStandingsView:
-    """The view of the tour ranking of `core.tour.ranking.rank_records`; the play-off marks
-    are the groups `qualification` (CCT-3) found deciding a place."""
+    """The view of the tour ranking of `core.tour.ranking.rank_records`.
+
+    The play-off marks are the groups that the CCT-3 `qualification` found deciding a place.
+    """
     groups = qualification.playoffs_required if qualification is not None else ()
     return TourStandingsView(
         tour,

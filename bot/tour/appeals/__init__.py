@@ -1,1 +1,1 @@
-"""Fair-play appeals (CCT-11)."""
+"""Fair-play appeals, by CCT-11."""

@@ -1,4 +1,4 @@
-"""`/appeal list`: an event's fair-play appeals, deadlines and decisions (CCT-11)."""
+"""`/appeal list`: an event's fair-play appeals, deadlines and decisions, by CCT-11."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from storage.tour_rulings import Appeal
 
 
 async def appeal_list(store: GuildStore, event: str) -> tuple[str, list[Appeal], dict[int, str]]:
-    """The event's name, its appeals (oldest first) and its players' names by id."""
+    """The event's name, its appeals oldest first and its players' names by id."""
     async with store.read() as view:
         record = await find_event(view, event)
         found = await view.tour_rulings.appeals(record.id)

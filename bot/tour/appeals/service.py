@@ -1,7 +1,10 @@
-"""CCT-11 fair-play appeals: a player of the event lodges one about a game, in writing, by
-23:59 in the appeals zone (Europe/Paris) on the day of the game's playing session — a later
-one is refused and nothing is stored; an accepted one is recorded with its timestamp and
-deadline. An arbiter decides it (upheld or dismissed, with a reason), announced."""
+"""CCT-11 fair-play appeals.
+
+A player of the event lodges one about a game, in writing, by 23:59 in the appeals zone on the day
+of the game's playing session. The zone is Europe/Paris. A later appeal is refused and nothing is
+stored. An accepted one is recorded with its timestamp and deadline. An arbiter decides it, upheld
+or dismissed with a reason, and the decision is announced.
+"""
 
 from __future__ import annotations
 
@@ -32,7 +35,7 @@ from storage.guild import GuildStore
 from storage.tour_rulings import Appeal
 
 APPEAL_LIMIT = 1500
-"""Characters of an appeal's text (it must fit the announcement)."""
+"""Characters of an appeal's text, which must fit the announcement."""
 Decision = Literal["upheld", "dismissed"]
 
 
@@ -49,8 +52,10 @@ class AppealLodged:
 def appeal_check(
     loaded: LoadedEvent, target: GameTarget, rules: TourRules, now: dt.datetime
 ) -> AppealDecision:
-    """CCT-11: whether an appeal lodged `now` about `target` is in time (its session's day,
-    23:59 in the tour's appeals zone)."""
+    """CCT-11: whether an appeal lodged `now` about `target` is in time.
+
+    The deadline is 23:59 in the tour's appeals zone on the day of its session.
+    """
     rounds = max((p.round for p in round_robin(loaded.facts.players)), default=1)
     tie = TIE_OF.get((target.contest or "").casefold()) if target.stage == "knockout" else None
     day = game_day(

@@ -1,9 +1,10 @@
-"""CCT-11: when 23:59 in the tour's appeals zone is over on a session day, appeals for that
-session close (a later appeal is refused by `/appeal lodge` itself, whatever the time the
-bot learns of it). The close is announced once, and only when there is something to say: an
-appeal lodged for that session, or one decided that day, with how many the arbiters still
-have to decide. A day without appeals posts nothing, and a stale job (its time no longer
-fits the event) says nothing either."""
+"""CCT-11: appeals for a session close when 23:59 in the tour's appeals zone is over on its day.
+
+`/appeal lodge` itself refuses a later appeal, whatever time the bot learns of it. The close is
+announced once, and only when there is something to say: an appeal lodged for that session, or one
+decided that day, with how many the arbiters still have to decide. A day without appeals posts
+nothing. A stale job, whose time no longer fits the event, says nothing either.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
-"""What the tour's job handlers need from the running bot: the database (and its clock), the
-bot's one chess.com client and one lichess client (None when no contact is configured: then
-those sites are not read), the least time between two polls of a session and how soon a poll
-that met an outage tries again."""
+"""What the tour's job handlers need from the running bot.
+
+That is the database and its clock, the bot's one chess.com client and one lichess client, the least
+time between two polls of a session, and how soon a poll that met an outage tries again. A client is
+None when no contact is configured, and that site is then not read.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +16,10 @@ from storage.database import Database
 from storage.guild import GuildStore
 
 RETRY_AFTER_OUTAGE = dt.timedelta(minutes=5)
-"""A poll that could not read a site (an outage, a 5xx after the client's retries) looks
-again this soon (at the latest at its session's close)."""
+"""How soon a poll that could not read a site looks again, at the latest at its session's close.
+
+A site cannot be read in an outage or after a 5xx outlasting the client's retries.
+"""
 
 
 @dataclass(frozen=True)
@@ -29,7 +33,7 @@ class TourAutomation:
     retry_after: dt.timedelta = RETRY_AFTER_OUTAGE
 
     def now(self) -> dt.datetime:
-        """The database clock's instant (virtual in tests and replays)."""
+        """The database clock's instant, which is virtual in tests and replays."""
         return self.database.clock()
 
     def store(self, guild_id: int) -> GuildStore:

@@ -1,36 +1,40 @@
-"""Games found where they are played: the event's one poll job (`cct.poll`, subject
-`event:<id>`) looks up each open game of one session whose two players have linked usernames
-on chess.com or lichess.org — a preliminary game, a knock-out series' or Finals match's next
-game — for the one finished game between them in its session's window, at its time control,
-with its colours (CCT-7, `core.tour.game_search`), through the bot's one client of each site
-and one poll's fetch plan (`bot.sites.poll`: at most one request per pairing, a player's
-archive read once for every pairing it serves).
+"""Games found where they are played: the event's one poll job looks them up on the sites.
 
-When: polling follows the games, not the hours. A session is polled only while it has a game
-still to look for (`plan.poll_days`: open games, and contests' next games as core's contest
-status gives them, so a knock-out game after its series is decided or a 4th game after a match
-is won at 2½ (CCT-8d) is never polled), and only from its start until its appeals close
-(CCT-11: 23:59 in the appeals zone on the session's day is over), at most `POLLS_PER_SESSION`
-(3) times: at its start, once between, and at the close, which finds whatever ended in the
-session. Each session with a game is one run of at most 3 jobs, and a run starts again within a
-session only when a game becomes open there, so an event's poll jobs are at most 3 per game
-however long it lasts. One job per session, rather than one per game, reads a player's archive
-once for all their games of the session. Every change to a game keeps the job on the earliest
-open session with a game (`plan.follow_polling`, in the change's own unit of work): a game
-settled by any door is no longer looked for, and the job is cancelled when nothing is left.
-The job is a stored row, so a poll due while the bot was down runs at its start-up.
+The job is `cct.poll` with subject `event:<id>`. It looks up each open game of one session whose two
+players have linked usernames on chess.com or lichess.org. The game is a preliminary game, or the
+next game of a knock-out series or Finals match. It looks for the one finished game between them in
+its session's window, at its time control and with its colours, by CCT-7 and
+`core.tour.game_search`. It reads through the bot's one client of each site and one poll's fetch
+plan from `bot.sites.poll`. That plan makes at most one request per pairing and reads a player's
+archive once for every pairing it serves.
 
-The sites are read in the job's fetch step (no transaction); what was found is recorded in the
-job's unit of work as the bot's report (`Party.SYSTEM`, source `bot`, with the game's link and
-PGN and its CCT-7 flag), waiting for either player's Confirm / Dispute — the same use case as a
-player's report, so the same game never counts twice (its URL) and a pairing reported meanwhile
-is left alone. An outage or a 5xx records nothing: when no request succeeded the job retries
-(`RetryLater`, the same job), when some did the next of the session's polls comes
-`retry_after` later.
+When: polling follows the games, not the hours. A session is polled only while it has a game still
+to look for, as `plan.poll_days` gives them. Those are open games and contests' next games as core's
+contest status gives them. A knock-out game after its series is decided, or a 4th game after a match
+is won at 2½ by CCT-8d, is thus never polled. A session is polled only from its start until its
+appeals close, when 23:59 in the appeals zone on the session's day is over by CCT-11. It is polled
+at most `POLLS_PER_SESSION` times, which is 3: at its start, once between, and at the close, which
+finds whatever ended in the session.
 
-*Interpretation:* a pairing's window is its session's day (from the session's start, 24 h);
-an Armageddon is never looked for (a site gives both players one base time); a game found on
-both sites for one pairing, or more than one candidate (`AMBIGUOUS`), is left to the players.
+Each session with a game is one run of at most 3 jobs. A run starts again within a session only when
+a game becomes open there, so an event's poll jobs are at most 3 per game however long it lasts. One
+job per session, rather than one per game, reads a player's archive once for all their games of the
+session. Every change to a game keeps the job on the earliest open session with a game, through
+`plan.follow_polling` in the change's own unit of work. A game settled by any door is no longer
+looked for, and the job is cancelled when nothing is left. The job is a stored row, so a poll due
+while the bot was down runs at its start-up.
+
+The sites are read in the job's fetch step, outside any transaction. What was found is recorded in
+the job's unit of work as the bot's report, by `Party.SYSTEM` with source `bot`, the game's link and
+PGN and its CCT-7 flag. It waits for either player's Confirm or Dispute. It is the same use case as
+a player's report, so the same game never counts twice by its URL, and a pairing reported meanwhile
+is left alone. An outage or a 5xx records nothing. When no request succeeded the job retries as the
+same job with `RetryLater`. When some did, the next of the session's polls comes `retry_after`
+later.
+
+*Interpretation:* a pairing's window is its session's day, 24 h from the session's start. An
+Armageddon is never looked for, since a site gives both players one base time. A game found on both
+sites for one pairing, or more than one candidate, which is `AMBIGUOUS`, is left to the players.
 """
 
 from __future__ import annotations
@@ -83,8 +87,11 @@ class Found:
 
 @dataclass(frozen=True)
 class PollRead:
-    """What one poll read (the fetch step): the games found, how many pairings could not be
-    read (an outage), when each pairing searched was read, and the requests made."""
+    """What one poll read in the fetch step.
+
+    It holds the games found, how many pairings could not be read because of an outage, when each
+    pairing searched was read, and the requests made.
+    """
 
     found: tuple[Found, ...]
     failed: int
@@ -95,8 +102,10 @@ class PollRead:
 def _window(
     loaded: LoadedEvent, rules: TourRules, target: GameTarget
 ) -> tuple[dt.datetime, dt.datetime]:
-    """The session window a target's game is looked for in (it opens at the session start
-    every door recording a result checks: `target_session`)."""
+    """The session window a target's game is looked for in.
+
+    It opens at the session start that every door recording a result checks, see `target_session`.
+    """
     start = day_start(loaded.record, rules, target_day(loaded, target))
     return start, start + WINDOW
 
@@ -109,9 +118,12 @@ def watches(
     day: int,
     sites: frozenset[Site] = frozenset(Site),
 ) -> list[Watch]:
-    """Each open game of the event's day `day` watched on each of `sites` (those the bot can
-    read) where both its players have a username (the pairing's name is its key; `last_read`
-    orders the deferred)."""
+    """Each open game of the event's day `day`, watched on each of `sites` where both its players
+    have a username.
+
+    `sites` are those the bot can read. The pairing's name is its key, and `last_read` orders the
+    deferred pairings.
+    """
     found = []
     for target in open_targets(loaded):
         if not watchable(target) or target_day(loaded, target) != day:
@@ -139,15 +151,18 @@ def watches(
 
 
 def _counted(loaded: LoadedEvent) -> Callable[[SiteGame], bool]:
-    """Whether a site game counted already in the event (its URL, as stored)."""
+    """Whether a site game counted already in the event, by its URL as stored."""
     refs = {g.source_ref for g in loaded.games if g.source_ref}
     return lambda game: game_url(game.url) in refs
 
 
 def poll_fetcher(context: TourAutomation) -> Callable[[Job], Awaitable[PollRead | None]]:
-    """The read-only step of `cct.poll` jobs: the open games of the job's session looked up
-    on the sites; None when the polling has ended (the event is gone or over). `RetryLater`
-    when no request succeeded (nothing recorded)."""
+    """The read-only step of `cct.poll` jobs: the open games of the job's session looked up on the
+    sites.
+
+    Returns None when the polling has ended because the event is gone or over. Raises `RetryLater`
+    when no request succeeded, and nothing is recorded.
+    """
 
     async def fetch(job: Job) -> PollRead | None:
         store = context.store(job.guild_id)
@@ -202,10 +217,12 @@ def poll_fetcher(context: TourAutomation) -> Callable[[Job], Awaitable[PollRead 
 async def _report(
     context: TourAutomation, uow: UnitOfWork, event_id: int, found: Found, rules: TourRules
 ) -> LoadedEvent | None:
-    """Record one found game as the bot's report and post it with the Confirm / Dispute
-    buttons, pinging both players; returns the event as the report leaves it, or None
-    (nothing of it kept) when the pairing was reported meanwhile, the game counted already
-    or its PGN does not fit."""
+    """Records one found game as the bot's report and posts it with the Confirm and Dispute buttons.
+
+    Both players are pinged. Returns the event as the report leaves it. Returns None, keeping
+    nothing of it, when the pairing was reported meanwhile, the game counted already or its PGN does
+    not fit.
+    """
     game = found.game
     try:
         async with uow.savepoint():
@@ -256,9 +273,11 @@ async def _report(
 def poll_handler(
     context: TourAutomation,
 ) -> Callable[[Job, UnitOfWork, PollRead | None], Awaitable[None]]:
-    """The handler of `cct.poll` jobs, in the job's unit of work: each game found reported
-    (as the bot, waiting for the players), then the session's next poll or the next
-    session's first scheduled — or, when no game is left to look for, the polling ended."""
+    """The handler of `cct.poll` jobs, run in the job's unit of work.
+
+    Each game found is reported as the bot, waiting for the players. Then the session's next poll or
+    the next session's first is scheduled. When no game is left to look for, the polling ends.
+    """
 
     async def record(job: Job, uow: UnitOfWork, read: PollRead | None) -> None:
         event_id = payload_int(job.payload, "event")

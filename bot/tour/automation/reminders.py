@@ -1,10 +1,13 @@
-"""A round's pairings and colours, posted the event's `round_reminder_minutes` before its
-session starts, pinging only the players still to play in it (the message's allowed mentions
-are exactly them): a preliminary round's games White first, a Finals round's matches with the
-colours of their next game, a knock-out stage day's series with their next game's colours and
-time control — or the colour the higher-ranked player has yet to choose (CCT-8e). A stale job
-(its time no longer fits the event), a session whose day is over, or a round with nothing left
-to play says nothing."""
+"""A round's pairings and colours, posted the event's `round_reminder_minutes` before its session
+starts.
+
+The post pings only the players still to play in the round, and the message's allowed mentions are
+exactly them. A preliminary round lists its games White first. A Finals round lists its matches with
+the colours of their next game. A knock-out stage day lists its series with their next game's
+colours and time control, or the colour the higher-ranked player has yet to choose by CCT-8e. A
+stale job whose time no longer fits the event, a session whose day is over, or a round with nothing
+left to play says nothing.
+"""
 
 from __future__ import annotations
 
@@ -62,7 +65,7 @@ def _preliminary(loaded: LoadedEvent, round_no: int) -> tuple[list[str], list[st
 
 
 def _finals(loaded: LoadedEvent, round_no: int) -> tuple[list[str], list[str]]:
-    """A Finals round's undecided matches (Berger White first) and what each plays next."""
+    """A Finals round's undecided matches, Berger White first, and what each plays next."""
     lines, players = [], []
     for state in finals_states(loaded):
         pairing = state.pairing
@@ -82,7 +85,7 @@ def _finals(loaded: LoadedEvent, round_no: int) -> tuple[list[str], list[str]]:
 
 
 def _stage(loaded: LoadedEvent, stage: str) -> tuple[list[str], list[str]]:
-    """A knock-out stage's known, undecided series (higher-ranked first) and what comes next."""
+    """A knock-out stage's known, undecided series, higher-ranked first, and what comes next."""
     lines, players = [], []
     ties = knockout_ties(loaded)
     for tie in KNOCKOUT_STAGES[stage]:
@@ -100,8 +103,10 @@ def _stage(loaded: LoadedEvent, stage: str) -> tuple[list[str], list[str]]:
 
 
 def round_reminder_handler() -> JobHandler:
-    """The handler of the `cct.round.` family, in the job's unit of work (the post and the
-    job's end commit together: each reminder is posted once)."""
+    """The handler of the `cct.round.` family, run in the job's unit of work.
+
+    The post and the job's end commit together, so each reminder is posted once.
+    """
 
     async def remind(job: Job, uow: UnitOfWork) -> None:
         view = uow.view()

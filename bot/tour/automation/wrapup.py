@@ -1,8 +1,11 @@
-"""An event's last game decided (the change that decided it scheduled this job, due at once):
-a Regular's or Major's placings (CCT-8c) and tour points (CCT-6), the tour ranking after it
-and the qualification list of the tour's next event (CCT-3; the Finals' as it stands when no
-later event exists yet), or the Finals' table and the tour's winner (CCT-8f) — announced once:
-a wrap-up that already ran for the event (its done job) is not repeated."""
+"""The wrap-up of an event whose last game is decided, announced once.
+
+The change that decided the last game scheduled this job, due at once. For a Regular or Major it
+announces the placings by CCT-8c, the tour points by CCT-6, the tour ranking after it and the CCT-3
+qualification list of the tour's next event. When no later event exists yet, that list is the
+Finals' as it stands. For the Finals it announces the table and the tour's winner by CCT-8f. A
+wrap-up that already ran for the event, as its done job shows, is not repeated.
+"""
 
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ from storage.jobs import Job
 
 
 def _placings(report: TourReport, event: str) -> list[render.Placing]:
-    """CCT-8c/CCT-6: the event's placings (a shared place marked `=`) and tour points."""
+    """CCT-8c and CCT-6: the event's placings and tour points. A shared place is marked `=`."""
     found = next(e for e in report.events if e.event.name == event)
     points = {p.player: p.points for p in found.points}
     taken = [place for place, _ in found.placings]
@@ -37,8 +40,9 @@ def _placings(report: TourReport, event: str) -> list[render.Placing]:
 def _next_qualification(
     tour: LoadedTour, event: LoadedEvent, report: TourReport
 ) -> tuple[QualificationList, str | None]:
-    """CCT-3: the list for the tour's next event after `event` (by position), else the
-    Finals' as it stands."""
+    """CCT-3: the list for the tour's next event after `event` by position, else the Finals' as
+    it stands.
+    """
     later = [e for e in tour.events if e.record.position > event.record.position]
     if not later:
         return report.qualification, None
@@ -57,8 +61,10 @@ def _next_qualification(
 
 
 def wrapup_handler() -> JobHandler:
-    """The handler of `cct.wrapup` jobs, in the job's unit of work (its posts and the job's
-    end commit together)."""
+    """The handler of `cct.wrapup` jobs, run in the job's unit of work.
+
+    Its posts and the job's end commit together.
+    """
 
     async def wrap_up(job: Job, uow: UnitOfWork) -> None:
         event_id = payload_int(job.payload, "event")
@@ -109,7 +115,7 @@ async def _event(uow: UnitOfWork, tour: LoadedTour, event: LoadedEvent) -> None:
 
 
 async def _finals(uow: UnitOfWork, tour: LoadedTour) -> None:
-    """The Finals' wrap-up: the table and the tour's winner (or the tie for first)."""
+    """The Finals' wrap-up: the table and the tour's winner, or the tie for first."""
     report = report_of(tour)
     finals = report.finals
     finals_event = tour.finals()

@@ -1,2 +1,4 @@
-"""Events: creating one, entering players, the draw, the knock-out start and the pin; the
-event card, pairings, standings, bracket and calendar as read models."""
+"""Events: creating one, entering players, the draw, the knock-out start and the pin.
+
+The event card, pairings, standings, bracket and calendar are its read models.
+"""

@@ -1,8 +1,10 @@
-"""An event's pinned message: its preliminary standings, then (once the knock-out started)
-its bracket — or the Finals table — posted through the outbox and kept at the event's version
-by the bot's pin refresher (bot/runtime/pin_refresher.py; `EventPins` is its source): after
-every committed change to the event, when the pin's own message reaches Discord if it had
-not yet, and at start-up for a change no refresher followed."""
+"""An event's pinned message, posted through the outbox and kept at the event's version.
+
+It shows the preliminary standings, then the bracket once the knock-out started, or the Finals
+table. The bot's pin refresher in bot/runtime/pin_refresher.py keeps it, with `EventPins` as its
+source. It refreshes after every committed change to the event, when the pin's own message reaches
+Discord if it had not yet, and at start-up for a change no refresher followed.
+"""
 
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from storage.tour_events import TourEventRecord, guilds_with_stale_event_pins
 
 
 async def pin_embeds(view: GuildView, record: TourEventRecord) -> list[dict[str, Any]]:
-    """What the event's pin shows now (at most one page)."""
+    """What the event's pin shows now, at most one page."""
     tour = await find_tour(view, record.tour_id)
     loaded = await load_event(view, record)
     read = EventRead(loaded, tour.rules, tour.name)
@@ -42,7 +44,7 @@ async def pin_embeds(view: GuildView, record: TourEventRecord) -> list[dict[str,
 
 
 async def _finals(view: GuildView, loaded: LoadedEvent) -> list[dict[str, Any]]:
-    """The Finals table with each finalist's bonus (CCT-8f)."""
+    """The CCT-8f Finals table with each finalist's bonus."""
     if not loaded.facts.players:
         return tour_replies.event_card(
             EventRead(loaded, (await find_tour(view, loaded.record.tour_id)).rules, "")
@@ -55,8 +57,9 @@ async def _finals(view: GuildView, loaded: LoadedEvent) -> list[dict[str, Any]]:
 
 
 async def pin_event(store: GuildStore, actor: Actor, event: str, channel_id: int) -> str:
-    """Post the event's pin to `channel_id` (replacing an earlier pin); returns the event's
-    name."""
+    """Posts the event's pin to `channel_id`, replacing an earlier pin, and returns the event's
+    name.
+    """
     actor.require(Role.HQ)
     async with store.change(actor.user_id, "event.pin", f"event:{event}") as uow:
         view = uow.view()
@@ -69,7 +72,7 @@ async def pin_event(store: GuildStore, actor: Actor, event: str, channel_id: int
 
 
 class EventPins:
-    """The tour's event pins (`/event pin`) as a source of the pin refresher."""
+    """The tour's event pins, made by `/event pin`, as a source of the pin refresher."""
 
     def follows(self, committed: Committed) -> bool:
         """A bumped event may change what its pin shows."""
@@ -80,8 +83,10 @@ class EventPins:
         return await guilds_with_stale_event_pins(database)
 
     async def refresh(self, store: GuildStore, uow: UnitOfWork) -> Refreshed:
-        """Edit each stale, posted event pin whose view changed, and record the version it
-        shows; a stale pin whose message is not in Discord yet waits (`waiting`)."""
+        """Edits each stale, posted event pin whose view changed, and records the version it shows.
+
+        A stale pin whose message is not in Discord yet is `waiting`.
+        """
         edits = brought = 0
         waiting = False
         view = uow.view()

@@ -1,8 +1,11 @@
-"""Event use cases: an event created in a tour with its rules frozen (CCT-2, CCT-16),
-players entered and taken out before the draw, the drawing of lots for pairing numbers and
-the Berger pairings it gives (CORE-1, CCT-8a; preview, then confirm), and the knock-out built
-from the final preliminary order (CCT-8b, CCT-8c; preview, then confirm). One unit of work
-each, audited; the draw's pairings are announced in the same unit of work."""
+"""Event use cases, each one audited unit of work.
+
+An event is created in a tour with its rules frozen by CCT-2 and CCT-16. Players are entered and
+taken out before the draw. The drawing of lots for pairing numbers gives the Berger pairings by
+CORE-1 and CCT-8a. The knock-out is built from the final preliminary order by CCT-8b and CCT-8c. The
+draw and the knock-out show a preview first, then store on confirm. The draw's pairings are
+announced in the same unit of work.
+"""
 
 from __future__ import annotations
 
@@ -48,8 +51,10 @@ SEED_LIMIT = 100
 
 
 def seed_text(value: str | None, what: str) -> str | None:
-    """CCT-8a: a seed as typed (trimmed, through the name gate), without a backtick: it is
-    shown as code (`seed`), which a backtick would end early."""
+    """CCT-8a: a seed as typed, trimmed and through the name gate, without a backtick.
+
+    It is shown as code, `seed`, which a backtick would end early.
+    """
     seed = optional_text(value, what, SEED_LIMIT)
     if seed is not None and "`" in seed:
         raise UserError(f"A {what} may not hold a backtick (`).")
@@ -57,7 +62,7 @@ def seed_text(value: str | None, what: str) -> str | None:
 
 
 def new_seed() -> str:
-    """CCT-8a: a fresh random seed for a drawing of lots (shown and stored with the draw)."""
+    """CCT-8a: a fresh random seed for a drawing of lots, shown and stored with the draw."""
     return secrets.token_hex(6)
 
 
@@ -72,8 +77,11 @@ class EntryChanged:
 
 @dataclass(frozen=True)
 class DrawPlan:
-    """CCT-8a: a draw — its seed (None: numbers given), the players by pairing number, the
-    Berger pairings they give and their sessions' starts; `stored` once confirmed."""
+    """CCT-8a: a draw with its seed, the players by pairing number, the Berger pairings and their
+    sessions' starts.
+
+    The seed is None when the numbers were given. `stored` is set once confirmed.
+    """
 
     event: TourEventRecord
     seed: str | None
@@ -85,8 +93,11 @@ class DrawPlan:
 
 @dataclass(frozen=True)
 class KnockoutPlan:
-    """CCT-8c: the knock-out from the final preliminary order: standings, the 8 seeds, the
-    quarter-finals (higher-ranked first); `stored` once confirmed."""
+    """CCT-8c: the knock-out from the final preliminary order.
+
+    It holds the standings, the 8 seeds and the quarter-finals, higher-ranked first. `stored` is set
+    once confirmed.
+    """
 
     event: TourEventRecord
     standings: tuple[PlayerStanding, ...]
@@ -123,10 +134,12 @@ async def create_event(
     points: str | None = None,
     scoring: str | None = None,
 ) -> TourEventRecord:
-    """CCT-2/CCT-16: a new event, last of its tour, with the tour's size for its type
-    (unless `players`), its points table (CCT-6), preliminary game scoring (CCT-8a), time
-    controls and round reminder (the tour's, unless `points`, `scoring` or
-    `reminder_minutes` give its own) frozen. The Finals come last and once."""
+    """CCT-2 and CCT-16: a new event, last of its tour, with its values frozen.
+
+    Its size is the tour's size for its type unless `players` is given. Its CCT-6 points table, its
+    CCT-8a preliminary game scoring, its time controls and its round reminder are the tour's, unless
+    `points`, `scoring` or `reminder_minutes` give its own. The Finals come last and once.
+    """
     actor.require(Role.HQ)
     title = clean_text(name, "event name", NAME_LIMIT)
     day = _start(start)
@@ -181,8 +194,10 @@ async def create_event(
 
 @dataclass(frozen=True)
 class PointsPlan:
-    """CCT-6/CCT-8a: an event's tour points table and game scoring before and after a
-    change; `stored` once confirmed."""
+    """CCT-6 and CCT-8a: an event's tour points table and game scoring before and after a change.
+
+    `stored` is set once confirmed.
+    """
 
     event: TourEventRecord
     before: PointsTable | None
@@ -202,11 +217,15 @@ async def set_event_points(
     confirm: bool,
     previewed: PointsPlan | None = None,
 ) -> PointsPlan:
-    """CCT-6/CCT-8a/CCT-16: replace an event's own tour points table or its preliminary's
-    game scoring, only until its draw is confirmed (from then on it is what the event pays).
-    Without `confirm` nothing is stored (the preview); with it the change is stored and
-    audited with the values before and after — unless they are not what the `previewed`
-    plan showed (someone changed them in between): a Confirm stores its preview, or nothing."""
+    """CCT-6, CCT-8a and CCT-16: replaces an event's own tour points table or its preliminary's game
+    scoring.
+
+    This is allowed only until its draw is confirmed, since from then on it is what the event pays.
+    Without `confirm` nothing is stored and a preview is given. With it the change is stored and
+    audited with the values before and after. If they are not what the `previewed` plan showed,
+    because someone changed them in between, nothing is stored. A Confirm stores its preview or
+    nothing.
+    """
     actor.require(Role.HQ)
     if points is None and scoring is None:
         raise UserError("Give `points` (the event's table), `scoring`, or both.")
@@ -251,7 +270,7 @@ async def set_event_points(
 
 
 def _same_table(one: PointsTable | None, other: PointsTable | None) -> bool:
-    """CCT-6: the two tables pay the same (whatever their labels say)."""
+    """CCT-6: checks that the two tables pay the same, whatever their labels say."""
     if one is None or other is None:
         return one is other
     return (one.preliminary, dict(one.knockout)) == (other.preliminary, dict(other.knockout))
@@ -294,9 +313,12 @@ async def add_player(
     *,
     wildcard: bool = False,
 ) -> EntryChanged:
-    """Enter a player in an event before the draw: a tour player of that name (made when new)
-    linked to `user_id` when given. The Finals take a player offered a place, or a
-    `wildcard` into a place the lists cannot fill (CCT-3)."""
+    """Enters a player in an event before the draw.
+
+    The player is a tour player of that name, made when new, linked to `user_id` when given. By
+    CCT-3 the Finals take a player offered a place, or a `wildcard` into a place the lists cannot
+    fill.
+    """
     actor.require(Role.HQ)
     name = clean_text(player, "player name", NAME_LIMIT)
     async with store.change(actor.user_id, "event.player_add", f"event:{event}") as uow:
@@ -338,7 +360,7 @@ async def add_player(
 
 
 async def remove_player(store: GuildStore, actor: Actor, event: str, player: str) -> EntryChanged:
-    """Take a player out of an event before the draw (the tour player stays)."""
+    """Takes a player out of an event before the draw. The tour player stays."""
     actor.require(Role.HQ)
     name = clean_text(player, "player name", NAME_LIMIT)
     async with store.change(actor.user_id, "event.player_remove", f"event:{event}") as uow:
@@ -376,12 +398,14 @@ async def draw_event(
     confirm: bool,
     previewed: Sequence[str] | None = None,
 ) -> DrawPlan:
-    """CCT-8a: the drawing of lots for pairing numbers from `seed` (generated when not
-    given) over the players in entry order — or the numbers drawn elsewhere (`order`) — and
-    the Berger pairings they give (CORE-1). Without `confirm` nothing is stored (the preview);
-    with it the numbers, the seed and every pairing are stored and announced — unless they
-    are not the `previewed` numbers (the players changed since): a Confirm stores what its
-    preview showed, or nothing."""
+    """CCT-8a: the drawing of lots for pairing numbers and the CORE-1 Berger pairings it gives.
+
+    The lots are drawn from `seed` over the players in entry order. The seed is generated when not
+    given. `order` instead gives numbers drawn elsewhere. Without `confirm` nothing is stored and a
+    preview is given. With it the numbers, the seed and every pairing are stored and announced,
+    unless they are not the `previewed` numbers because the players changed since. A Confirm stores
+    what its preview showed, or nothing.
+    """
     actor.require(Role.HQ)
     lots = seed_text(seed, "seed")
     if lots is not None and order is not None:
@@ -437,9 +461,12 @@ async def draw_event(
 
 
 async def _check_finals_bonus(uow: UnitOfWork, record: TourEventRecord, tour: TourRecord) -> None:
-    """CCT-8f: the Finals' bonus points are the tour standings at their start, so the Finals
-    are drawn only once every event before them that was drawn is over, and no event before
-    them is drawn after them (its points would move the bonus during the Finals)."""
+    """CCT-8f: checks when the Finals may be drawn.
+
+    The Finals' bonus points are the tour standings at their start. The Finals are thus drawn only
+    once every event before them that was drawn is over, and no event before them is drawn after
+    them, since its points would move the bonus during the Finals.
+    """
     loaded = await load_tour(uow.view(), tour)
     if record.type is EventType.FINALS:
         for event in loaded.events:
@@ -468,12 +495,14 @@ async def start_knockout(
     confirm: bool,
     previewed: Sequence[str] | None = None,
 ) -> KnockoutPlan:
-    """CCT-8c: the knock-out built from the final preliminary order — refused while a
-    preliminary game is open or a tie for a place that goes on (or earns tour points) is
-    unresolved; `lots` orders a drawing of lots for ties left after every criterion (CORE-3).
-    Preview without `confirm`; with it the seeds are frozen — unless they are not the
-    `previewed` seeds (a result changed since): a Confirm builds what its preview showed, or
-    nothing."""
+    """CCT-8c: the knock-out built from the final preliminary order.
+
+    It is refused while a preliminary game is open, or while a tie for a place that goes on or earns
+    tour points is unresolved. `lots` orders a CORE-3 drawing of lots for ties left after every
+    criterion. Without `confirm` it gives a preview. With it the seeds are frozen, unless they are
+    not the `previewed` seeds because a result changed since. A Confirm builds what its preview
+    showed, or nothing.
+    """
     actor.require(Role.HQ)
     lots_seed = seed_text(lots, "lots seed")
     async with store.change(actor.user_id, "event.start_knockout", f"event:{event}") as uow:
@@ -531,7 +560,9 @@ async def start_knockout(
 
 
 async def _announce_embeds(uow: UnitOfWork, embeds: Sequence[dict[str, object]]) -> None:
-    """Post embeds to the announcements channel (nothing when none is set up), ten a message."""
+    """Posts embeds to the announcements channel, ten a message. Nothing is posted when none is
+    set up.
+    """
     settings = await uow.settings.get()
     channel = settings.announcements_channel_id
     if channel is None:

@@ -1,1 +1,1 @@
-"""The Finals (CCT-8f): the table with bonus points."""
+"""The Finals by CCT-8f: the table with bonus points."""

@@ -1,7 +1,9 @@
-"""CCT-9 `/finals award`: an arbiter gives a Finals match to one player without play, for a
-reason (withdrawal, no-show, illness, or another with a note). It scores as a rapid win, 3/0
-(CCT-8f, `core.tour.finals.AWARD_DECIDED_BY`); the preview, the unit of work and the refusals
-are those of a series' award (`bot.tour.series.awards`)."""
+"""CCT-9 `/finals award`: an arbiter gives a Finals match to one player without play.
+
+The reason is a withdrawal, a no-show, illness, or another with a note. It scores as a rapid win,
+3/0, by CCT-8f and `core.tour.finals.AWARD_DECIDED_BY`. The preview, the unit of work and the
+refusals are those of a series' award in `bot.tour.series.awards`.
+"""
 
 from __future__ import annotations
 
@@ -40,8 +42,11 @@ async def award_contest_finals(
     *,
     confirm: bool,
 ) -> AwardPlan:
-    """CCT-9 with CCT-8f: the Finals match `match` (`R2 A v B`) awarded to `winner` without
-    play; it scores 3/0 as a rapid win (`core.tour.finals.AWARD_DECIDED_BY`)."""
+    """CCT-9 with CCT-8f: the Finals match `match` awarded to `winner` without play.
+
+    The match is named as in `R2 A v B`. It scores 3/0 as a rapid win, as
+    `core.tour.finals.AWARD_DECIDED_BY` says.
+    """
     actor.require(Role.ARBITER)
     why, text = award_reason(reason, note)
     async with store.change(actor.user_id, "finals.award", f"event:{event}") as uow:

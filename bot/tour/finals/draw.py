@@ -1,8 +1,10 @@
-"""`/finals cancel-draw`: the Finals' draw undone while nothing is played in them, so that a
-wrong result of an earlier event can still be corrected (its tour points feed the Finals'
-bonus, CCT-8f and CCT-6). The pairing numbers, the matches and the Finals' scheduled jobs go;
-the entries, declines and wildcards stay, and `/event draw` draws the Finals again. Preview,
-then Confirm: one unit of work, audited and announced."""
+"""`/finals cancel-draw`: the Finals' draw undone while nothing is played in them.
+
+A wrong result of an earlier event can then still be corrected, since its tour points feed the
+Finals' bonus by CCT-8f and CCT-6. The pairing numbers, the matches and the Finals' scheduled jobs
+go. The entries, declines and wildcards stay, and `/event draw` draws the Finals again. A preview
+comes first, then Confirm runs one unit of work, audited and announced.
+"""
 
 from __future__ import annotations
 
@@ -28,9 +30,11 @@ from storage.tour_events import TourEventRecord
 
 @dataclass(frozen=True)
 class CancelDrawPlan:
-    """What cancelling the Finals' draw undoes (the pairing numbers, the matches over their
-    rounds, the pending jobs by kind) and what stays (entries, wildcards, declines);
-    `stored` once confirmed."""
+    """What cancelling the Finals' draw undoes and what stays.
+
+    It undoes the pairing numbers, the matches over their rounds and the pending jobs by kind. The
+    entries, wildcards and declines stay. `stored` is set once confirmed.
+    """
 
     event: TourEventRecord
     numbers: tuple[str, ...]
@@ -58,10 +62,13 @@ async def cancel_draw(
     confirm: bool,
     previewed: Sequence[str] | None = None,
 ) -> CancelDrawPlan:
-    """CCT-8f with CCT-16: the Finals' draw cancelled, refused once a Finals game has a
-    report or a result, a match is decided without play, or a ruling is recorded. Without
-    `confirm` nothing is stored (the preview); with it the draw's facts and jobs go and the
-    change is announced, unless the draw is not the `previewed` one any more."""
+    """CCT-8f with CCT-16: the Finals' draw cancelled.
+
+    It is refused once a Finals game has a report or a result, a match is decided without play, or a
+    ruling is recorded. Without `confirm` nothing is stored and a preview is given. With it the
+    draw's facts and jobs go and the change is announced, unless the draw is no longer the
+    `previewed` one.
+    """
     actor.require(Role.HQ)
     async with store.change(actor.user_id, "finals.cancel_draw", f"event:{event}") as uow:
         view = uow.view()

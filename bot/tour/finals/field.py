@@ -1,8 +1,11 @@
-"""The Finals field as it forms (CCT-3 and its Interpretation): an organiser records that a
-qualified player declined the Finals (preview, then Confirm; audited and announced in one
-unit of work), the place going to the next in line, or withdraws a mistaken decline before
-the draw. The field itself (declines, where their places went, wildcards, places open) is
-derived by `core.tour.qualification.finals_field` from the stored facts."""
+"""The Finals field as it forms, by CCT-3 and its Interpretation.
+
+An organiser records that a qualified player declined the Finals, and the place goes to the next in
+line. This shows a preview, then Confirm audits and announces it in one unit of work. An organiser
+may also withdraw a mistaken decline before the draw. The field itself is derived by
+`core.tour.qualification.finals_field` from the stored facts: the declines, where their places went,
+the wildcards and the places open.
+"""
 
 from __future__ import annotations
 
@@ -31,9 +34,11 @@ from storage.tours import TourPlayer
 
 @dataclass(frozen=True)
 class DeclinePlan:
-    """CCT-3: a decline (or its withdrawal) as its preview shows it: the player, where the
-    place goes (`replaced_by`: nobody when the lists cannot fill it) and the places left
-    open after it; `stored` once confirmed."""
+    """CCT-3: a decline or its withdrawal as its preview shows it.
+
+    It holds the player, where the place goes and the places left open after it. `replaced_by` is
+    nobody when the lists cannot fill the place. `stored` is set once confirmed.
+    """
 
     event: TourEventRecord
     player: str
@@ -44,7 +49,7 @@ class DeclinePlan:
 
 
 async def _finals_in_setup(view: GuildView, event: str | int) -> TourEventRecord:
-    """The Finals `event` names, before their draw (CCT-3: the field is set until then)."""
+    """The Finals `event` names, before their draw. By CCT-3 the field is set until then."""
     record = await find_event(view, event)
     if record.type is not EventType.FINALS:
         raise UserError(f"{named(record.name)} is not the Finals: only the Finals take declines.")
@@ -62,14 +67,16 @@ def _named(player: object) -> str:
 
 
 def refusal(error: FinalsFieldError) -> UserError:
-    """CCT-3: a refusal of the field's rules as one line (names marked by the checks)."""
+    """CCT-3: a refusal of the field's rules as one line, with names marked by the checks."""
     text = str(error)
     return UserError(f"{text[:1].upper()}{text[1:]} (CCT-3).")
 
 
 def field_of(loaded: LoadedTour, record: TourEventRecord) -> tuple[LoadedEvent, FinalsField]:
-    """CCT-3: the Finals event as loaded and its field; a list the rules cannot give (more
-    Major winners than places) is refused."""
+    """CCT-3: the Finals event as loaded and its field.
+
+    A list the rules cannot give, such as more Major winners than places, is refused.
+    """
     finals = next(e for e in loaded.events if e.record.id == record.id)
     try:
         return finals, loaded.finals_field(finals)
@@ -95,10 +102,13 @@ async def decline(
     confirm: bool,
     previewed: tuple[str, ...] | None = None,
 ) -> DeclinePlan:
-    """CCT-3: `player`, offered a Finals place, declined it; the place goes to the next in
-    the tour standings (an Ambassador place to the next Ambassador), or stays open for a
-    wildcard. Without `confirm` nothing is stored (the preview); with it the decline is
-    stored and announced — unless its place would now go elsewhere than `previewed`."""
+    """CCT-3: `player`, offered a Finals place, declined it.
+
+    The place goes to the next in the tour standings, and an Ambassador place to the next
+    Ambassador. Otherwise it stays open for a wildcard. Without `confirm` nothing is stored and a
+    preview is given. With it the decline is stored and announced, unless its place would now go
+    elsewhere than `previewed`.
+    """
     actor.require(Role.HQ)
     text = optional_text(note, "note", NOTE_LIMIT)
     async with store.change(actor.user_id, "finals.decline", f"event:{event}") as uow:
@@ -132,16 +142,20 @@ async def decline(
 
 
 def _with_decline(loaded: LoadedTour, finals: LoadedEvent, player: str) -> FinalsField:
-    """The field once `player` declined too (the preview's answer: where the place goes)."""
+    """The field once `player` declined too, which answers the preview's question of where the
+    place goes.
+    """
     return loaded.finals_field(finals, (*(d.name for d in loaded.declines), player))
 
 
 async def withdraw_decline(
     store: GuildStore, actor: Actor, event: str | int, player: str
 ) -> DeclinePlan:
-    """CCT-3: a mistaken decline withdrawn before the draw: the player is offered their
-    place again, and whoever it went to is not — refused when that player (or a wildcard
-    for a place no longer open) is entered in the Finals already."""
+    """CCT-3: a mistaken decline withdrawn before the draw.
+
+    The player is offered their place again, and whoever it went to is not. It is refused when that
+    player, or a wildcard for a place no longer open, is already entered in the Finals.
+    """
     actor.require(Role.HQ)
     async with store.change(actor.user_id, "finals.decline_undo", f"event:{event}") as uow:
         view = uow.view()
@@ -170,8 +184,11 @@ async def withdraw_decline(
 
 
 async def check_field(uow: UnitOfWork, record: TourEventRecord, doing: str = "drawn") -> None:
-    """CCT-3: the Finals' entries are a field the rules give (checked at the draw, where a
-    later event may have changed the list since the players were entered, and on import)."""
+    """CCT-3: checks that the Finals' entries are a field the rules give.
+
+    It is checked at the draw, where a later event may have changed the list since the players were
+    entered, and on import.
+    """
     loaded = await _loaded(uow.view(), record)
     finals, field = field_of(loaded, record)
     wildcards = [p.name for p in finals.players if p.wildcard]
@@ -183,8 +200,11 @@ async def check_field(uow: UnitOfWork, record: TourEventRecord, doing: str = "dr
 async def check_entry_of(
     uow: UnitOfWork, record: TourEventRecord, player: str, wildcard: bool
 ) -> None:
-    """CCT-3: `player` may enter the Finals `record` — offered a place, or a `wildcard`
-    into an open place; refused with one line saying why otherwise."""
+    """CCT-3: checks that `player` may enter the Finals `record`.
+
+    The player must be offered a place, or be a `wildcard` into an open place. Otherwise it is
+    refused with one line saying why.
+    """
     loaded = await _loaded(uow.view(), record)
     _, field = field_of(loaded, record)
     try:

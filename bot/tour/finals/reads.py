@@ -1,6 +1,9 @@
-"""`/finals standings`: the Finals table (CCT-8f) — each finalist's bonus from the tour
-points at the Finals' start (the events before them), match points 3/0 and 2/1, total,
-shared ranks and a tie for first flagged — and each match's state."""
+"""`/finals standings`: the CCT-8f Finals table and each match's state.
+
+The table has each finalist's bonus from the tour points at the Finals' start, from the events
+before them. It has match points of 3/0 and 2/1, the total and shared ranks, and it flags a tie for
+first.
+"""
 
 from __future__ import annotations
 

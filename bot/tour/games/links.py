@@ -1,9 +1,11 @@
-"""A chess.com or lichess.org game link read into its PGN, outside any unit of work (network
-first, then the report), through the project's clients: a chess.com game found in the
-monthly archive of one of its players (their linked chess.com username; this month's and
-the last: `ChessComClient.player_games`), a lichess game among the exported games of its
-players (their linked lichess usernames: `LichessClient.user_games`) — the bot's one client of
-each site. The game's URL is what stops it counting twice."""
+"""A chess.com or lichess.org game link read into its PGN, outside any unit of work.
+
+The network comes first, then the report. The reads go through the bot's one client of each site. A
+chess.com game is found in the monthly archive of one of its players, using their linked chess.com
+username and this month's and last month's archive through `ChessComClient.player_games`. A lichess
+game is found among the exported games of its players, using their linked lichess usernames through
+`LichessClient.user_games`. The game's URL is what stops it counting twice.
+"""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ class FetchedGame:
 
 @dataclass(frozen=True)
 class Usernames:
-    """The site usernames of a game's two players (White first), as linked."""
+    """The site usernames of a game's two players as linked, White first."""
 
     chesscom: tuple[str, ...]
     lichess: tuple[str, ...]

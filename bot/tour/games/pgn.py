@@ -1,6 +1,9 @@
-"""A game's PGN (an attachment, or what a chess.com / lichess.org link gives) read for a
-report: its result, the CCT-7 early-draw check, whether its players match the game's, and
-the reference that stops the same game counting twice (its site URL, else a fingerprint)."""
+"""A game's PGN read for a report, from an attachment or a chess.com or lichess.org link.
+
+It gives the result, the CCT-7 early-draw check, whether its players match the game's, and the
+reference that stops the same game counting twice. That reference is its site URL, else a
+fingerprint.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from core.results import Result
 from core.tour.early_draws import EarlyDrawCheck, PgnError, check_early_draw, read_pgn
 
 PGN_LIMIT = 200_000
-"""Characters of a PGN a report reads (one game is a few thousand)."""
+"""Characters of a PGN a report reads. One game is a few thousand."""
 _RESULTS = {"1-0": Result.WHITE_WIN, "0-1": Result.BLACK_WIN, "1/2-1/2": Result.DRAW}
 _GAME_URL = re.compile(
     r"^(?:https?://)?(?:www\.)?(?P<site>chess\.com|lichess\.org)/(?P<path>[^?#\s]+)",
@@ -38,8 +41,10 @@ class PgnGame:
 
 
 def game_url(text: str) -> str | None:
-    """A chess.com or lichess.org game URL as compared (`https://lichess.org/abcd1234`), or
-    None when `text` is not one."""
+    """A chess.com or lichess.org game URL as compared, such as `https://lichess.org/abcd1234`.
+
+    Returns None when `text` is not one.
+    """
     found = _GAME_URL.match(text.strip())
     if found is None:
         return None
@@ -57,7 +62,7 @@ def game_url(text: str) -> str | None:
 
 
 def read_game(text: str) -> PgnGame:
-    """The PGN's one game; refused when it cannot be read or has no decided result."""
+    """The PGN's one game. It is refused when it cannot be read or has no decided result."""
     if len(text) > PGN_LIMIT:
         raise UserError(f"The PGN is over {PGN_LIMIT:,} characters: attach one game.")
     try:
@@ -78,8 +83,10 @@ def read_game(text: str) -> PgnGame:
 
 
 def _reference(game: chess.pgn.Game) -> str:
-    """The game's site URL when it has one (a link and its PGN are the same game), else a
-    fingerprint of its players, date and moves."""
+    """The game's site URL when it has one, else a fingerprint of its players, date and moves.
+
+    A link and its PGN are the same game.
+    """
     for header in ("Link", "Site"):
         url = game_url(game.headers.get(header, ""))
         if url is not None:
@@ -99,10 +106,12 @@ def _reference(game: chess.pgn.Game) -> str:
 def check_players(
     game: PgnGame, white: set[str], black: set[str], others: Set[str] = frozenset()
 ) -> None:
-    """Refuse a PGN whose players are the game's the other way round, or that names another
-    player of the event (`others`: their names and usernames) — another pairing, not this
-    game (names and usernames compared without case); a PGN naming neither is accepted (the
-    report says whose)."""
+    """Refuses a PGN that belongs to another pairing rather than this game.
+
+    That is a PGN whose players are the game's the other way round, or one that names another player
+    of the event. `others` holds their names and usernames. Names and usernames are compared without
+    case. A PGN naming neither player is accepted, and the report says whose it is.
+    """
     header_white, header_black = game.white.casefold(), game.black.casefold()
     if header_white in black or header_black in white:
         raise UserError(
@@ -118,9 +127,11 @@ def check_players(
 
 
 def check_linked(game: PgnGame, white: str | None, black: str | None) -> None:
-    """CCT-8a: a linked game is between the two players' linked accounts on its site: a
-    player with a username there must be the one the game names at their colour (a player
-    without one cannot be checked)."""
+    """CCT-8a: a linked game is between the two players' linked accounts on its site.
+
+    A player with a username there must be the one the game names at their colour. A player without
+    one cannot be checked.
+    """
     for expected, header in ((white, game.white), (black, game.black)):
         if expected is not None and header.casefold() != expected.casefold():
             raise UserError(

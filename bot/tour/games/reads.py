@@ -1,6 +1,9 @@
-"""Game read models: a game's card (players, result and its life cycle, the CCT-7 flag, the
-time control; its override history) and the games offered to a member typing a `game`
-option — their own open games first, then the other open games, then played ones."""
+"""Game read models: a game's card, and the games offered to a member typing a `game` option.
+
+The card shows the players, the result and its life cycle, the CCT-7 flag, the time control and the
+override history. The games offered are the member's own open games first, then the other open
+games, then played ones.
+"""
 
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ CHOICES = 25
 
 @dataclass(frozen=True)
 class GameCard:
-    """`/game show`: the game, where it stands, and its arbiter overrides (CCT-9)."""
+    """`/game show`: the game, where it stands, and its CCT-9 arbiter overrides."""
 
     read: EventRead
     target: GameTarget
@@ -44,8 +47,9 @@ async def game_card(store: GuildStore, event: str, game: str) -> GameCard:
 
 @dataclass(frozen=True)
 class GameChoice:
-    """A game offered by autocomplete: its name (the value), whether it is the member's, and
-    whether it is still open."""
+    """A game offered by autocomplete: its name as the value, whether it is the member's, and
+    whether it is still open.
+    """
 
     name: str
     mine: bool
@@ -55,8 +59,10 @@ class GameChoice:
 async def game_choices(
     store: GuildStore, event: str | None, typed: str, user_id: int
 ) -> list[GameChoice]:
-    """The event's games holding `typed`: the member's own open games first, then other open
-    ones, then played ones (nothing when the event is unknown)."""
+    """The event's games holding `typed`, or nothing when the event is unknown.
+
+    The member's own open games come first, then other open ones, then played ones.
+    """
     if not event:
         return []
     async with store.read() as view:
@@ -90,8 +96,9 @@ def _ranked(loaded: LoadedEvent, typed: str, me: str | None) -> list[GameChoice]
 
 
 async def site_usernames(store: GuildStore, event: str, game: str) -> Usernames:
-    """The chess.com and lichess usernames of the game's players (White first), to find a
-    linked game."""
+    """The chess.com and lichess usernames of the game's players, White first, to find a linked
+    game.
+    """
     read = await read_event(store, event)
     target = find_target(read.loaded, game)
     ids = read.loaded.ids
@@ -104,8 +111,10 @@ async def site_usernames(store: GuildStore, event: str, game: str) -> Usernames:
 
 
 async def counted_already(store: GuildStore, link: str) -> bool:
-    """Whether the game at this chess.com / lichess.org link counted already (checked again,
-    and decided, by the report itself; this spares a read of the site)."""
+    """Whether the game at this chess.com or lichess.org link counted already.
+
+    The report itself checks again and decides. This check spares a read of the site.
+    """
     url = game_url(link)
     if url is None:
         return False

@@ -1,11 +1,15 @@
-"""Game use cases, each one unit of work through the life cycle of core/tour/game_reports:
-a player's report (waiting for the opponent), the opponent's confirmation or dispute (a
-dispute goes to the arbiters' channel), an arbiter's entry (final), an arbiter's correction
-with its reason (CCT-9, audited as an override), an arbiter's award of a game not played
-(a forfeit win, CCT-9 with CORE-2). A PGN fills the result and is checked for a
-draw before move 40 (CCT-7, flagged to the arbiters); a game read from a chess.com /
-lichess.org game counts once. After every settled result the event's facts are checked
-against the knock-out and Finals rules (CCT-8c-f) before anything commits."""
+"""Game use cases, each one unit of work through the life cycle of core/tour/game_reports.
+
+They are a player's report, which waits for the opponent, and the opponent's confirmation or
+dispute. A dispute goes to the arbiters' channel. An arbiter's entry is final. An arbiter's
+correction with its reason is audited as an override by CCT-9. An arbiter's award of a game not
+played is a forfeit win by CCT-9 with CORE-2.
+
+A PGN fills the result and is checked for a draw before move 40 by CCT-7, which is flagged to the
+arbiters. A game read from a chess.com or lichess.org game counts once. After every settled result
+the event's facts are checked against the knock-out and Finals rules of CCT-8c to CCT-8f before
+anything commits.
+"""
 
 from __future__ import annotations
 
@@ -64,9 +68,12 @@ GROUNDS: dict[str, OverrideReason] = {
 
 @dataclass(frozen=True)
 class GameChanged:
-    """What a game use case did: the game (as now stored), its name, who acted (as a party),
-    the opponent's member to ask for confirmation (a player's report), the CCT-7 flag, and
-    what it settled (a series or match decided, the event finished)."""
+    """What a game use case did.
+
+    It holds the game as now stored, its name, who acted as a party, the opponent's member to ask
+    for confirmation of a player's report, the CCT-7 flag, and what it settled. It may have decided
+    a series or match, or finished the event.
+    """
 
     event: str
     event_id: int
@@ -95,14 +102,16 @@ def too_early(error: SessionNotStarted, game: str) -> UserError:
 
 
 async def session_of(uow: UnitOfWork, loaded: LoadedEvent, target: GameTarget) -> Session:
-    """The playing session of `target`, from its tour's session time (CCT-16: frozen)."""
+    """The playing session of `target`, from its tour's session time, frozen by CCT-16."""
     tour = await find_tour(uow.view(), loaded.record.tour_id)
     return target_session(loaded, tour.rules, target, uow.now)
 
 
 def _party(actor: Actor, loaded: LoadedEvent, target: GameTarget) -> Party:
-    """Who the actor is for this game: an arbiter, or one of its two players (linked
-    members); anyone else is refused."""
+    """Who the actor is for this game: an arbiter, or one of its two players by linked members.
+
+    Anyone else is refused.
+    """
     if actor.has(Role.ARBITER):
         return Party.ARBITER
     if actor.is_system:
@@ -134,7 +143,7 @@ async def _event(uow: UnitOfWork, event: str | int) -> LoadedEvent:
 
 
 async def _identities(uow: UnitOfWork, loaded: LoadedEvent) -> dict[str, TourPlayer]:
-    """The tour player of each player of the event, by name (their linked usernames)."""
+    """The tour player of each player of the event, by name, with their linked usernames."""
     players = {p.id: p for p in await uow.tours.players(loaded.record.tour_id)}
     return {name: players[pid] for name, pid in loaded.ids.items() if pid in players}
 
@@ -169,7 +178,7 @@ def _check_pgn_players(
 
 
 async def game_row(uow: UnitOfWork, loaded: LoadedEvent, target: GameTarget) -> TourGame:
-    """The target's stored row, added (open) for a contest's next game."""
+    """The target's stored row, added as open for a contest's next game."""
     if target.row is not None:
         return target.row
     ids = loaded.ids
@@ -191,8 +200,10 @@ async def game_row(uow: UnitOfWork, loaded: LoadedEvent, target: GameTarget) -> 
 
 
 def check_settled(before: LoadedEvent, game: TourGame) -> tuple[LoadedEvent, tuple[str, ...]]:
-    """CCT-8c-f: the event with `game` stored as now, checked against the rules (a refusal
-    rolls the unit of work back), and what the change decided, to announce."""
+    """CCT-8c to CCT-8f: the event with `game` stored as now, checked against the rules.
+
+    A refusal rolls the unit of work back. It also returns what the change decided, to announce.
+    """
     after = before.with_game(game)
     decided: list[str] = []
     try:
@@ -225,9 +236,12 @@ def check_settled(before: LoadedEvent, game: TourGame) -> tuple[LoadedEvent, tup
 
 
 def _check_waiting(after: LoadedEvent) -> None:
-    """CCT-8d: a knock-out or Finals game whose report still waits (reported or disputed)
-    must stay its contest's next game: a result that decides the match before it (or
-    changes who plays it) cannot stand while it waits."""
+    """CCT-8d: a knock-out or Finals game whose report still waits must stay its contest's next
+    game.
+
+    Its report is reported or disputed. A result that decides the match before it, or changes who
+    plays it, cannot stand while it waits.
+    """
     waiting = [g for g in after.games if g.contest is not None and not g.status.settled]
     if not waiting:
         return
@@ -275,9 +289,12 @@ async def report_game(
     source: Source | None = None,
     source_ref: str | None = None,
 ) -> GameChanged:
-    """A result reported: a player's waits for the opponent's confirmation, an arbiter's is
-    final (CCT-9). With `pgn` the result is read from it (and must agree with `result` when
-    both are given); the PGN's game (or the linked game, `source_ref`) counts only once."""
+    """A result reported. A player's waits for the opponent's confirmation, and an arbiter's is
+    final by CCT-9.
+
+    With `pgn` the result is read from it, and must agree with `result` when both are given. The
+    PGN's game, or the linked game in `source_ref`, counts only once.
+    """
     parsed = read_game(pgn) if pgn is not None else None
     async with store.change(actor.user_id, "game.report", f"event:{event}") as uow:
         changed, _ = await report_in(
@@ -305,8 +322,11 @@ async def report_in(
     source_ref: str | None = None,
     party: Party | None = None,
 ) -> tuple[GameChanged, LoadedEvent]:
-    """`report_game` inside a unit of work (the bot's polling job reports a game it found
-    as `party` SYSTEM); returns what changed and the event as the change leaves it."""
+    """`report_game` inside a unit of work, returning what changed and the event as the change
+    leaves it.
+
+    The bot's polling job uses it to report a game it found as `party` SYSTEM.
+    """
     result = _pgn_result(parsed, result)
     if result is None:
         raise UserError("Give the result, or a PGN (or game link) to read it from.")
@@ -382,9 +402,12 @@ _SOURCES: dict[Party, Source] = {
 async def answer_report(
     store: GuildStore, actor: Actor, game_id: int, confirm: bool
 ) -> GameChanged:
-    """The opponent's Confirm (settled) or Dispute (to the arbiters) of a player's report
-    (either player's of a report the bot made from a site game); the bot's confirmation after
-    the waiting time comes as the system."""
+    """The opponent's Confirm, which settles a player's report, or Dispute, which sends it to the
+    arbiters.
+
+    For a report the bot made from a site game, either player may answer. The bot's confirmation
+    after the waiting time comes as the system.
+    """
     verb = "game.confirm" if confirm else "game.dispute"
     async with store.change(actor.user_id, verb, f"game:{game_id}") as uow:
         changed, _ = await answer_in(uow, actor, game_id, confirm)
@@ -394,8 +417,10 @@ async def answer_report(
 async def answer_in(
     uow: UnitOfWork, actor: Actor, game_id: int, confirm: bool
 ) -> tuple[GameChanged, LoadedEvent]:
-    """`answer_report` inside a unit of work (the auto-confirmation job's); what changed and
-    the event as the change leaves it."""
+    """`answer_report` inside a unit of work, the auto-confirmation job's.
+
+    It returns what changed and the event as the change leaves it.
+    """
     action = Action.CONFIRM if confirm else Action.DISPUTE
     row = await uow.tour_games.get(game_id)
     if row is None:
@@ -464,9 +489,11 @@ async def correct_game(
     reason: str,
     ground: str = "other",
 ) -> GameChanged:
-    """CCT-9: an arbiter sets a game's result with a reason (audited as an override); a
-    deliberate disconnection expels the player who loses. A preliminary result cannot change
-    the order the knock-out was built from once it started."""
+    """CCT-9: an arbiter sets a game's result with a reason, audited as an override.
+
+    A deliberate disconnection expels the player who loses. A preliminary result cannot change the
+    order the knock-out was built from once it started.
+    """
     actor.require(Role.ARBITER)
     explanation = clean_text(reason, "reason", NOTE_LIMIT)
     if ground not in GROUNDS:
@@ -532,7 +559,9 @@ def _keep_seeds(before: LoadedEvent, after: LoadedEvent) -> None:
 
 
 async def _to_arbiters(uow: UnitOfWork, content: str) -> None:
-    """Post to the arbiters' channel (else announcements; nothing when neither is set up)."""
+    """Posts to the arbiters' channel, else announcements. Nothing is posted when neither is set
+    up.
+    """
     settings = await uow.settings.get()
     channel = settings.arbiters_channel
     if channel is not None:
@@ -550,8 +579,11 @@ async def award_tour_game(
     *,
     confirm: bool,
 ) -> AwardPlan:
-    """CCT-9: the game `game` awarded to `winner` without play, as a forfeit win. Preview
-    without `confirm`; with it the result, its override row and announcement are stored."""
+    """CCT-9: the game `game` awarded to `winner` without play, as a forfeit win.
+
+    Without `confirm` it gives a preview. With it the result, its override row and announcement are
+    stored.
+    """
     actor.require(Role.ARBITER)
     why, text = award_reason(reason, note)
     async with store.change(actor.user_id, "game.award", f"event:{event}") as uow:

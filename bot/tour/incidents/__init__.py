@@ -1,1 +1,1 @@
-"""Disconnection incidents (CCT-10)."""
+"""Disconnection incidents, by CCT-10."""

@@ -1,4 +1,4 @@
-"""`/incident list`: an event's disconnection incidents and their rulings (CCT-10)."""
+"""`/incident list`: an event's disconnection incidents and their CCT-10 rulings."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from storage.tour_rulings import Incident
 async def incident_list(
     store: GuildStore, event: str
 ) -> tuple[str, list[Incident], dict[int, str]]:
-    """The event's name, its incidents (oldest first) and its players' names by id."""
+    """The event's name, its incidents oldest first and its players' names by id."""
     async with store.read() as view:
         record = await find_event(view, event)
         found = await view.tour_rulings.incidents(record.id)

@@ -1,7 +1,9 @@
-"""CCT-10 disconnections: an arbiter records one during a game; core rules on it (continue
-with the time lost, paused with 30 s off, or lost), the ruling is stored, applied (a lost
-game is decided against the disconnected player, audited as an override, CCT-9) and
-announced — one unit of work."""
+"""CCT-10 disconnections, recorded by an arbiter during a game, in one unit of work.
+
+Core rules on the incident: play continues with the time lost, is paused with 30 s off, or the game
+is lost. The ruling is stored and applied. A lost game is decided against the disconnected player
+and audited as a CCT-9 override. The ruling is announced.
+"""
 
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ from storage.guild import GuildStore
 from storage.tour_rulings import NewIncident, Outcome
 
 MAX_CLOCK = 4 * 3600
-"""Seconds a clock can show (no tour game is longer)."""
+"""Seconds a clock can show. No tour game is longer."""
 OUTCOMES: dict[DisconnectionOutcome, Outcome] = {
     DisconnectionOutcome.CONTINUE: "continue",
     DisconnectionOutcome.PAUSED: "paused",

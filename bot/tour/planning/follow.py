@@ -1,9 +1,11 @@
-"""The jobs a change to a game calls for, decided in the change's own unit of work (every door
-— a command, a button, a job, an arbiter's ruling — goes through here): a report waiting for
-confirmation gets its auto-confirmation at `reported_at + confirm_hours` (the tour's frozen
-value); a report answered, decided or corrected loses it (a dispute stops the timer); the
-change that decides an event's last game schedules its wrap-up, once; the event's poll job
-follows the sessions with a game still to look for (`plan.follow_polling`)."""
+"""The jobs a change to a game calls for, decided in the change's own unit of work.
+
+Every door goes through here: a command, a button, a job or an arbiter's ruling. A report waiting
+for confirmation gets its auto-confirmation at `reported_at + confirm_hours`, using the tour's
+frozen value. A report answered, decided or corrected loses it, and a dispute stops the timer. The
+change that decides an event's last game schedules its wrap-up, once. The event's poll job follows
+the sessions with a game still to look for, through `plan.follow_polling`.
+"""
 
 from __future__ import annotations
 
@@ -20,13 +22,16 @@ from storage.tour_games import TourGame
 
 
 def event_finished(loaded: LoadedEvent) -> bool:
-    """CCT-8c/8f: every game that decides the event is decided — the Final (and the 3rd-place
-    match) of a Regular or Major, every match of the Finals."""
+    """CCT-8c and CCT-8f: every game that decides the event is decided.
+
+    These are the Final and the 3rd-place match of a Regular or Major, and every match of the
+    Finals.
+    """
     return loaded.derived("finished", lambda: _finished(loaded))
 
 
 def _finished(loaded: LoadedEvent) -> bool:
-    """`event_finished`, computed (the memo's miss)."""
+    """`event_finished`, computed when the memo misses."""
     if loaded.record.recorded or loaded.record.drawn_at is None:
         return False
     if loaded.record.type is EventType.FINALS:
@@ -41,7 +46,7 @@ def _finished(loaded: LoadedEvent) -> bool:
 async def follow_game(
     uow: UnitOfWork, before: LoadedEvent, stored: TourGame, after: LoadedEvent
 ) -> None:
-    """Schedule or cancel what the game's change calls for (see the module)."""
+    """Schedules or cancels what the game's change calls for, as the module docstring says."""
     subject = game_subject(stored.id)
     if stored.status is ReportStatus.REPORTED and stored.reported_at is not None:
         tour = await uow.tours.get(before.record.tour_id)

@@ -1,18 +1,19 @@
-"""The tour's job kinds and their natural keys (kind, subject): one family or kind per row of
-"What happens on its own" of docs/tour.md, each job about one event (`event:<id>`) or one game
-(`game:<id>`), so jobs of one subject run one at a time in due order and scheduling a job
-again moves it (a guild has one pending job per key).
+"""The tour's job kinds and their natural keys of kind and subject.
 
-- `cct.round.<round>`: a round's pairings and colours posted, its players pinged, the event's
-  `round_reminder_minutes` before its start (`r3` a preliminary or Finals round, `qf-day1` …
-  `f-day2` a knock-out stage's day);
-- `cct.appeals.day<N>`: appeals for the session of the event's day N close (CCT-11), when
-  23:59 in the appeals zone is over;
-- `cct.confirm`: a report still waiting after `confirm_hours` confirmed by the bot;
-- `cct.wrapup`: the event's last game decided — placings, tour points, ranking and the next
-  event's qualification announced;
-- `cct.poll`: the open games of one session looked up on chess.com and lichess.org, at most
-  3 times between its start and its appeal close (CCT-11), then the next session's.
+There is one family or kind per row of "What happens on its own" in docs/tour.md. Each job is about
+one event, `event:<id>`, or one game, `game:<id>`. Jobs of one subject thus run one at a time in due
+order, and scheduling a job again moves it, since a guild has one pending job per key.
+
+- `cct.round.<round>`: a round's pairings and colours are posted and its players pinged,
+  the event's `round_reminder_minutes` before its start. `r3` is a preliminary or Finals
+  round, and `qf-day1` to `f-day2` a knock-out stage's day.
+- `cct.appeals.day<N>`: appeals for the session of the event's day N close by CCT-11, when
+  23:59 in the appeals zone is over.
+- `cct.confirm`: the bot confirms a report still waiting after `confirm_hours`.
+- `cct.wrapup`: once the event's last game is decided, the placings, tour points, ranking
+  and the next event's qualification are announced.
+- `cct.poll`: the open games of one session are looked up on chess.com and lichess.org, at
+  most 3 times between its start and its CCT-11 appeal close, then the next session's.
 """
 
 from __future__ import annotations
@@ -35,12 +36,14 @@ KNOCKOUT_STAGES: Mapping[str, tuple[Tie, ...]] = {
     "sf": (Tie.SF1, Tie.SF2),
     "f": (Tie.FINAL, Tie.THIRD_PLACE),
 }
-"""CCT-8c/d: the knock-out stages, each played over two days (match 1, then match 2 and the
-play-off), by the name their reminder kinds carry."""
+"""CCT-8c and CCT-8d: the knock-out stages by the name their reminder kinds carry.
+
+Each is played over two days: match 1, then match 2 and the play-off.
+"""
 
 
 def kinds() -> list[str]:
-    """Every tour job kind (families as `<prefix>*`), as the registry lists them."""
+    """Every tour job kind as the registry lists them, with families as `<prefix>*`."""
     return sorted([f"{ROUND_FAMILY}*", f"{APPEALS_FAMILY}*", CONFIRM, WRAPUP, POLL])
 
 
@@ -50,7 +53,7 @@ def event_subject(event_id: int) -> str:
 
 
 def game_subject(game_id: int) -> str:
-    """The subject of a game's jobs (its auto-confirmation)."""
+    """The subject of a game's jobs, which is its auto-confirmation."""
     return f"game:{game_id}"
 
 
@@ -70,7 +73,7 @@ def appeals_kind(day: int) -> str:
 
 
 def payload_int(payload: Mapping[str, Any], key: str) -> int:
-    """A whole number a job's payload carries (ValueError naming the key otherwise)."""
+    """A whole number a job's payload carries, or ValueError naming the key."""
     value = payload.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
         raise ValueError(f"the job's payload has no {key!r} number: {dict(payload)!r}")
@@ -81,14 +84,16 @@ SAME_INSTANT = dt.timedelta(seconds=1)
 
 
 def same_instant(a: dt.datetime, b: dt.datetime) -> bool:
-    """Whether a job's due time is this instant (a job whose time no longer fits its facts is
-    stale and does nothing)."""
+    """Whether a job's due time is this instant.
+
+    A job whose time no longer fits its facts is stale and does nothing.
+    """
     return abs(a - b) < SAME_INSTANT
 
 
 @dataclass(frozen=True)
 class PlannedJob:
-    """One job to schedule: kind, subject, due instant (UTC) and payload."""
+    """One job to schedule: its kind, subject, due instant in UTC and payload."""
 
     kind: str
     subject: str

@@ -1,14 +1,16 @@
-"""Which jobs an event gets, from its stored facts: at the draw, a reminder per round (its
-pairings and colours posted `round_reminder_minutes` before its session starts) and an appeal
-close per session day (CCT-11); at the knock-out's start, a reminder per stage day and the
-appeal closes of the knock-out days. A reminder already in the past is left out (never posted
-late); every job is scheduled by its natural key, so planning again moves a job rather than
-adding one.
+"""Which jobs an event gets, from its stored facts.
 
-The sites' polls follow the games instead (bot/tour/automation/polling.py says why): the
-sessions with a game still to be looked for (`poll_days`), each polled at most
-`POLLS_PER_SESSION` times between its start and its appeal close (`first_poll`, `next_poll`),
-and `follow_polling` keeping the event's one poll job on them after every change."""
+At the draw it gets a reminder per round and an appeal close per session day by CCT-11. A reminder
+posts the round's pairings and colours `round_reminder_minutes` before its session starts. At the
+knock-out's start it gets a reminder per stage day and the appeal closes of the knock-out days. A
+reminder already in the past is left out and never posted late. Every job is scheduled by its
+natural key, so planning again moves a job rather than adding one.
+
+The sites' polls follow the games instead, and bot/tour/automation/polling.py says why. `poll_days`
+gives the sessions with a game still to be looked for. Each is polled at most `POLLS_PER_SESSION`
+times between its start and its appeal close, as `first_poll` and `next_poll` time them.
+`follow_polling` keeps the event's one poll job on them after every change.
+"""
 
 from __future__ import annotations
 
@@ -53,7 +55,7 @@ DAYS_A_STAGE = 2
 
 
 def reminder_lead(event: TourEventRecord) -> dt.timedelta:
-    """How long before a round's start its reminder comes (the event's frozen setting)."""
+    """How long before a round's start its reminder comes, the event's frozen setting."""
     return dt.timedelta(minutes=event.round_reminder_minutes)
 
 
@@ -70,8 +72,10 @@ def stage_start(event: TourEventRecord, rules: TourRules, stage: str, day: int) 
 
 
 def draw_jobs(event: TourEventRecord, rules: TourRules, rounds: int) -> list[PlannedJob]:
-    """The jobs a drawn event gets: each round's reminder and each session day's appeal
-    close (its first poll comes from `follow_polling`)."""
+    """The jobs a drawn event gets: each round's reminder and each session day's appeal close.
+
+    Its first poll comes from `follow_polling`.
+    """
     subject = event_subject(event.id)
     lead = reminder_lead(event)
     jobs = []
@@ -87,8 +91,10 @@ def draw_jobs(event: TourEventRecord, rules: TourRules, rounds: int) -> list[Pla
 
 
 def knockout_jobs(event: TourEventRecord, rules: TourRules) -> list[PlannedJob]:
-    """The jobs a knock-out gets when it starts: each stage day's reminder and each
-    knock-out day's appeal close (CCT-8c/d, CCT-11)."""
+    """The jobs a knock-out gets when it starts, by CCT-8c, CCT-8d and CCT-11.
+
+    These are each stage day's reminder and each knock-out day's appeal close.
+    """
     if event.type is EventType.FINALS:
         return []
     subject = event_subject(event.id)
@@ -121,9 +127,11 @@ def _appeal_closes(
 
 
 async def schedule(uow: UnitOfWork, jobs: Sequence[PlannedJob]) -> int:
-    """Schedule the planned jobs in the unit of work by their natural keys; a reminder or
-    appeal close already past is not scheduled (nothing is posted late for a session that
-    began before the draw). Returns the jobs scheduled."""
+    """Schedules the planned jobs in the unit of work by their natural keys, and returns them.
+
+    A reminder or appeal close already past is not scheduled, so nothing is posted late for a
+    session that began before the draw.
+    """
     scheduled = 0
     for job in jobs:
         if job.kind.startswith((ROUND_FAMILY, APPEALS_FAMILY)) and job.due_at <= uow.now:
@@ -134,12 +142,14 @@ async def schedule(uow: UnitOfWork, jobs: Sequence[PlannedJob]) -> int:
 
 
 POLLS_PER_SESSION = 3
-"""How many times a session's games are looked for on the sites: at its start, once between,
-and when its appeals close (CCT-11)."""
+"""How many times a session's games are looked for on the sites.
+
+That is at its start, once between, and when its CCT-11 appeals close.
+"""
 
 
 def watchable(target: GameTarget) -> bool:
-    """CCT-7: an open game (nobody reported it) a site can show."""
+    """CCT-7: an open game, reported by nobody, that a site can show."""
     if target.row is not None and target.row.status is not ReportStatus.OPEN:
         return False
     return target.time_control is not None and _site_shows(target.time_control)
@@ -151,16 +161,19 @@ def _site_shows(control: TimeControl) -> bool:
 
 
 def poll_days(loaded: LoadedEvent) -> frozenset[int]:
-    """The event's days with a game still to be looked for on the sites: an open preliminary
-    game, or a contest's next game as core's contest status gives it (CCT-8d: never a game
-    the contest no longer plays) that nobody reported — either at a time control a site can
-    show — or a contest waiting for a colour choice before its game 1 or its first blitz game
-    (CCT-8e). What `open_targets` and `watchable` give, without naming each game."""
+    """The event's days with a game still to be looked for on the sites.
+
+    Such a game is an open preliminary game, or a contest's next game as core's contest status gives
+    it, that nobody reported. By CCT-8d that is never a game the contest no longer plays. Either
+    must be at a time control a site can show. A contest waiting for a CCT-8e colour choice before
+    its game 1 or its first blitz game counts too. This is what `open_targets` and `watchable` give,
+    without naming each game.
+    """
     return loaded.derived("poll days", lambda: _poll_days(loaded))
 
 
 def _poll_days(loaded: LoadedEvent) -> frozenset[int]:
-    """`poll_days`, computed (the memo's miss); none for facts the rules refuse."""
+    """`poll_days`, computed when the memo misses. Facts the rules refuse give none."""
     record = loaded.record
     if record.drawn_at is None or record.recorded:
         return frozenset()
@@ -208,15 +221,18 @@ def _poll_days(loaded: LoadedEvent) -> frozenset[int]:
 
 @dataclass(frozen=True)
 class SessionPoll:
-    """One poll of a session: its event day, how many polls of the session this one makes
-    (1 to `POLLS_PER_SESSION`), and when it is due."""
+    """One poll of a session: its event day, its number among the session's polls, and when it is
+    due.
+
+    The number runs from 1 to `POLLS_PER_SESSION`.
+    """
 
     day: int
     polls: int
     due_at: dt.datetime
 
     def payload(self, event_id: int, read: dict[str, str] | None = None) -> dict[str, Any]:
-        """The poll job's payload (`read`: when each of the session's pairings was read)."""
+        """The poll job's payload. `read` says when each of the session's pairings was read."""
         payload: dict[str, Any] = {"event": event_id, "day": self.day, "polls": self.polls}
         if read:
             payload["read"] = read
@@ -224,7 +240,7 @@ class SessionPoll:
 
 
 def session_of(payload: dict[str, Any], due_at: dt.datetime) -> SessionPoll | None:
-    """The session poll a job's payload names (None: a payload of an older version)."""
+    """The session poll a job's payload names. A payload of an older version gives None."""
     day, polls = payload.get("day"), payload.get("polls")
     if not isinstance(day, int) or not isinstance(polls, int):
         return None
@@ -234,16 +250,21 @@ def session_of(payload: dict[str, Any], due_at: dt.datetime) -> SessionPoll | No
 def session_window(
     event: TourEventRecord, rules: TourRules, day: int
 ) -> tuple[dt.datetime, dt.datetime]:
-    """CCT-11: when a session's games are looked for, from its start until its appeals close
-    (23:59 in the appeals zone on the session's day is over)."""
+    """CCT-11: when a session's games are looked for, from its start until its appeals close.
+
+    They close when 23:59 in the appeals zone on the session's day is over.
+    """
     return day_start(event, rules, day), appeals_close_at(event, rules, day)
 
 
 def first_poll(
     loaded: LoadedEvent, rules: TourRules, now: dt.datetime, besides: int | None = None
 ) -> SessionPoll | None:
-    """The first poll of the earliest session (other than day `besides`) whose appeals are
-    still open and which has a game to look for: at its start, or now if it has begun."""
+    """The first poll of the earliest session whose appeals are still open and which has a game to
+    look for.
+
+    Day `besides` is left out. The poll comes at the session's start, or now if it has begun.
+    """
     for day in sorted(poll_days(loaded)):
         start, close = session_window(loaded.record, rules, day)
         if day != besides and close > now:
@@ -260,10 +281,13 @@ def next_poll(
     every: dt.timedelta,
     retry_after: dt.timedelta | None = None,
 ) -> SessionPoll | None:
-    """The poll after `done` (run at `now`): the same session's next while it has a game to
-    look for, its polls left spread evenly up to its close (never sooner than `every`, or
-    `retry_after` when some pairings could not be read), the last one at the close — else
-    the next session's first."""
+    """The poll after `done`, which ran at `now`.
+
+    While the session has a game to look for, its next poll comes, with its polls left spread evenly
+    up to its close and the last one at the close. The next poll never comes sooner than `every`, or
+    than `retry_after` when some pairings could not be read. Otherwise it is the next session's
+    first poll.
+    """
     _, close = session_window(loaded.record, rules, done.day)
     left = POLLS_PER_SESSION - done.polls
     if done.day in poll_days(loaded) and close > now and left > 0:
@@ -275,10 +299,13 @@ def next_poll(
 
 
 async def follow_polling(uow: UnitOfWork, before: LoadedEvent | None, after: LoadedEvent) -> None:
-    """Keep the event's one poll job on its games after a change (a draw, the knock-out's
-    start, any game's change): when the days with a game to look for changed, the job moves
-    to the earliest such session still open, or is cancelled when there is none — so a
-    game settled by any door stops being polled in the change's own unit of work."""
+    """Keeps the event's one poll job on its games after a change.
+
+    A change is a draw, the knock-out's start or any game's change. When the days with a game to
+    look for changed, the job moves to the earliest such session still open, or is cancelled when
+    there is none. A game settled by any door thus stops being polled in the change's own unit of
+    work.
+    """
     days = poll_days(after)
     if before is not None and poll_days(before) == days:
         return

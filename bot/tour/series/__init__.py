@@ -1,1 +1,1 @@
-"""Knock-out series (CCT-8c-e): colour choices and the series card."""
+"""Knock-out series by CCT-8c to CCT-8e: colour choices and the series card."""

@@ -1,9 +1,12 @@
-"""CCT-9 awards without play: an arbiter gives a knock-out series (`/series award`) to one
-player for a reason (withdrawal, no-show, illness, or another with a note). A preview says
-who gets what and what follows; Confirm stores the award, its audit row and its
-announcement in one unit of work. Only an undecided contest may be awarded: games already
-played stay recorded and shown, the award decides it. A Finals match's award
-(`bot.tour.finals.awards`) and a game's (`bot.tour.games.service`) share its pieces."""
+"""CCT-9 awards without play: an arbiter gives a knock-out series to one player with `/series
+award`.
+
+The reason is a withdrawal, a no-show, illness, or another with a note. A preview says who gets what
+and what follows. Confirm stores the award, its audit row and its announcement in one unit of work.
+Only an undecided contest may be awarded. Games already played stay recorded and shown, and the
+award decides the contest. A Finals match's award in `bot.tour.finals.awards` and a game's in
+`bot.tour.games.service` share its pieces.
+"""
 
 from __future__ import annotations
 
@@ -40,8 +43,11 @@ REASONS: dict[str, AwardReason] = {reason.value: reason for reason in AwardReaso
 
 @dataclass(frozen=True)
 class AwardPlan:
-    """An award as its preview shows it: the contest, who gets it and who loses it, why,
-    how many games were played before it (kept), and what follows in the event."""
+    """An award as its preview shows it.
+
+    It holds the contest, who gets it and who loses it, why, how many games were played before it,
+    which are kept, and what follows in the event.
+    """
 
     event: str
     contest: str
@@ -54,7 +60,9 @@ class AwardPlan:
 
 
 def award_reason(reason: str, note: str | None) -> tuple[AwardReason, str | None]:
-    """The reason (one of `REASONS`) and the note as typed, checked (CCT-9: `other` needs one)."""
+    """The reason, one of `REASONS`, and the note as typed, checked. By CCT-9 `other` needs a
+    note.
+    """
     if reason not in REASONS:
         raise UserError(f"No reason {shown(reason)}: one of {', '.join(REASONS)}.")
     text = None if note is None else clean_text(note, "note", NOTE_LIMIT, required=False) or None
@@ -64,7 +72,7 @@ def award_reason(reason: str, note: str | None) -> tuple[AwardReason, str | None
 
 
 def award_player(typed: str, players: Sequence[str], contest: str) -> str:
-    """The player of `players` the arbiter named (case and spacing aside); else refused."""
+    """The player of `players` the arbiter named, case and spacing aside, or a refusal."""
     for player in players:
         if normal(player) == normal(typed):
             return player
@@ -88,7 +96,7 @@ def refuse_waiting(loaded: LoadedEvent, key: str, label: str) -> None:
 def record_data(
     loaded: LoadedEvent, players: tuple[str, str], record: ContestRecord
 ) -> dict[str, Any]:
-    """The award as stored: the tour file's round with `walkover` and `reason` (CCT-9)."""
+    """The award as stored: the tour file's round with `walkover` and `reason`, by CCT-9."""
     ids = loaded.ids
     data: dict[str, Any] = {
         "a": ids[players[0]],
@@ -172,8 +180,11 @@ async def award_contest_series(
     *,
     confirm: bool,
 ) -> AwardPlan:
-    """CCT-9: the knock-out round `round` awarded to `winner` without play. Preview without
-    `confirm`; with it the award is stored and announced, and the bracket follows."""
+    """CCT-9: the knock-out round `round` awarded to `winner` without play.
+
+    Without `confirm` it gives a preview. With it the award is stored and announced, and the bracket
+    follows.
+    """
     actor.require(Role.ARBITER)
     why, text = award_reason(reason, note)
     async with store.change(actor.user_id, "series.award", f"event:{event}") as uow:
@@ -211,7 +222,7 @@ async def award_contest_series(
 
 
 def contest_row(loaded: LoadedEvent, key: str, data: dict[str, Any]) -> ContestRow:
-    """The contest's row with the award as its record (its colour choices kept)."""
+    """The contest's row with the award as its record. Its colour choices are kept."""
     row = loaded.contests.get(key)
     if row is None:
         return ContestRow(key, None, None, None, None, data)

@@ -1,6 +1,8 @@
-"""`/series show`: a knock-out round (or a Finals match) — its games so far, each match's
-score and the play-off's, and what comes next: the next game with its colours and time
-control (CCT-7, CCT-8d/e), a colour choice due, or the winner."""
+"""`/series show`: a knock-out round or a Finals match, its games so far and what comes next.
+
+It shows each match's score and the play-off's. What comes next is the next game with its colours
+and time control by CCT-7, CCT-8d and CCT-8e, a colour choice due, or the winner.
+"""
 
 from __future__ import annotations
 
@@ -24,8 +26,11 @@ from storage.tour_games import TourGame
 
 @dataclass(frozen=True)
 class SeriesCard:
-    """A contest: its name, players (higher-ranked or Berger-White first), state, games
-    recorded (in order), and its next game if one is due."""
+    """A contest: its name, players, state, games recorded in order, and its next game if one is
+    due.
+
+    Players are listed higher-ranked or Berger-White first.
+    """
 
     read: EventRead
     name: str
@@ -36,11 +41,11 @@ class SeriesCard:
     next_game: GameTarget | None
     recorded_winner: str | None = None
     record: ContestRecord | None = None
-    """The contest's recorded outcome: an import or an award (CCT-9, a walkover)."""
+    """The contest's recorded outcome: an import or a CCT-9 award, which is a walkover."""
 
 
 async def series_card(store: GuildStore, event: str, round: str) -> SeriesCard:
-    """The contest `round` names in `event` (QF1 … F, 3rd; in the Finals `R2 A v B`)."""
+    """The contest `round` names in `event`: QF1 to F or 3rd, and in the Finals `R2 A v B`."""
     read = await read_event(store, event)
     loaded = read.loaded
     if loaded.record.type is EventType.FINALS:

@@ -1,8 +1,10 @@
-"""CCT-8e colour choices: in a knock-out round the higher-ranked player chooses their colour
-in game 1 of match 1, then (if a play-off comes) in the first blitz game and the Armageddon —
-whichever the series asks for next. An arbiter may enter the choice for them. In the Finals
-the play-off colours are the organiser's (core/tour/finals.py), given as the first-named
-(Berger-White) player's colour."""
+"""CCT-8e colour choices.
+
+In a knock-out round the higher-ranked player chooses their colour in game 1 of match 1, and if a
+play-off comes, in the first blitz game and the Armageddon, whichever the series asks for next. An
+arbiter may enter the choice for them. In the Finals the play-off colours are the organiser's, see
+core/tour/finals.py. They are given as the colour of the first-named player, the Berger White.
+"""
 
 from __future__ import annotations
 
@@ -43,7 +45,7 @@ class ColourChosen:
 async def choose_colour(
     store: GuildStore, actor: Actor, event: str, round: str, colour: str
 ) -> ColourChosen:
-    """CCT-8e: the choice the contest `round` waits for, by its chooser (or an arbiter)."""
+    """CCT-8e: the choice the contest `round` waits for, made by its chooser or an arbiter."""
     if colour not in ("white", "black"):
         raise UserError(f"{shown(colour)} is not a colour: white or black.")
     chosen = chess.WHITE if colour == "white" else chess.BLACK

@@ -1,2 +1,4 @@
-"""Tours: creating one with its rules frozen, Ambassadors, linking members to players; the
-tour standings, qualification and prizes as read models."""
+"""Tours: creating one with its rules frozen, Ambassadors, and linking members to players.
+
+The tour standings, qualification and prizes are its read models.
+"""

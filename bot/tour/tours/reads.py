@@ -1,7 +1,10 @@
-"""Tour read models: a tour's card (its events and their state), the tour report (every
-finished event's placings and tour points, the ranking with the five CCT-6 criteria, the
-Finals qualification and table — what `arbiter tour` computes from the exported file), the
-qualification for one event (CCT-3) and the prizes (CCT-5)."""
+"""Tour read models: a tour's card, the tour report, the qualification for one event and the prizes.
+
+The card shows its events and their state. The report holds every finished event's placings and tour
+points, the ranking with the five CCT-6 criteria, and the Finals qualification and table. It is what
+`arbiter tour` computes from the exported file. The qualification follows CCT-3 and the prizes
+CCT-5.
+"""
 
 from __future__ import annotations
 
@@ -49,8 +52,10 @@ class EventLine:
 
 @dataclass(frozen=True)
 class TourCard:
-    """`/tour show`: the tour's events in order, its players and Ambassadors, and its rules
-    (the tour points tables and game scoring new events take)."""
+    """`/tour show`: the tour's events in order, its players and Ambassadors, and its rules.
+
+    The rules are the tour points tables and the game scoring that new events take.
+    """
 
     name: str
     events: tuple[EventLine, ...]
@@ -60,7 +65,7 @@ class TourCard:
 
 
 async def loaded_tour(store: GuildStore, tour: str) -> LoadedTour:
-    """The tour `tour` names, loaded whole (one read snapshot)."""
+    """The tour `tour` names, loaded whole from one read snapshot."""
     async with store.read() as view:
         record = await find_tour(view, tour)
         return await load_tour(view, record)
@@ -108,8 +113,11 @@ def _pays(table: PointsTable) -> tuple[object, ...]:
 
 
 def report_of(loaded: LoadedTour, after: str | None = None) -> TourReport:
-    """CCT-3/6/8c/8f: the tour report from the stored facts (the finished events, the Finals
-    once drawn, the Ambassadors), as after the event `after` if given."""
+    """CCT-3, CCT-6, CCT-8c and CCT-8f: the tour report from the stored facts.
+
+    It uses the finished events, the Finals once drawn and the Ambassadors, as after the event
+    `after` if given.
+    """
     tour = loaded.tour()
     finals = loaded.finals()
     size = finals.record.size if finals is not None else loaded.rules.sizes[EventType.FINALS]
@@ -132,8 +140,10 @@ async def tour_standings(store: GuildStore, tour: str, after: str | None = None)
 async def qualification(
     store: GuildStore, tour: str, event: str
 ) -> tuple[TourEventRecord, QualificationList, FinalsField | None]:
-    """CCT-3: who is qualified for `event` and why, from the events finished before it; for
-    the Finals, the field as it forms (declines, wildcards, places open)."""
+    """CCT-3: who is qualified for `event` and why, from the events finished before it.
+
+    For the Finals it gives the field as it forms, with declines, wildcards and places open.
+    """
     loaded = await loaded_tour(store, tour)
     async with store.read() as view:
         record = await find_event(view, event, loaded.record)
@@ -161,7 +171,10 @@ async def qualification(
 
 @dataclass(frozen=True)
 class EventPrizes:
-    """CCT-5: one event's fund and distribution (None: no table configured, or not over)."""
+    """CCT-5: one event's fund and distribution.
+
+    It is None when no table is configured or the event is not over.
+    """
 
     event: str
     type: EventType
@@ -180,15 +193,18 @@ class Prizes:
 
 
 def prize_table(event_type: EventType, size: int) -> PrizeTable | None:
-    """CCT-5: the distribution table of an event (the default Regular table for a Regular of
-    16; the regulation's other tables are images missing from its text)."""
+    """CCT-5: the distribution table of an event.
+
+    The default Regular table serves a Regular of 16. The regulation's other tables are images
+    missing from its text.
+    """
     if event_type is EventType.REGULAR and size == max(REGULAR_PRIZES.places):
         return REGULAR_PRIZES
     return None
 
 
 async def prizes(store: GuildStore, tour: str, event: str | None = None) -> Prizes:
-    """CCT-5: each finished event's prizes (players in breach get none) and the pool."""
+    """CCT-5: each finished event's prizes and the pool. Players in breach get none."""
     loaded = await loaded_tour(store, tour)
     chosen = loaded.events
     if event is not None:

@@ -1,6 +1,9 @@
-"""Tour use cases: a tour created with the config's rules frozen (CCT-16), Tour Ambassadors
-named and un-named (CCT-3, CCT-5), a member linked to a tour player (and the player's
-chess.com / lichess usernames). Each is one unit of work, audited."""
+"""Tour use cases, each one audited unit of work.
+
+A tour is created with the config's rules frozen by CCT-16. Tour Ambassadors are named and un-named
+by CCT-3 and CCT-5. A member is linked to a tour player, and the player's chess.com and lichess
+usernames are set.
+"""
 
 from __future__ import annotations
 
@@ -32,8 +35,10 @@ class PlayerLinked:
 
 
 def username(value: str | None, site: str) -> str | None:
-    """A chess.com or lichess username as stored (lower-case), or None when not given;
-    refused when it cannot be one (a blank one too: it would link nothing)."""
+    """A chess.com or lichess username as stored in lower case, or None when not given.
+
+    It is refused when it cannot be one, and so is a blank one, since it would link nothing.
+    """
     if value is not None and not value.strip():
         raise UserError(
             f"A blank {site} username links nothing: give the username (to remove one, "
@@ -57,9 +62,11 @@ async def create_tour(
     major_points: str | None = None,
     scoring: str | None = None,
 ) -> TourRecord:
-    """CCT-2/CCT-16: a new tour with the `[rules.cct]` values (and the appeals zone) frozen;
-    the Regular and Major tour points tables (CCT-6) and the preliminaries' game scoring
-    (CCT-8a) given here replace the config's."""
+    """CCT-2 and CCT-16: a new tour with the `[rules.cct]` values and the appeals zone frozen.
+
+    The CCT-6 Regular and Major tour points tables and the CCT-8a preliminaries' game scoring given
+    here replace the config's.
+    """
     actor.require(Role.HQ)
     shown = clean_text(name, "tour name", NAME_LIMIT)
     try:
@@ -90,8 +97,10 @@ async def create_tour(
 async def set_ambassador(
     store: GuildStore, actor: Actor, tour: str, player: str, ambassador: bool
 ) -> PlayerLinked:
-    """CCT-3/CCT-5: make a player of the tour a Tour Ambassador (or no longer one); a name
-    the tour does not know yet becomes a new player."""
+    """CCT-3 and CCT-5: makes a player of the tour a Tour Ambassador, or no longer one.
+
+    A name the tour does not know yet becomes a new player.
+    """
     actor.require(Role.HQ)
     action = "tour.ambassador_add" if ambassador else "tour.ambassador_remove"
     async with store.change(actor.user_id, action, f"tour:{tour}") as uow:
@@ -120,10 +129,13 @@ async def link_player(
     chesscom: str | None = None,
     lichess: str | None = None,
 ) -> PlayerLinked:
-    """Link a member to a tour player, setting usernames when given; the organiser's (a
-    player's report and confirmation go by this link). Usernames alone keep the member
-    linked as they were; neither a member nor a username is refused (`unlink_player`
-    removes a link, never this)."""
+    """Links a member to a tour player, setting usernames when given. This is the organiser's
+    command.
+
+    A player's report and confirmation go by this link. Usernames alone keep the member linked as
+    they were. Giving neither a member nor a username is refused. `unlink_player` removes a link,
+    never this.
+    """
     actor.require(Role.HQ)
     chesscom_name, lichess_name = username(chesscom, "chess.com"), username(lichess, "lichess")
     if user_id is None and chesscom_name is None and lichess_name is None:
@@ -162,8 +174,11 @@ UNLINK_SITES: tuple[UnlinkSite, ...] = ("member", "chess.com", "lichess")
 
 @dataclass(frozen=True)
 class PlayerUnlinked:
-    """A link to remove (the preview) or removed: the tour, the player as they were, what
-    is removed (`site`) and its value (the member's id, or the username)."""
+    """A link to remove in the preview, or removed.
+
+    It holds the tour, the player as they were, what is removed in `site`, and its value, which is
+    the member's id or the username.
+    """
 
     tour: TourRecord
     player: TourPlayer
@@ -188,11 +203,13 @@ async def unlink_player(
     confirm: bool,
     previewed: str | None = None,
 ) -> PlayerUnlinked:
-    """Remove a tour player's member link (their reports and confirmations go by it) or one
-    of their usernames (the bot's game search), said explicitly: refused when there is none.
-    Without `confirm` nothing is stored (the preview); with it the link is removed, unless it
-    is no longer the `previewed` value (a Confirm removes what its preview showed, or
-    nothing)."""
+    """Removes a tour player's member link or one of their usernames, said explicitly.
+
+    Their reports and confirmations go by the member link, and the bot's game search by the
+    usernames. It is refused when there is none. Without `confirm` nothing is stored and a preview
+    is given. With it the link is removed, unless it is no longer the `previewed` value. A Confirm
+    removes what its preview showed, or nothing.
+    """
     actor.require(Role.HQ)
     chosen = next((s for s in UNLINK_SITES if s == site), None)
     if chosen is None:
@@ -231,7 +248,7 @@ async def unlink_player(
 
 
 async def _tour_of(view: GuildView, player: str) -> TourRecord:
-    """The newest tour having a player of this name (when no tour is named)."""
+    """The newest tour having a player of this name, used when no tour is named."""
     name = clean_text(player, "player", NAME_LIMIT)
     for record in reversed(await view.tours.all()):
         if await view.tours.player_by_name(record.id, name) is not None:
