@@ -73,10 +73,12 @@ LONG_FIRST = (
     "tests/process/",
     "tests/runtime/test_kill9.py",
     "tests/project/test_self_contained.py",
+    "tests/project/test_layering.py::test_mypy_is_clean",
 )
-"""Where the suite's longest tests are (whole demos, documented examples, bot processes):
-collected first, so that the two workers do not end with one of them alone on a long test
-(collected last, they left the other worker idle for a good part of half a minute)."""
+"""Where the suite's longest tests are (whole demos, documented examples, bot processes, mypy
+over the code): collected first, so that the two workers do not end with one of them alone
+on a long test (collected last, they left the other worker idle for a good part of half a
+minute)."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
