@@ -153,8 +153,11 @@ class ForkServer:
 
     process: asyncio.subprocess.Process
     errors: bytearray = field(default_factory=bytearray)
+    child: int | None = None
+    """The pid of the child whose exit is not reported yet."""
 
     async def line(self) -> str:
+        """The next line the server or its child printed; fails after STEP_TIMEOUT."""
         assert self.process.stdout is not None
         raw = await asyncio.wait_for(self.process.stdout.readline(), STEP_TIMEOUT)
         assert raw, f"the fork server ended:\n{self.errors.decode()}"
@@ -163,6 +166,8 @@ class ForkServer:
 
 @contextlib.asynccontextmanager
 async def fork_server() -> AsyncIterator[ForkServer]:
+    """The fork server, running; at the end a child still running is killed and the server
+    stopped."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -185,6 +190,9 @@ async def fork_server() -> AsyncIterator[ForkServer]:
     try:
         yield server
     finally:
+        if server.child is not None:  # a failed test leaves no child running
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(server.child, signal.SIGKILL)
         process.stdin.close()
         try:
             await asyncio.wait_for(process.wait(), STEP_TIMEOUT)
@@ -205,7 +213,7 @@ async def _run_child(
     await server.process.stdin.drain()
     first = await server.line()
     assert first.startswith("pid "), first
-    pid = int(first.split()[1])
+    pid = server.child = int(first.split()[1])
     lines: list[str] = []
     code: int | None = None
     while kill_after is None or len(lines) < kill_after:
@@ -221,6 +229,7 @@ async def _run_child(
         while not (line := await server.line()).startswith("exit "):
             lines.append(line)  # printed before the kill landed
         code = int(line.split()[1])
+    server.child = None
     finished = code == 0 and "DONE" in lines
     assert finished or code == -9, f"child failed (exit {code}):\n{server.errors.decode()}"
     return finished, lines
