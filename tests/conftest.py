@@ -20,6 +20,7 @@ from storage.database import Clock, Database, SqliteDatabase, utc_now
 from tests.support.chesscom_fake import FakeChessCom, running_fake
 from tests.support.command_world import CommandWorld, build_world
 from tests.support.discord_harness import DiscordHarness
+from tests.support.migrated import open_migrated, place_migrated
 from tests.support.paths import FIXTURES
 from tests.support.postgres_server import open_postgres_test_database
 from tests.support.services_world import NOW
@@ -72,10 +73,12 @@ LONG_FIRST = (
     "tests/process/",
     "tests/runtime/test_kill9.py",
     "tests/project/test_self_contained.py",
+    "tests/project/test_layering.py::test_mypy_is_clean",
 )
-"""Where the suite's longest tests are (whole demos, documented examples, bot processes):
-collected first, so that the two workers do not end with one of them alone on a long test
-(collected last, they left the other worker idle for a good part of half a minute)."""
+"""Where the suite's longest tests are (whole demos, documented examples, bot processes, mypy
+over the code): collected first, so that the two workers do not end with one of them alone
+on a long test (collected last, they left the other worker idle for a good part of half a
+minute)."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -145,9 +148,7 @@ async def open_test_database(backend: str, folder: Path, clock: Clock) -> Databa
         return await open_postgres_test_database(clock)
     if backend != "sqlite":
         raise ValueError(f"no test database on {backend!r}")
-    database = await Database.open(folder / "arbiter.db", clock=clock)
-    await database.migrate()
-    return database
+    return await open_migrated(folder / "arbiter.db", clock)
 
 
 @pytest.fixture
@@ -181,7 +182,10 @@ def config(tmp_path: Path) -> Config:
 
 @pytest.fixture
 async def bot(config: Config) -> AsyncIterator[ArbiterBot]:
-    """An Arbiter bot after its real `setup_hook` (storage, every cog, scheduler), offline."""
+    """An Arbiter bot after its real `setup_hook` (storage, every cog, scheduler), offline, on
+    a copy of the migrated template (its migration has nothing left to apply)."""
+    if config.database.url is None:
+        await place_migrated(config.database.path)
     bot = ArbiterBot(config)
     async with bot:
         await bot.setup_hook()

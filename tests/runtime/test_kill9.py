@@ -1,6 +1,7 @@
 """Exactly once under kill -9: a real process (tests/support/kill9_child.py) runs due jobs on a real
 database file and delivers their messages to a recording server; the test kills it with
-SIGKILL at random steps, many times, restarting it on the same file. Afterwards every job ran
+SIGKILL at random steps, many times, restarting it on the same file (each child is forked from
+one process whose imports are done, so Python's start-up is paid once). Afterwards every job ran
 exactly once (one fact, one outbox row, one follow-up), in due order per subject, and every
 outbox row reached the recording boundary exactly once. `ARBITER_SOAK=1`: 200 rounds, 5 ×
 the jobs; `ARBITER_SEED` picks the kill points."""
@@ -8,9 +9,11 @@ the jobs; `ARBITER_SEED` picks the kill points."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
+import signal
 import sys
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -143,35 +146,92 @@ async def _seed(path: Path) -> list[Job]:
     return jobs
 
 
-async def _run_child(path: Path, url: str, kill_after: int | None) -> tuple[bool, list[str]]:
-    """Start the child; kill -9 it after `kill_after` progress lines (None: let it finish).
-    Returns whether it finished (printed DONE, exit 0) and the lines it printed."""
-    child = await asyncio.create_subprocess_exec(
+@dataclass
+class ForkServer:
+    """tests/support/kill9_child.py's `--fork-server`: each child a process forked from one
+    whose imports are done, killed by its pid (what it writes to stderr is kept)."""
+
+    process: asyncio.subprocess.Process
+    errors: bytearray = field(default_factory=bytearray)
+    child: int | None = None
+    """The pid of the child whose exit is not reported yet."""
+
+    async def line(self) -> str:
+        """The next line the server or its child printed; fails after STEP_TIMEOUT."""
+        assert self.process.stdout is not None
+        raw = await asyncio.wait_for(self.process.stdout.readline(), STEP_TIMEOUT)
+        assert raw, f"the fork server ended:\n{self.errors.decode()}"
+        return raw.decode().strip()
+
+
+@contextlib.asynccontextmanager
+async def fork_server() -> AsyncIterator[ForkServer]:
+    """The fork server, running; at the end a child still running is killed and the server
+    stopped."""
+    process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "tests.support.kill9_child",
-        str(path),
-        url,
+        "--fork-server",
         cwd=ROOT,
+        stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
-    assert child.stdout is not None and child.stderr is not None
-    errors = asyncio.create_task(child.stderr.read())  # drained meanwhile: never a full pipe
-    lines: list[str] = []
+    server = ForkServer(process)
+    assert process.stdin is not None and process.stderr is not None
+    errors = process.stderr
+
+    async def drain() -> None:  # read meanwhile: never a full pipe
+        while chunk := await errors.read(65536):
+            server.errors.extend(chunk)
+
+    draining = asyncio.create_task(drain())
     try:
-        while kill_after is None or len(lines) < kill_after:
-            raw = await asyncio.wait_for(child.stdout.readline(), STEP_TIMEOUT)
-            if not raw:
-                break
-            lines.append(raw.decode().strip())
+        yield server
     finally:
-        if child.returncode is None and "DONE" not in lines:
-            child.kill()  # SIGKILL: no clean-up, no flush, no atexit
-        code = await child.wait()
-        error = (await errors).decode()
+        if server.child is not None:  # a failed test leaves no child running
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(server.child, signal.SIGKILL)
+        process.stdin.close()
+        try:
+            await asyncio.wait_for(process.wait(), STEP_TIMEOUT)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+            await draining
+
+
+async def _run_child(
+    server: ForkServer, path: Path, url: str, kill_after: int | None
+) -> tuple[bool, list[str]]:
+    """Start a child; kill -9 it after `kill_after` progress lines (None: let it finish).
+    Returns whether it finished (printed DONE, exit 0) and the lines it printed."""
+    assert server.process.stdin is not None
+    server.process.stdin.write(f"{path} {url}\n".encode())
+    await server.process.stdin.drain()
+    first = await server.line()
+    assert first.startswith("pid "), first
+    pid = server.child = int(first.split()[1])
+    lines: list[str] = []
+    code: int | None = None
+    while kill_after is None or len(lines) < kill_after:
+        line = await server.line()
+        if line.startswith("exit "):
+            code = int(line.split()[1])
+            break
+        lines.append(line)
+    if code is None:
+        if "DONE" not in lines:
+            with contextlib.suppress(ProcessLookupError):  # it may have ended meanwhile
+                os.kill(pid, signal.SIGKILL)  # no clean-up, no flush, no atexit
+        while not (line := await server.line()).startswith("exit "):
+            lines.append(line)  # printed before the kill landed
+        code = int(line.split()[1])
+    server.child = None
     finished = code == 0 and "DONE" in lines
-    assert finished or code == -9, f"child failed (exit {code}):\n{error}"
+    assert finished or code == -9, f"child failed (exit {code}):\n{server.errors.decode()}"
     return finished, lines
 
 
@@ -184,14 +244,15 @@ async def test_every_job_runs_exactly_once_when_killed_at_random_points(
     rnd = random.Random(os.environ.get("ARBITER_SEED", "11"))
     kills = 0
     finished = False
-    for _ in range(ROUNDS):
-        # 0: killed during start-up; otherwise after that many steps (apply/fetched/sent).
-        finished, _lines = await _run_child(path, url, kill_after=rnd.randint(0, 10))
-        if finished:
-            break
-        kills += 1
-    if not finished:
-        finished, _lines = await _run_child(path, url, kill_after=None)
+    async with fork_server() as server:
+        for _ in range(ROUNDS):
+            # 0: killed during start-up; otherwise after that many steps (apply/fetched/sent).
+            finished, _lines = await _run_child(server, path, url, kill_after=rnd.randint(0, 10))
+            if finished:
+                break
+            kills += 1
+        if not finished:
+            finished, _lines = await _run_child(server, path, url, kill_after=None)
     assert finished
     assert kills >= min(ROUNDS, 10), f"only {kills} kills landed before the work was done"
 

@@ -32,6 +32,30 @@ def _demo(out: Path, seed: int, clubs: int, capsys: pytest.CaptureFixture[str]) 
     return printed
 
 
+Played = dict[tuple[int, int], tuple[Path, str]]
+
+
+@pytest.fixture(scope="module")
+def played() -> Played:
+    """The demos of this module by (seed, clubs): their output folder and what they printed.
+    Tests that only read a demo's outputs share one run of it."""
+    return {}
+
+
+def _played(
+    played: Played,
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+    seed: int,
+    clubs: int,
+) -> tuple[Path, str]:
+    """The demo of `seed` with `clubs` clubs a division, played on first use (`_demo`)."""
+    if (seed, clubs) not in played:
+        out = tmp_path_factory.mktemp(f"demo-{seed}-{clubs}") / "demo"
+        played[seed, clubs] = (out, _demo(out, seed, clubs, capsys))
+    return played[seed, clubs]
+
+
 def _league(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     assert main(["league", *argv]) == 0
     return capsys.readouterr().out
@@ -39,10 +63,13 @@ def _league(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 @pytest.mark.parametrize(("seed", "clubs"), RUNS)
 def test_printed_standings_and_proposal_equal_arbiter_league_on_the_exported_file(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int, clubs: int
+    played: Played,
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+    seed: int,
+    clubs: int,
 ) -> None:
-    out = tmp_path / "demo"
-    printed = _demo(out, seed, clubs, capsys)
+    out, printed = _played(played, tmp_path_factory, capsys, seed, clubs)
     season = out / "season.json"
     standings = _league(capsys, str(season))
     proposal = _league(capsys, str(season), "--promotion")
@@ -53,11 +80,12 @@ def test_printed_standings_and_proposal_equal_arbiter_league_on_the_exported_fil
     assert "  error:" not in transcript  # nothing went wrong unexpectedly at any step
 
 
-def test_the_season_exercises_the_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_season_exercises_the_rules(
+    played: Played, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
     """CL-15, CL-20, CL-21 forfeits (the last by a passed director motion), CL-DQ; and the
     outputs say what happened (issue 32)."""
-    out = tmp_path / "demo"
-    printed = _demo(out, 1, 5, capsys)
+    out, printed = _played(played, tmp_path_factory, capsys, 1, 5)
     _results_csv_marks_void_matches_and_gives_the_bots_table(out)
     _season_ics_says_why_a_match_is_void_or_forfeited(out)
     summary = printed[printed.index("Summary:") :]
@@ -114,11 +142,12 @@ def _season_ics_says_why_a_match_is_void_or_forfeited(out: Path) -> None:
     )
 
 
-def test_the_outputs_are_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_outputs_are_written(
+    played: Played, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Besides the images, calendar and script: the printed summary in summary.txt, the
     standings and results as CSV (issue 20), and no lock file left as if a bot ran."""
-    out = tmp_path / "demo"
-    printed = _demo(out, 2, 4, capsys)
+    out, printed = _played(played, tmp_path_factory, capsys, 2, 4)
     assert (out / "summary.txt").read_text() == printed
     with (out / "standings.csv").open(newline="") as file:
         standings = list(csv.DictReader(file))

@@ -25,6 +25,7 @@ from storage.matches import MatchRecord
 from tests.support.backends import database_config
 from tests.support.chesscom_fake import FakeChessCom
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Post
+from tests.support.migrated import place_migrated
 
 GUILD = DEFAULT_GUILD_ID
 ANNOUNCEMENTS = 600_000_000_000_000_001
@@ -123,6 +124,8 @@ async def build_world(location: Path | str, fake: FakeChessCom) -> AutomationWor
     own reminder channel, and the season scheduled (3 rounds, 2 matches each)."""
     world = AutomationWorld(location, fake)
     serve_clubs(fake)
+    if isinstance(location, Path):
+        await place_migrated(location)
     database = await open_database(location, clock=lambda: T0)
     await database.migrate()
     store = GuildStore(database, GUILD)

@@ -18,7 +18,9 @@ it), so the test can kill the process at a random step.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+import traceback
 from collections.abc import Awaitable
 from pathlib import Path
 
@@ -122,5 +124,31 @@ async def main(path: Path, url: str) -> int:
     return 0
 
 
+def serve() -> int:
+    """`--fork-server`: for each line `DATABASE URL` read on stdin, fork a child from this
+    process, whose imports are done, to run `main` on them. The child prints `pid N` first,
+    then its progress lines; once it ended, this process prints `exit CODE` (-9: killed by
+    SIGKILL). A test that starts its children so pays Python's start-up once, not each time."""
+    for request in sys.stdin:
+        path, url = request.split()
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                say(f"pid {os.getpid()}")
+                code = asyncio.run(main(Path(path), url))
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        say(f"exit {os.waitstatus_to_exitcode(status)}")
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--fork-server"]:
+        raise SystemExit(serve())
     raise SystemExit(asyncio.run(main(Path(sys.argv[1]), sys.argv[2])))

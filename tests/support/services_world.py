@@ -15,6 +15,7 @@ from bot.kernel.actor import Actor, Role
 from bot.kernel.errors import UserError
 from bot.runtime.clock import VirtualClock
 from storage.database import Database
+from tests.support.migrated import open_migrated
 
 T = TypeVar("T")
 
@@ -76,6 +77,4 @@ NOW = dt.datetime(2024, 1, 15, 12, tzinfo=dt.UTC)
 
 async def open_database(path: Path, now: dt.datetime = NOW) -> Database:
     """A migrated database on `path` whose clock (a `VirtualClock`) stands at `now`."""
-    database = await Database.open(path, clock=VirtualClock(now))
-    await database.migrate()
-    return database
+    return await open_migrated(path, VirtualClock(now))
