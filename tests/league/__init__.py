@@ -1,1 +1,1 @@
-"""Tests: services."""
+"""Tests: the league's use cases in bot/league."""
