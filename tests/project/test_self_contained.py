@@ -197,7 +197,7 @@ def test_the_tests_find_their_fixtures_and_rules_in_the_copy(copy: Path) -> None
             "no:cacheprovider",
             "tests/project/test_rules_coverage.py",
             "tests/core/test_berger.py",
-            "tests/formats/test_trf.py",
+            "tests/core/test_trf.py",
         ],
         cwd=copy,
         env=environ,

@@ -378,8 +378,8 @@ def test_every_season_of_the_league_exports_to_a_file_both_doors_accept(
 
 def _issue_19_seasons() -> dict[str, dict[str, Any]]:
     """The seasons issue 19's command tests import besides the world's (their files)."""
-    from tests.cogs.test_season_life_cycle import TWO_DIVISIONS
-    from tests.cogs.test_what_counts import ROUND_SEASON
+    from tests.league.commands.test_season_life_cycle import TWO_DIVISIONS
+    from tests.league.commands.test_what_counts import ROUND_SEASON
 
     done = season(
         [match("1", "A", "B"), match("2", "C", "D", division="Q")],

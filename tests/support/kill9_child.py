@@ -1,4 +1,4 @@
-"""The process tests/runtime/test_kill9.py kills with SIGKILL: a bot's job machinery on a real
+"""The process tests/process/test_kill9.py kills with SIGKILL: a bot's job machinery on a real
 database.
 
 `python -m tests.support.kill9_child DATABASE URL` owns DATABASE (the OS lock a real bot takes),

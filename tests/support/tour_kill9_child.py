@@ -1,4 +1,4 @@
-"""The process tests/runtime/test_tour_kill9.py kills with SIGKILL: the bot's job machinery with
+"""The process tests/process/test_tour_kill9.py kills with SIGKILL: the bot's job machinery with
 the tour's real job kinds (bot/tour/jobs.py) on a real database file.
 
 `run(path, url, fd)` — the body of a forked child (the test process has everything imported:

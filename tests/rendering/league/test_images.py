@@ -249,7 +249,7 @@ def test_the_fonts_ship_with_their_licence_in_the_wheel_and_stay_small() -> None
     assert "Bitstream" in (FONTS / "LICENSE").read_text(encoding="utf-8")
     assert sum(p.stat().st_size for p in FONTS.iterdir()) <= 1_500_000
     pyproject = tomllib.loads(
-        (Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+        (Path(__file__).parents[3] / "pyproject.toml").read_text(encoding="utf-8")
     )
     patterns = pyproject["tool"]["setuptools"]["package-data"]["bot.rendering.common"]
     for name in shipped:

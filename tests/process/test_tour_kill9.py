@@ -1,5 +1,5 @@
 """Exactly once under kill -9, for the tour's job kinds (bot/tour/jobs.py), as
-tests/runtime/test_kill9.py shows it for the scheduler: a real process (a fork of this one,
+tests/process/test_kill9.py shows it for the scheduler: a real process (a fork of this one,
 tests/support/tour_kill9_child.py) runs the jobs of a tour event on a real database file and
 delivers their messages to a recording server; the test kills it with SIGKILL at random steps,
 many times, restarting it on the same file.

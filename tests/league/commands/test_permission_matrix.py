@@ -169,7 +169,7 @@ CASES = [
 
 def test_every_command_of_the_tree_is_in_the_permission_matrix() -> None:
     """A command found in the tree but in neither table fails: decide who may run it (the
-    tour's commands are in tests/cogs/test_tour_permission_matrix.py)."""
+    tour's commands are in tests/tour/commands/test_permission_matrix.py)."""
     league = [c for c in TREE if not is_tour_command(c)]
     missing = [c for c in league if c not in MUTATING and c not in READ_ONLY]
     assert not missing, f"new command not in the permission matrix: {missing}"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.runtime.clock import VirtualClock
-from tests.services.test_automation_at_start import QuickWorld, _accepted_romania_usa, _profile
+from tests.league.test_automation_at_start import QuickWorld, _accepted_romania_usa, _profile
 from tests.support.automation_world import AutomationWorld, build_world, outbox, team_match
 from tests.support.chesscom_fake import FakeChessCom
 

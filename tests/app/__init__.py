@@ -1,0 +1,1 @@
+"""Tests: the Discord wiring of bot/app and the shared cogs (setup, help)."""

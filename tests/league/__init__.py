@@ -1,0 +1,1 @@
+"""Tests: the league's use cases in bot/league."""

@@ -1,0 +1,1 @@
+"""Tests: rendering shared by both competitions."""

@@ -1,0 +1,1 @@
+"""Tests: the tour's rendering."""

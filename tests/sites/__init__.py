@@ -1,0 +1,1 @@
+"""Tests: the chess.com and lichess clients and the game search over them."""
