@@ -22,27 +22,27 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from storage.audit import AuditReader
-from storage.club_admins import ClubAdminReader, ClubAdminRepository
-from storage.clubs import ClubReader, ClubRepository
-from storage.codecs import to_text
-from storage.database import Database
-from storage.decisions import DecisionReader, DecisionRepository
-from storage.guild_settings import GuildSettingsReader, GuildSettingsRepository
-from storage.jobs import Job, JobReader, JobRepository
-from storage.lookups import LookupReader
-from storage.matches import MatchReader, MatchRepository
-from storage.motions import MotionReader, MotionRepository
-from storage.outbox import OutboxMessage, OutboxReader, OutboxRepository
-from storage.pins import PinReader, PinRepository
-from storage.rosters import RosterReader, RosterRepository
-from storage.scope import ReadScope, WriteScope
-from storage.seasons import SeasonReader, SeasonRepository
-from storage.tour_events import TourEventReader, TourEventRepository
-from storage.tour_games import TourGameReader, TourGameRepository
-from storage.tour_lookups import TourLookupReader
-from storage.tour_rulings import TourRulingReader, TourRulingRepository
-from storage.tours import TourReader, TourRepository
+from storage.engine.codecs import to_text
+from storage.engine.database import Database
+from storage.engine.scope import ReadScope, WriteScope
+from storage.league.club_admins import ClubAdminReader, ClubAdminRepository
+from storage.league.clubs import ClubReader, ClubRepository
+from storage.league.decisions import DecisionReader, DecisionRepository
+from storage.league.lookups import LookupReader
+from storage.league.matches import MatchReader, MatchRepository
+from storage.league.motions import MotionReader, MotionRepository
+from storage.league.pins import PinReader, PinRepository
+from storage.league.rosters import RosterReader, RosterRepository
+from storage.league.seasons import SeasonReader, SeasonRepository
+from storage.shared.audit import AuditReader
+from storage.shared.guild_settings import GuildSettingsReader, GuildSettingsRepository
+from storage.shared.jobs import Job, JobReader, JobRepository
+from storage.shared.outbox import OutboxMessage, OutboxReader, OutboxRepository
+from storage.tour.events import TourEventReader, TourEventRepository
+from storage.tour.games import TourGameReader, TourGameRepository
+from storage.tour.lookups import TourLookupReader
+from storage.tour.rulings import TourRulingReader, TourRulingRepository
+from storage.tour.tours import TourReader, TourRepository
 
 
 class GuildView:

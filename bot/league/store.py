@@ -25,11 +25,17 @@ from core.league.season import (
     Match,
     Season,
 )
-from storage.decisions import NewDecision
 from storage.guild import GuildStore, GuildView, UnitOfWork
-from storage.matches import AtStartRecord, BoardRecord, ChallengeRecord, MatchRecord, NewMatch
-from storage.rosters import ClosedAccount
-from storage.seasons import SeasonRecord
+from storage.league.decisions import NewDecision
+from storage.league.matches import (
+    AtStartRecord,
+    BoardRecord,
+    ChallengeRecord,
+    MatchRecord,
+    NewMatch,
+)
+from storage.league.rosters import ClosedAccount
+from storage.league.seasons import SeasonRecord
 
 
 class LeagueStoreError(ValueError):

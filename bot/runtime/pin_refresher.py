@@ -20,9 +20,9 @@ from typing import Any, Protocol
 
 from bot.runtime.scheduler import Timer
 from bot.runtime.wake_loop import WakeLoop
-from storage.database import Database
+from storage.engine.database import Database
+from storage.engine.shards import Shards
 from storage.guild import Committed, GuildStore, UnitOfWork
-from storage.shards import Shards
 
 log = logging.getLogger(__name__)
 

@@ -31,10 +31,10 @@ from zoneinfo import ZoneInfo
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.runtime.clock import Callback
-from storage.database import Database
+from storage.engine.database import Database
+from storage.engine.shards import Shards
 from storage.guild import Committed, GuildStore, UnitOfWork
-from storage.jobs import Job, next_due, overdue_jobs, pending_jobs, running_jobs
-from storage.shards import Shards
+from storage.shared.jobs import Job, next_due, overdue_jobs, pending_jobs, running_jobs
 
 log = logging.getLogger(__name__)
 

@@ -52,10 +52,10 @@ from core.tour.ranking import KNOCKOUT_PLACES, EventType, PointsTable
 from core.tour.rules import TourRules
 from core.tour.timecontrols import DEFAULT_TIME_CONTROLS, Phase
 from storage.guild import GuildStore, UnitOfWork
-from storage.tour_codecs import table_data
-from storage.tour_events import FinalsDecline, NewEvent, TourEventRecord
-from storage.tour_games import NewGame
-from storage.tours import TourRecord
+from storage.tour.codecs import table_data
+from storage.tour.events import FinalsDecline, NewEvent, TourEventRecord
+from storage.tour.games import NewGame
+from storage.tour.tours import TourRecord
 
 EVENT_LENGTH = dt.timedelta(days=8)
 """CCT-2: an event's last day is 8 days after its first, 9 days in all."""

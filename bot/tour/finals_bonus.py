@@ -8,7 +8,7 @@ from bot.kernel.inputs import named
 from core.tour.finals import feeds_drawn_finals
 from core.tour.ranking import EventType
 from storage.guild import UnitOfWork
-from storage.tour_events import TourEventRecord
+from storage.tour.events import TourEventRecord
 
 
 async def check_bonus_fixed(uow: UnitOfWork, record: TourEventRecord) -> None:

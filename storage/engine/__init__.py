@@ -1,1 +1,1 @@
-"""The engine: connections, transactions, migrations, backup, copy and shards for SQLite and PostgreSQL."""
+"""The engine: connections, transactions, migrations, backup, copy and shards."""

@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from storage.database import Database
+from storage.engine.database import Database
 
 _COMPANIONS = ("", "-wal", "-shm", "-journal")
 """The live database file and the files SQLite keeps beside it."""
@@ -138,7 +138,7 @@ async def backup_to_sqlite(database: Database, target: Path) -> int:
     The source may be PostgreSQL or any engine. The file is migrated to the same version. It is
     written under a temporary name first, so it appears only once complete.
     """
-    from storage.copy import CopyMismatch, CopyRefused, copy_database
+    from storage.engine.copy import CopyMismatch, CopyRefused, copy_database
 
     try:
         _check_target(target)

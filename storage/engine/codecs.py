@@ -1,4 +1,4 @@
-"""How values are stored as text: instants as ISO 8601 UTC and days as ISO dates.
+"""How values are stored as text: instants as ISO 8601 UTC, days as ISO dates and LIKE patterns.
 
 Every repository reads and writes them through these pure functions, which use no database.
 """
@@ -6,6 +6,8 @@ Every repository reads and writes them through these pure functions, which use n
 from __future__ import annotations
 
 import datetime as dt
+
+from core.names import folded
 
 
 def to_text(instant: dt.datetime) -> str:
@@ -41,3 +43,13 @@ def instant_or_none(text: str | None) -> dt.datetime | None:
 def day_or_none(text: str | None) -> dt.date | None:
     """The date of a nullable ISO date column. None stays None."""
     return None if text is None else dt.date.fromisoformat(text)
+
+
+CANDIDATES = 200
+"""At most this many rows per lookup. The ranking keeps 25."""
+
+
+def like_pattern(text: str) -> str:
+    """A LIKE pattern matching `text` anywhere, its wildcards taken literally."""
+    escaped = folded(text).replace("\\", "\\\\").replace("%", "\\%")
+    return "%" + escaped.replace("_", "\\_") + "%"

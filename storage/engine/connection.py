@@ -2,7 +2,7 @@
 engine's connection offers (run a statement written once, in SQLite's dialect with `?`
 placeholders; end the transaction), and its SQLite implementation on aiosqlite's public API,
 the embedded default (`SqliteConnection`, here; the PostgreSQL one is
-storage/postgres_connection.py). Statements run one after the other, each awaited.
+storage/engine/postgresql_connection.py). Statements run one after the other, each awaited.
 
 On PostgreSQL any failed statement aborts the transaction: there `failed` is the unit's first
 failure, whatever raised it (`in_unit`), and later statements raise it again. On SQLite a
@@ -20,7 +20,7 @@ from typing import Any, Protocol, TypeVar
 
 import aiosqlite
 
-from storage.dialect import Dialect
+from storage.engine.dialect import Dialect
 
 Parameters = Sequence[Any]
 T = TypeVar("T")

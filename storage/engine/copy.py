@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from storage.database import Database
-from storage.migrations import discover
+from storage.engine.database import Database
+from storage.engine.migrations import discover
 
 BATCH = 2000
 """Rows sent to the target per executemany, which bounds the memory per statement."""

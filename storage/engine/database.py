@@ -1,6 +1,7 @@
 """An Arbiter database: a writer connection and a read-only reader beside it, on SQLite (the
 embedded default: WAL, foreign keys, busy timeout; `SqliteDatabase`, here) or PostgreSQL
-(`storage/postgres.py`), migrated. The rules below are `Database`'s, the same on both engines.
+(`storage/engine/postgresql.py`),
+migrated. The rules below are `Database`'s, the same on both engines.
 
 Every access goes through `read()` or `transaction()`. Transactions take the writer, one at a
 time (a lock keeps another task's statements out of an open transaction). A `read()` block
@@ -8,7 +9,7 @@ outside a transaction takes the reader, inside one snapshot (SQLite: BEGIN … R
 read-only connection; PostgreSQL: REPEATABLE READ, READ ONLY), so reads neither wait behind a
 long write nor see half of one. Services do not use these directly: they open a unit of work
 on a guild's store (`storage/guild.py`), which runs its repositories and its audit row inside
-one `transaction()`. `storage.locations.open_database` opens either engine from the
+one `transaction()`. `storage.engine.locations.open_database` opens either engine from the
 configuration's location.
 """
 
@@ -24,10 +25,10 @@ from pathlib import Path
 
 import aiosqlite
 
-from storage.connection import Connection, SqliteConnection, connect
-from storage.dialect import Dialect
-from storage.errors import DatabaseError
-from storage.migrations import MIGRATIONS_DIR, apply_migrations, sqlite_tables
+from storage.engine.connection import Connection, SqliteConnection, connect
+from storage.engine.dialect import Dialect
+from storage.engine.errors import DatabaseError
+from storage.engine.migrations import MIGRATIONS_DIR, apply_migrations, sqlite_tables
 
 Clock = Callable[[], datetime]
 
@@ -44,7 +45,7 @@ class DatabaseUnavailable(Exception):
 
 class Database:
     """An open Arbiter database; build with `await Database.open(path)` (SQLite) or
-    `storage.locations.open_database(location)` (SQLite or PostgreSQL)."""
+    `storage.engine.locations.open_database(location)` (SQLite or PostgreSQL)."""
 
     dialect: Dialect
     BEGIN_WRITE = "BEGIN IMMEDIATE"
@@ -114,7 +115,7 @@ class Database:
         raise NotImplementedError
 
     async def after_copy(self) -> None:
-        """Once rows were copied in with their ids (`storage.copy`): what the engine needs so
+        """Once rows were copied in with their ids (`storage.engine.copy`): what the engine needs so
         that new rows get new ids (nothing on SQLite, whose next rowid follows the largest)."""
 
     async def close(self) -> None:

@@ -1,7 +1,7 @@
 """The errors a database raises, whichever the engine: PEP 249's hierarchy as sqlite3 defines it.
 
 On SQLite they are sqlite3's own, unchanged. asyncpg's errors come back as subclasses of the same
-names, see storage/postgres_errors.py. A caller catching `IntegrityError` or
+names, see storage/engine/postgresql_errors.py. A caller catching `IntegrityError` or
 `sqlite3.IntegrityError` thus handles a refusal the same way on both engines.
 """
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storage.database import Clock, Database, utc_now
-from storage.postgres import PostgresDatabase, is_postgres_url, shown_url
+from storage.engine.database import Clock, Database, utc_now
+from storage.engine.postgresql import PostgresDatabase, is_postgres_url, shown_url
 
 SQLITE_PREFIX = "sqlite:"
 

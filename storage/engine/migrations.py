@@ -3,7 +3,8 @@ engines, except where PostgreSQL needs its own text: then `migrations/postgresql
 is its twin. A table's DDL differs between the engines (SQLite's `INTEGER PRIMARY KEY` is the
 rowid, PostgreSQL's is a `BIGINT` identity; PostgreSQL's text columns are `COLLATE "C"` to
 compare byte-wise as SQLite's do; JSON checks and triggers are spelled differently), so a
-migration that creates or alters columns has a twin. `storage/postgres.py` applies them there,
+migration that creates or alters columns has a twin.
+`storage/engine/postgresql.py` applies them there,
 tracked in an `arbiter_schema_version` table.
 
 On SQLite, migration N runs only when the database's `PRAGMA user_version` is below N, in one
@@ -19,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.names import folded
-from storage.connection import Connection, Row, SqliteConnection
-from storage.errors import DatabaseError, IntegrityError
+from storage.engine.connection import Connection, Row, SqliteConnection
+from storage.engine.errors import DatabaseError, IntegrityError
 
-MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+MIGRATIONS_DIR = Path(__file__).parent.parent / "migrations"
 POSTGRESQL = "postgresql"
 """The folder, inside the migrations', of the migrations PostgreSQL runs in a text of its own."""
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")

@@ -10,7 +10,7 @@ the same repositories and SQL text), on two asyncpg connections.
 - The schema is storage/migrations/ (with PostgreSQL's twins in its `postgresql/` folder),
   applied in order, each migration in one transaction with its version in `arbiter_schema_version`,
   under a transaction-level advisory lock: processes starting together migrate once.
-- Ownership (`storage/ownership.py`): a session-level advisory lock on a connection of its
+- Ownership (`storage/shared/ownership.py`): a session-level advisory lock on a connection of its
   own, exclusive for a lone bot; the server drops it when that process dies.
 """
 
@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 from urllib.parse import urlsplit, urlunsplit
 
-from storage.database import Clock, Database, DatabaseUnavailable, utc_now
-from storage.dialect import Dialect
-from storage.migrations import MIGRATIONS_DIR, postgres_scripts
+from storage.engine.database import Clock, Database, DatabaseUnavailable, utc_now
+from storage.engine.dialect import Dialect
+from storage.engine.migrations import MIGRATIONS_DIR, postgres_scripts
 
 if TYPE_CHECKING:  # asyncpg is imported when a server is connected to, not by every command
-    from storage.postgres_connection import PostgresConnection
+    from storage.engine.postgresql_connection import PostgresConnection
 
 SCHEMA_TABLE = "arbiter_schema_version"
 """The one-row table holding the version of the last migration applied."""
@@ -36,11 +36,11 @@ MIGRATION_LOCK = 0x4172_6269_7465_7201
 """The advisory lock key migrations hold (transaction-level): one process migrates at a time."""
 
 OWNER_LOCK = 0x4172_6269_7465_7202
-"""The advisory lock key of the bot owning the database (`storage.ownership`)."""
+"""The advisory lock key of the bot owning the database (`storage.shared.ownership`)."""
 
 SHARD_LOCK_CLASS = 0x4172_626A
 """The first key of the shard locks: (SHARD_LOCK_CLASS, shard id), held exclusively by the
-process running that shard (`storage.ownership`)."""
+process running that shard (`storage.shared.ownership`)."""
 
 SHARD_COUNT_CLASS = 0x4172_626B
 """The first key of the shard-count locks: (SHARD_COUNT_CLASS, count), held shared by every
@@ -75,7 +75,7 @@ def shown_url(url: str) -> str:
 async def connect(url: str, *, read_only: bool = False) -> PostgresConnection:
     """A connection to `url` (read-only: every transaction on it refuses writes), or
     `DatabaseUnavailable` saying why."""
-    from storage.postgres_connection import open_connection
+    from storage.engine.postgresql_connection import open_connection
 
     settings = {"application_name": "arbiter"}
     if read_only:
@@ -88,7 +88,7 @@ async def connect(url: str, *, read_only: bool = False) -> PostgresConnection:
 
 class PostgresDatabase(Database):
     """An Arbiter database on a PostgreSQL server; build with
-    `await PostgresDatabase.connect(url)` (or `storage.locations.open_database(url)`)."""
+    `await PostgresDatabase.connect(url)` (or `storage.engine.locations.open_database(url)`)."""
 
     dialect = Dialect.POSTGRESQL
     BEGIN_WRITE = "BEGIN ISOLATION LEVEL READ COMMITTED"

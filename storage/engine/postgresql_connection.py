@@ -1,5 +1,5 @@
 """The PostgreSQL connection units of work and reads use: asyncpg's, with the same interface and
-rules as the SQLite one (`storage/connection.py`). Statements are the same text on both
+rules as the SQLite one (`storage/engine/connection.py`). Statements are the same text on both
 engines; here their `?` placeholders become asyncpg's `$1, $2 …` (`numbered`). A statement
 that returns rows (a query, or RETURNING) is fetched, any other gives its row count from the
 command status (`UPDATE 3`).
@@ -14,10 +14,10 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from storage.connection import Connection, Cursor, Parameters
-from storage.dialect import Dialect
-from storage.errors import DatabaseError
-from storage.postgres_errors import IntegrityError, OperationalError
+from storage.engine.connection import Connection, Cursor, Parameters
+from storage.engine.dialect import Dialect
+from storage.engine.errors import DatabaseError
+from storage.engine.postgresql_errors import IntegrityError, OperationalError
 
 T = TypeVar("T")
 
@@ -181,7 +181,7 @@ class PostgresConnection(Connection):
     async def native(self, sql: str, *parameters: Any) -> list[asyncpg.Record]:
         """Run one statement with asyncpg's own `$1` placeholders and return its rows.
 
-        It serves storage/postgres.py's own catalog, lock and version statements.
+        It serves storage/engine/postgresql.py's own catalog, lock and version statements.
         """
         self._refuse_if_failed(sql)
         if self._trace is not None:

@@ -1,6 +1,7 @@
 """asyncpg's errors as storage raises them.
 
-They are subclasses of sqlite3's PEP 249 classes of the same names from storage/errors.py, so a
+They are subclasses of sqlite3's PEP 249 classes of the same names from
+storage/engine/errors.py, so a
 caller catches a refusal, and a message names it, alike on both engines, as in `IntegrityError: …`.
 `sqlstate` keeps PostgreSQL's code.
 """

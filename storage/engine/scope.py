@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
-from storage.connection import Connection, Cursor, Row
+from storage.engine.connection import Connection, Cursor, Row
 
 
 class ReadScope:

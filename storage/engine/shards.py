@@ -1,7 +1,8 @@
 """The shards a process runs, as in `arbiter run --shards 0-3 --shard-count 8`.
 
 They say which guilds' jobs and outbox messages are its work. Discord puts guild `g` on shard `(g >>
-22) % shard_count`. The process owning that shard through its advisory lock in `storage.ownership`
+22) % shard_count`. The process owning that shard through its advisory lock in
+`storage.shared.ownership`
 runs the guild's jobs and sends its messages. The cross-guild reads of the scheduler and the outbox
 sender thus take `Shards.where()`, and each process reads only its own guilds' work.
 """

@@ -7,9 +7,9 @@ Migration 0003 did the same for admins linked before clubs had rows.
 
 from __future__ import annotations
 
-from storage.clubs import ClubReader, ClubRepository, normalise_club
-from storage.codecs import to_text
-from storage.scope import ReadScope, WriteScope
+from storage.engine.codecs import to_text
+from storage.engine.scope import ReadScope, WriteScope
+from storage.league.clubs import ClubReader, ClubRepository, normalise_club
 
 __all__ = ["ClubAdminReader", "ClubAdminRepository", "normalise_club"]
 

@@ -9,9 +9,9 @@ from datetime import datetime
 from typing import Any, Literal, cast
 
 from core.names import name_key as name_key  # the key of clubs.name_key, seasons.name_key
-from storage.codecs import from_text, to_text
-from storage.connection import Row
-from storage.scope import ReadScope, WriteScope
+from storage.engine.codecs import from_text, to_text
+from storage.engine.connection import Row
+from storage.engine.scope import ReadScope, WriteScope
 
 ClubStatus = Literal["pending", "approved", "rejected", "excluded", "withdrawn"]
 CLUB_STATUSES: tuple[ClubStatus, ...] = ("pending", "approved", "rejected", "excluded", "withdrawn")
@@ -138,8 +138,8 @@ class ClubRepository(ClubReader):
     ) -> Club:
         """Adds a club, pending unless `status` says otherwise, as for an imported season's clubs.
 
-        The name and the chess.com url-id must be new to the guild, or storage.errors.IntegrityError
-        is raised.
+        The name and the chess.com url-id must be new to the guild, or
+        storage.engine.errors.IntegrityError is raised.
         """
         scope = self._write
         url_id = normalise_club(chesscom_id) if chesscom_id is not None else None

@@ -9,9 +9,9 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from storage.codecs import from_text, instant_text, to_text
-from storage.scope import ReadScope, WriteScope
-from storage.seasons import SeasonRepository
+from storage.engine.codecs import from_text, instant_text, to_text
+from storage.engine.scope import ReadScope, WriteScope
+from storage.league.seasons import SeasonRepository
 
 DecisionKind = Literal[
     "forfeit", "disqualification", "result-correction", "exclusion", "division-makeup"

@@ -7,17 +7,8 @@ import datetime as dt
 from dataclasses import dataclass
 
 from core.names import folded
-from storage.codecs import to_text
-from storage.scope import ReadScope
-
-CANDIDATES = 200
-"""At most this many rows per lookup. The ranking keeps 25."""
-
-
-def like_pattern(text: str) -> str:
-    """A LIKE pattern matching `text` anywhere, its wildcards taken literally."""
-    escaped = folded(text).replace("\\", "\\\\").replace("%", "\\%")
-    return "%" + escaped.replace("_", "\\_") + "%"
+from storage.engine.codecs import CANDIDATES, like_pattern, to_text
+from storage.engine.scope import ReadScope
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from storage.codecs import from_text, instant_or_none, instant_text
-from storage.connection import Row
-from storage.scope import ReadScope, WriteScope
-from storage.seasons import SeasonRepository
+from storage.engine.codecs import from_text, instant_or_none, instant_text
+from storage.engine.connection import Row
+from storage.engine.scope import ReadScope, WriteScope
+from storage.league.seasons import SeasonRepository
 
 Source = Literal["declared", "chesscom", "director"]
 """How a challenge step was learned: a club admin declared it, the bot saw it on chess.com,

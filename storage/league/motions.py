@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 from core.votes import MotionKind
-from storage.codecs import from_text, to_text
-from storage.connection import Row
-from storage.scope import ReadScope, WriteScope
+from storage.engine.codecs import from_text, to_text
+from storage.engine.connection import Row
+from storage.engine.scope import ReadScope, WriteScope
 
 MotionStatus = Literal["open", "passed", "rejected", "no-decision"]
 

@@ -1,16 +1,16 @@
 """The league's standings pins: the message per division of a season that the bot keeps up to
 date, and which of them show an older version of their season than the database holds (stale).
 
-An event's pin is stored with its event, in storage/tour_events.py. The bot keeps both kinds up
+An event's pin is stored with its event, in storage/tour/events.py. The bot keeps both kinds up
 to date in bot/runtime/pin_refresher.py."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from storage.codecs import to_text
-from storage.database import Database
-from storage.scope import ReadScope, WriteScope
+from storage.engine.codecs import to_text
+from storage.engine.database import Database
+from storage.engine.scope import ReadScope, WriteScope
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from storage.clubs import name_key
-from storage.codecs import from_text, instant_text, to_text
-from storage.scope import ReadScope, WriteScope
-from storage.seasons import SeasonRepository
+from storage.engine.codecs import from_text, instant_text, to_text
+from storage.engine.scope import ReadScope, WriteScope
+from storage.league.clubs import name_key
+from storage.league.seasons import SeasonRepository
 
 RemovalReason = Literal["multi-team", "timeouts", "other"]
 Verification = Literal["pending", "verified", "refuted", "motion"]

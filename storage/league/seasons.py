@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Literal, cast
 
 from core.league.season import SeasonRules, exact_percent
-from storage.clubs import name_key
-from storage.codecs import day_or_none, from_text, to_text
-from storage.connection import Row
-from storage.scope import ReadScope, WriteScope
+from storage.engine.codecs import day_or_none, from_text, to_text
+from storage.engine.connection import Row
+from storage.engine.scope import ReadScope, WriteScope
+from storage.league.clubs import name_key
 
 SeasonStatus = Literal["setup", "scheduled", "finished"]
 

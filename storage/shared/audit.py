@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from storage.codecs import from_text
-from storage.scope import ReadScope
+from storage.engine.codecs import from_text
+from storage.engine.scope import ReadScope
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from storage.codecs import to_text
-from storage.scope import ReadScope, WriteScope
+from storage.engine.codecs import to_text
+from storage.engine.scope import ReadScope, WriteScope
 
 ROLE_KEYS = ("hq_role_id", "director_role_id", "arbiter_role_id")
 SETTING_KEYS = (

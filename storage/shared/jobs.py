@@ -14,11 +14,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from storage.codecs import from_text, to_text
-from storage.connection import Row
-from storage.database import Database
-from storage.scope import ReadScope, WriteScope
-from storage.shards import Shards, shard_condition
+from storage.engine.codecs import from_text, to_text
+from storage.engine.connection import Row
+from storage.engine.database import Database
+from storage.engine.scope import ReadScope, WriteScope
+from storage.engine.shards import Shards, shard_condition
 
 
 @dataclass(frozen=True)

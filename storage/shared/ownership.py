@@ -15,7 +15,7 @@ them twice.
   by side, while a lone unsharded bot and they exclude each other. Each also takes an
   exclusive advisory lock per shard it runs, and its shard count's lock shared, so
   processes splitting the guilds by different counts refuse each other. A shard's guilds'
-  jobs and messages are the work of the process holding its lock, see `storage.shards`.
+  jobs and messages are the work of the process holding its lock, see `storage.engine.shards`.
   When that process dies the server drops its locks, and the process restarted in its
   place takes them and runs what was left. The jobs' claims and the outbox's nonces keep
   each piece of work done once. The same connection listens for other processes' commits
@@ -32,9 +32,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from storage.database import Database, SqliteDatabase
-from storage.postgres import OwnerConnection, OwnerLockTaken, PostgresDatabase
-from storage.shards import Shards
+from storage.engine.database import Database, SqliteDatabase
+from storage.engine.postgresql import OwnerConnection, OwnerLockTaken, PostgresDatabase
+from storage.engine.shards import Shards
 
 
 class DatabaseOwned(Exception):

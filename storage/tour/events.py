@@ -12,17 +12,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from core.names import name_key
 from core.results import STANDARD, Scoring
 from core.tiebreaks import DeReading
 from core.tour.ranking import EventType, PointsTable
 from core.tour.rules import ROUND_REMINDER_MINUTES
 from core.tour.timecontrols import TimeControls
-from storage.clubs import name_key
-from storage.codecs import from_text, to_text
-from storage.connection import Row
-from storage.database import Database
-from storage.scope import ReadScope, WriteScope
-from storage.tour_codecs import event_rules_of, event_rules_text, event_scoring_of
+from storage.engine.codecs import from_text, to_text
+from storage.engine.connection import Row
+from storage.engine.database import Database
+from storage.engine.scope import ReadScope, WriteScope
+from storage.tour.codecs import event_rules_of, event_rules_text, event_scoring_of
 
 EventStatus = Literal["setup", "preliminary", "knockout", "recorded"]
 

@@ -17,9 +17,9 @@ import chess
 from core.results import Result
 from core.tour.game_reports import GameReport, Party, ReportStatus
 from core.tour.timecontrols import Phase
-from storage.codecs import from_text, to_text
-from storage.connection import Row
-from storage.scope import ReadScope, WriteScope
+from storage.engine.codecs import from_text, to_text
+from storage.engine.connection import Row
+from storage.engine.scope import ReadScope, WriteScope
 
 Stage = Literal["preliminary", "knockout", "finals"]
 Source = Literal["player", "arbiter", "bot", "import", "incident"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.names import folded
-from storage.lookups import CANDIDATES, like_pattern
-from storage.scope import ReadScope
+from storage.engine.codecs import CANDIDATES, like_pattern
+from storage.engine.scope import ReadScope
 
 
 @dataclass(frozen=True)

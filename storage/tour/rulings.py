@@ -10,9 +10,9 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from storage.codecs import from_text, to_text
-from storage.connection import Row
-from storage.scope import ReadScope, WriteScope
+from storage.engine.codecs import from_text, to_text
+from storage.engine.connection import Row
+from storage.engine.scope import ReadScope, WriteScope
 
 Outcome = Literal["continue", "paused", "lost"]
 AppealStatus = Literal["open", "upheld", "dismissed"]

@@ -9,12 +9,12 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from core.names import name_key
 from core.tour.rules import TourRules
-from storage.clubs import name_key
-from storage.codecs import from_text, to_text
-from storage.connection import Row
-from storage.scope import ReadScope, WriteScope
-from storage.tour_codecs import tour_rules_of, tour_rules_text
+from storage.engine.codecs import from_text, to_text
+from storage.engine.connection import Row
+from storage.engine.scope import ReadScope, WriteScope
+from storage.tour.codecs import tour_rules_of, tour_rules_text
 
 
 @dataclass(frozen=True)

@@ -457,19 +457,19 @@ def test_nothing_reads_or_overrides_private_attributes_of_aiosqlite_or_discord()
 
 STORAGE_CYCLE = {
     "storage": "",
-    "storage.database": (
+    "storage.engine.database": (
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from storage.guild import X\n"
     ),
-    "storage.guild": "from storage.database import Database\n",
-    "storage.codecs": "",
+    "storage.guild": "from storage.engine.database import Database\n",
+    "storage.engine.codecs": "",
 }
 
 
 def test_a_cycle_seen_only_by_type_checking_is_found() -> None:
     graph = edges(STORAGE_CYCLE)
-    assert Edge("storage.database", "storage.guild", True) in graph
-    assert cycles(graph, "storage") == [["storage.database", "storage.guild"]]
-    assert cycles(edges(STORAGE_CYCLE | {"storage.database": ""}), "storage") == []
+    assert Edge("storage.engine.database", "storage.guild", True) in graph
+    assert cycles(graph, "storage") == [["storage.engine.database", "storage.guild"]]
+    assert cycles(edges(STORAGE_CYCLE | {"storage.engine.database": ""}), "storage") == []
 
 
 def test_the_layer_and_bot_rules_catch_what_they_forbid() -> None:

@@ -32,8 +32,8 @@ from core.league.forfeits import challenge_failures
 from core.league.lifecycle import Party, Step, StepRefused, allow
 from core.league.season import ClubAtStart, Season
 from storage.guild import UnitOfWork
-from storage.jobs import Job
-from storage.matches import AtStartRecord
+from storage.league.matches import AtStartRecord
+from storage.shared.jobs import Job
 
 log = logging.getLogger(__name__)
 

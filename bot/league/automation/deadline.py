@@ -26,7 +26,7 @@ from bot.runtime.announce import announce
 from bot.runtime.scheduler import JobHandler
 from core.league.season import Season
 from storage.guild import UnitOfWork
-from storage.jobs import Job
+from storage.shared.jobs import Job
 
 log = logging.getLogger(__name__)
 

@@ -7,10 +7,10 @@ import datetime as dt
 from dataclasses import dataclass
 
 from bot.league.matches.jobs import deadline_of
-from storage.clubs import Club
 from storage.guild import GuildView, UnitOfWork
-from storage.matches import MatchRecord
-from storage.seasons import SeasonRecord
+from storage.league.clubs import Club
+from storage.league.matches import MatchRecord
+from storage.league.seasons import SeasonRecord
 
 SAME_INSTANT = dt.timedelta(seconds=1)
 """Job due times are stored to the second."""

@@ -37,9 +37,9 @@ from bot.runtime.polite_http import ApiError, ApiNotFound
 from bot.runtime.scheduler import RetryLater
 from core.league.forfeits import challenge_failures
 from core.league.season import Challenge, Match
-from storage.clubs import normalise_club
 from storage.guild import GuildStore, UnitOfWork
-from storage.jobs import Job
+from storage.league.clubs import normalise_club
+from storage.shared.jobs import Job
 
 log = logging.getLogger(__name__)
 

@@ -21,9 +21,9 @@ from bot.rendering.common.text import cut
 from bot.rendering.league import announcements
 from bot.runtime.scheduler import JobHandler
 from core.league.lifecycle import Party, Step, StepRefused, allow
-from storage.clubs import Club
 from storage.guild import UnitOfWork
-from storage.jobs import Job
+from storage.league.clubs import Club
+from storage.shared.jobs import Job
 
 log = logging.getLogger(__name__)
 

@@ -24,10 +24,10 @@ from bot.runtime.announce import announce
 from bot.runtime.polite_http import ApiError, ApiNotFound
 from core.league import LeagueReport, league_report
 from core.league.registration import MIN_ADMINS
-from storage.clubs import Club, ClubStatus
-from storage.decisions import DecisionKind, NewDecision
 from storage.guild import GuildStore, UnitOfWork
-from storage.seasons import SeasonRecord
+from storage.league.clubs import Club, ClubStatus
+from storage.league.decisions import DecisionKind, NewDecision
+from storage.league.seasons import SeasonRecord
 
 _URL_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,99}")
 _CLUB_URL = re.compile(

@@ -27,8 +27,8 @@ from core.league.lifecycle import (
 )
 from core.league.season import Season
 from storage.guild import GuildView, UnitOfWork
-from storage.matches import MatchRecord
-from storage.seasons import SeasonRecord
+from storage.league.matches import MatchRecord
+from storage.league.seasons import SeasonRecord
 
 
 @dataclass(frozen=True)

@@ -34,13 +34,13 @@ from core.league.forfeits import SeasonJudging
 from core.league.lifecycle import Party, Step, finish_problem
 from core.league.season import Board as DomainBoard
 from core.league.season import Season
-from storage.club_admins import ClubAdminReader
-from storage.clubs import Club
 from storage.guild import GuildStore, UnitOfWork
-from storage.jobs import Job
-from storage.matches import BoardRecord, MatchRecord
-from storage.rosters import ClosedAccount
-from storage.seasons import SeasonRecord
+from storage.league.club_admins import ClubAdminReader
+from storage.league.clubs import Club
+from storage.league.matches import BoardRecord, MatchRecord
+from storage.league.rosters import ClosedAccount
+from storage.league.seasons import SeasonRecord
+from storage.shared.jobs import Job
 
 
 @dataclass(frozen=True)

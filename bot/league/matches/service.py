@@ -21,7 +21,7 @@ from bot.rendering.league import announcements
 from bot.runtime.announce import announce
 from core.league.lifecycle import CORRECTION_NOTE, Party, Step, moved_deadline
 from storage.guild import GuildStore, UnitOfWork
-from storage.matches import AtStartRecord, MatchRecord, Source
+from storage.league.matches import AtStartRecord, MatchRecord, Source
 
 _MATCH_URL = re.compile(
     r"(?:https?://)?(?:www\.|api\.)?chess\.com/(?:pub/)?(?:club/)?match(?:es)?/(?:live/)?(\d+)"

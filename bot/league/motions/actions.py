@@ -32,11 +32,11 @@ from core.league import LeagueReport, league_report
 from core.league.lifecycle import Party, Step, moved_deadline
 from core.league.promotion import TIE_STANDS
 from core.votes import MotionKind
-from storage.decisions import DecisionKind, NewDecision
 from storage.guild import UnitOfWork
-from storage.matches import BoardRecord
-from storage.motions import Motion
-from storage.seasons import SeasonRecord
+from storage.league.decisions import DecisionKind, NewDecision
+from storage.league.matches import BoardRecord
+from storage.league.motions import Motion
+from storage.league.seasons import SeasonRecord
 
 DISQUALIFY_RULES = ("CL-15", "CL-18", "CL-20", "CL-21", "CL-23", "CL-DQ")
 """The rules a director disqualification may name, which are those the season file can carry."""

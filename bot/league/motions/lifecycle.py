@@ -27,9 +27,9 @@ from core.votes import (
     motion_status,
 )
 from storage.guild import GuildStore, UnitOfWork
-from storage.jobs import Job
-from storage.motions import Motion, MotionStatus, NewMotion
-from storage.seasons import SeasonRecord
+from storage.league.motions import Motion, MotionStatus, NewMotion
+from storage.league.seasons import SeasonRecord
+from storage.shared.jobs import Job
 
 __all__ = [
     "CLOSE_JOB",

@@ -33,9 +33,9 @@ from core.league.roster import (
 )
 from core.votes import MotionKind
 from storage.guild import GuildStore, UnitOfWork
-from storage.jobs import Job
-from storage.motions import Motion
-from storage.rosters import Removal
+from storage.league.motions import Motion
+from storage.league.rosters import Removal
+from storage.shared.jobs import Job
 
 VERIFY_JOB = "roster.verify"
 """The scheduler's job kind that verifies a recorded removal.

@@ -14,10 +14,10 @@ from bot.kernel.inputs import NOTE_LIMIT, chesscom_username, named, optional_tex
 from bot.league.references import find_club, find_season
 from bot.league.rosters.facts import club_season
 from bot.league.rosters.removal_checks import schedule_verification
-from storage.clubs import Club
 from storage.guild import GuildStore
-from storage.rosters import Removal, RemovalReason
-from storage.seasons import SeasonRecord
+from storage.league.clubs import Club
+from storage.league.rosters import Removal, RemovalReason
+from storage.league.seasons import SeasonRecord
 
 REASONS: tuple[RemovalReason, ...] = ("multi-team", "timeouts", "other")
 

@@ -17,7 +17,7 @@ from bot.league.store import LeagueStoreError, import_season
 from bot.league.store import load_season as load_stored
 from core.league.season import Season
 from storage.guild import GuildStore
-from storage.seasons import SeasonRecord
+from storage.league.seasons import SeasonRecord
 
 
 def name_problems(season: Season) -> list[tuple[str, str]]:

@@ -21,8 +21,8 @@ from bot.runtime.announce import announce
 from core.berger import berger_table
 from core.league.schedule import Fixture, division_schedule
 from storage.guild import GuildStore, GuildView, UnitOfWork
-from storage.matches import NewMatch
-from storage.seasons import SeasonRecord
+from storage.league.matches import NewMatch
+from storage.league.seasons import SeasonRecord
 
 MAX_CALENDAR_DAYS = 3 * 366
 """A schedule longer than this is a typo in the calendar."""

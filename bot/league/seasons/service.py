@@ -17,9 +17,9 @@ from bot.league.references import find_club, find_division, find_season
 from core.league.lifecycle import cutoff_problem
 from core.league.season import START_ZONE
 from core.votes import MotionKind
-from storage.clubs import Club
 from storage.guild import GuildStore, UnitOfWork
-from storage.seasons import (
+from storage.league.clubs import Club
+from storage.league.seasons import (
     DivisionRecord,
     Membership,
     SeasonRecord,

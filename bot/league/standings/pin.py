@@ -12,9 +12,9 @@ from bot.league.store import StandingsCache
 from bot.rendering.league.division_view import DivisionView, division_view
 from bot.rendering.league.standings_embeds import pin_embeds
 from bot.runtime.pin_refresher import Refreshed, edit_if_changed
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import Committed, GuildStore, UnitOfWork
-from storage.pins import guilds_with_stale_pins
+from storage.league.pins import guilds_with_stale_pins
 
 
 async def pin_standings(

@@ -15,7 +15,7 @@ from bot.league.store import StandingsCache
 from bot.rendering.league.division_view import DivisionView, Fixture, SeasonContext, division_view
 from core.league import end_of_day
 from storage.guild import GuildStore, GuildView, UnitOfWork
-from storage.seasons import SeasonRecord
+from storage.league.seasons import SeasonRecord
 
 
 @dataclass(frozen=True)

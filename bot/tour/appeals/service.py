@@ -32,7 +32,7 @@ from core.tour.appeals import (
 from core.tour.event_facts import round_robin
 from core.tour.rules import TourRules
 from storage.guild import GuildStore
-from storage.tour_rulings import Appeal
+from storage.tour.rulings import Appeal
 
 APPEAL_LIMIT = 1500
 """Characters of an appeal's text, which must fit the announcement."""

@@ -17,7 +17,7 @@ from bot.tour.planning.kinds import payload_int, same_instant
 from bot.tour.schedule import appeals_close_at, session_date
 from core.tour.appeals import appeal_deadline
 from storage.guild import UnitOfWork
-from storage.jobs import Job
+from storage.shared.jobs import Job
 
 
 def appeals_close_handler() -> JobHandler:

@@ -15,7 +15,7 @@ from bot.tour.planning.kinds import payload_int, same_instant
 from bot.tour.store import load_event
 from core.tour.game_reports import ReportStatus, confirm_deadline
 from storage.guild import UnitOfWork
-from storage.jobs import Job
+from storage.shared.jobs import Job
 
 
 def confirm_handler() -> JobHandler:

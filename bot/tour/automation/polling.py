@@ -68,8 +68,8 @@ from core.tour.game_reports import Party, confirm_deadline
 from core.tour.game_search import GameQuery, SearchStatus, Site, SiteGame
 from core.tour.rules import TourRules
 from storage.guild import UnitOfWork
-from storage.jobs import Job
-from storage.tours import TourPlayer
+from storage.shared.jobs import Job
+from storage.tour.tours import TourPlayer
 
 log = logging.getLogger(__name__)
 

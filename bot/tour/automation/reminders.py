@@ -24,7 +24,7 @@ from core.tour.event_facts import round_robin
 from core.tour.knockout import ContestStatus
 from core.tour.ranking import EventType
 from storage.guild import UnitOfWork
-from storage.jobs import Job
+from storage.shared.jobs import Job
 
 SESSION = dt.timedelta(days=1)
 """After this long past its start a session is over: its reminder is no longer posted."""

@@ -23,7 +23,7 @@ from core.tour.qualification import QualificationList
 from core.tour.ranking import EventType, TourError
 from core.tour.report import TourReport, event_qualification
 from storage.guild import UnitOfWork
-from storage.jobs import Job
+from storage.shared.jobs import Job
 
 
 def _placings(report: TourReport, event: str) -> list[render.Placing]:

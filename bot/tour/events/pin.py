@@ -21,9 +21,9 @@ from bot.tour.references import find_event, find_tour
 from bot.tour.store import LoadedEvent, load_event, load_tour
 from core.tour.event_facts import finals_table, preliminary_standings
 from core.tour.ranking import EventType
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import Committed, GuildStore, GuildView, UnitOfWork
-from storage.tour_events import TourEventRecord, guilds_with_stale_event_pins
+from storage.tour.events import TourEventRecord, guilds_with_stale_event_pins
 
 
 async def pin_embeds(view: GuildView, record: TourEventRecord) -> list[dict[str, Any]]:

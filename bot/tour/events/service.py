@@ -42,9 +42,9 @@ from core.tour.preliminary import ties_for_places_going_on
 from core.tour.ranking import KNOCKOUT_PLACES, EventType, PointsTable
 from core.tour.timecontrols import DEFAULT_TIME_CONTROLS
 from storage.guild import GuildStore, UnitOfWork
-from storage.tour_events import NewEvent, TourEventRecord
-from storage.tour_games import NewGame
-from storage.tours import TourPlayer, TourRecord
+from storage.tour.events import NewEvent, TourEventRecord
+from storage.tour.games import NewGame
+from storage.tour.tours import TourPlayer, TourRecord
 
 SEED_LIMIT = 100
 """Characters of a draw seed."""

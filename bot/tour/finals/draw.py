@@ -24,8 +24,8 @@ from core.tour.finals import DrawCancelRefused, FinalsPlay, check_draw_cancellab
 from core.tour.game_reports import ReportStatus
 from core.tour.ranking import EventType
 from storage.guild import GuildStore
-from storage.jobs import Job
-from storage.tour_events import TourEventRecord
+from storage.shared.jobs import Job
+from storage.tour.events import TourEventRecord
 
 
 @dataclass(frozen=True)

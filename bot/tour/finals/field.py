@@ -28,8 +28,8 @@ from core.tour.qualification import (
 )
 from core.tour.ranking import EventType, TourError
 from storage.guild import GuildStore, GuildView, UnitOfWork
-from storage.tour_events import TourEventRecord
-from storage.tours import TourPlayer
+from storage.tour.events import TourEventRecord
+from storage.tour.tours import TourPlayer
 
 
 @dataclass(frozen=True)

@@ -52,8 +52,8 @@ from core.tour.knockout import KnockoutError, Tie
 from core.tour.overrides import OverrideReason
 from core.tour.ranking import KNOCKOUT_PLACES, EventType
 from storage.guild import GuildStore, UnitOfWork
-from storage.tour_games import NewGame, Source, TourGame
-from storage.tours import TourPlayer
+from storage.tour.games import NewGame, Source, TourGame
+from storage.tour.tours import TourPlayer
 
 GROUNDS: dict[str, OverrideReason] = {
     "left-camera-view": OverrideReason.LEFT_CAMERA_VIEW,

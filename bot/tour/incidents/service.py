@@ -38,7 +38,7 @@ from core.tour.game_reports import (
     transition,
 )
 from storage.guild import GuildStore
-from storage.tour_rulings import NewIncident, Outcome
+from storage.tour.rulings import NewIncident, Outcome
 
 MAX_CLOCK = 4 * 3600
 """Seconds a clock can show. No tour game is longer."""

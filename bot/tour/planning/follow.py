@@ -18,7 +18,7 @@ from core.tour.game_reports import ReportStatus, confirm_deadline
 from core.tour.knockout import KnockoutError
 from core.tour.ranking import EventType
 from storage.guild import UnitOfWork
-from storage.tour_games import TourGame
+from storage.tour.games import TourGame
 
 
 def event_finished(loaded: LoadedEvent) -> bool:

@@ -48,7 +48,7 @@ from core.tour.ranking import EventType
 from core.tour.rules import TourRules
 from core.tour.timecontrols import TimeControl
 from storage.guild import UnitOfWork
-from storage.tour_events import TourEventRecord
+from storage.tour.events import TourEventRecord
 
 DAYS_A_STAGE = 2
 """CCT-8d: a knock-out round is played over two days."""

@@ -35,7 +35,7 @@ from core.tour.event_facts import (
 from core.tour.knockout import KnockoutError, Tie
 from core.tour.ranking import EventType
 from storage.guild import GuildStore, UnitOfWork
-from storage.tour_games import ContestRow
+from storage.tour.games import ContestRow
 
 REASONS: dict[str, AwardReason] = {reason.value: reason for reason in AwardReason}
 """CCT-9: the reasons of an award, by their option names."""

@@ -22,7 +22,7 @@ from bot.tour.store import load_event
 from core.tour.knockout import ColourChoice, ContestStatus
 from core.tour.ranking import EventType
 from storage.guild import GuildStore
-from storage.tour_games import ColourSlot
+from storage.tour.games import ColourSlot
 
 SLOTS: dict[ColourChoice, ColourSlot] = {
     ColourChoice.MATCH_1_GAME_1: "colour_game_1",

@@ -19,9 +19,9 @@ from bot.tour.points_input import scoring_option, table_option
 from bot.tour.references import find_player, find_tour
 from core.berger import MAX_PLAYERS
 from core.tour.ranking import EventType
-from storage.errors import IntegrityError
+from storage.engine.errors import IntegrityError
 from storage.guild import GuildStore, GuildView
-from storage.tours import TourPlayer, TourRecord
+from storage.tour.tours import TourPlayer, TourRecord
 
 _USERNAME = re.compile(r"^[A-Za-z0-9_-]{2,50}$")
 
