@@ -90,7 +90,7 @@ def run_import(args: argparse.Namespace) -> int:
     async def work(store: GuildStore) -> SeasonRecord:
         name = args.name or season.name
         details = {"actor": "cli", "file": str(args.file), "replace": args.replace}
-        async with store.change(None, "season.import", f"season:{name}", details) as uow:
+        async with store.league_change(None, "season.import", f"season:{name}", details) as uow:
             return await import_season(uow, season, name=name, replace=args.replace)
 
     try:

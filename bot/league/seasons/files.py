@@ -79,7 +79,7 @@ async def import_season_file(
                 f"A season named {shown(taken)} exists already: import it under another name"
                 " with the `name` option."
             )
-    async with store.change(
+    async with store.league_change(
         actor.user_id, "season.import", f"season:{title or season.name}"
     ) as uow:
         try:

@@ -70,7 +70,7 @@ async def cancel_draw(
     `previewed` one.
     """
     actor.require(Role.HQ)
-    async with store.change(actor.user_id, "finals.cancel_draw", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "finals.cancel_draw", f"event:{event}") as uow:
         view = uow.view()
         record = await find_event(view, event)
         if record.type is not EventType.FINALS:
