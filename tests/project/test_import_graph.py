@@ -27,6 +27,14 @@ from tests.support.paths import ROOT
 PACKAGES = ("core", "storage", "bot", "cogs")
 LIBRARIES = ("aiosqlite", "discord")
 """The libraries whose private attributes nothing of ours may read or override."""
+STORAGE_LAYERS: tuple[tuple[str, ...], ...] = (
+    ("storage.engine",),
+    ("storage.shared",),
+    ("storage.league", "storage.tour"),
+    ("storage.guild",),
+)
+"""The folders of storage/, lowest first: league and tour import only the engine and shared,
+never each other, and only storage/guild.py builds units of work from all of them."""
 STUB = "bot.offline.discord_stub"
 """The one module allowed to: it plays Discord's gateway to the real discord.py offline."""
 
@@ -430,6 +438,18 @@ def test_no_two_folders_of_bot_import_each_other_even_at_type_level() -> None:
     top = {name.split(".")[1] for name in modules if within(name, "bot") and name.count(".")}
     placed = {folder.split(".")[1] for layer in BOT_LAYERS for folder in layer}
     assert top - placed == {"__main__"}  # every folder of bot/ has its layer
+
+
+def test_the_layers_of_storage() -> None:
+    """League and tour storage import only the engine and shared repositories, not each other."""
+    modules, graph = _ours()
+    assert any(
+        within(e.source, "storage.tour") and within(e.target, "storage.engine") for e in graph
+    )
+    assert bot_violations(graph, STORAGE_LAYERS) == []
+    top = {name.split(".")[1] for name in modules if within(name, "storage") and name.count(".")}
+    placed = {folder.split(".")[1] for layer in STORAGE_LAYERS for folder in layer}
+    assert top - placed == set()  # every folder of storage/ has its layer
 
 
 def test_no_cycle_in_storage_even_at_type_level() -> None:
