@@ -1,15 +1,15 @@
-"""An Arbiter database: a writer connection and a read-only reader beside it, on SQLite (the
-embedded default: WAL, foreign keys, busy timeout; `SqliteDatabase`, here) or PostgreSQL
-(`storage/engine/postgresql.py`),
-migrated. The rules below are `Database`'s, the same on both engines.
+"""An Arbiter database: a writer connection and a read-only reader beside it, migrated.
 
-Every access goes through `read()` or `transaction()`. Transactions take the writer, one at a
-time (a lock keeps another task's statements out of an open transaction). A `read()` block
-outside a transaction takes the reader, inside one snapshot (SQLite: BEGIN … ROLLBACK on the
-read-only connection; PostgreSQL: REPEATABLE READ, READ ONLY), so reads neither wait behind a
-long write nor see half of one. Services do not use these directly: they open a unit of work
-on a guild's store (`storage/guild.py`), which runs its repositories and its audit row inside
-one `transaction()`. `storage.engine.locations.open_database` opens either engine from the
+It runs on SQLite, the embedded default with WAL, foreign keys and a busy timeout, or on
+PostgreSQL in storage/engine/postgresql.py. The rules below are those of `Database`, the same
+on both engines.
+
+Every access goes through `read()` or `transaction()`. Transactions take the writer one at a
+time, and a lock keeps another task's statements out of an open transaction. A `read()` block
+outside a transaction takes the reader, inside one snapshot, so reads neither wait behind a long
+write nor see half of one. Services do not use these directly. They open a unit of work on a
+guild's store in storage/guild.py, which runs its repositories and its audit row inside one
+`transaction()`. `storage.engine.locations.open_database` opens either engine from the
 configuration's location.
 """
 
@@ -39,13 +39,19 @@ def utc_now() -> datetime:
 
 
 class DatabaseUnavailable(Exception):
-    """The database cannot be opened (SQLite: a folder, not a database, no access;
-    PostgreSQL: no server there, refused, no such database)."""
+    """The database cannot be opened.
+
+    On SQLite the path may be a folder, not a database, or out of reach. On PostgreSQL there may
+    be no server there, or it refused, or it has no such database.
+    """
 
 
 class Database:
-    """An open Arbiter database; build with `await Database.open(path)` (SQLite) or
-    `storage.engine.locations.open_database(location)` (SQLite or PostgreSQL)."""
+    """An open Arbiter database.
+
+    `await Database.open(path)` opens a SQLite file. `open_database` in storage/engine/locations.py
+    opens either engine.
+    """
 
     dialect: Dialect
     BEGIN_WRITE = "BEGIN IMMEDIATE"
