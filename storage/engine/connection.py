@@ -177,8 +177,10 @@ class ThreadConnection(sqlite3.Connection):
 
 
 class SqliteCursor(Cursor):
-    """A statement's outcome on a `SqliteConnection`: `rowcount`, `lastrowid`, and its rows
-    (each fetch one trip, counted by the connection)."""
+    """A statement's outcome on a `SqliteConnection`: `rowcount` and its rows.
+
+    Each fetch is one trip, counted by the connection.
+    """
 
     def __init__(self, connection: SqliteConnection, inner: aiosqlite.Cursor) -> None:
         self._connection = connection
@@ -188,11 +190,6 @@ class SqliteCursor(Cursor):
     def rowcount(self) -> int:
         """The rows the statement changed (-1 for a query)."""
         return self._inner.rowcount
-
-    @property
-    def lastrowid(self) -> int | None:
-        """The rowid of the row an INSERT added (SQLite only: repositories use RETURNING)."""
-        return self._inner.lastrowid
 
     async def fetchone(self) -> aiosqlite.Row | None:
         """The next row, or None."""
@@ -269,10 +266,6 @@ class SqliteConnection(Connection):
     async def set_trace_callback(self, handler: Callable[[str], object] | None) -> None:
         """Call `handler(sql)` on the thread for every statement run (benchmarks, tests)."""
         await self._send(self._inner.set_trace_callback(handler))  # type: ignore[arg-type]
-
-    def iterdump(self) -> Any:
-        """The database as SQL text, line by line (`async for`): tests compare dumps."""
-        return self._inner.iterdump()
 
     async def close(self) -> None:
         """Close the connection and stop its thread (idempotent)."""
