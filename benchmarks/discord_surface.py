@@ -30,9 +30,9 @@ from bot.kernel.config import Config, DatabaseConfig
 from bot.league.store import import_season
 from bot.offline.discord_stub import DiscordStub
 from core.league.schedule import division_schedule
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.motions import NewMotion
+from storage.league.motions import NewMotion
 
 GUILD = 800_000_000_000_000_001
 DIVISIONS, CLUBS, BOARDS = 3, 13, 12

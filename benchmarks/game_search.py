@@ -214,7 +214,7 @@ async def through_job(events: int, noise: int) -> None:
     from bot.tour.schedule import day_start
     from bot.tour.tours import service as tours
     from core.tour.event_facts import round_robin
-    from storage.database import Database
+    from storage.engine.database import Database
     from storage.guild import GuildStore, on_commit
 
     chesscom, lichess = ChessComStandIn(), LichessStandIn()

@@ -36,7 +36,7 @@ from bot.formats.season_file import load_season
 from bot.league.store import import_season
 from bot.offline.chesscom_standin import ChessComStandIn
 from core.league.schedule import division_schedule
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.discord_double import DiscordDouble, Interaction
 from tests.discord_double.world import Guild, Member

@@ -24,7 +24,7 @@ from league_scale import generate
 from bot.formats.season_file import load_season
 from bot.league.store import StandingsCache, import_season
 from core.league import league_report
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 
 AS_OF = dt.date(2018, 6, 1)

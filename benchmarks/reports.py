@@ -49,9 +49,9 @@ from bot.offline.chesscom_standin import ChessComStandIn
 from bot.offline.demo.chesscom_payloads import Board, team_match
 from bot.offline.demo.season_script import CHESSCOM_BASE
 from bot.offline.demo.world import DIVISIONS, generate
-from storage.database import Database
+from storage.engine.database import Database
+from storage.engine.locations import open_database
 from storage.guild import GuildStore
-from storage.locations import open_database
 
 GUILD = 1
 HQ = Actor(1, frozenset({Role.HQ}))
@@ -229,7 +229,7 @@ async def raw(
     async with aiosqlite.connect(path, isolation_level=None) as connection:
         if statements is not None:
             await connection.set_trace_callback(statements.append)
-        # the pragmas storage.database.Database sets (WAL, the default synchronous=FULL)
+        # the pragmas storage.engine.database.Database sets (WAL, the default synchronous=FULL)
         await connection.execute("PRAGMA journal_mode = WAL")
         await connection.execute("PRAGMA foreign_keys = ON")
 

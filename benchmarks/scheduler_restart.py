@@ -68,7 +68,7 @@ def job_keys(n: int) -> tuple[str, str]:
 async def build(path: Path, jobs: int, guilds: int, overdue: float, seed: int) -> None:
     """Fill `path` with `jobs` pending jobs spread over `guilds` guilds (`job_keys`: league
     matches' and tour events' kinds, by their natural keys)."""
-    from storage.database import Database
+    from storage.engine.database import Database
     from storage.guild import GuildStore
 
     rnd = random.Random(seed)
@@ -92,9 +92,9 @@ async def build(path: Path, jobs: int, guilds: int, overdue: float, seed: int) -
 async def start(path: Path, horizon: timedelta) -> dict[str, object]:
     """What a restarting bot does: open the database, start APScheduler, recover every job."""
     from bot.runtime.scheduler import JobRegistry, Scheduler
-    from storage.database import Database
+    from storage.engine.database import Database
     from storage.guild import UnitOfWork, on_commit
-    from storage.jobs import Job
+    from storage.shared.jobs import Job
 
     database = await Database.open(path)
     await database.migrate()

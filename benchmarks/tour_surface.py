@@ -34,7 +34,7 @@ from bot.tour.series.service import choose_colour
 from bot.tour.store import load_event
 from core.results import Result
 from core.tour.ranking import EventType
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.tour_world import (
     ARBITER,

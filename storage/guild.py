@@ -1,15 +1,22 @@
 """The one door to a guild's data: units of work and read views, every repository guild-bound.
 
-    async with GuildStore(database, guild_id).change(actor_id, "club.approve", "club:x") as uow:
+    store = GuildStore(database, guild_id)
+    async with store.league_change(actor_id, "club.approve", "club:x") as uow:
         await uow.club_admins.add("x", user_id)
         await uow.outbox.post(channel_id, content="Club x approved")
         await uow.jobs.schedule("reminder", "club:x", due_at)
 
-Everything written through `uow` — and the one audit row of the change — commits together or
-not at all; then the listeners `on_commit(database, listener)` registered hear what it left
-(`Committed`). Reads go through `async with store.read() as view:` (`view.settings.get()` …).
-To add a repository: a reader class taking a `ReadScope`, a repository subclassing it taking a
-`WriteScope`, and one attribute each in `GuildView` and `UnitOfWork` (docs/foundation.md).
+Everything written through `uow` commits together with the change's one audit row, or nothing
+does. Then the listeners registered with `on_commit(database, listener)` hear what it left.
+
+A league use case takes a `LeagueUnit` from `league_change`, a tour use case a `TourUnit` from
+`tour_change`. Each builds the shared repositories and its own competition's, so mypy proves a
+tour use case never touches a league repository. `change` gives a `GuildUnit` with both, for the
+scheduler and the pin refresher. Reads go through `async with store.read() as view:`.
+
+To add a repository, write a reader class taking a `ReadScope` and a repository subclassing it
+taking a `WriteScope`. Then add one attribute in `GuildView` and one in the unit of work of its
+competition, as docs/foundation.md shows.
 """
 
 from __future__ import annotations
@@ -17,32 +24,32 @@ from __future__ import annotations
 import json
 import weakref
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
-from storage.audit import AuditReader
-from storage.club_admins import ClubAdminReader, ClubAdminRepository
-from storage.clubs import ClubReader, ClubRepository
-from storage.codecs import to_text
-from storage.database import Database
-from storage.decisions import DecisionReader, DecisionRepository
-from storage.guild_settings import GuildSettingsReader, GuildSettingsRepository
-from storage.jobs import Job, JobReader, JobRepository
-from storage.lookups import LookupReader
-from storage.matches import MatchReader, MatchRepository
-from storage.motions import MotionReader, MotionRepository
-from storage.outbox import OutboxMessage, OutboxReader, OutboxRepository
-from storage.pins import PinReader, PinRepository
-from storage.rosters import RosterReader, RosterRepository
-from storage.scope import ReadScope, WriteScope
-from storage.seasons import SeasonReader, SeasonRepository
-from storage.tour_events import TourEventReader, TourEventRepository
-from storage.tour_games import TourGameReader, TourGameRepository
-from storage.tour_lookups import TourLookupReader
-from storage.tour_rulings import TourRulingReader, TourRulingRepository
-from storage.tours import TourReader, TourRepository
+from storage.engine.codecs import to_text
+from storage.engine.database import Database
+from storage.engine.scope import ReadScope, WriteScope
+from storage.league.club_admins import ClubAdminReader, ClubAdminRepository
+from storage.league.clubs import ClubReader, ClubRepository
+from storage.league.decisions import DecisionReader, DecisionRepository
+from storage.league.lookups import LookupReader
+from storage.league.matches import MatchReader, MatchRepository
+from storage.league.motions import MotionReader, MotionRepository
+from storage.league.pins import PinReader, PinRepository
+from storage.league.rosters import RosterReader, RosterRepository
+from storage.league.seasons import SeasonReader, SeasonRepository
+from storage.shared.audit import AuditReader
+from storage.shared.guild_settings import GuildSettingsReader, GuildSettingsRepository
+from storage.shared.jobs import Job, JobReader, JobRepository
+from storage.shared.outbox import OutboxMessage, OutboxReader, OutboxRepository
+from storage.tour.events import TourEventReader, TourEventRepository
+from storage.tour.games import TourGameReader, TourGameRepository
+from storage.tour.lookups import TourLookupReader
+from storage.tour.rulings import TourRulingReader, TourRulingRepository
+from storage.tour.tours import TourReader, TourRepository
 
 
 class GuildView:
@@ -71,36 +78,25 @@ class GuildView:
 
 
 class UnitOfWork:
-    """One use case's change to one guild: repositories whose writes share one transaction.
+    """One change to one guild: the shared repositories, whose writes share one transaction.
 
-    `details` is the audit row's details (repositories note what they did; the block may add);
-    `now` is the change's instant (the database clock), also the audit row's `at`.
+    `details` is the audit row's details. Repositories note what they did there, and the block
+    may add to them. `now` is the change's instant by the database clock, also the audit row's
+    `at`. `LeagueUnit` and `TourUnit` add their competition's repositories.
     """
 
     def __init__(self, scope: WriteScope) -> None:
         self._scope = scope
         self.guild_id = scope.guild_id
         self.settings = GuildSettingsRepository(scope)
-        self.club_admins = ClubAdminRepository(scope)
-        self.clubs = ClubRepository(scope)
-        self.seasons = SeasonRepository(scope)
-        self.matches = MatchRepository(scope)
-        self.rosters = RosterRepository(scope)
-        self.decisions = DecisionRepository(scope)
-        self.motions = MotionRepository(scope)
         self.jobs = JobRepository(scope)
         self.outbox = OutboxRepository(scope)
-        self.pins = PinRepository(scope)
-        self.tours = TourRepository(scope)
-        self.tour_events = TourEventRepository(scope)
-        self.tour_games = TourGameRepository(scope)
-        self.tour_rulings = TourRulingRepository(scope)
         self._view: GuildView | None = None
         self.abandoned = False
 
     @property
     def now(self) -> datetime:
-        """The unit of work's instant (aware UTC)."""
+        """The unit of work's instant, aware and in UTC."""
         return self._scope.now
 
     @property
@@ -108,23 +104,32 @@ class UnitOfWork:
         """The seasons whose version this unit of work bumped so far."""
         return self._scope.bumped_seasons
 
+    def bumped_events(self) -> tuple[int, ...]:
+        """The tour events whose version this unit of work bumped so far."""
+        return ()
+
     @property
     def details(self) -> dict[str, Any]:
-        """The audit details the change will record (add to them freely)."""
+        """The audit details the change will record. Add to them freely."""
         return self._scope.details
 
     def view(self) -> GuildView:
-        """Read-only repositories seeing this unit of work's writes (for computations that
-        take a view, such as the league report before and after a change); one per unit of
-        work (its readers hold nothing but the scope)."""
+        """Read-only repositories that see this unit of work's writes.
+
+        Computations that take a view use it, such as the league report before and after a
+        change. There is one per unit of work.
+        """
         if self._view is None:
             self._view = GuildView(self._scope)
         return self._view
 
     @asynccontextmanager
     async def savepoint(self) -> AsyncIterator[None]:
-        """A part of the unit of work undone alone if the block raises (its rows, audit
-        details, scheduled jobs and queued messages); the exception goes on to the caller."""
+        """A part of the unit of work undone alone if the block raises.
+
+        Its rows, audit details, scheduled jobs and queued messages are undone. The exception
+        goes on to the caller.
+        """
         jobs, messages = len(self.jobs.changed), len(self.outbox.posted)
         try:
             async with self._scope.savepoint():
@@ -137,6 +142,47 @@ class UnitOfWork:
     def abandon(self) -> None:
         """Nothing to change after all: roll back at the end of the block, with no audit row."""
         self.abandoned = True
+
+
+class LeagueUnit(UnitOfWork):
+    """A unit of work of the league: the shared repositories and the league's."""
+
+    def __init__(self, scope: WriteScope) -> None:
+        super().__init__(scope)
+        self.club_admins = ClubAdminRepository(scope)
+        self.clubs = ClubRepository(scope)
+        self.seasons = SeasonRepository(scope)
+        self.matches = MatchRepository(scope)
+        self.rosters = RosterRepository(scope)
+        self.decisions = DecisionRepository(scope)
+        self.motions = MotionRepository(scope)
+        self.pins = PinRepository(scope)
+
+
+class TourUnit(UnitOfWork):
+    """A unit of work of the tour: the shared repositories and the tour's."""
+
+    def __init__(self, scope: WriteScope) -> None:
+        super().__init__(scope)
+        self.tours = TourRepository(scope)
+        self.tour_events = TourEventRepository(scope)
+        self.tour_games = TourGameRepository(scope)
+        self.tour_rulings = TourRulingRepository(scope)
+
+    def bumped_events(self) -> tuple[int, ...]:
+        """The tour events whose version this unit of work bumped so far."""
+        return tuple(sorted(self.tour_events.bumped))
+
+
+class GuildUnit(LeagueUnit, TourUnit):
+    """A unit of work with both competitions' repositories.
+
+    The scheduler and the pin refresher serve both competitions, and so do the command line and
+    the tests. A use case takes a `LeagueUnit` or a `TourUnit` instead.
+    """
+
+
+U = TypeVar("U", bound=UnitOfWork)
 
 
 @dataclass(frozen=True)
@@ -194,19 +240,52 @@ class GuildStore:
         async with self.database.read() as connection:
             yield GuildView(ReadScope(connection, self.guild_id))
 
-    @asynccontextmanager
-    async def change(
+    def change(
         self,
         actor_id: int | None,
         action: str,
         subject: str,
         details: dict[str, Any] | None = None,
-    ) -> AsyncIterator[UnitOfWork]:
-        """One unit of work, audited as (actor, action, subject): rolled back whole if the block
-        raises, or if it calls `uow.abandon()` (then with no audit row). After the commit the
-        database's listeners (`on_commit`) learn of its jobs and messages. A nested change is
-        refused."""
-        uow: UnitOfWork | None = None
+    ) -> AbstractAsyncContextManager[GuildUnit]:
+        """A unit of work with every repository, for the scheduler, the command line and tests."""
+        return self._change(GuildUnit, actor_id, action, subject, details)
+
+    def league_change(
+        self,
+        actor_id: int | None,
+        action: str,
+        subject: str,
+        details: dict[str, Any] | None = None,
+    ) -> AbstractAsyncContextManager[LeagueUnit]:
+        """A unit of work of a league use case: the shared and the league's repositories."""
+        return self._change(LeagueUnit, actor_id, action, subject, details)
+
+    def tour_change(
+        self,
+        actor_id: int | None,
+        action: str,
+        subject: str,
+        details: dict[str, Any] | None = None,
+    ) -> AbstractAsyncContextManager[TourUnit]:
+        """A unit of work of a tour use case: the shared and the tour's repositories."""
+        return self._change(TourUnit, actor_id, action, subject, details)
+
+    @asynccontextmanager
+    async def _change(
+        self,
+        unit: type[U],
+        actor_id: int | None,
+        action: str,
+        subject: str,
+        details: dict[str, Any] | None = None,
+    ) -> AsyncIterator[U]:
+        """One unit of work of class `unit`, audited as actor, action and subject.
+
+        It is rolled back whole if the block raises. If the block calls `uow.abandon()` it is
+        rolled back with no audit row. After the commit the database's listeners learn of its
+        jobs and messages. A nested change is refused.
+        """
+        uow: U | None = None
 
         def announce() -> None:  # committed (even if the task was cancelled meanwhile)
             assert uow is not None
@@ -215,7 +294,7 @@ class GuildStore:
                 tuple(uow.jobs.changed),
                 tuple(uow.outbox.posted),
                 tuple(sorted(uow.bumped_seasons)),
-                tuple(sorted(uow.tour_events.bumped)),
+                uow.bumped_events(),
                 tuple(uow.outbox.sent),
             )
             if (
@@ -234,7 +313,7 @@ class GuildStore:
                 scope = WriteScope(
                     connection, self.guild_id, self.database.clock(), dict(details or {})
                 )
-                uow = UnitOfWork(scope)
+                uow = unit(scope)
                 yield uow
                 if uow.abandoned:
                     raise _Abandoned

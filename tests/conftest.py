@@ -16,7 +16,7 @@ from bot.app.arbiter import ArbiterBot
 from bot.chesscom.client import ChessComClient, ClientSettings
 from bot.kernel.config import Config, DatabaseConfig
 from bot.runtime.clock import VirtualClock
-from storage.database import Clock, Database, SqliteDatabase, utc_now
+from storage.engine.database import Clock, Database, SqliteDatabase, utc_now
 from tests.support.chesscom_fake import FakeChessCom, running_fake
 from tests.support.command_world import CommandWorld, build_world
 from tests.support.discord_harness import DiscordHarness
@@ -173,7 +173,7 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
 async def database_location(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
     """Where a test opens (and reopens, as a restart does) its own database, once per backend:
     a new SQLite file's path under `tmp_path`, or the URL of the worker's PostgreSQL database,
-    emptied and migrated (`storage.locations.open_database` opens either)."""
+    emptied and migrated (`storage.engine.locations.open_database` opens either)."""
     if request.param == "postgresql":
         database = await open_postgres_test_database(utc_now)
         await database.close()

@@ -34,11 +34,11 @@ from bot.runtime.scheduler import JobRegistry, Scheduler, Timer
 from bot.tour.automation.context import TourAutomation
 from bot.tour.events.pin import EventPins
 from bot.tour.jobs import register_tour_jobs
-from storage.database import Database
+from storage.engine.database import Database
+from storage.engine.locations import open_database
+from storage.engine.shards import Shards
 from storage.guild import GuildStore, on_commit
-from storage.locations import open_database
-from storage.ownership import DatabaseOwned, Ownership, own
-from storage.shards import Shards
+from storage.shared.ownership import DatabaseOwned, Ownership, own
 
 log = logging.getLogger(__name__)
 
@@ -148,7 +148,7 @@ class ArbiterBot(commands.AutoShardedBot):
         self._owner: Ownership | None = None
         self.shared_ownership = shared_ownership
         """Owns the database shared with other processes instead of alone, through
-        `storage.ownership.own`.
+        `storage.shared.ownership.own`.
 
         The other processes are PostgreSQL shard processes, which divide the work by claims.
         """

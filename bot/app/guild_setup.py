@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bot.kernel.errors import UserError
 from storage.guild import GuildStore
-from storage.guild_settings import SETTING_KEYS, GuildSettings
-from storage.outbox import OutboxMessage
+from storage.shared.guild_settings import SETTING_KEYS, GuildSettings
+from storage.shared.outbox import OutboxMessage
 
 
 class GuildSetup:

@@ -79,7 +79,9 @@ def backup_path(text: str) -> Path:
 
 
 async def _migrate(location: Path | str, busy_timeout_ms: int) -> tuple[list[int], int]:
-    from storage.locations import open_database  # the drivers: imported when `db migrate` runs
+    from storage.engine.locations import (
+        open_database,  # the drivers: imported when `db migrate` runs
+    )
 
     database = await open_database(location, busy_timeout_ms=busy_timeout_ms)
     try:
@@ -93,9 +95,9 @@ def run_migrate(args: argparse.Namespace) -> int:
     """Migrate the configured database and say what changed."""
     import asyncio
 
-    from storage.database import DatabaseUnavailable
-    from storage.errors import DatabaseError
-    from storage.locations import shown as shown_location
+    from storage.engine.database import DatabaseUnavailable
+    from storage.engine.errors import DatabaseError
+    from storage.engine.locations import shown as shown_location
 
     config = config_from_args(args)
     where = shown_location(config.database.location)
@@ -121,7 +123,7 @@ def run_backup(args: argparse.Namespace) -> int:
     left behind either way. A SQLite file is copied page by page. A PostgreSQL database becomes a
     SQLite file of the same rows.
     """
-    from storage.backup import BackupError, BackupFailed, backup_database
+    from storage.engine.backup import BackupError, BackupFailed, backup_database
 
     config = config_from_args(args)
     try:
@@ -139,18 +141,18 @@ def run_backup(args: argparse.Namespace) -> int:
 
 
 def _shown_url(url: str) -> str:
-    from storage.postgres import shown_url
+    from storage.engine.postgresql import shown_url
 
     return shown_url(url)
 
 
 def _backup_postgres(url: str, target: Path) -> int:
-    """`storage.backup.backup_to_sqlite` of the database at `url`. No server means exit 2."""
+    """`storage.engine.backup.backup_to_sqlite` of the database at `url`. No server means exit 2."""
     import asyncio
 
-    from storage.backup import backup_to_sqlite
-    from storage.database import DatabaseUnavailable
-    from storage.locations import open_database
+    from storage.engine.backup import backup_to_sqlite
+    from storage.engine.database import DatabaseUnavailable
+    from storage.engine.locations import open_database
 
     async def work() -> int:
         database = await open_database(url)
@@ -174,11 +176,11 @@ def run_copy(args: argparse.Namespace) -> int:
     """
     import asyncio
 
-    from storage.copy import CopyMismatch, CopyRefused, copy_database, row_counts
-    from storage.database import DatabaseUnavailable
-    from storage.errors import DatabaseError
-    from storage.locations import open_database, sqlite_path
-    from storage.locations import shown as shown_location
+    from storage.engine.copy import CopyMismatch, CopyRefused, copy_database, row_counts
+    from storage.engine.database import DatabaseUnavailable
+    from storage.engine.errors import DatabaseError
+    from storage.engine.locations import open_database, sqlite_path
+    from storage.engine.locations import shown as shown_location
 
     source_path = sqlite_path(args.source)
     if source_path is not None and not source_path.is_file():

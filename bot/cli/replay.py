@@ -52,8 +52,8 @@ def run(args: argparse.Namespace) -> int:
     from bot.offline.replay import ReplayFailure, replay, validate
     from bot.offline.script import ScriptError, parse_script
     from bot.offline.transcript import StepRecord
-    from storage.database import DatabaseUnavailable
-    from storage.ownership import DatabaseOwned
+    from storage.engine.database import DatabaseUnavailable
+    from storage.shared.ownership import DatabaseOwned
 
     path: Path = args.script
     try:

@@ -11,7 +11,7 @@ from bot.cli.errors import CliError
 if TYPE_CHECKING:  # discord.py and the bot are imported when `run` runs, not for --help
     from bot.app.arbiter import ArbiterBot
     from bot.kernel.config import Config
-    from storage.shards import Shards
+    from storage.engine.shards import Shards
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,7 +49,7 @@ async def _serve(bot: ArbiterBot, token: str) -> None:
     import asyncio
     import signal
 
-    from storage.locations import shown
+    from storage.engine.locations import shown
 
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -88,8 +88,8 @@ def run(args: argparse.Namespace) -> int:
 
     from bot.app.arbiter import ArbiterBot
     from bot.cli.discord_errors import reported_discord_failures
-    from storage.database import DatabaseUnavailable
-    from storage.ownership import DatabaseOwned
+    from storage.engine.database import DatabaseUnavailable
+    from storage.shared.ownership import DatabaseOwned
 
     config = config_from_args(args)
     shards = shards_from_args(args, config)
@@ -111,8 +111,8 @@ def shards_from_args(args: argparse.Namespace, config: Config) -> Shards | None:
     A bad pair raises a `CliError` with exit 2, and so does sharding on SQLite, whose file one bot
     owns alone.
     """
-    from storage.postgres import is_postgres_url
-    from storage.shards import Shards
+    from storage.engine.postgresql import is_postgres_url
+    from storage.engine.shards import Shards
 
     if args.shards is None and args.shard_count is None:
         return None

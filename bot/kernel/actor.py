@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import named
-from storage.club_admins import ClubAdminReader
-from storage.guild_settings import GuildSettings
+from storage.league.club_admins import ClubAdminReader
+from storage.shared.guild_settings import GuildSettings
 
 
 class Role(enum.Enum):

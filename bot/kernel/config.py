@@ -100,7 +100,7 @@ class DatabaseConfig(_Section):
 
     @property
     def location(self) -> Path | str:
-        """What `storage.locations.open_database` opens: the URL, else the file's path."""
+        """What `storage.engine.locations.open_database` opens: the URL, else the file's path."""
         return self.url if self.url is not None else self.path
 
     @property

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import NAME_LIMIT, clean_text, named, shown
-from storage.clubs import Club, ClubReader
-from storage.matches import MatchReader, MatchRecord
-from storage.seasons import DivisionRecord, SeasonReader, SeasonRecord
+from storage.league.clubs import Club, ClubReader
+from storage.league.matches import MatchReader, MatchRecord
+from storage.league.seasons import DivisionRecord, SeasonReader, SeasonRecord
 
 MAX_ID = 2**53
 """No stored id is larger. It is Discord's largest integer option, and SQLite stops at 2⁶³."""

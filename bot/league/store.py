@@ -25,11 +25,17 @@ from core.league.season import (
     Match,
     Season,
 )
-from storage.decisions import NewDecision
-from storage.guild import GuildStore, GuildView, UnitOfWork
-from storage.matches import AtStartRecord, BoardRecord, ChallengeRecord, MatchRecord, NewMatch
-from storage.rosters import ClosedAccount
-from storage.seasons import SeasonRecord
+from storage.guild import GuildStore, GuildView, LeagueUnit
+from storage.league.decisions import NewDecision
+from storage.league.matches import (
+    AtStartRecord,
+    BoardRecord,
+    ChallengeRecord,
+    MatchRecord,
+    NewMatch,
+)
+from storage.league.rosters import ClosedAccount
+from storage.league.seasons import SeasonRecord
 
 
 class LeagueStoreError(ValueError):
@@ -50,7 +56,7 @@ def _within_window(season: Season, today: dt.date) -> None:
 
 
 async def import_season(
-    uow: UnitOfWork, season: Season, *, name: str | None = None, replace: bool = False
+    uow: LeagueUnit, season: Season, *, name: str | None = None, replace: bool = False
 ) -> SeasonRecord:
     """Writes a validated season into the unit of work's guild as a new season named `name`.
 

@@ -61,8 +61,8 @@ from bot.offline.transcript import (
 )
 from bot.rendering.common.text import cut
 from bot.runtime.clock import VirtualClock
-from storage.database import Database
-from storage.ownership import OwnerLock
+from storage.engine.database import Database
+from storage.shared.ownership import OwnerLock
 
 PLACEHOLDER_URL = "http://127.0.0.1/pub"
 LICHESS_PLACEHOLDER_URL = "http://127.0.0.1"

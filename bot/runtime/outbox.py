@@ -34,10 +34,10 @@ import discord
 
 from bot.kernel.mentions import pinging
 from bot.runtime.wake_loop import WakeLoop
-from storage.database import Database
+from storage.engine.database import Database
+from storage.engine.shards import Shards
 from storage.guild import Committed, GuildStore
-from storage.outbox import OutboxMessage, pending_messages
-from storage.shards import Shards
+from storage.shared.outbox import OutboxMessage, pending_messages
 
 if TYPE_CHECKING:
     from bot.runtime.scheduler import Timer

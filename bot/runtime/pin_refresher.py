@@ -20,9 +20,9 @@ from typing import Any, Protocol
 
 from bot.runtime.scheduler import Timer
 from bot.runtime.wake_loop import WakeLoop
-from storage.database import Database
-from storage.guild import Committed, GuildStore, UnitOfWork
-from storage.shards import Shards
+from storage.engine.database import Database
+from storage.engine.shards import Shards
+from storage.guild import Committed, GuildStore, GuildUnit, UnitOfWork
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ class PinSource(Protocol):
     async def stale_guilds(self, database: Database) -> list[int]:
         """The guilds holding a posted pin of this kind behind its version, read at start-up."""
 
-    async def refresh(self, store: GuildStore, uow: UnitOfWork) -> Refreshed:
+    async def refresh(self, store: GuildStore, uow: GuildUnit) -> Refreshed:
         """Queue the edits of the guild's stale pins and record the versions they show."""
 
 

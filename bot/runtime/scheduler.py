@@ -31,14 +31,14 @@ from zoneinfo import ZoneInfo
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.runtime.clock import Callback
-from storage.database import Database
-from storage.guild import Committed, GuildStore, UnitOfWork
-from storage.jobs import Job, next_due, overdue_jobs, pending_jobs, running_jobs
-from storage.shards import Shards
+from storage.engine.database import Database
+from storage.engine.shards import Shards
+from storage.guild import Committed, GuildStore, GuildUnit
+from storage.shared.jobs import Job, next_due, overdue_jobs, pending_jobs, running_jobs
 
 log = logging.getLogger(__name__)
 
-JobHandler = Callable[[Job, UnitOfWork], Awaitable[None]]
+JobHandler = Callable[[Job, GuildUnit], Awaitable[None]]
 Fetched = TypeVar("Fetched")
 
 HORIZON = timedelta(hours=24)
@@ -60,7 +60,7 @@ class RetryLater(Exception):
         reason: str,
         *,
         payload: dict[str, Any] | None = None,
-        then: Callable[[UnitOfWork], Awaitable[None]] | None = None,
+        then: Callable[[GuildUnit], Awaitable[None]] | None = None,
     ) -> None:
         super().__init__(reason)
         self.at = at
@@ -78,7 +78,7 @@ class JobKind:
     """
 
     fetch: Callable[[Job], Awaitable[object]] | None
-    apply: Callable[[Job, UnitOfWork, object], Awaitable[None]]
+    apply: Callable[[Job, GuildUnit, object], Awaitable[None]]
 
 
 class JobRegistry:
@@ -103,7 +103,7 @@ class JobRegistry:
         handler.
         """
 
-        async def apply(job: Job, uow: UnitOfWork, fetched: object) -> None:
+        async def apply(job: Job, uow: GuildUnit, fetched: object) -> None:
             await handler(job, uow)
 
         self._add(kind, handler, JobKind(None, apply))
@@ -112,7 +112,7 @@ class JobRegistry:
         self,
         kind: str,
         fetch: Callable[[Job], Awaitable[Fetched]],
-        handler: Callable[[Job, UnitOfWork, Fetched], Awaitable[None]],
+        handler: Callable[[Job, GuildUnit, Fetched], Awaitable[None]],
     ) -> None:
         """Like `register`, with a network step.
 
@@ -121,7 +121,7 @@ class JobRegistry:
         work.
         """
 
-        async def apply(job: Job, uow: UnitOfWork, fetched: object) -> None:
+        async def apply(job: Job, uow: GuildUnit, fetched: object) -> None:
             await handler(job, uow, cast(Fetched, fetched))
 
         self._add(kind, handler, JobKind(fetch, apply))
@@ -137,7 +137,7 @@ class JobRegistry:
         if prefix in self._family_handlers and self._family_handlers[prefix] is not handler:
             raise ValueError(f"job family {prefix!r} already has a handler")
 
-        async def apply(job: Job, uow: UnitOfWork, fetched: object) -> None:
+        async def apply(job: Job, uow: GuildUnit, fetched: object) -> None:
             await handler(job, uow)
 
         self._family_handlers[prefix] = handler

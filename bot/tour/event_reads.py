@@ -23,7 +23,7 @@ from core.tour.knockout import Tie
 from core.tour.ranking import EventType
 from core.tour.rules import TourRules
 from storage.guild import GuildStore
-from storage.tour_games import TourGame
+from storage.tour.games import TourGame
 
 
 @dataclass(frozen=True)

@@ -51,11 +51,11 @@ from core.tour.preliminary import SCORINGS, scoring_name
 from core.tour.ranking import KNOCKOUT_PLACES, EventType, PointsTable
 from core.tour.rules import TourRules
 from core.tour.timecontrols import DEFAULT_TIME_CONTROLS, Phase
-from storage.guild import GuildStore, UnitOfWork
-from storage.tour_codecs import table_data
-from storage.tour_events import FinalsDecline, NewEvent, TourEventRecord
-from storage.tour_games import NewGame
-from storage.tours import TourRecord
+from storage.guild import GuildStore, TourUnit
+from storage.tour.codecs import table_data
+from storage.tour.events import FinalsDecline, NewEvent, TourEventRecord
+from storage.tour.games import NewGame
+from storage.tour.tours import TourRecord
 
 EVENT_LENGTH = dt.timedelta(days=8)
 """CCT-2: an event's last day is 8 days after its first, 9 days in all."""
@@ -279,7 +279,7 @@ async def import_tour_file(
             f"The tour file cannot be used: its Finals have {len(model.finals.players)} "
             f"players, not the tour's {finals} (CCT-8f, `[rules.cct] finals_players`)."
         )
-    async with store.change(actor.user_id, "tour.import", f"tour:{title}") as uow:
+    async with store.tour_change(actor.user_id, "tour.import", f"tour:{title}") as uow:
         if await uow.tours.by_name(title) is not None:
             raise UserError(f"A tour named {named(title)} exists already.")
         tour = await uow.tours.create(title, rules, created_by=actor.user_id)
@@ -300,7 +300,7 @@ async def import_tour_file(
         return tour
 
 
-async def _player(uow: UnitOfWork, tour: TourRecord, name: str, ids: dict[str, int]) -> int:
+async def _player(uow: TourUnit, tour: TourRecord, name: str, ids: dict[str, int]) -> int:
     if name not in ids:
         clean_text(name, "tour file's player name", NAME_LIMIT)  # the name gate of /event
         ids[name] = (await uow.tours.add_player(tour.id, name)).id
@@ -308,7 +308,7 @@ async def _player(uow: UnitOfWork, tour: TourRecord, name: str, ids: dict[str, i
 
 
 async def _import_event(
-    uow: UnitOfWork,
+    uow: TourUnit,
     tour: TourRecord,
     model: EventModel,
     tables: dict[EventType, PointsTable],
@@ -412,7 +412,7 @@ def _winner(k: KnockoutModel) -> str:
     return str(k.a if blitz else k.b)
 
 
-async def _order_of(uow: UnitOfWork, event_id: int) -> list[str]:
+async def _order_of(uow: TourUnit, event_id: int) -> list[str]:
     """CCT-8b: the preliminary order of an event just imported with its games."""
     record = await uow.tour_events.get(event_id)
     assert record is not None
@@ -421,7 +421,7 @@ async def _order_of(uow: UnitOfWork, event_id: int) -> list[str]:
 
 
 async def _import_finals(
-    uow: UnitOfWork,
+    uow: TourUnit,
     tour: TourRecord,
     model: FinalsModel,
     wildcards: set[str],

@@ -7,11 +7,11 @@ from bot.kernel.errors import UserError
 from bot.kernel.inputs import named
 from core.tour.finals import feeds_drawn_finals
 from core.tour.ranking import EventType
-from storage.guild import UnitOfWork
-from storage.tour_events import TourEventRecord
+from storage.guild import TourUnit
+from storage.tour.events import TourEventRecord
 
 
-async def check_bonus_fixed(uow: UnitOfWork, record: TourEventRecord) -> None:
+async def check_bonus_fixed(uow: TourUnit, record: TourEventRecord) -> None:
     """CCT-8f and CCT-6: refuses a change to a result of an event before Finals already drawn,
     naming the Finals.
 

@@ -25,7 +25,7 @@ from core.tour.event_facts import FinalsMatchState, TieState, finals_matches, kn
 from core.tour.knockout import ContestStatus, KnockoutError, Tie
 from core.tour.ranking import EventType
 from core.tour.timecontrols import Phase, TimeControl
-from storage.tour_games import Stage, TourGame
+from storage.tour.games import Stage, TourGame
 
 
 @dataclass(frozen=True)

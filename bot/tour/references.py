@@ -11,9 +11,9 @@ from __future__ import annotations
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import NAME_LIMIT, clean_text, named, shown
 from storage.guild import GuildView
-from storage.tour_events import TourEventRecord
-from storage.tour_rulings import Appeal
-from storage.tours import TourPlayer, TourRecord
+from storage.tour.events import TourEventRecord
+from storage.tour.rulings import Appeal
+from storage.tour.tours import TourPlayer, TourRecord
 
 
 async def find_tour(view: GuildView, reference: str | int) -> TourRecord:

@@ -27,9 +27,9 @@ from core.tour.event_facts import played_event
 from core.tour.knockout import ContestStatus, MatchOutcome
 from core.tour.ranking import EventType
 from core.tour.report import event_report
-from storage.tour_events import EventPlayer
-from storage.tour_games import TourGame
-from storage.tour_rulings import Appeal, Incident
+from storage.tour.events import EventPlayer
+from storage.tour.games import TourGame
+from storage.tour.rulings import Appeal, Incident
 
 if TYPE_CHECKING:  # the read models it renders (they render with it: no import at run time)
     from bot.tour.event_reads import Bracket, CalendarDay, EventRead, PairingLine

@@ -24,7 +24,7 @@ from core.tour.game_reports import Session
 from core.tour.knockout import Tie
 from core.tour.ranking import EventType
 from core.tour.rules import TourRules
-from storage.tour_events import TourEventRecord
+from storage.tour.events import TourEventRecord
 
 if TYPE_CHECKING:
     from bot.tour.game_targets import GameTarget

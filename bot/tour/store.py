@@ -39,9 +39,9 @@ from core.tour.ranking import TourRecord as RankRecord
 from core.tour.report import FinalsResults, Tour, event_finals_field
 from core.tour.rules import TourRules
 from storage.guild import GuildView
-from storage.tour_events import EventPlayer, FinalsDecline, TourEventRecord
-from storage.tour_games import ContestRow, TourGame
-from storage.tours import TourPlayer, TourRecord
+from storage.tour.events import EventPlayer, FinalsDecline, TourEventRecord
+from storage.tour.games import ContestRow, TourGame
+from storage.tour.tours import TourPlayer, TourRecord
 
 T = TypeVar("T")
 

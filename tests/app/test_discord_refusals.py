@@ -10,7 +10,7 @@ from pathlib import Path
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import named, shown
 from bot.rendering.common.user_text import user_text
-from storage.clubs import name_key
+from storage.league.clubs import name_key
 from tests.support.command_world import SPRING, CommandWorld, copy_world, league_bot, members
 
 BOLD = "**Bold** x_y"

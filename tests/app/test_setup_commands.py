@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.app.arbiter import ArbiterBot
 from bot.app.permissions import requirements
 from storage.guild import GuildStore
-from storage.guild_settings import GuildSettings
+from storage.shared.guild_settings import GuildSettings
 from tests.support.discord_harness import OTHER_GUILD_ID, DiscordHarness
 
 

@@ -15,8 +15,8 @@ import pytest
 from bot.app.arbiter import ArbiterBot
 from bot.app.tree import ArbiterTree
 from bot.cli import main
-from storage.migrations import discover
-from storage.ownership import OwnerLock
+from storage.engine.migrations import discover
+from storage.shared.ownership import OwnerLock
 from tests.support.paths import ROOT
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from storage.copy import row_counts
-from storage.locations import open_database
+from storage.engine.copy import row_counts
+from storage.engine.locations import open_database
 from tests.cli.test_cli_hostile import refused
 from tests.support.postgres_server import empty_database
 

@@ -27,9 +27,9 @@ from bot.league.store import StandingsCache, import_season, load_season
 from bot.rendering.league.report_json import report_json
 from core.league import league_report
 from core.league.season import Season
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.matches import BoardRecord
+from storage.league.matches import BoardRecord
 from tests.core.test_league_properties import seasons
 from tests.support.cl_seasons import ROUND_ONE, iso, match, season
 

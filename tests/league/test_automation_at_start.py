@@ -17,9 +17,9 @@ from bot.league.matches import service as matches
 from bot.league.store import load_season
 from bot.runtime.clock import VirtualClock
 from core.league import league_report
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.matches import MatchRecord
+from storage.league.matches import MatchRecord
 from tests.support.automation_world import (
     CLUBS,
     GUILD,

@@ -11,7 +11,7 @@ from bot.league.jobs import register_league_jobs
 from bot.league.matches.jobs import AT_START, DEADLINE, POLL, REMINDER, job_kinds
 from bot.runtime.scheduler import JobRegistry
 from core.league.season import MAX_CHALLENGE_DEADLINE_HOURS, SeasonRules
-from storage.database import Database
+from storage.engine.database import Database
 
 
 @pytest.mark.sqlite_only

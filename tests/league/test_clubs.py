@@ -17,9 +17,9 @@ from bot.league.clubs.service import club_url_id
 from bot.league.motions.lifecycle import MotionRequest, cast_vote, open_motion
 from bot.league.store import StandingsCache
 from core.league.season import SeasonRules
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.guild_settings import GuildSettings
+from storage.shared.guild_settings import GuildSettings
 from tests.support.chesscom_fake import FakeChessCom
 from tests.support.motion_world import stored_motion
 from tests.support.services_world import (

@@ -11,10 +11,10 @@ from bot.league.automation import deadline as deadline_module
 from bot.league.automation.judgement import Reports, reports_at
 from bot.league.matches.jobs import deadline_of
 from core.league.season import Season, SeasonRules
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.jobs import Job
-from storage.matches import NewMatch
+from storage.league.matches import NewMatch
+from storage.shared.jobs import Job
 
 START = dt.datetime(2024, 3, 1, 19, 0, tzinfo=dt.UTC)
 GUILD = 31

@@ -11,7 +11,7 @@ from bot.formats.season_file import load_season as from_file
 from bot.league.matches import life
 from bot.league.store import import_season, load_season
 from core.league.forfeits import SeasonJudging
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.cl_seasons import match, season
 

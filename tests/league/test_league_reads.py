@@ -19,7 +19,7 @@ from bot.league.seasons import service as seasons
 from bot.league.standings.views import standings_views
 from bot.league.store import StandingsCache
 from bot.runtime.clock import VirtualClock
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.services_world import ADMIN_A, ADMIN_B, ARBITER, HQ, dump, refused
 

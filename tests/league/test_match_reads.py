@@ -20,9 +20,9 @@ from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons
 from bot.league.store import StandingsCache
 from bot.runtime.clock import VirtualClock
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.matches import MatchRecord
+from storage.league.matches import MatchRecord
 from tests.support.services_world import ADMIN_A, ADMIN_B, ARBITER, HQ, PLAYER_USER, dump, refused
 
 pytestmark = pytest.mark.on_clock

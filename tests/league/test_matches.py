@@ -33,10 +33,10 @@ from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons
 from bot.league.store import load_season
 from core.league.forfeits import SeasonJudging
-from storage.connection import Connection
-from storage.database import Clock, Database, SqliteDatabase
+from storage.engine.connection import Connection
+from storage.engine.database import Clock, Database, SqliteDatabase
+from storage.engine.postgresql import PostgresDatabase
 from storage.guild import GuildStore
-from storage.postgres import PostgresDatabase
 from tests.support import services_world
 from tests.support.chesscom_fake import FakeChessCom
 from tests.support.services_world import (

@@ -15,10 +15,10 @@ from bot.formats.boards_csv import parse_boards_csv
 from bot.kernel.actor import Actor, Role
 from bot.league.motions.lifecycle import MotionRequest, VoteRules, cast_vote, open_motion
 from bot.league.rosters.removal_checks import verify_removal
-from storage.database import Database
+from storage.engine.database import Database
+from storage.engine.locations import open_database
 from storage.guild import GuildStore
-from storage.locations import open_database
-from storage.motions import Motion
+from storage.league.motions import Motion
 from tests.support.chesscom_fake import FakeChessCom
 from tests.support.cl_seasons import match, season
 from tests.support.discord_harness import DEFAULT_GUILD_ID

@@ -9,7 +9,7 @@ import pytest
 
 from bot.league.motions.reads import motion_card, motion_choices, motion_list
 from bot.rendering.league.motions import motion_title
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.motion_world import stored_motion
 from tests.support.services_world import dump, refused

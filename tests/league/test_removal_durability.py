@@ -11,8 +11,8 @@ from bot.kernel.actor import Actor
 from bot.league.rosters.removal_checks import VERIFY_JOB, removal_subject, verify_removal
 from bot.league.rosters.service import record_removal
 from bot.runtime.clock import VirtualClock
+from storage.engine.locations import open_database
 from storage.guild import GuildStore
-from storage.locations import open_database
 from tests.support.discord_harness import DEFAULT_GUILD_ID
 from tests.support.motion_world import START, directors, import_test_season, running_bot, set_up
 

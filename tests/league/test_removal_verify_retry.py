@@ -22,10 +22,10 @@ from bot.league.rosters.removal_checks import RETRY_AFTER, VERIFY_JOB, removal_s
 from bot.league.rosters.service import record_removal
 from bot.offline.discord_stub import BOT_USER_ID, role_payload, user_payload
 from bot.runtime.clock import VirtualClock
-from storage.database import Database
+from storage.engine.database import Database
+from storage.engine.locations import open_database
 from storage.guild import GuildStore
-from storage.jobs import Job
-from storage.locations import open_database
+from storage.shared.jobs import Job
 from tests.support.backends import database_config, dump_at, rows_at
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member
 from tests.support.motion_world import START, directors, import_test_season, running_bot, set_up

@@ -12,7 +12,7 @@ from bot.kernel.actor import Actor
 from bot.kernel.config import ClDefaults
 from bot.league.rosters import service as rosters
 from bot.league.seasons import service as seasons
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.services_world import ADMIN_A, HQ, audited, dump, refused
 

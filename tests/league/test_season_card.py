@@ -20,9 +20,9 @@ from bot.league.seasons.card import season_card
 from bot.league.store import StandingsCache
 from bot.rendering.league.embeds import DivisionSize
 from bot.runtime.clock import VirtualClock
-from storage.database import Database
+from storage.engine.database import Database
+from storage.engine.locations import open_database
 from storage.guild import GuildStore
-from storage.locations import open_database
 from tests.support.services_world import ADMIN_A, ADMIN_B, ARBITER, HQ, NOW, dump, refused
 
 pytestmark = pytest.mark.on_clock

@@ -16,8 +16,8 @@ from bot.league.seasons import service as seasons
 from bot.league.seasons.calendar import season_calendar_of
 from bot.league.seasons.promotion import season_promotion
 from bot.league.store import StandingsCache, import_season, load_season
-from storage.database import Database
-from storage.dialect import Dialect
+from storage.engine.database import Database
+from storage.engine.dialect import Dialect
 from storage.guild import GuildStore
 from tests.support.services_world import DIRECTOR, HQ, HQ_USER, audited, dump, refused
 

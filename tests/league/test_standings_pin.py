@@ -12,7 +12,7 @@ from bot.kernel.config import ClDefaults
 from bot.league.seasons import service as seasons
 from bot.league.standings.pin import pin_standings
 from bot.league.store import StandingsCache
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.services_world import HQ, HQ_USER, audited, refused
 

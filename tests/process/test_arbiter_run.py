@@ -29,11 +29,11 @@ from bot.app.arbiter import arbiter_intents
 from bot.formats.season_file import load_season
 from bot.league.store import import_season
 from bot.offline.chesscom_standin import ChessComStandIn
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.jobs import running_jobs
-from storage.outbox import pending_messages
-from storage.ownership import OwnerLock
+from storage.shared.jobs import running_jobs
+from storage.shared.outbox import pending_messages
+from storage.shared.ownership import OwnerLock
 from tests.discord_double import DiscordDouble
 from tests.discord_double.ratelimits import Fault
 from tests.discord_double.world import Guild, Member

@@ -26,7 +26,7 @@ from bot.kernel.config import ChessComConfig, Config, DatabaseConfig, DiscordCon
 from bot.league.matches.jobs import DEADLINE, subject
 from bot.league.store import import_season
 from core.league.season import CHALLENGE_DEADLINE_HOURS
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.discord_double import DiscordDouble
 from tests.discord_double.world import Guild, shard_of

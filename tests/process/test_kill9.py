@@ -25,9 +25,9 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.jobs import Job
+from storage.shared.jobs import Job
 from tests.support.kill9_child import CHANNEL, ROOT_KINDS, follow_up
 from tests.support.paths import ROOT
 

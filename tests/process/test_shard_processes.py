@@ -24,9 +24,9 @@ from bot.formats.season_file import load_season
 from bot.league.matches.jobs import DEADLINE, subject
 from bot.league.store import import_season
 from core.league.season import CHALLENGE_DEADLINE_HOURS
-from storage.database import utc_now
+from storage.engine.database import utc_now
+from storage.engine.postgresql import PostgresDatabase
 from storage.guild import GuildStore
-from storage.postgres import PostgresDatabase
 from tests.discord_double import DiscordDouble
 from tests.discord_double.world import Guild, shard_of
 from tests.support.arbiter_process import ArbiterProcess, write_config

@@ -38,9 +38,9 @@ from bot.tour.game_targets import find_target
 from bot.tour.games import service as games
 from bot.tour.store import load_event
 from core.results import Result
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.jobs import Job
+from storage.shared.jobs import Job
 from tests.support.tour_kill9_child import run
 from tests.support.tour_play import play_to_the_deciding_game
 from tests.support.tour_world import player_names, tour_with_event, user_of

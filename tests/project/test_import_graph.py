@@ -27,6 +27,14 @@ from tests.support.paths import ROOT
 PACKAGES = ("core", "storage", "bot", "cogs")
 LIBRARIES = ("aiosqlite", "discord")
 """The libraries whose private attributes nothing of ours may read or override."""
+STORAGE_LAYERS: tuple[tuple[str, ...], ...] = (
+    ("storage.engine",),
+    ("storage.shared",),
+    ("storage.league", "storage.tour"),
+    ("storage.guild",),
+)
+"""The folders of storage/, lowest first: league and tour import only the engine and shared,
+never each other, and only storage/guild.py builds units of work from all of them."""
 STUB = "bot.offline.discord_stub"
 """The one module allowed to: it plays Discord's gateway to the real discord.py offline."""
 
@@ -432,6 +440,18 @@ def test_no_two_folders_of_bot_import_each_other_even_at_type_level() -> None:
     assert top - placed == {"__main__"}  # every folder of bot/ has its layer
 
 
+def test_the_layers_of_storage() -> None:
+    """League and tour storage import only the engine and shared repositories, not each other."""
+    modules, graph = _ours()
+    assert any(
+        within(e.source, "storage.tour") and within(e.target, "storage.engine") for e in graph
+    )
+    assert bot_violations(graph, STORAGE_LAYERS) == []
+    top = {name.split(".")[1] for name in modules if within(name, "storage") and name.count(".")}
+    placed = {folder.split(".")[1] for layer in STORAGE_LAYERS for folder in layer}
+    assert top - placed == set()  # every folder of storage/ has its layer
+
+
 def test_no_cycle_in_storage_even_at_type_level() -> None:
     modules, graph = _ours()
     typing_only = [e for e in graph if e.typing_only and within(e.source, "storage")]
@@ -457,19 +477,19 @@ def test_nothing_reads_or_overrides_private_attributes_of_aiosqlite_or_discord()
 
 STORAGE_CYCLE = {
     "storage": "",
-    "storage.database": (
+    "storage.engine.database": (
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from storage.guild import X\n"
     ),
-    "storage.guild": "from storage.database import Database\n",
-    "storage.codecs": "",
+    "storage.guild": "from storage.engine.database import Database\n",
+    "storage.engine.codecs": "",
 }
 
 
 def test_a_cycle_seen_only_by_type_checking_is_found() -> None:
     graph = edges(STORAGE_CYCLE)
-    assert Edge("storage.database", "storage.guild", True) in graph
-    assert cycles(graph, "storage") == [["storage.database", "storage.guild"]]
-    assert cycles(edges(STORAGE_CYCLE | {"storage.database": ""}), "storage") == []
+    assert Edge("storage.engine.database", "storage.guild", True) in graph
+    assert cycles(graph, "storage") == [["storage.engine.database", "storage.guild"]]
+    assert cycles(edges(STORAGE_CYCLE | {"storage.engine.database": ""}), "storage") == []
 
 
 def test_the_layer_and_bot_rules_catch_what_they_forbid() -> None:

@@ -66,3 +66,24 @@ def test_mypy_is_clean() -> None:
         [sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+UNIT_OF_WORK = {
+    "bot/league": ("league_change(", ("tour_change(", ".change(", "GuildUnit", "TourUnit")),
+    "bot/tour": ("tour_change(", ("league_change(", ".change(", "GuildUnit", "LeagueUnit")),
+}
+"""What each competition's use cases open, and what they must not: `store.change` builds every
+repository, for the scheduler and the pin refresher only."""
+
+
+@pytest.mark.parametrize("folder", sorted(UNIT_OF_WORK))
+def test_use_cases_open_their_competitions_unit_of_work(folder: str) -> None:
+    used, forbidden = UNIT_OF_WORK[folder]
+    texts = {path: path.read_text(encoding="utf-8") for path in (ROOT / folder).rglob("*.py")}
+    assert any(used in text for text in texts.values())
+    offenders = {
+        str(path.relative_to(ROOT)): [word for word in forbidden if word in text]
+        for path, text in texts.items()
+        if any(word in text for word in forbidden)
+    }
+    assert offenders == {}

@@ -20,7 +20,7 @@ CHECKED = ("bot", "cogs", "core", "storage", "docs", "benchmarks", "tests")
 
 TOP_LEVEL = ("README.md", "config.example.toml", "pyproject.toml")
 
-OUTSIDE = re.compile(r"\.\./shared|\bshared/|\b(?:RULES|SURFACE|DESIGN)\.md\b")
+OUTSIDE = re.compile(r"\.\./shared|(?<!storage/)\bshared/|\b(?:RULES|SURFACE|DESIGN)\.md\b")
 """What named the reference folder once kept beside the clone: `../shared/…`, its rule list,
 its command surface and its design notes."""
 

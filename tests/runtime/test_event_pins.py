@@ -13,7 +13,7 @@ from pathlib import Path
 from bot.tour.games import service as games
 from bot.tour.store import load_event
 from core.results import Result
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID, Post
 from tests.support.tour_desk import START, Desk, tour_desk

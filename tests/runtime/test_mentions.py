@@ -19,7 +19,7 @@ from bot.rendering.league.division_view import DivisionView
 from bot.rendering.league.standings_table import division_block
 from bot.runtime.clock import VirtualClock
 from core.league.standings import division_standings
-from storage.clubs import name_key
+from storage.league.clubs import name_key
 from tests.support.automation_world import ANNOUNCEMENTS, CLUBS, ROMANIA_CHANNEL, T0, build_world
 from tests.support.chesscom_fake import FakeChessCom
 from tests.support.command_world import PENDING, CommandWorld, copy_world, league_bot, members

@@ -13,7 +13,7 @@ from bot.rendering.league.motions import vote_buttons
 from bot.runtime.clock import VirtualClock
 from bot.runtime.outbox import OutboxSender, backoff
 from storage.guild import GuildStore
-from storage.outbox import OutboxMessage, pending_messages
+from storage.shared.outbox import OutboxMessage, pending_messages
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness
 
 START = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)

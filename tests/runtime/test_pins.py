@@ -10,9 +10,9 @@ from pathlib import Path
 
 from bot.app.arbiter import ArbiterBot
 from bot.runtime.clock import VirtualClock
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.matches import BoardRecord
+from storage.league.matches import BoardRecord
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Post, Upload
 from tests.support.motion_world import START, import_test_season, league_ready, running_bot, set_up
 

@@ -12,9 +12,9 @@ from bot.app.arbiter import ArbiterBot
 from bot.kernel.config import Config
 from bot.runtime.clock import VirtualClock
 from bot.runtime.scheduler import REFILL, JobRegistry, Recovery, Scheduler, job_id
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore, UnitOfWork, on_commit
-from storage.jobs import Job, pending_jobs
+from storage.shared.jobs import Job, pending_jobs
 from tests.support.scheduling import GUILD, schedule_job
 
 START = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)

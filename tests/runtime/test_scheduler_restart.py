@@ -13,9 +13,9 @@ from bot.app.arbiter import ArbiterBot
 from bot.kernel.config import Config
 from bot.runtime.clock import VirtualClock
 from bot.runtime.scheduler import REFILL, JobRegistry, Recovery, RetryLater, Scheduler, job_id
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore, UnitOfWork, on_commit
-from storage.jobs import Job
+from storage.shared.jobs import Job
 from tests.support.scheduling import GUILD, schedule_job
 
 T = datetime(2030, 3, 1, 18, 0, tzinfo=UTC)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from bot.runtime.clock import VirtualClock
 from bot.runtime.scheduler import JobRegistry, Scheduler
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore, UnitOfWork, on_commit
-from storage.jobs import Job
+from storage.shared.jobs import Job
 from tests.support.scheduling import GUILD, schedule_job
 
 START = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from bot.runtime.scheduler import REFILL, ApsTimer, JobRegistry, Scheduler
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore, UnitOfWork
-from storage.jobs import Job
+from storage.shared.jobs import Job
 
 PAST = dt.datetime(2020, 1, 1, tzinfo=dt.UTC)
 """An instant in the real past: APScheduler fires a timer set for it at once."""

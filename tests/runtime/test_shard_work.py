@@ -11,10 +11,10 @@ from pathlib import Path
 from bot.runtime.clock import VirtualClock
 from bot.runtime.pin_refresher import PinRefresher, Refreshed
 from bot.runtime.scheduler import JobRegistry, Scheduler
-from storage.database import Database
+from storage.engine.database import Database
+from storage.engine.shards import Shards
 from storage.guild import Committed, GuildStore, UnitOfWork
-from storage.jobs import Job
-from storage.shards import Shards
+from storage.shared.jobs import Job
 
 START = datetime(2026, 3, 1, 12, tzinfo=UTC)
 MINE = Shards((0, 1), 4)

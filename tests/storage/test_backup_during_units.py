@@ -1,4 +1,5 @@
-"""`arbiter db backup` (storage/backup.py) while the bot reads and writes the database: a unit
+"""`arbiter db backup` (storage/engine/backup.py) while the bot reads and writes the database: a
+unit
 of work that has sent its writes but not committed, and a read block holding its
 snapshot, neither block the backup nor leak into it; the copy (a SQLite file, from either
 backend) is the last commit."""
@@ -9,7 +10,7 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.backends import backup_to
 

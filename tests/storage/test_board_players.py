@@ -8,9 +8,9 @@ import datetime as dt
 import sqlite3
 
 from core.league.season import SeasonRules
-from storage.database import Database, SqliteDatabase
+from storage.engine.database import Database, SqliteDatabase
 from storage.guild import GuildStore
-from storage.matches import BoardRecord, NewMatch
+from storage.league.matches import BoardRecord, NewMatch
 
 START = dt.datetime(2024, 3, 1, 19, 0, tzinfo=dt.UTC)
 GUILD = 31

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from storage.database import Database
-from storage.errors import DatabaseError
+from storage.engine.database import Database
+from storage.engine.errors import DatabaseError
 from storage.guild import GuildStore
 
 GUILD = 3

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.matches import BoardRecord
+from storage.league.matches import BoardRecord
 from tests.storage.test_unit_of_work_costs import _season
 from tests.support.deferred_kill_child import GUILD
 from tests.support.paths import ROOT

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from core.league.season import SeasonRules
-from storage.database import Database
-from storage.decisions import NewDecision
-from storage.errors import IntegrityError
+from storage.engine.database import Database
+from storage.engine.errors import IntegrityError
+from storage.engine.migrations import discover
 from storage.guild import GuildStore
-from storage.matches import AtStartRecord, BoardRecord, ChallengeRecord, NewMatch
-from storage.migrations import discover
-from storage.rosters import ClosedAccount
+from storage.league.decisions import NewDecision
+from storage.league.matches import AtStartRecord, BoardRecord, ChallengeRecord, NewMatch
+from storage.league.rosters import ClosedAccount
 
 START = dt.datetime(2024, 3, 1, 19, 0, tzinfo=dt.UTC)
 

@@ -1,4 +1,4 @@
-"""One running bot per database: the owner lock (storage/ownership.py)."""
+"""One running bot per database: the owner lock (storage/shared/ownership.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from bot.app.arbiter import ArbiterBot
 from bot.kernel.config import Config, DatabaseConfig
-from storage.ownership import DatabaseOwned, OwnerLock
+from storage.shared.ownership import DatabaseOwned, OwnerLock
 from tests.support.paths import ROOT
 
 
@@ -28,7 +28,7 @@ def test_a_dead_owner_leaves_no_stale_lock(tmp_path: Path) -> None:
     database = tmp_path / "arbiter.db"
     code = (
         "import os, sys; from pathlib import Path; "
-        "from storage.ownership import OwnerLock; "
+        "from storage.shared.ownership import OwnerLock; "
         f"OwnerLock.acquire(Path({str(database)!r})); os._exit(9)"  # dies holding it
     )
     root = ROOT
@@ -87,7 +87,7 @@ def test_a_lock_file_removed_while_locking_is_not_owned_twice(
             if len(locked) == 1:  # the predecessor removes the file just now
                 owner_file.unlink()
 
-    monkeypatch.setattr("storage.ownership.fcntl.flock", flock)
+    monkeypatch.setattr("storage.shared.ownership.fcntl.flock", flock)
     lock = OwnerLock.acquire(database)
     assert len(locked) == 2  # the removed file was let go and the new one locked
     assert owner_file.read_text() == str(os.getpid())

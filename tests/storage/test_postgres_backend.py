@@ -15,11 +15,11 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from storage.errors import DatabaseError, IntegrityError
-from storage.migrations import discover
-from storage.ownership import DatabaseOwned, own
-from storage.postgres import PostgresDatabase, shown_url
-from storage.postgres_connection import PostgresConnection
+from storage.engine.errors import DatabaseError, IntegrityError
+from storage.engine.migrations import discover
+from storage.engine.postgresql import PostgresDatabase, shown_url
+from storage.engine.postgresql_connection import PostgresConnection
+from storage.shared.ownership import DatabaseOwned, own
 from tests.support.postgres_server import empty_database, reap_stale_servers
 
 

@@ -12,7 +12,7 @@ import contextlib
 
 import pytest
 
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.backends import reader_holds_a_snapshot, write_from_another_process
 

@@ -10,13 +10,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from storage.database import Database, SqliteDatabase
+from storage.engine.database import Database, SqliteDatabase
+from storage.engine.postgresql import PostgresDatabase
+from storage.engine.shards import Shards, shard_condition
 from storage.guild import GuildStore
-from storage.jobs import next_due, overdue_jobs, pending_jobs, running_jobs
-from storage.outbox import pending_messages
-from storage.ownership import DatabaseOwned, own
-from storage.postgres import PostgresDatabase
-from storage.shards import Shards, shard_condition
+from storage.shared.jobs import next_due, overdue_jobs, pending_jobs, running_jobs
+from storage.shared.outbox import pending_messages
+from storage.shared.ownership import DatabaseOwned, own
 
 COUNT = 4
 DUE = datetime(2026, 3, 1, 12, tzinfo=UTC)

@@ -9,11 +9,11 @@ import re
 from pathlib import Path
 
 from core.tour.rules import TourRules
-from storage.database import Database
+from storage.engine.database import Database
+from storage.engine.migrations import MIGRATIONS_DIR, POSTGRESQL, discover
+from storage.engine.postgresql import PostgresDatabase
+from storage.engine.postgresql_connection import PostgresConnection, numbered
 from storage.guild import GuildStore
-from storage.migrations import MIGRATIONS_DIR, POSTGRESQL, discover
-from storage.postgres import PostgresDatabase
-from storage.postgres_connection import PostgresConnection, numbered
 
 STORAGE = Path(__file__).parents[2] / "storage"
 

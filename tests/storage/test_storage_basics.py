@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from storage.backup import BackupError, backup_database
-from storage.database import Database
+from storage.engine.backup import BackupError, backup_database
+from storage.engine.database import Database
+from storage.engine.migrations import discover
 from storage.guild import GuildStore
-from storage.guild_settings import GuildSettings
-from storage.migrations import discover
+from storage.shared.guild_settings import GuildSettings
 from tests.support.backends import backup_to
 
 
@@ -66,7 +66,7 @@ async def test_failed_migration_leaves_nothing_behind(tmp_path: Path) -> None:
     """SQLite only: SQLite's executescript of a migration with a syntax error (on PostgreSQL such
     text is refused by the translation before it runs; test_postgres_backend fails a migration
     on the server)."""
-    from storage.migrations import apply_migrations
+    from storage.engine.migrations import apply_migrations
 
     folder = tmp_path / "migrations"
     folder.mkdir()
@@ -88,7 +88,7 @@ async def test_migration_refused_at_commit_leaves_nothing_behind(tmp_path: Path)
     (test_postgres_backend fails a migration on the server)."""
     # A deferred foreign key fails only at COMMIT: the migration must still roll back whole
     # (schema and user_version unchanged) and leave the shared connection usable.
-    from storage.migrations import apply_migrations
+    from storage.engine.migrations import apply_migrations
 
     folder = tmp_path / "migrations"
     folder.mkdir()

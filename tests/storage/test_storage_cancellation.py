@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from storage.connection import Connection
-from storage.database import Database
-from storage.dialect import Dialect
+from storage.engine.connection import Connection
+from storage.engine.database import Database
+from storage.engine.dialect import Dialect
 from storage.guild import Committed, GuildStore, on_commit
 from tests.support.services_world import dump
 

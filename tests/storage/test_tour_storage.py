@@ -17,11 +17,11 @@ from core.tour.knockout import KoStage
 from core.tour.ranking import EventType, PointsTable
 from core.tour.rules import TourRules
 from core.tour.timecontrols import DEFAULT_TIME_CONTROLS
-from storage.database import Database
-from storage.errors import IntegrityError
+from storage.engine.database import Database
+from storage.engine.errors import IntegrityError
 from storage.guild import GuildStore
-from storage.tour_events import NewEvent
-from storage.tour_games import NewGame
+from storage.tour.events import NewEvent
+from storage.tour.games import NewGame
 
 GUILD, OTHER = 11, 12
 TABLE = PointsTable("custom", (7, 5, 3), {KoStage.WINNER: 30, KoStage.SEMI_FINAL: 9})

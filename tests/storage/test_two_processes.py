@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 
 GUILD = 35

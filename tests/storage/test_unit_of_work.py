@@ -7,12 +7,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from storage.database import Database
-from storage.errors import IntegrityError
+from storage.engine.database import Database
+from storage.engine.errors import IntegrityError
 from storage.guild import Committed, GuildStore, on_commit
-from storage.jobs import pending_jobs
-from storage.matches import BoardRecord
-from storage.outbox import pending_messages
+from storage.league.matches import BoardRecord
+from storage.shared.jobs import pending_jobs
+from storage.shared.outbox import pending_messages
 from tests.storage.test_unit_of_work_costs import _season
 from tests.support.services_world import dump
 

@@ -9,10 +9,10 @@ import datetime as dt
 import pytest
 
 from core.league.season import SeasonRules
-from storage.database import Database
-from storage.errors import IntegrityError
+from storage.engine.database import Database
+from storage.engine.errors import IntegrityError
 from storage.guild import Committed, GuildStore, on_commit
-from storage.matches import AtStartRecord, BoardRecord, NewMatch
+from storage.league.matches import AtStartRecord, BoardRecord, NewMatch
 
 START = dt.datetime(2024, 3, 1, 19, 0, tzinfo=dt.UTC)
 GUILD = 30

@@ -42,7 +42,7 @@ from bot.rendering.league.report_json import report_json
 from core.league import league_report
 from core.league.facts import challenge_deadline
 from core.league.season import Season
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.cl_seasons import match, season
 from tests.support.command_world import ADMINS, DIRECTORS, CommandWorld, league_bot, members

@@ -17,7 +17,7 @@ from bot.cli import main
 from bot.offline.discord_stub import stable_id
 from bot.runtime.clock import VirtualClock
 from bot.runtime.outbox import OutboxSender
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness
 from tests.support.paths import ROOT

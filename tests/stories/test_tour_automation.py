@@ -18,7 +18,7 @@ from bot.offline.discord_stub import stable_id
 from bot.offline.replay import replay, validate
 from bot.offline.script import parse_script
 from bot.offline.transcript import StepRecord
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.paths import ROOT
 

@@ -26,9 +26,9 @@ from bot.tour.planning.kinds import POLL
 from bot.tour.planning.plan import POLLS_PER_SESSION, session_window
 from bot.tour.store import load_event
 from core.tour.calendar import EVENT_DAYS
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.jobs import Job
+from storage.shared.jobs import Job
 
 Entry = tuple[str, str, dt.datetime, dict[str, Any]]
 

@@ -177,7 +177,7 @@ def test_a_tour_file_imported_back_gives_the_same_tour(
         from bot.rendering.tour.report_json import tour_json
         from bot.tour.files import export_tour_file, import_tour_file
         from bot.tour.tours.reads import loaded_tour, report_of
-        from storage.database import Database
+        from storage.engine.database import Database
         from storage.guild import GuildStore
 
         database = await Database.open(db)

@@ -18,10 +18,10 @@ from bot.kernel.config import ChessComConfig, ClDefaults, Config
 from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons
 from bot.runtime.clock import VirtualClock
-from storage.database import Database
+from storage.engine.database import Database
+from storage.engine.locations import open_database
 from storage.guild import GuildStore
-from storage.locations import open_database
-from storage.matches import MatchRecord
+from storage.league.matches import MatchRecord
 from tests.support.backends import database_config
 from tests.support.chesscom_fake import FakeChessCom
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Post

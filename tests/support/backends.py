@@ -12,10 +12,10 @@ from typing import Any, cast
 import asyncpg
 
 from bot.kernel.config import DatabaseConfig
-from storage.backup import backup_database, backup_to_sqlite
-from storage.database import Database, SqliteDatabase
-from storage.postgres import PostgresDatabase
-from storage.postgres_connection import PostgresConnection, numbered
+from storage.engine.backup import backup_database, backup_to_sqlite
+from storage.engine.database import Database, SqliteDatabase
+from storage.engine.postgresql import PostgresDatabase
+from storage.engine.postgresql_connection import PostgresConnection, numbered
 from tests.support.postgres_server import run_aside
 
 

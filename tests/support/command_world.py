@@ -18,7 +18,7 @@ from typing import Any
 from bot.app.arbiter import ArbiterBot
 from bot.kernel.config import ChessComConfig, Config, DatabaseConfig
 from bot.runtime.clock import VirtualClock
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.cl_seasons import season, unplayed
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member, Outcome

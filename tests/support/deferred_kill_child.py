@@ -13,9 +13,9 @@ import datetime as dt
 import sys
 from pathlib import Path
 
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.matches import BoardRecord
+from storage.league.matches import BoardRecord
 
 GUILD = 32
 ROWS = 3000

@@ -30,11 +30,11 @@ import discord
 from bot.app.discord_endpoint import use_api
 from bot.runtime.outbox import OutboxSender
 from bot.runtime.scheduler import JobRegistry, Scheduler
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import UnitOfWork, on_commit
-from storage.jobs import Job, pending_jobs, running_jobs
-from storage.outbox import pending_messages
-from storage.ownership import OwnerLock
+from storage.shared.jobs import Job, pending_jobs, running_jobs
+from storage.shared.outbox import pending_messages
+from storage.shared.ownership import OwnerLock
 
 CHANNEL = 9_000
 ROOT_KINDS = ("k9-reminder", "k9-deadline", "k9-snapshot")

@@ -11,7 +11,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from storage.database import Clock, Database, utc_now
+from storage.engine.database import Clock, Database, utc_now
 
 _template: Path | None = None
 

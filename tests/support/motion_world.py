@@ -23,10 +23,10 @@ from bot.league.store import load_season as load_stored
 from bot.offline.discord_stub import role_payload
 from bot.runtime.clock import VirtualClock
 from bot.runtime.scheduler import Scheduler
-from storage.database import Database
+from storage.engine.database import Database
+from storage.engine.locations import open_database
 from storage.guild import GuildStore, on_commit
-from storage.locations import open_database
-from storage.motions import MotionKind, MotionStatus, NewMotion
+from storage.league.motions import MotionKind, MotionStatus, NewMotion
 from tests.support.backends import database_config
 from tests.support.cl_seasons import match, season, unplayed
 from tests.support.discord_harness import (

@@ -28,9 +28,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from storage.database import Clock
-from storage.migrations import discover
-from storage.postgres import PostgresDatabase
+from storage.engine.database import Clock
+from storage.engine.migrations import discover
+from storage.engine.postgresql import PostgresDatabase
 
 T = TypeVar("T")
 

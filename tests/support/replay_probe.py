@@ -19,7 +19,7 @@ from bot.sites.poll import poll
 from core.tour.game_search import GameQuery, Site
 from core.tour.timecontrols import RAPID
 from storage.guild import UnitOfWork
-from storage.jobs import Job
+from storage.shared.jobs import Job
 
 
 class ReplayProbe(commands.Cog):

@@ -15,9 +15,9 @@ from typing import Any
 from bot.formats.season_file import load_season
 from bot.league.store import import_season
 from core.berger import berger_table
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.outbox import pending_messages
+from storage.shared.outbox import pending_messages
 from tests.discord_double import DiscordDouble
 from tests.discord_double.world import Guild, Message
 from tests.support.paths import ROOT

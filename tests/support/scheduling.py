@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.jobs import Job
+from storage.shared.jobs import Job
 
 GUILD = 42
 """The guild of the scheduler tests' jobs."""

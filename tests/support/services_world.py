@@ -14,7 +14,7 @@ import pytest
 from bot.kernel.actor import Actor, Role
 from bot.kernel.errors import UserError
 from bot.runtime.clock import VirtualClock
-from storage.database import Database
+from storage.engine.database import Database
 from tests.support.migrated import open_migrated
 
 T = TypeVar("T")

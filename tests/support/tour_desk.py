@@ -20,7 +20,7 @@ from bot.kernel.config import Config
 from bot.runtime.clock import VirtualClock
 from bot.tour.store import LoadedEvent
 from core.tour.event_facts import round_robin
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.command_world import config_for
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member, Outcome, Reply

@@ -31,11 +31,11 @@ from bot.runtime.outbox import OutboxSender
 from bot.runtime.scheduler import JobHandler, JobRegistry, Scheduler
 from bot.tour.automation.context import TourAutomation
 from bot.tour.jobs import register_tour_jobs
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import UnitOfWork, on_commit
-from storage.jobs import Job, pending_jobs, running_jobs
-from storage.outbox import pending_messages
-from storage.ownership import OwnerLock
+from storage.shared.jobs import Job, pending_jobs, running_jobs
+from storage.shared.outbox import pending_messages
+from storage.shared.ownership import OwnerLock
 
 
 class SayingRegistry(JobRegistry):

@@ -11,10 +11,10 @@ from typing import Any, TypeVar
 
 from bot.runtime.clock import VirtualClock
 from bot.tour.store import LoadedEvent, load_event
-from storage.audit import AuditEntry
 from storage.guild import GuildStore
-from storage.jobs import Job
-from storage.outbox import OutboxMessage
+from storage.shared.audit import AuditEntry
+from storage.shared.jobs import Job
+from storage.shared.outbox import OutboxMessage
 from tests.support.services_world import dump
 from tests.support.tour_world import knockout_started
 

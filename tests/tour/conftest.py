@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.runtime.clock import VirtualClock
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.tour_units import EVE, GUILD, channels
 

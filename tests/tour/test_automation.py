@@ -16,7 +16,7 @@ from bot.tour.jobs import register_tour_jobs
 from core.results import Result
 from core.tour.game_reports import ReportStatus
 from storage.guild import GuildStore
-from storage.jobs import Job
+from storage.shared.jobs import Job
 from tests.support.services_world import dump
 from tests.support.tour_units import ANNOUNCEMENTS, at, event_of, written
 from tests.support.tour_world import ARBITER, member, player_names, tour_with_event

@@ -32,9 +32,9 @@ from bot.tour.store import LoadedEvent, load_event
 from core.results import Result
 from core.tour.knockout import Tie
 from core.tour.rules import TourRules
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.jobs import Job
+from storage.shared.jobs import Job
 from tests.support.tour_world import ARBITER, ORGANISER, by_order, player_names, tour_with_event
 
 GUILD = 31

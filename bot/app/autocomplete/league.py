@@ -1,4 +1,4 @@
-"""Autocomplete of the league's options: the guild's candidates (from `storage.lookups`)
+"""Autocomplete of the league's options: the guild's candidates (from `storage.league.lookups`)
 ordered for the member typing. Their own clubs and the next unplayed matches come first,
 then names that start with the typed text."""
 
@@ -20,7 +20,7 @@ from bot.app.autocomplete.common import (
     store_of,
 )
 from bot.app.interaction import Interaction
-from storage.lookups import ClubCandidate, MatchCandidate, SeasonCandidate
+from storage.league.lookups import ClubCandidate, MatchCandidate, SeasonCandidate
 
 
 def _club_label(club: ClubCandidate) -> str:

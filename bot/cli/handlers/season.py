@@ -25,10 +25,10 @@ from bot.rendering.league.report_json import report_json
 from bot.rendering.league.report_text import report_text
 from core.league import league_report
 from core.league.season import quoted
-from storage.database import DatabaseUnavailable
-from storage.errors import DatabaseError
+from storage.engine.database import DatabaseUnavailable
+from storage.engine.errors import DatabaseError
 from storage.guild import GuildStore, GuildView
-from storage.seasons import SeasonRecord
+from storage.league.seasons import SeasonRecord
 
 T = TypeVar("T")
 
@@ -38,7 +38,7 @@ def _run(args: argparse.Namespace, work: Callable[[GuildStore], Awaitable[T]], w
 
     The database is a SQLite file, or PostgreSQL at `database.url`.
     """
-    from storage.locations import open_database, shown
+    from storage.engine.locations import open_database, shown
 
     config = config_from_args(args)
     chosen: Path | None = args.db
@@ -90,7 +90,7 @@ def run_import(args: argparse.Namespace) -> int:
     async def work(store: GuildStore) -> SeasonRecord:
         name = args.name or season.name
         details = {"actor": "cli", "file": str(args.file), "replace": args.replace}
-        async with store.change(None, "season.import", f"season:{name}", details) as uow:
+        async with store.league_change(None, "season.import", f"season:{name}", details) as uow:
             return await import_season(uow, season, name=name, replace=args.replace)
 
     try:

@@ -31,9 +31,9 @@ from bot.runtime.scheduler import RetryLater
 from core.league.forfeits import challenge_failures
 from core.league.lifecycle import Party, Step, StepRefused, allow
 from core.league.season import ClubAtStart, Season
-from storage.guild import UnitOfWork
-from storage.jobs import Job
-from storage.matches import AtStartRecord
+from storage.guild import LeagueUnit
+from storage.league.matches import AtStartRecord
+from storage.shared.jobs import Job
 
 log = logging.getLogger(__name__)
 
@@ -166,7 +166,7 @@ def at_start_fetcher(context: AutomationContext) -> Callable[[Job], Awaitable[Sn
     return fetch
 
 
-async def store_snapshot(job: Job, uow: UnitOfWork, snapshot: Snapshot | None) -> None:
+async def store_snapshot(job: Job, uow: LeagueUnit, snapshot: Snapshot | None) -> None:
     """The handler of `cl.at_start` jobs, run in the job's unit of work.
 
     If the match still starts then, it stores the fetched facts with their announcement and the

@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from bot.chesscom.client import ChessComClient
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 
 

@@ -25,8 +25,8 @@ from bot.rendering.league import announcements
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import JobHandler
 from core.league.season import Season
-from storage.guild import UnitOfWork
-from storage.jobs import Job
+from storage.guild import LeagueUnit
+from storage.shared.jobs import Job
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ def deadline_handler() -> JobHandler:
     """
     kept: OrderedDict[_Key, tuple[Season, Reports]] = OrderedDict()
 
-    async def judge(job: Job, uow: UnitOfWork) -> None:
+    async def judge(job: Job, uow: LeagueUnit) -> None:
         facts = await match_facts(uow, match_id_of(job.payload))
         if facts is None or not same_instant(job.due_at, facts.deadline):
             uow.abandon()  # gone, or rescheduled: its moved job judges it

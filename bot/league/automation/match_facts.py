@@ -7,10 +7,10 @@ import datetime as dt
 from dataclasses import dataclass
 
 from bot.league.matches.jobs import deadline_of
-from storage.clubs import Club
-from storage.guild import GuildView, UnitOfWork
-from storage.matches import MatchRecord
-from storage.seasons import SeasonRecord
+from storage.guild import GuildView, LeagueUnit
+from storage.league.clubs import Club
+from storage.league.matches import MatchRecord
+from storage.league.seasons import SeasonRecord
 
 SAME_INSTANT = dt.timedelta(seconds=1)
 """Job due times are stored to the second."""
@@ -41,7 +41,7 @@ class MatchFacts:
         return self.away if club_id == self.home.id else self.home
 
 
-async def match_facts(view: GuildView | UnitOfWork, match_id: int) -> MatchFacts | None:
+async def match_facts(view: GuildView | LeagueUnit, match_id: int) -> MatchFacts | None:
     """The match `match_id` with its season and clubs, or None if it is gone.
 
     A season made again before any fact drops its matches.

@@ -37,9 +37,9 @@ from bot.runtime.polite_http import ApiError, ApiNotFound
 from bot.runtime.scheduler import RetryLater
 from core.league.forfeits import challenge_failures
 from core.league.season import Challenge, Match
-from storage.clubs import normalise_club
-from storage.guild import GuildStore, UnitOfWork
-from storage.jobs import Job
+from storage.guild import GuildStore, LeagueUnit
+from storage.league.clubs import normalise_club
+from storage.shared.jobs import Job
 
 log = logging.getLogger(__name__)
 
@@ -200,14 +200,14 @@ def poll_fetcher(context: AutomationContext) -> Callable[[Job], Awaitable[PollRe
 
 def poll_handler(
     context: AutomationContext,
-) -> Callable[[Job, UnitOfWork, PollRead | None], Awaitable[None]]:
+) -> Callable[[Job, LeagueUnit, PollRead | None], Awaitable[None]]:
     """The handler of `cl.poll` jobs, run in the job's unit of work.
 
     A sighting is recorded as the challenge issued and accepted. A finished match is imported, which
     ends the polling. Otherwise the job moves to the next poll.
     """
 
-    async def poll(job: Job, uow: UnitOfWork, read: PollRead | None) -> None:
+    async def poll(job: Job, uow: LeagueUnit, read: PollRead | None) -> None:
         current = await match_facts(uow, match_id_of(job.payload))
         if read is None or current is None or current.match.finished_at is not None:
             uow.abandon()  # polling has ended: the job ends with nothing written

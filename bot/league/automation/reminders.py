@@ -21,9 +21,9 @@ from bot.rendering.common.text import cut
 from bot.rendering.league import announcements
 from bot.runtime.scheduler import JobHandler
 from core.league.lifecycle import Party, Step, StepRefused, allow
-from storage.clubs import Club
-from storage.guild import UnitOfWork
-from storage.jobs import Job
+from storage.guild import LeagueUnit
+from storage.league.clubs import Club
+from storage.shared.jobs import Job
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ def reminder_handler() -> JobHandler:
     The reminders and the job's end commit together, so each reminder is posted once.
     """
 
-    async def remind(job: Job, uow: UnitOfWork) -> None:
+    async def remind(job: Job, uow: LeagueUnit) -> None:
         offset = reminder_hours(job.kind)
         facts = await match_facts(uow, match_id_of(job.payload))
         if (

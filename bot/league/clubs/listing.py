@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from storage.clubs import Club, ClubStatus
 from storage.guild import GuildStore
+from storage.league.clubs import Club, ClubStatus
 
 
 async def club_list(store: GuildStore, status: ClubStatus | None = None) -> tuple[Club, ...]:

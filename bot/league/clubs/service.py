@@ -24,10 +24,10 @@ from bot.runtime.announce import announce
 from bot.runtime.polite_http import ApiError, ApiNotFound
 from core.league import LeagueReport, league_report
 from core.league.registration import MIN_ADMINS
-from storage.clubs import Club, ClubStatus
-from storage.decisions import DecisionKind, NewDecision
-from storage.guild import GuildStore, UnitOfWork
-from storage.seasons import SeasonRecord
+from storage.guild import GuildStore, LeagueUnit
+from storage.league.clubs import Club, ClubStatus
+from storage.league.decisions import DecisionKind, NewDecision
+from storage.league.seasons import SeasonRecord
 
 _URL_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,99}")
 _CLUB_URL = re.compile(
@@ -151,7 +151,7 @@ async def register_club(
         _may_register(await view.clubs.by_chesscom(url_id), url_id)
     profile = await read_club_profile(client, url_id)
     name = clean_text(profile.name or url_id, "club name")
-    async with store.change(actor.user_id, "club.register", f"chesscom:{url_id}") as uow:
+    async with store.league_change(actor.user_id, "club.register", f"chesscom:{url_id}") as uow:
         earlier = await uow.clubs.by_chesscom(url_id)
         _may_register(earlier, url_id)
         taken = await uow.clubs.by_name(name)
@@ -186,7 +186,7 @@ async def _decide(
     min_admins: int = MIN_ADMINS,
 ) -> ClubDecided:
     club_id = await _club_id(store, reference)
-    async with store.change(actor.user_id, action, f"club:{club_id}") as uow:
+    async with store.league_change(actor.user_id, action, f"club:{club_id}") as uow:
         club = await find_club(uow.clubs, club_id)
         if club.status not in allowed:
             raise UserError(f"Club {named(club.name)} is {club.status}: it cannot be {status} now.")
@@ -245,7 +245,7 @@ out.
 
 
 async def exclude_club_in(
-    uow: UnitOfWork, club_id: int, motion_id: int, reason: str, decided_by: int | None
+    uow: LeagueUnit, club_id: int, motion_id: int, reason: str, decided_by: int | None
 ) -> ClubExcluded:
     """CL-4 and CL-23: excludes a club inside `uow` by the passed motion `motion_id`.
 
@@ -289,7 +289,7 @@ async def add_admin(
     """CL-3: a club admin links another admin to their own club."""
     user = positive_id(user_id, "The user")
     club_id = await _club_id(store, club)
-    async with store.change(actor.user_id, "club.admin_add", f"club:{club_id}") as uow:
+    async with store.league_change(actor.user_id, "club.admin_add", f"club:{club_id}") as uow:
         found = await find_club(uow.clubs, club_id)
         await require_club_admin(uow.club_admins, actor, found.id, found.name)
         if found.status not in ("pending", "approved"):
@@ -308,7 +308,7 @@ async def remove_admin(
     """CL-3: a club admin unlinks an admin of their own club. The club keeps `min_admins`."""
     user = positive_id(user_id, "The user")
     club_id = await _club_id(store, club)
-    async with store.change(actor.user_id, "club.admin_remove", f"club:{club_id}") as uow:
+    async with store.league_change(actor.user_id, "club.admin_remove", f"club:{club_id}") as uow:
         found = await find_club(uow.clubs, club_id)
         await require_club_admin(uow.club_admins, actor, found.id, found.name)
         current = await uow.club_admins.admins_of(found.id)
@@ -329,7 +329,7 @@ async def set_reminder_channel(
     """Where a club admin wants their club's reminders. None means the announcements channel."""
     channel = None if channel_id is None else positive_id(channel_id, "The channel")
     club_id = await _club_id(store, club)
-    async with store.change(actor.user_id, "club.channel", f"club:{club_id}") as uow:
+    async with store.league_change(actor.user_id, "club.channel", f"club:{club_id}") as uow:
         found = await find_club(uow.clubs, club_id)
         await require_club_admin(uow.club_admins, actor, found.id, found.name)
         await uow.clubs.set_reminder_channel(found.id, channel)

@@ -14,7 +14,7 @@ from bot.formats.boards_csv import BoardRow
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import shown
 from core.league.season import Board, board_problems
-from storage.matches import BoardRecord
+from storage.league.matches import BoardRecord
 
 
 def _halves(value: Fraction, board: int) -> int:

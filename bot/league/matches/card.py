@@ -18,7 +18,7 @@ from core.league.forfeits import Breach
 from core.league.lifecycle import match_state, match_view
 from core.league.standings import ClubStanding
 from storage.guild import GuildStore
-from storage.matches import MatchRecord
+from storage.league.matches import MatchRecord
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from core.league.facts import challenge_deadline
 from core.league.season import Match, SeasonRules
-from storage.guild import UnitOfWork
+from storage.guild import LeagueUnit
 
 REMINDER_FAMILY = "cl.reminder."
 """Every reminder kind starts so. One handler serves the family, see
@@ -97,7 +97,7 @@ def match_jobs(
 
 
 async def schedule_jobs(
-    uow: UnitOfWork,
+    uow: LeagueUnit,
     match_id: int,
     start: dt.datetime,
     rules: SeasonRules,
@@ -120,7 +120,7 @@ async def schedule_jobs(
         await uow.jobs.schedule(job.kind, subject(match_id), job.due_at, job.payload)
 
 
-async def cancel_jobs(uow: UnitOfWork, match_id: int, kinds: tuple[str, ...] = KINDS) -> None:
+async def cancel_jobs(uow: LeagueUnit, match_id: int, kinds: tuple[str, ...] = KINDS) -> None:
     """Cancel the match's pending jobs of these kinds."""
     for kind in kinds:
         await uow.jobs.cancel(kind, subject(match_id))

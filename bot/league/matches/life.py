@@ -26,9 +26,9 @@ from core.league.lifecycle import (
     void_clubs,
 )
 from core.league.season import Season
-from storage.guild import GuildView, UnitOfWork
-from storage.matches import MatchRecord
-from storage.seasons import SeasonRecord
+from storage.guild import GuildView, LeagueUnit
+from storage.league.matches import MatchRecord
+from storage.league.seasons import SeasonRecord
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class MatchNow:
 
 
 async def match_now(
-    view: GuildView | UnitOfWork,
+    view: GuildView | LeagueUnit,
     match: MatchRecord,
     now: dt.datetime,
     *,
@@ -58,7 +58,7 @@ async def match_now(
     just read in `view`, when the caller has it."""
     if record is None:
         record = await find_season(view.seasons, match.season_id)
-    reader = view.view() if isinstance(view, UnitOfWork) else view
+    reader = view.view() if isinstance(view, LeagueUnit) else view
     facts = await load_season_facts(reader, record, for_judging=not full)
     judging = SeasonJudging(facts.season)
     season = facts.season
@@ -68,7 +68,7 @@ async def match_now(
 
 
 async def check_step(
-    uow: UnitOfWork,
+    uow: LeagueUnit,
     match: MatchRecord,
     step: Step,
     party: Party,

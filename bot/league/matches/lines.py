@@ -11,7 +11,7 @@ from bot.league.references import find_season
 from bot.rendering.common.user_text import user_text
 from bot.rendering.league.embeds import BoardLine, MatchLine, when
 from storage.guild import GuildStore
-from storage.matches import BoardRecord, MatchRecord, Source
+from storage.league.matches import BoardRecord, MatchRecord, Source
 
 
 def _learned(at: dt.datetime, source: Source | None) -> str:

@@ -10,8 +10,8 @@ from bot.league.matches.jobs import deadline_of
 from bot.league.references import find_club, find_season
 from bot.rendering.league.embeds import MatchLine
 from storage.guild import GuildStore
-from storage.matches import BoardRecord, MatchRecord
-from storage.seasons import SeasonRecord
+from storage.league.matches import BoardRecord, MatchRecord
+from storage.league.seasons import SeasonRecord
 
 
 @dataclass(frozen=True)

@@ -34,13 +34,13 @@ from core.league.forfeits import SeasonJudging
 from core.league.lifecycle import Party, Step, finish_problem
 from core.league.season import Board as DomainBoard
 from core.league.season import Season
-from storage.club_admins import ClubAdminReader
-from storage.clubs import Club
-from storage.guild import GuildStore, UnitOfWork
-from storage.jobs import Job
-from storage.matches import BoardRecord, MatchRecord
-from storage.rosters import ClosedAccount
-from storage.seasons import SeasonRecord
+from storage.guild import GuildStore, LeagueUnit
+from storage.league.club_admins import ClubAdminReader
+from storage.league.clubs import Club
+from storage.league.matches import BoardRecord, MatchRecord
+from storage.league.rosters import ClosedAccount
+from storage.league.seasons import SeasonRecord
+from storage.shared.jobs import Job
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ def _seats(match: MatchRecord, boards: Iterable[BoardRecord]) -> list[tuple[str,
 
 
 async def _read_before(
-    uow: UnitOfWork, match: MatchRecord, boards: Sequence[BoardRecord]
+    uow: LeagueUnit, match: MatchRecord, boards: Sequence[BoardRecord]
 ) -> _Before:
     """What a result is checked against: the match's season (refused when it is gone), its
     boards as stored, whether a player of those or of `boards` plays for another club of
@@ -136,7 +136,7 @@ async def _read_before(
 
 
 def _check_result(
-    uow: UnitOfWork, current: MatchNow, party: Party, finished: dt.datetime, before: _Before
+    uow: LeagueUnit, current: MatchNow, party: Party, finished: dt.datetime, before: _Before
 ) -> Prior:
     """CL-14 through the life cycle: no result before the start, none finishing before it or
     later than now, none replacing a recorded one but by an arbiter or the bot; and the
@@ -174,7 +174,7 @@ def _as_it_was(season: Season, prior: Prior, key: str) -> Season:
 
 
 async def _may_change_others(
-    uow: UnitOfWork,
+    uow: LeagueUnit,
     prior: Prior,
     match: MatchRecord,
     boards: Sequence[BoardRecord],
@@ -320,12 +320,12 @@ async def import_chesscom_result(
     removed for fair play.
     """
     read = await read_chesscom_result(store, client, match_id, chesscom_match, actor=actor)
-    async with store.change(actor.user_id, "match.import", f"match:{read.match.id}") as uow:
+    async with store.league_change(actor.user_id, "match.import", f"match:{read.match.id}") as uow:
         return await import_chesscom_result_in(uow, actor, read)
 
 
 async def import_chesscom_result_in(
-    uow: UnitOfWork, actor: Actor, read: ChessComRead
+    uow: LeagueUnit, actor: Actor, read: ChessComRead
 ) -> ResultRecorded:
     """`import_chesscom_result`'s store step inside a unit of work the caller holds (the poll
     job). Every refusal (`UserError`) comes before the first write, so the caller may go on
@@ -359,7 +359,7 @@ async def import_chesscom_result_in(
 
 
 async def _record_closed(
-    uow: UnitOfWork, season_id: int, facts: MatchFacts, observed: dt.datetime
+    uow: LeagueUnit, season_id: int, facts: MatchFacts, observed: dt.datetime
 ) -> tuple[str, ...]:
     """CL-19: every account seen closed or removed for fair play in the match."""
     fair = {name.casefold() for name in facts.fair_play}
@@ -370,7 +370,7 @@ async def _record_closed(
 
 
 async def _record_fielded(
-    uow: UnitOfWork, match: MatchRecord, home: Club, away: Club, facts: MatchFacts
+    uow: LeagueUnit, match: MatchRecord, home: Club, away: Club, facts: MatchFacts
 ) -> None:
     """CL-20: the players each club fielded, kept with the members and average already
     recorded at the start."""
@@ -384,7 +384,7 @@ async def _record_fielded(
 
 
 async def _recorded(
-    uow: UnitOfWork,
+    uow: LeagueUnit,
     prior: Prior,
     updated: MatchRecord,
     stored: Sequence[BoardRecord],
@@ -455,7 +455,7 @@ async def enter_manual_result(
         raise UserError("The finish instant needs a time zone.")
     match, home, away, games = await _clubs(store, match_id)
     boards = board_records(rows, games)
-    async with store.change(actor.user_id, "match.result", f"match:{match.id}") as uow:
+    async with store.league_change(actor.user_id, "match.result", f"match:{match.id}") as uow:
         current = await uow.matches.get(match.id)
         before = await _read_before(uow, match, boards)
         if current is None:

@@ -20,8 +20,8 @@ from bot.league.references import find_club, find_match, find_season
 from bot.rendering.league import announcements
 from bot.runtime.announce import announce
 from core.league.lifecycle import CORRECTION_NOTE, Party, Step, moved_deadline
-from storage.guild import GuildStore, UnitOfWork
-from storage.matches import AtStartRecord, MatchRecord, Source
+from storage.guild import GuildStore, LeagueUnit
+from storage.league.matches import AtStartRecord, MatchRecord, Source
 
 _MATCH_URL = re.compile(
     r"(?:https?://)?(?:www\.|api\.)?chess\.com/(?:pub/)?(?:club/)?match(?:es)?/(?:live/)?(\d+)"
@@ -98,7 +98,7 @@ async def _match_id(store: GuildStore, match_id: int | str) -> int:
 
 
 async def _authorise_source(
-    uow: UnitOfWork, actor: Actor, source: Source, club_id: int, club_name: str
+    uow: LeagueUnit, actor: Actor, source: Source, club_id: int, club_name: str
 ) -> None:
     """declared is an admin of the club, chesscom the bot, and director the director role."""
     if source == "declared":
@@ -110,12 +110,12 @@ async def _authorise_source(
         actor.require(Role.DIRECTOR)
 
 
-async def _club_name(uow: UnitOfWork, club_id: int) -> str:
+async def _club_name(uow: LeagueUnit, club_id: int) -> str:
     club = await uow.clubs.get(club_id)
     return club.name if club else str(club_id)
 
 
-async def _acting_club(uow: UnitOfWork, actor: Actor, match: MatchRecord, club: int | None) -> int:
+async def _acting_club(uow: LeagueUnit, actor: Actor, match: MatchRecord, club: int | None) -> int:
     """The club of the match the caller acts for.
 
     It is `club` if given, else the one they administer. It is refused when they administer neither
@@ -152,14 +152,14 @@ async def record_challenge_issued(
     """
     chesscom = chesscom_match_id(chesscom_match)
     target = await _match_id(store, match_id)
-    async with store.change(actor.user_id, "match.challenge", f"match:{target}") as uow:
+    async with store.league_change(actor.user_id, "match.challenge", f"match:{target}") as uow:
         return await issue_challenge_in(
             uow, actor, target, chesscom, club=club, source=source, at=at
         )
 
 
 async def issue_challenge_in(
-    uow: UnitOfWork,
+    uow: LeagueUnit,
     actor: Actor,
     match_id: int,
     chesscom: int,
@@ -202,7 +202,9 @@ async def correct_challenge(
     actor.require(Role.ARBITER)
     chesscom = chesscom_match_id(chesscom_match)
     target = await _match_id(store, match_id)
-    async with store.change(actor.user_id, "match.challenge.correct", f"match:{target}") as uow:
+    async with store.league_change(
+        actor.user_id, "match.challenge.correct", f"match:{target}"
+    ) as uow:
         match = await find_match(uow.matches, target)
         step = await check_step(uow, match, Step.CORRECT_CHALLENGE, Party.ARBITER)
         assert match.challenge is not None  # the life cycle refused a match without one
@@ -243,12 +245,12 @@ async def record_challenge_accepted(
 ) -> ChallengeRecorded:
     """CL-15: the other club, not the issuer, accepted the challenge."""
     target = await _match_id(store, match_id)
-    async with store.change(actor.user_id, "match.accept", f"match:{target}") as uow:
+    async with store.league_change(actor.user_id, "match.accept", f"match:{target}") as uow:
         return await accept_challenge_in(uow, actor, target, source=source, at=at)
 
 
 async def accept_challenge_in(
-    uow: UnitOfWork,
+    uow: LeagueUnit,
     actor: Actor,
     match_id: int,
     *,
@@ -289,7 +291,7 @@ async def record_at_start(
     target = await _match_id(store, match_id)
     facts = AtStartRecord(club_id, members, avg_rating, players, observed_at)
     _check_at_start(actor, facts)
-    async with store.change(actor.user_id, "match.at_start", f"match:{target}") as uow:
+    async with store.league_change(actor.user_id, "match.at_start", f"match:{target}") as uow:
         return await record_at_start_in(uow, actor, target, facts)
 
 
@@ -308,7 +310,7 @@ def _check_at_start(actor: Actor, facts: AtStartRecord) -> None:
 
 
 async def record_at_start_in(
-    uow: UnitOfWork, actor: Actor, match_id: int, facts: AtStartRecord, *, checked: bool = False
+    uow: LeagueUnit, actor: Actor, match_id: int, facts: AtStartRecord, *, checked: bool = False
 ) -> AtStartRecorded:
     """`record_at_start` inside a unit of work the caller holds.
 
@@ -344,13 +346,13 @@ async def reschedule_match(
     instant = parse_local_instant(start, "new start", zone) if isinstance(start, str) else start
     if instant.tzinfo is None:
         raise UserError("The new start needs a time zone.")
-    async with store.change(actor.user_id, "match.reschedule", f"match:{match.id}") as uow:
+    async with store.league_change(actor.user_id, "match.reschedule", f"match:{match.id}") as uow:
         current = await find_match(uow.matches, match.id)
         return await reschedule_in(uow, current, instant, Party.DIRECTOR)
 
 
 async def reschedule_in(
-    uow: UnitOfWork, match: MatchRecord, start: dt.datetime, party: Party
+    uow: LeagueUnit, match: MatchRecord, start: dt.datetime, party: Party
 ) -> MatchRescheduled:
     """`reschedule_match` inside a unit of work the caller holds, by `party` (a director, or
     a passed motion: then also after the deadline, keeping the judged deadline, or to a start

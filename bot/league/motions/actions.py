@@ -32,11 +32,11 @@ from core.league import LeagueReport, league_report
 from core.league.lifecycle import Party, Step, moved_deadline
 from core.league.promotion import TIE_STANDS
 from core.votes import MotionKind
-from storage.decisions import DecisionKind, NewDecision
-from storage.guild import UnitOfWork
-from storage.matches import BoardRecord
-from storage.motions import Motion
-from storage.seasons import SeasonRecord
+from storage.guild import LeagueUnit
+from storage.league.decisions import DecisionKind, NewDecision
+from storage.league.matches import BoardRecord
+from storage.league.motions import Motion
+from storage.league.seasons import SeasonRecord
 
 DISQUALIFY_RULES = ("CL-15", "CL-18", "CL-20", "CL-21", "CL-23", "CL-DQ")
 """The rules a director disqualification may name, which are those the season file can carry."""
@@ -159,7 +159,7 @@ class NotApplied(Exception):
 
 
 async def report_now(
-    uow: UnitOfWork, season: SeasonRecord, as_of: dt.date | None = None
+    uow: LeagueUnit, season: SeasonRecord, as_of: dt.date | None = None
 ) -> LeagueReport:
     """The season's league as at `as_of`, else as at the unit of work's now."""
     loaded = await load_season(uow.view(), season)
@@ -168,20 +168,20 @@ async def report_now(
     return league_report(loaded, now=uow.now)
 
 
-async def disqualified(uow: UnitOfWork, season: SeasonRecord, club: str) -> bool:
+async def disqualified(uow: LeagueUnit, season: SeasonRecord, club: str) -> bool:
     """CL-DQ: whether `club` is out of `season` now."""
     report = await report_now(uow, season)
     return any(d.club == club for d in report.disqualified)
 
 
-async def _season(uow: UnitOfWork, season_id: int | None) -> SeasonRecord:
+async def _season(uow: LeagueUnit, season_id: int | None) -> SeasonRecord:
     season = None if season_id is None else await uow.seasons.get(season_id)
     if season is None:
         raise NotApplied("its season no longer exists")
     return season
 
 
-async def _club_still_in(uow: UnitOfWork, season: SeasonRecord, motion: Motion) -> str:
+async def _club_still_in(uow: LeagueUnit, season: SeasonRecord, motion: Motion) -> str:
     """The name of the motion's club, which must not have been disqualified since the motion
     opened."""
     assert motion.club_id is not None
@@ -193,7 +193,7 @@ async def _club_still_in(uow: UnitOfWork, season: SeasonRecord, motion: Motion) 
 
 
 async def _decide(
-    uow: UnitOfWork,
+    uow: LeagueUnit,
     season: SeasonRecord,
     motion: Motion,
     kind: DecisionKind,
@@ -220,19 +220,19 @@ class MotionAction(ABC):
     kind: ClassVar[MotionKind]
 
     @abstractmethod
-    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+    async def check(self, uow: LeagueUnit, request: MotionRequest) -> Subject:
         """CL-23: what the motion is about.
 
         Raises `UserError` if its action could not be applied now.
         """
 
     @abstractmethod
-    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+    async def apply(self, uow: LeagueUnit, motion: Motion) -> Outcome:
         """Carries the passed motion out in its closing unit of work. `NotApplied` says why not."""
 
 
 async def _match_subject(
-    uow: UnitOfWork, request: MotionRequest
+    uow: LeagueUnit, request: MotionRequest
 ) -> tuple[Any, SeasonRecord, dict[int, str], str]:
     """The match a motion names, its season, the guild's club names and its title."""
     if request.match_id is None:
@@ -252,7 +252,7 @@ class Forfeit(MotionAction):
 
     kind = MotionKind.FORFEIT
 
-    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+    async def check(self, uow: LeagueUnit, request: MotionRequest) -> Subject:
         """The match and the club forfeiting it, which is a club of the match not disqualified."""
         match, season, _, title = await _match_subject(uow, request)
         if request.club is None:
@@ -273,7 +273,7 @@ class Forfeit(MotionAction):
             season,
         )
 
-    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+    async def apply(self, uow: LeagueUnit, motion: Motion) -> Outcome:
         """The forfeit recorded as a director decision with the motion's id."""
         season = await _season(uow, motion.season_id)
         before = await report_now(uow, season)
@@ -298,7 +298,7 @@ class Disqualify(MotionAction):
 
     kind = MotionKind.DISQUALIFY
 
-    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+    async def check(self, uow: LeagueUnit, request: MotionRequest) -> Subject:
         """The season, the club and the rule. The club plays in the season and is not yet out."""
         if request.club is None:
             raise UserError("A disqualify motion names the club.")
@@ -323,7 +323,7 @@ class Disqualify(MotionAction):
             season,
         )
 
-    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+    async def apply(self, uow: LeagueUnit, motion: Motion) -> Outcome:
         """The disqualification recorded, effective now, with the motion's id."""
         season = await _season(uow, motion.season_id)
         before = await report_now(uow, season)
@@ -338,7 +338,7 @@ class CorrectResult(MotionAction):
 
     kind = MotionKind.CORRECT_RESULT
 
-    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+    async def check(self, uow: LeagueUnit, request: MotionRequest) -> Subject:
         """The match and its corrected boards, passed through the one board validator's checks."""
         match, season, _, title = await _match_subject(uow, request)
         boards = board_records(
@@ -354,7 +354,7 @@ class CorrectResult(MotionAction):
             title, f"Boards: {shown_boards}", season.id, match.id, None, "CL-14", season, boards
         )
 
-    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+    async def apply(self, uow: LeagueUnit, motion: Motion) -> Outcome:
         """The boards replaced and the correction recorded with the motion's id.
 
         The match is finished now if it was not.
@@ -384,7 +384,7 @@ class CorrectResult(MotionAction):
         return Outcome(f"{done} {render.standings_change(before, await report_now(uow, season))}")
 
 
-async def _playing_season(uow: UnitOfWork, club_id: int) -> SeasonRecord | None:
+async def _playing_season(uow: LeagueUnit, club_id: int) -> SeasonRecord | None:
     """The newest season not closed that the club plays in, if any.
 
     Its exclusion acts there, and its CL-23 settings govern an exclude-club vote.
@@ -403,7 +403,7 @@ class ExcludeClub(MotionAction):
 
     kind = MotionKind.EXCLUDE_CLUB
 
-    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+    async def check(self, uow: LeagueUnit, request: MotionRequest) -> Subject:
         """The club, pending or approved."""
         if request.club is None:
             raise UserError("An exclude-club motion names the club.")
@@ -420,7 +420,7 @@ class ExcludeClub(MotionAction):
             await _playing_season(uow, club.id),
         )
 
-    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+    async def apply(self, uow: LeagueUnit, motion: Motion) -> Outcome:
         """The one exclusion use case, `clubs.exclude_club_in`.
 
         The club is excluded, and in every season it plays that is not closed the exclusion and a
@@ -453,7 +453,7 @@ class DivisionMakeup(MotionAction):
 
     kind = MotionKind.DIVISION_MAKEUP
 
-    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+    async def check(self, uow: LeagueUnit, request: MotionRequest) -> Subject:
         """The proposal from the standings as at the cut-off once past, else now.
 
         It is made once per season and only when the season is finished or past its cut-off. Every
@@ -513,7 +513,7 @@ class DivisionMakeup(MotionAction):
             tuple(NextDivision(n, tuple(c), minimum[n]) for n, c in proposal.divisions),
         )
 
-    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+    async def apply(self, uow: LeagueUnit, motion: Motion) -> Outcome:
         """Next season created with the adopted divisions, holding the clubs still in the league.
 
         Its rules are copied from the season it follows.
@@ -573,7 +573,7 @@ class Reschedule(MotionAction):
 
     kind = MotionKind.RESCHEDULE
 
-    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+    async def check(self, uow: LeagueUnit, request: MotionRequest) -> Subject:
         """The match and its new start, a move the life cycle allows a passed motion.
 
         A typed start is read in the season's zone.
@@ -609,7 +609,7 @@ class Reschedule(MotionAction):
             start.astimezone(dt.UTC),
         )
 
-    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+    async def apply(self, uow: LeagueUnit, motion: Motion) -> Outcome:
         """The match moved with its jobs (`matches.service.reschedule_in`, party: a motion)."""
         season = await _season(uow, motion.season_id)
         assert motion.match_id is not None
@@ -633,11 +633,11 @@ class Other(MotionAction):
 
     kind = MotionKind.OTHER
 
-    async def check(self, uow: UnitOfWork, request: MotionRequest) -> Subject:
+    async def check(self, uow: LeagueUnit, request: MotionRequest) -> Subject:
         """The reason is the subject."""
         return Subject(request.reason[:80])
 
-    async def apply(self, uow: UnitOfWork, motion: Motion) -> Outcome:
+    async def apply(self, uow: LeagueUnit, motion: Motion) -> Outcome:
         """Nothing to apply."""
         return Outcome("Decision recorded; nothing to apply.")
 

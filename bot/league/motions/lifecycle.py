@@ -26,10 +26,10 @@ from core.votes import (
     motion_deadline,
     motion_status,
 )
-from storage.guild import GuildStore, UnitOfWork
-from storage.jobs import Job
-from storage.motions import Motion, MotionStatus, NewMotion
-from storage.seasons import SeasonRecord
+from storage.guild import GuildStore, LeagueUnit
+from storage.league.motions import Motion, MotionStatus, NewMotion
+from storage.league.seasons import SeasonRecord
+from storage.shared.jobs import Job
 
 __all__ = [
     "CLOSE_JOB",
@@ -109,12 +109,12 @@ async def open_motion(
     announcements channel. The closing job is scheduled in the same unit of work.
     """
     kind = action_of(request.kind).kind
-    async with store.change(actor.user_id, "motion.open", f"motion:{kind.value}") as uow:
+    async with store.league_change(actor.user_id, "motion.open", f"motion:{kind.value}") as uow:
         return await open_motion_in(uow, actor, request, electorate, no_season)
 
 
 async def open_motion_in(
-    uow: UnitOfWork,
+    uow: LeagueUnit,
     actor: Actor,
     request: MotionRequest,
     electorate: Sequence[int],
@@ -175,7 +175,7 @@ async def open_motion_in(
     return opened
 
 
-async def _find(uow: UnitOfWork, motion_id: int) -> Motion:
+async def _find(uow: LeagueUnit, motion_id: int) -> Motion:
     found = await uow.motions.get(motion_id) if motion_id > 0 else None
     if found is None:
         raise UserError(f"No motion {motion_id} on this server.")
@@ -188,7 +188,7 @@ async def cast_vote(store: GuildStore, user_id: int, motion_id: int, yes: bool) 
     The same vote again changes nothing. When every elector has voted the motion closes in the same
     unit of work.
     """
-    async with store.change(user_id, "motion.vote", _subject_of(motion_id)) as uow:
+    async with store.league_change(user_id, "motion.vote", _subject_of(motion_id)) as uow:
         motion = await _find(uow, motion_id)
         if motion.status != "open":
             raise UserError(
@@ -219,11 +219,11 @@ async def close_motion(store: GuildStore, motion_id: int) -> Motion | None:
 
     Returns None if it was closed already or is not due.
     """
-    async with store.change(None, "motion.close", _subject_of(motion_id)) as uow:
+    async with store.league_change(None, "motion.close", _subject_of(motion_id)) as uow:
         return await close_motion_in(uow, motion_id)
 
 
-async def close_motion_in(uow: UnitOfWork, motion_id: int) -> Motion | None:
+async def close_motion_in(uow: LeagueUnit, motion_id: int) -> Motion | None:
     """`close_motion` inside a unit of work the caller holds, the `vote.close` job's.
 
     It abandons the unit when there is nothing to close.
@@ -238,7 +238,7 @@ async def close_motion_in(uow: UnitOfWork, motion_id: int) -> Motion | None:
     return closed
 
 
-async def _close(uow: UnitOfWork, motion: Motion, *, at_deadline: bool) -> Motion | None:
+async def _close(uow: LeagueUnit, motion: Motion, *, at_deadline: bool) -> Motion | None:
     """Closes the motion if CL-23 says it is closed now, and returns None if it stays open.
 
     A motion closes at its deadline, once every elector voted, or on a split that can only end with
@@ -269,7 +269,7 @@ async def _close(uow: UnitOfWork, motion: Motion, *, at_deadline: bool) -> Motio
     return closed
 
 
-async def _apply_or_say_why(uow: UnitOfWork, motion: Motion) -> str:
+async def _apply_or_say_why(uow: LeagueUnit, motion: Motion) -> str:
     """Applies a passed motion's action. If it fails, only the action's writes are undone and the
     reason is given.
 
@@ -285,7 +285,7 @@ async def _apply_or_say_why(uow: UnitOfWork, motion: Motion) -> str:
         return f"Not applied: the action failed ({type(error).__name__}: {error})."
 
 
-async def _edit_message(uow: UnitOfWork, motion: Motion) -> None:
+async def _edit_message(uow: LeagueUnit, motion: Motion) -> None:
     """Shows the motion's current state on its message through the outbox.
 
     While open it shows the tally. Once closed it shows the outcome with the buttons disabled. A
@@ -309,7 +309,7 @@ async def _edit_message(uow: UnitOfWork, motion: Motion) -> None:
     )
 
 
-async def run_close_job(job: Job, uow: UnitOfWork) -> None:
+async def run_close_job(job: Job, uow: LeagueUnit) -> None:
     """The `vote.close` job closes its motion at the deadline, in its unit of work.
 
     The closing and the job's end commit together, so it happens once. A motion closed meanwhile by

@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.kernel.errors import UserError
 from bot.rendering.league.motions import motion_label
 from storage.guild import GuildStore
-from storage.motions import Motion, MotionStatus
+from storage.league.motions import Motion, MotionStatus
 
 LISTED = 100
 """`/vote list` reads at most this many of the newest motions."""

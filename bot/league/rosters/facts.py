@@ -12,9 +12,9 @@ from bot.kernel.errors import UserError
 from bot.kernel.inputs import named
 from bot.league.references import find_club, find_season
 from bot.league.seasons.phase import club_current_season
-from storage.clubs import Club
 from storage.guild import GuildView
-from storage.seasons import SeasonRecord
+from storage.league.clubs import Club
+from storage.league.seasons import SeasonRecord
 
 
 async def club_season(

@@ -32,10 +32,10 @@ from core.league.roster import (
     is_multi_team,
 )
 from core.votes import MotionKind
-from storage.guild import GuildStore, UnitOfWork
-from storage.jobs import Job
-from storage.motions import Motion
-from storage.rosters import Removal
+from storage.guild import GuildStore, LeagueUnit
+from storage.league.motions import Motion
+from storage.league.rosters import Removal
+from storage.shared.jobs import Job
 
 VERIFY_JOB = "roster.verify"
 """The scheduler's job kind that verifies a recorded removal.
@@ -100,7 +100,7 @@ def removal_subject(removal_id: int) -> str:
     return f"removal:{removal_id}"
 
 
-async def schedule_verification(uow: UnitOfWork, removal_id: int) -> None:
+async def schedule_verification(uow: LeagueUnit, removal_id: int) -> None:
     """Schedules the removal's verification, due now, in the unit of work that records it."""
     await uow.jobs.schedule(
         VERIFY_JOB, removal_subject(removal_id), uow.now, {"removal": removal_id}
@@ -168,7 +168,7 @@ async def verify_removal(
     timeout, unanswered = (
         (None, None) if removal.verification != "pending" else await _timeout(stats, removal)
     )
-    async with store.change(None, "roster.verify", removal_subject(removal_id)) as uow:
+    async with store.league_change(None, "roster.verify", removal_subject(removal_id)) as uow:
         verified = await verify_removal_in(
             uow, removal_id, timeout, electorate, timeout_limit, unanswered=unanswered
         )
@@ -178,7 +178,7 @@ async def verify_removal(
 
 
 async def verify_removal_in(
-    uow: UnitOfWork,
+    uow: LeagueUnit,
     removal_id: int,
     timeout: float | None,
     electorate: Sequence[int] | Unreadable | None,
@@ -292,7 +292,7 @@ async def resume_verifications(store: GuildStore) -> list[int]:
         ]
     if not waiting:
         return []
-    async with store.change(None, "roster.verify.resume", VERIFY_JOB) as uow:
+    async with store.league_change(None, "roster.verify.resume", VERIFY_JOB) as uow:
         moved = []
         for removal_id in waiting:
             job = await uow.jobs.pending(VERIFY_JOB, removal_subject(removal_id))
@@ -319,7 +319,7 @@ repeated.
 """
 
 
-async def _tell_waiting(uow: UnitOfWork, removal: Removal, cause: Unreadable) -> bool:
+async def _tell_waiting(uow: LeagueUnit, removal: Removal, cause: Unreadable) -> bool:
     """Queues a note that `removal` waits for verification and what fixes it.
 
     The note goes to the directors' channel, else announcements. Returns False when the guild has
@@ -345,7 +345,7 @@ async def _tell_waiting(uow: UnitOfWork, removal: Removal, cause: Unreadable) ->
 def verification_job(
     store_of: Callable[[int], GuildStore], stats: PlayerStatsSource | None, directors: Directors
 ) -> tuple[
-    Callable[[Job], Awaitable[_Fetched]], Callable[[Job, UnitOfWork, _Fetched], Awaitable[None]]
+    Callable[[Job], Awaitable[_Fetched]], Callable[[Job, LeagueUnit, _Fetched], Awaitable[None]]
 ]:
     """The `roster.verify` job's fetch and handler.
 
@@ -363,7 +363,7 @@ def verification_job(
         timeout, unanswered = (None, None) if stats is None else await _timeout(stats, removal)
         return _Fetched(timeout, await directors(job.guild_id), unanswered)
 
-    async def handle(job: Job, uow: UnitOfWork, fetched: _Fetched) -> None:
+    async def handle(job: Job, uow: LeagueUnit, fetched: _Fetched) -> None:
         removal = await uow.rosters.removal(int(job.payload["removal"]))
         if removal is None or removal.verification != "pending":
             uow.abandon()
@@ -375,7 +375,7 @@ def verification_job(
                 raise RetryLater(at, reason)
             cause = electorate
 
-            async def tell(retry: UnitOfWork) -> None:
+            async def tell(retry: LeagueUnit) -> None:
                 if await _tell_waiting(retry, removal, cause):
                     retry.details[TOLD] = cause.name
                 else:  # no channel to say it in: not said, so said once one is set up

@@ -14,10 +14,10 @@ from bot.kernel.inputs import NOTE_LIMIT, chesscom_username, named, optional_tex
 from bot.league.references import find_club, find_season
 from bot.league.rosters.facts import club_season
 from bot.league.rosters.removal_checks import schedule_verification
-from storage.clubs import Club
 from storage.guild import GuildStore
-from storage.rosters import Removal, RemovalReason
-from storage.seasons import SeasonRecord
+from storage.league.clubs import Club
+from storage.league.rosters import Removal, RemovalReason
+from storage.league.seasons import SeasonRecord
 
 REASONS: tuple[RemovalReason, ...] = ("multi-team", "timeouts", "other")
 
@@ -64,7 +64,7 @@ async def link_account(
     if target is None:
         raise UserError("Say which user the account belongs to.")
     name = chesscom_username(username)
-    async with store.change(caller, "roster.link", f"user:{target}") as uow:
+    async with store.league_change(caller, "roster.link", f"user:{target}") as uow:
         if target != caller and not actor.is_system:
             assert caller is not None
             if not await uow.club_admins.clubs_of(caller):
@@ -96,7 +96,7 @@ async def record_removal(
     why: RemovalReason = reason
     name = chesscom_username(username)
     text = optional_text(note, "note", NOTE_LIMIT)
-    async with store.change(actor.user_id, "roster.remove", f"club:{club_id}") as uow:
+    async with store.league_change(actor.user_id, "roster.remove", f"club:{club_id}") as uow:
         record = await find_season(uow.seasons, season_id)
         found = await find_club(uow.clubs, club_id)
         await require_club_admin(uow.club_admins, actor, found.id, found.name)

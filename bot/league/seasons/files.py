@@ -17,7 +17,7 @@ from bot.league.store import LeagueStoreError, import_season
 from bot.league.store import load_season as load_stored
 from core.league.season import Season
 from storage.guild import GuildStore
-from storage.seasons import SeasonRecord
+from storage.league.seasons import SeasonRecord
 
 
 def name_problems(season: Season) -> list[tuple[str, str]]:
@@ -79,7 +79,7 @@ async def import_season_file(
                 f"A season named {shown(taken)} exists already: import it under another name"
                 " with the `name` option."
             )
-    async with store.change(
+    async with store.league_change(
         actor.user_id, "season.import", f"season:{title or season.name}"
     ) as uow:
         try:

@@ -14,7 +14,7 @@ from bot.league.store import load_season
 from core.league import LeagueReport, league_report
 from core.league.lifecycle import PREFERRED, SeasonPhase, season_phase
 from storage.guild import GuildView
-from storage.seasons import SeasonRecord
+from storage.league.seasons import SeasonRecord
 
 
 async def phase_of(

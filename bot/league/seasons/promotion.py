@@ -19,7 +19,7 @@ from core.league import LeagueReport, end_of_day, league_report
 from core.league.lifecycle import SeasonPhase, makeup_problem
 from core.league.promotion import Proposal, promotion_proposal
 from storage.guild import GuildStore, GuildView
-from storage.seasons import SeasonRecord
+from storage.league.seasons import SeasonRecord
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,9 @@ from bot.rendering.league import announcements
 from bot.runtime.announce import announce
 from core.berger import berger_table
 from core.league.schedule import Fixture, division_schedule
-from storage.guild import GuildStore, GuildView, UnitOfWork
-from storage.matches import NewMatch
-from storage.seasons import SeasonRecord
+from storage.guild import GuildStore, GuildView, LeagueUnit
+from storage.league.matches import NewMatch
+from storage.league.seasons import SeasonRecord
 
 MAX_CALENDAR_DAYS = 3 * 366
 """A schedule longer than this is a typo in the calendar."""
@@ -104,7 +104,7 @@ def _prefixes(names: list[str]) -> list[str]:
 
 
 async def _plan(
-    view: GuildView | UnitOfWork, season: SeasonRecord
+    view: GuildView | LeagueUnit, season: SeasonRecord
 ) -> tuple[list[PlannedMatch], list[tuple[int, str]]]:
     """CL-12: Berger pairings of every division with clubs, on the season's calendar.
 
@@ -174,7 +174,7 @@ async def schedule_season(
             plan, idle = await _plan(view, record)
             unchanged = await _unchanged(view, record, plan)
         return Schedule(record, tuple(plan), False, unchanged, tuple(idle))
-    async with store.change(actor.user_id, "season.schedule", f"season:{season_id}") as uow:
+    async with store.league_change(actor.user_id, "season.schedule", f"season:{season_id}") as uow:
         record = await find_season(uow.seasons, season_id)
         plan, idle = await _plan(uow, record)
         if await _unchanged(uow, record, plan):
@@ -185,7 +185,7 @@ async def schedule_season(
 
 
 async def _unchanged(
-    view: GuildView | UnitOfWork, season: SeasonRecord, plan: list[PlannedMatch]
+    view: GuildView | LeagueUnit, season: SeasonRecord, plan: list[PlannedMatch]
 ) -> bool:
     """Whether the season's stored fixtures are this plan. It is refused once any match has
     facts.
@@ -205,7 +205,7 @@ async def _unchanged(
     return False
 
 
-async def _store(uow: UnitOfWork, season: SeasonRecord, plan: list[PlannedMatch]) -> None:
+async def _store(uow: LeagueUnit, season: SeasonRecord, plan: list[PlannedMatch]) -> None:
     for old in await uow.matches.delete_of_season(season.id):
         await cancel_jobs(uow, old, job_kinds(season.rules))
     ids = await uow.matches.add_many(

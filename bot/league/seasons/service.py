@@ -17,9 +17,9 @@ from bot.league.references import find_club, find_division, find_season
 from core.league.lifecycle import cutoff_problem
 from core.league.season import START_ZONE
 from core.votes import MotionKind
-from storage.clubs import Club
-from storage.guild import GuildStore, UnitOfWork
-from storage.seasons import (
+from storage.guild import GuildStore, LeagueUnit
+from storage.league.clubs import Club
+from storage.league.seasons import (
     DivisionRecord,
     Membership,
     SeasonRecord,
@@ -81,7 +81,7 @@ async def create_season(
     problem = None if cutoff is None else cutoff_problem(cutoff, first_round)
     if problem is not None:
         raise UserError(f"{problem}.")
-    async with store.change(actor.user_id, "season.create", f"season:{title}") as uow:
+    async with store.league_change(actor.user_id, "season.create", f"season:{title}") as uow:
         if await uow.seasons.by_name(title) is not None:
             raise UserError(f"A season named {shown(title)} exists already.")
         season = await uow.seasons.create(
@@ -107,7 +107,7 @@ async def _season_id(store: GuildStore, reference: str | int) -> int:
         return (await find_season(view.seasons, reference)).id
 
 
-async def _setup_season(uow: UnitOfWork, season_id: int) -> SeasonRecord:
+async def _setup_season(uow: LeagueUnit, season_id: int) -> SeasonRecord:
     """The season, refused once it has fixtures, since its divisions are then fixed."""
     season = await find_season(uow.seasons, season_id)
     if season.status != "setup" or await uow.matches.of_season(season.id):
@@ -126,7 +126,9 @@ async def add_division(
     if isinstance(min_players, bool) or not 1 <= min_players <= MAX_MIN_PLAYERS:
         raise UserError(f"A division's minimum players is 1 to {MAX_MIN_PLAYERS}.")
     season_id = await _season_id(store, season)
-    async with store.change(actor.user_id, "season.division_add", f"season:{season_id}") as uow:
+    async with store.league_change(
+        actor.user_id, "season.division_add", f"season:{season_id}"
+    ) as uow:
         record = await _setup_season(uow, season_id)
         existing = await uow.seasons.divisions(record.id)
         if any(d.name.casefold() == title.casefold() for d in existing):
@@ -144,7 +146,7 @@ async def add_club(
     """
     actor.require(Role.HQ)
     season_id = await _season_id(store, season)
-    async with store.change(actor.user_id, "season.club_add", f"season:{season_id}") as uow:
+    async with store.league_change(actor.user_id, "season.club_add", f"season:{season_id}") as uow:
         record = await _setup_season(uow, season_id)
         target = await find_division(uow.seasons, record, division)
         found = await find_club(uow.clubs, club)
@@ -171,7 +173,9 @@ async def remove_club(
     """League HQ takes a club out of a season before it is scheduled."""
     actor.require(Role.HQ)
     season_id = await _season_id(store, season)
-    async with store.change(actor.user_id, "season.club_remove", f"season:{season_id}") as uow:
+    async with store.league_change(
+        actor.user_id, "season.club_remove", f"season:{season_id}"
+    ) as uow:
         record = await _setup_season(uow, season_id)
         found, _, target, size = await _placed_club(uow, record, club)
         await uow.seasons.remove_club(record.id, found.id)
@@ -179,7 +183,7 @@ async def remove_club(
 
 
 async def _placed_club(
-    uow: UnitOfWork, record: SeasonRecord, club: str | int
+    uow: LeagueUnit, record: SeasonRecord, club: str | int
 ) -> tuple[Club, Membership, DivisionRecord, int]:
     """The club, its place in the season, its division and how many clubs that division
     has. Refused for a club not in the season."""
@@ -201,7 +205,7 @@ class CutoffSet:
     cutoff: dt.date | None
 
 
-async def _open_season(uow: UnitOfWork, season_id: int) -> SeasonRecord:
+async def _open_season(uow: LeagueUnit, season_id: int) -> SeasonRecord:
     """The season, refused once closed with its make-up adopted by CL-8."""
     record = await find_season(uow.seasons, season_id)
     if record.closed:
@@ -209,7 +213,7 @@ async def _open_season(uow: UnitOfWork, season_id: int) -> SeasonRecord:
     return record
 
 
-async def _first_day(uow: UnitOfWork, record: SeasonRecord) -> dt.date | None:
+async def _first_day(uow: LeagueUnit, record: SeasonRecord) -> dt.date | None:
     """CL-1: the day of the season's first round, or None while it has neither calendar nor match.
 
     It is its calendar's first day, else its earliest match's start in UTC.
@@ -232,7 +236,7 @@ async def set_cutoff(
     """
     actor.require(Role.HQ)
     season_id = await _season_id(store, season)
-    async with store.change(actor.user_id, "season.cutoff", f"season:{season_id}") as uow:
+    async with store.league_change(actor.user_id, "season.cutoff", f"season:{season_id}") as uow:
         record = await _open_season(uow, season_id)
         for motion in await uow.motions.of_season(record.id, MotionKind.DIVISION_MAKEUP):
             if motion.status in ("open", "passed"):
@@ -260,7 +264,7 @@ async def withdraw_club(
     """
     actor.require(Role.HQ)
     season_id = await _season_id(store, season)
-    async with store.change(actor.user_id, "season.withdraw", f"season:{season_id}") as uow:
+    async with store.league_change(actor.user_id, "season.withdraw", f"season:{season_id}") as uow:
         record = await _open_season(uow, season_id)
         found, place, target, size = await _placed_club(uow, record, club)
         if place.withdrawn:

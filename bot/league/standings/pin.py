@@ -12,9 +12,9 @@ from bot.league.store import StandingsCache
 from bot.rendering.league.division_view import DivisionView, division_view
 from bot.rendering.league.standings_embeds import pin_embeds
 from bot.runtime.pin_refresher import Refreshed, edit_if_changed
-from storage.database import Database
-from storage.guild import Committed, GuildStore, UnitOfWork
-from storage.pins import guilds_with_stale_pins
+from storage.engine.database import Database
+from storage.guild import Committed, GuildStore, LeagueUnit
+from storage.league.pins import guilds_with_stale_pins
 
 
 async def pin_standings(
@@ -27,7 +27,7 @@ async def pin_standings(
 ) -> DivisionView:
     """League HQ (checked by the caller) pins the division's standings in `channel_id`, in
     one unit of work (pinning a division again replaces its pin); the standings pinned."""
-    async with store.change(user_id, "standings.pin", f"season:{season}") as uow:
+    async with store.league_change(user_id, "standings.pin", f"season:{season}") as uow:
         record = await find_season(uow.seasons, season)
         found = await find_division(uow.seasons, record, division)
         version = await uow.seasons.version(record.id)
@@ -54,7 +54,7 @@ class StandingsPins:
         """The guilds holding a stale, posted standings pin."""
         return await guilds_with_stale_pins(database)
 
-    async def refresh(self, store: GuildStore, uow: UnitOfWork) -> Refreshed:
+    async def refresh(self, store: GuildStore, uow: LeagueUnit) -> Refreshed:
         """Bring each stale, posted standings pin of the guild up to its season's version."""
         edits = brought = 0
         for pin in await uow.pins.stale():

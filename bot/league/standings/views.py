@@ -14,8 +14,8 @@ from bot.league.references import find_division, find_season
 from bot.league.store import StandingsCache
 from bot.rendering.league.division_view import DivisionView, Fixture, SeasonContext, division_view
 from core.league import end_of_day
-from storage.guild import GuildStore, GuildView, UnitOfWork
-from storage.seasons import SeasonRecord
+from storage.guild import GuildStore, GuildView, LeagueUnit
+from storage.league.seasons import SeasonRecord
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ async def standings_views(
 
 
 async def season_context(
-    reader: GuildView | UnitOfWork, record: SeasonRecord, on: dt.date | None
+    reader: GuildView | LeagueUnit, record: SeasonRecord, on: dt.date | None
 ) -> SeasonContext:
     """What the tables say besides the standings: the season's fixtures (for "after round 9
     of 13"), its CL-8 places and withdrawn clubs (for the zones), the day (None: unsaid, as
@@ -71,7 +71,7 @@ async def season_context(
     return replace(await _read_context(reader, record), on=on)
 
 
-async def _read_context(reader: GuildView | UnitOfWork, record: SeasonRecord) -> SeasonContext:
+async def _read_context(reader: GuildView | LeagueUnit, record: SeasonRecord) -> SeasonContext:
     clubs = {c.id: c.name for c in await reader.clubs.all()}
     fixtures = tuple(
         Fixture(m.key, clubs[m.home_club_id], clubs[m.away_club_id], m.round)

@@ -36,7 +36,7 @@ from bot.rendering.league.standings_image import standings_png
 from core.league import league_report, promotion_proposal
 from core.league.report import LeagueReport
 from core.league.season import Season
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 
 SCRIPT = "season.jsonl"

@@ -34,7 +34,7 @@ from bot.tour.tours.reads import loaded_tour, report_of
 from core.tour.event_facts import finals_table, preliminary_standings
 from core.tour.ranking import EventType
 from core.tour.report import TourReport
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 
 SCRIPT = "tour.jsonl"

@@ -10,8 +10,8 @@ import discord
 from bot.rendering.common import limits
 from bot.rendering.common.text import cut, timestamp
 from bot.rendering.common.user_text import user_text
-from storage.guild_settings import GuildSettings
-from storage.outbox import OutboxMessage
+from storage.shared.guild_settings import GuildSettings
+from storage.shared.outbox import OutboxMessage
 
 NOT_SET = "not set"
 

@@ -17,7 +17,7 @@ from bot.rendering.common import limits
 from bot.rendering.common.text import countdown, cut, points, timestamp
 from bot.rendering.common.user_text import plain, user_text
 from core.league import LeagueReport
-from storage.motions import Motion
+from storage.league.motions import Motion
 
 VOTE_ID = "motion:{motion}:{choice}"
 """The custom id of a motion's Yes or No button, which the persistent DynamicItem parses."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.tour.references import find_event
 from storage.guild import GuildStore
-from storage.tour_rulings import Appeal
+from storage.tour.rulings import Appeal
 
 
 async def appeal_list(store: GuildStore, event: str) -> tuple[str, list[Appeal], dict[int, str]]:

@@ -32,7 +32,7 @@ from core.tour.appeals import (
 from core.tour.event_facts import round_robin
 from core.tour.rules import TourRules
 from storage.guild import GuildStore
-from storage.tour_rulings import Appeal
+from storage.tour.rulings import Appeal
 
 APPEAL_LIMIT = 1500
 """Characters of an appeal's text, which must fit the announcement."""
@@ -73,7 +73,7 @@ async def lodge_appeal(
     and when it is their second about that game."""
     user = actor.require_user()
     body = clean_text(text, "appeal", APPEAL_LIMIT)
-    async with store.change(actor.user_id, "appeal.lodge", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "appeal.lodge", f"event:{event}") as uow:
         view = uow.view()
         record = await find_event(view, event)
         tour = await find_tour(view, record.tour_id)
@@ -112,7 +112,7 @@ async def decide(
     if decision not in ("upheld", "dismissed"):
         raise UserError("The decision is upheld or dismissed.")
     why = clean_text(reason, "reason", NOTE_LIMIT)
-    async with store.change(actor.user_id, "appeal.decide", f"appeal:{appeal}") as uow:
+    async with store.tour_change(actor.user_id, "appeal.decide", f"appeal:{appeal}") as uow:
         found = await find_appeal(uow.view(), appeal)
         try:
             check_undecided(found.status, found.id)

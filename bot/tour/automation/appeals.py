@@ -16,14 +16,14 @@ from bot.runtime.scheduler import JobHandler
 from bot.tour.planning.kinds import payload_int, same_instant
 from bot.tour.schedule import appeals_close_at, session_date
 from core.tour.appeals import appeal_deadline
-from storage.guild import UnitOfWork
-from storage.jobs import Job
+from storage.guild import TourUnit
+from storage.shared.jobs import Job
 
 
 def appeals_close_handler() -> JobHandler:
     """The handler of the `cct.appeals.` family, in the job's unit of work."""
 
-    async def close(job: Job, uow: UnitOfWork) -> None:
+    async def close(job: Job, uow: TourUnit) -> None:
         record = await uow.tour_events.get(payload_int(job.payload, "event"))
         tour = None if record is None else await uow.tours.get(record.tour_id)
         day = payload_int(job.payload, "day")

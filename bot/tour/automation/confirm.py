@@ -14,8 +14,8 @@ from bot.tour.games.service import answer_in
 from bot.tour.planning.kinds import payload_int, same_instant
 from bot.tour.store import load_event
 from core.tour.game_reports import ReportStatus, confirm_deadline
-from storage.guild import UnitOfWork
-from storage.jobs import Job
+from storage.guild import TourUnit
+from storage.shared.jobs import Job
 
 
 def confirm_handler() -> JobHandler:
@@ -23,7 +23,7 @@ def confirm_handler() -> JobHandler:
     follow-ups (a decided series, the event's wrap-up) and its announcement commit with the
     job's end, so a report is confirmed once."""
 
-    async def confirm(job: Job, uow: UnitOfWork) -> None:
+    async def confirm(job: Job, uow: TourUnit) -> None:
         row = await uow.tour_games.get(payload_int(job.payload, "game"))
         if row is None or row.status is not ReportStatus.REPORTED or row.reported_at is None:
             uow.abandon()  # gone or answered meanwhile

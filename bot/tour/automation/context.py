@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from bot.chesscom.client import ChessComClient
 from bot.lichess.client import LichessClient
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 
 RETRY_AFTER_OUTAGE = dt.timedelta(minutes=5)

@@ -67,9 +67,9 @@ from bot.tour.store import LoadedEvent, load_event
 from core.tour.game_reports import Party, confirm_deadline
 from core.tour.game_search import GameQuery, SearchStatus, Site, SiteGame
 from core.tour.rules import TourRules
-from storage.guild import UnitOfWork
-from storage.jobs import Job
-from storage.tours import TourPlayer
+from storage.guild import TourUnit
+from storage.shared.jobs import Job
+from storage.tour.tours import TourPlayer
 
 log = logging.getLogger(__name__)
 
@@ -215,7 +215,7 @@ def poll_fetcher(context: TourAutomation) -> Callable[[Job], Awaitable[PollRead 
 
 
 async def _report(
-    context: TourAutomation, uow: UnitOfWork, event_id: int, found: Found, rules: TourRules
+    context: TourAutomation, uow: TourUnit, event_id: int, found: Found, rules: TourRules
 ) -> LoadedEvent | None:
     """Records one found game as the bot's report and posts it with the Confirm and Dispute buttons.
 
@@ -272,14 +272,14 @@ async def _report(
 
 def poll_handler(
     context: TourAutomation,
-) -> Callable[[Job, UnitOfWork, PollRead | None], Awaitable[None]]:
+) -> Callable[[Job, TourUnit, PollRead | None], Awaitable[None]]:
     """The handler of `cct.poll` jobs, run in the job's unit of work.
 
     Each game found is reported as the bot, waiting for the players. Then the session's next poll or
     the next session's first is scheduled. When no game is left to look for, the polling ends.
     """
 
-    async def record(job: Job, uow: UnitOfWork, read: PollRead | None) -> None:
+    async def record(job: Job, uow: TourUnit, read: PollRead | None) -> None:
         event_id = payload_int(job.payload, "event")
         record = await uow.tour_events.get(event_id)
         tour = None if record is None else await uow.tours.get(record.tour_id)

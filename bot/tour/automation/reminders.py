@@ -23,8 +23,8 @@ from bot.tour.store import LoadedEvent, load_event
 from core.tour.event_facts import round_robin
 from core.tour.knockout import ContestStatus
 from core.tour.ranking import EventType
-from storage.guild import UnitOfWork
-from storage.jobs import Job
+from storage.guild import TourUnit
+from storage.shared.jobs import Job
 
 SESSION = dt.timedelta(days=1)
 """After this long past its start a session is over: its reminder is no longer posted."""
@@ -108,7 +108,7 @@ def round_reminder_handler() -> JobHandler:
     The post and the job's end commit together, so each reminder is posted once.
     """
 
-    async def remind(job: Job, uow: UnitOfWork) -> None:
+    async def remind(job: Job, uow: TourUnit) -> None:
         view = uow.view()
         record = await view.tour_events.get(payload_int(job.payload, "event"))
         tour = None if record is None else await view.tours.get(record.tour_id)

@@ -22,8 +22,8 @@ from bot.tour.tours.reads import report_of
 from core.tour.qualification import QualificationList
 from core.tour.ranking import EventType, TourError
 from core.tour.report import TourReport, event_qualification
-from storage.guild import UnitOfWork
-from storage.jobs import Job
+from storage.guild import TourUnit
+from storage.shared.jobs import Job
 
 
 def _placings(report: TourReport, event: str) -> list[render.Placing]:
@@ -66,7 +66,7 @@ def wrapup_handler() -> JobHandler:
     Its posts and the job's end commit together.
     """
 
-    async def wrap_up(job: Job, uow: UnitOfWork) -> None:
+    async def wrap_up(job: Job, uow: TourUnit) -> None:
         event_id = payload_int(job.payload, "event")
         earlier = [
             j
@@ -96,7 +96,7 @@ def wrapup_handler() -> JobHandler:
     return wrap_up
 
 
-async def _event(uow: UnitOfWork, tour: LoadedTour, event: LoadedEvent) -> None:
+async def _event(uow: TourUnit, tour: LoadedTour, event: LoadedEvent) -> None:
     """A Regular's or Major's wrap-up: placings, points, ranking, the next list."""
     report = report_of(tour, event.record.name)
     listed, following = _next_qualification(tour, event, report)
@@ -114,7 +114,7 @@ async def _event(uow: UnitOfWork, tour: LoadedTour, event: LoadedEvent) -> None:
     uow.details["wrapped_up"] = event.record.name
 
 
-async def _finals(uow: UnitOfWork, tour: LoadedTour) -> None:
+async def _finals(uow: TourUnit, tour: LoadedTour) -> None:
     """The Finals' wrap-up: the table and the tour's winner, or the tie for first."""
     report = report_of(tour)
     finals = report.finals

@@ -21,9 +21,9 @@ from bot.tour.references import find_event, find_tour
 from bot.tour.store import LoadedEvent, load_event, load_tour
 from core.tour.event_facts import finals_table, preliminary_standings
 from core.tour.ranking import EventType
-from storage.database import Database
-from storage.guild import Committed, GuildStore, GuildView, UnitOfWork
-from storage.tour_events import TourEventRecord, guilds_with_stale_event_pins
+from storage.engine.database import Database
+from storage.guild import Committed, GuildStore, GuildView, TourUnit
+from storage.tour.events import TourEventRecord, guilds_with_stale_event_pins
 
 
 async def pin_embeds(view: GuildView, record: TourEventRecord) -> list[dict[str, Any]]:
@@ -61,7 +61,7 @@ async def pin_event(store: GuildStore, actor: Actor, event: str, channel_id: int
     name.
     """
     actor.require(Role.HQ)
-    async with store.change(actor.user_id, "event.pin", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "event.pin", f"event:{event}") as uow:
         view = uow.view()
         record = await find_event(view, event)
         embeds = await pin_embeds(view, record)
@@ -82,7 +82,7 @@ class EventPins:
         """The guilds holding a posted event pin behind its event."""
         return await guilds_with_stale_event_pins(database)
 
-    async def refresh(self, store: GuildStore, uow: UnitOfWork) -> Refreshed:
+    async def refresh(self, store: GuildStore, uow: TourUnit) -> Refreshed:
         """Edits each stale, posted event pin whose view changed, and records the version it shows.
 
         A stale pin whose message is not in Discord yet is `waiting`.

@@ -41,10 +41,10 @@ from core.tour.knockout import QUARTER_FINALS
 from core.tour.preliminary import ties_for_places_going_on
 from core.tour.ranking import KNOCKOUT_PLACES, EventType, PointsTable
 from core.tour.timecontrols import DEFAULT_TIME_CONTROLS
-from storage.guild import GuildStore, UnitOfWork
-from storage.tour_events import NewEvent, TourEventRecord
-from storage.tour_games import NewGame
-from storage.tours import TourPlayer, TourRecord
+from storage.guild import GuildStore, TourUnit
+from storage.tour.events import NewEvent, TourEventRecord
+from storage.tour.games import NewGame
+from storage.tour.tours import TourPlayer, TourRecord
 
 SEED_LIMIT = 100
 """Characters of a draw seed."""
@@ -149,7 +149,7 @@ async def create_event(
             "are for Regular and Major events (CCT-6, CCT-8f)."
         )
     own_scoring = scoring_option(scoring)
-    async with store.change(actor.user_id, "event.create", f"tour:{tour}") as uow:
+    async with store.tour_change(actor.user_id, "event.create", f"tour:{tour}") as uow:
         record = await find_tour(uow.view(), tour)
         rules = record.rules
         size = rules.sizes[event_type] if players is None else players
@@ -230,7 +230,7 @@ async def set_event_points(
     if points is None and scoring is None:
         raise UserError("Give `points` (the event's table), `scoring`, or both.")
     new_scoring = scoring_option(scoring)
-    async with store.change(actor.user_id, "event.points", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "event.points", f"event:{event}") as uow:
         record = await find_event(uow.view(), event)
         if record.type is EventType.FINALS:
             raise UserError(
@@ -295,7 +295,7 @@ def _points_change(plan: PointsPlan) -> dict[str, object]:
     }
 
 
-async def _event_in_setup(uow: UnitOfWork, reference: str | int) -> TourEventRecord:
+async def _event_in_setup(uow: TourUnit, reference: str | int) -> TourEventRecord:
     event = await find_event(uow.view(), reference)
     if event.drawn_at is not None:
         raise UserError(
@@ -321,7 +321,7 @@ async def add_player(
     """
     actor.require(Role.HQ)
     name = clean_text(player, "player name", NAME_LIMIT)
-    async with store.change(actor.user_id, "event.player_add", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "event.player_add", f"event:{event}") as uow:
         record = await _event_in_setup(uow, event)
         entered = await uow.tour_events.players(record.id)
         if len(entered) >= record.size:
@@ -363,7 +363,7 @@ async def remove_player(store: GuildStore, actor: Actor, event: str, player: str
     """Takes a player out of an event before the draw. The tour player stays."""
     actor.require(Role.HQ)
     name = clean_text(player, "player name", NAME_LIMIT)
-    async with store.change(actor.user_id, "event.player_remove", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "event.player_remove", f"event:{event}") as uow:
         record = await _event_in_setup(uow, event)
         found = await uow.tours.player_by_name(record.tour_id, name)
         if found is None or not await uow.tour_events.remove_player(record.id, found.id):
@@ -412,7 +412,7 @@ async def draw_event(
         raise UserError("Give either a `seed` or the `order` drawn elsewhere, not both.")
     if lots is None and order is None:
         lots = new_seed()
-    async with store.change(actor.user_id, "event.draw", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "event.draw", f"event:{event}") as uow:
         record = await _event_in_setup(uow, event)
         tour = await find_tour(uow.view(), record.tour_id)
         entered = await uow.tour_events.players(record.id)
@@ -460,7 +460,7 @@ async def draw_event(
         return plan
 
 
-async def _check_finals_bonus(uow: UnitOfWork, record: TourEventRecord, tour: TourRecord) -> None:
+async def _check_finals_bonus(uow: TourUnit, record: TourEventRecord, tour: TourRecord) -> None:
     """CCT-8f: checks when the Finals may be drawn.
 
     The Finals' bonus points are the tour standings at their start. The Finals are thus drawn only
@@ -505,7 +505,7 @@ async def start_knockout(
     """
     actor.require(Role.HQ)
     lots_seed = seed_text(lots, "lots seed")
-    async with store.change(actor.user_id, "event.start_knockout", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "event.start_knockout", f"event:{event}") as uow:
         view = uow.view()
         record = await find_event(view, event)
         if record.type is EventType.FINALS:
@@ -559,7 +559,7 @@ async def start_knockout(
         return plan
 
 
-async def _announce_embeds(uow: UnitOfWork, embeds: Sequence[dict[str, object]]) -> None:
+async def _announce_embeds(uow: TourUnit, embeds: Sequence[dict[str, object]]) -> None:
     """Posts embeds to the announcements channel, ten a message. Nothing is posted when none is
     set up.
     """

@@ -49,7 +49,7 @@ async def award_contest_finals(
     """
     actor.require(Role.ARBITER)
     why, text = award_reason(reason, note)
-    async with store.change(actor.user_id, "finals.award", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "finals.award", f"event:{event}") as uow:
         view = uow.view()
         record = await find_event(view, event)
         if record.type is not EventType.FINALS:

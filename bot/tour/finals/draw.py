@@ -24,8 +24,8 @@ from core.tour.finals import DrawCancelRefused, FinalsPlay, check_draw_cancellab
 from core.tour.game_reports import ReportStatus
 from core.tour.ranking import EventType
 from storage.guild import GuildStore
-from storage.jobs import Job
-from storage.tour_events import TourEventRecord
+from storage.shared.jobs import Job
+from storage.tour.events import TourEventRecord
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ async def cancel_draw(
     `previewed` one.
     """
     actor.require(Role.HQ)
-    async with store.change(actor.user_id, "finals.cancel_draw", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "finals.cancel_draw", f"event:{event}") as uow:
         view = uow.view()
         record = await find_event(view, event)
         if record.type is not EventType.FINALS:

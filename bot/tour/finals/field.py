@@ -27,9 +27,9 @@ from core.tour.qualification import (
     field_problem,
 )
 from core.tour.ranking import EventType, TourError
-from storage.guild import GuildStore, GuildView, UnitOfWork
-from storage.tour_events import TourEventRecord
-from storage.tours import TourPlayer
+from storage.guild import GuildStore, GuildView, TourUnit
+from storage.tour.events import TourEventRecord
+from storage.tour.tours import TourPlayer
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ async def decline(
     """
     actor.require(Role.HQ)
     text = optional_text(note, "note", NOTE_LIMIT)
-    async with store.change(actor.user_id, "finals.decline", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "finals.decline", f"event:{event}") as uow:
         view = uow.view()
         record = await _finals_in_setup(view, event)
         loaded = await _loaded(view, record)
@@ -157,7 +157,7 @@ async def withdraw_decline(
     player, or a wildcard for a place no longer open, is already entered in the Finals.
     """
     actor.require(Role.HQ)
-    async with store.change(actor.user_id, "finals.decline_undo", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "finals.decline_undo", f"event:{event}") as uow:
         view = uow.view()
         record = await _finals_in_setup(view, event)
         loaded = await _loaded(view, record)
@@ -183,7 +183,7 @@ async def withdraw_decline(
         return DeclinePlan(record, found.name, None, went, after.open_places, True)
 
 
-async def check_field(uow: UnitOfWork, record: TourEventRecord, doing: str = "drawn") -> None:
+async def check_field(uow: TourUnit, record: TourEventRecord, doing: str = "drawn") -> None:
     """CCT-3: checks that the Finals' entries are a field the rules give.
 
     It is checked at the draw, where a later event may have changed the list since the players were
@@ -198,7 +198,7 @@ async def check_field(uow: UnitOfWork, record: TourEventRecord, doing: str = "dr
 
 
 async def check_entry_of(
-    uow: UnitOfWork, record: TourEventRecord, player: str, wildcard: bool
+    uow: TourUnit, record: TourEventRecord, player: str, wildcard: bool
 ) -> None:
     """CCT-3: checks that `player` may enter the Finals `record`.
 

@@ -18,7 +18,7 @@ from bot.tour.games.pgn import game_url
 from bot.tour.references import find_event
 from bot.tour.store import LoadedEvent, load_event
 from storage.guild import GuildStore
-from storage.tour_games import OverrideRow
+from storage.tour.games import OverrideRow
 
 CHOICES = 25
 """Discord: at most 25 autocomplete choices."""

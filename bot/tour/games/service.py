@@ -51,9 +51,9 @@ from core.tour.game_reports import (
 from core.tour.knockout import KnockoutError, Tie
 from core.tour.overrides import OverrideReason
 from core.tour.ranking import KNOCKOUT_PLACES, EventType
-from storage.guild import GuildStore, UnitOfWork
-from storage.tour_games import NewGame, Source, TourGame
-from storage.tours import TourPlayer
+from storage.guild import GuildStore, TourUnit
+from storage.tour.games import NewGame, Source, TourGame
+from storage.tour.tours import TourPlayer
 
 GROUNDS: dict[str, OverrideReason] = {
     "left-camera-view": OverrideReason.LEFT_CAMERA_VIEW,
@@ -101,7 +101,7 @@ def too_early(error: SessionNotStarted, game: str) -> UserError:
     )
 
 
-async def session_of(uow: UnitOfWork, loaded: LoadedEvent, target: GameTarget) -> Session:
+async def session_of(uow: TourUnit, loaded: LoadedEvent, target: GameTarget) -> Session:
     """The playing session of `target`, from its tour's session time, frozen by CCT-16."""
     tour = await find_tour(uow.view(), loaded.record.tour_id)
     return target_session(loaded, tour.rules, target, uow.now)
@@ -132,7 +132,7 @@ def _opponent_user(loaded: LoadedEvent, party: Party, target: GameTarget) -> int
     return loaded.user_of(target.black if party is Party.WHITE else target.white)
 
 
-async def _event(uow: UnitOfWork, event: str | int) -> LoadedEvent:
+async def _event(uow: TourUnit, event: str | int) -> LoadedEvent:
     view = uow.view()
     record = await find_event(view, event)
     if record.recorded:
@@ -142,7 +142,7 @@ async def _event(uow: UnitOfWork, event: str | int) -> LoadedEvent:
     return await load_event(view, record)
 
 
-async def _identities(uow: UnitOfWork, loaded: LoadedEvent) -> dict[str, TourPlayer]:
+async def _identities(uow: TourUnit, loaded: LoadedEvent) -> dict[str, TourPlayer]:
     """The tour player of each player of the event, by name, with their linked usernames."""
     players = {p.id: p for p in await uow.tours.players(loaded.record.tour_id)}
     return {name: players[pid] for name, pid in loaded.ids.items() if pid in players}
@@ -177,7 +177,7 @@ def _check_pgn_players(
         check_linked(parsed, account(target.white), account(target.black))
 
 
-async def game_row(uow: UnitOfWork, loaded: LoadedEvent, target: GameTarget) -> TourGame:
+async def game_row(uow: TourUnit, loaded: LoadedEvent, target: GameTarget) -> TourGame:
     """The target's stored row, added as open for a contest's next game."""
     if target.row is not None:
         return target.row
@@ -296,7 +296,7 @@ async def report_game(
     PGN's game, or the linked game in `source_ref`, counts only once.
     """
     parsed = read_game(pgn) if pgn is not None else None
-    async with store.change(actor.user_id, "game.report", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "game.report", f"event:{event}") as uow:
         changed, _ = await report_in(
             uow,
             actor,
@@ -311,7 +311,7 @@ async def report_game(
 
 
 async def report_in(
-    uow: UnitOfWork,
+    uow: TourUnit,
     actor: Actor,
     event: str | int,
     game: str,
@@ -409,13 +409,13 @@ async def answer_report(
     after the waiting time comes as the system.
     """
     verb = "game.confirm" if confirm else "game.dispute"
-    async with store.change(actor.user_id, verb, f"game:{game_id}") as uow:
+    async with store.tour_change(actor.user_id, verb, f"game:{game_id}") as uow:
         changed, _ = await answer_in(uow, actor, game_id, confirm)
     return changed
 
 
 async def answer_in(
-    uow: UnitOfWork, actor: Actor, game_id: int, confirm: bool
+    uow: TourUnit, actor: Actor, game_id: int, confirm: bool
 ) -> tuple[GameChanged, LoadedEvent]:
     """`answer_report` inside a unit of work, the auto-confirmation job's.
 
@@ -498,7 +498,7 @@ async def correct_game(
     explanation = clean_text(reason, "reason", NOTE_LIMIT)
     if ground not in GROUNDS:
         raise UserError(f"No ground {named(ground)}: one of {', '.join(GROUNDS)}.")
-    async with store.change(actor.user_id, "game.correct", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "game.correct", f"event:{event}") as uow:
         loaded = await _event(uow, event)
         target = find_target(loaded, game)
         await check_bonus_fixed(uow, loaded.record)
@@ -558,7 +558,7 @@ def _keep_seeds(before: LoadedEvent, after: LoadedEvent) -> None:
         )
 
 
-async def _to_arbiters(uow: UnitOfWork, content: str) -> None:
+async def _to_arbiters(uow: TourUnit, content: str) -> None:
     """Posts to the arbiters' channel, else announcements. Nothing is posted when neither is set
     up.
     """
@@ -586,7 +586,7 @@ async def award_tour_game(
     """
     actor.require(Role.ARBITER)
     why, text = award_reason(reason, note)
-    async with store.change(actor.user_id, "game.award", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "game.award", f"event:{event}") as uow:
         loaded = await _event(uow, event)
         await check_bonus_fixed(uow, loaded.record)
         target = find_target(loaded, game)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.tour.references import find_event
 from storage.guild import GuildStore
-from storage.tour_rulings import Incident
+from storage.tour.rulings import Incident
 
 
 async def incident_list(

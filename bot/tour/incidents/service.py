@@ -38,7 +38,7 @@ from core.tour.game_reports import (
     transition,
 )
 from storage.guild import GuildStore
-from storage.tour_rulings import NewIncident, Outcome
+from storage.tour.rulings import NewIncident, Outcome
 
 MAX_CLOCK = 4 * 3600
 """Seconds a clock can show. No tour game is longer."""
@@ -78,7 +78,7 @@ async def record_disconnection(
     actor.require(Role.ARBITER)
     if isinstance(clock_seconds, bool) or not 0 <= clock_seconds <= MAX_CLOCK:
         raise UserError(f"The clock shows 0 to {MAX_CLOCK} seconds, not {clock_seconds}.")
-    async with store.change(actor.user_id, "incident.disconnection", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "incident.disconnection", f"event:{event}") as uow:
         view = uow.view()
         record = await find_event(view, event)
         tour = await find_tour(view, record.tour_id)

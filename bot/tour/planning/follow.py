@@ -17,8 +17,8 @@ from core.tour.event_facts import played_event
 from core.tour.game_reports import ReportStatus, confirm_deadline
 from core.tour.knockout import KnockoutError
 from core.tour.ranking import EventType
-from storage.guild import UnitOfWork
-from storage.tour_games import TourGame
+from storage.guild import TourUnit
+from storage.tour.games import TourGame
 
 
 def event_finished(loaded: LoadedEvent) -> bool:
@@ -44,7 +44,7 @@ def _finished(loaded: LoadedEvent) -> bool:
 
 
 async def follow_game(
-    uow: UnitOfWork, before: LoadedEvent, stored: TourGame, after: LoadedEvent
+    uow: TourUnit, before: LoadedEvent, stored: TourGame, after: LoadedEvent
 ) -> None:
     """Schedules or cancels what the game's change calls for, as the module docstring says."""
     subject = game_subject(stored.id)
@@ -64,7 +64,7 @@ async def follow_game(
     await follow_polling(uow, before, after)
 
 
-async def follow_award(uow: UnitOfWork, before: LoadedEvent, after: LoadedEvent) -> None:
+async def follow_award(uow: TourUnit, before: LoadedEvent, after: LoadedEvent) -> None:
     """CCT-9: an award that decides an event's last contest schedules its wrap-up, once."""
     if event_finished(after) and not event_finished(before):
         event_id = before.record.id

@@ -47,8 +47,8 @@ from core.tour.knockout import ColourChoice, ContestStatus, Tie
 from core.tour.ranking import EventType
 from core.tour.rules import TourRules
 from core.tour.timecontrols import TimeControl
-from storage.guild import UnitOfWork
-from storage.tour_events import TourEventRecord
+from storage.guild import TourUnit
+from storage.tour.events import TourEventRecord
 
 DAYS_A_STAGE = 2
 """CCT-8d: a knock-out round is played over two days."""
@@ -126,7 +126,7 @@ def _appeal_closes(
     ]
 
 
-async def schedule(uow: UnitOfWork, jobs: Sequence[PlannedJob]) -> int:
+async def schedule(uow: TourUnit, jobs: Sequence[PlannedJob]) -> int:
     """Schedules the planned jobs in the unit of work by their natural keys, and returns them.
 
     A reminder or appeal close already past is not scheduled, so nothing is posted late for a
@@ -298,7 +298,7 @@ def next_poll(
     return first_poll(loaded, rules, now, besides=done.day)
 
 
-async def follow_polling(uow: UnitOfWork, before: LoadedEvent | None, after: LoadedEvent) -> None:
+async def follow_polling(uow: TourUnit, before: LoadedEvent | None, after: LoadedEvent) -> None:
     """Keeps the event's one poll job on its games after a change.
 
     A change is a draw, the knock-out's start or any game's change. When the days with a game to

@@ -34,8 +34,8 @@ from core.tour.event_facts import (
 )
 from core.tour.knockout import KnockoutError, Tie
 from core.tour.ranking import EventType
-from storage.guild import GuildStore, UnitOfWork
-from storage.tour_games import ContestRow
+from storage.guild import GuildStore, TourUnit
+from storage.tour.games import ContestRow
 
 REASONS: dict[str, AwardReason] = {reason.value: reason for reason in AwardReason}
 """CCT-9: the reasons of an award, by their option names."""
@@ -149,7 +149,7 @@ _ONWARD: dict[Tie, Tie] = {
 
 
 async def store_award(
-    uow: UnitOfWork,
+    uow: TourUnit,
     before: LoadedEvent,
     after: LoadedEvent,
     row: ContestRow,
@@ -187,7 +187,7 @@ async def award_contest_series(
     """
     actor.require(Role.ARBITER)
     why, text = award_reason(reason, note)
-    async with store.change(actor.user_id, "series.award", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "series.award", f"event:{event}") as uow:
         view = uow.view()
         record = await find_event(view, event)
         if record.type is EventType.FINALS:

@@ -21,7 +21,7 @@ from core.tour.event_facts import ContestRecord
 from core.tour.knockout import ContestStatus
 from core.tour.ranking import EventType
 from storage.guild import GuildStore
-from storage.tour_games import TourGame
+from storage.tour.games import TourGame
 
 
 @dataclass(frozen=True)

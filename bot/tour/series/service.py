@@ -22,7 +22,7 @@ from bot.tour.store import load_event
 from core.tour.knockout import ColourChoice, ContestStatus
 from core.tour.ranking import EventType
 from storage.guild import GuildStore
-from storage.tour_games import ColourSlot
+from storage.tour.games import ColourSlot
 
 SLOTS: dict[ColourChoice, ColourSlot] = {
     ColourChoice.MATCH_1_GAME_1: "colour_game_1",
@@ -49,7 +49,7 @@ async def choose_colour(
     if colour not in ("white", "black"):
         raise UserError(f"{shown(colour)} is not a colour: white or black.")
     chosen = chess.WHITE if colour == "white" else chess.BLACK
-    async with store.change(actor.user_id, "series.choose", f"event:{event}") as uow:
+    async with store.tour_change(actor.user_id, "series.choose", f"event:{event}") as uow:
         view = uow.view()
         record = await find_event(view, event)
         loaded = await load_event(view, record)

@@ -30,7 +30,7 @@ from core.tour.ranking import EventType, PointsTable, TourError
 from core.tour.report import TourReport, event_qualification, tour_report
 from core.tour.rules import TourRules
 from storage.guild import GuildStore
-from storage.tour_events import TourEventRecord
+from storage.tour.events import TourEventRecord
 
 
 @dataclass(frozen=True)

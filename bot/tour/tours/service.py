@@ -19,9 +19,9 @@ from bot.tour.points_input import scoring_option, table_option
 from bot.tour.references import find_player, find_tour
 from core.berger import MAX_PLAYERS
 from core.tour.ranking import EventType
-from storage.errors import IntegrityError
+from storage.engine.errors import IntegrityError
 from storage.guild import GuildStore, GuildView
-from storage.tours import TourPlayer, TourRecord
+from storage.tour.tours import TourPlayer, TourRecord
 
 _USERNAME = re.compile(r"^[A-Za-z0-9_-]{2,50}$")
 
@@ -88,7 +88,7 @@ async def create_tour(
         if table is not None:
             tables[kind] = table
     rules = replace(rules, points=tables, scoring=scoring_option(scoring) or rules.scoring)
-    async with store.change(actor.user_id, "tour.create", f"tour:{shown}") as uow:
+    async with store.tour_change(actor.user_id, "tour.create", f"tour:{shown}") as uow:
         if await uow.tours.by_name(shown) is not None:
             raise UserError(f"A tour named {named(shown)} exists already.")
         return await uow.tours.create(shown, rules, created_by=actor.user_id)
@@ -103,7 +103,7 @@ async def set_ambassador(
     """
     actor.require(Role.HQ)
     action = "tour.ambassador_add" if ambassador else "tour.ambassador_remove"
-    async with store.change(actor.user_id, action, f"tour:{tour}") as uow:
+    async with store.tour_change(actor.user_id, action, f"tour:{tour}") as uow:
         record = await find_tour(uow.view(), tour)
         found = await uow.tours.player_by_name(record.id, clean_text(player, "player", NAME_LIMIT))
         if found is None:
@@ -140,7 +140,7 @@ async def link_player(
     chesscom_name, lichess_name = username(chesscom, "chess.com"), username(lichess, "lichess")
     if user_id is None and chesscom_name is None and lichess_name is None:
         raise UserError("Give the member or a username to link (to remove a link, `/tour unlink`).")
-    async with store.change(actor.user_id, "tour.link", f"player:{player}") as uow:
+    async with store.tour_change(actor.user_id, "tour.link", f"player:{player}") as uow:
         view = uow.view()
         record = await find_tour(view, tour) if tour is not None else await _tour_of(view, player)
         found = await find_player(view, record, player)
@@ -216,7 +216,7 @@ async def unlink_player(
         raise UserError(
             f"{shown(site)} is not what a link is to: one of {', '.join(UNLINK_SITES)}."
         )
-    async with store.change(actor.user_id, "tour.unlink", f"player:{player}") as uow:
+    async with store.tour_change(actor.user_id, "tour.unlink", f"player:{player}") as uow:
         view = uow.view()
         record = await find_tour(view, tour) if tour is not None else await _tour_of(view, player)
         found = await find_player(view, record, player)

@@ -12,7 +12,7 @@ from pathlib import Path
 from bot.app.arbiter import ArbiterBot
 from bot.league.rosters.removal_checks import CHESSCOM_RETRY, CHESSCOM_TRIES
 from storage.guild import GuildStore
-from storage.motions import Motion
+from storage.league.motions import Motion
 from tests.support.chesscom_fake import FakeChessCom
 from tests.support.command_world import CommandWorld, copy_world, league_bot, members
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Outcome

@@ -20,7 +20,7 @@ from bot.league.store import StandingsCache
 from bot.runtime.clock import VirtualClock
 from bot.runtime.polite_http import ApiError
 from bot.runtime.scheduler import Scheduler
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore, on_commit
 from tests.support.chesscom_fake import FakeChessCom
 from tests.support.cl_seasons import match, season, unplayed

@@ -13,9 +13,9 @@ from bot.app.arbiter import ArbiterBot
 from bot.league.rosters.removal_checks import VERIFY_JOB, removal_subject
 from bot.runtime.clock import VirtualClock
 from storage.guild import GuildStore
-from storage.jobs import Job
-from storage.motions import Motion
-from storage.rosters import Removal
+from storage.league.motions import Motion
+from storage.league.rosters import Removal
+from storage.shared.jobs import Job
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Member, Outcome
 from tests.support.motion_world import (
     START,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.runtime.clock import VirtualClock
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness, Post
 from tests.support.motion_world import (

@@ -13,7 +13,7 @@ import pytest
 from bot.formats.season_file import dump_season
 from bot.league.store import load_season as load_stored
 from bot.runtime.clock import VirtualClock
-from storage.errors import IntegrityError
+from storage.engine.errors import IntegrityError
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID
 from tests.support.motion_world import (
@@ -103,7 +103,7 @@ async def test_cl_23_a_passed_motion_whose_action_fails_still_closes_once_and_sa
     raises an IntegrityError after the boards were replaced), the action's writes are undone
     (a savepoint), the motion still closes — passed, not applied, with the reason — and the
     announcement says why; a later click is refused and nothing is applied."""
-    from storage.decisions import DecisionRepository
+    from storage.league.decisions import DecisionRepository
 
     async def broken(*_: Any, **__: Any) -> None:
         raise IntegrityError("CHECK constraint failed: forced")

@@ -16,9 +16,9 @@ from bot.rendering.common.user_text import user_text
 from bot.rendering.league.division_view import DivisionView
 from bot.rendering.league.embeds import standings_embeds as season_standings
 from bot.rendering.league.standings_embeds import standings_embeds
-from storage.clubs import name_key
-from storage.guild_settings import GuildSettings
-from storage.outbox import OutboxMessage
+from storage.league.clubs import name_key
+from storage.shared.guild_settings import GuildSettings
+from storage.shared.outbox import OutboxMessage
 from tests.support.command_world import CommandWorld, copy_world, league_bot, members
 
 STARS = "*" * 100

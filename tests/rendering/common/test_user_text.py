@@ -39,7 +39,7 @@ from bot.rendering.league.motions import (
 from bot.rendering.league.standings_table import division_block
 from core.league import league_report
 from core.league.standings import division_standings
-from storage.motions import Motion
+from storage.league.motions import Motion
 from tests.support.discord_markdown import constructs, parse, skeleton
 from tests.support.discord_markdown import shown as seen
 

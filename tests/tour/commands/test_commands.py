@@ -17,7 +17,7 @@ from bot.tour.tours import service as tours
 from core.berger import draw_lots
 from core.tour.event_facts import round_robin
 from core.tour.ranking import EventType
-from storage.tour_games import TourGame
+from storage.tour.games import TourGame
 from tests.support.discord_harness import Upload
 from tests.support.paths import ROOT
 from tests.support.tour_desk import IN_MODULE_LOOP, PLAYER_IDS, Desk, module_desk

@@ -17,7 +17,7 @@ from bot.tour.tours import service as tours
 from core.results import Result
 from core.tour.event_facts import round_robin
 from core.tour.ranking import EventType
-from storage.jobs import Job
+from storage.shared.jobs import Job
 from tests.support.discord_harness import Outcome
 from tests.support.discord_markdown import parse, shown
 from tests.support.tour_desk import IN_MODULE_LOOP, PLAYER_IDS, Desk, module_desk

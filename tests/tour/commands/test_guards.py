@@ -16,7 +16,7 @@ from bot.tour.games import service as games
 from bot.tour.store import LoadedEvent
 from core.results import Result
 from core.tour.ranking import EventType
-from storage.tours import TourPlayer
+from storage.tour.tours import TourPlayer
 from tests.support.discord_harness import Upload
 from tests.support.discord_markdown import constructs, parse, shown
 from tests.support.paths import ROOT

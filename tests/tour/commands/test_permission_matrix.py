@@ -27,7 +27,7 @@ from bot.tour.game_targets import open_targets
 from bot.tour.store import load_event
 from bot.tour.tours import service as tours
 from core.tour.ranking import EventType
-from storage.database import Database
+from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.command_tree import Options, Rule, is_tour_command, rule, tree_commands
 from tests.support.command_world import config_for

@@ -13,7 +13,7 @@ import json
 
 from core.results import STANDARD, THREE_ONE_ZERO, Result
 from core.tour.knockout import KoStage
-from storage.tour_events import TourEventRecord
+from storage.tour.events import TourEventRecord
 from tests.support.discord_harness import Upload
 from tests.support.paths import ROOT
 from tests.support.tour_desk import IN_MODULE_LOOP, Desk, module_desk

@@ -1,0 +1,1 @@
+"""The engine: connections, transactions, migrations, backup, copy and shards."""

@@ -1,0 +1,170 @@
+"""Online backup of the database, consistent while the bot writes.
+
+A SQLite database is copied with SQLite's backup API by `backup_database`. A PostgreSQL one becomes
+a new SQLite file holding every row of one snapshot, by `backup_to_sqlite`. That is one file,
+restored with `arbiter db copy`.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from storage.engine.database import Database
+
+_COMPANIONS = ("", "-wal", "-shm", "-journal")
+"""The live database file and the files SQLite keeps beside it."""
+
+
+_PREFIX_CHARS = 100
+"""How much of the target's name the temporary file borrows: a name near the file system's
+limit must not make the temporary name too long."""
+
+
+def _short(path: Path) -> str:
+    """A path for a message, cut after 120 characters: a huge name is not echoed whole."""
+    text = str(path)
+    return text if len(text) <= 120 else text[:120] + "…"
+
+
+class BackupError(Exception):
+    """A backup that cannot be made. Nothing was written."""
+
+
+class BackupFailed(BackupError):
+    """A backup that was begun but could not be written or finished.
+
+    The folder refused the file, the disk filled or SQLite failed. This is a runtime failure, not a
+    bad request.
+    """
+
+
+def _check_target(target: Path) -> None:
+    """Refuses an existing target, a folder or a missing folder. OSError is the caller's to
+    report.
+    """
+    if target.is_dir():
+        raise BackupError(f"{_short(target)} is a folder; give a new file's name")
+    if target.exists():
+        raise BackupError(f"{_short(target)} already exists; choose a new file")
+    if not target.parent.is_dir():
+        raise BackupError(f"folder {target.parent} does not exist")
+
+
+def _check_paths(source: Path, target: Path) -> None:
+    """Refuses a missing source, an existing target, a missing folder, or one of the live database's
+    own files.
+
+    OSError from the file system is the caller's to report.
+    """
+    if not source.is_file():
+        raise BackupError(f"no database at {source}")
+    _check_target(target)
+    live = source.resolve()
+    if target.resolve() in {live.with_name(live.name + end) for end in _COMPANIONS}:
+        raise BackupError(f"{target} is one of the database's own files; choose a new file")
+
+
+def backup_database(
+    source: Path,
+    target: Path,
+    *,
+    pages: int = -1,
+    progress: Callable[[int, int, int], object] | None = None,
+) -> int:
+    """Copies `source` to the new file `target` as one consistent snapshot, and returns its pages.
+
+    By default the copy is one backup step inside a read transaction. Writers in WAL mode are not
+    blocked, and the copy is the database as of one commit. With `pages` > 0 it is copied in steps.
+    SQLite restarts the copy whenever another connection writes, so it stays consistent.
+    `progress(status, remaining, total)` is called after each step.
+    """
+    try:
+        _check_paths(source, target)
+    except OSError as error:  # e.g. a name longer than the file system allows
+        raise BackupError(f"cannot use {_short(target)}: {error.strerror or error}") from None
+    # A fresh, unique temporary name: never a file of the user's (it was `<target>.partial`,
+    # which an existing file of that name was written over and then deleted).
+    try:
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{target.name[:_PREFIX_CHARS]}.", suffix=".partial", dir=target.parent
+        )
+    except OSError as error:
+        raise BackupFailed(
+            f"cannot write in {_short(target.parent)}: {error.strerror or error}"
+        ) from None
+    os.close(handle)
+    partial = Path(temporary)
+    # A percent-encoded URI: '#', '?' or '%' in the path must not cut it short (that opened
+    # or created another, empty, database and "backed up" that).
+    uri = source.resolve().as_uri() + "?mode=rw"
+    try:
+        src = sqlite3.connect(uri, uri=True)
+        try:
+            dst = sqlite3.connect(partial)
+            try:
+                src.backup(dst, pages=pages, progress=progress)
+                pages = int(dst.execute("PRAGMA page_count").fetchone()[0])
+            finally:
+                dst.close()
+        finally:
+            src.close()
+    except BaseException as error:
+        partial.unlink(missing_ok=True)
+        if getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_NOTADB:
+            raise BackupError(f"{source} is not a database: {error}") from None
+        if isinstance(error, sqlite3.Error):
+            raise BackupFailed(f"backup of {source} failed: {error}") from None
+        raise
+    try:
+        if target.exists():  # appeared meanwhile: keep it, drop the copy
+            raise BackupError(f"{target} already exists; choose a new file")
+        partial.rename(target)
+    except (OSError, BackupError) as error:
+        partial.unlink(missing_ok=True)
+        if isinstance(error, BackupError):
+            raise
+        raise BackupFailed(f"cannot write {_short(target)}: {error.strerror or error}") from None
+    return pages
+
+
+async def backup_to_sqlite(database: Database, target: Path) -> int:
+    """Copies every row of `database` as of one snapshot into the new SQLite file `target`, and
+    returns the rows copied.
+
+    The source may be PostgreSQL or any engine. The file is migrated to the same version. It is
+    written under a temporary name first, so it appears only once complete.
+    """
+    from storage.engine.copy import CopyMismatch, CopyRefused, copy_database
+
+    try:
+        _check_target(target)
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{target.name[:_PREFIX_CHARS]}.", suffix=".partial", dir=target.parent
+        )
+    except OSError as error:
+        raise BackupError(f"cannot use {_short(target)}: {error.strerror or error}") from None
+    os.close(handle)
+    partial = Path(temporary)
+    partial.unlink()  # SQLite creates it
+    try:
+        copy = await Database.open(partial)
+        try:
+            report = await copy_database(database, copy)
+        finally:
+            await copy.close()
+        if target.exists():
+            raise BackupError(f"{target} already exists; choose a new file")
+        partial.rename(target)
+    except BaseException as error:
+        for end in _COMPANIONS:
+            partial.with_name(partial.name + end).unlink(missing_ok=True)
+        if isinstance(error, CopyRefused | CopyMismatch):
+            raise BackupFailed(f"backup of {database.name} failed: {error}") from None
+        if isinstance(error, sqlite3.Error | OSError):
+            raise BackupFailed(f"backup of {database.name} failed: {error}") from None
+        raise
+    return report.total

@@ -1,0 +1,55 @@
+"""How values are stored as text: instants as ISO 8601 UTC, days as ISO dates and LIKE patterns.
+
+Every repository reads and writes them through these pure functions, which use no database.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from core.names import folded
+
+
+def to_text(instant: dt.datetime) -> str:
+    """An aware instant as the ISO 8601 UTC text stored in the database, in whole seconds.
+
+    Stamps such as `created_at`, due times and the audit's `at` are stored this way.
+    """
+    if instant.tzinfo is None:
+        raise ValueError("stored instants must be timezone-aware")
+    return instant.astimezone(dt.UTC).isoformat(timespec="seconds")
+
+
+def instant_text(instant: dt.datetime) -> str:
+    """An aware instant as stored for league facts: ISO 8601 UTC with sub-seconds kept.
+
+    A season file's instants thus come back exactly.
+    """
+    if instant.tzinfo is None:
+        raise ValueError("stored instants must be timezone-aware")
+    return instant.astimezone(dt.UTC).isoformat()
+
+
+def from_text(text: str) -> dt.datetime:
+    """The aware UTC instant stored by `to_text` or `instant_text`."""
+    return dt.datetime.fromisoformat(text).astimezone(dt.UTC)
+
+
+def instant_or_none(text: str | None) -> dt.datetime | None:
+    """`from_text` of a nullable column. None stays None."""
+    return None if text is None else from_text(text)
+
+
+def day_or_none(text: str | None) -> dt.date | None:
+    """The date of a nullable ISO date column. None stays None."""
+    return None if text is None else dt.date.fromisoformat(text)
+
+
+CANDIDATES = 200
+"""At most this many rows per lookup. The ranking keeps 25."""
+
+
+def like_pattern(text: str) -> str:
+    """A LIKE pattern matching `text` anywhere, its wildcards taken literally."""
+    escaped = folded(text).replace("\\", "\\\\").replace("%", "\\%")
+    return "%" + escaped.replace("_", "\\_") + "%"

@@ -1,0 +1,1 @@
+"""The league's repositories: clubs, seasons, matches, rosters, motions, decisions and pins."""

@@ -1,0 +1,1 @@
+"""Repositories both competitions use: guild settings, audit, outbox and jobs."""

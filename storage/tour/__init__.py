@@ -1,0 +1,1 @@
+"""The tour's repositories: tours, events, games and rulings."""
