@@ -27,16 +27,10 @@ import bot.tour.events.service as tour_events
 from bot.app.arbiter import ArbiterBot, offline_bot
 from bot.kernel.config import Config
 from bot.offline.chesscom_standin import ChessComStandIn
-from bot.offline.discord_stub import (
-    DiscordStub,
-    Member,
-    Outcome,
-    Upload,
-    find_button,
-    find_command,
-    logged_errors,
-    stable_id,
-)
+from bot.offline.discord_members import Member
+from bot.offline.discord_messages import Outcome, Upload, find_button, stable_id
+from bot.offline.discord_stub import DiscordStub, find_command
+from bot.offline.discord_tasks import logged_errors
 from bot.offline.lichess_standin import LichessStandIn
 from bot.offline.script import (
     UNSET,
