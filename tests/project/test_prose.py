@@ -28,7 +28,7 @@ CEILINGS: dict[str, tuple[float, float]] = {
     "bot/lichess": (0.5, 0.25),
     "bot/offline": (0.5, 0.25),
     "bot/rendering": (1.0, 0.25),
-    "bot/runtime": (1.5, 0.25),
+    "bot/runtime": (1.0, 0.25),
     "bot/sites": (0.5, 0.25),
     "bot/tour": (0.5, 0.25),
     "cogs": (1.0, 0.25),
