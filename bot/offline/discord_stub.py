@@ -119,9 +119,9 @@ class DiscordStub:
     async def _rest_request(
         self, route: Any, *, json: Any = None, form: Any = None, **_: Any
     ) -> dict[str, Any]:
-        # At discord.py's one door to the REST API (`HTTPClient.request`): channel messages are
-        # posted and edited as Discord would (a repeated nonce with enforce_nonce returns the
-        # message already created; an unknown channel or message is 404); any other call is
+        # This is discord.py's one door to the REST API, `HTTPClient.request`. Channel messages
+        # are posted and edited as Discord would. A repeated nonce with enforce_nonce returns the
+        # message already created, and an unknown channel or message is 404. Any other call is
         # recorded as unanswered and raises.
         key = (route.method, route.path)
         if key not in (

@@ -228,7 +228,7 @@ class ApsTimer:
             self.aps.remove_job(key)
 
     async def _fire(self, callback: Callback) -> None:
-        # APScheduler cancels its own job tasks on shutdown; run in a task it does not own.
+        # APScheduler cancels its own job tasks on shutdown, so run in a task it does not own.
         task = asyncio.create_task(callback())
         self._in_flight.add(task)
         task.add_done_callback(self._in_flight.discard)
