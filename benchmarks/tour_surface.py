@@ -26,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.app.arbiter import ArbiterBot
 from bot.kernel.config import Config, DatabaseConfig
-from bot.offline.discord_stub import DiscordStub, Member
+from bot.offline.discord_members import Member
+from bot.offline.discord_stub import DiscordStub
 from bot.tour.events import service as events
 from bot.tour.game_targets import GameTarget, open_targets
 from bot.tour.games import service as games

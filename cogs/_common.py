@@ -56,9 +56,11 @@ async def send_table(
     csv: Callable[[], str],
     crosstable: Callable[[], bytes] | None = None,
 ) -> None:
-    """Replies with a table in the format asked for. Only that format is drawn, and a file
-    is named after `stem` (`standings.png`). An image reply also carries `crosstable.png`
-    when a crosstable is given."""
+    """Replies with a table in the format asked for.
+
+    Only that format is drawn, and a file is named after `stem`, such as `standings.png`. An image
+    reply also carries `crosstable.png` when a crosstable is given.
+    """
     if format == "csv":
         await interaction.response.send_message(file=as_file(csv().encode(), f"{stem}.csv"))
     elif format == "image":
@@ -76,7 +78,7 @@ class ArbiterCog(commands.Cog):
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
         self.previews: dict[int, ConfirmView] = {}
-        """Open previews by message id (tests expire them without waiting)."""
+        """Open previews by message id. Tests expire them without waiting."""
 
     async def preview(
         self,

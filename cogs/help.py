@@ -16,7 +16,7 @@ class Help(ArbiterCog):
 
     @app_commands.command(name="help", description="List the Arbiter commands you can use here.")
     async def help(self, interaction: Interaction) -> None:
-        """Reply (privately) with the commands the caller passes the checks of."""
+        """Replies privately with the commands whose checks the caller passes."""
         usable = [
             command
             for command in self.bot.tree.walk_commands()

@@ -1,5 +1,8 @@
-"""`/setup`: show and set a server's league HQ, director and arbiter roles, its
-announcements channel and the directors' channel for motions (needs Manage Server)."""
+"""`/setup`: show and set a server's league HQ, director and arbiter roles and its channels.
+
+The channels are the announcements channel and the directors' channel for motions. Setting them
+needs Manage Server.
+"""
 
 from __future__ import annotations
 
@@ -55,7 +58,7 @@ class Setup(ArbiterCog):
         directors_channel: discord.TextChannel | None = None,
         arbiters_channel: discord.TextChannel | None = None,
     ) -> None:
-        """Store the given settings (others unchanged) and reply with the result."""
+        """Stores the given settings, leaving the others unchanged, and replies with the result."""
         for role, label, holders in (
             (hq_role, Role.HQ.value, "league HQ members"),
             (director_role, Role.DIRECTOR.value, "directors"),

@@ -141,7 +141,7 @@ class ArbiterBot(commands.AutoShardedBot):
         self.standings = StandingsCache()
         self._database = database
         self.run_jobs = run_jobs
-        self.timer = timer  # None: APScheduler and real time; a VirtualClock offline
+        self.timer = timer  # None means APScheduler and real time, offline a VirtualClock
         self.scheduler: Scheduler | None = None
         self.outbox: OutboxSender | None = None
         self.pins: PinRefresher | None = None

@@ -8,10 +8,10 @@ it and the command reference prints it:
     @group.command(name="approve", description="…")
     async def approve(self, interaction, club: str) -> None: …
 
-`requires` goes above the command decorator (it needs the command). Each requirement is a
-check: a refusal raises `RoleRequired` (or discord.py's `MissingPermissions`) naming what is
-needed; the tree's error handler shows it and nothing is changed. Use cases check their
-`Actor` again (bot.kernel.actor), for the doors that are not commands (jobs, the CLI).
+`requires` goes above the command decorator, since it needs the command. Each requirement is a
+check. A refusal raises `RoleRequired`, or discord.py's `MissingPermissions`, naming what is
+needed. The tree's error handler shows it and nothing is changed. Use cases check their `Actor`
+of bot.kernel.actor again, for the doors that are not commands such as jobs and the CLI.
 """
 
 from __future__ import annotations

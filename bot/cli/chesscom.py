@@ -56,8 +56,10 @@ def _printable(text: str, what: str) -> str:
 
 
 def check_match_id(text: str) -> str:
-    """A team match id, or a chess.com match URL as `/match challenge` takes it
-    (`https://www.chess.com/club/matches/1234567`): its id, as digits."""
+    """Returns the digits of a team match id or of a chess.com match URL.
+
+    It takes what `/match challenge` takes, such as `https://www.chess.com/club/matches/1234567`.
+    """
     from bot.kernel.errors import UserError
     from bot.league.matches.service import chesscom_match_id
 
@@ -77,7 +79,7 @@ def name_option(text: str) -> str:
 
 
 def player_option(text: str) -> str:
-    """A chess.com username, checked before any request (as `/roster link` checks it)."""
+    """A chess.com username, checked before any request as `/roster link` checks it."""
     from bot.kernel.errors import UserError
     from bot.kernel.inputs import chesscom_username
 

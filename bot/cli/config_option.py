@@ -27,8 +27,11 @@ def add_config_option(parser: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
-    """The validated configuration, or a `CliError` (exit 2) naming the bad key. A file named
-    with --config must exist (a typo must not mean every default, i.e. a new empty database)."""
+    """Returns the validated configuration, or raises a `CliError` naming the bad key.
+
+    The error exits with 2. A file named with --config must exist, so that a typo does not mean
+    every default and a new empty database.
+    """
     from bot.kernel.config import DEFAULT_PATH, ConfigError, load_config
 
     path: Path | None = args.config

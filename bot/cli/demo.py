@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     if args.tour:
         return _tour(args.seed, out)
     from bot.offline.demo.run import play, summary
-    from bot.offline.replay import ReplayFailure
+    from bot.offline.expectations import ReplayFailure
     from bot.offline.script import ScriptError
 
     try:
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
 def _tour(seed: int, out: Path) -> int:
     """`--tour`: play the seed's tour and print its report and summary."""
     from bot.offline.demo.tour_run import play_tour, summary
-    from bot.offline.replay import ReplayFailure
+    from bot.offline.expectations import ReplayFailure
     from bot.offline.script import ScriptError
 
     try:

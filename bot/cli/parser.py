@@ -35,7 +35,7 @@ def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
 
 
 def guild_option(text: str) -> int:
-    """A guild id from the command line: a positive integer (0 would mean "global")."""
+    """A guild id from the command line. It is a positive integer, since 0 would mean "global"."""
     try:
         value = int(text)
     except ValueError:

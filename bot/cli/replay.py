@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
     """
     import asyncio
 
-    from bot.offline.replay import ReplayFailure, replay, validate
+    from bot.offline.expectations import ReplayFailure
+    from bot.offline.replay import replay, validate
     from bot.offline.script import ScriptError, parse_script
     from bot.offline.transcript import StepRecord
     from storage.engine.database import DatabaseUnavailable

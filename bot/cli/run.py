@@ -146,8 +146,8 @@ def configure_logging(level: str) -> None:
     if sys.stderr.isatty() and not os.environ.get("NO_COLOR"):
         discord.utils.setup_logging(level=numeric, root=True)
     else:
-        # discord.py colours its lines whenever it guesses a container; a file or a pipe
-        # (a service's journal) gets plain text.
+        # discord.py colours its lines whenever it guesses a container. A file or a pipe, such
+        # as a service's journal, gets plain text.
         plain = logging.Formatter(
             "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{"
         )

@@ -1,6 +1,8 @@
-"""`arbiter season import|export|list|standings|calendar`: a guild's CL seasons in the
-database from the shell. Only the arguments are set up here; the work (database, adapters,
-rendering) lives in `bot.cli.handlers.season`, imported when a season command runs."""
+"""`arbiter season import|export|list|standings|calendar`: a guild's CL seasons from the shell.
+
+Only the arguments are set up here. The work with the database, adapters and rendering lives in
+`bot.cli.handlers.season`, imported when a season command runs.
+"""
 
 from __future__ import annotations
 

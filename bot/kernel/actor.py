@@ -1,10 +1,10 @@
 """Who is acting on a use case, and the role checks of the roles tables in one place.
 
-Cogs, scheduler jobs and the CLI all pass an `Actor`; services check it, so a rule of who may
+Cogs, scheduler jobs and the CLI all pass an `Actor`, and services check it. So a rule of who may
 do what is enforced the same way whichever door a request came in by. HQ is not implicitly a
-director, and no role stands in for another. The life cycles in core/ name the capacity an
-actor acts in on a match or a game its party (`core.league.lifecycle.Party`,
-`core.tour.game_reports.Party`).
+director, and no role stands in for another. The life cycles in core/ call the capacity an actor
+acts in on a match or a game its party. See `core.league.lifecycle.Party` and
+`core.tour.game_reports.Party`.
 """
 
 from __future__ import annotations

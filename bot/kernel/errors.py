@@ -10,9 +10,11 @@ from bot.rendering.common.user_text import user_text
 
 _OPEN = "\x1e"
 _CLOSE = "\x1f"
-"""Around a quoted user value inside a refusal's text (`quote_mark`): control characters,
-which names are refused with (bot.kernel.inputs) and `repr` escapes, so typed text cannot
-forge them."""
+"""Marks around a quoted user value inside a refusal's text, used by `quote_mark`.
+
+They are control characters. bot.kernel.inputs refuses names that hold them and `repr`
+escapes them, so typed text cannot forge them.
+"""
 _QUOTED = re.compile(f"{_OPEN}([^{_OPEN}{_CLOSE}]*){_CLOSE}")
 
 

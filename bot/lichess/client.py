@@ -1,12 +1,12 @@
 """The lichess.org game-export client: one session, one request at a time, polite.
 
 lichess asks API clients to "only make one request at a time" and, after a 429, to "wait a
-full minute before resuming API usage"; a User-Agent names the operator. So every request goes
-through one `PoliteReader` (`bot.runtime.polite_http`): one lock, `Arbiter/<version>
-(<contact>)`, ETags reused when lichess sends one, 5xx / network failures retried with back-off,
-a 429 waited for at least a minute (longer if `Retry-After` says so), 404 → `ApiNotFound` at
-once. Games come as NDJSON (`Accept: application/x-ndjson`) with the PGN in
-each object (`pgnInJson=true`).
+full minute before resuming API usage". A User-Agent names the operator. So every request goes
+through one `PoliteReader` of `bot.runtime.polite_http`. It holds one lock and sends a User-Agent
+with the operator's contact. It reuses ETags when lichess sends one and retries 5xx and network
+failures with back-off. After a 429 it waits at least a minute, longer if `Retry-After` says so.
+A 404 raises `ApiNotFound` at once. Games come as NDJSON, asked for with
+`Accept: application/x-ndjson`, with the PGN in each object through `pgnInJson=true`.
 """
 
 from __future__ import annotations
@@ -77,8 +77,11 @@ def games_from_ndjson(body: str) -> list[LichessGame]:
 
 
 class LichessClient(PoliteClient):
-    """An async lichess client. Use as `async with LichessClient(settings) as client:` or call
-    `close()`. A session passed in is shared and left open."""
+    """An async lichess client, used as an async context manager.
+
+    Without `async with`, call its close method when done. A session passed in is shared and left
+    open.
+    """
 
     SITE = "lichess"
     ACCEPT = NDJSON

@@ -27,19 +27,13 @@ import bot.tour.events.service as tour_events
 from bot.app.arbiter import ArbiterBot, offline_bot
 from bot.kernel.config import Config
 from bot.offline.chesscom_standin import ChessComStandIn
-from bot.offline.discord_stub import (
-    DiscordStub,
-    Member,
-    Outcome,
-    Upload,
-    find_button,
-    find_command,
-    logged_errors,
-    stable_id,
-)
+from bot.offline.discord_members import Member
+from bot.offline.discord_messages import Outcome, Upload, find_button, stable_id
+from bot.offline.discord_stub import DiscordStub, find_command
+from bot.offline.discord_tasks import logged_errors
+from bot.offline.expectations import ReplayFailure, check_expectation
 from bot.offline.lichess_standin import LichessStandIn
 from bot.offline.script import (
-    UNSET,
     At,
     Autocomplete,
     ChessCom,
@@ -52,14 +46,13 @@ from bot.offline.script import (
     ScriptError,
     Step,
 )
+from bot.offline.script_check import check_against_tree
 from bot.offline.transcript import (
     StepRecord,
     mentions_by_name,
     post_view,
-    reply_text,
     reply_view,
 )
-from bot.rendering.common.text import cut
 from bot.runtime.clock import VirtualClock
 from storage.engine.database import Database
 from storage.shared.ownership import OwnerLock
@@ -67,10 +60,6 @@ from storage.shared.ownership import OwnerLock
 PLACEHOLDER_URL = "http://127.0.0.1/pub"
 LICHESS_PLACEHOLDER_URL = "http://127.0.0.1"
 CONTACT = "arbiter replay"
-
-
-class ReplayFailure(Exception):
-    """The replay stopped with exit 1: an expectation failed or a step could not run."""
 
 
 def replay_config(
@@ -103,105 +92,6 @@ def replay_config(
         key = ".".join(str(part) for part in first["loc"])
         message = "unknown key" if first["type"] == "extra_forbidden" else first["msg"]
         raise ScriptError(line, f"config.{key}: {message}") from None
-
-
-def check_against_tree(script: Script, tree: discord.app_commands.CommandTree) -> None:
-    """Checks the script before any step runs, raising ScriptError naming the line.
-
-    Every command, option and value must exist, have the option's type and be one of its choices if
-    it has some, as Discord requires.
-    """
-    header = script.header
-    members = {m.name for m in header.members}
-    for step in script.steps:
-        if not isinstance(step, Command | Autocomplete):
-            continue
-        try:
-            _, command = find_command(tree, step.path)
-        except LookupError:
-            known = sorted(c.qualified_name for c in tree.walk_commands() if _is_command(c))
-            raise ScriptError(
-                step.line, f"no slash command /{step.path} (commands: {', '.join(known)})"
-            ) from None
-        params = {p.name: p for p in command.parameters}
-        given = dict(step.options)
-        if isinstance(step, Autocomplete):
-            param = params.get(step.option)
-            if param is None or not param.autocomplete:
-                raise ScriptError(
-                    step.line, f"/{step.path} has no option {step.option!r} with autocomplete"
-                )
-        else:
-            missing = [name for name, p in params.items() if p.required and name not in given]
-            if missing:
-                raise ScriptError(step.line, f"/{step.path}: option {missing[0]!r} is required")
-        for name, value in given.items():
-            if name not in params:
-                options = ", ".join(params) or "none"
-                raise ScriptError(
-                    step.line, f"/{step.path} has no option {name!r} (options: {options})"
-                )
-            problem = _value_problem(
-                params[name].type, value, header.roles, header.channels, members
-            )
-            if problem:
-                raise ScriptError(step.line, f"/{step.path} option {name!r}: {problem}")
-            allowed = [choice.value for choice in params[name].choices]
-            if allowed and value not in allowed:
-                shown = ", ".join(str(a) for a in allowed)
-                raise ScriptError(
-                    step.line,
-                    f"/{step.path} option {name!r}: {value!r} is not one of its choices ({shown})",
-                )
-
-
-def _is_command(node: Any) -> bool:
-    return isinstance(node, discord.app_commands.Command)
-
-
-def _value_problem(
-    kind: discord.AppCommandOptionType,
-    value: Any,
-    roles: tuple[str, ...],
-    channels: tuple[str, ...],
-    members: set[str],
-) -> str | None:
-    """What is wrong with a script value for an option of type `kind`, if anything."""
-    types = discord.AppCommandOptionType
-    text = value if isinstance(value, str) else None
-    if kind is types.role:
-        if not (text and text.startswith("&") and text[1:] in roles):
-            return f"expected &role, one of guild.roles, got {value!r}"
-    elif kind is types.channel:
-        if not (text and text.startswith("#") and text[1:] in channels):
-            return f"expected #channel, one of guild.channels, got {value!r}"
-    elif kind is types.user:
-        if not (text and text.startswith("@") and text[1:] in members):
-            return f"expected @member, one of the header's members, got {value!r}"
-    elif kind is types.mentionable:
-        if not (
-            text
-            and (
-                (text.startswith("@") and text[1:] in members)
-                or (text.startswith("&") and text[1:] in roles)
-            )
-        ):
-            return f"expected @member or &role, got {value!r}"
-    elif kind is types.attachment:
-        if not isinstance(value, Upload):
-            return 'expected a file: {"file": "name beside the script"}'
-    elif kind is types.integer:
-        if not isinstance(value, int) or isinstance(value, bool):
-            return f"expected a whole number, got {value!r}"
-    elif kind is types.number:
-        if not isinstance(value, int | float) or isinstance(value, bool):
-            return f"expected a number, got {value!r}"
-    elif kind is types.boolean:
-        if not isinstance(value, bool):
-            return f"expected true or false, got {value!r}"
-    elif not isinstance(value, str):
-        return f"expected text, got {value!r}"
-    return None
 
 
 def _describe(record: logging.LogRecord) -> str:
@@ -581,47 +471,6 @@ def _command_title(step: Command) -> str:
     for name, value in step.options.items():
         shown.append(f"{name}:{value.filename if isinstance(value, Upload) else value}")
     return " ".join([f"{step.member}: /{step.path}", *shown])
-
-
-SUMMARY_LIMIT = 300
-"""Characters of what a step said that a failed expectation quotes."""
-
-
-def _summary(texts: list[str]) -> str:
-    joined = " / ".join(" ".join(text.split()) for text in texts if text) or "nothing"
-    return cut(joined, SUMMARY_LIMIT)
-
-
-def check_expectation(expect: Expect, record: StepRecord) -> None:
-    """Raises ReplayFailure naming the expect step if `record`, the step before, does not match."""
-    where = f"step {expect.number} (line {expect.line})"
-    of = f"step {record.step}"
-    replies = [reply_text(reply) for reply in record.replies]
-    if expect.ephemeral is not UNSET:
-        wanted = "ephemeral" if expect.ephemeral else "public"
-        if not record.replies:
-            raise ReplayFailure(f"{where}: expected an {wanted} reply to {of}, but it got none")
-        if any(reply["ephemeral"] != expect.ephemeral for reply in record.replies):
-            raise ReplayFailure(f"{where}: expected every reply to {of} {wanted}, but one is not")
-    if expect.contains is not UNSET and not any(expect.contains in text for text in replies):
-        raise ReplayFailure(
-            f"{where}: expected a reply to {of} containing {expect.contains!r};"
-            f" it said: {_summary(replies)}"
-        )
-    if expect.posts_contain is not UNSET:
-        posts = [reply_text(post) for post in record.posts]
-        if not any(expect.posts_contain in text for text in posts):
-            raise ReplayFailure(
-                f"{where}: expected a post in {of} containing {expect.posts_contain!r};"
-                f" the posts said: {_summary(posts)}"
-            )
-    if expect.error is None and record.error is not None:
-        raise ReplayFailure(f"{where}: expected no error in {of}, got: {record.error}")
-    if isinstance(expect.error, str) and expect.error not in (record.error or ""):
-        raise ReplayFailure(
-            f"{where}: expected an error in {of} containing {expect.error!r},"
-            f" got: {record.error or 'no error'}"
-        )
 
 
 async def validate(script: Script, db_path: Path) -> None:

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bot.offline.discord_stub import ATTACHMENT_LIMIT, Upload
+from bot.offline.discord_messages import ATTACHMENT_LIMIT, Upload
 from bot.rendering.common.text import cut
 from core.league.season import QUOTE_LIMIT, quoted
 from core.names import NAME_LIMIT, text_problem

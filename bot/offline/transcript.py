@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.offline.discord_stub import Post, Reply
+from bot.offline.discord_messages import Post, Reply
 
 
 def instant_text(instant: datetime) -> str:

@@ -42,7 +42,7 @@ class VirtualClock:
         self._timers.pop(key, None)
 
     def due(self) -> list[tuple[datetime, str]]:
-        """Every timer still waiting, by due time, as (due, key) pairs."""
+        """Every timer still waiting, by due time, as pairs of due time and key."""
         return sorted((run_at, key) for key, (run_at, _, _) in self._timers.items())
 
     def _next(self, limit: datetime) -> tuple[str, Callback] | None:

@@ -207,7 +207,7 @@ class OutboxSender(WakeLoop):
         store = GuildStore(self.database, message.guild_id)
         try:
             discord_id = await self._send(message)
-        except Exception as error:  # classified; anything unexpected is re-raised there
+        except Exception as error:  # classify re-raises anything unexpected
             outcome = classify(error)
             if isinstance(outcome, Permanent):
                 log.warning(

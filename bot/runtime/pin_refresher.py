@@ -1,12 +1,12 @@
 """The pin refresher keeps the messages the bot maintains in step with what they show.
 
-Each kind of pin is a `PinSource`: the league's standings pins (bot/league/standings/pin.py)
-and the tour's event pins (bot/tour/events/pin.py). After a unit of work that bumped what a
+Each kind of pin is a `PinSource`. The league's standings pins live in bot/league/standings/pin.py
+and the tour's event pins in bot/tour/events/pin.py. After a unit of work that bumped what a
 source follows, the refresher runs one pass for that guild. In one unit of work every source
 queues an outbox edit for each stale pin whose table changed and records the version it now
-shows. Re-running finds nothing stale, so an edit is never queued twice, and a crash between a
-change and its pin's edit is repaired at the next start (`repair`). A pin whose own message has
-not reached Discord yet cannot be edited, as it has no message id. Its guild is remembered and
+shows. Re-running finds nothing stale, so an edit is never queued twice. A crash between a change
+and its pin's edit is repaired by `repair` at the next start. A pin whose own message has not
+reached Discord yet cannot be edited, as it has no message id. Its guild is remembered and
 refreshed when the outbox records a message of that guild as sent.
 """
 

@@ -1,14 +1,19 @@
 """Reads a public web API politely, as chess.com and lichess.org ask.
 
-Both sites ask the same of a client: requests one at a time (parallel ones get 429), a
-User-Agent with contact details, and patience after a 429 (lichess: "wait a full minute").
-`PoliteReader.get` does that for one URL: the lock is held across the retries, so other callers
-wait too; a 200 with an `ETag` is remembered and the next request for the URL sends
-`If-None-Match` (304 → the remembered value); 429 / 5xx / network failures / time-outs are
-retried `max_retries` times, waiting `Retry-After` (seconds form) or 1 s, 2 s, 4 s … and after
-a 429 at least `rate_limit_wait`; 404 / 410 raise `ApiNotFound` at once; another 4xx
-`ApiRefused`. `PoliteClient` is what the chess.com and lichess clients share: their settings,
-the reader and closing it.
+Both sites ask the same of a client. It sends one request at a time, since parallel ones get 429.
+It sends a User-Agent with contact details. After a 429 it is patient, and lichess asks it to
+"wait a full minute". `PoliteReader.get` does that for one URL:
+
+- The lock is held across the retries, so other callers wait too.
+- A 200 with an `ETag` is remembered, and the next request for the URL sends `If-None-Match`. A
+  304 gives the remembered value.
+- A 429, a 5xx, a network failure or a time-out is retried `max_retries` times. It waits for
+  `Retry-After` in seconds, or else 1 s, 2 s, 4 s and so on. After a 429 it waits at least
+  `rate_limit_wait`.
+- A 404 or 410 raises `ApiNotFound` at once, and another 4xx raises `ApiRefused`.
+
+`PoliteClient` is what the chess.com and lichess clients share: their settings, the reader and
+closing it.
 """
 
 from __future__ import annotations
@@ -45,8 +50,9 @@ VERSION = _version()
 
 
 def user_agent(contact: str, site: str) -> str:
-    """The User-Agent `Arbiter/<version> (<contact>)`, or ValueError without a contact that
-    `site` requires.
+    """The User-Agent `Arbiter/<version> (<contact>)`.
+
+    Raises ValueError without a contact when `site` requires one.
     """
     contact = contact.strip()
     if not contact:
@@ -85,11 +91,14 @@ class ApiError(Exception):
 
 
 class ApiNotFound(ApiError):
-    """The site answered 404 or 410: no such match, club, player or user (or no longer)."""
+    """The site answered 404 or 410: there is no such match, club, player or user, or no longer."""
 
 
 class ApiUnavailable(ApiError):
-    """The site could not be reached or kept failing (429, 5xx, network) after every retry."""
+    """The site could not be reached, or kept failing with 429, 5xx or network errors.
+
+    It failed after every retry.
+    """
 
 
 class ApiTimeout(ApiUnavailable):
@@ -97,7 +106,7 @@ class ApiTimeout(ApiUnavailable):
 
 
 class ApiRefused(ApiError):
-    """The site refused the request (another 4xx, e.g. 403 without a User-Agent)."""
+    """The site refused the request with another 4xx, such as 403 without a User-Agent."""
 
 
 class ApiPayloadError(ApiError):
@@ -151,8 +160,10 @@ class PoliteReader:
         return self._session
 
     async def get(self, url: str, decode: Callable[[str], Decoded]) -> Decoded:
-        """GET `url` and return `decode(body)` (ValueError from it → `ApiPayloadError`), or the
-        value remembered for a 304; one request in flight at a time."""
+        """Gets `url` and returns its body decoded by `decode`, or the value remembered for a 304.
+
+        A ValueError from `decode` becomes `ApiPayloadError`. One request is in flight at a time.
+        """
         async with self._lock:
             return await self._get(url, decode)
 
@@ -222,8 +233,11 @@ class PoliteReader:
 
 
 class PoliteClient:
-    """A client of one site over a `PoliteReader`. Use as `async with Client(settings) as
-    client:` or call `close()`. A session passed in is shared and left open."""
+    """A client of one site over a `PoliteReader`, used as an async context manager.
+
+    Without `async with`, call its close method when done. A session passed in is shared and left
+    open.
+    """
 
     SITE: ClassVar[str]
     """The site's name, for the error about a missing contact."""

@@ -228,7 +228,7 @@ class ApsTimer:
             self.aps.remove_job(key)
 
     async def _fire(self, callback: Callback) -> None:
-        # APScheduler cancels its own job tasks on shutdown; run in a task it does not own.
+        # APScheduler cancels its own job tasks on shutdown, so run in a task it does not own.
         task = asyncio.create_task(callback())
         self._in_flight.add(task)
         task.add_done_callback(self._in_flight.discard)
@@ -248,7 +248,7 @@ class Recovery:
 
 
 class _Lane:
-    """The lock of one (guild, subject) pair and how many firings hold or wait for it."""
+    """The lock of one guild and subject, and how many firings hold or wait for it."""
 
     def __init__(self) -> None:
         self.lock = asyncio.Lock()
@@ -307,8 +307,7 @@ class Scheduler:
         return await self._load(self.database.clock())
 
     async def recover(self) -> Recovery:
-        """At process start-up, recovers the jobs missed while the bot was down, then calls
-        `rebuild()`.
+        """At start-up, recovers the jobs missed while the bot was down, then rebuilds the timer.
 
         It releases the runs an older version's crash left `running`. It then runs every job that
         fell due while the bot was down, once each, one at a time and in due order, reading them in
@@ -398,8 +397,8 @@ class Scheduler:
     async def run(self, job: Job) -> bool:
         """A firing of `job`, returning True if `job` itself ran.
 
-        It runs every pending job of that subject due by `job`'s time, one at a time for its (guild,
-        subject) pair and in due order.
+        It runs every pending job of that subject due by `job`'s time, in due order and one at a
+        time for its guild and subject.
         """
         return job.id in await self._run_subject(job)
 

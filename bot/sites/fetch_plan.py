@@ -144,7 +144,7 @@ def plan_fetch(watches: Sequence[Watch], now: datetime, budget: int | None = Non
             shared = [request for request in options if request in chosen or request in picks]
             if shared:
                 picks.append(shared[0])
-            else:  # the option that also serves the most other needs; ties: the first
+            else:  # the option that also serves the most other needs, the first on a tie
                 picks.append(max(options, key=lambda request: demand[request]))
         new = [request for request in dict.fromkeys(picks) if request not in chosen]
         if len(chosen) + len(new) > budget:

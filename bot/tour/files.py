@@ -15,14 +15,8 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from bot.formats.tour_file import (
-    EventModel,
-    FinalsModel,
-    KnockoutModel,
-    TourFileError,
-    parse_tour_file,
-    points_table,
-)
+from bot.formats.tour_file import TourFileError, parse_tour_file, points_table
+from bot.formats.tour_models import EventModel, FinalsModel, KnockoutModel
 from bot.kernel.actor import Actor, Role
 from bot.kernel.config import Config
 from bot.kernel.errors import UserError, quote_mark

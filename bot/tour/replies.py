@@ -212,7 +212,7 @@ def event_card(read: EventRead) -> list[Embed]:
     """`/event show`."""
     record = read.loaded.record
     finished = played_event(read.loaded.facts) if record.type is not EventType.FINALS else None
-    # the stored status stays `knockout` until the last game; once played, it is finished
+    # The stored status stays `knockout` until the last game. Once played, it is finished.
     status = "finished" if finished is not None else str(record.status)
     lines = [
         f"Tour: {name(read.tour)}; {record.type.value}, {record.size} players, from "

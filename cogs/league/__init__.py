@@ -1,1 +1,3 @@
-"""The league's Discord surface: one cog module per command group (docs/league-in-discord.md)."""
+"""The league's Discord surface: one cog module per command group, as docs/league-in-discord.md
+describes.
+"""

@@ -1,5 +1,6 @@
 """`/club`: register a chess.com club, HQ's approval or rejection, a club's card and the
-list, its admins and its reminder channel (CL-2..4)."""
+list, its admins and its reminder channel, by CL-2 to CL-4.
+"""
 
 from __future__ import annotations
 
@@ -43,7 +44,10 @@ class Clubs(ArbiterCog):
         admin2: discord.Member,
         admin3: discord.Member | None = None,
     ) -> None:
-        """CL-2..4: pending until HQ decides; reads the chess.com profile (deferred first)."""
+        """CL-2..4: the club is pending until HQ decides.
+
+        It defers first, then reads the chess.com profile.
+        """
         store, actor = await store_and_actor(interaction)
         client = self.bot.chesscom_client()
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -86,7 +90,7 @@ class Clubs(ArbiterCog):
     @app_commands.describe(club="The club.")
     @app_commands.autocomplete(club=autocomplete.clubs)
     async def info(self, interaction: Interaction, club: str) -> None:
-        """The club's card; members and daily average are read from chess.com now."""
+        """The club's card. Members and daily average are read from chess.com now."""
         store = guild_store(interaction)
         ready = thinking(interaction)  # an unknown club is refused privately before it
         card = await club_card(store, self.bot.standings, self.bot.chesscom, club, ready)
@@ -99,7 +103,7 @@ class Clubs(ArbiterCog):
         interaction: Interaction,
         status: Literal["pending", "approved", "rejected", "excluded", "withdrawn"] | None = None,
     ) -> None:
-        """Every club (of one status), paginated."""
+        """Every club, or those of one status, paginated."""
         found = await club_list(guild_store(interaction), status)
         lines = [
             f"**{user_text(c.name)}** · {user_text(c.chesscom_id or '—')} · {c.status}"

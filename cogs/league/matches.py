@@ -1,6 +1,9 @@
-"""`/match`: list and show matches, a club's challenge and its acceptance (CL-15), a result
-imported from chess.com now or entered by an arbiter from a boards CSV, a director's
-reschedule. After a result the reply shows the score, the adjusted boards and new ranks."""
+"""`/match`: list and show matches, a club's challenge and its CL-15 acceptance, and results.
+
+A result is imported from chess.com now or entered by an arbiter from a boards CSV. A director
+may reschedule a match. After a result the reply shows the score, the adjusted boards and new
+ranks.
+"""
 
 from __future__ import annotations
 
@@ -27,8 +30,10 @@ from cogs._common import ArbiterCog, guild_group
 
 
 def _notes(notes: tuple[str, ...]) -> str:
-    """What the match life cycle says of a step (late after the CL-15 deadline, void), as
-    sentences after a reply."""
+    """What the match life cycle says of a step, as sentences after a reply.
+
+    It says when a step came late after the CL-15 deadline and when a match is void.
+    """
     return "".join(f" Note: {user_text(note[0].upper() + note[1:])}." for note in notes)
 
 
@@ -134,9 +139,11 @@ class Matches(ArbiterCog):
     async def report(
         self, interaction: Interaction, match: str, chesscom_match: str | None = None
     ) -> None:
-        """CL-14, CL-19: deferred first (chess.com may be slow), privately: chess.com may
-        refuse (no such match, not finished), and a refusal stays private; the result is
-        then posted for everyone as a new message."""
+        """CL-14, CL-19: imports a result from chess.com, deferred and private first.
+
+        chess.com may be slow, and it may refuse when there is no such match or it is not
+        finished. A refusal stays private. The result is then posted for everyone as a new message.
+        """
         store, actor = await store_and_actor(interaction)
         await results.authorise_report(store, actor, match)
         client = self.bot.chesscom_client()  # a refusal ("not configured") stays private too
@@ -155,7 +162,7 @@ class Matches(ArbiterCog):
     )
     @app_commands.autocomplete(match=autocomplete.matches)
     async def result(self, interaction: Interaction, match: str, file: discord.Attachment) -> None:
-        """CL-14: the manual fallback; a bad line is named."""
+        """CL-14: the manual fallback. A bad line is named."""
         store, actor = await store_and_actor(interaction)
         # No defer: nothing here calls chess.com, and a refusal (a bad line) after a public
         # defer could not be private.
@@ -166,8 +173,11 @@ class Matches(ArbiterCog):
     async def _result(
         self, interaction: Interaction, event: results.ResultRecorded
     ) -> discord.Embed:
-        """The score, how it counts (CL-18/19 adjustments, a forfeit, void: with why) and both
-        clubs' ranks."""
+        """The score, how it counts and both clubs' ranks.
+
+        How it counts covers CL-18 and CL-19 adjustments, a forfeit, and a void match with
+        the reason.
+        """
         store = guild_store(interaction)
         card = await result_card(store, self.bot.standings, event.match, event.counts)
         line, counted, adjusted = card.line, card.counted, list(card.adjusted)
@@ -182,8 +192,10 @@ class Matches(ArbiterCog):
     )
     @app_commands.autocomplete(match=autocomplete.matches)
     async def reschedule(self, interaction: Interaction, match: str, start: str) -> None:
-        """CL-13, CL-15: the deadline and the match's jobs move with it; after the deadline,
-        or closer than its notice, only a passed `reschedule` motion moves it."""
+        """CL-13, CL-15: the deadline and the match's jobs move with the match.
+
+        After the deadline, or closer than its notice, only a passed `reschedule` motion moves it.
+        """
         store, actor = await store_and_actor(interaction)
         event = await service.reschedule_match(store, actor, match, start)
         moved = event.match.start

@@ -1,7 +1,9 @@
-"""`/roster`: link a chess.com account, check a club's players fielded this season (CL-18
-multi-team, CL-19 closed accounts, CL-21 timeout ratios), record a removal and verify it
-(CL-21: a removal the bot cannot verify goes to the directors as a forfeit motion), and list
-a club's removals."""
+"""`/roster`: link a chess.com account, check a club's players, and record and verify removals.
+
+The check covers the players a club fielded this season: CL-18 multi-team players, CL-19 closed
+accounts and CL-21 timeout ratios. A CL-21 removal the bot cannot verify goes to the directors
+as a forfeit motion. It also lists a club's removals.
+"""
 
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from cogs._common import ArbiterCog, guild_group, thinking
 
 
 class _NoChessCom:
-    """Stands in for chess.com when no contact is configured (chess.com requires one)."""
+    """Stands in for chess.com when no contact is configured, since chess.com requires one."""
 
     async def player_stats(self, username: str) -> PlayerStats:
         """Always unknown."""
@@ -39,7 +41,7 @@ class _NoChessCom:
 
 
 class Rosters(ArbiterCog):
-    """Club rosters (CL-18, CL-19, CL-21)."""
+    """Club rosters, by CL-18, CL-19 and CL-21."""
 
     group = guild_group("roster", "chess.com accounts, roster checks and removals.")
 
@@ -58,7 +60,7 @@ class Rosters(ArbiterCog):
         chesscom_username: str,
         user: discord.Member | None = None,
     ) -> None:
-        """A player links their own account; a club admin may link another member's."""
+        """A player links their own account. A club admin may link another member's."""
         store, actor = await store_and_actor(interaction)
         event = await service.link_account(
             store, actor, chesscom_username, user.id if user else None
@@ -72,8 +74,10 @@ class Rosters(ArbiterCog):
     @app_commands.describe(club="The club.", season="The season (default: the club's current).")
     @app_commands.autocomplete(club=autocomplete.clubs, season=autocomplete.seasons)
     async def check(self, interaction: Interaction, club: str, season: str | None = None) -> None:
-        """Multi-team players and closed accounts from the season's facts; timeout ratios
-        above the season's limit read from chess.com now (deferred first)."""
+        """Multi-team players and closed accounts from the season's facts.
+
+        Timeout ratios above the season's limit are read from chess.com now, after deferring.
+        """
         store = guild_store(interaction)
         ready = thinking(interaction)  # an unknown club or season is refused privately
         found = await check_roster(store, self.bot.standings, self._chesscom(), club, season, ready)
@@ -120,9 +124,12 @@ class Rosters(ArbiterCog):
         note: str | None = None,
         season: str | None = None,
     ) -> None:
-        """Recorded first, with its `roster.verify` job (so a crash loses no verification);
-        then verified at once from the facts and chess.com (deferred) — once, whichever of
-        this and the job comes first — and a forfeit motion opened when it cannot be verified."""
+        """Records a removal with its `roster.verify` job, so a crash loses no verification.
+
+        The removal is then verified at once from the facts and chess.com, after deferring. It
+        is verified once, by whichever of this and the job comes first. A forfeit motion is
+        opened when it cannot be verified.
+        """
         store, actor = await store_and_actor(interaction)
         event = await service.record_removal(store, actor, season, club, player, reason, note)
         await interaction.response.defer(thinking=True)

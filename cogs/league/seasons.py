@@ -1,5 +1,8 @@
-"""`/season`: create a season, its divisions and clubs, schedule it (preview, then Confirm),
-show it, its calendar (embed + .ics), the CL-8 proposal, and season files in and out."""
+"""`/season`: create, schedule and show a season, and move season files in and out.
+
+A season has divisions and clubs. Scheduling shows a preview, then Confirm. It also shows the
+calendar as an embed and an .ics file, and the CL-8 proposal.
+"""
 
 from __future__ import annotations
 
@@ -160,7 +163,7 @@ class Seasons(ArbiterCog):
     @app_commands.describe(season="The season.")
     @app_commands.autocomplete(season=autocomplete.seasons)
     async def schedule_(self, interaction: Interaction, season: str) -> None:
-        """CL-12, CL-13: a preview with Confirm / Cancel (60 s); nothing is stored before."""
+        """CL-12, CL-13: a preview with Confirm and Cancel for 60 s. Nothing is stored before."""
         store, actor = await store_and_actor(interaction)
         plan = await schedule.schedule_season(store, actor, season, confirm=False)
         pages = schedule_preview(
@@ -205,7 +208,7 @@ class Seasons(ArbiterCog):
     async def calendar(
         self, interaction: Interaction, season: str, club: str | None = None
     ) -> None:
-        """Starts and CL-15 deadlines with countdowns; the .ics holds every match."""
+        """Starts and CL-15 deadlines with countdowns. The .ics holds every match."""
         store = guild_store(interaction)
         now = store.database.clock()
         found = await season_calendar_of(store, season, club, now)
@@ -238,8 +241,11 @@ class Seasons(ArbiterCog):
     @app_commands.describe(season="The season.")
     @app_commands.autocomplete(season=autocomplete.seasons)
     async def promotion(self, interaction: Interaction, season: str) -> None:
-        """CL-8: from the standings as at the cut-off (once past), withdrawals honoured, ties
-        across a line left to the directors; adopted only by a director vote (`/vote`)."""
+        """CL-8: the proposal from the standings as at the cut-off, once it is past.
+
+        Withdrawals are honoured and ties across a line are left to the directors. Only a
+        director vote with `/vote` adopts it.
+        """
         found = await season_promotion(guild_store(interaction), self.bot.standings, season)
         record, proposal = found.season, found.proposal
         when = (
@@ -297,7 +303,7 @@ class Seasons(ArbiterCog):
         file: discord.Attachment,
         name: str | None = None,
     ) -> None:
-        """Validated by the season-file adapter; size-capped; one unit of work."""
+        """Validated by the season-file adapter, capped in size and stored in one unit of work."""
         store, actor = await store_and_actor(interaction)
         # No defer: reading (≤ 1 MB) and importing are local and quick, and a refusal after a
         # public defer could not be private.

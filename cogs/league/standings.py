@@ -1,7 +1,10 @@
-"""`/standings` (embed, image or CSV), `/crosstable` (a PNG) and `/standings-pin` (HQ: a standings
-message the bot edits after every change, kept up to date by
-`bot/league/standings/pin.py`). Reports come from the bot's standings cache: an unchanged
-season costs a version lookup."""
+"""`/standings`, `/crosstable` and `/standings-pin`.
+
+`/standings` shows an embed, an image or CSV, and `/crosstable` a PNG. `/standings-pin` is for
+HQ: a standings message the bot edits after every change, kept up to date by
+`bot/league/standings/pin.py`. Reports come from the bot's standings cache, so an unchanged
+season costs a version lookup.
+"""
 
 from __future__ import annotations
 
@@ -53,7 +56,8 @@ class Standings(ArbiterCog):
         as_of: str | None = None,
         format: TableFormat = "embed",
     ) -> None:
-        """CL-17: P W D L, MP, GP, SB, DE; shared ranks `=` and disqualified clubs marked."""
+        """CL-17: P W D L, MP, GP, SB and DE, with shared ranks `=` and disqualified clubs
+        marked."""
         today = guild_store(interaction).database.clock().date()
         day = None if as_of is None else parse_day(as_of, "as_of date", today, past=True)
         ready = None if format == "embed" else thinking(interaction)
@@ -90,7 +94,7 @@ class Standings(ArbiterCog):
     @app_commands.autocomplete(season=autocomplete.seasons, division=autocomplete.divisions)
     @app_commands.guild_only()
     async def crosstable(self, interaction: Interaction, season: str, division: str) -> None:
-        """Every pairing's result; forfeits and void matches of a disqualified club marked."""
+        """Every pairing's result, with forfeits and a disqualified club's void matches marked."""
         found = await standings_views(
             guild_store(interaction),
             self.bot.standings,
@@ -120,8 +124,10 @@ class Standings(ArbiterCog):
         division: str,
         channel: discord.TextChannel | None = None,
     ) -> None:
-        """League HQ: the message is posted through the outbox and edited after every change
-        of the season (pinning a division again replaces its pin)."""
+        """League HQ: the message is posted through the outbox and edited after every change.
+
+        Pinning a division again replaces its pin.
+        """
         store = guild_store(interaction)
         channel_id = channel.id if channel is not None else interaction.channel_id
         assert channel_id is not None

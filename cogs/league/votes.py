@@ -1,6 +1,8 @@
-"""`/vote`: director motions (CL-23) — open, list, show, cast. The motion message with its
-persistent Yes / No buttons goes to the directors' channel; the buttons do what `/vote cast`
-does (bot/app/ui/motion_buttons.py)."""
+"""`/vote`: open, list, show and cast director motions by CL-23.
+
+The motion message with its persistent Yes and No buttons goes to the directors' channel. The
+buttons do what `/vote cast` does, through bot/app/ui/motion_buttons.py.
+"""
 
 from __future__ import annotations
 
@@ -64,7 +66,7 @@ class Votes(ArbiterCog):
         start: app_commands.Range[str, 1, 60] | None = None,
         tie_order: app_commands.Range[str, 1, 1000] | None = None,
     ) -> None:
-        """Open the motion and reply with it (the message itself goes to the directors)."""
+        """Opens the motion and replies with it. The message itself goes to the directors."""
         store, actor = await store_and_actor(interaction)
         rows = [] if boards is None else await read_boards(boards)
         request = MotionRequest(
@@ -117,7 +119,7 @@ class Votes(ArbiterCog):
         motion: app_commands.Transform[int, MOTION],
         choice: Literal["yes", "no"],
     ) -> None:
-        """Record the caller's vote (an elector of the motion only)."""
+        """Records the caller's vote. Only an elector of the motion may vote."""
         text = await vote_text(interaction, motion, choice == "yes")
         await interaction.response.send_message(text, ephemeral=True)
 
@@ -126,7 +128,7 @@ class Votes(ArbiterCog):
     async def motion_choices(
         self, interaction: Interaction, current: str | int
     ) -> list[app_commands.Choice[int]]:
-        """The guild's motions (open first for /vote cast) matching what is typed."""
+        """The guild's motions matching what is typed, open ones first for /vote cast."""
         casting = interaction.command is not None and interaction.command.name == "cast"
         # an integer option may arrive as a number
         found = await motion_choices(guild_store(interaction), str(current), open_only=casting)

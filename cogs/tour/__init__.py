@@ -1,1 +1,1 @@
-"""The tour's Discord surface: one cog module per command group (docs/tour.md)."""
+"""The tour's Discord surface: one cog module per command group, as docs/tour.md describes."""

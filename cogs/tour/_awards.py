@@ -1,7 +1,9 @@
-"""The award without play that `/series award`, `/finals award` and `/game award` share
-(CCT-9): its reasons, its note, and its preview under Confirm / Cancel.
+"""The CCT-9 award without play that `/series award`, `/finals award` and `/game award` share.
 
-The module's name starts with an underscore, so the bot does not load it as a cog."""
+It holds the award's reasons, its note, and its preview under Confirm and Cancel.
+
+The module's name starts with an underscore, so the bot does not load it as a cog.
+"""
 
 from __future__ import annotations
 

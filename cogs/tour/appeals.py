@@ -1,6 +1,8 @@
-"""`/appeal`: a player lodges a fair-play appeal about a game (refused after 23:59 in the
-appeals zone on the session's day, CCT-11), anyone lists an event's appeals, an arbiter
-decides one."""
+"""`/appeal`: a player lodges a fair-play appeal about a game, and an arbiter decides it.
+
+By CCT-11 an appeal is refused after 23:59 in the appeals zone on the session's day. Anyone may
+list an event's appeals.
+"""
 
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ class Appeals(ArbiterCog):
         game: str,
         text: app_commands.Range[str, 1, 1500],
     ) -> None:
-        """CCT-11: by 23:59 (appeals zone) on the day of the game's session."""
+        """CCT-11: by 23:59 in the appeals zone on the day of the game's session."""
         store, actor = await store_and_actor(interaction)
         lodged = await appeals.lodge_appeal(store, actor, event, game, text)
         await interaction.response.send_message(

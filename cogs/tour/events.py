@@ -1,6 +1,10 @@
-"""`/event`: create an event in a tour, enter and take out players, draw lots for pairing
-numbers (preview, then Confirm; CCT-8a), show its pairings, standings (CCT-8b), bracket
-(CCT-8c-e), card and calendar, pin it, and start its knock-out (preview, then Confirm)."""
+"""`/event`: create an event in a tour and run it up to its knock-out.
+
+It enters and takes out players and draws lots for CCT-8a pairing numbers, with a preview and
+then Confirm. It shows the pairings, the CCT-8b standings, the CCT-8c to CCT-8e bracket, the
+card and the calendar. It pins the event and starts its knock-out, again after a preview and
+Confirm.
+"""
 
 from __future__ import annotations
 
@@ -71,7 +75,7 @@ class Events(ArbiterCog):
         points: str | None = None,
         scoring: Literal["1/½/0", "3/1/0"] | None = None,
     ) -> None:
-        """CCT-2, CCT-16: the event's values frozen from its tour (or given here)."""
+        """CCT-2, CCT-16: the event's values, frozen from its tour or given here."""
         store, actor = await store_and_actor(interaction)
         record = await events.create_event(
             store,
@@ -109,8 +113,10 @@ class Events(ArbiterCog):
         user: discord.Member | None = None,
         wildcard: bool = False,
     ) -> None:
-        """A tour player of that name (new or known), linked to `user` if given; the Finals
-        take qualified players and wildcards into open places (CCT-3)."""
+        """A tour player of that name, new or known, linked to `user` if given.
+
+        By CCT-3 the Finals take qualified players and wildcards into open places.
+        """
         store, actor = await store_and_actor(interaction)
         changed = await events.add_player(
             store,
@@ -154,7 +160,7 @@ class Events(ArbiterCog):
         seed: str | None = None,
         order: str | None = None,
     ) -> None:
-        """CCT-8a: a preview with Confirm / Cancel (60 s); the same seed on Confirm."""
+        """CCT-8a: a preview with Confirm and Cancel for 60 s. Confirm uses the same seed."""
         store, actor = await store_and_actor(interaction)
         plan = await events.draw_event(store, actor, event, seed=seed, order=order, confirm=False)
 
@@ -195,7 +201,7 @@ class Events(ArbiterCog):
         points: str | None = None,
         scoring: Literal["1/½/0", "3/1/0"] | None = None,
     ) -> None:
-        """CCT-6/CCT-8a/CCT-16: a preview with Confirm / Cancel; until the draw only."""
+        """CCT-6/CCT-8a/CCT-16: a preview with Confirm and Cancel, until the draw only."""
         store, actor = await store_and_actor(interaction)
         plan = await events.set_event_points(
             store, actor, event, points=points, scoring=scoring, confirm=False
@@ -276,7 +282,7 @@ class Events(ArbiterCog):
     @app_commands.describe(event="The event.")
     @app_commands.autocomplete(event=choose.events)
     async def calendar(self, interaction: Interaction, event: str) -> None:
-        """Session starts as Discord timestamps; the .ics holds every day."""
+        """Session starts as Discord timestamps. The .ics holds every day."""
         store = guild_store(interaction)
         read, days = await reads.event_calendar(store, event)
         ics = event_calendar_ics(read.tour, read.loaded.record.name, days, store.database.clock())
@@ -293,7 +299,7 @@ class Events(ArbiterCog):
         event: str,
         channel: discord.TextChannel | None = None,
     ) -> None:
-        """The standings (then the bracket), edited after every change."""
+        """The standings, then the bracket, edited after every change."""
         store, actor = await store_and_actor(interaction)
         where = channel.id if channel is not None else interaction.channel_id
         assert where is not None

@@ -1,9 +1,11 @@
-"""`/finals`: the Finals table (CCT-8f) — bonus points from the tour ranking at the Finals'
-start, match points 3/0 (rapid) and 2/1 (tie-break), total, a tie for first flagged — the
-Finals field as it forms (CCT-3): a qualified player's decline (preview, then Confirm) and its
-withdrawal before the draw — the draw's cancellation while no Finals game is played (preview,
-then Confirm) — and an arbiter's award of a Finals match without play (preview, then
-Confirm; CCT-9)."""
+"""`/finals`: the CCT-8f Finals table, the Finals field and the arbiters' steps on it.
+
+The table shows bonus points from the tour ranking at the Finals' start, match points 3/0 for
+rapid and 2/1 for a tie-break, the total, and a flag on a tie for first. The CCT-3 field shows as
+it forms. A qualified player may decline or withdraw before the draw, after a preview and
+Confirm. The draw may be cancelled while no Finals game is played. An arbiter may award a Finals
+match without play by CCT-9. Each of these shows a preview, then Confirm.
+"""
 
 from __future__ import annotations
 
@@ -51,7 +53,10 @@ class Finals(ArbiterCog):
     async def decline(
         self, interaction: Interaction, event: str, player: str, note: str | None = None
     ) -> None:
-        """CCT-3: the place goes to the next in line (an Ambassador's to the next one)."""
+        """CCT-3: the place goes to the next in line.
+
+        An Ambassador's place goes to the next Ambassador.
+        """
         store, actor = await store_and_actor(interaction)
         plan = await field.decline(store, actor, event, player, note=note, confirm=False)
 
@@ -97,7 +102,7 @@ class Finals(ArbiterCog):
     @app_commands.describe(event="The Finals.")
     @app_commands.autocomplete(event=choose.events)
     async def cancel_draw(self, interaction: Interaction, event: str) -> None:
-        """CCT-8f: so an earlier event can be corrected; `/event draw` draws them again."""
+        """CCT-8f: so an earlier event can be corrected. `/event draw` draws them again."""
         store, actor = await store_and_actor(interaction)
         plan = await draw.cancel_draw(store, actor, event, confirm=False)
 

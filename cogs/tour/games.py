@@ -1,7 +1,10 @@
-"""`/game`: report a game (a player's report waits for the opponent's persistent Confirm /
-Dispute buttons; an arbiter's entry is final), read its result from a PGN or a chess.com /
-lichess.org link (CCT-7 flag for the arbiters), correct it as an arbiter (CCT-9), award a
-game not played as a forfeit win (preview, then Confirm; CCT-9), show it."""
+"""`/game`: report, read, correct, award and show a game.
+
+A player's report waits for the opponent's persistent Confirm and Dispute buttons. An arbiter's
+entry is final. A result can be read from a PGN or a chess.com or lichess.org link, with a CCT-7
+flag for the arbiters. An arbiter corrects a result by CCT-9. A game not played is awarded as a
+forfeit win by CCT-9, after a preview and Confirm.
+"""
 
 from __future__ import annotations
 
@@ -71,7 +74,7 @@ class Games(ArbiterCog):
         pgn: discord.Attachment | None = None,
         link: str | None = None,
     ) -> None:
-        """A player's report waits for the opponent; an arbiter's is final (CCT-9)."""
+        """A player's report waits for the opponent. An arbiter's is final by CCT-9."""
         store, actor = await store_and_actor(interaction)
         if pgn is not None and link is not None:
             raise UserError("Give a PGN or a link, not both.")
@@ -169,7 +172,7 @@ class Games(ArbiterCog):
         reason: Reason,
         note: Note | None = None,
     ) -> None:
-        """CCT-9 with CORE-2: a forfeit win (+/-), never an invented 1-0."""
+        """CCT-9 with CORE-2: a forfeit win, +/-, never an invented 1-0."""
         await run_award(self, interaction, games.award_tour_game, event, game, winner, reason, note)
 
     @group.command(name="show", description="A game: players, result, how it stands.")

@@ -1,5 +1,7 @@
-"""`/incident`: an arbiter records a disconnection (CCT-10) — the outcome is computed,
-applied and announced — and anyone lists an event's incidents."""
+"""`/incident`: an arbiter records a CCT-10 disconnection, and anyone lists an event's incidents.
+
+The outcome of a disconnection is computed, applied and announced.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from bot.tour.incidents import service as incidents
 from cogs._common import ArbiterCog, guild_group
 
 OFFLINE_SECONDS = Whole("offline_seconds", 0, 3600)
-"""CCT-10: seconds a player was offline (at most an hour)."""
+"""CCT-10: seconds a player was offline, at most an hour."""
 
 
 class Incidents(ArbiterCog):

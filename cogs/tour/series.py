@@ -1,7 +1,9 @@
-"""`/series`: a knock-out round (or a Finals match) — its games, match and series score and
-what comes next with colours and time control (CCT-7, CCT-8c-e) — the higher-ranked
-player's colour choices (CCT-8e), and an arbiter's award without play (preview, then
-Confirm; CCT-9)."""
+"""`/series`: a knock-out round or a Finals match.
+
+It shows the games, the match and series score, and what comes next with colours and time
+control, by CCT-7 and CCT-8c to CCT-8e. The higher-ranked player chooses colours by CCT-8e. An
+arbiter may award a series without play by CCT-9, after a preview and Confirm.
+"""
 
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ class Series(ArbiterCog):
     @app_commands.describe(event="The event.", round="QF1 … SF2, F or 3rd (Finals: R1 A v B).")
     @app_commands.autocomplete(event=choose.events, round=choose.rounds)
     async def show(self, interaction: Interaction, event: str, round: str) -> None:
-        """CCT-8d/8e: the next game with its colours and time control (CCT-7)."""
+        """CCT-8d/8e: the next game with its colours and its CCT-7 time control."""
         card = await reads.series_card(guild_store(interaction), event, round)
         await send_pages(interaction, as_embeds(tour_replies.series_card(card)))
 
@@ -77,7 +79,7 @@ class Series(ArbiterCog):
         reason: Reason,
         note: Note | None = None,
     ) -> None:
-        """CCT-9: a walkover, never invented games; the bracket follows on Confirm."""
+        """CCT-9: a walkover, never invented games. The bracket follows on Confirm."""
         await run_award(
             self, interaction, awards.award_contest_series, event, round, winner, reason, note
         )

@@ -1,6 +1,8 @@
-"""`/tour`: create a tour with the rules of the config (CCT-16), show it, its standings
-(CCT-6), qualification (CCT-3), prizes (CCT-5), Ambassadors, member links, and the tour
-file out and in."""
+"""`/tour`: create a tour with the rules of the config by CCT-16, and show it.
+
+It shows the CCT-6 standings, the CCT-3 qualification, the CCT-5 prizes, Ambassadors and member
+links. It also writes the tour file out and reads one in.
+"""
 
 from __future__ import annotations
 
@@ -102,8 +104,10 @@ class Tours(ArbiterCog):
     @app_commands.describe(tour="The tour.", event="The event.")
     @app_commands.autocomplete(tour=choose.tours, event=choose.events)
     async def qualification(self, interaction: Interaction, tour: str, event: str) -> None:
-        """CCT-3: winners, the top of the tour standings, Ambassadors, places left; for the
-        Finals, declines (and whom their places went to), wildcards and places open."""
+        """CCT-3: winners, the top of the tour standings, Ambassadors and places left.
+
+        For the Finals it shows declines and whom their places went to, wildcards and places open.
+        """
         record, listed, field = await reads.qualification(guild_store(interaction), tour, event)
         await send_pages(interaction, qualification_embeds(record.name, listed, field=field))
 
@@ -193,7 +197,10 @@ class Tours(ArbiterCog):
         tour: str | None = None,
         site: Literal["member", "chess.com", "lichess"] = "member",
     ) -> None:
-        """A link is removed only so: said, previewed, confirmed (`/tour link` never removes)."""
+        """A link is removed only when said, previewed and confirmed.
+
+        `/tour link` never removes one.
+        """
         store, actor = await store_and_actor(interaction)
         plan = await tours.unlink_player(store, actor, player, tour=tour, site=site, confirm=False)
 
@@ -216,7 +223,7 @@ class Tours(ArbiterCog):
     @app_commands.describe(tour="The tour.")
     @app_commands.autocomplete(tour=choose.tours)
     async def export(self, interaction: Interaction, tour: str) -> None:
-        """The tour file (docs/tour-file.md), for `arbiter tour` or another server."""
+        """The tour file that docs/tour-file.md describes, for `arbiter tour` or another server."""
         filename, data = await files.export_tour_file(guild_store(interaction), tour)
         await interaction.response.send_message(
             f"Tour file `{filename}`.", file=as_file(data, filename)
@@ -228,7 +235,7 @@ class Tours(ArbiterCog):
     async def import_(
         self, interaction: Interaction, file: discord.Attachment, name: str | None = None
     ) -> None:
-        """Historic events entered by their known results; one unit of work."""
+        """Historic events entered by their known results in one unit of work."""
         store, actor = await store_and_actor(interaction)
         data = await read_attachment(file, "tour file", ".json")
         record = await files.import_tour_file(store, actor, self.bot.config, data, name)
@@ -240,7 +247,7 @@ def _name(text: str) -> str:
 
 
 def _unlinked(plan: tours.PlayerUnlinked) -> str:
-    """The link a preview (or its Confirm) removes, in words."""
+    """The link a preview or its Confirm removes, in words."""
     who = f"**{_name(plan.player.name)}** ({_name(plan.tour.name)})"
     if plan.site == "member":
         return f"{who} unlinked from <@{plan.value}>"

@@ -49,7 +49,7 @@ class PrizeTable:
     knockout: Mapping[KoStage, int]
 
     def __post_init__(self) -> None:
-        # CCT-16: frozen as created (and as validated); the mappings passed in are copied.
+        # CCT-16: frozen as created and validated. The mappings passed in are copied.
         object.__setattr__(self, "places", MappingProxyType(dict(self.places)))
         object.__setattr__(self, "knockout", MappingProxyType(dict(self.knockout)))
         amounts = [*self.places.values(), *self.knockout.values()]

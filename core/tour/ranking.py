@@ -74,7 +74,7 @@ class PointsTable:
     knockout: Mapping[KoStage, int]
 
     def __post_init__(self) -> None:
-        # CCT-16: the table is frozen as created; changing the mapping passed in changes nothing.
+        # CCT-16: the table is frozen as created. Changing the mapping passed in changes nothing.
         object.__setattr__(self, "preliminary", tuple(self.preliminary))
         object.__setattr__(self, "knockout", MappingProxyType(dict(self.knockout)))
         if any(p < 0 for p in self.preliminary) or any(p < 0 for p in self.knockout.values()):

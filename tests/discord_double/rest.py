@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from bot.offline.discord_stub import EPHEMERAL, Reply
+from bot.offline.discord_messages import EPHEMERAL, Reply
 from tests.discord_double import limits
 from tests.discord_double.ratelimits import Answer, RateLimiter
 from tests.discord_double.world import LOADING, Attachment, Message

@@ -28,7 +28,8 @@ from typing import Any
 import discord
 from aiohttp import web
 
-from bot.offline.discord_stub import ATTACHMENT_LIMIT, Reply, Upload, find_button, user_payload
+from bot.offline.discord_members import user_payload
+from bot.offline.discord_messages import ATTACHMENT_LIMIT, Reply, Upload, find_button
 from tests.discord_double.gateway import GUILD_MEMBERS, GUILD_PRESENCES, Gateway
 from tests.discord_double.rest import Rest
 from tests.discord_double.world import (

@@ -19,8 +19,9 @@ from typing import Any
 
 import discord
 
-from bot.offline.discord_stub import EPHEMERAL, role_payload, user_payload
-from bot.offline.discord_stub import Member as StubMember
+from bot.offline.discord_members import Member as StubMember
+from bot.offline.discord_members import role_payload, user_payload
+from bot.offline.discord_messages import EPHEMERAL
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 """Discord's epoch (2015-01-01T00:00:00Z) in Unix milliseconds."""

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from bot.cli import main
-from bot.formats.tour_file import PreliminaryModel, games_order
+from bot.formats.tour_file import games_order
+from bot.formats.tour_models import PreliminaryModel
 from core.results import STANDARD, THREE_ONE_ZERO
 from tests.support.paths import FIXTURES, ROOT
 

@@ -20,7 +20,8 @@ from bot.kernel.actor import Actor
 from bot.kernel.config import Config
 from bot.league.rosters.removal_checks import RETRY_AFTER, VERIFY_JOB, removal_subject
 from bot.league.rosters.service import record_removal
-from bot.offline.discord_stub import BOT_USER_ID, role_payload, user_payload
+from bot.offline.discord_members import role_payload, user_payload
+from bot.offline.discord_messages import BOT_USER_ID
 from bot.runtime.clock import VirtualClock
 from storage.engine.database import Database
 from storage.engine.locations import open_database

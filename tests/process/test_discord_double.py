@@ -14,7 +14,8 @@ import aiohttp
 import discord
 import pytest
 
-from bot.offline.discord_stub import DiscordStub, message_limit_problems
+from bot.offline.discord_messages import message_limit_problems
+from bot.offline.discord_stub import DiscordStub
 from tests.discord_double import DiscordDouble
 from tests.discord_double.gateway import GUILD_MEMBERS
 from tests.discord_double.ratelimits import Fault

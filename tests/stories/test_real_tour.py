@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main
-from bot.offline.discord_stub import stable_id
+from bot.offline.discord_messages import stable_id
 from bot.offline.script import Command, parse_script
 from bot.offline.transcript import StepRecord
 from core.berger import berger_table

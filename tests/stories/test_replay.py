@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.offline.discord_stub import stable_id
+from bot.offline.discord_messages import stable_id
 from bot.runtime.clock import VirtualClock
 from bot.runtime.outbox import OutboxSender
 from storage.engine.database import Database

@@ -14,7 +14,7 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
-from bot.offline.discord_stub import stable_id
+from bot.offline.discord_messages import stable_id
 from bot.offline.replay import replay, validate
 from bot.offline.script import parse_script
 from bot.offline.transcript import StepRecord

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.offline.demo.tour_script import local, tour_script
 from bot.offline.demo.tour_world import Report, generate, result_text
-from bot.offline.discord_stub import stable_id
+from bot.offline.discord_messages import stable_id
 from bot.offline.replay import replay, validate
 from bot.offline.script import parse_script
 from bot.offline.transcript import StepRecord

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main
-from bot.offline.discord_stub import stable_id
+from bot.offline.discord_messages import stable_id
 from bot.offline.replay import replay, validate
 from bot.offline.script import Command, Restart, Step, parse_script
 from bot.offline.transcript import StepRecord

@@ -27,15 +27,9 @@ from typing import Any
 
 import discord
 
-from bot.offline.discord_stub import (
-    DiscordStub,
-    Member,
-    Outcome,
-    Post,
-    Reply,
-    Upload,
-    message_limit_problems,
-)
+from bot.offline.discord_members import Member
+from bot.offline.discord_messages import Outcome, Post, Reply, Upload, message_limit_problems
+from bot.offline.discord_stub import DiscordStub
 
 __all__ = [
     "DEFAULT_GUILD_ID",

@@ -20,7 +20,7 @@ from bot.formats.season_file import dump_season, load_season
 from bot.kernel.config import Config
 from bot.league.store import import_season
 from bot.league.store import load_season as load_stored
-from bot.offline.discord_stub import role_payload
+from bot.offline.discord_members import role_payload
 from bot.runtime.clock import VirtualClock
 from bot.runtime.scheduler import Scheduler
 from storage.engine.database import Database

@@ -22,7 +22,7 @@ Found = TypeVar("Found")
 
 
 def choice_name(text: str) -> str:
-    """A choice's name: plain text (a choice shows no markdown), cut to Discord's 100."""
+    """A choice's name as plain text, since a choice shows no markdown, cut to 100 characters."""
     return cut(plain(text), NAME_LIMIT)
 
 
@@ -32,7 +32,7 @@ def starts(name: str, typed: str) -> bool:
 
 
 def name_choices(names: Sequence[str], typed: str) -> list[app_commands.Choice[str]]:
-    """Plain names (divisions, players, tours): prefix matches first, order kept otherwise."""
+    """Plain names of divisions, players or tours: prefix matches first, order kept otherwise."""
     ranked = sorted(enumerate(names), key=lambda p: (not starts(p[1], typed), p[0]))
     return [
         app_commands.Choice(name=choice_name(n), value=n[:NAME_LIMIT])
@@ -48,7 +48,7 @@ def store_of(interaction: Interaction) -> GuildStore | None:
 
 
 def other_option(interaction: Interaction, option: str) -> str | None:
-    """What the member typed so far in another option of the command (None: nothing)."""
+    """What the member typed so far in another option of the command, or None."""
     value = getattr(interaction.namespace, option, None)
     return str(value) if value else None
 
@@ -56,7 +56,7 @@ def other_option(interaction: Interaction, option: str) -> str | None:
 async def looked_up(
     interaction: Interaction, lookup: Callable[[GuildView], Awaitable[Found]]
 ) -> Found | None:
-    """What `lookup` finds in the guild's data (None outside a guild)."""
+    """What `lookup` finds in the guild's data, or None outside a guild."""
     store = store_of(interaction)
     if store is None:
         return None

@@ -1,6 +1,8 @@
-"""Autocomplete of the league's options: the guild's candidates (from `storage.league.lookups`)
-ordered for the member typing. Their own clubs and the next unplayed matches come first,
-then names that start with the typed text."""
+"""Autocomplete of the league's options: the guild's candidates, ordered for the member typing.
+
+The candidates come from `storage.league.lookups`. The member's own clubs and the next
+unplayed matches come first, then names that start with the typed text.
+"""
 
 from __future__ import annotations
 
@@ -97,7 +99,7 @@ async def seasons(interaction: Interaction, current: str) -> list[app_commands.C
 
 
 async def divisions(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for a `division` option (of the `season` already typed, if any)."""
+    """Autocomplete for a `division` option, of the `season` already typed if any."""
     season = other_option(interaction, "season")
     found = await looked_up(interaction, lambda view: view.lookups.divisions(current, season))
     return [] if found is None else name_choices(found, current)
@@ -117,7 +119,7 @@ async def matches(interaction: Interaction, current: str) -> list[app_commands.C
 
 
 async def players(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for a `player` option (of the `club` already typed, if any)."""
+    """Autocomplete for a `player` option, of the `club` already typed if any."""
     club = other_option(interaction, "club")
     found = await looked_up(interaction, lambda view: view.lookups.players(current, club))
     return [] if found is None else name_choices(found, current)

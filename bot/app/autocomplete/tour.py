@@ -35,8 +35,10 @@ async def tours(interaction: Interaction, current: str) -> list[app_commands.Cho
 
 
 async def events(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for an `event` option: the member's events first; the value is the
-    event's name, or `Tour: Event` when another tour has an event of that name."""
+    """Autocomplete for an `event` option, with the member's events first.
+
+    The value is the event's name, or `Tour: Event` when another tour has an event of that name.
+    """
     user, tour = interaction.user.id, other_option(interaction, "tour")
     found = await looked_up(interaction, lambda view: view.tour_lookups.events(current, user, tour))
     if found is None:
@@ -54,7 +56,7 @@ async def events(interaction: Interaction, current: str) -> list[app_commands.Ch
 
 
 async def players(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for a `player` option: of the event typed (if any), else of the tour."""
+    """Autocomplete for a `player` option: of the event typed if any, else of the tour."""
     store = store_of(interaction)
     if store is None:
         return []
@@ -92,8 +94,7 @@ async def games(interaction: Interaction, current: str) -> list[app_commands.Cho
 
 
 async def rounds(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for a `round` option: the event's known knock-out rounds (or Finals
-    matches)."""
+    """Autocomplete for a `round` option: the event's known knock-out rounds or Finals matches."""
     store = store_of(interaction)
     event = other_option(interaction, "event")
     if store is None or not event:

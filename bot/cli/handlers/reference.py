@@ -65,8 +65,10 @@ def render(tree: app_commands.CommandTree) -> str:
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[argparse.ArgumentParser, str]]:
-    """Every runnable subcommand of `parser` with its one-line help, depth first, in the
-    order they were added (as `bot.cli.parser.ArgumentParser` notes them)."""
+    """Every runnable subcommand of `parser` with its one-line help, depth first.
+
+    They come in the order they were added, as `bot.cli.parser.ArgumentParser` notes them.
+    """
     found: list[tuple[argparse.ArgumentParser, str]] = []
     for _, help_text, sub in getattr(parser, "subcommands", []):
         nested = _subcommands(sub)
@@ -82,8 +84,8 @@ def _usage(parser: argparse.ArgumentParser) -> str:
 
 
 def render_cli(parser: argparse.ArgumentParser) -> str:
-    """Markdown: one line per subcommand, with its usage, what it does and whether it reads
-    the configuration file (`--config`)."""
+    """Markdown with one line per subcommand: its usage, what it does and whether it reads
+    the configuration file named by `--config`."""
     lines = []
     for sub, help_text in sorted(_subcommands(parser), key=lambda item: item[0].prog):
         usage = _usage(sub)

@@ -1,6 +1,8 @@
-"""What `arbiter tour export` does, once `bot.cli.tour` has read its arguments: the stored tour
-as its tour file, through the door `/tour export` uses (bot/tour/files.py), on stdout or in a
-file."""
+"""What `arbiter tour export` does once `bot.cli.tour` has read its arguments.
+
+It writes the stored tour as its tour file, on stdout or in a file. It goes through the door that
+`/tour export` uses, in bot/tour/files.py.
+"""
 
 from __future__ import annotations
 

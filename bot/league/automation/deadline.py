@@ -75,9 +75,9 @@ def deadline_handler() -> JobHandler:
         if not losers:
             uow.details["outcome"] = "challenge accepted in time"
             return
-        # The table changed without a fact written: the season's version moves so its pins
-        # are edited (and cached standings recomputed); the judgement cached for the round's
-        # other matches stays valid (the facts did not change), so it moves with it.
+        # The table changed without a fact written. The season's version moves, so its pins
+        # are edited and cached standings recomputed. The judgement cached for the round's
+        # other matches stays valid because the facts did not change, so it moves with it.
         await uow.seasons.bump(facts.season.id)
         kept.pop(key, None)
         guild, season_id, version, instant = key

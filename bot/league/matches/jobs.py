@@ -113,8 +113,8 @@ async def schedule_jobs(
         passed = job.due_at <= uow.now
         judged = job.kind == DEADLINE and fixed is not None and fixed == job.due_at
         if passed and (job.kind.startswith(REMINDER_FAMILY) or judged):
-            # A reminder is not fired late; a deadline a motion kept when it moved the match
-            # after it was judged (the judgement stands) is not judged again.
+            # A reminder is not fired late. A deadline that a motion kept when it moved the
+            # match after it was judged is not judged again, since the judgement stands.
             await uow.jobs.cancel(job.kind, subject(match_id))
             continue
         await uow.jobs.schedule(job.kind, subject(match_id), job.due_at, job.payload)

@@ -343,8 +343,9 @@ async def import_chesscom_result_in(
         raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
     link = None if current.chesscom_match_id == chesscom else chesscom
     finished = facts.match.finished or uow.now
-    # chess.com's own record of the linked match may be read again (a club admin's re-import
-    # is the bot's reading); any other result over a recorded one is an arbiter's correction.
+    # chess.com's own record of the linked match may be read again, and a club admin's
+    # re-import counts as the bot's reading. Any other result over a recorded one is an
+    # arbiter's correction.
     party = Party.BOT if actor.is_system or link is None else _party(actor)
     now = await match_now(uow, current, uow.now, record=before.record)
     prior = _check_result(uow, now, party, finished, before)

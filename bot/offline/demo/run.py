@@ -24,7 +24,7 @@ from bot.league.store import load_season
 from bot.offline.demo.progress import DATABASE, TRANSCRIPT, replay_demo, slug
 from bot.offline.demo.season_script import GUILD, season_script
 from bot.offline.demo.world import generate
-from bot.offline.discord_stub import stable_id
+from bot.offline.discord_messages import stable_id
 from bot.offline.transcript import StepRecord
 from bot.rendering.league.calendar_ics import calendar_matches, season_calendar
 from bot.rendering.league.crosstable_image import crosstable_png

@@ -20,7 +20,7 @@ from typing import TextIO
 from bot.offline.demo.progress import DATABASE, TRANSCRIPT, replay_demo, slug
 from bot.offline.demo.tour_script import GUILD, TourScript, tour_script
 from bot.offline.demo.tour_world import TOUR, TourWorld, generate
-from bot.offline.discord_stub import stable_id
+from bot.offline.discord_messages import stable_id
 from bot.offline.transcript import StepRecord
 from bot.rendering.tour.bracket_image import bracket_png
 from bot.rendering.tour.calendar_ics import tour_calendar_ics

@@ -1,29 +1,30 @@
-"""The one way Arbiter shows text that came from a user or from chess.com (club, season and
-division names, usernames, reasons, notes, chess.com's words) in a Discord message: exactly
-as typed, never as markdown, a link, a mention, a timestamp or a command.
+r"""The one way Arbiter shows text from a user or from chess.com in a Discord message.
 
-`user_text(text)` neutralises every Discord construct (Discord's markdown as documented in
-"Markdown Text 101" and the message-formatting reference):
+Such text is a club, season or division name, a username, a reason, a note or chess.com's words.
+It shows exactly as typed, never as markdown, a link, a mention, a timestamp or a command.
 
-- markdown characters (`\\ * _ ~ | ` [ ] < >`) are escaped with a backslash, which Discord
-  hides: bold, italics, underline, strike-through, spoilers, code and every masked link
-  `[text](url)` — each `[` of each link, not only the first — show as typed;
-- everything in angle brackets is escaped at its `<`: user, role and channel mentions
-  (`<@1>`, `<@&1>`, `<#1>`), timestamps (`<t:0:R>`), slash-command mentions
-  (`</vote open:1>`), custom emoji (`<:name:1>`), guild links (`<id:home>`), `<url>` links;
-- a bare link does not link (nor embed a preview): the `:` of its `://` is escaped;
-- line-start markup is escaped at the start of the text and after each line break:
-  headings (`#`), subtext (`-#`), lists (`-`, `+`, `1.`), block quotes (`>`);
-- `@everyone` and `@here` get a zero-width space after `@`, so they show and never
-  highlight (and `allowed_mentions`, bot.kernel.mentions, already stops every ping).
+`user_text` neutralises every Discord construct that "Markdown Text 101" and the
+message-formatting reference document:
 
-The result is an `Escaped`: our markdown around it (`f"**{user_text(name)}**"`) stays
-markdown. `user_text` of an `Escaped` returns it unchanged, so text is neutralised exactly
-once however often it is passed on (no visible backslashes). Text the bot stores for later
-(a motion's outcome) is stored as typed and neutralised when shown.
+- Markdown characters, `\ * _ ~ | ` [ ] < >`, are escaped with a backslash, which Discord
+  hides. Bold, italics, underline, strike-through, spoilers, code and every masked link show as
+  typed. Each `[` of each link is escaped, not only the first.
+- Everything in angle brackets is escaped at its `<`. That covers user, role and channel
+  mentions such as `<@1>`, `<@&1>` and `<#1>`, timestamps such as `<t:0:R>`, slash-command
+  mentions such as `</vote open:1>`, custom emoji, guild links and `<url>` links.
+- A bare link neither links nor embeds a preview, since the `:` of its `://` is escaped.
+- Line-start markup is escaped at the start of the text and after each line break. That is
+  headings `#`, subtext `-#`, lists `-`, `+` and `1.`, and block quotes `>`.
+- `@everyone` and `@here` get a zero-width space after `@`, so they show and never highlight.
+  The `allowed_mentions` of bot.kernel.mentions already stops every ping.
 
-Where Discord shows no markdown (embed footers and author names, autocomplete choices,
-button labels, images) text is shown with `plain`, and inside code with `code_text`.
+The result is an `Escaped`, so our markdown around it, as in `f"**{user_text(name)}**"`, stays
+markdown. `user_text` of an `Escaped` returns it unchanged, so text is neutralised exactly once
+however often it is passed on, and no backslash shows. Text the bot stores for later, such as a
+motion's outcome, is stored as typed and neutralised when shown.
+
+Where Discord shows no markdown, text is shown with `plain`. That is in embed footers and author
+names, autocomplete choices, button labels and images. Inside code it is shown with `code_text`.
 """
 
 from __future__ import annotations

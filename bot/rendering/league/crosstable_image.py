@@ -1,10 +1,14 @@
-"""`/crosstable`: a division's crosstable as a PNG — clubs in standings order, each cell the
-row club's game points against the column club, tinted by who won (F+/F− a forfeit won/lost,
-· still to play), match points and rank at the end; shared ranks `2=`, disqualified clubs
-greyed. As in a chess crosstable, the column club's points are in the mirrored cell, so a
-cell holds one score: in DejaVu Sans Condensed that takes 13 clubs from 1314 px (both scores,
-Pillow's default font) to about 800 px. Phones show ~550 px inline; 13 score columns, a
-readable club name, match points and rank do not fit in that, so Discord scales it down."""
+"""`/crosstable`: a division's crosstable as a PNG.
+
+Clubs come in standings order. Each cell holds the row club's game points against the column
+club, tinted by who won. F+ and F− mark a forfeit won or lost, and · a match still to play. Match
+points and rank come at the end, shared ranks read `2=`, and disqualified clubs are greyed.
+
+As in a chess crosstable, the column club's points are in the mirrored cell, so a cell holds one
+score. In DejaVu Sans Condensed that takes 13 clubs from 1314 px, with both scores in Pillow's
+default font, to about 800 px. Phones show about 550 px inline. Thirteen score columns, a readable
+club name, match points and rank do not fit in that, so Discord scales the image down.
+"""
 
 from __future__ import annotations
 

@@ -1,9 +1,12 @@
-"""`/standings` (embed): a division's table as monospace text in a code block that survives
-a phone screen — every table row at most 30 characters, club names shortened with a legend
-below, columns kept by importance — and split into embed-sized pages. Names in the code block
-keep no backslash (code shows as typed; only a backtick is replaced, `escape.code_text`);
-names in the legend and heading are escaped markdown (`escape.user_text`). The tour's
-tables are built the same way (`ranked_lines`, `short_name_legend`, `table_block`)."""
+"""`/standings` as an embed: a division's table as monospace text that survives a phone screen.
+
+Every table row is at most 30 characters. Club names are shortened with a legend below, columns
+are kept by importance, and the table is split into embed-sized pages. Names in the code block
+keep no backslash, because code shows as typed. Only a backtick is replaced, by
+`escape.code_text`. Names in the legend and heading are escaped markdown through
+`escape.user_text`. The tour's tables are built the same way, with `ranked_lines`,
+`short_name_legend` and `table_block`.
+"""
 
 from __future__ import annotations
 

@@ -1,15 +1,12 @@
-"""`/event standings format:image` (crosstable): a preliminary's crosstable as a PNG drawn
-by the shared crosstable grid (`crosstable_grid.grid_png`) — players in standings order, each
-cell the row player's points against the column player (1, ½, 0; F+ / F− a forfeit won /
-lost; · still to play), tinted by who won, then points and rank.
+"""`/event standings format:image` with the crosstable: a preliminary's crosstable as a PNG.
 
 It is drawn by the league's crosstable, `crosstable_image.grid_png`. Players come in standings
 order. Each cell holds the row player's points against the column player, 1, ½ or 0, with F+ or F−
 for a forfeit won or lost and · for a game still to play. Cells are tinted by who won, and points
 and rank come last.
 
-API: `preliminary_crosstable_png(view: PreliminaryView)` -> PNG `bytes`. For tests,
-`preliminary_grid(view)` gives the rows drawn and `preliminary_crosstable_notes(view)` the notes.
+API: `preliminary_crosstable_png(view: PreliminaryView)` returns PNG `bytes`. For tests,
+`preliminary_grid` gives the rows drawn and `preliminary_crosstable_notes` the notes.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
-"""`/tour qualification`: who is qualified for an event and why (CCT-3) as embeds — one
-line per qualified player with every reason and what backs it, the places left and who
-fills them, and the ties at a cut that need a play-off (CCT-6). Names as typed, escaped
-once (`user_text.user_text`); long lists paged (`common.embeds.paged`).
+"""`/tour qualification`: who is qualified for an event and why, by CCT-3, as embeds.
 
-API: `qualification_embeds(event, qualification, *, name_of=str, field=None)` ->
-`list[discord.Embed]` from `core.tour.qualification.QualificationList`. For the Finals, the
-declines, wildcards and open places come from a `FinalsField`.
+There is one line per qualified player with every reason and what backs it. Then come the places
+left and who fills them, and the ties at a cut that need a CCT-6 play-off. Names are shown as
+typed, escaped once through `user_text.user_text`. Long lists are paged by `common.embeds.paged`.
+
+API: `qualification_embeds(event, qualification, *, name_of=str, field=None)` returns a list of
+embeds from a `core.tour.qualification.QualificationList`. For the Finals, the declines,
+wildcards and open places come from a `FinalsField`.
 """
 
 from __future__ import annotations

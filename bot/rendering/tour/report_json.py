@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.formats.tour_file import STAGE_KEYS
+from bot.formats.tour_models import STAGE_KEYS
 from core.points import json_number
 from core.tour.qualification import Qualified, Reason
 from core.tour.report import EventReport, TourReport

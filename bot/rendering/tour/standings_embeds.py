@@ -1,8 +1,4 @@
-"""`/event standings`, `/finals standings` and `/tour standings` as embeds: the league's
-phone-width tables (`text_table.ranked_lines`: rows of at most 30 characters, short
-names explained below, columns kept by importance) under the event's or tour's name, split
-into embed pages when long. Names in the code block are shown as typed (`code_text`); in the
-title and the legend they are escaped once (`user_text.user_text`).
+"""`/event standings`, `/finals standings` and `/tour standings` as embeds.
 
 They use the league's phone-width tables from `standings_table.ranked_lines`, with rows of at most
 30 characters, short names explained below and columns kept by importance. The tables go under the
@@ -10,9 +6,9 @@ event's or tour's name and are split into embed pages when long. Names in the co
 as typed through `code_text`. In the title and the legend they are escaped once through
 `user_text.user_text`.
 
-API: `preliminary_embeds(view: PreliminaryView)`, `finals_embeds(view: FinalsView)` and
-`tour_standings_embeds(view: TourStandingsView)` each return a `list[discord.Embed]` with one embed
-per page. The caller pages through them as the league's `/standings` does.
+API: `preliminary_embeds`, `finals_embeds` and `tour_standings_embeds` take a preliminary, Finals
+or tour standings view. Each returns a list of embeds with one embed per page. The caller pages
+through them as the league's `/standings` does.
 """
 
 from __future__ import annotations

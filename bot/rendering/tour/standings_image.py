@@ -1,14 +1,12 @@
-"""`/event standings`, `/finals standings` and `/tour standings` with `format:image`: the
-tables as PNGs in the league's style (`common.standings_image`, about 900 px wide), names
-drawn as typed; shared ranks marked `2=`, a rank that needs a play-off tinted amber.
+"""`/event standings`, `/finals standings` and `/tour standings` with `format:image`.
 
 The tables are PNGs in the league's style from `image_table.table_png`, about 900 px wide, with
 names drawn as typed. Shared ranks are marked `2=`, and a rank that needs a play-off is tinted
 amber.
 
-API: `preliminary_png(view: PreliminaryView)`, `finals_png(view: FinalsView)` and
-`tour_standings_png(view: TourStandingsView)` each return PNG `bytes`, and the same view always
-gives the same bytes. For tests, `*_model(view)` gives the columns, rows and notes drawn.
+API: `preliminary_png`, `finals_png` and `tour_standings_png` take a preliminary, Finals or tour
+standings view and return PNG `bytes`. The same view always gives the same bytes. For tests, the
+`*_model` functions give the columns, rows and notes drawn.
 """
 
 from __future__ import annotations

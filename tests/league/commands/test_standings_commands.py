@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+import bot.offline.discord_http as http
 import bot.offline.discord_stub as stub
 from bot.app.arbiter import ArbiterBot
 from bot.rendering.common.image_table import (
@@ -40,7 +41,7 @@ SEASON = "Test season"
 def attached(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, bytes]]]:
     """The files the bot attaches to its replies, (name, bytes), as Discord receives them."""
     seen: list[tuple[str, bytes]] = []
-    original = stub.message_body
+    original = http.message_body
 
     def recording(payload: Any, multipart: Any) -> dict[str, Any]:
         for part in multipart or []:
@@ -49,6 +50,7 @@ def attached(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, bytes]
                 seen.append((part["filename"], value.getvalue()))
         return original(payload, multipart)
 
+    monkeypatch.setattr(http, "message_body", recording)
     monkeypatch.setattr(stub, "message_body", recording)
     yield seen
 

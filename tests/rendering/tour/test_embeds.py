@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import discord
 
-from bot.offline.discord_stub import message_limit_problems
+from bot.offline.discord_messages import message_limit_problems
 from bot.rendering.common import limits
 from bot.rendering.common.text_table import ROW_LIMIT
 from bot.rendering.common.user_text import user_text
