@@ -18,6 +18,7 @@ from typing import Any
 import discord
 
 from bot.rendering.common import limits
+from bot.rendering.common.components import yes_no_row
 from bot.rendering.common.text import cut
 from bot.rendering.tour.cards import clip, name, result_text, when
 from bot.rendering.tour.qualification_embeds import qualification_lines
@@ -42,20 +43,7 @@ def report_buttons(game_id: int) -> list[dict[str, Any]]:
 
     They use the same custom ids as a player's report, so one persistent handler serves both.
     """
-    return [
-        {
-            "type": 1,
-            "components": [
-                {
-                    "type": 2,
-                    "style": style,
-                    "label": label,
-                    "custom_id": game_custom_id(game_id, confirm),
-                }
-                for label, style, confirm in (("Confirm", 3, True), ("Dispute", 4, False))
-            ],
-        }
-    ]
+    return yes_no_row("Confirm", "Dispute", lambda confirm: game_custom_id(game_id, confirm))
 
 
 def player(display: str, user_id: int | None) -> str:
