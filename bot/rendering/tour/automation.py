@@ -19,7 +19,7 @@ import discord
 
 from bot.rendering.common import limits
 from bot.rendering.common.components import yes_no_row
-from bot.rendering.common.text import cut
+from bot.rendering.common.text import cut, shown_rank
 from bot.rendering.tour.cards import clip, name, result_text, when
 from bot.rendering.tour.qualification_embeds import qualification_lines
 from core.results import Result
@@ -149,7 +149,7 @@ def wrap_up(
     rows = [f"{p.place}. {name(p.player)} — {p.points} tour pts" for p in placings]
     embeds = [_embed(f"{name(event)} is over: placings and tour points (CCT-8c, CCT-6)", rows)]
     ranked = [
-        f"{r.rank}{'=' if r.tied else ''}. {name(str(r.player))} — {r.record.points} pts"
+        f"{shown_rank(r.rank, r.tied)}. {name(str(r.player))} — {r.record.points} pts"
         for r in ranking[:RANKING_SHOWN]
     ]
     if len(ranking) > RANKING_SHOWN:
