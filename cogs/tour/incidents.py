@@ -49,8 +49,7 @@ class Incidents(ArbiterCog):
         clock_seconds: app_commands.Transform[int, Whole("clock_seconds", 0, 14400)],
         reconnected_within_30s: bool,
         backup_connection: bool,
-        offline_seconds: app_commands.Transform[int, Whole("offline_seconds", 0, 3600)]
-        | None = None,
+        offline_seconds: app_commands.Transform[int, OFFLINE_SECONDS] | None = None,
     ) -> None:
         """CCT-10: continue, paused with 30 s off, or lost."""
         store, actor = await store_and_actor(interaction)

@@ -21,6 +21,7 @@ import discord
 from bot.app.command_input import actor_of
 from bot.app.permissions import guild_store
 from bot.app.tree import answer_error
+from bot.app.ui.persistent import FromCustomId, answer_button
 from bot.rendering.common import limits
 from bot.rendering.common.text import cut
 from bot.rendering.tour.automation import GAME_PATTERN, game_custom_id
@@ -28,29 +29,20 @@ from bot.tour.games.service import answer_report
 from bot.tour.replies import reported
 
 
-class GameAnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_PATTERN):
+class GameAnswerButton(
+    FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_PATTERN
+):
     """A report's Confirm or Dispute button: the opponent's answer."""
 
     def __init__(self, game_id: int, confirm: bool) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Confirm" if confirm else "Dispute",
-                style=discord.ButtonStyle.success if confirm else discord.ButtonStyle.danger,
-                custom_id=game_custom_id(game_id, confirm),
-            )
-        )
+        custom_id = game_custom_id(game_id, confirm)
+        super().__init__(answer_button(confirm, ("Confirm", "Dispute"), custom_id))
         self.game_id = game_id
         self.confirm = confirm
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> GameAnswerButton:
-        """The button of a click, from its custom id."""
+    def of_match(cls, match: re.Match[str]) -> GameAnswerButton:
+        """The button whose custom id gave `match`."""
         return cls(int(match["game"]), match["action"] == "confirm")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

@@ -25,6 +25,7 @@ from bot.app.interaction import Interaction
 from bot.app.permissions import guild_store
 from bot.app.tree import answer_error
 from bot.app.ui.members import director_ids
+from bot.app.ui.persistent import FromCustomId, answer_button
 from bot.kernel.actor import Role
 from bot.league.motions.lifecycle import MotionRequest, cast_vote, open_motion
 from bot.rendering.common import limits
@@ -54,30 +55,20 @@ async def _answer(interaction: Interaction, work: Callable[[], Awaitable[str]]) 
     await interaction.response.send_message(cut(text, limits.MESSAGE_CONTENT), ephemeral=True)
 
 
-class MotionVoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VOTE_PATTERN):
+class MotionVoteButton(
+    FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=VOTE_PATTERN
+):
     """A motion's Yes or No button: an elector's vote, the same as `/vote cast`."""
 
     def __init__(self, motion_id: int, yes: bool, *, disabled: bool = False) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Yes" if yes else "No",
-                style=discord.ButtonStyle.success if yes else discord.ButtonStyle.danger,
-                custom_id=vote_custom_id(motion_id, yes),
-                disabled=disabled,
-            )
-        )
+        custom_id = vote_custom_id(motion_id, yes)
+        super().__init__(answer_button(yes, ("Yes", "No"), custom_id, disabled=disabled))
         self.motion_id = motion_id
         self.yes = yes
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> MotionVoteButton:
-        """The button of a click, from its custom id."""
+    def of_match(cls, match: re.Match[str]) -> MotionVoteButton:
+        """The button whose custom id gave `match`."""
         return cls(int(match["motion"]), match["choice"] == "yes")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -103,7 +94,9 @@ async def vote_text(interaction: Interaction, motion_id: int, yes: bool) -> str:
     return f"Your vote on motion {motion_id}: {choice}. You may change it until it closes."
 
 
-class DivisionMakeupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MAKEUP_PATTERN):
+class DivisionMakeupButton(
+    FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=MAKEUP_PATTERN
+):
     """CL-8: `/season promotion`'s button. A director's click opens the division make-up motion of
     the season.
 
@@ -121,14 +114,8 @@ class DivisionMakeupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templ
         self.season_id = season_id
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> DivisionMakeupButton:
-        """The button of a click, from its custom id."""
+    def of_match(cls, match: re.Match[str]) -> DivisionMakeupButton:
+        """The button whose custom id gave `match`."""
         return cls(int(match["season"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

@@ -21,6 +21,11 @@ PLAYOFF = "#fbe3a6"
 """The tint of a rank that a play-off (or the organiser) must still decide."""
 
 
+def leading_columns(ranked: str) -> tuple[Column, Column]:
+    """The two columns every standings table starts with: the rank, then who is ranked."""
+    return Column("Rk", "right", 48), Column(ranked, "left", 220)
+
+
 TableModel = tuple[Sequence[Column], list[list[Cell]], list[str]]
 """What a table image draws: its columns, its rows of cells, the notes under it."""
 

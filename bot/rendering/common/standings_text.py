@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from bot.formats.terminal import shown_text
+from bot.rendering.common.text import shown_rank
 from core.points import decimal_text
 from core.standings import PlayerStanding
 
@@ -33,7 +34,7 @@ def standings_text(
     header += f"{'WIN':>3}  {'SB':>7}  {'KS':>5}"
     lines = [title, header] if title else [header]
     for row in rows:
-        rank = f"{row.rank}{'=' if row.tied else '*' if row.by_lot else ''}"
+        rank = shown_rank(row.rank, row.tied, by_lot=row.by_lot)
         lines.append(
             f"{rank:>4}  {row.player!s:>3}  {names[row.player]:<{width}}  "
             f"{score_text(row.points):>5}  {score_text(row.de):>5}  {row.wins:>3}  "

@@ -93,3 +93,9 @@ def halves_text(value: Fraction | None) -> str:
     """A score as a person reads it (`points`: `13½`, `½`, `3`, an SB of
     `61¼`); none (a direct encounter not applied): empty."""
     return "" if value is None else points(value)
+
+
+def shown_rank(rank: int, shared: bool, *, by_lot: bool = False) -> str:
+    """A rank as the tables show it: `3`, `2=` when shared, `4*` when a drawing of lots
+    decided it."""
+    return f"{rank}{'=' if shared else '*' if by_lot else ''}"

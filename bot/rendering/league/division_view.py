@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.rendering.common.crosstable_grid import CellKind, CrosstableCell
+from bot.rendering.common.text import shown_rank
 from core.league.promotion import promotion_proposal
 from core.league.report import LeagueReport
 from core.league.standings import ClubStanding, MatchResult
@@ -25,7 +26,7 @@ def rank_text(row: ClubStanding) -> str:
     """
     if row.disqualified or row.rank is None:
         return "DQ"
-    return f"{row.rank}{'=' if row.tied else ''}"
+    return shown_rank(row.rank, row.tied)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot.rendering.common import limits
+from bot.rendering.common.components import yes_no_row
 from bot.rendering.common.text import countdown, cut, points, timestamp
 from bot.rendering.common.user_text import plain, user_text
 from core.league import LeagueReport
@@ -52,21 +53,7 @@ def makeup_custom_id(season_id: int) -> str:
 
 def vote_buttons(motion_id: int, *, disabled: bool = False) -> list[dict[str, Any]]:
     """The motion's action row as Discord component JSON: Yes in green and No in red."""
-    return [
-        {
-            "type": 1,
-            "components": [
-                {
-                    "type": 2,
-                    "style": style,
-                    "label": label,
-                    "custom_id": vote_custom_id(motion_id, yes),
-                    "disabled": disabled,
-                }
-                for label, style, yes in (("Yes", 3, True), ("No", 4, False))
-            ],
-        }
-    ]
+    return yes_no_row("Yes", "No", lambda yes: vote_custom_id(motion_id, yes), disabled=disabled)
 
 
 def _voters(motion: Motion) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from bot.rendering.league.division_view import rank_text
 from core.league import LeagueReport, Proposal
 from core.league.promotion import DISQUALIFIED_PLACE
 from core.points import decimal_text
@@ -38,7 +39,7 @@ def report_text(report: LeagueReport) -> str:
     for name, table in report.divisions:
         rows: list[tuple[str, ...]] = [HEADER]
         for s in table:
-            rank = "DQ" if s.disqualified else f"{s.rank}{'=' if s.tied else ''}"
+            rank = rank_text(s)
             rows.append(
                 (
                     rank,

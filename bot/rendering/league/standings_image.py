@@ -10,14 +10,13 @@ clubs are greyed, struck through and listed last.
 from __future__ import annotations
 
 from bot.rendering.common.image_table import GREY, Cell, Column
-from bot.rendering.common.standings_image import code_note, model_png
+from bot.rendering.common.standings_image import code_note, leading_columns, model_png
 from bot.rendering.common.text import halves_text
 from bot.rendering.league.division_view import DivisionView, rank_text
 from core.league.standings import ClubStanding
 
 COLUMNS = (
-    Column("Rk", "right", 48),
-    Column("Club", "left", 220),
+    *leading_columns("Club"),
     *(Column(name, "right", 40) for name in ("P", "W", "D", "L")),
     Column("MP", "right", 60),
     Column("SB", "right", 76),

@@ -18,7 +18,8 @@ from typing import Any
 import discord
 
 from bot.rendering.common import limits
-from bot.rendering.common.text import cut
+from bot.rendering.common.components import yes_no_row
+from bot.rendering.common.text import cut, shown_rank
 from bot.rendering.tour.cards import clip, name, result_text, when
 from bot.rendering.tour.qualification_embeds import qualification_lines
 from core.results import Result
@@ -42,20 +43,7 @@ def report_buttons(game_id: int) -> list[dict[str, Any]]:
 
     They use the same custom ids as a player's report, so one persistent handler serves both.
     """
-    return [
-        {
-            "type": 1,
-            "components": [
-                {
-                    "type": 2,
-                    "style": style,
-                    "label": label,
-                    "custom_id": game_custom_id(game_id, confirm),
-                }
-                for label, style, confirm in (("Confirm", 3, True), ("Dispute", 4, False))
-            ],
-        }
-    ]
+    return yes_no_row("Confirm", "Dispute", lambda confirm: game_custom_id(game_id, confirm))
 
 
 def player(display: str, user_id: int | None) -> str:
@@ -161,7 +149,7 @@ def wrap_up(
     rows = [f"{p.place}. {name(p.player)} — {p.points} tour pts" for p in placings]
     embeds = [_embed(f"{name(event)} is over: placings and tour points (CCT-8c, CCT-6)", rows)]
     ranked = [
-        f"{r.rank}{'=' if r.tied else ''}. {name(str(r.player))} — {r.record.points} pts"
+        f"{shown_rank(r.rank, r.tied)}. {name(str(r.player))} — {r.record.points} pts"
         for r in ranking[:RANKING_SHOWN]
     ]
     if len(ranking) > RANKING_SHOWN:

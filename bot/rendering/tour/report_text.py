@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.rendering.common.text import points
+from bot.rendering.common.text import points, shown_rank
 from bot.rendering.tour.report_json import detail, why
 from core.tour.knockout import KoStage
 from core.tour.report import EventReport, TourReport
@@ -45,7 +45,7 @@ def _event(report: EventReport) -> list[str]:
     taken = [place for place, _ in report.placings]
     rows = [
         (
-            f"{places[p.player]}{'=' if taken.count(places[p.player]) > 1 else ''}",
+            shown_rank(places[p.player], taken.count(places[p.player]) > 1),
             str(p.player),
             str(p.preliminary_place),
             STAGE_TEXT[p.stage],
@@ -69,7 +69,7 @@ def tour_text(report: TourReport) -> str:
     lines += ["", "Tour standings (CCT-6: points, wins, fewer events, finals, semis, quarters)"]
     rows = [
         (
-            f"{r.rank}{'=' if r.tied else ''}",
+            shown_rank(r.rank, r.tied),
             str(r.player),
             str(r.record.points),
             str(r.record.wins),
@@ -116,7 +116,7 @@ def tour_text(report: TourReport) -> str:
         ranks = [row.rank for row in report.finals.rows]
         finals_rows = [
             (
-                f"{row.rank}{'=' if ranks.count(row.rank) > 1 else ''}",
+                shown_rank(row.rank, ranks.count(row.rank) > 1),
                 str(row.player),
                 points(row.bonus),
                 str(row.match_points),

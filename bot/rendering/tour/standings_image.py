@@ -12,13 +12,18 @@ standings view and return PNG `bytes`. The same view always gives the same bytes
 from __future__ import annotations
 
 from bot.rendering.common.image_table import Cell, Column
-from bot.rendering.common.standings_image import TableModel, code_note, model_png, rank_cell
+from bot.rendering.common.standings_image import (
+    TableModel,
+    code_note,
+    leading_columns,
+    model_png,
+    rank_cell,
+)
 from bot.rendering.common.text import halves_text
 from bot.rendering.tour.views import FinalsView, PreliminaryView, TourStandingsView
 
 PRELIMINARY_COLUMNS = (
-    Column("Rk", "right", 48),
-    Column("Player", "left", 220),
+    *leading_columns("Player"),
     Column("Pts", "right", 60),
     Column("DE", "right", 56),
     Column("WIN", "right", 56),
@@ -29,8 +34,7 @@ PRELIMINARY_LEGEND = (
     "Pts points · DE direct encounter · WIN games won · SB Sonneborn-Berger · KS Koya"
 )
 FINALS_COLUMNS = (
-    Column("Rk", "right", 48),
-    Column("Player", "left", 220),
+    *leading_columns("Player"),
     Column("MP", "right", 60),
     Column("Bonus", "right", 76),
     Column("Total", "right", 76),
@@ -40,8 +44,7 @@ FINALS_LEGEND = (
     "Bonus: ½ for each full 10 tour points above the finalist with the fewest",
 )
 TOUR_COLUMNS = (
-    Column("Rk", "right", 48),
-    Column("Player", "left", 220),
+    *leading_columns("Player"),
     Column("Pts", "right", 60),
     *(Column(name, "right", 48) for name in ("W", "Ev", "F", "SF", "QF")),
 )

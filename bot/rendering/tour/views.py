@@ -21,6 +21,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.rendering.common.crosstable_grid import CellKind, CrosstableCell
+from bot.rendering.common.text import shown_rank
 from core.results import STANDARD, Scoring
 from core.standings import PlayerStanding
 from core.tiebreaks import DeReading, Game
@@ -70,7 +71,7 @@ class PreliminaryView:
     def rank_text(self, index: int) -> str:
         """Row `index`'s rank: `3`, `7=` shared, `4*` a rank a drawing of lots decided."""
         row = self.rows[index]
-        return f"{row.rank}{'=' if row.tied else '*' if row.by_lot else ''}"
+        return shown_rank(row.rank, row.tied, by_lot=row.by_lot)
 
 
 def _cell(game: Game | None, white: bool, scoring: Scoring = STANDARD) -> CrosstableCell:
@@ -147,7 +148,7 @@ class FinalsView:
         """Row `index`'s rank: `1`, `2=` when shared."""
         rank = self.rows[index].rank
         shared = sum(1 for row in self.rows if row.rank == rank) > 1
-        return f"{rank}{'=' if shared else ''}"
+        return shown_rank(rank, shared)
 
 
 def finals_view(event: str, standings: FinalsStandings, *, name_of: NameOf = str) -> FinalsView:
@@ -184,7 +185,7 @@ class TourStandingsView:
     def rank_text(self, index: int) -> str:
         """Row `index`'s rank: `4`, `4=` shared after all five criteria."""
         row = self.rows[index]
-        return f"{row.rank}{'=' if row.tied else ''}"
+        return shown_rank(row.rank, row.tied)
 
 
 def tour_standings_view(
