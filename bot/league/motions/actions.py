@@ -69,6 +69,20 @@ async def disqualified(uow: UnitOfWork, season: SeasonRecord, club: str) -> bool
     return any(d.club == club for d in report.disqualified)
 
 
+async def _refuse_disqualified(uow: UnitOfWork, season: SeasonRecord, club: str) -> None:
+    """Refuses a motion about a club that is out of the season already by CL-DQ."""
+    if await disqualified(uow, season, club):
+        raise UserError(f"{named(club)} is already disqualified in {named(season.name)}.")
+
+
+async def _changed(
+    uow: UnitOfWork, season: SeasonRecord, before: LeagueReport, done: str
+) -> Outcome:
+    """What a passed motion did, followed by how the season's standings changed."""
+    after = await report_now(uow, season)
+    return Outcome(f"{done} {render.standings_change(before, after)}")
+
+
 async def _season(uow: UnitOfWork, season_id: int | None) -> SeasonRecord:
     season = None if season_id is None else await uow.seasons.get(season_id)
     if season is None:
@@ -155,8 +169,7 @@ class Forfeit(MotionAction):
         club = await find_club(uow.clubs, request.club)
         if club.id not in (match.home_club_id, match.away_club_id):
             raise UserError(f"{named(club.name)} does not play match {match.id}.")
-        if await disqualified(uow, season, club.name):
-            raise UserError(f"{named(club.name)} is already disqualified in {named(season.name)}.")
+        await _refuse_disqualified(uow, season, club.name)
         await check_step(uow, match, Step.DIRECTOR_FORFEIT, Party.MOTION)  # not on a void match
         return Subject(
             f"{title}, {club.name}",
@@ -183,7 +196,7 @@ class Forfeit(MotionAction):
             raise NotApplied(refusal.message.rstrip(".")) from None
         await _decide(uow, season, motion, "forfeit", motion.rule or FORFEIT_RULE, motion.match_id)
         done = f"{club} forfeits match {motion.match_id}."
-        return Outcome(f"{done} {render.standings_change(before, await report_now(uow, season))}")
+        return await _changed(uow, season, before, done)
 
 
 class Disqualify(MotionAction):
@@ -206,8 +219,7 @@ class Disqualify(MotionAction):
             raise UserError(f"The rule is one of {', '.join(DISQUALIFY_RULES)}.")
         if not any(m.club_id == club.id for m in await uow.seasons.members(season.id)):
             raise UserError(f"{named(club.name)} does not play in season {named(season.name)}.")
-        if await disqualified(uow, season, club.name):
-            raise UserError(f"{named(club.name)} is already disqualified in {named(season.name)}.")
+        await _refuse_disqualified(uow, season, club.name)
         return Subject(
             f"{club.name} in {season.name} ({rule})",
             f"{club.name} is disqualified from {season.name}: none of its matches count (CL-DQ).",
@@ -225,7 +237,7 @@ class Disqualify(MotionAction):
         club = await _club_still_in(uow, season, motion)
         await _decide(uow, season, motion, "disqualification", motion.rule or "CL-23")
         done = f"{club} is disqualified from {season.name}."
-        return Outcome(f"{done} {render.standings_change(before, await report_now(uow, season))}")
+        return await _changed(uow, season, before, done)
 
 
 class CorrectResult(MotionAction):
@@ -276,7 +288,7 @@ class CorrectResult(MotionAction):
             ),
         )
         done = f"The result of match {match.id} is corrected ({len(boards)} boards)."
-        return Outcome(f"{done} {render.standings_change(before, await report_now(uow, season))}")
+        return await _changed(uow, season, before, done)
 
 
 async def _playing_season(uow: UnitOfWork, club_id: int) -> SeasonRecord | None:
@@ -520,7 +532,7 @@ class Reschedule(MotionAction):
             f"Match {match.id} now starts {moved.match.start:%Y-%m-%d %H:%M} UTC; challenge"
             f" deadline {moved.deadline:%Y-%m-%d %H:%M} UTC."
         )
-        return Outcome(f"{done} {render.standings_change(before, await report_now(uow, season))}")
+        return await _changed(uow, season, before, done)
 
 
 class Other(MotionAction):
