@@ -20,7 +20,7 @@ from core.points import half_points
 from core.results import STANDARD, Scoring
 from core.standings import PlayerStanding
 from core.tiebreaks import CCT_8B, DeReading
-from core.trf import TrfError, TrfTournament, decode_trf, dump_trf, parse_trf
+from core.trf import TrfError, TrfTournament, decode_trf, parse_trf
 from core.trf2026 import (
     MAX_GAME_POINTS,
     TrfScores,
@@ -28,6 +28,7 @@ from core.trf2026 import (
     scored_standings,
     trf_scores,
 )
+from core.trf_writer import dump_trf
 
 from .errors import CliError
 from .input_file import input_path, read_input

@@ -4,7 +4,7 @@ in `core.league.season`.
 The pydantic models here are the file's shape and its published JSON Schema. An unknown key is
 refused with its path, as the config and the tour file refuse one, and numbers and instants are read
 as the schema says. The `rules` are generated from `SeasonRules`. `load_season` turns a file into a
-domain `Season`, cross-checked by `core.league.season.season_problems` with the path of each
+domain `Season`, cross-checked by `core.league.season_checks.season_problems` with the path of each
 problem. `dump_season` writes one back.
 """
 
@@ -42,7 +42,7 @@ from bot.formats.numbers import (
 from bot.formats.plain_words import plain, suggestion, unknown_first
 from bot.formats.rule_fields import known_zone, rule_fields, rule_values, season_rules
 from core.league import season as domain
-from core.league.season import season_problems
+from core.league.season_checks import season_problems
 
 Instant = Annotated[AwareDatetime, BeforeValidator(iso_text)]
 """An instant: ISO 8601 text with an offset. A Unix integer is refused, as the schema says."""

@@ -40,15 +40,14 @@ from core.tiebreaks import CCT_8B, DeReading, Game
 from core.tour.calendar import check_start
 from core.tour.events import BracketError, KnockoutResult, PlayedEvent
 from core.tour.finals import FinalsError
-from core.tour.knockout import (
-    KnockoutError,
-    KoStage,
+from core.tour.knockout import KnockoutError, KoStage
+from core.tour.preliminary import SCORINGS
+from core.tour.published_scores import (
     blitz_decides,
     finished_match,
     series_decided_by_matches,
     series_matches,
 )
-from core.tour.preliminary import SCORINGS
 from core.tour.qualification import FinalsField, FinalsFieldError, check_decline, field_problem
 from core.tour.ranking import (
     DEFAULT_POINTS_TABLES,

@@ -43,6 +43,17 @@ class UserError(Exception):
         self.markdown = _QUOTED.sub(lambda found: user_text(found.group(1)), message)
 
 
+def changed_since_preview(what: str, command: str, shows: str) -> UserError:
+    """The refusal of a confirmation whose preview no longer holds, so nothing is stored.
+
+    `what` names what changed, `command` the command to run again and `shows` what it shows.
+    """
+    return UserError(
+        f"{what} changed since the preview: nothing is stored. "
+        f"Run `{command}` again to see {shows}."
+    )
+
+
 class OptionRefused(UserError, app_commands.AppCommandError):
     """A command option outside what it may hold, refused by its transformer before the command
     runs.

@@ -35,13 +35,9 @@ from core.tour.event_facts import (
     preliminary_order,
     round_robin,
 )
-from core.tour.knockout import (
-    ContestStatus,
-    blitz_decides,
-    series_decided_by_matches,
-    series_matches,
-)
+from core.tour.knockout import ContestStatus
 from core.tour.preliminary import SCORINGS, scoring_name
+from core.tour.published_scores import blitz_decides, series_decided_by_matches, series_matches
 from core.tour.ranking import KNOCKOUT_PLACES, EventType, PointsTable
 from core.tour.rules import TourRules
 from core.tour.timecontrols import DEFAULT_TIME_CONTROLS, Phase

@@ -18,9 +18,10 @@ from bot.app.interaction import Interaction
 from bot.app.permissions import DIRECTOR, guild_store, requires
 from bot.app.ui.members import director_ids
 from bot.app.ui.motion_buttons import vote_text
-from bot.league.motions.actions import ACTIONS, DISQUALIFY_RULES, MotionRequest
+from bot.league.motions.actions import ACTIONS, DISQUALIFY_RULES
 from bot.league.motions.lifecycle import open_motion, vote_rules
 from bot.league.motions.reads import motion_card, motion_choices, motion_list
+from bot.league.motions.subjects import MotionRequest
 from bot.rendering.league.motions import motion_embed, motion_label, motion_title, motions_embed
 from cogs._common import ArbiterCog, guild_group
 

@@ -142,7 +142,7 @@ class ContestStatus:
         return self.winner is not None
 
 
-def _score(first: Fraction, second: Fraction) -> str:
+def score_text(first: Fraction, second: Fraction) -> str:
     """Two scores as an error message repeats them, such as `2.5–0.5`, in plain decimals.
 
     How people read scores with ½ is the renderers' business, not core's.
@@ -245,13 +245,13 @@ class _Games:
             return None
         for match in self._matches:
             if match.match_no == game.match_no and match.outcome is MatchOutcome.STOPPED:
-                score = _score(match.first, match.second)
+                score = score_text(match.first, match.second)
                 return (
                     f"match {match.match_no} stopped at {score} after {match.games} games "
                     "because the series was decided: its remaining games are not played (CCT-8d)"
                 )
             if match.match_no == game.match_no and match.outcome is not MatchOutcome.IN_PROGRESS:
-                score = _score(match.first, match.second)
+                score = score_text(match.first, match.second)
                 return (
                     f"match {match.match_no} was already {match.outcome.value.split()[-1]} "
                     f"{score} after {match.games} games: its game {match.games + 1} is not "
@@ -548,86 +548,3 @@ class Bracket:
             stage[third.higher] = stage[third.lower] = KoStage.FOURTH
             stage[winners[Tie.THIRD_PLACE]] = KoStage.THIRD
         return stage
-
-
-# --- Published scores: a finished round known only by its match and play-off scores ---------
-
-
-def finished_match(first: Fraction, second: Fraction) -> MatchOutcome:
-    """CCT-8d: the outcome of a finished rapid match from its final score alone.
-
-    It took 3 games only when someone reached 2½, as in 2½–½ or 3–0. It took 4 games when it was
-    open after 3, with a leader of at most 3: 3–1, 2½–1½ or 2–2. Raises KnockoutError for a score no
-    match can end on.
-    """
-    games = first + second
-    text = _score(first, second)
-    if min(first, second) < 0 or games.denominator != 1 or games not in (3, 4):
-        raise KnockoutError(
-            f"{text} is not a finished match: a match is 3 or 4 rapid games (CCT-8d)"
-        )
-    outcome = match_outcome(first, second, int(games))
-    if outcome is MatchOutcome.IN_PROGRESS:
-        raise KnockoutError(f"{text} after 3 games is not decided, so a 4th game follows (CCT-8d)")
-    if games == MATCH_GAMES and max(first, second) - 1 >= WINNING_SCORE:
-        raise KnockoutError(
-            f"{text}: the match was won at 2.5 after 3 games, so no 4th game was played (CCT-8d)"
-        )
-    return outcome
-
-
-def series_matches(days: Sequence[tuple[Fraction, Fraction]]) -> list[MatchOutcome]:
-    """CCT-8d: the outcomes of a series' two rapid matches from their final scores.
-
-    The second match may have stopped early, at 2–0 or 2–1 for the winner of the first, because the
-    series was then decided. A score that match could not have reached without stopping first, 3–0
-    or 3–1 for that player, is refused. Raises KnockoutError naming the match.
-    """
-    if len(days) != 2:
-        raise KnockoutError(f"a round is 2 matches (CCT-8d), not {len(days)}")
-    first_day = finished_match(*days[0])
-    first, second = days[1]
-    if first_day is MatchOutcome.FIRST_WON:
-        leader, other = first, second
-    elif first_day is MatchOutcome.SECOND_WON:
-        leader, other = second, first
-    else:
-        return [first_day, finished_match(first, second)]
-    games = first + second
-    if leader == SERIES_SAFE_SCORE and games < MATCH_GAMES and other < SERIES_SAFE_SCORE:
-        if min(first, second) < 0 or games.denominator != 1:
-            raise KnockoutError(f"{_score(first, second)} is not a match score (CCT-8d)")
-        return [first_day, MatchOutcome.STOPPED]
-    outcome = finished_match(first, second)
-    if leader > WINNING_SCORE:
-        raise KnockoutError(
-            f"{_score(first, second)}: the winner of match 1 had 2 points in match 2 before its "
-            "last game, so the series was decided and the match stopped there (CCT-8d)"
-        )
-    return [first_day, outcome]
-
-
-def series_decided_by_matches(outcomes: Sequence[MatchOutcome]) -> bool | None:
-    """CCT-8d: whether a player won the series in the rapid matches, or None when a play-off
-    follows.
-
-    Returns True for the first player and False for the second. A player wins by winning both
-    matches, winning one and drawing the other, or winning one while the other stopped.
-    """
-    won = set(outcomes)
-    if (MatchOutcome.FIRST_WON in won) != (MatchOutcome.SECOND_WON in won):
-        return MatchOutcome.FIRST_WON in won
-    return None
-
-
-def blitz_decides(first: Fraction, second: Fraction) -> bool | None:
-    """CCT-8d: whether a player won the 2 blitz games of a play-off.
-
-    Returns True for the first player and False for the second. At 1–1 it returns None, since an
-    Armageddon follows. Raises KnockoutError for a score that is not 2 games.
-    """
-    if min(first, second) < 0 or first + second != BLITZ_GAMES:
-        raise KnockoutError(
-            f"{_score(first, second)} is not a play-off of {BLITZ_GAMES} blitz games (CCT-8d)"
-        )
-    return None if first == second else first > second

@@ -12,7 +12,7 @@ from bot.cli import main
 from core.berger import berger_table
 from core.results import Result
 from core.tiebreaks import Game
-from core.trf import dump_trf, round_robin_trf
+from core.trf_writer import dump_trf, round_robin_trf
 from tests.support.paths import ROOT
 
 

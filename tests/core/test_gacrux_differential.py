@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from core.berger import berger_table
 from core.standings import standings
 from core.tiebreaks import Criterion, DeReading, player_values
-from core.trf import dump_trf, round_robin_trf
+from core.trf_writer import dump_trf, round_robin_trf
 from tests.support.round_robins import WITH_FORFEITS, RoundRobin, round_robins
 
 _COLUMNS = ["PTS", "WIN", "SB", "KS"]

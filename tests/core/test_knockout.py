@@ -25,9 +25,9 @@ from core.tour.knockout import (
     SeriesChoices,
     Tie,
     match_outcome,
-    series_matches,
     series_status,
 )
+from core.tour.published_scores import series_matches
 from core.tour.timecontrols import ARMAGEDDON, BLITZ, RAPID, Phase
 
 W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN

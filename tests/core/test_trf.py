@@ -11,7 +11,8 @@ from core.berger import berger_table
 from core.results import Outcome, Result
 from core.standings import standings
 from core.tiebreaks import Bye, Game
-from core.trf import TrfError, dump_trf, games_and_byes, parse_trf, round_robin_trf
+from core.trf import TrfError, games_and_byes, parse_trf
+from core.trf_writer import dump_trf, round_robin_trf
 
 
 def _fixture(fixtures_dir: Path, stem: str) -> str:

@@ -16,8 +16,9 @@ from gacrux.trf2json import trf2json
 from core.results import Result
 from core.standings import PlayerStanding
 from core.tiebreaks import Game
-from core.trf import TrfError, dump_trf, games_and_byes, parse_trf, trf_lines
+from core.trf import TrfError, games_and_byes, parse_trf, trf_lines
 from core.trf2026 import ignored_records, scored_standings, trf_scores
+from core.trf_writer import dump_trf
 from tests.support.paths import ROOT
 
 DATA = ROOT / "tests" / "data" / "trf"

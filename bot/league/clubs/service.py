@@ -9,7 +9,8 @@ written.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from bot.chesscom.client import ChessComClient
@@ -77,6 +78,18 @@ async def _club_id(store: GuildStore, reference: str | int) -> int:
     """The id of the club a user named. It is looked up again inside the unit of work."""
     async with store.read() as view:
         return (await find_club(view.clubs, reference)).id
+
+
+@asynccontextmanager
+async def _as_club_admin(
+    store: GuildStore, actor: Actor, club: str | int, action: str
+) -> AsyncIterator[tuple[LeagueUnit, Club]]:
+    """A unit of work on a club the actor is an admin of, by CL-3."""
+    club_id = await _club_id(store, club)
+    async with store.league_change(actor.user_id, action, f"club:{club_id}") as uow:
+        found = await find_club(uow.clubs, club_id)
+        await require_club_admin(uow.club_admins, actor, found.id, found.name)
+        yield uow, found
 
 
 def club_url_id(reference: str) -> str:
@@ -288,10 +301,7 @@ async def add_admin(
 ) -> AdminsChanged:
     """CL-3: a club admin links another admin to their own club."""
     user = positive_id(user_id, "The user")
-    club_id = await _club_id(store, club)
-    async with store.league_change(actor.user_id, "club.admin_add", f"club:{club_id}") as uow:
-        found = await find_club(uow.clubs, club_id)
-        await require_club_admin(uow.club_admins, actor, found.id, found.name)
+    async with _as_club_admin(store, actor, club, "club.admin_add") as (uow, found):
         if found.status not in ("pending", "approved"):
             raise UserError(
                 f"Club {named(found.name)} is {found.status}: its admins cannot change."
@@ -307,10 +317,7 @@ async def remove_admin(
 ) -> AdminsChanged:
     """CL-3: a club admin unlinks an admin of their own club. The club keeps `min_admins`."""
     user = positive_id(user_id, "The user")
-    club_id = await _club_id(store, club)
-    async with store.league_change(actor.user_id, "club.admin_remove", f"club:{club_id}") as uow:
-        found = await find_club(uow.clubs, club_id)
-        await require_club_admin(uow.club_admins, actor, found.id, found.name)
+    async with _as_club_admin(store, actor, club, "club.admin_remove") as (uow, found):
         current = await uow.club_admins.admins_of(found.id)
         if user not in current:
             raise UserError(f"<@{user}> is not an admin of {named(found.name)}.")
@@ -328,9 +335,6 @@ async def set_reminder_channel(
 ) -> ReminderChannelSet:
     """Where a club admin wants their club's reminders. None means the announcements channel."""
     channel = None if channel_id is None else positive_id(channel_id, "The channel")
-    club_id = await _club_id(store, club)
-    async with store.league_change(actor.user_id, "club.channel", f"club:{club_id}") as uow:
-        found = await find_club(uow.clubs, club_id)
-        await require_club_admin(uow.club_admins, actor, found.id, found.name)
+    async with _as_club_admin(store, actor, club, "club.channel") as (uow, found):
         await uow.clubs.set_reminder_channel(found.id, channel)
     return ReminderChannelSet(found, channel)

@@ -13,7 +13,8 @@ from fractions import Fraction
 from bot.formats.boards_csv import BoardRow
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import shown
-from core.league.season import Board, board_problems
+from core.league.season import Board
+from core.league.season_checks import board_problems
 from storage.league.matches import BoardRecord
 
 

@@ -19,7 +19,7 @@ from bot.league.matches.starts import parse_local_instant, start_in_window
 from bot.league.references import find_club, find_match, find_season
 from bot.rendering.league import announcements
 from bot.runtime.announce import announce
-from core.league.lifecycle import CORRECTION_NOTE, Party, Step, moved_deadline
+from core.league.lifecycle import CORRECTION_NOTE, Allowed, Party, Step, moved_deadline
 from storage.guild import GuildStore, LeagueUnit
 from storage.league.matches import AtStartRecord, MatchRecord, Source
 
@@ -115,6 +115,23 @@ async def _club_name(uow: LeagueUnit, club_id: int) -> str:
     return club.name if club else str(club_id)
 
 
+async def _recorded(
+    uow: LeagueUnit, match_id: int, club: int, source: Source, step: Allowed, *, accepted: bool
+) -> ChallengeRecorded:
+    """A challenge step as recorded, with whether it was late kept for the audit row."""
+    uow.details["late"] = step.late
+    updated = await find_match(uow.matches, match_id)
+    return ChallengeRecorded(updated, club, source, accepted, step.late, step.notes)
+
+
+async def _link_chesscom(uow: LeagueUnit, match: MatchRecord, chesscom: int) -> None:
+    """Links the chess.com match to `match`, unless it is linked to another match already."""
+    linked = await uow.matches.by_chesscom(chesscom)
+    if linked is not None and linked.id != match.id:
+        raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
+    await uow.matches.link_chesscom(match.id, chesscom)
+
+
 async def _acting_club(uow: LeagueUnit, actor: Actor, match: MatchRecord, club: int | None) -> int:
     """The club of the match the caller acts for.
 
@@ -176,14 +193,9 @@ async def issue_challenge_in(
     issuer = await _acting_club(uow, actor, match, club)
     await _authorise_source(uow, actor, source, issuer, await _club_name(uow, issuer))
     step = await check_step(uow, match, Step.ISSUE, _party(source))
-    linked = await uow.matches.by_chesscom(chesscom)
-    if linked is not None and linked.id != match.id:
-        raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
-    await uow.matches.link_chesscom(match.id, chesscom)
+    await _link_chesscom(uow, match, chesscom)
     await uow.matches.issue_challenge(match.id, issuer, step.recorded_at(at or uow.now), source)
-    uow.details["late"] = step.late
-    updated = await find_match(uow.matches, match.id)
-    return ChallengeRecorded(updated, issuer, source, False, step.late, step.notes)
+    return await _recorded(uow, match.id, issuer, source, step, accepted=False)
 
 
 async def correct_challenge(
@@ -212,12 +224,9 @@ async def correct_challenge(
         if issued_by is not None:
             club = await find_club(uow.clubs, issued_by)
             issuer = await _acting_club(uow, actor, match, club.id)
-        linked = await uow.matches.by_chesscom(chesscom)
-        if linked is not None and linked.id != match.id:
-            raise UserError(f"chess.com match {chesscom} is linked to match {linked.id} already.")
         if chesscom == match.chesscom_match_id and issuer == match.challenge.issued_by:
             raise UserError(f"Match {match.id}'s challenge is recorded so already.")
-        await uow.matches.link_chesscom(match.id, chesscom)
+        await _link_chesscom(uow, match, chesscom)
         await uow.matches.correct_issuer(match.id, issuer)
         uow.details.update(chesscom=chesscom, was=match.chesscom_match_id, issuer=issuer)
         home, away = (
@@ -268,9 +277,7 @@ async def accept_challenge_in(
     )
     await _authorise_source(uow, actor, source, other, await _club_name(uow, other))
     await uow.matches.accept_challenge(match.id, step.recorded_at(at or uow.now), source)
-    uow.details["late"] = step.late
-    updated = await find_match(uow.matches, match.id)
-    return ChallengeRecorded(updated, other, source, True, step.late, step.notes)
+    return await _recorded(uow, match.id, other, source, step, accepted=True)
 
 
 async def record_at_start(

@@ -11,12 +11,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 from zoneinfo import ZoneInfo
 
-from bot.formats.boards_csv import BoardRow
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import NAME_LIMIT, clean_text, named, shown
 from bot.league.clubs.service import exclude_club_in
@@ -24,6 +23,15 @@ from bot.league.matches.boards import board_records
 from bot.league.matches.life import allowed, check_step, match_now
 from bot.league.matches.service import reschedule_in
 from bot.league.matches.starts import parse_local_instant, start_in_window
+from bot.league.motions.subjects import (
+    Correction,
+    Makeup,
+    MotionRequest,
+    NextDivision,
+    NotApplied,
+    Outcome,
+    Subject,
+)
 from bot.league.references import find_club, find_match, find_season
 from bot.league.seasons.promotion import promotion_in
 from bot.league.store import load_season
@@ -34,7 +42,6 @@ from core.league.promotion import TIE_STANDS
 from core.votes import MotionKind
 from storage.guild import LeagueUnit
 from storage.league.decisions import DecisionKind, NewDecision
-from storage.league.matches import BoardRecord
 from storage.league.motions import Motion
 from storage.league.seasons import SeasonRecord
 
@@ -44,118 +51,6 @@ FORFEIT_RULE = "CL-21"
 """CL-FF: a CL-21 director forfeit can be added to any match, and it counts towards CL-21's
 counter.
 """
-
-
-@dataclass(frozen=True)
-class MotionRequest:
-    """What a director puts to the vote: the kind and the subject its action needs."""
-
-    kind: MotionKind | str
-    reason: str
-    season: str | int | None = None
-    match_id: int | str | None = None
-    """The match, by its number or its key such as `DO-1-1`."""
-    club: str | int | None = None
-    rule: str | None = None
-    boards: Sequence[BoardRow] = ()
-    next_season: str | None = None
-    start: dt.datetime | str | None = None
-    """A reschedule's new start. Text is read in the season's zone by CL-13 and CL-22."""
-    tie_order: Sequence[str] = ()
-    """A division make-up's decision on ties across a line by CL-17: the tied clubs, best first."""
-
-
-@dataclass(frozen=True)
-class Subject:
-    """What a motion is about, checked when it opened.
-
-    It holds its title and the action it would take, both shown on the motion, and the season,
-    match, club and rule it names. It also holds the season whose frozen CL-23 settings govern the
-    vote, or None for the config's.
-    """
-
-    title: str
-    details: str = ""
-    season_id: int | None = None
-    match_id: int | None = None
-    club_id: int | None = None
-    rule: str | None = None
-    governing: SeasonRecord | None = field(default=None, compare=False)
-
-    def stored(self) -> dict[str, Any]:
-        """What the motion keeps beyond its columns, in its `subject` JSON."""
-        return (
-            {"title": self.title, "details": self.details}
-            if self.details
-            else {"title": self.title}
-        )
-
-
-@dataclass(frozen=True)
-class Correction(Subject):
-    """CL-14: a result correction's subject: the corrected boards."""
-
-    boards: tuple[BoardRecord, ...] = ()
-
-    def stored(self) -> dict[str, Any]:
-        """The title, details and the boards as [number, home, away, home ½, away ½]."""
-        boards = [
-            [b.board, b.home_player, b.away_player, b.home_half, b.away_half] for b in self.boards
-        ]
-        return {**super().stored(), "boards": boards}
-
-    @staticmethod
-    def boards_of(motion: Motion) -> tuple[BoardRecord, ...]:
-        """The corrected boards a stored motion holds."""
-        return tuple(
-            BoardRecord(int(b[0]), str(b[1]), str(b[2]), int(b[3]), int(b[4]))
-            for b in motion.subject["boards"]
-        )
-
-
-@dataclass(frozen=True)
-class NextDivision:
-    """CL-8: one of next season's divisions, with its name, its clubs best first and its minimum."""
-
-    name: str
-    clubs: tuple[str, ...]
-    min_players: int
-
-
-@dataclass(frozen=True)
-class Makeup(Subject):
-    """CL-8: a division make-up's subject: next season's name and divisions."""
-
-    next_season: str = ""
-    divisions: tuple[NextDivision, ...] = ()
-
-    def stored(self) -> dict[str, Any]:
-        """The title, details, next season's name and divisions as [name, clubs, min]."""
-        return {
-            **super().stored(),
-            "next_season": self.next_season,
-            "divisions": [[d.name, list(d.clubs), d.min_players] for d in self.divisions],
-        }
-
-    @staticmethod
-    def of(motion: Motion) -> tuple[str, tuple[NextDivision, ...]]:
-        """Next season's name and divisions a stored motion holds."""
-        divisions = tuple(
-            NextDivision(str(name), tuple(str(c) for c in clubs), int(minimum))
-            for name, clubs, minimum in motion.subject["divisions"]
-        )
-        return str(motion.subject["next_season"]), divisions
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What applying a passed motion did, as the sentence its closing says."""
-
-    text: str
-
-
-class NotApplied(Exception):
-    """A passed motion whose action can no longer be applied. Its outcome says so."""
 
 
 async def report_now(
@@ -172,6 +67,20 @@ async def disqualified(uow: LeagueUnit, season: SeasonRecord, club: str) -> bool
     """CL-DQ: whether `club` is out of `season` now."""
     report = await report_now(uow, season)
     return any(d.club == club for d in report.disqualified)
+
+
+async def _refuse_disqualified(uow: LeagueUnit, season: SeasonRecord, club: str) -> None:
+    """Refuses a motion about a club that is out of the season already by CL-DQ."""
+    if await disqualified(uow, season, club):
+        raise UserError(f"{named(club)} is already disqualified in {named(season.name)}.")
+
+
+async def _changed(
+    uow: LeagueUnit, season: SeasonRecord, before: LeagueReport, done: str
+) -> Outcome:
+    """What a passed motion did, followed by how the season's standings changed."""
+    after = await report_now(uow, season)
+    return Outcome(f"{done} {render.standings_change(before, after)}")
 
 
 async def _season(uow: LeagueUnit, season_id: int | None) -> SeasonRecord:
@@ -260,8 +169,7 @@ class Forfeit(MotionAction):
         club = await find_club(uow.clubs, request.club)
         if club.id not in (match.home_club_id, match.away_club_id):
             raise UserError(f"{named(club.name)} does not play match {match.id}.")
-        if await disqualified(uow, season, club.name):
-            raise UserError(f"{named(club.name)} is already disqualified in {named(season.name)}.")
+        await _refuse_disqualified(uow, season, club.name)
         await check_step(uow, match, Step.DIRECTOR_FORFEIT, Party.MOTION)  # not on a void match
         return Subject(
             f"{title}, {club.name}",
@@ -288,7 +196,7 @@ class Forfeit(MotionAction):
             raise NotApplied(refusal.message.rstrip(".")) from None
         await _decide(uow, season, motion, "forfeit", motion.rule or FORFEIT_RULE, motion.match_id)
         done = f"{club} forfeits match {motion.match_id}."
-        return Outcome(f"{done} {render.standings_change(before, await report_now(uow, season))}")
+        return await _changed(uow, season, before, done)
 
 
 class Disqualify(MotionAction):
@@ -311,8 +219,7 @@ class Disqualify(MotionAction):
             raise UserError(f"The rule is one of {', '.join(DISQUALIFY_RULES)}.")
         if not any(m.club_id == club.id for m in await uow.seasons.members(season.id)):
             raise UserError(f"{named(club.name)} does not play in season {named(season.name)}.")
-        if await disqualified(uow, season, club.name):
-            raise UserError(f"{named(club.name)} is already disqualified in {named(season.name)}.")
+        await _refuse_disqualified(uow, season, club.name)
         return Subject(
             f"{club.name} in {season.name} ({rule})",
             f"{club.name} is disqualified from {season.name}: none of its matches count (CL-DQ).",
@@ -330,7 +237,7 @@ class Disqualify(MotionAction):
         club = await _club_still_in(uow, season, motion)
         await _decide(uow, season, motion, "disqualification", motion.rule or "CL-23")
         done = f"{club} is disqualified from {season.name}."
-        return Outcome(f"{done} {render.standings_change(before, await report_now(uow, season))}")
+        return await _changed(uow, season, before, done)
 
 
 class CorrectResult(MotionAction):
@@ -381,7 +288,7 @@ class CorrectResult(MotionAction):
             ),
         )
         done = f"The result of match {match.id} is corrected ({len(boards)} boards)."
-        return Outcome(f"{done} {render.standings_change(before, await report_now(uow, season))}")
+        return await _changed(uow, season, before, done)
 
 
 async def _playing_season(uow: LeagueUnit, club_id: int) -> SeasonRecord | None:
@@ -625,7 +532,7 @@ class Reschedule(MotionAction):
             f"Match {match.id} now starts {moved.match.start:%Y-%m-%d %H:%M} UTC; challenge"
             f" deadline {moved.deadline:%Y-%m-%d %H:%M} UTC."
         )
-        return Outcome(f"{done} {render.standings_change(before, await report_now(uow, season))}")
+        return await _changed(uow, season, before, done)
 
 
 class Other(MotionAction):

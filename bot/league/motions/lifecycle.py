@@ -15,7 +15,8 @@ from bot.kernel.actor import Actor, Role
 from bot.kernel.config import Config
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import NOTE_LIMIT, clean_text
-from bot.league.motions.actions import MotionRequest, NotApplied, action_of
+from bot.league.motions.actions import action_of
+from bot.league.motions.subjects import MotionRequest, NotApplied
 from bot.rendering.league import motions as render
 from bot.runtime.announce import announce
 from core.votes import (

@@ -110,19 +110,30 @@ def _header(world: TourWorld) -> dict[str, Any]:
     }
 
 
+def _mate_pgn(result: str, **tags: str) -> str:
+    """A short legal rapid game's PGN ending in mate, with `tags` then its result and time control.
+
+    A chess.com `Link` tag, when given, comes last as chess.com writes it.
+    """
+    link = tags.pop("Link", None)
+    tags |= {"Result": result, "TimeControl": "900+10"}
+    if link is not None:
+        tags["Link"] = link
+    head = "".join(f'[{name} "{value}"]\n' for name, value in tags.items())
+    return f"{head}\n{MATE_WHITE if result == '1-0' else MATE_BLACK}\n"
+
+
 def _chesscom_game(
     white: str, black: str, result: str, ended: dt.datetime, number: int
 ) -> dict[str, Any]:
     """An archive game as chess.com publishes it, a short legal PGN with the result."""
     won = result == "1-0"
-    pgn = (
-        f'[Event "Live Chess"]\n[Site "Chess.com"]\n[White "{white}"]\n[Black "{black}"]\n'
-        f'[Result "{result}"]\n[TimeControl "900+10"]\n'
-        f'[Link "https://www.chess.com/game/live/{number}"]\n\n'
-        f"{MATE_WHITE if won else MATE_BLACK}\n"
+    url = f"https://www.chess.com/game/live/{number}"
+    pgn = _mate_pgn(
+        result, Event="Live Chess", Site="Chess.com", White=white, Black=black, Link=url
     )
     return {
-        "url": f"https://www.chess.com/game/live/{number}",
+        "url": url,
         "pgn": pgn,
         "time_control": "900+10",
         "end_time": int(ended.timestamp()),
@@ -139,11 +150,8 @@ def _lichess_game(
 ) -> dict[str, Any]:
     """An exported game as lichess publishes it with `pgnInJson`."""
     won = result == "1-0"
-    pgn = (
-        f'[Event "Rated rapid game"]\n[Site "https://lichess.org/{game_id}"]\n'
-        f'[White "{white}"]\n[Black "{black}"]\n[Result "{result}"]\n[TimeControl "900+10"]\n\n'
-        f"{MATE_WHITE if won else MATE_BLACK}\n"
-    )
+    site = f"https://lichess.org/{game_id}"
+    pgn = _mate_pgn(result, Event="Rated rapid game", Site=site, White=white, Black=black)
     millis = int(ended.timestamp() * 1000)
     return {
         "id": game_id,

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from bot.kernel.actor import Actor, Role
-from bot.kernel.errors import UserError
+from bot.kernel.errors import UserError, changed_since_preview
 from bot.kernel.inputs import NAME_LIMIT, clean_text, named, optional_text, shown
 from bot.rendering.tour import cards as tour_cards
 from bot.rendering.tour.points import scoring_line, table_line
@@ -259,9 +259,8 @@ async def set_event_points(
             uow.abandon()
             return plan
         if previewed is not None and not _same_plan(previewed, plan):
-            raise UserError(
-                f"The tour points of {named(record.name)} changed since the preview: nothing "
-                "is stored. Run `/event points` again to see the change it makes."
+            raise changed_since_preview(
+                f"The tour points of {named(record.name)}", "/event points", "the change it makes"
             )
         if not await uow.tour_events.set_points(record, after, scoring_after):
             raise UserError(f"The draw of {named(record.name)} is confirmed: nothing is stored.")
@@ -433,9 +432,8 @@ async def draw_event(
             uow.abandon()
             return plan
         if previewed is not None and tuple(previewed) != plan.numbers:
-            raise UserError(
-                f"The players of {named(record.name)} changed since the preview: nothing is "
-                "stored. Run `/event draw` again to see the draw they give."
+            raise changed_since_preview(
+                f"The players of {named(record.name)}", "/event draw", "the draw they give"
             )
         ids = {p.name: p.player_id for p in entered}
         await uow.tour_events.record_draw(
@@ -542,10 +540,10 @@ async def start_knockout(
             uow.abandon()
             return plan
         if previewed is not None and tuple(previewed) != seeds:
-            raise UserError(
-                f"The preliminary order of {named(record.name)} changed since the preview: "
-                "nothing is stored. Run `/event start-knockout` again to see the bracket it "
-                "gives (CCT-8c)."
+            raise changed_since_preview(
+                f"The preliminary order of {named(record.name)}",
+                "/event start-knockout",
+                "the bracket it gives (CCT-8c)",
             )
         ids = loaded.ids
         await uow.tour_events.start_knockout(

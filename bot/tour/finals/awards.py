@@ -15,17 +15,9 @@ from bot.tour.game_names import finals_key
 from bot.tour.game_targets import finals_label, finals_match
 from bot.tour.planning.follow import event_finished
 from bot.tour.references import find_event
-from bot.tour.series.awards import (
-    AwardPlan,
-    award_player,
-    award_reason,
-    contest_row,
-    record_data,
-    refuse_waiting,
-    store_award,
-)
+from bot.tour.series.awards import AwardPlan, award_in_event, award_reason, store_award
 from bot.tour.store import load_event
-from core.tour.event_facts import AwardRefused, award_finals_match
+from core.tour.event_facts import award_finals_match
 from core.tour.finals import DEFAULT_FINALS_SCORING as SCORING
 from core.tour.ranking import EventType
 from storage.guild import GuildStore
@@ -62,14 +54,14 @@ async def award_contest_finals(
         state = finals_match(loaded, match)
         key, label = finals_key(state.pairing.round, state.pairing.board), finals_label(state)
         players = (str(state.pairing.white), str(state.pairing.black))
-        who = award_player(winner, players, label)
-        try:
-            awarded = award_finals_match(state, who, why, text)
-        except AwardRefused as error:
-            raise UserError(f"Not awarded: {error}.") from None
-        refuse_waiting(loaded, key, label)
-        row = contest_row(loaded, key, record_data(loaded, players, awarded))
-        after = loaded.with_contest(row)
+        who, row, after = award_in_event(
+            loaded,
+            key,
+            label,
+            players,
+            winner,
+            lambda who: award_finals_match(state, who, why, text),
+        )
         loser = players[1] if who == players[0] else players[0]
         played = sum(1 for g in loaded.games if g.contest == key)
         follows: tuple[str, ...] = (
@@ -79,8 +71,4 @@ async def award_contest_finals(
         if event_finished(after):
             follows += (f"{tour_cards.name(record.name)} are over: the table is final",)
         plan = AwardPlan(record.name, label, who, loser, why, text, played, follows)
-        if not confirm:
-            uow.abandon()
-            return plan
-        await store_award(uow, loaded, after, row, plan)
-        return plan
+        return await store_award(uow, loaded, after, row, plan, confirm=confirm)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.kernel.actor import Actor, Role
-from bot.kernel.errors import UserError
+from bot.kernel.errors import UserError, changed_since_preview
 from bot.kernel.inputs import named
 from bot.rendering.tour import cards as tour_cards
 from bot.runtime.announce import announce
@@ -122,9 +122,10 @@ async def cancel_draw(
             uow.abandon()
             return plan
         if previewed is not None and tuple(previewed) != plan.numbers:
-            raise UserError(
-                f"The draw of the Finals {named(record.name)} changed since the preview: "
-                "nothing is stored. Run `/finals cancel-draw` again to see what it undoes."
+            raise changed_since_preview(
+                f"The draw of the Finals {named(record.name)}",
+                "/finals cancel-draw",
+                "what it undoes",
             )
         if not await uow.tour_events.cancel_draw(record.id):
             raise UserError(f"The Finals {named(record.name)} have no draw to cancel.")

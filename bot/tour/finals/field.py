@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.kernel.actor import Actor, Role
-from bot.kernel.errors import UserError
+from bot.kernel.errors import UserError, changed_since_preview
 from bot.kernel.inputs import NOTE_LIMIT, named, optional_text
 from bot.rendering.tour import cards as tour_cards
 from bot.runtime.announce import announce
@@ -131,9 +131,10 @@ async def decline(
             uow.abandon()
             return plan
         if previewed is not None and previewed != plan.replaced_by:
-            raise UserError(
-                f"The Finals list of {named(record.name)} changed since the preview: nothing "
-                "is stored. Run `/finals decline` again to see where the place goes."
+            raise changed_since_preview(
+                f"The Finals list of {named(record.name)}",
+                "/finals decline",
+                "where the place goes",
             )
         await uow.tour_events.add_decline(record, found.id, text, actor.user_id)
         uow.details["replaced_by"] = list(plan.replaced_by)

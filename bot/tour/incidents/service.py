@@ -17,7 +17,8 @@ from bot.rendering.tour import cards as tour_cards
 from bot.runtime.announce import announce
 from bot.tour.finals_bonus import check_bonus_fixed
 from bot.tour.game_targets import find_target
-from bot.tour.games.service import check_settled, game_row, too_early
+from bot.tour.games.service import too_early
+from bot.tour.games.settling import check_settled, game_row
 from bot.tour.planning.follow import follow_game
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import target_session

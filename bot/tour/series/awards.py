@@ -10,7 +10,7 @@ award decides the contest. A Finals match's award in `bot.tour.finals.awards` an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -93,6 +93,29 @@ def refuse_waiting(loaded: LoadedEvent, key: str, label: str) -> None:
         )
 
 
+def award_in_event(
+    loaded: LoadedEvent,
+    key: str,
+    label: str,
+    players: tuple[str, str],
+    winner: str,
+    award: Callable[[str], ContestRecord],
+) -> tuple[str, ContestRow, LoadedEvent]:
+    """CCT-9: the contest `key` awarded by `award` to the player `winner` names.
+
+    It returns who gets it, the contest's row with the award and the event after it. A refused
+    award, or a game of the contest still waiting, is refused with one line.
+    """
+    who = award_player(winner, players, label)
+    try:
+        record = award(who)
+    except AwardRefused as error:
+        raise UserError(f"Not awarded: {error}.") from None
+    refuse_waiting(loaded, key, label)
+    row = contest_row(loaded, key, record_data(loaded, players, record))
+    return who, row, loaded.with_contest(row)
+
+
 def record_data(
     loaded: LoadedEvent, players: tuple[str, str], record: ContestRecord
 ) -> dict[str, Any]:
@@ -154,8 +177,16 @@ async def store_award(
     after: LoadedEvent,
     row: ContestRow,
     plan: AwardPlan,
-) -> None:
-    """The award, its announcement and the jobs it calls for, in the unit of work."""
+    *,
+    confirm: bool,
+) -> AwardPlan:
+    """The award, its announcement and the jobs it calls for, in the unit of work.
+
+    Without `confirm` nothing is stored and the plan is the preview.
+    """
+    if not confirm:
+        uow.abandon()
+        return plan
     assert row.recorded is not None
     await uow.tour_games.award_contest(before.record.id, row.key, row.recorded)
     await uow.tour_events.bump(before.record.id)
@@ -167,6 +198,7 @@ async def store_award(
             plan.event, plan.contest, plan.winner, plan.loser, plan.reason.value, plan.note
         ),
     )
+    return plan
 
 
 async def award_contest_series(
@@ -199,14 +231,9 @@ async def award_contest_series(
         tie, state = tie_named(loaded, round)
         key = ROUND_NAMES[tie]
         players = (str(state.pairing.higher), str(state.pairing.lower))
-        who = award_player(winner, players, key)
-        try:
-            awarded = award_series(state, who, why, text)
-        except AwardRefused as error:
-            raise UserError(f"Not awarded: {error}.") from None
-        refuse_waiting(loaded, key, key)
-        row = contest_row(loaded, key, record_data(loaded, players, awarded))
-        after = loaded.with_contest(row)
+        who, row, after = award_in_event(
+            loaded, key, key, players, winner, lambda who: award_series(state, who, why, text)
+        )
         try:
             follows = _knockout_follows(loaded, after, tie)
         except KnockoutError as error:
@@ -214,11 +241,7 @@ async def award_contest_series(
         loser = players[1] if who == players[0] else players[0]
         played = sum(1 for g in loaded.games if g.contest == key)
         plan = AwardPlan(record.name, key, who, loser, why, text, played, follows)
-        if not confirm:
-            uow.abandon()
-            return plan
-        await store_award(uow, loaded, after, row, plan)
-        return plan
+        return await store_award(uow, loaded, after, row, plan, confirm=confirm)
 
 
 def contest_row(loaded: LoadedEvent, key: str, data: dict[str, Any]) -> ContestRow:

@@ -13,7 +13,7 @@ from typing import Literal
 
 from bot.kernel.actor import Actor, Role
 from bot.kernel.config import Config
-from bot.kernel.errors import UserError
+from bot.kernel.errors import UserError, changed_since_preview
 from bot.kernel.inputs import NAME_LIMIT, clean_text, named, optional_text, shown
 from bot.tour.points_input import scoring_option, table_option
 from bot.tour.references import find_player, find_tour
@@ -229,10 +229,7 @@ async def unlink_player(
             uow.abandon()
             return plan
         if previewed is not None and previewed != value:
-            raise UserError(
-                f"The link of {named(found.name)} changed since the preview: nothing is "
-                "removed. Run `/tour unlink` again to see it."
-            )
+            raise changed_since_preview(f"The link of {named(found.name)}", "/tour unlink", "it")
         if chosen == "member":
             await uow.tours.link(found.id, None)
         else:
