@@ -1,10 +1,4 @@
-"""Every row of one Arbiter database into another, empty one, whichever the engines.
-
-`arbiter db copy` uses it from a SQLite file to PostgreSQL, and `arbiter db backup` from a
-PostgreSQL database into a new SQLite file. It reads one snapshot of the source and writes in one
-transaction on the target, parent tables first, keeping ids. Then the row counts of both are
-compared.
-"""
+"""Every row of one Arbiter database into another, empty one, whichever the engines."""
 
 from __future__ import annotations
 
@@ -24,8 +18,7 @@ class CopyRefused(Exception):
 
 class CopyMismatch(Exception):
     """A copy whose target does not hold what the source held, because the counts differ. It is
-    rolled back.
-    """
+    rolled back."""
 
 
 @dataclass(frozen=True)
@@ -42,10 +35,7 @@ class CopyReport:
 
 
 def parents_first(tables: Mapping[str, tuple[str, ...]]) -> list[str]:
-    """The tables ordered so that each comes after every table its foreign keys point to.
-
-    A table pointing to itself keeps its rows in id order.
-    """
+    """The tables ordered so that each comes after every table its foreign keys point to."""
     done: list[str] = []
 
     def visit(table: str, path: tuple[str, ...]) -> None:
@@ -73,11 +63,7 @@ async def row_counts(database: Database) -> dict[str, int]:
 
 
 async def copy_database(source: Database, target: Database) -> CopyReport:
-    """Copies every row of the migrated `source` into `target` in one transaction.
-
-    `target` is migrated here to the same version. A target that holds any row is refused, and so is
-    a source whose schema is not this program's. The counts are compared before the commit.
-    """
+    """Copies every row of the migrated `source` into `target` in one transaction."""
     version = len(discover())
     source_version = await source.schema_version()
     if source_version != version:

@@ -1,9 +1,4 @@
-"""The errors a database raises, whichever the engine: PEP 249's hierarchy as sqlite3 defines it.
-
-On SQLite they are sqlite3's own, unchanged. asyncpg's errors come back as subclasses of the same
-names, see storage/engine/postgresql_errors.py. A caller catching `IntegrityError` or
-`sqlite3.IntegrityError` thus handles a refusal the same way on both engines.
-"""
+"""The errors a database raises, whichever the engine: PEP 249's hierarchy as sqlite3 defines it."""
 
 from __future__ import annotations
 
@@ -16,6 +11,5 @@ IntegrityError = sqlite3.IntegrityError
 """A constraint refused the change: a unique key, a CHECK, a foreign key, a trigger."""
 
 OperationalError = sqlite3.OperationalError
-"""The database could not run the statement because it is locked, unreachable or hit a
-serialization failure.
-"""
+"""The database could not run the statement because it is locked, unreachable or hit a serialization
+failure."""
