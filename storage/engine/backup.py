@@ -43,8 +43,7 @@ def _check_target(target: Path) -> None:
 
 
 def _check_paths(source: Path, target: Path) -> None:
-    """Refuses a missing source, an existing target, a missing folder, or one of the live database's
-    own files."""
+    """Refuses a missing source, an existing target or folder, or the live database's files."""
     if not source.is_file():
         raise BackupError(f"no database at {source}")
     _check_target(target)

@@ -71,8 +71,7 @@ class Connection(ABC):
         """Calls made to the database so far."""
 
     def _refuse_if_failed(self, sql: str) -> None:
-        """Inside a unit that already failed, raise that failure instead of running `sql`, unless
-        `sql` ends the transaction."""
+        """In a failed unit, raise its failure instead of running `sql`, unless `sql` ends it."""
         if (
             self.failed is not None
             and self.in_unit
@@ -86,7 +85,7 @@ class Connection(ABC):
             self.failed = error
 
     async def _send(self, call: Awaitable[T]) -> T:
-        """Make one call to the database (counted in `trips`)."""
+        """Make one call to the database, counted in `trips`."""
         self.trips += 1
         return await call
 
@@ -134,7 +133,7 @@ class ThreadConnection(sqlite3.Connection):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.handed_out: weakref.WeakSet[sqlite3.Cursor] = weakref.WeakSet()
-        """The cursors handed out and still referenced (`close_cursors` closes them)."""
+        """The cursors handed out and still referenced."""
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
         """`sqlite3.Connection.execute`, the cursor noted."""

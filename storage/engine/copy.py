@@ -17,8 +17,7 @@ class CopyRefused(Exception):
 
 
 class CopyMismatch(Exception):
-    """A copy whose target does not hold what the source held, because the counts differ. It is
-    rolled back."""
+    """A copy whose target counts differ from the source's. It is rolled back."""
 
 
 @dataclass(frozen=True)

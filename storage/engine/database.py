@@ -43,8 +43,7 @@ class Database:
         return []
 
     def commit_notices(self, guild_id: int) -> list[tuple[str, tuple[object, ...]]]:
-        """The statements a unit of work that left jobs or messages sends before COMMIT, to wake
-        other processes."""
+        """What a unit that left jobs or messages runs before COMMIT, to wake other processes."""
         return []
 
     def __init__(
@@ -81,8 +80,7 @@ class Database:
         return await kind.open_file(Path(path), busy_timeout_ms, clock)
 
     async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
-        """Apply the pending migrations of `directory`, each in its own transaction. Returns the
-        versions applied."""
+        """Apply the pending migrations of `directory`, each in its own transaction."""
         raise NotImplementedError
 
     async def schema_version(self) -> int:
@@ -135,8 +133,7 @@ class Database:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:
-        """A connection for reads, exclusive for the block: inside a transaction, the transaction's
-        own."""
+        """A connection for reads, exclusive for the block, or the open transaction's own."""
         if self.in_transaction_of_this_task():
             yield self._connection
             return
@@ -161,8 +158,7 @@ class Database:
     async def transaction(
         self, after_commit: Callable[[], None] | None = None, *, guild_id: int | None = None
     ) -> AsyncIterator[Connection]:
-        """One write transaction, rolled back whole if the block raises or the commit is refused.
-        Nesting is refused: one use case, one transaction."""
+        """One write transaction, rolled back whole if the block raises. Nesting is refused."""
         if self.in_transaction_of_this_task() or self._reading_in_this_task():
             raise RuntimeError("a unit of work inside a unit of work: do all of it in one")
         async with self._exclusive():
@@ -192,8 +188,7 @@ class Database:
 
 
 async def _commit(connection: Connection) -> asyncio.CancelledError | None:
-    """COMMIT, waited for even if the task is cancelled. Returns the cancellation that came
-    meanwhile."""
+    """COMMIT, even if the task is cancelled. Returns the cancellation that came meanwhile."""
     commit = asyncio.ensure_future(connection.commit_transaction())
     try:
         await asyncio.shield(commit)
@@ -262,8 +257,7 @@ class SqliteDatabase(Database):
 
 
 async def _connect(path: Path, busy_timeout_ms: int, mode: str) -> SqliteConnection:
-    """A configured connection in `mode`, WAL for the writer or query-only for the reader. Raises
-    `DatabaseUnavailable`."""
+    """A configured connection in `mode`, or `DatabaseUnavailable`."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         connection = await connect(path)

@@ -11,5 +11,5 @@ IntegrityError = sqlite3.IntegrityError
 """A constraint refused the change: a unique key, a CHECK, a foreign key, a trigger."""
 
 OperationalError = sqlite3.OperationalError
-"""The database could not run the statement because it is locked, unreachable or hit a serialization
-failure."""
+"""The statement could not run: the database is locked, unreachable or hit a serialization failure.
+"""

@@ -22,7 +22,7 @@ MIGRATION_LOCK = 0x4172_6269_7465_7201
 """The advisory lock key migrations hold: one process migrates at a time."""
 
 OWNER_LOCK = 0x4172_6269_7465_7202
-"""The advisory lock key of the bot owning the database (`storage.shared.ownership`)."""
+"""The advisory lock key of the bot owning the database."""
 
 SHARD_LOCK_CLASS = 0x4172_626A
 """The first key of the shard locks, held exclusively by the process running that shard."""
@@ -34,7 +34,7 @@ COMMIT_CHANNEL = "arbiter_commit"
 """The channel a unit of work that left jobs or messages notifies, to wake the guild's shard."""
 
 UNIT_LOCK_CLASS = 0x4172_6269
-"""The first key of the per-guild unit-of-work locks (`PostgresDatabase.serialising`)."""
+"""The first key of the per-guild unit-of-work locks."""
 
 STATEMENT_CACHE = 1024
 """Prepared statements asyncpg keeps per connection."""
@@ -69,22 +69,19 @@ async def connect(url: str, *, read_only: bool = False) -> PostgresConnection:
 
 
 class PostgresDatabase(Database):
-    """An Arbiter database on a PostgreSQL server, opened with `await
-    PostgresDatabase.connect(url)`."""
+    """An Arbiter database on a PostgreSQL server, opened by `PostgresDatabase.connect`."""
 
     dialect = Dialect.POSTGRESQL
     BEGIN_WRITE = "BEGIN ISOLATION LEVEL READ COMMITTED"
     BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 
     def serialising(self, guild_id: int | None) -> list[tuple[str, tuple[int, ...]]]:
-        """A transaction-level advisory lock per guild, so a unit of work sees every unit of its
-        guild that committed before it, as on SQLite."""
+        """A lock per guild, so a unit sees every earlier unit of its guild, as on SQLite."""
         key = 0 if guild_id is None else guild_id % 2_147_483_647
         return [("SELECT pg_advisory_xact_lock(?, ?)", (UNIT_LOCK_CLASS, key))]
 
     def commit_notices(self, guild_id: int) -> list[tuple[str, tuple[object, ...]]]:
-        """Notifies `COMMIT_CHANNEL` of the guild, which listeners hear when the transaction
-        commits."""
+        """Notifies `COMMIT_CHANNEL` of the guild, heard when the transaction commits."""
         return [("SELECT pg_notify(?, ?)", (COMMIT_CHANNEL, str(guild_id)))]
 
     @property
@@ -116,8 +113,7 @@ class PostgresDatabase(Database):
         return cls(writer, reader, url, clock)
 
     async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
-        """Apply pending migrations, each in its own transaction under the migration lock. Returns
-        the versions applied."""
+        """Apply pending migrations, each in its own transaction under the migration lock."""
         scripts = postgres_scripts(directory)
         applied = []
         async with self.writer() as connection:
@@ -202,8 +198,7 @@ class PostgresDatabase(Database):
     async def lock_owner(
         self, *, shared: bool, shards: tuple[int, ...] = (), shard_count: int | None = None
     ) -> OwnerConnection:
-        """Hold the owner lock on a connection of its own, and for a shard process the shard locks
-        too."""
+        """Hold the owner lock, and a shard process's shard locks, on a connection of its own."""
         connection = await connect(self.url)
         try:
             raw = connection.raw
@@ -247,16 +242,14 @@ class OwnerLockTaken(Exception):
 
 @dataclass
 class OwnerConnection:
-    """The connection holding the owner locks. Closing it releases them. It also listens for other
-    processes' commits."""
+    """The connection holding the owner locks, which closing releases. It hears other commits."""
 
     connection: PostgresConnection
     own_pid: int
     """The server process of this process's writer."""
 
     async def listen(self, callback: Callable[[int], None]) -> None:
-        """Call `callback` with the guild of each unit of work another process commits with jobs or
-        messages."""
+        """Call `callback` with the guild of each unit another process commits with work."""
 
         def heard(_connection: object, pid: int, _channel: str, payload: str) -> None:
             if pid != self.own_pid and payload.isdigit():

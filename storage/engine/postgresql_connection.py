@@ -44,7 +44,7 @@ def numbered(sql: str) -> str:
 
 
 def _rowcount(status: str) -> int:
-    """The rows a command changed, from its status (`INSERT 0 2` → 2); -1 when it says none."""
+    """The rows a command changed, read from its status, or -1 when it says none."""
     words = status.split()
     if words and words[0] in _COUNTED and words[-1].isdigit():
         return int(words[-1])
@@ -66,8 +66,7 @@ def converted(error: Exception) -> DatabaseError:
 async def open_connection(
     url: str, statement_cache: int, settings: dict[str, str]
 ) -> PostgresConnection:
-    """A connection to `url` with those server settings. Raises OSError or ValueError when there is
-    none."""
+    """A connection to `url`. Raises OSError or ValueError when there is none."""
     try:
         inner = await asyncpg.connect(
             url, statement_cache_size=statement_cache, server_settings=settings
@@ -121,7 +120,7 @@ class PostgresConnection(Connection):
         return self._inner
 
     async def _send(self, call: Awaitable[T]) -> T:
-        """Make one round trip (counted in `trips`)."""
+        """Make one round trip, counted in `trips`."""
         self.trips += 1
         self._sent_since_end = True
         failure: BaseException
@@ -187,8 +186,7 @@ class PostgresConnection(Connection):
         await self._send(self._inner.execute(script))
 
     async def commit_transaction(self) -> None:
-        """COMMIT. A transaction the server had already aborted raises instead of passing for
-        committed."""
+        """COMMIT. A transaction the server already aborted raises."""
         status = await self._send(self._inner.execute("COMMIT"))
         self._sent_since_end = False
         if status != "COMMIT":

@@ -12,7 +12,6 @@ class IntegrityError(sqlite3.IntegrityError):
 
 
 class OperationalError(sqlite3.OperationalError):
-    """PostgreSQL refused or could not run a statement. An empty sqlstate means the connection
-    failed."""
+    """PostgreSQL refused a statement. An empty sqlstate means the connection failed."""
 
     sqlstate: str = ""

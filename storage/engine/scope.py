@@ -68,8 +68,7 @@ class WriteScope(ReadScope):
         await self.connection.executemany(sql, [tuple(row) for row in rows])
 
     async def insert_rows(self, head: str, rows: Sequence[Sequence[Any]], tail: str = "") -> None:
-        """Run the INSERT `head` over the rows in multi-row VALUES lists, each followed by `tail`.
-        No two rows may share a key the tail updates."""
+        """INSERT the rows after `head`, then `tail`. No two rows may share a key `tail` updates."""
         if not rows:
             return
         width = len(rows[0])
