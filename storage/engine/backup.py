@@ -1,4 +1,8 @@
-"""Online backup of the database, consistent while the bot writes."""
+"""Online backup of the database, consistent while the bot writes.
+
+A SQLite database is copied with SQLite's backup API. A PostgreSQL one becomes a new SQLite file
+holding every row of one snapshot, which `arbiter db copy` restores.
+"""
 
 from __future__ import annotations
 
@@ -59,7 +63,10 @@ def backup_database(
     pages: int = -1,
     progress: Callable[[int, int, int], object] | None = None,
 ) -> int:
-    """Copies `source` to the new file `target` as one consistent snapshot. Returns its pages."""
+    """Copies `source` to the new file `target` as one consistent snapshot. Returns its pages.
+
+    Writers are not blocked, and the copy is the database as of one commit.
+    """
     try:
         _check_paths(source, target)
     except OSError as error:  # e.g. a name longer than the file system allows
@@ -109,7 +116,10 @@ def backup_database(
 
 
 async def backup_to_sqlite(database: Database, target: Path) -> int:
-    """Copies every row of `database` as of one snapshot into the new SQLite file `target`."""
+    """Copies every row of `database` as of one snapshot into the new SQLite file `target`.
+
+    The file is written under a temporary name first, so it appears only once complete.
+    """
     from storage.engine.copy import CopyMismatch, CopyRefused, copy_database
 
     try:

@@ -1,7 +1,9 @@
 """The database connection units of work, reads and repositories use.
 
 `Connection` is what every engine's connection offers. `SqliteConnection` implements it on
-aiosqlite's public API for the embedded default.
+aiosqlite's public API for the embedded default. On PostgreSQL a failed statement aborts the
+transaction and later statements raise that failure again. On SQLite a caught refusal leaves the
+transaction usable.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ class Cursor(ABC):
     @property
     @abstractmethod
     def rowcount(self) -> int:
-        """The rows the statement changed."""
+        """The rows the statement changed, or -1 for a query."""
 
     @abstractmethod
     async def fetchone(self) -> Any:
@@ -64,7 +66,7 @@ class Connection(ABC):
 
     def __init__(self) -> None:
         self.failed: BaseException | None = None
-        """The failure of the open unit of work."""
+        """The failure of the open unit, even one its caller caught. The unit must not commit."""
         self.in_unit = False
         """Whether a unit of work's transaction is open on this connection."""
         self.trips = 0
@@ -124,11 +126,14 @@ class Connection(ABC):
 
     @abstractmethod
     async def close(self) -> None:
-        """Close the connection."""
+        """Close the connection. It may be called again."""
 
 
 class ThreadConnection(sqlite3.Connection):
-    """The sqlite3 connection aiosqlite drives on its thread."""
+    """The sqlite3 connection aiosqlite drives on its thread.
+
+    It closes its cursors before COMMIT and ROLLBACK, since an unread cursor keeps its snapshot.
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -173,7 +178,7 @@ class SqliteCursor(Cursor):
 
     @property
     def rowcount(self) -> int:
-        """The rows the statement changed."""
+        """The rows the statement changed, or -1 for a query."""
         return self._inner.rowcount
 
     async def fetchone(self) -> aiosqlite.Row | None:
@@ -252,7 +257,7 @@ class SqliteConnection(Connection):
         await self._send(self._inner.set_trace_callback(handler))  # type: ignore[arg-type]
 
     async def close(self) -> None:
-        """Close the connection and stop its thread."""
+        """Close the connection and stop its thread. It may be called again."""
         await self._inner.close()
 
 

@@ -1,4 +1,7 @@
-"""Every row of one Arbiter database into another, empty one, whichever the engines."""
+"""Every row of one Arbiter database into another, empty one, whichever the engines.
+
+It reads one snapshot of the source and writes in one transaction on the target, keeping ids.
+"""
 
 from __future__ import annotations
 
@@ -62,7 +65,10 @@ async def row_counts(database: Database) -> dict[str, int]:
 
 
 async def copy_database(source: Database, target: Database) -> CopyReport:
-    """Copies every row of the migrated `source` into `target` in one transaction."""
+    """Copies every row of the migrated `source` into `target` in one transaction.
+
+    A target holding any row is refused. The row counts are compared before the commit.
+    """
     version = len(discover())
     source_version = await source.schema_version()
     if source_version != version:

@@ -1,4 +1,9 @@
-"""An Arbiter database: a writer connection and a read-only reader beside it, migrated."""
+"""An Arbiter database: a writer connection and a read-only reader beside it, migrated.
+
+Every access goes through `read()` or `transaction()`. Transactions take the writer one at a
+time. A `read()` block outside a transaction reads one snapshot on the reader, so it neither
+waits behind a write nor sees half of one. Use cases open a unit of work in storage/guild.py.
+"""
 
 from __future__ import annotations
 
@@ -95,7 +100,7 @@ class Database:
         """After rows were copied in with their ids, makes sure new rows get new ids."""
 
     async def close(self) -> None:
-        """Close the connections."""
+        """Close the connections. It may be called again."""
         if self._reader is not None:
             await self._reader.close()
         await self._connection.close()

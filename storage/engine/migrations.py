@@ -1,6 +1,8 @@
 """Versioned schema migrations in `storage/migrations/NNNN_name.sql`, run by both engines.
 
 Where PostgreSQL needs its own text, `migrations/postgresql/NNNN_name.sql` is its twin.
+On SQLite each migration runs in one transaction that also sets `user_version`, so a failed
+migration leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -109,7 +111,10 @@ def _sql_name_key(name: object) -> object:
 
 
 async def rollback_if_open(connection: Connection) -> None:
-    """Roll back the connection's transaction, if one is open."""
+    """Roll back the connection's transaction, if one is open.
+
+    A cancelled BEGIN may still open a transaction on aiosqlite's thread, which this closes.
+    """
     with contextlib.suppress(DatabaseError):  # "no transaction is active"
         await connection.execute("ROLLBACK")
 

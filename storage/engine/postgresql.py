@@ -1,4 +1,10 @@
-"""The PostgreSQL database: the same `Database` as SQLite's, on two asyncpg connections."""
+"""The PostgreSQL database: the same `Database` as SQLite's, on two asyncpg connections.
+
+Units of work run at READ COMMITTED, so a claim such as `UPDATE … WHERE status = 'pending'`
+re-checks its row and two processes never both win it. A `read()` block is one REPEATABLE READ,
+READ ONLY snapshot. Migrations run under an advisory lock, so processes starting together
+migrate once.
+"""
 
 from __future__ import annotations
 
@@ -56,7 +62,7 @@ def shown_url(url: str) -> str:
 
 
 async def connect(url: str, *, read_only: bool = False) -> PostgresConnection:
-    """A connection to `url`, or `DatabaseUnavailable` saying why."""
+    """A connection to `url`, read-only if asked, or `DatabaseUnavailable` saying why."""
     from storage.engine.postgresql_connection import open_connection
 
     settings = {"application_name": "arbiter"}
@@ -198,7 +204,10 @@ class PostgresDatabase(Database):
     async def lock_owner(
         self, *, shared: bool, shards: tuple[int, ...] = (), shard_count: int | None = None
     ) -> OwnerConnection:
-        """Hold the owner lock, and a shard process's shard locks, on a connection of its own."""
+        """Hold the owner lock, and a shard process's shard locks, on a connection of its own.
+
+        Raises `OwnerLockTaken`, holding nothing, if any of them is taken.
+        """
         connection = await connect(self.url)
         try:
             raw = connection.raw
@@ -258,5 +267,5 @@ class OwnerConnection:
         await self.connection.raw.add_listener(COMMIT_CHANNEL, heard)
 
     async def release(self) -> None:
-        """Give the lock up."""
+        """Give the lock up by closing its connection. It may be called again."""
         await self.connection.close()

@@ -116,7 +116,7 @@ class PostgresConnection(Connection):
 
     @property
     def raw(self) -> asyncpg.Connection:
-        """The asyncpg connection itself."""
+        """The asyncpg connection itself, for PostgreSQL's own features but not for repositories."""
         return self._inner
 
     async def _send(self, call: Awaitable[T]) -> T:
@@ -210,6 +210,6 @@ class PostgresConnection(Connection):
         self._trace = handler
 
     async def close(self) -> None:
-        """Close the connection."""
+        """Close the connection. It may be called again."""
         if not self._inner.is_closed():
             await self._inner.close()

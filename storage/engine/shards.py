@@ -1,4 +1,8 @@
-"""The shards a process runs, as in `arbiter run --shards 0-3 --shard-count 8`."""
+"""The shards a process runs, as in `arbiter run --shards 0-3 --shard-count 8`.
+
+Discord puts guild `g` on shard `(g >> 22) % shard_count`. The process owning that shard runs the
+guild's jobs and sends its messages, so cross-guild reads take `Shards.where()`.
+"""
 
 from __future__ import annotations
 
@@ -33,7 +37,7 @@ class Shards:
 
     @classmethod
     def parse(cls, text: str, count: int) -> Shards:
-        """Reads comma-separated ranges and ids such as `0-3,6`, of `count` shards."""
+        """Reads comma-separated ranges and ids such as `0-3,6`. Raises ValueError if wrong."""
         ids: set[int] = set()
         for part in text.split(","):
             first, dash, last = part.strip().partition("-")
@@ -75,7 +79,7 @@ def shard_condition(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
 
 
 def _ranges(ids: tuple[int, ...]) -> str:
-    """The ids as text, so gives `0-3,6`."""
+    """The ids as text, such as `0-3,6`."""
     parts: list[str] = []
     start = previous = ids[0]
     for shard in (*ids[1:], None):
