@@ -163,7 +163,10 @@ class Database:
     async def transaction(
         self, after_commit: Callable[[], None] | None = None, *, guild_id: int | None = None
     ) -> AsyncIterator[Connection]:
-        """One write transaction, rolled back whole if the block raises. Nesting is refused."""
+        """One write transaction, rolled back whole if the block raises. Nesting is refused.
+
+        `after_commit` runs once it committed, even if the task was cancelled during COMMIT.
+        """
         if self.in_transaction_of_this_task() or self._reading_in_this_task():
             raise RuntimeError("a unit of work inside a unit of work: do all of it in one")
         async with self._exclusive():

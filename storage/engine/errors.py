@@ -1,4 +1,8 @@
-"""The errors a database raises, whichever the engine: PEP 249's hierarchy as sqlite3 defines it."""
+"""The errors a database raises, whichever the engine: PEP 249's hierarchy as sqlite3 defines it.
+
+asyncpg's errors come back as subclasses of the same names, so a caller catching `IntegrityError`
+handles a refusal the same way on both engines.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Where a database is, and `open_database` opening it behind the one `Database` interface."""
+"""Where a database is, and `open_database` opening it behind the one `Database` interface.
+
+A location is a SQLite path or `sqlite:PATH`, or a `postgresql://` URL.
+"""
 
 from __future__ import annotations
 
