@@ -53,7 +53,7 @@ from storage.tour.tours import TourReader, TourRepository
 
 
 class GuildView:
-    """Read-only repositories of one guild (from `GuildStore.read()`)."""
+    """Read-only repositories of one guild, from `GuildStore.read`."""
 
     def __init__(self, scope: ReadScope) -> None:
         self.guild_id = scope.guild_id
@@ -187,10 +187,11 @@ U = TypeVar("U", bound=UnitOfWork)
 
 @dataclass(frozen=True)
 class Committed:
-    """What a committed unit of work leaves for the running bot: the jobs it scheduled, moved
-    or cancelled (for the scheduler), the messages it queued (for the outbox sender), the
-    seasons and tour events whose version it bumped and the outbox rows it recorded as sent
-    (for the pin refresher: a pin is edited once its message is in Discord)."""
+    """What a committed unit of work leaves for the running bot.
+
+    The scheduler hears of its jobs, the outbox sender of its queued messages, and the pin refresher
+    of the seasons and events it bumped and the messages it recorded as sent.
+    """
 
     guild_id: int
     jobs: tuple[Job, ...]
@@ -203,15 +204,16 @@ class Committed:
 CommitListener = Callable[[Committed], None]
 
 _LISTENERS: weakref.WeakKeyDictionary[Database, list[CommitListener]] = weakref.WeakKeyDictionary()
-"""Each database's commit listeners (held here, by the units of work that tell them, so the
-database itself knows nothing of what a unit of work leaves)."""
+"""Each database's commit listeners, held here so the database knows nothing of what a unit of work
+leaves."""
 
 
 def on_commit(database: Database, listener: CommitListener) -> None:
-    """Call `listener(committed)` after every unit of work on `database` that commits and
-    left jobs, messages, bumped seasons or events, or delivered messages (the scheduler learns
-    of its jobs, the outbox sender of its messages, the pin refresher of what its pins show).
-    Listeners run in the order added and must not raise."""
+    """Calls `listener` after every unit of work on `database` that commits and left something for
+    the bot.
+
+    Listeners run in the order added and must not raise.
+    """
     _LISTENERS.setdefault(database, []).append(listener)
 
 
@@ -226,7 +228,7 @@ class _Abandoned(Exception):
 
 
 class GuildStore:
-    """The data of one Discord guild; nothing it hands out can read or change another's rows."""
+    """The data of one Discord guild. Nothing it hands out can read or change another's rows."""
 
     def __init__(self, database: Database, guild_id: int) -> None:
         if guild_id <= 0:
@@ -236,7 +238,7 @@ class GuildStore:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[GuildView]:
-        """Read-only repositories for the block (inside a unit of work: seeing its writes)."""
+        """Read-only repositories for the block. Inside a unit of work they see its writes."""
         async with self.database.read() as connection:
             yield GuildView(ReadScope(connection, self.guild_id))
 

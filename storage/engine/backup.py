@@ -1,8 +1,7 @@
 """Online backup of the database, consistent while the bot writes.
 
-A SQLite database is copied with SQLite's backup API by `backup_database`. A PostgreSQL one becomes
-a new SQLite file holding every row of one snapshot, by `backup_to_sqlite`. That is one file,
-restored with `arbiter db copy`.
+A SQLite database is copied with SQLite's backup API. A PostgreSQL one becomes a new SQLite file
+holding every row of one snapshot, which `arbiter db copy` restores.
 """
 
 from __future__ import annotations
@@ -20,8 +19,7 @@ _COMPANIONS = ("", "-wal", "-shm", "-journal")
 
 
 _PREFIX_CHARS = 100
-"""How much of the target's name the temporary file borrows: a name near the file system's
-limit must not make the temporary name too long."""
+"""How much of the target's name the temporary file borrows, to keep its name short enough."""
 
 
 def _short(path: Path) -> str:
@@ -35,17 +33,11 @@ class BackupError(Exception):
 
 
 class BackupFailed(BackupError):
-    """A backup that was begun but could not be written or finished.
-
-    The folder refused the file, the disk filled or SQLite failed. This is a runtime failure, not a
-    bad request.
-    """
+    """A backup that was begun but could not be written or finished."""
 
 
 def _check_target(target: Path) -> None:
-    """Refuses an existing target, a folder or a missing folder. OSError is the caller's to
-    report.
-    """
+    """Refuses an existing target, a folder or a missing folder."""
     if target.is_dir():
         raise BackupError(f"{_short(target)} is a folder; give a new file's name")
     if target.exists():
@@ -55,11 +47,7 @@ def _check_target(target: Path) -> None:
 
 
 def _check_paths(source: Path, target: Path) -> None:
-    """Refuses a missing source, an existing target, a missing folder, or one of the live database's
-    own files.
-
-    OSError from the file system is the caller's to report.
-    """
+    """Refuses a missing source, an existing target or folder, or the live database's files."""
     if not source.is_file():
         raise BackupError(f"no database at {source}")
     _check_target(target)
@@ -75,19 +63,15 @@ def backup_database(
     pages: int = -1,
     progress: Callable[[int, int, int], object] | None = None,
 ) -> int:
-    """Copies `source` to the new file `target` as one consistent snapshot, and returns its pages.
+    """Copies `source` to the new file `target` as one consistent snapshot. Returns its pages.
 
-    By default the copy is one backup step inside a read transaction. Writers in WAL mode are not
-    blocked, and the copy is the database as of one commit. With `pages` > 0 it is copied in steps.
-    SQLite restarts the copy whenever another connection writes, so it stays consistent.
-    `progress(status, remaining, total)` is called after each step.
+    Writers are not blocked, and the copy is the database as of one commit.
     """
     try:
         _check_paths(source, target)
     except OSError as error:  # e.g. a name longer than the file system allows
         raise BackupError(f"cannot use {_short(target)}: {error.strerror or error}") from None
-    # A fresh, unique temporary name: never a file of the user's (it was `<target>.partial`,
-    # which an existing file of that name was written over and then deleted).
+    # A fresh, unique temporary name, never a file of the user's.
     try:
         handle, temporary = tempfile.mkstemp(
             prefix=f".{target.name[:_PREFIX_CHARS]}.", suffix=".partial", dir=target.parent
@@ -132,11 +116,9 @@ def backup_database(
 
 
 async def backup_to_sqlite(database: Database, target: Path) -> int:
-    """Copies every row of `database` as of one snapshot into the new SQLite file `target`, and
-    returns the rows copied.
+    """Copies every row of `database` as of one snapshot into the new SQLite file `target`.
 
-    The source may be PostgreSQL or any engine. The file is migrated to the same version. It is
-    written under a temporary name first, so it appears only once complete.
+    The file is written under a temporary name first, so it appears only once complete.
     """
     from storage.engine.copy import CopyMismatch, CopyRefused, copy_database
 

@@ -1,7 +1,4 @@
-"""How values are stored as text: instants as ISO 8601 UTC, days as ISO dates and LIKE patterns.
-
-Every repository reads and writes them through these pure functions, which use no database.
-"""
+"""How values are stored as text: instants as ISO 8601 UTC, days as ISO dates and LIKE patterns."""
 
 from __future__ import annotations
 
@@ -11,20 +8,14 @@ from core.names import folded
 
 
 def to_text(instant: dt.datetime) -> str:
-    """An aware instant as the ISO 8601 UTC text stored in the database, in whole seconds.
-
-    Stamps such as `created_at`, due times and the audit's `at` are stored this way.
-    """
+    """An aware instant as the ISO 8601 UTC text stored in the database, in whole seconds."""
     if instant.tzinfo is None:
         raise ValueError("stored instants must be timezone-aware")
     return instant.astimezone(dt.UTC).isoformat(timespec="seconds")
 
 
 def instant_text(instant: dt.datetime) -> str:
-    """An aware instant as stored for league facts: ISO 8601 UTC with sub-seconds kept.
-
-    A season file's instants thus come back exactly.
-    """
+    """An aware instant as stored for league facts: ISO 8601 UTC with sub-seconds kept."""
     if instant.tzinfo is None:
         raise ValueError("stored instants must be timezone-aware")
     return instant.astimezone(dt.UTC).isoformat()

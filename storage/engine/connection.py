@@ -1,12 +1,9 @@
-"""The database connection units of work, reads and repositories use: `Connection`, what every
-engine's connection offers (run a statement written once, in SQLite's dialect with `?`
-placeholders; end the transaction), and its SQLite implementation on aiosqlite's public API,
-the embedded default (`SqliteConnection`, here; the PostgreSQL one is
-storage/engine/postgresql_connection.py). Statements run one after the other, each awaited.
+"""The database connection units of work, reads and repositories use.
 
-On PostgreSQL any failed statement aborts the transaction: there `failed` is the unit's first
-failure, whatever raised it (`in_unit`), and later statements raise it again. On SQLite a
-caught refusal of a statement leaves the transaction usable, as sqlite3 does.
+`Connection` is what every engine's connection offers. `SqliteConnection` implements it on
+aiosqlite's public API for the embedded default. On PostgreSQL a failed statement aborts the
+transaction and later statements raise that failure again. On SQLite a caught refusal leaves the
+transaction usable.
 """
 
 from __future__ import annotations
@@ -27,7 +24,7 @@ T = TypeVar("T")
 
 
 class Row(Protocol):
-    """A result row: its values by position or by column name (sqlite3.Row, asyncpg.Record)."""
+    """A result row: its values by position or by column name."""
 
     def __getitem__(self, key: Any, /) -> Any: ...
 
@@ -43,12 +40,12 @@ _UNDOING = ("ROLLBACK",)
 
 
 class Cursor(ABC):
-    """A statement's outcome: `rowcount` (rows changed; -1 for a query) and its rows."""
+    """A statement's outcome: `rowcount` and its rows."""
 
     @property
     @abstractmethod
     def rowcount(self) -> int:
-        """The rows the statement changed (-1 for a query)."""
+        """The rows the statement changed, or -1 for a query."""
 
     @abstractmethod
     async def fetchone(self) -> Any:
@@ -59,7 +56,7 @@ class Cursor(ABC):
         """Every remaining row."""
 
     async def close(self) -> None:  # noqa: B027 (nothing to close for a fetched result)
-        """Close the cursor (a cursor holding its rows already has nothing to close)."""
+        """Close the cursor."""
 
 
 class Connection(ABC):
@@ -69,18 +66,14 @@ class Connection(ABC):
 
     def __init__(self) -> None:
         self.failed: BaseException | None = None
-        """The failure of the open unit of work (None: none). PostgreSQL records a statement's
-        failure here even when its caller caught it: the unit must not commit
-        (`Database.transaction()` raises it again instead)."""
+        """The failure of the open unit, even one its caller caught. The unit must not commit."""
         self.in_unit = False
-        """Whether a unit of work's transaction is open on this connection (PostgreSQL: its
-        statements' failures count, `_note_failure`)."""
+        """Whether a unit of work's transaction is open on this connection."""
         self.trips = 0
-        """Calls made to the database so far (benchmarks report them)."""
+        """Calls made to the database so far."""
 
     def _refuse_if_failed(self, sql: str) -> None:
-        """Inside a unit that already failed, raise that failure instead of running `sql`
-        (unless `sql` ends or undoes the transaction)."""
+        """In a failed unit, raise its failure instead of running `sql`, unless `sql` ends it."""
         if (
             self.failed is not None
             and self.in_unit
@@ -89,12 +82,12 @@ class Connection(ABC):
             raise self.failed
 
     def _note_failure(self, error: BaseException) -> None:
-        """Record `error` as the unit's failure (the first one counts)."""
+        """Record `error` as the unit's failure."""
         if self.in_unit and self.failed is None:
             self.failed = error
 
     async def _send(self, call: Awaitable[T]) -> T:
-        """Make one call to the database (counted in `trips`)."""
+        """Make one call to the database, counted in `trips`."""
         self.trips += 1
         return await call
 
@@ -112,7 +105,7 @@ class Connection(ABC):
 
     @abstractmethod
     async def executescript(self, script: str) -> None:
-        """Run a script of statements in this engine's own dialect (migrations)."""
+        """Run a script of statements in this engine's own dialect."""
 
     @abstractmethod
     async def commit_transaction(self) -> None:
@@ -129,23 +122,23 @@ class Connection(ABC):
 
     @abstractmethod
     async def set_trace_callback(self, handler: Callable[[str], object] | None) -> None:
-        """Call `handler(sql)` for every statement run (benchmarks, tests)."""
+        """Call `handler(sql)` for every statement run."""
 
     @abstractmethod
     async def close(self) -> None:
-        """Close the connection (idempotent)."""
+        """Close the connection. It may be called again."""
 
 
 class ThreadConnection(sqlite3.Connection):
-    """The sqlite3 connection aiosqlite drives on its thread. It closes the cursors it handed
-    out before COMMIT and ROLLBACK: a statement not read to its end keeps its snapshot even
-    after the transaction ended, so the next BEGIN on this connection would read that old
-    snapshot again, and a BEGIN IMMEDIATE fail once another connection committed."""
+    """The sqlite3 connection aiosqlite drives on its thread.
+
+    It closes its cursors before COMMIT and ROLLBACK, since an unread cursor keeps its snapshot.
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.handed_out: weakref.WeakSet[sqlite3.Cursor] = weakref.WeakSet()
-        """The cursors handed out and still referenced (`close_cursors` closes them)."""
+        """The cursors handed out and still referenced."""
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
         """`sqlite3.Connection.execute`, the cursor noted."""
@@ -160,27 +153,24 @@ class ThreadConnection(sqlite3.Connection):
         return cursor
 
     def commit(self) -> None:
-        """COMMIT if a transaction is open (as sqlite3's), after closing the cursors."""
+        """COMMIT if a transaction is open, after closing the cursors."""
         self.close_cursors()
         super().commit()
 
     def rollback(self) -> None:
-        """ROLLBACK if a transaction is open (as sqlite3's), after closing the cursors."""
+        """ROLLBACK if a transaction is open, after closing the cursors."""
         self.close_cursors()
         super().rollback()
 
     def close_cursors(self) -> None:
-        """Close (reset) every cursor handed out and still referenced."""
+        """Close every cursor handed out and still referenced."""
         for cursor in list(self.handed_out):
             cursor.close()
         self.handed_out.clear()
 
 
 class SqliteCursor(Cursor):
-    """A statement's outcome on a `SqliteConnection`: `rowcount` and its rows.
-
-    Each fetch is one trip, counted by the connection.
-    """
+    """A statement's outcome on a `SqliteConnection`: `rowcount` and its rows."""
 
     def __init__(self, connection: SqliteConnection, inner: aiosqlite.Cursor) -> None:
         self._connection = connection
@@ -188,7 +178,7 @@ class SqliteCursor(Cursor):
 
     @property
     def rowcount(self) -> int:
-        """The rows the statement changed (-1 for a query)."""
+        """The rows the statement changed, or -1 for a query."""
         return self._inner.rowcount
 
     async def fetchone(self) -> aiosqlite.Row | None:
@@ -202,12 +192,12 @@ class SqliteCursor(Cursor):
         return list(rows)
 
     async def close(self) -> None:
-        """Close the cursor (its statement reset)."""
+        """Close the cursor."""
         await self._connection._send(self._inner.close())
 
 
 class SqliteConnection(Connection):
-    """A database connection (aiosqlite's, autocommit: transactions are opened explicitly)."""
+    """A database connection."""
 
     dialect = Dialect.SQLITE
 
@@ -229,7 +219,7 @@ class SqliteConnection(Connection):
         return list(await self._send(self._inner.execute_fetchall(sql, tuple(parameters))))
 
     async def executescript(self, script: str) -> None:
-        """Run an SQL script (migrations)."""
+        """Run an SQL script."""
         await self._send(self._inner.executescript(script))
 
     async def commit_transaction(self) -> None:
@@ -237,13 +227,12 @@ class SqliteConnection(Connection):
         await self._send(self._inner.commit())
 
     async def end_snapshot(self) -> None:
-        """End the transaction, if one is open, by ROLLBACK after closing the cursors handed
-        out (see `ThreadConnection`)."""
+        """Rolls back the open transaction, if any, after closing the cursors handed out."""
         await self._send(self._inner.rollback())
 
     @property
     def in_transaction(self) -> bool:
-        """Whether a transaction is open (as the thread last left it)."""
+        """Whether a transaction is open."""
         return self._inner.in_transaction
 
     @property
@@ -258,17 +247,17 @@ class SqliteConnection(Connection):
     async def create_function(
         self, name: str, arguments: int, function: Callable[..., object], *, deterministic: bool
     ) -> None:
-        """Make the Python `function` callable from SQL as `name` (a migration's helper)."""
+        """Make the Python `function` callable from SQL as `name`."""
         await self._send(
             self._inner.create_function(name, arguments, function, deterministic=deterministic)
         )
 
     async def set_trace_callback(self, handler: Callable[[str], object] | None) -> None:
-        """Call `handler(sql)` on the thread for every statement run (benchmarks, tests)."""
+        """Call `handler(sql)` on the thread for every statement run."""
         await self._send(self._inner.set_trace_callback(handler))  # type: ignore[arg-type]
 
     async def close(self) -> None:
-        """Close the connection and stop its thread (idempotent)."""
+        """Close the connection and stop its thread. It may be called again."""
         await self._inner.close()
 
 

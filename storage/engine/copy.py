@@ -1,9 +1,6 @@
 """Every row of one Arbiter database into another, empty one, whichever the engines.
 
-`arbiter db copy` uses it from a SQLite file to PostgreSQL, and `arbiter db backup` from a
-PostgreSQL database into a new SQLite file. It reads one snapshot of the source and writes in one
-transaction on the target, parent tables first, keeping ids. Then the row counts of both are
-compared.
+It reads one snapshot of the source and writes in one transaction on the target, keeping ids.
 """
 
 from __future__ import annotations
@@ -23,9 +20,7 @@ class CopyRefused(Exception):
 
 
 class CopyMismatch(Exception):
-    """A copy whose target does not hold what the source held, because the counts differ. It is
-    rolled back.
-    """
+    """A copy whose target counts differ from the source's. It is rolled back."""
 
 
 @dataclass(frozen=True)
@@ -42,10 +37,7 @@ class CopyReport:
 
 
 def parents_first(tables: Mapping[str, tuple[str, ...]]) -> list[str]:
-    """The tables ordered so that each comes after every table its foreign keys point to.
-
-    A table pointing to itself keeps its rows in id order.
-    """
+    """The tables ordered so that each comes after every table its foreign keys point to."""
     done: list[str] = []
 
     def visit(table: str, path: tuple[str, ...]) -> None:
@@ -75,8 +67,7 @@ async def row_counts(database: Database) -> dict[str, int]:
 async def copy_database(source: Database, target: Database) -> CopyReport:
     """Copies every row of the migrated `source` into `target` in one transaction.
 
-    `target` is migrated here to the same version. A target that holds any row is refused, and so is
-    a source whose schema is not this program's. The counts are compared before the commit.
+    A target holding any row is refused. The row counts are compared before the commit.
     """
     version = len(discover())
     source_version = await source.schema_version()

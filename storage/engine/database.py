@@ -1,16 +1,8 @@
 """An Arbiter database: a writer connection and a read-only reader beside it, migrated.
 
-It runs on SQLite, the embedded default with WAL, foreign keys and a busy timeout, or on
-PostgreSQL in storage/engine/postgresql.py. The rules below are those of `Database`, the same
-on both engines.
-
 Every access goes through `read()` or `transaction()`. Transactions take the writer one at a
-time, and a lock keeps another task's statements out of an open transaction. A `read()` block
-outside a transaction takes the reader, inside one snapshot, so reads neither wait behind a long
-write nor see half of one. Services do not use these directly. They open a unit of work on a
-guild's store in storage/guild.py, which runs its repositories and its audit row inside one
-`transaction()`. `storage.engine.locations.open_database` opens either engine from the
-configuration's location.
+time. A `read()` block outside a transaction reads one snapshot on the reader, so it neither
+waits behind a write nor sees half of one. Use cases open a unit of work in storage/guild.py.
 """
 
 from __future__ import annotations
@@ -34,40 +26,29 @@ Clock = Callable[[], datetime]
 
 
 def utc_now() -> datetime:
-    """The current instant, timezone-aware in UTC (the default clock)."""
+    """The current instant, timezone-aware in UTC."""
     return datetime.now(UTC)
 
 
 class DatabaseUnavailable(Exception):
-    """The database cannot be opened.
-
-    On SQLite the path may be a folder, not a database, or out of reach. On PostgreSQL there may
-    be no server there, or it refused, or it has no such database.
-    """
+    """The database cannot be opened."""
 
 
 class Database:
-    """An open Arbiter database.
-
-    `await Database.open(path)` opens a SQLite file. `open_database` in storage/engine/locations.py
-    opens either engine.
-    """
+    """An open Arbiter database."""
 
     dialect: Dialect
     BEGIN_WRITE = "BEGIN IMMEDIATE"
-    """How a unit of work's transaction begins (SQLite: take the write lock at once)."""
+    """How a unit of work's transaction begins."""
     BEGIN_READ = "BEGIN"
     """How a read block's snapshot begins."""
 
     def serialising(self, guild_id: int | None) -> list[tuple[str, tuple[int, ...]]]:
-        """The statements after BEGIN that keep units of work of one guild one after the other
-        across processes, as SQLite's BEGIN IMMEDIATE keeps every unit (none here: it does)."""
+        """The statements after BEGIN that keep one guild's units of work in turn."""
         return []
 
     def commit_notices(self, guild_id: int) -> list[tuple[str, tuple[object, ...]]]:
-        """The statements a unit of work of `guild_id` that left jobs or messages sends before
-        COMMIT so that other processes on the database hear of it (none on SQLite: one bot
-        runs on a file, and its listeners hear of its own commits)."""
+        """What a unit that left jobs or messages runs before COMMIT, to wake other processes."""
         return []
 
     def __init__(
@@ -82,64 +63,56 @@ class Database:
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[object] | None = None
         self._reader = reader
-        """The read-only connection for `read()` outside a transaction (None: the writer, as
-        for an in-memory database, which a second connection would not share)."""
+        """The read-only connection for `read()` outside a transaction."""
         self._read_lock = asyncio.Lock()
         self._reader_owner: asyncio.Task[object] | None = None
         self.location = location
-        """Where the database is, as the configuration names it: `open_database(location)`
-        opens it again (a PostgreSQL URL may hold a password: show `name` instead)."""
+        """Where the database is, as the configuration names it. It may hold a password, so show
+        `name` instead."""
         self.clock = clock
 
     @property
     def name(self) -> str:
-        """The database for messages and logs (a file's path; a URL without its password)."""
+        """The database for messages and logs."""
         return self.location
 
     @classmethod
     async def open(
         cls, path: Path | str, *, busy_timeout_ms: int = 5000, clock: Clock = utc_now
     ) -> SqliteDatabase:
-        """Open (creating the file and its folder) and configure the SQLite database at
-        `path`; no migration."""
+        """Open and configure the SQLite database at `path`. No migration."""
         kind = cls if issubclass(cls, SqliteDatabase) else SqliteDatabase
         return await kind.open_file(Path(path), busy_timeout_ms, clock)
 
     async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
-        """Apply pending migrations (those of `directory`: tests give others), each in its own
-        transaction; returns the versions applied."""
+        """Apply the pending migrations of `directory`, each in its own transaction."""
         raise NotImplementedError
 
     async def schema_version(self) -> int:
-        """The version of the last migration applied (0: none)."""
+        """The version of the last migration applied."""
         raise NotImplementedError
 
     async def tables(self) -> dict[str, tuple[str, ...]]:
-        """Arbiter's tables (not the engine's own, nor the schema version's), each with the
-        tables its foreign keys point to, in creation order (a copy fills them in an order
-        that keeps every foreign key)."""
+        """Arbiter's tables, each with the tables its foreign keys point to, in creation order."""
         raise NotImplementedError
 
     async def after_copy(self) -> None:
-        """Once rows were copied in with their ids (`storage.engine.copy`): what the engine needs so
-        that new rows get new ids (nothing on SQLite, whose next rowid follows the largest)."""
+        """After rows were copied in with their ids, makes sure new rows get new ids."""
 
     async def close(self) -> None:
-        """Close the connections (idempotent)."""
+        """Close the connections. It may be called again."""
         if self._reader is not None:
             await self._reader.close()
         await self._connection.close()
 
     @property
     def trips(self) -> int:
-        """Calls made to the database so far, both connections together (benchmarks report
-        them)."""
+        """Calls made to the database so far, both connections together."""
         reader = 0 if self._reader is None else self._reader.trips
         return self._connection.trips + reader
 
     def in_transaction_of_this_task(self) -> bool:
-        """Whether the current task holds the writer (inside `transaction()`, or `read()` when
-        there is no reader)."""
+        """Whether the current task holds the writer."""
         return self._owner is not None and self._owner is asyncio.current_task()
 
     def _reading_in_this_task(self) -> bool:
@@ -157,8 +130,7 @@ class Database:
 
     @asynccontextmanager
     async def writer(self) -> AsyncIterator[Connection]:
-        """The writer connection for the block, exclusive, with no transaction opened: for
-        maintenance that manages its own transactions (migrations, tests seeding rows)."""
+        """The writer connection for the block, with no transaction opened, for maintenance."""
         if self.in_transaction_of_this_task():
             raise RuntimeError("the writer inside a unit of work: use the unit of work")
         async with self._exclusive():
@@ -166,9 +138,7 @@ class Database:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:
-        """A connection for reads, exclusive for the block: inside a transaction, the
-        transaction's own (seeing its writes); else the reader, in one snapshot of what was
-        committed when the block's first statement ran (a nested `read()` shares it)."""
+        """A connection for reads, exclusive for the block, or the open transaction's own."""
         if self.in_transaction_of_this_task():
             yield self._connection
             return
@@ -193,13 +163,10 @@ class Database:
     async def transaction(
         self, after_commit: Callable[[], None] | None = None, *, guild_id: int | None = None
     ) -> AsyncIterator[Connection]:
-        """One write transaction (BEGIN_WRITE … COMMIT), rolled back whole if the block
-        raises or the commit is refused. Nesting is refused: one use case, one transaction.
-        On PostgreSQL a statement of the block that failed (`connection.failed`) fails the
-        transaction even if the block caught it.
-        `after_commit()` runs once it committed (the lock released), even when the task was
-        cancelled while COMMIT was on the database thread (the cancellation follows it).
-        `guild_id`: the guild the unit of work is of (`serialising`)."""
+        """One write transaction, rolled back whole if the block raises. Nesting is refused.
+
+        `after_commit` runs once it committed, even if the task was cancelled during COMMIT.
+        """
         if self.in_transaction_of_this_task() or self._reading_in_this_task():
             raise RuntimeError("a unit of work inside a unit of work: do all of it in one")
         async with self._exclusive():
@@ -229,10 +196,7 @@ class Database:
 
 
 async def _commit(connection: Connection) -> asyncio.CancelledError | None:
-    """COMMIT, waited for to the end even if the task is cancelled meanwhile (the statement
-    runs on the database thread all the same, and whether it committed matters). Returns the
-    cancellation that came while it committed (None: none); raises if it failed (after a
-    cancellation: that CancelledError)."""
+    """COMMIT, even if the task is cancelled. Returns the cancellation that came meanwhile."""
     commit = asyncio.ensure_future(connection.commit_transaction())
     try:
         await asyncio.shield(commit)
@@ -247,11 +211,11 @@ async def _commit(connection: Connection) -> asyncio.CancelledError | None:
 
 
 MEMORY = ":memory:"
-"""The in-memory database's name: one connection only (a second would open another)."""
+"""The in-memory database's name: one connection only."""
 
 
 class SqliteDatabase(Database):
-    """The embedded default: one SQLite file (WAL), a writer and a query-only reader."""
+    """The embedded default: one SQLite file, a writer and a query-only reader."""
 
     dialect = Dialect.SQLITE
 
@@ -269,7 +233,7 @@ class SqliteDatabase(Database):
 
     @classmethod
     async def open_file(cls, path: Path, busy_timeout_ms: int, clock: Clock) -> SqliteDatabase:
-        """Open (creating the file and its folder) and configure the database; no migration."""
+        """Open and configure the database. No migration."""
         if path.is_dir():  # refused here: aiosqlite's failed connect leaves its thread behind
             raise DatabaseUnavailable(f"cannot open {path}: it is a folder")
         connection = await _connect(path, busy_timeout_ms, "PRAGMA journal_mode=WAL")
@@ -283,12 +247,12 @@ class SqliteDatabase(Database):
         return cls(connection, path, clock, reader=reader)
 
     async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
-        """Apply pending migrations, each in its own transaction; returns the versions applied."""
+        """Apply pending migrations, each in its own transaction. Returns the versions applied."""
         async with self.writer():
             return await apply_migrations(self._sqlite, directory)
 
     async def schema_version(self) -> int:
-        """The `PRAGMA user_version` of the database (the last migration applied)."""
+        """The `PRAGMA user_version` of the database."""
         async with self.read() as connection:
             cursor = await connection.execute("PRAGMA user_version")
             row = await cursor.fetchone()
@@ -301,8 +265,7 @@ class SqliteDatabase(Database):
 
 
 async def _connect(path: Path, busy_timeout_ms: int, mode: str) -> SqliteConnection:
-    """A configured connection (rows by name, foreign keys, busy timeout, then `mode`: WAL for
-    the writer, query-only for the reader), or `DatabaseUnavailable`."""
+    """A configured connection in `mode`, or `DatabaseUnavailable`."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         connection = await connect(path)

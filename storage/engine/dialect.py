@@ -1,6 +1,4 @@
-"""Which engine a database runs on. Both run the same SQL text: statements and migrations are
-written in what SQLite and PostgreSQL both read alike (`tests/storage/test_sql_text.py`), with
-`?` placeholders, which the PostgreSQL connection numbers for asyncpg."""
+"""Which engine a database runs on. Both run the same SQL text with `?` placeholders."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """The errors a database raises, whichever the engine: PEP 249's hierarchy as sqlite3 defines it.
 
-On SQLite they are sqlite3's own, unchanged. asyncpg's errors come back as subclasses of the same
-names, see storage/engine/postgresql_errors.py. A caller catching `IntegrityError` or
-`sqlite3.IntegrityError` thus handles a refusal the same way on both engines.
+asyncpg's errors come back as subclasses of the same names, so a caller catching `IntegrityError`
+handles a refusal the same way on both engines.
 """
 
 from __future__ import annotations
@@ -16,6 +15,5 @@ IntegrityError = sqlite3.IntegrityError
 """A constraint refused the change: a unique key, a CHECK, a foreign key, a trigger."""
 
 OperationalError = sqlite3.OperationalError
-"""The database could not run the statement because it is locked, unreachable or hit a
-serialization failure.
+"""The statement could not run: the database is locked, unreachable or hit a serialization failure.
 """

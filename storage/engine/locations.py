@@ -1,7 +1,6 @@
 """Where a database is, and `open_database` opening it behind the one `Database` interface.
 
-A location is a SQLite file, given as `path` or `sqlite:PATH`, or a PostgreSQL server given as
-`postgresql://…`.
+A location is a SQLite path or `sqlite:PATH`, or a `postgresql://` URL.
 """
 
 from __future__ import annotations
@@ -15,10 +14,7 @@ SQLITE_PREFIX = "sqlite:"
 
 
 def sqlite_path(location: str | Path) -> Path | None:
-    """The SQLite file `location` names, or None for a PostgreSQL URL.
-
-    A SQLite location is `sqlite:PATH` or a plain path.
-    """
+    """The SQLite file `location` names, or None for a PostgreSQL URL."""
     if isinstance(location, Path):
         return location
     if is_postgres_url(location):
@@ -29,11 +25,7 @@ def sqlite_path(location: str | Path) -> Path | None:
 async def open_database(
     location: str | Path, *, busy_timeout_ms: int = 5000, clock: Clock = utc_now
 ) -> Database:
-    """Opens the database at `location` without migrating it.
-
-    A path or `sqlite:PATH` opens SQLite, and `busy_timeout_ms` is how long its writer waits for the
-    file's lock. A `postgresql://` or `postgres://` URL opens PostgreSQL.
-    """
+    """Opens the database at `location` without migrating it."""
     path = sqlite_path(location)
     if path is None:
         return await PostgresDatabase.connect(str(location), clock=clock)

@@ -1,15 +1,8 @@
-"""Versioned schema migrations: `storage/migrations/NNNN_name.sql`, run as written by both
-engines, except where PostgreSQL needs its own text: then `migrations/postgresql/NNNN_name.sql`
-is its twin. A table's DDL differs between the engines (SQLite's `INTEGER PRIMARY KEY` is the
-rowid, PostgreSQL's is a `BIGINT` identity; PostgreSQL's text columns are `COLLATE "C"` to
-compare byte-wise as SQLite's do; JSON checks and triggers are spelled differently), so a
-migration that creates or alters columns has a twin.
-`storage/engine/postgresql.py` applies them there,
-tracked in an `arbiter_schema_version` table.
+"""Versioned schema migrations in `storage/migrations/NNNN_name.sql`, run by both engines.
 
-On SQLite, migration N runs only when the database's `PRAGMA user_version` is below N, in one
-transaction that also sets `user_version = N`, so a failed migration leaves nothing behind
-and running the migrations twice changes nothing.
+Where PostgreSQL needs its own text, `migrations/postgresql/NNNN_name.sql` is its twin.
+On SQLite each migration runs in one transaction that also sets `user_version`, so a failed
+migration leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -28,10 +21,8 @@ POSTGRESQL = "postgresql"
 """The folder, inside the migrations', of the migrations PostgreSQL runs in a text of its own."""
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 REBUILDS = "-- rebuilds tables"
-"""A migration whose first line is this rebuilds tables other tables refer to (SQLite's
-12-step "make other kinds of table schema changes"): it runs with foreign keys off — which
-SQLite only allows outside a transaction — and commits only if `foreign_key_check` then
-finds nothing, so no reference is lost or left dangling."""
+"""A migration whose first line is this runs with foreign keys off, outside a transaction. It
+commits only if `foreign_key_check` then finds nothing."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +50,7 @@ class Migration:
 
 
 def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
-    """Every migration in `directory`, by version; versions must be 1, 2, 3 … without gaps."""
+    """Every migration in `directory`, by version. Versions must be 1, 2, 3 … without gaps."""
     migrations = []
     for path in sorted(directory.glob("*.sql")):
         match = _NAME.match(path.name)
@@ -75,7 +66,7 @@ def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
 async def apply_migrations(
     connection: SqliteConnection, directory: Path = MIGRATIONS_DIR
 ) -> list[int]:
-    """Apply the migrations newer than `user_version`; return the versions applied."""
+    """Apply the migrations newer than `user_version`. Return the versions applied."""
     await connection.create_function(
         "arbiter_name_key", 1, _sql_name_key, deterministic=True
     )  # for migrations that rewrite name keys (0012)
@@ -112,7 +103,7 @@ async def apply_migrations(
 
 
 def _sql_name_key(name: object) -> object:
-    """`core.names.name_key` for SQL: a text's key (a non-text or blank value as it is)."""
+    """`core.names.name_key` for SQL: a text's key."""
     if not isinstance(name, str):
         return name
     key = folded(name)
@@ -120,11 +111,9 @@ def _sql_name_key(name: object) -> object:
 
 
 async def rollback_if_open(connection: Connection) -> None:
-    """Roll back the connection's transaction, if one is (or is about to be) open.
+    """Roll back the connection's transaction, if one is open.
 
-    aiosqlite runs statements in order on its own thread, and a cancelled await does not
-    stop a queued statement: a BEGIN or script whose await was cancelled may still open a
-    transaction. A ROLLBACK queued behind it closes that one; with none open it is a no-op.
+    A cancelled BEGIN may still open a transaction on aiosqlite's thread, which this closes.
     """
     with contextlib.suppress(DatabaseError):  # "no transaction is active"
         await connection.execute("ROLLBACK")
@@ -136,8 +125,7 @@ def postgres_scripts(directory: Path = MIGRATIONS_DIR) -> list[str]:
 
 
 async def sqlite_tables(connection: Connection) -> dict[str, tuple[str, ...]]:
-    """A SQLite database's tables (not SQLite's own) in creation order, each with the tables
-    its foreign keys point to."""
+    """A SQLite database's tables in creation order, each with the tables it refers to."""
     rows: list[Row] = await connection.execute_fetchall(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
         " ORDER BY rowid"

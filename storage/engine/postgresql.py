@@ -1,17 +1,9 @@
-"""The PostgreSQL database: the same `Database` as SQLite's (units of work, read snapshots,
-the same repositories and SQL text), on two asyncpg connections.
+"""The PostgreSQL database: the same `Database` as SQLite's, on two asyncpg connections.
 
-- Units of work take the writer one at a time in this process (as on SQLite), each one
-  transaction `BEGIN ISOLATION LEVEL READ COMMITTED … COMMIT`: a claim such as the scheduler's
-  `UPDATE … WHERE status = 'pending'` re-checks its condition on the row it waited for, so two
-  processes sharing the database never both win it.
-- A `read()` block is one snapshot on the reader: `REPEATABLE READ, READ ONLY` (the reader
-  connection refuses writes as SQLite's query-only one does).
-- The schema is storage/migrations/ (with PostgreSQL's twins in its `postgresql/` folder),
-  applied in order, each migration in one transaction with its version in `arbiter_schema_version`,
-  under a transaction-level advisory lock: processes starting together migrate once.
-- Ownership (`storage/shared/ownership.py`): a session-level advisory lock on a connection of its
-  own, exclusive for a lone bot; the server drops it when that process dies.
+Units of work run at READ COMMITTED, so a claim such as `UPDATE … WHERE status = 'pending'`
+re-checks its row and two processes never both win it. A `read()` block is one REPEATABLE READ,
+READ ONLY snapshot. Migrations run under an advisory lock, so processes starting together
+migrate once.
 """
 
 from __future__ import annotations
@@ -33,28 +25,25 @@ SCHEMA_TABLE = "arbiter_schema_version"
 """The one-row table holding the version of the last migration applied."""
 
 MIGRATION_LOCK = 0x4172_6269_7465_7201
-"""The advisory lock key migrations hold (transaction-level): one process migrates at a time."""
+"""The advisory lock key migrations hold: one process migrates at a time."""
 
 OWNER_LOCK = 0x4172_6269_7465_7202
-"""The advisory lock key of the bot owning the database (`storage.shared.ownership`)."""
+"""The advisory lock key of the bot owning the database."""
 
 SHARD_LOCK_CLASS = 0x4172_626A
-"""The first key of the shard locks: (SHARD_LOCK_CLASS, shard id), held exclusively by the
-process running that shard (`storage.shared.ownership`)."""
+"""The first key of the shard locks, held exclusively by the process running that shard."""
 
 SHARD_COUNT_CLASS = 0x4172_626B
-"""The first key of the shard-count locks: (SHARD_COUNT_CLASS, count), held shared by every
-shard process; processes that split the guilds by different counts refuse to run together."""
+"""The first key of the shard-count locks, held shared by every shard process."""
 
 COMMIT_CHANNEL = "arbiter_commit"
-"""The LISTEN/NOTIFY channel a unit of work that left jobs or messages notifies (payload: its
-guild id), so the process running that guild's shard wakes its scheduler and outbox."""
+"""The channel a unit of work that left jobs or messages notifies, to wake the guild's shard."""
 
 UNIT_LOCK_CLASS = 0x4172_6269
-"""The first key of the per-guild unit-of-work locks (`PostgresDatabase.serialising`)."""
+"""The first key of the per-guild unit-of-work locks."""
 
 STATEMENT_CACHE = 1024
-"""Prepared statements asyncpg keeps per connection (Arbiter has a few hundred texts)."""
+"""Prepared statements asyncpg keeps per connection."""
 
 
 def is_postgres_url(location: object) -> bool:
@@ -73,8 +62,7 @@ def shown_url(url: str) -> str:
 
 
 async def connect(url: str, *, read_only: bool = False) -> PostgresConnection:
-    """A connection to `url` (read-only: every transaction on it refuses writes), or
-    `DatabaseUnavailable` saying why."""
+    """A connection to `url`, read-only if asked, or `DatabaseUnavailable` saying why."""
     from storage.engine.postgresql_connection import open_connection
 
     settings = {"application_name": "arbiter"}
@@ -87,26 +75,19 @@ async def connect(url: str, *, read_only: bool = False) -> PostgresConnection:
 
 
 class PostgresDatabase(Database):
-    """An Arbiter database on a PostgreSQL server; build with
-    `await PostgresDatabase.connect(url)` (or `storage.engine.locations.open_database(url)`)."""
+    """An Arbiter database on a PostgreSQL server, opened by `PostgresDatabase.connect`."""
 
     dialect = Dialect.POSTGRESQL
     BEGIN_WRITE = "BEGIN ISOLATION LEVEL READ COMMITTED"
     BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 
     def serialising(self, guild_id: int | None) -> list[tuple[str, tuple[int, ...]]]:
-        """A transaction-level advisory lock per guild (all units of work of unknown guild
-        share one): a unit of work that reads, decides and writes sees every unit of its guild
-        that committed before it, as on SQLite, whose BEGIN IMMEDIATE does this for the whole
-        file — READ COMMITTED alone would let two processes both decide on the same old row.
-        Units of different guilds still run side by side (two int4 keys: the guild's id folded
-        into 31 bits; a clash only makes two guilds wait for each other)."""
+        """A lock per guild, so a unit sees every earlier unit of its guild, as on SQLite."""
         key = 0 if guild_id is None else guild_id % 2_147_483_647
         return [("SELECT pg_advisory_xact_lock(?, ?)", (UNIT_LOCK_CLASS, key))]
 
     def commit_notices(self, guild_id: int) -> list[tuple[str, tuple[object, ...]]]:
-        """`pg_notify` on `COMMIT_CHANNEL` with the guild's id: the server delivers it to every
-        listener when (and only if) the transaction commits."""
+        """Notifies `COMMIT_CHANNEL` of the guild, heard when the transaction commits."""
         return [("SELECT pg_notify(?, ?)", (COMMIT_CHANNEL, str(guild_id)))]
 
     @property
@@ -123,12 +104,12 @@ class PostgresDatabase(Database):
 
     @property
     def name(self) -> str:
-        """The database for messages (the URL without its password)."""
+        """The database for messages."""
         return shown_url(self.url)
 
     @classmethod
     async def connect(cls, url: str, *, clock: Clock = utc_now) -> PostgresDatabase:
-        """Connect the writer and the reader to the database at `url`; no migration."""
+        """Connect the writer and the reader to the database at `url`. No migration."""
         writer = await connect(url)
         try:
             reader = await connect(url, read_only=True)
@@ -138,8 +119,7 @@ class PostgresDatabase(Database):
         return cls(writer, reader, url, clock)
 
     async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
-        """Apply pending migrations, each in its own transaction under the
-        migration lock; returns the versions applied."""
+        """Apply pending migrations, each in its own transaction under the migration lock."""
         scripts = postgres_scripts(directory)
         applied = []
         async with self.writer() as connection:
@@ -172,7 +152,7 @@ class PostgresDatabase(Database):
         return applied
 
     async def _version(self, writer: PostgresConnection) -> int:
-        """The schema version (0 when there is no version table yet)."""
+        """The schema version."""
         [exists] = await writer.native("SELECT to_regclass($1) IS NOT NULL", SCHEMA_TABLE)
         if not exists[0]:
             return 0
@@ -180,13 +160,12 @@ class PostgresDatabase(Database):
         return int(row[0])
 
     async def schema_version(self) -> int:
-        """The version of the last migration applied (0: none yet)."""
+        """The version of the last migration applied."""
         async with self.read() as connection:
             return await self._version(cast("PostgresConnection", connection))
 
     async def tables(self) -> dict[str, tuple[str, ...]]:
-        """Arbiter's tables (of the current schema) with the tables their foreign keys
-        point to, in creation order."""
+        """Arbiter's tables with the tables their foreign keys point to, in creation order."""
         async with self.read() as connection:
             rows = await cast("PostgresConnection", connection).native(
                 "SELECT c.relname, ARRAY(SELECT DISTINCT r.relname FROM pg_constraint AS k"
@@ -200,7 +179,7 @@ class PostgresDatabase(Database):
         return {str(row[0]): tuple(str(name) for name in row[1]) for row in rows}
 
     async def identity_columns(self) -> dict[str, str]:
-        """Each table's identity column (its ids come from a sequence a copy must move on)."""
+        """Each table's identity column."""
         async with self.read() as connection:
             rows = await cast("PostgresConnection", connection).native(
                 "SELECT table_name, column_name FROM information_schema.columns"
@@ -213,8 +192,7 @@ class PostgresDatabase(Database):
         await self.restart_identities()
 
     async def restart_identities(self) -> None:
-        """Move every identity sequence past its table's largest id (after rows were copied
-        in with their ids, which do not move it)."""
+        """Move every identity sequence past its table's largest id."""
         identities = await self.identity_columns()
         async with self.writer():
             for table, column in identities.items():
@@ -226,10 +204,10 @@ class PostgresDatabase(Database):
     async def lock_owner(
         self, *, shared: bool, shards: tuple[int, ...] = (), shard_count: int | None = None
     ) -> OwnerConnection:
-        """Hold the owner lock on a connection of its own: exclusive (a lone bot), or shared
-        (shard processes, which divide the work among themselves), then — for shard processes
-        — `shard_count`'s lock shared and each of `shards`' locks exclusively (the process
-        runs those shards' guilds alone). `OwnerLockTaken` (nothing held) if any is taken."""
+        """Hold the owner lock, and a shard process's shard locks, on a connection of its own.
+
+        Raises `OwnerLockTaken`, holding nothing, if any of them is taken.
+        """
         connection = await connect(self.url)
         try:
             raw = connection.raw
@@ -260,9 +238,7 @@ class PostgresDatabase(Database):
 
 
 class OwnerLockTaken(Exception):
-    """The owner lock is held by another process (exclusively, or shared when `shared` was
-    not asked for); or `shard`'s lock is (another process runs it); or processes with
-    another shard count (`other_count`) run on the database."""
+    """Another process holds the owner lock or `shard`'s lock."""
 
     def __init__(
         self, shared: bool, *, shard: int | None = None, other_count: int | None = None
@@ -275,16 +251,14 @@ class OwnerLockTaken(Exception):
 
 @dataclass
 class OwnerConnection:
-    """The connection holding the owner (and shard) locks: closing it releases them. It also
-    listens for other processes' commits (`listen`): it is otherwise idle."""
+    """The connection holding the owner locks, which closing releases. It hears other commits."""
 
     connection: PostgresConnection
     own_pid: int
-    """The server process of this process's writer (its notifications are not news here)."""
+    """The server process of this process's writer."""
 
     async def listen(self, callback: Callable[[int], None]) -> None:
-        """Call `callback(guild_id)` for each unit of work another process commits with jobs
-        or messages (`COMMIT_CHANNEL`), for as long as the lock is held."""
+        """Call `callback` with the guild of each unit another process commits with work."""
 
         def heard(_connection: object, pid: int, _channel: str, payload: str) -> None:
             if pid != self.own_pid and payload.isdigit():
@@ -293,5 +267,5 @@ class OwnerConnection:
         await self.connection.raw.add_listener(COMMIT_CHANNEL, heard)
 
     async def release(self) -> None:
-        """Give the lock up (closing its connection; idempotent)."""
+        """Give the lock up by closing its connection. It may be called again."""
         await self.connection.close()

@@ -1,9 +1,5 @@
-"""The PostgreSQL connection units of work and reads use: asyncpg's, with the same interface and
-rules as the SQLite one (`storage/engine/connection.py`). Statements are the same text on both
-engines; here their `?` placeholders become asyncpg's `$1, $2 …` (`numbered`). A statement
-that returns rows (a query, or RETURNING) is fetched, any other gives its row count from the
-command status (`UPDATE 3`).
-"""
+"""The PostgreSQL connection units of work and reads use, with the same interface as the SQLite one.
+Here the `?` placeholders become asyncpg's `$1, $2 …`."""
 
 from __future__ import annotations
 
@@ -26,7 +22,7 @@ _COUNTED = ("INSERT", "UPDATE", "DELETE", "SELECT", "MERGE", "COPY", "MOVE", "FE
 
 
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?")
-"""A string literal (left as it is) or a `?` placeholder."""
+"""A string literal or a `?` placeholder."""
 
 _RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES)\b|\bRETURNING\b", re.IGNORECASE)
 """A query, or a write that returns rows."""
@@ -48,7 +44,7 @@ def numbered(sql: str) -> str:
 
 
 def _rowcount(status: str) -> int:
-    """The rows a command changed, from its status (`INSERT 0 2` → 2); -1 when it says none."""
+    """The rows a command changed, read from its status, or -1 when it says none."""
     words = status.split()
     if words and words[0] in _COUNTED and words[-1].isdigit():
         return int(words[-1])
@@ -56,7 +52,7 @@ def _rowcount(status: str) -> int:
 
 
 def converted(error: Exception) -> DatabaseError:
-    """asyncpg's error as storage's (the message and SQLSTATE kept, the original its cause)."""
+    """asyncpg's error as storage's."""
     new: IntegrityError | OperationalError
     if isinstance(error, asyncpg.IntegrityConstraintViolationError):
         new = IntegrityError(str(error))
@@ -70,8 +66,7 @@ def converted(error: Exception) -> DatabaseError:
 async def open_connection(
     url: str, statement_cache: int, settings: dict[str, str]
 ) -> PostgresConnection:
-    """A connection to `url` with those server settings; OSError or ValueError (saying why:
-    no server, refused, no such database) when there is none to be had."""
+    """A connection to `url`. Raises OSError or ValueError when there is none."""
     try:
         inner = await asyncpg.connect(
             url, statement_cache_size=statement_cache, server_settings=settings
@@ -82,7 +77,7 @@ async def open_connection(
 
 
 class PostgresCursor(Cursor):
-    """A statement's outcome: its rows (already fetched: no further trip) and row count."""
+    """A statement's outcome: its rows and row count."""
 
     def __init__(self, rows: list[asyncpg.Record], rowcount: int) -> None:
         self._rows = rows
@@ -91,7 +86,7 @@ class PostgresCursor(Cursor):
 
     @property
     def rowcount(self) -> int:
-        """The rows the statement changed or returned (-1 for a command with no count)."""
+        """The rows the statement changed or returned."""
         return self._rowcount
 
     async def fetchone(self) -> asyncpg.Record | None:
@@ -108,7 +103,7 @@ class PostgresCursor(Cursor):
 
 
 class PostgresConnection(Connection):
-    """An asyncpg connection behind the shared interface (see the module's docstring)."""
+    """An asyncpg connection behind the shared interface."""
 
     dialect = Dialect.POSTGRESQL
 
@@ -116,20 +111,16 @@ class PostgresConnection(Connection):
         super().__init__()
         self._inner = inner
         self._sent_since_end = False
-        """Whether a statement went to the server since the last COMMIT or ROLLBACK (a
-        transaction may be open, whatever a cancelled await left the status saying)."""
+        """Whether a statement went to the server since the last COMMIT or ROLLBACK."""
         self._trace: Callable[[str], object] | None = None
 
     @property
     def raw(self) -> asyncpg.Connection:
-        """The asyncpg connection itself (LISTEN, advisory locks and COPY for the code that
-        needs PostgreSQL's own features; not for repositories, whose SQL both engines run)."""
+        """The asyncpg connection itself, for PostgreSQL's own features but not for repositories."""
         return self._inner
 
     async def _send(self, call: Awaitable[T]) -> T:
-        """Make one round trip (counted in `trips`); asyncpg's errors come back as storage's,
-        inside a unit of work the first one its failure, and a statement refused because the
-        transaction already failed raises that first failure again."""
+        """Make one round trip, counted in `trips`."""
         self.trips += 1
         self._sent_since_end = True
         failure: BaseException
@@ -154,7 +145,7 @@ class PostgresConnection(Connection):
         return PostgresCursor([], _rowcount(status))
 
     async def _run_many(self, sql: str, rows: Sequence[Parameters]) -> None:
-        """One statement over many rows (asyncpg pipelines them), none returned."""
+        """One statement over many rows, none returned."""
         text = numbered(sql)
         if self._trace is not None:
             self._trace(text)
@@ -179,10 +170,7 @@ class PostgresConnection(Connection):
         return await cursor.fetchall()
 
     async def native(self, sql: str, *parameters: Any) -> list[asyncpg.Record]:
-        """Run one statement with asyncpg's own `$1` placeholders and return its rows.
-
-        It serves storage/engine/postgresql.py's own catalog, lock and version statements.
-        """
+        """Run one statement with asyncpg's own `$1` placeholders and return its rows."""
         self._refuse_if_failed(sql)
         if self._trace is not None:
             self._trace(sql)
@@ -198,8 +186,7 @@ class PostgresConnection(Connection):
         await self._send(self._inner.execute(script))
 
     async def commit_transaction(self) -> None:
-        """COMMIT; a transaction the server had already
-        aborted (it answers COMMIT with ROLLBACK) raises instead of passing for committed."""
+        """COMMIT. A transaction the server already aborted raises."""
         status = await self._send(self._inner.execute("COMMIT"))
         self._sent_since_end = False
         if status != "COMMIT":
@@ -215,14 +202,14 @@ class PostgresConnection(Connection):
 
     @property
     def in_transaction(self) -> bool:
-        """Whether a transaction is open (as the server last said)."""
+        """Whether a transaction is open."""
         return bool(self._inner.is_in_transaction())
 
     async def set_trace_callback(self, handler: Callable[[str], object] | None) -> None:
-        """Call `handler(sql)` for every statement run (as PostgreSQL runs it)."""
+        """Call `handler(sql)` for every statement run."""
         self._trace = handler
 
     async def close(self) -> None:
-        """Close the connection (idempotent)."""
+        """Close the connection. It may be called again."""
         if not self._inner.is_closed():
             await self._inner.close()

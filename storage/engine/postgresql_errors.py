@@ -1,10 +1,4 @@
-"""asyncpg's errors as storage raises them.
-
-They are subclasses of sqlite3's PEP 249 classes of the same names from
-storage/engine/errors.py, so a
-caller catches a refusal, and a message names it, alike on both engines, as in `IntegrityError: …`.
-`sqlstate` keeps PostgreSQL's code.
-"""
+"""asyncpg's errors as storage raises them."""
 
 from __future__ import annotations
 
@@ -18,8 +12,6 @@ class IntegrityError(sqlite3.IntegrityError):
 
 
 class OperationalError(sqlite3.OperationalError):
-    """PostgreSQL refused or could not run a statement. An empty sqlstate means the connection
-    failed.
-    """
+    """PostgreSQL refused a statement. An empty sqlstate means the connection failed."""
 
     sqlstate: str = ""

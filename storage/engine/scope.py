@@ -1,5 +1,7 @@
-"""What a repository is bound to: one guild, the open connection, and (for writes) the unit of
-work's instant and audit details. Repositories put `guild_id = ?` in every statement."""
+"""What a repository is bound to: one guild and the open connection.
+
+Repositories put `guild_id = ?` in every statement.
+"""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ class ReadScope:
         self.guild_id = guild_id
 
     async def fetchone(self, sql: str, parameters: Iterable[Any] = ()) -> Row | None:
-        """The first row of a query, or None (for queries of at most a few rows: all are read)."""
+        """The first row of a query, or None."""
         rows = await self.fetchall(sql, parameters)
         return rows[0] if rows else None
 
@@ -30,14 +32,11 @@ class ReadScope:
 
 
 ROWS_PER_INSERT = 100
-"""Rows in one multi-row INSERT (`WriteScope.insert_rows`): a few statement texts for
-the usual sizes, far below either engine's limit on parameters (SQLite 32,766; PostgreSQL
-65,535) whatever the columns."""
+"""Rows in one multi-row INSERT, far below either engine's limit on parameters."""
 
 
 class WriteScope(ReadScope):
-    """A guild's scope inside an open unit of work: its instant (`now`, also the audit row's
-    `at`) and the audit details the repositories and the block add to."""
+    """A guild's scope inside an open unit of work, with its instant `now` and its audit details."""
 
     def __init__(
         self,
@@ -50,19 +49,17 @@ class WriteScope(ReadScope):
         self.now = now
         self.details = details
         self.bumped_seasons: set[int] = set()
-        """Seasons whose version this unit of work bumped (the pin refresher follows them);
-        a season's version goes up once per unit of work, at its first change."""
+        """Seasons whose version this unit of work bumped, once each at its first change."""
         self.deleted_versions: dict[int, int] = {}
-        """The last version of each season this unit deleted: a season created with the
-        same id (SQLite gives it again) counts on from it."""
+        """The last version of each season this unit deleted, which a new season of that id counts
+        on from."""
 
     async def execute(self, sql: str, parameters: Iterable[Any] = ()) -> Cursor:
         """Run one statement inside the unit of work's transaction."""
         return await self.connection.execute(sql, tuple(parameters))
 
     async def insert(self, sql: str, parameters: Iterable[Any] = ()) -> int:
-        """Run one INSERT of a row into a table with an `id` column; the new row's id
-        (`RETURNING id`, on both engines)."""
+        """Run one INSERT of a row into a table with an `id` column. Returns the new row's id."""
         rows = await self.connection.execute_fetchall(sql + " RETURNING id", tuple(parameters))
         return int(rows[0][0])
 
@@ -71,10 +68,7 @@ class WriteScope(ReadScope):
         await self.connection.executemany(sql, [tuple(row) for row in rows])
 
     async def insert_rows(self, head: str, rows: Sequence[Sequence[Any]], tail: str = "") -> None:
-        """Run `head` (`INSERT INTO t (a, b) VALUES`) with the rows as multi-row VALUES lists
-        of `ROWS_PER_INSERT` rows, each followed by `tail` (e.g. an ON CONFLICT clause). No
-        two rows may share a key the tail updates (PostgreSQL refuses a statement that
-        updates one row twice)."""
+        """INSERT the rows after `head`, then `tail`. No two rows may share a key `tail` updates."""
         if not rows:
             return
         width = len(rows[0])
@@ -89,13 +83,12 @@ class WriteScope(ReadScope):
             await self.execute(f"{head} {values}{after}", parameters)
 
     def record(self, key: str, entry: dict[str, Any]) -> None:
-        """Append `entry` to the audit details under `key` (e.g. every job scheduled)."""
+        """Append `entry` to the audit details under `key`."""
         self.details.setdefault(key, []).append(entry)
 
     @asynccontextmanager
     async def savepoint(self, name: str = "part") -> AsyncIterator[None]:
-        """A part of the unit of work that is undone alone if the block raises (SAVEPOINT …
-        ROLLBACK TO): its writes, audit details and bumped seasons; then re-raises."""
+        """A part of the unit of work that is undone alone if the block raises, then re-raises."""
         details = copy.deepcopy(self.details)
         bumped = set(self.bumped_seasons)
         await self.connection.execute(f"SAVEPOINT {name}")

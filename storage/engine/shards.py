@@ -1,10 +1,7 @@
 """The shards a process runs, as in `arbiter run --shards 0-3 --shard-count 8`.
 
-They say which guilds' jobs and outbox messages are its work. Discord puts guild `g` on shard `(g >>
-22) % shard_count`. The process owning that shard through its advisory lock in
-`storage.shared.ownership`
-runs the guild's jobs and sends its messages. The cross-guild reads of the scheduler and the outbox
-sender thus take `Shards.where()`, and each process reads only its own guilds' work.
+Discord puts guild `g` on shard `(g >> 22) % shard_count`. The process owning that shard runs the
+guild's jobs and sends its messages, so cross-guild reads take `Shards.where()`.
 """
 
 from __future__ import annotations
@@ -13,9 +10,7 @@ import re
 from dataclasses import dataclass
 
 _DIGITS = re.compile(r"[0-9]{1,9}")
-"""A shard id as written, in ASCII digits only. `+1`, `1_0` and other scripts' digits are
-refused.
-"""
+"""A shard id as written, in ASCII digits only."""
 
 MAX_SHARDS = 4096
 """More shards than any bot Arbiter is meant for. Discord wants one per 2,500 guilds."""
@@ -23,9 +18,7 @@ MAX_SHARDS = 4096
 
 @dataclass(frozen=True)
 class Shards:
-    """Shard ids `ids` of `count` shards in all. The ids are sorted, distinct, and each below
-    `count`.
-    """
+    """Shard ids `ids` of `count` shards in all, sorted, distinct and each below `count`."""
 
     ids: tuple[int, ...]
     count: int
@@ -44,11 +37,7 @@ class Shards:
 
     @classmethod
     def parse(cls, text: str, count: int) -> Shards:
-        """Reads ranges and single ids, comma-separated, such as `0-3`, `5` or `0-1,6`, of `count`
-        shards.
-
-        Otherwise it raises `ValueError` saying what is wrong.
-        """
+        """Reads comma-separated ranges and ids such as `0-3,6`. Raises ValueError if wrong."""
         ids: set[int] = set()
         for part in text.split(","):
             first, dash, last = part.strip().partition("-")
@@ -72,11 +61,7 @@ class Shards:
         return self.of(guild_id) in self.ids
 
     def where(self) -> tuple[str, tuple[int, ...]]:
-        """The SQL condition, with its parameters, keeping rows of this process's guilds.
-
-        It is ANDed into a cross-guild read of a table with `guild_id`, with the same text on both
-        engines.
-        """
+        """The SQL condition, with its parameters, keeping rows of this process's guilds."""
         marks = ", ".join("?" * len(self.ids))
         return f"(guild_id >> 22) % ? IN ({marks})", (self.count, *self.ids)
 
@@ -86,9 +71,7 @@ class Shards:
 
 
 def shard_condition(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
-    """`" AND <Shards.where()>"` and its parameters, or nothing for a lone bot running every
-    guild.
-    """
+    """The `Shards.where()` condition after AND with its parameters, or nothing for a lone bot."""
     if shards is None:
         return "", ()
     sql, parameters = shards.where()
@@ -96,7 +79,7 @@ def shard_condition(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
 
 
 def _ranges(ids: tuple[int, ...]) -> str:
-    """The ids as text, so (0, 1, 2, 3, 6) gives `0-3,6`."""
+    """The ids as text, such as `0-3,6`."""
     parts: list[str] = []
     start = previous = ids[0]
     for shard in (*ids[1:], None):

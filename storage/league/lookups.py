@@ -138,8 +138,8 @@ class LookupReader:
         ]
 
     async def players(self, text: str, club: str | None = None) -> list[str]:
-        """chess.com usernames holding `text` that played a board (for the club named `club`
-        if given) or are linked to a member."""
+        """chess.com usernames holding `text` that played a board for `club`, if given, or are
+        linked to a member."""
         like = like_pattern(text)
         club_filter = ""
         parameters: tuple[object, ...] = (self._scope.guild_id, like)

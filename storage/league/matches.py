@@ -214,8 +214,8 @@ class MatchReader:
     ) -> bool:
         """CL-18: whether a player of `seats` plays for another club in another match of the season.
 
-        `seats` holds (chess.com username, the club they play for here) pairs. Names are compared
-        case-insensitively, and one query answers. This is what may make them a multi-team player.
+        `seats` pairs a chess.com username with the club they play for here. Names are compared
+        case-insensitively.
         """
         if not seats:
             return False
@@ -321,7 +321,7 @@ class MatchRepository(MatchReader):
         self._seasons = SeasonRepository(scope)
 
     async def _season_of(self, match_id: int) -> int:
-        """The match's season, bumped (LookupError if the guild has no such match)."""
+        """The match's season, bumped. Raises LookupError if the guild has no such match."""
         row = await self._scope.fetchone(
             "SELECT season_id FROM matches WHERE guild_id = ? AND id = ?",
             (self._scope.guild_id, match_id),
@@ -521,8 +521,8 @@ class MatchRepository(MatchReader):
     async def _insert_boards(
         self, boards: Sequence[tuple[int, BoardRecord]], season_id: int
     ) -> None:
-        """The boards in multi-row statements (`WriteScope.insert_rows`); their games per
-        board is the season's (checked by the foreign key through the match)."""
+        """The boards in multi-row statements. Their games per board is the season's, checked by the
+        foreign key."""
         scope = self._write
         if not boards:
             return

@@ -114,8 +114,8 @@ class MotionReader:
         return None if row is None else _motion(row, await self._votes(motion_id))
 
     async def recent(self, status: MotionStatus | None = None, limit: int = 100) -> list[Motion]:
-        """The guild's motions (of one status if given), newest first, each with its votes,
-        read in two statements (no query per motion: the vote autocomplete reads 200)."""
+        """The guild's motions of `status`, if given, newest first, each with its votes, read in two
+        statements."""
         where, extra = "", cast(tuple[Any, ...], ())
         if status is not None:
             where, extra = " AND status = ?", (status,)

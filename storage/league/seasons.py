@@ -197,10 +197,11 @@ class SeasonRepository(SeasonReader):
         self._write = scope
 
     async def bump(self, season_id: int) -> None:
-        """Mark the season changed (its cached standings are stale); LookupError if the guild
-        has no such season. The version goes up once per unit of work, at its first change:
-        a cache keyed by version must not keep a report read between two changes of one
-        unit of work (none does: reports read inside one come before its changes)."""
+        """Marks the season changed, so its cached standings are stale. Raises LookupError if there
+        is no such season.
+
+        The version goes up once per unit of work, at its first change.
+        """
         scope = self._write
         if season_id in scope.bumped_seasons:
             return

@@ -84,7 +84,7 @@ class JobReader:
         return [_job(row) for row in rows]
 
     async def pending(self, kind: str, subject: str) -> Job | None:
-        """The pending job of natural key (kind, subject), if any."""
+        """The pending job of `kind` and `subject`, if any."""
         row = await self._scope.fetchone(
             f"SELECT {_COLUMNS} FROM scheduled_jobs"
             " WHERE guild_id = ? AND kind = ? AND subject = ? AND status = 'pending'",
@@ -105,10 +105,9 @@ class JobRepository(JobReader):
     async def schedule(
         self, kind: str, subject: str, due_at: datetime, payload: dict[str, Any] | None = None
     ) -> Job:
-        """Schedules the pending job (kind, subject) at the aware `due_at`.
+        """Schedules the pending job of `kind` and `subject` at the aware `due_at`.
 
-        It is created, or moved there with the new payload and the same id when one is pending
-        already.
+        A pending one is moved there with the new payload and keeps its id.
         """
         if not kind or not subject:
             raise ValueError("a job needs a kind and a subject")
@@ -145,9 +144,8 @@ class JobRepository(JobReader):
         return job
 
     async def cancel(self, kind: str, subject: str) -> bool:
-        """Cancels the pending job (kind, subject). Returns False, changing nothing, if there is
-        none.
-        """
+        """Cancels the pending job of `kind` and `subject`. Returns False, changing nothing, if
+        there is none."""
         scope = self._write
         row = await scope.fetchone(  # at most one pending job per key: one row at most
             "UPDATE scheduled_jobs SET status = 'cancelled', finished_at = ?"
@@ -163,8 +161,8 @@ class JobRepository(JobReader):
         return True
 
     async def cancel_pending(self, job: Job) -> None:
-        """Cancel `job`, read pending in this unit of work (`pending`): it still is, as no
-        other unit of the guild runs until this one ends. Noted as `cancel` notes it."""
+        """Cancels `job`, read pending in this unit of work, which no other unit of the guild can
+        change meanwhile."""
         if job.status != "pending" or job.guild_id != self._write.guild_id:
             raise ValueError(f"job {job.id} was not read pending in this guild")
         scope = self._write

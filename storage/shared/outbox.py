@@ -205,8 +205,8 @@ class OutboxRepository(OutboxReader):
         return self._queued(new_id, draft)
 
     async def post_to_announcements(self, content: str) -> OutboxMessage | None:
-        """Queue `content` to the guild's announcements channel, read from the settings in the
-        same statement; None, with nothing queued, when no channel is set up."""
+        """Queues `content` to the guild's announcements channel. Returns None, queuing nothing,
+        when no channel is set up."""
         if not content:
             raise ValueError("an outbox message needs content or embeds")
         scope = self._write

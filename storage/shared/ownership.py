@@ -1,25 +1,16 @@
 """One running bot per database.
 
-The bot holds it while it runs, and the kernel or the server releases it when the process dies, so a
-crash never leaves it stale. The bot that runs jobs treats a `running` job at start-up as
-interrupted by a crash and fires every due deadline. A second bot on the same database would fire
-them twice.
+The bot holds it while it runs, and the kernel or the server releases it when the process dies,
+so a crash never leaves it stale. A second bot on the same database would fire every due
+deadline twice.
 
-- SQLite: an OS lock by `flock` on `<database>.owner` beside the file, which the kernel
-  drops when the process dies. A clean stop removes the file while still holding its lock.
-  Once locked, an owner checks that the file it locked is still the one at the path, so a
-  file removed meanwhile is never owned twice. There is one bot per file, always.
+- SQLite: an OS lock by `flock` on `<database>.owner` beside the file. A clean stop removes the
+  file while still holding its lock, and an owner checks that the file it locked is still the
+  one at the path.
 - PostgreSQL: a session-level advisory lock on a connection of its own. A lone bot takes it
-  exclusively, so a second `arbiter run` on the same database is refused as on SQLite.
-  Shard processes, from `own(database, shards=Shards(...))`, take it shared. They run side
-  by side, while a lone unsharded bot and they exclude each other. Each also takes an
-  exclusive advisory lock per shard it runs, and its shard count's lock shared, so
-  processes splitting the guilds by different counts refuse each other. A shard's guilds'
-  jobs and messages are the work of the process holding its lock, see `storage.engine.shards`.
-  When that process dies the server drops its locks, and the process restarted in its
-  place takes them and runs what was left. The jobs' claims and the outbox's nonces keep
-  each piece of work done once. The same connection listens for other processes' commits
-  through `Ownership.listen`.
+  exclusively. Shard processes take it shared, and each also takes an exclusive lock per shard
+  it runs and its shard count's lock shared. A process restarted after a crash takes the
+  locks again and runs what was left.
 
 Backups, copies and migrations do not take it, since they are safe beside a running bot.
 """

@@ -293,7 +293,7 @@ class TourEventRepository(TourEventReader):
         self.bumped: set[int] = set()
 
     async def bump(self, event_id: int) -> None:
-        """Mark the event changed (once per unit of work)."""
+        """Marks the event changed, once per unit of work."""
         if event_id in self.bumped:
             return
         scope = self._write

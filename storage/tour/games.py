@@ -255,7 +255,7 @@ class TourGameRepository(TourGameReader):
         self._write = scope
 
     async def add_many(self, tour_id: int, event_id: int, games: Sequence[NewGame]) -> None:
-        """Add open games (the pairings of a draw)."""
+        """Adds the open games of a draw's pairings."""
         scope = self._write
         await scope.executemany(
             "INSERT INTO tour_games (guild_id, tour_id, event_id, stage, contest, round, board,"

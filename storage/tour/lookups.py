@@ -41,8 +41,8 @@ class TourLookupReader:
     async def events(
         self, text: str, user_id: int, tour: str | None = None
     ) -> list[EventCandidate]:
-        """Events whose name (or tour's name) holds `text`, of the tour named `tour` if given:
-        the member's own events first, then newest first."""
+        """Events whose name or tour's name holds `text`, of `tour` if given, the member's own
+        first, then newest first."""
         like = like_pattern(text)
         tour_filter = " AND t.name_key = ?" if tour else ""
         parameters: tuple[object, ...] = (user_id, self._scope.guild_id, like, like)

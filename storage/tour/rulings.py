@@ -145,8 +145,7 @@ class TourRulingReader:
         return None if row is None else _appeal(row)
 
     async def recent_appeals(self, text: str, limit: int = 200) -> list[Appeal]:
-        """Appeals whose id, game or text holds `text`, open first, newest first (for
-        autocomplete)."""
+        """Appeals whose id, game or text holds `text`, open first, then newest first."""
         typed = text.strip().casefold().replace("%", "").replace("_", "")
         like = "%" + typed.replace("\\", "\\\\") + "%"
         rows = await self._scope.fetchall(

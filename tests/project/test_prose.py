@@ -6,8 +6,8 @@ words of docstring. `python3 -m tests.project.prose_metrics` prints the figures.
 Each ceiling below is what the folder reached when its docstrings were rewritten, rounded
 up to the next 0.5 for parentheses and the next 0.25 for semicolons. The slack lets a new
 docstring name a call such as `f(x)` without failing the test. Only finished folders are
-listed. storage/ and bot/app are still being reorganised, so they join the list once
-their docstrings are rewritten. A folder such as bot/rendering counts every file
+listed. bot/app is still being reorganised, so it joins the list once its docstrings
+are rewritten. A folder such as bot/rendering counts every file
 below it, so moving files into sub-folders keeps its figure.
 """
 
@@ -32,6 +32,7 @@ CEILINGS: dict[str, tuple[float, float]] = {
     "bot/sites": (0.5, 0.25),
     "bot/tour": (0.5, 0.25),
     "cogs": (1.0, 0.25),
+    "storage": (1.0, 0.25),
 }
 """Per folder, the most parentheses and semicolons per 100 words of docstring allowed."""
 
