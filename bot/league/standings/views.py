@@ -14,6 +14,7 @@ from bot.league.references import find_division, find_season
 from bot.league.store import StandingsCache
 from bot.rendering.league.division_view import DivisionView, Fixture, SeasonContext, division_view
 from core.league import end_of_day
+from core.league.season import Season
 from storage.guild import GuildStore, GuildView, LeagueUnit
 from storage.league.seasons import SeasonRecord
 
@@ -53,13 +54,22 @@ async def standings_views(
     async with store.read() as view:
         record = await find_season(view.seasons, season)
         only = None if division is None else await find_division(view.seasons, record, division)
-        context = await season_context(view, record, as_of or now.date())
     if ready is not None:
         await ready()
-    report = await standings.report(store, record, as_of=as_of, now=now)
+    facts, report = await standings.season_report(store, record, as_of=as_of, now=now)
+    context = context_of(facts, as_of or now.date())
     names = [name for name, _ in report.divisions] if only is None else [only.name]
     views = tuple(division_view(report, name, context) for name in names)
     return SeasonViews(record.name, views, as_of)
+
+
+def context_of(season: Season, on: dt.date | None) -> SeasonContext:
+    """The tables' context from a season's facts, as `season_context` reads it.
+
+    `/standings` takes it from the season the standings cache holds, so it reads nothing more.
+    """
+    fixtures = tuple(Fixture(m.id, m.home, m.away, m.round) for m in season.matches)
+    return SeasonContext(fixtures, season.rules.promotion_places, season.withdrawn, on)
 
 
 async def season_context(
