@@ -15,7 +15,7 @@ from bot.kernel.inputs import named
 from bot.tour.game_targets import GameTarget, knockout_ties, open_targets
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import day_start, round_starts
-from bot.tour.store import LoadedEvent, load_event
+from bot.tour.store import LoadedEvent, read_loaded
 from core.standings import PlayerStanding
 from core.tour.calendar import KNOCKOUT_FIRST_DAY
 from core.tour.event_facts import TieState, preliminary_standings, round_robin
@@ -40,7 +40,7 @@ async def read_event(store: GuildStore, event: str | int) -> EventRead:
     async with store.read() as view:
         record = await find_event(view, event)
         tour = await find_tour(view, record.tour_id)
-        loaded = await load_event(view, record)
+        loaded = await read_loaded(store, view, record)
         return EventRead(loaded, tour.rules, tour.name)
 
 

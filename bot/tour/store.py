@@ -8,6 +8,8 @@ Finals table from them.
 
 from __future__ import annotations
 
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -38,7 +40,8 @@ from core.tour.ranking import EventType, tour_records
 from core.tour.ranking import TourRecord as RankRecord
 from core.tour.report import FinalsResults, Tour, event_finals_field
 from core.tour.rules import TourRules
-from storage.guild import GuildView
+from storage.engine.database import Database
+from storage.guild import GuildStore, GuildView
 from storage.tour.events import EventPlayer, FinalsDecline, TourEventRecord
 from storage.tour.games import ContestRow, TourGame
 from storage.tour.tours import TourPlayer, TourRecord
@@ -230,6 +233,55 @@ async def load_event(view: GuildView, record: TourEventRecord) -> LoadedEvent:
     facts = event_facts_of(record, players, games, contests)
     names = {p.player_id: p.name for p in players}
     return LoadedEvent(record, players, games, contests, names, facts)
+
+
+EVENTS_KEPT = 256
+"""Loaded events kept per database for reads: the events in play at a busy shard."""
+
+
+class EventCache:
+    """Loaded events by guild and event, each kept at the version it was read at.
+
+    Every change to an event bumps its version, so a kept event whose record equals the one a
+    read finds is what the database holds. Only read views fill it and use it, since they see
+    committed data; a unit of work always loads.
+    """
+
+    def __init__(self, size: int = EVENTS_KEPT) -> None:
+        self._entries: OrderedDict[tuple[int, int], LoadedEvent] = OrderedDict()
+        self._size = size
+
+    def get(self, guild_id: int, record: TourEventRecord) -> LoadedEvent | None:
+        """The kept event at `record`'s version, or None."""
+        found = self._entries.get((guild_id, record.id))
+        if found is None or found.record != record:
+            return None
+        self._entries.move_to_end((guild_id, record.id))
+        return found
+
+    def put(self, guild_id: int, loaded: LoadedEvent) -> None:
+        """Keeps `loaded`, forgetting the least recently used event beyond the size."""
+        self._entries[(guild_id, loaded.record.id)] = loaded
+        self._entries.move_to_end((guild_id, loaded.record.id))
+        while len(self._entries) > self._size:
+            self._entries.popitem(last=False)
+
+
+_caches: weakref.WeakKeyDictionary[Database, EventCache] = weakref.WeakKeyDictionary()
+
+
+async def read_loaded(store: GuildStore, view: GuildView, record: TourEventRecord) -> LoadedEvent:
+    """The event as `load_event` gives it, for a read view of `store`.
+
+    A version read before comes from the database's `EventCache`, so a table, a bracket or an
+    autocomplete asked again costs one query.
+    """
+    cache = _caches.setdefault(store.database, EventCache())
+    found = cache.get(store.guild_id, record)
+    if found is None:
+        found = await load_event(view, record)
+        cache.put(store.guild_id, found)
+    return found
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from bot.tour.game_names import ROUND_NAMES, normal
 from bot.tour.game_targets import finals_states, knockout_ties
 from bot.tour.games.reads import game_choices
 from bot.tour.references import find_event
-from bot.tour.store import load_event
+from bot.tour.store import read_loaded
 from core.tour.ranking import EventType
 
 
@@ -104,7 +104,7 @@ async def rounds(interaction: Interaction, current: str) -> list[app_commands.Ch
             record = await find_event(view, event)
         except UserError:
             return []
-        loaded = await load_event(view, record)
+        loaded = await read_loaded(store, view, record)
     try:
         if record.type is EventType.FINALS:
             names = [

@@ -16,7 +16,7 @@ from bot.tour.game_targets import GameTarget, find_target, open_targets
 from bot.tour.games.links import Usernames
 from bot.tour.games.pgn import game_url
 from bot.tour.references import find_event
-from bot.tour.store import LoadedEvent, load_event
+from bot.tour.store import LoadedEvent, read_loaded
 from storage.guild import GuildStore
 from storage.tour.games import OverrideRow
 
@@ -70,7 +70,7 @@ async def game_choices(
             record = await find_event(view, event)
         except UserError:  # an unknown or ambiguous event: nothing to offer
             return []
-        loaded = await load_event(view, record)
+        loaded = await read_loaded(store, view, record)
         mine = await view.tours.player_of_user(record.tour_id, user_id)
     return _ranked(loaded, typed, None if mine is None else mine.name)
 
