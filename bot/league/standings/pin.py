@@ -7,7 +7,7 @@ new version without an edit."""
 from __future__ import annotations
 
 from bot.league.references import find_division, find_season
-from bot.league.standings.views import season_context
+from bot.league.standings.views import context_of
 from bot.league.store import StandingsCache
 from bot.rendering.league.division_view import DivisionView, division_view
 from bot.rendering.league.standings_embeds import pin_embeds
@@ -32,8 +32,8 @@ async def pin_standings(
         found = await find_division(uow.seasons, record, division)
         version = await uow.seasons.version(record.id)
         assert version is not None
-        report = await standings.report(store, record, now=uow.now)
-        view = division_view(report, found.name, await season_context(uow, record, None))
+        facts, report = await standings.season_report(store, record, now=uow.now)
+        view = division_view(report, found.name, context_of(facts, None))
         message = await uow.outbox.post(channel_id, embeds=pin_embeds(view))
         await uow.pins.pin(record.id, found.id, channel_id, message.id, version, user_id)
     return view
@@ -62,8 +62,8 @@ class StandingsPins:
             names = {d.id: d.name for d in await uow.seasons.divisions(pin.season_id)}
             if record is None or pin.division_id not in names or pin.message_id is None:
                 continue
-            report = await self.standings.report(store, record, now=uow.now)
-            context = await season_context(uow, record, None)
+            facts, report = await self.standings.season_report(store, record, now=uow.now)
+            context = context_of(facts, None)
             embeds = pin_embeds(division_view(report, names[pin.division_id], context))
             edits += await edit_if_changed(
                 uow, pin.channel_id, pin.outbox_id, pin.message_id, embeds

@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bot.league.references import find_division, find_season
 from bot.league.store import StandingsCache
 from bot.rendering.league.division_view import DivisionView, Fixture, SeasonContext, division_view
 from core.league import end_of_day
 from core.league.season import Season
-from storage.guild import GuildStore, GuildView, LeagueUnit
-from storage.league.seasons import SeasonRecord
+from storage.guild import GuildStore
 
 
 @dataclass(frozen=True)
@@ -64,30 +63,9 @@ async def standings_views(
 
 
 def context_of(season: Season, on: dt.date | None) -> SeasonContext:
-    """The tables' context from a season's facts, as `season_context` reads it.
+    """The tables' context from a season's facts: its fixtures, CL-8 places and withdrawn clubs.
 
-    `/standings` takes it from the season the standings cache holds, so it reads nothing more.
+    Commands and pins take it from the season the standings cache holds, so it reads nothing.
     """
     fixtures = tuple(Fixture(m.id, m.home, m.away, m.round) for m in season.matches)
     return SeasonContext(fixtures, season.rules.promotion_places, season.withdrawn, on)
-
-
-async def season_context(
-    reader: GuildView | LeagueUnit, record: SeasonRecord, on: dt.date | None
-) -> SeasonContext:
-    """What the tables say besides the standings: the season's fixtures (for "after round 9
-    of 13"), its CL-8 places and withdrawn clubs (for the zones), the day (None: unsaid, as
-    on a pin, which is edited when the table changes, not when the day does)."""
-    return replace(await _read_context(reader, record), on=on)
-
-
-async def _read_context(reader: GuildView | LeagueUnit, record: SeasonRecord) -> SeasonContext:
-    clubs = {c.id: c.name for c in await reader.clubs.all()}
-    fixtures = tuple(
-        Fixture(m.key, clubs[m.home_club_id], clubs[m.away_club_id], m.round)
-        for m in await reader.matches.of_season(record.id)
-    )
-    withdrawn = tuple(
-        clubs[m.club_id] for m in await reader.seasons.members(record.id) if m.withdrawn
-    )
-    return SeasonContext(fixtures, record.rules.promotion_places, withdrawn, None)
