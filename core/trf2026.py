@@ -168,6 +168,20 @@ def _kinds_162(given: Mapping[str, Fraction]) -> dict[str, Fraction]:
     return kinds
 
 
+def _start_numbers(text: str, start: int, record: str, line: int, players: set[int]) -> list[int]:
+    """The start numbers a record names from `text[start]` on, each a player with a 001 record."""
+    numbers: list[int] = []
+    for token in text[start:].split():
+        if not ascii_digits(token):
+            raise TrfError(
+                line, f"record {record}: {token!r} (from column {start + 1}) is not a start number"
+            )
+        if int(token) not in players:
+            raise TrfError(line, f"record {record}: player {int(token)} has no 001 record")
+        numbers.append(int(token))
+    return numbers
+
+
 def _read_299(value: str, line: int, players: set[int]) -> tuple[str, Fraction, tuple[int, ...]]:
     """Record 299 in fixed columns: its type, points and the start numbers it names.
 
@@ -187,13 +201,7 @@ def _read_299(value: str, line: int, players: set[int]) -> tuple[str, Fraction, 
     round_text = text[19:22].strip()
     if round_text and not ascii_digits(round_text):
         raise TrfError(line, f"record 299: round {round_text!r} (columns 20-22) is not a number")
-    numbers: list[int] = []
-    for token in text[23:].split():
-        if not ascii_digits(token):
-            raise TrfError(line, f"record 299: {token!r} (from column 24) is not a start number")
-        if int(token) not in players:
-            raise TrfError(line, f"record 299: player {int(token)} has no 001 record")
-        numbers.append(int(token))
+    numbers = _start_numbers(text, 23, "299", line, players)
     if kind == " " and not numbers:
         raise TrfError(line, "record 299: a bonus or penalty names no player (columns 24-27)")
     if kind != " " and (numbers or int(round_text or 0)):
@@ -220,13 +228,7 @@ def _read_240(value: str, line: int, players: set[int]) -> tuple[str, int, tuple
         raise TrfError(
             line, f"record 240: round {text[5:10].strip()!r} (columns 7-9) is not a round number"
         )
-    numbers: list[int] = []
-    for token in text[10:].split():
-        if not ascii_digits(token):
-            raise TrfError(line, f"record 240: {token!r} (from column 11) is not a start number")
-        if int(token) not in players:
-            raise TrfError(line, f"record 240: player {int(token)} has no 001 record")
-        numbers.append(int(token))
+    numbers = _start_numbers(text, 10, "240", line, players)
     if not numbers:
         raise TrfError(line, "record 240: the bye names no player (columns 11-14)")
     return kind, int(round_text), tuple(numbers)
