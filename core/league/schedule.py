@@ -26,23 +26,15 @@ def start_instant(day: dt.date, at: dt.time = START_TIME, zone: str = START_ZONE
 
 
 @dataclass(frozen=True, slots=True)
-class Fixture:
-    """One scheduled match: its id, round, clubs and UTC start. Home is Berger's White."""
-
-    id: str
-    division: str
-    round: int
-    home: str
-    away: str
-    start: dt.datetime
-
-
-@dataclass(frozen=True, slots=True)
 class DivisionSchedule:
-    """CL-12: a division's single round robin, its fixtures and the club idle each round."""
+    """CL-12: a division's single round robin, its fixtures and the club idle each round.
+
+    A fixture is a season's match with no facts yet: no challenge and no boards. Home is Berger's
+    White.
+    """
 
     division: str
-    fixtures: tuple[Fixture, ...]
+    fixtures: tuple[Match, ...]
     idle: tuple[str | None, ...]
 
 
@@ -82,7 +74,7 @@ def division_schedule(
         start = start_instant(day, at, zone)
         for board, pairing in enumerate(boards, start=1):
             fixtures.append(
-                Fixture(
+                Match(
                     id=f"{prefix}-{number}-{board}",
                     division=division,
                     round=number,
@@ -93,15 +85,3 @@ def division_schedule(
             )
     idle = tuple(None if bye is None else clubs[bye - 1] for bye in table.byes)
     return DivisionSchedule(division, tuple(fixtures), idle)
-
-
-def fixture_match(fixture: Fixture) -> Match:
-    """A scheduled fixture as a season's match, with no facts yet: no challenge and no boards."""
-    return Match(
-        id=fixture.id,
-        division=fixture.division,
-        round=fixture.round,
-        home=fixture.home,
-        away=fixture.away,
-        start=fixture.start,
-    )

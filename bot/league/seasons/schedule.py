@@ -19,7 +19,8 @@ from bot.league.references import find_season
 from bot.rendering.league import announcements
 from bot.runtime.announce import announce
 from core.berger import berger_table
-from core.league.schedule import Fixture, division_schedule
+from core.league.schedule import division_schedule
+from core.league.season import Match
 from storage.guild import GuildStore, GuildView, LeagueUnit
 from storage.league.matches import NewMatch
 from storage.league.seasons import SeasonRecord
@@ -35,7 +36,7 @@ class PlannedMatch:
     division_id: int
     home_club_id: int
     away_club_id: int
-    fixture: Fixture
+    fixture: Match
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class ScheduledRound:
 
     number: int
     start: dt.datetime
-    fixtures: tuple[Fixture, ...]
+    fixtures: tuple[Match, ...]
     idle: tuple[str, ...] = ()
 
 
@@ -70,7 +71,7 @@ class Schedule:
     @property
     def rounds(self) -> tuple[ScheduledRound, ...]:
         """The fixtures by round number for the preview, each round with its earliest start."""
-        by_round: dict[int, list[Fixture]] = {}
+        by_round: dict[int, list[Match]] = {}
         for planned in self.matches:
             by_round.setdefault(planned.fixture.round, []).append(planned.fixture)
         return tuple(

@@ -28,7 +28,8 @@ from bot.offline.demo.chesscom_payloads import (
     team_match,
 )
 from bot.offline.demo.world import DIVISIONS, Club, Player, World
-from core.league.schedule import Fixture, division_schedule
+from core.league.schedule import division_schedule
+from core.league.season import Match
 
 START = dt.datetime(2017, 8, 1, 9, tzinfo=dt.UTC)
 GUILD = "CL League"
@@ -49,7 +50,7 @@ class Planned:
     """A fixture with its database id, its clubs and its chess.com team match id."""
 
     number: int
-    fixture: Fixture
+    fixture: Match
     home: Club
     away: Club
 
