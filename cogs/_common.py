@@ -41,6 +41,13 @@ def thinking(interaction: Interaction) -> Callable[[], Awaitable[None]]:
     return ready
 
 
+def channel_or_here(interaction: Interaction, channel: discord.TextChannel | None) -> int:
+    """The id of the channel given, or of the channel the command was used in."""
+    where = channel.id if channel is not None else interaction.channel_id
+    assert where is not None  # the commands that ask are used on servers only
+    return where
+
+
 def as_file(data: bytes, filename: str) -> discord.File:
     """A file to attach to a reply."""
     return discord.File(io.BytesIO(data), filename=filename)

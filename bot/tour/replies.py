@@ -28,7 +28,6 @@ from core.tour.knockout import ContestStatus, MatchOutcome
 from core.tour.ranking import EventType
 from core.tour.report import event_report
 from storage.tour.events import EventPlayer
-from storage.tour.games import TourGame
 from storage.tour.rulings import Appeal, Incident
 
 if TYPE_CHECKING:  # the read models it renders (they render with it: no import at run time)
@@ -38,6 +37,7 @@ if TYPE_CHECKING:  # the read models it renders (they render with it: no import 
     from bot.tour.finals.field import DeclinePlan
     from bot.tour.game_targets import GameTarget
     from bot.tour.games.reads import GameCard
+    from bot.tour.games.service import GameChanged
     from bot.tour.series.awards import AwardPlan
     from bot.tour.series.reads import SeriesCard
     from bot.tour.tours.reads import TourCard
@@ -383,9 +383,19 @@ def appeals(event: str, found: Sequence[Appeal], players: dict[int, str]) -> lis
     return embeds(f"{name(event)}: appeals (CCT-11)", lines, "No appeals.")
 
 
-def reported(game: TourGame, title: str, white: str, black: str) -> str:
-    """The line after a report: the result and where it stands."""
-    return (
-        f"{name(title)} ({name(white)} – {name(black)}): {result_text(game.result)}, "
-        f"{STATUS_WORDS[game.status.value]}."
+def reported(changed: GameChanged) -> str:
+    """The line after a report, a correction or an answer to a report.
+
+    It gives the result and where it stands, the CCT-7 flag of an early draw, and what the game
+    decided.
+    """
+    game = changed.game
+    line = (
+        f"{name(changed.name)} ({name(changed.white)} – {name(changed.black)}): "
+        f"{result_text(game.result)}, {STATUS_WORDS[game.status.value]}."
     )
+    if changed.early_draw:
+        line += " CCT-7: drawn before move 40 — flagged to the arbiters."
+    if changed.decided:
+        line += "\n" + "\n".join(changed.decided)
+    return line

@@ -25,7 +25,7 @@ from bot.league.matches.listing import season_matches
 from bot.rendering.common.text import countdown
 from bot.rendering.common.user_text import user_text
 from bot.rendering.league.division_view import rank_text
-from bot.rendering.league.embeds import match_embed, match_list, result_embed, when
+from bot.rendering.league.embeds import MatchLine, match_embed, match_list, result_embed, when
 from cogs._common import ArbiterCog, guild_group
 
 
@@ -35,6 +35,11 @@ def _notes(notes: tuple[str, ...]) -> str:
     It says when a step came late after the CL-15 deadline and when a match is void.
     """
     return "".join(f" Note: {user_text(note[0].upper() + note[1:])}." for note in notes)
+
+
+def _challenge_of(line: MatchLine) -> str:
+    """`Challenge of match #12 (Alpha – Beta)`: how the challenge replies begin."""
+    return f"Challenge of match #{line.id} ({user_text(line.home)} – {user_text(line.away)})"
 
 
 class Matches(ArbiterCog):
@@ -88,8 +93,7 @@ class Matches(ArbiterCog):
         line = await match_line(store, event.match)
         when_due = "" if event.late else f"; it must be accepted before {countdown(line.deadline)}"
         await interaction.response.send_message(
-            f"Challenge of match #{line.id} ({user_text(line.home)} – {user_text(line.away)})"
-            f" recorded{when_due}.{_notes(event.notes)}"
+            f"{_challenge_of(line)} recorded{when_due}.{_notes(event.notes)}"
         )
 
     @requires(ARBITER)
@@ -114,8 +118,8 @@ class Matches(ArbiterCog):
         event = await service.correct_challenge(store, actor, match, chesscom_match, issued_by)
         line = await match_line(store, event.match)
         await interaction.response.send_message(
-            f"Challenge of match #{line.id} ({user_text(line.home)} – {user_text(line.away)})"
-            f" corrected: chess.com match {event.match.chesscom_match_id}.{_notes(event.notes)}"
+            f"{_challenge_of(line)} corrected: chess.com match"
+            f" {event.match.chesscom_match_id}.{_notes(event.notes)}"
         )
 
     @group.command(name="accept", description="Your club accepted the other club's challenge.")
@@ -127,8 +131,7 @@ class Matches(ArbiterCog):
         event = await service.record_challenge_accepted(store, actor, match)
         line = await match_line(store, event.match)
         await interaction.response.send_message(
-            f"Challenge of match #{line.id} ({user_text(line.home)} – {user_text(line.away)})"
-            f" accepted.{_notes(event.notes)}"
+            f"{_challenge_of(line)} accepted.{_notes(event.notes)}"
         )
 
     @group.command(name="report", description="Import the finished match from chess.com now.")

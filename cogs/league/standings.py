@@ -27,7 +27,7 @@ from bot.rendering.league.crosstable_image import crosstable_png
 from bot.rendering.league.standings_csv import standings_csv
 from bot.rendering.league.standings_embeds import standings_embeds
 from bot.rendering.league.standings_image import standings_png
-from cogs._common import ArbiterCog, TableFormat, as_file, thinking
+from cogs._common import ArbiterCog, TableFormat, as_file, channel_or_here, thinking
 
 
 def file_name(*parts: str, suffix: str) -> str:
@@ -129,8 +129,7 @@ class Standings(ArbiterCog):
         Pinning a division again replaces its pin.
         """
         store = guild_store(interaction)
-        channel_id = channel.id if channel is not None else interaction.channel_id
-        assert channel_id is not None
+        channel_id = channel_or_here(interaction, channel)
         view = await pin_standings(
             store, self.bot.standings, interaction.user.id, season, division, channel_id
         )

@@ -29,7 +29,14 @@ from bot.tour import replies as tour_replies
 from bot.tour import views
 from bot.tour.events import pin
 from bot.tour.events import service as events
-from cogs._common import ArbiterCog, TableFormat, as_file, guild_group, send_table
+from cogs._common import (
+    ArbiterCog,
+    TableFormat,
+    as_file,
+    channel_or_here,
+    guild_group,
+    send_table,
+)
 from core.tiebreaks import DeReading
 from core.tour.ranking import EventType
 from core.tour.rules import MAX_REMINDER_MINUTES
@@ -301,8 +308,7 @@ class Events(ArbiterCog):
     ) -> None:
         """The standings, then the bracket, edited after every change."""
         store, actor = await store_and_actor(interaction)
-        where = channel.id if channel is not None else interaction.channel_id
-        assert where is not None
+        where = channel_or_here(interaction, channel)
         pinned = await pin.pin_event(store, actor, event, where)
         await interaction.response.send_message(
             f"**{_n(pinned)}** is pinned in <#{where}>: the message follows every change.",

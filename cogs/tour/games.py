@@ -103,11 +103,7 @@ class Games(ArbiterCog):
             pgn=text,
             source_ref=reference,
         )
-        line = tour_replies.reported(changed.game, changed.name, changed.white, changed.black)
-        if changed.early_draw:
-            line += " CCT-7: drawn before move 40 — flagged to the arbiters."
-        if changed.decided:
-            line += "\n" + "\n".join(changed.decided)
+        line = tour_replies.reported(changed)
         if changed.party.is_player:
             ask = (
                 f" <@{changed.ask_user}>: confirm or dispute."
@@ -146,12 +142,8 @@ class Games(ArbiterCog):
         changed = await games.correct_game(
             store, actor, event, game, RESULTS[result], reason, ground
         )
-        line = tour_replies.reported(changed.game, changed.name, changed.white, changed.black)
-        if changed.decided:
-            line += "\n" + "\n".join(changed.decided)
-        await interaction.response.send_message(
-            cut(f"{line} (CCT-9, audited)", limits.MESSAGE_CONTENT)
-        )
+        line = f"{tour_replies.reported(changed)} (CCT-9, audited)"
+        await interaction.response.send_message(cut(line, limits.MESSAGE_CONTENT))
 
     @requires(ARBITER)
     @group.command(name="award", description="Award a game not played, a forfeit (arbiter).")

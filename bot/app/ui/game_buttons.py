@@ -57,12 +57,8 @@ class GameAnswerButton(
         except Exception as error:  # discord.py only logs a persistent button's failure
             await answer_error(interaction, error)  # the tree's one handler: one private line
             return
-        line = reported(changed.game, changed.name, changed.white, changed.black)
-        if changed.decided:
-            line += "\n" + "\n".join(changed.decided)
-        await interaction.response.edit_message(
-            content=cut(line, limits.MESSAGE_CONTENT), view=None
-        )
+        line = cut(reported(changed), limits.MESSAGE_CONTENT)
+        await interaction.response.edit_message(content=line, view=None)
 
 
 def report_view(game_id: int) -> discord.ui.View:
