@@ -15,8 +15,6 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-import aiosqlite
-
 from storage.engine.connection import Connection, SqliteConnection, connect
 from storage.engine.dialect import Dialect
 from storage.engine.errors import DatabaseError
@@ -272,7 +270,6 @@ async def _connect(path: Path, busy_timeout_ms: int, mode: str) -> SqliteConnect
     except (OSError, sqlite3.Error) as error:
         raise DatabaseUnavailable(f"cannot open {path}: {error}") from None
     try:
-        connection.row_factory = aiosqlite.Row
         await connection.execute(mode)
         await connection.execute("PRAGMA foreign_keys=ON")
         await connection.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
