@@ -178,24 +178,14 @@ class PostgresDatabase(Database):
             )
         return {str(row[0]): tuple(str(name) for name in row[1]) for row in rows}
 
-    async def identity_columns(self) -> dict[str, str]:
-        """Each table's identity column."""
-        async with self.read() as connection:
-            rows = await cast("PostgresConnection", connection).native(
+    async def after_copy(self) -> None:
+        """Move every identity sequence past its table's largest id, after ids were copied in."""
+        async with self.writer():
+            identities = await self._writer.native(
                 "SELECT table_name, column_name FROM information_schema.columns"
                 " WHERE table_schema = current_schema() AND is_identity = 'YES'"
             )
-        return {str(row[0]): str(row[1]) for row in rows}
-
-    async def after_copy(self) -> None:
-        """Move the identity sequences past the ids copied in (`restart_identities`)."""
-        await self.restart_identities()
-
-    async def restart_identities(self) -> None:
-        """Move every identity sequence past its table's largest id."""
-        identities = await self.identity_columns()
-        async with self.writer():
-            for table, column in identities.items():
+            for table, column in identities:
                 await self._writer.native(
                     f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
                     f" coalesce(max({column}), 0) + 1, false) FROM {table}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sqlite3
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
@@ -12,7 +13,6 @@ import asyncpg
 
 from storage.engine.connection import Connection, Cursor, Parameters, returns_rows
 from storage.engine.errors import DatabaseError
-from storage.engine.postgresql_errors import IntegrityError, OperationalError
 
 T = TypeVar("T")
 
@@ -45,6 +45,18 @@ def _rowcount(status: str) -> int:
     if words and words[0] in _COUNTED and words[-1].isdigit():
         return int(words[-1])
     return -1
+
+
+class IntegrityError(sqlite3.IntegrityError):
+    """PostgreSQL refused a change by a constraint, SQLSTATE class 23."""
+
+    sqlstate: str = ""
+
+
+class OperationalError(sqlite3.OperationalError):
+    """PostgreSQL refused a statement. An empty sqlstate means the connection failed."""
+
+    sqlstate: str = ""
 
 
 def converted(error: Exception) -> DatabaseError:
