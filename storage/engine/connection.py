@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
-from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 import aiosqlite
@@ -194,13 +193,3 @@ class SqliteConnection(Connection):
     async def close(self) -> None:
         """Close the connection and stop its thread. It may be called again."""
         await self._inner.close()
-
-
-async def connect(path: Path) -> SqliteConnection:
-    """Open `path` (or `:memory:`) in autocommit mode: transactions are opened explicitly.
-
-    Rows are `aiosqlite.Row`, read by name and by position.
-    """
-    inner = await aiosqlite.connect(str(path), isolation_level=None)
-    inner.row_factory = aiosqlite.Row
-    return SqliteConnection(inner)

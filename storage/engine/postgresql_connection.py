@@ -71,19 +71,6 @@ def converted(error: Exception) -> DatabaseError:
     return new
 
 
-async def open_connection(
-    url: str, statement_cache: int, settings: dict[str, str]
-) -> PostgresConnection:
-    """A connection to `url`. Raises OSError or ValueError when there is none."""
-    try:
-        inner = await asyncpg.connect(
-            url, statement_cache_size=statement_cache, server_settings=settings
-        )
-    except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-        raise ValueError(str(error)) from None
-    return PostgresConnection(inner)
-
-
 class PostgresConnection(Connection):
     """An asyncpg connection behind the shared interface."""
 
