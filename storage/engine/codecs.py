@@ -1,10 +1,15 @@
-"""How values are stored as text: instants as ISO 8601 UTC, days as ISO dates and LIKE patterns."""
+"""How values are stored: instants as ISO 8601 UTC text, days as ISO dates, rows as records."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from core.names import folded
+from storage.engine.connection import Row
+
+T = TypeVar("T")
 
 
 def to_text(instant: dt.datetime) -> str:
@@ -38,6 +43,11 @@ def day_or_none(text: str | None) -> dt.date | None:
 
 CANDIDATES = 200
 """At most this many rows per lookup. The ranking keeps 25."""
+
+
+def record(kind: Callable[..., T], row: Row, **values: Any) -> T:
+    """`kind` made of the row's columns by name, `values` standing in for the columns they name."""
+    return kind(**(dict(zip(row.keys(), row, strict=True)) | values))
 
 
 def like_pattern(text: str) -> str:

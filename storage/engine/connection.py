@@ -107,9 +107,9 @@ class Connection(ABC):
     async def executemany(self, sql: str, rows: Iterable[Parameters]) -> Cursor:
         """Run one statement over many rows."""
 
-    @abstractmethod
     async def execute_fetchall(self, sql: str, parameters: Parameters = ()) -> list[Any]:
         """Run a query and read every row."""
+        return await (await self.execute(sql, parameters)).fetchall()
 
     @abstractmethod
     async def executescript(self, script: str) -> None:
@@ -147,7 +147,7 @@ class SqliteConnection(Connection):
     async def execute(self, sql: str, parameters: Parameters = ()) -> Cursor:
         """Run one statement, reading its rows if it returns any."""
         if returns_rows(sql):
-            rows = await self.execute_fetchall(sql, parameters)
+            rows = list(await self._send(self._inner.execute_fetchall(sql, tuple(parameters))))
             return Cursor(rows, len(rows))
         inner = await self._send(self._inner.execute(sql, tuple(parameters)))
         return Cursor([], inner.rowcount)
@@ -156,10 +156,6 @@ class SqliteConnection(Connection):
         """Run one statement over many rows."""
         many = [tuple(row) for row in rows]
         return Cursor([], (await self._send(self._inner.executemany(sql, many))).rowcount)
-
-    async def execute_fetchall(self, sql: str, parameters: Parameters = ()) -> list[aiosqlite.Row]:
-        """Run a query and read every row."""
-        return list(await self._send(self._inner.execute_fetchall(sql, tuple(parameters))))
 
     async def executescript(self, script: str) -> None:
         """Run an SQL script."""

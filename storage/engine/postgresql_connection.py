@@ -125,11 +125,6 @@ class PostgresConnection(Connection):
             await self._send(self._inner.executemany(text, many))
         return Cursor([], len(many))
 
-    async def execute_fetchall(self, sql: str, parameters: Parameters = ()) -> list[asyncpg.Record]:
-        """Run a query and read every row."""
-        cursor = await self.execute(sql, parameters)
-        return await cursor.fetchall()
-
     async def native(self, sql: str, *parameters: Any) -> list[asyncpg.Record]:
         """Run one statement with asyncpg's own `$1` placeholders and return its rows."""
         text = self._statement(sql)  # no `?` to number
