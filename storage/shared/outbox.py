@@ -245,38 +245,43 @@ class OutboxRepository(OutboxReader):
         pending.
         """
         scope = self._write
-        cursor = await scope.execute(
-            "UPDATE outbox SET status = 'sent', message_id = ?, attempts = attempts + 1,"
-            " error = NULL, finished_at = ? WHERE id = ? AND guild_id = ? AND status = 'pending'",
-            (message_id, to_text(scope.now), outbox_id, scope.guild_id),
-        )
         scope.details["message_id"] = message_id
-        if cursor.rowcount > 0:
+        sent = await self._attempted(
+            outbox_id,
+            "status = 'sent', message_id = ?, error = NULL, finished_at = ?",
+            (message_id, to_text(scope.now)),
+        )
+        if sent:
             self.sent.append(outbox_id)
-        return cursor.rowcount > 0
+        return sent
 
     async def retry_later(self, outbox_id: int, at: datetime, error: str) -> bool:
         """Records a transient failure, such as a 5xx, a 429 or a network error, to try again at
         `at`.
         """
-        scope = self._write
-        cursor = await scope.execute(
-            "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, error = ?"
-            " WHERE id = ? AND guild_id = ? AND status = 'pending'",
-            (to_text(at), error, outbox_id, scope.guild_id),
+        self._write.details.update(error=error, retry_at=to_text(at))
+        return await self._attempted(
+            outbox_id, "next_attempt_at = ?, error = ?", (to_text(at), error)
         )
-        scope.details.update(error=error, retry_at=to_text(at))
-        return cursor.rowcount > 0
 
     async def mark_failed(self, outbox_id: int, error: str) -> bool:
         """Gives the message up for good for a missing channel or permission, keeping why."""
         scope = self._write
-        cursor = await scope.execute(
-            "UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?,"
-            " finished_at = ? WHERE id = ? AND guild_id = ? AND status = 'pending'",
-            (error, to_text(scope.now), outbox_id, scope.guild_id),
-        )
         scope.details["error"] = error
+        return await self._attempted(
+            outbox_id, "status = 'failed', error = ?, finished_at = ?", (error, to_text(scope.now))
+        )
+
+    async def _attempted(self, outbox_id: int, changes: str, values: tuple[Any, ...]) -> bool:
+        """Counts an attempt at the pending message and sets `changes` to `values`.
+
+        Returns False if the message was not pending.
+        """
+        cursor = await self._write.execute(
+            f"UPDATE outbox SET attempts = attempts + 1, {changes}"
+            " WHERE id = ? AND guild_id = ? AND status = 'pending'",
+            (*values, outbox_id, self._write.guild_id),
+        )
         return cursor.rowcount > 0
 
 
