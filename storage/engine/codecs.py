@@ -54,3 +54,11 @@ def like_pattern(text: str) -> str:
     """A LIKE pattern matching `text` anywhere, its wildcards taken literally."""
     escaped = folded(text).replace("\\", "\\\\").replace("%", "\\%")
     return "%" + escaped.replace("_", "\\_") + "%"
+
+
+def name_filter(column: str, name: str | None) -> tuple[str, tuple[str, ...]]:
+    """The condition after AND keeping rows whose `column` is the key of `name`, with its
+    parameter, or nothing when no name is given."""
+    if not name:
+        return "", ()
+    return f" AND {column} = ?", (folded(name),)
