@@ -21,7 +21,7 @@ from pydantic import (
 from bot.formats.numbers import Name, printable
 from core.names import NOTE_LIMIT
 from core.tour.knockout import (
-    KoStage,
+    STAGE_NAMES,
     Tie,
 )
 from core.tour.ranking import (
@@ -219,12 +219,5 @@ TIES: Mapping[str, Tie] = {
     "3rd": Tie.THIRD_PLACE,
 }
 ROUND_NAMES = {tie: name for name, tie in TIES.items()}
-STAGE_KEYS: Mapping[KoStage, str] = {
-    KoStage.WINNER: "winner",
-    KoStage.RUNNER_UP: "runner-up",
-    KoStage.THIRD: "3rd",
-    KoStage.FOURTH: "4th",
-    KoStage.SEMI_FINAL: "semi-final",
-    KoStage.QUARTER_FINAL: "quarter-final",
-}
+STAGE_KEYS = STAGE_NAMES
 """The tour file's names of the knock-out stages. The JSON output uses them too."""

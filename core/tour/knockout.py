@@ -441,6 +441,18 @@ class KoStage(enum.Enum):
     WINNER = "winner"
 
 
+STAGE_NAMES: Mapping[KoStage, str] = {
+    KoStage.WINNER: "winner",
+    KoStage.RUNNER_UP: "runner-up",
+    KoStage.THIRD: "3rd",
+    KoStage.FOURTH: "4th",
+    KoStage.SEMI_FINAL: "semi-final",
+    KoStage.QUARTER_FINAL: "quarter-final",
+}
+"""The knock-out stages by their names in tour files, in the JSON report and in stored points
+tables."""
+
+
 QUARTER_FINALS: Mapping[Tie, tuple[int, int]] = {
     Tie.QF1: (1, 8),
     Tie.QF2: (2, 7),

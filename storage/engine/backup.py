@@ -56,6 +56,22 @@ def _check_paths(source: Path, target: Path) -> None:
         raise BackupError(f"{target} is one of the database's own files; choose a new file")
 
 
+def _partial(target: Path) -> Path:
+    """A fresh, unique temporary file beside `target`, never a file of the user's."""
+    handle, temporary = tempfile.mkstemp(
+        prefix=f".{target.name[:_PREFIX_CHARS]}.", suffix=".partial", dir=target.parent
+    )
+    os.close(handle)
+    return Path(temporary)
+
+
+def _put_in_place(partial: Path, target: Path) -> None:
+    """Renames the finished copy to `target`, unless `target` appeared meanwhile."""
+    if target.exists():
+        raise BackupError(f"{target} already exists; choose a new file")
+    partial.rename(target)
+
+
 def backup_database(
     source: Path,
     target: Path,
@@ -71,17 +87,12 @@ def backup_database(
         _check_paths(source, target)
     except OSError as error:  # e.g. a name longer than the file system allows
         raise BackupError(f"cannot use {_short(target)}: {error.strerror or error}") from None
-    # A fresh, unique temporary name, never a file of the user's.
     try:
-        handle, temporary = tempfile.mkstemp(
-            prefix=f".{target.name[:_PREFIX_CHARS]}.", suffix=".partial", dir=target.parent
-        )
+        partial = _partial(target)
     except OSError as error:
         raise BackupFailed(
             f"cannot write in {_short(target.parent)}: {error.strerror or error}"
         ) from None
-    os.close(handle)
-    partial = Path(temporary)
     # A percent-encoded URI: '#', '?' or '%' in the path must not cut it short (that opened
     # or created another, empty, database and "backed up" that).
     uri = source.resolve().as_uri() + "?mode=rw"
@@ -96,22 +107,18 @@ def backup_database(
                 dst.close()
         finally:
             src.close()
+        _put_in_place(partial, target)
     except BaseException as error:
         partial.unlink(missing_ok=True)
         if getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_NOTADB:
             raise BackupError(f"{source} is not a database: {error}") from None
         if isinstance(error, sqlite3.Error):
             raise BackupFailed(f"backup of {source} failed: {error}") from None
+        if isinstance(error, OSError):
+            raise BackupFailed(
+                f"cannot write {_short(target)}: {error.strerror or error}"
+            ) from None
         raise
-    try:
-        if target.exists():  # appeared meanwhile: keep it, drop the copy
-            raise BackupError(f"{target} already exists; choose a new file")
-        partial.rename(target)
-    except (OSError, BackupError) as error:
-        partial.unlink(missing_ok=True)
-        if isinstance(error, BackupError):
-            raise
-        raise BackupFailed(f"cannot write {_short(target)}: {error.strerror or error}") from None
     return pages
 
 
@@ -124,13 +131,9 @@ async def backup_to_sqlite(database: Database, target: Path) -> int:
 
     try:
         _check_target(target)
-        handle, temporary = tempfile.mkstemp(
-            prefix=f".{target.name[:_PREFIX_CHARS]}.", suffix=".partial", dir=target.parent
-        )
+        partial = _partial(target)
     except OSError as error:
         raise BackupError(f"cannot use {_short(target)}: {error.strerror or error}") from None
-    os.close(handle)
-    partial = Path(temporary)
     partial.unlink()  # SQLite creates it
     try:
         copy = await Database.open(partial)
@@ -138,15 +141,11 @@ async def backup_to_sqlite(database: Database, target: Path) -> int:
             report = await copy_database(database, copy)
         finally:
             await copy.close()
-        if target.exists():
-            raise BackupError(f"{target} already exists; choose a new file")
-        partial.rename(target)
+        _put_in_place(partial, target)
     except BaseException as error:
         for end in _COMPANIONS:
             partial.with_name(partial.name + end).unlink(missing_ok=True)
-        if isinstance(error, CopyRefused | CopyMismatch):
-            raise BackupFailed(f"backup of {database.name} failed: {error}") from None
-        if isinstance(error, sqlite3.Error | OSError):
+        if isinstance(error, CopyRefused | CopyMismatch | sqlite3.Error | OSError):
             raise BackupFailed(f"backup of {database.name} failed: {error}") from None
         raise
     return report.total

@@ -1,10 +1,15 @@
-"""How values are stored as text: instants as ISO 8601 UTC, days as ISO dates and LIKE patterns."""
+"""How values are stored: instants as ISO 8601 UTC text, days as ISO dates, rows as records."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from core.names import folded
+from storage.engine.connection import Row
+
+T = TypeVar("T")
 
 
 def to_text(instant: dt.datetime) -> str:
@@ -40,7 +45,20 @@ CANDIDATES = 200
 """At most this many rows per lookup. The ranking keeps 25."""
 
 
+def record(kind: Callable[..., T], row: Row, **values: Any) -> T:
+    """`kind` made of the row's columns by name, `values` standing in for the columns they name."""
+    return kind(**(dict(zip(row.keys(), row, strict=True)) | values))
+
+
 def like_pattern(text: str) -> str:
     """A LIKE pattern matching `text` anywhere, its wildcards taken literally."""
     escaped = folded(text).replace("\\", "\\\\").replace("%", "\\%")
     return "%" + escaped.replace("_", "\\_") + "%"
+
+
+def name_filter(column: str, name: str | None) -> tuple[str, tuple[str, ...]]:
+    """The condition after AND keeping rows whose `column` is the key of `name`, with its
+    parameter, or nothing when no name is given."""
+    if not name:
+        return "", ()
+    return f" AND {column} = ?", (folded(name),)

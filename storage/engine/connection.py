@@ -8,16 +8,12 @@ transaction usable.
 
 from __future__ import annotations
 
-import sqlite3
-import weakref
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
-from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 import aiosqlite
-
-from storage.engine.dialect import Dialect
 
 Parameters = Sequence[Any]
 T = TypeVar("T")
@@ -39,30 +35,42 @@ _UNDOING = ("ROLLBACK",)
 """Statements a failed unit may still run: they end it, or undo a savepoint's part."""
 
 
-class Cursor(ABC):
-    """A statement's outcome: `rowcount` and its rows."""
+_RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES|PRAGMA)\b|\bRETURNING\b", re.IGNORECASE)
+"""A query, or a write that returns rows. Its rows are read whole by the statement's one call."""
 
-    @property
-    @abstractmethod
-    def rowcount(self) -> int:
-        """The rows the statement changed, or -1 for a query."""
 
-    @abstractmethod
+def returns_rows(sql: str) -> bool:
+    """Whether `sql` is a query or a write that returns rows."""
+    return _RETURNS_ROWS.search(sql) is not None
+
+
+class Cursor:
+    """A statement's outcome, read whole: its rows and `rowcount`.
+
+    No statement is left half-read on a connection, so none holds an old snapshot open.
+    """
+
+    def __init__(self, rows: list[Any], rowcount: int) -> None:
+        self._rows = rows
+        self._next = 0
+        self.rowcount = rowcount
+        """The rows the statement changed or returned."""
+
     async def fetchone(self) -> Any:
         """The next row, or None."""
+        if self._next >= len(self._rows):
+            return None
+        self._next += 1
+        return self._rows[self._next - 1]
 
-    @abstractmethod
     async def fetchall(self) -> list[Any]:
         """Every remaining row."""
-
-    async def close(self) -> None:  # noqa: B027 (nothing to close for a fetched result)
-        """Close the cursor."""
+        rows, self._next = self._rows[self._next :], len(self._rows)
+        return rows
 
 
 class Connection(ABC):
     """A database connection with the unit-of-work failure rule."""
-
-    dialect: Dialect
 
     def __init__(self) -> None:
         self.failed: BaseException | None = None
@@ -99,9 +107,9 @@ class Connection(ABC):
     async def executemany(self, sql: str, rows: Iterable[Parameters]) -> Cursor:
         """Run one statement over many rows."""
 
-    @abstractmethod
     async def execute_fetchall(self, sql: str, parameters: Parameters = ()) -> list[Any]:
         """Run a query and read every row."""
+        return await (await self.execute(sql, parameters)).fetchall()
 
     @abstractmethod
     async def executescript(self, script: str) -> None:
@@ -129,120 +137,42 @@ class Connection(ABC):
         """Close the connection. It may be called again."""
 
 
-class ThreadConnection(sqlite3.Connection):
-    """The sqlite3 connection aiosqlite drives on its thread.
-
-    It closes its cursors before COMMIT and ROLLBACK, since an unread cursor keeps its snapshot.
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.handed_out: weakref.WeakSet[sqlite3.Cursor] = weakref.WeakSet()
-        """The cursors handed out and still referenced."""
-
-    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
-        """`sqlite3.Connection.execute`, the cursor noted."""
-        cursor = super().execute(sql, parameters)
-        self.handed_out.add(cursor)
-        return cursor
-
-    def executemany(self, sql: str, rows: Any, /) -> sqlite3.Cursor:
-        """`sqlite3.Connection.executemany`, the cursor noted."""
-        cursor = super().executemany(sql, rows)
-        self.handed_out.add(cursor)
-        return cursor
-
-    def commit(self) -> None:
-        """COMMIT if a transaction is open, after closing the cursors."""
-        self.close_cursors()
-        super().commit()
-
-    def rollback(self) -> None:
-        """ROLLBACK if a transaction is open, after closing the cursors."""
-        self.close_cursors()
-        super().rollback()
-
-    def close_cursors(self) -> None:
-        """Close every cursor handed out and still referenced."""
-        for cursor in list(self.handed_out):
-            cursor.close()
-        self.handed_out.clear()
-
-
-class SqliteCursor(Cursor):
-    """A statement's outcome on a `SqliteConnection`: `rowcount` and its rows."""
-
-    def __init__(self, connection: SqliteConnection, inner: aiosqlite.Cursor) -> None:
-        self._connection = connection
-        self._inner = inner
-
-    @property
-    def rowcount(self) -> int:
-        """The rows the statement changed, or -1 for a query."""
-        return self._inner.rowcount
-
-    async def fetchone(self) -> aiosqlite.Row | None:
-        """The next row, or None."""
-        row: aiosqlite.Row | None = await self._connection._send(self._inner.fetchone())
-        return row
-
-    async def fetchall(self) -> list[aiosqlite.Row]:
-        """Every remaining row."""
-        rows: Iterable[aiosqlite.Row] = await self._connection._send(self._inner.fetchall())
-        return list(rows)
-
-    async def close(self) -> None:
-        """Close the cursor."""
-        await self._connection._send(self._inner.close())
-
-
 class SqliteConnection(Connection):
     """A database connection."""
-
-    dialect = Dialect.SQLITE
 
     def __init__(self, inner: aiosqlite.Connection) -> None:
         super().__init__()
         self._inner = inner
 
-    async def execute(self, sql: str, parameters: Parameters = ()) -> SqliteCursor:
-        """Run one statement."""
-        return SqliteCursor(self, await self._send(self._inner.execute(sql, tuple(parameters))))
+    async def execute(self, sql: str, parameters: Parameters = ()) -> Cursor:
+        """Run one statement, reading its rows if it returns any."""
+        if returns_rows(sql):
+            rows = list(await self._send(self._inner.execute_fetchall(sql, tuple(parameters))))
+            return Cursor(rows, len(rows))
+        inner = await self._send(self._inner.execute(sql, tuple(parameters)))
+        return Cursor([], inner.rowcount)
 
-    async def executemany(self, sql: str, rows: Iterable[Parameters]) -> SqliteCursor:
+    async def executemany(self, sql: str, rows: Iterable[Parameters]) -> Cursor:
         """Run one statement over many rows."""
         many = [tuple(row) for row in rows]
-        return SqliteCursor(self, await self._send(self._inner.executemany(sql, many)))
-
-    async def execute_fetchall(self, sql: str, parameters: Parameters = ()) -> list[aiosqlite.Row]:
-        """Run a query and read every row."""
-        return list(await self._send(self._inner.execute_fetchall(sql, tuple(parameters))))
+        return Cursor([], (await self._send(self._inner.executemany(sql, many))).rowcount)
 
     async def executescript(self, script: str) -> None:
         """Run an SQL script."""
         await self._send(self._inner.executescript(script))
 
     async def commit_transaction(self) -> None:
-        """Close the cursors handed out (see `ThreadConnection`) and COMMIT."""
+        """COMMIT the open transaction."""
         await self._send(self._inner.commit())
 
     async def end_snapshot(self) -> None:
-        """Rolls back the open transaction, if any, after closing the cursors handed out."""
+        """Rolls back the open transaction, if any."""
         await self._send(self._inner.rollback())
 
     @property
     def in_transaction(self) -> bool:
         """Whether a transaction is open."""
         return self._inner.in_transaction
-
-    @property
-    def row_factory(self) -> type | None:
-        """The class rows are read as (`aiosqlite.Row`: by name and by position)."""
-        return self._inner.row_factory
-
-    @row_factory.setter
-    def row_factory(self, factory: type | None) -> None:
-        self._inner.row_factory = factory
 
     async def create_function(
         self, name: str, arguments: int, function: Callable[..., object], *, deterministic: bool
@@ -259,9 +189,3 @@ class SqliteConnection(Connection):
     async def close(self) -> None:
         """Close the connection and stop its thread. It may be called again."""
         await self._inner.close()
-
-
-async def connect(path: Path) -> SqliteConnection:
-    """Open `path` (or `:memory:`) in autocommit mode: transactions are opened explicitly."""
-    inner = await aiosqlite.connect(str(path), isolation_level=None, factory=ThreadConnection)
-    return SqliteConnection(inner)

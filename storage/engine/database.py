@@ -17,8 +17,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from storage.engine.connection import Connection, SqliteConnection, connect
-from storage.engine.dialect import Dialect
+from storage.engine.connection import Connection, SqliteConnection
 from storage.engine.errors import DatabaseError
 from storage.engine.migrations import MIGRATIONS_DIR, apply_migrations, sqlite_tables
 
@@ -37,7 +36,6 @@ class DatabaseUnavailable(Exception):
 class Database:
     """An open Arbiter database."""
 
-    dialect: Dialect
     BEGIN_WRITE = "BEGIN IMMEDIATE"
     """How a unit of work's transaction begins."""
     BEGIN_READ = "BEGIN"
@@ -217,8 +215,6 @@ MEMORY = ":memory:"
 class SqliteDatabase(Database):
     """The embedded default: one SQLite file, a writer and a query-only reader."""
 
-    dialect = Dialect.SQLITE
-
     def __init__(
         self,
         connection: SqliteConnection,
@@ -265,14 +261,19 @@ class SqliteDatabase(Database):
 
 
 async def _connect(path: Path, busy_timeout_ms: int, mode: str) -> SqliteConnection:
-    """A configured connection in `mode`, or `DatabaseUnavailable`."""
+    """A configured connection in `mode`, or `DatabaseUnavailable`.
+
+    It runs in autocommit mode, as transactions are opened explicitly. Rows are `aiosqlite.Row`,
+    read by name and by position.
+    """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        connection = await connect(path)
+        inner = await aiosqlite.connect(str(path), isolation_level=None)
+        inner.row_factory = aiosqlite.Row
+        connection = SqliteConnection(inner)
     except (OSError, sqlite3.Error) as error:
         raise DatabaseUnavailable(f"cannot open {path}: {error}") from None
     try:
-        connection.row_factory = aiosqlite.Row
         await connection.execute(mode)
         await connection.execute("PRAGMA foreign_keys=ON")
         await connection.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")

@@ -7,14 +7,13 @@ migration leaves nothing behind.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from core.names import folded
 from storage.engine.connection import Connection, Row, SqliteConnection
-from storage.engine.errors import DatabaseError, IntegrityError
+from storage.engine.errors import IntegrityError
 
 MIGRATIONS_DIR = Path(__file__).parent.parent / "migrations"
 POSTGRESQL = "postgresql"
@@ -93,7 +92,7 @@ async def apply_migrations(
                     raise IntegrityError(f"migration {migration.path.name} broke a reference")
             await connection.execute("COMMIT")
         except BaseException:
-            await rollback_if_open(connection)
+            await connection.end_snapshot()  # also after a cancelled BEGIN that opened one
             raise
         finally:
             if rebuilds:
@@ -108,15 +107,6 @@ def _sql_name_key(name: object) -> object:
         return name
     key = folded(name)
     return key or name
-
-
-async def rollback_if_open(connection: Connection) -> None:
-    """Roll back the connection's transaction, if one is open.
-
-    A cancelled BEGIN may still open a transaction on aiosqlite's thread, which this closes.
-    """
-    with contextlib.suppress(DatabaseError):  # "no transaction is active"
-        await connection.execute("ROLLBACK")
 
 
 def postgres_scripts(directory: Path = MIGRATIONS_DIR) -> list[str]:

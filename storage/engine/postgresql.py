@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, cast
 from urllib.parse import urlsplit, urlunsplit
 
 from storage.engine.database import Clock, Database, DatabaseUnavailable, utc_now
-from storage.engine.dialect import Dialect
 from storage.engine.migrations import MIGRATIONS_DIR, postgres_scripts
 
 if TYPE_CHECKING:  # asyncpg is imported when a server is connected to, not by every command
@@ -63,21 +62,25 @@ def shown_url(url: str) -> str:
 
 async def connect(url: str, *, read_only: bool = False) -> PostgresConnection:
     """A connection to `url`, read-only if asked, or `DatabaseUnavailable` saying why."""
-    from storage.engine.postgresql_connection import open_connection
+    import asyncpg
+
+    from storage.engine.postgresql_connection import PostgresConnection
 
     settings = {"application_name": "arbiter"}
     if read_only:
         settings["default_transaction_read_only"] = "on"
     try:
-        return await open_connection(url, STATEMENT_CACHE, settings)
-    except (OSError, ValueError) as error:
+        inner = await asyncpg.connect(
+            url, statement_cache_size=STATEMENT_CACHE, server_settings=settings
+        )
+    except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
         raise DatabaseUnavailable(f"cannot connect to {shown_url(url)}: {error}") from None
+    return PostgresConnection(inner)
 
 
 class PostgresDatabase(Database):
     """An Arbiter database on a PostgreSQL server, opened by `PostgresDatabase.connect`."""
 
-    dialect = Dialect.POSTGRESQL
     BEGIN_WRITE = "BEGIN ISOLATION LEVEL READ COMMITTED"
     BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 
@@ -178,24 +181,14 @@ class PostgresDatabase(Database):
             )
         return {str(row[0]): tuple(str(name) for name in row[1]) for row in rows}
 
-    async def identity_columns(self) -> dict[str, str]:
-        """Each table's identity column."""
-        async with self.read() as connection:
-            rows = await cast("PostgresConnection", connection).native(
+    async def after_copy(self) -> None:
+        """Move every identity sequence past its table's largest id, after ids were copied in."""
+        async with self.writer():
+            identities = await self._writer.native(
                 "SELECT table_name, column_name FROM information_schema.columns"
                 " WHERE table_schema = current_schema() AND is_identity = 'YES'"
             )
-        return {str(row[0]): str(row[1]) for row in rows}
-
-    async def after_copy(self) -> None:
-        """Move the identity sequences past the ids copied in (`restart_identities`)."""
-        await self.restart_identities()
-
-    async def restart_identities(self) -> None:
-        """Move every identity sequence past its table's largest id."""
-        identities = await self.identity_columns()
-        async with self.writer():
-            for table, column in identities.items():
+            for table, column in identities:
                 await self._writer.native(
                     f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
                     f" coalesce(max({column}), 0) + 1, false) FROM {table}"

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+import sqlite3
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
 import asyncpg
 
-from storage.engine.connection import Connection, Cursor, Parameters
-from storage.engine.dialect import Dialect
+from storage.engine.connection import Connection, Cursor, Parameters, returns_rows
 from storage.engine.errors import DatabaseError
-from storage.engine.postgresql_errors import IntegrityError, OperationalError
 
 T = TypeVar("T")
 
@@ -23,9 +22,6 @@ _COUNTED = ("INSERT", "UPDATE", "DELETE", "SELECT", "MERGE", "COPY", "MOVE", "FE
 
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?")
 """A string literal or a `?` placeholder."""
-
-_RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES)\b|\bRETURNING\b", re.IGNORECASE)
-"""A query, or a write that returns rows."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -51,6 +47,18 @@ def _rowcount(status: str) -> int:
     return -1
 
 
+class IntegrityError(sqlite3.IntegrityError):
+    """PostgreSQL refused a change by a constraint, SQLSTATE class 23."""
+
+    sqlstate: str = ""
+
+
+class OperationalError(sqlite3.OperationalError):
+    """PostgreSQL refused a statement. An empty sqlstate means the connection failed."""
+
+    sqlstate: str = ""
+
+
 def converted(error: Exception) -> DatabaseError:
     """asyncpg's error as storage's."""
     new: IntegrityError | OperationalError
@@ -63,49 +71,8 @@ def converted(error: Exception) -> DatabaseError:
     return new
 
 
-async def open_connection(
-    url: str, statement_cache: int, settings: dict[str, str]
-) -> PostgresConnection:
-    """A connection to `url`. Raises OSError or ValueError when there is none."""
-    try:
-        inner = await asyncpg.connect(
-            url, statement_cache_size=statement_cache, server_settings=settings
-        )
-    except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-        raise ValueError(str(error)) from None
-    return PostgresConnection(inner)
-
-
-class PostgresCursor(Cursor):
-    """A statement's outcome: its rows and row count."""
-
-    def __init__(self, rows: list[asyncpg.Record], rowcount: int) -> None:
-        self._rows = rows
-        self._next = 0
-        self._rowcount = rowcount
-
-    @property
-    def rowcount(self) -> int:
-        """The rows the statement changed or returned."""
-        return self._rowcount
-
-    async def fetchone(self) -> asyncpg.Record | None:
-        """The next row, or None."""
-        if self._next >= len(self._rows):
-            return None
-        self._next += 1
-        return self._rows[self._next - 1]
-
-    async def fetchall(self) -> list[asyncpg.Record]:
-        """Every remaining row."""
-        rows, self._next = self._rows[self._next :], len(self._rows)
-        return rows
-
-
 class PostgresConnection(Connection):
     """An asyncpg connection behind the shared interface."""
-
-    dialect = Dialect.POSTGRESQL
 
     def __init__(self, inner: asyncpg.Connection) -> None:
         super().__init__()
@@ -133,48 +100,35 @@ class PostgresConnection(Connection):
         self._note_failure(failure)
         raise failure
 
-    async def _run(self, sql: str, parameters: Sequence[Any]) -> PostgresCursor:
-        """One statement as PostgreSQL runs it."""
+    def _statement(self, sql: str) -> str:
+        """`sql` as asyncpg runs it, refused in a failed unit, and shown to the trace."""
+        self._refuse_if_failed(sql)
         text = numbered(sql)
         if self._trace is not None:
             self._trace(text)
-        if _RETURNS_ROWS.search(sql):
+        return text
+
+    async def execute(self, sql: str, parameters: Parameters = ()) -> Cursor:
+        """Run one statement, reading its rows if it returns any."""
+        text = self._statement(sql)
+        if returns_rows(sql):
             rows = await self._send(self._inner.fetch(text, *parameters))
-            return PostgresCursor(rows, len(rows))
+            return Cursor(rows, len(rows))
         status = await self._send(self._inner.execute(text, *parameters))
-        return PostgresCursor([], _rowcount(status))
+        return Cursor([], _rowcount(status))
 
-    async def _run_many(self, sql: str, rows: Sequence[Parameters]) -> None:
-        """One statement over many rows, none returned."""
-        text = numbered(sql)
-        if self._trace is not None:
-            self._trace(text)
-        if rows:
-            await self._send(self._inner.executemany(text, rows))
-
-    async def execute(self, sql: str, parameters: Parameters = ()) -> PostgresCursor:
-        """Run one statement."""
-        self._refuse_if_failed(sql)
-        return await self._run(sql, tuple(parameters))
-
-    async def executemany(self, sql: str, rows: Iterable[Parameters]) -> PostgresCursor:
+    async def executemany(self, sql: str, rows: Iterable[Parameters]) -> Cursor:
         """Run one statement over many rows."""
-        self._refuse_if_failed(sql)
+        text = self._statement(sql)
         many = [tuple(row) for row in rows]
-        await self._run_many(sql, many)
-        return PostgresCursor([], len(many))
-
-    async def execute_fetchall(self, sql: str, parameters: Parameters = ()) -> list[asyncpg.Record]:
-        """Run a query and read every row."""
-        cursor = await self.execute(sql, parameters)
-        return await cursor.fetchall()
+        if many:
+            await self._send(self._inner.executemany(text, many))
+        return Cursor([], len(many))
 
     async def native(self, sql: str, *parameters: Any) -> list[asyncpg.Record]:
         """Run one statement with asyncpg's own `$1` placeholders and return its rows."""
-        self._refuse_if_failed(sql)
-        if self._trace is not None:
-            self._trace(sql)
-        rows: list[asyncpg.Record] = await self._send(self._inner.fetch(sql, *parameters))
+        text = self._statement(sql)  # no `?` to number
+        rows: list[asyncpg.Record] = await self._send(self._inner.fetch(text, *parameters))
         return rows
 
     async def executescript(self, script: str) -> None:

@@ -6,12 +6,14 @@ Repositories put `guild_id = ?` in every statement.
 from __future__ import annotations
 
 import copy
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from storage.engine.connection import Connection, Cursor, Row
+
+T = TypeVar("T")
 
 
 class ReadScope:
@@ -29,6 +31,19 @@ class ReadScope:
     async def fetchall(self, sql: str, parameters: Iterable[Any] = ()) -> list[Row]:
         """Every row of a query."""
         return await self.connection.execute_fetchall(sql, tuple(parameters))
+
+    async def one(
+        self, make: Callable[[Row], T], sql: str, parameters: Iterable[Any] = ()
+    ) -> T | None:
+        """The first row of a query made into a value by `make`, or None."""
+        row = await self.fetchone(sql, parameters)
+        return None if row is None else make(row)
+
+    async def each(
+        self, make: Callable[[Row], T], sql: str, parameters: Iterable[Any] = ()
+    ) -> list[T]:
+        """Every row of a query, each made into a value by `make`."""
+        return [make(row) for row in await self.fetchall(sql, parameters)]
 
 
 ROWS_PER_INSERT = 100

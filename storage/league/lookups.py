@@ -6,8 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from core.names import folded
-from storage.engine.codecs import CANDIDATES, like_pattern, to_text
+from storage.engine.codecs import CANDIDATES, like_pattern, name_filter, to_text
 from storage.engine.scope import ReadScope
 
 
@@ -76,15 +75,12 @@ class LookupReader:
         """Division names holding `text`, of the season named `season`, else of any season newest
         first.
         """
-        season_filter = " AND s.name_key = ?" if season else ""
-        parameters: tuple[object, ...] = (self._scope.guild_id, like_pattern(text))
-        if season:
-            parameters += (folded(season),)
+        season_filter, season_key = name_filter("s.name_key", season)
         rows = await self._scope.fetchall(
             "SELECT d.name FROM divisions AS d JOIN seasons AS s ON s.id = d.season_id"
             " WHERE d.guild_id = ? AND lower(d.name) LIKE ? ESCAPE '\\'"
             f"{season_filter} GROUP BY d.name ORDER BY max(s.id) DESC, min(d.position) LIMIT ?",
-            (*parameters, CANDIDATES),
+            (self._scope.guild_id, like_pattern(text), *season_key, CANDIDATES),
         )
         return [str(r[0]) for r in rows]
 
@@ -95,19 +91,8 @@ class LookupReader:
 
         The member's clubs' matches come first, then unplayed ones from the next start on.
         """
-        season_filter = " AND s.name_key = ?" if season else ""
+        season_filter, season_key = name_filter("s.name_key", season)
         like = like_pattern(text)
-        parameters: tuple[object, ...] = (
-            user_id,
-            self._scope.guild_id,
-            like,
-            like,
-            like,
-            like,
-            like,
-        )
-        if season:
-            parameters += (folded(season),)
         rows = await self._scope.fetchall(
             "SELECT m.id, s.name, m.key, m.round, h.name, a.name, m.start,"
             " m.finished_at IS NOT NULL, EXISTS (SELECT 1 FROM club_admins AS ad"
@@ -120,7 +105,7 @@ class LookupReader:
             " OR h.name_key LIKE ? ESCAPE '\\' OR a.name_key LIKE ? ESCAPE '\\'"
             f" OR s.name_key LIKE ? ESCAPE '\\'){season_filter}"
             " ORDER BY mine DESC, m.finished_at IS NOT NULL, m.start < ?, m.start, m.id LIMIT ?",
-            (*parameters, to_text(now), CANDIDATES),
+            (user_id, self._scope.guild_id, *[like] * 5, *season_key, to_text(now), CANDIDATES),
         )
         return [
             MatchCandidate(
@@ -141,11 +126,7 @@ class LookupReader:
         """chess.com usernames holding `text` that played a board for `club`, if given, or are
         linked to a member."""
         like = like_pattern(text)
-        club_filter = ""
-        parameters: tuple[object, ...] = (self._scope.guild_id, like)
-        if club:
-            club_filter = " AND c.name_key = ?"
-            parameters += (folded(club),)
+        club_filter, club_key = name_filter("c.name_key", club)
         rows = await self._scope.fetchall(
             "SELECT min(player) FROM ("
             " SELECT CASE WHEN c.id = m.home_club_id THEN b.home_player ELSE b.away_player END"
@@ -156,6 +137,6 @@ class LookupReader:
             f"{club_filter}"
             " UNION SELECT username FROM roster_links WHERE guild_id = ? AND username_key LIKE ?"
             " ESCAPE '\\') GROUP BY lower(player) ORDER BY lower(player) LIMIT ?",
-            (*parameters, self._scope.guild_id, like, CANDIDATES),
+            (self._scope.guild_id, like, *club_key, self._scope.guild_id, like, CANDIDATES),
         )
         return [str(r[0]) for r in rows]

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from storage.engine.codecs import from_text
+from storage.engine.codecs import from_text, record
+from storage.engine.connection import Row
 from storage.engine.scope import ReadScope
 
 
@@ -32,20 +33,14 @@ class AuditReader:
 
     async def recent(self, limit: int = 50) -> list[AuditEntry]:
         """The latest `limit` entries, oldest first."""
-        rows = await self._scope.fetchall(
+        entries = await self._scope.each(
+            _entry,
             "SELECT id, guild_id, actor_id, action, subject, details, at FROM audit"
             " WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
             (self._scope.guild_id, limit),
         )
-        return [
-            AuditEntry(
-                id=row["id"],
-                guild_id=row["guild_id"],
-                actor_id=row["actor_id"],
-                action=row["action"],
-                subject=row["subject"],
-                details=json.loads(row["details"]),
-                at=from_text(row["at"]),
-            )
-            for row in reversed(rows)
-        ]
+        return entries[::-1]
+
+
+def _entry(row: Row) -> AuditEntry:
+    return record(AuditEntry, row, details=json.loads(row["details"]), at=from_text(row["at"]))

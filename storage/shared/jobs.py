@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from storage.engine.codecs import from_text, to_text
+from storage.engine.codecs import from_text, record, to_text
 from storage.engine.connection import Row
 from storage.engine.database import Database
 from storage.engine.scope import ReadScope, WriteScope
@@ -38,15 +38,7 @@ _COLUMNS = "id, guild_id, kind, subject, due_at, payload, status"
 
 
 def _job(row: Row) -> Job:
-    return Job(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        kind=row["kind"],
-        subject=row["subject"],
-        due_at=from_text(row["due_at"]),
-        payload=json.loads(row["payload"]),
-        status=row["status"],
-    )
+    return record(Job, row, due_at=from_text(row["due_at"]), payload=json.loads(row["payload"]))
 
 
 class JobReader:
@@ -57,40 +49,40 @@ class JobReader:
 
     async def get(self, job_id: int) -> Job | None:
         """The job `job_id` if it belongs to this guild."""
-        row = await self._scope.fetchone(
+        return await self._scope.one(
+            _job,
             f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE id = ? AND guild_id = ?",
             (job_id, self._scope.guild_id),
         )
-        return None if row is None else _job(row)
 
     async def due(self, subject: str, until: datetime) -> list[Job]:
         """The pending jobs of `subject` of any kind due by `until`, in due order with ties by id.
 
         One firing runs these, so jobs of one subject run in due order whatever fired first.
         """
-        rows = await self._scope.fetchall(
+        return await self._scope.each(
+            _job,
             f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE guild_id = ? AND subject = ?"
             " AND status = 'pending' AND due_at <= ? ORDER BY due_at, id",
             (self._scope.guild_id, subject, to_text(until)),
         )
-        return [_job(row) for row in rows]
 
     async def of_subject(self, subject: str) -> list[Job]:
         """Every job of `subject` whatever its status, oldest first, which is its history."""
-        rows = await self._scope.fetchall(
+        return await self._scope.each(
+            _job,
             f"SELECT {_COLUMNS} FROM scheduled_jobs WHERE guild_id = ? AND subject = ? ORDER BY id",
             (self._scope.guild_id, subject),
         )
-        return [_job(row) for row in rows]
 
     async def pending(self, kind: str, subject: str) -> Job | None:
         """The pending job of `kind` and `subject`, if any."""
-        row = await self._scope.fetchone(
+        return await self._scope.one(
+            _job,
             f"SELECT {_COLUMNS} FROM scheduled_jobs"
             " WHERE guild_id = ? AND kind = ? AND subject = ? AND status = 'pending'",
             (self._scope.guild_id, kind, subject),
         )
-        return None if row is None else _job(row)
 
 
 class JobRepository(JobReader):

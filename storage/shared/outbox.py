@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from storage.engine.codecs import from_text, to_text
+from storage.engine.codecs import from_text, instant_or_none, record, to_text
 from storage.engine.connection import Row
 from storage.engine.database import Database
 from storage.engine.scope import ReadScope, WriteScope
@@ -61,22 +61,14 @@ _COLUMNS = (
 
 
 def _message(row: Row) -> OutboxMessage:
-    return OutboxMessage(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        content=row["content"],
+    components = row["components"]
+    return record(
+        OutboxMessage,
+        row,
         embeds=tuple(json.loads(row["embeds"])),
-        edit_of=row["edit_of"],
-        status=row["status"],
-        attempts=row["attempts"],
-        next_attempt_at=None
-        if row["next_attempt_at"] is None
-        else from_text(row["next_attempt_at"]),
-        message_id=row["message_id"],
-        error=row["error"],
+        next_attempt_at=instant_or_none(row["next_attempt_at"]),
         created_at=from_text(row["created_at"]),
-        components=None if row["components"] is None else tuple(json.loads(row["components"])),
+        components=None if components is None else tuple(json.loads(components)),
         ping_users=tuple(int(user) for user in json.loads(row["ping_users"])),
     )
 
@@ -126,11 +118,11 @@ class OutboxReader:
 
     async def get(self, message_id: int) -> OutboxMessage | None:
         """The outbox row `message_id` if it belongs to this guild."""
-        row = await self._scope.fetchone(
+        return await self._scope.one(
+            _message,
             f"SELECT {_COLUMNS} FROM outbox WHERE id = ? AND guild_id = ?",
             (message_id, self._scope.guild_id),
         )
-        return None if row is None else _message(row)
 
     async def latest_embeds(self, outbox_id: int, message_id: int) -> list[Any] | None:
         """The embeds Discord message `message_id` shows or is about to show, or None.
@@ -149,20 +141,20 @@ class OutboxReader:
         """The latest messages given up for good, newest first, for a missing channel or
         permission.
         """
-        rows = await self._scope.fetchall(
+        return await self._scope.each(
+            _message,
             f"SELECT {_COLUMNS} FROM outbox WHERE guild_id = ? AND status = 'failed'"
             " ORDER BY id DESC LIMIT ?",
             (self._scope.guild_id, limit),
         )
-        return [_message(row) for row in rows]
 
     async def pending(self) -> list[OutboxMessage]:
         """This guild's messages not delivered yet, oldest first."""
-        rows = await self._scope.fetchall(
+        return await self._scope.each(
+            _message,
             f"SELECT {_COLUMNS} FROM outbox WHERE guild_id = ? AND status = 'pending' ORDER BY id",
             (self._scope.guild_id,),
         )
-        return [_message(row) for row in rows]
 
 
 class OutboxRepository(OutboxReader):
@@ -253,38 +245,43 @@ class OutboxRepository(OutboxReader):
         pending.
         """
         scope = self._write
-        cursor = await scope.execute(
-            "UPDATE outbox SET status = 'sent', message_id = ?, attempts = attempts + 1,"
-            " error = NULL, finished_at = ? WHERE id = ? AND guild_id = ? AND status = 'pending'",
-            (message_id, to_text(scope.now), outbox_id, scope.guild_id),
-        )
         scope.details["message_id"] = message_id
-        if cursor.rowcount > 0:
+        sent = await self._attempted(
+            outbox_id,
+            "status = 'sent', message_id = ?, error = NULL, finished_at = ?",
+            (message_id, to_text(scope.now)),
+        )
+        if sent:
             self.sent.append(outbox_id)
-        return cursor.rowcount > 0
+        return sent
 
     async def retry_later(self, outbox_id: int, at: datetime, error: str) -> bool:
         """Records a transient failure, such as a 5xx, a 429 or a network error, to try again at
         `at`.
         """
-        scope = self._write
-        cursor = await scope.execute(
-            "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, error = ?"
-            " WHERE id = ? AND guild_id = ? AND status = 'pending'",
-            (to_text(at), error, outbox_id, scope.guild_id),
+        self._write.details.update(error=error, retry_at=to_text(at))
+        return await self._attempted(
+            outbox_id, "next_attempt_at = ?, error = ?", (to_text(at), error)
         )
-        scope.details.update(error=error, retry_at=to_text(at))
-        return cursor.rowcount > 0
 
     async def mark_failed(self, outbox_id: int, error: str) -> bool:
         """Gives the message up for good for a missing channel or permission, keeping why."""
         scope = self._write
-        cursor = await scope.execute(
-            "UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?,"
-            " finished_at = ? WHERE id = ? AND guild_id = ? AND status = 'pending'",
-            (error, to_text(scope.now), outbox_id, scope.guild_id),
-        )
         scope.details["error"] = error
+        return await self._attempted(
+            outbox_id, "status = 'failed', error = ?, finished_at = ?", (error, to_text(scope.now))
+        )
+
+    async def _attempted(self, outbox_id: int, changes: str, values: tuple[Any, ...]) -> bool:
+        """Counts an attempt at the pending message and sets `changes` to `values`.
+
+        Returns False if the message was not pending.
+        """
+        cursor = await self._write.execute(
+            f"UPDATE outbox SET attempts = attempts + 1, {changes}"
+            " WHERE id = ? AND guild_id = ? AND status = 'pending'",
+            (*values, outbox_id, self._write.guild_id),
+        )
         return cursor.rowcount > 0
 
 

@@ -12,22 +12,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.results import STANDARD, Scoring
-from core.tour.knockout import KoStage
+from core.tour.knockout import STAGE_NAMES
 from core.tour.preliminary import SCORINGS, scoring_name
 from core.tour.ranking import EventType, PointsTable
 from core.tour.rules import ROUND_REMINDER_MINUTES, TourRules
 from core.tour.timecontrols import TimeControl, TimeControls
 
-STAGES: Mapping[KoStage, str] = {
-    KoStage.WINNER: "winner",
-    KoStage.RUNNER_UP: "runner-up",
-    KoStage.THIRD: "3rd",
-    KoStage.FOURTH: "4th",
-    KoStage.SEMI_FINAL: "semi-final",
-    KoStage.QUARTER_FINAL: "quarter-final",
-}
-"""The knock-out stages by the tour file's names, see docs/tour-file.md."""
-_STAGE_OF = {name: stage for stage, name in STAGES.items()}
+_STAGE_OF = {name: stage for stage, name in STAGE_NAMES.items()}
 
 
 def table_data(table: PointsTable) -> dict[str, Any]:
@@ -35,7 +26,7 @@ def table_data(table: PointsTable) -> dict[str, Any]:
     return {
         "label": table.label,
         "preliminary": list(table.preliminary),
-        "knockout": {STAGES[stage]: points for stage, points in table.knockout.items()},
+        "knockout": {STAGE_NAMES[stage]: points for stage, points in table.knockout.items()},
     }
 
 

@@ -402,24 +402,21 @@ class TourEventRepository(TourEventReader):
 
     async def remove_decline(self, event_id: int, player_id: int) -> bool:
         """CCT-3: a decline withdrawn before the draw. Returns False when there was none."""
-        scope = self._write
-        await self.bump(event_id)
-        cursor = await scope.execute(
-            "DELETE FROM finals_declines WHERE guild_id = ? AND event_id = ? AND player_id = ?",
-            (scope.guild_id, event_id, player_id),
-        )
-        scope.record("finals_declines_removed", {"event": event_id, "player": player_id})
-        return cursor.rowcount > 0
+        return await self._remove_row("finals_declines", event_id, player_id)
 
     async def remove_player(self, event_id: int, player_id: int) -> bool:
         """Takes a player out of an event before the draw."""
+        return await self._remove_row("event_players", event_id, player_id)
+
+    async def _remove_row(self, table: str, event_id: int, player_id: int) -> bool:
+        """Deletes the player's row of `table` for the event. Returns False when there was none."""
         scope = self._write
         await self.bump(event_id)
         cursor = await scope.execute(
-            "DELETE FROM event_players WHERE guild_id = ? AND event_id = ? AND player_id = ?",
+            f"DELETE FROM {table} WHERE guild_id = ? AND event_id = ? AND player_id = ?",
             (scope.guild_id, event_id, player_id),
         )
-        scope.record("event_players_removed", {"event": event_id, "player": player_id})
+        scope.record(f"{table}_removed", {"event": event_id, "player": player_id})
         return cursor.rowcount > 0
 
     async def record_draw(

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.names import folded
-from storage.engine.codecs import CANDIDATES, like_pattern
+from storage.engine.codecs import CANDIDATES, like_pattern, name_filter
 from storage.engine.scope import ReadScope
 
 
@@ -44,10 +43,7 @@ class TourLookupReader:
         """Events whose name or tour's name holds `text`, of `tour` if given, the member's own
         first, then newest first."""
         like = like_pattern(text)
-        tour_filter = " AND t.name_key = ?" if tour else ""
-        parameters: tuple[object, ...] = (user_id, self._scope.guild_id, like, like)
-        if tour:
-            parameters += (folded(tour),)
+        tour_filter, tour_key = name_filter("t.name_key", tour)
         rows = await self._scope.fetchall(
             "SELECT e.id, t.name, e.name, e.type, EXISTS (SELECT 1 FROM event_players AS ep"
             " JOIN tour_players AS p ON p.id = ep.player_id WHERE ep.event_id = e.id"
@@ -55,21 +51,18 @@ class TourLookupReader:
             " WHERE e.guild_id = ? AND (e.name_key LIKE ? ESCAPE '\\'"
             f" OR t.name_key LIKE ? ESCAPE '\\'){tour_filter}"
             " ORDER BY mine DESC, e.id DESC LIMIT ?",
-            (*parameters, CANDIDATES),
+            (user_id, self._scope.guild_id, like, like, *tour_key, CANDIDATES),
         )
         return [EventCandidate(r[0], r[1], r[2], r[3], bool(r[4])) for r in rows]
 
     async def players(self, text: str, tour: str | None = None) -> list[str]:
         """Tour player names holding `text`, of the tour named `tour` if given."""
-        tour_filter = " AND t.name_key = ?" if tour else ""
-        parameters: tuple[object, ...] = (self._scope.guild_id, like_pattern(text))
-        if tour:
-            parameters += (folded(tour),)
+        tour_filter, tour_key = name_filter("t.name_key", tour)
         rows = await self._scope.fetchall(
             "SELECT min(p.name) FROM tour_players AS p JOIN tours AS t ON t.id = p.tour_id"
             f" WHERE p.guild_id = ? AND p.name_key LIKE ? ESCAPE '\\'{tour_filter}"
             " GROUP BY p.name_key ORDER BY p.name_key LIMIT ?",
-            (*parameters, CANDIDATES),
+            (self._scope.guild_id, like_pattern(text), *tour_key, CANDIDATES),
         )
         return [str(r[0]) for r in rows]
 

@@ -14,8 +14,7 @@ from typing import Any
 import pytest
 
 from storage.engine.connection import Connection
-from storage.engine.database import Database
-from storage.engine.dialect import Dialect
+from storage.engine.database import Database, SqliteDatabase
 from storage.guild import Committed, GuildStore, on_commit
 from tests.support.services_world import dump
 
@@ -149,7 +148,7 @@ async def test_a_unit_cancelled_while_its_commit_is_in_flight_still_tells_the_li
             gate.wait(10)
 
     async with database.writer() as connection:
-        if database.dialect is Dialect.SQLITE:
+        if isinstance(database, SqliteDatabase):
             await connection.set_trace_callback(hold)
         else:  # PostgreSQL's COMMIT is a round trip on the loop: held there, as it is sent
             send = connection.commit_transaction
