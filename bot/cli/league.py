@@ -10,11 +10,14 @@ import argparse
 import datetime as dt
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.cli.errors import CliError
 from bot.cli.season_file import read_season
 from core.league.season import quoted
+
+if TYPE_CHECKING:
+    from core.league.report import LeagueReport
 
 
 def as_of_date(text: str) -> dt.date:
@@ -59,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
     """Reads the season, computes and prints. Bad files fail with a CliError and exit 2."""
     if args.withdraw and not args.promotion:
         raise CliError("--withdraw only applies to the --promotion proposal")
-    from bot.rendering.league.report_json import proposal_json, report_json
-    from bot.rendering.league.report_text import proposal_text, report_text
+    from bot.rendering.league.report_json import proposal_json
+    from bot.rendering.league.report_text import proposal_text
     from core.league import league_report, promotion_proposal
 
     as_of = None if args.as_of is None else as_of_date(args.as_of)
@@ -84,8 +87,16 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(proposal_text(report, proposal))
         return 0
-    if args.json:
+    print_report(report, args.json)
+    return 0
+
+
+def print_report(report: LeagueReport, as_json: bool) -> None:
+    """Prints the league report as JSON, or else as the text tables."""
+    from bot.rendering.league.report_json import report_json
+    from bot.rendering.league.report_text import report_text
+
+    if as_json:
         print(json.dumps(report_json(report), indent=2, ensure_ascii=False))
     else:
         print(report_text(report))
-    return 0

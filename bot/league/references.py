@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import NAME_LIMIT, clean_text, named, shown
+from bot.kernel.references import find_by_id_or_name
 from storage.league.clubs import Club, ClubReader
 from storage.league.matches import MatchReader, MatchRecord
 from storage.league.seasons import DivisionRecord, SeasonReader, SeasonRecord
@@ -17,24 +18,12 @@ MAX_ID = 2**53
 
 async def find_club(clubs: ClubReader, reference: str | int) -> Club:
     """A club by id, chess.com url-id or display name."""
-    if isinstance(reference, int):
-        found = await clubs.get(reference)
-    else:
-        found = await clubs.find(clean_text(reference, "club", NAME_LIMIT))
-    if found is None:
-        raise UserError(f"No club {shown(str(reference))} on this server.")
-    return found
+    return await find_by_id_or_name(reference, "club", clubs.get, clubs.find)
 
 
 async def find_season(seasons: SeasonReader, reference: str | int) -> SeasonRecord:
     """A season by id or name."""
-    if isinstance(reference, int):
-        found = await seasons.get(reference)
-    else:
-        found = await seasons.by_name(clean_text(reference, "season", NAME_LIMIT))
-    if found is None:
-        raise UserError(f"No season {shown(str(reference))} on this server.")
-    return found
+    return await find_by_id_or_name(reference, "season", seasons.get, seasons.by_name)
 
 
 async def find_division(

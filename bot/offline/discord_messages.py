@@ -55,30 +55,13 @@ def find_button(components: list[dict[str, Any]], label: str) -> dict[str, Any] 
     return None
 
 
-@dataclass
-class Reply:
-    """One thing the bot sent back: an interaction response, a follow-up or an edit."""
-
-    kind: str  # "response", "followup", "edit_original", "edit_message", "delete"
-    payload: dict[str, Any]
-    message_id: int | None = None
-    channel_id: int | None = None
-    uploads: dict[str, bytes] = field(default_factory=dict)
-    """The attached files' bytes by file name, which is what a member would download."""
-
-    @property
-    def type(self) -> int | None:
-        """The interaction response type: 4 message, 5 defer, 7 update, 8 autocomplete or 9
-        modal.
-        """
-        return self.payload.get("type") if self.kind == "response" else None
+class MessageBody:
+    """What a reply and a post show alike: the parts of their message body, `data`."""
 
     @property
     def data(self) -> dict[str, Any]:
-        """The message data: `data` of a response, the body of a follow-up or edit."""
-        if self.kind == "response":
-            return self.payload.get("data") or {}
-        return self.payload
+        """The message body."""
+        raise NotImplementedError
 
     @property
     def content(self) -> str | None:
@@ -105,6 +88,32 @@ class Reply:
         """The names of the files attached to the message."""
         return _file_names(self.data)
 
+
+@dataclass
+class Reply(MessageBody):
+    """One thing the bot sent back: an interaction response, a follow-up or an edit."""
+
+    kind: str  # "response", "followup", "edit_original", "edit_message", "delete"
+    payload: dict[str, Any]
+    message_id: int | None = None
+    channel_id: int | None = None
+    uploads: dict[str, bytes] = field(default_factory=dict)
+    """The attached files' bytes by file name, which is what a member would download."""
+
+    @property
+    def type(self) -> int | None:
+        """The interaction response type: 4 message, 5 defer, 7 update, 8 autocomplete or 9
+        modal.
+        """
+        return self.payload.get("type") if self.kind == "response" else None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The message data: `data` of a response, the body of a follow-up or edit."""
+        if self.kind == "response":
+            return self.payload.get("data") or {}
+        return self.payload
+
     @property
     def ephemeral(self) -> bool:
         """Whether only the caller sees it, flag 64."""
@@ -127,7 +136,7 @@ class Reply:
 
 
 @dataclass
-class Post:
+class Post(MessageBody):
     """A message the bot posted to a channel through the REST API, such as an announcement.
 
     It is not an interaction reply.
@@ -139,24 +148,9 @@ class Post:
     edited: bool = False
 
     @property
-    def content(self) -> str | None:
-        """The message text."""
-        return self.payload.get("content")
-
-    @property
-    def embeds(self) -> list[dict[str, Any]]:
-        """The embeds, as Discord receives them."""
-        return self.payload.get("embeds") or []
-
-    @property
-    def components(self) -> list[dict[str, Any]]:
-        """The component rows, as Discord receives them."""
-        return self.payload.get("components") or []
-
-    @property
-    def files(self) -> list[str]:
-        """The names of the files attached to the message."""
-        return _file_names(self.payload)
+    def data(self) -> dict[str, Any]:
+        """The message body, which is the whole payload of a post."""
+        return self.payload
 
 
 @dataclass

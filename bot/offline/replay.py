@@ -14,9 +14,10 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import AsyncExitStack, contextmanager
+from contextlib import AbstractContextManager, AsyncExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import discord
@@ -103,30 +104,29 @@ def _describe(record: logging.LogRecord) -> str:
 
 
 @contextmanager
-def _counted_error_ids() -> Iterator[None]:
-    """Error ids 00000001, 00000002 … instead of random ones, for a deterministic transcript."""
+def _counted(module: ModuleType, name: str, spell: Callable[[int], str]) -> Iterator[None]:
+    """`module.name` gives `spell(1)`, `spell(2)` and so on instead of random values while the
+    replay runs."""
     counter = itertools.count(1)
-    original = tree_module.new_error_id
-    tree_module.new_error_id = lambda: f"{next(counter):08x}"
+    original = getattr(module, name)
+    setattr(module, name, lambda: spell(next(counter)))
     try:
         yield
     finally:
-        tree_module.new_error_id = original
+        setattr(module, name, original)
 
 
-@contextmanager
-def _counted_seeds() -> Iterator[None]:
+def _counted_error_ids() -> AbstractContextManager[None]:
+    """Error ids 00000001, 00000002 … instead of random ones, for a deterministic transcript."""
+    return _counted(tree_module, "new_error_id", lambda n: f"{n:08x}")
+
+
+def _counted_seeds() -> AbstractContextManager[None]:
     """Draws seeds `replay-1`, `replay-2` and so on instead of random ones.
 
     A `/event draw` without a seed shows the one it made, so the same script gives the same draw.
     """
-    counter = itertools.count(1)
-    original = tour_events.new_seed
-    tour_events.new_seed = lambda: f"replay-{next(counter)}"
-    try:
-        yield
-    finally:
-        tour_events.new_seed = original
+    return _counted(tour_events, "new_seed", lambda n: f"replay-{n}")
 
 
 @contextmanager

@@ -119,18 +119,14 @@ class OutboxSender(WakeLoop):
         timer: Timer | None = None,
         shards: Shards | None = None,
     ) -> None:
-        super().__init__()
-        self.database = database
+        super().__init__(database, timer, shards)
         self.client = client
         """The logged-in client that messages are sent through, which is the bot itself."""
         self.clock = clock or database.clock
-        self.timer = timer
-        self.shards = shards
-        """The shards whose guilds' messages this process sends, or None for every guild's."""
 
     def on_commit(self, committed: Committed) -> None:
         """A unit of work committed: if it posted, deliver now."""
-        if committed.messages and (self.shards is None or self.shards.owns(committed.guild_id)):
+        if committed.messages and self.serves(committed.guild_id):
             self.wake()
 
     def wake(self) -> None:

@@ -79,12 +79,8 @@ class PinRefresher(WakeLoop):
         timer: Timer | None = None,
         shards: Shards | None = None,
     ) -> None:
-        super().__init__()
-        self.database = database
-        self.shards = shards
-        """The shards whose guilds' pins this process keeps, or None for every guild's."""
+        super().__init__(database, timer, shards)
         self.sources = tuple(sources)
-        self.timer = timer
         self._guilds: set[int] = set()
         self._waiting: set[int] = set()
         self._refreshing: set[int] = set()
@@ -93,7 +89,7 @@ class PinRefresher(WakeLoop):
         """A unit of work committed: if it may have left a pin stale, or delivered a message a
         stale pin waited for, refresh that guild's pins."""
         guild = committed.guild_id
-        if self.shards is not None and not self.shards.owns(guild):
+        if not self.serves(guild):
             return
         if any(source.follows(committed) for source in self.sources) or (
             committed.sent and (guild in self._waiting or guild in self._refreshing)
@@ -126,8 +122,7 @@ class PinRefresher(WakeLoop):
         guilds: set[int] = set()
         for source in self.sources:
             guilds.update(await source.stale_guilds(self.database))
-        if self.shards is not None:
-            guilds = {guild for guild in guilds if self.shards.owns(guild)}
+        guilds = {guild for guild in guilds if self.serves(guild)}
         edits = 0
         for guild_id in sorted(guilds):
             edits += await self.refresh(guild_id)

@@ -8,15 +8,33 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import TYPE_CHECKING
+
+from storage.engine.database import Database
+from storage.engine.shards import Shards
+
+if TYPE_CHECKING:  # the scheduler imports the outbox sender, a WakeLoop
+    from bot.runtime.scheduler import Timer
 
 
 class WakeLoop:
-    """Runs `_background_pass` each time `_wait` returns, in one task from `_spawn` to `stop`."""
+    """Runs `_background_pass` each time `_wait` returns, in one task from `_spawn` to `stop`.
 
-    def __init__(self) -> None:
+    With a timer, as on a virtual clock, the passes go on the timer instead of a task.
+    """
+
+    def __init__(self, database: Database, timer: Timer | None, shards: Shards | None) -> None:
+        self.database = database
+        self.timer = timer
+        self.shards = shards
+        """The shards whose guilds this process serves, or None for every guild."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._busy = False
+
+    def serves(self, guild_id: int) -> bool:
+        """Whether the guild is one of this process's shards."""
+        return self.shards is None or self.shards.owns(guild_id)
 
     def _spawn(self, name: str) -> None:
         """Starts the task inside the running loop. A second call does nothing."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import NAME_LIMIT, clean_text, named, shown
+from bot.kernel.references import find_by_id_or_name
 from storage.guild import GuildView
 from storage.tour.events import TourEventRecord
 from storage.tour.rulings import Appeal
@@ -18,13 +19,7 @@ from storage.tour.tours import TourPlayer, TourRecord
 
 async def find_tour(view: GuildView, reference: str | int) -> TourRecord:
     """A tour by id or name."""
-    if isinstance(reference, int):
-        found = await view.tours.get(reference)
-    else:
-        found = await view.tours.by_name(clean_text(reference, "tour", NAME_LIMIT))
-    if found is None:
-        raise UserError(f"No tour {shown(str(reference))} on this server.")
-    return found
+    return await find_by_id_or_name(reference, "tour", view.tours.get, view.tours.by_name)
 
 
 async def find_event(

@@ -14,15 +14,13 @@ from typing import Any, TypeVar
 
 from bot.cli.config_option import config_from_args
 from bot.cli.errors import CliError
-from bot.cli.league import as_of_date
+from bot.cli.league import as_of_date, print_report
 from bot.cli.output_file import write_output
 from bot.cli.season_file import read_season
 from bot.formats.season_file import dump_season
 from bot.league.seasons.phase import phase_of
 from bot.league.store import LeagueStoreError, StandingsCache, import_season, load_season
 from bot.rendering.league.calendar_ics import calendar_matches, season_calendar
-from bot.rendering.league.report_json import report_json
-from bot.rendering.league.report_text import report_text
 from core.league import league_report
 from core.league.season import quoted
 from storage.engine.database import DatabaseUnavailable
@@ -155,10 +153,7 @@ def run_standings(args: argparse.Namespace) -> int:
         return await StandingsCache().report(store, record, as_of=as_of, now=now)
 
     report = _run(args, work, write=False)
-    if args.json:
-        print(json.dumps(report_json(report), indent=2, ensure_ascii=False))
-    else:
-        print(report_text(report))
+    print_report(report, args.json)
     return 0
 
 

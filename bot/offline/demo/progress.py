@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Protocol, TextIO
@@ -56,14 +57,22 @@ def replay_demo(
     script: Staged,
     out: Path,
     name: str,
-    progress: TextIO,
+    headline: str,
+    progress: TextIO | None,
     transcript: Callable[[StepRecord], None] | None,
     *,
     every_step: bool,
 ) -> dt.datetime:
     """Write `script` to `out / name` and replay it into the database in `out`, with the stage
     lines on `progress` and the transcript in its file, every step or those shown without
-    `--verbose`. Returns the instant of the script's last step."""
+    `--verbose`. Returns the instant of the script's last step.
+
+    The folder is made if it is missing. `headline` comes first on `progress`, which is stderr
+    unless given.
+    """
+    progress = sys.stderr if progress is None else progress
+    out.mkdir(parents=True, exist_ok=True)
+    print(headline, file=progress)
     (out / name).write_text(script.text(), encoding="utf-8")
     parsed = parse_script(script.text(), out)
     db_path = out / DATABASE

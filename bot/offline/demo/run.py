@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,16 +120,13 @@ def play(
     """
     import asyncio
 
-    progress = sys.stderr if progress is None else progress
     world = generate(seed, clubs)
     script = season_script(world, clubs, asyncio.run(slash_commands()))
-    out.mkdir(parents=True, exist_ok=True)
-    print(
+    headline = (
         f"arbiter demo: seed {seed}, {len(world.clubs)} clubs in 3 divisions,"
-        f" {len(script.fixtures)} matches, {script.steps} steps",
-        file=progress,
+        f" {len(script.fixtures)} matches, {script.steps} steps"
     )
-    end = replay_demo(script, out, SCRIPT, progress, transcript, every_step=False)
+    end = replay_demo(script, out, SCRIPT, headline, progress, transcript, every_step=False)
     db_path = out / DATABASE
     season, data = asyncio.run(_read(db_path, world.season))
     (out / SEASON_FILE).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -141,13 +140,11 @@ def play_tour(
 
     Raises ReplayFailure if a step of the script fails.
     """
-    progress = sys.stderr if progress is None else progress
     world = generate(seed)
     script = tour_script(world)
-    out.mkdir(parents=True, exist_ok=True)
     sizes = ", ".join(f"{e.name} ({len(e.entrants)})" for e in world.events)
-    print(f"arbiter demo --tour: seed {seed}, {sizes}, {script.steps} steps", file=progress)
-    end = replay_demo(script, out, SCRIPT, progress, transcript, every_step=True)
+    headline = f"arbiter demo --tour: seed {seed}, {sizes}, {script.steps} steps"
+    end = replay_demo(script, out, SCRIPT, headline, progress, transcript, every_step=True)
     db_path = out / DATABASE
     report, counts, images = asyncio.run(_read(db_path, out, end))
     return TourDemoResult(world, script, report, out, counts, images)

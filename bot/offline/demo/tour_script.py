@@ -194,6 +194,12 @@ class _Writer:
             by, "game report", event=event, game=item.game, result=item.result
         )
 
+    def appeal(self, item: Report, player: str, event: str, text: str) -> int:
+        """`player` lodging an appeal about a game with `text`, and returns its step."""
+        return self.script.command(
+            self.member[player], "appeal lodge", event=event, game=item.game, text=text
+        )
+
     def items(self, event: str, items: list[Item]) -> None:
         """A contest's colour choices and games, in playing order."""
         for item in items:
@@ -258,12 +264,8 @@ class _Writer:
             if index == 2 and day == 2:
                 first = plan.prelim_reports(1)[0]
                 s.at(local(date, 10))
-                s.command(
-                    self.member[first.white],
-                    "appeal lodge",
-                    event=plan.name,
-                    game=first.game,
-                    text="A late complaint about yesterday's game.",
+                self.appeal(
+                    first, first.white, plan.name, "A late complaint about yesterday's game."
                 )
                 s.expect(contains="too late")
                 s.staged.append("a late appeal refused (CCT-11)")
@@ -283,12 +285,8 @@ class _Writer:
                 loser = next(r for r in reports if r.result != "½-½" and r.game not in skip)
                 appellant = loser.black if loser.result == "1-0" else loser.white
                 s.at(local(date, 21, 30))
-                s.command(
-                    self.member[appellant],
-                    "appeal lodge",
-                    event=plan.name,
-                    game=loser.game,
-                    text="My opponent's camera showed a second screen.",
+                self.appeal(
+                    loser, appellant, plan.name, "My opponent's camera showed a second screen."
                 )
                 s.expect(contains="recorded at")
                 s.staged.append("an appeal lodged in time (CCT-11)")
