@@ -11,14 +11,9 @@ from bot.kernel.errors import UserError
 from bot.kernel.inputs import named
 from bot.rendering.tour import cards as tour_cards
 from bot.tour.game_names import ROUND_NAMES, finals_key, finals_key_of
-from bot.tour.game_targets import GameTarget
+from bot.tour.game_targets import GameTarget, finals_of, knockout_of
 from bot.tour.store import LoadedEvent
-from core.tour.event_facts import (
-    finals_match,
-    finals_matches,
-    knockout_state,
-    preliminary_standings,
-)
+from core.tour.event_facts import finals_match, preliminary_standings
 from core.tour.knockout import KnockoutError, Tie
 from core.tour.ranking import KNOCKOUT_PLACES, EventType
 from storage.guild import TourUnit
@@ -67,8 +62,9 @@ def check_settled(before: LoadedEvent, game: TourGame) -> tuple[LoadedEvent, tup
                     f"{tour_cards.name(match.winner)} wins in the {how} (CCT-8f)"
                 )
         elif len(after.facts.seeds) == KNOCKOUT_PLACES:
-            state = knockout_state(after.facts)
-            old = knockout_state(before.facts)
+            state = knockout_of(after)
+            old = knockout_of(before)
+            assert state is not None and old is not None
             for tie, winner in state.winners.items():
                 if tie not in old.winners:
                     decided.append(f"{ROUND_NAMES[tie]}: {tour_cards.name(winner)} wins the series")
@@ -95,11 +91,11 @@ def _check_waiting(after: LoadedEvent) -> None:
         return
     if after.record.type is EventType.FINALS:
         statuses = {
-            finals_key(m.pairing.round, m.pairing.board): m.status
-            for m in finals_matches(after.facts)
+            finals_key(m.pairing.round, m.pairing.board): m.status for m in finals_of(after)
         }
     else:
-        ties = knockout_state(after.facts).ties if len(after.facts.seeds) == KNOCKOUT_PLACES else {}
+        knockout = knockout_of(after)
+        ties = {} if knockout is None else knockout.ties
         statuses = {ROUND_NAMES[tie]: state.status for tie, state in ties.items()}
     for game in waiting:
         status = statuses.get(game.contest or "")
