@@ -147,7 +147,7 @@ def _game(row: Row) -> TourGame:
         black_id=row[10],
         status=ReportStatus(row[11]),
         result=None if row[12] is None else Result(row[12]),
-        source=cast(Source | None, row[13]),
+        source=cast("Source | None", row[13]),
         reported_by=row[14],
         reported_side=None if row[15] is None else Party(row[15]),
         reported_at=_instant(row[16]),
