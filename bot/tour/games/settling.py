@@ -42,12 +42,36 @@ async def game_row(uow: TourUnit, loaded: LoadedEvent, target: GameTarget) -> To
     )
 
 
+def stored_as(before: LoadedEvent, game: TourGame) -> LoadedEvent:
+    """The event with `game` stored as now, added or replaced.
+
+    By CCT-8f a Finals match is judged from its own games only, so only the game's match is
+    judged again. The other matches' judgement carries over from `before`.
+    """
+    after = before.with_game(game)
+    if after.record.type is not EventType.FINALS or game.contest is None:
+        return after
+    round_no, board = finals_key_of(game.contest)
+    try:
+        states = finals_of(before)
+        match = finals_match(after.facts, round_no, board)
+    except KnockoutError:  # left to the full judgement, which says what is wrong
+        return after
+    after.derived(
+        "finals",
+        lambda: tuple(
+            match if (s.pairing.round, s.pairing.board) == (round_no, board) else s for s in states
+        ),
+    )
+    return after
+
+
 def check_settled(before: LoadedEvent, game: TourGame) -> tuple[LoadedEvent, tuple[str, ...]]:
     """CCT-8c to CCT-8f: the event with `game` stored as now, checked against the rules.
 
     A refusal rolls the unit of work back. It also returns what the change decided, to announce.
     """
-    after = before.with_game(game)
+    after = stored_as(before, game)
     decided: list[str] = []
     try:
         if after.record.type is EventType.FINALS and game.contest is not None:
