@@ -17,8 +17,8 @@ async def check_bonus_fixed(uow: TourUnit, record: TourEventRecord) -> None:
 
     The Finals' bonus points were read from that event's tour points.
     """
-    for other in await uow.tour_events.of_tour(record.tour_id):
-        if other.type is EventType.FINALS and feeds_drawn_finals(
+    for other in await uow.tour_events.of_tour(record.tour_id, EventType.FINALS):
+        if feeds_drawn_finals(
             record.type, record.position, other.position, other.drawn_at is not None
         ):
             raise UserError(

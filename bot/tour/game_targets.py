@@ -21,9 +21,15 @@ from bot.tour.game_names import (
     parse_slot,
 )
 from bot.tour.store import LoadedEvent
-from core.tour.event_facts import FinalsMatchState, TieState, finals_matches, knockout_state
+from core.tour.event_facts import (
+    FinalsMatchState,
+    KnockoutState,
+    TieState,
+    finals_matches,
+    knockout_state,
+)
 from core.tour.knockout import ContestStatus, KnockoutError, Tie
-from core.tour.ranking import EventType
+from core.tour.ranking import KNOCKOUT_PLACES, EventType
 from core.tour.timecontrols import Phase, TimeControl
 from storage.tour.games import Stage, TourGame
 
@@ -152,32 +158,47 @@ def _contest_target(
     )
 
 
+def knockout_of(loaded: LoadedEvent) -> KnockoutState | None:
+    """CCT-8c: the event's knock-out, judged once per loaded event. None before it starts.
+
+    Raises KnockoutError for stored facts the rules refuse.
+    """
+    return loaded.derived("knockout", lambda: _knockout_of(loaded))
+
+
+def _knockout_of(loaded: LoadedEvent) -> KnockoutState | None:
+    if len(loaded.facts.seeds) != KNOCKOUT_PLACES:
+        return None
+    return knockout_state(loaded.facts)
+
+
 def knockout_ties(loaded: LoadedEvent) -> dict[Tie, TieState]:
     """CCT-8c: the event's knock-out rounds whose players are known. There are none before it
     starts.
     """
-    return loaded.derived("knockout", lambda: _knockout_ties(loaded))
-
-
-def _knockout_ties(loaded: LoadedEvent) -> dict[Tie, TieState]:
-    if len(loaded.facts.seeds) != 8:
-        return {}
     try:
-        return dict(knockout_state(loaded.facts).ties)
+        state = knockout_of(loaded)
     except KnockoutError as error:  # stored facts the rules refuse: say so, never guess
         raise UserError(f"The knock-out of {named(loaded.record.name)}: {error}") from None
+    return {} if state is None else dict(state.ties)
+
+
+def finals_of(loaded: LoadedEvent) -> tuple[FinalsMatchState, ...]:
+    """CCT-8f: every Finals match, judged once per loaded event. There are none before the draw.
+
+    Raises KnockoutError for stored facts the rules refuse.
+    """
+    return loaded.derived("finals", lambda: _finals_of(loaded))
+
+
+def _finals_of(loaded: LoadedEvent) -> tuple[FinalsMatchState, ...]:
+    return finals_matches(loaded.facts) if loaded.facts.players else ()
 
 
 def finals_states(loaded: LoadedEvent) -> list[FinalsMatchState]:
     """CCT-8f: every Finals match. There are none before the draw."""
-    return loaded.derived("finals", lambda: _finals_states(loaded))
-
-
-def _finals_states(loaded: LoadedEvent) -> list[FinalsMatchState]:
-    if not loaded.facts.players:
-        return []
     try:
-        return list(finals_matches(loaded.facts))
+        return list(finals_of(loaded))
     except KnockoutError as error:
         raise UserError(f"The Finals {named(loaded.record.name)}: {error}") from None
 

@@ -19,7 +19,6 @@ from core.tour.calendar import (
     preliminary_day,
     session_start,
 )
-from core.tour.event_facts import round_robin
 from core.tour.game_reports import Session
 from core.tour.knockout import Tie
 from core.tour.ranking import EventType
@@ -84,9 +83,7 @@ def round_count(loaded: LoadedEvent) -> int:
 
     Its days follow from them.
     """
-    return loaded.derived(
-        "rounds", lambda: max((p.round for p in round_robin(loaded.facts.players)), default=1)
-    )
+    return loaded.derived("rounds", lambda: max((p.round for p in loaded.round_robin), default=1))
 
 
 def target_session(

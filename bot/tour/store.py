@@ -27,6 +27,7 @@ from core.tour.event_facts import (
     ContestFacts,
     ContestRecord,
     EventFacts,
+    Pairing,
     PrelimGame,
     finals_results,
     played_event,
@@ -107,6 +108,12 @@ class LoadedEvent:
         drawn = [p for p in self.players if p.pairing_no is not None]
         return tuple(sorted(drawn, key=lambda p: p.pairing_no or 0))
 
+    @property
+    def round_robin(self) -> tuple[Pairing, ...]:
+        """CORE-1: the games of the event's round robin by the Berger table, made once per
+        loaded event."""
+        return self.derived("round robin", lambda: round_robin(self.facts.players))
+
     def game_name(self, game: TourGame) -> str:
         """The game's name in commands, such as `R3 A v B`, `QF1 day 1 game 3` or `R2 A v B game
         3`.
@@ -127,9 +134,7 @@ class LoadedEvent:
         if self.record.type is not EventType.FINALS:
             return key
         round_no, board = finals_key_of(key)
-        pairing = next(
-            p for p in round_robin(self.facts.players) if p.round == round_no and p.board == board
-        )
+        pairing = next(p for p in self.round_robin if p.round == round_no and p.board == board)
         return pairing_name(round_no, str(pairing.white), str(pairing.black))
 
 

@@ -264,13 +264,13 @@ def knockout_state(facts: EventFacts) -> KnockoutState:
     bracket = Bracket(tuple(facts.seeds))
     ties: dict[Tie, TieState] = {}
     winners: dict[Tie, Player] = {}
+    known = bracket.pairings(winners)
     for tie in ROUND_ORDER:
         contest = facts.series.get(tie, NO_CONTEST)
         if tie is Tie.THIRD_PLACE and not facts.third_place_match:
             if contest.games or contest.record:
                 raise KnockoutError("the event has no 3rd-place match (CCT-8c)")
             continue
-        known = bracket.pairings(winners)
         if tie not in known:
             if contest.games or contest.record:
                 raise KnockoutError(f"{tie.value} has games before its players are known")
@@ -291,6 +291,7 @@ def knockout_state(facts: EventFacts) -> KnockoutState:
         ties[tie] = state
         if state.winner is not None:
             winners[tie] = state.winner
+            known = bracket.pairings(winners)
     return KnockoutState(bracket, ties, facts.third_place_match)
 
 

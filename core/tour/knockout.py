@@ -184,8 +184,19 @@ def _points(result: Result, first_is_white: bool) -> tuple[Fraction, Fraction]:
             "a double forfeit has no winner, so a knock-out game cannot end that way; "
             "record the arbiter's decision instead (CCT-9)"
         )
-    first = STANDARD.points(result.outcome(white=first_is_white))
-    return first, 1 - first
+    return _GAME_POINTS[result, first_is_white]
+
+
+_GAME_POINTS: Mapping[tuple[Result, bool], tuple[Fraction, Fraction]] = {
+    (result, first_is_white): (
+        STANDARD.points(result.outcome(white=first_is_white)),
+        1 - STANDARD.points(result.outcome(white=first_is_white)),
+    )
+    for result in Result
+    if result is not Result.DOUBLE_FORFEIT
+    for first_is_white in (True, False)
+}
+"""Game points 1/½/0 of the first and second player, by result and the first player's colour."""
 
 
 class _Games:

@@ -45,11 +45,11 @@ class TimeControls:
 
     def for_phase(self, phase: Phase) -> TimeControl:
         """The time control a game of `phase` is played at."""
-        return {
-            Phase.RAPID: self.rapid,
-            Phase.BLITZ: self.blitz,
-            Phase.ARMAGEDDON: self.armageddon,
-        }[phase]
+        if phase is Phase.RAPID:
+            return self.rapid
+        if phase is Phase.BLITZ:
+            return self.blitz
+        return self.armageddon
 
 
 RAPID = TimeControl("rapid", timedelta(minutes=15), timedelta(minutes=15), timedelta(seconds=10))

@@ -215,11 +215,15 @@ class TourEventReader:
         )
         return [_event(row) for row in rows]
 
-    async def of_tour(self, tour_id: int) -> list[TourEventRecord]:
-        """The tour's events in tour order."""
+    async def of_tour(self, tour_id: int, type: EventType | None = None) -> list[TourEventRecord]:
+        """The tour's events in tour order, or only those of `type`."""
+        type_filter = "" if type is None else " AND type = ?"
+        parameters: tuple[object, ...] = (self._scope.guild_id, tour_id)
+        if type is not None:
+            parameters += (type.value,)
         rows = await self._scope.fetchall(
-            f"{_EVENT} WHERE guild_id = ? AND tour_id = ? ORDER BY position",
-            (self._scope.guild_id, tour_id),
+            f"{_EVENT} WHERE guild_id = ? AND tour_id = ?{type_filter} ORDER BY position",
+            parameters,
         )
         return [_event(row) for row in rows]
 

@@ -27,6 +27,10 @@ ColourSlot = Literal["colour_game_1", "colour_blitz_1", "colour_armageddon"]
 COLOUR_SLOTS: tuple[ColourSlot, ...] = ("colour_game_1", "colour_blitz_1", "colour_armageddon")
 
 
+_PHASE_ORDER = {Phase.RAPID: 0, Phase.BLITZ: 1, Phase.ARMAGEDDON: 2}
+"""The phases in the order a contest plays them."""
+
+
 @dataclass(frozen=True)
 class TourGame:
     """A game as stored: where it belongs, its players by colour and its result's life cycle.
@@ -65,8 +69,7 @@ class TourGame:
     @property
     def order(self) -> tuple[int, int, int, int]:
         """Where the game comes in its contest: rapid match 1, match 2, blitz, Armageddon."""
-        phase = {Phase.RAPID: 0, Phase.BLITZ: 1, Phase.ARMAGEDDON: 2}[self.phase]
-        return (phase, self.match_no or 0, self.game_no, self.id)
+        return (_PHASE_ORDER[self.phase], self.match_no or 0, self.game_no, self.id)
 
 
 @dataclass(frozen=True)
@@ -144,7 +147,7 @@ def _game(row: Row) -> TourGame:
         black_id=row[10],
         status=ReportStatus(row[11]),
         result=None if row[12] is None else Result(row[12]),
-        source=cast(Source | None, row[13]),
+        source=cast("Source | None", row[13]),
         reported_by=row[14],
         reported_side=None if row[15] is None else Party(row[15]),
         reported_at=_instant(row[16]),

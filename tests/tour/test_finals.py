@@ -5,14 +5,19 @@ refusal writes nothing. The Finals here are a tour's only event, its ten places 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot.runtime.clock import VirtualClock
 from bot.tour.events import service as events
 from bot.tour.finals import draw as finals
-from bot.tour.game_targets import finals_states
+from bot.tour.game_targets import finals_of, finals_states
 from bot.tour.games import service as games
+from bot.tour.games.settling import stored_as
 from core.results import Result
+from core.tour.event_facts import finals_match, finals_matches
+from core.tour.game_reports import ReportStatus
 from core.tour.ranking import EventType
 from storage.guild import GuildStore
 from tests.support.services_world import dump, refused
@@ -77,3 +82,25 @@ async def test_cct_8f_cct_16_the_finals_draw_is_cancelled_until_a_game_is_played
     await refused(
         store.database, finals.cancel_draw(store, ORGANISER, "Finals", confirm=True), "stands"
     )
+
+
+async def test_cct_8f_a_finals_result_rejudges_its_match_and_keeps_the_others(
+    store: GuildStore, clock: VirtualClock
+) -> None:
+    """CCT-8f: after a Finals game is settled, the matches carried over from before the change
+    and its match judged again are what judging the whole event from its facts gives."""
+    await finals_entered(store)
+    await events.draw_event(store, ORGANISER, "Finals", seed="s1", confirm=True)
+    await clock.advance_to(at("2026-04-21 15:30"))
+    before = await event_of(store, "Finals")
+    pairing = finals_states(before)[0].pairing
+    match = f"R1 {pairing.white} v {pairing.black}"
+    for game in (1, 2):
+        await games.report_game(store, ARBITER, "Finals", f"{match} game {game}", Result.WHITE_WIN)
+    loaded = await event_of(store, "Finals")
+    row = next(g for g in loaded.games if g.game_no == 2)
+    earlier = loaded.with_game(replace(row, status=ReportStatus.OPEN, result=None))
+    after = stored_as(earlier, row)
+    assert finals_of(after) == finals_matches(after.facts)
+    assert finals_of(after) != finals_of(earlier)
+    assert finals_of(after)[0].status == finals_match(after.facts, 1, pairing.board).status

@@ -23,7 +23,7 @@ from bot.runtime.announce import announce
 from bot.tour.finals_bonus import check_bonus_fixed
 from bot.tour.game_targets import GameTarget, find_target
 from bot.tour.games.pgn import PgnGame, check_linked, check_players, read_game
-from bot.tour.games.settling import check_settled, game_row, keep_seeds
+from bot.tour.games.settling import check_settled, game_row, keep_seeds, stored_as
 from bot.tour.planning.follow import follow_game
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import target_session
@@ -270,7 +270,7 @@ async def report_in(
     )
     await uow.tour_events.bump(loaded.record.id)
     after, decided = (
-        check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
+        check_settled(loaded, stored) if new.status.settled else (stored_as(loaded, stored), ())
     )
     await follow_game(uow, loaded, stored, after)
     ask = _opponent_user(loaded, party, target) if party.is_player else None
@@ -354,7 +354,7 @@ async def answer_in(
     stored = await uow.tour_games.apply(row, new, by=actor.user_id)
     await uow.tour_events.bump(record.id)
     after, decided = (
-        check_settled(loaded, stored) if new.status.settled else (loaded.with_game(stored), ())
+        check_settled(loaded, stored) if new.status.settled else (stored_as(loaded, stored), ())
     )
     await follow_game(uow, loaded, stored, after)
     changed = GameChanged(

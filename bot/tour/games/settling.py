@@ -11,14 +11,9 @@ from bot.kernel.errors import UserError
 from bot.kernel.inputs import named
 from bot.rendering.tour import cards as tour_cards
 from bot.tour.game_names import ROUND_NAMES, finals_key, finals_key_of
-from bot.tour.game_targets import GameTarget
+from bot.tour.game_targets import GameTarget, finals_of, knockout_of
 from bot.tour.store import LoadedEvent
-from core.tour.event_facts import (
-    finals_match,
-    finals_matches,
-    knockout_state,
-    preliminary_standings,
-)
+from core.tour.event_facts import finals_match, preliminary_standings
 from core.tour.knockout import KnockoutError, Tie
 from core.tour.ranking import KNOCKOUT_PLACES, EventType
 from storage.guild import TourUnit
@@ -47,12 +42,36 @@ async def game_row(uow: TourUnit, loaded: LoadedEvent, target: GameTarget) -> To
     )
 
 
+def stored_as(before: LoadedEvent, game: TourGame) -> LoadedEvent:
+    """The event with `game` stored as now, added or replaced.
+
+    By CCT-8f a Finals match is judged from its own games only, so only the game's match is
+    judged again. The other matches' judgement carries over from `before`.
+    """
+    after = before.with_game(game)
+    if after.record.type is not EventType.FINALS or game.contest is None:
+        return after
+    round_no, board = finals_key_of(game.contest)
+    try:
+        states = finals_of(before)
+        match = finals_match(after.facts, round_no, board)
+    except KnockoutError:  # left to the full judgement, which says what is wrong
+        return after
+    after.derived(
+        "finals",
+        lambda: tuple(
+            match if (s.pairing.round, s.pairing.board) == (round_no, board) else s for s in states
+        ),
+    )
+    return after
+
+
 def check_settled(before: LoadedEvent, game: TourGame) -> tuple[LoadedEvent, tuple[str, ...]]:
     """CCT-8c to CCT-8f: the event with `game` stored as now, checked against the rules.
 
     A refusal rolls the unit of work back. It also returns what the change decided, to announce.
     """
-    after = before.with_game(game)
+    after = stored_as(before, game)
     decided: list[str] = []
     try:
         if after.record.type is EventType.FINALS and game.contest is not None:
@@ -67,8 +86,9 @@ def check_settled(before: LoadedEvent, game: TourGame) -> tuple[LoadedEvent, tup
                     f"{tour_cards.name(match.winner)} wins in the {how} (CCT-8f)"
                 )
         elif len(after.facts.seeds) == KNOCKOUT_PLACES:
-            state = knockout_state(after.facts)
-            old = knockout_state(before.facts)
+            state = knockout_of(after)
+            old = knockout_of(before)
+            assert state is not None and old is not None
             for tie, winner in state.winners.items():
                 if tie not in old.winners:
                     decided.append(f"{ROUND_NAMES[tie]}: {tour_cards.name(winner)} wins the series")
@@ -95,11 +115,11 @@ def _check_waiting(after: LoadedEvent) -> None:
         return
     if after.record.type is EventType.FINALS:
         statuses = {
-            finals_key(m.pairing.round, m.pairing.board): m.status
-            for m in finals_matches(after.facts)
+            finals_key(m.pairing.round, m.pairing.board): m.status for m in finals_of(after)
         }
     else:
-        ties = knockout_state(after.facts).ties if len(after.facts.seeds) == KNOCKOUT_PLACES else {}
+        knockout = knockout_of(after)
+        ties = {} if knockout is None else knockout.ties
         statuses = {ROUND_NAMES[tie]: state.status for tie, state in ties.items()}
     for game in waiting:
         status = statuses.get(game.contest or "")

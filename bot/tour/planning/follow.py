@@ -9,11 +9,10 @@ the sessions with a game still to look for, through `plan.follow_polling`.
 
 from __future__ import annotations
 
-from bot.tour.game_targets import finals_states
+from bot.tour.game_targets import finals_states, knockout_of
 from bot.tour.planning.kinds import CONFIRM, WRAPUP, event_subject, game_subject
 from bot.tour.planning.plan import follow_polling
 from bot.tour.store import LoadedEvent
-from core.tour.event_facts import played_event
 from core.tour.game_reports import ReportStatus, confirm_deadline
 from core.tour.knockout import KnockoutError
 from core.tour.ranking import EventType
@@ -38,9 +37,10 @@ def _finished(loaded: LoadedEvent) -> bool:
         states = finals_states(loaded)
         return bool(states) and all(state.winner is not None for state in states)
     try:
-        return played_event(loaded.facts) is not None
+        knockout = knockout_of(loaded)
     except KnockoutError:
         return False
+    return knockout is not None and knockout.finished
 
 
 async def follow_game(
