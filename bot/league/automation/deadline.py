@@ -70,10 +70,8 @@ def deadline_handler() -> JobHandler:
             return
         # the version read before this unit of work changes anything: the committed facts'
         key = (uow.guild_id, facts.season.id, facts.season.version, facts.deadline)
-        if key in kept:
-            kept.move_to_end(key)
-            reports = kept.pop(key)
-        else:
+        reports = kept.pop(key, None)
+        if reports is None:
             reports = reports_at(await load_season(uow.view(), facts.season), facts.deadline)
         # The table changed without a fact written. The season's version moves, so its pins
         # are edited and cached standings recomputed. The reports kept for the round's other
