@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.kernel.date_window import EARLIEST_DAY, latest_day
 from bot.league.matches.jobs import cancel_jobs, job_kinds
@@ -250,6 +250,24 @@ async def load_season_facts(
         withdrawn=tuple(clubs[x.club_id] for x in members if x.withdrawn),
     )
     return SeasonFacts(season, closed)
+
+
+async def with_match_read(
+    view: GuildView, season: Season, match: MatchRecord, boards: int
+) -> Season:
+    """`season`, read for judging, with the facts of `match` alone read again from `view`.
+
+    A change to one match's facts gives the same season as `load_season_facts(for_judging=True)`
+    would, without reading the others. `match` is the match as now stored and `boards` how many
+    boards it holds.
+    """
+    old = next(m for m in season.matches if m.id == match.key)
+    home, away = await view.clubs.pair(match.home_club_id, match.away_club_id)
+    assert home is not None and away is not None
+    clubs = {home.id: home.name, away.id: away.name}
+    at_start = await view.matches.at_start(match.id)
+    new = _match(match, clubs, {match.division_id: old.division}, at_start, boards)
+    return replace(season, matches=tuple(new if m is old else m for m in season.matches))
 
 
 def _match(

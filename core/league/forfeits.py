@@ -176,7 +176,8 @@ class SeasonJudging:
         self.season = season
         if events is None:
             starts = {m.id: m.start for m in season.matches}
-            found = [e for m in season.matches for e in _match_events(season, m)]
+            minimums = _minimums(season)
+            found = [e for m in season.matches for e in _match_events(season, m, minimums)]
             found.extend(_events(director_breaches(season.director_forfeits, starts)))
             found.extend(
                 (q.decided or BEGINNING, 0, "", q.club, q.rule)
@@ -195,7 +196,7 @@ class SeasonJudging:
         """
         match = next(m for m in season.matches if m.id == match_id)
         decided = (f for f in season.director_forfeits if f.match == match_id)
-        found = _match_events(season, match)
+        found = _match_events(season, match, _minimums(season))
         found.extend(_events(director_breaches(decided, {match_id: match.start})))
         found.sort()
         if found == self._events.by_match.get(match_id, []):
@@ -219,11 +220,15 @@ class SeasonJudging:
         return kept
 
 
-def _match_events(season: Season, match: Match) -> list[Event]:
+def _minimums(season: Season) -> dict[str, int]:
+    """Each division's minimum of players by CL-20, by name."""
+    return {d.name: d.min_players for d in season.divisions}
+
+
+def _match_events(season: Season, match: Match, minimums: Mapping[str, int]) -> list[Event]:
     """The breaches of one match's facts, found by `match_breaches`, as events."""
-    minimum = next(d.min_players for d in season.divisions if d.name == match.division)
     deadline = challenge_deadline(match, season.rules.challenge_deadline_hours)
-    return _events(match_breaches(match, deadline, minimum, season.rules))
+    return _events(match_breaches(match, deadline, minimums[match.division], season.rules))
 
 
 def _events(breaches: Iterable[Breach]) -> list[Event]:

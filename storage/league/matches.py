@@ -105,29 +105,49 @@ _MATCH_COLUMNS = (
 
 
 def _match(row: Row) -> MatchRecord:
+    """A row of `_MATCH_COLUMNS`, read by position: a season's matches are read often."""
+    (
+        match_id,
+        season_id,
+        division_id,
+        key,
+        round_number,
+        home_club_id,
+        away_club_id,
+        start,
+        finished_at,
+        issued_by,
+        issued_at,
+        issued_source,
+        accepted_at,
+        accepted_source,
+        chesscom_match_id,
+        games_per_board,
+        deadline_at,
+    ) = row
     challenge = None
-    if row["issued_by_club_id"] is not None:
+    if issued_by is not None:
         challenge = ChallengeRecord(
-            issued_by=row["issued_by_club_id"],
-            issued_at=from_text(row["issued_at"]),
-            issued_source=cast(Source, row["issued_source"]),
-            accepted_at=instant_or_none(row["accepted_at"]),
-            accepted_source=cast(Source | None, row["accepted_source"]),
+            issued_by=issued_by,
+            issued_at=from_text(issued_at),
+            issued_source=cast("Source", issued_source),
+            accepted_at=instant_or_none(accepted_at),
+            accepted_source=cast("Source | None", accepted_source),
         )
     return MatchRecord(
-        id=row["id"],
-        season_id=row["season_id"],
-        division_id=row["division_id"],
-        key=row["key"],
-        round=row["round"],
-        home_club_id=row["home_club_id"],
-        away_club_id=row["away_club_id"],
-        start=from_text(row["start"]),
-        finished_at=instant_or_none(row["finished_at"]),
+        id=match_id,
+        season_id=season_id,
+        division_id=division_id,
+        key=key,
+        round=round_number,
+        home_club_id=home_club_id,
+        away_club_id=away_club_id,
+        start=from_text(start),
+        finished_at=instant_or_none(finished_at),
         challenge=challenge,
-        chesscom_match_id=row["chesscom_match_id"],
-        games_per_board=row["games_per_board"],
-        deadline_at=instant_or_none(row["deadline_at"]),
+        chesscom_match_id=chesscom_match_id,
+        games_per_board=games_per_board,
+        deadline_at=instant_or_none(deadline_at),
     )
 
 

@@ -1,5 +1,5 @@
 """CL-15 deadline judgements reuse the season's reports between the matches of a round (same
-deadline, same season version) and compute them again once the season changed."""
+deadline, same season version), and a match judged without a forfeit computes no standings."""
 
 from __future__ import annotations
 
@@ -73,4 +73,4 @@ async def test_cl_15_a_round_is_judged_on_one_computation_until_the_season_chang
         )
         await uow.matches.accept_challenge(second, due - dt.timedelta(hours=4), "declared")
     assert await _judge(store, handler, second, due) == []
-    assert computed == [due, due]
+    assert computed == [due]  # no forfeit: judged without standings

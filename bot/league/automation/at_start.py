@@ -19,8 +19,19 @@ from bot.chesscom.facts import FactsError, Placement
 from bot.chesscom.reader import read_club_at_start, read_match
 from bot.kernel.actor import Actor
 from bot.league.automation.context import AutomationContext
-from bot.league.automation.judgement import disqualification_lines, judge_at, rank_changes
-from bot.league.automation.match_facts import MatchFacts, match_facts, match_id_of, same_instant
+from bot.league.automation.judgement import (
+    disqualification_lines,
+    judge_at,
+    rank_changes,
+    reports_at,
+)
+from bot.league.automation.match_facts import (
+    MatchFacts,
+    failed_cl15,
+    match_facts,
+    match_id_of,
+    same_instant,
+)
 from bot.league.matches.life import match_now
 from bot.league.matches.service import record_at_start_in
 from bot.league.store import load_season
@@ -28,7 +39,6 @@ from bot.rendering.league import announcements
 from bot.runtime.announce import announce
 from bot.runtime.polite_http import ApiError, ApiNotFound
 from bot.runtime.scheduler import RetryLater
-from core.league.forfeits import challenge_failures
 from core.league.lifecycle import Party, Step, StepRefused, allow
 from core.league.season import ClubAtStart, Season
 from storage.guild import LeagueUnit
@@ -141,9 +151,7 @@ def at_start_fetcher(context: AutomationContext) -> Callable[[Job], Awaitable[Sn
                 return None
             if job.due_at < facts.match.start - dt.timedelta(seconds=1):
                 return None  # the match moved later: its moved job takes the snapshot
-            season = await load_season(view, facts.season)
-        domain = next(m for m in season.matches if m.id == facts.match.key)
-        if challenge_failures(domain, facts.deadline):
+        if failed_cl15(facts):
             return None  # CL-FF: not started on time, forfeited for CL-15 only
         client = context.chesscom
         if client is None:
@@ -183,19 +191,18 @@ async def store_snapshot(job: Job, uow: LeagueUnit, snapshot: Snapshot | None) -
     ):
         uow.abandon()  # gone, played or moved since the read: nothing stored
         return
-    current = await match_now(uow, facts.match, uow.now, full=True)
+    current = await match_now(uow, facts.match, uow.now)
     try:  # CL-FF, CL-DQ: nothing is judged at the start of a forfeited or void match
         allow(current.view, Step.AT_START, Party.BOT)
     except StepRefused as refusal:
         uow.details["not_judged"] = str(refusal)
         uow.abandon()
         return
-    season = current.season
+    key = facts.match.key
     records = snapshot.records
     observed = snapshot.observed
-    judged = judge_at(
-        _with_facts(season, facts.match.key, records), facts.match.key, facts.match.start
-    )
+    judging = current.judging.with_match(_with_facts(current.season, key, records), key)
+    judged = judge_at(judging, key, facts.match.start)
     late = observed - facts.match.start > LATE_AFTER
     for record in records.values():  # the life cycle allowed it above
         await record_at_start_in(uow, Actor.system(), facts.match.id, record, checked=True)
@@ -214,8 +221,11 @@ async def store_snapshot(job: Job, uow: LeagueUnit, snapshot: Snapshot | None) -
             late,
             forfeits,
         ),
-        *disqualification_lines(judged, season),
+        *disqualification_lines(judged, judging.season),
     ]
-    if forfeits:
-        lines += rank_changes(judged, {facts.home.name, facts.away.name})
+    if forfeits:  # the standings, with scores, only when a forfeit may move them
+        season = _with_facts(await load_season(uow.view(), current.record), key, records)
+        lines += rank_changes(
+            reports_at(season, facts.match.start), {facts.home.name, facts.away.name}
+        )
     await announce(uow, "\n".join(lines))

@@ -20,11 +20,11 @@ from bot.league.automation.judgement import (
     reports_at,
 )
 from bot.league.automation.match_facts import match_facts, match_id_of, same_instant
+from bot.league.matches.life import match_now
 from bot.league.store import load_season
 from bot.rendering.league import announcements
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import JobHandler
-from core.league.season import Season
 from storage.guild import LeagueUnit
 from storage.shared.jobs import Job
 
@@ -34,8 +34,9 @@ LATE = 60
 """Seconds after the deadline from which a judgement says it was made at start-up."""
 
 
-JUDGED_KEPT = 8
-"""How many judgements a handler keeps for the next jobs, keyed by season version and deadline."""
+REPORTS_KEPT = 8
+"""How many pairs of reports a handler keeps for the next jobs, keyed by season version and
+deadline."""
 
 _Key = tuple[int, int, int, dt.datetime]
 
@@ -43,28 +44,20 @@ _Key = tuple[int, int, int, dt.datetime]
 def deadline_handler() -> JobHandler:
     """The handler of `cl.deadline` jobs, run in the job's unit of work.
 
-    The matches of a round share their deadline, and judging one writes nothing to the season. The
-    season and its two reports are thus computed once per season version and deadline, and reused.
+    The match is judged on the season's judging alone. Standings are computed only for a forfeit,
+    to say which ranks moved. The matches of a round share their deadline, and judging one writes
+    nothing to the season, so those reports are computed once per season version and deadline and
+    reused.
     """
-    kept: OrderedDict[_Key, tuple[Season, Reports]] = OrderedDict()
+    kept: OrderedDict[_Key, Reports] = OrderedDict()
 
     async def judge(job: Job, uow: LeagueUnit) -> None:
         facts = await match_facts(uow, match_id_of(job.payload))
         if facts is None or not same_instant(job.due_at, facts.deadline):
             uow.abandon()  # gone, or rescheduled: its moved job judges it
             return
-        # the version read before this unit of work changes anything: the committed facts'
-        key = (uow.guild_id, facts.season.id, facts.season.version, facts.deadline)
-        if key in kept:
-            kept.move_to_end(key)
-            season, reports = kept[key]
-        else:
-            season = await load_season(uow.view(), facts.season)
-            reports = reports_at(season, facts.deadline)
-            kept[key] = (season, reports)
-            while len(kept) > JUDGED_KEPT:
-                kept.popitem(last=False)
-        judged = judge_at(season, facts.match.key, facts.deadline, reports)
+        current = await match_now(uow, facts.match, uow.now, record=facts.season)
+        judged = judge_at(current.judging, facts.match.key, facts.deadline)
         losers = judged.losers()
         uow.details["judged_at"] = facts.deadline.isoformat()
         uow.details["forfeits"] = [(b.club, b.rule) for b in judged.forfeits]
@@ -75,20 +68,26 @@ def deadline_handler() -> JobHandler:
         if not losers:
             uow.details["outcome"] = "challenge accepted in time"
             return
+        # the version read before this unit of work changes anything: the committed facts'
+        key = (uow.guild_id, facts.season.id, facts.season.version, facts.deadline)
+        reports = kept.pop(key, None)
+        if reports is None:
+            reports = reports_at(await load_season(uow.view(), facts.season), facts.deadline)
         # The table changed without a fact written. The season's version moves, so its pins
-        # are edited and cached standings recomputed. The judgement cached for the round's
-        # other matches stays valid because the facts did not change, so it moves with it.
+        # are edited and cached standings recomputed. The reports kept for the round's other
+        # matches stay valid because the facts did not change, so they move with it.
         await uow.seasons.bump(facts.season.id)
-        kept.pop(key, None)
         guild, season_id, version, instant = key
-        kept[(guild, season_id, version + 1, instant)] = (season, reports)
+        kept[(guild, season_id, version + 1, instant)] = reports
+        while len(kept) > REPORTS_KEPT:
+            kept.popitem(last=False)
         late = (uow.now - facts.deadline).total_seconds() > LATE
         lines = [
             announcements.deadline_forfeits(
                 facts.home.name, facts.away.name, losers, facts.deadline, late
             ),
-            *disqualification_lines(judged, season),
-            *rank_changes(judged, {facts.home.name, facts.away.name}),
+            *disqualification_lines(judged, current.season),
+            *rank_changes(reports, {facts.home.name, facts.away.name}),
         ]
         uow.details["outcome"] = "forfeit"
         await announce(uow, "\n".join(lines))

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from bot.rendering.league import announcements
 from core.league import league_report
-from core.league.forfeits import Breach, Disqualification
-from core.league.report import LeagueReport
+from core.league.forfeits import Breach, Disqualification, SeasonJudging
+from core.league.report import LeagueReport, rule_order
 from core.league.season import Season
 from core.league.standings import ClubStanding
 
@@ -29,8 +29,8 @@ class Judged:
     forfeits: tuple[Breach, ...]
     disqualified: tuple[Disqualification, ...]
     void: bool
-    before: LeagueReport
-    after: LeagueReport
+    counted: tuple[Breach, ...]
+    """Every breach of the season counted by the instant."""
     match: str = ""
     """The key of the match judged."""
 
@@ -44,24 +44,28 @@ Reports = tuple[LeagueReport, LeagueReport]
 
 
 def reports_at(season: Season, instant: dt.datetime) -> Reports:
-    """The league reports just before `instant` and at it, which `judge_at` compares."""
+    """The league reports just before `instant` and at it, which `rank_changes` compares."""
     return league_report(season, now=instant - JUST_BEFORE), league_report(season, now=instant)
 
 
-def judge_at(
-    season: Season, match_key: str, instant: dt.datetime, reports: Reports | None = None
-) -> Judged:
-    """CL-FF and CL-DQ: the league just before and at `instant`, and what changed for the match.
+def judge_at(judging: SeasonJudging, match_key: str, instant: dt.datetime) -> Judged:
+    """CL-FF and CL-DQ: the judgement just before and at `instant`, and what changed for the
+    match.
 
-    `reports` are those of `reports_at(season, instant)` when already computed.
+    It reads the season's judging alone, in the order of the league report, with no standings.
     """
-    match = next(m for m in season.matches if m.id == match_key)
-    before, after = reports if reports is not None else reports_at(season, instant)
-    out_before = {q.club for q in before.disqualified}
-    void = bool({match.home, match.away} & out_before)
-    forfeits = tuple(b for b in after.forfeits if b.match == match_key and b.effective == instant)
-    new = tuple(q for q in after.disqualified if q.club not in out_before)
-    return Judged(forfeits, new, void, before, after, match_key)
+    match = next(m for m in judging.season.matches if m.id == match_key)
+    before, after = judging.at(instant - JUST_BEFORE), judging.at(instant)
+    void = bool({match.home, match.away} & set(before.disqualified))
+    forfeits = sorted(
+        (b for b in after.breaches if b.match == match_key and b.effective == instant),
+        key=lambda b: (b.club, rule_order(b.rule)),
+    )
+    new = sorted(
+        (q for q in after.disqualified.values() if q.club not in before.disqualified),
+        key=lambda q: q.club,
+    )
+    return Judged(tuple(forfeits), tuple(new), void, after.breaches, match_key)
 
 
 def _rank(standing: ClubStanding | None) -> str:
@@ -72,15 +76,17 @@ def _rank(standing: ClubStanding | None) -> str:
     return "—" if standing.rank is None else f"{standing.rank}{'=' if standing.tied else ''}"
 
 
-def rank_changes(judged: Judged, clubs: set[str]) -> list[str]:
-    """One line per division where a rank of the match's `clubs` moved, as `club before → after`.
+def rank_changes(reports: Reports, clubs: set[str]) -> list[str]:
+    """One line per division where a rank of the match's `clubs` moved, as `club before → after`,
+    from `reports_at` the instant.
 
     The other clubs' moves at the same instant are for their own matches to announce, so each is
     said once.
     """
+    was, now = reports
     lines = []
-    for name, table in judged.after.divisions:
-        before = {s.club: s for s in judged.before.standings(name)}
+    for name, table in now.divisions:
+        before = {s.club: s for s in was.standings(name)}
         changes = [(s.club, _rank(before.get(s.club)), _rank(s)) for s in table if s.club in clubs]
         if any(b != a for _, b, a in changes):
             lines.append(announcements.standings_change(name, changes))
@@ -97,7 +103,7 @@ def disqualification_lines(judged: Judged, season: Season) -> list[str]:
     for q in judged.disqualified:
         if q.match != judged.match:
             continue
-        count = sum(1 for b in judged.after.forfeits if b.club == q.club and b.rule == q.rule)
+        count = sum(1 for b in judged.counted if b.club == q.club and b.rule == q.rule)
         void = sum(1 for m in season.matches if q.club in (m.home, m.away))
         lines.append(announcements.disqualified(q.club, q.rule, count, void))
     return lines

@@ -7,6 +7,8 @@ import datetime as dt
 from dataclasses import dataclass
 
 from bot.league.matches.jobs import deadline_of
+from core.league.forfeits import challenge_failures
+from core.league.season import Challenge, Match
 from storage.guild import GuildView, LeagueUnit
 from storage.league.clubs import Club
 from storage.league.matches import MatchRecord
@@ -54,6 +56,24 @@ async def match_facts(view: GuildView | LeagueUnit, match_id: int) -> MatchFacts
     if season is None or home is None or away is None:
         return None
     return MatchFacts(match, season, home, away)
+
+
+def failed_cl15(facts: MatchFacts) -> bool:
+    """CL-15 judged on the match's own facts at its current deadline: whether the challenge was
+    not issued and accepted in time, so the match will not be played."""
+    c = facts.match.challenge
+    match = Match(
+        facts.match.key,
+        "",
+        1,
+        facts.home.name,
+        facts.away.name,
+        facts.match.start,
+        challenge=None
+        if c is None
+        else Challenge(facts.club(c.issued_by).name, c.issued_at, c.accepted_at),
+    )
+    return bool(challenge_failures(match, facts.deadline))
 
 
 def same_instant(a: dt.datetime, b: dt.datetime) -> bool:

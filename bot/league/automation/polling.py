@@ -25,7 +25,7 @@ from bot.chesscom.models import FINISHED, TeamMatch, last_segment
 from bot.kernel.actor import Actor
 from bot.kernel.errors import UserError
 from bot.league.automation.context import AutomationContext
-from bot.league.automation.match_facts import MatchFacts, match_facts, match_id_of
+from bot.league.automation.match_facts import MatchFacts, failed_cl15, match_facts, match_id_of
 from bot.league.matches.jobs import POLL
 from bot.league.matches.results import (
     ChessComRead,
@@ -35,8 +35,6 @@ from bot.league.matches.results import (
 from bot.league.matches.service import accept_challenge_in, issue_challenge_in
 from bot.runtime.polite_http import ApiError, ApiNotFound
 from bot.runtime.scheduler import RetryLater
-from core.league.forfeits import challenge_failures
-from core.league.season import Challenge, Match
 from storage.guild import GuildStore, LeagueUnit
 from storage.league.clubs import normalise_club
 from storage.shared.jobs import Job
@@ -59,23 +57,6 @@ class Sighting:
 def _complete(facts: MatchFacts) -> bool:
     challenge = facts.match.challenge
     return challenge is not None and challenge.accepted_at is not None
-
-
-def _failed_cl15(facts: MatchFacts) -> bool:
-    """CL-15 already failed at a passed deadline, so the match will not be played."""
-    c = facts.match.challenge
-    match = Match(
-        facts.match.key,
-        "",
-        1,
-        facts.home.name,
-        facts.away.name,
-        facts.match.start,
-        challenge=None
-        if c is None
-        else Challenge(facts.club(c.issued_by).name, c.issued_at, c.accepted_at),
-    )
-    return bool(challenge_failures(match, facts.deadline))
 
 
 async def _candidates(client: ChessComClient, facts: MatchFacts) -> list[int]:
@@ -172,7 +153,7 @@ def poll_fetcher(context: AutomationContext) -> Callable[[Job], Awaitable[PollRe
         if facts is None or facts.match.finished_at is not None:
             return None
         now = context.now()
-        if not _complete(facts) and now > facts.deadline and _failed_cl15(facts):
+        if not _complete(facts) and now > facts.deadline and failed_cl15(facts):
             return None  # forfeited under CL-15: nothing left to read
         client = context.chesscom
         if client is None:

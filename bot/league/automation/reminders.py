@@ -79,13 +79,16 @@ def reminder_handler() -> JobHandler:
         ):
             uow.abandon()  # gone, played, moved, past its deadline or a later one due: silent
             return
+        waiting = waiting_clubs(facts)
+        if not waiting:  # the challenge is complete: nobody to remind, no season to judge
+            uow.abandon()
+            return
         current = await match_now(uow, facts.match, uow.now)
         try:  # CL-DQ: a void match's clubs are not threatened with a forfeit
             allow(current.view, Step.REMIND, Party.BOT)
         except StepRefused:
             uow.abandon()
             return
-        waiting = waiting_clubs(facts)
         settings = await uow.settings.get()
         reminded = []
         for club, command in waiting:

@@ -25,12 +25,11 @@ from bot.league.matches.jobs import POLL, subject
 from bot.league.matches.life import MatchNow, allowed, match_now
 from bot.league.matches.service import chesscom_match_id
 from bot.league.references import find_match
-from bot.league.store import load_season, load_season_facts
+from bot.league.store import load_season, with_match_read
 from bot.rendering.league import announcements
 from bot.runtime.announce import announce
 from bot.runtime.polite_http import ApiError, ApiNotFound
 from core.league import league_report
-from core.league.forfeits import SeasonJudging
 from core.league.lifecycle import Party, Step, finish_problem
 from core.league.season import Board as DomainBoard
 from core.league.season import Season
@@ -412,9 +411,8 @@ async def _recorded(
         changed = changed_matches(was, now, season, leave_out=[updated.key])
         forfeits, disqualified = now.forfeits, now.disqualified
     else:  # the judgement alone says what it counts as: only this match's facts changed
-        facts = await load_season_facts(uow.view(), prior.now.record, for_judging=True)
-        season = facts.season
-        judgement = SeasonJudging(season).at(uow.now)
+        season = await with_match_read(uow.view(), prior.now.season, updated, len(boards))
+        judgement = prior.now.judging.with_match(season, updated.key).at(uow.now)
         forfeits, disqualified = judgement.breaches, tuple(judgement.disqualified.values())
         why = judged_counts(forfeits, disqualified, season, updated.key)
     out_before = prior.now.out
