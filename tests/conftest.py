@@ -23,11 +23,13 @@ from tests.support.discord_harness import DiscordHarness
 from tests.support.migrated import open_migrated, place_migrated
 from tests.support.paths import FIXTURES
 from tests.support.postgres_server import open_postgres_test_database
+from tests.support.properties import examples
 from tests.support.services_world import NOW
 
 # Property tests judge results, never speed: no per-example deadline, so a loaded CI machine
-# cannot fail a correct example for being slow (benchmarks/ measures speed instead).
-settings.register_profile("arbiter", deadline=None)
+# cannot fail a correct example for being slow (benchmarks/ measures speed instead). A test
+# that names no number of examples tries a few, or many with ARBITER_LONG_PROPERTIES set.
+settings.register_profile("arbiter", deadline=None, max_examples=examples(500))
 settings.load_profile("arbiter")
 
 

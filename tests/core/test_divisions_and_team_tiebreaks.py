@@ -18,6 +18,7 @@ from bot.formats.season_file import load_season
 from core import crosstable
 from core.league import league_report, promotion_proposal
 from tests.support.cl_seasons import match, season
+from tests.support.properties import examples
 
 
 def _two_divisions(order: list[str]) -> dict:
@@ -103,7 +104,7 @@ def test_core_4_league_standings_call_crosstable_sb_and_de_on_match_points(
     ]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from([0, 0.5, 1, 1.5, 2]), min_size=10, max_size=10))
 def test_core_4_league_order_is_match_points_then_crosstable_sb_then_de(
     points: list[float],

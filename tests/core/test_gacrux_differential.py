@@ -14,6 +14,7 @@ from core.berger import berger_table
 from core.standings import standings
 from core.tiebreaks import Criterion, DeReading, player_values
 from core.trf_writer import dump_trf, round_robin_trf
+from tests.support.properties import examples
 from tests.support.round_robins import WITH_FORFEITS, RoundRobin, round_robins
 
 _COLUMNS = ["PTS", "WIN", "SB", "KS"]
@@ -49,7 +50,7 @@ def test_core_3_gacrux_reads_the_fide_worked_exercise_like_us(fixtures_dir) -> N
     assert theirs[1] == [Fraction(7, 2), 3, Fraction(37, 4), 2]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(750), deadline=None)
 @given(round_robins(WITH_FORFEITS, max_players=14))
 def test_core_3_win_sb_ks_equal_fide_reference_program(event: RoundRobin) -> None:
     ours = player_values(event.players, event.games)
@@ -60,7 +61,7 @@ def test_core_3_win_sb_ks_equal_fide_reference_program(event: RoundRobin) -> Non
         assert mine == theirs[player], f"player {player}: ours {mine}, gacrux {theirs[player]}"
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(round_robins(WITH_FORFEITS, max_players=10))
 def test_core_3_fide2024_de_order_equals_fide_reference_program(event: RoundRobin) -> None:
     """CCT-8b `fide2024`: ordering by PTS then DE re-applied to every sub-group still tied

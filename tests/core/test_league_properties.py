@@ -15,6 +15,7 @@ from bot.rendering.league.report_json import report_json
 from core.crosstable import Encounter, sonneborn_berger
 from core.league import league_report
 from tests.support.cl_seasons import match, season
+from tests.support.properties import examples
 
 DIVISIONS = {"P": ["A", "B", "C", "D", "E"], "One": ["F", "G", "H"]}
 POOL = [f"p{i}" for i in range(6)]
@@ -66,7 +67,7 @@ def seasons(draw: st.DrawFn) -> dict[str, Any]:
     )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(seasons(), st.randoms(use_true_random=False))
 def test_core_5_standings_do_not_depend_on_the_order_of_matches_or_boards(
     data: dict[str, Any], rnd: random.Random
@@ -80,7 +81,7 @@ def test_core_5_standings_do_not_depend_on_the_order_of_matches_or_boards(
     )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(seasons())
 def test_cl_14_match_points_sum_to_decided_matches_except_double_forfeits(
     data: dict[str, Any],
@@ -93,7 +94,7 @@ def test_cl_14_match_points_sum_to_decided_matches_except_double_forfeits(
     assert total == len(counted) - double
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(seasons(), st.sampled_from(["A", "C", "F"]), st.randoms(use_true_random=False))
 def test_cl_dq_disqualified_club_appears_in_no_sb(
     data: dict[str, Any], club: str, rnd: random.Random

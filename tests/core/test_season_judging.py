@@ -16,6 +16,7 @@ from core.league.forfeits import SeasonJudging
 from core.league.season import Board, ClubAtStart, Match, Season
 from tests.core.test_league_properties import seasons
 from tests.support.cl_seasons import match, season
+from tests.support.properties import examples
 
 CHANGES = ("unchallenged", "fewer boards", "fielded none", "unfinished", "points only")
 
@@ -49,7 +50,7 @@ def _cutoffs(season: Season) -> list[dt.datetime | None]:
     return [None, *sorted(instants)]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(seasons(), st.data())
 def test_cl_ff_cl_dq_judging_again_after_one_match_changed_is_judging_afresh(
     data: dict[str, Any], draw: st.DataObject

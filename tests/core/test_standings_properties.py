@@ -12,12 +12,13 @@ from hypothesis import strategies as st
 from core.results import Outcome, Result
 from core.standings import standings
 from core.tiebreaks import CCT_8B, Criterion, DeReading, player_values
+from tests.support.properties import examples
 from tests.support.round_robins import WITH_FORFEITS, RoundRobin, round_robins
 
 _CRITERIA = st.sampled_from([CCT_8B, (Criterion.PTS, Criterion.DE), tuple(Criterion)])
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(round_robins(WITH_FORFEITS), st.randoms(use_true_random=False), _CRITERIA)
 def test_core_5_ranking_does_not_depend_on_the_order_games_were_entered(
     event: RoundRobin, shuffler, criteria
@@ -30,7 +31,7 @@ def test_core_5_ranking_does_not_depend_on_the_order_games_were_entered(
         assert before == after
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(round_robins(tuple(r for r in Result if r is not Result.DOUBLE_FORFEIT)))
 def test_core_2_total_points_equal_the_number_of_games(event: RoundRobin) -> None:
     rows = standings(event.players, event.games)
@@ -39,7 +40,7 @@ def test_core_2_total_points_equal_the_number_of_games(event: RoundRobin) -> Non
     assert [row.points for row in rows] == sorted((row.points for row in rows), reverse=True)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(round_robins(WITH_FORFEITS))
 def test_core_3_sb_and_ks_stay_within_their_bounds(event: RoundRobin) -> None:
     values = player_values(event.players, event.games)
@@ -59,7 +60,7 @@ def test_core_3_sb_and_ks_stay_within_their_bounds(event: RoundRobin) -> None:
         assert 0 <= ks <= min(points, len(strong))
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(round_robins(WITH_FORFEITS, max_players=8), _CRITERIA)
 def test_core_3_player_who_beat_everyone_tied_with_them_ranks_first_among_them(
     event: RoundRobin, criteria

@@ -12,7 +12,8 @@ shell session in one fresh copy of the repository's tracked files (so what an ea
 stores or writes — `db migrate`, `season import`, `commands --readme README.md` — is there
 for the next, and a page that works only after another page fails), with nothing beside it
 (every file an example reads is in the repository), with `arbiter` meaning this checkout's
-`python -m bot`, no DISCORD_TOKEN and chess.com pointed at a closed local port.
+`python -m bot`, no DISCORD_TOKEN and chess.com pointed at a closed local port. Each command
+is a new process, forked from one that imported the program (tests.support.forked_arbiter).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.forked_arbiter import run_arbiter
 from tests.support.paths import ROOT
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -184,9 +186,8 @@ def run_page(blocks: list[Block], folder: Path) -> list[str]:
     environ = environment()
     failures = []
     for command in (command for block in blocks for command in block.commands):
-        result = subprocess.run(
-            command.argv, cwd=copy, env=environ, capture_output=True, text=True, timeout=120
-        )
+        assert command.argv[1:3] == ("-m", "bot"), command.argv
+        result = run_arbiter(list(command.argv[3:]), copy, environ, timeout=120)
         output = result.stdout + result.stderr
         if result.returncode != command.exit_code:
             failures.append(
