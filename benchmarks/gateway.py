@@ -54,13 +54,13 @@ def iso(instant: dt.datetime) -> str:
     return instant.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
 
 
-def season_file(seed: int) -> dict[str, Any]:
-    """One 13-club division (Berger), the first four rounds played with four boards."""
+def season_file(seed: int, played: int = PLAYED) -> dict[str, Any]:
+    """One 13-club division (Berger), the first `played` rounds played with four boards."""
     rnd = random.Random(seed)
-    # The bot runs on the real clock: round PLAYED + 1 started yesterday, whatever the hour,
-    # so the reported matches have started on any day the benchmark runs.
+    # The bot runs on the real clock: round `played` + 1 started yesterday, whatever the
+    # hour, so the reported matches have started on any day the benchmark runs.
     current = dt.datetime.now(dt.UTC).date() - dt.timedelta(days=1)
-    calendar = [current + dt.timedelta(weeks=w - PLAYED) for w in range(CLUBS)]
+    calendar = [current + dt.timedelta(weeks=w - played) for w in range(CLUBS)]
     clubs = [f"Club {c:02d}" for c in range(CLUBS)]
     matches = []
     fixtures = division_schedule("Premier Division", clubs, calendar, id_prefix="P").fixtures
@@ -74,7 +74,7 @@ def season_file(seed: int) -> dict[str, Any]:
             "start": iso(fixture.start),
             "boards": [],
         }
-        if fixture.round <= PLAYED:
+        if fixture.round <= played:
             entry["finished"] = iso(fixture.start + dt.timedelta(days=3))
             for b in range(BOARDS):
                 points = rnd.choice((0, 0.5, 1, 1.5, 2))
