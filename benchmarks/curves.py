@@ -199,6 +199,7 @@ def demo_curve(points: Sequence[int]) -> list[dict[str, Any]]:
                 cwd=ROOT,
                 check=True,
                 stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
             wall = time.perf_counter() - began
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
