@@ -5,6 +5,7 @@ The module's name starts with an underscore, so the bot does not load it as a co
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Literal
@@ -48,6 +49,14 @@ def channel_or_here(interaction: Interaction, channel: discord.TextChannel | Non
     return where
 
 
+async def drawn(draw: Callable[[], bytes]) -> bytes:
+    """The image `draw` returns, drawn in a worker thread.
+
+    A PNG takes tens of milliseconds of CPU, and the event loop meanwhile answers other guilds.
+    """
+    return await asyncio.to_thread(draw)
+
+
 def as_file(data: bytes, filename: str) -> discord.File:
     """A file to attach to a reply."""
     return discord.File(io.BytesIO(data), filename=filename)
@@ -71,9 +80,9 @@ async def send_table(
     if format == "csv":
         await interaction.response.send_message(file=as_file(csv().encode(), f"{stem}.csv"))
     elif format == "image":
-        files = [as_file(image(), f"{stem}.png")]
+        files = [as_file(await drawn(image), f"{stem}.png")]
         if crosstable is not None:
-            files.append(as_file(crosstable(), "crosstable.png"))
+            files.append(as_file(await drawn(crosstable), "crosstable.png"))
         await interaction.response.send_message(files=files)
     else:
         await send_pages(interaction, embeds())

@@ -8,6 +8,7 @@ season costs a version lookup.
 
 from __future__ import annotations
 
+import functools
 import re
 
 import discord
@@ -27,7 +28,7 @@ from bot.rendering.league.crosstable_image import crosstable_png
 from bot.rendering.league.standings_csv import standings_csv
 from bot.rendering.league.standings_embeds import standings_embeds
 from bot.rendering.league.standings_image import standings_png
-from cogs._common import ArbiterCog, TableFormat, as_file, channel_or_here, thinking
+from cogs._common import ArbiterCog, TableFormat, as_file, channel_or_here, drawn, thinking
 
 
 def file_name(*parts: str, suffix: str) -> str:
@@ -76,7 +77,10 @@ class Standings(ArbiterCog):
             return
         if format == "image":
             files = [
-                (file_name("standings", v.season, v.division, suffix=".png"), standings_png(v))
+                (
+                    file_name("standings", v.season, v.division, suffix=".png"),
+                    await drawn(functools.partial(standings_png, v)),
+                )
                 for v in views
             ]
         else:
@@ -104,7 +108,8 @@ class Standings(ArbiterCog):
         )
         [view] = found.divisions
         png = file_name("crosstable", view.season, view.division, suffix=".png")
-        await _send_files(interaction, f"{found.season}: crosstable", [(png, crosstable_png(view))])
+        image = await drawn(functools.partial(crosstable_png, view))
+        await _send_files(interaction, f"{found.season}: crosstable", [(png, image)])
 
     @requires(HQ)
     @app_commands.command(

@@ -121,10 +121,12 @@ class DivisionView:
         return " · ".join([head, *parts])
 
 
-def _cell(result: MatchResult | None, club: str, void: bool) -> CrosstableCell:
+SELF_CELL = CrosstableCell(CellKind.SELF)
+PENDING_CELLS = {void: CrosstableCell(CellKind.PENDING, void=void) for void in (False, True)}
+
+
+def _cell(result: MatchResult, club: str, void: bool) -> CrosstableCell:
     """`result` seen from `club`'s side: game points over the boards, match points if forfeit."""
-    if result is None:
-        return CrosstableCell(CellKind.PENDING, void=void)
     home = result.home == club
     if result.forfeit:
         mine, theirs = result.home_points, result.away_points
@@ -182,15 +184,17 @@ def division_view(
     clubs = [row.club for row in rows]
     members = set(clubs)
     out = {row.club for row in rows if row.disqualified}
-    results: dict[frozenset[str], MatchResult] = {}
+    decided: dict[tuple[str, str], CrosstableCell] = {}  # (row club, column club) → cell
     for result in report.results:
         if result.home in members and result.away in members:
-            results[frozenset((result.home, result.away))] = result
+            void = result.home in out or result.away in out
+            decided[result.home, result.away] = _cell(result, result.home, void)
+            decided[result.away, result.home] = _cell(result, result.away, void)
     cells = tuple(
         tuple(
-            CrosstableCell(CellKind.SELF)
+            SELF_CELL
             if mine == theirs
-            else _cell(results.get(frozenset((mine, theirs))), mine, bool({mine, theirs} & out))
+            else decided.get((mine, theirs)) or PENDING_CELLS[mine in out or theirs in out]
             for theirs in clubs
         )
         for mine in clubs
