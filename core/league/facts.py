@@ -20,7 +20,7 @@ class CompiledMatch:
     """One match ready for the standings pass.
 
     Usernames are lower-cased so they compare case-insensitively, and points are in halves. It
-    carries its CL-15 deadline and its chronological index.
+    carries its chronological index.
     """
 
     index: int
@@ -30,12 +30,10 @@ class CompiledMatch:
     away: str
     start: dt.datetime
     finished: dt.datetime | None
-    deadline: dt.datetime
     boards: tuple[CompiledBoard, ...]
     home_half: int
     total_half: int
     players: frozenset[str]
-    source: Match
 
 
 def challenge_deadline(match: Match, hours: int) -> dt.datetime:
@@ -54,29 +52,26 @@ def compile_matches(season: Season) -> tuple[CompiledMatch, ...]:
     Facts are judged in this order, so the result does not depend on the order they were given in.
     """
     per_board = 2 * season.rules.games_per_board
-    hours = season.rules.challenge_deadline_hours
     ordered = sorted(season.matches, key=lambda m: (m.start, m.id))
     compiled = []
     for index, match in enumerate(ordered):
         boards = tuple(
-            (b.home_player.lower(), b.away_player.lower(), b.home_half) for b in match.boards
+            [(b.home_player.lower(), b.away_player.lower(), b.home_half) for b in match.boards]
         )
-        players = frozenset([b[0] for b in boards] + [b[1] for b in boards])
+        players = frozenset([player for board in boards for player in board[:2]])
         compiled.append(
             CompiledMatch(
-                index=index,
-                id=match.id,
-                division=match.division,
-                home=match.home,
-                away=match.away,
-                start=match.start,
-                finished=match.finished,
-                deadline=challenge_deadline(match, hours),
-                boards=boards,
-                home_half=sum(b[2] for b in boards),
-                total_half=per_board * len(boards),
-                players=players,
-                source=match,
+                index,
+                match.id,
+                match.division,
+                match.home,
+                match.away,
+                match.start,
+                match.finished,
+                boards,
+                sum([board[2] for board in boards]),
+                per_board * len(boards),
+                players,
             )
         )
     return tuple(compiled)
