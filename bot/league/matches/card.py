@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.league.matches.counting import what_counts
-from bot.league.matches.lines import board_lines, match_line
+from bot.league.matches.lines import board_lines, read_line
 from bot.league.references import find_match, find_season
 from bot.league.store import StandingsCache
 from bot.rendering.league.embeds import BoardLine, MatchLine
@@ -68,7 +68,7 @@ async def match_card(
         record = await find_match(view.matches, match, scope)
         boards = await view.matches.boards(record.id)
         season_record = await find_season(view.seasons, record.season_id)
-    line = await match_line(store, record)
+        line = await read_line(view, record, season_record, boards)
     # The cached report's season and judgement serve the life cycle's view too (CL-DQ: the
     # clubs out by now are the report's disqualified): one read and one judgement at most.
     facts, report = await standings.season_report(store, season_record, now=now)
@@ -88,10 +88,10 @@ async def result_card(
     Boards adjusted by CL-18 or CL-19 say why. `why` is what the result's service said it counts as.
     The standings are those of its division.
     """
-    line = await match_line(store, match)
     async with store.read() as view:
         season = await find_season(view.seasons, match.season_id)
         boards = await view.matches.boards(match.id)
+        line = await read_line(view, match, season, boards)
     report = await standings.report(store, season, now=store.database.clock())
     adjusted = [b for b in board_lines(boards, report.adjusted_players) if b.why is not None]
     counted = next(

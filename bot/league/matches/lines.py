@@ -10,8 +10,9 @@ from bot.league.matches.jobs import deadline_of
 from bot.league.references import find_season
 from bot.rendering.common.user_text import user_text
 from bot.rendering.league.embeds import BoardLine, MatchLine, when
-from storage.guild import GuildStore
+from storage.guild import GuildStore, GuildView
 from storage.league.matches import BoardRecord, MatchRecord, Source
+from storage.league.seasons import SeasonRecord
 
 
 def _learned(at: dt.datetime, source: Source | None) -> str:
@@ -29,14 +30,18 @@ async def match_line(store: GuildStore, match: MatchRecord) -> MatchLine:
     """The match's line. The score is None until boards are stored."""
     async with store.read() as view:
         season = await find_season(view.seasons, match.season_id)
-        division = next(
-            d for d in await view.seasons.divisions(season.id) if d.id == match.division_id
-        )
-        home, away = (
-            await view.clubs.get(match.home_club_id),
-            await view.clubs.get(match.away_club_id),
-        )
-        boards = await view.matches.boards(match.id)
+        return await read_line(view, match, season, await view.matches.boards(match.id))
+
+
+async def read_line(
+    view: GuildView, match: MatchRecord, season: SeasonRecord, boards: Sequence[BoardRecord]
+) -> MatchLine:
+    """`match_line` inside a read the caller holds, given the season and boards it already read."""
+    division = next(d for d in await view.seasons.divisions(season.id) if d.id == match.division_id)
+    home, away = (
+        await view.clubs.get(match.home_club_id),
+        await view.clubs.get(match.away_club_id),
+    )
     assert home is not None and away is not None
     score = (sum(b.home_half for b in boards), sum(b.away_half for b in boards)) if boards else None
     names = {home.id: home.name, away.id: away.name}
