@@ -96,26 +96,33 @@ def division_standings(
     stats = {c: [0, 0, 0, 0, 0] for c in active}  # played, won, drawn, lost, game halves
     encounters = []
     for r in counted:
-        encounters.append(Encounter(r.home, r.away, r.home_points, r.away_points))
-        for club, mine, theirs, half in (
-            (r.home, r.home_points, r.away_points, r.home_half),
-            (r.away, r.away_points, r.home_points, r.away_half),
-        ):
-            line = stats[club]
-            line[0] += 1
-            if mine > theirs:
-                line[1] += 1
-            elif mine == theirs and mine:
-                line[2] += 1
-            else:  # a loss, or a double forfeit (0:0)
-                line[3] += 1
-            line[4] += half
+        mine, theirs = r.home_points, r.away_points
+        encounters.append(Encounter(r.home, r.away, mine, theirs))
+        home, away = stats[r.home], stats[r.away]
+        home[0] += 1
+        away[0] += 1
+        if mine > theirs:
+            home[1] += 1
+            away[3] += 1
+        elif mine < theirs:
+            home[3] += 1
+            away[1] += 1
+        elif mine:
+            home[2] += 1
+            away[2] += 1
+        else:  # a double forfeit (0:0) is a loss for both
+            home[3] += 1
+            away[3] += 1
+        home[4] += r.home_half
+        away[4] += r.away_half
     points = totals(encounters, active)
     sb = sonneborn_berger(encounters, points)
-    ordered = sorted(active, key=lambda c: (-points[c], -sb[c], c))
+    score = {c: (points[c], sb[c]) for c in active}
+    # Best first and ties in name order: the sort keeps the name order among equal scores.
+    ordered = sorted(sorted(active), key=score.__getitem__, reverse=True)
     tiers: list[list[str]] = []  # clubs still tied after DE, best first, in name order
     de_shown: dict[str, Fraction] = {}
-    for group in equal_runs(ordered, lambda c: (points[c], sb[c])):
+    for group in equal_runs(ordered, score.__getitem__):
         de_scores = direct_encounter(group, encounters) if len(group) > 1 else None
         if de_scores is not None and len(set(de_scores.values())) > 1:
             de_shown.update((str(club), value) for club, value in de_scores.items())
