@@ -44,7 +44,7 @@ def multi_team_players(finished: Sequence[CompiledMatch]) -> list[MultiTeamPlaye
     # are equally early, so the club name decides (not the match id).
     seen: dict[str, dict[str, list[Any]]] = {}
     for match in finished:
-        index, start = match.index, match.start
+        index, start = match.order, match.start
         home, away = match.home, match.away
         for home_player, away_player, _ in match.boards:
             for player, club in ((home_player, home), (away_player, away)):

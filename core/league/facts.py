@@ -7,7 +7,7 @@ reads and integer additions. This is the hot path of large seasons.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from core.league.season import Match, Season
 
@@ -15,15 +15,15 @@ CompiledBoard = tuple[str, str, int]
 """A board as home player key, away player key and home half-points."""
 
 
-@dataclass(frozen=True, slots=True)
-class CompiledMatch:
+class CompiledMatch(NamedTuple):
     """One match ready for the standings pass.
 
     Usernames are lower-cased so they compare case-insensitively, and points are in halves. It
-    carries its chronological index.
+    carries its chronological order. It is a named tuple because a report builds one a match,
+    and a tuple is the cheapest value to build.
     """
 
-    index: int
+    order: int
     id: str
     division: str
     home: str
