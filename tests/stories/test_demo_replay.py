@@ -20,6 +20,7 @@ import pytest
 
 from bot.cli import main
 from tests.support.demos import Played, demo_played
+from tests.support.hash_seed import another_hash_seed
 from tests.support.paths import ROOT
 
 LONG = os.environ.get("ARBITER_LONG_DEMO") == "1"
@@ -179,13 +180,6 @@ def test_the_discord_surface_benchmark_runs_on_a_demo_database(
         assert re.search(rf"^  {line} +p50 +\d+\.\d+  p99 +\d+\.\d+", result.stdout, re.M), line
 
 
-def _another_hash_seed() -> str:
-    """A PYTHONHASHSEED other than this process's: 1, or the next one after the seed this
-    process was given (a random seed is 1's only with odds of 2⁻⁶⁴)."""
-    ours = os.environ.get("PYTHONHASHSEED", "random")
-    return "1" if ours == "random" else str((int(ours) + 1) % 2**32)
-
-
 def test_two_runs_with_the_same_seed_give_identical_transcripts(
     played: Played,
     tmp_path_factory: pytest.TempPathFactory,
@@ -196,7 +190,7 @@ def test_two_runs_with_the_same_seed_give_identical_transcripts(
     this process, and the same demo played again by `python -m bot` under another hash seed."""
     first, printed = demo_played(played, tmp_path_factory, capsys, 2, 4)
     out = tmp_path / "again"
-    environ = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": _another_hash_seed()}
+    environ = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": another_hash_seed()}
     result = subprocess.run(
         [sys.executable, "-m", "bot", "demo", "--seed", "2", "--clubs", "4", "--out", str(out)],
         cwd=ROOT,
