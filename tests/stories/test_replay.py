@@ -104,6 +104,20 @@ def test_a_bad_line_is_refused_naming_it_and_nothing_runs(
     assert out == "" and not database.exists()
 
 
+def test_a_command_the_tree_lacks_leaves_no_database_nor_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The script is checked on the tree of the bot the replay starts, before its first step, and
+    what that bot made on the way is removed."""
+    script = _script(tmp_path, '{"as": "hq", "command": "help"}', '{"as": "hq", "command": "nope"}')
+    database = tmp_path / "new" / "deeper" / "out.db"
+    assert main(["replay", str(script), "--db", str(database)]) == 2
+    out, err = capsys.readouterr()
+    assert "line 3: no slash command /nope" in err and err.count("\n") == 1, err
+    assert out == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["script.jsonl"]
+
+
 @pytest.mark.parametrize(
     ("header", "message"),
     [
