@@ -415,8 +415,9 @@ async def _recorded(
         judgement = prior.now.judging.with_match(season, updated.key).at(uow.now)
         forfeits, disqualified = judgement.breaches, tuple(judgement.disqualified.values())
         why = judged_counts(forfeits, disqualified, season, updated.key)
-    out_before = prior.now.out
-    gone = [q for q in disqualified if q.club not in out_before]
+    # The clubs it put out: the life cycle judged only its division, where they play (CL-DQ).
+    division = {club for d in prior.now.season.divisions for club in d.clubs}
+    gone = [q for q in disqualified if q.club in division and q.club not in prior.now.out]
     lines = [
         announcements.result_recorded(home.name, away.name, home_half, away_half, how, why),
         *(
