@@ -218,7 +218,10 @@ async def _load_facts(
     view: GuildView, record: SeasonRecord, for_judging: bool, division_id: int | None
 ) -> SeasonFacts:
     """The season's facts, only those of `division_id` when it is given (read for judging)."""
-    clubs = {club.id: club.name for club in await view.clubs.all()}
+    if division_id is None:
+        clubs = {club.id: club.name for club in await view.clubs.all()}
+    else:  # its matches, their challenges and decisions name its own clubs alone
+        clubs = await view.clubs.names_in_division(division_id)
     divisions = await view.seasons.divisions(record.id)
     members = await view.seasons.members(record.id)
     if division_id is not None:
