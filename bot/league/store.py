@@ -202,16 +202,13 @@ async def load_season_facts(
     return await _load_facts(view, record, for_judging, None)
 
 
-async def load_division_facts(
-    view: GuildView, record: SeasonRecord, division_id: int
-) -> SeasonFacts:
-    """The facts that judge the matches of division `division_id` by CL-FF and CL-DQ, with the
-    season's closed accounts.
+async def load_division_facts(view: GuildView, record: SeasonRecord, division_id: int) -> Season:
+    """The facts that judge the matches of division `division_id` by CL-FF and CL-DQ.
 
-    Its season is `core.league.forfeits.division_facts` of the season read for judging, read
-    without the other divisions' matches.
+    They are `core.league.forfeits.division_facts` of the season read for judging, read without
+    the other divisions' matches. No closed account is read, since CL-19 only adjusts scores.
     """
-    return await _load_facts(view, record, True, division_id)
+    return (await _load_facts(view, record, True, division_id)).season
 
 
 async def _load_facts(
@@ -235,7 +232,9 @@ async def _load_facts(
     else:
         boards = await view.matches.boards_of_season(record.id)
     at_start = await view.matches.at_start_of_season(record.id, division_id)
-    closed = tuple(a.username for a in await view.rosters.closed_accounts(record.id))
+    closed: tuple[str, ...] = ()
+    if division_id is None:
+        closed = tuple(a.username for a in await view.rosters.closed_accounts(record.id))
     decisions = await view.decisions.of_season(record.id)
     if division_id is not None:  # its matches' forfeits, its clubs' disqualifications
         mine = {m.id for m in matches}

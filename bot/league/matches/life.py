@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from bot.kernel.errors import UserError
 from bot.league.references import find_season
-from bot.league.store import SeasonFacts, load_division_facts
+from bot.league.store import load_division_facts
 from core.league.forfeits import SeasonJudging
 from core.league.lifecycle import (
     Allowed,
@@ -33,15 +33,14 @@ from storage.league.seasons import SeasonRecord
 
 @dataclass(frozen=True)
 class MatchNow:
-    """A match as the life cycle sees it now: its season's record, its division's facts and
-    the season's closed accounts, the clubs of its division out by then (CL-DQ, with when),
-    its view, and its division's judging."""
+    """A match as the life cycle sees it now: its season's record, its division's facts, the
+    clubs of its division out by then (CL-DQ, with when), its view, and its division's
+    judging."""
 
     record: SeasonRecord
     season: Season
     view: MatchView
     out: Mapping[str, dt.datetime]
-    facts: SeasonFacts
     judging: SeasonJudging
 
 
@@ -61,12 +60,11 @@ async def match_now(
     if record is None:
         record = await find_season(view.seasons, match.season_id)
     reader = view.view() if isinstance(view, LeagueUnit) else view
-    facts = await load_division_facts(reader, record, match.division_id)
-    judging = SeasonJudging(facts.season)
-    season = facts.season
+    season = await load_division_facts(reader, record, match.division_id)
+    judging = SeasonJudging(season)
     out = void_clubs(judging, now)
     shown = replace(match_view(season, match.key, now, out), name=f"#{match.id} ({match.key})")
-    return MatchNow(record, season, shown, out, facts, judging)
+    return MatchNow(record, season, shown, out, judging)
 
 
 async def check_step(
