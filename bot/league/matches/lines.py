@@ -32,10 +32,7 @@ async def match_line(store: GuildStore, match: MatchRecord) -> MatchLine:
         division = next(
             d for d in await view.seasons.divisions(season.id) if d.id == match.division_id
         )
-        home, away = (
-            await view.clubs.get(match.home_club_id),
-            await view.clubs.get(match.away_club_id),
-        )
+        home, away = await view.clubs.pair(match.home_club_id, match.away_club_id)
         boards = await view.matches.boards(match.id)
     assert home is not None and away is not None
     score = (sum(b.home_half for b in boards), sum(b.away_half for b in boards)) if boards else None
