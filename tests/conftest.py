@@ -19,6 +19,7 @@ from bot.runtime.clock import VirtualClock
 from storage.engine.database import Clock, Database, SqliteDatabase, utc_now
 from tests.support.chesscom_fake import FakeChessCom, running_fake
 from tests.support.command_world import CommandWorld, build_world
+from tests.support.demos import Played
 from tests.support.discord_harness import DiscordHarness
 from tests.support.migrated import open_migrated, place_migrated
 from tests.support.paths import FIXTURES
@@ -231,3 +232,10 @@ def world_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, CommandW
     `copy_world` before a test changes it)."""
     path = tmp_path_factory.mktemp("world") / "league.db"
     return path, asyncio.run(build_world(path))
+
+
+@pytest.fixture(scope="session")
+def played() -> Played:
+    """The league demos of this test process by (seed, clubs), played on first use by
+    `tests.support.demos.demo_played`: tests that only read a demo's outputs share one run."""
+    return {}

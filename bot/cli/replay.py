@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from bot.offline.expectations import ReplayFailure
-    from bot.offline.replay import replay, validate
+    from bot.offline.replay import replay
     from bot.offline.script import ScriptError, parse_script
     from bot.offline.transcript import StepRecord
     from storage.engine.database import DatabaseUnavailable
@@ -83,11 +83,9 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         try:
-            asyncio.run(validate(script, database))
+            asyncio.run(replay(script, database, emit))
         except ScriptError as error:
             raise CliError(f"{shown(path)}: {error}", 2) from None
-        try:
-            asyncio.run(replay(script, database, emit))
         except ReplayFailure as failure:
             raise CliError(str(failure), 1) from None
         except (DatabaseOwned, DatabaseUnavailable, OSError) as error:

@@ -199,19 +199,51 @@ async def load_season_facts(
     view: GuildView, record: SeasonRecord, *, for_judging: bool = False
 ) -> SeasonFacts:
     """`load_season`, with the season's closed accounts."""
-    clubs = {club.id: club.name for club in await view.clubs.all()}
+    return await _load_facts(view, record, for_judging, None)
+
+
+async def load_division_facts(view: GuildView, record: SeasonRecord, division_id: int) -> Season:
+    """The facts that judge the matches of division `division_id` by CL-FF and CL-DQ.
+
+    They are `core.league.forfeits.division_facts` of the season read for judging, read without
+    the other divisions' matches. No closed account is read, since CL-19 only adjusts scores.
+    """
+    return (await _load_facts(view, record, True, division_id)).season
+
+
+async def _load_facts(
+    view: GuildView, record: SeasonRecord, for_judging: bool, division_id: int | None
+) -> SeasonFacts:
+    """The season's facts, only those of `division_id` when it is given (read for judging)."""
+    if division_id is None:
+        clubs = {club.id: club.name for club in await view.clubs.all()}
+    else:  # its matches, their challenges and decisions name its own clubs alone
+        clubs = await view.clubs.names_in_division(division_id)
     divisions = await view.seasons.divisions(record.id)
     members = await view.seasons.members(record.id)
-    matches = await view.matches.of_season(record.id)
+    if division_id is not None:
+        divisions = [d for d in divisions if d.id == division_id]
+        members = [x for x in members if x.division_id == division_id]
+    matches = await view.matches.of_season(record.id, division_id)
     counts: dict[int, int] = {}
     boards: dict[int, list[BoardRecord]] = {}
     if for_judging:
-        counts = await view.matches.board_counts(record.id)
+        counts = await view.matches.board_counts(record.id, division_id)
     else:
         boards = await view.matches.boards_of_season(record.id)
-    at_start = await view.matches.at_start_of_season(record.id)
-    closed = tuple(a.username for a in await view.rosters.closed_accounts(record.id))
+    at_start = await view.matches.at_start_of_season(record.id, division_id)
+    closed: tuple[str, ...] = ()
+    if division_id is None:
+        closed = tuple(a.username for a in await view.rosters.closed_accounts(record.id))
     decisions = await view.decisions.of_season(record.id)
+    if division_id is not None:  # its matches' forfeits, its clubs' disqualifications
+        mine = {m.id for m in matches}
+        ids = {x.club_id for x in members}
+        decisions = [
+            d
+            for d in decisions
+            if (d.match_id in mine if d.kind == "forfeit" else d.club_id in ids)
+        ]
     division_names = {d.id: d.name for d in divisions}
     keys = {m.id: m.key for m in matches}
     built = [

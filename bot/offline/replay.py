@@ -490,8 +490,37 @@ async def validate(script: Script, db_path: Path) -> None:
 async def replay(script: Script, db_path: Path, emit: Callable[[StepRecord], None]) -> None:
     """Runs `script` on a new database at `db_path`, handing each step's record to `emit`.
 
-    Raises ReplayFailure if an expectation fails or a step cannot run. Call `validate` first.
+    It first checks what `validate` checks, on the tree of the bot it starts, and raises
+    ScriptError before any step runs. A refused script leaves no database behind.
+    Raises ReplayFailure if an expectation fails or a step cannot run.
     """
+    replay_config(script, db_path)  # a bad config is refused before anything is made
+    made = _missing_folders(db_path.parent)
+    try:
+        await _replay(script, db_path, emit)
+    except ScriptError:
+        _remove_database(db_path, made)
+        raise
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """`folder` and the folders above it that do not exist yet, deepest first."""
+    missing = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing
+
+
+def _remove_database(db_path: Path, folders: list[Path]) -> None:
+    """Removes the SQLite files a refused replay made at `db_path`, then the empty `folders`."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        db_path.with_name(db_path.name + suffix).unlink(missing_ok=True)
+    for folder in folders:
+        folder.rmdir()
+
+
+async def _replay(script: Script, db_path: Path, emit: Callable[[StepRecord], None]) -> None:
     standin = ChessComStandIn()
     lichess = LichessStandIn()
     clock = VirtualClock(script.header.start)
@@ -505,6 +534,7 @@ async def replay(script: Script, db_path: Path, emit: Callable[[StepRecord], Non
             run = _Run(script, config, db_path, clock, standin, lichess)
             try:
                 await run.start_bot()
+                check_against_tree(script, run.bot.tree)
                 for step in script.steps:
                     record = await run.step(step)
                     if not isinstance(step, Expect):

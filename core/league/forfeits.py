@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from core.league.facts import challenge_deadline
 from core.league.season import ClubAtStart, DirectorForfeit, Match, Season, SeasonRules
@@ -127,6 +127,31 @@ def judge(season: Season, cutoff: dt.datetime | None) -> ForfeitJudgement:
     None.
     """
     return SeasonJudging(season).at(cutoff)
+
+
+def division_facts(season: Season, division: str) -> Season:
+    """The facts of `season` that judge the matches of `division` by CL-FF and CL-DQ.
+
+    Clubs play only within their division (CL-12), so a club's forfeit counters (CL-DQ) count
+    breaches of its own division's matches alone (CL-15, CL-20, CL-21). A match is void only when
+    one of its two clubs is disqualified, so each match of `division` is judged the same from its
+    division's matches, the directors' decisions about them and its clubs, and the season's rules.
+    """
+    kept = next(d for d in season.divisions if d.name == division)
+    clubs = set(kept.clubs)
+    matches = tuple(m for m in season.matches if m.division == division)
+    keys = {m.id for m in matches}
+    return replace(
+        season,
+        divisions=(kept,),
+        matches=matches,
+        closed_accounts=(),
+        director_forfeits=tuple(f for f in season.director_forfeits if f.match in keys),
+        director_disqualifications=tuple(
+            q for q in season.director_disqualifications if q.club in clubs
+        ),
+        withdrawn=tuple(club for club in season.withdrawn if club in clubs),
+    )
 
 
 Event = tuple[dt.datetime, int, str, str, str]

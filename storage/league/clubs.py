@@ -108,6 +108,15 @@ class ClubReader:
             return None
         return await self.by_chesscom(reference) or await self.by_name(reference)
 
+    async def names_in_division(self, division_id: int) -> dict[int, str]:
+        """The names of a division's clubs, by id."""
+        rows = await self._scope.fetchall(
+            "SELECT c.id, c.name FROM division_clubs AS m JOIN clubs AS c ON c.id = m.club_id"
+            " WHERE m.guild_id = ? AND m.division_id = ? AND c.guild_id = m.guild_id",
+            (self._scope.guild_id, division_id),
+        )
+        return {int(row[0]): str(row[1]) for row in rows}
+
     async def all(self, status: ClubStatus | None = None) -> list[Club]:
         """The guild's clubs by name, only those of `status` when it is given."""
         where, parameters = "", cast(tuple[Any, ...], ())

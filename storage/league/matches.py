@@ -104,6 +104,14 @@ _MATCH_COLUMNS = (
 )
 
 
+def _in_division(alias: str, division_id: int | None) -> tuple[str, tuple[int, ...]]:
+    """The filter on the division of the matches aliased `alias`, and its argument, when
+    `division_id` is given."""
+    if division_id is None:
+        return "", ()
+    return f" AND {alias}division_id = ?", (division_id,)
+
+
 def _match(row: Row) -> MatchRecord:
     """A row of `_MATCH_COLUMNS`, read by position: a season's matches are read often."""
     (
@@ -211,12 +219,13 @@ class MatchReader:
         )
         return None if row is None else _match(row)
 
-    async def of_season(self, season_id: int) -> list[MatchRecord]:
-        """The season's matches by start, then id."""
+    async def of_season(self, season_id: int, division_id: int | None = None) -> list[MatchRecord]:
+        """The season's matches by start, then id, only those of `division_id` when it is given."""
+        where, extra = _in_division("", division_id)
         rows = await self._scope.fetchall(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE guild_id = ? AND season_id = ?"
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE guild_id = ? AND season_id = ?{where}"
             " ORDER BY start, id",
-            (self._scope.guild_id, season_id),
+            (self._scope.guild_id, season_id, *extra),
         )
         return [_match(row) for row in rows]
 
@@ -258,16 +267,18 @@ class MatchReader:
         )
         return row is not None
 
-    async def board_counts(self, season_id: int) -> dict[int, int]:
-        """How many boards each match of the season has, by match id.
+    async def board_counts(self, season_id: int, division_id: int | None = None) -> dict[int, int]:
+        """How many boards each match of the season has, by match id, only in `division_id` when
+        it is given.
 
         One query answers without reading any board row. Judging CL-20 by the boards needs this.
         """
+        where, extra = _in_division("m.", division_id)
         rows = await self._scope.fetchall(
             "SELECT b.match_id, count(*) FROM matches AS m JOIN boards AS b ON b.match_id = m.id"
-            " WHERE m.guild_id = ? AND m.season_id = ? AND b.guild_id = m.guild_id"
+            f" WHERE m.guild_id = ? AND m.season_id = ? AND b.guild_id = m.guild_id{where}"
             " GROUP BY b.match_id",
-            (self._scope.guild_id, season_id),
+            (self._scope.guild_id, season_id, *extra),
         )
         return {int(row[0]): int(row[1]) for row in rows}
 
@@ -294,14 +305,17 @@ class MatchReader:
         )
         return [AtStartRecord(r[0], r[1], r[2], r[3], instant_or_none(r[4])) for r in rows]
 
-    async def at_start_of_season(self, season_id: int) -> dict[int, list[AtStartRecord]]:
-        """Every at-start fact of the season by match id."""
+    async def at_start_of_season(
+        self, season_id: int, division_id: int | None = None
+    ) -> dict[int, list[AtStartRecord]]:
+        """Every at-start fact of the season by match id, only in `division_id` when it is given."""
+        where, extra = _in_division("m.", division_id)
         rows = await self._scope.fetchall(
             "SELECT a.match_id, a.club_id, a.members, a.avg_rating, a.players, a.observed_at"
             " FROM matches AS m JOIN match_at_start AS a ON a.match_id = m.id"
-            " WHERE m.guild_id = ? AND m.season_id = ? AND a.guild_id = m.guild_id"
+            f" WHERE m.guild_id = ? AND m.season_id = ? AND a.guild_id = m.guild_id{where}"
             " ORDER BY a.match_id, a.club_id",
-            (self._scope.guild_id, season_id),
+            (self._scope.guild_id, season_id, *extra),
         )
         found: dict[int, list[AtStartRecord]] = {}
         for r in rows:

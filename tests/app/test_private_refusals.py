@@ -14,7 +14,7 @@ import datetime as dt
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import discord
 import pytest
@@ -128,6 +128,16 @@ def _filled(
     return options
 
 
+class Running(NamedTuple):
+    """The bot of a test, its database file, the member who acts, and the file's dump before
+    the first command (nothing may ever change it, so it is read once)."""
+
+    harness: DiscordHarness
+    path: Path
+    user: Member
+    before: list[str]
+
+
 def _bad_integer(low: int, high: int) -> st.SearchStrategy[int]:
     """Integers outside `low`…`high`: just outside, far outside, past 2⁵³, 2⁶³ and 10³⁰."""
     return st.one_of(
@@ -138,11 +148,10 @@ def _bad_integer(low: int, high: int) -> st.SearchStrategy[int]:
 
 
 @pytest.fixture
-async def running(
-    world_file: tuple[Path, CommandWorld], tmp_path: Path
-) -> AsyncIterator[tuple[DiscordHarness, Path, Member]]:
-    """One bot on a copy of the world, and a member who holds every role and administers
-    club A (so no role check stops a command before its options are read)."""
+async def running(world_file: tuple[Path, CommandWorld], tmp_path: Path) -> AsyncIterator[Running]:
+    """One bot on a copy of the world, a member who holds every role and administers club A
+    (so no role check stops a command before its options are read), and the copy's dump as
+    the bot found it: every refusal must leave the database equal to it."""
     path = copy_world(world_file, tmp_path)
     async with league_bot(path) as (_, harness, _clock):
         everything = harness.member(
@@ -153,13 +162,11 @@ async def running(
             user_id=ADMINS["A"][0],
             name="admin-a",
         )
-        yield harness, path, everything
+        yield Running(harness, path, everything, dump(path))
 
 
-async def _refused_privately(
-    harness: DiscordHarness, path: Path, user: Member, command: str, option: str, value: object
-) -> str:
-    before = dump(path)
+async def _refused_privately(running: Running, command: str, option: str, value: object) -> str:
+    harness, path, user, before = running
     outcome = await invoke(harness, command, user, _filled(harness, user, command, option, value))
     where = f"/{command} {option}={value!r}"
     texts = [reply.text() for reply in outcome.replies if reply.type not in (5, 6)]
@@ -174,11 +181,11 @@ async def _refused_privately(
 
 
 async def test_every_integer_and_date_option_of_every_command_refuses_out_of_range_privately(
-    running: tuple[DiscordHarness, Path, Member],
+    running: Running,
 ) -> None:
     """Each (command, option) once with a value just past Discord's or SQLite's range (an
     integer) or in year 9999 (a date): one private line naming the option."""
-    harness, path, user = running
+    harness = running.harness
     targets = _targets(harness)
     assert {("match list", "round", "integer"), ("vote cast", "motion", "integer")} <= set(targets)
     assert ("season create", "first_round", "day") in targets
@@ -189,14 +196,14 @@ async def test_every_integer_and_date_option_of_every_command_refuses_out_of_ran
         if kind == "integer":
             low, high = _domain(params[command, option])
             for value in (2**63, low - 1, high + 1):
-                text = await _refused_privately(harness, path, user, command, option, value)
+                text = await _refused_privately(running, command, option, value)
                 assert option in text, text
         elif kind == "text":
             for bad in (BAD_TEXTS[0], BAD_TEXTS[1]):
-                await _refused_privately(harness, path, user, command, option, bad)
+                await _refused_privately(running, command, option, bad)
         else:
             bad = BAD_DAYS[0] if kind == "day" else BAD_INSTANTS[0]
-            text = await _refused_privately(harness, path, user, command, option, bad)
+            text = await _refused_privately(running, command, option, bad)
             assert "9999" in text, text
 
 
@@ -207,12 +214,12 @@ async def test_every_integer_and_date_option_of_every_command_refuses_out_of_ran
 )
 @given(data=st.data())
 async def test_generated_out_of_range_values_are_refused_privately(
-    running: tuple[DiscordHarness, Path, Member], data: st.DataObject
+    running: Running, data: st.DataObject
 ) -> None:
     """Property: any out-of-range integer or out-of-window date, in any command's option,
     is one private line; nothing is written (the bot is shared by the examples: a write by
-    one would show in the next dump)."""
-    harness, path, user = running
+    one would show in the dump after it)."""
+    harness = running.harness
     command, option, kind = data.draw(st.sampled_from(_targets(harness)))
     if kind == "integer":
         [parameter] = [
@@ -227,7 +234,7 @@ async def test_generated_out_of_range_values_are_refused_privately(
         value = data.draw(st.sampled_from(BAD_TEXTS))
     else:
         value = data.draw(st.sampled_from(BAD_DAYS if kind == "day" else BAD_INSTANTS))
-    await _refused_privately(harness, path, user, command, option, value)
+    await _refused_privately(running, command, option, value)
 
 
 def test_every_integer_option_is_bounded_by_its_domain_and_discords_range() -> None:

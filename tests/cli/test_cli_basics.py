@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import discord
@@ -17,24 +15,17 @@ from bot.app.tree import ArbiterTree
 from bot.cli import main
 from storage.engine.migrations import discover
 from storage.shared.ownership import OwnerLock
+from tests.support.forked_arbiter import Finished, run_arbiter
 from tests.support.paths import ROOT
 
 
-def arbiter(
-    *args: str, cwd: Path, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess:
-    """Run `python -m bot ARGS` (what the `arbiter` script runs) in `cwd`."""
+def arbiter(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Finished:
+    """Run `python -m bot ARGS` (what the `arbiter` script runs) in `cwd`, as a new process
+    forked from the test fork server (tests/support/forked_arbiter.py)."""
     environ = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     environ["PYTHONPATH"] = str(ROOT)
     environ.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=cwd,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_arbiter(list(args), cwd, environ, timeout=60)
 
 
 def test_help_lists_run_sync_db(tmp_path: Path) -> None:

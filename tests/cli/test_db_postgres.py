@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from bot.cli import main
 from storage.engine.copy import row_counts
 from storage.engine.locations import open_database
 from tests.cli.test_cli_hostile import refused
+from tests.support.demos import Played, demo_played
 from tests.support.postgres_server import empty_database
 
 
@@ -68,13 +70,15 @@ def _standings(capsys: pytest.CaptureFixture[str], config: Path, guild: int, nam
 
 
 def test_the_demo_league_copied_to_postgresql_has_every_row_and_the_same_standings(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    played: Played,
+    tmp_path_factory: pytest.TempPathFactory,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, _, err = _arbiter(
-        capsys, "demo", "--seed", "3", "--clubs", "4", "--out", str(tmp_path / "demo")
-    )
-    assert code == 0, err
-    sqlite_file = tmp_path / "demo" / "arbiter.db"
+    """On a copy of the test process's shared demo of seed 2 (tests/support/demos.py)."""
+    demo, _ = demo_played(played, tmp_path_factory, capsys, 2, 4)
+    sqlite_file = tmp_path / "arbiter.db"
+    shutil.copyfile(demo / "arbiter.db", sqlite_file)
     url = empty_database("copy")
     code, out, err = _arbiter(capsys, "db", "copy", "--from", f"sqlite:{sqlite_file}", "--to", url)
     assert code == 0, err

@@ -32,7 +32,7 @@ from bot.league.rosters import service as rosters
 from bot.league.seasons import schedule
 from bot.league.seasons import service as seasons
 from bot.league.store import load_season
-from core.league.forfeits import SeasonJudging
+from core.league.forfeits import SeasonJudging, division_facts
 from storage.engine.connection import Connection
 from storage.engine.database import Clock, Database, SqliteDatabase
 from storage.engine.postgresql import PostgresDatabase
@@ -641,7 +641,8 @@ async def test_cl_20_an_import_leaves_its_season_judged_with_the_players_fielded
 
     async with w.store.change(None, "test.look", f"match:{w.match}") as uow:
         kept = await life.match_now(uow, match, uow.now)
-        fresh = await load_season(uow.view(), kept.record, for_judging=True)
+        whole = await load_season(uow.view(), kept.record, for_judging=True)
+        fresh = division_facts(whole, "Premier Division")  # the life cycle reads its division
         assert kept.season == fresh
         assert kept.judging.at(uow.now) == SeasonJudging(fresh).at(uow.now)
         (played,) = kept.season.matches
@@ -669,7 +670,8 @@ async def test_cl_ff_a_result_leaves_its_season_judged_for_the_next_unit_of_work
         match = await uow.matches.get(w.match)
         assert match is not None
         kept = await life.match_now(uow, match, uow.now)
-        fresh = await load_season(uow.view(), kept.record, for_judging=True)
+        whole = await load_season(uow.view(), kept.record, for_judging=True)
+        fresh = division_facts(whole, "Premier Division")  # the life cycle reads its division
         assert kept.season == fresh
         assert kept.judging.at(uow.now) == SeasonJudging(fresh).at(uow.now)
         # never challenged (CL-15), whatever its boards: both clubs forfeit it

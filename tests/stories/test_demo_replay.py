@@ -19,42 +19,12 @@ import icalendar
 import pytest
 
 from bot.cli import main
+from tests.support.demos import Played, demo_played
+from tests.support.hash_seed import another_hash_seed
 from tests.support.paths import ROOT
 
 LONG = os.environ.get("ARBITER_LONG_DEMO") == "1"
 RUNS = [(1, 13), (2, 13), (3, 13)] if LONG else [(1, 5), (2, 4)]
-
-
-def _demo(out: Path, seed: int, clubs: int, capsys: pytest.CaptureFixture[str]) -> str:
-    code = main(["demo", "--seed", str(seed), "--clubs", str(clubs), "--out", str(out)])
-    printed, err = capsys.readouterr()
-    assert code == 0, err
-    assert f"round {clubs if clubs % 2 else clubs - 1}/" in err  # progress on stderr
-    return printed
-
-
-Played = dict[tuple[int, int], tuple[Path, str]]
-
-
-@pytest.fixture(scope="module")
-def played() -> Played:
-    """The demos of this module by (seed, clubs): their output folder and what they printed.
-    Tests that only read a demo's outputs share one run of it."""
-    return {}
-
-
-def _played(
-    played: Played,
-    tmp_path_factory: pytest.TempPathFactory,
-    capsys: pytest.CaptureFixture[str],
-    seed: int,
-    clubs: int,
-) -> tuple[Path, str]:
-    """The demo of `seed` with `clubs` clubs a division, played on first use (`_demo`)."""
-    if (seed, clubs) not in played:
-        out = tmp_path_factory.mktemp(f"demo-{seed}-{clubs}") / "demo"
-        played[seed, clubs] = (out, _demo(out, seed, clubs, capsys))
-    return played[seed, clubs]
 
 
 def _league(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -70,7 +40,7 @@ def test_printed_standings_and_proposal_equal_arbiter_league_on_the_exported_fil
     seed: int,
     clubs: int,
 ) -> None:
-    out, printed = _played(played, tmp_path_factory, capsys, seed, clubs)
+    out, printed = demo_played(played, tmp_path_factory, capsys, seed, clubs)
     season = out / "season.json"
     standings = _league(capsys, str(season))
     proposal = _league(capsys, str(season), "--promotion")
@@ -86,7 +56,7 @@ def test_the_season_exercises_the_rules(
 ) -> None:
     """CL-15, CL-20, CL-21 forfeits (the last by a passed director motion), CL-DQ; and the
     outputs say what happened (issue 32)."""
-    out, printed = _played(played, tmp_path_factory, capsys, 1, 5)
+    out, printed = demo_played(played, tmp_path_factory, capsys, 1, 5)
     _results_csv_marks_void_matches_and_gives_the_bots_table(out)
     _season_ics_says_why_a_match_is_void_or_forfeited(out)
     summary = printed[printed.index("Summary:") :]
@@ -148,7 +118,7 @@ def test_the_outputs_are_written(
 ) -> None:
     """Besides the images, calendar and script: the printed summary in summary.txt, the
     standings and results as CSV (issue 20), and no lock file left as if a bot ran."""
-    out, printed = _played(played, tmp_path_factory, capsys, 2, 4)
+    out, printed = demo_played(played, tmp_path_factory, capsys, 2, 4)
     assert (out / "summary.txt").read_text() == printed
     with (out / "standings.csv").open(newline="") as file:
         standings = list(csv.DictReader(file))
@@ -187,7 +157,7 @@ def test_the_discord_surface_benchmark_runs_on_a_demo_database(
     Whether this (shared, loaded) machine met its targets is the benchmark's figure, not the
     test's: exit 1 with a `MISSED` verdict is a slow run, any other failure is a failure. It
     runs on a copy of the module's shared demo, which other tests read as the demo left it."""
-    out, printed = _played(played, tmp_path_factory, capsys, 2, 4)
+    out, printed = demo_played(played, tmp_path_factory, capsys, 2, 4)
     database = tmp_path / "arbiter.db"
     shutil.copyfile(out / "arbiter.db", database)
     guild = printed.rsplit("(guild ", 1)[1].split(")")[0]
@@ -210,25 +180,31 @@ def test_the_discord_surface_benchmark_runs_on_a_demo_database(
         assert re.search(rf"^  {line} +p50 +\d+\.\d+  p99 +\d+\.\d+", result.stdout, re.M), line
 
 
-def test_two_runs_with_the_same_seed_give_identical_transcripts(tmp_path: Path) -> None:
-    """In separate processes with different hash seeds."""
-    outputs = []
-    for hash_seed in ("1", "2"):
-        out = tmp_path / hash_seed
-        environ = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": hash_seed}
-        result = subprocess.run(
-            [sys.executable, "-m", "bot", "demo", "--seed", "3", "--clubs", "4", "--out", str(out)],
-            cwd=ROOT,
-            env=environ,
-            capture_output=True,
-            timeout=120,
+def test_two_runs_with_the_same_seed_give_identical_transcripts(
+    played: Played,
+    tmp_path_factory: pytest.TempPathFactory,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """In separate processes with different hash seeds: the shared demo of seed 2, played in
+    this process, and the same demo played again by `python -m bot` under another hash seed."""
+    first, printed = demo_played(played, tmp_path_factory, capsys, 2, 4)
+    out = tmp_path / "again"
+    environ = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": another_hash_seed()}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "demo", "--seed", "2", "--clubs", "4", "--out", str(out)],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    outputs = [
+        (
+            (folder / "season.jsonl").read_bytes(),
+            (folder / "transcript.txt").read_bytes(),
+            stdout.replace(str(folder).encode(), b"OUT"),
         )
-        assert result.returncode == 0, result.stderr
-        outputs.append(
-            (
-                (out / "season.jsonl").read_bytes(),
-                (out / "transcript.txt").read_bytes(),
-                result.stdout.replace(str(out).encode(), b"OUT"),
-            )
-        )
+        for folder, stdout in ((first, printed.encode()), (out, result.stdout))
+    ]
     assert outputs[0] == outputs[1]

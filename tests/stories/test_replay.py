@@ -20,6 +20,7 @@ from bot.runtime.outbox import OutboxSender
 from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.discord_harness import DEFAULT_GUILD_ID, DiscordHarness
+from tests.support.hash_seed import another_hash_seed
 from tests.support.paths import ROOT
 
 SCRIPTS = sorted((ROOT / "tests" / "scripts").glob("*.jsonl"))
@@ -103,6 +104,20 @@ def test_a_bad_line_is_refused_naming_it_and_nothing_runs(
     assert out == "" and not database.exists()
 
 
+def test_a_command_the_tree_lacks_leaves_no_database_nor_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The script is checked on the tree of the bot the replay starts, before its first step, and
+    what that bot made on the way is removed."""
+    script = _script(tmp_path, '{"as": "hq", "command": "help"}', '{"as": "hq", "command": "nope"}')
+    database = tmp_path / "new" / "deeper" / "out.db"
+    assert main(["replay", str(script), "--db", str(database)]) == 2
+    out, err = capsys.readouterr()
+    assert "line 3: no slash command /nope" in err and err.count("\n") == 1, err
+    assert out == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["script.jsonl"]
+
+
 @pytest.mark.parametrize(
     ("header", "message"),
     [
@@ -130,21 +145,21 @@ def test_a_bad_header_is_refused(
     assert message in capsys.readouterr().err
 
 
-def test_two_runs_give_byte_identical_transcripts(tmp_path: Path) -> None:
-    """In separate processes with different hash seeds: no dict or set order, real time or
-    random id reaches the transcript."""
-    outputs = []
-    for seed in ("1", "2"):
-        environ = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": seed}
-        result = subprocess.run(
-            [sys.executable, "-m", "bot", "replay", str(SETUP), "--json"],
-            cwd=ROOT,
-            env=environ,
-            capture_output=True,
-            timeout=60,
-        )
-        assert result.returncode == 0, result.stderr
-        outputs.append(result.stdout)
+def test_two_runs_give_byte_identical_transcripts(capsys: pytest.CaptureFixture[str]) -> None:
+    """In separate processes with different hash seeds, this one and a fresh `python -m bot`:
+    no dict or set order, real time or random id reaches the transcript."""
+    assert main(["replay", str(SETUP), "--json"]) == 0
+    here = capsys.readouterr().out.encode()
+    environ = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": another_hash_seed()}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "replay", str(SETUP), "--json"],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    outputs = [here, result.stdout]
     assert outputs[0] == outputs[1]
     assert outputs[0].count(b"\n") == len(
         [line for line in SETUP.read_text().splitlines()[3:] if line.startswith("{")]

@@ -195,7 +195,8 @@ def poll_handler(
             return
         system = Actor.system()
         sighting = read.sighting
-        if sighting is not None:
+        # A chess.com match links one fixture at most, so one linked here is linked nowhere else.
+        if sighting is not None and sighting.chesscom_id != current.match.chesscom_match_id:
             other = await uow.matches.by_chesscom(sighting.chesscom_id)
             if other is not None and other.id != current.match.id:
                 sighting = None  # linked to another fixture meanwhile

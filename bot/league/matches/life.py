@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from bot.kernel.errors import UserError
 from bot.league.references import find_season
-from bot.league.store import SeasonFacts, load_season_facts
+from bot.league.store import load_division_facts
 from core.league.forfeits import SeasonJudging
 from core.league.lifecycle import (
     Allowed,
@@ -33,14 +33,14 @@ from storage.league.seasons import SeasonRecord
 
 @dataclass(frozen=True)
 class MatchNow:
-    """A match as the life cycle sees it now: its season's record and facts, the clubs out
-    of the season by then (CL-DQ, with when), its view, and the season's judging."""
+    """A match as the life cycle sees it now: its season's record, its division's facts, the
+    clubs of its division out by then (CL-DQ, with when), its view, and its division's
+    judging."""
 
     record: SeasonRecord
     season: Season
     view: MatchView
     out: Mapping[str, dt.datetime]
-    facts: SeasonFacts
     judging: SeasonJudging
 
 
@@ -49,22 +49,22 @@ async def match_now(
     match: MatchRecord,
     now: dt.datetime,
     *,
-    full: bool = False,
     record: SeasonRecord | None = None,
 ) -> MatchNow:
-    """The life cycle's view of `match` at `now`, from the facts stored in `view`: read as
-    judging needs them (no board row), or in `full` when the caller also scores the season
-    from them (its `season` then serves a league report). `record`: the match's season as
-    just read in `view`, when the caller has it."""
+    """The life cycle's view of `match` at `now`, from the facts stored in `view`.
+
+    Only the match's division is read, without board rows, since CL-FF and CL-DQ judge its
+    matches on that division's facts alone (`core.league.forfeits.division_facts`). `record`
+    is the match's season as just read in `view`, when the caller has it.
+    """
     if record is None:
         record = await find_season(view.seasons, match.season_id)
     reader = view.view() if isinstance(view, LeagueUnit) else view
-    facts = await load_season_facts(reader, record, for_judging=not full)
-    judging = SeasonJudging(facts.season)
-    season = facts.season
+    season = await load_division_facts(reader, record, match.division_id)
+    judging = SeasonJudging(season)
     out = void_clubs(judging, now)
     shown = replace(match_view(season, match.key, now, out), name=f"#{match.id} ({match.key})")
-    return MatchNow(record, season, shown, out, facts, judging)
+    return MatchNow(record, season, shown, out, judging)
 
 
 async def check_step(

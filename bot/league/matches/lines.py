@@ -38,10 +38,7 @@ async def read_line(
 ) -> MatchLine:
     """`match_line` inside a read the caller holds, given the season and boards it already read."""
     division = next(d for d in await view.seasons.divisions(season.id) if d.id == match.division_id)
-    home, away = (
-        await view.clubs.get(match.home_club_id),
-        await view.clubs.get(match.away_club_id),
-    )
+    home, away = await view.clubs.pair(match.home_club_id, match.away_club_id)
     assert home is not None and away is not None
     score = (sum(b.home_half for b in boards), sum(b.away_half for b in boards)) if boards else None
     names = {home.id: home.name, away.id: away.name}

@@ -93,12 +93,14 @@ class _Before:
     """
     poll: Job | None
     """The match's pending poll: the result ends it (cancelled then)."""
+    closed: tuple[str, ...]
+    """CL-19: the season's closed accounts before the result."""
 
 
 @dataclass(frozen=True)
 class Prior:
-    """A match's result facts before a result replaces them (`before`) and the life cycle's
-    view of it then (`now`, its judged facts with the season's closed accounts): with the
+    """A match's result facts before a result replaces them (`before`, with the season's
+    closed accounts) and the life cycle's view of it then (`now`, its judged facts): with the
     season as it is after, they give the season as it was (what the earlier matches counted
     as), without reading the season twice."""
 
@@ -131,7 +133,8 @@ async def _read_before(
     seats = _seats(match, (*boards, *stored))
     elsewhere = await uow.matches.plays_elsewhere(match.season_id, match.id, seats)
     poll = await uow.jobs.pending(POLL, subject(match.id))
-    return _Before(record, tuple(stored), elsewhere, poll)
+    closed = tuple(a.username for a in await uow.rosters.closed_accounts(match.season_id))
+    return _Before(record, tuple(stored), elsewhere, poll, closed)
 
 
 def _check_result(
@@ -169,7 +172,7 @@ def _as_it_was(season: Season, prior: Prior, key: str) -> Season:
         else m
         for m in season.matches
     )
-    return replace(season, matches=matches, closed_accounts=prior.now.facts.closed)
+    return replace(season, matches=matches, closed_accounts=prior.before.closed)
 
 
 async def _may_change_others(
@@ -186,7 +189,7 @@ async def _may_change_others(
     another club elsewhere in the season, as `prior.before.elsewhere` says. If not, its boards count
     as played or as judged, and so do the other matches'.
     """
-    closed = {name.lower() for name in prior.now.facts.closed}
+    closed = {name.lower() for name in prior.before.closed}
     if seen_closed:
         now_closed = await uow.rosters.closed_accounts(match.season_id)
         if {a.username.lower() for a in now_closed} != closed:
@@ -415,8 +418,9 @@ async def _recorded(
         judgement = prior.now.judging.with_match(season, updated.key).at(uow.now)
         forfeits, disqualified = judgement.breaches, tuple(judgement.disqualified.values())
         why = judged_counts(forfeits, disqualified, season, updated.key)
-    out_before = prior.now.out
-    gone = [q for q in disqualified if q.club not in out_before]
+    # The clubs it put out: the life cycle judged only its division, where they play (CL-DQ).
+    division = {club for d in prior.now.season.divisions for club in d.clubs}
+    gone = [q for q in disqualified if q.club in division and q.club not in prior.now.out]
     lines = [
         announcements.result_recorded(home.name, away.name, home_half, away_half, how, why),
         *(

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Protocol, TextIO
 
-from bot.offline.replay import replay, validate
+from bot.offline.replay import replay
 from bot.offline.script import At, parse_script
 from bot.offline.transcript import StepRecord
 
@@ -86,7 +86,6 @@ def replay_demo(
             if transcript is not None:
                 transcript(record)
 
-        asyncio.run(validate(parsed, db_path))
         asyncio.run(replay(parsed, db_path, emit))
     return max(
         (step.instant for step in parsed.steps if isinstance(step, At)),
