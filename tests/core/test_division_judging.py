@@ -16,6 +16,7 @@ from core.league.forfeits import SeasonJudging, division_facts
 from core.league.lifecycle import match_view, void_clubs
 from core.league.season import DirectorDisqualification, DirectorForfeit, Season
 from tests.core.test_league_properties import seasons
+from tests.support.properties import examples
 
 
 def _instants(season: Season) -> list[dt.datetime]:
@@ -55,7 +56,7 @@ def decided_seasons(draw: st.DrawFn) -> Season:
     return replace(season, director_forfeits=forfeits, director_disqualifications=out)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(decided_seasons())
 def test_cl_ff_cl_dq_cl_20_a_match_judged_on_its_division_is_judged_as_on_the_season(
     season: Season,
