@@ -4,18 +4,25 @@ facts are `division_facts` of the stored season's, and judge every match as the 
 from __future__ import annotations
 
 import datetime as dt
+from fractions import Fraction
 from typing import Any
 
+import pytest
+
+from bot.formats.boards_csv import BoardRow
 from bot.formats.season_file import load_season as from_file
-from bot.league.matches import life
+from bot.league.matches import life, results
 from bot.league.store import import_season, load_division_facts, load_season_facts
 from core.league.forfeits import SeasonJudging, division_facts
 from core.league.lifecycle import match_view, void_clubs
 from storage.engine.database import Database
 from storage.guild import GuildStore
+from tests.support.automation_world import outbox
 from tests.support.cl_seasons import ROUND_ONE, iso, match, season
+from tests.support.services_world import ARBITER
 
 GUILD = 34
+ANNOUNCEMENTS = 3400
 DIVISIONS = {"P": ["A", "B", "C", "D"], "One": ["E", "F", "G", "H"], "Two": ["I", "J", "K", "L"]}
 
 
@@ -96,3 +103,37 @@ async def test_cl_dq_the_life_cycle_reads_the_match_division_alone(database: Dat
         assert {m.division for m in current.season.matches} == {"Two"}
         assert not set(current.out) & {"A", "E", "G"}
         uow.abandon()
+
+
+def _result_season() -> dict[str, Any]:
+    """Two divisions: G of One is out by the directors (CL-23) before P's match starts, and
+    the player "shared" played for G, so a result that fields him may change G's matches."""
+    before = iso(ROUND_ONE - dt.timedelta(days=1))
+    return season(
+        [
+            match("P-0", "A", "B", round=1, division="P", finished=False),
+            match("One-0", "E", "G", [("E1", "shared", 1)], round=1, division="One"),
+        ],
+        divisions={"P": ["A", "B", "C", "D"], "One": ["E", "F", "G", "H"]},
+        director_disqualifications=[{"club": "G", "rule": "CL-23", "decided": before}],
+    )
+
+
+@pytest.mark.parametrize("home_player", ["shared", "A1"])
+async def test_cl_dq_a_result_announces_no_club_already_out_in_another_division(
+    database: Database, home_player: str
+) -> None:
+    """A result in P puts out nobody, whether it reads the whole season (a player who also
+    played elsewhere, CL-18) or only its own match: G, out in One before, is not announced."""
+    store = GuildStore(database, GUILD)
+    async with store.change(1, "test.import", "season") as uow:
+        record = await import_season(uow, from_file(_result_season()))
+        await uow.settings.update(announcements_channel_id=ANNOUNCEMENTS)
+    async with store.read() as view:
+        played = next(m for m in await view.matches.of_season(record.id) if m.key == "P-0")
+    before = await outbox(database)
+    boards = [BoardRow(1, home_player, "B1", Fraction(2), Fraction(0))]
+    finished = ROUND_ONE + dt.timedelta(days=1)
+    await results.enter_manual_result(store, ARBITER, played.id, boards, finished)
+    written = [content for _, content in (await outbox(database))[len(before) :]]
+    assert written == ["Result (entered by an arbiter): **A** 2 – 0 **B**."]
