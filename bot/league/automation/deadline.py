@@ -8,12 +8,9 @@ exactly once.
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
-from collections import OrderedDict
 
 from bot.league.automation.judgement import (
-    Reports,
     disqualification_lines,
     judge_at,
     rank_changes,
@@ -34,22 +31,12 @@ LATE = 60
 """Seconds after the deadline from which a judgement says it was made at start-up."""
 
 
-REPORTS_KEPT = 8
-"""How many pairs of reports a handler keeps for the next jobs, keyed by season version and
-deadline."""
-
-_Key = tuple[int, int, int, dt.datetime]
-
-
 def deadline_handler() -> JobHandler:
     """The handler of `cl.deadline` jobs, run in the job's unit of work.
 
-    The match is judged on the season's judging alone. Standings are computed only for a forfeit,
-    to say which ranks moved. The matches of a round share their deadline, and judging one writes
-    nothing to the season, so those reports are computed once per season version and deadline and
-    reused.
+    The match is judged on its division's judging alone. Standings are computed only for a
+    forfeit, to say which ranks moved.
     """
-    kept: OrderedDict[_Key, Reports] = OrderedDict()
 
     async def judge(job: Job, uow: LeagueUnit) -> None:
         facts = await match_facts(uow, match_id_of(job.payload))
@@ -68,19 +55,10 @@ def deadline_handler() -> JobHandler:
         if not losers:
             uow.details["outcome"] = "challenge accepted in time"
             return
-        # the version read before this unit of work changes anything: the committed facts'
-        key = (uow.guild_id, facts.season.id, facts.season.version, facts.deadline)
-        reports = kept.pop(key, None)
-        if reports is None:
-            reports = reports_at(await load_season(uow.view(), facts.season), facts.deadline)
+        reports = reports_at(await load_season(uow.view(), facts.season), facts.deadline)
         # The table changed without a fact written. The season's version moves, so its pins
-        # are edited and cached standings recomputed. The reports kept for the round's other
-        # matches stay valid because the facts did not change, so they move with it.
+        # are edited and cached standings recomputed.
         await uow.seasons.bump(facts.season.id)
-        guild, season_id, version, instant = key
-        kept[(guild, season_id, version + 1, instant)] = reports
-        while len(kept) > REPORTS_KEPT:
-            kept.popitem(last=False)
         late = (uow.now - facts.deadline).total_seconds() > LATE
         lines = [
             announcements.deadline_forfeits(

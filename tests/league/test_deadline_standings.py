@@ -1,5 +1,5 @@
-"""CL-15 deadline judgements reuse the season's reports between the matches of a round (same
-deadline, same season version), and a match judged without a forfeit computes no standings."""
+"""CL-15 deadline judgements compute the season's standings for a forfeit alone, to say which
+ranks moved, and a match judged without a forfeit computes none."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ async def _judge(
     return forfeits
 
 
-async def test_cl_15_a_round_is_judged_on_one_computation_until_the_season_changes(
+async def test_cl_15_a_deadline_computes_standings_only_for_a_forfeit(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = GuildStore(database, GUILD)
@@ -62,10 +62,10 @@ async def test_cl_15_a_round_is_judged_on_one_computation_until_the_season_chang
 
     monkeypatch.setattr(deadline_module, "reports_at", counting)
     handler = deadline_module.deadline_handler()
-    # no challenge on either match: both clubs of each forfeit, judged on one computation
+    # no challenge on either match: both clubs of each forfeit, each with its standings
     assert len(await _judge(store, handler, first, due)) == 2
     assert len(await _judge(store, handler, second, due)) == 2
-    assert computed == [due]
+    assert computed == [due, due]
     # the second match's challenge is recorded, issued and accepted in time: a new version
     async with store.change(1, "test", "x") as uow:
         await uow.matches.issue_challenge(
@@ -73,4 +73,4 @@ async def test_cl_15_a_round_is_judged_on_one_computation_until_the_season_chang
         )
         await uow.matches.accept_challenge(second, due - dt.timedelta(hours=4), "declared")
     assert await _judge(store, handler, second, due) == []
-    assert computed == [due]  # no forfeit: judged without standings
+    assert computed == [due, due]  # no forfeit: judged without standings
