@@ -45,6 +45,7 @@ from storage.shared.audit import AuditReader
 from storage.shared.guild_settings import GuildSettingsReader, GuildSettingsRepository
 from storage.shared.jobs import Job, JobReader, JobRepository
 from storage.shared.outbox import OutboxMessage, OutboxReader, OutboxRepository
+from storage.shared.web_sites import WebSiteReader, WebSiteRepository
 from storage.tour.events import TourEventReader, TourEventRepository
 from storage.tour.games import TourGameReader, TourGameRepository
 from storage.tour.lookups import TourLookupReader
@@ -69,6 +70,7 @@ class GuildView:
         self.outbox = OutboxReader(scope)
         self.audit = AuditReader(scope)
         self.pins = PinReader(scope)
+        self.web_sites = WebSiteReader(scope)
         self.lookups = LookupReader(scope)
         self.tours = TourReader(scope)
         self.tour_events = TourEventReader(scope)
@@ -91,6 +93,7 @@ class UnitOfWork:
         self.settings = GuildSettingsRepository(scope)
         self.jobs = JobRepository(scope)
         self.outbox = OutboxRepository(scope)
+        self.web_sites = WebSiteRepository(scope)
         self._view: GuildView | None = None
         self.abandoned = False
 

@@ -34,8 +34,8 @@ class SeasonViews:
 async def standings_views(
     store: GuildStore,
     standings: StandingsCache,
-    season: str,
-    division: str | None = None,
+    season: str | int,
+    division: str | int | None = None,
     as_of: dt.date | None = None,
     ready: Callable[[], Awaitable[None]] | None = None,
 ) -> SeasonViews:

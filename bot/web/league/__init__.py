@@ -1,0 +1,1 @@
+"""The league's pages: seasons, division tables, crosstables, rounds and matches."""

@@ -1,0 +1,203 @@
+"""The aiohttp application of the public web site, read-only and safe to expose.
+
+Every guild page goes through `guild_page`: the slug must be published (`/setup web`), the page
+is answered from a small cache while nothing in the guild changed, and it carries an ETag so a
+browser that has it gets a 304. Every reply carries the security headers, a path that names
+nothing is the plain 404 page, and each address is held to a request rate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from aiohttp import web
+
+from bot.kernel.errors import UserError
+from bot.league.store import StandingsCache
+from bot.web.pages import BadRequest, Guild, Handler, NotFound, Page, html
+from bot.web.templates import render
+from storage.engine.database import Database
+from storage.guild import GuildStore
+from storage.shared.web_sites import last_change, published_guild, published_guilds
+
+STATIC = Path(__file__).parent / "static"
+PAGES_KEPT = 512
+"""Pages kept ready per site; a page is dropped when its guild changes."""
+HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self';"
+    " base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+
+
+@dataclass
+class Site:
+    """What the handlers share: the database, the standings cache, the page cache, the limits."""
+
+    database: Database
+    standings: StandingsCache
+    base_url: str = ""
+    requests_per_minute: int = 600
+    pages: OrderedDict[tuple[int, str, int, str], tuple[str, Page]] = field(
+        default_factory=OrderedDict
+    )
+    buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
+    monotonic: Callable[[], float] = time.monotonic
+
+
+SITE = web.AppKey("site", Site)
+
+
+def make_app(
+    database: Database,
+    standings: StandingsCache | None = None,
+    *,
+    base_url: str = "",
+    requests_per_minute: int = 600,
+) -> web.Application:
+    """The site over `database`. `arbiter run` passes the bot's standings cache to share it."""
+    app = web.Application(middlewares=[headers, limited, errors])
+    app[SITE] = Site(
+        database, standings or StandingsCache(), base_url.rstrip("/"), requests_per_minute
+    )
+    app.router.add_get("/", index)
+    app.router.add_get("/static/site.css", stylesheet)
+    from bot.web.league import routes as league_routes
+    from bot.web.tour import routes as tour_routes
+
+    add_guild_page(app, "/g/{slug}/", guild_home)
+    league_routes.add(app)
+    tour_routes.add(app)
+    return app
+
+
+def add_guild_page(app: web.Application, path: str, handler: Handler) -> None:
+    """Registers a guild page at `path`, which starts with `/g/{slug}/`."""
+    app.router.add_get(path, guild_page(handler))
+
+
+def guild_page(handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    """The request handler of a guild page: slug, page cache, ETag and 304."""
+
+    async def serve(request: web.Request) -> web.StreamResponse:
+        site = request.app[SITE]
+        slug = request.match_info["slug"]
+        guild_id = await published_guild(site.database, slug) if len(slug) <= 64 else None
+        if guild_id is None:
+            raise NotFound(f"no site {slug}")
+        minute = site.database.clock().strftime("%Y-%m-%dT%H:%M")
+        key = (guild_id, request.path_qs, await last_change(site.database, guild_id), minute)
+        cached = site.pages.get(key)
+        if cached is None:
+            page = await handler(Guild(GuildStore(site.database, guild_id), slug), request)
+            cached = (f'"{hashlib.sha256(page.body).hexdigest()[:32]}"', page)
+            site.pages[key] = cached
+            while len(site.pages) > PAGES_KEPT:
+                site.pages.popitem(last=False)
+        else:
+            site.pages.move_to_end(key)
+        etag, page = cached
+        if etag in request.headers.get("If-None-Match", ""):
+            return web.Response(status=304, headers={"ETag": etag})
+        response = web.Response(body=page.body, content_type=None, headers={"ETag": etag})
+        response.headers["Content-Type"] = page.content_type
+        response.headers["Cache-Control"] = "no-cache"
+        if page.download is not None:
+            response.headers["Content-Disposition"] = f'inline; filename="{page.download}"'
+        return response
+
+    return serve
+
+
+async def index(request: web.Request) -> web.StreamResponse:
+    """The site's front page: the guilds that publish their competitions."""
+    site = request.app[SITE]
+    guilds = await published_guilds(site.database)
+    page = html("index.html", guilds=[slug for slug, _ in guilds])
+    return web.Response(body=page.body, content_type="text/html", charset="utf-8")
+
+
+async def guild_home(guild: Guild, request: web.Request) -> Page:
+    """A guild's front page: its seasons and its tours."""
+    async with guild.store.read() as view:
+        seasons = await view.seasons.all()
+        tours = await view.tours.all()
+    return html("guild.html", guild=guild, seasons=seasons, tours=tours)
+
+
+async def stylesheet(request: web.Request) -> web.StreamResponse:
+    """The one stylesheet; no page has inline style or script."""
+    response = web.FileResponse(STATIC / "site.css")
+    response.headers["Cache-Control"] = "max-age=3600"
+    return response
+
+
+@web.middleware
+async def headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """The security headers on every reply, errors included."""
+    try:
+        response: web.StreamResponse = await handler(request)
+    except web.HTTPException as error:
+        error.headers.update(HEADERS)
+        raise
+    response.headers.update(HEADERS)
+    return response
+
+
+@web.middleware
+async def limited(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """At most `requests_per_minute` per address, with a burst of a tenth of it: else 429."""
+    site = request.app[SITE]
+    rate = site.requests_per_minute / 60
+    burst = max(site.requests_per_minute / 10, 1)
+    address = request.remote or "?"
+    now = site.monotonic()
+    tokens, then = site.buckets.get(address, (burst, now))
+    tokens = min(burst, tokens + (now - then) * rate)
+    if tokens < 1:
+        wait = max(1, round((1 - tokens) / rate))
+        return _error(
+            429,
+            "Too many requests",
+            "Too many requests from this address; try again in a moment.",
+            {"Retry-After": str(wait)},
+        )
+    site.buckets[address] = (tokens - 1, now)
+    if len(site.buckets) > 10_000:
+        site.buckets.clear()
+    return await handler(request)
+
+
+@web.middleware
+async def errors(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Errors as plain pages: a path that names nothing is 404, a bad parameter 400."""
+    try:
+        return await handler(request)
+    except (NotFound, web.HTTPNotFound):
+        return _error(404, "Not found", "There is no page at this address.")
+    except UserError:
+        return _error(404, "Not found", "There is no page at this address.")
+    except BadRequest as error:
+        return _error(400, "Bad request", str(error))
+    except web.HTTPMethodNotAllowed:
+        return _error(405, "Read only", "This site only shows pages; it changes nothing.")
+
+
+def _error(
+    status: int, title: str, message: str, extra: dict[str, str] | None = None
+) -> web.Response:
+    body = render("error.html", title=title, message=message)
+    return web.Response(status=status, text=body, content_type="text/html", headers=extra)

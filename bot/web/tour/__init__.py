@@ -1,0 +1,1 @@
+"""The tour's pages: tours, events, brackets, the Finals, qualification and prizes."""
