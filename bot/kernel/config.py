@@ -334,6 +334,50 @@ class DiscordConfig(_Section):
         return value.rstrip("/")
 
 
+WEB_PORT = 8080
+WEB_RATE = 600
+"""Requests a minute one address may make to the public site, with a burst of a tenth of it."""
+
+
+class WebConfig(_Section):
+    """The public web site: where `arbiter run` serves it and the address people reach it at.
+
+    The site is off while the configuration has no `[web]` table. A guild is shown only once its
+    HQ turns it on with `/setup web`.
+    """
+
+    host: str = Field("127.0.0.1", min_length=1, description="address to listen on")
+    port: Count = Field(WEB_PORT, ge=1, le=65535, description="TCP port to listen on")
+    base_url: str | None = Field(
+        None, description="the site's public address, such as https://arbiter.example.org"
+    )
+    requests_per_minute: Count = Field(
+        WEB_RATE, ge=1, le=1_000_000, description="per client address; more are answered 429"
+    )
+
+    @field_validator("host")
+    @classmethod
+    def _plain_host(cls, value: str) -> str:
+        if not value.isprintable() or " " in value or "/" in value:
+            raise ValueError("must be a host name or an IP address, such as 127.0.0.1")
+        return value
+
+    @field_validator("base_url")
+    @classmethod
+    def _web_address(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if not value.isprintable() or " " in value or "?" in value or "#" in value:
+            raise ValueError("must be a web address without spaces, query or fragment")
+        if not value.startswith(("http://", "https://")) or len(value.split("/")[2]) == 0:
+            raise ValueError("must be a web address starting with http:// or https://")
+        return value.rstrip("/")
+
+    def address(self, slug: str) -> str:
+        """The address of a guild's home page: the public one, else the site's path."""
+        return f"{self.base_url or ''}/g/{slug}/"
+
+
 class Config(_Section):
     """The whole configuration of one Arbiter instance."""
 
@@ -346,6 +390,7 @@ class Config(_Section):
     chesscom: ChessComConfig = Field(default_factory=ChessComConfig)
     lichess: LichessConfig = Field(default_factory=LichessConfig)
     discord: DiscordConfig = Field(default_factory=DiscordConfig)
+    web: WebConfig | None = Field(None, description="the public web site; no [web] table: off")
 
     def lichess_settings(self) -> LichessConfig:
         """The `[lichess]` settings with the contact filled in from `[chesscom]` when empty."""

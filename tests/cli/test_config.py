@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.kernel.config import Config, ConfigError, load_config
+from bot.kernel.config import Config, ConfigError, WebConfig, load_config
 from tests.support.paths import ROOT
 
 EXAMPLE = ROOT / "config.example.toml"
@@ -135,3 +135,44 @@ def test_a_bad_arbiter_database_url_names_the_variable(tmp_path: Path) -> None:
     message = str(refused.value)
     assert message.startswith("environment variable ARBITER_DATABASE_URL: database.url: ")
     assert "postgresql://" in message
+
+
+def test_the_web_site_is_off_without_a_web_table_and_the_examples_block_is_valid(
+    tmp_path: Path,
+) -> None:
+    assert load_config(EXAMPLE, environ={}).web is None
+    lines = EXAMPLE.read_text(encoding="utf-8").splitlines()
+    start = lines.index("# [web]")
+    block = []
+    for line in lines[start:]:
+        if not line.startswith("# "):
+            break
+        block.append(line.removeprefix("# "))
+    path = tmp_path / "config.toml"
+    path.write_text("\n".join(block) + "\n", encoding="utf-8")
+    web = load_config(path, environ={}).web
+    assert web is not None
+    assert (web.host, web.port, web.requests_per_minute) == ("127.0.0.1", 8080, 600)
+    assert web.address("club") == "https://arbiter.example.org/g/club/"
+    path.write_text("[web]\n", encoding="utf-8")
+    assert load_config(path, environ={}).web == WebConfig()
+    assert WebConfig().address("club") == "/g/club/"
+
+
+def test_bad_web_settings_are_named_each_with_its_problem(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(
+        '[web]\nport = 70000\nbase_url = "ftp://example.org"\nhost = "a b"\n'
+        'requests_per_minute = "600"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigError) as raised:
+        load_config(path, environ={})
+    message = str(raised.value)
+    assert "web.port: must be at most 65535" in message
+    assert "web.base_url: must be a web address starting with http:// or https://" in message
+    assert "web.host: must be a host name or an IP address" in message
+    assert "web.requests_per_minute: '600' is text, not a number" in message
+    path.write_text("[web]\nbase = 1\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="web.base"):
+        load_config(path, environ={})
