@@ -1,7 +1,8 @@
-"""`/setup`: show and set a server's league HQ, director and arbiter roles and its channels.
+"""`/setup`: show and set a server's league HQ, director and arbiter roles and its channels, and
+turn its public web site on or off.
 
 The channels are the announcements channel and the directors' channel for motions. Setting them
-needs Manage Server.
+needs Manage Server, and the web site needs the league HQ role as well.
 """
 
 from __future__ import annotations
@@ -10,12 +11,18 @@ import discord
 from discord import app_commands
 
 from bot.app.arbiter import ArbiterBot
-from bot.app.guild_setup import GuildSetup
+from bot.app.guild_setup import GuildSetup, WebSetup
 from bot.app.interaction import Interaction
-from bot.app.permissions import MANAGE_SERVER, guild_store, requires
+from bot.app.permissions import MANAGE_SERVER, HoldsRole, guild_store, requires
 from bot.kernel.actor import Role
 from bot.kernel.errors import UserError
 from bot.rendering.common.guild_settings import settings_embed
+from bot.rendering.common.web_site import (
+    site_off_preview,
+    site_off_text,
+    site_on_text,
+    site_state_text,
+)
 from cogs._common import ArbiterCog
 
 
@@ -83,6 +90,42 @@ class Setup(ArbiterCog):
         await interaction.response.send_message(
             embed=settings_embed(settings, title="Arbiter set-up saved"), ephemeral=True
         )
+
+    @requires(MANAGE_SERVER, HoldsRole(Role.HQ))
+    @group.command(name="web", description="Show, turn on or turn off this server's public site.")
+    @app_commands.describe(
+        slug="The site's address here, /g/<slug>/: 3-40 lower-case letters, digits, dashes.",
+        off="True turns the site off: its pages disappear at once.",
+    )
+    async def web(
+        self, interaction: Interaction, slug: str | None = None, off: bool = False
+    ) -> None:
+        """Turns the site on under `slug` or renames it, turns it off after a confirmation, or
+        says where it is."""
+        setup = WebSetup(guild_store(interaction))
+        settings = self.bot.config.web
+        base_url = None if settings is None else settings.base_url
+        served = settings is not None
+        if off and slug is not None:
+            raise UserError(
+                "Give a slug to turn the site on, or off:True to turn it off, not both."
+            )
+        if slug is not None:
+            chosen, before = await setup.publish(interaction.user.id, slug)
+            text = site_on_text(chosen, before, base_url, served=served)
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        current = await setup.slug()
+        if not off or current is None:
+            text = site_state_text(current, base_url, served=served)
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        actor_id = interaction.user.id
+
+        async def confirm() -> str:
+            return site_off_text(await setup.withdraw(actor_id))
+
+        await self.preview(interaction, confirm, content=site_off_preview(current, base_url))
 
 
 async def setup(bot: ArbiterBot) -> None:

@@ -1,8 +1,10 @@
-"""Guild set-up: which roles are league HQ, directors and arbiters, where announcements go."""
+"""Guild set-up: which roles are league HQ, directors and arbiters, where announcements go, and
+whether the guild shows its competitions on the public web site."""
 
 from __future__ import annotations
 
 from bot.kernel.errors import UserError
+from bot.kernel.inputs import shown, web_slug
 from storage.guild import GuildStore
 from storage.shared.guild_settings import SETTING_KEYS, GuildSettings
 from storage.shared.outbox import OutboxMessage
@@ -30,3 +32,50 @@ class GuildSetup:
             raise UserError(f"Unknown settings: {', '.join(unknown)}.")
         async with self._store.change(actor_id, "setup.set", "guild_settings") as uow:
             return await uow.settings.update(**changes)
+
+
+class WebSetup:
+    """Turns one guild's public web site on under a slug, renames it, or turns it off, audited.
+
+    A guild is shown on the site only while it has a slug, and turning it off deletes the slug at
+    once, so every page of the guild answers 404 from the next request on.
+    """
+
+    def __init__(self, store: GuildStore) -> None:
+        self._store = store
+
+    async def slug(self) -> str | None:
+        """The guild's slug, or None while its site is off."""
+        async with self._store.read() as view:
+            return await view.web_sites.slug()
+
+    async def publish(self, actor_id: int, text: str) -> tuple[str, str | None]:
+        """Shows the guild under the slug `text` and returns it with the slug it had before.
+
+        A slug another guild holds is refused, and the same slug again changes nothing.
+        """
+        slug = web_slug(text)
+        async with self._store.change(actor_id, "setup.web", "web_site") as uow:
+            before = await uow.web_sites.slug()
+            if before == slug:
+                uow.abandon()
+                return slug, before
+            if await uow.web_sites.taken(slug):
+                raise UserError(
+                    f"The slug {shown(slug)} is taken by another server: choose another one."
+                )
+            await uow.web_sites.publish(slug)
+            if before is not None:
+                uow.details["renamed_from"] = before
+        return slug, before
+
+    async def withdraw(self, actor_id: int) -> str | None:
+        """Turns the guild's site off at once and returns the slug it had, None if it was off."""
+        async with self._store.change(actor_id, "setup.web", "web_site") as uow:
+            before = await uow.web_sites.slug()
+            if before is None:
+                uow.abandon()
+                return None
+            await uow.web_sites.withdraw()
+            uow.details["slug"] = before
+        return before

@@ -373,10 +373,6 @@ class WebConfig(_Section):
             raise ValueError("must be a web address starting with http:// or https://")
         return value.rstrip("/")
 
-    def address(self, slug: str) -> str:
-        """The address of a guild's home page: the public one, else the site's path."""
-        return f"{self.base_url or ''}/g/{slug}/"
-
 
 class Config(_Section):
     """The whole configuration of one Arbiter instance."""

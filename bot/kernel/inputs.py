@@ -20,10 +20,14 @@ __all__ = [
     "optional_text",
     "positive_id",
     "shown",
+    "web_slug",
 ]
 
 SHOWN = 40
 """Characters of a bad value an error message repeats."""
+SLUG_LENGTHS = (3, 40)
+"""The shortest and the longest slug of a guild's public site."""
+SLUG_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 SNOWFLAKE_LIMIT = 2**63
 """Discord ids of users, channels and roles are below 2⁶³, as SQLite's INTEGER is too."""
 
@@ -84,3 +88,28 @@ def positive_id(value: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < SNOWFLAKE_LIMIT:
         raise UserError(f"{what} must be a positive id.")
     return value
+
+
+def web_slug(text: str) -> str:
+    """The public site's part of a guild's addresses, as in `/g/my-club/`, or one refusal.
+
+    It holds 3 to 40 lower-case letters, digits and dashes, and neither starts nor ends with a dash,
+    so it is safe in any address and never names a folder such as `..`.
+    """
+    slug = text.strip()
+    shortest, longest = SLUG_LENGTHS
+    rule = (
+        f"a slug is {shortest} to {longest} lower-case letters, digits and dashes,"
+        " such as `my-club`"
+    )
+    if not slug:
+        raise UserError(f"Give the site a slug: {rule}.")
+    if not shortest <= len(slug) <= longest:
+        raise UserError(f"The slug {shown(slug)} has {len(slug)} characters: {rule}.")
+    if slug.lower() != slug and set(slug.lower()) <= SLUG_CHARACTERS:
+        raise UserError(f"The slug {shown(slug)} has capital letters: {rule}.")
+    if not set(slug) <= SLUG_CHARACTERS:
+        raise UserError(f"The slug {shown(slug)} holds other characters: {rule}.")
+    if slug.startswith("-") or slug.endswith("-"):
+        raise UserError(f"The slug {shown(slug)} starts or ends with a dash: {rule}.")
+    return slug

@@ -153,10 +153,10 @@ def test_the_web_site_is_off_without_a_web_table_and_the_examples_block_is_valid
     web = load_config(path, environ={}).web
     assert web is not None
     assert (web.host, web.port, web.requests_per_minute) == ("127.0.0.1", 8080, 600)
-    assert web.address("club") == "https://arbiter.example.org/g/club/"
+    assert web.base_url == "https://arbiter.example.org"
     path.write_text("[web]\n", encoding="utf-8")
     assert load_config(path, environ={}).web == WebConfig()
-    assert WebConfig().address("club") == "/g/club/"
+    assert WebConfig().base_url is None
 
 
 def test_bad_web_settings_are_named_each_with_its_problem(tmp_path: Path) -> None:
@@ -174,5 +174,5 @@ def test_bad_web_settings_are_named_each_with_its_problem(tmp_path: Path) -> Non
     assert "web.host: must be a host name or an IP address" in message
     assert "web.requests_per_minute: '600' is text, not a number" in message
     path.write_text("[web]\nbase = 1\n", encoding="utf-8")
-    with pytest.raises(ConfigError, match="web.base"):
+    with pytest.raises(ConfigError, match=r"web\.base"):
         load_config(path, environ={})

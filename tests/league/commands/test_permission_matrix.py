@@ -111,6 +111,9 @@ MUTATING: dict[str, Rule[CommandWorld]] = {
     "setup set": rule(
         {"server manager"}, ("Manage Server",), lambda w, h: {"hq_role": h.role("Arbiter")}
     ),
+    # Manage Server and the HQ role together, which no one member of the cast holds: each
+    # alone is refused (tests/app/test_setup_web.py names what each refusal says).
+    "setup web": rule(set(), (), lambda w, h: {"slug": "my-club"}),
     "vote open": rule({"director"}, ("director",), lambda w, h: {"kind": "other", "reason": "x"}),
     "vote cast": rule(
         {"director"}, ("director",), lambda w, h: {"motion": w.motion, "choice": "yes"}
