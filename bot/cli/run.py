@@ -1,4 +1,7 @@
-"""`arbiter run`: starts the bot with its storage, cogs and scheduler, then connects to Discord."""
+"""`arbiter run`: starts the bot with its storage, cogs and scheduler, then connects to Discord.
+
+With a `[web]` table in the configuration it serves the public web site beside the bot.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,8 @@ from bot.cli.config_option import add_config_option, config_from_args, require_t
 from bot.cli.errors import CliError
 
 if TYPE_CHECKING:  # discord.py and the bot are imported when `run` runs, not for --help
+    from aiohttp import web
+
     from bot.app.arbiter import ArbiterBot
     from bot.kernel.config import Config
     from storage.engine.shards import Shards
@@ -64,12 +69,15 @@ async def _serve(bot: ArbiterBot, token: str) -> None:
             except RuntimeError as error:  # e.g. a schema newer than this program
                 where = shown(bot.config.database.location)
                 raise CliError(f"cannot migrate {where}: {error}", 1) from None
+            site = await _start_site(bot)
             running = asyncio.create_task(bot.start(token), name="arbiter run")
             stopping = asyncio.create_task(stop.wait(), name="arbiter stop signal")
             try:
                 await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
             finally:
                 stopping.cancel()
+                if site is not None:  # no page is read from a database being closed
+                    await site.cleanup()
                 if not running.done():  # stopped: close, then let start() return
                     await bot.close()
                     await asyncio.wait({running}, timeout=START_GRACE_SECONDS)
@@ -80,6 +88,21 @@ async def _serve(bot: ArbiterBot, token: str) -> None:
     finally:
         for name in STOP_SIGNALS:
             loop.remove_signal_handler(getattr(signal, name))
+
+
+async def _start_site(bot: ArbiterBot) -> web.AppRunner | None:
+    """The public web site beside the bot, on its database and standings cache, when the
+    configuration has a `[web]` table."""
+    import logging
+
+    from bot.cli.web import served_at, start_site
+
+    settings = bot.config.web
+    if settings is None:
+        return None
+    runner = await start_site(bot.database, bot.standings, settings)
+    logging.getLogger("bot.web").info("web site at %s", served_at(runner))
+    return runner
 
 
 def run(args: argparse.Namespace) -> int:

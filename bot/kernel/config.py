@@ -334,6 +334,7 @@ class DiscordConfig(_Section):
         return value.rstrip("/")
 
 
+WEB_HOST = "127.0.0.1"
 WEB_PORT = 8080
 WEB_RATE = 600
 """Requests a minute one address may make to the public site, with a burst of a tenth of it."""
@@ -346,8 +347,8 @@ class WebConfig(_Section):
     HQ turns it on with `/setup web`.
     """
 
-    host: str = Field("127.0.0.1", min_length=1, description="address to listen on")
-    port: Count = Field(WEB_PORT, ge=1, le=65535, description="TCP port to listen on")
+    host: str = Field(WEB_HOST, min_length=1, description="address to listen on")
+    port: Count = Field(WEB_PORT, ge=0, le=65535, description="TCP port; 0 takes any free one")
     base_url: str | None = Field(
         None, description="the site's public address, such as https://arbiter.example.org"
     )

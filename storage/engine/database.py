@@ -242,6 +242,32 @@ class SqliteDatabase(Database):
                 raise
         return cls(connection, path, clock, reader=reader)
 
+    @classmethod
+    async def open_read_only(cls, path: Path, clock: Clock = utc_now) -> SqliteDatabase:
+        """Open the existing database at `path` so that nothing can be written to it.
+
+        SQLite itself refuses every write, and so does `query_only`. No migration.
+        """
+        if path.is_dir():
+            raise DatabaseUnavailable(f"cannot open {path}: it is a folder")
+        if not path.is_file():
+            raise DatabaseUnavailable(f"cannot open {path}: no such file")
+        try:
+            inner = await aiosqlite.connect(
+                f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None
+            )
+            inner.row_factory = aiosqlite.Row
+        except (OSError, sqlite3.Error) as error:
+            raise DatabaseUnavailable(f"cannot open {path}: {error}") from None
+        connection = SqliteConnection(inner)
+        try:
+            await connection.execute("PRAGMA query_only=ON")
+            await connection.execute("SELECT COUNT(*) FROM sqlite_master")
+        except DatabaseError as error:  # e.g. "file is not a database"
+            await connection.close()
+            raise DatabaseUnavailable(f"cannot open {path}: {error}") from None
+        return cls(connection, path, clock)
+
     async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
         """Apply pending migrations, each in its own transaction. Returns the versions applied."""
         async with self.writer():

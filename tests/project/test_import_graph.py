@@ -46,7 +46,7 @@ BOT_LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.chesscom", "bot.lichess"),
     ("bot.sites",),
     ("bot.league", "bot.tour"),
-    ("bot.app",),
+    ("bot.app", "bot.web"),
     ("bot.offline",),
     ("bot.cli",),
 )
@@ -55,8 +55,8 @@ never one of its own layer, so no two folders import each other. formats is the 
 rendering the renderer out; kernel is what every use case imports (errors, the actor,
 inputs, configuration); runtime runs the outbox, the scheduler and HTTP; chesscom and
 lichess are the sites' clients and sites polls them; league and tour are the use cases; app
-is the Discord wiring (the bot, its tree, checks, autocomplete, UI); offline and the CLI
-start and drive it."""
+is the Discord wiring (the bot, its tree, checks, autocomplete, UI) and web the public site
+over the same use cases; offline and the CLI start and drive them."""
 RENDERING_LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.rendering.common",),
     ("bot.rendering.league", "bot.rendering.tour"),

@@ -6,17 +6,25 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import shlex
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Protocol, TextIO
 
+from bot.kernel.config import WEB_HOST, WEB_PORT
 from bot.offline.replay import replay
 from bot.offline.script import At, parse_script
 from bot.offline.transcript import StepRecord
 
 TRANSCRIPT = "transcript.txt"
 DATABASE = "arbiter.db"
+
+
+def browse_line(out: Path, slug: str) -> str:
+    """A demo's last line: the command that serves its database's web site, and its guild's page."""
+    command = f"arbiter web --db {shlex.quote(str(out / DATABASE))}"
+    return f"Browse it on the web: run `{command}` and open http://{WEB_HOST}:{WEB_PORT}/g/{slug}/"
 
 
 class Staged(Protocol):

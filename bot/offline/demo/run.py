@@ -20,8 +20,8 @@ from discord import app_commands
 from bot.app.arbiter import offline_bot
 from bot.formats.season_file import dump_season
 from bot.league.store import load_season
-from bot.offline.demo.progress import DATABASE, TRANSCRIPT, replay_demo, slug
-from bot.offline.demo.season_script import GUILD, season_script
+from bot.offline.demo.progress import DATABASE, TRANSCRIPT, browse_line, replay_demo, slug
+from bot.offline.demo.season_script import GUILD, WEB_SLUG, season_script
 from bot.offline.demo.world import generate
 from bot.offline.discord_messages import stable_id
 from bot.offline.transcript import StepRecord
@@ -179,5 +179,7 @@ def summary(result: DemoResult) -> str:
         f"  {TRANSCRIPT} is what `arbiter replay {SCRIPT}` prints (add --verbose for the"
         " chess.com stand-in's steps)",
         f"  the bot's database: {result.out / DATABASE} (guild {stable_id('guild', GUILD)})",
+        "",
+        browse_line(result.out, WEB_SLUG),
     ]
     return "\n".join(lines)

@@ -33,6 +33,8 @@ from core.league.season import Match
 
 START = dt.datetime(2017, 8, 1, 9, tzinfo=dt.UTC)
 GUILD = "CL League"
+WEB_SLUG = "demo-league"
+"""The league demo's guild on the public web site, as its HQ turns it on with `/setup web`."""
 ROLES = ["HQ", "Directors", "Arbiters"]
 CHANNELS = ["announcements", "directors", "results"]
 NOTICE = dt.timedelta(hours=120)
@@ -181,6 +183,11 @@ class _Writer:
             },
             {"expect": {"error": None}},
         ]
+        if self.has("setup web"):
+            steps += [
+                {"as": w.hq, "command": "setup web", "options": {"slug": WEB_SLUG}},
+                {"expect": {"contains": f"/g/{WEB_SLUG}/"}},
+            ]
         for number, club in enumerate(w.clubs):
             steps.append(self.serve(f"club/{club.url_id}", club_profile(club)))
             steps.append(self.serve(f"club/{club.url_id}/matches", club_matches([])))

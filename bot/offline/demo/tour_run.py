@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from bot.offline.demo.progress import DATABASE, TRANSCRIPT, replay_demo, slug
-from bot.offline.demo.tour_script import GUILD, TourScript, tour_script
+from bot.offline.demo.progress import DATABASE, TRANSCRIPT, browse_line, replay_demo, slug
+from bot.offline.demo.tour_script import GUILD, WEB_SLUG, TourScript, tour_script
 from bot.offline.demo.tour_world import TOUR, TourWorld, generate
 from bot.offline.discord_messages import stable_id
 from bot.offline.transcript import StepRecord
@@ -173,5 +173,7 @@ def summary(result: TourDemoResult) -> str:
         f"  written to {result.out}: {TOUR_FILE}, {SCRIPT}, {TRANSCRIPT}, {CALENDAR},"
         f" {', '.join(result.images)}",
         f"  the bot's database: {result.out / DATABASE} (guild {stable_id('guild', GUILD)})",
+        "",
+        browse_line(result.out, WEB_SLUG),
     ]
     return "\n".join(lines)

@@ -22,6 +22,8 @@ from core.tour.knockout import Tie
 from core.tour.ranking import EventType
 
 GUILD = "Tour Club"
+WEB_SLUG = "demo-tour"
+"""The tour demo's guild on the public web site, as its HQ turns it on with `/setup web`."""
 ZONE = ZoneInfo("Europe/Paris")
 """CCT-11's zone, the config default. The sessions' days and hours are read in it."""
 POLL_MINUTES = 180
@@ -466,6 +468,8 @@ class _Writer:
             announcements="#announcements",
             arbiters_channel="#arbiters",
         )
+        s.command("hq", "setup web", slug=WEB_SLUG)
+        s.expect(contains=f"/g/{WEB_SLUG}/")
         s.command("hq", "tour create", name=TOUR)
         for index, plan in enumerate(self.world.events):
             if plan.type is EventType.FINALS:
