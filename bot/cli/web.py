@@ -120,7 +120,7 @@ async def open_site_database(path: Path) -> Database:
     try:
         database = await SqliteDatabase.open_read_only(path)
     except DatabaseUnavailable as error:
-        raise CliError(f"--db {error}", 2) from None
+        raise CliError(str(error), 2) from None
     version, known = await database.schema_version(), len(discover())
     if version == known:
         return database

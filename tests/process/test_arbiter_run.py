@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 import pytest_asyncio
 
@@ -159,7 +160,7 @@ async def running(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Run
     await chesscom.start()
     serve_chesscom(chesscom)
     story = add_league(double, "CL League")
-    config = write_config(folder, chesscom.base_url)
+    config = write_config(folder, chesscom.base_url, "[web]\nport = 0\n")  # any free port
     bot = ArbiterProcess(config, double)
     sync = ArbiterProcess(config, double, "sync", "--guild", str(story.guild.id))
     spawned = [bot, sync]
@@ -400,6 +401,29 @@ def storm_faults(league: League, kind: str) -> list[Fault]:
     return [Fault(500, "POST", MESSAGES, channel)]
 
 
+async def test_the_public_site_is_served_beside_the_bot(running: Running) -> None:
+    """With `[web]` configured, `arbiter run` serves the site on the bot's database: a guild
+    shows on it from the moment its HQ runs `/setup web`."""
+    double = running.double
+    line = await running.bot.wait_line("web site at ")
+    address = line.rsplit(" ", 1)[1]
+    league = add_league(double, "Web League", source=running.story.guild)
+    await set_up(double, league)
+    async with aiohttp.ClientSession() as session:
+        async with session.get(address) as front:
+            assert front.status == 200
+            assert "/g/web-league/" not in await front.text()
+        async with session.get(f"{address}g/web-league/") as hidden:
+            assert hidden.status == 404
+        reply = await say(double, league["hq"], "setup web", slug="web-league")
+        assert reply.ephemeral and "/g/web-league/" in reply.text(), reply.text()
+        async with session.get(f"{address}g/web-league/") as home:
+            assert home.status == 200
+            assert home.headers["X-Content-Type-Options"] == "nosniff"
+        async with session.post(address) as post:
+            assert post.status == 405
+
+
 async def test_a_429_storm_and_5xx_bursts_deliver_every_announcement_once_in_order(
     running: Running,
 ) -> None:
@@ -583,8 +607,12 @@ async def test_sigterm_stops_cleanly_within_10_seconds(running: Running) -> None
     # The first `arbiter run`'s on_ready, 2 s (discord.py's guild_ready_timeout) after its
     # last GUILD_CREATE of the start (the story's guild, and any the bot joined meanwhile).
     assert re.search(r"ready: \d guild\(s\) on 1 shard\(s\)", running.spawned[0].log())
+    site = (await bot.wait_line("web site at ")).rsplit(" ", 1)[1]
     code, seconds = await bot.terminate(timeout=10)
     assert code == 0, bot.log()[-3000:]
+    with pytest.raises(aiohttp.ClientConnectionError):  # the site stopped with the bot
+        async with aiohttp.ClientSession() as session, session.get(site):
+            pass
     assert seconds < 10
     assert connection.client_close_code == 1000  # the bot closed its gateway connection
     assert (

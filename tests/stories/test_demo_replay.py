@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 from fractions import Fraction
@@ -133,6 +134,15 @@ def test_the_outputs_are_written(
     assert len(results) == 18  # 3 divisions of 4 clubs: 6 matches each
     assert {row["decided"] for row in results} <= {"played", "forfeit", "void"}
     assert not (out / "arbiter.db.owner").exists()
+    # the script turned the guild's site on with /setup web; the last line says how to browse it
+    connection = sqlite3.connect(out / "arbiter.db")
+    slugs = connection.execute("SELECT slug FROM web_sites").fetchall()
+    connection.close()
+    assert slugs == [("demo-league",)]
+    assert printed.splitlines()[-1] == (
+        f"Browse it on the web: run `arbiter web --db {out / 'arbiter.db'}` and open"
+        " http://127.0.0.1:8080/g/demo-league/"
+    )
     # CL-8's places scale with a small demo (issue 20: 3 of 4 clubs relegated before)
     rules = json.loads((out / "season.json").read_text())["rules"]
     assert rules["promoted"] == rules["relegated"] == 1

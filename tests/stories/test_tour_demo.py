@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import sqlite3
 from pathlib import Path
 
 import icalendar
@@ -63,6 +64,15 @@ def _every_output_is_written(played: tuple[TourDemoResult, str]) -> None:
     sessions = icalendar.Calendar.from_ical(calendar).walk("VEVENT")
     assert all(s.decoded("dtend") == s.decoded("dtstart") + SESSION_LENGTH for s in sessions)
     assert printed.count("staged: ") == len(result.script.staged) == 8
+    # the script turned the guild's site on with /setup web; the last line says how to browse it
+    connection = sqlite3.connect(result.out / "arbiter.db")
+    slugs = connection.execute("SELECT slug FROM web_sites").fetchall()
+    connection.close()
+    assert slugs == [("demo-tour",)]
+    assert printed.splitlines()[-1] == (
+        f"Browse it on the web: run `arbiter web --db {result.out / 'arbiter.db'}` and open"
+        " http://127.0.0.1:8080/g/demo-tour/"
+    )
 
 
 def _each_staged_moment_happened_through_the_bot(played: tuple[TourDemoResult, str]) -> None:
