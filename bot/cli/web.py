@@ -159,7 +159,7 @@ async def _serve(args: argparse.Namespace, settings: WebConfig) -> None:
             loop.add_signal_handler(getattr(signal, name), stop.set)
         try:
             address = served_at(runner)
-            print(f"arbiter web: serving {args.db} read-only at {address} (Ctrl-C stops)")
+            print(f"arbiter web: serving {shown(args.db)} read-only at {address} (Ctrl-C stops)")
             guilds = await published_guilds(database)
             base = settings.base_url or address.rstrip("/")
             for slug, _ in guilds:

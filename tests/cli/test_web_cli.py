@@ -3,12 +3,15 @@ exit 2, and the read-only database it serves, which refuses every write."""
 
 from __future__ import annotations
 
+import socket
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from bot.cli import CliError, main
+from bot.cli.web import served_at, start_site
+from bot.kernel.config import WebConfig
 from storage.engine.database import Database, SqliteDatabase
 from storage.engine.errors import DatabaseError
 from storage.engine.migrations import discover
@@ -49,6 +52,9 @@ def test_a_missing_file_a_folder_and_a_file_that_is_no_database_are_refused(
     text = tmp_path / "notes.txt"
     text.write_text("not a database\n" * 100, encoding="utf-8")
     assert refusal(capsys, "--db", str(text)).endswith("file is not a database\n")
+    hostile = tmp_path / "a\x1b[2Jb\n.db"
+    said = refusal(capsys, "--db", str(hostile))
+    assert "\x1b" not in said and "a\\x1b[2Jb\\n.db: no such file" in said
     empty = tmp_path / "empty.db"
     sqlite3.connect(empty).close()
     assert "not an Arbiter database" in refusal(capsys, "--db", str(empty))
@@ -97,4 +103,25 @@ async def test_the_read_only_database_refuses_every_write(tmp_path: Path) -> Non
                     "INSERT INTO web_sites (guild_id, slug, published_at) VALUES (1, 'x', 'y')"
                 )
     finally:
+        await database.close()
+
+
+async def test_a_port_in_use_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    path = tmp_path / "arbiter.db"
+    database = await Database.open(path)
+    await database.migrate()
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        with pytest.raises(CliError) as raised:
+            await start_site(database, None, WebConfig(port=port))
+        assert raised.value.code == 1
+        assert raised.value.message.startswith(f"cannot serve the web site on 127.0.0.1:{port}: ")
+        runner = await start_site(database, None, WebConfig(port=0))
+        assert served_at(runner).startswith("http://127.0.0.1:")
+        await runner.cleanup()
+    finally:
+        taken.close()
         await database.close()
