@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import shown, web_slug
+from storage.engine.errors import IntegrityError
 from storage.guild import GuildStore
 from storage.shared.guild_settings import SETTING_KEYS, GuildSettings
 from storage.shared.outbox import OutboxMessage
@@ -60,11 +61,15 @@ class WebSetup:
             if before == slug:
                 uow.abandon()
                 return slug, before
+            taken = UserError(
+                f"The slug {shown(slug)} is taken by another server: choose another one."
+            )
             if await uow.web_sites.taken(slug):
-                raise UserError(
-                    f"The slug {shown(slug)} is taken by another server: choose another one."
-                )
-            await uow.web_sites.publish(slug)
+                raise taken
+            try:
+                await uow.web_sites.publish(slug)
+            except IntegrityError:  # another server took it since, in a unit of its own
+                raise taken from None
             if before is not None:
                 uow.details["renamed_from"] = before
         return slug, before
