@@ -68,7 +68,8 @@ SCHEMA = json.loads((ROOT / "docs" / "web-tour.schema.json").read_text())
 
 async def _small_world(database: Database) -> None:
     """A tour of one 8-player Regular with hostile names, played through the services: its
-    preliminary decided, its knock-out awarded series by series, QF1 by a walkover with a note."""
+    preliminary decided, its knock-out awarded series by series, QF1 by a walkover with a note.
+    A second event waits for its players."""
     store = GuildStore(database, SMALL)
     await tours.create_tour(store, ORGANISER, Config(), "Small <Tour>")
     await events.create_event(
@@ -88,7 +89,7 @@ async def _small_world(database: Database) -> None:
             loaded = await load_event(view, (await view.tour_events.by_name("Open"))[0])
         open_ties = [(t, s) for t, s in knockout_ties(loaded).items() if s.winner is None]
         if not open_ties:
-            return
+            break
         for tie, state in open_ties:
             reason, note = ("other", NOTE) if tie is Tie.QF1 else ("no-show", None)
             await award_contest_series(
@@ -101,6 +102,10 @@ async def _small_world(database: Database) -> None:
                 note,
                 confirm=True,
             )
+
+    await events.create_event(
+        store, ORGANISER, "Small <Tour>", "Later", EventType.REGULAR, "2026-05-21", players=8
+    )
 
 
 async def _build(path: Path) -> None:
@@ -438,3 +443,26 @@ async def test_another_guilds_or_a_bad_id_is_the_404_page(
         assert "There is no page at this address." in await reply.text()
     bad = await client.get(f"/g/demo/tours/{demo_tour}?after=spring")
     assert bad.status == 400
+
+
+async def test_an_event_before_its_draw_shows_what_it_has(
+    client: Client, database: Database
+) -> None:
+    """CCT-3: before its draw an event has no table, no bracket and no downloads, but its page,
+    its JSON and its calendar answer, and the tour's qualification lists who qualified for it."""
+    tour, found = await _ids(database, SMALL)
+    event = found["Later"]
+    html = await _text(client, f"/g/small/events/{event}")
+    assert "No draw yet." in html and "standings.png" not in html
+    document = json.loads(await _get(client, f"/g/small/events/{event}.json", "app"))
+    assert (document["preliminary"], document["knockout"], document["finals"]) == (None,) * 3
+    ics = await _get(client, f"/g/small/events/{event}/calendar.ics", "text/calendar")
+    assert len(icalendar.Calendar.from_ical(ics).walk("VEVENT")) == 9
+    for download in ("standings.csv", "standings.png", "crosstable.png", "bracket.png"):
+        assert (await client.get(f"/g/small/events/{event}/{download}")).status == 404
+    store = GuildStore(database, SMALL)
+    _, listed, _ = await tour_reads.qualification(store, "Small <Tour>", "Later")
+    page = json.loads(await _get(client, f"/g/small/tours/{tour}.json", "app"))
+    [later] = [q for q in page["qualification"] if q["event"]["id"] == event]
+    assert [q["player"] for q in later["qualified"]] == [str(q.player) for q in listed.qualified]
+    assert later["qualified"] and later["places_left"] == listed.places_left

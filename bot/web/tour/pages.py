@@ -113,6 +113,8 @@ async def event(guild: Guild, request: web.Request) -> Page:
         readings=READINGS,
         preliminary_legend=PRELIMINARY_LEGEND,
         finals_legend=FINALS_LEGEND,
+        finals_shared=found.finals is not None
+        and any(found.finals.rank_text(i).endswith("=") for i in range(len(found.finals.rows))),
         walkover_note=_walkover_note(found),
     )
 
