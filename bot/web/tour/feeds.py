@@ -26,7 +26,7 @@ from bot.rendering.tour.views import FinalsView, PreliminaryView, TourStandingsV
 from bot.tour import event_reads, views
 from bot.tour.game_names import ROUND_NAMES
 from bot.tour.game_targets import finals_states, knockout_ties
-from bot.tour.schedule import day_start, round_count, round_day, round_starts
+from bot.tour.schedule import day_start, round_count, round_day
 from bot.tour.store import LoadedEvent
 from bot.tour.tours import reads as tour_reads
 from bot.web.pages import ICS, JSON, Guild, NotFound, Page, number
@@ -375,7 +375,6 @@ def player_days(event: LoadedEvent, rules: TourRules, player: TourPlayer) -> lis
 def _preliminary_days(event: LoadedEvent, rules: TourRules, name: str) -> list[PlayerDay]:
     """CCT-8a: the player's preliminary games, grouped by the day they are played."""
     rounds = round_count(event)
-    starts = round_starts(event.record, rules, rounds)
     stored = {(g.round, g.board): g for g in event.games if g.stage == "preliminary"}
     by_day: dict[int, list[str]] = {}
     for pairing in event.round_robin:
@@ -389,9 +388,8 @@ def _preliminary_days(event: LoadedEvent, rules: TourRules, name: str) -> list[P
         by_day.setdefault(day, []).append(
             f"R{pairing.round} {pairing.white} v {pairing.black}: {result}"
         )
-    first_round = {round_day(event.record, r, rounds): r for r in sorted(starts, reverse=True)}
     return [
-        PlayerDay(day, starts[first_round[day]], "preliminary; " + "; ".join(games))
+        PlayerDay(day, day_start(event.record, rules, day), "preliminary; " + "; ".join(games))
         for day, games in sorted(by_day.items())
     ]
 

@@ -23,7 +23,6 @@ from bot.rendering.tour.report_json import detail, why
 from bot.rendering.tour.standings_csv import finals_csv, preliminary_csv, tour_standings_csv
 from bot.rendering.tour.standings_embeds import FINALS_LEGEND, PRELIMINARY_LEGEND, TOUR_LEGEND
 from bot.rendering.tour.standings_image import finals_png, preliminary_png, tour_standings_png
-from bot.rendering.tour.views import READINGS
 from bot.tour import views
 from bot.tour.game_names import ROUND_NAMES
 from bot.tour.replies import STATUS_WORDS
@@ -110,7 +109,6 @@ async def event(guild: Guild, request: web.Request) -> Page:
         cell=cell_text,
         cell_class=_cell_class,
         points=halves_text,
-        readings=READINGS,
         preliminary_legend=PRELIMINARY_LEGEND,
         finals_legend=FINALS_LEGEND,
         finals_shared=found.finals is not None
