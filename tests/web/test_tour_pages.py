@@ -129,15 +129,16 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-async def database(built: Path, tmp_path: Path) -> AsyncIterator[Database]:
+async def site_db(built: Path, tmp_path: Path) -> AsyncIterator[Database]:
+    """A copy of the built database, for one test."""
     database = await Database.open(shutil.copy(built, tmp_path / "arbiter.db"))
     yield database
     await database.close()
 
 
 @pytest.fixture
-async def client(database: Database) -> AsyncIterator[Client]:
-    async with TestClient(TestServer(make_app(database))) as client:
+async def client(site_db: Database) -> AsyncIterator[Client]:
+    async with TestClient(TestServer(make_app(site_db))) as client:
         yield client
 
 
@@ -172,12 +173,12 @@ def _cells(html: str, table: str) -> list[list[str]]:
 
 
 async def test_cct_6_the_tour_page_shows_the_standings_the_command_computes(
-    client: Client, database: Database
+    client: Client, site_db: Database
 ) -> None:
     """CCT-6, CCT-3, CCT-5: the tour page's standings are `/tour standings`' rows, as after an
     event with `?after=`; every event is linked and every player's calendar too."""
-    tour, found = await _ids(database, DEMO)
-    store = GuildStore(database, DEMO)
+    tour, found = await _ids(site_db, DEMO)
+    store = GuildStore(site_db, DEMO)
     for query, after in (("", None), (f"?after={found['Equinox Regular']}", "Equinox Regular")):
         html = await _text(client, f"/g/demo/tours/{tour}{query}")
         view = views.tour_standings(await tour_reads.tour_standings(store, "Demo Tour", after))
@@ -195,23 +196,23 @@ async def test_cct_6_the_tour_page_shows_the_standings_the_command_computes(
     assert "Major winner" in html
 
 
-async def test_the_tour_links_each_calendar_by_the_sites_address(database: Database) -> None:
-    tour, _ = await _ids(database, DEMO)
-    app = make_app(database, base_url="https://chess.example/")
+async def test_the_tour_links_each_calendar_by_the_sites_address(site_db: Database) -> None:
+    tour, _ = await _ids(site_db, DEMO)
+    app = make_app(site_db, base_url="https://chess.example/")
     async with TestClient(TestServer(app)) as client:
         html = await _text(client, f"/g/demo/tours/{tour}")
     assert f'href="https://chess.example/g/demo/tours/{tour}/players/' in html
 
 
 async def test_cct_8b_the_event_page_shows_the_preliminary_and_its_crosstable(
-    client: Client, database: Database
+    client: Client, site_db: Database
 ) -> None:
     """CCT-8b: the preliminary's rows with DE, WIN, SB and KS as `/event standings` computes
     them, and a crosstable row per player with one cell per opponent."""
-    _, found = await _ids(database, DEMO)
+    _, found = await _ids(site_db, DEMO)
     event = found["Spring Regular"]
     html = await _text(client, f"/g/demo/events/{event}")
-    read, rows = await event_reads.event_standings(GuildStore(database, DEMO), event)
+    read, rows = await event_reads.event_standings(GuildStore(site_db, DEMO), event)
     view = views.preliminary(read.loaded, rows)
     expected = [
         [
@@ -234,12 +235,12 @@ async def test_cct_8b_the_event_page_shows_the_preliminary_and_its_crosstable(
 
 
 async def test_cct_8c_the_bracket_shows_each_series_score_and_its_games(
-    client: Client, database: Database
+    client: Client, site_db: Database
 ) -> None:
     """CCT-8c to CCT-8e: each series' score cells as the bracket view gives them, its winner,
     and its recorded games; the Armageddon the demo plays shows as such."""
-    _, found = await _ids(database, DEMO)
-    store = GuildStore(database, DEMO)
+    _, found = await _ids(site_db, DEMO)
+    store = GuildStore(site_db, DEMO)
     for name, event in found.items():
         if name == "Tour Finals":
             continue
@@ -262,11 +263,11 @@ async def test_cct_8c_the_bracket_shows_each_series_score_and_its_games(
 
 
 async def test_cct_9_a_walkover_is_marked_with_its_reason_and_note(
-    client: Client, database: Database
+    client: Client, site_db: Database
 ) -> None:
     """CCT-9: the small world's QF1 was awarded without play: the bracket marks the walkover,
     its reason and the arbiter's note (escaped once), and shows no games for it."""
-    _, found = await _ids(database, SMALL)
+    _, found = await _ids(site_db, SMALL)
     html = await _text(client, f"/g/small/events/{found['Open']}")
     qf1 = html.split('<div class="series')[1]
     assert 'walkover"' in qf1.split(">")[0]
@@ -274,7 +275,9 @@ async def test_cct_9_a_walkover_is_marked_with_its_reason_and_note(
     assert f"✓ {escape(SCRIPT)} by walkover (other)" in qf1
     assert '<ul class="games">' not in qf1
     assert html.count("<strong>Walkover</strong>") == 8
-    document = json.loads(await _get(client, f"/g/small/events/{found['Open']}.json", "app"))
+    document = json.loads(
+        await _get(client, f"/g/small/events/{found['Open']}.json", "application/json")
+    )
     first = document["knockout"]["series"][0]
     assert (first["walkover"], first["walkover_reason"], first["walkover_note"]) == (
         True,
@@ -284,13 +287,13 @@ async def test_cct_9_a_walkover_is_marked_with_its_reason_and_note(
 
 
 async def test_cct_8f_the_finals_table_shows_bonus_points(
-    client: Client, database: Database
+    client: Client, site_db: Database
 ) -> None:
     """CCT-8f: the Finals table's match points, bonus and total as `/finals standings` gives
     them, in the page, the CSV and the JSON."""
-    _, found = await _ids(database, DEMO)
+    _, found = await _ids(site_db, DEMO)
     event = found["Tour Finals"]
-    card = await finals_card(GuildStore(database, DEMO), event)
+    card = await finals_card(GuildStore(site_db, DEMO), event)
     view = views.finals(card.event, card.standings)
     assert any(row.bonus for row in view.rows)
     html = await _text(client, f"/g/demo/events/{event}")
@@ -315,9 +318,9 @@ async def test_cct_8f_the_finals_table_shows_bonus_points(
 
 
 async def test_every_download_and_feed_answers_with_its_type(
-    client: Client, database: Database
+    client: Client, site_db: Database
 ) -> None:
-    tour, found = await _ids(database, DEMO)
+    tour, found = await _ids(site_db, DEMO)
     regular, finals = found["Spring Regular"], found["Tour Finals"]
     downloads = {
         f"/g/demo/tours/{tour}/standings.csv": "text/csv",
@@ -338,12 +341,12 @@ async def test_every_download_and_feed_answers_with_its_type(
 
 
 async def test_the_calendars_parse_and_hold_the_players_games(
-    client: Client, database: Database
+    client: Client, site_db: Database
 ) -> None:
     """The event's calendar is `/event calendar`'s; a player's holds each day they play, with
     their preliminary results and their series."""
-    tour, found = await _ids(database, DEMO)
-    store = GuildStore(database, DEMO)
+    tour, found = await _ids(site_db, DEMO)
+    store = GuildStore(site_db, DEMO)
     event = found["Spring Regular"]
     body = await _get(client, f"/g/demo/events/{event}/calendar.ics", "text/calendar")
     _, days = await event_reads.event_calendar(store, event)
@@ -374,31 +377,41 @@ async def test_the_calendars_parse_and_hold_the_players_games(
     assert any(re.search(r": (1-0|0-1|½-½)", s) for s in summaries)
 
 
-async def test_the_json_validates_against_its_schema(client: Client, database: Database) -> None:
+async def test_the_json_validates_against_its_schema(client: Client, site_db: Database) -> None:
+    """Both documents of both guilds validate, the schema is draft 2020-12, and a score written
+    as a float is refused by it."""
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
     for guild, slug in ((DEMO, "demo"), (SMALL, "small")):
-        tour, found = await _ids(database, guild)
+        tour, found = await _ids(site_db, guild)
         paths = [f"/g/{slug}/tours/{tour}.json"] + [
             f"/g/{slug}/events/{e}.json" for e in found.values()
         ]
         for path in paths:
-            document = json.loads(await _get(client, path, "application/json"))
-            jsonschema.validate(document, SCHEMA)
-            assert "user_id" not in json.dumps(document)
+            body = await _get(client, path, "application/json")
+            jsonschema.validate(json.loads(body), SCHEMA)
+            assert not re.search(rb"[0-9]{15,}", body), path  # no Discord id
     document = json.loads(
-        await _get(client, f"/g/demo/tours/{(await _ids(database, DEMO))[0]}.json", "app")
+        await _get(
+            client, f"/g/demo/tours/{(await _ids(site_db, DEMO))[0]}.json", "application/json"
+        )
     )
-    report = await tour_reads.tour_standings(GuildStore(database, DEMO), "Demo Tour")
+    points = document["standings"][0]["points"]
+    document["standings"][0]["points"] = float(points)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(document, SCHEMA)
+    document["standings"][0]["points"] = points
+    report = await tour_reads.tour_standings(GuildStore(site_db, DEMO), "Demo Tour")
     assert [(s["player"], s["points"]) for s in document["standings"]] == [
         (str(r.player), str(r.record.points)) for r in report.ranking
     ]
 
 
 async def test_a_hostile_name_is_shown_literally_and_escaped_once(
-    client: Client, database: Database
+    client: Client, site_db: Database
 ) -> None:
     """HTML, a masked link, a mention and a right-to-left override in player names: each page
     shows them as typed, escaped once by the template engine, never as markup."""
-    tour, found = await _ids(database, SMALL)
+    tour, found = await _ids(site_db, SMALL)
     pages = [f"/g/small/tours/{tour}", f"/g/small/events/{found['Open']}"]
     for path in pages:
         html = await _text(client, path)
@@ -408,16 +421,16 @@ async def test_a_hostile_name_is_shown_literally_and_escaped_once(
             assert f"<bdi>{escape(name)}</bdi>" in html, (path, name)
         assert "&amp;lt;" not in html and "&amp;amp;" not in html
         assert escape("Small <Tour>") in html
-    document = json.loads(await _get(client, f"/g/small/tours/{tour}.json", "app"))
+    document = json.loads(await _get(client, f"/g/small/tours/{tour}.json", "application/json"))
     assert {s["player"] for s in document["standings"]} >= set(HOSTILE)
 
 
 async def test_another_guilds_or_a_bad_id_is_the_404_page(
-    client: Client, database: Database
+    client: Client, site_db: Database
 ) -> None:
-    demo_tour, demo_events = await _ids(database, DEMO)
-    small_tour, small_events = await _ids(database, SMALL)
-    async with GuildStore(database, DEMO).read() as view:
+    demo_tour, demo_events = await _ids(site_db, DEMO)
+    small_tour, small_events = await _ids(site_db, SMALL)
+    async with GuildStore(site_db, DEMO).read() as view:
         demo_player = (await view.tours.players(demo_tour))[0].id
     event = next(iter(demo_events.values()))
     paths = [
@@ -446,23 +459,23 @@ async def test_another_guilds_or_a_bad_id_is_the_404_page(
 
 
 async def test_an_event_before_its_draw_shows_what_it_has(
-    client: Client, database: Database
+    client: Client, site_db: Database
 ) -> None:
     """CCT-3: before its draw an event has no table, no bracket and no downloads, but its page,
     its JSON and its calendar answer, and the tour's qualification lists who qualified for it."""
-    tour, found = await _ids(database, SMALL)
+    tour, found = await _ids(site_db, SMALL)
     event = found["Later"]
     html = await _text(client, f"/g/small/events/{event}")
     assert "No draw yet." in html and "standings.png" not in html
-    document = json.loads(await _get(client, f"/g/small/events/{event}.json", "app"))
+    document = json.loads(await _get(client, f"/g/small/events/{event}.json", "application/json"))
     assert (document["preliminary"], document["knockout"], document["finals"]) == (None,) * 3
     ics = await _get(client, f"/g/small/events/{event}/calendar.ics", "text/calendar")
     assert len(icalendar.Calendar.from_ical(ics).walk("VEVENT")) == 9
     for download in ("standings.csv", "standings.png", "crosstable.png", "bracket.png"):
         assert (await client.get(f"/g/small/events/{event}/{download}")).status == 404
-    store = GuildStore(database, SMALL)
+    store = GuildStore(site_db, SMALL)
     _, listed, _ = await tour_reads.qualification(store, "Small <Tour>", "Later")
-    page = json.loads(await _get(client, f"/g/small/tours/{tour}.json", "app"))
+    page = json.loads(await _get(client, f"/g/small/tours/{tour}.json", "application/json"))
     [later] = [q for q in page["qualification"] if q["event"]["id"] == event]
     assert [q["player"] for q in later["qualified"]] == [str(q.player) for q in listed.qualified]
     assert later["qualified"] and later["places_left"] == listed.places_left
