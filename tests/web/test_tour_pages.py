@@ -336,6 +336,9 @@ async def test_every_download_and_feed_answers_with_its_type(
         assert body.startswith(b"\x89PNG") if kind == "image/png" else b"," in body, path
     csv = (await _get(client, f"/g/demo/tours/{tour}/standings.csv", "text/csv")).decode()
     assert csv.startswith("rank,tied,playoff_required,player,points,")
+    pages = [f"/g/demo/tours/{tour}"] + [f"/g/demo/events/{e}" for e in found.values()]
+    for path in pages:
+        assert not re.search(r"[0-9]{15,}", await _text(client, path)), path  # no Discord id
     for path in (f"/g/demo/events/{finals}/crosstable.png", f"/g/demo/events/{finals}/bracket.png"):
         assert (await client.get(path)).status == 404, path
 
