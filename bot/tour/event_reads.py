@@ -80,7 +80,7 @@ async def event_pairings(
 
 
 async def event_standings(
-    store: GuildStore, event: str
+    store: GuildStore, event: str | int
 ) -> tuple[EventRead, tuple[PlayerStanding, ...]]:
     """CCT-8b: the preliminary standings with points, DE, WIN, SB, KS and shared ranks."""
     read = await read_event(store, event)
@@ -101,7 +101,7 @@ class Bracket:
     next_games: dict[str, GameTarget]
 
 
-async def event_bracket(store: GuildStore, event: str) -> Bracket:
+async def event_bracket(store: GuildStore, event: str | int) -> Bracket:
     """CCT-8c to CCT-8e: the bracket with series scores and the next game's colours and time
     control.
     """

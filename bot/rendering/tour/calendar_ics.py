@@ -45,14 +45,19 @@ def tour_calendar_ics(
     stamp: dt.datetime,
     *,
     name: str | None = None,
+    tag: str = "",
 ) -> bytes:
-    """Every session of several events of a tour, the whole tour, as one .ics file."""
+    """Every session of several events of a tour, the whole tour, as one .ics file.
+
+    A `tag` such as `player7` goes into each entry's UID, so a player's own calendar and the
+    event's never share one.
+    """
     calendar = icalendar.Calendar()
     calendar.add("prodid", "-//Arbiter//CCT event calendar//EN")
     calendar.add("version", "2.0")
     calendar.add("x-wr-calname", name or tour)
     for event, days in events:
-        _add_days(calendar, tour, event, days, stamp)
+        _add_days(calendar, tour, event, days, stamp, tag)
     data: bytes = calendar.to_ical()
     return data
 
@@ -63,11 +68,13 @@ def _add_days(
     event: str,
     days: Iterable[SessionDay],
     stamp: dt.datetime,
+    tag: str = "",
 ) -> None:
     """One calendar event per session day of `event`."""
     for day in days:
         entry = icalendar.Event()
-        entry.add("uid", f"{tour}/{event}/day{day.day}@arbiter")
+        suffix = f"/{tag}" if tag else ""
+        entry.add("uid", f"{tour}/{event}/day{day.day}{suffix}@arbiter")
         entry.add("dtstamp", stamp.astimezone(dt.UTC))
         entry.add("dtstart", day.start.astimezone(dt.UTC))
         entry.add("dtend", session_end(day.start).astimezone(dt.UTC))

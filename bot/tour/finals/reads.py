@@ -31,7 +31,7 @@ class FinalsCard:
     matches: tuple[FinalsMatchState, ...]
 
 
-async def finals_card(store: GuildStore, event: str) -> FinalsCard:
+async def finals_card(store: GuildStore, event: str | int) -> FinalsCard:
     """CCT-8f: the table of the Finals `event` names."""
     async with store.read() as view:
         record = await find_event(view, event)

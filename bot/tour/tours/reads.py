@@ -8,13 +8,14 @@ CCT-5.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import named, shown
 from bot.tour.references import find_event, find_tour
-from bot.tour.store import LoadedTour, load_tour
+from bot.tour.store import LoadedEvent, LoadedTour, load_tour
 from core.results import Scoring
 from core.tour.prizes import (
     FUNDS,
@@ -64,8 +65,8 @@ class TourCard:
     rules: TourRules | None = None
 
 
-async def loaded_tour(store: GuildStore, tour: str) -> LoadedTour:
-    """The tour `tour` names, loaded whole from one read snapshot."""
+async def loaded_tour(store: GuildStore, tour: str | int) -> LoadedTour:
+    """The tour `tour` names or numbers, loaded whole from one read snapshot."""
     async with store.read() as view:
         record = await find_tour(view, tour)
         return await load_tour(view, record)
@@ -73,7 +74,11 @@ async def loaded_tour(store: GuildStore, tour: str) -> LoadedTour:
 
 async def tour_card(store: GuildStore, tour: str) -> TourCard:
     """`/tour show`: events and their state."""
-    loaded = await loaded_tour(store, tour)
+    return card_of(await loaded_tour(store, tour))
+
+
+def card_of(loaded: LoadedTour) -> TourCard:
+    """`/tour show` of a loaded tour: events and their state."""
     lines = []
     for event in loaded.events:
         record = event.record
@@ -147,6 +152,13 @@ async def qualification(
     loaded = await loaded_tour(store, tour)
     async with store.read() as view:
         record = await find_event(view, event, loaded.record)
+    return qualification_of(loaded, record)
+
+
+def qualification_of(
+    loaded: LoadedTour, record: TourEventRecord
+) -> tuple[TourEventRecord, QualificationList, FinalsField | None]:
+    """CCT-3: `qualification` for an event of a loaded tour."""
     target = next(e for e in loaded.events if e.record.id == record.id)
     if record.type is EventType.FINALS:
         try:
@@ -211,6 +223,11 @@ async def prizes(store: GuildStore, tour: str, event: str | None = None) -> Priz
         async with store.read() as view:
             record = await find_event(view, event, loaded.record)
         chosen = tuple(e for e in loaded.events if e.record.id == record.id)
+    return prizes_of(loaded, chosen)
+
+
+def prizes_of(loaded: LoadedTour, chosen: Sequence[LoadedEvent]) -> Prizes:
+    """CCT-5: `prizes` of the events `chosen` of a loaded tour."""
     found = []
     for item in chosen:
         record = item.record

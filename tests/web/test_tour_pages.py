@@ -1,0 +1,484 @@
+"""The tour's pages, downloads and feeds on the public site, over the tour demo's database and a
+small world of hostile names.
+
+Each page and feed answers 200 with its type, and what it shows is compared with the services
+the commands use: the CCT-6 standings, the CCT-8b preliminary, the CCT-8c bracket with series
+scores and a CCT-9 walkover, and the CCT-8f Finals table with bonus points. The calendars parse,
+the JSON validates against docs/web-tour.schema.json, a hostile name is shown literally and
+escaped once, and another guild's ids are the 404 page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import re
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import icalendar
+import jsonschema
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from markupsafe import escape
+
+from bot.kernel.config import Config
+from bot.offline.demo.tour_run import play_tour
+from bot.offline.demo.tour_script import GUILD
+from bot.offline.discord_messages import stable_id
+from bot.rendering.common.text import halves_text
+from bot.runtime.clock import VirtualClock
+from bot.tour import event_reads, views
+from bot.tour.events import service as events
+from bot.tour.finals.reads import finals_card
+from bot.tour.game_names import ROUND_NAMES
+from bot.tour.game_targets import knockout_ties
+from bot.tour.series.awards import award_contest_series
+from bot.tour.store import load_event
+from bot.tour.tours import reads as tour_reads
+from bot.tour.tours import service as tours
+from bot.web.site import make_app
+from core.points import decimal_text
+from core.tour.knockout import Tie
+from core.tour.ranking import EventType
+from storage.engine.database import Database
+from storage.guild import GuildStore
+from tests.support.paths import ROOT
+from tests.support.tour_units import EVE
+from tests.support.tour_world import ARBITER, ORGANISER, by_order, preliminary_played
+
+Client = TestClient[Any, Any]
+DEMO = stable_id("guild", GUILD)
+SMALL = 4242
+"""The guild of the small world, beside the demo's in the same database."""
+SCRIPT = "<script>alert(1)</script>"
+LINK = "[x](https://e.com)"
+RTL = "Ali\u202elave"
+"""A name with a right-to-left override, which the name gate refuses at every door: it stands
+for a database an older version wrote, and is stored directly."""
+HOSTILE = (SCRIPT, LINK, "@everyone", RTL)
+PLAYERS = (SCRIPT, LINK, "@everyone", "Dana", "Eli", "Fay", "Gus", RTL)
+"""The small world's players in their preliminary order: the first beats every later one."""
+NOTE = "left <b>early</b> & gone"
+SCHEMA = json.loads((ROOT / "docs" / "web-tour.schema.json").read_text())
+
+
+async def _small_world(database: Database) -> None:
+    """A tour of one 8-player Regular with hostile names, played through the services: its
+    preliminary decided, its knock-out awarded series by series, QF1 by a walkover with a note.
+    A second event waits for its players."""
+    store = GuildStore(database, SMALL)
+    await tours.create_tour(store, ORGANISER, Config(), "Small <Tour>")
+    await events.create_event(
+        store, ORGANISER, "Small <Tour>", "Open", EventType.REGULAR, "2026-04-21", players=8
+    )
+    for name in PLAYERS[:-1]:
+        await events.add_player(store, ORGANISER, "Open", name, None)
+    async with store.tour_change(None, "test.player", "event:Open") as uow:
+        record = (await uow.tour_events.by_name("Open"))[0]
+        player = await uow.tours.add_player(record.tour_id, RTL)
+        await uow.tour_events.add_player(record, player.id)
+    await events.draw_event(store, ORGANISER, "Open", seed="s1", confirm=True)
+    await preliminary_played(store, "Open", by_order(PLAYERS))
+    await events.start_knockout(store, ORGANISER, "Open", confirm=True)
+    while True:
+        async with store.read() as view:
+            loaded = await load_event(view, (await view.tour_events.by_name("Open"))[0])
+        open_ties = [(t, s) for t, s in knockout_ties(loaded).items() if s.winner is None]
+        if not open_ties:
+            break
+        for tie, state in open_ties:
+            reason, note = ("other", NOTE) if tie is Tie.QF1 else ("no-show", None)
+            await award_contest_series(
+                store,
+                ARBITER,
+                "Open",
+                ROUND_NAMES[tie],
+                str(state.pairing.higher),
+                reason,
+                note,
+                confirm=True,
+            )
+
+    await events.create_event(
+        store, ORGANISER, "Small <Tour>", "Later", EventType.REGULAR, "2026-05-21", players=8
+    )
+
+
+async def _build(path: Path) -> None:
+    database = await Database.open(path, clock=VirtualClock(EVE))
+    await database.migrate()
+    await _small_world(database)
+    for guild, slug in ((DEMO, "demo"), (SMALL, "small")):
+        async with GuildStore(database, guild).change(None, "setup.web", "web") as uow:
+            await uow.web_sites.publish(slug)
+    await database.close()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tour demo's database, played once for the module, with the small world beside it."""
+    out = tmp_path_factory.mktemp("web-tour") / "demo"
+    play_tour(1, out, progress=io.StringIO())
+    path = out / "arbiter.db"
+    asyncio.run(_build(path))
+    return path
+
+
+@pytest.fixture
+async def site_db(built: Path, tmp_path: Path) -> AsyncIterator[Database]:
+    """A copy of the built database, for one test."""
+    database = await Database.open(shutil.copy(built, tmp_path / "arbiter.db"))
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+async def client(site_db: Database) -> AsyncIterator[Client]:
+    async with TestClient(TestServer(make_app(site_db))) as client:
+        yield client
+
+
+async def _get(client: Client, path: str, kind: str) -> bytes:
+    reply = await client.get(path)
+    body = await reply.read()
+    assert reply.status == 200, (path, body[:500])
+    assert reply.headers["Content-Type"].startswith(kind), path
+    return body
+
+
+async def _text(client: Client, path: str) -> str:
+    return (await _get(client, path, "text/html")).decode()
+
+
+async def _ids(database: Database, guild: int) -> tuple[int, dict[str, int]]:
+    """The guild's one tour and its events by name."""
+    async with GuildStore(database, guild).read() as view:
+        [tour] = await view.tours.all()
+        found = await view.tour_events.of_tour(tour.id)
+    return tour.id, {e.name: e.id for e in found}
+
+
+def _cells(html: str, table: str) -> list[list[str]]:
+    """The text of each body row's cells of the first table of class `table`."""
+    start = html.index(f'<table class="{table}')
+    body = html[html.index("<tbody>", start) : html.index("</tbody>", start)]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", body)
+    return [
+        [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", r)] for r in rows
+    ]
+
+
+async def test_cct_6_the_tour_page_shows_the_standings_the_command_computes(
+    client: Client, site_db: Database
+) -> None:
+    """CCT-6, CCT-3, CCT-5: the tour page's standings are `/tour standings`' rows, as after an
+    event with `?after=`; every event is linked and every player's calendar too."""
+    tour, found = await _ids(site_db, DEMO)
+    store = GuildStore(site_db, DEMO)
+    for query, after in (("", None), (f"?after={found['Equinox Regular']}", "Equinox Regular")):
+        html = await _text(client, f"/g/demo/tours/{tour}{query}")
+        view = views.tour_standings(await tour_reads.tour_standings(store, "Demo Tour", after))
+        expected = [
+            [view.rank_text(i), str(escape(name)), str(row.record.points), str(row.record.wins)]
+            for i, (row, name) in enumerate(zip(view.rows, view.names, strict=True))
+        ]
+        assert [row[:4] for row in _cells(html, "standings tour-standings")] == expected
+    for event in found.values():
+        assert f'href="/g/demo/events/{event}"' in html
+    loaded = await tour_reads.loaded_tour(store, tour)
+    for player in loaded.players:
+        assert f'href="/g/demo/tours/{tour}/players/{player.id}/calendar.ics"' in html
+    assert "Qualification (CCT-3)" in html and "Ambassador pool" in html
+    assert "Major winner" in html
+
+
+async def test_the_tour_links_each_calendar_by_the_sites_address(site_db: Database) -> None:
+    tour, _ = await _ids(site_db, DEMO)
+    app = make_app(site_db, base_url="https://chess.example/")
+    async with TestClient(TestServer(app)) as client:
+        html = await _text(client, f"/g/demo/tours/{tour}")
+    assert f'href="https://chess.example/g/demo/tours/{tour}/players/' in html
+
+
+async def test_cct_8b_the_event_page_shows_the_preliminary_and_its_crosstable(
+    client: Client, site_db: Database
+) -> None:
+    """CCT-8b: the preliminary's rows with DE, WIN, SB and KS as `/event standings` computes
+    them, and a crosstable row per player with one cell per opponent."""
+    _, found = await _ids(site_db, DEMO)
+    event = found["Spring Regular"]
+    html = await _text(client, f"/g/demo/events/{event}")
+    read, rows = await event_reads.event_standings(GuildStore(site_db, DEMO), event)
+    view = views.preliminary(read.loaded, rows)
+    expected = [
+        [
+            view.rank_text(i),
+            str(escape(name)),
+            halves_text(row.points),
+            "" if row.de is None else halves_text(row.de),
+            str(row.wins),
+            halves_text(row.sb),
+            halves_text(row.ks),
+        ]
+        for i, (row, name) in enumerate(zip(view.rows, view.names, strict=True))
+    ]
+    assert _cells(html, "standings preliminary") == expected
+    crosstable = _cells(html, "crosstable")
+    assert len(crosstable) == len(rows) and all(len(r) == len(rows) + 3 for r in crosstable)
+    assert [r[-1] for r in crosstable] == [halves_text(row.points) for row in rows]
+    for link in ("standings.png", "crosstable.png", "standings.csv", "bracket.png"):
+        assert f'href="/g/demo/events/{event}/{link}"' in html
+
+
+async def test_cct_8c_the_bracket_shows_each_series_score_and_its_games(
+    client: Client, site_db: Database
+) -> None:
+    """CCT-8c to CCT-8e: each series' score cells as the bracket view gives them, its winner,
+    and its recorded games; the Armageddon the demo plays shows as such."""
+    _, found = await _ids(site_db, DEMO)
+    store = GuildStore(site_db, DEMO)
+    for name, event in found.items():
+        if name == "Tour Finals":
+            continue
+        html = await _text(client, f"/g/demo/events/{event}")
+        bracket = await event_reads.event_bracket(store, event)
+        view = views.bracket(bracket.read.loaded, bracket.ties)
+        boxes = html.split('<div class="series')[1:]
+        assert len(boxes) == len(view.series)
+        for box, series in zip(boxes, view.series, strict=True):
+            assert f"<h4>{series.title}</h4>" in box
+            rows = _cells(box, "series-score")
+            assert [r[2:] for r in rows] == [
+                list(series.score_cells(True)),
+                list(series.score_cells(False)),
+            ]
+            assert str(escape(series.footer()[0])) in box
+    assert "won the Armageddon" in "".join(
+        [await _text(client, f"/g/demo/events/{e}") for n, e in found.items() if "Finals" not in n]
+    )
+
+
+async def test_cct_9_a_walkover_is_marked_with_its_reason_and_note(
+    client: Client, site_db: Database
+) -> None:
+    """CCT-9: the small world's QF1 was awarded without play: the bracket marks the walkover,
+    its reason and the arbiter's note (escaped once), and shows no games for it."""
+    _, found = await _ids(site_db, SMALL)
+    html = await _text(client, f"/g/small/events/{found['Open']}")
+    qf1 = html.split('<div class="series')[1]
+    assert 'walkover"' in qf1.split(">")[0]
+    assert f"<strong>Walkover</strong> (other: {escape(NOTE)})" in qf1
+    assert f"✓ {escape(SCRIPT)} by walkover (other)" in qf1
+    assert '<ul class="games">' not in qf1
+    assert html.count("<strong>Walkover</strong>") == 8
+    document = json.loads(
+        await _get(client, f"/g/small/events/{found['Open']}.json", "application/json")
+    )
+    first = document["knockout"]["series"][0]
+    assert (first["walkover"], first["walkover_reason"], first["walkover_note"]) == (
+        True,
+        "other",
+        NOTE,
+    )
+
+
+async def test_cct_8f_the_finals_table_shows_bonus_points(
+    client: Client, site_db: Database
+) -> None:
+    """CCT-8f: the Finals table's match points, bonus and total as `/finals standings` gives
+    them, in the page, the CSV and the JSON."""
+    _, found = await _ids(site_db, DEMO)
+    event = found["Tour Finals"]
+    card = await finals_card(GuildStore(site_db, DEMO), event)
+    view = views.finals(card.event, card.standings)
+    assert any(row.bonus for row in view.rows)
+    html = await _text(client, f"/g/demo/events/{event}")
+    assert _cells(html, "standings finals") == [
+        [
+            view.rank_text(i),
+            str(escape(n)),
+            str(r.match_points),
+            halves_text(r.bonus),
+            halves_text(r.total),
+        ]
+        for i, (r, n) in enumerate(zip(view.rows, view.names, strict=True))
+    ]
+    document = json.loads(await _get(client, f"/g/demo/events/{event}.json", "application/json"))
+    assert [(r["player"], r["bonus"], r["total"]) for r in document["finals"]["standings"]] == [
+        (n, decimal_text(r.bonus), decimal_text(r.total))
+        for r, n in zip(view.rows, view.names, strict=True)
+    ]
+    csv = (await _get(client, f"/g/demo/events/{event}/standings.csv", "text/csv")).decode()
+    assert csv.splitlines()[0] == "rank,tied,tied_for_first,player,match_points,bonus,total"
+    assert len(csv.splitlines()) == len(view.rows) + 1
+
+
+async def test_every_download_and_feed_answers_with_its_type(
+    client: Client, site_db: Database
+) -> None:
+    tour, found = await _ids(site_db, DEMO)
+    regular, finals = found["Spring Regular"], found["Tour Finals"]
+    downloads = {
+        f"/g/demo/tours/{tour}/standings.csv": "text/csv",
+        f"/g/demo/tours/{tour}/standings.png": "image/png",
+        f"/g/demo/events/{regular}/standings.csv": "text/csv",
+        f"/g/demo/events/{regular}/standings.png": "image/png",
+        f"/g/demo/events/{regular}/crosstable.png": "image/png",
+        f"/g/demo/events/{regular}/bracket.png": "image/png",
+        f"/g/demo/events/{finals}/standings.png": "image/png",
+    }
+    for path, kind in downloads.items():
+        body = await _get(client, path, kind)
+        assert body.startswith(b"\x89PNG") if kind == "image/png" else b"," in body, path
+    csv = (await _get(client, f"/g/demo/tours/{tour}/standings.csv", "text/csv")).decode()
+    assert csv.startswith("rank,tied,playoff_required,player,points,")
+    pages = [f"/g/demo/tours/{tour}"] + [f"/g/demo/events/{e}" for e in found.values()]
+    for path in pages:
+        assert not re.search(r"[0-9]{15,}", await _text(client, path)), path  # no Discord id
+    for path in (f"/g/demo/events/{finals}/crosstable.png", f"/g/demo/events/{finals}/bracket.png"):
+        assert (await client.get(path)).status == 404, path
+
+
+async def test_the_calendars_parse_and_hold_the_players_games(
+    client: Client, site_db: Database
+) -> None:
+    """The event's calendar is `/event calendar`'s; a player's holds each day they play, with
+    their preliminary results and their series."""
+    tour, found = await _ids(site_db, DEMO)
+    store = GuildStore(site_db, DEMO)
+    event = found["Spring Regular"]
+    body = await _get(client, f"/g/demo/events/{event}/calendar.ics", "text/calendar")
+    _, days = await event_reads.event_calendar(store, event)
+    assert len(icalendar.Calendar.from_ical(body).walk("VEVENT")) == len(days)
+    loaded = await tour_reads.loaded_tour(store, tour)
+    for player in loaded.players:
+        path = f"/g/demo/tours/{tour}/players/{player.id}/calendar.ics"
+        entries = icalendar.Calendar.from_ical(await _get(client, path, "text/calendar")).walk(
+            "VEVENT"
+        )
+        expected = 0
+        for item in loaded.events:
+            if player.id not in item.names:
+                continue
+            if item.record.type is EventType.FINALS:
+                expected += item.record.size - 1
+                continue
+            series = [
+                s
+                for s in knockout_ties(item).values()
+                if player.name in (s.pairing.higher, s.pairing.lower)
+            ]
+            expected += 3 + 2 * len(series)
+        assert len(entries) == expected, player.name
+        summaries = [str(e["summary"]) for e in entries]
+        assert all(player.name in s for s in summaries)
+        assert len({str(e["uid"]) for e in entries}) == len(entries)
+    assert any(re.search(r": (1-0|0-1|½-½)", s) for s in summaries)
+
+
+async def test_the_json_validates_against_its_schema(client: Client, site_db: Database) -> None:
+    """Both documents of both guilds validate, the schema is draft 2020-12, and a score written
+    as a float is refused by it."""
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    for guild, slug in ((DEMO, "demo"), (SMALL, "small")):
+        tour, found = await _ids(site_db, guild)
+        paths = [f"/g/{slug}/tours/{tour}.json"] + [
+            f"/g/{slug}/events/{e}.json" for e in found.values()
+        ]
+        for path in paths:
+            body = await _get(client, path, "application/json")
+            jsonschema.validate(json.loads(body), SCHEMA)
+            assert not re.search(rb"[0-9]{15,}", body), path  # no Discord id
+    document = json.loads(
+        await _get(
+            client, f"/g/demo/tours/{(await _ids(site_db, DEMO))[0]}.json", "application/json"
+        )
+    )
+    points = document["standings"][0]["points"]
+    document["standings"][0]["points"] = float(points)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(document, SCHEMA)
+    document["standings"][0]["points"] = points
+    report = await tour_reads.tour_standings(GuildStore(site_db, DEMO), "Demo Tour")
+    assert [(s["player"], s["points"]) for s in document["standings"]] == [
+        (str(r.player), str(r.record.points)) for r in report.ranking
+    ]
+
+
+async def test_a_hostile_name_is_shown_literally_and_escaped_once(
+    client: Client, site_db: Database
+) -> None:
+    """HTML, a masked link, a mention and a right-to-left override in player names: each page
+    shows them as typed, escaped once by the template engine, never as markup."""
+    tour, found = await _ids(site_db, SMALL)
+    pages = [f"/g/small/tours/{tour}", f"/g/small/events/{found['Open']}"]
+    for path in pages:
+        html = await _text(client, path)
+        assert "<script>" not in html and "<b>" not in html, path
+        assert 'href="https://e.com"' not in html
+        for name in HOSTILE:
+            assert f"<bdi>{escape(name)}</bdi>" in html, (path, name)
+        assert "&amp;lt;" not in html and "&amp;amp;" not in html
+        assert escape("Small <Tour>") in html
+    document = json.loads(await _get(client, f"/g/small/tours/{tour}.json", "application/json"))
+    assert {s["player"] for s in document["standings"]} >= set(HOSTILE)
+
+
+async def test_another_guilds_or_a_bad_id_is_the_404_page(
+    client: Client, site_db: Database
+) -> None:
+    demo_tour, demo_events = await _ids(site_db, DEMO)
+    small_tour, small_events = await _ids(site_db, SMALL)
+    async with GuildStore(site_db, DEMO).read() as view:
+        demo_player = (await view.tours.players(demo_tour))[0].id
+    event = next(iter(demo_events.values()))
+    paths = [
+        f"/g/small/tours/{demo_tour}",
+        f"/g/small/tours/{demo_tour}.json",
+        f"/g/small/events/{event}",
+        f"/g/small/events/{event}.json",
+        f"/g/small/events/{event}/standings.csv",
+        f"/g/small/events/{event}/bracket.png",
+        f"/g/small/events/{event}/calendar.ics",
+        f"/g/small/tours/{small_tour}/players/{demo_player}/calendar.ics",
+        f"/g/demo/tours/{small_tour}",
+        f"/g/demo/events/{small_events['Open']}",
+        f"/g/demo/tours/{demo_tour}?after={small_events['Open']}",
+        "/g/demo/tours/x",
+        "/g/demo/events/-1",
+        "/g/demo/tours/999999/standings.csv",
+        "/g/nobody/tours/1",
+    ]
+    for path in paths:
+        reply = await client.get(path)
+        assert reply.status == 404, path
+        assert "There is no page at this address." in await reply.text()
+    bad = await client.get(f"/g/demo/tours/{demo_tour}?after=spring")
+    assert bad.status == 400
+
+
+async def test_an_event_before_its_draw_shows_what_it_has(
+    client: Client, site_db: Database
+) -> None:
+    """CCT-3: before its draw an event has no table, no bracket and no downloads, but its page,
+    its JSON and its calendar answer, and the tour's qualification lists who qualified for it."""
+    tour, found = await _ids(site_db, SMALL)
+    event = found["Later"]
+    html = await _text(client, f"/g/small/events/{event}")
+    assert "No draw yet." in html and "standings.png" not in html
+    document = json.loads(await _get(client, f"/g/small/events/{event}.json", "application/json"))
+    assert (document["preliminary"], document["knockout"], document["finals"]) == (None,) * 3
+    ics = await _get(client, f"/g/small/events/{event}/calendar.ics", "text/calendar")
+    assert len(icalendar.Calendar.from_ical(ics).walk("VEVENT")) == 9
+    for download in ("standings.csv", "standings.png", "crosstable.png", "bracket.png"):
+        assert (await client.get(f"/g/small/events/{event}/{download}")).status == 404
+    store = GuildStore(site_db, SMALL)
+    _, listed, _ = await tour_reads.qualification(store, "Small <Tour>", "Later")
+    page = json.loads(await _get(client, f"/g/small/tours/{tour}.json", "application/json"))
+    [later] = [q for q in page["qualification"] if q["event"]["id"] == event]
+    assert [q["player"] for q in later["qualified"]] == [str(q.player) for q in listed.qualified]
+    assert later["qualified"] and later["places_left"] == listed.places_left
