@@ -69,6 +69,17 @@ async def published_guild(database: Database, slug: str) -> int | None:
     return None if not rows else int(rows[0]["guild_id"])
 
 
+async def published_site(database: Database, slug: str) -> tuple[int, int] | None:
+    """The guild shown under `slug` and its `last_change`, or None: one read for every page."""
+    async with database.read() as connection:
+        rows = await connection.execute_fetchall(
+            "SELECT guild_id, (SELECT MAX(id) FROM audit WHERE audit.guild_id = web_sites.guild_id)"
+            " AS last FROM web_sites WHERE slug = ?",
+            (slug,),
+        )
+    return None if not rows else (int(rows[0]["guild_id"]), int(rows[0]["last"] or 0))
+
+
 async def published_guilds(database: Database) -> list[tuple[str, int]]:
     """Every published guild as (slug, guild id), by slug."""
     async with database.read() as connection:
