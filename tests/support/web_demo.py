@@ -1,4 +1,5 @@
-"""The 4-club league demo's database published as the site `demo`, for the web site's tests.
+"""The 4-club league demo's database published as the site `demo` (and the tour demo's as
+`tour`), for the web site's tests.
 
 A module builds the published file once (`published_demo`) and each test opens its own copy
 (`open_copy`), so a test that changes the database changes nobody else's.
@@ -16,6 +17,7 @@ import pytest
 
 from bot.cli import main
 from bot.offline.demo.season_script import GUILD
+from bot.offline.demo.tour_script import GUILD as TOUR_GUILD
 from bot.offline.discord_messages import stable_id
 from storage.engine.database import Clock, Database, utc_now
 from storage.guild import GuildStore
@@ -46,12 +48,12 @@ def published_demo(played: Played, tmp_path_factory: pytest.TempPathFactory) -> 
     return path
 
 
-async def _publish(path: Path) -> None:
+async def _publish(path: Path, guild_id: int = GUILD_ID, slug: str = SLUG) -> None:
     database = await Database.open(path)
     try:
         await database.migrate()
-        async with GuildStore(database, GUILD_ID).change(None, "setup.web", "web") as uow:
-            await uow.web_sites.publish(SLUG)
+        async with GuildStore(database, guild_id).change(None, "setup.web", "web") as uow:
+            await uow.web_sites.publish(slug)
     finally:
         await database.close()
 
@@ -59,3 +61,22 @@ async def _publish(path: Path) -> None:
 async def open_copy(published: Path, folder: Path, clock: Clock = utc_now) -> Database:
     """This test's own copy of the published database, open."""
     return await Database.open(shutil.copy(published, folder / "arbiter.db"), clock=clock)
+
+
+TOUR_GUILD_ID = stable_id("guild", TOUR_GUILD)
+TOUR_SLUG = "tour"
+_tours: dict[str, Path] = {}
+
+
+def published_tour(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tour demo's database (`arbiter demo --tour`, played once per test process), its guild
+    published as `tour`; a copy for the caller."""
+    if "tour" not in _tours:
+        out = tmp_path_factory.mktemp("demo-tour") / "demo"
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main(["demo", "--tour", "--out", str(out)]) == 0
+        _tours["tour"] = out / "arbiter.db"
+    path = tmp_path_factory.mktemp("web-tour") / "arbiter.db"
+    shutil.copy(_tours["tour"], path)
+    asyncio.run(_publish(path, TOUR_GUILD_ID, TOUR_SLUG))
+    return path
