@@ -28,7 +28,14 @@ from bot.web.site import make_app
 from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.demos import Played
-from tests.support.web_demo import GUILD_ID, published_demo
+from tests.support.web_demo import (
+    GUILD_ID,
+    SLUG,
+    TOUR_GUILD_ID,
+    TOUR_SLUG,
+    published_demo,
+    published_tour,
+)
 
 WINDOW = (1000, 800)
 COLOURS = 20
@@ -40,8 +47,8 @@ Texts = Callable[[GuildStore, list[int]], Awaitable[list[str]]]
 
 @dataclass(frozen=True)
 class Shown:
-    """A page the browser opens: its address (a pattern of the links of the pages before it,
-    whose numbers are the ids it names) and the texts the services say it shows."""
+    """A page the browser opens: its address (a fixed one, or a pattern of the links of the pages
+    before it whose groups are the ids it names) and the texts the services say it shows."""
 
     name: str
     address: str
@@ -67,7 +74,8 @@ PAGES = [
     Shown("guild", "/g/demo/", guild_texts),
     Shown("season", r"/g/demo/seasons/(\d+)", season_texts),
 ]
-"""The pages opened, in order: each is found among the links of the pages before it."""
+"""The pages opened, in order: each is found among the links of the pages before it. Pages
+under `/g/demo/` are the 4-club league demo's, those under `/g/tour/` the tour demo's."""
 
 
 def chromium() -> str:
@@ -78,11 +86,6 @@ def chromium() -> str:
     if os.environ.get("ARBITER_BROWSER") == "1":
         pytest.fail("ARBITER_BROWSER=1 but chromium is not on PATH (apt-get install chromium)")
     pytest.skip("chromium is not on PATH; ARBITER_BROWSER=1 makes its absence a failure")
-
-
-@pytest.fixture(scope="module")
-def published(played: Played, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return published_demo(played, tmp_path_factory)
 
 
 async def browse(browser: str, url: str, shot: Path, profile: Path) -> str:
@@ -118,8 +121,9 @@ def shown_text(dom: str) -> str:
 
 
 def address_of(page: Shown, doms: list[str]) -> tuple[str, list[int]]:
-    """The first link of the pages opened so far that matches `page`, and the ids it names."""
-    if not doms:
+    """`page`'s address if it names no id, else the first link of the pages opened so far that
+    matches it, and the ids it names."""
+    if "(" not in page.address:
         return page.address, []
     for dom in doms:
         for link in re.findall(r'href="([^"]+)"', dom):
@@ -140,24 +144,58 @@ def check_screenshot(shot: Path, name: str) -> None:
     assert colours is not None and len(colours) > COLOURS, (name, colours and len(colours))
 
 
-async def test_chromium_renders_the_main_pages(published: Path, tmp_path: Path) -> None:
-    browser = chromium()
-    database = await Database.open(shutil.copy(published, tmp_path / "arbiter.db"))
+@dataclass
+class Served:
+    """A demo's database served on 127.0.0.1."""
+
+    database: Database
+    store: GuildStore
+    runner: web.AppRunner
+    port: int
+
+
+async def serve(published: Path, guild_id: int) -> Served:
+    """The site over `published`, on a free port of 127.0.0.1."""
+    database = await Database.open(published)
     runner = web.AppRunner(make_app(database))
     await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    port = runner.addresses[0][1]
+    return Served(database, GuildStore(database, guild_id), runner, port)
+
+
+@pytest.fixture(scope="module")
+def published(
+    played: Played, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, tuple[Path, int]]:
+    """The demos' databases the pages need, by slug: a database and its guild's id."""
+    slugs = {page.address.split("/")[2] for page in PAGES}
+    found = {}
+    if SLUG in slugs:
+        found[SLUG] = (published_demo(played, tmp_path_factory), GUILD_ID)
+    if TOUR_SLUG in slugs:
+        found[TOUR_SLUG] = (published_tour(tmp_path_factory), TOUR_GUILD_ID)
+    return found
+
+
+async def test_chromium_renders_the_main_pages(
+    published: dict[str, tuple[Path, int]], tmp_path: Path
+) -> None:
+    browser = chromium()
+    sites: dict[str, Served] = {}
     try:
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = runner.addresses[0][1]
-        store = GuildStore(database, GUILD_ID)
+        for slug, (path, guild_id) in published.items():
+            sites[slug] = await serve(path, guild_id)
         doms: list[str] = []
         keep = os.environ.get("ARBITER_SCREENSHOTS")
         for page in PAGES:
             path, ids = address_of(page, doms)
+            served = sites[page.address.split("/")[2]]
             shot = tmp_path / f"{page.name}.png"
-            dom = await browse(browser, f"http://127.0.0.1:{port}{path}", shot, tmp_path / "p")
+            url = f"http://127.0.0.1:{served.port}{path}"
+            dom = await browse(browser, url, shot, tmp_path / "profile")
             text = shown_text(dom)
-            for expected in await page.texts(store, ids):
+            for expected in await page.texts(served.store, ids):
                 assert " ".join(expected.split()) in text, (page.name, expected)
             check_screenshot(shot, page.name)
             if keep:
@@ -165,5 +203,6 @@ async def test_chromium_renders_the_main_pages(published: Path, tmp_path: Path) 
                 shutil.copy(shot, Path(keep) / shot.name)
             doms.append(dom)
     finally:
-        await runner.cleanup()
-        await database.close()
+        for served in sites.values():
+            await served.runner.cleanup()
+            await served.database.close()
