@@ -71,12 +71,11 @@ async def published_guild(database: Database, slug: str) -> int | None:
 
 async def published_site(database: Database, slug: str) -> tuple[int, int] | None:
     """The guild shown under `slug` and its `last_change`, or None: one read for every page."""
-    async with database.read() as connection:
-        rows = await connection.execute_fetchall(
-            "SELECT guild_id, (SELECT MAX(id) FROM audit WHERE audit.guild_id = web_sites.guild_id)"
-            " AS last FROM web_sites WHERE slug = ?",
-            (slug,),
-        )
+    rows = await database.fetch(
+        "SELECT guild_id, (SELECT MAX(id) FROM audit WHERE audit.guild_id = web_sites.guild_id)"
+        " AS last FROM web_sites WHERE slug = ?",
+        (slug,),
+    )
     return None if not rows else (int(rows[0]["guild_id"]), int(rows[0]["last"] or 0))
 
 

@@ -129,3 +129,11 @@ async def test_a_query_is_a_page_of_its_own(client: Client) -> None:
 
 async def test_an_unpublished_slug_reads_nothing(database: Database) -> None:
     assert await published_site(database, "nobody") is None
+
+
+async def test_a_304_costs_one_trip_to_the_database(client: Client, database: Database) -> None:
+    tag = await etag_of(client)
+    before = database.trips
+    reply = await client.get("/g/demo/", headers={"If-None-Match": tag})
+    assert reply.status == 304
+    assert database.trips - before == 1
