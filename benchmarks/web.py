@@ -1,7 +1,8 @@
 """Benchmark: the public web site under a fixed request rate, and its 304s at full speed.
 
-The site (`bot.web.site.make_app`) is served over a demo's database on 127.0.0.1 by a process
-of its own (aiohttp's `TCPSite`); this process is the load generator, on raw keep-alive
+The site is served over a demo's database on 127.0.0.1 by a process of its own, started as
+`arbiter run` starts it (`bot.cli.web.start_site`; `--read-only`: the database opened as
+`arbiter web --db` opens it); this process is the load generator, on raw keep-alive
 HTTP/1.1 connections. Each page gets two runs:
 - offered load: `--rate` requests a second for `--seconds` (default 200/s for 30 s), each
   timed from the moment it was due (a late send counts against the site): p50/p95/p99, errors
@@ -12,11 +13,11 @@ HTTP/1.1 connections. Each page gets two runs:
 
 The pages are `--page PATH` (repeatable), else found from the guild's home page: a season page,
 a division page and a bracket page, those the site has. The site's `requests_per_minute` is set
-out of reach, since one address sends everything.
+to the most the configuration takes, since one address sends everything.
 
 Run from the worktree root:
 `python3 benchmarks/web.py [--db PATH] [--tour] [--page PATH]... [--rate N] [--seconds S]
-[--connections C] [--conditional-seconds S] [--profile FILE]`
+[--connections C] [--conditional-seconds S] [--read-only] [--profile FILE]`
 Without --db it plays `arbiter demo --clubs 4` (or `arbiter demo --tour`) into a temporary folder.
 --profile: the server runs under cProfile, its statistics are written to FILE and summarised.
 """
@@ -42,6 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.cli.web import start_site
 from bot.offline.demo.season_script import GUILD as LEAGUE_GUILD
 from bot.offline.demo.tour_script import GUILD as TOUR_GUILD
 from bot.offline.discord_messages import stable_id
@@ -49,8 +51,9 @@ from storage.engine.database import Database
 from storage.guild import GuildStore
 from storage.shared.web_sites import published_guilds
 
-UNREACHABLE = 1_000_000_000
-"""The site's requests_per_minute here: the generator is one address."""
+UNREACHABLE = 1_000_000
+"""The site's requests_per_minute here, the most the configuration takes: the generator is one
+address."""
 PAGES = [
     ("season", r"/g/[^/]+/seasons/\d+"),
     ("division", r"/g/[^/]+/seasons/\d+/divisions/\d+"),
@@ -90,22 +93,24 @@ async def _publish(path: Path, guild_id: int) -> None:
         await database.close()
 
 
-def _serve(path: str, profile: str | None, pipe: Connection) -> None:
-    """The server process: the site over `path` until the pipe says stop."""
+def _serve(path: str, read_only: bool, profile: str | None, pipe: Connection) -> None:
+    """The server process: the site over `path`, started as `arbiter run` starts it (or, with
+    `read_only`, over the database opened as `arbiter web --db` opens it), until told to stop."""
     import cProfile
     import pstats
+
+    from bot.cli.web import open_site_database, start_site
+    from bot.kernel.config import WebConfig
 
     profiler = cProfile.Profile() if profile else None
 
     async def run() -> None:
-        from aiohttp import web
-
-        from bot.web.site import make_app
-
-        database = await Database.open(path)
-        runner = web.AppRunner(make_app(database, requests_per_minute=UNREACHABLE))
-        await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        if read_only:
+            database = await open_site_database(Path(path))
+        else:
+            database = await Database.open(path)
+        settings = WebConfig(host="127.0.0.1", port=0, requests_per_minute=UNREACHABLE)
+        runner = await start_site(database, None, settings)
         pipe.send(runner.addresses[0][1])
         if profiler is not None:
             profiler.enable()
@@ -123,11 +128,12 @@ def _serve(path: str, profile: str | None, pipe: Connection) -> None:
 
 
 @contextlib.contextmanager
-def served(path: Path, profile: str | None) -> Iterator[int]:
+def served(path: Path, read_only: bool, profile: str | None) -> Iterator[int]:
     """The site over `path` in a process of its own: its port for the block."""
     context = multiprocessing.get_context("spawn")
     ours, theirs = context.Pipe()
-    process = context.Process(target=_serve, args=(str(path), profile, theirs), daemon=True)
+    arguments = (str(path), read_only, profile, theirs)
+    process = context.Process(target=_serve, args=arguments, daemon=True)
     process.start()
     try:
         if not ours.poll(60):
@@ -316,14 +322,21 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the rate is offered")
     parser.add_argument("--connections", type=int, default=8, help="keep-alive connections")
     parser.add_argument("--conditional-seconds", type=float, default=10.0)
+    parser.add_argument(
+        "--read-only",
+        action="store_true",
+        help="open the database as `arbiter web --db` does (else as `arbiter run` does)",
+    )
     parser.add_argument("--profile", help="profile the server into this file")
     args = parser.parse_args()
     print(f"load before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1 and 5 minutes)")
     with tempfile.TemporaryDirectory() as folder:
         path = prepared(args, Path(folder))
         print(f"site: requests_per_minute set to {UNREACHABLE:,} for the benchmark (one address)")
-        print("the site is served by a process of its own; this one generates the load")
-        with served(path, args.profile) as port:
+        opened = "as `arbiter web --db` does" if args.read_only else "as `arbiter run` does"
+        print(f"the site is served by a process of its own ({start_site.__module__}.start_site),")
+        print(f"its database opened {opened}; this process generates the load")
+        with served(path, args.read_only, args.profile) as port:
             asyncio.run(measure(port, args))
     print(f"\nload after: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1 and 5 minutes)")
     return 0
