@@ -114,7 +114,7 @@ def _serve(path: str, read_only: bool, profile: str | None, pipe: Connection) ->
         pipe.send(runner.addresses[0][1])
         if profiler is not None:
             profiler.enable()
-        await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
+        await asyncio.get_running_loop().run_in_executor(None, _answer, pipe)
         if profiler is not None:
             profiler.disable()
         await runner.cleanup()
@@ -127,9 +127,27 @@ def _serve(path: str, read_only: bool, profile: str | None, pipe: Connection) ->
     pipe.send("stopped")
 
 
+def _answer(pipe: Connection) -> None:
+    """Tells the server's CPU time when asked, until told to stop."""
+    while pipe.recv() == "cpu":
+        pipe.send(time.process_time())
+
+
+@dataclass
+class Server:
+    """The site's process: its port, and its CPU time on request."""
+
+    port: int
+    pipe: Connection
+
+    def cpu(self) -> float:
+        self.pipe.send("cpu")
+        return float(self.pipe.recv())
+
+
 @contextlib.contextmanager
-def served(path: Path, read_only: bool, profile: str | None) -> Iterator[int]:
-    """The site over `path` in a process of its own: its port for the block."""
+def served(path: Path, read_only: bool, profile: str | None) -> Iterator[Server]:
+    """The site over `path` in a process of its own, for the block."""
     context = multiprocessing.get_context("spawn")
     ours, theirs = context.Pipe()
     arguments = (str(path), read_only, profile, theirs)
@@ -138,7 +156,7 @@ def served(path: Path, read_only: bool, profile: str | None) -> Iterator[int]:
     try:
         if not ours.poll(60):
             raise RuntimeError("the site's process did not start")
-        yield int(ours.recv())
+        yield Server(int(ours.recv()), ours)
     finally:
         ours.send("stop")
         ours.poll(60)
@@ -288,7 +306,17 @@ async def found_pages(port: int) -> list[tuple[str, str]]:
     return found
 
 
-async def measure(port: int, args: argparse.Namespace) -> None:
+def cpu_line(server: Server, before: tuple[float, float], answered: int) -> str:
+    """The CPU each request cost the site and the generator since `before`."""
+    site, generator = server.cpu() - before[0], time.process_time() - before[1]
+    return (
+        f"  CPU a request: the site {site / answered * 1000:.3f} ms,"
+        f" the generator {generator / answered * 1000:.3f} ms"
+    )
+
+
+async def measure(server: Server, args: argparse.Namespace) -> None:
+    port = server.port
     pages = [("page", page) for page in args.page] or await found_pages(port)
     for kind, path in pages:
         client = await Client.open(port)
@@ -298,18 +326,22 @@ async def measure(port: int, args: argparse.Namespace) -> None:
             raise SystemExit(f"{path}: {status} {body[:200]!r}")
         print(f"\n{kind} {path} ({len(body):,} bytes, ETag {headers['etag']})")
         if args.rate > 0:
+            before = (server.cpu(), time.process_time())
             tally = await offered(port, path, args.rate, args.seconds, args.connections)
             print(f"  {args.rate:g}/s offered for {args.seconds:g} s: {tally.line(200)}")
+            print(cpu_line(server, before, len(tally.latencies)))
             seconds = sorted({int(when) for when in tally.slow})
             print(f"  {len(tally.slow)} over 20 ms, due in the seconds {seconds}")
             good = tally.percentile(0.99) <= 20 and tally.line(200).count("errors 0 ") == 1
             print(f"  target p99 <= 20 ms, 0 errors: {'met' if good else 'MISSED'}")
         if args.conditional_seconds > 0:
+            before = (server.cpu(), time.process_time())
             tally = await conditional(
                 port, path, headers["etag"], args.conditional_seconds, args.connections
             )
             rate = len(tally.latencies) / tally.seconds
             print(f"  If-None-Match on {args.connections} connections: {tally.line(304)}")
+            print(cpu_line(server, before, len(tally.latencies)))
             print(f"  target >= 2,000 304s a second: {'met' if rate >= 2000 else 'MISSED'}")
 
 
@@ -336,8 +368,8 @@ def main() -> int:
         opened = "as `arbiter web --db` does" if args.read_only else "as `arbiter run` does"
         print(f"the site is served by a process of its own ({start_site.__module__}.start_site),")
         print(f"its database opened {opened}; this process generates the load")
-        with served(path, args.read_only, args.profile) as port:
-            asyncio.run(measure(port, args))
+        with served(path, args.read_only, args.profile) as server:
+            asyncio.run(measure(server, args))
     print(f"\nload after: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1 and 5 minutes)")
     return 0
 
