@@ -11,8 +11,9 @@ HTTP/1.1 connections. Each page gets two runs:
   they are answered for `--conditional-seconds`: the 304s a second and their p99. Target:
   >= 2,000 a second.
 
-The pages are `--page PATH` (repeatable), else found from the guild's home page: a season page,
-a division page and a bracket page, those the site has. The site's `requests_per_minute` is set
+The pages are `--page PATH` (repeatable), else found from the guild's home page: a season page
+and a division page (the league demo), or an event's page with its bracket (`--tour`), those the
+site has. The site's `requests_per_minute` is set
 to the most the configuration takes, since one address sends everything.
 
 Run from the worktree root:
@@ -57,9 +58,10 @@ address."""
 PAGES = [
     ("season", r"/g/[^/]+/seasons/\d+"),
     ("division", r"/g/[^/]+/seasons/\d+/divisions/\d+"),
-    ("bracket", r"/g/[^/]+/(?:tours/\d+/)?events/\d+/bracket"),
+    ("event", r"/g/[^/]+/events/\d+"),
 ]
-"""The pages measured when no --page is given: the first link of each kind found."""
+"""The pages measured when no --page is given: the first link of each kind found. An event's
+page shows its bracket (`--tour`)."""
 
 
 def prepared(args: argparse.Namespace, folder: Path) -> Path:
