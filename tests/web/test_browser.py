@@ -42,40 +42,42 @@ COLOURS = 20
 """A page with text and tables shows more distinct colours than this; a blank one shows one."""
 SECONDS = 30
 
-Texts = Callable[[GuildStore, list[int]], Awaitable[list[str]]]
+Read = Callable[[GuildStore], Awaitable[tuple[str, list[str]]]]
 
 
 @dataclass(frozen=True)
 class Shown:
-    """A page the browser opens: its address (a fixed one, or a pattern of the links of the pages
-    before it whose groups are the ids it names) and the texts the services say it shows."""
+    """A page the browser opens: the demo site it is on, and how to read from the services its
+    address and the texts it shows."""
 
     name: str
-    address: str
-    texts: Texts
+    slug: str
+    read: Read
 
 
-async def guild_texts(store: GuildStore, ids: list[int]) -> list[str]:
+async def guild_page(store: GuildStore) -> tuple[str, list[str]]:
     """The guild's home names its seasons."""
     async with store.read() as view:
-        return [season.name for season in await view.seasons.all()]
+        return f"/g/{SLUG}/", [season.name for season in await view.seasons.all()]
 
 
-async def season_texts(store: GuildStore, ids: list[int]) -> list[str]:
-    """A season's page shows each division's name, its leader and its table's club column."""
-    found = await standings_views(store, StandingsCache(), ids[0])
+async def season_page(store: GuildStore) -> tuple[str, list[str]]:
+    """A season's page shows each division's name, its caption, its leader and its table."""
+    async with store.read() as view:
+        season = (await view.seasons.all())[0]
+    found = await standings_views(store, StandingsCache(), season.id)
     texts = [found.season]
     for view in found.divisions:
         texts += [view.division, view.caption("Standings"), view.rows[0].club, "Club"]
-    return texts
+    return f"/g/{SLUG}/seasons/{season.id}", texts
 
 
 PAGES = [
-    Shown("guild", "/g/demo/", guild_texts),
-    Shown("season", r"/g/demo/seasons/(\d+)", season_texts),
+    Shown("guild", SLUG, guild_page),
+    Shown("season", SLUG, season_page),
 ]
-"""The pages opened, in order: each is found among the links of the pages before it. Pages
-under `/g/demo/` are the 4-club league demo's, those under `/g/tour/` the tour demo's."""
+"""The pages opened, each on the 4-club league demo's site (`SLUG`) or the tour demo's
+(`TOUR_SLUG`)."""
 
 
 def chromium() -> str:
@@ -120,19 +122,6 @@ def shown_text(dom: str) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
 
 
-def address_of(page: Shown, doms: list[str]) -> tuple[str, list[int]]:
-    """`page`'s address if it names no id, else the first link of the pages opened so far that
-    matches it, and the ids it names."""
-    if "(" not in page.address:
-        return page.address, []
-    for dom in doms:
-        for link in re.findall(r'href="([^"]+)"', dom):
-            match = re.fullmatch(page.address, html.unescape(link))
-            if match is not None:
-                return match.group(0), [int(part) for part in match.groups()]
-    raise AssertionError(f"no link to a {page.name} page on the pages before it")
-
-
 def check_screenshot(shot: Path, name: str) -> None:
     """A PNG of the window's size that shows something."""
     data = shot.read_bytes()
@@ -169,7 +158,7 @@ def published(
     played: Played, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, tuple[Path, int]]:
     """The demos' databases the pages need, by slug: a database and its guild's id."""
-    slugs = {page.address.split("/")[2] for page in PAGES}
+    slugs = {page.slug for page in PAGES}
     found = {}
     if SLUG in slugs:
         found[SLUG] = (published_demo(played, tmp_path_factory), GUILD_ID)
@@ -186,22 +175,20 @@ async def test_chromium_renders_the_main_pages(
     try:
         for slug, (path, guild_id) in published.items():
             sites[slug] = await serve(path, guild_id)
-        doms: list[str] = []
         keep = os.environ.get("ARBITER_SCREENSHOTS")
         for page in PAGES:
-            path, ids = address_of(page, doms)
-            served = sites[page.address.split("/")[2]]
+            served = sites[page.slug]
+            path, texts = await page.read(served.store)
             shot = tmp_path / f"{page.name}.png"
             url = f"http://127.0.0.1:{served.port}{path}"
             dom = await browse(browser, url, shot, tmp_path / "profile")
             text = shown_text(dom)
-            for expected in await page.texts(served.store, ids):
+            for expected in texts:
                 assert " ".join(expected.split()) in text, (page.name, expected)
             check_screenshot(shot, page.name)
             if keep:
                 Path(keep).mkdir(parents=True, exist_ok=True)
                 shutil.copy(shot, Path(keep) / shot.name)
-            doms.append(dom)
     finally:
         for served in sites.values():
             await served.runner.cleanup()
