@@ -8,6 +8,7 @@ nothing is the plain 404 page, and each address is held to a request rate.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import math
@@ -57,6 +58,8 @@ class Site:
         default_factory=OrderedDict
     )
     buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
+    reading: dict[str, asyncio.Future[tuple[int, int] | None]] = field(default_factory=dict)
+    """The reads of a slug's guild and last change under way, shared by the requests meanwhile."""
     monotonic: Callable[[], float] = time.monotonic
 
 
@@ -99,7 +102,7 @@ def guild_page(handler: Handler) -> Callable[[web.Request], Awaitable[web.Stream
         slug = request.match_info["slug"]
         if len(request.query_string) > QUERY_KEPT:
             raise BadRequest("This address's query is too long.")
-        found = await published_site(site.database, slug) if plain(slug) else None
+        found = await published(site, slug) if plain(slug) else None
         if found is None:
             raise NotFound(f"no site {slug}")
         guild_id, changed = found
@@ -125,6 +128,22 @@ def guild_page(handler: Handler) -> Callable[[web.Request], Awaitable[web.Stream
         return response
 
     return serve
+
+
+async def published(site: Site, slug: str) -> tuple[int, int] | None:
+    """The guild under `slug` and its last change. Requests that come while this read is under
+    way wait for it rather than each making a trip to the database of its own."""
+    reading = site.reading.get(slug)
+    if reading is None or reading.done():
+        reading = asyncio.ensure_future(published_site(site.database, slug))
+        site.reading[slug] = reading
+        reading.add_done_callback(lambda done: _read(site, slug, done))
+    return await asyncio.shield(reading)
+
+
+def _read(site: Site, slug: str, done: asyncio.Future[tuple[int, int] | None]) -> None:
+    if site.reading.get(slug) is done:
+        del site.reading[slug]
 
 
 def plain(slug: str) -> bool:

@@ -3,6 +3,7 @@ and the minute is the same, and `If-None-Match` is read as HTTP says (a list, `*
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.web.site import SITE, make_app
+from bot.web.site import SITE, make_app, published
 from storage.engine.database import Database
 from storage.guild import GuildStore
 from storage.shared.web_sites import published_site
@@ -32,7 +33,7 @@ class Clock:
 
 
 @pytest.fixture(scope="module")
-def published(played: Played, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def published_file(played: Played, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return published_demo(played, tmp_path_factory)
 
 
@@ -42,8 +43,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def database(published: Path, tmp_path: Path, clock: Clock) -> AsyncIterator[Database]:
-    database = await open_copy(published, tmp_path, clock)
+async def database(published_file: Path, tmp_path: Path, clock: Clock) -> AsyncIterator[Database]:
+    database = await open_copy(published_file, tmp_path, clock)
     yield database
     await database.close()
 
@@ -137,3 +138,31 @@ async def test_a_304_costs_one_trip_to_the_database(client: Client, database: Da
     reply = await client.get("/g/demo/", headers={"If-None-Match": tag})
     assert reply.status == 304
     assert database.trips - before == 1
+
+
+async def test_requests_meanwhile_share_one_read_and_a_later_one_reads_again(
+    database: Database,
+) -> None:
+    site = make_app(database)[SITE]
+    before = database.trips
+    first, second = await asyncio.gather(published(site, "demo"), published(site, "demo"))
+    assert first == second and first is not None and first[0] == GUILD_ID
+    assert database.trips - before == 1
+    assert site.reading == {}
+    async with GuildStore(database, GUILD_ID).change(None, "setup.web", "web") as uow:
+        assert await uow.web_sites.withdraw()
+    before = database.trips
+    assert await published(site, "demo") is None
+    assert database.trips - before == 1
+
+
+async def test_a_failed_shared_read_fails_each_request_and_is_not_kept(
+    database: Database,
+) -> None:
+    site = make_app(database)[SITE]
+    await database.close()
+    failures = await asyncio.gather(
+        published(site, "demo"), published(site, "demo"), return_exceptions=True
+    )
+    assert [type(failure) for failure in failures] == [ValueError, ValueError]
+    assert site.reading == {}
