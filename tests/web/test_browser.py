@@ -41,6 +41,8 @@ WINDOW = (1000, 800)
 COLOURS = 20
 """A page with text and tables shows more distinct colours than this; a blank one shows one."""
 SECONDS = 30
+BROWSERS = 2
+"""Browsers open at once: the pages are independent."""
 
 Read = Callable[[GuildStore], Awaitable[tuple[str, list[str]]]]
 
@@ -108,10 +110,9 @@ async def browse(browser: str, url: str, shot: Path, profile: Path) -> str:
     )
     try:
         dom, err = await asyncio.wait_for(process.communicate(), SECONDS)
-    except TimeoutError:
-        process.kill()
-        await process.wait()
-        raise
+    finally:
+        if process.returncode is None:  # timed out, or the test failed meanwhile
+            process.kill()
     assert process.returncode == 0, err.decode(errors="replace")[-2000:]
     return dom.decode()
 
@@ -175,20 +176,26 @@ async def test_chromium_renders_the_main_pages(
     try:
         for slug, (path, guild_id) in published.items():
             sites[slug] = await serve(path, guild_id)
-        keep = os.environ.get("ARBITER_SCREENSHOTS")
-        for page in PAGES:
+        turns = asyncio.Semaphore(BROWSERS)
+
+        async def check(page: Shown) -> None:
             served = sites[page.slug]
             path, texts = await page.read(served.store)
             shot = tmp_path / f"{page.name}.png"
             url = f"http://127.0.0.1:{served.port}{path}"
-            dom = await browse(browser, url, shot, tmp_path / "profile")
+            async with turns:
+                dom = await browse(browser, url, shot, tmp_path / f"profile-{page.name}")
             text = shown_text(dom)
             for expected in texts:
                 assert " ".join(expected.split()) in text, (page.name, expected)
             check_screenshot(shot, page.name)
-            if keep:
-                Path(keep).mkdir(parents=True, exist_ok=True)
-                shutil.copy(shot, Path(keep) / shot.name)
+
+        await asyncio.gather(*(check(page) for page in PAGES))
+        keep = os.environ.get("ARBITER_SCREENSHOTS")
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            for page in PAGES:
+                shutil.copy(tmp_path / f"{page.name}.png", Path(keep) / f"{page.name}.png")
     finally:
         for served in sites.values():
             await served.runner.cleanup()
