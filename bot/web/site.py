@@ -2,8 +2,10 @@
 
 Every guild page goes through `guild_page`: the slug must be published (`/setup web`), the page
 is answered from a small cache while nothing in the guild changed, and it carries an ETag so a
-browser that has it gets a 304. Every reply carries the security headers, a path that names
-nothing is the plain 404 page, and each address is held to a request rate.
+browser that has it gets a 304. Whether the guild changed is one query, shared by the requests
+that come while it runs. Every reply carries the security headers, a path that names nothing is
+the plain 404 page, a bug the plain 500 page, only GET and HEAD are served, and each address is
+held to a request rate.
 """
 
 from __future__ import annotations
@@ -142,6 +144,7 @@ async def published(site: Site, slug: str) -> tuple[int, int] | None:
 
 
 def _read(site: Site, slug: str, done: asyncio.Future[tuple[int, int] | None]) -> None:
+    """Forgets the read of `slug` once done, so the next request reads again."""
     if site.reading.get(slug) is done:
         del site.reading[slug]
 
