@@ -200,3 +200,18 @@ async def test_chromium_renders_the_main_pages(
         for served in sites.values():
             await served.runner.cleanup()
             await served.database.close()
+
+
+def test_a_missing_chromium_fails_under_arbiter_browser_else_skips(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv("ARBITER_BROWSER", "1")
+    with pytest.raises(pytest.fail.Exception, match="ARBITER_BROWSER=1 but chromium"):
+        chromium()
+    monkeypatch.delenv("ARBITER_BROWSER")
+    with pytest.raises(pytest.skip.Exception, match="ARBITER_BROWSER=1 makes"):
+        chromium()
+    (tmp_path / "chromium").write_text("#!/bin/sh\n")
+    (tmp_path / "chromium").chmod(0o755)
+    assert chromium() == str(tmp_path / "chromium")
