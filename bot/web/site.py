@@ -2,13 +2,18 @@
 
 Every guild page goes through `guild_page`: the slug must be published (`/setup web`), the page
 is answered from a small cache while nothing in the guild changed, and it carries an ETag so a
-browser that has it gets a 304. Every reply carries the security headers, a path that names
-nothing is the plain 404 page, and each address is held to a request rate.
+browser that has it gets a 304. Whether the guild changed is one query, shared by the requests
+that come while it runs. Every reply carries the security headers, a path that names nothing is
+the plain 404 page, a bug the plain 500 page, only GET and HEAD are served, and each address is
+held to a request rate.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import logging
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -16,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from aiohttp import web
+from aiohttp.helpers import ETAG_ANY
 
 from bot.kernel.errors import UserError
 from bot.league.store import StandingsCache
@@ -23,11 +29,16 @@ from bot.web.pages import BadRequest, Guild, Handler, NotFound, Page, html
 from bot.web.templates import render
 from storage.engine.database import Database
 from storage.guild import GuildStore
-from storage.shared.web_sites import last_change, published_guild, published_guilds
+from storage.shared.web_sites import published_guilds, published_site
 
+LOG = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 PAGES_KEPT = 512
 """Pages kept ready per site; a page is dropped when its guild changes."""
+QUERY_KEPT = 512
+"""The longest query a page reads; a longer one is a bad request, not a new cache entry."""
+ADDRESSES_KEPT = 10_000
+"""Addresses whose request rate is followed; past this, those back to a full burst are forgotten."""
 HEADERS = {
     "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self';"
     " base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
@@ -49,6 +60,8 @@ class Site:
         default_factory=OrderedDict
     )
     buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
+    reading: dict[str, asyncio.Future[tuple[int, int] | None]] = field(default_factory=dict)
+    """The reads of a slug's guild and last change under way, shared by the requests meanwhile."""
     monotonic: Callable[[], float] = time.monotonic
 
 
@@ -89,11 +102,14 @@ def guild_page(handler: Handler) -> Callable[[web.Request], Awaitable[web.Stream
     async def serve(request: web.Request) -> web.StreamResponse:
         site = request.app[SITE]
         slug = request.match_info["slug"]
-        guild_id = await published_guild(site.database, slug) if len(slug) <= 64 else None
-        if guild_id is None:
+        if len(request.query_string) > QUERY_KEPT:
+            raise BadRequest("This address's query is too long.")
+        found = await published(site, slug) if plain(slug) else None
+        if found is None:
             raise NotFound(f"no site {slug}")
+        guild_id, changed = found
         minute = site.database.clock().strftime("%Y-%m-%dT%H:%M")
-        key = (guild_id, request.path_qs, await last_change(site.database, guild_id), minute)
+        key = (guild_id, request.path_qs, changed, minute)
         cached = site.pages.get(key)
         if cached is None:
             page = await handler(Guild(GuildStore(site.database, guild_id), slug), request)
@@ -104,8 +120,8 @@ def guild_page(handler: Handler) -> Callable[[web.Request], Awaitable[web.Stream
         else:
             site.pages.move_to_end(key)
         etag, page = cached
-        if etag in request.headers.get("If-None-Match", ""):
-            return web.Response(status=304, headers={"ETag": etag})
+        if unchanged(request, etag):
+            return web.Response(status=304, headers={"ETag": etag, "Cache-Control": "no-cache"})
         response = web.Response(body=page.body, content_type=None, headers={"ETag": etag})
         response.headers["Content-Type"] = page.content_type
         response.headers["Cache-Control"] = "no-cache"
@@ -114,6 +130,37 @@ def guild_page(handler: Handler) -> Callable[[web.Request], Awaitable[web.Stream
         return response
 
     return serve
+
+
+async def published(site: Site, slug: str) -> tuple[int, int] | None:
+    """The guild under `slug` and its last change. Requests that come while this read is under
+    way wait for it rather than each making a trip to the database of its own."""
+    reading = site.reading.get(slug)
+    if reading is None or reading.done():
+        reading = asyncio.ensure_future(published_site(site.database, slug))
+        site.reading[slug] = reading
+        reading.add_done_callback(lambda done: _read(site, slug, done))
+    return await asyncio.shield(reading)
+
+
+def _read(site: Site, slug: str, done: asyncio.Future[tuple[int, int] | None]) -> None:
+    """Forgets the read of `slug` once done, so the next request reads again."""
+    if site.reading.get(slug) is done:
+        del site.reading[slug]
+
+
+def plain(slug: str) -> bool:
+    """Whether `slug` could name a site: printable ASCII, 1 to 64 characters."""
+    return 0 < len(slug) <= 64 and slug.isascii() and slug.isprintable()
+
+
+def unchanged(request: web.Request, etag: str) -> bool:
+    """Whether the request's `If-None-Match` names `etag` or `*` (weak tags match too)."""
+    tags = request.if_none_match
+    if not tags:
+        return False
+    value = etag.strip('"')
+    return any(tag.value in (value, ETAG_ANY) for tag in tags)
 
 
 async def index(request: web.Request) -> web.StreamResponse:
@@ -166,16 +213,19 @@ async def limited(
     tokens, then = site.buckets.get(address, (burst, now))
     tokens = min(burst, tokens + (now - then) * rate)
     if tokens < 1:
-        wait = max(1, round((1 - tokens) / rate))
         return _error(
             429,
             "Too many requests",
             "Too many requests from this address; try again in a moment.",
-            {"Retry-After": str(wait)},
+            {"Retry-After": str(math.ceil((1 - tokens) / rate))},
         )
     site.buckets[address] = (tokens - 1, now)
-    if len(site.buckets) > 10_000:
-        site.buckets.clear()
+    if len(site.buckets) > ADDRESSES_KEPT:
+        site.buckets = {
+            kept: (left, at)
+            for kept, (left, at) in site.buckets.items()
+            if left + (now - at) * rate < burst
+        }
     return await handler(request)
 
 
@@ -186,14 +236,22 @@ async def errors(
     """Errors as plain pages: a path that names nothing is 404, a bad parameter 400."""
     try:
         return await handler(request)
-    except (NotFound, web.HTTPNotFound):
-        return _error(404, "Not found", "There is no page at this address.")
-    except UserError:
+    except (NotFound, UserError, web.HTTPNotFound):
         return _error(404, "Not found", "There is no page at this address.")
     except BadRequest as error:
         return _error(400, "Bad request", str(error))
     except web.HTTPMethodNotAllowed:
-        return _error(405, "Read only", "This site only shows pages; it changes nothing.")
+        return _error(
+            405,
+            "Read only",
+            "This site only shows pages; it changes nothing.",
+            {"Allow": "GET, HEAD"},
+        )
+    except web.HTTPException:
+        raise
+    except Exception:
+        LOG.exception("web page %s failed", request.path)
+        return _error(500, "Server error", "This page could not be shown; try again later.")
 
 
 def _error(

@@ -14,10 +14,11 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
-from storage.engine.connection import Connection, SqliteConnection
+from storage.engine.connection import Connection, Parameters, SqliteConnection
 from storage.engine.errors import DatabaseError
 from storage.engine.migrations import MIGRATIONS_DIR, apply_migrations, sqlite_tables
 
@@ -157,6 +158,11 @@ class Database:
                 self._reader_owner = None
                 await reader.end_snapshot()
 
+    async def fetch(self, sql: str, parameters: Parameters = ()) -> list[Any]:
+        """The rows of one query read on its own, as a `read()` block would read them."""
+        async with self.read() as connection:
+            return await connection.execute_fetchall(sql, parameters)
+
     @asynccontextmanager
     async def transaction(
         self, after_commit: Callable[[], None] | None = None, *, guild_id: int | None = None
@@ -267,6 +273,15 @@ class SqliteDatabase(Database):
             await connection.close()
             raise DatabaseUnavailable(f"cannot open {path}: {error}") from None
         return cls(connection, path, clock)
+
+    async def fetch(self, sql: str, parameters: Parameters = ()) -> list[Any]:
+        """The rows of one query in one trip: on the reader, a lone statement is a snapshot of
+        its own, so it needs no BEGIN and no ROLLBACK around it."""
+        reader = self._reader
+        if reader is None or self.in_transaction_of_this_task() or self._reading_in_this_task():
+            return await super().fetch(sql, parameters)
+        async with self._read_lock:
+            return await reader.execute_fetchall(sql, parameters)
 
     async def migrate(self, directory: Path = MIGRATIONS_DIR) -> list[int]:
         """Apply pending migrations, each in its own transaction. Returns the versions applied."""

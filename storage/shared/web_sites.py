@@ -60,13 +60,15 @@ class WebSiteRepository(WebSiteReader):
         return withdrawn
 
 
-async def published_guild(database: Database, slug: str) -> int | None:
-    """The guild shown under `slug`, or None. This is the one read not bound to a guild."""
-    async with database.read() as connection:
-        rows = await connection.execute_fetchall(
-            "SELECT guild_id FROM web_sites WHERE slug = ?", (slug,)
-        )
-    return None if not rows else int(rows[0]["guild_id"])
+async def published_site(database: Database, slug: str) -> tuple[int, int] | None:
+    """The guild shown under `slug` and the id of its latest audit row, which grows with every
+    change to the guild, or None. Every page reads it, in one query, not bound to a guild."""
+    rows = await database.fetch(
+        "SELECT guild_id, (SELECT MAX(id) FROM audit WHERE audit.guild_id = web_sites.guild_id)"
+        " AS last FROM web_sites WHERE slug = ?",
+        (slug,),
+    )
+    return None if not rows else (int(rows[0]["guild_id"]), int(rows[0]["last"] or 0))
 
 
 async def published_guilds(database: Database) -> list[tuple[str, int]]:
@@ -76,12 +78,3 @@ async def published_guilds(database: Database) -> list[tuple[str, int]]:
             "SELECT slug, guild_id FROM web_sites ORDER BY slug", ()
         )
     return [(str(row["slug"]), int(row["guild_id"])) for row in rows]
-
-
-async def last_change(database: Database, guild_id: int) -> int:
-    """The id of the guild's latest audit row: it grows with every change to the guild."""
-    async with database.read() as connection:
-        rows = await connection.execute_fetchall(
-            "SELECT MAX(id) AS last FROM audit WHERE guild_id = ?", (guild_id,)
-        )
-    return int(rows[0]["last"] or 0)

@@ -11,6 +11,7 @@ import pytest
 from storage.engine.database import Database
 from storage.engine.errors import DatabaseError
 from storage.guild import GuildStore
+from storage.shared.web_sites import published_site
 
 GUILD = 3
 
@@ -113,3 +114,21 @@ async def test_a_read_inside_a_unit_of_work_sees_its_writes(database: Database) 
     async with store.change(1, "setup.set", "guild_settings") as uow:
         await uow.settings.update(hq_role_id=7)
         assert await _hq_role(store) == 7
+
+
+async def test_a_lone_query_sees_the_last_commit_and_inside_a_block_its_snapshot(
+    database: Database,
+) -> None:
+    """`fetch` reads a published site in one query, on every backend."""
+    store = GuildStore(database, GUILD)
+    async with store.change(1, "setup.web", "web") as uow:
+        await uow.web_sites.publish("club")
+    first = await published_site(database, "club")
+    assert first is not None and first[0] == GUILD
+    async with store.read():
+        assert await published_site(database, "club") == first
+        await asyncio.create_task(_set(store, 2))  # another task commits meanwhile
+        assert await published_site(database, "club") == first  # the block's own snapshot
+    last = await published_site(database, "club")
+    assert last is not None and last[1] > first[1]
+    assert await published_site(database, "other") is None
