@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.league.standings.views import SeasonViews
 from bot.rendering.league.division_view import DivisionView, rank_text
+from bot.web.league.pages import zone_of
 from bot.web.league.reads import SeasonParts
 from core.league.standings import ClubStanding
 from core.points import decimal_text
@@ -22,7 +23,6 @@ SCHEMA = "web-league.schema.json"
 def _row(
     row: ClubStanding, view: DivisionView, club: int | None, calendar: str | None
 ) -> dict[str, Any]:
-    zone = "up" if row.club in view.up else "down" if row.club in view.down else None
     return {
         "rank": row.rank,
         "rank_text": rank_text(row),
@@ -39,14 +39,14 @@ def _row(
         "game_points": decimal_text(row.game_points),
         "sb": decimal_text(row.sb),
         "de": None if row.de is None else decimal_text(row.de),
-        "zone": zone,
+        "zone": zone_of(view, row.club) or None,
     }
 
 
 def season_json(
     parts: SeasonParts, found: SeasonViews, title: str, url: Callable[..., str]
 ) -> dict[str, Any]:
-    """The season's divisions and tables as JSON values; `url(*parts)` makes a page's address."""
+    """The season's divisions and tables as JSON values. `url(*parts)` makes a page's address."""
     season = parts.record.id
     query = "" if found.as_of is None else f"?as_of={found.as_of.isoformat()}"
 

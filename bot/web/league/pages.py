@@ -30,7 +30,7 @@ ZONES_NOTE = (
 )
 FINAL_ZONES_NOTE = "up / down: the clubs the CL-8 proposal moves, for a director vote"
 CROSSTABLE_NOTES = (
-    "Each cell: the row club's game points against the column club; the column club's are in"
+    "Each cell: the row club's game points against the column club. The column club's are in"
     " the mirrored cell",
     "F+ / F− forfeit won / lost (CL-FF) · a dot: not played yet · MP match points · Rk rank",
 )
@@ -40,8 +40,8 @@ VOID_NOTE = (
 )
 ADJUSTED_NOTE = (
     "An adjusted board (CL-ADJ): the adjusted player scores 0 and the opponent all the board's"
-    " points; both adjusted, the board is split equally. Match scores and standings use the"
-    " adjusted boards."
+    " points. When both are adjusted, the board is split equally. Match scores and standings"
+    " use the adjusted boards."
 )
 
 
