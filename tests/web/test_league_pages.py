@@ -175,6 +175,11 @@ async def _prepare(database: Database, season_file: Season) -> tuple[int, ...]:
     )
 
 
+def iso(name: str) -> str:
+    """A name between Unicode's first-strong isolate and its end, as sentences show names."""
+    return f"\u2068{name}\u2069"
+
+
 def _season_url(world: World, *parts: object) -> str:
     return "/".join([f"/g/demo/seasons/{world.season}", *(str(p) for p in parts)])
 
@@ -233,6 +238,7 @@ async def test_a_division_page_shows_the_cl17_table_with_its_marks(world: World)
     assert top.down and all(f"<bdi>{club}</bdi>" in premier for club in top.down)
     assert [row[-1] for row in _cells(premier, "standings")][-1] == "down"
     assert "★ champion (CL-16)" in premier
+    assert f"Champion (CL-16): <bdi>{top.champion}</bdi>" in premier
 
 
 async def test_as_of_changes_the_tables_their_files_and_feed(world: World) -> None:
@@ -314,11 +320,10 @@ async def test_the_rounds_pages_explain_forfeits_and_void_matches(world: World) 
     for m in matches:
         assert f'<a href="/g/demo/matches/{m.id}">{m.key}</a>' in page
     assert [int(n) for n in re.findall(r"<h2>Round (\d+)</h2>", page)] == [1, 2, 3]
-    assert (
-        "Flamengo Fans won by forfeit: Atletico Fans lost it by the directors&#39; decision" in page
-    )
+    forfeit = f"{iso('Flamengo Fans')} won by forfeit: {iso('Atletico Fans')} lost it by the"
+    assert f"{forfeit} directors&#39; decision on roster removals (CL-21)." in page
     assert "was disqualified (CL-DQ), so this match counts for no one." in page
-    assert "Leeds United Fans had more members than the limit (CL-5)" in page
+    assert f"{iso('Leeds United Fans')} had more members than the limit (CL-5)" in page
     two = await world.text(_season_url(world, "divisions", 3, "rounds"))
     assert two.count("/g/demo/matches/") == sum(1 for m in matches if m.division_id == 3)
     assert "PD-1-1" not in two
@@ -335,13 +340,16 @@ async def test_a_match_page_shows_its_boards_state_and_why_it_counts(world: Worl
     assert "Void (CL-DQ):" in void and "so it counts for nobody" in void
     assert "<dt>Round</dt><dd>1</dd>" in void
     adjusted = await world.text(f"/g/demo/matches/{by_key['DO-2-1'].id}")
-    assert "adjusted: multi-team player (CL-18)" in adjusted
+    assert "Adjusted: multi-team player (CL-18)" in adjusted
     assert "after adjusting players&#39; boards (CL-18)" in adjusted
     for board in boards:
         assert f"<bdi>{board.home_player}</bdi>" in adjusted
         assert f"<bdi>{board.away_player}</bdi>" in adjusted
     forfeit = await world.text(f"/g/demo/matches/{by_key['PD-3-1'].id}")
-    assert "Counts as a forfeit: Leeds United Fans over 400 members at the start (CL-5)." in forfeit
+    counts = (
+        f"Counts as a forfeit: {iso('Leeds United Fans')} over 400 members at the start (CL-5)."
+    )
+    assert counts in forfeit
     for page in (void, adjusted, forfeit):
         assert str(GUILD_ID) not in page
         assert not re.search(r"\d{15,}", page)
@@ -438,13 +446,24 @@ async def test_a_hostile_club_name_is_shown_literally_and_escaped_once(world: Wo
     ]
     for path in pages:
         page = await world.text(path)
-        assert f"<bdi>{escaped}</bdi>" in page or f"{escaped} was disqualified" in page, path
+        assert f"<bdi>{escaped}</bdi>" in page, path
         assert "<script>" not in page and "&amp;lt;" not in page, path
         assert "\\[x\\]" not in page and "\\@everyone" not in page, path
+    # In a sentence the name is isolated, so its right-to-left override stops at its end.
+    rounds = await world.text(_season_url(world, "rounds"))
+    assert f"Void: {iso(escaped)} was disqualified (CL-DQ), so this match counts" in rounds
+    void = await world.text(f"/g/demo/matches/{keys['DT-1-1']}")
+    assert f"<title>{iso(escaped)} – {iso('Atletico Fans')}</title>" in void
+    assert f"Void (CL-DQ): {iso(escaped)} disqualified (CL-20)" in void
     feed = json.loads(await world.text(_season_url(world, "standings.json"), "application/json"))
     assert feed["divisions"][2]["standings"][-1]["club"] == HOSTILE
     csv = await world.text(_season_url(world, "divisions", 3, "standings.csv"), "text/csv")
     assert HOSTILE in csv
+    for image in ("standings.png", "crosstable.png"):
+        png = await world.bytes(_season_url(world, "divisions", 3, image), "image/png")
+        assert png.startswith(b"\x89PNG")
+    reply = await world.client.get(_season_url(world, "clubs", world.hostile, "calendar.ics"))
+    assert re.fullmatch(r'inline; filename="[a-z0-9-]+\.ics"', reply.headers["Content-Disposition"])
 
 
 async def test_another_guilds_or_seasons_ids_are_the_404_page(world: World) -> None:

@@ -8,6 +8,7 @@ A page only lays out what those give: the division views of `standings_views`, t
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -43,6 +44,31 @@ ADJUSTED_NOTE = (
     " points. When both are adjusted, the board is split equally. Match scores and standings"
     " use the adjusted boards."
 )
+
+
+FSI, PDI = "\u2068", "\u2069"
+"""Unicode's first-strong isolate and its end: text between them keeps its direction to itself."""
+
+
+def isolated(name: str) -> str:
+    """A name that cannot reorder the text around it, such as one holding a right-to-left
+    override, for places where no `<bdi>` element may go, such as a page's title."""
+    return FSI + name + PDI
+
+
+def sentence(text: str, *names: str) -> str:
+    """A service's sentence as a page shows it: capitalised, with a full stop, and each of
+    `names` in it isolated, so a right-to-left name cannot reorder the rest of the sentence.
+
+    A sentence that starts with a name keeps the name as typed.
+    """
+    if not any(text.startswith(name) for name in names if name):
+        text = text[:1].upper() + text[1:]
+    wanted = sorted({name for name in names if name}, key=len, reverse=True)
+    if wanted:
+        pattern = "|".join(re.escape(name) for name in wanted)
+        text = re.sub(pattern, lambda found: isolated(found.group(0)), text)
+    return text + "."
 
 
 def site_of(request: web.Request) -> Site:
@@ -249,6 +275,7 @@ async def rounds(guild: Guild, request: web.Request) -> Page:
             for number, found in sorted(by_round.items())
         ],
         utc=utc_text,
+        sentence=sentence,
     )
 
 
@@ -272,4 +299,6 @@ async def match(guild: Guild, request: web.Request) -> Page:
         halves=halves,
         utc=utc_text,
         adjusted_note=ADJUSTED_NOTE,
+        sentence=sentence,
+        isolated=isolated,
     )
