@@ -25,6 +25,7 @@ from PIL import Image
 from bot.league.standings.views import standings_views
 from bot.league.store import StandingsCache
 from bot.web.site import make_app
+from core.tour.ranking import EventType
 from storage.engine.database import Database
 from storage.guild import GuildStore
 from tests.support.demos import Played
@@ -74,9 +75,42 @@ async def season_page(store: GuildStore) -> tuple[str, list[str]]:
     return f"/g/{SLUG}/seasons/{season.id}", texts
 
 
+async def division_page(store: GuildStore) -> tuple[str, list[str]]:
+    """A division's page: its table's clubs."""
+    async with store.read() as view:
+        season = (await view.seasons.all())[0]
+        division_id = (await view.seasons.divisions(season.id))[0].id
+    found = await standings_views(store, StandingsCache(), season.id, division_id)
+    division = found.divisions[0]
+    texts = [division.division, *(row.club for row in division.rows)]
+    return f"/g/{SLUG}/seasons/{season.id}/divisions/{division_id}", texts
+
+
+async def event_page(store: GuildStore, type: EventType) -> tuple[str, list[str]]:
+    """The first event of `type`: its name and its players."""
+    async with store.read() as view:
+        tour = (await view.tours.all())[0]
+        event = (await view.tour_events.of_tour(tour.id, type))[0]
+        players = await view.tour_events.players(event.id)
+    return f"/g/{TOUR_SLUG}/events/{event.id}", [event.name, *(p.name for p in players)]
+
+
+async def bracket_page(store: GuildStore) -> tuple[str, list[str]]:
+    """A Regular's page, with its bracket."""
+    return await event_page(store, EventType.REGULAR)
+
+
+async def finals_page(store: GuildStore) -> tuple[str, list[str]]:
+    """The Finals' page."""
+    return await event_page(store, EventType.FINALS)
+
+
 PAGES = [
     Shown("guild", SLUG, guild_page),
     Shown("season", SLUG, season_page),
+    Shown("division", SLUG, division_page),
+    Shown("bracket", TOUR_SLUG, bracket_page),
+    Shown("finals", TOUR_SLUG, finals_page),
 ]
 """The pages opened, each on the 4-club league demo's site (`SLUG`) or the tour demo's
 (`TOUR_SLUG`)."""
