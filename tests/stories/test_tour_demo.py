@@ -8,7 +8,6 @@ preliminary; the whole tour with ARBITER_LONG_PROPERTIES=1)."""
 from __future__ import annotations
 
 import asyncio
-import io
 import os
 import sqlite3
 from pathlib import Path
@@ -17,24 +16,25 @@ import icalendar
 import pytest
 
 from bot.cli import main
-from bot.offline.demo.tour_run import TourDemoResult, play_tour, summary
+from bot.offline.demo.tour_run import TourDemoResult, summary
 from bot.offline.demo.tour_script import tour_script
 from bot.offline.demo.tour_world import generate
 from bot.offline.replay import replay, validate
 from bot.offline.script import parse_script
 from bot.offline.transcript import StepRecord
 from core.tour.calendar import SESSION_LENGTH
+from tests.support.demos import tour_played
 
 LONG = os.environ.get("ARBITER_LONG_PROPERTIES") == "1"
 
 
 def test_arbiter_demo_tour_plays_the_tour_through_the_bot(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """One run of the seed-1 tour (one test, so it runs once whichever worker runs it): the
     printed report equals `arbiter tour` on the written tour file (CCT-3, CCT-6, CCT-8c,
     CCT-8f), every output is written, each staged moment happened through the bot."""
-    result = play_tour(1, tmp_path / "out", progress=io.StringIO())
+    result = tour_played(tmp_path_factory)
     played = (result, summary(result))
     _printed_report_equals_arbiter_tour_on_the_written_tour_file(played, capsys)
     _every_output_is_written(played)

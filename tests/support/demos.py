@@ -4,11 +4,13 @@ and size once per test process: tests that only read a demo's outputs share its 
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
 
 from bot.cli import main
+from bot.offline.demo.tour_run import TourDemoResult, play_tour
 
 Played = dict[tuple[int, int], tuple[Path, str]]
 """The demos played so far by (seed, clubs): their output folder and what they printed."""
@@ -36,3 +38,17 @@ def demo_played(
         out = tmp_path_factory.mktemp(f"demo-{seed}-{clubs}") / "demo"
         played[seed, clubs] = (out, play_demo(out, seed, clubs, capsys))
     return played[seed, clubs]
+
+
+_TOURS: dict[int, TourDemoResult] = {}
+
+
+def tour_played(tmp_path_factory: pytest.TempPathFactory, seed: int = 1) -> TourDemoResult:
+    """The tour demo of `seed` (`arbiter demo --tour`), played once per test process.
+
+    The tests that read it share its folder. A test that changes its database works on a copy.
+    """
+    if seed not in _TOURS:
+        out = tmp_path_factory.mktemp(f"demo-tour-{seed}") / "demo"
+        _TOURS[seed] = play_tour(seed, out, progress=io.StringIO())
+    return _TOURS[seed]

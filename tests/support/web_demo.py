@@ -21,7 +21,7 @@ from bot.offline.demo.tour_script import GUILD as TOUR_GUILD
 from bot.offline.discord_messages import stable_id
 from storage.engine.database import Clock, Database, utc_now
 from storage.guild import GuildStore
-from tests.support.demos import Played
+from tests.support.demos import Played, tour_played
 
 GUILD_ID = stable_id("guild", GUILD)
 SLUG = "demo"
@@ -65,18 +65,12 @@ async def open_copy(published: Path, folder: Path, clock: Clock = utc_now) -> Da
 
 TOUR_GUILD_ID = stable_id("guild", TOUR_GUILD)
 TOUR_SLUG = "tour"
-_tours: dict[str, Path] = {}
 
 
 def published_tour(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The tour demo's database (`arbiter demo --tour`, played once per test process), its guild
-    published as `tour`; a copy for the caller."""
-    if "tour" not in _tours:
-        out = tmp_path_factory.mktemp("demo-tour") / "demo"
-        with contextlib.redirect_stdout(io.StringIO()):
-            assert main(["demo", "--tour", "--out", str(out)]) == 0
-        _tours["tour"] = out / "arbiter.db"
+    """A copy of the tour demo's database (`tests.support.demos.tour_played`), its guild
+    published as `tour`."""
     path = tmp_path_factory.mktemp("web-tour") / "arbiter.db"
-    shutil.copy(_tours["tour"], path)
+    shutil.copy(tour_played(tmp_path_factory).out / "arbiter.db", path)
     asyncio.run(_publish(path, TOUR_GUILD_ID, TOUR_SLUG))
     return path

@@ -11,7 +11,6 @@ escaped once, and another guild's ids are the 404 page.
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import re
 import shutil
@@ -26,7 +25,6 @@ from aiohttp.test_utils import TestClient, TestServer
 from markupsafe import escape
 
 from bot.kernel.config import Config
-from bot.offline.demo.tour_run import play_tour
 from bot.offline.demo.tour_script import GUILD
 from bot.offline.discord_messages import stable_id
 from bot.rendering.common.text import halves_text
@@ -46,6 +44,7 @@ from core.tour.knockout import Tie
 from core.tour.ranking import EventType
 from storage.engine.database import Database
 from storage.guild import GuildStore
+from tests.support.demos import tour_played
 from tests.support.paths import ROOT
 from tests.support.tour_units import EVE
 from tests.support.tour_world import ARBITER, ORGANISER, by_order, preliminary_played
@@ -121,9 +120,8 @@ async def _build(path: Path) -> None:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tour demo's database, played once for the module, with the small world beside it."""
-    out = tmp_path_factory.mktemp("web-tour") / "demo"
-    play_tour(1, out, progress=io.StringIO())
-    path = out / "arbiter.db"
+    path = tmp_path_factory.mktemp("web-tour") / "arbiter.db"
+    shutil.copy(tour_played(tmp_path_factory).out / "arbiter.db", path)
     asyncio.run(_build(path))
     return path
 
