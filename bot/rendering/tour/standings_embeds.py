@@ -13,7 +13,7 @@ through them as the league's `/standings` does.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 
 import discord
 
@@ -23,7 +23,12 @@ from bot.rendering.common.pages import DESCRIPTION_LIMIT, pack
 from bot.rendering.common.text import cut, halves_text
 from bot.rendering.common.text_table import TextTable, ranked_lines, short_name_legend, table_block
 from bot.rendering.common.user_text import user_text
-from bot.rendering.tour.views import FinalsView, PreliminaryView, TourStandingsView
+from bot.rendering.tour.views import (
+    FinalsView,
+    PreliminaryView,
+    TourStandingsView,
+    playoff_groups,
+)
 
 NO_PLAYERS = "No players yet."
 PRELIMINARY_COLUMNS = ("Pts", "DE", "WIN", "SB", "KS")
@@ -46,20 +51,6 @@ TOUR_LEGEND = (
 def _names(names: Sequence[str]) -> str:
     """Names as typed, each escaped once, joined by commas."""
     return ", ".join(user_text(name) for name in names)
-
-
-def _groups(
-    ranks: Sequence[int],
-    players: Sequence[Hashable],
-    names: Sequence[str],
-    marked: frozenset[Hashable],
-) -> list[tuple[int, list[str]]]:
-    """The marked players grouped by the rank they share, best first."""
-    groups: dict[int, list[str]] = {}
-    for rank, player, name in zip(ranks, players, names, strict=True):
-        if player in marked:
-            groups.setdefault(rank, []).append(name)
-    return sorted(groups.items())
 
 
 def _embeds(title: str, heading: str, table: TextTable | None) -> list[discord.Embed]:
@@ -106,7 +97,8 @@ def preliminary_table(view: PreliminaryView) -> TextTable:
         marks.append("`=` shared rank after every CCT-8b criterion")
     if any(row.by_lot for row in rows):
         marks.append("`*` rank decided by drawing of lots")
-    groups = _groups([r.rank for r in rows], [r.player for r in rows], view.names, view.playoff)
+    places, players = [r.rank for r in rows], [r.player for r in rows]
+    groups = playoff_groups(places, players, view.names, view.playoff)
     after = [
         f"**Play-off required** for place {rank} (places 1–{view.places_going_on} go on, "
         f"CCT-8c): {_names(names)}"
@@ -165,7 +157,8 @@ def tour_standings_table(view: TourStandingsView) -> TextTable:
     marks = [TOUR_LEGEND]
     if any(row.tied for row in rows):
         marks.append("`=` shared rank after all five criteria")
-    groups = _groups([r.rank for r in rows], [r.player for r in rows], view.names, view.playoff)
+    places, players = [r.rank for r in rows], [r.player for r in rows]
+    groups = playoff_groups(places, players, view.names, view.playoff)
     after = [
         f"**Play-off required** (organiser may forgo) for rank {rank}: {_names(names)}"
         for rank, names in groups

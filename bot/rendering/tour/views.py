@@ -17,7 +17,7 @@ API: the `tour` stream's cogs build a view, then hand it to any output.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.rendering.common.crosstable_grid import CellKind, CrosstableCell
@@ -208,3 +208,17 @@ def tour_standings_view(
         tuple(name_of(row.player) for row in ranking),
         frozenset(p for group in groups for p in group),
     )
+
+
+def playoff_groups(
+    ranks: Sequence[int],
+    players: Sequence[Hashable],
+    names: Sequence[str],
+    marked: Collection[Hashable],
+) -> list[tuple[int, list[str]]]:
+    """The players marked for a play-off, grouped by the rank they share, best first."""
+    groups: dict[int, list[str]] = {}
+    for rank, player, name in zip(ranks, players, names, strict=True):
+        if player in marked:
+            groups.setdefault(rank, []).append(name)
+    return sorted(groups.items())

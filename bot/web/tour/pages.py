@@ -9,7 +9,7 @@ bracket and the CCT-8f Finals table. The PNGs and CSVs are the commands' own, dr
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Collection, Hashable, Sequence
+from collections.abc import Callable
 
 from aiohttp import web
 
@@ -23,6 +23,7 @@ from bot.rendering.tour.report_json import detail, why
 from bot.rendering.tour.standings_csv import finals_csv, preliminary_csv, tour_standings_csv
 from bot.rendering.tour.standings_embeds import FINALS_LEGEND, PRELIMINARY_LEGEND, TOUR_LEGEND
 from bot.rendering.tour.standings_image import finals_png, preliminary_png, tour_standings_png
+from bot.rendering.tour.views import playoff_groups
 from bot.tour import views
 from bot.tour.game_names import ROUND_NAMES
 from bot.tour.replies import STATUS_WORDS
@@ -115,20 +116,6 @@ async def event(guild: Guild, request: web.Request) -> Page:
         and any(found.finals.rank_text(i).endswith("=") for i in range(len(found.finals.rows))),
         walkover_note=_walkover_note(found),
     )
-
-
-def playoff_groups(
-    ranks: Sequence[int],
-    players: Sequence[Hashable],
-    names: Sequence[str],
-    marked: Collection[Hashable],
-) -> list[tuple[int, list[str]]]:
-    """The players marked for a play-off, grouped by the rank they share, best first."""
-    groups: dict[int, list[str]] = {}
-    for rank, player, name in zip(ranks, players, names, strict=True):
-        if player in marked:
-            groups.setdefault(rank, []).append(name)
-    return sorted(groups.items())
 
 
 def _bracket_rounds(found: EventPage) -> list[tuple[str, list[SeriesView]]]:
