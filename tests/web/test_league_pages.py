@@ -327,6 +327,9 @@ async def test_the_rounds_pages_explain_forfeits_and_void_matches(world: World) 
     two = await world.text(_season_url(world, "divisions", 3, "rounds"))
     assert two.count("/g/demo/matches/") == sum(1 for m in matches if m.division_id == 3)
     assert "PD-1-1" not in two
+    [(season, name)] = re.findall(r"<h1><bdi>(.*?)</bdi> · <bdi>(.*?)</bdi>: fixtures", two)
+    assert f"<title>{season}: rounds</title>" in page
+    assert f"<title>{season} · {name}: rounds</title>" in two
 
 
 async def test_a_match_page_shows_its_boards_state_and_why_it_counts(world: World) -> None:
