@@ -393,6 +393,9 @@ async def test_the_calendars_parse_and_hold_the_fixtures(world: World) -> None:
     assert len(mine) == 3
     assert all(HOSTILE in str(e["summary"]) for e in mine)
     assert all(str(e["status"]) == "CANCELLED" for e in mine)
+    season_name = str(icalendar.Calendar.from_ical(data)["x-wr-calname"])
+    named = str(icalendar.Calendar.from_ical(club)["x-wr-calname"])
+    assert named == f"{season_name} · {HOSTILE}"
 
 
 async def test_feed_links_are_absolute_with_a_base_url(world: World) -> None:
