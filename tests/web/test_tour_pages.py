@@ -363,6 +363,23 @@ async def test_every_download_and_feed_answers_with_its_type(
         assert (await client.get(path)).status == 404, path
 
 
+async def test_the_tour_standings_downloads_as_after_an_event_are_named_apart(
+    client: Client, site_db: Database
+) -> None:
+    """As the league's dated downloads: `?after=` is in the file's name."""
+    tour, found = await _ids(site_db, DEMO)
+    after = found["Spring Regular"]
+    for suffix in (".csv", ".png"):
+        plain = await client.get(f"/g/demo/tours/{tour}/standings{suffix}")
+        dated = await client.get(f"/g/demo/tours/{tour}/standings{suffix}?after={after}")
+        assert plain.headers["Content-Disposition"] == (
+            f'inline; filename="tour-{tour}-standings{suffix}"'
+        )
+        assert dated.headers["Content-Disposition"] == (
+            f'inline; filename="tour-{tour}-standings-after-{after}{suffix}"'
+        )
+
+
 async def test_the_calendars_parse_and_hold_the_players_games(
     client: Client, site_db: Database
 ) -> None:
