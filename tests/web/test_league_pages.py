@@ -353,6 +353,8 @@ async def test_a_match_page_shows_its_boards_state_and_why_it_counts(world: Worl
         f"Counts as a forfeit: {iso('Leeds United Fans')} over 400 members at the start (CL-5)."
     )
     assert counts in forfeit
+    for page in (void, adjusted, forfeit):  # the label does not repeat the sentence's first word
+        assert '<dt>In the standings</dt><dd class="counts">' in page
     for page in (void, adjusted, forfeit):
         assert str(GUILD_ID) not in page
         assert not re.search(r"\d{15,}", page)
