@@ -228,6 +228,11 @@ async def test_a_division_page_shows_the_cl17_table_with_its_marks(world: World)
     assert "2=" in [row[0] for row in rows] and rows[-1][0] == "DQ"
     assert [row[-1] for row in rows] == ["up" if r.club in view.up else "" for r in view.rows]
     assert "up / down: the clubs the CL-8 proposal moves" in page
+    headings = re.findall(r"<th>(.*?)</th>", page.split('<table class="standings">')[1])
+    legend = re.search(r"<li>(P played.*?)</li>", page)
+    assert legend is not None
+    named = [part.split(" ")[0] for part in legend.group(1).split(" · ")]
+    assert named == [h for h in headings if h in named] == headings[2:10]
     assert "2= shared rank" in page and "DQ disqualified (CL-DQ)" in page
     assert f'<p class="caption">{view.caption("Standings")}</p>' in page
     assert view.caption("Standings").startswith("Final standings")

@@ -20,11 +20,16 @@ from bot.rendering.common.crosstable_grid import CellKind, CrosstableCell, cell_
 from bot.rendering.common.text import halves, halves_text
 from bot.rendering.league.calendar_ics import calendar_matches
 from bot.rendering.league.division_view import DivisionView, rank_text
-from bot.rendering.league.standings_image import CHAMPION_NOTE, DQ_NOTE, LEGEND, TIED_NOTE
+from bot.rendering.league.standings_image import CHAMPION_NOTE, DQ_NOTE, TIED_NOTE
 from bot.web.league.reads import SeasonParts, match_record, season_parts
 from bot.web.pages import Guild, Page, as_of, html
 from bot.web.site import SITE, Site
 
+LEGEND = (
+    "P played · W won · D drawn · L lost · MP match points · GP game points · SB"
+    " Sonneborn-Berger · DE direct encounter (CL-17)"
+)
+"""The table's columns in the page's order, which is the CSV's: the image has GP last."""
 ZONES_NOTE = (
     "up / down: the clubs the CL-8 proposal moves up or down a division if the season ended as"
     " the table stands"
