@@ -312,6 +312,9 @@ async def test_the_crosstable_page_marks_forfeits_and_void_matches(world: World)
     assert all(text.startswith("(") for text in cells[-1][:-1])  # the DQ club's row: all void
     assert '<td class="cell lost void">(F−)</td>' in page
     assert "F+ / F− forfeit won / lost (CL-FF)" in page
+    assert "a dot: not played yet" not in page  # the legend explains the marks that appear
+    dated = await world.text(_season_url(world, "divisions", 3, "crosstable") + "?as_of=2017-09-13")
+    assert "a dot: not played yet" in dated
     assert "void, since a club of the match is disqualified (CL-DQ)" in page
     assert f'href="{_season_url(world, "divisions", 3, "crosstable.png")}"' in page
 
