@@ -63,9 +63,12 @@ class BadRequest(Exception):
 
 
 def number(request: web.Request, key: str) -> int:
-    """A path part that must be a positive id, else the 404 page."""
+    """A path part that must be a positive id, else the 404 page.
+
+    An id is written one way only, so `01` is not `1`: each page has one address, and one entry
+    in the page cache."""
     text = request.match_info[key]
-    if not text.isascii() or not text.isdigit() or len(text) > 18:
+    if not text.isascii() or not text.isdigit() or len(text) > 18 or text.startswith("0"):
         raise NotFound(f"no {key} {text}")
     return int(text)
 

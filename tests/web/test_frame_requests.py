@@ -81,6 +81,8 @@ async def test_only_get_and_head_are_served(client: Client) -> None:
         "/g/demo/seasons/" + "9" * 40,
         "//g/demo/",
         "/g/demo",
+        "/g/demo/seasons/01",
+        "/g/demo/seasons/0",
     ],
 )
 async def test_a_hostile_path_is_the_plain_404(client: Client, target: str) -> None:

@@ -228,6 +228,11 @@ async def test_a_division_page_shows_the_cl17_table_with_its_marks(world: World)
     assert "2=" in [row[0] for row in rows] and rows[-1][0] == "DQ"
     assert [row[-1] for row in rows] == ["up" if r.club in view.up else "" for r in view.rows]
     assert "up / down: the clubs the CL-8 proposal moves" in page
+    headings = re.findall(r"<th>(.*?)</th>", page.split('<table class="standings">')[1])
+    legend = re.search(r"<li>(P played.*?)</li>", page)
+    assert legend is not None
+    named = [part.split(" ")[0] for part in legend.group(1).split(" · ")]
+    assert named == [h for h in headings if h in named] == headings[2:10]
     assert "2= shared rank" in page and "DQ disqualified (CL-DQ)" in page
     assert f'<p class="caption">{view.caption("Standings")}</p>' in page
     assert view.caption("Standings").startswith("Final standings")
@@ -307,6 +312,9 @@ async def test_the_crosstable_page_marks_forfeits_and_void_matches(world: World)
     assert all(text.startswith("(") for text in cells[-1][:-1])  # the DQ club's row: all void
     assert '<td class="cell lost void">(F−)</td>' in page
     assert "F+ / F− forfeit won / lost (CL-FF)" in page
+    assert "a dot: not played yet" not in page  # the legend explains the marks that appear
+    dated = await world.text(_season_url(world, "divisions", 3, "crosstable") + "?as_of=2017-09-13")
+    assert "a dot: not played yet" in dated
     assert "void, since a club of the match is disqualified (CL-DQ)" in page
     assert f'href="{_season_url(world, "divisions", 3, "crosstable.png")}"' in page
 
@@ -327,6 +335,9 @@ async def test_the_rounds_pages_explain_forfeits_and_void_matches(world: World) 
     two = await world.text(_season_url(world, "divisions", 3, "rounds"))
     assert two.count("/g/demo/matches/") == sum(1 for m in matches if m.division_id == 3)
     assert "PD-1-1" not in two
+    [(season, name)] = re.findall(r"<h1><bdi>(.*?)</bdi> · <bdi>(.*?)</bdi>: fixtures", two)
+    assert f"<title>{season}: rounds</title>" in page
+    assert f"<title>{season} · {name}: rounds</title>" in two
 
 
 async def test_a_match_page_shows_its_boards_state_and_why_it_counts(world: World) -> None:
@@ -350,6 +361,8 @@ async def test_a_match_page_shows_its_boards_state_and_why_it_counts(world: Worl
         f"Counts as a forfeit: {iso('Leeds United Fans')} over 400 members at the start (CL-5)."
     )
     assert counts in forfeit
+    for page in (void, adjusted, forfeit):  # the label does not repeat the sentence's first word
+        assert '<dt>In the standings</dt><dd class="counts">' in page
     for page in (void, adjusted, forfeit):
         assert str(GUILD_ID) not in page
         assert not re.search(r"\d{15,}", page)
@@ -390,6 +403,9 @@ async def test_the_calendars_parse_and_hold_the_fixtures(world: World) -> None:
     assert len(mine) == 3
     assert all(HOSTILE in str(e["summary"]) for e in mine)
     assert all(str(e["status"]) == "CANCELLED" for e in mine)
+    season_name = str(icalendar.Calendar.from_ical(data)["x-wr-calname"])
+    named = str(icalendar.Calendar.from_ical(club)["x-wr-calname"])
+    assert named == f"{season_name} · {HOSTILE}"
 
 
 async def test_feed_links_are_absolute_with_a_base_url(world: World) -> None:

@@ -92,3 +92,14 @@ async def test_a_season_page_shows_every_division_table(client: TestClient[objec
     assert page.status == 200, text
     assert text.count('<table class="standings">') == 3
     assert "<th>SB</th>" in text
+
+
+async def test_the_stylesheet_fits_a_standings_table_on_a_phone(
+    client: TestClient[object, object],
+) -> None:
+    """CL-17's eleven columns, CL-8's last, fit a 390-pixel phone: under 30rem the page's margin
+    and the table's cells are narrower, so the zone column is seen without scrolling."""
+    css = await (await client.get("/static/site.css")).text()
+    [narrow] = [line for line in css.splitlines() if "max-width: 30rem" in line]
+    assert "body { padding: 0 0.5rem; }" in narrow
+    assert "table.standings th, table.standings td {" in narrow

@@ -202,6 +202,26 @@ async def test_the_tour_links_each_calendar_by_the_sites_address(site_db: Databa
     assert f'href="https://chess.example/g/demo/tours/{tour}/players/' in html
 
 
+async def test_the_json_gives_full_addresses_when_the_site_has_a_base_url(
+    site_db: Database,
+) -> None:
+    """As the league's JSON: every address is full from `base_url`, for a tool reading it."""
+    tour, found = await _ids(site_db, DEMO)
+    event = found["Spring Regular"]
+    app = make_app(site_db, base_url="https://chess.example/")
+    async with TestClient(TestServer(app)) as client:
+        tour_doc = await (await client.get(f"/g/demo/tours/{tour}.json")).json()
+        event_doc = await (await client.get(f"/g/demo/events/{event}.json")).json()
+    base = "https://chess.example/g/demo/"
+    assert tour_doc["tour"]["url"] == f"{base}tours/{tour}"
+    assert [e["url"] for e in tour_doc["events"]] == [
+        f"{base}events/{e['id']}" for e in tour_doc["events"]
+    ]
+    assert all(q["event"]["url"].startswith(base) for q in tour_doc["qualification"])
+    assert event_doc["event"]["url"] == f"{base}events/{event}"
+    assert event_doc["tour"]["url"] == f"{base}tours/{tour}"
+
+
 async def test_cct_8b_the_event_page_shows_the_preliminary_and_its_crosstable(
     client: Client, site_db: Database
 ) -> None:
@@ -339,6 +359,23 @@ async def test_every_download_and_feed_answers_with_its_type(
         assert not re.search(r"[0-9]{15,}", await _text(client, path)), path  # no Discord id
     for path in (f"/g/demo/events/{finals}/crosstable.png", f"/g/demo/events/{finals}/bracket.png"):
         assert (await client.get(path)).status == 404, path
+
+
+async def test_the_tour_standings_downloads_as_after_an_event_are_named_apart(
+    client: Client, site_db: Database
+) -> None:
+    """As the league's dated downloads: `?after=` is in the file's name."""
+    tour, found = await _ids(site_db, DEMO)
+    after = found["Spring Regular"]
+    for suffix in (".csv", ".png"):
+        plain = await client.get(f"/g/demo/tours/{tour}/standings{suffix}")
+        dated = await client.get(f"/g/demo/tours/{tour}/standings{suffix}?after={after}")
+        assert plain.headers["Content-Disposition"] == (
+            f'inline; filename="tour-{tour}-standings{suffix}"'
+        )
+        assert dated.headers["Content-Disposition"] == (
+            f'inline; filename="tour-{tour}-standings-after-{after}{suffix}"'
+        )
 
 
 async def test_the_calendars_parse_and_hold_the_players_games(

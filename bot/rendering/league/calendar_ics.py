@@ -69,17 +69,20 @@ def _utc(instant: dt.datetime) -> str:
     return instant.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
 
 
-def season_calendar(season: str, matches: Iterable[CalendarMatch], stamp: dt.datetime) -> bytes:
+def season_calendar(
+    season: str, matches: Iterable[CalendarMatch], stamp: dt.datetime, title: str | None = None
+) -> bytes:
     """The matches as an .ics file.
 
     Each event runs from the match start to its end in UTC and names both clubs and, once decided,
     the result. It has an alarm at the CL-15 challenge deadline. A match void by CL-DQ is cancelled
-    instead, with STATUS:CANCELLED and no alarm. `stamp` is DTSTAMP.
+    instead, with STATUS:CANCELLED and no alarm. `stamp` is DTSTAMP. The calendar's name, which a
+    calendar application shows, is `title`, else the season's.
     """
     calendar = icalendar.Calendar()
     calendar.add("prodid", "-//Arbiter//CL season calendar//EN")
     calendar.add("version", "2.0")
-    calendar.add("x-wr-calname", season)
+    calendar.add("x-wr-calname", title or season)
     stamp = stamp.astimezone(dt.UTC)
     for match in sorted(matches, key=lambda m: (m.start, m.id)):
         start = match.start.astimezone(dt.UTC)

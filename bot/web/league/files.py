@@ -106,7 +106,8 @@ async def _calendar(guild: Guild, request: web.Request, club: int | None) -> Pag
     entries = calendar_matches(facts, report, now, only)
     what = ["calendar", parts.record.name, *(only or [])]
     name = download_name(*what, suffix=".ics")
-    return Page(season_calendar(parts.record.name, entries, now), ICS, name)
+    title = " · ".join([parts.record.name, *(only or [])])
+    return Page(season_calendar(parts.record.name, entries, now, title), ICS, name)
 
 
 async def season_calendar_file(guild: Guild, request: web.Request) -> Page:

@@ -20,21 +20,28 @@ from bot.rendering.common.crosstable_grid import CellKind, CrosstableCell, cell_
 from bot.rendering.common.text import halves, halves_text
 from bot.rendering.league.calendar_ics import calendar_matches
 from bot.rendering.league.division_view import DivisionView, rank_text
-from bot.rendering.league.standings_image import CHAMPION_NOTE, DQ_NOTE, LEGEND, TIED_NOTE
+from bot.rendering.league.standings_image import CHAMPION_NOTE, DQ_NOTE, TIED_NOTE
 from bot.web.league.reads import SeasonParts, match_record, season_parts
 from bot.web.pages import Guild, Page, as_of, html
 from bot.web.site import SITE, Site
 
+LEGEND = (
+    "P played · W won · D drawn · L lost · MP match points · GP game points · SB"
+    " Sonneborn-Berger · DE direct encounter (CL-17)"
+)
+"""The table's columns in the page's order, which is the CSV's: the image has GP last."""
 ZONES_NOTE = (
     "up / down: the clubs the CL-8 proposal moves up or down a division if the season ended as"
     " the table stands"
 )
 FINAL_ZONES_NOTE = "up / down: the clubs the CL-8 proposal moves, for a director vote"
-CROSSTABLE_NOTES = (
+CROSSTABLE_NOTE = (
     "Each cell: the row club's game points against the column club. The column club's are in"
-    " the mirrored cell",
-    "F+ / F− forfeit won / lost (CL-FF) · a dot: not played yet · MP match points · Rk rank",
+    " the mirrored cell"
 )
+FORFEIT_MARKS = "F+ / F− forfeit won / lost (CL-FF)"
+PENDING_MARK = "a dot: not played yet"
+COLUMNS_NOTE = "MP match points · Rk rank"
 VOID_NOTE = (
     "(…) in brackets: void, since a club of the match is disqualified (CL-DQ), so it counts for"
     " no one"
@@ -198,7 +205,10 @@ async def crosstable(guild: Guild, request: web.Request) -> Page:
     found, _ = await division_views(guild, request, parts, record.id)
     [view] = found.divisions
     grid = [[shown_cell(cell) for cell in row] for row in view.cells]
-    notes = list(CROSSTABLE_NOTES)
+    kinds = {cell.kind for row in view.cells for cell in row}
+    marks = [FORFEIT_MARKS] if CellKind.FORFEIT in kinds else []
+    marks += [PENDING_MARK] if CellKind.PENDING in kinds else []
+    notes = [CROSSTABLE_NOTE, " · ".join([*marks, COLUMNS_NOTE])]
     if any(cell.void for row in grid for cell in row):
         notes.append(VOID_NOTE)
     if any(row.disqualified for row in view.rows):

@@ -53,8 +53,16 @@ def _json(document: dict[str, Any], name: str) -> Page:
     return Page(text.encode(), JSON, name)
 
 
-def _event_ref(guild: Guild, record: TourEventRecord) -> dict[str, Any]:
-    return {"id": record.id, "name": record.name, "url": guild.url("events", record.id)}
+def _url(guild: Guild, request: web.Request, *parts: object) -> str:
+    """A page's address in a document: full from the site's `base_url` when it is set, as the
+    league's JSON gives it, else the path from `/g/`."""
+    return calendar_url(guild, request, *parts)
+
+
+def _event_ref(guild: Guild, request: web.Request, record: TourEventRecord) -> dict[str, Any]:
+    """An event as a document names it; its address is full when the site's `base_url` is set."""
+    url = _url(guild, request, "events", record.id)
+    return {"id": record.id, "name": record.name, "url": url}
 
 
 async def tour_json(guild: Guild, request: web.Request) -> Page:
@@ -66,7 +74,7 @@ async def tour_json(guild: Guild, request: web.Request) -> Page:
     for event, line in zip(loaded.events, found.card.events, strict=True):
         events.append(
             {
-                **_event_ref(guild, event.record),
+                **_event_ref(guild, request, event.record),
                 "type": line.type,
                 "size": line.size,
                 "start": line.start,
@@ -89,7 +97,7 @@ async def tour_json(guild: Guild, request: web.Request) -> Page:
     ]
     qualification = [
         {
-            "event": _event_ref(guild, q.event),
+            "event": _event_ref(guild, request, q.event),
             **_qualification(q),
         }
         for q in found.qualification
@@ -98,8 +106,12 @@ async def tour_json(guild: Guild, request: web.Request) -> Page:
     document = {
         "schema": SCHEMA,
         "kind": "tour",
-        "tour": {"id": record.id, "name": record.name, "url": guild.url("tours", record.id)},
-        "after": None if found.after is None else _event_ref(guild, found.after.record),
+        "tour": {
+            "id": record.id,
+            "name": record.name,
+            "url": _url(guild, request, "tours", record.id),
+        },
+        "after": None if found.after is None else _event_ref(guild, request, found.after.record),
         "events": events,
         "players": players,
         "standings": _tour_standings(found.standings),
@@ -192,7 +204,7 @@ async def event_json(guild: Guild, request: web.Request) -> Page:
         "schema": SCHEMA,
         "kind": "event",
         "event": {
-            **_event_ref(guild, record),
+            **_event_ref(guild, request, record),
             "type": record.type.value,
             "size": record.size,
             "start": record.start.isoformat(),
@@ -203,7 +215,7 @@ async def event_json(guild: Guild, request: web.Request) -> Page:
         "tour": {
             "id": record.tour_id,
             "name": found.read.tour,
-            "url": guild.url("tours", record.tour_id),
+            "url": _url(guild, request, "tours", record.tour_id),
         },
         "preliminary": None if found.preliminary is None else _preliminary(found.preliminary),
         "knockout": None if found.bracket is None else _bracket(found.bracket, found),

@@ -202,16 +202,24 @@ def _cell_class(cell: CrosstableCell) -> str:
     return "lost" if cell.mine < cell.theirs else "drawn"
 
 
+def _tour_standings_name(request: web.Request, suffix: str) -> str:
+    """`tour-1-standings.csv`, or `tour-1-standings-after-3.csv` as after event 3, so that the
+    downloads of two dates keep apart. Called once `?after=` is known to be good."""
+    after = request.query.get("after")
+    tail = f"-after-{int(after)}" if after else ""
+    return f"tour-{number(request, 'tour')}-standings{tail}{suffix}"
+
+
 async def tour_standings_csv_page(guild: Guild, request: web.Request) -> Page:
     """`/tour standings format:csv`."""
     view = await reads.tour_standings(guild, request)
-    return _csv(tour_standings_csv(view), f"tour-{number(request, 'tour')}-standings.csv")
+    return _csv(tour_standings_csv(view), _tour_standings_name(request, ".csv"))
 
 
 async def tour_standings_png_page(guild: Guild, request: web.Request) -> Page:
     """`/tour standings format:image`."""
     view = await reads.tour_standings(guild, request)
-    name = f"tour-{number(request, 'tour')}-standings.png"
+    name = _tour_standings_name(request, ".png")
     return await _png(lambda: tour_standings_png(view), name)
 
 
