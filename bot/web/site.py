@@ -24,6 +24,7 @@ from aiohttp import web
 from aiohttp.helpers import ETAG_ANY
 
 from bot.kernel.errors import UserError
+from bot.kernel.inputs import SLUG_CHARACTERS
 from bot.league.store import StandingsCache
 from bot.web.pages import BadRequest, Guild, Handler, NotFound, Page, html
 from bot.web.templates import render
@@ -38,7 +39,10 @@ PAGES_KEPT = 512
 QUERY_KEPT = 512
 """The longest query a page reads; a longer one is a bad request, not a new cache entry."""
 ADDRESSES_KEPT = 10_000
-"""Addresses whose request rate is followed; past this, those back to a full burst are forgotten."""
+"""Addresses whose request rate is followed. Past this, those back to a full burst are forgotten,
+and if that is not enough, all are."""
+PARAMETERS = ("as_of", "after")
+"""The query parameters a page reads. Others change nothing, so they do not make a new page."""
 HEADERS = {
     "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self';"
     " base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
@@ -85,6 +89,7 @@ def make_app(
     from bot.web.league import routes as league_routes
     from bot.web.tour import routes as tour_routes
 
+    app.router.add_get("/g/{slug}", slash)
     add_guild_page(app, "/g/{slug}/", guild_home)
     league_routes.add(app)
     tour_routes.add(app)
@@ -109,7 +114,8 @@ def guild_page(handler: Handler) -> Callable[[web.Request], Awaitable[web.Stream
             raise NotFound(f"no site {slug}")
         guild_id, changed = found
         minute = site.database.clock().strftime("%Y-%m-%dT%H:%M")
-        key = (guild_id, request.path_qs, changed, minute)
+        asked = "&".join(f"{name}={request.query.getone(name, '')}" for name in PARAMETERS)
+        key = (guild_id, f"{request.path}?{asked}", changed, minute)
         cached = site.pages.get(key)
         if cached is None:
             page = await handler(Guild(GuildStore(site.database, guild_id), slug), request)
@@ -171,6 +177,14 @@ async def index(request: web.Request) -> web.StreamResponse:
     return web.Response(body=page.body, content_type="text/html", charset="utf-8")
 
 
+async def slash(request: web.Request) -> web.StreamResponse:
+    """`/g/club` without its slash: a redirect to the server's home page, `/g/club/`."""
+    slug = request.match_info["slug"]
+    if not plain(slug) or not set(slug) <= SLUG_CHARACTERS or request.query_string:
+        raise NotFound(f"no site {slug}")
+    raise web.HTTPMovedPermanently(f"/g/{slug}/")
+
+
 async def guild_home(guild: Guild, request: web.Request) -> Page:
     """A guild's front page: its seasons and its tours."""
     async with guild.store.read() as view:
@@ -226,6 +240,8 @@ async def limited(
             for kept, (left, at) in site.buckets.items()
             if left + (now - at) * rate < burst
         }
+        if len(site.buckets) > ADDRESSES_KEPT:
+            site.buckets = {address: (tokens - 1, now)}
     return await handler(request)
 
 

@@ -166,3 +166,10 @@ async def test_a_failed_shared_read_fails_each_request_and_is_not_kept(
     )
     assert [type(failure) for failure in failures] == [ValueError, ValueError]
     assert site.reading == {}
+
+
+async def test_a_parameter_no_page_reads_makes_no_new_page(client: Client) -> None:
+    first = await etag_of(client, "/g/demo/")
+    assert await etag_of(client, "/g/demo/?junk=1") == first
+    assert await etag_of(client, "/g/demo/?junk=2&other=3") == first
+    assert len(client.app[SITE].pages) == 1

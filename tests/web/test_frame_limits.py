@@ -123,3 +123,13 @@ async def test_past_ten_thousand_addresses_those_at_rest_are_forgotten(
     buckets["busy"] = (0.0, monotonic.now)
     assert (await client.get("/")).status == 200
     assert sorted(client.app[SITE].buckets) == ["127.0.0.1", "busy"]
+
+
+async def test_past_ten_thousand_busy_addresses_all_are_forgotten(
+    client: Client, monotonic: Monotonic
+) -> None:
+    buckets = client.app[SITE].buckets
+    for n in range(ADDRESSES_KEPT + 1):
+        buckets[f"busy-{n}"] = (0.0, monotonic.now)
+    assert (await client.get("/")).status == 200
+    assert list(client.app[SITE].buckets) == ["127.0.0.1"]

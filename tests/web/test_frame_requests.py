@@ -80,7 +80,6 @@ async def test_only_get_and_head_are_served(client: Client) -> None:
         "/g/" + "a" * 7000 + "/",
         "/g/demo/seasons/" + "9" * 40,
         "//g/demo/",
-        "/g/demo",
         "/g/demo/seasons/01",
         "/g/demo/seasons/0",
     ],
@@ -106,3 +105,12 @@ async def test_a_failing_page_is_the_plain_500_with_the_headers(client: Client) 
     assert "could not be shown" in await reply.text()
     assert "a bug" not in await reply.text()
     assert reply.headers["X-Frame-Options"] == "DENY"
+
+
+async def test_a_home_without_its_slash_is_sent_to_it(client: Client) -> None:
+    reply = await client.get("/g/demo", allow_redirects=False)
+    assert reply.status == 301
+    assert reply.headers["Location"] == "/g/demo/"
+    assert "default-src 'none'" in reply.headers["Content-Security-Policy"]
+    for odd in ("/g/de%22mo", "/g/Demo", "/g/demo?x=1"):
+        assert (await client.get(odd, allow_redirects=False)).status == 404, odd
