@@ -231,6 +231,8 @@ class Seasons(ArbiterCog):
                 for m in found.matches
             ],
             now,
+            guild=store.guild_id,
+            season_id=found.season_id,
         )
         file = as_file(ics, "calendar.ics")
         await send_pages(

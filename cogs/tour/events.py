@@ -292,7 +292,11 @@ class Events(ArbiterCog):
         """Session starts as Discord timestamps. The .ics holds every day."""
         store = guild_store(interaction)
         read, days = await reads.event_calendar(store, event)
-        ics = event_calendar_ics(read.tour, read.loaded.record.name, days, store.database.clock())
+        record = read.loaded.record
+        now = store.database.clock()
+        ics = event_calendar_ics(
+            read.tour, record.name, days, now, guild=store.guild_id, event_id=record.id
+        )
         file = as_file(ics, "event.ics")
         await send_pages(interaction, as_embeds(tour_replies.calendar(read, days)), files=[file])
 

@@ -248,6 +248,24 @@ def test_the_calendar_has_one_utc_event_per_match_with_its_deadline(
     assert _arbiter(config, "calendar", data["name"], "--guild", str(GUILD), "--club", "Z") == 2
 
 
+def test_two_guilds_with_the_same_season_get_calendars_sharing_no_uid(
+    tmp_path: Path, config: Path
+) -> None:
+    """Issue 35: a visitor subscribed to both guilds' calendars sees both, none overwritten."""
+    data = FIXTURE_SEASONS["decisions"]
+    uids = []
+    for guild in (GUILD, OTHER):
+        assert _arbiter(config, "import", _file(tmp_path, data), "--guild", str(guild)) == 0
+        out = tmp_path / f"{guild}.ics"
+        assert (
+            _arbiter(config, "calendar", data["name"], "--guild", str(guild), "-o", str(out)) == 0
+        )
+        events = icalendar.Calendar.from_ical(out.read_bytes()).walk("VEVENT")
+        uids.append({str(event["uid"]) for event in events})
+    assert len(uids[0]) == len(uids[1]) == len(data["matches"])
+    assert not uids[0] & uids[1]
+
+
 def test_a_double_forfeit_in_the_calendar_says_both_lost_and_why(
     tmp_path: Path, config: Path
 ) -> None:

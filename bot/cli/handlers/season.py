@@ -173,7 +173,7 @@ def run_calendar(args: argparse.Namespace) -> int:
             only = [club]
         now = dt.datetime.now(dt.UTC)
         entries = calendar_matches(season, league_report(season, now=now), now, only)
-        return season_calendar(record.name, entries, now)
+        return season_calendar(record.name, entries, now, guild=store.guild_id, season_id=record.id)
 
     data = _run(args, work, write=False)
     _write(args.output, data)

@@ -30,6 +30,7 @@ class SeasonCalendar:
     """
 
     season: str
+    season_id: int
     matches: tuple[MatchLine, ...]
     coming: tuple[MatchLine, ...]
     void: frozenset[str] = frozenset()
@@ -58,4 +59,4 @@ async def season_calendar_of(
         )
     lines = match_lines(record, matches, divisions, names)
     coming = tuple(m for m in lines if not m.finished and m.start >= now and m.key not in void)
-    return SeasonCalendar(record.name, lines, coming[:CALENDAR_MATCHES], void)
+    return SeasonCalendar(record.name, record.id, lines, coming[:CALENDAR_MATCHES], void)

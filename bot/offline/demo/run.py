@@ -70,7 +70,8 @@ async def slash_commands() -> frozenset[str]:
         )
 
 
-async def _read(db_path: Path, season_name: str) -> tuple[Season, dict[str, Any]]:
+async def _read(db_path: Path, season_name: str) -> tuple[Season, dict[str, Any], int]:
+    """The season the replay left, its season file and its id."""
     database = await Database.open(db_path)
     try:
         store = GuildStore(database, stable_id("guild", GUILD))
@@ -79,7 +80,7 @@ async def _read(db_path: Path, season_name: str) -> tuple[Season, dict[str, Any]
             if record is None:
                 raise RuntimeError(f"the replay left no season {season_name!r}")
             season = await load_season(view, record)
-        return season, dump_season(season)
+        return season, dump_season(season), record.id
     finally:
         await database.close()
 
@@ -90,9 +91,11 @@ def season_context(season: Season, on: dt.date | None) -> SeasonContext:
     return SeasonContext(fixtures, season.rules.promotion_places, season.withdrawn, on)
 
 
-def write_outputs(out: Path, season: Season, report: LeagueReport, stamp: dt.datetime) -> None:
+def write_outputs(
+    out: Path, season: Season, report: LeagueReport, stamp: dt.datetime, season_id: int
+) -> None:
     """The standings and crosstable PNGs of every division, the season's calendar, and the
-    standings and results as CSV."""
+    standings and results as CSV. `season_id` is the stored season's, for the calendar's UIDs."""
     context = season_context(season, stamp.date())
     views = [division_view(report, name, context) for name, _ in report.divisions]
     for view in views:
@@ -101,7 +104,13 @@ def write_outputs(out: Path, season: Season, report: LeagueReport, stamp: dt.dat
     (out / STANDINGS_CSV).write_text(season_standings_csv(views), encoding="utf-8", newline="")
     (out / RESULTS_CSV).write_text(results_csv(season, report), encoding="utf-8", newline="")
     (out / "season.ics").write_bytes(
-        season_calendar(season.name, calendar_matches(season, report, stamp), stamp)
+        season_calendar(
+            season.name,
+            calendar_matches(season, report, stamp),
+            stamp,
+            guild=stable_id("guild", GUILD),
+            season_id=season_id,
+        )
     )
 
 
@@ -128,10 +137,10 @@ def play(
     )
     end = replay_demo(script, out, SCRIPT, headline, progress, transcript, every_step=False)
     db_path = out / DATABASE
-    season, data = asyncio.run(_read(db_path, world.season))
+    season, data, season_id = asyncio.run(_read(db_path, world.season))
     (out / SEASON_FILE).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     report = league_report(season, as_of=None, now=end)
-    write_outputs(out, season, report, end)
+    write_outputs(out, season, report, end, season_id)
     result = DemoResult(season, report, out, script.steps, tuple(script.waiting))
     (out / SUMMARY).write_text(summary(result) + "\n", encoding="utf-8")
     return result

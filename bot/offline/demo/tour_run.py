@@ -88,8 +88,9 @@ async def _read(
         calendars = []
         for event in loaded.events:
             _, days = await event_calendar(store, event.record.id)
-            calendars.append((event.record.name, days))
-        (out / CALENDAR).write_bytes(tour_calendar_ics(TOUR, calendars, stamp))
+            calendars.append((event.record.id, event.record.name, days))
+        ics = tour_calendar_ics(TOUR, calendars, stamp, guild=store.guild_id)
+        (out / CALENDAR).write_bytes(ics)
         counts = await _counts(store, [event.record.id for event in loaded.events])
         return report, counts, images
     finally:

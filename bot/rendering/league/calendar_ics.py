@@ -8,20 +8,20 @@ and the CL-15 challenge deadline as an alarm on the event.
 - A forfeit and a void match say what happened in a sentence, with the rule: "Juventus Fans
   won by forfeit: Celtic Fans had too few players (CL-20)", "void: D was disqualified
   (CL-DQ), so this match counts for no one".
-- UID: a name-based UUID of the season and the match id, `…@arbiter`. It is stable, so a
-  calendar imported again updates its events. It is made only of the characters RFC 5545
-  expects, since a season name may hold spaces and anything else.
+- UID: a name-based UUID of the guild, the season's id and the match's key, by
+  `bot.rendering.common.calendar_uid`. It is stable, so a calendar imported again updates its
+  events, and a renamed season keeps its UIDs.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import icalendar
 
+from bot.rendering.common.calendar_uid import calendar_uid
 from bot.rendering.common.text import halves
 from core.league.facts import challenge_deadline
 from core.league.forfeits import Breach
@@ -31,10 +31,6 @@ from core.league.season import Season
 
 ROUND = dt.timedelta(days=7)
 """An unfinished match's event lasts a round."""
-UID_SPACE = uuid.UUID("9b3f1f56-6c7e-4a0e-9c57-3f1d7a0b2c41")
-"""The namespace of the events' name-based UUIDs. Any fixed UUID would do, and this is Arbiter's
-own.
-"""
 
 
 @dataclass(frozen=True)
@@ -60,9 +56,9 @@ class CalendarMatch:
     outcome: str | None = None
 
 
-def event_uid(season: str, match: str) -> str:
-    """The stable UID of a match's event."""
-    return f"{uuid.uuid5(UID_SPACE, f'{season}/{match}')}@arbiter"
+def event_uid(guild: int, season: int, match: str) -> str:
+    """The stable UID of a match's event, from the guild, the season's id and the match's key."""
+    return calendar_uid(guild, "match", season, match)
 
 
 def _utc(instant: dt.datetime) -> str:
@@ -70,14 +66,21 @@ def _utc(instant: dt.datetime) -> str:
 
 
 def season_calendar(
-    season: str, matches: Iterable[CalendarMatch], stamp: dt.datetime, title: str | None = None
+    season: str,
+    matches: Iterable[CalendarMatch],
+    stamp: dt.datetime,
+    title: str | None = None,
+    *,
+    guild: int,
+    season_id: int,
 ) -> bytes:
     """The matches as an .ics file.
 
     Each event runs from the match start to its end in UTC and names both clubs and, once decided,
     the result. It has an alarm at the CL-15 challenge deadline. A match void by CL-DQ is cancelled
     instead, with STATUS:CANCELLED and no alarm. `stamp` is DTSTAMP. The calendar's name, which a
-    calendar application shows, is `title`, else the season's.
+    calendar application shows, is `title`, else the season's. The UIDs come from `guild` and
+    `season_id`, never from a name.
     """
     calendar = icalendar.Calendar()
     calendar.add("prodid", "-//Arbiter//CL season calendar//EN")
@@ -89,7 +92,7 @@ def season_calendar(
         end = (match.end or match.start + ROUND).astimezone(dt.UTC)
         deadline = match.deadline.astimezone(dt.UTC)
         event = icalendar.Event()
-        event.add("uid", event_uid(season, match.id))
+        event.add("uid", event_uid(guild, season_id, match.id))
         event.add("dtstamp", stamp)
         event.add("dtstart", start)
         event.add("dtend", max(end, start + dt.timedelta(minutes=1)))

@@ -8,6 +8,7 @@ match by CL-DQ.
 `counts` says whether the standings count the match. It is `yes`, `no` for a void one, or empty
 while it is not decided. A void match's note says `void (CL-DQ): D was disqualified`, even when it
 was played and has scores. A table built from the rows whose `counts` is `yes` is the bot's.
+Names, keys and notes pass `csv_text`, against formula injection.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import datetime as dt
 import io
 from fractions import Fraction
 
+from bot.rendering.common.csv_cells import csv_text
 from core.league.report import LeagueReport
 from core.league.season import Season
 from core.points import decimal_text
@@ -54,11 +56,11 @@ def results_csv(season: Season, report: LeagueReport) -> str:
         result = results.get(match.id)
         gone = [club for club in (match.home, match.away) if club in out]
         row = [
-            match.id,
-            match.division,
+            csv_text(match.id),
+            csv_text(match.division),
             str(match.round),
-            match.home,
-            match.away,
+            csv_text(match.home),
+            csv_text(match.away),
             _instant(match.start),
             _instant(match.finished),
         ]
@@ -73,7 +75,8 @@ def results_csv(season: Season, report: LeagueReport) -> str:
             ]
         if gone:
             verb = "were" if len(gone) > 1 else "was"
-            row += ["void", "no", f"void (CL-DQ): {' and '.join(gone)} {verb} disqualified"]
+            note = f"void (CL-DQ): {' and '.join(gone)} {verb} disqualified"
+            row += ["void", "no", csv_text(note)]
         elif result is None:
             row += ["", "", ""]
         else:

@@ -2,7 +2,7 @@
 
 It has a header row, then one row per club in table order, with exact values as text such as `9.5`
 or `61.25` and never a float's noise. A whole season, as in `arbiter demo`'s standings.csv, is the
-same with the division first on each row.
+same with the division first on each row. Names pass `csv_text`, against formula injection.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import csv
 import io
 from collections.abc import Sequence
 
+from bot.rendering.common.csv_cells import csv_text
 from bot.rendering.league.division_view import DivisionView
 from core.league.standings import ClubStanding
 from core.points import decimal_text
@@ -36,7 +37,7 @@ def _row(row: ClubStanding) -> list[str]:
         "" if row.rank is None else str(row.rank),
         "yes" if row.tied else "no",
         "yes" if row.disqualified else "no",
-        row.club,
+        csv_text(row.club),
         *(str(n) for n in (row.played, row.won, row.drawn, row.lost)),
         *(decimal_text(v) for v in (row.match_points, row.game_points, row.sb)),
         "" if row.de is None else decimal_text(row.de),
@@ -62,5 +63,5 @@ def season_standings_csv(views: Sequence[DivisionView]) -> str:
     writer = csv.writer(buffer)
     writer.writerow(("division", *HEADER))
     for view in views:
-        writer.writerows([view.division, *_row(row)] for row in view.rows)
+        writer.writerows([csv_text(view.division), *_row(row)] for row in view.rows)
     return buffer.getvalue()

@@ -2,7 +2,8 @@
 
 There is one calendar event per session, saying what is played that day. It starts at its session
 start in UTC and ends 4 hours later, by `core.tour.calendar.SESSION_LENGTH`, so no calendar shows a
-zero-length event.
+zero-length event. Its UID comes from the guild, the event's id and the day, by
+`bot.rendering.common.calendar_uid`, so a renamed tour or event keeps its UIDs.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Protocol
 
 import icalendar
 
+from bot.rendering.common.calendar_uid import calendar_uid
 from core.tour.calendar import session_end
 
 
@@ -33,31 +35,39 @@ class SessionDay(Protocol):
 
 
 def event_calendar_ics(
-    tour: str, event: str, days: Iterable[SessionDay], stamp: dt.datetime
+    tour: str,
+    event: str,
+    days: Iterable[SessionDay],
+    stamp: dt.datetime,
+    *,
+    guild: int,
+    event_id: int,
 ) -> bytes:
     """The event's sessions as an .ics file. `stamp` is DTSTAMP, from the database clock."""
-    return tour_calendar_ics(tour, [(event, days)], stamp, name=f"{tour}: {event}")
+    calendar = [(event_id, event, days)]
+    return tour_calendar_ics(tour, calendar, stamp, guild=guild, name=f"{tour}: {event}")
 
 
 def tour_calendar_ics(
     tour: str,
-    events: Iterable[tuple[str, Iterable[SessionDay]]],
+    events: Iterable[tuple[int, str, Iterable[SessionDay]]],
     stamp: dt.datetime,
     *,
+    guild: int,
     name: str | None = None,
     tag: str = "",
 ) -> bytes:
     """Every session of several events of a tour, the whole tour, as one .ics file.
 
-    A `tag` such as `player7` goes into each entry's UID, so a player's own calendar and the
-    event's never share one.
+    Each event is given by its id, its name and its days. A `tag` such as `player7` goes into each
+    entry's UID, so a player's own calendar and the event's never share one.
     """
     calendar = icalendar.Calendar()
     calendar.add("prodid", "-//Arbiter//CCT event calendar//EN")
     calendar.add("version", "2.0")
     calendar.add("x-wr-calname", name or tour)
-    for event, days in events:
-        _add_days(calendar, tour, event, days, stamp, tag)
+    for event_id, event, days in events:
+        _add_days(calendar, tour, (guild, event_id, event), days, stamp, tag)
     data: bytes = calendar.to_ical()
     return data
 
@@ -65,16 +75,17 @@ def tour_calendar_ics(
 def _add_days(
     calendar: icalendar.Calendar,
     tour: str,
-    event: str,
+    where: tuple[int, int, str],
     days: Iterable[SessionDay],
     stamp: dt.datetime,
     tag: str = "",
 ) -> None:
-    """One calendar event per session day of `event`."""
+    """One calendar event per session day of an event, given as its guild, id and name."""
+    guild, event_id, event = where
     for day in days:
         entry = icalendar.Event()
-        suffix = f"/{tag}" if tag else ""
-        entry.add("uid", f"{tour}/{event}/day{day.day}{suffix}@arbiter")
+        tags = [tag] if tag else []
+        entry.add("uid", calendar_uid(guild, "session", event_id, f"day{day.day}", *tags))
         entry.add("dtstamp", stamp.astimezone(dt.UTC))
         entry.add("dtstart", day.start.astimezone(dt.UTC))
         entry.add("dtend", session_end(day.start).astimezone(dt.UTC))

@@ -2,7 +2,8 @@
 standings.
 
 Each has a header row, then one row per player in table order, with exact values as text such as
-`6.5` or `28.25`, never a float's noise, and names as typed. It follows RFC 4180 like the league's.
+`6.5` or `28.25`, never a float's noise, and names as typed but for `csv_text`'s guard against
+formula injection. It follows RFC 4180 like the league's.
 
 API: `preliminary_csv(view: PreliminaryView)`, `finals_csv(view: FinalsView)` and
 `tour_standings_csv(view: TourStandingsView)` each return a CSV `str` with CRLF line ends.
@@ -14,6 +15,7 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 
+from bot.rendering.common.csv_cells import csv_text
 from bot.rendering.tour.views import FinalsView, PreliminaryView, TourStandingsView
 from core.points import decimal_text
 
@@ -68,7 +70,7 @@ def preliminary_csv(view: PreliminaryView) -> str:
                 _yes(row.tied),
                 _yes(row.by_lot),
                 _yes(row.player in view.playoff),
-                name,
+                csv_text(name),
                 decimal_text(row.points),
                 "" if row.de is None else decimal_text(row.de),
                 str(row.wins),
@@ -89,7 +91,7 @@ def finals_csv(view: FinalsView) -> str:
                 str(row.rank),
                 _yes(view.rank_text(index).endswith("=")),
                 _yes(row.player in view.tied_for_first),
-                name,
+                csv_text(name),
                 str(row.match_points),
                 decimal_text(row.bonus),
                 decimal_text(row.total),
@@ -108,7 +110,7 @@ def tour_standings_csv(view: TourStandingsView) -> str:
                 str(row.rank),
                 _yes(row.tied),
                 _yes(row.player in view.playoff),
-                name,
+                csv_text(name),
                 *(
                     str(n)
                     for n in (

@@ -107,7 +107,15 @@ async def _calendar(guild: Guild, request: web.Request, club: int | None) -> Pag
     what = ["calendar", parts.record.name, *(only or [])]
     name = download_name(*what, suffix=".ics")
     title = " · ".join([parts.record.name, *(only or [])])
-    return Page(season_calendar(parts.record.name, entries, now, title), ICS, name)
+    data = season_calendar(
+        parts.record.name,
+        entries,
+        now,
+        title,
+        guild=guild.store.guild_id,
+        season_id=parts.record.id,
+    )
+    return Page(data, ICS, name)
 
 
 async def season_calendar_file(guild: Guild, request: web.Request) -> Page:

@@ -340,7 +340,11 @@ async def event_calendar(guild: Guild, request: web.Request) -> Page:
     """`/event calendar`'s .ics file: every session day of the event."""
     read, days = await event_reads.event_calendar(guild.store, number(request, "event"))
     stamp = guild.store.database.clock()
-    data = event_calendar_ics(read.tour, read.loaded.record.name, days, stamp)
+    record = read.loaded.record
+    guild_id = guild.store.guild_id
+    data = event_calendar_ics(
+        read.tour, record.name, days, stamp, guild=guild_id, event_id=record.id
+    )
     return Page(data, ICS, f"event-{read.loaded.record.id}.ics")
 
 
@@ -362,7 +366,7 @@ async def player_calendar(guild: Guild, request: web.Request) -> Page:
         raise NotFound(f"no player {wanted} in the tour")
     stamp = guild.store.database.clock()
     calendars = [
-        (event.record.name, player_days(event, loaded.rules, player))
+        (event.record.id, event.record.name, player_days(event, loaded.rules, player))
         for event in loaded.events
         if player.id in event.names and event.record.drawn_at is not None
     ]
@@ -370,6 +374,7 @@ async def player_calendar(guild: Guild, request: web.Request) -> Page:
         loaded.record.name,
         calendars,
         stamp,
+        guild=guild.store.guild_id,
         name=f"{loaded.record.name}: {player.name}",
         tag=f"player{player.id}",
     )
