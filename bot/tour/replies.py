@@ -214,16 +214,17 @@ def event_card(read: EventRead) -> list[Embed]:
     record = read.loaded.record
     finished = played_event(read.loaded.facts) if record.type is not EventType.FINALS else None
     state = read.state
-    status = state.status + (f", won by {name(state.winner)}" if state.winner else "")
-    if state.tied_for_first:
-        status += f", {tied_text(state.tied_for_first)}"
     lines = [
         f"Tour: {name(read.tour)}; {record.type.value}, {record.size} players, from "
         f"{record.start.isoformat()}",
-        f"Status: {status}; players entered: {len(read.loaded.players)}",
+        f"Status: {state.status}; players entered: {len(read.loaded.players)}",
         f"3rd-place match: {'yes' if record.third_place_match else 'no'}; tie-breaks: "
         f"{record.reading.value}",
     ]
+    if state.winner is not None:
+        lines.append(f"Won by **{name(state.winner)}**")
+    if state.tied_for_first:
+        lines.append(f"Tied for first: {tied_names(state.tied_for_first)}")
     if record.points is not None:
         lines.append(f"Tour points (CCT-6): {table_line(record.points)}")
         lines.append(f"Game scoring (CCT-8a): {scoring_line(record.scoring)}")
@@ -251,7 +252,12 @@ def event_card(read: EventRead) -> list[Embed]:
 
 def tied_text(players: Sequence[str]) -> str:
     """CCT-8f: the players sharing first place in finished Finals, flagged for the organiser."""
-    return f"tied for first: {', '.join(name(p) for p in players)} (the organiser decides, CCT-8f)"
+    return f"tied for first: {tied_names(players)}"
+
+
+def tied_names(players: Sequence[str]) -> str:
+    """CCT-8f: the players sharing first place, and who decides between them."""
+    return f"{', '.join(name(p) for p in players)} (the organiser decides, CCT-8f)"
 
 
 def _wildcard(player: EventPlayer) -> str:

@@ -134,6 +134,7 @@ async def test_cct_8f_finals_all_decided_with_a_tie_for_first_name_no_winner(
         tied,
     )
     text = str(replies.event_card(read)[0]["description"])
-    assert f"Status: finished, tied for first: {', '.join(tied)} (the organiser decides" in text
+    assert "Status: finished;" in text and "Won by" not in text
+    assert f"Tied for first: {', '.join(tied)} (the organiser decides, CCT-8f)" in text
     [line] = (await tour_reads.tour_card(store, "Tour")).events
     assert (line.status, line.winner, line.tied_for_first) == ("finished", None, tied)
