@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from fractions import Fraction
 
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import named
+from bot.tour.event_state import EventState, event_state
 from bot.tour.game_targets import GameTarget, knockout_ties, open_targets
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import day_start, round_starts
-from bot.tour.store import LoadedEvent, read_loaded
+from bot.tour.store import LoadedEvent, load_tour, read_loaded
 from core.standings import PlayerStanding
 from core.tour.calendar import KNOCKOUT_FIRST_DAY
 from core.tour.event_facts import TieState, preliminary_standings, round_robin
@@ -33,6 +35,8 @@ class EventRead:
     loaded: LoadedEvent
     rules: TourRules
     tour: str
+    state: EventState
+    """How the event stands: its status and winner, as its tour's card shows them."""
 
 
 async def read_event(store: GuildStore, event: str | int) -> EventRead:
@@ -41,7 +45,10 @@ async def read_event(store: GuildStore, event: str | int) -> EventRead:
         record = await find_event(view, event)
         tour = await find_tour(view, record.tour_id)
         loaded = await read_loaded(store, view, record)
-        return EventRead(loaded, tour.rules, tour.name)
+        bonus: dict[str, Fraction] = {}
+        if record.type is EventType.FINALS and loaded.facts.players:
+            bonus = (await load_tour(view, tour)).finals_bonus(loaded)
+        return EventRead(loaded, tour.rules, tour.name, event_state(loaded, bonus))
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,7 @@ def tour_card(card: TourCard) -> list[Embed]:
         f"{i}. **{name(e.name)}** · {e.type} · {e.players}/{e.size} players · from {e.start}"
         f" · {e.status}"
         + (f" · won by {name(e.winner)}" if e.winner else "")
+        + (f" · {tied_text(e.tied_for_first)}" if e.tied_for_first else "")
         + (f" · own tour points: {table_line(e.points)}" if e.points else "")
         + (f" · game scoring {scoring_line(e.scoring)}" if e.scoring else "")
         for i, e in enumerate(card.events, start=1)
@@ -212,15 +213,18 @@ def event_card(read: EventRead) -> list[Embed]:
     """`/event show`."""
     record = read.loaded.record
     finished = played_event(read.loaded.facts) if record.type is not EventType.FINALS else None
-    # The stored status stays `knockout` until the last game. Once played, it is finished.
-    status = "finished" if finished is not None else str(record.status)
+    state = read.state
     lines = [
         f"Tour: {name(read.tour)}; {record.type.value}, {record.size} players, from "
         f"{record.start.isoformat()}",
-        f"Status: {status}; players entered: {len(read.loaded.players)}",
+        f"Status: {state.status}; players entered: {len(read.loaded.players)}",
         f"3rd-place match: {'yes' if record.third_place_match else 'no'}; tie-breaks: "
         f"{record.reading.value}",
     ]
+    if state.winner is not None:
+        lines.append(f"Won by **{name(state.winner)}**")
+    if state.tied_for_first:
+        lines.append(f"Tied for first: {tied_names(state.tied_for_first)}")
     if record.points is not None:
         lines.append(f"Tour points (CCT-6): {table_line(record.points)}")
         lines.append(f"Game scoring (CCT-8a): {scoring_line(record.scoring)}")
@@ -244,6 +248,16 @@ def event_card(read: EventRead) -> list[Embed]:
             for (place, _), p in zip(report.placings, report.points, strict=True)
         ]
     return embeds(name(record.name), lines)
+
+
+def tied_text(players: Sequence[str]) -> str:
+    """CCT-8f: the players sharing first place in finished Finals, flagged for the organiser."""
+    return f"tied for first: {tied_names(players)}"
+
+
+def tied_names(players: Sequence[str]) -> str:
+    """CCT-8f: the players sharing first place, and who decides between them."""
+    return f"{', '.join(name(p) for p in players)} (the organiser decides, CCT-8f)"
 
 
 def _wildcard(player: EventPlayer) -> str:

@@ -468,6 +468,11 @@ def finals_match(facts: EventFacts, round_no: int, board: int) -> FinalsMatchSta
     raise KnockoutError(f"the Finals have no match R{round_no}B{board}")
 
 
+def finals_finished(facts: EventFacts) -> bool:
+    """CCT-8f: the Finals are over once drawn and every match of their round robin is decided."""
+    return bool(facts.players) and all(m.winner is not None for m in finals_matches(facts))
+
+
 def finals_results(facts: EventFacts) -> FinalsResults:
     """CCT-8f: the finalists and the matches decided so far, as the tour report counts them."""
     decided = tuple(

@@ -212,6 +212,14 @@ class FinalsStandings:
     rows: tuple[FinalsRow, ...]
     tied_for_first: tuple[Player, ...]
 
+    @property
+    def leader(self) -> Player | None:
+        """CCT-8f: the one player with the most match points plus bonus, or None while first
+        place is shared."""
+        if not self.rows or self.tied_for_first:
+            return None
+        return self.rows[0].player
+
 
 def finals_standings(
     bonus: Mapping[Player, Fraction],

@@ -131,6 +131,14 @@ def test_cct_8f_standings_add_bonus_and_flag_a_tie_for_first() -> None:
         (3, "C", 1, F(1)),
     ]
     assert standings.tied_for_first == ("A", "B")
+    assert standings.leader is None  # the organiser decides the tie for first
+
+
+def test_cct_8f_the_leader_is_the_one_player_first_on_match_points_plus_bonus() -> None:
+    """CCT-8f: the winner has the most match points plus bonus, whatever the pairing order."""
+    bonus = bonus_points({"A": 100, "B": 120, "C": 90})  # A ½, B 1½, C 0
+    standings = finals_standings(bonus, [play_match("B", "A", [W, B, W])])  # B 3, A 0
+    assert (standings.leader, standings.tied_for_first) == ("B", ())
 
 
 def test_cct_8f_match_points_need_a_decided_match() -> None:

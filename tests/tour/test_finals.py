@@ -10,11 +10,14 @@ from dataclasses import replace
 import pytest
 
 from bot.runtime.clock import VirtualClock
+from bot.tour import event_reads, replies
 from bot.tour.events import service as events
+from bot.tour.finals import awards
 from bot.tour.finals import draw as finals
 from bot.tour.game_targets import finals_of, finals_states
 from bot.tour.games import service as games
 from bot.tour.games.settling import stored_as
+from bot.tour.tours import reads as tour_reads
 from core.results import Result
 from core.tour.event_facts import finals_match, finals_matches
 from core.tour.game_reports import ReportStatus
@@ -104,3 +107,34 @@ async def test_cct_8f_a_finals_result_rejudges_its_match_and_keeps_the_others(
     assert finals_of(after) == finals_matches(after.facts)
     assert finals_of(after) != finals_of(earlier)
     assert finals_of(after)[0].status == finals_match(after.facts, 1, pairing.board).status
+
+
+async def test_cct_8f_finals_all_decided_with_a_tie_for_first_name_no_winner(
+    store: GuildStore,
+) -> None:
+    """CCT-8f: Finals with every match decided and three players level on first are finished
+    with no winner, and `/tour show` and `/event show` flag the tie for the organiser."""
+    await finals_entered(store)
+    await events.draw_event(store, ORGANISER, "Finals", seed="s1", confirm=True)
+    names = player_names(10)
+    upsets = {frozenset(names[:2]): names[1], frozenset(names[1:3]): names[2]}
+    for state in finals_states(await event_of(store, "Finals")):
+        white, black = str(state.pairing.white), str(state.pairing.black)
+        pair = frozenset((white, black))
+        winner = upsets.get(pair, min(pair, key=names.index))
+        match = f"R{state.pairing.round} {white} v {black}"
+        await awards.award_contest_finals(
+            store, ARBITER, "Finals", match, winner, "no-show", None, confirm=True
+        )
+    read = await event_reads.read_event(store, "Finals")
+    tied = tuple(names[:3])
+    assert (read.state.status, read.state.winner, read.state.tied_for_first) == (
+        "finished",
+        None,
+        tied,
+    )
+    text = str(replies.event_card(read)[0]["description"])
+    assert "Status: finished;" in text and "Won by" not in text
+    assert f"Tied for first: {', '.join(tied)} (the organiser decides, CCT-8f)" in text
+    [line] = (await tour_reads.tour_card(store, "Tour")).events
+    assert (line.status, line.winner, line.tied_for_first) == ("finished", None, tied)

@@ -29,8 +29,9 @@ from bot.offline.demo.tour_script import GUILD
 from bot.offline.discord_messages import stable_id
 from bot.rendering.common.text import halves_text
 from bot.runtime.clock import VirtualClock
-from bot.tour import event_reads, views
+from bot.tour import event_reads, replies, views
 from bot.tour.events import service as events
+from bot.tour.finals.awards import award_contest_finals
 from bot.tour.finals.reads import finals_card
 from bot.tour.game_names import ROUND_NAMES
 from bot.tour.game_targets import knockout_ties
@@ -40,6 +41,7 @@ from bot.tour.tours import reads as tour_reads
 from bot.tour.tours import service as tours
 from bot.web.site import make_app
 from core.points import decimal_text
+from core.tour.event_facts import finals_matches
 from core.tour.knockout import Tie
 from core.tour.ranking import EventType
 from storage.engine.database import Database
@@ -47,12 +49,21 @@ from storage.guild import GuildStore
 from tests.support.demos import tour_played
 from tests.support.paths import ROOT
 from tests.support.tour_units import EVE
-from tests.support.tour_world import ARBITER, ORGANISER, by_order, preliminary_played
+from tests.support.tour_world import (
+    ARBITER,
+    ORGANISER,
+    by_order,
+    player_names,
+    preliminary_played,
+    tour_with_event,
+)
 
 Client = TestClient[Any, Any]
 DEMO = stable_id("guild", GUILD)
 SMALL = 4242
 """The guild of the small world, beside the demo's in the same database."""
+FINALS = 4343
+"""The guild of a tour whose Finals are drawn and under way."""
 SCRIPT = "<script>alert(1)</script>"
 LINK = "[x](https://e.com)"
 RTL = "Ali\u202elave"
@@ -107,11 +118,34 @@ async def _small_world(database: Database) -> None:
     )
 
 
+async def _finals_world(database: Database) -> None:
+    """A tour whose only event is a 10-player Finals of wildcards, drawn, with one match
+    awarded and the others still to play."""
+    store = GuildStore(database, FINALS)
+    await tour_with_event(
+        store, event="Finals", kind=EventType.FINALS, players=player_names(10), seed="s1"
+    )
+    async with store.read() as view:
+        loaded = await load_event(view, (await view.tour_events.by_name("Finals"))[0])
+    first = finals_matches(loaded.facts)[0].pairing
+    await award_contest_finals(
+        store,
+        ARBITER,
+        "Finals",
+        f"R1 {first.white} v {first.black}",
+        str(first.white),
+        "no-show",
+        None,
+        confirm=True,
+    )
+
+
 async def _build(path: Path) -> None:
     database = await Database.open(path, clock=VirtualClock(EVE))
     await database.migrate()
     await _small_world(database)
-    for guild, slug in ((DEMO, "demo"), (SMALL, "small")):
+    await _finals_world(database)
+    for guild, slug in ((DEMO, "demo"), (SMALL, "small"), (FINALS, "finals")):
         async with GuildStore(database, guild).change(None, "setup.web", "web") as uow:
             await uow.web_sites.publish(slug)
     await database.close()
@@ -335,6 +369,87 @@ async def test_cct_8f_the_finals_table_shows_bonus_points(
     assert len(csv.splitlines()) == len(view.rows) + 1
 
 
+def _event_row(html: str, event: int) -> list[str]:
+    """The tour page's row of the event numbered `event`: #, name, type, players, start, status,
+    winner."""
+    start = html.index('<table class="events">')
+    body = html[start : html.index("</table>", start)]
+    [row] = [r for r in re.findall(r"<tr>(.*?)</tr>", body) if f'/events/{event}"' in r]
+    return [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+
+
+async def _statuses(client: Client, slug: str, tour: int) -> dict[int, tuple[str, str | None]]:
+    """Each event's status and winner as the tour's JSON gives them, checked to be what the
+    event's own JSON gives."""
+    document = json.loads(await _get(client, f"/g/{slug}/tours/{tour}.json", "application/json"))
+    found = {}
+    for line in document["events"]:
+        own = json.loads(
+            await _get(client, f"/g/{slug}/events/{line['id']}.json", "application/json")
+        )
+        shown = (own["event"]["status"], own["event"]["winner"], own["event"]["tied_for_first"])
+        assert shown == (line["status"], line["winner"], line["tied_for_first"]), line["name"]
+        found[line["id"]] = (line["status"], line["winner"])
+    return found
+
+
+async def test_cct_8f_finals_all_decided_show_finished_with_their_winner(
+    client: Client, site_db: Database
+) -> None:
+    """CCT-8f: the demo's Finals, every match decided, are finished and won by the one player
+    first on match points plus bonus, as `/finals standings` ranks them. The tour page, the
+    event page, both JSON documents, `/tour show` and `/event show` all say so, and every event
+    shows the same status on the tour page as on its own page."""
+    tour, found = await _ids(site_db, DEMO)
+    event = found["Tour Finals"]
+    store = GuildStore(site_db, DEMO)
+    card = await finals_card(store, event)
+    assert all(m.winner is not None for m in card.matches) and not card.standings.tied_for_first
+    winner = str(card.standings.rows[0].player)
+    assert card.standings.leader == card.standings.rows[0].player
+    html = await _text(client, f"/g/demo/tours/{tour}")
+    assert _event_row(html, event)[5:] == ["finished", str(escape(winner))]
+    page = await _text(client, f"/g/demo/events/{event}")
+    assert f"· finished, won by <bdi>{escape(winner)}</bdi>" in page
+    assert "preliminary" not in page.split("</p>")[0]
+    statuses = await _statuses(client, "demo", tour)
+    assert statuses[event] == ("finished", winner)
+    assert {status for status, _ in statuses.values()} == {"finished"}
+    for other in found.values():
+        row = _event_row(html, other)
+        status, won = statuses[other]
+        assert row[5] == status and (row[6] or None) == (won and str(escape(won)))
+    [line] = [
+        e for e in (await tour_reads.tour_card(store, "Demo Tour")).events if e.type == "finals"
+    ]
+    assert (line.status, line.winner) == ("finished", winner)
+    read = await event_reads.read_event(store, event)
+    text = str(replies.event_card(read)[0]["description"])
+    assert "Status: finished;" in text and f"Won by **{winner}**" in text
+
+
+async def test_cct_8f_finals_with_a_match_to_decide_show_under_way(
+    client: Client, site_db: Database
+) -> None:
+    """CCT-8f: drawn Finals with matches still to play are under way, with no winner, on the
+    tour page, the event page, both JSON documents, `/tour show` and `/event show`."""
+    tour, found = await _ids(site_db, FINALS)
+    event = found["Finals"]
+    store = GuildStore(site_db, FINALS)
+    card = await finals_card(store, event)
+    decided = [m for m in card.matches if m.winner is not None]
+    assert len(decided) == 1 and len(card.matches) == 45
+    html = await _text(client, f"/g/finals/tours/{tour}")
+    assert _event_row(html, event)[5:] == ["under way", ""]
+    page = await _text(client, f"/g/finals/events/{event}")
+    assert "· under way" in page and "won by" not in page
+    assert await _statuses(client, "finals", tour) == {event: ("under way", None)}
+    [line] = (await tour_reads.tour_card(store, "Tour")).events
+    assert (line.status, line.winner) == ("under way", None)
+    text = str(replies.event_card(await event_reads.read_event(store, event))[0]["description"])
+    assert "Status: under way;" in text and "Won by" not in text
+
+
 async def test_every_download_and_feed_answers_with_its_type(
     client: Client, site_db: Database
 ) -> None:
@@ -419,7 +534,7 @@ async def test_the_json_validates_against_its_schema(client: Client, site_db: Da
     """Both documents of both guilds validate, the schema is draft 2020-12, and a score written
     as a float is refused by it."""
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
-    for guild, slug in ((DEMO, "demo"), (SMALL, "small")):
+    for guild, slug in ((DEMO, "demo"), (SMALL, "small"), (FINALS, "finals")):
         tour, found = await _ids(site_db, guild)
         paths = [f"/g/{slug}/tours/{tour}.json"] + [
             f"/g/{slug}/events/{e}.json" for e in found.values()

@@ -16,6 +16,7 @@ from bot.runtime.pin_refresher import Refreshed, edit_if_changed
 from bot.tour import replies as tour_replies
 from bot.tour import views
 from bot.tour.event_reads import Bracket, EventRead
+from bot.tour.event_state import event_state
 from bot.tour.game_targets import knockout_ties, open_targets
 from bot.tour.references import find_event, find_tour
 from bot.tour.store import LoadedEvent, load_event, load_tour
@@ -30,9 +31,9 @@ async def pin_embeds(view: GuildView, record: TourEventRecord) -> list[dict[str,
     """What the event's pin shows now, at most one page."""
     tour = await find_tour(view, record.tour_id)
     loaded = await load_event(view, record)
-    read = EventRead(loaded, tour.rules, tour.name)
     if record.type is EventType.FINALS:
         return await _finals(view, loaded)
+    read = EventRead(loaded, tour.rules, tour.name, event_state(loaded, {}))
     if record.drawn_at is None:
         return tour_replies.event_card(read)[:1]
     ties = knockout_ties(loaded)
@@ -47,7 +48,12 @@ async def _finals(view: GuildView, loaded: LoadedEvent) -> list[dict[str, Any]]:
     """The CCT-8f Finals table with each finalist's bonus."""
     if not loaded.facts.players:
         return tour_replies.event_card(
-            EventRead(loaded, (await find_tour(view, loaded.record.tour_id)).rules, "")
+            EventRead(
+                loaded,
+                (await find_tour(view, loaded.record.tour_id)).rules,
+                "",
+                event_state(loaded, {}),
+            )
         )[:1]
     tour = await load_tour(view, await find_tour(view, loaded.record.tour_id))
     finals = next(e for e in tour.events if e.record.id == loaded.record.id)

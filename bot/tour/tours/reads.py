@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import named, shown
+from bot.tour.event_state import tour_event_state
 from bot.tour.references import find_event, find_tour
 from bot.tour.store import LoadedEvent, LoadedTour, load_tour
 from core.results import Scoring
@@ -36,7 +37,10 @@ from storage.tour.events import TourEventRecord
 
 @dataclass(frozen=True)
 class EventLine:
-    """One event of a tour card: name, type, size, start, status, players entered, winner."""
+    """One event of a tour card: name, type, size, start, status, players entered, winner.
+
+    The status and winner are `bot.tour.event_state`'s, the same the event's own card shows.
+    """
 
     name: str
     type: str
@@ -49,6 +53,8 @@ class EventLine:
     """CCT-6: the event's own tour points table, when it is not the tour's for its type."""
     scoring: Scoring | None = None
     """CCT-8a: the event's game scoring, when it is not the tour's."""
+    tied_for_first: tuple[str, ...] = ()
+    """CCT-8f: the players sharing first place in finished Finals, for the organiser to decide."""
 
 
 @dataclass(frozen=True)
@@ -82,10 +88,7 @@ def card_of(loaded: LoadedTour) -> TourCard:
     lines = []
     for event in loaded.events:
         record = event.record
-        played = loaded.played.get(record.id)
-        winner = None
-        if played is not None:
-            winner = str(played.tour_event().winner)
+        state = tour_event_state(loaded, event)
         own = record.points
         tours = loaded.rules.points_table(record.type)
         if own is None or tours is None or _pays(own) == _pays(tours):
@@ -96,11 +99,12 @@ def card_of(loaded: LoadedTour) -> TourCard:
                 record.type.value,
                 record.size,
                 record.start.isoformat(),
-                "finished" if played is not None else record.status,
+                state.status,
                 len(event.players),
-                winner,
+                state.winner,
                 own,
                 None if record.scoring == loaded.rules.scoring else record.scoring,
+                state.tied_for_first,
             )
         )
     return TourCard(

@@ -81,6 +81,7 @@ async def tour_json(guild: Guild, request: web.Request) -> Page:
                 "status": line.status,
                 "players": line.players,
                 "winner": line.winner,
+                "tied_for_first": list(line.tied_for_first),
             }
         )
     players = [
@@ -208,7 +209,9 @@ async def event_json(guild: Guild, request: web.Request) -> Page:
             "type": record.type.value,
             "size": record.size,
             "start": record.start.isoformat(),
-            "status": record.status,
+            "status": found.read.state.status,
+            "winner": found.read.state.winner,
+            "tied_for_first": list(found.read.state.tied_for_first),
             "third_place_match": record.third_place_match,
             "tiebreaks": record.reading.value,
         },
