@@ -578,6 +578,28 @@ async def test_a_hostile_name_is_shown_literally_and_escaped_once(
     assert {s["player"] for s in document["standings"]} >= set(HOSTILE)
 
 
+async def test_cct_8f_a_hostile_finalist_is_shown_literally_on_the_finals_pages(
+    client: Client, site_db: Database
+) -> None:
+    """A finalist named with HTML is shown as typed on the Finals page and the tour page.
+
+    The name is stored directly, as an older database could hold it.
+    """
+    tour, _ = await _ids(site_db, DEMO)
+    async with GuildStore(site_db, DEMO).read() as view:
+        [finals] = await view.tour_events.of_tour(tour, EventType.FINALS)
+        finalist = (await view.tour_events.players(finals.id))[0]
+    async with site_db.writer() as connection:
+        await connection.execute(
+            "UPDATE tour_players SET name = ? WHERE id = ?", (SCRIPT, finalist.player_id)
+        )
+    for path in (f"/g/demo/events/{finals.id}", f"/g/demo/tours/{tour}"):
+        html = await _text(client, path)
+        assert "<script>" not in html, path
+        assert f"<bdi>{escape(SCRIPT)}</bdi>" in html, path
+        assert "&amp;lt;" not in html, path
+
+
 async def test_another_guilds_or_a_bad_id_is_the_404_page(
     client: Client, site_db: Database
 ) -> None:
