@@ -107,8 +107,9 @@ class Database:
     @property
     def trips(self) -> int:
         """Calls made to the database so far, both connections together."""
-        reader = 0 if self._reader is None else self._reader.trips
-        return self._connection.trips + reader
+        reader = self._reader
+        reader_trips = 0 if reader is None or reader is self._connection else reader.trips
+        return self._connection.trips + reader_trips
 
     def in_transaction_of_this_task(self) -> bool:
         """Whether the current task holds the writer."""
@@ -252,7 +253,9 @@ class SqliteDatabase(Database):
     async def open_read_only(cls, path: Path, clock: Clock = utc_now) -> SqliteDatabase:
         """Open the existing database at `path` so that nothing can be written to it.
 
-        SQLite itself refuses every write, and so does `query_only`. No migration.
+        SQLite itself refuses every write, and so does `query_only`. No migration. The one
+        connection is also the reader, so a `read()` block is one snapshot even while another
+        process writes the file.
         """
         if path.is_dir():
             raise DatabaseUnavailable(f"cannot open {path}: it is a folder")
@@ -272,7 +275,7 @@ class SqliteDatabase(Database):
         except DatabaseError as error:  # e.g. "file is not a database"
             await connection.close()
             raise DatabaseUnavailable(f"cannot open {path}: {error}") from None
-        return cls(connection, path, clock)
+        return cls(connection, path, clock, reader=connection)
 
     async def fetch(self, sql: str, parameters: Parameters = ()) -> list[Any]:
         """The rows of one query in one trip: on the reader, a lone statement is a snapshot of

@@ -106,6 +106,27 @@ async def test_the_read_only_database_refuses_every_write(tmp_path: Path) -> Non
         await database.close()
 
 
+async def test_a_read_block_on_the_read_only_database_is_one_snapshot(tmp_path: Path) -> None:
+    """The site may serve a file another process writes: a read block sees one state of it."""
+    path = tmp_path / "arbiter.db"
+    writable = await Database.open(path)
+    await writable.migrate()
+    database = await SqliteDatabase.open_read_only(path)
+    count = "SELECT COUNT(*) AS n FROM web_sites"
+    try:
+        async with database.read() as connection:
+            assert (await connection.execute_fetchall(count, ()))[0]["n"] == 0
+            async with writable.transaction() as writer:
+                await writer.execute(
+                    "INSERT INTO web_sites (guild_id, slug, published_at) VALUES (1, 'x', 'y')"
+                )
+            assert (await connection.execute_fetchall(count, ()))[0]["n"] == 0
+        assert (await database.fetch(count))[0]["n"] == 1
+    finally:
+        await database.close()
+        await writable.close()
+
+
 async def test_a_port_in_use_is_one_line_and_exit_1(tmp_path: Path) -> None:
     path = tmp_path / "arbiter.db"
     database = await Database.open(path)
