@@ -19,6 +19,7 @@ from core.tour.event_facts import (
     ContestRecord,
     EventFacts,
     PrelimGame,
+    finals_finished,
     finals_matches,
     finals_table,
     knockout_state,
@@ -173,6 +174,24 @@ def test_cct_8f_finals_matches_follow_berger_and_the_table_adds_the_bonus() -> N
     table = finals_table(facts, bonus)
     row = next(r for r in table.rows if r.player == pairing.white)
     assert row.match_points == 3 and row.total == bonus[str(pairing.white)] + 3
+
+
+def test_cct_8f_the_finals_are_finished_once_every_match_is_decided() -> None:
+    finalists = tuple(NAMES[:4])
+    pairings = round_robin(finalists)
+
+    def won(white: str, black: str) -> ContestFacts:
+        results = (Result.WHITE_WIN, Result.BLACK_WIN, Result.DRAW)
+        colours = ((white, black), (black, white), (white, black))
+        played = zip(colours, results, strict=True)
+        return ContestFacts(games=tuple(_game(Phase.RAPID, w, b, r, 1) for (w, b), r in played))
+
+    decided = {(p.round, p.board): won(str(p.white), str(p.black)) for p in pairings}
+    last = (pairings[-1].round, pairings[-1].board)
+    almost = {key: contest for key, contest in decided.items() if key != last}
+    assert not finals_finished(EventFacts("Finals", EventType.FINALS, ()))
+    assert not finals_finished(EventFacts("Finals", EventType.FINALS, finalists, finals=almost))
+    assert finals_finished(EventFacts("Finals", EventType.FINALS, finalists, finals=decided))
 
 
 def test_cct_8a_8d_8f_the_day_each_game_is_played_on() -> None:
