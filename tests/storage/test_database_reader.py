@@ -132,3 +132,22 @@ async def test_a_lone_query_sees_the_last_commit_and_inside_a_block_its_snapshot
     last = await published_site(database, "club")
     assert last is not None and last[1] > first[1]
     assert await published_site(database, "other") is None
+
+
+async def test_a_lone_query_of_another_task_waits_for_a_read_block_not_inside_it(
+    database: Database,
+) -> None:
+    """`fetch` from another task does not run inside an open read block's snapshot: it waits
+    for the block to end, then sees the last commit."""
+    store = GuildStore(database, GUILD)
+    async with store.change(1, "setup.web", "web") as uow:
+        await uow.web_sites.publish("club")
+    first = await published_site(database, "club")
+    assert first is not None
+    async with store.read():
+        assert await published_site(database, "club") == first
+        await asyncio.create_task(_set(store, 2))  # another task commits meanwhile
+        pending = asyncio.create_task(published_site(database, "club"))
+        await asyncio.sleep(0)
+    last = await pending
+    assert last is not None and last[1] > first[1]
