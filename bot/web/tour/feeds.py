@@ -33,7 +33,7 @@ from bot.web.pages import ICS, JSON, Guild, NotFound, Page, number
 from bot.web.tour import reads
 from bot.web.tour.pages import calendar_url, finals_state
 from core.points import decimal_text
-from core.tour.calendar import KNOCKOUT_FIRST_DAY
+from core.tour.calendar import knockout_day
 from core.tour.ranking import EventType
 from core.tour.rules import TourRules
 from storage.tour.events import TourEventRecord
@@ -426,9 +426,8 @@ def _knockout_days(event: LoadedEvent, rules: TourRules, name: str) -> list[Play
             continue
         label = f"{ROUND_NAMES[series.tie]} {series.names[0]} v {series.names[1]}"
         state = series.footer()[0]
-        first = KNOCKOUT_FIRST_DAY[series.tie]
-        for offset, part in ((0, "match 1"), (1, "match 2 and play-off")):
-            day = first + offset
+        for match, part in ((1, "match 1"), (None, "match 2 and play-off")):
+            day = knockout_day(series.tie, match)
             what = f"{label}, {part}; {state}"
             days.append(PlayerDay(day, day_start(event.record, rules, day), what))
     return days
@@ -436,11 +435,13 @@ def _knockout_days(event: LoadedEvent, rules: TourRules, name: str) -> list[Play
 
 def _finals_days(event: LoadedEvent, rules: TourRules, name: str) -> list[PlayerDay]:
     """CCT-8f: the player's Finals match of each round, one round a day."""
+    rounds = round_count(event)
     days = []
     for match in finals_states(event):
         p = match.pairing
         if name not in (p.white, p.black):
             continue
         what = f"R{p.round} {p.white} v {p.black}: {finals_state(match)}"
-        days.append(PlayerDay(p.round, day_start(event.record, rules, p.round), what))
+        day = round_day(event.record, p.round, rounds)
+        days.append(PlayerDay(day, day_start(event.record, rules, day), what))
     return days
