@@ -600,6 +600,35 @@ async def test_cct_8f_a_hostile_finalist_is_shown_literally_on_the_finals_pages(
         assert "&amp;lt;" not in html, path
 
 
+async def test_finals_that_do_not_add_up_show_the_problem_not_a_404(
+    client: Client, site_db: Database
+) -> None:
+    """CCT-8f: a stored Finals result naming a player outside its match, as an old database
+    could hold, leaves the event page standing and says why the table is missing."""
+    _, found = await _ids(site_db, FINALS)
+    [event] = found.values()
+    store = GuildStore(site_db, FINALS)
+    facts = (await event_reads.read_event(store, event)).loaded.facts
+    [awarded] = [m for m in finals_matches(facts) if m.record is not None]
+    async with store.read() as view:
+        entered = await view.tour_events.players(event)
+    outsider = next(
+        p.player_id for p in entered if p.name not in (awarded.pairing.white, awarded.pairing.black)
+    )
+    async with site_db.writer() as connection:
+        cursor = await connection.execute(
+            "UPDATE tour_contests SET recorded = json_set(recorded, '$.winner', ?)"
+            " WHERE guild_id = ? AND recorded IS NOT NULL",
+            (outsider, FINALS),
+        )
+        assert cursor.rowcount == 1
+    reply = await client.get(f"/g/finals/events/{event}")
+    html = await reply.text()
+    assert reply.status == 200, html
+    assert "The Finals table cannot be shown:" in html
+    assert "did not play that Finals match" in html
+
+
 async def test_another_guilds_or_a_bad_id_is_the_404_page(
     client: Client, site_db: Database
 ) -> None:

@@ -109,6 +109,8 @@ class EventPage:
     ties: dict[Tie, TieState]
     finals: FinalsView | None
     finals_card: FinalsCard | None
+    problem: str | None = None
+    """Why the Finals table cannot be computed from the stored facts, when it cannot."""
 
     @property
     def record(self) -> TourEventRecord:
@@ -126,10 +128,15 @@ async def event_page(guild: Guild, request: web.Request) -> EventPage:
     preliminary = bracket = finals = None
     ties: dict[Tie, TieState] = {}
     card = None
+    problem = None
     if record.type is EventType.FINALS:
         if loaded.facts.players:
-            card = await finals_card(guild.store, event)
-            finals = views.finals(card.event, card.standings)
+            try:
+                card = await finals_card(guild.store, event)
+            except UserError as error:
+                problem = error.message
+            else:
+                finals = views.finals(card.event, card.standings)
     elif record.drawn_at is not None:
         _, rows = await event_reads.event_standings(guild.store, event)
         preliminary = views.preliminary(loaded, rows)
@@ -137,4 +144,4 @@ async def event_page(guild: Guild, request: web.Request) -> EventPage:
             found = await event_reads.event_bracket(guild.store, event)
             ties = found.ties
             bracket = views.bracket(found.read.loaded, found.ties)
-    return EventPage(read, preliminary, bracket, ties, finals, card)
+    return EventPage(read, preliminary, bracket, ties, finals, card, problem)
