@@ -40,6 +40,7 @@ from bot.rendering.league.standings_csv import standings_csv
 from bot.rendering.league.standings_image import standings_png
 from bot.web.league import files
 from bot.web.site import make_app
+from bot.web.templates import isolated
 from core.league.season import Season
 from core.points import decimal_text
 from storage.engine.database import Database
@@ -202,7 +203,7 @@ async def test_the_season_page_shows_each_division_table_and_links_it(world: Wor
     """CL-17: every division's table as `/standings` gives it, each linking to its own page."""
     found = await world.views()
     page = await world.text(_season_url(world))
-    assert f"<h1><bdi>{found.season}: standings</bdi></h1>" in page
+    assert f"<h1>{isolated(found.season)}: standings</h1>" in page
     assert page.count('<table class="standings">') == len(found.divisions) == 3
     for view in found.divisions:
         assert f"<bdi>{view.division}</bdi></a></h2>" in page
@@ -253,7 +254,7 @@ async def test_as_of_changes_the_tables_their_files_and_feed(world: World) -> No
     [now] = (await world.views(1)).divisions
     assert [r.club for r in then.rows] != [r.club for r in now.rows]
     page = await world.text(_season_url(world, "divisions", 1) + "?as_of=2017-09-13")
-    assert "Demo League 2: standings as of 2017-09-13" in page
+    assert f"{isolated('Demo League 2')}: standings as of 2017-09-13" in page
     assert "after round 1 of 3 · as of 2017-09-13" in page
     assert [row[1] for row in _cells(page, "standings")] == [r.club for r in then.rows]
     assert f'href="{_season_url(world, "divisions", 1, "standings.png")}?as_of=2017-09-13"' in page
@@ -281,7 +282,7 @@ async def test_a_day_not_over_is_shown_as_at_now_in_the_commands_words(world: Wo
     """CL-1: the site's today is not judged ahead of time; the heading says so as `/standings`
     does."""
     page = await world.text(_season_url(world) + "?as_of=2018-01-01")
-    assert "Demo League 2: standings as at now (2018-01-01 is not over yet)" in page
+    assert f"{isolated('Demo League 2')}: standings as at now (2018-01-01 is not over yet)" in page
     assert page.count("Final standings") == 3
 
 
@@ -336,8 +337,8 @@ async def test_the_rounds_pages_explain_forfeits_and_void_matches(world: World) 
     assert two.count("/g/demo/matches/") == sum(1 for m in matches if m.division_id == 3)
     assert "PD-1-1" not in two
     [(season, name)] = re.findall(r"<h1><bdi>(.*?)</bdi> · <bdi>(.*?)</bdi>: fixtures", two)
-    assert f"<title>{season}: rounds</title>" in page
-    assert f"<title>{season} · {name}: rounds</title>" in two
+    assert f"<title>{isolated(season)}: rounds</title>" in page
+    assert f"<title>{isolated(season)} · {isolated(name)}: rounds</title>" in two
 
 
 async def test_a_match_page_shows_its_boards_state_and_why_it_counts(world: World) -> None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.web.league.pages import FSI, PDI, sentence
+from bot.web.league.pages import sentence
+from bot.web.templates import FSI, PDI
 
 
 def test_a_sentence_isolates_each_name_once_and_keeps_a_leading_name_as_typed() -> None:

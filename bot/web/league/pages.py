@@ -24,6 +24,7 @@ from bot.rendering.league.standings_image import CHAMPION_NOTE, DQ_NOTE, TIED_NO
 from bot.web.league.reads import SeasonParts, match_record, season_parts
 from bot.web.pages import Guild, Page, as_of, html
 from bot.web.site import SITE, Site
+from bot.web.templates import isolated
 
 LEGEND = (
     "P played · W won · D drawn · L lost · MP match points · GP game points · SB"
@@ -53,14 +54,7 @@ ADJUSTED_NOTE = (
 )
 
 
-FSI, PDI = "\u2068", "\u2069"
 """Unicode's first-strong isolate and its end: text between them keeps its direction to itself."""
-
-
-def isolated(name: str) -> str:
-    """A name that cannot reorder the text around it, such as one holding a right-to-left
-    override, for places where no `<bdi>` element may go, such as a page's title."""
-    return FSI + name + PDI
 
 
 def sentence(text: str, *names: str) -> str:
@@ -93,11 +87,12 @@ def standings_title(found: SeasonViews, asked: dt.date | None) -> str:
 
     By CL-1 a day asked for that is not over yet is shown as at now, and the heading says so.
     """
+    season = isolated(found.season)
     if found.as_of is not None:
-        return f"{found.season}: standings as of {found.as_of.isoformat()}"
+        return f"{season}: standings as of {found.as_of.isoformat()}"
     if asked is not None:
-        return f"{found.season}: standings as at now ({asked.isoformat()} is not over yet)"
-    return f"{found.season}: standings"
+        return f"{season}: standings as at now ({asked.isoformat()} is not over yet)"
+    return f"{season}: standings"
 
 
 def as_of_query(found: SeasonViews) -> str:
@@ -310,5 +305,4 @@ async def match(guild: Guild, request: web.Request) -> Page:
         utc=utc_text,
         adjusted_note=ADJUSTED_NOTE,
         sentence=sentence,
-        isolated=isolated,
     )
