@@ -5,7 +5,6 @@ The module's name starts with an underscore, so the bot does not load it as a co
 
 from __future__ import annotations
 
-import asyncio
 import io
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Literal
@@ -19,6 +18,7 @@ from bot.app.interaction import Interaction
 from bot.app.permissions import guild_store
 from bot.app.ui.confirm import ConfirmView, OnConfirm
 from bot.app.ui.pages import send_pages
+from bot.rendering.common.files import drawn
 
 NOT_STORED_YET = "Nothing is stored until you confirm (60 s)."
 """The text above a preview's Confirm / Cancel buttons."""
@@ -47,14 +47,6 @@ def channel_or_here(interaction: Interaction, channel: discord.TextChannel | Non
     where = channel.id if channel is not None else interaction.channel_id
     assert where is not None  # the commands that ask are used on servers only
     return where
-
-
-async def drawn(draw: Callable[[], bytes]) -> bytes:
-    """The image `draw` returns, drawn in a worker thread.
-
-    A PNG takes tens of milliseconds of CPU, and the event loop meanwhile answers other guilds.
-    """
-    return await asyncio.to_thread(draw)
 
 
 def as_file(data: bytes, filename: str) -> discord.File:

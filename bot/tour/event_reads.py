@@ -90,7 +90,11 @@ async def event_standings(
     store: GuildStore, event: str | int
 ) -> tuple[EventRead, tuple[PlayerStanding, ...]]:
     """CCT-8b: the preliminary standings with points, DE, WIN, SB, KS and shared ranks."""
-    read = await read_event(store, event)
+    return standings_of(await read_event(store, event))
+
+
+def standings_of(read: EventRead) -> tuple[EventRead, tuple[PlayerStanding, ...]]:
+    """CCT-8b: `event_standings` of an event already read."""
     loaded = read.loaded
     if loaded.record.type is EventType.FINALS:
         raise UserError("The Finals' table is `/finals standings` (CCT-8f).")
@@ -112,7 +116,11 @@ async def event_bracket(store: GuildStore, event: str | int) -> Bracket:
     """CCT-8c to CCT-8e: the bracket with series scores and the next game's colours and time
     control.
     """
-    read = await read_event(store, event)
+    return bracket_of(await read_event(store, event))
+
+
+def bracket_of(read: EventRead) -> Bracket:
+    """CCT-8c to CCT-8e: `event_bracket` of an event already read."""
     loaded = read.loaded
     if loaded.record.type is EventType.FINALS:
         raise UserError("The Finals are a round robin: `/finals standings` (CCT-8f).")

@@ -9,7 +9,6 @@ season costs a version lookup.
 from __future__ import annotations
 
 import functools
-import re
 
 import discord
 from discord import app_commands
@@ -23,18 +22,13 @@ from bot.app.ui.pages import send_pages
 from bot.league.standings.pin import pin_standings
 from bot.league.standings.views import standings_views
 from bot.rendering.common import limits
+from bot.rendering.common.files import drawn, file_name
 from bot.rendering.common.user_text import user_text
 from bot.rendering.league.crosstable_image import crosstable_png
 from bot.rendering.league.standings_csv import standings_csv
 from bot.rendering.league.standings_embeds import standings_embeds
 from bot.rendering.league.standings_image import standings_png
-from cogs._common import ArbiterCog, TableFormat, as_file, channel_or_here, drawn, thinking
-
-
-def file_name(*parts: str, suffix: str) -> str:
-    """`standings-spring-2026-premier.png`: the parts as lower-case ASCII words with dashes."""
-    words = [re.sub(r"[^a-z0-9]+", "-", part.casefold()).strip("-") for part in parts]
-    return "-".join(w for w in words if w) + suffix
+from cogs._common import ArbiterCog, TableFormat, as_file, channel_or_here, thinking
 
 
 class Standings(ArbiterCog):

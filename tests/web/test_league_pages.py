@@ -527,7 +527,7 @@ async def test_an_unchanged_league_page_is_answered_304(world: World) -> None:
 
 
 async def test_png_downloads_are_drawn_off_the_loop() -> None:
-    """The site draws images as `cogs._common.drawn` does: in a worker thread."""
+    """The site draws images in a worker thread, with the commands' `drawn`."""
     threads: list[str] = []
 
     def draw() -> bytes:

@@ -7,14 +7,12 @@ the commands draw them, so the event loop answers other requests meanwhile.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
-import re
-from collections.abc import Callable
 
 from aiohttp import web
 
+from bot.rendering.common.files import drawn, file_name
 from bot.rendering.league.calendar_ics import calendar_matches, season_calendar
 from bot.rendering.league.crosstable_image import crosstable_png
 from bot.rendering.league.standings_csv import season_standings_csv, standings_csv
@@ -25,20 +23,6 @@ from bot.web.league.reads import season_parts
 from bot.web.pages import CSV, ICS, JSON, PNG, Guild, NotFound, Page, number
 
 
-def download_name(*parts: str, suffix: str) -> str:
-    """`standings-spring-2026-premier.png`: the parts as lower-case ASCII words with dashes.
-
-    No user text reaches the header but these letters, digits and dashes.
-    """
-    words = [re.sub(r"[^a-z0-9]+", "-", part.casefold()).strip("-") for part in parts]
-    return "-".join(w for w in words if w) + suffix
-
-
-async def drawn(draw: Callable[[], bytes]) -> bytes:
-    """The image `draw` returns, drawn in a worker thread as `cogs._common.drawn` does."""
-    return await asyncio.to_thread(draw)
-
-
 async def _division_file(guild: Guild, request: web.Request, what: str) -> Page:
     """One division's `standings.png`, `standings.csv` or `crosstable.png`, as at `?as_of=`."""
     parts = await season_parts(guild, request)
@@ -47,11 +31,11 @@ async def _division_file(guild: Guild, request: web.Request, what: str) -> Page:
     [view] = found.divisions
     dated = [] if found.as_of is None else [found.as_of.isoformat()]
     if what == "standings.csv":
-        name = download_name("standings", view.season, view.division, *dated, suffix=".csv")
+        name = file_name("standings", view.season, view.division, *dated, suffix=".csv")
         return Page(standings_csv(view).encode(), CSV, name)
     draw = standings_png if what == "standings.png" else crosstable_png
     stem = what.removesuffix(".png")
-    name = download_name(stem, view.season, view.division, *dated, suffix=".png")
+    name = file_name(stem, view.season, view.division, *dated, suffix=".png")
     return Page(await drawn(functools.partial(draw, view)), PNG, name)
 
 
@@ -75,7 +59,7 @@ async def season_standings(guild: Guild, request: web.Request) -> Page:
     parts = await season_parts(guild, request)
     found, _ = await division_views(guild, request, parts)
     dated = [] if found.as_of is None else [found.as_of.isoformat()]
-    name = download_name("standings", found.season, *dated, suffix=".csv")
+    name = file_name("standings", found.season, *dated, suffix=".csv")
     return Page(season_standings_csv(found.divisions).encode(), CSV, name)
 
 
@@ -105,7 +89,7 @@ async def _calendar(guild: Guild, request: web.Request, club: int | None) -> Pag
     facts, report = await site.standings.season_report(guild.store, parts.record, now=now)
     entries = calendar_matches(facts, report, now, only)
     what = ["calendar", parts.record.name, *(only or [])]
-    name = download_name(*what, suffix=".ics")
+    name = file_name(*what, suffix=".ics")
     title = " · ".join([parts.record.name, *(only or [])])
     data = season_calendar(
         parts.record.name,

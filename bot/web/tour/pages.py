@@ -8,12 +8,12 @@ bracket and the CCT-8f Finals table. The PNGs and CSVs are the commands' own, dr
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 
 from aiohttp import web
 
 from bot.rendering.common.crosstable_grid import CellKind, CrosstableCell, cell_text
+from bot.rendering.common.files import drawn
 from bot.rendering.common.text import halves_text
 from bot.rendering.tour.bracket import SCORE_COLUMNS, SeriesView
 from bot.rendering.tour.cards import result_text
@@ -272,4 +272,4 @@ def _csv(text: str, name: str) -> Page:
 
 async def _png(draw: Callable[[], bytes], name: str) -> Page:
     """An image drawn in a worker thread, as the commands draw theirs."""
-    return Page(await asyncio.to_thread(draw), PNG, name)
+    return Page(await drawn(draw), PNG, name)

@@ -138,10 +138,10 @@ async def event_page(guild: Guild, request: web.Request) -> EventPage:
             else:
                 finals = views.finals(card.event, card.standings)
     elif record.drawn_at is not None:
-        _, rows = await event_reads.event_standings(guild.store, event)
+        _, rows = event_reads.standings_of(read)
         preliminary = views.preliminary(loaded, rows)
         if loaded.facts.seeds:
-            found = await event_reads.event_bracket(guild.store, event)
+            found = event_reads.bracket_of(read)
             ties = found.ties
             bracket = views.bracket(found.read.loaded, found.ties)
     return EventPage(read, preliminary, bracket, ties, finals, card, problem)
