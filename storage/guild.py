@@ -44,6 +44,7 @@ from storage.league.seasons import SeasonReader, SeasonRepository
 from storage.shared.audit import AuditReader
 from storage.shared.guild_settings import GuildSettingsReader, GuildSettingsRepository
 from storage.shared.jobs import Job, JobReader, JobRepository
+from storage.shared.notifications import NotificationReader, NotificationRepository
 from storage.shared.outbox import OutboxMessage, OutboxReader, OutboxRepository
 from storage.shared.web_sites import WebSiteReader, WebSiteRepository
 from storage.tour.events import TourEventReader, TourEventRepository
@@ -71,6 +72,7 @@ class GuildView:
         self.audit = AuditReader(scope)
         self.pins = PinReader(scope)
         self.web_sites = WebSiteReader(scope)
+        self.notifications = NotificationReader(scope)
         self.lookups = LookupReader(scope)
         self.tours = TourReader(scope)
         self.tour_events = TourEventReader(scope)
@@ -94,6 +96,7 @@ class UnitOfWork:
         self.jobs = JobRepository(scope)
         self.outbox = OutboxRepository(scope)
         self.web_sites = WebSiteRepository(scope)
+        self.notifications = NotificationRepository(scope)
         self._view: GuildView | None = None
         self.abandoned = False
 

@@ -43,6 +43,9 @@ class OutboxMessage:
     components: tuple[dict[str, Any], ...] | None = None
     ping_users: tuple[int, ...] = ()
     """The users the message may ping, its intended mentions. Nobody else is pinged."""
+    dm_user_id: int | None = None
+    """The member a direct message goes to. `channel_id` is then the channel where they are
+    mentioned instead if Discord refuses the direct message."""
 
     @property
     def nonce(self) -> str:
@@ -56,7 +59,7 @@ class OutboxMessage:
 
 _COLUMNS = (
     "id, guild_id, channel_id, content, embeds, edit_of, status, attempts, next_attempt_at,"
-    " message_id, error, created_at, components, ping_users"
+    " message_id, error, created_at, components, ping_users, dm_user_id"
 )
 
 
@@ -83,6 +86,7 @@ class _Draft:
     edit_of: int | None
     components: tuple[dict[str, Any], ...] | None
     ping_users: tuple[int, ...]
+    dm_user_id: int | None = None
 
     @classmethod
     def of(
@@ -99,7 +103,7 @@ class _Draft:
         return cls(channel_id, content, tuple(dict(e) for e in embeds), edit_of, rows, pinged)
 
     def columns(self, created_at: str) -> tuple[Any, ...]:
-        """content, embeds, edit_of, created_at, components, ping_users as stored."""
+        """content, embeds, edit_of, created_at, components, ping_users, dm_user_id as stored."""
         return (
             self.content,
             json.dumps(list(self.embeds), sort_keys=True),
@@ -107,6 +111,7 @@ class _Draft:
             created_at,
             None if self.components is None else json.dumps(list(self.components), sort_keys=True),
             json.dumps(list(self.ping_users)),
+            self.dm_user_id,
         )
 
 
@@ -191,7 +196,33 @@ class OutboxRepository(OutboxReader):
         draft = _Draft.of(channel_id, content, embeds, edit_of, components, ping_users)
         new_id = await scope.insert(
             "INSERT INTO outbox (guild_id, channel_id, content, embeds, edit_of, created_at,"
-            " components, ping_users) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " components, ping_users, dm_user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (scope.guild_id, channel_id, *draft.columns(to_text(scope.now))),
+        )
+        return self._queued(new_id, draft)
+
+    async def post_dm(
+        self,
+        user_id: int,
+        channel_id: int,
+        *,
+        content: str,
+        components: Sequence[Mapping[str, Any]] | None = None,
+    ) -> OutboxMessage:
+        """Queues a direct message to the member `user_id`.
+
+        `channel_id` is the guild channel of the public record. The sender mentions the member
+        there instead if Discord refuses the direct message, or if it has no channel at all (0).
+        """
+        if not content:
+            raise ValueError("a direct message needs content")
+        scope = self._write
+        draft = replace(
+            _Draft.of(channel_id, content, (), None, components, ()), dm_user_id=user_id
+        )
+        new_id = await scope.insert(
+            "INSERT INTO outbox (guild_id, channel_id, content, embeds, edit_of, created_at,"
+            " components, ping_users, dm_user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (scope.guild_id, channel_id, *draft.columns(to_text(scope.now))),
         )
         return self._queued(new_id, draft)
@@ -205,8 +236,8 @@ class OutboxRepository(OutboxReader):
         draft = _Draft.of(0, content, (), None, None, ())
         row = await scope.fetchone(
             "INSERT INTO outbox (guild_id, channel_id, content, embeds, edit_of, created_at,"
-            " components, ping_users) SELECT guild_id, announcements_channel_id,"
-            " ?, ?, ?, ?, ?, ? FROM guild_settings"
+            " components, ping_users, dm_user_id) SELECT guild_id, announcements_channel_id,"
+            " ?, ?, ?, ?, ?, ?, ? FROM guild_settings"
             " WHERE guild_id = ? AND announcements_channel_id IS NOT NULL"
             " RETURNING id, channel_id",
             (*draft.columns(to_text(scope.now)), scope.guild_id),
@@ -233,10 +264,12 @@ class OutboxRepository(OutboxReader):
             created_at=from_text(to_text(scope.now)),
             components=draft.components,
             ping_users=draft.ping_users,
+            dm_user_id=draft.dm_user_id,
         )
-        scope.record(
-            "outbox", {"id": row_id, "channel_id": draft.channel_id, "edit_of": draft.edit_of}
-        )
+        entry = {"id": row_id, "channel_id": draft.channel_id, "edit_of": draft.edit_of}
+        if draft.dm_user_id is not None:
+            entry["dm_user_id"] = draft.dm_user_id
+        scope.record("outbox", entry)
         self.posted.append(message)
         return message
 

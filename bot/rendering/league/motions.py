@@ -23,6 +23,8 @@ from storage.league.motions import Motion
 VOTE_ID = "motion:{motion}:{choice}"
 """The custom id of a motion's Yes or No button, which the persistent DynamicItem parses."""
 VOTE_PATTERN = r"motion:(?P<motion>[0-9]{1,16}):(?P<choice>yes|no)"
+DM_VOTE_PATTERN = r"dmvote:(?P<guild>[0-9]{1,20}):(?P<motion>[0-9]{1,16}):(?P<choice>yes|no)"
+"""The custom id of a motion's Yes or No button in a direct message, which names its guild."""
 MAKEUP_ID = "makeup:{season}"
 """The custom id of `/season promotion`'s button that opens the division make-up motion."""
 MAKEUP_PATTERN = r"makeup:(?P<season>[0-9]{1,16})"
@@ -44,6 +46,15 @@ _COLOUR = {
 def vote_custom_id(motion_id: int, yes: bool) -> str:
     """The custom id of the Yes or No button of motion `motion_id`."""
     return VOTE_ID.format(motion=motion_id, choice="yes" if yes else "no")
+
+
+def dm_vote_buttons(guild_id: int, motion_id: int) -> list[dict[str, Any]]:
+    """A motion's Yes and No buttons for a direct message, where no guild is known otherwise."""
+
+    def custom_id(yes: bool) -> str:
+        return f"dmvote:{guild_id}:{motion_id}:{'yes' if yes else 'no'}"
+
+    return yes_no_row("Yes", "No", custom_id)
 
 
 def makeup_custom_id(season_id: int) -> str:

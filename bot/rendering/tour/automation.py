@@ -28,6 +28,9 @@ from core.tour.ranking import TourRank
 
 GAME_PATTERN = r"tourgame:(?P<game>[0-9]{1,18}):(?P<action>confirm|dispute)"
 """The custom id of a report's persistent Confirm or Dispute button."""
+DM_GAME_PATTERN = r"dmgame:(?P<guild>[0-9]{1,20}):(?P<game>[0-9]{1,18}):(?P<action>confirm|dispute)"
+"""The custom id of a report's Confirm or Dispute button in a direct message, which names its
+guild."""
 
 RANKING_SHOWN = 10
 """Tour ranking rows a wrap-up shows. The whole ranking is `/tour standings`."""
@@ -44,6 +47,16 @@ def report_buttons(game_id: int) -> list[dict[str, Any]]:
     They use the same custom ids as a player's report, so one persistent handler serves both.
     """
     return yes_no_row("Confirm", "Dispute", lambda confirm: game_custom_id(game_id, confirm))
+
+
+def dm_report_buttons(guild_id: int, game_id: int) -> list[dict[str, Any]]:
+    """A report's Confirm and Dispute buttons for a direct message, where no guild is known
+    otherwise."""
+
+    def custom_id(confirm: bool) -> str:
+        return f"dmgame:{guild_id}:{game_id}:{'confirm' if confirm else 'dispute'}"
+
+    return yes_no_row("Confirm", "Dispute", custom_id)
 
 
 def player(display: str, user_id: int | None) -> str:

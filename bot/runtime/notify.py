@@ -1,0 +1,66 @@
+"""Queues direct messages to the members a change concerns, in that change's unit of work.
+
+The channel post stays the public record. `notify` adds, for each member who wants this kind, a
+direct message, or a mention in the channel when Discord refused their direct messages before.
+The outbox sender delivers both exactly once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from bot.kernel.notifications import Kind
+from bot.rendering.common import limits
+from bot.rendering.common.text import cut
+from storage.guild import UnitOfWork
+
+
+def jump_link(guild_id: int, channel_id: int) -> str:
+    """The link to a guild channel, which a direct message ends with to say where it is from."""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}"
+
+
+def closed_mention(user_id: int, content: str) -> str:
+    """The channel text for a member whose direct messages are closed."""
+    text = f"<@{user_id}>, I could not send you a direct message: {content}"
+    return cut(text, limits.MESSAGE_CONTENT)
+
+
+async def notify(
+    uow: UnitOfWork,
+    kind: Kind,
+    user_ids: Iterable[int],
+    *,
+    channel_id: int,
+    content: str,
+    components: Sequence[Mapping[str, Any]] | None = None,
+) -> list[int]:
+    """Sends `content` by direct message to those of `user_ids` who want `kind`, and returns them.
+
+    `content` is already rendered and neutralised. `channel_id` is the guild channel of the
+    public record, 0 if there is none. A member whose direct messages were refused before is
+    mentioned there once instead.
+    """
+    users = list(dict.fromkeys(user_ids))
+    if not users:
+        return []
+    choices = await uow.notifications.choices_of(users, kind.key)
+    chosen = [user for user in users if choices.get(user, kind.default)]
+    closed = await uow.notifications.closed(chosen)
+    for user in chosen:
+        if user in closed:
+            if channel_id:
+                await uow.outbox.post(
+                    channel_id,
+                    content=closed_mention(user, content),
+                    components=components,
+                    ping_users=(user,),
+                )
+            continue
+        text = cut(content, limits.MESSAGE_CONTENT)
+        if channel_id:
+            link = jump_link(uow.guild_id, channel_id)
+            text = f"{cut(content, limits.MESSAGE_CONTENT - len(link) - 1)}\n{link}"
+        await uow.outbox.post_dm(user, channel_id, content=text, components=components)
+    return chosen
