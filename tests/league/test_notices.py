@@ -334,3 +334,42 @@ async def test_no_closing_reminder_when_the_motion_is_shorter_than_its_lead(
             close = await view.jobs.pending(CLOSE_JOB, f"motion:{motion.id}")
     assert motion.deadline == T0 + dt.timedelta(hours=6)
     assert closing is None and close is not None and close.due_at == motion.deadline
+
+
+async def test_a_result_corrected_and_an_exclusion_by_motion_reach_the_admins_who_want_them(
+    world: AutomationWorld,
+) -> None:
+    """CL-14, CL-4, CL-23, issue 36: a passed correct-result motion tells the admin who turned
+    results on, with the corrected score; a passed exclude-club motion tells the admin who
+    turned forfeits on that the club is disqualified; the others (off by default) get none."""
+    async with world.bot(VirtualClock(T0)) as bot:
+        await _choose(bot.database, 202, Kind.MATCH_RESULT, True)
+        await _choose(bot.database, 212, Kind.FORFEIT, True)
+        m = await _romania_usa(world, bot.database)
+        store = GuildStore(bot.database, GUILD)
+        director = Actor(DIRECTORS[0], frozenset({Role.DIRECTOR}))
+        boards = [BoardRow(1, "alice", "bob", Fraction(1, 2), Fraction(3, 2))]
+        ids = []
+        for request in (
+            MotionRequest("correct-result", "Board 1 misread", match_id=m.id, boards=boards),
+            MotionRequest("exclude-club", "Left the league", club=USA),
+        ):
+            motion = await open_motion(store, director, request, DIRECTORS)
+            ids.append(motion.id)
+            for voter in DIRECTORS:
+                await cast_vote(store, voter, motion.id, True)
+        dms = await direct_messages(bot.database)
+    told = [(to, text.split("\n")[0]) for to, text, _ in dms if to in (201, 202, 211, 212)]
+    assert told == [
+        (
+            202,
+            f"Result of your club's match {m.id} (corrected by motion {ids[0]}):"
+            " **Team Romania** ½ – 1½ **Team USA - Southwest**.",
+        ),
+        (
+            212,
+            f"Your club **Team USA - Southwest** is disqualified by a director decision"
+            f" (motion {ids[1]}) (CL-DQ, under CL-23). None of its matches count in anyone's"
+            " standings.",
+        ),
+    ]
