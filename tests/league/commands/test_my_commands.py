@@ -265,6 +265,9 @@ async def test_dm_vote_buttons_vote_for_an_elector_and_refuse_others(
         director = harness.member("Director", user_id=DIRECTORS[2])
         refused = await _click(harness, _custom_ids(other)[0], director, other, dm=True)
         assert refused.reply.content == NOT_A_MEMBER
+        unknown = dm_vote_buttons(123, world.motion)  # a server the bot is not in
+        refused = await _click(harness, _custom_ids(unknown)[0], director, unknown, dm=True)
+        assert refused.reply.content == NOT_A_MEMBER
         assert dump(path) == before
 
         voted = await _click(harness, yes, director, components, dm=True)
