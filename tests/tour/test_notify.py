@@ -29,7 +29,14 @@ from core.tour.ranking import EventType
 from storage.guild import GuildStore
 from storage.shared.outbox import OutboxMessage
 from tests.support.tour_units import ANNOUNCEMENTS, GUILD, Written, at, event_of, written
-from tests.support.tour_world import ARBITER, ORGANISER, member, player_names, tour_with_event
+from tests.support.tour_world import (
+    ARBITER,
+    ORGANISER,
+    knockout_started,
+    member,
+    player_names,
+    tour_with_event,
+)
 from tests.tour.test_automation import due_job, scheduler
 
 pytestmark = pytest.mark.on_clock
@@ -106,6 +113,30 @@ async def test_a_session_reminder_tells_each_opted_in_player_their_own_game(
         assert text.startswith(f"Your game in **Open**, round {number}, starts <t:")
         assert "<@1000>" in text and text.count(" (White) – ") == 1 and text.endswith(LINK)
         assert message.components is None and message.ping_users == ()
+
+
+async def test_a_knockout_days_reminder_tells_the_opted_in_player_their_series(
+    store: GuildStore, clock: VirtualClock
+) -> None:
+    """Before the knock-out's first day, P01, who turned SESSION on, gets one direct message
+    with their quarter-final and what comes next, their colour choice by CCT-8e. Their
+    opponent, who left it off, gets none."""
+    await knockout_started(store, "Open", players=NAMES)
+    await choose(store, 1000, Kind.SESSION)
+    subject = f"event:{(await event_of(store, 'Open')).record.id}"
+    async with store.read() as view:
+        job = await view.jobs.pending("cct.round.qf-day1", subject)
+        assert job is not None
+        earlier = [j for j in await view.jobs.of_subject(subject) if j.due_at < job.due_at]
+    last = max(earlier, key=lambda j: j.due_at)
+    await clock.advance_to(last.due_at)
+    await scheduler(store, clock).run(last)  # the preliminary's days' jobs, run before
+    await clock.advance_to(job.due_at)
+    _, unit = await written(store, scheduler(store, clock).run(job))
+    assert len(unit.announced()) == 1 and dms(unit) == [(1000, ANNOUNCEMENTS)]
+    text = the_dm(unit).content or ""
+    assert text.startswith("Your game in **Open**, QF day 1, starts <t:")
+    assert "\nQF1: <@1000> – <@1007> · <@1000> chooses the colour" in text and "QF2" not in text
 
 
 async def test_a_players_report_asks_the_opponent_to_confirm_by_dm(
