@@ -139,13 +139,15 @@ class Reply(MessageBody):
 class Post(MessageBody):
     """A message the bot posted to a channel through the REST API, such as an announcement.
 
-    It is not an interaction reply.
+    It is not an interaction reply. A direct message names its recipient in `to`.
     """
 
     channel_id: int
     payload: dict[str, Any]
     message_id: int
     edited: bool = False
+    to: int | None = None
+    """The user a direct message went to, None for a guild channel's message."""
 
     @property
     def data(self) -> dict[str, Any]:
@@ -157,13 +159,14 @@ class Post(MessageBody):
 class Outcome:
     """Everything the bot sent for one interaction, in order, and what went wrong.
 
-    It holds the replies to the interaction and the messages posted to channels in `posts`. It also
-    holds the errors it logged, the tasks it left pending or failing in `stray`, and the REST calls
-    nobody answered in `unanswered`.
+    It holds the replies to the interaction, the messages posted to channels in `posts` and the
+    direct messages in `dms`. It also holds the errors it logged, the tasks it left pending or
+    failing in `stray`, and the REST calls nobody answered in `unanswered`.
     """
 
     replies: list[Reply] = field(default_factory=list)
     posts: list[Post] = field(default_factory=list)
+    dms: list[Post] = field(default_factory=list)
     errors: list[logging.LogRecord] = field(default_factory=list)
     stray: list[str] = field(default_factory=list)
     unanswered: list[str] = field(default_factory=list)
@@ -177,7 +180,14 @@ class Outcome:
 
     def __getattr__(self, name: str) -> Any:
         # Convenience: `outcome.content` means `outcome.reply.content`.
-        if name.startswith("_") or name in ("replies", "posts", "errors", "stray", "unanswered"):
+        if name.startswith("_") or name in (
+            "replies",
+            "posts",
+            "dms",
+            "errors",
+            "stray",
+            "unanswered",
+        ):
             raise AttributeError(name)
         return getattr(self.reply, name)
 

@@ -6,7 +6,9 @@ autocomplete, views and error handler. The stub answers at Discord's HTTP bounda
 replies go through the webhook adapter in the context variable
 `discord.webhook.async_.async_context`, which it replaces with a recorder. Messages posted or edited
 in channels go through `bot.http.request`, which it answers as Discord would, with nonces, a 404 for
-an unknown channel or message, a 403 for a denied channel, and a 400 over Discord's limits.
+an unknown channel or message, a 403 for a denied channel, and a 400 over Discord's limits. Direct
+messages open a member's DM channel and land in `dms`, refused with 50007 once the member closed
+them (`close_dms`). A guild's member is looked up by id, and one who `leave`s is a 404.
 Attachments are read from it through `bot.http.get_from_cdn`. Any other REST call is recorded as
 unanswered. Guilds, roles, channels and members live in the bot's connection state. Their ids are
 derived from their names by `stable_id`, and message and interaction ids come from a counter of the
@@ -85,7 +87,11 @@ class DiscordStub:
         self.roles: dict[int, dict[str, int]] = {}
         self.channels: dict[int, dict[str, int]] = {}
         self.guild_names: dict[int, str] = {}
+        self.members: dict[int, set[int]] = {}  # guild id → the ids of its members
+        self.direct: list[Post] = []  # every direct message, in order
+        self.closed: set[int] = set()  # users whose direct messages are closed
         self._nonces: dict[str, Post] = {}
+        self._dm_channels: dict[int, int] = {}  # DM channel id → its user
         self._answers: list[tuple[str, int | None, discord.HTTPException]] = []
         self._files: dict[str, bytes] = {}
         self.attach(bot)
@@ -121,9 +127,13 @@ class DiscordStub:
     ) -> dict[str, Any]:
         # This is discord.py's one door to the REST API, `HTTPClient.request`. Channel messages
         # are posted and edited as Discord would. A repeated nonce with enforce_nonce returns the
-        # message already created, and an unknown channel or message is 404. Any other call is
-        # recorded as unanswered and raises.
+        # message already created, and an unknown channel or message is 404. DM channels open
+        # and members are looked up. Any other call is recorded as unanswered and raises.
         key = (route.method, route.path)
+        if key == ("POST", "/users/@me/channels"):
+            return self._dm_channel_payload(int(json["recipient_id"]))
+        if key == ("GET", "/guilds/{guild_id}/members/{member_id}"):
+            return self._member_payload(int(route.guild_id), int(route.url.rsplit("/", 1)[1]))
         if key not in (
             ("POST", "/channels/{channel_id}/messages"),
             ("PATCH", "/channels/{channel_id}/messages/{message_id}"),
@@ -138,6 +148,9 @@ class DiscordStub:
             if method == route.method and channel in (None, channel_id):
                 del self._answers[index]
                 raise answer
+        recipient = self._dm_recipient(channel_id)
+        if recipient is not None:
+            return self._direct_message(recipient, channel_id, route.method, json, form)
         if channel_id not in self.channel_names():
             raise http_error(404, {"code": 10003, "message": "Unknown Channel"})
         if channel_id in self.denied:
@@ -160,6 +173,47 @@ class DiscordStub:
         self.sent[post.message_id] = post
         self.posts.append(post)
         return self._channel_message(post)
+
+    def _direct_message(
+        self, user_id: int, channel_id: int, method: str, json: Any, form: Any
+    ) -> dict[str, Any]:
+        # A message into a member's DM channel: refused with 50007 while their DMs are closed,
+        # kept once per nonce as in a guild channel.
+        if method != "POST":
+            raise http_error(404, {"code": 10008, "message": "Unknown Message"})
+        if user_id in self.closed:
+            raise http_error(403, {"code": 50007, "message": "Cannot send messages to this user"})
+        body = message_body(json, form)
+        refuse_over_limits(body)
+        nonce = body.get("nonce")
+        if body.get("enforce_nonce") and nonce in self._nonces:
+            return self._channel_message(self._nonces[nonce])
+        post = Post(channel_id, body, self.fresh_id(), to=user_id)
+        if nonce is not None:
+            self._nonces[nonce] = post
+        self.sent[post.message_id] = post
+        self.direct.append(post)
+        return self._channel_message(post)
+
+    def _dm_channel_payload(self, user_id: int) -> dict[str, Any]:
+        # POST /users/@me/channels: Discord opens the DM channel even when the user's DMs are
+        # closed, and refuses the message sent into it.
+        return {
+            "id": str(self.dm_channel(user_id)),
+            "type": 1,
+            "last_message_id": None,
+            "recipients": [user_payload(user_id, "member")],
+        }
+
+    def _member_payload(self, guild_id: int, user_id: int) -> dict[str, Any]:
+        # GET /guilds/{guild_id}/members/{user_id}: a member of the guild, else 404 10007.
+        if user_id not in self.members.get(guild_id, set()):
+            raise http_error(404, {"code": 10007, "message": "Unknown Member"})
+        return Member(id=user_id, name="member", guild_id=guild_id).payload()
+
+    def _dm_recipient(self, channel_id: int) -> int | None:
+        # The user whose DM channel `channel_id` is, if it is one the stub opened.
+        return self._dm_channels.get(channel_id)
 
     async def _cdn(self, url: str) -> bytes:
         # Attachments a member uploaded with a command, read back by `Attachment.read()`.
@@ -193,6 +247,40 @@ class DiscordStub:
     def deny(self, channel_id: int) -> None:
         """Takes the bot's permission to post in `channel_id` away, so Discord answers 403."""
         self.denied.add(channel_id)
+
+    # -- direct messages ---------------------------------------------------------------------
+
+    def dm_channel(self, user_id: int) -> int:
+        """The id of the bot's DM channel with `user_id`, the same in every run."""
+        channel_id = stable_id("dm", user_id)
+        self._dm_channels[channel_id] = user_id
+        return channel_id
+
+    @property
+    def dms(self) -> dict[int, list[Post]]:
+        """The direct messages each user received, in order: `stub.dms[user_id]`."""
+        received: dict[int, list[Post]] = {}
+        for post in self.direct:
+            assert post.to is not None
+            received.setdefault(post.to, []).append(post)
+        return received
+
+    def close_dms(self, user_id: int) -> None:
+        """Closes `user_id`'s direct messages, so Discord refuses the bot's with 403 50007."""
+        self.closed.add(user_id)
+
+    def open_dms(self, user_id: int) -> None:
+        """Opens `user_id`'s direct messages again."""
+        self.closed.discard(user_id)
+
+    def leave(self, user_id: int, guild_id: int) -> None:
+        """`user_id` leaves `guild_id`: gone from its member cache, and a 404 when looked up."""
+        self.members.get(guild_id, set()).discard(user_id)
+        guild = self.bot.get_guild(guild_id)
+        member = guild.get_member(user_id) if guild is not None else None
+        if guild is not None and member is not None:
+            guild._remove_member(member)
+            guild._member_count = len(guild._members)
 
     # -- the world ---------------------------------------------------------------------------
 
@@ -264,9 +352,14 @@ class DiscordStub:
         user_id: int | None = None,
         name: str = "member",
     ) -> Member:
-        """A member of `guild_id` holding the named roles and `permissions`, none by default."""
+        """A member of `guild_id` holding the named roles and `permissions`, none by default.
+
+        The guild knows them as its member from then on, until they `leave`.
+        """
+        member_id = user_id or self.fresh_id()
+        self.members.setdefault(guild_id, set()).add(member_id)
         return Member(
-            id=user_id or self.fresh_id(),
+            id=member_id,
             name=name,
             guild_id=guild_id,
             role_ids=tuple(self.role(r, guild_id) for r in roles),
@@ -282,6 +375,7 @@ class DiscordStub:
         assert guild is not None
         state = self.bot._connection
         for member in members:
+            self.members.setdefault(guild_id, set()).add(member.id)
             guild._add_member(discord.Member(data=member.payload(), guild=guild, state=state))  # type: ignore[arg-type]
         if self.bot.user is not None:
             guild._add_member(
@@ -436,6 +530,7 @@ class DiscordStub:
         else:
             if channel_id is None:
                 channel_id = next(iter(self.channels[user.guild_id].values()))
+            self.members.setdefault(user.guild_id, set()).add(user.id)
             payload = common | {
                 "guild_id": str(user.guild_id),
                 "channel_id": str(channel_id),
@@ -500,13 +595,14 @@ class DiscordStub:
         outcome = Outcome()
         adapter = RecordingAdapter(self, channel_id)
         token = async_context.set(adapter)
-        posted = len(self.posts)
+        posted, direct = len(self.posts), len(self.direct)
         try:
             yield outcome
         finally:
             async_context.reset(token)
             outcome.replies.extend(adapter.replies)
             outcome.posts.extend(self.posts[posted:])
+            outcome.dms.extend(self.direct[direct:])
 
     async def run(self, payload: dict[str, Any]) -> Outcome:
         """Delivers one raw interaction payload the way the gateway does, and waits for the bot to
@@ -531,9 +627,10 @@ class DiscordStub:
             outcome.stray = await settle(tasks, len(tasks))
         outbox = getattr(self.bot, "outbox", None)
         if outbox is not None:
-            before = len(self.posts)
+            before, direct = len(self.posts), len(self.direct)
             await outbox.drained()
             outcome.posts.extend(self.posts[before:])
+            outcome.dms.extend(self.direct[direct:])
         outcome.errors = list(errors)
         outcome.unanswered = self.unanswered[unanswered:]
         return outcome
