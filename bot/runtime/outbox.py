@@ -15,6 +15,13 @@ missing channel or message with 404, a missing permission with 403, or a refused
 4xx is recorded as a permanent failure, which `/setup show` reports. A message pings exactly the
 users stored with it in `ping_users`, usually none, whatever its text says.
 
+A direct message, a row with `dm_user_id`, goes only to a member of the row's own guild: one who
+left it gets nothing and the row fails. It opens the member's DM channel and is sent with its nonce
+like any other. When Discord refuses it with 50007 because the member closed their direct
+messages, one unit of work fails the row, marks the member's DMs closed and queues one mention of
+them in the row's channel instead, if it has one. Direct messages are held back per recipient as
+channel messages are per channel.
+
 On a virtual clock, given as `timer=` by the offline replay, there is no background task. A wake
 puts a pass on the clock at "now" and a pass puts the next one at the earliest retry, so the clock's
 `advance_to` drives delivery and nothing waits for real time.
@@ -33,10 +40,11 @@ import aiohttp
 import discord
 
 from bot.kernel.mentions import pinging
+from bot.runtime.notify import closed_mention, jump_link
 from bot.runtime.wake_loop import WakeLoop
 from storage.engine.database import Database
 from storage.engine.shards import Shards
-from storage.guild import Committed, GuildStore
+from storage.guild import Committed, GuildStore, GuildUnit
 from storage.shared.outbox import OutboxMessage, pending_messages
 
 if TYPE_CHECKING:
@@ -66,6 +74,15 @@ class Permanent(Exception):
     """
 
 
+class Closed(Permanent):
+    """A direct message Discord refused with 50007, since the member closed their direct
+    messages."""
+
+
+CLOSED_DMS = 50007
+"""Discord's code for "Cannot send messages to this user"."""
+
+
 def backoff(attempts: int) -> timedelta:
     """The wait after `attempts` failed tries: 2 s, 4 s, 8 s … at most 15 minutes."""
     wait: timedelta = FIRST_RETRY * 2 ** min(attempts, 20)
@@ -84,6 +101,8 @@ def classify(error: Exception) -> Transient | Permanent:
             return Transient(text, _retry_after(error))
         if error.status >= 500:
             return Transient(text)
+        if error.status == 403 and error.code == CLOSED_DMS:
+            return Closed(f"direct messages closed: {text}")
         if error.status == 403:
             return Permanent(f"missing permission: {text}")
         if error.status == 404:
@@ -180,22 +199,24 @@ class OutboxSender(WakeLoop):
         """One pass: sends every pending message that is due, oldest first per channel, and returns
         the sent.
 
-        A channel whose oldest message must wait holds its later ones back.
+        A channel whose oldest message must wait holds its later ones back, and so does a member
+        whose oldest direct message must wait.
         """
         sent: list[OutboxMessage] = []
-        held: set[int] = set()
+        held: set[tuple[str, int]] = set()
         for message in await pending_messages(self.database, shards=self.shards):
-            if message.channel_id in held:
+            queue = _queue(message)
+            if queue in held:
                 continue
             now = self.clock()
             if message.next_attempt_at is not None and message.next_attempt_at > now:
-                held.add(message.channel_id)
+                held.add(queue)
                 continue
             outcome = await self._deliver(message)
             if outcome == "sent":
                 sent.append(message)
             elif outcome == "wait":
-                held.add(message.channel_id)
+                held.add(queue)
         return sent
 
     async def _deliver(self, message: OutboxMessage) -> str:
@@ -206,11 +227,12 @@ class OutboxSender(WakeLoop):
         except Exception as error:  # classify re-raises anything unexpected
             outcome = classify(error)
             if isinstance(outcome, Permanent):
-                log.warning(
-                    "outbox %d to channel %d failed: %s", message.id, message.channel_id, outcome
-                )
-                async with store.change(None, "outbox.failed", f"outbox:{message.id}") as uow:
+                log.warning("outbox %d to %s %d failed: %s", message.id, *_queue(message), outcome)
+                action = "outbox.closed" if isinstance(outcome, Closed) else "outbox.failed"
+                async with store.change(None, action, f"outbox:{message.id}") as uow:
                     await uow.outbox.mark_failed(message.id, str(outcome))
+                    if isinstance(outcome, Closed) and message.dm_user_id is not None:
+                        await _mention_instead(uow, message, message.dm_user_id)
                 return "failed"
             wait = (
                 timedelta(seconds=outcome.retry_after)
@@ -234,11 +256,58 @@ class OutboxSender(WakeLoop):
         }
         if message.components is not None:  # else an edit keeps the message's own
             options["view"] = _view(message.components)
+        if message.dm_user_id is not None:
+            direct = await self._dm_channel(message.guild_id, message.dm_user_id)
+            sent_dm = await direct.send(nonce=message.nonce, **options)
+            return sent_dm.id
         if message.edit_of is not None:
             edited = await channel.get_partial_message(message.edit_of).edit(**options)
             return edited.id
         sent = await channel.send(nonce=message.nonce, **options)
         return sent.id
+
+    async def _dm_channel(self, guild_id: int, user_id: int) -> discord.DMChannel:
+        """The DM channel with `user_id` if they are a member of `guild_id`, and of no other
+        guild's.
+
+        The member cache answers for those it holds. Anyone else is asked of Discord, which
+        answers 404 for one who left, and that is a `Permanent` failure.
+        """
+        guild = self.client.get_guild(guild_id)
+        if guild is None:
+            if self.client.is_ready():
+                raise Permanent("the bot is not in the server")
+            raise Transient("the server is not loaded yet")
+        member = guild.get_member(user_id)
+        if member is None:
+            try:
+                member = await guild.fetch_member(user_id)
+            except discord.NotFound as error:
+                raise Permanent(f"left the server: {error.status} {error.text}") from error
+        return await self.client.create_dm(member)
+
+
+def _queue(message: OutboxMessage) -> tuple[str, int]:
+    """What a message waits in line with: its recipient's direct messages, or its channel."""
+    if message.dm_user_id is not None:
+        return ("member", message.dm_user_id)
+    return ("channel", message.channel_id)
+
+
+async def _mention_instead(uow: GuildUnit, message: OutboxMessage, user_id: int) -> None:
+    """Marks `user_id`'s direct messages closed and mentions them once in the message's channel
+    instead, if it has one, with the same buttons."""
+    await uow.notifications.mark_closed(user_id)
+    if not message.channel_id:
+        return
+    link = "\n" + jump_link(message.guild_id, message.channel_id)
+    content = (message.content or "").removesuffix(link)
+    await uow.outbox.post(
+        message.channel_id,
+        content=closed_mention(user_id, content),
+        components=message.components,
+        ping_users=(user_id,),
+    )
 
 
 def _view(rows: tuple[dict[str, Any], ...]) -> discord.ui.View:
