@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ def probe_cog(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
-def _records(script: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, object]]:
+def _records(script: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
     code = main(["replay", str(script), "--json"])
     out, err = capsys.readouterr()
     assert code == 0, err
@@ -104,7 +105,7 @@ def test_a_click_fills_in_and_submits_the_form_its_button_opens(
             "fields": ["Match", "Note"],
         }
     ]
-    assert [reply["content"] for reply in submitted["replies"]] == [  # type: ignore[index]
+    assert [reply["content"] for reply in submitted["replies"]] == [
         None,
         "bob submitted match 12803, note -, from the server",
     ]
@@ -135,3 +136,46 @@ def test_a_form_filled_in_wrongly_stops_the_replay_naming_the_step(
     script.write_text("\n".join([HEADER, '{"as": "hq", "command": "probe form"}', click]) + "\n")
     assert main(["replay", str(script)]) == 1
     assert message in capsys.readouterr().err
+
+
+def test_direct_messages_are_listed_clicked_and_refused_when_closed(
+    probe_cog: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = _records(PROBE / "dms.jsonl", capsys)
+    sent = records[0]
+    assert sent["posts"] == []
+    dm = sent["dms"][0]
+    assert dm["to"] == "bob" and dm["buttons"] == ["Answer", "Fill in"]
+    assert dm["content"].startswith("Probe DM for bob\nhttps://discord.com/channels/")
+    answered, filled = records[2], records[4]
+    assert answered["replies"][0]["content"] == "bob answered from a direct message"
+    assert filled["replies"][1]["content"] == (
+        "bob submitted match 12803, note -, from a direct message"
+    )
+    refused, mentioned = records[7], records[9]
+    for record in (refused, mentioned):  # once each time, and never a direct message
+        assert record["dms"] == []
+        assert [post["content"] for post in record["posts"]] == [
+            "@carol, I could not send you a direct message: Probe DM for carol"
+        ]
+    after_restart = records[12]
+    assert after_restart["replies"][0]["content"] == "bob answered from a direct message"
+    every = [dm["to"] for record in records for dm in record["dms"]]
+    assert every == ["bob", "bob"]
+
+
+def test_a_direct_message_expected_but_not_sent_stops_naming_the_step(
+    probe_cog: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "dm.jsonl"
+    lines = [
+        HEADER,
+        '{"as": "hq", "command": "probe dm", "options": {"member": "@bob"}}',
+        '{"expect": {"dms_contain": {"hq": "Probe DM"}}}',
+    ]
+    script.write_text("\n".join(lines) + "\n")
+    assert main(["replay", str(script)]) == 1
+    assert capsys.readouterr().err.startswith(
+        "arbiter replay: step 2 (line 3): expected a direct message to hq in step 1"
+        " containing 'Probe DM'; the direct messages to hq said: nothing"
+    )
