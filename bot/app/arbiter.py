@@ -16,6 +16,7 @@ from bot.app.discord_endpoint import IdentifyPacer, ask_gateway, use_api
 from bot.app.tree import ArbiterTree
 from bot.app.ui.game_buttons import TOUR_DYNAMIC_ITEMS
 from bot.app.ui.motion_buttons import DYNAMIC_ITEMS
+from bot.app.ui.my_buttons import MY_DYNAMIC_ITEMS
 from bot.chesscom.client import ChessComClient
 from bot.kernel.config import Config
 from bot.kernel.errors import UserError
@@ -274,7 +275,7 @@ class ArbiterBot(commands.AutoShardedBot):
         down in due order and schedules the rest.
         """
         await self.open_database()
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *TOUR_DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *TOUR_DYNAMIC_ITEMS, *MY_DYNAMIC_ITEMS)
         loaded = await self.load_cogs()
         log.debug("loaded cogs: %s", ", ".join(loaded))
         log.info(

@@ -27,7 +27,7 @@ from bot.app.tree import answer_error
 from bot.app.ui.members import director_ids
 from bot.app.ui.persistent import FromCustomId, answer_button
 from bot.kernel.actor import Role
-from bot.league.motions.lifecycle import MotionRequest, cast_vote, open_motion
+from bot.league.motions.lifecycle import MotionRequest, VoteCast, cast_vote, open_motion
 from bot.rendering.common import limits
 from bot.rendering.common.text import cut
 from bot.rendering.league.motions import (
@@ -85,6 +85,11 @@ class MotionVoteButton(
 async def vote_text(interaction: Interaction, motion_id: int, yes: bool) -> str:
     """Casts the interaction user's vote and returns the sentence that answers them."""
     cast = await cast_vote(guild_store(interaction), interaction.user.id, motion_id, yes)
+    return vote_reply(cast, motion_id, yes)
+
+
+def vote_reply(cast: VoteCast, motion_id: int, yes: bool) -> str:
+    """The sentence that answers a voter, from what their vote did."""
     choice = "yes" if yes else "no"
     if not cast.changed:
         return f"You already voted {choice} on motion {motion_id}; nothing changed."

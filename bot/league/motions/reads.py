@@ -44,3 +44,18 @@ async def motion_choices(store: GuildStore, typed: str, open_only: bool) -> tupl
     async with store.read() as view:
         found = await view.motions.recent("open" if open_only else None, CANDIDATES)
     return tuple(m for m in found if key in motion_label(m).casefold())[:CHOICES]
+
+
+async def awaiting_vote(store: GuildStore, user_id: int) -> tuple[Motion, ...]:
+    """CL-23: the open motions of this guild whose electorate holds `user_id` and which they have
+    not voted on, the nearest deadline first.
+
+    A motion past its deadline is closing and takes no vote, so it is left out.
+    """
+    now = store.database.clock()
+    async with store.read() as view:
+        found = await view.motions.recent("open", LISTED)
+    waiting = (
+        m for m in found if user_id in m.electorate and user_id not in m.votes and now < m.deadline
+    )
+    return tuple(sorted(waiting, key=lambda m: (m.deadline, m.id)))
