@@ -15,6 +15,7 @@ and their roles there are the ones that count.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -44,6 +45,9 @@ from storage.guild import GuildStore
 
 NOT_A_MEMBER = "You are not a member of that server."
 """The one line a click from a direct message gets when its clicker is not in the named guild."""
+
+FORM_TIMEOUT = 600.0
+"""Seconds a challenge's form waits to be sent back. A later answer is ignored by Discord's client."""
 
 Door = Callable[[Interaction], Awaitable[tuple[GuildStore, Actor]]]
 """How a click finds its guild's store and the clicker as an actor of that guild."""
@@ -99,9 +103,11 @@ class ChallengeModal(discord.ui.Modal, title="Record our challenge"):
     )
 
     def __init__(self, door: Door, match_id: int) -> None:
-        super().__init__(timeout=600)
+        super().__init__(timeout=None)
         self.door = door
         self.match_id = match_id
+        # A timer, not a task: a form never sent back is forgotten after FORM_TIMEOUT.
+        asyncio.get_running_loop().call_later(FORM_TIMEOUT, self.stop)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         """Records the challenge and answers the clicker alone."""
@@ -247,6 +253,16 @@ class DmGameButton(
         await interaction.response.edit_message(content=line, view=None)
 
 
+def _persistent(view: discord.ui.View) -> discord.ui.View:
+    """`view` stopped before it is sent, so nothing holds it in memory or times it out.
+
+    Its buttons are registered dynamic items, which answer by their custom ids. discord.py would
+    otherwise keep an ephemeral reply's view for 15 minutes.
+    """
+    view.stop()
+    return view
+
+
 def matches_view(actions: Sequence[tuple[int, str]]) -> discord.ui.View | None:
     """The buttons of `/my matches`, one per (match id, action), or None without any."""
     if not actions:
@@ -256,7 +272,7 @@ def matches_view(actions: Sequence[tuple[int, str]]) -> discord.ui.View | None:
         button = MatchButton(match_id, action)
         button.item.row = index // 5
         view.add_item(button)
-    return view
+    return _persistent(view)
 
 
 def votes_view(motion_ids: Sequence[int]) -> discord.ui.View | None:
@@ -270,7 +286,7 @@ def votes_view(motion_ids: Sequence[int]) -> discord.ui.View | None:
             button.item.label = f"{'Yes' if yes else 'No'} #{motion_id}"
             button.item.row = index // 2
             view.add_item(button)
-    return view
+    return _persistent(view)
 
 
 def games_view(reports: Sequence[tuple[int, int]]) -> discord.ui.View | None:
@@ -285,7 +301,7 @@ def games_view(reports: Sequence[tuple[int, int]]) -> discord.ui.View | None:
             button.item.label = f"{'Confirm' if confirm else 'Dispute'} {number}"
             button.item.row = index // 2
             view.add_item(button)
-    return view
+    return _persistent(view)
 
 
 MY_DYNAMIC_ITEMS = (MatchButton, DmMatchButton, DmVoteButton, DmGameButton)
