@@ -45,7 +45,7 @@ BOT_LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.runtime",),
     ("bot.chesscom", "bot.lichess"),
     ("bot.sites",),
-    ("bot.league", "bot.tour"),
+    ("bot.league", "bot.tour", "bot.notifications"),
     ("bot.app", "bot.web"),
     ("bot.offline",),
     ("bot.cli",),
@@ -54,9 +54,10 @@ BOT_LAYERS: tuple[tuple[str, ...], ...] = (
 never one of its own layer, so no two folders import each other. formats is the gate in and
 rendering the renderer out; kernel is what every use case imports (errors, the actor,
 inputs, configuration); runtime runs the outbox, the scheduler and HTTP; chesscom and
-lichess are the sites' clients and sites polls them; league and tour are the use cases; app
-is the Discord wiring (the bot, its tree, checks, autocomplete, UI) and web the public site
-over the same use cases; offline and the CLI start and drive them."""
+lichess are the sites' clients and sites polls them; league and tour are the use cases, and
+notifications a member's choices of direct messages; app is the Discord wiring (the bot, its
+tree, checks, autocomplete, UI) and web the public site over the same use cases; offline and
+the CLI start and drive them."""
 RENDERING_LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.rendering.common",),
     ("bot.rendering.league", "bot.rendering.tour"),

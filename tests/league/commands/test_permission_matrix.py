@@ -108,6 +108,8 @@ MUTATING: dict[str, Rule[CommandWorld]] = {
     "season import": rule(
         {"HQ"}, HQ, lambda w, h: {"file": Upload("season.json", SEASON_FILE), "name": "Copy"}
     ),
+    # Anyone chooses their own direct messages (tests/app/test_notify.py).
+    "notify": rule(set(ROLES), (), lambda w, h: {"kind": "vote", "on": False}),
     "setup set": rule(
         {"server manager"}, ("Manage Server",), lambda w, h: {"hq_role": h.role("Arbiter")}
     ),

@@ -1,0 +1,1 @@
+"""Members' choices of the direct messages Arbiter sends them, made with `/notify`."""
