@@ -1,0 +1,77 @@
+"""Issue 36's replay story: a league season and a tour event acted on only from direct messages
+and `/my …` views, to the end (tests/support/notified_story.py, notified_tour_story.py).
+
+The scripts are generated, played through the real bot with `arbiter replay --json`, and their
+steps read back: the final standings and the event's placings, who got which direct message, and
+the member whose direct messages are closed, mentioned in the channel instead.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main
+from tests.support.notified_story import FINAL_ORDER, league_story
+from tests.support.notified_tour_story import tour_story
+
+
+def _play(text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+    script = tmp_path / "story.jsonl"
+    script.write_text(text)
+    code = main(["replay", str(script), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def _steps(text: str) -> list[dict[str, Any]]:
+    """The script's steps, numbered from 1 as the replay numbers them."""
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("//")]
+    return [json.loads(line) for line in lines[1:]]
+
+
+def test_a_season_acted_on_only_from_my_views_ends_with_its_standings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    story = league_story()
+    steps = _steps(story.text())
+    records = _play(story.text(), tmp_path, capsys)
+    assert len(records) == len(steps)
+    acted = {
+        s["as"] for s in steps if "as" in s and ("click" in s or s.get("command") == "my matches")
+    }
+    admins = {"ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"}
+    commands = {(s["as"], s["command"]) for s in steps if "command" in s and s["as"] in admins}
+    assert {command for _, command in commands} == {"club register", "my matches"}
+    assert acted & admins == {"ann", "cat", "eve", "gus"}
+    asked = next(i for i, s in enumerate(steps) if s.get("command") == "standings")
+    standings = records[asked]["replies"][0]["embeds"][0]["description"]
+    table = standings.split("```")[1].splitlines()[2:]
+    codes = {"".join(word[0] for word in name.split()): name for name in FINAL_ORDER}
+    assert [codes[row.split()[1]] for row in table] == list(FINAL_ORDER)
+    assert "Final standings" in standings
+
+
+def test_a_tour_event_confirmed_only_from_my_games_ends_with_its_wrap_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    story = tour_story(dms=False)
+    records = _play(story.text(), tmp_path, capsys)
+    found = [p for r in records for p in r["posts"] if "Found on chess.com" in (p["content"] or "")]
+    assert len(found) == len(story.plan.pairings)
+    confirmed = [r for r in records if r["replies"] and "confirmed" in str(r["replies"])]
+    assert len(confirmed) == len(story.plan.pairings) == sum(story.by_view.values())
+    assert story.plan.played is not None
+    winner = next(k.winner for k in story.plan.played.knockout if k.tie.name == "FINAL")
+    over = [
+        embed
+        for r in records
+        for p in r["posts"]
+        for embed in p["embeds"]
+        if "is over" in (embed["title"] or "")
+    ]
+    assert len(over) == 1 and f"1. {winner}" in str(over[0])
