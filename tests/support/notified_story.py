@@ -253,7 +253,7 @@ class _Writer:
             {"expect": {"error": None}},
         ]
         self.at(issue_at, steps, f"match {f.number}: {issuer.name} records its challenge")
-        accept = [
+        accept: list[dict[str, Any]] = [
             {"as": other.admins[0], "command": "my matches"},
             {
                 "as": other.admins[0],
