@@ -102,6 +102,7 @@ class Games(ArbiterCog):
             None if result is None else RESULTS[result],
             pgn=text,
             source_ref=reference,
+            channel_id=interaction.channel_id or 0,
         )
         line = tour_replies.reported(changed)
         if changed.party.is_player:

@@ -50,11 +50,21 @@ class Written:
 
     def announced(self) -> list[str]:
         """The text of the posts to the announcements channel."""
-        return [post_text(p) for p in self.posts if p.channel_id == ANNOUNCEMENTS]
+        return [
+            post_text(p)
+            for p in self.posts
+            if p.channel_id == ANNOUNCEMENTS and p.dm_user_id is None
+        ]
 
     def to_arbiters(self) -> list[str]:
         """The text of the posts to the arbiters' channel."""
-        return [post_text(p) for p in self.posts if p.channel_id == ARBITERS]
+        return [
+            post_text(p) for p in self.posts if p.channel_id == ARBITERS and p.dm_user_id is None
+        ]
+
+    def dms(self) -> list[OutboxMessage]:
+        """The direct messages queued, in order."""
+        return [p for p in self.posts if p.dm_user_id is not None]
 
     def kinds(self) -> list[str]:
         """The kinds of the pending jobs it scheduled or moved, sorted."""

@@ -69,7 +69,7 @@ async def test_cct_9_a_players_report_waits_for_the_opponents_confirmation(
     assert changed.game.status is ReportStatus.REPORTED and changed.ask_user == black
     assert (unit.audit.action, unit.audit.actor_id) == ("game.report", white)
     assert unit.kinds() == ["cct.confirm"] and unit.jobs[0].subject == f"game:{changed.game.id}"
-    assert unit.posts == ()
+    assert [p.dm_user_id for p in unit.posts] == [black]  # CONFIRM is on by default
     await refused(store.database, games.answer_report(store, member(white), changed.game.id, True))
     confirmed, unit = await written(
         store, games.answer_report(store, member(black), changed.game.id, True)

@@ -3,7 +3,8 @@
 A player of the event lodges one about a game, in writing, by 23:59 in the appeals zone on the day
 of the game's playing session. The zone is Europe/Paris. A later appeal is refused and nothing is
 stored. An accepted one is recorded with its timestamp and deadline. An arbiter decides it, upheld
-or dismissed with a reason, and the decision is announced.
+or dismissed with a reason, and the decision is announced. The player who lodged it is told by
+direct message where they chose it.
 """
 
 from __future__ import annotations
@@ -15,10 +16,14 @@ from typing import Literal
 from bot.kernel.actor import Actor, Role
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import NOTE_LIMIT, clean_text, named
+from bot.kernel.notifications import Kind
 from bot.rendering.tour import cards as tour_cards
+from bot.rendering.tour import direct
 from bot.runtime.announce import announce
+from bot.runtime.notify import notify
 from bot.tour.game_names import TIE_OF
 from bot.tour.game_targets import GameTarget, find_target
+from bot.tour.notices import record_channel
 from bot.tour.references import find_appeal, find_event, find_tour
 from bot.tour.schedule import game_day, session_date
 from bot.tour.store import LoadedEvent, load_event
@@ -125,4 +130,11 @@ async def decide(
         await announce(uow, tour_cards.appeal_decided(found.id, record.name, decision, why))
         decided = await uow.tour_rulings.appeal(found.id)
         assert decided is not None
+        await notify(
+            uow,
+            Kind.APPEAL,
+            [decided.lodged_by],
+            channel_id=await record_channel(uow),
+            content=direct.appeal_decided(found.id, record.name, found.game, decision, why),
+        )
         return decided

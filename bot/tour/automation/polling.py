@@ -46,7 +46,9 @@ from dataclasses import dataclass
 
 from bot.kernel.actor import Actor
 from bot.kernel.errors import UserError
+from bot.kernel.notifications import Kind
 from bot.rendering.tour import automation as render
+from bot.runtime.notify import notify
 from bot.runtime.scheduler import RetryLater
 from bot.sites.fetch_plan import Watch
 from bot.sites.poll import poll
@@ -219,9 +221,9 @@ async def _report(
 ) -> LoadedEvent | None:
     """Records one found game as the bot's report and posts it with the Confirm and Dispute buttons.
 
-    Both players are pinged. Returns the event as the report leaves it. Returns None, keeping
-    nothing of it, when the pairing was reported meanwhile, the game counted already or its PGN does
-    not fit.
+    Both players are pinged, and sent it by direct message where they chose it. Returns the event
+    as the report leaves it. Returns None, keeping nothing of it, when the pairing was reported
+    meanwhile, the game counted already or its PGN does not fit.
     """
     game = found.game
     try:
@@ -266,6 +268,14 @@ async def _report(
             components=render.report_buttons(stored.id),
             ping_users=[u for u in (white_user, black_user) if u is not None],
         )
+    await notify(
+        uow,
+        Kind.CONFIRM,
+        [u for u in (white_user, black_user) if u is not None],
+        channel_id=settings.announcements_channel_id or 0,
+        content=text,
+        components=render.dm_report_buttons(uow.guild_id, stored.id),
+    )
     uow.details.setdefault("reported", []).append([found.pairing, game.url])
     return after
 

@@ -2,7 +2,8 @@
 starts.
 
 The post pings only the players still to play in the round, and the message's allowed mentions are
-exactly them. A preliminary round lists its games White first. A Finals round lists its matches with
+exactly them. Each linked player who chose it is also sent their own game by direct message. A
+preliminary round lists its games White first. A Finals round lists its matches with
 the colours of their next game. A knock-out stage day lists its series with their next game's
 colours and time control, or the colour the higher-ranked player has yet to choose by CCT-8e. A
 stale job whose time no longer fits the event, a session whose day is over, or a round with nothing
@@ -13,7 +14,10 @@ from __future__ import annotations
 
 import datetime as dt
 
+from bot.kernel.notifications import Kind
 from bot.rendering.tour import automation as render
+from bot.rendering.tour import direct
+from bot.runtime.notify import notify
 from bot.runtime.scheduler import JobHandler
 from bot.tour.game_names import ROUND_NAMES
 from bot.tour.game_targets import finals_states, knockout_ties
@@ -28,6 +32,9 @@ from storage.shared.jobs import Job
 
 SESSION = dt.timedelta(days=1)
 """After this long past its start a session is over: its reminder is no longer posted."""
+
+Lines = list[tuple[str, tuple[str, str]]]
+"""A session's pairing lines, each with its two players."""
 
 
 def _next_game(loaded: LoadedEvent, status: ContestStatus | None, chooser: str) -> str:
@@ -44,68 +51,65 @@ def _next_game(loaded: LoadedEvent, status: ContestStatus | None, chooser: str) 
     return "decided"
 
 
-def _preliminary(loaded: LoadedEvent, round_no: int) -> tuple[list[str], list[str]]:
-    """A preliminary round's open games, White first, and their players."""
-    lines, players = [], []
+def _preliminary(loaded: LoadedEvent, round_no: int) -> Lines:
+    """A preliminary round's open games, White first, with their players."""
+    lines: Lines = []
     names = loaded.names
     for game in sorted(loaded.games, key=lambda g: g.board or 0):
         if game.stage != "preliminary" or game.round != round_no or game.status.settled:
             continue
         white, black = names[game.white_id], names[game.black_id]
-        lines.append(
-            render.pairing_line(
-                f"{game.board}.",
-                render.player(white, loaded.user_of(white)),
-                render.player(black, loaded.user_of(black)),
-                str(loaded.record.time_controls.rapid),
-            )
+        line = render.pairing_line(
+            f"{game.board}.",
+            render.player(white, loaded.user_of(white)),
+            render.player(black, loaded.user_of(black)),
+            str(loaded.record.time_controls.rapid),
         )
-        players += [white, black]
-    return lines, players
+        lines.append((line, (white, black)))
+    return lines
 
 
-def _finals(loaded: LoadedEvent, round_no: int) -> tuple[list[str], list[str]]:
+def _finals(loaded: LoadedEvent, round_no: int) -> Lines:
     """A Finals round's undecided matches, Berger White first, and what each plays next."""
-    lines, players = [], []
+    lines: Lines = []
     for state in finals_states(loaded):
         pairing = state.pairing
         if pairing.round != round_no or state.winner is not None:
             continue
         white, black = str(pairing.white), str(pairing.black)
-        lines.append(
-            render.pairing_line(
-                f"{pairing.board}.",
-                render.player(white, loaded.user_of(white)),
-                render.player(black, loaded.user_of(black)),
-                _next_game(loaded, state.status, white),
-            )
+        line = render.pairing_line(
+            f"{pairing.board}.",
+            render.player(white, loaded.user_of(white)),
+            render.player(black, loaded.user_of(black)),
+            _next_game(loaded, state.status, white),
         )
-        players += [white, black]
-    return lines, players
+        lines.append((line, (white, black)))
+    return lines
 
 
-def _stage(loaded: LoadedEvent, stage: str) -> tuple[list[str], list[str]]:
+def _stage(loaded: LoadedEvent, stage: str) -> Lines:
     """A knock-out stage's known, undecided series, higher-ranked first, and what comes next."""
-    lines, players = [], []
+    lines: Lines = []
     ties = knockout_ties(loaded)
     for tie in KNOCKOUT_STAGES[stage]:
         state = ties.get(tie)
         if state is None or state.winner is not None:
             continue
         higher, lower = str(state.pairing.higher), str(state.pairing.lower)
-        lines.append(
+        line = (
             f"{ROUND_NAMES[tie]}: {render.player(higher, loaded.user_of(higher))} – "
             f"{render.player(lower, loaded.user_of(lower))} · "
             + _next_game(loaded, state.status, higher)
         )
-        players += [higher, lower]
-    return lines, players
+        lines.append((line, (higher, lower)))
+    return lines
 
 
 def round_reminder_handler() -> JobHandler:
     """The handler of the `cct.round.` family, run in the job's unit of work.
 
-    The post and the job's end commit together, so each reminder is posted once.
+    The post, the players' direct messages and the job's end commit together, so each reminder
+    is posted once.
     """
 
     async def remind(job: Job, uow: TourUnit) -> None:
@@ -123,14 +127,14 @@ def round_reminder_handler() -> JobHandler:
             start = round_start(record, tour.rules, round_no, rounds)
             title = f"round {round_no}"
             if record.type is EventType.FINALS:
-                lines, players = _finals(loaded, round_no)
+                lines = _finals(loaded, round_no)
             else:
-                lines, players = _preliminary(loaded, round_no)
+                lines = _preliminary(loaded, round_no)
         else:
             stage, _, day = rest.partition("-day")
             start = stage_start(record, tour.rules, stage, int(day))
             title = f"{stage.upper()} day {day}" if stage != "f" else f"Final day {day}"
-            lines, players = _stage(loaded, stage)
+            lines = _stage(loaded, stage)
         if (
             not same_instant(job.due_at, start - reminder_lead(record))
             or uow.now >= start + SESSION
@@ -138,15 +142,22 @@ def round_reminder_handler() -> JobHandler:
         ):
             uow.abandon()  # stale, over, or nothing left to play: silent
             return
-        users = [u for p in players if (u := loaded.user_of(p)) is not None]
-        text = render.round_reminder(record.name, title, start, lines)
+        users = [u for _, pair in lines for p in pair if (u := loaded.user_of(p)) is not None]
+        text = render.round_reminder(record.name, title, start, [line for line, _ in lines])
         settings = await uow.settings.get()
         channel = settings.announcements_channel_id
         if channel is None:
             uow.abandon()
             return
         await uow.outbox.post(channel, content=text, ping_users=users)
+        told = []
+        for line, pair in lines:
+            mine = [u for p in pair if (u := loaded.user_of(p)) is not None]
+            content = direct.session_soon(record.name, title, start, line)
+            told += await notify(uow, Kind.SESSION, mine, channel_id=channel, content=content)
         uow.details["pinged"] = users
+        if told:
+            uow.details["told"] = told
         uow.details["round"] = f"{record.name} {title}"
 
     return remind

@@ -8,7 +8,8 @@ played is a forfeit win by CCT-9 with CORE-2.
 A PGN fills the result and is checked for a draw before move 40 by CCT-7, which is flagged to the
 arbiters. A game read from a chess.com or lichess.org game counts once. After every settled result
 the event's facts are checked against the knock-out and Finals rules of CCT-8c to CCT-8f before
-anything commits.
+anything commits. The players a change concerns are told by direct message where they chose
+it.
 """
 
 from __future__ import annotations
@@ -18,12 +19,17 @@ from dataclasses import dataclass
 from bot.kernel.actor import Actor, Role
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import NOTE_LIMIT, clean_text, named
+from bot.kernel.notifications import Kind
 from bot.rendering.tour import cards as tour_cards
+from bot.rendering.tour import direct
+from bot.rendering.tour.automation import dm_report_buttons
 from bot.runtime.announce import announce
+from bot.runtime.notify import notify
 from bot.tour.finals_bonus import check_bonus_fixed
 from bot.tour.game_targets import GameTarget, find_target
 from bot.tour.games.pgn import PgnGame, check_linked, check_players, read_game
 from bot.tour.games.settling import check_settled, game_row, keep_seeds, stored_as
+from bot.tour.notices import tell_outcome
 from bot.tour.planning.follow import follow_game
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import target_session
@@ -42,6 +48,7 @@ from core.tour.game_reports import (
     ReportStatus,
     Session,
     SessionNotStarted,
+    confirm_deadline,
     transition,
 )
 from core.tour.overrides import OverrideReason
@@ -193,12 +200,14 @@ async def report_game(
     pgn: str | None = None,
     source: Source | None = None,
     source_ref: str | None = None,
+    channel_id: int = 0,
 ) -> GameChanged:
     """A result reported. A player's waits for the opponent's confirmation, and an arbiter's is
     final by CCT-9.
 
     With `pgn` the result is read from it, and must agree with `result` when both are given. The
-    PGN's game, or the linked game in `source_ref`, counts only once.
+    PGN's game, or the linked game in `source_ref`, counts only once. `channel_id` is the channel
+    the report was made in, which a direct message to the opponent links to.
     """
     parsed = read_game(pgn) if pgn is not None else None
     async with store.tour_change(actor.user_id, "game.report", f"event:{event}") as uow:
@@ -211,6 +220,7 @@ async def report_game(
             parsed=parsed,
             source=source,
             source_ref=source_ref,
+            channel_id=channel_id,
         )
     return changed
 
@@ -226,11 +236,13 @@ async def report_in(
     source: Source | None = None,
     source_ref: str | None = None,
     party: Party | None = None,
+    channel_id: int = 0,
 ) -> tuple[GameChanged, LoadedEvent]:
     """`report_game` inside a unit of work, returning what changed and the event as the change
     leaves it.
 
-    The bot's polling job uses it to report a game it found as `party` SYSTEM.
+    The bot's polling job uses it to report a game it found as `party` SYSTEM, and asks the
+    players itself.
     """
     result = _pgn_result(parsed, result)
     if result is None:
@@ -292,7 +304,38 @@ async def report_in(
         )
     for line in decided:
         await announce(uow, line)
+    if ask is not None and new.status is ReportStatus.REPORTED:
+        await _ask_opponent(uow, loaded, changed, ask, channel_id)
+    elif party is Party.ARBITER:
+        await tell_outcome(
+            uow,
+            loaded,
+            target.name,
+            target.white,
+            target.black,
+            stored.result,
+            direct.DECIDED,
+            actor=actor.user_id,
+        )
     return changed, after
+
+
+async def _ask_opponent(
+    uow: TourUnit, loaded: LoadedEvent, changed: GameChanged, user: int, channel_id: int
+) -> None:
+    """Asks the opponent of a player's report to confirm or dispute it, by direct message."""
+    tour = await find_tour(uow.view(), loaded.record.tour_id)
+    assert changed.game.reported_at is not None
+    reporter = changed.white if changed.party is Party.WHITE else changed.black
+    text = direct.confirm_asked(
+        changed.event,
+        changed.name,
+        changed.game.result,
+        reporter,
+        confirm_deadline(changed.game.reported_at, tour.rules.confirm_hours),
+    )
+    buttons = dm_report_buttons(uow.guild_id, changed.game.id)
+    await notify(uow, Kind.CONFIRM, [user], channel_id=channel_id, content=text, components=buttons)
 
 
 _SOURCES: dict[Party, Source] = {
@@ -374,6 +417,20 @@ async def answer_in(
         )
     for line in decided:
         await announce(uow, line)
+    if new.status is ReportStatus.DISPUTED:
+        how = direct.disputed(target.white if party is Party.WHITE else target.black)
+    else:
+        how = direct.AUTO_CONFIRMED if party is Party.SYSTEM else direct.CONFIRMED
+    await tell_outcome(
+        uow,
+        loaded,
+        target.name,
+        target.white,
+        target.black,
+        stored.result,
+        how,
+        actor=actor.user_id,
+    )
     return changed, after
 
 
@@ -449,6 +506,17 @@ async def correct_game(
         )
         for line in decided:
             await announce(uow, line)
+        how = direct.corrected(GROUNDS[ground].value, explanation)
+        await tell_outcome(
+            uow,
+            loaded,
+            target.name,
+            target.white,
+            target.black,
+            result,
+            how,
+            actor=actor.user_id,
+        )
     return changed
 
 
@@ -516,4 +584,15 @@ async def award_tour_game(
         )
         for line in decided:
             await announce(uow, line)
+        how = direct.awarded(who, why.value if text is None else f"{why.value}: {text}")
+        await tell_outcome(
+            uow,
+            loaded,
+            target.name,
+            target.white,
+            target.black,
+            result,
+            how,
+            actor=actor.user_id,
+        )
     return plan

@@ -2,7 +2,8 @@
 
 Core rules on the incident: play continues with the time lost, is paused with 30 s off, or the game
 is lost. The ruling is stored and applied. A lost game is decided against the disconnected player
-and audited as a CCT-9 override. The ruling is announced.
+and audited as a CCT-9 override, and its players are told where they chose it. The ruling is
+announced.
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ from bot.kernel.actor import Actor, Role
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import clean_text, named
 from bot.rendering.tour import cards as tour_cards
+from bot.rendering.tour import direct
 from bot.runtime.announce import announce
 from bot.tour.finals_bonus import check_bonus_fixed
 from bot.tour.game_targets import find_target
 from bot.tour.games.service import too_early
 from bot.tour.games.settling import check_settled, game_row
+from bot.tour.notices import tell_outcome
 from bot.tour.planning.follow import follow_game
 from bot.tour.references import find_event, find_tour
 from bot.tour.schedule import target_session
@@ -147,6 +150,16 @@ async def record_disconnection(
             await follow_game(uow, loaded, stored, changed)
             for line in lines:
                 await announce(uow, line)
+            await tell_outcome(
+                uow,
+                loaded,
+                target.name,
+                target.white,
+                target.black,
+                result,
+                direct.disconnection(who),
+                actor=actor.user_id,
+            )
         ruled = IncidentRuled(incident_id, record.name, target.name, who, ruling, result)
         await announce(
             uow, tour_cards.incident_notice(record.name, target.name, who, ruling, result)
