@@ -29,7 +29,7 @@ from bot.app.arbiter import ArbiterBot, offline_bot
 from bot.kernel.config import Config
 from bot.offline.chesscom_standin import ChessComStandIn
 from bot.offline.discord_members import Member
-from bot.offline.discord_messages import Outcome, Upload, find_button, stable_id
+from bot.offline.discord_messages import Outcome, Post, Upload, find_button, stable_id
 from bot.offline.discord_stub import DiscordStub, find_command
 from bot.offline.discord_tasks import logged_errors
 from bot.offline.expectations import ReplayFailure, check_expectation
@@ -55,6 +55,7 @@ from bot.offline.transcript import (
     form_inputs,
     mentions_by_name,
     post_view,
+    reply_text,
     reply_view,
 )
 from bot.runtime.clock import VirtualClock
@@ -491,6 +492,9 @@ class _Run:
                 self.by_step.get(step.target, []),
                 f"the messages of step {step.target}",
             )
+        if step.containing is not None:
+            candidates = [m for m in candidates if step.containing in self._text(m)]
+            where += f" containing {step.containing!r}"
         for message_id in reversed(candidates):
             message = self.messages[message_id]
             button = find_button(message.body.get("components") or [], step.button)
@@ -513,6 +517,11 @@ class _Run:
             f"step {step.number} (line {step.line}): no button {step.button!r} on {where}"
             f" (buttons there: {', '.join(labels) or 'none'})"
         )
+
+    def _text(self, message_id: int) -> str:
+        """What a message says, as a member reads it: content, embeds and buttons."""
+        view = dm_view(Post(0, self.messages[message_id].body, message_id), "", self.shown)
+        return reply_text(view)
 
     async def _submit(self, step: Click, record: StepRecord) -> None:
         """Fills in the form the click opened with the step's fields and submits it.

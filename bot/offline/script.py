@@ -114,8 +114,9 @@ class Click(Step):
     """`member` clicking the button labelled `button` on a message of step `target`.
 
     When `target` is None it is the latest message with such a button, and with `dm` the latest
-    direct message the bot sent `member` with one. When the button opens a form, `fields` fills
-    it in by label and submits it. None leaves the form open.
+    direct message the bot sent `member` with one. `containing` keeps only the messages whose text
+    contains it. When the button opens a form, `fields` fills it in by label and submits it. None
+    leaves the form open.
     """
 
     member: str
@@ -123,6 +124,7 @@ class Click(Step):
     target: int | None
     dm: bool = False
     fields: dict[str, str] | None = None
+    containing: str | None = None
 
 
 @dataclass(frozen=True)
@@ -423,7 +425,7 @@ class _Parser:
         click = obj["click"]
         if not isinstance(click, dict):
             raise ScriptError(line, 'click: expected {"step": N, "button": "label"}')
-        _keys(click, line, {"step", "message", "dm", "button", "fields"}, "click")
+        _keys(click, line, {"step", "message", "dm", "button", "fields", "containing"}, "click")
         button = click.get("button")
         if not isinstance(button, str) or not button:
             raise ScriptError(line, "click.button: expected the button's label")
@@ -449,8 +451,11 @@ class _Parser:
             or not all(isinstance(value, str) for value in fields.values())
         ):
             raise ScriptError(line, "click.fields: expected an object of field label → text")
+        containing = click.get("containing")
+        if containing is not None and (not isinstance(containing, str) or not containing):
+            raise ScriptError(line, "click.containing: expected text the message contains")
         member = self.member(obj, line)
-        return Click(number, line, member, button, target, "dm" in click, fields)
+        return Click(number, line, member, button, target, "dm" in click, fields, containing)
 
     def expect(self, obj: dict[str, Any], line: int, number: int) -> Expect:
         """An `expect` step: what the step before it must have said, posted or sent."""

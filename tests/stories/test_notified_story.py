@@ -16,7 +16,7 @@ import pytest
 
 from bot.cli import main
 from tests.support.notified_story import FINAL_ORDER, league_story
-from tests.support.notified_tour_story import tour_story
+from tests.support.notified_tour_story import member, tour_story
 
 
 def _play(text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
@@ -56,15 +56,32 @@ def test_a_season_acted_on_only_from_my_views_ends_with_its_standings(
     assert "Final standings" in standings
 
 
-def test_a_tour_event_confirmed_only_from_my_games_ends_with_its_wrap_up(
+def test_a_tour_event_confirmed_only_from_dms_and_my_games_ends_with_its_wrap_up(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    story = tour_story(dms=False)
+    story = tour_story()
     records = _play(story.text(), tmp_path, capsys)
+    games = len(story.plan.pairings)
     found = [p for r in records for p in r["posts"] if "Found on chess.com" in (p["content"] or "")]
-    assert len(found) == len(story.plan.pairings)
-    confirmed = [r for r in records if r["replies"] and "confirmed" in str(r["replies"])]
-    assert len(confirmed) == len(story.plan.pairings) == sum(story.by_view.values())
+    mentions = [p for p in found if "I could not send you a direct message" in p["content"]]
+    assert len(found) - len(mentions) == games
+    confirmed = [r for r in records if r["replies"] and ", confirmed." in str(r["replies"])]
+    answers = [story.by_dm, story.by_view, story.by_mention]
+    assert len(confirmed) == games == sum(sum(counts.values()) for counts in answers)
+    assert all(counts for counts in answers)
+    dms: dict[str, list[str]] = {}
+    for record in records:
+        for dm in record["dms"]:
+            dms.setdefault(dm["to"], []).append(dm["content"])
+    players = {member(name) for name in story.plan.entrants}
+    rounds = max(p.round for p in story.plan.pairings)
+    for player in players - {story.closed}:
+        asked = [text for text in dms[player] if text.startswith("Found on chess.com")]
+        assert len(asked) == rounds, player  # every game of the round robin, once
+        told = [text for text in dms[player] if text.startswith("Your game in")]
+        assert bool(told) == (player in story.opted_in), player
+    assert story.closed not in dms
+    assert len(mentions) == rounds and all(f"@{story.closed}," in p["content"] for p in mentions)
     assert story.plan.played is not None
     winner = next(k.winner for k in story.plan.played.knockout if k.tie.name == "FINAL")
     over = [

@@ -45,14 +45,15 @@ def test_the_new_steps_are_read() -> None:
     steps = _parse(
         '{"as": "hq", "command": "probe dm", "options": {"member": "@bob"}}',
         '{"expect": {"dms_contain": {"bob": "Probe DM"}}}',
-        '{"as": "bob", "click": {"dm": "last", "button": "Fill in", "fields": {"Match": "1"}}}',
+        '{"as": "bob", "click": {"dm": "last", "button": "Fill in", "fields": {"Match": "1"},'
+        ' "containing": "Probe DM"}}',
         '{"close_dms": "bob"}',
         '{"open_dms": "bob"}',
     )
     expect, click, closed, opened = steps[1:]
     assert isinstance(expect, Expect) and expect.dms_contain == {"bob": "Probe DM"}
     assert isinstance(click, Click) and click.dm and click.target is None
-    assert click.fields == {"Match": "1"}
+    assert click.fields == {"Match": "1"} and click.containing == "Probe DM"
     assert closed == DirectMessages(4, 5, "bob", True)
     assert opened == DirectMessages(5, 6, "bob", False)
 
@@ -77,6 +78,10 @@ def test_the_new_steps_are_read() -> None:
             "click.fields: expected",
         ),
         ('{"close_dms": "zed"}', "close_dms: 'zed' is not a member of the header"),
+        (
+            '{"as": "bob", "click": {"dm": "last", "button": "A", "containing": 3}}',
+            "click.containing",
+        ),
         ('{"open_dms": "bob", "close_dms": "bob"}', "unknown key 'open_dms'"),
         ('{"expect": {"dms_contain": {"zed": "x"}}}', "dms_contain: 'zed' is not a member"),
         ('{"expect": {"dms_contain": {"bob": 3}}}', "expect.dms_contain.bob: expected text"),
@@ -162,6 +167,25 @@ def test_direct_messages_are_listed_clicked_and_refused_when_closed(
     assert after_restart["replies"][0]["content"] == "bob answered from a direct message"
     every = [dm["to"] for record in records for dm in record["dms"]]
     assert every == ["bob", "bob"]
+
+
+def test_a_click_on_a_direct_message_containing_text_finds_only_those(
+    probe_cog: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "dm.jsonl"
+    lines = [
+        HEADER,
+        '{"as": "hq", "command": "probe dm", "options": {"member": "@bob"}}',
+        '{"as": "bob", "click": {"dm": "last", "button": "Answer", "containing": "for bob"}}',
+        '{"expect": {"contains": "bob answered from a direct message"}}',
+        '{"as": "bob", "click": {"dm": "last", "button": "Answer", "containing": "for hq"}}',
+    ]
+    script.write_text("\n".join(lines) + "\n")
+    assert main(["replay", str(script)]) == 1
+    assert capsys.readouterr().err.startswith(
+        "arbiter replay: step 4 (line 5): no button 'Answer' on the direct messages to bob"
+        " containing 'for hq' (buttons there: none)"
+    )
 
 
 def test_a_direct_message_expected_but_not_sent_stops_naming_the_step(

@@ -78,6 +78,11 @@ def _archive_game(report: Report, ended: dt.datetime, number: int) -> dict[str, 
     }
 
 
+def _confirmer(report: Report) -> str:
+    """The player who confirms a report: the one who lost, else Black."""
+    return member(report.white if report.result == "0-1" else report.black)
+
+
 @dataclass
 class TourStory:
     """The tour story's lines, its event, and who confirms by direct message or `/my games`."""
@@ -87,6 +92,9 @@ class TourStory:
     closed: str
     by_dm: dict[str, int] = field(default_factory=dict)
     by_view: dict[str, int] = field(default_factory=dict)
+    by_mention: dict[str, int] = field(default_factory=dict)
+    opted_in: list[str] = field(default_factory=list)
+    """Players who chose session reminders and game outcomes by direct message too."""
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
@@ -99,7 +107,7 @@ class _Writer:
         self.lines: list[str] = []
         self.number = 7_200_000
         self.confirmations = 0
-        self.closed = member(self.plan.entrants[-1])
+        self.closed = _confirmer(self.plan.prelim_reports(1)[0])
         self.story = TourStory(self.lines, self.plan, self.closed)
 
     def step(self, obj: dict[str, Any]) -> None:
@@ -164,6 +172,14 @@ class _Writer:
             self.command(
                 "hq", "tour link", player=name, user="@" + member(name), chesscom=username(name)
             )
+        self.lines.append(
+            "// half the players also want their sessions and outcomes by direct message"
+        )
+        for name in plan.entrants[:4]:
+            for kind in ("session", "game-outcome"):
+                self.command(member(name), "notify", kind=kind, on=True)
+                self.expect(ephemeral=True, error=None)
+            self.story.opted_in.append(member(name))
         self.command("hq", "event draw", event=plan.name, seed=plan.seed)
         self.step({"as": "hq", "click": {"message": "last", "button": "Confirm"}})
         self.expect(posts_contain=f"{plan.name}: pairings", error=None)
@@ -195,23 +211,36 @@ class _Writer:
                 self.confirm(report)
 
     def confirm(self, report: Report) -> None:
-        """One of the game's players confirms the bot's report: from a DM, or from /my games.
+        """One of the game's players confirms the bot's report: the one who lost, else Black.
 
-        The player whose direct messages are closed answers on the channel's mention instead.
+        Two of three do it from the direct message about that game, the third from `/my games`.
+        The player whose direct messages are closed answers on the channel's mention of him.
         """
-        players = [member(report.white), member(report.black)]
-        if report.result == "1-0":
-            players.reverse()  # the one who lost confirms, else Black
-        who = players[0] if players[0] != self.closed else players[1]
+        who = _confirmer(report)
         self.confirmations += 1
-        if self.dms and self.confirmations % 3 != 0:
-            self.step({"as": who, "click": {"dm": "last", "button": "Confirm"}})
+        if who == self.closed:
+            mention = f"@{who}, I could not send you a direct message: Found on chess.com"
+            self.step(
+                {
+                    "as": who,
+                    "click": {
+                        "message": "last",
+                        "button": "Confirm",
+                        "containing": f"{mention}: **{self.plan.name}**, {report.game} ",
+                    },
+                }
+            )
+            self.story.by_mention[who] = self.story.by_mention.get(who, 0) + 1
+        elif self.dms and self.confirmations % 3 != 0:
+            click = {"dm": "last", "button": "Confirm", "containing": f"{report.game} "}
+            self.step({"as": who, "click": click})
             self.story.by_dm[who] = self.story.by_dm.get(who, 0) + 1
         else:
             self.command(who, "my games")
             self.step({"as": who, "click": {"message": "last", "button": "Confirm 1"}})
             self.story.by_view[who] = self.story.by_view.get(who, 0) + 1
-        self.expect(contains="confirmed", error=None)
+        self.expect(contains=f"{report.game} ", error=None)
+        self.expect(contains="confirmed")
 
     def knockout(self) -> None:
         plan = self.plan
