@@ -253,7 +253,8 @@ class _Writer:
             {"expect": {"error": None}},
         ]
         self.at(issue_at, steps, f"match {f.number}: {issuer.name} records its challenge")
-        accept: list[dict[str, Any]] = [
+        accept: list[dict[str, Any]] = [{"restart": {}}] if f.number == 1 else []
+        accept += [
             {"as": other.admins[0], "command": "my matches"},
             {
                 "as": other.admins[0],
@@ -291,6 +292,38 @@ class _Writer:
         ]
         self.at(end, steps)
 
+    def motion(self) -> None:
+        """CL-21: Everton removes a player for a reason the bot cannot verify, and the directors
+        pass the motion it opens from `/my votes`, so Everton forfeits its next match."""
+        everton = _club_named("Everton")
+        when = dt.datetime(2017, 9, 17, 20, tzinfo=dt.UTC)
+        removal: list[dict[str, Any]] = [
+            {
+                "as": everton.admins[0],
+                "command": "roster remove",
+                "options": {
+                    "club": everton.name,
+                    "player": everton.players[-1].username,
+                    "reason": "other",
+                    "note": "inactive",
+                },
+            },
+            {"expect": {"error": None}},
+        ]
+        for director in DIRECTORS[:2]:
+            removal += [
+                {"as": director, "command": "my votes"},
+                {"as": director, "click": {"message": "last", "button": "Yes #1"}},
+                {"expect": {"error": None}},
+            ]
+        self.at(when, removal, "CL-21: Everton removes a player; the directors vote")
+        late: list[dict[str, Any]] = [
+            {"as": DIRECTORS[2], "command": "my votes"},
+            {"as": DIRECTORS[2], "click": {"message": "last", "button": "Yes #1"}},
+            {"expect": {"error": None}},
+        ]
+        self.at(when + dt.timedelta(hours=61), late, "the last director votes before the close")
+
     def closing(self) -> None:
         last = max(f.start for f in FIXTURES)
         steps: list[dict[str, Any]] = [
@@ -304,6 +337,7 @@ class _Writer:
         for f in FIXTURES:
             self.challenge(f)
             self.play(f)
+        self.motion()
         self.closing()
         members = [{"name": "hq", "roles": ["HQ"], "manage_guild": True}]
         members += [{"name": d, "roles": ["Directors"]} for d in DIRECTORS]
