@@ -28,6 +28,7 @@ from tests.support.automation_world import (
     AutomationWorld,
     admin,
     build_world,
+    direct_messages,
     outbox,
     team_match,
 )
@@ -90,8 +91,15 @@ async def test_cl15_reminders_fire_once_and_not_when_the_challenge_was_accepted(
     # A third start at the same instant runs nothing again.
     async with world.bot(VirtualClock(clock2())) as bot:
         assert await outbox(bot.database) == rows
-    sent = [s for s in world.sends if "must be" in s[1]]
+        dms = await direct_messages(bot.database)
+    sent = [s for s in world.sends if "must be" in s[1] and "<@" in s[1]]  # the channel's
     assert len(sent) == 5 and len(set(sent)) == 5
+    # Each admin of a reminded club also got it by direct message (on by default): 2 admins
+    # of 4 clubs at - 48 h, of 1 at - 12 h; and each issued challenge told the 2 admins of
+    # the club that must accept it.
+    reminded = [d for d in dms if d[1].startswith("Your club")]
+    assert len(reminded) == 10 and len(set(reminded)) == 10
+    assert len([d for d in dms if "issued the chess.com challenge" in d[1]]) == 4
 
 
 async def test_a_deadline_missed_while_down_is_judged_once_at_start_up(

@@ -17,13 +17,14 @@ from storage.engine.database import Database
 @pytest.mark.sqlite_only
 async def test_one_reminder_handler_serves_every_offset_and_readers_fetch_first() -> None:
     """CL-15: `cl.reminder.<h>h` for 1 h .. MAX_CHALLENGE_DEADLINE_HOURS all resolve to the
-    same registered handler; four registrations in all; at-start and poll read chess.com in a
-    fetch step, the deadline and reminders do not. No storage behaviour: an in-memory SQLite
+    same registered handler; five registrations in all, the fifth the reminder of a motion
+    closing soon; at-start and poll read chess.com in a fetch step, the deadline and reminders
+    do not. No storage behaviour: an in-memory SQLite
     database only stands in for the context's store, never read."""
     database = await Database.open(":memory:")
     registry = JobRegistry()
     kinds = register_league_jobs(registry, AutomationContext(database, None))
-    assert kinds == ["cl.at_start", "cl.deadline", "cl.poll", "cl.reminder.*"]
+    assert kinds == ["cl.at_start", "cl.deadline", "cl.poll", "cl.reminder.*", "vote.closing"]
     assert registry.kinds() == kinds
     reminders = {registry.kind(REMINDER.format(hours=h)) for h in (1, 12, 48, 72)}
     reminders.add(registry.kind(REMINDER.format(hours=MAX_CHALLENGE_DEADLINE_HOURS)))

@@ -148,10 +148,24 @@ async def build_world(location: Path | str, fake: FakeChessCom) -> AutomationWor
 
 
 async def outbox(database: Database) -> list[tuple[int, str]]:
-    """Every outbox row (channel, content), oldest first."""
+    """Every channel post of the outbox (channel, content), oldest first: the public record,
+    without the direct messages (`direct_messages`)."""
     async with database.read() as connection:
-        cursor = await connection.execute("SELECT channel_id, content FROM outbox ORDER BY id")
+        cursor = await connection.execute(
+            "SELECT channel_id, content FROM outbox WHERE dm_user_id IS NULL ORDER BY id"
+        )
         return [(row[0], row[1]) for row in await cursor.fetchall()]
+
+
+async def direct_messages(database: Database) -> list[tuple[int, str, Any]]:
+    """Every direct message of the outbox (member, content, components), oldest first."""
+    async with database.read() as connection:
+        cursor = await connection.execute(
+            "SELECT dm_user_id, content, components FROM outbox"
+            " WHERE dm_user_id IS NOT NULL ORDER BY id"
+        )
+        rows = await cursor.fetchall()
+    return [(int(r[0]), str(r[1]), json.loads(r[2]) if r[2] else None) for r in rows]
 
 
 def team_match(fixtures_dir: Path, **changes: Any) -> dict[str, Any]:

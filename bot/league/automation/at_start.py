@@ -2,9 +2,10 @@
 
 Both clubs' chess.com profiles, with members and daily average, and the match, with the players
 fielded, are read now. They are stored as the at-start facts with the instant observed. An
-announcement says when a snapshot was taken late and which forfeits the facts cause. chess.com is
-read in the job's fetch step and the facts are stored in its unit of work. When chess.com is
-unreachable nothing is stored, and the job retries at the next poll, late and saying so.
+announcement says when a snapshot was taken late and which forfeits the facts cause, and the clubs'
+admins who want it are told by direct message. chess.com is read in the job's fetch step and the
+facts are stored in its unit of work. When chess.com is unreachable nothing is stored, and the job
+retries at the next poll, late and saying so.
 """
 
 from __future__ import annotations
@@ -18,12 +19,15 @@ from bot.chesscom.client import ChessComClient
 from bot.chesscom.facts import FactsError, Placement
 from bot.chesscom.reader import read_club_at_start, read_match
 from bot.kernel.actor import Actor
+from bot.kernel.notifications import Kind
 from bot.league.automation.context import AutomationContext
 from bot.league.automation.judgement import (
+    Judged,
     disqualification_lines,
     judge_at,
     rank_changes,
     reports_at,
+    tell_judged,
 )
 from bot.league.automation.match_facts import (
     MatchFacts,
@@ -34,8 +38,9 @@ from bot.league.automation.match_facts import (
 )
 from bot.league.matches.life import match_now
 from bot.league.matches.service import record_at_start_in
+from bot.league.notices import ClubAdmins, tell_admins
 from bot.league.store import load_season
-from bot.rendering.league import announcements
+from bot.rendering.league import announcements, notices
 from bot.runtime.announce import announce
 from bot.runtime.polite_http import ApiError, ApiNotFound
 from bot.runtime.scheduler import RetryLater
@@ -229,3 +234,19 @@ async def store_snapshot(job: Job, uow: LeagueUnit, snapshot: Snapshot | None) -
             reports_at(season, facts.match.start), {facts.home.name, facts.away.name}
         )
     await announce(uow, "\n".join(lines))
+    await _tell(uow, facts, judged)
+
+
+async def _tell(uow: LeagueUnit, facts: MatchFacts, judged: Judged) -> None:
+    """The start by direct message to both clubs' admins who want it, then the forfeits and
+    disqualifications it causes."""
+    home, away, match = facts.home, facts.away, facts.match
+    admins = ClubAdmins(uow)
+    text = notices.match_started(home.name, away.name, match.id, match.start)
+    await tell_admins(uow, admins, Kind.MATCH_START, [home.id, away.id], text)
+
+    def forfeit_text(club: str, rules: list[str]) -> str:
+        return notices.start_forfeit(club, home.name, away.name, match.id, rules)
+
+    clubs = {home.name: home.id, away.name: away.id}
+    await tell_judged(uow, admins, judged, clubs, forfeit_text)

@@ -2,7 +2,8 @@
 
 Core derives the forfeits and none is stored. CL-DQ is checked through the league report. The
 forfeits, the disqualifications and the ranks that moved are announced, and a disqualified club's
-matches are void for everyone. This all happens in one unit of work with the job's completion, so
+matches are void for everyone. The admins of the clubs concerned who want it are told by direct
+message. This all happens in one unit of work with the job's completion, so
 exactly once.
 """
 
@@ -15,11 +16,13 @@ from bot.league.automation.judgement import (
     judge_at,
     rank_changes,
     reports_at,
+    tell_judged,
 )
 from bot.league.automation.match_facts import match_facts, match_id_of, same_instant
 from bot.league.matches.life import match_now
+from bot.league.notices import ClubAdmins
 from bot.league.store import load_season
-from bot.rendering.league import announcements
+from bot.rendering.league import announcements, notices
 from bot.runtime.announce import announce
 from bot.runtime.scheduler import JobHandler
 from storage.guild import LeagueUnit
@@ -69,5 +72,12 @@ def deadline_handler() -> JobHandler:
         ]
         uow.details["outcome"] = "forfeit"
         await announce(uow, "\n".join(lines))
+        home, away, match = facts.home, facts.away, facts.match
+
+        def forfeit_text(club: str, rules: list[str]) -> str:
+            return notices.deadline_forfeit(club, home.name, away.name, match.id, facts.deadline)
+
+        clubs = {home.name: home.id, away.name: away.id}
+        await tell_judged(uow, ClubAdmins(uow), judged, clubs, forfeit_text)
 
     return judge

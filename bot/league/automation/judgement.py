@@ -2,20 +2,24 @@
 
 It gives the forfeits of that match effective then, the clubs disqualified then by CL-DQ, and the
 ranks that moved from before the instant to after it. Nothing derived is stored. This only feeds
-announcements.
+announcements and the direct messages to the clubs' admins.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from bot.rendering.league import announcements
+from bot.kernel.notifications import Kind
+from bot.league.notices import ClubAdmins, tell_admins
+from bot.rendering.league import announcements, notices
 from core.league import league_report
 from core.league.forfeits import Breach, Disqualification, SeasonJudging
 from core.league.report import LeagueReport, rule_order
 from core.league.season import Season
 from core.league.standings import ClubStanding
+from storage.guild import LeagueUnit
 
 JUST_BEFORE = dt.timedelta(microseconds=1)
 
@@ -107,3 +111,28 @@ def disqualification_lines(judged: Judged, season: Season) -> list[str]:
         void = sum(1 for m in season.matches if q.club in (m.home, m.away))
         lines.append(announcements.disqualified(q.club, q.rule, count, void))
     return lines
+
+
+async def tell_judged(
+    uow: LeagueUnit,
+    admins: ClubAdmins,
+    judged: Judged,
+    clubs: Mapping[str, int],
+    forfeit_text: Callable[[str, list[str]], str],
+) -> None:
+    """CL-FF and CL-DQ by direct message: each club of the match that forfeits it now, and each
+    club this match's breach put out, to its admins who want forfeits.
+
+    `clubs` are the match's clubs by name and `forfeit_text` renders a club's forfeit with its
+    rules.
+    """
+    rules: dict[str, list[str]] = {}
+    for breach in judged.forfeits:
+        rules.setdefault(breach.club, []).append(breach.rule)
+    for club, broken in rules.items():
+        text = forfeit_text(club, list(dict.fromkeys(broken)))
+        await tell_admins(uow, admins, Kind.FORFEIT, [clubs.get(club, club)], text)
+    for q in judged.disqualified:
+        if q.match == judged.match:
+            text = notices.disqualified(q.club, q.rule)
+            await tell_admins(uow, admins, Kind.FORFEIT, [clubs.get(q.club, q.club)], text)

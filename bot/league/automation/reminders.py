@@ -2,7 +2,9 @@
 
 The admins of each club that has not yet issued or accepted the challenge are mentioned in the
 club's reminder channel, by default the announcements channel, with the deadline and the command to
-run. A challenge already accepted, a finished match or a stale job of a moved match says nothing.
+run. Each admin who wants it, by `/notify`, also gets a direct message with the button that records
+the challenge or its acceptance. A challenge already accepted, a finished match or a stale job of a
+moved match says nothing.
 After a jump in time only the last reminder due speaks, and none speaks once the deadline passed,
 since its judgement speaks instead.
 """
@@ -13,12 +15,15 @@ import datetime as dt
 import logging
 from collections.abc import Sequence
 
+from bot.kernel.notifications import Kind
 from bot.league.automation.match_facts import MatchFacts, match_facts, match_id_of, same_instant
 from bot.league.matches.jobs import REMINDER_FAMILY as PREFIX
 from bot.league.matches.life import match_now
 from bot.rendering.common import limits
 from bot.rendering.common.text import cut
-from bot.rendering.league import announcements
+from bot.rendering.league import announcements, notices
+from bot.rendering.league.match_buttons import dm_match_buttons
+from bot.runtime.notify import notify
 from bot.runtime.scheduler import JobHandler
 from core.league.lifecycle import Party, Step, StepRefused, allow
 from storage.guild import LeagueUnit
@@ -55,10 +60,31 @@ def waiting_clubs(facts: MatchFacts) -> list[tuple[Club, str]]:
     """
     challenge = facts.match.challenge
     if challenge is None:
-        return [(facts.home, "/match challenge"), (facts.away, "/match challenge")]
+        return [(facts.home, notices.CHALLENGE_COMMAND), (facts.away, notices.CHALLENGE_COMMAND)]
     if challenge.accepted_at is None:
-        return [(facts.opponent(challenge.issued_by), "/match accept")]
+        return [(facts.opponent(challenge.issued_by), notices.ACCEPT_COMMAND)]
     return []
+
+
+async def _tell(
+    uow: LeagueUnit,
+    facts: MatchFacts,
+    club: Club,
+    admins: list[int],
+    command: str,
+    channel: int,
+) -> list[int]:
+    """CL-15: the reminder by direct message to the club's admins who want it, with the button
+    that issues or accepts the challenge."""
+    match = facts.match
+    text = notices.challenge_due(
+        club.name, facts.home.name, facts.away.name, match.id, facts.deadline, command
+    )
+    action = "challenge" if command == notices.CHALLENGE_COMMAND else "accept"
+    buttons = dm_match_buttons(uow.guild_id, match.id, action)
+    return await notify(
+        uow, Kind.CHALLENGE, admins, channel_id=channel, content=text, components=buttons
+    )
 
 
 def reminder_handler() -> JobHandler:
@@ -93,22 +119,23 @@ def reminder_handler() -> JobHandler:
         reminded = []
         for club, command in waiting:
             channel = club.reminder_channel_id or settings.announcements_channel_id
+            admins = await uow.club_admins.admins_of(club.id)
             if channel is None:
                 log.warning("no channel for the reminder of club %s", club.name)
-                continue
-            admins = await uow.club_admins.admins_of(club.id)
-            text = announcements.challenge_reminder(
-                club.name,
-                facts.opponent(club.id).name,
-                admins,
-                facts.match.id,
-                facts.deadline,
-                command,
-            )
-            await uow.outbox.post(
-                channel, content=cut(text, limits.MESSAGE_CONTENT), ping_users=admins
-            )
-            reminded.append(club.id)
+            else:
+                text = announcements.challenge_reminder(
+                    club.name,
+                    facts.opponent(club.id).name,
+                    admins,
+                    facts.match.id,
+                    facts.deadline,
+                    command,
+                )
+                await uow.outbox.post(
+                    channel, content=cut(text, limits.MESSAGE_CONTENT), ping_users=admins
+                )
+            if await _tell(uow, facts, club, admins, command, channel or 0) or channel:
+                reminded.append(club.id)
         if not reminded:
             uow.abandon()
             return

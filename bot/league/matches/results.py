@@ -19,14 +19,16 @@ from bot.chesscom.reader import read_match
 from bot.formats.boards_csv import BoardRow
 from bot.kernel.actor import Actor, Role
 from bot.kernel.errors import UserError, quote_mark
+from bot.kernel.notifications import Kind
 from bot.league.matches.boards import board_records, checked
 from bot.league.matches.counting import changed_matches, judged_counts, what_counts
 from bot.league.matches.jobs import POLL, subject
 from bot.league.matches.life import MatchNow, allowed, match_now
 from bot.league.matches.service import chesscom_match_id
+from bot.league.notices import ClubAdmins, tell_admins
 from bot.league.references import find_match
 from bot.league.store import load_season, with_match_read
-from bot.rendering.league import announcements
+from bot.rendering.league import announcements, notices
 from bot.runtime.announce import announce
 from bot.runtime.polite_http import ApiError, ApiNotFound
 from core.league import league_report
@@ -399,7 +401,7 @@ async def _recorded(
     """The result as now stored: the match as just updated (not read back), its boards
     exactly those just stored (`replace_boards`), by number. It is announced once with what
     it counts as and why (CL-FF, CL-ADJ, CL-DQ), the earlier matches it changed (a CL-18/19
-    finding) and the clubs it put out."""
+    finding) and the clubs it put out. The admins who want it are told by direct message."""
     boards = tuple(sorted(stored, key=lambda b: b.board))
     home_half = sum(b.home_half for b in boards)
     away_half = sum(b.away_half for b in boards)
@@ -436,6 +438,12 @@ async def _recorded(
     if changed:
         lines.append(announcements.counted_changes(changed))
     await announce(uow, "\n".join(lines))
+    admins = ClubAdmins(uow)
+    text = notices.result_counted(home.name, away.name, updated.id, home_half, away_half, how, why)
+    await tell_admins(uow, admins, Kind.MATCH_RESULT, [home.id, away.id], text)
+    for q in gone:
+        text = notices.disqualified(q.club, q.rule)
+        await tell_admins(uow, admins, Kind.FORFEIT, [q.club], text)
     uow.details["counts"] = why
     return ResultRecorded(
         updated, boards, home_half, away_half, tuple(closed), how, why, tuple(changed)

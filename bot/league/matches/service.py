@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from bot.kernel.actor import Actor, Role, require_club_admin
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import clean_text, shown
+from bot.league import notices
 from bot.league.matches.jobs import deadline_of, schedule_jobs
 from bot.league.matches.life import allowed, check_step, match_now
 from bot.league.matches.starts import parse_local_instant, start_in_window
@@ -165,14 +166,17 @@ async def record_challenge_issued(
     """CL-15: records the chess.com challenge as issued and links the chess.com match.
 
     The caller's club declared it, or the bot saw it with `at` as the first sighting, or a director
-    set it.
+    set it. The other club's admins who want it are told by direct message to accept it.
     """
     chesscom = chesscom_match_id(chesscom_match)
     target = await _match_id(store, match_id)
     async with store.league_change(actor.user_id, "match.challenge", f"match:{target}") as uow:
-        return await issue_challenge_in(
+        issued = await issue_challenge_in(
             uow, actor, target, chesscom, club=club, source=source, at=at
         )
+        if not issued.late:  # CL-15: the other club must accept it before the deadline
+            await notices.challenge_issued(uow, issued.match, issued.club_id)
+        return issued
 
 
 async def issue_challenge_in(

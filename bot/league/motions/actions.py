@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import NAME_LIMIT, clean_text, named, shown
+from bot.kernel.notifications import Kind
 from bot.league.clubs.service import exclude_club_in
 from bot.league.matches.boards import board_records
 from bot.league.matches.life import allowed, check_step, match_now
@@ -32,16 +33,19 @@ from bot.league.motions.subjects import (
     Outcome,
     Subject,
 )
+from bot.league.notices import ClubAdmins, tell_admins
 from bot.league.references import find_club, find_match, find_season
 from bot.league.seasons.promotion import promotion_in
 from bot.league.store import load_season
 from bot.rendering.league import motions as render
+from bot.rendering.league import notices
 from core.league import LeagueReport, league_report
 from core.league.lifecycle import Party, Step, moved_deadline
 from core.league.promotion import TIE_STANDS
 from core.votes import MotionKind
 from storage.guild import LeagueUnit
 from storage.league.decisions import DecisionKind, NewDecision
+from storage.league.matches import MatchRecord
 from storage.league.motions import Motion
 from storage.league.seasons import SeasonRecord
 
@@ -123,6 +127,15 @@ async def _decide(
     await uow.decisions.record(season.id, decision)
 
 
+async def _names(uow: LeagueUnit, match: MatchRecord) -> tuple[str, str]:
+    """The names of the match's home and away clubs."""
+    home, away = await uow.clubs.pair(match.home_club_id, match.away_club_id)
+    return (
+        str(match.home_club_id) if home is None else home.name,
+        str(match.away_club_id) if away is None else away.name,
+    )
+
+
 class MotionAction(ABC):
     """One kind of motion: what it checks when it opens and what it does once passed."""
 
@@ -194,7 +207,11 @@ class Forfeit(MotionAction):
             await check_step(uow, match, Step.DIRECTOR_FORFEIT, Party.MOTION)
         except UserError as refusal:
             raise NotApplied(refusal.message.rstrip(".")) from None
-        await _decide(uow, season, motion, "forfeit", motion.rule or FORFEIT_RULE, motion.match_id)
+        rule = motion.rule or FORFEIT_RULE
+        await _decide(uow, season, motion, "forfeit", rule, motion.match_id)
+        home, away = await _names(uow, match)
+        text = notices.director_forfeit(club, home, away, match.id, rule, motion.id)
+        await tell_admins(uow, ClubAdmins(uow), Kind.FORFEIT, [motion.club_id or club], text)
         done = f"{club} forfeits match {motion.match_id}."
         return await _changed(uow, season, before, done)
 
@@ -235,7 +252,10 @@ class Disqualify(MotionAction):
         season = await _season(uow, motion.season_id)
         before = await report_now(uow, season)
         club = await _club_still_in(uow, season, motion)
-        await _decide(uow, season, motion, "disqualification", motion.rule or "CL-23")
+        rule = motion.rule or "CL-23"
+        await _decide(uow, season, motion, "disqualification", rule)
+        text = notices.disqualified(club, rule, motion.id)
+        await tell_admins(uow, ClubAdmins(uow), Kind.FORFEIT, [motion.club_id or club], text)
         done = f"{club} is disqualified from {season.name}."
         return await _changed(uow, season, before, done)
 
@@ -287,6 +307,17 @@ class CorrectResult(MotionAction):
                 note=motion.reason,
             ),
         )
+        home, away = await _names(uow, match)
+        text = notices.result_counted(
+            home,
+            away,
+            match.id,
+            sum(b.home_half for b in boards),
+            sum(b.away_half for b in boards),
+            f"corrected by motion {motion.id}",
+        )
+        clubs = [match.home_club_id, match.away_club_id]
+        await tell_admins(uow, ClubAdmins(uow), Kind.MATCH_RESULT, clubs, text)
         done = f"The result of match {match.id} is corrected ({len(boards)} boards)."
         return await _changed(uow, season, before, done)
 
@@ -338,6 +369,9 @@ class ExcludeClub(MotionAction):
         if club is None or club.status not in ("pending", "approved"):
             raise NotApplied("the club cannot be excluded any more")
         excluded = await exclude_club_in(uow, club.id, motion.id, motion.reason, None)
+        if excluded.seasons:  # disqualified where it plays (CL-DQ)
+            text = notices.disqualified(club.name, "CL-23", motion.id)
+            await tell_admins(uow, ClubAdmins(uow), Kind.FORFEIT, [club.id], text)
         changes = [
             f"{s.season.name}: {render.standings_change(s.before, s.after)}"
             for s in excluded.seasons

@@ -1,13 +1,16 @@
 """A director motion's life by CL-23, the same for every kind.
 
 A motion is opened after its kind's action is checked, and refused with fewer than the quorum of
-directors. Votes are cast and changed. It closes at its deadline through the `vote.close` job, or as
-soon as every elector voted. A passed motion's action from `actions.py` is applied in the closing
-unit of work, audited with the motion's id and announced with its effect on the standings.
+directors. Its electors who want it are told by direct message when it opens, and those who have
+not voted again when it closes soon. Votes are cast and changed. It closes at its deadline through
+the `vote.close` job, or as soon as every elector voted. A passed motion's action from `actions.py`
+is applied in the closing unit of work, audited with the motion's id and announced with its effect
+on the standings.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -15,10 +18,13 @@ from bot.kernel.actor import Actor, Role
 from bot.kernel.config import Config
 from bot.kernel.errors import UserError
 from bot.kernel.inputs import NOTE_LIMIT, clean_text
+from bot.kernel.notifications import Kind
 from bot.league.motions.actions import action_of
 from bot.league.motions.subjects import MotionRequest, NotApplied
 from bot.rendering.league import motions as render
+from bot.rendering.league import notices
 from bot.runtime.announce import announce
+from bot.runtime.notify import notify
 from core.votes import (
     MINIMUM_VOTERS,
     VOTE_HOURS,
@@ -34,6 +40,7 @@ from storage.shared.jobs import Job
 
 __all__ = [
     "CLOSE_JOB",
+    "CLOSING_JOB",
     "MotionRequest",
     "VoteCast",
     "VoteRules",
@@ -43,12 +50,18 @@ __all__ = [
     "open_motion",
     "open_motion_in",
     "run_close_job",
+    "run_closing_job",
     "season_vote_rules",
     "vote_rules",
 ]
 
 CLOSE_JOB = "vote.close"
 """The scheduler's job kind that closes a motion at its deadline."""
+CLOSING_JOB = "vote.closing"
+"""The scheduler's job kind that reminds the electors who have not voted that a motion closes
+soon."""
+CLOSING_LEAD = dt.timedelta(hours=12)
+"""How long before a motion's deadline the electors who have not voted are reminded."""
 _STATUS: dict[MotionState, MotionStatus] = {
     MotionState.PASSED: "passed",
     MotionState.REJECTED: "rejected",
@@ -170,6 +183,17 @@ async def open_motion_in(
     await uow.jobs.schedule(
         CLOSE_JOB, _subject_of(motion_id), motion.deadline, {"motion": motion_id}
     )
+    closing = motion.deadline - CLOSING_LEAD
+    if closing > uow.now:
+        await uow.jobs.schedule(CLOSING_JOB, _subject_of(motion_id), closing, {"motion": motion_id})
+    await notify(
+        uow,
+        Kind.VOTE,
+        motion.electorate,
+        channel_id=channel,
+        content=notices.vote_opened(motion),
+        components=render.dm_vote_buttons(uow.guild_id, motion_id),
+    )
     uow.details["motion"] = motion_id
     opened = await uow.motions.get(motion_id)
     assert opened is not None
@@ -262,6 +286,7 @@ async def _close(uow: LeagueUnit, motion: Motion, *, at_deadline: bool) -> Motio
         applied = await _apply_or_say_why(uow, motion)
     await uow.motions.close(motion.id, outcome, applied)
     await uow.jobs.cancel(CLOSE_JOB, _subject_of(motion.id))
+    await uow.jobs.cancel(CLOSING_JOB, _subject_of(motion.id))
     uow.details.update(motion=motion.id, outcome=outcome)
     closed = await uow.motions.get(motion.id)
     assert closed is not None
@@ -317,3 +342,28 @@ async def run_close_job(job: Job, uow: LeagueUnit) -> None:
     its last vote is left alone.
     """
     await close_motion_in(uow, int(job.payload["motion"]))
+
+
+async def run_closing_job(job: Job, uow: LeagueUnit) -> None:
+    """The `vote.closing` job tells the electors who have not voted that the motion closes soon.
+
+    Each who wants it gets a direct message with the Yes and No buttons. A motion closed
+    meanwhile, or one every elector voted on, says nothing.
+    """
+    motion = await uow.motions.get(int(job.payload["motion"]))
+    if motion is None or motion.status != "open" or uow.now >= motion.deadline:
+        uow.abandon()
+        return
+    waiting = [user for user in motion.electorate if user not in motion.votes]
+    told = await notify(
+        uow,
+        Kind.VOTE_CLOSING,
+        waiting,
+        channel_id=motion.channel_id or 0,
+        content=notices.vote_closing(motion),
+        components=render.dm_vote_buttons(uow.guild_id, motion.id),
+    )
+    if not told:
+        uow.abandon()
+        return
+    uow.details.update(motion=motion.id, told=told)
