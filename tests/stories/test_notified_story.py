@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 
 from bot.cli import main
-from tests.support.notified_story import CLUBS, DIRECTORS, FINAL_ORDER, league_story
+from tests.support.notified_story import (
+    CLOSED,
+    CLUBS,
+    DIRECTORS,
+    FINAL_ORDER,
+    OPTED_IN,
+    league_story,
+)
 from tests.support.notified_tour_story import member, tour_story
 
 
@@ -34,20 +41,60 @@ def _steps(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines[1:]]
 
 
-def test_a_season_acted_on_only_from_my_views_ends_with_its_standings(
+def _received(records: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Every direct message's text, by the member it went to."""
+    received: dict[str, list[str]] = {}
+    for record in records:
+        for dm in record["dms"]:
+            received.setdefault(dm["to"], []).append(dm["content"] or "")
+    return received
+
+
+def _mentions(records: list[dict[str, Any]], member: str) -> list[str]:
+    """The channel posts that mention `member` instead of a direct message."""
+    opening = f"@{member}, I could not send you a direct message: "
+    return [
+        p["content"].removeprefix(opening)
+        for r in records
+        for p in r["posts"]
+        if (p["content"] or "").startswith(opening)
+    ]
+
+
+def test_a_season_acted_on_only_from_dms_and_my_views_ends_with_its_standings(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Admins and directors run no command but `/my …`, apart from registering their clubs and
-    Everton's roster removal, which is theirs to decide and opens the directors' motion."""
+    """Admins and directors act from their direct messages and `/my …`; the only commands they
+    run are registering their clubs, choosing their direct messages, and Everton's roster removal,
+    theirs to decide, which opens the directors' motion."""
     story = league_story()
     steps = _steps(story.text())
     records = _play(story.text(), tmp_path, capsys)
     assert len(records) == len(steps)
     actors = {admin for club in CLUBS for admin in club.admins} | set(DIRECTORS)
     commands = {s["command"] for s in steps if "command" in s and s["as"] in actors}
-    assert commands == {"club register", "roster remove", "my matches", "my votes"}
-    clicked = {s["as"] for s in steps if "click" in s}
-    assert clicked == {club.admins[0] for club in CLUBS} | set(DIRECTORS) | {"hq"}
+    assert commands == {"club register", "notify", "roster remove", "my matches", "my votes"}
+    clicks = [s for s in steps if "click" in s and s["as"] != "hq"]
+    assert {s["as"] for s in clicks} == story.by_dm | story.by_view | story.by_mention
+    assert story.by_dm and story.by_view and story.by_mention == {CLOSED}
+    assert sum("dm" in s["click"] for s in clicks) > len(clicks) // 2
+    received = _received(records)
+    for who, texts in story.dms.items():
+        got = _mentions(records, who) if who == CLOSED else received[who]
+        for text in texts:
+            assert sum(text in body for body in got) == 1, (who, text)
+    assert CLOSED not in received
+    for admin, kinds in OPTED_IN.items():
+        got = _mentions(records, admin) if admin == CLOSED else received[admin]
+        if "match-result" in kinds:
+            assert sum(body.startswith("Result of your club's match") for body in got) == 3
+        if "forfeit" in kinds:
+            assert [b.split("\n")[0] for b in got if "forfeits" in b] == [
+                "Your club **Everton Fans** forfeits **Everton Fans** vs **Arsenal Fans**"
+                " (match 6) under CL-21: the directors decided it (motion 1)."
+            ]
+    unasked = {member for member, texts in received.items() if any("started" in t for t in texts)}
+    assert unasked == {"ann"}  # match-start is off unless chosen
     asked = next(i for i, s in enumerate(steps) if s.get("command") == "standings")
     standings = records[asked]["replies"][0]["embeds"][0]["description"]
     table = standings.split("```")[1].splitlines()[2:]

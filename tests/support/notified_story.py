@@ -26,6 +26,7 @@ from bot.offline.demo.chesscom_payloads import (
     team_match,
 )
 from bot.offline.demo.world import Club, Player
+from bot.rendering.league.match_buttons import LABELS
 
 START = dt.datetime(2017, 8, 1, 9, tzinfo=dt.UTC)
 SEASON = "CL 2017"
@@ -114,6 +115,14 @@ FIXTURES = (
     Fixture(6, 3, _club_named("Everton"), _club_named("Arsenal"), 2),
 )
 """CL-12's Berger order for the four clubs, as `season schedule` numbers the matches."""
+OPTED_IN = {
+    "ann": ("match-start", "match-result"),
+    "gus": ("match-result",),
+    CLOSED: ("match-result",),
+    "eve": ("forfeit",),
+    "fay": ("forfeit",),
+}
+"""The admins who also want, by direct message, what is off by default."""
 FINAL_ORDER = ("Arsenal Fans", "Chelsea Fans", "Everton Fans", "Fulham Fans")
 
 
@@ -136,6 +145,10 @@ class LeagueStory:
     lines: list[str]
     dms: dict[str, list[str]]
     """For each member, texts of the direct messages the script expects them to get."""
+    by_dm: set[str]
+    by_view: set[str]
+    by_mention: set[str]
+    """Who acted from a direct message, from `/my …`, and from the channel's mention."""
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
@@ -146,6 +159,9 @@ class _Writer:
         self.timeline: list[_Timed] = []
         self.lists: dict[str, dict[int, ListedMatch]] = {c.url_id: {} for c in CLUBS}
         self.dms: dict[str, list[str]] = {}
+        self.by_dm: set[str] = set()
+        self.by_view: set[str] = set()
+        self.by_mention: set[str] = set()
 
     def at(
         self, when: dt.datetime, steps: list[dict[str, Any]], comment: str | None = None
@@ -161,9 +177,10 @@ class _Writer:
         ordered = sorted(self.lists[club.url_id].values(), key=lambda m: m.match_id)
         return self.serve(f"club/{club.url_id}/matches", club_matches(ordered))
 
-    def expect_dm(self, member: str, text: str) -> dict[str, Any]:
-        self.dms.setdefault(member, []).append(text)
-        return {"expect": {"dms_contain": {member: text}}}
+    def expect_dms(self, club: Club, text: str) -> None:
+        """The club's admins should get a direct message containing `text`, or a mention."""
+        for admin in club.admins:
+            self.dms.setdefault(admin, []).append(text)
 
     # -- the season --------------------------------------------------------------------------
 
@@ -183,6 +200,12 @@ class _Writer:
             {"expect": {"error": None}},
             {"close_dms": CLOSED},
         ]
+        for admin, kinds in OPTED_IN.items():
+            for kind in kinds:
+                steps += [
+                    {"as": admin, "command": "notify", "options": {"kind": kind, "on": True}},
+                    {"expect": {"ephemeral": True, "error": None}},
+                ]
         for number, club in enumerate(CLUBS):
             steps.append(self.serve(f"club/{club.url_id}", club_profile(club)))
             steps.append(self.serve(f"club/{club.url_id}/matches", club_matches([])))
@@ -230,39 +253,59 @@ class _Writer:
         self.at(START + dt.timedelta(days=1), season, "HQ creates and schedules the season")
 
     def challenge(self, f: Fixture) -> None:
-        """CL-15 from `/my matches`: the home club records its challenge, the other accepts."""
+        """CL-15: the home club records its challenge and the other accepts it.
+
+        Each does it from the direct message that asked, or, for Chelsea, from `/my matches`.
+        Fulham's second admin, whose direct messages are closed, accepts match 5 from the
+        channel's mention of him. The bot restarts between match 1's challenge and its
+        acceptance, which is clicked on the direct message sent before the restart.
+        """
         issuer, other = f.home, f.away
         registration = team_match(
             f.chesscom, f.name, issuer, other, f.boards(), "registration", f.start, {}
         )
         issue_at = f.deadline - dt.timedelta(hours=47)
+        asked = f"**{issuer.name}** vs **{other.name}** (match {f.number})"
+        self.expect_dms(issuer, f"the chess.com challenge of {asked} must be issued")
+        self.expect_dms(other, f"the chess.com challenge of {asked} must be issued")
         steps = [
             self.serve(f"match/{f.chesscom}", registration),
             self.listed(issuer, ListedMatch(f.chesscom, f.name, other, f.start, "registered")),
             self.listed(other, ListedMatch(f.chesscom, f.name, issuer, f.start, "registered")),
-            {"as": issuer.admins[0], "command": "my matches"},
-            {"expect": {"ephemeral": True, "contains": f"#{f.number} Record our challenge"}},
-            {
-                "as": issuer.admins[0],
-                "click": {
-                    "message": "last",
-                    "button": f"#{f.number} Record our challenge",
-                    "fields": {FIELD: str(f.chesscom)},
-                },
-            },
-            {"expect": {"error": None}},
+            *self.act(issuer.admins[0], f.number, "challenge", {FIELD: str(f.chesscom)}),
         ]
+        self.expect_dms(other, f"**{issuer.name}** issued the chess.com challenge of {asked}")
         self.at(issue_at, steps, f"match {f.number}: {issuer.name} records its challenge")
-        accept: list[dict[str, Any]] = [{"restart": {}}] if f.number == 1 else []
-        accept += [
-            {"as": other.admins[0], "command": "my matches"},
-            {
-                "as": other.admins[0],
-                "click": {"message": "last", "button": f"#{f.number} Accept the challenge"},
-            },
-            {"expect": {"error": None}},
-        ]
+        accept: list[dict[str, Any]] = []
+        if f.number == 1:
+            accept.append({"restart": {}})
+        acceptor = CLOSED if CLOSED in other.admins and f.number == 5 else other.admins[0]
+        accept += self.act(acceptor, f.number, "accept")
         self.at(issue_at + dt.timedelta(hours=6), accept, f"match {f.number}: {other.name} accepts")
+
+    def act(
+        self, admin: str, match: int, action: str, fields: dict[str, str] | None = None
+    ) -> list[dict[str, Any]]:
+        """`admin` records or accepts a challenge: from the direct message about the match, from
+        `/my matches` for Chelsea, or from the channel's mention of an admin whose DMs are closed.
+        """
+        label = LABELS[action]
+        click: dict[str, Any] = {"button": label, "containing": f"(match {match})"}
+        steps: list[dict[str, Any]] = []
+        if admin == CLOSED:
+            click |= {"message": "last", "containing": f"@{admin}, I could not send you a"}
+            self.by_mention.add(admin)
+        elif admin in _club_named("Chelsea").admins:
+            steps.append({"as": admin, "command": "my matches"})
+            click = {"message": "last", "button": f"#{match} {label}"}
+            self.by_view.add(admin)
+        else:
+            click["dm"] = "last"
+            self.by_dm.add(admin)
+        if fields is not None:
+            click["fields"] = fields
+        steps += [{"as": admin, "click": click}, {"expect": {"error": None}}]
+        return steps
 
     def play(self, f: Fixture) -> None:
         """The match on chess.com: in progress before its start, finished five days later."""
@@ -294,7 +337,11 @@ class _Writer:
 
     def motion(self) -> None:
         """CL-21: Everton removes a player for a reason the bot cannot verify, and the directors
-        pass the motion it opens from `/my votes`, so Everton forfeits its next match."""
+        pass the motion it opens, so Everton forfeits its next match.
+
+        One votes from the direct message that opened it, one from `/my votes`, and the last
+        from the direct message saying the motion closes before her vote is in.
+        """
         everton = _club_named("Everton")
         when = dt.datetime(2017, 9, 17, 20, tzinfo=dt.UTC)
         removal: list[dict[str, Any]] = [
@@ -310,17 +357,28 @@ class _Writer:
             },
             {"expect": {"error": None}},
         ]
-        for director in DIRECTORS[:2]:
-            removal += [
-                {"as": director, "command": "my votes"},
-                {"as": director, "click": {"message": "last", "button": "Yes #1"}},
-                {"expect": {"error": None}},
-            ]
+        first, second, last = DIRECTORS
+        motion = "Motion 1 · forfeit: match 6"
+        removal += [
+            {"as": first, "click": {"dm": "last", "button": "Yes", "containing": motion}},
+            {"expect": {"error": None, "contains": "Your vote on motion 1: yes"}},
+            {"as": second, "command": "my votes"},
+            {"as": second, "click": {"message": "last", "button": "Yes #1"}},
+            {"expect": {"error": None, "contains": "Your vote on motion 1: yes"}},
+        ]
+        self.by_dm.add(first)
+        self.by_view.add(second)
+        self.by_dm.add(last)
+        for director in DIRECTORS:
+            self.dms.setdefault(director, []).append("is open and awaits your vote")
+        self.dms.setdefault(last, []).append("your vote is not in")
         self.at(when, removal, "CL-21: Everton removes a player; the directors vote")
         late: list[dict[str, Any]] = [
-            {"as": DIRECTORS[2], "command": "my votes"},
-            {"as": DIRECTORS[2], "click": {"message": "last", "button": "Yes #1"}},
-            {"expect": {"error": None}},
+            {
+                "as": last,
+                "click": {"dm": "last", "button": "Yes", "containing": "your vote is not in"},
+            },
+            {"expect": {"error": None, "contains": "The motion is closed: passed."}},
         ]
         self.at(when + dt.timedelta(hours=61), late, "the last director votes before the close")
 
@@ -371,7 +429,7 @@ class _Writer:
                 clock = timed.at
                 lines.append(json.dumps({"at": _instant(clock)}))
             lines += [json.dumps(step) for step in timed.steps]
-        return LeagueStory(lines, self.dms)
+        return LeagueStory(lines, self.dms, self.by_dm, self.by_view, self.by_mention)
 
 
 def league_story() -> LeagueStory:
