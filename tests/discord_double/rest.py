@@ -6,8 +6,10 @@ Routes (Discord's developer documentation): `GET /gateway/bot`, `GET /users/@me`
 (`POST /interactions/{id}/{token}/callback`, `?with_response`), follow-ups and the original
 response (`/webhooks/{application_id}/{token}[/messages/{message_id|@original}]`), channel
 messages (create with JSON or multipart `payload_json` + `files[n]`, edit, fetch, list; a
-repeated `nonce` with `enforce_nonce` returns the message it made), and the guild's members,
-roles and channels. Requests other than interaction and webhook-token ones need
+repeated `nonce` with `enforce_nonce` returns the message it made), the bot's DM channels
+(`POST /users/@me/channels`, and messages into them: 403 50007 while the user's direct
+messages are closed or they share no guild with the bot), and the guild's members (404 10007
+for one who is not), roles and channels. Requests other than interaction and webhook-token ones need
 `Authorization: Bot <token>` (else 401).
 
 Interaction rules Discord enforces: a callback within 3 s of the interaction (later or
@@ -28,7 +30,7 @@ from aiohttp import web
 from bot.offline.discord_messages import EPHEMERAL, Reply
 from tests.discord_double import limits
 from tests.discord_double.ratelimits import Answer, RateLimiter
-from tests.discord_double.world import LOADING, Attachment, Message
+from tests.discord_double.world import LOADING, Attachment, Channel, DirectChannel, Message
 
 if TYPE_CHECKING:
     from tests.discord_double.server import DiscordDouble, Interaction
@@ -113,6 +115,7 @@ class Rest:
             ("GET", "/gateway/bot", self.get_gateway_bot),
             ("GET", "/users/@me", self.get_me),
             ("GET", "/users/{user_id}", self.get_user),
+            ("POST", "/users/@me/channels", self.create_dm),
             ("GET", "/applications/@me", self.get_application),
             ("GET", "/oauth2/applications/@me", self.get_application),
             ("GET", "/applications/{application_id}/commands", self.get_commands),
@@ -513,9 +516,14 @@ class Rest:
     # -- channels and messages -------------------------------------------------------------
 
     def _channel(self, request: web.Request) -> Any:
-        """The channel of the URL (404 Unknown Channel otherwise)."""
+        """The channel of the URL, a guild's or a DM channel (404 Unknown Channel otherwise)."""
         raw = request.match_info["channel_id"]
-        channel = self.double.channels.get(int(raw)) if raw.isdigit() else None
+        channel: Channel | DirectChannel | None = None
+        if raw.isdigit():
+            channel = self.double.channels.get(int(raw))
+        if channel is None and raw.isdigit():
+            direct = (c for c in self.double.dm_channels.values() if c.id == int(raw))
+            channel = next(direct, None)
         if channel is None:
             raise unknown("Channel", 10003)
         return channel
@@ -544,6 +552,12 @@ class Rest:
         body, files = await self._body(request)
         if channel.bot_denied:
             raise DiscordError(403, limits.json_error(50013, "Missing Permissions"))
+        if isinstance(channel, DirectChannel):
+            user_id = int(channel.user["id"])
+            if user_id in double.closed_dms or not double.shares_a_guild(user_id):
+                raise DiscordError(
+                    403, limits.json_error(50007, "Cannot send messages to this user")
+                )
         refuse(limits.message_problems(body, len(files)))
         if limits.is_empty(body, len(files)):
             raise DiscordError(400, limits.json_error(50006, "Cannot send an empty message"))
@@ -563,6 +577,16 @@ class Rest:
         if nonce is not None:
             double.nonces[(channel.id, nonce)] = message
         return reply(double.message_payload(message))
+
+    async def create_dm(self, request: web.Request) -> web.Response:
+        """`POST /users/@me/channels`: the DM channel with `recipient_id`, the same one every
+        time. Discord opens it even when the user's direct messages are closed."""
+        body, _ = await self._body(request)
+        raw = str(body.get("recipient_id", ""))
+        channel = self.double.open_dm_channel(int(raw)) if raw.isdigit() else None
+        if channel is None:
+            raise DiscordError(400, limits.json_error(50033, "Invalid Recipient(s)"))
+        return reply(channel.payload(self.double.bot_id))
 
     def _channel_message(self, request: web.Request) -> Message:
         """The message of the URL in its channel (404 Unknown Message otherwise)."""

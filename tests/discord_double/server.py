@@ -36,6 +36,7 @@ from tests.discord_double.world import (
     BOT_PERMISSIONS,
     Attachment,
     Channel,
+    DirectChannel,
     Guild,
     Member,
     Message,
@@ -170,6 +171,9 @@ class DiscordDouble:
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
         self.attachments: dict[int, Attachment] = {}
+        self.dm_channels: dict[int, DirectChannel] = {}  # by user id
+        self.closed_dms: set[int] = set()
+        """Users whose direct messages are closed: the bot's get 403 50007."""
         self.nonces: dict[tuple[int, str], Message] = {}
         self.repeated_nonces: list[str] = []
         self.interactions: dict[int, Interaction] = {}
@@ -347,6 +351,52 @@ class DiscordDouble:
         member = Member(self.ids.next(), name, guild.id, [guild.role(r).id for r in names])
         guild.members[member.id] = member
         return member
+
+    def remove_member(self, guild: Guild, member: Member) -> None:
+        """`member` leaves `guild`: gone from it (GET member: 404 10007), and GUILD_MEMBER_REMOVE
+        to the sessions of its shard that have the Server Members intent."""
+        guild.members.pop(member.id, None)
+        count = self.gateway.shard_count()
+        for session in self.gateway.live_sessions(shard_of(guild.id, count), count):
+            if session.intents & GUILD_MEMBERS:
+                data = {"guild_id": str(guild.id), "user": user_payload(member.id, member.name)}
+                self.gateway._dispatch(session, "GUILD_MEMBER_REMOVE", data)
+        self.changed()
+
+    def close_dms(self, member: Member) -> None:
+        """`member` closes their direct messages: the bot's messages to them get 403 50007."""
+        self.closed_dms.add(member.id)
+
+    def dm_channel(self, user_id: int) -> DirectChannel | None:
+        """The bot's DM channel with `user_id`, once the bot opened it."""
+        return self.dm_channels.get(user_id)
+
+    def open_dm_channel(self, user_id: int) -> DirectChannel | None:
+        """The bot's DM channel with `user_id`, opened on first use (`POST /users/@me/channels`);
+        None for a user in none of the guilds."""
+        channel = self.dm_channels.get(user_id)
+        if channel is not None:
+            return channel
+        for guild in self.guilds.values():
+            member = guild.members.get(user_id)
+            if member is not None:
+                channel = DirectChannel(self.ids.next(), user_payload(member.id, member.name))
+                self.dm_channels[user_id] = channel
+                return channel
+        return None
+
+    def shares_a_guild(self, user_id: int) -> bool:
+        """Whether `user_id` is a member of a guild the bot is in, which Discord requires for a
+        direct message."""
+        return any(user_id in guild.members for guild in self.guilds.values())
+
+    def dms(self, member: Member) -> list[Message]:
+        """The direct messages the bot sent `member`, oldest first."""
+        channel = self.dm_channels.get(member.id)
+        if channel is None:
+            return []
+        found = [m for m in self.messages.values() if m.channel_id == channel.id and not m.deleted]
+        return sorted(found, key=lambda m: m.id)
 
     def new_message(
         self,

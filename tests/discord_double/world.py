@@ -1,5 +1,6 @@
 """What the Discord double knows: the application and its bot user, guilds with their roles,
-text channels and members, the messages in each channel, and the interactions it sent.
+text channels and members, the bot's DM channels, the messages in each channel, and the
+interactions it sent.
 
 Everything is built as Discord's API v10 sends it (object shapes from Discord's developer
 documentation: Guild, Role, Channel, Guild Member, User, Message, Attachment); users, roles
@@ -115,6 +116,21 @@ class Channel:
         if with_guild:
             data["guild_id"] = str(self.guild_id)
         return data
+
+
+@dataclass
+class DirectChannel:
+    """The bot's DM channel with one user. It is in no guild, and Discord refuses messages into
+    it with 50007 while the user's direct messages are closed."""
+
+    id: int
+    user: dict[str, Any]
+    guild_id: None = None
+    bot_denied: bool = False
+
+    def payload(self, bot_id: int, *, with_guild: bool = True) -> dict[str, Any]:
+        """As Discord sends it: type 1, the user as its one recipient."""
+        return {"id": str(self.id), "type": 1, "last_message_id": None, "recipients": [self.user]}
 
 
 @dataclass

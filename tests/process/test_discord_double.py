@@ -454,6 +454,53 @@ async def test_an_empty_message_and_a_denied_channel_are_refused(
     assert (status, error["code"]) == (404, 10003)
 
 
+async def test_direct_messages_open_a_dm_channel_and_closed_ones_get_50007(
+    double: DiscordDouble, session: Any
+) -> None:
+    guild = double.add_guild("G")
+    alice = double.add_member(guild, "alice")
+    path = "/users/@me/channels"
+    status, channel, _ = await rest(session, double, "POST", path, json={"recipient_id": alice.id})
+    assert status == 200 and channel["type"] == 1
+    assert channel["recipients"][0]["id"] == str(alice.id)
+    _, again, _ = await rest(session, double, "POST", path, json={"recipient_id": str(alice.id)})
+    assert again["id"] == channel["id"]  # the same channel every time
+    status, error, _ = await rest(session, double, "POST", path, json={"recipient_id": 1})
+    assert (status, error["code"]) == (400, 50033)
+
+    messages = f"/channels/{channel['id']}/messages"
+    body = {"content": "hello", "nonce": "n-1", "enforce_nonce": True}
+    status, first, _ = await rest(session, double, "POST", messages, json=body)
+    assert status == 200 and "guild_id" not in first
+    _, repeated, _ = await rest(session, double, "POST", messages, json=body)
+    assert repeated["id"] == first["id"]
+    assert [m.content for m in double.dms(alice)] == ["hello"]
+
+    double.close_dms(alice)
+    status, error, _ = await rest(session, double, "POST", messages, json={"content": "no"})
+    assert (status, error) == (403, {"code": 50007, "message": "Cannot send messages to this user"})
+    assert len(double.dms(alice)) == 1
+
+
+async def test_a_member_who_left_is_unknown_and_gets_no_direct_message(
+    double: DiscordDouble, session: Any
+) -> None:
+    guild = double.add_guild("G")
+    alice = double.add_member(guild, "alice")
+    member = f"/guilds/{guild.id}/members/{alice.id}"
+    status, found, _ = await rest(session, double, "GET", member)
+    assert status == 200 and found["user"]["id"] == str(alice.id)
+    _, channel, _ = await rest(
+        session, double, "POST", "/users/@me/channels", json={"recipient_id": alice.id}
+    )
+    double.remove_member(guild, alice)
+    status, error, _ = await rest(session, double, "GET", member)
+    assert (status, error["code"]) == (404, 10007)
+    messages = f"/channels/{channel['id']}/messages"
+    status, error, _ = await rest(session, double, "POST", messages, json={"content": "hi"})
+    assert (status, error["code"]) == (403, 50007)  # no guild in common with the bot
+
+
 async def test_multipart_files_are_kept_and_served(double: DiscordDouble, session: Any) -> None:
     channel = double.add_guild("G").channel("general")
     form = aiohttp.FormData()

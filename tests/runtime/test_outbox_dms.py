@@ -216,6 +216,7 @@ async def test_a_seated_member_is_found_in_the_member_cache(
 ) -> None:
     alice, bob = harness.member(name="alice"), harness.member(name="bob")
     harness.seat(DEFAULT_GUILD_ID, [alice])
+    harness.members[DEFAULT_GUILD_ID].discard(alice.id)  # so only the cache knows her
     harness.leave(bob.id, DEFAULT_GUILD_ID)
     await _notify(bot, Kind.CONFIRM, [alice.id, bob.id], "Confirm.", channel_id=0)
     await sender.deliver_due()
@@ -260,3 +261,23 @@ async def test_a_channels_wait_does_not_hold_direct_messages_back(
     await _notify(bot, Kind.CONFIRM, [alice.id], "Confirm.", channel_id=channel)
     await sender.deliver_due()
     assert harness.posts == [] and len(harness.dms[alice.id]) == 1
+
+
+async def test_a_direct_message_waits_for_its_server_to_load_before_the_bot_is_ready(
+    bot: ArbiterBot, harness: DiscordHarness, sender: OutboxSender, clock: VirtualClock
+) -> None:
+    late_guild = 800_000_000_000_000_009
+    async with GuildStore(bot.database, late_guild).change(1, "t", "s") as uow:
+        row = await uow.outbox.post_dm(42, 0, content="Hello.")
+    assert not bot.is_ready()
+    assert await sender.deliver_due() == []
+    async with GuildStore(bot.database, late_guild).read() as view:
+        waiting = await view.outbox.get(row.id)
+    assert waiting is not None and waiting.status == "pending"
+    assert waiting.error == "the server is not loaded yet"
+
+    harness.add_guild(late_guild)
+    harness.member(guild_id=late_guild, user_id=42)
+    await clock.advance(timedelta(seconds=2))
+    [sent] = await sender.deliver_due()
+    assert sent.id == row.id and [post.content for post in harness.dms[42]] == ["Hello."]

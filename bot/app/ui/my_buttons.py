@@ -47,7 +47,7 @@ NOT_A_MEMBER = "You are not a member of that server."
 """The one line a click from a direct message gets when its clicker is not in the named guild."""
 
 FORM_TIMEOUT = 600.0
-"""Seconds a challenge's form waits to be sent back. A later answer is ignored by Discord's client."""
+"""Seconds a challenge's form waits to be sent back. A later answer is ignored."""
 
 Door = Callable[[Interaction], Awaitable[tuple[GuildStore, Actor]]]
 """How a click finds its guild's store and the clicker as an actor of that guild."""

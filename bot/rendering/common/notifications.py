@@ -14,8 +14,8 @@ HOW = (
     "The channel post stays the public record: a direct message is sent as well, never instead."
 )
 REOPENED = (
-    "Discord refused my last direct message to you, so I mentioned you in the channel instead. "
-    "Open your DMs from this server's members: I try direct messages again from now on."
+    "Discord refused my last direct message to you. Open your DMs from this server's members: "
+    "I try direct messages again from now on."
 )
 """Said once the member's closed mark is cleared, which running `/notify` does."""
 

@@ -29,8 +29,8 @@ def _awaits(awaits: str, opponent: str, when: dt.datetime | None) -> str:
         return f"your report awaits {opponent}'s confirmation{due}"
     if awaits == "arbiter":
         return "its report is disputed: it awaits an arbiter's decision"
-    start = "" if when is None else f" of its session from {countdown(when)}"
-    return f"it awaits its result{start}, reported with `/game report`"
+    start = "" if when is None else f"session from {countdown(when)}: "
+    return f"{start}it awaits its result, reported with `/game report`"
 
 
 def my_games_embed(

@@ -1,7 +1,7 @@
-"""Issue 36: `/my matches` and `/my votes` through the real tree, and the buttons they and the direct
-messages carry, clicked in a guild and from a DM with real payloads. A DM click names its guild: a
-clicker who is not a member of it, or who may not act, is refused with one private line and the
-database stays as it was."""
+"""Issue 36: `/my matches` and `/my votes` through the real tree, and the buttons they and the
+direct messages carry, clicked in a guild and from a DM with real payloads. A DM click names its
+guild: a clicker who is not a member of it, or who may not act, is refused with one private line
+and the database stays as it was."""
 
 from __future__ import annotations
 
@@ -57,18 +57,16 @@ async def _click(
     return await harness.run(payload)
 
 
-async def _submit(harness: DiscordHarness, opened: Outcome, user: Member, value: str, dm: bool) -> Outcome:
+async def _submit(
+    harness: DiscordHarness, opened: Outcome, user: Member, value: str, dm: bool
+) -> Outcome:
     """Submits the form the click `opened` showed, typing `value` in its one field."""
     form = opened.reply
     assert form.type == 9, form.payload  # a modal
     fields = [c for row in form.data["components"] for c in row["components"]]
     assert len(fields) == 1 and fields[0]["type"] == 4, fields
-    data = {
-        "custom_id": form.data["custom_id"],
-        "components": [
-            {"type": 1, "components": [{"type": 4, "custom_id": fields[0]["custom_id"], "value": value}]}
-        ],
-    }
+    typed = {"type": 4, "custom_id": fields[0]["custom_id"], "value": value}
+    data = {"custom_id": form.data["custom_id"], "components": [{"type": 1, "components": [typed]}]}
     return await harness.run(harness.interaction_payload(5, data, user, dm=dm))
 
 
@@ -109,7 +107,6 @@ async def test_my_matches_lists_the_clubs_open_matches_with_the_buttons_to_act(
 async def test_issuers_view_says_it_awaits_the_other_clubs_acceptance_without_a_button(
     world_file: tuple[Path, CommandWorld], tmp_path: Path
 ) -> None:
-    _, world = world_file
     async with league_bot(copy_world(world_file, tmp_path)) as (_bot, harness, _clock):
         reply = (await harness.command("my matches", user=_admin(harness, "E"))).reply
         assert "awaits A's acceptance of your club's challenge" in reply.text()
@@ -267,6 +264,9 @@ async def test_dm_vote_buttons_vote_for_an_elector_and_refuse_others(
         other = dm_vote_buttons(OTHER_GUILD_ID, world.motion)
         director = harness.member("Director", user_id=DIRECTORS[2])
         refused = await _click(harness, _custom_ids(other)[0], director, other, dm=True)
+        assert refused.reply.content == NOT_A_MEMBER
+        unknown = dm_vote_buttons(123, world.motion)  # a server the bot is not in
+        refused = await _click(harness, _custom_ids(unknown)[0], director, unknown, dm=True)
         assert refused.reply.content == NOT_A_MEMBER
         assert dump(path) == before
 
