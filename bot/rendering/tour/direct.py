@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.rendering.tour.automation import relative
+from bot.rendering.tour.automation import FoundGame, relative
 from bot.rendering.tour.cards import clip, name, result_text
 from core.results import Result
 
@@ -38,6 +38,18 @@ def confirm_asked(
         f"{result_text(result)}. Confirm or dispute it; it is confirmed automatically "
         f"{relative(confirm_by)} if you do not answer."
     )
+
+
+def found_asked(found: FoundGame) -> str:
+    """A game of this player found on a site and reported by the bot, waiting for their answer."""
+    text = (
+        f"Found on {found.site}: your game in **{name(found.event)}**, {name(found.game)} — "
+        f"{result_text(found.result)} (<{found.url}>). Confirm or dispute it; it is confirmed "
+        f"automatically {relative(found.confirm_by)} if nobody answers."
+    )
+    if found.early_draw:
+        text += " CCT-7: drawn before move 40 — flagged to the arbiters."
+    return clip(text)
 
 
 def disputed(by: str) -> str:

@@ -48,6 +48,7 @@ from bot.kernel.actor import Actor
 from bot.kernel.errors import UserError
 from bot.kernel.notifications import Kind
 from bot.rendering.tour import automation as render
+from bot.rendering.tour import direct
 from bot.runtime.notify import notify
 from bot.runtime.scheduler import RetryLater
 from bot.sites.fetch_plan import Watch
@@ -247,19 +248,18 @@ async def _report(
     stored = changed.game
     white_user, black_user = after.user_of(changed.white), after.user_of(changed.black)
     assert stored.reported_at is not None and stored.result is not None
-    text = render.found_game(
-        render.FoundGame(
-            changed.event,
-            changed.name,
-            game.site.value,
-            game.url,
-            stored.result,
-            render.player(changed.white, white_user),
-            render.player(changed.black, black_user),
-            confirm_deadline(stored.reported_at, rules.confirm_hours),
-            changed.early_draw,
-        )
+    shown = render.FoundGame(
+        changed.event,
+        changed.name,
+        game.site.value,
+        game.url,
+        stored.result,
+        render.player(changed.white, white_user),
+        render.player(changed.black, black_user),
+        confirm_deadline(stored.reported_at, rules.confirm_hours),
+        changed.early_draw,
     )
+    text = render.found_game(shown)
     settings = await uow.settings.get()
     if settings.announcements_channel_id is not None:
         await uow.outbox.post(
@@ -273,7 +273,7 @@ async def _report(
         Kind.CONFIRM,
         [u for u in (white_user, black_user) if u is not None],
         channel_id=settings.announcements_channel_id or 0,
-        content=text,
+        content=direct.found_asked(shown),
         components=render.dm_report_buttons(uow.guild_id, stored.id),
     )
     uow.details.setdefault("reported", []).append([found.pairing, game.url])

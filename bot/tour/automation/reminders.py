@@ -3,11 +3,11 @@ starts.
 
 The post pings only the players still to play in the round, and the message's allowed mentions are
 exactly them. Each linked player who chose it is also sent their own game by direct message. A
-preliminary round lists its games White first. A Finals round lists its matches with
-the colours of their next game. A knock-out stage day lists its series with their next game's
-colours and time control, or the colour the higher-ranked player has yet to choose by CCT-8e. A
-stale job whose time no longer fits the event, a session whose day is over, or a round with nothing
-left to play says nothing.
+preliminary round lists its games White first. A Finals round lists its matches with the colours of
+their next game. A knock-out stage day lists its series with their next game's colours and time
+control, or the colour the higher-ranked player has yet to choose by CCT-8e. A stale job whose time
+no longer fits the event, a session whose day is over, or a round with nothing left to play says
+nothing.
 """
 
 from __future__ import annotations
