@@ -492,9 +492,11 @@ class _Run:
                 self.by_step.get(step.target, []),
                 f"the messages of step {step.target}",
             )
-        if step.containing is not None:
-            candidates = [m for m in candidates if step.containing in self._text(m)]
-            where += f" containing {step.containing!r}"
+        if step.containing:
+            candidates = [
+                m for m in candidates if all(text in self._text(m) for text in step.containing)
+            ]
+            where += " containing " + " and ".join(repr(text) for text in step.containing)
         for message_id in reversed(candidates):
             message = self.messages[message_id]
             button = find_button(message.body.get("components") or [], step.button)

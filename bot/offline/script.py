@@ -115,8 +115,8 @@ class Click(Step):
 
     When `target` is None it is the latest message with such a button, and with `dm` the latest
     direct message the bot sent `member` with one. `containing` keeps only the messages whose text
-    contains it. When the button opens a form, `fields` fills it in by label and submits it. None
-    leaves the form open.
+    contains each of its texts. When the button opens a form, `fields` fills it in by label and
+    submits it. None leaves the form open.
     """
 
     member: str
@@ -124,7 +124,7 @@ class Click(Step):
     target: int | None
     dm: bool = False
     fields: dict[str, str] | None = None
-    containing: str | None = None
+    containing: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -451,11 +451,17 @@ class _Parser:
             or not all(isinstance(value, str) for value in fields.values())
         ):
             raise ScriptError(line, "click.fields: expected an object of field label → text")
-        containing = click.get("containing")
-        if containing is not None and (not isinstance(containing, str) or not containing):
-            raise ScriptError(line, "click.containing: expected text the message contains")
+        containing = click.get("containing", [])
+        if isinstance(containing, str):
+            containing = [containing]
+        if not isinstance(containing, list) or not all(
+            isinstance(text, str) and text for text in containing
+        ):
+            raise ScriptError(
+                line, "click.containing: expected a text the message contains, or a list of them"
+            )
         member = self.member(obj, line)
-        return Click(number, line, member, button, target, "dm" in click, fields, containing)
+        return Click(number, line, member, button, target, "dm" in click, fields, tuple(containing))
 
     def expect(self, obj: dict[str, Any], line: int, number: int) -> Expect:
         """An `expect` step: what the step before it must have said, posted or sent."""

@@ -53,7 +53,7 @@ def test_the_new_steps_are_read() -> None:
     expect, click, closed, opened = steps[1:]
     assert isinstance(expect, Expect) and expect.dms_contain == {"bob": "Probe DM"}
     assert isinstance(click, Click) and click.dm and click.target is None
-    assert click.fields == {"Match": "1"} and click.containing == "Probe DM"
+    assert click.fields == {"Match": "1"} and click.containing == ("Probe DM",)
     assert closed == DirectMessages(4, 5, "bob", True)
     assert opened == DirectMessages(5, 6, "bob", False)
 
@@ -178,13 +178,14 @@ def test_a_click_on_a_direct_message_containing_text_finds_only_those(
         '{"as": "hq", "command": "probe dm", "options": {"member": "@bob"}}',
         '{"as": "bob", "click": {"dm": "last", "button": "Answer", "containing": "for bob"}}',
         '{"expect": {"contains": "bob answered from a direct message"}}',
-        '{"as": "bob", "click": {"dm": "last", "button": "Answer", "containing": "for hq"}}',
+        '{"as": "bob", "click": {"dm": "last", "button": "Answer",'
+        ' "containing": ["Probe", "for hq"]}}',
     ]
     script.write_text("\n".join(lines) + "\n")
     assert main(["replay", str(script)]) == 1
     assert capsys.readouterr().err.startswith(
         "arbiter replay: step 4 (line 5): no button 'Answer' on the direct messages to bob"
-        " containing 'for hq' (buttons there: none)"
+        " containing 'Probe' and 'for hq' (buttons there: none)"
     )
 
 

@@ -219,17 +219,9 @@ class _Writer:
         who = _confirmer(report)
         self.confirmations += 1
         if who == self.closed:
-            mention = f"@{who}, I could not send you a direct message: Found on chess.com"
-            self.step(
-                {
-                    "as": who,
-                    "click": {
-                        "message": "last",
-                        "button": "Confirm",
-                        "containing": f"{mention}: **{self.plan.name}**, {report.game} ",
-                    },
-                }
-            )
+            mention = f"@{who}, I could not send you a direct message"
+            click = {"message": "last", "button": "Confirm", "containing": [mention, report.game]}
+            self.step({"as": who, "click": click})
             self.story.by_mention[who] = self.story.by_mention.get(who, 0) + 1
         elif self.dms and self.confirmations % 3 != 0:
             click = {"dm": "last", "button": "Confirm", "containing": f"{report.game} "}
