@@ -469,16 +469,15 @@ class _Run:
         self, kind: int, data: dict[str, Any], member: str, message: _Message
     ) -> dict[str, Any]:
         """An interaction by `member` on `message`: in its channel, or in a direct message."""
-        user = self.members[member]
         shown = self.stub.message_payload(message.message_id, message.body, message.channel_id)
-        if message.to is None:
-            return self.stub.interaction_payload(
-                kind, data, user, message=shown, channel_id=message.channel_id
-            )
-        payload = self.stub.interaction_payload(kind, data, user, message=shown, dm=True)
-        payload["channel_id"] = str(message.channel_id)  # the DM channel the message is in
-        payload["channel"] = {"id": str(message.channel_id), "type": 1}
-        return payload
+        return self.stub.interaction_payload(
+            kind,
+            data,
+            self.members[member],
+            message=shown,
+            dm=message.to is not None,
+            channel_id=message.channel_id,
+        )
 
     async def _click(self, step: Click) -> StepRecord:
         if step.dm:
