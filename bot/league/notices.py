@@ -20,11 +20,18 @@ from storage.league.matches import MatchRecord
 
 
 class ClubAdmins:
-    """The admins of clubs, read once per club in one unit of work."""
+    """The admins of clubs and the announcements channel, each read once in one unit of work."""
 
     def __init__(self, uow: LeagueUnit) -> None:
         self._uow = uow
         self._admins: dict[int | str, list[int]] = {}
+        self._channel: int | None = None
+
+    async def channel(self) -> int:
+        """The announcements channel, where a direct message's jump link leads, or 0 if none."""
+        if self._channel is None:
+            self._channel = await public_channel(self._uow)
+        return self._channel
 
     async def of(self, club: int | str) -> list[int]:
         """The user ids of the admins of `club`, named by its id or its name."""
@@ -63,7 +70,7 @@ async def tell_admins(
     users = await admins.of_all(clubs)
     if not users:
         return []
-    channel = await public_channel(uow) if channel_id is None else channel_id
+    channel = await admins.channel() if channel_id is None else channel_id
     return await notify(
         uow, kind, users, channel_id=channel, content=content, components=components
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from tests.support.command_world import (
     league_bot,
     members,
 )
-from tests.support.discord_harness import Upload
+from tests.support.discord_harness import DEFAULT_GUILD_ID, Upload
 from tests.support.discord_markdown import Node, constructs, parse, shown
 
 CLUBS = {
@@ -38,6 +39,8 @@ SEASON = "**S** [l](http://x.example) <@&1>"
 DIVISION = "-# sub __u__"
 REASON = "[click](https://evil.example) <t:0:R> @here"
 FOREIGN = {"link", "url", "timestamp", "user", "role", "channel", "command", "emoji", "guild"}
+JUMP_LINK = re.compile(rf"https://discord\.com/channels/{DEFAULT_GUILD_ID}/[0-9]+")
+"""The link to a channel of the guild that a direct message ends with (issue 36): the bot's."""
 
 
 def _rename(path: Path) -> None:
@@ -71,8 +74,8 @@ def _foreign(node: Node) -> bool:
     """A construct the bot did not make: the hostile names' links, ids and pings."""
     if node.kind in ("everyone", "here", "heading", "subtext", "quote", "spoiler", "strike"):
         return True
-    if node.kind in ("link", "url"):
-        return "chess.com/club/" not in node.value
+    if node.kind in ("link", "url"):  # a club's page, or a direct message's jump link
+        return "chess.com/club/" not in node.value and not JUMP_LINK.fullmatch(node.value)
     if node.kind == "timestamp":
         return node.value in ("0", "-1")
     if node.kind in ("user", "role", "channel"):

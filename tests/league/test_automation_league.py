@@ -97,9 +97,9 @@ async def test_cl15_reminders_fire_once_and_not_when_the_challenge_was_accepted(
     # Each admin of a reminded club also got it by direct message (on by default): 2 admins
     # of 4 clubs at - 48 h, of 1 at - 12 h; and each issued challenge told the 2 admins of
     # the club that must accept it.
-    reminded = [d for d in dms if d[1].startswith("Your club")]
+    reminded = [(to, text) for to, text, _ in dms if text.startswith("Your club")]
     assert len(reminded) == 10 and len(set(reminded)) == 10
-    assert len([d for d in dms if "issued the chess.com challenge" in d[1]]) == 4
+    assert len([to for to, text, _ in dms if "issued the chess.com challenge" in text]) == 4
 
 
 async def test_a_deadline_missed_while_down_is_judged_once_at_start_up(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from bot.league.motions.lifecycle import CLOSE_JOB
+from bot.league.motions.lifecycle import CLOSE_JOB, CLOSING_JOB, CLOSING_LEAD
 from bot.runtime.clock import VirtualClock
 from storage.guild import GuildStore
 from tests.support.backends import dump_at, rows_at, run_script_at
@@ -105,7 +105,11 @@ async def test_cl_23_a_passed_motion_whose_action_fails_at_its_deadline_still_cl
         closed.outcome
     )
     assert closed.votes == {d1.id: True, d2.id: True, d3.id: True}
-    assert [(j.kind, j.status, j.due_at) for j in jobs] == [(CLOSE_JOB, "done", motion.deadline)]
+    # The reminder to the elector who had not voted ran 12 h before; the closing at the deadline.
+    assert [(j.kind, j.status, j.due_at) for j in jobs] == [
+        (CLOSE_JOB, "done", motion.deadline),
+        (CLOSING_JOB, "done", motion.deadline - CLOSING_LEAD),
+    ]
     announced = [
         str(row[0])
         for row in _rows(path, "SELECT content FROM outbox ORDER BY id")

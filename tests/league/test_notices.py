@@ -24,9 +24,11 @@ from bot.league.matches import results
 from bot.league.matches import service as matches
 from bot.league.matches.jobs import deadline_of
 from bot.league.motions.lifecycle import (
+    CLOSE_JOB,
     CLOSING_JOB,
     CLOSING_LEAD,
     MotionRequest,
+    VoteRules,
     cast_vote,
     open_motion,
 )
@@ -279,3 +281,95 @@ async def test_a_motion_opened_and_closing_soon_reach_the_electors_who_want_it(
         before = await direct_messages(bot.database)
         await again.advance_to(second.deadline)
         assert await direct_messages(bot.database) == before
+
+
+def _profile(name: str, members: int, average: float) -> dict[str, Any]:
+    url_id = {ROMANIA: "team-romania", USA: "team-usa-southwest"}[name]
+    return {
+        "@id": f"https://api.chess.com/pub/club/{url_id}",
+        "name": name,
+        "members_count": members,
+        "average_daily_rating": average,
+        "admin": [],
+    }
+
+
+async def test_forfeits_at_the_start_reach_the_admin_who_turned_forfeits_on(
+    world: AutomationWorld, fake: FakeChessCom
+) -> None:
+    """CL-5, CL-6, CL-FF, issue 36: the snapshot at the start finds Team Romania with 450
+    members (CL-5) and Team USA - Southwest with a daily average of 1800 (CL-6); the admin of
+    each club who turned forfeits on gets one direct message naming the rule, the others
+    none, and nobody is told of the start itself (off by default)."""
+    async with world.bot(VirtualClock(T0)) as bot:
+        await _choose(bot.database, 201, Kind.FORFEIT, True)
+        await _choose(bot.database, 212, Kind.FORFEIT, True)
+    m = await _accepted(world, VirtualClock(T0))
+    fake.serve("club/team-romania", _profile(ROMANIA, 450, 1500.0))
+    fake.serve("club/team-usa-southwest", _profile(USA, 120, 1800.0))
+    async with world.bot(VirtualClock(m.start + dt.timedelta(minutes=1))) as bot:
+        dms = await direct_messages(bot.database)
+    told = [(to, text) for to, text, _ in dms if f"(match {m.id}) under" in text]
+    match = f"**Team Romania** vs **Team USA - Southwest** (match {m.id})"
+    why = "its facts read at the start of the match breach it."
+    assert [(to, text.split("\n")[0]) for to, text in told] == [
+        (201, f"Your club **Team Romania** forfeits {match} under CL-5: {why}"),
+        (212, f"Your club **Team USA - Southwest** forfeits {match} under CL-6: {why}"),
+    ]
+    assert not [text for _, text, _ in dms if "started" in text]
+
+
+async def test_no_closing_reminder_when_the_motion_is_shorter_than_its_lead(
+    world: AutomationWorld,
+) -> None:
+    """CL-23, issue 36: a motion open for 6 h only has no `vote.closing` job (12 h before its
+    deadline is before it opened), while its `vote.close` job stands."""
+    async with world.bot(VirtualClock(T0)) as bot:
+        store = GuildStore(bot.database, GUILD)
+        director = Actor(DIRECTORS[0], frozenset({Role.DIRECTOR}))
+        request = MotionRequest("other", "A short question")
+        motion = await open_motion(store, director, request, DIRECTORS, VoteRules(hours=6))
+        async with store.read() as view:
+            closing = await view.jobs.pending(CLOSING_JOB, f"motion:{motion.id}")
+            close = await view.jobs.pending(CLOSE_JOB, f"motion:{motion.id}")
+    assert motion.deadline == T0 + dt.timedelta(hours=6)
+    assert closing is None and close is not None and close.due_at == motion.deadline
+
+
+async def test_a_result_corrected_and_an_exclusion_by_motion_reach_the_admins_who_want_them(
+    world: AutomationWorld,
+) -> None:
+    """CL-14, CL-4, CL-23, issue 36: a passed correct-result motion tells the admin who turned
+    results on, with the corrected score; a passed exclude-club motion tells the admin who
+    turned forfeits on that the club is disqualified; the others (off by default) get none."""
+    async with world.bot(VirtualClock(T0)) as bot:
+        await _choose(bot.database, 202, Kind.MATCH_RESULT, True)
+        await _choose(bot.database, 212, Kind.FORFEIT, True)
+        m = await _romania_usa(world, bot.database)
+        store = GuildStore(bot.database, GUILD)
+        director = Actor(DIRECTORS[0], frozenset({Role.DIRECTOR}))
+        boards = [BoardRow(1, "alice", "bob", Fraction(1, 2), Fraction(3, 2))]
+        ids = []
+        for request in (
+            MotionRequest("correct-result", "Board 1 misread", match_id=m.id, boards=boards),
+            MotionRequest("exclude-club", "Left the league", club=USA),
+        ):
+            motion = await open_motion(store, director, request, DIRECTORS)
+            ids.append(motion.id)
+            for voter in DIRECTORS:
+                await cast_vote(store, voter, motion.id, True)
+        dms = await direct_messages(bot.database)
+    told = [(to, text.split("\n")[0]) for to, text, _ in dms if to in (201, 202, 211, 212)]
+    assert told == [
+        (
+            202,
+            f"Result of your club's match {m.id} (corrected by motion {ids[0]}):"
+            " **Team Romania** ½ – 1½ **Team USA - Southwest**.",
+        ),
+        (
+            212,
+            f"Your club **Team USA - Southwest** is disqualified by a director decision"
+            f" (motion {ids[1]}) (CL-DQ, under CL-23). None of its matches count in anyone's"
+            " standings.",
+        ),
+    ]
