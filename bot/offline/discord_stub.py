@@ -506,7 +506,8 @@ class DiscordStub:
         """A raw INTERACTION_CREATE payload of type `kind` by `user` in `channel_id`.
 
         The channel is by default the first channel of its guild. With `dm` it is in a direct
-        message with the bot, as Discord sends it: `user`, no guild and no member.
+        message with the bot, as Discord sends it: `user`, no guild and no member. Its channel is
+        then `channel_id`, the DM channel of a message clicked, or by default a new one.
         """
         common = {
             "id": str(self.fresh_id()),
@@ -520,7 +521,7 @@ class DiscordStub:
             "attachment_size_limit": ATTACHMENT_LIMIT,
         }
         if dm:
-            channel_id = self.fresh_id()
+            channel_id = channel_id or self.fresh_id()
             payload = common | {
                 "channel_id": str(channel_id),
                 "channel": {"id": str(channel_id), "type": 1},

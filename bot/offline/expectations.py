@@ -49,6 +49,8 @@ def check_expectation(expect: Expect, record: StepRecord) -> None:
                 f"{where}: expected a post in {of} containing {expect.posts_contain!r};"
                 f" the posts said: {_summary(posts)}"
             )
+    if expect.dms_contain is not UNSET:
+        _check_dms(expect.dms_contain, record, where, of)
     if expect.error is None and record.error is not None:
         raise ReplayFailure(f"{where}: expected no error in {of}, got: {record.error}")
     if isinstance(expect.error, str) and expect.error not in (record.error or ""):
@@ -56,3 +58,20 @@ def check_expectation(expect: Expect, record: StepRecord) -> None:
             f"{where}: expected an error in {of} containing {expect.error!r},"
             f" got: {record.error or 'no error'}"
         )
+
+
+def _check_dms(wanted: str | dict[str, str], record: StepRecord, where: str, of: str) -> None:
+    """Raises ReplayFailure unless a direct message of `record` contains the text.
+
+    With an object of member name → text, a direct message to each member must contain theirs.
+    """
+    pairs = [(None, wanted)] if isinstance(wanted, str) else list(wanted.items())
+    for member, text in pairs:
+        sent = [dm for dm in record.dms if member is None or dm["to"] == member]
+        texts = [reply_text(dm) for dm in sent]
+        if not any(text in body for body in texts):
+            to = "" if member is None else f" to {member}"
+            raise ReplayFailure(
+                f"{where}: expected a direct message{to} in {of} containing {text!r};"
+                f" the direct messages{to} said: {_summary(texts)}"
+            )

@@ -29,7 +29,7 @@ from bot.app.arbiter import ArbiterBot, offline_bot
 from bot.kernel.config import Config
 from bot.offline.chesscom_standin import ChessComStandIn
 from bot.offline.discord_members import Member
-from bot.offline.discord_messages import Outcome, Upload, find_button, stable_id
+from bot.offline.discord_messages import Outcome, Post, Upload, find_button, stable_id
 from bot.offline.discord_stub import DiscordStub, find_command
 from bot.offline.discord_tasks import logged_errors
 from bot.offline.expectations import ReplayFailure, check_expectation
@@ -40,6 +40,7 @@ from bot.offline.script import (
     ChessCom,
     Click,
     Command,
+    DirectMessages,
     Expect,
     Lichess,
     Restart,
@@ -50,8 +51,11 @@ from bot.offline.script import (
 from bot.offline.script_check import check_against_tree
 from bot.offline.transcript import (
     StepRecord,
+    dm_view,
+    form_inputs,
     mentions_by_name,
     post_view,
+    reply_text,
     reply_view,
 )
 from bot.runtime.clock import VirtualClock
@@ -143,11 +147,23 @@ def _quiet_logs() -> Iterator[None]:
 
 @dataclass
 class _Message:
-    """A message the bot sent during the replay, for clicks: where, and its latest body."""
+    """A message the bot sent during the replay, for clicks: where, and its latest body.
+
+    `to` is the member a direct message went to, None for a message in the guild.
+    """
 
     message_id: int
     channel_id: int
     body: dict[str, Any]
+    to: int | None = None
+
+
+@dataclass
+class _Form:
+    """The form (a modal) a click opened: its body, and where and on which message it opened."""
+
+    body: dict[str, Any]
+    message: _Message
 
 
 class _Run:
@@ -182,6 +198,7 @@ class _Run:
         self.by_step: dict[int, list[int]] = {}
         self.order: list[int] = []
         self.last: StepRecord | None = None
+        self.form: _Form | None = None
 
     @property
     def bot(self) -> ArbiterBot:
@@ -244,6 +261,7 @@ class _Run:
             for spec in header.members
         }
         stub.seat(self.guild_id, list(self.members.values()))
+        self.names = {member.id: name for name, member in self.members.items()}
         self.shown = mentions_by_name(
             {role_id: name for name, role_id in stub.roles[self.guild_id].items()},
             stub.channel_names(),
@@ -298,6 +316,8 @@ class _Run:
             return await self._interact(step, payload, title)
         if isinstance(step, Click):
             return await self._click(step)
+        if isinstance(step, DirectMessages):
+            return self._direct_messages(step)
         if isinstance(step, ChessCom):
             return StepRecord(
                 step.number, step.line, self._chesscom(step), self.clock(), backstage=True
@@ -362,7 +382,7 @@ class _Run:
     ) -> StepRecord:
         """Run a step of the bot's own, not a user's: the messages it posted are its output and
         the errors it logged its error. An exception stops the replay, named as `failed`."""
-        before = len(self.stub.posts)
+        before = self._sent()
         with logged_errors() as errors:
             try:
                 await run()
@@ -377,62 +397,116 @@ class _Run:
         return record
 
     async def _interact(
-        self, step: Step, payload: dict[str, Any], title: str, clicked: int | None = None
+        self, step: Step, payload: dict[str, Any], title: str, clicked: _Message | None = None
     ) -> StepRecord:
-        before = len(self.stub.posts)
+        before = self._sent()
         outcome = await self.stub.run(payload)
         with logged_errors() as later:
             await self.clock.advance_to(self.clock())  # the outbox, and jobs due now
         record = StepRecord(step.number, step.line, title, self.clock())
+        self.form = None
+        in_dm = None if "guild_id" in payload else int(payload["user"]["id"])
         for reply in outcome.replies:
             view = reply_view(reply, self.shown)
             if view is None:
                 continue
             record.replies.append(view)
-            if reply.type == 8:
+            if reply.type == 9 and clicked is not None:
+                self.form = _Form(reply.data, clicked)
+            if reply.type in (8, 9):
                 continue
-            message_id = clicked if reply.type == 7 and clicked is not None else reply.message_id
-            self._remember(step.number, message_id or 0, reply.channel_id or 0, reply.data)
+            if reply.type == 7 and clicked is not None:
+                self._remember(step.number, clicked.message_id, clicked.channel_id, reply.data)
+                continue
+            message_id, channel_id = reply.message_id or 0, reply.channel_id or 0
+            self._remember(step.number, message_id, channel_id, reply.data, in_dm)
         self._posts(record, before)
         record.error = _problems(outcome, later)
         return record
 
-    def _posts(self, record: StepRecord, before: int) -> None:
+    def _sent(self) -> tuple[int, int]:
+        """How many channel messages and direct messages Discord has received so far."""
+        return len(self.stub.posts), len(self.stub.direct)
+
+    def _posts(self, record: StepRecord, before: tuple[int, int]) -> None:
         channels = self.stub.channel_names()
-        for post in self.stub.posts[before:]:
+        for post in self.stub.posts[before[0] :]:
             record.posts.append(post_view(post, channels, self.shown))
             self._remember(record.step, post.message_id, post.channel_id, post.payload)
+        for post in self.stub.direct[before[1] :]:
+            to = self.names.get(post.to or 0, str(post.to))
+            record.dms.append(dm_view(post, to, self.shown))
+            self._remember(record.step, post.message_id, post.channel_id, post.payload, post.to)
 
-    def _remember(self, step: int, message_id: int, channel_id: int, body: dict[str, Any]) -> None:
+    def _remember(
+        self,
+        step: int,
+        message_id: int,
+        channel_id: int,
+        body: dict[str, Any],
+        to: int | None = None,
+    ) -> None:
         known = self.messages.get(message_id)
         if known is None:
-            self.messages[message_id] = _Message(message_id, channel_id, dict(body))
+            self.messages[message_id] = _Message(message_id, channel_id, dict(body), to)
         else:
             known.body = known.body | body
         self.by_step.setdefault(step, []).append(message_id)
         self.order.append(message_id)
 
+    def _direct_messages(self, step: DirectMessages) -> StepRecord:
+        """Closes or opens a member's direct messages, as their privacy setting does."""
+        member = self.members[step.member]
+        if step.closed:
+            self.stub.close_dms(member.id)
+            title = f"{step.member} closes direct messages from the server's members"
+        else:
+            self.stub.open_dms(member.id)
+            title = f"{step.member} opens direct messages from the server's members"
+        return StepRecord(step.number, step.line, title, self.clock())
+
+    def _payload(
+        self, kind: int, data: dict[str, Any], member: str, message: _Message
+    ) -> dict[str, Any]:
+        """An interaction by `member` on `message`: in its channel, or in a direct message."""
+        shown = self.stub.message_payload(message.message_id, message.body, message.channel_id)
+        return self.stub.interaction_payload(
+            kind,
+            data,
+            self.members[member],
+            message=shown,
+            dm=message.to is not None,
+            channel_id=message.channel_id,
+        )
+
     async def _click(self, step: Click) -> StepRecord:
-        if step.target is None:
+        if step.dm:
+            user = self.members[step.member].id
+            candidates = [m for m in self.order if self.messages[m].to == user]
+            where = f"the direct messages to {step.member}"
+        elif step.target is None:
             candidates, where = self.order, "any earlier message"
         else:
             candidates, where = (
                 self.by_step.get(step.target, []),
                 f"the messages of step {step.target}",
             )
+        if step.containing:
+            candidates = [
+                m for m in candidates if all(text in self._text(m) for text in step.containing)
+            ]
+            where += " containing " + " and ".join(repr(text) for text in step.containing)
         for message_id in reversed(candidates):
             message = self.messages[message_id]
             button = find_button(message.body.get("components") or [], step.button)
             if button is not None and button.get("custom_id"):
-                payload = self.stub.click_payload(
-                    str(button["custom_id"]),
-                    self.members[step.member],
-                    message_id,
-                    message=message.body,
-                    channel_id=message.channel_id,
-                )
+                data = {"custom_id": str(button["custom_id"]), "component_type": 2}
+                payload = self._payload(3, data, step.member, message)
                 title = f"{step.member}: click [{step.button}]"
-                return await self._interact(step, payload, title, clicked=message_id)
+                record = await self._interact(step, payload, title, clicked=message)
+                if step.fields is not None:
+                    await self._submit(step, record)
+                return record
         labels = sorted(
             {
                 label
@@ -444,6 +518,46 @@ class _Run:
             f"step {step.number} (line {step.line}): no button {step.button!r} on {where}"
             f" (buttons there: {', '.join(labels) or 'none'})"
         )
+
+    def _text(self, message_id: int) -> str:
+        """What a message says, as a member reads it: content, embeds and buttons."""
+        view = dm_view(Post(0, self.messages[message_id].body, message_id), "", self.shown)
+        return reply_text(view)
+
+    async def _submit(self, step: Click, record: StepRecord) -> None:
+        """Fills in the form the click opened with the step's fields and submits it.
+
+        What the submission brought is added to the click's record.
+        """
+        form, fields = self.form, step.fields or {}
+        where = f"step {step.number} (line {step.line})"
+        if form is None:
+            raise ReplayFailure(f"{where}: [{step.button}] opened no form to fill in")
+        inputs = form_inputs(form.body.get("components") or [])
+        labels = [label for label, _ in inputs]
+        unknown = sorted(set(fields) - set(labels))
+        if unknown:
+            raise ReplayFailure(
+                f"{where}: the form has no field {unknown[0]!r} (fields: {', '.join(labels)})"
+            )
+        missing = [label for label, item in inputs if item.get("required", True)]
+        missing = [label for label in missing if label not in fields]
+        if missing:
+            raise ReplayFailure(f"{where}: the form's field {missing[0]!r} is required")
+        components = []
+        for label, item in inputs:
+            value = {"type": 4, "custom_id": item.get("custom_id"), "value": fields.get(label, "")}
+            components.append({"type": 1, "components": [value]})
+        data = {"custom_id": form.body.get("custom_id"), "components": components}
+        payload = self._payload(5, data, step.member, form.message)
+        submitted = await self._interact(step, payload, record.title, clicked=form.message)
+        filled = ", ".join(f"{label}: {value}" for label, value in fields.items())
+        record.title += f", fill in {filled} and submit"
+        record.replies += submitted.replies
+        record.posts += submitted.posts
+        record.dms += submitted.dms
+        record.at = submitted.at
+        record.error = "; ".join(e for e in (record.error, submitted.error) if e) or None
 
 
 def _labels(body: dict[str, Any]) -> list[str]:

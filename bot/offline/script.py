@@ -113,12 +113,29 @@ class Autocomplete(Step):
 class Click(Step):
     """`member` clicking the button labelled `button` on a message of step `target`.
 
-    When `target` is None it is the latest message with such a button.
+    When `target` is None it is the latest message with such a button, and with `dm` the latest
+    direct message the bot sent `member` with one. `containing` keeps only the messages whose text
+    contains each of its texts. When the button opens a form, `fields` fills it in by label and
+    submits it. None leaves the form open.
     """
 
     member: str
     button: str
     target: int | None
+    dm: bool = False
+    fields: dict[str, str] | None = None
+    containing: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DirectMessages(Step):
+    """`member` closes their direct messages from the server's members, or opens them again.
+
+    While closed, Discord refuses the bot's direct messages to them.
+    """
+
+    member: str
+    closed: bool
 
 
 @dataclass(frozen=True)
@@ -165,6 +182,7 @@ class Expect(Step):
     ephemeral: Any = UNSET
     contains: Any = UNSET
     posts_contain: Any = UNSET
+    dms_contain: Any = UNSET
     error: Any = UNSET
 
 
@@ -367,26 +385,17 @@ class _Parser:
                 self.channel(obj, line),
             )
         if "click" in obj:
-            _keys(obj, line, {"as", "click"}, "click step")
-            click = obj["click"]
-            if not isinstance(click, dict):
-                raise ScriptError(line, 'click: expected {"step": N, "button": "label"}')
-            _keys(click, line, {"step", "message", "button"}, "click")
-            button = click.get("button")
-            if not isinstance(button, str) or not button:
-                raise ScriptError(line, "click.button: expected the button's label")
-            if ("step" in click) == ("message" in click):
-                raise ScriptError(line, 'click: give either "step": N or "message": "last"')
-            target = click.get("step")
-            if "message" in click and click["message"] != "last":
-                raise ScriptError(line, 'click.message: the only message by name is "last"')
-            if target is not None and (
-                not isinstance(target, int) or isinstance(target, bool) or not 1 <= target < number
-            ):
+            return self.click(obj, line, number)
+        if "close_dms" in obj or "open_dms" in obj:
+            key = "close_dms" if "close_dms" in obj else "open_dms"
+            _keys(obj, line, {key}, f"{key} step")
+            name = obj[key]
+            if not isinstance(name, str) or name not in self.members:
+                known = ", ".join(sorted(self.members)) or "none"
                 raise ScriptError(
-                    line, f"click.step: expected the number of an earlier step (1 to {number - 1})"
+                    line, f"{key}: {_quoted(name)} is not a member of the header (members: {known})"
                 )
-            return Click(number, line, self.member(obj, line), button, target)
+            return DirectMessages(number, line, name, key == "close_dms")
         if "chesscom" in obj:
             return self.chesscom(obj, line, number)
         if "lichess" in obj:
@@ -403,35 +412,93 @@ class _Parser:
             self.advance(instant, spec["at"], line, "restart.at")
             return Restart(number, line, instant)
         if "expect" in obj:
-            _keys(obj, line, {"expect"}, "expect step")
-            spec = obj["expect"]
-            if not isinstance(spec, dict) or not spec:
-                raise ScriptError(
-                    line, "expect: expected an object of ephemeral, contains, posts_contain, error"
-                )
-            _keys(spec, line, {"ephemeral", "contains", "posts_contain", "error"}, "expect")
-            if "ephemeral" in spec and not isinstance(spec["ephemeral"], bool):
-                raise ScriptError(line, "expect.ephemeral: expected true or false")
-            for key in ("contains", "posts_contain"):
-                if key in spec and not isinstance(spec[key], str):
-                    raise ScriptError(line, f"expect.{key}: expected text")
-            if "error" in spec and spec["error"] is not None and not isinstance(spec["error"], str):
-                raise ScriptError(line, "expect.error: expected null or text")
-            if not any(not isinstance(step, Expect) for step in self.steps):
-                raise ScriptError(line, "expect: there is no earlier step to check")
-            return Expect(
-                number,
-                line,
-                **{
-                    key: spec.get(key, UNSET)
-                    for key in ("ephemeral", "contains", "posts_contain", "error")
-                },
-            )
+            return self.expect(obj, line, number)
         raise ScriptError(
             line,
-            "unknown step: expected one of at, command, autocomplete, click, chesscom, lichess,"
-            " restart, expect",
+            "unknown step: expected one of at, command, autocomplete, click, close_dms, open_dms,"
+            " chesscom, lichess, restart, expect",
         )
+
+    def click(self, obj: dict[str, Any], line: int, number: int) -> Click:
+        """A `click` step: a button of an earlier message or of a direct message, and a form."""
+        _keys(obj, line, {"as", "click"}, "click step")
+        click = obj["click"]
+        if not isinstance(click, dict):
+            raise ScriptError(line, 'click: expected {"step": N, "button": "label"}')
+        _keys(click, line, {"step", "message", "dm", "button", "fields", "containing"}, "click")
+        button = click.get("button")
+        if not isinstance(button, str) or not button:
+            raise ScriptError(line, "click.button: expected the button's label")
+        if sum(key in click for key in ("step", "message", "dm")) != 1:
+            raise ScriptError(
+                line, 'click: give one of "step": N, "message": "last" or "dm": "last"'
+            )
+        target = click.get("step")
+        if "message" in click and click["message"] != "last":
+            raise ScriptError(line, 'click.message: the only message by name is "last"')
+        if "dm" in click and click["dm"] != "last":
+            raise ScriptError(line, 'click.dm: the only direct message by name is "last"')
+        if target is not None and (
+            not isinstance(target, int) or isinstance(target, bool) or not 1 <= target < number
+        ):
+            raise ScriptError(
+                line, f"click.step: expected the number of an earlier step (1 to {number - 1})"
+            )
+        fields = click.get("fields")
+        if fields is not None and (
+            not isinstance(fields, dict)
+            or not fields
+            or not all(isinstance(value, str) for value in fields.values())
+        ):
+            raise ScriptError(line, "click.fields: expected an object of field label → text")
+        containing = click.get("containing", [])
+        if isinstance(containing, str):
+            containing = [containing]
+        if not isinstance(containing, list) or not all(
+            isinstance(text, str) and text for text in containing
+        ):
+            raise ScriptError(
+                line, "click.containing: expected a text the message contains, or a list of them"
+            )
+        member = self.member(obj, line)
+        return Click(number, line, member, button, target, "dm" in click, fields, tuple(containing))
+
+    def expect(self, obj: dict[str, Any], line: int, number: int) -> Expect:
+        """An `expect` step: what the step before it must have said, posted or sent."""
+        _keys(obj, line, {"expect"}, "expect step")
+        spec = obj["expect"]
+        keys = ("ephemeral", "contains", "posts_contain", "dms_contain", "error")
+        if not isinstance(spec, dict) or not spec:
+            raise ScriptError(line, f"expect: expected an object of {', '.join(keys)}")
+        _keys(spec, line, set(keys), "expect")
+        if "ephemeral" in spec and not isinstance(spec["ephemeral"], bool):
+            raise ScriptError(line, "expect.ephemeral: expected true or false")
+        for key in ("contains", "posts_contain"):
+            if key in spec and not isinstance(spec[key], str):
+                raise ScriptError(line, f"expect.{key}: expected text")
+        if "dms_contain" in spec:
+            self.dms_contain(spec["dms_contain"], line)
+        if "error" in spec and spec["error"] is not None and not isinstance(spec["error"], str):
+            raise ScriptError(line, "expect.error: expected null or text")
+        if not any(not isinstance(step, Expect) for step in self.steps):
+            raise ScriptError(line, "expect: there is no earlier step to check")
+        return Expect(number, line, **{key: spec.get(key, UNSET) for key in keys})
+
+    def dms_contain(self, value: Any, line: int) -> None:
+        """Checks `dms_contain`: text, or an object of member name → text."""
+        if isinstance(value, str):
+            return
+        if not isinstance(value, dict) or not value:
+            raise ScriptError(
+                line, "expect.dms_contain: expected text, or an object of member → text"
+            )
+        for name, text in value.items():
+            if name not in self.members:
+                raise ScriptError(
+                    line, f"expect.dms_contain: {_quoted(name)} is not a member of the header"
+                )
+            if not isinstance(text, str):
+                raise ScriptError(line, f"expect.dms_contain.{name}: expected text")
 
     def advance(self, instant: datetime, given: Any, line: int, key: str) -> None:
         """Moves the script's clock to `instant`. Raises ScriptError if that is backwards."""

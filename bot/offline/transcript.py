@@ -82,7 +82,31 @@ def reply_view(reply: Reply, shown: Shown = _as_is) -> dict[str, Any] | None:
     }
     if reply.type == 8:
         view["choices"] = [choice.get("name") for choice in reply.choices]
+    if reply.type == 9:
+        view["ephemeral"] = True
+        view["form"] = reply.data.get("title")
+        view["fields"] = form_labels(reply.data.get("components") or [])
     return view
+
+
+def form_inputs(components: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """The text inputs of a form (a modal) with their labels, in order.
+
+    An input sits in an action row with its own label, or in a label component.
+    """
+    found = []
+    for row in components:
+        if row.get("type") == 18 and isinstance(row.get("component"), dict):
+            found.append((str(row.get("label")), row["component"]))
+        for item in row.get("components") or []:
+            if item.get("type") == 4:
+                found.append((str(item.get("label")), item))
+    return found
+
+
+def form_labels(components: list[dict[str, Any]]) -> list[str]:
+    """The labels of a form's text inputs."""
+    return [label for label, _ in form_inputs(components)]
 
 
 def post_view(post: Post, channels: dict[int, str], shown: Shown = _as_is) -> dict[str, Any]:
@@ -99,6 +123,21 @@ def post_view(post: Post, channels: dict[int, str], shown: Shown = _as_is) -> di
     }
 
 
+def dm_view(post: Post, to: str, shown: Shown = _as_is) -> dict[str, Any]:
+    """A direct message as the transcript shows it: to whom, by name, and what it says.
+
+    Unlike a channel post it lists its buttons, which its reader acts on.
+    """
+    return {
+        "to": to,
+        "edited": post.edited,
+        "content": shown(post.content),
+        "embeds": [_embed(embed, shown) for embed in post.embeds],
+        "files": post.files,
+        "buttons": post.buttons,
+    }
+
+
 @dataclass
 class StepRecord:
     """One step's output: the clock after it, replies, posts and the errors it caused."""
@@ -109,6 +148,7 @@ class StepRecord:
     at: datetime
     replies: list[dict[str, Any]] = field(default_factory=list)
     posts: list[dict[str, Any]] = field(default_factory=list)
+    dms: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
     backstage: bool = False
     """A step no Discord user sees, such as what the chess.com stand-in serves.
@@ -123,6 +163,7 @@ class StepRecord:
             "at": instant_text(self.at),
             "replies": self.replies,
             "posts": self.posts,
+            "dms": self.dms,
             "error": self.error,
         }
         return json.dumps(record, ensure_ascii=False)
@@ -139,9 +180,15 @@ class StepRecord:
             lines += _message(f"reply ({seen})", reply)
             if "choices" in reply:
                 lines.append("    choices: " + (", ".join(reply["choices"]) or "(none)"))
+            if "form" in reply:
+                lines.append(f"    form: {reply['form']}")
+                lines.append("    fields: " + " ".join(f"[{label}]" for label in reply["fields"]))
         for post in self.posts:
             label = "edit of a message in" if post.get("edited") else "post"
             lines += _message(f"{label} #{post['channel']}", post)
+        for dm in self.dms:
+            label = "edit of a direct message to" if dm.get("edited") else "direct message to"
+            lines += _message(f"{label} @{dm['to']}", dm)
         if self.error:
             lines.append(f"  error: {self.error}")
         return "\n".join(escaped(line) for line in lines)
@@ -191,5 +238,6 @@ def reply_text(view: dict[str, Any]) -> str:
             parts += [str(name), str(value)]
     parts += view.get("buttons") or []
     parts += view.get("choices") or []
+    parts += [view["form"], *view["fields"]] if view.get("form") else []
     parts += view.get("files") or []
     return "\n".join(part for part in parts if part)

@@ -1,7 +1,8 @@
 """A cog for the replay's own tests: every kind of step the league commands will need —
 buttons, autocomplete, an attachment, a chess.com fetch, a paired game looked up on chess.com
-or lichess, an announcement, a scheduled job that posts, an unexpected error. Loaded only by
-tests/stories/test_replay_steps.py."""
+or lichess, an announcement, a scheduled job that posts, an unexpected error, a button that
+opens a form, a direct message with buttons. Loaded only by tests/stories/test_replay_steps.py
+and tests/stories/test_replay_dms.py."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.arbiter import ArbiterBot
+from bot.kernel.notifications import Kind
 from bot.lichess.client import LichessClient
+from bot.runtime.notify import notify
 from bot.runtime.polite_http import ApiError
 from bot.sites.fetch_plan import Watch
 from bot.sites.poll import poll
@@ -20,6 +23,47 @@ from core.tour.game_search import GameQuery, Site
 from core.tour.timecontrols import RAPID
 from storage.guild import UnitOfWork
 from storage.shared.jobs import Job
+
+
+def _button(label: str, custom_id: str) -> dict[str, object]:
+    return {"type": 2, "style": 1, "label": label, "custom_id": custom_id}
+
+
+class ProbeForm(discord.ui.Modal, title="Probe form"):
+    """A form of two fields, one of them optional, that says what it was given."""
+
+    match: discord.ui.TextInput[ProbeForm] = discord.ui.TextInput(
+        label="Match", custom_id="probe:form:match"
+    )
+    note: discord.ui.TextInput[ProbeForm] = discord.ui.TextInput(
+        label="Note", custom_id="probe:form:note", required=False
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        where = "a direct message" if interaction.guild_id is None else "the server"
+        text = f"{interaction.user.name} submitted match {self.match.value}"
+        text += f", note {self.note.value or '-'}, from {where}"
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+class ProbeButtons(discord.ui.View):
+    """The persistent buttons of the probe's messages: one answers, one opens the form."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Answer", custom_id="probe:dm:answer")
+    async def answer(
+        self, interaction: discord.Interaction, button: discord.ui.Button[ProbeButtons]
+    ) -> None:
+        where = "a direct message" if interaction.guild_id is None else "the server"
+        await interaction.response.send_message(f"{interaction.user.name} answered from {where}")
+
+    @discord.ui.button(label="Fill in", custom_id="probe:dm:form")
+    async def fill_in(
+        self, interaction: discord.Interaction, button: discord.ui.Button[ProbeButtons]
+    ) -> None:
+        await interaction.response.send_modal(ProbeForm())
 
 
 class ReplayProbe(commands.Cog):
@@ -114,6 +158,26 @@ class ReplayProbe(commands.Cog):
     async def remind_now(self, job: Job, uow: UnitOfWork) -> None:
         await uow.outbox.post(job.payload["channel"], content=f"Reminder at {uow.now:%H:%M}")
 
+    @probe.command(name="form", description="A message whose button opens a form.")
+    async def form(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Fill me in", view=ProbeButtons())
+
+    @probe.command(name="dm", description="Send a member a direct message with buttons.")
+    async def dm(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        store = self.bot.guild_store(interaction.guild_id or 0)
+        buttons = [_button("Answer", "probe:dm:answer"), _button("Fill in", "probe:dm:form")]
+        row = [{"type": 1, "components": buttons}]
+        async with store.change(interaction.user.id, "probe.dm", "probe") as uow:
+            chosen = await notify(
+                uow,
+                Kind.CHALLENGE,
+                [member.id],
+                channel_id=interaction.channel_id or 0,
+                content=f"Probe DM for {member.name}",
+                components=row,
+            )
+        await interaction.response.send_message(f"notified {len(chosen)}", ephemeral=True)
+
     @probe.command(name="boom", description="Fail unexpectedly.")
     async def boom(self, interaction: discord.Interaction) -> None:
         raise ZeroDivisionError("deliberate")
@@ -123,4 +187,5 @@ async def setup(bot: ArbiterBot) -> None:
     """Extension entry point."""
     cog = ReplayProbe(bot)
     bot.jobs.register("probe-remind", cog.remind_now)
+    bot.add_view(ProbeButtons())
     await bot.add_cog(cog)
