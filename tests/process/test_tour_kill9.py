@@ -9,6 +9,9 @@ reported 13 hours ago: its round reminders (silent: their sessions are over), th
 closes of its nine days (silent too: no appeal was lodged), the report's auto-confirmation,
 which decides the event and schedules its wrap-up, are all due; its poll is not (the report
 left no game to look for).
+The players have turned their direct messages off: the child has no gateway, so no server to
+check a member against, and a DM would wait for it for ever. tests/process/test_arbiter_dms.py
+covers direct messages in a real `arbiter run`.
 Afterwards every job due ran exactly once (one `job.done` each, none failed), every outbox row
 reached the recording boundary exactly once, and each automatic post is there once.
 `ARBITER_SOAK=1`: 60 rounds; `ARBITER_SEED` picks the kill points."""
@@ -33,6 +36,7 @@ from typing import Any, ClassVar
 import pytest
 
 from bot.kernel.actor import Actor
+from bot.kernel.notifications import Kind
 from bot.runtime.clock import VirtualClock
 from bot.tour.game_targets import find_target
 from bot.tour.games import service as games
@@ -150,6 +154,9 @@ async def _seed(path: Path, now: dt.datetime) -> None:
         store = GuildStore(database, GUILD)
         async with store.change(None, "test.setup", "settings") as uow:
             await uow.settings.update(announcements_channel_id=CHANNEL)
+            for number in range(len(ORDER)):
+                for kind in Kind:
+                    await uow.notifications.choose(user_of(number), kind.key, False)
         await tour_with_event(store, players=ORDER, seed="k9", start=start.isoformat())
         await clock.advance_to(clock() + dt.timedelta(days=2, hours=20))
 
