@@ -143,13 +143,16 @@ class OutboxReader:
         return None if row is None else list(json.loads(row[0]))
 
     async def failures(self, limit: int = 5) -> list[OutboxMessage]:
-        """The latest messages given up for good, newest first, for a missing channel or
+        """The latest channel messages given up for good, newest first, for a missing channel or
         permission.
+
+        A direct message refused (closed DMs, a member who left) is the member's, not the
+        server's: it is left out.
         """
         return await self._scope.each(
             _message,
             f"SELECT {_COLUMNS} FROM outbox WHERE guild_id = ? AND status = 'failed'"
-            " ORDER BY id DESC LIMIT ?",
+            " AND dm_user_id IS NULL ORDER BY id DESC LIMIT ?",
             (self._scope.guild_id, limit),
         )
 

@@ -281,3 +281,30 @@ async def test_a_direct_message_waits_for_its_server_to_load_before_the_bot_is_r
     await clock.advance(timedelta(seconds=2))
     [sent] = await sender.deliver_due()
     assert sent.id == row.id and [post.content for post in harness.dms[42]] == ["Hello."]
+
+
+async def test_a_refused_direct_message_is_not_an_undelivered_message_of_the_server(
+    bot: ArbiterBot, harness: DiscordHarness, sender: OutboxSender
+) -> None:
+    """/setup show lists undelivered channel messages, a channel or a permission for HQ to fix.
+
+    A member's closed DMs, or a member who left, is theirs: it is not listed there, against the
+    channel of the public record, nor does it push a real failure off the list.
+    """
+    alice, bob = harness.member(name="alice"), harness.member(name="bob")
+    channel = harness.channel("announcements")
+    harness.answer_next("POST", 403, channel_id=channel)
+    async with GuildStore(bot.database, DEFAULT_GUILD_ID).change(1, "t", "s") as uow:
+        await uow.outbox.post(channel, content="In the channel.")
+    await sender.deliver_due()
+    harness.close_dms(alice.id)
+    harness.leave(bob.id, DEFAULT_GUILD_ID)
+    for _ in range(5):
+        await _notify(bot, Kind.CONFIRM, [alice.id, bob.id], "Confirm.", channel_id=channel)
+    await sender.deliver_due()
+    await sender.deliver_due()
+    assert sum(row.status == "failed" and row.dm_user_id is not None for row in await _rows(bot))
+
+    async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
+        failures = await view.outbox.failures()
+    assert [(row.content, row.dm_user_id) for row in failures] == [("In the channel.", None)]
