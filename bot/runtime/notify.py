@@ -1,8 +1,8 @@
 """Queues direct messages to the members a change concerns, in that change's unit of work.
 
 The channel post stays the public record. `notify` adds, for each member who wants this kind, a
-direct message, or a mention in the channel when Discord refused their direct messages before.
-The outbox sender delivers both exactly once.
+direct message. The outbox sender delivers it exactly once to a member still in the server, or,
+when Discord refused their direct messages before, mentions them in the channel instead.
 """
 
 from __future__ import annotations
@@ -40,24 +40,15 @@ async def notify(
 
     `content` is already rendered and neutralised. `channel_id` is the guild channel of the
     public record, 0 if there is none. A member whose direct messages were refused before is
-    mentioned there once instead.
+    mentioned there once instead, by the outbox sender, which first checks that they are still
+    a member of the server: one who left gets nothing.
     """
     users = list(dict.fromkeys(user_ids))
     if not users:
         return []
     choices = await uow.notifications.choices_of(users, kind.key)
     chosen = [user for user in users if choices.get(user, kind.default)]
-    closed = await uow.notifications.closed(chosen)
     for user in chosen:
-        if user in closed:
-            if channel_id:
-                await uow.outbox.post(
-                    channel_id,
-                    content=closed_mention(user, content),
-                    components=components,
-                    ping_users=(user,),
-                )
-            continue
         text = cut(content, limits.MESSAGE_CONTENT)
         if channel_id:
             link = jump_link(uow.guild_id, channel_id)

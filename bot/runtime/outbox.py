@@ -18,8 +18,9 @@ users stored with it in `ping_users`, usually none, whatever its text says.
 A direct message, a row with `dm_user_id`, goes only to a member of the row's own guild: one who
 left it gets nothing and the row fails. It opens the member's DM channel and is sent with its nonce
 like any other. When Discord refuses it with 50007 because the member closed their direct
-messages, one unit of work fails the row, marks the member's DMs closed and queues one mention of
-them in the row's channel instead, if it has one. Direct messages are held back per recipient as
+messages, or refused one before and they have not run /notify since, one unit of work fails the
+row, marks the member's DMs closed and queues one mention of them in the row's channel instead, if
+it has one. Direct messages are held back per recipient as
 channel messages are per channel.
 
 On a virtual clock, given as `timer=` by the offline replay, there is no background task. A wake
@@ -271,7 +272,9 @@ class OutboxSender(WakeLoop):
         guild's.
 
         The member cache answers for those it holds. Anyone else is asked of Discord, which
-        answers 404 for one who left, and that is a `Permanent` failure.
+        answers 404 for one who left, and that is a `Permanent` failure. A member whose direct
+        messages Discord refused before (`closed_dms`) is not tried again: that is `Closed`, so
+        they are mentioned in the channel instead.
         """
         guild = self.client.get_guild(guild_id)
         if guild is None:
@@ -284,6 +287,9 @@ class OutboxSender(WakeLoop):
                 member = await guild.fetch_member(user_id)
             except discord.NotFound as error:
                 raise Permanent(f"left the server: {error.status} {error.text}") from error
+        async with GuildStore(self.database, guild_id).read() as view:
+            if await view.notifications.closed([user_id]):
+                raise Closed("direct messages closed: refused before, not tried again")
         return await self.client.create_dm(member)
 
 

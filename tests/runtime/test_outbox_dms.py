@@ -308,3 +308,28 @@ async def test_a_refused_direct_message_is_not_an_undelivered_message_of_the_ser
     async with GuildStore(bot.database, DEFAULT_GUILD_ID).read() as view:
         failures = await view.outbox.failures()
     assert [(row.content, row.dm_user_id) for row in failures] == [("In the channel.", None)]
+
+
+async def test_a_member_marked_closed_who_left_is_not_mentioned_in_the_channel(
+    bot: ArbiterBot, harness: DiscordHarness, sender: OutboxSender
+) -> None:
+    """docs/notifications.md: a member who left gets nothing, "neither a DM nor a mention", even
+    one whose DMs were marked closed before; one still in the server is mentioned, once a
+    notification, without a DM tried."""
+    alice, bob = harness.member(name="alice"), harness.member(name="bob")
+    channel = harness.channel("announcements")
+    harness.close_dms(alice.id)
+    harness.close_dms(bob.id)
+    await _notify(bot, Kind.CONFIRM, [alice.id, bob.id], "First.", channel_id=channel)
+    await sender.deliver_due()
+    await sender.deliver_due()
+    assert len(harness.posts) == 2 and await _closed(bot, [alice.id, bob.id]) == {alice.id, bob.id}
+
+    harness.leave(alice.id, DEFAULT_GUILD_ID)
+    harness.open_dms(bob.id)  # opened on Discord, but bob has not run /notify: none is tried
+    await _notify(bot, Kind.CONFIRM, [alice.id, bob.id], "Later.", channel_id=channel)
+    await sender.deliver_due()
+    await sender.deliver_due()
+    later = [post.content for post in harness.posts[2:]]
+    assert later == [f"<@{bob.id}>, I could not send you a direct message: Later."]
+    assert harness.dms == {}

@@ -1,5 +1,5 @@
-"""Queuing direct messages: who gets one by the kind's default or their choice, a member whose
-direct messages were refused is mentioned in the channel instead, and guilds stay apart."""
+"""Queuing direct messages: who gets one by the kind's default or their choice, the mark of a
+member whose direct messages were refused, and guilds stay apart."""
 
 from __future__ import annotations
 
@@ -49,9 +49,12 @@ async def test_notify_queues_one_dm_per_member_who_wants_the_kind(database: Data
         assert await view.outbox.pending() == []
 
 
-async def test_a_member_whose_dms_were_refused_is_mentioned_in_the_channel(
+async def test_a_member_whose_dms_were_refused_stays_marked_until_reopened(
     database: Database,
 ) -> None:
+    """The mark is kept once however often it is set. Their notifications are queued as direct
+    messages still: the outbox sender, which knows whether they are still in the server, mentions
+    them in the channel instead (tests/runtime/test_outbox_dms.py)."""
     store = GuildStore(database, GUILD)
     async with store.change(None, "outbox.dm_closed", "user") as uow:
         await uow.notifications.mark_closed(ANNA)
@@ -62,9 +65,10 @@ async def test_a_member_whose_dms_were_refused_is_mentioned_in_the_channel(
     async with store.read() as view:
         pending = await view.outbox.pending()
         assert await view.notifications.closed([ANNA, BEN]) == {ANNA}
-    assert len(pending) == 1
-    assert pending[0].dm_user_id is None and pending[0].ping_users == (ANNA,)
-    assert pending[0].content is not None and pending[0].content.startswith(f"<@{ANNA}>")
+    assert [(row.dm_user_id, row.channel_id, row.ping_users) for row in pending] == [
+        (ANNA, CHANNEL, ()),
+        (ANNA, 0, ()),
+    ]
     async with store.change(ANNA, "notify.reopen", "user") as uow:
         assert await uow.notifications.reopen(ANNA)
         assert not await uow.notifications.reopen(ANNA)
