@@ -13,12 +13,25 @@ from typing import Any
 from bot.kernel.notifications import Kind
 from bot.rendering.common import limits
 from bot.rendering.common.text import cut
+from bot.rendering.common.user_text import user_text
 from storage.guild import UnitOfWork
+
+SERVER_ROOM = 240
+"""Room kept in a direct message for the words naming its server, which the sender adds."""
 
 
 def jump_link(guild_id: int, channel_id: int) -> str:
     """The link to a guild channel, which a direct message ends with to say where it is from."""
     return f"https://discord.com/channels/{guild_id}/{channel_id}"
+
+
+def from_server(server: str, content: str) -> str:
+    """A direct message as sent: `content`, then a last line naming the server it is from,
+    before the link to its channel if it has one."""
+    body, _, last = content.rpartition("\n")
+    if body and last.startswith("https://discord.com/channels/"):
+        return f"{body}\nFrom **{user_text(server)}**: {last}"
+    return f"{content}\nFrom **{user_text(server)}**"
 
 
 def closed_mention(user_id: int, content: str) -> str:
@@ -48,10 +61,11 @@ async def notify(
         return []
     choices = await uow.notifications.choices_of(users, kind.key)
     chosen = [user for user in users if choices.get(user, kind.default)]
+    room = limits.MESSAGE_CONTENT - SERVER_ROOM
     for user in chosen:
-        text = cut(content, limits.MESSAGE_CONTENT)
+        text = cut(content, room)
         if channel_id:
             link = jump_link(uow.guild_id, channel_id)
-            text = f"{cut(content, limits.MESSAGE_CONTENT - len(link) - 1)}\n{link}"
+            text = f"{cut(content, room - len(link) - 1)}\n{link}"
         await uow.outbox.post_dm(user, channel_id, content=text, components=components)
     return chosen

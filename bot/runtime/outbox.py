@@ -41,7 +41,7 @@ import aiohttp
 import discord
 
 from bot.kernel.mentions import pinging
-from bot.runtime.notify import closed_mention, jump_link
+from bot.runtime.notify import closed_mention, from_server, jump_link
 from bot.runtime.wake_loop import WakeLoop
 from storage.engine.database import Database
 from storage.engine.shards import Shards
@@ -258,7 +258,8 @@ class OutboxSender(WakeLoop):
         if message.components is not None:  # else an edit keeps the message's own
             options["view"] = _view(message.components)
         if message.dm_user_id is not None:
-            direct = await self._dm_channel(message.guild_id, message.dm_user_id)
+            direct, server = await self._dm_channel(message.guild_id, message.dm_user_id)
+            options["content"] = from_server(server, message.content or "")
             sent_dm = await direct.send(nonce=message.nonce, **options)
             return sent_dm.id
         if message.edit_of is not None:
@@ -267,9 +268,9 @@ class OutboxSender(WakeLoop):
         sent = await channel.send(nonce=message.nonce, **options)
         return sent.id
 
-    async def _dm_channel(self, guild_id: int, user_id: int) -> discord.DMChannel:
+    async def _dm_channel(self, guild_id: int, user_id: int) -> tuple[discord.DMChannel, str]:
         """The DM channel with `user_id` if they are a member of `guild_id`, and of no other
-        guild's.
+        guild's, and the server's name, which the message's first line gives.
 
         The member cache answers for those it holds. Anyone else is asked of Discord, which
         answers 404 for one who left, and that is a `Permanent` failure. A member whose direct
@@ -290,7 +291,7 @@ class OutboxSender(WakeLoop):
         async with GuildStore(self.database, guild_id).read() as view:
             if await view.notifications.closed([user_id]):
                 raise Closed("direct messages closed: refused before, not tried again")
-        return await self.client.create_dm(member)
+        return await self.client.create_dm(member), guild.name
 
 
 def _queue(message: OutboxMessage) -> tuple[str, int]:

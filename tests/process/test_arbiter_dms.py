@@ -97,7 +97,7 @@ async def test_arbiter_run_sends_direct_messages_once_and_falls_back_in_the_chan
             await drained(path, WAIT)
             [message] = double.dms(alice)
             link = jump_link(guild.id, announcements.id)
-            assert message.content == f"{CONTENT}\n{link}"
+            assert message.content == f"{CONTENT}\nFrom **{guild.name}**: {link}"
             assert message.guild_id is None and message.nonce is not None
             assert [b["custom_id"] for b in message.components[0]["components"]] == [
                 f"dmgame:{guild.id}:5:confirm",

@@ -13,7 +13,7 @@ from bot.app.arbiter import ArbiterBot
 from bot.kernel.notifications import Kind
 from bot.rendering.league.motions import vote_buttons
 from bot.runtime.clock import VirtualClock
-from bot.runtime.notify import jump_link, notify
+from bot.runtime.notify import from_server, jump_link, notify
 from bot.runtime.outbox import OutboxSender
 from storage.guild import GuildStore
 from storage.shared.outbox import OutboxMessage
@@ -52,6 +52,9 @@ async def test_the_offline_discord_knows_a_guilds_members_and_who_left(
     with pytest.raises(discord.NotFound):
         await guild.fetch_member(alice.id)
 
+
+SERVER = f"Guild {DEFAULT_GUILD_ID}"
+"""The offline Discord's name of the test guild, which each direct message names."""
 
 START = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 
@@ -120,7 +123,8 @@ async def test_a_member_who_opted_in_gets_one_direct_message_and_one_who_opted_o
     assert chosen == [alice.id]
     await sender.deliver_due()
     [dm] = harness.dms[alice.id]
-    assert dm.content == f"Your match starts.\n{jump_link(DEFAULT_GUILD_ID, channel)}"
+    link = jump_link(DEFAULT_GUILD_ID, channel)
+    assert dm.content == f"Your match starts.\nFrom **{SERVER}**: {link}"  # names its server
     assert dm.channel_id == harness.dm_channel(alice.id) and dm.buttons == ["Yes", "No"]
     assert dm.payload["nonce"].startswith("outbox-")
     assert bob.id not in harness.dms and harness.posts == []
@@ -183,12 +187,13 @@ async def test_a_restart_between_enqueue_and_send_sends_the_direct_message_once(
     [row] = await _rows(bot)
     # The process sends, Discord accepts, and the process dies before recording it.
     await sender._send(row)
-    assert [post.content for post in harness.dms[alice.id]] == ["Once."]
+    assert [post.content for post in harness.dms[alice.id]] == [from_server(SERVER, "Once.")]
 
     restarted = OutboxSender(bot.database, bot)
     [delivered] = await restarted.deliver_due()
     assert delivered.id == row.id
-    assert [post.content for post in harness.dms[alice.id]] == ["Once."]  # the same nonce
+    once = [from_server(SERVER, "Once.")]
+    assert [post.content for post in harness.dms[alice.id]] == once  # the same nonce
     [stored] = await _rows(bot)
     assert (stored.status, stored.message_id) == ("sent", harness.dms[alice.id][0].message_id)
 
@@ -237,7 +242,8 @@ async def test_a_429_holds_only_that_members_direct_messages_until_retry_after(
 
     delivered = await sender.deliver_due()
     assert [post.content for post in harness.posts] == ["In the channel."]  # not held
-    assert [post.content for post in harness.dms[bob.id]] == ["Second."]  # not held
+    second = [from_server(SERVER, "Second.")]
+    assert [post.content for post in harness.dms[bob.id]] == second  # not held
     assert alice.id not in harness.dms and len(delivered) == 2
     first = (await _rows(bot))[0]
     assert first.next_attempt_at == START + timedelta(seconds=30)
@@ -247,7 +253,10 @@ async def test_a_429_holds_only_that_members_direct_messages_until_retry_after(
     assert await sender.deliver_due() == []
     await clock.advance(timedelta(seconds=1))
     await sender.deliver_due()
-    assert [post.content for post in harness.dms[alice.id]] == ["First.", "Second."]
+    assert [post.content for post in harness.dms[alice.id]] == [
+        from_server(SERVER, "First."),
+        from_server(SERVER, "Second."),
+    ]
 
 
 async def test_a_channels_wait_does_not_hold_direct_messages_back(
@@ -280,7 +289,9 @@ async def test_a_direct_message_waits_for_its_server_to_load_before_the_bot_is_r
     harness.member(guild_id=late_guild, user_id=42)
     await clock.advance(timedelta(seconds=2))
     [sent] = await sender.deliver_due()
-    assert sent.id == row.id and [post.content for post in harness.dms[42]] == ["Hello."]
+    assert sent.id == row.id and [post.content for post in harness.dms[42]] == [
+        from_server(f"Guild {late_guild}", "Hello.")
+    ]
 
 
 async def test_a_refused_direct_message_is_not_an_undelivered_message_of_the_server(
@@ -333,3 +344,17 @@ async def test_a_member_marked_closed_who_left_is_not_mentioned_in_the_channel(
     later = [post.content for post in harness.posts[2:]]
     assert later == [f"<@{bob.id}>, I could not send you a direct message: Later."]
     assert harness.dms == {}
+
+
+async def test_a_direct_message_names_its_server_without_markdown_or_mentions(
+    bot: ArbiterBot, harness: DiscordHarness, sender: OutboxSender
+) -> None:
+    """A member of two servers can tell them apart, and a server's name is shown as typed."""
+    guild = bot.get_guild(DEFAULT_GUILD_ID)
+    assert guild is not None
+    guild.name = "**Club** @everyone <@1>"
+    alice = harness.member(name="alice")
+    await _notify(bot, Kind.CONFIRM, [alice.id], "Confirm.", channel_id=0)
+    await sender.deliver_due()
+    [dm] = harness.dms[alice.id]
+    assert dm.content == "Confirm.\nFrom **\\*\\*Club\\*\\* @\u200beveryone \\<@1\\>**"

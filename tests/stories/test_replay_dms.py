@@ -151,7 +151,9 @@ def test_direct_messages_are_listed_clicked_and_refused_when_closed(
     assert sent["posts"] == []
     dm = sent["dms"][0]
     assert dm["to"] == "bob" and dm["buttons"] == ["Answer", "Fill in"]
-    assert dm["content"].startswith("Probe DM for bob\nhttps://discord.com/channels/")
+    assert dm["content"].startswith(
+        "Probe DM for bob\nFrom **Probe**: https://discord.com/channels/"
+    )
     answered, filled = records[2], records[4]
     assert answered["replies"][0]["content"] == "bob answered from a direct message"
     assert filled["replies"][1]["content"] == (
