@@ -358,3 +358,24 @@ async def test_a_direct_message_names_its_server_without_markdown_or_mentions(
     await sender.deliver_due()
     [dm] = harness.dms[alice.id]
     assert dm.content == "Confirm.\nFrom **\\*\\*Club\\*\\* @\u200beveryone \\<@1\\>**"
+
+
+@pytest.mark.parametrize("kind", list(Kind), ids=lambda kind: kind.key)
+async def test_every_kind_falls_back_to_one_mention_when_dms_are_closed(
+    bot: ArbiterBot, harness: DiscordHarness, sender: OutboxSender, kind: Kind
+) -> None:
+    """Each kind, opted in, to a member whose DMs are closed: one mention, then none again."""
+    alice = harness.member(name="alice")
+    channel = harness.channel("announcements")
+    harness.close_dms(alice.id)
+    await _notify(
+        bot, kind, [alice.id], f"About {kind.key}.", channel_id=channel, choose={alice.id: True}
+    )
+    await sender.deliver_due()
+    await sender.deliver_due()
+    await sender.deliver_due()
+    [post] = harness.posts
+    assert (
+        post.content == f"<@{alice.id}>, I could not send you a direct message: About {kind.key}."
+    )
+    assert alice.id not in harness.dms
