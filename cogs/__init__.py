@@ -1,1 +1,1 @@
-"""Arbiter cogs: the Discord surface, loaded by the bot as extensions by name."""
+"""Arbiter cogs: the Discord surface, loaded by the bot by module name."""

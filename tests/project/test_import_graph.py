@@ -163,7 +163,7 @@ def within(name: str, *prefixes: str) -> bool:
 
 def layer_violations(graph: list[Edge]) -> list[str]:
     """README.md, For developers: core ← storage ← bot ← cogs (imports only point down);
-    nothing imports cogs (the bot loads them as extensions by name)."""
+    nothing imports cogs (the bot loads them by module name)."""
     allowed = {
         "core": {"core"},
         "storage": {"storage", "core"},
